@@ -1,0 +1,85 @@
+"""Compiled-kernel support: an optional numba `jit` and a tiny counter-free RNG usable in both paths.
+
+Hot loops are plain functions over numpy arrays. With numba installed they are compiled (cached on disk);
+without it, or with PNPKIT_PURE=1, the very same functions run as Python. The RNG below is xorshift64 on a
+uint64[1] state array, written with shifts and xors only, so both paths produce the same stream bit for bit.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, TypeVar
+
+import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+try:  # numba is the optional `fast` extra
+    if os.environ.get("PNPKIT_PURE") == "1":
+        raise ImportError("pure mode requested")
+    import numba as _numba
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - exercised by the pure-mode subprocess test
+    _numba = None
+    HAVE_NUMBA = False
+
+
+def jit(fn: F) -> F:
+    """Compile `fn` with numba (nopython, cached) when available; otherwise return it unchanged.
+
+    Either way `fn.py_func` is the uncompiled Python function.
+    """
+    if HAVE_NUMBA:
+        return _numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    fn.py_func = fn  # type: ignore[attr-defined]
+    return fn
+
+
+_SHIFT_A = np.uint64(13)
+_SHIFT_B = np.uint64(7)
+_SHIFT_C = np.uint64(17)
+_SHIFT_11 = np.uint64(11)
+_TWO_53 = float(2**53)
+
+
+def seed_state(seed: np.random.SeedSequence | int) -> np.ndarray:
+    """A fresh uint64[1] RNG state from a SeedSequence (or int); never zero."""
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    s = ss.generate_state(1, dtype=np.uint64)
+    if s[0] == 0:
+        s[0] = np.uint64(0x9E3779B97F4A7C15)
+    return s
+
+
+@jit
+def rng_next(state: np.ndarray) -> np.uint64:
+    """Advance the xorshift64 state and return the next 64-bit value."""
+    x = state[0]
+    x ^= x << _SHIFT_A
+    x ^= x >> _SHIFT_B
+    x ^= x << _SHIFT_C
+    state[0] = x
+    return x
+
+
+@jit
+def rand_below(state: np.ndarray, n: int) -> int:
+    """A uniform integer in 0..n-1 (n >= 1); bias below 2**-50 for game-sized n."""
+    return int(rng_next(state) % np.uint64(n))
+
+
+@jit
+def rand_unit(state: np.ndarray) -> float:
+    """A uniform float in [0, 1)."""
+    return float(rng_next(state) >> _SHIFT_11) / _TWO_53
+
+
+@jit
+def shuffle_inplace(state: np.ndarray, arr: np.ndarray) -> None:
+    """Fisher-Yates shuffle of a 1-D array in place."""
+    for i in range(arr.shape[0] - 1, 0, -1):
+        j = rand_below(state, i + 1)
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp

@@ -1,0 +1,98 @@
+"""Seeded self-play runs, cut into chunks so results never depend on how many workers play them.
+
+A run is (simulation, games, seed). It is cut into fixed-size chunks; chunk i plays with the i-th child of
+`SeedSequence(seed).spawn(n_chunks)`. Each chunk returns a Tally (a dict of numpy arrays); tallies are merged
+in chunk order: keys starting with "games." are concatenated (one entry per game), all others are summed
+(counts, sums, histograms). Serial, a process pool and Dask therefore give identical merged tallies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Protocol, Sequence
+
+import numpy as np
+
+Tally = dict[str, np.ndarray]
+
+DEFAULT_CHUNK = 1000
+
+
+class Simulation(Protocol):
+    """A picklable job that plays games; everything it needs travels inside it (no global state)."""
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        """Play `games` games from `seed` and return their tally."""
+        ...
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: which chunk, its seed and how many games it plays."""
+
+    index: int
+    seed: np.random.SeedSequence
+    games: int
+
+
+def plan_chunks(games: int, seed: int, chunk_size: int = DEFAULT_CHUNK) -> list[Chunk]:
+    """Cut `games` into chunks of `chunk_size` with seeds spawned from `seed` (independent of workers)."""
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    n = (games + chunk_size - 1) // chunk_size
+    children = np.random.SeedSequence(seed).spawn(n)
+    return [Chunk(i, children[i], min(chunk_size, games - i * chunk_size)) for i in range(n)]
+
+
+def play_chunk(sim: Simulation, chunk: Chunk) -> Tally:
+    """Run one chunk (a top-level function so process pools and Dask can pickle it)."""
+    return sim.play(chunk.seed, chunk.games)
+
+
+def merge_tallies(tallies: Sequence[Tally]) -> Tally:
+    """Merge chunk tallies in order: "games.*" keys concatenate, the rest add up."""
+    out: Tally = {}
+    for t in tallies:
+        for k, v in t.items():
+            v = np.asarray(v)
+            if k not in out:
+                out[k] = v.copy()
+            elif k.startswith("games."):
+                out[k] = np.concatenate([out[k], v])
+            else:
+                a, b = out[k], v
+                if a.shape != b.shape:  # histograms of different lengths: pad the shorter with zeros
+                    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape))
+                    a = _pad(a, shape)
+                    b = _pad(b, shape)
+                out[k] = a + b
+    return out
+
+
+def _pad(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    out = np.zeros(shape, dtype=a.dtype)
+    out[tuple(slice(0, s) for s in a.shape)] = a
+    return out
+
+
+class Executor(Protocol):
+    """Maps chunks to tallies, returning them in chunk order."""
+
+    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+        """Play every chunk; call progress(games_done_in_chunk) as chunks finish."""
+        ...
+
+
+def run(sim: Simulation, games: int, seed: int, executor: "Executor | None" = None,
+        chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Tally:
+    """Play a whole run and return the merged tally; the result depends only on (sim, games, seed)."""
+    from generator.engine.executors import SerialExecutor
+
+    chunks = plan_chunks(games, seed, chunk_size)
+    ex = executor or SerialExecutor()
+    return merge_tallies(ex.map(sim, chunks, progress))
+
+
+def iter_sizes(chunks: Iterable[Chunk]) -> int:
+    """Total games over chunks."""
+    return sum(c.games for c in chunks)

@@ -1,0 +1,68 @@
+"""Statistics for balance reports: intervals, percentiles from histograms, rank correlation."""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, float]:
+    """Share and its Wilson score 95% interval: (p, low, high); (nan, nan, nan) when n == 0."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float, float]:
+    """Mean, sd and the mean's 95% interval from running sums: (mean, sd, low, high)."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan, math.nan)
+    mean = total / n
+    var = max(0.0, total_sq / n - mean * mean) * (n / (n - 1) if n > 1 else 1.0)
+    sd = math.sqrt(var)
+    half = z * sd / math.sqrt(n)
+    return (mean, sd, mean - half, mean + half)
+
+
+def hist_percentiles(hist: np.ndarray, qs: Sequence[float], offset: int = 0) -> list[float]:
+    """Percentiles (0..100) of integer values given as a histogram (hist[i] = count of value i + offset)."""
+    hist = np.asarray(hist, dtype=np.int64)
+    n = int(hist.sum())
+    if n == 0:
+        return [math.nan for _ in qs]
+    cum = np.cumsum(hist)
+    out = []
+    for q in qs:
+        rank = max(1, math.ceil(q / 100.0 * n))  # nearest-rank definition
+        out.append(float(int(np.searchsorted(cum, rank)) + offset))
+    return out
+
+
+def hist_mean_sd(hist: np.ndarray, offset: int = 0) -> tuple[float, float]:
+    """Mean and sample sd of integer values given as a histogram."""
+    hist = np.asarray(hist, dtype=np.float64)
+    n = hist.sum()
+    if n == 0:
+        return (math.nan, math.nan)
+    values = np.arange(hist.shape[0]) + offset
+    mean = float((hist * values).sum() / n)
+    var = float((hist * (values - mean) ** 2).sum() / max(1.0, n - 1))
+    return (mean, math.sqrt(var))
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman rank correlation (average ranks for ties)."""
+    from scipy.stats import spearmanr
+
+    if len(x) < 2:
+        return math.nan
+    r = spearmanr(np.asarray(x, dtype=float), np.asarray(y, dtype=float)).statistic
+    return float(r)

@@ -1,0 +1,46 @@
+"""One tree of errors: every failure a user can cause is a KitError with a message meant for them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+
+class KitError(Exception):
+    """Base of every error the CLI turns into a message and exit code 1."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem in a spec: file, line, dotted key path, message."""
+
+    file: str
+    line: int | None
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.key}: {self.message}" if self.key else f"{where}: {self.message}"
+
+
+class SpecError(KitError):
+    """A spec (YAML, catalog) is malformed or illegal; carries every problem found, not just the first."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = tuple(problems)
+        n = len(self.problems)
+        head = f"{n} problem{'s' if n != 1 else ''} in {self.problems[0].file}" if n else "spec problems"
+        super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
+
+
+class RuleViolation(KitError):
+    """An action broke a game rule (raised by `apply`, never by `legal_actions`)."""
+
+
+class LayoutError(KitError):
+    """The spec is valid but cannot be laid out (a card larger than the paper, a string that does not fit)."""
+
+
+class RenderError(KitError):
+    """Writing the output failed (missing glyph, unwritable folder)."""
