@@ -1,0 +1,36 @@
+"""Shared test switches: `--update-goldens` rewrites golden files instead of comparing with them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="rewrite golden files with the current output (read the diff before committing)")
+
+
+class Golden:
+    """Compare text with a golden file beside the test, or rewrite it with --update-goldens."""
+
+    def __init__(self, update: bool):
+        self.update = update
+
+    def check(self, path: Path, text: str) -> None:
+        """Assert `text` equals the file at `path` (normalised line endings)."""
+        if self.update or not path.exists():
+            if not self.update:
+                pytest.fail(f"golden file {path} is missing; run pytest --update-goldens and read the diff")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            return
+        expected = path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        assert text.replace("\r\n", "\n") == expected, f"output differs from golden {path}; rerun with --update-goldens if intended"
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> Golden:
+    """The golden-file helper."""
+    return Golden(bool(request.config.getoption("--update-goldens")))
