@@ -1,0 +1,201 @@
+"""Backend-neutral drawing ops. Lengths in points, origin at the bottom-left (as in PDF).
+
+A component is drawn as `Face`s (one card, tile, sheet...) in the face's own coordinates: (0, 0) is the
+bottom-left corner of the TRIM; art may extend into the bleed (negative coordinates, or beyond width/height).
+Imposition places faces on `Page`s with `Place`, which clips to the trim (abutting cards) or the bleed box.
+Colours are "#rrggbb" or one of the named inks in INKS. `dump()` gives the text form used by goldens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+Anchor = Literal["start", "middle", "end"]
+FontKey = Literal["regular", "bold"]
+
+INKS = {
+    "cut": "#000000",        # crop marks and cut lines
+    "ink": "#1a1a1a",        # body text and outlines
+    "muted": "#8a8a8a",      # helper lines, captions
+    "paper": "#ffffff",
+}
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle (optionally rounded)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: str | None = None
+    stroke: str | None = "ink"
+    width: float = 0.5
+    radius: float = 0.0
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight line."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    stroke: str = "ink"
+    width: float = 0.5
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle."""
+
+    cx: float
+    cy: float
+    r: float
+    fill: str | None = None
+    stroke: str | None = "ink"
+    width: float = 0.5
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed polygon (or an open polyline when closed=False)."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = "ink"
+    width: float = 0.5
+    closed: bool = True
+    dash: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path of commands: ("M", x, y), ("L", x, y), ("C", x1, y1, x2, y2, x, y), ("Z",)."""
+
+    commands: tuple[tuple[object, ...], ...]
+    fill: str | None = None
+    stroke: str | None = "ink"
+    width: float = 0.5
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; `text_id` names the catalog id it came from ('' for numbers and marks)."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    font: FontKey = "regular"
+    fill: str = "ink"
+    anchor: Anchor = "start"
+    text_id: str = ""
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Place:
+    """Draw `ops` translated by (x, y), rotated by `rotate` degrees about that point, clipped to `clip`
+    (x, y, w, h in the placed ops' own coordinates) when given."""
+
+    x: float
+    y: float
+    ops: tuple["Op", ...]
+    clip: tuple[float, float, float, float] | None = None
+    rotate: float = 0.0
+    scale: float = 1.0
+
+
+Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place]
+
+
+@dataclass(frozen=True)
+class Face:
+    """One printed piece (card face, card back, sheet, tile) in its own coordinates."""
+
+    name: str
+    width: float
+    height: float
+    ops: tuple[Op, ...]
+    bleed: float = 0.0
+    """How far the art extends past the trim on every side."""
+
+
+@dataclass
+class Page:
+    """One PDF page: its size, ops, and optional boxes and bookmark."""
+
+    width: float
+    height: float
+    ops: list[Op] = field(default_factory=list)
+    trim_box: tuple[float, float, float, float] | None = None
+    """(x0, y0, x1, y1) in page coordinates, for print-shop pages."""
+    bleed_box: tuple[float, float, float, float] | None = None
+    bookmark: str | None = None
+    """Outline entry starting at this page (component name)."""
+    bookmark_level: int = 0
+    label: str = ""
+
+
+def _f(v: float) -> str:
+    return f"{v:.2f}"
+
+
+def _colour(c: str | None) -> str:
+    return "none" if c is None else c
+
+
+def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
+    """One readable line per op (nested places indented)."""
+    out: list[str] = []
+    for op in ops:
+        if isinstance(op, Rect):
+            extra = f" r={_f(op.radius)}" if op.radius else ""
+            out.append(f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}")
+        elif isinstance(op, Line):
+            out.append(f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}")
+        elif isinstance(op, Circle):
+            out.append(f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
+        elif isinstance(op, Polygon):
+            pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in op.points)
+            out.append(f"{indent}poly {pts} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
+        elif isinstance(op, Path):
+            cmds = " ".join(str(c[0]) + ",".join(_f(float(v)) for v in c[1:]) for c in op.commands)  # type: ignore[arg-type]
+            out.append(f"{indent}path {cmds} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
+        elif isinstance(op, Text):
+            tid = f" {op.text_id}" if op.text_id else ""
+            out.append(f"{indent}text {_f(op.x)} {_f(op.y)} {op.font}@{op.size:g} {op.anchor}{tid} {op.text!r}")
+        elif isinstance(op, Place):
+            clip = f" clip={','.join(_f(v) for v in op.clip)}" if op.clip else ""
+            rot = f" rot={op.rotate:g}" if op.rotate else ""
+            out.append(f"{indent}place {_f(op.x)} {_f(op.y)}{rot}{clip}")
+            out.extend(dump_ops(op.ops, indent + "  "))
+    return out
+
+
+def dump(pages: list[Page]) -> str:
+    """The text form of pages, for golden files a reviewer can read in a diff."""
+    lines: list[str] = []
+    for i, p in enumerate(pages, 1):
+        trim = f" trim={','.join(_f(v) for v in p.trim_box)}" if p.trim_box else ""
+        mark = f" bookmark={p.bookmark!r}" if p.bookmark else ""
+        lines.append(f"page {i} {_f(p.width)}x{_f(p.height)}{trim}{mark}")
+        lines.extend(dump_ops(p.ops))
+    return "\n".join(lines) + "\n"
+
+
+def iter_texts(ops: tuple[Op, ...] | list[Op]) -> list[Text]:
+    """Every Text op, nested places included (for glyph and fit checks)."""
+    out: list[Text] = []
+    for op in ops:
+        if isinstance(op, Text):
+            out.append(op)
+        elif isinstance(op, Place):
+            out.extend(iter_texts(op.ops))
+    return out
