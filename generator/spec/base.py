@@ -23,3 +23,14 @@ def _length(v: Any) -> float:
 
 Length = Annotated[float, BeforeValidator(_length)]
 """A length written with a unit ("63.5mm", "2.5in", "12pt") and held in points."""
+
+
+class Bound(SpecModel):
+    """A tolerance range for a measured figure; either end may be omitted."""
+
+    min: float | None = None
+    max: float | None = None
+
+    def contains(self, value: float) -> bool:
+        """True when value lies within the bound."""
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
