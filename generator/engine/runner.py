@@ -39,6 +39,8 @@ def plan_chunks(games: int, seed: int, chunk_size: int = DEFAULT_CHUNK) -> list[
     """Cut `games` into chunks of `chunk_size` with seeds spawned from `seed` (independent of workers)."""
     if games < 0:
         raise ValueError(f"games must be >= 0, got {games}")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be >= 1, got {chunk_size}")
     n = (games + chunk_size - 1) // chunk_size
     children = np.random.SeedSequence(seed).spawn(n)
     return [Chunk(i, children[i], min(chunk_size, games - i * chunk_size)) for i in range(n)]
@@ -62,6 +64,8 @@ def merge_tallies(tallies: Sequence[Tally]) -> Tally:
             else:
                 a, b = out[k], v
                 if a.shape != b.shape:  # histograms of different lengths: pad the shorter with zeros
+                    if a.ndim != b.ndim:
+                        raise ValueError(f"tally key {k!r}: cannot add shapes {a.shape} and {b.shape}")
                     shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape))
                     a = _pad(a, shape)
                     b = _pad(b, shape)

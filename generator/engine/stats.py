@@ -41,7 +41,10 @@ def hist_percentiles(hist: np.ndarray, qs: Sequence[float], offset: int = 0) -> 
     cum = np.cumsum(hist)
     out = []
     for q in qs:
-        rank = max(1, math.ceil(q / 100.0 * n))  # nearest-rank definition
+        if not 0 <= q <= 100:
+            raise ValueError(f"percentile must be in 0..100, got {q}")
+        # nearest rank; q * n / 100 (not q / 100 * n) so that e.g. q=7, n=100 gives rank 7, not 8
+        rank = max(1, math.ceil(round(q * n / 100.0, 9)))
         out.append(float(int(np.searchsorted(cum, rank)) + offset))
     return out
 
