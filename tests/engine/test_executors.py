@@ -1,0 +1,120 @@
+"""Serial, a process pool and a Dask LocalCluster give identical tallies for the same seed."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
+from generator.engine.runner import Tally, run
+from generator.engine.toy import DiceRace
+from generator.errors import KitError
+
+SIM = DiceRace(players=3, target=20)
+GAMES, SEED, CHUNK = 1200, 2024, 200  # 6 chunks: more chunks than workers, so completion order varies
+
+
+def assert_same(a: Tally, b: Tally) -> None:
+    assert sorted(a) == sorted(b)
+    for k in a:
+        assert a[k].dtype == b[k].dtype, k
+        assert np.array_equal(a[k], b[k]), k
+
+
+@pytest.fixture(scope="module")
+def serial() -> Tally:
+    return run(SIM, GAMES, SEED, SerialExecutor(), chunk_size=CHUNK)
+
+
+@dataclass(frozen=True)
+class WhoPlays:
+    """Plays the toy race and also records which process played each game ("games.pid")."""
+
+    sim: DiceRace = SIM
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        return dict(self.sim.play(seed, games), **{"games.pid": np.full(games, os.getpid(), dtype=np.int64)})
+
+
+def played_elsewhere(t: Tally) -> Tally:
+    """Check no game ran in this process, then drop the pid record."""
+    pids = t.pop("games.pid")
+    assert pids.shape == (GAMES,)
+    assert os.getpid() not in set(pids.tolist())
+    return t
+
+
+def test_process_pool_equals_serial(serial: Tally) -> None:
+    done: list[int] = []
+    got = run(WhoPlays(), GAMES, SEED, ProcessExecutor(2), chunk_size=CHUNK, progress=done.append)
+    assert_same(played_elsewhere(got), serial)
+    assert sorted(done) == [CHUNK] * (GAMES // CHUNK)
+
+
+def test_other_seed_differs(serial: Tally) -> None:
+    other = run(SIM, GAMES, SEED + 1, SerialExecutor(), chunk_size=CHUNK)
+    assert not np.array_equal(other["games.turns"], serial["games.turns"])
+
+
+def test_dask_local_cluster_equals_serial(serial: Tally) -> None:
+    pytest.importorskip("dask.distributed")
+    done: list[int] = []
+    got = run(WhoPlays(), GAMES, SEED, DaskExecutor("local", 2), chunk_size=CHUNK, progress=done.append)
+    assert_same(played_elsewhere(got), serial)
+    assert sum(done) == GAMES
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])  # closed again when the with-block ends: nothing listens there
+
+
+def test_dask_unreachable_scheduler_is_a_kit_error() -> None:
+    pytest.importorskip("dask.distributed")
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    with pytest.raises(KitError) as info:
+        run(SIM, 10, 0, DaskExecutor(address, timeout=1.0))
+    message = str(info.value)
+    assert message.startswith(f"--dask {address}: cannot reach the Dask scheduler within 1 s")
+    assert "tcp://host:port" in message
+
+
+def test_dask_malformed_address_is_a_kit_error() -> None:
+    pytest.importorskip("dask.distributed")
+    with pytest.raises(KitError, match="--dask nonsense: cannot reach the Dask scheduler"):
+        run(SIM, 10, 0, DaskExecutor("nonsense", timeout=1.0))
+
+
+def test_make_executor_follows_cli_options() -> None:
+    assert isinstance(make_executor(1), SerialExecutor)
+    pool = make_executor(3)
+    assert isinstance(pool, ProcessExecutor) and pool.workers == 3
+    assert make_executor(None).workers == (os.cpu_count() or 1)  # type: ignore[union-attr]
+    dask = make_executor(2, "tcp://10.0.0.1:8786")
+    assert isinstance(dask, DaskExecutor) and dask.address == "tcp://10.0.0.1:8786" and dask.workers == 2
+    with pytest.raises(KitError, match="--workers: expected a number of workers >= 1.*got -2"):
+        make_executor(-2)
+
+
+@dataclass(frozen=True)
+class SlowFirstChunk:
+    """Chunk 0 finishes last, so results arrive out of chunk order."""
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        import time
+
+        if seed.spawn_key == (0,):
+            time.sleep(0.5)
+        return {"games.chunk": np.full(games, seed.spawn_key[0], dtype=np.int64)}
+
+
+def test_process_pool_returns_chunks_in_chunk_order_not_completion_order() -> None:
+    done: list[int] = []
+    got = run(SlowFirstChunk(), 4, 0, ProcessExecutor(2), chunk_size=1, progress=done.append)
+    assert got["games.chunk"].tolist() == [0, 1, 2, 3]
+    assert len(done) == 4
