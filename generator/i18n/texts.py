@@ -1,0 +1,83 @@
+"""Text ids -> localized strings. Catalog entries are Jinja2 templates (sandboxed) filled with the spec's
+numbers, so a variant that changes a figure prints it in every language with no catalog edit."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from jinja2 import StrictUndefined, TemplateError
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.errors import Problem, SpecError
+from generator.spec.catalogs import Catalog
+
+FALLBACK = "en"
+MAX_RENDERED = 4000
+
+
+class Texts:
+    """Localized strings for one language, with the spec's numbers as template variables."""
+
+    def __init__(self, lang: str, catalogs: Mapping[str, Catalog], context: Mapping[str, Any],
+                 warn: Callable[[str], None] | None = None):
+        self.lang = lang
+        self.catalogs = catalogs
+        self.context = dict(context)
+        self.locale = Locale.parse(lang)
+        self._warn = warn
+        self._warned: set[str] = set()
+        self._cache: dict[str, Any] = {}
+        env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
+        env.globals.update(plural=self._plural, num=self._num, join=self._join)
+        self.env = env
+
+    def _plural(self, n: int, **forms: str) -> str:
+        cat = self.locale.plural_form(n)
+        return forms.get(cat, forms.get("other", ""))
+
+    def _num(self, n: float) -> str:
+        return format_decimal(n, locale=self.locale)
+
+    def _join(self, items: list[Any]) -> str:
+        return format_list([str(i) for i in items], locale=self.locale)
+
+    def has(self, text_id: str) -> bool:
+        """Whether this language or the fallback defines the id."""
+        return text_id in self._catalog(self.lang).messages or text_id in self._catalog(FALLBACK).messages
+
+    def _catalog(self, lang: str) -> Catalog:
+        return self.catalogs[lang]
+
+    def __call__(self, text_id: str, **extra: Any) -> str:
+        """The string for `text_id` in this language (English with a warning when missing)."""
+        cat = self._catalog(self.lang)
+        if text_id not in cat.messages:
+            cat = self._catalog(FALLBACK)
+            if text_id not in cat.messages:
+                raise SpecError([Problem(self._catalog(FALLBACK).path, None, text_id,
+                                         "text id is used by the layout but missing from the English catalog")])
+            if self._warn and text_id not in self._warned:
+                self._warned.add(text_id)
+                self._warn(f"{self._catalog(self.lang).path}: {text_id}: no {self.lang} translation; using English")
+        key = f"{cat.lang}\0{text_id}"
+        tmpl = self._cache.get(key)
+        try:
+            if tmpl is None:
+                tmpl = self.env.from_string(cat.messages[text_id])
+                self._cache[key] = tmpl
+            out = tmpl.render({**self.context, **extra})
+        except TemplateError as e:
+            raise SpecError([Problem(cat.path, cat.lines.get(text_id), text_id, f"template error: {e}")]) from None
+        if len(out) > MAX_RENDERED:
+            raise SpecError([Problem(cat.path, cat.lines.get(text_id), text_id,
+                                     f"renders to {len(out)} characters; the limit is {MAX_RENDERED}")])
+        return out
+
+
+def missing_ids(catalogs: Mapping[str, Catalog]) -> dict[str, list[str]]:
+    """For every language, the English ids its catalog lacks (sorted)."""
+    en = set(catalogs[FALLBACK].messages)
+    return {lang: sorted(en - set(c.messages)) for lang, c in catalogs.items() if lang != FALLBACK}

@@ -1,0 +1,118 @@
+"""Text fitting and wrapping, measured with a function the hallway passes in (the render room's metrics)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from generator.errors import LayoutError
+from generator.layout.ops import Anchor, FontKey, Text
+
+Measure = Callable[[str, str, float], float]
+"""(text, font key, size) -> width in points."""
+
+# Characters that must not start a line in Japanese (kinsoku shori), and must not end one.
+_NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々)]}.,:;!?%")
+_NO_END = set("（「『【〔〈《“‘([{")
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return 0x3000 <= o <= 0x9FFF or 0xFF00 <= o <= 0xFFEF or 0xF900 <= o <= 0xFAFF
+
+
+def _tokens(text: str) -> list[str]:
+    """Break opportunities: words with their trailing space; single CJK characters."""
+    out: list[str] = []
+    cur = ""
+    for ch in text:
+        if _is_cjk(ch) or ch in _NO_START and cur == "":
+            if cur:
+                out.append(cur)
+                cur = ""
+            out.append(ch)
+        elif ch == " ":
+            cur += ch
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur:
+        out.append(cur)
+    # glue kinsoku characters to their neighbours
+    glued: list[str] = []
+    for tok in out:
+        if glued and (tok[0] in _NO_START or glued[-1][-1] in _NO_END):
+            glued[-1] += tok
+        else:
+            glued.append(tok)
+    return glued
+
+
+def wrap(text: str, font: str, size: float, width: float, measure: Measure) -> list[str]:
+    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku); explicit
+    newlines are kept."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        cur = ""
+        for tok in _tokens(para):
+            trial = cur + tok
+            if cur and measure(trial.rstrip(), font, size) > width:
+                lines.append(cur.rstrip())
+                cur = tok.lstrip()
+            else:
+                cur = trial
+        lines.append(cur.rstrip())
+    return lines
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A wrapped block: its lines, the size chosen and the line height."""
+
+    lines: tuple[str, ...]
+    size: float
+    leading: float
+
+    @property
+    def height(self) -> float:
+        """Height of the block from the first baseline's top to the last baseline."""
+        return self.leading * len(self.lines)
+
+
+def fit_block(text: str, font: str, width: float, height: float, measure: Measure, *, size: float,
+              min_size: float, leading: float = 1.3, where: str = "") -> Fitted:
+    """Wrap `text` into width x height, shrinking the size in 0.25 pt steps down to min_size; a text that
+    still does not fit is a LayoutError naming `where`."""
+    s = size
+    while True:
+        lines = wrap(text, font, s, width, measure)
+        too_wide = any(measure(line, font, s) > width + 0.01 for line in lines)
+        if not too_wide and len(lines) * s * leading <= height + 0.01:
+            return Fitted(tuple(lines), s, s * leading)
+        if s - 0.25 < min_size:
+            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {min_size} pt: {text[:60]!r}")
+        s -= 0.25
+
+
+def fit_line(text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float,
+             where: str = "") -> float:
+    """The largest size <= size at which one line fits `width` (LayoutError below min_size)."""
+    w = measure(text, font, size)
+    if w <= width:
+        return size
+    s = size * width / w
+    if s < min_size:
+        raise LayoutError(f"{where}: {text!r} needs {w:.0f} pt at {size} pt but the box is {width:.0f} pt wide (min size {min_size})")
+    return s
+
+
+def block_ops(fitted: Fitted, x: float, top: float, *, font: FontKey = "regular", fill: str = "ink",
+              anchor: Anchor = "start", text_id: str = "") -> list[Text]:
+    """Text ops for a fitted block whose first line's top sits at `top`."""
+    ops: list[Text] = []
+    y = top - fitted.size
+    for line in fitted.lines:
+        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id))
+        y -= fitted.leading
+    return ops

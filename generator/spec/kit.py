@@ -1,0 +1,216 @@
+"""A kit folder -> one frozen, validated Kit: kit.yaml (meta, print, game, components) + locale catalogs."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from generator.errors import Problem, SpecError
+from generator.spec.base import Length, SpecModel
+from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.print import PrintSpec
+from generator.spec.yamlio import Loc, dotted, line_of, parse_dotted, read_yaml
+from generator.units import CARD_PRESETS
+
+LANGUAGES = ("en", "ja", "es")
+GAMES: dict[str, str] = {
+    "ripple_rush": "generator.spec.games.ripple_rush:RippleRushGame",
+    "peak_dice": "generator.spec.games.peak_dice:PeakDiceGame",
+    "raindrops": "generator.spec.games.raindrops:RaindropsGame",
+    "rummy_cards": "generator.spec.games.rummy_cards:RummyCardsGame",
+}
+MAX_COPIES = 50
+
+
+class SizeSpec(SpecModel):
+    """An explicit piece size."""
+
+    width: Length = Field(description="trim width, e.g. '63.5mm'")
+    height: Length = Field(description="trim height, e.g. '88.9mm'")
+
+
+class ComponentSpec(SpecModel):
+    """One printed component of the kit; the game's composer knows how to draw it."""
+
+    title: str = Field(description="text id of the component's name (PDF bookmark and file title)")
+    size: Literal["poker", "bridge", "mini", "tarot", "square"] | SizeSpec | None = Field(
+        None, description="card preset or explicit size; sheets and boards take their size from the paper")
+    per_page: int | None = Field(None, ge=1, le=16, description="sheets per page (score pads, boards)")
+    landscape: bool | None = Field(None, description="paper orientation for sheets; cards choose the best fit")
+    back: bool = Field(True, description="print a back for every card (duplex)")
+    copies: int = Field(1, ge=1, le=MAX_COPIES, description="how many sheets or sets to print")
+    enabled: bool = Field(True, description="set false to leave the component out of the build")
+
+    def trim_size(self) -> tuple[float, float] | None:
+        """Width and height in points, or None when the composer sizes it from the paper."""
+        if self.size is None:
+            return None
+        if isinstance(self.size, str):
+            return CARD_PRESETS[self.size]
+        return (self.size.width, self.size.height)
+
+
+class KitMeta(SpecModel):
+    """Who the kit is and which languages it ships."""
+
+    id: str = Field(description="folder-safe kit id, e.g. ripple_rush")
+    title: str = Field(description="text id of the kit's title")
+    languages: list[Literal["en", "ja", "es"]] = Field(min_length=1, description="languages the kit ships")
+    seed: int = Field(ge=0, le=2**63 - 1, description="default seed for everything random in the kit")
+    version: str = Field("1", description="the kit's own version, printed small on the rules card")
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, v: str) -> str:
+        if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", v):
+            raise ValueError(f"expected lower-case letters, digits and _ (at most 40), got {v!r}")
+        return v
+
+    @field_validator("languages")
+    @classmethod
+    def _english_first(cls, v: list[str]) -> list[str]:
+        if "en" not in v:
+            raise ValueError("English (en) must be among the languages: it is the fallback")
+        if len(set(v)) != len(v):
+            raise ValueError(f"languages repeat: {v}")
+        return v
+
+
+class KitFile(SpecModel):
+    """The top level of kit.yaml (the game section is validated against its game's model)."""
+
+    kit: KitMeta
+    print: PrintSpec = Field(default_factory=PrintSpec)
+    game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
+    components: dict[str, ComponentSpec] = Field(description="printed components by id")
+
+
+@dataclass(frozen=True)
+class Kit:
+    """A loaded kit: validated models, catalogs and where every key sits in kit.yaml."""
+
+    dir: Path
+    display: str
+    meta: KitMeta
+    print: PrintSpec
+    game: Any
+    components: dict[str, ComponentSpec]
+    catalogs: dict[str, Catalog]
+    lines: dict[Loc, int] = field(repr=False, compare=False)
+
+    @property
+    def game_id(self) -> str:
+        """The game kind, e.g. 'ripple_rush'."""
+        return str(self.game.kind)
+
+    def problem(self, key: str, message: str) -> Problem:
+        """A located problem for a dotted key of kit.yaml."""
+        return Problem(self.display, line_of(self.lines, parse_dotted(key)), key, message)
+
+
+def game_model(kind: str) -> type[BaseModel]:
+    """The pydantic model of a game's section."""
+    mod, name = GAMES[kind].split(":")
+    return getattr(importlib.import_module(mod), name)  # type: ignore[no-any-return]
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
+    out = []
+    for err in e.errors(include_url=False):
+        loc = _real_loc(tuple(err["loc"]), data)
+        full = prefix + loc
+        msg = err["msg"]
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, "):]
+        if err["type"] == "missing":
+            text = "required key is missing"
+        elif err["type"] == "extra_forbidden":
+            text = f"unknown key (not part of the spec); got {_describe(err['input'])}"
+        elif "got" in msg:
+            text = msg
+        else:
+            text = f"{msg[0].lower() + msg[1:]}; got {_describe(err['input'])}"
+        out.append(Problem(display, line_of(lines, full), dotted(full), text))
+    return out
+
+
+def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
+    """Drop the union/tag steps pydantic adds to a location, keeping the path that exists in the data."""
+    out: list[str | int] = []
+    cur = data
+    for part in loc:
+        if isinstance(cur, dict) and part in cur:
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(cur, dict) and isinstance(part, str) and not out[-1:] == [part]:
+            # a missing or extra key: keep it as the last step if it is a plain name
+            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part) and part not in _UNION_STEPS:
+                out.append(part)
+                cur = None
+    return tuple(out)
+
+
+_UNION_STEPS = {"str", "int", "float", "bool", "list", "dict", "SizeSpec", "literal", "function-before", "function-after"}
+
+
+def load_kit(path: Path | str) -> Kit:
+    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError."""
+    p = Path(path)
+    kit_dir = p.parent if p.is_file() else p
+    yaml_path = kit_dir / "kit.yaml"
+    display = _display(yaml_path)
+    if not yaml_path.is_file():
+        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
+    data, lines = read_yaml(yaml_path, display)
+    if not isinstance(data, dict):
+        raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
+    problems: list[Problem] = []
+    top: KitFile | None = None
+    try:
+        top = KitFile.model_validate(data)
+    except ValidationError as e:
+        problems.extend(_problems(e, (), data, lines, display))
+    game: Any = None
+    raw_game = data.get("game")
+    if isinstance(raw_game, dict):
+        kind = raw_game.get("kind")
+        if kind not in GAMES:
+            problems.append(Problem(display, line_of(lines, ("game", "kind")), "game.kind",
+                                    f"expected one of {', '.join(GAMES)}; got {_describe(kind)}"))
+        else:
+            try:
+                game = game_model(kind).model_validate(raw_game)
+            except ValidationError as e:
+                problems.extend(_problems(e, ("game",), raw_game, lines, display))
+    catalogs: dict[str, Catalog] = {}
+    if top is not None:
+        for lang in top.kit.languages:
+            po = kit_dir / "locales" / f"{lang}.po"
+            try:
+                catalogs[lang] = read_catalog(po, _display(po), lang)
+            except SpecError as e:
+                problems.extend(e.problems)
+    if problems:
+        raise SpecError(problems)
+    assert top is not None  # for the type checker: no problems means it validated
+    return Kit(kit_dir.resolve(), display, top.kit, top.print, game, dict(top.components), catalogs, lines)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
