@@ -18,7 +18,8 @@ def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, fl
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    # clamp so that rounding never puts p outside its own interval (0/n must give low == 0 exactly)
+    return (p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def mean_ci(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float, float]:
