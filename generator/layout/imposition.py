@@ -1,0 +1,402 @@
+"""Imposition as data: N-up card grids, duplex backs, print-shop pages, sheets and the duplex calibration page.
+
+Conventions: lengths in points, page origin bottom-left. Grid rows count from the TOP (row 0 is the top row,
+as a reader names them); columns from the left. Backs keep the rotation of their fronts; only their positions
+are mirrored across the axis the sheet is turned over (long edge: the vertical axis of a portrait page, the
+horizontal axis of a landscape page; short edge: the other one), then shifted by minus the printer's
+`back_offset` (the amount that printer shifts the back side).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final, Sequence
+
+from generator.errors import LayoutError
+from generator.layout.marks import (
+    MARK_GAP, RULER_SPAN, RULER_THICKNESS, crop_marks, cut_lines, ruler,
+)
+from generator.layout.ops import Circle, Face, Line, Op, Page, Place, Text
+from generator.spec.print import PrintSpec
+from generator.units import PAPER, mm, paper_size, to_mm
+
+_EPS: Final = 1e-6
+SHEET_GAP: Final = mm(6)
+"""Space between two sheets on one page (room for both sets of cut marks)."""
+SHEET_MARK_ROOM: Final = MARK_GAP + mm(3)
+"""Room kept between sheets and the printer's margin for their cut marks."""
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where cards go on one N-up page."""
+
+    cols: int
+    """cards across"""
+    rows: int
+    """cards down"""
+    card_w: float
+    """width of one card's trim ON THE PAGE (the face's height when rotated)"""
+    card_h: float
+    """height of one card's trim on the page"""
+    rotated: bool
+    """faces are turned 90 degrees counter-clockwise"""
+    landscape: bool
+    """the paper is used in landscape"""
+    x0: float
+    """left edge of the trim of the cards in column 0"""
+    y0: float
+    """bottom edge of the trim of the cards in the BOTTOM row"""
+    pitch_x: float
+    """distance between the left trim edges of neighbouring columns (card_w + gutter)"""
+    pitch_y: float
+    """distance between the bottom trim edges of neighbouring rows (card_h + gutter)"""
+    bleed: float = 0.0
+    """art kept beyond each trim edge (0 for abutting cards, else min(bleed, gutter / 2))"""
+    page_w: float = 0.0
+    """page width"""
+    page_h: float = 0.0
+    """page height"""
+
+    @property
+    def per_page(self) -> int:
+        """Cards on one page."""
+        return self.cols * self.rows
+
+    def cell(self, row: int, col: int) -> tuple[float, float]:
+        """Bottom-left trim corner on the page of the card at (row, col), row 0 at the top."""
+        return self.x0 + col * self.pitch_x, self.y0 + (self.rows - 1 - row) * self.pitch_y
+
+    def art_box(self) -> Box:
+        """(x0, y0, x1, y1) of everything the cards print, bleed included."""
+        x1 = self.x0 + (self.cols - 1) * self.pitch_x + self.card_w
+        y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
+        return self.x0 - self.bleed, self.y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+
+    def cuts(self) -> tuple[list[float], list[float]]:
+        """x of every vertical cut and y of every horizontal cut (shared cuts once)."""
+        xs: set[float] = set()
+        ys: set[float] = set()
+        for c in range(self.cols):
+            x = self.x0 + c * self.pitch_x
+            xs.update((round(x, 6), round(x + self.card_w, 6)))
+        for r in range(self.rows):
+            y = self.y0 + r * self.pitch_y
+            ys.update((round(y, 6), round(y + self.card_h, 6)))
+        return sorted(xs), sorted(ys)
+
+
+def _fit(room: float, size: float, gutter: float, bleed: float) -> int:
+    return max(0, math.floor((room - 2 * bleed + gutter + _EPS) / (size + gutter)))
+
+
+def card_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec,
+              landscape: bool | None = None, *, allow_rotate: bool = True) -> Grid:
+    """The grid holding the most cards of card_w x card_h on `paper` inside the printer's margin.
+
+    landscape None tries both paper orientations; allow_rotate tries the card turned 90 degrees. Ties go to
+    portrait paper, then to unrotated cards. The grid is centred inside the margin."""
+    if paper not in PAPER:
+        raise LayoutError(f"unknown paper {paper!r}; expected one of {', '.join(sorted(PAPER))}")
+    gutter = settings.gutter
+    bleed = min(settings.bleed, gutter / 2) if gutter > 0 else 0.0
+    margin = settings.margin
+    best: tuple[int, bool, bool, int, int] | None = None
+    for land in ([False, True] if landscape is None else [landscape]):
+        page_w, page_h = paper_size(paper, land)
+        for rot in ([False, True] if allow_rotate and abs(card_w - card_h) > _EPS else [False]):
+            w, h = (card_h, card_w) if rot else (card_w, card_h)
+            cols = _fit(page_w - 2 * margin, w, gutter, bleed)
+            rows = _fit(page_h - 2 * margin, h, gutter, bleed)
+            if cols * rows > 0 and (best is None or cols * rows > best[3] * best[4]):
+                best = (0, land, rot, cols, rows)
+    if best is None:
+        raise LayoutError(
+            f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card does not fit on {paper} inside a "
+            f"{to_mm(margin):.1f} mm margin with {to_mm(bleed):.1f} mm bleed")
+    _, land, rot, cols, rows = best
+    page_w, page_h = paper_size(paper, land)
+    w, h = (card_h, card_w) if rot else (card_w, card_h)
+    total_w = cols * w + (cols - 1) * gutter
+    total_h = rows * h + (rows - 1) * gutter
+    return Grid(cols=cols, rows=rows, card_w=w, card_h=h, rotated=rot, landscape=land,
+                x0=(page_w - total_w) / 2, y0=(page_h - total_h) / 2,
+                pitch_x=w + gutter, pitch_y=h + gutter, bleed=bleed, page_w=page_w, page_h=page_h)
+
+
+def _ruler_spot(page_w: float, page_h: float, margin: float, art: Box) -> tuple[Box, str]:
+    """Where the check ruler goes: the roomiest free strip between the art and the margin.
+
+    Returns the ruler's box (x0, y0, x1, y1) and the side ('bottom', 'top', 'left', 'right')."""
+    ax0, ay0, ax1, ay1 = art
+    strips = [  # (room across, room along, side)
+        (ay0 - margin, page_w - 2 * margin, "bottom"),
+        (page_w - margin - ax1, page_h - 2 * margin, "right"),
+        (page_h - margin - ay1, page_w - 2 * margin, "top"),
+        (ax0 - margin, page_h - 2 * margin, "left"),
+    ]
+    usable = [s for s in strips if s[1] >= RULER_SPAN] or strips
+    room, _, side = max(usable, key=lambda s: s[0])  # first of equals wins: bottom, right, top, left
+    t, span = RULER_THICKNESS, RULER_SPAN
+    # When no strip is thick enough the ruler sits inside the strip's inner edge, overlapping the margin.
+    if side == "bottom":
+        y = max(margin, ay0 - MARK_GAP - t) if room < t + MARK_GAP else margin
+        x = (page_w - span) / 2
+        return (x, y, x + span, y + t), side
+    if side == "top":
+        y = min(page_h - margin - t, ay1 + MARK_GAP) if room < t + MARK_GAP else page_h - margin - t
+        x = (page_w - span) / 2
+        return (x, y, x + span, y + t), side
+    if side == "right":
+        x = min(page_w - margin - t, ax1 + MARK_GAP) if room < t + MARK_GAP else page_w - margin - t
+        y = (page_h - span) / 2
+        return (x, y, x + t, y + span), side
+    x = max(margin, ax0 - MARK_GAP - t) if room < t + MARK_GAP else margin
+    y = (page_h - span) / 2
+    return (x, y, x + t, y + span), side
+
+
+def _ruler_ops(box: Box, side: str) -> list[Op]:
+    return ruler(box[0], box[1], vertical=side in ("left", "right"))
+
+
+def _mirror_box(box: Box, page_w: float, page_h: float, mirror_x: bool) -> Box:
+    x0, y0, x1, y1 = box
+    if mirror_x:
+        return page_w - x1, y0, page_w - x0, y1
+    return x0, page_h - y1, x1, page_h - y0
+
+
+def _mirrors_x(settings: PrintSpec, landscape: bool) -> bool:
+    """True when turning the sheet over mirrors x (the flip axis is vertical on the page)."""
+    long_edge_vertical = not landscape
+    return long_edge_vertical if settings.duplex == "long" else not long_edge_vertical
+
+
+def _backs_for(fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
+               settings: PrintSpec, component: str) -> list[Face] | None:
+    if backs is None or settings.duplex == "none":
+        return None
+    back_list = [backs] * len(fronts) if isinstance(backs, Face) else list(backs)
+    if len(back_list) != len(fronts):
+        raise LayoutError(f"{component}: {len(fronts)} fronts but {len(back_list)} backs "
+                          f"(give one back for all, or one per front)")
+    return back_list
+
+
+def _check_sizes(faces: Sequence[Face], w: float, h: float, component: str, what: str) -> None:
+    for f in faces:
+        if abs(f.width - w) > 0.01 or abs(f.height - h) > 0.01:
+            raise LayoutError(f"{component}: {what} {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
+                              f"expected {to_mm(w):.1f} x {to_mm(h):.1f} mm like the first front")
+
+
+def _place(face: Face, x: float, y: float, grid: Grid) -> Place:
+    """The face with its trim's bottom-left page corner at (x, y) (on the page, after rotation)."""
+    b = grid.bleed
+    clip = (-b, -b, face.width + 2 * b, face.height + 2 * b)
+    if grid.rotated:
+        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90)
+    return Place(x, y, face.ops, clip=clip)
+
+
+def impose_cards(component: str, fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
+                 settings: PrintSpec, paper: str, *, bookmark: str | None = None) -> list[Page]:
+    """Pages for a deck: N-up home sheets (fronts, then a mirrored back page after each) or, in shop mode,
+    one card per page at trim + bleed with TrimBox/BleedBox, fronts and backs interleaved.
+
+    The first page carries the bookmark (`bookmark`, or the component name when None)."""
+    if not fronts:
+        return []
+    fw, fh = fronts[0].width, fronts[0].height
+    _check_sizes(fronts, fw, fh, component, "front")
+    back_list = _backs_for(fronts, backs, settings, component)
+    if back_list is not None:
+        _check_sizes(back_list, fw, fh, component, "back")
+    title = component if bookmark is None else bookmark
+    pages = (_shop_pages if settings.mode == "shop" else _home_pages)(component, fronts, back_list, settings, paper)
+    pages[0].bookmark = title
+    return pages
+
+
+def _shop_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None,
+                settings: PrintSpec, paper: str) -> list[Page]:
+    b = settings.bleed
+    pages: list[Page] = []
+    for i, front in enumerate(fronts):
+        sides = [("front", front)] + ([("back", backs[i])] if backs is not None else [])
+        for side, face in sides:
+            w, h = face.width + 2 * b, face.height + 2 * b
+            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b))],
+                              trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, w, h),
+                              label=f"{component} {side} {i + 1}"))
+    return pages
+
+
+def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None,
+                settings: PrintSpec, paper: str) -> list[Page]:
+    grid = card_grid(paper, fronts[0].width, fronts[0].height, settings)
+    page_w, page_h, margin = grid.page_w, grid.page_h, settings.margin
+    art = grid.art_box()
+    printable: Box = (margin, margin, page_w - margin, page_h - margin)
+    ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
+    limits = list(printable)
+    if ruler_box is not None:  # keep marks clear of the ruler
+        idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
+        limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
+    xs, ys = grid.cuts()
+    marks: list[Op] = []
+    if settings.crop_marks:
+        marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
+    if settings.cut_lines:
+        marks += cut_lines(xs, ys, art)
+    mirror_x = _mirrors_x(settings, grid.landscape)
+    off_x, off_y = settings.back_offset.x, settings.back_offset.y
+    pages: list[Page] = []
+    n = grid.per_page
+    for start in range(0, len(fronts), n):
+        sheet = start // n + 1
+        front_ops: list[Op] = []
+        back_ops: list[Op] = []
+        for k, front in enumerate(fronts[start:start + n]):
+            x, y = grid.cell(k // grid.cols, k % grid.cols)
+            front_ops.append(_place(front, x, y, grid))
+            if backs is not None:
+                bx, by = (page_w - x - grid.card_w, y) if mirror_x else (x, page_h - y - grid.card_h)
+                back_ops.append(_place(backs[start + k], bx - off_x, by - off_y, grid))
+        front_ops += marks
+        if ruler_box is not None:
+            front_ops += _ruler_ops(ruler_box, side)
+        pages.append(Page(page_w, page_h, front_ops, label=f"{component} front {sheet}"))
+        if backs is not None:
+            if ruler_box is not None:
+                back_ops += _ruler_ops(_mirror_box(ruler_box, page_w, page_h, mirror_x), side)
+            pages.append(Page(page_w, page_h, back_ops, label=f"{component} back {sheet}"))
+    return pages
+
+
+def _sheet_layout(paper: str, per_page: int, landscape: bool,
+                  settings: PrintSpec) -> tuple[float, float, int, int, float, float, Box]:
+    if per_page < 1:
+        raise LayoutError(f"per_page must be at least 1, got {per_page}")
+    page_w, page_h = paper_size(paper, landscape)
+    inset = settings.margin + SHEET_MARK_ROOM
+    x0, y0, x1, y1 = inset, inset, page_w - inset, page_h - inset
+    if settings.ruler:
+        y0 += RULER_THICKNESS + MARK_GAP
+    best: tuple[float, int, int, float, float] | None = None
+    for cols in range(1, per_page + 1):
+        if per_page % cols:
+            continue
+        rows = per_page // cols
+        sw = (x1 - x0 - (cols - 1) * SHEET_GAP) / cols
+        sh = (y1 - y0 - (rows - 1) * SHEET_GAP) / rows
+        if sw > 0 and sh > 0 and (best is None or min(sw, sh) > best[0] + _EPS):
+            best = (min(sw, sh), cols, rows, sw, sh)
+    if best is None:
+        raise LayoutError(f"{per_page} sheets per page do not fit on {paper}")
+    _, cols, rows, sw, sh = best
+    return page_w, page_h, cols, rows, sw, sh, (x0, y0, x1, y1)
+
+
+def sheet_slot(paper: str, per_page: int, landscape: bool, settings: PrintSpec) -> tuple[float, float]:
+    """Width and height of one slot when `per_page` sheets share a page (faces must fit inside it)."""
+    _, _, _, _, sw, sh, _ = _sheet_layout(paper, per_page, landscape, settings)
+    return sw, sh
+
+
+def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, paper: str, *,
+                  per_page: int, landscape: bool, bookmark: str | None = None) -> list[Page]:
+    """Pages holding `per_page` large faces each (score sheets, boards), centred in equal slots with cut
+    marks at each face's corners and the check ruler along the bottom."""
+    page_w, page_h, cols, rows, sw, sh, area = _sheet_layout(paper, per_page, landscape, settings)
+    for f in faces:
+        if f.width > sw + 0.01 or f.height > sh + 0.01:
+            raise LayoutError(f"{component}: sheet {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
+                              f"a slot for {per_page} per page on {paper} is {to_mm(sw):.1f} x {to_mm(sh):.1f} mm")
+    pages: list[Page] = []
+    half_gap = SHEET_GAP / 2
+    for start in range(0, len(faces), per_page):
+        ops: list[Op] = []
+        for k, face in enumerate(faces[start:start + per_page]):
+            r, c = divmod(k, cols)
+            slot_x = area[0] + c * (sw + SHEET_GAP)
+            slot_y = area[3] - (r + 1) * sh - r * SHEET_GAP
+            fx, fy = slot_x + (sw - face.width) / 2, slot_y + (sh - face.height) / 2
+            ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height)))
+            if settings.crop_marks:
+                limits = (slot_x - (half_gap if c else SHEET_MARK_ROOM), slot_y - (half_gap if r < rows - 1 else SHEET_MARK_ROOM),
+                          slot_x + sw + (half_gap if c < cols - 1 else SHEET_MARK_ROOM),
+                          slot_y + sh + (half_gap if r else SHEET_MARK_ROOM))
+                box = (fx, fy, fx + face.width, fy + face.height)
+                ops += crop_marks([box[0], box[2]], [box[1], box[3]], box, limits)
+        if settings.ruler:
+            ops += ruler(area[0], settings.margin)
+        pages.append(Page(page_w, page_h, ops, label=f"{component} {start // per_page + 1}"))
+    if pages:
+        pages[0].bookmark = component if bookmark is None else bookmark
+    return pages
+
+
+def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
+    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each tick is labelled with the back offset that
+    a front line seen there means (minus its position, see module docstring)."""
+    ops: list[Op] = []
+    for i in range(-10, 11):
+        t = mm(i * 0.5)
+        length = mm(3.0) if i == 0 else mm(2.0) if i % 2 == 0 else mm(1.2)
+        if vertical:
+            ops.append(Line(cx - length, cy + t, cx + length, cy + t, stroke="cut", width=0.2))
+        else:
+            ops.append(Line(cx + t, cy - length, cx + t, cy + length, stroke="cut", width=0.2))
+        if i % 2 == 0:
+            value = -i // 2
+            label = f"{value:+d}" if value else "0"
+            side = 1 if (i // 2) % 2 == 0 else -1
+            if vertical:
+                ops.append(Text(cx + side * mm(3.6), cy + t - 1.5, label, 4.5, fill="cut",
+                                anchor="start" if side > 0 else "end"))
+            else:
+                ops.append(Text(cx + t, cy + side * mm(3.6) - (0 if side > 0 else 4.0), label, 4.5,
+                                fill="cut", anchor="middle"))
+    if vertical:
+        ops.append(Text(cx, cy + mm(7), caption, 8, font="bold", fill="cut", anchor="middle"))
+    else:
+        ops.append(Text(cx - mm(8), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
+    return ops
+
+
+def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructions: Sequence[str]) -> list[Page]:
+    """A duplex calibration sheet: a front with a centred cross-hair, and a back (placed for the same flip,
+    with NO back offset) with an x and a y scale in 0.5 mm steps. The number under the front's line that shows
+    through is the back offset to enter (x on the horizontal scale, y on the vertical one), in mm."""
+    page_w, page_h = paper_size(paper, False)
+    cx, cy = page_w / 2, page_h / 2
+    top = page_h - settings.margin - mm(8)
+    left = settings.margin + mm(5)
+    front: list[Op] = [Text(left, top, title, 14, font="bold", text_id="calibration.title")]
+    for i, line in enumerate(instructions):
+        front.append(Text(left, top - 20 - 12 * i, line, 9, text_id=f"calibration.instructions[{i}]"))
+    arm = mm(60)
+    front += [
+        Line(cx - arm, cy, cx + arm, cy, stroke="cut", width=0.3),
+        Line(cx, cy - arm, cx, cy + arm, stroke="cut", width=0.3),
+        Circle(cx, cy, mm(10), stroke="cut", width=0.3),
+        Circle(cx, cy, mm(20), stroke="muted", width=0.3),
+    ]
+    pages = [Page(page_w, page_h, front, bookmark=title, label="calibration front")]
+    if settings.ruler:
+        pages[0].ops.extend(ruler((page_w - RULER_SPAN) / 2, settings.margin))
+    # Back: scales where the front's lines pass whatever the flip (the centre maps to the centre).
+    back: list[Op] = [Text(left, top, title, 14, font="bold", text_id="calibration.title")]
+    back += _scale_ops(cx, cy + mm(40), False, "x")
+    back += _scale_ops(cx + mm(40), cy, True, "y")
+    back += _scale_ops(cx, cy - mm(40), False, "x")
+    back += _scale_ops(cx - mm(40), cy, True, "y")
+    back.append(Circle(cx, cy, mm(2), stroke="muted", width=0.3))
+    if settings.duplex != "none":
+        pages.append(Page(page_w, page_h, back, label="calibration back"))
+    return pages
