@@ -1,0 +1,891 @@
+"""Raindrops rules, reference version: the window, drop paths, special actions, memory cards, scoring.
+
+Readable Python built from plain inputs (a bag of tiles, memory cards, bonus tiles, cloud and thunder tokens
+and the rule figures in `Params`), so tests can build any situation by hand. `Raindrops` is the static game;
+`State` is mutable and owned by whoever plays it (`apply` changes it in place; `State.copy()` forks it).
+
+Geometry. The window has `columns` columns of up to `tiles_per_column` tiles; tiles slide down, so a column
+with n tiles fills its n lowest tile places. Symbol rows are numbered 0 (top) .. 2*tiles_per_column-1
+(bottom). Stack index 0 is the bottom tile of a column; the "bottom row" of the rulebook's thunder rule is the
+bottom row of TILES (stack index 0, symbol rows 6 and 7 by default), which is how a path can take two tiles
+from it (a diagonal step from row 6 to row 7).
+
+Interpretations where the rulebook is silent (documented so the tests can pin them):
+- "The bag empties" = a tile is needed for the window and the bag has none; the discard pile is reshuffled
+  into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
+- The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
+  the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
+  tiles and bonus tiles (no new cards, no cloud tokens).
+- TOP on a tile already at the top of its column is no action and is not offered.
+- A bonus tile laid on a raindrop tile's half must be placed with that tile in the same action.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence, Union
+
+from generator.errors import RuleViolation
+from generator.games.raindrops.components import (BonusTile, CloudToken, MemoryCard, RaindropTile,
+                                                  ThunderToken)
+
+RULES_NOTE = "reference rules, see module docstring"
+SPECIALS = ("flip", "swap", "top")
+"""Slots of the special-action area, left to right (a fact of the player board)."""
+MARKER_START = 2
+"""Markers start on the 3rd slot (set-up step 6 of the rulebook)."""
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Params:
+    """The rule figures a game needs (from `game.window`, `game.bonus_tiles.offer` and `game.rules`)."""
+
+    columns: int
+    tiles_per_column: int
+    cards_dealt: int
+    cards_kept: int
+    display: int
+    reserve_slots: int
+    bonus_max_tiles: int
+    bonus_offer: int
+    end_cards: int
+    end_bag_empties: int
+    thunder_draw: tuple[int, ...]
+
+    @property
+    def rows(self) -> int:
+        """Symbol rows of the window."""
+        return 2 * self.tiles_per_column
+
+    @classmethod
+    def from_spec(cls, spec: object) -> "Params":
+        """Read the figures from a validated `RaindropsGame`."""
+        r = spec.rules  # type: ignore[attr-defined]
+        return cls(columns=spec.window.columns, tiles_per_column=spec.window.tiles_per_column,  # type: ignore[attr-defined]
+                   cards_dealt=r.cards_dealt, cards_kept=r.cards_kept, display=r.display,
+                   reserve_slots=r.reserve_slots, bonus_max_tiles=r.bonus_max_tiles,
+                   bonus_offer=spec.bonus_tiles.offer, end_cards=r.end_cards,  # type: ignore[attr-defined]
+                   end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw))
+
+
+# ----------------------------------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class KeepCards:
+    """Set-up: put the dealt card with this id into the display, keep the others."""
+    to_display: int
+
+
+@dataclass(frozen=True)
+class Special:
+    """Move the marker to `kind` and do it: flip (col, idx); swap (col, idx) with (col+1, idx); top (col, idx)."""
+    kind: str
+    col: int
+    idx: int
+
+
+@dataclass(frozen=True)
+class NoSpecial:
+    """Skip the special action."""
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Take the tiles under a path of symbol cells, top row first."""
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class KeepThunder:
+    """Keep this drawn thunder token; the other goes under the stack."""
+    token: int
+
+
+@dataclass(frozen=True)
+class TakeBonus:
+    """Take this face-up bonus tile."""
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Place:
+    """Lay raindrop tile `tile` on held card `slot`: half a on cells[0], half b on cells[1]; optional bonus
+    tiles laid on half a / half b first to change its colour."""
+    tile: int
+    slot: int
+    cells: tuple[Cell, Cell]
+    over_a: int | None = None
+    over_b: int | None = None
+
+
+@dataclass(frozen=True)
+class PlaceBonus:
+    """Lay bonus tile `bonus` directly on one drop of held card `slot`."""
+    bonus: int
+    slot: int
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class TakeCard:
+    """After completing a card: take this display card, or the deck's top card when None."""
+    card: int | None
+
+
+@dataclass(frozen=True)
+class EndPlacement:
+    """Stop placing; keep these raindrop tiles in reserve, discard the others taken or held."""
+    keep: tuple[int, ...]
+
+
+Action = Union[KeepCards, Special, NoSpecial, Drop, KeepThunder, TakeBonus, Place, PlaceBonus, TakeCard, EndPlacement]
+
+
+# ------------------------------------------------------------------------------------------------- state
+@dataclass
+class Held:
+    """A memory card on a player's board and what lies on it."""
+    card: int
+    covered: dict[Cell, str] = field(default_factory=dict)
+    """cell -> "t<tile id>" or "b<bonus id>" (what covers it)."""
+    tiles: list[int] = field(default_factory=list)
+    bonuses: list[int] = field(default_factory=list)
+    fresh: bool = False
+    """Taken this turn: not usable until the next turn."""
+
+    def copy(self) -> "Held":
+        return Held(self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh)
+
+
+@dataclass
+class PlayerState:
+    """One player's board."""
+    held: list[Held] = field(default_factory=list)
+    completed: list[int] = field(default_factory=list)
+    reserve: list[int] = field(default_factory=list)
+    bonus_reserve: list[int] = field(default_factory=list)
+    used_bonuses: list[int] = field(default_factory=list)
+    clouds: list[int] = field(default_factory=list)
+    thunder: list[int] = field(default_factory=list)
+    marker: int = MARKER_START
+    dealt: list[int] = field(default_factory=list)
+    turns: int = 0
+
+    def copy(self) -> "PlayerState":
+        return PlayerState([h.copy() for h in self.held], list(self.completed), list(self.reserve),
+                           list(self.bonus_reserve), list(self.used_bonuses), list(self.clouds),
+                           list(self.thunder), self.marker, list(self.dealt), self.turns)
+
+
+@dataclass
+class State:
+    """Everything that changes during a game. Owned by its player loop; `copy()` forks it."""
+    players: list[PlayerState]
+    columns: list[list[tuple[int, bool]]]
+    """Per column, bottom to top: (tile id, flipped)."""
+    bag: list[int]
+    """Drawn from the end."""
+    discard: list[int]
+    bonus_stack: list[int]
+    bonus_offer: list[int]
+    thunder_stack: list[int]
+    """Top first."""
+    cloud_stacks: dict[str, list[int]]
+    deck: list[int]
+    """Top first."""
+    display: list[int]
+    rng: random.Random
+    current: int = 0
+    phase: str = "setup"
+    hand: list[int] = field(default_factory=list)
+    drawn_thunder: list[int] = field(default_factory=list)
+    taken_count: int = 0
+    bag_empties: int = 0
+    end_trigger: str | None = None
+    """None, "cards" (a 10th card) or "bag" (the bag emptied the last time)."""
+    turn: int = 0
+    """Turns begun (over all players)."""
+    log: list[str] | None = None
+
+    def copy(self) -> "State":
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State([p.copy() for p in self.players], [list(c) for c in self.columns], list(self.bag),
+                     list(self.discard), list(self.bonus_stack), list(self.bonus_offer), list(self.thunder_stack),
+                     {k: list(v) for k, v in self.cloud_stacks.items()}, list(self.deck), list(self.display), rng,
+                     self.current, self.phase, list(self.hand), list(self.drawn_thunder), self.taken_count,
+                     self.bag_empties, self.end_trigger, self.turn, None if self.log is None else list(self.log))
+
+    def tile_count(self) -> int:
+        """Raindrop tiles anywhere: bag, window, discard, hand, reserves and cards (constant)."""
+        n = len(self.bag) + sum(len(c) for c in self.columns) + len(self.discard) + len(self.hand)
+        for p in self.players:
+            n += len(p.reserve) + sum(len(h.tiles) for h in p.held)
+        return n
+
+
+@dataclass(frozen=True)
+class Score:
+    """One player's score, part by part."""
+    cards: int
+    """(A) printed points of completed memory cards."""
+    bonus: int
+    """(B) points on unused bonus tiles + 1 per used bonus tile."""
+    clouds: int
+    """(C)."""
+    thunder: int
+    """(D)."""
+    incomplete: int
+    """(E) tiles on the best incomplete card."""
+
+    @property
+    def total(self) -> int:
+        """A + B + C + D + E."""
+        return self.cards + self.bonus + self.clouds + self.thunder + self.incomplete
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: scores by seat, the winning seats and which tie-break decided."""
+    scores: tuple[Score, ...]
+    winners: tuple[int, ...]
+    tie_break: str
+    """"total" (one highest total), "cards" (tied total, decided by card points) or "shared"."""
+    trigger: str | None
+    turns: int
+
+
+# ------------------------------------------------------------------------------------------------- rules
+class Raindrops:
+    """Static rules of one Raindrops set-up, built once from components and figures."""
+
+    def __init__(self, params: Params, bag: Sequence[RaindropTile], cards: Sequence[MemoryCard],
+                 bonus_tiles: Sequence[BonusTile], cloud_tokens: Sequence[CloudToken],
+                 thunder_tokens: Sequence[ThunderToken]):
+        self.params = params
+        self.tiles = {t.id: t for t in bag}
+        self.cards = {c.id: c for c in cards}
+        self.bonus = {b.id: b for b in bonus_tiles}
+        self.clouds = {c.id: c for c in cloud_tokens}
+        self.thunder = {t.id: t for t in thunder_tokens}
+        self.tile_ids = tuple(t.id for t in bag)
+        self.card_ids = tuple(c.id for c in cards)
+        colours: list[str] = sorted({x for t in bag for h in (t.a, t.b) for x in h}
+                                    | {x for c in cards for row in c.pattern for x in row if x is not None})
+        self.colours = tuple(colours)
+        self.bit = {c: 1 << i for i, c in enumerate(colours)}
+        self.mask_a = {t.id: self.half_mask(t.a) for t in bag}
+        self.mask_b = {t.id: self.half_mask(t.b) for t in bag}
+        self.cloud_types: tuple[str, ...] = tuple(dict.fromkeys(c.type for c in cloud_tokens))
+        self.cloud_cond = {c.type: c.condition for c in cloud_tokens}
+        self.card_cells = {c.id: tuple((r, k) for r, row in enumerate(c.pattern) for k, x in enumerate(row)
+                                       if x is not None) for c in cards}
+
+    @classmethod
+    def from_spec(cls, spec: object, cards: Sequence[MemoryCard]) -> "Raindrops":
+        """Build from a validated RaindropsGame and its memory cards."""
+        from generator.games.raindrops import components as comp
+        return cls(Params.from_spec(spec), comp.build_bag(spec), cards, comp.build_bonus_tiles(spec),  # type: ignore[arg-type]
+                   comp.build_cloud_tokens(spec), comp.build_thunder_tokens(spec))  # type: ignore[arg-type]
+
+    def half_mask(self, half: Iterable[str]) -> int:
+        """Bit mask of the colours a half (or bonus tile) matches."""
+        m = 0
+        for c in half:
+            m |= self.bit[c]
+        return m
+
+    # --------------------------------------------------------------------------------------- set-up
+    def new_state(self, players: int, seed: int | random.Random, *, log: bool = False) -> State:
+        """Set up a game: fill the bag and window, reveal bonuses, stack tokens, deal memory cards."""
+        p = self.params
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        bag = list(self.tile_ids)
+        rng.shuffle(bag)
+        bonus = sorted(self.bonus)
+        rng.shuffle(bonus)
+        thunder = sorted(self.thunder)
+        rng.shuffle(thunder)
+        stacks: dict[str, list[int]] = {t: [] for t in self.cloud_types}
+        for cid in sorted(self.clouds):
+            stacks[self.clouds[cid].type].append(cid)  # spec order: gold top token first
+        deck = list(self.card_ids)
+        rng.shuffle(deck)
+        st = State([PlayerState() for _ in range(players)], [[] for _ in range(p.columns)], bag, [],
+                   bonus, [], thunder, stacks, deck, [], rng, log=[] if log else None)
+        self._refill_window(st)
+        for _ in range(min(p.bonus_offer, len(st.bonus_stack))):
+            st.bonus_offer.append(st.bonus_stack.pop(0))
+        for ps in st.players:
+            ps.dealt = [st.deck.pop(0) for _ in range(min(p.cards_dealt, len(st.deck)))]
+        st.phase = "setup"
+        st.current = 0
+        return st
+
+    def _refill_window(self, st: State) -> None:
+        """Columns left to right, each bottom to top, random orientation; an empty bag is reshuffled."""
+        cap = self.params.tiles_per_column
+        for col in st.columns:
+            while len(col) < cap:
+                if not st.bag:
+                    if not self._bag_empties(st):
+                        return
+                col.append((st.bag.pop(), st.rng.random() < 0.5))
+
+    def _bag_empties(self, st: State) -> bool:
+        st.bag_empties += 1
+        if st.log is not None:
+            st.log.append(f"  the bag is empty ({st.bag_empties}); {len(st.discard)} discarded tiles go back in")
+        if st.bag_empties >= self.params.end_bag_empties and st.end_trigger is None:
+            st.end_trigger = "bag"
+        st.bag = sorted(st.discard)
+        st.discard = []
+        st.rng.shuffle(st.bag)
+        return bool(st.bag)
+
+    # --------------------------------------------------------------------------------------- window
+    def symbol(self, st: State, row: int, col: int) -> tuple[int, int] | None:
+        """(tile id, colour mask) of the symbol at (row, col), or None where the column has no tile."""
+        rows = self.params.rows
+        stack = st.columns[col]
+        i = (rows - 1 - row) // 2
+        if i >= len(stack):
+            return None
+        tid, flipped = stack[i]
+        top = (rows - 1 - row) % 2 == 1
+        return tid, (self.mask_a[tid] if top != flipped else self.mask_b[tid])
+
+    def window_masks(self, st: State) -> list[list[tuple[int, int]]]:
+        """grid[row][col] = (tile id, mask), (0, 0) where empty."""
+        rows, cols = self.params.rows, self.params.columns
+        grid = [[(0, 0)] * cols for _ in range(rows)]
+        for c in range(cols):
+            for i, (tid, flipped) in enumerate(st.columns[c]):
+                ma, mb = self.mask_a[tid], self.mask_b[tid]
+                top, bottom = (mb, ma) if flipped else (ma, mb)
+                grid[rows - 1 - 2 * i][c] = (tid, bottom)
+                grid[rows - 2 - 2 * i][c] = (tid, top)
+        return grid
+
+    def drop_paths(self, st: State) -> list[tuple[Cell, ...]]:
+        """Every legal drop path (distinct cell sequences), sorted."""
+        grid = self.window_masks(st)
+        rows, cols = self.params.rows, self.params.columns
+        out: set[tuple[Cell, ...]] = set()
+
+        def walk(path: list[Cell], mask: int) -> None:
+            out.add(tuple(path))
+            r, c = path[-1]
+            if r + 1 >= rows:
+                return
+            for dc in (-1, 0, 1):
+                k = c + dc
+                if 0 <= k < cols:
+                    m = mask & grid[r + 1][k][1]
+                    if m:
+                        path.append((r + 1, k))
+                        walk(path, m)
+                        path.pop()
+
+        for c in range(cols):
+            m = grid[0][c][1]
+            if m:
+                walk([(0, c)], m)
+        return sorted(out)
+
+    def path_problem(self, st: State, cells: Sequence[Cell]) -> str | None:
+        """Why `cells` is not a legal drop path, or None."""
+        if not cells:
+            return "a drop path needs at least one symbol"
+        rows, cols = self.params.rows, self.params.columns
+        if cells[0][0] != 0:
+            return f"a drop path starts in the top row (row 0); this one starts in row {cells[0][0]}"
+        mask = -1
+        prev: Cell | None = None
+        for r, c in cells:
+            if not (0 <= r < rows and 0 <= c < cols):
+                return f"cell ({r}, {c}) is outside the window ({rows} rows x {cols} columns)"
+            if prev is not None:
+                pr, pc = prev
+                if r != pr + 1 or abs(c - pc) > 1:
+                    way = "sideways" if r == pr else ("up" if r < pr else "more than one step")
+                    return (f"step ({pr}, {pc}) -> ({r}, {c}) goes {way}; a path moves only straight down or "
+                            f"diagonally down one row")
+            sym = self.symbol(st, r, c)
+            if sym is None:
+                return f"cell ({r}, {c}) is empty"
+            new = mask & sym[1]
+            if not new:
+                have = "/".join(self._colours_of(sym[1]))
+                keep = "/".join(self._colours_of(mask)) if mask != -1 else "?"
+                return f"cell ({r}, {c}) shows {have}, but the path's colour is {keep}"
+            mask = new
+            prev = (r, c)
+        return None
+
+    def _colours_of(self, mask: int) -> list[str]:
+        return [c for c in self.colours if mask & self.bit[c]]
+
+    def tiles_under(self, st: State, cells: Sequence[Cell]) -> list[tuple[int, int]]:
+        """(column, stack index) of every tile with a symbol on the path (each once), in path order."""
+        rows = self.params.rows
+        out: list[tuple[int, int]] = []
+        for r, c in cells:
+            key = (c, (rows - 1 - r) // 2)
+            if key not in out:
+                out.append(key)
+        return out
+
+    def specials(self, st: State) -> list[Special]:
+        """Every special action the current player may do now (the marker never stays)."""
+        ps = st.players[st.current]
+        out: list[Special] = []
+        cols = st.columns
+        for kind in SPECIALS:
+            if SPECIALS.index(kind) == ps.marker:
+                continue
+            for c, col in enumerate(cols):
+                for i in range(len(col)):
+                    if kind == "flip":
+                        out.append(Special(kind, c, i))
+                    elif kind == "swap" and c + 1 < len(cols) and i < len(cols[c + 1]):
+                        out.append(Special(kind, c, i))
+                    elif kind == "top" and i < len(col) - 1:
+                        out.append(Special(kind, c, i))
+        return out
+
+    def do_special(self, columns: list[list[tuple[int, bool]]], s: Special) -> None:
+        """Change the window by one special action (no legality check)."""
+        col = columns[s.col]
+        if s.kind == "flip":
+            tid, f = col[s.idx]
+            col[s.idx] = (tid, not f)
+        elif s.kind == "swap":
+            other = columns[s.col + 1]
+            col[s.idx], other[s.idx] = other[s.idx], col[s.idx]
+        else:
+            col.append(col.pop(s.idx))
+
+    # ------------------------------------------------------------------------------------- cards
+    def card_colour(self, card: int, cell: Cell) -> str | None:
+        """Colour printed at a cell of a card, None when no drop is there or the cell is outside."""
+        pat = self.cards[card].pattern
+        r, c = cell
+        if 0 <= r < len(pat) and 0 <= c < len(pat[r]):
+            return pat[r][c]
+        return None
+
+    def open_cell(self, held: Held, cell: Cell) -> bool:
+        """The cell shows a drop and nothing covers it."""
+        return self.card_colour(held.card, cell) is not None and cell not in held.covered
+
+    def place_problem(self, st: State, a: Place) -> str | None:
+        """Why a raindrop-tile placement is illegal now, or None."""
+        ps = st.players[st.current]
+        if a.tile not in st.hand and a.tile not in ps.reserve:
+            return f"tile {a.tile} is neither among the tiles taken this turn nor in the reserve"
+        if not 0 <= a.slot < len(ps.held):
+            return f"no memory card in slot {a.slot} (the player holds {len(ps.held)})"
+        h = ps.held[a.slot]
+        if h.fresh:
+            return f"card {h.card} was taken this turn; tiles go on it from the next turn"
+        (r1, c1), (r2, c2) = a.cells
+        if abs(r1 - r2) + abs(c1 - c2) != 1:
+            return f"cells {a.cells[0]} and {a.cells[1]} of card {h.card} are not side by side"
+        for cell in a.cells:
+            if self.card_colour(h.card, cell) is None:
+                return f"card {h.card} has no drop at {cell}"
+            if cell in h.covered:
+                return f"cell {cell} of card {h.card} is already covered; tiles are never stacked"
+        overs = [b for b in (a.over_a, a.over_b) if b is not None]
+        if len(set(overs)) != len(overs):
+            return f"bonus tile {overs[0]} cannot lie on both halves"
+        for b in overs:
+            if b not in ps.bonus_reserve:
+                return f"bonus tile {b} is not in the player's bonus reserve"
+        t = self.tiles[a.tile]
+        for half, over, cell, name in ((t.a, a.over_a, a.cells[0], "a"), (t.b, a.over_b, a.cells[1], "b")):
+            shown = self.bonus[over].colours if over is not None else half
+            want = self.card_colour(h.card, cell)
+            if want not in shown:
+                return (f"half {name} of tile {a.tile} shows {'/'.join(shown)} but card {h.card} needs {want} at "
+                        f"{cell}; both halves must match")
+        return None
+
+    def bonus_problem(self, st: State, a: PlaceBonus) -> str | None:
+        """Why a bonus tile cannot go directly on that card cell, or None."""
+        ps = st.players[st.current]
+        if a.bonus not in ps.bonus_reserve:
+            return f"bonus tile {a.bonus} is not in the player's bonus reserve"
+        if not 0 <= a.slot < len(ps.held):
+            return f"no memory card in slot {a.slot}"
+        h = ps.held[a.slot]
+        if h.fresh:
+            return f"card {h.card} was taken this turn; tiles go on it from the next turn"
+        want = self.card_colour(h.card, a.cell)
+        if want is None:
+            return f"card {h.card} has no drop at {a.cell}"
+        if a.cell in h.covered:
+            return f"cell {a.cell} of card {h.card} is already covered; tiles are never stacked"
+        if want not in self.bonus[a.bonus].colours:
+            return f"bonus tile {a.bonus} shows {'/'.join(self.bonus[a.bonus].colours)} but the card needs {want}"
+        return None
+
+    def placements(self, st: State, *, overlays: bool = True) -> list[Action]:
+        """Every Place / PlaceBonus for the current player (overlays only where a half would not match)."""
+        ps = st.players[st.current]
+        out: list[Action] = []
+        tiles = sorted(set(st.hand) | set(ps.reserve))
+        bonuses = sorted(ps.bonus_reserve)
+        for slot, h in enumerate(ps.held):
+            if h.fresh:
+                continue
+            free = [cell for cell in self.card_cells[h.card] if cell not in h.covered]
+            fset = set(free)
+            pairs = [(x, y) for x in free for y in ((x[0] + 1, x[1]), (x[0], x[1] + 1)) if y in fset]
+            for tid in tiles:
+                t = self.tiles[tid]
+                for x, y in pairs:
+                    for cells in ((x, y), (y, x)):
+                        wa, wb = self.card_colour(h.card, cells[0]), self.card_colour(h.card, cells[1])
+                        oka, okb = wa in t.a, wb in t.b
+                        if oka and okb:
+                            out.append(Place(tid, slot, cells))
+                        elif overlays:
+                            ca = [None] if oka else [b for b in bonuses if wa in self.bonus[b].colours]
+                            cb = [None] if okb else [b for b in bonuses if wb in self.bonus[b].colours]
+                            for ba in ca:
+                                for bb in cb:
+                                    if ba is None or ba != bb:
+                                        out.append(Place(tid, slot, cells, ba, bb))
+            for b in bonuses:
+                for cell in free:
+                    if self.card_colour(h.card, cell) in self.bonus[b].colours:
+                        out.append(PlaceBonus(b, slot, cell))
+        return out
+
+    # ------------------------------------------------------------------------------------- legality
+    def legal_actions(self, st: State) -> list[Action]:
+        """Every legal action in the current phase (a stable, sorted-by-construction order)."""
+        ps = st.players[st.current] if st.players else None
+        ph = st.phase
+        if ph == "setup":
+            assert ps is not None
+            return [KeepCards(c) for c in ps.dealt]
+        if ph == "special":
+            return [NoSpecial(), *self.specials(st)]
+        if ph == "drop":
+            return [Drop(p) for p in self.drop_paths(st)] or [Drop(())]
+        if ph == "thunder":
+            return [KeepThunder(t) for t in st.drawn_thunder]
+        if ph == "bonus":
+            return [TakeBonus(b) for b in st.bonus_offer]
+        if ph == "card":
+            return [TakeCard(c) for c in st.display] + ([TakeCard(None)] if st.deck else [])
+        if ph in ("place", "final"):
+            assert ps is not None
+            acts = self.placements(st)
+            pool = sorted(set(st.hand) | set(ps.reserve))
+            if ph == "final":
+                acts.append(EndPlacement(tuple(ps.reserve)))
+            else:
+                k = min(self.params.reserve_slots, len(pool))
+                for n in range(k + 1):
+                    for keep in itertools.combinations(pool, n):
+                        acts.append(EndPlacement(keep))
+            return acts
+        return []
+
+    # ------------------------------------------------------------------------------------- apply
+    def apply(self, st: State, a: Action) -> None:
+        """Re-check and play `a` on `st` in place; raises RuleViolation naming what is in the way."""
+        ph = st.phase
+        ps = st.players[st.current] if st.players else None
+        if ph == "over":
+            raise RuleViolation("the game is over")
+        assert ps is not None
+        if ph == "setup":
+            if not isinstance(a, KeepCards) or a.to_display not in ps.dealt:
+                raise RuleViolation(f"set-up: choose which dealt card ({ps.dealt}) goes to the display; got {a}")
+            st.display.append(a.to_display)
+            ps.held = [Held(c) for c in ps.dealt if c != a.to_display][: self.params.cards_kept]
+            ps.dealt = []
+            self._say(st, f"seat {st.current} keeps cards {[h.card for h in ps.held]}, shows card {a.to_display}")
+            if st.current + 1 < len(st.players):
+                st.current += 1
+                return
+            self._refill_display(st)
+            st.current = 0
+            self._begin_turn(st)
+            return
+        if ph == "special":
+            if isinstance(a, NoSpecial):
+                pass
+            elif isinstance(a, Special):
+                if a.kind not in SPECIALS:
+                    raise RuleViolation(f"unknown special action {a.kind!r}; expected one of {', '.join(SPECIALS)}")
+                if SPECIALS.index(a.kind) == ps.marker:
+                    raise RuleViolation(f"the marker starts this turn on {a.kind}; it must move to another slot")
+                if a not in self.specials(st):
+                    raise RuleViolation(f"{a.kind} at column {a.col}, tile {a.idx} is not possible on this window")
+                self.do_special(st.columns, a)
+                ps.marker = SPECIALS.index(a.kind)
+                self._say(st, f"  {a.kind} column {a.col} tile {a.idx}")
+            else:
+                raise RuleViolation(f"expected a special action or none; got {a}")
+            st.phase = "drop"
+            return
+        if ph == "drop":
+            if not isinstance(a, Drop):
+                raise RuleViolation(f"the drop is mandatory; got {a}")
+            if not a.cells:
+                if self.drop_paths(st):
+                    raise RuleViolation("a drop path exists, so the drop cannot be skipped")
+                self._say(st, "  no drop path: nothing taken")
+                st.phase = "place"
+                return
+            why = self.path_problem(st, a.cells)
+            if why:
+                raise RuleViolation(why)
+            self._drop(st, a.cells)
+            return
+        if ph == "thunder":
+            if not isinstance(a, KeepThunder) or a.token not in st.drawn_thunder:
+                raise RuleViolation(f"keep one of the drawn thunder tokens {st.drawn_thunder}; got {a}")
+            ps.thunder.append(a.token)
+            for t in st.drawn_thunder:
+                if t != a.token:
+                    st.thunder_stack.append(t)
+            st.drawn_thunder = []
+            self._after_thunder(st)
+            return
+        if ph == "bonus":
+            if not isinstance(a, TakeBonus) or a.bonus not in st.bonus_offer:
+                raise RuleViolation(f"take one face-up bonus tile {st.bonus_offer}; got {a}")
+            st.bonus_offer.remove(a.bonus)
+            ps.bonus_reserve.append(a.bonus)
+            self._say(st, f"  takes bonus tile {a.bonus} ({self._bonus_name(a.bonus)})")
+            st.phase = "place"
+            return
+        if ph == "card":
+            if not isinstance(a, TakeCard):
+                raise RuleViolation(f"take a new memory card from the display or the deck; got {a}")
+            if a.card is None:
+                if not st.deck:
+                    raise RuleViolation("the memory deck is empty")
+                card = st.deck.pop(0)
+            elif a.card in st.display:
+                st.display.remove(a.card)
+                card = a.card
+            else:
+                raise RuleViolation(f"card {a.card} is not in the display {st.display}")
+            ps.held.append(Held(card, fresh=True))
+            self._say(st, f"  takes memory card {card}")
+            st.phase = "place"
+            return
+        if ph in ("place", "final"):
+            if isinstance(a, Place):
+                why = self.place_problem(st, a)
+                if why:
+                    raise RuleViolation(why)
+                self._place(st, a)
+                return
+            if isinstance(a, PlaceBonus):
+                why = self.bonus_problem(st, a)
+                if why:
+                    raise RuleViolation(why)
+                h = ps.held[a.slot]
+                ps.bonus_reserve.remove(a.bonus)
+                h.bonuses.append(a.bonus)
+                h.covered[a.cell] = f"b{a.bonus}"
+                self._say(st, f"  bonus {a.bonus} on card {h.card} at {a.cell}")
+                self._check_complete(st, a.slot)
+                return
+            if isinstance(a, EndPlacement):
+                pool = set(st.hand) | set(ps.reserve)
+                if ph == "final":
+                    if set(a.keep) != set(ps.reserve):
+                        raise RuleViolation("at the end tiles are only placed, not discarded")
+                    self._next_final(st)
+                    return
+                if len(a.keep) > self.params.reserve_slots:
+                    raise RuleViolation(f"at most {self.params.reserve_slots} raindrop tiles stay in reserve; "
+                                        f"got {len(a.keep)}")
+                bad = [t for t in a.keep if t not in pool]
+                if bad or len(set(a.keep)) != len(a.keep):
+                    raise RuleViolation(f"tiles {bad or list(a.keep)} are not the player's to keep")
+                gone = sorted(pool - set(a.keep))
+                st.discard.extend(gone)
+                ps.reserve = list(a.keep)
+                st.hand = []
+                if gone:
+                    self._say(st, f"  keeps {list(a.keep)} in reserve, discards {gone}")
+                self._end_turn(st)
+                return
+            raise RuleViolation(f"place tiles or end the placement; got {a}")
+        raise RuleViolation(f"no action possible in phase {ph}")
+
+    # ------------------------------------------------------------------------------------- internals
+    def _say(self, st: State, line: str) -> None:
+        if st.log is not None:
+            st.log.append(line)
+
+    def _bonus_name(self, b: int) -> str:
+        t = self.bonus[b]
+        return f"{'wild' if t.wild else t.colours[0]} {t.points}"
+
+    def _refill_display(self, st: State) -> None:
+        while len(st.display) < self.params.display and st.deck:
+            st.display.append(st.deck.pop(0))
+
+    def _begin_turn(self, st: State) -> None:
+        st.turn += 1
+        ps = st.players[st.current]
+        ps.turns += 1
+        self._refill_window(st)
+        for h in ps.held:
+            h.fresh = False
+        st.phase = "special"
+        self._say(st, f"turn {st.turn}: seat {st.current} (marker on {SPECIALS[ps.marker]})")
+
+    def _drop(self, st: State, cells: Sequence[Cell]) -> None:
+        ps = st.players[st.current]
+        taken = self.tiles_under(st, cells)
+        bottom = sum(1 for _, i in taken if i == 0)
+        by_col: dict[int, list[int]] = {}
+        for c, i in taken:
+            by_col.setdefault(c, []).append(i)
+        for c, idxs in by_col.items():
+            for i in sorted(idxs, reverse=True):
+                st.hand.append(st.columns[c].pop(i)[0])
+        st.taken_count = len(taken)
+        self._say(st, f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
+                      f"{[self.tile_text(t) for t in st.hand]}")
+        draw = self.params.thunder_draw[bottom - 1] if 0 < bottom <= len(self.params.thunder_draw) else 0
+        drawn = [st.thunder_stack.pop(0) for _ in range(min(draw, len(st.thunder_stack)))]
+        if len(drawn) == 1:
+            ps.thunder.append(drawn[0])
+            self._say(st, f"  {bottom} from the bottom row: thunder token")
+        if len(drawn) > 1:
+            st.drawn_thunder = drawn
+            st.phase = "thunder"
+            return
+        self._after_thunder(st)
+
+    def _after_thunder(self, st: State) -> None:
+        if st.taken_count <= self.params.bonus_max_tiles:
+            while len(st.bonus_offer) < self.params.bonus_offer and st.bonus_stack:
+                st.bonus_offer.append(st.bonus_stack.pop(0))
+            if st.bonus_offer:
+                st.phase = "bonus"
+                return
+        st.phase = "place"
+
+    def _path_text(self, cells: Sequence[Cell]) -> str:
+        return "-".join(f"{r}{'abcdefghijkl'[c]}" for r, c in cells)
+
+    def tile_text(self, tid: int) -> str:
+        """A tile as colour/colour, wild halves joined with +."""
+        t = self.tiles[tid]
+        return f"{tid}:{'+'.join(t.a)}/{'+'.join(t.b)}"
+
+    def _place(self, st: State, a: Place) -> None:
+        ps = st.players[st.current]
+        h = ps.held[a.slot]
+        if a.tile in st.hand:
+            st.hand.remove(a.tile)
+        else:
+            ps.reserve.remove(a.tile)
+        h.tiles.append(a.tile)
+        for b in (a.over_a, a.over_b):
+            if b is not None:
+                ps.bonus_reserve.remove(b)
+                h.bonuses.append(b)
+        h.covered[a.cells[0]] = f"t{a.tile}"
+        h.covered[a.cells[1]] = f"t{a.tile}"
+        over = "".join(f" (bonus {b} on half {n})" for b, n in ((a.over_a, "a"), (a.over_b, "b")) if b is not None)
+        self._say(st, f"  tile {self.tile_text(a.tile)} on card {h.card} at {a.cells[0]}{a.cells[1]}{over}")
+        self._check_complete(st, a.slot)
+
+    def _check_complete(self, st: State, slot: int) -> None:
+        ps = st.players[st.current]
+        h = ps.held[slot]
+        if len(h.covered) < len(self.card_cells[h.card]):
+            return
+        st.discard.extend(h.tiles)
+        ps.used_bonuses.extend(h.bonuses)
+        ps.completed.append(h.card)
+        del ps.held[slot]
+        self._say(st, f"  completes card {h.card} ({self.cards[h.card].points} points; "
+                      f"{len(ps.completed)} completed)")
+        if st.phase == "final":
+            return
+        if len(ps.completed) >= self.params.end_cards and st.end_trigger is None:
+            st.end_trigger = "cards"
+        if st.display or st.deck:
+            st.phase = "card"
+
+    def _take_clouds(self, st: State) -> None:
+        ps = st.players[st.current]
+        have = {self.clouds[t].type for t in ps.clouds}
+        counts: dict[str, int] = {}
+        for c in ps.completed:
+            card = self.cards[c]
+            if not card.cat and card.cloud is not None:
+                counts[card.cloud] = counts.get(card.cloud, 0) + 1
+        for ty in self.cloud_types:
+            stack = st.cloud_stacks[ty]
+            if ty in have or not stack:
+                continue
+            if all(counts.get(sym, 0) >= n for sym, n in self.cloud_cond[ty]):
+                tok = stack.pop(0)
+                ps.clouds.append(tok)
+                self._say(st, f"  takes cloud token {ty} ({self.clouds[tok].points} points)")
+
+    def _end_turn(self, st: State) -> None:
+        self._take_clouds(st)
+        self._refill_display(st)
+        n = len(st.players)
+        if st.end_trigger is not None and st.current == n - 1:
+            st.current = 0
+            st.phase = "final"
+            self._say(st, f"end ({st.end_trigger}): final placement of reserves")
+            return
+        st.current = (st.current + 1) % n
+        self._begin_turn(st)
+
+    def _next_final(self, st: State) -> None:
+        if st.current + 1 < len(st.players):
+            st.current += 1
+            return
+        st.phase = "over"
+        self._say(st, "game over")
+
+    # ------------------------------------------------------------------------------------- scoring
+    def score(self, ps: PlayerState) -> Score:
+        """Score one board, parts A to E."""
+        a = sum(self.cards[c].points for c in ps.completed)
+        b = sum(self.bonus[x].points for x in ps.bonus_reserve) + len(ps.used_bonuses)
+        c = sum(self.clouds[x].points for x in ps.clouds)
+        d = sum(self.thunder[x].value for x in ps.thunder)
+        e = max((len(h.tiles) + len(h.bonuses) for h in ps.held), default=0)
+        return Score(a, b, c, d, e)
+
+    def outcome(self, st: State) -> Outcome:
+        """Scores, winners and tie-break (most total, then most card points, then shared)."""
+        scores = tuple(self.score(p) for p in st.players)
+        return decide(scores, st.end_trigger, st.turn)
+
+
+def decide(scores: Sequence[Score], trigger: str | None = None, turns: int = 0) -> Outcome:
+    """Winners by total; ties broken by card points (A); still tied: shared."""
+    best = max(s.total for s in scores)
+    top = [i for i, s in enumerate(scores) if s.total == best]
+    if len(top) == 1:
+        return Outcome(tuple(scores), tuple(top), "total", trigger, turns)
+    best_a = max(scores[i].cards for i in top)
+    top2 = [i for i in top if scores[i].cards == best_a]
+    return Outcome(tuple(scores), tuple(top2), "cards" if len(top2) == 1 else "shared", trigger, turns)
