@@ -1,0 +1,482 @@
+"""Balance reports to files: one self-contained HTML page (inline SVG charts, no scripts, no external assets)
+and one JSON file with every figure. Same reports in -> same bytes out; both files are written atomically."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from jinja2 import StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
+
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.errors import RenderError
+
+# Okabe & Ito, "Color Universal Design": distinguishable with every common colour-vision deficiency.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+PASS_COLOUR = "#009E73"
+FAIL_COLOUR = "#D55E00"
+
+CHART_WIDTH = 640.0
+PLOT_LEFT = 52.0
+PLOT_RIGHT = 16.0
+PLOT_TOP = 14.0
+HIST_PANEL_HEIGHT = 150.0
+HIST_BOTTOM = 30.0
+HIST_TOP = 28.0
+BARS_HEIGHT = 230.0
+
+
+# ---------------------------------------------------------------------------------------------- formatting
+
+def _num(x: float) -> str:
+    """SVG coordinates with two decimals: stable text, sub-pixel precision."""
+    return f"{x:.2f}"
+
+
+def fmt_value(v: Any) -> str:
+    """A table cell: floats to 4 significant digits, NaN as an en dash, None as empty."""
+    if v is None:
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isnan(f):
+            return "–"
+        if math.isinf(f):
+            return "∞" if f > 0 else "-∞"
+        return f"{f:.4g}"
+    if isinstance(v, np.integer):
+        return str(int(v))
+    return str(v)
+
+
+def _bound(t: Tolerance) -> str:
+    if t.minimum is not None and t.maximum is not None:
+        return f"{t.minimum:g} .. {t.maximum:g}"
+    if t.minimum is not None:
+        return f"≥ {t.minimum:g}"
+    if t.maximum is not None:
+        return f"≤ {t.maximum:g}"
+    return "any"
+
+
+def _interval(t: Tolerance) -> str:
+    if t.low is None or t.high is None:
+        return ""
+    return f"{fmt_value(t.low)} .. {fmt_value(t.high)}"
+
+
+def _finite(x: float | None) -> bool:
+    return x is not None and math.isfinite(x)
+
+
+def _nice_step(span: float, target_ticks: int = 4) -> float:
+    """A 1/2/5 x 10^k step giving about `target_ticks` intervals over `span`."""
+    if span <= 0 or not math.isfinite(span):
+        return 1.0
+    raw = span / target_ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if raw <= m * mag * (1 + 1e-9):
+            return m * mag
+    return 10 * mag
+
+
+def _ticks(lo: float, hi: float) -> tuple[float, float, list[float]]:
+    """Round the axis range outwards to whole steps and list the tick values."""
+    step = _nice_step(hi - lo)
+    start = math.floor(lo / step + 1e-9) * step
+    stop = math.ceil(hi / step - 1e-9) * step
+    if stop <= start:
+        stop = start + step
+    n = int(round((stop - start) / step))
+    return start, stop, [start + i * step for i in range(n + 1)]
+
+
+def _tick_label(v: float, percent: bool) -> str:
+    if percent:
+        return f"{v * 100:.4g}%"
+    return f"{v:.4g}"
+
+
+# ---------------------------------------------------------------------------------------------- chart geometry
+
+@dataclass(frozen=True)
+class _Svg:
+    """A chart laid out as plain shapes for the template (every number already formatted)."""
+
+    kind: str
+    title: str
+    width: str
+    height: str
+    panels: list[dict[str, Any]]
+    legend: list[dict[str, str]]
+    x_label: str
+    y_label: str
+    note: str
+
+
+def _histogram_svg(h: Histogram) -> _Svg:
+    """Small multiples: one panel per series, sharing the value range and a share-of-games scale."""
+    series = [(label, int(offset), [int(c) for c in counts]) for label, (offset, counts) in h.series.items()]
+    nonzero = [(off + i) for _, off, counts in series for i, c in enumerate(counts) if c > 0]
+    panels: list[dict[str, Any]] = []
+    if not nonzero:
+        return _Svg("histogram", h.title, _num(CHART_WIDTH), _num(40.0), [], [], h.x_label, "share of games",
+                    "no data")
+    x_min, x_max = min(nonzero), max(nonzero)
+    n_values = x_max - x_min + 1
+    shares_max = max(c / sum(counts) for _, _, counts in series if sum(counts) > 0 for c in counts)
+    y0, y1, yticks = _ticks(0.0, shares_max)
+    plot_w = CHART_WIDTH - PLOT_LEFT - PLOT_RIGHT
+    plot_h = HIST_PANEL_HEIGHT - HIST_TOP - HIST_BOTTOM
+    slot = plot_w / n_values
+    bar_w = max(1.0, slot * 0.82)
+    label_every = max(1, math.ceil(n_values / 16))
+    for k, (label, off, counts) in enumerate(series):
+        colour = PALETTE[k % len(PALETTE)]
+        top = k * HIST_PANEL_HEIGHT
+        base = top + HIST_TOP + plot_h
+        total = sum(counts)
+        bars = []
+        for i, c in enumerate(counts):
+            if c <= 0:
+                continue
+            value = off + i
+            share = c / total
+            bh = plot_h * (share - y0) / (y1 - y0)
+            x = PLOT_LEFT + (value - x_min) * slot + (slot - bar_w) / 2
+            bars.append({"x": _num(x), "y": _num(base - bh), "w": _num(bar_w), "h": _num(bh),
+                         "tip": f"{label}: value {value}: {c} of {total} games ({share * 100:.1f}%)"})
+        xticks = [{"x": _num(PLOT_LEFT + (v - x_min) * slot + slot / 2), "y": _num(base + 14), "text": str(v)}
+                  for v in range(x_min, x_max + 1) if (v - x_min) % label_every == 0]
+        yt = [{"y": _num(base - plot_h * (t - y0) / (y1 - y0)), "text": _tick_label(t, True)} for t in yticks]
+        if total > 0:
+            mean = sum((off + i) * c for i, c in enumerate(counts)) / total
+            caption = f"{label} — {total} games, mean {mean:.3g}"
+        else:
+            caption = f"{label} — no games"
+        panels.append({"caption": caption, "caption_y": _num(top + 14), "colour": colour,
+                       "bars": bars, "whiskers": [], "xticks": xticks, "yticks": yt,
+                       "axis_y": _num(base), "axis_top": _num(top + HIST_TOP), "reference": None,
+                       "value_labels": [], "rotate": False})
+    height = HIST_PANEL_HEIGHT * len(series) + 8
+    legend = [{"colour": PALETTE[k % len(PALETTE)], "text": label} for k, (label, _, _) in enumerate(series)]
+    return _Svg("histogram", h.title, _num(CHART_WIDTH), _num(height), panels, legend, h.x_label,
+                "share of games", "")
+
+
+def _bars_svg(b: Bars) -> _Svg:
+    """Vertical bars with 95% interval whiskers and an optional dashed reference line."""
+    n = len(b.labels)
+    values = [float(v) for v in b.values]
+    lows = [None if b.lows is None else b.lows[i] for i in range(n)]
+    highs = [None if b.highs is None else b.highs[i] for i in range(n)]
+    finite = [v for v in values if math.isfinite(v)]
+    finite += [x for x in lows + highs if _finite(x)]  # type: ignore[misc]
+    if _finite(b.reference):
+        finite.append(float(b.reference))  # type: ignore[arg-type]
+    if not finite:
+        finite = [0.0, 1.0]
+    lo, hi = min(0.0, min(finite)), max(0.0, max(finite))
+    if hi == lo:
+        hi = lo + 1.0
+    y0, y1, yticks = _ticks(lo, hi)
+    rotate = n > 8 or any(len(s) > 10 for s in b.labels)
+    bottom = 70.0 if rotate else 30.0
+    height = BARS_HEIGHT + (bottom - 30.0)
+    plot_w = CHART_WIDTH - PLOT_LEFT - PLOT_RIGHT
+    plot_h = BARS_HEIGHT - PLOT_TOP - 30.0
+    base = PLOT_TOP + plot_h
+
+    def y_of(v: float) -> float:
+        return base - plot_h * (v - y0) / (y1 - y0)
+
+    slot = plot_w / max(1, n)
+    bar_w = max(2.0, min(56.0, slot * 0.6))
+    bars, whiskers, value_labels, xticks = [], [], [], []
+    for i, (label, v) in enumerate(zip(b.labels, values)):
+        cx = PLOT_LEFT + slot * i + slot / 2
+        xticks.append({"x": _num(cx), "y": _num(base + 14), "text": label})
+        if not math.isfinite(v):
+            value_labels.append({"x": _num(cx), "y": _num(base - 4), "text": "n/a"})
+            continue
+        top, bot = sorted((y_of(v), y_of(0.0)))
+        interval = ""
+        l, h = lows[i], highs[i]
+        has_interval = _finite(l) and _finite(h)
+        if has_interval:
+            interval = f", 95% interval {fmt_value(l)} .. {fmt_value(h)}"
+        bars.append({"x": _num(cx - bar_w / 2), "y": _num(top), "w": _num(bar_w), "h": _num(bot - top),
+                     "tip": f"{label}: {fmt_value(v)}{interval}"})
+        label_y = y_of(max(v, h if has_interval else v))  # type: ignore[type-var]
+        if has_interval:
+            cap = min(bar_w / 2, 8.0)
+            whiskers.append({"x": _num(cx), "y1": _num(y_of(l)), "y2": _num(y_of(h)),  # type: ignore[arg-type]
+                             "x1": _num(cx - cap), "x2": _num(cx + cap)})
+        if n <= 16:
+            value_labels.append({"x": _num(cx), "y": _num(label_y - 4), "text": fmt_value(v)})
+    reference = None
+    if _finite(b.reference):
+        ry = y_of(float(b.reference))  # type: ignore[arg-type]
+        reference = {"y": _num(ry), "x1": _num(PLOT_LEFT), "x2": _num(CHART_WIDTH - PLOT_RIGHT),
+                     "text": f"reference {fmt_value(b.reference)}", "text_x": _num(CHART_WIDTH - PLOT_RIGHT),
+                     "text_y": _num(ry - 4)}
+    yt = [{"y": _num(y_of(t)), "text": _tick_label(t, False)} for t in yticks]
+    panel = {"caption": "", "caption_y": _num(0.0), "colour": PALETTE[0], "bars": bars, "whiskers": whiskers,
+             "xticks": xticks, "yticks": yt, "axis_y": _num(y_of(max(y0, min(0.0, y1)))),
+             "axis_top": _num(PLOT_TOP), "reference": reference, "value_labels": value_labels,
+             "rotate": rotate}
+    note = "whiskers: 95% interval" if whiskers else ""
+    return _Svg("bars", b.title, _num(CHART_WIDTH), _num(height), [panel], [], "", b.y_label, note)
+
+
+def _chart(c: Histogram | Bars) -> _Svg:
+    if isinstance(c, Histogram):
+        return _histogram_svg(c)
+    return _bars_svg(c)
+
+
+# ---------------------------------------------------------------------------------------------- page model
+
+def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
+    """Failed tolerances first (stable: spec order within each group)."""
+    ordered = sorted(tolerances, key=lambda t: t.ok)
+    return [{"name": t.name, "measured": fmt_value(t.measured), "interval": _interval(t), "bound": _bound(t),
+             "spec_key": t.spec_key, "ok": t.ok, "sentence": t.describe()} for t in ordered]
+
+
+def _table(t: Table) -> dict[str, Any]:
+    numeric = [all(isinstance(r[i], (int, float, np.number)) and not isinstance(r[i], bool)
+                   for r in t.rows if i < len(r)) and bool(t.rows) for i in range(len(t.columns))]
+    return {"title": t.title, "columns": t.columns, "numeric": numeric,
+            "rows": [[fmt_value(v) for v in r] for r in t.rows]}
+
+
+def _kit(i: int, r: BalanceReport) -> dict[str, Any]:
+    failed = sum(1 for t in r.tolerances if not t.ok)
+    if not r.tolerances:
+        verdict, state = "no tolerances checked", "none"
+    elif failed:
+        verdict, state = f"{failed} of {len(r.tolerances)} tolerances failed", "fail"
+    else:
+        verdict, state = f"all {len(r.tolerances)} tolerances hold", "pass"
+    return {"anchor": f"kit-{i + 1}", "kit": r.kit or r.game, "game": r.game, "games": r.games_per_setting,
+            "seed": r.seed, "verdict": verdict, "state": state, "tolerances": _tolerance_rows(r.tolerances),
+            "tables": [_table(t) for t in r.tables], "charts": [_chart(c) for c in r.charts],
+            "notes": list(r.notes)}
+
+
+_TEMPLATE = r"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="pnpkit">
+<title>{{ title }}</title>
+<style>
+:root { --ink: #1b1b1b; --muted: #5f5f5f; --rule: #d0d0d0; --pass: {{ pass_colour }}; --fail: {{ fail_colour }}; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Hiragino Sans", sans-serif;
+       color: var(--ink); background: #fff; margin: 0 auto; max-width: 960px; padding: 24px; }
+h1 { font-size: 1.6em; margin: 0 0 .3em; } h2 { font-size: 1.3em; margin: 0 0 .2em; }
+h3 { font-size: 1.05em; margin: 1.4em 0 .4em; }
+.meta { color: var(--muted); margin: 0 0 .8em; }
+section.kit { border-top: 3px solid var(--ink); margin-top: 2em; padding-top: 1em; }
+.banner { padding: .6em .9em; border-radius: 6px; font-weight: 600; margin: .6em 0 1em; border: 2px solid; }
+.banner.pass { border-color: var(--pass); background: #e7f5f0; }
+.banner.fail { border-color: var(--fail); background: #fbece4; }
+.banner.none { border-color: var(--rule); background: #f4f4f4; }
+table { border-collapse: collapse; width: 100%; margin: .3em 0 1em; font-size: .92em; }
+caption { text-align: left; font-weight: 600; padding: .2em 0; }
+th, td { border-bottom: 1px solid var(--rule); padding: .28em .5em; text-align: left; vertical-align: top; }
+th { border-bottom: 2px solid var(--ink); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
+.mark { font-weight: 700; white-space: nowrap; }
+tr.fail .mark { color: var(--fail); } tr.pass .mark { color: var(--pass); }
+tr.fail td { background: #fdf3ee; }
+figure { margin: .5em 0 1.5em; }
+figcaption { font-weight: 600; margin-bottom: .2em; }
+figcaption .note { font-weight: 400; color: var(--muted); }
+svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
+svg text { fill: var(--ink); font-size: 11px; }
+svg .axis { stroke: var(--ink); stroke-width: 1; }
+svg .grid { stroke: #e4e4e4; stroke-width: 1; }
+svg .whisker { stroke: var(--ink); stroke-width: 1.5; }
+svg .reference { stroke: var(--fail); stroke-width: 1.5; stroke-dasharray: 6 4; }
+svg .ref-label { fill: var(--fail); }
+svg .caption { font-weight: 600; font-size: 12px; }
+.legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; font-size: .9em; margin: .2em 0; }
+.swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .3em; }
+ul.notes { color: var(--muted); }
+nav ul { padding-left: 1.2em; }
+@media print {
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  section.kit { break-before: page; border-top: none; }
+  figure, table { break-inside: avoid; }
+  .banner.pass, .banner.fail, .banner.none, tr.fail td { background: none; }
+}
+</style>
+</head>
+<body>
+<header>
+<h1>{{ title }}</h1>
+{% if kits|length > 1 %}
+<nav aria-label="kits"><ul>
+{% for k in kits %}
+<li><a href="#{{ k.anchor }}">{{ k.kit }}</a> — {{ k.verdict }}</li>
+{% endfor %}
+</ul></nav>
+{% endif %}
+</header>
+{% for k in kits %}
+<section class="kit" id="{{ k.anchor }}">
+<h2>{{ k.kit }}</h2>
+<p class="meta">game {{ k.game }} · {{ k.games }} games per setting · seed {{ k.seed }}</p>
+<div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% endif %}{{ k.verdict }}</div>
+{% if k.tolerances %}
+<table class="tolerances">
+<caption>Balance tolerances</caption>
+<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
+<tbody>
+{% for t in k.tolerances %}
+<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% endif %}
+{% for c in k.charts %}
+<figure>
+<figcaption>{{ c.title }}{% if c.note %} <span class="note">({{ c.note }})</span>{% endif %}</figcaption>
+{% if c.legend|length > 1 %}
+<div class="legend">{% for l in c.legend %}<span><span class="swatch" style="background:{{ l.colour }}"></span>{{ l.text }}</span>{% endfor %}</div>
+{% endif %}
+<svg xmlns="http://www.w3.org/2000/svg" class="chart {{ c.kind }}" viewBox="0 0 {{ c.width }} {{ c.height }}" width="{{ c.width }}" height="{{ c.height }}" role="img" aria-label="{{ c.title }}">
+<title>{{ c.title }}</title>
+{% if c.y_label %}<text x="12" y="{{ c.height|float / 2 }}" transform="rotate(-90 12 {{ c.height|float / 2 }})" text-anchor="middle">{{ c.y_label }}</text>
+{% endif %}
+{% for p in c.panels %}
+<g class="panel">
+{% if p.caption %}<text class="caption" x="{{ left }}" y="{{ p.caption_y }}">{{ p.caption }}</text>
+{% endif %}
+{% for t in p.yticks %}<line class="grid" x1="{{ left }}" x2="{{ right }}" y1="{{ t.y }}" y2="{{ t.y }}"/><text x="{{ left - 6 }}" y="{{ t.y }}" dy="0.32em" text-anchor="end">{{ t.text }}</text>
+{% endfor %}
+{% for b in p.bars %}<rect class="bar" x="{{ b.x }}" y="{{ b.y }}" width="{{ b.w }}" height="{{ b.h }}" fill="{{ p.colour }}"><title>{{ b.tip }}</title></rect>
+{% endfor %}
+<line class="axis" x1="{{ left }}" x2="{{ right }}" y1="{{ p.axis_y }}" y2="{{ p.axis_y }}"/>
+<line class="axis" x1="{{ left }}" x2="{{ left }}" y1="{{ p.axis_top }}" y2="{{ p.axis_y }}"/>
+{% for w in p.whiskers %}<g class="whisker"><line x1="{{ w.x }}" x2="{{ w.x }}" y1="{{ w.y1 }}" y2="{{ w.y2 }}"/><line x1="{{ w.x1 }}" x2="{{ w.x2 }}" y1="{{ w.y1 }}" y2="{{ w.y1 }}"/><line x1="{{ w.x1 }}" x2="{{ w.x2 }}" y1="{{ w.y2 }}" y2="{{ w.y2 }}"/></g>
+{% endfor %}
+{% if p.reference %}<line class="reference" x1="{{ p.reference.x1 }}" x2="{{ p.reference.x2 }}" y1="{{ p.reference.y }}" y2="{{ p.reference.y }}"/><text class="ref-label" x="{{ p.reference.text_x }}" y="{{ p.reference.text_y }}" text-anchor="end">{{ p.reference.text }}</text>
+{% endif %}
+{% for v in p.value_labels %}<text class="value" x="{{ v.x }}" y="{{ v.y }}" text-anchor="middle">{{ v.text }}</text>
+{% endfor %}
+{% for t in p.xticks %}{% if p.rotate %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor="end" transform="rotate(-35 {{ t.x }} {{ t.y }})">{{ t.text }}</text>{% else %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor="middle">{{ t.text }}</text>{% endif %}
+{% endfor %}
+</g>
+{% endfor %}
+{% if c.x_label %}<text x="{{ (left + right) / 2 }}" y="{{ c.height|float - 2 }}" text-anchor="middle">{{ c.x_label }}</text>
+{% endif %}
+</svg>
+</figure>
+{% endfor %}
+{% for t in k.tables %}
+<table class="data">
+<caption>{{ t.title }}</caption>
+<thead><tr>{% for col in t.columns %}<th{% if t.numeric[loop.index0] %} class="num"{% endif %}>{{ col }}</th>{% endfor %}</tr></thead>
+<tbody>
+{% for row in t.rows %}<tr>{% for v in row %}<td{% if t.numeric[loop.index0] %} class="num"{% endif %}>{{ v }}</td>{% endfor %}</tr>
+{% endfor %}
+</tbody>
+</table>
+{% endfor %}
+{% if k.notes %}
+<ul class="notes">
+{% for n in k.notes %}<li>{{ n }}</li>
+{% endfor %}
+</ul>
+{% endif %}
+</section>
+{% endfor %}
+</body>
+</html>
+"""
+
+_env = SandboxedEnvironment(autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined,
+                            keep_trailing_newline=True)
+_template = _env.from_string(_TEMPLATE)
+
+
+def to_html(reports: Sequence[BalanceReport], *, title: str) -> str:
+    """The whole HTML page as text (what `write_html` writes)."""
+    kits = [_kit(i, r) for i, r in enumerate(reports)]
+    return _template.render(title=title, kits=kits, left=PLOT_LEFT, right=CHART_WIDTH - PLOT_RIGHT,
+                            pass_colour=PASS_COLOUR, fail_colour=FAIL_COLOUR)
+
+
+# ---------------------------------------------------------------------------------------------- files
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same folder and os.replace, so readers never see half a file."""
+    path = Path(path)
+    tmp: str | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise RenderError(f"{path}: cannot write the report ({e.strerror or e})") from e
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def write_html(reports: list[BalanceReport], path: Path, *, title: str) -> None:
+    """Write one self-contained HTML report for `reports` to `path` (atomically; same input, same bytes)."""
+    _atomic_write(Path(path), to_html(reports, title=title).encode("utf-8"))
+
+
+def to_jsonable(x: Any) -> Any:
+    """Plain JSON values: numpy scalars and arrays unwrapped, tuples as lists, keys as strings, NaN/inf -> None."""
+    if isinstance(x, dict):
+        return {str(k): to_jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [to_jsonable(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return to_jsonable(x.tolist())
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        f = float(x)
+        return f if math.isfinite(f) else None
+    return x
+
+
+def to_json_text(reports: Sequence[BalanceReport]) -> str:
+    """The JSON document `write_json` writes: {"ok": ..., "reports": [BalanceReport.to_json(), ...]}."""
+    doc = {"ok": all(r.ok for r in reports), "reports": [r.to_json() for r in reports]}
+    return json.dumps(to_jsonable(doc), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_json(reports: list[BalanceReport], path: Path) -> None:
+    """Write every figure of `reports` as JSON (sorted keys, indent 2, NaN as null), atomically."""
+    _atomic_write(Path(path), to_json_text(reports).encode("utf-8"))
