@@ -1,0 +1,456 @@
+"""The fast path: whole chunks of Ripple Rush games in one compiled call (numba when present, else Python).
+
+Everything here is a plain function over numpy arrays; `generator.engine.kernel.jit` compiles it when numba
+is installed and leaves it as Python with PNPKIT_PURE=1, and both give the same results bit for bit (the RNG
+is the engine's xorshift64). The order of decisions is the reference rules' order (`rules.py`): each round,
+every player draws; players who cannot write announce; in seat order every other player writes their own
+card (and resolves its bonus cascade); then in seat order every player may write each announced card of the
+others, in the announcers' seat order. A decision exists only when at least one legal write exists.
+
+Layout of a sheet in here: sheet[player, column, h] with h counted from the BOTTOM (h = 0 is the bottom row,
+sheet row `rows - h` in user-facing numbering); 0 means empty. Cards are encoded `suit * span + number - min`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from generator.engine.kernel import jit, rand_below, shuffle_inplace
+
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+POLICY_STRONG = 2
+
+KIND_OWN = 0
+KIND_ANNOUNCED = 1
+KIND_BONUS = 2
+
+LOG_WIDTH = 6
+"""Columns of a decision log row: game, player, kind, column (-1 = pass), h (from bottom), number."""
+
+_ROW_VALUE = 0.7
+"""What a policy thinks an unlocked row bonus is worth, in cells (it is about one more written cell)."""
+
+
+@jit
+def below(rng: np.ndarray, n: int) -> int:
+    """`kernel.rand_below` as a signed integer (compiled, it yields uint64, and uint64 - int64 is a float)."""
+    return np.int64(rand_below(rng, n))
+
+
+@jit
+def find_gap(col: np.ndarray, rows: int, n: int) -> tuple[int, int]:
+    """Rows (from the bottom) of the nearest filled cells below and above `n`: (lo, hi), lo = -1 / hi = rows
+    at the edges. lo == -2 when `n` is already in the column. Legal cells are lo+1 .. hi-1."""
+    lo = -1
+    for h in range(rows):
+        v = col[h]
+        if v != 0:
+            if v < n:
+                lo = h
+            elif v == n:
+                return -2, rows
+            else:
+                return lo, h
+    return lo, rows
+
+
+@jit
+def neighbours(col: np.ndarray, rows: int, h: int) -> tuple[int, int]:
+    """Nearest filled rows below and above empty cell h: (lo, hi) with -1 / rows at the edges."""
+    lo = h - 1
+    while lo >= 0 and col[lo] == 0:
+        lo -= 1
+    hi = h + 1
+    while hi < rows and col[hi] == 0:
+        hi += 1
+    return lo, hi
+
+
+@jit
+def value_at(col: np.ndarray, rows: int, h: int, nmin: int, nmax: int) -> int:
+    """Number in row h, or the virtual bound nmin-1 below the bottom / nmax+1 above the top."""
+    if h < 0:
+        return nmin - 1
+    if h >= rows:
+        return nmax + 1
+    return int(col[h])
+
+
+@jit
+def expected_fill(cells: int, arrivals: float) -> float:
+    """Expected cells filled of a gap with `cells` empty cells that `arrivals` cards may still reach."""
+    if cells <= 0:
+        return 0.0
+    return cells * (1.0 - math.exp(-arrivals / cells))
+
+
+@jit
+def unseen_between(unseen: np.ndarray, c: int, a: int, b: int, nmin: int) -> int:
+    """Unseen cards of suit c with numbers in a..b inclusive."""
+    s = 0
+    for v in range(a, b + 1):
+        s += unseen[c, v - nmin]
+    return s
+
+
+@jit
+def row_value(rowfill: np.ndarray, p: int, h: int, cols: int, isgoal: np.ndarray, goal_points: int) -> float:
+    """What writing in row h is worth beyond the cell: an unlocked bonus and, on a goal row, its points."""
+    if rowfill[p, h] == cols - 1:
+        return _ROW_VALUE + goal_points * isgoal[h]
+    return 0.0
+
+
+@jit
+def write_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, h: int, n: int, cols: int) -> bool:
+    """Write n at (c, h) of player p's sheet; True when this completes row h."""
+    sheet[p, c, h] = n
+    rowfill[p, h] += 1
+    return rowfill[p, h] == cols
+
+
+@jit
+def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int,
+                  lo: int, hi: int, rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray,
+                  goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
+    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
+    col = sheet[p, c]
+    if pol == POLICY_RANDOM:
+        return lo + 1 + below(rng, hi - lo - 1), 1.0
+    lo_v = value_at(col, rows, lo, nmin, nmax)
+    hi_v = value_at(col, rows, hi, nmin, nmax)
+    best_h = lo + 1
+    best = -1e9
+    if pol == POLICY_GREEDY:
+        target = lo + (n - lo_v) * (hi - lo) / (hi_v - lo_v)
+        for h in range(lo + 1, hi):
+            gain = 1.0 - abs(h - target) + 0.5 * row_value(rowfill, p, h, cols, isgoal, goal_points)
+            if gain > best:
+                best = gain
+                best_h = h
+        return int(best_h), float(best)
+    # strong: expected cells still fillable in the split gap, from the cards nobody has seen yet
+    k = hi - lo - 1
+    scale = rounds_left / max(u_total, 1)
+    m_all = scale * unseen_between(unseen, c, lo_v + 1, hi_v - 1, nmin)
+    m_below = scale * unseen_between(unseen, c, lo_v + 1, n - 1, nmin)
+    m_above = scale * unseen_between(unseen, c, n + 1, hi_v - 1, nmin)
+    # a number outside any reachable range still blocks cells it strands
+    cap_below = n - lo_v - 1
+    cap_above = hi_v - n - 1
+    before = expected_fill(k, m_all)
+    for h in range(lo + 1, hi):
+        kb = min(h - lo - 1, cap_below)
+        ka = min(hi - h - 1, cap_above)
+        gain = 1.0 + expected_fill(kb, m_below) + expected_fill(ka, m_above) - before
+        gain += row_value(rowfill, p, h, cols, isgoal, goal_points)
+        if gain > best:
+            best = gain
+            best_h = h
+    return int(best_h), float(best)
+
+
+@jit
+def accepts(pol: int, gain: float) -> bool:
+    """Whether a policy takes an optional write with this gain (random decides elsewhere)."""
+    if pol == POLICY_GREEDY:
+        return gain >= 0.4
+    return gain > 0.05
+
+
+@jit
+def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c_only: int, n: int,
+                  rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
+                  unseen: np.ndarray, u_total: int, rounds_left: int, optional: bool) -> tuple[int, int]:
+    """Choose where to write number n (column c_only, or any column when c_only < 0): (c, h); c = -1 passes,
+    c = -2 means there was no legal cell at all (no decision)."""
+    c0 = c_only if c_only >= 0 else 0
+    c1 = c_only + 1 if c_only >= 0 else cols
+    options = 0
+    for c in range(c0, c1):
+        lo, hi = find_gap(sheet[p, c], rows, n)
+        if lo != -2 and hi - lo >= 2:
+            options += hi - lo - 1
+    if options == 0:
+        return -2, 0
+    if pol == POLICY_RANDOM:
+        pick = below(rng, options + 1) if optional else below(rng, options)
+        if pick == options:
+            return -1, 0
+        for c in range(c0, c1):
+            lo, hi = find_gap(sheet[p, c], rows, n)
+            if lo != -2 and hi - lo >= 2:
+                if pick < hi - lo - 1:
+                    return c, lo + 1 + pick
+                pick -= hi - lo - 1
+        return -1, 0
+    best_c = -1
+    best_h = 0
+    best = -1e9
+    for c in range(c0, c1):
+        lo, hi = find_gap(sheet[p, c], rows, n)
+        if lo != -2 and hi - lo >= 2:
+            h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal,
+                                    goal_points, unseen, u_total, rounds_left)
+            if gain > best:
+                best = gain
+                best_c = c
+                best_h = h
+    if optional and not accepts(pol, best):
+        return -1, 0
+    return int(best_c), int(best_h)
+
+
+@jit
+def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
+                rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
+                unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, int]:
+    """Choose (h, n) for an X(suit) bonus in column c; h = -1 passes, h = -2 means no legal write exists."""
+    col = sheet[p, c]
+    options = 0
+    for h in range(rows):
+        if col[h] == 0:
+            lo, hi = neighbours(col, rows, h)
+            room = value_at(col, rows, hi, nmin, nmax) - value_at(col, rows, lo, nmin, nmax) - 1
+            if room > 0:
+                options += room
+    if options == 0:
+        return -2, 0
+    if pol == POLICY_RANDOM:
+        pick = below(rng, options + 1)
+        if pick == options:
+            return -1, 0
+        for h in range(rows):
+            if col[h] == 0:
+                lo, hi = neighbours(col, rows, h)
+                lo_v = value_at(col, rows, lo, nmin, nmax)
+                room = value_at(col, rows, hi, nmin, nmax) - lo_v - 1
+                if room > 0:
+                    if pick < room:
+                        return h, lo_v + 1 + pick
+                    pick -= room
+        return -1, 0
+    best = -1e9
+    best_h = -1
+    best_n = 0
+    scale = rounds_left / max(u_total, 1)
+    # pre[v - base] = unseen cards of suit c numbered <= v, for v in nmin-1 .. nmax
+    base = nmin - 1
+    pre = np.zeros(nmax - nmin + 2, dtype=np.int64)
+    if pol == POLICY_STRONG:
+        for v in range(nmin, nmax + 1):
+            pre[v - base] = pre[v - 1 - base] + unseen[c, v - nmin]
+    for h in range(rows):
+        if col[h] != 0:
+            continue
+        lo, hi = neighbours(col, rows, h)
+        lo_v = value_at(col, rows, lo, nmin, nmax)
+        hi_v = value_at(col, rows, hi, nmin, nmax)
+        room = hi_v - lo_v - 1
+        if room <= 0:
+            continue
+        rv = row_value(rowfill, p, h, cols, isgoal, goal_points)
+        if pol == POLICY_GREEDY:
+            # the number that splits the gap evenly; fill where numbers are scarcest per empty cell
+            n = lo_v + int(round((h - lo) * (hi_v - lo_v) / (hi - lo)))
+            n = min(max(n, lo_v + 1), hi_v - 1)
+            gain = 1.0 - room / (hi - lo - 1) / (nmax - nmin + 1) + rv
+            if gain > best:
+                best = gain
+                best_h = h
+                best_n = n
+        else:
+            k = hi - lo - 1
+            before = expected_fill(k, scale * (pre[hi_v - 1 - base] - pre[lo_v - base]))
+            for n in range(lo_v + 1, hi_v):
+                kb = min(h - lo - 1, n - lo_v - 1)
+                ka = min(hi - h - 1, hi_v - n - 1)
+                gain = (1.0 + rv - before
+                        + expected_fill(kb, scale * (pre[n - 1 - base] - pre[lo_v - base]))
+                        + expected_fill(ka, scale * (pre[hi_v - 1 - base] - pre[n - base])))
+                if gain > best:
+                    best = gain
+                    best_h = h
+                    best_n = n
+    if not accepts(pol, best):
+        return -1, 0
+    return int(best_h), int(best_n)
+
+
+@jit
+def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c: int, h: int, n: int) -> None:
+    """Append one decision to the log when recording (log has rows; nlog[0] counts them)."""
+    i = nlog[0]
+    if i < log.shape[0]:
+        log[i, 0] = g
+        log[i, 1] = p
+        log[i, 2] = kind
+        log[i, 3] = c
+        log[i, 4] = h
+        log[i, 5] = n
+    nlog[0] = i + 1
+
+
+@jit
+def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, h: int, rows: int,
+            cols: int, nmin: int, nmax: int, bkind: np.ndarray, bval: np.ndarray, isgoal: np.ndarray,
+            goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int, fired: np.ndarray,
+            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int) -> None:
+    """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
+    while True:
+        fired[h] += 1
+        if bkind[h] == 0:
+            n = int(bval[h])
+            c, h2 = decide_number(pol, rng, sheet, rowfill, p, -1, n, rows, cols, nmin, nmax, isgoal,
+                                  goal_points, unseen, u_total, rounds_left, True)
+        else:
+            c = int(bval[h])
+            h2, n = decide_suit(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
+                                unseen, u_total, rounds_left)
+            if h2 == -2:
+                c = -2
+            elif h2 == -1:
+                c = -1
+        if c == -2:
+            return
+        if c == -1:
+            if record:
+                log_decision(log, nlog, g, p, KIND_BONUS, -1, 0, 0)
+            return
+        used[h] += 1
+        if record:
+            log_decision(log, nlog, g, p, KIND_BONUS, c, h2, n)
+        if not write_cell(sheet, rowfill, p, c, h2, n, cols):
+            return
+        h = h2
+
+
+@jit
+def column_run(col: np.ndarray, rows: int) -> int:
+    """Longest run of vertically consecutive filled cells."""
+    best = 0
+    run = 0
+    for h in range(rows):
+        if col[h] != 0:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@jit
+def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, nmin: int, nmax: int,
+               rounds: int, bkind: np.ndarray, bval: np.ndarray, revealed: int, goal_points: int,
+               mix: np.ndarray, rotate: bool,
+               score: np.ndarray, colsdone: np.ndarray, seatpol: np.ndarray,
+               rows_done: np.ndarray, fired: np.ndarray, used: np.ndarray, counts: np.ndarray,
+               record: bool, log: np.ndarray, nlog: np.ndarray, decks: np.ndarray, goal_log: np.ndarray) -> None:
+    """Play `games` games; fill per-game score/colsdone/seatpol[g, p] and summed counters.
+
+    mix: policies to seat; seat p of game g plays mix[(p + g) % len(mix)] when rotate, else mix[p % len(mix)].
+    rows_done/fired/used are indexed by h (from the bottom). counts: [drawn, unplaceable, offers of announced
+    cards, announced cards written, goal rows completed, goals possible].
+    With `record`, decisions go to `log` (see LOG_WIDTH), decks[g] holds the dealt deck, goal_log[g] the
+    revealed goal rows (h from the bottom).
+    """
+    span = nmax - nmin + 1
+    total = cols * span
+    deck = np.arange(total)
+    gperm = np.arange(rows)
+    sheet = np.zeros((players, cols, rows), dtype=np.int64)
+    rowfill = np.zeros((players, rows), dtype=np.int64)
+    unseen = np.zeros((cols, span), dtype=np.int64)
+    isgoal = np.zeros(rows, dtype=np.int64)
+    pol = np.zeros(players, dtype=np.int64)
+    cs = np.zeros(players, dtype=np.int64)
+    cn = np.zeros(players, dtype=np.int64)
+    placeable = np.zeros(players, dtype=np.bool_)
+    k = mix.shape[0]
+    for g in range(games):
+        for i in range(total):
+            deck[i] = i
+        shuffle_inplace(rng, deck)
+        for i in range(rows):
+            gperm[i] = i
+        shuffle_inplace(rng, gperm)
+        isgoal[:] = 0
+        for j in range(revealed):
+            isgoal[gperm[j]] = 1
+            if record:
+                goal_log[g, j] = gperm[j]
+        if record:
+            for i in range(players * rounds):
+                decks[g, i] = deck[i]
+        sheet[:, :, :] = 0
+        rowfill[:, :] = 0
+        unseen[:, :] = 1
+        u_total = total
+        for p in range(players):
+            pol[p] = mix[(p + g) % k] if rotate else mix[p % k]
+            seatpol[g, p] = pol[p]
+        for t in range(rounds):
+            left = rounds - t - 1
+            for p in range(players):
+                card = deck[t * players + p]
+                cs[p] = card // span
+                cn[p] = card % span + nmin
+                unseen[cs[p], cn[p] - nmin] = 0
+            u_total -= players
+            for p in range(players):
+                lo, hi = find_gap(sheet[p, cs[p]], rows, cn[p])
+                placeable[p] = lo != -2 and hi - lo >= 2
+                counts[0] += 1
+                if not placeable[p]:
+                    counts[1] += 1
+            for p in range(players):
+                if not placeable[p]:
+                    continue
+                c, h = decide_number(pol[p], rng, sheet, rowfill, p, cs[p], cn[p], rows, cols, nmin, nmax,
+                                     isgoal, goal_points, unseen, u_total, left, False)
+                if record:
+                    log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
+                if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
+                    cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
+                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g)
+            for p in range(players):
+                for q in range(players):
+                    if q == p or placeable[q]:
+                        continue
+                    c, h = decide_number(pol[p], rng, sheet, rowfill, p, cs[q], cn[q], rows, cols, nmin, nmax,
+                                         isgoal, goal_points, unseen, u_total, left, True)
+                    if c == -2:
+                        continue
+                    counts[2] += 1
+                    if record:
+                        log_decision(log, nlog, g, p, KIND_ANNOUNCED, c, h, cn[q])
+                    if c == -1:
+                        continue
+                    counts[3] += 1
+                    if write_cell(sheet, rowfill, p, c, h, cn[q], cols):
+                        cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
+                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g)
+        for p in range(players):
+            s = 0
+            done = 0
+            for c in range(cols):
+                s += column_run(sheet[p, c], rows)
+                full = True
+                for h in range(rows):
+                    if sheet[p, c, h] == 0:
+                        full = False
+                if full:
+                    done += 1
+            for h in range(rows):
+                if rowfill[p, h] == cols:
+                    rows_done[h] += 1
+                    if isgoal[h] == 1:
+                        s += goal_points
+                        counts[4] += 1
+            counts[5] += revealed
+            score[g, p] = s
+            colsdone[g, p] = done

@@ -1,0 +1,119 @@
+"""The picklable Simulation: spec numbers as plain tuples, one compiled call per chunk, tallies out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.engine.kernel import seed_state
+from generator.engine.runner import Tally
+from generator.games.ripple_rush import kernel as K
+from generator.spec.games.ripple_rush import RippleRushGame
+
+POLICY_CODES: dict[str, int] = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY, "strong": K.POLICY_STRONG}
+POLICY_NAMES: dict[int, str] = {v: k for k, v in POLICY_CODES.items()}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The rule numbers the kernel needs, taken from a (legal) spec."""
+
+    cols: int
+    rows: int
+    nmin: int
+    nmax: int
+    rounds: int
+    bkind: tuple[int, ...]
+    """Per row from the BOTTOM: 0 = number bonus, 1 = suit bonus."""
+    bval: tuple[int, ...]
+    """Per row from the bottom: the number, or the suit's column index."""
+    revealed: int
+    goal_points: int
+
+    @classmethod
+    def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> "Setup":
+        """Read the spec (optionally with another bonus order, top row first)."""
+        index = {s.id: i for i, s in enumerate(spec.suits)}
+        bon = tuple(spec.bonuses) if bonuses is None else bonuses
+        kinds = []
+        vals = []
+        for b in reversed(bon):
+            if isinstance(b, str):
+                kinds.append(1)
+                vals.append(index[b])
+            else:
+                kinds.append(0)
+                vals.append(int(b))
+        return cls(len(spec.suits), spec.rows, spec.numbers.min, spec.numbers.max, spec.cards_per_player,
+                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points)
+
+
+@dataclass(frozen=True)
+class RippleRushSim:
+    """Self-play of one setting: a player count and the policies seated (rotated per game when mixed)."""
+
+    setup: Setup
+    players: int
+    policies: tuple[str, ...]
+    rotate: bool = True
+    record: bool = False
+    pure: bool = False
+    """Run the uncompiled Python functions (same results, for the equivalence test)."""
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        """Play `games` games from `seed`; per-game arrays under games.*, counters summed."""
+        s = self.setup
+        P = self.players
+        rng = seed_state(seed)
+        score = np.zeros((games, P), dtype=np.int64)
+        colsdone = np.zeros((games, P), dtype=np.int64)
+        seatpol = np.zeros((games, P), dtype=np.int64)
+        rows_done = np.zeros(s.rows, dtype=np.int64)
+        fired = np.zeros(s.rows, dtype=np.int64)
+        used = np.zeros(s.rows, dtype=np.int64)
+        counts = np.zeros(6, dtype=np.int64)
+        if self.record:
+            log = np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64)
+            decks = np.zeros((games, P * s.rounds), dtype=np.int64)
+            goal_log = np.zeros((games, max(s.revealed, 1)), dtype=np.int64)
+        else:
+            log = np.zeros((1, K.LOG_WIDTH), dtype=np.int64)
+            decks = np.zeros((1, 1), dtype=np.int64)
+            goal_log = np.zeros((1, 1), dtype=np.int64)
+        nlog = np.zeros(1, dtype=np.int64)
+        mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
+        fn = K.play_games.py_func if self.pure else K.play_games
+        fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, np.array(s.bkind, dtype=np.int64),
+           np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate,
+           score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log)
+        out: Tally = {
+            "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
+            "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),
+            "bonus_used": used[::-1].copy(), "counts": counts,
+        }
+        if self.record:
+            n = int(nlog[0])
+            if n > log.shape[0]:
+                raise RuntimeError(f"decision log overflow: {n} > {log.shape[0]}")
+            out["games.decks"] = decks
+            out["games.goals"] = goal_log
+            out["log"] = log[:n]
+        return out
+
+
+def winners(score: np.ndarray, colsdone: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per game: winners mask [G, P], whether the tie-break decided, whether the win is shared.
+
+    Highest score wins; among tied top scores the most completed columns; still tied: shared win.
+    """
+    top = score.max(axis=1, keepdims=True)
+    cand = score == top
+    cols = np.where(cand, colsdone, -1)
+    best = cols.max(axis=1, keepdims=True)
+    win = cand & (cols == best)
+    n_cand = cand.sum(axis=1)
+    n_win = win.sum(axis=1)
+    decided = (n_cand > 1) & (n_win < n_cand)
+    shared = n_win > 1
+    return win, decided, shared
