@@ -360,8 +360,9 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
                 ops.append(Text(cx + side * mm(3.6), cy + t - 1.5, label, 4.5, fill="cut",
                                 anchor="start" if side > 0 else "end"))
             else:
-                ops.append(Text(cx + t, cy + side * mm(3.6) - (0 if side > 0 else 4.0), label, 4.5,
-                                fill="cut", anchor="middle"))
+                # turned 90 degrees so neighbouring labels 1 mm apart do not collide
+                ops.append(Text(cx + t + 1.6, cy + side * mm(2.6), label, 4.5, fill="cut",
+                                anchor="start" if side > 0 else "end", rotate=90))
     if vertical:
         ops.append(Text(cx, cy + mm(7), caption, 8, font="bold", fill="cut", anchor="middle"))
     else:

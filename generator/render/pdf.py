@@ -1,0 +1,236 @@
+"""Pages of drawing ops -> one PDF (ReportLab, invariant, fonts embedded and subset), written atomically."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.errors import RenderError
+from generator.layout import ops as _ops
+from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
+from generator.render.fonts import FONT_NAMES, check_glyphs, font_name, register_fonts
+
+PathOp = _ops.Path
+_NO_DASH: tuple[float, ...] = ()
+
+
+@lru_cache(maxsize=256)
+def rgb(colour: str) -> tuple[float, float, float]:
+    """'#rrggbb' or a named ink (ops.INKS) -> r, g, b in 0..1."""
+    value = INKS.get(colour, colour)
+    if len(value) == 7 and value[0] == "#":
+        try:
+            n = int(value[1:], 16)
+        except ValueError:
+            n = -1
+        if n >= 0:
+            return ((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255
+    raise RenderError(f"unknown colour {colour!r}; expected '#rrggbb' or one of {', '.join(INKS)}")
+
+
+class _Painter:
+    """Draws ops on a canvas, skipping colour/width/dash/font changes that would not change anything."""
+
+    def __init__(self, canvas: Canvas):
+        self.c = canvas
+        self.fill: str | None = None
+        self.stroke: str | None = None
+        self.width: float = -1.0
+        self.dash: tuple[float, ...] = _NO_DASH
+        self.font: tuple[str, float] | None = None
+        self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
+
+    def reset(self) -> None:
+        """Forget the state at the start of a page (ReportLab starts every page afresh)."""
+        self.fill = self.stroke = None
+        self.width = -1.0
+        self.dash = _NO_DASH
+        self.font = None
+        self.stack.clear()
+
+    def push(self) -> None:
+        self.c.saveState()
+        self.stack.append((self.fill, self.stroke, self.width, self.dash, self.font))
+
+    def pop(self) -> None:
+        self.c.restoreState()
+        self.fill, self.stroke, self.width, self.dash, self.font = self.stack.pop()
+
+    def set_fill(self, colour: str) -> None:
+        if colour != self.fill:
+            self.c.setFillColorRGB(*rgb(colour))
+            self.fill = colour
+
+    def set_stroke(self, colour: str, width: float, dash: tuple[float, ...] | None) -> None:
+        if colour != self.stroke:
+            self.c.setStrokeColorRGB(*rgb(colour))
+            self.stroke = colour
+        if width != self.width:
+            self.c.setLineWidth(width)
+            self.width = width
+        d = dash or _NO_DASH
+        if d != self.dash:
+            self.c.setDash(list(d), 0)
+            self.dash = d
+
+    def paint(self, fill: str | None, stroke: str | None, width: float,
+              dash: tuple[float, ...] | None = None) -> tuple[int, int]:
+        if fill is not None:
+            self.set_fill(fill)
+        if stroke is not None:
+            self.set_stroke(stroke, width, dash)
+        return (1 if stroke is not None else 0), (1 if fill is not None else 0)
+
+    def draw(self, ops: Sequence[Op]) -> None:
+        c = self.c
+        for op in ops:
+            t = type(op)
+            if t is Text:
+                assert isinstance(op, Text)
+                self.text(op)
+            elif t is Rect:
+                assert isinstance(op, Rect)
+                if op.fill is None and op.stroke is None:
+                    continue
+                s, f = self.paint(op.fill, op.stroke, op.width, op.dash)
+                if op.radius:
+                    c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=s, fill=f)
+                else:
+                    c.rect(op.x, op.y, op.w, op.h, stroke=s, fill=f)
+            elif t is Line:
+                assert isinstance(op, Line)
+                self.set_stroke(op.stroke, op.width, op.dash)
+                c.line(op.x1, op.y1, op.x2, op.y2)
+            elif t is Place:
+                assert isinstance(op, Place)
+                self.place(op)
+            elif t is Circle:
+                assert isinstance(op, Circle)
+                if op.fill is None and op.stroke is None:
+                    continue
+                s, f = self.paint(op.fill, op.stroke, op.width)
+                c.circle(op.cx, op.cy, op.r, stroke=s, fill=f)
+            elif t is Polygon:
+                assert isinstance(op, Polygon)
+                if (op.fill is None and op.stroke is None) or not op.points:
+                    continue
+                s, f = self.paint(op.fill, op.stroke, op.width, op.dash)
+                p = c.beginPath()
+                p.moveTo(*op.points[0])
+                for x, y in op.points[1:]:
+                    p.lineTo(x, y)
+                if op.closed:
+                    p.close()
+                c.drawPath(p, stroke=s, fill=f)
+            elif t is PathOp:
+                assert isinstance(op, PathOp)
+                if op.fill is None and op.stroke is None:
+                    continue
+                s, f = self.paint(op.fill, op.stroke, op.width)
+                c.drawPath(self.path(op), stroke=s, fill=f)
+            else:
+                raise RenderError(f"unknown drawing op {op!r}")
+
+    def path(self, op: PathOp) -> object:
+        p = self.c.beginPath()
+        for cmd in op.commands:
+            kind, args = cmd[0], [float(v) for v in cmd[1:]]  # type: ignore[arg-type]
+            if kind == "M" and len(args) == 2:
+                p.moveTo(*args)
+            elif kind == "L" and len(args) == 2:
+                p.lineTo(*args)
+            elif kind == "C" and len(args) == 6:
+                p.curveTo(*args)
+            elif kind == "Z" and not args:
+                p.close()
+            else:
+                raise RenderError(f"bad path command {cmd!r}; expected M x y, L x y, C x1 y1 x2 y2 x y or Z")
+        return p
+
+    def place(self, op: Place) -> None:
+        c = self.c
+        self.push()
+        c.translate(op.x, op.y)
+        if op.rotate:
+            c.rotate(op.rotate)
+        if op.scale != 1.0:
+            c.scale(op.scale, op.scale)
+        if op.clip is not None:
+            p = c.beginPath()
+            p.rect(*op.clip)
+            c.clipPath(p, stroke=0, fill=0)
+        self.draw(op.ops)
+        self.pop()
+
+    def text(self, op: Text) -> None:
+        c = self.c
+        self.set_fill(op.fill)
+        key = (font_name(op.font), op.size)
+        if key != self.font:
+            c.setFont(key[0], op.size)
+            self.font = key
+        x, y = op.x, op.y
+        if op.rotate:
+            self.push()
+            c.translate(x, y)
+            c.rotate(op.rotate)
+            x = y = 0.0
+        if op.anchor == "start":
+            c.drawString(x, y, op.text)
+        elif op.anchor == "middle":
+            c.drawCentredString(x, y, op.text)
+        elif op.anchor == "end":
+            c.drawRightString(x, y, op.text)
+        else:
+            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
+        if op.rotate:
+            self.pop()
+
+
+def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
+              lang: str = "en") -> None:
+    """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
+    behind on error). Same pages and metadata give the same bytes."""
+    if not pages:
+        raise RenderError(f"nothing to write to {path}: no pages")
+    check_glyphs(pages)
+    register_fonts()
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise RenderError(f"cannot write {path}: folder {path.parent} does not exist")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        canvas = Canvas(str(tmp), pagesize=(pages[0].width, pages[0].height), invariant=1, pageCompression=1,
+                        initialFontName=FONT_NAMES["regular"], initialFontSize=10, lang=lang)
+        canvas.setTitle(title)
+        canvas.setAuthor(author)
+        canvas.setSubject(subject)
+        canvas.setCreator("pnpkit")
+        painter = _Painter(canvas)
+        has_outline = False
+        for number, page in enumerate(pages, 1):
+            canvas.setPageSize((page.width, page.height))
+            # ReportLab keeps boxes for later pages: set or clear them on every page.
+            canvas.setTrimBox(page.trim_box)
+            canvas.setBleedBox(page.bleed_box)
+            if page.bookmark:
+                key = f"p{number}"
+                canvas.bookmarkPage(key)
+                canvas.addOutlineEntry(page.bookmark, key, level=page.bookmark_level)
+                has_outline = True
+            painter.reset()
+            painter.draw(page.ops)
+            canvas.showPage()
+        if has_outline:
+            canvas.showOutline()
+        canvas.save()
+        os.replace(tmp, path)
+    except OSError as e:
+        raise RenderError(f"cannot write {path}: {e.strerror or e}") from e
+    finally:
+        if tmp.exists():
+            tmp.unlink()
