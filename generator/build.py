@@ -1,0 +1,248 @@
+"""The build, in named phases: load -> check -> compose -> render. Everything is gathered and checked
+before anything is written; files are written to a staging folder and moved into place at the end."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from generator.errors import KitError, Problem, SpecError
+from generator.i18n.texts import Texts, missing_ids
+from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, prepare, template_context
+from generator.layout.imposition import calibration_pages
+from generator.layout.ops import Page
+from generator.layout.text import wrap
+from generator.resources import layouts_dir
+from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.kit import Kit, load_kit
+
+GAME_MODULES = {
+    "ripple_rush": "generator.games.ripple_rush",
+    "peak_dice": "generator.games.peak_dice",
+    "raindrops": "generator.games.raindrops",
+    "rummy_cards": "generator.games.rummy_cards",
+}
+TOOL_CATALOGS = Path(__file__).resolve().parent / "i18n" / "locales"
+
+
+def shipped_kits() -> list[Path]:
+    """Every kit folder shipped in layouts/ (those holding a kit.yaml), sorted."""
+    root = layouts_dir()
+    return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
+
+
+def game_module(game_id: str) -> Any:
+    """The rules package of a game."""
+    return importlib.import_module(GAME_MODULES[game_id])
+
+
+# ------------------------------------------------------------------ load
+
+def load_kits(paths: Sequence[Path]) -> list[Kit]:
+    """Load every kit; problems of all kits are reported together."""
+    kits, problems = [], []
+    for p in paths:
+        try:
+            kits.append(load_kit(p))
+        except SpecError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise SpecError(problems)
+    return kits
+
+
+def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
+    """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
+    out = {}
+    for lang, cat in kit.catalogs.items():
+        tool = read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+        merged = dict(tool.messages)
+        merged.update(cat.messages)
+        lines = dict(cat.lines)
+        out[lang] = Catalog(lang, cat.path, merged, lines)
+    return out
+
+
+# ------------------------------------------------------------------ check
+
+def check_kit(kit: Kit) -> list[Problem]:
+    """Static legality: the game's own checks, known components, catalogs that parse as templates."""
+    problems: list[Problem] = []
+    legal = getattr(game_module(kit.game_id), "legal_problems", None)
+    if legal is None:
+        raise KitError(f"{kit.display}: game.kind: {kit.game_id} has no legal checks yet; refusing to build it unchecked")
+    for key, message in legal(kit.game):
+        problems.append(kit.problem(f"game.{key}" if key else "game", message))
+    known = composer(kit.game_id).component_ids()
+    en = kit.catalogs["en"].messages
+    for cid, comp in kit.components.items():
+        if cid not in known:
+            problems.append(kit.problem(f"components.{cid}", f"expected one of {', '.join(known)}; got {cid!r}"))
+        if comp.title not in en:
+            problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
+    if kit.meta.title not in en:
+        problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
+    from jinja2 import TemplateSyntaxError
+    from jinja2.sandbox import SandboxedEnvironment
+
+    env = SandboxedEnvironment()
+    for cat in kit.catalogs.values():
+        for tid, text in cat.messages.items():
+            try:
+                env.parse(text)
+            except TemplateSyntaxError as e:
+                problems.append(Problem(cat.path, cat.lines.get(tid), tid, f"template syntax: {e.message}"))
+    return problems
+
+
+def check_kits(kits: Sequence[Kit]) -> None:
+    """Raise one SpecError with every static problem of every kit."""
+    problems = [p for k in kits for p in check_kit(k)]
+    if problems:
+        raise SpecError(problems)
+
+
+def translation_warnings(kit: Kit) -> list[str]:
+    """One line per language whose catalog lacks English ids (they fall back to English)."""
+    return [f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+            for lang, ids in missing_ids(kit.catalogs).items() if ids]
+
+
+# ------------------------------------------------------------------ compose
+
+@dataclass
+class Planned:
+    """One output file and the pages that go into it."""
+
+    path: Path
+    pages: list[Page]
+    title: str
+    lang: str
+    png: bool = False
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote and what it noticed."""
+
+    files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    pages: int = 0
+
+
+def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
+                warn: Callable[[str], None]) -> tuple[list[Component], Texts]:
+    """All components of one kit in one language."""
+    catalogs = with_tool_catalogs(kit)
+    texts = Texts(lang, catalogs, template_context(kit), warn=warn)
+    ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
+    return compose_kit(ctx), texts
+
+
+def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]) -> list[Page]:
+    """The duplex calibration sheet in the kit's language."""
+    from generator.units import paper_size
+
+    width = paper_size(paper)[0] - 2 * kit.print.margin - 40
+    flip = texts(f"print.flip.{'short' if kit.print.duplex == 'short' else 'long'}")
+    lines: list[str] = []
+    for i in (1, 2, 3):
+        lines += wrap(texts(f"print.calibration.step{i}", flip=flip), "regular", 9, width, measure)
+    return calibration_pages(kit.print, paper, title=texts("print.calibration.title"), instructions=lines)
+
+
+def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
+               measure: Callable[[str, str, float], float], warn: Callable[[str], None],
+               progress: Callable[[str], None] | None = None) -> list[Planned]:
+    """Compose every file of every kit and language (nothing written yet)."""
+    planned: list[Planned] = []
+    for kit in kits:
+        kit_paper = paper or kit.print.paper
+        kit_seed = kit.meta.seed if seed is None else seed
+        extras = prepare(kit, kit_seed)
+        chosen = [l for l in (langs or kit.meta.languages)]
+        for lang in chosen:
+            if lang not in kit.meta.languages:
+                raise KitError(f"{kit.display}: kit.languages: the kit ships {', '.join(kit.meta.languages)}; --lang asked for {lang!r}")
+        for lang in chosen:
+            if progress:
+                progress(f"{kit.meta.id}/{lang}")
+            components, texts = compose_one(kit, lang, kit_paper, kit_seed, extras, measure, warn)
+            folder = out / kit.meta.id / lang
+            kit_title = texts(kit.meta.title)
+            everything: list[Page] = []
+            for comp in components:
+                planned.append(Planned(folder / f"{comp.id}-{kit_paper}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True))
+                everything.extend(comp.pages)
+            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
+                everything.extend(calibration(kit, texts, kit_paper, measure))
+            planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang))
+    return planned
+
+
+# ------------------------------------------------------------------ render
+
+def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
+               progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write every planned PDF (and PNG previews) into a staging folder, then move them into place."""
+    from generator.render.fonts import check_glyphs
+    from generator.render.pdf import write_pdf
+    from generator.render.png import write_png
+
+    for p in planned:  # every glyph is checked before the first byte is written
+        check_glyphs(p.pages)
+    out.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".pnpkit-", dir=out))
+    moves: list[tuple[Path, Path]] = []
+    try:
+        for p in planned:
+            rel = p.path.relative_to(out)
+            tmp = stage / rel
+            tmp.parent.mkdir(parents=True, exist_ok=True)
+            write_pdf(p.pages, tmp, title=p.title, lang=p.lang)
+            moves.append((tmp, p.path))
+            if png and p.png:
+                pt = tmp.with_suffix(".png")
+                write_png(tmp, pt, page=0, dpi=110)
+                moves.append((pt, p.path.with_suffix(".png")))
+            if progress:
+                progress(str(rel))
+        for tmp, final in moves:
+            final.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, final)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return [final for _, final in moves]
+
+
+def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
+          seed: int | None = None, png: bool = False, progress: Callable[[str], None] | None = None) -> BuildResult:
+    """Load, check, compose and render kits; raises KitError before writing anything if any phase fails."""
+    from generator.render.fonts import text_width
+
+    result = BuildResult()
+    t0 = time.perf_counter()
+    kits = load_kits(paths)
+    t1 = time.perf_counter()
+    check_kits(kits)
+    for kit in kits:
+        result.warnings.extend(translation_warnings(kit))
+    t2 = time.perf_counter()
+    planned = plan_build(kits, out=out, langs=langs, paper=paper, seed=seed, measure=text_width,
+                         warn=result.warnings.append, progress=progress)
+    t3 = time.perf_counter()
+    result.files = render_all(planned, out, png=png, progress=progress)
+    t4 = time.perf_counter()
+    result.pages = sum(len(p.pages) for p in planned)
+    result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
+    return result
+
+
+__all__ = ["build", "load_kits", "check_kits", "check_kit", "shipped_kits", "COMPOSERS"]

@@ -1,0 +1,1 @@
+"""One composer per game: a loaded kit + texts -> components made of pages."""

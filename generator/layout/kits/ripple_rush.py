@@ -1,0 +1,392 @@
+"""Ripple Rush: number cards, card back, goal cards, score sheet pad and rules summary."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from generator.errors import LayoutError
+from generator.layout.compose import Component, Context
+from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
+from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
+from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.text import block_ops, fit_block, fit_line
+from generator.spec.kit import Kit
+from generator.units import CARD_PRESETS, mm
+
+NAVY = "#1d2b4f"
+HIGHLIGHT = "#ffd23f"
+
+
+def template_context(game: Any) -> dict[str, Any]:
+    """Numbers the rule templates may use: every figure comes from the spec."""
+    players = list(range(game.players.min, game.players.max + 1))
+    return {
+        "rows": game.rows,
+        "suits": len(game.suits),
+        "number_min": game.numbers.min,
+        "number_max": game.numbers.max,
+        "deck_total": len(game.suits) * (game.numbers.max - game.numbers.min + 1),
+        "cards_per_player": game.cards_per_player,
+        "rounds": game.cards_per_player,
+        "players_min": game.players.min,
+        "players_max": game.players.max,
+        "deck_sizes": [(p, p * game.cards_per_player) for p in players],
+        "goal_points": game.goals.points,
+        "goals_revealed": game.goals.revealed,
+        "goal_cards": game.rows,
+        "goal_max": game.goals.points * game.goals.revealed,
+    }
+
+
+def prepare(kit: Kit, seed: int) -> dict[str, Any]:
+    """Accepted sheet variants (seeded), shared by every language."""
+    game = kit.game
+    if game.variants.count <= 0:
+        return {"variants": []}
+    from generator.games.ripple_rush import generate_variants
+
+    return {"variants": [v for v in generate_variants(game, seed) if v.accepted][: game.variants.count]}
+
+
+def _suit(game: Any, sid: str) -> Any:
+    for s in game.suits:
+        if s.id == sid:
+            return s
+    raise LayoutError(f"unknown suit {sid!r}")
+
+
+def _ink_of(colour: str) -> str:
+    """A darker tone of a suit colour for text on white (contrast)."""
+    return darken(colour, 0.25)
+
+
+# ---------------------------------------------------------------- cards
+
+def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: float) -> Face:
+    """One number card: colour frame to the bleed, big number, faded symbol, corner indices."""
+    col = suit.colour
+    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None)]
+    inset = mm(3.5)
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3)))
+    ops += symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
+    text = str(n)
+    size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
+    ops.append(Text(w / 2, h / 2 - size * 0.36, text, size, font="bold", fill=_ink_of(col), anchor="middle"))
+    if n in (6, 9):  # tell 6 from 9 when the card is upside down
+        uw = ctx.measure(text, "bold", size)
+        ops.append(Rect(w / 2 - uw / 2, h / 2 - size * 0.36 - size * 0.12, uw, size * 0.05, fill=_ink_of(col), stroke=None))
+    ops += _corner(ctx, suit, text, inset, w, h)
+    return Face(f"{suit.id}-{n}", w, h, tuple(ops), bleed)
+
+
+def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float) -> list[Op]:
+    size = mm(6.2)
+    x = inset + mm(2.2)
+    top = h - inset - mm(1.5)
+    ops: list[Op] = [Text(x + size * 0.55, top - size * 0.85, text, size, font="bold", fill=_ink_of(suit.colour), anchor="middle")]
+    ops += symbol(suit.symbol, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
+    # the same index upside down in the opposite corner
+    ops.append(Text(w - x - size * 0.55, h - (top - size * 0.85), text, size, font="bold", fill=_ink_of(suit.colour),
+                    anchor="middle", rotate=180))
+    ops += symbol(suit.symbol, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
+    return ops
+
+
+def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str) -> Face:
+    """A card back: navy field with ripples and the localized label; symmetric so flips do not matter."""
+    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
+    inset = mm(3.5)
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3)))
+    for i, r in enumerate((0.12, 0.2, 0.28, 0.36, 0.44)):
+        ops.append(Circle(w / 2, h / 2, w * r, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
+    label = ctx.texts(label_id)
+    size = fit_line(label, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5.5), min_size=7, where=f"{label_id} ({ctx.lang})")
+    ops.append(Rect(inset + mm(2), h / 2 - size * 0.9, w - 2 * inset - mm(4), size * 1.8, fill=NAVY, stroke=None))
+    ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id))
+    return Face(name, w, h, tuple(ops), bleed)
+
+
+def _card_size(ctx: Context, cid: str) -> tuple[float, float]:
+    size = ctx.kit.components[cid].trim_size()
+    return size if size else CARD_PRESETS["poker"]
+
+
+def _bleed(ctx: Context) -> float:
+    return ctx.print.bleed
+
+
+def compose_number_cards(ctx: Context, cid: str) -> Component:
+    """100 number cards (suits x numbers) and one shared back."""
+    game = ctx.kit.game
+    w, h = _card_size(ctx, cid)
+    b = _bleed(ctx)
+    fronts = [number_face(ctx, s, n, w, h, b) for s in game.suits for n in range(game.numbers.min, game.numbers.max + 1)]
+    back = back_face(ctx, "number-back", w, h, b, "cards.back") if ctx.kit.components[cid].back else None
+    title = ctx.texts(ctx.kit.components[cid].title)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_row: int | None) -> list[Op]:
+    """A small picture of the sheet (rows x suits) with one row highlighted; row 1 is the top row."""
+    game = ctx.kit.game
+    cols, rows = len(game.suits), game.rows
+    cw, rh = w / (cols + 1), h / rows
+    ops: list[Op] = []
+    for r in range(1, rows + 1):
+        yy = y + h - r * rh
+        hl = r == highlight_row
+        ops.append(Rect(x, yy, cw, rh, fill=HIGHLIGHT if hl else "#eeeeee", stroke="ink", width=0.6))
+        ops.append(Text(x + cw / 2, yy + rh * 0.3, str(r), rh * 0.55, font="bold", anchor="middle"))
+        for c, s in enumerate(game.suits):
+            xx = x + (c + 1) * cw
+            ops.append(Rect(xx, yy, cw, rh, fill=lighten(s.colour, 0.35) if hl else "#ffffff", stroke="ink", width=1.4 if hl else 0.5))
+    for c, s in enumerate(game.suits):
+        ops += symbol(s.symbol, x + (c + 1.5) * cw, y + h + rh * 0.55, min(cw, rh) * 0.32, fill=s.colour, width=0.4)
+    return ops
+
+
+def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float) -> Face:
+    """Goal card for sheet row `row` (1 = top): the sheet in miniature with that row highlighted, its points."""
+    game = ctx.kit.game
+    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
+    inset = mm(3.5)
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#fffdf4", stroke=None, radius=mm(3)))
+    title = ctx.texts("goal.title")
+    ts = fit_line(title, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5), min_size=7, where=f"goal.title ({ctx.lang})")
+    ops.append(Text(w / 2, h - inset - mm(4) - ts * 0.8, title, ts, font="bold", anchor="middle", text_id="goal.title"))
+    gw, gh = w * 0.62, h * 0.5
+    ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row)
+    desc = ctx.texts("goal.row", row=row)
+    box_w = w - 2 * inset - mm(6)
+    if ctx.measure(desc, "regular", mm(2.6)) <= box_w:  # one line when it fits at a readable size
+        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
+        ops.append(Text(w / 2, h * 0.25 - ds, desc, ds, anchor="middle", text_id="goal.row"))
+    else:
+        fitted = fit_block(desc, "regular", box_w, h * 0.12, ctx.measure, size=mm(3.4), min_size=6,
+                           where=f"goal.row ({ctx.lang})")
+        ops += block_ops(fitted, w / 2, h * 0.25, anchor="middle", text_id="goal.row")
+    r = mm(5.5)
+    ops.append(Circle(w - inset - r - mm(1.5), inset + r + mm(1.5), r, fill=HIGHLIGHT, stroke="ink", width=1))
+    pts = f"+{game.goals.points}"
+    ops.append(Text(w - inset - r - mm(1.5), inset + r + mm(1.5) - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
+    return Face(f"goal-{row}", w, h, tuple(ops), bleed)
+
+
+def compose_goal_cards(ctx: Context, cid: str) -> Component:
+    """One goal card per sheet row and their shared back."""
+    w, h = _card_size(ctx, cid)
+    b = _bleed(ctx)
+    fronts = [goal_face(ctx, r, w, h, b) for r in range(1, ctx.kit.game.rows + 1)]
+    back = back_face(ctx, "goal-back", w, h, b, "goal.back") if ctx.kit.components[cid].back else None
+    title = ctx.texts(ctx.kit.components[cid].title)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+# ---------------------------------------------------------------- score sheet
+
+def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float) -> list[Op]:
+    """A row bonus: a number in a circle, or the suit's symbol with a cross (write any number there)."""
+    if isinstance(bonus, int):
+        return [Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
+                Text(cx, cy - r * 0.36, str(bonus), r * 1.05, font="bold", anchor="middle")]
+    s = _suit(ctx.kit.game, bonus)
+    ops = symbol(s.symbol, cx, cy, r * 1.05, fill=s.colour, stroke="ink", width=0.8)
+    k = r * 0.38
+    ops += [Line(cx - k, cy - k, cx + k, cy + k, stroke="#ffffff", width=r * 0.22),
+            Line(cx - k, cy + k, cx + k, cy - k, stroke="#ffffff", width=r * 0.22)]
+    return ops
+
+
+def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int) -> Face:
+    """One score sheet: suit headers (colour and symbol), rows with bonuses at the left edge, run boxes,
+    goal and total boxes. Numbers ascend from the bottom of a column to its top."""
+    game = ctx.kit.game
+    t = ctx.texts
+    pad = mm(6)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    title = t(ctx.kit.meta.title)
+    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"sheet title ({ctx.lang})")
+    ops.append(Text(pad, h - pad - ts * 0.85, title, ts, font="bold", fill=NAVY, text_id=ctx.kit.meta.title))
+    name = t("sheet.name")
+    ns = mm(3.4)
+    nx = w * 0.6
+    ops.append(Text(nx, h - pad - ts * 0.8, name, ns, text_id="sheet.name"))
+    ops.append(Line(nx + ctx.measure(name, "regular", ns) + mm(2), h - pad - ts * 0.8 - 1, w - pad, h - pad - ts * 0.8 - 1, width=0.6))
+    bonuses = list(variant.bonuses) if variant is not None else list(game.bonuses)
+    # grid geometry
+    cols = len(game.suits)
+    top = h - pad - ts - mm(4)
+    foot = mm(38)
+    header_h = mm(11)
+    grid_h = top - header_h - foot
+    rh = grid_h / game.rows
+    label_w = mm(7)
+    bonus_w = min(mm(16), rh * 1.25)
+    left = pad + label_w + bonus_w
+    cw = (w - pad - left - mm(9)) / cols
+    grid_top = top - header_h
+    for c, s in enumerate(game.suits):
+        x = left + c * cw
+        ops.append(Rect(x, grid_top, cw, header_h, fill=s.colour, stroke="ink", width=0.8))
+        ops += symbol(s.symbol, x + cw / 2, grid_top + header_h / 2, header_h * 0.33, fill="#ffffff", stroke="ink", width=0.8)
+    hdr = t("sheet.bonus")
+    hs = fit_line(hdr, "bold", bonus_w + label_w - mm(1), ctx.measure, size=mm(2.8), min_size=5, where=f"sheet.bonus ({ctx.lang})")
+    ops.append(Text(pad + (label_w + bonus_w) / 2, grid_top + header_h / 2 - hs * 0.35, hdr, hs, font="bold", anchor="middle", text_id="sheet.bonus"))
+    for r in range(1, game.rows + 1):
+        y = grid_top - r * rh
+        ops.append(Text(pad + label_w / 2, y + rh / 2 - rh * 0.14, str(r), rh * 0.36, fill="muted", anchor="middle"))
+        ops += bonus_ops(ctx, bonuses[r - 1], pad + label_w + bonus_w / 2, y + rh / 2, min(bonus_w, rh) * 0.36)
+        for c, s in enumerate(game.suits):
+            ops.append(Rect(left + c * cw, y, cw, rh, fill=lighten(s.colour, 0.9), stroke="ink", width=0.6))
+    ops.append(Rect(left, grid_top - game.rows * rh, cw * cols, game.rows * rh, fill=None, stroke="ink", width=1.6))
+    # the ascending arrow on the right
+    ax = left + cols * cw + mm(4.5)
+    y0, y1 = grid_top - game.rows * rh + mm(2), grid_top - mm(6)
+    ops.append(Line(ax, y0, ax, y1, width=1.4))
+    ops.append(Polygon(((ax - mm(1.8), y1), (ax + mm(1.8), y1), (ax, y1 + mm(4))), fill="ink", stroke=None))
+    asc = t("sheet.ascending")
+    ops.append(Text(ax + mm(3.6), (y0 + y1) / 2, asc, mm(2.6), fill="muted", anchor="middle", rotate=90, text_id="sheet.ascending"))
+    # run boxes under each column
+    by = grid_top - game.rows * rh - mm(3) - mm(10)
+    lbl = t("sheet.run")
+    ls = fit_line(lbl, "regular", label_w + bonus_w - mm(1), ctx.measure, size=mm(2.6), min_size=5, where=f"sheet.run ({ctx.lang})")
+    ops.append(Text(pad, by + mm(4), lbl, ls, text_id="sheet.run"))
+    for c, s in enumerate(game.suits):
+        ops.append(Rect(left + c * cw + mm(2), by, cw - mm(4), mm(10), fill="#ffffff", stroke=s.colour, width=1.6, radius=mm(1.5)))
+    # goals and total
+    gy = by - mm(14)
+    bw = (w - pad - left) / 3
+    for i, (tid, extra) in enumerate((("sheet.goals", f"{game.goals.revealed} × {game.goals.points}"), ("sheet.total", ""))):
+        x = left + i * (bw + mm(4)) + (bw if i else 0) * 0
+        label = t(tid)
+        lw = ctx.measure(label, "bold", mm(3))
+        ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
+        ops.append(Rect(x + lw + mm(2), gy, bw - lw - mm(2), mm(10), fill="#ffffff", stroke="ink", width=1.2 + i, radius=mm(1.5)))
+        if extra:
+            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end"))
+    foot_text = t("sheet.footer")
+    fitted = fit_block(foot_text, "regular", w - 2 * pad, mm(8), ctx.measure, size=mm(2.5), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, mm(10), fill="muted", text_id="sheet.footer")
+    if variant is not None:
+        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end"))
+    return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
+
+
+def compose_sheet(ctx: Context, cid: str) -> Component:
+    """The score pad: per_page sheets per page (default 2 on A4 landscape), variants if generated."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = True if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    variants = list(ctx.extras.get("variants", []))
+    faces: list[Face] = []
+    if variants:
+        faces = [sheet_face(ctx, w, h, v, i) for i, v in enumerate(variants)]
+    else:
+        one = sheet_face(ctx, w, h, None, 0)
+        faces = [one] * (per_page * comp.copies)
+    title = ctx.texts(comp.title)
+    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape, bookmark=title))
+
+
+# ---------------------------------------------------------------- rules summary
+
+def rules_face(ctx: Context, w: float, h: float) -> Face:
+    """The rules summary, every figure from the spec (templates filled with template_context)."""
+    t = ctx.texts
+    pad = mm(7)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    title = t(ctx.kit.meta.title)
+    ts = fit_line(title, "bold", w - 2 * pad, ctx.measure, size=mm(7), min_size=9, where="rules title")
+    ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=NAVY, stroke=None))
+    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
+    sub = t("rules.subtitle")
+    ops.append(Text(w - pad, h - pad - ts * 0.95, sub, mm(3), fill="#ffffff", anchor="end", text_id="rules.subtitle"))
+    y = h - pad - ts * 1.4 - mm(5)
+    body_w = w - 2 * pad
+    sections = [("rules.setup.title", "rules.setup"), ("rules.round.title", "rules.round"),
+                ("rules.write.title", "rules.write"), ("rules.bonus.title", "rules.bonus"),
+                ("rules.end.title", "rules.end")]
+    size = mm(3.5)
+    for head_id, body_id in sections:
+        head = t(head_id)
+        ops.append(Text(pad, y - mm(3.6), head, mm(3.6), font="bold", fill=NAVY, text_id=head_id))
+        y -= mm(5.5)
+        fitted = fit_block(t(body_id), "regular", body_w, y - mm(28), ctx.measure, size=size, min_size=5.5, where=f"{body_id} ({ctx.lang})")
+        ops += block_ops(fitted, pad, y, text_id=body_id)
+        y -= fitted.height + mm(2.5)
+        if body_id == "rules.setup":
+            y = _deck_table(ctx, ops, pad, y, body_w)
+        if body_id == "rules.bonus":
+            y = _bonus_legend(ctx, ops, pad, y)
+        if y < mm(12):
+            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page; shorten the texts or enlarge the component")
+    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
+    ops.append(Text(w - pad, mm(4), ver, mm(2.2), fill="muted", anchor="end"))
+    return Face("rules", w, h, tuple(ops), 0.0)
+
+
+def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float) -> float:
+    game = ctx.kit.game
+    players = list(range(game.players.min, game.players.max + 1))
+    cw = min(mm(16), (width - mm(28)) / len(players))
+    rh = mm(5.5)
+    lab_p, lab_c = ctx.texts("rules.table.players"), ctx.texts("rules.table.cards")
+    lw = max(ctx.measure(lab_p, "bold", mm(2.8)), ctx.measure(lab_c, "bold", mm(2.8))) + mm(3)
+    for i, (lab, tid) in enumerate(((lab_p, "rules.table.players"), (lab_c, "rules.table.cards"))):
+        yy = top - (i + 1) * rh
+        ops.append(Rect(x, yy, lw, rh, fill="#eef1f8", stroke="ink", width=0.5))
+        ops.append(Text(x + mm(1.5), yy + rh * 0.3, lab, mm(2.8), font="bold", text_id=tid))
+        for j, p in enumerate(players):
+            val = str(p) if i == 0 else str(p * game.cards_per_player)
+            ops.append(Rect(x + lw + j * cw, yy, cw, rh, fill="#ffffff", stroke="ink", width=0.5))
+            ops.append(Text(x + lw + j * cw + cw / 2, yy + rh * 0.3, val, mm(2.8), anchor="middle"))
+    return top - 2 * rh - mm(3)
+
+
+def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
+    game = ctx.kit.game
+    r = mm(2.6)
+    xx = x
+    for b in game.bonuses:
+        ops += bonus_ops(ctx, b, xx + r, top - r - mm(1), r)
+        xx += 2 * r + mm(2.5)
+    return top - 2 * r - mm(4)
+
+
+def compose_rules(ctx: Context, cid: str) -> Component:
+    """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = True if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    face = rules_face(ctx, w, h)
+    title = ctx.texts(comp.title)
+    return Component(cid, title, impose_sheets(cid, [face] * per_page, ctx.print, ctx.paper, per_page=per_page,
+                                               landscape=landscape, bookmark=title))
+
+
+BUILDERS = {
+    "score_sheet": compose_sheet,
+    "number_cards": compose_number_cards,
+    "goal_cards": compose_goal_cards,
+    "rules": compose_rules,
+}
+
+
+def compose(ctx: Context) -> Iterator[Component]:
+    """Every enabled component, in the spec's order."""
+    for cid, comp in ctx.kit.components.items():
+        if not comp.enabled:
+            continue
+        if cid not in BUILDERS:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Ripple Rush has no such component; expected one of {', '.join(BUILDERS)}")
+        yield BUILDERS[cid](ctx, cid)
+
+
+def component_ids() -> tuple[str, ...]:
+    """The components this composer can draw."""
+    return tuple(BUILDERS)
+
+
+__all__ = ["compose", "template_context", "prepare", "component_ids", "Page"]
