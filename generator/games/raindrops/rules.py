@@ -155,9 +155,11 @@ class Held:
     bonuses: list[int] = field(default_factory=list)
     fresh: bool = False
     """Taken this turn: not usable until the next turn."""
+    since: int = 0
+    """The holder's own turn count when the card was taken (0 = dealt at set-up)."""
 
     def copy(self) -> "Held":
-        return Held(self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh)
+        return Held(self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh, self.since)
 
 
 @dataclass
@@ -173,11 +175,14 @@ class PlayerState:
     marker: int = MARKER_START
     dealt: list[int] = field(default_factory=list)
     turns: int = 0
+    completed_after: list[int] = field(default_factory=list)
+    """Own turns each completed card was held (parallel to `completed`); measures card difficulty in play."""
 
     def copy(self) -> "PlayerState":
         return PlayerState([h.copy() for h in self.held], list(self.completed), list(self.reserve),
                            list(self.bonus_reserve), list(self.used_bonuses), list(self.clouds),
-                           list(self.thunder), self.marker, list(self.dealt), self.turns)
+                           list(self.thunder), self.marker, list(self.dealt), self.turns,
+                           list(self.completed_after))
 
 
 @dataclass
@@ -283,6 +288,11 @@ class Raindrops:
         self.cloud_cond = {c.type: c.condition for c in cloud_tokens}
         self.card_cells = {c.id: tuple((r, k) for r, row in enumerate(c.pattern) for k, x in enumerate(row)
                                        if x is not None) for c in cards}
+        self.colour_at: dict[int, dict[Cell, str]] = {
+            c.id: {(r, k): x for r, row in enumerate(c.pattern) for k, x in enumerate(row) if x is not None}
+            for c in cards}
+        self.card_pairs = {cid: tuple((x, y) for x in cells for y in ((x[0] + 1, x[1]), (x[0], x[1] + 1))
+                                      if y in self.colour_at[cid]) for cid, cells in self.card_cells.items()}
 
     @classmethod
     def from_spec(cls, spec: object, cards: Sequence[MemoryCard]) -> "Raindrops":
@@ -472,11 +482,7 @@ class Raindrops:
     # ------------------------------------------------------------------------------------- cards
     def card_colour(self, card: int, cell: Cell) -> str | None:
         """Colour printed at a cell of a card, None when no drop is there or the cell is outside."""
-        pat = self.cards[card].pattern
-        r, c = cell
-        if 0 <= r < len(pat) and 0 <= c < len(pat[r]):
-            return pat[r][c]
-        return None
+        return self.colour_at[card].get(cell)
 
     def open_cell(self, held: Held, cell: Cell) -> bool:
         """The cell shows a drop and nothing covers it."""
@@ -543,14 +549,15 @@ class Raindrops:
         for slot, h in enumerate(ps.held):
             if h.fresh:
                 continue
-            free = [cell for cell in self.card_cells[h.card] if cell not in h.covered]
-            fset = set(free)
-            pairs = [(x, y) for x in free for y in ((x[0] + 1, x[1]), (x[0], x[1] + 1)) if y in fset]
+            cov = h.covered
+            colour = self.colour_at[h.card]
+            free = [cell for cell in self.card_cells[h.card] if cell not in cov]
+            pairs = [(x, y) for x, y in self.card_pairs[h.card] if x not in cov and y not in cov]
             for tid in tiles:
                 t = self.tiles[tid]
                 for x, y in pairs:
                     for cells in ((x, y), (y, x)):
-                        wa, wb = self.card_colour(h.card, cells[0]), self.card_colour(h.card, cells[1])
+                        wa, wb = colour[cells[0]], colour[cells[1]]
                         oka, okb = wa in t.a, wb in t.b
                         if oka and okb:
                             out.append(Place(tid, slot, cells))
@@ -563,7 +570,7 @@ class Raindrops:
                                         out.append(Place(tid, slot, cells, ba, bb))
             for b in bonuses:
                 for cell in free:
-                    if self.card_colour(h.card, cell) in self.bonus[b].colours:
+                    if colour[cell] in self.bonus[b].colours:
                         out.append(PlaceBonus(b, slot, cell))
         return out
 
@@ -682,7 +689,7 @@ class Raindrops:
                 card = a.card
             else:
                 raise RuleViolation(f"card {a.card} is not in the display {st.display}")
-            ps.held.append(Held(card, fresh=True))
+            ps.held.append(Held(card, fresh=True, since=ps.turns))
             self._say(st, f"  takes memory card {card}")
             st.phase = "place"
             return
@@ -818,6 +825,7 @@ class Raindrops:
         st.discard.extend(h.tiles)
         ps.used_bonuses.extend(h.bonuses)
         ps.completed.append(h.card)
+        ps.completed_after.append(ps.turns - h.since)
         del ps.held[slot]
         self._say(st, f"  completes card {h.card} ({self.cards[h.card].points} points; "
                       f"{len(ps.completed)} completed)")

@@ -1,0 +1,400 @@
+"""Raindrops policies: random-legal and greedy (the path and special action that advance its cards most).
+
+A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit
+`random.Random` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
+numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit`; `best_drop.py_func` is the same code
+as plain Python).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import numpy as np
+
+from generator.engine.kernel import jit
+from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPlacement, Held, KeepCards,
+                                             KeepThunder, NoSpecial, Place, PlaceBonus, Raindrops, Special, State,
+                                             TakeBonus, TakeCard)
+
+
+class RandomPolicy:
+    """Uniform over the kinds of legal action, then uniform within the kind (so ending a placement is not
+    drowned by the many ways to keep reserve tiles)."""
+
+    name = "random"
+
+    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+        """A random legal action."""
+        acts = game.legal_actions(st)
+        kinds: dict[str, list[Action]] = {}
+        for a in acts:
+            kinds.setdefault(type(a).__name__, []).append(a)
+        group = kinds[sorted(kinds)[rng.randrange(len(kinds))]]
+        return group[rng.randrange(len(group))]
+
+
+@jit
+def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
+              w: np.ndarray, bonus_max: int, bonus_value: float, thunder_gain: np.ndarray, marker: int,
+              specials: bool, out: np.ndarray) -> float:
+    """Best (special action, path) by value = sum of w over taken tiles (+ bonus_value when at most
+    bonus_max tiles, + thunder_gain[bottom-row tiles]).
+
+    Writes out = [kind (-1 none, 0 flip, 1 swap, 2 top), col, idx, length, col of row 0, col of row 1, ...].
+    Ties keep the first found (no special first; specials in slot, column, index order; paths by start
+    column, then left, straight, right)."""
+    cols = col_tiles.shape[0]
+    cap = col_tiles.shape[1]
+    rows = 2 * cap
+    gm = np.zeros((rows, cols), dtype=np.int64)
+    gt = np.zeros((rows, cols), dtype=np.int64)
+    pc = np.zeros(rows, dtype=np.int64)
+    pm = np.zeros(rows, dtype=np.int64)
+    pv = np.zeros(rows, dtype=np.float64)
+    pn = np.zeros(rows, dtype=np.int64)
+    pb = np.zeros(rows, dtype=np.int64)
+    nd = np.zeros(rows, dtype=np.int64)
+    best = -1.0e18
+    out[0] = -1
+    out[3] = 0
+    n_opts = 1 + (3 * cols * cap if specials else 0)
+    for opt in range(n_opts):
+        kind = -1
+        c = 0
+        i = 0
+        if opt > 0:
+            kind = (opt - 1) // (cols * cap)
+            rest = (opt - 1) % (cols * cap)
+            c = rest // cap
+            i = rest % cap
+            if kind == marker or i >= col_len[c]:
+                continue
+            if kind == 1 and (c + 1 >= cols or i >= col_len[c + 1]):
+                continue
+            if kind == 2 and i >= col_len[c] - 1:
+                continue
+        # do the special action
+        if kind == 0:
+            col_flip[c, i] = 1 - col_flip[c, i]
+        elif kind == 1:
+            t = col_tiles[c, i]
+            col_tiles[c, i] = col_tiles[c + 1, i]
+            col_tiles[c + 1, i] = t
+            f = col_flip[c, i]
+            col_flip[c, i] = col_flip[c + 1, i]
+            col_flip[c + 1, i] = f
+        elif kind == 2:
+            t = col_tiles[c, i]
+            f = col_flip[c, i]
+            for j in range(i, col_len[c] - 1):
+                col_tiles[c, j] = col_tiles[c, j + 1]
+                col_flip[c, j] = col_flip[c, j + 1]
+            col_tiles[c, col_len[c] - 1] = t
+            col_flip[c, col_len[c] - 1] = f
+        # the window grid
+        for k in range(cols):
+            for r in range(rows):
+                gm[r, k] = 0
+                gt[r, k] = 0
+            for j in range(col_len[k]):
+                tid = col_tiles[k, j]
+                top = ma[tid]
+                bot = mb[tid]
+                if col_flip[k, j] == 1:
+                    top = mb[tid]
+                    bot = ma[tid]
+                gm[rows - 1 - 2 * j, k] = bot
+                gm[rows - 2 - 2 * j, k] = top
+                gt[rows - 1 - 2 * j, k] = tid
+                gt[rows - 2 - 2 * j, k] = tid
+        # every path, depth-first
+        for c0 in range(cols):
+            if gm[0, c0] == 0:
+                continue
+            d = 0
+            pc[0] = c0
+            pm[0] = gm[0, c0]
+            pv[0] = w[gt[0, c0]]
+            pn[0] = 1
+            pb[0] = 1 if (rows - 1) // 2 == 0 else 0
+            nd[0] = -1
+            while d >= 0:
+                # value of the path ending at depth d
+                v = pv[d] + thunder_gain[min(pb[d], thunder_gain.shape[0] - 1)]
+                if pn[d] <= bonus_max:
+                    v += bonus_value
+                if nd[d] == -1 and v > best:
+                    best = v
+                    out[0] = kind
+                    out[1] = c
+                    out[2] = i
+                    out[3] = d + 1
+                    for q in range(d + 1):
+                        out[4 + q] = pc[q]
+                if d + 1 < rows and nd[d] <= 1:
+                    dc = nd[d]
+                    nd[d] += 1
+                    k = pc[d] + dc
+                    if 0 <= k < cols:
+                        m = pm[d] & gm[d + 1, k]
+                        if m != 0:
+                            r = d + 1
+                            same = dc == 0 and (rows - 1 - d) % 2 == 1
+                            pc[r] = k
+                            pm[r] = m
+                            nd[r] = -1
+                            if same:
+                                pv[r] = pv[d]
+                                pn[r] = pn[d]
+                                pb[r] = pb[d]
+                            else:
+                                pv[r] = pv[d] + w[gt[r, k]]
+                                pn[r] = pn[d] + 1
+                                pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
+                            d = r
+                else:
+                    d -= 1
+        # undo the special action
+        if kind == 0:
+            col_flip[c, i] = 1 - col_flip[c, i]
+        elif kind == 1:
+            t = col_tiles[c, i]
+            col_tiles[c, i] = col_tiles[c + 1, i]
+            col_tiles[c + 1, i] = t
+            f = col_flip[c, i]
+            col_flip[c, i] = col_flip[c + 1, i]
+            col_flip[c + 1, i] = f
+        elif kind == 2:
+            last = col_len[c] - 1
+            t = col_tiles[c, last]
+            f = col_flip[c, last]
+            for j in range(last, i, -1):
+                col_tiles[c, j] = col_tiles[c, j - 1]
+                col_flip[c, j] = col_flip[c, j - 1]
+            col_tiles[c, i] = t
+            col_flip[c, i] = f
+    return best
+
+
+class GreedyPolicy:
+    """Takes the special action and path whose tiles fit its memory cards best (points per tile of the card
+    each tile fits), places tiles that complete cards or keep them coverable, keeps the most useful tiles.
+
+    `specials=False` gives the same policy without special actions (a measuring stick for their value);
+    `pure=True` runs the search kernel as plain Python."""
+
+    name = "greedy"
+
+    def __init__(self, game: Raindrops, *, specials: bool = True, pure: bool = False):
+        self.game = game
+        self.specials = specials
+        self.kernel = best_drop.py_func if pure else best_drop  # type: ignore[attr-defined]
+        ids = list(game.tiles)
+        self.ma = np.zeros(max(ids) + 1, dtype=np.int64)
+        self.mb = np.zeros(max(ids) + 1, dtype=np.int64)
+        for t in ids:
+            self.ma[t] = game.mask_a[t]
+            self.mb[t] = game.mask_b[t]
+        self.pairs = self._bag_pairs()
+        self.tileable: dict[tuple[int, frozenset[Cell]], bool] = {}
+        vals = [t.value for t in game.thunder.values()]
+        self.thunder_mean = sum(vals) / len(vals) if vals else 0.0
+        bpts = [b.points for b in game.bonus.values()]
+        self.bonus_mean = (sum(bpts) / len(bpts) if bpts else 0.0) + 1.0
+        self.plan: tuple[int, Special | NoSpecial, tuple[Cell, ...]] | None = None
+        self.out = np.zeros(4 + game.params.rows, dtype=np.int64)
+
+    def _bag_pairs(self) -> set[tuple[str, str]]:
+        out: set[tuple[str, str]] = set()
+        for t in self.game.tiles.values():
+            for x in t.a:
+                for y in t.b:
+                    out.add((x, y))
+                    out.add((y, x))
+        return out
+
+    # ------------------------------------------------------------------------------ card helpers
+    def can_cover(self, card: int, covered: frozenset[Cell]) -> bool:
+        """The open drops of a card can still be covered exactly by tiles of the bag's colour pairs."""
+        key = (card, covered)
+        got = self.tileable.get(key)
+        if got is not None:
+            return got
+        g = self.game
+        free = [c for c in g.card_cells[card] if c not in covered]
+        if not free:
+            ok = True
+        else:
+            x = free[0]
+            ok = False
+            for y in ((x[0], x[1] + 1), (x[0] + 1, x[1])):
+                if y in free and (g.card_colour(card, x), g.card_colour(card, y)) in self.pairs:
+                    if self.can_cover(card, covered | {x, y}):
+                        ok = True
+                        break
+        self.tileable[key] = ok
+        return ok
+
+    def tile_values(self, st: State, seat: int) -> np.ndarray:
+        """w[tile] = points per tile of the best card the tile fits now (0 where it fits none)."""
+        g = self.game
+        ps = st.players[seat]
+        needs: list[tuple[int, int, float]] = []
+        for h in ps.held:
+            card = g.cards[h.card]
+            per = card.points / max(1, len(g.card_cells[h.card]) / 2)
+            free = {c for c in g.card_cells[h.card] if c not in h.covered}
+            for x in free:
+                for y in ((x[0], x[1] + 1), (x[0] + 1, x[1])):
+                    if y in free:
+                        bx, by = g.bit[g.card_colour(h.card, x)], g.bit[g.card_colour(h.card, y)]  # type: ignore[index]
+                        needs.append((bx, by, per))
+        w = np.zeros(self.ma.shape[0], dtype=np.float64)
+        if not needs:
+            return w
+        ma, mb = self.ma, self.mb
+        for col in st.columns:
+            for tid, _ in col:
+                a, b = ma[tid], mb[tid]
+                best = 0.0
+                for bx, by, per in needs:
+                    if ((a & bx) and (b & by)) or ((a & by) and (b & bx)):
+                        if per > best:
+                            best = per
+                w[tid] = best
+        return w
+
+    def fit_value(self, held: Sequence[Held], tid: int) -> float:
+        """Points per tile of the best held card this tile fits (used to choose reserve tiles)."""
+        g = self.game
+        t = g.tiles[tid]
+        best = 0.0
+        for h in held:
+            free = {c for c in g.card_cells[h.card] if c not in h.covered}
+            per = g.cards[h.card].points / max(1, len(g.card_cells[h.card]) / 2)
+            for x in free:
+                for y in ((x[0], x[1] + 1), (x[0] + 1, x[1])):
+                    if y in free:
+                        cx, cy = g.card_colour(h.card, x), g.card_colour(h.card, y)
+                        if (cx in t.a and cy in t.b) or (cy in t.a and cx in t.b):
+                            best = max(best, per)
+        return best
+
+    # ------------------------------------------------------------------------------ choices
+    def plan_drop(self, st: State) -> tuple[Special | NoSpecial, tuple[Cell, ...]]:
+        """The best special action (or none) and path for the current player."""
+        g = self.game
+        p = g.params
+        ps = st.players[st.current]
+        cols, cap = p.columns, p.tiles_per_column
+        ct = np.zeros((cols, cap), dtype=np.int64)
+        cf = np.zeros((cols, cap), dtype=np.int64)
+        cl = np.zeros(cols, dtype=np.int64)
+        for c, col in enumerate(st.columns):
+            cl[c] = len(col)
+            for i, (tid, f) in enumerate(col):
+                ct[c, i] = tid
+                cf[c, i] = 1 if f else 0
+        w = self.tile_values(st, st.current)
+        thunder = np.zeros(len(p.thunder_draw) + 1, dtype=np.float64)
+        if st.thunder_stack:
+            thunder[1:] = self.thunder_mean
+        bonus_value = self.bonus_mean if (st.bonus_offer or st.bonus_stack) else 0.0
+        out = self.out
+        self.kernel(ct, cf, cl, self.ma, self.mb, w, p.bonus_max_tiles, bonus_value, thunder, ps.marker,
+                    self.specials, out)
+        n = int(out[3])
+        if n == 0:
+            return NoSpecial(), ()
+        kind = int(out[0])
+        sp: Special | NoSpecial = NoSpecial() if kind < 0 else Special(SPECIALS[kind], int(out[1]), int(out[2]))
+        return sp, tuple((r, int(out[4 + r])) for r in range(n))
+
+    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+        """The greedy action for the current phase."""
+        g = self.game
+        ph = st.phase
+        ps = st.players[st.current]
+        if ph == "setup":
+            # show the card with the fewest points per drop; keep the others
+            return KeepCards(min(ps.dealt, key=lambda c: (g.cards[c].points / len(g.card_cells[c]), c)))
+        if ph == "special":
+            sp, path = self.plan_drop(st)
+            self.plan = (st.turn, sp, path)
+            return sp
+        if ph == "drop":
+            if self.plan is None or self.plan[0] != st.turn:
+                _, path = self.plan_drop(st)
+            else:
+                path = self.plan[2]
+            return Drop(path)
+        if ph == "thunder":
+            return KeepThunder(max(st.drawn_thunder, key=lambda t: (g.thunder[t].value, -t)))
+        if ph == "bonus":
+            return TakeBonus(self._best_bonus(st))
+        if ph == "card":
+            if st.display:
+                return TakeCard(max(st.display, key=lambda c: (g.cards[c].points / len(g.card_cells[c]), -c)))
+            return TakeCard(None)
+        if ph in ("place", "final"):
+            a = self._best_placement(st)
+            if a is not None:
+                return a
+            if ph == "final":
+                return EndPlacement(tuple(ps.reserve))
+            pool = sorted(set(st.hand) | set(ps.reserve))
+            ranked = sorted(pool, key=lambda t: (-self.fit_value(ps.held, t), t))
+            keep = [t for t in ranked[: g.params.reserve_slots]]
+            return EndPlacement(tuple(sorted(keep)))
+        raise AssertionError(f"no greedy choice in phase {ph}")
+
+    def _best_bonus(self, st: State) -> int:
+        g = self.game
+        ps = st.players[st.current]
+        need: dict[str, int] = {}
+        for h in ps.held:
+            for cell in g.card_cells[h.card]:
+                if cell not in h.covered:
+                    col = g.card_colour(h.card, cell)
+                    need[col] = need.get(col, 0) + 1  # type: ignore[index]
+
+        def value(b: int) -> tuple[float, int]:
+            t = g.bonus[b]
+            return (t.points + 0.5 * max((need.get(c, 0) for c in t.colours), default=0), -b)
+
+        return max(st.bonus_offer, key=value)
+
+    def _best_placement(self, st: State) -> Action | None:
+        g = self.game
+        ps = st.players[st.current]
+        best: tuple[float, int] = (0.0, 0)
+        pick: Action | None = None
+        acts = g.placements(st)
+        for n, a in enumerate(acts):
+            h = ps.held[a.slot]  # type: ignore[union-attr]
+            total = len(g.card_cells[h.card])
+            if isinstance(a, Place):
+                cov = frozenset(h.covered) | {a.cells[0], a.cells[1]}
+                used = [b for b in (a.over_a, a.over_b) if b is not None]
+            else:
+                assert isinstance(a, PlaceBonus)
+                cov = frozenset(h.covered) | {a.cell}
+                used = [a.bonus]
+            cost = sum(g.bonus[b].points + 1 for b in used)
+            if len(cov) == total:
+                v = 100.0 + g.cards[h.card].points - cost
+            elif used:
+                # a bonus tile only where the card could not be finished otherwise
+                if self.can_cover(h.card, frozenset(h.covered)) or not self.can_cover(h.card, cov):
+                    continue
+                v = 5.0 - 0.1 * cost
+            else:
+                if not self.can_cover(h.card, cov):
+                    continue
+                v = 10.0 + len(cov) / total
+            if (v, -n) > best:
+                best = (v, -n)
+                pick = a
+        return pick
