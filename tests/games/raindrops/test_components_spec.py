@@ -46,7 +46,7 @@ SPEC: dict[str, Any] = {
         "cats": 6,
         "connected": True,
         "points": {"min": 2, "max": 7, "cat_bonus": 2},
-        "difficulty": {"policy": "greedy_cover", "samples": 48, "max_drops": 40},
+        "difficulty": {"policy": "greedy_cover", "samples": 200, "max_drops": 40},
     },
     "rules": {"players": [2, 3, 4], "cards_dealt": 3, "cards_kept": 2, "display": 4, "reserve_slots": 2,
               "bonus_max_tiles": 3, "end_cards": 10, "end_bag_empties": 2, "thunder_draw": [1, 2]},

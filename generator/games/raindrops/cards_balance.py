@@ -1,0 +1,194 @@
+"""Card-level legality and balance of a Raindrops kit: counts, covers, distinct patterns, points vs difficulty,
+cloud-condition reachability. The full-game balance (self-play) is merged in by the rules engine."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import numpy as np
+
+from generator.engine.report import BalanceReport, Bars, Table, Tolerance
+from generator.engine.runner import Executor, Tally, run
+from generator.engine.stats import mean_ci, spearman, wilson
+from generator.errors import KitError
+from generator.games.raindrops.components import MemoryCard, build_bag, component_problems
+from generator.games.raindrops.cover import verify_cover
+from generator.games.raindrops.difficulty import measure
+from generator.games.raindrops.memory import generate_memory_cards
+
+if TYPE_CHECKING:
+    from generator.spec.games.raindrops import RaindropsGame
+
+
+def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[tuple[str, str]]:
+    """Problems of a generated deck: stored covers, fit, distinctness, cloud spread, points range."""
+    mc = spec.memory_cards
+    bag = build_bag(spec)
+    probs: list[tuple[str, str]] = []
+    if len(cards) != mc.count:
+        probs.append(("memory_cards.count", f"generator made {len(cards)} cards, expected {mc.count}"))
+    first: dict[tuple, int] = {}
+    for card in cards:
+        key = f"memory_cards (seed {spec.seed}) card {card.id}"
+        probs += [("memory_cards", m) for m in verify_cover(card, bag)]
+        rows, cols = len(card.pattern), max((len(r) for r in card.pattern), default=0)
+        if rows > mc.grid.rows or cols > mc.grid.columns:
+            probs.append(("memory_cards.grid", f"{key}: pattern is {rows} x {cols}, the card grid "
+                                               f"{mc.grid.rows} x {mc.grid.columns}"))
+        if not mc.cells.min <= card.cells <= mc.cells.max:
+            probs.append(("memory_cards.cells", f"{key}: {card.cells} drops, allowed {mc.cells.min}..{mc.cells.max}"))
+        if card.pattern in first:
+            probs.append(("memory_cards", f"{key}: same pattern as card {first[card.pattern]}"))
+        first.setdefault(card.pattern, card.id)
+        if card.cat == (card.cloud is not None):
+            probs.append(("memory_cards", f"{key}: a card shows either a cloud symbol or a cat"))
+        hi = mc.points.max + (mc.points.cat_bonus if card.cat else 0)
+        lo = mc.points.min + (mc.points.cat_bonus if card.cat else 0)
+        if not lo <= card.points <= hi:
+            probs.append(("memory_cards.points", f"{key}: {card.points} points, expected {lo}..{hi}"))
+    cats = sum(c.cat for c in cards)
+    if cats != mc.cats:
+        probs.append(("memory_cards.cats", f"generator made {cats} cat cards, expected {mc.cats}"))
+    counts = symbol_counts(spec, cards)
+    if counts and max(counts.values()) - min(counts.values()) > 1:
+        shown = ", ".join(f"{k} {v}" for k, v in counts.items())
+        probs.append(("memory_cards", f"cloud symbols are not spread evenly over the types: {shown}"))
+    for i, t in enumerate(spec.cloud_tokens.types):
+        for sym, need in t.condition.items():
+            if sym in counts and counts[sym] < need:
+                probs.append((f"cloud_tokens.types[{i}].condition.{sym}",
+                              f"needs {need} cards showing {sym}, but the deck has {counts[sym]}"))
+    return probs
+
+
+def symbol_counts(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> dict[str, int]:
+    """How many cards show each cloud symbol (cloud-type order)."""
+    return {t.id: sum(c.cloud == t.id for c in cards) for t in spec.cloud_tokens.types}
+
+
+def legal_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
+    """Every static problem of the spec: component counts and colours, then the generated deck and its proofs."""
+    probs = component_problems(spec)
+    if any(k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs):
+        return probs  # the deck cannot be generated meaningfully from a broken bag, grid or colour list
+    try:
+        cards = generate_memory_cards(spec, spec.seed)
+    except KitError as e:
+        return probs + [("memory_cards", str(e))]
+    return probs + card_problems(spec, cards)
+
+
+@dataclass(frozen=True)
+class CloudReach:
+    """Picklable simulation: a player completes `k` cards, easier cards more likely (weight 1/difficulty);
+    which cloud conditions do their symbols meet?"""
+
+    symbol: np.ndarray     # [cards] symbol index, -1 on cat cards
+    weight: np.ndarray     # [cards] > 0
+    need: np.ndarray       # [types, symbols] cards needed per symbol
+    k: int
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        """Draw `games` sets of k completed cards (Gumbel top-k) and count met conditions per type."""
+        rng = np.random.default_rng(seed)
+        keys = np.log(self.weight)[None, :] + rng.gumbel(size=(games, self.weight.shape[0]))
+        top = np.argsort(-keys, axis=1, kind="stable")[:, : self.k]
+        sym = self.symbol[top]
+        n_sym = self.need.shape[1]
+        counts = np.stack([(sym == s).sum(axis=1) for s in range(n_sym)], axis=1)  # [games, symbols]
+        met = np.all(counts[:, None, :] >= self.need[None, :, :], axis=2)            # [games, types]
+        return {"met": met.sum(axis=0).astype(np.int64), "runs": np.array([games], np.int64)}
+
+
+def _child_seed(seed: int, tag: int) -> int:
+    return int(np.random.SeedSequence([seed, tag]).generate_state(1, dtype=np.uint32)[0])
+
+
+def balance_report(spec: "RaindropsGame", *, games: int, seed: int, executor: Executor | None,
+                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+    """Card-level balance: `games` seeded solo games per memory card re-measure difficulty against the printed
+    points; `games` simulated players measure how often each cloud condition is met."""
+    mc = spec.memory_cards
+    bal = spec.balance
+    cards = generate_memory_cards(spec, spec.seed)
+    bag = build_bag(spec)
+    tally = measure(spec, [c.pattern for c in cards], bag, games, seed, executor, progress)
+    n = tally["runs"].astype(float)
+    stats = [mean_ci(float(tally["drops_sum"][i]), float(tally["drops_sq"][i]), n[i]) for i in range(len(cards))]
+    diff = np.array([s[0] for s in stats])
+    points = np.array([c.points for c in cards], float)
+    base = points - np.array([mc.points.cat_bonus if c.cat else 0 for c in cards], float)
+    rho = spearman(points, diff)
+    rho_base = spearman(base, diff)
+    rho_build = spearman([c.difficulty for c in cards], diff)
+    unf = float(tally["unfinished"].sum()) / max(1.0, float(n.sum()))
+
+    types = [t.id for t in spec.cloud_tokens.types]
+    sidx = {t: i for i, t in enumerate(types)}
+    need = np.array([[t.condition.get(s, 0) for s in types] for t in spec.cloud_tokens.types], np.int64)
+    reach_sim = CloudReach(np.array([sidx[c.cloud] if c.cloud else -1 for c in cards], np.int64),
+                           1.0 / np.maximum(diff, 1e-9), need, bal.cloud_reach_cards)
+    reach = run(reach_sim, games, _child_seed(seed, 0x434C), executor)
+    runs = float(reach["runs"].sum())
+    reach_iv = {t: wilson(float(reach["met"][i]), runs) for i, t in enumerate(types)}
+    rates = [reach_iv[t][0] for t in types]
+    spread = (max(rates) - min(rates)) if runs else math.nan
+
+    rep = BalanceReport(kit=kit, game="raindrops", games_per_setting=games, seed=seed)
+    rep.tolerances += [
+        Tolerance("memory cards: Spearman rank correlation of printed points with measured difficulty", rho,
+                  None, None, bal.points_difficulty_spearman.min, bal.points_difficulty_spearman.max,
+                  "game.balance.points_difficulty_spearman"),
+        Tolerance(f"cloud conditions: spread of reach rates after {bal.cloud_reach_cards} completed cards", spread,
+                  None, None, bal.cloud_reach_spread.min, bal.cloud_reach_spread.max, "game.balance.cloud_reach_spread"),
+        Tolerance(f"memory cards: share of solo games unfinished after {mc.difficulty.max_drops} drops", unf,
+                  *wilson(float(tally["unfinished"].sum()), float(n.sum()))[1:], bal.unfinished_share.min,
+                  bal.unfinished_share.max, "game.balance.unfinished_share"),
+    ]
+    rows = []
+    for c, (m, sd, lo, hi), u in zip(cards, stats, tally["unfinished"]):
+        rows.append([c.id, c.cells, c.cloud or "cat", c.points, round(c.difficulty, 3), round(m, 3),
+                     round(lo, 3), round(hi, 3), int(u)])
+    rep.tables.append(Table("Memory cards: printed points and measured difficulty (mean drops to complete alone)",
+                            ["card", "drops", "symbol", "points", "difficulty (build)", "difficulty (check)",
+                             "95% low", "95% high", "unfinished"], rows))
+    rep.tables.append(Table(f"Cloud tokens: share of players meeting each condition after "
+                            f"{bal.cloud_reach_cards} completed cards",
+                            ["type", "condition", "cards showing it", "reach", "95% low", "95% high"],
+                            [[t.id, ", ".join(f"{v} {s}" for s, v in sorted(t.condition.items())),
+                              symbol_counts(spec, cards)[t.id], round(reach_iv[t.id][0], 4),
+                              round(reach_iv[t.id][1], 4), round(reach_iv[t.id][2], 4)]
+                             for t in spec.cloud_tokens.types]))
+    order = sorted(range(len(cards)), key=lambda i: (cards[i].points, diff[i]))
+    rep.charts.append(Bars("Memory cards by printed points: measured difficulty (mean drops)",
+                           [f"#{cards[i].id} {cards[i].points}p{' cat' if cards[i].cat else ''}" for i in order],
+                           [float(diff[i]) for i in order], [float(stats[i][2]) for i in order],
+                           [float(stats[i][3]) for i in order], None, "drops"))
+    rep.charts.append(Bars("Cloud conditions: reach rate", types, rates, [reach_iv[t][1] for t in types],
+                           [reach_iv[t][2] for t in types], float(np.mean(rates)) if rates else None, "share"))
+    rep.figures["memory_cards"] = {
+        "generation_seed": spec.seed,
+        "spearman_points_difficulty": rho,
+        "spearman_points_less_cat_bonus_difficulty": rho_base,
+        "spearman_build_vs_check_difficulty": rho_build,
+        "unfinished_share": unf,
+        "cards": [{"id": c.id, "cells": c.cells, "cloud": c.cloud, "cat": c.cat, "points": c.points,
+                   "difficulty_build": c.difficulty, "difficulty": s[0], "difficulty_sd": s[1],
+                   "difficulty_low": s[2], "difficulty_high": s[3], "unfinished": int(u)}
+                  for c, s, u in zip(cards, stats, tally["unfinished"])],
+    }
+    rep.figures["cloud_reach"] = {
+        "cards_completed": bal.cloud_reach_cards,
+        "spread": spread,
+        "symbol_counts": symbol_counts(spec, cards),
+        "types": {t: {"rate": reach_iv[t][0], "low": reach_iv[t][1], "high": reach_iv[t][2]} for t in types},
+    }
+    rep.notes.append(f"Difficulty: mean drops for one player to complete a card alone under the reference policy "
+                     f"'{mc.difficulty.policy}' (no special actions, no bonus tiles); printed points come from a "
+                     f"{mc.difficulty.samples}-game sample per card at build (seed {spec.seed}), re-measured here "
+                     f"with {games} games per card (seed {seed}).")
+    rep.notes.append("Cloud reach: completed cards drawn without replacement with weight 1/difficulty; "
+                     "cat cards count for no cloud.")
+    return rep
