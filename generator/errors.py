@@ -30,7 +30,8 @@ class SpecError(KitError):
     def __init__(self, problems: Sequence[Problem]):
         self.problems = tuple(problems)
         n = len(self.problems)
-        head = f"{n} problem{'s' if n != 1 else ''} in {self.problems[0].file}" if n else "spec problems"
+        files = sorted({p.file for p in self.problems})
+        head = f"{n} problem{'s' if n != 1 else ''} in {', '.join(files)}" if n else "spec problems"
         super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
 
 

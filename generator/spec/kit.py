@@ -139,6 +139,8 @@ def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int],
         elif "got" in msg:
             text = msg
         else:
+            if msg.startswith("Input should be "):
+                msg = "expected " + msg[len("Input should be "):]
             text = f"{msg[0].lower() + msg[1:]}; got {_describe(err['input'])}"
         out.append(Problem(display, line_of(lines, full), dotted(full), text))
     return out
@@ -204,7 +206,7 @@ def load_kit(path: Path | str) -> Kit:
             except SpecError as e:
                 problems.extend(e.problems)
     if problems:
-        raise SpecError(problems)
+        raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
     return Kit(kit_dir.resolve(), display, top.kit, top.print, game, dict(top.components), catalogs, lines)
 

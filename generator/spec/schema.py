@@ -1,0 +1,35 @@
+"""The JSON Schema of kit.yaml, assembled from the pydantic models (for editor completion)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, create_model
+
+from generator.spec.kit import GAMES, ComponentSpec, KitMeta, game_model
+from generator.spec.print import PrintSpec
+
+
+def kit_schema(game: str | None = None) -> dict[str, Any]:
+    """JSON Schema of a whole kit.yaml (game section: the union of every game's model, or one game's)."""
+    kinds = [game] if game else list(GAMES)
+    models: list[Any] = []
+    for k in kinds:
+        try:
+            models.append(game_model(k))
+        except (ImportError, AttributeError, KeyError):
+            continue
+    from typing import Union
+
+    game_type: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # type: ignore[misc]
+    Kit = create_model(
+        "KitYaml",
+        kit=(KitMeta, Field(description="who the kit is")),
+        print=(PrintSpec, Field(default_factory=PrintSpec, description="print settings")),
+        game=(game_type, Field(description="the game's parameters; `kind` picks the game")),
+        components=(dict[str, ComponentSpec], Field(description="printed components by id")),
+    )
+    schema = Kit.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "pnpkit kit.yaml"
+    return schema
