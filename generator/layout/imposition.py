@@ -197,7 +197,8 @@ def _check_sizes(faces: Sequence[Face], w: float, h: float, component: str, what
 def _place(face: Face, x: float, y: float, grid: Grid) -> Place:
     """The face with its trim's bottom-left page corner at (x, y) (on the page, after rotation)."""
     b = grid.bleed
-    clip = (-b, -b, face.width + 2 * b, face.height + 2 * b)
+    nb = -b or 0.0  # no '-0.00' in dumps
+    clip = (nb, nb, face.width + 2 * b, face.height + 2 * b)
     if grid.rotated:
         return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90)
     return Place(x, y, face.ops, clip=clip)
