@@ -1,0 +1,96 @@
+"""Balance reports on the terminal: rich tables of tolerance verdicts (failures first) and of every Table,
+and a progress bar for self-play that stays silent when output is not a terminal."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from generator.engine.report import BalanceReport, Table, Tolerance
+from generator.render.html_report import fmt_value
+
+FAIL_STYLE = "bold red"
+PASS_STYLE = "green"
+
+
+def _bound(t: Tolerance) -> str:
+    lo = "" if t.minimum is None else f"{t.minimum:g}"
+    hi = "" if t.maximum is None else f"{t.maximum:g}"
+    return f"{lo}..{hi}" if lo or hi else "any"
+
+
+def _interval(t: Tolerance) -> str:
+    return "" if t.low is None or t.high is None else f"{fmt_value(t.low)}..{fmt_value(t.high)}"
+
+
+def _tolerance_table(report: BalanceReport) -> RichTable:
+    table = RichTable(title=Text(f"{report.kit or report.game}: balance tolerances"), title_justify="left")
+    table.add_column("check")
+    table.add_column("measured", justify="right")
+    table.add_column("95% interval", justify="right")
+    table.add_column("allowed", justify="right")
+    table.add_column("spec key")
+    table.add_column("verdict")
+    for t in sorted(report.tolerances, key=lambda t: t.ok):  # failed first, spec order within each group
+        table.add_row(Text(t.name), fmt_value(t.measured), _interval(t), _bound(t), Text(t.spec_key),
+                      "pass" if t.ok else "FAIL", style=None if t.ok else FAIL_STYLE)
+    return table
+
+
+def _data_table(t: Table) -> RichTable:
+    table = RichTable(title=Text(t.title), title_justify="left")
+    for i, name in enumerate(t.columns):
+        numeric = bool(t.rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool)
+                                       for r in t.rows if i < len(r))
+        table.add_column(Text(name), justify="right" if numeric else "left")
+    for row in t.rows:
+        table.add_row(*(Text(fmt_value(v)) for v in row))
+    return table
+
+
+def print_report(report: BalanceReport, console: Console) -> None:
+    """Print one kit's verdict, its tolerance table (failures first, in red, with their sentences), then
+    every table of the report."""
+    failed = [t for t in report.tolerances if not t.ok]
+    head = Text(f"{report.kit or report.game}", style="bold")
+    head.append(f"  game {report.game} · {report.games_per_setting} games per setting · seed {report.seed}  ",
+                style="dim")
+    if not report.tolerances:
+        head.append("no tolerances checked", style="yellow")
+    elif failed:
+        head.append(f"{len(failed)} of {len(report.tolerances)} tolerances failed", style=FAIL_STYLE)
+    else:
+        head.append(f"all {len(report.tolerances)} tolerances hold", style=PASS_STYLE)
+    console.print(head, soft_wrap=True)
+    if report.tolerances:
+        console.print(_tolerance_table(report))
+    for t in failed:
+        # soft_wrap keeps each sentence on one line so logs and CI output can be searched for it
+        console.print(Text("✗ " + t.describe(), style=FAIL_STYLE), soft_wrap=True)
+    for table in report.tables:
+        console.print(_data_table(table))
+    for note in report.notes:
+        console.print(Text(note, style="dim"), soft_wrap=True)
+
+
+@contextmanager
+def progress_bar(console: Console, total: int, *, description: str = "self-play") -> Iterator[Callable[[int], None]]:
+    """A context manager giving `advance(n)` for games done: a rich progress bar on a terminal, silent
+    otherwise (pipes, CI logs, tests)."""
+    if not console.is_terminal or total <= 0:
+        yield lambda n: None
+        return
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True)
+    with progress:
+        task = progress.add_task(description, total=total)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+
+        yield advance
