@@ -1,0 +1,193 @@
+"""Balance self-play: every player count x policy (plus mixed tables for win share by policy), measured
+figures with 95% intervals, and the spec's tolerances checked against the reference policy."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.runner import Executor, Tally, run
+from generator.engine.stats import Z95, mean_ci, wilson
+from generator.games.ripple_rush.rules import GAME_ID
+from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
+from generator.spec.base import Bound
+from generator.spec.games.ripple_rush import RippleRushGame
+
+
+def setting_seed(seed: int, players: int, index: int) -> int:
+    """An independent run seed for one setting (player count, setting index) of a balance run."""
+    return int(np.random.SeedSequence([seed, players, index]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _pct(values: np.ndarray, q: float) -> float:
+    """Nearest-rank percentile of integer scores."""
+    v = np.sort(values)
+    if v.size == 0:
+        return math.nan
+    rank = max(1, math.ceil(q / 100.0 * v.size))
+    return float(v[rank - 1])
+
+
+def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
+    """Every figure of one setting's merged tally, JSON-able."""
+    score = t["games.score"]
+    games = score.shape[0]
+    flat = score.reshape(-1).astype(np.float64)
+    mean, sd, lo, hi = mean_ci(float(flat.sum()), float((flat * flat).sum()), flat.size)
+    win, decided, shared = winners(score, t["games.colsdone"])
+    frac = win / win.sum(axis=1, keepdims=True)
+    seats = []
+    for p in range(players):
+        s, l, h = wilson(float(frac[:, p].sum()), games)
+        seats.append({"seat": p + 1, "share": s, "low": l, "high": h})
+    pol = t["games.policy"]
+    by_policy = []
+    for code in sorted(set(int(x) for x in np.unique(pol))):
+        mask = pol == code
+        n = int(mask.sum())
+        s, l, h = wilson(float(frac[mask].sum()), n)
+        m = score[mask].astype(np.float64)
+        by_policy.append({"policy": POLICY_NAMES[code], "seat_games": n, "win_share": s, "low": l, "high": h,
+                          "mean_score": float(m.mean())})
+    pg = games * players
+    row_rates = []
+    for r in range(rows):
+        s, l, h = wilson(float(t["rows_done"][r]), pg)
+        fired = float(t["bonus_fired"][r])
+        row_rates.append({"row": r + 1, "completion": s, "low": l, "high": h,
+                          "bonus_fired_per_game": fired / pg,
+                          "bonus_used_share": (float(t["bonus_used"][r]) / fired) if fired else math.nan})
+    c = t["counts"]
+    un, un_lo, un_hi = wilson(float(c[1]), float(c[0]))
+    tie, tie_lo, tie_hi = wilson(float(shared.sum()), games)
+    dec, dec_lo, dec_hi = wilson(float(decided.sum()), games)
+    return {
+        "games": games, "players": players,
+        "score": {"mean": mean, "sd": sd, "low": lo, "high": hi, "p5": _pct(flat, 5), "p50": _pct(flat, 50),
+                  "p95": _pct(flat, 95)},
+        "score_hist": np.bincount(score.reshape(-1)).tolist(),
+        "win_share_by_seat": seats, "win_share_by_policy": by_policy,
+        "tie_rate": {"share": tie, "low": tie_lo, "high": tie_hi},
+        "tie_break_decided": {"share": dec, "low": dec_lo, "high": dec_hi},
+        "rows": row_rates,
+        "unplaceable_share": {"share": un, "low": un_lo, "high": un_hi},
+        "announced_written_share": (float(c[3]) / float(c[2])) if c[2] else math.nan,
+        "revealed_goals_completed_share": (float(c[4]) / float(c[5])) if c[5] else math.nan,
+    }
+
+
+def _tol(name: str, measured: float, low: float | None, high: float | None, bound: Bound, key: str) -> Tolerance:
+    return Tolerance(name, measured, low, high, bound.min, bound.max, f"game.balance.{key}")
+
+
+def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Executor | None = None,
+                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+    """Self-play every player count x policy of the spec (and mixed tables); figures, tables, tolerances."""
+    setup = Setup.from_spec(spec)
+    bal = spec.balance
+    pols = list(bal.policies)
+    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
+    figures: dict[str, Any] = {"policies": pols, "reference_policy": bal.reference_policy, "players": {}}
+    score_rows: list[list[Any]] = []
+    for n in range(spec.players.min, spec.players.max + 1):
+        per: dict[str, Any] = {}
+        settings: list[tuple[str, tuple[str, ...]]] = [(p, (p,)) for p in pols]
+        if n >= 2 and len(pols) >= 2:
+            settings.append(("mixed", tuple(pols)))
+        for k, (label, mix) in enumerate(settings):
+            sim = RippleRushSim(setup, n, mix, rotate=True)
+            tally = run(sim, games, setting_seed(seed, n, k), executor, progress=progress)
+            per[label] = summarize(tally, n, spec.rows)
+            f = per[label]
+            score_rows.append([n, label, games, round(f["score"]["mean"], 3), round(f["score"]["sd"], 3),
+                               f["score"]["p5"], f["score"]["p50"], f["score"]["p95"],
+                               round(f["tie_rate"]["share"], 4), round(f["tie_break_decided"]["share"], 4),
+                               round(f["unplaceable_share"]["share"], 4)])
+        figures["players"][str(n)] = per
+        _tolerances(rep, spec, n, per)
+    rep.tables.append(Table("Scores per player count and policy",
+                            ["players", "policy", "games", "mean", "sd", "p5", "p50", "p95", "tie rate",
+                             "tie-break decided", "unplaceable share"], score_rows))
+    ref = bal.reference_policy
+    counts = [str(n) for n in range(spec.players.min, spec.players.max + 1)]
+    rep.tables.append(Table(f"Row completion rate ({ref}) = each goal card's achievability",
+                            ["row", "bonus"] + [f"{n}p" for n in counts],
+                            [[r + 1, str(spec.bonuses[r])]
+                             + [round(figures["players"][n][ref]["rows"][r]["completion"], 4) for n in counts]
+                             for r in range(spec.rows)]))
+    rep.tables.append(Table(f"Row bonuses ({ref}): fired per player-game, share used",
+                            ["row", "bonus"] + [f"{n}p fired" for n in counts] + [f"{n}p used" for n in counts],
+                            [[r + 1, str(spec.bonuses[r])]
+                             + [round(figures["players"][n][ref]["rows"][r]["bonus_fired_per_game"], 4) for n in counts]
+                             + [round(figures["players"][n][ref]["rows"][r]["bonus_used_share"], 4) for n in counts]
+                             for r in range(spec.rows)]))
+    seat_rows = []
+    pol_rows = []
+    for n in counts:
+        if int(n) < 2:
+            continue
+        for s in figures["players"][n][ref]["win_share_by_seat"]:
+            seat_rows.append([int(n), s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)])
+        if "mixed" in figures["players"][n]:
+            for s in figures["players"][n]["mixed"]["win_share_by_policy"]:
+                pol_rows.append([int(n), s["policy"], s["seat_games"], round(s["win_share"], 4),
+                                 round(s["low"], 4), round(s["high"], 4), round(s["mean_score"], 3)])
+    rep.tables.append(Table(f"Win share by seat ({ref}, ties shared)", ["players", "seat", "share", "low", "high"],
+                            seat_rows))
+    if pol_rows:
+        rep.tables.append(Table("Win share by policy (mixed tables, seats rotated)",
+                                ["players", "policy", "seat-games", "share", "low", "high", "mean score"], pol_rows))
+    gap_rows = []
+    strongest = "strong" if "strong" in pols else ("greedy" if "greedy" in pols else None)
+    if strongest and "random" in pols and strongest != "random":
+        for n in counts:
+            a = figures["players"][n][strongest]
+            b = figures["players"][n]["random"]
+            gap = a["score"]["mean"] - b["score"]["mean"]
+            half = Z95 * math.sqrt(a["score"]["sd"] ** 2 / (a["games"] * int(n))
+                                   + b["score"]["sd"] ** 2 / (b["games"] * int(n)))
+            figures["players"][n]["skill_gap"] = {"strong": strongest, "gap": gap, "low": gap - half,
+                                                  "high": gap + half}
+            gap_rows.append([int(n), strongest, round(gap, 3), round(gap - half, 3), round(gap + half, 3)])
+            rep.tolerances.append(_tol(f"skill gap {strongest} - random mean score ({n} players)", gap,
+                                       gap - half, gap + half, bal.skill_gap, "skill_gap"))
+        rep.tables.append(Table("How much skill matters: mean score gap to random",
+                                ["players", "policy", "gap", "low", "high"], gap_rows))
+    four = counts[min(len(counts) - 1, 3)] if counts else None
+    if four is not None:
+        rep.charts.append(Histogram(f"Score distribution, {four} players", {
+            p: (0, list(figures["players"][four][p]["score_hist"])) for p in pols}, x_label="score"))
+        rr = figures["players"][four][ref]["rows"]
+        rep.charts.append(Bars(f"Row completion rate ({ref}, {four} players)", [f"row {r['row']}" for r in rr],
+                               [r["completion"] for r in rr], [r["low"] for r in rr], [r["high"] for r in rr],
+                               y_label="share of player-games"))
+    rep.figures = figures
+    return rep
+
+
+def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str, Any]) -> None:
+    bal = spec.balance
+    ref = per[bal.reference_policy]
+    tag = f"{n} player{'s' if n != 1 else ''}, {bal.reference_policy}"
+    rates = []
+    for r in ref["rows"]:
+        rates.append(r["completion"])
+        rep.tolerances.append(_tol(f"row {r['row']} completion rate = goal card {r['row']} ({tag})",
+                                   r["completion"], r["low"], r["high"], bal.goal_completion, "goal_completion"))
+    lo_rate = min(rates)
+    spread = max(rates) / lo_rate if lo_rate > 0 else math.inf
+    rep.tolerances.append(_tol(f"easiest/hardest row completion ratio ({tag})", spread, None, None,
+                               bal.goal_spread, "goal_spread"))
+    u = ref["unplaceable_share"]
+    rep.tolerances.append(_tol(f"unplaceable card share ({tag})", u["share"], u["low"], u["high"],
+                               bal.unplaceable_share, "unplaceable_share"))
+    if n >= 2:
+        t = ref["tie_rate"]
+        rep.tolerances.append(_tol(f"shared-win rate ({tag})", t["share"], t["low"], t["high"], bal.tie_rate,
+                                   "tie_rate"))
+        for s in ref["win_share_by_seat"]:
+            rep.tolerances.append(_tol(f"seat {s['seat']} win share / fair share 1/{n} ({tag})", s["share"] * n,
+                                       s["low"] * n, s["high"] * n, bal.seat_win_share, "seat_win_share"))

@@ -1,0 +1,83 @@
+"""Policies for the reference rules. They call the very decision functions the compiled kernel uses, so the
+readable game and the fast self-play play alike:
+
+- random: uniform over the legal writes (and Pass where a write is optional);
+- greedy: writes each number where it splits its gap evenly (linear interpolation of numbers over cells),
+  with a pull towards completing rows; takes optional writes that fit well;
+- strong: an expectation over the cards nobody has seen yet: for each cell, the expected number of cells
+  that remain fillable in the column's gaps given the draws left, plus the value of unlocking a bonus/goal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.engine.kernel import seed_state
+from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush.rules import PASS, Action, Cell, Game, State, Write
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A named policy; `choose` picks an action for the pending decision with the caller's RNG state."""
+
+    name: str
+    code: int
+
+    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
+        """The action for the pending decision (rng: a uint64[1] state from `new_rng`)."""
+        d = game.to_decide(state)
+        if d is None:
+            raise ValueError("the game is over")
+        a = _arrays(game, state, d.player)
+        p = d.player
+        if d.kind == "bonus":
+            b = game.bonuses[d.row - 1]
+            if isinstance(b, str):
+                c = game.suits.index(b)
+                h, n = K.decide_suit(self.code, rng, a["sheet"], a["rowfill"], p, c, game.rows, len(game.suits),
+                                     game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
+                                     a["u_total"], a["left"])
+                return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
+            c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, -1, b, game.rows, len(game.suits),
+                                   game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
+                                   a["u_total"], a["left"], True)
+            return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
+        assert d.card is not None
+        c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, d.card.suit, d.card.number, game.rows,
+                               len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
+                               a["u_total"], a["left"], d.kind == "announced")
+        return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
+
+
+def _arrays(game: Game, state: State, player: int) -> dict[str, object]:
+    """The kernel's view of a state: sheets bottom-up, row fill counts, goal rows, unseen cards."""
+    cols = len(game.suits)
+    sheet = np.zeros((game.players, cols, game.rows), dtype=np.int64)
+    for p, sh in enumerate(state.sheets):
+        for c, col in enumerate(sh):
+            sheet[p, c, :] = col[::-1]
+    rowfill = (sheet != 0).sum(axis=1).astype(np.int64)
+    isgoal = np.zeros(game.rows, dtype=np.int64)
+    for r in state.goals:
+        isgoal[game.rows - r] = 1
+    span = game.nmax - game.nmin + 1
+    unseen = np.ones((cols, span), dtype=np.int64)
+    seen = state.deck[: state.round * game.players]
+    for card in seen:
+        unseen[card.suit, card.number - game.nmin] = 0
+    return {"sheet": sheet, "rowfill": rowfill, "isgoal": isgoal, "unseen": unseen,
+            "u_total": cols * span - len(seen), "left": game.rounds - state.round}
+
+
+def new_rng(seed: int) -> np.ndarray:
+    """A policy RNG state (the engine's xorshift64) from an integer seed."""
+    return seed_state(seed)
+
+
+RANDOM = Policy("random", K.POLICY_RANDOM)
+GREEDY = Policy("greedy", K.POLICY_GREEDY)
+STRONG = Policy("strong", K.POLICY_STRONG)
+POLICIES: dict[str, Policy] = {p.name: p for p in (RANDOM, GREEDY, STRONG)}

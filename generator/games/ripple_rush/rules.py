@@ -1,0 +1,351 @@
+"""Ripple Rush reference rules: readable, immutable states, every action re-checked by `apply`.
+
+User-facing rows are numbered 1..rows from the TOP (goal card k shows row k); numbers ascend from the bottom
+of a column to its top, so a number must be larger than every number in a row with a larger row number and
+smaller than every number in a row with a smaller row number.
+
+A round, as the rulebook orders it: (a) every player draws one card; (b) players who cannot write theirs
+announce it; (c) in seat order the others write their own card (mandatory, choice of cell), each write's row
+bonus resolved at once (cascading); (d) in seat order every player may write each announced card of the
+others, announcers in seat order. Sheets are personal, so the seat order only fixes the order of decisions.
+A decision with no legal write is skipped (an unusable bonus is lost, an unwritable announced card ignored).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal, Sequence, Union
+
+import numpy as np
+
+from generator.errors import RuleViolation
+from generator.spec.games.ripple_rush import RippleRushGame
+
+GAME_ID = "ripple_rush"
+RULESET_VERSION = "1.0"
+
+Sheet = tuple[tuple[int, ...], ...]
+"""sheet[column][row - 1]: the number written (0 = empty), rows from the top."""
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A number card: suit (column index) and number."""
+
+    suit: int
+    number: int
+
+
+@dataclass(frozen=True, order=True)
+class Cell:
+    """A sheet cell: column (suit index) and row (1 = top)."""
+
+    column: int
+    row: int
+
+
+@dataclass(frozen=True, order=True)
+class Write:
+    """Write `number` in `cell`."""
+
+    cell: Cell
+    number: int
+
+
+@dataclass(frozen=True, order=True)
+class Pass:
+    """Decline an optional write (an announced card or a row bonus)."""
+
+
+PASS = Pass()
+Action = Union[Write, Pass]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must decide what: own card, an announced card, or the bonus of a completed row."""
+
+    player: int
+    kind: Literal["own", "announced", "bonus"]
+    card: Card | None = None
+    row: int = 0
+    """For a bonus: the completed row whose bonus this is."""
+
+
+@dataclass(frozen=True)
+class State:
+    """A position: sheets, the dealt deck, revealed goal rows, the round and the decisions pending."""
+
+    sheets: tuple[Sheet, ...]
+    deck: tuple[Card, ...]
+    goals: tuple[int, ...]
+    round: int
+    """Rounds started so far (1 = first round in progress)."""
+    drawn: tuple[Card, ...] = ()
+    announced: tuple[int, ...] = ()
+    agenda: tuple[Decision, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetScore:
+    """One sheet's score: longest run per column, goals completed, total, completed columns."""
+
+    runs: tuple[int, ...]
+    goals_completed: tuple[int, ...]
+    total: int
+    completed_columns: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: scores, winners (seats, 0-based) and how the winner was decided."""
+
+    scores: tuple[int, ...]
+    details: tuple[SheetScore, ...]
+    winners: tuple[int, ...]
+    tie_break_used: bool
+    """Top scores were tied and completed columns separated them (at least partly)."""
+    shared: bool
+
+
+@dataclass(frozen=True)
+class Game:
+    """Static rules of one Ripple Rush variant for a player count, built once from a validated spec."""
+
+    suits: tuple[str, ...]
+    nmin: int
+    nmax: int
+    rows: int
+    bonuses: tuple[int | str, ...]
+    rounds: int
+    players: int
+    goal_points: int
+    goals_revealed: int
+    _suit_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_spec(cls, spec: RippleRushGame, players: int, bonuses: Sequence[int | str] | None = None) -> "Game":
+        """The rules of `spec` for `players` players (optionally with another bonus order, top row first)."""
+        if not spec.players.min <= players <= spec.players.max:
+            raise RuleViolation(f"{players} players: this kit is for {spec.players.min}..{spec.players.max}")
+        ids = tuple(s.id for s in spec.suits)
+        return cls(ids, spec.numbers.min, spec.numbers.max, spec.rows,
+                   tuple(spec.bonuses if bonuses is None else bonuses), spec.cards_per_player, players,
+                   spec.goals.points, spec.goals.revealed, {s: i for i, s in enumerate(ids)})
+
+    # -- naming -----------------------------------------------------------------------------------------
+    def card_name(self, card: Card) -> str:
+        """'blue 15'."""
+        return f"{self.suits[card.suit]} {card.number}"
+
+    def cell_name(self, cell: Cell) -> str:
+        """'blue row 3'."""
+        return f"{self.suits[cell.column]} row {cell.row}"
+
+    def bonus_name(self, row: int) -> str:
+        """'10' or 'X(blue)' for the bonus printed on `row`."""
+        b = self.bonuses[row - 1]
+        return f"X({b})" if isinstance(b, str) else str(b)
+
+    # -- set-up -----------------------------------------------------------------------------------------
+    def full_deck(self) -> tuple[Card, ...]:
+        """Every card of the box: suits x numbers."""
+        return tuple(Card(s, n) for s in range(len(self.suits)) for n in range(self.nmin, self.nmax + 1))
+
+    def empty_sheet(self) -> Sheet:
+        """A blank sheet."""
+        return tuple((0,) * self.rows for _ in self.suits)
+
+    def new_state(self, deck: Sequence[Card], goals: Sequence[int], sheets: Sequence[Sheet] | None = None) -> State:
+        """A game dealt with `deck` (draw order: round by round, seat by seat) and revealed goal rows."""
+        need = self.rounds * self.players
+        if len(deck) != need:
+            raise RuleViolation(f"deck holds {len(deck)} cards, {self.players} players need "
+                                f"{self.rounds} x {self.players} = {need}")
+        if len(set(deck)) != len(deck):
+            raise RuleViolation("deck holds a card twice")
+        sh = tuple(sheets) if sheets is not None else tuple(self.empty_sheet() for _ in range(self.players))
+        return self._settle(State(sh, tuple(deck), tuple(goals), 0))
+
+    def initial_state(self, rng: np.random.Generator) -> State:
+        """Shuffle the box, deal rounds x players cards and reveal goal cards, from `rng`."""
+        box = list(self.full_deck())
+        order = rng.permutation(len(box))
+        deck = [box[i] for i in order[: self.rounds * self.players]]
+        goals = sorted(int(r) + 1 for r in rng.permutation(self.rows)[: self.goals_revealed])
+        return self.new_state(deck, goals)
+
+    # -- the placement rule -------------------------------------------------------------------------------
+    def legal_rows(self, sheet: Sheet, column: int, number: int) -> tuple[int, ...]:
+        """Rows (1 = top) where `number` may be written in `column`: empty, below every smaller-above...
+        i.e. larger than every number lower in the column and smaller than every number higher up."""
+        col = sheet[column]
+        if not self.nmin <= number <= self.nmax or number in col:
+            return ()
+        out = []
+        for r in range(1, self.rows + 1):
+            if col[r - 1] != 0:
+                continue
+            above = [v for v in col[: r - 1] if v]
+            below = [v for v in col[r:] if v]
+            if all(v > number for v in above) and all(v < number for v in below):
+                out.append(r)
+        return tuple(out)
+
+    def legal_cells(self, sheet: Sheet, column: int, number: int) -> tuple[Cell, ...]:
+        """Cells where `number` may go in `column`."""
+        return tuple(Cell(column, r) for r in self.legal_rows(sheet, column, number))
+
+    def why_illegal(self, sheet: Sheet, cell: Cell, number: int) -> str | None:
+        """Why `number` may not go in `cell` (naming the cell and the numbers in the way), or None."""
+        where = self.cell_name(cell)
+        if not 0 <= cell.column < len(self.suits) or not 1 <= cell.row <= self.rows:
+            return f"there is no cell column {cell.column}, row {cell.row} on a {len(self.suits)}x{self.rows} sheet"
+        if not self.nmin <= number <= self.nmax:
+            return f"{number} is not a number of this game ({self.nmin}..{self.nmax})"
+        col = sheet[cell.column]
+        if col[cell.row - 1] != 0:
+            return f"{where} already holds {col[cell.row - 1]}"
+        if number in col:
+            r = col.index(number) + 1
+            return f"{self.suits[cell.column]} {number} is already written in row {r}"
+        above = [(r, v) for r, v in enumerate(col[: cell.row - 1], start=1) if v and v < number]
+        below = [(r, v) for r, v in enumerate(col[cell.row:], start=cell.row + 1) if v and v > number]
+        if above or below:
+            parts = [f"{v} in row {r} above it is smaller" for r, v in above]
+            parts += [f"{v} in row {r} below it is larger" for r, v in below]
+            return (f"cannot write {number} in {where}: " + "; ".join(parts)
+                    + " (numbers must ascend from the bottom of a column to its top)")
+        return None
+
+    def can_write(self, sheet: Sheet, decision: Decision) -> bool:
+        """Whether the decision has at least one legal write."""
+        if decision.kind == "bonus":
+            b = self.bonuses[decision.row - 1]
+            if isinstance(b, str):
+                c = self._suit_index[b]
+                return any(self.legal_rows(sheet, c, n) for n in range(self.nmin, self.nmax + 1))
+            return any(self.legal_rows(sheet, c, b) for c in range(len(self.suits)))
+        assert decision.card is not None
+        return bool(self.legal_rows(sheet, decision.card.suit, decision.card.number))
+
+    # -- play ---------------------------------------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        """No decision pending and every round played."""
+        return not state.agenda and state.round >= self.rounds
+
+    def to_decide(self, state: State) -> Decision | None:
+        """The pending decision, or None at the end."""
+        return state.agenda[0] if state.agenda else None
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Every legal action of the pending decision, sorted (Pass first where it is allowed)."""
+        d = self.to_decide(state)
+        if d is None:
+            return []
+        sheet = state.sheets[d.player]
+        acts: list[Action] = []
+        if d.kind == "bonus":
+            acts.append(PASS)
+            b = self.bonuses[d.row - 1]
+            if isinstance(b, str):
+                c = self._suit_index[b]
+                for n in range(self.nmin, self.nmax + 1):
+                    acts += [Write(cell, n) for cell in self.legal_cells(sheet, c, n)]
+            else:
+                for c in range(len(self.suits)):
+                    acts += [Write(cell, b) for cell in self.legal_cells(sheet, c, b)]
+            return acts
+        assert d.card is not None
+        if d.kind == "announced":
+            acts.append(PASS)
+        acts += [Write(cell, d.card.number) for cell in self.legal_cells(sheet, d.card.suit, d.card.number)]
+        return acts
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after `action`; raises RuleViolation (naming cell and numbers in the way) if illegal."""
+        d = self.to_decide(state)
+        if d is None:
+            raise RuleViolation("the game is over; no action is possible")
+        sheet = state.sheets[d.player]
+        who = f"player {d.player + 1}"
+        rest = state.agenda[1:]
+        if isinstance(action, Pass):
+            if d.kind == "own":
+                assert d.card is not None
+                rows = ", ".join(str(r) for r in self.legal_rows(sheet, d.card.suit, d.card.number))
+                raise RuleViolation(f"{who} must write {self.card_name(d.card)}: it fits in "
+                                    f"{self.suits[d.card.suit]} row(s) {rows}")
+            return self._settle(replace(state, agenda=rest))
+        if not isinstance(action, Write):
+            raise RuleViolation(f"not an action: {action!r}")
+        cell, n = action.cell, action.number
+        if d.kind in ("own", "announced"):
+            assert d.card is not None
+            if n != d.card.number:
+                raise RuleViolation(f"{who} is writing {self.card_name(d.card)}, not {n}")
+            if cell.column != d.card.suit:
+                raise RuleViolation(f"{self.card_name(d.card)} goes in the {self.suits[d.card.suit]} column, "
+                                    f"not in {self.cell_name(cell)}")
+        else:
+            b = self.bonuses[d.row - 1]
+            if isinstance(b, str):
+                if cell.column != self._suit_index[b]:
+                    raise RuleViolation(f"bonus X({b}) of row {d.row} is written in the {b} column, "
+                                        f"not in {self.cell_name(cell)}")
+            elif n != b:
+                raise RuleViolation(f"bonus of row {d.row} is the number {b}, not {n}")
+        why = self.why_illegal(sheet, cell, n)
+        if why:
+            raise RuleViolation(f"{who}: {why}")
+        col = list(sheet[cell.column])
+        col[cell.row - 1] = n
+        new_sheet = sheet[: cell.column] + (tuple(col),) + sheet[cell.column + 1:]
+        sheets = state.sheets[: d.player] + (new_sheet,) + state.sheets[d.player + 1:]
+        if all(c[cell.row - 1] != 0 for c in new_sheet):
+            rest = (Decision(d.player, "bonus", row=cell.row),) + rest
+        return self._settle(replace(state, sheets=sheets, agenda=rest))
+
+    def _settle(self, state: State) -> State:
+        """Drop decisions without a legal write; start rounds until one exists or the game ends."""
+        while True:
+            while state.agenda and not self.can_write(state.sheets[state.agenda[0].player], state.agenda[0]):
+                state = replace(state, agenda=state.agenda[1:])
+            if state.agenda or state.round >= self.rounds:
+                return state
+            state = self._start_round(state)
+
+    def _start_round(self, state: State) -> State:
+        t = state.round
+        drawn = state.deck[t * self.players:(t + 1) * self.players]
+        announced = tuple(p for p in range(self.players)
+                          if not self.legal_rows(state.sheets[p], drawn[p].suit, drawn[p].number))
+        agenda = [Decision(p, "own", drawn[p]) for p in range(self.players) if p not in announced]
+        agenda += [Decision(p, "announced", drawn[q]) for p in range(self.players) for q in announced if q != p]
+        return replace(state, round=t + 1, drawn=drawn, announced=announced, agenda=tuple(agenda))
+
+    # -- scoring ------------------------------------------------------------------------------------------
+    def score_sheet(self, sheet: Sheet, goals: Sequence[int]) -> SheetScore:
+        """Longest run of filled cells per column, plus goal points for revealed goal rows completely filled."""
+        runs = []
+        for col in sheet:
+            best = run = 0
+            for v in col:
+                run = run + 1 if v else 0
+                best = max(best, run)
+            runs.append(best)
+        done = tuple(r for r in goals if all(col[r - 1] for col in sheet))
+        full = sum(1 for col in sheet if all(col))
+        return SheetScore(tuple(runs), done, sum(runs) + self.goal_points * len(done), full)
+
+    def outcome(self, state: State) -> Outcome:
+        """Scores and winners: highest total; ties broken by completed columns; still tied, a shared win."""
+        if not self.is_over(state):
+            raise RuleViolation(f"the game is not over (round {state.round} of {self.rounds})")
+        details = tuple(self.score_sheet(s, state.goals) for s in state.sheets)
+        scores = tuple(d.total for d in details)
+        top = max(scores)
+        cand = [p for p, s in enumerate(scores) if s == top]
+        best_cols = max(details[p].completed_columns for p in cand)
+        win = tuple(p for p in cand if details[p].completed_columns == best_cols)
+        return Outcome(scores, details, win, len(cand) > 1 and len(win) < len(cand), len(win) > 1)
