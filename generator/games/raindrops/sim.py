@@ -1,0 +1,263 @@
+"""Raindrops full-game self-play: a picklable Simulation, its tally, and the full-game balance report.
+
+`FullGames.play(seed, games)` plays whole games with the reference rules and the policies; each game gets
+its own `random.Random` seeded from the chunk's SeedSequence, so results depend only on (sim, games, seed).
+`full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
+seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from generator.engine.report import Bars, Histogram, Table, Tolerance
+from generator.engine.runner import Tally, run
+from generator.engine.stats import hist_percentiles, spearman, wilson
+from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
+from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
+from generator.games.raindrops.refit import CardPlay, refit_points, total_change
+from generator.games.raindrops.rules import Outcome, Params, Raindrops, State
+
+PARTS = ("cards", "bonus", "clouds", "thunder", "incomplete")
+TRIGGERS = ("limit", "cards", "bag")
+
+
+@dataclass(frozen=True)
+class FullGames:
+    """Whole games of `players` seats. mode "greedy": greedy everywhere; "gap": one greedy seat (game g puts
+    it in seat g % players) against random seats; "random": random everywhere."""
+
+    params: Params
+    bag: tuple[RaindropTile, ...]
+    cards: tuple[MemoryCard, ...]
+    bonus: tuple[BonusTile, ...]
+    clouds: tuple[CloudToken, ...]
+    thunder: tuple[ThunderToken, ...]
+    players: int
+    mode: str
+    turn_limit: int
+    pure: bool = False
+
+    def game(self) -> Raindrops:
+        """The rules object."""
+        return Raindrops(self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder)
+
+    def play_one(self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy,
+                 randomp: RandomPolicy) -> tuple[State, Outcome, int]:
+        """One game from an integer seed; returns the final state, outcome and the greedy seat (-1: all)."""
+        rng = random.Random(seed)
+        st = game.new_state(self.players, rng)
+        gseat = index % self.players if self.mode == "gap" else -1
+        pols = [greedy if (self.mode == "greedy" or s == gseat) else randomp for s in range(self.players)]
+        while st.phase != "over" and st.turn <= self.turn_limit:
+            game.apply(st, pols[st.current].choose(game, st, rng))
+        if st.phase != "over":
+            st.end_trigger = "limit"
+        return st, game.outcome(st), gseat
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        """Play `games` games and tally them (per-game arrays under "games.*")."""
+        game = self.game()
+        greedy = GreedyPolicy(game, pure=self.pure)
+        randomp = RandomPolicy()
+        n = self.players
+        max_card = max(c.id for c in self.cards) + 1
+        types = game.cloud_types
+        seeds = seed.generate_state(max(1, games), dtype=np.uint64)
+        t: Tally = {
+            "games": np.array([games], dtype=np.int64),
+            "wins": np.zeros(n, dtype=np.float64),
+            "ties": np.zeros(3, dtype=np.int64),
+            "parts": np.zeros(len(PARTS), dtype=np.int64),
+            "card_held": np.zeros(max_card, dtype=np.int64),
+            "card_done": np.zeros(max_card, dtype=np.int64),
+            "card_turns": np.zeros(max_card, dtype=np.int64),
+            "cloud_taken": np.zeros(len(types), dtype=np.int64),
+            "greedy_wins": np.zeros(1, dtype=np.float64),
+            "games.turns": np.zeros(games, dtype=np.int64),
+            "games.rounds": np.zeros(games, dtype=np.int64),
+            "games.trigger": np.zeros(games, dtype=np.int64),
+            "games.margin": np.zeros(games, dtype=np.float64),
+        }
+        for g in range(games):
+            st, out, gseat = self.play_one(game, int(seeds[g]), g, greedy, randomp)
+            share = 1.0 / len(out.winners)
+            for w in out.winners:
+                t["wins"][w] += share
+            t["ties"][("total", "cards", "shared").index(out.tie_break)] += 1
+            for s in out.scores:
+                t["parts"] += np.array([s.cards, s.bonus, s.clouds, s.thunder, s.incomplete], dtype=np.int64)
+            for ps in st.players:
+                for c, k in zip(ps.completed, ps.completed_after):
+                    t["card_held"][c] += 1
+                    t["card_done"][c] += 1
+                    t["card_turns"][c] += k
+                for h in ps.held:
+                    t["card_held"][h.card] += 1
+                    t["card_turns"][h.card] += ps.turns - h.since
+                for tok in ps.clouds:
+                    t["cloud_taken"][types.index(game.clouds[tok].type)] += 1
+            t["games.turns"][g] = st.turn
+            t["games.rounds"][g] = max(p.turns for p in st.players)
+            t["games.trigger"][g] = TRIGGERS.index(st.end_trigger or "limit")
+            if gseat >= 0:
+                if gseat in out.winners:
+                    t["greedy_wins"][0] += share
+                others = [out.scores[s].total for s in range(n) if s != gseat]
+                t["games.margin"][g] = out.scores[gseat].total - sum(others) / max(1, len(others))
+        return t
+
+
+def simulation(spec: Any, cards: Sequence[MemoryCard], players: int, mode: str, *, pure: bool = False) -> FullGames:
+    """A FullGames job from a validated RaindropsGame (its `balance.play` section) and its cards."""
+    from generator.games.raindrops import components as comp
+
+    return FullGames(Params.from_spec(spec), comp.build_bag(spec), tuple(cards), comp.build_bonus_tiles(spec),
+                     comp.build_cloud_tokens(spec), comp.build_thunder_tokens(spec), players, mode,
+                     spec.balance.play.turn_limit, pure)
+
+
+def _tol(name: str, value: float, bound: Any, key: str, low: float | None = None,
+         high: float | None = None) -> Tolerance:
+    return Tolerance(name, float(value), low, high, bound.min, bound.max, f"game.balance.play.{key}")
+
+
+def summarise(t: Tally, players: int) -> dict[str, Any]:
+    """Figures of one greedy self-play tally (JSON-able)."""
+    games = int(t["games"][0])
+    seats = []
+    for s in range(players):
+        p, lo, hi = wilson(float(t["wins"][s]), games)
+        seats.append({"seat": s + 1, "share": p, "low": lo, "high": hi})
+    turns = t["games.turns"]
+    rounds = t["games.rounds"]
+    trig = np.bincount(t["games.trigger"], minlength=3)
+    parts = t["parts"].astype(float)
+    total = parts.sum()
+    rhist = np.bincount(rounds)
+    p10, p50, p90 = hist_percentiles(rhist, [10, 50, 90])
+    return {
+        "games": games,
+        "seats": seats,
+        "seat_advantage": max(abs(x["share"] - 1.0 / players) for x in seats) if games else float("nan"),
+        "rounds_mean": float(rounds.mean()) if games else float("nan"),
+        "rounds_p10_p50_p90": [p10, p50, p90],
+        "turns_mean": float(turns.mean()) if games else float("nan"),
+        "trigger": {name: int(trig[i]) for i, name in enumerate(TRIGGERS)},
+        "cards_trigger_share": float(trig[1] / games) if games else float("nan"),
+        "limit_share": float(trig[0] / games) if games else float("nan"),
+        "parts": {name: float(parts[i] / total) if total else float("nan") for i, name in enumerate(PARTS)},
+        "mean_score": float(total / (games * players)) if games else float("nan"),
+        "tie_break": {name: int(t["ties"][i]) for i, name in enumerate(("total", "cards", "shared"))},
+    }
+
+
+def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed: int, executor: Any,
+                     progress: Callable[[int], None] | None = None
+                     ) -> tuple[list[Table], list[Histogram | Bars], list[Tolerance], dict[str, Any]]:
+    """Full-game balance for every player count of `game.rules.players`: seat win shares (95% intervals),
+    length, end trigger, score parts, greedy-versus-random gap, card completion and speed, cloud take rates,
+    and the refit proposal. `games` games per player count and mode (greedy, gap)."""
+    bal = spec.balance.play
+    tables: list[Table] = []
+    charts: list[Histogram | Bars] = []
+    tols: list[Tolerance] = []
+    figures: dict[str, Any] = {"players": {}}
+    card_held = card_done = card_turns = None
+    cloud_rates: dict[str, float] = {}
+    types: tuple[str, ...] = ()
+    for n in spec.rules.players:
+        if n < 2:
+            continue
+        sim = simulation(spec, cards, n, "greedy")
+        types = sim.game().cloud_types
+        t = run(sim, games, seed + 1000 * n, executor, progress=progress)
+        f = summarise(t, n)
+        gap = run(simulation(spec, cards, n, "gap"), games, seed + 1000 * n + 1, executor, progress=progress)
+        gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), games)
+        f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n,
+                                 "mean_margin": float(gap["games.margin"].mean()) if games else float("nan")}
+        rates = {ty: float(t["cloud_taken"][i]) / (games * n) for i, ty in enumerate(types)}
+        f["cloud_take_rates"] = rates
+        for ty, r in rates.items():
+            cloud_rates[ty] = cloud_rates.get(ty, 0.0) + r / len(spec.rules.players)
+        figures["players"][str(n)] = f
+        card_held = t["card_held"] if card_held is None else card_held + t["card_held"]
+        card_done = t["card_done"] if card_done is None else card_done + t["card_done"]
+        card_turns = t["card_turns"] if card_turns is None else card_turns + t["card_turns"]
+
+        tables.append(Table(f"Full games, {n} players, greedy in every seat ({games} games)",
+                            ["seat", "win share", "95% low", "95% high"],
+                            [[s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)]
+                             for s in f["seats"]]))
+        charts.append(Bars(f"Win share by seat, {n} players", [f"seat {s['seat']}" for s in f["seats"]],
+                           [s["share"] for s in f["seats"]], [s["low"] for s in f["seats"]],
+                           [s["high"] for s in f["seats"]], reference=1.0 / n, y_label="win share"))
+        charts.append(Histogram(f"Game length, {n} players", {"rounds": (0, [int(x) for x in
+                                                                             np.bincount(t["games.rounds"])])},
+                                x_label="rounds"))
+        tols.append(_tol(f"seat advantage ({n} players)", f["seat_advantage"], bal.seat_advantage,
+                         "seat_advantage"))
+        tols.append(_tol(f"mean rounds ({n} players)", f["rounds_mean"], bal.rounds, "rounds"))
+        tols.append(_tol(f"share ended by a 10th card ({n} players)", f["cards_trigger_share"],
+                         bal.cards_trigger_share, "cards_trigger_share"))
+        tols.append(_tol(f"share stopped by the turn limit ({n} players)", f["limit_share"], bal.limit_share,
+                         "limit_share"))
+        for name in PARTS:
+            tols.append(_tol(f"score share of {name} ({n} players)", f["parts"][name], getattr(bal.parts, name),
+                             f"parts.{name}"))
+        tols.append(_tol(f"greedy win share against random ({n} players)", gp, bal.greedy_win_share,
+                         "greedy_win_share", glo, ghi))
+        if types:
+            tols.append(_tol(f"cloud take-rate spread ({n} players)", max(rates.values()) - min(rates.values()),
+                             bal.cloud_take_spread, "cloud_take_spread"))
+    summary_rows = []
+    for n, f in figures["players"].items():
+        summary_rows.append([int(n), round(f["rounds_mean"], 2), f["rounds_p10_p50_p90"][1],
+                             round(f["cards_trigger_share"], 3), round(f["mean_score"], 1),
+                             *[round(f["parts"][p], 3) for p in PARTS],
+                             round(f["greedy_vs_random"]["share"], 3)])
+    tables.append(Table("Full games: length, end trigger, score parts (A-E shares), greedy vs random",
+                        ["players", "rounds", "median", "10th-card end", "mean score", "A cards", "B bonus",
+                         "C clouds", "D thunder", "E incomplete", "greedy win vs random"], summary_rows))
+    if types:
+        tables.append(Table("Cloud token take rates (tokens per player per game)", ["players", *types],
+                            [[int(n), *[round(f["cloud_take_rates"][ty], 4) for ty in types]]
+                             for n, f in figures["players"].items()]))
+    if card_held is not None:
+        assert card_done is not None and card_turns is not None
+        stats = {c.id: CardPlay(int(card_held[c.id]), int(card_done[c.id]), float(card_turns[c.id]))
+                 for c in cards}
+        rows = []
+        pts, speed = [], []
+        for c in sorted(cards, key=lambda c: c.id):
+            s = stats[c.id]
+            tpc = s.turns_per_completion
+            rows.append([c.id, c.points, "cat" if c.cat else (c.cloud or ""), s.held, s.completed,
+                         round(s.completed / s.held, 3) if s.held else None,
+                         round(tpc, 2) if np.isfinite(tpc) else None])
+            if s.held and np.isfinite(tpc):
+                pts.append(c.points)
+                speed.append(tpc)
+        rho = spearman(pts, speed)
+        proposal = refit_points(cards, stats)
+        tables.append(Table("Memory cards in full games (all player counts): completion and speed once held",
+                            ["card", "points", "symbol", "held", "completed", "completion rate",
+                             "turns held per completion"], rows))
+        figures["cards"] = {str(c.id): {"points": c.points, "held": stats[c.id].held,
+                                        "completed": stats[c.id].completed, "turns_held": stats[c.id].turns_held}
+                            for c in cards}
+        figures["points_speed_spearman"] = rho
+        figures["refit"] = {"points": {str(k): v for k, v in sorted(proposal.items())},
+                            "total_change": total_change(cards, proposal),
+                            "spearman_after": spearman([proposal[c.id] for c in cards if stats[c.id].held
+                                                        and np.isfinite(stats[c.id].turns_per_completion)],
+                                                       speed)}
+        figures["cloud_take_rates"] = cloud_rates
+        tols.append(_tol("rank correlation of card points with turns per completion", rho,
+                         bal.points_speed_spearman, "points_speed_spearman"))
+    return tables, charts, tols, figures
