@@ -1,0 +1,254 @@
+"""One test per rule of the digest, and every worked example of the rulebook (seed 000, Japanese)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from generator.errors import RuleViolation
+from generator.games.ripple_rush import PASS, Card, Cell, Decision, Game, Pass, State, Write
+from tests.games.ripple_rush.conftest import make_spec
+from tests.games.ripple_rush.helpers import card, deck_starting, sheet
+
+BLUE, RED, GREEN, ORANGE = 0, 1, 2, 3
+
+
+@pytest.fixture
+def g2(spec):
+    return Game.from_spec(spec, 2)
+
+
+# --- worked examples ------------------------------------------------------------------------------------
+
+def test_example_abby_15_goes_between_14_and_17(g2):
+    # Abby's blue column holds 9, 14, 17 (bottom to top) with empty cells around and between them.
+    abby = sheet(g2, {"blue": {2: 17, 5: 14, 7: 9}})
+    assert g2.legal_rows(abby, BLUE, 15) == (3, 4)
+    with pytest.raises(RuleViolation, match=r"cannot write 15 in blue row 1: 17 in row 2 below it is larger"):
+        st = g2.new_state(deck_starting(g2, ["blue 15", "red 1"]), [], [abby, g2.empty_sheet()])
+        g2.apply(st, Write(Cell(BLUE, 1), 15))
+    with pytest.raises(RuleViolation, match=r"cannot write 15 in blue row 6: 14 in row 5 above it is smaller"):
+        g2.apply(st, Write(Cell(BLUE, 6), 15))
+    after = g2.apply(st, Write(Cell(BLUE, 4), 15))
+    assert after.sheets[0][BLUE] == (0, 17, 0, 15, 14, 0, 9, 0)
+
+
+def test_example_abby_13_unplaceable_is_announced_and_bob_may_write_it(g2):
+    abby = sheet(g2, {"blue": {4: 14, 5: 10}})
+    st = g2.new_state(deck_starting(g2, ["blue 13", "red 7"]), [], [abby, g2.empty_sheet()])
+    assert st.announced == (0,)
+    assert g2.legal_rows(abby, BLUE, 13) == ()
+    # Bob writes his own card first, then may write Abby's announced blue 13.
+    assert st.agenda == (Decision(1, "own", card("red 7")), Decision(1, "announced", card("blue 13")))
+    st = g2.apply(st, Write(Cell(RED, 5), 7))
+    assert g2.to_decide(st) == Decision(1, "announced", card("blue 13"))
+    assert PASS in g2.legal_actions(st)
+    st = g2.apply(st, Write(Cell(BLUE, 4), 13))
+    assert st.sheets[1][BLUE][3] == 13
+    assert st.sheets[0] == abby  # Abby wrote nothing this round
+
+
+def test_example_bob_cascade_18_then_10_then_x_blue(g2):
+    # Row 2 (bonus 10) lacks only orange; row 3 (bonus X(blue)) lacks only red.
+    bob = sheet(g2, {"blue": {2: 20, 3: 15}, "red": {2: 19}, "green": {2: 20, 3: 15}, "orange": {3: 12}})
+    st = g2.new_state(deck_starting(g2, ["red 1", "orange 18"]), [], [g2.empty_sheet(), bob])
+    st = g2.apply(st, Write(Cell(RED, 8), 1))  # Abby's own card
+    st = g2.apply(st, Write(Cell(ORANGE, 2), 18))  # Bob completes row 2
+    assert g2.to_decide(st) == Decision(1, "bonus", row=2)
+    st = g2.apply(st, Write(Cell(RED, 3), 10))  # the 10 in red completes row 3
+    assert g2.to_decide(st) == Decision(1, "bonus", row=3)
+    acts = g2.legal_actions(st)
+    assert {a.cell.column for a in acts if isinstance(a, Write)} == {BLUE}
+    assert {a.number for a in acts if isinstance(a, Write)} == set(range(1, 15)) | set(range(21, 26))  # nothing fits between 15 and 20
+    st = g2.apply(st, Write(Cell(BLUE, 1), 25))
+    assert st.sheets[1][BLUE][0] == 25
+
+
+def _abby_final(game: Game) -> tuple[tuple[int, ...], ...]:
+    return sheet(game, {
+        "red": {8: 1, 7: 5, 6: 8, 5: 12, 3: 17, 2: 18},
+        "blue": {8: 1, 7: 2, 6: 3, 5: 4, 4: 5, 3: 6, 2: 7, 1: 8},
+        "green": {7: 2, 6: 4, 5: 6, 4: 9, 3: 11, 2: 13},
+        "orange": {8: 3, 6: 15, 5: 18, 4: 19, 3: 22},
+    })
+
+
+def test_example_abby_scores_22(g2):
+    s = g2.score_sheet(_abby_final(g2), [])
+    assert s.runs == (8, 4, 6, 4)
+    assert s.total == 22
+
+
+def test_example_abby_scores_28_with_both_goals(g2):
+    # completely filled rows of her sheet: 3, 5 and 6; the revealed goals show rows 5 and 6
+    s = g2.score_sheet(_abby_final(g2), [5, 6])
+    assert s.goals_completed == (5, 6)
+    assert s.total == 28
+    assert g2.score_sheet(_abby_final(g2), [1, 6]).total == 25
+
+
+# --- placement ------------------------------------------------------------------------------------------
+
+def test_numbers_ascend_from_bottom_strictly_with_skips(g2):
+    sh = sheet(g2, {"red": {4: 10}})
+    assert g2.legal_rows(sh, RED, 11) == (1, 2, 3)
+    assert g2.legal_rows(sh, RED, 9) == (5, 6, 7, 8)
+    assert g2.legal_rows(sh, RED, 10) == ()
+
+
+def test_number_already_in_column_cannot_be_written(g2):
+    sh = sheet(g2, {"red": {4: 10}})
+    st = g2.new_state(deck_starting(g2, ["red 10", "blue 1"]), [], [sh, g2.empty_sheet()])
+    assert st.announced == (0,)
+    with pytest.raises(RuleViolation, match="red 10 is already written in row 4"):
+        g2.apply(State(st.sheets, st.deck, (), 1, agenda=(Decision(0, "announced", card("red 10")),)),
+                 Write(Cell(RED, 2), 10))
+
+
+def test_other_columns_do_not_matter(g2):
+    sh = sheet(g2, {"blue": {1: 2, 8: 25}})
+    assert g2.legal_rows(sh, RED, 13) == tuple(range(1, 9))
+
+
+def test_own_write_is_mandatory_with_a_choice_of_cell(g2):
+    st = g2.new_state(deck_starting(g2, ["green 12", "blue 1"]), [], None)
+    acts = g2.legal_actions(st)
+    assert acts == [Write(Cell(GREEN, r), 12) for r in range(1, 9)]
+    with pytest.raises(RuleViolation, match="must write green 12"):
+        g2.apply(st, PASS)
+    with pytest.raises(RuleViolation, match="green 12 goes in the green column, not in red row 2"):
+        g2.apply(st, Write(Cell(RED, 2), 12))
+    with pytest.raises(RuleViolation, match="writing green 12, not 13"):
+        g2.apply(st, Write(Cell(GREEN, 2), 13))
+
+
+def test_occupied_cell_is_named(g2):
+    sh = sheet(g2, {"green": {3: 12}})
+    st = g2.new_state(deck_starting(g2, ["green 14", "blue 1"]), [], [sh, g2.empty_sheet()])
+    with pytest.raises(RuleViolation, match="green row 3 already holds 12"):
+        g2.apply(st, Write(Cell(GREEN, 3), 14))
+
+
+def test_announced_card_is_optional_and_the_announcer_never_writes_it(g2):
+    full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
+    st = g2.new_state(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()])
+    assert st.announced == (0,)
+    assert all(d.player != 0 for d in st.agenda)
+    st = g2.apply(st, Write(Cell(RED, 6), 5))
+    st2 = g2.apply(st, PASS)
+    assert st2.round == 2 and st2.sheets[1][BLUE] == (0,) * 8
+
+
+def test_announcements_happen_before_anyone_writes(g2):
+    # both cannot write: each may write the other's card, in seat order, after all own cards
+    a = sheet(g2, {"red": {1: 9, 2: 8}})
+    b = sheet(g2, {"green": {1: 4, 2: 3}})
+    st = g2.new_state(deck_starting(g2, ["red 20", "green 22"]), [], [a, b])
+    assert st.announced == (0, 1)
+    assert st.agenda == (Decision(0, "announced", card("green 22")), Decision(1, "announced", card("red 20")))
+
+
+def test_number_bonus_goes_in_any_column_and_may_be_declined(g2):
+    # row 1 (bonus 5) lacks only blue; blue 25 completes it
+    sh = sheet(g2, {"red": {1: 25}, "green": {1: 25}, "orange": {1: 25}})
+    st = g2.new_state(deck_starting(g2, ["blue 25", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.apply(st, Write(Cell(BLUE, 1), 25))
+    assert g2.to_decide(st) == Decision(0, "bonus", row=1)
+    acts = g2.legal_actions(st)
+    assert acts[0] == PASS
+    assert {a.cell.column for a in acts[1:]} == {BLUE, RED, GREEN, ORANGE}
+    assert all(a.number == 5 for a in acts[1:])
+    with pytest.raises(RuleViolation, match="bonus of row 1 is the number 5, not 6"):
+        g2.apply(st, Write(Cell(RED, 8), 6))
+    declined = g2.apply(st, PASS)
+    assert g2.to_decide(declined) == Decision(1, "own", card("red 1"))  # the bonus is lost, not saved
+
+
+def test_suit_bonus_any_number_of_the_range_in_that_column(g2):
+    # row 3 (X(blue)) lacks only red
+    sh = sheet(g2, {"blue": {3: 12}, "green": {3: 12}, "orange": {3: 12}})
+    st = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.apply(st, Write(Cell(RED, 3), 12))
+    assert g2.to_decide(st) == Decision(0, "bonus", row=3)
+    writes = [a for a in g2.legal_actions(st) if isinstance(a, Write)]
+    assert {(a.cell.row, a.number) for a in writes} == (
+        {(r, n) for r in (1, 2) for n in range(13, 26)} | {(r, n) for r in range(4, 9) for n in range(1, 12)})
+    with pytest.raises(RuleViolation, match="bonus X\\(blue\\) of row 3 is written in the blue column"):
+        g2.apply(st, Write(Cell(RED, 1), 20))
+    with pytest.raises(RuleViolation, match="cannot write 5 in blue row 1: 12 in row 3 below it is larger"):
+        g2.apply(st, Write(Cell(BLUE, 1), 5))
+
+
+def test_unusable_bonus_is_lost_without_a_decision(g2):
+    # X(blue) with a full blue column: no legal write, so no decision
+    sh = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}, "green": {3: 12}, "orange": {3: 12}})
+    st = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.apply(st, Write(Cell(RED, 3), 12))
+    assert g2.to_decide(st) == Decision(1, "own", card("red 1"))
+
+
+def test_deck_is_20_per_player_from_the_100(spec):
+    for n in range(1, 6):
+        game = Game.from_spec(spec, n)
+        st = game.initial_state(np.random.default_rng(n))
+        assert len(st.deck) == 20 * n == len(set(st.deck))
+        assert set(st.deck) <= set(game.full_deck())
+        assert len(game.full_deck()) == 100
+    with pytest.raises(RuleViolation, match="6 players: this kit is for 1..5"):
+        Game.from_spec(spec, 6)
+
+
+def test_goal_cards_one_per_row_two_revealed(g2):
+    st = g2.initial_state(np.random.default_rng(3))
+    assert len(st.goals) == 2 == len(set(st.goals)) and all(1 <= r <= 8 for r in st.goals)
+
+
+def test_game_lasts_20_rounds_and_ends_when_the_deck_is_empty(spec):
+    game = Game.from_spec(spec, 1)
+    st = game.initial_state(np.random.default_rng(0))
+    rounds = set()
+    while not game.is_over(st):
+        rounds.add(st.round)
+        st = game.apply(st, game.legal_actions(st)[-1])
+    assert st.round == 20 and max(rounds) <= 20
+    with pytest.raises(RuleViolation, match="the game is over"):
+        game.apply(st, PASS)
+
+
+def test_longest_run_scoring_ignores_empty_ends(g2):
+    sh = sheet(g2, {"red": {2: 9, 3: 8, 5: 4}, "green": {1: 9, 8: 1}})
+    assert g2.score_sheet(sh, []).runs == (0, 2, 1, 0)
+
+
+def _over(game: Game, sheets) -> State:
+    return State(tuple(sheets), tuple(game.full_deck()[: game.rounds * game.players]), (), game.rounds)
+
+
+def test_highest_score_wins(g2):
+    a = sheet(g2, {"red": {1: 9, 2: 8}})
+    b = sheet(g2, {"red": {1: 9}})
+    res = g2.outcome(_over(g2, [a, b]))
+    assert res.scores == (2, 1) and res.winners == (0,) and not res.tie_break_used and not res.shared
+
+
+def test_tie_break_by_completed_columns(g2):
+    a = sheet(g2, {"red": {r: 30 - r for r in range(1, 9)}})          # 8 points, 1 full column
+    b = sheet(g2, {"red": {r: 30 - r for r in range(1, 5)}, "blue": {r: 30 - r for r in range(1, 5)}})  # 4 + 4
+    res = g2.outcome(_over(g2, [a, b]))
+    assert res.scores == (8, 8) and res.winners == (0,) and res.tie_break_used and not res.shared
+
+
+def test_still_tied_is_a_shared_win(g2):
+    a = sheet(g2, {"red": {1: 9, 2: 8}})
+    b = sheet(g2, {"blue": {1: 9, 2: 8}})
+    res = g2.outcome(_over(g2, [a, b]))
+    assert res.winners == (0, 1) and res.shared and not res.tie_break_used
+
+
+def test_rules_come_from_the_spec():
+    spec = make_spec(numbers={"min": 1, "max": 10}, rows=5, bonuses=[3, "red", "blue", 7, 9],
+                     cards_per_player=8)
+    game = Game.from_spec(spec, 3)
+    st = game.initial_state(np.random.default_rng(1))
+    assert len(st.deck) == 24 and len(game.full_deck()) == 40
+    assert game.bonus_name(2) == "X(red)" and game.rows == 5
