@@ -1,0 +1,136 @@
+"""The compiled self-play agrees with the pure path and with the reference rules; Hypothesis properties."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
+from generator.games.ripple_rush.kernel import KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
+from generator.games.ripple_rush.policies import POLICIES, new_rng
+from tests.games.ripple_rush.conftest import make_spec
+
+ROOT = Path(__file__).resolve().parents[3]
+KIND = {KIND_OWN: "own", KIND_ANNOUNCED: "announced", KIND_BONUS: "bonus"}
+
+
+def recount(sheet, goals, points):
+    """Independent score: longest filled run per column (rows top to bottom), plus points per full goal row."""
+    total = 0
+    for col in sheet:
+        runs = "".join("x" if v else "." for v in col).split(".")
+        total += max(len(r) for r in runs)
+    return total + points * sum(1 for r in goals if all(c[r - 1] for c in sheet))
+
+
+def replay(spec, players, policies, seed, games):
+    """Play with the kernel, recording; replay every game through the reference rules' apply."""
+    setup = Setup.from_spec(spec)
+    t = RippleRushSim(setup, players, policies, record=True).play(np.random.SeedSequence(seed), games)
+    game = Game.from_spec(spec, players)
+    span = spec.numbers.max - spec.numbers.min + 1
+    log = t["log"]
+    i = 0
+    finals = []
+    for g in range(games):
+        deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
+        goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
+        state = game.new_state(deck, goals)
+        while i < len(log) and log[i, 0] == g:
+            _, p, kind, c, h, n = (int(x) for x in log[i])
+            d = game.to_decide(state)
+            assert d is not None and (d.player, d.kind) == (p, KIND[kind]), (g, i, d, log[i])
+            state = game.apply(state, PASS if c < 0 else Write(Cell(c, spec.rows - h), n))
+            i += 1
+        assert game.is_over(state)
+        out = game.outcome(state)
+        assert list(out.scores) == list(t["games.score"][g])
+        assert [d.completed_columns for d in out.details] == list(t["games.colsdone"][g])
+        for p, sh in enumerate(state.sheets):
+            assert recount(sh, goals, spec.goals.points) == t["games.score"][g][p]
+            for col in sh:  # never an out-of-order number: strictly descending from top to bottom
+                vals = [v for v in col if v]
+                assert vals == sorted(vals, reverse=True) and len(set(vals)) == len(vals)
+        finals.append(state)
+    assert i == len(log)
+    return t, finals
+
+
+def test_kernel_games_replay_through_the_reference_rules(spec):
+    for players, pols in ((1, ("greedy",)), (3, ("random", "greedy", "strong")), (5, ("strong",))):
+        replay(spec, players, pols, 11, 12)
+
+
+def test_kernel_counts_match_the_reference_replay(spec):
+    t, finals = replay(spec, 4, ("greedy",), 5, 10)
+    rows_done = np.zeros(spec.rows, dtype=np.int64)
+    for s in finals:
+        for sh in s.sheets:
+            for r in range(spec.rows):
+                rows_done[r] += all(c[r] for c in sh)
+    assert list(t["rows_done"]) == list(rows_done)
+    assert t["counts"][0] == 10 * 4 * 20
+
+
+_PURE = """
+import json, sys, numpy as np
+sys.path.insert(0, {root!r})
+from generator.engine.kernel import HAVE_NUMBA
+from generator.games.ripple_rush import RippleRushSim, Setup
+from tests.games.ripple_rush.conftest import make_spec
+t = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong")).play(np.random.SeedSequence(9), 6)
+print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}}}}))
+"""
+
+
+def test_compiled_and_pure_paths_give_identical_tallies():
+    def go(pure: bool) -> dict:
+        env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
+        r = subprocess.run([sys.executable, "-c", _PURE.format(root=str(ROOT))], env=env, capture_output=True,
+                           text=True, check=True, cwd=ROOT)
+        return json.loads(r.stdout)
+    pure, fast = go(True), go(False)
+    assert pure.pop("numba") is False
+    fast.pop("numba")
+    assert pure == fast
+
+
+def test_py_func_path_matches_compiled(spec):
+    setup = Setup.from_spec(spec)
+    a = RippleRushSim(setup, 2, ("strong", "random")).play(np.random.SeedSequence(4), 5)
+    b = RippleRushSim(setup, 2, ("strong", "random"), pure=True).play(np.random.SeedSequence(4), 5)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 5), pol=st.sampled_from(["random", "greedy", "strong"]))
+def test_any_seed_plays_to_a_legal_end_and_replays_identically(seed, players, pol):
+    spec = make_spec()
+    t1, _ = replay(spec, players, (pol,), seed, 2)
+    t2 = RippleRushSim(Setup.from_spec(spec), players, (pol,), record=True).play(np.random.SeedSequence(seed), 2)
+    assert all(np.array_equal(t1[k], t2[k]) for k in t1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 4))
+def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, players):
+    spec = make_spec()
+    game = Game.from_spec(spec, players)
+    state = game.initial_state(np.random.default_rng(seed))
+    rng = new_rng(seed)
+    names = ["random", "greedy", "strong"]
+    while not game.is_over(state):
+        d = game.to_decide(state)
+        act = POLICIES[names[d.player % 3]].choose(game, state, rng)
+        assert act in game.legal_actions(state)
+        state = game.apply(state, act)
+    assert len(state.deck) == 20 * players == len(set(state.deck))  # no card created or lost
+    out = game.outcome(state)
+    for p, sh in enumerate(state.sheets):
+        assert recount(sh, state.goals, spec.goals.points) == out.scores[p]
