@@ -166,3 +166,18 @@ def test_dump_golden(golden: object) -> None:
     pages = impose_cards("deck", [card(i, w, h) for i in range(2)], card(0, w, h, side=2),
                          PrintSpec(back_offset={"x": "0.5mm", "y": "-1mm"}), "letter")
     golden.check(Path(__file__).parent / "goldens" / "deck_mini_letter.txt", dump(pages))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter", "a3"])
+@pytest.mark.parametrize("gutter", ["0mm", "2mm", "6mm"])
+def test_ruler_inside_margin_and_clear_of_cards(paper: str, gutter: str) -> None:
+    from generator.layout.imposition import _ruler_spot
+
+    settings = PrintSpec(gutter=gutter)
+    for preset in CARD_PRESETS:
+        g = card_grid(paper, *CARD_PRESETS[preset], settings)
+        (x0, y0, x1, y1), _ = _ruler_spot(g.page_w, g.page_h, settings.margin, g.art_box())
+        ax0, ay0, ax1, ay1 = g.art_box()
+        m = settings.margin
+        assert x0 >= m - 1e-6 and y0 >= m - 1e-6 and x1 <= g.page_w - m + 1e-6 and y1 <= g.page_h - m + 1e-6
+        assert x1 <= ax0 or x0 >= ax1 or y1 <= ay0 or y0 >= ay1, preset
