@@ -1,0 +1,110 @@
+"""The printed Ripple Rush kit, read back with independent PDF readers."""
+
+import hashlib
+import re
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pypdf
+import pytest
+
+from generator.build import build
+from generator.spec.kit import load_kit
+from generator.units import PAPER
+
+ROOT = Path(__file__).resolve().parents[2]
+KIT = ROOT / "layouts" / "ripple_rush"
+
+
+def page_texts(pdf: Path) -> list[str]:
+    return [p.extract_text() or "" for p in pypdf.PdfReader(str(pdf)).pages]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
+    folder = built("ripple_rush") / lang
+    names = sorted(p.name for p in folder.glob("*.pdf"))
+    assert names == sorted(["score_sheet-a4.pdf", "number_cards-a4.pdf", "goal_cards-a4.pdf", "rules-a4.pdf", "kit-a4.pdf"])
+    kit_pages = len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages)
+    parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
+    assert kit_pages == parts + 2  # + the duplex calibration sheet (front and back)
+
+
+def test_hundred_distinct_number_cards(built):
+    pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
+    faces = Counter()
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages[::2]:  # fronts; every other page is the backs
+            for w in page.extract_words():
+                if re.fullmatch(r"\d{1,2}", w["text"]) and w["bottom"] - w["top"] > 40:  # the big centre numbers
+                    # the card's colour tells the suit: take the fill colour of the glyph
+                    faces[w["text"]] += 1
+    assert sorted(int(k) for k in faces) == list(range(1, 26))
+    assert set(faces.values()) == {4}  # each number once per suit: 4 suits x 25 = 100 cards
+
+
+def test_number_card_pages_hold_nine_poker_cards_and_alternate_with_backs(built):
+    pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
+    r = pypdf.PdfReader(str(pdf))
+    assert len(r.pages) == 2 * 12  # ceil(100 / 9) = 12 front pages, each followed by its back page
+    for p in r.pages:
+        assert float(p.mediabox.width) == pytest.approx(PAPER["a4"][0], abs=0.1)
+        assert float(p.mediabox.height) == pytest.approx(PAPER["a4"][1], abs=0.1)
+
+
+@pytest.mark.parametrize("lang", ["ja", "es"])
+def test_extracted_text_equals_catalog_strings(built, lang):
+    kit = load_kit(KIT)
+    cat = kit.catalogs[lang].messages
+    folder = built("ripple_rush") / lang
+    sheet = "".join(page_texts(folder / "score_sheet-a4.pdf")).replace("\n", "")
+    for tid in ("kit.title", "sheet.name", "sheet.run", "sheet.goals", "sheet.total", "sheet.ascending"):
+        assert cat[tid] in sheet, tid
+    rules = "".join(page_texts(folder / "rules-a4.pdf")).replace("\n", "").replace(" ", "")
+    for tid in ("rules.setup.title", "rules.write.title", "rules.bonus.title", "rules.end.title"):
+        assert cat[tid].replace(" ", "") in rules, tid
+
+
+def test_rules_numbers_follow_the_spec(built):
+    rules = " ".join(page_texts(built("ripple_rush") / "en" / "rules-a4.pdf")).replace("\n", " ")
+    assert "reveal 2" in rules and "+3 for each revealed goal" in rules and "up to +6" in rules
+    assert "deck of 20 cards per player" in rules
+
+
+def test_every_font_embedded_and_subset_no_helvetica(built):
+    pdf = built("ripple_rush") / "ja" / "kit-a4.pdf"
+    with pikepdf.open(pdf) as doc:
+        names = set()
+        for page in doc.pages:
+            fonts = page.Resources.get("/Font", {})
+            for _, f in fonts.items():
+                names.add(str(f.BaseFont))
+                desc = f.DescendantFonts[0].FontDescriptor if "/DescendantFonts" in f else f.get("/FontDescriptor")
+                assert desc is not None and any(k in desc for k in ("/FontFile2", "/FontFile3", "/FontFile")), f.BaseFont
+    assert names and all(re.fullmatch(r"/[A-Z]{6}\+BIZUDPGothic-(Regular|Bold)", n) for n in names), names
+
+
+def test_rebuild_is_byte_identical(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    build([KIT], out=a, langs=["ja"])
+    build([KIT], out=b, langs=["ja"])
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*.pdf"))
+    assert files_a == sorted(p.relative_to(b) for p in b.rglob("*.pdf"))
+    for rel in files_a:
+        assert hashlib.sha256((a / rel).read_bytes()).digest() == hashlib.sha256((b / rel).read_bytes()).digest(), rel
+
+
+def test_letter_paper(built):
+    r = pypdf.PdfReader(str(built("ripple_rush", "letter") / "en" / "number_cards-letter.pdf"))
+    assert float(r.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
+    assert len(r.pages) == 24  # 9 poker cards per Letter page too
+
+
+def test_outline_has_one_entry_per_component(built):
+    r = pypdf.PdfReader(str(built("ripple_rush") / "es" / "kit-a4.pdf"))
+    titles = [o.title for o in r.outline if not isinstance(o, list)]
+    cat = load_kit(KIT).catalogs["es"].messages
+    for cid in ("score_sheet", "number_cards", "goal_cards", "rules"):
+        assert cat[f"component.{cid}"] in titles

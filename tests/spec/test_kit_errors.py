@@ -1,0 +1,112 @@
+"""Spec errors: every problem at once, each as FILE:LINE: key.path: expected ...; got VALUE."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.errors import SpecError
+from generator.spec.kit import load_kit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def kit_copy(tmp_path):
+    dst = tmp_path / "rr"
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", dst)
+    return dst
+
+
+def edit(kit: Path, old: str, new: str) -> None:
+    p = kit / "kit.yaml"
+    text = p.read_text(encoding="utf-8")
+    assert old in text, old
+    p.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def line_of(kit: Path, needle: str) -> int:
+    for i, line in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return i
+    raise AssertionError(needle)
+
+
+def test_shipped_kit_loads():
+    kit = load_kit(ROOT / "layouts" / "ripple_rush")
+    assert kit.game_id == "ripple_rush"
+    assert kit.print.bleed == pytest.approx(3 * 72 / 25.4)
+
+
+def test_every_problem_reported_at_once_with_file_line_key_and_value(kit_copy):
+    edit(kit_copy, "numbers: {min: 1, max: 25}", "numbers: {min: 1, max: many}")
+    edit(kit_copy, "  bleed: 3mm", "  bleed: 3")
+    edit(kit_copy, "languages: [en, ja, es]", "languages: [en, ja, fr]")
+    edit(kit_copy, "    size: poker\n  goal_cards", "    size: poker\n    colour: red\n  goal_cards")
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    shown = kit_copy / "kit.yaml"
+    lines = [str(p).replace(str(shown), "KIT") for p in e.value.problems]
+    assert lines == [
+        f"KIT:{line_of(kit_copy, 'languages:')}: kit.languages[2]: expected 'en', 'ja' or 'es'; got 'fr'",
+        f"KIT:{line_of(kit_copy, '  bleed:')}: print.bleed: expected a length with a unit (mm, cm, in, pt), got 3",
+        f"KIT:{line_of(kit_copy, 'max: many')}: game.numbers.max: expected a valid integer; got 'many'",
+        f"KIT:{line_of(kit_copy, 'colour: red')}: components.number_cards.colour: unknown key (not part of the spec); got 'red'",
+    ]
+    assert str(e.value).startswith("4 problems in ")
+
+
+def test_unknown_game_kind(kit_copy):
+    edit(kit_copy, "kind: ripple_rush", "kind: chess")
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    (p,) = e.value.problems
+    assert p.key == "game.kind" and p.line == line_of(kit_copy, "kind: chess")
+    assert p.message == "expected one of ripple_rush, peak_dice, raindrops, rummy_cards; got 'chess'"
+
+
+def test_yaml_syntax_error_has_a_line(kit_copy):
+    edit(kit_copy, "rows: 8", "rows: [8")
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    assert e.value.problems[0].line is not None
+    assert "YAML syntax" in e.value.problems[0].message
+
+
+def test_yaml_python_tags_are_refused(kit_copy):
+    edit(kit_copy, "rows: 8", "rows: !!python/object/apply:os.system ['echo pwned']")
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    assert "tags are not allowed" in str(e.value) or "YAML syntax" in str(e.value)
+
+
+def test_oversized_spec_is_refused(kit_copy):
+    (kit_copy / "kit.yaml").write_text("# " + "x" * (600 * 1024), encoding="utf-8")
+    with pytest.raises(SpecError, match="the limit is"):
+        load_kit(kit_copy)
+
+
+def test_alias_bomb_is_refused(kit_copy):
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, 7):
+        prev = chr(ord("a") + i - 1)
+        cur = chr(ord("a") + i)
+        bomb += f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+    (kit_copy / "kit.yaml").write_text(bomb, encoding="utf-8")
+    with pytest.raises(SpecError, match="YAML nodes"):
+        load_kit(kit_copy)
+
+
+def test_missing_catalog_is_a_located_problem(kit_copy):
+    (kit_copy / "locales" / "es.po").unlink()
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    assert "missing catalog for language 'es'" in str(e.value)
+
+
+def test_copies_are_capped(kit_copy):
+    edit(kit_copy, "copies: 2", "copies: 5000")
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy)
+    assert "components.score_sheet.copies: expected less than or equal to 50; got 5000" in str(e.value) or \
+        "less than or equal to 50" in str(e.value)
