@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Collection, Sequence
 
+from generator.errors import KitError
 from generator.games.raindrops.components import MemoryCard, RaindropTile, bag_pairs
 
 Pattern = Sequence[Sequence[str | None]]
@@ -55,6 +56,15 @@ def find_cover(pattern: Pattern, pairs: Collection[tuple[str, str]]) -> tuple[Do
         return False
 
     return tuple(chosen) if solve(0) else None
+
+
+def prove_cover(pattern: Pattern, bag: Sequence[RaindropTile], label: str = "pattern") -> tuple[Domino, ...]:
+    """The exact cover of a pattern by tiles of the bag; raises KitError naming the cells when there is none."""
+    pairs = bag_pairs(tuple(bag))
+    cover = find_cover(pattern, pairs)
+    if cover is None:
+        raise KitError(f"{label}: {explain_uncoverable(pattern, pairs)}")
+    return cover
 
 
 def draw_pattern(pattern: Pattern) -> str:

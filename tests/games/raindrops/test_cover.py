@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.games.raindrops.components import RaindropTile, bag_pairs, build_bag
-from generator.games.raindrops.cover import check_cover, explain_uncoverable, find_cover
+from generator.errors import KitError
+from generator.games.raindrops.cover import check_cover, explain_uncoverable, find_cover, prove_cover
 from tests.games.raindrops.test_components_spec import make_spec
 
 COLOURS = ["orange", "purple", "green", "blue"]
@@ -37,6 +39,19 @@ def test_same_colour_neighbours_without_wild_are_rejected_with_cells() -> None:
     assert explain_uncoverable(pattern, bag_pairs(bag)) == (
         "cell (0,0) orange cannot be covered ((0,1) orange: no orange/orange tile in the bag); "
         "cell (0,1) orange cannot be covered ((0,0) orange: no orange/orange tile in the bag) (pattern oo)")
+
+
+def test_prove_cover_rejects_same_colour_neighbours_in_a_bag_without_wild() -> None:
+    plain = tuple(t for t in build_bag(make_spec()) if not t.is_wild)
+    assert len(plain) == 72
+    pattern = (("purple", "purple", "orange", "green"),)
+    with pytest.raises(KitError) as err:
+        prove_cover(pattern, plain, label="card 7")
+    assert str(err.value) == (
+        "card 7: cell (0,0) purple cannot be covered ((0,1) purple: no purple/purple tile in the bag) "
+        "(pattern ppog)")
+    ok = (("purple", "orange", "orange", "green"),)
+    assert prove_cover(ok, plain) == (((0, 0), (0, 1), "purple", "orange"), ((0, 2), (0, 3), "orange", "green"))
 
 
 def test_pair_missing_from_a_restricted_bag() -> None:
