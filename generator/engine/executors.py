@@ -101,7 +101,11 @@ class DaskExecutor:
             results: dict[int, Tally] = {}
             for f in d_completed(futs):
                 c = index[f.key]
-                results[c.index] = f.result()
+                try:
+                    results[c.index] = f.result()
+                except ModuleNotFoundError as e:
+                    raise KitError(f"--dask {self.address}: a Dask worker cannot import {e.name!r}; install pnpkit "
+                                   f"(same version) in every worker's environment") from e
                 if progress:
                     progress(c.games)
             return [results[c.index] for c in chunks]

@@ -60,6 +60,7 @@ def test_other_seed_differs(serial: Tally) -> None:
     assert not np.array_equal(other["games.turns"], serial["games.turns"])
 
 
+@pytest.mark.slow  # a LocalCluster spawns 2 fresh interpreters: a few seconds, more on a busy machine
 def test_dask_local_cluster_equals_serial(serial: Tally) -> None:
     pytest.importorskip("dask.distributed")
     done: list[int] = []
