@@ -1,0 +1,59 @@
+"""Static legality (legal_problems) and the spec model's shape checks."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from generator.games.ripple_rush import legal_problems
+from tests.games.ripple_rush.conftest import DEFAULT, make_spec
+
+
+def test_default_spec_is_legal(spec):
+    assert legal_problems(spec) == []
+
+
+def test_bonus_must_be_a_number_in_range_or_an_existing_suit():
+    spec = make_spec(bonuses=[5, 10, "blue", "purple", "green", "orange", 26, 0])
+    assert legal_problems(spec) == [
+        ("bonuses[3]", "expected a number in 1..25 or one of blue, red, green, orange; got 'purple'"),
+        ("bonuses[6]", "expected a number in 1..25 or one of blue, red, green, orange; got 26"),
+        ("bonuses[7]", "expected a number in 1..25 or one of blue, red, green, orange; got 0"),
+    ]
+
+
+def test_one_bonus_and_one_goal_card_per_row():
+    spec = make_spec(bonuses=[5, 10, "blue"], goals={"points": 3, "revealed": 9})
+    assert legal_problems(spec) == [
+        ("bonuses", "expected one bonus per row (8), got 3"),
+        ("goals.revealed", "9 goal cards revealed, but there is one goal card per row and 8 rows"),
+    ]
+
+
+def test_deck_size_per_player_count_fits_the_box():
+    spec = make_spec(cards_per_player=21)
+    assert legal_problems(spec) == [
+        ("cards_per_player", "5 players x 21 cards = 105, but the deck holds 4 suits x 25 numbers = 100")]
+    assert legal_problems(make_spec(players={"min": 1, "max": 4}, cards_per_player=25)) == []
+
+
+def test_deck_is_suits_times_range_without_duplicates():
+    suits = [dict(s) for s in DEFAULT["suits"]]
+    suits[3] = {"id": "blue", "colour": "#1f6fd1", "symbol": "circle"}
+    probs = dict(legal_problems(make_spec(suits=suits, bonuses=[5, 10, "blue", "red", "green", 12, 15, 20])))
+    assert probs["suits[3].id"] == "suit 'blue' is already suits[0]; the deck would hold every blue card twice"
+    assert "suits[3].colour" in probs and "suits[3].symbol" in probs
+    assert legal_problems(make_spec(numbers={"min": 9, "max": 3}))[0] == ("numbers", "range 9..3 is empty")
+
+
+def test_shape_checks_in_the_model():
+    with pytest.raises(ValidationError):
+        make_spec(suits=[{"id": "blue", "colour": "blue", "symbol": "circle"}])
+    with pytest.raises(ValidationError):
+        make_spec(suits=[{"id": "blue", "colour": "#1f6fd1", "symbol": "moon"}])
+    with pytest.raises(ValidationError):
+        make_spec(bonuses=[5.5])
+    with pytest.raises(ValidationError):
+        make_spec(extra_key=1)
+    with pytest.raises(ValidationError):
+        make_spec(rows="8")
