@@ -1,0 +1,94 @@
+"""Policies for Peak Dice, and a seeded playthrough of the reference rules.
+
+The decisions are the kernel's functions (one source for fast self-play and for the reference game), called
+on arrays built from the reference State, with an explicit xorshift RNG state (never module-level random):
+
+- random: a uniform legal choice at every decision (re-roll subset, colour or pass).
+- greedy: never re-rolls; writes the colour whose sum skips the least probability mass of its row relative
+  to the row's fair share of slack, only when it fits (the active player also writes a poorer fit rather
+  than take a miss), and never writes a value that leaves its row impossible to complete.
+- reroll: greedy writes, plus the re-roll: the single die whose exact expected value of the re-rolled roll
+  beats keeping the roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from generator.games.peak_dice import kernel as K
+from generator.games.peak_dice.rules import Action, Game, Pass, Reroll, Roll, State, Write
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A named policy; `code` selects its branch in the kernel."""
+
+    name: str
+    code: int
+
+    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
+        """The policy's action for the actor of `state` (a decision node), drawing from `rng`."""
+        p = game.actor(state)
+        if p is None:
+            raise ValueError(f"no decision at step {state.phase}")
+        sheet, filled = sheet_arrays(game, state)
+        t = game.tables
+        faces = np.asarray(state.faces, dtype=np.int64)
+        sums = np.zeros(game.rows, dtype=np.int64)
+        if state.phase == "reroll":
+            table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
+            dirty = np.ones((game.players, game.rows), dtype=np.int64)
+            trial = np.zeros(game.rows, dtype=np.int64)
+            mask = K.choose_reroll(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals,
+                                   t.mass_lt, t.dice_colour, t.dice_value, t.dice_faces, p, faces, sums, table,
+                                   dirty, trial)
+            return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
+        K.colour_sums(t.dice_colour, t.dice_value, faces, game.rows, sums)
+        scratch = np.zeros(game.rows + 2, dtype=np.int64)
+        out_u = np.zeros(1, dtype=np.float64)
+        if state.phase == "b":
+            c = K.choose_b(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
+                           p, sums, game.spec.step_b_optional, scratch, out_u)
+        else:
+            avoid = p == state.active and not state.wrote
+            c = K.choose_c(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
+                           p, sums, state.chosen, avoid, scratch, out_u)
+        return Write(p, int(c)) if c >= 0 else Pass(p)
+
+
+RANDOM = Policy("random", K.POLICY_RANDOM)
+GREEDY = Policy("greedy", K.POLICY_GREEDY)
+REROLL = Policy("reroll", K.POLICY_REROLL)
+POLICIES = {p.name: p for p in (RANDOM, GREEDY, REROLL)}
+
+
+def sheet_arrays(game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's view of the sheets: values[p, r, i] and filled[p, r]."""
+    sheet = np.zeros((game.players, game.rows, game.row_length), dtype=np.int64)
+    filled = np.zeros((game.players, game.rows), dtype=np.int64)
+    for p, sh in enumerate(state.sheets):
+        for r, row in enumerate(sh):
+            filled[p, r] = len(row)
+            sheet[p, r, : len(row)] = row
+    return sheet, filled
+
+
+def roll(game: Game, state: State, rng: np.ndarray) -> Roll:
+    """The chance outcome for the dice to roll now, drawn in dice order (as the kernel draws them)."""
+    return Roll(tuple(K.rand_below(rng, int(game.tables.dice_faces[d])) for d in game.dice_to_roll(state)))
+
+
+def play_reference(game: Game, policies: Sequence[Policy], rng: np.ndarray) -> list[tuple[State, Action]]:
+    """Play one game through the reference rules; returns every (state before, action) and ends with the
+    final state reachable as game.apply(*history[-1])."""
+    state = game.initial_state()
+    history: list[tuple[State, Action]] = []
+    while state.phase != "over":
+        p = game.actor(state)
+        action: Action = roll(game, state, rng) if p is None else policies[p].choose(game, state, rng)
+        history.append((state, action))
+        state = game.apply(state, action)
+    return history

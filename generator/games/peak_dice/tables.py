@@ -1,0 +1,115 @@
+"""The static data of one Peak Dice sheet and dice set, as plain numpy arrays the kernel and the rules share.
+
+A die is a list of faces, a face a (colour, value). Colour index r < rows is a row colour; index `rows` is
+white. A colour's sum is the values of the faces showing that colour plus the values of all white faces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from generator.spec.games.peak_dice import WHITE, PeakDiceGame
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """Arrays built once from a validated spec (legal colours assumed; see `legal_problems`)."""
+
+    colour_ids: tuple[str, ...]
+    row_length: int
+    peaks: np.ndarray
+    """int64[rows]: the peak line sits after this many circles."""
+    dice_colour: np.ndarray
+    """int64[dice, max_faces]: colour index of each face (rows = white); padding faces are never rolled."""
+    dice_value: np.ndarray
+    """int64[dice, max_faces]: value of each face."""
+    dice_faces: np.ndarray
+    """int64[dice]: number of faces of each die."""
+    cnt_lt: np.ndarray
+    """int64[rows, max_sum + 2]: cnt_lt[r, v] = how many distinct achievable sums of colour r are below v."""
+    totals: np.ndarray
+    """int64[rows]: how many distinct sums colour r can show."""
+    mass_lt: np.ndarray
+    """float64[rows, max_sum + 2]: mass_lt[r, v] = probability that a fresh roll's colour-r sum is below v."""
+    miss_boxes: int
+    rerolls: int
+    step_b_optional: bool
+
+    @property
+    def rows(self) -> int:
+        """Number of coloured rows."""
+        return len(self.colour_ids)
+
+    @property
+    def dice(self) -> int:
+        """Number of dice."""
+        return int(self.dice_faces.shape[0])
+
+    def colour_name(self, index: int) -> str:
+        """Colour id of an index (the white index gives "white")."""
+        return WHITE if index == self.rows else self.colour_ids[index]
+
+    def achievable(self, row: int) -> list[int]:
+        """The distinct sums colour `row` can show, ascending."""
+        c = self.cnt_lt[row]
+        return [v for v in range(c.shape[0] - 1) if c[v + 1] > c[v]]
+
+
+def achievable_sums(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: int, white: int) -> set[int]:
+    """Every sum colour `colour` can show: each die adds its face value when the face is that colour or white."""
+    sums = {0}
+    for faces in faces_per_die:
+        contrib = {v if c in (colour, white) else 0 for c, v in faces}
+        sums = {s + x for s in sums for x in contrib}
+    return sums
+
+
+def sum_distribution(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: int, white: int,
+                     size: int) -> np.ndarray:
+    """Probability of every colour sum 0..size-1 for one fresh roll (faces equally likely)."""
+    dist = np.zeros(size, dtype=np.float64)
+    dist[0] = 1.0
+    for faces in faces_per_die:
+        nxt = np.zeros(size, dtype=np.float64)
+        for c, v in faces:
+            x = v if c in (colour, white) else 0
+            nxt[x:] += dist[: size - x] / len(faces)
+        dist = nxt
+    return dist
+
+
+def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None) -> Tables:
+    """Arrays for the kernel from a spec whose colours are legal; `peaks` overrides the spec's (variants)."""
+    ids = tuple(c.id for c in spec.colours)
+    index = {cid: i for i, cid in enumerate(ids)}
+    white = len(ids)
+    index[WHITE] = white
+    faces = [[(index[f.colour], f.value) for f in d.expanded()] for d in spec.dice]
+    max_faces = max(len(f) for f in faces)
+    dcol = np.zeros((len(faces), max_faces), dtype=np.int64)
+    dval = np.zeros((len(faces), max_faces), dtype=np.int64)
+    nf = np.zeros(len(faces), dtype=np.int64)
+    for d, fl in enumerate(faces):
+        nf[d] = len(fl)
+        for k, (c, v) in enumerate(fl):
+            dcol[d, k] = c
+            dval[d, k] = v
+    max_sum = int(sum(max(v for _, v in fl) for fl in faces))
+    cnt = np.zeros((len(ids), max_sum + 2), dtype=np.int64)
+    totals = np.zeros(len(ids), dtype=np.int64)
+    mass = np.zeros((len(ids), max_sum + 2), dtype=np.float64)
+    for r in range(len(ids)):
+        dist = sum_distribution(faces, r, white, max_sum + 1)
+        mass[r, 1:] = np.cumsum(dist)
+        ach = achievable_sums(faces, r, white)
+        mark = np.zeros(max_sum + 2, dtype=np.int64)
+        for v in ach:
+            mark[v + 1] = 1
+        cnt[r] = np.cumsum(mark)
+        totals[r] = len(ach)
+    pk = np.asarray(list(peaks) if peaks is not None else list(spec.peaks()), dtype=np.int64)
+    return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
+                  spec.step_b_optional)

@@ -1,0 +1,120 @@
+"""The `game:` section of a Peak Dice kit: coloured rows, peak lines, miss track, the dice (a die is a list of
+faces, a face a colour and a value), player counts, balance tolerances and generated sheet variants.
+Shapes only; cross-field legality is `generator.games.peak_dice.legal_problems`."""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+
+from generator.spec.base import Bound, SpecModel
+
+Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
+PolicyName = Literal["random", "greedy", "reroll"]
+
+WHITE = "white"
+"""The colour id of white faces: they count towards every colour's sum."""
+
+
+class RowColour(SpecModel):
+    """One colour = one sheet row (top to bottom in list order), printed with a black-and-white-safe pattern."""
+
+    id: StrictStr = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Identifier used by dice faces and catalogs.")
+    colour: StrictStr = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Print colour as \"#rrggbb\".")
+    pattern: Pattern = Field(description="Fill pattern that tells the row apart without colour.")
+    symbol: StrictStr | None = Field(None, max_length=2, description="Optional glyph printed at the row's start.")
+
+
+class Face(SpecModel):
+    """One face of a die: its colour (a row colour id or "white") and its value."""
+
+    colour: StrictStr = Field(description="Row colour id, or \"white\" (counts for every colour).")
+    value: StrictInt = Field(ge=0, le=99, description="Number on the face.")
+
+
+class PlainDie(SpecModel):
+    """Compact form: a die whose faces all carry one colour."""
+
+    colour: StrictStr = Field(description="Row colour id, or \"white\".")
+    values: list[StrictInt] = Field(min_length=1, description="Face values, e.g. [1, 2, 3, 4, 5, 6].")
+
+    def expanded(self) -> tuple[Face, ...]:
+        """The faces this compact die stands for."""
+        return tuple(Face(colour=self.colour, value=v) for v in self.values)
+
+
+class FacedDie(SpecModel):
+    """General form: a die whose faces may carry different colours."""
+
+    faces: list[Face] = Field(min_length=1, description="Every face with its own colour and value.")
+
+    def expanded(self) -> tuple[Face, ...]:
+        """The faces of the die."""
+        return tuple(self.faces)
+
+
+Die = Union[PlainDie, FacedDie]
+
+
+class PlayerRange(SpecModel):
+    """Supported player counts, inclusive."""
+
+    min: StrictInt = Field(ge=1, le=8, description="Fewest players.")
+    max: StrictInt = Field(ge=1, le=8, description="Most players.")
+
+
+class PeakDiceBalance(SpecModel):
+    """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
+
+    policy: PolicyName = Field(description="Policy every seat plays in the main self-play tables.")
+    turn_limit: StrictInt = Field(ge=1, description="Self-play safeguard: a game still running after this many "
+                                                     "turns is stopped and counted.")
+    seat_win_share_gap: Bound = Field(description="Each seat's win share minus the fair share 1/players "
+                                                  "(ties split), every player count.")
+    miss_box_overflow: Bound = Field(description="Share of games in which some player needs more miss boxes "
+                                                 "than the sheet has (a sheet defect above 0.001).")
+    game_turns: Bound = Field(description="Mean game length in turns, every player count.")
+    miss_turn_share: Bound = Field(description="Share of turns in which the active player took a miss.")
+    score_mean: Bound = Field(description="Mean final score per player, every player count.")
+    stalled_share: Bound = Field(description="Share of games that ended because no sheet could be completed "
+                                             "any more (or hit turn_limit).")
+    reroll_gain: Bound = Field(description="Mean score of the re-rolling policy minus the never-re-rolling "
+                                           "greedy policy, in points (3 players, all seats alike).")
+
+
+class PeakDiceVariants(SpecModel):
+    """Generated sheets whose peak line sits at a different position per row."""
+
+    count: StrictInt = Field(ge=0, le=100, description="How many variants to generate.")
+    peak_positions: list[StrictInt] = Field(min_length=1, description="Positions the peak line may take "
+                                                                      "(after the n-th circle).")
+    players: StrictInt = Field(ge=1, le=8, description="Player count whose expected score is compared.")
+    games: StrictInt = Field(ge=1, description="Self-play games per sheet to estimate its expected score.")
+    score_tolerance: StrictFloat | StrictInt = Field(ge=0, description="Largest allowed difference between a "
+                                                                       "variant's expected score and the default "
+                                                                       "sheet's, in points.")
+
+
+class PeakDiceGame(SpecModel):
+    """Peak Dice: roll coloured and white dice, write colour sums rising to a peak and falling after it."""
+
+    kind: Literal["peak_dice"] = Field(description="Game id (discriminator).")
+    colours: list[RowColour] = Field(min_length=1, description="Row colours, top to bottom.")
+    row_length: StrictInt = Field(ge=1, le=35, description="Circles per row.")
+    peak_after: StrictInt | list[StrictInt] = Field(description="The thick peak line sits after this circle: one "
+                                                                "value for every row, or one per row.")
+    miss_boxes: StrictInt = Field(ge=0, le=30, description="Boxes on the miss track (the k-th is worth -k).")
+    dice: list[Die] = Field(min_length=1, description="The dice: {colour, values} or {faces: [{colour, value}]}.")
+    players: PlayerRange = Field(description="Supported player counts.")
+    rerolls: StrictInt = Field(ge=0, le=5, description="Re-rolls of any subset the active player may take.")
+    step_b_optional: StrictBool = Field(description="The active player may decline step B even when a colour is "
+                                                    "legal (the seed's miss rule implies it).")
+    balance: PeakDiceBalance = Field(description="Self-play settings and tolerances.")
+    variants: PeakDiceVariants = Field(description="Generated sheet variants.")
+
+    def peaks(self) -> tuple[int, ...]:
+        """The peak position of every row (the single value repeated, or the list as given)."""
+        if isinstance(self.peak_after, int):
+            return tuple(self.peak_after for _ in self.colours)
+        return tuple(self.peak_after)

@@ -1,0 +1,62 @@
+"""Fixtures: the digest's default Peak Dice spec as a dict (the same values as the shipped kit.yaml)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from generator.spec.games.peak_dice import PeakDiceGame
+
+D6 = [1, 2, 3, 4, 5, 6]
+
+DEFAULT_GAME: dict[str, Any] = {
+    "kind": "peak_dice",
+    "colours": [
+        {"id": "purple", "colour": "#7b3fa0", "pattern": "stripes", "symbol": "▲"},
+        {"id": "blue", "colour": "#2f6fd0", "pattern": "dots", "symbol": "●"},
+        {"id": "red", "colour": "#d03a2f", "pattern": "cross", "symbol": "✚"},
+        {"id": "yellow", "colour": "#e8b81f", "pattern": "waves", "symbol": "◆"},
+    ],
+    "row_length": 9,
+    "peak_after": 5,
+    "miss_boxes": 8,
+    "dice": [
+        {"colour": "purple", "values": D6},
+        {"colour": "blue", "values": D6},
+        {"colour": "red", "values": D6},
+        {"colour": "yellow", "values": D6},
+        {"colour": "white", "values": D6},
+        {"colour": "white", "values": D6},
+    ],
+    "players": {"min": 2, "max": 4},
+    "rerolls": 1,
+    "step_b_optional": True,
+    "balance": {
+        "policy": "reroll",
+        "turn_limit": 300,
+        "seat_win_share_gap": {"min": -0.05, "max": 0.05},
+        "miss_box_overflow": {"max": 0.001},
+        "game_turns": {"min": 10, "max": 80},
+        "miss_turn_share": {"max": 0.3},
+        "score_mean": {"min": 20},
+        "stalled_share": {"max": 0.01},
+        "reroll_gain": {"min": 0},
+    },
+    "variants": {"count": 6, "peak_positions": [3, 4, 5, 6, 7], "players": 3, "games": 2000,
+                 "score_tolerance": 3},
+}
+
+
+def make_spec(**changes: Any) -> PeakDiceGame:
+    """The default spec with top-level keys replaced."""
+    d = copy.deepcopy(DEFAULT_GAME)
+    d.update(changes)
+    return PeakDiceGame.model_validate(d)
+
+
+@pytest.fixture
+def spec() -> PeakDiceGame:
+    """The default Peak Dice spec."""
+    return make_spec()
