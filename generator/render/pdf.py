@@ -43,6 +43,7 @@ class _Painter:
         self.dash: tuple[float, ...] = _NO_DASH
         self.font: tuple[str, float] | None = None
         self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
+        self.forms: dict[int, tuple[str, bool]] | None = None
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -153,6 +154,7 @@ class _Painter:
 
     def place(self, op: Place) -> None:
         c = self.c
+        form = self.forms.get(id(op.ops)) if self.forms is not None else None
         self.push()
         c.translate(op.x, op.y)
         if op.rotate:
@@ -163,8 +165,30 @@ class _Painter:
             p = c.beginPath()
             p.rect(*op.clip)
             c.clipPath(p, stroke=0, fill=0)
-        self.draw(op.ops)
+        if form is not None:
+            # a face drawn many times (card backs, repeated sheets) is drawn once as a Form XObject
+            name, defined = form
+            if not defined:
+                self.define_form(name, op.ops)
+                self.forms[id(op.ops)] = (name, True)  # type: ignore[index]
+            c.doForm(name)
+            self.font = None  # the form's own state does not leak, but be conservative
+        else:
+            self.draw(op.ops)
         self.pop()
+
+    def define_form(self, name: str, ops: Sequence[Op]) -> None:
+        """Draw `ops` into a Form XObject named `name` (a fresh graphics state, no inherited colours)."""
+        c = self.c
+        saved = (self.fill, self.stroke, self.width, self.dash, self.font, list(self.stack))
+        self.fill = self.stroke = None
+        self.width = -1.0
+        self.dash = _NO_DASH
+        self.font = None
+        c.beginForm(name, lowerx=-10_000, lowery=-10_000, upperx=10_000, uppery=10_000)
+        self.draw(ops)
+        c.endForm()
+        self.fill, self.stroke, self.width, self.dash, self.font, self.stack = saved
 
     def text(self, op: Text) -> None:
         c = self.c
@@ -191,6 +215,27 @@ class _Painter:
             self.pop()
 
 
+def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
+    """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first use."""
+    seen: dict[int, int] = {}
+    order: list[int] = []
+
+    def walk(ops: Sequence[Op]) -> None:
+        for op in ops:
+            if type(op) is Place:
+                assert isinstance(op, Place)
+                key = id(op.ops)
+                if key not in seen:
+                    seen[key] = 0
+                    order.append(key)
+                    walk(op.ops)
+                seen[key] += 1
+
+    for page in pages:
+        walk(page.ops)
+    return {key: (f"pnpkitF{i}", False) for i, key in enumerate(k for k in order if seen[k] > 1)}
+
+
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
               lang: str = "en") -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
@@ -211,6 +256,7 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         canvas.setSubject(subject)
         canvas.setCreator("pnpkit")
         painter = _Painter(canvas)
+        painter.forms = _repeated_faces(pages)
         has_outline = False
         for number, page in enumerate(pages, 1):
             canvas.setPageSize((page.width, page.height))
