@@ -116,6 +116,15 @@ def translation_warnings(kit: Kit) -> list[str]:
 
 # ------------------------------------------------------------------ compose
 
+def print_data(kit: Kit, seed: int) -> dict[str, Any]:
+    """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
+    asked of the game's rules package once per build; composers read it from Context.extras."""
+    fn = getattr(game_module(kit.game_id), "print_data", None)
+    if fn is None:
+        return prepare(kit, seed)
+    return dict(fn(kit.game, seed))
+
+
 @dataclass
 class Planned:
     """One output file and the pages that go into it."""
@@ -166,7 +175,7 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
     for kit in kits:
         kit_paper = paper or kit.print.paper
         kit_seed = kit.meta.seed if seed is None else seed
-        extras = prepare(kit, kit_seed)
+        extras = print_data(kit, kit_seed)
         chosen = [l for l in (langs or kit.meta.languages)]
         for lang in chosen:
             if lang not in kit.meta.languages:
