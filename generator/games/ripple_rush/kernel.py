@@ -170,12 +170,22 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
     c0 = c_only if c_only >= 0 else 0
     c1 = c_only + 1 if c_only >= 0 else cols
     options = 0
+    lo1 = 0
+    hi1 = 0
     for c in range(c0, c1):
         lo, hi = find_gap(sheet[p, c], rows, n)
         if lo != -2 and hi - lo >= 2:
             options += hi - lo - 1
+            lo1 = lo
+            hi1 = hi
     if options == 0:
         return -2, 0
+    if c_only >= 0 and pol != POLICY_RANDOM:  # one column: its gap is already known
+        h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c_only, n, lo1, hi1, rows, cols, nmin, nmax, isgoal,
+                                goal_points, unseen, u_total, rounds_left)
+        if optional and not accepts(pol, gain):
+            return -1, 0
+        return c_only, h
     if pol == POLICY_RANDOM:
         pick = below(rng, options + 1) if optional else below(rng, options)
         if pick == options:
@@ -361,6 +371,7 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
     span = nmax - nmin + 1
     total = cols * span
     deck = np.arange(total)
+    need = min(players * rounds, total)
     gperm = np.arange(rows)
     sheet = np.zeros((players, cols, rows), dtype=np.int64)
     rowfill = np.zeros((players, rows), dtype=np.int64)
@@ -370,11 +381,18 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
     cs = np.zeros(players, dtype=np.int64)
     cn = np.zeros(players, dtype=np.int64)
     placeable = np.zeros(players, dtype=np.bool_)
+    glo = np.zeros(players, dtype=np.int64)
+    ghi = np.zeros(players, dtype=np.int64)
     k = mix.shape[0]
     for g in range(games):
+        # a partial Fisher-Yates: only the cards dealt need a random place
         for i in range(total):
             deck[i] = i
-        shuffle_inplace(rng, deck)
+        for i in range(need):
+            j = i + below(rng, total - i)
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
         for i in range(rows):
             gperm[i] = i
         shuffle_inplace(rng, gperm)
@@ -404,14 +422,17 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
             for p in range(players):
                 lo, hi = find_gap(sheet[p, cs[p]], rows, cn[p])
                 placeable[p] = lo != -2 and hi - lo >= 2
+                glo[p] = lo
+                ghi[p] = hi
                 counts[0] += 1
                 if not placeable[p]:
                     counts[1] += 1
             for p in range(players):
                 if not placeable[p]:
                     continue
-                c, h = decide_number(pol[p], rng, sheet, rowfill, p, cs[p], cn[p], rows, cols, nmin, nmax,
-                                     isgoal, goal_points, unseen, u_total, left, False)
+                c = cs[p]
+                h, _ = choose_in_gap(pol[p], rng, sheet, rowfill, p, c, cn[p], glo[p], ghi[p], rows, cols, nmin,
+                                     nmax, isgoal, goal_points, unseen, u_total, left)
                 if record:
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
