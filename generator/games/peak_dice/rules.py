@@ -18,6 +18,9 @@ from generator.errors import RuleViolation
 from generator.games.peak_dice.tables import Tables, build_tables
 from generator.spec.games.peak_dice import PeakDiceGame
 
+RULESET_VERSION = "1.0"
+"""Bump when a rule changes (it moves balance); the CHANGELOG has a Rules section."""
+
 Phase = Literal["roll", "reroll", "reroll_roll", "b", "c", "over"]
 EndReason = Literal["sheet_full", "stalled", "turn_limit"]
 

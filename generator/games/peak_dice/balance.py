@@ -1,0 +1,165 @@
+"""Self-play balance of Peak Dice: win share by seat, game length, scores, misses, the miss track's size,
+stalled games and the value of the re-roll, checked against the spec's `balance:` tolerances."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.runner import Executor, Tally, run
+from generator.engine.stats import hist_mean_sd, hist_percentiles, mean_ci, wilson
+from generator.games.peak_dice import kernel as K
+from generator.games.peak_dice.sim import Simulation
+from generator.games.peak_dice.tables import Tables, build_tables
+from generator.spec.base import Bound
+from generator.spec.games.peak_dice import PeakDiceGame
+
+GAME_ID = "peak_dice"
+REROLL_PLAYERS = 3
+PERCENTILES = (5, 25, 50, 75, 95)
+
+
+def win_shares(scores: np.ndarray) -> np.ndarray:
+    """Per game and seat: 1/k for each of the k players sharing the top score, else 0."""
+    top = scores.max(axis=1, keepdims=True)
+    won = (scores == top).astype(np.float64)
+    return won / won.sum(axis=1, keepdims=True)
+
+
+def _tol(name: str, measured: float, bound: Bound, key: str, low: float | None = None,
+         high: float | None = None) -> Tolerance:
+    return Tolerance(name, float(measured), low, high, bound.min, bound.max, f"game.balance.{key}")
+
+
+def setting_figures(tally: Tally, players: int, miss_boxes: int) -> dict[str, Any]:
+    """Every figure of one player count's self-play, JSON-able."""
+    scores = tally["games.scores"]
+    games = int(scores.shape[0])
+    share = win_shares(scores)
+    seats = []
+    for s in range(players):
+        p, lo, hi = wilson(float(share[:, s].sum()), games)
+        seats.append({"seat": s + 1, "win_share": p, "low": lo, "high": hi, "gap": p - 1.0 / players})
+    turns = tally["games.turns"]
+    t_mean, t_sd, t_lo, t_hi = mean_ci(float(turns.sum()), float((turns.astype(np.float64) ** 2).sum()), games)
+    flat = scores.ravel()
+    offset = int(flat.min()) if flat.size else 0
+    hist = np.bincount(flat - offset) if flat.size else np.zeros(1, dtype=np.int64)
+    s_mean, s_sd = hist_mean_sd(hist, offset)
+    pct = hist_percentiles(hist, PERCENTILES, offset)
+    misses = tally["games.misses"]
+    over = int((misses.max(axis=1) > miss_boxes).sum())
+    o_p, o_lo, o_hi = wilson(over, games)
+    active = float(tally["active_turns"].sum())
+    miss_p, miss_lo, miss_hi = wilson(float(tally["miss_turns"].sum()), active)
+    ends = np.bincount(tally["games.end"], minlength=3)
+    stalled = int(ends[K.END_STALLED] + ends[K.END_LIMIT])
+    st_p, st_lo, st_hi = wilson(stalled, games)
+    tie = float((share.max(axis=1) < 1.0).mean()) if games else math.nan
+    return {
+        "players": players, "games": games, "seats": seats, "tie_share": tie,
+        "turns": {"mean": t_mean, "sd": t_sd, "low": t_lo, "high": t_hi,
+                  "percentiles": dict(zip(map(str, PERCENTILES), hist_percentiles(np.bincount(turns), PERCENTILES)))},
+        "score": {"mean": s_mean, "sd": s_sd, "percentiles": dict(zip(map(str, PERCENTILES), pct)),
+                  "hist_offset": offset, "hist": [int(x) for x in hist]},
+        "miss_turn_share": {"share": miss_p, "low": miss_lo, "high": miss_hi},
+        "miss_box_overflow": {"share": o_p, "low": o_lo, "high": o_hi, "boxes": miss_boxes,
+                              "max_misses": int(misses.max()) if misses.size else 0,
+                              "p999_misses": float(np.percentile(misses.max(axis=1), 99.9)) if games else math.nan},
+        "stalled_share": {"share": st_p, "low": st_lo, "high": st_hi, "stalled": int(ends[K.END_STALLED]),
+                          "turn_limit": int(ends[K.END_LIMIT])},
+        "reroll_turn_share": float(tally["reroll_turns"].sum()) / active if active else math.nan,
+    }
+
+
+def balance_report(spec: PeakDiceGame, *, games: int, seed: int, executor: Executor | None = None,
+                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+    """Self-play every player count with the spec's policy, measure the re-roll's value, check tolerances."""
+    b = spec.balance
+    tables = build_tables(spec)
+    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
+    figures: dict[str, Any] = {"policy": b.policy, "settings": {}}
+    summary: list[list[Any]] = []
+    tallies: dict[int, Tally] = {}
+    for n in range(spec.players.min, spec.players.max + 1):
+        sim = Simulation(tables, (b.policy,) * n, b.turn_limit)
+        tally = run(sim, games, seed, executor, progress=progress)
+        tallies[n] = tally
+        f = setting_figures(tally, n, spec.miss_boxes)
+        figures["settings"][str(n)] = f
+        worst = max(f["seats"], key=lambda s: abs(s["gap"]))
+        rep.tolerances.append(_tol(f"seat {worst['seat']} win share minus fair 1/{n} ({n} players, worst seat)",
+                                   worst["gap"], b.seat_win_share_gap, "seat_win_share_gap",
+                                   worst["low"] - 1.0 / n, worst["high"] - 1.0 / n))
+        rep.tolerances.append(_tol(f"games needing more than {spec.miss_boxes} miss boxes ({n} players)",
+                                   f["miss_box_overflow"]["share"], b.miss_box_overflow, "miss_box_overflow",
+                                   f["miss_box_overflow"]["low"], f["miss_box_overflow"]["high"]))
+        rep.tolerances.append(_tol(f"mean game length in turns ({n} players)", f["turns"]["mean"], b.game_turns,
+                                   "game_turns", f["turns"]["low"], f["turns"]["high"]))
+        rep.tolerances.append(_tol(f"share of turns with a miss ({n} players)", f["miss_turn_share"]["share"],
+                                   b.miss_turn_share, "miss_turn_share", f["miss_turn_share"]["low"],
+                                   f["miss_turn_share"]["high"]))
+        rep.tolerances.append(_tol(f"mean score ({n} players)", f["score"]["mean"], b.score_mean, "score_mean"))
+        rep.tolerances.append(_tol(f"share of stalled games ({n} players)", f["stalled_share"]["share"],
+                                   b.stalled_share, "stalled_share", f["stalled_share"]["low"],
+                                   f["stalled_share"]["high"]))
+        rep.tables.append(Table(f"Win share by seat ({n} players, {b.policy})",
+                                ["seat", "win share", "95% low", "95% high"],
+                                [[s["seat"], round(s["win_share"], 4), round(s["low"], 4), round(s["high"], 4)]
+                                 for s in f["seats"]]))
+        rep.charts.append(Bars(f"Win share by seat ({n} players)", [f"seat {s['seat']}" for s in f["seats"]],
+                               [s["win_share"] for s in f["seats"]], [s["low"] for s in f["seats"]],
+                               [s["high"] for s in f["seats"]], reference=1.0 / n, y_label="win share"))
+        rep.charts.append(Histogram(f"Final scores ({n} players)",
+                                    {b.policy: (f["score"]["hist_offset"], f["score"]["hist"])}, "score"))
+        pc = f["score"]["percentiles"]
+        summary.append([n, games, round(f["turns"]["mean"], 2), round(f["score"]["mean"], 2),
+                        round(f["score"]["sd"], 2)] + [pc[str(q)] for q in PERCENTILES]
+                       + [round(f["miss_turn_share"]["share"], 4), round(f["miss_box_overflow"]["share"], 4),
+                          f["miss_box_overflow"]["max_misses"], round(f["stalled_share"]["share"], 4)])
+    rep.tables.insert(0, Table(f"Self-play summary ({b.policy} at every seat)",
+                               ["players", "games", "turns", "score mean", "score sd"]
+                               + [f"p{q}" for q in PERCENTILES]
+                               + ["miss turns", f"> {spec.miss_boxes} misses", "max misses", "stalled"], summary))
+    figures["reroll"] = reroll_value(spec, tables, games, seed, executor, progress, tallies, rep)
+    rep.figures = figures
+    if any(not t.ok for t in rep.tolerances if t.spec_key == "game.balance.miss_box_overflow"):
+        rep.notes.append(f"sheet defect: the miss track has {spec.miss_boxes} boxes, but self-play needs more "
+                         f"in more than {b.miss_box_overflow.max} of games (see miss_box_overflow figures)")
+    return rep
+
+
+def reroll_value(spec: PeakDiceGame, tables: Tables, games: int, seed: int, executor: Executor | None,
+                 progress: Callable[[int], None] | None, tallies: dict[int, Tally],
+                 rep: BalanceReport) -> dict[str, Any]:
+    """Mean score of the re-rolling policy minus the never-re-rolling greedy one (all seats alike)."""
+    n = min(max(REROLL_PLAYERS, spec.players.min), spec.players.max)
+    t = spec.balance.turn_limit
+    out: dict[str, Any] = {"players": n}
+    means = {}
+    for name in ("greedy", "reroll"):
+        if spec.balance.policy == name:
+            tally = tallies[n]
+        else:
+            tally = run(Simulation(tables, (name,) * n, t), games, seed, executor, progress=progress)
+        sc = tally["games.scores"].astype(np.float64).ravel()
+        m, sd, lo, hi = mean_ci(float(sc.sum()), float((sc ** 2).sum()), sc.size)
+        means[name] = (m, sd)
+        out[name] = {"score_mean": m, "score_sd": sd, "low": lo, "high": hi,
+                     "turns_mean": float(tally["games.turns"].mean()) if games else math.nan,
+                     "miss_turn_share": float(tally["miss_turns"].sum() / max(1, tally["active_turns"].sum())),
+                     "reroll_turn_share": float(tally["reroll_turns"].sum() / max(1, tally["active_turns"].sum()))}
+    gain = means["reroll"][0] - means["greedy"][0]
+    half = 1.96 * math.sqrt((means["reroll"][1] ** 2 + means["greedy"][1] ** 2) / max(1, games * n))
+    out["gain"] = gain
+    rep.tolerances.append(_tol(f"re-roll gain in mean score, reroll minus greedy ({n} players)", gain,
+                               spec.balance.reroll_gain, "reroll_gain", gain - half, gain + half))
+    rep.tables.append(Table(f"Value of the re-roll ({n} players, all seats alike)",
+                            ["policy", "score mean", "score sd", "turns", "miss turns", "re-roll turns"],
+                            [[k, round(out[k]["score_mean"], 2), round(out[k]["score_sd"], 2),
+                              round(out[k]["turns_mean"], 2), round(out[k]["miss_turn_share"], 4),
+                              round(out[k]["reroll_turn_share"], 4)] for k in ("greedy", "reroll")]))
+    return out
