@@ -191,4 +191,16 @@ def balance_report(spec: "RaindropsGame", *, games: int, seed: int, executor: Ex
                      f"with {games} games per card (seed {seed}).")
     rep.notes.append("Cloud reach: completed cards drawn without replacement with weight 1/difficulty; "
                      "cat cards count for no cloud.")
+    if bal.play is not None:
+        from generator.games.raindrops.sim import full_game_report
+
+        full = min(games, bal.play.games)
+        tables, charts, tols, figures = full_game_report(spec, cards, games=full, seed=_child_seed(seed, 0x46554C),
+                                                         executor=executor, progress=progress)
+        rep.tables += tables
+        rep.charts += charts
+        rep.tolerances += tols
+        rep.figures["full_game"] = dict(figures, games_per_setting=full)
+        rep.notes.append(f"Full games: {full} per player count and mode (greedy in every seat; one greedy against "
+                         f"random), capped by game.balance.play.games because a full game costs far more than a solo card.")
     return rep

@@ -179,6 +179,40 @@ class Rules(SpecModel):
         min_length=1, description="Thunder tokens drawn for 1, 2, ... tiles taken from the bottom row (keep one).")
 
 
+class PartShares(SpecModel):
+    """Share of all points scored that comes from each score part (greedy self-play, all seats)."""
+
+    cards: Bound = Field(description="(A) completed memory cards.")
+    bonus: Bound = Field(description="(B) bonus tiles, unused points and +1 per used tile.")
+    clouds: Bound = Field(description="(C) cloud tokens.")
+    thunder: Bound = Field(description="(D) thunder tokens.")
+    incomplete: Bound = Field(description="(E) tiles on one incomplete card.")
+
+
+class PlayBalance(SpecModel):
+    """Bounds on full games played by the greedy policy in every seat (and greedy against random)."""
+
+    games: int = Field(ge=1, description="Full games per player count and mode unless `pnpkit check --games` overrides.")
+
+    turn_limit: int = Field(ge=1, description="Safety stop: a game still running after this many turns (all "
+                                              "players together) is stopped and counted as 'limit'.")
+    seat_advantage: Bound = Field(description="Largest |win share of a seat - 1/players| (shared wins split).")
+    rounds: Bound = Field(description="Mean game length in rounds (turns per player).")
+    cards_trigger_share: Bound = Field(
+        description="Share of games ended by a 10th completed card (the rest: the bag emptied again).")
+    limit_share: Bound = Field(description="Share of games stopped by turn_limit (should be 0).")
+    parts: PartShares = Field(description="Score composition bounds.")
+    greedy_win_share: Bound = Field(
+        description="Win share of one greedy player against random players (the policy gap; fair is 1/players).")
+    points_speed_spearman: Bound = Field(
+        description="Rank correlation of printed card points with turns a card is held per completion in play "
+                    "(harder cards should give more points).")
+    cloud_take_spread: Bound = Field(
+        description="Largest minus smallest take rate (tokens taken per player per game) over cloud types.")
+    refit_total_tolerance: float = Field(
+        ge=0, le=1, description="`check --refit` keeps the deck's total points within this share of today's.")
+
+
 class Balance(SpecModel):
     """Tolerances for `pnpkit check` (card level; the full-game bounds are added by the rules engine)."""
 
@@ -189,6 +223,8 @@ class Balance(SpecModel):
     cloud_reach_cards: int = Field(ge=1, description="Completed memory cards assumed for cloud reachability.")
     unfinished_share: Bound = Field(
         description="Share of solo card games that hit difficulty.max_drops unfinished (over all cards).")
+    games: int = Field(ge=1, description="Solo games per memory card for the card-level checks (CLI --games overrides).")
+    play: PlayBalance | None = Field(None, description="Full-game self-play bounds; omit to skip full-game checks.")
 
 
 class RaindropsGame(SpecModel):

@@ -55,6 +55,7 @@ SPEC: dict[str, Any] = {
         "cloud_reach_spread": {"max": 0.1},
         "cloud_reach_cards": 6,
         "unfinished_share": {"max": 0.02},
+        "games": 200,
     },
 }
 
