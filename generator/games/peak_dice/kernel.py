@@ -285,7 +285,7 @@ def do_write(sheet: np.ndarray, filled: np.ndarray, dead: np.ndarray, done: np.n
 @jit
 def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: int, p: int,
                 column: np.ndarray) -> int:
-    """Sum of the complete columns' second-lowest values minus the miss penalty 1 + 2 + ... + misses."""
+    """Sum of the complete columns' second lowest distinct values minus the miss penalty 1 + 2 + ... + misses."""
     rows = filled.shape[1]
     total = 0
     for i in range(row_length):
@@ -298,7 +298,13 @@ def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: 
         for r in range(rows):
             column[r] = sheet[p, r, i]
         column.sort()
-        total += column[1] if rows > 1 else column[0]
+        # second lowest distinct value (seed: 9, 10, 9, 12 -> 10); all equal -> that value
+        second = column[0]
+        for r in range(1, rows):
+            if column[r] > column[0]:
+                second = column[r]
+                break
+        total += second
     return total - misses * (misses + 1) // 2
 
 

@@ -94,10 +94,12 @@ class Outcome:
 
 
 def second_lowest(values: Sequence[int]) -> int:
-    """The column score: the second lowest of its values, duplicates counted separately (9,10,9,12 -> 10)."""
+    """The column score: the second lowest DISTINCT value (the seed's example 9, 10, 9, 12 -> 10: the two
+    9s are one lowest value); when every value is equal there is no second one and the column scores it."""
     if len(values) < 2:
         raise ValueError(f"a column needs at least 2 values, got {len(values)}")
-    return sorted(values)[1]
+    distinct = sorted(set(values))
+    return distinct[1] if len(distinct) > 1 else distinct[0]
 
 
 def miss_penalty(misses: int) -> int:
