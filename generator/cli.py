@@ -210,11 +210,17 @@ def check(
 
 
 def _refit(kit: Any, mod: Any, rep: Any) -> None:
-    fn = getattr(mod, "refit_spec", None)
-    if fn is None:
-        raise KitError(f"{kit.display}: --refit is only available for games with generated card points (Raindrops)")
-    path = fn(kit, rep)
-    out_console.print(f"refit written to {path}", highlight=False)
+    """Write the points proposed from full-game play into kit.yaml (game.memory_cards.points.refit)."""
+    from generator.spec.edit import set_value
+
+    proposal = rep.figures.get("full_game", {}).get("refit")
+    if kit.game_id != "raindrops" or not proposal:
+        raise KitError(f"{kit.display}: --refit needs a game with generated card points and full-game checks "
+                       f"(Raindrops with game.balance.play)")
+    points = {int(k): int(v) for k, v in proposal["points"].items()}
+    set_value(kit.dir / "kit.yaml", ("game", "memory_cards", "points", "refit"), points)
+    out_console.print(f"refit: {len(points)} card points written to {kit.display} "
+                      f"(deck total change {proposal['total_change']:+.1%})", highlight=False)
 
 
 def main() -> None:

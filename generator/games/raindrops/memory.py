@@ -137,6 +137,9 @@ def generate_memory_cards(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard,
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x434C44]))
     cat, clouds = _assign_symbols(spec, difficulty, rng)
     points = points_from_difficulty(difficulty, cat, mc.points.min, mc.points.max, mc.points.cat_bonus)
+    for card_id, value in (mc.points.refit or {}).items():  # points fitted to full-game play win
+        if 1 <= card_id <= len(points):
+            points[card_id - 1] = value
     return tuple(
         MemoryCard(i + 1, pat, int(points[i]), clouds[i], bool(cat[i]), cover, float(difficulty[i]))
         for i, (pat, cover) in enumerate(pats))

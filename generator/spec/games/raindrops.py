@@ -141,6 +141,9 @@ class CardPoints(SpecModel):
     min: int = Field(ge=0, description="Points of the easiest cloud card.")
     max: int = Field(ge=0, description="Points of the hardest cloud card.")
     cat_bonus: int = Field(ge=0, description="Extra points on a cat card (it shows no cloud symbol).")
+    refit: dict[int, int] | None = Field(
+        None, description="Points by card id fitted to full-game play (written by `pnpkit check --refit`); "
+                          "they replace the difficulty-derived points of those cards.")
 
 
 class Difficulty(SpecModel):
