@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.ripple_rush import balance_report, generate_variants
@@ -69,7 +70,7 @@ def test_variants_are_distinct_coded_and_screened(spec):
 
 def test_variant_code_shape():
     code = variant_code(3, (5, 10, "blue", "red", "green", "orange", 15, 20))
-    assert code.startswith("V3-") and len(code) == 6 and code[3:].isalnum() and code[3:].isupper() or code[3:].isdigit()
+    assert re.fullmatch(r"V3-[0-9A-Z]{3}", code)
     assert code != variant_code(3, (10, 5, "blue", "red", "green", "orange", 15, 20))
 
 
