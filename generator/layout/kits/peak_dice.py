@@ -1,0 +1,668 @@
+"""Peak Dice: score sheet pad, printable dice (cube nets and stickers for blank dice) and rules summary.
+
+Every figure printed comes from the spec: rows, circles, peak positions, miss boxes and dice faces; rule text
+numbers come from `template_context`. Generated sheet variants arrive in `ctx.extras["variants"]` (the game
+package's `print_data`)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from generator.errors import LayoutError
+from generator.games.peak_dice.rules import miss_penalty, second_lowest
+from generator.games.peak_dice.tables import achievable_sums
+from generator.layout.compose import Component, Context
+from generator.layout.imposition import impose_sheets, sheet_slot
+from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
+from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
+from generator.layout.patterns import pattern_in_rect, pattern_ink
+from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.text import block_ops, fit_block, fit_line
+from generator.spec.games.peak_dice import WHITE
+from generator.units import mm, paper_size
+
+INK_DARK = "#26203a"
+WHITE_DIE = "#ffffff"
+SYMBOL_SHAPES = {"▲": "triangle", "△": "triangle", "●": "circle", "○": "circle", "✚": "cross", "+": "cross",
+                 "◆": "diamond", "◇": "diamond", "♦": "diamond", "■": "square", "□": "square", "★": "star",
+                 "☆": "star", "♥": "heart", "♣": "club", "☀": "sun"}
+"""Glyphs a spec may give as a row symbol, drawn as shapes (the font has no dingbats)."""
+EXAMPLE_OFFSETS = (-1, 0, -1, 2)
+"""Shape of the scoring example column around a middle sum (the seed's 9, 10, 9, 12 for the default dice)."""
+DEFAULT_DIE_FACE = mm(16)
+
+
+# ---------------------------------------------------------------- numbers for the rule texts
+
+def _colour_index(game: Any) -> dict[str, int]:
+    index = {c.id: i for i, c in enumerate(game.colours)}
+    index[WHITE] = len(game.colours)
+    return index
+
+
+def colour_sums(game: Any, row: int) -> list[int]:
+    """Every sum the dice can give for row `row`'s colour, ascending."""
+    index = _colour_index(game)
+    faces = [[(index.get(f.colour, -1), f.value) for f in die.expanded()] for die in game.dice]
+    return sorted(achievable_sums(faces, row, len(game.colours)))
+
+
+def example_column(game: Any) -> list[int]:
+    """A column for the scoring example: values around the middle of the first row's sums."""
+    sums = colour_sums(game, 0)
+    mid = sums[len(sums) // 2] if sums else 0
+    return [max(0, mid + EXAMPLE_OFFSETS[i % len(EXAMPLE_OFFSETS)]) for i in range(len(game.colours))]
+
+
+def example_row(game: Any, row: int = 0) -> list[int]:
+    """Legal values for a whole row: strictly rising up to the peak, strictly falling after it."""
+    sums = colour_sums(game, row)
+    n, peak = game.row_length, game.peaks()[row]
+    if len(sums) < max(peak, n - peak + 1):
+        return []
+    top = len(sums) - 1
+    rising = [sums[round(i * top / max(1, peak - 1))] if peak > 1 else sums[top] for i in range(peak)]
+    falling_idx = [round((top - 1) - i * (top - 1) / max(1, n - peak - 1)) for i in range(n - peak)] if n > peak else []
+    return rising + [sums[i] for i in falling_idx]
+
+
+def template_context(game: Any) -> dict[str, Any]:
+    """Numbers the rule templates may use: every figure comes from the spec."""
+    peaks = game.peaks()
+    coloured = [d for d in game.dice if all(f.colour != WHITE for f in d.expanded())]
+    white = [d for d in game.dice if all(f.colour == WHITE for f in d.expanded())]
+    column = example_column(game)
+    sums = colour_sums(game, 0)
+    return {
+        "rows": len(game.colours),
+        "row_length": game.row_length,
+        "circles_total": game.row_length * len(game.colours),
+        "peak_after": peaks[0],
+        "peak_uniform": len(set(peaks)) == 1,
+        "falling": game.row_length - peaks[0],
+        "miss_boxes": game.miss_boxes,
+        "miss_max": miss_penalty(game.miss_boxes),
+        "miss_examples": [-miss_penalty(k) for k in range(1, min(3, game.miss_boxes) + 1)],
+        "dice_count": len(game.dice),
+        "coloured_dice": len(coloured),
+        "white_dice": len(white),
+        "mixed_dice": len(game.dice) - len(coloured) - len(white),
+        "sum_min": sums[0] if sums else 0,
+        "sum_max": sums[-1] if sums else 0,
+        "rerolls": game.rerolls,
+        "players_min": game.players.min,
+        "players_max": game.players.max,
+        "others": len(game.colours) - 1,
+        "example_column": column,
+        "example_score": second_lowest(column) if len(column) >= 2 else (column[0] if column else 0),
+    }
+
+
+# ---------------------------------------------------------------- helpers
+
+def _colour_of(game: Any, cid: str) -> Any | None:
+    for c in game.colours:
+        if c.id == cid:
+            return c
+    return None
+
+
+def colour_name(ctx: Context, cid: str) -> str:
+    """The localized name of a colour id (the id itself when the catalog has no name)."""
+    tid = f"colour.{cid}"
+    return ctx.texts(tid) if ctx.texts.has(tid) else cid
+
+
+def row_symbol(ctx: Context, glyph: str | None, cx: float, cy: float, r: float, fill: str) -> list[Op]:
+    """A row's symbol: known glyphs drawn as shapes, any other glyph as text."""
+    if not glyph:
+        return []
+    kind = SYMBOL_SHAPES.get(glyph)
+    if kind is not None:
+        return symbol(kind, cx, cy, r, fill=fill, stroke=None)
+    return [Text(cx, cy - r * 0.7, glyph, r * 2, font="bold", fill=fill, anchor="middle")]
+
+
+def _ink_of(colour: str) -> str:
+    return darken(colour, 0.35)
+
+
+def _text_colour(colour: str) -> str:
+    """A readable dark tone of a colour for text and pips on white."""
+    return _ink_of(colour) if colour.lower() != WHITE_DIE else INK_DARK
+
+
+# ---------------------------------------------------------------- score sheet
+
+def _band(ctx: Context, c: Any, x: float, y: float, w: float, h: float) -> list[Op]:
+    """The row header: the colour with its pattern, the symbol on a white disc and the colour's name."""
+    ops: list[Op] = [Rect(x, y, w, h, fill=c.colour, stroke=None)]
+    ops += pattern_in_rect(c.pattern, x, y, w, h, ink=pattern_ink(c.colour), spacing=mm(2.2), width=0.9)
+    r = min(h * 0.32, mm(4))
+    cx, cy = x + mm(1.5) + r, y + h / 2
+    ops.append(Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=0.6))
+    ops += row_symbol(ctx, c.symbol, cx, cy, r * 0.62, _ink_of(c.colour))
+    name = colour_name(ctx, c.id)
+    px = cx + r + mm(1.2)
+    pw = x + w - mm(1.2) - px
+    size = fit_line(name, "bold", pw - mm(1.6), ctx.measure, size=mm(3.2), min_size=5, where=f"colour.{c.id} ({ctx.lang})")
+    ph = size * 1.5
+    ops.append(Rect(px, cy - ph / 2, pw, ph, fill="#ffffff", stroke="ink", width=0.5, radius=ph / 2 * 0.6))
+    ops.append(Text(px + pw / 2, cy - size * 0.36, name, size, font="bold", fill=_ink_of(c.colour), anchor="middle",
+                    text_id=f"colour.{c.id}"))
+    ops.append(Rect(x, y, w, h, fill=None, stroke="ink", width=0.8))
+    return ops
+
+
+def _chevron(x: float, y: float, s: float, rising: bool, colour: str) -> Op:
+    """'<' (rising: the next number is larger) or '>' between two circles."""
+    if rising:
+        pts = ((x + s / 2, y + s), (x - s / 2, y), (x + s / 2, y - s))
+    else:
+        pts = ((x - s / 2, y + s), (x + s / 2, y), (x - s / 2, y - s))
+    return Polygon(pts, fill=None, stroke=colour, width=0.8, closed=False)
+
+
+def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int) -> Face:
+    """One score sheet: patterned colour bands, rows of circles with the thick peak line, column numbers,
+    a square score box under each column, the miss track (-1, -2, ...) and the total area."""
+    game = ctx.kit.game
+    t = ctx.texts
+    peaks = tuple(variant.peaks) if variant is not None else game.peaks()
+    n, rows = game.row_length, len(game.colours)
+    pad = mm(5)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    # header: title, variant code, name line
+    title = t(ctx.kit.meta.title)
+    ts = fit_line(title, "bold", w * 0.4, ctx.measure, size=mm(6.5), min_size=9, where=f"sheet title ({ctx.lang})")
+    base = h - pad - ts * 0.8
+    ops.append(Text(pad, base, title, ts, font="bold", fill=INK_DARK, text_id=ctx.kit.meta.title))
+    tx = pad + ctx.measure(title, "bold", ts) + mm(4)
+    if variant is not None:
+        label = t("sheet.variant", code=variant.code)
+        ops.append(Text(tx, base, label, mm(3.2), font="bold", fill="muted", text_id="sheet.variant"))
+    name = t("sheet.name")
+    ns = mm(3.4)
+    nx = w * 0.58
+    ops.append(Text(nx, base, name, ns, text_id="sheet.name"))
+    ops.append(Line(nx + ctx.measure(name, "regular", ns) + mm(2), base - 1, w - pad, base - 1, width=0.6))
+    # geometry: band | circles | miss track
+    band_w = min(mm(30), w * 0.16)
+    miss_w = mm(16) if game.miss_boxes else 0.0
+    gx0 = pad + band_w + mm(2)
+    gx1 = w - pad - miss_w - (mm(4) if miss_w else 0.0)
+    cw = (gx1 - gx0) / n
+    num_h = mm(5)
+    foot_h = mm(17)
+    top = base - ts * 0.5 - mm(3)
+    avail = top - num_h - pad - foot_h
+    rh = min(cw * 1.05, avail / (rows + 1.15))
+    d = min(cw * 0.8, rh * 0.8)
+    grid_top = top - num_h
+    sq = min(d * 1.02, mm(12))
+    # column numbers
+    for k in range(n):
+        ops.append(Text(gx0 + (k + 0.5) * cw, grid_top + mm(1.3), str(k + 1), mm(3), font="bold", fill="muted", anchor="middle"))
+    for r, c in enumerate(game.colours):
+        y = grid_top - (r + 1) * rh
+        ops.append(Rect(gx0, y, n * cw, rh, fill=lighten(c.colour, 0.82), stroke=None))
+        ops += _band(ctx, c, pad, y + rh * 0.06, band_w, rh * 0.88)
+        cy = y + rh / 2
+        for k in range(n):
+            cx = gx0 + (k + 0.5) * cw
+            ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.6))
+            if k < n - 1 and k + 1 != peaks[r]:
+                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.3), k + 1 < peaks[r], _ink_of(c.colour)))
+        if peaks[r] < n:  # the thick peak line after circle peaks[r], with a small summit on top
+            px = gx0 + peaks[r] * cw
+            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92, fill=INK_DARK, stroke=None))
+            ops.append(Polygon(((px - mm(1.6), y + rh * 0.96), (px + mm(1.6), y + rh * 0.96), (px, y + rh * 0.96 + mm(1.6))),
+                               fill=INK_DARK, stroke=None))
+    ops.append(Rect(gx0, grid_top - rows * rh, n * cw, rows * rh, fill=None, stroke="ink", width=1.0))
+    # a square score box under every column
+    by = grid_top - rows * rh - mm(1.5) - sq
+    for k in range(n):
+        ops.append(Rect(gx0 + (k + 0.5) * cw - sq / 2, by, sq, sq, fill="#ffffff", stroke="ink", width=1.5))
+    lbl = t("sheet.column_score")
+    fitted = fit_block(lbl, "bold", band_w, sq, ctx.measure, size=mm(2.8), min_size=5, where=f"sheet.column_score ({ctx.lang})")
+    ops += block_ops(fitted, pad + band_w, by + sq / 2 + fitted.height / 2 + fitted.size * 0.1, font="bold",
+                     anchor="end", text_id="sheet.column_score")
+    # miss track, top to bottom at the right of the rows
+    if game.miss_boxes:
+        mx0 = w - pad - miss_w
+        ml = t("sheet.misses")
+        ms = fit_line(ml, "bold", miss_w, ctx.measure, size=mm(3), min_size=5, where=f"sheet.misses ({ctx.lang})")
+        ops.append(Text(mx0 + miss_w / 2, grid_top + mm(1.3), ml, ms, font="bold", anchor="middle", text_id="sheet.misses"))
+        room = rows * rh + sq + mm(1.5)
+        per_col = game.miss_boxes
+        cols = 1
+        while per_col * mm(5) > room and cols < 4:
+            cols += 1
+            per_col = -(-game.miss_boxes // cols)
+        pitch = room / per_col
+        bs = min(pitch * 0.82, (miss_w - (cols - 1) * mm(1)) / cols, mm(9))
+        for i in range(game.miss_boxes):
+            col, k = divmod(i, per_col)
+            bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
+            byy = grid_top - (k + 1) * pitch + (pitch - bs) / 2
+            ops.append(Rect(bx, byy, bs, bs, fill="#ffffff", stroke="ink", width=1.0, radius=mm(0.8)))
+            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{i + 1}", bs * 0.4, fill="muted", anchor="middle"))
+    # total area: columns - misses = total, at the bottom right
+    fy = pad
+    box_h = mm(9)
+    parts = [("sheet.columns", 1.2), ("sheet.misses", 1.2), ("sheet.total", 2.2)]
+    box_w = mm(20)
+    xs = w - pad
+    items: list[Op] = []
+    for i, (tid, width) in enumerate(reversed(parts)):
+        xs -= box_w
+        items.append(Rect(xs, fy, box_w, box_h, fill="#ffffff", stroke="ink", width=width, radius=mm(1.2)))
+        lab = t(tid)
+        ls = fit_line(lab, "bold", box_w + mm(2), ctx.measure, size=mm(2.8), min_size=5, where=f"{tid} ({ctx.lang})")
+        items.append(Text(xs + box_w / 2, fy + box_h + mm(1.2), lab, ls, font="bold", anchor="middle", text_id=tid))
+        if i < len(parts) - 1:
+            sign = "=" if i == 0 else "−"
+            items.append(Text(xs - mm(3), fy + box_h / 2 - mm(1.6), sign, mm(4.5), font="bold", anchor="middle"))
+            xs -= mm(6)
+    ops += items
+    foot_w = xs - pad - mm(4)
+    foot = t("sheet.footer")
+    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="sheet.footer")
+    if variant is not None:
+        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end"))
+    return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
+
+
+def compose_sheet(ctx: Context, cid: str) -> Component:
+    """The score pad: per_page sheets per page; then every accepted generated variant with its code."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = False if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    one = sheet_face(ctx, w, h, None, 0)
+    faces: list[Face] = [one] * (per_page * comp.copies)
+    variants = [v for v in ctx.extras.get("variants", []) if getattr(v, "accepted", True)]
+    faces += [sheet_face(ctx, w, h, v, i + 1) for i, v in enumerate(variants)]
+    title = ctx.texts(comp.title)
+    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape,
+                                               bookmark=title))
+
+
+# ---------------------------------------------------------------- dice faces
+
+PIPS = {
+    1: ((0, 0),),
+    2: ((-1, 1), (1, -1)),
+    3: ((-1, 1), (0, 0), (1, -1)),
+    4: ((-1, 1), (1, 1), (-1, -1), (1, -1)),
+    5: ((-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)),
+    6: ((-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)),
+}
+
+
+def die_face_ops(ctx: Context, colour_id: str, value: int, x: float, y: float, s: float) -> list[Op]:
+    """One die face of side s at (x, y): the colour with its pattern as a frame, a white centre with pips
+    (1-6) or a numeral; white faces are plain white with dark pips. The first op is the face's exact square."""
+    game = ctx.kit.game
+    c = _colour_of(game, colour_id)
+    fill = c.colour if c is not None else WHITE_DIE
+    ops: list[Op] = [Rect(x, y, s, s, fill=fill, stroke=None)]
+    ink = INK_DARK
+    if c is not None:
+        ops += pattern_in_rect(c.pattern, x, y, s, s, ink=pattern_ink(c.colour), spacing=s * 0.12, width=s * 0.02)
+        inset = s * 0.14
+        ops.append(Rect(x + inset, y + inset, s - 2 * inset, s - 2 * inset, fill="#ffffff", stroke=None, radius=s * 0.12))
+        ink = _ink_of(c.colour)
+    cx, cy = x + s / 2, y + s / 2
+    if value in PIPS:
+        off, pr = s * 0.235, s * 0.075
+        for dx, dy in PIPS[value]:
+            ops.append(Circle(cx + dx * off, cy + dy * off, pr, fill=ink, stroke=None))
+    else:
+        text = str(value)
+        size = fit_line(text, "bold", s * 0.6, ctx.measure, size=s * 0.5, min_size=3, where=f"die face {value}")
+        ops.append(Text(cx, cy - size * 0.36, text, size, font="bold", fill=ink, anchor="middle"))
+        if value in (6, 9, 66, 99, 68, 89, 86, 98):  # tell 6 from 9 when the die lies upside down
+            uw = ctx.measure(text, "bold", size)
+            ops.append(Rect(cx - uw / 2, cy - size * 0.48, uw, size * 0.06, fill=ink, stroke=None))
+    if c is not None and c.symbol:  # a small symbol in the frame: the row it counts for, also in grey print
+        ops += row_symbol(ctx, c.symbol, x + s * 0.07, y + s - s * 0.07, s * 0.055, "#ffffff")
+    return ops
+
+
+def die_label(ctx: Context, k: int, die: Any) -> str:
+    """'Die 3 · red' (the colour of its faces, or 'mixed')."""
+    colours = {f.colour for f in die.expanded()}
+    cname = colour_name(ctx, next(iter(colours))) if len(colours) == 1 else ctx.texts("dice.mixed")
+    return ctx.texts("dice.label", n=k, colour=cname)
+
+
+def _die_size(ctx: Context, cid: str) -> float:
+    size = ctx.kit.components[cid].trim_size() if cid in ctx.kit.components else None
+    if size is None:
+        return DEFAULT_DIE_FACE
+    if abs(size[0] - size[1]) > 0.01:
+        raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a die face is square; got "
+                          f"{size[0] / mm(1):.1f} x {size[1] / mm(1):.1f} mm")
+    return size[0]
+
+
+# net: faces in a cross, (column, row) with row 0 at the top; face i of the die goes to NET_SLOTS[i], so faces
+# (0, 5), (1, 4) and (2, 3) are opposite (a standard 1-6 die gets 1|6, 2|5, 3|4).
+NET_SLOTS = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2), (1, 3))
+# glue tabs: (column, row, side) for the 7 edges glued to another face
+NET_TABS = ((0, 1, "top"), (0, 1, "bottom"), (0, 1, "left"), (2, 1, "top"), (2, 1, "bottom"), (2, 1, "right"),
+            (1, 3, "bottom"))
+
+
+def _tab(x: float, y: float, s: float, side: str, depth: float) -> tuple[tuple[float, float], ...]:
+    """A trapezoid glue tab on one side of the face square at (x, y)."""
+    k = depth * 0.9
+    if side == "top":
+        return ((x, y + s), (x + k, y + s + depth), (x + s - k, y + s + depth), (x + s, y + s))
+    if side == "bottom":
+        return ((x, y), (x + k, y - depth), (x + s - k, y - depth), (x + s, y))
+    if side == "left":
+        return ((x, y), (x - depth, y + k), (x - depth, y + s - k), (x, y + s))
+    return ((x + s, y), (x + s + depth, y + k), (x + s + depth, y + s - k), (x + s, y + s))
+
+
+def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> list[Op]:
+    """A cube net for one die, its bounding box's bottom-left at (x, y): 6 faces (each exactly s x s), glue
+    tabs, solid cut outline, dashed fold lines, and the die's label in the free corner."""
+    faces = die.expanded()
+    if len(faces) != 6:
+        raise LayoutError(f"{ctx.kit.display}: game.dice[{k - 1}]: a cube net needs 6 faces; this die has "
+                          f"{len(faces)} (disable dice_nets and print dice_stickers instead)")
+    depth = s * 0.35
+    ox, oy = x + depth, y + depth  # (column 0, row 3) bottom-left corner
+
+    def at(col: int, row: int) -> tuple[float, float]:
+        return ox + col * s, oy + (3 - row) * s
+
+    ops: list[Op] = []
+    for (col, row, side) in NET_TABS:
+        fx, fy = at(col, row)
+        ops.append(Polygon(_tab(fx, fy, s, side, depth), fill="#eeeeee", stroke="ink", width=0.5))
+    for face, (col, row) in zip(faces, NET_SLOTS):
+        fx, fy = at(col, row)
+        ops += die_face_ops(ctx, face.colour, face.value, fx, fy, s)
+    fold = (mm(1), mm(0.8))
+    # fold lines: shared edges between faces, and every tab's base
+    for col, row in ((1, 0), (1, 1), (1, 2)):  # horizontal edges in the column
+        fx, fy = at(col, row)
+        ops.append(Line(fx, fy, fx + s, fy, stroke="ink", width=0.5, dash=fold))
+    for col in (1, 2):
+        fx, fy = at(col, 1)
+        ops.append(Line(fx, fy, fx, fy + s, stroke="ink", width=0.5, dash=fold))
+    # cut outline: every face edge that is neither shared nor a tab base, solid
+    cut = [((1, 0), "top"), ((1, 0), "left"), ((1, 0), "right"), ((1, 2), "left"), ((1, 2), "right"),
+           ((1, 3), "left"), ((1, 3), "right")]
+    for (col, row), side in cut:
+        fx, fy = at(col, row)
+        seg = {"top": (fx, fy + s, fx + s, fy + s), "left": (fx, fy, fx, fy + s),
+               "right": (fx + s, fy, fx + s, fy + s)}[side]
+        ops.append(Line(*seg, stroke="ink", width=0.6))
+    for col, row, side in NET_TABS:  # tab bases fold
+        fx, fy = at(col, row)
+        seg = {"top": (fx, fy + s, fx + s, fy + s), "bottom": (fx, fy, fx + s, fy), "left": (fx, fy, fx, fy + s),
+               "right": (fx + s, fy, fx + s, fy + s)}[side]
+        ops.append(Line(*seg, stroke="ink", width=0.5, dash=fold))
+    label = die_label(ctx, k, die)
+    lx, ly = at(0, 2)
+    size = fit_line(label, "bold", s + depth - mm(1), ctx.measure, size=mm(2.6), min_size=4, where=f"dice.label ({ctx.lang})")
+    ops.append(Text(lx - depth + mm(0.5), ly + s - depth - size, label, size, font="bold", fill="ink", text_id="dice.label"))
+    return ops
+
+
+def _page_frame(ctx: Context, title: str, title_id: str, note: str, note_id: str, landscape: bool = False
+                ) -> tuple[float, float, list[Op], tuple[float, float, float, float]]:
+    """A page with its title and instructions at the top and the check ruler at the bottom; returns the page
+    size, the ops and the free area (x0, y0, x1, y1) below the instructions."""
+    pw, ph = paper_size(ctx.paper, landscape)
+    m = ctx.print.margin + mm(3)
+    ops: list[Op] = []
+    ts = fit_line(title, "bold", pw - 2 * m, ctx.measure, size=mm(5.5), min_size=8, where=f"{title_id} ({ctx.lang})")
+    ops.append(Text(m, ph - m - ts * 0.8, title, ts, font="bold", fill=INK_DARK, text_id=title_id))
+    fitted = fit_block(note, "regular", pw - 2 * m, mm(16), ctx.measure, size=mm(3), min_size=6, where=f"{note_id} ({ctx.lang})")
+    top = ph - m - ts * 1.3
+    ops += block_ops(fitted, m, top, text_id=note_id)
+    area_top = top - fitted.height - mm(4)
+    bottom = ctx.print.margin
+    if ctx.print.ruler:
+        ops += ruler(m, ctx.print.margin)
+        bottom += RULER_THICKNESS + MARK_GAP
+    return pw, ph, ops, (m, bottom + mm(2), pw - m, area_top)
+
+
+def compose_dice_nets(ctx: Context, cid: str) -> Component:
+    """One cube net per die (faces from the spec's dice, each face exactly the component's size), as many
+    per page as fit, every page with the check ruler."""
+    game = ctx.kit.game
+    comp = ctx.kit.components[cid]
+    s = _die_size(ctx, cid)
+    depth = s * 0.35
+    nw, nh = 3 * s + 2 * depth, 4 * s + 2 * depth
+    title = ctx.texts(comp.title)
+    dice = [(k, die) for _ in range(comp.copies) for k, die in enumerate(game.dice, 1)]
+    pages: list[Page] = []
+    i = 0
+    while i < len(dice):
+        pw, ph, ops, (x0, y0, x1, y1) = _page_frame(ctx, title, comp.title, ctx.texts("nets.instructions"), "nets.instructions")
+        cols = max(1, int((x1 - x0 + mm(4)) // (nw + mm(4))))
+        rows = max(1, int((y1 - y0 + mm(4)) // (nh + mm(4))))
+        if nw > x1 - x0 or nh > y1 - y0:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a net of {s / mm(1):.1f} mm faces "
+                              f"({nw / mm(1):.0f} x {nh / mm(1):.0f} mm) does not fit on {ctx.paper}")
+        gx = (x1 - x0 - cols * nw) / max(1, cols - 1) if cols > 1 else 0.0
+        for slot in range(cols * rows):
+            if i >= len(dice):
+                break
+            r, c = divmod(slot, cols)
+            k, die = dice[i]
+            ops += net_ops(ctx, k, die, x0 + c * (nw + gx), y1 - (r + 1) * nh - r * mm(4), s)
+            i += 1
+        pages.append(Page(pw, ph, ops, label=f"{cid} {len(pages) + 1}"))
+    if pages:
+        pages[0].bookmark = title
+    return Component(cid, title, pages)
+
+
+def compose_dice_stickers(ctx: Context, cid: str) -> Component:
+    """Stickers for blank dice: one line per die, its faces as squares of the component's size with a thin
+    cut outline around each."""
+    game = ctx.kit.game
+    comp = ctx.kit.components[cid]
+    s = _die_size(ctx, cid)
+    die_mm = _die_size(ctx, "dice_nets") / mm(1)
+    title = ctx.texts(comp.title)
+    note = ctx.texts("stickers.instructions", die_mm=f"{die_mm:g}", sticker_mm=f"{s / mm(1):g}")
+    gap = mm(3)
+    dice = [(k, die) for _ in range(comp.copies) for k, die in enumerate(game.dice, 1)]
+    pages: list[Page] = []
+    i = 0
+    while i < len(dice):
+        pw, ph, ops, (x0, y0, x1, y1) = _page_frame(ctx, title, comp.title, note, "stickers.instructions")
+        label_w = mm(32)
+        y = y1
+        while i < len(dice) and y - s - mm(2) >= y0:
+            k, die = dice[i]
+            label = die_label(ctx, k, die)
+            ls = fit_line(label, "bold", label_w - mm(2), ctx.measure, size=mm(3), min_size=5, where=f"dice.label ({ctx.lang})")
+            ops.append(Text(x0, y - s / 2 - ls * 0.36, label, ls, font="bold", text_id="dice.label"))
+            x = x0 + label_w
+            for face in die.expanded():
+                if x + s > x1:
+                    x = x0 + label_w
+                    y -= s + gap
+                ops += die_face_ops(ctx, face.colour, face.value, x, y - s, s)
+                ops.append(Rect(x, y - s, s, s, fill=None, stroke="muted", width=0.3, radius=s * 0.08))
+                x += s + gap
+            y -= s + gap + mm(2)
+            i += 1
+        pages.append(Page(pw, ph, ops, label=f"{cid} {len(pages) + 1}"))
+    if pages:
+        pages[0].bookmark = title
+    return Component(cid, title, pages)
+
+
+# ---------------------------------------------------------------- rules summary
+
+def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[list[Op], float]:
+    """The first row filled with a legal example: rising to the peak line, falling after it."""
+    game = ctx.kit.game
+    values = example_row(game, 0)
+    if not values:
+        return [], top
+    c = game.colours[0]
+    n = game.row_length
+    cw = min(mm(9), width / n)
+    d = cw * 0.82
+    cy = top - cw / 2
+    ops: list[Op] = [Rect(x, top - cw, n * cw, cw, fill=lighten(c.colour, 0.82), stroke="ink", width=0.6)]
+    for k, v in enumerate(values):
+        cx = x + (k + 0.5) * cw
+        ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.2))
+        size = d * 0.5
+        ops.append(Text(cx, cy - size * 0.36, str(v), size, font="bold", fill=INK_DARK, anchor="middle"))
+    peak = game.peaks()[0]
+    if peak < n:
+        px = x + peak * cw
+        ops.append(Rect(px - mm(0.5), top - cw, mm(1), cw, fill=INK_DARK, stroke=None))
+    return ops, top - cw - mm(3)
+
+
+def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], float, float]:
+    """The scoring example: one column of circles and the square holding its second lowest value."""
+    game = ctx.kit.game
+    values = example_column(game)
+    cw = mm(7)
+    ops: list[Op] = []
+    for r, (c, v) in enumerate(zip(game.colours, values)):
+        cy = top - (r + 0.5) * cw
+        ops.append(Rect(x, top - (r + 1) * cw, cw, cw, fill=lighten(c.colour, 0.82), stroke="ink", width=0.4))
+        ops.append(Circle(x + cw / 2, cy, cw * 0.4, fill="#ffffff", stroke=_ink_of(c.colour), width=1))
+        ops.append(Text(x + cw / 2, cy - cw * 0.14, str(v), cw * 0.4, font="bold", anchor="middle"))
+    score = template_context(game)["example_score"]
+    sy = top - len(values) * cw - mm(1) - cw
+    ops.append(Rect(x, sy, cw, cw, fill="#ffffff", stroke="ink", width=1.4))
+    ops.append(Text(x + cw / 2, sy + cw * 0.3, str(score), cw * 0.45, font="bold", anchor="middle"))
+    return ops, cw, sy
+
+
+def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list[Op], float]:
+    """Every die as a small face in its colour and pattern with its name below."""
+    game = ctx.kit.game
+    s = mm(7)
+    step = min(mm(17), width / max(1, len(game.dice)))
+    ops: list[Op] = []
+    for k, die in enumerate(game.dice):
+        faces = die.expanded()
+        fx = x + k * step + (step - s) / 2
+        ops += die_face_ops(ctx, faces[0].colour, max(f.value for f in faces if f.value <= 6) if any(f.value <= 6 for f in faces) else faces[0].value,
+                            fx, top - s, s)
+        ops.append(Rect(fx, top - s, s, s, fill=None, stroke="ink", width=0.5))
+        colours = {f.colour for f in faces}
+        name = colour_name(ctx, faces[0].colour) if len(colours) == 1 else ctx.texts("dice.mixed")
+        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=4, where=f"colour name ({ctx.lang})")
+        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle"))
+    return ops, top - s - mm(5)
+
+
+def rules_face(ctx: Context, w: float, h: float) -> Face:
+    """The rules summary, every figure from the spec (templates filled with template_context)."""
+    t = ctx.texts
+    pad = mm(6)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    title = t(ctx.kit.meta.title)
+    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where="rules title")
+    ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=INK_DARK, stroke=None))
+    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
+    sub = t("rules.subtitle")
+    ss = fit_line(sub, "regular", w * 0.4, ctx.measure, size=mm(3), min_size=5, where=f"rules.subtitle ({ctx.lang})")
+    ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle"))
+    top = h - pad - ts * 1.4 - mm(4)
+    size = mm(3.4)
+    while True:  # one size for the whole summary: the largest at which every section fits
+        body, bottom = _rules_body(ctx, pad, top, w - 2 * pad, size)
+        if bottom >= mm(8):
+            break
+        if size <= 5.5:
+            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5.5 pt; shorten the texts or enlarge the component")
+        size -= 0.25
+    ops += body
+    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
+    ops.append(Text(w - pad, mm(3.5), ver, mm(2.2), fill="muted", anchor="end"))
+    return Face("rules", w, h, tuple(ops), 0.0)
+
+
+def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
+    t = ctx.texts
+    ops: list[Op] = []
+    y = top
+    sections = [("rules.dice.title", "rules.dice"), ("rules.turn.title", "rules.turn"),
+                ("rules.write.title", "rules.write"), ("rules.score.title", "rules.score"),
+                ("rules.miss.title", "rules.miss"), ("rules.end.title", "rules.end")]
+    if len(set(ctx.kit.game.peaks())) > 1 or ctx.extras.get("variants"):
+        sections.append(("rules.variants.title", "rules.variants"))
+    for head_id, body_id in sections:
+        hs = size * 1.15
+        ops.append(Text(pad, y - hs, t(head_id), hs, font="bold", fill=INK_DARK, text_id=head_id))
+        y -= hs * 1.45
+        text_w = body_w
+        if body_id == "rules.score":
+            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y + mm(1))
+            ops += col_ops
+            text_w = body_w - cw - mm(4)
+        fitted = fit_block(t(body_id), "regular", text_w, 10_000, ctx.measure, size=size, min_size=size, where=f"{body_id} ({ctx.lang})")
+        ops += block_ops(fitted, pad, y, text_id=body_id)
+        y -= fitted.height + size * 0.6
+        if body_id == "rules.score":
+            y = min(y, low - mm(2))
+        if body_id == "rules.dice":
+            legend, y = _dice_legend(ctx, pad, y, body_w)
+            ops += legend
+        if body_id == "rules.write":
+            row, y = _example_row_ops(ctx, pad, y, body_w)
+            ops += row
+    return ops, y
+
+
+def compose_rules(ctx: Context, cid: str) -> Component:
+    """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = True if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    face = rules_face(ctx, w, h)
+    title = ctx.texts(comp.title)
+    return Component(cid, title, impose_sheets(cid, [face] * (per_page * comp.copies), ctx.print, ctx.paper,
+                                               per_page=per_page, landscape=landscape, bookmark=title))
+
+
+BUILDERS = {
+    "score_sheet": compose_sheet,
+    "dice_nets": compose_dice_nets,
+    "dice_stickers": compose_dice_stickers,
+    "rules": compose_rules,
+}
+
+
+def compose(ctx: Context) -> Iterator[Component]:
+    """Every enabled component, in the spec's order."""
+    for cid, comp in ctx.kit.components.items():
+        if not comp.enabled:
+            continue
+        if cid not in BUILDERS:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Peak Dice has no such component; expected one of {', '.join(BUILDERS)}")
+        yield BUILDERS[cid](ctx, cid)
+
+
+def component_ids() -> tuple[str, ...]:
+    """The components this composer can draw."""
+    return tuple(BUILDERS)
+
+
+__all__ = ["compose", "template_context", "component_ids", "colour_sums", "example_row", "example_column",
+           "die_face_ops", "net_ops", "NET_SLOTS"]
