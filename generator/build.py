@@ -14,7 +14,7 @@ from typing import Any, Callable, Sequence
 
 from generator.errors import KitError, Problem, SpecError
 from generator.i18n.texts import Texts, missing_ids
-from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, prepare, template_context
+from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
 from generator.layout.ops import Page
 from generator.layout.text import wrap
@@ -120,9 +120,7 @@ def print_data(kit: Kit, seed: int) -> dict[str, Any]:
     """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
     asked of the game's rules package once per build; composers read it from Context.extras."""
     fn = getattr(game_module(kit.game_id), "print_data", None)
-    if fn is None:
-        return prepare(kit, seed)
-    return dict(fn(kit.game, seed))
+    return dict(fn(kit.game, seed)) if fn is not None else {}
 
 
 @dataclass

@@ -180,18 +180,19 @@ def check(
             _fail(f"--workers: expected a number >= 1; got {workers}")
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
-        executor = make_executor(workers, dask)
         reports = []
-        for k in loaded:
-            mod = game_module(k.game_id)
-            n = games or k.game.balance.games
-            s = k.meta.seed if seed is None else seed
-            with _progress(None, f"{k.meta.id}") as advance:
-                rep = mod.balance_report(k.game, games=n, seed=s, executor=executor, progress=advance, kit=k.meta.id)
-            reports.append(rep)
-            print_report(rep, out_console)
-            if refit:
-                _refit(k, mod, rep)
+        with make_executor(workers, dask) as executor:  # one worker pool for every kit and setting
+            for k in loaded:
+                mod = game_module(k.game_id)
+                n = games or _default_games(k)
+                s = k.meta.seed if seed is None else seed
+                with _progress(None, f"{k.meta.id}") as advance:
+                    rep = mod.balance_report(k.game, games=n, seed=s, executor=executor, progress=advance, kit=k.meta.id)
+                reports.append(rep)
+                print_report(rep, out_console)
+        if refit:
+            for k, rep in zip(loaded, reports):
+                _refit(k, rep)
         if json_path:
             from generator.render.html_report import write_json
 
@@ -209,7 +210,15 @@ def check(
     _run(go)
 
 
-def _refit(kit: Any, mod: Any, rep: Any) -> None:
+def _default_games(kit: Any) -> int:
+    """Games per setting from the spec's balance section."""
+    n = getattr(kit.game.balance, "games", None)
+    if not isinstance(n, int):
+        raise KitError(f"{kit.display}: game.balance.games is missing; pass --games N")
+    return n
+
+
+def _refit(kit: Any, rep: Any) -> None:
     """Write the points proposed from full-game play into kit.yaml (game.memory_cards.points.refit)."""
     from generator.spec.edit import set_value
 

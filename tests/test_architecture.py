@@ -12,7 +12,7 @@ ALLOWED = {
     "games": {"spec", "engine"},
     "engine": {"spec"},
     "i18n": {"spec"},
-    "layout": {"spec", "i18n", "games"},
+    "layout": {"spec", "i18n"},
     "render": {"layout", "engine", "spec"},
 }
 GROUND = {"errors", "units", "resources", "__init__"}

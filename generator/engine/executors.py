@@ -19,6 +19,15 @@ def _check_workers(workers: int | None, option: str = "--workers") -> None:
 class SerialExecutor:
     """Plays every chunk in this process, in order."""
 
+    def __enter__(self) -> "SerialExecutor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
     def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
         """Play chunks one after another."""
         out = []
@@ -30,32 +39,60 @@ class SerialExecutor:
 
 
 class ProcessExecutor:
-    """Plays chunks in a pool of worker processes; results are reordered by chunk index."""
+    """Plays chunks in a pool of worker processes; results are reordered by chunk index.
+
+    The pool lives until `close()` (or the end of a `with` block), so a check that runs many settings pays
+    the worker start-up once. The first chunk of the first run is played in this process before the pool is
+    forked: the workers then inherit the loaded (compiled) kernels instead of each loading them again.
+    Where a chunk runs never changes its result."""
 
     def __init__(self, workers: int | None = None):
         _check_workers(workers)
         self.workers = workers or os.cpu_count() or 1
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> "ProcessExecutor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Shut the worker pool down."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
         """Play chunks across processes."""
         if self.workers <= 1 or len(chunks) <= 1:
             return SerialExecutor().map(sim, chunks, progress)
         results: dict[int, Tally] = {}
-        with ProcessPoolExecutor(max_workers=min(self.workers, len(chunks))) as pool:
-            futs = {pool.submit(play_chunk, sim, c): c for c in chunks}
-            try:
-                for f in as_completed(futs):
-                    c = futs[f]
-                    results[c.index] = f.result()
-                    if progress:
-                        progress(c.games)
-            except BrokenProcessPool as e:
-                raise KitError(f"a simulation worker process died (out of memory?): {e}") from e
-            except BaseException:
-                # don't play the queued chunks of a run that already failed (or was interrupted)
-                for f in futs:
-                    f.cancel()
-                raise
+        todo = list(chunks)
+        if self._pool is None:
+            first = todo.pop(0)
+            results[first.index] = play_chunk(sim, first)
+            if progress:
+                progress(first.games)
+            import multiprocessing as mp
+
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+        futs = {self._pool.submit(play_chunk, sim, c): c for c in todo}
+        try:
+            for f in as_completed(futs):
+                c = futs[f]
+                results[c.index] = f.result()
+                if progress:
+                    progress(c.games)
+        except BrokenProcessPool as e:
+            self._pool = None
+            raise KitError(f"a simulation worker process died (out of memory?): {e}") from e
+        except BaseException:
+            # don't play the queued chunks of a run that already failed (or was interrupted)
+            for f in futs:
+                f.cancel()
+            raise
         return [results[c.index] for c in chunks]
 
 
@@ -70,6 +107,23 @@ class DaskExecutor:
         self.address = address
         self.workers = workers
         self.timeout = timeout
+        self._client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> "DaskExecutor":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the client (and the LocalCluster this executor started)."""
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
 
     def _connect(self) -> tuple[Any, Any]:
         try:
@@ -92,7 +146,9 @@ class DaskExecutor:
 
     def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
         """Play chunks as Dask futures."""
-        client, cluster = self._connect()  # raises KitError when dask is missing or unreachable
+        if self._client is None:
+            self._client, self._cluster = self._connect()  # raises KitError when dask is missing or unreachable
+        client = self._client
         try:
             from dask.distributed import as_completed as d_completed
 
@@ -109,10 +165,9 @@ class DaskExecutor:
                 if progress:
                     progress(c.games)
             return [results[c.index] for c in chunks]
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        except BaseException:
+            self.close()
+            raise
 
 
 def make_executor(workers: int | None = None, dask: str | None = None) -> SerialExecutor | ProcessExecutor | DaskExecutor:

@@ -64,9 +64,9 @@ def rng_next(state: np.ndarray) -> np.uint64:
 
 
 @jit
-def rand_below(state: np.ndarray, n: int) -> int:
+def rand_below(state: np.ndarray, n: int) -> np.int64:
     """A uniform integer in 0..n-1 (n >= 1); bias below 2**-50 for game-sized n."""
-    return int(rng_next(state) % np.uint64(n))
+    return np.int64(rng_next(state) % np.uint64(n))  # signed: uint64 - int64 would silently become float
 
 
 @jit

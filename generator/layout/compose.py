@@ -54,13 +54,6 @@ def template_context(kit: Kit) -> dict[str, Any]:
     return dict(composer(kit.game_id).template_context(kit.game))
 
 
-def prepare(kit: Kit, seed: int) -> dict[str, Any]:
-    """Language-independent generated data for the kit (seeded), computed once per build."""
-    mod = composer(kit.game_id)
-    fn: Callable[[Kit, int], dict[str, Any]] | None = getattr(mod, "prepare", None)
-    return fn(kit, seed) if fn else {}
-
-
 def compose_kit(ctx: Context) -> list[Component]:
     """Every enabled component of the kit in one language."""
     return list(composer(ctx.kit.game_id).compose(ctx))

@@ -1,17 +1,42 @@
 """Ripple Rush: flip-and-write, 1-5 players; reference rules, policies, compiled self-play, balance and
-generated sheet variants, all driven by the kit spec (`generator.spec.games.ripple_rush.RippleRushGame`)."""
+generated sheet variants, all driven by the kit spec (`generator.spec.games.ripple_rush.RippleRushGame`).
 
-from generator.games.ripple_rush.balance import balance_report
-from generator.games.ripple_rush.legal import legal_problems
-from generator.games.ripple_rush.policies import GREEDY, POLICIES, RANDOM, STRONG, Policy, new_rng
-from generator.games.ripple_rush.rules import (GAME_ID, PASS, RULESET_VERSION, Action, Card, Cell, Decision, Game,
-                                               Outcome, Pass, SheetScore, State, Write)
-from generator.games.ripple_rush.sim import RippleRushSim, Setup
-from generator.games.ripple_rush.transcript import transcript
-from generator.games.ripple_rush.variants import Variant, generate_variants
+Names are imported on first use (PEP 562) so that `pnpkit build` and `validate`, which need only the legal
+checks, do not load numba and the simulation kernels."""
 
-__all__ = [
-    "GAME_ID", "RULESET_VERSION", "legal_problems", "balance_report", "generate_variants", "transcript",
-    "Game", "State", "Outcome", "SheetScore", "Card", "Cell", "Write", "Pass", "PASS", "Action", "Decision",
-    "Policy", "RANDOM", "GREEDY", "STRONG", "POLICIES", "new_rng", "RippleRushSim", "Setup", "Variant",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+GAME_ID = "ripple_rush"
+
+_WHERE = {
+    "balance_report": "balance", "legal_problems": "legal",
+    "GREEDY": "policies", "POLICIES": "policies", "RANDOM": "policies", "STRONG": "policies", "Policy": "policies",
+    "new_rng": "policies",
+    "PASS": "rules", "RULESET_VERSION": "rules", "Action": "rules", "Card": "rules", "Cell": "rules",
+    "Decision": "rules", "Game": "rules", "Outcome": "rules", "Pass": "rules", "SheetScore": "rules",
+    "State": "rules", "Write": "rules",
+    "RippleRushSim": "sim", "Setup": "sim", "transcript": "transcript", "Variant": "variants",
+    "generate_variants": "variants",
+}
+
+__all__ = ["GAME_ID", "print_data", *_WHERE]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def print_data(spec: Any, seed: int) -> dict[str, Any]:
+    """What the printed kit needs that is generated: the accepted sheet variants (none unless asked)."""
+    if spec.variants.count <= 0:
+        return {"variants": []}
+    from generator.games.ripple_rush.variants import generate_variants
+
+    return {"variants": [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]}

@@ -10,7 +10,6 @@ from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line
-from generator.spec.kit import Kit
 from generator.units import CARD_PRESETS, mm
 
 NAVY = "#1d2b4f"
@@ -36,16 +35,6 @@ def template_context(game: Any) -> dict[str, Any]:
         "goal_cards": game.rows,
         "goal_max": game.goals.points * game.goals.revealed,
     }
-
-
-def prepare(kit: Kit, seed: int) -> dict[str, Any]:
-    """Accepted sheet variants (seeded), shared by every language."""
-    game = kit.game
-    if game.variants.count <= 0:
-        return {"variants": []}
-    from generator.games.ripple_rush import generate_variants
-
-    return {"variants": [v for v in generate_variants(game, seed) if v.accepted][: game.variants.count]}
 
 
 def _suit(game: Any, sid: str) -> Any:
@@ -302,28 +291,41 @@ def rules_face(ctx: Context, w: float, h: float) -> Face:
     ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
     sub = t("rules.subtitle")
     ops.append(Text(w - pad, h - pad - ts * 0.95, sub, mm(3), fill="#ffffff", anchor="end", text_id="rules.subtitle"))
-    y = h - pad - ts * 1.4 - mm(5)
+    top = h - pad - ts * 1.4 - mm(5)
     body_w = w - 2 * pad
+    size = mm(3.8)
+    while True:  # one size for the whole summary: the largest at which every section fits
+        body, bottom = _rules_body(ctx, pad, top, body_w, size)
+        if bottom >= mm(10):
+            break
+        if size <= 5.5:
+            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5.5 pt; shorten the texts or enlarge the component")
+        size -= 0.25
+    ops += body
+    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
+    ops.append(Text(w - pad, mm(4), ver, mm(2.2), fill="muted", anchor="end"))
+    return Face("rules", w, h, tuple(ops), 0.0)
+
+
+def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
+    t = ctx.texts
+    ops: list[Op] = []
+    y = top
     sections = [("rules.setup.title", "rules.setup"), ("rules.round.title", "rules.round"),
                 ("rules.write.title", "rules.write"), ("rules.bonus.title", "rules.bonus"),
                 ("rules.end.title", "rules.end")]
-    size = mm(3.5)
     for head_id, body_id in sections:
-        head = t(head_id)
-        ops.append(Text(pad, y - mm(3.6), head, mm(3.6), font="bold", fill=NAVY, text_id=head_id))
-        y -= mm(5.5)
-        fitted = fit_block(t(body_id), "regular", body_w, y - mm(28), ctx.measure, size=size, min_size=5.5, where=f"{body_id} ({ctx.lang})")
+        hs = size * 1.12
+        ops.append(Text(pad, y - hs, t(head_id), hs, font="bold", fill=NAVY, text_id=head_id))
+        y -= hs * 1.5
+        fitted = fit_block(t(body_id), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size, where=f"{body_id} ({ctx.lang})")
         ops += block_ops(fitted, pad, y, text_id=body_id)
-        y -= fitted.height + mm(2.5)
+        y -= fitted.height + size * 0.7
         if body_id == "rules.setup":
             y = _deck_table(ctx, ops, pad, y, body_w)
         if body_id == "rules.bonus":
             y = _bonus_legend(ctx, ops, pad, y)
-        if y < mm(12):
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page; shorten the texts or enlarge the component")
-    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
-    ops.append(Text(w - pad, mm(4), ver, mm(2.2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    return ops, y
 
 
 def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float) -> float:
@@ -389,4 +391,4 @@ def component_ids() -> tuple[str, ...]:
     return tuple(BUILDERS)
 
 
-__all__ = ["compose", "template_context", "prepare", "component_ids", "Page"]
+__all__ = ["compose", "template_context", "component_ids", "Page"]
