@@ -82,7 +82,7 @@ def template_context(game: Any) -> dict[str, Any]:
         "falling": game.row_length - peaks[0],
         "miss_boxes": game.miss_boxes,
         "miss_max": miss_penalty(game.miss_boxes),
-        "miss_examples": [-miss_penalty(k) for k in range(1, min(3, game.miss_boxes) + 1)],
+        "miss_examples": [f"−{miss_penalty(k)}" for k in range(1, min(3, game.miss_boxes) + 1)],
         "dice_count": len(game.dice),
         "coloured_dice": len(coloured),
         "white_dice": len(white),
@@ -196,7 +196,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     foot_h = mm(17)
     top = base - ts * 0.5 - mm(3)
     avail = top - num_h - pad - foot_h
-    rh = min(cw * 1.05, avail / (rows + 1.15))
+    rh = min(cw * 1.3, avail / (rows + 1.25))
     d = min(cw * 0.8, rh * 0.8)
     grid_top = top - num_h
     sq = min(d * 1.02, mm(12))
@@ -216,11 +216,12 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         if peaks[r] < n:  # the thick peak line after circle peaks[r], with a small summit on top
             px = gx0 + peaks[r] * cw
             ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92, fill=INK_DARK, stroke=None))
-            ops.append(Polygon(((px - mm(1.6), y + rh * 0.96), (px + mm(1.6), y + rh * 0.96), (px, y + rh * 0.96 + mm(1.6))),
-                               fill=INK_DARK, stroke=None))
+            if r == 0 or peaks[r - 1] != peaks[r]:  # a small summit where the line starts
+                ops.append(Polygon(((px - mm(1.6), y + rh * 0.96), (px + mm(1.6), y + rh * 0.96),
+                                    (px, y + rh * 0.96 + mm(1.6))), fill=INK_DARK, stroke=None))
     ops.append(Rect(gx0, grid_top - rows * rh, n * cw, rows * rh, fill=None, stroke="ink", width=1.0))
     # a square score box under every column
-    by = grid_top - rows * rh - mm(1.5) - sq
+    by = grid_top - rows * rh - mm(2) - sq
     for k in range(n):
         ops.append(Rect(gx0 + (k + 0.5) * cw - sq / 2, by, sq, sq, fill="#ffffff", stroke="ink", width=1.5))
     lbl = t("sheet.column_score")
@@ -384,7 +385,9 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
     ops: list[Op] = []
     for (col, row, side) in NET_TABS:
         fx, fy = at(col, row)
-        ops.append(Polygon(_tab(fx, fy, s, side, depth), fill="#eeeeee", stroke="ink", width=0.5))
+        pts = _tab(fx, fy, s, side, depth)
+        ops.append(Polygon(pts, fill="#eeeeee", stroke=None))
+        ops.append(Polygon(pts, fill=None, stroke="ink", width=0.6, closed=False))  # cut; the base folds
     for face, (col, row) in zip(faces, NET_SLOTS):
         fx, fy = at(col, row)
         ops += die_face_ops(ctx, face.colour, face.value, fx, fy, s)
@@ -411,7 +414,7 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
         ops.append(Line(*seg, stroke="ink", width=0.5, dash=fold))
     label = die_label(ctx, k, die)
     lx, ly = at(0, 2)
-    size = fit_line(label, "bold", s + depth - mm(1), ctx.measure, size=mm(2.6), min_size=4, where=f"dice.label ({ctx.lang})")
+    size = fit_line(label, "bold", s + depth - mm(2.5), ctx.measure, size=mm(2.6), min_size=4, where=f"dice.label ({ctx.lang})")
     ops.append(Text(lx - depth + mm(0.5), ly + s - depth - size, label, size, font="bold", fill="ink", text_id="dice.label"))
     return ops
 
@@ -497,7 +500,7 @@ def compose_dice_stickers(ctx: Context, cid: str) -> Component:
                     x = x0 + label_w
                     y -= s + gap
                 ops += die_face_ops(ctx, face.colour, face.value, x, y - s, s)
-                ops.append(Rect(x, y - s, s, s, fill=None, stroke="muted", width=0.3, radius=s * 0.08))
+                ops.append(Rect(x, y - s, s, s, fill=None, stroke="muted", width=0.3))
                 x += s + gap
             y -= s + gap + mm(2)
             i += 1
@@ -621,7 +624,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         if body_id == "rules.score":
             y = min(y, low - mm(2))
         if body_id == "rules.dice":
-            legend, y = _dice_legend(ctx, pad, y, body_w)
+            legend, y = _dice_legend(ctx, pad, y - mm(1), body_w)
             ops += legend
         if body_id == "rules.write":
             row, y = _example_row_ops(ctx, pad, y, body_w)
