@@ -67,6 +67,7 @@ class PlayerRange(SpecModel):
 class PeakDiceBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
+    games: StrictInt = Field(ge=1, description="Games per player count unless `pnpkit check --games` overrides.")
     policy: PolicyName = Field(description="Policy every seat plays in the main self-play tables.")
     turn_limit: StrictInt = Field(ge=1, description="Self-play safeguard: a game still running after this many "
                                                      "turns is stopped and counted.")

@@ -34,6 +34,7 @@ DEFAULT_GAME: dict[str, Any] = {
     "rerolls": 1,
     "step_b_optional": True,
     "balance": {
+        "games": 2000,
         "policy": "reroll",
         "turn_limit": 300,
         "seat_win_share_gap": {"min": -0.05, "max": 0.05},
