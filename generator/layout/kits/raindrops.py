@@ -1,0 +1,592 @@
+"""Raindrops: window board, raindrop and bonus tiles, cloud and thunder tokens, player boards, markers,
+memory cards and the rules summary. Every colour has its own drop shape (colour-blind and black-and-white safe);
+pictures are drawn in raindrops_art; identical pieces share one Face (the renderer makes them Form XObjects)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from generator.errors import LayoutError
+from generator.layout.compose import Component, Context
+from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
+from generator.layout.kits import raindrops_art as art
+from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
+from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.tiling import tile_face
+from generator.units import mm
+
+SKY = "#1b3a5c"
+GLASS = "#dcecf9"
+FRAME = "#8d6e63"
+TOP_GREEN = "#74b816"
+GOLD = "#d4a017"
+STORM = "#2b2d42"
+CELL = mm(20)
+"""One drop cell: half a raindrop tile, a bonus tile, a memory-card cell."""
+OVERLAP = mm(15)
+
+
+def template_context(game: Any) -> dict[str, Any]:
+    """Numbers the rule templates may use: every figure comes from the spec."""
+    r = game.rules
+    thunder = sorted({v.value for v in game.thunder_tokens.values})
+    return {
+        "players_min": min(r.players), "players_max": max(r.players),
+        "cards_dealt": r.cards_dealt, "cards_kept": r.cards_kept, "cards_display": r.cards_dealt - r.cards_kept,
+        "display": r.display, "reserve_slots": r.reserve_slots, "bonus_max_tiles": r.bonus_max_tiles,
+        "end_cards": r.end_cards, "end_bag_empties": r.end_bag_empties,
+        "thunder_one": r.thunder_draw[0], "thunder_two": r.thunder_draw[-1], "thunder_values": thunder,
+        "columns": game.window.columns, "tiles_per_column": game.window.tiles_per_column,
+        "tiles": sum(k.count for k in game.bag.tiles), "bonus_tiles": sum(len(k.points) for k in game.bonus_tiles.kinds),
+        "bonus_offer": game.bonus_tiles.offer, "cloud_tokens": sum(len(t.points) for t in game.cloud_tokens.types),
+        "thunder_tokens": sum(v.count for v in game.thunder_tokens.values),
+        "memory_cards": game.memory_cards.count, "cat_bonus": game.memory_cards.points.cat_bonus,
+        "path_markers": game.path_markers, "action_start_slot": 3,
+    }
+
+
+def _colours(ctx: Context) -> dict[str, Any]:
+    return {c.id: c for c in ctx.kit.game.colours}
+
+
+def _title(ctx: Context, cid: str) -> str:
+    return ctx.texts(ctx.kit.components[cid].title)
+
+
+def _size(ctx: Context, cid: str, default: tuple[float, float]) -> tuple[float, float]:
+    return ctx.kit.components[cid].trim_size() or default
+
+
+def _back(ctx: Context, cid: str) -> bool:
+    return ctx.kit.components[cid].back
+
+
+def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float) -> list[Op]:
+    """One raindrop: the colour's own shape filled with the colour; a wild half as a split drop."""
+    cols = _colours(ctx)
+    if len(half) == 1:
+        c = cols[half[0]]
+        return symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8)
+    a, b = cols[half[0]], cols[half[1]]
+    return art.wild_drop(cx, cy, r, (a.colour, b.colour), (a.shape, b.shape))
+
+
+# ---------------------------------------------------------------- tiles and tokens
+
+def raindrop_face(ctx: Context, a: tuple[str, ...], b: tuple[str, ...], w: float, h: float) -> Face:
+    """A raindrop tile: half `a` on top, half `b` below, each on a tint of its colour."""
+    cols = _colours(ctx)
+    ops: list[Op] = []
+    for half, y in ((a, h / 2), (b, 0.0)):
+        tint = lighten(cols[half[0]].colour, 0.82) if len(half) == 1 else "#eceff3"
+        ops.append(Rect(0, y, w, h / 2, fill=tint, stroke=None))
+        ops += drop(ctx, half, w / 2, y + h / 4, min(w, h / 2) * 0.38)
+    ops.append(Line(mm(1.5), h / 2, w - mm(1.5), h / 2, stroke="muted", width=0.4, dash=(1.5, 1.5)))
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
+    return Face(f"tile-{'+'.join(a)}-{'+'.join(b)}", w, h, tuple(ops), 0.0)
+
+
+def compose_raindrop_tiles(ctx: Context, cid: str) -> Component:
+    """Every tile of the bag; tiles of one kind share a face."""
+    w, h = _size(ctx, cid, (CELL, 2 * CELL))
+    faces: dict[tuple[Any, Any], Face] = {}
+    fronts = []
+    for t in ctx.extras["bag"]:
+        key = (t.a, t.b)
+        if key not in faces:
+            faces[key] = raindrop_face(ctx, t.a, t.b, w, h)
+        fronts.append(faces[key])
+    back = Face("tile-back", w, h, (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),), 0.0) if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+def _points_badge(cx: float, cy: float, r: float, value: str, fill: str = "#ffffff") -> list[Op]:
+    return [Circle(cx, cy, r, fill=fill, stroke="ink", width=0.7),
+            Text(cx, cy - r * 0.38, value, r * 1.1, font="bold", anchor="middle")]
+
+
+def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
+    """A bonus tile: one drop (or the split wild drop) and its points."""
+    cols = _colours(ctx)
+    ops: list[Op] = []
+    if tile.wild:
+        ops.append(Rect(0, 0, w, h, fill="#f1f3f5", stroke=None))
+        ops += art.split_disc(w * 0.45, h * 0.45, min(w, h) * 0.33, [cols[c].colour for c in tile.colours],
+                              [cols[c].shape for c in tile.colours])
+    else:
+        c = cols[tile.colours[0]]
+        ops.append(Rect(0, 0, w, h, fill=lighten(c.colour, 0.82), stroke=None))
+        ops += symbol(c.shape, w * 0.45, h * 0.45, min(w, h) * 0.33, fill=c.colour, stroke="ink", width=0.8)
+    ops += _points_badge(w - mm(4), h - mm(4), mm(3), str(tile.points))
+    ops.append(Rect(0, 0, w, h, fill=None, stroke=GOLD, width=1.2))
+    return Face(f"bonus-{'+'.join(tile.colours)}-{tile.points}", w, h, tuple(ops), 0.0)
+
+
+def _plain_back(ctx: Context, name: str, w: float, h: float, fill: str, label_id: str | None,
+                pic: list[Op] | None = None) -> Face:
+    ops: list[Op] = [Rect(0, 0, w, h, fill=fill, stroke=None)]
+    ops += pic or []
+    if label_id:
+        label = ctx.texts(label_id)
+        size = fit_line(label, "bold", w * 0.85, ctx.measure, size=min(h * 0.2, mm(4)), min_size=3.5,
+                        where=f"{label_id} ({ctx.lang})")
+        ops.append(Text(w / 2, h * 0.12, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id))
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
+    return Face(name, w, h, tuple(ops), 0.0)
+
+
+def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
+    """Bonus tiles (one face per colour and points) and their shared back."""
+    w, h = _size(ctx, cid, (CELL, CELL))
+    faces: dict[tuple[Any, int], Face] = {}
+    fronts = []
+    for t in ctx.extras["bonus_tiles"]:
+        key = (t.colours, t.points)
+        if key not in faces:
+            faces[key] = bonus_face(ctx, t, w, h)
+        fronts.append(faces[key])
+    back = _plain_back(ctx, "bonus-back", w, h, SKY, "bonus.back",
+                       symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1)) \
+        if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
+    """A cloud token: its type's symbol in a cloud, the condition as symbols with counts, its points;
+    the top token of each stack has a gold border."""
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#e7f5ff", stroke=None)]
+    if token.gold:
+        ops.append(Rect(mm(1), mm(1), w - mm(2), h - mm(2), fill=None, stroke=GOLD, width=mm(1.4), radius=mm(2)))
+    ops += art.cloud_shape(w * 0.42, h * 0.6, w * 0.4, fill="#ffffff", width=0.8)
+    ops += art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15)
+    ops += _points_badge(w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff")
+    # condition: "2 x [symbol]" per cloud symbol, along the bottom
+    n = len(token.condition)
+    slot = (w - mm(4)) / n
+    for i, (sym, need) in enumerate(token.condition):
+        x = mm(2) + slot * i
+        ops.append(Text(x + slot * 0.3, mm(3.3), f"{need}×", mm(3.2), font="bold", anchor="middle"))
+        ops += art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2))
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
+    return Face(f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0)
+
+
+def compose_cloud_tokens(ctx: Context, cid: str) -> Component:
+    """Cloud tokens, stack by stack (gold top token first)."""
+    w, h = _size(ctx, cid, (mm(30), mm(30)))
+    fronts = [cloud_face(ctx, t, w, h) for t in ctx.extras["cloud_tokens"]]
+    back = _plain_back(ctx, "cloud-back", w, h, "#74c0fc", None, art.cloud_shape(w / 2, h / 2, w * 0.4, fill="#ffffff")) \
+        if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+def thunder_face(value: int, w: float, h: float) -> Face:
+    """A thunder token's face: a bolt and its value."""
+    ops: list[Op] = [Rect(0, 0, w, h, fill=STORM, stroke=None)]
+    ops += art.bolt(w * 0.3, h * 0.55, h * 0.32)
+    ops += [Circle(w * 0.62, h * 0.45, h * 0.27, fill="#ffffff", stroke="#ffd43b", width=1.5),
+            Text(w * 0.62, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle")]
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
+    return Face(f"thunder-{value}", w, h, tuple(ops), 0.0)
+
+
+def compose_thunder_tokens(ctx: Context, cid: str) -> Component:
+    """Thunder tokens: value on the face, one plain back for all (duplex)."""
+    w, h = _size(ctx, cid, (mm(25), mm(25)))
+    faces = {v: thunder_face(v, w, h) for v in sorted({t.value for t in ctx.extras["thunder_tokens"]})}
+    fronts = [faces[t.value] for t in ctx.extras["thunder_tokens"]]
+    back = _plain_back(ctx, "thunder-back", w, h, STORM, None, art.bolt(w / 2, h / 2, h * 0.35, fill="#ffd43b")) \
+        if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+def marker_face(kind: str, w: float, h: float) -> Face:
+    """An action marker (kind 'action' or 'start': with the purple arrow) or a path marker (a glass bead)."""
+    cx, cy, r = w / 2, h / 2, min(w, h) * 0.44
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke=None)]
+    if kind == "path":
+        ops += [Circle(cx, cy, r * 0.8, fill="#99e9f2", stroke="ink", width=0.8),
+                Circle(cx - r * 0.25, cy + r * 0.25, r * 0.22, fill="#ffffff", stroke=None),
+                Circle(cx, cy, r * 0.5, fill=None, stroke="#3bc9db", width=0.8)]
+    else:
+        ops.append(Circle(cx, cy, r, fill="#e9ecef", stroke="ink", width=1.0))
+        ops += symbol("drop", cx, cy + (r * 0.25 if kind == "start" else 0), r * (0.45 if kind == "start" else 0.62),
+                      fill=SKY, stroke=None)
+        if kind == "start":
+            ops += art.arrow(cx - r * 0.7, cy - r * 0.45, cx + r * 0.75, cy - r * 0.45, stroke="#7b3fa0", width=r * 0.22,
+                             head=r * 0.5)
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
+    return Face(f"marker-{kind}", w, h, tuple(ops), 0.0)
+
+
+def compose_markers(ctx: Context, cid: str) -> Component:
+    """Action markers (the first shows the purple start arrow) and path markers standing in for glass beads."""
+    game = ctx.kit.game
+    w, h = _size(ctx, cid, (mm(22), mm(22)))
+    start, action, path = marker_face("start", w, h), marker_face("action", w, h), marker_face("path", w, h)
+    fronts = [start] + [action] * (game.action_markers - 1) + [path] * game.path_markers
+    back = _plain_back(ctx, "marker-back", w, h, "#adb5bd", None,
+                       [Circle(w / 2, h / 2, min(w, h) * 0.44, fill="#ced4da", stroke="ink", width=1.0)]) \
+        if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+# ---------------------------------------------------------------- memory cards
+
+def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
+    """A memory card: its drop pattern on 20 mm cells (a tile covers two), points, cloud symbol or cat."""
+    game = ctx.kit.game
+    grid = game.memory_cards.grid
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
+                     Rect(mm(1.2), mm(1.2), w - mm(2.4), h - mm(2.4), fill=None, stroke="#74c0fc", width=1.2, radius=mm(2.5))]
+    rows, cols = len(card.pattern), len(card.pattern[0])
+    grid_top = h - mm(3)
+    x0 = (w - cols * CELL) / 2
+    top = grid_top - (grid.rows - rows) * CELL / 2
+    colours = _colours(ctx)
+    for r, line in enumerate(card.pattern):
+        for c, cid in enumerate(line):
+            if cid is None:
+                continue
+            x, y = x0 + c * CELL, top - (r + 1) * CELL
+            ops.append(Rect(x + mm(0.5), y + mm(0.5), CELL - mm(1), CELL - mm(1), fill=lighten(colours[cid].colour, 0.8),
+                            stroke="#adb5bd", width=0.5, radius=mm(1.5)))
+            ops += drop(ctx, (cid,), x + CELL / 2, y + CELL / 2, CELL * 0.36)
+    band = grid_top - grid.rows * CELL
+    cy = band / 2
+    if card.cat:
+        ops += art.cat(mm(11), cy, min(band * 0.42, mm(8)))
+    else:
+        ops += art.cloud_shape(mm(11), cy + mm(1), mm(9), fill="#ffffff", width=0.7)
+        ops += art.cloud_symbol(card.cloud, mm(11), cy + mm(1.2), mm(4.2))
+    ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
+    ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle"))
+    ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
+    return Face(f"memory-{card.id}", w, h, tuple(ops), 0.0)
+
+
+def memory_back(ctx: Context, w: float, h: float) -> Face:
+    """The memory-card back: rain on a dark window, the kit title; symmetric so flips do not matter."""
+    ops: list[Op] = [Rect(0, 0, w, h, fill=SKY, stroke=None)]
+    for i in range(5):
+        for j in range(7):
+            x = w * (i + 0.5 + (0.5 if j % 2 else 0)) / 5.5
+            y = h * (j + 0.5) / 7
+            ops += symbol("drop", x, y, mm(3), fill="#4dabf7", stroke=None)
+    label = ctx.texts("cards.back")
+    size = fit_line(label, "bold", w - mm(10), ctx.measure, size=mm(6), min_size=7, where=f"cards.back ({ctx.lang})")
+    ops.append(Rect(mm(3), h / 2 - size * 0.9, w - mm(6), size * 1.8, fill=SKY, stroke="#ffffff", width=1, radius=mm(2)))
+    ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill="#ffffff", anchor="middle", text_id="cards.back"))
+    return Face("memory-back", w, h, tuple(ops), 0.0)
+
+
+def compose_memory_cards(ctx: Context, cid: str) -> Component:
+    """The memory-card deck from print_data and the shared back."""
+    w, h = _size(ctx, cid, (mm(66), mm(88)))
+    grid = ctx.kit.game.memory_cards.grid
+    if grid.columns * CELL > w or grid.rows * CELL + mm(18) > h:
+        raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a {grid.rows} x {grid.columns} grid of 20 mm cells "
+                          f"needs at least {grid.columns * 20} x {grid.rows * 20 + 18} mm")
+    fronts = [memory_face(ctx, c, w, h) for c in ctx.extras["memory_cards"]]
+    back = memory_back(ctx, w, h) if _back(ctx, cid) else None
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
+
+
+# ---------------------------------------------------------------- boards
+
+def _text_box(ctx: Context, tid: str, x: float, top: float, width: float, height: float, size: float,
+              **kw: Any) -> tuple[list[Op], float]:
+    fitted = fit_block(ctx.texts(tid), kw.pop("font", "regular"), width, height, ctx.measure, size=size,
+                       min_size=min(size, 5.0), where=f"{tid} ({ctx.lang})")
+    return block_ops(fitted, x, top, text_id=tid, **kw), fitted.height
+
+
+def _heading(ctx: Context, tid: str, x: float, y: float, width: float, size: float, fill: str = SKY,
+             anchor: str = "start") -> list[Op]:
+    s = fit_line(ctx.texts(tid), "bold", width, ctx.measure, size=size, min_size=5, where=f"{tid} ({ctx.lang})")
+    return [Text(x, y, ctx.texts(tid), s, font="bold", fill=fill, anchor=anchor, text_id=tid)]  # type: ignore[arg-type]
+
+
+def board_face(ctx: Context) -> Face:
+    """The window board: columns of tile slots under the top green row, drop and refill reminders on the left,
+    the bonus offer, thunder stack and cloud stacks on the right."""
+    game = ctx.kit.game
+    ncol, ntiles = game.window.columns, game.window.tiles_per_column
+    pitch, slot_h, frame = mm(24), 2 * CELL + mm(2), mm(8)
+    win_w = ncol * pitch + 2 * frame
+    win_h = CELL + ntiles * slot_h + 2 * frame
+    panel = mm(100)
+    w = max(mm(370), win_w + 2 * panel)
+    h = max(mm(240), win_h + mm(36))
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#eef3f8", stroke="ink", width=1.0)]
+    ops += _heading(ctx, ctx.kit.meta.title, mm(10), h - mm(17), mm(150), mm(11), fill=SKY)
+    wx = (w - win_w) / 2
+    wy = h - mm(28) - win_h
+    ops.append(Rect(wx, wy, win_w, win_h, fill=FRAME, stroke="ink", width=1.2, radius=mm(3)))
+    gx, gy = wx + frame, wy + frame
+    top_row_y = gy + ntiles * slot_h
+    ops.append(Rect(gx, top_row_y, ncol * pitch, CELL, fill=TOP_GREEN, stroke="ink", width=0.8))
+    ops += _heading(ctx, "board.green_row", gx + ncol * pitch / 2, top_row_y + CELL * 0.4, ncol * pitch - mm(6), mm(4.5),
+                    fill="#ffffff", anchor="middle")
+    for c in range(ncol):
+        x = gx + c * pitch
+        ops.append(Rect(x, gy, pitch, ntiles * slot_h, fill=GLASS, stroke="ink", width=0.6))
+        for t in range(ntiles):
+            y = gy + t * slot_h + mm(1)
+            ops.append(Rect(x + (pitch - CELL) / 2, y, CELL, 2 * CELL, fill=None, stroke="#9ec5e8", width=0.6, dash=(2, 2)))
+            ops.append(Line(x + (pitch - CELL) / 2 + mm(2), y + CELL, x + (pitch + CELL) / 2 - mm(2), y + CELL,
+                            stroke="#c5dcf0", width=0.4))
+        ops.append(Text(x + pitch / 2, gy - frame * 0.7, str(c + 1), mm(4), font="bold", fill="#ffffff", anchor="middle"))
+    # bottom row: thunder reminder right next to the window
+    by = gy + mm(1)
+    ops.append(Rect(gx - mm(1), by, ncol * pitch + mm(2), CELL, fill=None, stroke="#fab005", width=1.6, dash=(4, 2)))
+    ops += art.bolt(wx + win_w + mm(7), by + CELL / 2, mm(6))
+    ops += _heading(ctx, "board.bottom_row", wx + win_w + mm(14), by + CELL / 2 - mm(1.5), panel - mm(26), mm(4), fill=STORM)
+    # left panel: the drop rule with a diagram, wild drops, refill order
+    lx, lw = mm(10), wx - mm(20)
+    y = h - mm(32)
+    ops += _heading(ctx, "board.drop.title", lx, y, lw, mm(5.5))
+    y -= mm(4)
+    body, used = _text_box(ctx, "board.drop", lx, y, lw, mm(40), mm(3.8))
+    ops += body
+    y -= used + mm(6)
+    ops += _drop_diagram(ctx, lx + lw / 2, y - mm(22), mm(12))
+    y -= mm(52)
+    wild = next((t.b if len(t.b) > 1 else t.a for t in ctx.extras["bag"] if t.is_wild), None)
+    if wild is not None:
+        ops += drop(ctx, wild, lx + mm(7), y - mm(7), mm(6.5))
+    body, used = _text_box(ctx, "board.wild", lx + mm(17), y, lw - mm(17), mm(24), mm(3.6))
+    ops += body
+    y -= max(used, mm(16)) + mm(6)
+    ops += _heading(ctx, "board.refill.title", lx, y, lw, mm(5))
+    y -= mm(4)
+    body, used = _text_box(ctx, "board.refill", lx, y, lw, max(mm(12), y - mm(10)), mm(3.6))
+    ops += body
+    # right panel: bonus offer, thunder stack, cloud stacks
+    rx = wx + win_w + mm(10)
+    rw = w - rx - mm(10)
+    y = h - mm(32)
+    ops += _heading(ctx, "board.bonus.title", rx, y, rw, mm(5.5))
+    y -= mm(4)
+    body, used = _text_box(ctx, "board.bonus", rx, y, rw, mm(20), mm(3.6))
+    ops += body
+    y -= used + mm(3)
+    for i in range(game.bonus_tiles.offer):
+        ops.append(Rect(rx + i * (CELL + mm(4)), y - CELL - mm(1), CELL + mm(1), CELL + mm(1), fill="#ffffff", stroke=GOLD,
+                        width=0.8, dash=(2, 2)))
+    y -= CELL + mm(9)
+    ops += _heading(ctx, "board.thunder.title", rx, y, rw, mm(5.5))
+    y -= mm(4)
+    body, used = _text_box(ctx, "board.thunder", rx + mm(31), y, rw - mm(31), mm(30), mm(3.6))
+    ops += body
+    ops.append(Rect(rx, y - mm(27), mm(27), mm(27), fill=STORM, stroke="ink", width=0.8, radius=mm(2)))
+    ops += art.bolt(rx + mm(13.5), y - mm(13.5), mm(9))
+    y -= max(used, mm(27)) + mm(8)
+    ops += _heading(ctx, "board.clouds.title", rx, y, rw, mm(5.5))
+    y -= mm(3)
+    size = min(mm(21), (rw - mm(3) * (len(game.cloud_tokens.types) - 1)) / max(1, len(game.cloud_tokens.types)))
+    for i, t in enumerate(game.cloud_tokens.types):
+        x = rx + i * (size + mm(3))
+        ops.append(Rect(x, y - size, size, size, fill="#ffffff", stroke=GOLD, width=1.2, radius=mm(2)))
+        ops += art.cloud_symbol(t.id, x + size / 2, y - size / 2, size * 0.33)
+    return Face("window_board", w, h, tuple(ops), 0.0)
+
+
+def _drop_diagram(ctx: Context, cx: float, cy: float, cell: float) -> list[Op]:
+    """Three rows of drops: from the middle of the top row a path may go straight or diagonally down, never
+    sideways or up."""
+    cols = [c for c in ctx.kit.game.colours]
+    first = cols[-1]
+    ops: list[Op] = []
+    pattern = [[0, 1, 2], [2, 1, 1], [1, 3, 0]]  # index 1 = the path's colour
+    for r, line in enumerate(pattern):
+        for c, k in enumerate(line):
+            col = cols[k % len(cols)] if k != 1 else first
+            x, y = cx + (c - 1) * cell * 1.5, cy + (1 - r) * cell * 1.5
+            ops.append(Rect(x - cell * 0.7, y - cell * 0.7, cell * 1.4, cell * 1.4, fill="#ffffff", stroke="#adb5bd", width=0.5))
+            ops += symbol(col.shape, x, y, cell * 0.45, fill=col.colour, stroke="ink", width=0.6)
+    s = cell * 1.5
+    ops += art.arrow(cx + s * 0.2, cy + s - cell * 0.3, cx + s * 0.2, cy + cell * 0.3, stroke="#2b8a3e", width=1.6)
+    ops += art.arrow(cx + cell * 0.3, cy - cell * 0.3, cx + s - cell * 0.3, cy - s + cell * 0.3, stroke="#2b8a3e", width=1.6)
+    # forbidden: sideways, crossed out
+    ops += art.arrow(cx - cell * 0.25, cy - cell * 0.05, cx - s + cell * 0.3, cy - cell * 0.05, stroke="#c92a2a", width=1.2)
+    k = cell * 0.25
+    mx = cx - s / 2
+    ops += [Line(mx - k, cy - k, mx + k, cy + k, stroke="#c92a2a", width=1.6),
+            Line(mx - k, cy + k, mx + k, cy - k, stroke="#c92a2a", width=1.6)]
+    return ops
+
+
+def compose_window_board(ctx: Context, cid: str) -> Component:
+    """The window board on one A3 sheet or overlapping A4/Letter strips with glue bands and alignment targets."""
+    title = _title(ctx, cid)
+    face = board_face(ctx)
+    pages = tile_face(face, ctx.paper, ctx.print, OVERLAP, glue_text=ctx.texts("tiling.glue"), label=title,
+                      bookmark=title)
+    return Component(cid, title, pages)
+
+
+def player_board_face(ctx: Context, w: float, h: float) -> Face:
+    """A player board: the three special-action slots with icons, the reserve slots, the bonus reserve and the
+    edge for completed cards."""
+    game = ctx.kit.game
+    pad = mm(6)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#f4f8fc", stroke="ink", width=0.8, radius=mm(3))]
+    ops.append(Rect(0, h - mm(13), w, mm(13), fill=SKY, stroke=None))
+    ops += _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
+    ops += _heading(ctx, "player.title", w - pad, h - mm(9), w * 0.45, mm(4.5), fill="#ffffff", anchor="end")
+    # special actions: three slots
+    top = h - mm(18)
+    ops += _heading(ctx, "player.actions", pad, top - mm(4), w * 0.6, mm(4.5))
+    slot_w = (w * 0.62 - pad) / 3
+    slot_h = mm(44)
+    sy = top - mm(7) - slot_h
+    for i, key in enumerate(("flip", "swap", "top")):
+        x = pad + i * slot_w
+        ops.append(Rect(x + mm(1), sy, slot_w - mm(2), slot_h, fill="#ffffff", stroke="ink", width=0.8, radius=mm(2)))
+        ops.append(Circle(x + mm(5), sy + slot_h - mm(4.5), mm(3), fill=SKY, stroke=None))
+        ops.append(Text(x + mm(5), sy + slot_h - mm(5.8), str(i + 1), mm(3.6), font="bold", fill="#ffffff", anchor="middle"))
+        ops += art.ACTION_ICONS[key](x + slot_w / 2, sy + slot_h - mm(15), mm(8))
+        ops += _heading(ctx, f"player.{key}", x + slot_w / 2, sy + mm(14), slot_w - mm(4), mm(4.2), anchor="middle")
+        body, _ = _text_box(ctx, f"player.{key}.hint", x + mm(2.5), sy + mm(11), slot_w - mm(5), mm(10), mm(2.6))
+        ops += body
+        if i == 2:  # markers start here
+            ops.append(Rect(x + mm(0.2), sy - mm(0.8), slot_w - mm(0.4), slot_h + mm(1.6), fill=None, stroke="#7b3fa0",
+                            width=1.2, dash=(3, 2), radius=mm(2.5)))
+    body, used = _text_box(ctx, "player.actions.note", pad, sy - mm(2), w * 0.62 - pad, mm(12), mm(2.8))
+    ops += body
+    # reserve: tile slots of the tile size
+    rx = w * 0.66
+    ops += _heading(ctx, "player.reserve", rx, top - mm(4), w - rx - pad, mm(4.2))
+    for i in range(game.rules.reserve_slots):
+        x = rx + i * (CELL + mm(5))
+        ops.append(Rect(x, top - mm(8) - 2 * CELL - mm(1), CELL + mm(1), 2 * CELL + mm(1), fill="#ffffff", stroke="ink",
+                        width=0.8, dash=(3, 2), radius=mm(1)))
+        ops += symbol("drop", x + CELL / 2 + mm(0.5), top - mm(8) - CELL - mm(0.5), mm(4), fill="#dee2e6", stroke=None)
+    # bonus reserve and the completed-cards edge along the bottom
+    by = mm(16)
+    bh = sy - mm(16) - by
+    ops.append(Rect(pad, by, w - 2 * pad, bh, fill="#fff9db", stroke=GOLD, width=0.8, dash=(3, 2), radius=mm(2)))
+    ops += _heading(ctx, "player.bonus", pad + mm(3), by + bh - mm(5.5), w * 0.7, mm(4))
+    ops.append(Text(w - pad - mm(4), by + bh / 2 - mm(3), "∞", mm(9), font="bold", fill=GOLD, anchor="end"))
+    ops.append(Rect(0, 0, w, mm(12), fill="#dde7f0", stroke=None))
+    ops += art.arrow(pad + mm(4), mm(10), pad + mm(4), mm(2), width=1.4)
+    ops += art.arrow(w - pad - mm(4), mm(10), w - pad - mm(4), mm(2), width=1.4)
+    ops += _heading(ctx, "player.completed", w / 2, mm(4.5), w - 2 * pad - mm(16), mm(3.6), anchor="middle")
+    return Face("player-board", w, h, tuple(ops), 0.0)
+
+
+def compose_player_boards(ctx: Context, cid: str) -> Component:
+    """One board per player, per_page per page (default 2 on portrait paper), one shared face."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = False if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    face = player_board_face(ctx, w, h)
+    title = _title(ctx, cid)
+    faces = [face] * (ctx.kit.game.player_boards * comp.copies)
+    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape,
+                                               bookmark=title))
+
+
+# ---------------------------------------------------------------- rules summary
+
+SECTIONS = (("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.turn"),
+            ("rules.actions.title", "rules.actions"), ("rules.drop.title", "rules.drop"),
+            ("rules.place.title", "rules.place"), ("rules.clouds.title", "rules.clouds"),
+            ("rules.end.title", "rules.end"), ("rules.score.title", "rules.score"))
+
+
+def rules_face(ctx: Context, w: float, h: float) -> Face:
+    """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
+    pad = mm(6)
+    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    band = mm(12)
+    ops.append(Rect(0, h - band, w, band, fill=SKY, stroke=None))
+    ops += _heading(ctx, ctx.kit.meta.title, pad, h - band + mm(3.5), w * 0.5, mm(6.5), fill="#ffffff")
+    ops += _heading(ctx, "rules.subtitle", w - pad, h - band + mm(3.8), w * 0.45, mm(3.2), fill="#ffffff", anchor="end")
+    # legend: each colour's shape and name
+    y = h - band - mm(7)
+    x = pad
+    for c in ctx.kit.game.colours:
+        ops += symbol(c.shape, x + mm(2.5), y + mm(1), mm(2.5), fill=c.colour, stroke="ink", width=0.6)
+        name = ctx.texts(f"colour.{c.id}")
+        ops.append(Text(x + mm(6.5), y, name, mm(3), font="bold", text_id=f"colour.{c.id}"))
+        x += mm(8) + ctx.measure(name, "bold", mm(3)) + mm(4)
+    top = y - mm(5)
+    size = mm(3.4)
+    while True:
+        body, bottom = _rules_body(ctx, pad, top, w - 2 * pad, size)
+        if bottom >= mm(8):
+            break
+        if size <= 5.0:
+            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5 pt; shorten the texts")
+        size -= 0.2
+    ops += body
+    ops.append(Text(w - pad, mm(3), f"{ctx.kit.meta.id} v{ctx.kit.meta.version}", mm(2), fill="muted", anchor="end"))
+    return Face("rules", w, h, tuple(ops), 0.0)
+
+
+def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
+    ops: list[Op] = []
+    y = top
+    for head, body in SECTIONS:
+        hs = size * 1.1
+        ops.append(Text(x, y - hs, ctx.texts(head), hs, font="bold", fill=SKY, text_id=head))
+        y -= hs * 1.45
+        fitted = fit_block(ctx.texts(body), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
+                           where=f"{body} ({ctx.lang})")
+        ops += block_ops(fitted, x, y, text_id=body)
+        y -= fitted.height + size * 0.6
+    return ops, y
+
+
+def compose_rules(ctx: Context, cid: str) -> Component:
+    """The rules summary sheet (per_page per page, default 2 on landscape paper)."""
+    comp = ctx.kit.components[cid]
+    per_page = comp.per_page or 2
+    landscape = True if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
+    face = rules_face(ctx, w, h)
+    title = _title(ctx, cid)
+    return Component(cid, title, impose_sheets(cid, [face] * per_page, ctx.print, ctx.paper, per_page=per_page,
+                                               landscape=landscape, bookmark=title))
+
+
+BUILDERS = {
+    "window_board": compose_window_board,
+    "raindrop_tiles": compose_raindrop_tiles,
+    "bonus_tiles": compose_bonus_tiles,
+    "cloud_tokens": compose_cloud_tokens,
+    "thunder_tokens": compose_thunder_tokens,
+    "player_boards": compose_player_boards,
+    "markers": compose_markers,
+    "memory_cards": compose_memory_cards,
+    "rules": compose_rules,
+}
+
+
+def compose(ctx: Context) -> Iterator[Component]:
+    """Every enabled component, in the spec's order."""
+    for cid, comp in ctx.kit.components.items():
+        if not comp.enabled:
+            continue
+        if cid not in BUILDERS:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Raindrops has no such component; "
+                              f"expected one of {', '.join(BUILDERS)}")
+        yield BUILDERS[cid](ctx, cid)
+
+
+def component_ids() -> tuple[str, ...]:
+    """The components this composer can draw."""
+    return tuple(BUILDERS)
+
+
+__all__ = ["compose", "template_context", "component_ids", "Page"]
