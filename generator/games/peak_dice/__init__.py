@@ -1,18 +1,40 @@
-"""Peak Dice: a roll-and-write whose rows rise to a peak line and fall after it (rules in rules.py)."""
+"""Peak Dice: a roll-and-write whose rows rise to a peak line and fall after it (rules in rules.py).
+
+Names are imported on first use (PEP 562): `pnpkit build` and `validate` need only the legal checks and
+must not pay for numba and the simulation kernels."""
 
 from __future__ import annotations
 
-from generator.games.peak_dice.balance import GAME_ID, balance_report
-from generator.games.peak_dice.legal import legal_problems
-from generator.games.peak_dice.policies import GREEDY, POLICIES, RANDOM, REROLL, Policy, play_reference
-from generator.games.peak_dice.rules import (RULESET_VERSION, Game, Outcome, Pass, Reroll, Roll, State, Write,
-                                             miss_penalty, second_lowest)
-from generator.games.peak_dice.sim import Simulation
-from generator.games.peak_dice.tables import Tables, build_tables
-from generator.games.peak_dice.transcript import transcript
-from generator.games.peak_dice.variants import Variant, generate_variants
+import importlib
+from typing import Any
 
-__all__ = ["GAME_ID", "RULESET_VERSION", "legal_problems", "balance_report", "generate_variants", "Variant",
-           "transcript", "Game", "State", "Outcome", "Roll", "Reroll", "Write", "Pass", "Policy", "RANDOM",
-           "GREEDY", "REROLL", "POLICIES", "play_reference", "Simulation", "Tables", "build_tables",
-           "miss_penalty", "second_lowest"]
+GAME_ID = "peak_dice"
+
+_WHERE = {
+    "balance_report": "balance", "legal_problems": "legal",
+    "GREEDY": "policies", "POLICIES": "policies", "RANDOM": "policies", "REROLL": "policies", "Policy": "policies",
+    "play_reference": "policies",
+    "RULESET_VERSION": "rules", "Game": "rules", "Outcome": "rules", "Pass": "rules", "Reroll": "rules",
+    "Roll": "rules", "State": "rules", "Write": "rules", "miss_penalty": "rules", "second_lowest": "rules",
+    "Simulation": "sim", "Tables": "tables", "build_tables": "tables", "transcript": "transcript",
+    "Variant": "variants", "generate_variants": "variants",
+}
+
+__all__ = ["GAME_ID", "print_data", *_WHERE]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def print_data(spec: Any, seed: int) -> dict[str, Any]:
+    """Generated data the printed kit needs: the accepted sheet variants (none unless variants.count > 0)."""
+    if spec.variants.count <= 0:
+        return {"variants": []}
+    from generator.games.peak_dice.variants import generate_variants
+
+    return {"variants": [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]}
