@@ -166,7 +166,8 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     # condition: "2 x [symbol]" per cloud symbol, along the bottom
     n = len(token.condition)
     slot = (w - mm(4)) / n
-    for i, (sym, need) in enumerate(token.condition):
+    own_first = sorted(token.condition, key=lambda item: (item[0] != token.type, item[0]))
+    for i, (sym, need) in enumerate(own_first):
         x = mm(2) + slot * i
         ops.append(Text(x + slot * 0.3, mm(3.3), f"{need}×", mm(3.2), font="bold", anchor="middle"))
         ops += art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2))
@@ -188,8 +189,8 @@ def thunder_face(value: int, w: float, h: float) -> Face:
     """A thunder token's face: a bolt and its value."""
     ops: list[Op] = [Rect(0, 0, w, h, fill=STORM, stroke=None)]
     ops += art.bolt(w * 0.3, h * 0.55, h * 0.32)
-    ops += [Circle(w * 0.62, h * 0.45, h * 0.27, fill="#ffffff", stroke="#ffd43b", width=1.5),
-            Text(w * 0.62, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle")]
+    ops += [Circle(w * 0.66, h * 0.45, h * 0.26, fill="#ffffff", stroke="#ffd43b", width=1.5),
+            Text(w * 0.66, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle")]
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"thunder-{value}", w, h, tuple(ops), 0.0)
 
@@ -263,8 +264,8 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     if card.cat:
         ops += art.cat(mm(11), cy, min(band * 0.42, mm(8)))
     else:
-        ops += art.cloud_shape(mm(11), cy + mm(1), mm(9), fill="#ffffff", width=0.7)
-        ops += art.cloud_symbol(card.cloud, mm(11), cy + mm(1.2), mm(4.2))
+        ops += art.cloud_shape(mm(13), cy + mm(1), mm(11), fill="#ffffff", width=0.7)
+        ops += art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2))
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
     ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle"))
     ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
@@ -370,16 +371,18 @@ def board_face(ctx: Context) -> Face:
     body, used = _text_box(ctx, "board.refill", lx, y, lw, max(mm(12), y - mm(10)), mm(3.6))
     ops += body
     # right panel: bonus offer, thunder stack, cloud stacks
-    rx = wx + win_w + mm(10)
-    rw = w - rx - mm(10)
+    rx = wx + win_w + mm(7)
+    rw = w - rx - mm(6)
     y = h - mm(32)
     ops += _heading(ctx, "board.bonus.title", rx, y, rw, mm(5.5))
     y -= mm(4)
     body, used = _text_box(ctx, "board.bonus", rx, y, rw, mm(20), mm(3.6))
     ops += body
     y -= used + mm(3)
-    for i in range(game.bonus_tiles.offer):
-        ops.append(Rect(rx + i * (CELL + mm(4)), y - CELL - mm(1), CELL + mm(1), CELL + mm(1), fill="#ffffff", stroke=GOLD,
+    offer = game.bonus_tiles.offer
+    step = min(CELL + mm(4), (rw - CELL - mm(1)) / max(1, offer - 1))
+    for i in range(offer):
+        ops.append(Rect(rx + i * step, y - CELL - mm(1), CELL + mm(1), CELL + mm(1), fill="#ffffff", stroke=GOLD,
                         width=0.8, dash=(2, 2)))
     y -= CELL + mm(9)
     ops += _heading(ctx, "board.thunder.title", rx, y, rw, mm(5.5))
@@ -402,13 +405,13 @@ def board_face(ctx: Context) -> Face:
 def _drop_diagram(ctx: Context, cx: float, cy: float, cell: float) -> list[Op]:
     """Three rows of drops: from the middle of the top row a path may go straight or diagonally down, never
     sideways or up."""
-    cols = [c for c in ctx.kit.game.colours]
-    first = cols[-1]
+    cols = list(ctx.kit.game.colours)
+    path, others = cols[-1], cols[:-1] or cols
+    o = [others[i % len(others)] for i in range(3)]
+    rows = [[o[0], path, o[2]], [path, path, o[1]], [o[2], o[0], path]]  # path: top middle, down, then diagonal
     ops: list[Op] = []
-    pattern = [[0, 1, 2], [2, 1, 1], [1, 3, 0]]  # index 1 = the path's colour
-    for r, line in enumerate(pattern):
-        for c, k in enumerate(line):
-            col = cols[k % len(cols)] if k != 1 else first
+    for r, line in enumerate(rows):
+        for c, col in enumerate(line):
             x, y = cx + (c - 1) * cell * 1.5, cy + (1 - r) * cell * 1.5
             ops.append(Rect(x - cell * 0.7, y - cell * 0.7, cell * 1.4, cell * 1.4, fill="#ffffff", stroke="#adb5bd", width=0.5))
             ops += symbol(col.shape, x, y, cell * 0.45, fill=col.colour, stroke="ink", width=0.6)
