@@ -1,0 +1,117 @@
+"""Policies: the meld finder (exact solver every turn) and a random-legal player, over the reference rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.engine.kernel import rand_below
+from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
+from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, SRC_HAND, SRC_HAND_JOKER, SRC_TABLE,
+                                                 SRC_TABLE_JOKER, decode, new_workspace, solve_counts)
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the solver found: points and cards laid from the hand and the table it leads to (None: nothing)."""
+
+    points: int
+    cards: int
+    table: tuple[Meld, ...] | None
+
+
+def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.ndarray, dict[int, list[int]], dict[int, list[int]]]:
+    """Per kind: real table cards, table jokers locked to it (the lowest kind they stand for), and their ids."""
+    d = game.deck
+    real = np.zeros(d.n_kinds, np.int64)
+    jok = np.zeros(d.n_kinds, np.int64)
+    real_ids: dict[int, list[int]] = {}
+    jok_ids: dict[int, list[int]] = {}
+    for m in table:
+        for c, r in zip(m.cards, meld_roles(d, m)):
+            if d.is_joker(c):
+                k = min(r)
+                jok[k] += 1
+                jok_ids.setdefault(k, []).append(c)
+            else:
+                k = d.kind(c)
+                real[k] += 1
+                real_ids.setdefault(k, []).append(c)
+    for v in list(real_ids.values()) + list(jok_ids.values()):
+        v.sort()
+    return real, jok, real_ids, jok_ids
+
+
+def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool) -> Play:
+    """The exact best lay: opening -> new melds from the hand only, most points (jokers = their card);
+    otherwise the whole table rearranged with the hand, most penalty points (joker = joker_penalty), then cards."""
+    d = game.deck
+    C, N = len(d.colours), d.n_numbers
+    hand_counts = np.zeros(d.n_kinds, np.int64)
+    hand_ids: dict[int, list[int]] = {}
+    hand_jokers = [c for c in hand if d.is_joker(c)]
+    for c in hand:
+        if not d.is_joker(c):
+            hand_counts[d.kind(c)] += 1
+            hand_ids.setdefault(d.kind(c), []).append(c)
+    if opening:
+        real = np.zeros(d.n_kinds, np.int64)
+        jok = np.zeros(d.n_kinds, np.int64)
+        real_ids: dict[int, list[int]] = {}
+        jok_ids: dict[int, list[int]] = {}
+        jv = -1
+    else:
+        real, jok, real_ids, jok_ids = table_counts(game, table)
+        jv = game.spec.joker_penalty
+    decisions = np.zeros(N * (C + 1), np.int64)
+    best = solve_counts(real + jok, hand_counts, len(hand_jokers), C, N, d.num_min, jv, decisions,
+                        *new_workspace(C, N))
+    if best <= 0 or best & 255 == 0:
+        return Play(0, 0, None)
+    layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
+    nm = decode(decisions, real, jok, C, N, layout)
+    pools = {SRC_TABLE: {k: list(v) for k, v in real_ids.items()},
+             SRC_TABLE_JOKER: {k: list(v) for k, v in jok_ids.items()},
+             SRC_HAND: {k: list(v) for k, v in hand_ids.items()}}
+    jokers = sorted(hand_jokers)
+    melds = []
+    for i in range(nm):
+        cards = []
+        for e in layout[i, 2:2 + layout[i, 1]]:
+            k, src = int(e) >> 2, int(e) & 3
+            cards.append(jokers.pop(0) if src == SRC_HAND_JOKER else pools[src][k].pop(0))
+        melds.append(Meld("group" if layout[i, 0] == GROUP else "run", tuple(cards)))
+    new_table = (table + tuple(melds)) if opening else tuple(melds)
+    return Play(int(best >> 8), int(best & 255), new_table)
+
+
+@dataclass(frozen=True)
+class MeldFinder:
+    """Lays the most it can every turn (the initial meld as soon as it reaches the threshold), else draws."""
+
+    name: str = "meld_finder"
+
+    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
+        """The solver's best lay, or Draw."""
+        p = state.current
+        opening = not state.opened[p]
+        play = find_best_play(game, state.hands[p], state.table, opening)
+        if play.table is None or (opening and play.points < game.spec.initial_meld):
+            return Draw()
+        return Lay(play.table)
+
+
+@dataclass(frozen=True)
+class RandomLegal:
+    """Picks uniformly among legal_actions (draw and simple lays) with the explicit seeded RNG."""
+
+    name: str = "random"
+
+    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
+        """A uniformly random listed legal action."""
+        acts = game.legal_actions(state)
+        return acts[rand_below(rng, len(acts))]
+
+
+POLICIES = {"meld_finder": MeldFinder(), "random": RandomLegal()}

@@ -1,0 +1,392 @@
+"""Reference rules of Rummy Cards: cards, melds, state, actions, apply, scoring. Readable, not fast.
+
+Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colour * n_numbers + (number -
+min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
+order so a joker stands for the number of its place. A joker on the table keeps its role: at the end of a
+turn it must stand for one of the cards it could stand for at the start, unless it was retrieved (the exact
+card laid from the hand, the player had opened before this turn, and the joker's new meld holds 2+ cards
+from the hand). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
+row passes (exhausted).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+import numpy as np
+
+from generator.errors import RuleViolation
+from generator.spec.games.rummy_cards import RummyCardsGame
+
+RULESET_VERSION = "1.0.0"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """Cards on the table that belong together: a run (ascending) or a group."""
+
+    kind: Literal["run", "group"]
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Take the top card of the draw pile (a pass when the pile is empty)."""
+
+
+@dataclass(frozen=True)
+class Lay:
+    """Lay cards from the hand: `table` is the whole table at the end of the turn."""
+
+    table: tuple[Meld, ...]
+
+
+Action = Draw | Lay
+
+
+@dataclass(frozen=True)
+class State:
+    """A round in progress; hands are sorted card ids, the pile's top is its last card."""
+
+    hands: tuple[tuple[int, ...], ...]
+    table: tuple[Meld, ...]
+    pile: tuple[int, ...]
+    opened: tuple[bool, ...]
+    current: int = 0
+    turn: int = 0
+    passes: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a round ended: scores (zero-sum), winner, hand totals, reason and the tie-break used."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    hand_totals: tuple[int, ...]
+    reason: Literal["out", "exhausted"]
+    tie_break: str | None = None
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Card ids and what they show, built from the spec."""
+
+    colours: tuple[str, ...]
+    num_min: int
+    num_max: int
+    copies: int
+    jokers: int
+
+    @property
+    def n_numbers(self) -> int:
+        """Numbers per colour."""
+        return self.num_max - self.num_min + 1
+
+    @property
+    def n_kinds(self) -> int:
+        """Distinct number cards (colour x number); the joker kind is this value."""
+        return len(self.colours) * self.n_numbers
+
+    @property
+    def size(self) -> int:
+        """Cards in the deck."""
+        return self.n_kinds * self.copies + self.jokers
+
+    def kind(self, card: int) -> int:
+        """The kind of a card id (n_kinds for a joker)."""
+        return card // self.copies if card < self.n_kinds * self.copies else self.n_kinds
+
+    def is_joker(self, card: int) -> bool:
+        """A joker?"""
+        return card >= self.n_kinds * self.copies
+
+    def colour(self, kind: int) -> int:
+        """Colour index of a number kind."""
+        return kind // self.n_numbers
+
+    def number(self, kind: int) -> int:
+        """Printed number of a number kind."""
+        return self.num_min + kind % self.n_numbers
+
+    def kind_of(self, colour: int, number: int) -> int:
+        """Kind of (colour index, number)."""
+        return colour * self.n_numbers + number - self.num_min
+
+    def kind_name(self, kind: int) -> str:
+        """'red7' / 'joker'."""
+        return "joker" if kind == self.n_kinds else f"{self.colours[self.colour(kind)]}{self.number(kind)}"
+
+    def name(self, card: int) -> str:
+        """A card's readable name."""
+        return self.kind_name(self.kind(card))
+
+    def card(self, name: str, copy: int = 0) -> int:
+        """Card id from a name like 'red7' (copy 0 or 1) or 'joker' (joker index)."""
+        if name == "joker":
+            return self.n_kinds * self.copies + copy
+        for ci, c in enumerate(self.colours):
+            if name.startswith(c) and name[len(c):].isdigit():
+                return self.kind_of(ci, int(name[len(c):])) * self.copies + copy
+        raise ValueError(f"no card named {name!r}")
+
+
+def deck_from_spec(spec: RummyCardsGame) -> Deck:
+    """The deck a spec describes."""
+    return Deck(tuple(c.id for c in spec.colours), spec.numbers.min, spec.numbers.max, spec.copies, spec.jokers)
+
+
+def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
+    """The kinds each card of a valid meld stands for (a number card: itself); RuleViolation if invalid."""
+    cards = meld.cards
+    names = " ".join(deck.name(c) for c in cards)
+    real = [(i, deck.kind(c)) for i, c in enumerate(cards) if not deck.is_joker(c)]
+    if len(cards) < 3:
+        raise RuleViolation(f"meld [{names}]: a meld needs 3 or more cards, got {len(cards)}")
+    if not real:
+        raise RuleViolation(f"meld [{names}]: a meld needs at least one number card")
+    if meld.kind == "run":
+        colour = deck.colour(real[0][1])
+        for _, k in real:
+            if deck.colour(k) != colour:
+                raise RuleViolation(f"run [{names}]: a run has one colour, got {deck.colours[deck.colour(k)]} "
+                                    f"among {deck.colours[colour]}")
+        i0, k0 = real[0]
+        start = deck.number(k0) - i0
+        for i, k in real:
+            if deck.number(k) != start + i:
+                raise RuleViolation(f"run [{names}]: place {i + 1} needs {start + i}, got {deck.number(k)}")
+        end = start + len(cards) - 1
+        if start < deck.num_min or end > deck.num_max:
+            raise RuleViolation(f"run [{names}]: numbers {start}..{end} leave {deck.num_min}..{deck.num_max} "
+                                f"(no wrap from {deck.num_max} to {deck.num_min})")
+        return tuple(frozenset({deck.kind_of(colour, start + i)}) for i in range(len(cards)))
+    number = deck.number(real[0][1])
+    if len(cards) > len(deck.colours):
+        raise RuleViolation(f"group [{names}]: a group has at most {len(deck.colours)} cards, got {len(cards)}")
+    seen: set[int] = set()
+    for _, k in real:
+        if deck.number(k) != number:
+            raise RuleViolation(f"group [{names}]: a group has one number, got {deck.number(k)} among {number}")
+        if deck.colour(k) in seen:
+            raise RuleViolation(f"group [{names}]: colours must differ, {deck.colours[deck.colour(k)]} twice")
+        seen.add(deck.colour(k))
+    missing = frozenset(deck.kind_of(c, number) for c in range(len(deck.colours)) if c not in seen)
+    return tuple(missing if deck.is_joker(c) else frozenset({deck.kind(c)}) for c in cards)
+
+
+def is_valid_meld(deck: Deck, meld: Meld) -> bool:
+    """True when the meld is a valid run or group."""
+    try:
+        meld_roles(deck, meld)
+    except RuleViolation:
+        return False
+    return True
+
+
+def read_meld(deck: Deck, cards: Sequence[int]) -> Meld:
+    """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if none."""
+    for kind in ("run", "group"):
+        m = Meld(kind, tuple(cards))  # type: ignore[arg-type]
+        if is_valid_meld(deck, m):
+            return m
+    meld_roles(deck, Meld("group", tuple(cards)))
+    raise RuleViolation("not a meld")  # pragma: no cover - meld_roles raised
+
+
+def meld_value(deck: Deck, meld: Meld) -> int:
+    """Points of a meld for the initial meld: jokers count as the number they stand for."""
+    return sum(deck.number(min(r)) for r in meld_roles(deck, meld))
+
+
+def hand_total(deck: Deck, hand: Sequence[int], joker_penalty: int) -> int:
+    """Points left in a hand: numbers at face value, a joker at joker_penalty."""
+    return sum(joker_penalty if deck.is_joker(c) else deck.number(deck.kind(c)) for c in hand)
+
+
+def score_out(totals: Sequence[int], winner: int) -> tuple[int, ...]:
+    """A player went out: each loser scores minus their hand total, the winner plus the sum."""
+    s = [-t for t in totals]
+    s[winner] = 0
+    s[winner] = -sum(s)
+    return tuple(s)
+
+
+def score_exhausted(totals: Sequence[int], sizes: Sequence[int]) -> tuple[tuple[int, ...], int, str | None]:
+    """Pile exhausted: lowest total wins, losers pay (own - winner's); ties go to fewer cards, then lower seat."""
+    low = min(totals)
+    tied = [p for p, t in enumerate(totals) if t == low]
+    tie_break = None
+    if len(tied) > 1:
+        fewest = min(sizes[p] for p in tied)
+        tied2 = [p for p in tied if sizes[p] == fewest]
+        tie_break = "fewer cards" if len(tied2) == 1 else "lower seat"
+        tied = tied2
+    winner = tied[0]
+    s = [-(t - low) for t in totals]
+    s[winner] = 0
+    s[winner] = -sum(s)
+    return tuple(s), winner, tie_break
+
+
+@dataclass
+class Game:
+    """Static rules of one Rummy Cards variant, built once from a validated spec."""
+
+    spec: RummyCardsGame
+    players: int
+    deck: Deck = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.deck = deck_from_spec(self.spec)
+        if not self.spec.players.min <= self.players <= self.spec.players.max:
+            raise RuleViolation(f"{self.players} players: this game is for "
+                                f"{self.spec.players.min}..{self.spec.players.max}")
+
+    def deal(self, order: Sequence[int]) -> State:
+        """Set-up from a shuffled deck order: player p gets order[p*hand_size:(p+1)*hand_size]."""
+        hs = self.spec.hand_size
+        n = self.players
+        if n * hs > len(order):
+            raise RuleViolation(f"cannot deal {n} x {hs} cards from {len(order)}")
+        hands = tuple(tuple(sorted(order[p * hs:(p + 1) * hs])) for p in range(n))
+        pile = tuple(reversed(order[n * hs:]))  # the next card dealt is on top (last)
+        return State(hands, (), pile, (False,) * n)
+
+    def new_round(self, rng_state: np.ndarray) -> State:
+        """Shuffle with the kernel RNG (same stream as the simulation) and deal."""
+        from generator.engine.kernel import shuffle_inplace
+
+        order = np.arange(self.deck.size, dtype=np.int64)
+        shuffle_inplace(rng_state, order)
+        return self.deal([int(x) for x in order])
+
+    def is_over(self, state: State) -> bool:
+        """A hand is empty, or every player passed in a row with an empty pile."""
+        return any(len(h) == 0 for h in state.hands) or state.passes >= self.players
+
+    def legal_actions(self, state: State) -> list[Action]:
+        """Draw plus simple lays: each valid meld of 3 cards from the hand (opened players: also one hand
+        card added to an end of a table meld). Rearrangements are legal too (checked by apply) but not listed."""
+        if self.is_over(state):
+            return []
+        deck = self.deck
+        hand = state.hands[state.current]
+        out: list[Action] = [Draw()]
+        opened = state.opened[state.current]
+        from itertools import combinations
+
+        seen: set[tuple[str, tuple[int, ...]]] = set()
+        for trio in combinations(hand, 3):
+            for kind in ("run", "group"):
+                for cards in ([tuple(sorted(trio, key=lambda c: (deck.is_joker(c), deck.number(deck.kind(c)) if not deck.is_joker(c) else 0)))]
+                              if kind == "group" else _run_orders(deck, trio)):
+                    m = Meld(kind, cards)  # type: ignore[arg-type]
+                    key = (kind, tuple(deck.kind(c) for c in cards))
+                    if key in seen or not is_valid_meld(deck, m):
+                        continue
+                    if not opened and meld_value(deck, m) < self.spec.initial_meld:
+                        continue
+                    seen.add(key)
+                    out.append(Lay(state.table + (m,)))
+        if opened:
+            for c in hand:
+                for i, m in enumerate(state.table):
+                    for cards in (m.cards + (c,), (c,) + m.cards):
+                        nm = Meld(m.kind, cards)
+                        if is_valid_meld(deck, nm):
+                            out.append(Lay(state.table[:i] + (nm,) + state.table[i + 1:]))
+        return out
+
+    def apply(self, state: State, action: Action) -> State:
+        """The state after `action`; RuleViolation naming the cards and numbers in the way."""
+        if self.is_over(state):
+            raise RuleViolation("the round is over")
+        p = state.current
+        n = self.players
+        if isinstance(action, Draw):
+            hands = list(state.hands)
+            if state.pile:
+                hands[p] = tuple(sorted(hands[p] + (state.pile[-1],)))
+                return State(tuple(hands), state.table, state.pile[:-1], state.opened, (p + 1) % n,
+                             state.turn + 1, 0)
+            return State(state.hands, state.table, state.pile, state.opened, (p + 1) % n, state.turn + 1,
+                         state.passes + 1)
+        new_table = action.table
+        self.check_lay(state, new_table)
+        laid = {c for m in new_table for c in m.cards} - {c for m in state.table for c in m.cards}
+        hands = list(state.hands)
+        hands[p] = tuple(c for c in hands[p] if c not in laid)
+        opened = list(state.opened)
+        opened[p] = True
+        return State(tuple(hands), new_table, state.pile, tuple(opened), (p + 1) % n, state.turn + 1, 0)
+
+    def check_lay(self, state: State, new_table: tuple[Meld, ...]) -> None:
+        """Every rule of a lay; raises RuleViolation with the first problem found."""
+        deck = self.deck
+        p = state.current
+        hand = set(state.hands[p])
+        old_cards = [c for m in state.table for c in m.cards]
+        new_cards = [c for m in new_table for c in m.cards]
+        if len(set(new_cards)) != len(new_cards):
+            dup = sorted({c for c in new_cards if new_cards.count(c) > 1})
+            raise RuleViolation(f"card {deck.name(dup[0])} appears twice on the table")
+        missing = [c for c in old_cards if c not in set(new_cards)]
+        if missing:
+            raise RuleViolation(f"table card {deck.name(missing[0])} must stay on the table "
+                                f"({len(missing)} card(s) taken off)")
+        laid = [c for c in new_cards if c not in set(old_cards)]
+        not_own = [c for c in laid if c not in hand]
+        if not_own:
+            raise RuleViolation(f"card {deck.name(not_own[0])} is not in player {p}'s hand")
+        if not laid:
+            raise RuleViolation("a lay must put at least one card from the hand on the table")
+        roles = {}
+        for m in new_table:
+            for c, r in zip(m.cards, meld_roles(deck, m)):
+                roles[c] = (r, m)
+        if not state.opened[p]:
+            new_melds = [m for m in new_table if m not in state.table]
+            if len(new_table) - len(new_melds) != len(state.table) or any(m not in new_table for m in state.table):
+                raise RuleViolation("before the initial meld the table melds may not be changed")
+            if any(c not in hand for m in new_melds for c in m.cards):
+                raise RuleViolation("the initial meld uses own cards only")
+            total = sum(meld_value(deck, m) for m in new_melds)
+            if total < self.spec.initial_meld:
+                parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
+                raise RuleViolation(f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}")
+            return
+        old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
+        laid_set = set(laid)
+        used_replacements: set[int] = set()
+        for j in sorted(c for c in old_cards if deck.is_joker(c)):
+            new_r, m = roles[j]
+            if old_roles[j] & new_r:
+                continue
+            want = " or ".join(deck.kind_name(k) for k in sorted(old_roles[j]))
+            repl = [c for c in sorted(laid_set - used_replacements) if deck.kind(c) in old_roles[j]]
+            if not repl:
+                raise RuleViolation(f"joker standing for {want} was moved: retrieve it by laying {want} from the hand")
+            used_replacements.add(repl[0])
+            from_hand = [c for c in m.cards if c in laid_set and c not in used_replacements]
+            if len(from_hand) < 2:
+                raise RuleViolation(f"a retrieved joker must be used in a meld with 2+ cards from the hand, "
+                                    f"got {len(from_hand)}")
+
+    def outcome(self, state: State) -> Outcome:
+        """Scores of a finished round (zero-sum)."""
+        totals = tuple(hand_total(self.deck, h, self.spec.joker_penalty) for h in state.hands)
+        for p, h in enumerate(state.hands):
+            if not h:
+                return Outcome(score_out(totals, p), (p,), totals, "out")
+        if not self.is_over(state):
+            raise RuleViolation("the round is not over")
+        scores, w, tb = score_exhausted(totals, [len(h) for h in state.hands])
+        return Outcome(scores, (w,), totals, "exhausted", tb)
+
+
+def _run_orders(deck: Deck, cards: Sequence[int]) -> list[tuple[int, ...]]:
+    from itertools import permutations
+
+    return sorted({perm for perm in permutations(cards)})

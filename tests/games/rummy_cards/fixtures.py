@@ -1,0 +1,30 @@
+"""The digest's default values for the `game:` section (same as the shipped kit.yaml)."""
+
+SPEC = {
+    "kind": "rummy_cards",
+    "colours": [
+        {"id": "yellow", "colour": "#e8b400", "symbol": "sun"},
+        {"id": "blue", "colour": "#1f5fbf", "symbol": "drop"},
+        {"id": "black", "colour": "#222222", "symbol": "moon"},
+        {"id": "red", "colour": "#c8102e", "symbol": "heart"},
+    ],
+    "numbers": {"min": 1, "max": 13},
+    "copies": 2,
+    "jokers": 2,
+    "total_cards": 106,
+    "hand_size": 14,
+    "initial_meld": 40,
+    "joker_penalty": 25,
+    "players": {"min": 2, "max": 4},
+    "score_pad": {"players": 4, "rounds": 12},
+    "balance": {
+        "games": 2000,
+        "meld_thresholds": [30, 40],
+        "turns_to_initial_meld": {"min": 1, "max": 8},
+        "seat_win_share": {"min": 0.8, "max": 1.25},
+        "round_length": {"min": 20, "max": 120},
+        "exhausted_share": {"max": 0.35},
+        "winner_margin": {"min": 10, "max": 200},
+        "max_turns": 400,
+    },
+}
