@@ -548,7 +548,7 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
     game = ctx.kit.game
     if colour is None:
         return [Rect(x, y, w, h, fill="#ffffff", stroke="ink", width=0.6, radius=mm(0.8)),
-                Place(x + w / 2, y + h / 2, tuple(joker_mark(game, 0, 0, w * 0.42)))]
+                Place(x + w / 2, y + h * 0.45, tuple(joker_mark(game, 0, 0, w * 0.36)))]
     ink = _ink(colour.colour)
     ops: list[Op] = [Rect(x, y, w, h, fill="#ffffff", stroke=colour.colour, width=1.4, radius=mm(0.8))]
     size = w * 0.55

@@ -1,0 +1,208 @@
+"""The printed Rummy Cards kit, read back with independent PDF readers (pypdf, pdfplumber, pikepdf)."""
+
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pikepdf
+import pypdf
+import pytest
+
+from generator.build import build, check_kit, game_module, load_kits, plan_build, render_all, with_tool_catalogs
+from generator.i18n.texts import Texts
+from generator.layout.kits import rummy_cards as rc
+from generator.render.fonts import text_width
+from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.spec.kit import load_kit
+from generator.units import CARD_PRESETS, PAPER, mm
+
+ROOT = Path(__file__).resolve().parents[2]
+KIT = ROOT / "layouts" / "rummy_cards"
+CODE = re.compile(r"^(YEL|BLU|BLA|RED)(\d{1,2})-(\d)$|^JK-(\d)$")
+
+
+@pytest.fixture(scope="module")
+def kit_out(tmp_path_factory):
+    """kit_out(paper) -> output folder of the composed and rendered kit (compose + render only: the rules
+    package's legal check is tested by the engine's own tests and by test_cli_build below)."""
+    cache: dict[str, Path] = {}
+
+    def get(paper: str = "a4") -> Path:
+        if paper not in cache:
+            out = tmp_path_factory.mktemp(f"rummy-{paper}")
+            kits = load_kits([KIT])
+            planned = plan_build(kits, out=out, langs=None, paper=paper, seed=None, measure=text_width, warn=lambda _: None)
+            render_all(planned, out)
+            cache[paper] = out / "rummy_cards"
+        return cache[paper]
+
+    return get
+
+
+def page_texts(pdf: Path) -> list[str]:
+    return [p.extract_text() or "" for p in pypdf.PdfReader(str(pdf)).pages]
+
+
+def test_spec_validates_with_the_seed_defaults():
+    game = load_kit(KIT).game
+    assert isinstance(game, RummyCardsGame)
+    assert [c.id for c in game.colours] == ["yellow", "blue", "black", "red"]
+    assert len({c.symbol for c in game.colours}) == 4  # one symbol per colour
+    assert (game.numbers.min, game.numbers.max, game.copies, game.jokers) == (1, 13, 2, 2)
+    assert game.total_cards == 4 * 13 * 2 + 2 == 106
+    assert (game.initial_meld, game.joker_penalty, game.players.min, game.players.max) == (40, 25, 2, 4)
+    assert game.score_pad.players == game.players.max
+
+
+def test_every_catalog_has_every_english_id():
+    cats = load_kit(KIT).catalogs
+    en = set(cats["en"].messages)
+    for lang in ("ja", "es"):
+        assert set(cats[lang].messages) == en, lang
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_one_pdf_per_component_and_a_kit_pdf(kit_out, lang):
+    names = sorted(p.name for p in (kit_out() / lang).glob("*.pdf"))
+    assert names == sorted(["number_cards-a4.pdf", "score_pad-a4.pdf", "card_holder-a4.pdf", "rules-a4.pdf", "kit-a4.pdf"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_deck_has_106_distinct_faces_by_their_codes(kit_out, lang):
+    pdf = kit_out() / lang / "number_cards-a4.pdf"
+    r = pypdf.PdfReader(str(pdf))
+    assert len(r.pages) == 2 * math.ceil(106 / 9)  # fronts, each followed by its back page
+    codes = Counter()
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages[::2]:
+            for w in page.extract_words():
+                if CODE.match(w["text"]):
+                    codes[w["text"]] += 1
+    assert sum(codes.values()) == 106 and set(codes.values()) == {1}
+    numbers = {c for c in codes if not c.startswith("JK")}
+    assert len(numbers) == 104 and {c for c in codes if c.startswith("JK")} == {"JK-1", "JK-2"}
+    for prefix in ("YEL", "BLU", "BLA", "RED"):
+        for n in range(1, 14):
+            assert {f"{prefix}{n}-1", f"{prefix}{n}-2"} <= numbers
+
+
+def test_corner_index_is_large_and_top_left(kit_out):
+    """The corner number is at least 7 mm (20 pt) and sits in the card's top-left 16 mm."""
+    pdf = kit_out() / "en" / "number_cards-a4.pdf"
+    with pdfplumber.open(pdf) as doc:
+        page = doc.pages[0]
+        card_w, card_h = CARD_PRESETS["poker"]
+        words = [w for w in page.extract_words(extra_attrs=["size"]) if w["text"] == "1" and w["upright"]]
+        sizes = sorted(w["size"] for w in words)
+        assert sizes and sizes[0] >= mm(7)
+        # the first card's corner: the left-most, top-most big "1"
+        corner = min(words, key=lambda w: (w["top"], w["x0"]))
+        xs = sorted({round(w["x0"]) for w in page.extract_words() if CODE.match(w["text"])})
+        card_left = xs[0] - mm(4.6)  # the code sits 2.6 mm + 2 mm in from the trim
+        assert corner["x0"] - card_left < mm(16)
+
+
+def test_jokers_show_name_and_penalty_in_every_language(kit_out):
+    for lang in ("en", "ja", "es"):
+        cat = load_kit(KIT).catalogs[lang].messages
+        text = page_texts(kit_out() / lang / "number_cards-a4.pdf")[-2]
+        assert cat["joker.name"] in text
+        assert "25" in text
+
+
+def test_score_pad_has_plus_and_minus_per_player_and_a_check(kit_out):
+    game = load_kit(KIT).game
+    pdf = kit_out() / "en" / "score_pad-a4.pdf"
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages) == 2  # copies: 2, two sheets per page
+        page = doc.pages[0]
+        big = [c["text"] for c in page.chars if c["size"] > 10]
+        assert big.count("+") == 2 * game.score_pad.players
+        assert big.count("−") == 2 * game.score_pad.players
+        text = page.extract_text()
+    assert text.count("Σ+ = Σ−") == 2
+    for word in ("Check", "Sum", "Total"):  # "Round" is set vertically
+        assert text.count(word) >= 2, word
+    rounds = [w for w in text.split() if w.isdigit() and 1 <= int(w) <= game.score_pad.rounds]
+    assert len(set(rounds)) == game.score_pad.rounds
+
+
+@pytest.mark.parametrize("lang", ["ja", "es"])
+def test_extracted_text_equals_catalog_strings(kit_out, lang):
+    cat = load_kit(KIT).catalogs[lang].messages
+    pad = "".join(page_texts(kit_out() / lang / "score_pad-a4.pdf")).replace("\n", "")
+    for tid in ("kit.title", "pad.check", "pad.sum", "pad.total"):
+        assert cat[tid] in pad, tid
+    rules = "".join(page_texts(kit_out() / lang / "rules-a4.pdf")).replace("\n", "").replace(" ", "")
+    for tid in ("rules.setup.title", "rules.initial.title", "rules.jokers.title", "rules.end.title"):
+        assert cat[tid].replace(" ", "") in rules, tid
+    holder = "".join(page_texts(kit_out() / lang / "card_holder-a4.pdf")).replace("\n", "").replace(" ", "")
+    for tid in ("holder.title", "holder.steps.title", "holder.legend.cut"):
+        assert cat[tid].replace(" ", "") in holder, tid
+
+
+def test_rules_numbers_follow_the_spec(kit_out):
+    rules = " ".join(page_texts(kit_out() / "en" / "rules-a4.pdf")).replace("\n", " ")
+    assert "at least 40 points" in rules and "a joker: 25 points" in rules
+    assert "= 106 cards" in rules and "14 cards" in rules and "2–4 players" in rules
+
+
+def test_rule_text_moves_with_the_spec():
+    kit = load_kit(KIT)
+    game = kit.game.model_copy(update={"initial_meld": 30, "joker_penalty": 30, "hand_size": 13})
+    texts = Texts("ja", with_tool_catalogs(kit), rc.template_context(game))
+    assert "合計30点以上" in texts("rules.initial")
+    assert "30点" in texts("joker.value")
+    assert "カード13枚" in texts("rules.setup")
+
+
+def test_holder_geometry_is_a_closed_three_tier_stand():
+    h = rc.holder_geometry(CARD_PRESETS["poker"][1], mm(170))
+    assert len(h.grooves) == 3
+    zs = [h.profile[g][1] for g in h.grooves]
+    assert [round((b - a) / mm(1), 3) for a, b in zip(zs, zs[1:])] == [25.0, 25.0]  # each tier's corners show 25 mm higher
+    assert h.profile[0][1] == 0 and h.profile[-1][1] == 0  # both ends stand on the table
+    assert all(0 < a < 360 for a in h.interior_angles())
+    assert sum(h.segments()) < PAPER["letter"][1] - mm(40)  # the strip fits one Letter page
+    assert rc.holder_cards(CARD_PRESETS["poker"][0], mm(170)) == 8
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_holder_pages_have_dashed_folds_and_solid_cuts(kit_out, paper):
+    pdf = kit_out(paper) / "en" / f"card_holder-{paper}.pdf"
+    with pikepdf.open(pdf) as doc:
+        assert len(doc.pages) == 2
+        for page in doc.pages:
+            assert float(page.mediabox[2]) < float(page.mediabox[3])  # portrait
+        ops = [str(op) for _, op in pikepdf.parse_content_stream(doc.pages[0])]
+        assert "d" in ops  # dash pattern set for the fold lines
+    text = page_texts(pdf)[1]
+    assert "up to 8 cards per tier" in text
+
+
+def test_pages_render_to_png_with_the_card_colours(kit_out, tmp_path):
+    from PIL import Image
+
+    from generator.render.png import write_png
+
+    pdf = kit_out() / "en" / "number_cards-a4.pdf"
+    png = tmp_path / "deck.png"
+    write_png(pdf, png, page=22, dpi=40)  # the last front page: red cards and the jokers
+    img = Image.open(png).convert("RGB")
+    raw = img.tobytes()
+    colours = Counter(zip(raw[0::3], raw[1::3], raw[2::3]))
+    near = lambda rgb, target: sum(abs(a - b) for a, b in zip(rgb, target)) < 40  # noqa: E731
+    assert sum(n for rgb, n in colours.items() if near(rgb, (0xd1, 0x26, 0x2f))) > 1000  # red frames
+    assert sum(n for rgb, n in colours.items() if near(rgb, (0xf2, 0xb7, 0x05))) > 50  # the jokers' yellow band
+
+
+def test_cli_build(tmp_path):
+    """The full build (load, check, compose, render) once the rules package has its legal checks."""
+    if getattr(game_module("rummy_cards"), "legal_problems", None) is None:
+        pytest.skip("generator.games.rummy_cards has no legal_problems yet")
+    kit = load_kit(KIT)
+    assert check_kit(kit) == []
+    build([KIT], out=tmp_path, langs=["en"])
+    assert (tmp_path / "rummy_cards" / "en" / "kit-a4.pdf").is_file()
