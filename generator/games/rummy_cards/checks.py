@@ -1,0 +1,166 @@
+"""Static legality, the balance report and the seeded transcript."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from generator.engine.kernel import seed_state
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.runner import run
+from generator.engine.stats import mean_ci, wilson
+from generator.games.rummy_cards.players import MeldFinder
+from generator.games.rummy_cards.rules import Draw, Game
+from generator.games.rummy_cards.sim import simulation_from_spec
+from generator.spec.games.rummy_cards import RummyCardsGame
+
+GAME_ID = "rummy_cards"
+
+
+def legal_problems(spec: RummyCardsGame) -> list[tuple[str, str]]:
+    """Deck arithmetic, distinct colours/symbols/ids, number range, players, pad columns, deal size."""
+    out: list[tuple[str, str]] = []
+    nc = len(spec.colours)
+    nn = spec.numbers.max - spec.numbers.min + 1
+    if nn < 3:
+        out.append(("numbers", f"range {spec.numbers.min}..{spec.numbers.max} has {nn} numbers; runs need at least 3"))
+    numbered = nc * max(nn, 0) * spec.copies
+    total = numbered + spec.jokers
+    if total != spec.total_cards:
+        out.append(("total_cards", f"{nc} colours x {max(nn, 0)} numbers x {spec.copies} copies = {numbered}, "
+                                   f"+ {spec.jokers} jokers = {total}, but total_cards says {spec.total_cards}"))
+    for key, values in (("id", [c.id for c in spec.colours]), ("colour", [c.colour.lower() for c in spec.colours]),
+                        ("symbol", [c.symbol for c in spec.colours])):
+        seen: dict[str, int] = {}
+        for i, v in enumerate(values):
+            if v in seen:
+                out.append((f"colours[{i}].{key}", f"expected a {key} distinct from the other colours; "
+                                                    f"got {v!r}, already used by colours[{seen[v]}]"))
+            else:
+                seen[v] = i
+    if nc < 3:
+        out.append(("colours", f"groups need 3 distinct colours; got {nc} colours"))
+    if spec.players.min > spec.players.max:
+        out.append(("players", f"range {spec.players.min}..{spec.players.max} is empty"))
+    if spec.score_pad.players != spec.players.max:
+        out.append(("score_pad.players", f"expected {spec.players.max} player columns (players.max); "
+                                         f"got {spec.score_pad.players}"))
+    dealt = spec.players.max * spec.hand_size
+    if dealt >= total:
+        out.append(("hand_size", f"{spec.players.max} players x {spec.hand_size} cards = {dealt} leaves no draw "
+                                 f"pile from {total} cards"))
+    if spec.copies > 2:
+        out.append(("copies", f"the meld finder supports at most 2 copies per card; got {spec.copies}"))
+    if nc > 8:
+        out.append(("colours", f"at most 8 colours (one per symbol); got {nc}"))
+    for i, t in enumerate(spec.balance.meld_thresholds):
+        if t > spec.initial_meld:
+            out.append((f"balance.meld_thresholds[{i}]", f"expected a threshold <= initial_meld "
+                                                         f"{spec.initial_meld} (measured before opening); got {t}"))
+    return out
+
+
+def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: object = None,
+                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+    """Self-play of meld finders at every player count; figures, charts and tolerances."""
+    b = spec.balance
+    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
+    rows_turns, rows_seat, rows_round = [], [], []
+    figs: dict[str, object] = {}
+    tol: list[Tolerance] = []
+
+    def bound(name: str, value: float, lo: float | None, hi: float | None, key: str) -> None:
+        bd = getattr(b, key)
+        tol.append(Tolerance(name, value, lo, hi, bd.min, bd.max, f"game.balance.{key}"))
+
+    for P in range(spec.players.min, spec.players.max + 1):
+        sim = simulation_from_spec(spec, P)
+        t = run(sim, games, seed + P, executor, chunk_size=250, progress=progress)  # type: ignore[arg-type]
+        n = len(t["games.winner"])
+        f: dict[str, object] = {"rounds": n, "solver_giveups": int(t["solver_giveups"].sum())}
+        first = t["games.first_possible"]
+        ttm = {}
+        for ti, thr in enumerate(b.meld_thresholds):
+            x = first[:, :, ti].ravel()
+            ok = x[x > 0].astype(float)
+            m, sd, lo, hi = mean_ci(ok.sum(), (ok ** 2).sum(), len(ok))
+            ttm[str(thr)] = {"mean": m, "sd": sd, "low": lo, "high": hi, "never_share": float((x <= 0).mean())}
+            rows_turns.append([P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)])
+            if thr == spec.initial_meld:
+                bound(f"turns until the initial meld is possible ({P} players)", m, lo, hi, "turns_to_initial_meld")
+        f["turns_to_initial_meld"] = ttm
+        wins = np.bincount(t["games.winner"], minlength=P)
+        seats = []
+        for s in range(P):
+            p, lo, hi = wilson(float(wins[s]), n)
+            seats.append({"share": p, "low": lo, "high": hi})
+            rows_seat.append([P, s + 1, round(p, 3), round(lo, 3), round(hi, 3)])
+            bound(f"seat {s + 1} win share / fair share ({P} players)", p * P, lo * P, hi * P, "seat_win_share")
+        f["seat_win_share"] = seats
+        rep.charts.append(Bars(f"Win share by seat, {P} players", [f"seat {s + 1}" for s in range(P)],
+                               [x["share"] for x in seats], [x["low"] for x in seats], [x["high"] for x in seats],
+                               reference=1 / P, y_label="share of rounds"))
+        turns = t["games.turns"].astype(float)
+        m, sd, lo, hi = mean_ci(turns.sum(), (turns ** 2).sum(), n)
+        f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
+        bound(f"mean turns per round ({P} players)", m, lo, hi, "round_length")
+        rep.charts.append(Histogram(f"Round length, {P} players", {f"{P}p": (0, np.bincount(t['games.turns']).tolist())}, "turns"))
+        ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
+        f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
+        bound(f"rounds ending with an exhausted pile ({P} players)", ex, elo, ehi, "exhausted_share")
+        sc = t["games.scores"]
+        srt = np.sort(sc, axis=1)
+        margin = (srt[:, -1] - srt[:, -2]).astype(float)
+        mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin ** 2).sum(), n)
+        f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
+        f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
+        bound(f"winner's margin over the best loser ({P} players)", mm, mlo, mhi, "winner_margin")
+        rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"]])
+        figs[f"{P}p"] = f
+    rep.tables.append(Table("Own turns until the initial meld is possible",
+                            ["players", "threshold", "mean", "low", "high", "never"], rows_turns))
+    rep.tables.append(Table("Win share by seat", ["players", "seat", "share", "low", "high"], rows_seat))
+    rep.tables.append(Table("Rounds", ["players", "mean turns", "exhausted share", "winner margin", "solver give-ups"], rows_round))
+    rep.figures.update(figs)
+    rep.tolerances.extend(tol)
+    rep.notes.append("Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
+                     "in the same rounds, before each player's opening.")
+    return rep
+
+
+def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
+    """A readable seeded round of meld finders (the reference rules, card for card)."""
+    game = Game(spec, players)
+    d = game.deck
+    rng = seed_state(seed)
+    state = game.new_round(rng)
+    pol = MeldFinder()
+    lines = [f"Rummy Cards {GAME_ID} ruleset {game_ruleset()} seed {seed} players {players}"]
+    for p, h in enumerate(state.hands):
+        lines.append(f"deal p{p}: {' '.join(d.name(c) for c in h)}")
+    while not game.is_over(state):
+        a = pol.choose(game, state, rng)
+        p = state.current
+        before = set(state.hands[p])
+        state2 = game.apply(state, a)
+        if isinstance(a, Draw):
+            got = set(state2.hands[p]) - before
+            what = f"draws {d.name(next(iter(got)))}" if got else "passes (pile empty)"
+            lines.append(f"t{state.turn + 1} p{p} {what}; hand {len(state2.hands[p])}")
+        else:
+            laid = before - set(state2.hands[p])
+            lines.append(f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand {len(state2.hands[p])}")
+            lines.append("  table: " + " | ".join(" ".join(d.name(c) for c in m.cards) for m in state2.table))
+        state = state2
+    o = game.outcome(state)
+    lines.append(f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; winner p{o.winners[0]}"
+                 + (f" (tie-break: {o.tie_break})" if o.tie_break else ""))
+    return "\n".join(lines) + "\n"
+
+
+def game_ruleset() -> str:
+    """The ruleset version (imported lazily to keep one source)."""
+    from generator.games.rummy_cards.rules import RULESET_VERSION
+
+    return RULESET_VERSION
