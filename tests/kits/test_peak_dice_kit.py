@@ -1,0 +1,249 @@
+"""The printed Peak Dice kit, read back with independent PDF readers and looked at as PNG."""
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+from PIL import Image
+
+from generator.build import compose_one
+from generator.layout.kits import peak_dice as composer
+from generator.layout.ops import Circle, Rect, Text, iter_texts
+from generator.layout.patterns import PATTERNS, ops_bounds, pattern_in_circle, pattern_in_rect
+from generator.render.fonts import text_width
+from generator.render.pdf import write_pdf
+from generator.render.png import write_png
+from generator.spec.games.peak_dice import PeakDiceGame
+from generator.spec.kit import load_kit
+from generator.units import mm
+
+ROOT = Path(__file__).resolve().parents[2]
+KIT = ROOT / "layouts" / "peak_dice"
+PARTS = ["score_sheet-a4.pdf", "dice_nets-a4.pdf", "dice_stickers-a4.pdf", "rules-a4.pdf"]
+
+
+def page_texts(pdf: Path) -> list[str]:
+    return [p.extract_text() or "" for p in pypdf.PdfReader(str(pdf)).pages]
+
+
+def flat(pdf: Path) -> str:
+    return "".join(page_texts(pdf)).replace("\n", "").replace(" ", "")
+
+
+@dataclass(frozen=True)
+class FakeVariant:
+    code: str
+    peaks: tuple[int, ...]
+    accepted: bool = True
+
+
+def kit_with(**game_changes):
+    """The shipped kit with `game:` keys replaced (validated like the spec)."""
+    kit = load_kit(KIT)
+    data = kit.game.model_dump()
+    data.update(game_changes)
+    return replace(kit, game=PeakDiceGame.model_validate(data))
+
+
+def writing_circles(ops):
+    """The white circles players write in (coloured rims; the band's symbol discs have ink rims)."""
+    return [op for op in ops if isinstance(op, Circle) and op.fill == "#ffffff" and op.stroke not in ("ink", None)]
+
+
+def composed(kit, lang="en", extras=None):
+    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras or {}, text_width, lambda w: None)
+    return {c.id: c for c in comps}
+
+
+# ------------------------------------------------------------------ the built kit
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
+    folder = built("peak_dice") / lang
+    names = sorted(p.name for p in folder.glob("*.pdf"))
+    assert names == sorted(PARTS + ["kit-a4.pdf"])
+    kit_pages = len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages)
+    assert kit_pages == sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in PARTS)  # duplex none: no calibration
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_extracted_text_equals_catalog_strings(built, lang):
+    cat = load_kit(KIT).catalogs[lang].messages
+    folder = built("peak_dice") / lang
+    sheet = flat(folder / "score_sheet-a4.pdf")
+    for tid in ("kit.title", "sheet.name", "sheet.column_score", "sheet.misses", "sheet.columns", "sheet.total",
+                "colour.purple", "colour.blue", "colour.red", "colour.yellow"):
+        assert cat[tid].replace(" ", "") in sheet, tid
+    rules = flat(folder / "rules-a4.pdf")
+    for tid in ("rules.dice.title", "rules.turn.title", "rules.write.title", "rules.score.title", "rules.miss.title",
+                "rules.end.title"):
+        assert cat[tid].replace(" ", "") in rules, tid
+    assert cat["component.dice_nets"].replace(" ", "") in flat(folder / "dice_nets-a4.pdf")
+    assert cat["component.dice_stickers"].replace(" ", "") in flat(folder / "dice_stickers-a4.pdf")
+
+
+def test_sheet_prints_column_numbers_and_the_miss_track(built):
+    game = load_kit(KIT).game
+    text = page_texts(built("peak_dice") / "en" / "score_sheet-a4.pdf")[0]
+    for k in range(1, game.miss_boxes + 1):
+        assert f"−{k}" in text
+    assert f"−{game.miss_boxes + 1}" not in text
+    with pdfplumber.open(built("peak_dice") / "en" / "score_sheet-a4.pdf") as doc:
+        words = [w["text"] for w in doc.pages[0].extract_words()]
+    for k in range(1, game.row_length + 1):
+        assert words.count(str(k)) >= 2  # each column number on both sheets of the page
+
+
+def test_rules_numbers_follow_the_spec(built):
+    rules = " ".join(page_texts(built("peak_dice") / "en" / "rules-a4.pdf")).replace("\n", " ")
+    rules = re.sub(r"\s+", " ", rules)
+    assert "6 dice: 4 coloured and 2 white" in rules
+    assert "(3 to 18)" in rules
+    assert "re-roll any of them once" in rules
+    assert "Each row has 9 circles" in rules and "after circle 5" in rules
+    assert "8 boxes: at most −36" in rules and "−1, −3, and −6" in rules
+    assert "filled all 36 circles" in rules
+    assert "2–4 players" in rules
+
+
+def test_rules_numbers_in_japanese_and_spanish(built):
+    ja = flat(built("peak_dice") / "ja" / "rules-a4.pdf")
+    assert "各行は9マス" in ja and "5マス目の後" in ja and "ミス欄は8個" in ja and "36マス" in ja
+    es = re.sub(r"\s+", " ", " ".join(page_texts(built("peak_dice") / "es" / "rules-a4.pdf")).replace("\n", " "))
+    assert "Cada fila tiene 9 círculos" in es and "tras el círculo 5" in es and "La hoja tiene 8 casillas" in es
+
+
+def _square_rects(pdf: Path, side: float) -> list[list[dict]]:
+    with pdfplumber.open(pdf) as doc:
+        return [[r for r in page.rects if abs(r["width"] - side) < 0.5 and abs(r["height"] - side) < 0.5]
+                for page in doc.pages]
+
+
+def test_dice_net_faces_are_exactly_the_spec_size(built):
+    kit = load_kit(KIT)
+    side = kit.components["dice_nets"].trim_size()[0]
+    assert side == pytest.approx(mm(16))
+    pages = _square_rects(built("peak_dice") / "en" / "dice_nets-a4.pdf", side)
+    faces = [r for p in pages for r in p]
+    assert len(faces) == 6 * len(kit.game.dice)
+    for r in faces:  # within 0.01 pt of 16 mm
+        assert r["width"] == pytest.approx(side, abs=0.01)
+        assert r["height"] == pytest.approx(side, abs=0.01)
+    # the six faces of one net touch along shared edges: 4 in a column, 2 beside the second
+    first = sorted(pages[0][:6], key=lambda r: (round(r["x0"]), -round(r["top"])))
+    xs = sorted({round(r["x0"], 2) for r in first})
+    assert len(xs) == 3 and xs[1] - xs[0] == pytest.approx(side, abs=0.01) and xs[2] - xs[1] == pytest.approx(side, abs=0.01)
+
+
+def test_stickers_are_the_sticker_size(built):
+    kit = load_kit(KIT)
+    side = kit.components["dice_stickers"].trim_size()[0]
+    faces = [r for p in _square_rects(built("peak_dice") / "en" / "dice_stickers-a4.pdf", side) for r in p
+             if r["fill"]]
+    assert len(faces) == 6 * len(kit.game.dice)
+
+
+def test_every_page_looks_printed(built, tmp_path):
+    """Every page rasterised: ink on it, the row colours on the sheet, nothing drawn in the printer's margin."""
+    kit = load_kit(KIT)
+    colours = [tuple(int(c.colour[i:i + 2], 16) for i in (1, 3, 5)) for c in kit.game.colours]
+    margin_px = int(kit.print.margin / 72 * 50) - 1
+    for lang in ("en", "ja", "es"):
+        for name in PARTS:
+            pdf = built("peak_dice") / lang / name
+            for i in range(len(pypdf.PdfReader(str(pdf)).pages)):
+                png = tmp_path / f"{lang}-{name}-{i}.png"
+                write_png(pdf, png, page=i, dpi=50)
+                im = Image.open(png).convert("RGB")
+                px = im.load()
+                w, h = im.size
+                dark = sum(1 for x in range(0, w, 2) for y in range(0, h, 2) if sum(px[x, y]) < 600)
+                assert dark > 0.01 * (w // 2) * (h // 2), (lang, name, i)
+                edge = [px[x, y] for x in range(w) for y in list(range(margin_px)) + list(range(h - margin_px, h))]
+                assert all(p == (255, 255, 255) for p in edge), (lang, name, i)
+                if name.startswith("score_sheet"):
+                    seen = set(im.getcolors(maxcolors=1 << 20) or [])
+                    seen = {c for _, c in seen}
+                    for c in colours:
+                        assert any(sum(abs(a - b) for a, b in zip(c, s)) < 30 for s in seen), (c, name)
+
+
+# ------------------------------------------------------------------ composed directly
+
+def test_variants_are_printed_with_their_code_and_peaks():
+    kit = load_kit(KIT)
+    variants = [FakeVariant("PD-3647", (3, 6, 4, 7)), FakeVariant("PD-5555x", (5, 5, 5, 5), accepted=False)]
+    sheet = composed(kit, "en", {"variants": variants})["score_sheet"]
+    comp = kit.components["score_sheet"]
+    plain = comp.per_page * comp.copies
+    assert len(sheet.pages) == -(-(plain + 1) // comp.per_page)  # the rejected variant is not printed
+    texts = [t.text for p in sheet.pages for t in iter_texts(p.ops)]
+    assert "PD-3647" in texts and "Sheet PD-3647" in texts and "PD-5555x" not in texts
+    # the peak lines of the variant sheet sit after circles 3, 6, 4 and 7
+    last = sheet.pages[-1].ops[0]
+    bars = sorted((op for op in last.ops if isinstance(op, Rect) and op.fill == composer.INK_DARK
+                   and abs(op.w - mm(1.4)) < 0.01), key=lambda r: -r.y)
+    circles = writing_circles(last.ops)
+    row0 = sorted({round(c.cx, 2) for c in circles})
+    pitch = row0[1] - row0[0]
+    after = [round((b.x + b.w / 2 - (row0[0] - pitch / 2)) / pitch) for b in bars]
+    assert after == [3, 6, 4, 7]
+    rules = composed(kit, "en", {"variants": variants})["rules"]
+    assert any(t.text_id == "rules.variants" for p in rules.pages for t in iter_texts(p.ops))
+
+
+def test_sheet_shape_follows_the_spec():
+    kit = kit_with(row_length=11, peak_after=[6, 5, 7, 6], miss_boxes=14)
+    sheet = composed(kit)["score_sheet"].pages[0].ops[0]
+    circles = writing_circles(sheet.ops)
+    assert len(circles) == 4 * 11
+    labels = [op.text for op in sheet.ops if isinstance(op, Text) and re.fullmatch(r"−\d+", op.text)]
+    assert labels == [f"−{k}" for k in range(1, 15)]
+    rules = " ".join(t.text for p in composed(kit)["rules"].pages for t in iter_texts(p.ops))
+    assert "row's thick line" in rules and "11 circles" in rules
+
+
+def test_mixed_dice_get_nets_and_stickers(tmp_path):
+    faced = {"faces": [{"colour": c, "value": v} for c, v in
+                       (("purple", 1), ("blue", 2), ("red", 3), ("yellow", 4), ("white", 5), ("white", 0))]}
+    kit = kit_with(dice=[faced, {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
+                         {"colour": "white", "values": [1, 2, 3, 4, 5, 6]}])
+    parts = composed(kit)
+    texts = [t.text for p in parts["dice_nets"].pages for t in iter_texts(p.ops)]
+    assert "Die 1 · Mixed" in texts and "0" in texts
+    pdf = tmp_path / "nets.pdf"
+    write_pdf(parts["dice_nets"].pages, pdf, title="nets", lang="en")
+    assert len(_square_rects(pdf, mm(16))[0]) == 18
+
+
+def test_a_die_without_six_faces_has_no_net():
+    from generator.errors import LayoutError
+    kit = kit_with(dice=[{"colour": "purple", "values": [1, 2, 3, 4]}] + [{"colour": "white", "values": [1, 2, 3, 4, 5, 6]}] * 3)
+    with pytest.raises(LayoutError, match=r"game.dice\[0\]: a cube net needs 6 faces; this die has 4"):
+        composed(kit)
+
+
+@pytest.mark.parametrize("kind", PATTERNS)
+def test_patterns_stay_inside_their_shape(kind):
+    ops = pattern_in_rect(kind, 10, 20, 50, 30, ink="#000000", spacing=4)
+    if kind != "solid":
+        assert ops
+        x0, y0, x1, y1 = ops_bounds(ops)
+        assert x0 >= 10 - 1e-6 and y0 >= 20 - 1e-6 and x1 <= 60 + 1e-6 and y1 <= 50 + 1e-6
+    cops = pattern_in_circle(kind, 0, 0, 20, ink="#000000", spacing=4)
+    for op in cops:
+        pts = [(op.x1, op.y1), (op.x2, op.y2)] if hasattr(op, "x1") else \
+            [(op.cx, op.cy)] if isinstance(op, Circle) else list(op.points)
+        for x, y in pts:
+            assert (x * x + y * y) ** 0.5 <= 20 + 1e-6 + (op.r if isinstance(op, Circle) else 0)
+
+
+def test_template_context_numbers_come_from_the_spec():
+    ctx = composer.template_context(kit_with(miss_boxes=5, row_length=7, peak_after=4).game)
+    assert ctx["miss_max"] == 15 and ctx["circles_total"] == 28 and ctx["peak_after"] == 4
+    assert ctx["example_score"] == sorted(set(ctx["example_column"]))[1]
+    assert composer.example_row(kit_with(row_length=7, peak_after=4).game)[:4] == sorted(composer.example_row(
+        kit_with(row_length=7, peak_after=4).game)[:4])
