@@ -1,0 +1,167 @@
+"""The printed Raindrops kit, read back from its PDFs (pdfplumber / pypdf / pikepdf) and looked at as PNG."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pdfplumber
+import pypdf
+import pytest
+from PIL import Image
+
+from generator.render.png import write_png
+from generator.spec.kit import load_kit
+from generator.units import PAPER, mm
+
+ROOT = Path(__file__).resolve().parents[2]
+KIT = ROOT / "layouts" / "raindrops"
+COMPONENTS = ["window_board", "raindrop_tiles", "bonus_tiles", "cloud_tokens", "thunder_tokens", "player_boards",
+              "markers", "memory_cards", "rules"]
+
+
+def _near(a: float, b: float, tol: float = 0.5) -> bool:
+    return abs(a - b) < tol
+
+
+def sized_rects(page, w: float, h: float) -> list[dict]:
+    """Rectangles of w x h on a page (either way round: the imposition may turn pieces)."""
+    return [r for r in page.rects if r["stroke"] and not r["fill"] and ((_near(r["width"], w) and _near(r["height"], h)) or (_near(r["width"], h) and _near(r["height"], w)))]
+
+
+def words(pdf: Path, pages=None) -> list[str]:
+    with pdfplumber.open(pdf) as doc:
+        chosen = doc.pages if pages is None else [doc.pages[i] for i in pages]
+        return [w["text"] for p in chosen for w in p.extract_words()]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
+    folder = built("raindrops") / lang
+    names = sorted(p.name for p in folder.glob("*.pdf"))
+    assert names == sorted([f"{c}-a4.pdf" for c in COMPONENTS] + ["kit-a4.pdf"])
+    parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
+    assert len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 2  # + calibration front and back
+
+
+def test_84_raindrop_tiles_of_20_by_40_mm(built):
+    with pdfplumber.open(built("raindrops") / "en" / "raindrop_tiles-a4.pdf") as doc:
+        assert sum(len(sized_rects(p, mm(20), mm(40))) for p in doc.pages) == 84
+
+
+def test_28_bonus_tiles_with_their_points_and_a_back_page(built):
+    pdf = built("raindrops") / "en" / "bonus_tiles-a4.pdf"
+    fronts = [w for w in words(pdf, [0]) if re.fullmatch(r"\d", w)]
+    assert Counter(fronts) == Counter({"1": 4 * 2 + 4, "2": 4 * 2, "3": 4 * 2})
+    assert words(pdf, [1]).count("BONUS") == 28
+
+
+def test_12_cloud_tokens_three_per_type_four_gold_tops(built):
+    with pdfplumber.open(built("raindrops") / "en" / "cloud_tokens-a4.pdf") as doc:
+        page = doc.pages[0]
+        tokens = sized_rects(page, mm(30), mm(30))
+        gold = [c for c in page.rects + page.curves if _near(c["width"], mm(28)) and c["stroke"]
+                and tuple(round(v, 2) for v in c["stroking_color"]) == (0.83, 0.63, 0.09)]  # GOLD #d4a017
+        points = [w["text"] for w in page.extract_words() if re.fullmatch(r"\d", w["text"]) and w["bottom"] - w["top"] > 9]
+    assert len(tokens) == 12
+    assert len(gold) == 4
+    assert Counter(points) == Counter({"6": 4, "4": 4, "3": 4})
+
+
+def test_thunder_values_on_the_face_plain_back_aligned_for_duplex(built):
+    pdf = built("raindrops") / "en" / "thunder_tokens-a4.pdf"
+    with pdfplumber.open(pdf) as doc:
+        front, back = doc.pages[0], doc.pages[1]
+        values = [w["text"] for w in front.extract_words() if re.fullmatch(r"\d", w["text"])]
+        assert Counter(values) == Counter({"3": 4, "4": 3, "5": 3})
+        assert not [w for w in back.extract_words() if re.fullmatch(r"[345]", w["text"])]
+        fr = sorted((round(r["x0"], 1), round(r["top"], 1)) for r in sized_rects(front, mm(25), mm(25)))
+        br = sorted((round(back.width - r["x1"], 1), round(r["top"], 1)) for r in sized_rects(back, mm(25), mm(25)))
+    assert len(fr) == 10 and fr == br  # long-edge flip on portrait paper mirrors x
+
+
+def test_54_memory_cards_and_their_backs(built):
+    pdf = built("raindrops") / "en" / "memory_cards-a4.pdf"
+    n = len(pypdf.PdfReader(str(pdf)).pages)
+    ids = [w for w in words(pdf, range(0, n, 2)) if re.fullmatch(r"#\d+", w)]
+    assert sorted(int(i[1:]) for i in ids) == list(range(1, 55))
+    assert words(pdf, range(1, n, 2)).count("RAINDROPS") == 54
+
+
+def test_markers_and_player_boards(built):
+    with pdfplumber.open(built("raindrops") / "en" / "markers-a4.pdf") as doc:
+        assert len(sized_rects(doc.pages[0], mm(22), mm(22))) == 4 + 8
+    boards = built("raindrops") / "en" / "player_boards-a4.pdf"
+    text = " ".join(words(boards))
+    for word in ("Flip", "Swap", "Top", "Reserve", "Bonus"):
+        assert text.count(word) >= 4, word
+    assert len(pypdf.PdfReader(str(boards)).pages) == 2
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_board_strips_align_across_sheets(built, paper):
+    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left edge,
+    at the same heights; the two strips minus the overlap are the whole board."""
+    pdf = built("raindrops", paper) / "en" / f"window_board-{paper}.pdf"
+    found = []
+    with pdfplumber.open(pdf) as doc:
+        assert len(doc.pages) == 2
+        for p in doc.pages:
+            targets = sorted((c["x0"] + c["width"] / 2, p.height - (c["top"] + c["bottom"]) / 2) for c in p.curves
+                             if _near(c["width"], mm(6)) and _near(c["height"], mm(6)))
+            crops = sorted({round(l["x0"], 2) for l in p.lines if _near(l["x0"], l["x1"], 0.01)
+                            and _near(abs(l["bottom"] - l["top"]), mm(5), 0.3)})
+            found.append((targets, crops))
+    (t1, (l1, r1)), (t2, (l2, r2)) = found
+    assert len(t1) == len(t2) == 3
+    for (x1, y1), (x2, y2) in zip(t1, t2):
+        assert x1 == pytest.approx(r1 - mm(15), abs=0.05)
+        assert x2 == pytest.approx(l2, abs=0.05)
+        assert y1 == pytest.approx(y2, abs=0.05)
+    assert (r1 - l1) + (r2 - l2) - mm(15) == pytest.approx(mm(370), abs=0.1)
+
+
+def test_board_fits_one_a3_sheet(built):
+    pdf = built("raindrops", "a3") / "en" / "window_board-a3.pdf"
+    r = pypdf.PdfReader(str(pdf))
+    assert len(r.pages) == 1
+    assert sorted((float(r.pages[0].mediabox.width), float(r.pages[0].mediabox.height))) == pytest.approx(sorted(PAPER["a3"]), abs=0.1)
+
+
+@pytest.mark.parametrize("lang", ["ja", "es"])
+def test_three_languages_extracted(built, lang):
+    cat = load_kit(KIT).catalogs[lang].messages
+    folder = built("raindrops") / lang
+
+    def flat(name: str) -> str:
+        return "".join(p.extract_text() or "" for p in pypdf.PdfReader(str(folder / name)).pages).replace("\n", "").replace(" ", "")
+
+    boards = flat("player_boards-a4.pdf")
+    for tid in ("player.flip", "player.swap", "player.top", "player.title"):
+        assert cat[tid].replace(" ", "") in boards, tid
+    rules = flat("rules-a4.pdf")
+    for tid in ("rules.setup.title", "rules.drop.title", "rules.clouds.title", "rules.score.title"):
+        assert cat[tid].replace(" ", "") in rules, tid
+    board = flat("window_board-a4.pdf")
+    assert cat["board.drop.title"].replace(" ", "") in board and cat["tiling.glue"].replace(" ", "") in board
+
+
+def test_rule_numbers_come_from_the_spec(built):
+    rules = " ".join(p.extract_text() or "" for p in pypdf.PdfReader(str(built("raindrops") / "en" / "rules-a4.pdf")).pages)
+    rules = rules.replace("\n", " ")
+    for phrase in ("84 raindrop tiles", "reveal 4", "completed 10 cards", "emptied 2 times", "3, 4, and 5"):
+        assert phrase in rules, phrase
+
+
+def test_every_page_rendered_has_ink_and_colour(built, tmp_path):
+    """A look at every page of the English kit: no blank page; pieces are in colour."""
+    kit = built("raindrops") / "en" / "kit-a4.pdf"
+    n = len(pypdf.PdfReader(str(kit)).pages)
+    for i in range(n):
+        png = tmp_path / f"p{i}.png"
+        write_png(kit, png, page=i, dpi=24)
+        im = Image.open(png).convert("RGB")
+        colours = im.getcolors(maxcolors=1 << 16) or []
+        ink = sum(c for c, rgb in colours if sum(rgb) < 700)
+        assert ink > 0.002 * im.width * im.height, f"page {i + 1} looks blank"
