@@ -1,0 +1,321 @@
+"""Rummy Cards: every rule of the digest, the seed's worked examples, properties, golden transcript."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.engine.kernel import seed_state
+from generator.errors import RuleViolation
+from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play,
+                                         is_valid_meld, legal_problems, meld_value, play_round, read_meld,
+                                         score_exhausted, score_out, transcript)
+from generator.games.rummy_cards.players import MeldFinder, RandomLegal
+from generator.games.rummy_cards.sim import simulation_from_spec
+from generator.spec.games.rummy_cards import RummyCardsGame
+from tests.games.rummy_cards.fixtures import SPEC
+
+HERE = Path(__file__).parent
+
+
+def spec_with(**changes: object) -> RummyCardsGame:
+    return RummyCardsGame.model_validate({**SPEC, **changes})
+
+
+SPEC_M = spec_with()
+GAME = Game(SPEC_M, 2)
+D = GAME.deck
+
+
+def c(name: str, copy: int = 0) -> int:
+    return D.card(name, copy)
+
+
+def cs(names: str) -> tuple[int, ...]:
+    """'red7 red8 joker' -> ids; a trailing ':1' picks the second copy."""
+    out = []
+    for n in names.split():
+        name, _, copy = n.partition(":")
+        out.append(c(name, int(copy or 0)))
+    return tuple(out)
+
+
+def run(names: str) -> Meld:
+    return Meld("run", cs(names))
+
+
+def group(names: str) -> Meld:
+    return Meld("group", cs(names))
+
+
+# ---- melds -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("meld", [
+    group("yellow7 blue7 black7"), group("yellow7 blue7 black7 red7"), run("black6 black7 black8 black9"),
+    run("red1 red2 red3"), run("red11 red12 red13"),
+    group("joker blue7 black7"), group("yellow7 joker black7"), group("yellow7 blue7 joker"),
+    group("yellow7 blue7 black7 joker"), group("joker joker red7"),
+    run("joker red2 red3"), run("red1 joker red3"), run("red1 red2 joker"), run("joker joker red3"),
+    run("red4 joker joker red7"),
+])
+def test_valid_melds(meld: Meld) -> None:
+    assert is_valid_meld(D, meld)
+
+
+@pytest.mark.parametrize("meld, why", [
+    (group("yellow7 blue7"), "3 or more cards, got 2"),
+    (group("yellow7 yellow7:1 black7"), "colours must differ, yellow twice"),
+    (group("yellow7 blue7 black8"), "one number, got 8 among 7"),
+    (group("yellow7 blue7 black7 red7 joker"), "at most 4 cards, got 5"),
+    (run("red12 red13 red1"), "place 3 needs 14, got 1"),
+    (run("red13 joker joker"), "numbers 13..15 leave 1..13"),
+    (run("joker joker red1"), "numbers -1..1 leave 1..13"),
+    (run("red5 red6 blue7"), "a run has one colour"),
+    (run("red5 red7 red8"), "place 2 needs 6, got 7"),
+    (run("red5 joker red8"), "place 3 needs 7, got 8"),
+])
+def test_invalid_melds(meld: Meld, why: str) -> None:
+    assert not is_valid_meld(D, meld)
+    from generator.games.rummy_cards import meld_roles
+    with pytest.raises(RuleViolation, match=why.replace(".", r"\.")):
+        meld_roles(D, meld)
+
+
+def test_joker_value_is_inferred_from_its_meld() -> None:
+    assert meld_value(D, run("red11 red12 joker")) == 36
+    assert meld_value(D, run("joker red12 red13")) == 36
+    assert meld_value(D, group("joker red13 blue13")) == 39
+    assert read_meld(D, cs("joker red12 red13")).kind == "run"
+    assert read_meld(D, cs("blue12 joker red12")).kind == "group"
+
+
+# ---- turns ---------------------------------------------------------------------------------------------
+
+def state(hand0: str, hand1: str = "blue1", table: tuple[Meld, ...] = (), opened: tuple[bool, bool] = (False, False),
+          pile: str = "yellow1 yellow2") -> State:
+    return State((tuple(sorted(cs(hand0))), tuple(sorted(cs(hand1)))), table, cs(pile), opened)
+
+
+def test_initial_meld_needs_the_threshold_from_own_cards() -> None:
+    s = state("red10 red11 red12 blue2 blue3 blue4")
+    s2 = GAME.apply(s, Lay((run("red10 red11 red12"), run("blue2 blue3 blue4"))))  # 33 + 9 = 42
+    assert s2.opened[0] and s2.hands[0] == ()
+    with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
+        GAME.apply(s, Lay((run("blue2 blue3 blue4"),)))
+
+
+def test_initial_meld_joker_counts_as_its_card_and_threshold_comes_from_spec() -> None:
+    s = state("red12 red13 joker yellow1")
+    s30 = Game(spec_with(initial_meld=30), 2).apply(s, Lay((run("joker red12 red13"),)))  # 11 + 12 + 13 = 36
+    assert s30.hands[0] == cs("yellow1")
+    with pytest.raises(RuleViolation, match="36 points"):
+        Game(spec_with(initial_meld=40), 2).apply(s, Lay((run("joker red12 red13"),)))
+
+
+def test_initial_meld_may_not_use_table_cards() -> None:
+    table = (run("blue5 blue6 blue7"),)
+    s = state("blue8 red13 yellow13 black13 blue13", table=table, opened=(False, True))
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13"))))
+    ok = GAME.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
+    assert ok.hands[0] == cs("blue8")
+
+
+def test_draw_when_not_laying_and_pass_on_empty_pile() -> None:
+    s = state("red1", pile="yellow3")
+    s2 = GAME.apply(s, Draw())
+    assert c("yellow3") in s2.hands[0] and s2.pile == () and s2.current == 1
+    s3 = GAME.apply(GAME.apply(s2, Draw()), Draw())
+    assert s3.passes == 2 and GAME.is_over(s3)
+
+
+def test_seed_example_take_red8_from_a_group_of_four() -> None:
+    table = (group("blue8 black8 yellow8 red8"),)
+    s = state("red7 red9 joker", table=table, opened=(True, True))
+    s2 = GAME.apply(s, Lay((group("blue8 black8 yellow8"), run("red7 red8 red9"))))
+    assert s2.hands[0] == cs("joker")
+    with pytest.raises(RuleViolation, match="red8 must stay on the table"):
+        GAME.apply(s, Lay((group("blue8 black8 yellow8"), run("red7 joker red9"))))
+
+
+def test_seed_example_three_runs_and_red_4_6_7_all_laid() -> None:
+    table = (run("black4 black5 black6 black7"), run("yellow4 yellow5 yellow6 yellow7"), run("blue4 blue5 blue6"))
+    play = find_best_play(GAME, cs("red4 red6 red7"), table, opening=False)
+    assert (play.points, play.cards) == (17, 3)
+    s = state("red4 red6 red7", table=table, opened=(True, True))
+    s2 = GAME.apply(s, Lay(play.table))
+    assert s2.hands[0] == () and all(is_valid_meld(D, m) for m in s2.table)
+
+
+def test_rearrangement_must_leave_every_meld_valid() -> None:
+    table = (run("black4 black5 black6 black7"),)
+    s = state("black8", table=table, opened=(True, True))
+    with pytest.raises(RuleViolation, match="3 or more cards"):
+        GAME.apply(s, Lay((run("black4 black5"), run("black6 black7 black8"))))
+    s2 = GAME.apply(s, Lay((run("black4 black5 black6 black7 black8"),)))
+    assert s2.hands[0] == ()
+
+
+def test_joker_retrieval() -> None:
+    table = (run("red5 joker red7"),)
+    s = state("red6 blue9 yellow9 red1", table=table, opened=(True, True))
+    s2 = GAME.apply(s, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+    assert s2.hands[0] == cs("red1")
+    # freed without laying the exact card (red6) from the hand
+    s_bad = state("blue9 yellow9", table=(run("red3 red4 red5 joker"),), opened=(True, True))
+    with pytest.raises(RuleViolation, match="joker standing for red6 was moved: retrieve it by laying red6"):
+        GAME.apply(s_bad, Lay((run("red3 red4 red5"), group("joker blue9 yellow9"))))
+    # freed joker with only one hand card
+    s_one = state("red6 blue9 red1", table=table + (run("yellow9 yellow10 yellow11 yellow12"),),
+                  opened=(True, True))
+    with pytest.raises(RuleViolation, match="2\\+ cards from the hand, got 1"):
+        GAME.apply(s_one, Lay((run("red5 red6 red7"), run("yellow10 yellow11 yellow12"), group("joker blue9 yellow9"))))
+    # a player who has not opened may not touch the table
+    s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        GAME.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+
+
+def test_joker_may_move_when_it_keeps_its_role() -> None:
+    table = (run("red5 joker red7 red8"),)
+    s = state("red9", table=table, opened=(True, True))
+    GAME.apply(s, Lay((run("red5 joker red7 red8 red9"),)))
+
+
+# ---- scoring --------------------------------------------------------------------------------------------
+
+def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
+    assert score_out([0, 12, 30], 0) == (42, -12, -30)
+
+
+def test_scoring_with_exhausted_pile_lowest_wins_losers_pay_difference() -> None:
+    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5])
+    assert (scores, w, tb) == ((-8, 41, -33), 1, None)
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4])
+    assert (scores, w, tb, sum(scores)) == ((0, 8, -8), 1, "fewer cards", 0)
+
+
+def test_joker_in_hand_costs_the_spec_penalty() -> None:
+    s = State((cs("joker red3"), ()), (), (), (True, True))
+    assert GAME.outcome(s).scores == (-28, 28)
+    assert Game(spec_with(joker_penalty=30), 2).outcome(s).hand_totals == (33, 0)
+
+
+# ---- legal checks ---------------------------------------------------------------------------------------
+
+def test_defaults_are_legal() -> None:
+    assert legal_problems(SPEC_M) == []
+
+
+def test_seed_contradiction_four_jokers_and_106_rejected() -> None:
+    assert legal_problems(spec_with(jokers=4)) == [
+        ("total_cards", "4 colours x 13 numbers x 2 copies = 104, + 4 jokers = 108, but total_cards says 106")]
+
+
+def test_colours_and_symbols_distinct_and_pad_matches_players() -> None:
+    cols = [dict(x) for x in SPEC["colours"]]  # type: ignore[union-attr]
+    cols[3]["symbol"] = "sun"
+    cols[2]["colour"] = "#1F5FBF"
+    probs = legal_problems(spec_with(colours=cols, score_pad={"players": 3, "rounds": 12}))
+    assert ("colours[2].colour", "expected a colour distinct from the other colours; got '#1f5fbf', already used by colours[1]") in probs
+    assert ("colours[3].symbol", "expected a symbol distinct from the other colours; got 'sun', already used by colours[0]") in probs
+    assert ("score_pad.players", "expected 4 player columns (players.max); got 3") in probs
+
+
+# ---- solver, kernel, properties -------------------------------------------------------------------------
+
+def test_solver_opening_counts_joker_as_its_card() -> None:
+    play = find_best_play(GAME, cs("red11 red12 joker blue1"), (), opening=True)
+    assert (play.points, play.cards) == (36, 3)  # joker as red13 (not red10)
+
+
+def test_solver_prefers_points_then_cards() -> None:
+    play = find_best_play(GAME, cs("red1 red2 red3 blue13 yellow13 black13"), (), opening=False)
+    assert (play.points, play.cards) == (45, 6)
+
+
+def replay_kernel_round(seed: int, players: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    sim = simulation_from_spec(SPEC_M, players)
+    from generator.games.rummy_cards.solver import new_workspace
+    scores = np.zeros(players, np.int64)
+    first = np.zeros((players, 2), np.int64)
+    log = np.zeros(400, np.int64)
+    res = play_round(seed_state(seed), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies, sim.jokers,
+                     sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds), sim.max_turns,
+                     *new_workspace(sim.n_colours, sim.n_numbers), scores, first, log)
+    return res, scores, log[:res[2]].tolist()
+
+
+@pytest.mark.parametrize("seed, players", [(1, 2), (2, 3), (3, 4)])
+def test_kernel_agrees_with_reference_rules(seed: int, players: int) -> None:
+    res, scores, log = replay_kernel_round(seed, players)
+    game = Game(SPEC_M, players)
+    rng = seed_state(seed)
+    s = game.new_round(rng)
+    ref_log = []
+    while not game.is_over(s):
+        before = len(s.hands[s.current])
+        a = MeldFinder().choose(game, s, rng)
+        s2 = game.apply(s, a)
+        ref_log.append(before - len(s2.hands[s.current]) if isinstance(a, Lay) else (-1 if s.pile else -2))
+        s = s2
+    assert ref_log == log
+    assert tuple(scores) == game.outcome(s).scores
+
+
+def test_compiled_and_pure_paths_give_identical_tallies() -> None:
+    code = ("import numpy as np, json; from tests.games.rummy_cards.fixtures import SPEC;"
+            "from generator.spec.games.rummy_cards import RummyCardsGame as M;"
+            "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
+            "t=f(M.model_validate(SPEC),3).play(np.random.SeedSequence(5),2);"
+            "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))")
+    outs = []
+    for pure in ("0", "1"):
+        env = dict(os.environ, PNPKIT_PURE=pure)
+        outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                   check=True, cwd=HERE.parents[2]).stdout)
+    assert outs[0] == outs[1] and outs[0]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), random_seat=st.booleans())
+def test_any_seeded_turns_keep_the_table_valid_and_no_card_lost(seed: int, players: int, random_seat: bool) -> None:
+    game = Game(SPEC_M, players)
+    rng = seed_state(seed)
+    s = game.new_round(rng)
+    pols = [RandomLegal() if (random_seat and p == 0) else MeldFinder() for p in range(players)]
+    for _ in range(40):
+        if game.is_over(s):
+            break
+        s = game.apply(s, pols[s.current].choose(game, s, rng))
+        assert all(is_valid_meld(D, m) for m in s.table)
+        cards = [x for h in s.hands for x in h] + [x for m in s.table for x in m.cards] + list(s.pile)
+        assert sorted(cards) == list(range(D.size))
+
+
+def test_round_scores_are_zero_sum_over_simulated_rounds() -> None:
+    t = simulation_from_spec(SPEC_M, 3).play(np.random.SeedSequence(11), 20)
+    assert (t["games.scores"].sum(axis=1) == 0).all()
+    assert ((t["games.first_possible"][:, :, 0] <= t["games.first_possible"][:, :, 1]) |
+            (t["games.first_possible"][:, :, 1] < 0)).all()
+
+
+def test_balance_report_is_deterministic_and_has_every_tolerance() -> None:
+    r1 = balance_report(SPEC_M, games=12, seed=3, executor=None)
+    r2 = balance_report(SPEC_M, games=12, seed=3, executor=None)
+    assert r1.figures == r2.figures
+    keys = {t.spec_key for t in r1.tolerances}
+    assert keys == {f"game.balance.{k}" for k in ("turns_to_initial_meld", "seat_win_share", "round_length",
+                                                   "exhausted_share", "winner_margin")}
+    assert all(r1.figures[f"{p}p"]["zero_sum_violations"] == 0 for p in (2, 3, 4))
+
+
+def test_golden_playthrough_2p(golden) -> None:  # type: ignore[no-untyped-def]
+    golden.check(HERE / "golden" / "playthrough_2p.txt", transcript(SPEC_M, 2024, 2))
