@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from generator.errors import LayoutError
-from generator.games.peak_dice.rules import miss_penalty, second_lowest
-from generator.games.peak_dice.tables import achievable_sums
 from generator.layout.compose import Component, Context
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
@@ -33,6 +31,28 @@ DEFAULT_DIE_FACE = mm(16)
 
 
 # ---------------------------------------------------------------- numbers for the rule texts
+# layout may not import games/ (tests/test_architecture.py): the three small figures below restate
+# generator.games.peak_dice.rules (second_lowest, miss_penalty) and tables.achievable_sums for printing only.
+
+def second_lowest(values: list[int]) -> int:
+    """A column's score as the rules define it: the second lowest distinct value (all equal: that value)."""
+    distinct = sorted(set(values))
+    return distinct[1] if len(distinct) > 1 else distinct[0]
+
+
+def miss_penalty(misses: int) -> int:
+    """Points lost for `misses` checked boxes (the k-th box is worth -k)."""
+    return misses * (misses + 1) // 2
+
+
+def achievable_sums(faces_per_die: list[list[tuple[int, int]]], colour: int, white: int) -> set[int]:
+    """Every sum colour `colour` can show: a die adds its face value when the face is that colour or white."""
+    sums = {0}
+    for faces in faces_per_die:
+        contrib = {v if c in (colour, white) else 0 for c, v in faces}
+        sums = {s + x for s in sums for x in contrib}
+    return sums
+
 
 def _colour_index(game: Any) -> dict[str, int]:
     index = {c.id: i for i, c in enumerate(game.colours)}
@@ -196,7 +216,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     foot_h = mm(17)
     top = base - ts * 0.5 - mm(3)
     avail = top - num_h - pad - foot_h
-    rh = min(cw * 1.3, avail / (rows + 1.25))
+    rh = min(cw * 1.45, avail / (rows + 1.25))
     d = min(cw * 0.8, rh * 0.8)
     grid_top = top - num_h
     sq = min(d * 1.02, mm(12))
@@ -237,7 +257,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         room = rows * rh + sq + mm(1.5)
         per_col = game.miss_boxes
         cols = 1
-        while per_col * mm(5) > room and cols < 4:
+        while per_col * mm(7) > room and cols < 4:  # a box big enough to cross out
             cols += 1
             per_col = -(-game.miss_boxes // cols)
         pitch = room / per_col
@@ -414,8 +434,9 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
         ops.append(Line(*seg, stroke="ink", width=0.5, dash=fold))
     label = die_label(ctx, k, die)
     lx, ly = at(0, 2)
-    size = fit_line(label, "bold", s + depth - mm(2.5), ctx.measure, size=mm(2.6), min_size=4, where=f"dice.label ({ctx.lang})")
-    ops.append(Text(lx - depth + mm(0.5), ly + s - depth - size, label, size, font="bold", fill="ink", text_id="dice.label"))
+    fitted = fit_block(label, "bold", s + depth - mm(3.5), s, ctx.measure, size=mm(2.6), min_size=4,
+                       where=f"dice.label ({ctx.lang})")
+    ops += block_ops(fitted, lx - depth + mm(0.5), ly + s - depth - mm(1), font="bold", text_id="dice.label")
     return ops
 
 
