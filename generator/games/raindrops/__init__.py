@@ -27,6 +27,13 @@ GAME_ID = "raindrops"
 RULESET_VERSION = "0.1.0"
 
 
+def transcript(spec: "RaindropsGame", seed: int, players: int) -> str:
+    """A readable seeded playthrough (greedy players) of the spec's game."""
+    from generator.games.raindrops.playthrough import transcript as _transcript
+
+    return _transcript(spec, seed, players)
+
+
 def print_data(game_spec: "RaindropsGame", seed: int) -> dict[str, object]:
     """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory cards.
 
@@ -43,4 +50,5 @@ __all__ = [
     "GAME_ID", "RULESET_VERSION", "Half", "RaindropTile", "MemoryCard", "BonusTile", "CloudToken", "ThunderToken",
     "build_bag", "build_bonus_tiles", "build_cloud_tokens", "build_thunder_tokens",
     "generate_memory_cards", "find_cover", "verify_cover", "legal_problems", "balance_report", "print_data",
+    "transcript",
 ]

@@ -127,8 +127,22 @@ def _assign_symbols(spec: "RaindropsGame", difficulty: np.ndarray,
     return cat, clouds
 
 
+_DECKS: dict[tuple[str, int], tuple[MemoryCard, ...]] = {}
+
+
 def generate_memory_cards(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard, ...]:
-    """The memory-card deck for `seed`: patterns, proofs, build-time difficulty, cloud/cat, points."""
+    """The memory-card deck for `seed`: patterns, proofs, build-time difficulty, cloud/cat, points.
+
+    Deterministic, so one build's legal check and print data share one generation (cached per spec + seed)."""
+    key = (spec.model_dump_json(), seed)
+    if key not in _DECKS:
+        if len(_DECKS) >= 8:
+            _DECKS.pop(next(iter(_DECKS)))
+        _DECKS[key] = _generate(spec, seed)
+    return _DECKS[key]
+
+
+def _generate(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard, ...]:
     mc = spec.memory_cards
     pats = generate_patterns(spec, seed)
     bag = build_bag(spec)
