@@ -20,11 +20,11 @@ SPEC = {
     "balance": {
         "games": 2000,
         "meld_thresholds": [30, 40],
-        "turns_to_initial_meld": {"min": 1, "max": 8},
-        "seat_win_share": {"min": 0.8, "max": 1.25},
-        "round_length": {"min": 20, "max": 120},
-        "exhausted_share": {"max": 0.35},
-        "winner_margin": {"min": 10, "max": 200},
+        "turns_to_initial_meld": {"min": 3, "max": 7},
+        "seat_win_share": {"min": 0.85, "max": 1.15},
+        "round_length": {"min": 30, "max": 100},
+        "exhausted_share": {"max": 0.1},
+        "winner_margin": {"min": 15, "max": 150},
         "max_turns": 400,
     },
 }
