@@ -14,6 +14,7 @@ from generator.errors import Problem, SpecError
 MAX_SPEC_BYTES = 512 * 1024
 MAX_NODES = 50_000
 Loc = tuple[str | int, ...]
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
 def read_yaml(path: Path, display: str) -> tuple[Any, dict[Loc, int]]:
@@ -54,7 +55,7 @@ def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], displ
         raise SpecError([Problem(display, lines.get(loc), _dotted(loc), f"more than {MAX_NODES} YAML nodes (aliases expanding?); refusing")])
     tag = getattr(node, "tag", None)
     tag_value = getattr(tag, "value", None) if tag is not None else None
-    if tag_value and not str(tag_value).startswith("tag:yaml.org,2002:"):
+    if tag_value and str(tag_value) not in _PLAIN_TAGS:
         raise SpecError([Problem(display, lines.get(loc), _dotted(loc), f"YAML tags are not allowed; got {tag_value!r}")])
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
