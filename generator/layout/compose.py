@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
+from generator.errors import LayoutError
 from generator.i18n.texts import Texts
-from generator.layout.ops import Page
+from generator.layout.imposition import impose_sheets, sheet_slot
+from generator.layout.ops import Face, Page
 from generator.layout.text import Measure
 from generator.spec.kit import Kit
 from generator.spec.print import PrintSpec
@@ -57,3 +59,33 @@ def template_context(kit: Kit) -> dict[str, Any]:
 def compose_kit(ctx: Context) -> list[Component]:
     """Every enabled component of the kit in one language."""
     return list(composer(ctx.kit.game_id).compose(ctx))
+
+
+Builder = Callable[[Context, str], Component]
+
+
+def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name: str) -> Iterator[Component]:
+    """Every enabled component of the kit, in the spec's order, drawn by the game's builder for its id."""
+    for cid, comp in ctx.kit.components.items():
+        if not comp.enabled:
+            continue
+        if cid not in builders:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}: {game_name} has no such component; "
+                              f"expected one of {', '.join(builders)}")
+        yield builders[cid](ctx, cid)
+
+
+def sheet_component(ctx: Context, cid: str, make_face: Callable[[Context, float, float], Face], *,
+                    count: int | None = None, landscape: bool = True, per_page: int = 2) -> Component:
+    """A component of identical large faces (rules summaries, player boards): the face is sized to a slot of
+    the page (component per_page / landscape override the defaults given here) and repeated `count` times
+    (default: one page's worth per copy)."""
+    comp = ctx.kit.components[cid]
+    n_page = comp.per_page or per_page
+    land = landscape if comp.landscape is None else comp.landscape
+    w, h = sheet_slot(ctx.paper, n_page, land, ctx.print)
+    face = make_face(ctx, w, h)
+    title = ctx.texts(comp.title)
+    faces = [face] * (count if count is not None else n_page * comp.copies)
+    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=n_page, landscape=land,
+                                               bookmark=title))

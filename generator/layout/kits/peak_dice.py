@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context
+from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
+from generator.layout.summary import section, summary_face
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.spec.games.peak_dice import WHITE
@@ -596,33 +597,10 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    t = ctx.texts
-    pad = mm(6)
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
-    title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where="rules title")
-    ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=INK_DARK, stroke=None))
-    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
-    sub = t("rules.subtitle")
-    ss = fit_line(sub, "regular", w * 0.4, ctx.measure, size=mm(3), min_size=5, where=f"rules.subtitle ({ctx.lang})")
-    ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle"))
-    top = h - pad - ts * 1.4 - mm(4)
-    size = mm(3.4)
-    while True:  # one size for the whole summary: the largest at which every section fits
-        body, bottom = _rules_body(ctx, pad, top, w - 2 * pad, size)
-        if bottom >= mm(8):
-            break
-        if size <= 5.5:
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5.5 pt; shorten the texts or enlarge the component")
-        size -= 0.25
-    ops += body
-    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
-    ops.append(Text(w - pad, mm(3.5), ver, mm(2.2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    return summary_face(ctx, w, h, _rules_body, band=INK_DARK)
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
-    t = ctx.texts
     ops: list[Op] = []
     y = top
     sections = [("rules.dice.title", "rules.dice"), ("rules.turn.title", "rules.turn"),
@@ -631,17 +609,13 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     if len(set(ctx.kit.game.peaks())) > 1 or ctx.extras.get("variants"):
         sections.append(("rules.variants.title", "rules.variants"))
     for head_id, body_id in sections:
-        hs = size * 1.15
-        ops.append(Text(pad, y - hs, t(head_id), hs, font="bold", fill=INK_DARK, text_id=head_id))
-        y -= hs * 1.45
         text_w = body_w
-        if body_id == "rules.score":
-            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y + mm(1))
+        if body_id == "rules.score":  # a worked column beside the text
+            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y - size * 1.12 * 1.45 + mm(1))
             ops += col_ops
             text_w = body_w - cw - mm(4)
-        fitted = fit_block(t(body_id), "regular", text_w, 10_000, ctx.measure, size=size, min_size=size, where=f"{body_id} ({ctx.lang})")
-        ops += block_ops(fitted, pad, y, text_id=body_id)
-        y -= fitted.height + size * 0.6
+        drawn, y = section(ctx, head_id, body_id, pad, y, text_w, size, INK_DARK)
+        ops += drawn
         if body_id == "rules.score":
             y = min(y, low - mm(2))
         if body_id == "rules.dice":
@@ -655,14 +629,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
 
 def compose_rules(ctx: Context, cid: str) -> Component:
     """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    comp = ctx.kit.components[cid]
-    per_page = comp.per_page or 2
-    landscape = True if comp.landscape is None else comp.landscape
-    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
-    face = rules_face(ctx, w, h)
-    title = ctx.texts(comp.title)
-    return Component(cid, title, impose_sheets(cid, [face] * (per_page * comp.copies), ctx.print, ctx.paper,
-                                               per_page=per_page, landscape=landscape, bookmark=title))
+    return sheet_component(ctx, cid, rules_face)
 
 
 BUILDERS = {
@@ -675,12 +642,7 @@ BUILDERS = {
 
 def compose(ctx: Context) -> Iterator[Component]:
     """Every enabled component, in the spec's order."""
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled:
-            continue
-        if cid not in BUILDERS:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Peak Dice has no such component; expected one of {', '.join(BUILDERS)}")
-        yield BUILDERS[cid](ctx, cid)
+    return compose_components(ctx, BUILDERS, "Peak Dice")
 
 
 def component_ids() -> tuple[str, ...]:

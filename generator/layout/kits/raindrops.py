@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context
-from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
+from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.summary import section, summary_face
+from generator.layout.imposition import impose_cards
 from generator.layout.kits import raindrops_art as art
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
-from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.shapes import lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm
@@ -488,15 +489,8 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
 
 def compose_player_boards(ctx: Context, cid: str) -> Component:
     """One board per player, per_page per page (default 2 on portrait paper), one shared face."""
-    comp = ctx.kit.components[cid]
-    per_page = comp.per_page or 2
-    landscape = False if comp.landscape is None else comp.landscape
-    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
-    face = player_board_face(ctx, w, h)
-    title = _title(ctx, cid)
-    faces = [face] * (ctx.kit.game.player_boards * comp.copies)
-    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape,
-                                               bookmark=title))
+    count = ctx.kit.game.player_boards * ctx.kit.components[cid].copies
+    return sheet_component(ctx, cid, player_board_face, count=count, landscape=False)
 
 
 # ---------------------------------------------------------------- rules summary
@@ -509,58 +503,28 @@ SECTIONS = (("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.tu
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
-    pad = mm(6)
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
-    band = mm(12)
-    ops.append(Rect(0, h - band, w, band, fill=SKY, stroke=None))
-    ops += _heading(ctx, ctx.kit.meta.title, pad, h - band + mm(3.5), w * 0.5, mm(6.5), fill="#ffffff")
-    ops += _heading(ctx, "rules.subtitle", w - pad, h - band + mm(3.8), w * 0.45, mm(3.2), fill="#ffffff", anchor="end")
-    # legend: each colour's shape and name
-    y = h - band - mm(7)
-    x = pad
-    for c in ctx.kit.game.colours:
-        ops += symbol(c.shape, x + mm(2.5), y + mm(1), mm(2.5), fill=c.colour, stroke="ink", width=0.6)
-        name = ctx.texts(f"colour.{c.id}")
-        ops.append(Text(x + mm(6.5), y, name, mm(3), font="bold", text_id=f"colour.{c.id}"))
-        x += mm(8) + ctx.measure(name, "bold", mm(3)) + mm(4)
-    top = y - mm(5)
-    size = mm(3.4)
-    while True:
-        body, bottom = _rules_body(ctx, pad, top, w - 2 * pad, size)
-        if bottom >= mm(8):
-            break
-        if size <= 5.0:
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5 pt; shorten the texts")
-        size -= 0.2
-    ops += body
-    ops.append(Text(w - pad, mm(3), f"{ctx.kit.meta.id} v{ctx.kit.meta.version}", mm(2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    return summary_face(ctx, w, h, _rules_body, band=SKY)
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
     ops: list[Op] = []
-    y = top
+    y = top - size
+    xx = x
+    for c in ctx.kit.game.colours:  # legend: each colour's shape and name
+        ops += symbol(c.shape, xx + size * 0.8, y + size * 0.3, size * 0.8, fill=c.colour, stroke="ink", width=0.6)
+        name = ctx.texts(f"colour.{c.id}")
+        ops.append(Text(xx + size * 2, y, name, size, font="bold", text_id=f"colour.{c.id}"))
+        xx += size * 3.2 + ctx.measure(name, "bold", size)
+    y -= size * 1.2
     for head, body in SECTIONS:
-        hs = size * 1.1
-        ops.append(Text(x, y - hs, ctx.texts(head), hs, font="bold", fill=SKY, text_id=head))
-        y -= hs * 1.45
-        fitted = fit_block(ctx.texts(body), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
-                           where=f"{body} ({ctx.lang})")
-        ops += block_ops(fitted, x, y, text_id=body)
-        y -= fitted.height + size * 0.6
+        drawn, y = section(ctx, head, body, x, y, width, size, SKY)
+        ops += drawn
     return ops, y
 
 
 def compose_rules(ctx: Context, cid: str) -> Component:
     """The rules summary sheet (per_page per page, default 2 on landscape paper)."""
-    comp = ctx.kit.components[cid]
-    per_page = comp.per_page or 2
-    landscape = True if comp.landscape is None else comp.landscape
-    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
-    face = rules_face(ctx, w, h)
-    title = _title(ctx, cid)
-    return Component(cid, title, impose_sheets(cid, [face] * per_page, ctx.print, ctx.paper, per_page=per_page,
-                                               landscape=landscape, bookmark=title))
+    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
 
 
 BUILDERS = {
@@ -578,13 +542,7 @@ BUILDERS = {
 
 def compose(ctx: Context) -> Iterator[Component]:
     """Every enabled component, in the spec's order."""
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled:
-            continue
-        if cid not in BUILDERS:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Raindrops has no such component; "
-                              f"expected one of {', '.join(BUILDERS)}")
-        yield BUILDERS[cid](ctx, cid)
+    return compose_components(ctx, BUILDERS, "Raindrops")
 
 
 def component_ids() -> tuple[str, ...]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context
+from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.units import CARD_PRESETS, mm
 
@@ -282,49 +283,19 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    t = ctx.texts
-    pad = mm(7)
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
-    title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w - 2 * pad, ctx.measure, size=mm(7), min_size=9, where="rules title")
-    ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=NAVY, stroke=None))
-    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
-    sub = t("rules.subtitle")
-    ops.append(Text(w - pad, h - pad - ts * 0.95, sub, mm(3), fill="#ffffff", anchor="end", text_id="rules.subtitle"))
-    top = h - pad - ts * 1.4 - mm(5)
-    body_w = w - 2 * pad
-    size = mm(3.8)
-    while True:  # one size for the whole summary: the largest at which every section fits
-        body, bottom = _rules_body(ctx, pad, top, body_w, size)
-        if bottom >= mm(10):
-            break
-        if size <= 5.5:
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5.5 pt; shorten the texts or enlarge the component")
-        size -= 0.25
-    ops += body
-    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
-    ops.append(Text(w - pad, mm(4), ver, mm(2.2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    return summary_face(ctx, w, h, _rules_body, band=NAVY)
 
 
-def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
-    t = ctx.texts
+def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
     ops: list[Op] = []
     y = top
-    sections = [("rules.setup.title", "rules.setup"), ("rules.round.title", "rules.round"),
-                ("rules.write.title", "rules.write"), ("rules.bonus.title", "rules.bonus"),
-                ("rules.end.title", "rules.end")]
-    for head_id, body_id in sections:
-        hs = size * 1.12
-        ops.append(Text(pad, y - hs, t(head_id), hs, font="bold", fill=NAVY, text_id=head_id))
-        y -= hs * 1.5
-        fitted = fit_block(t(body_id), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size, where=f"{body_id} ({ctx.lang})")
-        ops += block_ops(fitted, pad, y, text_id=body_id)
-        y -= fitted.height + size * 0.7
-        if body_id == "rules.setup":
-            y = _deck_table(ctx, ops, pad, y, body_w)
-        if body_id == "rules.bonus":
-            y = _bonus_legend(ctx, ops, pad, y)
+    for name in ("setup", "round", "write", "bonus", "end"):
+        drawn, y = section(ctx, f"rules.{name}.title", f"rules.{name}", x, y, width, size, NAVY, gap=0.7)
+        ops += drawn
+        if name == "setup":
+            y = _deck_table(ctx, ops, x, y, width)
+        if name == "bonus":
+            y = _bonus_legend(ctx, ops, x, y)
     return ops, y
 
 
@@ -358,14 +329,7 @@ def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
 
 def compose_rules(ctx: Context, cid: str) -> Component:
     """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    comp = ctx.kit.components[cid]
-    per_page = comp.per_page or 2
-    landscape = True if comp.landscape is None else comp.landscape
-    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
-    face = rules_face(ctx, w, h)
-    title = ctx.texts(comp.title)
-    return Component(cid, title, impose_sheets(cid, [face] * per_page, ctx.print, ctx.paper, per_page=per_page,
-                                               landscape=landscape, bookmark=title))
+    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
 
 
 BUILDERS = {
@@ -378,12 +342,7 @@ BUILDERS = {
 
 def compose(ctx: Context) -> Iterator[Component]:
     """Every enabled component, in the spec's order."""
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled:
-            continue
-        if cid not in BUILDERS:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Ripple Rush has no such component; expected one of {', '.join(BUILDERS)}")
-        yield BUILDERS[cid](ctx, cid)
+    return compose_components(ctx, BUILDERS, "Ripple Rush")
 
 
 def component_ids() -> tuple[str, ...]:

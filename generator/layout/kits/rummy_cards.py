@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context
+from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.summary import section, summary_face
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -559,29 +560,7 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    t = ctx.texts
-    pad = mm(7)
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
-    title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where="rules title")
-    ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=TABLE, stroke=None))
-    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
-    sub = t("rules.subtitle")
-    ops.append(Text(w - pad, h - pad - ts * 0.95, sub, mm(3), fill="#ffffff", anchor="end", text_id="rules.subtitle"))
-    top = h - pad - ts * 1.4 - mm(4)
-    body_w = w - 2 * pad
-    size = mm(3.4)
-    while True:  # one size for the whole summary: the largest at which every section fits
-        body, bottom = _rules_body(ctx, pad, top, body_w, size)
-        if bottom >= mm(8):
-            break
-        if size <= 5.5:
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at 5.5 pt; shorten the texts or enlarge the component")
-        size -= 0.25
-    ops += body
-    ver = f"{ctx.kit.meta.id} v{ctx.kit.meta.version}"
-    ops.append(Text(w - pad, mm(4), ver, mm(2.2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    return summary_face(ctx, w, h, _rules_body, band=TABLE)
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
@@ -600,12 +579,8 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.turn"), ("rules.melds.title", "rules.melds"),
                 ("rules.initial.title", "rules.initial"), ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end")]
     for head_id, body_id in sections:
-        hs = size * 1.1
-        ops.append(Text(pad, y - hs, t(head_id), hs, font="bold", fill=TABLE, text_id=head_id))
-        y -= hs * 1.45
-        fitted = fit_block(t(body_id), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size, where=f"{body_id} ({ctx.lang})")
-        ops += block_ops(fitted, pad, y, text_id=body_id)
-        y -= fitted.height + size * 0.5
+        drawn, y = section(ctx, head_id, body_id, pad, y, body_w, size, TABLE, gap=0.5)
+        ops += drawn
         if body_id == "rules.melds":
             y = _meld_examples(ctx, ops, pad, y, size)
     return ops, y
@@ -636,14 +611,7 @@ def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: floa
 
 def compose_rules(ctx: Context, cid: str) -> Component:
     """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    comp = ctx.kit.components[cid]
-    per_page = comp.per_page or 2
-    landscape = True if comp.landscape is None else comp.landscape
-    w, h = sheet_slot(ctx.paper, per_page, landscape, ctx.print)
-    face = rules_face(ctx, w, h)
-    title = ctx.texts(comp.title)
-    return Component(cid, title, impose_sheets(cid, [face] * per_page, ctx.print, ctx.paper, per_page=per_page,
-                                               landscape=landscape, bookmark=title))
+    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
 
 
 BUILDERS = {
@@ -656,12 +624,7 @@ BUILDERS = {
 
 def compose(ctx: Context) -> Iterator[Component]:
     """Every enabled component, in the spec's order."""
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled:
-            continue
-        if cid not in BUILDERS:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: Rummy Cards has no such component; expected one of {', '.join(BUILDERS)}")
-        yield BUILDERS[cid](ctx, cid)
+    return compose_components(ctx, BUILDERS, "Rummy Cards")
 
 
 def component_ids() -> tuple[str, ...]:
