@@ -46,7 +46,8 @@ def game_module(game_id: str) -> Any:
 
 def load_kits(paths: Sequence[Path]) -> list[Kit]:
     """Load every kit; problems of all kits are reported together."""
-    kits, problems = [], []
+    kits: list[Kit] = []
+    problems: list[Problem] = []
     for p in paths:
         try:
             kits.append(load_kit(p))

@@ -8,7 +8,7 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -21,7 +21,7 @@ try:  # numba is the optional `fast` extra
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover - exercised by the pure-mode subprocess test
-    _numba = None
+    _numba = None  # type: ignore[assignment]
     HAVE_NUMBA = False
 
 
@@ -31,7 +31,7 @@ def jit(fn: F) -> F:
     Either way `fn.py_func` is the uncompiled Python function.
     """
     if HAVE_NUMBA:
-        return _numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+        return cast(F, _numba.njit(cache=True, nogil=True)(fn))  # a Dispatcher, called exactly like fn
     fn.py_func = fn  # type: ignore[attr-defined]
     return fn
 
@@ -60,7 +60,7 @@ def rng_next(state: np.ndarray) -> np.uint64:
     x ^= x >> _SHIFT_B
     x ^= x << _SHIFT_C
     state[0] = x
-    return x
+    return x  # type: ignore[no-any-return]
 
 
 @jit

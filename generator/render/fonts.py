@@ -49,7 +49,7 @@ def font_name(font: str) -> str:
 @lru_cache(maxsize=None)
 def _cmap(font: str) -> frozenset[int]:
     register_fonts()
-    face = pdfmetrics.getFont(font_name(font)).face  # type: ignore[attr-defined]
+    face = pdfmetrics.getFont(font_name(font)).face
     return frozenset(face.charToGlyph)
 
 

@@ -83,7 +83,7 @@ def _nice_step(span: float, target_ticks: int = 4) -> float:
     if span <= 0 or not math.isfinite(span):
         return 1.0
     raw = span / target_ticks
-    mag = 10 ** math.floor(math.log10(raw))
+    mag = 10.0 ** math.floor(math.log10(raw))
     for m in (1.0, 2.0, 2.5, 5.0, 10.0):
         if raw <= m * mag * (1 + 1e-9):
             return m * mag
@@ -217,7 +217,7 @@ def _bars_svg(b: Bars) -> _Svg:
             interval = f", 95% interval {fmt_value(l)} .. {fmt_value(h)}"
         bars.append({"x": _num(cx - bar_w / 2), "y": _num(top), "w": _num(bar_w), "h": _num(bot - top),
                      "tip": f"{label}: {fmt_value(v)}{interval}"})
-        label_y = y_of(max(v, h if has_interval else v))  # type: ignore[type-var]
+        label_y = y_of(max(v, h if has_interval and h is not None else v))
         if has_interval:
             cap = min(bar_w / 2, 8.0)
             whiskers.append({"x": _num(cx), "y1": _num(y_of(l)), "y2": _num(y_of(h)),  # type: ignore[arg-type]

@@ -47,7 +47,7 @@ def read_catalog(path: Path, display: str, lang: str) -> Catalog:
             continue
         if m.string:
             messages[m.id] = m.string
-            lines[m.id] = m.lineno
+            lines[m.id] = m.lineno or 0
     if problems:
         raise SpecError(problems)
     return Catalog(lang, display, MappingProxyType(messages), MappingProxyType(lines))

@@ -21,7 +21,7 @@ def kit_schema(game: str | None = None) -> dict[str, Any]:
             continue
     from typing import Union
 
-    game_type: Any = models[0] if len(models) == 1 else Union[tuple(models)]  # type: ignore[misc]
+    game_type: Any = models[0] if len(models) == 1 else Union[tuple(models)]
     Kit = create_model(
         "KitYaml",
         kit=(KitMeta, Field(description="who the kit is")),

@@ -307,7 +307,8 @@ def _text_box(ctx: Context, tid: str, x: float, top: float, width: float, height
               **kw: Any) -> tuple[list[Op], float]:
     fitted = fit_block(ctx.texts(tid), kw.pop("font", "regular"), width, height, ctx.measure, size=size,
                        min_size=min(size, 5.0), where=f"{tid} ({ctx.lang})")
-    return block_ops(fitted, x, top, text_id=tid, **kw), fitted.height
+    ops: list[Op] = list(block_ops(fitted, x, top, text_id=tid, **kw))
+    return ops, fitted.height
 
 
 def _heading(ctx: Context, tid: str, x: float, y: float, width: float, size: float, fill: str = SKY,
