@@ -211,3 +211,19 @@ def test_empty_histogram_and_all_nan_bars_still_render() -> None:
     page = parse(to_html([r], title="t"))
     assert [len(c["bar"]) for c in page.charts] == [0, 0]
     assert "no tolerances checked" in "".join(page.text)
+
+
+def test_report_file_gets_ordinary_permissions(tmp_path):
+    import os
+    import stat
+
+    from generator.engine.report import BalanceReport
+    from generator.render.html_report import write_html
+
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "r.html"
+        write_html([BalanceReport(kit="k", game="g", games_per_setting=1, seed=1)], out, title="t")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
