@@ -8,6 +8,7 @@ as plain Python).
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Sequence
 
@@ -21,18 +22,132 @@ from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPl
 
 class RandomPolicy:
     """Uniform over the kinds of legal action, then uniform within the kind (so ending a placement is not
-    drowned by the many ways to keep reserve tiles)."""
+    drowned by the many ways to keep reserve tiles).
+
+    `reference=True` lists every legal action (`legal_actions`) and picks from the list; the default makes the
+    same two draws from `rng` over counts of the actions of each kind and builds only the one it picks (a test
+    proves the choices equal on seeded games)."""
 
     name = "random"
 
+    def __init__(self, *, reference: bool = False):
+        self.reference = reference
+
     def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
         """A random legal action."""
-        acts = game.legal_actions(st)
-        kinds: dict[str, list[Action]] = {}
-        for a in acts:
-            kinds.setdefault(type(a).__name__, []).append(a)
-        group = kinds[sorted(kinds)[rng.randrange(len(kinds))]]
-        return group[rng.randrange(len(group))]
+        if self.reference:
+            acts = game.legal_actions(st)
+            kinds: dict[str, list[Action]] = {}
+            for a in acts:
+                kinds.setdefault(type(a).__name__, []).append(a)
+            group = kinds[sorted(kinds)[rng.randrange(len(kinds))]]
+            return group[rng.randrange(len(group))]
+        ph = st.phase
+        if ph == "special":
+            return self._special(game, st, rng)
+        if ph in ("place", "final"):
+            return self._placement(game, st, rng)
+        if ph == "drop":
+            paths = game.drop_paths(st)
+            rng.randrange(1)
+            k = rng.randrange(len(paths) or 1)  # no path: the one legal action is the empty drop
+            return Drop(paths[k] if paths else ())
+        acts = game.legal_actions(st)  # one kind of action, and few of them
+        rng.randrange(1)
+        return acts[rng.randrange(len(acts))]
+
+    @staticmethod
+    def _special(game: Raindrops, st: State, rng: random.Random) -> Action:
+        cols = st.columns
+        n = len(cols)
+        marker = st.players[st.current].marker
+        counts = [sum(len(c) for c in cols),
+                  sum(min(len(cols[c]), len(cols[c + 1])) for c in range(n - 1)),
+                  sum(max(0, len(c) - 1) for c in cols)]
+        counts[marker] = 0
+        total = sum(counts)
+        if rng.randrange(2 if total else 1) == 0:
+            rng.randrange(1)
+            return NoSpecial()
+        k = rng.randrange(total)
+        for kind in range(3):
+            if k >= counts[kind]:
+                k -= counts[kind]
+                continue
+            for c in range(n):
+                m = (len(cols[c]), min(len(cols[c]), len(cols[c + 1])) if c + 1 < n else 0,
+                     max(0, len(cols[c]) - 1))[kind]
+                if k < m:
+                    return Special(SPECIALS[kind], c, k)
+                k -= m
+        raise AssertionError("special action count out of step")
+
+    @staticmethod
+    def _placement(game: Raindrops, st: State, rng: random.Random) -> Action:
+        ps = st.players[st.current]
+        tiles = sorted(set(st.hand) | set(ps.reserve))
+        bonuses = sorted(ps.bonus_reserve)
+        bmask = {b: game.half_mask(game.bonus[b].colours) for b in bonuses}
+        ma, mb = game.mask_a, game.mask_b
+        # bonus tiles matching a colour, and matching both colours of a pair (an overlay on each half)
+        fits = {bit: sum(1 for q in bonuses if bmask[q] & bit) for bit in game.bit.values()}
+        both = {x | y: sum(1 for q in bonuses if bmask[q] & x and bmask[q] & y)
+                for x in game.bit.values() for y in game.bit.values()}
+        # Place buckets in `placements` order: (slot, tile, cells, colour a, colour b, a fits, b fits, count)
+        buckets: list[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]] = []
+        n_place = 0
+        singles: list[PlaceBonus] = []
+        for slot, h in enumerate(ps.held):
+            if h.fresh:
+                continue
+            cov = h.covered
+            colour = game.colour_at[h.card]
+            pairs = [(x, y) for x, y in game.card_pairs[h.card] if x not in cov and y not in cov]
+            if pairs:
+                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]]) for x, y in pairs]  # type: ignore[index]
+                for tid in tiles:
+                    a, b = ma[tid], mb[tid]
+                    for x, y, bx, by in pc:
+                        for cells, wa, wb in (((x, y), bx, by), ((y, x), by, bx)):
+                            oka, okb = a & wa, b & wb
+                            if oka and okb:
+                                k = 1
+                            else:
+                                k = (1 if oka else fits[wa]) * (1 if okb else fits[wb])
+                                if not oka and not okb:
+                                    k -= both[wa | wb]
+                            if k:
+                                buckets.append((slot, tid, cells, wa, wb, oka, okb, k))
+                                n_place += k
+            for q in bonuses:
+                for cell in game.card_cells[h.card]:
+                    if cell not in cov and colour[cell] in game.bonus[q].colours:
+                        singles.append(PlaceBonus(q, slot, cell))
+        kinds = ["EndPlacement"] + (["Place"] if n_place else []) + (["PlaceBonus"] if singles else [])
+        kind = kinds[rng.randrange(len(kinds))]
+        if kind == "PlaceBonus":
+            return singles[rng.randrange(len(singles))]
+        if kind == "EndPlacement":
+            if st.phase == "final":
+                rng.randrange(1)
+                return EndPlacement(tuple(ps.reserve))
+            pool = sorted(set(st.hand) | set(ps.reserve))
+            keeps = [keep for n in range(min(game.params.reserve_slots, len(pool)) + 1)
+                     for keep in itertools.combinations(pool, n)]
+            return EndPlacement(keeps[rng.randrange(len(keeps))])
+        k = rng.randrange(n_place)
+        for slot, tid, cells, wa, wb, oka, okb, cnt in buckets:
+            if k >= cnt:
+                k -= cnt
+                continue
+            if oka and okb:
+                return Place(tid, slot, cells)
+            ca: list[int | None] = [None] if oka else [q for q in bonuses if bmask[q] & wa]
+            cb: list[int | None] = [None] if okb else [q for q in bonuses if bmask[q] & wb]
+            combos = [(x, y) for x in ca for y in cb if x is None or x != y]
+            ba, bb = combos[k]
+            return Place(tid, slot, cells, ba, bb)
+        raise AssertionError("placement count out of step")
 
 
 @jit

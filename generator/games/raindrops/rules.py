@@ -467,6 +467,17 @@ class Raindrops:
                         out.append(Special(kind, c, i))
         return out
 
+    def can_special(self, columns: list[list[tuple[int, bool]]], s: Special) -> bool:
+        """The window allows special action `s` (the tile exists; swap: its right neighbour exists; top: it is
+        not already the top tile). The same test as membership in `specials`, without listing them."""
+        if not (0 <= s.col < len(columns) and 0 <= s.idx < len(columns[s.col])):
+            return False
+        if s.kind == "swap":
+            return s.col + 1 < len(columns) and s.idx < len(columns[s.col + 1])
+        if s.kind == "top":
+            return s.idx < len(columns[s.col]) - 1
+        return True
+
     def do_special(self, columns: list[list[tuple[int, bool]]], s: Special) -> None:
         """Change the window by one special action (no legality check)."""
         col = columns[s.col]
@@ -636,7 +647,7 @@ class Raindrops:
                     raise RuleViolation(f"unknown special action {a.kind!r}; expected one of {', '.join(SPECIALS)}")
                 if SPECIALS.index(a.kind) == ps.marker:
                     raise RuleViolation(f"the marker starts this turn on {a.kind}; it must move to another slot")
-                if a not in self.specials(st):
+                if not self.can_special(st.columns, a):
                     raise RuleViolation(f"{a.kind} at column {a.col}, tile {a.idx} is not possible on this window")
                 self.do_special(st.columns, a)
                 ps.marker = SPECIALS.index(a.kind)
@@ -769,8 +780,9 @@ class Raindrops:
             for i in sorted(idxs, reverse=True):
                 st.hand.append(st.columns[c].pop(i)[0])
         st.taken_count = len(taken)
-        self._say(st, f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
-                      f"{[self.tile_text(t) for t in st.hand]}")
+        if st.log is not None:
+            self._say(st, f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
+                          f"{[self.tile_text(t) for t in st.hand]}")
         draw = self.params.thunder_draw[bottom - 1] if 0 < bottom <= len(self.params.thunder_draw) else 0
         drawn = [st.thunder_stack.pop(0) for _ in range(min(draw, len(st.thunder_stack)))]
         if len(drawn) == 1:
@@ -813,8 +825,9 @@ class Raindrops:
                 h.bonuses.append(b)
         h.covered[a.cells[0]] = f"t{a.tile}"
         h.covered[a.cells[1]] = f"t{a.tile}"
-        over = "".join(f" (bonus {b} on half {n})" for b, n in ((a.over_a, "a"), (a.over_b, "b")) if b is not None)
-        self._say(st, f"  tile {self.tile_text(a.tile)} on card {h.card} at {a.cells[0]}{a.cells[1]}{over}")
+        if st.log is not None:
+            over = "".join(f" (bonus {b} on half {n})" for b, n in ((a.over_a, "a"), (a.over_b, "b")) if b is not None)
+            self._say(st, f"  tile {self.tile_text(a.tile)} on card {h.card} at {a.cells[0]}{a.cells[1]}{over}")
         self._check_complete(st, a.slot)
 
     def _check_complete(self, st: State, slot: int) -> None:
