@@ -318,6 +318,8 @@ svg .caption { font-weight: 600; font-size: 12px; }
 .legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; font-size: .9em; margin: .2em 0; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .3em; }
 ul.notes { color: var(--muted); }
+details.all-tolerances { margin: 1em 0; } details.all-tolerances summary { cursor: pointer; font-weight: 600; }
+@media print { details.all-tolerances { display: block; } }
 nav ul { padding-left: 1.2em; }
 @media print {
   body { max-width: none; padding: 0; font-size: 11pt; }
@@ -343,12 +345,13 @@ nav ul { padding-left: 1.2em; }
 <h2>{{ k.kit }}</h2>
 <p class="meta">game {{ k.game }} · {{ k.games }} games per setting · seed {{ k.seed }}</p>
 <div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% endif %}{{ k.verdict }}</div>
-{% if k.tolerances %}
+{% set failed = k.tolerances | rejectattr("ok") | list %}
+{% if failed %}{% set rows = failed %}{% set caption = "Failed tolerances" %}
 <table class="tolerances">
-<caption>Balance tolerances</caption>
+<caption>{{ caption }}</caption>
 <thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
 <tbody>
-{% for t in k.tolerances %}
+{% for t in rows %}
 <tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
 {% endfor %}
 </tbody>
@@ -389,6 +392,19 @@ nav ul { padding-left: 1.2em; }
 </svg>
 </figure>
 {% endfor %}
+{% if k.tolerances %}{% set rows = k.tolerances %}{% set caption = "Balance tolerances" %}
+<details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tolerances, each with its measured value, 95% interval and spec key</summary>
+<table class="tolerances">
+<caption>{{ caption }}</caption>
+<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
+<tbody>
+{% for t in rows %}
+<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+</details>
+{% endif %}
 {% for t in k.tables %}
 <table class="data">
 <caption>{{ t.title }}</caption>

@@ -137,7 +137,9 @@ def test_verdict_banner_and_failed_first() -> None:
     text = "".join(page.text)
     assert "1 of 2 tolerances failed" in text
     rows = [a.get("class") for t, a in page.tags if t == "tr" and a.get("class") in ("pass", "fail")]
-    assert rows == ["fail", "pass"]
+    # the failed ones alone above the charts, then every tolerance (failed first) in an open <details>
+    assert rows == ["fail", "fail", "pass"]
+    assert any(t == "details" and "open" in a for t, a in page.tags)
     ok = BalanceReport(kit="k", game="g", games_per_setting=1, seed=0,
                        tolerances=[Tolerance("x", 0.5, None, None, 0.0, 1.0)])
     assert "all 1 tolerances hold" in "".join(parse(to_html([ok], title="t")).text)
