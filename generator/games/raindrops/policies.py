@@ -349,6 +349,11 @@ class GreedyPolicy:
         self.cnext: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.cper: dict[int, float] = {}
         self.cover_memo: dict[int, bool] = {}
+        # the colour pairs a tile fits, as codes (colour bit | colour bit): a tile with halves a, b fits an
+        # open pair of colours x, y (either way round) exactly when x | y is one of its codes
+        bits = tuple(g.bit.values())
+        self.codes = {t: tuple(sorted({u | v for u in bits if g.mask_a[t] & u for v in bits if g.mask_b[t] & v}))
+                      for t in g.tiles}
         self.bmask = {b: g.half_mask(t.colours) for b, t in g.bonus.items()}
         self.bcost = {b: t.points + 1 for b, t in g.bonus.items()}
         for cid, cells in g.card_cells.items():
@@ -430,22 +435,38 @@ class GreedyPolicy:
 
     def tile_values(self, st: State, seat: int) -> np.ndarray:
         """w[tile] = points per tile of the best card the tile fits now (0 where it fits none)."""
-        ps = st.players[seat]
-        needs = self._needs(ps.held)
+        if self.reference:
+            return self._tile_values_reference(st, seat)
+        w = [0.0] * self.ma.shape[0]
+        best = self._best_per_code(self._needs(st.players[seat].held))
+        if best:
+            codes = self.codes
+            for col in st.columns:
+                for tid, _ in col:
+                    v = 0.0
+                    for code in codes[tid]:
+                        x = best.get(code, 0.0)
+                        if x > v:
+                            v = x
+                    w[tid] = v
+        return np.array(w, dtype=np.float64)
+
+    def _tile_values_reference(self, st: State, seat: int) -> np.ndarray:
         w = np.zeros(self.ma.shape[0], dtype=np.float64)
-        if not needs:
-            return w
-        ma, mb = self.mask_a, self.mask_b
         for col in st.columns:
             for tid, _ in col:
-                a, b = ma[tid], mb[tid]
-                best = 0.0
-                for bx, by, per in needs:
-                    if ((a & bx) and (b & by)) or ((a & by) and (b & bx)):
-                        if per > best:
-                            best = per
-                w[tid] = best
+                w[tid] = self.fit_value(st.players[seat].held, tid)
         return w
+
+    @staticmethod
+    def _best_per_code(needs: list[tuple[int, int, float]]) -> dict[int, float]:
+        """Highest points per tile over the open pairs of each colour pair (code = colour bit | colour bit)."""
+        best: dict[int, float] = {}
+        for bx, by, per in needs:
+            code = bx | by
+            if per > best.get(code, 0.0):
+                best[code] = per
+        return best
 
     def fit_value(self, held: Sequence[Held], tid: int) -> float:
         """Points per tile of the best held card this tile fits (used to choose reserve tiles)."""
@@ -469,15 +490,11 @@ class GreedyPolicy:
         g = self.game
         p = g.params
         ps = st.players[st.current]
-        cols, cap = p.columns, p.tiles_per_column
-        ct = np.zeros((cols, cap), dtype=np.int64)
-        cf = np.zeros((cols, cap), dtype=np.int64)
-        cl = np.zeros(cols, dtype=np.int64)
-        for c, col in enumerate(st.columns):
-            cl[c] = len(col)
-            for i, (tid, f) in enumerate(col):
-                ct[c, i] = tid
-                cf[c, i] = 1 if f else 0
+        pad = [(0, False)] * p.tiles_per_column
+        cols = [col + pad[len(col):] for col in st.columns]
+        ct = np.array([[tid for tid, _ in col] for col in cols], dtype=np.int64)
+        cf = np.array([[1 if f else 0 for _, f in col] for col in cols], dtype=np.int64)
+        cl = np.array([len(col) for col in st.columns], dtype=np.int64)
         w = self.tile_values(st, st.current)
         thunder = np.zeros(len(p.thunder_draw) + 1, dtype=np.float64)
         if st.thunder_stack:
@@ -529,8 +546,8 @@ class GreedyPolicy:
             if self.reference:
                 ranked = sorted(pool, key=lambda t: (-self.fit_value(ps.held, t), t))
             else:
-                needs = self._needs(ps.held)
-                ranked = sorted(pool, key=lambda t: (-self._fit(needs, t), t))
+                best = self._best_per_code(self._needs(ps.held))
+                ranked = sorted(pool, key=lambda t: (-self._fit(best, t), t))
             keep = [t for t in ranked[: g.params.reserve_slots]]
             return EndPlacement(tuple(sorted(keep)))
         raise AssertionError(f"no greedy choice in phase {ph}")
@@ -551,15 +568,14 @@ class GreedyPolicy:
 
         return max(st.bonus_offer, key=value)
 
-    def _fit(self, needs: list[tuple[int, int, float]], tid: int) -> float:
-        """`fit_value` over precomputed needs."""
-        a, b = self.mask_a[tid], self.mask_b[tid]
-        best = 0.0
-        for bx, by, per in needs:
-            if ((a & bx) and (b & by)) or ((a & by) and (b & bx)):
-                if per > best:
-                    best = per
-        return best
+    def _fit(self, best: dict[int, float], tid: int) -> float:
+        """`fit_value` over the best points per colour-pair code (`_best_per_code`)."""
+        v = 0.0
+        for code in self.codes[tid]:
+            x = best.get(code, 0.0)
+            if x > v:
+                v = x
+        return v
 
     def _best_placement(self, st: State) -> Action | None:
         """The placement of highest value (first in `placements` order among equals), or None: completing a
@@ -567,6 +583,10 @@ class GreedyPolicy:
         covered) before a bonus tile on a card that could not be finished otherwise (5 - 0.1 cost)."""
         if self.reference:
             return self._best_placement_reference(st)
+        # Within one card the values come in classes: a plain tile beats any overlay on the same card (an
+        # overlay costs at least 1) and any bonus-only move (at most 4.9); a plain tile that keeps the card
+        # coverable exists only when the card is not stuck. So per card: the first plain tile if any, else the
+        # overlays and bonus tiles; across cards the first strict maximum, as in the readable code.
         g = self.game
         ps = st.players[st.current]
         tiles = sorted(set(st.hand) | set(ps.reserve))
@@ -578,66 +598,67 @@ class GreedyPolicy:
             if h.fresh:
                 continue
             card = h.card
-            cov = self._mask(h)
             ncov = len(h.covered)
             total = len(g.card_cells[card])
             left = total - ncov
             pts = g.cards[card].points
-            stuck = -1  # unknown until an overlay or bonus needs it
-            pairs = [(x, y, pm, cx, cy) for x, y, pm, cx, cy in self.cpairs[card] if not cov & pm]
-            plain_ok: dict[int, bool] = {}
-            for tid in tiles:
-                a, b = ma[tid], mb[tid]
-                for x, y, pm, cx, cy in pairs:
-                    for cells, wa, wb in (((x, y), cx, cy), ((y, x), cy, cx)):
-                        oka, okb = a & wa, b & wb
-                        if oka and okb:
-                            if left == 2:
-                                v = 100.0 + pts
-                            else:
-                                ok = plain_ok.get(pm)
-                                if ok is None:
-                                    ok = plain_ok[pm] = self.covers(card, cov | pm)
-                                if not ok:
-                                    continue
-                                v = 10.0 + (ncov + 2) / total
-                            if v > best:
-                                best, pick = v, Place(tid, slot, cells)
-                            continue
-                        if left != 2:
-                            if stuck == -1:
-                                stuck = 0 if self.covers(card, cov) else 1
-                            if not stuck or not self.covers(card, cov | pm):
-                                continue
-                        ca = [None] if oka else [q for q in bonuses if bmask[q] & wa]
-                        cb = [None] if okb else [q for q in bonuses if bmask[q] & wb]
-                        for ba in ca:
-                            for bb in cb:
-                                if ba is None or ba != bb:
-                                    cost = (bcost[ba] if ba is not None else 0) + (bcost[bb] if bb is not None else 0)
-                                    v = 100.0 + pts - cost if left == 2 else 5.0 - 0.1 * cost
-                                    if v > best:
-                                        best, pick = v, Place(tid, slot, cells, ba, bb)
-            if not bonuses:
+            top = 100.0 + pts if left <= 2 else 10.0 + (ncov + 2) / total  # no move on this card beats it
+            if top <= best or (not tiles and not bonuses):
                 continue
-            if left != 1:
-                if stuck == -1:
-                    stuck = 0 if self.covers(card, cov) else 1
-                if not stuck:
-                    continue
-            bits, col = self.cbit[card], self.ccol[card]
-            for q in bonuses:
-                for cell in g.card_cells[card]:
-                    if cell in h.covered or not bmask[q] & col[cell]:
-                        continue
-                    if left == 1:
-                        v = 100.0 + pts - bcost[q]
-                    elif self.covers(card, cov | bits[cell]):
-                        v = 5.0 - 0.1 * bcost[q]
-                    else:
-                        continue
-                    if v > best:
-                        best, pick = v, PlaceBonus(q, slot, cell)
+            cov = self._mask(h)
+            pairs = [(x, y, pm, cx, cy) for x, y, pm, cx, cy in self.cpairs[card] if not cov & pm]
+            if left == 2:
+                ok_pairs = pairs
+            else:
+                ok_pairs = [q for q in pairs if self.covers(card, cov | q[2])]
+            found = False
+            if ok_pairs:
+                for tid in tiles:
+                    a, b = ma[tid], mb[tid]
+                    for x, y, pm, cx, cy in ok_pairs:
+                        if a & cx and b & cy:
+                            found, cells = True, (x, y)
+                            break
+                        if a & cy and b & cx:
+                            found, cells = True, (y, x)
+                            break
+                    if found:
+                        break
+            if found:
+                if top > best:
+                    best, pick = top, Place(tid, slot, cells)
+                continue
+            stuck = left > 2 and not self.covers(card, cov)
+            if left == 2 or stuck:
+                for tid in tiles:
+                    a, b = ma[tid], mb[tid]
+                    for x, y, pm, cx, cy in ok_pairs:
+                        for cells, wa, wb in (((x, y), cx, cy), ((y, x), cy, cx)):
+                            oka, okb = a & wa, b & wb
+                            ca = [None] if oka else [q for q in bonuses if bmask[q] & wa]
+                            cb = [None] if okb else [q for q in bonuses if bmask[q] & wb]
+                            for ba in ca:
+                                for bb in cb:
+                                    if ba is None or ba != bb:
+                                        cost = ((bcost[ba] if ba is not None else 0)
+                                                + (bcost[bb] if bb is not None else 0))
+                                        v = 100.0 + pts - cost if left == 2 else 5.0 - 0.1 * cost
+                                        if v > best:
+                                            best, pick = v, Place(tid, slot, cells, ba, bb)
+            if bonuses and (left == 1 or stuck):
+                bits, col = self.cbit[card], self.ccol[card]
+                for q in bonuses:
+                    for cell in g.card_cells[card]:
+                        if cell in h.covered or not bmask[q] & col[cell]:
+                            continue
+                        if left == 1:
+                            v = 100.0 + pts - bcost[q]
+                        elif self.covers(card, cov | bits[cell]):
+                            v = 5.0 - 0.1 * bcost[q]
+                        else:
+                            continue
+                        if v > best:
+                            best, pick = v, PlaceBonus(q, slot, cell)
         return pick
 
     def _best_placement_reference(self, st: State) -> Action | None:
