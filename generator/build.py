@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from generator.errors import KitError, Problem, SpecError
+from generator.errors import KitError, Problem, RenderError, SpecError
 from generator.i18n.texts import Texts, missing_ids
 from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
@@ -205,7 +205,10 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
     from generator.render.png import write_png
 
     for p in planned:  # every glyph is checked before the first byte is written
-        check_glyphs(p.pages)
+        try:
+            check_glyphs(p.pages)
+        except RenderError as e:
+            raise RenderError(f"{p.path.relative_to(out)} (language {p.lang}): {e}") from None
     out.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=".pnpkit-", dir=out))
     moves: list[tuple[Path, Path]] = []
