@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -90,21 +90,31 @@ class RandomPolicy:
         bmask = {b: game.half_mask(game.bonus[b].colours) for b in bonuses}
         ma, mb = game.mask_a, game.mask_b
         # bonus tiles matching a colour, and matching both colours of a pair (an overlay on each half)
-        fits = {bit: sum(1 for q in bonuses if bmask[q] & bit) for bit in game.bit.values()}
-        both = {x | y: sum(1 for q in bonuses if bmask[q] & x and bmask[q] & y)
-                for x in game.bit.values() for y in game.bit.values()}
-        # Place buckets in `placements` order: (slot, tile, cells, colour a, colour b, a fits, b fits, count)
-        buckets: list[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]] = []
-        n_place = 0
-        singles: list[PlaceBonus] = []
-        for slot, h in enumerate(ps.held):
-            if h.fresh:
-                continue
-            cov = h.covered
-            colour = game.colour_at[h.card]
-            pairs = [(x, y) for x, y in game.card_pairs[h.card] if x not in cov and y not in cov]
-            if pairs:
-                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]]) for x, y in pairs]  # type: ignore[index]
+        fits: dict[int, int] = {}
+        both: dict[int, int] = {}
+        if bonuses:
+            bits = tuple(game.bit.values())
+            fits = {x: 0 for x in bits}
+            both = {x | y: 0 for x in bits for y in bits}
+            for q in bonuses:
+                for i, x in enumerate(bits):
+                    if bmask[q] & x:
+                        fits[x] += 1
+                        for y in bits[i:]:
+                            if bmask[q] & y:
+                                both[x | y] += 1
+        held = [(slot, h) for slot, h in enumerate(ps.held) if not h.fresh]
+
+        def buckets() -> Iterator[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]]:
+            """Place actions in `placements` order, grouped: (slot, tile, cells, colour a, colour b, a fits,
+            b fits, how many: 1, or the overlay choices)."""
+            for slot, h in held:
+                cov = h.covered
+                colour = game.colour_at[h.card]
+                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]])  # type: ignore[index]
+                      for x, y in game.card_pairs[h.card] if x not in cov and y not in cov]
+                if not pc:
+                    continue
                 for tid in tiles:
                     a, b = ma[tid], mb[tid]
                     for x, y, bx, by in pc:
@@ -112,21 +122,31 @@ class RandomPolicy:
                             oka, okb = a & wa, b & wb
                             if oka and okb:
                                 k = 1
+                            elif not bonuses:
+                                continue
                             else:
                                 k = (1 if oka else fits[wa]) * (1 if okb else fits[wb])
                                 if not oka and not okb:
                                     k -= both[wa | wb]
                             if k:
-                                buckets.append((slot, tid, cells, wa, wb, oka, okb, k))
-                                n_place += k
-            for q in bonuses:
-                for cell in game.card_cells[h.card]:
-                    if cell not in cov and colour[cell] in game.bonus[q].colours:
-                        singles.append(PlaceBonus(q, slot, cell))
-        kinds = ["EndPlacement"] + (["Place"] if n_place else []) + (["PlaceBonus"] if singles else [])
+                                yield slot, tid, cells, wa, wb, oka, okb, k
+
+        def singles() -> Iterator[PlaceBonus]:
+            for slot, h in held:
+                colour = game.colour_at[h.card]
+                for q in bonuses:
+                    for cell in game.card_cells[h.card]:
+                        if cell not in h.covered and colour[cell] in game.bonus[q].colours:
+                            yield PlaceBonus(q, slot, cell)
+
+        # which kinds exist decides the first draw; the actions of a kind are listed only when it is drawn
+        has_place = next(buckets(), None) is not None
+        has_single = bool(bonuses) and next(singles(), None) is not None
+        kinds = ["EndPlacement"] + (["Place"] if has_place else []) + (["PlaceBonus"] if has_single else [])
         kind = kinds[rng.randrange(len(kinds))]
         if kind == "PlaceBonus":
-            return singles[rng.randrange(len(singles))]
+            group = list(singles())
+            return group[rng.randrange(len(group))]
         if kind == "EndPlacement":
             if st.phase == "final":
                 rng.randrange(1)
@@ -135,8 +155,10 @@ class RandomPolicy:
             keeps = [keep for n in range(min(game.params.reserve_slots, len(pool)) + 1)
                      for keep in itertools.combinations(pool, n)]
             return EndPlacement(keeps[rng.randrange(len(keeps))])
+        found = list(buckets())
+        n_place = sum(b[-1] for b in found)
         k = rng.randrange(n_place)
-        for slot, tid, cells, wa, wb, oka, okb, cnt in buckets:
+        for slot, tid, cells, wa, wb, oka, okb, cnt in found:
             if k >= cnt:
                 k -= cnt
                 continue

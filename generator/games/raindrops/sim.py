@@ -29,7 +29,11 @@ TRIGGERS = ("limit", "cards", "bag")
 @dataclass(frozen=True)
 class FullGames:
     """Whole games of `players` seats. mode "greedy": greedy everywhere; "gap": one greedy seat (game g puts
-    it in seat g % players) against random seats; "random": random everywhere."""
+    it in seat g % players) against random seats; "random": random everywhere.
+
+    The default is the fast path: the policies' table-driven choices and `apply(trusted=True)`.
+    `reference=True` plays the same games with the readable policies and every re-check (tests prove the
+    tallies identical); `pure=True` runs the greedy search kernel as plain Python."""
 
     params: Params
     bag: tuple[RaindropTile, ...]
@@ -41,6 +45,7 @@ class FullGames:
     mode: str
     turn_limit: int
     pure: bool = False
+    reference: bool = False
 
     def game(self) -> Raindrops:
         """The rules object."""
@@ -54,7 +59,7 @@ class FullGames:
         gseat = index % self.players if self.mode == "gap" else -1
         pols = [greedy if (self.mode == "greedy" or s == gseat) else randomp for s in range(self.players)]
         while st.phase != "over" and st.turn <= self.turn_limit:
-            game.apply(st, pols[st.current].choose(game, st, rng))
+            game.apply(st, pols[st.current].choose(game, st, rng), trusted=not self.reference)
         if st.phase != "over":
             st.end_trigger = "limit"
         return st, game.outcome(st), gseat
@@ -62,8 +67,8 @@ class FullGames:
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games and tally them (per-game arrays under "games.*")."""
         game = self.game()
-        greedy = GreedyPolicy(game, pure=self.pure)
-        randomp = RandomPolicy()
+        greedy = GreedyPolicy(game, pure=self.pure, reference=self.reference)
+        randomp = RandomPolicy(reference=self.reference)
         n = self.players
         max_card = max(c.id for c in self.cards) + 1
         types = game.cloud_types
