@@ -12,8 +12,8 @@ GAME_ID = "peak_dice"
 
 _WHERE = {
     "balance_report": "balance", "legal_problems": "legal",
-    "GREEDY": "policies", "POLICIES": "policies", "RANDOM": "policies", "REROLL": "policies", "Policy": "policies",
-    "play_reference": "policies",
+    "GREEDY": "policies", "PLANNER": "policies", "PLANNER_KEEP": "policies", "POLICIES": "policies", "RANDOM": "policies", "REROLL": "policies", "Policy": "policies",
+    "play_reference": "policies", "PlannerParams": "planner", "DEFAULT_PARAMS": "planner",
     "RULESET_VERSION": "rules", "Game": "rules", "Outcome": "rules", "Pass": "rules", "Reroll": "rules",
     "Roll": "rules", "State": "rules", "Write": "rules", "miss_penalty": "rules", "second_lowest": "rules",
     "Simulation": "sim", "Tables": "tables", "build_tables": "tables", "transcript": "transcript",

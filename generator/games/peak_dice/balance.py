@@ -132,15 +132,20 @@ def balance_report(spec: PeakDiceGame, *, games: int, seed: int, executor: Execu
     return rep
 
 
+REROLL_PAIRS = {"planner": ("planner_keep", "planner"), "planner_keep": ("planner_keep", "planner")}
+"""(never re-rolls, re-rolls) compared for the spec's policy; any other policy: greedy and reroll."""
+
+
 def reroll_value(spec: PeakDiceGame, tables: Tables, games: int, seed: int, executor: Executor | None,
                  progress: Callable[[int], None] | None, tallies: dict[int, Tally],
                  rep: BalanceReport) -> dict[str, Any]:
-    """Mean score of the re-rolling policy minus the never-re-rolling greedy one (all seats alike)."""
+    """Mean score of the re-rolling policy minus its never-re-rolling twin (all seats alike)."""
     n = min(max(REROLL_PLAYERS, spec.players.min), spec.players.max)
     t = spec.balance.turn_limit
-    out: dict[str, Any] = {"players": n}
+    pair = REROLL_PAIRS.get(spec.balance.policy, ("greedy", "reroll"))
+    out: dict[str, Any] = {"players": n, "without": pair[0], "with": pair[1]}
     means = {}
-    for name in ("greedy", "reroll"):
+    for name in pair:
         if spec.balance.policy == name:
             tally = tallies[n]
         else:
@@ -152,14 +157,15 @@ def reroll_value(spec: PeakDiceGame, tables: Tables, games: int, seed: int, exec
                      "turns_mean": float(tally["games.turns"].mean()) if games else math.nan,
                      "miss_turn_share": float(tally["miss_turns"].sum() / max(1, tally["active_turns"].sum())),
                      "reroll_turn_share": float(tally["reroll_turns"].sum() / max(1, tally["active_turns"].sum()))}
-    gain = means["reroll"][0] - means["greedy"][0]
-    half = 1.96 * math.sqrt((means["reroll"][1] ** 2 + means["greedy"][1] ** 2) / max(1, games * n))
+    without, with_ = pair
+    gain = means[with_][0] - means[without][0]
+    half = 1.96 * math.sqrt((means[with_][1] ** 2 + means[without][1] ** 2) / max(1, games * n))
     out["gain"] = gain
-    rep.tolerances.append(_tol(f"re-roll gain in mean score, reroll minus greedy ({n} players)", gain,
+    rep.tolerances.append(_tol(f"re-roll gain in mean score, {with_} minus {without} ({n} players)", gain,
                                spec.balance.reroll_gain, "reroll_gain", gain - half, gain + half))
     rep.tables.append(Table(f"Value of the re-roll ({n} players, all seats alike)",
                             ["policy", "score mean", "score sd", "turns", "miss turns", "re-roll turns"],
                             [[k, round(out[k]["score_mean"], 2), round(out[k]["score_sd"], 2),
                               round(out[k]["turns_mean"], 2), round(out[k]["miss_turn_share"], 4),
-                              round(out[k]["reroll_turn_share"], 4)] for k in ("greedy", "reroll")]))
+                              round(out[k]["reroll_turn_share"], 4)] for k in pair]))
     return out

@@ -21,6 +21,8 @@ NEG = -1.0e9
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_REROLL = 2
+POLICY_PLANNER = 3
+POLICY_PLANNER_KEEP = 4
 
 EV_ROLL = 1
 EV_REROLL = 2
@@ -34,6 +36,7 @@ EV_END = 8
 END_FULL = 0
 END_STALLED = 1
 END_LIMIT = 2
+
 
 
 @jit
@@ -270,6 +273,193 @@ def choose_c(policy: int, rng: np.ndarray, sheet: np.ndarray, filled: np.ndarray
 
 
 @jit
+def plan_table(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, weight: float, tempos: np.ndarray,
+               plan_v: np.ndarray, plan_q: np.ndarray) -> None:
+    """The planner's row values, by backward induction over one row at a time.
+
+    A row alone sees one fresh roll of its colour's sum per opportunity; each opportunity costs a tempo (the
+    game ends when any sheet is full, so a row that waits for rare sums loses its columns, and a sheet with
+    few open rows takes misses while it waits), and writing v earns `weight * v` (a column scores one of its
+    values). Level k (0-based) is a sheet with k + 1 rows still open, waiting there costs tempos[k].
+    plan_v[k, r, f, a] is the expected value of row r with f circles filled, the last holding a, under the
+    best write-or-wait rule: the x solving x = -tempos[k] + sum_v P(v) * max(x, plan_q[k, r, f, v]) over
+    the legal v (the others can only wait); plan_q[k, r, f, v] = weight * v + plan_v[k, r, f + 1, v] is the
+    value of writing v in circle f + 1. NEG marks states from which the row cannot be completed. Both arrays
+    are float64[levels, rows, row_length + 1, values]; at f = 0 every a holds the same number."""
+    rows = peaks.shape[0]
+    nv = plan_v.shape[3]
+    rv = np.zeros(nv, dtype=np.float64)
+    pv = np.zeros(nv, dtype=np.float64)
+    for lv in range(plan_v.shape[0]):
+        tempo = tempos[lv]
+        for r in range(rows):
+            pk = peaks[r]
+            for a in range(nv):
+                plan_v[lv, r, row_length, a] = 0.0
+                plan_q[lv, r, row_length, a] = NEG
+            for f in range(row_length - 1, -1, -1):
+                for v in range(nv):
+                    if plan_v[lv, r, f + 1, v] <= NEG * 0.5:
+                        plan_q[lv, r, f, v] = NEG
+                    else:
+                        plan_q[lv, r, f, v] = weight * v + plan_v[lv, r, f + 1, v]
+                for a in range(nv):
+                    if f == 0 and a > 0:
+                        plan_v[lv, r, f, a] = plan_v[lv, r, f, 0]
+                        continue
+                    # the legal, completable writes, best first (insertion sort of at most `nv` values)
+                    n = 0
+                    for v in range(nv):
+                        p = mass_lt[r, v + 1] - mass_lt[r, v]
+                        if p <= 0.0 or plan_q[lv, r, f, v] <= NEG * 0.5:
+                            continue
+                        if f > 0 and ((f < pk and v <= a) or (f >= pk and v >= a)):
+                            continue
+                        q = plan_q[lv, r, f, v]
+                        i = n
+                        while i > 0 and rv[i - 1] < q:
+                            rv[i] = rv[i - 1]
+                            pv[i] = pv[i - 1]
+                            i -= 1
+                        rv[i] = q
+                        pv[i] = p
+                        n += 1
+                    x = NEG
+                    cum_p = 0.0
+                    cum_pr = 0.0
+                    for k in range(n):
+                        cum_p += pv[k]
+                        cum_pr += pv[k] * rv[k]
+                        xk = (cum_pr - tempo) / cum_p
+                        if k + 1 == n or xk >= rv[k + 1]:
+                            x = xk
+                            break
+                    plan_v[lv, r, f, a] = x
+
+
+@jit
+def open_rows(filled: np.ndarray, row_length: int, p: int) -> int:
+    """How many rows of player p still have an empty circle."""
+    n = 0
+    for r in range(filled.shape[1]):
+        if filled[p, r] < row_length:
+            n += 1
+    return n
+
+
+@jit
+def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, plan_v: np.ndarray,
+              plan_q: np.ndarray, lv: int, p: int, r: int, v: int) -> float:
+    """The planner's gain of writing v now in row r of player p over waiting for a better roll, on level
+    lv's tables; NEG when illegal or when the row could no longer be completed."""
+    if not is_legal_write(sheet, filled, peaks, row_length, p, r, v):
+        return NEG
+    if v >= plan_q.shape[3]:
+        return NEG
+    f = filled[p, r]
+    q = plan_q[lv, r, f, v]
+    if q <= NEG * 0.5:
+        return NEG
+    a = sheet[p, r, f - 1] if f > 0 else 0
+    return q - plan_v[lv, r, f, a]
+
+
+@jit
+def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
+                  plan_v: np.ndarray, plan_q: np.ndarray, p: int, table: np.ndarray, dirty: np.ndarray) -> None:
+    """table[p, r, v] = plan_gain of sum v in row r of player p, for the rows written since the last refresh
+    (do_write marks every row of a sheet dirty when one of its rows fills up: the level changes)."""
+    lv = open_rows(filled, row_length, p) - 1
+    if lv < 0:
+        lv = 0
+    for r in range(peaks.shape[0]):
+        if dirty[p, r] == 0:
+            continue
+        for v in range(table.shape[2]):
+            table[p, r, v] = plan_gain(sheet, filled, peaks, row_length, plan_v, plan_q, lv, p, r, v)
+        dirty[p, r] = 0
+
+
+@jit
+def plan_roll_value(table: np.ndarray, p: int, sums: np.ndarray, miss_cost: float) -> float:
+    """What a roll is worth to the active player: the best two gains of different colours (B and C) when the
+    best is worth writing; else the least bad write when it costs less than the miss, else the miss."""
+    g1 = NEG
+    g2 = NEG
+    for r in range(sums.shape[0]):
+        g = table[p, r, sums[r]]
+        if g > g1:
+            g2 = g1
+            g1 = g
+        elif g > g2:
+            g2 = g
+    if g1 >= 0.0:
+        return g1 + g2 if g2 > 0.0 else g1
+    if g1 > -miss_cost:
+        return g1
+    return -miss_cost
+
+
+@jit
+def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
+                plan_v: np.ndarray, plan_q: np.ndarray, dice_colour: np.ndarray, dice_value: np.ndarray,
+                dice_faces: np.ndarray, p: int, miss_cost: float, faces: np.ndarray, sums: np.ndarray,
+                table: np.ndarray, dirty: np.ndarray, trial: np.ndarray) -> int:
+    """Bit mask of the dice the planner re-rolls: the single die or pair of dice whose exact expected roll
+    value (plan_roll_value over every outcome) beats keeping the roll the most; 0 = keep."""
+    rows = peaks.shape[0]
+    n_dice = faces.shape[0]
+    colour_sums(dice_colour, dice_value, faces, rows, sums)
+    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty)
+    best_e = plan_roll_value(table, p, sums, miss_cost) + 1e-9
+    best_mask = 0
+    for d in range(n_dice):
+        c_old = dice_colour[d, faces[d]]
+        v_old = dice_value[d, faces[d]]
+        total = 0.0
+        for k in range(dice_faces[d]):
+            c_new = dice_colour[d, k]
+            v_new = dice_value[d, k]
+            for r in range(rows):
+                x = sums[r]
+                if c_old == rows or c_old == r:
+                    x -= v_old
+                if c_new == rows or c_new == r:
+                    x += v_new
+                trial[r] = x
+            total += plan_roll_value(table, p, trial, miss_cost)
+        e = total / dice_faces[d]
+        if e > best_e:
+            best_e = e
+            best_mask = 1 << d
+    return best_mask
+
+
+@jit
+def plan_choose(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
+                plan_v: np.ndarray, plan_q: np.ndarray, p: int, sums: np.ndarray, forbidden: int,
+                may_pass: bool, avoid_miss: bool, miss_cost: float, table: np.ndarray, dirty: np.ndarray) -> int:
+    """The planner's write for player p (step B: forbidden = -1; step C: the colour chosen in B): the colour
+    with the highest gain when it is >= 0; when the write would save the active player a miss (avoid_miss),
+    the best write costing less than the miss; when passing is not allowed, the best legal write. -1: pass."""
+    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty)
+    best = -1
+    best_g = NEG - 1.0
+    for r in range(peaks.shape[0]):
+        if r == forbidden or not is_legal_write(sheet, filled, peaks, row_length, p, r, sums[r]):
+            continue
+        g = table[p, r, sums[r]]
+        if g > best_g:
+            best_g = g
+            best = r
+    if best < 0:
+        return -1
+    if best_g >= 0.0 or (avoid_miss and best_g > -miss_cost and best_g > NEG * 0.5) or not may_pass:
+        return best
+    return -1
+
+
+@jit
 def do_write(sheet: np.ndarray, filled: np.ndarray, dead: np.ndarray, done: np.ndarray, dirty: np.ndarray,
              peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray, totals: np.ndarray, p: int, r: int,
              v: int) -> None:
@@ -278,6 +468,9 @@ def do_write(sheet: np.ndarray, filled: np.ndarray, dead: np.ndarray, done: np.n
     filled[p, r] += 1
     done[p] += 1
     dirty[p, r] = 1
+    if filled[p, r] == row_length:
+        for i in range(dirty.shape[1]):
+            dirty[p, i] = 1
     if not row_completable(sheet, filled, peaks, row_length, cnt_lt, totals, p, r):
         dead[p] = 1
 
@@ -328,11 +521,14 @@ def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: 
 @jit
 def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: int, dice_colour: np.ndarray,
                dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray, totals: np.ndarray, mass_lt: np.ndarray,
-               rerolls: int, step_b_optional: bool, turn_limit: int, rng: np.ndarray,
+               rerolls: int, step_b_optional: bool, plan_v: np.ndarray, plan_q: np.ndarray, plan_miss: np.ndarray,
+               turn_limit: int, rng: np.ndarray,
                out_scores: np.ndarray, out_misses: np.ndarray, out_turns: np.ndarray, out_end: np.ndarray,
                out_filled: np.ndarray, counts: np.ndarray, log: np.ndarray, n_log: np.ndarray) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s].
 
+    The planner policies read plan_v / plan_q (see plan_table) and value the next miss, the k-th, at
+    (k + plan_miss[1]) * plan_miss[0] points: it costs k and makes every later miss cost one more.
     Per game g: out_scores[g, s], out_misses[g, s], out_turns[g], out_end[g] (END_*), out_filled[g, s].
     counts: [0] active turns, [1] turns with a miss, [2] turns with a re-roll, [3] B writes, [4] C writes.
     """
@@ -373,10 +569,18 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
             if keep_log:
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
+            planner = pol == POLICY_PLANNER or pol == POLICY_PLANNER_KEEP
+            miss_cost = (misses[active] + 1 + plan_miss[1]) * plan_miss[0]
             for _ in range(rerolls):
-                mask = choose_reroll(pol, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt,
-                                     dice_colour, dice_value, dice_faces, active, faces, sums, table, dirty,
-                                     trial)
+                if pol == POLICY_PLANNER:
+                    mask = plan_reroll(sheet, filled, peaks, row_length, plan_v, plan_q, dice_colour, dice_value,
+                                       dice_faces, active, miss_cost, faces, sums, table, dirty, trial)
+                elif planner:
+                    mask = 0
+                else:
+                    mask = choose_reroll(pol, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt,
+                                         dice_colour, dice_value, dice_faces, active, faces, sums, table, dirty,
+                                         trial)
                 if mask == 0:
                     break
                 rerolled = True
@@ -390,8 +594,12 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
             if rerolled:
                 counts[2] += 1
             # B: the active player writes one legal colour (or passes / cannot)
-            b = choose_b(pol, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, active, sums,
-                         step_b_optional, scratch, out_u)
+            if planner:
+                b = plan_choose(sheet, filled, peaks, row_length, plan_v, plan_q, active, sums, -1, step_b_optional,
+                                True, miss_cost, table, dirty)
+            else:
+                b = choose_b(pol, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, active, sums,
+                             step_b_optional, scratch, out_u)
             wrote = False
             if b >= 0:
                 do_write(sheet, filled, dead, done, dirty, peaks, row_length, cnt_lt, totals, active, b, sums[b])
@@ -408,8 +616,13 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
             for i in range(n_players):
                 p = (active + i) % n_players
                 avoid = p == active and not wrote
-                c = choose_c(policies[p], rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, p, sums, b,
-                             avoid, scratch, out_u)
+                pp = policies[p]
+                if pp == POLICY_PLANNER or pp == POLICY_PLANNER_KEEP:
+                    c = plan_choose(sheet, filled, peaks, row_length, plan_v, plan_q, p, sums, b, True, avoid,
+                                    miss_cost, table, dirty)
+                else:
+                    c = choose_c(pp, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, p, sums, b,
+                                 avoid, scratch, out_u)
                 if c >= 0:
                     do_write(sheet, filled, dead, done, dirty, peaks, row_length, cnt_lt, totals, p, c, sums[c])
                     counts[4] += 1

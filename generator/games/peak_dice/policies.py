@@ -9,6 +9,12 @@ on arrays built from the reference State, with an explicit xorshift RNG state (n
   than take a miss), and never writes a value that leaves its row impossible to complete.
 - reroll: greedy writes, plus the re-roll: the single die whose exact expected value of the re-rolled roll
   beats keeping the roll.
+- planner: values every row by backward induction over the colour sum's distribution (planner.py,
+  kernel.plan_table): a write's gain is the row's value after it minus the value of waiting for a better
+  roll; it writes the best gain when it is >= 0, writes a loss rather than take a miss when the loss is
+  smaller than the miss's cost (the k-th costs k, and every later one one more), and re-rolls the die whose
+  exact expected roll value (the best B and C gains) beats keeping the roll.
+- planner_keep: the planner without the re-roll (the baseline that measures what the re-roll is worth).
 """
 
 from __future__ import annotations
@@ -38,10 +44,18 @@ class Policy:
         t = game.tables
         faces = np.asarray(state.faces, dtype=np.int64)
         sums = np.zeros(game.rows, dtype=np.int64)
+        table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
+        dirty = np.ones((game.players, game.rows), dtype=np.int64)
+        planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
+        miss_cost = (state.misses[state.active] + 1 + t.plan_miss[1]) * t.plan_miss[0]
         if state.phase == "reroll":
-            table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
-            dirty = np.ones((game.players, game.rows), dtype=np.int64)
             trial = np.zeros(game.rows, dtype=np.int64)
+            if self.code == K.POLICY_PLANNER_KEEP:
+                return Reroll(())
+            if self.code == K.POLICY_PLANNER:
+                mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, t.dice_colour,
+                                     t.dice_value, t.dice_faces, p, miss_cost, faces, sums, table, dirty, trial)
+                return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
             mask = K.choose_reroll(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals,
                                    t.mass_lt, t.dice_colour, t.dice_value, t.dice_faces, p, faces, sums, table,
                                    dirty, trial)
@@ -49,7 +63,12 @@ class Policy:
         K.colour_sums(t.dice_colour, t.dice_value, faces, game.rows, sums)
         scratch = np.zeros(game.rows + 2, dtype=np.int64)
         out_u = np.zeros(1, dtype=np.float64)
-        if state.phase == "b":
+        if planner:
+            b_step = state.phase == "b"
+            c = K.plan_choose(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, p, sums,
+                              -1 if b_step else state.chosen, game.spec.step_b_optional or not b_step,
+                              b_step or (p == state.active and not state.wrote), miss_cost, table, dirty)
+        elif state.phase == "b":
             c = K.choose_b(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
                            p, sums, game.spec.step_b_optional, scratch, out_u)
         else:
@@ -62,7 +81,9 @@ class Policy:
 RANDOM = Policy("random", K.POLICY_RANDOM)
 GREEDY = Policy("greedy", K.POLICY_GREEDY)
 REROLL = Policy("reroll", K.POLICY_REROLL)
-POLICIES = {p.name: p for p in (RANDOM, GREEDY, REROLL)}
+PLANNER = Policy("planner", K.POLICY_PLANNER)
+PLANNER_KEEP = Policy("planner_keep", K.POLICY_PLANNER_KEEP)
+POLICIES = {p.name: p for p in (RANDOM, GREEDY, REROLL, PLANNER, PLANNER_KEEP)}
 
 
 def sheet_arrays(game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:

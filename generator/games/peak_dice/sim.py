@@ -12,16 +12,18 @@ from generator.engine.runner import Tally
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.tables import Tables
 
-POLICY_CODES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY, "reroll": K.POLICY_REROLL}
+POLICY_CODES = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY, "reroll": K.POLICY_REROLL,
+                "planner": K.POLICY_PLANNER, "planner_keep": K.POLICY_PLANNER_KEEP}
 END_NAMES = {K.END_FULL: "sheet_full", K.END_STALLED: "stalled", K.END_LIMIT: "turn_limit"}
 COUNT_KEYS = ("active_turns", "miss_turns", "reroll_turns", "writes_b", "writes_c")
 
 
 def kernel_args(tables: Tables) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray, np.ndarray, int, bool]:
+                                         np.ndarray, np.ndarray, int, bool, np.ndarray, np.ndarray, np.ndarray]:
     """The static arrays `play_games` takes after the policies, in order."""
     return (tables.peaks, tables.row_length, tables.dice_colour, tables.dice_value, tables.dice_faces,
-            tables.cnt_lt, tables.totals, tables.mass_lt, tables.rerolls, tables.step_b_optional)
+            tables.cnt_lt, tables.totals, tables.mass_lt, tables.rerolls, tables.step_b_optional,
+            tables.plan_v, tables.plan_q, tables.plan_miss)
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,7 +7,7 @@ white. A colour's sum is the values of the faces showing that colour plus the va
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -37,6 +37,12 @@ class Tables:
     miss_boxes: int
     rerolls: int
     step_b_optional: bool
+    plan_v: np.ndarray
+    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (kernel.plan_table)."""
+    plan_q: np.ndarray
+    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
+    plan_miss: np.ndarray
+    """float64[2]: the planner values the next miss, the k-th, at (k + plan_miss[1]) * plan_miss[0] points."""
 
     @property
     def rows(self) -> int:
@@ -81,8 +87,11 @@ def sum_distribution(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour:
     return dist
 
 
-def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None) -> Tables:
-    """Arrays for the kernel from a spec whose colours are legal; `peaks` overrides the spec's (variants)."""
+def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner: Any = None) -> Tables:
+    """Arrays for the kernel from a spec whose colours are legal; `peaks` overrides the spec's (variants),
+    `planner` (a planner.PlannerParams) the planner's default exchange rates."""
+    from generator.games.peak_dice.planner import DEFAULT_PARAMS, plan_arrays  # loads the kernel (numba)
+
     ids = tuple(c.id for c in spec.colours)
     index = {cid: i for i, cid in enumerate(ids)}
     white = len(ids)
@@ -111,5 +120,8 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None) -> Tabl
         cnt[r] = np.cumsum(mark)
         totals[r] = len(ach)
     pk = np.asarray(list(peaks) if peaks is not None else list(spec.peaks()), dtype=np.int64)
+    params = planner if planner is not None else DEFAULT_PARAMS
+    plan_v, plan_q = plan_arrays(pk, spec.row_length, mass, params)
     return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
-                  spec.step_b_optional)
+                  spec.step_b_optional, plan_v, plan_q,
+                  np.asarray([params.miss_weight, params.miss_future], dtype=np.float64))

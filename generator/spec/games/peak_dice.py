@@ -11,7 +11,7 @@ from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from generator.spec.base import Bound, SpecModel
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
-PolicyName = Literal["random", "greedy", "reroll"]
+PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]
 
 WHITE = "white"
 """The colour id of white faces: they count towards every colour's sum."""
@@ -80,8 +80,9 @@ class PeakDiceBalance(SpecModel):
     score_mean: Bound = Field(description="Mean final score per player, every player count.")
     stalled_share: Bound = Field(description="Share of games that ended because no sheet could be completed "
                                              "any more (or hit turn_limit).")
-    reroll_gain: Bound = Field(description="Mean score of the re-rolling policy minus the never-re-rolling "
-                                           "greedy policy, in points (3 players, all seats alike).")
+    reroll_gain: Bound = Field(description="Mean score of a re-rolling policy minus its never-re-rolling twin, "
+                                           "in points (3 players, all seats alike): planner minus planner_keep "
+                                           "when the policy is a planner, else reroll minus greedy.")
 
 
 class PeakDiceVariants(SpecModel):

@@ -1,0 +1,50 @@
+"""The planner policy's static part: per-row value tables from the colour sums' distribution.
+
+Each row is valued on its own (see kernel.plan_table): writing v earns `weight * v`, each roll a row waits
+costs `tempo`, and a row that can no longer be completed is worth NEG. The kernel's planner then writes the
+colour whose value gain over waiting is highest, weighs that against the next miss (see PlannerParams),
+and re-rolls the die whose re-roll has the best exact expected gain. The write-or-wait rule is the target
+curve: from each (circle, last value) it writes only the values whose gain over waiting is >= 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.games.peak_dice import kernel as K
+
+
+@dataclass(frozen=True)
+class PlannerParams:
+    """The planner's exchange rates, in points."""
+
+    weight: float
+    """Points per unit of a written value (a column scores one of its 4 values)."""
+    tempo: float
+    """Points a row loses for every roll it has to wait while every row is open."""
+    endgame: float
+    """Waiting costs tempo * (rows / open rows) ** endgame: the fewer rows a sheet has open, the likelier a
+    wait is a miss."""
+    miss_weight: float
+    """Scale of the miss cost: the next miss, the k-th, is valued (k + miss_future) * miss_weight points."""
+    miss_future: float
+    """Later misses each cost one more point after this one: about how many a player still takes."""
+
+
+DEFAULT_PARAMS = PlannerParams(weight=0.25, tempo=0.6, endgame=1.0, miss_weight=1.0, miss_future=2.0)
+"""Tuned by self-play of the default sheet (mean score is flat within about 1 point around these values)."""
+
+
+def plan_arrays(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray,
+                params: PlannerParams = DEFAULT_PARAMS, pure: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as kernel.plan_table fills them."""
+    rows = peaks.shape[0]
+    shape = (rows, rows, row_length + 1, mass_lt.shape[1] - 1)
+    tempos = np.asarray([params.tempo * (rows / (k + 1)) ** params.endgame for k in range(rows)], dtype=np.float64)
+    plan_v = np.zeros(shape, dtype=np.float64)
+    plan_q = np.zeros(shape, dtype=np.float64)
+    fn = K.plan_table.py_func if pure else K.plan_table
+    fn(peaks, row_length, mass_lt, float(params.weight), tempos, plan_v, plan_q)
+    return plan_v, plan_q
