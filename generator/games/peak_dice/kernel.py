@@ -381,57 +381,117 @@ def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_
 
 
 @jit
-def plan_roll_value(table: np.ndarray, p: int, sums: np.ndarray, miss_cost: float) -> float:
-    """What a roll is worth to the active player: the best two gains of different colours (B and C) when the
-    best is worth writing; else the least bad write when it costs less than the miss, else the miss."""
-    g1 = NEG
-    g2 = NEG
-    for r in range(sums.shape[0]):
-        g = table[p, r, sums[r]]
+def plan_bound(gains: np.ndarray, miss_cost: float) -> float:
+    """What a roll is worth to the active player, from its per-row gains: the best two gains of different
+    colours (B and C) when the best is worth writing; else the least bad write when it costs less than the
+    miss, else the miss. In one pass: top1(max(g, -miss_cost)) + max(top2(g), 0)."""
+    g1 = -miss_cost
+    g2 = 0.0
+    for r in range(gains.shape[0]):
+        g = gains[r]
         if g > g1:
-            g2 = g1
+            if g1 > g2:
+                g2 = g1
             g1 = g
         elif g > g2:
             g2 = g
-    if g1 >= 0.0:
-        return g1 + g2 if g2 > 0.0 else g1
-    if g1 > -miss_cost:
-        return g1
-    return -miss_cost
+    return g1 + g2
 
 
 @jit
 def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
                 plan_v: np.ndarray, plan_q: np.ndarray, dice_colour: np.ndarray, dice_value: np.ndarray,
-                dice_faces: np.ndarray, p: int, miss_cost: float, faces: np.ndarray, sums: np.ndarray,
-                table: np.ndarray, dirty: np.ndarray, trial: np.ndarray) -> int:
-    """Bit mask of the dice the planner re-rolls: the single die or pair of dice whose exact expected roll
-    value (plan_roll_value over every outcome) beats keeping the roll the most; 0 = keep."""
+                dice_faces: np.ndarray, p: int, miss_cost: float, max_dice: int, faces: np.ndarray,
+                sums: np.ndarray, table: np.ndarray, dirty: np.ndarray, trial: np.ndarray) -> int:
+    """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
+    exact expected roll value (plan_bound over every outcome of those dice) beats keeping the roll by
+    the most; smaller sets and lower masks win ties.
+
+    Exactness is kept while most sets are skipped: a set whose best conceivable outcome (each row it can
+    change at that row's best gain, the others as rolled) cannot beat the best so far is not enumerated,
+    and an enumeration stops as soon as its remaining outcomes, all at that bound, could not lift it above
+    the best so far (so the choice is the one full enumeration would make)."""
     rows = peaks.shape[0]
     n_dice = faces.shape[0]
     colour_sums(dice_colour, dice_value, faces, rows, sums)
     refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty)
-    best_e = plan_roll_value(table, p, sums, miss_cost) + 1e-9
-    best_mask = 0
+    now = np.empty(rows, dtype=np.float64)
+    top = np.empty(rows, dtype=np.float64)
+    bound = np.empty(rows, dtype=np.float64)
+    for r in range(rows):
+        now[r] = table[p, r, sums[r]]
+        m = NEG
+        for v in range(table.shape[2]):
+            if table[p, r, v] > m:
+                m = table[p, r, v]
+        top[r] = m
+    touches = np.zeros(n_dice, dtype=np.int64)  # bit r: some face of the die counts for row r
     for d in range(n_dice):
-        c_old = dice_colour[d, faces[d]]
-        v_old = dice_value[d, faces[d]]
-        total = 0.0
         for k in range(dice_faces[d]):
-            c_new = dice_colour[d, k]
-            v_new = dice_value[d, k]
+            c = dice_colour[d, k]
+            touches[d] |= ((1 << rows) - 1) if c == rows else (1 << c)
+    best_e = plan_bound(now, miss_cost) + 1e-9
+    best_mask = 0
+    sel = np.zeros(n_dice, dtype=np.int64)
+    cur = np.zeros(n_dice, dtype=np.int64)
+    base = np.zeros(rows, dtype=np.int64)
+    for size in range(1, max_dice + 1):
+        for mask in range(1, 1 << n_dice):
+            m = 0
+            rows_hit = 0
+            for d in range(n_dice):
+                if (mask >> d) & 1:
+                    sel[m] = d
+                    m += 1
+                    rows_hit |= touches[d]
+            if m != size:
+                continue
             for r in range(rows):
-                x = sums[r]
-                if c_old == rows or c_old == r:
-                    x -= v_old
-                if c_new == rows or c_new == r:
-                    x += v_new
-                trial[r] = x
-            total += plan_roll_value(table, p, trial, miss_cost)
-        e = total / dice_faces[d]
-        if e > best_e:
-            best_e = e
-            best_mask = 1 << d
+                bound[r] = top[r] if (rows_hit >> r) & 1 else now[r]
+            cap = plan_bound(bound, miss_cost)
+            if cap <= best_e:
+                continue
+            for r in range(rows):
+                base[r] = sums[r]
+            n_out = 1
+            for j in range(m):
+                d = sel[j]
+                c = dice_colour[d, faces[d]]
+                v = dice_value[d, faces[d]]
+                for r in range(rows):
+                    if c == rows or c == r:
+                        base[r] -= v
+                cur[j] = 0
+                n_out *= dice_faces[d]
+            need = best_e * n_out
+            total = 0.0
+            left = n_out
+            while left > 0:
+                for r in range(rows):
+                    trial[r] = base[r]
+                for j in range(m):
+                    d = sel[j]
+                    c = dice_colour[d, cur[j]]
+                    v = dice_value[d, cur[j]]
+                    for r in range(rows):
+                        if c == rows or c == r:
+                            trial[r] += v
+                for r in range(rows):
+                    bound[r] = table[p, r, trial[r]]
+                total += plan_bound(bound, miss_cost)
+                left -= 1
+                if total + left * cap <= need:
+                    break
+                j = 0
+                while j < m:
+                    cur[j] += 1
+                    if cur[j] < dice_faces[sel[j]]:
+                        break
+                    cur[j] = 0
+                    j += 1
+            if left == 0 and total / n_out > best_e:
+                best_e = total / n_out
+                best_mask = mask
     return best_mask
 
 
@@ -521,14 +581,15 @@ def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: 
 @jit
 def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: int, dice_colour: np.ndarray,
                dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray, totals: np.ndarray, mass_lt: np.ndarray,
-               rerolls: int, step_b_optional: bool, plan_v: np.ndarray, plan_q: np.ndarray, plan_miss: np.ndarray,
+               rerolls: int, step_b_optional: bool, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray,
                turn_limit: int, rng: np.ndarray,
                out_scores: np.ndarray, out_misses: np.ndarray, out_turns: np.ndarray, out_end: np.ndarray,
                out_filled: np.ndarray, counts: np.ndarray, log: np.ndarray, n_log: np.ndarray) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s].
 
-    The planner policies read plan_v / plan_q (see plan_table) and value the next miss, the k-th, at
-    (k + plan_miss[1]) * plan_miss[0] points: it costs k and makes every later miss cost one more.
+    The planner policies read plan_v / plan_q (see plan_table), value the next miss, the k-th, at
+    (k + plan_params[1]) * plan_params[0] points (it costs k and makes every later miss cost one more) and
+    consider re-rolling sets of up to plan_params[2] dice.
     Per game g: out_scores[g, s], out_misses[g, s], out_turns[g], out_end[g] (END_*), out_filled[g, s].
     counts: [0] active turns, [1] turns with a miss, [2] turns with a re-roll, [3] B writes, [4] C writes.
     """
@@ -550,6 +611,7 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
     table = np.zeros((n_players, rows, cnt_lt.shape[1] - 1), dtype=np.float64)
     dirty = np.ones((n_players, rows), dtype=np.int64)
     trial = np.zeros(rows, dtype=np.int64)
+    reroll_dice = int(plan_params[2])
     for g in range(games):
         sheet[:] = 0
         filled[:] = 0
@@ -570,11 +632,12 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
             planner = pol == POLICY_PLANNER or pol == POLICY_PLANNER_KEEP
-            miss_cost = (misses[active] + 1 + plan_miss[1]) * plan_miss[0]
+            miss_cost = (misses[active] + 1 + plan_params[1]) * plan_params[0]
             for _ in range(rerolls):
                 if pol == POLICY_PLANNER:
                     mask = plan_reroll(sheet, filled, peaks, row_length, plan_v, plan_q, dice_colour, dice_value,
-                                       dice_faces, active, miss_cost, faces, sums, table, dirty, trial)
+                                       dice_faces, active, miss_cost, reroll_dice, faces, sums, table, dirty,
+                                       trial)
                 elif planner:
                     mask = 0
                 else:

@@ -12,8 +12,8 @@ on arrays built from the reference State, with an explicit xorshift RNG state (n
 - planner: values every row by backward induction over the colour sum's distribution (planner.py,
   kernel.plan_table): a write's gain is the row's value after it minus the value of waiting for a better
   roll; it writes the best gain when it is >= 0, writes a loss rather than take a miss when the loss is
-  smaller than the miss's cost (the k-th costs k, and every later one one more), and re-rolls the die whose
-  exact expected roll value (the best B and C gains) beats keeping the roll.
+  smaller than the miss's cost (the k-th costs k, and every later one one more), and re-rolls the set of at
+  most 2 dice whose exact expected roll value (the best B and C gains) beats keeping the roll the most.
 - planner_keep: the planner without the re-roll (the baseline that measures what the re-roll is worth).
 """
 
@@ -47,14 +47,15 @@ class Policy:
         table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
         dirty = np.ones((game.players, game.rows), dtype=np.int64)
         planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
-        miss_cost = (state.misses[state.active] + 1 + t.plan_miss[1]) * t.plan_miss[0]
+        miss_cost = (state.misses[state.active] + 1 + t.plan_params[1]) * t.plan_params[0]
         if state.phase == "reroll":
             trial = np.zeros(game.rows, dtype=np.int64)
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
                 mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, t.dice_colour,
-                                     t.dice_value, t.dice_faces, p, miss_cost, faces, sums, table, dirty, trial)
+                                     t.dice_value, t.dice_faces, p, miss_cost, int(t.plan_params[2]), faces, sums,
+                                     table, dirty, trial)
                 return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
             mask = K.choose_reroll(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals,
                                    t.mass_lt, t.dice_colour, t.dice_value, t.dice_faces, p, faces, sums, table,

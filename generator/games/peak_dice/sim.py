@@ -23,7 +23,7 @@ def kernel_args(tables: Tables) -> tuple[np.ndarray, int, np.ndarray, np.ndarray
     """The static arrays `play_games` takes after the policies, in order."""
     return (tables.peaks, tables.row_length, tables.dice_colour, tables.dice_value, tables.dice_faces,
             tables.cnt_lt, tables.totals, tables.mass_lt, tables.rerolls, tables.step_b_optional,
-            tables.plan_v, tables.plan_q, tables.plan_miss)
+            tables.plan_v, tables.plan_q, tables.plan_params)
 
 
 @dataclass(frozen=True, eq=False)

@@ -41,8 +41,9 @@ class Tables:
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (kernel.plan_table)."""
     plan_q: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
-    plan_miss: np.ndarray
-    """float64[2]: the planner values the next miss, the k-th, at (k + plan_miss[1]) * plan_miss[0] points."""
+    plan_params: np.ndarray
+    """float64[3]: the planner values the next miss, the k-th, at (k + [1]) * [0] points and re-rolls sets of
+    up to [2] dice."""
 
     @property
     def rows(self) -> int:
@@ -124,4 +125,4 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
     plan_v, plan_q = plan_arrays(pk, spec.row_length, mass, params)
     return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
                   spec.step_b_optional, plan_v, plan_q,
-                  np.asarray([params.miss_weight, params.miss_future], dtype=np.float64))
+                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice], dtype=np.float64))
