@@ -1,38 +1,90 @@
-"""Raindrops full games per second per core (3 players), greedy with the compiled search kernel versus the
-same games with the pure-Python kernel (baseline in the same run), and the 2-worker speed-up."""
+"""Raindrops full games per second per core (3 players, the shipped kit), the fast self-play path against the
+readable reference path measured in the same run (baseline ratio), the 2-worker speed-up, and the wall time of
+a full check (`pnpkit check layouts/raindrops --games 2000 --workers 2`: card-level games plus 2,000 full games
+per player count and mode).
+
+    python bench/bench_raindrops.py              # everything (the full check takes about a minute)
+    python bench/bench_raindrops.py --games 500  # a smaller "full" check
+    python bench/bench_raindrops.py --no-full    # rates only
+
+Rates are CPU seconds of this process (the machine may be shared); the speed-up and the full check are wall
+time, so they show what a user waits for.
+"""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import time
+from pathlib import Path
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.runner import run
-from generator.games.raindrops.sim import FullGames
-from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
+from generator.games.raindrops import balance_report
+from generator.games.raindrops.memory import generate_memory_cards
+from generator.games.raindrops.sim import FullGames, simulation
+from generator.spec.kit import load_kit
+
+KIT = Path(__file__).resolve().parent.parent / "layouts" / "raindrops"
 
 
-def sim(mode: str, pure: bool = False) -> FullGames:
-    return FullGames(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10(), 3, mode, 2000, pure)
+def cpu_rate(s: FullGames, games: int) -> float:
+    """Games per CPU second in this process."""
+    t = time.process_time()
+    run(s, games, seed=1, executor=SerialExecutor(), chunk_size=max(1, games // 4))
+    return games / (time.process_time() - t)
 
 
-def rate(s: FullGames, games: int, executor=None) -> float:
+def wall_rate(s: FullGames, games: int, executor: object) -> float:
+    """Games per wall second."""
     t = time.perf_counter()
-    run(s, games, seed=1, executor=executor or SerialExecutor(), chunk_size=max(1, games // 4))
+    run(s, games, seed=2, executor=executor, chunk_size=max(1, games // 8))  # type: ignore[arg-type]
     return games / (time.perf_counter() - t)
 
 
 def main() -> None:
-    run(sim("greedy"), 2, seed=0)  # compile / load the kernel cache
-    fast = rate(sim("greedy"), 100)
-    base = rate(sim("greedy", pure=True), 20)
-    gap = rate(sim("gap"), 60)
-    two = rate(sim("greedy"), 200, ProcessExecutor(2))
-    print(f"greedy, compiled kernel : {fast:7.1f} games/s per core")
-    print(f"greedy, pure kernel     : {base:7.1f} games/s per core (baseline; compiled is {fast / base:.1f}x)")
-    print(f"1 greedy vs 2 random    : {gap:7.1f} games/s per core")
-    print(f"greedy, 2 workers       : {two:7.1f} games/s ({two / fast:.2f}x one core)")
-    full = 3 * 2000 / fast + 3 * 2000 / gap
-    print(f"a full check (2,000 games x 3 player counts x greedy+gap) ~ {full / 2:.0f} s on 2 cores at this rate")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=2000, help="full games per player count and mode in the full check")
+    ap.add_argument("--no-full", action="store_true", help="skip the full check")
+    args = ap.parse_args()
+
+    kit = load_kit(KIT)
+    spec = kit.game
+    cards = generate_memory_cards(spec, spec.seed)
+    greedy3 = simulation(spec, cards, 3, "greedy")
+    run(greedy3, 2, seed=0)  # load the compiled search kernel
+
+    fast = cpu_rate(greedy3, 150)
+    ref = cpu_rate(dataclasses.replace(greedy3, reference=True), 30)
+    pure = cpu_rate(dataclasses.replace(greedy3, pure=True), 60)
+    gap = cpu_rate(simulation(spec, cards, 3, "gap"), 150)
+    print(f"3 players, greedy in every seat  : {fast:7.1f} full games/s per core")
+    print(f"  baseline: readable reference   : {ref:7.1f} full games/s per core (fast path is {fast / ref:.1f}x)")
+    print(f"  search kernel as plain Python  : {pure:7.1f} full games/s per core (compiled kernel is {fast / pure:.2f}x)")
+    print(f"3 players, 1 greedy vs 2 random  : {gap:7.1f} full games/s per core")
+
+    one = wall_rate(greedy3, 400, SerialExecutor())
+    with ProcessExecutor(2) as ex:
+        wall_rate(greedy3, 16, ex)  # start the pool (forked after its first chunk)
+        two = wall_rate(greedy3, 400, ex)
+    print(f"2 workers                        : {two:7.1f} full games/s wall ({two / one:.2f}x one worker at "
+          f"{one:.1f}/s wall)")
+
+    if args.no_full:
+        return
+    play = spec.balance.play
+    if play is None or play.games < args.games:
+        raise SystemExit(f"game.balance.play.games ({play.games if play else 'none'}) caps the check below "
+                         f"{args.games} games")
+    t = time.perf_counter()
+    with ProcessExecutor(2) as ex:
+        rep = balance_report(spec, games=args.games, seed=kit.meta.seed, executor=ex, kit=kit.meta.id)
+    wall = time.perf_counter() - t
+    failed = [x.name for x in rep.tolerances if not x.ok]
+    print(f"full check, {args.games} games per player count and mode, 2 workers: {wall:.1f} s wall "
+          f"({len(rep.tolerances)} tolerances, {len(failed)} outside)")
+    for name in failed:
+        print(f"  outside: {name}")
 
 
 if __name__ == "__main__":
