@@ -371,6 +371,8 @@ class GreedyPolicy:
         self.cnext: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.cper: dict[int, float] = {}
         self.cover_memo: dict[int, bool] = {}
+        self.open_memo: dict[int, tuple[list[tuple[Cell, Cell, int, int, int]],
+                                        list[tuple[Cell, Cell, int, int, int]], list[tuple[int, int, float]]]] = {}
         # the colour pairs a tile fits, as codes (colour bit | colour bit): a tile with halves a, b fits an
         # open pair of colours x, y (either way round) exactly when x | y is one of its codes
         bits = tuple(g.bit.values())
@@ -422,15 +424,26 @@ class GreedyPolicy:
             m |= bits[cell]
         return m
 
+    def _open(self, card: int, cov: int) -> tuple[list[tuple[Cell, Cell, int, int, int]],
+                                                   list[tuple[Cell, Cell, int, int, int]],
+                                                   list[tuple[int, int, float]]]:
+        """For a card with cells `cov` covered (memoised): its open adjacent pairs, those a tile may fill
+        leaving the card coverable (all of them when two drops are left), and their needs for `_needs`."""
+        key = (card << 24) | cov
+        got = self.open_memo.get(key)
+        if got is None:
+            pairs = [q for q in self.cpairs[card] if not cov & q[2]]
+            left = len(self.game.card_cells[card]) - bin(cov).count("1")
+            ok = pairs if left == 2 else [q for q in pairs if self.covers(card, cov | q[2])]
+            per = self.cper[card]
+            got = self.open_memo[key] = (pairs, ok, [(bx, by, per) for _, _, _, bx, by in pairs])
+        return got
+
     def _needs(self, held: Sequence[Held]) -> list[tuple[int, int, float]]:
         """(colour bit, colour bit, points per tile) of every open adjacent pair of the held cards."""
         needs: list[tuple[int, int, float]] = []
         for h in held:
-            m = self._mask(h)
-            per = self.cper[h.card]
-            for _, _, pm, bx, by in self.cpairs[h.card]:
-                if not m & pm:
-                    needs.append((bx, by, per))
+            needs += self._open(h.card, self._mask(h))[2]
         return needs
 
     # ------------------------------------------------------------------------------ card helpers
@@ -628,11 +641,7 @@ class GreedyPolicy:
             if top <= best or (not tiles and not bonuses):
                 continue
             cov = self._mask(h)
-            pairs = [(x, y, pm, cx, cy) for x, y, pm, cx, cy in self.cpairs[card] if not cov & pm]
-            if left == 2:
-                ok_pairs = pairs
-            else:
-                ok_pairs = [q for q in pairs if self.covers(card, cov | q[2])]
+            _, ok_pairs, _ = self._open(card, cov)
             found = False
             if ok_pairs:
                 for tid in tiles:
