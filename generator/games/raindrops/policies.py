@@ -20,6 +20,35 @@ from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPl
                                              TakeBonus, TakeCard)
 
 
+def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:
+    """`game.drop_paths(st)` without the set and the sort: a depth-first walk that visits children left to
+    right lists every path once, each before its extensions, which is exactly sorted order."""
+    rows, cols = game.params.rows, game.params.columns
+    ma, mb = game.mask_a, game.mask_b
+    grid = [[0] * cols for _ in range(rows)]
+    for c, stack in enumerate(st.columns):
+        for i, (tid, flipped) in enumerate(stack):
+            grid[rows - 1 - 2 * i][c] = ma[tid] if flipped else mb[tid]
+            grid[rows - 2 - 2 * i][c] = mb[tid] if flipped else ma[tid]
+    out: list[tuple[Cell, ...]] = []
+    path: list[Cell] = []
+
+    def walk(r: int, c: int, mask: int) -> None:
+        path.append((r, c))
+        out.append(tuple(path))
+        if r + 1 < rows:
+            below = grid[r + 1]
+            for k in (c - 1, c, c + 1):
+                if 0 <= k < cols and mask & below[k]:
+                    walk(r + 1, k, mask & below[k])
+        path.pop()
+
+    for c in range(cols):
+        if grid[0][c]:
+            walk(0, c, grid[0][c])
+    return out
+
+
 class RandomPolicy:
     """Uniform over the kinds of legal action, then uniform within the kind (so ending a placement is not
     drowned by the many ways to keep reserve tiles).
@@ -48,7 +77,7 @@ class RandomPolicy:
         if ph in ("place", "final"):
             return self._placement(game, st, rng)
         if ph == "drop":
-            paths = game.drop_paths(st)
+            paths = drop_paths_in_order(game, st)
             rng.randrange(1)
             k = rng.randrange(len(paths) or 1)  # no path: the one legal action is the empty drop
             return Drop(paths[k] if paths else ())

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as hs
 
 from generator.engine.runner import run
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
+from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy, drop_paths_in_order
 from generator.games.raindrops.rules import SPECIALS, Held, Place, PlaceBonus, Special
 from generator.games.raindrops.sim import FullGames
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, card, clouds12, deck54, game, thunder10
@@ -133,3 +133,10 @@ def test_the_fast_random_policy_places_bonus_tiles_and_overlays() -> None:
 def test_reference_flag_is_part_of_the_picklable_job() -> None:
     s = sim("greedy", 2)
     assert dataclasses.replace(s, reference=True) != s
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), steps=hs.integers(0, 300))
+def test_drop_paths_in_walk_order_are_the_sorted_drop_paths(seed: int, steps: int) -> None:
+    st, _ = _walk(G, seed, 3, steps)
+    assert drop_paths_in_order(G, st) == G.drop_paths(st)
