@@ -25,11 +25,11 @@ def main() -> None:
     policy = spec.balance.policy
     play(t, [policy] * 3, 300, seed_state(0), 2)  # load / compile the kernel
     rates = {}
-    for pol in ("greedy", "reroll"):
+    for pol in ("greedy", "reroll", "planner_keep", "planner"):
         t0 = time.perf_counter()
         play(t, [pol] * 3, 300, seed_state(1), games)
         rates[pol] = games / (time.perf_counter() - t0)
-        print(f"compiled {pol:<7} 3p: {rates[pol]:9.0f} games/s per core")
+        print(f"compiled {pol:<12} 3p: {rates[pol]:9.0f} games/s per core")
     n_pure = max(4, games // 400)
     t0 = time.perf_counter()
     play(t, [policy] * 3, 300, seed_state(1), n_pure, pure=True)
@@ -45,7 +45,7 @@ def main() -> None:
     print(f"2 workers: {serial / two:.2f}x speed-up over serial ({games} games)")
     t0 = time.perf_counter()
     balance_report(spec, games=10_000, seed=1, executor=ProcessExecutor(2))
-    print(f"full check (10,000 games x players 2-4 + re-roll comparison, 2 workers): "
+    print(f"full check (10,000 games x players 2-4 + planner_keep re-roll comparison, 2 workers): "
           f"{time.perf_counter() - t0:.2f} s wall")
 
 
