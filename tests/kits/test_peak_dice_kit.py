@@ -104,16 +104,18 @@ def test_rules_numbers_follow_the_spec(built):
     assert "(3 to 18)" in rules
     assert "re-roll any of them once" in rules
     assert "Each row has 9 circles" in rules and "after circle 5" in rules
-    assert "8 boxes: at most −36" in rules and "−1, −3, and −6" in rules
+    n = load_kit(KIT).game.miss_boxes  # the printed figures follow the spec's miss track
+    assert f"{n} boxes: at most −{n * (n + 1) // 2}" in rules and "−1, −3, and −6" in rules
     assert "filled all 36 circles" in rules
     assert "2–4 players" in rules
 
 
 def test_rules_numbers_in_japanese_and_spanish(built):
     ja = flat(built("peak_dice") / "ja" / "rules-a4.pdf")
-    assert "各行は9マス" in ja and "5マス目の後" in ja and "ミス欄は8個" in ja and "36マス" in ja
+    n = load_kit(KIT).game.miss_boxes
+    assert "各行は9マス" in ja and "5マス目の後" in ja and f"ミス欄は{n}個" in ja and "36マス" in ja
     es = re.sub(r"\s+", " ", " ".join(page_texts(built("peak_dice") / "es" / "rules-a4.pdf")).replace("\n", " "))
-    assert "Cada fila tiene 9 círculos" in es and "tras el círculo 5" in es and "La hoja tiene 8 casillas" in es
+    assert "Cada fila tiene 9 círculos" in es and "tras el círculo 5" in es and f"La hoja tiene {n} casillas" in es
 
 
 def _square_rects(pdf: Path, side: float) -> list[list[dict]]:
