@@ -400,6 +400,7 @@ class GreedyPolicy:
         self.cnext: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.cper: dict[int, float] = {}
         self.cover_memo: dict[int, bool] = {}
+        self.first_fit: dict[tuple[int, int, int], tuple[Cell, Cell] | None] = {}
         self.open_memo: dict[int, tuple[list[tuple[Cell, Cell, int, int, int]],
                                         list[tuple[Cell, Cell, int, int, int]], list[tuple[int, int, float]]]] = {}
         # the colour pairs a tile fits, as codes (colour bit | colour bit): a tile with halves a, b fits an
@@ -467,6 +468,21 @@ class GreedyPolicy:
             per = self.cper[card]
             got = self.open_memo[key] = (pairs, ok, [(bx, by, per) for _, _, _, bx, by in pairs])
         return got
+
+    def _first_fit(self, okey: int, ok_pairs: list[tuple[Cell, Cell, int, int, int]], a: int,
+                   b: int) -> tuple[Cell, Cell] | None:
+        """The first open pair (and way round) a tile with halves a, b fills (memoised per card, covered
+        cells and halves); None when it fills none."""
+        fit: tuple[Cell, Cell] | None = None
+        for x, y, _, cx, cy in ok_pairs:
+            if a & cx and b & cy:
+                fit = (x, y)
+                break
+            if a & cy and b & cx:
+                fit = (y, x)
+                break
+        self.first_fit[(okey, a, b)] = fit
+        return fit
 
     def _needs(self, held: Sequence[Held]) -> list[tuple[int, int, float]]:
         """(colour bit, colour bit, points per tile) of every open adjacent pair of the held cards."""
@@ -673,16 +689,13 @@ class GreedyPolicy:
             _, ok_pairs, _ = self._open(card, cov)
             found = False
             if ok_pairs:
+                okey = (card << 24) | cov
                 for tid in tiles:
-                    a, b = ma[tid], mb[tid]
-                    for x, y, pm, cx, cy in ok_pairs:
-                        if a & cx and b & cy:
-                            found, cells = True, (x, y)
-                            break
-                        if a & cy and b & cx:
-                            found, cells = True, (y, x)
-                            break
-                    if found:
+                    fit = self.first_fit.get((okey, ma[tid], mb[tid]), 0)
+                    if fit == 0:
+                        fit = self._first_fit(okey, ok_pairs, ma[tid], mb[tid])
+                    if fit is not None:
+                        found, cells = True, fit
                         break
             if found:
                 if top > best:
