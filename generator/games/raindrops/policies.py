@@ -140,7 +140,7 @@ class RandomPolicy:
             for slot, h in held:
                 cov = h.covered
                 colour = game.colour_at[h.card]
-                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]])  # type: ignore[index]
+                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]])
                       for x, y in game.card_pairs[h.card] if x not in cov and y not in cov]
                 if not pc:
                     continue
@@ -405,8 +405,9 @@ class GreedyPolicy:
                                         list[tuple[Cell, Cell, int, int, int]], list[tuple[int, int, float]]]] = {}
         # the colour pairs a tile fits, as codes (colour bit | colour bit): a tile with halves a, b fits an
         # open pair of colours x, y (either way round) exactly when x | y is one of its codes
-        bits = tuple(g.bit.values())
-        self.codes = {t: tuple(sorted({u | v for u in bits if g.mask_a[t] & u for v in bits if g.mask_b[t] & v}))
+        colour_bits = tuple(g.bit.values())
+        self.codes = {t: tuple(sorted({u | v for u in colour_bits if g.mask_a[t] & u
+                                       for v in colour_bits if g.mask_b[t] & v}))
                       for t in g.tiles}
         self.bmask = {b: g.half_mask(t.colours) for b, t in g.bonus.items()}
         self.bcost = {b: t.points + 1 for b, t in g.bonus.items()}
@@ -469,10 +470,11 @@ class GreedyPolicy:
             got = self.open_memo[key] = (pairs, ok, [(bx, by, per) for _, _, _, bx, by in pairs])
         return got
 
-    def _first_fit(self, okey: int, ok_pairs: list[tuple[Cell, Cell, int, int, int]], a: int,
-                   b: int) -> tuple[Cell, Cell] | None:
-        """The first open pair (and way round) a tile with halves a, b fills (memoised per card, covered
-        cells and halves); None when it fills none."""
+    def _first_fit(self, key: tuple[int, int, int],
+                   ok_pairs: list[tuple[Cell, Cell, int, int, int]]) -> tuple[Cell, Cell] | None:
+        """The first open pair (and way round) a tile fills; key = (card << 24 | covered cells, half a, half b)
+        (memoised); None when it fills none."""
+        _, a, b = key
         fit: tuple[Cell, Cell] | None = None
         for x, y, _, cx, cy in ok_pairs:
             if a & cx and b & cy:
@@ -481,7 +483,7 @@ class GreedyPolicy:
             if a & cy and b & cx:
                 fit = (y, x)
                 break
-        self.first_fit[(okey, a, b)] = fit
+        self.first_fit[key] = fit
         return fit
 
     def _needs(self, held: Sequence[Held]) -> list[tuple[int, int, float]]:
@@ -639,8 +641,8 @@ class GreedyPolicy:
         for h in ps.held:
             for cell in g.card_cells[h.card]:
                 if cell not in h.covered:
-                    col = g.card_colour(h.card, cell)
-                    need[col] = need.get(col, 0) + 1  # type: ignore[index]
+                    col = g.colour_at[h.card][cell]
+                    need[col] = need.get(col, 0) + 1
 
         def value(b: int) -> tuple[float, int]:
             t = g.bonus[b]
@@ -691,9 +693,8 @@ class GreedyPolicy:
             if ok_pairs:
                 okey = (card << 24) | cov
                 for tid in tiles:
-                    fit = self.first_fit.get((okey, ma[tid], mb[tid]), 0)
-                    if fit == 0:
-                        fit = self._first_fit(okey, ok_pairs, ma[tid], mb[tid])
+                    key = (okey, ma[tid], mb[tid])
+                    fit = self.first_fit[key] if key in self.first_fit else self._first_fit(key, ok_pairs)
                     if fit is not None:
                         found, cells = True, fit
                         break

@@ -602,7 +602,8 @@ class Raindrops:
         if ph == "bonus":
             return [TakeBonus(b) for b in st.bonus_offer]
         if ph == "card":
-            return [TakeCard(c) for c in st.display] + ([TakeCard(None)] if st.deck else [])
+            cards: list[Action] = [TakeCard(c) for c in st.display]
+            return cards + ([TakeCard(None)] if st.deck else [])
         if ph in ("place", "final"):
             assert ps is not None
             acts = self.placements(st)
