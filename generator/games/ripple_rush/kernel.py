@@ -14,10 +14,33 @@ sheet row `rows - h` in user-facing numbering); 0 means empty. Cards are encoded
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, rand_below, shuffle_inplace
+from generator.engine.kernel import HAVE_NUMBA, jit, rand_below, shuffle_inplace
+
+if HAVE_NUMBA:
+    import numba as _numba
+
+
+def inline(fn):  # type: ignore[no-untyped-def]
+    """`no_refcount`, and inlined into compiled callers at numba-IR level. For the small, hot decision
+    functions only: a compiled call passes every array as ~7-11 words on the stack (about 55 pushes per call
+    here), and LLVM does not inline them by itself."""
+    if HAVE_NUMBA:
+        return _numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(fn)
+    return jit(fn)
+
+
+def no_refcount(fn):  # type: ignore[no-untyped-def]
+    """`jit` without numba's reference counting (NRT off): every array it uses is passed in, none is made.
+
+    With it on, a compiled function takes and drops a reference to each array argument on every call (two
+    atomic ops each): in the game loop, about 10 atomics per decision and 15% of a greedy game's time."""
+    if HAVE_NUMBA:
+        return _numba.njit(cache=True, nogil=True, _nrt=False)(fn)
+    return jit(fn)
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
@@ -34,19 +57,20 @@ _ROW_VALUE = 0.7
 """What a policy thinks an unlocked row bonus is worth, in cells (it is about one more written cell)."""
 
 
-@jit
+@no_refcount
 def below(rng: np.ndarray, n: int) -> int:
     """`kernel.rand_below` as a signed integer (compiled, it yields uint64, and uint64 - int64 is a float)."""
     return np.int64(rand_below(rng, n))
 
 
-@jit
-def find_gap(col: np.ndarray, rows: int, n: int) -> tuple[int, int]:
-    """Rows (from the bottom) of the nearest filled cells below and above `n`: (lo, hi), lo = -1 / hi = rows
-    at the edges. lo == -2 when `n` is already in the column. Legal cells are lo+1 .. hi-1."""
+@no_refcount
+def find_gap(sheet: np.ndarray, p: int, c: int, rows: int, n: int) -> tuple[int, int]:
+    """Rows (from the bottom) of the nearest filled cells below and above `n` in column c of player p's sheet:
+    (lo, hi), lo = -1 / hi = rows at the edges. lo == -2 when `n` is already in the column. Legal cells are
+    lo+1 .. hi-1. (Sheets are indexed in place: a column view would cost an atomic incref/decref per call.)"""
     lo = -1
     for h in range(rows):
-        v = col[h]
+        v = sheet[p, c, h]
         if v != 0:
             if v < n:
                 lo = h
@@ -57,29 +81,29 @@ def find_gap(col: np.ndarray, rows: int, n: int) -> tuple[int, int]:
     return lo, rows
 
 
-@jit
-def neighbours(col: np.ndarray, rows: int, h: int) -> tuple[int, int]:
+@no_refcount
+def neighbours(sheet: np.ndarray, p: int, c: int, rows: int, h: int) -> tuple[int, int]:
     """Nearest filled rows below and above empty cell h: (lo, hi) with -1 / rows at the edges."""
     lo = h - 1
-    while lo >= 0 and col[lo] == 0:
+    while lo >= 0 and sheet[p, c, lo] == 0:
         lo -= 1
     hi = h + 1
-    while hi < rows and col[hi] == 0:
+    while hi < rows and sheet[p, c, hi] == 0:
         hi += 1
     return lo, hi
 
 
-@jit
-def value_at(col: np.ndarray, rows: int, h: int, nmin: int, nmax: int) -> int:
+@no_refcount
+def value_at(sheet: np.ndarray, p: int, c: int, rows: int, h: int, nmin: int, nmax: int) -> int:
     """Number in row h, or the virtual bound nmin-1 below the bottom / nmax+1 above the top."""
     if h < 0:
         return nmin - 1
     if h >= rows:
         return nmax + 1
-    return int(col[h])
+    return int(sheet[p, c, h])
 
 
-@jit
+@no_refcount
 def expected_fill(cells: int, arrivals: float) -> float:
     """Expected cells filled of a gap with `cells` empty cells that `arrivals` cards may still reach."""
     if cells <= 0:
@@ -87,7 +111,7 @@ def expected_fill(cells: int, arrivals: float) -> float:
     return cells * (1.0 - math.exp(-arrivals / cells))
 
 
-@jit
+@no_refcount
 def unseen_between(unseen: np.ndarray, c: int, a: int, b: int, nmin: int) -> int:
     """Unseen cards of suit c with numbers in a..b inclusive."""
     s = 0
@@ -96,7 +120,7 @@ def unseen_between(unseen: np.ndarray, c: int, a: int, b: int, nmin: int) -> int
     return s
 
 
-@jit
+@no_refcount
 def row_value(rowfill: np.ndarray, p: int, h: int, cols: int, isgoal: np.ndarray, goal_points: int) -> float:
     """What writing in row h is worth beyond the cell: an unlocked bonus and, on a goal row, its points."""
     if rowfill[p, h] == cols - 1:
@@ -104,7 +128,7 @@ def row_value(rowfill: np.ndarray, p: int, h: int, cols: int, isgoal: np.ndarray
     return 0.0
 
 
-@jit
+@no_refcount
 def write_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, h: int, n: int, cols: int) -> bool:
     """Write n at (c, h) of player p's sheet; True when this completes row h."""
     sheet[p, c, h] = n
@@ -112,27 +136,33 @@ def write_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, h: int, n
     return rowfill[p, h] == cols
 
 
-@jit
-def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int,
-                  lo: int, hi: int, rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray,
-                  goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
-    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
-    col = sheet[p, c]
-    if pol == POLICY_RANDOM:
-        return lo + 1 + below(rng, hi - lo - 1), 1.0
-    lo_v = value_at(col, rows, lo, nmin, nmax)
-    hi_v = value_at(col, rows, hi, nmin, nmax)
+@inline
+def greedy_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, lo: int, hi: int, rows: int,
+                cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int) -> tuple[int, float]:
+    """Greedy: the cell nearest the linear interpolation of n between its gap's bounds, pulled towards rows
+    it would complete; (h, gain)."""
+    lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
+    hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
     best_h = lo + 1
     best = -1e9
-    if pol == POLICY_GREEDY:
-        target = lo + (n - lo_v) * (hi - lo) / (hi_v - lo_v)
-        for h in range(lo + 1, hi):
-            gain = 1.0 - abs(h - target) + 0.5 * row_value(rowfill, p, h, cols, isgoal, goal_points)
-            if gain > best:
-                best = gain
-                best_h = h
-        return int(best_h), float(best)
-    # strong: expected cells still fillable in the split gap, from the cards nobody has seen yet
+    target = lo + (n - lo_v) * (hi - lo) / (hi_v - lo_v)
+    for h in range(lo + 1, hi):
+        gain = 1.0 - abs(h - target) + 0.5 * row_value(rowfill, p, h, cols, isgoal, goal_points)
+        if gain > best:
+            best = gain
+            best_h = h
+    return int(best_h), float(best)
+
+
+@no_refcount
+def strong_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, lo: int, hi: int, rows: int,
+                cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray,
+                u_total: int, rounds_left: int) -> tuple[int, float]:
+    """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h, gain)."""
+    lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
+    hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
+    best_h = lo + 1
+    best = -1e9
     k = hi - lo - 1
     scale = rounds_left / max(u_total, 1)
     m_all = scale * unseen_between(unseen, c, lo_v + 1, hi_v - 1, nmin)
@@ -153,7 +183,20 @@ def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
     return int(best_h), float(best)
 
 
-@jit
+@inline
+def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int,
+                  lo: int, hi: int, rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray,
+                  goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
+    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
+    if pol == POLICY_RANDOM:
+        return lo + 1 + below(rng, hi - lo - 1), 1.0
+    if pol == POLICY_GREEDY:
+        return greedy_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points)
+    return strong_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
+                       u_total, rounds_left)
+
+
+@no_refcount
 def accepts(pol: int, gain: float) -> bool:
     """Whether a policy takes an optional write with this gain (random decides elsewhere)."""
     if pol == POLICY_GREEDY:
@@ -161,7 +204,7 @@ def accepts(pol: int, gain: float) -> bool:
     return gain > 0.05
 
 
-@jit
+@inline
 def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c_only: int, n: int,
                   rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
                   unseen: np.ndarray, u_total: int, rounds_left: int, optional: bool) -> tuple[int, int]:
@@ -170,28 +213,18 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
     c0 = c_only if c_only >= 0 else 0
     c1 = c_only + 1 if c_only >= 0 else cols
     options = 0
-    lo1 = 0
-    hi1 = 0
     for c in range(c0, c1):
-        lo, hi = find_gap(sheet[p, c], rows, n)
+        lo, hi = find_gap(sheet, p, c, rows, n)
         if lo != -2 and hi - lo >= 2:
             options += hi - lo - 1
-            lo1 = lo
-            hi1 = hi
     if options == 0:
         return -2, 0
-    if c_only >= 0 and pol != POLICY_RANDOM:  # one column: its gap is already known
-        h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c_only, n, lo1, hi1, rows, cols, nmin, nmax, isgoal,
-                                goal_points, unseen, u_total, rounds_left)
-        if optional and not accepts(pol, gain):
-            return -1, 0
-        return c_only, h
     if pol == POLICY_RANDOM:
         pick = below(rng, options + 1) if optional else below(rng, options)
         if pick == options:
             return -1, 0
         for c in range(c0, c1):
-            lo, hi = find_gap(sheet[p, c], rows, n)
+            lo, hi = find_gap(sheet, p, c, rows, n)
             if lo != -2 and hi - lo >= 2:
                 if pick < hi - lo - 1:
                     return c, lo + 1 + pick
@@ -200,8 +233,8 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
     best_c = -1
     best_h = 0
     best = -1e9
-    for c in range(c0, c1):
-        lo, hi = find_gap(sheet[p, c], rows, n)
+    for c in range(c0, c1):  # with one column, this picks its best cell (every gain is > -1e9)
+        lo, hi = find_gap(sheet, p, c, rows, n)
         if lo != -2 and hi - lo >= 2:
             h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal,
                                     goal_points, unseen, u_total, rounds_left)
@@ -219,12 +252,21 @@ def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
                 rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
                 unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, int]:
     """Choose (h, n) for an X(suit) bonus in column c; h = -1 passes, h = -2 means no legal write exists."""
-    col = sheet[p, c]
+    pre = np.zeros(nmax - nmin + 2, dtype=np.int64)
+    return suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
+                       u_total, rounds_left, pre)
+
+
+@no_refcount
+def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
+                rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
+                unseen: np.ndarray, u_total: int, rounds_left: int, pre: np.ndarray) -> tuple[int, int]:
+    """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game loop."""
     options = 0
     for h in range(rows):
-        if col[h] == 0:
-            lo, hi = neighbours(col, rows, h)
-            room = value_at(col, rows, hi, nmin, nmax) - value_at(col, rows, lo, nmin, nmax) - 1
+        if sheet[p, c, h] == 0:
+            lo, hi = neighbours(sheet, p, c, rows, h)
+            room = value_at(sheet, p, c, rows, hi, nmin, nmax) - value_at(sheet, p, c, rows, lo, nmin, nmax) - 1
             if room > 0:
                 options += room
     if options == 0:
@@ -234,10 +276,10 @@ def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
         if pick == options:
             return -1, 0
         for h in range(rows):
-            if col[h] == 0:
-                lo, hi = neighbours(col, rows, h)
-                lo_v = value_at(col, rows, lo, nmin, nmax)
-                room = value_at(col, rows, hi, nmin, nmax) - lo_v - 1
+            if sheet[p, c, h] == 0:
+                lo, hi = neighbours(sheet, p, c, rows, h)
+                lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
+                room = value_at(sheet, p, c, rows, hi, nmin, nmax) - lo_v - 1
                 if room > 0:
                     if pick < room:
                         return h, lo_v + 1 + pick
@@ -249,16 +291,16 @@ def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     scale = rounds_left / max(u_total, 1)
     # pre[v - base] = unseen cards of suit c numbered <= v, for v in nmin-1 .. nmax
     base = nmin - 1
-    pre = np.zeros(nmax - nmin + 2, dtype=np.int64)
     if pol == POLICY_STRONG:
+        pre[0] = 0
         for v in range(nmin, nmax + 1):
             pre[v - base] = pre[v - 1 - base] + unseen[c, v - nmin]
     for h in range(rows):
-        if col[h] != 0:
+        if sheet[p, c, h] != 0:
             continue
-        lo, hi = neighbours(col, rows, h)
-        lo_v = value_at(col, rows, lo, nmin, nmax)
-        hi_v = value_at(col, rows, hi, nmin, nmax)
+        lo, hi = neighbours(sheet, p, c, rows, h)
+        lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
+        hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
         room = hi_v - lo_v - 1
         if room <= 0:
             continue
@@ -290,7 +332,7 @@ def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     return int(best_h), int(best_n)
 
 
-@jit
+@no_refcount
 def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c: int, h: int, n: int) -> None:
     """Append one decision to the log when recording (log has rows; nlog[0] counts them)."""
     i = nlog[0]
@@ -304,11 +346,11 @@ def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c
     nlog[0] = i + 1
 
 
-@jit
+@no_refcount
 def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, h: int, rows: int,
             cols: int, nmin: int, nmax: int, bkind: np.ndarray, bval: np.ndarray, isgoal: np.ndarray,
             goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int, fired: np.ndarray,
-            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int) -> None:
+            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int, pre: np.ndarray) -> None:
     """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
     while True:
         fired[h] += 1
@@ -318,8 +360,8 @@ def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p
                                   goal_points, unseen, u_total, rounds_left, True)
         else:
             c = int(bval[h])
-            h2, n = decide_suit(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
-                                unseen, u_total, rounds_left)
+            h2, n = suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
+                                unseen, u_total, rounds_left, pre)
             if h2 == -2:
                 c = -2
             elif h2 == -1:
@@ -338,13 +380,13 @@ def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p
         h = h2
 
 
-@jit
-def column_run(col: np.ndarray, rows: int) -> int:
+@no_refcount
+def column_run(sheet: np.ndarray, p: int, c: int, rows: int) -> int:
     """Longest run of vertically consecutive filled cells."""
     best = 0
     run = 0
     for h in range(rows):
-        if col[h] != 0:
+        if sheet[p, c, h] != 0:
             run += 1
             if run > best:
                 best = run
@@ -353,36 +395,55 @@ def column_run(col: np.ndarray, rows: int) -> int:
     return best
 
 
-@jit
-def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, nmin: int, nmax: int,
-               rounds: int, bkind: np.ndarray, bval: np.ndarray, revealed: int, goal_points: int,
-               mix: np.ndarray, rotate: bool,
-               score: np.ndarray, colsdone: np.ndarray, seatpol: np.ndarray,
-               rows_done: np.ndarray, fired: np.ndarray, used: np.ndarray, counts: np.ndarray,
-               record: bool, log: np.ndarray, nlog: np.ndarray, decks: np.ndarray, goal_log: np.ndarray) -> None:
+class Workspace(NamedTuple):
+    """The game loop's scratch arrays, made once per chunk (the loop itself allocates nothing)."""
+
+    deck: np.ndarray
+    gperm: np.ndarray
+    sheet: np.ndarray
+    rowfill: np.ndarray
+    unseen: np.ndarray
+    isgoal: np.ndarray
+    pol: np.ndarray
+    cs: np.ndarray
+    cn: np.ndarray
+    placeable: np.ndarray
+    glo: np.ndarray
+    ghi: np.ndarray
+    pre: np.ndarray
+
+
+def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Workspace:
+    """Scratch for `play_loop`."""
+    span = nmax - nmin + 1
+    z = np.zeros
+    return Workspace(z(cols * span, np.int64), z(rows, np.int64), z((players, cols, rows), np.int64),
+                     z((players, rows), np.int64), z((cols, span), np.int64), z(rows, np.int64),
+                     z(players, np.int64), z(players, np.int64), z(players, np.int64), z(players, np.bool_),
+                     z(players, np.int64), z(players, np.int64), z(span + 1, np.int64))
+
+
+@no_refcount
+def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, nmin: int, nmax: int,
+              rounds: int, bkind: np.ndarray, bval: np.ndarray, revealed: int, goal_points: int,
+              mix: np.ndarray, rotate: bool,
+              score: np.ndarray, colsdone: np.ndarray, seatpol: np.ndarray,
+              rows_done: np.ndarray, fired: np.ndarray, used: np.ndarray, counts: np.ndarray,
+              record: bool, log: np.ndarray, nlog: np.ndarray, decks: np.ndarray, goal_log: np.ndarray,
+              deck: np.ndarray, gperm: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, unseen: np.ndarray,
+              isgoal: np.ndarray, pol: np.ndarray, cs: np.ndarray, cn: np.ndarray, placeable: np.ndarray,
+              glo: np.ndarray, ghi: np.ndarray, pre: np.ndarray) -> None:
     """Play `games` games; fill per-game score/colsdone/seatpol[g, p] and summed counters.
 
     mix: policies to seat; seat p of game g plays mix[(p + g) % len(mix)] when rotate, else mix[p % len(mix)].
     rows_done/fired/used are indexed by h (from the bottom). counts: [drawn, unplaceable, offers of announced
     cards, announced cards written, goal rows completed, goals possible].
     With `record`, decisions go to `log` (see LOG_WIDTH), decks[g] holds the dealt deck, goal_log[g] the
-    revealed goal rows (h from the bottom).
+    revealed goal rows (h from the bottom). The remaining arguments are a `workspace`.
     """
     span = nmax - nmin + 1
     total = cols * span
-    deck = np.arange(total)
     need = min(players * rounds, total)
-    gperm = np.arange(rows)
-    sheet = np.zeros((players, cols, rows), dtype=np.int64)
-    rowfill = np.zeros((players, rows), dtype=np.int64)
-    unseen = np.zeros((cols, span), dtype=np.int64)
-    isgoal = np.zeros(rows, dtype=np.int64)
-    pol = np.zeros(players, dtype=np.int64)
-    cs = np.zeros(players, dtype=np.int64)
-    cn = np.zeros(players, dtype=np.int64)
-    placeable = np.zeros(players, dtype=np.bool_)
-    glo = np.zeros(players, dtype=np.int64)
-    ghi = np.zeros(players, dtype=np.int64)
     k = mix.shape[0]
     for g in range(games):
         # a partial Fisher-Yates: only the cards dealt need a random place
@@ -420,7 +481,7 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
                 unseen[cs[p], cn[p] - nmin] = 0
             u_total -= players
             for p in range(players):
-                lo, hi = find_gap(sheet[p, cs[p]], rows, cn[p])
+                lo, hi = find_gap(sheet, p, cs[p], rows, cn[p])
                 placeable[p] = lo != -2 and hi - lo >= 2
                 glo[p] = lo
                 ghi[p] = hi
@@ -437,7 +498,7 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
                     cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g)
+                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre)
             for p in range(players):
                 for q in range(players):
                     if q == p or placeable[q]:
@@ -454,12 +515,12 @@ def play_games(rng: np.ndarray, games: int, players: int, cols: int, rows: int, 
                     counts[3] += 1
                     if write_cell(sheet, rowfill, p, c, h, cn[q], cols):
                         cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g)
+                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre)
         for p in range(players):
             s = 0
             done = 0
             for c in range(cols):
-                s += column_run(sheet[p, c], rows)
+                s += column_run(sheet, p, c, rows)
                 full = True
                 for h in range(rows):
                     if sheet[p, c, h] == 0:

@@ -83,10 +83,11 @@ class RippleRushSim:
             goal_log = np.zeros((1, 1), dtype=np.int64)
         nlog = np.zeros(1, dtype=np.int64)
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
-        fn = K.play_games.py_func if self.pure else K.play_games
+        fn = K.play_loop.py_func if self.pure else K.play_loop
         fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, np.array(s.bkind, dtype=np.int64),
            np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate,
-           score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log)
+           score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log,
+           *K.workspace(P, s.cols, s.rows, s.nmin, s.nmax))
         out: Tally = {
             "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
             "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),
