@@ -4,6 +4,11 @@ A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng
 `random.Random` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
 numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit`; `best_drop.py_func` is the same code
 as plain Python).
+
+Self-play speed: both policies have a readable reference mode (`reference=True`: list every legal action,
+covers as frozensets) and a default fast mode that makes the same choices, with the same draws from `rng`,
+from per-card bit tables and memoised card states (cells covered -> open pairs, coverable pairs, first
+fitting pair per tile). tests/games/raindrops/test_sim_fast.py proves them equal.
 """
 
 from __future__ import annotations
