@@ -134,3 +134,30 @@ def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, pla
     out = game.outcome(state)
     for p, sh in enumerate(state.sheets):
         assert recount(sh, state.goals, spec.goals.points) == out.scores[p]
+
+
+def test_kernel_decisions_are_the_reference_policies_choices(spec):
+    """Every decision the compiled game loop logged (greedy and strong, which use no RNG while deciding) is
+    the one the reference policy picks in the same state: the loop's inlined decision code and the functions
+    the policies call stay one and the same."""
+    setup = Setup.from_spec(spec)
+    span = spec.numbers.max - spec.numbers.min + 1
+    for players, pols in ((4, ("greedy",)), (3, ("strong", "greedy"))):
+        game = Game.from_spec(spec, players)
+        t = RippleRushSim(setup, players, pols, rotate=False, record=True).play(np.random.SeedSequence(21), 6)
+        log = t["log"]
+        i = 0
+        checked = 0
+        for g in range(6):
+            deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
+            goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
+            state = game.new_state(deck, goals)
+            while i < len(log) and log[i, 0] == g:
+                _, p, kind, c, h, n = (int(x) for x in log[i])
+                logged = PASS if c < 0 else Write(Cell(c, spec.rows - h), n)
+                chosen = POLICIES[pols[p % len(pols)]].choose(game, state, new_rng(0))
+                assert chosen == logged, (players, g, i, KIND[kind], chosen, logged)
+                state = game.apply(state, logged)
+                i += 1
+                checked += 1
+        assert i == len(log) and checked > 300 * players / 4
