@@ -2,7 +2,9 @@
 
 Everything here is a plain function over numpy arrays; `generator.engine.kernel.jit` compiles it when numba
 is installed and leaves it as Python with PNPKIT_PURE=1, and both give the same results bit for bit (the RNG
-is the engine's xorshift64). The order of decisions is the reference rules' order (`rules.py`): each round,
+is the engine's xorshift64). Speed notes (greedy 4-player games): the game loop and its helpers are compiled
+without reference counting (`no_refcount`: the loop allocates nothing, `workspace` is made per chunk), sheets
+are indexed in place (no column views), and the small per-card decisions are inlined (`inline`). The order of decisions is the reference rules' order (`rules.py`): each round,
 every player draws; players who cannot write announce; in seat order every other player writes their own
 card (and resolves its bonus cascade); then in seat order every player may write each announced card of the
 others, in the announcers' seat order. A decision exists only when at least one legal write exists.
