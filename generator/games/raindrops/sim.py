@@ -23,6 +23,9 @@ from generator.games.raindrops.refit import CardPlay, refit_points, total_change
 from generator.games.raindrops.rules import Outcome, Params, Raindrops, State
 
 PARTS = ("cards", "bonus", "clouds", "thunder", "incomplete")
+CHUNK = 100
+"""Full games per chunk: the default check's 200 games still fill two workers, and a 2,000-game run is 20
+chunks, so a worker slowed by a busy machine does not hold the others up at the end of each setting."""
 TRIGGERS = ("limit", "cards", "bag")
 
 
@@ -180,9 +183,10 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed
             continue
         sim = simulation(spec, cards, n, "greedy")
         types = sim.game().cloud_types
-        t = run(sim, games, seed + 1000 * n, executor, progress=progress)
+        t = run(sim, games, seed + 1000 * n, executor, chunk_size=CHUNK, progress=progress)
         f = summarise(t, n)
-        gap = run(simulation(spec, cards, n, "gap"), games, seed + 1000 * n + 1, executor, progress=progress)
+        gap = run(simulation(spec, cards, n, "gap"), games, seed + 1000 * n + 1, executor, chunk_size=CHUNK,
+                  progress=progress)
         gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), games)
         f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n,
                                  "mean_margin": float(gap["games.margin"].mean()) if games else float("nan")}
