@@ -20,29 +20,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import HAVE_NUMBA, jit, rand_below, shuffle_inplace
+from generator.engine.kernel import HAVE_NUMBA, jit, jit_inline, jit_noref, rand_below, shuffle_inplace
 
-if HAVE_NUMBA:
-    import numba as _numba
-
-
-def inline(fn):  # type: ignore[no-untyped-def]
-    """`no_refcount`, and inlined into compiled callers at numba-IR level. For the small, hot decision
-    functions only: a compiled call passes every array as ~7-11 words on the stack (about 55 pushes per call
-    here), and LLVM does not inline them by itself."""
-    if HAVE_NUMBA:
-        return _numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(fn)
-    return jit(fn)
-
-
-def no_refcount(fn):  # type: ignore[no-untyped-def]
-    """`jit` without numba's reference counting (NRT off): every array it uses is passed in, none is made.
-
-    With it on, a compiled function takes and drops a reference to each array argument on every call (two
-    atomic ops each): in the game loop, about 10 atomics per decision and 15% of a greedy game's time."""
-    if HAVE_NUMBA:
-        return _numba.njit(cache=True, nogil=True, _nrt=False)(fn)
-    return jit(fn)
+inline = jit_inline
+no_refcount = jit_noref
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
