@@ -55,14 +55,20 @@ def jit_noref(fn: F) -> F:
     """`jit` for hot loops that allocate nothing (every array is passed in): compiled without numba's
     reference counting, which costs two atomic operations per array argument per call."""
     if NRT_OFF:
-        return cast(F, _numba.njit(cache=True, nogil=True, _nrt=False)(fn))
+        # `_nrt` is a private njit option, absent from numba's published overloads (hence the ignore);
+        # NRT_OFF limits it to the versions where it exists.
+        return cast(F, _numba.njit(cache=True, nogil=True, _nrt=False)(fn))  # type: ignore[call-overload]
     return jit(fn)
 
 
 def jit_inline(fn: F) -> F:
     """`jit_noref`, and inlined into compiled callers (small, hot decision functions)."""
     if NRT_OFF:
-        return cast(F, _numba.njit(cache=True, nogil=True, _nrt=False, inline="always")(fn))
+        # private `_nrt` option, as in jit_noref: not in numba's published overloads
+        compiled = _numba.njit(  # type: ignore[call-overload]
+            cache=True, nogil=True, _nrt=False, inline="always"
+        )(fn)
+        return cast(F, compiled)
     if HAVE_NUMBA:
         return cast(F, _numba.njit(cache=True, nogil=True, inline="always")(fn))
     return jit(fn)
