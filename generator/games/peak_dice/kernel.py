@@ -337,6 +337,85 @@ def plan_table(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, weight: 
                     plan_v[lv, r, f, a] = x
 
 
+DR_MASK = 0
+DR_COUNT = 1
+DR_WHITE = 2
+DR_TWIN = 3
+DR_ROWS = 4
+"""Columns of plan_setup's drows[d]: bit mask of the rows some face of die d counts for, how many, 1 when
+every face is white, the lowest die with the same faces (d itself when none is lower), then the rows."""
+
+
+@jit
+def plan_setup(dice_colour: np.ndarray, dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray,
+               span: np.ndarray, add: np.ndarray, drows: np.ndarray) -> None:
+    """The planner's static helpers, filled once per chunk (so no decision allocates):
+    span[r] = (lowest, highest) sum colour r can show (the only sums a gain table needs);
+    add[d, k, r] = what face k of die d adds to the sum of colour r (its value when it shows r or white);
+    drows[d] = see DR_*."""
+    rows = span.shape[0]
+    for r in range(rows):
+        lo = -1
+        hi = -1
+        for v in range(cnt_lt.shape[1] - 1):
+            if cnt_lt[r, v + 1] > cnt_lt[r, v]:
+                if lo < 0:
+                    lo = v
+                hi = v
+        span[r, 0] = lo
+        span[r, 1] = hi
+    n_dice = dice_faces.shape[0]
+    for d in range(n_dice):
+        mask = 0
+        white = 1
+        for k in range(add.shape[1]):
+            for r in range(rows):
+                add[d, k, r] = 0
+        for k in range(dice_faces[d]):
+            c = dice_colour[d, k]
+            if c != rows:
+                white = 0
+            for r in range(rows):
+                if c == rows or c == r:
+                    add[d, k, r] = dice_value[d, k]
+                    mask |= 1 << r
+        drows[d, DR_MASK] = mask
+        drows[d, DR_WHITE] = white
+        n = 0
+        for r in range(rows):
+            if (mask >> r) & 1:
+                drows[d, DR_ROWS + n] = r
+                n += 1
+        drows[d, DR_COUNT] = n
+        drows[d, DR_TWIN] = d
+        for e in range(d):
+            same = dice_faces[e] == dice_faces[d]
+            for k in range(dice_faces[d]):
+                if same and (dice_colour[e, k] != dice_colour[d, k] or dice_value[e, k] != dice_value[d, k]):
+                    same = False
+            if same:
+                drows[d, DR_TWIN] = e
+                break
+
+
+@jit
+def plan_workspace(dice_colour: np.ndarray, dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray,
+                   players: int, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray]:
+    """(span, add, drows, top, fwork, iwork): plan_setup's static helpers and plan_reroll's scratch, allocated
+    once per chunk (play_games) or per decision (the reference policies)."""
+    n_dice = dice_faces.shape[0]
+    span = np.zeros((rows, 2), dtype=np.int64)
+    add = np.zeros((n_dice, dice_colour.shape[1], rows), dtype=np.int64)
+    drows = np.zeros((n_dice, rows + DR_ROWS), dtype=np.int64)
+    plan_setup(dice_colour, dice_value, dice_faces, cnt_lt, span, add, drows)
+    top = np.zeros((players, rows), dtype=np.float64)
+    width = max(max(rows, n_dice), cnt_lt.shape[1])
+    fwork = np.zeros((3, width), dtype=np.float64)
+    iwork = np.zeros((5, width), dtype=np.int64)
+    return span, add, drows, top, fwork, iwork
+
+
 @jit
 def open_rows(filled: np.ndarray, row_length: int, p: int) -> int:
     """How many rows of player p still have an empty circle."""
@@ -348,14 +427,16 @@ def open_rows(filled: np.ndarray, row_length: int, p: int) -> int:
 
 
 @jit
-def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, plan_v: np.ndarray,
-              plan_q: np.ndarray, lv: int, p: int, r: int, v: int) -> float:
-    """The planner's gain of writing v now in row r of player p over waiting for a better roll, on level
-    lv's tables; NEG when illegal or when the row could no longer be completed."""
-    if not is_legal_write(sheet, filled, peaks, row_length, p, r, v):
-        return NEG
-    if v >= plan_q.shape[3]:
-        return NEG
+def plan_level(filled: np.ndarray, row_length: int, p: int) -> int:
+    """The plan tables' level of player p's sheet: open rows - 1 (0 once every row is full)."""
+    lv = open_rows(filled, row_length, p) - 1
+    return lv if lv > 0 else 0
+
+
+@jit
+def gain_of(sheet: np.ndarray, filled: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, lv: int, p: int, r: int,
+            v: int) -> float:
+    """plan_gain for a write already known to be legal."""
     f = filled[p, r]
     q = plan_q[lv, r, f, v]
     if q <= NEG * 0.5:
@@ -365,19 +446,57 @@ def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_leng
 
 
 @jit
+def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, plan_v: np.ndarray,
+              plan_q: np.ndarray, lv: int, p: int, r: int, v: int) -> float:
+    """The planner's gain of writing v now in row r of player p over waiting for a better roll, on level
+    lv's tables; NEG when illegal or when the row could no longer be completed."""
+    if not is_legal_write(sheet, filled, peaks, row_length, p, r, v):
+        return NEG
+    if v >= plan_q.shape[3]:
+        return NEG
+    return gain_of(sheet, filled, plan_v, plan_q, lv, p, r, v)
+
+
+@jit
 def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                  plan_v: np.ndarray, plan_q: np.ndarray, p: int, table: np.ndarray, dirty: np.ndarray) -> None:
-    """table[p, r, v] = plan_gain of sum v in row r of player p, for the rows written since the last refresh
-    (do_write marks every row of a sheet dirty when one of its rows fills up: the level changes)."""
-    lv = open_rows(filled, row_length, p) - 1
-    if lv < 0:
-        lv = 0
+                  plan_v: np.ndarray, plan_q: np.ndarray, p: int, table: np.ndarray, dirty: np.ndarray,
+                  span: np.ndarray, top: np.ndarray) -> None:
+    """table[p, r, v] = plan_gain of sum v in row r of player p for the sums colour r can show (span[r]), and
+    top[p, r] = the best of them, for the rows written since the last refresh (do_write marks every row of a
+    sheet dirty when one of its rows fills up: the level changes). Entries outside span are never read."""
+    lv = plan_level(filled, row_length, p)
+    nv = plan_q.shape[3]
     for r in range(peaks.shape[0]):
         if dirty[p, r] == 0:
             continue
-        for v in range(table.shape[2]):
-            table[p, r, v] = plan_gain(sheet, filled, peaks, row_length, plan_v, plan_q, lv, p, r, v)
         dirty[p, r] = 0
+        lo = span[r, 0]
+        hi = span[r, 1] if span[r, 1] < nv else nv - 1
+        for v in range(span[r, 0], span[r, 1] + 1):
+            table[p, r, v] = NEG
+        top[p, r] = NEG
+        f = filled[p, r]
+        if f >= row_length:
+            continue
+        # plan_gain, row by row: the legal writes are an interval (rising: above the last value; falling:
+        # below it), each worth plan_q minus the value of waiting
+        a = 0
+        if f > 0:
+            a = sheet[p, r, f - 1]
+            if f < peaks[r]:
+                lo = max(lo, a + 1)
+            else:
+                hi = min(hi, a - 1)
+        wait = plan_v[lv, r, f, a]
+        m = NEG
+        for v in range(lo, hi + 1):
+            q = plan_q[lv, r, f, v]
+            if q > NEG * 0.5:
+                g = q - wait
+                table[p, r, v] = g
+                if g > m:
+                    m = g
+        top[p, r] = m
 
 
 @jit
@@ -398,44 +517,262 @@ def plan_bound(gains: np.ndarray, miss_cost: float) -> float:
     return g1 + g2
 
 
+TIE = 1e-9
+"""A re-roll must beat keeping the roll, and every set tried before it, by more than this: sets of equal value
+(say, one that adds a die counting only for full rows) go to the smaller set and the lower mask, whatever
+the rounding of their sums."""
+
+NO_GAIN = -1.0e300
+"""Below every gain (NEG included): the empty slot of a running top-2."""
+
+
+@jit
+def top2_value(t1: float, t2: float, neg_m: float) -> float:
+    """plan_bound from the top two gains t1 >= t2 of a roll (neg_m = -miss_cost): the same float."""
+    return (t1 if t1 > neg_m else neg_m) + (t2 if t2 > 0.0 else 0.0)
+
+
 @jit
 def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
                 plan_v: np.ndarray, plan_q: np.ndarray, dice_colour: np.ndarray, dice_value: np.ndarray,
                 dice_faces: np.ndarray, p: int, miss_cost: float, max_dice: int, faces: np.ndarray,
-                sums: np.ndarray, table: np.ndarray, dirty: np.ndarray, trial: np.ndarray) -> int:
+                sums: np.ndarray, table: np.ndarray, dirty: np.ndarray, span: np.ndarray, add: np.ndarray,
+                drows: np.ndarray, top: np.ndarray, fwork: np.ndarray, iwork: np.ndarray) -> int:
     """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
-    exact expected roll value (plan_bound over every outcome of those dice) beats keeping the roll by
-    the most; smaller sets and lower masks win ties.
+    exact expected roll value (plan_bound over every outcome of those dice) beats keeping the roll, and
+    every set before it (smaller sets first, then lower masks), by more than TIE. span/add/drows and the
+    scratch top, fwork, iwork come from plan_workspace.
 
-    Exactness is kept while most sets are skipped: a set whose best conceivable outcome (each row it can
-    change at that row's best gain, the others as rolled) cannot beat the best so far is not enumerated,
-    and an enumeration stops as soon as its remaining outcomes, all at that bound, could not lift it above
-    the best so far (so the choice is the one full enumeration would make)."""
+    The same choice as enumerating every outcome of every set, for a fraction of the work:
+    - a set whose best conceivable outcome (each row it can change at that row's best gain, the others as
+      rolled) cannot beat the best so far is skipped, and so is a set equal to one tried before (a die
+      swapped for a twin showing the same face);
+    - an outcome's value needs only the top two gains, so the rows a set cannot change enter as one top-2,
+      and for 2 dice the rows only the higher die changes are looked up once per face of that die; a lower
+      die that counts for one row (a coloured die) then costs one look-up per outcome, without branches;
+    - sets of white dice only are valued by the white total, each total once per decision;
+    - an enumeration stops as soon as its remaining outcomes, all at the set's bound, could not lift it
+      above the best so far."""
     rows = peaks.shape[0]
     n_dice = faces.shape[0]
     colour_sums(dice_colour, dice_value, faces, rows, sums)
-    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty)
-    now = np.empty(rows, dtype=np.float64)
-    top = np.empty(rows, dtype=np.float64)
-    bound = np.empty(rows, dtype=np.float64)
+    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty, span, top)
+    tp = table[p]
+    now = fwork[0, :rows]
+    memo = fwork[2]
+    base = iwork[0]
+    part = iwork[1]
+    twins = iwork[2]
+    neg_m = -miss_cost
     for r in range(rows):
-        now[r] = table[p, r, sums[r]]
-        m = NEG
-        for v in range(table.shape[2]):
-            if table[p, r, v] > m:
-                m = table[p, r, v]
-        top[r] = m
-    touches = np.zeros(n_dice, dtype=np.int64)  # bit r: some face of the die counts for row r
+        now[r] = tp[r, sums[r]]
+    # twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d
+    # was tried before and has the same value)
     for d in range(n_dice):
+        twins[d] = 0
+        for e in range(d):
+            if drows[e, DR_TWIN] == drows[d, DR_TWIN] and faces[e] == faces[d]:
+                twins[d] += 1
+    # memo[w]: the value of the roll with the white dice totalling w, the other dice as rolled
+    white = 0
+    w_lo = 0
+    w_hi = 0
+    for d in range(n_dice):
+        if drows[d, DR_WHITE] == 1:
+            white += dice_value[d, faces[d]]
+            lo = dice_value[d, 0]
+            hi = dice_value[d, 0]
+            for k in range(dice_faces[d]):
+                lo = min(lo, dice_value[d, k])
+                hi = max(hi, dice_value[d, k])
+            w_lo += lo
+            w_hi += hi
+    if w_hi > 0:
+        for w in range(w_lo, w_hi + 1):
+            t1 = NO_GAIN
+            t2 = NO_GAIN
+            for r in range(rows):
+                x = tp[r, sums[r] - white + w]
+                if x > t1:
+                    t2 = t1
+                    t1 = x
+                elif x > t2:
+                    t2 = x
+            memo[w] = top2_value(t1, t2, neg_m)
+    best_e = plan_bound(now, miss_cost) + TIE
+    best_mask = 0
+    for d in range(n_dice if max_dice >= 1 else 0):
+        if twins[d] > 0:
+            continue
+        hit = drows[d, DR_MASK]
+        f1 = NO_GAIN
+        f2 = NO_GAIN
+        c1 = NO_GAIN
+        c2 = NO_GAIN
+        for r in range(rows):
+            x = now[r]
+            if (hit >> r) & 1:
+                x = top[p, r]
+            else:
+                if x > f1:
+                    f2 = f1
+                    f1 = x
+                elif x > f2:
+                    f2 = x
+            if x > c1:
+                c2 = c1
+                c1 = x
+            elif x > c2:
+                c2 = x
+        if top2_value(c1, c2, neg_m) <= best_e:
+            continue
+        fd = faces[d]
+        nk = dice_faces[d]
+        total = 0.0
+        if drows[d, DR_WHITE] == 1:
+            w = white - dice_value[d, fd]
+            for k in range(nk):
+                total += memo[w + dice_value[d, k]]
+        elif drows[d, DR_COUNT] == 1:
+            r0 = drows[d, DR_ROWS]
+            s0 = sums[r0] - add[d, fd, r0]
+            q1 = f1 if f1 > neg_m else neg_m
+            q2 = f2 if f2 > 0.0 else 0.0
+            for k in range(nk):
+                x = tp[r0, s0 + add[d, k, r0]]
+                total += max(x, q1) + max(min(x, f1), q2)
+        else:
+            for r in range(rows):
+                base[r] = sums[r] - add[d, fd, r]
+            for k in range(nk):
+                t1 = f1
+                t2 = f2
+                for i in range(drows[d, DR_COUNT]):
+                    r = drows[d, DR_ROWS + i]
+                    x = tp[r, base[r] + add[d, k, r]]
+                    if x > t1:
+                        t2 = t1
+                        t1 = x
+                    elif x > t2:
+                        t2 = x
+                total += top2_value(t1, t2, neg_m)
+        if total / nk > best_e:
+            best_e = total / nk + TIE
+            best_mask = 1 << d
+    for d2 in range(n_dice if max_dice >= 2 else 0):
+        for d1 in range(d2):
+            if twins[d1] > 0 or twins[d2] > (1 if drows[d1, DR_TWIN] == drows[d2, DR_TWIN] and
+                                             faces[d1] == faces[d2] else 0):
+                continue
+            hit = drows[d1, DR_MASK] | drows[d2, DR_MASK]
+            f1 = NO_GAIN
+            f2 = NO_GAIN
+            c1 = NO_GAIN
+            c2 = NO_GAIN
+            for r in range(rows):
+                x = now[r]
+                if (hit >> r) & 1:
+                    x = top[p, r]
+                else:
+                    if x > f1:
+                        f2 = f1
+                        f1 = x
+                    elif x > f2:
+                        f2 = x
+                if x > c1:
+                    c2 = c1
+                    c1 = x
+                elif x > c2:
+                    c2 = x
+            cap = top2_value(c1, c2, neg_m)
+            if cap <= best_e:
+                continue
+            fd1 = faces[d1]
+            fd2 = faces[d2]
+            n1 = dice_faces[d1]
+            n_out = n1 * dice_faces[d2]
+            total = 0.0
+            left = n_out
+            if drows[d1, DR_WHITE] == 1 and drows[d2, DR_WHITE] == 1:
+                w = white - dice_value[d1, fd1] - dice_value[d2, fd2]
+                for k2 in range(dice_faces[d2]):
+                    w2 = w + dice_value[d2, k2]
+                    for k1 in range(n1):
+                        total += memo[w2 + dice_value[d1, k1]]
+                left = 0
+            else:
+                for r in range(rows):
+                    base[r] = sums[r] - add[d1, fd1, r] - add[d2, fd2, r]
+                outer_only = drows[d2, DR_MASK] & ~drows[d1, DR_MASK]
+                need = best_e * n_out
+                single = drows[d1, DR_COUNT] == 1
+                r0 = drows[d1, DR_ROWS]
+                for k2 in range(dice_faces[d2]):
+                    p1 = f1
+                    p2 = f2
+                    for r in range(rows):
+                        part[r] = base[r] + add[d2, k2, r]
+                        if (outer_only >> r) & 1:
+                            x = tp[r, part[r]]
+                            if x > p1:
+                                p2 = p1
+                                p1 = x
+                            elif x > p2:
+                                p2 = x
+                    if single:  # the lower die counts for one row: a look-up and three maxima per outcome
+                        s0 = part[r0]
+                        q1 = p1 if p1 > neg_m else neg_m
+                        q2 = p2 if p2 > 0.0 else 0.0
+                        for k1 in range(n1):
+                            x = tp[r0, s0 + add[d1, k1, r0]]
+                            total += max(x, q1) + max(min(x, p1), q2)
+                    else:
+                        for k1 in range(n1):
+                            t1 = p1
+                            t2 = p2
+                            for i in range(drows[d1, DR_COUNT]):
+                                r = drows[d1, DR_ROWS + i]
+                                x = tp[r, part[r] + add[d1, k1, r]]
+                                if x > t1:
+                                    t2 = t1
+                                    t1 = x
+                                elif x > t2:
+                                    t2 = x
+                            total += top2_value(t1, t2, neg_m)
+                    left -= n1
+                    if left > 0 and total + left * cap <= need:
+                        break
+            if left == 0 and total / n_out > best_e:
+                best_e = total / n_out + TIE
+                best_mask = (1 << d1) | (1 << d2)
+    if max_dice >= 3:
+        best_e, best_mask = plan_reroll_large(p, miss_cost, max_dice, dice_colour, dice_value, dice_faces, faces,
+                                              sums, table, top, fwork, iwork, best_e, best_mask)
+    return best_mask
+
+
+@jit
+def plan_reroll_large(p: int, miss_cost: float, max_dice: int, dice_colour: np.ndarray, dice_value: np.ndarray,
+                      dice_faces: np.ndarray, faces: np.ndarray, sums: np.ndarray, table: np.ndarray,
+                      top: np.ndarray, fwork: np.ndarray, iwork: np.ndarray, best_e: float,
+                      best_mask: int) -> tuple[float, int]:
+    """plan_reroll's sets of 3..max_dice dice (not used by the default planner): every outcome enumerated,
+    with the same bound and early stop; returns the updated (best value, best mask)."""
+    rows = sums.shape[0]
+    n_dice = faces.shape[0]
+    now = fwork[0, :rows]
+    bound = fwork[1, :rows]
+    sel = iwork[0]
+    cur = iwork[1]
+    base = iwork[2]
+    trial = iwork[3]
+    touches = iwork[4]
+    for d in range(n_dice):
+        touches[d] = 0
         for k in range(dice_faces[d]):
             c = dice_colour[d, k]
             touches[d] |= ((1 << rows) - 1) if c == rows else (1 << c)
-    best_e = plan_bound(now, miss_cost) + 1e-9
-    best_mask = 0
-    sel = np.zeros(n_dice, dtype=np.int64)
-    cur = np.zeros(n_dice, dtype=np.int64)
-    base = np.zeros(rows, dtype=np.int64)
-    for size in range(1, max_dice + 1):
+    for size in range(3, max_dice + 1):
         for mask in range(1, 1 << n_dice):
             m = 0
             rows_hit = 0
@@ -447,7 +784,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
             if m != size:
                 continue
             for r in range(rows):
-                bound[r] = top[r] if (rows_hit >> r) & 1 else now[r]
+                bound[r] = top[p, r] if (rows_hit >> r) & 1 else now[r]
             cap = plan_bound(bound, miss_cost)
             if cap <= best_e:
                 continue
@@ -490,9 +827,9 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                     cur[j] = 0
                     j += 1
             if left == 0 and total / n_out > best_e:
-                best_e = total / n_out
+                best_e = total / n_out + TIE
                 best_mask = mask
-    return best_mask
+    return best_e, best_mask
 
 
 @jit
@@ -501,14 +838,21 @@ def plan_choose(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 may_pass: bool, avoid_miss: bool, miss_cost: float, table: np.ndarray, dirty: np.ndarray) -> int:
     """The planner's write for player p (step B: forbidden = -1; step C: the colour chosen in B): the colour
     with the highest gain when it is >= 0; when the write would save the active player a miss (avoid_miss),
-    the best write costing less than the miss; when passing is not allowed, the best legal write. -1: pass."""
-    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty)
+    the best write costing less than the miss; when passing is not allowed, the best legal write. -1: pass.
+    Reads table[p] for the rows refreshed since their last write and computes the rolled sums' gains of the
+    others directly (a player's full table is only needed for the re-roll, when it is active)."""
     best = -1
     best_g = NEG - 1.0
+    lv = -1
     for r in range(peaks.shape[0]):
         if r == forbidden or not is_legal_write(sheet, filled, peaks, row_length, p, r, sums[r]):
             continue
-        g = table[p, r, sums[r]]
+        if dirty[p, r] == 0:
+            g = table[p, r, sums[r]]
+        else:
+            if lv < 0:
+                lv = plan_level(filled, row_length, p)
+            g = NEG if sums[r] >= plan_q.shape[3] else gain_of(sheet, filled, plan_v, plan_q, lv, p, r, sums[r])
         if g > best_g:
             best_g = g
             best = r
@@ -612,6 +956,10 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
     dirty = np.ones((n_players, rows), dtype=np.int64)
     trial = np.zeros(rows, dtype=np.int64)
     reroll_dice = int(plan_params[2])
+    miss_weight = plan_params[0]
+    miss_future = plan_params[1]
+    span, add, drows, top, fwork, iwork = plan_workspace(dice_colour, dice_value, dice_faces, cnt_lt, n_players,
+                                                         rows)
     for g in range(games):
         sheet[:] = 0
         filled[:] = 0
@@ -632,12 +980,12 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
             planner = pol == POLICY_PLANNER or pol == POLICY_PLANNER_KEEP
-            miss_cost = (misses[active] + 1 + plan_params[1]) * plan_params[0]
+            miss_cost = (float(misses[active] + 1) + miss_future) * miss_weight
             for _ in range(rerolls):
                 if pol == POLICY_PLANNER:
                     mask = plan_reroll(sheet, filled, peaks, row_length, plan_v, plan_q, dice_colour, dice_value,
                                        dice_faces, active, miss_cost, reroll_dice, faces, sums, table, dirty,
-                                       trial)
+                                       span, add, drows, top, fwork, iwork)
                 elif planner:
                     mask = 0
                 else:

@@ -53,9 +53,10 @@ class Policy:
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
+                work = K.plan_workspace(t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, game.players, game.rows)
                 mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, t.dice_colour,
                                      t.dice_value, t.dice_faces, p, miss_cost, int(t.plan_params[2]), faces, sums,
-                                     table, dirty, trial)
+                                     table, dirty, *work)
                 return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
             mask = K.choose_reroll(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals,
                                    t.mass_lt, t.dice_colour, t.dice_value, t.dice_faces, p, faces, sums, table,
