@@ -36,6 +36,12 @@ def jit(fn: F) -> F:
     return fn
 
 
+def py_func(fn: F) -> F:
+    """The uncompiled Python function behind a `jit`/`jit_noref`/`jit_inline` function, typed as `fn` itself
+    (`.py_func` is set on both paths, but a Dispatcher's attribute is not visible to the type checker)."""
+    return cast(F, getattr(fn, "py_func"))
+
+
 def _nrt_off_supported() -> bool:
     """numba's `_nrt=False` (no reference counting) is a private option; use it only on versions it was
     measured on, so a future numba that drops it falls back to plain `jit` (same results, ~15% slower)."""
