@@ -126,14 +126,14 @@ def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Exe
                              for r in range(spec.rows)]))
     seat_rows = []
     pol_rows = []
-    for n in counts:
-        if int(n) < 2:
+    for key in counts:
+        if int(key) < 2:
             continue
-        for s in figures["players"][n][ref]["win_share_by_seat"]:
-            seat_rows.append([int(n), s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)])
-        if "mixed" in figures["players"][n]:
-            for s in figures["players"][n]["mixed"]["win_share_by_policy"]:
-                pol_rows.append([int(n), s["policy"], s["seat_games"], round(s["win_share"], 4),
+        for s in figures["players"][key][ref]["win_share_by_seat"]:
+            seat_rows.append([int(key), s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)])
+        if "mixed" in figures["players"][key]:
+            for s in figures["players"][key]["mixed"]["win_share_by_policy"]:
+                pol_rows.append([int(key), s["policy"], s["seat_games"], round(s["win_share"], 4),
                                  round(s["low"], 4), round(s["high"], 4), round(s["mean_score"], 3)])
     rep.tables.append(Table(f"Win share by seat ({ref}, ties shared)", ["players", "seat", "share", "low", "high"],
                             seat_rows))
@@ -143,16 +143,16 @@ def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Exe
     gap_rows = []
     strongest = "strong" if "strong" in pols else ("greedy" if "greedy" in pols else None)
     if strongest and "random" in pols and strongest != "random":
-        for n in counts:
-            a = figures["players"][n][strongest]
-            b = figures["players"][n]["random"]
+        for key in counts:
+            a = figures["players"][key][strongest]
+            b = figures["players"][key]["random"]
             gap = a["score"]["mean"] - b["score"]["mean"]
-            half = Z95 * math.sqrt(a["score"]["sd"] ** 2 / (a["games"] * int(n))
-                                   + b["score"]["sd"] ** 2 / (b["games"] * int(n)))
-            figures["players"][n]["skill_gap"] = {"strong": strongest, "gap": gap, "low": gap - half,
-                                                  "high": gap + half}
-            gap_rows.append([int(n), strongest, round(gap, 3), round(gap - half, 3), round(gap + half, 3)])
-            rep.tolerances.append(_tol(f"skill gap {strongest} - random mean score ({n} players)", gap,
+            half = Z95 * math.sqrt(a["score"]["sd"] ** 2 / (a["games"] * int(key))
+                                   + b["score"]["sd"] ** 2 / (b["games"] * int(key)))
+            figures["players"][key]["skill_gap"] = {"strong": strongest, "gap": gap, "low": gap - half,
+                                                    "high": gap + half}
+            gap_rows.append([int(key), strongest, round(gap, 3), round(gap - half, 3), round(gap + half, 3)])
+            rep.tolerances.append(_tol(f"skill gap {strongest} - random mean score ({key} players)", gap,
                                        gap - half, gap + half, bal.skill_gap, "skill_gap"))
         rep.tables.append(Table("How much skill matters: mean score gap to random",
                                 ["players", "policy", "gap", "low", "high"], gap_rows))

@@ -43,7 +43,8 @@ _ROW_VALUE = 0.7
 @no_refcount
 def below(rng: np.ndarray, n: int) -> int:
     """`kernel.rand_below` as a signed integer (compiled, it yields uint64, and uint64 - int64 is a float)."""
-    return np.int64(rand_below(rng, n))
+    # compiled code: keep the signed int64 (no Python `int`); for callers it is an integer like any other
+    return np.int64(rand_below(rng, n))  # type: ignore[return-value]
 
 
 @no_refcount
@@ -107,7 +108,7 @@ def unseen_between(unseen: np.ndarray, c: int, a: int, b: int, nmin: int) -> int
 def row_value(rowfill: np.ndarray, p: int, h: int, cols: int, isgoal: np.ndarray, goal_points: int) -> float:
     """What writing in row h is worth beyond the cell: an unlocked bonus and, on a goal row, its points."""
     if rowfill[p, h] == cols - 1:
-        return _ROW_VALUE + goal_points * isgoal[h]
+        return _ROW_VALUE + goal_points * isgoal[h]  # type: ignore[no-any-return]  # compiled: float64
     return 0.0
 
 
@@ -116,7 +117,7 @@ def write_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, h: int, n
     """Write n at (c, h) of player p's sheet; True when this completes row h."""
     sheet[p, c, h] = n
     rowfill[p, h] += 1
-    return rowfill[p, h] == cols
+    return rowfill[p, h] == cols  # type: ignore[no-any-return]  # compiled: a boolean scalar
 
 
 @inline

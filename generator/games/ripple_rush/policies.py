@@ -11,12 +11,24 @@ readable game and the fast self-play play alike:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
 from generator.engine.kernel import seed_state
 from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.rules import PASS, Action, Cell, Game, State, Write
+
+
+class _KernelView(TypedDict):
+    """The arrays and counts the kernel's decision functions take (see `_arrays`)."""
+
+    sheet: np.ndarray
+    rowfill: np.ndarray
+    isgoal: np.ndarray
+    unseen: np.ndarray
+    u_total: int
+    left: int
 
 
 @dataclass(frozen=True)
@@ -52,7 +64,7 @@ class Policy:
         return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
 
 
-def _arrays(game: Game, state: State, player: int) -> dict[str, object]:
+def _arrays(game: Game, state: State, player: int) -> _KernelView:
     """The kernel's view of a state: sheets bottom-up, row fill counts, goal rows, unseen cards."""
     cols = len(game.suits)
     sheet = np.zeros((game.players, cols, game.rows), dtype=np.int64)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.engine.kernel import seed_state
+from generator.engine.kernel import py_func, seed_state
 from generator.engine.runner import Tally
 from generator.games.ripple_rush import kernel as K
 from generator.spec.games.ripple_rush import RippleRushGame
@@ -83,7 +83,7 @@ class RippleRushSim:
             goal_log = np.zeros((1, 1), dtype=np.int64)
         nlog = np.zeros(1, dtype=np.int64)
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
-        fn = K.play_loop.py_func if self.pure else K.play_loop
+        fn = py_func(K.play_loop) if self.pure else K.play_loop
         fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, np.array(s.bkind, dtype=np.int64),
            np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate,
            score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log,

@@ -63,10 +63,10 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     res = game.outcome(state)
     out.append("Final sheets:")
     for p, sh in enumerate(state.sheets):
-        d = res.details[p]
-        out.append(f"P{p + 1}: runs " + " + ".join(str(r) for r in d.runs)
-                   + f" + goals {len(d.goals_completed)} x {game.goal_points} = {d.total}"
-                   + f" (completed columns {d.completed_columns})")
+        score = res.details[p]
+        out.append(f"P{p + 1}: runs " + " + ".join(str(r) for r in score.runs)
+                   + f" + goals {len(score.goals_completed)} x {game.goal_points} = {score.total}"
+                   + f" (completed columns {score.completed_columns})")
         out += format_sheet(game, sh)
     out.append("Winner" + ("s" if len(res.winners) > 1 else "") + ": " + ", ".join(f"P{p + 1}" for p in res.winners)
                + (" (tie broken by completed columns)" if res.tie_break_used else "")
