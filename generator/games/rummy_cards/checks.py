@@ -12,7 +12,7 @@ from generator.engine.runner import run
 from generator.engine.stats import mean_ci, wilson
 from generator.games.rummy_cards.players import MeldFinder
 from generator.games.rummy_cards.rules import Draw, Game
-from generator.games.rummy_cards.sim import simulation_from_spec
+from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.spec.games.rummy_cards import RummyCardsGame
 
 GAME_ID = "rummy_cards"
@@ -66,7 +66,7 @@ def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: obj
     """Self-play of meld finders at every player count; figures, charts and tolerances."""
     b = spec.balance
     rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
-    rows_turns, rows_seat, rows_round = [], [], []
+    rows_turns, rows_seat, rows_round, rows_skill = [], [], [], []  # type: ignore[var-annotated]
     figs: dict[str, object] = {}
     tol: list[Tolerance] = []
 
@@ -116,17 +116,47 @@ def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: obj
         f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
         bound(f"winner's margin over the best loser ({P} players)", mm, mlo, mhi, "winner_margin")
-        rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"]])
+        f["joker_retrievals"] = int(t["joker_retrievals"].sum())
+        rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]])
+        f["skill"] = _skill(spec, P, max(1, games // 4), seed, executor, progress, rows_skill)
         figs[f"{P}p"] = f
     rep.tables.append(Table("Own turns until the initial meld is possible",
                             ["players", "threshold", "mean", "low", "high", "never"], rows_turns))
     rep.tables.append(Table("Win share by seat", ["players", "seat", "share", "low", "high"], rows_seat))
-    rep.tables.append(Table("Rounds", ["players", "mean turns", "exhausted share", "winner margin", "solver give-ups"], rows_round))
+    rep.tables.append(Table("Rounds", ["players", "mean turns", "exhausted share", "winner margin", "solver give-ups",
+                                      "joker retrievals"], rows_round))
+    rep.tables.append(Table("How much skill matters: one random-legal seat (rotating) among meld finders",
+                            ["players", "player", "mean score", "low", "high", "win share", "low", "high"],
+                            rows_skill))
     rep.figures.update(figs)
     rep.tolerances.extend(tol)
     rep.notes.append("Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
                      "in the same rounds, before each player's opening.")
+    rep.notes.append("Skill: games/4 further rounds per player count with one random-legal player (uniform over "
+                     "Game.legal_actions: draw, one new meld, one card added to a table meld) in seat g % players; "
+                     "per-player mean round score and win share (fair share 1/players), 95% intervals.")
     return rep
+
+
+def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object,
+           progress: Callable[[int], None] | None, rows: list[list[object]]) -> dict[str, object]:
+    """Meld finder versus random-legal at P players: mean score and win share of each, 95% intervals."""
+    t = run(simulation_from_spec(spec, P, ROTATE_RANDOM), games, seed + 100 + P, executor,  # type: ignore[arg-type]
+            chunk_size=250, progress=progress)
+    sc = t["games.scores"].astype(float)
+    seat = t["games.random_seat"]
+    n = len(seat)
+    rnd = sc[np.arange(n), seat]
+    finder = (sc.sum(axis=1) - rnd) / (P - 1)  # zero-sum: the meld finders' mean, one value per round
+    rnd_wins = float((t["games.winner"] == seat).sum())
+    out: dict[str, object] = {"rounds": n}
+    for name, x, wins, trials in (("random", rnd, rnd_wins, n),
+                                  ("meld_finder", finder, n - rnd_wins, n * (P - 1))):
+        m, sd, lo, hi = mean_ci(x.sum(), (x ** 2).sum(), n)
+        p, plo, phi = wilson(wins, trials)
+        out[name] = {"mean_score": m, "low": lo, "high": hi, "win_share": p, "win_low": plo, "win_high": phi}
+        rows.append([P, name, round(m, 1), round(lo, 1), round(hi, 1), round(p, 3), round(plo, 3), round(phi, 3)])
+    return out
 
 
 def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:

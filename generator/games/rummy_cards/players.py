@@ -8,17 +8,19 @@ import numpy as np
 
 from generator.engine.kernel import rand_below
 from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
-from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, SRC_HAND, SRC_HAND_JOKER, SRC_TABLE,
-                                                 SRC_TABLE_JOKER, decode, new_workspace, solve_counts)
+from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, SRC_FREED_JOKER, SRC_HAND, SRC_HAND_JOKER,
+                                                 SRC_TABLE, SRC_TABLE_JOKER, solve_turn, workspaces)
 
 
 @dataclass(frozen=True)
 class Play:
-    """What the solver found: points and cards laid from the hand and the table it leads to (None: nothing)."""
+    """What the solver found: points and cards laid from the hand, the table it leads to (None: nothing) and
+    the table joker it retrieves, if any."""
 
     points: int
     cards: int
     table: tuple[Meld, ...] | None
+    retrieved_joker: int | None = None
 
 
 def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.ndarray, dict[int, list[int]], dict[int, list[int]]]:
@@ -44,8 +46,9 @@ def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.nd
 
 
 def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool) -> Play:
-    """The exact best lay: opening -> new melds from the hand only, most points (jokers = their card);
-    otherwise the whole table rearranged with the hand, most penalty points (joker = joker_penalty), then cards."""
+    """The exact best lay (solver.solve_turn): opening -> new melds from the hand only, most points (jokers =
+    their card); otherwise the whole table rearranged with the hand, joker retrieval included, most penalty
+    points (joker = joker_penalty), then cards."""
     d = game.deck
     C, N = len(d.colours), d.n_numbers
     hand_counts = np.zeros(d.n_kinds, np.int64)
@@ -60,30 +63,46 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
         jok = np.zeros(d.n_kinds, np.int64)
         real_ids: dict[int, list[int]] = {}
         jok_ids: dict[int, list[int]] = {}
-        jv = -1
     else:
         real, jok, real_ids, jok_ids = table_counts(game, table)
-        jv = game.spec.joker_penalty
-    decisions = np.zeros(N * (C + 1), np.int64)
-    best = solve_counts(real + jok, hand_counts, len(hand_jokers), C, N, d.num_min, jv, decisions,
-                        *new_workspace(C, N))
+    layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
+    out = np.zeros(4, np.int64)
+    solve_turn(real, jok, hand_counts, len(hand_jokers), opening, C, N, d.num_min, game.spec.joker_penalty,
+               layout, out, *_workspaces(C, N))
+    best, nm, retrieved = int(out[0]), int(out[1]), int(out[2])
     if best <= 0 or best & 255 == 0:
         return Play(0, 0, None)
-    layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
-    nm = decode(decisions, real, jok, C, N, layout)
     pools = {SRC_TABLE: {k: list(v) for k, v in real_ids.items()},
              SRC_TABLE_JOKER: {k: list(v) for k, v in jok_ids.items()},
              SRC_HAND: {k: list(v) for k, v in hand_ids.items()}}
     jokers = sorted(hand_jokers)
-    melds = []
+    rows: list[list[int | None]] = []
     for i in range(nm):
-        cards = []
+        cards: list[int | None] = []
         for e in layout[i, 2:2 + layout[i, 1]]:
-            k, src = int(e) >> 2, int(e) & 3
-            cards.append(jokers.pop(0) if src == SRC_HAND_JOKER else pools[src][k].pop(0))
-        melds.append(Meld("group" if layout[i, 0] == GROUP else "run", tuple(cards)))
+            k, src = int(e) >> 3, int(e) & 7
+            if src == SRC_HAND_JOKER:
+                cards.append(jokers.pop(0))
+            elif src == SRC_FREED_JOKER:
+                cards.append(None)  # filled below: the one joker locked to `retrieved` left over
+            else:
+                cards.append(pools[src][k].pop(0))
+        rows.append(cards)
+    freed = pools[SRC_TABLE_JOKER][retrieved].pop(0) if retrieved >= 0 else -1
+    melds = [Meld("group" if layout[i, 0] == GROUP else "run", tuple(freed if x is None else x for x in cards))
+             for i, cards in enumerate(rows)]
     new_table = (table + tuple(melds)) if opening else tuple(melds)
-    return Play(int(best >> 8), int(best & 255), new_table)
+    return Play(best >> 8, best & 255, new_table, freed if freed >= 0 else None)
+
+
+_WS: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
+
+
+def _workspaces(C: int, N: int) -> tuple[np.ndarray, ...]:
+    """Solver workspaces, allocated once per process and deck shape (the search leaves them reusable)."""
+    if (C, N) not in _WS:
+        _WS[(C, N)] = workspaces(C, N)
+    return _WS[(C, N)]
 
 
 @dataclass(frozen=True)
@@ -104,7 +123,8 @@ class MeldFinder:
 
 @dataclass(frozen=True)
 class RandomLegal:
-    """Picks uniformly among legal_actions (draw and simple lays) with the explicit seeded RNG."""
+    """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; the
+    list is documented there) with the explicit seeded RNG; the kernel's `random_plays` is the same list."""
 
     name: str = "random"
 

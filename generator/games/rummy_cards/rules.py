@@ -267,36 +267,73 @@ class Game:
         return any(len(h) == 0 for h in state.hands) or state.passes >= self.players
 
     def legal_actions(self, state: State) -> list[Action]:
-        """Draw plus simple lays: each valid meld of 3 cards from the hand (opened players: also one hand
-        card added to an end of a table meld). Rearrangements are legal too (checked by apply) but not listed."""
+        """The simple plays, in this order (the random-legal player picks uniformly among them):
+        1. Draw (a pass when the pile is empty);
+        2. one new run from the hand: colour, first place, last place (3+ places) in ascending order; each place
+           takes the hand's card of that kind, else a joker; at least one number card, enough jokers;
+        3. one new group from the hand: number, then colour subset (bit mask, ascending), then 0.. jokers
+           (3..colours cards);
+        4. opened players only: one hand card added to a table meld, melds in table order: a run's low end,
+           then high end, each the hand's card and then a joker; a group (fewer cards than colours): each missing
+           colour in colour order, then a joker.
+        Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
+        Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
+        retrievals and multi-meld lays are legal too (apply checks them) but not listed."""
         if self.is_over(state):
             return []
         deck = self.deck
+        C, N, lo = len(deck.colours), deck.n_numbers, deck.num_min
         hand = state.hands[state.current]
-        out: list[Action] = [Draw()]
         opened = state.opened[state.current]
-        from itertools import combinations
-
-        seen: set[tuple[str, tuple[int, ...]]] = set()
-        for trio in combinations(hand, 3):
-            for kind in ("run", "group"):
-                for cards in ([tuple(sorted(trio, key=lambda c: (deck.is_joker(c), deck.number(deck.kind(c)) if not deck.is_joker(c) else 0)))]
-                              if kind == "group" else _run_orders(deck, trio)):
-                    m = Meld(kind, cards)  # type: ignore[arg-type]
-                    key = (kind, tuple(deck.kind(c) for c in cards))
-                    if key in seen or not is_valid_meld(deck, m):
+        by_kind: dict[int, int] = {}
+        for card in sorted(hand, reverse=True):
+            if not deck.is_joker(card):
+                by_kind[deck.kind(card)] = card  # ends with the lowest id
+        jokers = sorted(c for c in hand if deck.is_joker(c))
+        out: list[Action] = [Draw()]
+        for col in range(C):
+            for s in range(N):
+                for e in range(s + 2, N):
+                    kinds = [col * N + v for v in range(s, e + 1)]
+                    j = sum(k not in by_kind for k in kinds)
+                    val = sum(lo + v for v in range(s, e + 1))
+                    if j > len(jokers) or j == len(kinds) or (not opened and val < self.spec.initial_meld):
                         continue
-                    if not opened and meld_value(deck, m) < self.spec.initial_meld:
+                    js = iter(jokers)
+                    cards = tuple(by_kind[k] if k in by_kind else next(js) for k in kinds)
+                    out.append(Lay(state.table + (Meld("run", cards),)))
+        for v in range(N):
+            for mask in range(1, 1 << C):
+                cols = [col for col in range(C) if (mask >> col) & 1]
+                if any(col * N + v not in by_kind for col in cols):
+                    continue
+                for j in range(0, min(len(jokers), C - len(cols)) + 1):
+                    n = len(cols) + j
+                    if n < 3 or (not opened and (lo + v) * n < self.spec.initial_meld):
                         continue
-                    seen.add(key)
-                    out.append(Lay(state.table + (m,)))
-        if opened:
-            for c in hand:
-                for i, m in enumerate(state.table):
-                    for cards in (m.cards + (c,), (c,) + m.cards):
-                        nm = Meld(m.kind, cards)
-                        if is_valid_meld(deck, nm):
-                            out.append(Lay(state.table[:i] + (nm,) + state.table[i + 1:]))
+                    cards = tuple(by_kind[col * N + v] for col in cols) + tuple(jokers[:j])
+                    out.append(Lay(state.table + (Meld("group", cards),)))
+        if not opened:
+            return out
+        for i, m in enumerate(state.table):
+            roles = meld_roles(deck, m)
+            adds: list[tuple[int, ...]] = []
+            if m.kind == "run":
+                first, last = min(roles[0]), min(roles[-1])
+                if first % N > 0:
+                    adds += [(by_kind[first - 1],) + m.cards] if first - 1 in by_kind else []
+                    adds += [(jokers[0],) + m.cards] if jokers else []
+                if last % N < N - 1:
+                    adds += [m.cards + (by_kind[last + 1],)] if last + 1 in by_kind else []
+                    adds += [m.cards + (jokers[0],)] if jokers else []
+            elif len(m.cards) < C:
+                v = next(deck.kind(x) for x in m.cards if not deck.is_joker(x)) % N
+                present = {deck.colour(deck.kind(x)) for x in m.cards if not deck.is_joker(x)}
+                adds += [m.cards + (by_kind[col * N + v],) for col in range(C)
+                         if col not in present and col * N + v in by_kind]
+                adds += [m.cards + (jokers[0],)] if jokers else []
+            for cards in adds:
+                out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
         return out
 
     def apply(self, state: State, action: Action) -> State:
@@ -384,9 +421,3 @@ class Game:
             raise RuleViolation("the round is not over")
         scores, w, tb = score_exhausted(totals, [len(h) for h in state.hands])
         return Outcome(scores, (w,), totals, "exhausted", tb)
-
-
-def _run_orders(deck: Deck, cards: Sequence[int]) -> list[tuple[int, ...]]:
-    from itertools import permutations
-
-    return sorted({perm for perm in permutations(cards)})

@@ -1,7 +1,9 @@
-"""Fast self-play: one round of meld finders as a compiled kernel over card counts, and the Simulation.
+"""Fast self-play: one round as a compiled kernel over card counts and table melds, and the Simulation.
 
-The round mirrors the reference rules + MeldFinder exactly (same deal from the same RNG stream, same solver,
-same decode, same joker locks), so a kernel round replays through `Game.apply` card for card (tested).
+The round mirrors the reference rules + policies exactly (same deal from the same RNG stream, same solver
+turn, same random-legal play list), so a kernel round replays through `Game.apply` card for card (tested).
+The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver.py) in the
+reference table's meld order; counts for the solver are recomputed from it after every lay.
 """
 
 from __future__ import annotations
@@ -10,20 +12,153 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.engine.kernel import jit, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
-from generator.games.rummy_cards.solver import (MAX_MELDS, SRC_HAND, SRC_HAND_JOKER, decode, joker_locks,
-                                                 new_workspace, solve_counts)
+from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, RUN, SRC_HAND, SRC_HAND_JOKER, is_joker_entry,
+                                                 solve_turn, table_cards, workspaces)
+
+NO_RANDOM = -1
+ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
+
+
+@jit
+def random_plays(act: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: int, opened: bool, n_colours: int,
+                 n_numbers: int, num_min: int, initial_meld: int) -> int:
+    """The random-legal player's play list, in the order of `Game.legal_actions`: 0 draw; new runs (colour,
+    first place, last place; each place the hand's card, else a joker); new groups (number, colour subset,
+    jokers); opened players: single-card additions to table melds (run low end, high end: the card, then a
+    joker; group: each missing colour, then a joker). Unopened players: only new melds worth initial_meld.
+
+    act < 0: returns how many plays there are. Otherwise applies play `act` to tab/hand (returns the new
+    table meld count; a new meld is appended, an addition changes its meld in place).
+    """
+    C = n_colours
+    N = n_numbers
+    n = 1  # draw
+    for c in range(C):
+        for s in range(N):
+            for e in range(s + 2, N):
+                j = 0
+                val = 0
+                for v in range(s, e + 1):
+                    if hand[c * N + v] == 0:
+                        j += 1
+                    val += num_min + v
+                if j > hj or j == e - s + 1 or (not opened and val < initial_meld):
+                    continue
+                if n == act:
+                    tab[ntab, 0] = RUN
+                    tab[ntab, 1] = e - s + 1
+                    for v in range(s, e + 1):
+                        k = c * N + v
+                        if hand[k] > 0:
+                            hand[k] -= 1
+                            tab[ntab, 2 + v - s] = k * 8 + SRC_HAND
+                        else:
+                            tab[ntab, 2 + v - s] = k * 8 + SRC_HAND_JOKER
+                    return ntab + 1
+                n += 1
+    for v in range(N):
+        for mask in range(1, 1 << C):
+            size = 0
+            ok = True
+            miss = -1
+            for c in range(C):
+                if (mask >> c) & 1:
+                    size += 1
+                    if hand[c * N + v] == 0:
+                        ok = False
+                elif miss < 0:
+                    miss = c
+            if not ok:
+                continue
+            for j in range(0, min(hj, C - size) + 1):
+                if size + j < 3 or (not opened and (num_min + v) * (size + j) < initial_meld):
+                    continue
+                if n == act:
+                    tab[ntab, 0] = GROUP
+                    tab[ntab, 1] = size + j
+                    i = 0
+                    for c in range(C):
+                        if (mask >> c) & 1:
+                            hand[c * N + v] -= 1
+                            tab[ntab, 2 + i] = (c * N + v) * 8 + SRC_HAND
+                            i += 1
+                    for q in range(j):
+                        tab[ntab, 2 + i + q] = (miss * N + v) * 8 + SRC_HAND_JOKER
+                    return ntab + 1
+                n += 1
+    if not opened:
+        return n
+    for mi in range(ntab):
+        length = tab[mi, 1]
+        k0 = tab[mi, 2] >> 3
+        if tab[mi, 0] == RUN:
+            c = k0 // N
+            s = k0 % N
+            e = s + length - 1
+            for end in range(2):
+                v = s - 1 if end == 0 else e + 1
+                if v < 0 or v >= N:
+                    continue
+                k = c * N + v
+                for joker in range(2):
+                    if (joker == 0 and hand[k] == 0) or (joker == 1 and hj == 0):
+                        continue
+                    if n == act:
+                        ent = k * 8 + (SRC_HAND_JOKER if joker == 1 else SRC_HAND)
+                        if joker == 0:
+                            hand[k] -= 1
+                        if end == 0:
+                            for i in range(length, 0, -1):
+                                tab[mi, 2 + i] = tab[mi, 1 + i]
+                            tab[mi, 2] = ent
+                        else:
+                            tab[mi, 2 + length] = ent
+                        tab[mi, 1] = length + 1
+                        return ntab
+                    n += 1
+        elif length < C:
+            v = k0 % N
+            miss = -1
+            for c in range(C):
+                present = False
+                for i in range(length):
+                    ent = tab[mi, 2 + i]
+                    if not is_joker_entry(ent) and (ent >> 3) // N == c:
+                        present = True
+                if present:
+                    continue
+                if miss < 0:
+                    miss = c
+                if hand[c * N + v] == 0:
+                    continue
+                if n == act:
+                    hand[c * N + v] -= 1
+                    tab[mi, 2 + length] = (c * N + v) * 8 + SRC_HAND
+                    tab[mi, 1] = length + 1
+                    return ntab
+                n += 1
+            if hj > 0:
+                if n == act:
+                    tab[mi, 2 + length] = (miss * N + v) * 8 + SRC_HAND_JOKER
+                    tab[mi, 1] = length + 1
+                    return ntab
+                n += 1
+    return n
 
 
 @jit
 def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, num_min: int, copies: int,
                n_jokers: int, hand_size: int, initial_meld: int, joker_penalty: int, thresholds: np.ndarray,
-               max_turns: int, ws_keys: np.ndarray, ws_score: np.ndarray, ws_parent: np.ndarray,
-               ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray, scores: np.ndarray,
-               first_possible: np.ndarray, log: np.ndarray) -> np.ndarray:
-    """Play one round; fills scores[p], first_possible[p, t] (own turn, -1 never) and log[turn] = cards
-    laid (-1 draw, -2 pass). Returns [winner, exhausted(0/1), turns, solver give-ups]."""
+               max_turns: int, random_seat: int, ws_keys: np.ndarray, ws_score: np.ndarray,
+               ws_parent: np.ndarray, ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray,
+               big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
+               big_htab: np.ndarray, big_hpos: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
+               log: np.ndarray) -> np.ndarray:
+    """Play one round (meld finders; the seat `random_seat` plays random-legal, -1 none); fills scores[p],
+    first_possible[p, t] (own turn the meld finder could open at thresholds[t], -1 never) and log[turn] =
+    cards laid (-1 draw, -2 pass). Returns [winner, exhausted(0/1), turns, solver give-ups, retrievals]."""
     C = n_colours
     N = n_numbers
     K = C * N
@@ -42,64 +177,74 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
     top = players * hand_size
     t_real = np.zeros(K, np.int64)
     t_jok = np.zeros(K, np.int64)
-    zeros = np.zeros(K, np.int64)
     opened = np.zeros(players, np.int64)
-    decisions = np.zeros(N * (C + 1), np.int64)
-    layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
+    width = 2 + max(N, C)
+    tab = np.zeros((MAX_MELDS, width), np.int64)
+    layout = np.zeros((MAX_MELDS, width), np.int64)
+    res = np.zeros(4, np.int64)
+    ntab = 0
     for p in range(players):
         for t in range(thresholds.shape[0]):
             first_possible[p, t] = -1
     passes = 0
     turn = 0
     giveups = 0
+    retrievals = 0
     winner = -1
     while True:
         p = turn % players
-        laid_cards = 0
-        if opened[p] == 0:
-            best = solve_counts(zeros, hand[p], hj[p], C, N, num_min, -1, decisions, ws_keys, ws_score,
-                                ws_parent, ws_dec, ws_htab, ws_hpos)
-            if best == -2:
-                giveups += 1
-            pts = best >> 8 if best > 0 else 0
-            for t in range(thresholds.shape[0]):
-                if first_possible[p, t] < 0 and pts >= thresholds[t]:
-                    first_possible[p, t] = turn // players + 1
-            if best > 0 and (best & 255) > 0 and pts >= initial_meld:
-                nm = decode(decisions, zeros, zeros, C, N, layout)
-                joker_locks(layout, nm, C, N, t_jok)
-                for mi in range(nm):
-                    for j in range(layout[mi, 1]):
-                        e = layout[mi, 2 + j]
-                        if (e & 3) == SRC_HAND:
-                            hand[p, e >> 2] -= 1
-                            t_real[e >> 2] += 1
-                            laid_cards += 1
-                        elif (e & 3) == SRC_HAND_JOKER:
-                            hj[p] -= 1
-                            laid_cards += 1
+        before = hj[p]
+        for k in range(K):
+            before += hand[p, k]
+        if p == random_seat:
+            n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+            act = rand_below(rng, n_plays)
+            if act > 0:
+                j_before = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_before += 1
+                ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+                j_after = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_after += 1
+                hj[p] -= j_after - j_before
                 opened[p] = 1
+                table_cards(tab, ntab, C, N, t_real, t_jok)
         else:
-            forced = t_real + t_jok
-            best = solve_counts(forced, hand[p], hj[p], C, N, num_min, joker_penalty, decisions, ws_keys,
-                                ws_score, ws_parent, ws_dec, ws_htab, ws_hpos)
-            if best == -2:
-                giveups += 1
-            if best > 0 and (best & 255) > 0:
-                nm = decode(decisions, t_real, t_jok, C, N, layout)
-                for k in range(K):
-                    t_jok[k] = 0
-                joker_locks(layout, nm, C, N, t_jok)
-                for mi in range(nm):
+            solve_turn(t_real, t_jok, hand[p], hj[p], opened[p] == 0, C, N, num_min, joker_penalty, layout, res,
+                       ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys, big_score, big_parent,
+                       big_dec, big_htab, big_hpos)
+            best = res[0]
+            giveups += res[3]
+            pts = best >> 8 if best > 0 else 0
+            if opened[p] == 0:
+                for t in range(thresholds.shape[0]):
+                    if first_possible[p, t] < 0 and pts >= thresholds[t]:
+                        first_possible[p, t] = turn // players + 1
+            if best > 0 and (best & 255) > 0 and (opened[p] == 1 or pts >= initial_meld):
+                if res[2] >= 0:
+                    retrievals += 1
+                base = ntab if opened[p] == 0 else 0
+                for mi in range(res[1]):
+                    for i in range(width):
+                        tab[base + mi, i] = layout[mi, i]
                     for j in range(layout[mi, 1]):
                         e = layout[mi, 2 + j]
-                        if (e & 3) == SRC_HAND:
-                            hand[p, e >> 2] -= 1
-                            t_real[e >> 2] += 1
-                            laid_cards += 1
-                        elif (e & 3) == SRC_HAND_JOKER:
+                        if (e & 7) == SRC_HAND:
+                            hand[p, e >> 3] -= 1
+                        elif (e & 7) == SRC_HAND_JOKER:
                             hj[p] -= 1
-                            laid_cards += 1
+                ntab = base + res[1]
+                opened[p] = 1
+                table_cards(tab, ntab, C, N, t_real, t_jok)
+        left = hj[p]
+        for k in range(K):
+            left += hand[p, k]
+        laid_cards = before - left
         if laid_cards > 0:
             passes = 0
             if turn < log.shape[0]:
@@ -119,9 +264,6 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             if turn < log.shape[0]:
                 log[turn] = -2
         turn += 1
-        left = hj[p]
-        for k in range(K):
-            left += hand[p, k]
         if left == 0:
             winner = p
             break
@@ -155,17 +297,19 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 scores[q] = -(totals[q] - totals[winner])
                 s += totals[q] - totals[winner]
         scores[winner] = s
-    out = np.zeros(4, np.int64)
+    out = np.zeros(5, np.int64)
     out[0] = winner
     out[1] = exhausted
     out[2] = turn
     out[3] = giveups
+    out[4] = retrievals
     return out
 
 
 @dataclass(frozen=True)
 class RummySimulation:
-    """Picklable self-play job: `players` meld finders, parameters copied from the spec."""
+    """Picklable self-play job: `players` meld finders, parameters copied from the spec; random_seat
+    NO_RANDOM (-1), a seat index, or ROTATE_RANDOM (one random-legal seat, rotating round by round)."""
 
     players: int
     n_colours: int
@@ -178,33 +322,39 @@ class RummySimulation:
     joker_penalty: int
     thresholds: tuple[int, ...]
     max_turns: int
+    random_seat: int = NO_RANDOM
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
         rng = seed_state(seed)
-        ws = new_workspace(self.n_colours, self.n_numbers)
+        ws = workspaces(self.n_colours, self.n_numbers)
         P, T = self.players, len(self.thresholds)
         thr = np.array(self.thresholds, np.int64)
         winner = np.zeros(games, np.int64)
         exhausted = np.zeros(games, np.int64)
         turns = np.zeros(games, np.int64)
+        seat = np.full(games, -1, np.int64)
         scores = np.zeros((games, P), np.int64)
         first = np.zeros((games, P, T), np.int64)
         giveups = np.zeros(1, np.int64)
+        retrievals = np.zeros(1, np.int64)
         log = np.zeros(1, np.int64)
         for g in range(games):
+            seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
             res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
-                             self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns, *ws,
-                             scores[g], first[g], log)
+                             self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
+                             int(seat[g]), *ws, scores[g], first[g], log)
             winner[g], exhausted[g], turns[g] = res[0], res[1], res[2]
             giveups[0] += res[3]
+            retrievals[0] += res[4]
         return {"games.winner": winner, "games.exhausted": exhausted, "games.turns": turns,
-                "games.scores": scores, "games.first_possible": first, "solver_giveups": giveups}
+                "games.scores": scores, "games.first_possible": first, "games.random_seat": seat,
+                "solver_giveups": giveups, "joker_retrievals": retrievals}
 
 
-def simulation_from_spec(spec: object, players: int) -> RummySimulation:
+def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:
     """The self-play job for a validated RummyCardsGame at a player count."""
     s = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
     return RummySimulation(players, len(s.colours), s.numbers.max - s.numbers.min + 1, s.numbers.min,  # type: ignore[attr-defined]
                            s.copies, s.jokers, s.hand_size, s.initial_meld, s.joker_penalty,  # type: ignore[attr-defined]
-                           tuple(s.balance.meld_thresholds), s.balance.max_turns)  # type: ignore[attr-defined]
+                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat)  # type: ignore[attr-defined]

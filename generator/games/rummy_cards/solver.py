@@ -5,8 +5,13 @@ the table again at the end), hand cards are optional; hand jokers are wildcards;
 forced cards of the kind they are locked to (they keep their role, see rules.py). Per colour the state holds
 two run slots with lengths 0, 1, 2 or 3+ (two copies -> at most two parallel runs); cards not in runs go to
 groups of their number, which exist iff 3m <= total <= colours*m for some m >= the largest per-colour count.
-A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules; a position that
-needs three parallel runs of one colour (only possible with a locked joker) is reported as -2 (give up).
+A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
+
+Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
+with at least the score) are dropped once a layer passes PRUNE_AT states; a search that still outgrows CAP
+states per layer is rerun in a BIG_CAP workspace (solve_exact). Only a search past BIG_CAP returns -2 (give
+up: the player draws); none did in 3 x 2,000 self-play rounds. `solve_turn` is the meld finder's whole turn,
+joker retrieval included.
 
 The objective is points * 256 + cards, with a laid joker worth `joker_value` points (or, when negative, the
 number it stands for: the initial-meld count). `decode` turns the optimal decisions into melds.
@@ -19,23 +24,90 @@ import numpy as np
 from generator.engine.kernel import jit
 
 CAP = 8192
-HSIZE = 16384
-HMASK = HSIZE - 1
 MAX_MELDS = 64
+PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
 GIVE_UP = -2
 INFEASIBLE = -1
-# layout entry = kind * 4 + source
-SRC_TABLE, SRC_TABLE_JOKER, SRC_HAND, SRC_HAND_JOKER = 0, 1, 2, 3
+# layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
+SRC_TABLE, SRC_TABLE_JOKER, SRC_HAND, SRC_HAND_JOKER, SRC_FREED_JOKER = 0, 1, 2, 3, 4
+BIG_CAP = 32768
+EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards  # the exact fallback when a search outgrows CAP (allocated once per simulation)
 RUN, GROUP = 0, 1
 
 
 @jit
-def new_workspace(n_colours: int, n_numbers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Reusable arrays for solve_counts (allocate once per simulation, not per call)."""
+def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation)."""
     n_layers = n_numbers * (n_colours + 1) + 1
-    return (np.empty((n_layers, CAP), np.int64), np.empty((n_layers, CAP), np.int64),
-            np.empty((n_layers, CAP), np.int32), np.empty((n_layers, CAP), np.int32),
-            np.zeros(HSIZE, np.int32), np.empty(CAP, np.int64))
+    hsize = 1
+    while hsize < 2 * cap:
+        hsize *= 2
+    return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
+            np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
+            np.zeros(hsize, np.int32), np.empty(cap, np.int64))
+
+
+def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
+    """The small (CAP) and big (BIG_CAP) workspaces, in the argument order of solve_exact / solve_turn."""
+    return new_workspace(n_colours, n_numbers, CAP) + new_workspace(n_colours, n_numbers, BIG_CAP)
+
+
+@jit
+def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -> int:
+    """Index of nkey in layer L (its hash table must be live), or -1."""
+    hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
+    while True:
+        idx = htab[hh]
+        if idx == 0:
+            return -1
+        if keys[L, idx - 1] == nkey:
+            return idx - 1
+        hh = (hh + 1) & hmask
+
+
+@jit
+def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray, dec: np.ndarray,
+                     htab: np.ndarray, hmask: int) -> None:
+    """Mark (dec = -1) every state of layer L that another state dominates: same key but fewer hand jokers
+    used, or same key but an empty run slot turned into a 3+ slot, with a score at least as high.
+
+    Exact: a spare hand joker may be laid later or kept (laying is optional); from a 3+ slot every
+    continuation of an empty slot is still open (end now = stay empty; continue = a new run glued to a
+    finished one, valid whenever the new run is), with the same gains. Dominance strictly adds 3+ slots or
+    spare jokers, so there are no cycles and every dead state has a live dominator.
+    """
+    for si in range(n):
+        key = keys[L, si]
+        sc = score[L, si]
+        slots = key & 0xFFFFFFFF
+        rest = key & ~0xFFFFFFFF
+        used = (key >> 32) & 0xF
+        for u in range(used):  # fewer hand jokers used: the spare ones may still be laid, or kept
+            j = _lookup(keys, L, htab, hmask, key - ((used - u) << 32))
+            if j >= 0 and score[L, j] >= sc:
+                dec[L, si] = -1
+                break
+        if dec[L, si] < 0:
+            continue
+        for c in range(C):
+            a = (slots >> (4 * c)) & 3
+            b = (slots >> (4 * c + 2)) & 3
+            if b != 0:
+                continue
+            base = slots & ~(15 << (4 * c))
+            for alt in range(2):
+                if alt == 0:
+                    pair = 3 | (a << 2)  # (3, a): b filled
+                elif a == 0:
+                    pair = 3 | (3 << 2)  # (3, 3): both filled
+                else:
+                    break
+                j = _lookup(keys, L, htab, hmask, rest | base | (pair << (4 * c)))
+                if j >= 0 and j != si and score[L, j] >= sc:
+                    dec[L, si] = -1
+                    break
+            if dec[L, si] < 0:
+                break
 
 
 @jit
@@ -49,6 +121,8 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
     C = n_colours
     N = n_numbers
     n_layers = N * (C + 1) + 1
+    cap = keys.shape[1]
+    hmask = htab.shape[0] - 1
     count = np.zeros(n_layers, np.int64)
     keys[0, 0] = 0
     score[0, 0] = 0
@@ -62,6 +136,8 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
         for c in range(C + 1):
             nxt = L + 1
             for si in range(count[L]):
+                if dec[L, si] < 0:
+                    continue  # dominated (see _prune_dominated)
                 key = keys[L, si]
                 sc = score[L, si]
                 slots = key & 0xFFFFFFFF
@@ -111,12 +187,12 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                         nkey = nslots | ((used + jn) << 32) | ((sumg + g) << 36) | (mg << 42)
                                         d = ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
                                         # insert / improve
-                                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & HMASK
+                                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
                                         while True:
                                             idx = htab[hh]
                                             if idx == 0:
                                                 n = count[nxt]
-                                                if n >= CAP:
+                                                if n >= cap:
                                                     for q in range(count[nxt]):
                                                         htab[hpos[q]] = 0
                                                     return GIVE_UP
@@ -134,7 +210,7 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                                     parent[nxt, idx - 1] = si
                                                     dec[nxt, idx - 1] = d
                                                 break
-                                            hh = (hh + 1) & HMASK
+                                            hh = (hh + 1) & hmask
                 else:
                     for jg in range(jr + 1):
                         T = sumg + jg
@@ -146,12 +222,12 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                 continue
                         nkey = slots | ((used + jg) << 32)
                         gain = jg * (jv * 256 + 1)
-                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & HMASK
+                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
                         while True:
                             idx = htab[hh]
                             if idx == 0:
                                 n = count[nxt]
-                                if n >= CAP:
+                                if n >= cap:
                                     for q in range(count[nxt]):
                                         htab[hpos[q]] = 0
                                     return GIVE_UP
@@ -169,13 +245,17 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                     parent[nxt, idx - 1] = si
                                     dec[nxt, idx - 1] = jg
                                 break
-                            hh = (hh + 1) & HMASK
+                            hh = (hh + 1) & hmask
+            if count[nxt] > PRUNE_AT:
+                _prune_dominated(nxt, count[nxt], C, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
                 htab[hpos[n]] = 0
             L = nxt
     best = -1
     bi = -1
     for si in range(count[L]):
+        if dec[L, si] < 0:
+            continue
         slots = keys[L, si] & 0xFFFFFFFF
         ok = True
         for c in range(C):
@@ -238,12 +318,12 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     fj = (d >> (2 * s + 1)) & 1
                     if e == 1:
                         if fj == 1:
-                            ent = k * 4 + SRC_HAND_JOKER
+                            ent = k * 8 + SRC_HAND_JOKER
                         else:
                             p = placed[k]
                             placed[k] = p + 1
                             src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
-                            ent = k * 4 + src
+                            ent = k * 8 + src
                         run_buf[c, s, run_len[c, s]] = ent
                         run_len[c, s] += 1
                     elif run_len[c, s] > 0:
@@ -264,7 +344,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     p = placed[k]
                     placed[k] = p + 1
                     src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
-                    gcol[c, gcnt[c]] = k * 4 + src
+                    gcol[c, gcnt[c]] = k * 8 + src
                     gcnt[c] += 1
             else:
                 jg = d
@@ -301,7 +381,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                         present = False
                         for j in range(glen[gi]):
                             ent = grp[gi, j]
-                            if ent >= 0 and (ent & 3) != SRC_TABLE_JOKER and (ent >> 2) // N == cc:
+                            if ent >= 0 and (ent & 7) != SRC_TABLE_JOKER and (ent >> 3) // N == cc:
                                 present = True
                         if not present:
                             miss = cc
@@ -309,7 +389,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     for j in range(glen[gi]):
                         ent = grp[gi, j]
                         if ent < 0:
-                            tmp[j] = (miss * N + v) * 4 + SRC_HAND_JOKER
+                            tmp[j] = (miss * N + v) * 8 + SRC_HAND_JOKER
                         else:
                             tmp[j] = ent
                     nm = _emit(layout, nm, GROUP, tmp, glen[gi])
@@ -323,6 +403,13 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
 
 
 @jit
+def is_joker_entry(ent: int) -> bool:
+    """A layout entry that is a joker (from the table, the hand, or retrieved)."""
+    src = ent & 7
+    return src == SRC_TABLE_JOKER or src == SRC_HAND_JOKER or src == SRC_FREED_JOKER
+
+
+@jit
 def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, locks: np.ndarray) -> None:
     """Add to locks[kind] the kind each joker on the laid-out table stands for (runs: its place; groups:
     the lowest colour missing among the group's real cards)."""
@@ -331,10 +418,9 @@ def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
         length = layout[mi, 1]
         for j in range(length):
             ent = layout[mi, 2 + j]
-            src = ent & 3
-            if src != SRC_TABLE_JOKER and src != SRC_HAND_JOKER:
+            if not is_joker_entry(ent):
                 continue
-            k = ent >> 2
+            k = ent >> 3
             if layout[mi, 0] == RUN:
                 locks[k] += 1
             else:
@@ -344,10 +430,356 @@ def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
                     present = False
                     for jj in range(length):
                         e2 = layout[mi, 2 + jj]
-                        s2 = e2 & 3
-                        if s2 != SRC_TABLE_JOKER and s2 != SRC_HAND_JOKER and (e2 >> 2) // N == cc:
+                        if not is_joker_entry(e2) and (e2 >> 3) // N == cc:
                             present = True
                     if not present:
                         miss = cc
                         break
                 locks[miss * N + v] += 1
+
+
+@jit
+def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, real: np.ndarray,
+                locks: np.ndarray) -> None:
+    """Recount a whole laid-out table: real cards per kind and jokers per locked kind (arrays overwritten)."""
+    for k in range(real.shape[0]):
+        real[k] = 0
+        locks[k] = 0
+    for mi in range(n_melds):
+        for j in range(layout[mi, 1]):
+            ent = layout[mi, 2 + j]
+            if not is_joker_entry(ent):
+                real[ent >> 3] += 1
+    joker_locks(layout, n_melds, n_colours, n_numbers, locks)
+
+
+@jit
+def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int,
+                num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
+                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray,
+                big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray,
+                big_hpos: np.ndarray) -> int:
+    """solve_counts in the small workspace, again in the big one when it outgrows it (-2 only past both)."""
+    best = solve_counts(forced, hand, hand_jokers, n_colours, n_numbers, num_min, joker_value, decisions, keys,
+                        score, parent, dec, htab, hpos)
+    if best == GIVE_UP:
+        best = solve_counts(forced, hand, hand_jokers, n_colours, n_numbers, num_min, joker_value, decisions,
+                            big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+    return best
+
+
+@jit
+def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
+    return (num_min + kind % n_numbers) * 256 + 1
+
+
+@jit
+def solve_turn(t_real: np.ndarray, t_jok: np.ndarray, hand: np.ndarray, hand_jokers: int, opening: bool,
+               n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
+               out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
+               htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray, big_score: np.ndarray,
+               big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+    """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker's locked kind or -1,
+    give-ups]; layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing.
+
+    Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
+    Opened: the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty),
+    then the most cards; also every joker retrieval (see _best_retrieval), taken when strictly better.
+    """
+    C = n_colours
+    N = n_numbers
+    K = C * N
+    decisions = np.zeros(N * (C + 1), np.int64)
+    zeros = np.zeros(K, np.int64)
+    out[2] = -1
+    out[3] = 0
+    if opening:
+        best = solve_exact(zeros, hand, hand_jokers, C, N, num_min, -1, decisions, keys, score, parent, dec, htab,
+                           hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+        if best == GIVE_UP:
+            out[3] += 1
+        out[0] = best
+        out[1] = 0
+        if best > 0 and (best & 255) > 0:
+            out[1] = decode(decisions, zeros, zeros, C, N, layout)
+        return
+    forced = t_real + t_jok
+    best = solve_exact(forced, hand, hand_jokers, C, N, num_min, joker_penalty, decisions, keys, score, parent,
+                       dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+    if best == GIVE_UP:
+        out[3] += 1
+    if best > 0 and (best & 255) > 0:
+        out[1] = decode(decisions, t_real, t_jok, C, N, layout)
+    else:
+        best = 0
+        out[1] = 0
+    out[0] = best
+    _best_retrieval(t_real, t_jok, forced, hand, hand_jokers, C, N, num_min, joker_penalty, layout, out,
+                    decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
+                    big_htab, big_hpos)
+
+
+@jit
+def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, hand: np.ndarray,
+                    hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
+                    out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
+                    parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
+                    big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
+                    big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+    """Improve out/layout by retrieving one table joker, exactly over this family of plays: the joker locked to
+    kind k is replaced by a hand card of kind k (the replacement then sits wherever the table search puts it,
+    as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards (no card of kind
+    k, no hand joker); the rest of the hand and the table are rearranged by the exact search.
+
+    Bounds keep it cheap: a kind k without a candidate meld costs nothing; a greedy incumbent (the best table
+    with the joker swapped for the card, the joker in the richest candidate of cards left over) costs no
+    search and is usually optimal; one search with the freed
+    joker as a free extra hand joker (a relaxation) says whether any retrieval of k can beat the best so far;
+    then candidates go by gain, most first, one search each, and stop once their gain plus the search without
+    the replacement card (an upper bound: the search is monotone in the hand) cannot beat the best.
+    Not searched: retrieving both jokers in one turn, a freed joker joining table cards, and (for a group
+    joker) replacing it by a missing colour other than the lowest one.
+    """
+    K = C * N
+    jv = joker_penalty
+    everything = hand_jokers * (jv * 256 + 1)
+    for k in range(K):
+        everything += hand[k] * _card_gain(k, N, num_min)
+    table_size = 0
+    for k in range(K):
+        table_size += forced[k]
+    hand2 = hand.copy()
+    MAXC = 2048
+    c_typ = np.zeros(MAXC, np.int64)  # RUN: (colour, first, last, joker place); GROUP: (number, mask, -, -)
+    c_a = np.zeros(MAXC, np.int64)
+    c_b = np.zeros(MAXC, np.int64)
+    c_e = np.zeros(MAXC, np.int64)
+    c_j = np.zeros(MAXC, np.int64)
+    c_gain = np.zeros(MAXC, np.int64)
+    best_dec = np.zeros(N * (C + 1), np.int64)
+    best_typ = -1
+    best_i = -1
+    best_k = -1
+    best_g = -1
+    cert = np.zeros_like(layout)
+    for k in range(K):
+        if t_jok[k] == 0 or hand[k] == 0 or out[0] >= everything:
+            continue
+        hand2[k] -= 1
+        repl = _card_gain(k, N, num_min)
+        nc = 0
+        for c in range(C):  # runs: colour c, places s..e, the joker at jp, other places hand cards (not k)
+            for s in range(N):
+                for e in range(s + 2, N):
+                    for jp in range(s, e + 1):
+                        ok = True
+                        gain = 0
+                        for v in range(s, e + 1):
+                            kk = c * N + v
+                            if v != jp:
+                                if kk == k or hand2[kk] == 0:
+                                    ok = False
+                                    break
+                                gain += _card_gain(kk, N, num_min)
+                        if ok and nc < MAXC:
+                            c_typ[nc], c_a[nc], c_b[nc], c_e[nc], c_j[nc], c_gain[nc] = RUN, c, s, e, jp, gain
+                            nc += 1
+        for v in range(N):  # groups: number v, 2+ hand colours (not k), the joker as the lowest missing colour
+            for mask in range(1, 1 << C):
+                n_col = 0
+                ok = True
+                gain = 0
+                for c in range(C):
+                    kk = c * N + v
+                    if (mask >> c) & 1:
+                        n_col += 1
+                        if kk == k or hand2[kk] == 0:
+                            ok = False
+                            break
+                        gain += _card_gain(kk, N, num_min)
+                if ok and n_col >= 2 and n_col + 1 <= C and nc < MAXC:
+                    c_typ[nc], c_a[nc], c_b[nc], c_e[nc], c_j[nc], c_gain[nc] = GROUP, v, mask, 0, 0, gain
+                    nc += 1
+        if nc == 0:
+            hand2[k] += 1
+            continue
+        if best_k < 0 and best_g < 0:
+            g_row, g_pos = _greedy_slot(layout, out[1], k, C, N)
+            if g_row >= 0:
+                # greedy incumbent: keep the best table, swap the joker for the unlaid card of kind k, and put
+                # the joker in the richest candidate made only of cards that table leaves in the hand
+                unlaid = hand.copy()
+                for mi in range(out[1]):
+                    for jj in range(layout[mi, 1]):
+                        if (layout[mi, 2 + jj] & 7) == SRC_HAND:
+                            unlaid[layout[mi, 2 + jj] >> 3] -= 1
+                if unlaid[k] > 0:
+                    unlaid[k] -= 1
+                    for i in range(nc):
+                        if (best_g < 0 or c_gain[i] > c_gain[best_g]) and _fits(c_typ[i], c_a[i], c_b[i], c_e[i],
+                                                                                 c_j[i], unlaid, C, N):
+                            best_g = i
+                    if best_g >= 0 and out[0] + repl + c_gain[best_g] > out[0]:
+                        out[0] += repl + c_gain[best_g]
+                        layout[g_row, 2 + g_pos] = k * 8 + SRC_HAND
+                        _write_meld(layout, out[1], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
+                                    c_j[best_g], C, N)
+                        out[1] += 1
+                        out[2] = k
+                    else:
+                        best_g = -1
+        if table_size > EXACT_RETRIEVAL_TABLE:
+            hand2[k] += 1
+            continue
+        # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
+        # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
+        relaxed = solve_exact(forced, hand2, hand_jokers + 1, C, N, num_min, jv, decisions, keys, score, parent,
+                              dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+        if relaxed == GIVE_UP:
+            out[3] += 1
+        if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[0]:
+            hand2[k] += 1
+            continue
+        if relaxed > 0 and hand_jokers == 0:
+            # the relaxed optimum is a legal retrieval when its one joker (the freed one) shares a meld
+            # with 2+ hand cards not of kind k: then it is the best retrieval of k (joining table cards too)
+            t_jok[k] -= 1
+            nm = decode(decisions, t_real, t_jok, C, N, cert)
+            t_jok[k] += 1
+            if _certify(cert, nm, k):
+                out[0] = relaxed - (jv * 256 + 1) + repl
+                out[1] = nm
+                out[2] = k
+                layout[:nm] = cert[:nm]
+                best_k = -1
+                hand2[k] += 1
+                continue
+        bound = solve_exact(forced, hand2, hand_jokers, C, N, num_min, jv, decisions, keys, score, parent, dec,
+                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+        if bound == GIVE_UP:
+            out[3] += 1
+            hand2[k] += 1
+            continue
+        if bound < 0:
+            bound = 0
+        order = np.argsort(-c_gain[:nc], kind="mergesort")
+        for oi in range(nc):
+            i = order[oi]
+            if repl + c_gain[i] + bound <= out[0]:
+                break
+            _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
+            r = solve_exact(forced, hand2, hand_jokers, C, N, num_min, jv, decisions, keys, score, parent, dec,
+                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+            _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
+            if r == GIVE_UP:
+                out[3] += 1
+            if r >= 0 and repl + c_gain[i] + r > out[0]:
+                out[0] = repl + c_gain[i] + r
+                best_k = k
+                best_i = i
+                best_typ = c_typ[i]
+                best_dec[:] = decisions
+                best_a, best_b, best_e, best_j = c_a[i], c_b[i], c_e[i], c_j[i]
+        hand2[k] += 1
+    if best_k < 0:
+        return
+    t_jok2 = t_jok.copy()
+    t_jok2[best_k] -= 1  # the replacement card of kind best_k is then decoded as a hand card
+    nm = decode(best_dec, t_real, t_jok2, C, N, layout)
+    _write_meld(layout, nm, best_typ, best_a, best_b, best_e, best_j, C, N)
+    out[1] = nm + 1
+    out[2] = best_k
+
+
+@jit
+def _certify(lay: np.ndarray, nm: int, k: int) -> bool:
+    """One hand joker in `lay`, in a meld with 2+ hand cards not of kind k; it is marked SRC_FREED_JOKER."""
+    row = -1
+    pos = -1
+    for mi in range(nm):
+        for jj in range(lay[mi, 1]):
+            if (lay[mi, 2 + jj] & 7) == SRC_HAND_JOKER:
+                if row >= 0:
+                    return False
+                row = mi
+                pos = jj
+    if row < 0:
+        return False
+    n_hand = 0
+    for jj in range(lay[row, 1]):
+        ent = lay[row, 2 + jj]
+        if (ent & 7) == SRC_HAND and (ent >> 3) != k:
+            n_hand += 1
+    if n_hand < 2:
+        return False
+    lay[row, 2 + pos] = (lay[row, 2 + pos] >> 3) * 8 + SRC_FREED_JOKER
+    return True
+
+
+@jit
+def _greedy_slot(layout: np.ndarray, nm: int, k: int, C: int, N: int) -> tuple[int, int]:
+    """Row and place of a table joker locked to kind k that a real card of kind k may replace, or (-1, -1)."""
+    for mi in range(nm):
+        for jj in range(layout[mi, 1]):
+            ent = layout[mi, 2 + jj]
+            if (ent & 7) != SRC_TABLE_JOKER or (ent >> 3) != k:
+                continue
+            if layout[mi, 0] == RUN:
+                return mi, jj
+            clash = False
+            for q in range(layout[mi, 1]):
+                e2 = layout[mi, 2 + q]
+                if not is_joker_entry(e2) and (e2 >> 3) // N == k // N:
+                    clash = True
+            if not clash:
+                return mi, jj
+    return -1, -1
+
+
+@jit
+def _fits(typ: int, a: int, b: int, e: int, jp: int, hand: np.ndarray, C: int, N: int) -> bool:
+    """The candidate meld's hand cards are all in `hand`."""
+    if typ == RUN:
+        for v in range(b, e + 1):
+            if v != jp and hand[a * N + v] == 0:
+                return False
+    else:
+        for c in range(C):
+            if (b >> c) & 1 and hand[c * N + a] == 0:
+                return False
+    return True
+
+
+@jit
+def _write_meld(layout: np.ndarray, row: int, typ: int, a: int, b: int, e: int, jp: int, C: int, N: int) -> None:
+    """Layout row for a candidate meld with the freed joker (a group's joker: the lowest missing colour)."""
+    if typ == RUN:
+        layout[row, 0] = RUN
+        layout[row, 1] = e - b + 1
+        for v in range(b, e + 1):
+            layout[row, 2 + v - b] = (a * N + v) * 8 + (SRC_FREED_JOKER if v == jp else SRC_HAND)
+    else:
+        i = 0
+        miss = -1
+        for c in range(C):
+            if (b >> c) & 1:
+                layout[row, 2 + i] = (c * N + a) * 8 + SRC_HAND
+                i += 1
+            elif miss < 0:
+                miss = c
+        layout[row, 0] = GROUP
+        layout[row, 1] = i + 1
+        layout[row, 2 + i] = (miss * N + a) * 8 + SRC_FREED_JOKER
+
+
+@jit
+def _take(typ: int, a: int, b: int, e: int, jp: int, hand: np.ndarray, C: int, N: int, delta: int) -> None:
+    """Add delta to the hand counts of a candidate meld's hand cards."""
+    if typ == RUN:
+        for v in range(b, e + 1):
+            if v != jp:
+                hand[a * N + v] += delta
+    else:
+        for c in range(C):
+            if (b >> c) & 1:
+                hand[c * N + a] += delta

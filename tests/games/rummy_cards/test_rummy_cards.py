@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from generator.engine.kernel import seed_state
 from generator.errors import RuleViolation
-from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play,
+from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play, solve_counts,
                                          is_valid_meld, legal_problems, meld_value, play_round, read_meld,
                                          score_exhausted, score_out, transcript)
 from generator.games.rummy_cards.players import MeldFinder, RandomLegal
@@ -241,28 +241,29 @@ def test_solver_prefers_points_then_cards() -> None:
     assert (play.points, play.cards) == (45, 6)
 
 
-def replay_kernel_round(seed: int, players: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+def replay_kernel_round(seed: int, players: int, random_seat: int = -1) -> tuple[np.ndarray, np.ndarray, list[int]]:
     sim = simulation_from_spec(SPEC_M, players)
-    from generator.games.rummy_cards.solver import new_workspace
+    from generator.games.rummy_cards.solver import workspaces
     scores = np.zeros(players, np.int64)
     first = np.zeros((players, 2), np.int64)
     log = np.zeros(400, np.int64)
     res = play_round(seed_state(seed), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies, sim.jokers,
                      sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds), sim.max_turns,
-                     *new_workspace(sim.n_colours, sim.n_numbers), scores, first, log)
+                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log)
     return res, scores, log[:res[2]].tolist()
 
 
-@pytest.mark.parametrize("seed, players", [(1, 2), (2, 3), (3, 4)])
-def test_kernel_agrees_with_reference_rules(seed: int, players: int) -> None:
-    res, scores, log = replay_kernel_round(seed, players)
+@pytest.mark.parametrize("seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1),
+                                                        (6, 4, 3)])
+def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int) -> None:
+    res, scores, log = replay_kernel_round(seed, players, random_seat)
     game = Game(SPEC_M, players)
     rng = seed_state(seed)
     s = game.new_round(rng)
     ref_log = []
     while not game.is_over(s):
         before = len(s.hands[s.current])
-        a = MeldFinder().choose(game, s, rng)
+        a = (RandomLegal() if s.current == random_seat else MeldFinder()).choose(game, s, rng)
         s2 = game.apply(s, a)
         ref_log.append(before - len(s2.hands[s.current]) if isinstance(a, Lay) else (-1 if s.pile else -2))
         s = s2
@@ -319,3 +320,48 @@ def test_balance_report_is_deterministic_and_has_every_tolerance() -> None:
 
 def test_golden_playthrough_2p(golden) -> None:  # type: ignore[no-untyped-def]
     golden.check(HERE / "golden" / "playthrough_2p.txt", transcript(SPEC_M, 2024, 2))
+
+
+# ---- joker retrieval, exact fallback, random-legal plays ------------------------------------------------
+
+def test_meld_finder_retrieves_the_joker_when_it_pays() -> None:
+    table = (run("red5 joker red7"),)
+    play = find_best_play(GAME, cs("red6 blue9 yellow9 red1"), table, opening=False)
+    assert play.retrieved_joker == c("joker") and (play.points, play.cards) == (24, 3)
+    s2 = GAME.apply(state("red6 blue9 yellow9 red1", table=table, opened=(True, True)), Lay(play.table))
+    assert s2.hands[0] == cs("red1")
+    assert any(c("joker") in m.cards and c("blue9") in m.cards for m in s2.table)
+
+
+def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening() -> None:
+    table = (run("red5 joker red7"),)
+    play = find_best_play(GAME, cs("black6 blue9 yellow9 red1"), table, opening=False)  # black6 is not red6
+    assert play.table is None and play.retrieved_joker is None
+    opening = find_best_play(GAME, cs("red6 blue9 yellow9 red1"), table, opening=True)
+    assert opening.table is None or opening.table[:1] == table  # opening never touches the table
+
+
+def test_solver_is_exact_past_the_small_workspace() -> None:
+    from generator.games.rummy_cards.solver import CAP, new_workspace, solve_exact, workspaces
+    forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
+                       1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
+    hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
+                     1, 0, 0, 2, 1, 0, 1, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 1, 2, 1], np.int64)  # a 2p give-up (43 cards)
+    dec = np.zeros(65, np.int64)
+    tiny = new_workspace(4, 13, CAP // 8)
+    assert solve_counts(forced, hand, 0, 4, 13, 1, 25, dec, *tiny) == -2
+    assert solve_exact(forced, hand, 0, 4, 13, 1, 25, dec, *workspaces(4, 13)) == 75563
+
+
+def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
+    table = (run("red5 red6 red7"), group("blue9 yellow9 black9"))
+    s = state("red4 red8 red9 red10 red9:1 joker", table=table, opened=(True, True))
+    acts = GAME.legal_actions(s)
+    assert isinstance(acts[0], Draw)
+    for a in acts[1:]:
+        GAME.apply(s, a)  # raises on an illegal play
+    added = {tuple(D.name(x) for x in a.table[0].cards) for a in acts if isinstance(a, Lay) and len(a.table) == 2}
+    assert ("red4", "red5", "red6", "red7") in added and ("joker", "red5", "red6", "red7") in added
+    assert ("red5", "red6", "red7", "red8") in added
+    closed = state("red4 red8 red9 red10 joker", table=table, opened=(False, True))
+    assert all(len(a.table) == 3 for a in GAME.legal_actions(closed)[1:])  # unopened: new melds only (>= 40)
