@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402
 from generator.games.rummy_cards import balance_report  # noqa: E402
 from generator.games.rummy_cards.sim import simulation_from_spec  # noqa: E402
-from generator.games.rummy_cards.solver import new_workspace, solve_counts  # noqa: E402
+from generator.games.rummy_cards.solver import CAP, new_workspace, solve_counts  # noqa: E402
 from generator.spec.games.rummy_cards import RummyCardsGame  # noqa: E402
 from tests.games.rummy_cards.fixtures import SPEC  # noqa: E402
 
@@ -22,7 +22,7 @@ from tests.games.rummy_cards.fixtures import SPEC  # noqa: E402
 def main() -> None:
     spec = RummyCardsGame.model_validate(SPEC)
     C, N = 4, 13
-    ws = new_workspace(C, N)
+    ws = new_workspace(C, N, CAP)
     dec = np.zeros(N * (C + 1), np.int64)
     rng = np.random.default_rng(0)
     cases = []
