@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from generator.errors import KitError
 from generator.games.raindrops.components import MemoryCard, build_bag, component_problems
 from generator.games.raindrops.cover import verify_cover
 from generator.games.raindrops.difficulty import measure
-from generator.games.raindrops.memory import generate_memory_cards
+from generator.games.raindrops.memory import Pattern, generate_memory_cards
 
 if TYPE_CHECKING:
     from generator.spec.games.raindrops import RaindropsGame
@@ -29,7 +29,7 @@ def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[
     probs: list[tuple[str, str]] = []
     if len(cards) != mc.count:
         probs.append(("memory_cards.count", f"generator made {len(cards)} cards, expected {mc.count}"))
-    first: dict[tuple, int] = {}
+    first: dict[Pattern, int] = {}
     for card in cards:
         key = f"memory_cards (seed {spec.seed}) card {card.id}"
         probs += [("memory_cards", m) for m in verify_cover(card, bag)]
@@ -120,9 +120,11 @@ def balance_report(spec: "RaindropsGame", *, games: int, seed: int, executor: Ex
     diff = np.array([s[0] for s in stats])
     points = np.array([c.points for c in cards], float)
     base = points - np.array([mc.points.cat_bonus if c.cat else 0 for c in cards], float)
-    rho = spearman(points, diff)
-    rho_base = spearman(base, diff)
-    rho_build = spearman([c.difficulty for c in cards], diff)
+    # spearman takes any 1-D float sequence (it calls np.asarray); a 1-D array is one at run time
+    diff_seq = cast(Sequence[float], diff)
+    rho = spearman(cast(Sequence[float], points), diff_seq)
+    rho_base = spearman(cast(Sequence[float], base), diff_seq)
+    rho_build = spearman([c.difficulty for c in cards], diff_seq)
     unf = float(tally["unfinished"].sum()) / max(1.0, float(n.sum()))
 
     types = [t.id for t in spec.cloud_tokens.types]

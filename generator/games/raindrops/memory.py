@@ -17,7 +17,7 @@ import numpy as np
 
 from generator.errors import KitError
 from generator.games.raindrops.components import MemoryCard, RaindropTile, bag_pairs, build_bag
-from generator.games.raindrops.cover import explain_uncoverable, find_cover
+from generator.games.raindrops.cover import Domino, explain_uncoverable, find_cover
 from generator.games.raindrops.difficulty import measure
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _grow(rng: np.random.Generator, rows: int, cols: int, n_cells: int, connecte
     return _crop(cells)
 
 
-def generate_patterns(spec: "RaindropsGame", seed: int) -> list[tuple[Pattern, tuple]]:
+def generate_patterns(spec: "RaindropsGame", seed: int) -> list[tuple[Pattern, tuple[Domino, ...]]]:
     """`count` distinct patterns with their solver-found covers, in generation order."""
     mc = spec.memory_cards
     bag = build_bag(spec)
@@ -79,7 +79,7 @@ def generate_patterns(spec: "RaindropsGame", seed: int) -> list[tuple[Pattern, t
     sizes = list(range(mc.cells.min, mc.cells.max + 1, 2)) or [mc.cells.min]
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x4D454D]))
     seen: set[Pattern] = set()
-    out: list[tuple[Pattern, tuple]] = []
+    out: list[tuple[Pattern, tuple[Domino, ...]]] = []
     for i in range(mc.count):
         n_cells = sizes[i % len(sizes)]
         for _ in range(_TRIES_PER_CARD):
@@ -104,7 +104,8 @@ def points_from_difficulty(difficulty: np.ndarray, cat: np.ndarray, p_min: int, 
     levels = p_max - p_min + 1
     ranks = np.searchsorted(np.sort(difficulty), difficulty, side="left")
     base = p_min + (ranks * levels) // max(1, n)
-    return (base + np.where(cat, cat_bonus, 0)).astype(np.int64)
+    points: np.ndarray = (base + np.where(cat, cat_bonus, 0)).astype(np.int64)
+    return points
 
 
 def _assign_symbols(spec: "RaindropsGame", difficulty: np.ndarray,
