@@ -19,7 +19,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from generator.engine.kernel import jit
+from generator.engine.kernel import jit, py_func
 from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPlacement, Held, KeepCards,
                                              KeepThunder, NoSpecial, Place, PlaceBonus, Raindrops, Special, State,
                                              TakeBonus, TakeCard)
@@ -363,7 +363,7 @@ class GreedyPolicy:
     def __init__(self, game: Raindrops, *, specials: bool = True, pure: bool = False, reference: bool = False):
         self.game = game
         self.specials = specials
-        self.kernel = best_drop.py_func if pure else best_drop  # type: ignore[attr-defined]
+        self.kernel = py_func(best_drop) if pure else best_drop
         ids = list(game.tiles)
         self.ma = np.zeros(max(ids) + 1, dtype=np.int64)
         self.mb = np.zeros(max(ids) + 1, dtype=np.int64)
