@@ -593,11 +593,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
             t2 = NO_GAIN
             for r in range(rows):
                 x = tp[r, sums[r] - white + w]
-                if x > t1:
-                    t2 = t1
-                    t1 = x
-                elif x > t2:
-                    t2 = x
+                t2 = max(t2, min(t1, x))
+                t1 = max(t1, x)
             memo[w] = top2_value(t1, t2, neg_m)
     best_e = plan_bound(now, miss_cost) + TIE
     best_mask = 0
@@ -614,16 +611,10 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
             if (hit >> r) & 1:
                 x = top[p, r]
             else:
-                if x > f1:
-                    f2 = f1
-                    f1 = x
-                elif x > f2:
-                    f2 = x
-            if x > c1:
-                c2 = c1
-                c1 = x
-            elif x > c2:
-                c2 = x
+                f2 = max(f2, min(f1, x))
+                f1 = max(f1, x)
+            c2 = max(c2, min(c1, x))
+            c1 = max(c1, x)
         if top2_value(c1, c2, neg_m) <= best_e:
             continue
         fd = faces[d]
@@ -650,11 +641,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 for i in range(drows[d, DR_COUNT]):
                     r = drows[d, DR_ROWS + i]
                     x = tp[r, base[r] + add[d, k, r]]
-                    if x > t1:
-                        t2 = t1
-                        t1 = x
-                    elif x > t2:
-                        t2 = x
+                    t2 = max(t2, min(t1, x))
+                    t1 = max(t1, x)
                 total += top2_value(t1, t2, neg_m)
         if total / nk > best_e:
             best_e = total / nk + TIE
@@ -674,16 +662,10 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 if (hit >> r) & 1:
                     x = top[p, r]
                 else:
-                    if x > f1:
-                        f2 = f1
-                        f1 = x
-                    elif x > f2:
-                        f2 = x
-                if x > c1:
-                    c2 = c1
-                    c1 = x
-                elif x > c2:
-                    c2 = x
+                    f2 = max(f2, min(f1, x))
+                    f1 = max(f1, x)
+                c2 = max(c2, min(c1, x))
+                c1 = max(c1, x)
             cap = top2_value(c1, c2, neg_m)
             if cap <= best_e:
                 continue
@@ -714,11 +696,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                         part[r] = base[r] + add[d2, k2, r]
                         if (outer_only >> r) & 1:
                             x = tp[r, part[r]]
-                            if x > p1:
-                                p2 = p1
-                                p1 = x
-                            elif x > p2:
-                                p2 = x
+                            p2 = max(p2, min(p1, x))
+                            p1 = max(p1, x)
                     if single:  # the lower die counts for one row: a look-up and three maxima per outcome
                         s0 = part[r0]
                         q1 = p1 if p1 > neg_m else neg_m
@@ -733,11 +712,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                             for i in range(drows[d1, DR_COUNT]):
                                 r = drows[d1, DR_ROWS + i]
                                 x = tp[r, part[r] + add[d1, k1, r]]
-                                if x > t1:
-                                    t2 = t1
-                                    t1 = x
-                                elif x > t2:
-                                    t2 = x
+                                t2 = max(t2, min(t1, x))
+                                t1 = max(t1, x)
                             total += top2_value(t1, t2, neg_m)
                     left -= n1
                     if left > 0 and total + left * cap <= need:

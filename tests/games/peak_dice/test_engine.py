@@ -17,7 +17,7 @@ from generator.games.peak_dice import POLICIES, Game, Simulation, build_tables, 
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import plan_arrays
 from generator.games.peak_dice.sim import play
-from tests.games.peak_dice.conftest import make_spec
+from tests.games.peak_dice.conftest import D6, make_spec
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
@@ -172,3 +172,128 @@ def test_planner_outplays_the_greedy_policies(spec) -> None:
     share = {p: r["miss_turns"][0] / r["active_turns"][0] for p, r in res.items()}
     assert share["planner"] < share["reroll"]
     assert res["planner"]["games.misses"].max() < res["reroll"]["games.misses"].max()
+
+
+# --- the planner's re-roll against a plain enumeration ------------------------------------------------------
+
+
+def _decision_states(t, players: int, seeds, per_game: int = 40):
+    """(sheet, filled, faces, player, miss_cost) at the re-roll decisions of planner games (from the kernel log)."""
+    out = []
+    for seed in seeds:
+        k = play(t, ["planner"] * players, 300, seed_state(seed), 1, log_rows=4000)
+        sheet = np.zeros((players, t.rows, t.row_length), dtype=np.int64)
+        filled = np.zeros((players, t.rows), dtype=np.int64)
+        misses = np.zeros(players, dtype=np.int64)
+        for row in k["log"]:
+            kind, p, c, v = (int(x) for x in row[[0, 2, 3, 4]])
+            if kind == K.EV_ROLL and len(out) < per_game * (seeds.index(seed) + 1):
+                miss_cost = (misses[p] + 1 + t.plan_params[1]) * t.plan_params[0]
+                out.append((sheet.copy(), filled.copy(), row[5:].copy(), p, float(miss_cost)))
+            elif kind in (K.EV_WRITE_B, K.EV_WRITE_C):
+                sheet[p, c, filled[p, c]] = v
+                filled[p, c] += 1
+            elif kind == K.EV_MISS:
+                misses[p] += 1
+    return out
+
+
+def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
+    """The re-roll rule by brute force: every outcome of every set of 1..max_dice dice, valued by plan_bound
+    on plan_gain; a set wins when it beats keeping and every earlier set (smaller first, then lower mask)
+    by more than TIE."""
+    import itertools
+
+    sheet, filled, faces, p, miss_cost = state
+    lv = max(0, int((filled[p] < t.row_length).sum()) - 1)
+    gains = [[K.plan_gain(sheet, filled, t.peaks, t.row_length, t.plan_v, t.plan_q, lv, p, r, v)
+              for v in range(t.cnt_lt.shape[1] - 1)] for r in range(t.rows)]
+    sums = np.zeros(t.rows, dtype=np.int64)
+
+    def value(fc):
+        K.colour_sums(t.dice_colour, t.dice_value, fc, t.rows, sums)
+        return K.plan_bound(np.array([gains[r][sums[r]] for r in range(t.rows)]), miss_cost)
+
+    values = {0: value(faces)}
+    best, best_mask = values[0] + K.TIE, 0
+    for size in range(1, max_dice + 1):
+        for mask in range(1, 1 << t.dice):
+            dice = [d for d in range(t.dice) if (mask >> d) & 1]
+            if len(dice) != size:
+                continue
+            total, n = 0.0, 0
+            for ks in itertools.product(*(range(int(t.dice_faces[d])) for d in dice)):
+                fc = faces.copy()
+                fc[dice] = ks
+                total += value(fc)
+                n += 1
+            values[mask] = total / n
+            if values[mask] > best:
+                best, best_mask = values[mask] + K.TIE, mask
+    return best_mask, values
+
+
+def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) -> int:
+    sheet, filled, faces, p, miss_cost = state
+    fn = K.plan_reroll.py_func if pure else K.plan_reroll
+    work = K.plan_workspace(t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, players, t.rows)
+    table = np.zeros((players, t.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
+    dirty = np.ones((players, t.rows), dtype=np.int64)
+    return int(fn(sheet, filled, t.peaks, t.row_length, t.plan_v, t.plan_q, t.dice_colour, t.dice_value,
+                  t.dice_faces, p, miss_cost, max_dice, faces.copy(), np.zeros(t.rows, dtype=np.int64), table, dirty,
+                  *work))
+
+
+def test_planner_reroll_is_the_plain_enumerations_choice(spec) -> None:
+    """The pruned, memoised re-roll picks what enumerating every outcome of every set picks, on real decisions
+    (full and empty sheets, twin white dice showing the same face included), compiled and pure alike."""
+    t = build_tables(spec)
+    states = _decision_states(t, 3, [31, 32, 33], per_game=50)
+    twins = sum(1 for s in states if s[2][4] == s[2][5])
+    assert twins > 5  # the twin-skip path is exercised
+    chosen = {0: 0, 1: 0, 2: 0}
+    for i, st_ in enumerate(states):
+        want, values = _enumerated_choice(t, st_, 2)
+        got = _kernel_choice(t, st_, 3, 2)
+        assert got == want, (i, got, want, values[got], values[want])
+        chosen[bin(got).count("1")] += 1
+        if i % 10 == 0:
+            assert _kernel_choice(t, st_, 3, 2, pure=True) == got
+    assert min(chosen.values()) > 0  # keeping, single dice and pairs all occur
+
+
+def test_planner_reroll_general_dice_and_three_dice_sets() -> None:
+    """Dice whose faces carry several colours (no white-only die to memoise, several rows per die) and sets of
+    3 dice take the generic paths; they still agree with the plain enumeration."""
+    from dataclasses import replace
+
+    from generator.games.peak_dice.planner import DEFAULT_PARAMS
+
+    mixed = [{"faces": [{"colour": c, "value": v} for c, v in zip(["purple", "blue", "white", "red", "yellow",
+                                                                    "white"], [1, 2, 3, 4, 5, 6])]}]
+    spec = make_spec(dice=mixed + [{"colour": c, "values": D6} for c in ("purple", "blue", "red", "yellow")]
+                     + [{"colour": "white", "values": [1, 2, 3]}])
+    t = build_tables(spec, planner=replace(DEFAULT_PARAMS, reroll_dice=3))
+    states = _decision_states(t, 2, [5, 6], per_game=6)
+    for st_ in states:
+        for max_dice in (2, 3):
+            want, _ = _enumerated_choice(t, st_, max_dice)
+            assert _kernel_choice(t, st_, 2, max_dice) == want
+
+
+def test_equal_sets_go_to_the_smaller_one() -> None:
+    """A die that counts only for full rows adds nothing: re-rolling it along with another die is an exact tie
+    with re-rolling that die alone, and the smaller set wins even where the pair's sum rounds higher."""
+    t = build_tables(make_spec())
+    sheet = np.zeros((2, 4, 9), dtype=np.int64)
+    filled = np.zeros((2, 4), dtype=np.int64)
+    sheet[0, 0] = [3, 5, 7, 9, 15, 12, 10, 8, 4]  # purple full: the purple die is worth nothing
+    filled[0, 0] = 9
+    for faces, single in (([4, 1, 2, 4, 0, 1], 3), ([4, 5, 0, 1, 0, 1], 1)):
+        state = (sheet, filled, np.array(faces, dtype=np.int64), 0, 3.0)
+        want, values = _enumerated_choice(t, state, 2)
+        assert want == 1 << single
+        pair = want | 1  # the same die plus the worthless purple one
+        assert 0.0 < values[pair] - values[want] < 1e-12  # a tie that rounds in the pair's favour
+        assert _kernel_choice(t, state, 2, 2) == want
+        assert _kernel_choice(t, state, 2, 2, pure=True) == want
