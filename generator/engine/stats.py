@@ -62,7 +62,7 @@ def hist_mean_sd(hist: np.ndarray, offset: int = 0) -> tuple[float, float]:
     return (mean, math.sqrt(var))
 
 
-def spearman(x: Sequence[float], y: Sequence[float]) -> float:
+def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
     """Spearman rank correlation (average ranks for ties)."""
     from scipy.stats import spearmanr
 

@@ -188,7 +188,7 @@ def is_valid_meld(deck: Deck, meld: Meld) -> bool:
 def read_meld(deck: Deck, cards: Sequence[int]) -> Meld:
     """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if none."""
     for kind in ("run", "group"):
-        m = Meld(kind, tuple(cards))  # type: ignore[arg-type]
+        m = Meld(kind, tuple(cards))
         if is_valid_meld(deck, m):
             return m
     meld_roles(deck, Meld("group", tuple(cards)))

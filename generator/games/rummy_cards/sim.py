@@ -205,7 +205,8 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                     for i in range(tab[mi, 1]):
                         if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
                             j_before += 1
-                ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+                ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min,  # type: ignore[arg-type]
+                                    initial_meld)  # (compiled: act is an int64 scalar)
                 j_after = 0
                 for mi in range(ntab):
                     for i in range(tab[mi, 1]):
@@ -343,7 +344,7 @@ class RummySimulation:
             seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
             res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
                              self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
-                             int(seat[g]), *ws, scores[g], first[g], log)
+                             int(seat[g]), *ws, scores[g], first[g], log)  # type: ignore[call-arg]  # *ws: 12 arrays
             winner[g], exhausted[g], turns[g] = res[0], res[1], res[2]
             giveups[0] += res[3]
             retrievals[0] += res[4]

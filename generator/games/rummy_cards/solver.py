@@ -61,7 +61,7 @@ def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -
         if idx == 0:
             return -1
         if keys[L, idx - 1] == nkey:
-            return idx - 1
+            return int(idx - 1)
         hh = (hh + 1) & hmask
 
 
