@@ -26,7 +26,8 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
     """Per game and seat: 1/k for each of the k players sharing the top score, else 0."""
     top = scores.max(axis=1, keepdims=True)
     won = (scores == top).astype(np.float64)
-    return won / won.sum(axis=1, keepdims=True)
+    shares: np.ndarray = won / won.sum(axis=1, keepdims=True)
+    return shares
 
 
 def _tol(name: str, measured: float, bound: Bound, key: str, low: float | None = None,

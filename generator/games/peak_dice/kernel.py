@@ -66,8 +66,8 @@ def is_legal_write(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row
         return True
     a = sheet[p, r, f - 1]
     if f < peaks[r]:
-        return v > a
-    return v < a
+        return v > a  # type: ignore[no-any-return]  # compiled: numpy scalar
+    return v < a  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit
@@ -80,12 +80,12 @@ def row_completable(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, ro
         return True
     if f == 0:
         need = pk - 1 if pk - 1 > row_length - pk else row_length - pk
-        return totals[r] - 1 >= need
+        return totals[r] - 1 >= need  # type: ignore[no-any-return]  # compiled: numpy scalar
     a = sheet[p, r, f - 1]
     if f < pk:
         # values above a up to the top sum, then row_length - pk values below the top sum
-        return totals[r] - cnt_lt[r, a + 1] >= pk - f and totals[r] - 1 >= row_length - pk
-    return cnt_lt[r, a] >= row_length - f
+        return totals[r] - cnt_lt[r, a + 1] >= pk - f and totals[r] - 1 >= row_length - pk  # type: ignore[no-any-return]  # compiled: numpy scalar
+    return cnt_lt[r, a] >= row_length - f  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit
@@ -122,7 +122,7 @@ def write_utility(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_
         allowed = mass_lt[r, a] / (row_length - f)
     if allowed <= 0.0:
         return 1.0 if waste <= 0.0 else 0.0
-    return 1.0 - waste / allowed
+    return 1.0 - waste / allowed  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit
@@ -442,7 +442,7 @@ def gain_of(sheet: np.ndarray, filled: np.ndarray, plan_v: np.ndarray, plan_q: n
     if q <= NEG * 0.5:
         return NEG
     a = sheet[p, r, f - 1] if f > 0 else 0
-    return q - plan_v[lv, r, f, a]
+    return q - plan_v[lv, r, f, a]  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.games.peak_dice.tables import achievable_sums
-from generator.spec.games.peak_dice import WHITE, PeakDiceGame
+from generator.spec.games.peak_dice import WHITE, PeakDiceGame, PlainDie
 
 
 def row_fill_problem(name: str, length: int, peak: int, sums: list[int]) -> str | None:
@@ -50,7 +50,7 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
     colours_ok = True
     for d, die in enumerate(spec.dice):
         faces = die.expanded()
-        if hasattr(die, "values"):
+        if isinstance(die, PlainDie):
             if die.colour not in known:
                 out.append((f"dice[{d}].colour", f"expected one of {allowed}; got '{die.colour}'"))
                 colours_ok = False
@@ -59,7 +59,7 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
                 if f.colour not in known:
                     out.append((f"dice[{d}].faces[{k}].colour", f"expected one of {allowed}; got '{f.colour}'"))
                     colours_ok = False
-        if hasattr(die, "values"):
+        if isinstance(die, PlainDie):
             for k, v in enumerate(die.values):
                 if not 0 <= v <= 99:
                     out.append((f"dice[{d}].values[{k}]", f"expected a face value in 0..99; got {v}"))
@@ -67,9 +67,9 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
     if colours_ok and peaks_ok and len(set(ids)) == len(ids):
         index = {cid: i for i, cid in enumerate(ids)}
         index[WHITE] = len(ids)
-        faces = [[(index[f.colour], f.value) for f in die.expanded()] for die in spec.dice]
+        coded = [[(index[f.colour], f.value) for f in die.expanded()] for die in spec.dice]
         for r, cid in enumerate(ids):
-            sums = sorted(achievable_sums(faces, r, len(ids)))
+            sums = sorted(achievable_sums(coded, r, len(ids)))
             why = row_fill_problem(cid, length, spec.peaks()[r], sums)
             if why:
                 out.append((f"peak_after[{r}]" if isinstance(spec.peak_after, list) else "peak_after", why))
@@ -77,11 +77,11 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
         out.append(("players", f"min {spec.players.min} is above max {spec.players.max}"))
     if spec.players.min < 2:
         out.append(("players.min", f"step C and the win need at least 2 players; got {spec.players.min}"))
-    v = spec.variants
-    for i, pk in enumerate(v.peak_positions):
+    var = spec.variants
+    for i, pk in enumerate(var.peak_positions):
         if not 1 <= pk <= length:
             out.append((f"variants.peak_positions[{i}]", f"expected a circle number in 1..{length}; got {pk}"))
-    if not spec.players.min <= v.players <= spec.players.max:
+    if not spec.players.min <= var.players <= spec.players.max:
         out.append(("variants.players", f"expected a player count in {spec.players.min}..{spec.players.max}; "
-                                        f"got {v.players}"))
+                                        f"got {var.players}"))
     return out

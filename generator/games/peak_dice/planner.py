@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from generator.engine.kernel import py_func
+
 from generator.games.peak_dice import kernel as K
 
 
@@ -48,6 +50,6 @@ def plan_arrays(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray,
     tempos = np.asarray([params.tempo * (rows / (k + 1)) ** params.endgame for k in range(rows)], dtype=np.float64)
     plan_v = np.zeros(shape, dtype=np.float64)
     plan_q = np.zeros(shape, dtype=np.float64)
-    fn = K.plan_table.py_func if pure else K.plan_table
+    fn = py_func(K.plan_table) if pure else K.plan_table
     fn(peaks, row_length, mass_lt, float(params.weight), tempos, plan_v, plan_q)
     return plan_v, plan_q

@@ -24,6 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
+from generator.engine.kernel import rand_below
+
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.rules import Action, Game, Pass, Reroll, Roll, State, Write
 
@@ -101,7 +103,7 @@ def sheet_arrays(game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
 
 def roll(game: Game, state: State, rng: np.ndarray) -> Roll:
     """The chance outcome for the dice to roll now, drawn in dice order (as the kernel draws them)."""
-    return Roll(tuple(K.rand_below(rng, int(game.tables.dice_faces[d])) for d in game.dice_to_roll(state)))
+    return Roll(tuple(int(rand_below(rng, int(game.tables.dice_faces[d]))) for d in game.dice_to_roll(state)))
 
 
 def play_reference(game: Game, policies: Sequence[Policy], rng: np.ndarray) -> list[tuple[State, Action]]:

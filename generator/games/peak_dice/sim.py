@@ -7,7 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
-from generator.engine.kernel import seed_state
+from generator.engine.kernel import py_func, seed_state
 from generator.engine.runner import Tally
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.tables import Tables
@@ -54,7 +54,7 @@ def play(tables: Tables, policies: Sequence[str], turn_limit: int, rng: np.ndarr
     log = np.zeros((log_rows, 5 + tables.dice), dtype=np.int64)
     n_log = np.zeros(1, dtype=np.int64)
     pol = np.asarray([POLICY_CODES[p] for p in policies], dtype=np.int64)
-    fn = K.play_games.py_func if pure else K.play_games
+    fn = py_func(K.play_games) if pure else K.play_games
     fn(games, pol, *kernel_args(tables), turn_limit, rng, scores, misses, turns, end, filled, counts, log, n_log)
     out: Tally = {"games.scores": scores, "games.misses": misses, "games.turns": turns, "games.end": end,
                   "games.filled": filled}
