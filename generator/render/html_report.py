@@ -330,6 +330,17 @@ nav ul { padding-left: 1.2em; }
 </style>
 </head>
 <body>
+{% macro tolerance_table(rows, caption) %}
+<table class="tolerances">
+<caption>{{ caption }}</caption>
+<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
+<tbody>
+{% for t in rows %}
+<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% endmacro %}
 <header>
 <h1>{{ title }}</h1>
 {% if kits|length > 1 %}
@@ -346,17 +357,8 @@ nav ul { padding-left: 1.2em; }
 <p class="meta">game {{ k.game }} · {{ k.games }} games per setting · seed {{ k.seed }}</p>
 <div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% endif %}{{ k.verdict }}</div>
 {% set failed = k.tolerances | rejectattr("ok") | list %}
-{% if failed %}{% set rows = failed %}{% set caption = "Failed tolerances" %}
-<table class="tolerances">
-<caption>{{ caption }}</caption>
-<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
-<tbody>
-{% for t in rows %}
-<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
-{% endfor %}
-</tbody>
-</table>
-{% endif %}
+{% if failed %}
+{{ tolerance_table(failed, "Failed tolerances") }}{% endif %}
 {% for c in k.charts %}
 <figure>
 <figcaption>{{ c.title }}{% if c.note %} <span class="note">({{ c.note }})</span>{% endif %}</figcaption>
@@ -392,18 +394,9 @@ nav ul { padding-left: 1.2em; }
 </svg>
 </figure>
 {% endfor %}
-{% if k.tolerances %}{% set rows = k.tolerances %}{% set caption = "Balance tolerances" %}
+{% if k.tolerances %}
 <details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tolerances, each with its measured value, 95% interval and spec key</summary>
-<table class="tolerances">
-<caption>{{ caption }}</caption>
-<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
-<tbody>
-{% for t in rows %}
-<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
-{% endfor %}
-</tbody>
-</table>
-</details>
+{{ tolerance_table(k.tolerances, "Balance tolerances") }}</details>
 {% endif %}
 {% for t in k.tables %}
 <table class="data">

@@ -6,8 +6,9 @@ checks, do not load numba and the simulation kernels."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from generator.games.lazy import lazy_getattr
 
 GAME_ID = "ripple_rush"
 
@@ -25,12 +26,7 @@ _WHERE = {
 __all__ = ["GAME_ID", "print_data", *_WHERE]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _WHERE:
-        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 
 def print_data(spec: Any, seed: int) -> dict[str, Any]:
