@@ -149,7 +149,7 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
                 warn: Callable[[str], None]) -> tuple[list[Component], Texts]:
     """All components of one kit in one language."""
     catalogs = with_tool_catalogs(kit)
-    texts = Texts(lang, catalogs, template_context(kit), warn=warn)
+    texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
     return compose_kit(ctx), texts
 

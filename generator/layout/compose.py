@@ -51,9 +51,9 @@ def composer(game_id: str) -> Any:
     return importlib.import_module(COMPOSERS[game_id])
 
 
-def template_context(kit: Kit) -> dict[str, Any]:
-    """Numbers from the spec that rule templates may use."""
-    return dict(composer(kit.game_id).template_context(kit.game))
+def template_context(kit: Kit, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Numbers from the spec (and the rules' print data) that rule templates may use."""
+    return dict(composer(kit.game_id).template_context(kit.game, extras or {}))
 
 
 def compose_kit(ctx: Context) -> list[Component]:

@@ -54,7 +54,10 @@ def writing_circles(ops):
 
 
 def composed(kit, lang="en", extras=None):
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras or {}, text_width, lambda w: None)
+    from generator.games.peak_dice import print_data
+
+    data = dict(print_data(kit.game, kit.meta.seed), **(extras or {}))  # what the build passes
+    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
     return {c.id: c for c in comps}
 
 
@@ -244,20 +247,25 @@ def test_patterns_stay_inside_their_shape(kind):
 
 
 def test_template_context_numbers_come_from_the_spec():
-    ctx = composer.template_context(kit_with(miss_boxes=5, row_length=7, peak_after=4).game)
+    from generator.games.peak_dice import print_data
+
+    game = kit_with(miss_boxes=5, row_length=7, peak_after=4).game
+    ctx = composer.template_context(game, print_data(game, 0))
     assert ctx["miss_max"] == 15 and ctx["circles_total"] == 28 and ctx["peak_after"] == 4
     assert ctx["example_score"] == sorted(set(ctx["example_column"]))[1]
-    assert composer.example_row(kit_with(row_length=7, peak_after=4).game)[:4] == sorted(composer.example_row(
-        kit_with(row_length=7, peak_after=4).game)[:4])
+    row = print_data(game, 0)["figures"]["example_row"]
+    assert len(row) == 7 and row[:4] == sorted(set(row[:4])) and row[3:] == sorted(set(row[3:]), reverse=True)
 
 
-def test_printed_figures_agree_with_the_rules_package():
-    """The composer restates three small rules figures (layout may not import games/): they must agree."""
-    from generator.games.peak_dice import rules, tables
-    for col in ([9, 10, 9, 12], [4, 4, 4, 4], [1, 2, 3, 4], [7, 3, 3, 5]):
-        assert composer.second_lowest(col) == rules.second_lowest(col)
-    for k in range(0, 12):
-        assert composer.miss_penalty(k) == rules.miss_penalty(k)
-    faces = [[(0, v) for v in range(1, 7)], [(4, v) for v in range(1, 7)], [(1, 2), (4, 0)]]
-    for c in range(4):
-        assert composer.achievable_sums(faces, c, 4) == tables.achievable_sums(faces, c, 4)
+def test_printed_figures_come_from_the_rules_package():
+    """The layout restates no rule: the example column is scored and the penalties summed by the rules."""
+    from generator.games.peak_dice import print_data, rules
+
+    game = load_kit(KIT).game
+    fig = print_data(game, 0)["figures"]
+    assert fig["example_column"] == [9, 10, 9, 12]  # the seed's worked example for six d6
+    assert fig["example_score"] == rules.second_lowest(fig["example_column"]) == 10
+    assert fig["miss_max"] == rules.miss_penalty(game.miss_boxes)
+    assert (fig["sum_min"], fig["sum_max"]) == (3, 18)
+    with pytest.raises(Exception, match="rules figures are missing"):
+        composer.template_context(game, {})

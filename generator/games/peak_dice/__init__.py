@@ -28,9 +28,13 @@ __getattr__ = lazy_getattr(__name__, _WHERE, globals())
 
 
 def print_data(spec: Any, seed: int) -> dict[str, Any]:
-    """Generated data the printed kit needs: the accepted sheet variants (none unless variants.count > 0)."""
-    if spec.variants.count <= 0:
-        return {"variants": []}
-    from generator.games.peak_dice.variants import generate_variants
+    """What the printed kit needs from the rules: the figures the rules text and examples show, and the
+    accepted sheet variants (none unless variants.count > 0)."""
+    from generator.games.peak_dice.figures import rule_figures
 
-    return {"variants": [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]}
+    out: dict[str, Any] = {"figures": rule_figures(spec), "variants": []}
+    if spec.variants.count > 0:
+        from generator.games.peak_dice.variants import generate_variants
+
+        out["variants"] = [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]
+    return out

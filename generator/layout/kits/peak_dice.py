@@ -6,7 +6,7 @@ package's `print_data`)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -26,74 +26,27 @@ SYMBOL_SHAPES = {"▲": "triangle", "△": "triangle", "●": "circle", "○": "
                  "◆": "diamond", "◇": "diamond", "♦": "diamond", "■": "square", "□": "square", "★": "star",
                  "☆": "star", "♥": "heart", "♣": "club", "☀": "sun"}
 """Glyphs a spec may give as a row symbol, drawn as shapes (the font has no dingbats)."""
-EXAMPLE_OFFSETS = (-1, 0, -1, 2)
-"""Shape of the scoring example column around a middle sum (the seed's 9, 10, 9, 12 for the default dice)."""
 DEFAULT_DIE_FACE = mm(16)
 
 
 # ---------------------------------------------------------------- numbers for the rule texts
-# layout may not import games/ (tests/test_architecture.py): the three small figures below restate
-# generator.games.peak_dice.rules (second_lowest, miss_penalty) and tables.achievable_sums for printing only.
+# Figures that follow from the rules (sum range, example row and column, miss penalties) come from the game
+# package through the build (print_data()["figures"]): layout never restates a rule.
 
-def second_lowest(values: list[int]) -> int:
-    """A column's score as the rules define it: the second lowest distinct value (all equal: that value)."""
-    distinct = sorted(set(values))
-    return distinct[1] if len(distinct) > 1 else distinct[0]
-
-
-def miss_penalty(misses: int) -> int:
-    """Points lost for `misses` checked boxes (the k-th box is worth -k)."""
-    return misses * (misses + 1) // 2
+def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    if not extras or "figures" not in extras:
+        raise LayoutError("peak_dice: the rules figures are missing (the build passes print_data()['figures'])")
+    figures: Mapping[str, Any] = extras["figures"]
+    return figures
 
 
-def achievable_sums(faces_per_die: list[list[tuple[int, int]]], colour: int, white: int) -> set[int]:
-    """Every sum colour `colour` can show: a die adds its face value when the face is that colour or white."""
-    sums = {0}
-    for faces in faces_per_die:
-        contrib = {v if c in (colour, white) else 0 for c, v in faces}
-        sums = {s + x for s in sums for x in contrib}
-    return sums
-
-
-def _colour_index(game: Any) -> dict[str, int]:
-    index = {c.id: i for i, c in enumerate(game.colours)}
-    index[WHITE] = len(game.colours)
-    return index
-
-
-def colour_sums(game: Any, row: int) -> list[int]:
-    """Every sum the dice can give for row `row`'s colour, ascending."""
-    index = _colour_index(game)
-    faces = [[(index.get(f.colour, -1), f.value) for f in die.expanded()] for die in game.dice]
-    return sorted(achievable_sums(faces, row, len(game.colours)))
-
-
-def example_column(game: Any) -> list[int]:
-    """A column for the scoring example: values around the middle of the first row's sums."""
-    sums = colour_sums(game, 0)
-    mid = sums[len(sums) // 2] if sums else 0
-    return [max(0, mid + EXAMPLE_OFFSETS[i % len(EXAMPLE_OFFSETS)]) for i in range(len(game.colours))]
-
-
-def example_row(game: Any, row: int = 0) -> list[int]:
-    """Legal values for a whole row: strictly rising up to the peak, strictly falling after it."""
-    sums = colour_sums(game, row)
-    n, peak = game.row_length, game.peaks()[row]
-    if len(sums) < max(peak, n - peak + 1):
-        return []
-    top = len(sums) - 1
-    rising = [sums[round(i * top / max(1, peak - 1))] if peak > 1 else sums[top] for i in range(peak)]
-    falling_idx = [round((top - 1) - i * (top - 1) / max(1, n - peak - 1)) for i in range(n - peak)] if n > peak else []
-    return rising + [sums[i] for i in falling_idx]
-
-
-def template_context(game: Any) -> dict[str, Any]:
-    """Numbers the rule templates may use: every figure comes from the spec."""
+def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Numbers the rule templates may use: every figure comes from the spec (and, for figures that follow
+    from the rules, from the rules package's print data)."""
     peaks = game.peaks()
     coloured = [d for d in game.dice if all(f.colour != WHITE for f in d.expanded())]
     white = [d for d in game.dice if all(f.colour == WHITE for f in d.expanded())]
-    column = example_column(game)
-    sums = colour_sums(game, 0)
+    fig = _figures(extras)
     return {
         "rows": len(game.colours),
         "row_length": game.row_length,
@@ -102,20 +55,20 @@ def template_context(game: Any) -> dict[str, Any]:
         "peak_uniform": len(set(peaks)) == 1,
         "falling": game.row_length - peaks[0],
         "miss_boxes": game.miss_boxes,
-        "miss_max": miss_penalty(game.miss_boxes),
-        "miss_examples": [f"−{miss_penalty(k)}" for k in range(1, min(3, game.miss_boxes) + 1)],
+        "miss_max": fig["miss_max"],
+        "miss_examples": [f"−{k}" for k in fig["miss_examples"]],
         "dice_count": len(game.dice),
         "coloured_dice": len(coloured),
         "white_dice": len(white),
         "mixed_dice": len(game.dice) - len(coloured) - len(white),
-        "sum_min": sums[0] if sums else 0,
-        "sum_max": sums[-1] if sums else 0,
+        "sum_min": fig["sum_min"],
+        "sum_max": fig["sum_max"],
         "rerolls": game.rerolls,
         "players_min": game.players.min,
         "players_max": game.players.max,
         "others": len(game.colours) - 1,
-        "example_column": column,
-        "example_score": second_lowest(column) if len(column) >= 2 else (column[0] if column else 0),
+        "example_column": fig["example_column"],
+        "example_score": fig["example_score"],
     }
 
 
@@ -537,7 +490,7 @@ def compose_dice_stickers(ctx: Context, cid: str) -> Component:
 def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[list[Op], float]:
     """The first row filled with a legal example: rising to the peak line, falling after it."""
     game = ctx.kit.game
-    values = example_row(game, 0)
+    values = list(_figures(ctx.extras)["example_row"])
     if not values:
         return [], top
     c = game.colours[0]
@@ -561,7 +514,8 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
 def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], float, float]:
     """The scoring example: one column of circles and the square holding its second lowest value."""
     game = ctx.kit.game
-    values = example_column(game)
+    fig = _figures(ctx.extras)
+    values = list(fig["example_column"])
     cw = mm(7)
     ops: list[Op] = []
     for r, (c, v) in enumerate(zip(game.colours, values)):
@@ -569,7 +523,7 @@ def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], f
         ops.append(Rect(x, top - (r + 1) * cw, cw, cw, fill=lighten(c.colour, 0.82), stroke="ink", width=0.4))
         ops.append(Circle(x + cw / 2, cy, cw * 0.4, fill="#ffffff", stroke=_ink_of(c.colour), width=1))
         ops.append(Text(x + cw / 2, cy - cw * 0.14, str(v), cw * 0.4, font="bold", anchor="middle"))
-    score = template_context(game)["example_score"]
+    score = fig["example_score"]
     sy = top - len(values) * cw - mm(1) - cw
     ops.append(Rect(x, sy, cw, cw, fill="#ffffff", stroke="ink", width=1.4))
     ops.append(Text(x + cw / 2, sy + cw * 0.3, str(score), cw * 0.45, font="bold", anchor="middle"))
@@ -650,5 +604,5 @@ def component_ids() -> tuple[str, ...]:
     return tuple(BUILDERS)
 
 
-__all__ = ["compose", "template_context", "component_ids", "colour_sums", "example_row", "example_column",
+__all__ = ["compose", "template_context", "component_ids",
            "die_face_ops", "net_ops", "NET_SLOTS"]

@@ -4,7 +4,7 @@ pictures are drawn in raindrops_art; identical pieces share one Face (the render
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -28,7 +28,7 @@ CELL = mm(20)
 OVERLAP = mm(15)
 
 
-def template_context(game: Any) -> dict[str, Any]:
+def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: every figure comes from the spec."""
     r = game.rules
     thunder = sorted({v.value for v in game.thunder_tokens.values})

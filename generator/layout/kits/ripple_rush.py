@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -17,7 +17,7 @@ NAVY = "#1d2b4f"
 HIGHLIGHT = "#ffd23f"
 
 
-def template_context(game: Any) -> dict[str, Any]:
+def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: every figure comes from the spec."""
     players = list(range(game.players.min, game.players.max + 1))
     return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -22,7 +22,7 @@ MELD_MIN = 3             # a meld has 3+ cards: the seed's rule, not a spec figu
 DASH_FOLD = (mm(2.2), mm(1.4))
 
 
-def template_context(game: Any) -> dict[str, Any]:
+def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: every figure comes from the spec."""
     numbers = game.numbers.max - game.numbers.min + 1
     return {

@@ -1,0 +1,56 @@
+"""Figures the printed kit shows that follow from the rules, computed here by the rules themselves so the
+layout never restates a rule: the sum range per colour, a legal example row, a scored example column and the
+miss penalties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.games.peak_dice.rules import miss_penalty, second_lowest
+from generator.games.peak_dice.tables import achievable_sums
+from generator.spec.games.peak_dice import WHITE, PeakDiceGame
+
+EXAMPLE_OFFSETS = (-2, -1, -2, 1)
+"""Shape of the example column around the middle sum (gives the seed's 9, 10, 9, 12 for six d6)."""
+
+
+def colour_sums(spec: PeakDiceGame, row: int) -> list[int]:
+    """Every sum the dice can give for row `row`'s colour, ascending."""
+    index = {c.id: i for i, c in enumerate(spec.colours)}
+    index[WHITE] = len(spec.colours)
+    faces = [[(index.get(f.colour, -1), f.value) for f in die.expanded()] for die in spec.dice]
+    return sorted(achievable_sums(faces, row, len(spec.colours)))
+
+
+def example_column(spec: PeakDiceGame) -> list[int]:
+    """A column for the scoring example: values around the middle of the first row's sums."""
+    sums = colour_sums(spec, 0)
+    mid = sums[len(sums) // 2] if sums else 0
+    return [max(0, mid + EXAMPLE_OFFSETS[i % len(EXAMPLE_OFFSETS)]) for i in range(len(spec.colours))]
+
+
+def example_row(spec: PeakDiceGame, row: int = 0) -> list[int]:
+    """Legal values for a whole row: strictly rising up to the peak, strictly falling after it ([] if none)."""
+    sums = colour_sums(spec, row)
+    n, peak = spec.row_length, spec.peaks()[row]
+    if len(sums) < max(peak, n - peak + 1):
+        return []
+    top = len(sums) - 1
+    rising = [sums[round(i * top / max(1, peak - 1))] if peak > 1 else sums[top] for i in range(peak)]
+    falling = [round((top - 1) - i * (top - 1) / max(1, n - peak - 1)) for i in range(n - peak)] if n > peak else []
+    return rising + [sums[i] for i in falling]
+
+
+def rule_figures(spec: PeakDiceGame) -> dict[str, Any]:
+    """Everything above, for the printed rules summary and sheet."""
+    sums = colour_sums(spec, 0)
+    column = example_column(spec)
+    return {
+        "sum_min": sums[0] if sums else 0,
+        "sum_max": sums[-1] if sums else 0,
+        "miss_max": miss_penalty(spec.miss_boxes),
+        "miss_examples": [miss_penalty(k) for k in range(1, min(3, spec.miss_boxes) + 1)],
+        "example_column": column,
+        "example_score": second_lowest(column) if column else 0,
+        "example_row": example_row(spec, 0),
+    }
