@@ -8,9 +8,9 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from generator.errors import KitError, Problem, RenderError, SpecError
 from generator.i18n.texts import Texts, missing_ids
@@ -233,14 +233,22 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
     return [final for _, final in moves]
 
 
+def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
+    """The kit with some print settings replaced (CLI options such as --mode shop or --duplex short)."""
+    if not overrides:
+        return kit
+    return replace(kit, print=kit.print.model_copy(update=dict(overrides)))
+
+
 def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
-          seed: int | None = None, png: bool = False, progress: Callable[[str], None] | None = None) -> BuildResult:
+          seed: int | None = None, png: bool = False, progress: Callable[[str], None] | None = None,
+          print_overrides: Mapping[str, Any] | None = None) -> BuildResult:
     """Load, check, compose and render kits; raises KitError before writing anything if any phase fails."""
     from generator.render.fonts import text_width
 
     result = BuildResult()
     t0 = time.perf_counter()
-    kits = load_kits(paths)
+    kits = [with_print(k, print_overrides or {}) for k in load_kits(paths)]
     t1 = time.perf_counter()
     check_kits(kits)
     for kit in kits:

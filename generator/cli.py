@@ -92,6 +92,8 @@ def build(
     out: Path = typer.Option(Path("output"), "--out", help="output folder"),
     seed: Optional[int] = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
+    mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
+    duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
     def go() -> None:
@@ -101,9 +103,16 @@ def build(
             _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
         if seed is not None and seed < 0:
             _fail(f"--seed: expected a number >= 0; got {seed}")
+        overrides: dict[str, str] = {}
+        for name, value, allowed in (("mode", mode, ("home", "shop")), ("duplex", duplex, ("long", "short", "none"))):
+            if value is not None:
+                if value not in allowed:
+                    _fail(f"--{name}: expected one of {', '.join(allowed)}; got {value!r}")
+                overrides[name] = value
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
-            result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance)
+            result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
+                              print_overrides=overrides)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:

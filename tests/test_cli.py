@@ -85,3 +85,19 @@ def test_list_and_schema():
 def test_works_from_another_folder(tmp_path):
     r = pnpkit("validate", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
+
+
+def test_print_shop_and_duplex_options(tmp_path):
+    import pypdf
+
+    r = pnpkit("build", str(RR), "--lang", "en", "--mode", "shop", "--out", str(tmp_path / "shop"))
+    assert r.returncode == 0, r.stderr
+    page = pypdf.PdfReader(str(tmp_path / "shop" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages[0]
+    assert float(page.mediabox.width) == pytest.approx(180.0 + 2 * 3 * 72 / 25.4, abs=0.1)  # poker + 3 mm bleed
+    assert float(page.trimbox.width) == pytest.approx(180.0, abs=0.1)
+    r = pnpkit("build", str(RR), "--lang", "en", "--duplex", "none", "--out", str(tmp_path / "simplex"))
+    assert r.returncode == 0, r.stderr
+    pages = pypdf.PdfReader(str(tmp_path / "simplex" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages
+    assert len(pages) == 12  # fronts only: no back pages
+    bad = pnpkit("build", str(RR), "--mode", "poster")
+    assert bad.returncode == 1 and "--mode" in bad.stderr and "poster" in bad.stderr
