@@ -101,3 +101,38 @@ def test_print_shop_and_duplex_options(tmp_path):
     assert len(pages) == 12  # fronts only: no back pages
     bad = pnpkit("build", str(RR), "--mode", "poster")
     assert bad.returncode == 1 and "--mode" in bad.stderr and "poster" in bad.stderr
+
+
+def _loosen(kit: Path, **bounds: str) -> None:
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    for key, value in bounds.items():
+        start = text.index(f"    {key}:")
+        end = text.index("\n", start)
+        text = text[:start] + f"    {key}: {value}" + text[end:]
+    y.write_text(text, encoding="utf-8")
+
+
+def test_check_exit_codes_json_and_report(tmp_path):
+    """`check` exits 0 when every tolerance holds and 1 (naming the failed one) when one does not; the JSON
+    is the same for the same seed; the HTML report is written."""
+    import json
+
+    ok = tmp_path / "ok"
+    shutil.copytree(RR, ok)
+    wide = "{min: 0.0, max: 1.0}"
+    _loosen(ok, goal_completion=wide, goal_spread="{max: 100}", unplaceable_share=wide, tie_rate=wide,
+            seat_win_share="{min: 0.0, max: 10.0}", skill_gap="{min: -100}")
+    a, b, html = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "r.html"
+    r = pnpkit("check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(a), "--report", str(html))
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    pnpkit("check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(b))
+    assert a.read_bytes() == b.read_bytes()
+    assert json.loads(a.read_text())["ok"] is True and html.stat().st_size > 1000
+    bad = tmp_path / "bad"
+    shutil.copytree(ok, bad)
+    _loosen(bad, skill_gap="{min: 1000}")
+    r = pnpkit("check", str(bad), "--games", "120", "--workers", "1", "--seed", "3")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "tolerances failed" in r.stderr or "tolerance failed" in r.stderr
+    assert "game.balance.skill_gap" in r.stdout
