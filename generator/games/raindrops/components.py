@@ -17,6 +17,8 @@ Half = tuple[str, ...]
 WILD = "wild"
 """The bonus-tile colour that matches every colour (reserved; not a colour id)."""
 
+SEED_PLAYERS = (2, 4)
+"""Player counts the seed allows (「2-4人」)."""
 SEED_COUNTS: dict[str, int] = {
     "raindrop_tiles": 84,
     "bonus_tiles": 28,
@@ -246,9 +248,11 @@ def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
         probs.append(("action_markers", f"one action marker per player board ({spec.player_boards}); "
                                         f"got {spec.action_markers}"))
     players = spec.rules.players
+    hi = min(SEED_PLAYERS[1], spec.player_boards)
     for i, p in enumerate(players):
-        if not 1 <= p <= spec.player_boards:
-            probs.append((f"rules.players[{i}]", f"expected 1..{spec.player_boards} players (one board each); got {p}"))
+        if not SEED_PLAYERS[0] <= p <= hi:
+            probs.append((f"rules.players[{i}]", f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, one "
+                                                 f"board each); got {p}"))
 
     mc = spec.memory_cards
     if mc.count != SEED_COUNTS["memory_cards"]:

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.components import (BonusTile, CloudToken, MemoryCard, RaindropTile,
-                                                  ThunderToken)
+from generator.games.raindrops.components import (SEED_PLAYERS, BonusTile, CloudToken, MemoryCard,
+                                                  RaindropTile, ThunderToken)
 
 RULES_NOTE = "reference rules, see module docstring"
 SPECIALS = ("flip", "swap", "top")
@@ -312,6 +312,9 @@ class Raindrops:
     def new_state(self, players: int, seed: int | random.Random, *, log: bool = False) -> State:
         """Set up a game: fill the bag and window, reveal bonuses, stack tokens, deal memory cards."""
         p = self.params
+        lo, hi = SEED_PLAYERS
+        if not lo <= players <= hi:
+            raise RuleViolation(f"Raindrops is a game for {lo}-{hi} players (the seed: 2-4人); got {players}")
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         bag = list(self.tile_ids)
         rng.shuffle(bag)

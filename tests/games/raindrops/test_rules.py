@@ -440,3 +440,10 @@ def test_tie_breaks_total_then_card_points_then_shared() -> None:
     assert o.winners == (0,) and o.tie_break == "cards"
     assert decide([a, a, c]).winners == (0, 1) and decide([a, a]).tie_break == "shared"
     assert decide([a, c]).tie_break == "total"
+
+
+@pytest.mark.parametrize("players", [0, 1, 5])
+def test_a_game_needs_two_to_four_players(players) -> None:
+    # seed: 「2-4人」 (a display of 5 cards and a solo game were accepted before)
+    with pytest.raises(RuleViolation, match="2-4 players"):
+        game().new_state(players, 0)
