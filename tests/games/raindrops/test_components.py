@@ -32,7 +32,10 @@ def test_bonus_and_tokens_match_the_digest() -> None:
     assert len(bonus) == 28
     assert Counter(b.colours[0] for b in bonus if not b.wild) == {"orange": 6, "purple": 6, "green": 6, "blue": 6}
     wild = [b for b in bonus if b.wild]
-    assert len(wild) == 4 and all(set(b.colours) == {"orange", "purple", "green", "blue"} for b in wild)
+    assert [b.colours for b in wild] == [("orange", "purple"), ("blue", "green"), ("green", "orange"),
+                                         ("blue", "purple")]  # two colours each, as printed (wild_bonus two_colours)
+    every = build_bonus_tiles(make_spec(rules={**SPEC["rules"], "wild_bonus": "all_colours"}))
+    assert all(set(b.colours) == {"orange", "purple", "green", "blue"} for b in every if b.wild)
     clouds = build_cloud_tokens(spec)
     assert len(clouds) == 12 and Counter(c.type for c in clouds) == {"umbrella": 3, "boots": 3, "frog": 3, "snail": 3}
     assert [c.gold for c in clouds if c.type == "frog"] == [True, False, False]
@@ -130,3 +133,15 @@ def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
     assert [p for p in probs if "rules.players" in p] == [
         f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, one board "
         f"each); got 1"]
+
+
+def test_two_colour_wild_bonus_tiles_need_their_pairs() -> None:
+    bonus = copy.deepcopy(SPEC["bonus_tiles"])
+    bonus["kinds"][4]["pairs"] = [["orange", "purple"], ["green", "green"]]
+    probs = component_problems(make_spec(bonus_tiles=bonus))
+    assert ("bonus_tiles.kinds[4].pairs", "rules.wild_bonus two_colours: expected one pair of colours per wild "
+            "tile (4); got 2 pairs") in probs
+    assert ("bonus_tiles.kinds[4].pairs[1]", "expected two different colours of orange, purple, green, blue; "
+            "got ['green', 'green']") in probs
+    del bonus["kinds"][4]["pairs"]
+    assert component_problems(make_spec(bonus_tiles=bonus, rules={**SPEC["rules"], "wild_bonus": "all_colours"})) == []
