@@ -223,8 +223,8 @@ def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
             if bk.pairs is None or len(bk.pairs) != len(bk.points):
                 got = "none" if bk.pairs is None else f"{len(bk.pairs)} pairs"
                 probs.append((f"bonus_tiles.kinds[{i}].pairs",
-                              f"rules.wild_bonus two_colours: expected one pair of colours per wild tile "
-                              f"({len(bk.points)}); got {got}"))
+                              (f"rules.wild_bonus two_colours: expected one pair of colours per wild tile "
+                               f"({len(bk.points)}); got {got}")))
             for j, pair in enumerate(bk.pairs or []):
                 if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= known:
                     probs.append((f"bonus_tiles.kinds[{i}].pairs[{j}]",
@@ -271,8 +271,8 @@ def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
     hi = min(SEED_PLAYERS[1], spec.player_boards)
     for i, p in enumerate(players):
         if not SEED_PLAYERS[0] <= p <= hi:
-            probs.append((f"rules.players[{i}]", f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, one "
-                                                 f"board each); got {p}"))
+            probs.append((f"rules.players[{i}]", (f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, "
+                                                  f"one board each); got {p}")))
 
     mc = spec.memory_cards
     if mc.count != SEED_COUNTS["memory_cards"]:

@@ -111,8 +111,8 @@ def test_player_counts_outside_two_to_four_are_illegal(players) -> None:
     bad = [p for p in players if not 2 <= p <= 4]
     probs = [(k, m) for k, m in component_problems(make_spec(rules={**SPEC["rules"], "players": players}))
              if k.startswith("rules.players")]
-    assert probs == [(f"rules.players[{players.index(p)}]", f"expected 2..4 players (the seed: 2-4人, one board each); "
-                                                            f"got {p}") for p in bad]
+    msg = "expected 2..4 players (the seed: 2-4人, one board each); got {}"
+    assert probs == [(f"rules.players[{players.index(p)}]", msg.format(p)) for p in bad]
 
 
 def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
@@ -131,17 +131,17 @@ def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
     line = next(i for i, s in enumerate(y.read_text(encoding="utf-8").splitlines(), 1) if "players: [1, 2" in s)
     probs = [str(p) for p in check_kit(load_kit(kit))]
     assert [p for p in probs if "rules.players" in p] == [
-        f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, one board "
-        f"each); got 1"]
+        (f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, one board "
+         f"each); got 1")]
 
 
 def test_two_colour_wild_bonus_tiles_need_their_pairs() -> None:
     bonus = copy.deepcopy(SPEC["bonus_tiles"])
     bonus["kinds"][4]["pairs"] = [["orange", "purple"], ["green", "green"]]
     probs = component_problems(make_spec(bonus_tiles=bonus))
-    assert ("bonus_tiles.kinds[4].pairs", "rules.wild_bonus two_colours: expected one pair of colours per wild "
-            "tile (4); got 2 pairs") in probs
-    assert ("bonus_tiles.kinds[4].pairs[1]", "expected two different colours of orange, purple, green, blue; "
-            "got ['green', 'green']") in probs
+    assert ("bonus_tiles.kinds[4].pairs", ("rules.wild_bonus two_colours: expected one pair of colours per wild "
+                                           "tile (4); got 2 pairs")) in probs
+    assert ("bonus_tiles.kinds[4].pairs[1]", ("expected two different colours of orange, purple, green, blue; "
+                                              "got ['green', 'green']")) in probs
     del bonus["kinds"][4]["pairs"]
     assert component_problems(make_spec(bonus_tiles=bonus, rules={**SPEC["rules"], "wild_bonus": "all_colours"})) == []
