@@ -4,8 +4,8 @@ Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colo
 min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
 order so a joker stands for the number of its place. A joker on the table keeps its role: at the end of a
 turn it must stand for one of the cards it could stand for at the start, unless it was retrieved (the exact
-card laid from the hand, the player had opened before this turn, and the joker's new meld holds 2+ cards
-from the hand). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
+card laid from the hand, the player had opened before this turn, and the joker goes into a NEW meld of
+itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
 row passes (exhausted).
 """
 
@@ -406,6 +406,11 @@ class Game:
             if not repl:
                 raise RuleViolation(f"joker standing for {want} was moved: retrieve it by laying {want} from the hand")
             used_replacements.add(repl[0])
+            # the seed: 「自分のラックから2枚以上のタイルを使って新しいセットを作らなければなりません」
+            table_mates = [c for c in m.cards if c != j and c not in laid_set]
+            if table_mates:
+                raise RuleViolation(f"a retrieved joker must go into a new set of cards from the hand, not a meld "
+                                    f"with table card {deck.name(table_mates[0])}")
             from_hand = [c for c in m.cards if c in laid_set and c not in used_replacements]
             if len(from_hand) < 2:
                 raise RuleViolation(f"a retrieved joker must be used in a meld with 2+ cards from the hand, "

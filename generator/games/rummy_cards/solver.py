@@ -641,8 +641,8 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
             hand2[k] += 1
             continue
         if relaxed > 0 and hand_jokers == 0:
-            # the relaxed optimum is a legal retrieval when its one joker (the freed one) shares a meld
-            # with 2+ hand cards not of kind k: then it is the best retrieval of k (joining table cards too)
+            # the relaxed optimum is a legal retrieval when its one joker (the freed one) is in a new meld
+            # (no table card) with 2+ hand cards not of kind k: then it is the best retrieval of k
             t_jok[k] -= 1
             nm = decode(decisions, t_real, t_jok, C, N, cert)
             t_jok[k] += 1
@@ -693,7 +693,8 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
 
 @jit
 def _certify(lay: np.ndarray, nm: int, k: int) -> bool:
-    """One hand joker in `lay`, in a meld with 2+ hand cards not of kind k; it is marked SRC_FREED_JOKER."""
+    """One hand joker in `lay`, in a NEW meld (no table card) with 2+ hand cards not of kind k; it is marked
+    SRC_FREED_JOKER. (The seed: the freed joker makes a new set with 2+ cards from the hand.)"""
     row = -1
     pos = -1
     for mi in range(nm):
@@ -708,6 +709,8 @@ def _certify(lay: np.ndarray, nm: int, k: int) -> bool:
     n_hand = 0
     for jj in range(lay[row, 1]):
         ent = lay[row, 2 + jj]
+        if (ent & 7) == SRC_TABLE or (ent & 7) == SRC_TABLE_JOKER:
+            return False
         if (ent & 7) == SRC_HAND and (ent >> 3) != k:
             n_hand += 1
     if n_hand < 2:

@@ -172,15 +172,38 @@ def test_joker_retrieval() -> None:
     s_bad = state("blue9 yellow9", table=(run("red3 red4 red5 joker"),), opened=(True, True))
     with pytest.raises(RuleViolation, match="joker standing for red6 was moved: retrieve it by laying red6"):
         GAME.apply(s_bad, Lay((run("red3 red4 red5"), group("joker blue9 yellow9"))))
-    # freed joker with only one hand card
+    # freed joker with only one hand card (and a table card taken to make up the set: not a new set)
     s_one = state("red6 blue9 red1", table=table + (run("yellow9 yellow10 yellow11 yellow12"),),
                   opened=(True, True))
-    with pytest.raises(RuleViolation, match="2\\+ cards from the hand, got 1"):
+    with pytest.raises(RuleViolation, match="must go into a new set .* table card yellow9"):
         GAME.apply(s_one, Lay((run("red5 red6 red7"), run("yellow10 yellow11 yellow12"), group("joker blue9 yellow9"))))
     # a player who has not opened may not touch the table
     s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
         GAME.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+
+
+def test_freed_joker_must_go_into_a_new_set_not_an_existing_meld() -> None:
+    """Seed: 「交換されたジョーカーは、そのプレイヤーの同じターンに、自分のラックから2枚以上のタイルを使って
+    新しいセットを作らなければなりません」 - a freed joker joins no meld that was on the table."""
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    s = state("red6 blue8 blue13 yellow1", table=table, opened=(True, True))
+    with pytest.raises(RuleViolation, match="a retrieved joker must go into a new set"):
+        GAME.apply(s, Lay((run("red5 red6 red7"), run("blue8 blue9 blue10 blue11 joker blue13"))))
+    # the same cards as a new set of the joker and 2+ hand cards are fine
+    s_new = state("red6 blue12 blue13 yellow1", table=table, opened=(True, True))
+    GAME.apply(s_new, Lay((run("red5 red6 red7"), run("blue9 blue10 blue11"), run("joker blue12 blue13"))))
+
+
+def test_meld_finder_never_puts_a_freed_joker_into_an_existing_meld() -> None:
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    hand = "red6 blue8 blue13 yellow3 black3"  # joker + blue8 + blue13 would extend the blue run: not allowed
+    play = find_best_play(GAME, cs(hand), table, opening=False)
+    assert play.table is not None and play.retrieved_joker == c("joker")
+    GAME.apply(state(hand, table=table, opened=(True, True)), Lay(play.table))
+    joker_meld = next(m for m in play.table if c("joker") in m.cards)
+    assert sorted(D.name(x) for x in joker_meld.cards) == ["black3", "joker", "yellow3"]
+    assert (play.points, play.cards) == (20, 4)  # red6 + blue8 + yellow3 + black3; blue13 stays in the hand
 
 
 def test_joker_may_move_when_it_keeps_its_role() -> None:
