@@ -2,10 +2,11 @@
 
 Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colour * n_numbers + (number -
 min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
-order so a joker stands for the number of its place. A joker on the table keeps its role: at the end of a
-turn it must stand for one of the cards it could stand for at the start, unless it was retrieved (the exact
-card laid from the hand, the player had opened before this turn, and the joker goes into a NEW meld of
-itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
+order so a joker stands for the number of its place. A joker on the table stays in its kind of set: at the
+end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number, standing
+for whatever card its place there needs (the seed: sets holding a joker may be added to, split and taken
+from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had opened
+before this turn, and the joker goes into a NEW meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
 row passes (exhausted).
 """
 
@@ -174,6 +175,15 @@ def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
         seen.add(deck.colour(k))
     missing = frozenset(deck.kind_of(c, number) for c in range(len(deck.colours)) if c not in seen)
     return tuple(missing if deck.is_joker(c) else frozenset({deck.kind(c)}) for c in cards)
+
+
+def joker_family(deck: Deck, meld: Meld) -> tuple[str, int]:
+    """The kind of set a joker in this valid meld belongs to: ("run", colour index) or ("group", number).
+
+    A table joker that is not retrieved stays in a set of its family (it may stand for another card there)."""
+    real = next(c for c in meld.cards if not deck.is_joker(c))
+    k = deck.kind(real)
+    return ("run", deck.colour(k)) if meld.kind == "run" else ("group", deck.number(k))
 
 
 def is_valid_meld(deck: Deck, meld: Meld) -> bool:
@@ -395,12 +405,13 @@ class Game:
                 raise RuleViolation(f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}")
             return
         old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
+        old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
         laid_set = set(laid)
         used_replacements: set[int] = set()
         for j in sorted(c for c in old_cards if deck.is_joker(c)):
             new_r, m = roles[j]
-            if old_roles[j] & new_r:
-                continue
+            if joker_family(deck, m) == old_family[j]:
+                continue  # the seed: sets holding a joker may be added to, split and taken from
             want = " or ".join(deck.kind_name(k) for k in sorted(old_roles[j]))
             repl = [c for c in sorted(laid_set - used_replacements) if deck.kind(c) in old_roles[j]]
             if not repl:

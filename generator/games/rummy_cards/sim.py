@@ -176,7 +176,8 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             hand[p, c // copies] += 1
     top = players * hand_size
     t_real = np.zeros(K, np.int64)
-    t_jok = np.zeros(K, np.int64)
+    t_jrun = np.zeros(K, np.int64)
+    t_jgrp = np.zeros(K, np.int64)
     opened = np.zeros(players, np.int64)
     width = 2 + max(N, C)
     tab = np.zeros((MAX_MELDS, width), np.int64)
@@ -214,9 +215,9 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             j_after += 1
                 hj[p] -= j_after - j_before
                 opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jok)
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
-            solve_turn(t_real, t_jok, hand[p], hj[p], opened[p] == 0, C, N, num_min, joker_penalty, layout, res,
+            solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, C, N, num_min, joker_penalty, layout, res,
                        ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys, big_score, big_parent,
                        big_dec, big_htab, big_hpos)
             best = res[0]
@@ -241,7 +242,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             hj[p] -= 1
                 ntab = base + res[1]
                 opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jok)
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         left = hj[p]
         for k in range(K):
             left += hand[p, k]

@@ -212,6 +212,35 @@ def test_joker_may_move_when_it_keeps_its_role() -> None:
     GAME.apply(s, Lay((run("red5 joker red7 red8 red9"),)))
 
 
+def test_sets_holding_a_joker_can_be_added_to_split_and_taken_from() -> None:
+    """Seed: 「ジョーカーを含むセットは、タイルを追加することができ、分割したりタイルを取り除いたりすることが
+    できます」 - the joker stays in a set of its kind (a run of its colour, a group of its number) and stands for
+    whatever card its place there needs."""
+    s = state("red7", table=(run("joker red5 red6"),), opened=(True, True))
+    s2 = GAME.apply(s, Lay((run("red5 red6 red7 joker"),)))  # added to: the joker now stands for red8
+    assert s2.hands[0] == ()
+    s = state("red5 blue1", table=(run("red3 red4 joker red6 red7 red8"),), opened=(True, True))
+    GAME.apply(s, Lay((run("red3 red4 red5 joker"), run("red6 red7 red8"))))  # split around the joker
+    s = state("red1 blue1", table=(run("joker red2 red3 red4 red5"),), opened=(True, True))
+    GAME.apply(s, Lay((run("red1 red2 red3"), run("joker red4 red5"))))  # red2/red3 taken off with red1
+    # the joker may not leave its kind of set without a retrieval
+    s = state("red7 blue1", table=(run("joker red5 red6"), run("blue5 blue6 blue7")), opened=(True, True))
+    with pytest.raises(RuleViolation, match="joker standing for red4 was moved"):
+        GAME.apply(s, Lay((run("red5 red6 red7"), run("blue5 blue6 blue7 joker"))))
+
+
+def test_meld_finder_moves_a_table_joker_within_its_set() -> None:
+    table = (run("red1 red2 joker"),)  # the joker stands for red3; red3 from the hand pushes it to red4
+    play = find_best_play(GAME, cs("red3 yellow9"), table, opening=False)
+    assert play.table is not None and (play.points, play.cards) == (3, 1) and play.retrieved_joker is None
+    s2 = GAME.apply(state("red3 yellow9", table=table, opened=(True, True)), Lay(play.table))
+    assert s2.hands[0] == cs("yellow9")
+    # with the replaced joker of the seed's example, red6 can now be laid: red5 red6 red7 + the joker at an end
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    play = find_best_play(GAME, cs("red6 blue8 blue13"), table, opening=False)
+    assert (play.points, play.cards) == (14, 2)
+
+
 # ---- scoring --------------------------------------------------------------------------------------------
 
 def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
@@ -372,8 +401,10 @@ def test_solver_is_exact_past_the_small_workspace() -> None:
                      1, 0, 0, 2, 1, 0, 1, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 1, 2, 1], np.int64)  # a 2p give-up (43 cards)
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, CAP // 8)
-    assert solve_counts(forced, hand, 0, 4, 13, 1, 25, dec, *tiny) == -2
-    assert solve_exact(forced, hand, 0, 4, 13, 1, 25, dec, *workspaces(4, 13)) == 75563
+    no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
+    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, *tiny) == -2
+    assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
+                       *workspaces(4, 13)) == 75563
 
 
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
