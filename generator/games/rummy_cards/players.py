@@ -129,7 +129,8 @@ class MeldFinder:
         opening = not state.opened[p]
         play = find_best_play(game, state.hands[p], state.table, opening)
         if play.table is None or (opening and play.points < game.spec.initial_meld):
-            return Draw()
+            acts = game.legal_actions(state)  # the draw rule may forbid drawing (a solver give-up only)
+            return acts[0] if acts and isinstance(acts[0], Lay) else Draw()
         return Lay(play.table)
 
 

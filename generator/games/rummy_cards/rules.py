@@ -223,21 +223,31 @@ def score_out(totals: Sequence[int], winner: int) -> tuple[int, ...]:
     return tuple(s)
 
 
-def score_exhausted(totals: Sequence[int], sizes: Sequence[int]) -> tuple[tuple[int, ...], int, str | None]:
-    """Pile exhausted: lowest total wins, losers pay (own - winner's); ties go to fewer cards, then lower seat."""
-    low = min(totals)
-    tied = [p for p, t in enumerate(totals) if t == low]
+def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: str = "lowest_total",
+                    tie_rule: str = "tie_break") -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
+    """Pile exhausted: the fewest cards (winner_rule "fewest_cards") or the lowest total ("lowest_total") wins;
+    each loser scores -(own total - the winners' lowest total), the winners the sum. A tie: "share" -> every
+    tied player wins and they split the sum (a remainder smaller than the number of winners: one point each
+    in seat order); "tie_break" -> the other measure, then the lower seat."""
+    first, other = (sizes, totals) if winner_rule == "fewest_cards" else (totals, sizes)
+    best = min(first)
+    tied = [p for p in range(len(totals)) if first[p] == best]
     tie_break = None
-    if len(tied) > 1:
-        fewest = min(sizes[p] for p in tied)
-        tied2 = [p for p in tied if sizes[p] == fewest]
-        tie_break = "fewer cards" if len(tied2) == 1 else "lower seat"
-        tied = tied2
-    winner = tied[0]
-    s = [-(t - low) for t in totals]
-    s[winner] = 0
-    s[winner] = -sum(s)
-    return tuple(s), winner, tie_break
+    if len(tied) > 1 and tie_rule == "tie_break":
+        low2 = min(other[p] for p in tied)
+        tied2 = [p for p in tied if other[p] == low2]
+        tie_break = ("fewer cards" if winner_rule == "lowest_total" else "lower total") if len(tied2) == 1 \
+            else "lower seat"
+        tied = tied2[:1]
+    ref = min(totals[p] for p in tied)
+    s = [-(t - ref) for t in totals]
+    for w in tied:
+        s[w] = 0
+    pot = -sum(s)
+    share, rest = divmod(pot, len(tied))
+    for i, w in enumerate(tied):
+        s[w] = share + (1 if i < rest else 0)
+    return tuple(s), tuple(tied), tie_break
 
 
 @dataclass
@@ -288,7 +298,8 @@ class Game:
            colour in colour order, then a joker.
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
-        retrievals and multi-meld lays are legal too (apply checks them) but not listed."""
+        retrievals and multi-meld lays are legal too (apply checks them) but not listed.
+        With rules.draw "only_when_unable" (the seed) Draw is listed only when no lay is."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -324,7 +335,7 @@ class Game:
                     cards = tuple(by_kind[col * N + v] for col in cols) + tuple(jokers[:j])
                     out.append(Lay(state.table + (Meld("group", cards),)))
         if not opened:
-            return out
+            return self._drop_draw(out)
         for i, m in enumerate(state.table):
             roles = meld_roles(deck, m)
             adds: list[tuple[int, ...]] = []
@@ -344,7 +355,13 @@ class Game:
                 adds += [m.cards + (jokers[0],)] if jokers else []
             for cards in adds:
                 out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
-        return out
+        return self._drop_draw(out)
+
+    def _drop_draw(self, plays: list[Action]) -> list[Action]:
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible."""
+        if self.spec.rules.draw == "only_when_unable" and len(plays) > 1:
+            return plays[1:]
+        return plays
 
     def apply(self, state: State, action: Action) -> State:
         """The state after `action`; RuleViolation naming the cards and numbers in the way."""
@@ -353,6 +370,9 @@ class Game:
         p = state.current
         n = self.players
         if isinstance(action, Draw):
+            if self.spec.rules.draw == "only_when_unable" and any(isinstance(a, Lay) for a in self.legal_actions(state)):
+                raise RuleViolation("player {} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
+                                    "draw only if you cannot lay)".format(p))
             hands = list(state.hands)
             if state.pile:
                 hands[p] = tuple(sorted(hands[p] + (state.pile[-1],)))
@@ -435,5 +455,6 @@ class Game:
                 return Outcome(score_out(totals, p), (p,), totals, "out")
         if not self.is_over(state):
             raise RuleViolation("the round is not over")
-        scores, w, tb = score_exhausted(totals, [len(h) for h in state.hands])
-        return Outcome(scores, (w,), totals, "exhausted", tb)
+        r = self.spec.rules
+        scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie)
+        return Outcome(scores, ws, totals, "exhausted", tb)

@@ -155,10 +155,14 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                ws_parent: np.ndarray, ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray,
                big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
                big_htab: np.ndarray, big_hpos: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
-               log: np.ndarray) -> np.ndarray:
+               log: np.ndarray, rules: np.ndarray) -> np.ndarray:
     """Play one round (meld finders; the seat `random_seat` plays random-legal, -1 none); fills scores[p],
     first_possible[p, t] (own turn the meld finder could open at thresholds[t], -1 never) and log[turn] =
-    cards laid (-1 draw, -2 pass). Returns [winner, exhausted(0/1), turns, solver give-ups, retrievals]."""
+    cards laid (-1 draw, -2 pass). rules = rules_code(spec.rules). Returns [winner (the first), exhausted
+    (0/1), turns, solver give-ups, retrievals, winners as a seat bit mask]."""
+    draw_only_when_unable = rules[0] == 0
+    fewest_cards_wins = rules[1] == 0
+    share_ties = rules[2] == 0
     C = n_colours
     N = n_numbers
     K = C * N
@@ -199,7 +203,10 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             before += hand[p, k]
         if p == random_seat:
             n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
-            act = rand_below(rng, n_plays)
+            if draw_only_when_unable and n_plays > 1:
+                act = 1 + rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
+            else:
+                act = rand_below(rng, n_plays)
             if act > 0:
                 j_before = 0
                 for mi in range(ntab):
@@ -243,6 +250,23 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 ntab = base + res[1]
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
+            elif draw_only_when_unable and random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N,
+                                                        num_min, initial_meld) > 1:
+                # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose)
+                j_before = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_before += 1
+                ntab = random_plays(1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+                j_after = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_after += 1
+                hj[p] -= j_after - j_before
+                opened[p] = 1
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         left = hj[p]
         for k in range(K):
             left += hand[p, k]
@@ -280,6 +304,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             totals[q] += hand[q, k] * (num_min + k % N)
             sizes[q] += hand[q, k]
     exhausted = 0
+    mask = 0
     if winner >= 0:
         s = 0
         for q in range(players):
@@ -287,24 +312,59 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 scores[q] = -totals[q]
                 s += totals[q]
         scores[winner] = s
-    else:
+        mask = 1 << winner
+    else:  # score_exhausted in rules.py
         exhausted = 1
-        winner = 0
+        first = sizes if fewest_cards_wins else totals
+        other = totals if fewest_cards_wins else sizes
+        best_first = first[0]
         for q in range(1, players):
-            if totals[q] < totals[winner] or (totals[q] == totals[winner] and sizes[q] < sizes[winner]):
-                winner = q
-        s = 0
+            if first[q] < best_first:
+                best_first = first[q]
+        n_tied = 0
+        best_other = -1
         for q in range(players):
-            if q != winner:
-                scores[q] = -(totals[q] - totals[winner])
-                s += totals[q] - totals[winner]
-        scores[winner] = s
-    out = np.zeros(5, np.int64)
+            if first[q] == best_first:
+                n_tied += 1
+                if best_other < 0 or other[q] < best_other:
+                    best_other = other[q]
+        for q in range(players):
+            if first[q] == best_first and (share_ties or n_tied == 1):
+                mask |= 1 << q
+        if mask == 0:  # tie-break: the other measure, then the lower seat
+            for q in range(players):
+                if first[q] == best_first and other[q] == best_other:
+                    mask = 1 << q
+                    break
+        ref = -1
+        n_win = 0
+        for q in range(players):
+            if (mask >> q) & 1:
+                n_win += 1
+                if ref < 0 or totals[q] < ref:
+                    ref = totals[q]
+        pot = 0
+        for q in range(players):
+            if not (mask >> q) & 1:
+                scores[q] = -(totals[q] - ref)
+                pot += totals[q] - ref
+        share = pot // n_win
+        rest = pot - share * n_win
+        i = 0
+        winner = -1
+        for q in range(players):
+            if (mask >> q) & 1:
+                scores[q] = share + (1 if i < rest else 0)
+                i += 1
+                if winner < 0:
+                    winner = q
+    out = np.zeros(6, np.int64)
     out[0] = winner
     out[1] = exhausted
     out[2] = turn
     out[3] = giveups
     out[4] = retrievals
+    out[5] = mask
     return out
 
 
@@ -325,6 +385,7 @@ class RummySimulation:
     thresholds: tuple[int, ...]
     max_turns: int
     random_seat: int = NO_RANDOM
+    rules: tuple[int, ...] = (0, 0, 0)  # rules_code(spec.rules)
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
@@ -341,17 +402,27 @@ class RummySimulation:
         giveups = np.zeros(1, np.int64)
         retrievals = np.zeros(1, np.int64)
         log = np.zeros(1, np.int64)
+        winners = np.zeros(games, np.int64)
+        rules = np.array(self.rules, np.int64)
         for g in range(games):
             seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
             res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
                              self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
-                             int(seat[g]), *ws, scores[g], first[g], log)  # type: ignore[call-arg]  # *ws: 12 arrays
-            winner[g], exhausted[g], turns[g] = res[0], res[1], res[2]
+                             int(seat[g]), *ws, scores[g], first[g], log, rules)  # type: ignore[call-arg]  # *ws: 12 arrays
+            winner[g], exhausted[g], turns[g], winners[g] = res[0], res[1], res[2], res[5]
             giveups[0] += res[3]
             retrievals[0] += res[4]
-        return {"games.winner": winner, "games.exhausted": exhausted, "games.turns": turns,
+        return {"games.winner": winner, "games.winners": winners, "games.exhausted": exhausted, "games.turns": turns,
                 "games.scores": scores, "games.first_possible": first, "games.random_seat": seat,
                 "solver_giveups": giveups, "joker_retrievals": retrievals}
+
+
+def rules_code(rules: object) -> tuple[int, int, int]:
+    """The kernel's codes for a RummyRules: (draw by_choice, exhausted_winner lowest_total, exhausted_tie
+    tie_break), each 1 for the non-literal setting."""
+    r = rules
+    return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),  # type: ignore[attr-defined]
+            int(r.exhausted_tie == "tie_break"))  # type: ignore[attr-defined]
 
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:
@@ -359,4 +430,5 @@ def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDO
     s = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
     return RummySimulation(players, len(s.colours), s.numbers.max - s.numbers.min + 1, s.numbers.min,  # type: ignore[attr-defined]
                            s.copies, s.jokers, s.hand_size, s.initial_meld, s.joker_penalty,  # type: ignore[attr-defined]
-                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat)  # type: ignore[attr-defined]
+                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat,  # type: ignore[attr-defined]
+                           rules_code(s.rules))  # type: ignore[attr-defined]

@@ -248,10 +248,75 @@ def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
 
 
 def test_scoring_with_exhausted_pile_lowest_wins_losers_pay_difference() -> None:
-    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5])
-    assert (scores, w, tb) == ((-8, 41, -33), 1, None)
-    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4])
-    assert (scores, w, tb, sum(scores)) == ((0, 8, -8), 1, "fewer cards", 0)
+    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5], "lowest_total", "tie_break")
+    assert (scores, w, tb) == ((-8, 41, -33), (1,), None)
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4], "lowest_total", "tie_break")
+    assert (scores, w, tb, sum(scores)) == ((0, 8, -8), (1,), "fewer cards", 0)
+
+
+def test_exhausted_pile_fewest_cards_wins_by_default() -> None:
+    """Seed: 「自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます。 負けたプレイヤーは、自分のタイルの
+    合計値を足して、そこから勝ったプレイヤーの合計値を引きます」 - fewest cards wins; losers pay own - winner's."""
+    scores, w, tb = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share")
+    assert (scores, w, tb) == ((17, 8, -25), (0,), None)  # p1 holds less (12) but more cards: -(12 - 20) = +8
+    s = State((cs("red13 blue13"), cs("red1 red2 red3")), (), (), (True, True), passes=2)
+    assert GAME.outcome(s).winners == (0,)  # 2 cards beat 3 cards, though 26 > 6
+    assert Game(spec_with(rules={"exhausted_winner": "lowest_total"}), 2).outcome(s).winners == (1,)
+
+
+def test_exhausted_pile_tie_is_shared_unless_the_tie_break_switch_is_on() -> None:
+    # two players with 2 cards: both win, losers pay against the lower total (10), winners split 31 = 16 + 15
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "share")
+    assert (scores, w, tb, sum(scores)) == ((18, 17, -15, -20), (0, 1), None, 0)
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "tie_break")
+    assert (scores, w, tb) == ((39, -4, -15, -20), (0,), "lower total")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "tie_break")
+    assert (w, tb) == ((0,), "lower seat")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "share")
+    assert (scores, w) == ((4, 4, -8), (0, 1))
+
+
+def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
+    """Seed: 「手番のプレイヤーは、テーブルの中央にカードを置くか、カードを置けない場合は、いずれかの山から裏向きの
+    カードを引かなければなりません」 - draw only if you cannot lay."""
+    s = state("red11 red12 red13 blue1", opened=(False, False))  # 36 < 40: cannot open, may draw
+    GAME.apply(s, Draw())
+    s = state("red10 red11 red12 red13 blue1", opened=(False, False))  # 46: can open
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    assert not any(isinstance(a, Draw) for a in GAME.legal_actions(s))
+    choice = Game(spec_with(rules={"draw": "by_choice"}), 2)
+    choice.apply(s, Draw())
+    assert isinstance(choice.legal_actions(s)[0], Draw)
+
+
+SWITCH_SPECS = [spec_with(rules=r) for r in (
+    {"draw": "by_choice"}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"},
+    {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break"})]
+
+
+@pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
+@pytest.mark.parametrize("seed, players, random_seat", [(7, 2, 0), (8, 3, 2), (9, 4, -1)])
+def test_kernel_agrees_with_reference_rules_for_every_switch(spec: RummyCardsGame, seed: int, players: int,
+                                                             random_seat: int) -> None:
+    test_kernel_agrees_with_reference_rules(seed, players, random_seat, spec)
+
+
+def test_kernel_exhausted_scoring_follows_the_switches() -> None:
+    """Short rounds (max_turns) end exhausted: the kernel's winners and scores follow score_exhausted."""
+    for rules in ({}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"}):
+        spec = spec_with(rules=rules, balance={**SPEC["balance"], "max_turns": 10})  # type: ignore[dict-item]
+        t = simulation_from_spec(spec, 3).play(np.random.SeedSequence(4), 30)
+        assert t["games.exhausted"].all() and (t["games.scores"].sum(axis=1) == 0).all()
+        rs = t["games.winners"]
+        if rules.get("exhausted_tie") == "tie_break":
+            assert all(bin(int(m)).count("1") == 1 for m in rs)
+
+
+def test_both_draw_settings_give_different_random_player_tallies() -> None:
+    a = simulation_from_spec(SPEC_M, 2, 0).play(np.random.SeedSequence(3), 6)
+    b = simulation_from_spec(spec_with(rules={"draw": "by_choice"}), 2, 0).play(np.random.SeedSequence(3), 6)
+    assert a["games.turns"].tolist() != b["games.turns"].tolist()
 
 
 def test_joker_in_hand_costs_the_spec_penalty() -> None:
@@ -293,23 +358,26 @@ def test_solver_prefers_points_then_cards() -> None:
     assert (play.points, play.cards) == (45, 6)
 
 
-def replay_kernel_round(seed: int, players: int, random_seat: int = -1) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    sim = simulation_from_spec(SPEC_M, players)
+def replay_kernel_round(seed: int, players: int, random_seat: int = -1,
+                        spec: RummyCardsGame = SPEC_M) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    sim = simulation_from_spec(spec, players)
     from generator.games.rummy_cards.solver import workspaces
     scores = np.zeros(players, np.int64)
     first = np.zeros((players, 2), np.int64)
     log = np.zeros(400, np.int64)
     res = play_round(seed_state(seed), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies, sim.jokers,
                      sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds), sim.max_turns,
-                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log)
+                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log,
+                     np.array(sim.rules, np.int64))
     return res, scores, log[:res[2]].tolist()
 
 
 @pytest.mark.parametrize("seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1),
                                                         (6, 4, 3)])
-def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int) -> None:
-    res, scores, log = replay_kernel_round(seed, players, random_seat)
-    game = Game(SPEC_M, players)
+def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int,
+                                            spec: RummyCardsGame = SPEC_M) -> None:
+    res, scores, log = replay_kernel_round(seed, players, random_seat, spec)
+    game = Game(spec, players)
     rng = seed_state(seed)
     s = game.new_round(rng)
     ref_log = []
@@ -320,7 +388,9 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
         ref_log.append(before - len(s2.hands[s.current]) if isinstance(a, Lay) else (-1 if s.pile else -2))
         s = s2
     assert ref_log == log
-    assert tuple(scores) == game.outcome(s).scores
+    o = game.outcome(s)
+    assert tuple(scores) == o.scores
+    assert res[5] == sum(1 << w for w in o.winners)
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
@@ -410,8 +480,8 @@ def test_solver_is_exact_past_the_small_workspace() -> None:
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
     table = (run("red5 red6 red7"), group("blue9 yellow9 black9"))
     s = state("red4 red8 red9 red10 red9:1 joker", table=table, opened=(True, True))
-    acts = GAME.legal_actions(s)
-    assert isinstance(acts[0], Draw)
+    acts = Game(spec_with(rules={"draw": "by_choice"}), 2).legal_actions(s)
+    assert isinstance(acts[0], Draw) and GAME.legal_actions(s) == acts[1:]  # the seed: no draw while a lay is on
     for a in acts[1:]:
         GAME.apply(s, a)  # raises on an illegal play
     added = {tuple(D.name(x) for x in a.table[0].cards) for a in acts if isinstance(a, Lay) and len(a.table) == 2}
