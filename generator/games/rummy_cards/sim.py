@@ -432,3 +432,32 @@ def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDO
                            s.copies, s.jokers, s.hand_size, s.initial_meld, s.joker_penalty,  # type: ignore[attr-defined]
                            tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat,  # type: ignore[attr-defined]
                            rules_code(s.rules))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A match of several rounds: per-round scores, the running totals after each round, the final totals
+    and the match winners (highest total; players level on it share the win, the seed names no tie-break)."""
+
+    round_scores: tuple[tuple[int, ...], ...]
+    running_totals: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def match_from_scores(round_scores: np.ndarray) -> MatchResult:
+    """Running totals and winners from a (rounds, players) array of zero-sum round scores (the score pad)."""
+    sc = np.asarray(round_scores, np.int64)
+    run_tot = np.cumsum(sc, axis=0)
+    totals = tuple(int(x) for x in run_tot[-1])
+    best = max(totals)
+    return MatchResult(tuple(tuple(int(x) for x in r) for r in sc), tuple(tuple(int(x) for x in r) for r in run_tot),
+                       totals, tuple(p for p, t in enumerate(totals) if t == best))
+
+
+def play_match(spec: object, players: int, seed: int, rounds: int | None = None) -> MatchResult:
+    """A seeded match of meld finders: spec.rules.rounds rounds (or `rounds`), all from one RNG stream (each
+    round a fresh shuffle and deal, seat 0 first), added up as on the score pad."""
+    n = rounds if rounds is not None else spec.rules.rounds  # type: ignore[attr-defined]
+    t = simulation_from_spec(spec, players).play(np.random.SeedSequence(seed), n)
+    return match_from_scores(t["games.scores"])

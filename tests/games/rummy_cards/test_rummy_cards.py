@@ -489,3 +489,29 @@ def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
     assert ("red5", "red6", "red7", "red8") in added
     closed = state("red4 red8 red9 red10 joker", table=table, opened=(False, True))
     assert all(len(a.table) == 3 for a in GAME.legal_actions(closed)[1:])  # unopened: new melds only (>= 40)
+
+
+# ---- a match of several rounds -------------------------------------------------------------------------
+
+def test_match_adds_up_rounds_like_the_score_pad() -> None:
+    """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest wins."""
+    from generator.games.rummy_cards import match_from_scores, play_match
+    m = match_from_scores(np.array([[10, -4, -6], [-3, 8, -5], [-2, -2, 4]]))
+    assert m.running_totals == ((10, -4, -6), (7, 4, -11), (5, 2, -7)) and m.totals == (5, 2, -7)
+    assert m.winners == (0,)
+    assert match_from_scores(np.array([[5, -5], [-5, 5]])).winners == (0, 1)  # level: shared
+    spec = spec_with(rules={"rounds": 3})
+    match = play_match(spec, 2, seed=5)
+    assert len(match.round_scores) == 3 and all(sum(r) == 0 for r in match.round_scores)
+    assert match.totals == tuple(sum(r[p] for r in match.round_scores) for p in range(2))
+    assert play_match(spec, 2, seed=5) == match and len(play_match(spec, 2, seed=5, rounds=2).round_scores) == 2
+    # the reference rules give the same rounds from the same RNG stream (one fresh deal per round)
+    game = Game(spec, 2)
+    rng = seed_state(np.random.SeedSequence(5))
+    ref = []
+    for _ in range(3):
+        s = game.new_round(rng)
+        while not game.is_over(s) and s.turn < spec.balance.max_turns:
+            s = game.apply(s, MeldFinder().choose(game, s, rng))
+        ref.append(game.outcome(s).scores)
+    assert tuple(ref) == match.round_scores
