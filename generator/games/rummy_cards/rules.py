@@ -20,7 +20,7 @@ import numpy as np
 from generator.errors import RuleViolation
 from generator.spec.games.rummy_cards import RummyCardsGame
 
-RULESET_VERSION = "1.0.0"
+RULESET_VERSION = "1.1.0"
 
 
 @dataclass(frozen=True)
