@@ -153,7 +153,7 @@ def test_rule_text_moves_with_the_spec():
     kit = load_kit(KIT)
     game = kit.game.model_copy(update={"initial_meld": 30, "joker_penalty": 30, "hand_size": 13})
     texts = Texts("ja", with_tool_catalogs(kit), rc.template_context(game))
-    assert "合計30点以上" in texts("rules.initial")
+    assert "合計30点以上" in texts("rules.initial.own_melds_only")
     assert "30点" in texts("joker.value")
     assert "カード13枚" in texts("rules.setup")
 
@@ -209,12 +209,18 @@ def test_cli_build(tmp_path):
 
 
 SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence that only that setting prints
-    "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied"),
-           ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards")),
-    "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者"),
-           ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数")),
-    "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate"),
-           ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate")),
+    "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied",
+            "From your next turn on you may add"),
+           ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards",
+            "Once it is down you may, in the same turn, also add")),
+    "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
+            "並べ替えたりできるのは、次の手番からです"),
+           ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
+            "これを出したら、同じ手番のうちに場の組み合わせに足したり")),
+    "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate",
+            "A partir de tu siguiente turno puedes añadir"),
+           ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate",
+            "Una vez bajada, en el mismo turno también puedes añadir")),
 }
 
 
@@ -229,7 +235,8 @@ def _rules_only_kit(tmp: Path, flipped: bool) -> Path:
     data = yaml.safe_load((kit / "kit.yaml").read_text(encoding="utf-8"))
     data["components"] = {"rules": data["components"]["rules"]}
     if flipped:
-        data["game"]["rules"].update(draw="by_choice", exhausted_winner="lowest_total", exhausted_tie="tie_break")
+        data["game"]["rules"].update(draw="by_choice", exhausted_winner="lowest_total", exhausted_tie="tie_break",
+                                     opening_turn="may_add_after_opening")
     (kit / "kit.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return kit
 

@@ -48,7 +48,8 @@ def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.nd
     return real, jrun, jgrp, real_ids, sorted(jokers)
 
 
-def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool) -> Play:
+def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool,
+                   retrieval: bool = True) -> Play:
     """The exact best lay (solver.solve_turn): opening -> new melds from the hand only, most points (jokers =
     their card); otherwise the whole table rearranged with the hand, joker retrieval included, most penalty
     points (joker = joker_penalty), then cards. A table joker stays in a set of its kind (run colour, group
@@ -71,7 +72,7 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
         real, jrun, jgrp, real_ids, table_jokers = table_counts(game, table)
     layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
     out = np.zeros(4, np.int64)
-    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, C, N, d.num_min, game.spec.joker_penalty,
+    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, C, N, d.num_min, game.spec.joker_penalty,
                layout, out, *_workspaces(C, N))
     best, nm, retrieved = int(out[0]), int(out[1]), int(out[2])
     if best <= 0 or best & 255 == 0:
@@ -131,6 +132,14 @@ class MeldFinder:
         if play.table is None or (opening and play.points < game.spec.initial_meld):
             acts = game.legal_actions(state)  # the draw rule may forbid drawing (a solver give-up only)
             return acts[0] if acts and isinstance(acts[0], Lay) else Draw()
+        if opening and state.table and game.spec.rules.opening_turn == "may_add_after_opening":
+            # the opening melds stay as laid; the rest of the hand goes to the table of before (no retrieval)
+            opening_melds = play.table[len(state.table):]
+            laid = {c for m in opening_melds for c in m.cards}
+            rest = tuple(c for c in state.hands[p] if c not in laid)
+            more = find_best_play(game, rest, state.table, opening=False, retrieval=False)
+            if more.table is not None:
+                return Lay(more.table + opening_melds)
         return Lay(play.table)
 
 

@@ -413,6 +413,21 @@ class Game:
         for m in new_table:
             for c, r in zip(m.cards, meld_roles(deck, m)):
                 roles[c] = (r, m)
+        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
+            # the initial melds are the new melds of hand cards only; the rest of the table may change as
+            # for an opened player, but no joker leaves its kind of set (no retrieval before the opening)
+            own = [m for m in new_table if all(c in hand for c in m.cards)]
+            total = sum(meld_value(deck, m) for m in own)
+            if total < self.spec.initial_meld:
+                parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+                raise RuleViolation(f"initial meld: melds of own cards {parts} = {total} points, needs at least "
+                                    f"{self.spec.initial_meld}")
+            old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+            for j in sorted(old_family):
+                if joker_family(deck, roles[j][1]) != old_family[j]:
+                    raise RuleViolation("a joker may not be retrieved before the initial meld is down "
+                                        "(it must stay in a set of its kind)")
+            return
         if not state.opened[p]:
             new_melds = [m for m in new_table if m not in state.table]
             if len(new_table) - len(new_melds) != len(state.table) or any(m not in new_table for m in state.table):

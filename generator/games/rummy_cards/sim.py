@@ -163,6 +163,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
     draw_only_when_unable = rules[0] == 0
     fewest_cards_wins = rules[1] == 0
     share_ties = rules[2] == 0
+    add_on_opening = rules[3] == 1
     C = n_colours
     N = n_numbers
     K = C * N
@@ -186,6 +187,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
     width = 2 + max(N, C)
     tab = np.zeros((MAX_MELDS, width), np.int64)
     layout = np.zeros((MAX_MELDS, width), np.int64)
+    spare = np.zeros((MAX_MELDS, width), np.int64)
     res = np.zeros(4, np.int64)
     ntab = 0
     for p in range(players):
@@ -224,7 +226,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
-            solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, C, N, num_min, joker_penalty, layout, res,
+            solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min, joker_penalty, layout, res,
                        ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys, big_score, big_parent,
                        big_dec, big_htab, big_hpos)
             best = res[0]
@@ -249,6 +251,32 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             hj[p] -= 1
                 ntab = base + res[1]
                 opened[p] = 1
+                if base > 0 and add_on_opening:
+                    # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
+                    # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
+                    table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
+                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, C, N, num_min, joker_penalty,
+                               layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys,
+                               big_score, big_parent, big_dec, big_htab, big_hpos)
+                    giveups += res[3]
+                    if res[0] > 0 and (res[0] & 255) > 0:
+                        n_open = ntab - base
+                        for mi in range(n_open):
+                            for i in range(width):
+                                spare[mi, i] = tab[base + mi, i]
+                        for mi in range(res[1]):
+                            for i in range(width):
+                                tab[mi, i] = layout[mi, i]
+                            for j in range(layout[mi, 1]):
+                                e = layout[mi, 2 + j]
+                                if (e & 7) == SRC_HAND:
+                                    hand[p, e >> 3] -= 1
+                                elif (e & 7) == SRC_HAND_JOKER:
+                                    hj[p] -= 1
+                        for mi in range(n_open):
+                            for i in range(width):
+                                tab[res[1] + mi, i] = spare[mi, i]
+                        ntab = res[1] + n_open
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
             elif draw_only_when_unable and random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N,
                                                         num_min, initial_meld) > 1:
@@ -385,7 +413,7 @@ class RummySimulation:
     thresholds: tuple[int, ...]
     max_turns: int
     random_seat: int = NO_RANDOM
-    rules: tuple[int, ...] = (0, 0, 0)  # rules_code(spec.rules)
+    rules: tuple[int, ...] = (0, 0, 0, 0)  # rules_code(spec.rules)
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
@@ -417,12 +445,13 @@ class RummySimulation:
                 "solver_giveups": giveups, "joker_retrievals": retrievals}
 
 
-def rules_code(rules: object) -> tuple[int, int, int]:
+def rules_code(rules: object) -> tuple[int, int, int, int]:
     """The kernel's codes for a RummyRules: (draw by_choice, exhausted_winner lowest_total, exhausted_tie
-    tie_break), each 1 for the non-literal setting."""
+    tie_break, opening_turn may_add_after_opening), each 1 for the non-literal setting."""
     r = rules
     return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),  # type: ignore[attr-defined]
-            int(r.exhausted_tie == "tie_break"))  # type: ignore[attr-defined]
+            int(r.exhausted_tie == "tie_break"),  # type: ignore[attr-defined]
+            int(r.opening_turn == "may_add_after_opening"))  # type: ignore[attr-defined]
 
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:

@@ -507,7 +507,7 @@ def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
 
 @jit
 def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hand_jokers: int,
-               opening: bool,
+               opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
                htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray, big_score: np.ndarray,
@@ -519,7 +519,8 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
 
     Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
     Opened: the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty),
-    then the most cards; also every joker retrieval (see _best_retrieval), taken when strictly better.
+    then the most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when strictly
+    better.
     """
     C = n_colours
     N = n_numbers
@@ -562,6 +563,8 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
         best = 0
         out[1] = 0
     out[0] = best
+    if not retrieval:
+        return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
                     joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
                     big_htab, big_hpos)

@@ -578,7 +578,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
     sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", f"rules.turn.{game.rules.draw}"),
-                ("rules.melds.title", "rules.melds"), ("rules.initial.title", "rules.initial"),
+                ("rules.melds.title", "rules.melds"), ("rules.initial.title", f"rules.initial.{game.rules.opening_turn}"),
                 ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end"),
                 ("rules.exhausted.title", rules_exhausted_id(game))]
     for head_id, body_id in sections:

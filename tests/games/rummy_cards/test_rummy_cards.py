@@ -290,9 +290,30 @@ def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
     assert isinstance(choice.legal_actions(s)[0], Draw)
 
 
+def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
+    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」."""
+    table = (run("blue5 blue6 blue7"),)
+    s = state("red10 red11 red12 red13 blue8", table=table)
+    lay = Lay((run("blue5 blue6 blue7 blue8"), run("red10 red11 red12 red13")))
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        GAME.apply(s, lay)
+    add = Game(spec_with(rules={"opening_turn": "may_add_after_opening"}), 2)
+    assert add.apply(s, lay).hands[0] == ()
+    with pytest.raises(RuleViolation, match="initial meld: melds of own cards 36 = 36 points"):
+        add.apply(state("red11 red12 red13 blue8", table=table),
+                  Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
+    # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
+    play = MeldFinder().choose(add, s, seed_state(1))
+    assert isinstance(play, Lay) and add.apply(s, play).hands[0] == ()
+    assert isinstance(MeldFinder().choose(GAME, s, seed_state(1)), Lay)
+    assert GAME.apply(s, MeldFinder().choose(GAME, s, seed_state(1))).hands[0] == cs("blue8")
+
+
 SWITCH_SPECS = [spec_with(rules=r) for r in (
     {"draw": "by_choice"}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"},
-    {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break"})]
+    {"opening_turn": "may_add_after_opening"},
+    {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
+     "opening_turn": "may_add_after_opening"})]
 
 
 @pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
