@@ -536,3 +536,11 @@ def test_match_adds_up_rounds_like_the_score_pad() -> None:
             s = game.apply(s, MeldFinder().choose(game, s, rng))
         ref.append(game.outcome(s).scores)
     assert tuple(ref) == match.round_scores
+
+
+def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them() -> None:
+    """The issue-10 'effect of flipping each switch' table builds spec.model_copy(update={'rules': ...})."""
+    base = balance_report(SPEC_M, games=8, seed=2, executor=None).figures
+    for field, value in (("opening_turn", "may_add_after_opening"), ("draw", "by_choice")):
+        flipped = SPEC_M.model_copy(update={"rules": SPEC_M.rules.model_copy(update={field: value})})
+        assert balance_report(flipped, games=8, seed=2, executor=None).figures != base, field
