@@ -248,7 +248,8 @@ def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipp
     planned = plan_build(load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width,
                          warn=lambda _: None)
     render_all(planned, out)
-    squash = lambda s: re.sub(r"\s+", "", s)  # noqa: E731
+    def squash(s: str) -> str:
+        return re.sub(r"\s+", "", s)
     for lang, (literal, other) in SWITCH_SENTENCES.items():
         pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
         plumber = squash("".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))

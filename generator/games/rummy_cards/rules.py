@@ -371,8 +371,8 @@ class Game:
         n = self.players
         if isinstance(action, Draw):
             if self.spec.rules.draw == "only_when_unable" and any(isinstance(a, Lay) for a in self.legal_actions(state)):
-                raise RuleViolation("player {} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
-                                    "draw only if you cannot lay)".format(p))
+                raise RuleViolation(f"player {p} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
+                                    "draw only if you cannot lay)")
             hands = list(state.hands)
             if state.pile:
                 hands[p] = tuple(sorted(hands[p] + (state.pile[-1],)))
@@ -444,7 +444,7 @@ class Game:
         laid_set = set(laid)
         used_replacements: set[int] = set()
         for j in sorted(c for c in old_cards if deck.is_joker(c)):
-            new_r, m = roles[j]
+            m = roles[j][1]
             if joker_family(deck, m) == old_family[j]:
                 continue  # the seed: sets holding a joker may be added to, split and taken from
             want = " or ".join(deck.kind_name(k) for k in sorted(old_roles[j]))

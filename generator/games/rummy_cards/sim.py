@@ -347,8 +347,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
         other = totals if fewest_cards_wins else sizes
         best_first = first[0]
         for q in range(1, players):
-            if first[q] < best_first:
-                best_first = first[q]
+            best_first = min(best_first, first[q])
         n_tied = 0
         best_other = -1
         for q in range(players):
