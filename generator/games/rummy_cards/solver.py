@@ -1,8 +1,9 @@
 """The exact meld finder: a dynamic programme over numbers x colours that lays the most points (then cards).
 
 Cards are counted by kind (colour * n_numbers + number index). Table cards are `forced` (every one must be on
-the table again at the end), hand cards are optional; hand jokers are wildcards; table jokers arrive as
-forced cards of the kind they are locked to (they keep their role, see rules.py). Per colour the state holds
+the table again at the end), hand cards are optional; hand jokers are wildcards; table jokers are forced
+wildcards of their set's kind (a run joker ends in a run of its colour, a group joker in a group of its
+number, see rules.py; counted per colour in the state key, per number at the group layer). Per colour the state holds
 two run slots with lengths 0, 1, 2 or 3+ (two copies -> at most two parallel runs); cards not in runs go to
 groups of their number, which exist iff 3m <= total <= colours*m for some m >= the largest per-colour count.
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
