@@ -39,6 +39,7 @@ def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict
         "players_min": game.players.min,
         "players_max": game.players.max,
         "rounds": game.score_pad.rounds,
+        "match_rounds": game.rules.rounds,
         "meld_min": MELD_MIN,
     }
 
@@ -576,8 +577,10 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         ops.append(Text(xx + size * 1.5, y - size, name, size, text_id=f"colour.{c.id}"))
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
-    sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.turn"), ("rules.melds.title", "rules.melds"),
-                ("rules.initial.title", "rules.initial"), ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end")]
+    sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", f"rules.turn.{game.rules.draw}"),
+                ("rules.melds.title", "rules.melds"), ("rules.initial.title", f"rules.initial.{game.rules.opening_turn}"),
+                ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end"),
+                ("rules.exhausted.title", rules_exhausted_id(game))]
     for head_id, body_id in sections:
         drawn, y = section(ctx, head_id, body_id, pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
@@ -607,6 +610,11 @@ def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: floa
             ops += _mini_card(ctx, xx, top - ch, cw, ch, run_col, min(start + i, game.numbers.max))
         xx += cw + gap
     return top - ch - size * 0.8
+
+
+def rules_exhausted_id(game: Any) -> str:
+    """The catalog id of the exhausted-pile paragraph for the spec's switches (one msgid per setting pair)."""
+    return f"rules.exhausted.{game.rules.exhausted_winner}.{game.rules.exhausted_tie}"
 
 
 def compose_rules(ctx: Context, cid: str) -> Component:

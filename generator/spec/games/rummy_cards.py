@@ -56,6 +56,41 @@ class RummyBalance(SpecModel):
     max_turns: StrictInt = Field(ge=10, description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).")
 
 
+class RummyRules(SpecModel):
+    """House-rule switches where a player could read seed 004 two ways; defaults are its most literal reading."""
+
+    draw: Literal["only_when_unable", "by_choice"] = Field(
+        "only_when_unable",
+        description="When a player may draw. only_when_unable (the seed: 「カードを置けない場合は、いずれかの山から"
+                    "裏向きのカードを引かなければなりません」): a player who can lay may not draw instead; by_choice: "
+                    "a player may always draw instead of laying. The engine's test of 'can lay' is the listed "
+                    "simple plays (Game.legal_actions); the meld finder lays whenever it can either way.")
+    opening_turn: Literal["own_melds_only", "may_add_after_opening"] = Field(
+        "own_melds_only",
+        description="The turn of the initial meld. own_melds_only (the seed: 「プレイヤーは、最初の40点を出した後、"
+                    "テーブル上の既存の組み合わせにカードを追加することができます」, read as: from the next turn, "
+                    "as in the classic tile game): only new melds from the hand; may_add_after_opening: once the "
+                    "initial melds are down (from the hand, worth the threshold) the player may in the same turn "
+                    "add to and rearrange the other table melds (no joker retrieval on that turn).")
+    exhausted_winner: Literal["fewest_cards", "lowest_total"] = Field(
+        "fewest_cards",
+        description="Who wins a round whose draw pile ran out. fewest_cards (the seed: 「自分のラックの数が最も少ない"
+                    "プレイヤー」, the fewest cards on the rack); lowest_total: the lowest card value in hand. "
+                    "Either way each loser scores -(own total - winner's total).")
+    exhausted_tie: Literal["share", "tie_break"] = Field(
+        "share",
+        description="A tie for the exhausted-pile win. share (the seed names no tie-break): every tied player "
+                    "wins, the losers pay against the lowest total among them and the winners split the points "
+                    "(an indivisible remainder, fewer points than winners, one point each in seat order so the "
+                    "pad's plus equals its minus); tie_break: the other measure (lowest total / fewest cards), "
+                    "then the lower seat.")
+    rounds: StrictInt = Field(
+        12, ge=1, le=40,
+        description="Rounds in a match (a figure, not a switch); running totals on the score pad, the highest "
+                    "total wins the match (the seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を"
+                    "減算します」).")
+
+
 class RummyCardsGame(SpecModel):
     """Rules and components of Rummy Cards (a rummy with number cards), after seed 004."""
 
@@ -71,3 +106,4 @@ class RummyCardsGame(SpecModel):
     players: RummyPlayers = Field(description="Supported player counts.")
     score_pad: RummyScorePad = Field(description="Printed score pad.")
     balance: RummyBalance = Field(description="Self-play settings and tolerances.")
+    rules: RummyRules = Field(default_factory=RummyRules, description="House-rule switches and the match length.")
