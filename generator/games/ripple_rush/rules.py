@@ -139,8 +139,14 @@ class Game:
         return f"{self.suits[card.suit]} {card.number}"
 
     def cell_name(self, cell: Cell) -> str:
-        """'blue row 3'."""
+        """'blue row 3' ('column 7 row 3' for a column the sheet does not have)."""
+        if not 0 <= cell.column < len(self.suits):
+            return f"column {cell.column} row {cell.row}"
         return f"{self.suits[cell.column]} row {cell.row}"
+
+    def has_cell(self, cell: Cell) -> bool:
+        """Whether `cell` is on the sheet (columns 0..suits-1, rows 1..rows)."""
+        return 0 <= cell.column < len(self.suits) and 1 <= cell.row <= self.rows
 
     def bonus_name(self, row: int) -> str:
         """'10' or 'X(blue)' for the bonus printed on `row`."""
@@ -164,6 +170,14 @@ class Game:
                                 f"{self.rounds} x {self.players} = {need}")
         if len(set(deck)) != len(deck):
             raise RuleViolation("deck holds a card twice")
+        for r in goals:
+            if not 1 <= r <= self.rows:
+                raise RuleViolation(f"goal row {r}: the sheet has rows 1..{self.rows}")
+        if len(set(goals)) != len(goals):
+            raise RuleViolation(f"goal rows {tuple(goals)}: each row has one goal card, a row cannot be revealed twice")
+        if len(goals) not in (0, self.goals_revealed):
+            raise RuleViolation(f"{len(goals)} goal rows revealed: this game reveals {self.goals_revealed} "
+                                f"(or none in the basic game)")
         sh = tuple(sheets) if sheets is not None else tuple(self.empty_sheet() for _ in range(self.players))
         return self._settle(State(sh, tuple(deck), tuple(goals), 0))
 
@@ -199,7 +213,7 @@ class Game:
     def why_illegal(self, sheet: Sheet, cell: Cell, number: int) -> str | None:
         """Why `number` may not go in `cell` (naming the cell and the numbers in the way), or None."""
         where = self.cell_name(cell)
-        if not 0 <= cell.column < len(self.suits) or not 1 <= cell.row <= self.rows:
+        if not self.has_cell(cell):
             return f"there is no cell column {cell.column}, row {cell.row} on a {len(self.suits)}x{self.rows} sheet"
         if not self.nmin <= number <= self.nmax:
             return f"{number} is not a number of this game ({self.nmin}..{self.nmax})"
@@ -280,6 +294,11 @@ class Game:
         if not isinstance(action, Write):
             raise RuleViolation(f"not an action: {action!r}")
         cell, n = action.cell, action.number
+        if not self.has_cell(cell):
+            # checked first: a negative column would otherwise index a suit from the end and be misnamed
+            raise RuleViolation(f"{who}: there is no cell column {cell.column}, row {cell.row} on a "
+                                f"{len(self.suits)}x{self.rows} sheet (columns 0..{len(self.suits) - 1}, "
+                                f"rows 1..{self.rows})")
         if d.kind in ("own", "announced"):
             assert d.card is not None
             if n != d.card.number:

@@ -252,3 +252,59 @@ def test_rules_come_from_the_spec():
     st = game.initial_state(np.random.default_rng(1))
     assert len(st.deck) == 24 and len(game.full_deck()) == 40
     assert game.bonus_name(2) == "X(red)" and game.rows == 5
+
+
+# --- API holes (issue 11): off-sheet cells and impossible goal rows are rule violations -----------------
+
+def _own_announced_bonus_states(g2):
+    """A state per decision kind: an own card (red 12), an announced card (blue 3), a bonus (row 3, X(blue))."""
+    own = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [])
+    full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
+    announced = g2.apply(g2.new_state(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()]),
+                         Write(Cell(RED, 6), 5))
+    assert g2.to_decide(announced).kind == "announced"
+    sh = sheet(g2, {"blue": {3: 12}, "green": {3: 12}, "orange": {3: 12}})
+    bonus = g2.apply(g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()]),
+                     Write(Cell(RED, 3), 12))
+    assert g2.to_decide(bonus).kind == "bonus"
+    return {"own": (own, 12), "announced": (announced, 3), "bonus": (bonus, 5)}
+
+
+@pytest.mark.parametrize("kind", ["own", "announced", "bonus"])
+@pytest.mark.parametrize("column", [4, 7])
+def test_write_beyond_the_last_column_is_a_rule_violation(g2, kind, column):
+    st, n = _own_announced_bonus_states(g2)[kind]
+    with pytest.raises(RuleViolation, match=f"there is no cell column {column}, row 3 on a 4x8 sheet"):
+        g2.apply(st, Write(Cell(column, 3), n))
+
+
+@pytest.mark.parametrize("kind", ["own", "announced", "bonus"])
+def test_negative_column_names_no_colour(g2, kind):
+    st, n = _own_announced_bonus_states(g2)[kind]
+    with pytest.raises(RuleViolation, match=r"^player \d: there is no cell column -1, row 3 on a 4x8 sheet") as e:
+        g2.apply(st, Write(Cell(-1, 3), n))
+    assert not any(s in str(e.value) for s in g2.suits)
+
+
+@pytest.mark.parametrize("row", [0, 9])
+def test_write_outside_the_rows_is_a_rule_violation(g2, row):
+    st, n = _own_announced_bonus_states(g2)["own"]
+    with pytest.raises(RuleViolation, match=f"there is no cell column 1, row {row}"):
+        g2.apply(st, Write(Cell(RED, row), n))
+
+
+@pytest.mark.parametrize("goals, message", [
+    ((3, 3), r"goal rows \(3, 3\): each row has one goal card"),
+    ((1, 2, 3), "3 goal rows revealed: this game reveals 2"),
+    ((4,), "1 goal rows revealed: this game reveals 2"),
+    ((0, 4), "goal row 0: the sheet has rows 1..8"),
+    ((4, 9), "goal row 9: the sheet has rows 1..8"),
+])
+def test_new_state_rejects_impossible_goal_rows(g2, goals, message):
+    with pytest.raises(RuleViolation, match=message):
+        g2.new_state(deck_starting(g2, ["red 12", "red 1"]), goals)
+
+
+def test_new_state_accepts_two_distinct_goal_rows_or_none(g2):
+    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), (1, 8)).goals == (1, 8)
+    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), ()).goals == ()
