@@ -297,6 +297,10 @@ class Game:
     def _apply_c(self, state: State, action: Write | Pass) -> State:
         s = state
         if isinstance(action, Write):
+            if not 0 <= action.colour < self.rows:
+                # checked first: after a passed step B `chosen` is -1, and -1 would name the last colour
+                raise RuleViolation(f"step C: player {action.player}: colour index must be in "
+                                    f"0..{self.rows - 1}; got {action.colour}")
             if action.colour == state.chosen:
                 raise RuleViolation(f"step C: player {action.player} cannot write "
                                     f"{self.colour_name(action.colour)}, the colour the active player chose in B")

@@ -225,3 +225,13 @@ def test_achievable_sums_of_default_dice(spec) -> None:
     assert t.achievable(0) == list(range(3, 19))
     assert abs(float(t.mass_lt[0, 19]) - 1.0) < 1e-12
     assert abs(float(t.mass_lt[0, 4]) - 1 / 216) < 1e-12
+
+
+@pytest.mark.parametrize("colour", [-1, 4, 9])
+def test_step_c_bad_colour_index_after_a_passed_b_names_the_value_not_a_colour(spec, colour) -> None:
+    g = Game(spec, 2)
+    s = g.apply(at_step_b(g, empty(g), [1, 2, 3, 4, 1, 1]), Pass(0))
+    assert s.phase == "c" and s.chosen == -1
+    with pytest.raises(RuleViolation, match=f"colour index must be in 0..3; got {colour}") as e:
+        g.apply(s, Write(0, colour))
+    assert not any(c in str(e.value) for c in ("purple", "blue", "red", "yellow"))
