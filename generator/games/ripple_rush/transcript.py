@@ -31,6 +31,7 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     rng = new_rng(seed)
     out = [f"Ripple Rush (ruleset {RULESET_VERSION}), seeded playthrough: seed {seed}, {players} players",
            "Seats: " + ", ".join(f"P{p + 1} {seat[p].name}" for p in range(players)),
+           "House rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
            "Goal rows revealed: " + (", ".join(f"row {r}" for r in state.goals) or "none")
            + f" ({game.goal_points} points each)"]
     last_round = 0
