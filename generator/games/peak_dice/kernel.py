@@ -857,8 +857,9 @@ def do_write(sheet: np.ndarray, filled: np.ndarray, dead: np.ndarray, done: np.n
 
 @jit
 def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: int, p: int,
-                column: np.ndarray) -> int:
-    """Sum of the complete columns' second lowest distinct values minus the miss penalty 1 + 2 + ... + misses."""
+                column: np.ndarray, distinct: bool, miss_cap: int) -> int:
+    """Sum of the complete columns' second lowest values (distinct: equal values count once) minus the miss
+    penalty 1 + 2 + ... + misses (only the first miss_cap misses when miss_cap >= 0: a full track)."""
     rows = filled.shape[1]
     total = 0
     for i in range(row_length):
@@ -871,6 +872,9 @@ def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: 
         for r in range(rows):
             column[r] = sheet[p, r, i]
         column.sort()
+        if not distinct:  # house rule: equal values count separately (9, 10, 9, 12 -> 9)
+            total += column[1] if rows > 1 else column[0]
+            continue
         # second lowest distinct value (seed: 9, 10, 9, 12 -> 10); all equal -> that value
         second = column[0]
         for r in range(1, rows):
@@ -878,7 +882,17 @@ def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: 
                 second = column[r]
                 break
         total += second
-    return total - misses * (misses + 1) // 2
+    counted = misses if miss_cap < 0 else min(misses, miss_cap)
+    return total - counted * (counted + 1) // 2
+
+
+@jit
+def miss_value(misses: int, miss_cap: int, miss_weight: float, miss_future: float) -> float:
+    """What the planner thinks the next miss costs: (k + miss_future) * miss_weight for the k-th, nothing once
+    a capped track is full."""
+    if 0 <= miss_cap <= misses:
+        return 0.0
+    return (float(misses + 1) + miss_future) * miss_weight
 
 
 @jit
@@ -901,8 +915,8 @@ def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: 
 @jit
 def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: int, dice_colour: np.ndarray,
                dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray, totals: np.ndarray, mass_lt: np.ndarray,
-               rerolls: int, step_b_optional: bool, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray,
-               turn_limit: int, rng: np.ndarray,
+               rerolls: int, step_b_optional: bool, miss_cap: int, final_turn_miss: bool, distinct_columns: bool,
+               plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, turn_limit: int, rng: np.ndarray,
                out_scores: np.ndarray, out_misses: np.ndarray, out_turns: np.ndarray, out_end: np.ndarray,
                out_filled: np.ndarray, counts: np.ndarray, log: np.ndarray, n_log: np.ndarray) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s].
@@ -912,6 +926,9 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
     consider re-rolling sets of up to plan_params[2] dice.
     Per game g: out_scores[g, s], out_misses[g, s], out_turns[g], out_end[g] (END_*), out_filled[g, s].
     counts: [0] active turns, [1] turns with a miss, [2] turns with a re-roll, [3] B writes, [4] C writes.
+    House rules: step_b_optional (B may be declined when a colour fits), miss_cap (-1: every miss costs more;
+    else a full track of miss_cap boxes costs no more), final_turn_miss (the active player's miss is still
+    taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct value).
     """
     n_players = policies.shape[0]
     rows = peaks.shape[0]
@@ -956,7 +973,7 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
             planner = pol == POLICY_PLANNER or pol == POLICY_PLANNER_KEEP
-            miss_cost = (float(misses[active] + 1) + miss_future) * miss_weight
+            miss_cost = miss_value(misses[active], miss_cap, miss_weight, miss_future)
             for _ in range(rerolls):
                 if pol == POLICY_PLANNER:
                     mask = plan_reroll(sheet, filled, peaks, row_length, plan_v, plan_q, dice_colour, dice_value,
@@ -1019,15 +1036,15 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                         log_event(log, n_log, EV_WRITE_C, turn, p, c, sums[c], faces)
                 elif keep_log:
                     log_event(log, n_log, EV_PASS_C, turn, p, -1, 0, faces)
-            if not wrote:
-                misses[active] += 1
-                counts[1] += 1
-                if keep_log:
-                    log_event(log, n_log, EV_MISS, turn, active, misses[active], 0, faces)
             full = False
             for p in range(n_players):
                 if done[p] == cells:
                     full = True
+            if not wrote and (final_turn_miss or not full):  # 「即座に」: a filled sheet ends the game first
+                misses[active] += 1
+                counts[1] += 1
+                if keep_log:
+                    log_event(log, n_log, EV_MISS, turn, active, misses[active], 0, faces)
             if full:
                 end = END_FULL
                 break
@@ -1043,7 +1060,8 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 break
             active = (active + 1) % n_players
         for p in range(n_players):
-            out_scores[g, p] = score_sheet(sheet, filled, row_length, misses[p], p, column)
+            out_scores[g, p] = score_sheet(sheet, filled, row_length, misses[p], p, column, distinct_columns,
+                                           miss_cap)
             out_misses[g, p] = misses[p]
             out_filled[g, p] = done[p]
         out_turns[g] = turn

@@ -49,7 +49,7 @@ class Policy:
         table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
         dirty = np.ones((game.players, game.rows), dtype=np.int64)
         planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
-        miss_cost = (state.misses[state.active] + 1 + t.plan_params[1]) * t.plan_params[0]
+        miss_cost = float(K.miss_value(state.misses[state.active], t.miss_cap, t.plan_params[0], t.plan_params[1]))
         if state.phase == "reroll":
             trial = np.zeros(game.rows, dtype=np.int64)
             if self.code == K.POLICY_PLANNER_KEEP:
@@ -70,11 +70,11 @@ class Policy:
         if planner:
             b_step = state.phase == "b"
             c = K.plan_choose(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, p, sums,
-                              -1 if b_step else state.chosen, game.spec.step_b_optional or not b_step,
+                              -1 if b_step else state.chosen, game.step_b_optional or not b_step,
                               b_step or (p == state.active and not state.wrote), miss_cost, table, dirty)
         elif state.phase == "b":
             c = K.choose_b(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
-                           p, sums, game.spec.step_b_optional, scratch, out_u)
+                           p, sums, game.step_b_optional, scratch, out_u)
         else:
             avoid = p == state.active and not state.wrote
             c = K.choose_c(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,

@@ -37,6 +37,13 @@ class Tables:
     miss_boxes: int
     rerolls: int
     step_b_optional: bool
+    """House rule: B may be declined when a colour fits (spec.rules.step_b == "optional")."""
+    miss_cap: int
+    """House rule: -1, every miss costs more; else a full track (this many boxes) costs no more."""
+    final_turn_miss: bool
+    """House rule: the active player's miss is still taken when another sheet filled up in C."""
+    distinct_columns: bool
+    """House rule: a column scores its second lowest distinct value (else counting equal values)."""
     plan_v: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (kernel.plan_table)."""
     plan_q: np.ndarray
@@ -124,5 +131,8 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
     params = planner if planner is not None else DEFAULT_PARAMS
     plan_v, plan_q = plan_arrays(pk, spec.row_length, mass, params)
     return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
-                  spec.step_b_optional, plan_v, plan_q,
+                  spec.rules.step_b == "optional",
+                  spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
+                  spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
+                  plan_v, plan_q,
                   np.asarray([params.miss_weight, params.miss_future, params.reroll_dice], dtype=np.float64))

@@ -30,6 +30,10 @@ class Setup:
     """Per row from the bottom: the number, or the suit's column index."""
     revealed: int
     goal_points: int
+    x_any: bool = False
+    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers == "any_integer")."""
+    any_order: bool = True
+    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat order."""
 
     @classmethod
     def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> "Setup":
@@ -46,7 +50,8 @@ class Setup:
                 kinds.append(0)
                 vals.append(int(b))
         return cls(len(spec.suits), spec.rows, spec.numbers.min, spec.numbers.max, spec.cards_per_player,
-                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points)
+                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points,
+                   spec.rules.x_bonus_numbers == "any_integer", spec.rules.announced_order == "any")
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,7 @@ class RippleRushSim:
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
         fn = py_func(K.play_loop) if self.pure else K.play_loop
         fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, np.array(s.bkind, dtype=np.int64),
-           np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate,
+           np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate, s.x_any, s.any_order,
            score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log,
            *K.workspace(P, s.cols, s.rows, s.nmin, s.nmax))
         out: Tally = {

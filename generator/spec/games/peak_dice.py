@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
 from generator.spec.base import Bound, SpecModel
 
@@ -98,6 +98,34 @@ class PeakDiceVariants(SpecModel):
                                                                        "sheet's, in points.")
 
 
+class PeakDiceRules(SpecModel):
+    """House-rule switches: readings of the rulebook players could dispute. Each default is the seed's most
+    literal reading; `pnpkit check --report` shows what flipping each one does to balance."""
+
+    step_b: Literal["compulsory", "optional"] = Field(
+        "compulsory",
+        description="Step B when a colour can be written. compulsory (default, the seed: 「4色のうちいずれか1色"
+                    "を選び…書き込みます」, a pass only when 「4色すべて選ぶことができない」): the active player "
+                    "must write one. optional: the active player may write nothing in B even then (and risk "
+                    "the miss).")
+    miss_track_full: Literal["keep_counting", "capped"] = Field(
+        "keep_counting",
+        description="A miss when every box of the miss track is crossed (the seed is silent on a full track). "
+                    "keep_counting (default, the seed: 「ミスするたびに失点が増えます」, every miss costs more): "
+                    "the player notes it beside the track, the k-th miss costs k. capped: a full track costs "
+                    "no more; the penalty is at most the boxes' total.")
+    final_turn_miss: Literal["skipped", "taken"] = Field(
+        "skipped",
+        description="When another player's sheet fills up in step C of a turn in which the active player wrote "
+                    "nothing. skipped (default, the seed: the game ends 「即座に」, at once, before the miss is "
+                    "checked): no miss. taken: the active player still crosses a miss box, then the game ends.")
+    column_score: Literal["second_lowest_distinct", "second_lowest"] = Field(
+        "second_lowest_distinct",
+        description="The score of a full column. second_lowest_distinct (default, the only reading that fits "
+                    "the seed's 「2番目に低い数値」 and its example 9, 10, 9, 12 -> 10): equal numbers count once "
+                    "(all equal: that number). second_lowest: equal numbers count separately (9, 10, 9, 12 -> 9).")
+
+
 class PeakDiceGame(SpecModel):
     """Peak Dice: roll coloured and white dice, write colour sums rising to a peak and falling after it."""
 
@@ -110,8 +138,8 @@ class PeakDiceGame(SpecModel):
     dice: list[Die] = Field(min_length=1, description="The dice: {colour, values} or {faces: [{colour, value}]}.")
     players: PlayerRange = Field(description="Supported player counts.")
     rerolls: StrictInt = Field(ge=0, le=5, description="Re-rolls of any subset the active player may take.")
-    step_b_optional: StrictBool = Field(description="The active player may decline step B even when a colour is "
-                                                    "legal (the seed's miss rule implies it).")
+    rules: PeakDiceRules = Field(default_factory=PeakDiceRules,
+                                 description="House-rule switches (disputed readings of the rulebook).")
     balance: PeakDiceBalance = Field(description="Self-play settings and tolerances.")
     variants: PeakDiceVariants = Field(description="Generated sheet variants.")
 

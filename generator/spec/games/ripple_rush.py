@@ -79,6 +79,26 @@ class RippleRushVariants(SpecModel):
 Bonus = Union[StrictInt, StrictStr]
 
 
+class RippleRushRules(SpecModel):
+    """House-rule switches: readings of the rulebook players could dispute. Each default is the seed's most
+    literal reading; `pnpkit check --report` shows what flipping each one does to balance."""
+
+    x_bonus_numbers: Literal["card_range", "any_integer"] = Field(
+        "card_range",
+        description="What a coloured X bonus lets you write (the seed: 「その色の列の任意のスペースに任意の数字を"
+                    "書き込むことができます」, 'any number'). card_range (default, the literal reading for a deck "
+                    "numbered numbers.min..numbers.max): any whole number of the cards' range that fits the "
+                    "column. any_integer: any whole number that fits, also below or above the cards' range "
+                    "(e.g. -1 or 26), so an X can fill a cell below the column's smallest card or above its "
+                    "largest.")
+    announced_order: Literal["any", "seat"] = Field(
+        "any",
+        description="In which order a player takes the announced cards of the others (the seed: 「全員が他のプレイ"
+                    "ヤーが書き込めなかった数字を書き込みます(任意)」, no order named). any (default, the literal "
+                    "reading): each player picks which announced card to write next, or stops. seat: each "
+                    "announced card is offered in the announcers' seat order, to take or decline.")
+
+
 class RippleRushGame(SpecModel):
     """Ripple Rush rules parameters, validated from the `game:` section of kit.yaml."""
 
@@ -91,5 +111,7 @@ class RippleRushGame(SpecModel):
     cards_per_player: StrictInt = Field(ge=1, description="Cards in the deck per player = rounds played.")
     players: PlayerRange = Field(description="Supported player counts.")
     goals: Goals = Field(description="Advanced-game goal cards.")
+    rules: RippleRushRules = Field(default_factory=RippleRushRules,
+                                   description="House-rule switches (disputed readings of the rulebook).")
     balance: RippleRushBalance = Field(description="Balance self-play settings and tolerances.")
     variants: RippleRushVariants = Field(description="Generated sheet variants for variety or tournaments.")
