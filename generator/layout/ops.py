@@ -110,6 +110,8 @@ class Place:
     clip: tuple[float, float, float, float] | None = None
     rotate: float = 0.0
     scale: float = 1.0
+    window: bool = False
+    """The clip is a window onto part of a larger face (a tiled strip), not its trim: strings may cross it."""
 
 
 Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place]
