@@ -143,6 +143,8 @@ class Page:
     """Outline entry starting at this page (component name)."""
     bookmark_level: int = 0
     label: str = ""
+    face: str = ""
+    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by it."""
 
 
 def _f(v: float) -> str:

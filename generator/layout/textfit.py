@@ -160,3 +160,24 @@ def text_fit_problems(pages: Sequence[Page], measure: Measure, where: str) -> li
         first, n = seen.get(key, (o, 0))
         seen[key] = (first, n + 1)
     return [f"{where}: {o.message()}" + (f" (and {n - 1} more places)" if n > 1 else "") for o, n in seen.values()]
+
+
+def _boxes(ops: Sequence[Op], m: Matrix, measure: Measure, out: list[tuple[Text, Box]]) -> None:
+    for op in ops:
+        if isinstance(op, Place):
+            _boxes(op.ops, _mul(m, _place_matrix(op)), measure, out)
+        elif isinstance(op, Text) and op.text.strip():
+            out.append((op, _apply_box(m, text_box(op, measure))))
+
+
+def texts_outside(page: Page, area: Box, measure: Measure) -> list[str]:
+    """Strings of a page that reach outside `area` (x0, y0, x1, y1 in page coordinates), e.g. a print shop's
+    safe area: one line each with the text id, the text and how far it reaches out."""
+    found: list[tuple[Text, Box]] = []
+    _boxes(page.ops, _IDENTITY, measure, found)
+    out: list[str] = []
+    for op, box in found:
+        past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])
+        if past > TOLERANCE:
+            out.append(f"text {op.text_id or '(no id)'} {op.text!r} reaches {past:.1f} pt outside")
+    return out
