@@ -125,6 +125,42 @@ def build(
 
 
 @app.command()
+def export(
+    kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
+    cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    dpi: int = typer.Option(300, "--dpi", help="card images: pixels per inch (72..1200)"),
+    size: Optional[str] = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
+                                                             "(default: each deck's own size with the kit's bleed)"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+    fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
+    quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
+) -> None:
+    """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
+    def go() -> None:
+        from generator.exporting import ExportOptions
+        from generator.exporting import export as do_export
+
+        if seed is not None and seed < 0:
+            _fail(f"--seed: expected a number >= 0; got {seed}")
+        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality)
+        paths = _kit_paths(kits)
+        with _progress(None, "exporting") as advance:
+            result = do_export(paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance)
+        for w in result.warnings:
+            sys.stderr.write(f"warning: {w}\n")
+        for f in result.files:
+            out_console.print(str(f), highlight=False, soft_wrap=True)
+        t = result.timings
+        out_console.print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
+                          f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
+    _run(go)
+
+
+@app.command()
 def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
     """Load kits and run the static legal checks; print every problem; exit 1 if any."""
     def go() -> None:

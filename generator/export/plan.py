@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from generator.errors import LayoutError
 from generator.layout.compose import Component
 from generator.layout.ops import Page, Place
 from generator.units import mm, to_mm
@@ -121,13 +120,15 @@ def decks_and_boards(components: Sequence[Component]) -> tuple[list[Deck], list[
 
 
 def first_face(page: Page, component: str) -> Page:
-    """The first clipped face placed on a sheet page, as a page of its own size (no marks, no margins)."""
+    """The first clipped face placed on a sheet page, as a page of its own size (no marks, no margins), or the
+    whole page when nothing on it is a clipped face."""
     for op in page.ops:
         if isinstance(op, Place) and op.clip is not None and not op.rotate and op.scale == 1.0:
             cx, cy, cw, ch = op.clip
             return Page(cw, ch, [Place(-cx, -cy, op.ops, clip=(cx, cy, cw, ch), window=op.window)],
                         label=f"{component} 1", face=component)
-    raise LayoutError(f"{component}: no face found on its first page to export")
+    # no single clipped face (dice nets, stickers drawn straight on the page): the whole page
+    return Page(page.width, page.height, list(page.ops), label=f"{component} 1", face=component)
 
 
 # ---------------------------------------------------------------- Tabletop Simulator

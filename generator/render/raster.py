@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 import tempfile
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
@@ -16,8 +19,8 @@ from generator.errors import RenderError
 from generator.layout.ops import Page
 from generator.render.pdf import write_pdf
 
-PNG_LEVEL = 3
-"""zlib level for PNGs: 3 writes about 30 % faster than 6 for files about 30 % larger (card art is flat colour)."""
+PNG_LEVEL = 6
+"""zlib level for PNGs."""
 
 Crop = tuple[float, float, float, float]
 """Points cut off the left, bottom, right and top of a page before rasterising (a card's bleed)."""
@@ -41,15 +44,15 @@ def rasterize(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], crops: Se
                 crop = crops[i] if crops is not None else (0.0, 0.0, 0.0, 0.0)
                 width = pages[i].width - crop[0] - crop[2]
                 height = pages[i].height - crop[1] - crop[3]
-                scale = max(w_px / width, h_px / height)
+                # pdfium rounds the page and each crop to whole pixels, so ask for a pixel or so more and cut the
+                # excess evenly off the edges (no resampling: it would blur, and cost more than the render)
+                scale = max(w_px / width, h_px / height) * (1 + 1.2 / min(w_px, h_px))
                 image = doc[i].render(scale=scale, crop=crop, draw_annots=False).to_pil().convert("RGB")
-                if image.size != (w_px, h_px):
-                    # whole pixels: a card whose proportions round differently is cut by at most a pixel or
-                    # two at the right/bottom (no resampling, which would blur and cost more than the render)
-                    if image.width >= w_px and image.height >= h_px and image.width - w_px <= 2 and image.height - h_px <= 2:
-                        image = image.crop((0, 0, w_px, h_px))
-                    else:
-                        image = image.resize((w_px, h_px), Image.Resampling.LANCZOS)
+                dx, dy = image.width - w_px, image.height - h_px
+                if 0 <= dx <= 6 and 0 <= dy <= 6:
+                    image = image.crop((dx // 2, dy // 2, dx // 2 + w_px, dy // 2 + h_px))
+                else:
+                    image = image.resize((w_px, h_px), Image.Resampling.LANCZOS)
                 yield image
                 if done is not None:
                     done()
@@ -64,7 +67,7 @@ def encode(image: Image.Image, fmt: str = "png", *, quality: int = 90, dpi: int 
     buf = io.BytesIO()
     extra: dict[str, object] = {"dpi": (dpi, dpi)} if dpi else {}
     if fmt == "png":
-        image.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL, **extra)
+        return png_bytes(image, dpi=dpi)
     elif fmt == "jpeg":
         image.save(buf, format="JPEG", quality=quality, optimize=False, progressive=False, subsampling=0, **extra)
     else:
@@ -80,3 +83,26 @@ def new_sheet(size: tuple[int, int]) -> Image.Image:
 def paste(sheet: Image.Image, card: Image.Image, at: tuple[int, int]) -> None:
     """Put a card image on a sheet with its top-left corner at `at`."""
     sheet.paste(card, at)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png_bytes(image: Image.Image, *, dpi: int | None = None) -> bytes:
+    """An 8-bit RGB PNG with the 'Up' filter on every row (flat card art compresses as well as with Pillow's
+    adaptive filters, in about half the time) and only IHDR, pHYs, IDAT, IEND: same pixels, same bytes."""
+    rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
+    h, w, _ = rgb.shape
+    rows = rgb.reshape(h, w * 3)
+    raw = np.empty((h, w * 3 + 1), dtype=np.uint8)
+    raw[:, 0] = 2  # filter type Up
+    raw[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])  # uint8 wraps modulo 256, as PNG wants
+    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))]
+    if dpi:
+        ppm = round(dpi / 0.0254)
+        out.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
+    out.append(_chunk(b"IDAT", zlib.compress(raw.tobytes(), PNG_LEVEL)))
+    out.append(_chunk(b"IEND", b""))
+    return b"".join(out)
