@@ -126,16 +126,16 @@ def build(
 
 @app.command()
 def export(
-    kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
     tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
     cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
+    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
     dpi: int = typer.Option(300, "--dpi", help="card images: pixels per inch (72..1200)"),
-    size: Optional[str] = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
+    size: str | None = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
                                                              "(default: each deck's own size with the kit's bleed)"),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+    base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
     fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
     quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
 ) -> None:

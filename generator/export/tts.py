@@ -24,6 +24,8 @@ class DeckImages:
     face_urls: tuple[str, ...]
     back_urls: tuple[str, ...]
     """One URL (a shared back image) or one per sheet (a back sheet laid out like the face sheet)."""
+    unique_back: bool = False
+    """back_urls are back sheets, slot for slot like the face sheets (TTS UniqueBack)"""
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ def card_id(deck_key: int, slot: int) -> int:
 
 def custom_decks(images: DeckImages, first_key: int) -> dict[str, dict[str, Any]]:
     """The CustomDeck entries of a deck, one per sheet, keyed from first_key."""
-    unique = len(images.back_urls) > 1
+    unique = images.unique_back
     out: dict[str, dict[str, Any]] = {}
     for k, grid in enumerate(images.sheets):
         out[str(first_key + k)] = {

@@ -98,8 +98,9 @@ def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int =
 
 def tts_images(files: TtsDeckFiles, url: Callable[[str], str]) -> DeckImages:
     """The deck's files as the URLs the saved object points to."""
+    unique = files.deck.has_backs and files.deck.shared_back is None
     return DeckImages(files.deck, tuple(files.sheets), tuple(url(f) for f in files.face_files),
-                      tuple(url(f) for f in files.back_files))
+                      tuple(url(f) for f in files.back_files), unique_back=unique)
 
 
 BOARD_DPI = 150
