@@ -76,7 +76,7 @@ def test_every_sheet_slot_shows_the_colour_of_the_card_the_csv_names_there(expor
     folder, _ = exported
     colours = {c.id: tuple(int(c.colour[k:k + 2], 16) for k in (1, 3, 5)) for c in load_kits([RUMMY])[0].game.colours}
     rows = read_csv(folder / "tts" / "number_cards.csv")
-    deck = [o for o in bag(folder)["ContainedObjects"] if o["Name"] == "DeckCustom"][0]["CustomDeck"]
+    deck = next(o for o in bag(folder)["ContainedObjects"] if o["Name"] == "DeckCustom")["CustomDeck"]
     checked = 0
     for key, entry in deck.items():
         with Image.open(Path(unquote(urlparse(entry["FaceURL"]).path))) as im:
