@@ -94,6 +94,7 @@ def build(
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
     mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
     duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
+    pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
     def go() -> None:
@@ -112,7 +113,7 @@ def build(
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides)
+                              print_overrides=overrides, pdfa=pdfa)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
