@@ -139,6 +139,7 @@ def export(
     base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
     fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
     quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
+    workers: int | None = typer.Option(None, "--workers", help="processes rasterising in parallel (default: up to 2; 1 = none)"),
 ) -> None:
     """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
     def go() -> None:
@@ -147,7 +148,10 @@ def export(
 
         if seed is not None and seed < 0:
             _fail(f"--seed: expected a number >= 0; got {seed}")
-        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality)
+        if workers is not None and workers < 1:
+            _fail(f"--workers: expected a number >= 1; got {workers}")
+        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
+                                workers=workers)
         paths = _kit_paths(kits)
         with _progress(None, "exporting") as advance:
             result = do_export(paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance)

@@ -12,7 +12,7 @@ backs, rotated N-up cards and shop pages are all covered.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator.layout.ops import Op, Page, Place, Rect, Text
@@ -56,18 +56,6 @@ def _apply_box(m: Matrix, box: Box) -> Box:
         xs.append(a * x + c * y + e)
         ys.append(b * x + d * y + f)
     return min(xs), min(ys), max(xs), max(ys)
-
-
-def text_box(op: Text, measure: Measure) -> Box:
-    """The extent of a Text op in its own coordinates (rotation about its anchor point included)."""
-    w = measure(op.text, op.font, op.size)
-    x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[op.anchor]
-    local: Box = (x0, -DESCENT * op.size, x0 + w, ASCENT * op.size)
-    if op.rotate:
-        r = math.radians(op.rotate)
-        cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)
-        return _apply_box((cos, sin, -sin, cos, op.x, op.y), local)
-    return local[0] + op.x, local[1] + op.y, local[2] + op.x, local[3] + op.y
 
 
 def _inside(inner: Box, outer: Box) -> bool:
@@ -162,19 +150,37 @@ def text_fit_problems(pages: Sequence[Page], measure: Measure, where: str) -> li
     return [f"{where}: {o.message()}" + (f" (and {n - 1} more places)" if n > 1 else "") for o, n in seen.values()]
 
 
-def _boxes(ops: Sequence[Op], m: Matrix, measure: Measure, out: list[tuple[Text, Box]]) -> None:
+Extent = Callable[[str, str, float], tuple[float, float]]
+"""(text, font key, size) -> how far its ink reaches below and above the baseline (points)."""
+
+
+def text_box(op: Text, measure: Measure, extent: Extent | None = None) -> Box:
+    """The extent of a Text op in its own coordinates (rotation about its anchor point included); vertically
+    the ink extent when given, else DESCENT..ASCENT of the size."""
+    w = measure(op.text, op.font, op.size)
+    x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[op.anchor]
+    bottom, top = extent(op.text, op.font, op.size) if extent is not None else (-DESCENT * op.size, ASCENT * op.size)
+    local: Box = (x0, bottom, x0 + w, top)
+    if op.rotate:
+        r = math.radians(op.rotate)
+        cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)
+        return _apply_box((cos, sin, -sin, cos, op.x, op.y), local)
+    return local[0] + op.x, local[1] + op.y, local[2] + op.x, local[3] + op.y
+
+
+def _boxes(ops: Sequence[Op], m: Matrix, measure: Measure, extent: Extent | None, out: list[tuple[Text, Box]]) -> None:
     for op in ops:
         if isinstance(op, Place):
-            _boxes(op.ops, _mul(m, _place_matrix(op)), measure, out)
+            _boxes(op.ops, _mul(m, _place_matrix(op)), measure, extent, out)
         elif isinstance(op, Text) and op.text.strip():
-            out.append((op, _apply_box(m, text_box(op, measure))))
+            out.append((op, _apply_box(m, text_box(op, measure, extent))))
 
 
-def texts_outside(page: Page, area: Box, measure: Measure) -> list[str]:
+def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None = None) -> list[str]:
     """Strings of a page that reach outside `area` (x0, y0, x1, y1 in page coordinates), e.g. a print shop's
     safe area: one line each with the text id, the text and how far it reaches out."""
     found: list[tuple[Text, Box]] = []
-    _boxes(page.ops, _IDENTITY, measure, found)
+    _boxes(page.ops, _IDENTITY, measure, extent, found)
     out: list[str] = []
     for op, box in found:
         past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])

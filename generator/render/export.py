@@ -23,7 +23,7 @@ from generator.export.plan import (
     tts_card_px,
     tts_sheets,
 )
-from generator.export.tts import BoardImage, DeckImages
+from generator.export.tts import DeckImages
 from generator.layout.ops import Page
 from generator.render.raster import encode, new_sheet, paste, rasterize
 
@@ -106,16 +106,17 @@ def tts_images(files: TtsDeckFiles, url: Callable[[str], str]) -> DeckImages:
 BOARD_DPI = 150
 
 
-def write_board(board: Board, folder: Path, url: Callable[[str], str], *, fmt: str = "png", quality: int = 90,
-                progress: Progress | None = None) -> BoardImage:
-    """A board (score sheet, rules) as one image for a Custom_Tile, at 150 dpi or the largest within 4096 px."""
+def write_board(board: Board, folder: Path, *, fmt: str = "png", quality: int = 90,
+                progress: Progress | None = None) -> tuple[str, float, float]:
+    """A board (score sheet, rules) as one image for a Custom_Tile, at 150 dpi or the largest within 4096 px;
+    returns the file (relative to `folder`) and the board's width and height in points."""
     w, h = board.page.width, board.page.height
     dpi = min(BOARD_DPI, TTS_MAX_PX * INCH / max(w, h))
     size = (max(1, int(w * dpi / INCH)), max(1, int(h * dpi / INCH)))
     (image,) = rasterize([board.page], [size], done=progress)
     rel = f"{safe_name(board.component)}.{'jpg' if fmt == 'jpeg' else 'png'}"
     _write(folder / rel, encode(image, fmt, quality=quality))
-    return BoardImage(board.component, board.title, url(rel), w, h)
+    return rel, w, h
 
 
 @dataclass(frozen=True)
