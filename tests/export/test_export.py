@@ -152,3 +152,33 @@ def test_base_url_prefixes_every_image(tmp_path):
     assert urls and all(u.startswith("https://example.org/pnp/rummy_cards/ja/tts/") for u in urls)
     assert "file://" not in text
     assert "ラミーカード" in text or "ラミー" in text  # the bag carries the Japanese kit title
+
+
+def test_every_shipped_kit_exports_every_card_of_every_deck_onto_valid_sheets(tmp_path):
+    from generator.build import compose_one, print_data, shipped_kits, with_print
+    from generator.export.plan import decks_and_boards
+    from generator.render.fonts import text_width
+
+    export(shipped_kits(), out=tmp_path, langs=["en"], options=ExportOptions(tts=True))
+    for kit in load_kits(shipped_kits()):
+        shop = with_print(kit, {"mode": "shop", "duplex": "long"})
+        comps, _ = compose_one(shop, "en", shop.print.paper, kit.meta.seed, print_data(kit, kit.meta.seed), text_width,
+                               lambda _: None)
+        decks, boards = decks_and_boards(comps)
+        expected = {d.title: len(d.cards) for d in decks}
+        folder = tmp_path / kit.meta.id / "en" / "tts"
+        data = json.loads((folder / f"{kit.meta.id}-en.json").read_text(encoding="utf-8"))
+        objects = data["ObjectStates"][0]["ContainedObjects"]
+        got = {}
+        for o in objects:
+            if o["Name"] in ("DeckCustom", "Card"):
+                got[o["Nickname"]] = len(o.get("DeckIDs", [o.get("CardID")]))
+                for entry in o["CustomDeck"].values():
+                    with Image.open(Path(unquote(urlparse(entry["FaceURL"]).path))) as sheet:
+                        assert max(sheet.size) <= 4096
+                        assert sheet.width % entry["NumWidth"] == 0 and sheet.height % entry["NumHeight"] == 0
+                    assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+        assert got == expected, kit.meta.id
+        assert sum(o["Name"] == "Custom_Tile" for o in objects) == len(boards)
+        rows = sum(len(read_csv(folder / f"{d.component}.csv")) for d in decks)
+        assert rows == sum(expected.values())
