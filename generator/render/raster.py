@@ -19,8 +19,9 @@ from generator.errors import RenderError
 from generator.layout.ops import Page
 from generator.render.pdf import write_pdf
 
-PNG_LEVEL = 6
-"""zlib level for PNGs."""
+PNG_LEVEL = 3
+"""zlib level for PNGs: level 3 spends about half the CPU of level 6 on a card (7 vs 13 ms at 300 dpi) for
+files about a third larger; the export is mostly encoding, so speed wins."""
 
 Crop = tuple[float, float, float, float]
 """Points cut off the left, bottom, right and top of a page before rasterising (a card's bleed)."""
