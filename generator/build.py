@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from generator.errors import KitError, LayoutError, Problem, RenderError, SpecError
+from generator.errors import KitError, Problem, RenderError, SpecError
 from generator.i18n.texts import Texts, missing_ids
 from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
@@ -152,11 +152,9 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
     texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
     components = compose_kit(ctx)
-    from generator.layout.textfit import text_fit_problems
+    from generator.layout.textfit import check_text_fit
 
-    problems = [p for comp in components for p in text_fit_problems(comp.pages, measure, f"{kit.display}: {comp.id} ({lang})")]
-    if problems:  # every string of every face and back inside its box and trim, before anything is written
-        raise LayoutError("\n".join(problems))
+    check_text_fit(components, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
     return components, texts
 
 

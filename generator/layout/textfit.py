@@ -15,8 +15,11 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from generator.errors import LayoutError
+from generator.layout.compose import Component
 from generator.layout.ops import Op, Page, Place, Rect, Text
 from generator.layout.text import Measure
+from generator.spec.catalogs import Catalog
 
 ASCENT = 0.80
 """Height of the tallest drawn glyphs above the baseline, as a fraction of the size (BIZ UDPGothic caps and
@@ -139,15 +142,22 @@ def text_overflows(pages: Sequence[Page], measure: Measure) -> list[Overflow]:
 
 
 
-def text_fit_problems(pages: Sequence[Page], measure: Measure, where: str) -> list[str]:
+def text_fit_problems(pages: Sequence[Page], measure: Measure, where: str,
+                      locate: Callable[[str], str | None] | None = None, origin: str = "") -> list[str]:
     """One message per distinct string of `pages` that runs past its box or trim (with the number of other
-    places the same string is drawn), each starting with `where`; empty when everything fits."""
+    places the same string is drawn): 'SOURCE: TEXT_ID: WHERE: page N (label): text ... runs past ...', SOURCE
+    being the catalog line `locate(text_id)` gives (e.g. 'layouts/k/locales/en.po:23') or else `origin`."""
     seen: dict[tuple[str, str, str], tuple[Overflow, int]] = {}
     for o in text_overflows(pages, measure):
         key = (o.text_id, o.text, o.what)
         first, n = seen.get(key, (o, 0))
         seen[key] = (first, n + 1)
-    return [f"{where}: {o.message()}" + (f" (and {n - 1} more places)" if n > 1 else "") for o, n in seen.values()]
+    out = []
+    for o, n in seen.values():
+        source = locate(o.text_id) if locate is not None and o.text_id else None
+        prefix = f"{source}: {o.text_id}: " if source else (f"{origin}: " if origin else "")
+        out.append(f"{prefix}{where}: {o.message()}" + (f" (and {n - 1} more places)" if n > 1 else ""))
+    return out
 
 
 Extent = Callable[[str, str, float], tuple[float, float]]
@@ -187,3 +197,17 @@ def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None
         if past > TOLERANCE:
             out.append(f"text {op.text_id or '(no id)'} {op.text!r} reaches {past:.1f} pt outside")
     return out
+
+
+def check_text_fit(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
+                   lang: str) -> None:
+    """Raise one LayoutError naming every string of every component (faces and backs) that runs past its
+    box or trim, each located at its catalog line when it has a text id."""
+    def locate(tid: str) -> str | None:
+        line = catalog.lines.get(tid) if catalog is not None else None
+        return f"{catalog.path}:{line}" if catalog is not None and line is not None else None
+
+    problems = [p for comp in components
+                for p in text_fit_problems(comp.pages, measure, f"{comp.id} ({lang})", locate, origin=where)]
+    if problems:
+        raise LayoutError("\n".join(problems))

@@ -28,8 +28,12 @@ def test_a_string_wider_than_the_white_box_it_sits_on_is_reported_with_both_side
     page = [Place(0, 0, (Rect(-3, -3, 106, 146, fill="#0f4c5c", stroke=None), box, label), clip=(-3, -3, 106, 146))]
     assert text_overflows([Page(200, 200, page)], fixed) == []
     page = [Place(0, 0, (Rect(-3, -3, 106, 146, fill="#0f4c5c", stroke=None), box, wide), clip=(-3, -3, 106, 146))]
-    assert text_fit_problems([Page(200, 200, page, label="deck back 1")], fixed, "kit: deck (en)") == [
-        "kit: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.0 pt, right 5.0 pt"]
+    pages = [Page(200, 200, page, label="deck back 1")]
+    assert text_fit_problems(pages, fixed, "deck (en)", origin="kit.yaml") == [
+        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.0 pt, right 5.0 pt"]
+    assert text_fit_problems(pages, fixed, "deck (en)", lambda tid: "locales/en.po:23", origin="kit.yaml") == [
+        "locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
+        "left 5.0 pt, right 5.0 pt"]
 
 
 def test_rotated_cards_and_the_trim_clip_are_followed():
@@ -80,7 +84,7 @@ def composed():
 @pytest.mark.parametrize("kit", KITS)
 def test_every_string_of_every_face_and_back_fits_in_every_language(kit, composed):
     problems = [p for lang, components in composed(kit) for comp in components
-                for p in text_fit_problems(comp.pages, text_width, f"{kit}: {comp.id} ({lang})")]
+                for p in text_fit_problems(comp.pages, text_width, f"{comp.id} ({lang})", origin=kit)]
     assert problems == []
 
 
@@ -106,7 +110,8 @@ def test_the_build_refuses_a_string_that_runs_past_its_trim_and_writes_nothing(t
         return type(face)(face.name, face.width, face.height, ops, face.bleed)
 
     monkeypatch.setattr(rc, "back_face", wide_label)
-    with pytest.raises(LayoutError, match=r"number_cards \(en\): page 2 \(number_cards back 1\): text cards.back "
+    with pytest.raises(LayoutError, match=r"^layouts/rummy_cards/locales/en.po:22: cards.back: number_cards \(en\): "
+                                          r"page 2 \(number_cards back 1\): text cards.back "
                                           r"'RUMMY CARDSRUMMY CARDSRUMMY CARDS' runs past the trim: left 93.3 pt, right 93.3 pt"):
         build([ROOT / "layouts" / "rummy_cards"], out=tmp_path / "out", langs=["en"])
     assert not (tmp_path / "out" / "rummy_cards").exists()
