@@ -32,8 +32,8 @@ def test_a_string_wider_than_the_white_box_it_sits_on_is_reported_with_both_side
     assert text_fit_problems(pages, fixed, "deck (en)", origin="kit.yaml") == [
         "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.0 pt, right 5.0 pt"]
     assert text_fit_problems(pages, fixed, "deck (en)", lambda tid: "locales/en.po:23", origin="kit.yaml") == [
-        "locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
-        "left 5.0 pt, right 5.0 pt"]
+        ("locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
+         "left 5.0 pt, right 5.0 pt")]
 
 
 def test_rotated_cards_and_the_trim_clip_are_followed():
