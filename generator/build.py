@@ -151,7 +151,11 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
     catalogs = with_tool_catalogs(kit)
     texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
-    return compose_kit(ctx), texts
+    components = compose_kit(ctx)
+    from generator.layout.textfit import check_text_fit
+
+    check_text_fit(components, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
+    return components, texts
 
 
 def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]) -> list[Page]:
@@ -198,7 +202,7 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
 # ------------------------------------------------------------------ render
 
 def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
-               progress: Callable[[str], None] | None = None) -> list[Path]:
+               progress: Callable[[str], None] | None = None, pdfa: bool = False) -> list[Path]:
     """Write every planned PDF (and PNG previews) into a staging folder, then move them into place."""
     from generator.render.fonts import check_glyphs
     from generator.render.pdf import write_pdf
@@ -217,7 +221,7 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
             rel = p.path.relative_to(out)
             tmp = stage / rel
             tmp.parent.mkdir(parents=True, exist_ok=True)
-            write_pdf(p.pages, tmp, title=p.title, lang=p.lang)
+            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa)
             moves.append((tmp, p.path))
             if png and p.png:
                 pt = tmp.with_suffix(".png")
@@ -242,7 +246,7 @@ def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
 
 def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
           seed: int | None = None, png: bool = False, progress: Callable[[str], None] | None = None,
-          print_overrides: Mapping[str, Any] | None = None) -> BuildResult:
+          print_overrides: Mapping[str, Any] | None = None, pdfa: bool = False) -> BuildResult:
     """Load, check, compose and render kits; raises KitError before writing anything if any phase fails."""
     from generator.render.fonts import text_width
 
@@ -257,7 +261,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     planned = plan_build(kits, out=out, langs=langs, paper=paper, seed=seed, measure=text_width,
                          warn=result.warnings.append, progress=progress)
     t3 = time.perf_counter()
-    result.files = render_all(planned, out, png=png, progress=progress)
+    result.files = render_all(planned, out, png=png, progress=progress, pdfa=pdfa)
     t4 = time.perf_counter()
     result.pages = sum(len(p.pages) for p in planned)
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}

@@ -94,6 +94,7 @@ def build(
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
     mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
     duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
+    pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
     def go() -> None:
@@ -112,7 +113,7 @@ def build(
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides)
+                              print_overrides=overrides, pdfa=pdfa)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
@@ -121,6 +122,46 @@ def build(
         out_console.print(f"{len(result.files)} files, {result.pages} pages in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
                           highlight=False)
+    _run(go)
+
+
+@app.command()
+def export(
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
+    cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
+    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
+    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    dpi: int = typer.Option(300, "--dpi", help="card images: pixels per inch (72..1200)"),
+    size: str | None = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
+                                                             "(default: each deck's own size with the kit's bleed)"),
+    base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+    fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
+    quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
+    workers: int | None = typer.Option(None, "--workers", help="processes rasterising in parallel (default: up to 2; 1 = none)"),
+) -> None:
+    """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
+    def go() -> None:
+        from generator.exporting import ExportOptions
+        from generator.exporting import export as do_export
+
+        if seed is not None and seed < 0:
+            _fail(f"--seed: expected a number >= 0; got {seed}")
+        if workers is not None and workers < 1:
+            _fail(f"--workers: expected a number >= 1; got {workers}")
+        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
+                                workers=workers)
+        paths = _kit_paths(kits)
+        with _progress(None, "exporting") as advance:
+            result = do_export(paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance)
+        for w in result.warnings:
+            sys.stderr.write(f"warning: {w}\n")
+        for f in result.files:
+            out_console.print(str(f), highlight=False, soft_wrap=True)
+        t = result.timings
+        out_console.print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
+                          f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
     _run(go)
 
 

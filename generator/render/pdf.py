@@ -237,9 +237,9 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
 
 
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en") -> None:
+              lang: str = "en", pdfa: bool = False) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
-    behind on error). Same pages and metadata give the same bytes."""
+    behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages)
@@ -274,6 +274,10 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         if has_outline:
             canvas.showOutline()
         canvas.save()
+        if pdfa:
+            from generator.render.pdfa import to_pdfa
+
+            to_pdfa(tmp)
         os.replace(tmp, path)
     except OSError as e:
         raise RenderError(f"cannot write {path}: {e.strerror or e}") from e

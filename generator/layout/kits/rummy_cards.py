@@ -183,8 +183,13 @@ def back_face(ctx: Context, w: float, h: float, bleed: float) -> Face:
         c = cols[i % len(cols)]
         ops += symbol(c.symbol, w / 2 + rx * math.cos(a), h / 2 + ry * math.sin(a), mm(4), fill=c.colour, stroke="#ffffff", width=0.8)
     label = ctx.texts("cards.back")
-    size = fit_line(label, "bold", w - 2 * inset - mm(16), ctx.measure, size=mm(5), min_size=7, where=f"cards.back ({ctx.lang})")
-    ops.append(Rect(w / 2 - w * 0.3, h / 2 - size * 0.9, w * 0.6, size * 1.8, fill="#ffffff", stroke=None, radius=size * 0.3))
+    # The white box grows with the label (at least 0.6 w, at most to 3 mm inside the inner frame) and the label
+    # is fitted to the box's inside: it was fitted to a wider width than the box, so "RUMMY CARDS" ran past it.
+    pad = mm(2)
+    widest = w - 2 * inset - mm(6)
+    box_w = min(max(w * 0.6, ctx.measure(label, "bold", mm(5)) + 2 * pad), widest)
+    size = fit_line(label, "bold", box_w - 2 * pad, ctx.measure, size=mm(5), min_size=7, where=f"cards.back ({ctx.lang})")
+    ops.append(Rect(w / 2 - box_w / 2, h / 2 - size * 0.9, box_w, size * 1.8, fill="#ffffff", stroke=None, radius=size * 0.3))
     ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill=TABLE, anchor="middle", text_id="cards.back"))
     return Face("back", w, h, tuple(ops), bleed)
 
