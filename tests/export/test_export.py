@@ -182,3 +182,10 @@ def test_every_shipped_kit_exports_every_card_of_every_deck_onto_valid_sheets(tm
         assert sum(o["Name"] == "Custom_Tile" for o in objects) == len(boards)
         rows = sum(len(read_csv(folder / f"{d.component}.csv")) for d in decks)
         assert rows == sum(expected.values())
+
+
+def test_rummy_card_text_stays_inside_the_print_shops_safe_area(exported):
+    """The corner digits once reached 1 pt past TGC's 1/8 in safe margin: the export must not warn."""
+    _, result = exported
+    unsafe = [w for w in result.warnings if "safe area" in w]
+    assert unsafe == []
