@@ -89,16 +89,14 @@ def check_kit(kit: Kit) -> list[Problem]:
             problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
     if kit.meta.title not in en:
         problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
-    from jinja2 import TemplateSyntaxError
-    from jinja2.sandbox import SandboxedEnvironment
+    from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
-    env = SandboxedEnvironment()
+    env = CatalogEnvironment()
     for cat in kit.catalogs.values():
         for tid, text in cat.messages.items():
-            try:
-                env.parse(text)
-            except TemplateSyntaxError as e:
-                problems.append(Problem(cat.path, cat.lines.get(tid), tid, f"template syntax: {e.message}"))
+            problem = template_problem(env, text)
+            if problem:
+                problems.append(Problem(cat.path, cat.lines.get(tid), tid, problem))
     return problems
 
 
