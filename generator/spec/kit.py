@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 from generator.errors import Problem, SpecError
 from generator.spec.base import Length, SpecModel
 from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
 from generator.spec.yamlio import Loc, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
@@ -169,14 +171,20 @@ _UNION_STEPS = {"str", "int", "float", "bool", "list", "dict", "SizeSpec", "lite
 
 
 def load_kit(path: Path | str) -> Kit:
-    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError."""
+    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError.
+
+    Files are resolved once: kit.yaml and every catalog must resolve (symlinks followed) inside the kit
+    folder and be regular files; nothing outside the folder is opened.
+    """
     p = Path(path)
-    kit_dir = p.parent if p.is_file() else p
+    kit_dir = p.parent if (p.name == "kit.yaml" or p.is_file()) else p
     yaml_path = kit_dir / "kit.yaml"
     display = _display(yaml_path)
-    if not yaml_path.is_file():
+    root = resolve_dir(kit_dir, _display(kit_dir))
+    yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
+    if yaml_real is None:
         raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
-    data, lines = read_yaml(yaml_path, display)
+    data, lines = read_yaml(yaml_real, display)
     if not isinstance(data, dict):
         raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
     problems: list[Problem] = []
@@ -202,17 +210,20 @@ def load_kit(path: Path | str) -> Kit:
         for lang in top.kit.languages:
             po = kit_dir / "locales" / f"{lang}.po"
             try:
-                catalogs[lang] = read_catalog(po, _display(po), lang)
+                catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
             except SpecError as e:
                 problems.extend(e.problems)
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(kit_dir.resolve(), display, top.kit, top.print, game, dict(top.components), catalogs, lines)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines)
 
 
 def _display(path: Path) -> str:
+    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT resolved,
+    so a message never names the file a link points to."""
+    absolute = Path(os.path.abspath(path))
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(absolute.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
