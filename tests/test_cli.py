@@ -235,3 +235,27 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
     assert "Traceback" not in err
     assert err.strip().endswith("terminated" if code == 143 else "interrupted")
     assert sorted(p.name for p in out.iterdir()) == []
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--games", "1000000000000"], "error: --games: at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
+    (["--games", str(10**30)], "error: --games: at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
+    (["--games", "0"], "error: --games: expected a number >= 1; got 0"),
+    (["--seed", "-1"], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
+    (["--seed", str(2**63)], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
+    (["--dask", ""], "error: --dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
+    (["--workers", "0"], "error: --workers: expected a number >= 1; got 0"),
+])
+def test_check_refuses_impossible_options_up_front(args, message):
+    r = pnpkit("check", str(RR), *args)
+    assert r.returncode == 2
+    assert r.stderr.startswith(message), r.stderr
+    assert r.stdout == ""
+
+
+def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
+    r = pnpkit("check", str(RR), "--games", "2", "--workers", str(2**31), "--json", str(tmp_path / "r.json"))
+    assert r.returncode in (0, 1)  # 2 games may miss tolerances; the point is no traceback and a capped pool
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert f"warning: --workers 2147483648 is more than the {cores} cores available; using {cores}" in r.stderr
+    assert "Traceback" not in r.stderr
