@@ -7,16 +7,16 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 from generator.errors import Problem, SpecError
-from generator.spec.base import Length, SpecModel
+from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
-from generator.spec.yamlio import Loc, dotted, line_of, parse_dotted, read_yaml
+from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
 
 LANGUAGES = ("en", "ja", "es")
@@ -27,13 +27,16 @@ GAMES: dict[str, str] = {
     "rummy_cards": "generator.spec.games.rummy_cards:RummyCardsGame",
 }
 MAX_COPIES = 50
+MAX_MESSAGE = 300
+PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
+"""A printed piece's side: 5 mm (a small token) up to 420 mm (the long side of A3, the largest paper)."""
 
 
 class SizeSpec(SpecModel):
     """An explicit piece size."""
 
-    width: Length = Field(description="trim width, e.g. '63.5mm'")
-    height: Length = Field(description="trim height, e.g. '88.9mm'")
+    width: PieceLength = Field(description="trim width, e.g. '63.5mm' (5..420mm)")
+    height: PieceLength = Field(description="trim height, e.g. '88.9mm' (5..420mm)")
 
 
 class ComponentSpec(SpecModel):
@@ -63,7 +66,7 @@ class KitMeta(SpecModel):
     id: str = Field(description="folder-safe kit id, e.g. ripple_rush")
     title: str = Field(description="text id of the kit's title")
     languages: list[Literal["en", "ja", "es"]] = Field(min_length=1, description="languages the kit ships")
-    seed: int = Field(ge=0, le=2**63 - 1, description="default seed for everything random in the kit")
+    seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
     version: str = Field("1", description="the kit's own version, printed small on the rules card")
 
     @field_validator("id")
@@ -111,8 +114,9 @@ class Kit:
         return str(self.game.kind)
 
     def problem(self, key: str, message: str) -> Problem:
-        """A located problem for a dotted key of kit.yaml."""
-        return Problem(self.display, line_of(self.lines, parse_dotted(key)), key, message)
+        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
+        characters escaped: a game's check may quote a 200,000-character value)."""
+        return Problem(self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE))
 
 
 def game_model(kind: str) -> type[BaseModel]:
@@ -122,8 +126,34 @@ def game_model(kind: str) -> type[BaseModel]:
 
 
 def _describe(value: Any) -> str:
+    """A value for a message: repr (control characters escaped), at most 80 characters."""
+    if isinstance(value, str) and len(value) > 200:
+        value = value[:200]
+    elif isinstance(value, (dict, list)) and len(value) > 20:
+        return f"a {type(value).__name__} of {len(value)} items"
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_SEED_KEYS = ("seed", "seed_offset")
+
+
+def _huge_ints(data: Any, loc: Loc, lines: dict[Loc, int], display: str) -> list[Problem]:
+    """The safety net under every field's own cap: no whole number beyond MAX_ANY_INT (seeds: MAX_SEED)."""
+    out: list[Problem] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _huge_ints(v, loc + (k,), lines, display)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _huge_ints(v, loc + (i,), lines, display)
+    elif isinstance(data, int) and not isinstance(data, bool):
+        limit = MAX_SEED if loc and loc[-1] in _SEED_KEYS else MAX_ANY_INT
+        if abs(data) > limit:
+            shown = str(data) if len(str(data)) <= 24 else f"{str(data)[:6]}... ({len(str(data))} digits)"
+            out.append(Problem(display, line_of(lines, loc), dotted(loc),
+                               f"expected a whole number of at most {limit:,} in size; got {shown}"))
+    return out
 
 
 def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
@@ -161,7 +191,7 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
             cur = cur[part]
         elif isinstance(cur, dict) and isinstance(part, str) and not out[-1:] == [part]:
             # a missing or extra key: keep it as the last step if it is a plain name
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part) and part not in _UNION_STEPS:
+            if re.fullmatch(r"[a-z_][A-Za-z0-9_]*", part) and part not in _UNION_STEPS:
                 out.append(part)
                 cur = None
     return tuple(out)
@@ -187,7 +217,9 @@ def load_kit(path: Path | str) -> Kit:
     data, lines = read_yaml(yaml_real, display)
     if not isinstance(data, dict):
         raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
-    problems: list[Problem] = []
+    problems: list[Problem] = _huge_ints(data, (), lines, display)
+    if problems:  # the models would repeat them (or overflow on them): report the net's findings alone
+        raise SpecError(problems)
     top: KitFile | None = None
     try:
         top = KitFile.model_validate(data)
@@ -197,7 +229,7 @@ def load_kit(path: Path | str) -> Kit:
     raw_game = data.get("game")
     if isinstance(raw_game, dict):
         kind = raw_game.get("kind")
-        if kind not in GAMES:
+        if not isinstance(kind, str) or kind not in GAMES:
             problems.append(Problem(display, line_of(lines, ("game", "kind")), "game.kind",
                                     f"expected one of {', '.join(GAMES)}; got {_describe(kind)}"))
         else:
