@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from generator.errors import KitError, Problem, RenderError, SpecError
+from generator.errors import KitError, LayoutError, Problem, RenderError, SpecError
 from generator.i18n.texts import Texts, missing_ids
 from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
@@ -148,10 +148,10 @@ class BuildResult:
 
 
 def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
-                warn: Callable[[str], None]) -> tuple[list[Component], Texts]:
-    """All components of one kit in one language."""
-    catalogs = with_tool_catalogs(kit)
-    texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
+                warn: Callable[[str], None], texts: Texts | None = None) -> tuple[list[Component], Texts]:
+    """All components of one kit in one language (with `texts` when the caller made them)."""
+    if texts is None:
+        texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
     return compose_kit(ctx), texts
 
@@ -184,7 +184,11 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
         for lang in chosen:
             if progress:
                 progress(f"{kit.meta.id}/{lang}")
-            components, texts = compose_one(kit, lang, kit_paper, kit_seed, extras, measure, warn)
+            texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
+            try:
+                components, texts = compose_one(kit, lang, kit_paper, kit_seed, extras, measure, warn, texts=texts)
+            except LayoutError as e:
+                raise _locate(e, texts, lang) from None
             folder = out / kit.meta.id / lang
             kit_title = texts(kit.meta.title)
             everything: list[Page] = []
@@ -195,6 +199,65 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
                 everything.extend(calibration(kit, texts, kit_paper, measure))
             planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang))
     return planned
+
+
+def _locate(e: LayoutError, texts: Texts, lang: str) -> KitError:
+    """A LayoutError that quotes a catalog string, as a SpecError naming that string's .po line."""
+    where = texts.locate(str(e))
+    if where is None:
+        return e
+    path, line, tid = where
+    return SpecError([Problem(path, line, tid, f"does not fit ({lang}): {e}")])
+
+
+def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
+    """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
+    from generator.layout.ops import iter_texts
+    from generator.render.fonts import missing_glyphs
+
+    catalogs = {(k.meta.id, lang): cat for k in kits for lang, cat in with_tool_catalogs(k).items()}
+    problems: dict[tuple[str, str], Problem] = {}
+    for p in planned:
+        kit_id = p.path.parent.parent.name
+        for page in p.pages:
+            for t in iter_texts(page.ops):
+                missing = missing_glyphs(t.text, t.font)
+                if not missing:
+                    continue
+                codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
+                cat = catalogs.get((kit_id, p.lang))
+                if cat is not None and t.text_id and t.text_id not in cat.messages:
+                    cat = catalogs.get((kit_id, "en"))
+                if cat is not None and t.text_id in cat.messages:
+                    key = (cat.path, t.text_id)
+                    problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
+                                                     f"characters missing from the font ({t.font}, language {p.lang}): {codes}"))
+                else:
+                    shown = repr(t.text[:40])
+                    problems.setdefault((str(p.path), t.text), Problem(str(p.path.relative_to(p.path.parents[2])), None,
+                                                                      t.text_id or "", f"text {shown}: characters missing from the font: {codes}"))
+    return list(problems.values())
+
+
+def verify_layout(kits: Sequence[Kit], *, langs: Sequence[str] | None = None, paper: str | None = None,
+                  seed: int | None = None) -> list[str]:
+    """What `validate` adds to the static checks: compose every component in every language (texts rendered,
+    fitted to their boxes) and check every character has a glyph -- a build without writing. Returns the
+    warnings; raises a located KitError on the first kit that cannot be laid out."""
+    from generator.render.fonts import text_width
+
+    warnings: list[str] = []
+    planned = plan_build(kits, out=Path("."), langs=langs, paper=paper, seed=seed, measure=text_width,
+                         warn=warnings.append)
+    _raise_glyph_problems(kits, planned)
+    return warnings
+
+
+def _raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> None:
+    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph problem."""
+    problems = glyph_problems(kits, planned)
+    if problems:
+        raise RenderError(str(SpecError(problems)))
 
 
 # ------------------------------------------------------------------ render
@@ -383,6 +446,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     t2 = time.perf_counter()
     planned = plan_build(kits, out=out, langs=langs, paper=paper, seed=seed, measure=text_width,
                          warn=result.warnings.append, progress=progress)
+    _raise_glyph_problems(kits, planned)
     t3 = time.perf_counter()
     result.files = render_all(planned, out, png=png, progress=progress)
     t4 = time.perf_counter()

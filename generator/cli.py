@@ -224,13 +224,17 @@ def build(
 
 @app.command()
 def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
-    """Load kits and run the static legal checks; print every problem; exit 1 if any."""
+    """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
+    rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
-        from generator.build import check_kits, load_kits, translation_warnings
+        from generator.build import check_kits, load_kits, translation_warnings, verify_layout
 
         paths = _kit_paths(kits)
         loaded = load_kits(paths)
         check_kits(loaded)
+        layout_warnings = verify_layout(loaded)
+        for w in dict.fromkeys(layout_warnings):
+            sys.stderr.write(f"warning: {w}\n")
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")

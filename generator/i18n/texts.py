@@ -30,6 +30,8 @@ class Texts:
         self._warn = warn
         self._warned: set[str] = set()
         self._cache: dict[str, Any] = {}
+        self.origins: dict[str, tuple[str, int | None, str]] = {}
+        """Every string handed out -> (catalog, line, text id): layout errors quote a string, this locates it."""
         env = CatalogEnvironment()
         env.globals.update(plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),
                            num=Helper("num", "num(1234.5)", self._num), join=Helper("join", "join(values)", self._join))
@@ -44,6 +46,16 @@ class Texts:
 
     def _join(self, items: list[Any]) -> str:
         return format_list([self.env._finalize(i) for i in items], locale=self.locale)
+
+    def locate(self, message: str) -> tuple[str, int | None, str] | None:
+        """The catalog line of the longest string this object handed out that `message` quotes, if any."""
+        best: tuple[str, int | None, str] | None = None
+        size = 0
+        for text, origin in self.origins.items():
+            for quoted in (repr(text), repr(text[:60])):
+                if len(text) > size and len(text) >= 3 and quoted in message:
+                    best, size = origin, len(text)
+        return best
 
     def has(self, text_id: str) -> bool:
         """Whether this language or the fallback defines the id."""
@@ -69,7 +81,9 @@ class Texts:
             if tmpl is None:
                 tmpl = self.env.compile_checked(cat.messages[text_id])
                 self._cache[key] = tmpl
-            return self._render(tmpl, {**self.context, **extra})
+            out = self._render(tmpl, {**self.context, **extra})
+            self.origins.setdefault(out, (cat.path, cat.lines.get(text_id), text_id))
+            return out
         except TemplateError as e:
             problem = f"template error: {e}"
         except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
