@@ -3,7 +3,8 @@ numbers, so a variant that changes a figure prints it in every language with no 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.lists import format_list

@@ -156,9 +156,52 @@ def _huge_ints(data: Any, loc: Loc, lines: dict[Loc, int], display: str) -> list
     return out
 
 
+def _union_branch(loc: tuple[Any, ...], data: Any) -> tuple[tuple[Any, ...], str] | None:
+    """(where, member) when `loc` passes through a union member's name (a step not present in the data)."""
+    cur = data
+    for i, part in enumerate(loc):
+        if isinstance(cur, dict) and part in cur:
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+            cur = cur[part]
+        elif isinstance(part, str) and (part[:1].isupper() or part in _UNION_STEPS or "[" in part):
+            return loc[:i], part
+        else:
+            return None
+    return None
+
+
+def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
+    """When a value matches no member of a union, pydantic reports every member's errors; keep those of the
+    member the author most likely meant (a model for a mapping, else the member with the fewest errors)."""
+    counts: dict[tuple[Any, ...], dict[str, int]] = {}
+    for err in errors:
+        hit = _union_branch(tuple(err["loc"]), data)
+        if hit:
+            counts.setdefault(hit[0], {}).setdefault(hit[1], 0)
+            counts[hit[0]][hit[1]] += 1
+    def value_at(where: tuple[Any, ...]) -> Any:
+        cur = data
+        for part in where:
+            cur = cur[part]
+        return cur
+
+    def rank(where: tuple[Any, ...], member: str, n: int) -> tuple[int, int]:
+        # a mapping was meant for a model member, a scalar for a scalar member; then the fewest errors
+        return (0 if isinstance(value_at(where), dict) == member[:1].isupper() else 1, n)
+
+    best = {where: min(by.items(), key=lambda kv: rank(where, kv[0], kv[1]))[0] for where, by in counts.items()}
+    kept = []
+    for err in errors:
+        hit = _union_branch(tuple(err["loc"]), data)
+        if hit is None or best.get(hit[0]) == hit[1]:
+            kept.append(err)
+    return kept
+
+
 def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
     out = []
-    for err in e.errors(include_url=False):
+    for err in _closest_branches(e.errors(include_url=False), data):
         loc = _real_loc(tuple(err["loc"]), data)
         full = prefix + loc
         msg = err["msg"]
