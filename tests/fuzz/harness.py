@@ -26,9 +26,10 @@ import tempfile
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -219,12 +220,12 @@ def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
 def _po(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
     """Change one catalog."""
     op = PO_MUTATIONS[int(rng.integers(len(PO_MUTATIONS)))]
-    entries = [m for m in re.finditer(r'^msgstr "(.+)"$', text, flags=re.M)]
+    entries = [m for m in re.finditer(r'^msgstr "(.+)"$', text, flags=re.MULTILINE)]
     m = entries[int(rng.integers(len(entries)))]
     if op == "unterminated":
         return op, (text[:m.end() - 1] + text[m.end():]).encode()
     if op == "duplicate":
-        block = re.search(r'^msgid "[^"]+"\nmsgstr ".*"$', text, flags=re.M)
+        block = re.search(r'^msgid "[^"]+"\nmsgstr ".*"$', text, flags=re.MULTILINE)
         assert block is not None
         return op, (text + "\n" + block.group(0) + "\n").encode()
     if op == "latin1_header":
