@@ -259,3 +259,36 @@ def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert f"warning: --workers 2147483648 is more than the {cores} cores available; using {cores}" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def _po_line(po: Path, text_id: str) -> int:
+    return next(i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == f'msgid "{text_id}"')
+
+
+def test_validate_fits_every_text_and_names_its_catalog_line(tmp_path):
+    """validate renders and fits every string without writing (the README promises it); the error names the .po line."""
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    po = kit / "locales" / "en.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "RIPPLE RUSH"', 'msgstr "' + "SUPERCALIFRAGILISTIC" * 10 + '"'),
+                  encoding="utf-8")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1
+    assert f"en.po:{_po_line(po, 'cards.back')}: cards.back: does not fit (en): " in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_validate_checks_glyphs_and_names_the_catalog_line(tmp_path):
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    po = kit / "locales" / "ja.po"
+    text = po.read_text(encoding="utf-8")
+    line = _po_line(po, "sheet.total")
+    lines = text.splitlines()
+    assert lines[line].startswith('msgstr "')
+    lines[line] = lines[line][:-1] + ' \U0001F3B2"'
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1
+    assert f"ja.po:{line}: sheet.total: characters missing from the font (" in r.stderr, r.stderr
+    assert "language ja): U+1F3B2" in r.stderr
