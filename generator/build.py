@@ -188,7 +188,7 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
             try:
                 components, texts = compose_one(kit, lang, kit_paper, kit_seed, extras, measure, warn, texts=texts)
             except LayoutError as e:
-                raise _locate(e, texts, lang) from None
+                raise _locate(e, texts, kit, lang) from None
             folder = out / kit.meta.id / lang
             kit_title = texts(kit.meta.title)
             everything: list[Page] = []
@@ -201,13 +201,21 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
     return planned
 
 
-def _locate(e: LayoutError, texts: Texts, lang: str) -> KitError:
-    """A LayoutError that quotes a catalog string, as a SpecError naming that string's .po line."""
-    where = texts.locate(str(e))
-    if where is None:
-        return e
-    path, line, tid = where
-    return SpecError([Problem(path, line, tid, f"does not fit ({lang}): {e}")])
+def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
+    """A LayoutError as a located SpecError: at the .po line of the catalog string it quotes, else at the
+    kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    from generator.units import to_mm
+
+    message = str(e)
+    where = texts.locate(message)
+    if where is not None:
+        path, line, tid = where
+        return SpecError([Problem(path, line, tid, f"does not fit ({lang}): {message}")])
+    for cid, comp in kit.components.items():
+        size = comp.trim_size()
+        if size and f"{to_mm(size[0]):.1f} x {to_mm(size[1]):.1f} mm" in message:
+            return SpecError([kit.problem(f"components.{cid}.size", message)])
+    return SpecError([Problem(kit.display, None, "", f"cannot be laid out ({lang}): {message}")])
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:

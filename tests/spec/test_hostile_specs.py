@@ -162,3 +162,15 @@ def test_what_validates_builds(tmp_path):
     load_kit(kit)
     result = build([kit], out=tmp_path / "out", langs=["en"])
     assert result.files
+
+
+def test_piece_larger_than_the_paper_is_located_at_its_size(tmp_path):
+    from generator.build import verify_layout
+
+    kit = copy(tmp_path, "raindrops")
+    edit(kit, "size: {width: 66mm, height: 88mm}", "size: {width: 400mm, height: 400mm}")
+    with pytest.raises(SpecError) as e:
+        verify_layout([load_kit(kit)], langs=["en"])
+    (p,) = e.value.problems
+    assert (p.line, p.key) == (line_of(kit, "width: 400mm"), "components.memory_cards.size")
+    assert "400.0 x 400.0 mm card does not fit on a4" in p.message
