@@ -165,15 +165,17 @@ def dotted(loc: Loc) -> str:
 
 
 def parse_dotted(path: str) -> Loc:
-    """"game.bonuses[3]" -> ("game", "bonuses", 3)."""
+    """"game.bonuses[3]" -> ("game", "bonuses", 3). Only trailing [digits] are indices: a user key such as
+    "number[cards" stays one key."""
     out: list[str | int] = []
-    for part in path.replace("]", "").split("."):
+    for part in path.split("."):
         if not part:
             continue
-        head, *idx = part.split("[")
+        m = re.fullmatch(r"(.*?)((?:\[\d+\])*)", part)
+        head, idx = (m.group(1), m.group(2)) if m else (part, "")
         if head:
             out.append(head)
-        out.extend(int(i) for i in idx)
+        out.extend(int(i) for i in re.findall(r"\[(\d+)\]", idx))
     return tuple(out)
 
 

@@ -142,8 +142,18 @@ def _structural(rng: np.random.Generator, data: Any) -> tuple[str, Any]:
     parent = _get(data, path[:-1])
     key = path[-1]
     dotted = ".".join(str(p) for p in path)
-    op = rng.choice(["scalar", "scalar", "scalar", "delete", "unknown", "list", "deep", "swap_type"])
-    if op == "scalar" or (op == "delete" and isinstance(parent, list)):
+    op = rng.choice(["scalar", "scalar", "scalar", "near", "near", "delete", "unknown", "list", "deep", "swap_type"])
+    current = parent[key]
+    if op == "near" and isinstance(current, int) and not isinstance(current, bool):
+        # near-valid numbers: cross-field rules (kept > dealt, more goals than rows) and "validates must build"
+        value = int(rng.choice([current - 1, current + 1, current * 2, current * 10, current * 100, 0, 1]))
+        parent[key] = value
+        return f"{dotted} = {value} (was {current})", data
+    if op == "near" and isinstance(current, str) and current[:1].isdigit():
+        value = str(rng.choice(["0", "1", "150", "300", "0.5"])) + "mm"
+        parent[key] = value
+        return f"{dotted} = {value!r} (was {current!r})", data
+    if op in ("scalar", "near") or (op == "delete" and isinstance(parent, list)):
         value = HOSTILE_SCALARS[int(rng.integers(len(HOSTILE_SCALARS)))]
         if isinstance(value, str) and len(value) == 300 and rng.random() < 0.2:
             value = "z" * 200_000
@@ -262,7 +272,11 @@ def make_cases(n: int, seed: int) -> list[Case]:
         r = rng.random()
         if r < 0.6:
             data, _ = parse_yaml(text.encode(), "kit.yaml")
-            label, data = _structural(rng, data)
+            labels = []
+            for _ in range(1 if rng.random() < 0.7 else int(rng.integers(2, 5))):
+                label, data = _structural(rng, data)
+                labels.append(label)
+            label = "; ".join(labels)
             files = {"kit.yaml": _dump(data)}
         elif r < 0.85:
             label, raw = _textual(rng, text)

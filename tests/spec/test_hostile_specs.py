@@ -174,3 +174,14 @@ def test_piece_larger_than_the_paper_is_located_at_its_size(tmp_path):
     (p,) = e.value.problems
     assert (p.line, p.key) == (line_of(kit, "width: 400mm"), "components.memory_cards.size")
     assert "400.0 x 400.0 mm card does not fit on a4" in p.message
+
+
+def test_a_component_id_with_brackets_is_located_not_a_crash(tmp_path):
+    """Found by the fuzzer (a flipped byte): key paths are parsed back from text, and a user key may hold '['."""
+    kit = copy(tmp_path, "ripple_rush")
+    edit(kit, "  number_cards:", "  number[cards:")
+    from generator.build import check_kit
+
+    found = [str(p).replace(str(kit / "kit.yaml"), "KIT") for p in check_kit(load_kit(kit))]
+    assert found == [f"KIT:{line_of(kit, 'number[cards:')}: components.number[cards: expected one of "
+                             "score_sheet, number_cards, goal_cards, rules; got 'number[cards'"]
