@@ -292,3 +292,18 @@ def test_validate_checks_glyphs_and_names_the_catalog_line(tmp_path):
     assert r.returncode == 1
     assert f"ja.po:{line}: sheet.total: characters missing from the font (" in r.stderr, r.stderr
     assert "language ja): U+1F3B2" in r.stderr
+
+
+def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
+    """kill -9 cannot be cleaned up after; the next build into the same OUT removes the dead build's stage."""
+    from generator import build as b
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    out = tmp_path / "out"
+    stale = out / f"{b.STAGE_PREFIX}{int(dead.stdout)}-abc"
+    (stale / "new" / "ripple_rush").mkdir(parents=True)
+    live = out / f"{b.STAGE_PREFIX}{os.getppid()}-def"  # a running process's stage is left alone
+    live.mkdir()
+    b.build([RR], out=out, langs=["en"])
+    assert not stale.exists() and live.exists()
