@@ -160,9 +160,8 @@ def _union_branch(loc: tuple[Any, ...], data: Any) -> tuple[tuple[Any, ...], str
     """(where, member) when `loc` passes through a union member's name (a step not present in the data)."""
     cur = data
     for i, part in enumerate(loc):
-        if isinstance(cur, dict) and part in cur:
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur):
+        if (isinstance(cur, dict) and part in cur) or (
+                isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)):
             cur = cur[part]
         elif isinstance(part, str) and (part[:1].isupper() or part in _UNION_STEPS or "[" in part):
             return loc[:i], part

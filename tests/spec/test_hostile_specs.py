@@ -183,5 +183,5 @@ def test_a_component_id_with_brackets_is_located_not_a_crash(tmp_path):
     from generator.build import check_kit
 
     found = [str(p).replace(str(kit / "kit.yaml"), "KIT") for p in check_kit(load_kit(kit))]
-    assert found == [f"KIT:{line_of(kit, 'number[cards:')}: components.number[cards: expected one of "
-                             "score_sheet, number_cards, goal_cards, rules; got 'number[cards'"]
+    assert found == [(f"KIT:{line_of(kit, 'number[cards:')}: components.number[cards: expected one of "
+                      "score_sheet, number_cards, goal_cards, rules; got 'number[cards'")]

@@ -12,7 +12,17 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_SEED, MAX_SMALL, MAX_TURNS, Bound, IntKey, SpecModel
+from generator.spec.base import (
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SMALL,
+    MAX_TURNS,
+    Bound,
+    IntKey,
+    SpecModel,
+)
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")

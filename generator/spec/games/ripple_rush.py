@@ -8,7 +8,16 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictInt, StrictStr, field_validator
 
-from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_SEED, MAX_SMALL, Bound, SpecModel
+from generator.spec.base import (
+    MAX_BUILD_GAMES,
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SMALL,
+    Bound,
+    SpecModel,
+)
 
 Symbol = Literal["circle", "square", "hexagon", "triangle", "diamond", "star"]
 PolicyName = Literal["random", "greedy", "strong"]
