@@ -27,7 +27,7 @@ PAPERS = ("a4", "letter", "a3")
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {_clean(message)}\n")
     raise typer.Exit(1)
 
 
@@ -176,7 +176,7 @@ def _clip_number(n: int) -> str:
 
 def _usage(message: str) -> None:
     """A usage error: the options themselves are wrong (exit 2, like the argument parser's own errors)."""
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {_clean(message)}\n")
     raise typer.Exit(2)
 
 
