@@ -216,7 +216,7 @@ def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int],
             if msg.startswith("Input should be "):
                 msg = "expected " + msg[len("Input should be "):]
             text = f"{msg[0].lower() + msg[1:]}; got {_describe(err['input'])}"
-        out.append(Problem(display, line_of(lines, full), dotted(full), text))
+        out.append(Problem(display, line_of(lines, full), clip(dotted(full), 120), clip(text, MAX_MESSAGE)))
     return out
 
 
