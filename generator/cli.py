@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -25,7 +27,7 @@ PAPERS = ("a4", "letter", "a3")
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {_clean(message)}\n")
     raise typer.Exit(1)
 
 
@@ -73,15 +75,109 @@ def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
         yield advance
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so `finally` blocks (staging folders) run before exit 143."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+MAX_LINE = 400
+
+
+def _clean(message: str) -> str:
+    """A message safe for a terminal: control characters escaped, every line at most MAX_LINE characters."""
+    out = []
+    for line in message.split("\n"):
+        line = "".join(ch if ch.isprintable() or ch in " \t" else ch.encode("unicode_escape").decode("ascii") for ch in line)
+        out.append(line if len(line) <= MAX_LINE else line[:MAX_LINE - 3] + "...")
+    return "\n".join(out)
+
+
 def _run(fn: Callable[[], None]) -> None:
+    """Run a command: KitError -> its message and exit 1; Ctrl-C -> exit 130; SIGTERM -> exit 143.
+    Interrupts raise inside the command, so its cleanup (the build's staging folder) runs first."""
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        pass
     try:
         fn()
     except KitError as e:
-        sys.stderr.write(f"error: {e}\n")
+        sys.stderr.write(f"error: {_clean(str(e))}\n")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise typer.Exit(130) from None
+    except Terminated:
+        sys.stderr.write("terminated\n")
+        raise typer.Exit(143) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000
+#: Core-seconds per 1,000 games per setting of the slowest shipped game's default check (Raindrops full games,
+#: README "Numbers"); the estimate a refused --games prints is an upper bound.
+CORE_SECONDS_PER_1000_GAMES = 45.0
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f} h"
+    days = seconds / 86400
+    return f"{days:.0f} days" if days < 1e6 else f"{days:.1e} days"
+
+
+def _check_options(games: int | None, seed: int | None, workers: int | None, dask: str | None) -> int | None:
+    """Refuse impossible `check` options up front (exit 2, nothing run); returns the worker count to use
+    (capped at the cores this process may use, with a warning)."""
+    if games is not None:
+        if games < 1:
+            _usage(f"--games: expected a number >= 1; got {_clip_number(games)}")
+        if games > MAX_GAMES:
+            cores = min(workers or _cores(), _cores())
+            est = min(games, 10**30) / 1000 * CORE_SECONDS_PER_1000_GAMES / max(cores, 1)
+            _usage(f"--games: at most {MAX_GAMES:,} games per setting; got {_clip_number(games)} "
+                   f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        _usage(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
+    if dask is not None and not dask.strip():
+        _usage("--dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''")
+    if workers is not None:
+        if workers < 1:
+            _usage(f"--workers: expected a number >= 1; got {_clip_number(workers)}")
+        cores = _cores()
+        if workers > cores:
+            sys.stderr.write(f"warning: --workers {_clip_number(workers)} is more than the {cores} cores available; using {cores}\n")
+            return cores
+    return workers
+
+
+def _clip_number(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 24 else f"{text[:6]}...({len(text)} digits)"
+
+
+def _usage(message: str) -> None:
+    """A usage error: the options themselves are wrong (exit 2, like the argument parser's own errors)."""
+    sys.stderr.write(f"error: {_clean(message)}\n")
+    raise typer.Exit(2)
 
 
 @app.command()
@@ -99,11 +195,13 @@ def build(
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
     def go() -> None:
         from generator.build import build as do_build
+        from generator.build import check_out
 
         if paper is not None and paper not in PAPERS:
-            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
-        if seed is not None and seed < 0:
-            _fail(f"--seed: expected a number >= 0; got {seed}")
+            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {_clean(repr(paper))[:80]}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            _fail(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
+        check_out(out)
         overrides: dict[str, str] = {}
         for name, value, allowed in (("mode", mode, ("home", "shop")), ("duplex", duplex, ("long", "short", "none"))):
             if value is not None:
@@ -167,13 +265,17 @@ def export(
 
 @app.command()
 def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
-    """Load kits and run the static legal checks; print every problem; exit 1 if any."""
+    """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
+    rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
-        from generator.build import check_kits, load_kits, translation_warnings
+        from generator.build import check_kits, load_kits, translation_warnings, verify_layout
 
         paths = _kit_paths(kits)
         loaded = load_kits(paths)
         check_kits(loaded)
+        layout_warnings = verify_layout(loaded)
+        for w in dict.fromkeys(layout_warnings):
+            sys.stderr.write(f"warning: {w}\n")
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
@@ -224,14 +326,11 @@ def check(
         from generator.engine.executors import make_executor
         from generator.render.console import print_report
 
-        if games is not None and games < 1:
-            _fail(f"--games: expected a number >= 1; got {games}")
-        if workers is not None and workers < 1:
-            _fail(f"--workers: expected a number >= 1; got {workers}")
+        n_workers = _check_options(games, seed, workers, dask)
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         reports = []
-        with make_executor(workers, dask) as executor:  # one worker pool for every kit and setting
+        with make_executor(n_workers, dask) as executor:  # one worker pool for every kit and setting
             for k in loaded:
                 mod = game_module(k.game_id)
                 n = games or _default_games(k)

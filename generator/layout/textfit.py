@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from generator.errors import LayoutError
+from generator.errors import LayoutError, LocatedLayoutError
 from generator.layout.compose import Component
 from generator.layout.ops import Op, Page, Place, Rect, Text
 from generator.layout.text import Measure
@@ -201,7 +201,7 @@ def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None
 
 def check_text_fit(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
                    lang: str) -> None:
-    """Raise one LayoutError naming every string of every component (faces and backs) that runs past its
+    """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past its
     box or trim, each located at its catalog line when it has a text id."""
     def locate(tid: str) -> str | None:
         line = catalog.lines.get(tid) if catalog is not None else None
@@ -210,4 +210,4 @@ def check_text_fit(components: Sequence[Component], measure: Measure, where: str
     problems = [p for comp in components
                 for p in text_fit_problems(comp.pages, measure, f"{comp.id} ({lang})", locate, origin=where)]
     if problems:
-        raise LayoutError("\n".join(problems))
+        raise LocatedLayoutError("\n".join(problems))

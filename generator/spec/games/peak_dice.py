@@ -4,11 +4,11 @@ Shapes only; cross-field legality is `generator.games.peak_dice.legal_problems`.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SpecModel
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
 PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]
@@ -37,7 +37,7 @@ class PlainDie(SpecModel):
     """Compact form: a die whose faces all carry one colour."""
 
     colour: StrictStr = Field(description="Row colour id, or \"white\".")
-    values: list[StrictInt] = Field(min_length=1, description="Face values, e.g. [1, 2, 3, 4, 5, 6].")
+    values: list[Annotated[StrictInt, Field(ge=0, le=99)]] = Field(min_length=1, description="Face values, e.g. [1, 2, 3, 4, 5, 6] (0..99, like a face's value).")
 
     def expanded(self) -> tuple[Face, ...]:
         """The faces this compact die stands for."""
@@ -67,9 +67,9 @@ class PlayerRange(SpecModel):
 class PeakDiceBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Games per player count unless `pnpkit check --games` overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per player count unless `pnpkit check --games` overrides.")
     policy: PolicyName = Field(description="Policy every seat plays in the main self-play tables.")
-    turn_limit: StrictInt = Field(ge=1, description="Self-play safeguard: a game still running after this many "
+    turn_limit: StrictInt = Field(ge=1, le=MAX_TURNS, description="Self-play safeguard: a game still running after this many "
                                                      "turns is stopped and counted.")
     seat_win_share_gap: Bound = Field(description="Each seat's win share minus the fair share 1/players "
                                                   "(ties split), every player count.")
@@ -92,7 +92,7 @@ class PeakDiceVariants(SpecModel):
     peak_positions: list[StrictInt] = Field(min_length=1, description="Positions the peak line may take "
                                                                       "(after the n-th circle).")
     players: StrictInt = Field(ge=1, le=8, description="Player count whose expected score is compared.")
-    games: StrictInt = Field(ge=1, description="Self-play games per sheet to estimate its expected score.")
+    games: StrictInt = Field(ge=1, le=MAX_BUILD_GAMES, description="Self-play games per sheet to estimate its expected score.")
     score_tolerance: StrictFloat | StrictInt = Field(ge=0, description="Largest allowed difference between a "
                                                                        "variant's expected score and the default "
                                                                        "sheet's, in points.")

@@ -8,7 +8,16 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictInt, StrictStr, field_validator
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import (
+    MAX_BUILD_GAMES,
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SMALL,
+    Bound,
+    SpecModel,
+)
 
 Symbol = Literal["circle", "square", "hexagon", "triangle", "diamond", "star"]
 PolicyName = Literal["random", "greedy", "strong"]
@@ -39,14 +48,14 @@ class PlayerRange(SpecModel):
 class Goals(SpecModel):
     """Advanced-game goal cards: one per sheet row; some are revealed at set-up."""
 
-    points: StrictInt = Field(ge=0, description="Points for each revealed goal whose row is completely filled.")
-    revealed: StrictInt = Field(ge=0, description="Goal cards revealed at set-up (0 = basic game).")
+    points: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points for each revealed goal whose row is completely filled.")
+    revealed: StrictInt = Field(ge=0, le=MAX_SMALL, description="Goal cards revealed at set-up (0 = basic game).")
 
 
 class RippleRushBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Games per setting (player count x policy) unless the CLI overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides.")
     policies: list[PolicyName] = Field(min_length=1, description="Policies played in self-play, each at every player count.")
     reference_policy: PolicyName = Field(description="Policy whose figures the tolerances below are checked against.")
     goal_completion: Bound = Field(description="Share of player-games completing each row (= each goal card), every player count.")
@@ -67,13 +76,13 @@ class RippleRushBalance(SpecModel):
 class RippleRushVariants(SpecModel):
     """Generated sheet variants (shuffled row bonuses), screened by expected score against the default sheet."""
 
-    count: StrictInt = Field(ge=0, description="How many accepted variants to generate (0 = none).")
+    count: StrictInt = Field(ge=0, le=MAX_SMALL, description="How many accepted variants to generate (0 = none).")
     tolerance: float = Field(gt=0, lt=1, description="Allowed relative difference of expected score from the default sheet.")
     shuffle: Literal["bonuses"] = Field(description="What is shuffled per sheet.")
-    seed_offset: StrictInt = Field(ge=0, description="Added to the run seed so variant draws differ from balance runs.")
-    games: StrictInt = Field(ge=1, description="Games used to measure each variant's expected score.")
-    players: StrictInt = Field(ge=1, description="Player count at which expected scores are measured.")
-    max_attempts: StrictInt = Field(ge=1, description="Candidate sheets tried at most, accepted or not.")
+    seed_offset: StrictInt = Field(ge=0, le=MAX_SEED, description="Added to the run seed so variant draws differ from balance runs.")
+    games: StrictInt = Field(ge=1, le=MAX_BUILD_GAMES, description="Games used to measure each variant's expected score.")
+    players: StrictInt = Field(ge=1, le=8, description="Player count at which expected scores are measured.")
+    max_attempts: StrictInt = Field(ge=1, le=MAX_PIECES, description="Candidate sheets tried at most, accepted or not.")
 
 
 Bonus = Union[StrictInt, StrictStr]
@@ -108,7 +117,7 @@ class RippleRushGame(SpecModel):
     rows: StrictInt = Field(ge=1, le=16, description="Rows of the sheet; numbers ascend from the bottom of a column to its top.")
     bonuses: list[Annotated[Bonus, Field()]] = Field(
         description="Row bonus, top row first: a number (write it in any column) or a suit id (write any number in that column).")
-    cards_per_player: StrictInt = Field(ge=1, description="Cards in the deck per player = rounds played.")
+    cards_per_player: StrictInt = Field(ge=1, le=MAX_SMALL, description="Cards in the deck per player = rounds played.")
     players: PlayerRange = Field(description="Supported player counts.")
     goals: Goals = Field(description="Advanced-game goal cards.")
     rules: RippleRushRules = Field(default_factory=RippleRushRules,

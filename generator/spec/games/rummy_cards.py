@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_TURNS, Bound, SpecModel
 
 Symbol = Literal["sun", "moon", "star", "heart", "drop", "leaf", "diamond", "club"]
 
@@ -46,14 +46,14 @@ class RummyScorePad(SpecModel):
 class RummyBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Rounds played per player count unless the CLI overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Rounds played per player count unless the CLI overrides.")
     meld_thresholds: list[StrictInt] = Field(min_length=1, description="Initial-meld thresholds whose 'turns until possible' are measured (each <= initial_meld, measured before opening).")
     turns_to_initial_meld: Bound = Field(description="Mean own turns until the spec's initial meld is possible, every player count.")
     seat_win_share: Bound = Field(description="Each seat's round-win share divided by the fair share 1/players.")
     round_length: Bound = Field(description="Mean turns per round (all players' turns), every player count.")
     exhausted_share: Bound = Field(description="Share of rounds ending with an exhausted draw pile, every player count.")
     winner_margin: Bound = Field(description="Mean round score of the winner minus that of the best loser, in points.")
-    max_turns: StrictInt = Field(ge=10, description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).")
+    max_turns: StrictInt = Field(ge=10, le=MAX_TURNS, description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).")
 
 
 class RummyRules(SpecModel):
@@ -99,10 +99,10 @@ class RummyCardsGame(SpecModel):
     numbers: RummyNumbers = Field(description="Card numbers per colour.")
     copies: StrictInt = Field(ge=1, le=4, description="Copies of every colour-number card.")
     jokers: StrictInt = Field(ge=0, le=8, description="Jokers in the deck.")
-    total_cards: StrictInt = Field(ge=1, description="Declared deck size; must equal colours x numbers x copies + jokers.")
+    total_cards: StrictInt = Field(ge=1, le=MAX_PIECES, description="Declared deck size; must equal colours x numbers x copies + jokers.")
     hand_size: StrictInt = Field(ge=1, le=40, description="Cards dealt to each player (the seed is silent; 14 as in the classic tile game).")
-    initial_meld: StrictInt = Field(ge=0, description="Points the first lay must reach from own cards (jokers count as the card they stand for).")
-    joker_penalty: StrictInt = Field(ge=0, description="Points a joker left in hand costs at round end.")
+    initial_meld: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points the first lay must reach from own cards (jokers count as the card they stand for).")
+    joker_penalty: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points a joker left in hand costs at round end.")
     players: RummyPlayers = Field(description="Supported player counts.")
     score_pad: RummyScorePad = Field(description="Printed score pad.")
     balance: RummyBalance = Field(description="Self-play settings and tolerances.")
