@@ -441,9 +441,9 @@ def test_planner_reroll_matches_the_enumeration_with_step_b_optional() -> None:
 def test_compulsory_b_planner_scores_more_and_misses_less() -> None:
     """The planner under the seed's compulsory B, 2 players (where stuck rows hurt most), 3,000 seeded games.
     With the roll valued as if B could be passed and ruinous writes all NEG, these games scored 59.5 on
-    average and 3.9% ran past 11 misses; now 68.4 and 2.9% (still above the kit's 0.1%: see the report of
-    issue 11's follow-up, the overflow comes from rows left waiting for a rare low sum)."""
+    average and 3.9% ran past 11 misses; now 72.3 and 2.5% (still above the kit's 0.1%: the overflow comes
+    from rows left waiting for a rare low sum, not from the planner's choice of B)."""
     t = build_tables(make_spec())
     k = play(t, ["planner"] * 2, 300, seed_state(23), 3000)
-    assert (k["games.misses"].max(axis=1) > 11).mean() < 0.034
-    assert k["games.scores"].mean() > 64
+    assert (k["games.misses"].max(axis=1) > 11).mean() < 0.032
+    assert k["games.scores"].mean() > 66
