@@ -49,8 +49,9 @@ class Tables:
     plan_q: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
     plan_params: np.ndarray
-    """float64[3]: the planner values the next miss, the k-th, at (k + [1]) * [0] points and re-rolls sets of
-    up to [2] dice."""
+    """float64[5]: the planner values the next miss, the k-th, at (k + [1]) * [0] points, re-rolls sets of
+    up to [2] dice and, under a compulsory step B, prices a write that ruins its row at [3] points plus [4]
+    per circle out of reach (kernel.doom_gain)."""
 
     @property
     def rows(self) -> int:
@@ -135,4 +136,5 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
                   spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
                   spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
                   plan_v, plan_q,
-                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice], dtype=np.float64))
+                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice, params.doom_base,
+                              params.doom_circle], dtype=np.float64))

@@ -282,3 +282,20 @@ def test_no_miss_when_another_sheet_fills_in_c_the_game_ends_at_once() -> None:
 
 def test_miss_still_taken_when_another_sheet_fills_in_c_if_the_switch_says_so() -> None:
     assert _other_fills_in_c({"final_turn_miss": "taken"}).misses == (1, 0)
+
+
+def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
+    """Seed, step B: 「※ダイスに出ていない色を選ぶことも可能です。その場合は白ダイスの数値のみその色の列に書き込みます。」
+    With a die whose faces carry several colours, a colour no die shows may still be chosen; it writes the
+    white dice alone."""
+    mixed = {"faces": [{"colour": c, "value": v} for c, v in
+                       zip(["purple", "blue", "red", "yellow", "purple", "blue"], [1, 2, 3, 4, 5, 6])]}
+    white = {"colour": "white", "values": [1, 2, 3, 4, 5, 6]}
+    g = Game(make_spec(dice=[mixed, white, white]), 2)
+    from dataclasses import replace
+    s = replace(g.initial_state(), faces=(0, 1, 2), phase="b", rerolls_left=0)  # purple 1, white 2, white 3
+    assert g.sums(s.faces) == (6, 5, 5, 5)
+    writes = {a.colour for a in g.legal_actions(s) if isinstance(a, Write)}
+    assert writes == {PURPLE, BLUE, RED, YELLOW}
+    s = g.apply(s, Write(0, YELLOW))  # yellow is on no die showing: the white sum only
+    assert s.sheets[0][YELLOW] == (5,)
