@@ -136,3 +136,20 @@ def test_check_exit_codes_json_and_report(tmp_path):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "tolerances failed" in r.stderr or "tolerance failed" in r.stderr
     assert "game.balance.skill_gap" in r.stdout
+
+
+def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path):
+    """`warmup` plays a tiny check of each kit: numba compiles the kernels into its cache folder (here an empty
+    one) and says so; a bad option or folder is a one-line error."""
+    pytest.importorskip("numba")
+    cache = tmp_path / "numba"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache), PNPKIT_PURE="0")
+    r = subprocess.run([sys.executable, "-m", "generator", "warmup", str(RR), "--games", "1"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "warm: ripple_rush" in r.stdout and str(cache) in r.stdout
+    assert any(p.name.startswith("kernel.play_loop") for p in cache.rglob("*.nbi"))
+    bad = pnpkit("warmup", "--games", "0")
+    assert bad.returncode == 1 and "--games: expected a number >= 1; got 0" in bad.stderr
+    missing = pnpkit("warmup", str(tmp_path / "nope"))
+    assert missing.returncode == 1 and "no such kit folder" in missing.stderr and "Traceback" not in missing.stderr
