@@ -1,21 +1,24 @@
-"""The fast path: whole Raindrops games with greedy players in every seat, in one compiled call per chunk.
+"""The fast path: whole Raindrops games, greedy and random seats, in one compiled call per chunk.
 
-The reference is `rules.Raindrops` played by `policies.GreedyPolicy` (`sim.FullGames`); this module plays the
-very same games, choice for choice and draw for draw, over plain numpy arrays, so it compiles with numba
-(`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1 or through `py_func`.
+The reference is `rules.Raindrops` played by `policies.GreedyPolicy` and `policies.RandomPolicy`
+(`sim.FullGames`); this module plays the very same games, choice for choice and draw for draw, over plain numpy
+arrays, so it compiles with numba (`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1 or
+through `py_func`.
 
 Same games, not merely similar ones: the reference seeds one `random.Random(seed)` per game, so this module
 carries Python's own generator, MT19937 seeded by `init_by_array` exactly as CPython's `random.seed(int)`,
 with `random()`, `_randbelow` and `shuffle` drawn the CPython way. tests/games/raindrops/test_kernel.py proves
-the tallies identical to `FullGames` on its fast and its reference path under every house-rule setting.
+the tallies identical to `FullGames` on its Python and its reference path under every house-rule setting.
 
 What the greedy policy decides here, in the reference's order (see policies.GreedyPolicy.choose):
 set-up keeps the cards of highest points per drop; the special action and path come from `best_drop` (the
 same compiled search); the thunder token of highest value is kept; a short bonus offer is always refilled
-(so `bonus_refill` cannot change a greedy game); the bonus tile of highest points + half the open drops of
-its colours is taken; placements follow `_best_placement_reference` (first strict maximum in `placements`
-order); the display card of highest points per drop (else the deck top) is taken; the reserve keeps the
-tiles that fit a held card best.
+(so `bonus_refill` cannot change a greedy seat's game); the bonus tile of highest points + half the open
+drops of its colours is taken; placements follow `_best_placement_reference` (first strict maximum in
+`placements` order); the display card of highest points per drop (else the deck top) is taken; the reserve
+keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: `randrange(1)` and then
+one uniform pick among the legal actions of a single-kind phase; the special action, drop path and placement
+by the counts of RandomPolicy's fast mode (`_rand_special`, `_paths`, `_rand_placement`).
 
 Layout: columns as in `best_drop` (col_tiles/col_flip[column, stack index from the bottom], col_len); a card's
 cells are bits in `card_cells` order; colours are `game.bit` bits; scalars live in `sc` (indices S_*).
@@ -145,7 +148,7 @@ def mt_shuffle(mt: np.ndarray, arr: np.ndarray, n: int) -> None:
 
 # ------------------------------------------------------------------------------------ tables
 class Tables(NamedTuple):
-    """The static game as arrays, in the order `play_greedy` takes them (after the per-chunk arguments)."""
+    """The static game as arrays, in the order `play_games` takes them (after the per-chunk arguments)."""
 
     rules: np.ndarray
     """players-independent figures: see `tables` for the order."""
@@ -179,7 +182,13 @@ class Tables(NamedTuple):
 
 
 R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
-    R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS = range(14)
+    R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS = range(16)
+
+MODE_RANDOM = 0
+MODE_GREEDY = 1
+MODE_GAP = 2
+MODES = {"random": MODE_RANDOM, "greedy": MODE_GREEDY, "gap": MODE_GAP}
+"""`sim.FullGames.mode` -> the kernel's code: all random, all greedy, one greedy seat (game g: seat g % players)."""
 
 
 def tables(game: Raindrops) -> Tables:
@@ -197,7 +206,8 @@ def tables(game: Raindrops) -> Tables:
     rules = np.array([p.columns, p.tiles_per_column, p.cards_dealt, p.cards_kept, p.display, p.reserve_slots,
                       p.bonus_max_tiles, p.bonus_offer, p.end_cards, p.end_bag_empties,
                       p.bag_empties == "last_tile_drawn", p.final_placement == "every_card_with_clouds",
-                      p.bonus_per_tile == "one_half", maxcells], dtype=i64)
+                      p.bonus_per_tile == "one_half", maxcells, p.bonus_refill == "by_choice",
+                      len(game.colours)], dtype=i64)
     bpts = np.zeros(max_bonus, dtype=i64)
     bmask = np.zeros(max_bonus, dtype=i64)
     for b, t in game.bonus.items():
@@ -481,7 +491,290 @@ def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarra
 
 
 @jit
-def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
+def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int, int, int]:
+    """RandomPolicy._special: (kind, column, index), kind -1 for no special action."""
+    n = col_len.shape[0]
+    c_flip = 0
+    c_swap = 0
+    c_top = 0
+    for c in range(n):
+        c_flip += col_len[c]
+        if c + 1 < n:
+            c_swap += min(col_len[c], col_len[c + 1])
+        c_top += max(0, col_len[c] - 1)
+    if marker == 0:
+        c_flip = 0
+    elif marker == 1:
+        c_swap = 0
+    else:
+        c_top = 0
+    total = c_flip + c_swap + c_top
+    if mt_below(mt, 2 if total else 1) == 0:
+        mt_below(mt, 1)
+        return -1, 0, 0
+    k = mt_below(mt, total)
+    for kind in range(3):
+        cnt = c_flip if kind == 0 else (c_swap if kind == 1 else c_top)
+        if k >= cnt:
+            k -= cnt
+            continue
+        for c in range(n):
+            if kind == 0:
+                m = col_len[c]
+            elif kind == 1:
+                m = min(col_len[c], col_len[c + 1]) if c + 1 < n else 0
+            else:
+                m = max(0, col_len[c] - 1)
+            if k < m:
+                return kind, c, k
+            k -= m
+    return -1, 0, 0
+
+
+@jit
+def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
+           target: int, gm: np.ndarray, pc: np.ndarray, pm: np.ndarray, nd: np.ndarray, out: np.ndarray) -> int:
+    """`drop_paths_in_order`: with target < 0 the number of paths; else the length of path number `target`,
+    its columns (row by row) written to out[4:]."""
+    cols = col_tiles.shape[0]
+    rows = gm.shape[0]
+    for k in range(cols):
+        for r in range(rows):
+            gm[r, k] = 0
+        for j in range(col_len[k]):
+            tid = col_tiles[k, j]
+            top = ma[tid]
+            bot = mb[tid]
+            if col_flip[k, j] == 1:
+                top = mb[tid]
+                bot = ma[tid]
+            gm[rows - 1 - 2 * j, k] = bot
+            gm[rows - 2 - 2 * j, k] = top
+    count = 0
+    for c0 in range(cols):
+        if gm[0, c0] == 0:
+            continue
+        d = 0
+        pc[0] = c0
+        pm[0] = gm[0, c0]
+        nd[0] = -1
+        while d >= 0:
+            if nd[d] == -1:  # the path ending at depth d, before its extensions
+                if count == target:
+                    for q in range(d + 1):
+                        out[4 + q] = pc[q]
+                    return d + 1
+                count += 1
+            if d + 1 < rows and nd[d] <= 1:
+                dc = nd[d]
+                nd[d] += 1
+                k = pc[d] + dc
+                if 0 <= k < cols:
+                    m = pm[d] & gm[d + 1, k]
+                    if m != 0:
+                        d += 1
+                        pc[d] = k
+                        pm[d] = m
+                        nd[d] = -1
+            else:
+                d -= 1
+    return count
+
+
+@jit
+def _binom(n: int, k: int) -> int:
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@jit
+def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarray,
+                    res_n: np.ndarray, bres: np.ndarray, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray,
+                    hfresh: np.ndarray, ma: np.ndarray, mb: np.ndarray, bmask: np.ndarray, c_n: np.ndarray,
+                    c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray, c_pj: np.ndarray, one_half: bool,
+                    reserve_slots: int, pool: np.ndarray, bons: np.ndarray, fits: np.ndarray, both: np.ndarray,
+                    act: np.ndarray, keep: np.ndarray) -> int:
+    """RandomPolicy._placement with its draws: 1 = a Place in act, 2 = a PlaceBonus in act, 0 = end the
+    placement (outside the final placement keep[0] tiles keep[1:] stay in reserve)."""
+    n = 0
+    for i in range(sc[S_HANDN]):
+        pool[n] = hand[i]
+        n += 1
+    for i in range(res_n[p]):
+        pool[n] = reserve[p, i]
+        n += 1
+    pool[:n].sort()
+    nb = 0
+    for b in range(bres.shape[1]):
+        if bres[p, b]:
+            bons[nb] = b
+            nb += 1
+    ncol = fits.shape[0]
+    fits[:] = 0
+    both[:, :] = 0
+    for ib in range(nb):
+        m = bmask[bons[ib]]
+        for i in range(ncol):
+            if m >> i & 1:
+                fits[i] += 1
+                for j in range(i, ncol):
+                    if m >> j & 1:
+                        both[i, j] += 1
+                        if j != i:
+                            both[j, i] += 1
+    # pass 0 counts the Place actions (and singles), pass 1 finds the drawn one
+    n_place = 0
+    n_single = 0
+    for s in range(held_n[p]):
+        if hfresh[p, s]:
+            continue
+        card = hcard[p, s]
+        cov = hcov[p, s]
+        for ti in range(n):
+            tid = pool[ti]
+            for k in range(c_np[card]):
+                x = c_pi[card, k]
+                y = c_pj[card, k]
+                if (cov >> x) & 1 or (cov >> y) & 1:
+                    continue
+                for orient in range(2):
+                    wa = c_col[card, x if orient == 0 else y]
+                    wb = c_col[card, y if orient == 0 else x]
+                    n_place += _place_count(ma[tid] & wa, mb[tid] & wb, wa, wb, nb, fits, both, one_half)
+        if nb:
+            for ib in range(nb):
+                for cell in range(c_n[card]):
+                    if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
+                        n_single += 1
+    nk = 1 + (1 if n_place > 0 else 0) + (1 if n_single > 0 else 0)
+    kind = mt_below(mt, nk)
+    if kind == 2 or (kind == 1 and n_place == 0):  # PlaceBonus
+        k = mt_below(mt, n_single)
+        for s in range(held_n[p]):
+            if hfresh[p, s]:
+                continue
+            card = hcard[p, s]
+            cov = hcov[p, s]
+            for ib in range(nb):
+                for cell in range(c_n[card]):
+                    if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
+                        if k == 0:
+                            act[0] = 2
+                            act[1] = s
+                            act[2] = bons[ib]
+                            act[3] = cell
+                            act[4] = -1
+                            act[5] = -1
+                            act[6] = -1
+                            return 2
+                        k -= 1
+        return -1  # out of step (never)
+    if kind == 0:  # EndPlacement
+        if final:
+            mt_below(mt, 1)
+            return 0
+        top = min(reserve_slots, n)
+        total = 0
+        for r in range(top + 1):
+            total += _binom(n, r)
+        k = mt_below(mt, total)
+        size = 0
+        while k >= _binom(n, size):
+            k -= _binom(n, size)
+            size += 1
+        # the k-th combination of `size` of the sorted pool, in itertools.combinations order
+        keep[0] = size
+        start = 0
+        for q in range(size):
+            for i in range(start, n):
+                below = _binom(n - i - 1, size - q - 1)
+                if k < below:
+                    keep[1 + q] = pool[i]
+                    start = i + 1
+                    break
+                k -= below
+        return 0
+    k = mt_below(mt, n_place)
+    for s in range(held_n[p]):
+        if hfresh[p, s]:
+            continue
+        card = hcard[p, s]
+        cov = hcov[p, s]
+        for ti in range(n):
+            tid = pool[ti]
+            for kk in range(c_np[card]):
+                x = c_pi[card, kk]
+                y = c_pj[card, kk]
+                if (cov >> x) & 1 or (cov >> y) & 1:
+                    continue
+                for orient in range(2):
+                    c0 = x if orient == 0 else y
+                    c1 = y if orient == 0 else x
+                    wa = c_col[card, c0]
+                    wb = c_col[card, c1]
+                    oka = ma[tid] & wa
+                    okb = mb[tid] & wb
+                    cnt = _place_count(oka, okb, wa, wb, nb, fits, both, one_half)
+                    if k >= cnt:
+                        k -= cnt
+                        continue
+                    act[0] = 1
+                    act[1] = s
+                    act[2] = tid
+                    act[3] = c0
+                    act[4] = c1
+                    act[5] = -1
+                    act[6] = -1
+                    if oka and okb:
+                        return 1
+                    # combos: bonus over a (or none) x bonus over b (or none), never the same tile twice
+                    na = 1 if oka else nb
+                    nbb = 1 if okb else nb
+                    for ia in range(na):
+                        ba = -1
+                        if not oka:
+                            ba = bons[ia]
+                            if not bmask[ba] & wa:
+                                continue
+                        for ib in range(nbb):
+                            bb = -1
+                            if not okb:
+                                bb = bons[ib]
+                                if not bmask[bb] & wb:
+                                    continue
+                            if ba != -1 and ba == bb:
+                                continue
+                            if k == 0:
+                                act[5] = ba
+                                act[6] = bb
+                                return 1
+                            k -= 1
+                    return -1  # out of step (never)
+    return -1
+
+
+@jit
+def _place_count(oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray, both: np.ndarray,
+                 one_half: bool) -> int:
+    """How many Place actions one tile, way round and open pair give (RandomPolicy's buckets)."""
+    if oka and okb:
+        return 1
+    if nb == 0:
+        return 0
+    ia = _lowbit(wa)
+    ib = _lowbit(wb)
+    k = (1 if oka else fits[ia]) * (1 if okb else fits[ib])
+    if not oka and not okb:
+        k = 0 if one_half else k - both[ia, ib]
+    return k
+
+
+@jit
+def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int,
                 rules: np.ndarray, thunder_draw: np.ndarray, tile_ids: np.ndarray, ma: np.ndarray, mb: np.ndarray,
                 bonus_ids: np.ndarray, bpts: np.ndarray, bmask: np.ndarray, thunder_ids: np.ndarray,
                 tval: np.ndarray, cstack0: np.ndarray, cstack_n0: np.ndarray, cpts: np.ndarray, ctype: np.ndarray,
@@ -490,9 +783,9 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                 c_pj: np.ndarray, covers: np.ndarray, means: np.ndarray,
                 wins: np.ndarray, ties: np.ndarray, parts: np.ndarray, card_held: np.ndarray,
                 card_done: np.ndarray, card_turns: np.ndarray, cloud_taken: np.ndarray, g_turns: np.ndarray,
-                g_rounds: np.ndarray, g_trigger: np.ndarray) -> None:
-    """Play game g from `random.Random(hi[g] << 32 | lo[g])` for every g, greedy in every seat, and add it to
-    the tallies (the arrays of `sim.FullGames.play`)."""
+                g_rounds: np.ndarray, g_trigger: np.ndarray, greedy_wins: np.ndarray, g_margin: np.ndarray) -> None:
+    """Play game g from `random.Random(hi[g] << 32 | lo[g])` for every g, seats by `mode` (MODES), and add it
+    to the tallies (the arrays of `sim.FullGames.play`)."""
     P = players
     C = rules[R_COLUMNS]
     cap = rules[R_CAP]
@@ -509,6 +802,8 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
     final_every = rules[R_FINAL_EVERY] != 0
     one_half = rules[R_ONE_HALF] != 0
     maxcells = rules[R_MAXCELLS]
+    by_choice = rules[R_BY_CHOICE] != 0
+    ncol = rules[R_NCOLOURS]
     NT = tile_ids.shape[0]
     NB = bonus_ids.shape[0]
     NTH = thunder_ids.shape[0]
@@ -564,8 +859,19 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
     drawn = np.zeros(max(NTH, 1), dtype=np.int64)
     remove = np.zeros((C, cap), dtype=np.int64)
     totals = np.zeros(P, dtype=np.int64)
+    greedy = np.zeros(P, dtype=np.int64)
+    fits = np.zeros(ncol, dtype=np.int64)
+    both = np.zeros((ncol, ncol), dtype=np.int64)
+    keep = np.zeros(NT + 1, dtype=np.int64)
+    gm = np.zeros((rows, C), dtype=np.int64)
+    dpc = np.zeros(rows, dtype=np.int64)
+    dpm = np.zeros(rows, dtype=np.int64)
+    dnd = np.zeros(rows, dtype=np.int64)
 
     for g in range(lo.shape[0]):
+        gseat = g % P if mode == MODE_GAP else -1
+        for p in range(P):
+            greedy[p] = 1 if (mode == MODE_GREEDY or p == gseat) else 0
         # ------------------------------------------------------------------ new_state
         mt_seed(mt, lo[g], hi[g])
         sc[:] = 0
@@ -606,10 +912,14 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
         for p in range(P):
             nd = min(dealt_n, NC - sc[S_DECKH])
             show = -1
-            for i in range(nd):
-                c = deck[sc[S_DECKH] + i]
-                if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
-                    show = c
+            if greedy[p]:
+                for i in range(nd):
+                    c = deck[sc[S_DECKH] + i]
+                    if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
+                        show = c
+            elif nd > 0:
+                mt_below(mt, 1)
+                show = deck[sc[S_DECKH] + mt_below(mt, nd)]
             for i in range(nd):
                 c = deck[sc[S_DECKH] + i]
                 if c != show and held_n[p] < kept:
@@ -638,24 +948,45 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
         while sc[S_TURN] <= turn_limit:
             final = sc[S_FINAL] != 0
             if not final:
-                # special action and drop: the greedy search
-                for i in range(w.shape[0]):
-                    w[i] = 0.0
-                for c in range(C):
-                    for j in range(col_len[c]):
-                        tid = col_tiles[c, j]
-                        w[tid] = _fit(tid, cur, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
-                thunder_gain[0] = 0.0
-                for i in range(1, thunder_gain.shape[0]):
-                    thunder_gain[i] = thunder_mean if sc[S_THN] > 0 else 0.0
-                bvalue = bonus_mean if (sc[S_OFFN] > 0 or sc[S_BSH] < NB) else 0.0
-                best_drop(col_tiles, col_flip, col_len, ma, mb, w, bonus_max, bvalue, thunder_gain,
-                          marker[cur], True, out)
-                plen = out[3]
-                if plen > 0 and out[0] >= 0:
-                    kind = out[0]
-                    c = out[1]
-                    i = out[2]
+                if greedy[cur]:
+                    # special action and drop: the greedy search
+                    for i in range(w.shape[0]):
+                        w[i] = 0.0
+                    for c in range(C):
+                        for j in range(col_len[c]):
+                            tid = col_tiles[c, j]
+                            w[tid] = _fit(tid, cur, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
+                    thunder_gain[0] = 0.0
+                    for i in range(1, thunder_gain.shape[0]):
+                        thunder_gain[i] = thunder_mean if sc[S_THN] > 0 else 0.0
+                    bvalue = bonus_mean if (sc[S_OFFN] > 0 or sc[S_BSH] < NB) else 0.0
+                    best_drop(col_tiles, col_flip, col_len, ma, mb, w, bonus_max, bvalue, thunder_gain,
+                              marker[cur], True, out)
+                    plen = out[3]
+                    if plen > 0 and out[0] >= 0:
+                        kind = out[0]
+                        c = out[1]
+                        i = out[2]
+                        if kind == 0:
+                            col_flip[c, i] = 1 - col_flip[c, i]
+                        elif kind == 1:
+                            t = col_tiles[c, i]
+                            col_tiles[c, i] = col_tiles[c + 1, i]
+                            col_tiles[c + 1, i] = t
+                            f = col_flip[c, i]
+                            col_flip[c, i] = col_flip[c + 1, i]
+                            col_flip[c + 1, i] = f
+                        else:
+                            t = col_tiles[c, i]
+                            f = col_flip[c, i]
+                            for j in range(i, col_len[c] - 1):
+                                col_tiles[c, j] = col_tiles[c, j + 1]
+                                col_flip[c, j] = col_flip[c, j + 1]
+                            col_tiles[c, col_len[c] - 1] = t
+                            col_flip[c, col_len[c] - 1] = f
+                        marker[cur] = kind
+                else:
+                    kind, c, i = _rand_special(mt, col_len, marker[cur])
                     if kind == 0:
                         col_flip[c, i] = 1 - col_flip[c, i]
                     elif kind == 1:
@@ -665,7 +996,7 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                         f = col_flip[c, i]
                         col_flip[c, i] = col_flip[c + 1, i]
                         col_flip[c + 1, i] = f
-                    else:
+                    elif kind == 2:
                         t = col_tiles[c, i]
                         f = col_flip[c, i]
                         for j in range(i, col_len[c] - 1):
@@ -673,7 +1004,14 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                             col_flip[c, j] = col_flip[c, j + 1]
                         col_tiles[c, col_len[c] - 1] = t
                         col_flip[c, col_len[c] - 1] = f
-                    marker[cur] = kind
+                    if kind >= 0:
+                        marker[cur] = kind
+                    npaths = _paths(col_tiles, col_flip, col_len, ma, mb, -1, gm, dpc, dpm, dnd, out)
+                    mt_below(mt, 1)
+                    k = mt_below(mt, npaths if npaths > 0 else 1)
+                    plen = 0
+                    if npaths > 0:
+                        plen = _paths(col_tiles, col_flip, col_len, ma, mb, k, gm, dpc, dpm, dnd, out)
                 if plen > 0:
                     remove[:, :] = 0
                     taken = 0
@@ -707,23 +1045,38 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                     if nd == 1:
                         thunder_pts[cur] += tval[drawn[0]]
                     elif nd > 1:
-                        keep = drawn[0]
-                        for i in range(1, nd):
-                            x = drawn[i]
-                            if tval[x] > tval[keep] or (tval[x] == tval[keep] and x < keep):
-                                keep = x
-                        thunder_pts[cur] += tval[keep]
+                        kept_t = drawn[0]
+                        if greedy[cur]:
+                            for i in range(1, nd):
+                                x = drawn[i]
+                                if tval[x] > tval[kept_t] or (tval[x] == tval[kept_t] and x < kept_t):
+                                    kept_t = x
+                        else:
+                            mt_below(mt, 1)
+                            kept_t = drawn[mt_below(mt, nd)]
+                        thunder_pts[cur] += tval[kept_t]
                         for i in range(nd):
-                            if drawn[i] != keep:
+                            if drawn[i] != kept_t:
                                 ring[(sc[S_THH] + sc[S_THN]) % NTH] = drawn[i]
                                 sc[S_THN] += 1
                     # a bonus tile for a short drop (the greedy player always refills a short offer)
                     if taken <= bonus_max:
-                        while sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
+                        refill = True
+                        if by_choice and not greedy[cur] and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
+                            mt_below(mt, 1)
+                            refill = mt_below(mt, 2) == 1
+                        while refill and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
                             offer[sc[S_OFFN]] = bstack[sc[S_BSH]]
                             sc[S_OFFN] += 1
                             sc[S_BSH] += 1
-                        if sc[S_OFFN] > 0:
+                        if sc[S_OFFN] > 0 and not greedy[cur]:
+                            mt_below(mt, 1)
+                            bi = mt_below(mt, sc[S_OFFN])
+                            bres[cur, offer[bi]] += 1
+                            for i in range(bi, sc[S_OFFN] - 1):
+                                offer[i] = offer[i + 1]
+                            sc[S_OFFN] -= 1
+                        elif sc[S_OFFN] > 0:
                             need[:] = 0
                             for s in range(held_n[cur]):
                                 card = hcard[cur, s]
@@ -752,8 +1105,16 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                             sc[S_OFFN] -= 1
             # ---------------------------------------------------------------- placements
             p = cur
-            while _best_placement(p, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma, mb, bpts,
-                                  bmask, c_n, c_pts, c_col, c_np, c_pi, c_pj, covers, one_half, pool, bons, act):
+            while True:
+                if greedy[p]:
+                    if not _best_placement(p, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma, mb,
+                                           bpts, bmask, c_n, c_pts, c_col, c_np, c_pi, c_pj, covers, one_half, pool,
+                                           bons, act):
+                        break
+                elif _rand_placement(mt, p, final, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma,
+                                     mb, bmask, c_n, c_col, c_np, c_pi, c_pj, one_half, reserve_slots, pool, bons,
+                                     fits, both, act, keep) == 0:
+                    break
                 s = act[1]
                 card = hcard[p, s]
                 if act[0] == 1:
@@ -809,7 +1170,16 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                 if comp_n[p] >= end_cards and sc[S_TRIGGER] == TRIGGER_NONE:
                     sc[S_TRIGGER] = TRIGGER_CARDS
                 if sc[S_DISPN] > 0 or sc[S_DECKH] < NC:
-                    if sc[S_DISPN] > 0:
+                    pick = -1
+                    if not greedy[p]:
+                        mt_below(mt, 1)
+                        pick = mt_below(mt, sc[S_DISPN] + (1 if sc[S_DECKH] < NC else 0))
+                    if pick >= 0 and pick < sc[S_DISPN]:
+                        newc = display[pick]
+                        for i in range(pick, sc[S_DISPN] - 1):
+                            display[i] = display[i + 1]
+                        sc[S_DISPN] -= 1
+                    elif pick < 0 and sc[S_DISPN] > 0:
                         bi = 0
                         for i in range(1, sc[S_DISPN]):
                             x = display[i]
@@ -841,8 +1211,15 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                     pool[n] = reserve[p, i]
                     n += 1
                 pool[:n].sort()
-                nkeep = min(reserve_slots, n)
+                nkeep = min(reserve_slots, n) if greedy[p] else 0
                 res_n[p] = 0
+                if not greedy[p]:
+                    for q in range(keep[0]):
+                        reserve[p, res_n[p]] = keep[1 + q]
+                        res_n[p] += 1
+                        for i in range(n):
+                            if pool[i] == keep[1 + q]:
+                                pool[i] = -1
                 for _ in range(nkeep):
                     bi = -1
                     bv = -1.0
@@ -957,6 +1334,21 @@ def play_greedy(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int,
                 card_held[hcard[p, s]] += 1
                 card_turns[hcard[p, s]] += turns[p] - hsince[p, s]
             rounds = max(rounds, turns[p])
+        if gseat >= 0:
+            winner = totals[gseat] == best and (ntop == 1 or _card_points(gseat, comp, comp_n, c_pts) == best_a)
+            if winner:
+                nwin = 1
+                if ntop > 1:
+                    nwin = 0
+                    for q in range(P):
+                        if totals[q] == best and _card_points(q, comp, comp_n, c_pts) == best_a:
+                            nwin += 1
+                greedy_wins[0] += 1.0 / nwin
+            others = 0
+            for q in range(P):
+                if q != gseat:
+                    others += totals[q]
+            g_margin[g] = totals[gseat] - others / max(1, P - 1)
         g_turns[g] = sc[S_TURN]
         g_rounds[g] = rounds
         g_trigger[g] = sc[S_TRIGGER] if over else 0

@@ -34,9 +34,9 @@ class FullGames:
     """Whole games of `players` seats. mode "greedy": greedy everywhere; "gap": one greedy seat (game g puts
     it in seat g % players) against random seats; "random": random everywhere.
 
-    The default is the fast path: mode "greedy" plays whole chunks in the compiled full-game kernel
-    (`kernel.play_greedy`, the same games draw for draw); the other modes use the policies' table-driven
-    choices and `apply(trusted=True)`. `compiled=False` plays greedy games that way too. `reference=True`
+    The default is the fast path: whole chunks in the compiled full-game kernel (`kernel.play_games`, the
+    same games draw for draw). `compiled=False` plays them with the policies' table-driven choices and
+    `apply(trusted=True)` instead. `reference=True`
     plays the same games with the readable policies and every re-check (tests prove the three tallies
     identical); `pure=True` runs the kernels as plain Python."""
 
@@ -72,7 +72,7 @@ class FullGames:
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games and tally them (per-game arrays under "games.*")."""
-        if self.mode == "greedy" and self.compiled and not self.reference:
+        if self.compiled and not self.reference:
             return self._play_compiled(seed, games)
         game = self.game()
         greedy = GreedyPolicy(game, pure=self.pure, reference=self.reference)
@@ -126,7 +126,7 @@ class FullGames:
 
 
     def _play_compiled(self, seed: np.random.SeedSequence, games: int) -> Tally:
-        """`play` for greedy seats by the compiled kernel: the same per-game seeds, the same tally."""
+        """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
         from generator.engine.kernel import py_func
         from generator.games.raindrops import kernel as K
 
@@ -151,10 +151,11 @@ class FullGames:
             "games.trigger": np.zeros(games, dtype=np.int64),
             "games.margin": np.zeros(games, dtype=np.float64),
         }
-        fn = py_func(K.play_greedy) if self.pure else K.play_greedy
+        fn = py_func(K.play_games) if self.pure else K.play_games
         cloud = t["cloud_taken"] if len(self.clouds) else np.zeros(1, dtype=np.int64)
-        fn(lo, hi, n, self.turn_limit, *tb, t["wins"], t["ties"], t["parts"], t["card_held"], t["card_done"],
-           t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"])
+        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["parts"], t["card_held"], t["card_done"],
+           t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"],
+           t["games.margin"])
         return t
 
 

@@ -55,8 +55,9 @@ def test_mt19937_python_functions_match_the_compiled_ones() -> None:
     assert [K.mt_next(a) for _ in range(700)] == [py_func(K.mt_next)(b) for _ in range(700)]
 
 
-def _sim(players: int = 3, params=PARAMS, bonus=None, turn_limit: int = 2000, **kw: bool) -> FullGames:
-    return FullGames(params, bag84(), deck54(), bonus or bonus28(), clouds12(), thunder10(), players, "greedy",
+def _sim(players: int = 3, params=PARAMS, bonus=None, turn_limit: int = 2000, mode: str = "greedy",
+         **kw: bool) -> FullGames:
+    return FullGames(params, bag84(), deck54(), bonus or bonus28(), clouds12(), thunder10(), players, mode,
                      turn_limit, **kw)
 
 
@@ -67,9 +68,10 @@ def _same(a: Tally, b: Tally) -> None:
         np.testing.assert_array_equal(a[k], b[k], err_msg=k)
 
 
+@pytest.mark.parametrize("mode", ["greedy", "gap", "random"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int) -> None:
-    s = _sim(players)
+def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int, mode: str) -> None:
+    s = _sim(players, mode=mode)
     compiled = run(s, 6, seed=40 + players, chunk_size=4)
     _same(compiled, run(dataclasses.replace(s, compiled=False), 6, seed=40 + players, chunk_size=4))
     ref = run(dataclasses.replace(s, reference=True), 6, seed=40 + players, chunk_size=4)
@@ -79,12 +81,16 @@ def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int
 
 @pytest.mark.parametrize("switch, value", HOUSE_RULES)
 @pytest.mark.parametrize("turn_limit", [2000, 14])
-def test_compiled_tally_equals_the_reference_for_each_house_rule(switch: str, value: str, turn_limit: int) -> None:
-    """Every setting of every switch (and games cut by the turn limit) gives the reference's tallies."""
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_compiled_tally_equals_the_reference_for_each_house_rule(switch: str, value: str, turn_limit: int,
+                                                                 mode: str) -> None:
+    """Every setting of every switch (and games cut by the turn limit) gives the reference's tallies, with
+    greedy seats and with random seats (which make every choice a switch touches: refusing a refill, bonus
+    tiles on both halves, keeping odd reserves)."""
     params = dataclasses.replace(PARAMS, **{switch: value}) if switch != "wild_bonus" else PARAMS
     bonus = bonus28(value) if switch == "wild_bonus" else bonus28()
     for players in (3, 4):
-        s = _sim(players, params, bonus, turn_limit)
+        s = _sim(players, params, bonus, turn_limit, mode)
         compiled = run(s, 12, seed=61, chunk_size=5)
         _same(compiled, run(dataclasses.replace(s, compiled=False), 12, seed=61, chunk_size=5))
         _same(compiled, run(dataclasses.replace(s, reference=True), 12, seed=61, chunk_size=5))
@@ -101,9 +107,21 @@ def test_the_bag_trigger_and_a_tied_game_are_replayed() -> None:
         _same(compiled, run(dataclasses.replace(s, compiled=False), 30, seed=3, chunk_size=10))
 
 
-def test_the_kernel_python_function_gives_the_compiled_tally() -> None:
-    s = _sim(3)
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_the_kernel_python_function_gives_the_compiled_tally(mode: str) -> None:
+    s = _sim(3, mode=mode)
     _same(run(s, 3, seed=8), run(dataclasses.replace(s, pure=True), 3, seed=8))
+
+
+def test_house_rules_change_compiled_games() -> None:
+    """Each switch is honoured by the kernel: flipping it changes the tallies of the same seeded games."""
+    base = run(_sim(3, mode="gap"), 8, seed=33)
+    for switch, value in HOUSE_RULES[1::2]:
+        if switch == "wild_bonus":
+            other = run(_sim(3, bonus=bonus28("two_colours"), mode="gap"), 8, seed=33)
+        else:
+            other = run(_sim(3, dataclasses.replace(PARAMS, **{switch: value}), mode="gap"), 8, seed=33)
+        assert any(not np.array_equal(base[k], other[k]) for k in base), switch
 
 
 def test_zero_games_is_an_empty_tally() -> None:
@@ -117,7 +135,7 @@ sys.path.insert(0, {root!r})
 import numpy as np
 from generator.engine.kernel import HAVE_NUMBA
 from tests.games.raindrops.test_kernel import _sim
-t = _sim(2).play(np.random.SeedSequence(5), 2)
+t = _sim(2, mode="gap").play(np.random.SeedSequence(5), 2)
 print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}}}}))
 """
 
