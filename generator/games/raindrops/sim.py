@@ -1,7 +1,8 @@
 """Raindrops full-game self-play: a picklable Simulation, its tally, and the full-game balance report.
 
-`FullGames.play(seed, games)` plays whole games with the reference rules and the policies; each game gets
-its own `random.Random` seeded from the chunk's SeedSequence, so results depend only on (sim, games, seed).
+`FullGames.play(seed, games)` plays whole games (in the compiled kernel by default; the same games as the
+reference rules and policies); each game gets its own `random.Random` seed from the chunk's SeedSequence, so
+results depend only on (sim, games, seed).
 `full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
 seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
 """
@@ -36,9 +37,9 @@ class FullGames:
 
     The default is the fast path: whole chunks in the compiled full-game kernel (`kernel.play_games`, the
     same games draw for draw). `compiled=False` plays them with the policies' table-driven choices and
-    `apply(trusted=True)` instead. `reference=True`
-    plays the same games with the readable policies and every re-check (tests prove the three tallies
-    identical); `pure=True` runs the kernels as plain Python."""
+    `apply(trusted=True)` instead. `reference=True` plays the same games with the readable policies and every
+    re-check (tests prove the three tallies identical); `pure=True` runs the kernel's game loop (on the
+    Python path: the greedy search) uncompiled; PNPKIT_PURE=1 runs every kernel as plain Python."""
 
     params: Params
     bag: tuple[RaindropTile, ...]
