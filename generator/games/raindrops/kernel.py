@@ -147,6 +147,28 @@ def mt_shuffle(mt: np.ndarray, arr: np.ndarray, n: int) -> None:
 
 
 # ------------------------------------------------------------------------------------ tables
+@jit
+def cover_table(nxt: np.ndarray, n: int, out: np.ndarray) -> None:
+    """out[mask] = 1 when a card's open drops (cells not in `mask`) can still be covered exactly by bag tiles:
+    `GreedyPolicy.covers` for every mask at once. nxt[i] = the partner masks (right, then down; 0 = none) a
+    bag pair can fill from cell i. Masks go from full to empty, so every mask | pair is known when needed."""
+    full = (1 << n) - 1
+    for mask in range(full, -1, -1):
+        i = 0
+        while i < n and (mask >> i) & 1:
+            i += 1
+        if i == n:
+            out[mask] = 1
+            continue
+        ok = 0
+        for j in range(nxt.shape[1]):
+            m = nxt[i, j]
+            if m != 0 and not mask & m and out[mask | m]:
+                ok = 1
+                break
+        out[mask] = ok
+
+
 class Tables(NamedTuple):
     """The static game as arrays, in the order `play_games` takes them (after the per-chunk arguments)."""
 
@@ -201,7 +223,7 @@ def tables(game: Raindrops) -> Tables:
     max_cloud = max(game.clouds, default=0) + 1
     max_card = max(game.cards) + 1
     maxcells = max(len(c) for c in game.card_cells.values())
-    if maxcells > 16:
+    if maxcells > 16:  # the spec's grid is at most 4 x 4
         raise ValueError(f"the compiled kernel handles memory cards of up to 16 drops; got {maxcells}")
     rules = np.array([p.columns, p.tiles_per_column, p.cards_dealt, p.cards_kept, p.display, p.reserve_slots,
                       p.bonus_max_tiles, p.bonus_offer, p.end_cards, p.end_bag_empties,
@@ -261,9 +283,11 @@ def tables(game: Raindrops) -> Tables:
         for k, (x, y) in enumerate(game.card_pairs[cid]):
             c_pi[cid, k] = index[x]
             c_pj[cid, k] = index[y]
-        for mask in range(1 << len(cells)):
-            cov = frozenset(cell for i, cell in enumerate(cells) if mask >> i & 1)
-            covers[cid, mask] = pol.can_cover(cid, cov)
+        nxt = np.zeros((maxcells, 2), dtype=i64)
+        for i, opts in enumerate(pol.cnext[cid]):
+            for j, m in enumerate(opts):
+                nxt[i, j] = m
+        cover_table(nxt, len(cells), covers[cid])
     return Tables(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
                   pol.ma.copy(), pol.mb.copy(), np.array(sorted(game.bonus), dtype=i64), bpts, bmask,
                   np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, ctype, cond,

@@ -150,3 +150,36 @@ def test_compiled_and_pure_mode_give_identical_tallies() -> None:
     assert pure.pop("numba") is False
     fast.pop("numba")
     assert pure == fast
+
+
+def test_cover_tables_are_the_reference_can_cover() -> None:
+    """Every card and every set of covered drops: the kernel's table says what GreedyPolicy.can_cover says."""
+    from generator.games.raindrops.policies import GreedyPolicy
+    from tests.games.raindrops.test_rules_fixtures import game
+
+    g = game()
+    pol = GreedyPolicy(g, reference=True)
+    tb = K.tables(g)
+    for cid, cells in g.card_cells.items():
+        for mask in range(1 << len(cells)):
+            cov = frozenset(c for i, c in enumerate(cells) if mask >> i & 1)
+            assert bool(tb.covers[cid, mask]) == pol.can_cover(cid, cov), (cid, mask)
+
+
+def test_a_full_four_by_four_card_gets_its_table() -> None:
+    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python search."""
+    from generator.games.raindrops.policies import GreedyPolicy
+    from tests.games.raindrops.test_rules_fixtures import card, game
+
+    big = card(90, ["OPOP", "BGBG", "OPOP", "BGBG"], 12)
+    g = game((big, *deck54()[1:]))
+    pol = GreedyPolicy(g)
+    tb = K.tables(g)
+    cells = g.card_cells[90]
+    assert len(cells) == 16 and tb.covers.shape[1] == 1 << 16
+    rng = np.random.default_rng(3)
+    for mask in [0, (1 << 16) - 1, *rng.integers(0, 1 << 16, 300).tolist()]:
+        assert bool(tb.covers[90, mask]) == pol.covers(90, mask), mask
+    deck = (big, *deck54()[1:])
+    s = FullGames(PARAMS, bag84(), deck, bonus28(), clouds12(), thunder10(), 3, "gap", 2000)
+    _same(run(s, 6, seed=2), run(dataclasses.replace(s, compiled=False), 6, seed=2))
