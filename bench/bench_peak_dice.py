@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402
 from generator.engine.kernel import seed_state  # noqa: E402
-from generator.engine.runner import run  # noqa: E402
+from generator.engine.runner import DEFAULT_CHUNK, run  # noqa: E402
 from generator.games.peak_dice import build_tables  # noqa: E402
 from generator.games.peak_dice.sim import Simulation, play  # noqa: E402
 from tests.games.peak_dice.conftest import make_spec  # noqa: E402
@@ -125,6 +125,9 @@ def main() -> None:
     two, _, _ = best_of(repeats, two_workers)
     print(f"2 workers: {serial / two:.2f}x speed-up over serial ({n2} games, wall {serial:.2f} s -> {two:.2f} s), "
           f"{load()}")
+    from _scaling import measure  # bench/ is on sys.path when this script runs
+
+    print(measure(sim, n2, DEFAULT_CHUNK, repeat=repeats).line())
     wall, cpu = full_check(repeats)
     print(f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s wall, "
           f"{cpu:.2f} s CPU (parent + workers), {load()}")

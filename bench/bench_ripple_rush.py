@@ -16,10 +16,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402
-from generator.engine.runner import run  # noqa: E402
-from generator.games.ripple_rush import RippleRushSim, Setup  # noqa: E402
-from tests.games.ripple_rush.conftest import make_spec  # noqa: E402
+from generator.engine.executors import ProcessExecutor, SerialExecutor
+from generator.engine.runner import DEFAULT_CHUNK, run
+from generator.games.ripple_rush import RippleRushSim, Setup
+from tests.games.ripple_rush.conftest import make_spec
 
 _PURE = """
 import sys, time, numpy as np
@@ -44,18 +44,30 @@ print(time.perf_counter() - t0)
 """
 
 
+REPEAT = 5
+
+
 def per_core(sim: RippleRushSim, games: int) -> tuple[float, float]:
-    """(games per CPU second, games per wall second) in this process."""
+    """(games per CPU second, games per wall second) in this process, best of REPEAT runs each (a shared
+    machine only ever slows a run down)."""
     sim.play(np.random.SeedSequence(0), 4)  # compile or load the cache
-    w, c = time.perf_counter(), time.process_time()
-    sim.play(np.random.SeedSequence(1), games)
-    return games / (time.process_time() - c), games / (time.perf_counter() - w)
+    cpu = wall = 0.0
+    for _ in range(REPEAT):
+        w, c = time.perf_counter(), time.process_time()
+        sim.play(np.random.SeedSequence(1), games)
+        cpu = max(cpu, games / (time.process_time() - c))
+        wall = max(wall, games / (time.perf_counter() - w))
+    return cpu, wall
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=5, help="best of this many tries per figure")
+    ap.add_argument("--no-full", action="store_true", help="skip the full balance runs")
     args = ap.parse_args()
+    global REPEAT
+    REPEAT = max(1, args.repeat)
     setup = Setup.from_spec(make_spec())
     print(f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows walls)")
     rates = {}
@@ -75,23 +87,17 @@ def main() -> None:
     a = run(sim, games, 5, SerialExecutor())
     one = time.perf_counter() - t
     t = time.perf_counter()
-    b = run(sim, games, 5, ProcessExecutor(2))
+    with ProcessExecutor(2) as ex:
+        b = run(sim, games, 5, ex)
     two = time.perf_counter() - t
     assert all(np.array_equal(a[k], b[k]) for k in a)
-    print(f"{games} greedy 4-player games: 1 worker {one:.2f} s, 2 workers {two:.2f} s (pool start-up included) "
-          f"-> speed-up {one / two:.2f}x (identical tallies)")
-    # steady state: a warm pool of 2 (numba cache loaded), the same chunks as the serial run
-    from concurrent.futures import ProcessPoolExecutor
+    print(f"{games} greedy 4-player games: 1 worker {one:.2f} s, 2 workers {two:.2f} s wall (pool start-up "
+          f"included) -> {one / two:.2f}x here (identical tallies)")
+    from _scaling import measure  # bench/ is on sys.path when this script runs
 
-    from generator.engine.runner import merge_tallies, plan_chunks, play_chunk
-    chunks = plan_chunks(games, 5)
-    with ProcessPoolExecutor(2) as pool:
-        list(pool.map(play_chunk, [sim, sim], chunks[:2]))
-        t = time.perf_counter()
-        c = merge_tallies(list(pool.map(play_chunk, [sim] * len(chunks), chunks)))
-        warm = time.perf_counter() - t
-    assert all(np.array_equal(a[k], c[k]) for k in a)
-    print(f"  warm pool of 2 (start-up excluded): {warm:.2f} s -> speed-up {one / warm:.2f}x")
+    print(measure(sim, games, DEFAULT_CHUNK, repeat=max(1, REPEAT // 2)).line())
+    if args.no_full:
+        return
     for workers in (1, 2):
         r = subprocess.run([sys.executable, "-c", _BALANCE.format(root=str(ROOT), workers=workers)],
                            capture_output=True, text=True, check=True)

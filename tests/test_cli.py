@@ -307,3 +307,19 @@ def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
     live.mkdir()
     b.build([RR], out=out, langs=["en"])
     assert not stale.exists() and live.exists()
+
+def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path):
+    """`warmup` plays a tiny check of each kit: numba compiles the kernels into its cache folder (here an empty
+    one) and says so; a bad option or folder is a one-line error."""
+    pytest.importorskip("numba")
+    cache = tmp_path / "numba"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache), PNPKIT_PURE="0")
+    r = subprocess.run([sys.executable, "-m", "generator", "warmup", str(RR), "--games", "1"], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "warm: ripple_rush" in r.stdout and str(cache) in r.stdout
+    assert any(p.name.startswith("kernel.play_loop") for p in cache.rglob("*.nbi"))
+    bad = pnpkit("warmup", "--games", "0")
+    assert bad.returncode == 1 and "--games: expected a number >= 1; got 0" in bad.stderr
+    missing = pnpkit("warmup", str(tmp_path / "nope"))
+    assert missing.returncode == 1 and "no such kit folder" in missing.stderr and "Traceback" not in missing.stderr

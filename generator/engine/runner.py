@@ -52,15 +52,22 @@ def play_chunk(sim: Simulation, chunk: Chunk) -> Tally:
 
 
 def merge_tallies(tallies: Sequence[Tally]) -> Tally:
-    """Merge chunk tallies in order: "games.*" keys concatenate, the rest add up."""
+    """Merge chunk tallies in order: "games.*" keys concatenate, the rest add up.
+
+    The per-game arrays are concatenated once per key at the end (concatenating chunk by chunk copied the
+    growing array every time: quadratic in the number of chunks, 0.75 s for 200 Ripple Rush chunks, spent in
+    the parent after the workers are done)."""
     out: Tally = {}
+    parts: dict[str, list[np.ndarray]] = {}
     for t in tallies:
         for k, v in t.items():
             v = np.asarray(v)
-            if k not in out:
+            if k.startswith("games."):
+                parts.setdefault(k, []).append(v)
+                if k not in out:
+                    out[k] = v  # keeps the key order of the first tally
+            elif k not in out:
                 out[k] = v.copy()
-            elif k.startswith("games."):
-                out[k] = np.concatenate([out[k], v])
             else:
                 a, b = out[k], v
                 if a.shape != b.shape:  # histograms of different lengths: pad the shorter with zeros
@@ -70,6 +77,8 @@ def merge_tallies(tallies: Sequence[Tally]) -> Tally:
                     a = _pad(a, shape)
                     b = _pad(b, shape)
                 out[k] = a + b
+    for k, vs in parts.items():
+        out[k] = np.concatenate(vs) if len(vs) > 1 else vs[0].copy()
     return out
 
 

@@ -119,3 +119,32 @@ def test_chunk_is_picklable() -> None:
     back = pickle.loads(pickle.dumps(c))
     assert isinstance(back, Chunk) and back.index == 1 and back.games == 4
     assert np.array_equal(back.seed.generate_state(2), c.seed.generate_state(2))
+
+
+def test_merge_concatenates_each_per_game_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """200 chunks: one concatenate per "games.*" key (chunk-by-chunk concatenation copied the growing array each
+    time, quadratic in the number of chunks), and the same arrays as concatenating in one go."""
+    chunks = [{"games.score": np.full((3, 2), i), "games.n": np.arange(i, i + 3), "sum": np.array([i])}
+              for i in range(200)]
+    calls = []
+    real = np.concatenate
+
+    def counting(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(np, "concatenate", counting)
+    merged = merge_tallies(chunks)
+    monkeypatch.undo()
+    assert len(calls) == 2
+    np.testing.assert_array_equal(merged["games.score"], real([c["games.score"] for c in chunks]))
+    np.testing.assert_array_equal(merged["games.n"], real([c["games.n"] for c in chunks]))
+    assert merged["sum"].tolist() == [sum(range(200))]
+    assert list(merged) == ["games.score", "games.n", "sum"]
+
+
+def test_merge_of_one_tally_copies_its_per_game_arrays() -> None:
+    a = {"games.x": np.array([1, 2])}
+    merged = merge_tallies([a])
+    merged["games.x"][0] = 9
+    assert a["games.x"][0] == 1

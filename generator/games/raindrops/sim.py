@@ -1,7 +1,8 @@
 """Raindrops full-game self-play: a picklable Simulation, its tally, and the full-game balance report.
 
-`FullGames.play(seed, games)` plays whole games with the reference rules and the policies; each game gets
-its own `random.Random` seeded from the chunk's SeedSequence, so results depend only on (sim, games, seed).
+`FullGames.play(seed, games)` plays whole games (in the compiled kernel by default; the same games as the
+reference rules and policies); each game gets its own `random.Random` seed from the chunk's SeedSequence, so
+results depend only on (sim, games, seed).
 `full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
 seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
 """
@@ -34,9 +35,11 @@ class FullGames:
     """Whole games of `players` seats. mode "greedy": greedy everywhere; "gap": one greedy seat (game g puts
     it in seat g % players) against random seats; "random": random everywhere.
 
-    The default is the fast path: the policies' table-driven choices and `apply(trusted=True)`.
-    `reference=True` plays the same games with the readable policies and every re-check (tests prove the
-    tallies identical); `pure=True` runs the greedy search kernel as plain Python."""
+    The default is the fast path: whole chunks in the compiled full-game kernel (`kernel.play_games`, the
+    same games draw for draw). `compiled=False` plays them with the policies' table-driven choices and
+    `apply(trusted=True)` instead. `reference=True` plays the same games with the readable policies and every
+    re-check (tests prove the three tallies identical); `pure=True` runs the kernel's game loop (on the
+    Python path: the greedy search) uncompiled; PNPKIT_PURE=1 runs every kernel as plain Python."""
 
     params: Params
     bag: tuple[RaindropTile, ...]
@@ -49,6 +52,7 @@ class FullGames:
     turn_limit: int
     pure: bool = False
     reference: bool = False
+    compiled: bool = True
 
     def game(self) -> Raindrops:
         """The rules object."""
@@ -69,6 +73,8 @@ class FullGames:
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games and tally them (per-game arrays under "games.*")."""
+        if self.compiled and not self.reference:
+            return self._play_compiled(seed, games)
         game = self.game()
         greedy = GreedyPolicy(game, pure=self.pure, reference=self.reference)
         randomp = RandomPolicy(reference=self.reference)
@@ -117,6 +123,40 @@ class FullGames:
                     t["greedy_wins"][0] += share
                 others = [out.scores[s].total for s in range(n) if s != gseat]
                 t["games.margin"][g] = out.scores[gseat].total - sum(others) / max(1, len(others))
+        return t
+
+
+    def _play_compiled(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
+        from generator.engine.kernel import py_func
+        from generator.games.raindrops import kernel as K
+
+        tb = K.tables_for(self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder)
+        n = self.players
+        seeds = seed.generate_state(max(1, games), dtype=np.uint64)[:games]
+        lo = (seeds & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        hi = (seeds >> np.uint64(32)).astype(np.int64)
+        max_card = max(c.id for c in self.cards) + 1
+        t: Tally = {
+            "games": np.array([games], dtype=np.int64),
+            "wins": np.zeros(n, dtype=np.float64),
+            "ties": np.zeros(3, dtype=np.int64),
+            "parts": np.zeros(len(PARTS), dtype=np.int64),
+            "card_held": np.zeros(max_card, dtype=np.int64),
+            "card_done": np.zeros(max_card, dtype=np.int64),
+            "card_turns": np.zeros(max_card, dtype=np.int64),
+            "cloud_taken": np.zeros(len(tb.cstack_n) if len(self.clouds) else 0, dtype=np.int64),
+            "greedy_wins": np.zeros(1, dtype=np.float64),
+            "games.turns": np.zeros(games, dtype=np.int64),
+            "games.rounds": np.zeros(games, dtype=np.int64),
+            "games.trigger": np.zeros(games, dtype=np.int64),
+            "games.margin": np.zeros(games, dtype=np.float64),
+        }
+        fn = py_func(K.play_games) if self.pure else K.play_games
+        cloud = t["cloud_taken"] if len(self.clouds) else np.zeros(1, dtype=np.int64)
+        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["parts"], t["card_held"], t["card_done"],
+           t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"],
+           t["games.margin"])
         return t
 
 

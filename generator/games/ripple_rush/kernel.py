@@ -240,6 +240,26 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
     c = -2 means there was no legal cell at all (no decision)."""
     c0 = c_only if c_only >= 0 else 0
     c1 = c_only + 1 if c_only >= 0 else cols
+    if pol != POLICY_RANDOM:
+        # one pass: greedy and strong draw nothing, so counting the options first is only the "no legal cell"
+        # test, and the best cell of every open gap is the answer whenever one exists
+        best_c = -2
+        best_h = 0
+        best = -1e9
+        for c in range(c0, c1):  # with one column, this picks its best cell (every gain is > -1e9)
+            lo, hi = find_gap(sheet, p, c, rows, n)
+            if lo != -2 and hi - lo >= 2:
+                h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax,
+                                        isgoal, goal_points, unseen, u_total, rounds_left)
+                if best_c == -2 or gain > best:
+                    best = gain
+                    best_c = c
+                    best_h = h
+        if best_c == -2:
+            return -2, 0
+        if optional and not accepts(pol, best):
+            return -1, 0
+        return int(best_c), int(best_h)
     options = 0
     for c in range(c0, c1):
         lo, hi = find_gap(sheet, p, c, rows, n)
@@ -247,32 +267,16 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
             options += hi - lo - 1
     if options == 0:
         return -2, 0
-    if pol == POLICY_RANDOM:
-        pick = below(rng, options + 1) if optional else below(rng, options)
-        if pick == options:
-            return -1, 0
-        for c in range(c0, c1):
-            lo, hi = find_gap(sheet, p, c, rows, n)
-            if lo != -2 and hi - lo >= 2:
-                if pick < hi - lo - 1:
-                    return c, lo + 1 + pick
-                pick -= hi - lo - 1
+    pick = below(rng, options + 1) if optional else below(rng, options)
+    if pick == options:
         return -1, 0
-    best_c = -1
-    best_h = 0
-    best = -1e9
-    for c in range(c0, c1):  # with one column, this picks its best cell (every gain is > -1e9)
+    for c in range(c0, c1):
         lo, hi = find_gap(sheet, p, c, rows, n)
         if lo != -2 and hi - lo >= 2:
-            h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal,
-                                    goal_points, unseen, u_total, rounds_left)
-            if gain > best:
-                best = gain
-                best_c = c
-                best_h = h
-    if optional and not accepts(pol, best):
-        return -1, 0
-    return int(best_c), int(best_h)
+            if pick < hi - lo - 1:
+                return c, lo + 1 + pick
+            pick -= hi - lo - 1
+    return -1, 0
 
 
 @jit

@@ -20,7 +20,9 @@ G = game()
 
 
 def sim(mode: str, players: int, **kw: bool) -> FullGames:
-    return FullGames(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10(), players, mode, 2000, **kw)
+    """The Python paths (compiled=False): the compiled kernel is proven equal to them in test_kernel.py."""
+    return FullGames(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10(), players, mode, 2000,
+                     compiled=False, **kw)
 
 
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
@@ -48,7 +50,8 @@ def test_fast_tally_equals_the_reference_tally_for_each_house_rule(switch: str, 
     bonus = bonus28(value) if switch == "wild_bonus" else bonus28()
     tallies = []
     for reference in (False, True):
-        s = FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000, reference=reference)
+        s = FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000, reference=reference,
+                      compiled=False)
         tallies.append(run(s, 4, seed=33, chunk_size=2))
     fast, ref = tallies
     assert fast.keys() == ref.keys()
@@ -59,8 +62,8 @@ def test_fast_tally_equals_the_reference_tally_for_each_house_rule(switch: str, 
 def test_house_rules_change_the_games() -> None:
     """Each switch is honoured by self-play: flipping it changes the tallies of the same seeded games."""
     def tally(params, bonus):
-        return run(FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000), 4, seed=33,
-                   chunk_size=2)
+        return run(FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000,
+                             compiled=False), 4, seed=33, chunk_size=2)
 
     base = tally(PARAMS, bonus28())
     for switch, value in HOUSE_RULES[1::2]:

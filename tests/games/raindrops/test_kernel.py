@@ -1,0 +1,185 @@
+"""The compiled full-game kernel plays the reference games: its MT19937 is CPython's `random`, and its tallies
+equal the Python fast path's and the readable reference path's, under every house-rule setting."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from generator.engine.kernel import py_func
+from generator.engine.runner import Tally, run
+from generator.games.raindrops import kernel as K
+from generator.games.raindrops.sim import FullGames
+from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
+from tests.games.raindrops.test_sim_fast import HOUSE_RULES
+
+ROOT = Path(__file__).resolve().parents[3]
+SEEDS = [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**32 + 5, 12345678901234567, 2**64 - 1]
+
+
+def _mt(seed: int) -> np.ndarray:
+    mt = np.zeros(K.MT_N + 1, dtype=np.int64)
+    K.mt_seed(mt, seed & 0xFFFFFFFF, seed >> 32)
+    return mt
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_mt19937_draws_what_cpython_random_draws(seed: int) -> None:
+    ref = random.Random(seed)
+    mt = _mt(seed)
+    for n in (1, 2, 3, 7, 84, 1000, 2**31 + 3):  # _randbelow, including the rejection loop and n = 1
+        for _ in range(50):
+            assert K.mt_below(mt, n) == ref.randrange(n)
+    for _ in range(700):  # past one 624-word regeneration
+        assert K.mt_random(mt) == ref.random()
+    deck = list(range(54))
+    arr = np.array(deck, dtype=np.int64)
+    ref.shuffle(deck)
+    K.mt_shuffle(mt, arr, len(arr))
+    assert arr.tolist() == deck
+    assert K.mt_next(mt) == ref.getrandbits(32)
+
+
+def test_mt19937_python_functions_match_the_compiled_ones() -> None:
+    a, b = _mt(99), np.zeros(K.MT_N + 1, dtype=np.int64)
+    py_func(K.mt_seed)(b, 99, 0)
+    assert np.array_equal(a, b)
+    assert [K.mt_next(a) for _ in range(700)] == [py_func(K.mt_next)(b) for _ in range(700)]
+
+
+def _sim(players: int = 3, params=PARAMS, bonus=None, turn_limit: int = 2000, mode: str = "greedy",
+         **kw: bool) -> FullGames:
+    return FullGames(params, bag84(), deck54(), bonus or bonus28(), clouds12(), thunder10(), players, mode,
+                     turn_limit, **kw)
+
+
+def _same(a: Tally, b: Tally) -> None:
+    assert a.keys() == b.keys()
+    for k in a:
+        assert a[k].dtype == b[k].dtype, k
+        np.testing.assert_array_equal(a[k], b[k], err_msg=k)
+
+
+@pytest.mark.parametrize("mode", ["greedy", "gap", "random"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int, mode: str) -> None:
+    s = _sim(players, mode=mode)
+    compiled = run(s, 6, seed=40 + players, chunk_size=4)
+    _same(compiled, run(dataclasses.replace(s, compiled=False), 6, seed=40 + players, chunk_size=4))
+    ref = run(dataclasses.replace(s, reference=True), 6, seed=40 + players, chunk_size=4)
+    _same(compiled, ref)
+    assert compiled["games"][0] == 6 and compiled["games.turns"].min() > 0
+
+
+@pytest.mark.parametrize("switch, value", HOUSE_RULES)
+@pytest.mark.parametrize("turn_limit", [2000, 14])
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_compiled_tally_equals_the_reference_for_each_house_rule(switch: str, value: str, turn_limit: int,
+                                                                 mode: str) -> None:
+    """Every setting of every switch (and games cut by the turn limit) gives the reference's tallies, with
+    greedy seats and with random seats (which make every choice a switch touches: refusing a refill, bonus
+    tiles on both halves, keeping odd reserves)."""
+    params = dataclasses.replace(PARAMS, **{switch: value}) if switch != "wild_bonus" else PARAMS
+    bonus = bonus28(value) if switch == "wild_bonus" else bonus28()
+    for players in (3, 4):
+        s = _sim(players, params, bonus, turn_limit, mode)
+        compiled = run(s, 12, seed=61, chunk_size=5)
+        _same(compiled, run(dataclasses.replace(s, compiled=False), 12, seed=61, chunk_size=5))
+        _same(compiled, run(dataclasses.replace(s, reference=True), 12, seed=61, chunk_size=5))
+        if turn_limit == 14:
+            assert (compiled["games.trigger"] == 0).all()  # every game stopped by the limit
+
+
+def test_the_bag_trigger_and_a_tied_game_are_replayed() -> None:
+    """4 players empty the bag twice (trigger "bag") under both readings of when the bag empties."""
+    for value in ("last_tile_drawn", "tile_needed"):
+        s = _sim(4, dataclasses.replace(PARAMS, bag_empties=value))
+        compiled = run(s, 30, seed=3, chunk_size=10)
+        assert (compiled["games.trigger"] == 2).any() and (compiled["games.trigger"] == 1).any()
+        _same(compiled, run(dataclasses.replace(s, compiled=False), 30, seed=3, chunk_size=10))
+
+
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_the_kernel_python_function_gives_the_compiled_tally(mode: str) -> None:
+    s = _sim(3, mode=mode)
+    _same(run(s, 3, seed=8), run(dataclasses.replace(s, pure=True), 3, seed=8))
+
+
+def test_house_rules_change_compiled_games() -> None:
+    """Each switch is honoured by the kernel: flipping it changes the tallies of the same seeded games."""
+    base = run(_sim(3, mode="gap"), 8, seed=33)
+    for switch, value in HOUSE_RULES[1::2]:
+        if switch == "wild_bonus":
+            other = run(_sim(3, bonus=bonus28("two_colours"), mode="gap"), 8, seed=33)
+        else:
+            other = run(_sim(3, dataclasses.replace(PARAMS, **{switch: value}), mode="gap"), 8, seed=33)
+        assert any(not np.array_equal(base[k], other[k]) for k in base), switch
+
+
+def test_zero_games_is_an_empty_tally() -> None:
+    t = _sim(2).play(np.random.SeedSequence(1), 0)
+    assert t["games"][0] == 0 and t["games.turns"].shape == (0,) and t["wins"].sum() == 0
+
+
+_PURE = """
+import json, sys
+sys.path.insert(0, {root!r})
+import numpy as np
+from generator.engine.kernel import HAVE_NUMBA
+from tests.games.raindrops.test_kernel import _sim
+t = _sim(2, mode="gap").play(np.random.SeedSequence(5), 2)
+print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}}}}))
+"""
+
+
+def test_compiled_and_pure_mode_give_identical_tallies() -> None:
+    def go(pure: bool) -> dict:
+        env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
+        r = subprocess.run([sys.executable, "-c", _PURE.format(root=str(ROOT))], env=env, capture_output=True,
+                           text=True, check=True, cwd=ROOT)
+        return json.loads(r.stdout)  # type: ignore[no-any-return]
+    pure, fast = go(True), go(False)
+    assert pure.pop("numba") is False
+    fast.pop("numba")
+    assert pure == fast
+
+
+def test_cover_tables_are_the_reference_can_cover() -> None:
+    """Every card and every set of covered drops: the kernel's table says what GreedyPolicy.can_cover says."""
+    from generator.games.raindrops.policies import GreedyPolicy
+    from tests.games.raindrops.test_rules_fixtures import game
+
+    g = game()
+    pol = GreedyPolicy(g, reference=True)
+    tb = K.tables(g)
+    for cid, cells in g.card_cells.items():
+        for mask in range(1 << len(cells)):
+            cov = frozenset(c for i, c in enumerate(cells) if mask >> i & 1)
+            assert bool(tb.covers[cid, mask]) == pol.can_cover(cid, cov), (cid, mask)
+
+
+def test_a_full_four_by_four_card_gets_its_table() -> None:
+    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python search."""
+    from generator.games.raindrops.policies import GreedyPolicy
+    from tests.games.raindrops.test_rules_fixtures import card, game
+
+    big = card(90, ["OPOP", "BGBG", "OPOP", "BGBG"], 12)
+    g = game((big, *deck54()[1:]))
+    pol = GreedyPolicy(g)
+    tb = K.tables(g)
+    cells = g.card_cells[90]
+    assert len(cells) == 16 and tb.covers.shape[1] == 1 << 16
+    rng = np.random.default_rng(3)
+    for mask in [0, (1 << 16) - 1, *rng.integers(0, 1 << 16, 300).tolist()]:
+        assert bool(tb.covers[90, mask]) == pol.covers(90, mask), mask
+    deck = (big, *deck54()[1:])
+    s = FullGames(PARAMS, bag84(), deck, bonus28(), clouds12(), thunder10(), 3, "gap", 2000)
+    _same(run(s, 6, seed=2), run(dataclasses.replace(s, compiled=False), 6, seed=2))
