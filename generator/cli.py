@@ -283,6 +283,38 @@ def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders
     _run(go)
 
 
+@app.command()
+def new(
+    name: Path = typer.Argument(..., help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
+    source: str = typer.Option(..., "--from", help="a shipped kit id (e.g. ripple_rush) or a kit folder to copy"),
+) -> None:
+    """Start a variant: copy a kit to NAME/ (kit.id and title text id renamed, comments kept, README stub),
+    validate it and print the next commands. Never overwrites."""
+    def go() -> None:
+        import shutil
+
+        from generator.build import check_kits, load_kits, verify_layout
+        from generator.newkit import new_kit
+
+        made = new_kit(name, source)
+        try:
+            loaded = load_kits([made.folder])
+            check_kits(loaded)
+            verify_layout(loaded)
+        except KitError:
+            shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
+            raise
+        out_console.print(f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
+                          f"{made.title_id}); it validates", highlight=False)
+        for f in made.files:
+            out_console.print(f"  {f}", highlight=False, soft_wrap=True)
+        out_console.print("next:", highlight=False)
+        for cmd in (f"pnpkit serve {made.folder}", f"pnpkit validate {made.folder}", f"pnpkit check {made.folder}",
+                    f"pnpkit build {made.folder}"):
+            out_console.print(f"  {cmd}", highlight=False, soft_wrap=True)
+    _run(go)
+
+
 @app.command("list")
 def list_kits() -> None:
     """The shipped kits, their components and languages."""
