@@ -191,8 +191,9 @@ def build(
     mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
     duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
+    force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
 ) -> None:
-    """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
+    """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
     def go() -> None:
         from generator.build import build as do_build
         from generator.build import check_out
@@ -211,13 +212,14 @@ def build(
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides, pdfa=pdfa)
+                              print_overrides=overrides, pdfa=pdfa, force=force)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
             out_console.print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        out_console.print(f"{len(result.files)} files, {result.pages} pages in {sum(t.values()):.2f} s "
+        out_console.print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
+                          f"{result.pages} pages in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
                           highlight=False)
     _run(go)
