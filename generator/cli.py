@@ -317,6 +317,37 @@ def new(
     _run(go)
 
 
+@app.command()
+def serve(
+    kit: Path = typer.Argument(..., help="the kit folder to preview"),
+    port: int = typer.Option(8000, "--port", help="TCP port"),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
+    paper: Optional[str] = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
+    games: int = typer.Option(200, "--games", help="games per setting the page's 'run check' button starts with"),
+) -> None:
+    """Live preview in the browser: every component's pages, rebuilt incrementally when a file of the kit
+    changes, validation errors inline, the balance verdicts with a 'run check' button."""
+    def go() -> None:
+        try:
+            from generator.serve import serve as run_server
+        except ImportError as e:
+            _fail(f"pnpkit serve needs the 'serve' extra (pip install 'pnpkit[serve]'): {e}")
+            return
+        if not (kit / "kit.yaml").is_file():
+            _fail(f"{kit}: no kit.yaml in this folder")
+        if lang is not None and lang not in LANGS:
+            _fail(f"--lang: expected one of {', '.join(LANGS)}; got {lang!r}")
+        if paper is not None and paper not in PAPERS:
+            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
+        if not 1 <= port <= 65535:
+            _fail(f"--port: expected a number in 1..65535; got {port}")
+        check_games = min(max(games, 1), 100_000)
+        run_server(kit, out=out, host=host, port=port, lang=lang, paper=paper, check_games=check_games)
+    _run(go)
+
+
 @app.command("list")
 def list_kits() -> None:
     """The shipped kits, their components and languages."""
