@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -36,13 +37,17 @@ def _tree_digest(root: str, suffixes: tuple[str, ...], stamp: tuple[tuple[str, i
 
 
 def _stamp(root: Path, suffixes: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
-    """Every file's relative path, size and mtime: the cache key of the content digest (a changed file is re-read)."""
+    """Every file's relative path, size and mtime: the cache key of the content digest (a changed file is re-read).
+    Caches and hidden folders (__pycache__, .git) are not walked."""
     out = []
-    for p in sorted(root.rglob("*")):
-        if p.suffix in suffixes and p.is_file() and "__pycache__" not in p.parts:
-            st = p.stat()
-            out.append((p.relative_to(root).as_posix(), st.st_size, st.st_mtime_ns))
-    return tuple(out)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+        for name in files:
+            if name.endswith(suffixes):
+                st = os.stat(os.path.join(folder, name))
+                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                out.append((rel, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
 
 
 def generator_digest() -> str:
