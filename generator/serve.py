@@ -251,7 +251,11 @@ class Preview:
             p = Path(path)
             if self.out == p or self.out in p.parents:
                 return False
-            return not any(part.startswith(".") for part in p.relative_to(self.kit_dir).parts) and \
+            try:
+                rel = p.relative_to(self.kit_dir)
+            except ValueError:
+                return False
+            return not any(part.startswith(".") for part in rel.parts) and \
                 not p.name.endswith(("~", ".part", ".swp", ".tmp"))
 
         async for _ in awatch(self.kit_dir, watch_filter=wanted, debounce=200, step=50):

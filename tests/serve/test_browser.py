@@ -55,7 +55,9 @@ def test_edit_on_disk_shows_new_picture_then_inline_error(server, kit):
             broken = yaml.read_text(encoding="utf-8").replace("  rows: 8\n", "  rows: eight\n")
             yaml.write_text(broken, encoding="utf-8")
             line = broken.splitlines().index("  rows: eight") + 1
-            page.wait_for_selector("#errors li", timeout=90_000)
+            # wait for the final state: an editor's write may be seen half-done first (an empty file is an error too)
+            page.wait_for_function("() => [...document.querySelectorAll('#errors li')].some(li => li.dataset.key === 'game.rows')",
+                                   timeout=90_000)
             item = page.inner_text("#errors li")
             assert item == f"my_rr/kit.yaml:{line}: game.rows: expected a valid integer; got 'eight'"
             assert page.get_attribute("#errors li", "data-key") == "game.rows"
