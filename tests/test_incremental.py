@@ -127,3 +127,22 @@ def test_a_broken_edit_writes_nothing(kit, tmp_path):
     with pytest.raises(KitError, match=r"en\.po:\d+: rules\.setup: "):
         build([kit], out=out)
     assert tree(out) == before
+
+
+def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    def cli(*args):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        return subprocess.run([sys.executable, "-m", "generator", "build", str(kit), "--lang", "en", "--out",
+                               str(tmp_path / "out"), *args], env=env, capture_output=True, text=True, timeout=300)
+
+    first = cli()
+    assert first.returncode == 0, first.stderr
+    assert "5 files written (5 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
+    again = cli()
+    assert "0 files written (0 parts drawn, 5 unchanged)" in again.stdout.replace("\n", " ")
+    forced = cli("--force")
+    assert "5 files written (5 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
