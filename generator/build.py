@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,22 @@ def load_kits(paths: Sequence[Path]) -> list[Kit]:
     return kits
 
 
+@lru_cache(maxsize=16)
+def _tool_catalog(lang: str, stamp: tuple[int, int]) -> Catalog:
+    """pnpkit's own catalog of a language, read once per version of the file (`stamp`: size, mtime)."""
+    return read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+
+
 def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
     """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
     out = {}
     for lang, cat in kit.catalogs.items():
-        tool = read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+        try:
+            st = (TOOL_CATALOGS / f"{lang}.po").stat()
+            stamp = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = (-1, -1)  # read_catalog reports the missing file
+        tool = _tool_catalog(lang, stamp)
         merged = dict(tool.messages)
         merged.update(cat.messages)
         lines = dict(cat.lines)
