@@ -68,8 +68,11 @@ def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, auth
             info[Name.Producer] = String("pnpkit (pikepdf merge of ReportLab parts)")
             info[Name.CreationDate] = String(INVARIANT_DATE)
             info[Name.ModDate] = String(INVARIANT_DATE)
-            merged.save(tmp, deterministic_id=True, compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none,
-                        object_stream_mode=pikepdf.ObjectStreamMode.generate)
+            # the parts' streams are copied as they are (ReportLab already compressed the page contents): no
+            # decoding, recompression or object streams -- 2 ms instead of 20 for a Ripple Rush kit, ~18% bigger
+            merged.save(tmp, deterministic_id=True, compress_streams=False,
+                        stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                        object_stream_mode=pikepdf.ObjectStreamMode.disable)
             merged.close()
         finally:
             for src in sources:
