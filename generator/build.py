@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +63,22 @@ def load_kits(paths: Sequence[Path]) -> list[Kit]:
     return kits
 
 
+@lru_cache(maxsize=16)
+def _tool_catalog(lang: str, stamp: tuple[int, int]) -> Catalog:
+    """pnpkit's own catalog of a language, read once per version of the file (`stamp`: size, mtime)."""
+    return read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+
+
 def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
     """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
     out = {}
     for lang, cat in kit.catalogs.items():
-        tool = read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+        try:
+            st = (TOOL_CATALOGS / f"{lang}.po").stat()
+            stamp = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = (-1, -1)  # read_catalog reports the missing file
+        tool = _tool_catalog(lang, stamp)
         merged = dict(tool.messages)
         merged.update(cat.messages)
         lines = dict(cat.lines)
@@ -145,6 +157,10 @@ class BuildResult:
     warnings: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     pages: int = 0
+    rebuilt: int = 0
+    """Component PDFs (and calibration sheets) composed and drawn by this build."""
+    skipped: int = 0
+    """Component PDFs kept from the last build because their content key is unchanged."""
 
 
 def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
@@ -437,6 +453,235 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
     return written
 
 
+# ------------------------------------------------------------------ incremental build
+
+CALIBRATION = "calibration"
+"""The part id of the duplex calibration sheet: kept as a PDF in the folder's .pnpkit/ (beside the build
+record) so the kit PDF can be reassembled without drawing it again."""
+
+
+@dataclass
+class Part:
+    """One component (or the calibration sheet) of one kit x language x paper: its file, its content key and,
+    when it must be drawn again, its pages (None = unchanged since the last build, its file is kept)."""
+
+    cid: str
+    name: str
+    path: Path
+    spec: str
+    lang: str
+    png: bool
+    pages: list[Page] | None = None
+    title: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FolderPlan:
+    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's record."""
+
+    kit: Kit
+    lang: str
+    paper: str
+    seed: int
+    folder: Path
+    parts: list[Part]
+    entries: dict[str, Any]
+    kit_name: str
+    kit_key: str
+    kit_rebuild: bool
+    kit_title: str = ""
+
+    @property
+    def page_count(self) -> int:
+        """Pages of the kit PDF (every part's pages)."""
+        return sum(len(p.pages) if p.pages is not None else int(p.record.get("pages", 0)) for p in self.parts)
+
+    @property
+    def needs_write(self) -> bool:
+        """Whether anything in the folder changes."""
+        return self.kit_rebuild or any(p.pages is not None for p in self.parts)
+
+
+def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
+                     seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
+                     warn: Callable[[str], None], progress: Callable[[str], None] | None = None) -> list[FolderPlan]:
+    """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed."""
+    from generator.buildkeys import (
+        CACHE_DIR,
+        file_digest,
+        is_unchanged,
+        part_key,
+        read_manifest,
+        spec_key,
+        texts_key,
+        tool_key,
+    )
+    from generator.layout.textfit import check_text_fit
+
+    tool = tool_key()
+    plans: list[FolderPlan] = []
+    for kit in kits:
+        kit_paper = paper or kit.print.paper
+        kit_seed = kit.meta.seed if seed is None else seed
+        chosen = list(langs or kit.meta.languages)
+        for lang in chosen:
+            if lang not in kit.meta.languages:
+                raise KitError(f"{kit.display}: kit.languages: the kit ships {', '.join(kit.meta.languages)}; --lang asked for {lang!r}")
+        catalogs = with_tool_catalogs(kit)
+        extras: dict[str, Any] | None = None
+        for lang in chosen:
+            if progress:
+                progress(f"{kit.meta.id}/{lang}")
+            folder = out / kit.meta.id / lang
+            entries = {} if force else read_manifest(folder)
+            ids = [cid for cid, c in kit.components.items() if c.enabled]
+            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
+                ids.append(CALIBRATION)
+            parts: list[Part] = []
+            for cid in ids:
+                name = f"{cid}-{kit_paper}.pdf" if cid != CALIBRATION else f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
+                want_png = png and cid != CALIBRATION
+                spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
+                part = Part(cid, name, folder / name, spec, lang, want_png)
+                if not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png):
+                    part.record = dict(entries[name])
+                parts.append(part)
+            need = [p for p in parts if not p.record]
+            texts: Texts | None = None
+            if need:
+                extras = print_data(kit, kit_seed) if extras is None else extras
+                heard: list[str] = []
+
+                def hear(message: str) -> None:
+                    heard.append(message)
+                    warn(message)
+
+                texts = Texts(lang, catalogs, template_context(kit, extras), warn=hear)
+                ctx = Context(kit, lang, texts, measure, kit_paper, kit_seed, kit.print, extras,
+                              only=frozenset(p.cid for p in need))
+                by_id = {p.cid: p for p in need}
+                composed: list[Component] = []
+                try:
+                    stream = iter(composer(kit.game_id).compose(ctx))
+                    while True:
+                        texts.used, mark = set(), len(heard)
+                        try:
+                            comp = next(stream)
+                        except StopIteration:
+                            break
+                        composed.append(comp)
+                        by_id[comp.id].pages = comp.pages
+                        by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[comp.id].title = comp.title
+                    check_text_fit(composed, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
+                    if CALIBRATION in by_id:
+                        texts.used, mark = set(), len(heard)
+                        by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
+                        by_id[CALIBRATION].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[CALIBRATION].title = texts("print.calibration.title")
+                except LayoutError as e:
+                    raise _locate(e, texts, kit, lang) from None
+                kit_title = texts(kit.meta.title)
+                for p in need:
+                    if p.pages is None:
+                        raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
+                    used = sorted(set(p.record["used"]) | {kit.meta.title})
+                    p.record.update(spec=p.spec, used=used, key=part_key(p.spec, texts_key(catalogs, lang, used)),
+                                    pages=len(p.pages))
+                    if p.cid != CALIBRATION:
+                        p.title = f"{kit_title} - {p.title}"
+            kit_name = f"kit-{kit_paper}.pdf"
+            kit_key = part_key(spec_key(kit, tool=tool, part="kit", lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=False),
+                               texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts))
+            old = entries.get(kit_name) or {}
+            rebuild = force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
+            plan = FolderPlan(kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild)
+            if rebuild:
+                if texts is None:
+                    extras = print_data(kit, kit_seed) if extras is None else extras
+                    texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
+                plan.kit_title = texts(kit.meta.title)
+            plans.append(plan)
+    return plans
+
+
+def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = False, pdfa: bool = False,
+                       progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
+    only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
+    from generator.buildkeys import MANIFEST, dump_manifest, file_digest
+    from generator.render.fonts import check_glyphs
+    from generator.render.merge import merge_pdfs
+    from generator.render.pdf import write_pdf
+    from generator.render.png import write_png
+    from generator.resources import atomic_write
+
+    todo = [plan for plan in plans if plan.needs_write]
+    for plan in todo:
+        for part in plan.parts:
+            if part.pages is not None:
+                try:
+                    check_glyphs(part.pages)
+                except RenderError as e:
+                    raise RenderError(f"{part.path.relative_to(out)} (language {part.lang}): {e}") from None
+    check_out(out)
+    if not todo:
+        return []
+    planned = [Planned(p.path, [], "", p.lang, png=p.png) for plan in todo for p in plan.parts]
+    planned += [Planned(plan.folder / plan.kit_name, [], "", plan.lang) for plan in todo]
+    _check_targets(planned, out)
+    folders = sorted({plan.folder for plan in todo})  # whole kit/language folders (with their .pnpkit/)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        _remove_stale_stages(out)
+        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
+    except OSError as e:
+        raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
+    new_root, old_root = stage / "new", stage / "old"
+    written: list[Path] = []
+    try:
+        for folder in folders:
+            rel = folder.relative_to(out)
+            if folder.is_dir():
+                shutil.copytree(folder, new_root / rel, symlinks=True, copy_function=_link_or_copy)
+            else:
+                (new_root / rel).mkdir(parents=True, exist_ok=True)
+        for plan in todo:
+            staged = new_root / plan.folder.relative_to(out)
+            entries = dict(plan.entries)
+            for part in plan.parts:
+                tmp = staged / part.name
+                if part.pages is not None:
+                    tmp.parent.mkdir(exist_ok=True)
+                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa)
+                    part.record["sha256"] = file_digest(tmp)
+                    if part.cid != CALIBRATION:
+                        written.append(part.path)
+                    if part.png:
+                        write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
+                        part.record["png_sha256"] = file_digest(tmp.with_suffix(".png"))
+                        written.append(part.path.with_suffix(".png"))
+                    if progress:
+                        progress(str(part.path.relative_to(out)))
+                entries[part.name] = part.record
+            kit_pdf = staged / plan.kit_name
+            if plan.kit_rebuild:
+                merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa)
+                written.append(plan.folder / plan.kit_name)
+                entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": plan.page_count}
+            (staged / MANIFEST).parent.mkdir(exist_ok=True)
+            atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
+        with signals_deferred():
+            _swap(folders, out, new_root, old_root)
+    except OSError as e:
+        raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
+    finally:
+        with signals_deferred():
+            shutil.rmtree(stage, ignore_errors=True)
+    return written
+
+
 def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
     """The kit with some print settings replaced (CLI options such as --mode shop or --duplex short)."""
     if not overrides:
@@ -446,8 +691,12 @@ def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
 
 def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
           seed: int | None = None, png: bool = False, progress: Callable[[str], None] | None = None,
-          print_overrides: Mapping[str, Any] | None = None, pdfa: bool = False) -> BuildResult:
-    """Load, check, compose and render kits; raises KitError before writing anything if any phase fails."""
+          print_overrides: Mapping[str, Any] | None = None, pdfa: bool = False, force: bool = False) -> BuildResult:
+    """Load, check, compose and render kits; raises KitError before writing anything if any phase fails.
+
+    Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
+    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
+    the component PDFs, so the result is byte-identical to a clean build."""
     from generator.render.fonts import text_width
 
     result = BuildResult()
@@ -458,13 +707,22 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
-    planned = plan_build(kits, out=out, langs=langs, paper=paper, seed=seed, measure=text_width,
-                         warn=result.warnings.append, progress=progress)
-    _raise_glyph_problems(kits, planned)
+    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
+                             measure=text_width, warn=result.warnings.append, progress=progress)
+    composed = [Planned(part.path, part.pages, part.title, part.lang) for plan in plans for part in plan.parts
+                if part.pages is not None]
+    _raise_glyph_problems(kits, composed)
+    for plan in plans:
+        for part in plan.parts:
+            if part.pages is None:
+                result.warnings.extend(part.record.get("warnings", []))
+    result.warnings = list(dict.fromkeys(result.warnings))
     t3 = time.perf_counter()
-    result.files = render_all(planned, out, png=png, progress=progress, pdfa=pdfa)
+    result.files = render_incremental(plans, out, png=png, pdfa=pdfa, progress=progress)
     t4 = time.perf_counter()
-    result.pages = sum(len(p.pages) for p in planned)
+    result.pages = sum(plan.page_count for plan in plans)
+    result.skipped = sum(1 for plan in plans for part in plan.parts if part.pages is None)
+    result.rebuilt = sum(1 for plan in plans for part in plan.parts if part.pages is not None)
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
     return result
 

@@ -191,8 +191,9 @@ def build(
     mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
     duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
+    force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
 ) -> None:
-    """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
+    """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
     def go() -> None:
         from generator.build import build as do_build
         from generator.build import check_out
@@ -211,13 +212,14 @@ def build(
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides, pdfa=pdfa)
+                              print_overrides=overrides, pdfa=pdfa, force=force)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
             out_console.print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        out_console.print(f"{len(result.files)} files, {result.pages} pages in {sum(t.values()):.2f} s "
+        out_console.print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
+                          f"{result.pages} pages in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
                           highlight=False)
     _run(go)
@@ -280,6 +282,69 @@ def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
             out_console.print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.meta.languages)})", highlight=False)
+    _run(go)
+
+
+@app.command()
+def new(
+    name: Path = typer.Argument(..., help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
+    source: str = typer.Option(..., "--from", help="a shipped kit id (e.g. ripple_rush) or a kit folder to copy"),
+) -> None:
+    """Start a variant: copy a kit to NAME/ (kit.id and title text id renamed, comments kept, README stub),
+    validate it and print the next commands. Never overwrites."""
+    def go() -> None:
+        import shutil
+
+        from generator.build import check_kits, load_kits, verify_layout
+        from generator.newkit import new_kit
+
+        made = new_kit(name, source)
+        try:
+            loaded = load_kits([made.folder])
+            check_kits(loaded)
+            verify_layout(loaded)
+        except KitError:
+            shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
+            raise
+        out_console.print(f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
+                          f"{made.title_id}); it validates", highlight=False)
+        for f in made.files:
+            out_console.print(f"  {f}", highlight=False, soft_wrap=True)
+        out_console.print("next:", highlight=False)
+        for cmd in (f"pnpkit serve {made.folder}", f"pnpkit validate {made.folder}", f"pnpkit check {made.folder}",
+                    f"pnpkit build {made.folder}"):
+            out_console.print(f"  {cmd}", highlight=False, soft_wrap=True)
+    _run(go)
+
+
+@app.command()
+def serve(
+    kit: Path = typer.Argument(..., help="the kit folder to preview"),
+    port: int = typer.Option(8000, "--port", help="TCP port"),
+    host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
+    lang: Optional[str] = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
+    paper: Optional[str] = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
+    games: int = typer.Option(200, "--games", help="games per setting the page's 'run check' button starts with"),
+) -> None:
+    """Live preview in the browser: every component's pages, rebuilt incrementally when a file of the kit
+    changes, validation errors inline, the balance verdicts with a 'run check' button."""
+    def go() -> None:
+        try:
+            from generator.serve import serve as run_server
+        except ImportError as e:
+            _fail(f"pnpkit serve needs the 'serve' extra (pip install 'pnpkit[serve]'): {e}")
+            return
+        if not (kit / "kit.yaml").is_file():
+            _fail(f"{kit}: no kit.yaml in this folder")
+        if lang is not None and lang not in LANGS:
+            _fail(f"--lang: expected one of {', '.join(LANGS)}; got {lang!r}")
+        if paper is not None and paper not in PAPERS:
+            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
+        if not 1 <= port <= 65535:
+            _fail(f"--port: expected a number in 1..65535; got {port}")
+        check_games = min(max(games, 1), 100_000)
+        run_server(kit, out=out, host=host, port=port, lang=lang, paper=paper, check_games=check_games)
     _run(go)
 
 

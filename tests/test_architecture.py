@@ -15,9 +15,11 @@ ALLOWED = {
     "layout": {"spec", "i18n"},
     "export": {"layout", "spec", "i18n"},
     "render": {"layout", "engine", "spec", "export"},
+    "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
+    "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
 GROUND = {"errors", "units", "resources", "__init__"}
-HALLWAY = {"cli", "__main__", "build", "exporting"}
+HALLWAY = {"cli", "__main__", "build", "exporting", "serve"}  # serve: the preview server calls the build
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2"}
 
 

@@ -32,6 +32,8 @@ class Texts:
         self._warned: set[str] = set()
         self._cache: dict[str, Any] = {}
         self.origins: dict[str, tuple[str, int | None, str]] = {}
+        self.used: set[str] = set()
+        """Every text id looked up (or asked about with `has`): an incremental build keys a component on them."""
         """Every string handed out -> (catalog, line, text id): layout errors quote a string, this locates it."""
         env = CatalogEnvironment()
         env.globals.update(plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),
@@ -60,6 +62,7 @@ class Texts:
 
     def has(self, text_id: str) -> bool:
         """Whether this language or the fallback defines the id."""
+        self.used.add(text_id)
         return text_id in self._catalog(self.lang).messages or text_id in self._catalog(FALLBACK).messages
 
     def _catalog(self, lang: str) -> Catalog:
@@ -67,6 +70,7 @@ class Texts:
 
     def __call__(self, text_id: str, **extra: Any) -> str:
         """The string for `text_id` in this language (English with a warning when missing)."""
+        self.used.add(text_id)
         cat = self._catalog(self.lang)
         if text_id not in cat.messages:
             cat = self._catalog(FALLBACK)

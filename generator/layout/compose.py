@@ -44,6 +44,8 @@ class Context:
     print: PrintSpec
     extras: Mapping[str, Any] = field(default_factory=dict)
     """Precomputed, language-independent data (generated decks, variants) shared across languages."""
+    only: frozenset[str] | None = None
+    """Compose only these component ids (an incremental build keeps the others' files); None = all."""
 
 
 def composer(game_id: str) -> Any:
@@ -67,7 +69,7 @@ Builder = Callable[[Context, str], Component]
 def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name: str) -> Iterator[Component]:
     """Every enabled component of the kit, in the spec's order, drawn by the game's builder for its id."""
     for cid, comp in ctx.kit.components.items():
-        if not comp.enabled:
+        if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
             continue
         if cid not in builders:
             raise LayoutError(f"{ctx.kit.display}: components.{cid}: {game_name} has no such component; "

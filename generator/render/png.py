@@ -28,3 +28,31 @@ def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) 
         atomic_write(png_path, lambda tmp: image.save(tmp, format="PNG", dpi=(dpi, dpi)), what="the PNG")
     finally:
         doc.close()
+
+
+def page_png(pdf_path: Path, page: int, *, dpi: int = 80) -> bytes:
+    """Page `page` (0-based) of `pdf_path` as PNG bytes (the live preview's pictures)."""
+    from generator.render.raster import png_bytes
+
+    try:
+        doc = pdfium.PdfDocument(str(pdf_path))
+    except (OSError, pdfium.PdfiumError) as e:
+        raise RenderError(f"cannot read {pdf_path}: {e}") from e
+    try:
+        if not 0 <= page < len(doc):
+            raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
+        return png_bytes(doc[page].render(scale=dpi / 72).to_pil())
+    finally:
+        doc.close()
+
+
+def page_count(pdf_path: Path) -> int:
+    """How many pages the PDF at `pdf_path` has."""
+    try:
+        doc = pdfium.PdfDocument(str(pdf_path))
+    except (OSError, pdfium.PdfiumError) as e:
+        raise RenderError(f"cannot read {pdf_path}: {e}") from e
+    try:
+        return len(doc)
+    finally:
+        doc.close()

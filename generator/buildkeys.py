@@ -1,0 +1,149 @@
+"""Content keys of an incremental build: what one component's PDF in one language and paper depends on, and
+the record (manifest) of the last build in each OUT/<kit>/<lang>/ folder. Knows nothing of drawing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from generator.resources import fonts_dir
+from generator.spec.catalogs import Catalog
+from generator.spec.kit import Kit
+
+CACHE_DIR = ".pnpkit"
+"""The folder of build bookkeeping inside each kit/language folder (swapped in with the files)."""
+MANIFEST = f"{CACHE_DIR}/build.json"
+"""The record of the last build (content key and digest of every output)."""
+FORMAT = 1
+_PKG = Path(__file__).resolve().parent
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=8)
+def _tree_digest(root: str, suffixes: tuple[str, ...], stamp: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for rel, _, _ in stamp:
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update((Path(root) / rel).read_bytes())
+    return h.hexdigest()
+
+
+def _stamp(root: Path, suffixes: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """Every file's relative path, size and mtime: the cache key of the content digest (a changed file is re-read).
+    Caches and hidden folders (__pycache__, .git) are not walked."""
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+        for name in files:
+            if name.endswith(suffixes):
+                st = os.stat(os.path.join(folder, name))
+                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                out.append((rel, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
+
+
+def generator_digest() -> str:
+    """The generator's version: the digest of its own code and catalogs (a changed composer changes every key)."""
+    from generator import __version__
+
+    suffixes = (".py", ".po")
+    return f"{__version__}:{_tree_digest(str(_PKG), suffixes, _stamp(_PKG, suffixes))}"
+
+
+def fonts_digest() -> str:
+    """The digest of the vendored fonts (text metrics and glyphs)."""
+    root = fonts_dir()
+    suffixes = (".ttf", ".otf")
+    return _tree_digest(str(root), suffixes, _stamp(root, suffixes))
+
+
+def tool_key() -> str:
+    """The generator's and the fonts' digests together: computed once per build (a stat of each file)."""
+    return _digest([generator_digest(), fonts_digest()])
+
+
+def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool) -> str:
+    """The key of everything a part reads besides catalog strings: the generator and fonts (`tool`), the seed, language,
+    paper and output options, and the spec subtrees a composer reads -- `kit`, `print`, `game` (rules text and
+    generated decks come from the game's figures) and `components` (composers read sibling components' sizes)."""
+    return _digest({
+        "format": FORMAT, "tool": tool, "part": part, "lang": lang,
+        "paper": paper, "seed": seed, "pdfa": pdfa, "png": png,
+        "kit": kit.meta.model_dump(mode="json"), "print": kit.print.model_dump(mode="json"),
+        "game": kit.game.model_dump(mode="json"),
+        "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
+    })
+
+
+def texts_key(catalogs: Mapping[str, Catalog], lang: str, used: Iterable[str]) -> str:
+    """The key of the catalog entries a part used: each id's string in the catalog that answers it (the
+    language's own, else English), or its absence."""
+    own, fallback = catalogs[lang].messages, catalogs["en"].messages
+    entries: list[tuple[str, str | None, str | None]] = []
+    for tid in sorted(set(used)):
+        if tid in own:
+            entries.append((tid, lang, own[tid]))
+        elif tid in fallback:
+            entries.append((tid, "en", fallback[tid]))
+        else:
+            entries.append((tid, None, None))
+    return _digest(entries)
+
+
+def part_key(spec: str, texts: str) -> str:
+    """The content key of one output: spec part and catalog part together."""
+    return _digest([spec, texts])
+
+
+def file_digest(path: Path) -> str | None:
+    """The sha256 of a file, None when it is missing or not a regular file."""
+    try:
+        if not path.is_file():
+            return None
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """The entries of the last build's record in `folder` ({} when missing, unreadable or of another format)."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+        return {}
+    return dict(data["entries"])
+
+
+def dump_manifest(entries: Mapping[str, Any]) -> bytes:
+    """The record as bytes (sorted, so the same build gives the same file)."""
+    return (json.dumps({"format": FORMAT, "entries": dict(entries)}, sort_keys=True, ensure_ascii=False, indent=1)
+            + "\n").encode("utf-8")
+
+
+def is_unchanged(entry: Mapping[str, Any] | None, folder: Path, name: str, spec: str,
+                 catalogs: Mapping[str, Catalog], lang: str, png: bool) -> bool:
+    """Whether the last build's output `name` in `folder` is still what this build would write: same spec key,
+    same strings for the ids it used, and the file(s) on disk are the ones that build wrote."""
+    if not entry or entry.get("spec") != spec or not isinstance(entry.get("used"), list):
+        return False
+    if entry.get("key") != part_key(spec, texts_key(catalogs, lang, entry["used"])):
+        return False
+    if file_digest(folder / name) != entry.get("sha256"):
+        return False
+    if png and file_digest((folder / name).with_suffix(".png")) != entry.get("png_sha256"):
+        return False
+    return True
+
+
+__all__ = ["CACHE_DIR", "MANIFEST", "dump_manifest", "file_digest", "fonts_digest", "generator_digest", "is_unchanged",
+           "part_key", "read_manifest", "spec_key", "texts_key", "tool_key"]

@@ -1,0 +1,114 @@
+"""`pnpkit new`: a variant kit folder copied from an existing kit, renamed, validated, never overwriting."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+from generator.errors import KitError
+from generator.resources import layouts_dir
+
+KIT_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
+TITLE_ID = "kit.title"
+
+
+@dataclass(frozen=True)
+class NewKit:
+    """What `new_kit` made."""
+
+    folder: Path
+    kit_id: str
+    title_id: str
+    source: Path
+    files: tuple[Path, ...]
+
+
+def source_folder(source: str) -> Path:
+    """A kit folder given as a path, or the id of a shipped kit (layouts/<id>)."""
+    path = Path(source)
+    if (path / "kit.yaml").is_file():
+        return path
+    shipped = layouts_dir() / source
+    if KIT_ID.fullmatch(source) and (shipped / "kit.yaml").is_file():
+        return shipped
+    known = sorted(p.name for p in layouts_dir().iterdir() if (p / "kit.yaml").is_file()) if layouts_dir().is_dir() else []
+    raise KitError(f"--from: expected a kit folder (holding kit.yaml) or one of {', '.join(known)}; got {source!r}")
+
+
+def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, source_id: str) -> str:
+    """The catalog with the title's msgid renamed (its translation kept) and a header comment naming the variant."""
+    pattern = re.compile(rf'^msgid "{re.escape(old_id)}"$', re.MULTILINE)
+    text = pattern.sub(f'msgid "{new_id}"', text, count=1)
+    return f"# {kit_id}: a variant of {source_id} made by `pnpkit new`; edit the msgstr lines.\n" + text
+
+
+def _readme(kit_id: str, source_id: str, title_id: str, languages: list[str]) -> str:
+    catalogs = ", ".join(f"locales/{lang}.po" for lang in languages)
+    return (f"# {kit_id}\n\nA variant of the `{source_id}` kit, made by `pnpkit new {kit_id} --from {source_id}`.\n\n"
+            "## What to edit\n\n"
+            "- `kit.yaml` `game:` -- the rules' numbers (the printed rules text is generated from them);\n"
+            "  `game.balance` holds the tolerances `pnpkit check` holds the variant to.\n"
+            "- `kit.yaml` `components:` -- which pieces are printed, their sizes and copies.\n"
+            "- `kit.yaml` `print:` -- paper, margins, bleed, duplex.\n"
+            f"- {catalogs} -- every printed word (`{title_id}` is the kit's title).\n"
+            "- `kit.yaml` `kit.seed` -- the seed of everything random (decks, self-play).\n\n"
+            "## Then\n\n"
+            f"    pnpkit serve {kit_id}      # live preview while you edit\n"
+            f"    pnpkit validate {kit_id}\n"
+            f"    pnpkit check {kit_id}\n"
+            f"    pnpkit build {kit_id}\n")
+
+
+def new_kit(target: Path, source: str) -> NewKit:
+    """Copy the kit `source` to the new folder `target` (its name becomes kit.id), rename kit.id and the title's
+    text id (comments and layout of kit.yaml kept), add a README stub. The folder appears whole or not at all;
+    an existing path is never overwritten. Validation is the caller's (it needs the build room)."""
+    kit_id = target.name
+    if not KIT_ID.fullmatch(kit_id):
+        raise KitError(f"NAME: expected lower-case letters, digits and _ (at most 40, a letter first), as kit.id; "
+                       f"got {kit_id!r}")
+    if os.path.lexists(target):
+        raise KitError(f"{target}: already exists; pnpkit new never overwrites (choose another NAME or remove it)")
+    src = source_folder(source)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise KitError(f"{target}: the folder {parent} does not exist")
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    data = yaml.load((src / "kit.yaml").read_text(encoding="utf-8"))
+    meta = data.get("kit") if isinstance(data, dict) else None
+    if not isinstance(meta, dict):
+        raise KitError(f"{src / 'kit.yaml'}: kit: expected a mapping with id and title")
+    source_id = str(meta.get("id", src.name))
+    old_title = str(meta.get("title", TITLE_ID))
+    title_id = f"{kit_id}.title"
+    meta["id"] = kit_id
+    meta["title"] = title_id
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    languages = [str(x) for x in meta.get("languages", ["en"])]
+    tmp = Path(tempfile.mkdtemp(prefix=f".{kit_id}.", suffix=".new", dir=parent))
+    try:
+        shutil.copytree(src, tmp / "kit", symlinks=False,
+                        ignore=shutil.ignore_patterns("README.md", ".*", "__pycache__"))
+        (tmp / "kit" / "kit.yaml").write_text(buf.getvalue(), encoding="utf-8")
+        for po in sorted((tmp / "kit" / "locales").glob("*.po")):
+            po.write_text(_rename_title_in_catalog(po.read_text(encoding="utf-8"), old_title, title_id, kit_id, source_id),
+                          encoding="utf-8")
+        (tmp / "kit" / "README.md").write_text(_readme(kit_id, source_id, title_id, languages), encoding="utf-8")
+        if os.path.lexists(target):  # appeared meanwhile
+            raise KitError(f"{target}: already exists; pnpkit new never overwrites")
+        os.rename(tmp / "kit", target)
+    except OSError as e:
+        raise KitError(f"{target}: cannot create the kit folder ({e.strerror or e})") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    files = tuple(sorted(p for p in target.rglob("*") if p.is_file()))
+    return NewKit(target, kit_id, title_id, src, files)

@@ -1,0 +1,85 @@
+"""Component PDFs -> one kit PDF: pages copied as they are (no redrawing), bookmarks kept, written atomically
+and reproducibly (same parts, same bytes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from generator.errors import RenderError
+from generator.resources import atomic_write
+
+#: ReportLab's invariant date: the merged file carries the same one as its parts.
+INVARIANT_DATE = "D:20000101000000+00'00'"
+
+Bookmark = tuple[str, int, list[Any]]  # title, page index in the merged file, children
+
+
+def _bookmarks(items: Any, index: dict[tuple[int, int], int], offset: int) -> list[Bookmark]:
+    out: list[Bookmark] = []
+    for item in items:
+        dest = item.destination
+        page = None
+        if dest is not None and len(dest) > 0 and hasattr(dest[0], "objgen"):
+            page = index.get(dest[0].objgen)
+        if page is None:
+            raise RenderError(f"bookmark {item.title!r}: only page destinations can be merged")
+        out.append((str(item.title), page + offset, _bookmarks(item.children, index, offset)))
+    return out
+
+
+def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, author: str = "pnpkit",
+               pdfa: bool = False) -> None:
+    """Write `path` as the pages of `parts` in order, with every part's bookmarks (nested ones too) pointing
+    at the same pages, the document title and language set; PDF/A-2b when `pdfa`."""
+    import pikepdf
+    from pikepdf import Name, OutlineItem, String
+
+    if not parts:
+        raise RenderError(f"nothing to write to {path}: no parts")
+
+    def write(tmp: Path) -> None:
+        sources: list[Any] = []
+        try:
+            merged = pikepdf.new()
+            marks: list[Bookmark] = []
+            for part in parts:
+                src = pikepdf.open(part)
+                sources.append(src)
+                index = {page.obj.objgen: i for i, page in enumerate(src.pages)}
+                with src.open_outline() as outline:
+                    marks.extend(_bookmarks(outline.root, index, len(merged.pages)))
+                merged.pages.extend(src.pages)
+
+            def add(into: Any, items: list[Bookmark]) -> None:
+                for text, page, children in items:
+                    item = OutlineItem(text, page, "Fit")
+                    add(item.children, children)
+                    into.append(item)
+
+            with merged.open_outline() as outline:
+                add(outline.root, marks)
+            merged.Root.PageMode = Name.UseOutlines
+            merged.Root.Lang = String(lang)
+            info = merged.docinfo
+            info[Name.Title] = String(title)
+            info[Name.Author] = String(author)
+            info[Name.Creator] = String("pnpkit")
+            info[Name.Producer] = String("pnpkit (pikepdf merge of ReportLab parts)")
+            info[Name.CreationDate] = String(INVARIANT_DATE)
+            info[Name.ModDate] = String(INVARIANT_DATE)
+            # the parts' streams are copied as they are (ReportLab already compressed the page contents): no
+            # decoding, recompression or object streams -- 2 ms instead of 20 for a Ripple Rush kit, ~18% bigger
+            merged.save(tmp, deterministic_id=True, compress_streams=False,
+                        stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                        object_stream_mode=pikepdf.ObjectStreamMode.disable)
+            merged.close()
+        finally:
+            for src in sources:
+                src.close()
+        if pdfa:
+            from generator.render.pdfa import to_pdfa
+
+            to_pdfa(tmp)
+
+    atomic_write(Path(path), write, what="the PDF")

@@ -1,0 +1,473 @@
+"""`pnpkit serve`: a live preview of one kit. Starlette app served by uvicorn; watchfiles sees the kit's files
+change, the build runs incrementally in a thread, and the page (one HTML document, no external assets) is told
+by server-sent events to fetch the new state -- pictures, or the located validation errors. "Run check" starts
+`python -m generator check KIT --json ...` as a worker process and streams its progress.
+
+Only the kit's build outputs are served: page pictures and PDFs of OUT/<kit>/<lang>/, named by component id
+and paper checked against the kit, never a path taken from the request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from generator.errors import KitError, SpecError
+
+LANGS = ("en", "ja", "es")
+PAPERS = ("a4", "letter", "a3")
+NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+PREVIEW_DPI = 80
+CHECK_JSON = ".pnpkit-check.json"
+_PDFIUM = threading.Lock()  # pdfium is not thread-safe: pictures are rasterised one at a time
+_PROGRESS = re.compile(r"(\d+)/(\d+|\?)")  # rich's "done/total" column ("?" = open-ended)
+
+
+class Preview:
+    """The state of one kit's preview: the chosen language and paper, the last build's pictures or errors,
+    the balance check worker."""
+
+    def __init__(self, kit_dir: Path, out: Path, *, lang: str | None = None, paper: str | None = None,
+                 check_games: int = 200):
+        self.kit_dir = kit_dir.resolve()
+        self.out = out.resolve()
+        self.lang = lang
+        self.paper = paper
+        self.check_games = check_games
+        self.version = 0
+        self.kit_id = self.kit_dir.name
+        self.languages: list[str] = list(LANGS)
+        self.components: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.warnings: list[str] = []
+        self.built: dict[str, Any] = {}
+        self.check: dict[str, Any] = {"status": "idle", "progress": "", "done": 0, "total": 0, "reports": [],
+                                      "message": ""}
+        self._listeners: set[asyncio.Queue[int]] = set()
+        self._lock: asyncio.Lock | None = None
+        self._pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
+        self._worker: asyncio.subprocess.Process | None = None
+        self._load_check()
+
+    # ------------------------------------------------------------ build
+
+    def build_now(self) -> None:
+        """Build the chosen language and paper (incrementally) and record the pictures or the errors."""
+        from generator.build import build, load_kits
+
+        t = time.perf_counter()
+        try:
+            kit = load_kits([self.kit_dir])[0]
+            self.kit_id = kit.meta.id
+            self.languages = list(kit.meta.languages)
+            if self.lang not in self.languages:
+                self.lang = self.languages[0]
+            if self.paper not in PAPERS:
+                self.paper = kit.print.paper
+            result = build([self.kit_dir], out=self.out, langs=[self.lang], paper=self.paper)
+        except SpecError as e:
+            self.errors = [{"file": p.file, "line": p.line, "key": p.key, "message": p.message, "text": str(p)}
+                           for p in e.problems]
+        except KitError as e:
+            self.errors = [{"file": "", "line": None, "key": "", "message": str(e), "text": str(e)}]
+        else:
+            self.errors = []
+            self.warnings = list(result.warnings)
+            self.components = self._components(kit)
+            self.built = {"seconds": round(time.perf_counter() - t, 3), "drawn": result.rebuilt,
+                          "kept": result.skipped, "files": [f.name for f in result.files]}
+
+    def _components(self, kit: Any) -> list[dict[str, Any]]:
+        from generator.buildkeys import read_manifest
+        from generator.render.png import page_count
+
+        folder = self.out / self.kit_id / str(self.lang)
+        entries = read_manifest(folder)
+        out = []
+        for cid, comp in kit.components.items():
+            name = f"{cid}-{self.paper}.pdf"
+            entry = entries.get(name)
+            if not comp.enabled or not entry or not (folder / name).is_file():
+                continue
+            with _PDFIUM:
+                pages = page_count(folder / name)
+            out.append({"id": cid, "file": name, "digest": str(entry.get("sha256", ""))[:16], "pages": pages})
+        return out
+
+    async def rebuild(self) -> None:
+        """Build in a worker thread (the page keeps answering), then tell every open page."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            await asyncio.to_thread(self.build_now)
+        self.bump()
+
+    def bump(self) -> None:
+        """A new state: every open page is told to fetch it."""
+        self.version += 1
+        for q in list(self._listeners):
+            q.put_nowait(self.version)
+
+    def state(self) -> dict[str, Any]:
+        """What the page shows."""
+        return {"version": self.version, "kit": self.kit_id, "languages": self.languages, "papers": list(PAPERS),
+                "lang": self.lang, "paper": self.paper, "components": self.components, "errors": self.errors,
+                "warnings": self.warnings[:20], "built": self.built, "check": self.check,
+                "check_games": self.check_games}
+
+    # ------------------------------------------------------------ pictures and files
+
+    def pdf_path(self, lang: str, name: str) -> Path | None:
+        """An output PDF of this kit, only when `name` is one of the kit's own outputs for the chosen paper."""
+        known = {c["file"] for c in self.components} | {f"kit-{self.paper}.pdf"}
+        if lang not in self.languages or name not in known:
+            return None
+        path = self.out / self.kit_id / lang / name
+        return path if path.is_file() else None
+
+    def picture(self, lang: str, cid: str, page: int) -> bytes | None:
+        """One page of a component as PNG (cached by the file's digest)."""
+        from generator.render.png import page_png
+
+        comp = next((c for c in self.components if c["id"] == cid), None)
+        if comp is None or lang != self.lang or not 0 <= page < int(comp["pages"]):
+            return None
+        path = self.pdf_path(lang, str(comp["file"]))
+        if path is None:
+            return None
+        key = (f"{lang}/{comp['file']}", str(comp["digest"]), page)
+        if key not in self._pictures:
+            with _PDFIUM:
+                self._pictures[key] = page_png(path, page, dpi=PREVIEW_DPI)
+            while len(self._pictures) > 256:
+                self._pictures.popitem(last=False)
+        return self._pictures[key]
+
+    # ------------------------------------------------------------ balance check worker
+
+    def _check_json(self) -> Path:
+        return self.out / self.kit_id / CHECK_JSON
+
+    def _load_check(self) -> None:
+        try:
+            doc = json.loads(self._check_json().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        self.check["reports"] = _verdicts(doc)
+        self.check["status"] = "done"
+
+    async def run_check(self, games: int) -> bool:
+        """Start the check worker unless one runs; returns whether it started."""
+        if self._worker is not None:
+            return False
+        target = self._check_json()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        env = dict(os.environ, FORCE_COLOR="1", COLUMNS="100", PYTHONHASHSEED="0")
+        root = Path(__file__).resolve().parent.parent
+        env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        self._worker = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "generator", "check", str(self.kit_dir), "--games", str(games), "--json", str(target),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env)
+        self.check.update(status="running", progress="starting", done=0, total=0, message="", games=games)
+        self.bump()
+        asyncio.get_running_loop().create_task(self._follow(self._worker, target))
+        return True
+
+    def stop_check(self) -> None:
+        """End a running check worker (the server is stopping)."""
+        if self._worker is not None and self._worker.returncode is None:
+            self._worker.terminate()
+
+    async def _follow(self, proc: asyncio.subprocess.Process, target: Path) -> None:
+        tail = ""
+        last = 0.0
+        assert proc.stderr is not None
+        while True:
+            chunk = await proc.stderr.read(4096)
+            if not chunk:
+                break
+            text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", chunk.decode("utf-8", "replace"))
+            tail = (tail + text)[-4000:]
+            found = _PROGRESS.findall(text)
+            if found:
+                done, total = found[-1]
+                n_total = int(total) if total.isdigit() else 0
+                self.check.update(done=int(done), total=n_total,
+                                  progress=f"{done} of {total} steps" if n_total else f"{done} games played")
+                if time.monotonic() - last > 0.3:
+                    last = time.monotonic()
+                    self.bump()
+        rc = await proc.wait()
+        self._worker = None
+        try:
+            doc = json.loads(target.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            lines = [ln.strip() for ln in tail.replace("\r", "\n").splitlines() if ln.strip()]
+            self.check.update(status="error", message="\n".join(lines[-8:]) or f"check exited with {rc}")
+        else:
+            self.check.update(status="done", reports=_verdicts(doc), progress="",
+                              message="all tolerances hold" if doc.get("ok") else "some tolerances fail")
+        self.bump()
+
+    # ------------------------------------------------------------ events
+
+    async def events(self, request: Request) -> AsyncIterator[str]:
+        """Server-sent events: the state's version whenever it changes (and a comment now and then)."""
+        q: asyncio.Queue[int] = asyncio.Queue()
+        self._listeners.add(q)
+        try:
+            yield f"data: {self.version}\n\n"
+            while True:
+                try:
+                    v = await asyncio.wait_for(q.get(), timeout=10)
+                except asyncio.TimeoutError:
+                    if await request.is_disconnected():
+                        return
+                    yield ": keep-alive\n\n"
+                    continue
+                yield f"data: {v}\n\n"
+        finally:
+            self._listeners.discard(q)
+
+    async def watch(self) -> None:
+        """Rebuild whenever a file of the kit changes (outputs and editor temporaries ignored)."""
+        from watchfiles import awatch
+
+        def wanted(change: Any, path: str) -> bool:
+            p = Path(path)
+            if self.out == p or self.out in p.parents:
+                return False
+            try:
+                rel = p.relative_to(self.kit_dir)
+            except ValueError:
+                return False
+            return not any(part.startswith(".") for part in rel.parts) and \
+                not p.name.endswith(("~", ".part", ".swp", ".tmp"))
+
+        async for _ in awatch(self.kit_dir, watch_filter=wanted, debounce=200, step=50):
+            await self.rebuild()
+
+
+def _verdicts(doc: Any) -> list[dict[str, Any]]:
+    """The verdict tables of a `check --json` document: per kit, each tolerance and whether it holds."""
+    out = []
+    for rep in doc.get("reports", []) if isinstance(doc, dict) else []:
+        rows = [{"name": t.get("name"), "measured": t.get("measured"), "min": t.get("minimum"),
+                 "max": t.get("maximum"), "ok": bool(t.get("ok")), "key": t.get("spec_key", "")}
+                for t in rep.get("tolerances", [])]
+        out.append({"kit": rep.get("kit"), "games": rep.get("games_per_setting"), "ok": bool(rep.get("ok")),
+                    "rows": rows})
+    return out
+
+
+def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
+    """The preview's web app: the page, its state, events, pictures, PDFs and the check button."""
+
+    async def page(request: Request) -> Response:
+        return HTMLResponse(PAGE)
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(preview.state())
+
+    async def select(request: Request) -> Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        lang = body.get("lang") if isinstance(body, dict) else None
+        paper = body.get("paper") if isinstance(body, dict) else None
+        if lang not in LANGS or paper not in PAPERS:
+            return JSONResponse({"error": f"expected lang in {LANGS} and paper in {PAPERS}"}, status_code=400)
+        preview.lang, preview.paper = lang, paper
+        await preview.rebuild()
+        return JSONResponse(preview.state())
+
+    async def check(request: Request) -> Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        games = body.get("games", preview.check_games) if isinstance(body, dict) else preview.check_games
+        if not isinstance(games, int) or not 1 <= games <= 100_000:
+            return JSONResponse({"error": "games: expected a whole number in 1..100000"}, status_code=400)
+        started = await preview.run_check(games)
+        return JSONResponse({"started": started}, status_code=202 if started else 409)
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(preview.events(request), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    async def picture(request: Request) -> Response:
+        lang, cid = request.path_params["lang"], request.path_params["cid"]
+        n = request.path_params["page"]
+        if lang not in LANGS or not NAME.fullmatch(cid):
+            return Response(status_code=404)
+        data = await asyncio.to_thread(preview.picture, lang, cid, n)
+        if data is None:
+            return Response(status_code=404)
+        return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+    async def pdf(request: Request) -> Response:
+        lang, name = request.path_params["lang"], request.path_params["name"]
+        path = preview.pdf_path(lang, name) if lang in LANGS else None
+        if path is None:
+            return Response(status_code=404)
+        return FileResponse(path, media_type="application/pdf")
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await preview.rebuild()
+        watcher = asyncio.get_running_loop().create_task(preview.watch()) if watch else None
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+            preview.stop_check()
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", page),
+        Route("/favicon.ico", no_icon),
+        Route("/api/state", state),
+        Route("/api/select", select, methods=["POST"]),
+        Route("/api/check", check, methods=["POST"]),
+        Route("/events", events),
+        Route("/page/{lang}/{cid}/{page:int}.png", picture),
+        Route("/pdf/{lang}/{name}", pdf),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def serve(kit_dir: Path, *, out: Path, host: str = "127.0.0.1", port: int = 8000, lang: str | None = None,
+          paper: str | None = None, check_games: int = 200) -> None:
+    """Run the preview server until interrupted."""
+    import uvicorn
+
+    preview = Preview(kit_dir, out, lang=lang, paper=paper, check_games=check_games)
+    print(f"pnpkit serve: http://{host}:{port}/  (kit {preview.kit_dir}, outputs {preview.out}; Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(make_app(preview), host=host, port=port, log_level="warning")
+
+
+PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pnpkit preview</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:0;background:#eef0f3;color:#1d2330}
+header{position:sticky;top:0;background:#1d2330;color:#fff;padding:10px 16px;display:flex;gap:16px;align-items:center;z-index:2}
+header h1{font-size:16px;margin:0 12px 0 0}
+header select{font-size:14px}
+#status{margin-left:auto;font-size:12px;opacity:.8}
+main{display:grid;grid-template-columns:1fr 380px;gap:16px;padding:16px}
+#errors{display:none;background:#fff0f0;border:2px solid #d62d3a;border-radius:6px;padding:8px 12px;margin-bottom:12px}
+#errors h2{color:#b3151f;font-size:15px;margin:4px 0 8px}
+#errors li{font-family:ui-monospace,monospace;font-size:13px;margin:4px 0;white-space:pre-wrap}
+#errors .where{color:#b3151f;font-weight:bold}
+section.comp{background:#fff;border-radius:6px;padding:8px 12px;margin-bottom:12px}
+section.comp h2{font-size:15px;margin:4px 0 8px}
+section.comp h2 a{font-size:12px;font-weight:normal;margin-left:8px}
+.pages{display:flex;flex-wrap:wrap;gap:8px}
+.pages img{max-width:300px;border:1px solid #ccd;background:#fff}
+aside{background:#fff;border-radius:6px;padding:8px 12px;align-self:start}
+aside h2{font-size:15px}
+table{border-collapse:collapse;width:100%;font-size:12px}
+td,th{border-bottom:1px solid #e3e5ea;padding:3px 4px;text-align:left;vertical-align:top}
+.ok{color:#2e7d32;font-weight:bold}.fail{color:#c62828;font-weight:bold}
+progress{width:100%}
+</style></head><body>
+<header><h1 id="kit">pnpkit</h1>
+<label>language <select id="lang"></select></label>
+<label>paper <select id="paper"></select></label>
+<span id="status">connecting</span></header>
+<main><div>
+<div id="errors" role="alert"><h2>The kit does not build</h2><ul id="error-list"></ul></div>
+<div id="components"></div></div>
+<aside><h2>Balance</h2>
+<label>games per setting <input id="games" type="number" min="1" max="100000" value="200" style="width:80px"></label>
+<button id="run-check">Run check</button>
+<div id="check-progress"></div><div id="check-message"></div><div id="verdicts"></div></aside></main>
+<script>
+"use strict";
+let shown = null;
+const $ = (id) => document.getElementById(id);
+function esc(s){return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));}
+function num(x){return x === null || x === undefined ? "" : (Math.abs(x) >= 100 ? x.toFixed(0) : Number(x).toPrecision(3));}
+function options(sel, values, chosen){
+  const want = values.join(",");
+  if (sel.dataset.values !== want){ sel.innerHTML = values.map(v => `<option>${esc(v)}</option>`).join(""); sel.dataset.values = want; }
+  sel.value = chosen;
+}
+function render(s){
+  if (!shown) $("games").value = s.check_games;
+  shown = s;
+  $("kit").textContent = "pnpkit preview: " + s.kit;
+  options($("lang"), s.languages, s.lang); options($("paper"), s.papers, s.paper);
+  const b = s.built || {};
+  $("status").textContent = s.errors.length ? "last edit does not build; showing the last good pictures" :
+      `built in ${b.seconds ?? "?"} s: ${b.drawn ?? 0} drawn, ${b.kept ?? 0} unchanged`;
+  $("errors").style.display = s.errors.length ? "block" : "none";
+  $("error-list").innerHTML = s.errors.map(e => {
+    const where = e.file ? `${e.file}${e.line ? ":" + e.line : ""}` : "";
+    return `<li data-file="${esc(e.file)}" data-line="${esc(e.line)}" data-key="${esc(e.key)}">` +
+      (where ? `<span class="where">${esc(where)}</span>: ` : "") + (e.key ? `<b>${esc(e.key)}</b>: ` : "") + `${esc(e.message)}</li>`;
+  }).join("");
+  const box = $("components");
+  const keep = new Set();
+  for (const c of s.components){
+    keep.add(c.id);
+    let sec = box.querySelector(`section[data-cid="${c.id}"]`);
+    if (!sec){ sec = document.createElement("section"); sec.className = "comp"; sec.dataset.cid = c.id; box.appendChild(sec); }
+    const key = `${s.lang}/${c.file}/${c.digest}/${c.pages}`;
+    if (sec.dataset.key === key) continue;
+    sec.dataset.key = key;
+    let imgs = "";
+    for (let n = 0; n < c.pages; n++)
+      imgs += `<img alt="${esc(c.id)} page ${n + 1}" data-cid="${esc(c.id)}" data-page="${n}" src="/page/${s.lang}/${c.id}/${n}.png?v=${c.digest}">`;
+    sec.innerHTML = `<h2>${esc(c.id)} <a href="/pdf/${s.lang}/${esc(c.file)}" target="_blank">${esc(c.file)}</a></h2><div class="pages">${imgs}</div>`;
+  }
+  for (const sec of [...box.querySelectorAll("section")]) if (!keep.has(sec.dataset.cid)) sec.remove();
+  const ck = s.check;
+  $("run-check").disabled = ck.status === "running";
+  $("check-progress").innerHTML = ck.status === "running" ?
+    `<progress ${ck.total ? `max="${ck.total}" value="${ck.done}"` : ""}></progress> <span id="check-count">running: ${esc(ck.progress)}</span>` : "";
+  $("check-message").textContent = ck.message || "";
+  $("verdicts").innerHTML = (ck.reports || []).map(r =>
+    `<h3>${esc(r.kit)} <span class="${r.ok ? "ok" : "fail"}">${r.ok ? "balanced" : "out of tolerance"}</span></h3>` +
+    `<div>${esc(r.games)} games per setting</div><table><tr><th>tolerance</th><th>measured</th><th>min</th><th>max</th><th></th></tr>` +
+    r.rows.map(t => `<tr><td title="${esc(t.key)}">${esc(t.name)}</td><td>${num(t.measured)}</td><td>${num(t.min)}</td><td>${num(t.max)}</td>` +
+      `<td class="${t.ok ? "ok" : "fail"}">${t.ok ? "ok" : "FAIL"}</td></tr>`).join("") + "</table>").join("");
+}
+async function refresh(){ const r = await fetch("/api/state", {cache: "no-store"}); render(await r.json()); }
+async function choose(){
+  $("status").textContent = "building";
+  const r = await fetch("/api/select", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({lang: $("lang").value, paper: $("paper").value})});
+  render(await r.json());
+}
+$("lang").addEventListener("change", choose); $("paper").addEventListener("change", choose);
+$("run-check").addEventListener("click", async () => {
+  $("run-check").disabled = true;
+  await fetch("/api/check", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({games: Number($("games").value)})});
+});
+const events = new EventSource("/events");
+events.onmessage = () => refresh();
+events.onerror = () => { $("status").textContent = "server gone; retrying"; };
+</script></body></html>
+"""

@@ -1,0 +1,148 @@
+"""Incremental builds: unchanged components are kept, the kit PDF is reassembled from the component PDFs with
+its bookmarks, and the result is byte-identical to a clean build; --force draws everything; nothing is
+written when an edit breaks the kit."""
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdf
+import pytest
+
+from generator.build import build
+from generator.errors import KitError
+
+ROOT = Path(__file__).resolve().parents[1]
+RR = ROOT / "layouts" / "ripple_rush"
+PARTS = 15  # 4 components + the calibration sheet, in 3 languages
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture
+def kit(tmp_path):
+    dst = tmp_path / "ripple_rush"
+    shutil.copytree(RR, dst)
+    return dst
+
+
+def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
+    after = tree(out)
+    return sorted(k for k in after if before.get(k) != after[k] and "/.pnpkit/" not in k)
+
+
+def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(kit, tmp_path):
+    out = tmp_path / "out"
+    first = build([kit], out=out)
+    assert (first.rebuilt, first.skipped) == (PARTS, 0)
+    before = tree(out)
+    edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Shuffle well. ')
+    again = build([kit], out=out)
+    assert (again.rebuilt, again.skipped) == (1, PARTS - 1)
+    assert sorted(p.relative_to(out).as_posix() for p in again.files) == ["ripple_rush/en/kit-a4.pdf",
+                                                                           "ripple_rush/en/rules-a4.pdf"]
+    assert rebuilt_names(out, before) == ["ripple_rush/en/kit-a4.pdf", "ripple_rush/en/rules-a4.pdf"]
+    build([kit], out=tmp_path / "clean")
+    assert tree(out) == tree(tmp_path / "clean")
+
+
+def test_an_unchanged_kit_writes_nothing_and_force_redraws_everything(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out)
+    before = tree(out)
+    same = build([kit], out=out)
+    assert (same.rebuilt, same.skipped, same.files) == (0, PARTS, [])
+    forced = build([kit], out=out, force=True)
+    assert (forced.rebuilt, forced.skipped) == (PARTS, 0)
+    assert tree(out) == before
+
+
+def test_a_game_figure_redraws_every_part(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out)
+    edit(kit / "kit.yaml", "goals: {points: 3, revealed: 2}", "goals: {points: 4, revealed: 2}")
+    r = build([kit], out=out)
+    assert (r.rebuilt, r.skipped) == (PARTS, 0)
+    build([kit], out=tmp_path / "clean")
+    assert tree(out) == tree(tmp_path / "clean")
+
+
+def test_a_string_falling_back_to_english_is_keyed_on_the_english_text(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out, langs=["ja", "en"])
+    ja = kit / "locales" / "ja.po"
+    text = ja.read_text(encoding="utf-8")
+    cut = re.sub(r'msgid "rules\.setup"\nmsgstr "[^\n]*"\n', "", text, count=1)
+    assert cut != text
+    ja.write_text(cut, encoding="utf-8")
+    r = build([kit], out=out, langs=["ja", "en"])
+    assert r.rebuilt == 1  # ja rules card now prints the English string
+    edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Now. ')
+    r = build([kit], out=out, langs=["ja", "en"])
+    assert r.rebuilt == 2  # both rules cards print the edited English string
+    build([kit], out=tmp_path / "clean", langs=["ja", "en"])
+    assert tree(out) == tree(tmp_path / "clean")
+
+
+def test_a_tampered_output_file_is_drawn_again(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out, langs=["en"])
+    target = out / "ripple_rush" / "en" / "goal_cards-a4.pdf"
+    good = target.read_bytes()
+    target.write_bytes(good[:-10])
+    r = build([kit], out=out, langs=["en"])
+    assert r.rebuilt == 1 and target.read_bytes() == good
+
+
+def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out, langs=["en"])
+    folder = out / "ripple_rush" / "en"
+    reader = pypdf.PdfReader(folder / "kit-a4.pdf")
+    marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
+    starts, page = [], 0
+    for name in ("score_sheet", "number_cards", "goal_cards", "rules"):
+        starts.append(page)
+        page += len(pypdf.PdfReader(folder / f"{name}-a4.pdf").pages)
+    starts.append(page)
+    assert marks == list(zip(["Score sheets", "Number cards", "Goal cards", "Rules summary", "Duplex calibration"], starts))
+    assert len(reader.pages) == page + len(pypdf.PdfReader(folder / ".pnpkit" / "calibration-a4.pdf").pages)
+    assert reader.metadata.title == "Ripple Rush"
+    assert reader.trailer["/Root"]["/PageMode"] == "/UseOutlines"
+
+
+def test_a_broken_edit_writes_nothing(kit, tmp_path):
+    out = tmp_path / "out"
+    build([kit], out=out)
+    before = tree(out)
+    edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "{{ nope( ')
+    with pytest.raises(KitError, match=r"en\.po:\d+: rules\.setup: "):
+        build([kit], out=out)
+    assert tree(out) == before
+
+
+def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    def cli(*args):
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        return subprocess.run([sys.executable, "-m", "generator", "build", str(kit), "--lang", "en", "--out",
+                               str(tmp_path / "out"), *args], env=env, capture_output=True, text=True, timeout=300)
+
+    first = cli()
+    assert first.returncode == 0, first.stderr
+    assert "5 files written (5 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
+    again = cli()
+    assert "0 files written (0 parts drawn, 5 unchanged)" in again.stdout.replace("\n", " ")
+    forced = cli("--force")
+    assert "5 files written (5 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")

@@ -1,0 +1,54 @@
+"""`pnpkit new NAME --from KIT`: a renamed, validating copy; never overwrites; bad names refused."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_new_then_validate_and_build(tmp_path):
+    r = pnpkit("new", "my_rr", "--from", "ripple_rush", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "pnpkit build my_rr" in r.stdout and "pnpkit serve my_rr" in r.stdout
+    kit = tmp_path / "my_rr"
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    assert "  id: my_rr\n" in text and "  title: my_rr.title\n" in text
+    assert text.startswith("# Ripple Rush: flip-and-write")  # comments kept
+    assert "bonuses: [5, 10, blue, red, green, orange, 15, 20]   # top row first" in text
+    for lang in ("en", "ja", "es"):
+        po = (kit / "locales" / f"{lang}.po").read_text(encoding="utf-8")
+        assert 'msgid "my_rr.title"' in po and 'msgid "kit.title"' not in po
+    assert "locales/en.po" in (kit / "README.md").read_text(encoding="utf-8")
+    v = pnpkit("validate", "my_rr", cwd=tmp_path)
+    assert v.returncode == 0, v.stderr
+    b = pnpkit("build", "my_rr", "--lang", "en", "--out", "out", cwd=tmp_path)
+    assert b.returncode == 0, b.stderr
+    assert (tmp_path / "out" / "my_rr" / "en" / "kit-a4.pdf").stat().st_size > 10_000
+
+
+def test_new_refuses_to_overwrite(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "keep.txt").write_text("mine", encoding="utf-8")
+    r = pnpkit("new", "mine", "--from", "ripple_rush", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stderr == "error: mine: already exists; pnpkit new never overwrites (choose another NAME or remove it)\n"
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["keep.txt"]
+
+
+def test_new_bad_name_and_source(tmp_path):
+    r = pnpkit("new", "My-Kit", "--from", "ripple_rush", cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "NAME: expected lower-case letters, digits and _" in r.stderr and "got 'My-Kit'" in r.stderr
+    r = pnpkit("new", "ok_name", "--from", "nope", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "--from: expected a kit folder (holding kit.yaml) or one of peak_dice, raindrops, ripple_rush, rummy_cards; " \
+           "got 'nope'" in r.stderr
+    assert list(tmp_path.iterdir()) == []
