@@ -397,6 +397,38 @@ def _remove_stale_stages(out: Path) -> None:
             shutil.rmtree(stage, ignore_errors=True)
 
 
+@contextmanager
+def staged_folders(out: Path, folders: Sequence[Path], *, keep_existing: bool = True) -> Iterator[Path]:
+    """All-or-nothing output of whole folders below `out`: yields a staging root (inside
+    `OUT/.pnpkit-stage-<pid>-*`, same filesystem) that mirrors `out`; write each folder's new content below it.
+    With `keep_existing`, files already in a folder are hard-linked in first (other papers' files survive);
+    without, a folder is replaced whole. When the block ends normally the staged folders are swapped in with
+    signals held (rolled back if a rename fails); on any error or interrupt OUT is untouched. The stage is
+    always removed. Used by build, incremental build and export."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        _remove_stale_stages(out)
+        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
+    except OSError as e:
+        raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
+    new_root, old_root = stage / "new", stage / "old"
+    try:
+        for folder in folders:
+            rel = folder.relative_to(out)
+            if keep_existing and folder.is_dir():
+                shutil.copytree(folder, new_root / rel, symlinks=True, copy_function=_link_or_copy)
+            else:
+                (new_root / rel).mkdir(parents=True, exist_ok=True)
+        yield new_root
+        with signals_deferred():
+            _swap(folders, out, new_root, old_root)
+    except OSError as e:
+        raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
+    finally:
+        with signals_deferred():
+            shutil.rmtree(stage, ignore_errors=True)
+
+
 def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
                progress: Callable[[str], None] | None = None, pdfa: bool = False) -> list[Path]:
     """Write every planned PDF (PDF/A-2b when `pdfa`) and PNG previews, all or nothing.
@@ -418,21 +450,8 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
             raise RenderError(f"{p.path.relative_to(out)} (language {p.lang}): {e}") from None
     check_out(out)
     folders = _check_targets(planned, out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        _remove_stale_stages(out)
-        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
-    except OSError as e:
-        raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
-    new_root, old_root = stage / "new", stage / "old"
     written: list[Path] = []
-    try:
-        for folder in folders:
-            rel = folder.relative_to(out)
-            if folder.is_dir():
-                shutil.copytree(folder, new_root / rel, symlinks=True, copy_function=_link_or_copy)
-            else:
-                (new_root / rel).mkdir(parents=True, exist_ok=True)
+    with staged_folders(out, folders) as new_root:
         for p in planned:
             rel = p.path.relative_to(out)
             tmp = new_root / rel
@@ -443,13 +462,6 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
                 written.append(p.path.with_suffix(".png"))
             if progress:
                 progress(str(rel))
-        with signals_deferred():
-            _swap(folders, out, new_root, old_root)
-    except OSError as e:
-        raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
-    finally:
-        with signals_deferred():
-            shutil.rmtree(stage, ignore_errors=True)
     return written
 
 
@@ -632,21 +644,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
     planned += [Planned(plan.folder / plan.kit_name, [], "", plan.lang) for plan in todo]
     _check_targets(planned, out)
     folders = sorted({plan.folder for plan in todo})  # whole kit/language folders (with their .pnpkit/)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        _remove_stale_stages(out)
-        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
-    except OSError as e:
-        raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
-    new_root, old_root = stage / "new", stage / "old"
     written: list[Path] = []
-    try:
-        for folder in folders:
-            rel = folder.relative_to(out)
-            if folder.is_dir():
-                shutil.copytree(folder, new_root / rel, symlinks=True, copy_function=_link_or_copy)
-            else:
-                (new_root / rel).mkdir(parents=True, exist_ok=True)
+    with staged_folders(out, folders) as new_root:
         for plan in todo:
             staged = new_root / plan.folder.relative_to(out)
             entries = dict(plan.entries)
@@ -672,13 +671,6 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": plan.page_count}
             (staged / MANIFEST).parent.mkdir(exist_ok=True)
             atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
-        with signals_deferred():
-            _swap(folders, out, new_root, old_root)
-    except OSError as e:
-        raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
-    finally:
-        with signals_deferred():
-            shutil.rmtree(stage, ignore_errors=True)
     return written
 
 

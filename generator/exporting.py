@@ -9,8 +9,6 @@ import io
 import json
 import multiprocessing as mp
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,7 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.build import check_kits, compose_one, load_kits, print_data, translation_warnings, with_print
+from generator.build import (
+    check_kits,
+    check_out,
+    compose_one,
+    load_kits,
+    print_data,
+    staged_folders,
+    translation_warnings,
+    with_print,
+)
 from generator.errors import KitError
 from generator.export.plan import POD_SIZES, Board, Deck, PodSize, decks_and_boards, describe, matches
 from generator.export.tts import BoardImage, deck_rows, first_keys, saved_object
@@ -147,90 +154,88 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                                                   result.warnings.append)
             plans.append((kit, lang, decks, boards, title))
     t2 = time.perf_counter()
-    out.mkdir(parents=True, exist_ok=True)
-    stage = Path(tempfile.mkdtemp(prefix=".pnpkit-export-", dir=out))
+    check_out(out)
+    # the tts/ and cards/ folders of every kit/language are replaced whole, all or nothing, as the build does
+    subs = [sub for sub, on in (("tts", options.tts), ("cards", options.cards)) if on]
+    folders = sorted({out / kit.meta.id / lang / sub for kit, lang, *_ in plans for sub in subs})
     pool = _pool(options.workers)
+    written: list[Path] = []
     try:
-        def submit(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-            if pool is not None:
-                fut = pool.submit(fn, *args, **kwargs)
-            else:
-                fut = Future()
-                fut.set_result(fn(*args, **kwargs))
-            if progress:
-                fut.add_done_callback(lambda _: progress(1))
-            return fut
+        with staged_folders(out, folders, keep_existing=False) as stage:
+            def submit(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+                if pool is not None:
+                    fut = pool.submit(fn, *args, **kwargs)
+                else:
+                    fut = Future()
+                    fut.set_result(fn(*args, **kwargs))
+                if progress:
+                    fut.add_done_callback(lambda _: progress(1))
+                return fut
 
-        # every image job is submitted first (decks, boards and card files of every kit run in parallel) ...
-        jobs: list[tuple[Kit, str, list[Deck], list[Board], str, list[Future[Any]], list[Future[Any]],
-                         list[tuple[Deck, Future[Any]]]]] = []
-        for kit, lang, decks, boards, title in plans:
-            rel_root = Path(kit.meta.id) / lang
-            tts_jobs: list[Future[Any]] = []
-            board_jobs: list[Future[Any]] = []
-            card_jobs: list[tuple[Deck, Future[Any]]] = []
-            if options.tts:
-                folder = stage / rel_root / "tts"
-                tts_jobs = [submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality) for d in decks]
-                board_jobs = [submit(write_board, b, folder, fmt=options.fmt, quality=options.quality) for b in boards]
-            if options.cards:
-                for d in decks:
-                    if size is not None and not matches(d, size):
-                        result.warnings.append(f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
-                                               f"not exported as cards (export it without --size)")
-                        continue
-                    result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
-                    card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size)))
-            jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
-        # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
-        written: list[Path] = []
-        for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:
-            rel_root = Path(kit.meta.id) / lang
-            if options.tts:
-                folder = rel_root / "tts"
-                final = (out / folder).resolve()
+            # every image job is submitted first (decks, boards and card files of every kit run in parallel) ...
+            jobs: list[tuple[Kit, str, list[Deck], list[Board], str, list[Future[Any]], list[Future[Any]],
+                             list[tuple[Deck, Future[Any]]]]] = []
+            for kit, lang, decks, boards, title in plans:
+                rel_root = Path(kit.meta.id) / lang
+                tts_jobs: list[Future[Any]] = []
+                board_jobs: list[Future[Any]] = []
+                card_jobs: list[tuple[Deck, Future[Any]]] = []
+                if options.tts:
+                    folder = stage / rel_root / "tts"
+                    tts_jobs = [submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality) for d in decks]
+                    board_jobs = [submit(write_board, b, folder, fmt=options.fmt, quality=options.quality) for b in boards]
+                if options.cards:
+                    for d in decks:
+                        if size is not None and not matches(d, size):
+                            result.warnings.append(f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
+                                                   f"not exported as cards (export it without --size)")
+                            continue
+                        result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
+                        card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size)))
+                jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
+            # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
+            for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:
+                rel_root = Path(kit.meta.id) / lang
+                if options.tts:
+                    folder = rel_root / "tts"
+                    final = (out / folder).resolve()
 
-                def url(name: str, final: Path = final, prefix: str = f"{kit.meta.id}/{lang}/tts") -> str:
-                    if options.base_url:
-                        return f"{options.base_url.rstrip('/')}/{prefix}/{name}"
-                    return (final / name).as_uri()
+                    def url(name: str, final: Path = final, prefix: str = f"{kit.meta.id}/{lang}/tts") -> str:
+                        if options.base_url:
+                            return f"{options.base_url.rstrip('/')}/{prefix}/{name}"
+                        return (final / name).as_uri()
 
-                images = [tts_images(f.result(), url) for f in tts_jobs]
-                result.cards += sum(len({c.front.face for c in d.cards}) for d in decks)
-                tiles = []
-                for b, f in zip(boards, board_jobs):
-                    rel, w, h = f.result()
-                    tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
-                obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
-                name = f"{kit.meta.id}-{lang}.json"
-                (stage / folder / name).write_bytes((json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode())
-                for images_of, key in zip(images, first_keys(images)):
-                    rows = deck_rows(images_of, key)
-                    (stage / folder / f"{images_of.deck.component}.csv").write_bytes(
-                        _csv(rows, ("card_id", "sheet", "slot", "index", "id")))
-                written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
-            if options.cards:
-                folder = rel_root / "cards"
-                rows_out: list[dict[str, Any]] = []
-                for _, f in card_jobs:
-                    made = f.result()
-                    result.cards += len(made)
-                    rows_out += [{"component": m.component, "index": m.index, "id": m.id, "side": m.side, "count": m.count,
-                                  "file": m.file, "width_px": m.size_px[0], "height_px": m.size_px[1], "sha256": m.sha256}
-                                 for m in made]
-                (stage / folder).mkdir(parents=True, exist_ok=True)
-                (stage / folder / "manifest.csv").write_bytes(_csv(rows_out, ("component", "index", "id", "side", "count", "file",
-                                                                              "width_px", "height_px", "sha256")))
-                written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
-        for rel in written:
-            final = out / rel
-            final.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(stage / rel, final)
+                    images = [tts_images(f.result(), url) for f in tts_jobs]
+                    result.cards += sum(len({c.front.face for c in d.cards}) for d in decks)
+                    tiles = []
+                    for b, f in zip(boards, board_jobs):
+                        rel, w, h = f.result()
+                        tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
+                    obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
+                    name = f"{kit.meta.id}-{lang}.json"
+                    (stage / folder / name).write_bytes((json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode())
+                    for images_of, key in zip(images, first_keys(images)):
+                        rows = deck_rows(images_of, key)
+                        (stage / folder / f"{images_of.deck.component}.csv").write_bytes(
+                            _csv(rows, ("card_id", "sheet", "slot", "index", "id")))
+                    written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
+                if options.cards:
+                    folder = rel_root / "cards"
+                    rows_out: list[dict[str, Any]] = []
+                    for _, f in card_jobs:
+                        made = f.result()
+                        result.cards += len(made)
+                        rows_out += [{"component": m.component, "index": m.index, "id": m.id, "side": m.side, "count": m.count,
+                                      "file": m.file, "width_px": m.size_px[0], "height_px": m.size_px[1], "sha256": m.sha256}
+                                     for m in made]
+                    (stage / folder).mkdir(parents=True, exist_ok=True)
+                    (stage / folder / "manifest.csv").write_bytes(_csv(rows_out, ("component", "index", "id", "side", "count", "file",
+                                                                                  "width_px", "height_px", "sha256")))
+                    written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
         result.files = [out / rel for rel in written]
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-        shutil.rmtree(stage, ignore_errors=True)
     t3 = time.perf_counter()
     result.timings = {"load": t1 - t0, "compose": t2 - t1, "render": t3 - t2}
     return result
