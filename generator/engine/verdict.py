@@ -290,7 +290,7 @@ def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, fl
                                                           ry.std(axis=1, keepdims=True), 1.0)
     rho = np.clip((ry * rx[None, :]).mean(axis=1), -0.999999, 0.999999)
     z = np.arctanh(rho)
-    centre = math.atanh(min(max(ev.estimate(), -0.999999), 0.999999))
+    centre = float(z.mean())  # the replicates' own centre: the observed rho may sit at +-1 with few items
     q = float(sps.norm.ppf(1 - alpha / 2))
     sd = float(z.std(ddof=1))
     return (math.tanh(centre - q * sd), math.tanh(centre + q * sd))
