@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Sequence
 
 from generator.engine.report import BalanceReport, Tolerance
 from generator.engine.runner import Chunk, Executor, Simulation, Tally
@@ -47,7 +47,7 @@ class Budget:
         return n
 
 
-def as_budget(games: "int | Budget") -> Budget:
+def as_budget(games: int | Budget) -> Budget:
     """A plain games count is a budget giving every setting that many games."""
     return games if isinstance(games, Budget) else Budget(int(games))
 

@@ -10,7 +10,8 @@ tables, game length). This is a description of what a house rule does, not a ver
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING, Any, Callable, Literal, get_args, get_origin
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -59,7 +60,7 @@ def switch_effects(game_module: Any, spec: BaseModel, *, games: int, seed: int, 
     return rows
 
 
-def switch_table(rows: list[dict[str, Any]]) -> "Table":
+def switch_table(rows: list[dict[str, Any]]) -> Table:
     """The side-by-side table of `switch_effects` rows: per player count, score mean, seat shares, length."""
     from generator.engine.report import Table
 

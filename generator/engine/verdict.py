@@ -21,9 +21,10 @@ verdicts are simultaneous over every tolerance of a kit and every planned look.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, Sequence, Union
+from typing import Literal, Union
 
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
@@ -102,7 +103,7 @@ class Ratio:
     cov_xy: float
 
     @classmethod
-    def of(cls, x: "Sequence[float] | object", y: "Sequence[float] | object") -> "Ratio":
+    def of(cls, x: Sequence[float] | object, y: Sequence[float] | object) -> Ratio:
         """From per-game arrays x and y (same length)."""
         import numpy as np
 
@@ -150,7 +151,7 @@ class Extreme:
     "max_distance" = largest |part - centre|."""
 
     kind: ExtremeKind
-    parts: tuple[Union[Proportion, Mean], ...]
+    parts: tuple[Proportion | Mean, ...]
     centre: float = 0.0
 
     def estimate(self) -> float:

@@ -10,9 +10,24 @@ import pytest
 from scipy import stats as sps
 
 from generator.engine.report import Tolerance, bounded
-from generator.engine.verdict import (Exact, Extreme, Mean, MeanDifference, Proportion, RankCorrelation,
-                                      RankCorrelationOfMeans, Ratio, Verdict, bonferroni_alpha, combine_means,
-                                      decide, games_to_decide, interval, method, planned_looks)
+from generator.engine.verdict import (
+    Exact,
+    Extreme,
+    Mean,
+    MeanDifference,
+    Proportion,
+    RankCorrelation,
+    RankCorrelationOfMeans,
+    Ratio,
+    Verdict,
+    bonferroni_alpha,
+    combine_means,
+    decide,
+    games_to_decide,
+    interval,
+    method,
+    planned_looks,
+)
 from generator.spec.base import Bound
 
 

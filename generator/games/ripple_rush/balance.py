@@ -171,11 +171,12 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
             tol = _tol(f"skill gap {strongest} - random mean score ({key} players)", ev, bal.skill_gap,
                        "skill_gap", f"{key}p {strongest}", f"{key}p random")
             gap = tol.measured
-            figures["players"][key]["skill_gap"] = {"strong": strongest, "gap": gap}
-            gap_rows.append([int(key), strongest, round(gap, 3)])
+            figures["players"][key]["skill_gap"] = {"strong": strongest, "gap": gap, "low": tol.low, "high": tol.high,
+                                                    "confidence": tol.confidence}
+            gap_rows.append([int(key), strongest, round(gap, 3), round(tol.low or 0.0, 3), round(tol.high or 0.0, 3)])
             rep.tolerances.append(tol)
         rep.tables.append(Table("How much skill matters: mean score gap to random (like tables)",
-                                ["players", "policy", "gap"], gap_rows))
+                                ["players", "policy", "gap", "99% low", "99% high"], gap_rows))
     four = counts[min(len(counts) - 1, 3)] if counts else None
     if four is not None:
         rep.charts.append(Histogram(f"Score distribution, {four} players", {
