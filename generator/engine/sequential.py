@@ -87,10 +87,12 @@ def _games_of(t: Tolerance, given: Mapping[str, int]) -> int:
 
 
 def judge(make_report: Callable[[Budget], BalanceReport], *, first: int, cap: int, confidence: float,
-          progress: Callable[..., None] | None = None) -> BalanceReport:
+          progress: Callable[..., None] | None = None, stop_on_fail: bool = True) -> BalanceReport:
     """Run the sequential check: build the report at each look, freeze decided verdicts, extend the settings of
-    undecided ones, stop when all are decided or at the cap. Returns the last look's report with every
-    tolerance replaced by its frozen verdict (and, for undecided ones, the games the estimate needs)."""
+    undecided ones, stop when all are decided or at the cap (or, with `stop_on_fail`, as soon as one FAILS:
+    the kit fails whatever the rest say, and the undecided rest is reported as such). Returns the last look's
+    report with every tolerance replaced by its frozen verdict (and, for undecided ones, the games the
+    estimate needs)."""
     looks = planned_looks(first, max(first, cap))
     K = len(looks)
     per: dict[str, int] = {}
@@ -122,6 +124,8 @@ def judge(make_report: Callable[[Budget], BalanceReport], *, first: int, cap: in
             if final[i].verdict is Verdict.UNDECIDED:
                 undecided.append(i)
         if not undecided or k == K - 1:
+            break
+        if stop_on_fail and any(t.verdict is Verdict.FAILS for t in final.values()):
             break
         grow: set[str] = set()
         for i in undecided:

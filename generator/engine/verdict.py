@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, Union
+from typing import Literal
 
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
@@ -177,7 +177,7 @@ class Exact:
         return self.value
 
 
-Evidence = Union[Proportion, Mean, MeanDifference, RankCorrelation, RankCorrelationOfMeans, Ratio, Extreme, Exact]
+Evidence = Proportion | Mean | MeanDifference | RankCorrelation | RankCorrelationOfMeans | Ratio | Extreme | Exact
 
 METHODS: dict[type, str] = {
     Proportion: "Wilson score",

@@ -108,6 +108,8 @@ def _child_seed(seed: int, tag: int) -> int:
     return int(np.random.SeedSequence([seed, tag]).generate_state(1, dtype=np.uint32)[0])
 
 
+REACH_PER_GAME = 50
+"""Simulated players per unit of the games budget for the cloud-reach check (numpy draws, no game played)."""
 OUT_OF_SAMPLE = 0x4F4F53
 """Spawn key of the check's solo-game stream: SeedSequence([seed, OUT_OF_SAMPLE]) never equals the build's
 SeedSequence(game.seed), so the printed points (fitted on the build sample) are judged on fresh games even
@@ -144,7 +146,8 @@ def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, exe
     need = np.array([[t.condition.get(s, 0) for s in types] for t in spec.cloud_tokens.types], np.int64)
     reach_sim = CloudReach(np.array([sidx[c.cloud] if c.cloud else -1 for c in cards], np.int64),
                            1.0 / np.maximum(diff, 1e-9), need, bal.cloud_reach_cards)
-    reach_games = budget("reach", cap=bal.max_games)
+    # a simulated player costs microseconds (no game is played): REACH_PER_GAME of them per solo game budget
+    reach_games = REACH_PER_GAME * budget("reach", cap=bal.max_games)
     reach = run(reach_sim, reach_games, _child_seed(seed, 0x434C), executor)
     runs = float(reach["runs"].sum())
     reach_iv = {t: wilson(float(reach["met"][i]), runs) for i, t in enumerate(types)}
