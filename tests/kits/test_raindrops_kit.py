@@ -165,3 +165,49 @@ def test_every_page_rendered_has_ink_and_colour(built, tmp_path):
         colours = im.getcolors(maxcolors=1 << 16) or []
         ink = sum(c for c, rgb in colours if sum(rgb) < 700)
         assert ink > 0.002 * im.width * im.height, f"page {i + 1} looks blank"
+
+
+FLIPPED = {"bag_empties": ("last_tile_drawn", "tile_needed"),
+           "final_placement": ("every_card_with_clouds", "older_cards_no_clouds"),
+           "bonus_per_tile": ("one_half", "both_halves"), "wild_bonus": ("two_colours", "all_colours"),
+           "bonus_refill": ("by_choice", "always")}
+
+
+@pytest.fixture(scope="module")
+def flipped_kit(tmp_path_factory):
+    """The shipped kit with every house-rule switch set the other way, built in all three languages."""
+    import shutil
+
+    from generator.build import build
+
+    root = tmp_path_factory.mktemp("raindrops-flipped")
+    kit = root / "raindrops"
+    shutil.copytree(KIT, kit)
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    for name, (literal, other) in FLIPPED.items():
+        assert f"    {name}: {literal} " in text, name
+        text = text.replace(f"    {name}: {literal} ", f"    {name}: {other} ")
+    y.write_text(text, encoding="utf-8")
+    build([kit], out=root / "out")
+    return root / "out" / "raindrops"
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
+    """The rules card prints the sentence of each switch's setting (and not the other one), in every language."""
+    cat = load_kit(KIT).catalogs[lang].messages
+
+    def flat(folder: Path) -> str:
+        pdf = pypdf.PdfReader(str(folder / lang / "rules-a4.pdf"))
+        return "".join(p.extract_text() or "" for p in pdf.pages).replace("\n", "").replace(" ", "")
+
+    def sentence(name: str, value: str) -> str:
+        return cat[f"rules.house.{name}.{value}"].replace("{{ bonus_offer }}", "4").replace(" ", "")
+
+    shipped, other = flat(built("raindrops")), flat(flipped_kit)
+    assert cat["rules.house.title"].replace(" ", "") in shipped
+    for name, (literal, flip) in FLIPPED.items():
+        assert sentence(name, literal) in shipped and sentence(name, flip) not in shipped, (name, literal)
+        assert sentence(name, flip) in other and sentence(name, literal) not in other, (name, flip)
+

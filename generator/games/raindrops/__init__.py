@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from generator.spec.games.raindrops import RaindropsGame
 
 GAME_ID = "raindrops"
-RULESET_VERSION = "0.1.0"
+RULESET_VERSION = "0.2.0"
 
 
 def transcript(spec: "RaindropsGame", seed: int, players: int) -> str:

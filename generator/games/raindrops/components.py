@@ -17,6 +17,8 @@ Half = tuple[str, ...]
 WILD = "wild"
 """The bonus-tile colour that matches every colour (reserved; not a colour id)."""
 
+SEED_PLAYERS = (2, 4)
+"""Player counts the seed allows (「2-4人」)."""
 SEED_COUNTS: dict[str, int] = {
     "raindrop_tiles": 84,
     "bonus_tiles": 28,
@@ -49,11 +51,12 @@ class RaindropTile:
 
 @dataclass(frozen=True)
 class BonusTile:
-    """One bonus tile: a single raindrop of one colour (or wild: every colour), with printed points."""
+    """One bonus tile: a single raindrop of one colour (or a wild raindrop), with printed points."""
 
     id: int
     colours: Half
-    """The colours it matches: one id, or every colour id for a wild bonus tile."""
+    """The colours it matches: one id; a wild tile: its two printed colours (`rules.wild_bonus: two_colours`)
+    or every colour id (`all_colours`)."""
     points: int
     wild: bool
 
@@ -118,11 +121,18 @@ def build_bag(spec: "RaindropsGame") -> tuple[RaindropTile, ...]:
 def build_bonus_tiles(spec: "RaindropsGame") -> tuple[BonusTile, ...]:
     """Every bonus tile, numbered 1.. in spec order."""
     every = tuple(sorted(c.id for c in spec.colours))
+    two = spec.rules.wild_bonus == "two_colours"
     out: list[BonusTile] = []
     for kind in spec.bonus_tiles.kinds:
         wild = kind.colour == WILD
-        for p in kind.points:
-            out.append(BonusTile(len(out) + 1, every if wild else (kind.colour,), p, wild))
+        for i, p in enumerate(kind.points):
+            if not wild:
+                colours: Half = (kind.colour,)
+            elif two and kind.pairs is not None and i < len(kind.pairs):
+                colours = tuple(sorted(kind.pairs[i]))
+            else:
+                colours = every
+            out.append(BonusTile(len(out) + 1, colours, p, wild))
     return tuple(out)
 
 
@@ -207,6 +217,18 @@ def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
         n_bonus += len(bk.points)
         if bk.colour != WILD and bk.colour not in known:
             probs.append((f"bonus_tiles.kinds[{i}].colour", f"expected one of {opts}, {WILD}; got {bk.colour!r}"))
+        if bk.colour != WILD and bk.pairs is not None:
+            probs.append((f"bonus_tiles.kinds[{i}].pairs", f"only a wild kind prints a pair of colours; got {bk.pairs}"))
+        if bk.colour == WILD and spec.rules.wild_bonus == "two_colours":
+            if bk.pairs is None or len(bk.pairs) != len(bk.points):
+                got = "none" if bk.pairs is None else f"{len(bk.pairs)} pairs"
+                probs.append((f"bonus_tiles.kinds[{i}].pairs",
+                              (f"rules.wild_bonus two_colours: expected one pair of colours per wild tile "
+                               f"({len(bk.points)}); got {got}")))
+            for j, pair in enumerate(bk.pairs or []):
+                if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= known:
+                    probs.append((f"bonus_tiles.kinds[{i}].pairs[{j}]",
+                                  f"expected two different colours of {opts}; got {pair}"))
     if n_bonus != SEED_COUNTS["bonus_tiles"]:
         counts = " + ".join(str(len(k.points)) for k in spec.bonus_tiles.kinds)
         probs.append(("bonus_tiles.kinds", f"{counts} = {n_bonus} bonus tiles, but the seed's component table "
@@ -246,9 +268,11 @@ def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
         probs.append(("action_markers", f"one action marker per player board ({spec.player_boards}); "
                                         f"got {spec.action_markers}"))
     players = spec.rules.players
+    hi = min(SEED_PLAYERS[1], spec.player_boards)
     for i, p in enumerate(players):
-        if not 1 <= p <= spec.player_boards:
-            probs.append((f"rules.players[{i}]", f"expected 1..{spec.player_boards} players (one board each); got {p}"))
+        if not SEED_PLAYERS[0] <= p <= hi:
+            probs.append((f"rules.players[{i}]", (f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, "
+                                                  f"one board each); got {p}")))
 
     mc = spec.memory_cards
     if mc.count != SEED_COUNTS["memory_cards"]:

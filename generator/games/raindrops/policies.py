@@ -21,8 +21,8 @@ import numpy as np
 
 from generator.engine.kernel import jit, py_func
 from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPlacement, Held, KeepCards,
-                                             KeepThunder, NoSpecial, Place, PlaceBonus, Raindrops, Special, State,
-                                             TakeBonus, TakeCard)
+                                             KeepThunder, NoSpecial, Place, PlaceBonus, Raindrops, RefillBonus,
+                                             Special, State, TakeBonus, TakeCard)
 
 
 def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:
@@ -138,6 +138,7 @@ class RandomPolicy:
                             if bmask[q] & y:
                                 both[x | y] += 1
         held = [(slot, h) for slot, h in enumerate(ps.held) if not h.fresh]
+        one_half = game.params.bonus_per_tile == "one_half"
 
         def buckets() -> Iterator[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]]:
             """Place actions in `placements` order, grouped: (slot, tile, cells, colour a, colour b, a fits,
@@ -161,7 +162,7 @@ class RandomPolicy:
                             else:
                                 k = (1 if oka else fits[wa]) * (1 if okb else fits[wb])
                                 if not oka and not okb:
-                                    k -= both[wa | wb]
+                                    k = 0 if one_half else k - both[wa | wb]
                             if k:
                                 yield slot, tid, cells, wa, wb, oka, okb, k
 
@@ -617,6 +618,8 @@ class GreedyPolicy:
             return Drop(path)
         if ph == "thunder":
             return KeepThunder(max(st.drawn_thunder, key=lambda t: (g.thunder[t].value, -t)))
+        if ph == "refill":
+            return RefillBonus(True)  # more tiles to choose from never hurts the chooser
         if ph == "bonus":
             return TakeBonus(self._best_bonus(st))
         if ph == "card":
@@ -679,6 +682,7 @@ class GreedyPolicy:
         tiles = sorted(set(st.hand) | set(ps.reserve))
         bonuses = sorted(ps.bonus_reserve)
         bmask, bcost, ma, mb = self.bmask, self.bcost, self.mask_a, self.mask_b
+        one_half = g.params.bonus_per_tile == "one_half"
         best = 0.0
         pick: Action | None = None
         for slot, h in enumerate(ps.held):
@@ -714,6 +718,8 @@ class GreedyPolicy:
                     for x, y, pm, cx, cy in ok_pairs:
                         for cells, wa, wb in (((x, y), cx, cy), ((y, x), cy, cx)):
                             oka, okb = a & wa, b & wb
+                            if one_half and not oka and not okb:
+                                continue
                             ca = [None] if oka else [q for q in bonuses if bmask[q] & wa]
                             cb = [None] if okb else [q for q in bonuses if bmask[q] & wb]
                             for ba in ca:

@@ -11,11 +11,17 @@ bottom row of TILES (stack index 0, symbol rows 6 and 7 by default), which is ho
 from it (a diagonal step from row 6 to row 7).
 
 Interpretations where the rulebook is silent (documented so the tests can pin them):
-- "The bag empties" = a tile is needed for the window and the bag has none; the discard pile is reshuffled
+- "The bag empties" (house rule `bag_empties`): at the moment its last tile is drawn (default, the seed's
+  「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is reshuffled
   into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
 - The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
   the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
-  tiles and bonus tiles (no new cards, no cloud tokens).
+  tiles and bonus tiles (no new cards). House rule `final_placement`: on every held card, also one taken in
+  the last turn, and cards completed then earn cloud tokens when the player ends the placement (default), or
+  only on cards held before the last turn and no cloud tokens.
+- House rule `bonus_per_tile`: one bonus tile over one half of a raindrop tile (default) or one on each half.
+- House rule `bonus_refill`: before taking a bonus tile from a short offer the player chooses whether to
+  refill it (default, `RefillBonus`), or it is always refilled.
 - TOP on a tile already at the top of its column is no action and is not offered.
 - A bonus tile laid on a raindrop tile's half must be placed with that tile in the same action.
 """
@@ -28,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence, Union
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.components import (BonusTile, CloudToken, MemoryCard, RaindropTile,
-                                                  ThunderToken)
+from generator.games.raindrops.components import (SEED_PLAYERS, BonusTile, CloudToken, MemoryCard,
+                                                  RaindropTile, ThunderToken)
 
 RULES_NOTE = "reference rules, see module docstring"
 SPECIALS = ("flip", "swap", "top")
@@ -55,6 +61,14 @@ class Params:
     end_cards: int
     end_bag_empties: int
     thunder_draw: tuple[int, ...]
+    bag_empties: str = "last_tile_drawn"
+    """House rule (see `game.rules.bag_empties`): "last_tile_drawn" or "tile_needed"."""
+    final_placement: str = "every_card_with_clouds"
+    """House rule: "every_card_with_clouds" or "older_cards_no_clouds"."""
+    bonus_per_tile: str = "one_half"
+    """House rule: "one_half" (one bonus tile over a raindrop tile) or "both_halves"."""
+    bonus_refill: str = "by_choice"
+    """House rule: "by_choice" (the player may refill the bonus offer) or "always"."""
 
     @property
     def rows(self) -> int:
@@ -69,7 +83,9 @@ class Params:
                    cards_dealt=r.cards_dealt, cards_kept=r.cards_kept, display=r.display,
                    reserve_slots=r.reserve_slots, bonus_max_tiles=r.bonus_max_tiles,
                    bonus_offer=spec.bonus_tiles.offer, end_cards=r.end_cards,  # type: ignore[attr-defined]
-                   end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw))
+                   end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw),
+                   bag_empties=r.bag_empties, final_placement=r.final_placement, bonus_per_tile=r.bonus_per_tile,
+                   bonus_refill=r.bonus_refill)
 
 
 # ----------------------------------------------------------------------------------------------- actions
@@ -130,6 +146,12 @@ class PlaceBonus:
 
 
 @dataclass(frozen=True)
+class RefillBonus:
+    """`bonus_refill: by_choice`: refill the bonus offer from the stack before taking one (True) or not."""
+    refill: bool
+
+
+@dataclass(frozen=True)
 class TakeCard:
     """After completing a card: take this display card, or the deck's top card when None."""
     card: int | None
@@ -141,7 +163,8 @@ class EndPlacement:
     keep: tuple[int, ...]
 
 
-Action = Union[KeepCards, Special, NoSpecial, Drop, KeepThunder, TakeBonus, Place, PlaceBonus, TakeCard, EndPlacement]
+Action = Union[KeepCards, Special, NoSpecial, Drop, KeepThunder, RefillBonus, TakeBonus, Place, PlaceBonus, TakeCard,
+               EndPlacement]
 
 
 # ------------------------------------------------------------------------------------------------- state
@@ -312,6 +335,9 @@ class Raindrops:
     def new_state(self, players: int, seed: int | random.Random, *, log: bool = False) -> State:
         """Set up a game: fill the bag and window, reveal bonuses, stack tokens, deal memory cards."""
         p = self.params
+        lo, hi = SEED_PLAYERS
+        if not lo <= players <= hi:
+            raise RuleViolation(f"Raindrops is a game for {lo}-{hi} players (the seed: 2-4人); got {players}")
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         bag = list(self.tile_ids)
         rng.shuffle(bag)
@@ -338,12 +364,19 @@ class Raindrops:
     def _refill_window(self, st: State) -> None:
         """Columns left to right, each bottom to top, random orientation; an empty bag is reshuffled."""
         cap = self.params.tiles_per_column
+        at_last = self.params.bag_empties == "last_tile_drawn"
         for col in st.columns:
             while len(col) < cap:
                 if not st.bag:
-                    if not self._bag_empties(st):
+                    if at_last:  # the emptying was counted when the last tile came out
+                        if not st.discard:
+                            return
+                        self._reshuffle(st)
+                    elif not self._bag_empties(st):
                         return
                 col.append((st.bag.pop(), st.rng.random() < 0.5))
+                if at_last and not st.bag:
+                    self._bag_empties(st)
 
     def _bag_empties(self, st: State) -> bool:
         st.bag_empties += 1
@@ -351,10 +384,13 @@ class Raindrops:
             st.log.append(f"  the bag is empty ({st.bag_empties}); {len(st.discard)} discarded tiles go back in")
         if st.bag_empties >= self.params.end_bag_empties and st.end_trigger is None:
             st.end_trigger = "bag"
+        self._reshuffle(st)
+        return bool(st.bag)
+
+    def _reshuffle(self, st: State) -> None:
         st.bag = sorted(st.discard)
         st.discard = []
         st.rng.shuffle(st.bag)
-        return bool(st.bag)
 
     # --------------------------------------------------------------------------------------- window
     def symbol(self, st: State, row: int, col: int) -> tuple[int, int] | None:
@@ -518,6 +554,9 @@ class Raindrops:
             if cell in h.covered:
                 return f"cell {cell} of card {h.card} is already covered; tiles are never stacked"
         overs = [b for b in (a.over_a, a.over_b) if b is not None]
+        if len(overs) > 1 and self.params.bonus_per_tile == "one_half":
+            return ("a bonus tile changes one symbol of a raindrop tile; one bonus tile per raindrop tile "
+                    "(house rule bonus_per_tile: one_half)")
         if len(set(overs)) != len(overs):
             return f"bonus tile {overs[0]} cannot lie on both halves"
         for b in overs:
@@ -557,6 +596,7 @@ class Raindrops:
         out: list[Action] = []
         tiles = sorted(set(st.hand) | set(ps.reserve))
         bonuses = sorted(ps.bonus_reserve)
+        one_half = self.params.bonus_per_tile == "one_half"
         for slot, h in enumerate(ps.held):
             if h.fresh:
                 continue
@@ -575,6 +615,8 @@ class Raindrops:
                         elif overlays:
                             ca = [None] if oka else [b for b in bonuses if wa in self.bonus[b].colours]
                             cb = [None] if okb else [b for b in bonuses if wb in self.bonus[b].colours]
+                            if not oka and not okb and one_half:
+                                continue
                             for ba in ca:
                                 for bb in cb:
                                     if ba is None or ba != bb:
@@ -599,6 +641,8 @@ class Raindrops:
             return [Drop(p) for p in self.drop_paths(st)] or [Drop(())]
         if ph == "thunder":
             return [KeepThunder(t) for t in st.drawn_thunder]
+        if ph == "refill":
+            return [RefillBonus(False), RefillBonus(True)]
         if ph == "bonus":
             return [TakeBonus(b) for b in st.bonus_offer]
         if ph == "card":
@@ -683,6 +727,14 @@ class Raindrops:
                     st.thunder_stack.append(t)
             st.drawn_thunder = []
             self._after_thunder(st)
+            return
+        if ph == "refill":
+            if not isinstance(a, RefillBonus):
+                raise RuleViolation(f"choose whether to refill the bonus offer {st.bonus_offer} first; got {a}")
+            if a.refill:
+                self._refill_offer(st)
+                self._say(st, f"  refills the bonus offer ({len(st.bonus_offer)} face up)")
+            st.phase = "bonus" if st.bonus_offer else "place"
             return
         if ph == "bonus":
             if not isinstance(a, TakeBonus) or a.bonus not in st.bonus_offer:
@@ -800,12 +852,19 @@ class Raindrops:
 
     def _after_thunder(self, st: State) -> None:
         if st.taken_count <= self.params.bonus_max_tiles:
-            while len(st.bonus_offer) < self.params.bonus_offer and st.bonus_stack:
-                st.bonus_offer.append(st.bonus_stack.pop(0))
+            if len(st.bonus_offer) < self.params.bonus_offer and st.bonus_stack:
+                if self.params.bonus_refill == "by_choice":
+                    st.phase = "refill"
+                    return
+                self._refill_offer(st)
             if st.bonus_offer:
                 st.phase = "bonus"
                 return
         st.phase = "place"
+
+    def _refill_offer(self, st: State) -> None:
+        while len(st.bonus_offer) < self.params.bonus_offer and st.bonus_stack:
+            st.bonus_offer.append(st.bonus_stack.pop(0))
 
     def _path_text(self, cells: Sequence[Cell]) -> str:
         return "-".join(f"{r}{'abcdefghijkl'[c]}" for r, c in cells)
@@ -877,12 +936,18 @@ class Raindrops:
         if st.end_trigger is not None and st.current == n - 1:
             st.current = 0
             st.phase = "final"
+            if self.params.final_placement == "every_card_with_clouds":
+                for p in st.players:  # the final placement is the next chance to use a card taken last turn
+                    for h in p.held:
+                        h.fresh = False
             self._say(st, f"end ({st.end_trigger}): final placement of reserves")
             return
         st.current = (st.current + 1) % n
         self._begin_turn(st)
 
     def _next_final(self, st: State) -> None:
+        if self.params.final_placement == "every_card_with_clouds":
+            self._take_clouds(st)
         if st.current + 1 < len(st.players):
             st.current += 1
             return

@@ -502,6 +502,29 @@ SECTIONS = (("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.tu
             ("rules.end.title", "rules.end"), ("rules.score.title", "rules.score"))
 
 
+HOUSE_RULES = ("bag_empties", "final_placement", "bonus_per_tile", "wild_bonus", "bonus_refill")
+"""The house-rule switches of `game.rules`; the rules card prints the kit's reading of each."""
+
+
+def house_rule_ids(game: Any) -> list[str]:
+    """Text ids of the chosen readings: `rules.house.<switch>.<setting>` (one catalog sentence per setting)."""
+    return [f"rules.house.{name}.{getattr(game.rules, name)}" for name in HOUSE_RULES]
+
+
+def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) -> tuple[list[Op], float]:
+    """The heading and one sentence per switch, each chosen by the spec's setting."""
+    hs = size * 1.12
+    ops: list[Op] = [Text(x, y - hs, ctx.texts("rules.house.title"), hs, font="bold", fill=SKY,
+                          text_id="rules.house.title")]
+    y -= hs * 1.45
+    for tid in house_rule_ids(ctx.kit.game):
+        fitted = fit_block("• " + ctx.texts(tid), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
+                           where=f"{tid} ({ctx.lang})")
+        ops += block_ops(fitted, x, y, text_id=tid)
+        y -= fitted.height + size * 0.25
+    return ops, y - size * 0.35
+
+
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
     return summary_face(ctx, w, h, _rules_body, band=SKY)
@@ -520,6 +543,9 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     for head, body in SECTIONS:
         drawn, y = section(ctx, head, body, x, y, width, size, SKY)
         ops += drawn
+        if body == "rules.end":
+            drawn, y = _house_rules(ctx, x, y, width, size)
+            ops += drawn
     return ops, y
 
 

@@ -1,7 +1,8 @@
 """The `game:` section of a Raindrops kit: components, memory-card generation, rule figures, balance bounds.
 
 Every value comes from the kit's YAML (the digest's defaults live in `layouts/raindrops/kit.yaml`); nothing
-here has a default. Validators check the shape of a value; cross-field legality (counts against the seed's
+here has a default except the house-rule switches of `Rules`, whose model defaults are the seed's literal
+reading (the shipped kit.yaml states them too). Validators check the shape of a value; cross-field legality (counts against the seed's
 component table, colour ids that exist, coverable patterns) is `generator.games.raindrops.legal_problems`.
 """
 
@@ -66,8 +67,12 @@ class Bag(SpecModel):
 class BonusKind(SpecModel):
     """Bonus tiles of one colour (or wild): one raindrop each, with the points printed on each tile."""
 
-    colour: str = Field(description="Colour id of the single raindrop, or 'wild' (matches every colour).")
+    colour: str = Field(description="Colour id of the single raindrop, or 'wild' (a wild raindrop: see "
+                                    "game.rules.wild_bonus for what it matches).")
     points: list[int] = Field(min_length=1, description="Points printed on each tile of this kind (one entry per tile).")
+    pairs: list[list[str]] | None = Field(
+        None, description="Wild kind only: the two colours printed on each wild tile (one pair per entry of "
+                          "points). Needed when game.rules.wild_bonus is two_colours; not drawn with all_colours.")
 
     @field_validator("points")
     @classmethod
@@ -180,6 +185,33 @@ class Rules(SpecModel):
     end_bag_empties: int = Field(ge=1, description="... or when the bag empties this many times.")
     thunder_draw: list[int] = Field(
         min_length=1, description="Thunder tokens drawn for 1, 2, ... tiles taken from the bottom row (keep one).")
+
+    # house-rule switches (issue 11): each default is the seed's most literal reading
+    bag_empties: Literal["last_tile_drawn", "tile_needed"] = Field(
+        "last_tile_drawn",
+        description="When the bag 'empties' (it counts toward end_bag_empties and the discards go back in): "
+                    "last_tile_drawn = the moment its last tile is drawn (the seed's words 「袋が空になると」, literal); "
+                    "tile_needed = only when a tile is next needed and the bag has none.")
+    final_placement: Literal["every_card_with_clouds", "older_cards_no_clouds"] = Field(
+        "every_card_with_clouds",
+        description="The placement after the last round: every_card_with_clouds = reserve tiles may go on every "
+                    "held card, also one taken in the player's last turn, and a card completed then earns cloud "
+                    "tokens at once (the seed: 「ただちにそのトークンを獲得します」, literal); older_cards_no_clouds = a card "
+                    "taken in the last turn stays unusable and the final placement earns no cloud tokens.")
+    bonus_per_tile: Literal["one_half", "both_halves"] = Field(
+        "one_half",
+        description="Bonus tiles laid over one raindrop tile: one_half = at most one, changing one of its two "
+                    "symbols (the seed: 「そのシンボル1つを変更し」, literal); both_halves = one on each half.")
+    wild_bonus: Literal["two_colours", "all_colours"] = Field(
+        "two_colours",
+        description="What a wild bonus tile matches: two_colours = the two colours printed on it, like a wild "
+                    "raindrop (the seed: 「描かれている2つのシンボルのいずれかに一致」, literal; needs "
+                    "bonus_tiles.kinds[].pairs); all_colours = every colour.")
+    bonus_refill: Literal["by_choice", "always"] = Field(
+        "by_choice",
+        description="Before taking a bonus tile from an offer that shows fewer than bonus_tiles.offer: by_choice "
+                    "= the player may refill it from the stack (the seed: 「4枚にすることができます」, literal); "
+                    "always = it is always refilled first.")
 
 
 class PartShares(SpecModel):

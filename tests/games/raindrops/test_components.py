@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
+import pytest
+
 from generator.games.raindrops import (build_bag, build_bonus_tiles, build_cloud_tokens, build_thunder_tokens,
                                        legal_problems)
 from generator.games.raindrops.components import component_problems
@@ -30,7 +32,10 @@ def test_bonus_and_tokens_match_the_digest() -> None:
     assert len(bonus) == 28
     assert Counter(b.colours[0] for b in bonus if not b.wild) == {"orange": 6, "purple": 6, "green": 6, "blue": 6}
     wild = [b for b in bonus if b.wild]
-    assert len(wild) == 4 and all(set(b.colours) == {"orange", "purple", "green", "blue"} for b in wild)
+    assert [b.colours for b in wild] == [("orange", "purple"), ("blue", "green"), ("green", "orange"),
+                                         ("blue", "purple")]  # two colours each, as printed (wild_bonus two_colours)
+    every = build_bonus_tiles(make_spec(rules={**SPEC["rules"], "wild_bonus": "all_colours"}))
+    assert all(set(b.colours) == {"orange", "purple", "green", "blue"} for b in every if b.wild)
     clouds = build_cloud_tokens(spec)
     assert len(clouds) == 12 and Counter(c.type for c in clouds) == {"umbrella": 3, "boots": 3, "frog": 3, "snail": 3}
     assert [c.gold for c in clouds if c.type == "frog"] == [True, False, False]
@@ -98,3 +103,45 @@ def test_odd_drop_counts_rejected() -> None:
     assert probs["memory_cards.cells.min"] == ("a pattern is covered by whole tiles (2 drops each), so drops must "
                                                "be even; got 3")
     assert probs["memory_cards.cells.max"] == "3 x 3 grid has 9 cells; got 10"
+
+
+@pytest.mark.parametrize("players", [[1, 2, 3, 4], [2, 3, 5]])
+def test_player_counts_outside_two_to_four_are_illegal(players) -> None:
+    # seed: 「2-4人」
+    bad = [p for p in players if not 2 <= p <= 4]
+    probs = [(k, m) for k, m in component_problems(make_spec(rules={**SPEC["rules"], "players": players}))
+             if k.startswith("rules.players")]
+    msg = "expected 2..4 players (the seed: 2-4人, one board each); got {}"
+    assert probs == [(f"rules.players[{players.index(p)}]", msg.format(p)) for p in bad]
+
+
+def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
+    import shutil
+    from pathlib import Path
+
+    from generator.build import check_kit
+    from generator.spec.kit import load_kit
+
+    kit = tmp_path / "raindrops"
+    shutil.copytree(Path(__file__).resolve().parents[3] / "layouts" / "raindrops", kit)
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    assert "players: [2, 3, 4]" in text
+    y.write_text(text.replace("players: [2, 3, 4]", "players: [1, 2, 3, 4]"), encoding="utf-8")
+    line = next(i for i, s in enumerate(y.read_text(encoding="utf-8").splitlines(), 1) if "players: [1, 2" in s)
+    probs = [str(p) for p in check_kit(load_kit(kit))]
+    assert [p for p in probs if "rules.players" in p] == [
+        (f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, one board "
+         f"each); got 1")]
+
+
+def test_two_colour_wild_bonus_tiles_need_their_pairs() -> None:
+    bonus = copy.deepcopy(SPEC["bonus_tiles"])
+    bonus["kinds"][4]["pairs"] = [["orange", "purple"], ["green", "green"]]
+    probs = component_problems(make_spec(bonus_tiles=bonus))
+    assert ("bonus_tiles.kinds[4].pairs", ("rules.wild_bonus two_colours: expected one pair of colours per wild "
+                                           "tile (4); got 2 pairs")) in probs
+    assert ("bonus_tiles.kinds[4].pairs[1]", ("expected two different colours of orange, purple, green, blue; "
+                                              "got ['green', 'green']")) in probs
+    del bonus["kinds"][4]["pairs"]
+    assert component_problems(make_spec(bonus_tiles=bonus, rules={**SPEC["rules"], "wild_bonus": "all_colours"})) == []

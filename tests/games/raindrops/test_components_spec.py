@@ -28,7 +28,8 @@ SPEC: dict[str, Any] = {
             + [{"a": c, "b": [d, e], "count": 1}
                for c in _COLOURS for d in _COLOURS for e in _COLOURS if c not in (d, e) and d < e]},
     "bonus_tiles": {"offer": 4, "kinds": [{"colour": c, "points": [1, 1, 2, 2, 3, 3]} for c in _COLOURS]
-                    + [{"colour": "wild", "points": [1, 1, 1, 1]}]},
+                    + [{"colour": "wild", "points": [1, 1, 1, 1],
+                       "pairs": [["orange", "purple"], ["green", "blue"], ["orange", "green"], ["purple", "blue"]]}]},
     "cloud_tokens": {"types": [
         {"id": "umbrella", "condition": {"umbrella": 2, "boots": 1}, "points": [6, 4, 3]},
         {"id": "boots", "condition": {"boots": 2, "frog": 1}, "points": [6, 4, 3]},

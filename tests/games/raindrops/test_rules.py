@@ -8,16 +8,16 @@ import pytest
 
 from generator.errors import RuleViolation
 from generator.games.raindrops.rules import (Drop, EndPlacement, Held, KeepThunder, NoSpecial, Place, PlaceBonus,
-                                             PlayerState, Score, Special, TakeBonus, TakeCard, decide)
+                                             PlayerState, RefillBonus, Score, Special, TakeBonus, TakeCard, decide)
 from tests.games.raindrops.test_rules_fixtures import B, G, O, P, PARAMS, bag84, card, game
 
 TILES = {t.id: t for t in bag84()}
 L = {"B": B, "G": G, "O": O, "P": P}
 
 
-def start(columns: int = 3, players: int = 2, cards=None, seed: int = 0):
-    """A game past set-up (seat 0 to play) on a narrow window."""
-    g = game(cards, params=replace(PARAMS, columns=columns))
+def start(columns: int = 3, players: int = 2, cards=None, seed: int = 0, **rules: str):
+    """A game past set-up (seat 0 to play) on a narrow window; `rules` set house-rule switches of Params."""
+    g = game(cards, params=replace(PARAMS, columns=columns, **rules))
     st = g.new_state(players, seed)
     for _ in range(players):
         g.apply(st, g.legal_actions(st)[0])
@@ -130,14 +130,24 @@ def test_refill_columns_left_to_right_bottom_to_top() -> None:
     assert [t for t, _ in st.columns[0][2:]] == nxt[:2] and st.columns[2][3][0] == nxt[2]
 
 
-def test_three_or_fewer_tiles_earn_a_bonus_tile_after_refilling_the_offer() -> None:
-    g, st = start()
+@pytest.mark.parametrize("refill, choice, shown", [("always", None, 4), ("by_choice", True, 4),
+                                                   ("by_choice", False, 2)])
+def test_three_or_fewer_tiles_earn_a_bonus_tile_after_refilling_the_offer(refill, choice, shown) -> None:
+    # seed: 「表向きのタイルを4枚にすることができます」 (may refill): house rule bonus_refill
+    g, st = start(bonus_refill=refill)
     set_window(st, WINDOW)
     st.bonus_offer = st.bonus_offer[:2]
     g.apply(st, NoSpecial())
     g.apply(st, Drop(BLUE[:3]))          # 2 tiles (rows 0-1 of col 1 and col 0, rows 2-3 of col 0): 3 tiles
+    if choice is not None:
+        assert st.phase == "refill" and g.legal_actions(st) == [RefillBonus(False), RefillBonus(True)]
+        with pytest.raises(RuleViolation):
+            g.apply(st, TakeBonus(st.bonus_offer[0]))
+        g.apply(st, RefillBonus(choice))
     assert len(st.hand) == 3 and st.phase == "bonus"
-    assert len(st.bonus_offer) == 4       # refilled to 4 before taking
+    assert len(st.bonus_offer) == shown   # refilled to 4 before taking, unless the player declined
+    if shown < 4:
+        return
     pick = st.bonus_offer[3]
     g.apply(st, TakeBonus(pick))
     assert st.players[0].bonus_reserve == [pick] and len(st.bonus_offer) == 3
@@ -338,7 +348,7 @@ def test_cloud_tokens_one_per_type_and_cats_count_for_none() -> None:
 
 
 def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
-    g, st = start(players=3)
+    g, st = start(players=3, bag_empties="tile_needed")
     st.discard.extend(st.bag)
     st.bag = []
     g.apply(st, NoSpecial())
@@ -356,6 +366,8 @@ def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
             assert st.bag_empties == 2 and st.end_trigger == "bag"
         g.apply(st, NoSpecial())
         g.apply(st, Drop(((0, 0),)))
+        if st.phase == "refill":
+            g.apply(st, RefillBonus(True))
         if st.phase == "bonus":
             g.apply(st, TakeBonus(st.bonus_offer[0]))
         if seat == 1:
@@ -390,6 +402,8 @@ def test_tenth_card_triggers_the_end_and_the_round_is_finished() -> None:
         assert st.current == seat and st.phase == "special"
         g.apply(st, NoSpecial())
         g.apply(st, Drop(((0, 0),)))
+        if st.phase == "refill":
+            g.apply(st, RefillBonus(True))
         if st.phase == "bonus":
             g.apply(st, TakeBonus(st.bonus_offer[0]))
         g.apply(st, EndPlacement(()))
@@ -440,3 +454,89 @@ def test_tie_breaks_total_then_card_points_then_shared() -> None:
     assert o.winners == (0,) and o.tie_break == "cards"
     assert decide([a, a, c]).winners == (0, 1) and decide([a, a]).tie_break == "shared"
     assert decide([a, c]).tie_break == "total"
+
+
+@pytest.mark.parametrize("players", [0, 1, 5])
+def test_a_game_needs_two_to_four_players(players) -> None:
+    # seed: 「2-4人」 (a display of 5 cards and a solo game were accepted before)
+    with pytest.raises(RuleViolation, match="2-4 players"):
+        game().new_state(players, 0)
+
+
+@pytest.mark.parametrize("when, at_draw, at_need", [("last_tile_drawn", 1, 1), ("tile_needed", 0, 1)])
+def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need) -> None:
+    # seed: 「袋が空になると、一時的にプレイが中断されます」: house rule bag_empties
+    g, st = start(players=2, bag_empties=when)
+    g.apply(st, NoSpecial())
+    g.apply(st, Drop(((0, 0),)))
+    need = sum(g.params.tiles_per_column - len(c) for c in st.columns)
+    st.discard.extend(st.bag[:-need])      # exactly the tiles the next refill needs stay in the bag
+    st.bag = st.bag[-need:]
+    if st.phase == "refill":
+        g.apply(st, RefillBonus(True))
+    if st.phase == "bonus":
+        g.apply(st, TakeBonus(st.bonus_offer[0]))
+    g.apply(st, EndPlacement(()))          # seat 1 begins: the window takes the bag's last tiles
+    assert st.bag_empties == at_draw and (len(st.bag) > 0) == (at_draw == 1)
+    assert st.tile_count() == 84
+    g.apply(st, NoSpecial())
+    g.apply(st, Drop(((0, 0),)))
+    if at_draw == 0:
+        assert st.bag == []
+    if st.phase == "refill":
+        g.apply(st, RefillBonus(True))
+    if st.phase == "bonus":
+        g.apply(st, TakeBonus(st.bonus_offer[0]))
+    g.apply(st, EndPlacement(()))          # seat 0 begins: a tile is needed
+    assert st.bag_empties == at_need and st.tile_count() == 84
+
+
+@pytest.mark.parametrize("mode", ["every_card_with_clouds", "older_cards_no_clouds"])
+def test_final_placement_on_a_card_taken_in_the_last_turn(mode) -> None:
+    # seed: 「各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができます」 and clouds
+    # 「ただちにそのトークンを獲得します」: house rule final_placement
+    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"),
+                                    *(card(i, ["OB"], 2) for i in range(1, 20))), final_placement=mode)
+    ps = st.players[1]
+    ps.completed = [901]                  # one rain card done; a second rain card earns the rain cloud
+    ps.held = [Held(900, fresh=True, since=1)]
+    ps.reserve = [next(t for t in sorted(st.bag) if TILES[t].a == (B,) and TILES[t].b == (O,)),
+                  next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,))]
+    for t in ps.reserve:
+        st.bag.remove(t)
+    st.end_trigger = "cards"
+    st.current, st.phase = 1, "place"
+    g.apply(st, EndPlacement(tuple(ps.reserve)))
+    assert st.phase == "final" and st.current == 0
+    g.apply(st, EndPlacement(tuple(st.players[0].reserve)))
+    place = Place(ps.reserve[0], 0, ((0, 1), (0, 0)))
+    if mode == "older_cards_no_clouds":
+        assert g.place_problem(st, place) is not None and g.placements(st) == []
+        g.apply(st, EndPlacement(tuple(ps.reserve)))
+        assert ps.completed == [901] and ps.clouds == []
+        return
+    g.apply(st, place)
+    g.apply(st, Place(ps.reserve[0], 0, ((1, 0), (1, 1))))
+    assert ps.completed == [901, 900] and st.phase == "final" and ps.clouds == []
+    g.apply(st, EndPlacement(()))
+    assert st.phase == "over" and [g.clouds[c].type for c in ps.clouds] == ["rain"]
+
+
+@pytest.mark.parametrize("rule, ok", [("one_half", False), ("both_halves", True)])
+def test_one_bonus_tile_per_raindrop_tile(rule, ok) -> None:
+    # seed: 「未配置の雨粒タイル上に。そのシンボル1つを変更し」: house rule bonus_per_tile
+    g, st = start(cards=(CARD, *(card(i, ["OB"], 2) for i in range(1, 20))), bonus_per_tile=rule)
+    ps = st.players[0]
+    ps.held, st.phase = [Held(900)], "place"
+    t = next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,))
+    st.bag.remove(t)
+    st.hand.append(t)
+    orange, blue = _give_bonus(st, O), _give_bonus(st, B)
+    both = Place(t, 0, ((0, 0), (0, 1)), over_a=orange, over_b=blue)   # O B from a G P tile: two bonus tiles
+    assert (both in g.placements(st)) == ok
+    if ok:
+        g.apply(st, both)
+        assert sorted(ps.held[0].bonuses) == sorted([orange, blue])
+    else:
+        with pytest.raises(RuleViolation, match="one bonus tile per raindrop tile"):
+            g.apply(st, both)

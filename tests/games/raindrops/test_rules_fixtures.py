@@ -32,14 +32,20 @@ def bag84() -> tuple[RaindropTile, ...]:
     return tuple(out)
 
 
-def bonus28() -> tuple[BonusTile, ...]:
-    """6 per colour (points 1,1,2,2,3,3) + 4 wild (points 0)."""
+WILD_PAIRS = ((B, G), (O, P), (G, O), (B, P))
+"""The two colours of each wild bonus tile under `wild_bonus: two_colours`."""
+
+
+def bonus28(wild: str = "all_colours") -> tuple[BonusTile, ...]:
+    """6 per colour (points 1,1,2,2,3,3) + 4 wild (points 0) matching every colour, or (wild="two_colours")
+    the two colours of WILD_PAIRS."""
     out: list[BonusTile] = []
     for c in COLOURS:
         for p in (1, 1, 2, 2, 3, 3):
             out.append(BonusTile(len(out) + 1, (c,), p, False))
-    for _ in range(4):
-        out.append(BonusTile(len(out) + 1, COLOURS, 0, True))
+    for i in range(4):
+        out.append(BonusTile(len(out) + 1, COLOURS if wild == "all_colours" else tuple(sorted(WILD_PAIRS[i])), 0,
+                             True))
     return tuple(out)
 
 

@@ -87,3 +87,27 @@ def test_tally_depends_only_on_seed_and_chunks_merge() -> None:
 def test_greedy_beats_random() -> None:
     t = run(sim("gap", 2), 10, seed=1)
     assert t["greedy_wins"][0] >= 8
+
+
+def test_balance_report_simulation_reads_every_house_rule_from_the_spec() -> None:
+    """The issue-10 switch table flips `spec.rules` with model_copy and calls balance_report: the full-game
+    simulation it runs must see each flipped setting (rule Params, and the wild bonus tiles' colours)."""
+    from pathlib import Path
+
+    from generator.games.raindrops.sim import simulation
+    from generator.spec.kit import load_kit
+
+    spec = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops").game
+    flips = {"bag_empties": "tile_needed", "final_placement": "older_cards_no_clouds",
+             "bonus_per_tile": "both_halves", "wild_bonus": "all_colours", "bonus_refill": "always"}
+    literal = simulation(spec, deck54(), 3, "greedy")
+    assert all(len(b.colours) == 2 for b in literal.bonus if b.wild)
+    for name, value in flips.items():
+        assert getattr(spec.rules, name) != value
+        flipped = spec.model_copy(update={"rules": spec.rules.model_copy(update={name: value})})
+        sim = simulation(flipped, deck54(), 3, "greedy")
+        if name == "wild_bonus":
+            assert all(len(b.colours) == 4 for b in sim.bonus if b.wild) and sim.params == literal.params
+        else:
+            assert getattr(sim.params, name) == value and getattr(literal.params, name) == getattr(spec.rules, name)
+            assert sim.bonus == literal.bonus
