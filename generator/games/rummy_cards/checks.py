@@ -130,7 +130,9 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
         bound(f"winner's margin over the best loser ({P} players)", _mean(margin), "winner_margin", setting)
-        rep.headline[str(P)] = {"policy": "meld finder", "score_mean": float(sc.astype(float).mean()),
+        # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
+        rep.headline[str(P)] = {"policy": "meld finder", "score_mean": float(srt[:, -1].astype(float).mean()),
+                                "score_label": "winner's round score",
                                 "seat_shares": [x["share"] for x in seats], "game_length": m,
                                 "length_unit": "turns per round"}
         f["joker_retrievals"] = int(t["joker_retrievals"].sum())
