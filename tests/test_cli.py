@@ -161,3 +161,12 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     open_ = [t for t in seats if t["verdict"] == "UNDECIDED"]
     assert all(t["games"] == 480 and t["look"] == 3 and t["method"] == "Wilson score" for t in open_)
     assert all(t["low"] < 0.97 < t["high"] for t in open_)
+
+
+def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
+    """The sequential check (batches, cached chunks) gives byte-identical JSON whatever the worker count."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    r1 = pnpkit("check", str(RR), "--games", "300", "--workers", "1", "--seed", "5", "--json", str(a))
+    r2 = pnpkit("check", str(RR), "--games", "300", "--workers", "2", "--seed", "5", "--json", str(b))
+    assert r1.returncode == r2.returncode and r1.returncode in (0, 3), r1.stderr + r2.stderr
+    assert a.read_bytes() == b.read_bytes()

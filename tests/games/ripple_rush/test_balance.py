@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
+
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.ripple_rush import balance_report, generate_variants
 from generator.games.ripple_rush.variants import variant_code
@@ -79,3 +81,22 @@ def test_tight_variant_tolerance_rejects():
                             "players": 1, "max_attempts": 4})
     out = generate_variants(v, seed=2)
     assert len(out) == 4 and not all(x.accepted for x in out)
+
+
+def test_mixed_tables_seat_every_assignment():
+    """Mixed tables with 3 policies at 4 players: the old rotation (seat p plays policy (p + g) mod 3) always gave
+    seats 1 and 4 the same policy, so seat shares measured the rotation. Now every seating that uses all three
+    policies comes in turn: each seat plays each policy equally often and seats 1 and 4 mostly differ."""
+    from generator.games.ripple_rush.sim import RippleRushSim, Setup, seatings
+    from generator.engine.runner import run
+
+    spec = make_spec()
+    table = seatings(3, 4)
+    assert len(table) == 36 and len(set(table)) == 36 and all(len(set(s)) == 3 for s in table)
+    t = run(RippleRushSim(Setup.from_spec(spec), 4, ("random", "greedy", "strong"), every_seating=True), 36 * 10, 5)
+    pol = t["games.policy"]
+    counts = [np.bincount(pol[:, p], minlength=3)[[0, 1, 2]].tolist() for p in range(4)]
+    assert all(len(set(c)) == 1 for c in counts), counts  # per seat: each policy equally often
+    assert (pol[:, 0] == pol[:, 3]).mean() < 0.5
+    old = run(RippleRushSim(Setup.from_spec(spec), 4, ("random", "greedy", "strong")), 360, 5)["games.policy"]
+    assert (old[:, 0] == old[:, 3]).all()  # what the rotation did (kept for the replay tests)
