@@ -146,6 +146,7 @@ def balance_report(spec: PeakDiceGame, *, games: int | Budget, seed: int, execut
                                + [f"p{q}" for q in PERCENTILES]
                                + ["miss turns", f"> {spec.miss_boxes} misses", "max misses", "stalled"], summary))
     figures["reroll"] = reroll_value(spec, tables, budget, seed, executor, progress, tallies, rep)
+    figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
     rep.figures = figures
     if any(t.failed for t in rep.tolerances if t.spec_key == "game.balance.miss_box_overflow"):
         rep.notes.append(f"sheet defect: the miss track has {spec.miss_boxes} boxes, but self-play needs more "
@@ -190,4 +191,42 @@ def reroll_value(spec: PeakDiceGame, tables: Tables, budget: Budget, seed: int, 
                             [[k, round(out[k]["score_mean"], 2), round(out[k]["score_sd"], 2),
                               round(out[k]["turns_mean"], 2), round(out[k]["miss_turn_share"], 4),
                               round(out[k]["reroll_turn_share"], 4)] for k in pair]))
+    return out
+
+
+VARIANT_STREAM = 0x564152
+"""Spawn key of the games that re-judge accepted sheet variants: never the stream that accepted them."""
+
+
+def _variants_out_of_sample(spec: PeakDiceGame, budget: Budget, seed: int, executor: Executor | None,
+                            progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
+    """Each variant the build would print (accepted at this seed) is played again on an independent seed stream,
+    side by side with the default sheet (same games); its expected score minus the default's (paired per game)
+    is bounded by +- variants.score_tolerance."""
+    if spec.variants.count <= 0:
+        return []
+    from generator.games.peak_dice.variants import generate_variants
+
+    v = spec.variants
+    accepted = [x for x in generate_variants(spec, seed) if x.accepted]
+    if not accepted:
+        return []
+    g = budget("variants")
+    stream = int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
+    pols = (spec.balance.policy,) * v.players
+    base = run(Simulation(build_tables(spec), pols, spec.balance.turn_limit), g, stream, executor,
+               progress=progress)["games.scores"].astype(np.float64).mean(axis=1)
+    out = []
+    for var in accepted:
+        t = run(Simulation(build_tables(spec, var.peaks), pols, spec.balance.turn_limit), g, stream, executor,
+                progress=progress)
+        diff = t["games.scores"].astype(np.float64).mean(axis=1) - base
+        ev = Mean(diff.size, float(diff.mean()), float(diff.std(ddof=1)) if diff.size > 1 else 0.0)
+        tol = bounded(f"variant {var.code}: expected score minus the default sheet's ({v.players} players, out of "
+                      f"sample)", ev, Bound(min=-float(v.score_tolerance), max=float(v.score_tolerance)),
+                      "game.variants.score_tolerance", ("variants",))
+        rep.tolerances.append(tol)
+        out.append({"code": var.code, "build_expected_score": var.expected_score, "difference": tol.measured})
+    rep.notes.append("Sheet variants: accepted at build on the games of the build seed, re-judged here on "
+                     f"{g} games of another seed stream (spawn key {VARIANT_STREAM:#x}), paired with the default sheet.")
     return out

@@ -12,7 +12,7 @@ from generator.engine.report import BalanceReport, Bars, Histogram, Table, Toler
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
-from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion
+from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
 from generator.games.ripple_rush.rules import GAME_ID
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.spec.base import Bound
@@ -185,8 +185,47 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
         rep.charts.append(Bars(f"Row completion rate ({ref}, {four} players)", [f"row {r['row']}" for r in rr],
                                [r["completion"] for r in rr], [r["low"] for r in rr], [r["high"] for r in rr],
                                y_label="share of player-games"))
+    figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
     rep.figures = figures
     return rep
+
+
+VARIANT_STREAM = 0x564152
+"""Spawn key of the games that re-judge accepted sheet variants: never the stream that accepted them."""
+
+
+def _variants_out_of_sample(spec: RippleRushGame, budget: Budget, seed: int, executor: Executor | None,
+                            progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
+    """Each variant the build would print (accepted at this seed) is played again on an independent seed
+    stream, side by side with the default sheet (same games), and its expected score over the default's is
+    bounded by 1 +- variants.tolerance (a ratio of per-game means, delta method)."""
+    if spec.variants.count <= 0:
+        return []
+    from generator.games.ripple_rush.variants import generate_variants
+
+    v = spec.variants
+    accepted = [x for x in generate_variants(spec, seed, executor) if x.accepted][: v.count]
+    if not accepted:
+        return []
+    g = budget("variants")
+    stream = int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
+    ref = spec.balance.reference_policy
+    pol = (ref,)
+    base = run(RippleRushSim(Setup.from_spec(spec), v.players, pol), g, stream, executor, progress=progress)
+    base_mean = base["games.score"].astype(np.float64).mean(axis=1)
+    out = []
+    for var in accepted:
+        t = run(RippleRushSim(Setup.from_spec(spec, var.bonuses), v.players, pol), g, stream, executor,
+                progress=progress)
+        ev = Ratio.of(t["games.score"].astype(np.float64).mean(axis=1), base_mean)
+        tol = bounded(f"variant {var.code}: expected score / default sheet's ({v.players} players, {ref}, "
+                      f"out of sample)", ev, Bound(min=1 - v.tolerance, max=1 + v.tolerance),
+                      "game.variants.tolerance", ("variants",))
+        rep.tolerances.append(tol)
+        out.append({"code": var.code, "build_ratio": var.ratio, "ratio": tol.measured})
+    rep.notes.append("Sheet variants: accepted at build on the games of seed + variants.seed_offset, re-judged "
+                     f"here on {g} games of another seed stream (spawn key {VARIANT_STREAM:#x}).")
+    return out
 
 
 def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str, Any], t: Tally) -> None:

@@ -100,3 +100,18 @@ def test_mixed_tables_seat_every_assignment():
     assert (pol[:, 0] == pol[:, 3]).mean() < 0.5
     old = run(RippleRushSim(Setup.from_spec(spec), 4, ("random", "greedy", "strong")), 360, 5)["games.policy"]
     assert (old[:, 0] == old[:, 3]).all()  # what the rotation did (kept for the replay tests)
+
+
+def test_accepted_variants_are_rejudged_out_of_sample():
+    """A variant accepted at build (on the games of seed + seed_offset) is played again on another seed stream
+    and bounded by 1 +- variants.tolerance; a variant far from the default would fail there."""
+    base = make_spec()
+    spec = make_spec(players={"min": 2, "max": 2},
+                     variants=dict(base.variants.model_dump(), count=1, games=400, players=2, tolerance=0.05))
+    rep = balance_report(spec, games=400, seed=2)
+    var = [t for t in rep.tolerances if t.spec_key == "game.variants.tolerance"]
+    assert len(var) == 1 and "out of sample" in var[0].name and var[0].settings == ("variants",)
+    assert (var[0].minimum, var[0].maximum) == (0.95, 1.05)
+    f = rep.figures["variants"][0]
+    assert f["ratio"] != f["build_ratio"]  # other games, not the build's number again
+    assert any("re-judged" in n for n in rep.notes)
