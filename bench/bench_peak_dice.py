@@ -5,7 +5,8 @@ the planner_keep re-roll comparison, process start-up included).
 
 The machine is shared: every figure is the best of `repeats` runs, per-core rates use CPU time
 (time.process_time, or the children's rusage for the check), and the load average is printed with them.
-Run: python bench/bench_peak_dice.py [games] [repeats]"""
+Run: python bench/bench_peak_dice.py [games] [repeats]
+     python bench/bench_peak_dice.py misses [games]   (planner miss tracks, both step-B readings: see misses())"""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,7 +64,37 @@ def full_check(repeats: int) -> tuple[float, float]:
     return best
 
 
+def misses(games: int) -> None:
+    """Planner self-play per player count (seed 20180301) under each step-B reading: mean score, share of games
+    past the kit's miss track, mean turns, and the smallest track whose overflow share has a one-sided 99%
+    Clopper-Pearson upper bound under the kit's 0.001 at every player count."""
+    from scipy.stats import binomtest
+
+    for reading in ("compulsory", "optional"):
+        spec = make_spec(rules={"step_b": reading, "miss_track_full": "keep_counting", "final_turn_miss": "skipped",
+                                "column_score": "second_lowest_distinct"})
+        t = build_tables(spec)
+        worst: dict[int, np.ndarray] = {}
+        for n, seq in zip((2, 3, 4), np.random.SeedSequence(20180301).spawn(3)):
+            out = play(t, ["planner"] * n, spec.balance.turn_limit, seed_state(seq), games)
+            worst[n] = out["games.misses"].max(axis=1)
+            print(f"step_b {reading:<10} {n}p: mean score {out['games.scores'].mean():6.2f}, "
+                  f"past {spec.miss_boxes} misses {(worst[n] > spec.miss_boxes).mean():.4f}, "
+                  f"mean turns {out['games.turns'].mean():5.2f}, most misses {worst[n].max()}")
+        bound = spec.balance.miss_box_overflow.max
+        for boxes in range(1, 1000):
+            ub = [binomtest(int((m > boxes).sum()), games).proportion_ci(0.98, "exact").high
+                  for m in worst.values()]
+            if max(ub) < bound:
+                print(f"step_b {reading}: smallest track with the 99% upper bound < {bound} at 2-4 players: "
+                      f"{boxes} boxes ({games} games per count)")
+                break
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "misses":
+        misses(int(sys.argv[2]) if len(sys.argv) > 2 else 20_000)
+        return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     spec = make_spec()

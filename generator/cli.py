@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -25,7 +27,7 @@ PAPERS = ("a4", "letter", "a3")
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"error: {message}\n")
+    sys.stderr.write(f"error: {_clean(message)}\n")
     raise typer.Exit(1)
 
 
@@ -73,15 +75,109 @@ def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
         yield advance
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so `finally` blocks (staging folders) run before exit 143."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+MAX_LINE = 400
+
+
+def _clean(message: str) -> str:
+    """A message safe for a terminal: control characters escaped, every line at most MAX_LINE characters."""
+    out = []
+    for line in message.split("\n"):
+        line = "".join(ch if ch.isprintable() or ch in " \t" else ch.encode("unicode_escape").decode("ascii") for ch in line)
+        out.append(line if len(line) <= MAX_LINE else line[:MAX_LINE - 3] + "...")
+    return "\n".join(out)
+
+
 def _run(fn: Callable[[], None]) -> None:
+    """Run a command: KitError -> its message and exit 1; Ctrl-C -> exit 130; SIGTERM -> exit 143.
+    Interrupts raise inside the command, so its cleanup (the build's staging folder) runs first."""
+    previous = None
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread (embedded use): leave signals alone
+        pass
     try:
         fn()
     except KitError as e:
-        sys.stderr.write(f"error: {e}\n")
+        sys.stderr.write(f"error: {_clean(str(e))}\n")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise typer.Exit(130) from None
+    except Terminated:
+        sys.stderr.write("terminated\n")
+        raise typer.Exit(143) from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000
+#: Core-seconds per 1,000 games per setting of the slowest shipped game's default check (Raindrops full games,
+#: README "Numbers"); the estimate a refused --games prints is an upper bound.
+CORE_SECONDS_PER_1000_GAMES = 45.0
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f} h"
+    days = seconds / 86400
+    return f"{days:.0f} days" if days < 1e6 else f"{days:.1e} days"
+
+
+def _check_options(games: int | None, seed: int | None, workers: int | None, dask: str | None) -> int | None:
+    """Refuse impossible `check` options up front (exit 2, nothing run); returns the worker count to use
+    (capped at the cores this process may use, with a warning)."""
+    if games is not None:
+        if games < 1:
+            _usage(f"--games: expected a number >= 1; got {_clip_number(games)}")
+        if games > MAX_GAMES:
+            cores = min(workers or _cores(), _cores())
+            est = min(games, 10**30) / 1000 * CORE_SECONDS_PER_1000_GAMES / max(cores, 1)
+            _usage(f"--games: at most {MAX_GAMES:,} games per setting; got {_clip_number(games)} "
+                   f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        _usage(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
+    if dask is not None and not dask.strip():
+        _usage("--dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''")
+    if workers is not None:
+        if workers < 1:
+            _usage(f"--workers: expected a number >= 1; got {_clip_number(workers)}")
+        cores = _cores()
+        if workers > cores:
+            sys.stderr.write(f"warning: --workers {_clip_number(workers)} is more than the {cores} cores available; using {cores}\n")
+            return cores
+    return workers
+
+
+def _clip_number(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 24 else f"{text[:6]}...({len(text)} digits)"
+
+
+def _usage(message: str) -> None:
+    """A usage error: the options themselves are wrong (exit 2, like the argument parser's own errors)."""
+    sys.stderr.write(f"error: {_clean(message)}\n")
+    raise typer.Exit(2)
 
 
 @app.command()
@@ -94,15 +190,18 @@ def build(
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
     mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
     duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
+    pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/."""
     def go() -> None:
         from generator.build import build as do_build
+        from generator.build import check_out
 
         if paper is not None and paper not in PAPERS:
-            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
-        if seed is not None and seed < 0:
-            _fail(f"--seed: expected a number >= 0; got {seed}")
+            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {_clean(repr(paper))[:80]}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            _fail(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
+        check_out(out)
         overrides: dict[str, str] = {}
         for name, value, allowed in (("mode", mode, ("home", "shop")), ("duplex", duplex, ("long", "short", "none"))):
             if value is not None:
@@ -112,7 +211,7 @@ def build(
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides)
+                              print_overrides=overrides, pdfa=pdfa)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
@@ -125,14 +224,58 @@ def build(
 
 
 @app.command()
-def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
-    """Load kits and run the static legal checks; print every problem; exit 1 if any."""
+def export(
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
+    cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
+    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
+    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    dpi: int = typer.Option(300, "--dpi", help="card images: pixels per inch (72..1200)"),
+    size: str | None = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
+                                                             "(default: each deck's own size with the kit's bleed)"),
+    base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+    fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
+    quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
+    workers: int | None = typer.Option(None, "--workers", help="processes rasterising in parallel (default: up to 2; 1 = none)"),
+) -> None:
+    """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
     def go() -> None:
-        from generator.build import check_kits, load_kits, translation_warnings
+        from generator.exporting import ExportOptions
+        from generator.exporting import export as do_export
+
+        if seed is not None and seed < 0:
+            _fail(f"--seed: expected a number >= 0; got {seed}")
+        if workers is not None and workers < 1:
+            _fail(f"--workers: expected a number >= 1; got {workers}")
+        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
+                                workers=workers)
+        paths = _kit_paths(kits)
+        with _progress(None, "exporting") as advance:
+            result = do_export(paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance)
+        for w in result.warnings:
+            sys.stderr.write(f"warning: {w}\n")
+        for f in result.files:
+            out_console.print(str(f), highlight=False, soft_wrap=True)
+        t = result.timings
+        out_console.print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
+                          f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
+    _run(go)
+
+
+@app.command()
+def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
+    """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
+    rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
+    def go() -> None:
+        from generator.build import check_kits, load_kits, translation_warnings, verify_layout
 
         paths = _kit_paths(kits)
         loaded = load_kits(paths)
         check_kits(loaded)
+        layout_warnings = verify_layout(loaded)
+        for w in dict.fromkeys(layout_warnings):
+            sys.stderr.write(f"warning: {w}\n")
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
@@ -189,14 +332,11 @@ def check(
         from generator.engine.verdict import Verdict
         from generator.render.console import print_report
 
-        if games is not None and games < 1:
-            _fail(f"--games: expected a number >= 1; got {games}")
-        if workers is not None and workers < 1:
-            _fail(f"--workers: expected a number >= 1; got {workers}")
+        n_workers = _check_options(games, seed, workers, dask)
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         reports = []
-        with make_executor(workers, dask) as executor:  # one worker pool for every kit and setting
+        with make_executor(n_workers, dask) as executor:  # one worker pool for every kit and setting
             for k in loaded:
                 mod = game_module(k.game_id)
                 first = games or _default_games(k)

@@ -43,5 +43,10 @@ class LayoutError(KitError):
     """The spec is valid but cannot be laid out (a card larger than the paper, a string that does not fit)."""
 
 
+class LocatedLayoutError(LayoutError):
+    """A layout problem whose message already names FILE[:LINE] for each line (e.g. the catalog line of a text
+    that runs past its box): the build passes it on as it is."""
+
+
 class RenderError(KitError):
     """Writing the output failed (missing glyph, unwritable folder)."""

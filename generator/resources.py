@@ -1,8 +1,14 @@
-"""Where the shipped layouts and fonts are: the checkout's folders, or the copies inside the wheel."""
+"""Where the shipped layouts and fonts are (the checkout's folders, or the copies inside the wheel), and the one
+atomic file writer every output goes through."""
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+
+from generator.errors import RenderError
 
 _PKG = Path(__file__).resolve().parent
 
@@ -22,3 +28,41 @@ def layouts_dir() -> Path:
 def fonts_dir() -> Path:
     """The vendored fonts' folder."""
     return _pick("fonts")
+
+
+def atomic_write(path: Path, data: bytes | Callable[[Path], None], *, what: str = "the file") -> None:
+    """Write `path` all-or-nothing: `data` (bytes, or a function that writes a given temporary path) goes to a
+    temporary file in the same folder, is flushed to disk and renamed over `path`; on any failure or
+    interrupt the temporary file is removed and `path` is untouched. The one writer of every output file
+    (PDF, PNG, HTML/JSON reports, kit.yaml edits). OSError becomes a RenderError naming `path`."""
+    path = Path(path)
+    tmp: str | None = None
+    try:
+        if not path.parent.is_dir():
+            raise RenderError(f"{path}: cannot write {what}: folder {path.parent} does not exist")
+        if path.is_dir():
+            raise RenderError(f"{path}: cannot write {what}: a folder is in the way")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        if isinstance(data, bytes):
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        else:
+            os.close(fd)
+            data(Path(tmp))
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; outputs are ordinary files
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as e:
+        raise RenderError(f"{path}: cannot write {what} ({e.strerror or e})") from e
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

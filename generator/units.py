@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Final
 
@@ -14,13 +15,20 @@ _LENGTH_RE: Final = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)\s*$")
 
 
 def parse_length(text: str | int | float) -> float:
-    """Parse "63.5mm", "2.5in", "1cm" or "12pt" into points; bare numbers are refused (units are required)."""
+    """Parse "63.5mm", "2.5in", "1cm" or "12pt" into points; bare numbers are refused (units are required).
+
+    Digits are Unicode decimal digits, so full-width "５mm" (as typed with a Japanese IME) means 5mm.
+    """
     if isinstance(text, bool) or not isinstance(text, str):
         raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {text!r}")
-    m = _LENGTH_RE.match(text)
+    m = _LENGTH_RE.match(text) if len(text) <= 40 else None
     if not m:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {shown!r}")
+    value = float(m.group(1)) * _UNIT[m.group(2)]
+    if not math.isfinite(value):
         raise ValueError(f"expected a length with a unit (mm, cm, in, pt), got {text!r}")
-    return float(m.group(1)) * _UNIT[m.group(2)]
+    return value
 
 
 def mm(value: float) -> float:

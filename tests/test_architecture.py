@@ -13,10 +13,11 @@ ALLOWED = {
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
-    "render": {"layout", "engine", "spec"},
+    "export": {"layout", "spec", "i18n"},
+    "render": {"layout", "engine", "spec", "export"},
 }
 GROUND = {"errors", "units", "resources", "__init__"}
-HALLWAY = {"cli", "__main__", "build"}
+HALLWAY = {"cli", "__main__", "build", "exporting"}
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2"}
 
 

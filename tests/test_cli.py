@@ -170,3 +170,174 @@ def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
     r2 = pnpkit("check", str(RR), "--games", "300", "--workers", "2", "--seed", "5", "--json", str(b))
     assert r1.returncode == r2.returncode and r1.returncode in (0, 3), r1.stderr + r2.stderr
     assert a.read_bytes() == b.read_bytes()
+
+
+# ------------------------------------------------------------------ hostile output (issue 12)
+
+def _inodes(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_ino for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_folder_in_the_way_of_one_output_file_changes_nothing(tmp_path):
+    out = tmp_path / "out"
+    assert pnpkit("build", str(RR), "--lang", "en,ja", "--out", str(out)).returncode == 0
+    (out / "ripple_rush" / "ja" / "kit-a4.pdf").unlink()
+    (out / "ripple_rush" / "ja" / "kit-a4.pdf").mkdir()
+    before = _inodes(out)
+    r = pnpkit("build", str(RR), "--lang", "en,ja", "--out", str(out))
+    assert r.returncode == 1
+    assert r.stderr.endswith("kit-a4.pdf: a folder (or other non-file) is in the way of an output file; nothing was written\n")
+    assert "Traceback" not in r.stderr
+    assert _inodes(out) == before
+    assert not list(out.glob(".pnpkit-*"))
+
+
+@pytest.mark.parametrize("case", ["file", "below_file"])
+def test_out_that_is_a_file_or_below_a_file_is_a_clear_error(tmp_path, case):
+    f = tmp_path / "f"
+    f.write_text("x", encoding="utf-8")
+    out = f if case == "file" else f / "sub" / "dir"
+    r = pnpkit("build", str(RR), "--lang", "en", "--out", str(out))
+    assert r.returncode == 1
+    expected = "this is a file (or a broken link), not a folder" if case == "file" else f"{f} is a file, so no folder can be made below it"
+    assert r.stderr == f"error: --out {out}: {expected}\n"
+    assert f.read_text(encoding="utf-8") == "x"
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
+def test_unwritable_out_is_a_clear_error(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        r = pnpkit("build", str(RR), "--lang", "en", "--out", str(ro / "out"))
+    finally:
+        ro.chmod(0o700)
+    assert r.returncode == 1
+    assert r.stderr == f"error: --out {ro / 'out'}: {ro} is not writable\n"
+
+
+def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
+    """The second kit/language folder cannot be moved into place: the first is moved back (all or nothing)."""
+    from generator import build as b
+    from generator.errors import RenderError
+
+    out = tmp_path / "out"
+    b.build([RR], out=out, langs=["en", "ja"])
+    before = _inodes(out)
+    real_rename = os.rename
+    calls = []
+
+    def flaky(src, dst):
+        calls.append((src, dst))
+        if "new" in Path(src).parts and Path(dst).name == "ja":
+            raise OSError(28, "No space left on device")
+        real_rename(src, dst)
+
+    monkeypatch.setattr(b.os, "rename", flaky)
+    with pytest.raises(RenderError, match="cannot move the new files into place .No space left on device.; every folder was put back"):
+        b.build([RR], out=out, langs=["en", "ja"], seed=7)
+    assert any(Path(d).name == "en" and Path(d).parent == out / "ripple_rush" for _, d in calls)  # en was swapped, then put back
+    assert _inodes(out) == before
+    assert not list(out.glob(".pnpkit-*"))
+
+
+def test_other_papers_files_survive_a_build(tmp_path):
+    out = tmp_path / "out"
+    assert pnpkit("build", str(RR), "--lang", "en", "--out", str(out)).returncode == 0
+    assert pnpkit("build", str(RR), "--lang", "en", "--out", str(out), "--paper", "letter").returncode == 0
+    names = sorted(p.name for p in (out / "ripple_rush" / "en").iterdir())
+    assert "kit-a4.pdf" in names and "kit-letter.pdf" in names
+
+
+@pytest.mark.parametrize("sig,code", [("SIGTERM", 143), ("SIGINT", 130)])
+def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(out), "--png"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".pnpkit-stage-*")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert proc.poll() is None, "the build ended before the staging folder was seen"
+    proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err
+    assert err.strip().endswith("terminated" if code == 143 else "interrupted")
+    assert sorted(p.name for p in out.iterdir()) == []
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--games", "1000000000000"], "error: --games: at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
+    (["--games", str(10**30)], "error: --games: at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
+    (["--games", "0"], "error: --games: expected a number >= 1; got 0"),
+    (["--seed", "-1"], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
+    (["--seed", str(2**63)], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
+    (["--dask", ""], "error: --dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
+    (["--workers", "0"], "error: --workers: expected a number >= 1; got 0"),
+])
+def test_check_refuses_impossible_options_up_front(args, message):
+    r = pnpkit("check", str(RR), *args)
+    assert r.returncode == 2
+    assert r.stderr.startswith(message), r.stderr
+    assert r.stdout == ""
+
+
+def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
+    r = pnpkit("check", str(RR), "--games", "2", "--workers", str(2**31), "--json", str(tmp_path / "r.json"))
+    assert r.returncode in (0, 1)  # 2 games may miss tolerances; the point is no traceback and a capped pool
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert f"warning: --workers 2147483648 is more than the {cores} cores available; using {cores}" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def _po_line(po: Path, text_id: str) -> int:
+    return next(i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == f'msgid "{text_id}"')
+
+
+def test_validate_fits_every_text_and_names_its_catalog_line(tmp_path):
+    """validate renders and fits every string without writing (the README promises it); the error names the .po line."""
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    po = kit / "locales" / "en.po"
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "RIPPLE RUSH"', 'msgstr "' + "SUPERCALIFRAGILISTIC" * 10 + '"'),
+                  encoding="utf-8")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1
+    assert f"en.po:{_po_line(po, 'cards.back')}: cards.back: does not fit (en): " in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_validate_checks_glyphs_and_names_the_catalog_line(tmp_path):
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    po = kit / "locales" / "ja.po"
+    text = po.read_text(encoding="utf-8")
+    line = _po_line(po, "sheet.total")
+    lines = text.splitlines()
+    assert lines[line].startswith('msgstr "')
+    lines[line] = lines[line][:-1] + ' \U0001F3B2"'
+    po.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1
+    assert f"ja.po:{line}: sheet.total: characters missing from the font (" in r.stderr, r.stderr
+    assert "language ja): U+1F3B2" in r.stderr
+
+
+def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
+    """kill -9 cannot be cleaned up after; the next build into the same OUT removes the dead build's stage."""
+    from generator import build as b
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    out = tmp_path / "out"
+    stale = out / f"{b.STAGE_PREFIX}{int(dead.stdout)}-abc"
+    (stale / "new" / "ripple_rush").mkdir(parents=True)
+    live = out / f"{b.STAGE_PREFIX}{os.getppid()}-def"  # a running process's stage is left alone
+    live.mkdir()
+    b.build([RR], out=out, langs=["en"])
+    assert not stale.exists() and live.exists()

@@ -3,19 +3,20 @@ numbers, so a variant that changes a figure prints it in every language with no 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import TemplateError
 
 from generator.errors import Problem, SpecError
+from generator.i18n.sandbox import MAX_OUTPUT, CatalogEnvironment, Helper, TemplateLimit
 from generator.spec.catalogs import Catalog
 
 FALLBACK = "en"
-MAX_RENDERED = 4000
+MAX_RENDERED = MAX_OUTPUT
 
 
 class Texts:
@@ -30,8 +31,11 @@ class Texts:
         self._warn = warn
         self._warned: set[str] = set()
         self._cache: dict[str, Any] = {}
-        env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False)
-        env.globals.update(plural=self._plural, num=self._num, join=self._join)
+        self.origins: dict[str, tuple[str, int | None, str]] = {}
+        """Every string handed out -> (catalog, line, text id): layout errors quote a string, this locates it."""
+        env = CatalogEnvironment()
+        env.globals.update(plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),
+                           num=Helper("num", "num(1234.5)", self._num), join=Helper("join", "join(values)", self._join))
         self.env = env
 
     def _plural(self, n: int, **forms: str) -> str:
@@ -42,7 +46,17 @@ class Texts:
         return format_decimal(n, locale=self.locale)
 
     def _join(self, items: list[Any]) -> str:
-        return format_list([str(i) for i in items], locale=self.locale)
+        return format_list([self.env._finalize(i) for i in items], locale=self.locale)
+
+    def locate(self, message: str) -> tuple[str, int | None, str] | None:
+        """The catalog line of the longest string this object handed out that `message` quotes, if any."""
+        best: tuple[str, int | None, str] | None = None
+        size = 0
+        for text, origin in self.origins.items():
+            for quoted in (repr(text), repr(text[:60])):
+                if len(text) > size and len(text) >= 3 and quoted in message:
+                    best, size = origin, len(text)
+        return best
 
     def has(self, text_id: str) -> bool:
         """Whether this language or the fallback defines the id."""
@@ -66,15 +80,29 @@ class Texts:
         tmpl = self._cache.get(key)
         try:
             if tmpl is None:
-                tmpl = self.env.from_string(cat.messages[text_id])
+                tmpl = self.env.compile_checked(cat.messages[text_id])
                 self._cache[key] = tmpl
-            out = tmpl.render({**self.context, **extra})
+            out = self._render(tmpl, {**self.context, **extra})
+            self.origins.setdefault(out, (cat.path, cat.lines.get(text_id), text_id))
+            return out
         except TemplateError as e:
-            raise SpecError([Problem(cat.path, cat.lines.get(text_id), text_id, f"template error: {e}")]) from None
-        if len(out) > MAX_RENDERED:
-            raise SpecError([Problem(cat.path, cat.lines.get(text_id), text_id,
-                                     f"renders to {len(out)} characters; the limit is {MAX_RENDERED}")])
-        return out
+            problem = f"template error: {e}"
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+            # a sandboxed template is the catalog author's code: whatever it raises is their error, located
+            problem = f"template error: {type(e).__name__}: {e}"
+        raise SpecError([Problem(cat.path, cat.lines.get(text_id), text_id, problem)])
+
+    def _render(self, tmpl: Any, context: dict[str, Any]) -> str:
+        """Render chunk by chunk so the output cap stops a runaway string early."""
+        self.env.start()
+        out: list[str] = []
+        size = 0
+        for chunk in tmpl.generate(context):
+            size += len(chunk)
+            if size > MAX_RENDERED:
+                raise TemplateLimit(f"renders to more than {MAX_RENDERED} characters; the limit is {MAX_RENDERED}")
+            out.append(chunk)
+        return "".join(out)
 
 
 def missing_ids(catalogs: Mapping[str, Catalog]) -> dict[str, list[str]]:

@@ -233,7 +233,7 @@ def _shop_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
             w, h = face.width + 2 * b, face.height + 2 * b
             pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b))],
                               trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, w, h),
-                              label=f"{component} {side} {i + 1}"))
+                              label=f"{component} {side} {i + 1}", face=face.name))
     return pages
 
 

@@ -110,6 +110,8 @@ class Place:
     clip: tuple[float, float, float, float] | None = None
     rotate: float = 0.0
     scale: float = 1.0
+    window: bool = False
+    """The clip is a window onto part of a larger face (a tiled strip), not its trim: strings may cross it."""
 
 
 Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place]
@@ -141,6 +143,8 @@ class Page:
     """Outline entry starting at this page (component name)."""
     bookmark_level: int = 0
     label: str = ""
+    face: str = ""
+    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by it."""
 
 
 def _f(v: float) -> str:

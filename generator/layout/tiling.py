@@ -154,7 +154,7 @@ def tile_face(face: Face, paper: str, settings: PrintSpec, overlap: float, *, gl
             px = ax0 + (ax1 - ax0 - sw) / 2   # page position of the strip's bottom-left corner
             py = ay0 + (ay1 - ay0 - sh) / 2
             dx, dy = px - sx0, py - sy0        # face -> page
-            ops: list[Op] = [Place(dx, dy, face.ops, clip=(sx0, sy0, sw, sh))]
+            ops: list[Op] = [Place(dx, dy, face.ops, clip=(sx0, sy0, sw, sh), window=True)]
             if col < t.cols - 1:  # the next sheet to the right lies on this band
                 seam = t.strip(row, col + 1, face.height)[0]
                 ops += _glue_ops(seam + dx, py, px + sw, py + sh, glue_text, vertical=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 from pathlib import Path
-from typing import Final, Sequence
+from typing import Final
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -46,7 +47,7 @@ def font_name(font: str) -> str:
         raise RenderError(f"unknown font {font!r}; expected one of {', '.join(FONT_NAMES)}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cmap(font: str) -> frozenset[int]:
     register_fonts()
     face = pdfmetrics.getFont(font_name(font)).face
@@ -83,3 +84,23 @@ def check_glyphs(pages: Sequence[Page]) -> None:
         n = len(problems)
         raise RenderError(f"{n} text{'s' if n != 1 else ''} with characters missing from the font "
                           f"(BIZ UDPGothic):\n" + "\n".join(problems))
+
+
+_INK_PX = 200
+"""Pixel size at which ink extents are measured (then scaled to the asked size)."""
+
+
+@lru_cache(maxsize=4096)
+def _ink_unit(text: str, font: str) -> tuple[float, float]:
+    from PIL import ImageFont
+
+    face = ImageFont.truetype(str(FONT_FILES[font]), _INK_PX)
+    _, top, _, bottom = face.getbbox(text, anchor="ls")
+    return -bottom / _INK_PX, -top / _INK_PX
+
+
+def ink_extent(text: str, font: str, size: float) -> tuple[float, float]:
+    """How far the drawn glyphs of `text` reach below and above the baseline, in points (bottom <= 0 < top):
+    the real outline box, where layout's fit check uses a fixed ascent and descent."""
+    bottom, top = _ink_unit(text, font)
+    return bottom * size, top * size

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -17,6 +15,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
 from generator.errors import RenderError
+from generator.resources import atomic_write
 
 # Okabe & Ito, "Color Universal Design": distinguishable with every common colour-vision deficiency.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -459,29 +458,13 @@ def to_html(reports: Sequence[BalanceReport], *, title: str) -> str:
 # ---------------------------------------------------------------------------------------------- files
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same folder and os.replace, so readers never see half a file."""
+    """The report's folder is created if needed; the file is written by the one atomic writer."""
     path = Path(path)
-    tmp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a report is an ordinary file
-        os.replace(tmp, path)
-        tmp = None
     except OSError as e:
         raise RenderError(f"{path}: cannot write the report ({e.strerror or e})") from e
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+    atomic_write(path, data, what="the report")
 
 
 def write_html(reports: list[BalanceReport], path: Path, *, title: str) -> None:

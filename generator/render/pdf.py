@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -13,6 +12,7 @@ from generator.errors import RenderError
 from generator.layout import ops as _ops
 from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
 from generator.render.fonts import FONT_NAMES, check_glyphs, font_name, register_fonts
+from generator.resources import atomic_write
 
 PathOp = _ops.Path
 _NO_DASH: tuple[float, ...] = ()
@@ -237,18 +237,16 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
 
 
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en") -> None:
+              lang: str = "en", pdfa: bool = False) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
-    behind on error). Same pages and metadata give the same bytes."""
+    behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages)
     register_fonts()
     path = Path(path)
-    if not path.parent.is_dir():
-        raise RenderError(f"cannot write {path}: folder {path.parent} does not exist")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-    try:
+
+    def draw(tmp: Path) -> None:
         canvas = Canvas(str(tmp), pagesize=(pages[0].width, pages[0].height), invariant=1, pageCompression=1,
                         initialFontName=FONT_NAMES["regular"], initialFontSize=10, lang=lang)
         canvas.setTitle(title)
@@ -274,9 +272,9 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         if has_outline:
             canvas.showOutline()
         canvas.save()
-        os.replace(tmp, path)
-    except OSError as e:
-        raise RenderError(f"cannot write {path}: {e.strerror or e}") from e
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        if pdfa:
+            from generator.render.pdfa import to_pdfa
+
+            to_pdfa(tmp)
+
+    atomic_write(path, draw, what="the PDF")

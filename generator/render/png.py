@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from generator.errors import RenderError
+from generator.resources import atomic_write
 
 
 def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) -> None:
@@ -21,16 +21,10 @@ def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) 
         doc = pdfium.PdfDocument(str(pdf_path))
     except (OSError, pdfium.PdfiumError) as e:
         raise RenderError(f"cannot read {pdf_path}: {e}") from e
-    tmp = png_path.with_name(f".{png_path.name}.{os.getpid()}.part")
     try:
         if not 0 <= page < len(doc):
             raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
         image = doc[page].render(scale=dpi / 72).to_pil()
-        image.save(tmp, format="PNG", dpi=(dpi, dpi))
-        os.replace(tmp, png_path)
-    except OSError as e:
-        raise RenderError(f"cannot write {png_path}: {e.strerror or e}") from e
+        atomic_write(png_path, lambda tmp: image.save(tmp, format="PNG", dpi=(dpi, dpi)), what="the PNG")
     finally:
         doc.close()
-        if tmp.exists():
-            tmp.unlink()

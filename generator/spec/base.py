@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
-from generator.units import parse_length
+from generator.units import MM, parse_length
 
 
 class SpecModel(BaseModel):
     """Every spec model: frozen, unknown keys are errors, no coercion of strings into numbers."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=False, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False)
 
 
 def _length(v: Any) -> float:
@@ -25,6 +26,20 @@ Length = Annotated[float, BeforeValidator(_length)]
 """A length written with a unit ("63.5mm", "2.5in", "12pt") and held in points."""
 
 
+def bounded_length(low_mm: float, high_mm: float) -> Callable[[Any], float]:
+    """The validator of a Length that must lie in low_mm..high_mm (physical bounds: a negative margin or a 900 mm offset is a
+    typo, not a printer). The message speaks millimetres whatever unit was written."""
+
+    def check(v: Any) -> float:
+        points = _length(v)
+        if not low_mm * MM - 1e-9 <= points <= high_mm * MM + 1e-9:
+            shown = v if isinstance(v, str) and len(v) <= 40 else f"{points / MM:.6g}mm"
+            raise ValueError(f"expected a length in {low_mm:g}..{high_mm:g}mm; got {shown!r}")
+        return points
+
+    return check
+
+
 class Bound(SpecModel):
     """A tolerance range for a measured figure; either end may be omitted."""
 
@@ -34,3 +49,35 @@ class Bound(SpecModel):
     def contains(self, value: float) -> bool:
         """True when value lies within the bound."""
         return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+
+# Caps on the integers of a spec, checked at validation (issue 12). Each is far above what any shipped kit or
+# the seeds use, and small enough that a spec that validates also builds (in seconds to minutes, never by
+# exhausting memory or overflowing a 64-bit counter). A game field states which cap it uses.
+MAX_SEED = 2**63 - 1
+"""Seeds (kit.seed, a game's own seed): a non-negative 64-bit integer, as numpy's SeedSequence takes it."""
+MAX_GAMES = 1_000_000
+"""Self-play games per setting in `pnpkit check` (a spec default or --games; about 45 core-seconds per 1,000
+games for the slowest shipped game)."""
+MAX_BUILD_GAMES = 20_000
+"""Self-play games run during `build` (variant scoring, difficulty samples): the build stays interactive."""
+MAX_TURNS = 100_000
+"""Self-play safety stops (turn limits): far above any real game, still a bounded loop."""
+MAX_PIECES = 1_000
+"""Printed pieces of one kind (tiles, tokens, cards, markers): 1,000 is dozens of pages already."""
+MAX_POINTS = 10_000
+"""A point value printed on a piece or used in scoring (fits every int32 sum of a game)."""
+MAX_SMALL = 100
+"""Small rule figures (slots, hand sizes, offers, attempts per variant): a player cannot handle more."""
+MAX_ANY_INT = 10**9
+"""Any other whole number in a spec (a safety net for fields without their own cap; seeds excepted)."""
+
+
+def _int_key(v: Any) -> Any:
+    if isinstance(v, str) and v.lstrip("-").isdigit() and v.isascii():
+        return int(v)
+    return v
+
+
+IntKey = Annotated[int, BeforeValidator(_int_key)]
+"""A mapping key that is a whole number (YAML keys reach the models as text; strict mode would refuse them)."""

@@ -1,17 +1,31 @@
-"""Locale catalogs (gettext .po via Babel) -> frozen {text id: template} mappings."""
+"""Locale catalogs (gettext .po) -> frozen {text id: template} mappings, parsed strictly.
+
+Babel's reader is lenient (an unterminated string is cut short, a repeated msgid silently wins, the header's
+charset picks the decoding). Catalogs come from strangers, so a strict pass runs first and every problem is
+reported at its line: the file must be UTF-8 (a BOM is allowed; the header charset, if given, must say
+UTF-8), every line must be blank, a comment, a keyword with one complete quoted string, or a quoted
+continuation, and no msgid may repeat (per msgctxt).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 from babel.messages.pofile import PoFileError, read_po
 
 from generator.errors import Problem, SpecError
+from generator.spec.paths import read_bytes, resolve_inside
 
 MAX_CATALOG_BYTES = 512 * 1024
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_KEYWORD_RE = re.compile(rf"^(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])[ \t]+({_QUOTED})[ \t]*$")
+_CONTINUATION_RE = re.compile(rf"^({_QUOTED})[ \t]*$")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+_CHARSET_RE = re.compile(r"charset\s*=\s*([^\s;]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -24,21 +38,84 @@ class Catalog:
     lines: Mapping[str, int]
 
 
-def read_catalog(path: Path, display: str, lang: str) -> Catalog:
-    """Read a .po file whose msgids are text ids and msgstrs the translations (fuzzy entries ignored)."""
-    if not path.is_file():
-        raise SpecError([Problem(display, None, "", f"missing catalog for language {lang!r}")])
-    size = path.stat().st_size
-    if size > MAX_CATALOG_BYTES:
-        raise SpecError([Problem(display, None, "", f"catalog is {size} bytes; the limit is {MAX_CATALOG_BYTES}")])
+def _unquote(quoted: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), "\\" + m.group(1)), quoted[1:-1])
+
+
+def strict_problems(text: str, display: str) -> list[Problem]:
+    """Every line-level problem of a .po text: bad lines, unterminated strings, repeated msgids, charset."""
+    problems: list[Problem] = []
+    seen: dict[tuple[str, str], int] = {}
+    entries: list[tuple[str, int, dict[str, str]]] = []  # (keyword being continued, line, fields)
+    current: dict[str, str] | None = None
+    key = ""
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            continue
+        m = _KEYWORD_RE.match(line)
+        if m:
+            key = m.group(1)
+            if key in ("msgctxt", "msgid") and (current is None or "msgstr" in current or "msgstr[0]" in current
+                                                or (key == "msgid" and "msgid" in current)):
+                current = {}
+                entries.append((key, lineno, current))
+            if current is None:
+                problems.append(Problem(display, lineno, "", f"{key} without a msgid before it"))
+                current = {}
+            current[key] = _unquote(m.group(2))
+            continue
+        m = _CONTINUATION_RE.match(line)
+        if m and current is not None and key:
+            current[key] = current.get(key, "") + _unquote(m.group(1))
+            continue
+        if line.count('"') % 2 == 1 or (line.startswith(("msg", '"')) and not line.endswith('"')):
+            why = "unterminated string (a closing \" is missing)"
+        else:
+            why = "expected msgid, msgstr, a quoted continuation or a # comment"
+        problems.append(Problem(display, lineno, "", f"{why}; got {_clip(raw)}"))
+    for _, lineno, fields in entries:
+        if "msgid" not in fields:
+            problems.append(Problem(display, lineno, "", "entry without a msgid"))
+            continue
+        ident = (fields.get("msgctxt", ""), fields["msgid"])
+        if ident in seen:
+            problems.append(Problem(display, lineno, fields["msgid"] or "(header)",
+                                    f"msgid repeats the entry at line {seen[ident]}; each text id appears once"))
+        else:
+            seen[ident] = lineno
+        if fields["msgid"] == "" and "msgctxt" not in fields:
+            m = _CHARSET_RE.search(fields.get("msgstr", ""))
+            if m and m.group(1).strip().lower() not in ("utf-8", "utf8"):
+                problems.append(Problem(display, lineno, "charset",
+                                        f"expected UTF-8 (catalogs are UTF-8 text); got {_clip(m.group(1))}"))
+    return problems
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+
+
+def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
+    """A catalog from the bytes of a .po file, strictly checked (every problem located)."""
     try:
-        with path.open("rb") as fh:
-            cat = read_po(fh, locale=lang, abort_invalid=True)
-    except (PoFileError, ValueError) as e:
-        raise SpecError([Problem(display, None, "", f"cannot parse the catalog: {e}")]) from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise SpecError([Problem(display, line, "", f"not UTF-8 text ({e.reason} at byte {e.start}); "
+                                                    "save the catalog as UTF-8")]) from None
+    problems = strict_problems(text, display)
+    if problems:
+        raise SpecError(problems)
+    try:
+        cat = read_po([line + "\n" for line in text.splitlines()], locale=lang, abort_invalid=True)
+    except (PoFileError, ValueError, LookupError) as e:
+        raise SpecError([Problem(display, None, "", f"cannot parse the catalog: {_clip(str(e), 120)}")]) from None
     messages: dict[str, str] = {}
     lines: dict[str, int] = {}
-    problems = []
     for m in cat:
         if not m.id or m.fuzzy:
             continue
@@ -51,3 +128,18 @@ def read_catalog(path: Path, display: str, lang: str) -> Catalog:
     if problems:
         raise SpecError(problems)
     return Catalog(lang, display, MappingProxyType(messages), MappingProxyType(lines))
+
+
+def read_catalog(path: Path, display: str, lang: str, root: Path | None = None) -> Catalog:
+    """Read a .po file whose msgids are text ids and msgstrs the translations (fuzzy entries ignored).
+
+    With `root` (the resolved kit folder), the file must resolve inside it and be a regular file.
+    """
+    what = f"the {lang} catalog"
+    if root is not None:
+        real = resolve_inside(root, path, display, what)
+    else:
+        real = path if path.is_file() else None
+    if real is None or not real.is_file():
+        raise SpecError([Problem(display, None, "", f"missing catalog for language {lang!r}")])
+    return parse_catalog(read_bytes(real, display, MAX_CATALOG_BYTES, what), display, lang)

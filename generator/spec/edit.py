@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
 
 from generator.errors import Problem, SpecError
+from generator.resources import atomic_write
 
 
 def set_value(path: Path, keys: tuple[str, ...], value: Any) -> None:
@@ -28,6 +28,4 @@ def set_value(path: Path, keys: tuple[str, ...], value: Any) -> None:
     node[keys[-1]] = value
     buf = io.StringIO()
     yaml.dump(data, buf)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.part")
-    tmp.write_text(buf.getvalue(), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write(path, buf.getvalue().encode("utf-8"), what="the spec")

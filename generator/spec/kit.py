@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 from generator.errors import Problem, SpecError
-from generator.spec.base import Length, SpecModel
+from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
-from generator.spec.yamlio import Loc, dotted, line_of, parse_dotted, read_yaml
+from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
 
 LANGUAGES = ("en", "ja", "es")
@@ -25,13 +27,16 @@ GAMES: dict[str, str] = {
     "rummy_cards": "generator.spec.games.rummy_cards:RummyCardsGame",
 }
 MAX_COPIES = 50
+MAX_MESSAGE = 300
+PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
+"""A printed piece's side: 5 mm (a small token) up to 420 mm (the long side of A3, the largest paper)."""
 
 
 class SizeSpec(SpecModel):
     """An explicit piece size."""
 
-    width: Length = Field(description="trim width, e.g. '63.5mm'")
-    height: Length = Field(description="trim height, e.g. '88.9mm'")
+    width: PieceLength = Field(description="trim width, e.g. '63.5mm' (5..420mm)")
+    height: PieceLength = Field(description="trim height, e.g. '88.9mm' (5..420mm)")
 
 
 class ComponentSpec(SpecModel):
@@ -61,7 +66,7 @@ class KitMeta(SpecModel):
     id: str = Field(description="folder-safe kit id, e.g. ripple_rush")
     title: str = Field(description="text id of the kit's title")
     languages: list[Literal["en", "ja", "es"]] = Field(min_length=1, description="languages the kit ships")
-    seed: int = Field(ge=0, le=2**63 - 1, description="default seed for everything random in the kit")
+    seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
     version: str = Field("1", description="the kit's own version, printed small on the rules card")
 
     @field_validator("id")
@@ -109,8 +114,9 @@ class Kit:
         return str(self.game.kind)
 
     def problem(self, key: str, message: str) -> Problem:
-        """A located problem for a dotted key of kit.yaml."""
-        return Problem(self.display, line_of(self.lines, parse_dotted(key)), key, message)
+        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
+        characters escaped: a game's check may quote a 200,000-character value)."""
+        return Problem(self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE))
 
 
 def game_model(kind: str) -> type[BaseModel]:
@@ -120,13 +126,81 @@ def game_model(kind: str) -> type[BaseModel]:
 
 
 def _describe(value: Any) -> str:
+    """A value for a message: repr (control characters escaped), at most 80 characters."""
+    if isinstance(value, str) and len(value) > 200:
+        value = value[:200]
+    elif isinstance(value, (dict, list)) and len(value) > 20:
+        return f"a {type(value).__name__} of {len(value)} items"
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+_SEED_KEYS = ("seed", "seed_offset")
+
+
+def _huge_ints(data: Any, loc: Loc, lines: dict[Loc, int], display: str) -> list[Problem]:
+    """The safety net under every field's own cap: no whole number beyond MAX_ANY_INT (seeds: MAX_SEED)."""
+    out: list[Problem] = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _huge_ints(v, loc + (k,), lines, display)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _huge_ints(v, loc + (i,), lines, display)
+    elif isinstance(data, int) and not isinstance(data, bool):
+        limit = MAX_SEED if loc and loc[-1] in _SEED_KEYS else MAX_ANY_INT
+        if abs(data) > limit:
+            shown = str(data) if len(str(data)) <= 24 else f"{str(data)[:6]}... ({len(str(data))} digits)"
+            out.append(Problem(display, line_of(lines, loc), dotted(loc),
+                               f"expected a whole number of at most {limit:,} in size; got {shown}"))
+    return out
+
+
+def _union_branch(loc: tuple[Any, ...], data: Any) -> tuple[tuple[Any, ...], str] | None:
+    """(where, member) when `loc` passes through a union member's name (a step not present in the data)."""
+    cur = data
+    for i, part in enumerate(loc):
+        if (isinstance(cur, dict) and part in cur) or (
+                isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)):
+            cur = cur[part]
+        elif isinstance(part, str) and (part[:1].isupper() or part in _UNION_STEPS or "[" in part):
+            return loc[:i], part
+        else:
+            return None
+    return None
+
+
+def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
+    """When a value matches no member of a union, pydantic reports every member's errors; keep those of the
+    member the author most likely meant (a model for a mapping, else the member with the fewest errors)."""
+    counts: dict[tuple[Any, ...], dict[str, int]] = {}
+    for err in errors:
+        hit = _union_branch(tuple(err["loc"]), data)
+        if hit:
+            counts.setdefault(hit[0], {}).setdefault(hit[1], 0)
+            counts[hit[0]][hit[1]] += 1
+    def value_at(where: tuple[Any, ...]) -> Any:
+        cur = data
+        for part in where:
+            cur = cur[part]
+        return cur
+
+    def rank(where: tuple[Any, ...], member: str, n: int) -> tuple[int, int]:
+        # a mapping was meant for a model member, a scalar for a scalar member; then the fewest errors
+        return (0 if isinstance(value_at(where), dict) == member[:1].isupper() else 1, n)
+
+    best = {where: min(by.items(), key=lambda kv: rank(where, kv[0], kv[1]))[0] for where, by in counts.items()}
+    kept = []
+    for err in errors:
+        hit = _union_branch(tuple(err["loc"]), data)
+        if hit is None or best.get(hit[0]) == hit[1]:
+            kept.append(err)
+    return kept
 
 
 def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
     out = []
-    for err in e.errors(include_url=False):
+    for err in _closest_branches(e.errors(include_url=False), data):
         loc = _real_loc(tuple(err["loc"]), data)
         full = prefix + loc
         msg = err["msg"]
@@ -142,7 +216,7 @@ def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int],
             if msg.startswith("Input should be "):
                 msg = "expected " + msg[len("Input should be "):]
             text = f"{msg[0].lower() + msg[1:]}; got {_describe(err['input'])}"
-        out.append(Problem(display, line_of(lines, full), dotted(full), text))
+        out.append(Problem(display, line_of(lines, full), clip(dotted(full), 120), clip(text, MAX_MESSAGE)))
     return out
 
 
@@ -159,7 +233,7 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
             cur = cur[part]
         elif isinstance(cur, dict) and isinstance(part, str) and not out[-1:] == [part]:
             # a missing or extra key: keep it as the last step if it is a plain name
-            if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part) and part not in _UNION_STEPS:
+            if re.fullmatch(r"[a-z_][A-Za-z0-9_]*", part) and part not in _UNION_STEPS:
                 out.append(part)
                 cur = None
     return tuple(out)
@@ -169,17 +243,25 @@ _UNION_STEPS = {"str", "int", "float", "bool", "list", "dict", "SizeSpec", "lite
 
 
 def load_kit(path: Path | str) -> Kit:
-    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError."""
+    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError.
+
+    Files are resolved once: kit.yaml and every catalog must resolve (symlinks followed) inside the kit
+    folder and be regular files; nothing outside the folder is opened.
+    """
     p = Path(path)
-    kit_dir = p.parent if p.is_file() else p
+    kit_dir = p.parent if (p.name == "kit.yaml" or p.is_file()) else p
     yaml_path = kit_dir / "kit.yaml"
     display = _display(yaml_path)
-    if not yaml_path.is_file():
+    root = resolve_dir(kit_dir, _display(kit_dir))
+    yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
+    if yaml_real is None:
         raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
-    data, lines = read_yaml(yaml_path, display)
+    data, lines = read_yaml(yaml_real, display)
     if not isinstance(data, dict):
         raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
-    problems: list[Problem] = []
+    problems: list[Problem] = _huge_ints(data, (), lines, display)
+    if problems:  # the models would repeat them (or overflow on them): report the net's findings alone
+        raise SpecError(problems)
     top: KitFile | None = None
     try:
         top = KitFile.model_validate(data)
@@ -189,7 +271,7 @@ def load_kit(path: Path | str) -> Kit:
     raw_game = data.get("game")
     if isinstance(raw_game, dict):
         kind = raw_game.get("kind")
-        if kind not in GAMES:
+        if not isinstance(kind, str) or kind not in GAMES:
             problems.append(Problem(display, line_of(lines, ("game", "kind")), "game.kind",
                                     f"expected one of {', '.join(GAMES)}; got {_describe(kind)}"))
         else:
@@ -202,17 +284,20 @@ def load_kit(path: Path | str) -> Kit:
         for lang in top.kit.languages:
             po = kit_dir / "locales" / f"{lang}.po"
             try:
-                catalogs[lang] = read_catalog(po, _display(po), lang)
+                catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
             except SpecError as e:
                 problems.extend(e.problems)
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(kit_dir.resolve(), display, top.kit, top.print, game, dict(top.components), catalogs, lines)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines)
 
 
 def _display(path: Path) -> str:
+    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT resolved,
+    so a message never names the file a link points to."""
+    absolute = Path(os.path.abspath(path))
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(absolute.relative_to(Path.cwd()))
     except ValueError:
         return str(path)

@@ -2,27 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
-from generator.spec.base import Length, SpecModel
+from generator.spec.base import SpecModel, bounded_length
+
+Offset = Annotated[float, BeforeValidator(bounded_length(-10, 10))]
+"""A printer's back-side misregistration: a few millimetres at most (10 mm either way)."""
+Margin = Annotated[float, BeforeValidator(bounded_length(0, 40))]
+"""The unprintable margin: 0..40 mm (printers need 3-6 mm; 40 mm still leaves an A4 page usable)."""
+Bleed = Annotated[float, BeforeValidator(bounded_length(0, 10))]
+"""Bleed beyond the trim: 0..10 mm (print shops ask for 2-5 mm)."""
+Gutter = Annotated[float, BeforeValidator(bounded_length(0, 30))]
+"""Space between cards: 0..30 mm."""
 
 
 class BackOffset(SpecModel):
     """How far this printer shifts the back side; the backs are drawn shifted by the opposite amount."""
 
-    x: Length = Field(0.0, description="horizontal shift of the back side, e.g. '0.5mm' (positive = right as seen on the back)")
-    y: Length = Field(0.0, description="vertical shift of the back side, e.g. '-1mm' (positive = up)")
+    x: Offset = Field(0.0, description="horizontal shift of the back side, e.g. '0.5mm' (positive = right as seen on the back)")
+    y: Offset = Field(0.0, description="vertical shift of the back side, e.g. '-1mm' (positive = up)")
 
 
 class PrintSpec(SpecModel):
     """Print settings; every length is written with a unit in YAML and held in points."""
 
     paper: Literal["a4", "letter", "a3"] = Field("a4", description="paper size (the CLI's --paper overrides it)")
-    margin: Length = Field(5 * 72 / 25.4, description="the printer's unprintable margin; nothing is placed inside it")
-    bleed: Length = Field(3 * 72 / 25.4, description="art beyond the trim on every side (cards with a gutter, print-shop pages)")
-    gutter: Length = Field(0.0, description="space between cards; 0 = abutting cards with shared cut lines")
+    margin: Margin = Field(5 * 72 / 25.4, description="the printer's unprintable margin; nothing is placed inside it")
+    bleed: Bleed = Field(3 * 72 / 25.4, description="art beyond the trim on every side (cards with a gutter, print-shop pages)")
+    gutter: Gutter = Field(0.0, description="space between cards; 0 = abutting cards with shared cut lines")
     crop_marks: bool = Field(True, description="crop marks outside the card area")
     cut_lines: bool = Field(False, description="thin lines along every cut")
     duplex: Literal["long", "short", "none"] = Field("long", description="how the sheet is flipped for the backs: long or short edge, or no backs")

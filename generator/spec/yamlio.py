@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from generator.errors import Problem, SpecError
+from generator.spec.paths import read_bytes
 
 MAX_SPEC_BYTES = 512 * 1024
 MAX_NODES = 50_000
@@ -17,36 +19,94 @@ Loc = tuple[str | int, ...]
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
 
 
+MAX_DEPTH = 40
+MAX_DIGITS = 40
+_LONG_NUMBER_RE = re.compile(rf"(?<![\w.])[-+]?\d[\d_]{{{MAX_DIGITS - 1},}}")
+
+
 def read_yaml(path: Path, display: str) -> tuple[Any, dict[Loc, int]]:
     """Parse a YAML file into plain dicts/lists/scalars and {key path: 1-based line}.
 
     The round-trip loader builds no Python objects from tags (it is safe on untrusted input); tags,
-    anchors used as bombs and oversized files are refused with a located message.
+    anchors used as bombs, oversized files, nesting deeper than MAX_DEPTH and numbers longer than
+    MAX_DIGITS digits are refused with a located message. The caller resolves `path` (see spec.paths).
     """
+    data = read_bytes(path, display, MAX_SPEC_BYTES, "the file")
+    return parse_yaml(data, display)
+
+
+def parse_yaml(data: bytes, display: str) -> tuple[Any, dict[Loc, int]]:
+    """read_yaml on bytes already read."""
     try:
-        size = path.stat().st_size
-    except OSError as e:
-        raise SpecError([Problem(display, None, "", f"cannot read the file ({e.strerror})")]) from None
-    if size > MAX_SPEC_BYTES:
-        raise SpecError([Problem(display, None, "", f"file is {size} bytes; the limit is {MAX_SPEC_BYTES}")])
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise SpecError([Problem(display, line, "", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+    problems = _shape_problems(text, display)
+    if problems:
+        raise SpecError(problems)
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise SpecError([Problem(display, None, "", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
-    try:
         raw = yaml.load(text)
     except MarkedYAMLError as e:
-        line = e.problem_mark.line + 1 if e.problem_mark is not None else None
+        mark_line = e.problem_mark.line + 1 if e.problem_mark is not None else None
         what = (e.problem or str(e)).strip()
-        raise SpecError([Problem(display, line, "", f"YAML syntax: {what}")]) from None
+        raise SpecError([Problem(display, mark_line, "", f"YAML syntax: {clip(what, 120)}")]) from None
     except YAMLError as e:
-        raise SpecError([Problem(display, None, "", f"YAML syntax: {e}")]) from None
+        raise SpecError([Problem(display, None, "", f"YAML syntax: {clip(str(e), 120)}")]) from None
+    except RecursionError:
+        raise SpecError([Problem(display, None, "", f"nested more than {MAX_DEPTH} levels deep")]) from None
     lines: dict[Loc, int] = {}
     counter = [0]
-    data = _plain(raw, (), lines, counter, display)
-    return data, lines
+    data_out = _plain(raw, (), lines, counter, display)
+    return data_out, lines
+
+
+def _shape_problems(text: str, display: str) -> list[Problem]:
+    """Nesting deeper than MAX_DEPTH (the YAML parser recurses) and over-long numbers, at their line."""
+    problems: list[Problem] = []
+    indents: list[int] = []
+    flow = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        if flow == 0:
+            indent = len(line) - len(body)
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+        depth = len(indents) + len(re.findall(r"(?:^|\s)- ", body))
+        quote = ""
+        for ch in body:
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#":
+                break
+            elif ch in "[{":
+                flow += 1
+                if flow + depth > MAX_DEPTH:
+                    break
+            elif ch in "]}":
+                flow = max(0, flow - 1)
+        if flow + depth > MAX_DEPTH:
+            problems.append(Problem(display, lineno, "", f"nested more than {MAX_DEPTH} levels deep; refusing"))
+            return problems
+        m = _LONG_NUMBER_RE.search(body)
+        if m:
+            problems.append(Problem(display, lineno, "", f"a number of {len(m.group(0))} digits; "
+                                                         f"numbers in a kit have at most {MAX_DIGITS - 1}"))
+    return problems
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """`text` cut to `limit` characters (with ...), control characters escaped: safe to print in a message."""
+    out = "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text[:limit + 1])
+    return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
 def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], display: str) -> Any:
@@ -105,15 +165,17 @@ def dotted(loc: Loc) -> str:
 
 
 def parse_dotted(path: str) -> Loc:
-    """"game.bonuses[3]" -> ("game", "bonuses", 3)."""
+    """"game.bonuses[3]" -> ("game", "bonuses", 3). Only trailing [digits] are indices: a user key such as
+    "number[cards" stays one key."""
     out: list[str | int] = []
-    for part in path.replace("]", "").split("."):
+    for part in path.split("."):
         if not part:
             continue
-        head, *idx = part.split("[")
+        m = re.fullmatch(r"(.*?)((?:\[\d+\])*)", part)
+        head, idx = (m.group(1), m.group(2)) if m else (part, "")
         if head:
             out.append(head)
-        out.extend(int(i) for i in idx)
+        out.extend(int(i) for i in re.findall(r"\[(\d+)\]", idx))
     return tuple(out)
 
 

@@ -93,7 +93,9 @@ def test_sheet_prints_column_numbers_and_the_miss_track(built):
     text = page_texts(built("peak_dice") / "en" / "score_sheet-a4.pdf")[0]
     for k in range(1, game.miss_boxes + 1):
         assert f"−{k}" in text
-    assert f"−{game.miss_boxes + 1}" not in text
+    n = game.miss_boxes  # the footer's note on a full track (keep counting) names the next misses; no box does
+    boxes_only = re.sub(rf"\(−{n + 1},\s*−{n + 2}", "", re.sub(r"\s+", " ", text))
+    assert f"−{n + 1}" not in boxes_only
     with pdfplumber.open(built("peak_dice") / "en" / "score_sheet-a4.pdf") as doc:
         words = [w["text"] for w in doc.pages[0].extract_words()]
     for k in range(1, game.row_length + 1):
@@ -108,7 +110,7 @@ def test_rules_numbers_follow_the_spec(built):
     assert "re-roll any of them once" in rules
     assert "Each row has 9 circles" in rules and "after circle 5" in rules
     n = load_kit(KIT).game.miss_boxes  # the printed figures follow the spec's miss track
-    assert f"{n} boxes: at most −{n * (n + 1) // 2}" in rules and "−1, −3, and −6" in rules
+    assert f"{n} boxes; every further miss costs one more (−{n + 1}, −{n + 2}" in rules and "−1, −3, and −6" in rules
     assert "filled all 36 circles" in rules
     assert "2–4 players" in rules
 
@@ -269,3 +271,68 @@ def test_printed_figures_come_from_the_rules_package():
     assert (fig["sum_min"], fig["sum_max"]) == (3, 18)
     with pytest.raises(Exception, match="rules figures are missing"):
         composer.template_context(game, {})
+
+
+# ------------------------------------------------------------------ house-rule switches (issue 11)
+
+SWITCH_TEXT = {  # (switch, setting, component): the sentence each language prints for that setting only
+    ("step_b", "compulsory", "rules"): {"en": "player must pick one of the 4 colours", "ja": "1色を必ず選び",
+                                        "es": "debe elegir uno de los 4 colores"},
+    ("step_b", "optional", "rules"): {"en": "or write nothing.", "ja": "書かなくてもかまいません",
+                                      "es": "o no escribir nada."},
+    ("miss_track_full", "keep_counting", "rules"): {"en": "every further miss costs one more (−12, −13",
+                                                    "ja": "全部埋まった後もミスのたびに失点は1点ずつ増えます",
+                                                    "es": "cada fallo más cuesta uno más (−12, −13"},
+    ("miss_track_full", "capped", "rules"): {"en": "misses cost nothing more: at most −66",
+                                             "ja": "それ以上の失点はありません（最大−66点）",
+                                             "es": "los fallos ya no cuestan nada: como mucho −66"},
+    ("final_turn_miss", "skipped", "rules"): {"en": "the active player then takes no miss",
+                                              "ja": "このとき手番プレイヤーはミスを取りません",
+                                              "es": "el jugador activo ya no anota fallo"},
+    ("final_turn_miss", "taken", "rules"): {"en": "still takes the miss", "ja": "それでもミスを取ります",
+                                            "es": "anota igualmente el fallo"},
+    ("column_score", "second_lowest_distinct", "rules"): {"en": "(equal numbers count once): 9, 10, 9, and 12 scores 10",
+                                                          "ja": ("（同じ数", "は1つと数えます）。例：9、10、9、12なら10点"),
+                                                          "es": "(los números iguales cuentan una vez): 9, 10, 9 y 12 puntúa 10"},
+    ("column_score", "second_lowest", "rules"): {"en": "(equal numbers count separately): 9, 10, 9, and 12 scores 9",
+                                                 "ja": ("（同じ数", "も別々に数えます）。例：9、10、9、12なら9点"),
+                                                 "es": "(los números iguales cuentan por separado): 9, 10, 9 y 12 puntúa 9"},
+    ("column_score", "second_lowest_distinct", "score_sheet"): {"en": "equal numbers counting once (9, 10, 9, and 12 → 10)",
+                                                                "ja": "同じ数は1つと数えます。9、10、9、12→10",
+                                                                "es": "los números iguales cuentan una vez (9, 10, 9 y 12 → 10)"},
+    ("column_score", "second_lowest", "score_sheet"): {"en": "equal numbers counting separately (9, 10, 9, and 12 → 9)",
+                                                       "ja": "同じ数も別々に数えます。9、10、9、12→9",
+                                                       "es": "los números iguales cuentan por separado (9, 10, 9 y 12 → 9)"},
+    ("miss_track_full", "keep_counting", "score_sheet"): {"en": "note further misses beside them (−12, −13",
+                                                          "ja": "続きは横に書き足します", "es": "anota los demás fallos al lado"},
+    ("miss_track_full", "capped", "score_sheet"): {"en": "further misses cost nothing.",
+                                                   "ja": "それ以上の失点はありません", "es": "los demás fallos no cuestan nada"},
+}
+
+
+def _printed(kit, lang: str, component: str, tmp_path: Path) -> str:
+    """The component's first page rendered to PDF and read back with pdfplumber, whitespace removed."""
+    pdf = tmp_path / f"{component}-{lang}.pdf"
+    write_pdf(composed(kit, lang)[component].pages[:1], pdf, title=component, lang=lang)
+    with pdfplumber.open(pdf) as doc:  # the first face on the page (rules: left half; sheets: top half)
+        page = doc.pages[0]
+        box = (0, 0, page.width / 2, page.height) if page.width > page.height else (0, 0, page.width, page.height / 2)
+        return re.sub(r"\s+", "", page.crop(box).extract_text() or "")
+
+
+@pytest.mark.parametrize("switch,setting,component", sorted(SWITCH_TEXT), ids=lambda v: str(v))
+def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, setting, component, tmp_path):
+    rules = load_kit(KIT).game.rules.model_dump()
+    kit = kit_with(rules=dict(rules, **{switch: setting}))
+    others = [s for (sw, s, comp) in SWITCH_TEXT if sw == switch and comp == component and s != setting]
+    for lang in ("en", "ja", "es"):
+        text = _printed(kit, lang, component, tmp_path)
+        assert _shows(text, SWITCH_TEXT[(switch, setting, component)][lang]), (lang, text)
+        for other in others:  # the other reading's sentence is not printed
+            assert not _shows(text, SWITCH_TEXT[(switch, other, component)][lang]), (lang, other)
+
+
+def _shows(text: str, expected: str | tuple[str, ...]) -> bool:
+    """Every fragment in the text (a tuple where the worked example column's digits interleave a line)."""
+    frags = (expected,) if isinstance(expected, str) else expected
+    return all(re.sub(r"\s+", "", f) in text for f in frags)

@@ -108,3 +108,48 @@ def test_outline_has_one_entry_per_component(built):
     cat = load_kit(KIT).catalogs["es"].messages
     for cid in ("score_sheet", "number_cards", "goal_cards", "rules"):
         assert cat[f"component.{cid}"] in titles
+
+
+# ------------------------------------------------------------------ house-rule switches (issue 11)
+
+SWITCH_TEXT = {  # (switch, setting): the sentence each language prints on the rules card for that setting only
+    ("announced_order", "any"): {"en": "write the announced cards, in any order they like",
+                                 "ja": "宣言されたカードを好きな順に書いてよい",
+                                 "es": "las cartas anunciadas, en el orden que prefiera"},
+    ("announced_order", "seat"): {"en": "one at a time in the seat order of the players who announced them",
+                                  "ja": "宣言した人の席順に1枚ずつ書いてよい",
+                                  "es": "una a una en el orden de asiento de quienes las anunciaron"},
+    ("x_bonus_numbers", "card_range"): {"en": "write any number from 1 to 25 in that colour's column",
+                                        "ja": "1～25の好きな数字を書けます",
+                                        "es": "cualquier número del 1 al 25 en la columna de ese color"},
+    ("x_bonus_numbers", "any_integer"): {"en": "any whole number in that colour's column, even one below 1 or above 25",
+                                         "ja": "好きな整数を書けます（1より小さい数や25より大きい数も可）",
+                                         "es": "cualquier número entero en la columna de ese color, incluso menor que 1 o mayor que 25"},
+}
+
+
+@pytest.mark.parametrize("switch,setting", sorted(SWITCH_TEXT), ids=lambda v: str(v))
+def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, setting, tmp_path):
+    from dataclasses import replace
+
+    from generator.build import compose_one
+    from generator.games.ripple_rush import print_data
+    from generator.render.fonts import text_width
+    from generator.render.pdf import write_pdf
+
+    kit = load_kit(KIT)
+    game = kit.game.model_copy(update={"rules": kit.game.rules.model_copy(update={switch: setting})})
+    kit = replace(kit, game=game)
+    others = [s for (sw, s) in SWITCH_TEXT if sw == switch and s != setting]
+    for lang in ("en", "ja", "es"):
+        comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width,
+                               lambda w: None)
+        rules = next(c for c in comps if c.id == "rules")
+        pdf = tmp_path / f"rules-{lang}.pdf"
+        write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
+        with pdfplumber.open(pdf) as doc:  # the left one of the two rules faces on the page
+            page = doc.pages[0]
+            text = re.sub(r"\s+", "", page.crop((0, 0, page.width / 2, page.height)).extract_text() or "")
+        assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, setting)][lang]) in text, (lang, text)
+        for other in others:
+            assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, other)][lang]) not in text, (lang, other)

@@ -153,7 +153,7 @@ def test_rule_text_moves_with_the_spec():
     kit = load_kit(KIT)
     game = kit.game.model_copy(update={"initial_meld": 30, "joker_penalty": 30, "hand_size": 13})
     texts = Texts("ja", with_tool_catalogs(kit), rc.template_context(game))
-    assert "合計30点以上" in texts("rules.initial")
+    assert "合計30点以上" in texts("rules.initial.own_melds_only")
     assert "30点" in texts("joker.value")
     assert "カード13枚" in texts("rules.setup")
 
@@ -206,3 +206,57 @@ def test_cli_build(tmp_path):
     assert check_kit(kit) == []
     build([KIT], out=tmp_path, langs=["en"])
     assert (tmp_path / "rummy_cards" / "en" / "kit-a4.pdf").is_file()
+
+
+SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence that only that setting prints
+    "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied",
+            "From your next turn on you may add"),
+           ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards",
+            "Once it is down you may, in the same turn, also add")),
+    "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
+            "並べ替えたりできるのは、次の手番からです"),
+           ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
+            "これを出したら、同じ手番のうちに場の組み合わせに足したり")),
+    "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate",
+            "A partir de tu siguiente turno puedes añadir"),
+           ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate",
+            "Una vez bajada, en el mismo turno también puedes añadir")),
+}
+
+
+def _rules_only_kit(tmp: Path, flipped: bool) -> Path:
+    """A copy of the shipped kit with only the rules sheet, and the switches flipped or not."""
+    import shutil
+
+    import yaml
+
+    kit = tmp / "rummy_cards"
+    shutil.copytree(KIT, kit)
+    data = yaml.safe_load((kit / "kit.yaml").read_text(encoding="utf-8"))
+    data["components"] = {"rules": data["components"]["rules"]}
+    if flipped:
+        data["game"]["rules"].update(draw="by_choice", exhausted_winner="lowest_total", exhausted_tie="tie_break",
+                                     opening_turn="may_add_after_opening")
+    (kit / "kit.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return kit
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipped):
+    kit = _rules_only_kit(tmp_path / "kit", flipped)
+    out = tmp_path / "out"
+    planned = plan_build(load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width,
+                         warn=lambda _: None)
+    render_all(planned, out)
+    def squash(s: str) -> str:
+        return re.sub(r"\s+", "", s)
+    for lang, (literal, other) in SWITCH_SENTENCES.items():
+        pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
+        plumber = squash("".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
+        chosen, not_chosen = (other, literal) if flipped else (literal, other)
+        for sentence in chosen:
+            assert squash(sentence) in plumber, (lang, sentence)
+        for sentence in not_chosen:
+            assert squash(sentence) not in plumber, (lang, sentence)
+        assert squash({"en": "A match has 12 rounds", "ja": "12ラウンドを終えたら",
+                       "es": "Una partida tiene 12 rondas"}[lang]) in plumber

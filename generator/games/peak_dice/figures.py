@@ -51,6 +51,7 @@ def rule_figures(spec: PeakDiceGame) -> dict[str, Any]:
         "miss_max": miss_penalty(spec.miss_boxes),
         "miss_examples": [miss_penalty(k) for k in range(1, min(3, spec.miss_boxes) + 1)],
         "example_column": column,
-        "example_score": second_lowest(column) if column else 0,
+        "example_score": second_lowest(column, spec.rules.column_score == "second_lowest_distinct") if column else 0,
+        "miss_next": [spec.miss_boxes + k for k in (1, 2)],
         "example_row": example_row(spec, 0),
     }

@@ -16,7 +16,13 @@ import numpy as np
 from generator.engine.kernel import jit, rand_below
 
 NEG = -1.0e9
-"""Utility of a write that is illegal or leaves its row impossible to complete."""
+"""Utility of a write that is illegal or leaves its row impossible to complete (the planner's gain of an
+illegal write; under a compulsory step B a legal write that ruins its row gets doom_gain instead)."""
+
+DEAD_WRITE = 1.0
+"""The planner's cost, in points, of a write in a row that can no longer be completed (on top of the circles
+it makes unreachable): less than any miss, so a player with a ruined row writes there rather than miss, and
+never worth writing for its own sake."""
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
@@ -86,6 +92,42 @@ def row_completable(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, ro
         # values above a up to the top sum, then row_length - pk values below the top sum
         return totals[r] - cnt_lt[r, a + 1] >= pk - f and totals[r] - 1 >= row_length - pk  # type: ignore[no-any-return]  # compiled: numpy scalar
     return cnt_lt[r, a] >= row_length - f  # type: ignore[no-any-return]  # compiled: numpy scalar
+
+
+@jit
+def row_reach(peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray, totals: np.ndarray, r: int, f: int,
+              a: int) -> int:
+    """The most circles row r can ever hold with f circles filled, the last holding a (row_length exactly
+    when row_completable): rising through the achievable sums above a to the top sum at the peak, then
+    falling through the sums below it; a rising part that reaches the top sum early is stuck there."""
+    pk = peaks[r]
+    tot = totals[r]
+    if f >= row_length:
+        return row_length
+    fall = min(tot - 1, row_length - pk)
+    if f == 0:
+        return pk + fall if tot >= pk else tot  # type: ignore[no-any-return]  # compiled: numpy scalar
+    if f < pk:
+        up = tot - cnt_lt[r, a + 1]
+        return pk + fall if up >= pk - f else f + up  # type: ignore[no-any-return]  # compiled: numpy scalar
+    down = cnt_lt[r, a]
+    return f + min(down, row_length - f)  # type: ignore[no-any-return]  # compiled: numpy scalar
+
+
+@jit
+def doom_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+              totals: np.ndarray, plan_params: np.ndarray, p: int, r: int, v: int) -> float:
+    """The planner's gain of a legal write of v in row r of player p that leaves the row impossible to
+    complete (only asked for under a compulsory step B, where such a write may be forced): minus
+    plan_params[4] points per circle the row can no longer reach, minus plan_params[3] when the row was
+    still completable (the sheet can no longer end the game and its stuck rows bring misses), or minus
+    DEAD_WRITE when it was already ruined. Always above NEG, so a forced write picks the least bad row."""
+    f = filled[p, r]
+    a = sheet[p, r, f - 1] if f > 0 else 0
+    before = row_reach(peaks, row_length, cnt_lt, totals, r, f, a)
+    after = row_reach(peaks, row_length, cnt_lt, totals, r, f + 1, v)
+    base = plan_params[3] if before >= row_length else DEAD_WRITE
+    return -(base + plan_params[4] * (before - after))  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit
@@ -434,33 +476,40 @@ def plan_level(filled: np.ndarray, row_length: int, p: int) -> int:
 
 
 @jit
-def gain_of(sheet: np.ndarray, filled: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, lv: int, p: int, r: int,
-            v: int) -> float:
+def gain_of(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+            totals: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, forced: bool,
+            lv: int, p: int, r: int, v: int) -> float:
     """plan_gain for a write already known to be legal."""
     f = filled[p, r]
     q = plan_q[lv, r, f, v]
     if q <= NEG * 0.5:
+        if forced:
+            return doom_gain(sheet, filled, peaks, row_length, cnt_lt, totals, plan_params, p, r, v)
         return NEG
     a = sheet[p, r, f - 1] if f > 0 else 0
     return q - plan_v[lv, r, f, a]  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
 @jit
-def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, plan_v: np.ndarray,
-              plan_q: np.ndarray, lv: int, p: int, r: int, v: int) -> float:
+def plan_gain(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+              totals: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, forced: bool,
+              lv: int, p: int, r: int, v: int) -> float:
     """The planner's gain of writing v now in row r of player p over waiting for a better roll, on level
-    lv's tables; NEG when illegal or when the row could no longer be completed."""
+    lv's tables; NEG when illegal; when the row could no longer be completed, NEG too, or doom_gain when step
+    B is compulsory (`forced`: such a write may have to be made, and some are worse than others)."""
     if not is_legal_write(sheet, filled, peaks, row_length, p, r, v):
         return NEG
     if v >= plan_q.shape[3]:
         return NEG
-    return gain_of(sheet, filled, plan_v, plan_q, lv, p, r, v)
+    return gain_of(sheet, filled, peaks, row_length, cnt_lt, totals, plan_v, plan_q, plan_params, forced, lv, p,
+                   r, v)
 
 
 @jit
-def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                  plan_v: np.ndarray, plan_q: np.ndarray, p: int, table: np.ndarray, dirty: np.ndarray,
-                  span: np.ndarray, top: np.ndarray) -> None:
+def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+                  totals: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray,
+                  forced: bool, p: int, table: np.ndarray, dirty: np.ndarray, span: np.ndarray,
+                  top: np.ndarray) -> None:
     """table[p, r, v] = plan_gain of sum v in row r of player p for the sums colour r can show (span[r]), and
     top[p, r] = the best of them, for the rows written since the last refresh (do_write marks every row of a
     sheet dirty when one of its rows fills up: the level changes). Entries outside span are never read."""
@@ -493,28 +542,36 @@ def refresh_gains(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_
             q = plan_q[lv, r, f, v]
             if q > NEG * 0.5:
                 g = q - wait
-                table[p, r, v] = g
-                if g > m:
-                    m = g
+            elif forced:
+                g = doom_gain(sheet, filled, peaks, row_length, cnt_lt, totals, plan_params, p, r, v)
+            else:
+                continue
+            table[p, r, v] = g
+            if g > m:
+                m = g
         top[p, r] = m
 
 
 @jit
-def plan_bound(gains: np.ndarray, miss_cost: float) -> float:
+def forced_floor(miss_cost: float, forced: bool) -> float:
+    """top2_value's `lim`: a roll whose best gain is at or below it is valued as the miss. Optional step B:
+    -miss_cost (a write worse than the miss is declined); compulsory: NEG / 2 (only when no colour fits)."""
+    return NEG * 0.5 if forced else -miss_cost
+
+
+@jit
+def plan_bound(gains: np.ndarray, miss_cost: float, forced: bool) -> float:
     """What a roll is worth to the active player, from its per-row gains: the best two gains of different
-    colours (B and C) when the best is worth writing; else the least bad write when it costs less than the
-    miss, else the miss. In one pass: top1(max(g, -miss_cost)) + max(top2(g), 0)."""
-    g1 = -miss_cost
-    g2 = 0.0
+    colours (B and C; C only when worth writing). Optional step B: the miss instead of a best write that costs
+    more than it. Compulsory step B (`forced`): the best legal write whatever it costs (doom_gain for one
+    that ruins its row), the miss only when no colour fits. The same float as top2_value of the top two."""
+    t1 = NO_GAIN
+    t2 = NO_GAIN
     for r in range(gains.shape[0]):
         g = gains[r]
-        if g > g1:
-            if g1 > g2:
-                g2 = g1
-            g1 = g
-        elif g > g2:
-            g2 = g
-    return g1 + g2
+        t2 = max(t2, min(t1, g))
+        t1 = max(t1, g)
+    return top2_value(t1, t2, -miss_cost, forced_floor(miss_cost, forced))
 
 
 TIE = 1e-9
@@ -527,19 +584,23 @@ NO_GAIN = -1.0e300
 
 
 @jit
-def top2_value(t1: float, t2: float, neg_m: float) -> float:
-    """plan_bound from the top two gains t1 >= t2 of a roll (neg_m = -miss_cost): the same float."""
-    return (t1 if t1 > neg_m else neg_m) + (t2 if t2 > 0.0 else 0.0)
+def top2_value(t1: float, t2: float, neg_m: float, lim: float) -> float:
+    """plan_bound from the top two gains t1 >= t2 of a roll (neg_m = -miss_cost, lim = forced_floor): the
+    same float. With lim = neg_m (optional step B) it is monotone in t1 and t2, so it bounds the compulsory
+    value too (that one is never higher): the re-roll's pruning bounds use it."""
+    return (t1 if t1 > lim else neg_m) + (t2 if t2 > 0.0 else 0.0)
 
 
 @jit
-def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                plan_v: np.ndarray, plan_q: np.ndarray, dice_colour: np.ndarray, dice_value: np.ndarray,
+def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+                totals: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, forced: bool,
+                dice_colour: np.ndarray, dice_value: np.ndarray,
                 dice_faces: np.ndarray, p: int, miss_cost: float, max_dice: int, faces: np.ndarray,
                 sums: np.ndarray, table: np.ndarray, dirty: np.ndarray, span: np.ndarray, add: np.ndarray,
                 drows: np.ndarray, top: np.ndarray, fwork: np.ndarray, iwork: np.ndarray) -> int:
     """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
-    exact expected roll value (plan_bound over every outcome of those dice) beats keeping the roll, and
+    exact expected roll value (plan_bound over every outcome of those dice; `forced`: step B is compulsory)
+    beats keeping the roll, and
     every set before it (smaller sets first, then lower masks), by more than TIE. span/add/drows and the
     scratch top, fwork, iwork come from plan_workspace.
 
@@ -556,7 +617,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
     rows = peaks.shape[0]
     n_dice = faces.shape[0]
     colour_sums(dice_colour, dice_value, faces, rows, sums)
-    refresh_gains(sheet, filled, peaks, row_length, plan_v, plan_q, p, table, dirty, span, top)
+    refresh_gains(sheet, filled, peaks, row_length, cnt_lt, totals, plan_v, plan_q, plan_params, forced, p, table,
+                  dirty, span, top)
     tp = table[p]
     now = fwork[0, :rows]
     memo = fwork[2]
@@ -564,6 +626,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
     part = iwork[1]
     twins = iwork[2]
     neg_m = -miss_cost
+    lim = forced_floor(miss_cost, forced)  # the outcomes' values; the pruning caps use neg_m (upper bounds)
     for r in range(rows):
         now[r] = tp[r, sums[r]]
     # twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d
@@ -595,8 +658,8 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 x = tp[r, sums[r] - white + w]
                 t2 = max(t2, min(t1, x))
                 t1 = max(t1, x)
-            memo[w] = top2_value(t1, t2, neg_m)
-    best_e = plan_bound(now, miss_cost) + TIE
+            memo[w] = top2_value(t1, t2, neg_m, lim)
+    best_e = plan_bound(now, miss_cost, forced) + TIE
     best_mask = 0
     for d in range(n_dice if max_dice >= 1 else 0):
         if twins[d] > 0:
@@ -615,7 +678,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 f1 = max(f1, x)
             c2 = max(c2, min(c1, x))
             c1 = max(c1, x)
-        if top2_value(c1, c2, neg_m) <= best_e:
+        if top2_value(c1, c2, neg_m, neg_m) <= best_e:
             continue
         fd = faces[d]
         nk = dice_faces[d]
@@ -627,11 +690,11 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
         elif drows[d, DR_COUNT] == 1:
             r0 = drows[d, DR_ROWS]
             s0 = sums[r0] - add[d, fd, r0]
-            q1 = f1 if f1 > neg_m else neg_m
             q2 = f2 if f2 > 0.0 else 0.0
             for k in range(nk):
                 x = tp[r0, s0 + add[d, k, r0]]
-                total += max(x, q1) + max(min(x, f1), q2)
+                t1 = max(x, f1)
+                total += (t1 if t1 > lim else neg_m) + max(min(x, f1), q2)
         else:
             for r in range(rows):
                 base[r] = sums[r] - add[d, fd, r]
@@ -643,7 +706,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                     x = tp[r, base[r] + add[d, k, r]]
                     t2 = max(t2, min(t1, x))
                     t1 = max(t1, x)
-                total += top2_value(t1, t2, neg_m)
+                total += top2_value(t1, t2, neg_m, lim)
         if total / nk > best_e:
             best_e = total / nk + TIE
             best_mask = 1 << d
@@ -666,7 +729,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                     f1 = max(f1, x)
                 c2 = max(c2, min(c1, x))
                 c1 = max(c1, x)
-            cap = top2_value(c1, c2, neg_m)
+            cap = top2_value(c1, c2, neg_m, neg_m)
             if cap <= best_e:
                 continue
             fd1 = faces[d1]
@@ -700,11 +763,11 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                             p1 = max(p1, x)
                     if single:  # the lower die counts for one row: a look-up and three maxima per outcome
                         s0 = part[r0]
-                        q1 = p1 if p1 > neg_m else neg_m
                         q2 = p2 if p2 > 0.0 else 0.0
                         for k1 in range(n1):
                             x = tp[r0, s0 + add[d1, k1, r0]]
-                            total += max(x, q1) + max(min(x, p1), q2)
+                            t1 = max(x, p1)
+                            total += (t1 if t1 > lim else neg_m) + max(min(x, p1), q2)
                     else:
                         for k1 in range(n1):
                             t1 = p1
@@ -714,7 +777,7 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                                 x = tp[r, part[r] + add[d1, k1, r]]
                                 t2 = max(t2, min(t1, x))
                                 t1 = max(t1, x)
-                            total += top2_value(t1, t2, neg_m)
+                            total += top2_value(t1, t2, neg_m, lim)
                     left -= n1
                     if left > 0 and total + left * cap <= need:
                         break
@@ -722,13 +785,13 @@ def plan_reroll(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
                 best_e = total / n_out + TIE
                 best_mask = (1 << d1) | (1 << d2)
     if max_dice >= 3:
-        best_e, best_mask = plan_reroll_large(p, miss_cost, max_dice, dice_colour, dice_value, dice_faces, faces,
-                                              sums, table, top, fwork, iwork, best_e, best_mask)
+        best_e, best_mask = plan_reroll_large(p, miss_cost, forced, max_dice, dice_colour, dice_value, dice_faces,
+                                              faces, sums, table, top, fwork, iwork, best_e, best_mask)
     return best_mask
 
 
 @jit
-def plan_reroll_large(p: int, miss_cost: float, max_dice: int, dice_colour: np.ndarray, dice_value: np.ndarray,
+def plan_reroll_large(p: int, miss_cost: float, forced: bool, max_dice: int, dice_colour: np.ndarray, dice_value: np.ndarray,
                       dice_faces: np.ndarray, faces: np.ndarray, sums: np.ndarray, table: np.ndarray,
                       top: np.ndarray, fwork: np.ndarray, iwork: np.ndarray, best_e: float,
                       best_mask: int) -> tuple[float, int]:
@@ -761,7 +824,7 @@ def plan_reroll_large(p: int, miss_cost: float, max_dice: int, dice_colour: np.n
                 continue
             for r in range(rows):
                 bound[r] = top[p, r] if (rows_hit >> r) & 1 else now[r]
-            cap = plan_bound(bound, miss_cost)
+            cap = plan_bound(bound, miss_cost, False)  # an upper bound of the forced value too
             if cap <= best_e:
                 continue
             for r in range(rows):
@@ -791,7 +854,7 @@ def plan_reroll_large(p: int, miss_cost: float, max_dice: int, dice_colour: np.n
                             trial[r] += v
                 for r in range(rows):
                     bound[r] = table[p, r, trial[r]]
-                total += plan_bound(bound, miss_cost)
+                total += plan_bound(bound, miss_cost, forced)
                 left -= 1
                 if total + left * cap <= need:
                     break
@@ -809,12 +872,15 @@ def plan_reroll_large(p: int, miss_cost: float, max_dice: int, dice_colour: np.n
 
 
 @jit
-def plan_choose(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                plan_v: np.ndarray, plan_q: np.ndarray, p: int, sums: np.ndarray, forbidden: int,
-                may_pass: bool, avoid_miss: bool, miss_cost: float, table: np.ndarray, dirty: np.ndarray) -> int:
+def plan_choose(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray,
+                totals: np.ndarray, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, forced: bool,
+                p: int, sums: np.ndarray, forbidden: int, may_pass: bool, avoid_miss: bool, miss_cost: float,
+                table: np.ndarray, dirty: np.ndarray) -> int:
     """The planner's write for player p (step B: forbidden = -1; step C: the colour chosen in B): the colour
     with the highest gain when it is >= 0; when the write would save the active player a miss (avoid_miss),
-    the best write costing less than the miss; when passing is not allowed, the best legal write. -1: pass.
+    the best write costing less than the miss; when passing is not allowed, the best legal write (`forced`,
+    step B compulsory in this game: a write that ruins its row is valued by doom_gain, so the least bad one is
+    chosen and, in step C, a write in an already ruined row beats a miss). -1: pass.
     Reads table[p] for the rows refreshed since their last write and computes the rolled sums' gains of the
     others directly (a player's full table is only needed for the re-roll, when it is active)."""
     best = -1
@@ -828,7 +894,9 @@ def plan_choose(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_le
         else:
             if lv < 0:
                 lv = plan_level(filled, row_length, p)
-            g = NEG if sums[r] >= plan_q.shape[3] else gain_of(sheet, filled, plan_v, plan_q, lv, p, r, sums[r])
+            g = NEG if sums[r] >= plan_q.shape[3] else gain_of(sheet, filled, peaks, row_length, cnt_lt, totals,
+                                                                plan_v, plan_q, plan_params, forced, lv, p, r,
+                                                                sums[r])
         if g > best_g:
             best_g = g
             best = r
@@ -857,8 +925,9 @@ def do_write(sheet: np.ndarray, filled: np.ndarray, dead: np.ndarray, done: np.n
 
 @jit
 def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: int, p: int,
-                column: np.ndarray) -> int:
-    """Sum of the complete columns' second lowest distinct values minus the miss penalty 1 + 2 + ... + misses."""
+                column: np.ndarray, distinct: bool, miss_cap: int) -> int:
+    """Sum of the complete columns' second lowest values (distinct: equal values count once) minus the miss
+    penalty 1 + 2 + ... + misses (only the first miss_cap misses when miss_cap >= 0: a full track)."""
     rows = filled.shape[1]
     total = 0
     for i in range(row_length):
@@ -871,6 +940,9 @@ def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: 
         for r in range(rows):
             column[r] = sheet[p, r, i]
         column.sort()
+        if not distinct:  # house rule: equal values count separately (9, 10, 9, 12 -> 9)
+            total += column[1] if rows > 1 else column[0]
+            continue
         # second lowest distinct value (seed: 9, 10, 9, 12 -> 10); all equal -> that value
         second = column[0]
         for r in range(1, rows):
@@ -878,7 +950,17 @@ def score_sheet(sheet: np.ndarray, filled: np.ndarray, row_length: int, misses: 
                 second = column[r]
                 break
         total += second
-    return total - misses * (misses + 1) // 2
+    counted = misses if miss_cap < 0 else min(misses, miss_cap)
+    return total - counted * (counted + 1) // 2
+
+
+@jit
+def miss_value(misses: int, miss_cap: int, miss_weight: float, miss_future: float) -> float:
+    """What the planner thinks the next miss costs: (k + miss_future) * miss_weight for the k-th, nothing once
+    a capped track is full."""
+    if 0 <= miss_cap <= misses:
+        return 0.0
+    return (float(misses + 1) + miss_future) * miss_weight
 
 
 @jit
@@ -901,17 +983,21 @@ def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: 
 @jit
 def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: int, dice_colour: np.ndarray,
                dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray, totals: np.ndarray, mass_lt: np.ndarray,
-               rerolls: int, step_b_optional: bool, plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray,
-               turn_limit: int, rng: np.ndarray,
+               rerolls: int, step_b_optional: bool, miss_cap: int, final_turn_miss: bool, distinct_columns: bool,
+               plan_v: np.ndarray, plan_q: np.ndarray, plan_params: np.ndarray, turn_limit: int, rng: np.ndarray,
                out_scores: np.ndarray, out_misses: np.ndarray, out_turns: np.ndarray, out_end: np.ndarray,
                out_filled: np.ndarray, counts: np.ndarray, log: np.ndarray, n_log: np.ndarray) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s].
 
     The planner policies read plan_v / plan_q (see plan_table), value the next miss, the k-th, at
-    (k + plan_params[1]) * plan_params[0] points (it costs k and makes every later miss cost one more) and
-    consider re-rolling sets of up to plan_params[2] dice.
+    (k + plan_params[1]) * plan_params[0] points (it costs k and makes every later miss cost one more),
+    consider re-rolling sets of up to plan_params[2] dice and, when step B is compulsory, value a write that
+    ruins its row by plan_params[3] and [4] (doom_gain).
     Per game g: out_scores[g, s], out_misses[g, s], out_turns[g], out_end[g] (END_*), out_filled[g, s].
     counts: [0] active turns, [1] turns with a miss, [2] turns with a re-roll, [3] B writes, [4] C writes.
+    House rules: step_b_optional (B may be declined when a colour fits), miss_cap (-1: every miss costs more;
+    else a full track of miss_cap boxes costs no more), final_turn_miss (the active player's miss is still
+    taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct value).
     """
     n_players = policies.shape[0]
     rows = peaks.shape[0]
@@ -934,6 +1020,7 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
     reroll_dice = int(plan_params[2])
     miss_weight = plan_params[0]
     miss_future = plan_params[1]
+    forced = not step_b_optional
     span, add, drows, top, fwork, iwork = plan_workspace(dice_colour, dice_value, dice_faces, cnt_lt, n_players,
                                                          rows)
     for g in range(games):
@@ -956,12 +1043,12 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
             planner = pol == POLICY_PLANNER or pol == POLICY_PLANNER_KEEP
-            miss_cost = (float(misses[active] + 1) + miss_future) * miss_weight
+            miss_cost = miss_value(misses[active], miss_cap, miss_weight, miss_future)
             for _ in range(rerolls):
                 if pol == POLICY_PLANNER:
-                    mask = plan_reroll(sheet, filled, peaks, row_length, plan_v, plan_q, dice_colour, dice_value,
-                                       dice_faces, active, miss_cost, reroll_dice, faces, sums, table, dirty,
-                                       span, add, drows, top, fwork, iwork)
+                    mask = plan_reroll(sheet, filled, peaks, row_length, cnt_lt, totals, plan_v, plan_q, plan_params,
+                                       forced, dice_colour, dice_value, dice_faces, active, miss_cost, reroll_dice,
+                                       faces, sums, table, dirty, span, add, drows, top, fwork, iwork)
                 elif planner:
                     mask = 0
                 else:
@@ -982,8 +1069,8 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 counts[2] += 1
             # B: the active player writes one legal colour (or passes / cannot)
             if planner:
-                b = plan_choose(sheet, filled, peaks, row_length, plan_v, plan_q, active, sums, -1, step_b_optional,
-                                True, miss_cost, table, dirty)
+                b = plan_choose(sheet, filled, peaks, row_length, cnt_lt, totals, plan_v, plan_q, plan_params, forced,
+                                active, sums, -1, step_b_optional, True, miss_cost, table, dirty)
             else:
                 b = choose_b(pol, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, active, sums,
                              step_b_optional, scratch, out_u)
@@ -1005,8 +1092,8 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 avoid = p == active and not wrote
                 pp = policies[p]
                 if pp == POLICY_PLANNER or pp == POLICY_PLANNER_KEEP:
-                    c = plan_choose(sheet, filled, peaks, row_length, plan_v, plan_q, p, sums, b, True, avoid,
-                                    miss_cost, table, dirty)
+                    c = plan_choose(sheet, filled, peaks, row_length, cnt_lt, totals, plan_v, plan_q, plan_params,
+                                    forced, p, sums, b, True, avoid, miss_cost, table, dirty)
                 else:
                     c = choose_c(pp, rng, sheet, filled, peaks, row_length, cnt_lt, totals, mass_lt, p, sums, b,
                                  avoid, scratch, out_u)
@@ -1019,15 +1106,15 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                         log_event(log, n_log, EV_WRITE_C, turn, p, c, sums[c], faces)
                 elif keep_log:
                     log_event(log, n_log, EV_PASS_C, turn, p, -1, 0, faces)
-            if not wrote:
-                misses[active] += 1
-                counts[1] += 1
-                if keep_log:
-                    log_event(log, n_log, EV_MISS, turn, active, misses[active], 0, faces)
             full = False
             for p in range(n_players):
                 if done[p] == cells:
                     full = True
+            if not wrote and (final_turn_miss or not full):  # 「即座に」: a filled sheet ends the game first
+                misses[active] += 1
+                counts[1] += 1
+                if keep_log:
+                    log_event(log, n_log, EV_MISS, turn, active, misses[active], 0, faces)
             if full:
                 end = END_FULL
                 break
@@ -1043,7 +1130,8 @@ def play_games(games: int, policies: np.ndarray, peaks: np.ndarray, row_length: 
                 break
             active = (active + 1) % n_players
         for p in range(n_players):
-            out_scores[g, p] = score_sheet(sheet, filled, row_length, misses[p], p, column)
+            out_scores[g, p] = score_sheet(sheet, filled, row_length, misses[p], p, column, distinct_columns,
+                                           miss_cap)
             out_misses[g, p] = misses[p]
             out_filled[g, p] = done[p]
         out_turns[g] = turn

@@ -2,7 +2,9 @@
 
 Each row is valued on its own (see kernel.plan_table): writing v earns `weight * v`, each roll a row waits
 costs `tempo`, and a row that can no longer be completed is worth NEG. The kernel's planner then writes the
-colour whose value gain over waiting is highest, weighs that against the next miss (see PlannerParams),
+colour whose value gain over waiting is highest, weighs that against the next miss (see PlannerParams; under
+a compulsory step B a roll is worth its best legal write, however bad, and a write that ruins its row is
+priced by the circles it puts out of reach, kernel.doom_gain),
 and re-rolls the set of dice (up to reroll_dice of them) whose re-roll has the best exact expected value. The write-or-wait rule is the target
 curve: from each (circle, last value) it writes only the values whose gain over waiting is >= 0.
 """
@@ -36,9 +38,16 @@ class PlannerParams:
     reroll_dice: int
     """The re-roll considers every set of up to this many dice (2: 21 sets of the 6 default dice; all 63
     sets would score about 1 point more and cost several times the time)."""
+    doom_base: float = 100.0
+    """Compulsory step B only: points a write costs when it leaves a completable row impossible to complete
+    (the sheet can no longer end the game, and the row's stuck end brings misses)."""
+    doom_circle: float = 20.0
+    """Compulsory step B only: points per circle such a write puts out of the row's reach (about one column's
+    score each)."""
 
 
-DEFAULT_PARAMS = PlannerParams(weight=0.25, tempo=0.6, endgame=1.0, miss_weight=1.0, miss_future=2.0, reroll_dice=2)
+DEFAULT_PARAMS = PlannerParams(weight=0.25, tempo=0.6, endgame=1.0, miss_weight=1.0, miss_future=2.0, reroll_dice=2,
+                               doom_base=100.0, doom_circle=20.0)
 """Tuned by self-play of the default sheet (mean score is flat within about 1 point around these values)."""
 
 

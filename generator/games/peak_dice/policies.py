@@ -14,6 +14,9 @@ on arrays built from the reference State, with an explicit xorshift RNG state (n
   roll; it writes the best gain when it is >= 0, writes a loss rather than take a miss when the loss is
   smaller than the miss's cost (the k-th costs k, and every later one one more), and re-rolls the set of at
   most 2 dice whose exact expected roll value (the best B and C gains) beats keeping the roll the most.
+  Under a compulsory step B (the default) a roll is worth its best LEGAL write however bad (the miss only
+  when no colour fits), and a write that ruins its row costs the circles it puts out of reach, so a forced
+  write takes the least bad row.
 - planner_keep: the planner without the re-roll (the baseline that measures what the re-roll is worth).
 """
 
@@ -49,14 +52,15 @@ class Policy:
         table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
         dirty = np.ones((game.players, game.rows), dtype=np.int64)
         planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
-        miss_cost = (state.misses[state.active] + 1 + t.plan_params[1]) * t.plan_params[0]
+        miss_cost = float(K.miss_value(state.misses[state.active], t.miss_cap, t.plan_params[0], t.plan_params[1]))
         if state.phase == "reroll":
             trial = np.zeros(game.rows, dtype=np.int64)
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
                 work = K.plan_workspace(t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, game.players, game.rows)
-                mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, t.dice_colour,
+                mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.plan_v,
+                                     t.plan_q, t.plan_params, not game.step_b_optional, t.dice_colour,
                                      t.dice_value, t.dice_faces, p, miss_cost, int(t.plan_params[2]), faces, sums,
                                      table, dirty, *work)
                 return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
@@ -69,12 +73,12 @@ class Policy:
         out_u = np.zeros(1, dtype=np.float64)
         if planner:
             b_step = state.phase == "b"
-            c = K.plan_choose(sheet, filled, t.peaks, game.row_length, t.plan_v, t.plan_q, p, sums,
-                              -1 if b_step else state.chosen, game.spec.step_b_optional or not b_step,
+            c = K.plan_choose(sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q,
+                              t.plan_params, not game.step_b_optional, p, sums, -1 if b_step else state.chosen, game.step_b_optional or not b_step,
                               b_step or (p == state.active and not state.wrote), miss_cost, table, dirty)
         elif state.phase == "b":
             c = K.choose_b(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
-                           p, sums, game.spec.step_b_optional, scratch, out_u)
+                           p, sums, game.step_b_optional, scratch, out_u)
         else:
             avoid = p == state.active and not state.wrote
             c = K.choose_c(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,

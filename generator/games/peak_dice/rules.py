@@ -2,11 +2,15 @@
 
 A turn: (A) the active player rolls every die (a chance node), then may re-roll any subset `rerolls` times;
 (B) the active player writes the sum of one legal colour (that colour's faces + all white faces) in that
-colour's row, or passes (when the spec allows it, or when no colour is legal); (C) every player, the active
-one first, may write one colour other than the one chosen in B (any of them if none was) in its row. If
-the active player wrote nothing in B and C, they check the next miss box (the k-th is worth -k). The game
-ends at once when a sheet is full (after B, or after C); self-play also stops a game in which no sheet can
-be completed any more ("stalled") or that reaches the spec's turn limit.
+colour's row, or passes (when no colour is legal, or when `rules.step_b` is "optional"); (C) every player,
+the active one first, may write one colour other than the one chosen in B (any of them if none was) in its
+row (the seed's C is simultaneous, so every player writes in C even when a sheet fills up during it). If
+the active player wrote nothing in B and C, they check the next miss box (the k-th is worth -k; with
+`rules.miss_track_full` "capped" a full track costs no more). The game ends at once when a sheet is full
+(after B, or after C: with `rules.final_turn_miss` "skipped", the default, before the active player's miss
+is checked); self-play also stops a game in which no sheet can be completed any more ("stalled") or that
+reaches the spec's turn limit. A full column scores its second lowest value, equal values counting once
+(`rules.column_score` "second_lowest_distinct") or separately ("second_lowest").
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from generator.errors import RuleViolation
 from generator.games.peak_dice.tables import Tables, build_tables
 from generator.spec.games.peak_dice import PeakDiceGame
 
-RULESET_VERSION = "1.0"
-"""Bump when a rule changes (it moves balance); the CHANGELOG has a Rules section."""
+RULESET_VERSION = "1.1"
+"""Bump when a rule changes (it moves balance); the CHANGELOG has a Rules section.
+1.1: house-rule switches (step B compulsory by default, full miss track, miss at a C-step end, column
+score); a bad colour index in step C is named as such."""
 
 Phase = Literal["roll", "reroll", "reroll_roll", "b", "c", "over"]
 EndReason = Literal["sheet_full", "stalled", "turn_limit"]
@@ -86,25 +92,31 @@ class Outcome:
 
     scores: tuple[int, ...]
     column_scores: tuple[tuple[int | None, ...], ...]
-    """Per player, per column: the second lowest value, or None for an incomplete column."""
+    """Per player, per column: the second lowest value (distinct or not, per `rules.column_score`), or None
+    for an incomplete column."""
     penalties: tuple[int, ...]
     winners: tuple[int, ...]
     tie_break: str
     end: EndReason
 
 
-def second_lowest(values: Sequence[int]) -> int:
-    """The column score: the second lowest DISTINCT value (the seed's example 9, 10, 9, 12 -> 10: the two
-    9s are one lowest value); when every value is equal there is no second one and the column scores it."""
+def second_lowest(values: Sequence[int], distinct: bool = True) -> int:
+    """The column score. distinct (default): the second lowest DISTINCT value, equal values counting once
+    (the seed's example 9, 10, 9, 12 -> 10: the two 9s are one lowest value; all equal -> that value).
+    Not distinct (the house rule "second_lowest"): the second of the sorted values (9, 10, 9, 12 -> 9)."""
     if len(values) < 2:
         raise ValueError(f"a column needs at least 2 values, got {len(values)}")
-    distinct = sorted(set(values))
-    return distinct[1] if len(distinct) > 1 else distinct[0]
+    if not distinct:
+        return sorted(values)[1]
+    ordered = sorted(set(values))
+    return ordered[1] if len(ordered) > 1 else ordered[0]
 
 
-def miss_penalty(misses: int) -> int:
-    """Sum of the checked miss boxes, the k-th worth k: 1, 3, 6, 10, ..."""
-    return misses * (misses + 1) // 2
+def miss_penalty(misses: int, cap: int | None = None) -> int:
+    """Sum of the checked miss boxes, the k-th worth k: 1, 3, 6, 10, ...; with `cap` (a full track costs no
+    more) only the first `cap` misses count."""
+    counted = misses if cap is None else min(misses, cap)
+    return counted * (counted + 1) // 2
 
 
 class Game:
@@ -121,6 +133,10 @@ class Game:
         self.row_length = spec.row_length
         self.rows = len(spec.colours)
         self.turn_limit = spec.balance.turn_limit
+        self.step_b_optional = spec.rules.step_b == "optional"
+        self.miss_cap: int | None = spec.miss_boxes if spec.rules.miss_track_full == "capped" else None
+        self.final_turn_miss = spec.rules.final_turn_miss == "taken"
+        self.distinct_columns = spec.rules.column_score == "second_lowest_distinct"
         self._achievable = [self.tables.achievable(r) for r in range(self.rows)]
 
     # -- reading the dice ------------------------------------------------------------------------------
@@ -224,7 +240,7 @@ class Game:
         forbidden = state.chosen if state.phase == "c" else -1
         colours = self.legal_colours(state, p, forbidden)
         out: list[Action] = [Write(p, c) for c in colours]
-        if state.phase == "c" or self.spec.step_b_optional or not colours:
+        if state.phase == "c" or self.step_b_optional or not colours:
             out.append(Pass(p))
         return out
 
@@ -284,7 +300,7 @@ class Game:
     def _apply_b(self, state: State, action: Write | Pass) -> State:
         if isinstance(action, Pass):
             legal = self.legal_colours(state, state.active)
-            if legal and not self.spec.step_b_optional:
+            if legal and not self.step_b_optional:
                 names = ", ".join(self.colour_name(c) for c in legal)
                 raise RuleViolation(f"step B: player {state.active} must write a legal colour ({names})")
             return replace(state, phase="c", c_next=0, chosen=-1)
@@ -297,6 +313,10 @@ class Game:
     def _apply_c(self, state: State, action: Write | Pass) -> State:
         s = state
         if isinstance(action, Write):
+            if not 0 <= action.colour < self.rows:
+                # checked first: after a passed step B `chosen` is -1, and -1 would name the last colour
+                raise RuleViolation(f"step C: player {action.player}: colour index must be in "
+                                    f"0..{self.rows - 1}; got {action.colour}")
             if action.colour == state.chosen:
                 raise RuleViolation(f"step C: player {action.player} cannot write "
                                     f"{self.colour_name(action.colour)}, the colour the active player chose in B")
@@ -308,7 +328,8 @@ class Game:
         return self._end_turn(s)
 
     def _end_turn(self, s: State) -> State:
-        if not s.wrote:
+        filled = any(self.is_full(sh) for sh in s.sheets)
+        if not s.wrote and (self.final_turn_miss or not filled):  # 「即座に」: a filled sheet ends it first
             misses = list(s.misses)
             misses[s.active] += 1
             s = replace(s, misses=tuple(misses))
@@ -323,25 +344,25 @@ class Game:
 
     # -- scoring -----------------------------------------------------------------------------------------
     def column_scores(self, sheet: Sequence[Sequence[int]]) -> tuple[int | None, ...]:
-        """The second lowest value of every complete column (None where a circle is empty)."""
+        """The score of every complete column, its second lowest value (None where a circle is empty)."""
         out: list[int | None] = []
         for i in range(self.row_length):
             if all(len(row) > i for row in sheet):
-                out.append(second_lowest([row[i] for row in sheet]))
+                out.append(second_lowest([row[i] for row in sheet], self.distinct_columns))
             else:
                 out.append(None)
         return tuple(out)
 
     def score(self, sheet: Sequence[Sequence[int]], misses: int) -> int:
         """Complete columns' scores minus the miss penalty."""
-        return sum(c for c in self.column_scores(sheet) if c is not None) - miss_penalty(misses)
+        return sum(c for c in self.column_scores(sheet) if c is not None) - miss_penalty(misses, self.miss_cap)
 
     def outcome(self, state: State) -> Outcome:
         """Scores and winners of a finished game (highest score wins; tied players share the win)."""
         if state.phase != "over" or state.end is None:
             raise RuleViolation(f"the game is not over (turn {state.turn}, step {state.phase})")
         cols = tuple(self.column_scores(sh) for sh in state.sheets)
-        pens = tuple(miss_penalty(m) for m in state.misses)
+        pens = tuple(miss_penalty(m, self.miss_cap) for m in state.misses)
         scores = tuple(sum(c for c in cs if c is not None) - pen for cs, pen in zip(cols, pens))
         top = max(scores)
         winners = tuple(i for i, s in enumerate(scores) if s == top)

@@ -19,10 +19,12 @@ COUNT_KEYS = ("active_turns", "miss_turns", "reroll_turns", "writes_b", "writes_
 
 
 def kernel_args(tables: Tables) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                         np.ndarray, np.ndarray, int, bool, np.ndarray, np.ndarray, np.ndarray]:
-    """The static arrays `play_games` takes after the policies, in order."""
+                                         np.ndarray, np.ndarray, int, bool, int, bool, bool, np.ndarray,
+                                         np.ndarray, np.ndarray]:
+    """The static arrays `play_games` takes after the policies, in order (house rules included)."""
     return (tables.peaks, tables.row_length, tables.dice_colour, tables.dice_value, tables.dice_faces,
             tables.cnt_lt, tables.totals, tables.mass_lt, tables.rerolls, tables.step_b_optional,
+            tables.miss_cap, tables.final_turn_miss, tables.distinct_columns,
             tables.plan_v, tables.plan_q, tables.plan_params)
 
 

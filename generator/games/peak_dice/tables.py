@@ -37,13 +37,21 @@ class Tables:
     miss_boxes: int
     rerolls: int
     step_b_optional: bool
+    """House rule: B may be declined when a colour fits (spec.rules.step_b == "optional")."""
+    miss_cap: int
+    """House rule: -1, every miss costs more; else a full track (this many boxes) costs no more."""
+    final_turn_miss: bool
+    """House rule: the active player's miss is still taken when another sheet filled up in C."""
+    distinct_columns: bool
+    """House rule: a column scores its second lowest distinct value (else counting equal values)."""
     plan_v: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (kernel.plan_table)."""
     plan_q: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
     plan_params: np.ndarray
-    """float64[3]: the planner values the next miss, the k-th, at (k + [1]) * [0] points and re-rolls sets of
-    up to [2] dice."""
+    """float64[5]: the planner values the next miss, the k-th, at (k + [1]) * [0] points, re-rolls sets of
+    up to [2] dice and, under a compulsory step B, prices a write that ruins its row at [3] points plus [4]
+    per circle out of reach (kernel.doom_gain)."""
 
     @property
     def rows(self) -> int:
@@ -124,5 +132,9 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
     params = planner if planner is not None else DEFAULT_PARAMS
     plan_v, plan_q = plan_arrays(pk, spec.row_length, mass, params)
     return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
-                  spec.step_b_optional, plan_v, plan_q,
-                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice], dtype=np.float64))
+                  spec.rules.step_b == "optional",
+                  spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
+                  spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
+                  plan_v, plan_q,
+                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice, params.doom_base,
+                              params.doom_circle], dtype=np.float64))

@@ -29,7 +29,8 @@ def transcript(spec: PeakDiceGame, seed: int, players: int) -> str:
              f"ruleset {RULESET_VERSION}",
              f"sheet: rows {', '.join(game.colour_name(r) for r in range(game.rows))}; {game.row_length} circles, "
              f"peak after {', '.join(str(p) for p in game.peaks)}; {spec.miss_boxes} miss boxes; "
-             f"{spec.rerolls} re-roll(s)"]
+             f"{spec.rerolls} re-roll(s)",
+             "house rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items())]
     final: State | None = None
     for state, action in history:
         if isinstance(action, Roll):

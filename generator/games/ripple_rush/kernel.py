@@ -6,8 +6,11 @@ is the engine's xorshift64). Speed notes (greedy 4-player games): the game loop 
 without reference counting (`no_refcount`: the loop allocates nothing, `workspace` is made per chunk), sheets
 are indexed in place (no column views), and the small per-card decisions are inlined (`inline`). The order of decisions is the reference rules' order (`rules.py`): each round,
 every player draws; players who cannot write announce; in seat order every other player writes their own
-card (and resolves its bonus cascade); then in seat order every player may write each announced card of the
-others, in the announcers' seat order. A decision exists only when at least one legal write exists.
+card (and resolves its bonus cascade); then in seat order every player may write the announced cards of the
+others: with `any_order` (the seed names no order) one decision per write over the cards still open (pick
+one, or stop), else each card offered on its own in the announcers' seat order. A decision exists only when
+at least one legal write exists. With `x_any` an X bonus may write whole numbers outside nmin..nmax (never
+0, the empty mark): its virtual bounds are `rows` + 1 beyond the column's extremes (`x_bounds`).
 
 Layout of a sheet in here: sheet[player, column, h] with h counted from the BOTTOM (h = 0 is the bottom row,
 sheet row `rows - h` in user-facing numbering); 0 means empty. Cards are encoded `suit * span + number - min`.
@@ -88,6 +91,46 @@ def value_at(sheet: np.ndarray, p: int, c: int, rows: int, h: int, nmin: int, nm
 
 
 @no_refcount
+def x_bounds(sheet: np.ndarray, p: int, c: int, rows: int, nmin: int, nmax: int, x_any: bool) -> tuple[int, int]:
+    """The smallest and largest number an X bonus may write in column c: the cards' range, or with `x_any`
+    `rows` beyond the column's extremes (nmin..nmax when empty), so the ends always have room."""
+    if not x_any:
+        return nmin, nmax
+    lo = nmin
+    hi = nmax
+    for h in range(rows):
+        v = sheet[p, c, h]
+        if v != 0:
+            lo = min(lo, v)
+            hi = max(hi, v)
+    return lo - rows, hi + rows
+
+
+@no_refcount
+def room_between(lo_v: int, hi_v: int) -> int:
+    """Whole numbers strictly between lo_v and hi_v, 0 left out (it marks an empty cell)."""
+    room = hi_v - lo_v - 1
+    if lo_v < 0 < hi_v:
+        room -= 1
+    return room
+
+
+@no_refcount
+def nth_between(lo_v: int, k: int) -> int:
+    """The k-th (0-based) whole number above lo_v, skipping 0."""
+    n = lo_v + 1 + k
+    if lo_v < 0 <= n:
+        n += 1
+    return n
+
+
+@no_refcount
+def pre_at(pre: np.ndarray, v: int, nmin: int, nmax: int) -> int:
+    """pre[] (unseen cards numbered <= v, from nmin - 1) at v, clipped to the cards' range."""
+    return pre[min(max(v, nmin - 1), nmax) - nmin + 1]  # type: ignore[no-any-return]  # compiled: int64
+
+
+@no_refcount
 def expected_fill(cells: int, arrivals: float) -> float:
     """Expected cells filled of a gap with `cells` empty cells that `arrivals` cards may still reach."""
     if cells <= 0:
@@ -97,9 +140,10 @@ def expected_fill(cells: int, arrivals: float) -> float:
 
 @no_refcount
 def unseen_between(unseen: np.ndarray, c: int, a: int, b: int, nmin: int) -> int:
-    """Unseen cards of suit c with numbers in a..b inclusive."""
+    """Unseen cards of suit c with numbers in a..b inclusive (bounds outside the cards' range are clipped:
+    an any_integer X bonus may have written such numbers)."""
     s = 0
-    for v in range(a, b + 1):
+    for v in range(max(a, nmin), min(b, nmin + unseen.shape[1] - 1) + 1):
         s += unseen[c, v - nmin]
     return s
 
@@ -234,23 +278,26 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
 @jit
 def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
                 rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
-                unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, int]:
+                unseen: np.ndarray, u_total: int, rounds_left: int, x_any: bool) -> tuple[int, int]:
     """Choose (h, n) for an X(suit) bonus in column c; h = -1 passes, h = -2 means no legal write exists."""
     pre = np.zeros(nmax - nmin + 2, dtype=np.int64)
     return suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
-                       u_total, rounds_left, pre)
+                       u_total, rounds_left, pre, x_any)
 
 
 @no_refcount
 def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
                 rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
-                unseen: np.ndarray, u_total: int, rounds_left: int, pre: np.ndarray) -> tuple[int, int]:
+                unseen: np.ndarray, u_total: int, rounds_left: int, pre: np.ndarray,
+                x_any: bool) -> tuple[int, int]:
     """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game loop."""
+    xmin, xmax = x_bounds(sheet, p, c, rows, nmin, nmax, x_any)
     options = 0
     for h in range(rows):
         if sheet[p, c, h] == 0:
             lo, hi = neighbours(sheet, p, c, rows, h)
-            room = value_at(sheet, p, c, rows, hi, nmin, nmax) - value_at(sheet, p, c, rows, lo, nmin, nmax) - 1
+            room = room_between(value_at(sheet, p, c, rows, lo, xmin, xmax),
+                                value_at(sheet, p, c, rows, hi, xmin, xmax))
             if room > 0:
                 options += room
     if options == 0:
@@ -262,11 +309,11 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
         for h in range(rows):
             if sheet[p, c, h] == 0:
                 lo, hi = neighbours(sheet, p, c, rows, h)
-                lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
-                room = value_at(sheet, p, c, rows, hi, nmin, nmax) - lo_v - 1
+                lo_v = value_at(sheet, p, c, rows, lo, xmin, xmax)
+                room = room_between(lo_v, value_at(sheet, p, c, rows, hi, xmin, xmax))
                 if room > 0:
                     if pick < room:
-                        return h, lo_v + 1 + pick
+                        return h, nth_between(lo_v, pick)
                     pick -= room
         return -1, 0
     best = -1e9
@@ -283,9 +330,9 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
         if sheet[p, c, h] != 0:
             continue
         lo, hi = neighbours(sheet, p, c, rows, h)
-        lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
-        hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
-        room = hi_v - lo_v - 1
+        lo_v = value_at(sheet, p, c, rows, lo, xmin, xmax)
+        hi_v = value_at(sheet, p, c, rows, hi, xmin, xmax)
+        room = room_between(lo_v, hi_v)
         if room <= 0:
             continue
         rv = row_value(rowfill, p, h, cols, isgoal, goal_points)
@@ -293,6 +340,8 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
             # the number that splits the gap evenly; fill where numbers are scarcest per empty cell
             n = lo_v + int(round((h - lo) * (hi_v - lo_v) / (hi - lo)))
             n = min(max(n, lo_v + 1), hi_v - 1)
+            if n == 0:  # 0 marks an empty cell; room > 0 leaves 1 or -1
+                n = 1 if hi_v > 1 else -1
             gain = 1.0 - room / (hi - lo - 1) / (nmax - nmin + 1) + rv
             if gain > best:
                 best = gain
@@ -300,13 +349,15 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
                 best_n = n
         else:
             k = hi - lo - 1
-            before = expected_fill(k, scale * (pre[hi_v - 1 - base] - pre[lo_v - base]))
+            before = expected_fill(k, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax)))
             for n in range(lo_v + 1, hi_v):
+                if n == 0:
+                    continue
                 kb = min(h - lo - 1, n - lo_v - 1)
                 ka = min(hi - h - 1, hi_v - n - 1)
                 gain = (1.0 + rv - before
-                        + expected_fill(kb, scale * (pre[n - 1 - base] - pre[lo_v - base]))
-                        + expected_fill(ka, scale * (pre[hi_v - 1 - base] - pre[n - base])))
+                        + expected_fill(kb, scale * (pre_at(pre, n - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax)))
+                        + expected_fill(ka, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, n, nmin, nmax))))
                 if gain > best:
                     best = gain
                     best_h = h
@@ -314,6 +365,52 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     if not accepts(pol, best):
         return -1, 0
     return int(best_h), int(best_n)
+
+
+@no_refcount
+def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int,
+                     ksuit: np.ndarray, knum: np.ndarray, kopen: np.ndarray, rows: int, cols: int, nmin: int,
+                     nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray, u_total: int,
+                     rounds_left: int) -> tuple[int, int, int]:
+    """Announced cards in any order: which open card k (kopen[k]) to write, and where (c, h): (k, c, h);
+    k = -1 stops taking announced cards, k = -2 means no open card has a legal cell (no decision)."""
+    options = 0
+    for k in range(ksuit.shape[0]):
+        if kopen[k]:
+            lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
+            if lo != -2 and hi - lo >= 2:
+                options += hi - lo - 1
+    if options == 0:
+        return -2, 0, 0
+    if pol == POLICY_RANDOM:
+        pick = below(rng, options + 1)
+        if pick == options:
+            return -1, 0, 0
+        for k in range(ksuit.shape[0]):
+            if kopen[k]:
+                lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
+                if lo != -2 and hi - lo >= 2:
+                    if pick < hi - lo - 1:
+                        return k, int(ksuit[k]), lo + 1 + pick
+                    pick -= hi - lo - 1
+        return -1, 0, 0
+    best_k = -1
+    best_h = 0
+    best = -1e9
+    for k in range(ksuit.shape[0]):
+        if kopen[k]:
+            c = ksuit[k]
+            lo, hi = find_gap(sheet, p, c, rows, knum[k])
+            if lo != -2 and hi - lo >= 2:
+                h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin, nmax,
+                                        isgoal, goal_points, unseen, u_total, rounds_left)
+                if gain > best:
+                    best = gain
+                    best_k = k
+                    best_h = h
+    if not accepts(pol, best):
+        return -1, 0, 0
+    return int(best_k), int(ksuit[best_k]), int(best_h)
 
 
 @no_refcount
@@ -334,7 +431,8 @@ def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c
 def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, h: int, rows: int,
             cols: int, nmin: int, nmax: int, bkind: np.ndarray, bval: np.ndarray, isgoal: np.ndarray,
             goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int, fired: np.ndarray,
-            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int, pre: np.ndarray) -> None:
+            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int, pre: np.ndarray,
+            x_any: bool) -> None:
     """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
     while True:
         fired[h] += 1
@@ -345,7 +443,7 @@ def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p
         else:
             c = int(bval[h])
             h2, n = suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
-                                unseen, u_total, rounds_left, pre)
+                                unseen, u_total, rounds_left, pre, x_any)
             if h2 == -2:
                 c = -2
             elif h2 == -1:
@@ -395,6 +493,7 @@ class Workspace(NamedTuple):
     glo: np.ndarray
     ghi: np.ndarray
     pre: np.ndarray
+    kopen: np.ndarray
 
 
 def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Workspace:
@@ -404,22 +503,24 @@ def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Works
     return Workspace(z(cols * span, np.int64), z(rows, np.int64), z((players, cols, rows), np.int64),
                      z((players, rows), np.int64), z((cols, span), np.int64), z(rows, np.int64),
                      z(players, np.int64), z(players, np.int64), z(players, np.int64), z(players, np.bool_),
-                     z(players, np.int64), z(players, np.int64), z(span + 1, np.int64))
+                     z(players, np.int64), z(players, np.int64), z(span + 1, np.int64), z(players, np.bool_))
 
 
 @no_refcount
 def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, nmin: int, nmax: int,
               rounds: int, bkind: np.ndarray, bval: np.ndarray, revealed: int, goal_points: int,
-              mix: np.ndarray, rotate: bool,
+              mix: np.ndarray, rotate: bool, x_any: bool, any_order: bool,
               score: np.ndarray, colsdone: np.ndarray, seatpol: np.ndarray,
               rows_done: np.ndarray, fired: np.ndarray, used: np.ndarray, counts: np.ndarray,
               record: bool, log: np.ndarray, nlog: np.ndarray, decks: np.ndarray, goal_log: np.ndarray,
               deck: np.ndarray, gperm: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, unseen: np.ndarray,
               isgoal: np.ndarray, pol: np.ndarray, cs: np.ndarray, cn: np.ndarray, placeable: np.ndarray,
-              glo: np.ndarray, ghi: np.ndarray, pre: np.ndarray) -> None:
+              glo: np.ndarray, ghi: np.ndarray, pre: np.ndarray, kopen: np.ndarray) -> None:
     """Play `games` games; fill per-game score/colsdone/seatpol[g, p] and summed counters.
 
     mix: policies to seat; seat p of game g plays mix[(p + g) % len(mix)] when rotate, else mix[p % len(mix)].
+    x_any / any_order: the house rules (an X bonus may write numbers outside nmin..nmax; announced cards are
+    taken in any order rather than offered in seat order).
     rows_done/fired/used are indexed by h (from the bottom). counts: [drawn, unplaceable, offers of announced
     cards, announced cards written, goal rows completed, goals possible].
     With `record`, decisions go to `log` (see LOG_WIDTH), decks[g] holds the dealt deck, goal_log[g] the
@@ -482,8 +583,30 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
                     cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre)
+                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre, x_any)
             for p in range(players):
+                if any_order:
+                    for q in range(players):
+                        kopen[q] = q != p and not placeable[q]
+                    while True:
+                        k, c, h = announced_choice(pol[p], rng, sheet, rowfill, p, cs, cn, kopen, rows, cols, nmin,
+                                                   nmax, isgoal, goal_points, unseen, u_total, left)
+                        if k == -2:
+                            break
+                        counts[2] += 1
+                        if k == -1:
+                            if record:
+                                log_decision(log, nlog, g, p, KIND_ANNOUNCED, -1, 0, 0)
+                            break
+                        if record:
+                            log_decision(log, nlog, g, p, KIND_ANNOUNCED, c, h, cn[k])
+                        kopen[k] = False
+                        counts[3] += 1
+                        if write_cell(sheet, rowfill, p, c, h, cn[k], cols):
+                            cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
+                                    goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre,
+                                    x_any)
+                    continue
                 for q in range(players):
                     if q == p or placeable[q]:
                         continue
@@ -499,7 +622,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                     counts[3] += 1
                     if write_cell(sheet, rowfill, p, c, h, cn[q], cols):
                         cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre)
+                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre, x_any)
         for p in range(players):
             s = 0
             done = 0

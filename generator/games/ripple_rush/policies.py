@@ -51,12 +51,20 @@ class Policy:
                 c = game.suits.index(b)
                 h, n = K.decide_suit(self.code, rng, a["sheet"], a["rowfill"], p, c, game.rows, len(game.suits),
                                      game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
-                                     a["u_total"], a["left"])
+                                     a["u_total"], a["left"], game.x_any_integer)
                 return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
             c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, -1, b, game.rows, len(game.suits),
                                    game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
                                    a["u_total"], a["left"], True)
             return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
+        if d.card is None:  # announced cards in any order: the kernel's choice over the open cards
+            ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
+            knum = np.array([k.number for k in d.cards], dtype=np.int64)
+            kopen = np.ones(len(d.cards), dtype=np.bool_)
+            k, c, h = K.announced_choice(self.code, rng, a["sheet"], a["rowfill"], p, ksuit, knum, kopen, game.rows,
+                                         len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points,
+                                         a["unseen"], a["u_total"], a["left"])
+            return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
         assert d.card is not None
         c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, d.card.suit, d.card.number, game.rows,
                                len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],

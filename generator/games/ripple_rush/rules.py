@@ -7,8 +7,15 @@ smaller than every number in a row with a smaller row number.
 A round, as the rulebook orders it: (a) every player draws one card; (b) players who cannot write theirs
 announce it; (c) in seat order the others write their own card (mandatory, choice of cell), each write's row
 bonus resolved at once (cascading); (d) in seat order every player may write each announced card of the
-others, announcers in seat order. Sheets are personal, so the seat order only fixes the order of decisions.
+others. Sheets are personal, so the seat order only fixes the order of decisions.
 A decision with no legal write is skipped (an unusable bonus is lost, an unwritable announced card ignored).
+
+House-rule switches (`spec.rules`): `announced_order` "any" (the seed names no order) makes step (d) one
+decision per player over the announced cards still open: write any one of them (then its bonus cascade,
+then the decision again with the rest) or stop; "seat" offers each announced card on its own, announcers
+in seat order. `x_bonus_numbers` "any_integer" lets an X bonus write whole numbers outside the cards'
+range. The sheet stores an empty cell as 0, so 0 itself is never written: only the order of numbers
+matters, and -1 does what 0 would.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from generator.errors import RuleViolation
 from generator.spec.games.ripple_rush import RippleRushGame
 
 GAME_ID = "ripple_rush"
-RULESET_VERSION = "1.0"
+RULESET_VERSION = "1.1"
+"""1.1: house-rule switches (X bonus numbers, order of announced cards, default: any order), off-sheet
+writes and impossible goal rows are RuleViolations."""
 
 Sheet = tuple[tuple[int, ...], ...]
 """sheet[column][row - 1]: the number written (0 = empty), rows from the top."""
@@ -68,8 +77,11 @@ class Decision:
     player: int
     kind: Literal["own", "announced", "bonus"]
     card: Card | None = None
+    """The card to write (own, or announced in seat order); None for a bonus or an any-order choice."""
     row: int = 0
     """For a bonus: the completed row whose bonus this is."""
+    cards: tuple[Card, ...] = ()
+    """Announced cards in any order: the cards still open to this player, any one of which may be written."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +133,10 @@ class Game:
     players: int
     goal_points: int
     goals_revealed: int
+    x_any_integer: bool = False
+    """An X bonus may write whole numbers outside nmin..nmax (spec.rules.x_bonus_numbers == "any_integer")."""
+    announced_any_order: bool = True
+    """Announced cards are taken in any order (spec.rules.announced_order == "any"), else in seat order."""
     _suit_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -131,7 +147,8 @@ class Game:
         ids = tuple(s.id for s in spec.suits)
         return cls(ids, spec.numbers.min, spec.numbers.max, spec.rows,
                    tuple(spec.bonuses if bonuses is None else bonuses), spec.cards_per_player, players,
-                   spec.goals.points, spec.goals.revealed, {s: i for i, s in enumerate(ids)})
+                   spec.goals.points, spec.goals.revealed, spec.rules.x_bonus_numbers == "any_integer",
+                   spec.rules.announced_order == "any", {s: i for i, s in enumerate(ids)})
 
     # -- naming -----------------------------------------------------------------------------------------
     def card_name(self, card: Card) -> str:
@@ -139,8 +156,14 @@ class Game:
         return f"{self.suits[card.suit]} {card.number}"
 
     def cell_name(self, cell: Cell) -> str:
-        """'blue row 3'."""
+        """'blue row 3' ('column 7 row 3' for a column the sheet does not have)."""
+        if not 0 <= cell.column < len(self.suits):
+            return f"column {cell.column} row {cell.row}"
         return f"{self.suits[cell.column]} row {cell.row}"
+
+    def has_cell(self, cell: Cell) -> bool:
+        """Whether `cell` is on the sheet (columns 0..suits-1, rows 1..rows)."""
+        return 0 <= cell.column < len(self.suits) and 1 <= cell.row <= self.rows
 
     def bonus_name(self, row: int) -> str:
         """'10' or 'X(blue)' for the bonus printed on `row`."""
@@ -164,6 +187,14 @@ class Game:
                                 f"{self.rounds} x {self.players} = {need}")
         if len(set(deck)) != len(deck):
             raise RuleViolation("deck holds a card twice")
+        for r in goals:
+            if not 1 <= r <= self.rows:
+                raise RuleViolation(f"goal row {r}: the sheet has rows 1..{self.rows}")
+        if len(set(goals)) != len(goals):
+            raise RuleViolation(f"goal rows {tuple(goals)}: each row has one goal card, a row cannot be revealed twice")
+        if len(goals) not in (0, self.goals_revealed):
+            raise RuleViolation(f"{len(goals)} goal rows revealed: this game reveals {self.goals_revealed} "
+                                f"(or none in the basic game)")
         sh = tuple(sheets) if sheets is not None else tuple(self.empty_sheet() for _ in range(self.players))
         return self._settle(State(sh, tuple(deck), tuple(goals), 0))
 
@@ -176,11 +207,12 @@ class Game:
         return self.new_state(deck, goals)
 
     # -- the placement rule -------------------------------------------------------------------------------
-    def legal_rows(self, sheet: Sheet, column: int, number: int) -> tuple[int, ...]:
+    def legal_rows(self, sheet: Sheet, column: int, number: int, any_number: bool = False) -> tuple[int, ...]:
         """Rows (1 = top) where `number` may be written in `column`: empty, below every smaller-above...
-        i.e. larger than every number lower in the column and smaller than every number higher up."""
+        i.e. larger than every number lower in the column and smaller than every number higher up.
+        `any_number`: an any_integer X bonus, so numbers outside nmin..nmax are allowed (0 never: empty)."""
         col = sheet[column]
-        if not self.nmin <= number <= self.nmax or number in col:
+        if number in col or number == 0 or (not any_number and not self.nmin <= number <= self.nmax):
             return ()
         out = []
         for r in range(1, self.rows + 1):
@@ -192,16 +224,28 @@ class Game:
                 out.append(r)
         return tuple(out)
 
-    def legal_cells(self, sheet: Sheet, column: int, number: int) -> tuple[Cell, ...]:
+    def legal_cells(self, sheet: Sheet, column: int, number: int, any_number: bool = False) -> tuple[Cell, ...]:
         """Cells where `number` may go in `column`."""
-        return tuple(Cell(column, r) for r in self.legal_rows(sheet, column, number))
+        return tuple(Cell(column, r) for r in self.legal_rows(sheet, column, number, any_number))
 
-    def why_illegal(self, sheet: Sheet, cell: Cell, number: int) -> str | None:
+    def x_numbers(self, sheet: Sheet, column: int) -> tuple[int, ...]:
+        """Numbers an X bonus may try in `column`: the cards' range, or with any_integer also `rows` whole
+        numbers beyond the column's smallest and largest (only the order matters, so more add no choice)."""
+        if not self.x_any_integer:
+            return tuple(range(self.nmin, self.nmax + 1))
+        written = [v for v in sheet[column] if v]
+        lo = min([self.nmin, *written]) - self.rows - 1
+        hi = max([self.nmax, *written]) + self.rows + 1
+        return tuple(n for n in range(lo + 1, hi) if n != 0)
+
+    def why_illegal(self, sheet: Sheet, cell: Cell, number: int, any_number: bool = False) -> str | None:
         """Why `number` may not go in `cell` (naming the cell and the numbers in the way), or None."""
         where = self.cell_name(cell)
-        if not 0 <= cell.column < len(self.suits) or not 1 <= cell.row <= self.rows:
+        if not self.has_cell(cell):
             return f"there is no cell column {cell.column}, row {cell.row} on a {len(self.suits)}x{self.rows} sheet"
-        if not self.nmin <= number <= self.nmax:
+        if any_number and number == 0:
+            return "0 marks an empty cell on this sheet; write -1 instead (only the order of numbers matters)"
+        if not any_number and not self.nmin <= number <= self.nmax:
             return f"{number} is not a number of this game ({self.nmin}..{self.nmax})"
         col = sheet[cell.column]
         if col[cell.row - 1] != 0:
@@ -224,9 +268,10 @@ class Game:
             b = self.bonuses[decision.row - 1]
             if isinstance(b, str):
                 c = self._suit_index[b]
-                return any(self.legal_rows(sheet, c, n) for n in range(self.nmin, self.nmax + 1))
+                return any(self.legal_rows(sheet, c, n, self.x_any_integer) for n in self.x_numbers(sheet, c))
             return any(self.legal_rows(sheet, c, b) for c in range(len(self.suits)))
-        assert decision.card is not None
+        if decision.card is None:
+            return any(self.legal_rows(sheet, k.suit, k.number) for k in decision.cards)
         return bool(self.legal_rows(sheet, decision.card.suit, decision.card.number))
 
     # -- play ---------------------------------------------------------------------------------------------
@@ -250,13 +295,16 @@ class Game:
             b = self.bonuses[d.row - 1]
             if isinstance(b, str):
                 c = self._suit_index[b]
-                for n in range(self.nmin, self.nmax + 1):
-                    acts += [Write(cell, n) for cell in self.legal_cells(sheet, c, n)]
+                for n in self.x_numbers(sheet, c):
+                    acts += [Write(cell, n) for cell in self.legal_cells(sheet, c, n, self.x_any_integer)]
             else:
                 for c in range(len(self.suits)):
                     acts += [Write(cell, b) for cell in self.legal_cells(sheet, c, b)]
             return acts
-        assert d.card is not None
+        if d.card is None:  # announced cards in any order: write any one still open, or stop
+            acts.append(PASS)
+            writes = [Write(cell, k.number) for k in d.cards for cell in self.legal_cells(sheet, k.suit, k.number)]
+            return acts + sorted(writes)
         if d.kind == "announced":
             acts.append(PASS)
         acts += [Write(cell, d.card.number) for cell in self.legal_cells(sheet, d.card.suit, d.card.number)]
@@ -280,7 +328,22 @@ class Game:
         if not isinstance(action, Write):
             raise RuleViolation(f"not an action: {action!r}")
         cell, n = action.cell, action.number
-        if d.kind in ("own", "announced"):
+        if not self.has_cell(cell):
+            # checked first: a negative column would otherwise index a suit from the end and be misnamed
+            raise RuleViolation(f"{who}: there is no cell column {cell.column}, row {cell.row} on a "
+                                f"{len(self.suits)}x{self.rows} sheet (columns 0..{len(self.suits) - 1}, "
+                                f"rows 1..{self.rows})")
+        any_number = False
+        later: tuple[Decision, ...] = ()
+        if d.kind == "announced" and d.card is None:
+            open_cards = [k for k in d.cards if (k.suit, k.number) == (cell.column, n)]
+            if not open_cards:
+                names = ", ".join(self.card_name(k) for k in d.cards)
+                raise RuleViolation(f"{who} may write one of the announced cards {names}; "
+                                    f"{self.suits[cell.column]} {n} is not one of them")
+            left = tuple(k for k in d.cards if k != open_cards[0])
+            later = (replace(d, cards=left),) if left else ()
+        elif d.kind in ("own", "announced"):
             assert d.card is not None
             if n != d.card.number:
                 raise RuleViolation(f"{who} is writing {self.card_name(d.card)}, not {n}")
@@ -293,15 +356,17 @@ class Game:
                 if cell.column != self._suit_index[b]:
                     raise RuleViolation(f"bonus X({b}) of row {d.row} is written in the {b} column, "
                                         f"not in {self.cell_name(cell)}")
+                any_number = self.x_any_integer
             elif n != b:
                 raise RuleViolation(f"bonus of row {d.row} is the number {b}, not {n}")
-        why = self.why_illegal(sheet, cell, n)
+        why = self.why_illegal(sheet, cell, n, any_number)
         if why:
             raise RuleViolation(f"{who}: {why}")
         col = list(sheet[cell.column])
         col[cell.row - 1] = n
         new_sheet = sheet[: cell.column] + (tuple(col),) + sheet[cell.column + 1:]
         sheets = state.sheets[: d.player] + (new_sheet,) + state.sheets[d.player + 1:]
+        rest = later + rest  # any-order announced cards: the rest come back after this write's bonuses
         if all(c[cell.row - 1] != 0 for c in new_sheet):
             rest = (Decision(d.player, "bonus", row=cell.row),) + rest
         return self._settle(replace(state, sheets=sheets, agenda=rest))
@@ -321,7 +386,11 @@ class Game:
         announced = tuple(p for p in range(self.players)
                           if not self.legal_rows(state.sheets[p], drawn[p].suit, drawn[p].number))
         agenda = [Decision(p, "own", drawn[p]) for p in range(self.players) if p not in announced]
-        agenda += [Decision(p, "announced", drawn[q]) for p in range(self.players) for q in announced if q != p]
+        if self.announced_any_order:
+            agenda += [Decision(p, "announced", cards=tuple(drawn[q] for q in announced if q != p))
+                       for p in range(self.players) if any(q != p for q in announced)]
+        else:
+            agenda += [Decision(p, "announced", drawn[q]) for p in range(self.players) for q in announced if q != p]
         return replace(state, round=t + 1, drawn=drawn, announced=announced, agenda=tuple(agenda))
 
     # -- scoring ------------------------------------------------------------------------------------------

@@ -31,6 +31,10 @@ class Setup:
     """Per row from the bottom: the number, or the suit's column index."""
     revealed: int
     goal_points: int
+    x_any: bool = False
+    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers == "any_integer")."""
+    any_order: bool = True
+    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat order."""
 
     @classmethod
     def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> "Setup":
@@ -47,7 +51,8 @@ class Setup:
                 kinds.append(0)
                 vals.append(int(b))
         return cls(len(spec.suits), spec.rows, spec.numbers.min, spec.numbers.max, spec.cards_per_player,
-                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points)
+                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points,
+                   spec.rules.x_bonus_numbers == "any_integer", spec.rules.announced_order == "any")
 
 
 @dataclass(frozen=True)
@@ -103,13 +108,13 @@ class RippleRushSim:
                 cd = np.zeros((idx.size, P), dtype=np.int64)
                 sp = np.zeros((idx.size, P), dtype=np.int64)
                 fn(rng, idx.size, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed,
-                   s.goal_points, mix[np.array(seating, dtype=np.int64)], False, sc, cd, sp, rows_done, fired,
-                   used, counts, False, log, nlog, decks, goal_log, *ws)
+                   s.goal_points, mix[np.array(seating, dtype=np.int64)], False, s.x_any, s.any_order, sc, cd, sp,
+                   rows_done, fired, used, counts, False, log, nlog, decks, goal_log, *ws)
                 score[idx], colsdone[idx], seatpol[idx] = sc, cd, sp
         else:
             fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed, s.goal_points,
-               mix, self.rotate, score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog,
-               decks, goal_log, *ws)
+               mix, self.rotate, s.x_any, s.any_order, score, colsdone, seatpol, rows_done, fired, used, counts,
+               self.record, log, nlog, decks, goal_log, *ws)
         out: Tally = {
             "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
             "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),

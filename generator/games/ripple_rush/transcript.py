@@ -7,7 +7,7 @@ from typing import Sequence
 import numpy as np
 
 from generator.games.ripple_rush.policies import POLICIES, new_rng
-from generator.games.ripple_rush.rules import RULESET_VERSION, Game, Pass, Sheet, State
+from generator.games.ripple_rush.rules import RULESET_VERSION, Game, Pass, Sheet, State, Write
 from generator.spec.games.ripple_rush import RippleRushGame
 
 
@@ -31,6 +31,7 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     rng = new_rng(seed)
     out = [f"Ripple Rush (ruleset {RULESET_VERSION}), seeded playthrough: seed {seed}, {players} players",
            "Seats: " + ", ".join(f"P{p + 1} {seat[p].name}" for p in range(players)),
+           "House rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
            "Goal rows revealed: " + (", ".join(f"row {r}" for r in state.goals) or "none")
            + f" ({game.goal_points} points each)"]
     last_round = 0
@@ -47,6 +48,9 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
         who = f"P{d.player + 1}"
         if d.kind == "bonus":
             what = f"bonus {game.bonus_name(d.row)} of row {d.row}"
+        elif d.kind == "announced" and d.card is None:  # any order: name the card taken, or all declined
+            taken = [k for k in d.cards if isinstance(act, Write) and (k.suit, k.number) == (act.cell.column, act.number)]
+            what = "announced " + ", ".join(game.card_name(k) for k in (taken or list(d.cards)))
         elif d.kind == "announced":
             assert d.card is not None
             what = f"announced {game.card_name(d.card)}"

@@ -102,7 +102,7 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
                 bound(f"turns until the initial meld is possible ({P} players)", Mean(len(ok), m, sd),
                       "turns_to_initial_meld", setting)
         f["turns_to_initial_meld"] = ttm
-        wins = np.bincount(t["games.winner"], minlength=P)
+        wins = win_credit(t["games.winners"], P).sum(axis=0)
         seats = []
         for s in range(P):
             p, lo, hi = wilson(float(wins[s]), n)
@@ -168,7 +168,7 @@ def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object
     n = len(seat)
     rnd = sc[np.arange(n), seat]
     finder = (sc.sum(axis=1) - rnd) / (P - 1)  # zero-sum: the meld finders' mean, one value per round
-    rnd_wins = float((t["games.winner"] == seat).sum())
+    rnd_wins = float(win_credit(t["games.winners"], P)[np.arange(n), seat].sum())
     out: dict[str, object] = {"rounds": n}
     for name, x, wins, trials in (("random", rnd, rnd_wins, n),
                                   ("meld_finder", finder, n - rnd_wins, n * (P - 1))):
@@ -177,6 +177,14 @@ def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object
         out[name] = {"mean_score": m, "low": lo, "high": hi, "win_share": p, "win_low": plo, "win_high": phi}
         rows.append([P, name, round(m, 1), round(lo, 1), round(hi, 1), round(p, 3), round(plo, 3), round(phi, 3)])
     return out
+
+
+def win_credit(winners: np.ndarray, players: int) -> np.ndarray:
+    """Per round and seat, the share of the win: 1 for a sole winner, 1/k each for k players sharing it
+    (rules.exhausted_tie share); `winners` holds a seat bit mask per round."""
+    bits = ((winners[:, None] >> np.arange(players)[None, :]) & 1).astype(float)
+    credit: np.ndarray = bits / bits.sum(axis=1, keepdims=True)
+    return credit
 
 
 def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
@@ -204,7 +212,8 @@ def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
             lines.append("  table: " + " | ".join(" ".join(d.name(c) for c in m.cards) for m in state2.table))
         state = state2
     o = game.outcome(state)
-    lines.append(f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; winner p{o.winners[0]}"
+    lines.append(f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; "
+                 f"winner {' '.join(f'p{w}' for w in o.winners)}"
                  + (f" (tie-break: {o.tie_break})" if o.tie_break else ""))
     return "\n".join(lines) + "\n"
 

@@ -23,74 +23,87 @@ class Play:
     retrieved_joker: int | None = None
 
 
-def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.ndarray, dict[int, list[int]], dict[int, list[int]]]:
-    """Per kind: real table cards, table jokers locked to it (the lowest kind they stand for), and their ids."""
+def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                             dict[int, list[int]], list[tuple[int, bool, int]]]:
+    """Per kind: real table cards, run jokers and group jokers standing for it (a group joker: the lowest
+    missing colour); the real cards' ids by kind; and every table joker as (id, is_group, kind)."""
     d = game.deck
     real = np.zeros(d.n_kinds, np.int64)
-    jok = np.zeros(d.n_kinds, np.int64)
+    jrun = np.zeros(d.n_kinds, np.int64)
+    jgrp = np.zeros(d.n_kinds, np.int64)
     real_ids: dict[int, list[int]] = {}
-    jok_ids: dict[int, list[int]] = {}
+    jokers: list[tuple[int, bool, int]] = []
     for m in table:
         for c, r in zip(m.cards, meld_roles(d, m)):
             if d.is_joker(c):
                 k = min(r)
-                jok[k] += 1
-                jok_ids.setdefault(k, []).append(c)
+                (jrun if m.kind == "run" else jgrp)[k] += 1
+                jokers.append((c, m.kind == "group", k))
             else:
                 k = d.kind(c)
                 real[k] += 1
                 real_ids.setdefault(k, []).append(c)
-    for v in list(real_ids.values()) + list(jok_ids.values()):
+    for v in real_ids.values():
         v.sort()
-    return real, jok, real_ids, jok_ids
+    return real, jrun, jgrp, real_ids, sorted(jokers)
 
 
-def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool) -> Play:
+def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool,
+                   retrieval: bool = True) -> Play:
     """The exact best lay (solver.solve_turn): opening -> new melds from the hand only, most points (jokers =
     their card); otherwise the whole table rearranged with the hand, joker retrieval included, most penalty
-    points (joker = joker_penalty), then cards."""
+    points (joker = joker_penalty), then cards. A table joker stays in a set of its kind (run colour, group
+    number) unless retrieved."""
     d = game.deck
-    C, N = len(d.colours), d.n_numbers
-    hand_counts = np.zeros(d.n_kinds, np.int64)
+    C, N, K = len(d.colours), d.n_numbers, d.n_kinds
+    hand_counts = np.zeros(K, np.int64)
     hand_ids: dict[int, list[int]] = {}
     hand_jokers = [c for c in hand if d.is_joker(c)]
     for c in hand:
         if not d.is_joker(c):
             hand_counts[d.kind(c)] += 1
             hand_ids.setdefault(d.kind(c), []).append(c)
-    if opening:
-        real = np.zeros(d.n_kinds, np.int64)
-        jok = np.zeros(d.n_kinds, np.int64)
-        real_ids: dict[int, list[int]] = {}
-        jok_ids: dict[int, list[int]] = {}
-    else:
-        real, jok, real_ids, jok_ids = table_counts(game, table)
+    real = np.zeros(K, np.int64)
+    jrun = np.zeros(K, np.int64)
+    jgrp = np.zeros(K, np.int64)
+    real_ids: dict[int, list[int]] = {}
+    table_jokers: list[tuple[int, bool, int]] = []
+    if not opening:
+        real, jrun, jgrp, real_ids, table_jokers = table_counts(game, table)
     layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
     out = np.zeros(4, np.int64)
-    solve_turn(real, jok, hand_counts, len(hand_jokers), opening, C, N, d.num_min, game.spec.joker_penalty,
+    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, C, N, d.num_min, game.spec.joker_penalty,
                layout, out, *_workspaces(C, N))
     best, nm, retrieved = int(out[0]), int(out[1]), int(out[2])
     if best <= 0 or best & 255 == 0:
         return Play(0, 0, None)
+    freed = -1
+    if retrieved >= 0:  # the table joker of that kind standing for that card
+        is_group, k = retrieved >= K, retrieved % K
+        freed = next(j for j, g, kk in table_jokers if g == is_group and kk == k)
+    # the other table jokers by their set's kind: ("run", colour) or ("group", number index)
+    family_pool: dict[tuple[int, int], list[int]] = {}
+    for j, g, kk in table_jokers:
+        if j != freed:
+            family_pool.setdefault((int(g), kk % N if g else kk // N), []).append(j)
     pools = {SRC_TABLE: {k: list(v) for k, v in real_ids.items()},
-             SRC_TABLE_JOKER: {k: list(v) for k, v in jok_ids.items()},
              SRC_HAND: {k: list(v) for k, v in hand_ids.items()}}
     jokers = sorted(hand_jokers)
-    rows: list[list[int | None]] = []
+    melds = []
     for i in range(nm):
-        cards: list[int | None] = []
+        is_group_row = layout[i, 0] == GROUP
+        cards: list[int] = []
         for e in layout[i, 2:2 + layout[i, 1]]:
             k, src = int(e) >> 3, int(e) & 7
             if src == SRC_HAND_JOKER:
                 cards.append(jokers.pop(0))
             elif src == SRC_FREED_JOKER:
-                cards.append(None)  # filled below: the one joker locked to `retrieved` left over
+                cards.append(freed)
+            elif src == SRC_TABLE_JOKER:
+                cards.append(family_pool[(int(is_group_row), k % N if is_group_row else k // N)].pop(0))
             else:
                 cards.append(pools[src][k].pop(0))
-        rows.append(cards)
-    freed = pools[SRC_TABLE_JOKER][retrieved].pop(0) if retrieved >= 0 else -1
-    melds = [Meld("group" if layout[i, 0] == GROUP else "run", tuple(freed if x is None else x for x in cards))
-             for i, cards in enumerate(rows)]
+        melds.append(Meld("group" if is_group_row else "run", tuple(cards)))
     new_table = (table + tuple(melds)) if opening else tuple(melds)
     return Play(best >> 8, best & 255, new_table, freed if freed >= 0 else None)
 
@@ -117,7 +130,16 @@ class MeldFinder:
         opening = not state.opened[p]
         play = find_best_play(game, state.hands[p], state.table, opening)
         if play.table is None or (opening and play.points < game.spec.initial_meld):
-            return Draw()
+            acts = game.legal_actions(state)  # the draw rule may forbid drawing (a solver give-up only)
+            return acts[0] if acts and isinstance(acts[0], Lay) else Draw()
+        if opening and state.table and game.spec.rules.opening_turn == "may_add_after_opening":
+            # the opening melds stay as laid; the rest of the hand goes to the table of before (no retrieval)
+            opening_melds = play.table[len(state.table):]
+            laid = {c for m in opening_melds for c in m.cards}
+            rest = tuple(c for c in state.hands[p] if c not in laid)
+            more = find_best_play(game, rest, state.table, opening=False, retrieval=False)
+            if more.table is not None:
+                return Lay(more.table + opening_melds)
         return Lay(play.table)
 
 

@@ -2,10 +2,11 @@
 
 Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colour * n_numbers + (number -
 min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
-order so a joker stands for the number of its place. A joker on the table keeps its role: at the end of a
-turn it must stand for one of the cards it could stand for at the start, unless it was retrieved (the exact
-card laid from the hand, the player had opened before this turn, and the joker's new meld holds 2+ cards
-from the hand). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
+order so a joker stands for the number of its place. A joker on the table stays in its kind of set: at the
+end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number, standing
+for whatever card its place there needs (the seed: sets holding a joker may be added to, split and taken
+from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had opened
+before this turn, and the joker goes into a NEW meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
 row passes (exhausted).
 """
 
@@ -19,7 +20,7 @@ import numpy as np
 from generator.errors import RuleViolation
 from generator.spec.games.rummy_cards import RummyCardsGame
 
-RULESET_VERSION = "1.0.0"
+RULESET_VERSION = "1.1.0"
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,15 @@ def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
     return tuple(missing if deck.is_joker(c) else frozenset({deck.kind(c)}) for c in cards)
 
 
+def joker_family(deck: Deck, meld: Meld) -> tuple[str, int]:
+    """The kind of set a joker in this valid meld belongs to: ("run", colour index) or ("group", number).
+
+    A table joker that is not retrieved stays in a set of its family (it may stand for another card there)."""
+    real = next(c for c in meld.cards if not deck.is_joker(c))
+    k = deck.kind(real)
+    return ("run", deck.colour(k)) if meld.kind == "run" else ("group", deck.number(k))
+
+
 def is_valid_meld(deck: Deck, meld: Meld) -> bool:
     """True when the meld is a valid run or group."""
     try:
@@ -213,21 +223,31 @@ def score_out(totals: Sequence[int], winner: int) -> tuple[int, ...]:
     return tuple(s)
 
 
-def score_exhausted(totals: Sequence[int], sizes: Sequence[int]) -> tuple[tuple[int, ...], int, str | None]:
-    """Pile exhausted: lowest total wins, losers pay (own - winner's); ties go to fewer cards, then lower seat."""
-    low = min(totals)
-    tied = [p for p, t in enumerate(totals) if t == low]
+def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: str = "lowest_total",
+                    tie_rule: str = "tie_break") -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
+    """Pile exhausted: the fewest cards (winner_rule "fewest_cards") or the lowest total ("lowest_total") wins;
+    each loser scores -(own total - the winners' lowest total), the winners the sum. A tie: "share" -> every
+    tied player wins and they split the sum (a remainder smaller than the number of winners: one point each
+    in seat order); "tie_break" -> the other measure, then the lower seat."""
+    first, other = (sizes, totals) if winner_rule == "fewest_cards" else (totals, sizes)
+    best = min(first)
+    tied = [p for p in range(len(totals)) if first[p] == best]
     tie_break = None
-    if len(tied) > 1:
-        fewest = min(sizes[p] for p in tied)
-        tied2 = [p for p in tied if sizes[p] == fewest]
-        tie_break = "fewer cards" if len(tied2) == 1 else "lower seat"
-        tied = tied2
-    winner = tied[0]
-    s = [-(t - low) for t in totals]
-    s[winner] = 0
-    s[winner] = -sum(s)
-    return tuple(s), winner, tie_break
+    if len(tied) > 1 and tie_rule == "tie_break":
+        low2 = min(other[p] for p in tied)
+        tied2 = [p for p in tied if other[p] == low2]
+        tie_break = ("fewer cards" if winner_rule == "lowest_total" else "lower total") if len(tied2) == 1 \
+            else "lower seat"
+        tied = tied2[:1]
+    ref = min(totals[p] for p in tied)
+    s = [-(t - ref) for t in totals]
+    for w in tied:
+        s[w] = 0
+    pot = -sum(s)
+    share, rest = divmod(pot, len(tied))
+    for i, w in enumerate(tied):
+        s[w] = share + (1 if i < rest else 0)
+    return tuple(s), tuple(tied), tie_break
 
 
 @dataclass
@@ -278,7 +298,8 @@ class Game:
            colour in colour order, then a joker.
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
-        retrievals and multi-meld lays are legal too (apply checks them) but not listed."""
+        retrievals and multi-meld lays are legal too (apply checks them) but not listed.
+        With rules.draw "only_when_unable" (the seed) Draw is listed only when no lay is."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -314,7 +335,7 @@ class Game:
                     cards = tuple(by_kind[col * N + v] for col in cols) + tuple(jokers[:j])
                     out.append(Lay(state.table + (Meld("group", cards),)))
         if not opened:
-            return out
+            return self._drop_draw(out)
         for i, m in enumerate(state.table):
             roles = meld_roles(deck, m)
             adds: list[tuple[int, ...]] = []
@@ -334,7 +355,13 @@ class Game:
                 adds += [m.cards + (jokers[0],)] if jokers else []
             for cards in adds:
                 out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
-        return out
+        return self._drop_draw(out)
+
+    def _drop_draw(self, plays: list[Action]) -> list[Action]:
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible."""
+        if self.spec.rules.draw == "only_when_unable" and len(plays) > 1:
+            return plays[1:]
+        return plays
 
     def apply(self, state: State, action: Action) -> State:
         """The state after `action`; RuleViolation naming the cards and numbers in the way."""
@@ -343,6 +370,9 @@ class Game:
         p = state.current
         n = self.players
         if isinstance(action, Draw):
+            if self.spec.rules.draw == "only_when_unable" and any(isinstance(a, Lay) for a in self.legal_actions(state)):
+                raise RuleViolation(f"player {p} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
+                                    "draw only if you cannot lay)")
             hands = list(state.hands)
             if state.pile:
                 hands[p] = tuple(sorted(hands[p] + (state.pile[-1],)))
@@ -383,6 +413,21 @@ class Game:
         for m in new_table:
             for c, r in zip(m.cards, meld_roles(deck, m)):
                 roles[c] = (r, m)
+        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
+            # the initial melds are the new melds of hand cards only; the rest of the table may change as
+            # for an opened player, but no joker leaves its kind of set (no retrieval before the opening)
+            own = [m for m in new_table if all(c in hand for c in m.cards)]
+            total = sum(meld_value(deck, m) for m in own)
+            if total < self.spec.initial_meld:
+                parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+                raise RuleViolation(f"initial meld: melds of own cards {parts} = {total} points, needs at least "
+                                    f"{self.spec.initial_meld}")
+            old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+            for j in sorted(old_family):
+                if joker_family(deck, roles[j][1]) != old_family[j]:
+                    raise RuleViolation("a joker may not be retrieved before the initial meld is down "
+                                        "(it must stay in a set of its kind)")
+            return
         if not state.opened[p]:
             new_melds = [m for m in new_table if m not in state.table]
             if len(new_table) - len(new_melds) != len(state.table) or any(m not in new_table for m in state.table):
@@ -395,17 +440,23 @@ class Game:
                 raise RuleViolation(f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}")
             return
         old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
+        old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
         laid_set = set(laid)
         used_replacements: set[int] = set()
         for j in sorted(c for c in old_cards if deck.is_joker(c)):
-            new_r, m = roles[j]
-            if old_roles[j] & new_r:
-                continue
+            m = roles[j][1]
+            if joker_family(deck, m) == old_family[j]:
+                continue  # the seed: sets holding a joker may be added to, split and taken from
             want = " or ".join(deck.kind_name(k) for k in sorted(old_roles[j]))
             repl = [c for c in sorted(laid_set - used_replacements) if deck.kind(c) in old_roles[j]]
             if not repl:
                 raise RuleViolation(f"joker standing for {want} was moved: retrieve it by laying {want} from the hand")
             used_replacements.add(repl[0])
+            # the seed: 「自分のラックから2枚以上のタイルを使って新しいセットを作らなければなりません」
+            table_mates = [c for c in m.cards if c != j and c not in laid_set]
+            if table_mates:
+                raise RuleViolation(f"a retrieved joker must go into a new set of cards from the hand, not a meld "
+                                    f"with table card {deck.name(table_mates[0])}")
             from_hand = [c for c in m.cards if c in laid_set and c not in used_replacements]
             if len(from_hand) < 2:
                 raise RuleViolation(f"a retrieved joker must be used in a meld with 2+ cards from the hand, "
@@ -419,5 +470,6 @@ class Game:
                 return Outcome(score_out(totals, p), (p,), totals, "out")
         if not self.is_over(state):
             raise RuleViolation("the round is not over")
-        scores, w, tb = score_exhausted(totals, [len(h) for h in state.hands])
-        return Outcome(scores, (w,), totals, "exhausted", tb)
+        r = self.spec.rules
+        scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie)
+        return Outcome(scores, ws, totals, "exhausted", tb)

@@ -155,10 +155,15 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                ws_parent: np.ndarray, ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray,
                big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
                big_htab: np.ndarray, big_hpos: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
-               log: np.ndarray) -> np.ndarray:
+               log: np.ndarray, rules: np.ndarray) -> np.ndarray:
     """Play one round (meld finders; the seat `random_seat` plays random-legal, -1 none); fills scores[p],
     first_possible[p, t] (own turn the meld finder could open at thresholds[t], -1 never) and log[turn] =
-    cards laid (-1 draw, -2 pass). Returns [winner, exhausted(0/1), turns, solver give-ups, retrievals]."""
+    cards laid (-1 draw, -2 pass). rules = rules_code(spec.rules). Returns [winner (the first), exhausted
+    (0/1), turns, solver give-ups, retrievals, winners as a seat bit mask]."""
+    draw_only_when_unable = rules[0] == 0
+    fewest_cards_wins = rules[1] == 0
+    share_ties = rules[2] == 0
+    add_on_opening = rules[3] == 1
     C = n_colours
     N = n_numbers
     K = C * N
@@ -176,11 +181,13 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             hand[p, c // copies] += 1
     top = players * hand_size
     t_real = np.zeros(K, np.int64)
-    t_jok = np.zeros(K, np.int64)
+    t_jrun = np.zeros(K, np.int64)
+    t_jgrp = np.zeros(K, np.int64)
     opened = np.zeros(players, np.int64)
     width = 2 + max(N, C)
     tab = np.zeros((MAX_MELDS, width), np.int64)
     layout = np.zeros((MAX_MELDS, width), np.int64)
+    spare = np.zeros((MAX_MELDS, width), np.int64)
     res = np.zeros(4, np.int64)
     ntab = 0
     for p in range(players):
@@ -198,7 +205,10 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             before += hand[p, k]
         if p == random_seat:
             n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
-            act = rand_below(rng, n_plays)
+            if draw_only_when_unable and n_plays > 1:
+                act = 1 + rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
+            else:
+                act = rand_below(rng, n_plays)
             if act > 0:
                 j_before = 0
                 for mi in range(ntab):
@@ -214,9 +224,9 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             j_after += 1
                 hj[p] -= j_after - j_before
                 opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jok)
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
-            solve_turn(t_real, t_jok, hand[p], hj[p], opened[p] == 0, C, N, num_min, joker_penalty, layout, res,
+            solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min, joker_penalty, layout, res,
                        ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys, big_score, big_parent,
                        big_dec, big_htab, big_hpos)
             best = res[0]
@@ -241,7 +251,50 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             hj[p] -= 1
                 ntab = base + res[1]
                 opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jok)
+                if base > 0 and add_on_opening:
+                    # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
+                    # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
+                    table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
+                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, C, N, num_min, joker_penalty,
+                               layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys,
+                               big_score, big_parent, big_dec, big_htab, big_hpos)
+                    giveups += res[3]
+                    if res[0] > 0 and (res[0] & 255) > 0:
+                        n_open = ntab - base
+                        for mi in range(n_open):
+                            for i in range(width):
+                                spare[mi, i] = tab[base + mi, i]
+                        for mi in range(res[1]):
+                            for i in range(width):
+                                tab[mi, i] = layout[mi, i]
+                            for j in range(layout[mi, 1]):
+                                e = layout[mi, 2 + j]
+                                if (e & 7) == SRC_HAND:
+                                    hand[p, e >> 3] -= 1
+                                elif (e & 7) == SRC_HAND_JOKER:
+                                    hj[p] -= 1
+                        for mi in range(n_open):
+                            for i in range(width):
+                                tab[res[1] + mi, i] = spare[mi, i]
+                        ntab = res[1] + n_open
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
+            elif draw_only_when_unable and random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N,
+                                                        num_min, initial_meld) > 1:
+                # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose)
+                j_before = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_before += 1
+                ntab = random_plays(1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+                j_after = 0
+                for mi in range(ntab):
+                    for i in range(tab[mi, 1]):
+                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                            j_after += 1
+                hj[p] -= j_after - j_before
+                opened[p] = 1
+                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         left = hj[p]
         for k in range(K):
             left += hand[p, k]
@@ -279,6 +332,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             totals[q] += hand[q, k] * (num_min + k % N)
             sizes[q] += hand[q, k]
     exhausted = 0
+    mask = 0
     if winner >= 0:
         s = 0
         for q in range(players):
@@ -286,24 +340,58 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 scores[q] = -totals[q]
                 s += totals[q]
         scores[winner] = s
-    else:
+        mask = 1 << winner
+    else:  # score_exhausted in rules.py
         exhausted = 1
-        winner = 0
+        first = sizes if fewest_cards_wins else totals
+        other = totals if fewest_cards_wins else sizes
+        best_first = first[0]
         for q in range(1, players):
-            if totals[q] < totals[winner] or (totals[q] == totals[winner] and sizes[q] < sizes[winner]):
-                winner = q
-        s = 0
+            best_first = min(best_first, first[q])
+        n_tied = 0
+        best_other = -1
         for q in range(players):
-            if q != winner:
-                scores[q] = -(totals[q] - totals[winner])
-                s += totals[q] - totals[winner]
-        scores[winner] = s
-    out = np.zeros(5, np.int64)
+            if first[q] == best_first:
+                n_tied += 1
+                if best_other < 0 or other[q] < best_other:
+                    best_other = other[q]
+        for q in range(players):
+            if first[q] == best_first and (share_ties or n_tied == 1):
+                mask |= 1 << q
+        if mask == 0:  # tie-break: the other measure, then the lower seat
+            for q in range(players):
+                if first[q] == best_first and other[q] == best_other:
+                    mask = 1 << q
+                    break
+        ref = -1
+        n_win = 0
+        for q in range(players):
+            if (mask >> q) & 1:
+                n_win += 1
+                if ref < 0 or totals[q] < ref:
+                    ref = totals[q]
+        pot = 0
+        for q in range(players):
+            if not (mask >> q) & 1:
+                scores[q] = -(totals[q] - ref)
+                pot += totals[q] - ref
+        share = pot // n_win
+        rest = pot - share * n_win
+        i = 0
+        winner = -1
+        for q in range(players):
+            if (mask >> q) & 1:
+                scores[q] = share + (1 if i < rest else 0)
+                i += 1
+                if winner < 0:
+                    winner = q
+    out = np.zeros(6, np.int64)
     out[0] = winner
     out[1] = exhausted
     out[2] = turn
     out[3] = giveups
     out[4] = retrievals
+    out[5] = mask
     return out
 
 
@@ -324,6 +412,7 @@ class RummySimulation:
     thresholds: tuple[int, ...]
     max_turns: int
     random_seat: int = NO_RANDOM
+    rules: tuple[int, ...] = (0, 0, 0, 0)  # rules_code(spec.rules)
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
@@ -340,17 +429,28 @@ class RummySimulation:
         giveups = np.zeros(1, np.int64)
         retrievals = np.zeros(1, np.int64)
         log = np.zeros(1, np.int64)
+        winners = np.zeros(games, np.int64)
+        rules = np.array(self.rules, np.int64)
         for g in range(games):
             seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
             res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
                              self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
-                             int(seat[g]), *ws, scores[g], first[g], log)  # type: ignore[call-arg]  # *ws: 12 arrays
-            winner[g], exhausted[g], turns[g] = res[0], res[1], res[2]
+                             int(seat[g]), *ws, scores[g], first[g], log, rules)  # type: ignore[call-arg]  # *ws: 12 arrays
+            winner[g], exhausted[g], turns[g], winners[g] = res[0], res[1], res[2], res[5]
             giveups[0] += res[3]
             retrievals[0] += res[4]
-        return {"games.winner": winner, "games.exhausted": exhausted, "games.turns": turns,
+        return {"games.winner": winner, "games.winners": winners, "games.exhausted": exhausted, "games.turns": turns,
                 "games.scores": scores, "games.first_possible": first, "games.random_seat": seat,
                 "solver_giveups": giveups, "joker_retrievals": retrievals}
+
+
+def rules_code(rules: object) -> tuple[int, int, int, int]:
+    """The kernel's codes for a RummyRules: (draw by_choice, exhausted_winner lowest_total, exhausted_tie
+    tie_break, opening_turn may_add_after_opening), each 1 for the non-literal setting."""
+    r = rules
+    return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),  # type: ignore[attr-defined]
+            int(r.exhausted_tie == "tie_break"),  # type: ignore[attr-defined]
+            int(r.opening_turn == "may_add_after_opening"))  # type: ignore[attr-defined]
 
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:
@@ -358,4 +458,34 @@ def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDO
     s = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
     return RummySimulation(players, len(s.colours), s.numbers.max - s.numbers.min + 1, s.numbers.min,  # type: ignore[attr-defined]
                            s.copies, s.jokers, s.hand_size, s.initial_meld, s.joker_penalty,  # type: ignore[attr-defined]
-                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat)  # type: ignore[attr-defined]
+                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat,  # type: ignore[attr-defined]
+                           rules_code(s.rules))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A match of several rounds: per-round scores, the running totals after each round, the final totals
+    and the match winners (highest total; players level on it share the win, the seed names no tie-break)."""
+
+    round_scores: tuple[tuple[int, ...], ...]
+    running_totals: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def match_from_scores(round_scores: np.ndarray) -> MatchResult:
+    """Running totals and winners from a (rounds, players) array of zero-sum round scores (the score pad)."""
+    sc = np.asarray(round_scores, np.int64)
+    run_tot = np.cumsum(sc, axis=0)
+    totals = tuple(int(x) for x in run_tot[-1])
+    best = max(totals)
+    return MatchResult(tuple(tuple(int(x) for x in r) for r in sc), tuple(tuple(int(x) for x in r) for r in run_tot),
+                       totals, tuple(p for p, t in enumerate(totals) if t == best))
+
+
+def play_match(spec: object, players: int, seed: int, rounds: int | None = None) -> MatchResult:
+    """A seeded match of meld finders: spec.rules.rounds rounds (or `rounds`), all from one RNG stream (each
+    round a fresh shuffle and deal, seat 0 first), added up as on the score pad."""
+    n = rounds if rounds is not None else spec.rules.rounds  # type: ignore[attr-defined]
+    t = simulation_from_spec(spec, players).play(np.random.SeedSequence(seed), n)
+    return match_from_scores(t["games.scores"])

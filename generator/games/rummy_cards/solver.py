@@ -1,8 +1,9 @@
 """The exact meld finder: a dynamic programme over numbers x colours that lays the most points (then cards).
 
 Cards are counted by kind (colour * n_numbers + number index). Table cards are `forced` (every one must be on
-the table again at the end), hand cards are optional; hand jokers are wildcards; table jokers arrive as
-forced cards of the kind they are locked to (they keep their role, see rules.py). Per colour the state holds
+the table again at the end), hand cards are optional; hand jokers are wildcards; table jokers are forced
+wildcards of their set's kind (a run joker ends in a run of its colour, a group joker in a group of its
+number, see rules.py; counted per colour in the state key, per number at the group layer). Per colour the state holds
 two run slots with lengths 0, 1, 2 or 3+ (two copies -> at most two parallel runs); cards not in runs go to
 groups of their number, which exist iff 3m <= total <= colours*m for some m >= the largest per-colour count.
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
@@ -33,6 +34,10 @@ SRC_TABLE, SRC_TABLE_JOKER, SRC_HAND, SRC_HAND_JOKER, SRC_FREED_JOKER = 0, 1, 2,
 BIG_CAP = 32768
 EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards  # the exact fallback when a search outgrows CAP (allocated once per simulation)
 RUN, GROUP = 0, 1
+# key bits 46.. : per colour, how many of the table's run jokers of that colour the state has placed (2 bits)
+TJ_SHIFT = 46
+TJ_MASK = 0xFFFF << TJ_SHIFT
+MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay locked to their kinds
 
 
 @jit
@@ -111,10 +116,15 @@ def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray
 
 
 @jit
-def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int,
-                 num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                 parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray) -> int:
+def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
+                 group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
+                 decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
+                 htab: np.ndarray, hpos: np.ndarray) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
+
+    Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
+    split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
+    group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
     keys..hpos come from new_workspace; htab must be all zero on entry and is left all zero.
     """
@@ -129,6 +139,9 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
     parent[0, 0] = -1
     dec[0, 0] = 0
     count[0] = 1
+    target = 0
+    for c in range(C):
+        target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
     L = 0
     for v in range(N):
         num = num_min + v
@@ -145,7 +158,11 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                 sumg = (key >> 36) & 0x3F
                 maxg = (key >> 42) & 0x7
                 jr = hand_jokers - used
+                tj_keep = key & TJ_MASK
                 if c < C:
+                    tsh = TJ_SHIFT + 2 * c
+                    tplaced = (key >> tsh) & 3
+                    tfree = run_jokers[c] - tplaced
                     a = (slots >> (4 * c)) & 3
                     b = (slots >> (4 * c + 2)) & 3
                     k = c * N + v
@@ -163,56 +180,66 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                 for fb in range(eb + 1):
                                     if a == b and ea == 1 and eb == 1 and fa < fb:
                                         continue
-                                    jn = fa + fb
-                                    if jn > jr:
-                                        continue
-                                    r = ea - fa + eb - fb
-                                    if r > f + h:
-                                        continue
-                                    lo = f - r if f > r else 0
-                                    hi = f + h - r
-                                    if hi > 3:
-                                        hi = 3
-                                    na = (a + 1 if a < 3 else 3) if ea == 1 else 0
-                                    nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
-                                    sw = 0
-                                    if na < nb:
-                                        na, nb = nb, na
-                                        sw = 1
-                                    nslots = (slots & ~(15 << (4 * c))) | ((na | (nb << 2)) << (4 * c))
-                                    for g in range(lo, hi + 1):
-                                        laid = r + g - f
-                                        gain = laid * (num * 256 + 1) + jn * (jv * 256 + 1)
-                                        mg = maxg if maxg > g else g
-                                        nkey = nslots | ((used + jn) << 32) | ((sumg + g) << 36) | (mg << 42)
-                                        d = ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
-                                        # insert / improve
-                                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
-                                        while True:
-                                            idx = htab[hh]
-                                            if idx == 0:
-                                                n = count[nxt]
-                                                if n >= cap:
-                                                    for q in range(count[nxt]):
-                                                        htab[hpos[q]] = 0
-                                                    return GIVE_UP
-                                                keys[nxt, n] = nkey
-                                                score[nxt, n] = sc + gain
-                                                parent[nxt, n] = si
-                                                dec[nxt, n] = d
-                                                htab[hh] = n + 1
-                                                hpos[n] = hh
-                                                count[nxt] = n + 1
-                                                break
-                                            if keys[nxt, idx - 1] == nkey:
-                                                if sc + gain > score[nxt, idx - 1]:
-                                                    score[nxt, idx - 1] = sc + gain
-                                                    parent[nxt, idx - 1] = si
-                                                    dec[nxt, idx - 1] = d
-                                                break
-                                            hh = (hh + 1) & hmask
+                                    for ta in range(fa + 1):
+                                        for tb in range(fb + 1):
+                                            if a == b and ea == 1 and eb == 1 and fa == fb and ta < tb:
+                                                continue
+                                            if ta + tb > tfree:
+                                                continue
+                                            jn = fa - ta + fb - tb
+                                            if jn > jr:
+                                                continue
+                                            r = ea - fa + eb - fb
+                                            if r > f + h:
+                                                continue
+                                            lo = f - r if f > r else 0
+                                            hi = f + h - r
+                                            if hi > 3:
+                                                hi = 3
+                                            na = (a + 1 if a < 3 else 3) if ea == 1 else 0
+                                            nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
+                                            sw = 0
+                                            if na < nb:
+                                                na, nb = nb, na
+                                                sw = 1
+                                            nslots = (slots & ~(15 << (4 * c))) | ((na | (nb << 2)) << (4 * c))
+                                            for g in range(lo, hi + 1):
+                                                laid = r + g - f
+                                                gain = laid * (num * 256 + 1) + jn * (jv * 256 + 1)
+                                                mg = maxg if maxg > g else g
+                                                nkey = (nslots | ((used + jn) << 32) | ((sumg + g) << 36) | (mg << 42)
+                                                                    | (tj_keep & ~(3 << tsh))
+                                                                    | ((tplaced + ta + tb) << tsh))
+                                                d = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6) | (ta << 7)
+                                                         | (tb << 8))
+                                                # insert / improve
+                                                hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
+                                                while True:
+                                                    idx = htab[hh]
+                                                    if idx == 0:
+                                                        n = count[nxt]
+                                                        if n >= cap:
+                                                            for q in range(count[nxt]):
+                                                                htab[hpos[q]] = 0
+                                                            return GIVE_UP
+                                                        keys[nxt, n] = nkey
+                                                        score[nxt, n] = sc + gain
+                                                        parent[nxt, n] = si
+                                                        dec[nxt, n] = d
+                                                        htab[hh] = n + 1
+                                                        hpos[n] = hh
+                                                        count[nxt] = n + 1
+                                                        break
+                                                    if keys[nxt, idx - 1] == nkey:
+                                                        if sc + gain > score[nxt, idx - 1]:
+                                                            score[nxt, idx - 1] = sc + gain
+                                                            parent[nxt, idx - 1] = si
+                                                            dec[nxt, idx - 1] = d
+                                                        break
+                                                    hh = (hh + 1) & hmask
                 else:
-                    for jg in range(jr + 1):
+                    for jh in range(jr + 1):
+                        jg = jh + group_jokers[v]
                         T = sumg + jg
                         if T > 0:
                             m = (T + C - 1) // C
@@ -220,8 +247,8 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
                                 m = maxg
                             if 3 * m > T:
                                 continue
-                        nkey = slots | ((used + jg) << 32)
-                        gain = jg * (jv * 256 + 1)
+                        nkey = slots | ((used + jh) << 32) | tj_keep
+                        gain = jh * (jv * 256 + 1)
                         hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
                         while True:
                             idx = htab[hh]
@@ -257,7 +284,7 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colou
         if dec[L, si] < 0:
             continue
         slots = keys[L, si] & 0xFFFFFFFF
-        ok = True
+        ok = (keys[L, si] & TJ_MASK) == target
         for c in range(C):
             a = (slots >> (4 * c)) & 3
             b = (slots >> (4 * c + 2)) & 3
@@ -286,12 +313,13 @@ def _emit(layout: np.ndarray, n: int, kind: int, entries: np.ndarray, length: in
 
 
 @jit
-def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarray, n_colours: int,
-           n_numbers: int, layout: np.ndarray) -> int:
-    """Melds of the optimum into layout rows [type, length, entries...]; entry = kind*4+source. Returns count.
+def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarray, group_jokers: np.ndarray,
+           n_colours: int, n_numbers: int, layout: np.ndarray) -> int:
+    """Melds of the optimum into layout rows [type, length, entries...]; entry = kind*8+source. Returns count.
 
     Cards of one kind are taken in the order table cards, table jokers locked to that kind, hand cards.
-    Group jokers take the lowest colour missing among the real cards of their group.
+    Group jokers take the lowest colour missing among the real cards of their group; at number index v the
+    first group_jokers[v] of them are the table's (SRC_TABLE_JOKER), the rest the hand's.
     """
     C = n_colours
     N = n_numbers
@@ -316,9 +344,10 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                 for s in range(2):
                     e = (d >> (2 * s)) & 1
                     fj = (d >> (2 * s + 1)) & 1
+                    tj = (d >> (7 + s)) & 1
                     if e == 1:
                         if fj == 1:
-                            ent = k * 8 + SRC_HAND_JOKER
+                            ent = k * 8 + (SRC_TABLE_JOKER if tj == 1 else SRC_HAND_JOKER)
                         else:
                             p = placed[k]
                             placed[k] = p + 1
@@ -372,7 +401,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     for gi in range(1, m):
                         if glen[gi] < glen[small]:
                             small = gi
-                    grp[small, glen[small]] = -1
+                    grp[small, glen[small]] = -2 if j < group_jokers[v] else -1
                     glen[small] += 1
                 for gi in range(m):
                     # a group joker stands for the lowest colour missing among the real cards
@@ -389,7 +418,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     for j in range(glen[gi]):
                         ent = grp[gi, j]
                         if ent < 0:
-                            tmp[j] = (miss * N + v) * 8 + SRC_HAND_JOKER
+                            tmp[j] = (miss * N + v) * 8 + (SRC_TABLE_JOKER if ent == -2 else SRC_HAND_JOKER)
                         else:
                             tmp[j] = ent
                     nm = _emit(layout, nm, GROUP, tmp, glen[gi])
@@ -410,9 +439,10 @@ def is_joker_entry(ent: int) -> bool:
 
 
 @jit
-def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, locks: np.ndarray) -> None:
-    """Add to locks[kind] the kind each joker on the laid-out table stands for (runs: its place; groups:
-    the lowest colour missing among the group's real cards)."""
+def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, run_locks: np.ndarray,
+                group_locks: np.ndarray) -> None:
+    """Add to run_locks[kind] / group_locks[kind] the kind each run / group joker on the laid-out table stands
+    for (runs: its place; groups: the lowest colour missing among the group's real cards)."""
     N = n_numbers
     for mi in range(n_melds):
         length = layout[mi, 1]
@@ -422,7 +452,7 @@ def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
                 continue
             k = ent >> 3
             if layout[mi, 0] == RUN:
-                locks[k] += 1
+                run_locks[k] += 1
             else:
                 v = k % N
                 miss = 0
@@ -435,36 +465,39 @@ def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
                     if not present:
                         miss = cc
                         break
-                locks[miss * N + v] += 1
+                group_locks[miss * N + v] += 1
 
 
 @jit
 def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, real: np.ndarray,
-                locks: np.ndarray) -> None:
-    """Recount a whole laid-out table: real cards per kind and jokers per locked kind (arrays overwritten)."""
+                run_locks: np.ndarray, group_locks: np.ndarray) -> None:
+    """Recount a whole laid-out table: real cards per kind, run and group jokers per kind they stand for
+    (arrays overwritten)."""
     for k in range(real.shape[0]):
         real[k] = 0
-        locks[k] = 0
+        run_locks[k] = 0
+        group_locks[k] = 0
     for mi in range(n_melds):
         for j in range(layout[mi, 1]):
             ent = layout[mi, 2 + j]
             if not is_joker_entry(ent):
                 real[ent >> 3] += 1
-    joker_locks(layout, n_melds, n_colours, n_numbers, locks)
+    joker_locks(layout, n_melds, n_colours, n_numbers, run_locks, group_locks)
 
 
 @jit
-def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int,
+def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
+                group_jokers: np.ndarray, n_colours: int, n_numbers: int,
                 num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
                 parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray,
                 big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray,
                 big_hpos: np.ndarray) -> int:
     """solve_counts in the small workspace, again in the big one when it outgrows it (-2 only past both)."""
-    best = solve_counts(forced, hand, hand_jokers, n_colours, n_numbers, num_min, joker_value, decisions, keys,
-                        score, parent, dec, htab, hpos)
+    best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                        joker_value, decisions, keys, score, parent, dec, htab, hpos)
     if best == GIVE_UP:
-        best = solve_counts(forced, hand, hand_jokers, n_colours, n_numbers, num_min, joker_value, decisions,
-                            big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+        best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                            joker_value, decisions, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
     return best
 
 
@@ -474,62 +507,82 @@ def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
 
 
 @jit
-def solve_turn(t_real: np.ndarray, t_jok: np.ndarray, hand: np.ndarray, hand_jokers: int, opening: bool,
+def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hand_jokers: int,
+               opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
                htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray, big_score: np.ndarray,
                big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
-    """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker's locked kind or -1,
-    give-ups]; layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing.
+    """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker (the kind it stood for,
+    + n_kinds for a group joker) or -1, give-ups]; layout = the new melds (opening) or the whole new table
+    (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
+    for (table_cards); each stays in a set of its kind (run colour / group number) unless retrieved.
 
     Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
     Opened: the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty),
-    then the most cards; also every joker retrieval (see _best_retrieval), taken when strictly better.
+    then the most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when strictly
+    better.
     """
     C = n_colours
     N = n_numbers
     K = C * N
     decisions = np.zeros(N * (C + 1), np.int64)
     zeros = np.zeros(K, np.int64)
+    zn = np.zeros(N, np.int64)
     out[2] = -1
     out[3] = 0
     if opening:
-        best = solve_exact(zeros, hand, hand_jokers, C, N, num_min, -1, decisions, keys, score, parent, dec, htab,
-                           hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
+                           score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab,
+                           big_hpos)
         if best == GIVE_UP:
             out[3] += 1
         out[0] = best
         out[1] = 0
         if best > 0 and (best & 255) > 0:
-            out[1] = decode(decisions, zeros, zeros, C, N, layout)
+            out[1] = decode(decisions, zeros, zeros, zn, C, N, layout)
         return
-    forced = t_real + t_jok
-    best = solve_exact(forced, hand, hand_jokers, C, N, num_min, joker_penalty, decisions, keys, score, parent,
-                       dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+    rj = np.zeros(C, np.int64)
+    gj = np.zeros(N, np.int64)
+    t_lock = np.zeros(K, np.int64)
+    for k in range(K):
+        rj[k // N] += t_jrun[k]
+        gj[k % N] += t_jgrp[k]
+    for c in range(C):
+        if rj[c] > MAX_FREE_RUN_JOKERS:  # beyond the key's counter: these keep their kinds
+            for v in range(N):
+                t_lock[c * N + v] = t_jrun[c * N + v]
+            rj[c] = 0
+    forced = t_real + t_lock
+    best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
+                       parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
     if best == GIVE_UP:
         out[3] += 1
     if best > 0 and (best & 255) > 0:
-        out[1] = decode(decisions, t_real, t_jok, C, N, layout)
+        out[1] = decode(decisions, t_real, t_lock, gj, C, N, layout)
     else:
         best = 0
         out[1] = 0
     out[0] = best
-    _best_retrieval(t_real, t_jok, forced, hand, hand_jokers, C, N, num_min, joker_penalty, layout, out,
-                    decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
+    if not retrieval:
+        return
+    _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
+                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
                     big_htab, big_hpos)
 
 
 @jit
-def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, hand: np.ndarray,
-                    hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
+def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, t_lock: np.ndarray,
+                    rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                     out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
                     parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
                     big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
                     big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
-    """Improve out/layout by retrieving one table joker, exactly over this family of plays: the joker locked to
-    kind k is replaced by a hand card of kind k (the replacement then sits wherever the table search puts it,
-    as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards (no card of kind
-    k, no hand joker); the rest of the hand and the table are rearranged by the exact search.
+    """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
+    joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
+    search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
+    (no card of kind k, no hand joker, no table card: the seed's new set); the rest of the hand and the table
+    (the other table jokers in sets of their kinds) are rearranged by the exact search.
 
     Bounds keep it cheap: a kind k without a candidate meld costs nothing; a greedy incumbent (the best table
     with the joker swapped for the card, the joker in the richest candidate of cards left over) costs no
@@ -537,17 +590,25 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
     joker as a free extra hand joker (a relaxation) says whether any retrieval of k can beat the best so far;
     then candidates go by gain, most first, one search each, and stop once their gain plus the search without
     the replacement card (an upper bound: the search is monotone in the hand) cannot beat the best.
-    Not searched: retrieving both jokers in one turn, a freed joker joining table cards, and (for a group
-    joker) replacing it by a missing colour other than the lowest one.
+    Not searched: retrieving both jokers in one turn and (for a group joker) replacing it by a missing colour
+    other than the lowest one. (A freed joker joining table cards is not a new set: illegal.)
     """
     K = C * N
+    n_table_jokers = 0
+    for k in range(K):
+        n_table_jokers += t_jrun[k] + t_jgrp[k]
+    rj2 = rj.copy()
+    gj2 = gj.copy()
+    lock2 = t_lock.copy()
+    forced2 = forced.copy()
+    best_fam = -1
     jv = joker_penalty
     everything = hand_jokers * (jv * 256 + 1)
     for k in range(K):
         everything += hand[k] * _card_gain(k, N, num_min)
-    table_size = 0
+    table_size = n_table_jokers
     for k in range(K):
-        table_size += forced[k]
+        table_size += t_real[k]
     hand2 = hand.copy()
     MAXC = 2048
     c_typ = np.zeros(MAXC, np.int64)  # RUN: (colour, first, last, joker place); GROUP: (number, mask, -, -)
@@ -558,13 +619,15 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
     c_gain = np.zeros(MAXC, np.int64)
     best_dec = np.zeros(N * (C + 1), np.int64)
     best_typ = -1
-    best_i = -1
     best_k = -1
     best_g = -1
     cert = np.zeros_like(layout)
-    for k in range(K):
-        if t_jok[k] == 0 or hand[k] == 0 or out[0] >= everything:
+    for kf in range(2 * K):
+        fam = kf // K  # 0: a run joker, 1: a group joker
+        k = kf % K
+        if (t_jrun[k] if fam == 0 else t_jgrp[k]) == 0 or hand[k] == 0 or out[0] >= everything:
             continue
+        _without_joker(fam, k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
         hand2[k] -= 1
         repl = _card_gain(k, N, num_min)
         nc = 0
@@ -603,7 +666,7 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
         if nc == 0:
             hand2[k] += 1
             continue
-        if best_k < 0 and best_g < 0:
+        if best_k < 0 and best_g < 0 and n_table_jokers == 1:
             g_row, g_pos = _greedy_slot(layout, out[1], k, C, N)
             if g_row >= 0:
                 # greedy incumbent: keep the best table, swap the joker for the unlaid card of kind k, and put
@@ -625,7 +688,7 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
                         _write_meld(layout, out[1], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
                                     c_j[best_g], C, N)
                         out[1] += 1
-                        out[2] = k
+                        out[2] = k + fam * K
                     else:
                         best_g = -1
         if table_size > EXACT_RETRIEVAL_TABLE:
@@ -633,7 +696,7 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
             continue
         # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
         # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
-        relaxed = solve_exact(forced, hand2, hand_jokers + 1, C, N, num_min, jv, decisions, keys, score, parent,
+        relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
                               dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
         if relaxed == GIVE_UP:
             out[3] += 1
@@ -641,20 +704,18 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
             hand2[k] += 1
             continue
         if relaxed > 0 and hand_jokers == 0:
-            # the relaxed optimum is a legal retrieval when its one joker (the freed one) shares a meld
-            # with 2+ hand cards not of kind k: then it is the best retrieval of k (joining table cards too)
-            t_jok[k] -= 1
-            nm = decode(decisions, t_real, t_jok, C, N, cert)
-            t_jok[k] += 1
+            # the relaxed optimum is a legal retrieval when its one joker (the freed one) is in a new meld
+            # (no table card) with 2+ hand cards not of kind k: then it is the best retrieval of k
+            nm = decode(decisions, t_real, lock2, gj2, C, N, cert)
             if _certify(cert, nm, k):
                 out[0] = relaxed - (jv * 256 + 1) + repl
                 out[1] = nm
-                out[2] = k
+                out[2] = k + fam * K
                 layout[:nm] = cert[:nm]
                 best_k = -1
                 hand2[k] += 1
                 continue
-        bound = solve_exact(forced, hand2, hand_jokers, C, N, num_min, jv, decisions, keys, score, parent, dec,
+        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
                             htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
         if bound == GIVE_UP:
             out[3] += 1
@@ -668,7 +729,7 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
             if repl + c_gain[i] + bound <= out[0]:
                 break
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = solve_exact(forced, hand2, hand_jokers, C, N, num_min, jv, decisions, keys, score, parent, dec,
+            r = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
                             htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
             if r == GIVE_UP:
@@ -676,24 +737,44 @@ def _best_retrieval(t_real: np.ndarray, t_jok: np.ndarray, forced: np.ndarray, h
             if r >= 0 and repl + c_gain[i] + r > out[0]:
                 out[0] = repl + c_gain[i] + r
                 best_k = k
-                best_i = i
+                best_fam = fam
                 best_typ = c_typ[i]
                 best_dec[:] = decisions
                 best_a, best_b, best_e, best_j = c_a[i], c_b[i], c_e[i], c_j[i]
         hand2[k] += 1
     if best_k < 0:
         return
-    t_jok2 = t_jok.copy()
-    t_jok2[best_k] -= 1  # the replacement card of kind best_k is then decoded as a hand card
-    nm = decode(best_dec, t_real, t_jok2, C, N, layout)
+    _without_joker(best_fam, best_k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
+    nm = decode(best_dec, t_real, lock2, gj2, C, N, layout)  # the replacement card decodes as a hand card
     _write_meld(layout, nm, best_typ, best_a, best_b, best_e, best_j, C, N)
     out[1] = nm + 1
-    out[2] = best_k
+    out[2] = best_k + best_fam * K
+
+
+@jit
+def _without_joker(fam: int, k: int, N: int, rj: np.ndarray, gj: np.ndarray, t_lock: np.ndarray,
+                   forced: np.ndarray, rj2: np.ndarray, gj2: np.ndarray, lock2: np.ndarray,
+                   forced2: np.ndarray) -> None:
+    """rj2/gj2/lock2/forced2 = the search inputs once a run (fam 0) or group (fam 1) joker standing for kind k
+    has been replaced by a real card of kind k (which must then be on the table: forced)."""
+    rj2[:] = rj
+    gj2[:] = gj
+    lock2[:] = t_lock
+    forced2[:] = forced
+    if fam == 0 and t_lock[k] > 0:
+        lock2[k] -= 1  # a locked joker's place is already a forced card of kind k
+    elif fam == 0:
+        rj2[k // N] -= 1
+        forced2[k] += 1
+    else:
+        gj2[k % N] -= 1
+        forced2[k] += 1
 
 
 @jit
 def _certify(lay: np.ndarray, nm: int, k: int) -> bool:
-    """One hand joker in `lay`, in a meld with 2+ hand cards not of kind k; it is marked SRC_FREED_JOKER."""
+    """One hand joker in `lay`, in a NEW meld (no table card) with 2+ hand cards not of kind k; it is marked
+    SRC_FREED_JOKER. (The seed: the freed joker makes a new set with 2+ cards from the hand.)"""
     row = -1
     pos = -1
     for mi in range(nm):
@@ -708,6 +789,8 @@ def _certify(lay: np.ndarray, nm: int, k: int) -> bool:
     n_hand = 0
     for jj in range(lay[row, 1]):
         ent = lay[row, 2 + jj]
+        if (ent & 7) == SRC_TABLE or (ent & 7) == SRC_TABLE_JOKER:
+            return False
         if (ent & 7) == SRC_HAND and (ent >> 3) != k:
             n_hand += 1
     if n_hand < 2:

@@ -56,6 +56,7 @@ def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict
         "falling": game.row_length - peaks[0],
         "miss_boxes": game.miss_boxes,
         "miss_max": fig["miss_max"],
+        "miss_next": fig["miss_next"],
         "miss_examples": [f"−{k}" for k in fig["miss_examples"]],
         "dice_count": len(game.dice),
         "coloured_dice": len(coloured),
@@ -241,9 +242,12 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             xs -= mm(6)
     ops += items
     foot_w = xs - pad - mm(4)
-    foot = t("sheet.footer")
+    # the sheet states the column score and full-track readings the kit's house rules choose
+    rules = game.rules
+    foot_ids = (f"sheet.footer.{rules.column_score}", f"sheet.footer.miss.{rules.miss_track_full}")
+    foot = " ".join(t(i) for i in foot_ids)
     fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="sheet.footer")
+    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids))
     if variant is not None:
         ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
@@ -557,20 +561,22 @@ def rules_face(ctx: Context, w: float, h: float) -> Face:
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
     ops: list[Op] = []
     y = top
-    sections = [("rules.dice.title", "rules.dice"), ("rules.turn.title", "rules.turn"),
-                ("rules.write.title", "rules.write"), ("rules.score.title", "rules.score"),
-                ("rules.miss.title", "rules.miss"), ("rules.end.title", "rules.end")]
+    rules = ctx.kit.game.rules  # each house-rule switch picks the paragraph that states its reading
+    sections = [("rules.dice.title", "rules.dice"), ("rules.turn.title", f"rules.turn.{rules.step_b}"),
+                ("rules.write.title", "rules.write"), ("rules.score.title", f"rules.score.{rules.column_score}"),
+                ("rules.miss.title", f"rules.miss.{rules.miss_track_full}"),
+                ("rules.end.title", f"rules.end.{rules.final_turn_miss}")]
     if len(set(ctx.kit.game.peaks())) > 1 or ctx.extras.get("variants"):
         sections.append(("rules.variants.title", "rules.variants"))
     for head_id, body_id in sections:
         text_w = body_w
-        if body_id == "rules.score":  # a worked column beside the text
+        if body_id.startswith("rules.score."):  # a worked column beside the text
             col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y - size * 1.12 * 1.45 + mm(1))
             ops += col_ops
             text_w = body_w - cw - mm(4)
         drawn, y = section(ctx, head_id, body_id, pad, y, text_w, size, INK_DARK)
         ops += drawn
-        if body_id == "rules.score":
+        if body_id.startswith("rules.score."):
             y = min(y, low - mm(2))
         if body_id == "rules.dice":
             legend, y = _dice_legend(ctx, pad, y - mm(1), body_w)

@@ -289,8 +289,11 @@ def rules_face(ctx: Context, w: float, h: float) -> Face:
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
     ops: list[Op] = []
     y = top
+    rules = ctx.kit.game.rules  # each house-rule switch picks the paragraph that states its reading
+    bodies = {"round": f"rules.round.{rules.announced_order}", "bonus": f"rules.bonus.{rules.x_bonus_numbers}"}
     for name in ("setup", "round", "write", "bonus", "end"):
-        drawn, y = section(ctx, f"rules.{name}.title", f"rules.{name}", x, y, width, size, NAVY, gap=0.7)
+        drawn, y = section(ctx, f"rules.{name}.title", bodies.get(name, f"rules.{name}"), x, y, width, size, NAVY,
+                           gap=0.7)
         ops += drawn
         if name == "setup":
             y = _deck_table(ctx, ops, x, y, width)

@@ -39,6 +39,7 @@ def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict
         "players_min": game.players.min,
         "players_max": game.players.max,
         "rounds": game.score_pad.rounds,
+        "match_rounds": game.rules.rounds,
         "meld_min": MELD_MIN,
     }
 
@@ -85,7 +86,7 @@ def _corner_index(ctx: Context, text: str, sym: str | None, colour: str, ink: st
     """Big number with the colour's symbol below it at top-left, the same upside down at bottom-right."""
     size = fit_line(text, "bold", mm(10.6), ctx.measure, size=INDEX_SIZE, min_size=mm(7), where=f"corner index {text}")
     cx = inset + mm(6.6)
-    base = h - inset - mm(1.2) - INDEX_SIZE * 0.72
+    base = h - inset - mm(1.7) - INDEX_SIZE * 0.72  # 1.7 mm: the digits stay inside a print shop's 1/8 in safe area
     sy = base - mm(2.0) - INDEX_SYMBOL_R
     ops: list[Op] = _number_ops(text, cx, base, size, ink, ctx)
     if sym:
@@ -182,8 +183,13 @@ def back_face(ctx: Context, w: float, h: float, bleed: float) -> Face:
         c = cols[i % len(cols)]
         ops += symbol(c.symbol, w / 2 + rx * math.cos(a), h / 2 + ry * math.sin(a), mm(4), fill=c.colour, stroke="#ffffff", width=0.8)
     label = ctx.texts("cards.back")
-    size = fit_line(label, "bold", w - 2 * inset - mm(16), ctx.measure, size=mm(5), min_size=7, where=f"cards.back ({ctx.lang})")
-    ops.append(Rect(w / 2 - w * 0.3, h / 2 - size * 0.9, w * 0.6, size * 1.8, fill="#ffffff", stroke=None, radius=size * 0.3))
+    # The white box grows with the label (at least 0.6 w, at most to 3 mm inside the inner frame) and the label
+    # is fitted to the box's inside: it was fitted to a wider width than the box, so "RUMMY CARDS" ran past it.
+    pad = mm(2)
+    widest = w - 2 * inset - mm(6)
+    box_w = min(max(w * 0.6, ctx.measure(label, "bold", mm(5)) + 2 * pad), widest)
+    size = fit_line(label, "bold", box_w - 2 * pad, ctx.measure, size=mm(5), min_size=7, where=f"cards.back ({ctx.lang})")
+    ops.append(Rect(w / 2 - box_w / 2, h / 2 - size * 0.9, box_w, size * 1.8, fill="#ffffff", stroke=None, radius=size * 0.3))
     ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill=TABLE, anchor="middle", text_id="cards.back"))
     return Face("back", w, h, tuple(ops), bleed)
 
@@ -576,8 +582,10 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         ops.append(Text(xx + size * 1.5, y - size, name, size, text_id=f"colour.{c.id}"))
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
-    sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.turn"), ("rules.melds.title", "rules.melds"),
-                ("rules.initial.title", "rules.initial"), ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end")]
+    sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", f"rules.turn.{game.rules.draw}"),
+                ("rules.melds.title", "rules.melds"), ("rules.initial.title", f"rules.initial.{game.rules.opening_turn}"),
+                ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end"),
+                ("rules.exhausted.title", rules_exhausted_id(game))]
     for head_id, body_id in sections:
         drawn, y = section(ctx, head_id, body_id, pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
@@ -607,6 +615,11 @@ def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: floa
             ops += _mini_card(ctx, xx, top - ch, cw, ch, run_col, min(start + i, game.numbers.max))
         xx += cw + gap
     return top - ch - size * 0.8
+
+
+def rules_exhausted_id(game: Any) -> str:
+    """The catalog id of the exhausted-pile paragraph for the spec's switches (one msgid per setting pair)."""
+    return f"rules.exhausted.{game.rules.exhausted_winner}.{game.rules.exhausted_tie}"
 
 
 def compose_rules(ctx: Context, cid: str) -> Component:

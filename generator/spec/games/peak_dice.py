@@ -4,11 +4,11 @@ Shapes only; cross-field legality is `generator.games.peak_dice.legal_problems`.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, Literal, Union
 
-from pydantic import Field, StrictBool, StrictFloat, StrictInt, StrictStr
+from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SpecModel
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
 PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]
@@ -37,7 +37,7 @@ class PlainDie(SpecModel):
     """Compact form: a die whose faces all carry one colour."""
 
     colour: StrictStr = Field(description="Row colour id, or \"white\".")
-    values: list[StrictInt] = Field(min_length=1, description="Face values, e.g. [1, 2, 3, 4, 5, 6].")
+    values: list[Annotated[StrictInt, Field(ge=0, le=99)]] = Field(min_length=1, description="Face values, e.g. [1, 2, 3, 4, 5, 6] (0..99, like a face's value).")
 
     def expanded(self) -> tuple[Face, ...]:
         """The faces this compact die stands for."""
@@ -67,11 +67,11 @@ class PlayerRange(SpecModel):
 class PeakDiceBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Games per player count unless `pnpkit check --games` overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per player count unless `pnpkit check --games` overrides.")
     confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     policy: PolicyName = Field(description="Policy every seat plays in the main self-play tables.")
-    turn_limit: StrictInt = Field(ge=1, description="Self-play safeguard: a game still running after this many "
+    turn_limit: StrictInt = Field(ge=1, le=MAX_TURNS, description="Self-play safeguard: a game still running after this many "
                                                      "turns is stopped and counted.")
     seat_win_share_gap: Bound = Field(description="Each seat's win share minus the fair share 1/players "
                                                   "(ties split), every player count.")
@@ -94,10 +94,38 @@ class PeakDiceVariants(SpecModel):
     peak_positions: list[StrictInt] = Field(min_length=1, description="Positions the peak line may take "
                                                                       "(after the n-th circle).")
     players: StrictInt = Field(ge=1, le=8, description="Player count whose expected score is compared.")
-    games: StrictInt = Field(ge=1, description="Self-play games per sheet to estimate its expected score.")
+    games: StrictInt = Field(ge=1, le=MAX_BUILD_GAMES, description="Self-play games per sheet to estimate its expected score.")
     score_tolerance: StrictFloat | StrictInt = Field(ge=0, description="Largest allowed difference between a "
                                                                        "variant's expected score and the default "
                                                                        "sheet's, in points.")
+
+
+class PeakDiceRules(SpecModel):
+    """House-rule switches: readings of the rulebook players could dispute. Each default is the seed's most
+    literal reading; `pnpkit check --report` shows what flipping each one does to balance."""
+
+    step_b: Literal["compulsory", "optional"] = Field(
+        "compulsory",
+        description="Step B when a colour can be written. compulsory (default, the seed: 「4色のうちいずれか1色"
+                    "を選び…書き込みます」, a pass only when 「4色すべて選ぶことができない」): the active player "
+                    "must write one. optional: the active player may write nothing in B even then (and risk "
+                    "the miss).")
+    miss_track_full: Literal["keep_counting", "capped"] = Field(
+        "keep_counting",
+        description="A miss when every box of the miss track is crossed (the seed is silent on a full track). "
+                    "keep_counting (default, the seed: 「ミスするたびに失点が増えます」, every miss costs more): "
+                    "the player notes it beside the track, the k-th miss costs k. capped: a full track costs "
+                    "no more; the penalty is at most the boxes' total.")
+    final_turn_miss: Literal["skipped", "taken"] = Field(
+        "skipped",
+        description="When another player's sheet fills up in step C of a turn in which the active player wrote "
+                    "nothing. skipped (default, the seed: the game ends 「即座に」, at once, before the miss is "
+                    "checked): no miss. taken: the active player still crosses a miss box, then the game ends.")
+    column_score: Literal["second_lowest_distinct", "second_lowest"] = Field(
+        "second_lowest_distinct",
+        description="The score of a full column. second_lowest_distinct (default, the only reading that fits "
+                    "the seed's 「2番目に低い数値」 and its example 9, 10, 9, 12 -> 10): equal numbers count once "
+                    "(all equal: that number). second_lowest: equal numbers count separately (9, 10, 9, 12 -> 9).")
 
 
 class PeakDiceGame(SpecModel):
@@ -112,8 +140,8 @@ class PeakDiceGame(SpecModel):
     dice: list[Die] = Field(min_length=1, description="The dice: {colour, values} or {faces: [{colour, value}]}.")
     players: PlayerRange = Field(description="Supported player counts.")
     rerolls: StrictInt = Field(ge=0, le=5, description="Re-rolls of any subset the active player may take.")
-    step_b_optional: StrictBool = Field(description="The active player may decline step B even when a colour is "
-                                                    "legal (the seed's miss rule implies it).")
+    rules: PeakDiceRules = Field(default_factory=PeakDiceRules,
+                                 description="House-rule switches (disputed readings of the rulebook).")
     balance: PeakDiceBalance = Field(description="Self-play settings and tolerances.")
     variants: PeakDiceVariants = Field(description="Generated sheet variants.")
 

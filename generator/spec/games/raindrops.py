@@ -13,7 +13,17 @@ from typing import Literal
 
 from pydantic import Field, StrictInt, field_validator
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import (
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SMALL,
+    MAX_TURNS,
+    Bound,
+    IntKey,
+    SpecModel,
+)
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -55,7 +65,7 @@ class TileKind(SpecModel):
 
     a: str | list[str] = Field(description="First half (top when vertical): a colour id, or two ids for a wild half.")
     b: str | list[str] = Field(description="Second half: a colour id, or two ids for a wild half.")
-    count: int = Field(ge=0, description="Number of tiles of this kind in the bag.")
+    count: int = Field(ge=0, le=MAX_PIECES, description="Number of tiles of this kind in the bag.")
 
 
 class Bag(SpecModel):
@@ -86,7 +96,7 @@ class BonusTiles(SpecModel):
     """The bonus tiles (seed: 28)."""
 
     kinds: list[BonusKind] = Field(min_length=1, description="Bonus tile kinds; their tiles add up to the seed's 28.")
-    offer: int = Field(ge=1, description="Bonus tiles face up in the offer.")
+    offer: int = Field(ge=1, le=MAX_SMALL, description="Bonus tiles face up in the offer.")
 
 
 class CloudType(SpecModel):
@@ -116,8 +126,8 @@ class CloudTokens(SpecModel):
 class ThunderValue(SpecModel):
     """Thunder tokens showing one hidden value."""
 
-    value: int = Field(ge=0, description="Points on the hidden face.")
-    count: int = Field(ge=0, description="Tokens with this value.")
+    value: int = Field(ge=0, le=MAX_POINTS, description="Points on the hidden face.")
+    count: int = Field(ge=0, le=MAX_PIECES, description="Tokens with this value.")
 
 
 class ThunderTokens(SpecModel):
@@ -136,17 +146,17 @@ class Grid(SpecModel):
 class CellRange(SpecModel):
     """How many drops a pattern has (even: every drop is covered by half a tile)."""
 
-    min: int = Field(ge=2, description="Fewest drops on a card.")
-    max: int = Field(ge=2, description="Most drops on a card.")
+    min: int = Field(ge=2, le=16, description="Fewest drops on a card.")
+    max: int = Field(ge=2, le=16, description="Most drops on a card.")
 
 
 class CardPoints(SpecModel):
     """How printed points follow measured difficulty."""
 
-    min: int = Field(ge=0, description="Points of the easiest cloud card.")
-    max: int = Field(ge=0, description="Points of the hardest cloud card.")
-    cat_bonus: int = Field(ge=0, description="Extra points on a cat card (it shows no cloud symbol).")
-    refit: dict[int, int] | None = Field(
+    min: int = Field(ge=0, le=MAX_POINTS, description="Points of the easiest cloud card.")
+    max: int = Field(ge=0, le=MAX_POINTS, description="Points of the hardest cloud card.")
+    cat_bonus: int = Field(ge=0, le=MAX_POINTS, description="Extra points on a cat card (it shows no cloud symbol).")
+    refit: dict[IntKey, int] | None = Field(
         None, description="Points by card id fitted to full-game play (written by `pnpkit check --refit`); "
                           "they replace the difficulty-derived points of those cards.")
 
@@ -156,17 +166,17 @@ class Difficulty(SpecModel):
 
     policy: Literal["greedy_cover"] = Field(
         description="Reference policy: take the drop path that covers most cells of the card (see difficulty.py).")
-    samples: int = Field(ge=1, description="Seeded solo games per card at build time (points are set from these).")
-    max_drops: int = Field(ge=1, description="A solo game stops unfinished after this many drops (counted as max).")
+    samples: int = Field(ge=1, le=2000, description="Seeded solo games per card at build time (points are set from these).")
+    max_drops: int = Field(ge=1, le=MAX_PIECES, description="A solo game stops unfinished after this many drops (counted as max).")
 
 
 class MemoryCards(SpecModel):
     """The memory-card deck, generated from `seed`."""
 
-    count: int = Field(ge=1, description="Memory cards in the deck (seed: 54).")
+    count: int = Field(ge=1, le=MAX_PIECES, description="Memory cards in the deck (seed: 54).")
     grid: Grid = Field(description="Drop grid printed on a card.")
     cells: CellRange = Field(description="Drops per pattern.")
-    cats: int = Field(ge=0, description="Cat cards (no cloud symbol, more points).")
+    cats: int = Field(ge=0, le=MAX_PIECES, description="Cat cards (no cloud symbol, more points).")
     connected: bool = Field(description="Whether the drops of a pattern form one orthogonally connected group.")
     points: CardPoints = Field(description="Points rule.")
     difficulty: Difficulty = Field(description="Difficulty measurement for points.")
@@ -176,13 +186,13 @@ class Rules(SpecModel):
     """Figures of the seed's rules (used by the rules engine)."""
 
     players: list[int] = Field(min_length=1, description="Supported player counts.")
-    cards_dealt: int = Field(ge=1, description="Memory cards dealt to each player at set-up.")
-    cards_kept: int = Field(ge=1, description="Memory cards a player keeps face up on the board.")
-    display: int = Field(ge=1, description="Memory cards in the display under the window.")
-    reserve_slots: int = Field(ge=0, description="Raindrop tiles a player may keep in reserve.")
-    bonus_max_tiles: int = Field(ge=1, description="A drop taking this many tiles or fewer earns a bonus tile.")
-    end_cards: int = Field(ge=1, description="The game ends when a player completes this many memory cards.")
-    end_bag_empties: int = Field(ge=1, description="... or when the bag empties this many times.")
+    cards_dealt: int = Field(ge=1, le=MAX_SMALL, description="Memory cards dealt to each player at set-up.")
+    cards_kept: int = Field(ge=1, le=MAX_SMALL, description="Memory cards a player keeps face up on the board.")
+    display: int = Field(ge=1, le=MAX_SMALL, description="Memory cards in the display under the window.")
+    reserve_slots: int = Field(ge=0, le=MAX_SMALL, description="Raindrop tiles a player may keep in reserve.")
+    bonus_max_tiles: int = Field(ge=1, le=MAX_SMALL, description="A drop taking this many tiles or fewer earns a bonus tile.")
+    end_cards: int = Field(ge=1, le=MAX_PIECES, description="The game ends when a player completes this many memory cards.")
+    end_bag_empties: int = Field(ge=1, le=MAX_SMALL, description="... or when the bag empties this many times.")
     thunder_draw: list[int] = Field(
         min_length=1, description="Thunder tokens drawn for 1, 2, ... tiles taken from the bottom row (keep one).")
 
@@ -227,9 +237,9 @@ class PartShares(SpecModel):
 class PlayBalance(SpecModel):
     """Bounds on full games played by the greedy policy in every seat (and greedy against random)."""
 
-    games: int = Field(ge=1, description="Most full games per player count and mode: the check plays the first batch (`balance.games`, or --games) and doubles it while a full-game tolerance is UNDECIDED, up to this.")
+    games: int = Field(ge=1, le=MAX_GAMES, description="Most full games per player count and mode: the check plays the first batch (`balance.games`, or --games) and doubles it while a full-game tolerance is UNDECIDED, up to this.")
 
-    turn_limit: int = Field(ge=1, description="Safety stop: a game still running after this many turns (all "
+    turn_limit: int = Field(ge=1, le=MAX_TURNS, description="Safety stop: a game still running after this many turns (all "
                                               "players together) is stopped and counted as 'limit'.")
     seat_advantage: Bound = Field(description="Largest |win share of a seat - 1/players| (shared wins split).")
     rounds: Bound = Field(description="Mean game length in rounds (turns per player).")
@@ -255,12 +265,12 @@ class Balance(SpecModel):
         description="Rank correlation of printed points with difficulty re-measured at check time.")
     cloud_reach_spread: Bound = Field(
         description="Largest minus smallest rate at which the cloud conditions are met after `cloud_reach_cards`.")
-    cloud_reach_cards: int = Field(ge=1, description="Completed memory cards assumed for cloud reachability.")
+    cloud_reach_cards: int = Field(ge=1, le=MAX_PIECES, description="Completed memory cards assumed for cloud reachability.")
     unfinished_share: Bound = Field(
         description="Share of solo card games that hit difficulty.max_drops unfinished (over all cards).")
-    games: int = Field(ge=1, description="Solo games per memory card for the card-level checks (CLI --games overrides).")
+    games: int = Field(ge=1, le=MAX_GAMES, description="Solo games per memory card for the card-level checks (CLI --games overrides).")
     confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     play: PlayBalance | None = Field(None, description="Full-game self-play bounds; omit to skip full-game checks.")
 
 
@@ -268,16 +278,16 @@ class RaindropsGame(SpecModel):
     """Raindrops: tile collection and pattern building (2-4 players)."""
 
     kind: Literal["raindrops"] = Field(description="Game id.")
-    seed: int = Field(ge=0, description="Seed of the memory-card generator (and of the build-time difficulty sample).")
+    seed: int = Field(ge=0, le=MAX_SEED, description="Seed of the memory-card generator (and of the build-time difficulty sample).")
     colours: list[Colour] = Field(min_length=2, description="Raindrop colours.")
     window: Window = Field(description="Window board.")
     bag: Bag = Field(description="Raindrop tiles in the bag.")
     bonus_tiles: BonusTiles = Field(description="Bonus tiles.")
     cloud_tokens: CloudTokens = Field(description="Cloud tokens.")
     thunder_tokens: ThunderTokens = Field(description="Thunder tokens.")
-    player_boards: int = Field(ge=1, description="Player boards (seed: 4).")
-    action_markers: int = Field(ge=1, description="Action markers (seed: 4, one with the start arrow).")
-    path_markers: int = Field(ge=0, description="Glass beads marking a path (seed: 8, optional).")
+    player_boards: int = Field(ge=1, le=MAX_SMALL, description="Player boards (seed: 4).")
+    action_markers: int = Field(ge=1, le=MAX_SMALL, description="Action markers (seed: 4, one with the start arrow).")
+    path_markers: int = Field(ge=0, le=MAX_SMALL, description="Glass beads marking a path (seed: 8, optional).")
     memory_cards: MemoryCards = Field(description="Memory-card deck.")
     rules: Rules = Field(description="Rule figures from the seed.")
     balance: Balance = Field(description="Balance tolerances.")

@@ -8,7 +8,16 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictInt, StrictStr, field_validator
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import (
+    MAX_BUILD_GAMES,
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_SEED,
+    MAX_SMALL,
+    Bound,
+    SpecModel,
+)
 
 Symbol = Literal["circle", "square", "hexagon", "triangle", "diamond", "star"]
 PolicyName = Literal["random", "greedy", "strong"]
@@ -39,16 +48,16 @@ class PlayerRange(SpecModel):
 class Goals(SpecModel):
     """Advanced-game goal cards: one per sheet row; some are revealed at set-up."""
 
-    points: StrictInt = Field(ge=0, description="Points for each revealed goal whose row is completely filled.")
-    revealed: StrictInt = Field(ge=0, description="Goal cards revealed at set-up (0 = basic game).")
+    points: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points for each revealed goal whose row is completely filled.")
+    revealed: StrictInt = Field(ge=0, le=MAX_SMALL, description="Goal cards revealed at set-up (0 = basic game).")
 
 
 class RippleRushBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Games per setting (player count x policy) unless the CLI overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides.")
     confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     policies: list[PolicyName] = Field(min_length=1, description="Policies played in self-play, each at every player count.")
     reference_policy: PolicyName = Field(description="Policy whose figures the tolerances below are checked against.")
     goal_completion: Bound = Field(description="Share of player-games completing each row (= each goal card), every player count.")
@@ -69,16 +78,36 @@ class RippleRushBalance(SpecModel):
 class RippleRushVariants(SpecModel):
     """Generated sheet variants (shuffled row bonuses), screened by expected score against the default sheet."""
 
-    count: StrictInt = Field(ge=0, description="How many accepted variants to generate (0 = none).")
+    count: StrictInt = Field(ge=0, le=MAX_SMALL, description="How many accepted variants to generate (0 = none).")
     tolerance: float = Field(gt=0, lt=1, description="Allowed relative difference of expected score from the default sheet.")
     shuffle: Literal["bonuses"] = Field(description="What is shuffled per sheet.")
-    seed_offset: StrictInt = Field(ge=0, description="Added to the run seed so variant draws differ from balance runs.")
-    games: StrictInt = Field(ge=1, description="Games used to measure each variant's expected score.")
-    players: StrictInt = Field(ge=1, description="Player count at which expected scores are measured.")
-    max_attempts: StrictInt = Field(ge=1, description="Candidate sheets tried at most, accepted or not.")
+    seed_offset: StrictInt = Field(ge=0, le=MAX_SEED, description="Added to the run seed so variant draws differ from balance runs.")
+    games: StrictInt = Field(ge=1, le=MAX_BUILD_GAMES, description="Games used to measure each variant's expected score.")
+    players: StrictInt = Field(ge=1, le=8, description="Player count at which expected scores are measured.")
+    max_attempts: StrictInt = Field(ge=1, le=MAX_PIECES, description="Candidate sheets tried at most, accepted or not.")
 
 
 Bonus = Union[StrictInt, StrictStr]
+
+
+class RippleRushRules(SpecModel):
+    """House-rule switches: readings of the rulebook players could dispute. Each default is the seed's most
+    literal reading; `pnpkit check --report` shows what flipping each one does to balance."""
+
+    x_bonus_numbers: Literal["card_range", "any_integer"] = Field(
+        "card_range",
+        description="What a coloured X bonus lets you write (the seed: 「その色の列の任意のスペースに任意の数字を"
+                    "書き込むことができます」, 'any number'). card_range (default, the literal reading for a deck "
+                    "numbered numbers.min..numbers.max): any whole number of the cards' range that fits the "
+                    "column. any_integer: any whole number that fits, also below or above the cards' range "
+                    "(e.g. -1 or 26), so an X can fill a cell below the column's smallest card or above its "
+                    "largest.")
+    announced_order: Literal["any", "seat"] = Field(
+        "any",
+        description="In which order a player takes the announced cards of the others (the seed: 「全員が他のプレイ"
+                    "ヤーが書き込めなかった数字を書き込みます(任意)」, no order named). any (default, the literal "
+                    "reading): each player picks which announced card to write next, or stops. seat: each "
+                    "announced card is offered in the announcers' seat order, to take or decline.")
 
 
 class RippleRushGame(SpecModel):
@@ -90,8 +119,10 @@ class RippleRushGame(SpecModel):
     rows: StrictInt = Field(ge=1, le=16, description="Rows of the sheet; numbers ascend from the bottom of a column to its top.")
     bonuses: list[Annotated[Bonus, Field()]] = Field(
         description="Row bonus, top row first: a number (write it in any column) or a suit id (write any number in that column).")
-    cards_per_player: StrictInt = Field(ge=1, description="Cards in the deck per player = rounds played.")
+    cards_per_player: StrictInt = Field(ge=1, le=MAX_SMALL, description="Cards in the deck per player = rounds played.")
     players: PlayerRange = Field(description="Supported player counts.")
     goals: Goals = Field(description="Advanced-game goal cards.")
+    rules: RippleRushRules = Field(default_factory=RippleRushRules,
+                                   description="House-rule switches (disputed readings of the rulebook).")
     balance: RippleRushBalance = Field(description="Balance self-play settings and tolerances.")
     variants: RippleRushVariants = Field(description="Generated sheet variants for variety or tournaments.")

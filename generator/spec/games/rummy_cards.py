@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt
 
-from generator.spec.base import Bound, SpecModel
+from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_TURNS, Bound, SpecModel
 
 Symbol = Literal["sun", "moon", "star", "heart", "drop", "leaf", "diamond", "club"]
 
@@ -46,16 +46,51 @@ class RummyScorePad(SpecModel):
 class RummyBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, description="Rounds played per player count unless the CLI overrides.")
+    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Rounds played per player count unless the CLI overrides.")
     confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     meld_thresholds: list[StrictInt] = Field(min_length=1, description="Initial-meld thresholds whose 'turns until possible' are measured (each <= initial_meld, measured before opening).")
     turns_to_initial_meld: Bound = Field(description="Mean own turns until the spec's initial meld is possible, every player count.")
     seat_win_share: Bound = Field(description="Each seat's round-win share divided by the fair share 1/players.")
     round_length: Bound = Field(description="Mean turns per round (all players' turns), every player count.")
     exhausted_share: Bound = Field(description="Share of rounds ending with an exhausted draw pile, every player count.")
     winner_margin: Bound = Field(description="Mean round score of the winner minus that of the best loser, in points.")
-    max_turns: StrictInt = Field(ge=10, description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).")
+    max_turns: StrictInt = Field(ge=10, le=MAX_TURNS, description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).")
+
+
+class RummyRules(SpecModel):
+    """House-rule switches where a player could read seed 004 two ways; defaults are its most literal reading."""
+
+    draw: Literal["only_when_unable", "by_choice"] = Field(
+        "only_when_unable",
+        description="When a player may draw. only_when_unable (the seed: 「カードを置けない場合は、いずれかの山から"
+                    "裏向きのカードを引かなければなりません」): a player who can lay may not draw instead; by_choice: "
+                    "a player may always draw instead of laying. The engine's test of 'can lay' is the listed "
+                    "simple plays (Game.legal_actions); the meld finder lays whenever it can either way.")
+    opening_turn: Literal["own_melds_only", "may_add_after_opening"] = Field(
+        "own_melds_only",
+        description="The turn of the initial meld. own_melds_only (the seed: 「プレイヤーは、最初の40点を出した後、"
+                    "テーブル上の既存の組み合わせにカードを追加することができます」, read as: from the next turn, "
+                    "as in the classic tile game): only new melds from the hand; may_add_after_opening: once the "
+                    "initial melds are down (from the hand, worth the threshold) the player may in the same turn "
+                    "add to and rearrange the other table melds (no joker retrieval on that turn).")
+    exhausted_winner: Literal["fewest_cards", "lowest_total"] = Field(
+        "fewest_cards",
+        description="Who wins a round whose draw pile ran out. fewest_cards (the seed: 「自分のラックの数が最も少ない"
+                    "プレイヤー」, the fewest cards on the rack); lowest_total: the lowest card value in hand. "
+                    "Either way each loser scores -(own total - winner's total).")
+    exhausted_tie: Literal["share", "tie_break"] = Field(
+        "share",
+        description="A tie for the exhausted-pile win. share (the seed names no tie-break): every tied player "
+                    "wins, the losers pay against the lowest total among them and the winners split the points "
+                    "(an indivisible remainder, fewer points than winners, one point each in seat order so the "
+                    "pad's plus equals its minus); tie_break: the other measure (lowest total / fewest cards), "
+                    "then the lower seat.")
+    rounds: StrictInt = Field(
+        12, ge=1, le=40,
+        description="Rounds in a match (a figure, not a switch); running totals on the score pad, the highest "
+                    "total wins the match (the seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を"
+                    "減算します」).")
 
 
 class RummyCardsGame(SpecModel):
@@ -66,10 +101,11 @@ class RummyCardsGame(SpecModel):
     numbers: RummyNumbers = Field(description="Card numbers per colour.")
     copies: StrictInt = Field(ge=1, le=4, description="Copies of every colour-number card.")
     jokers: StrictInt = Field(ge=0, le=8, description="Jokers in the deck.")
-    total_cards: StrictInt = Field(ge=1, description="Declared deck size; must equal colours x numbers x copies + jokers.")
+    total_cards: StrictInt = Field(ge=1, le=MAX_PIECES, description="Declared deck size; must equal colours x numbers x copies + jokers.")
     hand_size: StrictInt = Field(ge=1, le=40, description="Cards dealt to each player (the seed is silent; 14 as in the classic tile game).")
-    initial_meld: StrictInt = Field(ge=0, description="Points the first lay must reach from own cards (jokers count as the card they stand for).")
-    joker_penalty: StrictInt = Field(ge=0, description="Points a joker left in hand costs at round end.")
+    initial_meld: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points the first lay must reach from own cards (jokers count as the card they stand for).")
+    joker_penalty: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points a joker left in hand costs at round end.")
     players: RummyPlayers = Field(description="Supported player counts.")
     score_pad: RummyScorePad = Field(description="Printed score pad.")
     balance: RummyBalance = Field(description="Self-play settings and tolerances.")
+    rules: RummyRules = Field(default_factory=RummyRules, description="House-rule switches and the match length.")

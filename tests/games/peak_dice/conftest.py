@@ -32,7 +32,8 @@ DEFAULT_GAME: dict[str, Any] = {
     ],
     "players": {"min": 2, "max": 4},
     "rerolls": 1,
-    "step_b_optional": True,
+    "rules": {"step_b": "compulsory", "miss_track_full": "keep_counting", "final_turn_miss": "skipped",
+              "column_score": "second_lowest_distinct"},
     "balance": {
         "games": 2000,
         "policy": "planner",

@@ -121,13 +121,20 @@ def test_step_b_possibly_no_legal_colour(spec) -> None:
     assert g.legal_actions(s) == [Pass(0)]
 
 
-def test_step_b_mandatory_when_spec_says_so() -> None:
-    spec = make_spec(step_b_optional=False)
+def test_step_b_compulsory_by_default_when_a_colour_fits(spec) -> None:
+    # seed: 「B)手番プレイヤーは「紫・青・赤・黄」の4色のうちいずれか1色を選び…書き込みます」
     g = Game(spec, 2)
     s = at_step_b(g, empty(g), [1, 1, 1, 1, 1, 1])
     assert Pass(0) not in g.legal_actions(s)
     with pytest.raises(RuleViolation, match="must write a legal colour"):
         g.apply(s, Pass(0))
+
+
+def test_step_b_optional_when_the_switch_says_so() -> None:
+    g = Game(make_spec(rules={"step_b": "optional"}), 2)
+    s = at_step_b(g, empty(g), [1, 1, 1, 1, 1, 1])
+    assert Pass(0) in g.legal_actions(s)
+    assert g.apply(s, Pass(0)).phase == "c"
 
 
 def test_step_c_excludes_colour_chosen_in_b_and_everyone_writes(spec) -> None:
@@ -147,14 +154,14 @@ def test_step_c_excludes_colour_chosen_in_b_and_everyone_writes(spec) -> None:
 
 
 def test_step_c_offers_all_four_colours_when_b_chose_none(spec) -> None:
-    g = Game(spec, 2)
+    g = Game(make_spec(rules={"step_b": "optional"}), 2)  # B passed although a colour fits
     s = at_step_b(g, empty(g), [1, 2, 3, 4, 1, 1])
     s = g.apply(s, Pass(0))
     assert {a.colour for a in g.legal_actions(s) if isinstance(a, Write)} == {PURPLE, BLUE, RED, YELLOW}
 
 
 def test_miss_when_active_writes_nothing_in_b_and_c(spec) -> None:
-    g = Game(spec, 2)
+    g = Game(make_spec(rules={"step_b": "optional"}), 2)  # B passed although a colour fits
     s = at_step_b(g, empty(g), [1, 2, 3, 4, 1, 1])
     s = g.apply(g.apply(g.apply(s, Pass(0)), Pass(0)), Write(1, RED))
     assert s.misses == (1, 0)
@@ -225,3 +232,70 @@ def test_achievable_sums_of_default_dice(spec) -> None:
     assert t.achievable(0) == list(range(3, 19))
     assert abs(float(t.mass_lt[0, 19]) - 1.0) < 1e-12
     assert abs(float(t.mass_lt[0, 4]) - 1 / 216) < 1e-12
+
+
+@pytest.mark.parametrize("colour", [-1, 4, 9])
+def test_step_c_bad_colour_index_after_a_passed_b_names_the_value_not_a_colour(spec, colour) -> None:
+    g = Game(make_spec(rules={"step_b": "optional"}), 2)  # B passed although a colour fits
+    s = g.apply(at_step_b(g, empty(g), [1, 2, 3, 4, 1, 1]), Pass(0))
+    assert s.phase == "c" and s.chosen == -1
+    with pytest.raises(RuleViolation, match=f"colour index must be in 0..3; got {colour}") as e:
+        g.apply(s, Write(0, colour))
+    assert not any(c in str(e.value) for c in ("purple", "blue", "red", "yellow"))
+
+
+# --- house-rule switches (issue 11) ----------------------------------------------------------------------
+
+def test_column_score_counting_equal_values_separately_is_a_switch() -> None:
+    assert second_lowest([9, 10, 9, 12], distinct=False) == 9
+    assert second_lowest([8, 8, 8, 8], distinct=False) == 8
+    assert second_lowest([4, 7, 5, 6], distinct=False) == 5
+    sheet = ((9, 10), (10, 11), (9, 12), (12, 13))
+    assert Game(make_spec(), 2).column_scores(sheet)[:3] == (10, 11, None)
+    assert Game(make_spec(rules={"column_score": "second_lowest"}), 2).column_scores(sheet)[:3] == (9, 11, None)
+
+
+def test_full_miss_track_keeps_counting_by_default_or_is_capped() -> None:
+    # seed: 「1回目のチェックは-1点、2回目のミスは-2点…というようにミスするたびに失点が増えます」
+    full = tuple((3, 5, 7, 9, 14, 12, 10, 8, 6) for _ in range(4))
+    assert Game(make_spec(miss_boxes=3), 2).score(full, 5) == 74 - 15
+    assert Game(make_spec(miss_boxes=3, rules={"miss_track_full": "capped"}), 2).score(full, 5) == 74 - 6
+    assert miss_penalty(5, cap=3) == 6 and miss_penalty(2, cap=3) == 3
+
+
+def _other_fills_in_c(rules: dict) -> State:
+    """Player 0 active writes nothing in B (nothing fits) and passes C; player 1 fills her sheet in C."""
+    g = Game(make_spec(rules=rules), 2)
+    p0 = ((18,), (18,), (18,), (18,))
+    almost = ((3, 5, 7, 9, 14, 12, 10, 8, 6),) * 3 + ((3, 5, 7, 9, 14, 12, 10, 8),)
+    s = at_step_b(g, (p0, almost), [1, 1, 1, 1, 1, 2])  # every sum 4: nothing fits after 18; yellow 4 < 8
+    assert g.legal_actions(s) == [Pass(0)]
+    s = g.apply(g.apply(g.apply(s, Pass(0)), Pass(0)), Write(1, YELLOW))
+    assert s.phase == "over" and s.end == "sheet_full"
+    return s
+
+
+def test_no_miss_when_another_sheet_fills_in_c_the_game_ends_at_once() -> None:
+    # seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了します」
+    assert _other_fills_in_c({}).misses == (0, 0)
+
+
+def test_miss_still_taken_when_another_sheet_fills_in_c_if_the_switch_says_so() -> None:
+    assert _other_fills_in_c({"final_turn_miss": "taken"}).misses == (1, 0)
+
+
+def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
+    """Seed, step B: 「※ダイスに出ていない色を選ぶことも可能です。その場合は白ダイスの数値のみその色の列に書き込みます。」
+    With a die whose faces carry several colours, a colour no die shows may still be chosen; it writes the
+    white dice alone."""
+    mixed = {"faces": [{"colour": c, "value": v} for c, v in
+                       zip(["purple", "blue", "red", "yellow", "purple", "blue"], [1, 2, 3, 4, 5, 6])]}
+    white = {"colour": "white", "values": [1, 2, 3, 4, 5, 6]}
+    g = Game(make_spec(dice=[mixed, white, white]), 2)
+    from dataclasses import replace
+    s = replace(g.initial_state(), faces=(0, 1, 2), phase="b", rerolls_left=0)  # purple 1, white 2, white 3
+    assert g.sums(s.faces) == (6, 5, 5, 5)
+    writes = {a.colour for a in g.legal_actions(s) if isinstance(a, Write)}
+    assert writes == {PURPLE, BLUE, RED, YELLOW}
+    s = g.apply(s, Write(0, YELLOW))  # yellow is on no die showing: the white sum only
+    assert s.sheets[0][YELLOW] == (5,)

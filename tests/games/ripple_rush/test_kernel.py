@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
@@ -140,6 +141,10 @@ def test_kernel_decisions_are_the_reference_policies_choices(spec):
     """Every decision the compiled game loop logged (greedy and strong, which use no RNG while deciding) is
     the one the reference policy picks in the same state: the loop's inlined decision code and the functions
     the policies call stay one and the same."""
+    _same_decisions(spec)
+
+
+def _same_decisions(spec):
     setup = Setup.from_spec(spec)
     span = spec.numbers.max - spec.numbers.min + 1
     for players, pols in ((4, ("greedy",)), (3, ("strong", "greedy"))):
@@ -161,3 +166,64 @@ def test_kernel_decisions_are_the_reference_policies_choices(spec):
                 i += 1
                 checked += 1
         assert i == len(log) and checked > 300 * players / 4
+
+
+# --- house-rule switches (issue 11): every setting is played alike by the kernel and the reference rules -----
+
+HOUSE_RULES = [{"x_bonus_numbers": x, "announced_order": o}
+               for x in ("card_range", "any_integer") for o in ("any", "seat")]
+
+
+@pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: f"{r['x_bonus_numbers']}-{r['announced_order']}")
+def test_every_house_rule_setting_replays_through_the_reference_rules(rules):
+    spec = make_spec(rules=rules)
+    for players, pols in ((3, ("random", "greedy", "strong")), (5, ("random",)), (4, ("strong",))):
+        replay(spec, players, pols, 31, 10)
+
+
+@pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: f"{r['x_bonus_numbers']}-{r['announced_order']}")
+def test_every_house_rule_setting_kernel_decisions_are_the_policies_choices(rules):
+    _same_decisions(make_spec(rules=rules))
+
+
+@pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: f"{r['x_bonus_numbers']}-{r['announced_order']}")
+def test_every_house_rule_setting_pure_path_matches_compiled(rules):
+    setup = Setup.from_spec(make_spec(rules=rules))
+    a = RippleRushSim(setup, 3, ("strong", "random", "greedy")).play(np.random.SeedSequence(4), 8)
+    b = RippleRushSim(setup, 3, ("strong", "random", "greedy"), pure=True).play(np.random.SeedSequence(4), 8)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def _log(rules, players, pols, seed=5, games=40):
+    spec = make_spec(rules=rules)
+    return RippleRushSim(Setup.from_spec(spec), players, pols, record=True).play(np.random.SeedSequence(seed), games)
+
+
+def test_any_integer_x_bonus_writes_numbers_outside_the_range_and_card_range_never_does():
+    outside = []
+    for x in ("card_range", "any_integer"):
+        log = _log({"x_bonus_numbers": x, "announced_order": "any"}, 4, ("random", "greedy", "strong"))["log"]
+        bonus = log[(log[:, 2] == KIND_BONUS) & (log[:, 3] >= 0)]
+        outside.append(int(((bonus[:, 5] < 1) | (bonus[:, 5] > 25)).sum()))
+        assert not (bonus[:, 5] == 0).any()
+    assert outside[0] == 0 and outside[1] > 0
+
+
+def test_announced_order_any_takes_cards_out_of_seat_order_and_changes_the_tallies():
+    seat = _log({"x_bonus_numbers": "card_range", "announced_order": "seat"}, 5, ("greedy",), games=60)
+    anyo = _log({"x_bonus_numbers": "card_range", "announced_order": "any"}, 5, ("greedy",), games=60)
+    assert not np.array_equal(seat["games.score"], anyo["games.score"])
+    # some player wrote an announced card of a later announcer before one of an earlier announcer
+    log, span = anyo["log"], 25
+    out_of_order = 0
+    for g in range(60):
+        deck = anyo["games.decks"][g]
+        rows = log[(log[:, 0] == g) & (log[:, 2] == KIND_ANNOUNCED) & (log[:, 3] >= 0)]
+        dealt = {(int(c) // span, int(c) % span + 1): divmod(i, 5) for i, c in enumerate(deck)}  # (round, seat)
+        last: dict[tuple[int, int], int] = {}
+        for _, p, _, c, _, n in rows:
+            rnd, q = dealt[(int(c), int(n))]
+            if last.get((int(p), rnd), -1) > q:
+                out_of_order += 1
+            last[(int(p), rnd)] = q
+    assert out_of_order > 0

@@ -39,9 +39,9 @@ def test_example_abby_13_unplaceable_is_announced_and_bob_may_write_it(g2):
     assert st.announced == (0,)
     assert g2.legal_rows(abby, BLUE, 13) == ()
     # Bob writes his own card first, then may write Abby's announced blue 13.
-    assert st.agenda == (Decision(1, "own", card("red 7")), Decision(1, "announced", card("blue 13")))
+    assert st.agenda == (Decision(1, "own", card("red 7")), Decision(1, "announced", cards=(card("blue 13"),)))
     st = g2.apply(st, Write(Cell(RED, 5), 7))
-    assert g2.to_decide(st) == Decision(1, "announced", card("blue 13"))
+    assert g2.to_decide(st) == Decision(1, "announced", cards=(card("blue 13"),))
     assert PASS in g2.legal_actions(st)
     st = g2.apply(st, Write(Cell(BLUE, 4), 13))
     assert st.sheets[1][BLUE][3] == 13
@@ -140,11 +140,15 @@ def test_announced_card_is_optional_and_the_announcer_never_writes_it(g2):
 
 
 def test_announcements_happen_before_anyone_writes(g2):
-    # both cannot write: each may write the other's card, in seat order, after all own cards
+    # both cannot write: each may write the other's card, after all own cards
     a = sheet(g2, {"red": {1: 9, 2: 8}})
     b = sheet(g2, {"green": {1: 4, 2: 3}})
     st = g2.new_state(deck_starting(g2, ["red 20", "green 22"]), [], [a, b])
     assert st.announced == (0, 1)
+    assert st.agenda == (Decision(0, "announced", cards=(card("green 22"),)),
+                         Decision(1, "announced", cards=(card("red 20"),)))
+    seat = Game.from_spec(make_spec(rules={"announced_order": "seat"}), 2)
+    st = seat.new_state(deck_starting(seat, ["red 20", "green 22"]), [], [a, b])
     assert st.agenda == (Decision(0, "announced", card("green 22")), Decision(1, "announced", card("red 20")))
 
 
@@ -252,3 +256,145 @@ def test_rules_come_from_the_spec():
     st = game.initial_state(np.random.default_rng(1))
     assert len(st.deck) == 24 and len(game.full_deck()) == 40
     assert game.bonus_name(2) == "X(red)" and game.rows == 5
+
+
+# --- API holes (issue 11): off-sheet cells and impossible goal rows are rule violations -----------------
+
+def _own_announced_bonus_states(g2):
+    """A state per decision kind: an own card (red 12), an announced card (blue 3), a bonus (row 3, X(blue))."""
+    own = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [])
+    full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
+    announced = g2.apply(g2.new_state(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()]),
+                         Write(Cell(RED, 6), 5))
+    assert g2.to_decide(announced).kind == "announced"
+    sh = sheet(g2, {"blue": {3: 12}, "green": {3: 12}, "orange": {3: 12}})
+    bonus = g2.apply(g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()]),
+                     Write(Cell(RED, 3), 12))
+    assert g2.to_decide(bonus).kind == "bonus"
+    return {"own": (own, 12), "announced": (announced, 3), "bonus": (bonus, 5)}
+
+
+@pytest.mark.parametrize("kind", ["own", "announced", "bonus"])
+@pytest.mark.parametrize("column", [4, 7])
+def test_write_beyond_the_last_column_is_a_rule_violation(g2, kind, column):
+    st, n = _own_announced_bonus_states(g2)[kind]
+    with pytest.raises(RuleViolation, match=f"there is no cell column {column}, row 3 on a 4x8 sheet"):
+        g2.apply(st, Write(Cell(column, 3), n))
+
+
+@pytest.mark.parametrize("kind", ["own", "announced", "bonus"])
+def test_negative_column_names_no_colour(g2, kind):
+    st, n = _own_announced_bonus_states(g2)[kind]
+    with pytest.raises(RuleViolation, match=r"^player \d: there is no cell column -1, row 3 on a 4x8 sheet") as e:
+        g2.apply(st, Write(Cell(-1, 3), n))
+    assert not any(s in str(e.value) for s in g2.suits)
+
+
+@pytest.mark.parametrize("row", [0, 9])
+def test_write_outside_the_rows_is_a_rule_violation(g2, row):
+    st, n = _own_announced_bonus_states(g2)["own"]
+    with pytest.raises(RuleViolation, match=f"there is no cell column 1, row {row}"):
+        g2.apply(st, Write(Cell(RED, row), n))
+
+
+@pytest.mark.parametrize("goals, message", [
+    ((3, 3), r"goal rows \(3, 3\): each row has one goal card"),
+    ((1, 2, 3), "3 goal rows revealed: this game reveals 2"),
+    ((4,), "1 goal rows revealed: this game reveals 2"),
+    ((0, 4), "goal row 0: the sheet has rows 1..8"),
+    ((4, 9), "goal row 9: the sheet has rows 1..8"),
+])
+def test_new_state_rejects_impossible_goal_rows(g2, goals, message):
+    with pytest.raises(RuleViolation, match=message):
+        g2.new_state(deck_starting(g2, ["red 12", "red 1"]), goals)
+
+
+def test_new_state_accepts_two_distinct_goal_rows_or_none(g2):
+    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), (1, 8)).goals == (1, 8)
+    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), ()).goals == ()
+
+
+# --- house-rule switches (issue 11) ----------------------------------------------------------------------
+
+def _two_announced(rules):
+    """3 players: P1 cannot write red 20, P2 cannot write green 22; P3 can write both, and green 22 completes
+    her row 1 (bonus 5)."""
+    g = Game.from_spec(make_spec(rules=rules), 3)
+    a = sheet(g, {"red": {1: 9, 2: 8}})
+    b = sheet(g, {"green": {1: 4, 2: 3}})
+    c = sheet(g, {"blue": {1: 25}, "red": {1: 25}, "orange": {1: 25}})
+    st = g.new_state(deck_starting(g, ["red 20", "green 22", "blue 1"]), [], [a, b, c])
+    st = g.apply(st, Write(Cell(BLUE, 8), 1))
+    while g.to_decide(st).player != 2:
+        st = g.apply(st, PASS)
+    return g, st
+
+
+def test_announced_cards_in_any_order_by_default_the_seed_names_no_order():
+    # seed: 「1d. 全員が他のプレイヤーが書き込めなかった数字を書き込みます(任意)」
+    g, st = _two_announced({})
+    assert g.to_decide(st) == Decision(2, "announced", cards=(card("red 20"), card("green 22")))
+    assert {(a.cell.column, a.number) for a in g.legal_actions(st) if isinstance(a, Write)} == {(RED, 20), (GREEN, 22)}
+    st = g.apply(st, Write(Cell(GREEN, 1), 22))  # the later announcer's card first; it completes row 1
+    assert st.agenda[:2] == (Decision(2, "bonus", row=1), Decision(2, "announced", cards=(card("red 20"),)))
+    st = g.apply(st, PASS)  # decline the bonus 5
+    assert g.to_decide(st) == Decision(2, "announced", cards=(card("red 20"),))
+    with pytest.raises(RuleViolation, match="may write one of the announced cards red 20; green 22 is not one"):
+        g.apply(st, Write(Cell(GREEN, 2), 22))
+    st = g.apply(st, Write(Cell(RED, 2), 20))
+    assert st.round == 2
+
+
+def test_stopping_declines_every_announced_card_left():
+    g, st = _two_announced({"announced_order": "any"})
+    st = g.apply(st, PASS)
+    assert st.round == 2 and st.sheets[2][RED][1:] == (0,) * 7
+
+
+def test_announced_cards_in_seat_order_when_the_switch_says_so():
+    g, st = _two_announced({"announced_order": "seat"})
+    assert g.to_decide(st) == Decision(2, "announced", card("red 20"))
+    with pytest.raises(RuleViolation, match="player 3 is writing red 20, not 22"):
+        g.apply(st, Write(Cell(GREEN, 1), 22))
+    st = g.apply(st, PASS)
+    assert g.to_decide(st) == Decision(2, "announced", card("green 22"))
+
+
+def _x_blue(rules):
+    # row 3 (X(blue)) lacks only red; blue holds 25 in row 2, 12 in row 3 and 1 in row 7
+    g = Game.from_spec(make_spec(rules=rules), 2)
+    sh = sheet(g, {"blue": {2: 25, 3: 12, 7: 1}, "green": {3: 12}, "orange": {3: 12}})
+    st = g.new_state(deck_starting(g, ["red 12", "red 1"]), [], [sh, g.empty_sheet()])
+    st = g.apply(st, Write(Cell(RED, 3), 12))
+    assert g.to_decide(st) == Decision(0, "bonus", row=3)
+    return g, st
+
+
+def test_x_bonus_writes_numbers_of_the_cards_range_by_default():
+    g, st = _x_blue({})
+    writes = {(a.cell.row, a.number) for a in g.legal_actions(st) if isinstance(a, Write)}
+    assert writes == {(r, n) for r in (4, 5, 6) for n in range(2, 12)}
+    with pytest.raises(RuleViolation, match=r"26 is not a number of this game \(1..25\)"):
+        g.apply(st, Write(Cell(BLUE, 1), 26))
+
+
+def test_x_bonus_any_integer_also_writes_beyond_the_range_but_never_0():
+    g, st = _x_blue({"x_bonus_numbers": "any_integer"})
+    writes = {(a.cell.row, a.number) for a in g.legal_actions(st) if isinstance(a, Write)}
+    assert writes == ({(r, n) for r in (4, 5, 6) for n in range(2, 12)} | {(1, n) for n in range(26, 34)}
+                      | {(8, n) for n in range(-7, 0)})
+    assert g.apply(st, Write(Cell(BLUE, 1), 40)).sheets[0][BLUE][0] == 40  # any whole number that fits
+    assert g.apply(st, Write(Cell(BLUE, 8), -100)).sheets[0][BLUE][7] == -100
+    with pytest.raises(RuleViolation, match="0 marks an empty cell on this sheet; write -1 instead"):
+        g.apply(st, Write(Cell(BLUE, 8), 0))
+    with pytest.raises(RuleViolation, match="cannot write 30 in blue row 8"):
+        g.apply(st, Write(Cell(BLUE, 8), 30))
+
+
+def test_any_integer_applies_to_x_bonuses_only():
+    g = Game.from_spec(make_spec(rules={"x_bonus_numbers": "any_integer"}), 2)
+    sh = sheet(g, {"red": {1: 25}, "green": {1: 25}, "orange": {1: 25}})
+    st = g.apply(g.new_state(deck_starting(g, ["blue 25", "red 1"]), [], [sh, g.empty_sheet()]),
+                 Write(Cell(BLUE, 1), 25))
+    with pytest.raises(RuleViolation, match="bonus of row 1 is the number 5, not 30"):
+        g.apply(st, Write(Cell(RED, 8), 30))

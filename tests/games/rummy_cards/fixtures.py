@@ -17,6 +17,7 @@ SPEC = {
     "joker_penalty": 25,
     "players": {"min": 2, "max": 4},
     "score_pad": {"players": 4, "rounds": 12},
+    "rules": {"draw": "only_when_unable", "opening_turn": "own_melds_only", "exhausted_winner": "fewest_cards", "exhausted_tie": "share", "rounds": 12},
     "balance": {
         "games": 2000,
         "meld_thresholds": [30, 40],

@@ -172,10 +172,10 @@ def test_joker_retrieval() -> None:
     s_bad = state("blue9 yellow9", table=(run("red3 red4 red5 joker"),), opened=(True, True))
     with pytest.raises(RuleViolation, match="joker standing for red6 was moved: retrieve it by laying red6"):
         GAME.apply(s_bad, Lay((run("red3 red4 red5"), group("joker blue9 yellow9"))))
-    # freed joker with only one hand card
+    # freed joker with only one hand card (and a table card taken to make up the set: not a new set)
     s_one = state("red6 blue9 red1", table=table + (run("yellow9 yellow10 yellow11 yellow12"),),
                   opened=(True, True))
-    with pytest.raises(RuleViolation, match="2\\+ cards from the hand, got 1"):
+    with pytest.raises(RuleViolation, match="must go into a new set .* table card yellow9"):
         GAME.apply(s_one, Lay((run("red5 red6 red7"), run("yellow10 yellow11 yellow12"), group("joker blue9 yellow9"))))
     # a player who has not opened may not touch the table
     s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
@@ -183,10 +183,62 @@ def test_joker_retrieval() -> None:
         GAME.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
 
 
+def test_freed_joker_must_go_into_a_new_set_not_an_existing_meld() -> None:
+    """Seed: 「交換されたジョーカーは、そのプレイヤーの同じターンに、自分のラックから2枚以上のタイルを使って
+    新しいセットを作らなければなりません」 - a freed joker joins no meld that was on the table."""
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    s = state("red6 blue8 blue13 yellow1", table=table, opened=(True, True))
+    with pytest.raises(RuleViolation, match="a retrieved joker must go into a new set"):
+        GAME.apply(s, Lay((run("red5 red6 red7"), run("blue8 blue9 blue10 blue11 joker blue13"))))
+    # the same cards as a new set of the joker and 2+ hand cards are fine
+    s_new = state("red6 blue12 blue13 yellow1", table=table, opened=(True, True))
+    GAME.apply(s_new, Lay((run("red5 red6 red7"), run("blue9 blue10 blue11"), run("joker blue12 blue13"))))
+
+
+def test_meld_finder_never_puts_a_freed_joker_into_an_existing_meld() -> None:
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    hand = "red6 blue8 blue13 yellow3 black3"  # joker + blue8 + blue13 would extend the blue run: not allowed
+    play = find_best_play(GAME, cs(hand), table, opening=False)
+    assert play.table is not None and play.retrieved_joker == c("joker")
+    GAME.apply(state(hand, table=table, opened=(True, True)), Lay(play.table))
+    joker_meld = next(m for m in play.table if c("joker") in m.cards)
+    assert sorted(D.name(x) for x in joker_meld.cards) == ["black3", "joker", "yellow3"]
+    assert (play.points, play.cards) == (20, 4)  # red6 + blue8 + yellow3 + black3; blue13 stays in the hand
+
+
 def test_joker_may_move_when_it_keeps_its_role() -> None:
     table = (run("red5 joker red7 red8"),)
     s = state("red9", table=table, opened=(True, True))
     GAME.apply(s, Lay((run("red5 joker red7 red8 red9"),)))
+
+
+def test_sets_holding_a_joker_can_be_added_to_split_and_taken_from() -> None:
+    """Seed: 「ジョーカーを含むセットは、タイルを追加することができ、分割したりタイルを取り除いたりすることが
+    できます」 - the joker stays in a set of its kind (a run of its colour, a group of its number) and stands for
+    whatever card its place there needs."""
+    s = state("red7", table=(run("joker red5 red6"),), opened=(True, True))
+    s2 = GAME.apply(s, Lay((run("red5 red6 red7 joker"),)))  # added to: the joker now stands for red8
+    assert s2.hands[0] == ()
+    s = state("red5 blue1", table=(run("red3 red4 joker red6 red7 red8"),), opened=(True, True))
+    GAME.apply(s, Lay((run("red3 red4 red5 joker"), run("red6 red7 red8"))))  # split around the joker
+    s = state("red1 blue1", table=(run("joker red2 red3 red4 red5"),), opened=(True, True))
+    GAME.apply(s, Lay((run("red1 red2 red3"), run("joker red4 red5"))))  # red2/red3 taken off with red1
+    # the joker may not leave its kind of set without a retrieval
+    s = state("red7 blue1", table=(run("joker red5 red6"), run("blue5 blue6 blue7")), opened=(True, True))
+    with pytest.raises(RuleViolation, match="joker standing for red4 was moved"):
+        GAME.apply(s, Lay((run("red5 red6 red7"), run("blue5 blue6 blue7 joker"))))
+
+
+def test_meld_finder_moves_a_table_joker_within_its_set() -> None:
+    table = (run("red1 red2 joker"),)  # the joker stands for red3; red3 from the hand pushes it to red4
+    play = find_best_play(GAME, cs("red3 yellow9"), table, opening=False)
+    assert play.table is not None and (play.points, play.cards) == (3, 1) and play.retrieved_joker is None
+    s2 = GAME.apply(state("red3 yellow9", table=table, opened=(True, True)), Lay(play.table))
+    assert s2.hands[0] == cs("yellow9")
+    # with the replaced joker of the seed's example, red6 can now be laid: red5 red6 red7 + the joker at an end
+    table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
+    play = find_best_play(GAME, cs("red6 blue8 blue13"), table, opening=False)
+    assert (play.points, play.cards) == (14, 2)
 
 
 # ---- scoring --------------------------------------------------------------------------------------------
@@ -196,10 +248,96 @@ def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
 
 
 def test_scoring_with_exhausted_pile_lowest_wins_losers_pay_difference() -> None:
-    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5])
-    assert (scores, w, tb) == ((-8, 41, -33), 1, None)
-    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4])
-    assert (scores, w, tb, sum(scores)) == ((0, 8, -8), 1, "fewer cards", 0)
+    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5], "lowest_total", "tie_break")
+    assert (scores, w, tb) == ((-8, 41, -33), (1,), None)
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4], "lowest_total", "tie_break")
+    assert (scores, w, tb, sum(scores)) == ((0, 8, -8), (1,), "fewer cards", 0)
+
+
+def test_exhausted_pile_fewest_cards_wins_by_default() -> None:
+    """Seed: 「自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます。 負けたプレイヤーは、自分のタイルの
+    合計値を足して、そこから勝ったプレイヤーの合計値を引きます」 - fewest cards wins; losers pay own - winner's."""
+    scores, w, tb = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share")
+    assert (scores, w, tb) == ((17, 8, -25), (0,), None)  # p1 holds less (12) but more cards: -(12 - 20) = +8
+    s = State((cs("red13 blue13"), cs("red1 red2 red3")), (), (), (True, True), passes=2)
+    assert GAME.outcome(s).winners == (0,)  # 2 cards beat 3 cards, though 26 > 6
+    assert Game(spec_with(rules={"exhausted_winner": "lowest_total"}), 2).outcome(s).winners == (1,)
+
+
+def test_exhausted_pile_tie_is_shared_unless_the_tie_break_switch_is_on() -> None:
+    # two players with 2 cards: both win, losers pay against the lower total (10), winners split 31 = 16 + 15
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "share")
+    assert (scores, w, tb, sum(scores)) == ((18, 17, -15, -20), (0, 1), None, 0)
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "tie_break")
+    assert (scores, w, tb) == ((39, -4, -15, -20), (0,), "lower total")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "tie_break")
+    assert (w, tb) == ((0,), "lower seat")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "share")
+    assert (scores, w) == ((4, 4, -8), (0, 1))
+
+
+def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
+    """Seed: 「手番のプレイヤーは、テーブルの中央にカードを置くか、カードを置けない場合は、いずれかの山から裏向きの
+    カードを引かなければなりません」 - draw only if you cannot lay."""
+    s = state("red11 red12 red13 blue1", opened=(False, False))  # 36 < 40: cannot open, may draw
+    GAME.apply(s, Draw())
+    s = state("red10 red11 red12 red13 blue1", opened=(False, False))  # 46: can open
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    assert not any(isinstance(a, Draw) for a in GAME.legal_actions(s))
+    choice = Game(spec_with(rules={"draw": "by_choice"}), 2)
+    choice.apply(s, Draw())
+    assert isinstance(choice.legal_actions(s)[0], Draw)
+
+
+def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
+    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」."""
+    table = (run("blue5 blue6 blue7"),)
+    s = state("red10 red11 red12 red13 blue8", table=table)
+    lay = Lay((run("blue5 blue6 blue7 blue8"), run("red10 red11 red12 red13")))
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        GAME.apply(s, lay)
+    add = Game(spec_with(rules={"opening_turn": "may_add_after_opening"}), 2)
+    assert add.apply(s, lay).hands[0] == ()
+    with pytest.raises(RuleViolation, match="initial meld: melds of own cards 36 = 36 points"):
+        add.apply(state("red11 red12 red13 blue8", table=table),
+                  Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
+    # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
+    play = MeldFinder().choose(add, s, seed_state(1))
+    assert isinstance(play, Lay) and add.apply(s, play).hands[0] == ()
+    assert isinstance(MeldFinder().choose(GAME, s, seed_state(1)), Lay)
+    assert GAME.apply(s, MeldFinder().choose(GAME, s, seed_state(1))).hands[0] == cs("blue8")
+
+
+SWITCH_SPECS = [spec_with(rules=r) for r in (
+    {"draw": "by_choice"}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"},
+    {"opening_turn": "may_add_after_opening"},
+    {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
+     "opening_turn": "may_add_after_opening"})]
+
+
+@pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
+@pytest.mark.parametrize("seed, players, random_seat", [(7, 2, 0), (8, 3, 2), (9, 4, -1)])
+def test_kernel_agrees_with_reference_rules_for_every_switch(spec: RummyCardsGame, seed: int, players: int,
+                                                             random_seat: int) -> None:
+    test_kernel_agrees_with_reference_rules(seed, players, random_seat, spec)
+
+
+def test_kernel_exhausted_scoring_follows_the_switches() -> None:
+    """Short rounds (max_turns) end exhausted: the kernel's winners and scores follow score_exhausted."""
+    for rules in ({}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"}):
+        spec = spec_with(rules=rules, balance={**SPEC["balance"], "max_turns": 10})  # type: ignore[dict-item]
+        t = simulation_from_spec(spec, 3).play(np.random.SeedSequence(4), 30)
+        assert t["games.exhausted"].all() and (t["games.scores"].sum(axis=1) == 0).all()
+        rs = t["games.winners"]
+        if rules.get("exhausted_tie") == "tie_break":
+            assert all(int(m).bit_count() == 1 for m in rs)
+
+
+def test_both_draw_settings_give_different_random_player_tallies() -> None:
+    a = simulation_from_spec(SPEC_M, 2, 0).play(np.random.SeedSequence(3), 6)
+    b = simulation_from_spec(spec_with(rules={"draw": "by_choice"}), 2, 0).play(np.random.SeedSequence(3), 6)
+    assert a["games.turns"].tolist() != b["games.turns"].tolist()
 
 
 def test_joker_in_hand_costs_the_spec_penalty() -> None:
@@ -241,23 +379,26 @@ def test_solver_prefers_points_then_cards() -> None:
     assert (play.points, play.cards) == (45, 6)
 
 
-def replay_kernel_round(seed: int, players: int, random_seat: int = -1) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    sim = simulation_from_spec(SPEC_M, players)
+def replay_kernel_round(seed: int, players: int, random_seat: int = -1,
+                        spec: RummyCardsGame = SPEC_M) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    sim = simulation_from_spec(spec, players)
     from generator.games.rummy_cards.solver import workspaces
     scores = np.zeros(players, np.int64)
     first = np.zeros((players, 2), np.int64)
     log = np.zeros(400, np.int64)
     res = play_round(seed_state(seed), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies, sim.jokers,
                      sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds), sim.max_turns,
-                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log)
+                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log,
+                     np.array(sim.rules, np.int64))
     return res, scores, log[:res[2]].tolist()
 
 
 @pytest.mark.parametrize("seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1),
                                                         (6, 4, 3)])
-def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int) -> None:
-    res, scores, log = replay_kernel_round(seed, players, random_seat)
-    game = Game(SPEC_M, players)
+def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int,
+                                            spec: RummyCardsGame = SPEC_M) -> None:
+    res, scores, log = replay_kernel_round(seed, players, random_seat, spec)
+    game = Game(spec, players)
     rng = seed_state(seed)
     s = game.new_round(rng)
     ref_log = []
@@ -268,7 +409,9 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
         ref_log.append(before - len(s2.hands[s.current]) if isinstance(a, Lay) else (-1 if s.pile else -2))
         s = s2
     assert ref_log == log
-    assert tuple(scores) == game.outcome(s).scores
+    o = game.outcome(s)
+    assert tuple(scores) == o.scores
+    assert res[5] == sum(1 << w for w in o.winners)
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
@@ -349,15 +492,17 @@ def test_solver_is_exact_past_the_small_workspace() -> None:
                      1, 0, 0, 2, 1, 0, 1, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 1, 2, 1], np.int64)  # a 2p give-up (43 cards)
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, CAP // 8)
-    assert solve_counts(forced, hand, 0, 4, 13, 1, 25, dec, *tiny) == -2
-    assert solve_exact(forced, hand, 0, 4, 13, 1, 25, dec, *workspaces(4, 13)) == 75563
+    no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
+    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, *tiny) == -2
+    assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
+                       *workspaces(4, 13)) == 75563
 
 
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
     table = (run("red5 red6 red7"), group("blue9 yellow9 black9"))
     s = state("red4 red8 red9 red10 red9:1 joker", table=table, opened=(True, True))
-    acts = GAME.legal_actions(s)
-    assert isinstance(acts[0], Draw)
+    acts = Game(spec_with(rules={"draw": "by_choice"}), 2).legal_actions(s)
+    assert isinstance(acts[0], Draw) and GAME.legal_actions(s) == acts[1:]  # the seed: no draw while a lay is on
     for a in acts[1:]:
         GAME.apply(s, a)  # raises on an illegal play
     added = {tuple(D.name(x) for x in a.table[0].cards) for a in acts if isinstance(a, Lay) and len(a.table) == 2}
@@ -365,3 +510,37 @@ def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
     assert ("red5", "red6", "red7", "red8") in added
     closed = state("red4 red8 red9 red10 joker", table=table, opened=(False, True))
     assert all(len(a.table) == 3 for a in GAME.legal_actions(closed)[1:])  # unopened: new melds only (>= 40)
+
+
+# ---- a match of several rounds -------------------------------------------------------------------------
+
+def test_match_adds_up_rounds_like_the_score_pad() -> None:
+    """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest wins."""
+    from generator.games.rummy_cards import match_from_scores, play_match
+    m = match_from_scores(np.array([[10, -4, -6], [-3, 8, -5], [-2, -2, 4]]))
+    assert m.running_totals == ((10, -4, -6), (7, 4, -11), (5, 2, -7)) and m.totals == (5, 2, -7)
+    assert m.winners == (0,)
+    assert match_from_scores(np.array([[5, -5], [-5, 5]])).winners == (0, 1)  # level: shared
+    spec = spec_with(rules={"rounds": 3})
+    match = play_match(spec, 2, seed=5)
+    assert len(match.round_scores) == 3 and all(sum(r) == 0 for r in match.round_scores)
+    assert match.totals == tuple(sum(r[p] for r in match.round_scores) for p in range(2))
+    assert play_match(spec, 2, seed=5) == match and len(play_match(spec, 2, seed=5, rounds=2).round_scores) == 2
+    # the reference rules give the same rounds from the same RNG stream (one fresh deal per round)
+    game = Game(spec, 2)
+    rng = seed_state(np.random.SeedSequence(5))
+    ref = []
+    for _ in range(3):
+        s = game.new_round(rng)
+        while not game.is_over(s) and s.turn < spec.balance.max_turns:
+            s = game.apply(s, MeldFinder().choose(game, s, rng))
+        ref.append(game.outcome(s).scores)
+    assert tuple(ref) == match.round_scores
+
+
+def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them() -> None:
+    """The issue-10 'effect of flipping each switch' table builds spec.model_copy(update={'rules': ...})."""
+    base = balance_report(SPEC_M, games=8, seed=2, executor=None).figures
+    for field, value in (("opening_turn", "may_add_after_opening"), ("draw", "by_choice")):
+        flipped = SPEC_M.model_copy(update={"rules": SPEC_M.rules.model_copy(update={field: value})})
+        assert balance_report(flipped, games=8, seed=2, executor=None).figures != base, field

@@ -1,0 +1,143 @@
+"""A second raster backend, measured against pdfium in bench/bench_export.py: drawing ops straight to a PIL
+image (2x supersampled, then halved), without writing a PDF. It exists to answer "which is faster, which is
+truer"; the export uses pdfium (render/raster.py) because only that path draws exactly what the PDF prints
+(clips, dashes and font hinting are approximated here)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from generator.layout import ops as _ops
+from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
+from generator.render.fonts import FONT_FILES
+
+Matrix = tuple[float, float, float, float, float, float]
+SUPERSAMPLE = 2
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    value = INKS.get(colour, colour)
+    n = int(value[1:], 16)
+    return (n >> 16) & 255, (n >> 8) & 255, n & 255
+
+
+@lru_cache(maxsize=256)
+def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_FILES[key]), max(px, 1))
+
+
+def _mul(m: Matrix, n: Matrix) -> Matrix:
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+
+
+def _pt(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def _scale_of(m: Matrix) -> float:
+    return math.hypot(m[0], m[1])
+
+
+def _rounded(x: float, y: float, w: float, h: float, r: float) -> list[tuple[float, float]]:
+    if r <= 0:
+        return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    r = min(r, w / 2, h / 2)
+    pts: list[tuple[float, float]] = []
+    for cx, cy, start in ((x + w - r, y + r, -90), (x + w - r, y + h - r, 0), (x + r, y + h - r, 90), (x + r, y + r, 180)):
+        for k in range(7):
+            a = math.radians(start + 15 * k)
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return pts
+
+
+def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, float], p3: tuple[float, float],
+            n: int = 12) -> list[tuple[float, float]]:
+    out = []
+    for k in range(1, n + 1):
+        t = k / n
+        u = 1 - t
+        out.append((u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
+                    u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1]))
+    return out
+
+
+class _Drawer:
+    def __init__(self, image: Image.Image):
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def shape(self, pts: list[tuple[float, float]], m: Matrix, fill: str | None, stroke: str | None, width: float,
+              closed: bool = True) -> None:
+        px = [_pt(m, x, y) for x, y in pts]
+        if len(px) < 2:
+            return
+        if fill is not None and closed:
+            self.draw.polygon(px, fill=_rgb(fill))
+        if stroke is not None:
+            w = max(1, round(width * _scale_of(m)))
+            self.draw.line(px + ([px[0]] if closed else []), fill=_rgb(stroke), width=w, joint="curve")
+
+    def text(self, op: Text, m: Matrix) -> None:
+        s = _scale_of(m)
+        font = _font(op.font, round(op.size * s))
+        anchor = {"start": "ls", "middle": "ms", "end": "rs"}[op.anchor]
+        angle = math.degrees(math.atan2(-m[1], m[0])) + op.rotate  # counter-clockwise as seen (image y runs down)
+        x, y = _pt(m, op.x, op.y)
+        if abs(angle) < 0.01:
+            self.draw.text((x, y), op.text, font=font, fill=_rgb(op.fill), anchor=anchor)
+            return
+        box = font.getbbox(op.text, anchor=anchor)
+        pad = 2
+        layer = Image.new("L", (int(box[2] - box[0]) + 2 * pad, int(box[3] - box[1]) + 2 * pad), 0)
+        ImageDraw.Draw(layer).text((pad - int(box[0]), pad - int(box[1])), op.text, font=font, fill=255, anchor=anchor)
+        rot = layer.rotate(angle, resample=Image.Resampling.BILINEAR, expand=True)
+        # where the anchor point lands in the rotated layer: rotate it about the layer centre
+        cx, cy = layer.width / 2, layer.height / 2
+        ax, ay = pad - int(box[0]) - cx, pad - int(box[1]) - cy
+        a = math.radians(angle)
+        rx, ry = ax * math.cos(a) + ay * math.sin(a), -ax * math.sin(a) + ay * math.cos(a)
+        ox, oy = x - (rot.width / 2 + rx), y - (rot.height / 2 + ry)
+        self.image.paste(Image.new("RGB", rot.size, _rgb(op.fill)), (round(ox), round(oy)), rot)
+
+    def ops(self, ops: Sequence[Op], m: Matrix) -> None:
+        for op in ops:
+            if isinstance(op, Rect):
+                self.shape(_rounded(op.x, op.y, op.w, op.h, op.radius), m, op.fill, op.stroke, op.width)
+            elif isinstance(op, Line):
+                self.shape([(op.x1, op.y1), (op.x2, op.y2)], m, None, op.stroke, op.width, closed=False)
+            elif isinstance(op, Circle):
+                ring = [(op.cx + op.r * math.cos(k * math.pi / 24), op.cy + op.r * math.sin(k * math.pi / 24)) for k in range(48)]
+                self.shape(ring, m, op.fill, op.stroke, op.width)
+            elif isinstance(op, Polygon):
+                self.shape(list(op.points), m, op.fill, op.stroke, op.width, closed=op.closed)
+            elif isinstance(op, _ops.Path):
+                pts: list[tuple[float, float]] = []
+                for cmd in op.commands:
+                    v = [float(c) for c in cmd[1:]]  # type: ignore[arg-type]
+                    if cmd[0] in ("M", "L"):
+                        pts.append((v[0], v[1]))
+                    elif cmd[0] == "C" and pts:
+                        pts += _bezier(pts[-1], (v[0], v[1]), (v[2], v[3]), (v[4], v[5]))
+                closed = any(c[0] == "Z" for c in op.commands)
+                self.shape(pts, m, op.fill if closed or op.fill else None, op.stroke, op.width, closed=closed or op.fill is not None)
+            elif isinstance(op, Text):
+                self.text(op, m)
+            elif isinstance(op, Place):
+                r = math.radians(op.rotate)
+                cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)
+                self.ops(op.ops, _mul(m, (cos * op.scale, sin * op.scale, -sin * op.scale, cos * op.scale, op.x, op.y)))
+
+
+def draw_page(page: Page, size: tuple[int, int]) -> Image.Image:
+    """A page as an RGB image of `size` pixels (the page stretched to it), white paper under it."""
+    w, h = size
+    big = Image.new("RGB", (w * SUPERSAMPLE, h * SUPERSAMPLE), (255, 255, 255))
+    sx, sy = w * SUPERSAMPLE / page.width, h * SUPERSAMPLE / page.height
+    _Drawer(big).ops(page.ops, (sx, 0.0, 0.0, -sy, 0.0, h * SUPERSAMPLE))
+    return big.reduce(SUPERSAMPLE)

@@ -1,0 +1,404 @@
+"""A seeded mutation fuzzer over the shipped kits (issue 12), shared by the quick CI slice (tests/fuzz) and the
+full run (`python bench/fuzz.py`).
+
+Every case is one mutated kit folder (kit.yaml or a catalog changed by a seeded numpy Generator). A case is
+built in a worker process (`generator.build.build`, English only, into a fresh output folder) and classified:
+
+- clean error: a KitError (the CLI prints it and exits 1) and the output folder holds no file;
+- accepted: the build succeeded and wrote exactly the files it reports, with no staging folder left;
+- traceback: any other exception (the CLI would print a traceback) -- a bug;
+- partial output: files written although the build failed, or a staging folder left -- a bug;
+- slow: over SLOW_SECONDS, or killed at HANG_SECONDS (the worker is replaced) -- a bug.
+
+The worker is a long-lived process so the library is imported once; classification needs to see which
+exception escaped, so the worker inspects it (the quick slice also runs a sample through the real CLI as a
+subprocess and checks exit code and stderr there).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import re
+import shutil
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+KITS = sorted(p for p in (ROOT / "layouts").iterdir() if (p / "kit.yaml").is_file())
+SLOW_SECONDS = 30.0
+HANG_SECONDS = 90.0
+MEMORY_LIMIT = 3 * 1024**3
+
+# ------------------------------------------------------------------ hostile values
+
+HOSTILE_SCALARS: list[Any] = [
+    0, -1, -7, 1, 2, 3, 7, 10**6, 10**12, 10**20, 2**63, -(2**63), 10**30, 0.5, -0.5, 1e308, float("inf"),
+    True, False, None, "", "3", "12", "x", "0mm", "-40mm", "-10mm", "900mm", "0.0000001mm", "1e9mm", "\uff15mm",
+    "63.5mm", "1in", "2cm", "12pt", "\x1b[31mred", "a" * 300, "#ff0000", "white", "en", "poker", "nan", "-0mm",
+]
+HOSTILE_TEMPLATES: list[str] = [
+    "{% include 'x' %}", "{% import 'x' as y %}", "{% from 'x' import y %}", "{% extends 'x' %}",
+    "{% for i in range(10**6) %}x{% endfor %}", "{{ self }}", "{{ '%s'|format(self) }}", "{{ plural }}", "{{ num }}",
+    "{{ [1, 2, 3]|random }}", "{{ 'x' * 10**9 }}", "{{ 9**9**9 }}", "{{ lipsum() }}", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+    "{{ ''.__class__.__mro__ }}", "{{ 1/0 }}", "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+    "{{", "{% if %}", "{{ nope }}", "{{ plural(1) }}", "{{ join(1) }}", "{{ '{:>99999999}'.format(1) }}", "\x00\x1b[2J",
+    "{{ 'a' % 1 }}", "{% set a = 'x' * 4000 %}{{ a ~ a }}", "{% for x in 'ab' recursive %}{{ loop(x) }}{% endfor %}",
+    "x" * 5000, "{{ range }}", "{{ players_min|center(10**9) }}", "{{ players_min ~ '' }}",
+]
+PO_MUTATIONS = ["unterminated", "duplicate", "latin1_header", "unknown_charset", "latin1_bytes", "garbage", "template",
+                "cr", "empty", "truncate", "bom"]
+
+
+@dataclass
+class Case:
+    """One fuzz case: which kit, which mutation (a readable label) and the files to write over the copy."""
+
+    kit: str
+    label: str
+    files: dict[str, bytes]
+
+
+@dataclass
+class Outcome:
+    """How one case ended."""
+
+    case: Case
+    kind: str  # clean | accepted | traceback | partial | slow
+    seconds: float
+    detail: str = ""
+
+
+@dataclass
+class Summary:
+    """Counts of a run, and the cases that are bugs."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def counts(self) -> Counter[str]:
+        """Outcome kind -> count."""
+        return Counter(o.kind for o in self.outcomes)
+
+    def line(self) -> str:
+        """The one-line result the issue asks for."""
+        c = self.counts()
+        return (f"{len(self.outcomes)} specs: {c['clean']} clean errors, {c['accepted']} accepted, "
+                f"{c['traceback']} tracebacks, {c['partial']} partial outputs, {c['slow']} slow")
+
+    def bugs(self) -> list[Outcome]:
+        """Every case that is not a clean error or a clean build."""
+        return [o for o in self.outcomes if o.kind not in ("clean", "accepted")]
+
+
+# ------------------------------------------------------------------ mutations
+
+def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path] if path else []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _leaves(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _leaves(v, path + (i,))
+    return out
+
+
+def _get(data: Any, path: tuple[Any, ...]) -> Any:
+    for p in path:
+        data = data[p]
+    return data
+
+
+def _dump(data: Any) -> bytes:
+    """YAML text of the mutated data (JSON, which YAML reads, when it nests too deep for the YAML dumper)."""
+    import io
+    import json
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    buf = io.StringIO()
+    try:
+        yaml.dump(data, buf)
+    except RecursionError:
+        return json.dumps(data, indent=1, ensure_ascii=False).encode("utf-8")
+    return buf.getvalue().encode("utf-8")
+
+
+def _structural(rng: np.random.Generator, data: Any) -> tuple[str, Any]:
+    """Change one node of the parsed spec."""
+    paths = _leaves(data)
+    path = paths[int(rng.integers(len(paths)))]
+    parent = _get(data, path[:-1])
+    key = path[-1]
+    dotted = ".".join(str(p) for p in path)
+    op = rng.choice(["scalar", "scalar", "scalar", "near", "near", "delete", "unknown", "list", "deep", "swap_type"])
+    current = parent[key]
+    if op == "near" and isinstance(current, int) and not isinstance(current, bool):
+        # near-valid numbers: cross-field rules (kept > dealt, more goals than rows) and "validates must build"
+        value = int(rng.choice([current - 1, current + 1, current * 2, current * 10, current * 100, 0, 1]))
+        parent[key] = value
+        return f"{dotted} = {value} (was {current})", data
+    if op == "near" and isinstance(current, str) and current[:1].isdigit():
+        value = str(rng.choice(["0", "1", "150", "300", "0.5"])) + "mm"
+        parent[key] = value
+        return f"{dotted} = {value!r} (was {current!r})", data
+    if op in ("scalar", "near") or (op == "delete" and isinstance(parent, list)):
+        value = HOSTILE_SCALARS[int(rng.integers(len(HOSTILE_SCALARS)))]
+        if isinstance(value, str) and len(value) == 300 and rng.random() < 0.2:
+            value = "z" * 200_000
+        parent[key] = value
+        return f"{dotted} = {value!r:.40}", data
+    if op == "delete":
+        del parent[key]
+        return f"del {dotted}", data
+    if op == "unknown":
+        target = _get(data, path) if isinstance(_get(data, path), dict) else parent
+        if isinstance(target, dict):
+            target["surprise_key"] = 1
+            return f"{dotted}.surprise_key", data
+        parent[key] = {"surprise_key": 1}
+        return f"{dotted} = {{surprise_key}}", data
+    if op == "list":
+        value = _get(data, path)
+        parent[key] = [value] * int(rng.choice([0, 2, 50]))
+        return f"{dotted} = [x]*n", data
+    if op == "deep":
+        depth = int(rng.choice([30, 60, 400]))
+        nested: Any = 1
+        for _ in range(depth):
+            nested = [nested]
+        parent[key] = nested
+        return f"{dotted} = nested {depth}", data
+    parent[key] = {"a": 1} if not isinstance(parent[key], dict) else "text"
+    return f"{dotted} type swapped", data
+
+
+def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
+    """Change the kit.yaml text itself."""
+    lines = text.split("\n")
+    op = rng.choice(["cr", "crlf", "drop_line", "dup_line", "truncate", "tab", "fullwidth", "byte", "bom",
+                     "deep_flow", "long_number", "control", "anchor_bomb"])
+    i = int(rng.integers(len(lines)))
+    if op == "cr":
+        return "CR line endings", text.replace("\n", "\r").encode()
+    if op == "crlf":
+        return "CRLF line endings", text.replace("\n", "\r\n").encode()
+    if op == "drop_line":
+        return f"drop line {i + 1}", "\n".join(lines[:i] + lines[i + 1:]).encode()
+    if op == "dup_line":
+        return f"duplicate line {i + 1}", "\n".join(lines[:i + 1] + lines[i:]).encode()
+    if op == "truncate":
+        cut = int(rng.integers(len(text)))
+        return f"truncate at {cut}", text[:cut].encode()
+    if op == "tab":
+        return f"tab on line {i + 1}", "\n".join(lines[:i] + ["\t" + lines[i]] + lines[i + 1:]).encode()
+    if op == "fullwidth":
+        digits = [m.start() for m in re.finditer(r"\d", text)]
+        j = digits[int(rng.integers(len(digits)))]
+        return f"full-width digit at {j}", (text[:j] + chr(0xFF10 + int(text[j])) + text[j + 1:]).encode()
+    if op == "byte":
+        raw = bytearray(text.encode())
+        j = int(rng.integers(len(raw)))
+        raw[j] = int(rng.integers(256))
+        return f"byte {j} flipped", bytes(raw)
+    if op == "bom":
+        return "BOM", ("\ufeff" + text).encode()
+    if op == "deep_flow":
+        n = int(rng.choice([50, 400, 5000]))
+        return f"flow nested {n}", (text + "\nzz: " + "[" * n + "]" * n + "\n").encode()
+    if op == "long_number":
+        n = int(rng.choice([40, 310, 5000]))
+        return f"number of {n} digits", text.replace("seed: ", "seed: " + "9" * n + "  # ", 1).encode()
+    if op == "control":
+        return f"control chars on line {i + 1}", "\n".join(lines[:i] + [lines[i] + " \x07\x1b[2J"] + lines[i + 1:]).encode()
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+                                                            for p, c in zip("abcdefgh", "bcdefghi"))
+    return "alias bomb", (text + "\n" + bomb).encode()
+
+
+def _po(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
+    """Change one catalog."""
+    op = PO_MUTATIONS[int(rng.integers(len(PO_MUTATIONS)))]
+    entries = [m for m in re.finditer(r'^msgstr "(.+)"$', text, flags=re.MULTILINE)]
+    m = entries[int(rng.integers(len(entries)))]
+    if op == "unterminated":
+        return op, (text[:m.end() - 1] + text[m.end():]).encode()
+    if op == "duplicate":
+        block = re.search(r'^msgid "[^"]+"\nmsgstr ".*"$', text, flags=re.MULTILINE)
+        assert block is not None
+        return op, (text + "\n" + block.group(0) + "\n").encode()
+    if op == "latin1_header":
+        return op, text.replace("charset=UTF-8", "charset=ISO-8859-1").encode()
+    if op == "unknown_charset":
+        return op, text.replace("charset=UTF-8", "charset=klingon").encode()
+    if op == "latin1_bytes":
+        return op, text.encode("utf-8")[: m.end() - 1] + b"\xe9" + text.encode("utf-8")[m.end() - 1:]
+    if op == "garbage":
+        return op, (text + "\nthis is not a po line\n").encode()
+    if op == "template":
+        t = HOSTILE_TEMPLATES[int(rng.integers(len(HOSTILE_TEMPLATES)))]
+        quoted = t.replace("\\", "\\\\").replace('"', '\\"').replace("\x00", "\\x00")
+        return f"template {t[:40]!r}", (text[:m.start(1)] + quoted + text[m.end(1):]).encode()
+    if op == "cr":
+        return op, text.replace("\n", "\r").encode()
+    if op == "empty":
+        return op, b""
+    if op == "truncate":
+        return op, text.encode()[: int(rng.integers(len(text)))]
+    return op, ("\ufeff" + text).encode()
+
+
+def make_cases(n: int, seed: int) -> list[Case]:
+    """`n` seeded cases, cycling over the shipped kits: 60 % structural, 25 % textual, 15 % catalog."""
+    from generator.spec.yamlio import parse_yaml
+
+    rng = np.random.default_rng(seed)
+    originals = {k.name: (k / "kit.yaml").read_text(encoding="utf-8") for k in KITS}
+    cases: list[Case] = []
+    for i in range(n):
+        kit = KITS[i % len(KITS)].name
+        text = originals[kit]
+        r = rng.random()
+        if r < 0.6:
+            data, _ = parse_yaml(text.encode(), "kit.yaml")
+            labels = []
+            for _ in range(1 if rng.random() < 0.7 else int(rng.integers(2, 5))):
+                label, data = _structural(rng, data)
+                labels.append(label)
+            label = "; ".join(labels)
+            files = {"kit.yaml": _dump(data)}
+        elif r < 0.85:
+            label, raw = _textual(rng, text)
+            files = {"kit.yaml": raw}
+        else:
+            lang = ["en", "ja", "es"][int(rng.integers(3))]
+            po = (KITS[i % len(KITS)] / "locales" / f"{lang}.po").read_text(encoding="utf-8")
+            label, raw = _po(rng, po)
+            label = f"{lang}.po {label}"
+            files = {f"locales/{lang}.po": raw}
+        cases.append(Case(kit, label, files))
+    return cases
+
+
+# ------------------------------------------------------------------ running
+
+def materialise(case: Case, where: Path) -> Path:
+    """A copy of the case's kit with its files replaced; returns the kit folder."""
+    dst = where / case.kit
+    shutil.copytree(ROOT / "layouts" / case.kit, dst)
+    for rel, data in case.files.items():
+        (dst / rel).write_bytes(data)
+    return dst
+
+
+def _listing(out: Path) -> list[str]:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*")) if out.exists() else []
+
+
+def run_case(case: Case) -> tuple[str, str]:
+    """Build one case in this process; (kind, detail). Runs inside the worker."""
+    from generator.build import build
+    from generator.errors import KitError
+
+    with tempfile.TemporaryDirectory(prefix="pnpkit-fuzz-") as tmp:
+        kit = materialise(case, Path(tmp))
+        out = Path(tmp) / "out"
+        try:
+            result = build([kit], out=out, langs=["en"])
+        except KitError as e:
+            left = _listing(out)
+            if left:
+                return "partial", f"error {str(e)[:200]!r} but wrote {left[:5]}"
+            message = str(e)
+            if len(max(message.split("\n"), key=len)) > 2000:
+                return "traceback", "an error line over 2,000 characters"
+            return "clean", message.split("\n")[-1][:200]
+        except BaseException:  # noqa: BLE001 -- classifying: anything but KitError is a traceback at the CLI
+            return "traceback", traceback.format_exc(limit=-3)[-1500:]
+        files = _listing(out)
+        expected = sorted(str(f.relative_to(out)) for f in result.files)
+        stray = [f for f in files if f.startswith(".pnpkit")]
+        if stray or not set(expected) <= set(files):
+            return "partial", f"staging left {stray[:3]} or missing {sorted(set(expected) - set(files))[:3]}"
+        return "accepted", f"{len(result.files)} files"
+
+
+def _worker(tasks: Any, results: Any) -> None:
+    import resource
+
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+    except (ValueError, OSError):
+        pass
+    while True:
+        item = tasks.get()
+        if item is None:
+            return
+        index, case = item
+        t0 = time.perf_counter()
+        kind, detail = run_case(case)
+        results.put((index, kind, detail, time.perf_counter() - t0))
+
+
+def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | None = None) -> Summary:
+    """Run every case in a worker process (replaced when a case hangs past HANG_SECONDS)."""
+    ctx = mp.get_context("spawn")
+    summary = Summary()
+    proc: Any = None
+    tasks: Any = None
+    results: Any = None
+
+    def start() -> None:
+        nonlocal proc, tasks, results
+        tasks, results = ctx.Queue(), ctx.Queue()
+        proc = ctx.Process(target=_worker, args=(tasks, results), daemon=True)
+        proc.start()
+
+    start()
+    try:
+        for index, case in enumerate(cases):
+            tasks.put((index, case))
+            t0 = time.perf_counter()
+            while True:
+                try:
+                    _, kind, detail, seconds = results.get(timeout=1.0)
+                    break
+                except queue.Empty:
+                    if not proc.is_alive():
+                        kind, detail, seconds = "traceback", f"worker died (exit {proc.exitcode})", time.perf_counter() - t0
+                        start()
+                        break
+                    if time.perf_counter() - t0 > HANG_SECONDS:
+                        proc.kill()
+                        proc.join()
+                        kind, detail, seconds = "slow", f"killed after {HANG_SECONDS:.0f} s", HANG_SECONDS
+                        start()
+                        break
+            if kind in ("clean", "accepted") and seconds > SLOW_SECONDS:
+                kind, detail = "slow", f"{seconds:.1f} s ({kind})"
+            outcome = Outcome(case, kind, seconds, detail)
+            summary.outcomes.append(outcome)
+            if progress:
+                progress(index, outcome)
+    finally:
+        tasks.put(None)
+        proc.join(timeout=10)
+        if proc.is_alive():
+            proc.kill()
+    return summary
+
+
+def cli_env() -> dict[str, str]:
+    """Environment for running this checkout's CLI as a subprocess."""
+    return dict(os.environ, PYTHONPATH=str(ROOT))

@@ -1,0 +1,138 @@
+"""The quick slice of the issue-12 fuzz suite (CI, well under 60 s): a seeded sample of mutated specs built in a
+worker, a sample run through the real CLI as subprocesses (exit code, stderr, output folder), and tables of
+hostile templates, paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz.harness import HOSTILE_TEMPLATES, ROOT, cli_env, make_cases, materialise, run_cases
+
+QUICK_SPECS = 50
+QUICK_SEED = 20261201
+CLI_SAMPLE = 4
+
+
+def test_harness_is_deterministic():
+    a = make_cases(20, 5)
+    b = make_cases(20, 5)
+    assert [(c.kit, c.label, c.files) for c in a] == [(c.kit, c.label, c.files) for c in b]
+    assert len({c.label for c in a}) > 10  # the mutator really varies
+
+
+def test_harness_can_see_a_traceback(monkeypatch):
+    """The classifier is not blind: a build that raises a non-KitError counts as a traceback."""
+    from tests.fuzz import harness
+
+    case = make_cases(1, 1)[0]
+
+    def broken_build(*a, **k):
+        raise ZeroDivisionError("boom")
+
+    import generator.build
+
+    monkeypatch.setattr(generator.build, "build", broken_build)
+    kind, detail = harness.run_case(case)
+    assert kind == "traceback" and "ZeroDivisionError" in detail
+
+
+def test_quick_slice_of_mutated_specs():
+    summary = run_cases(make_cases(QUICK_SPECS, QUICK_SEED))
+    bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]
+    assert bugs == [], summary.line()
+    counts = summary.counts()
+    assert counts["clean"] > 0 and counts["accepted"] > 0, summary.line()  # both paths exercised
+
+
+def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=cli_env(), capture_output=True, check=False,
+                          text=True, timeout=120)
+
+
+def _assert_clean_failure(r: subprocess.CompletedProcess, out: Path | None = None) -> None:
+    assert r.returncode in (1, 2), (r.returncode, r.stderr[-2000:])
+    assert "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert r.stderr.startswith("error: "), r.stderr[:500]
+    assert all(len(line) <= 400 for line in r.stderr.splitlines())
+    if out is not None:
+        assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+@pytest.mark.parametrize("index", range(CLI_SAMPLE))
+def test_cli_sample_of_mutated_specs(tmp_path, index):
+    """The same cases through the real CLI: exit 0 with files, or exit 1 with a message and nothing written."""
+    case = make_cases(CLI_SAMPLE * 5, QUICK_SEED + 1)[index * 5]
+    kit = materialise(case, tmp_path)
+    out = tmp_path / "out"
+    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    if r.returncode == 0:
+        assert [p for p in out.rglob("*.pdf")], r.stdout
+        assert not list(out.glob(".pnpkit-*"))
+    else:
+        _assert_clean_failure(r, out)
+
+
+@pytest.mark.parametrize("template", [HOSTILE_TEMPLATES[i] for i in (0, 5, 7, 9)], ids=["include", "self", "plural", "random"])
+def test_cli_hostile_template_names_the_po_line(tmp_path, template):
+    kit = tmp_path / "rr"
+    (tmp_path / "rr").parent.mkdir(exist_ok=True)
+    import shutil
+
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
+    po = kit / "locales" / "en.po"
+    text = po.read_text(encoding="utf-8")
+    quoted = template.replace("\\", "\\\\").replace('"', '\\"')
+    po.write_text(text.replace('msgstr "Ripple Rush"', f'msgstr "{quoted}"', 1), encoding="utf-8")
+    line = next(i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == 'msgid "kit.title"')
+    out = tmp_path / "out"
+    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    _assert_clean_failure(r, out)
+    assert f"en.po:{line}: kit.title: template" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("target", ["outside_file", "outside_dir", "loop", "proc"])
+def test_cli_hostile_paths(tmp_path, target):
+    import shutil
+
+    kit = tmp_path / "rr"
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    if target == "outside_file":
+        (kit / "kit.yaml").unlink()
+        (kit / "kit.yaml").symlink_to(secret)
+    elif target == "outside_dir":
+        shutil.copytree(kit / "locales", tmp_path / "elsewhere")
+        shutil.rmtree(kit / "locales")
+        (kit / "locales").symlink_to(tmp_path / "elsewhere")
+    elif target == "loop":
+        (kit / "kit.yaml").unlink()
+        (kit / "kit.yaml").symlink_to(kit / "kit.yaml")
+    else:
+        (kit / "kit.yaml").unlink()
+        (kit / "kit.yaml").symlink_to("/proc/self/mem")
+    out = tmp_path / "out"
+    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    _assert_clean_failure(r, out)
+    assert "root:x" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "layouts/ripple_rush", "--games", str(10**12)],
+    ["check", "layouts/ripple_rush", "--seed", "-1"],
+    ["check", "layouts/ripple_rush", "--dask", ""],
+    ["build", "layouts/ripple_rush", "--seed", str(2**64)],
+    ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
+    ["build", "layouts/nope"],
+])
+def test_cli_hostile_options(args):
+    r = _cli(*args)
+    assert r.returncode in (1, 2)
+    assert "Traceback" not in r.stderr
+    assert "\x1b" not in r.stderr
+    assert r.stdout == "" or os.environ.get("COLUMNS")  # nothing ran
