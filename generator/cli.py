@@ -328,6 +328,8 @@ def check(
     def go() -> None:
         from generator.build import check_kits, game_module, load_kits
         from generator.engine.executors import make_executor
+        from dataclasses import replace
+
         from generator.engine.sequential import CachingExecutor, judge
         from generator.engine.verdict import Verdict
         from generator.render.console import print_report
@@ -335,7 +337,8 @@ def check(
         n_workers = _check_options(games, seed, workers, dask)
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
-        reports = []
+        reports: list[Any] = []
+        html_reports: dict[int, Any] = {}
         with make_executor(n_workers, dask) as executor:  # one worker pool for every kit and setting
             for k in loaded:
                 mod = game_module(k.game_id)
@@ -352,10 +355,12 @@ def check(
                     if report:
                         from generator.engine.switches import switch_effects, switch_table
 
-                        rep.switches = switch_effects(mod, k.game, games=max(1, min(first, 400)), seed=s,
-                                                      executor=cache, progress=advance)
-                        if rep.switches:
-                            rep.tables.append(switch_table(rep.switches))
+                        # for the HTML report only: the JSON of a seed stays the same with or without --report
+                        rows = switch_effects(mod, k.game, games=max(1, min(first, 400)), seed=s, executor=cache,
+                                              progress=advance)
+                        if rows:
+                            html_reports[len(reports)] = replace(rep, tables=rep.tables + [switch_table(rows)],
+                                                                 switches=rows)
                 reports.append(rep)
                 print_report(rep, out_console)
         if refit:
@@ -369,7 +374,7 @@ def check(
         if report:
             from generator.render.html_report import write_html
 
-            write_html(reports, report, title="pnpkit balance report")
+            write_html([html_reports.get(i, r) for i, r in enumerate(reports)], report, title="pnpkit balance report")
             out_console.print(f"wrote {report}", highlight=False)
         failed = [t for r in reports for t in r.tolerances if t.verdict is Verdict.FAILS]
         if failed:

@@ -147,7 +147,7 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     kit = tmp_path / "kit"
     shutil.copytree(RR, kit)
     wide = "{min: 0.0, max: 1.0}"
-    _loosen(kit, games="2000\n    max_games: 480", goal_completion=wide, goal_spread="{max: 1000000}",
+    _loosen(kit, max_games="480", goal_completion=wide, goal_spread="{max: 1000000}",
             unplaceable_share=wide, tie_rate=wide, seat_win_share="{min: 0.97, max: 10.0}", skill_gap="{min: -100}")
     out = tmp_path / "r.json"
     r = pnpkit("check", str(kit), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(out))

@@ -186,7 +186,8 @@ class BalanceReport:
     """Per player count ("2", "3", ...): a small standard summary every game fills: score_mean, seat_shares
     (on like tables), game_length (and its unit in length_unit)."""
     switches: list[dict[str, Any]] = field(default_factory=list)
-    """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py)."""
+    """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py for the HTML
+    report only; not in the JSON, which stays the same for a seed with or without --report)."""
 
     @property
     def verdict(self) -> Verdict:
@@ -216,7 +217,6 @@ class BalanceReport:
             "looks": list(self.looks),
             "tolerances": [t.to_json() for t in self.tolerances],
             "headline": self.headline,
-            "switches": self.switches,
             "figures": self.figures,
             "tables": [asdict(t) for t in self.tables],
             "notes": list(self.notes),
