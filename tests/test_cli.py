@@ -138,6 +138,40 @@ def test_check_exit_codes_json_and_report(tmp_path):
     assert "game.balance.skill_gap" in r.stdout
 
 
+def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
+    """A bound the estimate sits on cannot be decided within balance.max_games: exit 3 (not 0, not 1), the
+    message says how many games the estimate needs, the JSON gives each tolerance's verdict, interval, method
+    and games; the batches double from --games up to the cap."""
+    import json
+
+    kit = tmp_path / "kit"
+    shutil.copytree(RR, kit)
+    wide = "{min: 0.0, max: 1.0}"
+    _loosen(kit, max_games="480", goal_completion=wide, goal_spread="{max: 1000000}",
+            unplaceable_share=wide, tie_rate=wide, seat_win_share="{min: 0.97, max: 10.0}", skill_gap="{min: -100}")
+    out = tmp_path / "r.json"
+    r = pnpkit("check", str(kit), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(out))
+    assert r.returncode == 3, r.stdout[-2000:] + r.stderr
+    assert "undecided at balance.max_games" in r.stderr and "games per setting" in r.stderr
+    assert "Traceback" not in r.stderr
+    rep = json.loads(out.read_text())["reports"][0]
+    assert rep["verdict"] == "UNDECIDED" and rep["looks"] == [120, 240, 480]
+    seats = [t for t in rep["tolerances"] if t["spec_key"] == "game.balance.seat_win_share"]
+    assert {t["verdict"] for t in seats} <= {"HOLDS", "UNDECIDED"} and "UNDECIDED" in {t["verdict"] for t in seats}
+    open_ = [t for t in seats if t["verdict"] == "UNDECIDED"]
+    assert all(t["games"] == 480 and t["look"] == 3 and t["method"] == "Wilson score" for t in open_)
+    assert all(t["low"] < 0.97 < t["high"] for t in open_)
+
+
+def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
+    """The sequential check (batches, cached chunks) gives byte-identical JSON whatever the worker count."""
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    r1 = pnpkit("check", str(RR), "--games", "300", "--workers", "1", "--seed", "5", "--json", str(a))
+    r2 = pnpkit("check", str(RR), "--games", "300", "--workers", "2", "--seed", "5", "--json", str(b))
+    assert r1.returncode == r2.returncode and r1.returncode in (0, 3), r1.stderr + r2.stderr
+    assert a.read_bytes() == b.read_bytes()
+
+
 # ------------------------------------------------------------------ hostile output (issue 12)
 
 def _inodes(folder: Path) -> dict[str, int]:

@@ -3,45 +3,132 @@ table, dumps as JSON and draws as a self-contained HTML report. Games fill these
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
+
+from generator.engine.verdict import (Evidence, Exact, Verdict, decide, games_to_decide, interval,
+                                     method)
 
 
 @dataclass(frozen=True)
 class Tolerance:
-    """One balance tolerance from the spec and what was measured against it."""
+    """One balance tolerance from the spec, the evidence measured against it and the verdict it gives.
+
+    The verdict is a statistical decision (engine/verdict.py): the evidence's interval at `alpha` inside the
+    bound HOLDS, entirely outside FAILS, else UNDECIDED. `alpha` is set by the sequential driver so that all
+    of a kit's intervals over all planned looks hold together; a report built by hand uses its own `alpha`."""
 
     name: str
     """What is bounded, e.g. "row 3 completion rate (4 players, greedy)"."""
-    measured: float
-    low: float | None
-    """Lower end of the measured value's 95% interval, when it has one."""
-    high: float | None
+    evidence: Evidence
+    """What was counted (successes of n, a mean and sd, a rank correlation...), not a finished interval."""
     minimum: float | None
     """Bound from the spec (None = unbounded)."""
     maximum: float | None
     spec_key: str = ""
     """Where the bound lives in kit.yaml, e.g. "game.balance.goal_completion"."""
+    settings: tuple[str, ...] = ()
+    """The self-play settings the evidence comes from (empty: every setting); playing more of them decides it."""
+    alpha: float = 0.01
+    """Error rate of this one interval (two-sided)."""
+    games: int = 0
+    """Games per setting behind the evidence (0 = not recorded)."""
+    look: int = 1
+    """The look (1 = first batch) at which this verdict was taken."""
+    needed_games: int | None = None
+    """For an UNDECIDED verdict: rough games per setting the estimate needs to decide it."""
+
+    @property
+    def measured(self) -> float:
+        """The point estimate."""
+        return float(self.evidence.estimate())
+
+    @cached_property
+    def _interval(self) -> tuple[float, float]:
+        return interval(self.evidence, self.alpha)
+
+    @property
+    def low(self) -> float | None:
+        """Lower end of the interval (None for exact values)."""
+        return None if isinstance(self.evidence, Exact) else self._interval[0]
+
+    @property
+    def high(self) -> float | None:
+        """Upper end of the interval (None for exact values)."""
+        return None if isinstance(self.evidence, Exact) else self._interval[1]
+
+    @property
+    def confidence(self) -> float:
+        """Confidence level of this interval, 1 - alpha."""
+        return 1.0 - self.alpha
+
+    @property
+    def method(self) -> str:
+        """How the interval was computed."""
+        return method(self.evidence)
+
+    @property
+    def verdict(self) -> Verdict:
+        """HOLDS, FAILS or UNDECIDED."""
+        lo, hi = self._interval
+        return decide(lo, hi, self.minimum, self.maximum)
 
     @property
     def ok(self) -> bool:
-        """The measured value lies within [minimum, maximum]."""
-        if math.isnan(self.measured):
-            return False
-        if self.minimum is not None and self.measured < self.minimum:
-            return False
-        if self.maximum is not None and self.measured > self.maximum:
-            return False
-        return True
+        """The tolerance HOLDS."""
+        return self.verdict is Verdict.HOLDS
+
+    @property
+    def failed(self) -> bool:
+        """The tolerance FAILS."""
+        return self.verdict is Verdict.FAILS
+
+    def estimate_needed(self) -> int | None:
+        """Rough games per setting to decide this tolerance (None when decided or not estimable)."""
+        if self.verdict is not Verdict.UNDECIDED:
+            return None
+        lo, hi = self._interval
+        return games_to_decide(self.measured, lo, hi, self.minimum, self.maximum, self.games)
 
     def describe(self) -> str:
-        """A sentence for a failed tolerance: measured value, interval, bound, spec key."""
-        iv = f" (95% CI {self.low:.3g}..{self.high:.3g})" if self.low is not None and self.high is not None else ""
-        lo = "-inf" if self.minimum is None else f"{self.minimum:g}"
-        hi = "inf" if self.maximum is None else f"{self.maximum:g}"
+        """A sentence: verdict, measured value, interval with its level and method, bound, spec key."""
+        lo_b = "-inf" if self.minimum is None else f"{self.minimum:g}"
+        hi_b = "inf" if self.maximum is None else f"{self.maximum:g}"
         where = f" [{self.spec_key}]" if self.spec_key else ""
-        return f"{self.name}: measured {self.measured:.4g}{iv}, allowed {lo}..{hi}{where}"
+        if self.low is not None and self.high is not None:
+            iv = f" ({_level(self.confidence)} {self.method} interval {self.low:.4g}..{self.high:.4g})"
+        else:
+            iv = " (exact)"
+        games = f" after {self.games} games per setting" if self.games else ""
+        more = ""
+        if self.verdict is Verdict.UNDECIDED:
+            n = self.needed_games if self.needed_games is not None else self.estimate_needed()
+            more = f"; about {n} games per setting would decide it" if n else "; sits on its bound"
+        return (f"{self.name}: {self.verdict.value}{games}: measured {self.measured:.4g}{iv}, "
+                f"allowed {lo_b}..{hi_b}{where}{more}")
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict: verdict, estimate, interval, method, bound, games and the evidence."""
+        ev = asdict(self.evidence)
+        ev["kind"] = type(self.evidence).__name__
+        return {"name": self.name, "verdict": self.verdict.value, "ok": self.ok, "measured": self.measured,
+                "low": self.low, "high": self.high, "confidence": self.confidence, "method": self.method,
+                "minimum": self.minimum, "maximum": self.maximum, "spec_key": self.spec_key,
+                "settings": list(self.settings), "games": self.games, "look": self.look,
+                "needed_games": self.needed_games if self.needed_games is not None else self.estimate_needed(),
+                "evidence": ev}
+
+
+def _level(confidence: float) -> str:
+    """A confidence level as a short percentage, e.g. 0.9999 -> "99.99%"."""
+    return f"{confidence * 100:.6g}%"
+
+
+def bounded(name: str, evidence: Evidence, bound: Any, spec_key: str, settings: tuple[str, ...] = ()) -> Tolerance:
+    """THE way games build a tolerance: a spec Bound (anything with .min / .max), the evidence measured against
+    it, the spec key it lives under and the settings the evidence came from."""
+    return Tolerance(name, evidence, bound.min, bound.max, spec_key, tuple(settings))
 
 
 @dataclass(frozen=True)
@@ -91,6 +178,27 @@ class BalanceReport:
     """Every measured figure, nested, JSON-able (floats, ints, strings, lists, dicts)."""
     notes: list[str] = field(default_factory=list)
 
+    confidence: float = 0.99
+    """Family-wise confidence of all the verdicts together (the spec's balance.confidence)."""
+    looks: list[int] = field(default_factory=list)
+    """Games per setting at each look taken (the sequential plan as played)."""
+    headline: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Per player count ("2", "3", ...): a small standard summary every game fills: score_mean, seat_shares
+    (on like tables), game_length (and its unit in length_unit)."""
+    switches: list[dict[str, Any]] = field(default_factory=list)
+    """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py for the HTML
+    report only; not in the JSON, which stays the same for a seed with or without --report)."""
+
+    @property
+    def verdict(self) -> Verdict:
+        """FAILS if any tolerance fails, else UNDECIDED if any is undecided, else HOLDS."""
+        vs = {t.verdict for t in self.tolerances}
+        if Verdict.FAILS in vs:
+            return Verdict.FAILS
+        if Verdict.UNDECIDED in vs:
+            return Verdict.UNDECIDED
+        return Verdict.HOLDS
+
     @property
     def ok(self) -> bool:
         """Every tolerance holds."""
@@ -104,7 +212,11 @@ class BalanceReport:
             "games_per_setting": self.games_per_setting,
             "seed": self.seed,
             "ok": self.ok,
-            "tolerances": [dict(asdict(t), ok=t.ok) for t in self.tolerances],
+            "verdict": self.verdict.value,
+            "confidence": self.confidence,
+            "looks": list(self.looks),
+            "tolerances": [t.to_json() for t in self.tolerances],
+            "headline": self.headline,
             "figures": self.figures,
             "tables": [asdict(t) for t in self.tables],
             "notes": list(self.notes),

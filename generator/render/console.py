@@ -12,10 +12,12 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from generator.engine.report import BalanceReport, Table, Tolerance
-from generator.render.html_report import fmt_value
+from generator.render.html_report import fmt_value, verdict_line, verdict_sort_key
 
 FAIL_STYLE = "bold red"
 PASS_STYLE = "green"
+UNDECIDED_STYLE = "yellow"
+STYLES = {"FAILS": FAIL_STYLE, "UNDECIDED": UNDECIDED_STYLE, "HOLDS": None}
 
 
 def _bound(t: Tolerance) -> str:
@@ -32,13 +34,14 @@ def _tolerance_table(report: BalanceReport) -> RichTable:
     table = RichTable(title=Text(f"{report.kit or report.game}: balance tolerances"), title_justify="left")
     table.add_column("check")
     table.add_column("measured", justify="right")
-    table.add_column("95% interval", justify="right")
+    table.add_column("interval", justify="right")
     table.add_column("allowed", justify="right")
+    table.add_column("games", justify="right")
     table.add_column("spec key")
     table.add_column("verdict")
-    for t in sorted(report.tolerances, key=lambda t: t.ok):  # failed first, spec order within each group
-        table.add_row(Text(t.name), fmt_value(t.measured), _interval(t), _bound(t), Text(t.spec_key),
-                      "pass" if t.ok else "FAIL", style=None if t.ok else FAIL_STYLE)
+    for t in sorted(report.tolerances, key=verdict_sort_key):  # failed, undecided, holding; spec order within
+        table.add_row(Text(t.name), fmt_value(t.measured), _interval(t), _bound(t), str(t.games or ""),
+                      Text(t.spec_key), t.verdict.value, style=STYLES[t.verdict.value])
     return table
 
 
@@ -56,22 +59,20 @@ def _data_table(t: Table) -> RichTable:
 def print_report(report: BalanceReport, console: Console) -> None:
     """Print one kit's verdict, its tolerance table (failures first, in red, with their sentences), then
     every table of the report."""
-    failed = [t for t in report.tolerances if not t.ok]
+    failed = sorted((t for t in report.tolerances if not t.ok), key=verdict_sort_key)
     head = Text(f"{report.kit or report.game}", style="bold")
-    head.append(f"  game {report.game} · {report.games_per_setting} games per setting · seed {report.seed}  ",
-                style="dim")
-    if not report.tolerances:
-        head.append("no tolerances checked", style="yellow")
-    elif failed:
-        head.append(f"{len(failed)} of {len(report.tolerances)} tolerances failed", style=FAIL_STYLE)
-    else:
-        head.append(f"all {len(report.tolerances)} tolerances hold", style=PASS_STYLE)
+    looks = f" (looks at {', '.join(map(str, report.looks))})" if report.looks else ""
+    head.append(f"  game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
+                f"verdicts at {report.confidence * 100:.6g}% together  ", style="dim")
+    line, state = verdict_line(report)
+    head.append(line, style={"fail": FAIL_STYLE, "pass": PASS_STYLE}.get(state, UNDECIDED_STYLE))
     console.print(head, soft_wrap=True)
     if report.tolerances:
         console.print(_tolerance_table(report))
     for t in failed:
         # soft_wrap keeps each sentence on one line so logs and CI output can be searched for it
-        console.print(Text("✗ " + t.describe(), style=FAIL_STYLE), soft_wrap=True)
+        mark = "✗ " if t.failed else "? "
+        console.print(Text(mark + t.describe(), style=STYLES[t.verdict.value] or ""), soft_wrap=True)
     for table in report.tables:
         console.print(_data_table(table))
     for note in report.notes:

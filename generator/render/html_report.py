@@ -246,11 +246,24 @@ def _chart(c: Histogram | Bars) -> _Svg:
 
 # ---------------------------------------------------------------------------------------------- page model
 
+VERDICT_ORDER = {"FAILS": 0, "UNDECIDED": 1, "HOLDS": 2}
+MARKS = {"FAILS": "✗ fails", "UNDECIDED": "? undecided", "HOLDS": "✓ holds"}
+STATES = {"FAILS": "fail", "UNDECIDED": "undecided", "HOLDS": "pass"}
+
+
+def verdict_sort_key(t: Tolerance) -> int:
+    """Failed first, then undecided, then holding (stable sort keeps spec order within each group)."""
+    return VERDICT_ORDER[t.verdict.value]
+
+
 def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
-    """Failed tolerances first (stable: spec order within each group)."""
-    ordered = sorted(tolerances, key=lambda t: t.ok)
+    """Failed tolerances first, then undecided ones (stable: spec order within each group)."""
+    ordered = sorted(tolerances, key=verdict_sort_key)
     return [{"name": t.name, "measured": fmt_value(t.measured), "interval": _interval(t), "bound": _bound(t),
-             "spec_key": t.spec_key, "ok": t.ok, "sentence": t.describe()} for t in ordered]
+             "spec_key": t.spec_key, "ok": t.ok, "state": STATES[t.verdict.value], "mark": MARKS[t.verdict.value],
+             "method": t.method if t.low is not None else "exact",
+             "level": f"{t.confidence * 100:.6g}%", "games": t.games or "",
+             "sentence": t.describe()} for t in ordered]
 
 
 def _table(t: Table) -> dict[str, Any]:
@@ -260,16 +273,26 @@ def _table(t: Table) -> dict[str, Any]:
             "rows": [[fmt_value(v) for v in r] for r in t.rows]}
 
 
-def _kit(i: int, r: BalanceReport) -> dict[str, Any]:
-    failed = sum(1 for t in r.tolerances if not t.ok)
+def verdict_line(r: BalanceReport) -> tuple[str, str]:
+    """The kit's one-line verdict and its state (pass / fail / undecided / none)."""
+    failed = sum(1 for t in r.tolerances if t.failed)
+    undecided = sum(1 for t in r.tolerances if not t.failed and not t.ok)
+    n = len(r.tolerances)
     if not r.tolerances:
-        verdict, state = "no tolerances checked", "none"
-    elif failed:
-        verdict, state = f"{failed} of {len(r.tolerances)} tolerances failed", "fail"
-    else:
-        verdict, state = f"all {len(r.tolerances)} tolerances hold", "pass"
+        return "no tolerances checked", "none"
+    if failed:
+        more = f", {undecided} undecided" if undecided else ""
+        return f"{failed} of {n} tolerances failed{more}", "fail"
+    if undecided:
+        return f"{undecided} of {n} tolerances undecided, none failed", "undecided"
+    return f"all {n} tolerances hold", "pass"
+
+
+def _kit(i: int, r: BalanceReport) -> dict[str, Any]:
+    verdict, state = verdict_line(r)
     return {"anchor": f"kit-{i + 1}", "kit": r.kit or r.game, "game": r.game, "games": r.games_per_setting,
             "seed": r.seed, "verdict": verdict, "state": state, "tolerances": _tolerance_rows(r.tolerances),
+            "confidence": f"{r.confidence * 100:.6g}%", "looks": ", ".join(str(x) for x in r.looks),
             "tables": [_table(t) for t in r.tables], "charts": [_chart(c) for c in r.charts],
             "notes": list(r.notes)}
 
@@ -294,6 +317,7 @@ section.kit { border-top: 3px solid var(--ink); margin-top: 2em; padding-top: 1e
 .banner.pass { border-color: var(--pass); background: #e7f5f0; }
 .banner.fail { border-color: var(--fail); background: #fbece4; }
 .banner.none { border-color: var(--rule); background: #f4f4f4; }
+.banner.undecided { border-color: #b58900; background: #fbf6e4; }
 table { border-collapse: collapse; width: 100%; margin: .3em 0 1em; font-size: .92em; }
 caption { text-align: left; font-weight: 600; padding: .2em 0; }
 th, td { border-bottom: 1px solid var(--rule); padding: .28em .5em; text-align: left; vertical-align: top; }
@@ -301,7 +325,7 @@ th { border-bottom: 2px solid var(--ink); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
 .mark { font-weight: 700; white-space: nowrap; }
-tr.fail .mark { color: var(--fail); } tr.pass .mark { color: var(--pass); }
+tr.fail .mark { color: var(--fail); } tr.pass .mark { color: var(--pass); } tr.undecided .mark { color: #b58900; }
 tr.fail td { background: #fdf3ee; }
 figure { margin: .5em 0 1.5em; }
 figcaption { font-weight: 600; margin-bottom: .2em; }
@@ -332,10 +356,10 @@ nav ul { padding-left: 1.2em; }
 {% macro tolerance_table(rows, caption) %}
 <table class="tolerances">
 <caption>{{ caption }}</caption>
-<thead><tr><th>check</th><th class="num">measured</th><th class="num">95% interval</th><th class="num">allowed</th><th>spec key</th><th>verdict</th></tr></thead>
+<thead><tr><th>check</th><th class="num">measured</th><th class="num">interval</th><th>method</th><th class="num">allowed</th><th class="num">games</th><th>spec key</th><th>verdict</th></tr></thead>
 <tbody>
 {% for t in rows %}
-<tr class="{{ 'pass' if t.ok else 'fail' }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td class="num">{{ t.bound }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ '✓ pass' if t.ok else '✗ fail' }}</td></tr>
+<tr class="{{ t.state }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td>{{ t.method }}</td><td class="num">{{ t.bound }}</td><td class="num">{{ t.games }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ t.mark }}</td></tr>
 {% endfor %}
 </tbody>
 </table>
@@ -353,11 +377,11 @@ nav ul { padding-left: 1.2em; }
 {% for k in kits %}
 <section class="kit" id="{{ k.anchor }}">
 <h2>{{ k.kit }}</h2>
-<p class="meta">game {{ k.game }} · {{ k.games }} games per setting · seed {{ k.seed }}</p>
-<div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% endif %}{{ k.verdict }}</div>
+<p class="meta">game {{ k.game }} · first batch {{ k.games }} games per setting{% if k.looks %} · looks at {{ k.looks }} games{% endif %} · seed {{ k.seed }} · all verdicts together at {{ k.confidence }} confidence</p>
+<div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% elif k.state == "undecided" %}? {% endif %}{{ k.verdict }}</div>
 {% set failed = k.tolerances | rejectattr("ok") | list %}
 {% if failed %}
-{{ tolerance_table(failed, "Failed tolerances") }}{% endif %}
+{{ tolerance_table(failed, "Failed or undecided tolerances") }}{% endif %}
 {% for c in k.charts %}
 <figure>
 <figcaption>{{ c.title }}{% if c.note %} <span class="note">({{ c.note }})</span>{% endif %}</figcaption>
@@ -394,7 +418,7 @@ nav ul { padding-left: 1.2em; }
 </figure>
 {% endfor %}
 {% if k.tolerances %}
-<details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tolerances, each with its measured value, 95% interval and spec key</summary>
+<details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tolerances, each with its measured value, interval (simultaneous: {{ k.confidence }} for all together), method and spec key</summary>
 {{ tolerance_table(k.tolerances, "Balance tolerances") }}</details>
 {% endif %}
 {% for t in k.tables %}

@@ -7,13 +7,17 @@ import io
 from rich.console import Console
 
 from generator.engine.report import BalanceReport, Table, Tolerance
+from generator.engine.verdict import Proportion
 from generator.engine.runner import run
 from generator.engine.toy import DiceRace
 from generator.render.console import print_report, progress_bar
 
-PASSING = Tolerance("seat 1 win share (3 players)", 0.34, 0.31, 0.37, 0.25, 0.40, "game.balance.first_seat")
-FAILING = Tolerance("row 3 completion rate [bold]4p[/bold]", 0.042, 0.031, 0.055, 0.10, 0.90,
-                    "game.balance.row_completion")
+PASSING = Tolerance("seat 1 win share (3 players)", Proportion(680, 2000), 0.25, 0.40, "game.balance.first_seat",
+                    games=2000)
+FAILING = Tolerance("row 3 completion rate [bold]4p[/bold]", Proportion(84, 2000), 0.10, 0.90,
+                    "game.balance.row_completion", games=2000)
+UNDECIDED = Tolerance("seat 2 win share (3 players)", Proportion(780, 2000), 0.25, 0.40, "game.balance.first_seat",
+                      games=2000)
 
 
 def report() -> BalanceReport:
@@ -34,24 +38,25 @@ def render(r: BalanceReport, *, colour: bool = False, width: int = 160) -> str:
 def test_failed_tolerance_sentence_is_printed() -> None:
     out = render(report(), width=60)  # narrow: the sentence must still be on one line
     assert FAILING.describe() in out
-    assert "row 3 completion rate [bold]4p[/bold]: measured 0.042 (95% CI 0.031..0.055), allowed 0.1..0.9" in out
+    assert ("row 3 completion rate [bold]4p[/bold]: FAILS after 2000 games per setting: measured 0.042 (99% Wilson "
+            "score interval 0.03188..0.05515), allowed 0.1..0.9") in out
     assert PASSING.describe() not in out  # only failures get a sentence
     assert "1 of 2 tolerances failed" in out
 
 
 def test_failed_rows_come_first() -> None:
     lines = render(report()).splitlines()
-    fail_row = next(i for i, l in enumerate(lines) if "row 3 completion" in l and "FAIL" in l)
-    pass_row = next(i for i, l in enumerate(lines) if "seat 1 win share" in l and "pass" in l)
+    fail_row = next(i for i, l in enumerate(lines) if "row 3 completion" in l and "FAILS" in l)
+    pass_row = next(i for i, l in enumerate(lines) if "seat 1 win share" in l and "HOLDS" in l)
     assert fail_row < pass_row
-    assert "0.031..0.055" in lines[fail_row] and "0.1..0.9" in lines[fail_row]
+    assert "0.03188..0.05515" in lines[fail_row] and "0.1..0.9" in lines[fail_row]
     assert "game.balance.row_completion" in lines[fail_row]
 
 
 def test_failed_rows_are_red() -> None:
     out = render(report(), colour=True)
     red = "\x1b[1;31m"
-    fail_line = next(l for l in out.splitlines() if "FAIL" in l)
+    fail_line = next(l for l in out.splitlines() if "FAILS" in l)
     pass_line = next(l for l in out.splitlines() if "seat 1 win share" in l)
     assert red in fail_line
     assert red not in pass_line
@@ -70,6 +75,17 @@ def test_all_hold() -> None:
     r.tolerances.remove(FAILING)
     out = render(r)
     assert "all 1 tolerances hold" in out and "FAIL" not in out and "✗" not in out
+
+
+def test_undecided_is_its_own_verdict() -> None:
+    """39% against a 25-40% bound with 2000 games: the interval straddles 0.40, neither holds nor fails; the
+    sentence says roughly how many games would decide it."""
+    r = report()
+    r.tolerances[:] = [PASSING, UNDECIDED]
+    out = render(r)
+    assert "1 of 2 tolerances undecided, none failed" in out
+    assert "? " + UNDECIDED.describe() in out and "games per setting would decide it" in out
+    assert "UNDECIDED" in next(l for l in out.splitlines() if "seat 2 win share" in l and "│" in l)
 
 
 def test_progress_bar_is_silent_off_terminal() -> None:

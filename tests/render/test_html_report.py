@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.verdict import Exact, Proportion
 from generator.engine.runner import run
 from generator.engine.stats import wilson
 from generator.engine.toy import DiceRace
@@ -71,8 +72,8 @@ def sample(kit: str = "Ripple test", name: str = "row 3 completion") -> BalanceR
         kit=kit, game="toy", games_per_setting=500, seed=7,
         tables=[Table("Scores", ["players", "mean", "note"], [[2, 41.25, "ok"], [3, float("nan"), name]])],
         charts=[HIST, BARS, ROWS],
-        tolerances=[Tolerance("seat 1 win share", 0.30, 0.26, 0.34, 0.2, 0.35, "game.balance.seat"),
-                    Tolerance(name, 0.05, 0.03, 0.07, 0.10, None, "game.balance.rows")],
+        tolerances=[Tolerance("seat 1 win share", Proportion(135, 500), 0.2, 0.35, "game.balance.seat"),
+                    Tolerance(name, Proportion(25, 500), 0.10, None, "game.balance.rows")],
         figures={"mean": np.float64(41.25), "bad": float("nan"), "by_players": {2: [1, 2], 3: np.arange(2)},
                  "inf": float("inf")},
         notes=["a note"])
@@ -141,7 +142,7 @@ def test_verdict_banner_and_failed_first() -> None:
     assert rows == ["fail", "fail", "pass"]
     assert any(t == "details" and "open" in a for t, a in page.tags)
     ok = BalanceReport(kit="k", game="g", games_per_setting=1, seed=0,
-                       tolerances=[Tolerance("x", 0.5, None, None, 0.0, 1.0)])
+                       tolerances=[Tolerance("x", Exact(0.5), 0.0, 1.0)])
     assert "all 1 tolerances hold" in "".join(parse(to_html([ok], title="t")).text)
 
 
@@ -192,7 +193,7 @@ def _toy_report(seed: int) -> BalanceReport:
         charts=[Histogram("turns", {"3 players": (0, t["turns_hist"].tolist())}),
                 Bars("win share", ["1", "2", "3"], [s[0] for s in shares], [s[1] for s in shares],
                      [s[2] for s in shares], reference=1 / 3)],
-        tolerances=[Tolerance("seat 1", shares[0][0], shares[0][1], shares[0][2], None, 0.5)],
+        tolerances=[Tolerance("seat 1", Proportion(float(t["wins"][0]), 300), None, 0.5)],
         figures={"wins": t["wins"], "turns": t["games.turns"][:5]})
 
 

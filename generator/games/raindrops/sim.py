@@ -15,8 +15,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from generator.engine.report import Bars, Histogram, Table, Tolerance
+from generator.engine.report import Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Tally, run
+from generator.engine.sequential import Budget, as_budget
+from generator.engine.verdict import Evidence, Extreme, Mean, Proportion, Ratio, RankCorrelationOfMeans
 from generator.engine.stats import hist_percentiles, spearman, wilson
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
@@ -96,6 +98,8 @@ class FullGames:
             "games.rounds": np.zeros(games, dtype=np.int64),
             "games.trigger": np.zeros(games, dtype=np.int64),
             "games.margin": np.zeros(games, dtype=np.float64),
+            "games.parts": np.zeros((games, len(PARTS)), dtype=np.int64),
+            "games.clouds": np.zeros((games, len(types)), dtype=np.int64),
         }
         for g in range(games):
             st, out, gseat = self.play_one(game, int(seeds[g]), g, greedy, randomp)
@@ -104,7 +108,9 @@ class FullGames:
                 t["wins"][w] += share
             t["ties"][("total", "cards", "shared").index(out.tie_break)] += 1
             for s in out.scores:
-                t["parts"] += np.array([s.cards, s.bonus, s.clouds, s.thunder, s.incomplete], dtype=np.int64)
+                t["games.parts"][g] += np.array([s.cards, s.bonus, s.clouds, s.thunder, s.incomplete],
+                                                dtype=np.int64)
+            t["parts"] += t["games.parts"][g]
             for ps in st.players:
                 for c, k in zip(ps.completed, ps.completed_after):
                     t["card_held"][c] += 1
@@ -115,6 +121,7 @@ class FullGames:
                     t["card_turns"][h.card] += ps.turns - h.since
                 for tok in ps.clouds:
                     t["cloud_taken"][types.index(game.clouds[tok].type)] += 1
+                    t["games.clouds"][g, types.index(game.clouds[tok].type)] += 1
             t["games.turns"][g] = st.turn
             t["games.rounds"][g] = max(p.turns for p in st.players)
             t["games.trigger"][g] = TRIGGERS.index(st.end_trigger or "limit")
@@ -169,9 +176,13 @@ def simulation(spec: Any, cards: Sequence[MemoryCard], players: int, mode: str, 
                      spec.balance.play.turn_limit, pure)
 
 
-def _tol(name: str, value: float, bound: Any, key: str, low: float | None = None,
-         high: float | None = None) -> Tolerance:
-    return Tolerance(name, float(value), low, high, bound.min, bound.max, f"game.balance.play.{key}")
+def _tol(name: str, evidence: Evidence, bound: Any, key: str, *settings: str) -> Tolerance:
+    return bounded(name, evidence, bound, f"game.balance.play.{key}", settings)
+
+
+def _mean(x: np.ndarray) -> Mean:
+    x = np.asarray(x, dtype=np.float64)
+    return Mean(x.size, float(x.mean()) if x.size else float("nan"), float(x.std(ddof=1)) if x.size > 1 else 0.0)
 
 
 def summarise(t: Tally, players: int) -> dict[str, Any]:
@@ -204,13 +215,16 @@ def summarise(t: Tally, players: int) -> dict[str, Any]:
     }
 
 
-def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed: int, executor: Any,
+def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Budget, seed: int, executor: Any,
                      progress: Callable[[int], None] | None = None
                      ) -> tuple[list[Table], list[Histogram | Bars], list[Tolerance], dict[str, Any]]:
     """Full-game balance for every player count of `game.rules.players`: seat win shares (95% intervals),
     length, end trigger, score parts, greedy-versus-random gap, card completion and speed, cloud take rates,
-    and the refit proposal. `games` games per player count and mode (greedy, gap)."""
+    and the refit proposal. Games per player count and mode (greedy, gap) from the budget, at most
+    `balance.play.games`."""
     bal = spec.balance.play
+    budget = as_budget(games)
+    headline: dict[str, Any] = {}
     tables: list[Table] = []
     charts: list[Histogram | Bars] = []
     tols: list[Tolerance] = []
@@ -223,13 +237,19 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed
             continue
         sim = simulation(spec, cards, n, "greedy")
         types = sim.game().cloud_types
+        like, mixed = f"{n}p greedy", f"{n}p greedy vs random"
+        games = budget(like, cap=bal.games)
         t = run(sim, games, seed + 1000 * n, executor, chunk_size=CHUNK, progress=progress)
         f = summarise(t, n)
-        gap = run(simulation(spec, cards, n, "gap"), games, seed + 1000 * n + 1, executor, chunk_size=CHUNK,
+        gap_games = budget(mixed, cap=bal.games)
+        gap = run(simulation(spec, cards, n, "gap"), gap_games, seed + 1000 * n + 1, executor, chunk_size=CHUNK,
                   progress=progress)
-        gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), games)
-        f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n,
-                                 "mean_margin": float(gap["games.margin"].mean()) if games else float("nan")}
+        gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), gap_games)
+        f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n, "games": gap_games,
+                                 "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan")}
+        headline[str(n)] = {"policy": "greedy", "score_mean": f["mean_score"],
+                            "seat_shares": [x["share"] for x in f["seats"]], "game_length": f["rounds_mean"],
+                            "length_unit": "rounds"}
         rates = {ty: float(t["cloud_taken"][i]) / (games * n) for i, ty in enumerate(types)}
         f["cloud_take_rates"] = rates
         for ty, r in rates.items():
@@ -249,21 +269,26 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed
         charts.append(Histogram(f"Game length, {n} players", {"rounds": (0, [int(x) for x in
                                                                              np.bincount(t["games.rounds"])])},
                                 x_label="rounds"))
-        tols.append(_tol(f"seat advantage ({n} players)", f["seat_advantage"], bal.seat_advantage,
-                         "seat_advantage"))
-        tols.append(_tol(f"mean rounds ({n} players)", f["rounds_mean"], bal.rounds, "rounds"))
-        tols.append(_tol(f"share ended by a 10th card ({n} players)", f["cards_trigger_share"],
-                         bal.cards_trigger_share, "cards_trigger_share"))
-        tols.append(_tol(f"share stopped by the turn limit ({n} players)", f["limit_share"], bal.limit_share,
-                         "limit_share"))
-        for name in PARTS:
-            tols.append(_tol(f"score share of {name} ({n} players)", f["parts"][name], getattr(bal.parts, name),
-                             f"parts.{name}"))
-        tols.append(_tol(f"greedy win share against random ({n} players)", gp, bal.greedy_win_share,
-                         "greedy_win_share", glo, ghi))
+        seats = tuple(Proportion(float(t["wins"][s]), games) for s in range(n))
+        tols.append(_tol(f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
+                         Extreme("max_distance", seats, 1.0 / n), bal.seat_advantage, "seat_advantage", like))
+        tols.append(_tol(f"mean rounds ({n} players)", _mean(t["games.rounds"]), bal.rounds, "rounds", like))
+        trig = np.bincount(t["games.trigger"], minlength=3)
+        tols.append(_tol(f"share ended by a 10th card ({n} players)", Proportion(float(trig[1]), games),
+                         bal.cards_trigger_share, "cards_trigger_share", like))
+        tols.append(_tol(f"share stopped by the turn limit ({n} players)", Proportion(float(trig[0]), games),
+                         bal.limit_share, "limit_share", like))
+        per_game_total = t["games.parts"].sum(axis=1)
+        for i, name in enumerate(PARTS):
+            tols.append(_tol(f"score share of {name} ({n} players)", Ratio.of(t["games.parts"][:, i], per_game_total),
+                             getattr(bal.parts, name), f"parts.{name}", like))
+        tols.append(_tol(f"greedy win share against random ({n} players, greedy seat rotating)",
+                         Proportion(float(gap["greedy_wins"][0]), gap_games), bal.greedy_win_share,
+                         "greedy_win_share", mixed))
         if types:
-            tols.append(_tol(f"cloud take-rate spread ({n} players)", max(rates.values()) - min(rates.values()),
-                             bal.cloud_take_spread, "cloud_take_spread"))
+            take = tuple(_mean(t["games.clouds"][:, i] / n) for i in range(len(types)))
+            tols.append(_tol(f"cloud take-rate spread ({n} players)", Extreme("range", take),
+                             bal.cloud_take_spread, "cloud_take_spread", like))
     summary_rows = []
     for n, f in figures["players"].items():
         summary_rows.append([int(n), round(f["rounds_mean"], 2), f["rounds_p10_p50_p90"][1],
@@ -307,6 +332,17 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int, seed
                                                         and np.isfinite(stats[c.id].turns_per_completion)],
                                                        speed)}
         figures["cloud_take_rates"] = cloud_rates
-        tols.append(_tol("rank correlation of card points with turns per completion", rho,
-                         bal.points_speed_spearman, "points_speed_spearman"))
+        figures["refit"]["note"] = ("fitted on these games: its spearman_after is in-sample and is no verdict; "
+                                    "after --refit, a check judges the new points on fresh games (the check "
+                                    "never reuses the games a refit was fitted on when run with another seed)")
+        # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions)
+        finite = [c for c in sorted(cards, key=lambda c: c.id)
+                  if stats[c.id].held and stats[c.id].completed and np.isfinite(stats[c.id].turns_per_completion)]
+        tols.append(_tol("rank correlation of card points with turns per completion",
+                         RankCorrelationOfMeans(tuple(float(c.points) for c in finite),
+                                                tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
+                                                tuple(1.0 / float(np.sqrt(stats[c.id].completed)) for c in finite)),
+                         bal.points_speed_spearman, "points_speed_spearman",
+                         *[f"{n}p greedy" for n in spec.rules.players if n >= 2]))
+    figures["headline"] = headline
     return tables, charts, tols, figures

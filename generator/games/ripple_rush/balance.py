@@ -8,9 +8,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Executor, Tally, run
-from generator.engine.stats import Z95, mean_ci, wilson
+from generator.engine.sequential import Budget, as_budget
+from generator.engine.stats import mean_ci, wilson
+from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
 from generator.games.ripple_rush.rules import GAME_ID
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.spec.base import Bound
@@ -79,17 +81,29 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
     }
 
 
-def _tol(name: str, measured: float, low: float | None, high: float | None, bound: Bound, key: str) -> Tolerance:
-    return Tolerance(name, measured, low, high, bound.min, bound.max, f"game.balance.{key}")
+def _tol(name: str, evidence: Evidence, bound: Bound, key: str, *settings: str) -> Tolerance:
+    return bounded(name, evidence, bound, f"game.balance.{key}", settings)
 
 
-def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Executor | None = None,
+def _table_mean(score: np.ndarray) -> Mean:
+    """Mean score per player with one observation per game (the table average), so that players of one game
+    are not counted as independent."""
+    per_game = score.astype(np.float64).mean(axis=1)
+    n = per_game.size
+    return Mean(n, float(per_game.mean()) if n else float("nan"), float(per_game.std(ddof=1)) if n > 1 else 0.0)
+
+
+def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
-    """Self-play every player count x policy of the spec (and mixed tables); figures, tables, tolerances."""
+    """Self-play every player count x policy of the spec (like tables: one policy in every seat) and mixed
+    tables (every seating of the policies, in turn); figures, tables, tolerances. Seat fairness is judged on
+    the reference policy's like tables; mixed tables are a skill comparison only."""
     setup = Setup.from_spec(spec)
     bal = spec.balance
     pols = list(bal.policies)
-    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
+    budget = as_budget(games)
+    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=budget.default, seed=seed)
+    evidence: dict[str, dict[str, Tally]] = {}
     figures: dict[str, Any] = {"policies": pols, "reference_policy": bal.reference_policy, "players": {}}
     score_rows: list[list[Any]] = []
     for n in range(spec.players.min, spec.players.max + 1):
@@ -97,17 +111,24 @@ def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Exe
         settings: list[tuple[str, tuple[str, ...]]] = [(p, (p,)) for p in pols]
         if n >= 2 and len(pols) >= 2:
             settings.append(("mixed", tuple(pols)))
+        evidence[str(n)] = {}
         for k, (label, mix) in enumerate(settings):
-            sim = RippleRushSim(setup, n, mix, rotate=True)
-            tally = run(sim, games, setting_seed(seed, n, k), executor, progress=progress)
+            sim = RippleRushSim(setup, n, mix, rotate=True, every_seating=label == "mixed")
+            g = budget(f"{n}p {label}")
+            tally = run(sim, g, setting_seed(seed, n, k), executor, progress=progress)
+            evidence[str(n)][label] = tally
             per[label] = summarize(tally, n, spec.rows)
             f = per[label]
-            score_rows.append([n, label, games, round(f["score"]["mean"], 3), round(f["score"]["sd"], 3),
+            score_rows.append([n, label, g, round(f["score"]["mean"], 3), round(f["score"]["sd"], 3),
                                f["score"]["p5"], f["score"]["p50"], f["score"]["p95"],
                                round(f["tie_rate"]["share"], 4), round(f["tie_break_decided"]["share"], 4),
                                round(f["unplaceable_share"]["share"], 4)])
         figures["players"][str(n)] = per
-        _tolerances(rep, spec, n, per)
+        _tolerances(rep, spec, n, per, evidence[str(n)][bal.reference_policy])
+        ref_f = per[bal.reference_policy]
+        rep.headline[str(n)] = {"policy": bal.reference_policy, "score_mean": ref_f["score"]["mean"],
+                                "seat_shares": [s["share"] for s in ref_f["win_share_by_seat"]] if n >= 2 else [],
+                                "game_length": float(spec.cards_per_player), "length_unit": "rounds"}
     rep.tables.append(Table("Scores per player count and policy",
                             ["players", "policy", "games", "mean", "sd", "p5", "p50", "p95", "tie rate",
                              "tie-break decided", "unplaceable share"], score_rows))
@@ -135,27 +156,27 @@ def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Exe
             for s in figures["players"][key]["mixed"]["win_share_by_policy"]:
                 pol_rows.append([int(key), s["policy"], s["seat_games"], round(s["win_share"], 4),
                                  round(s["low"], 4), round(s["high"], 4), round(s["mean_score"], 3)])
-    rep.tables.append(Table(f"Win share by seat ({ref}, ties shared)", ["players", "seat", "share", "low", "high"],
-                            seat_rows))
+    rep.tables.append(Table(f"Win share by seat (like tables: {ref} in every seat, ties shared)",
+                            ["players", "seat", "share", "low", "high"], seat_rows))
     if pol_rows:
-        rep.tables.append(Table("Win share by policy (mixed tables, seats rotated)",
+        rep.tables.append(Table("Skill comparison: win share by policy (mixed tables, every seating in turn; "
+                                "not a seat test)",
                                 ["players", "policy", "seat-games", "share", "low", "high", "mean score"], pol_rows))
     gap_rows = []
     strongest = "strong" if "strong" in pols else ("greedy" if "greedy" in pols else None)
     if strongest and "random" in pols and strongest != "random":
         for key in counts:
-            a = figures["players"][key][strongest]
-            b = figures["players"][key]["random"]
-            gap = a["score"]["mean"] - b["score"]["mean"]
-            half = Z95 * math.sqrt(a["score"]["sd"] ** 2 / (a["games"] * int(key))
-                                   + b["score"]["sd"] ** 2 / (b["games"] * int(key)))
-            figures["players"][key]["skill_gap"] = {"strong": strongest, "gap": gap, "low": gap - half,
-                                                    "high": gap + half}
-            gap_rows.append([int(key), strongest, round(gap, 3), round(gap - half, 3), round(gap + half, 3)])
-            rep.tolerances.append(_tol(f"skill gap {strongest} - random mean score ({key} players)", gap,
-                                       gap - half, gap + half, bal.skill_gap, "skill_gap"))
-        rep.tables.append(Table("How much skill matters: mean score gap to random",
-                                ["players", "policy", "gap", "low", "high"], gap_rows))
+            ev = MeanDifference(_table_mean(evidence[key][strongest]["games.score"]),
+                                _table_mean(evidence[key]["random"]["games.score"]))
+            tol = _tol(f"skill gap {strongest} - random mean score ({key} players)", ev, bal.skill_gap,
+                       "skill_gap", f"{key}p {strongest}", f"{key}p random")
+            gap = tol.measured
+            figures["players"][key]["skill_gap"] = {"strong": strongest, "gap": gap, "low": tol.low, "high": tol.high,
+                                                    "confidence": tol.confidence}
+            gap_rows.append([int(key), strongest, round(gap, 3), round(tol.low or 0.0, 3), round(tol.high or 0.0, 3)])
+            rep.tolerances.append(tol)
+        rep.tables.append(Table("How much skill matters: mean score gap to random (like tables)",
+                                ["players", "policy", "gap", "99% low", "99% high"], gap_rows))
     four = counts[min(len(counts) - 1, 3)] if counts else None
     if four is not None:
         rep.charts.append(Histogram(f"Score distribution, {four} players", {
@@ -164,30 +185,72 @@ def balance_report(spec: RippleRushGame, *, games: int, seed: int, executor: Exe
         rep.charts.append(Bars(f"Row completion rate ({ref}, {four} players)", [f"row {r['row']}" for r in rr],
                                [r["completion"] for r in rr], [r["low"] for r in rr], [r["high"] for r in rr],
                                y_label="share of player-games"))
+    figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
     rep.figures = figures
     return rep
 
 
-def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str, Any]) -> None:
+VARIANT_STREAM = 0x564152
+"""Spawn key of the games that re-judge accepted sheet variants: never the stream that accepted them."""
+
+
+def _variants_out_of_sample(spec: RippleRushGame, budget: Budget, seed: int, executor: Executor | None,
+                            progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
+    """Each variant the build would print (accepted at this seed) is played again on an independent seed
+    stream, side by side with the default sheet (same games), and its expected score over the default's is
+    bounded by 1 +- variants.tolerance (a ratio of per-game means, delta method)."""
+    if spec.variants.count <= 0:
+        return []
+    from generator.games.ripple_rush.variants import generate_variants
+
+    v = spec.variants
+    accepted = [x for x in generate_variants(spec, seed, executor) if x.accepted][: v.count]
+    if not accepted:
+        return []
+    g = budget("variants")
+    stream = int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
+    ref = spec.balance.reference_policy
+    pol = (ref,)
+    base = run(RippleRushSim(Setup.from_spec(spec), v.players, pol), g, stream, executor, progress=progress)
+    base_mean = base["games.score"].astype(np.float64).mean(axis=1)
+    out = []
+    for var in accepted:
+        t = run(RippleRushSim(Setup.from_spec(spec, var.bonuses), v.players, pol), g, stream, executor,
+                progress=progress)
+        ev = Ratio.of(t["games.score"].astype(np.float64).mean(axis=1), base_mean)
+        tol = bounded(f"variant {var.code}: expected score / default sheet's ({v.players} players, {ref}, "
+                      f"out of sample)", ev, Bound(min=1 - v.tolerance, max=1 + v.tolerance),
+                      "game.variants.tolerance", ("variants",))
+        rep.tolerances.append(tol)
+        out.append({"code": var.code, "build_ratio": var.ratio, "ratio": tol.measured})
+    rep.notes.append("Sheet variants: accepted at build on the games of seed + variants.seed_offset, re-judged "
+                     f"here on {g} games of another seed stream (spawn key {VARIANT_STREAM:#x}).")
+    return out
+
+
+def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str, Any], t: Tally) -> None:
+    """The reference policy's tolerances at n players, with the evidence counted from its like-table tally."""
     bal = spec.balance
-    ref = per[bal.reference_policy]
     tag = f"{n} player{'s' if n != 1 else ''}, {bal.reference_policy}"
-    rates = []
-    for r in ref["rows"]:
-        rates.append(r["completion"])
-        rep.tolerances.append(_tol(f"row {r['row']} completion rate = goal card {r['row']} ({tag})",
-                                   r["completion"], r["low"], r["high"], bal.goal_completion, "goal_completion"))
-    lo_rate = min(rates)
-    spread = max(rates) / lo_rate if lo_rate > 0 else math.inf
-    rep.tolerances.append(_tol(f"easiest/hardest row completion ratio ({tag})", spread, None, None,
-                               bal.goal_spread, "goal_spread"))
-    u = ref["unplaceable_share"]
-    rep.tolerances.append(_tol(f"unplaceable card share ({tag})", u["share"], u["low"], u["high"],
-                               bal.unplaceable_share, "unplaceable_share"))
+    setting = f"{n}p {bal.reference_policy}"
+    score = t["games.score"]
+    games = int(score.shape[0])
+    pg = games * n
+    rows = [Proportion(float(t["rows_done"][r]), pg) for r in range(spec.rows)]
+    for r, ev in enumerate(rows):
+        rep.tolerances.append(_tol(f"row {r + 1} completion rate = goal card {r + 1} ({tag})", ev,
+                                   bal.goal_completion, "goal_completion", setting))
+    rep.tolerances.append(_tol(f"easiest/hardest row completion ratio ({tag})", Extreme("ratio", tuple(rows)),
+                               bal.goal_spread, "goal_spread", setting))
+    c = t["counts"]
+    rep.tolerances.append(_tol(f"unplaceable card share ({tag})", Proportion(float(c[1]), float(c[0])),
+                               bal.unplaceable_share, "unplaceable_share", setting))
     if n >= 2:
-        t = ref["tie_rate"]
-        rep.tolerances.append(_tol(f"shared-win rate ({tag})", t["share"], t["low"], t["high"], bal.tie_rate,
-                                   "tie_rate"))
-        for s in ref["win_share_by_seat"]:
-            rep.tolerances.append(_tol(f"seat {s['seat']} win share / fair share 1/{n} ({tag})", s["share"] * n,
-                                       s["low"] * n, s["high"] * n, bal.seat_win_share, "seat_win_share"))
+        win, _, shared = winners(score, t["games.colsdone"])
+        frac = win / win.sum(axis=1, keepdims=True)
+        rep.tolerances.append(_tol(f"shared-win rate ({tag})", Proportion(float(shared.sum()), games),
+                                   bal.tie_rate, "tie_rate", setting))
+        for p in range(n):
+            rep.tolerances.append(_tol(f"seat {p + 1} win share / fair share 1/{n} ({tag})",
+                                       Proportion(float(frac[:, p].sum()), games, scale=float(n)),
+                                       bal.seat_win_share, "seat_win_share", setting))

@@ -533,7 +533,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
     span = nmax - nmin + 1
     total = cols * span
     need = min(players * rounds, total)
-    k = mix.shape[0]
+    nmix = mix.shape[0]  # not `k`: the announced-card step below reuses k for a card index
     for g in range(games):
         # a partial Fisher-Yates: only the cards dealt need a random place
         for i in range(total):
@@ -559,7 +559,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
         unseen[:, :] = 1
         u_total = total
         for p in range(players):
-            pol[p] = mix[(p + g) % k] if rotate else mix[p % k]
+            pol[p] = mix[(p + g) % nmix] if rotate else mix[p % nmix]
             seatpol[g, p] = pol[p]
         for t in range(rounds):
             left = rounds - t - 1

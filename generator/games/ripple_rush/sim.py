@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,6 +66,10 @@ class RippleRushSim:
     record: bool = False
     pure: bool = False
     """Run the uncompiled Python functions (same results, for the equivalence test)."""
+    every_seating: bool = False
+    """Mixed tables: game g of a chunk seats the policies by the (g mod S)-th of the S seatings that use as many
+    of them as the table allows (all of them, each at least once, when players >= policies), so every seat
+    plays every policy equally often against every mix (`rotate` alone keeps seats p and p + k alike)."""
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games from `seed`; per-game arrays under games.*, counters summed."""
@@ -89,10 +94,27 @@ class RippleRushSim:
         nlog = np.zeros(1, dtype=np.int64)
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
         fn = py_func(K.play_loop) if self.pure else K.play_loop
-        fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, np.array(s.bkind, dtype=np.int64),
-           np.array(s.bval, dtype=np.int64), s.revealed, s.goal_points, mix, self.rotate, s.x_any, s.any_order,
-           score, colsdone, seatpol, rows_done, fired, used, counts, self.record, log, nlog, decks, goal_log,
-           *K.workspace(P, s.cols, s.rows, s.nmin, s.nmax))
+        ws = K.workspace(P, s.cols, s.rows, s.nmin, s.nmax)
+        bkind = np.array(s.bkind, dtype=np.int64)
+        bval = np.array(s.bval, dtype=np.int64)
+        if self.every_seating and mix.shape[0] >= 2 and not self.record:
+            table = seatings(mix.shape[0], P)
+            which = np.arange(games) % len(table)
+            for a, seating in enumerate(table):
+                idx = np.nonzero(which == a)[0]
+                if idx.size == 0:
+                    continue
+                sc = np.zeros((idx.size, P), dtype=np.int64)
+                cd = np.zeros((idx.size, P), dtype=np.int64)
+                sp = np.zeros((idx.size, P), dtype=np.int64)
+                fn(rng, idx.size, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed,
+                   s.goal_points, mix[np.array(seating, dtype=np.int64)], False, s.x_any, s.any_order, sc, cd, sp,
+                   rows_done, fired, used, counts, False, log, nlog, decks, goal_log, *ws)
+                score[idx], colsdone[idx], seatpol[idx] = sc, cd, sp
+        else:
+            fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed, s.goal_points,
+               mix, self.rotate, s.x_any, s.any_order, score, colsdone, seatpol, rows_done, fired, used, counts,
+               self.record, log, nlog, decks, goal_log, *ws)
         out: Tally = {
             "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
             "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),
@@ -106,6 +128,14 @@ class RippleRushSim:
             out["games.goals"] = goal_log
             out["log"] = log[:n]
         return out
+
+
+def seatings(policies: int, players: int) -> list[tuple[int, ...]]:
+    """Every seating (policy index per seat) that uses min(policies, players) distinct policies, in
+    lexicographic order. The set is closed under relabelling the policies, so over a full cycle each seat plays
+    each policy equally often."""
+    k = min(policies, players)
+    return [t for t in itertools.product(range(policies), repeat=players) if len(set(t)) == k]
 
 
 def winners(score: np.ndarray, colsdone: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

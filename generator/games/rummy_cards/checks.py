@@ -7,8 +7,10 @@ from typing import Callable
 import numpy as np
 
 from generator.engine.kernel import seed_state
-from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
+from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import run
+from generator.engine.sequential import Budget, as_budget
+from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.engine.stats import mean_ci, wilson
 from generator.games.rummy_cards.players import MeldFinder
 from generator.games.rummy_cards.rules import Draw, Game
@@ -61,21 +63,29 @@ def legal_problems(spec: RummyCardsGame) -> list[tuple[str, str]]:
     return out
 
 
-def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: object = None,
+def _mean(x: np.ndarray) -> Mean:
+    x = np.asarray(x, dtype=np.float64)
+    return Mean(x.size, float(x.mean()) if x.size else float("nan"), float(x.std(ddof=1)) if x.size > 1 else 0.0)
+
+
+def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, executor: object = None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
-    """Self-play of meld finders at every player count; figures, charts and tolerances."""
+    """Self-play of meld finders at every player count (like tables: meld finders in every seat); figures,
+    charts and tolerances; one random-legal seat in turn as a skill comparison."""
     b = spec.balance
-    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=games, seed=seed)
+    budget = as_budget(games)
+    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=budget.default, seed=seed)
     rows_turns, rows_seat, rows_round, rows_skill = [], [], [], []  # type: ignore[var-annotated]
     figs: dict[str, object] = {}
     tol: list[Tolerance] = []
 
-    def bound(name: str, value: float, lo: float | None, hi: float | None, key: str) -> None:
-        bd = getattr(b, key)
-        tol.append(Tolerance(name, value, lo, hi, bd.min, bd.max, f"game.balance.{key}"))
+    def bound(name: str, evidence: Evidence, key: str, setting: str) -> None:
+        tol.append(bounded(name, evidence, getattr(b, key), f"game.balance.{key}", (setting,)))
 
     for P in range(spec.players.min, spec.players.max + 1):
         sim = simulation_from_spec(spec, P)
+        setting = f"{P}p meld finders"
+        games = budget(setting)
         t = run(sim, games, seed + P, executor, chunk_size=250, progress=progress)  # type: ignore[arg-type]
         n = len(t["games.winner"])
         f: dict[str, object] = {"rounds": n, "solver_giveups": int(t["solver_giveups"].sum())}
@@ -88,7 +98,9 @@ def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: obj
             ttm[str(thr)] = {"mean": m, "sd": sd, "low": lo, "high": hi, "never_share": float((x <= 0).mean())}
             rows_turns.append([P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)])
             if thr == spec.initial_meld:
-                bound(f"turns until the initial meld is possible ({P} players)", m, lo, hi, "turns_to_initial_meld")
+                # one observation per player-round; players of one round share a deal, but the bound is wide
+                bound(f"turns until the initial meld is possible ({P} players)", Mean(len(ok), m, sd),
+                      "turns_to_initial_meld", setting)
         f["turns_to_initial_meld"] = ttm
         wins = win_credit(t["games.winners"], P).sum(axis=0)
         seats = []
@@ -96,7 +108,8 @@ def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: obj
             p, lo, hi = wilson(float(wins[s]), n)
             seats.append({"share": p, "low": lo, "high": hi})
             rows_seat.append([P, s + 1, round(p, 3), round(lo, 3), round(hi, 3)])
-            bound(f"seat {s + 1} win share / fair share ({P} players)", p * P, lo * P, hi * P, "seat_win_share")
+            bound(f"seat {s + 1} win share / fair share ({P} players)", Proportion(float(wins[s]), n, scale=float(P)),
+                  "seat_win_share", setting)
         f["seat_win_share"] = seats
         rep.charts.append(Bars(f"Win share by seat, {P} players", [f"seat {s + 1}" for s in range(P)],
                                [x["share"] for x in seats], [x["low"] for x in seats], [x["high"] for x in seats],
@@ -104,21 +117,28 @@ def balance_report(spec: RummyCardsGame, *, games: int, seed: int, executor: obj
         turns = t["games.turns"].astype(float)
         m, sd, lo, hi = mean_ci(turns.sum(), (turns ** 2).sum(), n)
         f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
-        bound(f"mean turns per round ({P} players)", m, lo, hi, "round_length")
+        bound(f"mean turns per round ({P} players)", _mean(turns), "round_length", setting)
         rep.charts.append(Histogram(f"Round length, {P} players", {f"{P}p": (0, np.bincount(t['games.turns']).tolist())}, "turns"))
         ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
         f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
-        bound(f"rounds ending with an exhausted pile ({P} players)", ex, elo, ehi, "exhausted_share")
+        bound(f"rounds ending with an exhausted pile ({P} players)", Proportion(float(t["games.exhausted"].sum()), n),
+              "exhausted_share", setting)
         sc = t["games.scores"]
         srt = np.sort(sc, axis=1)
         margin = (srt[:, -1] - srt[:, -2]).astype(float)
         mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin ** 2).sum(), n)
         f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
-        bound(f"winner's margin over the best loser ({P} players)", mm, mlo, mhi, "winner_margin")
+        bound(f"winner's margin over the best loser ({P} players)", _mean(margin), "winner_margin", setting)
+        # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
+        rep.headline[str(P)] = {"policy": "meld finder", "score_mean": float(srt[:, -1].astype(float).mean()),
+                                "score_label": "winner's round score",
+                                "seat_shares": [x["share"] for x in seats], "game_length": m,
+                                "length_unit": "turns per round"}
         f["joker_retrievals"] = int(t["joker_retrievals"].sum())
         rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]])
-        f["skill"] = _skill(spec, P, max(1, games // 4), seed, executor, progress, rows_skill)
+        f["skill"] = _skill(spec, P, max(1, budget(f"{P}p one random seat", cap=max(1, budget.default // 4))), seed,
+                            executor, progress, rows_skill)
         figs[f"{P}p"] = f
     rep.tables.append(Table("Own turns until the initial meld is possible",
                             ["players", "threshold", "mean", "low", "high", "never"], rows_turns))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, StrictInt, field_validator
 
 from generator.spec.base import (
     MAX_GAMES,
@@ -237,7 +237,7 @@ class PartShares(SpecModel):
 class PlayBalance(SpecModel):
     """Bounds on full games played by the greedy policy in every seat (and greedy against random)."""
 
-    games: int = Field(ge=1, le=MAX_GAMES, description="Full games per player count and mode unless `pnpkit check --games` overrides.")
+    games: int = Field(ge=1, le=MAX_GAMES, description="Most full games per player count and mode: the check plays the first batch (`balance.games`, or --games) and doubles it while a full-game tolerance is UNDECIDED, up to this.")
 
     turn_limit: int = Field(ge=1, le=MAX_TURNS, description="Safety stop: a game still running after this many turns (all "
                                               "players together) is stopped and counted as 'limit'.")
@@ -269,6 +269,8 @@ class Balance(SpecModel):
     unfinished_share: Bound = Field(
         description="Share of solo card games that hit difficulty.max_drops unfinished (over all cards).")
     games: int = Field(ge=1, le=MAX_GAMES, description="Solo games per memory card for the card-level checks (CLI --games overrides).")
+    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     play: PlayBalance | None = Field(None, description="Full-game self-play bounds; omit to skip full-game checks.")
 
 

@@ -47,6 +47,8 @@ class RummyBalance(SpecModel):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
     games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Rounds played per player count unless the CLI overrides.")
+    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     meld_thresholds: list[StrictInt] = Field(min_length=1, description="Initial-meld thresholds whose 'turns until possible' are measured (each <= initial_meld, measured before opening).")
     turns_to_initial_meld: Bound = Field(description="Mean own turns until the spec's initial meld is possible, every player count.")
     seat_win_share: Bound = Field(description="Each seat's round-win share divided by the fair share 1/players.")

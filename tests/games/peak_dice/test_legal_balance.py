@@ -92,3 +92,16 @@ def test_variant_with_unfillable_row_rejected() -> None:
     spec = make_spec(dice=[{"colour": "white", "values": [1, 2, 3, 4, 5, 6, 7, 8]}], variants=variants)
     out = generate_variants(spec, seed=1)
     assert out and all(not v.accepted and "need a peak value" in v.reason for v in out)
+
+
+def test_accepted_variants_are_rejudged_out_of_sample() -> None:
+    """Variants accepted at build are played again on another seed stream, paired with the default sheet, and
+    their score difference is bounded by +- variants.score_tolerance (issue 10: nothing judged in-sample)."""
+    spec = make_spec()
+    wide = spec.variants.model_copy(update={"count": 2, "score_tolerance": 100, "games": 200})
+    spec = spec.model_copy(update={"variants": wide, "players": spec.players.model_copy(update={"min": 3, "max": 3})})
+    rep = balance_report(spec, games=200, seed=4)
+    var = [t for t in rep.tolerances if t.spec_key == "game.variants.score_tolerance"]
+    assert len(var) == 2 and all("out of sample" in t.name for t in var)
+    assert [f["difference"] for f in rep.figures["variants"]] == [t.measured for t in var]
+    assert all(f["difference"] != f["build_expected_score"] for f in rep.figures["variants"])

@@ -167,3 +167,17 @@ def test_balance_report_figures_and_tolerances(spec, cards) -> None:
     assert again.figures == rep.figures
     other = balance_report(spec, games=60, seed=4, executor=SerialExecutor(), kit="raindrops")
     assert other.figures != rep.figures
+
+
+def test_check_judges_points_out_of_sample_even_at_the_build_seed(spec, cards) -> None:
+    """At the kit's own seed and the build's sample size, the check used to replay the build sample number for
+    number (in-sample: the points were fitted on those very games). Its solo games now come from another
+    spawn key, so the re-measured difficulties differ from the build's, and the report says so."""
+    samples = spec.memory_cards.difficulty.samples
+    rep = balance_report(spec.model_copy(update={"balance": spec.balance.model_copy(update={"play": None})}),
+                         games=samples, seed=spec.seed, executor=SerialExecutor(), kit="raindrops")
+    fig = rep.figures["memory_cards"]["cards"]
+    same = sum(c["difficulty"] == c["difficulty_build"] for c in fig)
+    assert same < len(fig) // 10
+    assert any("out of sample" in n for n in rep.notes)
+    assert "(out of sample)" in rep.tolerances[0].name
