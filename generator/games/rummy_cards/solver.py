@@ -9,9 +9,12 @@ groups of their number, which exist iff 3m <= total <= colours*m for some m >= t
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
 
 Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
-with at least the score) are dropped once a layer passes PRUNE_AT states; a search that still outgrows CAP
-states per layer is rerun in a BIG_CAP workspace (solve_exact). Only a search past BIG_CAP returns -2 (give
-up: the player draws); none did in 3 x 2,000 self-play rounds. `solve_turn` is the meld finder's whole turn,
+with at least the score) are dropped once a layer passes PRUNE_AT states. Every search runs in one CAP
+workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
+that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
+Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
+The workspace keeps every layer and its state count, so a search whose input differs from the previous one
+only from number index `start` on resumes there (`resume_counts`; the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
 joker retrieval included.
 
 The objective is points * 256 + cards, with a laid joker worth `joker_value` points (or, when negative, the
@@ -24,15 +27,14 @@ import numpy as np
 
 from generator.engine.kernel import jit
 
-CAP = 8192
+CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
 SRC_TABLE, SRC_TABLE_JOKER, SRC_HAND, SRC_HAND_JOKER, SRC_FREED_JOKER = 0, 1, 2, 3, 4
-BIG_CAP = 32768
-EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards  # the exact fallback when a search outgrows CAP (allocated once per simulation)
+EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards
 RUN, GROUP = 0, 1
 # key bits 46.. : per colour, how many of the table's run jokers of that colour the state has placed (2 bits)
 TJ_SHIFT = 46
@@ -41,20 +43,22 @@ MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay lo
 
 
 @jit
-def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation)."""
+def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                                      np.ndarray, np.ndarray, np.ndarray]:
+    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation):
+    keys, score, parent, dec per layer, the hash table and its used slots, and the state count per layer."""
     n_layers = n_numbers * (n_colours + 1) + 1
     hsize = 1
     while hsize < 2 * cap:
         hsize *= 2
     return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
             np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
-            np.zeros(hsize, np.int32), np.empty(cap, np.int64))
+            np.zeros(hsize, np.int32), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
 def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
-    """The small (CAP) and big (BIG_CAP) workspaces, in the argument order of solve_exact / solve_turn."""
-    return new_workspace(n_colours, n_numbers, CAP) + new_workspace(n_colours, n_numbers, BIG_CAP)
+    """The CAP workspace, in the argument order of solve_counts / solve_turn."""
+    return new_workspace(n_colours, n_numbers, CAP)
 
 
 @jit
@@ -119,35 +123,51 @@ def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                 htab: np.ndarray, hpos: np.ndarray) -> int:
+                 htab: np.ndarray, hpos: np.ndarray, count: np.ndarray) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
 
     Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..hpos come from new_workspace; htab must be all zero on entry and is left all zero.
+    keys..count come from new_workspace; htab must be all zero on entry and is left all zero.
+    """
+    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                         joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
+
+
+@jit
+def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
+                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
+                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
+                  htab: np.ndarray, hpos: np.ndarray, count: np.ndarray, start: int) -> int:
+    """solve_counts, keeping the workspace's layers for number indexes below `start` (0: a fresh search).
+
+    The caller guarantees those layers are a completed search of an input equal to this one at every
+    number index below `start` (hand_jokers, run_jokers, group_jokers and the other arguments equal too):
+    a layer depends only on the layers before it and the input at its own number, so the result, the
+    decisions and every tie are those of a fresh search.
     """
     C = n_colours
     N = n_numbers
-    n_layers = N * (C + 1) + 1
     cap = keys.shape[1]
     hmask = htab.shape[0] - 1
-    count = np.zeros(n_layers, np.int64)
-    keys[0, 0] = 0
-    score[0, 0] = 0
-    parent[0, 0] = -1
-    dec[0, 0] = 0
-    count[0] = 1
+    if start == 0:
+        keys[0, 0] = 0
+        score[0, 0] = 0
+        parent[0, 0] = -1
+        dec[0, 0] = 0
+        count[0] = 1
     target = 0
     for c in range(C):
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
-    L = 0
-    for v in range(N):
+    L = start * (C + 1)
+    for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
         for c in range(C + 1):
             nxt = L + 1
+            count[nxt] = 0
             for si in range(count[L]):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
@@ -489,16 +509,10 @@ def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                 group_jokers: np.ndarray, n_colours: int, n_numbers: int,
                 num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray,
-                big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray,
-                big_hpos: np.ndarray) -> int:
-    """solve_counts in the small workspace, again in the big one when it outgrows it (-2 only past both)."""
-    best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                        joker_value, decisions, keys, score, parent, dec, htab, hpos)
-    if best == GIVE_UP:
-        best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                            joker_value, decisions, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
-    return best
+                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> int:
+    """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
+    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                         joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
 
 
 @jit
@@ -511,8 +525,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
                opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-               htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray, big_score: np.ndarray,
-               big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+               htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> None:
     """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker (the kind it stood for,
     + n_kinds for a group joker) or -1, give-ups]; layout = the new melds (opening) or the whole new table
     (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
@@ -533,8 +546,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     out[3] = 0
     if opening:
         best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
-                           score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab,
-                           big_hpos)
+                           score, parent, dec, htab, hpos, counts)
         if best == GIVE_UP:
             out[3] += 1
         out[0] = best
@@ -555,7 +567,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
             rj[c] = 0
     forced = t_real + t_lock
     best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
-                       parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                       parent, dec, htab, hpos, counts)
     if best == GIVE_UP:
         out[3] += 1
     if best > 0 and (best & 255) > 0:
@@ -567,8 +579,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     if not retrieval:
         return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
-                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
-                    big_htab, big_hpos)
+                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, counts)
 
 
 @jit
@@ -576,8 +587,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                     rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                     out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
                     parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
-                    big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
-                    big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+                    counts: np.ndarray) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -697,7 +707,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
         # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
         relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
-                              dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                              dec, htab, hpos, counts)
         if relaxed == GIVE_UP:
             out[3] += 1
         if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[0]:
@@ -716,7 +726,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                 hand2[k] += 1
                 continue
         bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                            htab, hpos, counts)
         if bound == GIVE_UP:
             out[3] += 1
             hand2[k] += 1
@@ -724,16 +734,22 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         if bound < 0:
             bound = 0
         order = np.argsort(-c_gain[:nc], kind="mergesort")
+        # A candidate's search differs from the bound's only from the candidate's lowest number on, so it
+        # resumes from the bound's layers below it; `valid`: the workspace holds the bound's layers below it.
+        valid = N
         for oi in range(nc):
             i = order[oi]
             if repl + c_gain[i] + bound <= out[0]:
                 break
+            low = c_b[i] if c_typ[i] == RUN else c_a[i]
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score,
+                              parent, dec, htab, hpos, counts, min(low, valid))
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
+            valid = low
             if r == GIVE_UP:
                 out[3] += 1
+                valid = 0  # the layers past the one that overflowed are stale
             if r >= 0 and repl + c_gain[i] + r > out[0]:
                 out[0] = repl + c_gain[i] + r
                 best_k = k
