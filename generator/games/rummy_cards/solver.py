@@ -119,6 +119,59 @@ def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray
                 break
 
 
+MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 2 * 12 + 4
+
+
+@jit
+def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add: np.ndarray, g_out: np.ndarray,
+                 gain_out: np.ndarray, dec_out: np.ndarray, lim_out: np.ndarray) -> int:
+    """The moves of colour c at one number from run slots (a, b), with f table and h hand cards of the kind:
+    each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
+    Per move: what it adds to the state key (slots of colour c from zero, hand jokers used, group cards,
+    table run jokers placed; the group maximum is set by the caller), g, the gain, the decision bits and the
+    limit (table run jokers | hand jokers << 8) the state must have free. Returns the number of moves."""
+    n = 0
+    tsh = TJ_SHIFT + 2 * c
+    for ea in range(2):
+        if ea == 0 and (a == 1 or a == 2):
+            continue
+        for eb in range(2):
+            if eb == 0 and (b == 1 or b == 2):
+                continue
+            if a == b and ea < eb:
+                continue
+            for fa in range(ea + 1):
+                for fb in range(eb + 1):
+                    if a == b and ea == 1 and eb == 1 and fa < fb:
+                        continue
+                    for ta in range(fa + 1):
+                        for tb in range(fb + 1):
+                            if a == b and ea == 1 and eb == 1 and fa == fb and ta < tb:
+                                continue
+                            jn = fa - ta + fb - tb
+                            r = ea - fa + eb - fb
+                            if r > f + h:
+                                continue
+                            lo = f - r if f > r else 0
+                            hi = min(f + h - r, 3)
+                            na = (a + 1 if a < 3 else 3) if ea == 1 else 0
+                            nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
+                            sw = 0
+                            if na < nb:
+                                na, nb = nb, na
+                                sw = 1
+                            for g in range(lo, hi + 1):
+                                add[n] = (((na | (nb << 2)) << (4 * c)) + (jn << 32) + (g << 36)
+                                          + ((ta + tb) << tsh))
+                                g_out[n] = g
+                                gain_out[n] = (r + g - f) * (num * 256 + 1) + jn * (jv * 256 + 1)
+                                dec_out[n] = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
+                                              | (ta << 7) | (tb << 8))
+                                lim_out[n] = (ta + tb) | (jn << 8)
+                                n += 1
+    return n
+
+
 @jit
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
@@ -161,6 +214,15 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     target = 0
     for c in range(C):
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
+    # a colour layer's moves depend on the state only through its (a, b) slots, its free table run jokers and
+    # hand jokers: built once per layer and (a, b), in the enumeration order of _transitions (ties unchanged)
+    tr_add = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_g = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_gain = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_dec = np.empty((16, MAX_TRANSITIONS), np.int32)
+    tr_lim = np.empty((16, MAX_TRANSITIONS), np.int64)
+    n_tr = np.zeros(16, np.int64)
+    built = np.full(16, -1, np.int64)
     L = start * (C + 1)
     for v in range(start, N):
         num = num_min + v
@@ -180,83 +242,47 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                 jr = hand_jokers - used
                 tj_keep = key & TJ_MASK
                 if c < C:
-                    tsh = TJ_SHIFT + 2 * c
-                    tplaced = (key >> tsh) & 3
-                    tfree = run_jokers[c] - tplaced
-                    a = (slots >> (4 * c)) & 3
-                    b = (slots >> (4 * c + 2)) & 3
-                    k = c * N + v
-                    f = forced[k]
-                    h = hand[k]
-                    for ea in range(2):
-                        if ea == 0 and (a == 1 or a == 2):
+                    tfree = run_jokers[c] - ((key >> (TJ_SHIFT + 2 * c)) & 3)
+                    ab = slots >> (4 * c) & 15  # (a, b) of this colour
+                    if built[ab] != nxt:
+                        n_tr[ab] = _transitions(ab & 3, ab >> 2, forced[c * N + v], hand[c * N + v], num, jv, c,
+                                                tr_add[ab], tr_g[ab], tr_gain[ab], tr_dec[ab], tr_lim[ab])
+                        built[ab] = nxt
+                    base = key & ~(15 << (4 * c)) & ~(7 << 42)
+                    for q in range(n_tr[ab]):
+                        lim = tr_lim[ab, q]
+                        if (lim & 255) > tfree or (lim >> 8) > jr:
                             continue
-                        for eb in range(2):
-                            if eb == 0 and (b == 1 or b == 2):
-                                continue
-                            if a == b and ea < eb:
-                                continue
-                            for fa in range(ea + 1):
-                                for fb in range(eb + 1):
-                                    if a == b and ea == 1 and eb == 1 and fa < fb:
-                                        continue
-                                    for ta in range(fa + 1):
-                                        for tb in range(fb + 1):
-                                            if a == b and ea == 1 and eb == 1 and fa == fb and ta < tb:
-                                                continue
-                                            if ta + tb > tfree:
-                                                continue
-                                            jn = fa - ta + fb - tb
-                                            if jn > jr:
-                                                continue
-                                            r = ea - fa + eb - fb
-                                            if r > f + h:
-                                                continue
-                                            lo = f - r if f > r else 0
-                                            hi = f + h - r
-                                            if hi > 3:
-                                                hi = 3
-                                            na = (a + 1 if a < 3 else 3) if ea == 1 else 0
-                                            nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
-                                            sw = 0
-                                            if na < nb:
-                                                na, nb = nb, na
-                                                sw = 1
-                                            nslots = (slots & ~(15 << (4 * c))) | ((na | (nb << 2)) << (4 * c))
-                                            for g in range(lo, hi + 1):
-                                                laid = r + g - f
-                                                gain = laid * (num * 256 + 1) + jn * (jv * 256 + 1)
-                                                mg = maxg if maxg > g else g
-                                                nkey = (nslots | ((used + jn) << 32) | ((sumg + g) << 36) | (mg << 42)
-                                                                    | (tj_keep & ~(3 << tsh))
-                                                                    | ((tplaced + ta + tb) << tsh))
-                                                d = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6) | (ta << 7)
-                                                         | (tb << 8))
-                                                # insert / improve
-                                                hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
-                                                while True:
-                                                    idx = htab[hh]
-                                                    if idx == 0:
-                                                        n = count[nxt]
-                                                        if n >= cap:
-                                                            for q in range(count[nxt]):
-                                                                htab[hpos[q]] = 0
-                                                            return GIVE_UP
-                                                        keys[nxt, n] = nkey
-                                                        score[nxt, n] = sc + gain
-                                                        parent[nxt, n] = si
-                                                        dec[nxt, n] = d
-                                                        htab[hh] = n + 1
-                                                        hpos[n] = hh
-                                                        count[nxt] = n + 1
-                                                        break
-                                                    if keys[nxt, idx - 1] == nkey:
-                                                        if sc + gain > score[nxt, idx - 1]:
-                                                            score[nxt, idx - 1] = sc + gain
-                                                            parent[nxt, idx - 1] = si
-                                                            dec[nxt, idx - 1] = d
-                                                        break
-                                                    hh = (hh + 1) & hmask
+                        g = tr_g[ab, q]
+                        mg = max(maxg, g)
+                        nkey = (base + tr_add[ab, q]) | (mg << 42)
+                        gain = tr_gain[ab, q]
+                        d = tr_dec[ab, q]
+                        # insert / improve
+                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
+                        while True:
+                            idx = htab[hh]
+                            if idx == 0:
+                                n = count[nxt]
+                                if n >= cap:
+                                    for q2 in range(count[nxt]):
+                                        htab[hpos[q2]] = 0
+                                    return GIVE_UP
+                                keys[nxt, n] = nkey
+                                score[nxt, n] = sc + gain
+                                parent[nxt, n] = si
+                                dec[nxt, n] = d
+                                htab[hh] = n + 1
+                                hpos[n] = hh
+                                count[nxt] = n + 1
+                                break
+                            if keys[nxt, idx - 1] == nkey:
+                                if sc + gain > score[nxt, idx - 1]:
+                                    score[nxt, idx - 1] = sc + gain
+                                    parent[nxt, idx - 1] = si
+                                    dec[nxt, idx - 1] = d
+                                break
+                            hh = (hh + 1) & hmask
                 else:
                     for jh in range(jr + 1):
                         jg = jh + group_jokers[v]
