@@ -13,8 +13,12 @@ with at least the score) are dropped once a layer passes PRUNE_AT states. Every 
 workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
 that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
 Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
-The workspace keeps every layer and its state count, so a search whose input differs from the previous one
-only from number index `start` on resumes there (`resume_counts`; the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
+
+Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
+pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
+(`_grow`) under a multiplicative hash; the workspace keeps every layer and its state count, so a search
+whose input differs from the previous one only from number index `start` on resumes there
+(`resume_counts`: the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
 joker retrieval included.
 
 The objective is points * 256 + cards, with a laid joker worth `joker_value` points (or, when negative, the
