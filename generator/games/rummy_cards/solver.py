@@ -31,7 +31,7 @@ import numpy as np
 
 from generator.engine.kernel import jit
 
-HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing, good in the low bits too
+HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
@@ -69,7 +69,7 @@ def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
 @jit
 def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -> int:
     """Index of nkey in layer L (its hash table must be live), or -1."""
-    hh = ((nkey * HASH_MUL) >> 32) & hmask
+    hh = _hash(nkey) & hmask
     while True:
         idx = htab[hh, 0]
         if idx == 0:
@@ -80,6 +80,14 @@ def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -
 
 
 @jit
+def _hash(key: int) -> int:
+    """Multiplicative hash of a state key (its two 32-bit halves folded), well mixed in the low bits; the
+    product stays below 2**63, so the compiled and the pure path compute it alike and without overflow."""
+    x = (key ^ (key >> 32)) & 0xFFFFFFFF
+    return (x * HASH_MUL) >> 15
+
+
+@jit
 def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, hmask: int) -> int:
     """Rehash layer L's n states into a table twice as large (same state indexes); returns the new mask."""
     for q in range(n):
@@ -87,7 +95,7 @@ def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, 
     mask = 2 * hmask + 1
     for q in range(n):
         key = keys[L, q]
-        hh = ((key * HASH_MUL) >> 32) & mask
+        hh = _hash(key) & mask
         while htab[hh, 0] != 0:
             hh = (hh + 1) & mask
         htab[hh, 0] = q + 1
@@ -287,7 +295,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                         gain = tr_gain[ab, q]
                         d = tr_dec[ab, q]
                         # insert / improve
-                        hh = ((nkey * HASH_MUL) >> 32) & hmask
+                        hh = _hash(nkey) & hmask
                         while True:
                             idx = htab[hh, 0]
                             if idx == 0:
@@ -326,7 +334,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                 continue
                         nkey = slots | ((used + jh) << 32) | tj_keep
                         gain = jh * (jv * 256 + 1)
-                        hh = ((nkey * HASH_MUL) >> 32) & hmask
+                        hh = _hash(nkey) & hmask
                         while True:
                             idx = htab[hh, 0]
                             if idx == 0:
