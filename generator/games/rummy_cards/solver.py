@@ -675,6 +675,8 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     n_table_jokers = 0
     for k in range(K):
         n_table_jokers += t_jrun[k] + t_jgrp[k]
+    if n_table_jokers == 0:
+        return  # nothing to retrieve (the loop below would skip every kind): spare the allocations
     rj2 = rj.copy()
     gj2 = gj.copy()
     lock2 = t_lock.copy()
