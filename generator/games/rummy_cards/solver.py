@@ -15,8 +15,8 @@ that redone work was a third of the meld finder's time, and the small one was no
 Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
 
 Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
-pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
-(`_grow`) under a multiplicative hash; the workspace keeps every layer and its state count, so a search
+pair (`_transitions`) and each state only filters them; states are hashed multiplicatively (`_hash`; the old
+xor-shift hash clustered); the workspace keeps every layer and its state count, so a search
 whose input differs from the previous one only from number index `start` on resumes there
 (`resume_counts`: the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
 joker retrieval included.
@@ -85,23 +85,6 @@ def _hash(key: int) -> int:
     product stays below 2**63, so the compiled and the pure path compute it alike and without overflow."""
     x = (key ^ (key >> 32)) & 0xFFFFFFFF
     return (x * HASH_MUL) >> 15
-
-
-@jit
-def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, hmask: int) -> int:
-    """Rehash layer L's n states into a table twice as large (same state indexes); returns the new mask."""
-    for q in range(n):
-        htab[hpos[q], 0] = 0
-    mask = 2 * hmask + 1
-    for q in range(n):
-        key = keys[L, q]
-        hh = _hash(key) & mask
-        while htab[hh, 0] != 0:
-            hh = (hh + 1) & mask
-        htab[hh, 0] = q + 1
-        htab[hh, 1] = key
-        hpos[q] = hh
-    return mask
 
 
 @jit
@@ -235,7 +218,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     C = n_colours
     N = n_numbers
     cap = keys.shape[1]
-    full_mask = htab.shape[0] - 1
+    hmask = htab.shape[0] - 1
     if start == 0:
         keys[0, 0] = 0
         score[0, 0] = 0
@@ -261,11 +244,6 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
         for c in range(C + 1):
             nxt = L + 1
             count[nxt] = 0
-            # the layer's hash table starts near the size the last layer needed and doubles past half full:
-            # a small search probes a few cache-resident slots, not a table sized for CAP
-            hmask = 255
-            while hmask < full_mask and hmask + 1 < 2 * count[L]:
-                hmask = 2 * hmask + 1
             for si in range(count[L]):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
@@ -312,8 +290,6 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                 htab[hh, 1] = nkey
                                 hpos[n] = hh
                                 count[nxt] = n + 1
-                                if 2 * (n + 1) > hmask and hmask < full_mask:
-                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
                             if htab[hh, 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
@@ -351,8 +327,6 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                 htab[hh, 1] = nkey
                                 hpos[n] = hh
                                 count[nxt] = n + 1
-                                if 2 * (n + 1) > hmask and hmask < full_mask:
-                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
                             if htab[hh, 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
