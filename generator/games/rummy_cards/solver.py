@@ -58,7 +58,7 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
         hsize *= 2
     return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
             np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
-            np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
+            np.zeros(hsize, np.int32), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
 def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
@@ -71,10 +71,10 @@ def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -
     """Index of nkey in layer L (its hash table must be live), or -1."""
     hh = _hash(nkey) & hmask
     while True:
-        idx = htab[hh, 0]
+        idx = htab[hh]
         if idx == 0:
             return -1
-        if htab[hh, 1] == nkey:
+        if keys[L, idx - 1] == nkey:
             return int(idx - 1)
         hh = (hh + 1) & hmask
 
@@ -196,8 +196,7 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..count come from new_workspace; htab's index column must be all zero on entry and is left so
-    (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
+    keys..count come from new_workspace; htab must be all zero on entry and is left all zero.
     """
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
                          joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
@@ -275,23 +274,22 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                         # insert / improve
                         hh = _hash(nkey) & hmask
                         while True:
-                            idx = htab[hh, 0]
+                            idx = htab[hh]
                             if idx == 0:
                                 n = count[nxt]
                                 if n >= cap:
                                     for q2 in range(count[nxt]):
-                                        htab[hpos[q2], 0] = 0
+                                        htab[hpos[q2]] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
                                 score[nxt, n] = sc + gain
                                 parent[nxt, n] = si
                                 dec[nxt, n] = d
-                                htab[hh, 0] = n + 1
-                                htab[hh, 1] = nkey
+                                htab[hh] = n + 1
                                 hpos[n] = hh
                                 count[nxt] = n + 1
                                 break
-                            if htab[hh, 1] == nkey:
+                            if keys[nxt, idx - 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
                                     score[nxt, idx - 1] = sc + gain
                                     parent[nxt, idx - 1] = si
@@ -312,23 +310,22 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                         gain = jh * (jv * 256 + 1)
                         hh = _hash(nkey) & hmask
                         while True:
-                            idx = htab[hh, 0]
+                            idx = htab[hh]
                             if idx == 0:
                                 n = count[nxt]
                                 if n >= cap:
                                     for q in range(count[nxt]):
-                                        htab[hpos[q], 0] = 0
+                                        htab[hpos[q]] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
                                 score[nxt, n] = sc + gain
                                 parent[nxt, n] = si
                                 dec[nxt, n] = jg
-                                htab[hh, 0] = n + 1
-                                htab[hh, 1] = nkey
+                                htab[hh] = n + 1
                                 hpos[n] = hh
                                 count[nxt] = n + 1
                                 break
-                            if htab[hh, 1] == nkey:
+                            if keys[nxt, idx - 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
                                     score[nxt, idx - 1] = sc + gain
                                     parent[nxt, idx - 1] = si
@@ -338,7 +335,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
             if count[nxt] > PRUNE_AT:
                 _prune_dominated(nxt, count[nxt], C, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
-                htab[hpos[n], 0] = 0
+                htab[hpos[n]] = 0
             L = nxt
     best = -1
     bi = -1
