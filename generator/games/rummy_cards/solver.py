@@ -15,8 +15,8 @@ that redone work was a third of the meld finder's time, and the small one was no
 Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
 
 Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
-pair (`_transitions`) and each state only filters them; states are hashed multiplicatively (`_hash`; the old
-xor-shift hash clustered); the workspace keeps every layer and its state count, so a search
+pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
+(`_grow`) under a multiplicative hash; the workspace keeps every layer and its state count, so a search
 whose input differs from the previous one only from number index `start` on resumes there
 (`resume_counts`: the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
 joker retrieval included.
@@ -58,7 +58,7 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
         hsize *= 2
     return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
             np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
-            np.zeros(hsize, np.int32), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
+            np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
 def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
@@ -71,10 +71,10 @@ def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -
     """Index of nkey in layer L (its hash table must be live), or -1."""
     hh = _hash(nkey) & hmask
     while True:
-        idx = htab[hh]
+        idx = htab[hh, 0]
         if idx == 0:
             return -1
-        if keys[L, idx - 1] == nkey:
+        if htab[hh, 1] == nkey:
             return int(idx - 1)
         hh = (hh + 1) & hmask
 
@@ -85,6 +85,23 @@ def _hash(key: int) -> int:
     product stays below 2**63, so the compiled and the pure path compute it alike and without overflow."""
     x = (key ^ (key >> 32)) & 0xFFFFFFFF
     return (x * HASH_MUL) >> 15
+
+
+@jit
+def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, hmask: int) -> int:
+    """Rehash layer L's n states into a table twice as large (same state indexes); returns the new mask."""
+    for q in range(n):
+        htab[hpos[q], 0] = 0
+    mask = 2 * hmask + 1
+    for q in range(n):
+        key = keys[L, q]
+        hh = _hash(key) & mask
+        while htab[hh, 0] != 0:
+            hh = (hh + 1) & mask
+        htab[hh, 0] = q + 1
+        htab[hh, 1] = key
+        hpos[q] = hh
+    return mask
 
 
 @jit
@@ -196,7 +213,8 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..count come from new_workspace; htab must be all zero on entry and is left all zero.
+    keys..count come from new_workspace; htab's index column must be all zero on entry and is left so
+    (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
     """
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
                          joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
@@ -217,7 +235,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     C = n_colours
     N = n_numbers
     cap = keys.shape[1]
-    hmask = htab.shape[0] - 1
+    full_mask = htab.shape[0] - 1
     if start == 0:
         keys[0, 0] = 0
         score[0, 0] = 0
@@ -243,6 +261,11 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
         for c in range(C + 1):
             nxt = L + 1
             count[nxt] = 0
+            # the layer's hash table starts near the size the last layer needed and doubles past half full:
+            # a small search probes a few cache-resident slots, not a table sized for CAP
+            hmask = 255
+            while hmask < full_mask and hmask + 1 < 2 * count[L]:
+                hmask = 2 * hmask + 1
             for si in range(count[L]):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
@@ -274,22 +297,25 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                         # insert / improve
                         hh = _hash(nkey) & hmask
                         while True:
-                            idx = htab[hh]
+                            idx = htab[hh, 0]
                             if idx == 0:
                                 n = count[nxt]
                                 if n >= cap:
                                     for q2 in range(count[nxt]):
-                                        htab[hpos[q2]] = 0
+                                        htab[hpos[q2], 0] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
                                 score[nxt, n] = sc + gain
                                 parent[nxt, n] = si
                                 dec[nxt, n] = d
-                                htab[hh] = n + 1
+                                htab[hh, 0] = n + 1
+                                htab[hh, 1] = nkey
                                 hpos[n] = hh
                                 count[nxt] = n + 1
+                                if 2 * (n + 1) > hmask and hmask < full_mask:
+                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
-                            if keys[nxt, idx - 1] == nkey:
+                            if htab[hh, 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
                                     score[nxt, idx - 1] = sc + gain
                                     parent[nxt, idx - 1] = si
@@ -310,22 +336,25 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                         gain = jh * (jv * 256 + 1)
                         hh = _hash(nkey) & hmask
                         while True:
-                            idx = htab[hh]
+                            idx = htab[hh, 0]
                             if idx == 0:
                                 n = count[nxt]
                                 if n >= cap:
                                     for q in range(count[nxt]):
-                                        htab[hpos[q]] = 0
+                                        htab[hpos[q], 0] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
                                 score[nxt, n] = sc + gain
                                 parent[nxt, n] = si
                                 dec[nxt, n] = jg
-                                htab[hh] = n + 1
+                                htab[hh, 0] = n + 1
+                                htab[hh, 1] = nkey
                                 hpos[n] = hh
                                 count[nxt] = n + 1
+                                if 2 * (n + 1) > hmask and hmask < full_mask:
+                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
-                            if keys[nxt, idx - 1] == nkey:
+                            if htab[hh, 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
                                     score[nxt, idx - 1] = sc + gain
                                     parent[nxt, idx - 1] = si
@@ -335,7 +364,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
             if count[nxt] > PRUNE_AT:
                 _prune_dominated(nxt, count[nxt], C, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
-                htab[hpos[n]] = 0
+                htab[hpos[n], 0] = 0
             L = nxt
     best = -1
     bi = -1

@@ -590,3 +590,24 @@ def test_a_search_resumed_from_a_different_input_differs() -> None:
     resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0)
     assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 5) == 6 * 256 + 3  # stale layers kept
 
+
+def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
+    """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
+    (the search's order and ties depend on indexes, never on where a key sits in the table)."""
+    from generator.games.rummy_cards.solver import _grow, _hash, _lookup, new_workspace
+    keys, _, _, _, htab, hpos, _ = new_workspace(4, 13, 1024)
+    rng = np.random.default_rng(7)
+    layer = 3
+    n = 200
+    keys[layer, :n] = rng.integers(0, 2**62, n)
+    mask = 511
+    for q in range(n):  # insert as the search does, into a 512-slot table
+        hh = _hash(int(keys[layer, q])) & mask
+        while htab[hh, 0] != 0:
+            hh = (hh + 1) & mask
+        htab[hh] = (q + 1, keys[layer, q])
+        hpos[q] = hh
+    mask = _grow(keys, layer, n, htab, hpos, mask)
+    assert mask == 1023
+    assert [_lookup(keys, layer, htab, mask, int(k)) for k in keys[layer, :n]] == list(range(n))
+    assert int((htab[:, 0] != 0).sum()) == n  # the old slots were cleared
