@@ -1,72 +1,150 @@
-"""Bench: solver calls/second on realistic hands, self-play rounds/second (compiled vs pure baseline, 1 vs 2
-workers) and the wall time of a full check (2,000 rounds per player count 2-4)."""
+"""Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
+same rounds on the old path (generator/ at --baseline, default the commit before issue 16) measured in the same
+run (baseline ratio), whether both paths give identical tallies, the solver's give-ups, solver calls/s on
+realistic hands, and the wall time of a full check serially and with 2 workers (2-worker speed-up).
+
+    python bench/bench_rummy_cards.py                       # everything (the full checks take minutes)
+    python bench/bench_rummy_cards.py --no-full             # rates and the baseline ratio only
+    python bench/bench_rummy_cards.py --rounds 100 --reps 2 # fewer rounds per measurement
+
+Rates are rounds per CPU second of the measuring process (best of --reps, the current and the old path
+alternating, each in a fresh process), so a shared machine slows them less than wall time would; the load
+averages are printed before and after. The old path is extracted with `git archive` into
+output/bench_baseline/<rev>/ once (its numba compile then lands there, cached for the next run).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
-from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402
-from generator.games.rummy_cards import balance_report  # noqa: E402
-from generator.games.rummy_cards.sim import simulation_from_spec  # noqa: E402
-from generator.games.rummy_cards.solver import CAP, new_workspace, solve_counts  # noqa: E402
-from generator.spec.games.rummy_cards import RummyCardsGame  # noqa: E402
-from tests.games.rummy_cards.fixtures import SPEC  # noqa: E402
+from generator.engine.executors import ProcessExecutor, SerialExecutor
+from generator.games.rummy_cards import balance_report
+from generator.games.rummy_cards.solver import solve_counts, workspaces
+from generator.spec.games.rummy_cards import RummyCardsGame
+from tests.games.rummy_cards.fixtures import SPEC
+
+BASELINE = "ac06553"  # main as merged before issue 16: small workspace first, big one on overflow
+
+# Run in a fresh process with generator/ of the tree under test first on sys.path: one timed play per player
+# count after a warm-up (numba compile or cache load), CPU seconds, and a digest of every tally array.
+MEASURE = """
+import hashlib, json, sys, time
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.sim import simulation_from_spec
+spec = RummyCardsGame.model_validate(json.loads(sys.argv[2]))
+rounds = int(sys.argv[3])
+out = {}
+for players in (2, 3, 4):
+    sim = simulation_from_spec(spec, players)
+    sim.play(np.random.SeedSequence(0), 1)
+    t = time.process_time()
+    tally = sim.play(np.random.SeedSequence(players), rounds)
+    cpu = time.process_time() - t
+    h = hashlib.sha256()
+    for k in sorted(tally):
+        h.update(k.encode() + np.ascontiguousarray(tally[k]).tobytes())
+    out[players] = {"cpu": cpu, "digest": h.hexdigest(), "giveups": int(tally["solver_giveups"].sum())}
+print(json.dumps(out))
+"""
+
+
+def baseline_tree(rev: str) -> Path:
+    """generator/ at `rev`, extracted once under output/bench_baseline/."""
+    sha = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    dest = ROOT / "output" / "bench_baseline" / sha
+    if not (dest / "generator").is_dir():
+        dest.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "generator"], cwd=ROOT, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    return dest
+
+
+def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
+    """One fresh-process measurement of the tree's self-play (see MEASURE)."""
+    env = {k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}
+    env["PYTHONPATH"] = str(tree)
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(tree), json.dumps(SPEC), str(rounds)], env=env,
+                         cwd=tree, capture_output=True, text=True, check=True).stdout
+    result: dict[str, dict[str, float | str | int]] = json.loads(out)
+    return result
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=200, help="rounds per player count and measurement")
+    ap.add_argument("--reps", type=int, default=3, help="measurements per path (best of)")
+    ap.add_argument("--baseline", default=BASELINE, help="git revision of the old path")
+    ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
+    ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
+    args = ap.parse_args()
+    print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
+
     spec = RummyCardsGame.model_validate(SPEC)
-    C, N = 4, 13
-    ws = new_workspace(C, N, CAP)
+    C, N = len(spec.colours), spec.numbers.max - spec.numbers.min + 1
+    ws = workspaces(C, N)
     dec = np.zeros(N * (C + 1), np.int64)
+    no_rj, no_gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
     rng = np.random.default_rng(0)
     cases = []
     for _ in range(300):
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
         cases.append((np.zeros(C * N, np.int64), np.bincount(deck[:int(rng.integers(14, 24))], minlength=C * N),
                       int(rng.integers(0, 2))))
-    solve_counts(cases[0][0], cases[0][1], 0, C, N, 1, -1, dec, *ws)
-    t = time.perf_counter()
+    solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+    t = time.process_time()
     for f, h, j in cases:
-        solve_counts(f, h, j, C, N, 1, -1, dec, *ws)
-    dt = time.perf_counter() - t
-    print(f"solver (opening, 14-23 cards, 0-1 joker): {len(cases) / dt:,.0f} calls/s")
-    sim = simulation_from_spec(spec, 3)
-    sim.play(np.random.SeedSequence(0), 1)
-    t = time.perf_counter()
-    sim.play(np.random.SeedSequence(1), 200)
-    fast = 200 / (time.perf_counter() - t)
-    import generator.games.rummy_cards.sim as S
-    import generator.games.rummy_cards.solver as V
-    saved = (S.play_round, V.solve_counts)
-    print(f"self-play 3p compiled: {fast:,.1f} rounds/s per core")
-    # pure-Python baseline in the same run (few rounds: it is slow)
-    import subprocess, os
-    code = ("import time, numpy as np; from tests.games.rummy_cards.fixtures import SPEC;"
-            "from generator.spec.games.rummy_cards import RummyCardsGame as M;"
-            "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
-            "s=f(M.model_validate(SPEC),3); t=time.perf_counter(); s.play(np.random.SeedSequence(1),2);"
-            "print(2/(time.perf_counter()-t))")
-    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PNPKIT_PURE="1"), capture_output=True,
-                         text=True, cwd=Path(__file__).resolve().parents[1], check=True).stdout
-    pure = float(out.strip())
-    print(f"self-play 3p pure Python baseline: {pure:,.2f} rounds/s  -> compiled/pure = {fast / pure:,.0f}x")
-    del saved
+        solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+    print(f"solver (opening, 14-23 cards, 0-1 joker): {len(cases) / (time.process_time() - t):,.0f} calls/s")
+
+    old_tree = baseline_tree(args.baseline)
+    measure(old_tree, 1)  # compile the old path once (cached under its tree)
+    measure(ROOT, 1)
+    best: dict[str, dict[str, float]] = {"new": {}, "old": {}}
+    digests: dict[str, dict[str, str]] = {"new": {}, "old": {}}
+    giveups = {"new": 0, "old": 0}
+    for _ in range(args.reps):
+        for name, tree in (("new", ROOT), ("old", old_tree)):
+            for p, r in measure(tree, args.rounds).items():
+                best[name][p] = min(best[name].get(p, float("inf")), float(r["cpu"]))
+                digests[name][p] = str(r["digest"])
+                giveups[name] += int(r["giveups"])
+    for p in sorted(best["new"]):
+        new, old = args.rounds / best["new"][p], args.rounds / best["old"][p]
+        same = "identical tallies" if digests["new"][p] == digests["old"][p] else "TALLIES DIFFER"
+        print(f"self-play {p}p meld finders: {new:,.1f} rounds/s per core; old path {old:,.1f} -> "
+              f"{new / old:.2f}x ({same})")
+    print(f"solver give-ups: {giveups['new']} (old path {giveups['old']}) in {args.reps} x {args.rounds} rounds x 3")
+    print(f"load averages after the rates: {load()}")
+    if args.no_full:
+        return
+    base = 0.0
     for name, ex in (("serial", SerialExecutor()), ("2 workers", ProcessExecutor(2))):
         t = time.perf_counter()
-        rep = balance_report(spec, games=2000, seed=1, executor=ex)
+        rep = balance_report(spec, games=args.games, seed=1, executor=ex)
         dt = time.perf_counter() - t
-        print(f"full check 2,000 rounds x 2-4 players, {name}: {dt:.1f} s (ok={rep.ok})")
+        print(f"full check {args.games:,} rounds x 2-4 players, {name}: {dt:.1f} s wall (ok={rep.ok})")
         if name == "serial":
             base = dt
-    print(f"2-worker speed-up: {base / dt:.2f}x")
-    for tol in rep.tolerances:
-        print(("ok   " if tol.ok else "FAIL ") + tol.describe())
+    print(f"2-worker speed-up: {base / dt:.2f}x (wall; load averages now {load()})")
 
 
 if __name__ == "__main__":

@@ -153,8 +153,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                n_jokers: int, hand_size: int, initial_meld: int, joker_penalty: int, thresholds: np.ndarray,
                max_turns: int, random_seat: int, ws_keys: np.ndarray, ws_score: np.ndarray,
                ws_parent: np.ndarray, ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray,
-               big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
-               big_htab: np.ndarray, big_hpos: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
+               ws_count: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
                log: np.ndarray, rules: np.ndarray) -> np.ndarray:
     """Play one round (meld finders; the seat `random_seat` plays random-legal, -1 none); fills scores[p],
     first_possible[p, t] (own turn the meld finder could open at thresholds[t], -1 never) and log[turn] =
@@ -227,8 +226,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
             solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min, joker_penalty, layout, res,
-                       ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys, big_score, big_parent,
-                       big_dec, big_htab, big_hpos)
+                       ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, ws_count)
             best = res[0]
             giveups += res[3]
             pts = best >> 8 if best > 0 else 0
@@ -256,8 +254,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                     # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
                     solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, C, N, num_min, joker_penalty,
-                               layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, big_keys,
-                               big_score, big_parent, big_dec, big_htab, big_hpos)
+                               layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, ws_count)
                     giveups += res[3]
                     if res[0] > 0 and (res[0] & 255) > 0:
                         n_open = ntab - base
@@ -435,7 +432,7 @@ class RummySimulation:
             seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
             res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
                              self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
-                             int(seat[g]), *ws, scores[g], first[g], log, rules)  # type: ignore[call-arg]  # *ws: 12 arrays
+                             int(seat[g]), *ws, scores[g], first[g], log, rules)  # type: ignore[call-arg]  # *ws: 7 arrays
             winner[g], exhausted[g], turns[g], winners[g] = res[0], res[1], res[2], res[5]
             giveups[0] += res[3]
             retrievals[0] += res[4]

@@ -9,9 +9,16 @@ groups of their number, which exist iff 3m <= total <= colours*m for some m >= t
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
 
 Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
-with at least the score) are dropped once a layer passes PRUNE_AT states; a search that still outgrows CAP
-states per layer is rerun in a BIG_CAP workspace (solve_exact). Only a search past BIG_CAP returns -2 (give
-up: the player draws); none did in 3 x 2,000 self-play rounds. `solve_turn` is the meld finder's whole turn,
+with at least the score) are dropped once a layer passes PRUNE_AT states. Every search runs in one CAP
+workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
+that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
+Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
+
+Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
+pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
+(`_grow`) under a multiplicative hash; the workspace keeps every layer and its state count, so a search
+whose input differs from the previous one only from number index `start` on resumes there
+(`resume_counts`: the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
 joker retrieval included.
 
 The objective is points * 256 + cards, with a laid joker worth `joker_value` points (or, when negative, the
@@ -24,15 +31,15 @@ import numpy as np
 
 from generator.engine.kernel import jit
 
-CAP = 8192
+HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
+CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
 SRC_TABLE, SRC_TABLE_JOKER, SRC_HAND, SRC_HAND_JOKER, SRC_FREED_JOKER = 0, 1, 2, 3, 4
-BIG_CAP = 32768
-EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards  # the exact fallback when a search outgrows CAP (allocated once per simulation)
+EXACT_RETRIEVAL_TABLE = 50  # the exact retrieval search runs on tables of at most this many cards
 RUN, GROUP = 0, 1
 # key bits 46.. : per colour, how many of the table's run jokers of that colour the state has placed (2 bits)
 TJ_SHIFT = 46
@@ -41,33 +48,60 @@ MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay lo
 
 
 @jit
-def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation)."""
+def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                                      np.ndarray, np.ndarray, np.ndarray]:
+    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation):
+    keys, score, parent, dec per layer, the hash table and its used slots, and the state count per layer."""
     n_layers = n_numbers * (n_colours + 1) + 1
     hsize = 1
     while hsize < 2 * cap:
         hsize *= 2
     return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
             np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
-            np.zeros(hsize, np.int32), np.empty(cap, np.int64))
+            np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
 def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
-    """The small (CAP) and big (BIG_CAP) workspaces, in the argument order of solve_exact / solve_turn."""
-    return new_workspace(n_colours, n_numbers, CAP) + new_workspace(n_colours, n_numbers, BIG_CAP)
+    """The CAP workspace, in the argument order of solve_counts / solve_turn."""
+    return new_workspace(n_colours, n_numbers, CAP)
 
 
 @jit
 def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -> int:
     """Index of nkey in layer L (its hash table must be live), or -1."""
-    hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
+    hh = _hash(nkey) & hmask
     while True:
-        idx = htab[hh]
+        idx = htab[hh, 0]
         if idx == 0:
             return -1
-        if keys[L, idx - 1] == nkey:
+        if htab[hh, 1] == nkey:
             return int(idx - 1)
         hh = (hh + 1) & hmask
+
+
+@jit
+def _hash(key: int) -> int:
+    """Multiplicative hash of a state key (its two 32-bit halves folded), well mixed in the low bits; the
+    product stays below 2**63, so the compiled and the pure path compute it alike and without overflow."""
+    x = (key ^ (key >> 32)) & 0xFFFFFFFF
+    return (x * HASH_MUL) >> 15
+
+
+@jit
+def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, hmask: int) -> int:
+    """Rehash layer L's n states into a table twice as large (same state indexes); returns the new mask."""
+    for q in range(n):
+        htab[hpos[q], 0] = 0
+    mask = 2 * hmask + 1
+    for q in range(n):
+        key = keys[L, q]
+        hh = _hash(key) & mask
+        while htab[hh, 0] != 0:
+            hh = (hh + 1) & mask
+        htab[hh, 0] = q + 1
+        htab[hh, 1] = key
+        hpos[q] = hh
+    return mask
 
 
 @jit
@@ -115,39 +149,123 @@ def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray
                 break
 
 
+MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 2 * 12 + 4
+
+
+@jit
+def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add: np.ndarray, g_out: np.ndarray,
+                 gain_out: np.ndarray, dec_out: np.ndarray, lim_out: np.ndarray) -> int:
+    """The moves of colour c at one number from run slots (a, b), with f table and h hand cards of the kind:
+    each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
+    Per move: what it adds to the state key (slots of colour c from zero, hand jokers used, group cards,
+    table run jokers placed; the group maximum is set by the caller), g, the gain, the decision bits and the
+    limit (table run jokers | hand jokers << 8) the state must have free. Returns the number of moves."""
+    n = 0
+    tsh = TJ_SHIFT + 2 * c
+    for ea in range(2):
+        if ea == 0 and (a == 1 or a == 2):
+            continue
+        for eb in range(2):
+            if eb == 0 and (b == 1 or b == 2):
+                continue
+            if a == b and ea < eb:
+                continue
+            for fa in range(ea + 1):
+                for fb in range(eb + 1):
+                    if a == b and ea == 1 and eb == 1 and fa < fb:
+                        continue
+                    for ta in range(fa + 1):
+                        for tb in range(fb + 1):
+                            if a == b and ea == 1 and eb == 1 and fa == fb and ta < tb:
+                                continue
+                            jn = fa - ta + fb - tb
+                            r = ea - fa + eb - fb
+                            if r > f + h:
+                                continue
+                            lo = f - r if f > r else 0
+                            hi = min(f + h - r, 3)
+                            na = (a + 1 if a < 3 else 3) if ea == 1 else 0
+                            nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
+                            sw = 0
+                            if na < nb:
+                                na, nb = nb, na
+                                sw = 1
+                            for g in range(lo, hi + 1):
+                                add[n] = (((na | (nb << 2)) << (4 * c)) + (jn << 32) + (g << 36)
+                                          + ((ta + tb) << tsh))
+                                g_out[n] = g
+                                gain_out[n] = (r + g - f) * (num * 256 + 1) + jn * (jv * 256 + 1)
+                                dec_out[n] = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
+                                              | (ta << 7) | (tb << 8))
+                                lim_out[n] = (ta + tb) | (jn << 8)
+                                n += 1
+    return n
+
+
 @jit
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                 htab: np.ndarray, hpos: np.ndarray) -> int:
+                 htab: np.ndarray, hpos: np.ndarray, count: np.ndarray) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
 
     Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..hpos come from new_workspace; htab must be all zero on entry and is left all zero.
+    keys..count come from new_workspace; htab's index column must be all zero on entry and is left so
+    (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
+    """
+    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                         joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
+
+
+@jit
+def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
+                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
+                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
+                  htab: np.ndarray, hpos: np.ndarray, count: np.ndarray, start: int) -> int:
+    """solve_counts, keeping the workspace's layers for number indexes below `start` (0: a fresh search).
+
+    The caller guarantees those layers are a completed search of an input equal to this one at every
+    number index below `start` (hand_jokers, run_jokers, group_jokers and the other arguments equal too):
+    a layer depends only on the layers before it and the input at its own number, so the result, the
+    decisions and every tie are those of a fresh search.
     """
     C = n_colours
     N = n_numbers
-    n_layers = N * (C + 1) + 1
     cap = keys.shape[1]
-    hmask = htab.shape[0] - 1
-    count = np.zeros(n_layers, np.int64)
-    keys[0, 0] = 0
-    score[0, 0] = 0
-    parent[0, 0] = -1
-    dec[0, 0] = 0
-    count[0] = 1
+    full_mask = htab.shape[0] - 1
+    if start == 0:
+        keys[0, 0] = 0
+        score[0, 0] = 0
+        parent[0, 0] = -1
+        dec[0, 0] = 0
+        count[0] = 1
     target = 0
     for c in range(C):
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
-    L = 0
-    for v in range(N):
+    # a colour layer's moves depend on the state only through its (a, b) slots, its free table run jokers and
+    # hand jokers: built once per layer and (a, b), in the enumeration order of _transitions (ties unchanged)
+    tr_add = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_g = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_gain = np.empty((16, MAX_TRANSITIONS), np.int64)
+    tr_dec = np.empty((16, MAX_TRANSITIONS), np.int32)
+    tr_lim = np.empty((16, MAX_TRANSITIONS), np.int64)
+    n_tr = np.zeros(16, np.int64)
+    built = np.full(16, -1, np.int64)
+    L = start * (C + 1)
+    for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
         for c in range(C + 1):
             nxt = L + 1
+            count[nxt] = 0
+            # the layer's hash table starts near the size the last layer needed and doubles past half full:
+            # a small search probes a few cache-resident slots, not a table sized for CAP
+            hmask = 255
+            while hmask < full_mask and hmask + 1 < 2 * count[L]:
+                hmask = 2 * hmask + 1
             for si in range(count[L]):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
@@ -160,83 +278,50 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
                 jr = hand_jokers - used
                 tj_keep = key & TJ_MASK
                 if c < C:
-                    tsh = TJ_SHIFT + 2 * c
-                    tplaced = (key >> tsh) & 3
-                    tfree = run_jokers[c] - tplaced
-                    a = (slots >> (4 * c)) & 3
-                    b = (slots >> (4 * c + 2)) & 3
-                    k = c * N + v
-                    f = forced[k]
-                    h = hand[k]
-                    for ea in range(2):
-                        if ea == 0 and (a == 1 or a == 2):
+                    tfree = run_jokers[c] - ((key >> (TJ_SHIFT + 2 * c)) & 3)
+                    ab = slots >> (4 * c) & 15  # (a, b) of this colour
+                    if built[ab] != nxt:
+                        n_tr[ab] = _transitions(ab & 3, ab >> 2, forced[c * N + v], hand[c * N + v], num, jv, c,
+                                                tr_add[ab], tr_g[ab], tr_gain[ab], tr_dec[ab], tr_lim[ab])
+                        built[ab] = nxt
+                    base = key & ~(15 << (4 * c)) & ~(7 << 42)
+                    for q in range(n_tr[ab]):
+                        lim = tr_lim[ab, q]
+                        if (lim & 255) > tfree or (lim >> 8) > jr:
                             continue
-                        for eb in range(2):
-                            if eb == 0 and (b == 1 or b == 2):
-                                continue
-                            if a == b and ea < eb:
-                                continue
-                            for fa in range(ea + 1):
-                                for fb in range(eb + 1):
-                                    if a == b and ea == 1 and eb == 1 and fa < fb:
-                                        continue
-                                    for ta in range(fa + 1):
-                                        for tb in range(fb + 1):
-                                            if a == b and ea == 1 and eb == 1 and fa == fb and ta < tb:
-                                                continue
-                                            if ta + tb > tfree:
-                                                continue
-                                            jn = fa - ta + fb - tb
-                                            if jn > jr:
-                                                continue
-                                            r = ea - fa + eb - fb
-                                            if r > f + h:
-                                                continue
-                                            lo = f - r if f > r else 0
-                                            hi = f + h - r
-                                            if hi > 3:
-                                                hi = 3
-                                            na = (a + 1 if a < 3 else 3) if ea == 1 else 0
-                                            nb = (b + 1 if b < 3 else 3) if eb == 1 else 0
-                                            sw = 0
-                                            if na < nb:
-                                                na, nb = nb, na
-                                                sw = 1
-                                            nslots = (slots & ~(15 << (4 * c))) | ((na | (nb << 2)) << (4 * c))
-                                            for g in range(lo, hi + 1):
-                                                laid = r + g - f
-                                                gain = laid * (num * 256 + 1) + jn * (jv * 256 + 1)
-                                                mg = maxg if maxg > g else g
-                                                nkey = (nslots | ((used + jn) << 32) | ((sumg + g) << 36) | (mg << 42)
-                                                                    | (tj_keep & ~(3 << tsh))
-                                                                    | ((tplaced + ta + tb) << tsh))
-                                                d = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6) | (ta << 7)
-                                                         | (tb << 8))
-                                                # insert / improve
-                                                hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
-                                                while True:
-                                                    idx = htab[hh]
-                                                    if idx == 0:
-                                                        n = count[nxt]
-                                                        if n >= cap:
-                                                            for q in range(count[nxt]):
-                                                                htab[hpos[q]] = 0
-                                                            return GIVE_UP
-                                                        keys[nxt, n] = nkey
-                                                        score[nxt, n] = sc + gain
-                                                        parent[nxt, n] = si
-                                                        dec[nxt, n] = d
-                                                        htab[hh] = n + 1
-                                                        hpos[n] = hh
-                                                        count[nxt] = n + 1
-                                                        break
-                                                    if keys[nxt, idx - 1] == nkey:
-                                                        if sc + gain > score[nxt, idx - 1]:
-                                                            score[nxt, idx - 1] = sc + gain
-                                                            parent[nxt, idx - 1] = si
-                                                            dec[nxt, idx - 1] = d
-                                                        break
-                                                    hh = (hh + 1) & hmask
+                        g = tr_g[ab, q]
+                        mg = max(maxg, g)
+                        nkey = (base + tr_add[ab, q]) | (mg << 42)
+                        gain = tr_gain[ab, q]
+                        d = tr_dec[ab, q]
+                        # insert / improve
+                        hh = _hash(nkey) & hmask
+                        while True:
+                            idx = htab[hh, 0]
+                            if idx == 0:
+                                n = count[nxt]
+                                if n >= cap:
+                                    for q2 in range(count[nxt]):
+                                        htab[hpos[q2], 0] = 0
+                                    return GIVE_UP
+                                keys[nxt, n] = nkey
+                                score[nxt, n] = sc + gain
+                                parent[nxt, n] = si
+                                dec[nxt, n] = d
+                                htab[hh, 0] = n + 1
+                                htab[hh, 1] = nkey
+                                hpos[n] = hh
+                                count[nxt] = n + 1
+                                if 2 * (n + 1) > hmask and hmask < full_mask:
+                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
+                                break
+                            if htab[hh, 1] == nkey:
+                                if sc + gain > score[nxt, idx - 1]:
+                                    score[nxt, idx - 1] = sc + gain
+                                    parent[nxt, idx - 1] = si
+                                    dec[nxt, idx - 1] = d
+                                break
+                            hh = (hh + 1) & hmask
                 else:
                     for jh in range(jr + 1):
                         jg = jh + group_jokers[v]
@@ -249,24 +334,27 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
                                 continue
                         nkey = slots | ((used + jh) << 32) | tj_keep
                         gain = jh * (jv * 256 + 1)
-                        hh = (nkey ^ (nkey >> 13) ^ (nkey >> 29) ^ (nkey >> 41)) & hmask
+                        hh = _hash(nkey) & hmask
                         while True:
-                            idx = htab[hh]
+                            idx = htab[hh, 0]
                             if idx == 0:
                                 n = count[nxt]
                                 if n >= cap:
                                     for q in range(count[nxt]):
-                                        htab[hpos[q]] = 0
+                                        htab[hpos[q], 0] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
                                 score[nxt, n] = sc + gain
                                 parent[nxt, n] = si
                                 dec[nxt, n] = jg
-                                htab[hh] = n + 1
+                                htab[hh, 0] = n + 1
+                                htab[hh, 1] = nkey
                                 hpos[n] = hh
                                 count[nxt] = n + 1
+                                if 2 * (n + 1) > hmask and hmask < full_mask:
+                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
-                            if keys[nxt, idx - 1] == nkey:
+                            if htab[hh, 1] == nkey:
                                 if sc + gain > score[nxt, idx - 1]:
                                     score[nxt, idx - 1] = sc + gain
                                     parent[nxt, idx - 1] = si
@@ -276,7 +364,7 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
             if count[nxt] > PRUNE_AT:
                 _prune_dominated(nxt, count[nxt], C, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
-                htab[hpos[n]] = 0
+                htab[hpos[n], 0] = 0
             L = nxt
     best = -1
     bi = -1
@@ -489,16 +577,10 @@ def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                 group_jokers: np.ndarray, n_colours: int, n_numbers: int,
                 num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray,
-                big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray,
-                big_hpos: np.ndarray) -> int:
-    """solve_counts in the small workspace, again in the big one when it outgrows it (-2 only past both)."""
-    best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                        joker_value, decisions, keys, score, parent, dec, htab, hpos)
-    if best == GIVE_UP:
-        best = solve_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                            joker_value, decisions, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
-    return best
+                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> int:
+    """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
+    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
+                         joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
 
 
 @jit
@@ -511,8 +593,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
                opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-               htab: np.ndarray, hpos: np.ndarray, big_keys: np.ndarray, big_score: np.ndarray,
-               big_parent: np.ndarray, big_dec: np.ndarray, big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+               htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> None:
     """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker (the kind it stood for,
     + n_kinds for a group joker) or -1, give-ups]; layout = the new melds (opening) or the whole new table
     (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
@@ -533,8 +614,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     out[3] = 0
     if opening:
         best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
-                           score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab,
-                           big_hpos)
+                           score, parent, dec, htab, hpos, counts)
         if best == GIVE_UP:
             out[3] += 1
         out[0] = best
@@ -555,7 +635,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
             rj[c] = 0
     forced = t_real + t_lock
     best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
-                       parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                       parent, dec, htab, hpos, counts)
     if best == GIVE_UP:
         out[3] += 1
     if best > 0 and (best & 255) > 0:
@@ -567,8 +647,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     if not retrieval:
         return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
-                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, big_keys, big_score, big_parent, big_dec,
-                    big_htab, big_hpos)
+                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, counts)
 
 
 @jit
@@ -576,8 +655,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                     rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
                     out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
                     parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
-                    big_keys: np.ndarray, big_score: np.ndarray, big_parent: np.ndarray, big_dec: np.ndarray,
-                    big_htab: np.ndarray, big_hpos: np.ndarray) -> None:
+                    counts: np.ndarray) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -597,6 +675,8 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     n_table_jokers = 0
     for k in range(K):
         n_table_jokers += t_jrun[k] + t_jgrp[k]
+    if n_table_jokers == 0:
+        return  # nothing to retrieve (the loop below would skip every kind): spare the allocations
     rj2 = rj.copy()
     gj2 = gj.copy()
     lock2 = t_lock.copy()
@@ -697,7 +777,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
         # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
         relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
-                              dec, htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                              dec, htab, hpos, counts)
         if relaxed == GIVE_UP:
             out[3] += 1
         if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[0]:
@@ -716,7 +796,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                 hand2[k] += 1
                 continue
         bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+                            htab, hpos, counts)
         if bound == GIVE_UP:
             out[3] += 1
             hand2[k] += 1
@@ -724,16 +804,22 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         if bound < 0:
             bound = 0
         order = np.argsort(-c_gain[:nc], kind="mergesort")
+        # A candidate's search differs from the bound's only from the candidate's lowest number on, so it
+        # resumes from the bound's layers below it; `valid`: the workspace holds the bound's layers below it.
+        valid = N
         for oi in range(nc):
             i = order[oi]
             if repl + c_gain[i] + bound <= out[0]:
                 break
+            low = c_b[i] if c_typ[i] == RUN else c_a[i]
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, big_keys, big_score, big_parent, big_dec, big_htab, big_hpos)
+            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score,
+                              parent, dec, htab, hpos, counts, min(low, valid))
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
+            valid = low
             if r == GIVE_UP:
                 out[3] += 1
+                valid = 0  # the layers past the one that overflowed are stale
             if r >= 0 and repl + c_gain[i] + r > out[0]:
                 out[0] = repl + c_gain[i] + r
                 best_k = k

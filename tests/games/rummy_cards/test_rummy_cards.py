@@ -484,14 +484,14 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
     assert opening.table is None or opening.table[:1] == table  # opening never touches the table
 
 
-def test_solver_is_exact_past_the_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import CAP, new_workspace, solve_exact, workspaces
+def test_solver_is_exact_past_a_small_workspace() -> None:
+    from generator.games.rummy_cards.solver import new_workspace, solve_exact, workspaces
     forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
                        1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
     hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
                      1, 0, 0, 2, 1, 0, 1, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 1, 2, 1], np.int64)  # a 2p give-up (43 cards)
     dec = np.zeros(65, np.int64)
-    tiny = new_workspace(4, 13, CAP // 8)
+    tiny = new_workspace(4, 13, 1024)  # far below CAP: this 43-card search outgrows it
     no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
     assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, *tiny) == -2
     assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
@@ -544,3 +544,70 @@ def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them
     for field, value in (("opening_turn", "may_add_after_opening"), ("draw", "by_choice")):
         flipped = SPEC_M.model_copy(update={"rules": SPEC_M.rules.model_copy(update={field: value})})
         assert balance_report(flipped, games=8, seed=2, executor=None).figures != base, field
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), start=st.integers(1, 12), run_joker=st.booleans())
+def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: bool) -> None:
+    """resume_counts keeps the workspace's layers below `start` from the previous search; when the inputs agree
+    below `start` the value and the decisions along the optimum are a fresh search's."""
+    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    rng = np.random.default_rng(seed)
+    C, N = 4, 13
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    forced = np.bincount(deck[:int(rng.integers(0, 30))], minlength=C * N).astype(np.int64)
+    hand = np.bincount(deck[30:30 + int(rng.integers(5, 20))], minlength=C * N).astype(np.int64)
+    hand2 = hand.copy()  # differs from `hand` only at numbers >= start
+    for k in range(C * N):
+        if k % N >= start:
+            hand2[k] = int(rng.integers(0, 3 - forced[k])) if forced[k] < 2 else 0
+    rj = np.array([int(run_joker), 0, 0, 0], np.int64)
+    gj = np.zeros(N, np.int64)
+    ws = workspaces(C, N)
+    fresh_dec, resumed_dec = np.zeros(N * (C + 1), np.int64), np.zeros(N * (C + 1), np.int64)
+    fresh = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, fresh_dec, *ws, 0)
+    resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), *ws, 0)
+    resumed = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, resumed_dec, *ws, start)
+    assert resumed == fresh
+    assert fresh < 0 or (resumed_dec == fresh_dec).all()
+
+
+def test_a_search_resumed_from_a_different_input_differs() -> None:
+    """The resume really keeps the old layers (so the test above can fail): resuming above a difference in the
+    hand gives the old hand's answer, not the new one's."""
+    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    C, N = 4, 13
+    z = np.zeros(C * N, np.int64)
+    old = np.zeros(C * N, np.int64)
+    old[[0, 1, 2]] = 1  # yellow 1 2 3
+    new = np.zeros(C * N, np.int64)
+    new[[0 * N + 0, 1 * N + 0, 2 * N + 0]] = 1  # yellow1 blue1 black1: also 3 cards, fewer points
+    ws = workspaces(C, N)
+    dec = np.zeros(N * (C + 1), np.int64)
+    rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
+    assert resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 6 * 256 + 3
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 3 * 256 + 3
+    resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0)
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 5) == 6 * 256 + 3  # stale layers kept
+
+
+def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
+    """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
+    (the search's order and ties depend on indexes, never on where a key sits in the table)."""
+    from generator.games.rummy_cards.solver import _grow, _hash, _lookup, new_workspace
+    keys, _, _, _, htab, hpos, _ = new_workspace(4, 13, 1024)
+    rng = np.random.default_rng(7)
+    layer = 3
+    n = 200
+    keys[layer, :n] = rng.integers(0, 2**62, n)
+    mask = 511
+    for q in range(n):  # insert as the search does, into a 512-slot table
+        hh = _hash(int(keys[layer, q])) & mask
+        while htab[hh, 0] != 0:
+            hh = (hh + 1) & mask
+        htab[hh] = (q + 1, keys[layer, q])
+        hpos[q] = hh
+    mask = _grow(keys, layer, n, htab, hpos, mask)
+    assert mask == 1023
+    assert [_lookup(keys, layer, htab, mask, int(k)) for k in keys[layer, :n]] == list(range(n))
+    assert int((htab[:, 0] != 0).sum()) == n  # the old slots were cleared
