@@ -805,11 +805,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 cond: np.ndarray, card_ids: np.ndarray, c_n: np.ndarray, c_pts: np.ndarray, c_ratio: np.ndarray,
                 c_per: np.ndarray, c_sym: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray,
                 c_pj: np.ndarray, covers: np.ndarray, means: np.ndarray,
-                wins: np.ndarray, ties: np.ndarray, parts: np.ndarray, card_held: np.ndarray,
-                card_done: np.ndarray, card_turns: np.ndarray, cloud_taken: np.ndarray, g_turns: np.ndarray,
+                wins: np.ndarray, ties: np.ndarray, g_parts: np.ndarray, card_held: np.ndarray,
+                card_done: np.ndarray, card_turns: np.ndarray, g_clouds: np.ndarray, g_turns: np.ndarray,
                 g_rounds: np.ndarray, g_trigger: np.ndarray, greedy_wins: np.ndarray, g_margin: np.ndarray) -> None:
     """Play game g from `random.Random(hi[g] << 32 | lo[g])` for every g, seats by `mode` (MODES), and add it
-    to the tallies (the arrays of `sim.FullGames.play`)."""
+    to the tallies (the arrays of `sim.FullGames.play`; score parts and cloud takes per game)."""
     P = players
     C = rules[R_COLUMNS]
     cap = rules[R_CAP]
@@ -1280,7 +1280,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                         chead[ty] += 1
                         have[p, ty] = 1
                         cloud_pts[p] += cpts[tok]
-                        cloud_taken[ty] += 1
+                        g_clouds[g, ty] += 1
             if final:
                 if cur + 1 < P:
                     cur += 1
@@ -1318,11 +1318,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             e = 0
             for s in range(held_n[p]):
                 e = max(e, hnt[p, s] + hnb[p, s])
-            parts[0] += a
-            parts[1] += b
-            parts[2] += cloud_pts[p]
-            parts[3] += thunder_pts[p]
-            parts[4] += e
+            g_parts[g, 0] += a
+            g_parts[g, 1] += b
+            g_parts[g, 2] += cloud_pts[p]
+            g_parts[g, 3] += thunder_pts[p]
+            g_parts[g, 4] += e
             totals[p] = a + b + cloud_pts[p] + thunder_pts[p] + e
             best = max(best, totals[p])
         ntop = 0

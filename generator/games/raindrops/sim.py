@@ -148,22 +148,24 @@ class FullGames:
             "games": np.array([games], dtype=np.int64),
             "wins": np.zeros(n, dtype=np.float64),
             "ties": np.zeros(3, dtype=np.int64),
-            "parts": np.zeros(len(PARTS), dtype=np.int64),
             "card_held": np.zeros(max_card, dtype=np.int64),
             "card_done": np.zeros(max_card, dtype=np.int64),
             "card_turns": np.zeros(max_card, dtype=np.int64),
-            "cloud_taken": np.zeros(len(tb.cstack_n) if len(self.clouds) else 0, dtype=np.int64),
             "greedy_wins": np.zeros(1, dtype=np.float64),
             "games.turns": np.zeros(games, dtype=np.int64),
             "games.rounds": np.zeros(games, dtype=np.int64),
             "games.trigger": np.zeros(games, dtype=np.int64),
             "games.margin": np.zeros(games, dtype=np.float64),
+            "games.parts": np.zeros((games, len(PARTS)), dtype=np.int64),
+            "games.clouds": np.zeros((games, len(tb.cstack_n) if len(self.clouds) else 0), dtype=np.int64),
         }
         fn = py_func(K.play_games) if self.pure else K.play_games
-        cloud = t["cloud_taken"] if len(self.clouds) else np.zeros(1, dtype=np.int64)
-        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["parts"], t["card_held"], t["card_done"],
+        cloud = t["games.clouds"] if len(self.clouds) else np.zeros((games, 1), dtype=np.int64)
+        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"],
            t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"],
            t["games.margin"])
+        t["parts"] = t["games.parts"].sum(axis=0)
+        t["cloud_taken"] = t["games.clouds"].sum(axis=0)
         return t
 
 
