@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from generator.errors import RenderError
 from generator.resources import atomic_write
+
+
+@contextmanager
+def _page(pdf_path: Path, page: int) -> Iterator[pdfium.PdfPage]:
+    """Page `page` (0-based) of the PDF at `pdf_path`, open for the block; located errors if it is missing."""
+    try:
+        doc = pdfium.PdfDocument(str(pdf_path))
+    except (OSError, pdfium.PdfiumError) as e:
+        raise RenderError(f"cannot read {pdf_path}: {e}") from e
+    try:
+        if not 0 <= page < len(doc):
+            raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
+        yield doc[page]
+    finally:
+        doc.close()
 
 
 def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) -> None:
@@ -17,33 +34,17 @@ def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) 
         raise RenderError(f"dpi must be positive, got {dpi}")
     if not png_path.parent.is_dir():
         raise RenderError(f"cannot write {png_path}: folder {png_path.parent} does not exist")
-    try:
-        doc = pdfium.PdfDocument(str(pdf_path))
-    except (OSError, pdfium.PdfiumError) as e:
-        raise RenderError(f"cannot read {pdf_path}: {e}") from e
-    try:
-        if not 0 <= page < len(doc):
-            raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
-        image = doc[page].render(scale=dpi / 72).to_pil()
-        atomic_write(png_path, lambda tmp: image.save(tmp, format="PNG", dpi=(dpi, dpi)), what="the PNG")
-    finally:
-        doc.close()
+    with _page(pdf_path, page) as pg:
+        image = pg.render(scale=dpi / 72).to_pil()
+    atomic_write(png_path, lambda tmp: image.save(tmp, format="PNG", dpi=(dpi, dpi)), what="the PNG")
 
 
 def page_png(pdf_path: Path, page: int, *, dpi: int = 80) -> bytes:
     """Page `page` (0-based) of `pdf_path` as PNG bytes (the live preview's pictures)."""
     from generator.render.raster import png_bytes
 
-    try:
-        doc = pdfium.PdfDocument(str(pdf_path))
-    except (OSError, pdfium.PdfiumError) as e:
-        raise RenderError(f"cannot read {pdf_path}: {e}") from e
-    try:
-        if not 0 <= page < len(doc):
-            raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
-        return png_bytes(doc[page].render(scale=dpi / 72).to_pil())
-    finally:
-        doc.close()
+    with _page(pdf_path, page) as pg:
+        return png_bytes(pg.render(scale=dpi / 72).to_pil())
 
 
 def page_count(pdf_path: Path) -> int:
