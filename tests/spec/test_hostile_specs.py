@@ -8,6 +8,7 @@ import pytest
 
 from generator.errors import SpecError
 from generator.spec.kit import load_kit
+from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,20 +17,6 @@ def copy(tmp_path: Path, kit: str) -> Path:
     dst = tmp_path / kit
     shutil.copytree(ROOT / "layouts" / kit, dst)
     return dst
-
-
-def edit(kit: Path, old: str, new: str) -> None:
-    p = kit / "kit.yaml"
-    text = p.read_text(encoding="utf-8")
-    assert old in text, old
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(kit: Path, needle: str) -> int:
-    for i, line in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
-            return i
-    raise AssertionError(needle)
 
 
 def problems(kit: Path) -> list[str]:

@@ -7,6 +7,7 @@ import pytest
 
 from generator.errors import SpecError
 from generator.spec.kit import load_kit
+from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,20 +17,6 @@ def kit_copy(tmp_path):
     dst = tmp_path / "rr"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", dst)
     return dst
-
-
-def edit(kit: Path, old: str, new: str) -> None:
-    p = kit / "kit.yaml"
-    text = p.read_text(encoding="utf-8")
-    assert old in text, old
-    p.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def line_of(kit: Path, needle: str) -> int:
-    for i, line in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
-            return i
-    raise AssertionError(needle)
 
 
 def test_shipped_kit_loads():
