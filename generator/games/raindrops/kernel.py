@@ -33,6 +33,7 @@ import numpy as np
 
 from generator.engine.kernel import jit
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
+from generator.games.raindrops.difficulty import _popcount
 from generator.games.raindrops.policies import GreedyPolicy, best_drop
 from generator.games.raindrops.rules import Params, Raindrops
 
@@ -369,15 +370,6 @@ def _fit(tid: int, p: int, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarr
                 best = per
                 break
     return best
-
-
-@jit
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @jit

@@ -22,6 +22,17 @@ ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a ch
 
 
 @jit
+def _hand_jokers_on_table(tab: np.ndarray, ntab: int) -> int:
+    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to table)."""
+    n = 0
+    for mi in range(ntab):
+        for i in range(tab[mi, 1]):
+            if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
+                n += 1
+    return n
+
+
+@jit
 def random_plays(act: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: int, opened: bool, n_colours: int,
                  n_numbers: int, num_min: int, initial_meld: int) -> int:
     """The random-legal player's play list, in the order of `Game.legal_actions`: 0 draw; new runs (colour,
@@ -209,19 +220,10 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             else:
                 act = rand_below(rng, n_plays)
             if act > 0:
-                j_before = 0
-                for mi in range(ntab):
-                    for i in range(tab[mi, 1]):
-                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
-                            j_before += 1
+                j_before = _hand_jokers_on_table(tab, ntab)
                 ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min,  # type: ignore[arg-type]
                                     initial_meld)  # (compiled: act is an int64 scalar)
-                j_after = 0
-                for mi in range(ntab):
-                    for i in range(tab[mi, 1]):
-                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
-                            j_after += 1
-                hj[p] -= j_after - j_before
+                hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
@@ -278,18 +280,9 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
             elif draw_only_when_unable and random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N,
                                                         num_min, initial_meld) > 1:
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose)
-                j_before = 0
-                for mi in range(ntab):
-                    for i in range(tab[mi, 1]):
-                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
-                            j_before += 1
+                j_before = _hand_jokers_on_table(tab, ntab)
                 ntab = random_plays(1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
-                j_after = 0
-                for mi in range(ntab):
-                    for i in range(tab[mi, 1]):
-                        if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
-                            j_after += 1
-                hj[p] -= j_after - j_before
+                hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         left = hj[p]
