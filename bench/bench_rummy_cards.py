@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards import balance_report
 from generator.games.rummy_cards.solver import solve_counts, workspaces
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.rummy_cards.fixtures import SPEC
 
 BASELINE = "ac06553"  # main as merged before issue 16: small workspace first, big one on overflow
@@ -42,7 +42,7 @@ MEASURE = """
 import hashlib, json, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[1])
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.games.rummy_cards.sim import simulation_from_spec
 spec = RummyCardsGame.model_validate(json.loads(sys.argv[2]))
 rounds = int(sys.argv[3])

@@ -3,7 +3,6 @@ before anything is written; files are written to a staging folder and moved into
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import signal
@@ -17,9 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import generator.games.registry as registry
+from generator.games.registry import GamePlugin
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, RenderError, SpecError
 from generator.i18n.texts import Texts, missing_ids
-from generator.layout.compose import COMPOSERS, Component, Context, compose_kit, composer, template_context
+from generator.layout.compose import Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
 from generator.layout.ops import Page
 from generator.layout.text import wrap
@@ -27,12 +28,6 @@ from generator.resources import layouts_dir
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.kit import Kit, load_kit
 
-GAME_MODULES = {
-    "ripple_rush": "generator.games.ripple_rush",
-    "peak_dice": "generator.games.peak_dice",
-    "raindrops": "generator.games.raindrops",
-    "rummy_cards": "generator.games.rummy_cards",
-}
 TOOL_CATALOGS = Path(__file__).resolve().parent / "i18n" / "locales"
 
 
@@ -42,9 +37,9 @@ def shipped_kits() -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
 
 
-def game_module(game_id: str) -> Any:
-    """The rules package of a game."""
-    return importlib.import_module(GAME_MODULES[game_id])
+def game_module(game_id: str) -> GamePlugin:
+    """The plugin of a game (its rules, balance and layout, loaded on first use)."""
+    return registry.get(game_id)
 
 
 # ------------------------------------------------------------------ load
@@ -91,10 +86,7 @@ def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
 def check_kit(kit: Kit) -> list[Problem]:
     """Static legality: the game's own checks, known components, catalogs that parse as templates."""
     problems: list[Problem] = []
-    legal = getattr(game_module(kit.game_id), "legal_problems", None)
-    if legal is None:
-        raise KitError(f"{kit.display}: game.kind: {kit.game_id} has no legal checks yet; refusing to build it unchecked")
-    for key, message in legal(kit.game):
+    for key, message in game_module(kit.game_id).legal_problems(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
     known = composer(kit.game_id).component_ids()
     en = kit.catalogs["en"].messages
@@ -134,8 +126,7 @@ def translation_warnings(kit: Kit) -> list[str]:
 def print_data(kit: Kit, seed: int) -> dict[str, Any]:
     """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
     asked of the game's rules package once per build; composers read it from Context.extras."""
-    fn = getattr(game_module(kit.game_id), "print_data", None)
-    return dict(fn(kit.game, seed)) if fn is not None else {}
+    return game_module(kit.game_id).printed_data(kit.game, seed)
 
 
 @dataclass
@@ -719,4 +710,4 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     return result
 
 
-__all__ = ["COMPOSERS", "build", "check_kit", "check_kits", "load_kits", "shipped_kits"]
+__all__ = ["build", "check_kit", "check_kits", "load_kits", "shipped_kits"]

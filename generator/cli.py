@@ -288,7 +288,7 @@ def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders
 @app.command()
 def new(
     name: Path = typer.Argument(..., help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
-    source: str = typer.Option(..., "--from", help="a shipped kit id (e.g. ripple_rush) or a kit folder to copy"),
+    source: str = typer.Option(..., "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"),
 ) -> None:
     """Start a variant: copy a kit to NAME/ (kit.id and title text id renamed, comments kept, README stub),
     validate it and print the next commands. Never overwrites."""
@@ -383,7 +383,7 @@ def check(
     dask: Optional[str] = typer.Option(None, "--dask", help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
     json_path: Optional[Path] = typer.Option(None, "--json", help="write every figure to this JSON file"),
     report: Optional[Path] = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    refit: bool = typer.Option(False, "--refit", help="(Raindrops) propose card points from play and write them into the spec"),
+    refit: bool = typer.Option(False, "--refit", help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)"),
 ) -> None:
     """Prove kits legal (static checks) and balanced (seeded self-play against the spec's tolerances).
 
@@ -515,17 +515,17 @@ def _default_games(kit: Any) -> int:
 
 
 def _refit(kit: Any, rep: Any) -> None:
-    """Write the points proposed from full-game play into kit.yaml (game.memory_cards.points.refit)."""
+    """Write the spec edit the game proposes from the check's play into kit.yaml (Raindrops: card points)."""
+    from generator.build import game_module
     from generator.spec.edit import set_value
 
-    proposal = rep.figures.get("full_game", {}).get("refit")
-    if kit.game_id != "raindrops" or not proposal:
-        raise KitError(f"{kit.display}: --refit needs a game with generated card points and full-game checks "
-                       f"(Raindrops with game.balance.play)")
-    points = {int(k): int(v) for k, v in proposal["points"].items()}
-    set_value(kit.dir / "kit.yaml", ("game", "memory_cards", "points", "refit"), points)
-    out_console.print(f"refit: {len(points)} card points written to {kit.display} "
-                      f"(deck total change {proposal['total_change']:+.1%})", highlight=False)
+    plugin = game_module(kit.game_id)
+    edit = plugin.load("refit")(rep) if plugin.refit else None
+    if edit is None:
+        raise KitError(f"{kit.display}: --refit needs a game that proposes spec edits from play "
+                       f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none")
+    set_value(kit.dir / "kit.yaml", edit.path, edit.value)
+    out_console.print(f"refit: {edit.summary} written to {kit.display}", highlight=False)
 
 
 def main() -> None:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true", default=False,
@@ -34,3 +36,21 @@ class Golden:
 def golden(request: pytest.FixtureRequest) -> Golden:
     """The golden-file helper."""
     return Golden(bool(request.config.getoption("--update-goldens")))
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """built(kit_name, paper="a4") -> the output folder of that kit (built once per session and paper)."""
+    from generator.build import build
+
+    cache: dict[tuple[str, str], Path] = {}
+
+    def get(name: str, paper: str = "a4") -> Path:
+        key = (name, paper)
+        if key not in cache:
+            out = tmp_path_factory.mktemp(f"{name}-{paper}")
+            build([ROOT / "layouts" / name], out=out, paper=paper)
+            cache[key] = out / name
+        return cache[key]
+
+    return get

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
 from generator.errors import LayoutError
+import generator.games.registry as registry
 from generator.i18n.texts import Texts
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.ops import Face, Page
@@ -14,12 +14,6 @@ from generator.layout.text import Measure
 from generator.spec.kit import Kit
 from generator.spec.print import PrintSpec
 
-COMPOSERS: dict[str, str] = {
-    "ripple_rush": "generator.layout.kits.ripple_rush",
-    "peak_dice": "generator.layout.kits.peak_dice",
-    "raindrops": "generator.layout.kits.raindrops",
-    "rummy_cards": "generator.layout.kits.rummy_cards",
-}
 
 
 @dataclass(frozen=True)
@@ -49,8 +43,8 @@ class Context:
 
 
 def composer(game_id: str) -> Any:
-    """The composer module of a game (has template_context, prepare, compose)."""
-    return importlib.import_module(COMPOSERS[game_id])
+    """The composer module of a game (has component_ids, template_context, compose), from the registry."""
+    return registry.get(game_id).composer()
 
 
 def template_context(kit: Kit, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 from generator.errors import Problem, SpecError
+import generator.games.registry as registry
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.paths import resolve_dir, resolve_inside
@@ -20,12 +20,6 @@ from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read
 from generator.units import CARD_PRESETS
 
 LANGUAGES = ("en", "ja", "es")
-GAMES: dict[str, str] = {
-    "ripple_rush": "generator.spec.games.ripple_rush:RippleRushGame",
-    "peak_dice": "generator.spec.games.peak_dice:PeakDiceGame",
-    "raindrops": "generator.spec.games.raindrops:RaindropsGame",
-    "rummy_cards": "generator.spec.games.rummy_cards:RummyCardsGame",
-}
 MAX_COPIES = 50
 MAX_MESSAGE = 300
 PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
@@ -63,7 +57,7 @@ class ComponentSpec(SpecModel):
 class KitMeta(SpecModel):
     """Who the kit is and which languages it ships."""
 
-    id: str = Field(description="folder-safe kit id, e.g. ripple_rush")
+    id: str = Field(description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)")
     title: str = Field(description="text id of the kit's title")
     languages: list[Literal["en", "ja", "es"]] = Field(min_length=1, description="languages the kit ships")
     seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
@@ -110,7 +104,7 @@ class Kit:
 
     @property
     def game_id(self) -> str:
-        """The game kind, e.g. 'ripple_rush'."""
+        """The game kind (a registered game id)."""
         return str(self.game.kind)
 
     def problem(self, key: str, message: str) -> Problem:
@@ -120,9 +114,8 @@ class Kit:
 
 
 def game_model(kind: str) -> type[BaseModel]:
-    """The pydantic model of a game's section."""
-    mod, name = GAMES[kind].split(":")
-    return getattr(importlib.import_module(mod), name)  # type: ignore[no-any-return]
+    """The pydantic model of a game's section (from the game registry)."""
+    return registry.get(kind).spec_model()  # type: ignore[no-any-return]
 
 
 def _describe(value: Any) -> str:
@@ -271,9 +264,10 @@ def load_kit(path: Path | str) -> Kit:
     raw_game = data.get("game")
     if isinstance(raw_game, dict):
         kind = raw_game.get("kind")
-        if not isinstance(kind, str) or kind not in GAMES:
+        known = registry.game_ids()
+        if not isinstance(kind, str) or kind not in known:
             problems.append(Problem(display, line_of(lines, ("game", "kind")), "game.kind",
-                                    f"expected one of {', '.join(GAMES)}; got {_describe(kind)}"))
+                                    f"expected one of {', '.join(known)}; got {_describe(kind)}"))
         else:
             try:
                 game = game_model(kind).model_validate(raw_game)

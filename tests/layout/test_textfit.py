@@ -99,7 +99,7 @@ def test_the_rummy_back_label_fits_its_white_box_in_english_spanish_and_japanese
 
 def test_the_build_refuses_a_string_that_runs_past_its_trim_and_writes_nothing(tmp_path, monkeypatch):
     from generator.build import build
-    from generator.layout.kits import rummy_cards as rc
+    from generator.games.rummy_cards import layout as rc
 
     real = rc.back_face
 

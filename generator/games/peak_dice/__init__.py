@@ -8,33 +8,35 @@ from __future__ import annotations
 from typing import Any
 
 from generator.games.lazy import lazy_getattr
+from generator.games.registry import GamePlugin
 
 GAME_ID = "peak_dice"
+
+GAME = GamePlugin(
+    id="peak_dice",
+    name="Peak Dice",
+    ruleset="1.1",
+    spec="generator.games.peak_dice.spec:PeakDiceGame",
+    layout="generator.games.peak_dice.layout",
+    legal="generator.games.peak_dice.legal:legal_problems",
+    balance="generator.games.peak_dice.balance:balance_report",
+    transcript="generator.games.peak_dice.transcript:transcript",
+    play="generator.games.peak_dice.rules:new_game",
+    print_data="generator.games.peak_dice.figures:print_data",
+)
 
 _WHERE = {
     "balance_report": "balance", "legal_problems": "legal",
     "GREEDY": "policies", "PLANNER": "policies", "PLANNER_KEEP": "policies", "POLICIES": "policies", "RANDOM": "policies", "REROLL": "policies", "Policy": "policies",
     "play_reference": "policies", "PlannerParams": "planner", "DEFAULT_PARAMS": "planner",
-    "RULESET_VERSION": "rules", "Game": "rules", "Outcome": "rules", "Pass": "rules", "Reroll": "rules",
+    "Game": "rules", "Outcome": "rules", "Pass": "rules", "Reroll": "rules",
     "Roll": "rules", "State": "rules", "Write": "rules", "miss_penalty": "rules", "second_lowest": "rules",
     "Simulation": "sim", "Tables": "tables", "build_tables": "tables", "transcript": "transcript",
     "Variant": "variants", "generate_variants": "variants",
 }
 
-__all__ = ["GAME_ID", "print_data", *_WHERE]
+__all__ = ["GAME", "GAME_ID", "RULESET_VERSION", *_WHERE]
+RULESET_VERSION = GAME.ruleset
 
 
 __getattr__ = lazy_getattr(__name__, _WHERE, globals())
-
-
-def print_data(spec: Any, seed: int) -> dict[str, Any]:
-    """What the printed kit needs from the rules: the figures the rules text and examples show, and the
-    accepted sheet variants (none unless variants.count > 0)."""
-    from generator.games.peak_dice.figures import rule_figures
-
-    out: dict[str, Any] = {"figures": rule_figures(spec), "variants": []}
-    if spec.variants.count > 0:
-        from generator.games.peak_dice.variants import generate_variants
-
-        out["variants"] = [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]
-    return out

@@ -17,7 +17,7 @@ from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.sim import Simulation
 from generator.games.peak_dice.tables import Tables, build_tables
 from generator.spec.base import Bound
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 
 GAME_ID = "peak_dice"
 REROLL_PLAYERS = 3

@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.games.peak_dice.rules import miss_penalty, second_lowest
 from generator.games.peak_dice.tables import achievable_sums
-from generator.spec.games.peak_dice import WHITE, PeakDiceGame
+from generator.games.peak_dice.spec import WHITE, PeakDiceGame
 
 EXAMPLE_OFFSETS = (-2, -1, -2, 1)
 """Shape of the example column around the middle sum (gives the seed's 9, 10, 9, 12 for six d6)."""
@@ -55,3 +55,14 @@ def rule_figures(spec: PeakDiceGame) -> dict[str, Any]:
         "miss_next": [spec.miss_boxes + k for k in (1, 2)],
         "example_row": example_row(spec, 0),
     }
+
+
+def print_data(spec: Any, seed: int) -> dict[str, Any]:
+    """What the printed kit needs from the rules: the figures the rules text and examples show, and the
+    accepted sheet variants (none unless variants.count > 0)."""
+    out: dict[str, Any] = {"figures": rule_figures(spec), "variants": []}
+    if spec.variants.count > 0:
+        from generator.games.peak_dice.variants import generate_variants
+
+        out["variants"] = [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]
+    return out

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from generator.games.peak_dice.tables import achievable_sums
-from generator.spec.games.peak_dice import WHITE, PeakDiceGame, PlainDie
+from generator.games.peak_dice.spec import WHITE, PeakDiceGame, PlainDie
 
 
 def row_fill_problem(name: str, length: int, peak: int, sums: list[int]) -> str | None:

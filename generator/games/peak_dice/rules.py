@@ -18,11 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence, Union
 
+from generator.games.peak_dice import GAME
 from generator.errors import RuleViolation
 from generator.games.peak_dice.tables import Tables, build_tables
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 
-RULESET_VERSION = "1.1"
+RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/peak_dice/__init__.py)
 """Bump when a rule changes (it moves balance); the CHANGELOG has a Rules section.
 1.1: house-rule switches (step B compulsory by default, full miss track, miss at a C-step end, column
 score); a bad colour index in step C is named as such."""

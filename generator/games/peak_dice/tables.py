@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from generator.spec.games.peak_dice import WHITE, PeakDiceGame
+from generator.games.peak_dice.spec import WHITE, PeakDiceGame
 
 
 @dataclass(frozen=True, eq=False)

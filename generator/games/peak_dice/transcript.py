@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator.engine.kernel import seed_state
 from generator.games.peak_dice.policies import POLICIES, play_reference
 from generator.games.peak_dice.rules import RULESET_VERSION, Game, Pass, Reroll, Roll, State, Write
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 
 
 def _dice(game: Game, faces: tuple[int, ...]) -> str:

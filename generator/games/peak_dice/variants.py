@@ -12,7 +12,7 @@ from generator.engine.runner import run
 from generator.games.peak_dice.legal import row_fill_problem
 from generator.games.peak_dice.sim import Simulation
 from generator.games.peak_dice.tables import build_tables
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

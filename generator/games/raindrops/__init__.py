@@ -1,54 +1,40 @@
-"""Raindrops: tile collection and pattern building. Component model, memory cards and their proofs."""
+"""Raindrops: tile collection and pattern building (2-4 players): components, memory cards and their proofs,
+reference rules, policies, the compiled full-game kernel and balance.
+
+The package itself holds only the plugin record (strings): names below are imported on first use (PEP 562),
+so looking the game up, `pnpkit build` and `validate` do not load numba and the simulation kernels."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from generator.games.raindrops.components import (
-    BonusTile,
-    CloudToken,
-    Half,
-    MemoryCard,
-    RaindropTile,
-    ThunderToken,
-    build_bag,
-    build_bonus_tiles,
-    build_cloud_tokens,
-    build_thunder_tokens,
-)
-from generator.games.raindrops.cards_balance import balance_report, legal_problems
-from generator.games.raindrops.cover import find_cover, verify_cover
-from generator.games.raindrops.memory import generate_memory_cards
-
-if TYPE_CHECKING:
-    from generator.spec.games.raindrops import RaindropsGame
+from generator.games.lazy import lazy_getattr
+from generator.games.registry import GamePlugin
 
 GAME_ID = "raindrops"
-RULESET_VERSION = "0.2.0"
 
+GAME = GamePlugin(
+    id="raindrops",
+    name="Raindrops",
+    ruleset="0.2.0",
+    spec="generator.games.raindrops.spec:RaindropsGame",
+    layout="generator.games.raindrops.layout",
+    legal="generator.games.raindrops.cards_balance:legal_problems",
+    balance="generator.games.raindrops.cards_balance:balance_report",
+    transcript="generator.games.raindrops.playthrough:transcript",
+    play="generator.games.raindrops.rules:new_game",
+    print_data="generator.games.raindrops.figures:print_data",
+    refit="generator.games.raindrops.refit:refit_edit",
+)
+RULESET_VERSION = GAME.ruleset
 
-def transcript(spec: "RaindropsGame", seed: int, players: int) -> str:
-    """A readable seeded playthrough (greedy players) of the spec's game."""
-    from generator.games.raindrops.playthrough import transcript as _transcript
+_WHERE = {
+    "BonusTile": "components", "CloudToken": "components", "Half": "components", "MemoryCard": "components",
+    "RaindropTile": "components", "ThunderToken": "components", "build_bag": "components",
+    "build_bonus_tiles": "components", "build_cloud_tokens": "components", "build_thunder_tokens": "components",
+    "balance_report": "cards_balance", "legal_problems": "cards_balance", "find_cover": "cover",
+    "verify_cover": "cover", "generate_memory_cards": "memory", "transcript": "playthrough",
+    "print_data": "figures",
+}
 
-    return _transcript(spec, seed, players)
+__all__ = ["GAME", "GAME_ID", "RULESET_VERSION", *_WHERE]
 
-
-def print_data(game_spec: "RaindropsGame", seed: int) -> dict[str, object]:
-    """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory cards.
-
-    The memory cards come from the spec's own `seed` (the deck is part of the game design, not of one print run)."""
-    return {
-        "bag": build_bag(game_spec),
-        "bonus_tiles": build_bonus_tiles(game_spec),
-        "cloud_tokens": build_cloud_tokens(game_spec),
-        "thunder_tokens": build_thunder_tokens(game_spec),
-        "memory_cards": generate_memory_cards(game_spec, game_spec.seed),
-    }
-
-__all__ = [
-    "GAME_ID", "RULESET_VERSION", "Half", "RaindropTile", "MemoryCard", "BonusTile", "CloudToken", "ThunderToken",
-    "build_bag", "build_bonus_tiles", "build_cloud_tokens", "build_thunder_tokens",
-    "generate_memory_cards", "find_cover", "verify_cover", "legal_problems", "balance_report", "print_data",
-    "transcript",
-]
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())

@@ -21,7 +21,7 @@ from generator.games.raindrops.difficulty import measure
 from generator.games.raindrops.memory import Pattern, generate_memory_cards
 
 if TYPE_CHECKING:
-    from generator.spec.games.raindrops import RaindropsGame
+    from generator.games.raindrops.spec import RaindropsGame
 
 
 def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[tuple[str, str]]:

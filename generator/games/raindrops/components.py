@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from generator.spec.games.raindrops import RaindropsGame
+    from generator.games.raindrops.spec import RaindropsGame
 
 Half = tuple[str, ...]
 """One colour id, or two (sorted) for a wild half that matches either."""

@@ -21,7 +21,7 @@ from generator.games.raindrops.cover import Domino, explain_uncoverable, find_co
 from generator.games.raindrops.difficulty import measure
 
 if TYPE_CHECKING:
-    from generator.spec.games.raindrops import RaindropsGame
+    from generator.games.raindrops.spec import RaindropsGame
 
 Pattern = tuple[tuple[str | None, ...], ...]
 

@@ -17,7 +17,8 @@ def play_transcript(game: Raindrops, seed: int, players: int) -> str:
     while st.phase != "over":
         game.apply(st, pol.choose(game, st, rng))
     out = game.outcome(st)
-    from generator.games.raindrops import RULESET_VERSION
+    from generator.games.raindrops import GAME
+    RULESET_VERSION = GAME.ruleset
 
     p = game.params
     wild = ("two_colours" if any(b.wild and len(b.colours) == 2 for b in game.bonus.values()) else "all_colours")

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from generator.games.raindrops.components import MemoryCard
+from generator.games.registry import Refit
 
 
 @dataclass(frozen=True)
@@ -69,3 +70,14 @@ def total_change(cards: Sequence[MemoryCard], points: Mapping[int, int]) -> floa
     old = sum(c.points for c in cards)
     new = sum(points.get(c.id, c.points) for c in cards)
     return (new - old) / old if old else 0.0
+
+
+def refit_edit(report: Any) -> Refit | None:
+    """The spec edit `pnpkit check --refit` writes: the card points proposed from full-game play
+    (None when the check played no full games)."""
+    proposal = report.figures.get("full_game", {}).get("refit")
+    if not proposal:
+        return None
+    points = {int(k): int(v) for k, v in proposal["points"].items()}
+    return Refit(("game", "memory_cards", "points", "refit"), points,
+                 f"{len(points)} card points (deck total change {proposal['total_change']:+.1%})")

@@ -16,7 +16,7 @@ from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Pr
 from generator.games.ripple_rush.rules import GAME_ID
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.spec.base import Bound
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 
 def setting_seed(seed: int, players: int, index: int) -> int:

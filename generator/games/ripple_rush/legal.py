@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 
 def legal_problems(spec: RippleRushGame) -> list[tuple[str, str]]:

@@ -25,11 +25,12 @@ from typing import Literal, Sequence, Union
 
 import numpy as np
 
+from generator.games.ripple_rush import GAME
 from generator.errors import RuleViolation
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 GAME_ID = "ripple_rush"
-RULESET_VERSION = "1.1"
+RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/ripple_rush/__init__.py)
 """1.1: house-rule switches (X bonus numbers, order of announced cards, default: any order), off-sheet
 writes and impossible goal rows are RuleViolations."""
 

@@ -10,7 +10,7 @@ import numpy as np
 from generator.engine.kernel import py_func, seed_state
 from generator.engine.runner import Tally
 from generator.games.ripple_rush import kernel as K
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 POLICY_CODES: dict[str, int] = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY, "strong": K.POLICY_STRONG}
 POLICY_NAMES: dict[int, str] = {v: k for k, v in POLICY_CODES.items()}

@@ -8,7 +8,7 @@ import numpy as np
 
 from generator.games.ripple_rush.policies import POLICIES, new_rng
 from generator.games.ripple_rush.rules import RULESET_VERSION, Game, Pass, Sheet, State, Write
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 
 def format_sheet(game: Game, sheet: Sheet) -> list[str]:

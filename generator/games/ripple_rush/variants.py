@@ -10,7 +10,7 @@ import numpy as np
 
 from generator.engine.runner import Executor, run
 from generator.games.ripple_rush.sim import RippleRushSim, Setup
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 _B36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

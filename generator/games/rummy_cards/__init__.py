@@ -1,16 +1,36 @@
-"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance."""
+"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance.
 
-from generator.games.rummy_cards.checks import GAME_ID, balance_report, legal_problems, transcript
-from generator.games.rummy_cards.players import POLICIES, MeldFinder, Play, RandomLegal, find_best_play
-from generator.games.rummy_cards.rules import (RULESET_VERSION, Deck, Draw, Game, Lay, Meld, Outcome, State,
-                                                deck_from_spec, hand_total, is_valid_meld, meld_roles,
-                                                meld_value, read_meld, score_exhausted, score_out)
-from generator.games.rummy_cards.sim import (MatchResult, RummySimulation, match_from_scores, play_match, play_round,
-                                            simulation_from_spec)
-from generator.games.rummy_cards.solver import decode, solve_counts
+The package itself holds only the plugin record (strings): names below are imported on first use (PEP 562),
+so looking the game up, `pnpkit build` and `validate` do not load numba and the solver."""
 
-__all__ = ["GAME_ID", "RULESET_VERSION", "legal_problems", "balance_report", "transcript", "Deck", "Draw",
-           "Game", "Lay", "Meld", "Outcome", "State", "deck_from_spec", "hand_total", "is_valid_meld",
-           "meld_roles", "meld_value", "read_meld", "score_exhausted", "score_out", "POLICIES", "MeldFinder",
-           "RandomLegal", "Play", "find_best_play", "RummySimulation", "play_round", "simulation_from_spec",
-           "decode", "solve_counts", "MatchResult", "match_from_scores", "play_match"]
+from __future__ import annotations
+
+from generator.games.lazy import lazy_getattr
+from generator.games.registry import GamePlugin
+
+GAME_ID = "rummy_cards"
+
+GAME = GamePlugin(
+    id="rummy_cards",
+    name="Rummy Cards",
+    ruleset="1.1.0",
+    spec="generator.games.rummy_cards.spec:RummyCardsGame",
+    layout="generator.games.rummy_cards.layout",
+    legal="generator.games.rummy_cards.checks:legal_problems",
+    balance="generator.games.rummy_cards.checks:balance_report",
+    transcript="generator.games.rummy_cards.checks:transcript",
+    play="generator.games.rummy_cards.rules:new_game",
+)
+RULESET_VERSION = GAME.ruleset
+
+_WHERE = {
+    "balance_report": "checks", "legal_problems": "checks", "transcript": "checks",
+    "POLICIES": "players", "MeldFinder": "players", "Play": "players", "RandomLegal": "players", "find_best_play": "players",
+    "Deck": "rules", "Draw": "rules", "Game": "rules", "Lay": "rules", "Meld": "rules", "Outcome": "rules", "State": "rules", "deck_from_spec": "rules", "hand_total": "rules", "is_valid_meld": "rules", "meld_roles": "rules", "meld_value": "rules", "read_meld": "rules", "score_exhausted": "rules", "score_out": "rules",
+    "MatchResult": "sim", "RummySimulation": "sim", "match_from_scores": "sim", "play_match": "sim", "play_round": "sim", "simulation_from_spec": "sim",
+    "decode": "solver", "solve_counts": "solver",
+}
+
+__all__ = ["GAME", "GAME_ID", "RULESET_VERSION", *_WHERE]
+
+__getattr__ = lazy_getattr(__name__, _WHERE, globals())

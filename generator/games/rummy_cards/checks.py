@@ -15,7 +15,7 @@ from generator.engine.stats import mean_ci, wilson
 from generator.games.rummy_cards.players import MeldFinder
 from generator.games.rummy_cards.rules import Draw, Game
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 
 GAME_ID = "rummy_cards"
 

@@ -17,10 +17,11 @@ from typing import Literal, Sequence
 
 import numpy as np
 
+from generator.games.rummy_cards import GAME
 from generator.errors import RuleViolation
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 
-RULESET_VERSION = "1.1.0"
+RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
 
 
 @dataclass(frozen=True)

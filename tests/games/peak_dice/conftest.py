@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 
 D6 = [1, 2, 3, 4, 5, 6]
 

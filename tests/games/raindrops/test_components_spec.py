@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from generator.spec.games.raindrops import RaindropsGame
+from generator.games.raindrops.spec import RaindropsGame
 
 _PLAIN = [("orange", "purple"), ("orange", "green"), ("orange", "blue"),
           ("purple", "green"), ("purple", "blue"), ("green", "blue")]

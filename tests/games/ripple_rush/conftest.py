@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from generator.spec.games.ripple_rush import RippleRushGame
+from generator.games.ripple_rush.spec import RippleRushGame
 
 DEFAULT: dict[str, Any] = {
     "kind": "ripple_rush",

@@ -19,7 +19,7 @@ from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_r
                                          score_exhausted, score_out, transcript)
 from generator.games.rummy_cards.players import MeldFinder, RandomLegal
 from generator.games.rummy_cards.sim import simulation_from_spec
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.rummy_cards.fixtures import SPEC
 
 HERE = Path(__file__).parent
@@ -416,7 +416,7 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
     code = ("import numpy as np, json; from tests.games.rummy_cards.fixtures import SPEC;"
-            "from generator.spec.games.rummy_cards import RummyCardsGame as M;"
+            "from generator.games.rummy_cards.spec import RummyCardsGame as M;"
             "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
             "t=f(M.model_validate(SPEC),3).play(np.random.SeedSequence(5),2);"
             "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))")

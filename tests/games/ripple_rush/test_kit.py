@@ -14,7 +14,7 @@ from generator.build import build
 from generator.spec.kit import load_kit
 from generator.units import PAPER
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "ripple_rush"
 
 
@@ -133,7 +133,7 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
     from dataclasses import replace
 
     from generator.build import compose_one
-    from generator.games.ripple_rush import print_data
+    from generator.games.ripple_rush.figures import print_data
     from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
 

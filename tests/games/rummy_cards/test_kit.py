@@ -12,13 +12,13 @@ import pytest
 
 from generator.build import build, check_kit, game_module, load_kits, plan_build, render_all, with_tool_catalogs
 from generator.i18n.texts import Texts
-from generator.layout.kits import rummy_cards as rc
+from generator.games.rummy_cards import layout as rc
 from generator.render.fonts import text_width
-from generator.spec.games.rummy_cards import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.spec.kit import load_kit
 from generator.units import CARD_PRESETS, PAPER, mm
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "rummy_cards"
 CODE = re.compile(r"^(YEL|BLU|BLA|RED)(\d{1,2})-(\d)$|^JK-(\d)$")
 

@@ -17,7 +17,7 @@ from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.summary import section, summary_face
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line
-from generator.spec.games.peak_dice import WHITE
+from generator.games.peak_dice.spec import WHITE
 from generator.units import mm, paper_size
 
 INK_DARK = "#26203a"

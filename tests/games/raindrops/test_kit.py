@@ -15,7 +15,7 @@ from generator.render.png import write_png
 from generator.spec.kit import load_kit
 from generator.units import PAPER, mm
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "raindrops"
 COMPONENTS = ["window_board", "raindrop_tiles", "bonus_tiles", "cloud_tokens", "thunder_tokens", "player_boards",
               "markers", "memory_cards", "rules"]

@@ -10,7 +10,7 @@ from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.summary import section, summary_face
 from generator.layout.imposition import impose_cards
-from generator.layout.kits import raindrops_art as art
+from generator.games.raindrops import layout_art as art
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line

@@ -10,17 +10,17 @@ import pytest
 from PIL import Image
 
 from generator.build import compose_one
-from generator.layout.kits import peak_dice as composer
+from generator.games.peak_dice import layout as composer
 from generator.layout.ops import Circle, Rect, Text, iter_texts
 from generator.layout.patterns import PATTERNS, ops_bounds, pattern_in_circle, pattern_in_rect
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.render.png import write_png
-from generator.spec.games.peak_dice import PeakDiceGame
+from generator.games.peak_dice.spec import PeakDiceGame
 from generator.spec.kit import load_kit
 from generator.units import mm
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "peak_dice"
 PARTS = ["score_sheet-a4.pdf", "dice_nets-a4.pdf", "dice_stickers-a4.pdf", "rules-a4.pdf"]
 
@@ -54,7 +54,7 @@ def writing_circles(ops):
 
 
 def composed(kit, lang="en", extras=None):
-    from generator.games.peak_dice import print_data
+    from generator.games.peak_dice.figures import print_data
 
     data = dict(print_data(kit.game, kit.meta.seed), **(extras or {}))  # what the build passes
     comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
@@ -249,7 +249,7 @@ def test_patterns_stay_inside_their_shape(kind):
 
 
 def test_template_context_numbers_come_from_the_spec():
-    from generator.games.peak_dice import print_data
+    from generator.games.peak_dice.figures import print_data
 
     game = kit_with(miss_boxes=5, row_length=7, peak_after=4).game
     ctx = composer.template_context(game, print_data(game, 0))
@@ -261,7 +261,8 @@ def test_template_context_numbers_come_from_the_spec():
 
 def test_printed_figures_come_from_the_rules_package():
     """The layout restates no rule: the example column is scored and the penalties summed by the rules."""
-    from generator.games.peak_dice import print_data, rules
+    from generator.games.peak_dice import rules
+    from generator.games.peak_dice.figures import print_data
 
     game = load_kit(KIT).game
     fig = print_data(game, 0)["figures"]

@@ -1,1 +1,0 @@
-"""One composer per game: a loaded kit + texts -> components made of pages."""

@@ -1,0 +1,93 @@
+"""Conformance over every registered game's reference rules, through the one Game protocol
+(generator/engine/game.py): Hypothesis picks the seed, the player count and every move at random; the game
+must end with legal moves only, report an outcome for every seat, and replay to the same end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.build import shipped_kits
+from generator.engine.game import is_game
+from generator.errors import RuleViolation
+from generator.games import registry
+from generator.spec.kit import Kit, load_kit
+
+ROOT = Path(__file__).resolve().parents[2]
+PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))
+MAX_STEPS = 50_000
+SEATS = range(1, 7)
+
+
+def _kits() -> dict[str, Kit]:
+    """One kit per registered game: the shipped ones, and the test plugins' own kits."""
+    out: dict[str, Kit] = {}
+    for folder in [*shipped_kits(), *PLUGIN_KITS]:
+        kit = load_kit(folder)
+        out.setdefault(kit.game_id, kit)
+    return out
+
+
+KITS = _kits()
+
+
+def test_every_registered_game_has_a_kit_to_play():
+    assert sorted(KITS) == sorted(registry.game_ids())
+
+
+def _seats(game_id: str) -> list[int]:
+    """The player counts the game's rules accept for its kit (others raise RuleViolation)."""
+    plugin, kit = registry.get(game_id), KITS[game_id]
+    ok = []
+    for n in SEATS:
+        try:
+            plugin.new_game(kit.game, n)
+        except RuleViolation:
+            continue
+        ok.append(n)
+    return ok
+
+
+def _play(game_id: str, players: int, seed: int, moves_seed: int) -> tuple[list[int], object]:
+    """Play to the end choosing uniformly among the legal moves; returns the move indices and the outcome."""
+    game = registry.get(game_id).new_game(KITS[game_id].game, players)
+    assert is_game(game) and game.players == players
+    state = game.new_state(np.random.default_rng(seed))
+    chooser = np.random.default_rng(moves_seed)
+    picks: list[int] = []
+    for _ in range(MAX_STEPS):
+        if game.to_move(state) is None:
+            break
+        seat = game.to_move(state)
+        assert 0 <= seat < players
+        legal = list(game.legal_actions(state))
+        assert legal, f"seat {seat} to move but no legal move"
+        i = int(chooser.integers(len(legal)))
+        picks.append(i)
+        state = game.apply(state, legal[i])
+    else:
+        pytest.fail(f"{game_id}: no end after {MAX_STEPS} moves")
+    assert list(game.legal_actions(state)) == []
+    return picks, game.outcome(state)
+
+
+@pytest.mark.parametrize("game_id", sorted(KITS))
+def test_some_player_counts_are_accepted(game_id):
+    assert _seats(game_id), f"{game_id}: new_game accepts no player count in 1..6"
+
+
+@pytest.mark.parametrize("game_id", sorted(KITS))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1), moves_seed=st.integers(0, 2**32 - 1))
+def test_random_play_ends_legally_and_replays_identically(game_id, data, seed, moves_seed):
+    players = data.draw(st.sampled_from(_seats(game_id)), label="players")
+    picks, out = _play(game_id, players, seed, moves_seed)
+    assert len(out.scores) == players
+    assert list(out.winners) == sorted(set(out.winners)) and set(out.winners) <= set(range(players))
+    again_picks, again = _play(game_id, players, seed, moves_seed)
+    assert again_picks == picks
+    assert (list(again.scores), list(again.winners)) == (list(out.scores), list(out.winners))
