@@ -106,6 +106,3 @@ def run(sim: Simulation, games: int, seed: int, executor: "Executor | None" = No
     return merge_tallies(ex.map(sim, chunks, progress))
 
 
-def iter_sizes(chunks: Iterable[Chunk]) -> int:
-    """Total games over chunks."""
-    return sum(c.games for c in chunks)

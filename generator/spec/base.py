@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
 from generator.units import MM, parse_length
 
@@ -46,9 +46,6 @@ class Bound(SpecModel):
     min: float | None = None
     max: float | None = None
 
-    def contains(self, value: float) -> bool:
-        """True when value lies within the bound."""
-        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
 
 
 # Caps on the integers of a spec, checked at validation (issue 12). Each is far above what any shipped kit or
@@ -81,3 +78,11 @@ def _int_key(v: Any) -> Any:
 
 IntKey = Annotated[int, BeforeValidator(_int_key)]
 """A mapping key that is a whole number (YAML keys reach the models as text; strict mode would refuse them)."""
+
+
+class SequentialCheck(SpecModel):
+    """The settings every game's `balance:` section shares: how sure the verdicts must be and how far the
+    check may extend play while a tolerance is UNDECIDED (a game's balance model inherits them)."""
+
+    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
+    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SpecModel
+from generator.spec.base import SequentialCheck, MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SpecModel
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
 PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]
@@ -64,12 +64,10 @@ class PlayerRange(SpecModel):
     max: StrictInt = Field(ge=1, le=8, description="Most players.")
 
 
-class PeakDiceBalance(SpecModel):
+class PeakDiceBalance(SequentialCheck):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
     games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per player count unless `pnpkit check --games` overrides.")
-    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     policy: PolicyName = Field(description="Policy every seat plays in the main self-play tables.")
     turn_limit: StrictInt = Field(ge=1, le=MAX_TURNS, description="Self-play safeguard: a game still running after this many "
                                                      "turns is stopped and counted.")

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import Field, StrictInt, field_validator
 
 from generator.spec.base import (
+    SequentialCheck,
     MAX_GAMES,
     MAX_PIECES,
     MAX_POINTS,
@@ -258,7 +259,7 @@ class PlayBalance(SpecModel):
         ge=0, le=1, description="`check --refit` keeps the deck's total points within this share of today's.")
 
 
-class Balance(SpecModel):
+class Balance(SequentialCheck):
     """Tolerances for `pnpkit check` (card level; the full-game bounds are added by the rules engine)."""
 
     points_difficulty_spearman: Bound = Field(
@@ -269,8 +270,6 @@ class Balance(SpecModel):
     unfinished_share: Bound = Field(
         description="Share of solo card games that hit difficulty.max_drops unfinished (over all cards).")
     games: int = Field(ge=1, le=MAX_GAMES, description="Solo games per memory card for the card-level checks (CLI --games overrides).")
-    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     play: PlayBalance | None = Field(None, description="Full-game self-play bounds; omit to skip full-game checks.")
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Field, StrictInt, StrictStr, field_validator
 
 from generator.spec.base import (
+    SequentialCheck,
     MAX_BUILD_GAMES,
     MAX_GAMES,
     MAX_PIECES,
@@ -52,12 +53,10 @@ class Goals(SpecModel):
     revealed: StrictInt = Field(ge=0, le=MAX_SMALL, description="Goal cards revealed at set-up (0 = basic game).")
 
 
-class RippleRushBalance(SpecModel):
+class RippleRushBalance(SequentialCheck):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
     games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides.")
-    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     policies: list[PolicyName] = Field(min_length=1, description="Policies played in self-play, each at every player count.")
     reference_policy: PolicyName = Field(description="Policy whose figures the tolerances below are checked against.")
     goal_completion: Bound = Field(description="Share of player-games completing each row (= each goal card), every player count.")

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt
 
-from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_TURNS, Bound, SpecModel
+from generator.spec.base import SequentialCheck, MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_TURNS, Bound, SpecModel
 
 Symbol = Literal["sun", "moon", "star", "heart", "drop", "leaf", "diamond", "club"]
 
@@ -43,12 +43,10 @@ class RummyScorePad(SpecModel):
     rounds: StrictInt = Field(ge=1, le=40, description="Round rows on one pad sheet.")
 
 
-class RummyBalance(SpecModel):
+class RummyBalance(SequentialCheck):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
     games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Rounds played per player count unless the CLI overrides.")
-    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
     meld_thresholds: list[StrictInt] = Field(min_length=1, description="Initial-meld thresholds whose 'turns until possible' are measured (each <= initial_meld, measured before opening).")
     turns_to_initial_meld: Bound = Field(description="Mean own turns until the spec's initial meld is possible, every player count.")
     seat_win_share: Bound = Field(description="Each seat's round-win share divided by the fair share 1/players.")
