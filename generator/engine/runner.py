@@ -9,7 +9,7 @@ in chunk order: keys starting with "games." are concatenated (one entry per game
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
