@@ -350,7 +350,7 @@ def serve(
 
 @app.command("list")
 def list_kits() -> None:
-    """The shipped kits, their components and languages."""
+    """The shipped kits (components, languages) and every registered game (built in or a plugin)."""
     def go() -> None:
         from generator.build import load_kits, shipped_kits
 
@@ -361,6 +361,15 @@ def list_kits() -> None:
             table.add_row(k.meta.id, k.game_id, ", ".join(c for c, s in k.components.items() if s.enabled),
                           ", ".join(k.meta.languages), str(k.dir))
         out_console.print(table)
+        from generator.games.registry import BUILTIN, games
+
+        known = Table(title="registered games (game.kind)")
+        for col in ("game", "name", "ruleset", "from"):
+            known.add_column(col)
+        for gid, plugin in games().items():
+            known.add_row(gid, plugin.name or gid, plugin.ruleset,
+                          "built in" if gid in BUILTIN else f"plugin ({plugin.spec.partition(':')[0]})")
+        out_console.print(known)
     _run(go)
 
 

@@ -74,6 +74,11 @@ def test_build_prints_every_file(tmp_path):
 def test_list_and_schema():
     r = pnpkit("list")
     assert r.returncode == 0 and "ripple_rush" in r.stdout
+    games = r.stdout[r.stdout.index("registered games"):]
+    from generator.games.registry import games as registered
+
+    for gid, plugin in registered().items():  # every game with its ruleset version
+        assert gid in games and plugin.ruleset in games
     s = pnpkit("schema")
     assert s.returncode == 0
     import json
