@@ -213,3 +213,17 @@ def test_the_example_balance_is_seeded():
 def test_the_example_playthrough_matches_its_golden(golden):
     text = registry.get("pig").playthrough(load_kit(KIT).game, seed=7, players=2)
     golden.check(GOLDEN / "pig_playthrough_2p.txt", text)
+
+
+def test_the_docs_quote_the_example_as_it_is():
+    """docs/game-contract.md quotes the example's files whole (each after a `<!-- quote: PATH -->` line): the
+    quotes must be the files, or the how-to teaches code that no longer runs."""
+    doc = (ROOT / "docs" / "game-contract.md").read_text(encoding="utf-8")
+    quotes = re.findall(r"<!-- quote: (\S+) -->\n```\w*\n(.*?)```\n", doc, flags=re.S)
+    assert sorted(path for path, _ in quotes) == sorted([
+        "tests/plugins/pig/pnpkit_pig/__init__.py", "tests/plugins/pig/pnpkit_pig/rules.py",
+        "tests/plugins/pig/pnpkit_pig-0.1.dist-info/entry_points.txt", "tests/plugins/pig/kit/kit.yaml"])
+    for path, text in quotes:
+        assert text == (ROOT / path).read_text(encoding="utf-8"), f"docs/game-contract.md quotes an old {path}"
+    line = line_of(KIT / "kit.yaml", "kind: pig")
+    assert f"tests/plugins/pig/kit/kit.yaml:{line}: game.kind: expected one of" in doc
