@@ -4,8 +4,8 @@ on the seats' win shares and the game length with generator.engine.verdict, like
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

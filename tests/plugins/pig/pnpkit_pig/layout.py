@@ -3,7 +3,8 @@ rules summary. Every number printed comes from the spec through `template_contex
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.ops import Face, Op, Rect, Text

@@ -14,8 +14,8 @@ def transcript(spec: PigGame, seed: int, players: int) -> str:
     """Play one game from `seed` and describe every roll and hold."""
     game = Pig(spec, players)
     state = game.new_state(np.random.default_rng(seed))
-    lines = [f"Pig playthrough: {players} players, hold at {spec.balance.hold_at}, seed {seed}, "
-             f"ruleset {GAME.ruleset}",
+    lines = [(f"Pig playthrough: {players} players, hold at {spec.balance.hold_at}, seed {seed}, "
+              f"ruleset {GAME.ruleset}"),
              f"d{spec.die_sides}, bust on {spec.bust_face}, first to {spec.target} wins"]
     while (seat := game.to_move(state)) is not None:
         if state.turn_total == 0:
