@@ -71,6 +71,14 @@ def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
     assert len(got["tolerances"]) == 4  # two tolerances x two player counts
 
 
+def test_schema_includes_the_example_game():
+    s = pnpkit("schema", "--game", "pig", path=[PIG])
+    assert s.returncode == 0, s.stderr
+    game = json.loads(s.stdout)["properties"]["game"]
+    model = json.loads(s.stdout)["$defs"][game["$ref"].rsplit("/", 1)[1]]
+    assert model["properties"]["kind"]["const"] == "pig" and "target" in model["required"]
+
+
 def test_check_fails_a_tolerance_the_example_game_breaks(tmp_path):
     """The example's tolerances are real: a 3-point race is decided by who rolls first (every game ends in
     round 1 or 2), so game_rounds >= 3 FAILS and check exits 1."""
