@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor  # noqa: E402
 from generator.engine.runner import Tally, run  # noqa: E402
-from generator.engine.toy import DiceRace  # noqa: E402
+from tests.engine.toy import DiceRace  # noqa: E402
 
 
 def timed(fn: Callable[[], Tally]) -> tuple[float, Tally]:
@@ -39,7 +39,7 @@ def same(a: Tally, b: Tally) -> bool:
 PURE_SNIPPET = """
 import sys, time
 from generator.engine.runner import run
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 games = int(sys.argv[1])
 t0 = time.perf_counter()
 run(DiceRace(players=4, target=30), games, 1)

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The third-party example games in tests/plugins/<name>/ (a package + its *.dist-info) are registered in the test
+# process the way an installed package is: their folder on sys.path, where importlib.metadata finds the entry
+# point "pnpkit.games". So the protocol conformance (tests/games/test_protocol.py) plays them too. Subprocesses
+# started by tests get only the PYTHONPATH they set.
+for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
+    if str(_dist.parent) not in sys.path:
+        sys.path.append(str(_dist.parent))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -362,3 +362,43 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path):
     assert bad.returncode == 1 and "--games: expected a number >= 1; got 0" in bad.stderr
     missing = pnpkit("warmup", str(tmp_path / "nope"))
     assert missing.returncode == 1 and "no such kit folder" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_schema_of_an_unknown_game_is_a_clear_error():
+    r = pnpkit("schema", "--game", "foo")
+    assert r.returncode == 1
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    assert r.stderr == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards; got 'foo'\n"
+
+
+# `validate` runs in a fresh interpreter, in-process through the typer app, which then reports the modules it
+# loaded: checking a spec needs no self-play kernels, so numba must stay unloaded.
+VALIDATE_PROBE = """
+import sys
+{pre}
+from generator.cli import app
+try:
+    app(['validate', sys.argv[1]], prog_name='pnpkit')
+except SystemExit as e:
+    code = e.code
+print('numba loaded:', 'numba' in sys.modules, 'exit:', code)
+"""
+
+
+def _probe(kit: Path, pre: str = "") -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", VALIDATE_PROBE.format(pre=pre), str(kit)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=300, check=False)
+    assert "Traceback" not in r.stderr, r.stderr
+    return r.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("kit", sorted((ROOT / "layouts").glob("*/kit.yaml")), ids=lambda p: p.parent.name)
+def test_validate_does_not_import_numba(kit):
+    assert _probe(kit.parent) == "numba loaded: False exit: 0"
+
+
+def test_the_numba_probe_sees_numba():
+    """The probe can fail: with numba imported before validate it says so."""
+    pytest.importorskip("numba")
+    assert _probe(RR, pre="import numba") == "numba loaded: True exit: 0"

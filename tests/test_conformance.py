@@ -52,3 +52,21 @@ def test_kit_builds_on_letter_in_spanish(kit_dir, tmp_path):
     pdfs = [p for p in result.files if p.suffix == ".pdf"]
     assert any(p.name == "kit-letter.pdf" for p in pdfs)
     assert all(p.stat().st_size > 1000 for p in pdfs)
+
+
+PLUGIN_KITS = sorted(p.parent for p in (Path(__file__).parent / "plugins").glob("*/kit/kit.yaml"))
+
+
+@pytest.mark.parametrize("kit_dir", PLUGIN_KITS, ids=[k.parent.name for k in PLUGIN_KITS])
+def test_a_third_party_game_meets_the_same_conformance(kit_dir, tmp_path):
+    """The example games registered by entry points (tests/plugins/, on sys.path via tests/conftest.py) pass
+    every check a shipped kit passes."""
+    test_kit_is_legal(kit_dir)
+    test_game_plugin_implements_the_contract(kit_dir)
+    test_a_few_seeded_games_give_the_same_figures_twice(kit_dir)
+    test_kit_builds_on_letter_in_spanish(kit_dir, tmp_path)
+
+
+def test_the_third_party_examples_are_found():
+    """The glob above is not empty (a moved folder would silently test nothing)."""
+    assert [k.parent.name for k in PLUGIN_KITS] == ["pig"]

@@ -11,7 +11,7 @@ import pytest
 
 from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
 from generator.engine.runner import Tally, run
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 from generator.errors import KitError
 
 SIM = DiceRace(players=3, target=20)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.engine.runner import Chunk, merge_tallies, plan_chunks, play_chunk, run
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 
 
 @given(games=st.integers(0, 5000), chunk_size=st.integers(1, 700), seed=st.integers(0, 2**63))

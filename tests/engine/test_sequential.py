@@ -12,7 +12,7 @@ from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.report import BalanceReport, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, CachingExecutor, as_budget, judge
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 from generator.engine.verdict import Proportion, Verdict
 from generator.spec.base import Bound
 

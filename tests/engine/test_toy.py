@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from generator.engine.runner import run
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 
 
 def test_compiled_and_pure_give_identical_tallies() -> None:

@@ -15,7 +15,7 @@ from generator.engine.report import BalanceReport, Bars, Histogram, Table, Toler
 from generator.engine.verdict import Exact, Proportion
 from generator.engine.runner import run
 from generator.engine.stats import wilson
-from generator.engine.toy import DiceRace
+from tests.engine.toy import DiceRace
 from generator.errors import RenderError
 from generator.render.html_report import to_html, write_html, write_json
 
