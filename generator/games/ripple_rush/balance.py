@@ -13,7 +13,7 @@ from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
-from generator.games.ripple_rush.rules import GAME_ID
+from generator.games.ripple_rush import GAME
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.spec.base import Bound
 from generator.games.ripple_rush.spec import RippleRushGame
@@ -43,23 +43,23 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
     frac = win / win.sum(axis=1, keepdims=True)
     seats = []
     for p in range(players):
-        s, l, h = wilson(float(frac[:, p].sum()), games)
-        seats.append({"seat": p + 1, "share": s, "low": l, "high": h})
+        s, lo, h = wilson(float(frac[:, p].sum()), games)
+        seats.append({"seat": p + 1, "share": s, "low": lo, "high": h})
     pol = t["games.policy"]
     by_policy = []
     for code in sorted(set(int(x) for x in np.unique(pol))):
         mask = pol == code
         n = int(mask.sum())
-        s, l, h = wilson(float(frac[mask].sum()), n)
+        s, lo, h = wilson(float(frac[mask].sum()), n)
         m = score[mask].astype(np.float64)
-        by_policy.append({"policy": POLICY_NAMES[code], "seat_games": n, "win_share": s, "low": l, "high": h,
+        by_policy.append({"policy": POLICY_NAMES[code], "seat_games": n, "win_share": s, "low": lo, "high": h,
                           "mean_score": float(m.mean())})
     pg = games * players
     row_rates = []
     for r in range(rows):
-        s, l, h = wilson(float(t["rows_done"][r]), pg)
+        s, lo, h = wilson(float(t["rows_done"][r]), pg)
         fired = float(t["bonus_fired"][r])
-        row_rates.append({"row": r + 1, "completion": s, "low": l, "high": h,
+        row_rates.append({"row": r + 1, "completion": s, "low": lo, "high": h,
                           "bonus_fired_per_game": fired / pg,
                           "bonus_used_share": (float(t["bonus_used"][r]) / fired) if fired else math.nan})
     c = t["counts"]
@@ -102,7 +102,7 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
     bal = spec.balance
     pols = list(bal.policies)
     budget = as_budget(games)
-    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=budget.default, seed=seed)
+    rep = BalanceReport(kit=kit, game=GAME.id, games_per_setting=budget.default, seed=seed)
     evidence: dict[str, dict[str, Tally]] = {}
     figures: dict[str, Any] = {"policies": pols, "reference_policy": bal.reference_policy, "players": {}}
     score_rows: list[list[Any]] = []

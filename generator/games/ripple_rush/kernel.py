@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import HAVE_NUMBA, jit, jit_inline, jit_noref, rand_below, shuffle_inplace
+from generator.engine.kernel import jit, jit_inline, jit_noref, rand_below, shuffle_inplace
 
 inline = jit_inline
 no_refcount = jit_noref

@@ -42,7 +42,7 @@ def replay(spec, players, policies, seed, games):
     for g in range(games):
         deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
         goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
-        state = game.new_state(deck, goals)
+        state = game.deal(deck, goals)
         while i < len(log) and log[i, 0] == g:
             _, p, kind, c, h, n = (int(x) for x in log[i])
             d = game.to_decide(state)
@@ -123,7 +123,7 @@ def test_any_seed_plays_to_a_legal_end_and_replays_identically(seed, players, po
 def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, players):
     spec = make_spec()
     game = Game.from_spec(spec, players)
-    state = game.initial_state(np.random.default_rng(seed))
+    state = game.new_state(np.random.default_rng(seed))
     rng = new_rng(seed)
     names = ["random", "greedy", "strong"]
     while not game.is_over(state):
@@ -156,7 +156,7 @@ def _same_decisions(spec):
         for g in range(6):
             deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
             goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
-            state = game.new_state(deck, goals)
+            state = game.deal(deck, goals)
             while i < len(log) and log[i, 0] == g:
                 _, p, kind, c, h, n = (int(x) for x in log[i])
                 logged = PASS if c < 0 else Write(Cell(c, spec.rows - h), n)
