@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
 from generator.games.ripple_rush.kernel import KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
 from generator.games.ripple_rush.policies import POLICIES, new_rng
+from generator.games.ripple_rush.sim import winners
 from tests.games.ripple_rush.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -77,6 +78,25 @@ def test_kernel_counts_match_the_reference_replay(spec):
                 rows_done[r] += all(c[r] for c in sh)
     assert list(t["rows_done"]) == list(rows_done)
     assert t["counts"][0] == 10 * 4 * 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_balance_winners_are_the_reference_outcome_winners(players):
+    """sim.winners (what balance credits wins with, from the kernel's scores and completed columns) names the
+    same winners, tie-break use and shared wins as the reference Outcome of the same games. Short games
+    (3 rounds) tie often, so ties, tie-breaks by completed columns and shared wins all occur."""
+    spec = make_spec(cards_per_player=3, rows=2, bonuses=[5, 20], goals={"points": 3, "revealed": 1})
+    t, finals = replay(spec, players, ("random", "greedy", "strong"), 8, 150)
+    win, decided, shared = winners(t["games.score"], t["games.colsdone"])
+    game = Game.from_spec(spec, players)
+    seen = {"tie_break": 0, "shared": 0}
+    for g, state in enumerate(finals):
+        out = game.outcome(state)
+        assert list(np.flatnonzero(win[g])) == list(out.winners), (g, out)
+        assert (bool(decided[g]), bool(shared[g])) == (out.tie_break_used, out.shared), (g, out)
+        seen["tie_break"] += out.tie_break_used
+        seen["shared"] += out.shared
+    assert seen["tie_break"] > 0 and seen["shared"] > 0, seen
 
 
 _PURE = """
