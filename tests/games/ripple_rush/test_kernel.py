@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
-from generator.games.ripple_rush.kernel import KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
+from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
 from generator.games.ripple_rush.policies import POLICIES, new_rng
 from generator.games.ripple_rush.sim import winners
 from tests.games.ripple_rush.conftest import make_spec
@@ -77,7 +77,7 @@ def test_kernel_counts_match_the_reference_replay(spec):
             for r in range(spec.rows):
                 rows_done[r] += all(c[r] for c in sh)
     assert list(t["rows_done"]) == list(rows_done)
-    assert t["counts"][0] == 10 * 4 * 20
+    assert t["counts"][COUNT_DRAWN] == 10 * 4 * 20
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
