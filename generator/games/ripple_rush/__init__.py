@@ -25,7 +25,6 @@ GAME = GamePlugin(
 _WHERE = {
     "balance_report": "balance", "legal_problems": "legal",
     "GREEDY": "policies", "POLICIES": "policies", "RANDOM": "policies", "STRONG": "policies", "Policy": "policies",
-    "new_rng": "policies",
     "PASS": "rules", "Action": "rules", "Card": "rules", "Cell": "rules",
     "Decision": "rules", "Game": "rules", "new_game": "rules", "Outcome": "rules", "Pass": "rules", "SheetScore": "rules",
     "State": "rules", "Write": "rules",

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
 from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
-from generator.games.ripple_rush.policies import POLICIES, new_rng
+from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.sim import winners
 from tests.games.ripple_rush.conftest import make_spec
 
@@ -143,8 +143,8 @@ def test_any_seed_plays_to_a_legal_end_and_replays_identically(seed, players, po
 def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, players):
     spec = make_spec()
     game = Game.from_spec(spec, players)
-    state = game.new_state(np.random.default_rng(seed))
-    rng = new_rng(seed)
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
     names = ["random", "greedy", "strong"]
     while not game.is_over(state):
         d = game.to_decide(state)
@@ -155,6 +155,29 @@ def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, pla
     out = game.outcome(state)
     for p, sh in enumerate(state.sheets):
         assert recount(sh, state.goals, spec.goals.points) == out.scores[p]
+
+
+def test_policies_draw_from_the_callers_generator_and_only_random_draws(spec):
+    """One random generator type in the reference path: a policy takes a numpy Generator; greedy and strong
+    leave it untouched, random takes its choices from it (same seed, same choices)."""
+    game = Game.from_spec(spec, 2)
+    state = game.new_state(np.random.default_rng(3))
+    for name in ("greedy", "strong"):
+        rng = np.random.default_rng(9)
+        before = rng.bit_generator.state
+        POLICIES[name].choose(game, state, rng)
+        assert rng.bit_generator.state == before, name
+
+    def random_game(seed):
+        rng = np.random.default_rng(seed)
+        st = game.new_state(rng)
+        acts = []
+        while not game.is_over(st):
+            acts.append(POLICIES["random"].choose(game, st, rng))
+            st = game.apply(st, acts[-1])
+        return acts
+
+    assert random_game(4) == random_game(4) != random_game(5)
 
 
 def test_kernel_decisions_are_the_reference_policies_choices(spec):
@@ -180,7 +203,7 @@ def _same_decisions(spec):
             while i < len(log) and log[i, 0] == g:
                 _, p, kind, c, h, n = (int(x) for x in log[i])
                 logged = PASS if c < 0 else Write(Cell(c, spec.rows - h), n)
-                chosen = POLICIES[pols[p % len(pols)]].choose(game, state, new_rng(0))
+                chosen = POLICIES[pols[p % len(pols)]].choose(game, state, np.random.default_rng(0))
                 assert chosen == logged, (players, g, i, KIND[kind], chosen, logged)
                 state = game.apply(state, logged)
                 i += 1
