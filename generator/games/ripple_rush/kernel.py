@@ -58,13 +58,6 @@ _ROW_VALUE = 0.7
 
 
 @no_refcount
-def below(rng: np.ndarray, n: int) -> int:
-    """`kernel.rand_below` as a signed integer (compiled, it yields uint64, and uint64 - int64 is a float)."""
-    # compiled code: keep the signed int64 (no Python `int`); for callers it is an integer like any other
-    return np.int64(rand_below(rng, n))  # type: ignore[return-value]
-
-
-@no_refcount
 def find_gap(sheet: np.ndarray, p: int, c: int, rows: int, n: int) -> tuple[int, int]:
     """Rows (from the bottom) of the nearest filled cells below and above `n` in column c of player p's sheet:
     (lo, hi), lo = -1 / hi = rows at the edges. lo == -2 when `n` is already in the column. Legal cells are
@@ -231,7 +224,7 @@ def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
                   goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
     """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
     if pol == POLICY_RANDOM:
-        return lo + 1 + below(rng, hi - lo - 1), 1.0
+        return lo + 1 + int(rand_below(rng, hi - lo - 1)), 1.0
     if pol == POLICY_GREEDY:
         return greedy_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points)
     return strong_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
@@ -281,7 +274,7 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
             options += hi - lo - 1
     if options == 0:
         return -2, 0
-    pick = below(rng, options + 1) if optional else below(rng, options)
+    pick = int(rand_below(rng, options + 1)) if optional else int(rand_below(rng, options))
     if pick == options:
         return -1, 0
     for c in range(c0, c1):
@@ -321,7 +314,7 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     if options == 0:
         return -2, 0
     if pol == POLICY_RANDOM:
-        pick = below(rng, options + 1)
+        pick = int(rand_below(rng, options + 1))
         if pick == options:
             return -1, 0
         for h in range(rows):
@@ -401,7 +394,7 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
     if options == 0:
         return -2, 0, 0
     if pol == POLICY_RANDOM:
-        pick = below(rng, options + 1)
+        pick = int(rand_below(rng, options + 1))
         if pick == options:
             return -1, 0, 0
         for k in range(ksuit.shape[0]):
@@ -597,7 +590,7 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
         for i in range(total):
             deck[i] = i
         for i in range(need):
-            j = i + below(rng, total - i)
+            j = i + int(rand_below(rng, total - i))
             tmp = deck[i]
             deck[i] = deck[j]
             deck[j] = tmp
