@@ -157,13 +157,16 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
 
 # ------------------------------------------------------------------ rule figures come from the rules (issue 13)
 
-def _rules_card_text(kit, lang, tmp_path):
-    """The printed rules card of `kit` in `lang`, composed with what the build passes, as PDF text."""
+def _rules_card_text(kit, lang, tmp_path, figures=None):
+    """The printed rules card of `kit` in `lang`, composed with what the build passes (rule figures replaced
+    by `figures` where given), as PDF text."""
     from generator.build import compose_one, print_data
     from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
 
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda w: None)
+    extras = print_data(kit, kit.meta.seed)
+    extras["figures"] = {**extras["figures"], **(figures or {})}
+    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras, text_width, lambda w: None)
     rules = next(c for c in comps if c.id == "rules")
     pdf = tmp_path / f"rules-{lang}.pdf"
     write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
@@ -195,6 +198,16 @@ def test_a_changed_goal_figure_is_printed_on_the_rules_card(lang, tmp_path):
     assert GOAL_FIGURES[lang].format(p=4, m=8) in text, text
     assert GOAL_FIGURES[lang].format(p=3, m=6) not in text
     assert "12243648" + "60" in text and "20406080100" not in text, text  # the deck table's cards row
+
+
+def test_the_rules_card_prints_the_figures_it_is_given_not_its_own_arithmetic(tmp_path):
+    """Figures the composer is handed (here deliberately not the spec's arithmetic) are what it prints: it
+    computes none of them itself."""
+    kit = load_kit(KIT)
+    text = _rules_card_text(kit, "en", tmp_path, {"deck_total": 99, "goal_max": 77, "goal_cards": 13,
+                                                  "deck_sizes": [[1, 21], [2, 42], [3, 63], [4, 84], [5, 105]]})
+    assert "Shufflethe99numbercards" in text and "(upto+77)" in text and "the13goal" in text, text
+    assert "2142638410" + "5" in text and "20406080100" not in text, text
 
 
 def test_rule_figures_are_the_reference_rules_numbers():
