@@ -16,17 +16,17 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.engine.runner import DEFAULT_CHUNK, run
-from generator.games.ripple_rush import RippleRushSim, Setup
-from tests.games.ripple_rush.conftest import make_spec
+from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402  (after the sys.path line)
+from generator.engine.runner import DEFAULT_CHUNK, run  # noqa: E402
+from generator.games.ripple_rush import RippleRushSim, Setup  # noqa: E402
+from tests.games.shipped import game_spec  # noqa: E402
 
 _PURE = """
 import sys, time, numpy as np
 sys.path.insert(0, {root!r})
 from generator.games.ripple_rush import RippleRushSim, Setup
-from tests.games.ripple_rush.conftest import make_spec
-sim = RippleRushSim(Setup.from_spec(make_spec()), 4, ("greedy",))
+from tests.games.shipped import game_spec
+sim = RippleRushSim(Setup.from_spec(game_spec("ripple_rush")), 4, ("greedy",))
 t = time.process_time(); sim.play(np.random.SeedSequence(1), {n}); print({n} / (time.process_time() - t))
 """
 
@@ -36,8 +36,8 @@ t0 = time.perf_counter()
 sys.path.insert(0, {root!r})
 from generator.engine.executors import ProcessExecutor
 from generator.games.ripple_rush import balance_report
-from tests.games.ripple_rush.conftest import make_spec
-spec = make_spec()
+from tests.games.shipped import game_spec
+spec = game_spec("ripple_rush")
 spec = spec.model_copy(update={{"balance": spec.balance.model_copy(update={{"policies": ["greedy"]}})}})
 rep = balance_report(spec, games=10000, seed=1, executor=ProcessExecutor({workers}))
 print(time.perf_counter() - t0)
@@ -68,7 +68,7 @@ def main() -> None:
     args = ap.parse_args()
     global REPEAT
     REPEAT = max(1, args.repeat)
-    setup = Setup.from_spec(make_spec())
+    setup = Setup.from_spec(game_spec("ripple_rush"))
     print(f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows walls)")
     rates = {}
     for pol, n in (("greedy", args.games), ("strong", args.games // 4), ("random", args.games)):

@@ -6,12 +6,8 @@ checks, do not load numba and the simulation kernels."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from generator.games.lazy import lazy_getattr
 from generator.games.registry import GamePlugin
-
-GAME_ID = "ripple_rush"
 
 GAME = GamePlugin(
     id="ripple_rush",
@@ -29,15 +25,15 @@ GAME = GamePlugin(
 _WHERE = {
     "balance_report": "balance", "legal_problems": "legal",
     "GREEDY": "policies", "POLICIES": "policies", "RANDOM": "policies", "STRONG": "policies", "Policy": "policies",
-    "new_rng": "policies",
     "PASS": "rules", "Action": "rules", "Card": "rules", "Cell": "rules",
-    "Decision": "rules", "Game": "rules", "Outcome": "rules", "Pass": "rules", "SheetScore": "rules",
+    "Decision": "rules", "Game": "rules", "new_game": "rules", "Outcome": "rules", "Pass": "rules", "SheetScore": "rules",
     "State": "rules", "Write": "rules",
     "RippleRushSim": "sim", "Setup": "sim", "transcript": "transcript", "Variant": "variants",
     "generate_variants": "variants",
 }
 
 __all__ = ["GAME", "GAME_ID", "RULESET_VERSION", *_WHERE]
+GAME_ID = GAME.id  # the plugin record is the one source of the id and the ruleset
 RULESET_VERSION = GAME.ruleset
 
 

@@ -13,7 +13,8 @@ from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
-from generator.games.ripple_rush.rules import GAME_ID
+from generator.games.ripple_rush import GAME
+from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.spec.base import Bound
 from generator.games.ripple_rush.spec import RippleRushGame
@@ -43,27 +44,27 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
     frac = win / win.sum(axis=1, keepdims=True)
     seats = []
     for p in range(players):
-        s, l, h = wilson(float(frac[:, p].sum()), games)
-        seats.append({"seat": p + 1, "share": s, "low": l, "high": h})
+        s, lo, h = wilson(float(frac[:, p].sum()), games)
+        seats.append({"seat": p + 1, "share": s, "low": lo, "high": h})
     pol = t["games.policy"]
     by_policy = []
     for code in sorted(set(int(x) for x in np.unique(pol))):
         mask = pol == code
         n = int(mask.sum())
-        s, l, h = wilson(float(frac[mask].sum()), n)
+        s, lo, h = wilson(float(frac[mask].sum()), n)
         m = score[mask].astype(np.float64)
-        by_policy.append({"policy": POLICY_NAMES[code], "seat_games": n, "win_share": s, "low": l, "high": h,
+        by_policy.append({"policy": POLICY_NAMES[code], "seat_games": n, "win_share": s, "low": lo, "high": h,
                           "mean_score": float(m.mean())})
     pg = games * players
     row_rates = []
     for r in range(rows):
-        s, l, h = wilson(float(t["rows_done"][r]), pg)
+        s, lo, h = wilson(float(t["rows_done"][r]), pg)
         fired = float(t["bonus_fired"][r])
-        row_rates.append({"row": r + 1, "completion": s, "low": l, "high": h,
+        row_rates.append({"row": r + 1, "completion": s, "low": lo, "high": h,
                           "bonus_fired_per_game": fired / pg,
                           "bonus_used_share": (float(t["bonus_used"][r]) / fired) if fired else math.nan})
     c = t["counts"]
-    un, un_lo, un_hi = wilson(float(c[1]), float(c[0]))
+    un, un_lo, un_hi = wilson(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN]))
     tie, tie_lo, tie_hi = wilson(float(shared.sum()), games)
     dec, dec_lo, dec_hi = wilson(float(decided.sum()), games)
     return {
@@ -76,8 +77,10 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
         "tie_break_decided": {"share": dec, "low": dec_lo, "high": dec_hi},
         "rows": row_rates,
         "unplaceable_share": {"share": un, "low": un_lo, "high": un_hi},
-        "announced_written_share": (float(c[3]) / float(c[2])) if c[2] else math.nan,
-        "revealed_goals_completed_share": (float(c[4]) / float(c[5])) if c[5] else math.nan,
+        "announced_written_share": (float(c[K.COUNT_ANNOUNCED_WRITTEN]) / float(c[K.COUNT_ANNOUNCED_OFFERED])
+                                    if c[K.COUNT_ANNOUNCED_OFFERED] else math.nan),
+        "revealed_goals_completed_share": (float(c[K.COUNT_GOALS_COMPLETED]) / float(c[K.COUNT_GOALS_POSSIBLE])
+                                           if c[K.COUNT_GOALS_POSSIBLE] else math.nan),
     }
 
 
@@ -102,7 +105,7 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
     bal = spec.balance
     pols = list(bal.policies)
     budget = as_budget(games)
-    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=budget.default, seed=seed)
+    rep = BalanceReport(kit=kit, game=GAME.id, games_per_setting=budget.default, seed=seed)
     evidence: dict[str, dict[str, Tally]] = {}
     figures: dict[str, Any] = {"policies": pols, "reference_policy": bal.reference_policy, "players": {}}
     score_rows: list[list[Any]] = []
@@ -243,7 +246,7 @@ def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str,
     rep.tolerances.append(_tol(f"easiest/hardest row completion ratio ({tag})", Extreme("ratio", tuple(rows)),
                                bal.goal_spread, "goal_spread", setting))
     c = t["counts"]
-    rep.tolerances.append(_tol(f"unplaceable card share ({tag})", Proportion(float(c[1]), float(c[0])),
+    rep.tolerances.append(_tol(f"unplaceable card share ({tag})", Proportion(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN])),
                                bal.unplaceable_share, "unplaceable_share", setting))
     if n >= 2:
         win, _, shared = winners(score, t["games.colsdone"])

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import HAVE_NUMBA, jit, jit_inline, jit_noref, rand_below, shuffle_inplace
+from generator.engine.kernel import jit, jit_inline, jit_noref, rand_below, shuffle_inplace
 
 inline = jit_inline
 no_refcount = jit_noref
@@ -36,18 +36,25 @@ KIND_OWN = 0
 KIND_ANNOUNCED = 1
 KIND_BONUS = 2
 
+COUNT_DRAWN = 0
+"""Counters (`Tallies.counts[...]`): cards drawn ..."""
+COUNT_UNPLACEABLE = 1
+"""... drawn cards their drawer could not write (announced) ..."""
+COUNT_ANNOUNCED_OFFERED = 2
+"""... decisions on an announced card of another player ..."""
+COUNT_ANNOUNCED_WRITTEN = 3
+"""... announced cards written ..."""
+COUNT_GOALS_COMPLETED = 4
+"""... revealed goal rows completed (per player) ..."""
+COUNT_GOALS_POSSIBLE = 5
+"""... and revealed goal rows that could have been (revealed x players)."""
+N_COUNTS = 6
+
 LOG_WIDTH = 6
 """Columns of a decision log row: game, player, kind, column (-1 = pass), h (from bottom), number."""
 
 _ROW_VALUE = 0.7
 """What a policy thinks an unlocked row bonus is worth, in cells (it is about one more written cell)."""
-
-
-@no_refcount
-def below(rng: np.ndarray, n: int) -> int:
-    """`kernel.rand_below` as a signed integer (compiled, it yields uint64, and uint64 - int64 is a float)."""
-    # compiled code: keep the signed int64 (no Python `int`); for callers it is an integer like any other
-    return np.int64(rand_below(rng, n))  # type: ignore[return-value]
 
 
 @no_refcount
@@ -217,7 +224,7 @@ def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
                   goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
     """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
     if pol == POLICY_RANDOM:
-        return lo + 1 + below(rng, hi - lo - 1), 1.0
+        return lo + 1 + int(rand_below(rng, hi - lo - 1)), 1.0
     if pol == POLICY_GREEDY:
         return greedy_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points)
     return strong_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
@@ -267,7 +274,7 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
             options += hi - lo - 1
     if options == 0:
         return -2, 0
-    pick = below(rng, options + 1) if optional else below(rng, options)
+    pick = int(rand_below(rng, options + 1)) if optional else int(rand_below(rng, options))
     if pick == options:
         return -1, 0
     for c in range(c0, c1):
@@ -307,7 +314,7 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     if options == 0:
         return -2, 0
     if pol == POLICY_RANDOM:
-        pick = below(rng, options + 1)
+        pick = int(rand_below(rng, options + 1))
         if pick == options:
             return -1, 0
         for h in range(rows):
@@ -387,7 +394,7 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
     if options == 0:
         return -2, 0, 0
     if pol == POLICY_RANDOM:
-        pick = below(rng, options + 1)
+        pick = int(rand_below(rng, options + 1))
         if pick == options:
             return -1, 0, 0
         for k in range(ksuit.shape[0]):
@@ -431,54 +438,52 @@ def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c
     nlog[0] = i + 1
 
 
-@no_refcount
-def cascade(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, h: int, rows: int,
-            cols: int, nmin: int, nmax: int, bkind: np.ndarray, bval: np.ndarray, isgoal: np.ndarray,
-            goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int, fired: np.ndarray,
-            used: np.ndarray, record: bool, log: np.ndarray, nlog: np.ndarray, g: int, pre: np.ndarray,
-            x_any: bool) -> None:
-    """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
-    while True:
-        fired[h] += 1
-        if bkind[h] == 0:
-            n = int(bval[h])
-            c, h2 = decide_number(pol, rng, sheet, rowfill, p, -1, n, rows, cols, nmin, nmax, isgoal,
-                                  goal_points, unseen, u_total, rounds_left, True)
-        else:
-            c = int(bval[h])
-            h2, n = suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
-                                unseen, u_total, rounds_left, pre, x_any)
-            if h2 == -2:
-                c = -2
-            elif h2 == -1:
-                c = -1
-        if c == -2:
-            return
-        if c == -1:
-            if record:
-                log_decision(log, nlog, g, p, KIND_BONUS, -1, 0, 0)
-            return
-        used[h] += 1
-        if record:
-            log_decision(log, nlog, g, p, KIND_BONUS, c, h2, n)
-        if not write_cell(sheet, rowfill, p, c, h2, n, cols):
-            return
-        h = h2
+class Params(NamedTuple):
+    """The rule numbers of one setting, as the compiled loop takes them (`sim.Setup.params` builds it)."""
+
+    players: int
+    cols: int
+    rows: int
+    nmin: int
+    nmax: int
+    rounds: int
+    bkind: np.ndarray
+    """Per row from the BOTTOM: 0 = number bonus, 1 = suit (X) bonus."""
+    bval: np.ndarray
+    """Per row from the bottom: the bonus number, or the X bonus's column."""
+    revealed: int
+    goal_points: int
+    x_any: bool
+    """House rule: an X bonus may write numbers outside nmin..nmax."""
+    any_order: bool
+    """House rule: announced cards are taken in any order (else offered in seat order)."""
 
 
-@no_refcount
-def column_run(sheet: np.ndarray, p: int, c: int, rows: int) -> int:
-    """Longest run of vertically consecutive filled cells."""
-    best = 0
-    run = 0
-    for h in range(rows):
-        if sheet[p, c, h] != 0:
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    return best
+class Tallies(NamedTuple):
+    """What a chunk of games fills in: per game [G, P] and summed counters (rows indexed from the bottom)."""
+
+    score: np.ndarray
+    colsdone: np.ndarray
+    seatpol: np.ndarray
+    rows_done: np.ndarray
+    fired: np.ndarray
+    used: np.ndarray
+    counts: np.ndarray
+    """N_COUNTS counters, indexed by the COUNT_* constants."""
+
+
+class Record(NamedTuple):
+    """The decision log of a recorded chunk (`on` False: nothing is written, the arrays are stubs)."""
+
+    on: bool
+    log: np.ndarray
+    """LOG_WIDTH columns per decision (see LOG_WIDTH)."""
+    nlog: np.ndarray
+    """nlog[0]: decisions logged."""
+    decks: np.ndarray
+    """decks[g]: the dealt deck of game g (cards encoded suit * span + number - nmin)."""
+    goal_log: np.ndarray
+    """goal_log[g]: the revealed goal rows of game g (h from the bottom)."""
 
 
 class Workspace(NamedTuple):
@@ -500,6 +505,58 @@ class Workspace(NamedTuple):
     kopen: np.ndarray
 
 
+
+@inline
+def cascade(pol: int, rng: np.ndarray, prm: Params, ws: Workspace, out: Tallies, rec: Record, p: int, h: int,
+            u_total: int, rounds_left: int, g: int) -> None:
+    """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
+    rows, cols, nmin, nmax, goal_points, x_any = prm.rows, prm.cols, prm.nmin, prm.nmax, prm.goal_points, prm.x_any
+    bkind, bval = prm.bkind, prm.bval
+    sheet, rowfill, isgoal, unseen, pre = ws.sheet, ws.rowfill, ws.isgoal, ws.unseen, ws.pre
+    fired, used = out.fired, out.used
+    while True:
+        fired[h] += 1
+        if bkind[h] == 0:
+            n = int(bval[h])
+            c, h2 = decide_number(pol, rng, sheet, rowfill, p, -1, n, rows, cols, nmin, nmax, isgoal,
+                                  goal_points, unseen, u_total, rounds_left, True)
+        else:
+            c = int(bval[h])
+            h2, n = suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
+                                unseen, u_total, rounds_left, pre, x_any)
+            if h2 == -2:
+                c = -2
+            elif h2 == -1:
+                c = -1
+        if c == -2:
+            return
+        if c == -1:
+            if rec.on:
+                log_decision(rec.log, rec.nlog, g, p, KIND_BONUS, -1, 0, 0)
+            return
+        used[h] += 1
+        if rec.on:
+            log_decision(rec.log, rec.nlog, g, p, KIND_BONUS, c, h2, n)
+        if not write_cell(sheet, rowfill, p, c, h2, n, cols):
+            return
+        h = h2
+
+
+@no_refcount
+def column_run(sheet: np.ndarray, p: int, c: int, rows: int) -> int:
+    """Longest run of vertically consecutive filled cells."""
+    best = 0
+    run = 0
+    for h in range(rows):
+        if sheet[p, c, h] != 0:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
 def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Workspace:
     """Scratch for `play_loop`."""
     span = nmax - nmin + 1
@@ -511,25 +568,19 @@ def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Works
 
 
 @no_refcount
-def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, nmin: int, nmax: int,
-              rounds: int, bkind: np.ndarray, bval: np.ndarray, revealed: int, goal_points: int,
-              mix: np.ndarray, rotate: bool, x_any: bool, any_order: bool,
-              score: np.ndarray, colsdone: np.ndarray, seatpol: np.ndarray,
-              rows_done: np.ndarray, fired: np.ndarray, used: np.ndarray, counts: np.ndarray,
-              record: bool, log: np.ndarray, nlog: np.ndarray, decks: np.ndarray, goal_log: np.ndarray,
-              deck: np.ndarray, gperm: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, unseen: np.ndarray,
-              isgoal: np.ndarray, pol: np.ndarray, cs: np.ndarray, cn: np.ndarray, placeable: np.ndarray,
-              glo: np.ndarray, ghi: np.ndarray, pre: np.ndarray, kopen: np.ndarray) -> None:
-    """Play `games` games; fill per-game score/colsdone/seatpol[g, p] and summed counters.
+def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: Params, out: Tallies, rec: Record,
+              ws: Workspace) -> None:
+    """Play `games` games of setting `prm`; fill `out` (per-game score/colsdone/seatpol[g, p], summed
+    counters) and, when `rec.on`, the decision log, decks and goal rows of `rec`. `ws` is a `workspace`.
 
     mix: policies to seat; seat p of game g plays mix[(p + g) % len(mix)] when rotate, else mix[p % len(mix)].
-    x_any / any_order: the house rules (an X bonus may write numbers outside nmin..nmax; announced cards are
-    taken in any order rather than offered in seat order).
-    rows_done/fired/used are indexed by h (from the bottom). counts: [drawn, unplaceable, offers of announced
-    cards, announced cards written, goal rows completed, goals possible].
-    With `record`, decisions go to `log` (see LOG_WIDTH), decks[g] holds the dealt deck, goal_log[g] the
-    revealed goal rows (h from the bottom). The remaining arguments are a `workspace`.
     """
+    players, cols, rows, nmin, nmax, rounds = prm.players, prm.cols, prm.rows, prm.nmin, prm.nmax, prm.rounds
+    revealed, goal_points, any_order = prm.revealed, prm.goal_points, prm.any_order
+    score, colsdone, seatpol, rows_done, counts = out.score, out.colsdone, out.seatpol, out.rows_done, out.counts
+    record, log, nlog, decks, goal_log = rec.on, rec.log, rec.nlog, rec.decks, rec.goal_log
+    deck, gperm, sheet, rowfill, unseen, isgoal = ws.deck, ws.gperm, ws.sheet, ws.rowfill, ws.unseen, ws.isgoal
+    pol, cs, cn, placeable, glo, ghi, kopen = ws.pol, ws.cs, ws.cn, ws.placeable, ws.glo, ws.ghi, ws.kopen
     span = nmax - nmin + 1
     total = cols * span
     need = min(players * rounds, total)
@@ -539,7 +590,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
         for i in range(total):
             deck[i] = i
         for i in range(need):
-            j = i + below(rng, total - i)
+            j = i + int(rand_below(rng, total - i))
             tmp = deck[i]
             deck[i] = deck[j]
             deck[j] = tmp
@@ -574,9 +625,9 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                 placeable[p] = lo != -2 and hi - lo >= 2
                 glo[p] = lo
                 ghi[p] = hi
-                counts[0] += 1
+                counts[COUNT_DRAWN] += 1
                 if not placeable[p]:
-                    counts[1] += 1
+                    counts[COUNT_UNPLACEABLE] += 1
             for p in range(players):
                 if not placeable[p]:
                     continue
@@ -586,8 +637,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                 if record:
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
-                    cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                            goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre, x_any)
+                    cascade(pol[p], rng, prm, ws, out, rec, p, h, u_total, left, g)
             for p in range(players):
                 if any_order:
                     for q in range(players):
@@ -597,7 +647,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                                                    nmax, isgoal, goal_points, unseen, u_total, left)
                         if k == -2:
                             break
-                        counts[2] += 1
+                        counts[COUNT_ANNOUNCED_OFFERED] += 1
                         if k == -1:
                             if record:
                                 log_decision(log, nlog, g, p, KIND_ANNOUNCED, -1, 0, 0)
@@ -605,11 +655,9 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                         if record:
                             log_decision(log, nlog, g, p, KIND_ANNOUNCED, c, h, cn[k])
                         kopen[k] = False
-                        counts[3] += 1
+                        counts[COUNT_ANNOUNCED_WRITTEN] += 1
                         if write_cell(sheet, rowfill, p, c, h, cn[k], cols):
-                            cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                                    goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre,
-                                    x_any)
+                            cascade(pol[p], rng, prm, ws, out, rec, p, h, u_total, left, g)
                     continue
                 for q in range(players):
                     if q == p or placeable[q]:
@@ -618,15 +666,14 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                                          isgoal, goal_points, unseen, u_total, left, True)
                     if c == -2:
                         continue
-                    counts[2] += 1
+                    counts[COUNT_ANNOUNCED_OFFERED] += 1
                     if record:
                         log_decision(log, nlog, g, p, KIND_ANNOUNCED, c, h, cn[q])
                     if c == -1:
                         continue
-                    counts[3] += 1
+                    counts[COUNT_ANNOUNCED_WRITTEN] += 1
                     if write_cell(sheet, rowfill, p, c, h, cn[q], cols):
-                        cascade(pol[p], rng, sheet, rowfill, p, h, rows, cols, nmin, nmax, bkind, bval, isgoal,
-                                goal_points, unseen, u_total, left, fired, used, record, log, nlog, g, pre, x_any)
+                        cascade(pol[p], rng, prm, ws, out, rec, p, h, u_total, left, g)
         for p in range(players):
             s = 0
             done = 0
@@ -643,7 +690,7 @@ def play_loop(rng: np.ndarray, games: int, players: int, cols: int, rows: int, n
                     rows_done[h] += 1
                     if isgoal[h] == 1:
                         s += goal_points
-                        counts[4] += 1
-            counts[5] += revealed
+                        counts[COUNT_GOALS_COMPLETED] += 1
+            counts[COUNT_GOALS_POSSIBLE] += revealed
             score[g, p] = s
             colsdone[g, p] = done

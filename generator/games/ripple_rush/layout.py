@@ -17,24 +17,33 @@ NAVY = "#1d2b4f"
 HIGHLIGHT = "#ffd23f"
 
 
+def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The rule figures the rules package computed (`figures.print_data(...)["figures"]`)."""
+    if not extras or "figures" not in extras:
+        raise LayoutError("ripple_rush: the rules figures are missing (the build passes print_data()['figures'])")
+    figures: Mapping[str, Any] = extras["figures"]
+    return figures
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Numbers the rule templates may use: every figure comes from the spec."""
-    players = list(range(game.players.min, game.players.max + 1))
+    """Numbers the rule templates may use: spec values as they are, and every figure that follows from the
+    rules (deck size, cards dealt, goal cards, most goal points) from the rules package's print data."""
+    fig = _figures(extras)
     return {
         "rows": game.rows,
         "suits": len(game.suits),
         "number_min": game.numbers.min,
         "number_max": game.numbers.max,
-        "deck_total": len(game.suits) * (game.numbers.max - game.numbers.min + 1),
+        "deck_total": fig["deck_total"],
         "cards_per_player": game.cards_per_player,
-        "rounds": game.cards_per_player,
+        "rounds": fig["rounds"],
         "players_min": game.players.min,
         "players_max": game.players.max,
-        "deck_sizes": [(p, p * game.cards_per_player) for p in players],
+        "deck_sizes": [tuple(pair) for pair in fig["deck_sizes"]],
         "goal_points": game.goals.points,
         "goals_revealed": game.goals.revealed,
-        "goal_cards": game.rows,
-        "goal_max": game.goals.points * game.goals.revealed,
+        "goal_cards": fig["goal_cards"],
+        "goal_max": fig["goal_max"],
     }
 
 
@@ -106,11 +115,11 @@ def _bleed(ctx: Context) -> float:
 
 
 def compose_number_cards(ctx: Context, cid: str) -> Component:
-    """100 number cards (suits x numbers) and one shared back."""
-    game = ctx.kit.game
+    """Every number card of the box (the rules' deck: suits x numbers) and one shared back."""
+    suits = ctx.kit.game.suits
     w, h = _card_size(ctx, cid)
     b = _bleed(ctx)
-    fronts = [number_face(ctx, s, n, w, h, b) for s in game.suits for n in range(game.numbers.min, game.numbers.max + 1)]
+    fronts = [number_face(ctx, suits[s], n, w, h, b) for s, n in _figures(ctx.extras)["deck"]]
     back = back_face(ctx, "number-back", w, h, b, "cards.back") if ctx.kit.components[cid].back else None
     title = ctx.texts(ctx.kit.components[cid].title)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
@@ -163,10 +172,10 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float) -> Face:
 
 
 def compose_goal_cards(ctx: Context, cid: str) -> Component:
-    """One goal card per sheet row and their shared back."""
+    """The goal cards (one per sheet row, rows counted from the top) and their shared back."""
     w, h = _card_size(ctx, cid)
     b = _bleed(ctx)
-    fronts = [goal_face(ctx, r, w, h, b) for r in range(1, ctx.kit.game.rows + 1)]
+    fronts = [goal_face(ctx, r, w, h, b) for r in range(1, _figures(ctx.extras)["goal_cards"] + 1)]
     back = back_face(ctx, "goal-back", w, h, b, "goal.back") if ctx.kit.components[cid].back else None
     title = ctx.texts(ctx.kit.components[cid].title)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
@@ -247,7 +256,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     gy = by - mm(14)
     bw = (w - pad - left) / 3
     for i, (tid, extra) in enumerate((("sheet.goals", f"{game.goals.revealed} × {game.goals.points}"), ("sheet.total", ""))):
-        x = left + i * (bw + mm(4)) + (bw if i else 0) * 0
+        x = left + i * (bw + mm(4))
         label = t(tid)
         lw = ctx.measure(label, "bold", mm(3))
         ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
@@ -303,8 +312,9 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
 
 
 def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float) -> float:
-    game = ctx.kit.game
-    players = list(range(game.players.min, game.players.max + 1))
+    """Cards dealt per player count, as the rules deal them."""
+    sizes = _figures(ctx.extras)["deck_sizes"]
+    players = [p for p, _ in sizes]
     cw = min(mm(16), (width - mm(28)) / len(players))
     rh = mm(5.5)
     lab_p, lab_c = ctx.texts("rules.table.players"), ctx.texts("rules.table.cards")
@@ -314,7 +324,7 @@ def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float)
         ops.append(Rect(x, yy, lw, rh, fill="#eef1f8", stroke="ink", width=0.5))
         ops.append(Text(x + mm(1.5), yy + rh * 0.3, lab, mm(2.8), font="bold", text_id=tid))
         for j, p in enumerate(players):
-            val = str(p) if i == 0 else str(p * game.cards_per_player)
+            val = str(p) if i == 0 else str(sizes[j][1])
             ops.append(Rect(x + lw + j * cw, yy, cw, rh, fill="#ffffff", stroke="ink", width=0.5))
             ops.append(Text(x + lw + j * cw + cw / 2, yy + rh * 0.3, val, mm(2.8), anchor="middle"))
     return top - 2 * rh - mm(3)

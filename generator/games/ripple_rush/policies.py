@@ -33,27 +33,30 @@ class _KernelView(TypedDict):
 
 @dataclass(frozen=True)
 class Policy:
-    """A named policy; `choose` picks an action for the pending decision with the caller's RNG state."""
+    """A named policy; `choose` picks an action for the pending decision, drawing (random only) from the
+    caller's numpy Generator."""
 
     name: str
     code: int
 
-    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
-        """The action for the pending decision (rng: a uint64[1] state from `new_rng`)."""
+    def choose(self, game: Game, state: State, rng: np.random.Generator) -> Action:
+        """The action for the pending decision; a random policy's draws come from `rng` (greedy and strong
+        draw nothing)."""
         d = game.to_decide(state)
         if d is None:
             raise ValueError("the game is over")
+        ks = _kernel_stream(rng, self.code)
         a = _arrays(game, state, d.player)
         p = d.player
         if d.kind == "bonus":
             b = game.bonuses[d.row - 1]
             if isinstance(b, str):
                 c = game.suits.index(b)
-                h, n = K.decide_suit(self.code, rng, a["sheet"], a["rowfill"], p, c, game.rows, len(game.suits),
+                h, n = K.decide_suit(self.code, ks, a["sheet"], a["rowfill"], p, c, game.rows, len(game.suits),
                                      game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
                                      a["u_total"], a["left"], game.x_any_integer)
                 return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
-            c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, -1, b, game.rows, len(game.suits),
+            c, h = K.decide_number(self.code, ks, a["sheet"], a["rowfill"], p, -1, b, game.rows, len(game.suits),
                                    game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
                                    a["u_total"], a["left"], True)
             return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
@@ -61,12 +64,12 @@ class Policy:
             ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
             knum = np.array([k.number for k in d.cards], dtype=np.int64)
             kopen = np.ones(len(d.cards), dtype=np.bool_)
-            k, c, h = K.announced_choice(self.code, rng, a["sheet"], a["rowfill"], p, ksuit, knum, kopen, game.rows,
+            k, c, h = K.announced_choice(self.code, ks, a["sheet"], a["rowfill"], p, ksuit, knum, kopen, game.rows,
                                          len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points,
                                          a["unseen"], a["u_total"], a["left"])
             return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
         assert d.card is not None
-        c, h = K.decide_number(self.code, rng, a["sheet"], a["rowfill"], p, d.card.suit, d.card.number, game.rows,
+        c, h = K.decide_number(self.code, ks, a["sheet"], a["rowfill"], p, d.card.suit, d.card.number, game.rows,
                                len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
                                a["u_total"], a["left"], d.kind == "announced")
         return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
@@ -92,9 +95,12 @@ def _arrays(game: Game, state: State, player: int) -> _KernelView:
             "u_total": cols * span - len(seen), "left": game.rounds - state.round}
 
 
-def new_rng(seed: int) -> np.ndarray:
-    """A policy RNG state (the engine's xorshift64) from an integer seed."""
-    return seed_state(seed)
+def _kernel_stream(rng: np.random.Generator, code: int) -> np.ndarray:
+    """The kernel decision functions' own stream (xorshift64 state) for one decision, seeded from the caller's
+    Generator: only the random policy draws, so only it takes a number from `rng`."""
+    if code != K.POLICY_RANDOM:
+        return np.ones(1, dtype=np.uint64)  # never drawn from (a fresh one all the same: no shared state)
+    return seed_state(int(rng.integers(1, 2**63)))
 
 
 RANDOM = Policy("random", K.POLICY_RANDOM)

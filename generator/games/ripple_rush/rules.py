@@ -29,7 +29,6 @@ from generator.games.ripple_rush import GAME
 from generator.errors import RuleViolation
 from generator.games.ripple_rush.spec import RippleRushGame
 
-GAME_ID = "ripple_rush"
 RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/ripple_rush/__init__.py)
 """1.1: house-rule switches (X bonus numbers, order of announced cards, default: any order), off-sheet
 writes and impossible goal rows are RuleViolations."""
@@ -176,13 +175,22 @@ class Game:
         """Every card of the box: suits x numbers."""
         return tuple(Card(s, n) for s in range(len(self.suits)) for n in range(self.nmin, self.nmax + 1))
 
+    @property
+    def deck_size(self) -> int:
+        """Cards dealt for this game: one per player per round."""
+        return self.rounds * self.players
+
+    def goal_max(self) -> int:
+        """The most goal points one sheet can score: every revealed goal row completely filled."""
+        return self.goal_points * self.goals_revealed
+
     def empty_sheet(self) -> Sheet:
         """A blank sheet."""
         return tuple((0,) * self.rows for _ in self.suits)
 
-    def new_state(self, deck: Sequence[Card], goals: Sequence[int], sheets: Sequence[Sheet] | None = None) -> State:
+    def deal(self, deck: Sequence[Card], goals: Sequence[int], sheets: Sequence[Sheet] | None = None) -> State:
         """A game dealt with `deck` (draw order: round by round, seat by seat) and revealed goal rows."""
-        need = self.rounds * self.players
+        need = self.deck_size
         if len(deck) != need:
             raise RuleViolation(f"deck holds {len(deck)} cards, {self.players} players need "
                                 f"{self.rounds} x {self.players} = {need}")
@@ -199,13 +207,14 @@ class Game:
         sh = tuple(sheets) if sheets is not None else tuple(self.empty_sheet() for _ in range(self.players))
         return self._settle(State(sh, tuple(deck), tuple(goals), 0))
 
-    def initial_state(self, rng: np.random.Generator) -> State:
-        """Shuffle the box, deal rounds x players cards and reveal goal cards, from `rng`."""
+    def new_state(self, rng: np.random.Generator) -> State:
+        """Shuffle the box, deal rounds x players cards and reveal goal cards, from `rng` (the Game protocol's
+        start: every random draw of a game happens here)."""
         box = list(self.full_deck())
         order = rng.permutation(len(box))
-        deck = [box[i] for i in order[: self.rounds * self.players]]
+        deck = [box[i] for i in order[: self.deck_size]]
         goals = sorted(int(r) + 1 for r in rng.permutation(self.rows)[: self.goals_revealed])
-        return self.new_state(deck, goals)
+        return self.deal(deck, goals)
 
     # -- the placement rule -------------------------------------------------------------------------------
     def legal_rows(self, sheet: Sheet, column: int, number: int, any_number: bool = False) -> tuple[int, ...]:
@@ -283,6 +292,10 @@ class Game:
     def to_decide(self, state: State) -> Decision | None:
         """The pending decision, or None at the end."""
         return state.agenda[0] if state.agenda else None
+
+    def to_move(self, state: State) -> int | None:
+        """The seat of the pending decision (None at the end): the Game protocol's view of `to_decide`."""
+        return state.agenda[0].player if state.agenda else None
 
     def legal_actions(self, state: State) -> list[Action]:
         """Every legal action of the pending decision, sorted (Pass first where it is allowed)."""
@@ -419,3 +432,10 @@ class Game:
         best_cols = max(details[p].completed_columns for p in cand)
         win = tuple(p for p in cand if details[p].completed_columns == best_cols)
         return Outcome(scores, details, win, len(cand) > 1 and len(win) < len(cand), len(win) > 1)
+
+
+def new_game(spec: RippleRushGame, players: int) -> Game:
+    """The reference rules of `spec` for `players` seats, as the one Game protocol
+    (`generator.engine.game.Game`: new_state(rng), to_move, legal_actions, apply, outcome); RuleViolation for a
+    player count outside the kit's players.min..players.max."""
+    return Game.from_spec(spec, players)

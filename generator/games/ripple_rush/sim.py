@@ -36,6 +36,12 @@ class Setup:
     any_order: bool = True
     """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat order."""
 
+    def params(self, players: int) -> K.Params:
+        """The kernel's view of these rules for `players` seats."""
+        return K.Params(players, self.cols, self.rows, self.nmin, self.nmax, self.rounds,
+                        np.array(self.bkind, dtype=np.int64), np.array(self.bval, dtype=np.int64), self.revealed,
+                        self.goal_points, self.x_any, self.any_order)
+
     @classmethod
     def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> "Setup":
         """Read the spec (optionally with another bonus order, top row first)."""
@@ -82,21 +88,18 @@ class RippleRushSim:
         rows_done = np.zeros(s.rows, dtype=np.int64)
         fired = np.zeros(s.rows, dtype=np.int64)
         used = np.zeros(s.rows, dtype=np.int64)
-        counts = np.zeros(6, dtype=np.int64)
+        counts = np.zeros(K.N_COUNTS, dtype=np.int64)
         if self.record:
-            log = np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64)
-            decks = np.zeros((games, P * s.rounds), dtype=np.int64)
-            goal_log = np.zeros((games, max(s.revealed, 1)), dtype=np.int64)
+            rec = K.Record(True, np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64),
+                           np.zeros(1, dtype=np.int64), np.zeros((games, P * s.rounds), dtype=np.int64),
+                           np.zeros((games, max(s.revealed, 1)), dtype=np.int64))
         else:
-            log = np.zeros((1, K.LOG_WIDTH), dtype=np.int64)
-            decks = np.zeros((1, 1), dtype=np.int64)
-            goal_log = np.zeros((1, 1), dtype=np.int64)
-        nlog = np.zeros(1, dtype=np.int64)
+            rec = K.Record(False, np.zeros((1, K.LOG_WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                           np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
         fn = py_func(K.play_loop) if self.pure else K.play_loop
         ws = K.workspace(P, s.cols, s.rows, s.nmin, s.nmax)
-        bkind = np.array(s.bkind, dtype=np.int64)
-        bval = np.array(s.bval, dtype=np.int64)
+        prm = s.params(P)
         if self.every_seating and mix.shape[0] >= 2 and not self.record:
             table = seatings(mix.shape[0], P)
             which = np.arange(games) % len(table)
@@ -104,29 +107,25 @@ class RippleRushSim:
                 idx = np.nonzero(which == a)[0]
                 if idx.size == 0:
                     continue
-                sc = np.zeros((idx.size, P), dtype=np.int64)
-                cd = np.zeros((idx.size, P), dtype=np.int64)
-                sp = np.zeros((idx.size, P), dtype=np.int64)
-                fn(rng, idx.size, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed,
-                   s.goal_points, mix[np.array(seating, dtype=np.int64)], False, s.x_any, s.any_order, sc, cd, sp,
-                   rows_done, fired, used, counts, False, log, nlog, decks, goal_log, *ws)
-                score[idx], colsdone[idx], seatpol[idx] = sc, cd, sp
+                part = K.Tallies(np.zeros((idx.size, P), dtype=np.int64), np.zeros((idx.size, P), dtype=np.int64),
+                                 np.zeros((idx.size, P), dtype=np.int64), rows_done, fired, used, counts)
+                fn(rng, idx.size, mix[np.array(seating, dtype=np.int64)], False, prm, part, rec, ws)
+                score[idx], colsdone[idx], seatpol[idx] = part.score, part.colsdone, part.seatpol
         else:
-            fn(rng, games, P, s.cols, s.rows, s.nmin, s.nmax, s.rounds, bkind, bval, s.revealed, s.goal_points,
-               mix, self.rotate, s.x_any, s.any_order, score, colsdone, seatpol, rows_done, fired, used, counts,
-               self.record, log, nlog, decks, goal_log, *ws)
+            fn(rng, games, mix, self.rotate, prm, K.Tallies(score, colsdone, seatpol, rows_done, fired, used, counts),
+               rec, ws)
         out: Tally = {
             "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
             "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),
             "bonus_used": used[::-1].copy(), "counts": counts,
         }
         if self.record:
-            n = int(nlog[0])
-            if n > log.shape[0]:
-                raise RuntimeError(f"decision log overflow: {n} > {log.shape[0]}")
-            out["games.decks"] = decks
-            out["games.goals"] = goal_log
-            out["log"] = log[:n]
+            n = int(rec.nlog[0])
+            if n > rec.log.shape[0]:
+                raise RuntimeError(f"decision log overflow: {n} > {rec.log.shape[0]}")
+            out["games.decks"] = rec.decks
+            out["games.goals"] = rec.goal_log
+            out["log"] = rec.log[:n]
         return out
 
 

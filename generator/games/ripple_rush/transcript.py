@@ -6,7 +6,7 @@ from typing import Sequence
 
 import numpy as np
 
-from generator.games.ripple_rush.policies import POLICIES, new_rng
+from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.rules import RULESET_VERSION, Game, Pass, Sheet, State, Write
 from generator.games.ripple_rush.spec import RippleRushGame
 
@@ -27,8 +27,8 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     game = Game.from_spec(spec, players)
     names = list(policies) if policies else [spec.balance.reference_policy]
     seat = [POLICIES[names[p % len(names)]] for p in range(players)]
-    state = game.initial_state(np.random.default_rng(seed))
-    rng = new_rng(seed)
+    rng = np.random.default_rng(seed)  # one stream: the deal, then the random policy's choices
+    state = game.new_state(rng)
     out = [f"Ripple Rush (ruleset {RULESET_VERSION}), seeded playthrough: seed {seed}, {players} players",
            "Seats: " + ", ".join(f"P{p + 1} {seat[p].name}" for p in range(players)),
            "House rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
@@ -79,7 +79,7 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
 
 
 def _completions(game: Game, before: State, after: State, out: list[str]) -> None:
-    for p, (a, b) in enumerate(zip(before.sheets, after.sheets)):
+    for p, (a, b) in enumerate(zip(before.sheets, after.sheets, strict=True)):
         for r in range(1, game.rows + 1):
             if all(c[r - 1] for c in b) and not all(c[r - 1] for c in a):
                 out.append(f"  P{p + 1} completes row {r}: bonus {game.bonus_name(r)}")

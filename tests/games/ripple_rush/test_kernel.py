@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
-from generator.games.ripple_rush.kernel import KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
-from generator.games.ripple_rush.policies import POLICIES, new_rng
+from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
+from generator.games.ripple_rush.policies import POLICIES
+from generator.games.ripple_rush.sim import winners
 from tests.games.ripple_rush.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -42,7 +43,7 @@ def replay(spec, players, policies, seed, games):
     for g in range(games):
         deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
         goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
-        state = game.new_state(deck, goals)
+        state = game.deal(deck, goals)
         while i < len(log) and log[i, 0] == g:
             _, p, kind, c, h, n = (int(x) for x in log[i])
             d = game.to_decide(state)
@@ -76,7 +77,26 @@ def test_kernel_counts_match_the_reference_replay(spec):
             for r in range(spec.rows):
                 rows_done[r] += all(c[r] for c in sh)
     assert list(t["rows_done"]) == list(rows_done)
-    assert t["counts"][0] == 10 * 4 * 20
+    assert t["counts"][COUNT_DRAWN] == 10 * 4 * 20
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_balance_winners_are_the_reference_outcome_winners(players):
+    """sim.winners (what balance credits wins with, from the kernel's scores and completed columns) names the
+    same winners, tie-break use and shared wins as the reference Outcome of the same games. Short games
+    (3 rounds) tie often, so ties, tie-breaks by completed columns and shared wins all occur."""
+    spec = make_spec(cards_per_player=3, rows=2, bonuses=[5, 20], goals={"points": 3, "revealed": 1})
+    t, finals = replay(spec, players, ("random", "greedy", "strong"), 8, 150)
+    win, decided, shared = winners(t["games.score"], t["games.colsdone"])
+    game = Game.from_spec(spec, players)
+    seen = {"tie_break": 0, "shared": 0}
+    for g, state in enumerate(finals):
+        out = game.outcome(state)
+        assert list(np.flatnonzero(win[g])) == list(out.winners), (g, out)
+        assert (bool(decided[g]), bool(shared[g])) == (out.tie_break_used, out.shared), (g, out)
+        seen["tie_break"] += out.tie_break_used
+        seen["shared"] += out.shared
+    assert seen["tie_break"] > 0 and seen["shared"] > 0, seen
 
 
 _PURE = """
@@ -123,8 +143,8 @@ def test_any_seed_plays_to_a_legal_end_and_replays_identically(seed, players, po
 def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, players):
     spec = make_spec()
     game = Game.from_spec(spec, players)
-    state = game.initial_state(np.random.default_rng(seed))
-    rng = new_rng(seed)
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
     names = ["random", "greedy", "strong"]
     while not game.is_over(state):
         d = game.to_decide(state)
@@ -135,6 +155,29 @@ def test_reference_game_with_policies_ends_legally_and_conserves_cards(seed, pla
     out = game.outcome(state)
     for p, sh in enumerate(state.sheets):
         assert recount(sh, state.goals, spec.goals.points) == out.scores[p]
+
+
+def test_policies_draw_from_the_callers_generator_and_only_random_draws(spec):
+    """One random generator type in the reference path: a policy takes a numpy Generator; greedy and strong
+    leave it untouched, random takes its choices from it (same seed, same choices)."""
+    game = Game.from_spec(spec, 2)
+    state = game.new_state(np.random.default_rng(3))
+    for name in ("greedy", "strong"):
+        rng = np.random.default_rng(9)
+        before = rng.bit_generator.state
+        POLICIES[name].choose(game, state, rng)
+        assert rng.bit_generator.state == before, name
+
+    def random_game(seed):
+        rng = np.random.default_rng(seed)
+        st = game.new_state(rng)
+        acts = []
+        while not game.is_over(st):
+            acts.append(POLICIES["random"].choose(game, st, rng))
+            st = game.apply(st, acts[-1])
+        return acts
+
+    assert random_game(4) == random_game(4) != random_game(5)
 
 
 def test_kernel_decisions_are_the_reference_policies_choices(spec):
@@ -156,11 +199,11 @@ def _same_decisions(spec):
         for g in range(6):
             deck = [Card(int(c) // span, int(c) % span + spec.numbers.min) for c in t["games.decks"][g]]
             goals = [spec.rows - int(h) for h in t["games.goals"][g][: spec.goals.revealed]]
-            state = game.new_state(deck, goals)
+            state = game.deal(deck, goals)
             while i < len(log) and log[i, 0] == g:
                 _, p, kind, c, h, n = (int(x) for x in log[i])
                 logged = PASS if c < 0 else Write(Cell(c, spec.rows - h), n)
-                chosen = POLICIES[pols[p % len(pols)]].choose(game, state, new_rng(0))
+                chosen = POLICIES[pols[p % len(pols)]].choose(game, state, np.random.default_rng(0))
                 assert chosen == logged, (players, g, i, KIND[kind], chosen, logged)
                 state = game.apply(state, logged)
                 i += 1

@@ -153,3 +153,84 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
         assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, setting)][lang]) in text, (lang, text)
         for other in others:
             assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, other)][lang]) not in text, (lang, other)
+
+
+# ------------------------------------------------------------------ rule figures come from the rules (issue 13)
+
+def _rules_card_text(kit, lang, tmp_path, figures=None):
+    """The printed rules card of `kit` in `lang`, composed with what the build passes (rule figures replaced
+    by `figures` where given), as PDF text."""
+    from generator.build import compose_one, print_data
+    from generator.render.fonts import text_width
+    from generator.render.pdf import write_pdf
+
+    extras = print_data(kit, kit.meta.seed)
+    extras["figures"] = {**extras["figures"], **(figures or {})}
+    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras, text_width, lambda w: None)
+    rules = next(c for c in comps if c.id == "rules")
+    pdf = tmp_path / f"rules-{lang}.pdf"
+    write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
+    with pdfplumber.open(pdf) as doc:  # the left one of the two rules faces on the page
+        page = doc.pages[0]
+        return re.sub(r"\s+", "", page.crop((0, 0, page.width / 2, page.height)).extract_text() or "")
+
+
+GOAL_FIGURES = {  # (goals.points, most goal points) -> the sentence each language prints
+    "en": "+{p}foreachrevealedgoalwhoserowisfull(upto+{m})",
+    "ja": "1枚につき+{p}点（最大+{m}点）",
+    "es": "+{p}porcadaobjetivoreveladocuyafilaestécompleta(hasta+{m})",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_a_changed_goal_figure_is_printed_on_the_rules_card(lang, tmp_path):
+    """goals.points 4 (shipped: 3) prints +4 and the rules' most goal points 4 x 2 = 8, with no catalog edit;
+    the deck table prints the cards the rules deal (cards_per_player 12: 12, 24, ... 60)."""
+    from dataclasses import replace
+
+    from tests.games.shipped import game_spec
+
+    kit = load_kit(KIT)
+    shipped = _rules_card_text(kit, lang, tmp_path)
+    assert GOAL_FIGURES[lang].format(p=3, m=6) in shipped, shipped
+    changed = replace(kit, game=game_spec("ripple_rush", {"goals.points": 4, "cards_per_player": 12}))
+    text = _rules_card_text(changed, lang, tmp_path)
+    assert GOAL_FIGURES[lang].format(p=4, m=8) in text, text
+    assert GOAL_FIGURES[lang].format(p=3, m=6) not in text
+    assert "12243648" + "60" in text and "20406080100" not in text, text  # the deck table's cards row
+
+
+def test_the_rules_card_prints_the_figures_it_is_given_not_its_own_arithmetic(tmp_path):
+    """Figures the composer is handed (here deliberately not the spec's arithmetic) are what it prints: it
+    computes none of them itself."""
+    kit = load_kit(KIT)
+    text = _rules_card_text(kit, "en", tmp_path, {"deck_total": 99, "goal_max": 77, "goal_cards": 13,
+                                                  "deck_sizes": [[1, 21], [2, 42], [3, 63], [4, 84], [5, 105]]})
+    assert "Shufflethe99numbercards" in text and "(upto+77)" in text and "the13goal" in text, text
+    assert "2142638410" + "5" in text and "20406080100" not in text, text
+
+
+def test_rule_figures_are_the_reference_rules_numbers():
+    from generator.games.ripple_rush.figures import rule_figures
+    from generator.games.ripple_rush.rules import Game
+    from tests.games.shipped import game_spec
+
+    spec = game_spec("ripple_rush", {"goals.revealed": 3, "numbers.max": 20, "players.max": 4})
+    fig = rule_figures(spec)
+    assert fig["deck_total"] == 4 * 20 == len(Game.from_spec(spec, 1).full_deck())
+    assert fig["deck"][:2] == [[0, 1], [0, 2]] and fig["deck"][-1] == [3, 20]
+    assert fig["deck_sizes"] == [[p, Game.from_spec(spec, p).deck_size] for p in (1, 2, 3, 4)] == \
+        [[1, 20], [2, 40], [3, 60], [4, 80]]
+    assert fig["goal_max"] == 3 * 3 and fig["goal_cards"] == 8 and fig["rounds"] == 20
+    # the most goal points is what the rules score for a full sheet with every revealed goal row complete
+    game = Game.from_spec(spec, 1)
+    full = tuple(tuple(range(8, 0, -1)) for _ in game.suits)
+    assert game.score_sheet(full, (1, 4, 8)).total - 4 * 8 == fig["goal_max"]
+
+
+def test_the_composer_refuses_to_guess_missing_rule_figures():
+    from generator.errors import LayoutError
+    from generator.games.ripple_rush.layout import template_context
+
+    with pytest.raises(LayoutError, match="rules figures are missing"):
+        template_context(load_kit(KIT).game, {})

@@ -6,7 +6,9 @@ import pytest
 from pydantic import ValidationError
 
 from generator.games.ripple_rush import legal_problems
-from tests.games.ripple_rush.conftest import DEFAULT, make_spec
+from generator.games.ripple_rush.spec import RippleRushGame
+from tests.games.ripple_rush.conftest import make_spec
+from tests.games.shipped import game_section
 
 
 def test_default_spec_is_legal(spec):
@@ -38,7 +40,7 @@ def test_deck_size_per_player_count_fits_the_box():
 
 
 def test_deck_is_suits_times_range_without_duplicates():
-    suits = [dict(s) for s in DEFAULT["suits"]]
+    suits = game_section("ripple_rush")["suits"]
     suits[3] = {"id": "blue", "colour": "#1f6fd1", "symbol": "circle"}
     probs = dict(legal_problems(make_spec(suits=suits, bonuses=[5, 10, "blue", "red", "green", 12, 15, 20])))
     assert probs["suits[3].id"] == "suit 'blue' is already suits[0]; the deck would hold every blue card twice"
@@ -54,6 +56,6 @@ def test_shape_checks_in_the_model():
     with pytest.raises(ValidationError):
         make_spec(bonuses=[5.5])
     with pytest.raises(ValidationError):
-        make_spec(extra_key=1)
+        RippleRushGame.model_validate(game_section("ripple_rush", {"extra_key": 1}, new_keys=True))
     with pytest.raises(ValidationError):
         make_spec(rows="8")

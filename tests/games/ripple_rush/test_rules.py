@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.ripple_rush import PASS, Card, Cell, Decision, Game, Pass, State, Write
+from generator.games.ripple_rush import PASS, Cell, Decision, Game, State, Write
 from tests.games.ripple_rush.conftest import make_spec
 from tests.games.ripple_rush.helpers import card, deck_starting, sheet
 
@@ -25,7 +25,7 @@ def test_example_abby_15_goes_between_14_and_17(g2):
     abby = sheet(g2, {"blue": {2: 17, 5: 14, 7: 9}})
     assert g2.legal_rows(abby, BLUE, 15) == (3, 4)
     with pytest.raises(RuleViolation, match=r"cannot write 15 in blue row 1: 17 in row 2 below it is larger"):
-        st = g2.new_state(deck_starting(g2, ["blue 15", "red 1"]), [], [abby, g2.empty_sheet()])
+        st = g2.deal(deck_starting(g2, ["blue 15", "red 1"]), [], [abby, g2.empty_sheet()])
         g2.apply(st, Write(Cell(BLUE, 1), 15))
     with pytest.raises(RuleViolation, match=r"cannot write 15 in blue row 6: 14 in row 5 above it is smaller"):
         g2.apply(st, Write(Cell(BLUE, 6), 15))
@@ -35,7 +35,7 @@ def test_example_abby_15_goes_between_14_and_17(g2):
 
 def test_example_abby_13_unplaceable_is_announced_and_bob_may_write_it(g2):
     abby = sheet(g2, {"blue": {4: 14, 5: 10}})
-    st = g2.new_state(deck_starting(g2, ["blue 13", "red 7"]), [], [abby, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["blue 13", "red 7"]), [], [abby, g2.empty_sheet()])
     assert st.announced == (0,)
     assert g2.legal_rows(abby, BLUE, 13) == ()
     # Bob writes his own card first, then may write Abby's announced blue 13.
@@ -51,7 +51,7 @@ def test_example_abby_13_unplaceable_is_announced_and_bob_may_write_it(g2):
 def test_example_bob_cascade_18_then_10_then_x_blue(g2):
     # Row 2 (bonus 10) lacks only orange; row 3 (bonus X(blue)) lacks only red.
     bob = sheet(g2, {"blue": {2: 20, 3: 15}, "red": {2: 19}, "green": {2: 20, 3: 15}, "orange": {3: 12}})
-    st = g2.new_state(deck_starting(g2, ["red 1", "orange 18"]), [], [g2.empty_sheet(), bob])
+    st = g2.deal(deck_starting(g2, ["red 1", "orange 18"]), [], [g2.empty_sheet(), bob])
     st = g2.apply(st, Write(Cell(RED, 8), 1))  # Abby's own card
     st = g2.apply(st, Write(Cell(ORANGE, 2), 18))  # Bob completes row 2
     assert g2.to_decide(st) == Decision(1, "bonus", row=2)
@@ -98,7 +98,7 @@ def test_numbers_ascend_from_bottom_strictly_with_skips(g2):
 
 def test_number_already_in_column_cannot_be_written(g2):
     sh = sheet(g2, {"red": {4: 10}})
-    st = g2.new_state(deck_starting(g2, ["red 10", "blue 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["red 10", "blue 1"]), [], [sh, g2.empty_sheet()])
     assert st.announced == (0,)
     with pytest.raises(RuleViolation, match="red 10 is already written in row 4"):
         g2.apply(State(st.sheets, st.deck, (), 1, agenda=(Decision(0, "announced", card("red 10")),)),
@@ -111,7 +111,7 @@ def test_other_columns_do_not_matter(g2):
 
 
 def test_own_write_is_mandatory_with_a_choice_of_cell(g2):
-    st = g2.new_state(deck_starting(g2, ["green 12", "blue 1"]), [], None)
+    st = g2.deal(deck_starting(g2, ["green 12", "blue 1"]), [], None)
     acts = g2.legal_actions(st)
     assert acts == [Write(Cell(GREEN, r), 12) for r in range(1, 9)]
     with pytest.raises(RuleViolation, match="must write green 12"):
@@ -124,14 +124,14 @@ def test_own_write_is_mandatory_with_a_choice_of_cell(g2):
 
 def test_occupied_cell_is_named(g2):
     sh = sheet(g2, {"green": {3: 12}})
-    st = g2.new_state(deck_starting(g2, ["green 14", "blue 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["green 14", "blue 1"]), [], [sh, g2.empty_sheet()])
     with pytest.raises(RuleViolation, match="green row 3 already holds 12"):
         g2.apply(st, Write(Cell(GREEN, 3), 14))
 
 
 def test_announced_card_is_optional_and_the_announcer_never_writes_it(g2):
     full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
-    st = g2.new_state(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()])
     assert st.announced == (0,)
     assert all(d.player != 0 for d in st.agenda)
     st = g2.apply(st, Write(Cell(RED, 6), 5))
@@ -143,19 +143,19 @@ def test_announcements_happen_before_anyone_writes(g2):
     # both cannot write: each may write the other's card, after all own cards
     a = sheet(g2, {"red": {1: 9, 2: 8}})
     b = sheet(g2, {"green": {1: 4, 2: 3}})
-    st = g2.new_state(deck_starting(g2, ["red 20", "green 22"]), [], [a, b])
+    st = g2.deal(deck_starting(g2, ["red 20", "green 22"]), [], [a, b])
     assert st.announced == (0, 1)
     assert st.agenda == (Decision(0, "announced", cards=(card("green 22"),)),
                          Decision(1, "announced", cards=(card("red 20"),)))
     seat = Game.from_spec(make_spec(rules={"announced_order": "seat"}), 2)
-    st = seat.new_state(deck_starting(seat, ["red 20", "green 22"]), [], [a, b])
+    st = seat.deal(deck_starting(seat, ["red 20", "green 22"]), [], [a, b])
     assert st.agenda == (Decision(0, "announced", card("green 22")), Decision(1, "announced", card("red 20")))
 
 
 def test_number_bonus_goes_in_any_column_and_may_be_declined(g2):
     # row 1 (bonus 5) lacks only blue; blue 25 completes it
     sh = sheet(g2, {"red": {1: 25}, "green": {1: 25}, "orange": {1: 25}})
-    st = g2.new_state(deck_starting(g2, ["blue 25", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["blue 25", "red 1"]), [], [sh, g2.empty_sheet()])
     st = g2.apply(st, Write(Cell(BLUE, 1), 25))
     assert g2.to_decide(st) == Decision(0, "bonus", row=1)
     acts = g2.legal_actions(st)
@@ -171,7 +171,7 @@ def test_number_bonus_goes_in_any_column_and_may_be_declined(g2):
 def test_suit_bonus_any_number_of_the_range_in_that_column(g2):
     # row 3 (X(blue)) lacks only red
     sh = sheet(g2, {"blue": {3: 12}, "green": {3: 12}, "orange": {3: 12}})
-    st = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
     st = g2.apply(st, Write(Cell(RED, 3), 12))
     assert g2.to_decide(st) == Decision(0, "bonus", row=3)
     writes = [a for a in g2.legal_actions(st) if isinstance(a, Write)]
@@ -186,7 +186,7 @@ def test_suit_bonus_any_number_of_the_range_in_that_column(g2):
 def test_unusable_bonus_is_lost_without_a_decision(g2):
     # X(blue) with a full blue column: no legal write, so no decision
     sh = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}, "green": {3: 12}, "orange": {3: 12}})
-    st = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
+    st = g2.deal(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()])
     st = g2.apply(st, Write(Cell(RED, 3), 12))
     assert g2.to_decide(st) == Decision(1, "own", card("red 1"))
 
@@ -194,7 +194,7 @@ def test_unusable_bonus_is_lost_without_a_decision(g2):
 def test_deck_is_20_per_player_from_the_100(spec):
     for n in range(1, 6):
         game = Game.from_spec(spec, n)
-        st = game.initial_state(np.random.default_rng(n))
+        st = game.new_state(np.random.default_rng(n))
         assert len(st.deck) == 20 * n == len(set(st.deck))
         assert set(st.deck) <= set(game.full_deck())
         assert len(game.full_deck()) == 100
@@ -203,13 +203,13 @@ def test_deck_is_20_per_player_from_the_100(spec):
 
 
 def test_goal_cards_one_per_row_two_revealed(g2):
-    st = g2.initial_state(np.random.default_rng(3))
+    st = g2.new_state(np.random.default_rng(3))
     assert len(st.goals) == 2 == len(set(st.goals)) and all(1 <= r <= 8 for r in st.goals)
 
 
 def test_game_lasts_20_rounds_and_ends_when_the_deck_is_empty(spec):
     game = Game.from_spec(spec, 1)
-    st = game.initial_state(np.random.default_rng(0))
+    st = game.new_state(np.random.default_rng(0))
     rounds = set()
     while not game.is_over(st):
         rounds.add(st.round)
@@ -253,7 +253,7 @@ def test_rules_come_from_the_spec():
     spec = make_spec(numbers={"min": 1, "max": 10}, rows=5, bonuses=[3, "red", "blue", 7, 9],
                      cards_per_player=8)
     game = Game.from_spec(spec, 3)
-    st = game.initial_state(np.random.default_rng(1))
+    st = game.new_state(np.random.default_rng(1))
     assert len(st.deck) == 24 and len(game.full_deck()) == 40
     assert game.bonus_name(2) == "X(red)" and game.rows == 5
 
@@ -262,13 +262,13 @@ def test_rules_come_from_the_spec():
 
 def _own_announced_bonus_states(g2):
     """A state per decision kind: an own card (red 12), an announced card (blue 3), a bonus (row 3, X(blue))."""
-    own = g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [])
+    own = g2.deal(deck_starting(g2, ["red 12", "red 1"]), [])
     full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
-    announced = g2.apply(g2.new_state(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()]),
+    announced = g2.apply(g2.deal(deck_starting(g2, ["blue 3", "red 5"]), [], [full_blue, g2.empty_sheet()]),
                          Write(Cell(RED, 6), 5))
     assert g2.to_decide(announced).kind == "announced"
     sh = sheet(g2, {"blue": {3: 12}, "green": {3: 12}, "orange": {3: 12}})
-    bonus = g2.apply(g2.new_state(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()]),
+    bonus = g2.apply(g2.deal(deck_starting(g2, ["red 12", "red 1"]), [], [sh, g2.empty_sheet()]),
                      Write(Cell(RED, 3), 12))
     assert g2.to_decide(bonus).kind == "bonus"
     return {"own": (own, 12), "announced": (announced, 3), "bonus": (bonus, 5)}
@@ -304,14 +304,14 @@ def test_write_outside_the_rows_is_a_rule_violation(g2, row):
     ((0, 4), "goal row 0: the sheet has rows 1..8"),
     ((4, 9), "goal row 9: the sheet has rows 1..8"),
 ])
-def test_new_state_rejects_impossible_goal_rows(g2, goals, message):
+def test_deal_rejects_impossible_goal_rows(g2, goals, message):
     with pytest.raises(RuleViolation, match=message):
-        g2.new_state(deck_starting(g2, ["red 12", "red 1"]), goals)
+        g2.deal(deck_starting(g2, ["red 12", "red 1"]), goals)
 
 
-def test_new_state_accepts_two_distinct_goal_rows_or_none(g2):
-    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), (1, 8)).goals == (1, 8)
-    assert g2.new_state(deck_starting(g2, ["red 12", "red 1"]), ()).goals == ()
+def test_deal_accepts_two_distinct_goal_rows_or_none(g2):
+    assert g2.deal(deck_starting(g2, ["red 12", "red 1"]), (1, 8)).goals == (1, 8)
+    assert g2.deal(deck_starting(g2, ["red 12", "red 1"]), ()).goals == ()
 
 
 # --- house-rule switches (issue 11) ----------------------------------------------------------------------
@@ -323,7 +323,7 @@ def _two_announced(rules):
     a = sheet(g, {"red": {1: 9, 2: 8}})
     b = sheet(g, {"green": {1: 4, 2: 3}})
     c = sheet(g, {"blue": {1: 25}, "red": {1: 25}, "orange": {1: 25}})
-    st = g.new_state(deck_starting(g, ["red 20", "green 22", "blue 1"]), [], [a, b, c])
+    st = g.deal(deck_starting(g, ["red 20", "green 22", "blue 1"]), [], [a, b, c])
     st = g.apply(st, Write(Cell(BLUE, 8), 1))
     while g.to_decide(st).player != 2:
         st = g.apply(st, PASS)
@@ -364,7 +364,7 @@ def _x_blue(rules):
     # row 3 (X(blue)) lacks only red; blue holds 25 in row 2, 12 in row 3 and 1 in row 7
     g = Game.from_spec(make_spec(rules=rules), 2)
     sh = sheet(g, {"blue": {2: 25, 3: 12, 7: 1}, "green": {3: 12}, "orange": {3: 12}})
-    st = g.new_state(deck_starting(g, ["red 12", "red 1"]), [], [sh, g.empty_sheet()])
+    st = g.deal(deck_starting(g, ["red 12", "red 1"]), [], [sh, g.empty_sheet()])
     st = g.apply(st, Write(Cell(RED, 3), 12))
     assert g.to_decide(st) == Decision(0, "bonus", row=3)
     return g, st
@@ -394,7 +394,7 @@ def test_x_bonus_any_integer_also_writes_beyond_the_range_but_never_0():
 def test_any_integer_applies_to_x_bonuses_only():
     g = Game.from_spec(make_spec(rules={"x_bonus_numbers": "any_integer"}), 2)
     sh = sheet(g, {"red": {1: 25}, "green": {1: 25}, "orange": {1: 25}})
-    st = g.apply(g.new_state(deck_starting(g, ["blue 25", "red 1"]), [], [sh, g.empty_sheet()]),
+    st = g.apply(g.deal(deck_starting(g, ["blue 25", "red 1"]), [], [sh, g.empty_sheet()]),
                  Write(Cell(BLUE, 1), 25))
     with pytest.raises(RuleViolation, match="bonus of row 1 is the number 5, not 30"):
         g.apply(st, Write(Cell(RED, 8), 30))
