@@ -14,6 +14,8 @@ from hypothesis import given, settings, strategies as st
 from generator.engine.kernel import seed_state
 from generator.engine.runner import run
 from generator.games.peak_dice import POLICIES, Game, Simulation, build_tables, play_reference, transcript
+from generator.games.peak_dice.balance import win_shares
+from generator.games.peak_dice.rules import Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import plan_arrays
 from generator.games.peak_dice.sim import play
@@ -447,3 +449,55 @@ def test_compulsory_b_planner_scores_more_and_misses_less() -> None:
     k = play(t, ["planner"] * 2, 300, seed_state(23), 3000)
     assert (k["games.misses"].max(axis=1) > 11).mean() < 0.032
     assert k["games.scores"].mean() > 66
+
+
+# --- the kernel's games through the reference rules: every action, and who the balance code credits ---------
+
+
+def replay_log(g: Game, log: np.ndarray) -> State:
+    """Play the kernel's event log of one game through the reference rules, action by action (a roll, each
+    re-roll and its outcome, every B and C write or pass); returns the final state."""
+    state = g.initial_state()
+    events = [tuple(int(x) for x in row) for row in log if int(row[0]) not in (K.EV_MISS, K.EV_END)]
+    i = 0
+    while state.phase != "over":
+        kind, _, player, x, _ = events[i][:5]
+        faces = events[i][5:]
+        if state.phase == "roll":
+            assert kind == K.EV_ROLL
+            state = g.apply(state, Roll(faces))
+        elif state.phase == "reroll":
+            if kind != K.EV_REROLL:
+                state = g.apply(state, Reroll(()))
+                continue
+            dice = tuple(d for d in range(g.tables.dice) if x >> d & 1)
+            state = g.apply(g.apply(state, Reroll(dice)), Roll(tuple(faces[d] for d in dice)))
+        else:
+            assert kind in (K.EV_WRITE_B, K.EV_PASS_B, K.EV_WRITE_C, K.EV_PASS_C)
+            assert (kind in (K.EV_WRITE_B, K.EV_PASS_B)) == (state.phase == "b")
+            write = kind in (K.EV_WRITE_B, K.EV_WRITE_C)
+            state = g.apply(state, Write(player, x) if write else Pass(player))
+        i += 1
+    assert i == len(events), "the reference game ended before the kernel's"
+    return state
+
+
+@pytest.mark.parametrize("policy,players,tied", [("random", 2, 17), ("random", 4, 25), ("greedy", 3, 109),
+                                                 ("planner", 3, 84)])
+def test_kernel_winners_are_the_reference_outcome_winners(policy, players, tied) -> None:
+    """balance.win_shares credits the seats the reference Outcome names as winners (ties shared), on the
+    kernel's own games replayed action by action through the reference rules; `tied` is a seed whose game
+    ends in a shared win (found by search), so the tie path is always among them."""
+    spec = make_spec()
+    g = Game(spec, players)
+    shared = 0
+    for seed in (0, 1, 2, tied):
+        k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1, log_rows=6000)
+        final = replay_log(g, k["log"])
+        out = g.outcome(final)
+        assert out.scores == tuple(int(s) for s in k["games.scores"][0])
+        shares = win_shares(k["games.scores"])[0]
+        assert tuple(int(s) for s in np.flatnonzero(shares > 0)) == out.winners
+        assert np.allclose(shares[list(out.winners)], 1.0 / len(out.winners))
+        shared += len(out.winners) > 1
+    assert shared > 0, f"seed {tied} no longer ends in a shared win: pick another so ties stay tested"
