@@ -10,7 +10,7 @@ on arrays built from the reference State, with an explicit xorshift RNG state (n
 - reroll: greedy writes, plus the re-roll: the single die whose exact expected value of the re-rolled roll
   beats keeping the roll.
 - planner: values every row by backward induction over the colour sum's distribution (planner.py,
-  kernel.plan_table): a write's gain is the row's value after it minus the value of waiting for a better
+  plan_table): a write's gain is the row's value after it minus the value of waiting for a better
   roll; it writes the best gain when it is >= 0, writes a loss rather than take a miss when the loss is
   smaller than the miss's cost (the k-th costs k, and every later one one more), and re-rolls the set of at
   most 2 dice whose exact expected roll value (the best B and C gains) beats keeping the roll the most.
@@ -30,7 +30,9 @@ import numpy as np
 from generator.engine.kernel import rand_below
 
 from generator.games.peak_dice import kernel as K
+from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_reroll, plan_workspace
 from generator.games.peak_dice.rules import Action, Game, Pass, Reroll, Roll, State, Write
+from generator.games.peak_dice.sheet import Workspace, colour_sums, setup_of, workspace
 
 
 @dataclass(frozen=True)
@@ -45,44 +47,32 @@ class Policy:
         p = game.actor(state)
         if p is None:
             raise ValueError(f"no decision at step {state.phase}")
-        sheet, filled = sheet_arrays(game, state)
         t = game.tables
-        faces = np.asarray(state.faces, dtype=np.int64)
-        sums = np.zeros(game.rows, dtype=np.int64)
-        table = np.zeros((game.players, game.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
-        dirty = np.ones((game.players, game.rows), dtype=np.int64)
+        setup, plan = setup_of(t), plan_of(t)
+        ws = workspace(setup, game.players)
+        load_sheets(ws, state)
+        ws.faces[:] = state.faces
         planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
-        miss_cost = float(K.miss_value(state.misses[state.active], t.miss_cap, t.plan_params[0], t.plan_params[1]))
+        miss_cost = float(miss_value(state.misses[state.active], t.miss_cap, plan.miss_weight, plan.miss_future))
         if state.phase == "reroll":
-            trial = np.zeros(game.rows, dtype=np.int64)
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
-                work = K.plan_workspace(t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, game.players, game.rows)
-                mask = K.plan_reroll(sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.plan_v,
-                                     t.plan_q, t.plan_params, not game.step_b_optional, t.dice_colour,
-                                     t.dice_value, t.dice_faces, p, miss_cost, int(t.plan_params[2]), faces, sums,
-                                     table, dirty, *work)
-                return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
-            mask = K.choose_reroll(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals,
-                                   t.mass_lt, t.dice_colour, t.dice_value, t.dice_faces, p, faces, sums, table,
-                                   dirty, trial)
+                mask = plan_reroll(setup, plan, ws, plan_workspace(setup, game.players), p, miss_cost,
+                                   plan.reroll_dice)
+            else:
+                mask = K.choose_reroll(self.code, rng, setup, ws, p)
             return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
-        K.colour_sums(t.dice_colour, t.dice_value, faces, game.rows, sums)
-        scratch = np.zeros(game.rows + 2, dtype=np.int64)
-        out_u = np.zeros(1, dtype=np.float64)
+        colour_sums(t.dice_colour, t.dice_value, ws.faces, game.rows, ws.sums)
         if planner:
             b_step = state.phase == "b"
-            c = K.plan_choose(sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q,
-                              t.plan_params, not game.step_b_optional, p, sums, -1 if b_step else state.chosen, game.step_b_optional or not b_step,
-                              b_step or (p == state.active and not state.wrote), miss_cost, table, dirty)
+            c = plan_choose(setup, plan, ws, p, -1 if b_step else state.chosen, game.step_b_optional or not b_step,
+                            b_step or (p == state.active and not state.wrote), miss_cost)
         elif state.phase == "b":
-            c = K.choose_b(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
-                           p, sums, game.step_b_optional, scratch, out_u)
+            c = K.choose_b(self.code, rng, setup, ws, p, game.step_b_optional)
         else:
             avoid = p == state.active and not state.wrote
-            c = K.choose_c(self.code, rng, sheet, filled, t.peaks, game.row_length, t.cnt_lt, t.totals, t.mass_lt,
-                           p, sums, state.chosen, avoid, scratch, out_u)
+            c = K.choose_c(self.code, rng, setup, ws, p, state.chosen, avoid)
         return Write(p, int(c)) if c >= 0 else Pass(p)
 
 
@@ -94,15 +84,13 @@ PLANNER_KEEP = Policy("planner_keep", K.POLICY_PLANNER_KEEP)
 POLICIES = {p.name: p for p in (RANDOM, GREEDY, REROLL, PLANNER, PLANNER_KEEP)}
 
 
-def sheet_arrays(game: Game, state: State) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's view of the sheets: values[p, r, i] and filled[p, r]."""
-    sheet = np.zeros((game.players, game.rows, game.row_length), dtype=np.int64)
-    filled = np.zeros((game.players, game.rows), dtype=np.int64)
+def load_sheets(ws: Workspace, state: State) -> None:
+    """Copy the reference State's sheets and misses into the kernel's Workspace (ws.sheet, filled, misses)."""
     for p, sh in enumerate(state.sheets):
+        ws.misses[p] = state.misses[p]
         for r, row in enumerate(sh):
-            filled[p, r] = len(row)
-            sheet[p, r, : len(row)] = row
-    return sheet, filled
+            ws.filled[p, r] = len(row)
+            ws.sheet[p, r, : len(row)] = row
 
 
 def roll(game: Game, state: State, rng: np.ndarray) -> Roll:

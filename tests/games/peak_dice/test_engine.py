@@ -17,7 +17,9 @@ from generator.games.peak_dice import POLICIES, Game, Simulation, build_tables, 
 from generator.games.peak_dice.balance import win_shares
 from generator.games.peak_dice.rules import Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice import kernel as K
-from generator.games.peak_dice.planner import plan_arrays
+from generator.games.peak_dice import planner as P
+from generator.games.peak_dice.planner import plan_arrays, plan_of, plan_workspace
+from generator.games.peak_dice.sheet import NEG, colour_sums, setup_of, workspace
 from generator.games.peak_dice.sim import play
 from tests.games.peak_dice.conftest import D6, make_spec
 
@@ -57,8 +59,8 @@ def test_plan_values_follow_the_rules_of_a_row(spec) -> None:
     t = build_tables(spec)
     lv = 3  # every row open
     assert (t.plan_v[:, :, 9, :] == 0).all()
-    assert t.plan_v[lv, 0, 1, 18] <= K.NEG / 2          # 18 in circle 1: nothing can rise above it
-    assert t.plan_v[lv, 0, 4, 17] > K.NEG / 2           # 17 in circle 4: 18 can still come
+    assert t.plan_v[lv, 0, 1, 18] <= NEG / 2          # 18 in circle 1: nothing can rise above it
+    assert t.plan_v[lv, 0, 4, 17] > NEG / 2           # 17 in circle 4: 18 can still come
     assert t.plan_q[lv, 0, 0, 6] > t.plan_q[lv, 0, 0, 14]
     ok = t.plan_q[lv, 0, 0, 3:19]
     assert t.plan_v[lv, 0, 0, 0] <= ok.max()
@@ -197,7 +199,7 @@ def _decision_states(t, players: int, seeds, per_game: int = 40):
         for row in k["log"]:
             kind, p, c, v = (int(x) for x in row[[0, 2, 3, 4]])
             if kind == K.EV_ROLL and len(out) < per_game * (seeds.index(seed) + 1):
-                miss_cost = (misses[p] + 1 + t.plan_params[1]) * t.plan_params[0]
+                miss_cost = (misses[p] + 1 + t.planner.miss_future) * t.planner.miss_weight
                 out.append((sheet.copy(), filled.copy(), row[5:].copy(), p, float(miss_cost)))
             elif kind in (K.EV_WRITE_B, K.EV_WRITE_C):
                 sheet[p, c, filled[p, c]] = v
@@ -216,17 +218,17 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
     sheet, filled, faces, p, miss_cost = state
     forced = not t.step_b_optional
     lv = max(0, int((filled[p] < t.row_length).sum()) - 1)
-    gains = [[K.plan_gain(sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q,
-                          t.plan_params, forced, lv, p, r, v)
+    ws = _workspace(t, sheet, filled)
+    gains = [[P.plan_gain(setup_of(t), plan_of(t), ws, lv, p, r, v)
               for v in range(t.cnt_lt.shape[1] - 1)] for r in range(t.rows)]
     sums = np.zeros(t.rows, dtype=np.int64)
 
     def value(fc):
-        K.colour_sums(t.dice_colour, t.dice_value, fc, t.rows, sums)
-        return K.plan_bound(np.array([gains[r][sums[r]] for r in range(t.rows)]), miss_cost, forced)
+        colour_sums(t.dice_colour, t.dice_value, fc, t.rows, sums)
+        return P.plan_bound(np.array([gains[r][sums[r]] for r in range(t.rows)]), miss_cost, forced)
 
     values = {0: value(faces)}
-    best, best_mask = values[0] + K.TIE, 0
+    best, best_mask = values[0] + P.TIE, 0
     for size in range(1, max_dice + 1):
         for mask in range(1, 1 << t.dice):
             dice = [d for d in range(t.dice) if (mask >> d) & 1]
@@ -240,19 +242,29 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
                 n += 1
             values[mask] = total / n
             if values[mask] > best:
-                best, best_mask = values[mask] + K.TIE, mask
+                best, best_mask = values[mask] + P.TIE, mask
     return best_mask, values
+
+
+def _workspace(t, sheet, filled, faces=None):
+    """A kernel Workspace holding these sheets (and faces), every row dirty."""
+    ws = workspace(setup_of(t), sheet.shape[0])
+    ws.sheet[:] = sheet
+    ws.filled[:] = filled
+    if faces is not None:
+        ws.faces[:] = faces
+    return ws
 
 
 def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) -> int:
     sheet, filled, faces, p, miss_cost = state
-    fn = K.plan_reroll.py_func if pure else K.plan_reroll
-    work = K.plan_workspace(t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, players, t.rows)
-    table = np.zeros((players, t.rows, t.cnt_lt.shape[1] - 1), dtype=np.float64)
-    dirty = np.ones((players, t.rows), dtype=np.int64)
-    return int(fn(sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q, t.plan_params,
-                  not t.step_b_optional, t.dice_colour, t.dice_value, t.dice_faces, p, miss_cost, max_dice,
-                  faces.copy(), np.zeros(t.rows, dtype=np.int64), table, dirty, *work))
+    fn = P.plan_reroll.py_func if pure else P.plan_reroll
+    setup = setup_of(t)
+    ws = workspace(setup, players)
+    ws.sheet[: sheet.shape[0]] = sheet
+    ws.filled[: filled.shape[0]] = filled
+    ws.faces[:] = faces
+    return int(fn(setup, plan_of(t), ws, plan_workspace(setup, players), p, miss_cost, max_dice))
 
 
 def test_planner_reroll_is_the_plain_enumerations_choice(spec) -> None:
@@ -380,24 +392,21 @@ def test_forced_write_takes_the_least_bad_row(pure) -> None:
     """When every legal write ruins its row, step B (compulsory) writes the one that loses the fewest circles,
     not the first colour: an illegal write and a ruinous one are no longer both NEG."""
     t, sheet, filled, faces = _forced_state()
-    sums = np.zeros(4, dtype=np.int64)
-    K.colour_sums(t.dice_colour, t.dice_value, faces, 4, sums)
+    ws = _workspace(t, sheet, filled, faces)
+    sums = ws.sums
+    colour_sums(t.dice_colour, t.dice_value, faces, 4, sums)
     assert list(sums) == [4, 3, 3, 3]
-    fn = K.plan_choose.py_func if pure else K.plan_choose
-    table = np.zeros((2, 4, t.cnt_lt.shape[1] - 1), dtype=np.float64)
-    dirty = np.ones((2, 4), dtype=np.int64)
-    c = fn(sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q, t.plan_params, True, 0,
-           sums, -1, False, True, 3.0, table, dirty)
+    fn = P.plan_choose.py_func if pure else P.plan_choose
+    setup, plan = setup_of(t), plan_of(t)._replace(forced=True)
+    c = fn(setup, plan, ws, 0, -1, False, True, 3.0)
     assert c == 1  # blue: 1 circle out of reach (purple: 2)
     lv = 1
-    g = [K.plan_gain(sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q, t.plan_params,
-                     True, lv, 0, r, int(sums[r])) for r in range(4)]
-    base, circle = t.plan_params[3], t.plan_params[4]
-    assert g == [-(base + 2 * circle), -(base + circle), K.NEG, K.NEG]
+    g = [P.plan_gain(setup, plan, ws, lv, 0, r, int(sums[r])) for r in range(4)]
+    base, circle = t.planner.doom_base, t.planner.doom_circle
+    assert g == [-(base + 2 * circle), -(base + circle), NEG, NEG]
     # the optional reading keeps the old values (a ruinous write is never chosen there, it is passed)
-    g_opt = [K.plan_gain(sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q,
-                         t.plan_params, False, lv, 0, r, int(sums[r])) for r in range(4)]
-    assert g_opt == [K.NEG] * 4
+    g_opt = [P.plan_gain(setup, plan._replace(forced=False), ws, lv, 0, r, int(sums[r])) for r in range(4)]
+    assert g_opt == [NEG] * 4
 
 
 def test_a_ruined_row_takes_a_write_rather_than_a_miss() -> None:
@@ -409,27 +418,27 @@ def test_a_ruined_row_takes_a_write_rather_than_a_miss() -> None:
     sheet[0, 1, :] = 0
     sheet[0, 1, :6] = [3, 5, 7, 9, 17, 4]  # blue ruined: below 4 only the sum 3, so 7 of 9 circles in reach
     filled[0, 1] = 6
-    assert K.row_reach(t.peaks, t.row_length, t.cnt_lt, t.totals, 1, 6, 4) == 7
-    args = (sheet, filled, t.peaks, t.row_length, t.cnt_lt, t.totals, t.plan_v, t.plan_q, t.plan_params)
-    assert K.plan_gain(*args, True, 0, 0, 1, 3) == -K.DEAD_WRITE  # 3 after 4: still 7 in reach
-    sums = np.array([3, 3, 3, 3], dtype=np.int64)
+    assert P.row_reach(t.peaks, t.row_length, t.cnt_lt, t.totals, 1, 6, 4) == 7
+    setup, plan = setup_of(t), plan_of(t)
+    ws = _workspace(t, sheet, filled)
+    assert P.plan_gain(setup, plan._replace(forced=True), ws, 0, 0, 1, 3) == -P.DEAD_WRITE  # 7 still in reach
     for forced, want in ((True, 1), (False, -1)):
-        table = np.zeros((2, 4, t.cnt_lt.shape[1] - 1), dtype=np.float64)
-        dirty = np.ones((2, 4), dtype=np.int64)
-        assert K.plan_choose(*args, forced, 0, sums, -1, True, True, 3.0, table, dirty) == want
+        ws = _workspace(t, sheet, filled)
+        ws.sums[:] = [3, 3, 3, 3]
+        assert P.plan_choose(setup, plan._replace(forced=forced), ws, 0, -1, True, True, 3.0) == want
 
 
 def test_roll_value_under_compulsory_b_is_the_best_legal_write() -> None:
     """The re-roll's valuation: with step B compulsory a roll whose best legal write costs more than the miss
     is worth that write (the player must make it), not the miss; the miss only when no colour fits."""
     m = 3.0
-    bad = np.array([-20.0, K.NEG, K.NEG, K.NEG])
-    assert K.plan_bound(bad, m, False) == -3.0
-    assert K.plan_bound(bad, m, True) == -20.0
-    assert K.plan_bound(np.full(4, K.NEG), m, True) == -3.0
-    assert K.plan_bound(np.array([-20.0, 5.0, -1.0, K.NEG]), m, True) == 5.0  # B writes 5, C nothing
-    assert K.plan_bound(np.array([-20.0, -7.0, K.NEG, K.NEG]), m, True) == -7.0
-    assert K.plan_bound.py_func(bad, m, True) == -20.0
+    bad = np.array([-20.0, NEG, NEG, NEG])
+    assert P.plan_bound(bad, m, False) == -3.0
+    assert P.plan_bound(bad, m, True) == -20.0
+    assert P.plan_bound(np.full(4, NEG), m, True) == -3.0
+    assert P.plan_bound(np.array([-20.0, 5.0, -1.0, NEG]), m, True) == 5.0  # B writes 5, C nothing
+    assert P.plan_bound(np.array([-20.0, -7.0, NEG, NEG]), m, True) == -7.0
+    assert P.plan_bound.py_func(bad, m, True) == -20.0
 
 
 def test_planner_reroll_matches_the_enumeration_with_step_b_optional() -> None:
