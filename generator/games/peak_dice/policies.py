@@ -1,7 +1,9 @@
 """Policies for Peak Dice, and a seeded playthrough of the reference rules.
 
 The decisions are the kernel's functions (one source for fast self-play and for the reference game), called
-on arrays built from the reference State, with an explicit xorshift RNG state (never module-level random):
+on arrays built from the reference State. The reference path draws from a numpy Generator (never
+module-level random): the dice, and the random policy's choices among the legal moves, which it makes here
+(the kernel's random policy draws the same kinds of choice from its own xorshift stream):
 
 - random: a uniform legal choice at every decision (re-roll subset, colour or pass).
 - greedy: never re-rolls; writes the colour whose sum skips the least probability mass of its row relative
@@ -27,7 +29,6 @@ from typing import Sequence
 
 import numpy as np
 
-from generator.engine.kernel import rand_below
 
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_reroll, plan_workspace
@@ -42,11 +43,14 @@ class Policy:
     name: str
     code: int
 
-    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
-        """The policy's action for the actor of `state` (a decision node), drawing from `rng`."""
+    def choose(self, game: Game, state: State, rng: np.random.Generator) -> Action:
+        """The policy's action for the actor of `state` (a decision node); the random policy draws from `rng`,
+        the others draw nothing."""
         p = game.actor(state)
         if p is None:
             raise ValueError(f"no decision at step {state.phase}")
+        if self.code == K.POLICY_RANDOM:
+            return random_action(game, state, p, rng)
         t = game.tables
         setup, plan = setup_of(t), plan_of(t)
         ws = workspace(setup, game.players)
@@ -61,7 +65,7 @@ class Policy:
                 mask = plan_reroll(setup, plan, ws, plan_workspace(setup, game.players), p, miss_cost,
                                    plan.reroll_dice)
             else:
-                mask = K.choose_reroll(self.code, rng, setup, ws, p)
+                mask = K.choose_reroll(self.code, NO_DRAWS, setup, ws, p)
             return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
         colour_sums(t.dice_colour, t.dice_value, ws.faces, game.rows, ws.sums)
         if planner:
@@ -69,11 +73,30 @@ class Policy:
             c = plan_choose(setup, plan, ws, p, -1 if b_step else state.chosen, game.step_b_optional or not b_step,
                             b_step or (p == state.active and not state.wrote), miss_cost)
         elif state.phase == "b":
-            c = K.choose_b(self.code, rng, setup, ws, p, game.step_b_optional)
+            c = K.choose_b(self.code, NO_DRAWS, setup, ws, p, game.step_b_optional)
         else:
             avoid = p == state.active and not state.wrote
-            c = K.choose_c(self.code, rng, setup, ws, p, state.chosen, avoid)
+            c = K.choose_c(self.code, NO_DRAWS, setup, ws, p, state.chosen, avoid)
         return Write(p, int(c)) if c >= 0 else Pass(p)
+
+
+NO_DRAWS = np.zeros(1, dtype=np.uint64)
+"""The kernel decisions' RNG argument for the policies that take no random decision (never drawn from)."""
+
+
+def random_action(game: Game, state: State, p: int, rng: np.random.Generator) -> Action:
+    """The random policy: each die re-rolled with probability 1/2; a uniform choice among the legal colours
+    (not the one chosen in B, in step C) and passing where passing is allowed (B: only when optional)."""
+    if state.phase == "reroll":
+        return Reroll(tuple(d for d in range(game.tables.dice) if int(rng.integers(2)) == 1))
+    forbidden = state.chosen if state.phase == "c" else -1
+    options: list[int] = game.legal_colours(state, p, forbidden)
+    if not options:
+        return Pass(p)
+    if state.phase == "c" or game.step_b_optional:
+        options.append(-1)
+    c = options[int(rng.integers(len(options)))]
+    return Write(p, c) if c >= 0 else Pass(p)
 
 
 RANDOM = Policy("random", K.POLICY_RANDOM)
@@ -93,12 +116,12 @@ def load_sheets(ws: Workspace, state: State) -> None:
             ws.sheet[p, r, : len(row)] = row
 
 
-def roll(game: Game, state: State, rng: np.ndarray) -> Roll:
-    """The chance outcome for the dice to roll now, drawn in dice order (as the kernel draws them)."""
-    return Roll(tuple(int(rand_below(rng, int(game.tables.dice_faces[d]))) for d in game.dice_to_roll(state)))
+def roll(game: Game, state: State, rng: np.random.Generator) -> Roll:
+    """The chance outcome for the dice to roll now: one uniform face per die, in dice order."""
+    return Roll(tuple(int(rng.integers(int(game.tables.dice_faces[d]))) for d in game.dice_to_roll(state)))
 
 
-def play_reference(game: Game, policies: Sequence[Policy], rng: np.ndarray) -> list[tuple[State, Action]]:
+def play_reference(game: Game, policies: Sequence[Policy], rng: np.random.Generator) -> list[tuple[State, Action]]:
     """Play one game through the reference rules; returns every (state before, action) and ends with the
     final state reachable as game.apply(*history[-1])."""
     state = game.initial_state()

@@ -398,7 +398,8 @@ class PeakDice:
         self.players = players
 
     def roll(self, state: State, rng: np.random.Generator) -> Roll:
-        """The chance outcome of the dice to roll now (dice order, one uniform face each)."""
+        """The chance outcome of the dice to roll now (dice order, one uniform face each; the same draws as
+        policies.roll, so a seed plays the same game through either)."""
         faces = self.rules.tables.dice_faces
         return Roll(tuple(int(rng.integers(int(faces[d]))) for d in self.rules.dice_to_roll(state)))
 

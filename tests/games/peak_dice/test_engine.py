@@ -87,13 +87,17 @@ def test_pure_mode_without_numba_matches_compiled(spec) -> None:
 @pytest.mark.parametrize("policy,players", [("random", 2), ("greedy", 3), ("reroll", 4), ("planner", 2),
                                             ("planner", 4), ("planner_keep", 3)])
 def test_kernel_agrees_with_reference_rules(spec, policy, players) -> None:
-    for seed in range(3):
-        g = Game(spec, players)
-        history = play_reference(g, [POLICIES[policy]] * players, seed_state(seed))
-        final = g.apply(*history[-1])
-        out = g.outcome(final)
-        k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1)
-        assert tuple(k["games.scores"][0]) == out.scores
+    _agrees_with_reference(spec, policy, players, range(3))
+
+
+def _agrees_with_reference(spec, policy: str, players: int, seeds) -> None:
+    """Kernel games replayed through the reference rules: every action legal, the reference policy choosing
+    the kernel's action at every decision (the random policy: legal only), the same scores, misses and turns."""
+    g = Game(spec, players)
+    for seed in seeds:
+        k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1, log_rows=6000)
+        final = replay_log(g, k["log"], POLICIES[policy])
+        assert tuple(k["games.scores"][0]) == g.outcome(final).scores
         assert tuple(k["games.misses"][0]) == final.misses
         assert int(k["games.turns"][0]) == final.turn
 
@@ -131,7 +135,7 @@ SPEC = make_spec()
        policy=st.sampled_from(["random", "greedy", "reroll", "planner", "planner_keep"]))
 def test_any_seed_ends_legally_rows_rise_then_fall_and_replay_is_identical(seed, players, policy) -> None:
     g = Game(SPEC, players)
-    history = play_reference(g, [POLICIES[policy]] * players, seed_state(seed))
+    history = play_reference(g, [POLICIES[policy]] * players, np.random.default_rng(seed))
     final = g.apply(*history[-1])
     assert final.phase == "over" and final.end in ("sheet_full", "stalled", "turn_limit")
     if final.end == "sheet_full":
@@ -142,7 +146,7 @@ def test_any_seed_ends_legally_rows_rise_then_fall_and_replay_is_identical(seed,
             assert all(a < b for a, b in zip(row[:pk], row[1:pk]))       # rising up to the peak
             assert all(a > b for a, b in zip(row[pk - 1:], row[pk:]))    # falling after it
             assert all(v in g.tables.achievable(r) for v in row)
-    again = play_reference(g, [POLICIES[policy]] * players, seed_state(seed))
+    again = play_reference(g, [POLICIES[policy]] * players, np.random.default_rng(seed))
     assert [a for _, a in again] == [a for _, a in history]
     out = g.outcome(final)
     assert out.scores == tuple(g.score(sh, m) for sh, m in zip(final.sheets, final.misses))
@@ -153,8 +157,10 @@ def test_golden_playthrough_3p(spec, golden) -> None:
 
 
 def test_golden_playthrough_3p_step_b_optional(golden) -> None:
-    """The optional reading's planner game; added when compulsory B got its own valuation (kernel.doom_gain,
-    forced_floor), with the text the code before that change produced: the optional play must not move."""
+    """The optional reading's planner game; added when compulsory B got its own valuation (planner.doom_gain,
+    forced_floor) with the text the code before that change produced, so the optional play could not move;
+    regenerated once when the reference path's dice moved to a numpy Generator (issue 13: same decisions,
+    other rolls; the decisions are checked against the kernel's by _agrees_with_reference)."""
     spec = make_spec(rules={"step_b": "optional"})
     golden.check(HERE / "golden" / "playthrough_3p_step_b_optional.txt", transcript(spec, 7, 3))
 
@@ -165,14 +171,7 @@ def test_transcript_is_deterministic(spec) -> None:
 
 
 def test_planner_with_step_b_optional_agrees_with_reference_rules() -> None:
-    spec = make_spec(rules={"step_b": "optional"})
-    for seed in range(2):
-        g = Game(spec, 3)
-        history = play_reference(g, [POLICIES["planner"]] * 3, seed_state(seed))
-        final = g.apply(*history[-1])
-        k = play(g.tables, ["planner"] * 3, spec.balance.turn_limit, seed_state(seed), 1)
-        assert tuple(k["games.scores"][0]) == g.outcome(final).scores
-        assert int(k["games.turns"][0]) == final.turn
+    _agrees_with_reference(make_spec(rules={"step_b": "optional"}), "planner", 3, range(2))
 
 
 def test_planner_outplays_the_greedy_policies(spec) -> None:
@@ -341,14 +340,7 @@ def _rules_id(r: dict) -> str:
 @pytest.mark.parametrize("policy,players", [("random", 2), ("greedy", 3), ("planner", 2), ("planner", 4)])
 def test_every_house_rule_setting_kernel_agrees_with_reference_rules(rules, policy, players) -> None:
     spec = make_spec(rules=rules, miss_boxes=3)  # a short track, so that 'capped' bites
-    for seed in range(3):
-        g = Game(spec, players)
-        history = play_reference(g, [POLICIES[policy]] * players, seed_state(seed))
-        final = g.apply(*history[-1])
-        k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1)
-        assert tuple(k["games.scores"][0]) == g.outcome(final).scores
-        assert tuple(k["games.misses"][0]) == final.misses
-        assert int(k["games.turns"][0]) == final.turn
+    _agrees_with_reference(spec, policy, players, range(3))
 
 
 @pytest.mark.parametrize("rules", HOUSE_RULES, ids=_rules_id)
@@ -463,10 +455,13 @@ def test_compulsory_b_planner_scores_more_and_misses_less() -> None:
 # --- the kernel's games through the reference rules: every action, and who the balance code credits ---------
 
 
-def replay_log(g: Game, log: np.ndarray) -> State:
+def replay_log(g: Game, log: np.ndarray, policy=None) -> State:
     """Play the kernel's event log of one game through the reference rules, action by action (a roll, each
-    re-roll and its outcome, every B and C write or pass); returns the final state."""
+    re-roll and its outcome, every B and C write or pass); returns the final state. With a (not random)
+    `policy`, its reference decision must be the kernel's at every decision."""
     state = g.initial_state()
+    check = policy is not None and policy.code != K.POLICY_RANDOM
+    no_draws = np.random.default_rng(0)  # the deterministic policies draw nothing
     events = [tuple(int(x) for x in row) for row in log if int(row[0]) not in (K.EV_MISS, K.EV_END)]
     i = 0
     while state.phase != "over":
@@ -476,16 +471,21 @@ def replay_log(g: Game, log: np.ndarray) -> State:
             assert kind == K.EV_ROLL
             state = g.apply(state, Roll(faces))
         elif state.phase == "reroll":
-            if kind != K.EV_REROLL:
-                state = g.apply(state, Reroll(()))
+            dice = tuple(d for d in range(g.tables.dice) if x >> d & 1) if kind == K.EV_REROLL else ()
+            if check:
+                assert policy.choose(g, state, no_draws) == Reroll(dice), (state.turn, "re-roll")
+            state = g.apply(state, Reroll(dice))
+            if not dice:
                 continue
-            dice = tuple(d for d in range(g.tables.dice) if x >> d & 1)
-            state = g.apply(g.apply(state, Reroll(dice)), Roll(tuple(faces[d] for d in dice)))
+            state = g.apply(state, Roll(tuple(faces[d] for d in dice)))
         else:
             assert kind in (K.EV_WRITE_B, K.EV_PASS_B, K.EV_WRITE_C, K.EV_PASS_C)
             assert (kind in (K.EV_WRITE_B, K.EV_PASS_B)) == (state.phase == "b")
             write = kind in (K.EV_WRITE_B, K.EV_WRITE_C)
-            state = g.apply(state, Write(player, x) if write else Pass(player))
+            action = Write(player, x) if write else Pass(player)
+            if check:
+                assert policy.choose(g, state, no_draws) == action, (state.turn, state.phase)
+            state = g.apply(state, action)
         i += 1
     assert i == len(events), "the reference game ended before the kernel's"
     return state
