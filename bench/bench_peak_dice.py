@@ -67,7 +67,8 @@ def full_check(repeats: int) -> tuple[float, float]:
 def misses(games: int) -> None:
     """Planner self-play per player count (seed 20180301) under each step-B reading: mean score, share of games
     past the kit's miss track, mean turns, and the smallest track whose overflow share has a one-sided 99%
-    Clopper-Pearson upper bound under the kit's 0.001 at every player count."""
+    Clopper-Pearson upper bound under the kit's balance.miss_box_overflow.max (the shipped kit.yaml's, via
+    tests/games/shipped.py) at every player count."""
     from scipy.stats import binomtest
 
     for reading in ("compulsory", "optional"):

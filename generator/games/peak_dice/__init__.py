@@ -5,8 +5,6 @@ must not pay for numba and the simulation kernels."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from generator.games.lazy import lazy_getattr
 from generator.games.registry import GamePlugin
 

@@ -1,12 +1,12 @@
-"""Figures the printed kit shows that follow from the rules, computed here by the rules themselves so the
-layout never restates a rule: the sum range per colour, a legal example row, a scored example column and the
-miss penalties."""
+"""Every figure the printed kit shows, computed here from the spec by the rules so the layout never restates a
+rule: the sheet's shape (rows, circles, peak lines, circles to fill), the dice counts, the sum range per colour,
+a legal example row, a scored example column, the miss boxes' values and the penalties."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from generator.games.peak_dice.rules import miss_penalty, second_lowest
+from generator.games.peak_dice.rules import miss_cost, miss_penalty, second_lowest
 from generator.games.peak_dice.tables import achievable_sums
 from generator.games.peak_dice.spec import WHITE, PeakDiceGame
 
@@ -42,17 +42,39 @@ def example_row(spec: PeakDiceGame, row: int = 0) -> list[int]:
 
 
 def rule_figures(spec: PeakDiceGame) -> dict[str, Any]:
-    """Everything above, for the printed rules summary and sheet."""
+    """Everything above, for the printed rules summary and sheet (template_context passes each key to the
+    rule texts)."""
     sums = colour_sums(spec, 0)
     column = example_column(spec)
+    peaks = spec.peaks()
+    cap = spec.miss_boxes if spec.rules.miss_track_full == "capped" else None
+    coloured = sum(1 for d in spec.dice if all(f.colour != WHITE for f in d.expanded()))
+    white = sum(1 for d in spec.dice if all(f.colour == WHITE for f in d.expanded()))
     return {
+        "rows": len(spec.colours),
+        "others": len(spec.colours) - 1,
+        "row_length": spec.row_length,
+        "circles_total": spec.row_length * len(spec.colours),
+        "peaks": list(peaks),
+        "peak_after": peaks[0],
+        "peak_uniform": len(set(peaks)) == 1,
+        "falling": spec.row_length - peaks[0],
+        "dice_count": len(spec.dice),
+        "coloured_dice": coloured,
+        "white_dice": white,
+        "mixed_dice": len(spec.dice) - coloured - white,
+        "rerolls": spec.rerolls,
+        "players_min": spec.players.min,
+        "players_max": spec.players.max,
         "sum_min": sums[0] if sums else 0,
         "sum_max": sums[-1] if sums else 0,
+        "miss_boxes": spec.miss_boxes,
+        "miss_box_values": [miss_cost(k, cap) for k in range(1, spec.miss_boxes + 1)],
         "miss_max": miss_penalty(spec.miss_boxes),
         "miss_examples": [miss_penalty(k) for k in range(1, min(3, spec.miss_boxes) + 1)],
+        "miss_next": [miss_cost(spec.miss_boxes + k) for k in (1, 2)],
         "example_column": column,
         "example_score": second_lowest(column, spec.rules.column_score == "second_lowest_distinct") if column else 0,
-        "miss_next": [spec.miss_boxes + k for k in (1, 2)],
         "example_row": example_row(spec, 0),
     }
 

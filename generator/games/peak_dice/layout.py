@@ -1,8 +1,9 @@
 """Peak Dice: score sheet pad, printable dice (cube nets and stickers for blank dice) and rules summary.
 
-Every figure printed comes from the spec: rows, circles, peak positions, miss boxes and dice faces; rule text
-numbers come from `template_context`. Generated sheet variants arrive in `ctx.extras["variants"]` (the game
-package's `print_data`)."""
+Every rule figure printed (circles per row, peak lines, miss boxes and their values, sums, examples, the
+numbers of the rule texts) is read from `ctx.extras["figures"]`, what the game package's `print_data`
+computed from the spec by the rules (figures.py); this module only draws them, with the spec's colours and
+dice faces. Generated sheet variants arrive in `ctx.extras["variants"]` (the same print data)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.summary import section, summary_face
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.text import block_ops, fit_block, fit_line
-from generator.games.peak_dice.spec import WHITE
 from generator.units import mm, paper_size
 
 INK_DARK = "#26203a"
@@ -40,37 +40,19 @@ def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return figures
 
 
+TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "peak_uniform", "falling",
+                "dice_count", "coloured_dice", "white_dice", "mixed_dice", "rerolls", "players_min", "players_max",
+                "sum_min", "sum_max", "miss_boxes", "miss_max", "miss_next", "example_column", "example_score")
+"""The rule figures the rule texts may name, each passed through as figures.py computed it."""
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Numbers the rule templates may use: every figure comes from the spec (and, for figures that follow
-    from the rules, from the rules package's print data)."""
-    peaks = game.peaks()
-    coloured = [d for d in game.dice if all(f.colour != WHITE for f in d.expanded())]
-    white = [d for d in game.dice if all(f.colour == WHITE for f in d.expanded())]
+    """Numbers the rule templates may use: every one is a figure of the game package's print data
+    (figures.py computes them from the spec by the rules); only their printed form is chosen here."""
     fig = _figures(extras)
-    return {
-        "rows": len(game.colours),
-        "row_length": game.row_length,
-        "circles_total": game.row_length * len(game.colours),
-        "peak_after": peaks[0],
-        "peak_uniform": len(set(peaks)) == 1,
-        "falling": game.row_length - peaks[0],
-        "miss_boxes": game.miss_boxes,
-        "miss_max": fig["miss_max"],
-        "miss_next": fig["miss_next"],
-        "miss_examples": [f"−{k}" for k in fig["miss_examples"]],
-        "dice_count": len(game.dice),
-        "coloured_dice": len(coloured),
-        "white_dice": len(white),
-        "mixed_dice": len(game.dice) - len(coloured) - len(white),
-        "sum_min": fig["sum_min"],
-        "sum_max": fig["sum_max"],
-        "rerolls": game.rerolls,
-        "players_min": game.players.min,
-        "players_max": game.players.max,
-        "others": len(game.colours) - 1,
-        "example_column": fig["example_column"],
-        "example_score": fig["example_score"],
-    }
+    out = {k: fig[k] for k in TEXT_FIGURES}
+    out["miss_examples"] = [f"−{k}" for k in fig["miss_examples"]]
+    return out
 
 
 # ---------------------------------------------------------------- helpers
@@ -100,11 +82,6 @@ def row_symbol(ctx: Context, glyph: str | None, cx: float, cy: float, r: float, 
 
 def _ink_of(colour: str) -> str:
     return darken(colour, 0.35)
-
-
-def _text_colour(colour: str) -> str:
-    """A readable dark tone of a colour for text and pips on white."""
-    return _ink_of(colour) if colour.lower() != WHITE_DIE else INK_DARK
 
 
 # ---------------------------------------------------------------- score sheet
@@ -142,9 +119,11 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     """One score sheet: patterned colour bands, rows of circles with the thick peak line, column numbers,
     a square score box under each column, the miss track (-1, -2, ...) and the total area."""
     game = ctx.kit.game
+    fig = _figures(ctx.extras)
     t = ctx.texts
-    peaks = tuple(variant.peaks) if variant is not None else game.peaks()
-    n, rows = game.row_length, len(game.colours)
+    peaks = tuple(variant.peaks) if variant is not None else tuple(fig["peaks"])
+    n, rows = fig["row_length"], len(game.colours)
+    box_values = fig["miss_box_values"]
     pad = mm(5)
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     # header: title, variant code, name line
@@ -163,7 +142,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops.append(Line(nx + ctx.measure(name, "regular", ns) + mm(2), base - 1, w - pad, base - 1, width=0.6))
     # geometry: band | circles | miss track
     band_w = min(mm(30), w * 0.16)
-    miss_w = mm(16) if game.miss_boxes else 0.0
+    miss_w = mm(16) if box_values else 0.0
     gx0 = pad + band_w + mm(2)
     gx1 = w - pad - miss_w - (mm(4) if miss_w else 0.0)
     cw = (gx1 - gx0) / n
@@ -204,25 +183,25 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops += block_ops(fitted, pad + band_w, by + sq / 2 + fitted.height / 2 + fitted.size * 0.1, font="bold",
                      anchor="end", text_id="sheet.column_score")
     # miss track, top to bottom at the right of the rows
-    if game.miss_boxes:
+    if box_values:
         mx0 = w - pad - miss_w
         ml = t("sheet.misses")
         ms = fit_line(ml, "bold", miss_w, ctx.measure, size=mm(3), min_size=5, where=f"sheet.misses ({ctx.lang})")
         ops.append(Text(mx0 + miss_w / 2, grid_top + mm(1.3), ml, ms, font="bold", anchor="middle", text_id="sheet.misses"))
         room = rows * rh + sq + mm(1.5)
-        per_col = game.miss_boxes
+        per_col = len(box_values)
         cols = 1
         while per_col * mm(7) > room and cols < 4:  # a box big enough to cross out
             cols += 1
-            per_col = -(-game.miss_boxes // cols)
+            per_col = -(-len(box_values) // cols)
         pitch = room / per_col
         bs = min(pitch * 0.82, (miss_w - (cols - 1) * mm(1)) / cols, mm(9))
-        for i in range(game.miss_boxes):
+        for i, value in enumerate(box_values):
             col, k = divmod(i, per_col)
             bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
             byy = grid_top - (k + 1) * pitch + (pitch - bs) / 2
             ops.append(Rect(bx, byy, bs, bs, fill="#ffffff", stroke="ink", width=1.0, radius=mm(0.8)))
-            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{i + 1}", bs * 0.4, fill="muted", anchor="middle"))
+            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle"))
     # total area: columns - misses = total, at the bottom right
     fy = pad
     box_h = mm(9)
@@ -494,11 +473,12 @@ def compose_dice_stickers(ctx: Context, cid: str) -> Component:
 def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[list[Op], float]:
     """The first row filled with a legal example: rising to the peak line, falling after it."""
     game = ctx.kit.game
-    values = list(_figures(ctx.extras)["example_row"])
+    fig = _figures(ctx.extras)
+    values = list(fig["example_row"])
     if not values:
         return [], top
     c = game.colours[0]
-    n = game.row_length
+    n = fig["row_length"]
     cw = min(mm(9), width / n)
     d = cw * 0.82
     cy = top - cw / 2
@@ -508,7 +488,7 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
         ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.2))
         size = d * 0.5
         ops.append(Text(cx, cy - size * 0.36, str(v), size, font="bold", fill=INK_DARK, anchor="middle"))
-    peak = game.peaks()[0]
+    peak = fig["peak_after"]
     if peak < n:
         px = x + peak * cw
         ops.append(Rect(px - mm(0.5), top - cw, mm(1), cw, fill=INK_DARK, stroke=None))
@@ -566,7 +546,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
                 ("rules.write.title", "rules.write"), ("rules.score.title", f"rules.score.{rules.column_score}"),
                 ("rules.miss.title", f"rules.miss.{rules.miss_track_full}"),
                 ("rules.end.title", f"rules.end.{rules.final_turn_miss}")]
-    if len(set(ctx.kit.game.peaks())) > 1 or ctx.extras.get("variants"):
+    if not _figures(ctx.extras)["peak_uniform"] or ctx.extras.get("variants"):
         sections.append(("rules.variants.title", "rules.variants"))
     for head_id, body_id in sections:
         text_w = body_w

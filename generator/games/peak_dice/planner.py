@@ -1,23 +1,30 @@
-"""The planner policy's static part: per-row value tables from the colour sums' distribution.
+"""The planner policy: its exchange rates, its per-row value tables and its compiled decisions.
 
-Each row is valued on its own (see kernel.plan_table): writing v earns `weight * v`, each roll a row waits
-costs `tempo`, and a row that can no longer be completed is worth NEG. The kernel's planner then writes the
-colour whose value gain over waiting is highest, weighs that against the next miss (see PlannerParams; under
-a compulsory step B a roll is worth its best legal write, however bad, and a write that ruins its row is
-priced by the circles it puts out of reach, kernel.doom_gain),
-and re-rolls the set of dice (up to reroll_dice of them) whose re-roll has the best exact expected value. The write-or-wait rule is the target
-curve: from each (circle, last value) it writes only the values whose gain over waiting is >= 0.
+Each row is valued on its own (plan_table): writing v earns `weight * v`, each roll a row waits costs `tempo`,
+and a row that can no longer be completed is worth NEG. The planner then writes the colour whose value gain
+over waiting is highest (plan_choose), weighs that against the next miss (see PlannerParams; under a
+compulsory step B a roll is worth its best legal write, however bad, and a write that ruins its row is priced
+by the circles it puts out of reach, doom_gain), and re-rolls the set of dice (up to reroll_dice of them)
+whose re-roll has the best exact expected value (plan_reroll). The write-or-wait rule is the target curve:
+from each (circle, last value) it writes only the values whose gain over waiting is >= 0.
+
+The compiled functions take the play loop's Setup and Workspace (sheet.py), the planner's own Plan (tables
+and exchange rates) and PlanWork (static helpers and scratch); kernel.play_games calls plan_reroll and
+plan_choose, the reference policies (policies.py) call them on one decision.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import py_func
+from generator.engine.kernel import jit, jit_noref, py_func
+from generator.games.peak_dice.sheet import NEG, Setup, Workspace, colour_sums, is_legal_write
 
-from generator.games.peak_dice import kernel as K
+if TYPE_CHECKING:
+    from generator.games.peak_dice.tables import Tables
 
 
 @dataclass(frozen=True)
@@ -51,14 +58,690 @@ DEFAULT_PARAMS = PlannerParams(weight=0.25, tempo=0.6, endgame=1.0, miss_weight=
 """Tuned by self-play of the default sheet (mean score is flat within about 1 point around these values)."""
 
 
+class Plan(NamedTuple):
+    """The planner's tables and exchange rates as its compiled functions read them (plan_of)."""
+
+    v: np.ndarray
+    """float64[open rows - 1, rows, row_length + 1, values]: row values (plan_table's plan_v)."""
+    q: np.ndarray
+    """float64[open rows - 1, rows, row_length + 1, values]: the value of writing v next (plan_q)."""
+    miss_weight: float
+    miss_future: float
+    reroll_dice: int
+    doom_base: float
+    doom_circle: float
+    forced: bool
+    """Step B is compulsory in this game: a write that ruins its row may have to be made (doom_gain)."""
+
+
+def plan_of(t: Tables) -> Plan:
+    """The planner's view of a Tables (its tables and PlannerParams, and the step-B house rule)."""
+    pr = t.planner
+    return Plan(t.plan_v, t.plan_q, float(pr.miss_weight), float(pr.miss_future), int(pr.reroll_dice),
+                float(pr.doom_base), float(pr.doom_circle), not t.step_b_optional)
+
+
+class PlanWork(NamedTuple):
+    """plan_setup's static helpers and plan_reroll's scratch (plan_workspace)."""
+
+    span: np.ndarray
+    """int64[rows, 2]: the lowest and highest sum each colour can show."""
+    add: np.ndarray
+    """int64[dice, max_faces, rows]: what each face adds to each colour's sum."""
+    drows: np.ndarray
+    """int64[dice, DR_ROWS + rows]: per die, see DR_*."""
+    top: np.ndarray
+    """float64[players, rows]: each row's best gain (refresh_gains)."""
+    fwork: np.ndarray
+    """float64[3, width]: scratch."""
+    iwork: np.ndarray
+    """int64[5, width]: scratch."""
+
+
 def plan_arrays(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray,
                 params: PlannerParams = DEFAULT_PARAMS, pure: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as kernel.plan_table fills them."""
+    """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as plan_table fills them."""
     rows = peaks.shape[0]
     shape = (rows, rows, row_length + 1, mass_lt.shape[1] - 1)
     tempos = np.asarray([params.tempo * (rows / (k + 1)) ** params.endgame for k in range(rows)], dtype=np.float64)
     plan_v = np.zeros(shape, dtype=np.float64)
     plan_q = np.zeros(shape, dtype=np.float64)
-    fn = py_func(K.plan_table) if pure else K.plan_table
+    fn = py_func(plan_table) if pure else plan_table
     fn(peaks, row_length, mass_lt, float(params.weight), tempos, plan_v, plan_q)
     return plan_v, plan_q
+
+
+DEAD_WRITE = 1.0
+"""The planner's cost, in points, of a write in a row that can no longer be completed (on top of the circles
+it makes unreachable): less than any miss, so a player with a ruined row writes there rather than miss, and
+never worth writing for its own sake."""
+
+DR_MASK = 0
+DR_COUNT = 1
+DR_WHITE = 2
+DR_TWIN = 3
+DR_ROWS = 4
+"""Columns of plan_setup's drows[d]: bit mask of the rows some face of die d counts for, how many, 1 when
+every face is white, the lowest die with the same faces (d itself when none is lower), then the rows."""
+
+
+
+@jit
+def plan_table(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, weight: float, tempos: np.ndarray,
+               plan_v: np.ndarray, plan_q: np.ndarray) -> None:
+    """The planner's row values, by backward induction over one row at a time.
+
+    A row alone sees one fresh roll of its colour's sum per opportunity; each opportunity costs a tempo (the
+    game ends when any sheet is full, so a row that waits for rare sums loses its columns, and a sheet with
+    few open rows takes misses while it waits), and writing v earns `weight * v` (a column scores one of its
+    values). Level k (0-based) is a sheet with k + 1 rows still open, waiting there costs tempos[k].
+    plan_v[k, r, f, a] is the expected value of row r with f circles filled, the last holding a, under the
+    best write-or-wait rule: the x solving x = -tempos[k] + sum_v P(v) * max(x, plan_q[k, r, f, v]) over
+    the legal v (the others can only wait); plan_q[k, r, f, v] = weight * v + plan_v[k, r, f + 1, v] is the
+    value of writing v in circle f + 1. NEG marks states from which the row cannot be completed. Both arrays
+    are float64[levels, rows, row_length + 1, values]; at f = 0 every a holds the same number."""
+    rows = peaks.shape[0]
+    nv = plan_v.shape[3]
+    rv = np.zeros(nv, dtype=np.float64)
+    pv = np.zeros(nv, dtype=np.float64)
+    for lv in range(plan_v.shape[0]):
+        tempo = tempos[lv]
+        for r in range(rows):
+            pk = peaks[r]
+            for a in range(nv):
+                plan_v[lv, r, row_length, a] = 0.0
+                plan_q[lv, r, row_length, a] = NEG
+            for f in range(row_length - 1, -1, -1):
+                for v in range(nv):
+                    if plan_v[lv, r, f + 1, v] <= NEG * 0.5:
+                        plan_q[lv, r, f, v] = NEG
+                    else:
+                        plan_q[lv, r, f, v] = weight * v + plan_v[lv, r, f + 1, v]
+                for a in range(nv):
+                    if f == 0 and a > 0:
+                        plan_v[lv, r, f, a] = plan_v[lv, r, f, 0]
+                        continue
+                    # the legal, completable writes, best first (insertion sort of at most `nv` values)
+                    n = 0
+                    for v in range(nv):
+                        p = mass_lt[r, v + 1] - mass_lt[r, v]
+                        if p <= 0.0 or plan_q[lv, r, f, v] <= NEG * 0.5:
+                            continue
+                        if f > 0 and ((f < pk and v <= a) or (f >= pk and v >= a)):
+                            continue
+                        q = plan_q[lv, r, f, v]
+                        i = n
+                        while i > 0 and rv[i - 1] < q:
+                            rv[i] = rv[i - 1]
+                            pv[i] = pv[i - 1]
+                            i -= 1
+                        rv[i] = q
+                        pv[i] = p
+                        n += 1
+                    x = NEG
+                    cum_p = 0.0
+                    cum_pr = 0.0
+                    for k in range(n):
+                        cum_p += pv[k]
+                        cum_pr += pv[k] * rv[k]
+                        xk = (cum_pr - tempo) / cum_p
+                        if k + 1 == n or xk >= rv[k + 1]:
+                            x = xk
+                            break
+                    plan_v[lv, r, f, a] = x
+
+
+@jit_noref
+def plan_setup(dice_colour: np.ndarray, dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray,
+               span: np.ndarray, add: np.ndarray, drows: np.ndarray) -> None:
+    """The planner's static helpers, filled once per chunk (so no decision allocates):
+    span[r] = (lowest, highest) sum colour r can show (the only sums a gain table needs);
+    add[d, k, r] = what face k of die d adds to the sum of colour r (its value when it shows r or white);
+    drows[d] = see DR_*."""
+    rows = span.shape[0]
+    for r in range(rows):
+        lo = -1
+        hi = -1
+        for v in range(cnt_lt.shape[1] - 1):
+            if cnt_lt[r, v + 1] > cnt_lt[r, v]:
+                if lo < 0:
+                    lo = v
+                hi = v
+        span[r, 0] = lo
+        span[r, 1] = hi
+    n_dice = dice_faces.shape[0]
+    for d in range(n_dice):
+        mask = 0
+        white = 1
+        for k in range(add.shape[1]):
+            for r in range(rows):
+                add[d, k, r] = 0
+        for k in range(dice_faces[d]):
+            c = dice_colour[d, k]
+            if c != rows:
+                white = 0
+            for r in range(rows):
+                if c == rows or c == r:
+                    add[d, k, r] = dice_value[d, k]
+                    mask |= 1 << r
+        drows[d, DR_MASK] = mask
+        drows[d, DR_WHITE] = white
+        n = 0
+        for r in range(rows):
+            if (mask >> r) & 1:
+                drows[d, DR_ROWS + n] = r
+                n += 1
+        drows[d, DR_COUNT] = n
+        drows[d, DR_TWIN] = d
+        for e in range(d):
+            same = dice_faces[e] == dice_faces[d]
+            for k in range(dice_faces[d]):
+                if same and (dice_colour[e, k] != dice_colour[d, k] or dice_value[e, k] != dice_value[d, k]):
+                    same = False
+            if same:
+                drows[d, DR_TWIN] = e
+                break
+
+
+@jit
+def plan_workspace(setup: Setup, players: int) -> PlanWork:
+    """plan_setup's static helpers and plan_reroll's scratch, allocated once per chunk (play_games) or per
+    decision (the reference policies)."""
+    dice_colour, dice_faces, cnt_lt = setup.dice_colour, setup.dice_faces, setup.cnt_lt
+    rows = setup.peaks.shape[0]
+    n_dice = dice_faces.shape[0]
+    span = np.zeros((rows, 2), dtype=np.int64)
+    add = np.zeros((n_dice, dice_colour.shape[1], rows), dtype=np.int64)
+    drows = np.zeros((n_dice, rows + DR_ROWS), dtype=np.int64)
+    plan_setup(dice_colour, setup.dice_value, dice_faces, cnt_lt, span, add, drows)
+    top = np.zeros((players, rows), dtype=np.float64)
+    width = max(max(rows, n_dice), cnt_lt.shape[1])
+    fwork = np.zeros((3, width), dtype=np.float64)
+    iwork = np.zeros((5, width), dtype=np.int64)
+    return PlanWork(span, add, drows, top, fwork, iwork)
+
+
+@jit_noref
+def open_rows(filled: np.ndarray, row_length: int, p: int) -> int:
+    """How many rows of player p still have an empty circle."""
+    n = 0
+    for r in range(filled.shape[1]):
+        if filled[p, r] < row_length:
+            n += 1
+    return n
+
+
+@jit_noref
+def plan_level(filled: np.ndarray, row_length: int, p: int) -> int:
+    """The plan tables' level of player p's sheet: open rows - 1 (0 once every row is full)."""
+    lv = open_rows(filled, row_length, p) - 1
+    return lv if lv > 0 else 0
+
+
+@jit_noref
+def row_reach(peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray, totals: np.ndarray, r: int, f: int,
+              a: int) -> int:
+    """The most circles row r can ever hold with f circles filled, the last holding a (row_length exactly
+    when row_completable): rising through the achievable sums above a to the top sum at the peak, then
+    falling through the sums below it; a rising part that reaches the top sum early is stuck there."""
+    pk = peaks[r]
+    tot = totals[r]
+    if f >= row_length:
+        return row_length
+    fall = min(tot - 1, row_length - pk)
+    if f == 0:
+        return pk + fall if tot >= pk else tot  # type: ignore[no-any-return]  # compiled: numpy scalar
+    if f < pk:
+        up = tot - cnt_lt[r, a + 1]
+        return pk + fall if up >= pk - f else f + up  # type: ignore[no-any-return]  # compiled: numpy scalar
+    down = cnt_lt[r, a]
+    return f + min(down, row_length - f)  # type: ignore[no-any-return]  # compiled: numpy scalar
+
+
+@jit_noref
+def doom_gain(setup: Setup, plan: Plan, ws: Workspace, p: int, r: int, v: int) -> float:
+    """The planner's gain of a legal write of v in row r of player p that leaves the row impossible to
+    complete (only asked for under a compulsory step B, where such a write may be forced): minus
+    plan.doom_circle points per circle the row can no longer reach, minus plan.doom_base when the row was
+    still completable (the sheet can no longer end the game and its stuck rows bring misses), or minus
+    DEAD_WRITE when it was already ruined. Always above NEG, so a forced write picks the least bad row."""
+    f = ws.filled[p, r]
+    a = ws.sheet[p, r, f - 1] if f > 0 else 0
+    before = row_reach(setup.peaks, setup.row_length, setup.cnt_lt, setup.totals, r, f, a)
+    after = row_reach(setup.peaks, setup.row_length, setup.cnt_lt, setup.totals, r, f + 1, v)
+    base = plan.doom_base if before >= setup.row_length else DEAD_WRITE
+    return -(base + plan.doom_circle * (before - after))
+
+
+@jit_noref
+def gain_of(setup: Setup, plan: Plan, ws: Workspace, lv: int, p: int, r: int, v: int) -> float:
+    """plan_gain for a write already known to be legal."""
+    f = ws.filled[p, r]
+    q = plan.q[lv, r, f, v]
+    if q <= NEG * 0.5:
+        if plan.forced:
+            return doom_gain(setup, plan, ws, p, r, v)
+        return NEG
+    a = ws.sheet[p, r, f - 1] if f > 0 else 0
+    return q - plan.v[lv, r, f, a]  # type: ignore[no-any-return]  # compiled: numpy scalar
+
+
+@jit_noref
+def plan_gain(setup: Setup, plan: Plan, ws: Workspace, lv: int, p: int, r: int, v: int) -> float:
+    """The planner's gain of writing v now in row r of player p over waiting for a better roll, on level
+    lv's tables; NEG when illegal; when the row could no longer be completed, NEG too, or doom_gain when step
+    B is compulsory (plan.forced: such a write may have to be made, and some are worse than others)."""
+    if not is_legal_write(ws.sheet, ws.filled, setup.peaks, setup.row_length, p, r, v):
+        return NEG
+    if v >= plan.q.shape[3]:
+        return NEG
+    return gain_of(setup, plan, ws, lv, p, r, v)
+
+
+@jit_noref
+def refresh_gains(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int) -> None:
+    """ws.table[p, r, v] = plan_gain of sum v in row r of player p for the sums colour r can show (pw.span[r]),
+    and pw.top[p, r] = the best of them, for the rows written since the last refresh (do_write marks every row of a
+    sheet dirty when one of its rows fills up: the level changes). Entries outside span are never read."""
+    sheet, filled, table, dirty = ws.sheet, ws.filled, ws.table, ws.dirty
+    peaks, row_length, span, top = setup.peaks, setup.row_length, pw.span, pw.top
+    plan_v, plan_q, forced = plan.v, plan.q, plan.forced
+    lv = plan_level(filled, row_length, p)
+    nv = plan_q.shape[3]
+    for r in range(peaks.shape[0]):
+        if dirty[p, r] == 0:
+            continue
+        dirty[p, r] = 0
+        lo = span[r, 0]
+        hi = span[r, 1] if span[r, 1] < nv else nv - 1
+        for v in range(span[r, 0], span[r, 1] + 1):
+            table[p, r, v] = NEG
+        top[p, r] = NEG
+        f = filled[p, r]
+        if f >= row_length:
+            continue
+        # plan_gain, row by row: the legal writes are an interval (rising: above the last value; falling:
+        # below it), each worth plan_q minus the value of waiting
+        a = 0
+        if f > 0:
+            a = sheet[p, r, f - 1]
+            if f < peaks[r]:
+                lo = max(lo, a + 1)
+            else:
+                hi = min(hi, a - 1)
+        wait = plan_v[lv, r, f, a]
+        m = NEG
+        for v in range(lo, hi + 1):
+            q = plan_q[lv, r, f, v]
+            if q > NEG * 0.5:
+                g = q - wait
+            elif forced:
+                g = doom_gain(setup, plan, ws, p, r, v)
+            else:
+                continue
+            table[p, r, v] = g
+            if g > m:
+                m = g
+        top[p, r] = m
+
+
+@jit_noref
+def forced_floor(miss_cost: float, forced: bool) -> float:
+    """top2_value's `lim`: a roll whose best gain is at or below it is valued as the miss. Optional step B:
+    -miss_cost (a write worse than the miss is declined); compulsory: NEG / 2 (only when no colour fits)."""
+    return NEG * 0.5 if forced else -miss_cost
+
+
+@jit_noref
+def plan_bound(gains: np.ndarray, miss_cost: float, forced: bool) -> float:
+    """What a roll is worth to the active player, from its per-row gains: the best two gains of different
+    colours (B and C; C only when worth writing). Optional step B: the miss instead of a best write that costs
+    more than it. Compulsory step B (`forced`): the best legal write whatever it costs (doom_gain for one
+    that ruins its row), the miss only when no colour fits. The same float as top2_value of the top two."""
+    t1 = NO_GAIN
+    t2 = NO_GAIN
+    for r in range(gains.shape[0]):
+        g = gains[r]
+        t2 = max(t2, min(t1, g))
+        t1 = max(t1, g)
+    return top2_value(t1, t2, -miss_cost, forced_floor(miss_cost, forced))
+
+
+TIE = 1e-9
+"""A re-roll must beat keeping the roll, and every set tried before it, by more than this: sets of equal value
+(say, one that adds a die counting only for full rows) go to the smaller set and the lower mask, whatever
+the rounding of their sums."""
+
+NO_GAIN = -1.0e300
+"""Below every gain (NEG included): the empty slot of a running top-2."""
+
+
+@jit_noref
+def top2_value(t1: float, t2: float, neg_m: float, lim: float) -> float:
+    """plan_bound from the top two gains t1 >= t2 of a roll (neg_m = -miss_cost, lim = forced_floor): the
+    same float. With lim = neg_m (optional step B) it is monotone in t1 and t2, so it bounds the compulsory
+    value too (that one is never higher): the re-roll's pruning bounds use it."""
+    return (t1 if t1 > lim else neg_m) + (t2 if t2 > 0.0 else 0.0)
+
+
+@jit_noref
+def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
+                max_dice: int) -> int:
+    """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
+    exact expected roll value (plan_bound over every outcome of those dice; plan.forced: step B is compulsory)
+    beats keeping the roll, and
+    every set before it (smaller sets first, then lower masks), by more than TIE. The roll is ws.faces (ws.sums
+    receives its sums); pw comes from plan_workspace.
+
+    The same choice as enumerating every outcome of every set, for a fraction of the work:
+    - a set whose best conceivable outcome (each row it can change at that row's best gain, the others as
+      rolled) cannot beat the best so far is skipped, and so is a set equal to one tried before (a die
+      swapped for a twin showing the same face);
+    - an outcome's value needs only the top two gains, so the rows a set cannot change enter as one top-2,
+      and for 2 dice the rows only the higher die changes are looked up once per face of that die; a lower
+      die that counts for one row (a coloured die) then costs one look-up per outcome, without branches;
+    - sets of white dice only are valued by the white total, each total once per decision;
+    - an enumeration stops as soon as its remaining outcomes, all at the set's bound, could not lift it
+      above the best so far."""
+    faces, sums, table = ws.faces, ws.sums, ws.table
+    dice_colour, dice_value, dice_faces = setup.dice_colour, setup.dice_value, setup.dice_faces
+    add, drows, top, fwork, iwork = pw.add, pw.drows, pw.top, pw.fwork, pw.iwork
+    forced = plan.forced
+    rows = setup.peaks.shape[0]
+    n_dice = faces.shape[0]
+    colour_sums(dice_colour, dice_value, faces, rows, sums)
+    refresh_gains(setup, plan, ws, pw, p)
+    tp = table[p]
+    now = fwork[0, :rows]
+    memo = fwork[2]
+    base = iwork[0]
+    part = iwork[1]
+    twins = iwork[2]
+    neg_m = -miss_cost
+    lim = forced_floor(miss_cost, forced)  # the outcomes' values; the pruning caps use neg_m (upper bounds)
+    for r in range(rows):
+        now[r] = tp[r, sums[r]]
+    # twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d
+    # was tried before and has the same value)
+    for d in range(n_dice):
+        twins[d] = 0
+        for e in range(d):
+            if drows[e, DR_TWIN] == drows[d, DR_TWIN] and faces[e] == faces[d]:
+                twins[d] += 1
+    # memo[w]: the value of the roll with the white dice totalling w, the other dice as rolled
+    white = 0
+    w_lo = 0
+    w_hi = 0
+    for d in range(n_dice):
+        if drows[d, DR_WHITE] == 1:
+            white += dice_value[d, faces[d]]
+            lo = dice_value[d, 0]
+            hi = dice_value[d, 0]
+            for k in range(dice_faces[d]):
+                lo = min(lo, dice_value[d, k])
+                hi = max(hi, dice_value[d, k])
+            w_lo += lo
+            w_hi += hi
+    if w_hi > 0:
+        for w in range(w_lo, w_hi + 1):
+            t1 = NO_GAIN
+            t2 = NO_GAIN
+            for r in range(rows):
+                x = tp[r, sums[r] - white + w]
+                t2 = max(t2, min(t1, x))
+                t1 = max(t1, x)
+            memo[w] = top2_value(t1, t2, neg_m, lim)
+    best_e = plan_bound(now, miss_cost, forced) + TIE
+    best_mask = 0
+    for d in range(n_dice if max_dice >= 1 else 0):
+        if twins[d] > 0:
+            continue
+        hit = drows[d, DR_MASK]
+        f1 = NO_GAIN
+        f2 = NO_GAIN
+        c1 = NO_GAIN
+        c2 = NO_GAIN
+        for r in range(rows):
+            x = now[r]
+            if (hit >> r) & 1:
+                x = top[p, r]
+            else:
+                f2 = max(f2, min(f1, x))
+                f1 = max(f1, x)
+            c2 = max(c2, min(c1, x))
+            c1 = max(c1, x)
+        if top2_value(c1, c2, neg_m, neg_m) <= best_e:
+            continue
+        fd = faces[d]
+        nk = dice_faces[d]
+        total = 0.0
+        if drows[d, DR_WHITE] == 1:
+            w = white - dice_value[d, fd]
+            for k in range(nk):
+                total += memo[w + dice_value[d, k]]
+        elif drows[d, DR_COUNT] == 1:
+            r0 = drows[d, DR_ROWS]
+            s0 = sums[r0] - add[d, fd, r0]
+            q2 = f2 if f2 > 0.0 else 0.0
+            for k in range(nk):
+                x = tp[r0, s0 + add[d, k, r0]]
+                t1 = max(x, f1)
+                total += (t1 if t1 > lim else neg_m) + max(min(x, f1), q2)
+        else:
+            for r in range(rows):
+                base[r] = sums[r] - add[d, fd, r]
+            for k in range(nk):
+                t1 = f1
+                t2 = f2
+                for i in range(drows[d, DR_COUNT]):
+                    r = drows[d, DR_ROWS + i]
+                    x = tp[r, base[r] + add[d, k, r]]
+                    t2 = max(t2, min(t1, x))
+                    t1 = max(t1, x)
+                total += top2_value(t1, t2, neg_m, lim)
+        if total / nk > best_e:
+            best_e = total / nk + TIE
+            best_mask = 1 << d
+    for d2 in range(n_dice if max_dice >= 2 else 0):
+        for d1 in range(d2):
+            if twins[d1] > 0 or twins[d2] > (1 if drows[d1, DR_TWIN] == drows[d2, DR_TWIN] and
+                                             faces[d1] == faces[d2] else 0):
+                continue
+            hit = drows[d1, DR_MASK] | drows[d2, DR_MASK]
+            f1 = NO_GAIN
+            f2 = NO_GAIN
+            c1 = NO_GAIN
+            c2 = NO_GAIN
+            for r in range(rows):
+                x = now[r]
+                if (hit >> r) & 1:
+                    x = top[p, r]
+                else:
+                    f2 = max(f2, min(f1, x))
+                    f1 = max(f1, x)
+                c2 = max(c2, min(c1, x))
+                c1 = max(c1, x)
+            cap = top2_value(c1, c2, neg_m, neg_m)
+            if cap <= best_e:
+                continue
+            fd1 = faces[d1]
+            fd2 = faces[d2]
+            n1 = dice_faces[d1]
+            n_out = n1 * dice_faces[d2]
+            total = 0.0
+            left = n_out
+            if drows[d1, DR_WHITE] == 1 and drows[d2, DR_WHITE] == 1:
+                w = white - dice_value[d1, fd1] - dice_value[d2, fd2]
+                for k2 in range(dice_faces[d2]):
+                    w2 = w + dice_value[d2, k2]
+                    for k1 in range(n1):
+                        total += memo[w2 + dice_value[d1, k1]]
+                left = 0
+            else:
+                for r in range(rows):
+                    base[r] = sums[r] - add[d1, fd1, r] - add[d2, fd2, r]
+                outer_only = drows[d2, DR_MASK] & ~drows[d1, DR_MASK]
+                need = best_e * n_out
+                single = drows[d1, DR_COUNT] == 1
+                r0 = drows[d1, DR_ROWS]
+                for k2 in range(dice_faces[d2]):
+                    p1 = f1
+                    p2 = f2
+                    for r in range(rows):
+                        part[r] = base[r] + add[d2, k2, r]
+                        if (outer_only >> r) & 1:
+                            x = tp[r, part[r]]
+                            p2 = max(p2, min(p1, x))
+                            p1 = max(p1, x)
+                    if single:  # the lower die counts for one row: a look-up and three maxima per outcome
+                        s0 = part[r0]
+                        q2 = p2 if p2 > 0.0 else 0.0
+                        for k1 in range(n1):
+                            x = tp[r0, s0 + add[d1, k1, r0]]
+                            t1 = max(x, p1)
+                            total += (t1 if t1 > lim else neg_m) + max(min(x, p1), q2)
+                    else:
+                        for k1 in range(n1):
+                            t1 = p1
+                            t2 = p2
+                            for i in range(drows[d1, DR_COUNT]):
+                                r = drows[d1, DR_ROWS + i]
+                                x = tp[r, part[r] + add[d1, k1, r]]
+                                t2 = max(t2, min(t1, x))
+                                t1 = max(t1, x)
+                            total += top2_value(t1, t2, neg_m, lim)
+                    left -= n1
+                    if left > 0 and total + left * cap <= need:
+                        break
+            if left == 0 and total / n_out > best_e:
+                best_e = total / n_out + TIE
+                best_mask = (1 << d1) | (1 << d2)
+    if max_dice >= 3:
+        best_e, best_mask = plan_reroll_large(setup, plan, ws, pw, p, miss_cost, max_dice, best_e, best_mask)
+    return best_mask
+
+
+@jit_noref
+def plan_reroll_large(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
+                      max_dice: int, best_e: float, best_mask: int) -> tuple[float, int]:
+    """plan_reroll's sets of 3..max_dice dice (not used by the default planner): every outcome enumerated,
+    with the same bound and early stop; returns the updated (best value, best mask)."""
+    faces, sums, table = ws.faces, ws.sums, ws.table
+    dice_colour, dice_value, dice_faces = setup.dice_colour, setup.dice_value, setup.dice_faces
+    top, fwork, iwork = pw.top, pw.fwork, pw.iwork
+    forced = plan.forced
+    rows = sums.shape[0]
+    n_dice = faces.shape[0]
+    now = fwork[0, :rows]
+    bound = fwork[1, :rows]
+    sel = iwork[0]
+    cur = iwork[1]
+    base = iwork[2]
+    trial = iwork[3]
+    touches = iwork[4]
+    for d in range(n_dice):
+        touches[d] = 0
+        for k in range(dice_faces[d]):
+            c = dice_colour[d, k]
+            touches[d] |= ((1 << rows) - 1) if c == rows else (1 << c)
+    for size in range(3, max_dice + 1):
+        for mask in range(1, 1 << n_dice):
+            m = 0
+            rows_hit = 0
+            for d in range(n_dice):
+                if (mask >> d) & 1:
+                    sel[m] = d
+                    m += 1
+                    rows_hit |= touches[d]
+            if m != size:
+                continue
+            for r in range(rows):
+                bound[r] = top[p, r] if (rows_hit >> r) & 1 else now[r]
+            cap = plan_bound(bound, miss_cost, False)  # an upper bound of the forced value too
+            if cap <= best_e:
+                continue
+            for r in range(rows):
+                base[r] = sums[r]
+            n_out = 1
+            for j in range(m):
+                d = sel[j]
+                c = dice_colour[d, faces[d]]
+                v = dice_value[d, faces[d]]
+                for r in range(rows):
+                    if c == rows or c == r:
+                        base[r] -= v
+                cur[j] = 0
+                n_out *= dice_faces[d]
+            need = best_e * n_out
+            total = 0.0
+            left = n_out
+            while left > 0:
+                for r in range(rows):
+                    trial[r] = base[r]
+                for j in range(m):
+                    d = sel[j]
+                    c = dice_colour[d, cur[j]]
+                    v = dice_value[d, cur[j]]
+                    for r in range(rows):
+                        if c == rows or c == r:
+                            trial[r] += v
+                for r in range(rows):
+                    bound[r] = table[p, r, trial[r]]
+                total += plan_bound(bound, miss_cost, forced)
+                left -= 1
+                if total + left * cap <= need:
+                    break
+                j = 0
+                while j < m:
+                    cur[j] += 1
+                    if cur[j] < dice_faces[sel[j]]:
+                        break
+                    cur[j] = 0
+                    j += 1
+            if left == 0 and total / n_out > best_e:
+                best_e = total / n_out + TIE
+                best_mask = mask
+    return best_e, best_mask
+
+
+@jit_noref
+def plan_choose(setup: Setup, plan: Plan, ws: Workspace, p: int, forbidden: int, may_pass: bool, avoid_miss: bool,
+                miss_cost: float) -> int:
+    """The planner's write for player p (step B: forbidden = -1; step C: the colour chosen in B): the colour
+    with the highest gain when it is >= 0; when the write would save the active player a miss (avoid_miss),
+    the best write costing less than the miss; when passing is not allowed, the best legal write (plan.forced,
+    step B compulsory in this game: a write that ruins its row is valued by doom_gain, so the least bad one is
+    chosen and, in step C, a write in an already ruined row beats a miss). -1: pass.
+    Reads table[p] for the rows refreshed since their last write and computes the rolled sums' gains of the
+    others directly (a player's full table is only needed for the re-roll, when it is active)."""
+    sheet, filled, sums, table, dirty = ws.sheet, ws.filled, ws.sums, ws.table, ws.dirty
+    peaks, row_length = setup.peaks, setup.row_length
+    best = -1
+    best_g = NEG - 1.0
+    lv = -1
+    for r in range(peaks.shape[0]):
+        if r == forbidden or not is_legal_write(sheet, filled, peaks, row_length, p, r, sums[r]):
+            continue
+        if dirty[p, r] == 0:
+            g = table[p, r, sums[r]]
+        else:
+            if lv < 0:
+                lv = plan_level(filled, row_length, p)
+            g = NEG if sums[r] >= plan.q.shape[3] else gain_of(setup, plan, ws, lv, p, r, sums[r])
+        if g > best_g:
+            best_g = g
+            best = r
+    if best < 0:
+        return -1
+    if best_g >= 0.0 or (avoid_miss and best_g > -miss_cost and best_g > NEG * 0.5) or not may_pass:
+        return best
+    return -1
+
+
+@jit_noref
+def miss_value(misses: int, miss_cap: int, miss_weight: float, miss_future: float) -> float:
+    """What the planner thinks the next miss costs: (k + miss_future) * miss_weight for the k-th, nothing once
+    a capped track is full."""
+    if 0 <= miss_cap <= misses:
+        return 0.0
+    return (float(misses + 1) + miss_future) * miss_weight

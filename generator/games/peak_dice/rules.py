@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence, Union
 
+import numpy as np
+
 from generator.games.peak_dice import GAME
 from generator.errors import RuleViolation
 from generator.games.peak_dice.tables import Tables, build_tables
@@ -118,6 +120,12 @@ def miss_penalty(misses: int, cap: int | None = None) -> int:
     more) only the first `cap` misses count."""
     counted = misses if cap is None else min(misses, cap)
     return counted * (counted + 1) // 2
+
+
+def miss_cost(k: int, cap: int | None = None) -> int:
+    """What the k-th miss adds to the penalty (k; nothing past a capped track's `cap` boxes): the number
+    printed in the k-th miss box."""
+    return miss_penalty(k, cap) - miss_penalty(k - 1, cap)
 
 
 class Game:
@@ -369,3 +377,62 @@ class Game:
         winners = tuple(i for i, s in enumerate(scores) if s == top)
         tie = "none" if len(winners) == 1 else "shared: the rules name no tie-break"
         return Outcome(scores, cols, pens, winners, tie, state.end)
+
+
+@dataclass
+class Table:
+    """A game in progress behind the Game protocol: the rules' immutable State and the numpy Generator every
+    roll to come is drawn from (the state owns its chance; apply consumes the Table it is given)."""
+
+    state: State
+    rng: np.random.Generator
+
+
+class PeakDice:
+    """The reference rules behind the one Game protocol (generator/engine/game.py): chance nodes (the roll
+    and every re-roll) are resolved inside `new_state` and `apply` with the Table's numpy Generator, so
+    `to_move` names a seat at every decision and None only at the end."""
+
+    def __init__(self, spec: PeakDiceGame, players: int):
+        self.rules = Game(spec, players)
+        self.players = players
+
+    def roll(self, state: State, rng: np.random.Generator) -> Roll:
+        """The chance outcome of the dice to roll now (dice order, one uniform face each; the same draws as
+        policies.roll, so a seed plays the same game through either)."""
+        faces = self.rules.tables.dice_faces
+        return Roll(tuple(int(rng.integers(int(faces[d]))) for d in self.rules.dice_to_roll(state)))
+
+    def _settle(self, state: State, rng: np.random.Generator) -> State:
+        """Resolve chance nodes until a player decides or the game is over."""
+        while state.phase in ("roll", "reroll_roll"):
+            state = self.rules.apply(state, self.roll(state, rng))
+        return state
+
+    def new_state(self, rng: np.random.Generator) -> Table:
+        """Empty sheets, seat 0's first roll already on the table."""
+        return Table(self._settle(self.rules.initial_state(), rng), rng)
+
+    def to_move(self, table: Table) -> int | None:
+        """The seat that decides next (None once the game is over)."""
+        return self.rules.actor(table.state)
+
+    def legal_actions(self, table: Table) -> list[Action]:
+        """Every re-roll, write or pass the seat to move may take (empty at the end)."""
+        return self.rules.legal_actions(table.state)
+
+    def apply(self, table: Table, action: Action) -> Table:
+        """The Table after `action` and the rolls it leads to; RuleViolation if the action is illegal."""
+        if isinstance(action, Roll):
+            raise RuleViolation(f"the dice are rolled by the game, not chosen; got {action}")
+        table.state = self._settle(self.rules.apply(table.state, action), table.rng)
+        return table
+
+    def outcome(self, table: Table) -> Outcome:
+        """Scores and winners of the finished game (RuleViolation before the end)."""
+        return self.rules.outcome(table.state)
+
+
+def new_game(spec: PeakDiceGame, players: int) -> PeakDice:
+    """The reference rules of this spec for `players` seats (RuleViolation outside the spec's player range)."""
+    return PeakDice(spec, players)

@@ -7,11 +7,14 @@ white. A colour's sum is the values of the faces showing that colour plus the va
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from generator.games.peak_dice.spec import WHITE, PeakDiceGame
+
+if TYPE_CHECKING:
+    from generator.games.peak_dice.planner import PlannerParams
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,13 +48,11 @@ class Tables:
     distinct_columns: bool
     """House rule: a column scores its second lowest distinct value (else counting equal values)."""
     plan_v: np.ndarray
-    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (kernel.plan_table)."""
+    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (planner.plan_table)."""
     plan_q: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
-    plan_params: np.ndarray
-    """float64[5]: the planner values the next miss, the k-th, at (k + [1]) * [0] points, re-rolls sets of
-    up to [2] dice and, under a compulsory step B, prices a write that ruins its row at [3] points plus [4]
-    per circle out of reach (kernel.doom_gain)."""
+    planner: PlannerParams
+    """The planner's exchange rates (miss value, re-roll sets, the price of a write that ruins its row)."""
 
     @property
     def rows(self) -> int:
@@ -135,6 +136,4 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
                   spec.rules.step_b == "optional",
                   spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
                   spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
-                  plan_v, plan_q,
-                  np.asarray([params.miss_weight, params.miss_future, params.reroll_dice, params.doom_base,
-                              params.doom_circle], dtype=np.float64))
+                  plan_v, plan_q, params)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.engine.kernel import seed_state
+import numpy as np
+
 from generator.games.peak_dice.policies import POLICIES, play_reference
 from generator.games.peak_dice.rules import RULESET_VERSION, Game, Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice.spec import PeakDiceGame
@@ -24,7 +25,7 @@ def transcript(spec: PeakDiceGame, seed: int, players: int) -> str:
     """Play one seeded game with the spec's balance policy at every seat and describe every step."""
     game = Game(spec, players)
     policy = spec.balance.policy
-    history = play_reference(game, [POLICIES[policy]] * players, seed_state(seed))
+    history = play_reference(game, [POLICIES[policy]] * players, np.random.default_rng(seed))
     lines = [f"Peak Dice playthrough: {players} players, policy {policy} at every seat, seed {seed}, "
              f"ruleset {RULESET_VERSION}",
              f"sheet: rows {', '.join(game.colour_name(r) for r in range(game.rows))}; {game.row_length} circles, "

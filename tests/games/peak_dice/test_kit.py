@@ -16,9 +16,9 @@ from generator.layout.patterns import PATTERNS, ops_bounds, pattern_in_circle, p
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.render.png import write_png
-from generator.games.peak_dice.spec import PeakDiceGame
 from generator.spec.kit import load_kit
 from generator.units import mm
+from tests.games.peak_dice.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "peak_dice"
@@ -40,12 +40,10 @@ class FakeVariant:
     accepted: bool = True
 
 
-def kit_with(**game_changes):
-    """The shipped kit with `game:` keys replaced (validated like the spec)."""
-    kit = load_kit(KIT)
-    data = kit.game.model_dump()
-    data.update(game_changes)
-    return replace(kit, game=PeakDiceGame.model_validate(data))
+def kit_with(overrides=None, **game_changes):
+    """The shipped kit with `game:` keys replaced: dotted keys in `overrides`, whole top-level keys as keyword
+    arguments (tests/games/shipped.py, validated like the spec)."""
+    return replace(load_kit(KIT), game=make_spec(overrides, **game_changes))
 
 
 def writing_circles(ops):
@@ -272,6 +270,72 @@ def test_printed_figures_come_from_the_rules_package():
     assert (fig["sum_min"], fig["sum_max"]) == (3, 18)
     with pytest.raises(Exception, match="rules figures are missing"):
         composer.template_context(game, {})
+
+
+def _rules_text(kit, lang: str, tmp_path: Path) -> str:
+    """Every page of the rules card rendered to PDF and read back with pypdf, whitespace removed."""
+    pdf = tmp_path / f"rules-{lang}.pdf"
+    write_pdf(composed(kit, lang)["rules"].pages, pdf, title="rules", lang=lang)
+    return flat(pdf)
+
+
+FIGURE_TEXT = {  # the spec change, the figures it moves, and what each language's rules card must then print
+    "miss_boxes 14": ({"miss_boxes": 14}, {"miss_boxes": 14, "miss_next": [15, 16]},
+                      {"en": "has14boxes;everyfurthermisscostsonemore(−15,−16",
+                       "ja": "ミス欄は14個", "es": "Lahojatiene14casillas"}),
+    "capped 8": ({"miss_boxes": 8, "rules.miss_track_full": "capped"}, {"miss_max": 36},
+                 {"en": "atmost−36", "ja": "最大−36点", "es": "comomucho−36"}),
+    "row 11, peak 6": ({"row_length": 11, "peak_after": 6}, {"circles_total": 44, "peak_after": 6},
+                       {"en": "Eachrowhas11circles", "ja": "各行は11マス", "es": "Cadafilatiene11círculos"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FIGURE_TEXT))
+def test_a_changed_figure_is_printed_in_every_language(case, tmp_path):
+    """A spec change moves the figure print_data computes, and the rules card reads it back in en, ja and es
+    (issue 13: the composer restates no rule figure)."""
+    change, figures, printed = FIGURE_TEXT[case]
+    kit = kit_with(change)
+    from generator.games.peak_dice.figures import print_data
+
+    fig = print_data(kit.game, 0)["figures"]
+    assert {k: fig[k] for k in figures} == figures
+    shipped = print_data(load_kit(KIT).game, 0)["figures"]
+    assert all(shipped[k] != v for k, v in figures.items())  # the change really moves each figure
+    for lang, expected in printed.items():
+        text = _rules_text(kit, lang, tmp_path)
+        assert expected in text, (lang, text)
+        if case == "row 11, peak 6":
+            assert str(fig["circles_total"]) in text and str(fig["peak_after"]) in text
+
+
+def test_sheet_prints_the_miss_box_values_the_rules_give(tmp_path):
+    """The miss track's numbers are the rules' cost of each miss (figures' miss_box_values), in every language."""
+    kit = kit_with({"miss_boxes": 13})
+    from generator.games.peak_dice.figures import print_data
+
+    assert print_data(kit.game, 0)["figures"]["miss_box_values"] == list(range(1, 14))
+    for lang in ("en", "ja", "es"):
+        pdf = tmp_path / f"sheet-{lang}.pdf"
+        write_pdf(composed(kit, lang)["score_sheet"].pages[:1], pdf, title="sheet", lang=lang)
+        text = page_texts(pdf)[0]
+        assert all(f"−{k}" in text for k in range(1, 14)), lang
+
+
+def test_the_composer_prints_the_figures_it_is_given(tmp_path):
+    """Doctored figures (numbers no rule gives) are what gets printed: the composer reads the figures from
+    print_data and computes none of them itself."""
+    from generator.games.peak_dice.figures import print_data
+
+    kit = load_kit(KIT)
+    data = print_data(kit.game, 0)
+    fig = dict(data["figures"], circles_total=987, miss_box_values=[42] * kit.game.miss_boxes, peak_after=3)
+    comps = composed(kit, "en", {"figures": fig})
+    write_pdf(comps["rules"].pages, tmp_path / "rules.pdf", title="rules", lang="en")
+    write_pdf(comps["score_sheet"].pages[:1], tmp_path / "sheet.pdf", title="sheet", lang="en")
+    rules, sheet = flat(tmp_path / "rules.pdf"), flat(tmp_path / "sheet.pdf")
+    assert "filledall987circles" in rules and "aftercircle3" in rules
+    assert sheet.count("−42") >= kit.game.miss_boxes and "−2" not in sheet.replace("−42", "")
 
 
 # ------------------------------------------------------------------ house-rule switches (issue 11)

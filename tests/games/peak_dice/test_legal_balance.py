@@ -6,9 +6,7 @@ import math
 
 from generator.games.peak_dice import balance_report, generate_variants, legal_problems
 from generator.games.peak_dice.variants import variant_code
-from tests.games.peak_dice.conftest import DEFAULT_GAME, make_spec
-
-D6 = [1, 2, 3, 4, 5, 6]
+from tests.games.peak_dice.conftest import D6, default_section, make_spec
 
 
 def test_default_spec_is_legal(spec) -> None:
@@ -16,7 +14,7 @@ def test_default_spec_is_legal(spec) -> None:
 
 
 def test_unknown_die_colour_reported_with_choices() -> None:
-    dice = list(DEFAULT_GAME["dice"]) + [{"faces": [{"colour": "green", "value": 1}]}]
+    dice = list(default_section()["dice"]) + [{"faces": [{"colour": "green", "value": 1}]}]
     assert legal_problems(make_spec(dice=dice)) == [
         ("dice[6].faces[0].colour", "expected one of purple, blue, red, yellow, white; got 'green'")]
 
@@ -41,7 +39,7 @@ def test_peak_per_row_length_and_range_checked() -> None:
 
 
 def test_duplicate_colour_and_player_range_reported_together() -> None:
-    colours = list(DEFAULT_GAME["colours"])
+    colours = list(default_section()["colours"])
     colours[3] = dict(colours[3], id="red")
     probs = legal_problems(make_spec(colours=colours, players={"min": 3, "max": 2}))
     assert ("colours[3].id", "colour 'red' is listed twice") in probs
@@ -74,7 +72,7 @@ def test_variant_code_prints_peak_per_row() -> None:
 
 
 def test_generate_variants_accepts_only_close_expected_scores() -> None:
-    variants = dict(DEFAULT_GAME["variants"], count=3, games=30, score_tolerance=4)
+    variants = dict(default_section()["variants"], count=3, games=30, score_tolerance=4)
     spec = make_spec(variants=variants)
     out = generate_variants(spec, seed=3)
     assert len(out) == 3 and len({v.peaks for v in out}) == 3
@@ -88,7 +86,7 @@ def test_generate_variants_accepts_only_close_expected_scores() -> None:
 
 
 def test_variant_with_unfillable_row_rejected() -> None:
-    variants = dict(DEFAULT_GAME["variants"], count=2, games=10, peak_positions=[1, 9])
+    variants = dict(default_section()["variants"], count=2, games=10, peak_positions=[1, 9])
     spec = make_spec(dice=[{"colour": "white", "values": [1, 2, 3, 4, 5, 6, 7, 8]}], variants=variants)
     out = generate_variants(spec, seed=1)
     assert out and all(not v.accepted and "need a peak value" in v.reason for v in out)
@@ -105,3 +103,21 @@ def test_accepted_variants_are_rejudged_out_of_sample() -> None:
     assert len(var) == 2 and all("out of sample" in t.name for t in var)
     assert [f["difference"] for f in rep.figures["variants"]] == [t.measured for t in var]
     assert all(f["difference"] != f["build_expected_score"] for f in rep.figures["variants"])
+
+
+def test_validate_loads_neither_numba_nor_the_kernels() -> None:
+    """`pnpkit validate` on the shipped kit checks legality and composes nothing compiled: numba, kernel.py,
+    planner.py and sheet.py stay unloaded (issue 13; tables.py imports the planner only when it builds)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    code = ("import sys; sys.argv = ['pnpkit', 'validate', 'layouts/peak_dice'];"
+            "from generator.cli import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print(sorted(m for m in sys.modules if m == 'numba' or m.split('.')[-1] in "
+            "('kernel', 'planner', 'sheet', 'sim')))")
+    res = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "[]"

@@ -299,3 +299,35 @@ def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
     assert writes == {PURPLE, BLUE, RED, YELLOW}
     s = g.apply(s, Write(0, YELLOW))  # yellow is on no die showing: the white sum only
     assert s.sheets[0][YELLOW] == (5,)
+
+
+# --- the one Game protocol (generator/engine/game.py) ---------------------------------------------------------
+
+
+def test_new_game_refuses_player_counts_outside_the_spec() -> None:
+    from generator.games.peak_dice.rules import new_game
+
+    spec = make_spec()
+    with pytest.raises(RuleViolation, match="plays 2..4 players, got 1"):
+        new_game(spec, 1)
+    with pytest.raises(RuleViolation, match="got 5"):
+        new_game(spec, 5)
+    assert new_game(make_spec({"players.max": 5}), 5).players == 5
+
+
+def test_protocol_rolls_come_from_the_numpy_generator_and_rolls_are_not_moves() -> None:
+    import numpy as np
+
+    from generator.games.peak_dice.rules import new_game
+
+    game = new_game(make_spec(), 3)
+    table = game.new_state(np.random.default_rng(7))
+    expect = np.random.default_rng(7)
+    assert table.state.faces == tuple(int(expect.integers(6)) for _ in range(6))
+    assert table.state.phase == "reroll" and game.to_move(table) == 0
+    assert len(game.legal_actions(table)) == 2 ** 6
+    with pytest.raises(RuleViolation, match="rolled by the game"):
+        game.apply(table, Roll((0,) * 6))
+    table = game.apply(table, Reroll((0, 1)))  # the two re-rolled dice come from the same generator
+    assert table.state.faces[:2] == (int(expect.integers(6)), int(expect.integers(6)))
+    assert table.state.phase == "b" and game.to_move(table) == 0
