@@ -17,12 +17,13 @@ from generator.errors import RuleViolation
 from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play, solve_counts,
                                          is_valid_meld, legal_problems, meld_value, play_round, read_meld,
                                          score_exhausted, score_out, transcript)
-from generator.games.rummy_cards.players import MeldFinder, RandomLegal
+from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
 from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
-from tests.games.rummy_cards.fixtures import SPEC
+from tests.games.shipped import game_section
 
 HERE = Path(__file__).parent
+SPEC = game_section("rummy_cards")  # the shipped kit's game section
 
 
 def spec_with(**changes: object) -> RummyCardsGame:
@@ -415,10 +416,9 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
-    code = ("import numpy as np, json; from tests.games.rummy_cards.fixtures import SPEC;"
-            "from generator.games.rummy_cards.spec import RummyCardsGame as M;"
+    code = ("import numpy as np, json; from tests.games.shipped import game_spec;"
             "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
-            "t=f(M.model_validate(SPEC),3).play(np.random.SeedSequence(5),2);"
+            "t=f(game_spec('rummy_cards'),3).play(np.random.SeedSequence(5),2);"
             "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))")
     outs = []
     for pure in ("0", "1"):
