@@ -22,6 +22,9 @@ from generator.errors import RuleViolation
 from generator.games.rummy_cards.spec import RummyCardsGame
 
 RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
+MELD_MIN = 3
+"""Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a retrieved joker goes into a
+new meld with MELD_MIN - 1 cards from the hand."""
 
 
 @dataclass(frozen=True)
@@ -144,8 +147,8 @@ def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
     cards = meld.cards
     names = " ".join(deck.name(c) for c in cards)
     real = [(i, deck.kind(c)) for i, c in enumerate(cards) if not deck.is_joker(c)]
-    if len(cards) < 3:
-        raise RuleViolation(f"meld [{names}]: a meld needs 3 or more cards, got {len(cards)}")
+    if len(cards) < MELD_MIN:
+        raise RuleViolation(f"meld [{names}]: a meld needs {MELD_MIN} or more cards, got {len(cards)}")
     if not real:
         raise RuleViolation(f"meld [{names}]: a meld needs at least one number card")
     if meld.kind == "run":
@@ -474,3 +477,4 @@ class Game:
         r = self.spec.rules
         scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie)
         return Outcome(scores, ws, totals, "exhausted", tb)
+
