@@ -28,7 +28,7 @@ _WHERE = {
     "balance_report": "balance", "win_credit": "balance", "legal_problems": "legal", "transcript": "transcript",
     "print_data": "figures", "rule_figures": "figures",
     "POLICIES": "policies", "MeldFinder": "policies", "Play": "policies", "RandomLegal": "policies", "find_best_play": "policies",
-    "Deck": "rules", "Draw": "rules", "Game": "rules", "Lay": "rules", "Meld": "rules", "Outcome": "rules", "State": "rules", "deck_from_spec": "rules", "hand_total": "rules", "is_valid_meld": "rules", "meld_roles": "rules", "meld_value": "rules", "read_meld": "rules", "score_exhausted": "rules", "score_out": "rules",
+    "Deck": "rules", "Draw": "rules", "Game": "rules", "Lay": "rules", "Meld": "rules", "Outcome": "rules", "State": "rules", "deck_from_spec": "rules", "hand_total": "rules", "is_valid_meld": "rules", "meld_roles": "rules", "meld_value": "rules", "read_meld": "rules", "score_exhausted": "rules", "score_out": "rules", "new_game": "rules", "TurnGame": "rules", "formable_melds": "rules",
     "MatchResult": "sim", "RummySimulation": "sim", "match_from_scores": "sim", "play_match": "sim", "play_round": "sim", "simulation_from_spec": "sim",
     "decode": "solver", "solve_counts": "solver",
 }

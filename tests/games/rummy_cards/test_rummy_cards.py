@@ -368,6 +368,24 @@ def test_colours_and_symbols_distinct_and_pad_matches_players() -> None:
     assert ("score_pad.players", "expected 4 player columns (players.max); got 3") in probs
 
 
+HEAVY = ("numba", "generator.engine.kernel", "generator.games.rummy_cards.solver", "generator.games.rummy_cards.sim",
+         "generator.games.rummy_cards.policies")
+
+
+@pytest.mark.parametrize("code", [
+    "import generator.games.rummy_cards.legal, generator.games.rummy_cards.figures",
+    "from generator.cli import app; from typer.testing import CliRunner; "
+    "r = CliRunner().invoke(app, ['validate', 'layouts/rummy_cards']); assert r.exit_code == 0, r.output",
+])
+def test_legality_figures_and_validate_load_no_numba_nor_solver(code: str) -> None:
+    """legal.py and figures.py are light (issue 13): `pnpkit validate` of the kit imports no compiled code."""
+    probe = code + "; import sys; print(sorted(m for m in sys.modules if m.startswith(%r)))" % HEAVY[:1] \
+        + "; print(sorted(m for m in %r if m in sys.modules))" % (HEAVY,)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=HERE.parents[2], env={k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}).stdout
+    assert out.split("\n")[:2] == ["[]", "[]"], out
+
+
 # ---- solver, kernel, properties -------------------------------------------------------------------------
 
 def test_solver_opening_counts_joker_as_its_card() -> None:
