@@ -32,8 +32,12 @@ from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards import balance_report
 from generator.games.rummy_cards.solver import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame
-from tests.games.rummy_cards.fixtures import SPEC
+from tests.games.shipped import game_section
 
+SPEC = game_section("rummy_cards")  # the shipped kit's game section
+PLAY_SPEC = {**SPEC, "balance": {k: v for k, v in SPEC["balance"].items() if k not in ("confidence", "max_games")}}
+"""SPEC for the timed self-play: without the sequential-check fields, which self-play does not read and a
+baseline tree from before spec/base.SequentialCheck refuses."""
 BASELINE = "ac06553"  # main as merged before issue 16: small workspace first, big one on overflow
 
 # Run in a fresh process with generator/ of the tree under test first on sys.path: one timed play per player
@@ -77,7 +81,7 @@ def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
     """One fresh-process measurement of the tree's self-play (see MEASURE)."""
     env = {k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}
     env["PYTHONPATH"] = str(tree)
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(tree), json.dumps(SPEC), str(rounds)], env=env,
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(tree), json.dumps(PLAY_SPEC), str(rounds)], env=env,
                          cwd=tree, capture_output=True, text=True, check=True).stdout
     result: dict[str, dict[str, float | str | int]] = json.loads(out)
     return result

@@ -1,5 +1,5 @@
 """Rummy Cards: number cards and jokers with one back, the score pad, a fold-up three-tier card holder and the
-rules summary. Every figure printed in rule text comes from the spec through `template_context`."""
+rules summary. Every rule figure printed comes from the rules package (figures.py, `ctx.extras["figures"]`)."""
 
 from __future__ import annotations
 
@@ -18,30 +18,21 @@ from generator.units import CARD_PRESETS, mm, to_mm
 
 TABLE = "#0f4c5c"        # card back and headings: a deep teal, like a card table
 JOKER_INK = "#5b2a86"
-MELD_MIN = 3             # a meld has 3+ cards: the seed's rule, not a spec figure
 DASH_FOLD = (mm(2.2), mm(1.4))
 
 
+def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The rule figures the rules package computed (print_data()["figures"]); the layout restates no rule."""
+    if not extras or "figures" not in extras:
+        raise LayoutError("rummy_cards: the rules figures are missing (the build passes print_data()['figures'])")
+    figures: Mapping[str, Any] = extras["figures"]
+    return figures
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Numbers the rule templates may use: every figure comes from the spec."""
-    numbers = game.numbers.max - game.numbers.min + 1
-    return {
-        "colours": len(game.colours),
-        "number_min": game.numbers.min,
-        "number_max": game.numbers.max,
-        "copies": game.copies,
-        "jokers": game.jokers,
-        "number_cards": len(game.colours) * numbers * game.copies,
-        "total_cards": game.total_cards,
-        "hand_size": game.hand_size,
-        "initial_meld": game.initial_meld,
-        "joker_penalty": game.joker_penalty,
-        "players_min": game.players.min,
-        "players_max": game.players.max,
-        "rounds": game.score_pad.rounds,
-        "match_rounds": game.rules.rounds,
-        "meld_min": MELD_MIN,
-    }
+    """Numbers the rule templates may use: the rule figures from the rules package (figures.py, through the
+    build's print data), the score pad's rows from its component spec."""
+    return {**_figures(extras), "rounds": game.score_pad.rounds}
 
 
 def _ink(colour: str) -> str:
@@ -597,18 +588,19 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
 def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: float) -> float:
     """A group (one number, different colours) and a run (one colour, consecutive, with a joker), drawn from the spec."""
     game = ctx.kit.game
+    meld_min = int(_figures(ctx.extras)["meld_min"])
     cw, ch = size * 2.6, size * 3.4
     gap = size * 0.35
     cols = list(game.colours)
     n = min(game.numbers.max, game.numbers.min + 6)
     xx = x
-    for c in cols[:MELD_MIN]:
+    for c in cols[:meld_min]:
         ops += _mini_card(ctx, xx, top - ch, cw, ch, c, n)
         xx += cw + gap
     xx += cw
     run_col = cols[-1]
-    start = game.numbers.min + 3 if game.numbers.max - game.numbers.min >= MELD_MIN + 3 else game.numbers.min
-    for i in range(MELD_MIN + 1):
+    start = game.numbers.min + 3 if game.numbers.max - game.numbers.min >= meld_min + 3 else game.numbers.min
+    for i in range(meld_min + 1):
         if i == 2 and game.jokers:
             ops += _mini_card(ctx, xx, top - ch, cw, ch, None, None)
         else:

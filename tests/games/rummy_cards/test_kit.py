@@ -2,6 +2,7 @@
 
 import math
 import re
+from dataclasses import replace
 from collections import Counter
 from pathlib import Path
 
@@ -10,13 +11,20 @@ import pikepdf
 import pypdf
 import pytest
 
-from generator.build import build, check_kit, game_module, load_kits, plan_build, render_all, with_tool_catalogs
+from generator.build import (build, check_kit, compose_one, game_module, load_kits, plan_build, render_all,
+                             with_tool_catalogs)
+from generator.errors import LayoutError
+from generator.games.rummy_cards.figures import print_data, rule_figures
+from generator.games.rummy_cards.rules import MELD_MIN
+from generator.layout.ops import iter_texts
+from generator.render.pdf import write_pdf
 from generator.i18n.texts import Texts
 from generator.games.rummy_cards import layout as rc
 from generator.render.fonts import text_width
 from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.spec.kit import load_kit
 from generator.units import CARD_PRESETS, PAPER, mm
+from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "rummy_cards"
@@ -151,11 +159,64 @@ def test_rules_numbers_follow_the_spec(kit_out):
 
 def test_rule_text_moves_with_the_spec():
     kit = load_kit(KIT)
-    game = kit.game.model_copy(update={"initial_meld": 30, "joker_penalty": 30, "hand_size": 13})
-    texts = Texts("ja", with_tool_catalogs(kit), rc.template_context(game))
+    game = game_spec("rummy_cards", {"initial_meld": 30, "joker_penalty": 30, "hand_size": 13})
+    texts = Texts("ja", with_tool_catalogs(kit), rc.template_context(game, print_data(game, 0)))
     assert "合計30点以上" in texts("rules.initial.own_melds_only")
     assert "30点" in texts("joker.value")
     assert "カード13枚" in texts("rules.setup")
+
+
+def _printed_rules(game, lang: str, tmp_path: Path, extras=None) -> str:
+    """The rules card of the shipped kit with `game` (and its print data, or `extras`), rendered to PDF and read
+    back with pdfplumber, whitespace removed."""
+    kit = replace(load_kit(KIT), game=game)
+    data = print_data(game, kit.meta.seed) if extras is None else extras
+    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
+    pdf = tmp_path / f"rules-{lang}.pdf"
+    write_pdf(next(c for c in comps if c.id == "rules").pages[:1], pdf, title="rules", lang=lang)
+    with pdfplumber.open(pdf) as doc:
+        return re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in doc.pages))
+
+
+# the sentence of each language that prints initial_meld, joker_penalty, hand_size and the deck total
+FIGURE_TEXT = {"en": ("atleast{initial_meld}points", "ajoker:{joker_penalty}points", "and{hand_size}cards",
+                      "={total_cards}cards"),
+               "ja": ("合計{initial_meld}点以上", "ジョーカーは{joker_penalty}点", "カード{hand_size}枚", "＝{total_cards}枚"),
+               "es": ("almenos{initial_meld}puntos", "comodín:{joker_penalty}puntos", "y{hand_size}cartas",
+                      "={total_cards}cartas")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es"])
+def test_changed_figures_are_read_back_from_the_printed_rules_card(lang, tmp_path):
+    """Issue 13: a figure changed in the spec is the number the rules card prints, in every language (the
+    figures come from figures.print_data, the layout restates none)."""
+    shipped = game_spec("rummy_cards")
+    changed = game_spec("rummy_cards", {"initial_meld": 37, "joker_penalty": 23, "hand_size": 11, "jokers": 3,
+                                        "total_cards": 107})
+    before, after = _printed_rules(shipped, lang, tmp_path), _printed_rules(changed, lang, tmp_path)
+    for template in FIGURE_TEXT[lang]:
+        assert template.format(**rule_figures(shipped)) in before, (lang, template)
+        assert template.format(**rule_figures(changed)) in after, (lang, template)
+        assert template.format(**rule_figures(shipped)) not in after, (lang, template)
+
+
+def test_the_meld_minimum_is_printed_from_the_rules_figures(tmp_path):
+    """The meld minimum is a rules constant (rules.MELD_MIN): the card prints the figure print_data gives,
+    in the heading and in the drawn example melds, never a number of its own."""
+    game = game_spec("rummy_cards")
+    assert rule_figures(game)["meld_min"] == MELD_MIN == 3
+    figures = {**rule_figures(game), "meld_min": 4}
+    assert "Melds(4ormorecards)" in _printed_rules(game, "en", tmp_path, {"figures": figures})
+    assert "Melds(3ormorecards)" in _printed_rules(game, "en", tmp_path)
+    kit = replace(load_kit(KIT), game=game)
+    examples = []
+    for fig in (rule_figures(game), figures):
+        comps, _ = compose_one(kit, "en", "a4", kit.meta.seed, {"figures": fig}, text_width, lambda w: None)
+        examples.append(sum(1 for c in comps if c.id == "rules" for p in c.pages[:1] for op in iter_texts(p.ops)
+                            if op.text.isdigit()))
+    assert examples[1] > examples[0]  # one more mini card in the group and in the run
+    with pytest.raises(LayoutError, match="rules figures are missing"):
+        rc.template_context(game, {})
 
 
 def test_holder_geometry_is_a_closed_three_tier_stand():

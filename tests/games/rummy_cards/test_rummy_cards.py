@@ -17,12 +17,13 @@ from generator.errors import RuleViolation
 from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play, solve_counts,
                                          is_valid_meld, legal_problems, meld_value, play_round, read_meld,
                                          score_exhausted, score_out, transcript)
-from generator.games.rummy_cards.players import MeldFinder, RandomLegal
+from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
 from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
-from tests.games.rummy_cards.fixtures import SPEC
+from tests.games.shipped import game_section
 
 HERE = Path(__file__).parent
+SPEC = game_section("rummy_cards")  # the shipped kit's game section
 
 
 def spec_with(**changes: object) -> RummyCardsGame:
@@ -367,6 +368,24 @@ def test_colours_and_symbols_distinct_and_pad_matches_players() -> None:
     assert ("score_pad.players", "expected 4 player columns (players.max); got 3") in probs
 
 
+HEAVY = ("numba", "generator.engine.kernel", "generator.games.rummy_cards.solver", "generator.games.rummy_cards.sim",
+         "generator.games.rummy_cards.policies")
+
+
+@pytest.mark.parametrize("code", [
+    "import generator.games.rummy_cards.legal, generator.games.rummy_cards.figures",
+    "from generator.cli import app; from typer.testing import CliRunner; "
+    "r = CliRunner().invoke(app, ['validate', 'layouts/rummy_cards']); assert r.exit_code == 0, r.output",
+])
+def test_legality_figures_and_validate_load_no_numba_nor_solver(code: str) -> None:
+    """legal.py and figures.py are light (issue 13): `pnpkit validate` of the kit imports no compiled code."""
+    probe = code + "; import sys; print(sorted(m for m in sys.modules if m.startswith(%r)))" % HEAVY[:1] \
+        + "; print(sorted(m for m in %r if m in sys.modules))" % (HEAVY,)
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=HERE.parents[2], env={k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}).stdout
+    assert out.split("\n")[:2] == ["[]", "[]"], out
+
+
 # ---- solver, kernel, properties -------------------------------------------------------------------------
 
 def test_solver_opening_counts_joker_as_its_card() -> None:
@@ -415,10 +434,9 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
-    code = ("import numpy as np, json; from tests.games.rummy_cards.fixtures import SPEC;"
-            "from generator.games.rummy_cards.spec import RummyCardsGame as M;"
+    code = ("import numpy as np, json; from tests.games.shipped import game_spec;"
             "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
-            "t=f(M.model_validate(SPEC),3).play(np.random.SeedSequence(5),2);"
+            "t=f(game_spec('rummy_cards'),3).play(np.random.SeedSequence(5),2);"
             "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))")
     outs = []
     for pure in ("0", "1"):

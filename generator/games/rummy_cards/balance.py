@@ -1,4 +1,5 @@
-"""Static legality, the balance report and the seeded transcript."""
+"""The balance report: seeded self-play of meld finders at every player count (compiled kernel, sim.py),
+figures, charts and the tolerances of `game.balance`."""
 
 from __future__ import annotations
 
@@ -6,61 +7,14 @@ from typing import Callable
 
 import numpy as np
 
-from generator.engine.kernel import seed_state
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.engine.stats import mean_ci, wilson
-from generator.games.rummy_cards.players import MeldFinder
-from generator.games.rummy_cards.rules import Draw, Game
+from generator.games.rummy_cards import GAME_ID
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
-
-GAME_ID = "rummy_cards"
-
-
-def legal_problems(spec: RummyCardsGame) -> list[tuple[str, str]]:
-    """Deck arithmetic, distinct colours/symbols/ids, number range, players, pad columns, deal size."""
-    out: list[tuple[str, str]] = []
-    nc = len(spec.colours)
-    nn = spec.numbers.max - spec.numbers.min + 1
-    if nn < 3:
-        out.append(("numbers", f"range {spec.numbers.min}..{spec.numbers.max} has {nn} numbers; runs need at least 3"))
-    numbered = nc * max(nn, 0) * spec.copies
-    total = numbered + spec.jokers
-    if total != spec.total_cards:
-        out.append(("total_cards", f"{nc} colours x {max(nn, 0)} numbers x {spec.copies} copies = {numbered}, "
-                                   f"+ {spec.jokers} jokers = {total}, but total_cards says {spec.total_cards}"))
-    for key, values in (("id", [c.id for c in spec.colours]), ("colour", [c.colour.lower() for c in spec.colours]),
-                        ("symbol", [c.symbol for c in spec.colours])):
-        seen: dict[str, int] = {}
-        for i, v in enumerate(values):
-            if v in seen:
-                out.append((f"colours[{i}].{key}", f"expected a {key} distinct from the other colours; "
-                                                    f"got {v!r}, already used by colours[{seen[v]}]"))
-            else:
-                seen[v] = i
-    if nc < 3:
-        out.append(("colours", f"groups need 3 distinct colours; got {nc} colours"))
-    if spec.players.min > spec.players.max:
-        out.append(("players", f"range {spec.players.min}..{spec.players.max} is empty"))
-    if spec.score_pad.players != spec.players.max:
-        out.append(("score_pad.players", f"expected {spec.players.max} player columns (players.max); "
-                                         f"got {spec.score_pad.players}"))
-    dealt = spec.players.max * spec.hand_size
-    if dealt >= total:
-        out.append(("hand_size", f"{spec.players.max} players x {spec.hand_size} cards = {dealt} leaves no draw "
-                                 f"pile from {total} cards"))
-    if spec.copies > 2:
-        out.append(("copies", f"the meld finder supports at most 2 copies per card; got {spec.copies}"))
-    if nc > 8:
-        out.append(("colours", f"at most 8 colours (one per symbol); got {nc}"))
-    for i, t in enumerate(spec.balance.meld_thresholds):
-        if t > spec.initial_meld:
-            out.append((f"balance.meld_thresholds[{i}]", f"expected a threshold <= initial_meld "
-                                                         f"{spec.initial_meld} (measured before opening); got {t}"))
-    return out
 
 
 def _mean(x: np.ndarray) -> Mean:
@@ -187,39 +141,4 @@ def win_credit(winners: np.ndarray, players: int) -> np.ndarray:
     return credit
 
 
-def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
-    """A readable seeded round of meld finders (the reference rules, card for card)."""
-    game = Game(spec, players)
-    d = game.deck
-    rng = seed_state(seed)
-    state = game.new_round(rng)
-    pol = MeldFinder()
-    lines = [f"Rummy Cards {GAME_ID} ruleset {game_ruleset()} seed {seed} players {players}"]
-    for p, h in enumerate(state.hands):
-        lines.append(f"deal p{p}: {' '.join(d.name(c) for c in h)}")
-    while not game.is_over(state):
-        a = pol.choose(game, state, rng)
-        p = state.current
-        before = set(state.hands[p])
-        state2 = game.apply(state, a)
-        if isinstance(a, Draw):
-            got = set(state2.hands[p]) - before
-            what = f"draws {d.name(next(iter(got)))}" if got else "passes (pile empty)"
-            lines.append(f"t{state.turn + 1} p{p} {what}; hand {len(state2.hands[p])}")
-        else:
-            laid = before - set(state2.hands[p])
-            lines.append(f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand {len(state2.hands[p])}")
-            lines.append("  table: " + " | ".join(" ".join(d.name(c) for c in m.cards) for m in state2.table))
-        state = state2
-    o = game.outcome(state)
-    lines.append(f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; "
-                 f"winner {' '.join(f'p{w}' for w in o.winners)}"
-                 + (f" (tie-break: {o.tie_break})" if o.tie_break else ""))
-    return "\n".join(lines) + "\n"
-
-
-def game_ruleset() -> str:
-    """The ruleset version (imported lazily to keep one source)."""
-    from generator.games.rummy_cards.rules import RULESET_VERSION
-
-    return RULESET_VERSION
+__all__ = ["balance_report", "win_credit"]
