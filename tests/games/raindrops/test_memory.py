@@ -15,7 +15,7 @@ import pytest
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.raindrops import balance_report, build_bag, generate_memory_cards, legal_problems, verify_cover
-from generator.games.raindrops.cards_balance import card_problems
+from generator.games.raindrops.legal import card_problems
 from generator.games.raindrops.cover import check_cover
 from generator.games.raindrops.difficulty import measure
 from generator.games.raindrops.memory import points_from_difficulty

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as hs
 
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change
 from generator.spec.base import Bound  # noqa: F401  (PlayBalance below uses it)
-from generator.games.raindrops.play_spec import PlayBalance
+from generator.games.raindrops.spec import PlayBalance
 from tests.games.raindrops.test_rules_fixtures import card, deck54
 
 
