@@ -5,10 +5,11 @@ The reference is `rules.Raindrops` played by `policies.GreedyPolicy` and `polici
 arrays, so it compiles with numba (`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1 or
 through `py_func`.
 
-Same games, not merely similar ones: the reference seeds one `random.Random(seed)` per game, so this module
-carries Python's own generator, MT19937 seeded by `init_by_array` exactly as CPython's `random.seed(int)`,
-with `random()`, `_randbelow` and `shuffle` drawn the CPython way. tests/games/raindrops/test_kernel.py proves
-the tallies identical to `FullGames` on its Python and its reference path under every house-rule setting.
+Same games, not merely similar ones: the kernel keeps its own stream, MT19937 seeded by `init_by_array` from
+each game's 64-bit seed, and draws from it what numpy's `Generator` draws (`random()`, `integers(n)`,
+`shuffle`); `game_rng(lo, hi)` hands the reference rules and policies a numpy Generator over the very same
+stream. tests/games/raindrops/test_kernel.py proves the tallies identical to `FullGames` on its Python and its
+reference path under every house-rule setting.
 
 What the greedy policy decides here, in the reference's order (see policies.GreedyPolicy.choose):
 set-up keeps the cards of highest points per drop; the special action and path come from `best_drop` (the
@@ -16,8 +17,8 @@ same compiled search); the thunder token of highest value is kept; a short bonus
 (so `bonus_refill` cannot change a greedy seat's game); the bonus tile of highest points + half the open
 drops of its colours is taken; placements follow `_best_placement_reference` (first strict maximum in
 `placements` order); the display card of highest points per drop (else the deck top) is taken; the reserve
-keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: `randrange(1)` and then
-one uniform pick among the legal actions of a single-kind phase; the special action, drop path and placement
+keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: one uniform pick among
+the legal actions of a single-kind phase; the special action, drop path and placement
 by the counts of RandomPolicy's fast mode (`_rand_special`, `_paths`, `_rand_placement`).
 
 Layout: columns as in `best_drop` (col_tiles/col_flip[column, stack index from the bottom], col_len); a card's
@@ -63,10 +64,10 @@ TRIGGER_CARDS = 1
 TRIGGER_BAG = 2
 
 
-# ------------------------------------------------------------------------------------ CPython's random
+# ------------------------------------------------------------------------------------ numpy's Generator over MT19937
 @jit
 def mt_seed(mt: np.ndarray, lo: int, hi: int) -> None:
-    """`random.Random(n)` for 0 <= n < 2**64 given as 32-bit words lo, hi (CPython's init_by_array)."""
+    """MT19937 seeded by init_by_array with the 32-bit words lo (and hi when it is not 0) of a 64-bit game seed."""
     mt[0] = 19650218
     for i in range(1, MT_N):
         mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF
@@ -95,7 +96,7 @@ def mt_seed(mt: np.ndarray, lo: int, hi: int) -> None:
 
 @jit
 def mt_next(mt: np.ndarray) -> int:
-    """The next 32-bit word (CPython's genrand_uint32)."""
+    """The next 32-bit word (genrand_uint32; numpy's MT19937 next_uint32)."""
     if mt[MT_N] >= MT_N:
         for k in range(MT_N):
             y = (mt[k] & 0x80000000) | (mt[(k + 1) % MT_N] & 0x7FFFFFFF)
@@ -115,7 +116,8 @@ def mt_next(mt: np.ndarray) -> int:
 
 @jit
 def mt_random(mt: np.ndarray) -> float:
-    """`random.random()`: 53 bits from two words."""
+    """`Generator.random()` on MT19937 (numpy's mt19937_next_double, also CPython's `random()`): 53 bits from
+    two words."""
     a = mt_next(mt) >> 5
     b = mt_next(mt) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
@@ -123,28 +125,55 @@ def mt_random(mt: np.ndarray) -> float:
 
 @jit
 def mt_below(mt: np.ndarray, n: int) -> int:
-    """`random._randbelow(n)` for 0 <= n < 2**32: rejection sampling on n.bit_length() bits."""
-    if n == 0:
+    """`Generator.integers(n)` for 1 <= n < 2**31: Lemire's multiply-and-reject on one 32-bit word per try
+    (numpy's buffered_bounded_lemire_uint32); n = 1 draws nothing."""
+    if n <= 1:
         return 0
-    k = 0
-    m = n
-    while m > 0:
-        k += 1
-        m >>= 1
-    r = mt_next(mt) >> (32 - k)
-    while r >= n:
-        r = mt_next(mt) >> (32 - k)
-    return r
+    m = mt_next(mt) * n
+    left = m & 0xFFFFFFFF
+    if left < n:
+        threshold = (0xFFFFFFFF - (n - 1)) % n
+        while left < threshold:
+            m = mt_next(mt) * n
+            left = m & 0xFFFFFFFF
+    return m >> 32
+
+
+@jit
+def mt_interval(mt: np.ndarray, top: int) -> int:
+    """numpy's random_interval(top): a uniform integer in 0..top by masked rejection on 32-bit words."""
+    if top == 0:
+        return 0
+    mask = top
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    v = mt_next(mt) & mask
+    while v > top:
+        v = mt_next(mt) & mask
+    return v
 
 
 @jit
 def mt_shuffle(mt: np.ndarray, arr: np.ndarray, n: int) -> None:
-    """`random.shuffle` of arr[:n]."""
+    """`Generator.shuffle` of arr[:n] (Fisher-Yates from the end, j = random_interval(i))."""
     for i in range(n - 1, 0, -1):
-        j = mt_below(mt, i + 1)
+        j = mt_interval(mt, i)
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+
+
+def game_rng(lo: int, hi: int) -> np.random.Generator:
+    """The numpy Generator whose draws `play_games` makes for game (lo, hi): MT19937 in the state `mt_seed`
+    gives. The reference rules and policies take it (sim.FullGames' reference path, the replay tests)."""
+    mt = np.zeros(MT_N + 1, dtype=np.int64)
+    mt_seed(mt, lo, hi)
+    bits = np.random.MT19937()
+    bits.state = {"bit_generator": "MT19937", "state": {"key": mt[:MT_N].astype(np.uint32), "pos": int(mt[MT_N])}}
+    return np.random.Generator(bits)
 
 
 # ------------------------------------------------------------------------------------ tables
@@ -526,7 +555,6 @@ def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int
         c_top = 0
     total = c_flip + c_swap + c_top
     if mt_below(mt, 2 if total else 1) == 0:
-        mt_below(mt, 1)
         return -1, 0, 0
     k = mt_below(mt, total)
     for kind in range(3):
@@ -691,7 +719,6 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: n
         return -1  # out of step (never)
     if kind == 0:  # EndPlacement
         if final:
-            mt_below(mt, 1)
             return 0
         top = min(reserve_slots, n)
         total = 0
@@ -800,7 +827,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 wins: np.ndarray, ties: np.ndarray, g_parts: np.ndarray, card_held: np.ndarray,
                 card_done: np.ndarray, card_turns: np.ndarray, g_clouds: np.ndarray, g_turns: np.ndarray,
                 g_rounds: np.ndarray, g_trigger: np.ndarray, greedy_wins: np.ndarray, g_margin: np.ndarray) -> None:
-    """Play game g from `random.Random(hi[g] << 32 | lo[g])` for every g, seats by `mode` (MODES), and add it
+    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it
     to the tallies (the arrays of `sim.FullGames.play`; score parts and cloud takes per game)."""
     P = players
     C = rules[R_COLUMNS]
@@ -934,7 +961,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
                         show = c
             elif nd > 0:
-                mt_below(mt, 1)
                 show = deck[sc[S_DECKH] + mt_below(mt, nd)]
             for i in range(nd):
                 c = deck[sc[S_DECKH] + i]
@@ -1023,7 +1049,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if kind >= 0:
                         marker[cur] = kind
                     npaths = _paths(col_tiles, col_flip, col_len, ma, mb, -1, gm, dpc, dpm, dnd, out)
-                    mt_below(mt, 1)
                     k = mt_below(mt, npaths if npaths > 0 else 1)
                     plen = 0
                     if npaths > 0:
@@ -1068,7 +1093,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                                 if tval[x] > tval[kept_t] or (tval[x] == tval[kept_t] and x < kept_t):
                                     kept_t = x
                         else:
-                            mt_below(mt, 1)
                             kept_t = drawn[mt_below(mt, nd)]
                         thunder_pts[cur] += tval[kept_t]
                         for i in range(nd):
@@ -1079,14 +1103,12 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if taken <= bonus_max:
                         refill = True
                         if by_choice and not greedy[cur] and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
-                            mt_below(mt, 1)
                             refill = mt_below(mt, 2) == 1
                         while refill and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
                             offer[sc[S_OFFN]] = bstack[sc[S_BSH]]
                             sc[S_OFFN] += 1
                             sc[S_BSH] += 1
                         if sc[S_OFFN] > 0 and not greedy[cur]:
-                            mt_below(mt, 1)
                             bi = mt_below(mt, sc[S_OFFN])
                             bres[cur, offer[bi]] += 1
                             for i in range(bi, sc[S_OFFN] - 1):
@@ -1188,7 +1210,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 if sc[S_DISPN] > 0 or sc[S_DECKH] < NC:
                     pick = -1
                     if not greedy[p]:
-                        mt_below(mt, 1)
                         pick = mt_below(mt, sc[S_DISPN] + (1 if sc[S_DECKH] < NC else 0))
                     if pick >= 0 and pick < sc[S_DISPN]:
                         newc = display[pick]

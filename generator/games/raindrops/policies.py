@@ -1,7 +1,7 @@
 """Raindrops policies: random-legal and greedy (the path and special action that advance its cards most).
 
-A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit
-`random.Random` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
+A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit numpy
+`Generator` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
 numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit`; `best_drop.py_func` is the same code
 as plain Python).
 
@@ -14,7 +14,6 @@ fitting pair per tile). tests/games/raindrops/test_sim_fast.py proves them equal
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -67,15 +66,15 @@ class RandomPolicy:
     def __init__(self, *, reference: bool = False):
         self.reference = reference
 
-    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+    def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         """A random legal action."""
         if self.reference:
             acts = game.legal_actions(st)
             kinds: dict[str, list[Action]] = {}
             for a in acts:
                 kinds.setdefault(type(a).__name__, []).append(a)
-            group = kinds[sorted(kinds)[rng.randrange(len(kinds))]]
-            return group[rng.randrange(len(group))]
+            group = kinds[sorted(kinds)[int(rng.integers(len(kinds)))]]
+            return group[int(rng.integers(len(group)))]
         ph = st.phase
         if ph == "special":
             return self._special(game, st, rng)
@@ -83,15 +82,13 @@ class RandomPolicy:
             return self._placement(game, st, rng)
         if ph == "drop":
             paths = drop_paths_in_order(game, st)
-            rng.randrange(1)
-            k = rng.randrange(len(paths) or 1)  # no path: the one legal action is the empty drop
+            k = int(rng.integers(len(paths) or 1))  # no path: the one legal action is the empty drop
             return Drop(paths[k] if paths else ())
         acts = game.legal_actions(st)  # one kind of action, and few of them
-        rng.randrange(1)
-        return acts[rng.randrange(len(acts))]
+        return acts[int(rng.integers(len(acts)))]
 
     @staticmethod
-    def _special(game: Raindrops, st: State, rng: random.Random) -> Action:
+    def _special(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         cols = st.columns
         n = len(cols)
         marker = st.players[st.current].marker
@@ -100,10 +97,9 @@ class RandomPolicy:
                   sum(max(0, len(c) - 1) for c in cols)]
         counts[marker] = 0
         total = sum(counts)
-        if rng.randrange(2 if total else 1) == 0:
-            rng.randrange(1)
+        if int(rng.integers(2 if total else 1)) == 0:
             return NoSpecial()
-        k = rng.randrange(total)
+        k = int(rng.integers(total))
         for kind in range(3):
             if k >= counts[kind]:
                 k -= counts[kind]
@@ -117,7 +113,7 @@ class RandomPolicy:
         raise AssertionError("special action count out of step")
 
     @staticmethod
-    def _placement(game: Raindrops, st: State, rng: random.Random) -> Action:
+    def _placement(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         ps = st.players[st.current]
         tiles = sorted(set(st.hand) | set(ps.reserve))
         bonuses = sorted(ps.bonus_reserve)
@@ -178,21 +174,20 @@ class RandomPolicy:
         has_place = next(buckets(), None) is not None
         has_single = bool(bonuses) and next(singles(), None) is not None
         kinds = ["EndPlacement"] + (["Place"] if has_place else []) + (["PlaceBonus"] if has_single else [])
-        kind = kinds[rng.randrange(len(kinds))]
+        kind = kinds[int(rng.integers(len(kinds)))]
         if kind == "PlaceBonus":
             group = list(singles())
-            return group[rng.randrange(len(group))]
+            return group[int(rng.integers(len(group)))]
         if kind == "EndPlacement":
             if st.phase == "final":
-                rng.randrange(1)
                 return EndPlacement(tuple(ps.reserve))
             pool = sorted(set(st.hand) | set(ps.reserve))
             keeps = [keep for n in range(min(game.params.reserve_slots, len(pool)) + 1)
                      for keep in itertools.combinations(pool, n)]
-            return EndPlacement(keeps[rng.randrange(len(keeps))])
+            return EndPlacement(keeps[int(rng.integers(len(keeps)))])
         found = list(buckets())
         n_place = sum(b[-1] for b in found)
-        k = rng.randrange(n_place)
+        k = int(rng.integers(n_place))
         for slot, tid, cells, wa, wb, oka, okb, cnt in found:
             if k >= cnt:
                 k -= cnt
@@ -598,7 +593,7 @@ class GreedyPolicy:
         sp: Special | NoSpecial = NoSpecial() if kind < 0 else Special(SPECIALS[kind], int(out[1]), int(out[2]))
         return sp, tuple((r, int(out[4 + r])) for r in range(n))
 
-    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+    def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         """The greedy action for the current phase."""
         g = self.game
         ph = st.phase
@@ -715,7 +710,7 @@ class GreedyPolicy:
             if left == 2 or stuck:
                 for tid in tiles:
                     a, b = ma[tid], mb[tid]
-                    for x, y, pm, cx, cy in ok_pairs:
+                    for x, y, _pm, cx, cy in ok_pairs:
                         for cells, wa, wb in (((x, y), cx, cy), ((y, x), cy, cx)):
                             oka, okb = a & wa, b & wb
                             if one_half and not oka and not okb:

@@ -80,7 +80,7 @@ def deck54() -> tuple[MemoryCard, ...]:
     """54 simple cards: 2x2 and 2x3 blocks and 1x4 strips of colour pairs, cycling cloud symbols; 6 cats."""
     shapes = []
     pairs = list(itertools.permutations("OPGB", 2))
-    for i, (x, y) in enumerate(pairs):
+    for x, y in pairs:
         shapes.append([x + y, y + x])                # 4 drops
         shapes.append([x + x + y, y + y + x])        # 6 drops
         shapes.append([x + y + x + y])               # 4 drops in a row
