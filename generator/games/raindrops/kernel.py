@@ -36,7 +36,7 @@ from generator.engine.kernel import jit
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
 from generator.games.raindrops.policies import GreedyPolicy, best_drop
-from generator.games.raindrops.rules import Params, Raindrops
+from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
 
 MT_N = 624
 """MT19937 state words; the state array has one more slot for the index."""
@@ -943,7 +943,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         have[:, :] = 0
         cloud_pts[:] = 0
         thunder_pts[:] = 0
-        marker[:] = 2
+        marker[:] = MARKER_START
         turns[:] = 0
         _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
         k = min(offer_size, NB)

@@ -44,7 +44,9 @@ from generator.games.raindrops.components import (SEED_PLAYERS, BonusTile, Cloud
 SPECIALS = ("flip", "swap", "top")
 """Slots of the special-action area, left to right (a fact of the player board)."""
 MARKER_START = 2
-"""Markers start on the 3rd slot (set-up step 6 of the rulebook)."""
+"""Index in SPECIALS (from 0) of the slot markers start on: the 3rd slot, "top" (set-up step 6 of the rulebook:
+「各プレイヤーは自分のマーカーを表向きにして、プレイヤーボードのスペシャルアクションエリアの3番目のスロットに置きます。」).
+The kit prints it counted from 1 (figures.rule_figures: action_start_slot = 3)."""
 
 Cell = tuple[int, int]
 
