@@ -902,6 +902,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     drawn = np.zeros(max(NTH, 1), dtype=np.int64)
     remove = np.zeros((C, cap), dtype=np.int64)
     totals = np.zeros(P, dtype=np.int64)
+    card_pts = np.zeros(P, dtype=np.int64)
+    won = np.zeros(P, dtype=np.int64)
     greedy = np.zeros(P, dtype=np.int64)
     fits = np.zeros(ncol, dtype=np.int64)
     both = np.zeros((ncol, ncol), dtype=np.int64)
@@ -1320,7 +1322,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             for s in range(held_n[cur]):
                 hfresh[cur, s] = 0
         # ------------------------------------------------------------------ outcome and tally
-        best = -1
         for p in range(P):
             a = 0
             for i in range(comp_n[p]):
@@ -1337,30 +1338,12 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             g_parts[g, 3] += thunder_pts[p]
             g_parts[g, 4] += e
             totals[p] = a + b + cloud_pts[p] + thunder_pts[p] + e
-            best = max(best, totals[p])
-        ntop = 0
-        best_a = -1
+            card_pts[p] = a
+        nwin, tie = winners(totals, card_pts, won)
+        ties[tie] += 1
         for p in range(P):
-            if totals[p] == best:
-                ntop += 1
-                a = 0
-                for i in range(comp_n[p]):
-                    a += c_pts[comp[p, i]]
-                best_a = max(best_a, a)
-        if ntop == 1:
-            ties[0] += 1
-            for p in range(P):
-                if totals[p] == best:
-                    wins[p] += 1.0
-        else:
-            nwin = 0
-            for p in range(P):
-                if totals[p] == best and _card_points(p, comp, comp_n, c_pts) == best_a:
-                    nwin += 1
-            ties[1 if nwin == 1 else 2] += 1
-            for p in range(P):
-                if totals[p] == best and _card_points(p, comp, comp_n, c_pts) == best_a:
-                    wins[p] += 1.0 / nwin
+            if won[p]:
+                wins[p] += 1.0 / nwin
         rounds = 0
         for p in range(P):
             for i in range(comp_n[p]):
@@ -1372,14 +1355,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 card_turns[hcard[p, s]] += turns[p] - hsince[p, s]
             rounds = max(rounds, turns[p])
         if gseat >= 0:
-            winner = totals[gseat] == best and (ntop == 1 or _card_points(gseat, comp, comp_n, c_pts) == best_a)
-            if winner:
-                nwin = 1
-                if ntop > 1:
-                    nwin = 0
-                    for q in range(P):
-                        if totals[q] == best and _card_points(q, comp, comp_n, c_pts) == best_a:
-                            nwin += 1
+            if won[gseat]:
                 greedy_wins[0] += 1.0 / nwin
             others = 0
             for q in range(P):
@@ -1391,6 +1367,37 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         g_trigger[g] = sc[S_TRIGGER] if over else 0
 
 
+TIE_TOTAL = 0
+"""`winners`' tie kinds, the index into the `ties` tally: one highest total ("total" in rules.Outcome) ..."""
+TIE_CARDS = 1
+"""... tied totals decided by card points ("cards") ..."""
+TIE_SHARED = 2
+"""... still tied: the win is shared ("shared")."""
+
+
+@jit
+def winners(totals: np.ndarray, card_pts: np.ndarray, won: np.ndarray) -> tuple[int, int]:
+    """`rules.decide` on arrays: won[p] = 1 for each winning seat (highest total; a tie broken by card points
+    A; still tied: shared), 0 for the others; returns (how many won, TIE_* kind). The balance credits
+    1 / (how many won) to each winner."""
+    n = totals.shape[0]
+    best = totals[0]
+    for p in range(1, n):
+        best = max(best, totals[p])
+    ntop = 0
+    best_a = -1
+    for p in range(n):
+        if totals[p] == best:
+            ntop += 1
+            best_a = max(best_a, card_pts[p])
+    nwin = 0
+    for p in range(n):
+        won[p] = 1 if totals[p] == best and (ntop == 1 or card_pts[p] == best_a) else 0
+        nwin += won[p]
+    tie = TIE_TOTAL if ntop == 1 else (TIE_CARDS if nwin == 1 else TIE_SHARED)
+    return nwin, tie
+
+
 @jit
 def _lowbit(x: int) -> int:
     """Index of the lowest set bit (a colour bit's colour index)."""
@@ -1399,11 +1406,3 @@ def _lowbit(x: int) -> int:
         x >>= 1
         q += 1
     return q
-
-
-@jit
-def _card_points(p: int, comp: np.ndarray, comp_n: np.ndarray, c_pts: np.ndarray) -> int:
-    a = 0
-    for i in range(comp_n[p]):
-        a += c_pts[comp[p, i]]
-    return a
