@@ -23,6 +23,7 @@ by the counts of RandomPolicy's fast mode (`_rand_special`, `_paths`, `_rand_pla
 
 Layout: columns as in `best_drop` (col_tiles/col_flip[column, stack index from the bottom], col_len); a card's
 cells are bits in `card_cells` order; colours are `game.bit` bits; scalars live in `sc` (indices S_*).
+Boundary: `play_games` takes the static arrays as one `Setup` NamedTuple and adds to one `Tallies`.
 """
 
 from __future__ import annotations
@@ -199,8 +200,8 @@ def cover_table(nxt: np.ndarray, n: int, out: np.ndarray) -> None:
         out[mask] = ok
 
 
-class Tables(NamedTuple):
-    """The static game as arrays, in the order `play_games` takes them (after the per-chunk arguments)."""
+class Setup(NamedTuple):
+    """The static game as arrays (`tables`): what `play_games` reads and never writes."""
 
     rules: np.ndarray
     """players-independent figures: see `tables` for the order."""
@@ -216,7 +217,6 @@ class Tables(NamedTuple):
     cstack: np.ndarray
     cstack_n: np.ndarray
     cpts: np.ndarray
-    ctype: np.ndarray
     cond: np.ndarray
     card_ids: np.ndarray
     c_n: np.ndarray
@@ -233,6 +233,63 @@ class Tables(NamedTuple):
     """thunder_mean, bonus_mean (the greedy search's values of a thunder token and a bonus tile)."""
 
 
+class Tallies(NamedTuple):
+    """What `play_games` adds to, per chunk (the arrays of `sim.FullGames.play`'s tally)."""
+
+    wins: np.ndarray
+    """[players] float: 1 / (winners) per game won."""
+    ties: np.ndarray
+    """[3] games decided by TIE_TOTAL, TIE_CARDS, TIE_SHARED."""
+    parts: np.ndarray
+    """[games, 5] score parts summed over the seats (PART_* columns)."""
+    card_held: np.ndarray
+    card_done: np.ndarray
+    card_turns: np.ndarray
+    clouds: np.ndarray
+    """[games, cloud types] cloud tokens taken."""
+    turns: np.ndarray
+    rounds: np.ndarray
+    trigger: np.ndarray
+    """[games] TRIGGER_* that ended the game (0: the turn limit)."""
+    greedy_wins: np.ndarray
+    """[1] the greedy seat's wins (mode "gap")."""
+    margin: np.ndarray
+    """[games] the greedy seat's total minus the others' mean (mode "gap")."""
+
+
+class Workspace(NamedTuple):
+    """The arrays of one game in progress that the placement helpers share with `play_games` (allocated once
+    per chunk, reset per game): scalars, tiles in hand and reserve, held cards, scratch."""
+
+    sc: np.ndarray
+    """[N_SC] the game's scalars (S_* indices)."""
+    hand: np.ndarray
+    """Tiles taken this turn (sc[S_HANDN] of them)."""
+    reserve: np.ndarray
+    """[players, tiles] each seat's reserve tiles (res_n of them)."""
+    res_n: np.ndarray
+    bres: np.ndarray
+    """[players, bonus id] bonus tiles in each seat's bonus reserve."""
+    held_n: np.ndarray
+    hcard: np.ndarray
+    """[players, slot] held memory card ids (held_n per seat)."""
+    hcov: np.ndarray
+    """[players, slot] covered cells of each held card, as bits."""
+    hfresh: np.ndarray
+    """[players, slot] 1 for a card taken this turn."""
+    pool: np.ndarray
+    bons: np.ndarray
+    fits: np.ndarray
+    both: np.ndarray
+    act: np.ndarray
+    """The chosen placement: [kind 1 tile / 2 bonus, slot, tile or bonus, cell a, cell b, bonus over a, over b]."""
+    keep: np.ndarray
+    """keep[0] reserve tiles keep[1:] that stay when a random seat ends its placement."""
+
+
+PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
+"""Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
+
 R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
     R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS = range(16)
 
@@ -243,7 +300,7 @@ MODES = {"random": MODE_RANDOM, "greedy": MODE_GREEDY, "gap": MODE_GAP}
 """`sim.FullGames.mode` -> the kernel's code: all random, all greedy, one greedy seat (game g: seat g % players)."""
 
 
-def tables(game: Raindrops) -> Tables:
+def tables(game: Raindrops) -> Setup:
     """Arrays of one rules object (cards' cover tables from the greedy policy's reference `can_cover`)."""
     p = game.params
     pol = GreedyPolicy(game, reference=True)
@@ -274,7 +331,6 @@ def tables(game: Raindrops) -> Tables:
     cstack = np.zeros((max(1, len(types)), max(1, len(game.clouds))), dtype=i64)
     cstack_n = np.zeros(max(1, len(types)), dtype=i64)
     cpts = np.zeros(max_cloud, dtype=i64)
-    ctype = np.zeros(max_cloud, dtype=i64)
     cond = np.zeros((max(1, len(types)), max(1, len(syms))), dtype=i64)
     for cid in sorted(game.clouds):  # spec order within a type: the gold token first, as new_state stacks them
         c = game.clouds[cid]
@@ -282,7 +338,6 @@ def tables(game: Raindrops) -> Tables:
         cstack[ty, cstack_n[ty]] = cid
         cstack_n[ty] += 1
         cpts[cid] = c.points
-        ctype[cid] = ty
     for ti, ty_name in enumerate(types):
         for sym, need in game.cloud_cond[ty_name]:
             si = syms.index(sym)
@@ -318,9 +373,9 @@ def tables(game: Raindrops) -> Tables:
             for j, m in enumerate(opts):
                 nxt[i, j] = m
         cover_table(nxt, len(cells), covers[cid])
-    return Tables(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
+    return Setup(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
                   pol.ma.copy(), pol.mb.copy(), np.array(sorted(game.bonus), dtype=i64), bpts, bmask,
-                  np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, ctype, cond,
+                  np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, cond,
                   np.array(game.card_ids, dtype=i64), c_n, c_pts, c_ratio, c_per, c_sym, c_col, c_np, c_pi, c_pj,
                   covers, np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64))
 
@@ -328,7 +383,7 @@ def tables(game: Raindrops) -> Tables:
 @lru_cache(maxsize=8)
 def tables_for(params: Params, bag: tuple[RaindropTile, ...], cards: tuple[MemoryCard, ...],
                bonus: tuple[BonusTile, ...], clouds: tuple[CloudToken, ...],
-               thunder: tuple[ThunderToken, ...]) -> Tables:
+               thunder: tuple[ThunderToken, ...]) -> Setup:
     """`tables` of the game built from these components, once per process (every chunk of a run reuses it)."""
     return tables(Raindrops(params, bag, cards, bonus, clouds, thunder))
 
@@ -375,10 +430,10 @@ def _refill_window(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.
 
 
 @jit
-def _fit(tid: int, p: int, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray, ma: np.ndarray,
-         mb: np.ndarray, c_per: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray,
-         c_pj: np.ndarray) -> float:
+def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     """GreedyPolicy.fit_value: points per tile of the best held card with an open pair this tile fits."""
+    held_n, hcard, hcov = ws.held_n, ws.hcard, ws.hcov
+    ma, mb, c_per, c_col, c_np, c_pi, c_pj = setup.ma, setup.mb, setup.c_per, setup.c_col, setup.c_np, setup.c_pi, setup.c_pj
     a = ma[tid]
     b = mb[tid]
     best = 0.0
@@ -402,14 +457,14 @@ def _fit(tid: int, p: int, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarr
 
 
 @jit
-def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarray, res_n: np.ndarray,
-                    bres: np.ndarray, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray, hfresh: np.ndarray,
-                    ma: np.ndarray, mb: np.ndarray, bpts: np.ndarray, bmask: np.ndarray, c_n: np.ndarray,
-                    c_pts: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray, c_pj: np.ndarray,
-                    covers: np.ndarray, one_half: bool, pool: np.ndarray, bons: np.ndarray,
-                    act: np.ndarray) -> bool:
+def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
     """GreedyPolicy._best_placement_reference: act = [kind 1 tile / 2 bonus, slot, tile or bonus, cell a,
     cell b, bonus over a, bonus over b] of the first placement of strictly highest value; False when none."""
+    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
+    held_n, hcard, hcov, hfresh = ws.held_n, ws.hcard, ws.hcov, ws.hfresh
+    ma, mb, bpts, bmask, c_n, c_pts = setup.ma, setup.mb, setup.bpts, setup.bmask, setup.c_n, setup.c_pts
+    c_col, c_np, c_pi, c_pj, covers = setup.c_col, setup.c_np, setup.c_pi, setup.c_pj, setup.covers
+    one_half = setup.rules[R_ONE_HALF] != 0
     # the pool: hand and reserve, sorted (both hold distinct tiles)
     n = 0
     for i in range(sc[S_HANDN]):
@@ -636,14 +691,15 @@ def _binom(n: int, k: int) -> int:
 
 
 @jit
-def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarray,
-                    res_n: np.ndarray, bres: np.ndarray, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray,
-                    hfresh: np.ndarray, ma: np.ndarray, mb: np.ndarray, bmask: np.ndarray, c_n: np.ndarray,
-                    c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray, c_pj: np.ndarray, one_half: bool,
-                    reserve_slots: int, pool: np.ndarray, bons: np.ndarray, fits: np.ndarray, both: np.ndarray,
-                    act: np.ndarray, keep: np.ndarray) -> int:
+def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> int:
     """RandomPolicy._placement with its draws: 1 = a Place in act, 2 = a PlaceBonus in act, 0 = end the
     placement (outside the final placement keep[0] tiles keep[1:] stay in reserve)."""
+    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
+    held_n, hcard, hcov, hfresh, fits, both, keep = ws.held_n, ws.hcard, ws.hcov, ws.hfresh, ws.fits, ws.both, ws.keep
+    ma, mb, bmask, c_n, c_col = setup.ma, setup.mb, setup.bmask, setup.c_n, setup.c_col
+    c_np, c_pi, c_pj = setup.c_np, setup.c_pi, setup.c_pj
+    one_half = setup.rules[R_ONE_HALF] != 0
+    reserve_slots = setup.rules[R_RESERVE]
     n = 0
     for i in range(sc[S_HANDN]):
         pool[n] = hand[i]
@@ -817,18 +873,17 @@ def _place_count(oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray
 
 
 @jit
-def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int,
-                rules: np.ndarray, thunder_draw: np.ndarray, tile_ids: np.ndarray, ma: np.ndarray, mb: np.ndarray,
-                bonus_ids: np.ndarray, bpts: np.ndarray, bmask: np.ndarray, thunder_ids: np.ndarray,
-                tval: np.ndarray, cstack0: np.ndarray, cstack_n0: np.ndarray, cpts: np.ndarray, ctype: np.ndarray,
-                cond: np.ndarray, card_ids: np.ndarray, c_n: np.ndarray, c_pts: np.ndarray, c_ratio: np.ndarray,
-                c_per: np.ndarray, c_sym: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray,
-                c_pj: np.ndarray, covers: np.ndarray, means: np.ndarray,
-                wins: np.ndarray, ties: np.ndarray, g_parts: np.ndarray, card_held: np.ndarray,
-                card_done: np.ndarray, card_turns: np.ndarray, g_clouds: np.ndarray, g_turns: np.ndarray,
-                g_rounds: np.ndarray, g_trigger: np.ndarray, greedy_wins: np.ndarray, g_margin: np.ndarray) -> None:
-    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it
-    to the tallies (the arrays of `sim.FullGames.play`; score parts and cloud takes per game)."""
+def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup,
+               tally: Tallies) -> None:
+    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
+    rules, thunder_draw, tile_ids, ma, mb = setup.rules, setup.thunder_draw, setup.tile_ids, setup.ma, setup.mb
+    bonus_ids, bpts, bmask, thunder_ids, tval = setup.bonus_ids, setup.bpts, setup.bmask, setup.thunder_ids, setup.tval
+    cstack0, cstack_n0, cpts, cond = setup.cstack, setup.cstack_n, setup.cpts, setup.cond
+    card_ids, c_n, c_pts, c_ratio = setup.card_ids, setup.c_n, setup.c_pts, setup.c_ratio
+    c_sym, c_col, means = setup.c_sym, setup.c_col, setup.means
+    wins, ties, g_parts, g_clouds, greedy_wins = tally.wins, tally.ties, tally.parts, tally.clouds, tally.greedy_wins
+    card_held, card_done, card_turns = tally.card_held, tally.card_done, tally.card_turns
+    g_turns, g_rounds, g_trigger, g_margin = tally.turns, tally.rounds, tally.trigger, tally.margin
     P = players
     C = rules[R_COLUMNS]
     cap = rules[R_CAP]
@@ -843,7 +898,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     end_empties = rules[R_END_EMPTIES]
     at_last = rules[R_AT_LAST] != 0
     final_every = rules[R_FINAL_EVERY] != 0
-    one_half = rules[R_ONE_HALF] != 0
     maxcells = rules[R_MAXCELLS]
     by_choice = rules[R_BY_CHOICE] != 0
     ncol = rules[R_NCOLOURS]
@@ -912,6 +966,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     dpc = np.zeros(rows, dtype=np.int64)
     dpm = np.zeros(rows, dtype=np.int64)
     dnd = np.zeros(rows, dtype=np.int64)
+    ws = Workspace(sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, pool, bons, fits, both, act, keep)
 
     for g in range(lo.shape[0]):
         gseat = g % P if mode == MODE_GAP else -1
@@ -999,7 +1054,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     for c in range(C):
                         for j in range(col_len[c]):
                             tid = col_tiles[c, j]
-                            w[tid] = _fit(tid, cur, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
+                            w[tid] = _fit(tid, cur, setup, ws)
                     thunder_gain[0] = 0.0
                     for i in range(1, thunder_gain.shape[0]):
                         thunder_gain[i] = thunder_mean if sc[S_THN] > 0 else 0.0
@@ -1147,13 +1202,9 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             p = cur
             while True:
                 if greedy[p]:
-                    if not _best_placement(p, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma, mb,
-                                           bpts, bmask, c_n, c_pts, c_col, c_np, c_pi, c_pj, covers, one_half, pool,
-                                           bons, act):
+                    if not _best_placement(p, setup, ws):
                         break
-                elif _rand_placement(mt, p, final, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma,
-                                     mb, bmask, c_n, c_col, c_np, c_pi, c_pj, one_half, reserve_slots, pool, bons,
-                                     fits, both, act, keep) == 0:
+                elif _rand_placement(mt, p, final, setup, ws) == 0:
                     break
                 s = act[1]
                 card = hcard[p, s]
@@ -1265,7 +1316,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     for i in range(n):
                         if pool[i] < 0:
                             continue
-                        v = _fit(pool[i], p, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
+                        v = _fit(pool[i], p, setup, ws)
                         if v > bv:
                             bv = v
                             bi = i
@@ -1332,11 +1383,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             e = 0
             for s in range(held_n[p]):
                 e = max(e, hnt[p, s] + hnb[p, s])
-            g_parts[g, 0] += a
-            g_parts[g, 1] += b
-            g_parts[g, 2] += cloud_pts[p]
-            g_parts[g, 3] += thunder_pts[p]
-            g_parts[g, 4] += e
+            g_parts[g, PART_CARDS] += a
+            g_parts[g, PART_BONUS] += b
+            g_parts[g, PART_CLOUDS] += cloud_pts[p]
+            g_parts[g, PART_THUNDER] += thunder_pts[p]
+            g_parts[g, PART_INCOMPLETE] += e
             totals[p] = a + b + cloud_pts[p] + thunder_pts[p] + e
             card_pts[p] = a
         nwin, tie = winners(totals, card_pts, won)

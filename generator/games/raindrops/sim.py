@@ -163,9 +163,9 @@ class FullGames:
         }
         fn = py_func(K.play_games) if self.pure else K.play_games
         cloud = t["games.clouds"] if len(self.clouds) else np.zeros((games, 1), dtype=np.int64)
-        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"],
-           t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"],
-           t["games.margin"])
+        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], tb,
+           K.Tallies(t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"], t["card_turns"], cloud,
+                     t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"], t["games.margin"]))
         t["parts"] = t["games.parts"].sum(axis=0)
         t["cloud_taken"] = t["games.clouds"].sum(axis=0)
         return t
