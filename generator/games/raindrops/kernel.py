@@ -36,7 +36,8 @@ import numpy as np
 from generator.engine.kernel import jit
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
-from generator.games.raindrops.policies import GreedyPolicy, best_drop
+from generator.games.raindrops.policies import (DROP_COL, DROP_IDX, DROP_KIND, DROP_LEN, DROP_PATH, GreedyPolicy,
+                                                best_drop)
 from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
 
 MT_N = 624
@@ -287,6 +288,12 @@ class Workspace(NamedTuple):
     """keep[0] reserve tiles keep[1:] that stay when a random seat ends its placement."""
 
 
+ACT_KIND, ACT_SLOT, ACT_PIECE, ACT_CELL_A, ACT_CELL_B, ACT_OVER_A, ACT_OVER_B = range(7)
+"""Slots of Workspace.act, the chosen placement: kind (1 a raindrop tile, 2 a bonus tile alone), held-card slot,
+the tile or bonus id, its cells on the card, the bonus tiles laid over half a / half b (-1 none)."""
+MEAN_THUNDER, MEAN_BONUS = range(2)
+"""Slots of Setup.means."""
+
 PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
 """Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
 
@@ -515,13 +522,13 @@ def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
                         if v > best:
                             best = v
                             found = True
-                            act[0] = 1
-                            act[1] = s
-                            act[2] = tid
-                            act[3] = c0
-                            act[4] = c1
-                            act[5] = -1
-                            act[6] = -1
+                            act[ACT_KIND] = 1
+                            act[ACT_SLOT] = s
+                            act[ACT_PIECE] = tid
+                            act[ACT_CELL_A] = c0
+                            act[ACT_CELL_B] = c1
+                            act[ACT_OVER_A] = -1
+                            act[ACT_OVER_B] = -1
                         continue
                     if not oka and not okb and one_half:
                         continue
@@ -557,13 +564,13 @@ def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
                             if v > best:
                                 best = v
                                 found = True
-                                act[0] = 1
-                                act[1] = s
-                                act[2] = tid
-                                act[3] = c0
-                                act[4] = c1
-                                act[5] = ba
-                                act[6] = bb
+                                act[ACT_KIND] = 1
+                                act[ACT_SLOT] = s
+                                act[ACT_PIECE] = tid
+                                act[ACT_CELL_A] = c0
+                                act[ACT_CELL_B] = c1
+                                act[ACT_OVER_A] = ba
+                                act[ACT_OVER_B] = bb
         for ib in range(nb):
             b = bons[ib]
             for cell in range(total):
@@ -580,13 +587,13 @@ def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
                 if v > best:
                     best = v
                     found = True
-                    act[0] = 2
-                    act[1] = s
-                    act[2] = b
-                    act[3] = cell
-                    act[4] = -1
-                    act[5] = -1
-                    act[6] = -1
+                    act[ACT_KIND] = 2
+                    act[ACT_SLOT] = s
+                    act[ACT_PIECE] = b
+                    act[ACT_CELL_A] = cell
+                    act[ACT_CELL_B] = -1
+                    act[ACT_OVER_A] = -1
+                    act[ACT_OVER_B] = -1
     return found
 
 
@@ -634,7 +641,7 @@ def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int
 def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
            target: int, gm: np.ndarray, pc: np.ndarray, pm: np.ndarray, nd: np.ndarray, out: np.ndarray) -> int:
     """`drop_paths_in_order`: with target < 0 the number of paths; else the length of path number `target`,
-    its columns (row by row) written to out[4:]."""
+    its columns (row by row) written to out[DROP_PATH:]."""
     cols = col_tiles.shape[0]
     rows = gm.shape[0]
     for k in range(cols):
@@ -661,7 +668,7 @@ def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma:
             if nd[d] == -1:  # the path ending at depth d, before its extensions
                 if count == target:
                     for q in range(d + 1):
-                        out[4 + q] = pc[q]
+                        out[DROP_PATH + q] = pc[q]
                     return d + 1
                 count += 1
             if d + 1 < rows and nd[d] <= 1:
@@ -763,13 +770,13 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
                 for cell in range(c_n[card]):
                     if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
                         if k == 0:
-                            act[0] = 2
-                            act[1] = s
-                            act[2] = bons[ib]
-                            act[3] = cell
-                            act[4] = -1
-                            act[5] = -1
-                            act[6] = -1
+                            act[ACT_KIND] = 2
+                            act[ACT_SLOT] = s
+                            act[ACT_PIECE] = bons[ib]
+                            act[ACT_CELL_A] = cell
+                            act[ACT_CELL_B] = -1
+                            act[ACT_OVER_A] = -1
+                            act[ACT_OVER_B] = -1
                             return 2
                         k -= 1
         return -1  # out of step (never)
@@ -821,13 +828,13 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
                     if k >= cnt:
                         k -= cnt
                         continue
-                    act[0] = 1
-                    act[1] = s
-                    act[2] = tid
-                    act[3] = c0
-                    act[4] = c1
-                    act[5] = -1
-                    act[6] = -1
+                    act[ACT_KIND] = 1
+                    act[ACT_SLOT] = s
+                    act[ACT_PIECE] = tid
+                    act[ACT_CELL_A] = c0
+                    act[ACT_CELL_B] = c1
+                    act[ACT_OVER_A] = -1
+                    act[ACT_OVER_B] = -1
                     if oka and okb:
                         return 1
                     # combos: bonus over a (or none) x bonus over b (or none), never the same tile twice
@@ -848,8 +855,8 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
                             if ba != -1 and ba == bb:
                                 continue
                             if k == 0:
-                                act[5] = ba
-                                act[6] = bb
+                                act[ACT_OVER_A] = ba
+                                act[ACT_OVER_B] = bb
                                 return 1
                             k -= 1
                     return -1  # out of step (never)
@@ -907,8 +914,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     NC = card_ids.shape[0]
     T = cstack0.shape[0]
     H = max(dealt_n, kept) + 2
-    thunder_mean = means[0]
-    bonus_mean = means[1]
+    thunder_mean = means[MEAN_THUNDER]
+    bonus_mean = means[MEAN_BONUS]
 
     mt = np.zeros(MT_N + 1, dtype=np.int64)
     sc = np.zeros(N_SC, dtype=np.int64)
@@ -950,8 +957,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     counts = np.zeros(cond.shape[1], dtype=np.int64)
     w = np.zeros(ma.shape[0], dtype=np.float64)
     thunder_gain = np.zeros(thunder_draw.shape[0] + 1, dtype=np.float64)
-    out = np.zeros(4 + rows, dtype=np.int64)
-    act = np.zeros(7, dtype=np.int64)
+    out = np.zeros(DROP_PATH + rows, dtype=np.int64)
+    act = np.zeros(ACT_OVER_B + 1, dtype=np.int64)
     need = np.zeros(64, dtype=np.int64)
     drawn = np.zeros(max(NTH, 1), dtype=np.int64)
     remove = np.zeros((C, cap), dtype=np.int64)
@@ -1061,11 +1068,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     bvalue = bonus_mean if (sc[S_OFFN] > 0 or sc[S_BSH] < NB) else 0.0
                     best_drop(col_tiles, col_flip, col_len, ma, mb, w, bonus_max, bvalue, thunder_gain,
                               marker[cur], True, out)
-                    plen = out[3]
-                    if plen > 0 and out[0] >= 0:
-                        kind = out[0]
-                        c = out[1]
-                        i = out[2]
+                    plen = out[DROP_LEN]
+                    if plen > 0 and out[DROP_KIND] >= 0:
+                        kind = out[DROP_KIND]
+                        c = out[DROP_COL]
+                        i = out[DROP_IDX]
                         if kind == 0:
                             col_flip[c, i] = 1 - col_flip[c, i]
                         elif kind == 1:
@@ -1115,7 +1122,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     taken = 0
                     bottom = 0
                     for r in range(plen):
-                        c = out[4 + r]
+                        c = out[DROP_PATH + r]
                         j = (rows - 1 - r) // 2
                         if remove[c, j] == 0:
                             remove[c, j] = 1
@@ -1206,10 +1213,10 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                         break
                 elif _rand_placement(mt, p, final, setup, ws) == 0:
                     break
-                s = act[1]
+                s = act[ACT_SLOT]
                 card = hcard[p, s]
-                if act[0] == 1:
-                    tid = act[2]
+                if act[ACT_KIND] == 1:
+                    tid = act[ACT_PIECE]
                     inhand = -1
                     for i in range(sc[S_HANDN]):
                         if hand[i] == tid:
@@ -1231,11 +1238,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                         if act[q] >= 0:
                             bres[p, act[q]] -= 1
                             hnb[p, s] += 1
-                    hcov[p, s] |= (1 << act[3]) | (1 << act[4])
+                    hcov[p, s] |= (1 << act[ACT_CELL_A]) | (1 << act[ACT_CELL_B])
                 else:
-                    bres[p, act[2]] -= 1
+                    bres[p, act[ACT_PIECE]] -= 1
                     hnb[p, s] += 1
-                    hcov[p, s] |= 1 << act[3]
+                    hcov[p, s] |= 1 << act[ACT_CELL_A]
                 if _popcount(hcov[p, s]) < c_n[card]:
                     continue
                 # the card is complete

@@ -202,6 +202,11 @@ class RandomPolicy:
         raise AssertionError("placement count out of step")
 
 
+DROP_KIND, DROP_COL, DROP_IDX, DROP_LEN, DROP_PATH = range(5)
+"""Slots of `best_drop`'s (and the kernel's `_paths`') out array: the special action's kind (-1 none, 0 flip,
+1 swap, 2 top), column and tile index, the path's length, then from DROP_PATH the path's column per row."""
+
+
 @jit
 def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
               w: np.ndarray, bonus_max: int, bonus_value: float, thunder_gain: np.ndarray, marker: int,
@@ -224,8 +229,8 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
     pb = np.zeros(rows, dtype=np.int64)
     nd = np.zeros(rows, dtype=np.int64)
     best = -1.0e18
-    out[0] = -1
-    out[3] = 0
+    out[DROP_KIND] = -1
+    out[DROP_LEN] = 0
     n_opts = 1 + (3 * cols * cap if specials else 0)
     for opt in range(n_opts):
         kind = -1
@@ -294,12 +299,12 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
                     v += bonus_value
                 if nd[d] == -1 and v > best:
                     best = v
-                    out[0] = kind
-                    out[1] = c
-                    out[2] = i
-                    out[3] = d + 1
+                    out[DROP_KIND] = kind
+                    out[DROP_COL] = c
+                    out[DROP_IDX] = i
+                    out[DROP_LEN] = d + 1
                     for q in range(d + 1):
-                        out[4 + q] = pc[q]
+                        out[DROP_PATH + q] = pc[q]
                 if d + 1 < rows and nd[d] <= 1:
                     dc = nd[d]
                     nd[d] += 1
@@ -373,7 +378,7 @@ class GreedyPolicy:
         bpts = [b.points for b in game.bonus.values()]
         self.bonus_mean = (sum(bpts) / len(bpts) if bpts else 0.0) + 1.0
         self.plan: tuple[int, Special | NoSpecial, tuple[Cell, ...]] | None = None
-        self.out = np.zeros(4 + game.params.rows, dtype=np.int64)
+        self.out = np.zeros(DROP_PATH + game.params.rows, dtype=np.int64)
         self.reference = reference
         self.mask_a = dict(game.mask_a)
         self.mask_b = dict(game.mask_b)
@@ -586,12 +591,13 @@ class GreedyPolicy:
         out = self.out
         self.kernel(ct, cf, cl, self.ma, self.mb, w, p.bonus_max_tiles, bonus_value, thunder, ps.marker,
                     self.specials, out)
-        n = int(out[3])
+        n = int(out[DROP_LEN])
         if n == 0:
             return NoSpecial(), ()
-        kind = int(out[0])
-        sp: Special | NoSpecial = NoSpecial() if kind < 0 else Special(SPECIALS[kind], int(out[1]), int(out[2]))
-        return sp, tuple((r, int(out[4 + r])) for r in range(n))
+        kind = int(out[DROP_KIND])
+        sp: Special | NoSpecial = (NoSpecial() if kind < 0 else
+                                   Special(SPECIALS[kind], int(out[DROP_COL]), int(out[DROP_IDX])))
+        return sp, tuple((r, int(out[DROP_PATH + r])) for r in range(n))
 
     def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         """The greedy action for the current phase."""
