@@ -17,9 +17,9 @@ GAME = GamePlugin(
     ruleset="0.2.0",
     spec="generator.games.raindrops.spec:RaindropsGame",
     layout="generator.games.raindrops.layout",
-    legal="generator.games.raindrops.cards_balance:legal_problems",
-    balance="generator.games.raindrops.cards_balance:balance_report",
-    transcript="generator.games.raindrops.playthrough:transcript",
+    legal="generator.games.raindrops.legal:legal_problems",
+    balance="generator.games.raindrops.balance:balance_report",
+    transcript="generator.games.raindrops.transcript:transcript",
     play="generator.games.raindrops.rules:new_game",
     print_data="generator.games.raindrops.figures:print_data",
     refit="generator.games.raindrops.refit:refit_edit",
@@ -30,8 +30,8 @@ _WHERE = {
     "BonusTile": "components", "CloudToken": "components", "Half": "components", "MemoryCard": "components",
     "RaindropTile": "components", "ThunderToken": "components", "build_bag": "components",
     "build_bonus_tiles": "components", "build_cloud_tokens": "components", "build_thunder_tokens": "components",
-    "balance_report": "cards_balance", "legal_problems": "cards_balance", "find_cover": "cover",
-    "verify_cover": "cover", "generate_memory_cards": "memory", "transcript": "playthrough",
+    "balance_report": "balance", "legal_problems": "legal", "find_cover": "cover",
+    "verify_cover": "cover", "generate_memory_cards": "memory", "transcript": "transcript",
     "print_data": "figures",
 }
 

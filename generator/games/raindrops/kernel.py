@@ -5,10 +5,11 @@ The reference is `rules.Raindrops` played by `policies.GreedyPolicy` and `polici
 arrays, so it compiles with numba (`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1 or
 through `py_func`.
 
-Same games, not merely similar ones: the reference seeds one `random.Random(seed)` per game, so this module
-carries Python's own generator, MT19937 seeded by `init_by_array` exactly as CPython's `random.seed(int)`,
-with `random()`, `_randbelow` and `shuffle` drawn the CPython way. tests/games/raindrops/test_kernel.py proves
-the tallies identical to `FullGames` on its Python and its reference path under every house-rule setting.
+Same games, not merely similar ones: the kernel keeps its own stream, MT19937 seeded by `init_by_array` from
+each game's 64-bit seed, and draws from it what numpy's `Generator` draws (`random()`, `integers(n)`,
+`shuffle`); `game_rng(lo, hi)` hands the reference rules and policies a numpy Generator over the very same
+stream. tests/games/raindrops/test_kernel.py proves the tallies identical to `FullGames` on its Python and its
+reference path under every house-rule setting.
 
 What the greedy policy decides here, in the reference's order (see policies.GreedyPolicy.choose):
 set-up keeps the cards of highest points per drop; the special action and path come from `best_drop` (the
@@ -16,12 +17,13 @@ same compiled search); the thunder token of highest value is kept; a short bonus
 (so `bonus_refill` cannot change a greedy seat's game); the bonus tile of highest points + half the open
 drops of its colours is taken; placements follow `_best_placement_reference` (first strict maximum in
 `placements` order); the display card of highest points per drop (else the deck top) is taken; the reserve
-keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: `randrange(1)` and then
-one uniform pick among the legal actions of a single-kind phase; the special action, drop path and placement
+keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: one uniform pick among
+the legal actions of a single-kind phase; the special action, drop path and placement
 by the counts of RandomPolicy's fast mode (`_rand_special`, `_paths`, `_rand_placement`).
 
 Layout: columns as in `best_drop` (col_tiles/col_flip[column, stack index from the bottom], col_len); a card's
 cells are bits in `card_cells` order; colours are `game.bit` bits; scalars live in `sc` (indices S_*).
+Boundary: `play_games` takes the static arrays as one `Setup` NamedTuple and adds to one `Tallies`.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ import numpy as np
 from generator.engine.kernel import jit
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
-from generator.games.raindrops.policies import GreedyPolicy, best_drop
-from generator.games.raindrops.rules import Params, Raindrops
+from generator.games.raindrops.policies import (DROP_COL, DROP_IDX, DROP_KIND, DROP_LEN, DROP_PATH, GreedyPolicy,
+                                                best_drop)
+from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
 
 MT_N = 624
 """MT19937 state words; the state array has one more slot for the index."""
@@ -63,10 +66,10 @@ TRIGGER_CARDS = 1
 TRIGGER_BAG = 2
 
 
-# ------------------------------------------------------------------------------------ CPython's random
+# ------------------------------------------------------------------------------------ numpy's Generator over MT19937
 @jit
 def mt_seed(mt: np.ndarray, lo: int, hi: int) -> None:
-    """`random.Random(n)` for 0 <= n < 2**64 given as 32-bit words lo, hi (CPython's init_by_array)."""
+    """MT19937 seeded by init_by_array with the 32-bit words lo (and hi when it is not 0) of a 64-bit game seed."""
     mt[0] = 19650218
     for i in range(1, MT_N):
         mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF
@@ -95,7 +98,7 @@ def mt_seed(mt: np.ndarray, lo: int, hi: int) -> None:
 
 @jit
 def mt_next(mt: np.ndarray) -> int:
-    """The next 32-bit word (CPython's genrand_uint32)."""
+    """The next 32-bit word (genrand_uint32; numpy's MT19937 next_uint32)."""
     if mt[MT_N] >= MT_N:
         for k in range(MT_N):
             y = (mt[k] & 0x80000000) | (mt[(k + 1) % MT_N] & 0x7FFFFFFF)
@@ -115,7 +118,8 @@ def mt_next(mt: np.ndarray) -> int:
 
 @jit
 def mt_random(mt: np.ndarray) -> float:
-    """`random.random()`: 53 bits from two words."""
+    """`Generator.random()` on MT19937 (numpy's mt19937_next_double, also CPython's `random()`): 53 bits from
+    two words."""
     a = mt_next(mt) >> 5
     b = mt_next(mt) >> 6
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
@@ -123,28 +127,55 @@ def mt_random(mt: np.ndarray) -> float:
 
 @jit
 def mt_below(mt: np.ndarray, n: int) -> int:
-    """`random._randbelow(n)` for 0 <= n < 2**32: rejection sampling on n.bit_length() bits."""
-    if n == 0:
+    """`Generator.integers(n)` for 1 <= n < 2**31: Lemire's multiply-and-reject on one 32-bit word per try
+    (numpy's buffered_bounded_lemire_uint32); n = 1 draws nothing."""
+    if n <= 1:
         return 0
-    k = 0
-    m = n
-    while m > 0:
-        k += 1
-        m >>= 1
-    r = mt_next(mt) >> (32 - k)
-    while r >= n:
-        r = mt_next(mt) >> (32 - k)
-    return r
+    m = mt_next(mt) * n
+    left = m & 0xFFFFFFFF
+    if left < n:
+        threshold = (0xFFFFFFFF - (n - 1)) % n
+        while left < threshold:
+            m = mt_next(mt) * n
+            left = m & 0xFFFFFFFF
+    return m >> 32
+
+
+@jit
+def mt_interval(mt: np.ndarray, top: int) -> int:
+    """numpy's random_interval(top): a uniform integer in 0..top by masked rejection on 32-bit words."""
+    if top == 0:
+        return 0
+    mask = top
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    v = mt_next(mt) & mask
+    while v > top:
+        v = mt_next(mt) & mask
+    return v
 
 
 @jit
 def mt_shuffle(mt: np.ndarray, arr: np.ndarray, n: int) -> None:
-    """`random.shuffle` of arr[:n]."""
+    """`Generator.shuffle` of arr[:n] (Fisher-Yates from the end, j = random_interval(i))."""
     for i in range(n - 1, 0, -1):
-        j = mt_below(mt, i + 1)
+        j = mt_interval(mt, i)
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+
+
+def game_rng(lo: int, hi: int) -> np.random.Generator:
+    """The numpy Generator whose draws `play_games` makes for game (lo, hi): MT19937 in the state `mt_seed`
+    gives. The reference rules and policies take it (sim.FullGames' reference path, the replay tests)."""
+    mt = np.zeros(MT_N + 1, dtype=np.int64)
+    mt_seed(mt, lo, hi)
+    bits = np.random.MT19937()
+    bits.state = {"bit_generator": "MT19937", "state": {"key": mt[:MT_N].astype(np.uint32), "pos": int(mt[MT_N])}}
+    return np.random.Generator(bits)
 
 
 # ------------------------------------------------------------------------------------ tables
@@ -170,8 +201,8 @@ def cover_table(nxt: np.ndarray, n: int, out: np.ndarray) -> None:
         out[mask] = ok
 
 
-class Tables(NamedTuple):
-    """The static game as arrays, in the order `play_games` takes them (after the per-chunk arguments)."""
+class Setup(NamedTuple):
+    """The static game as arrays (`tables`): what `play_games` reads and never writes."""
 
     rules: np.ndarray
     """players-independent figures: see `tables` for the order."""
@@ -187,7 +218,6 @@ class Tables(NamedTuple):
     cstack: np.ndarray
     cstack_n: np.ndarray
     cpts: np.ndarray
-    ctype: np.ndarray
     cond: np.ndarray
     card_ids: np.ndarray
     c_n: np.ndarray
@@ -204,6 +234,69 @@ class Tables(NamedTuple):
     """thunder_mean, bonus_mean (the greedy search's values of a thunder token and a bonus tile)."""
 
 
+class Tallies(NamedTuple):
+    """What `play_games` adds to, per chunk (the arrays of `sim.FullGames.play`'s tally)."""
+
+    wins: np.ndarray
+    """[players] float: 1 / (winners) per game won."""
+    ties: np.ndarray
+    """[3] games decided by TIE_TOTAL, TIE_CARDS, TIE_SHARED."""
+    parts: np.ndarray
+    """[games, 5] score parts summed over the seats (PART_* columns)."""
+    card_held: np.ndarray
+    card_done: np.ndarray
+    card_turns: np.ndarray
+    clouds: np.ndarray
+    """[games, cloud types] cloud tokens taken."""
+    turns: np.ndarray
+    rounds: np.ndarray
+    trigger: np.ndarray
+    """[games] TRIGGER_* that ended the game (0: the turn limit)."""
+    greedy_wins: np.ndarray
+    """[1] the greedy seat's wins (mode "gap")."""
+    margin: np.ndarray
+    """[games] the greedy seat's total minus the others' mean (mode "gap")."""
+
+
+class Workspace(NamedTuple):
+    """The arrays of one game in progress that the placement helpers share with `play_games` (allocated once
+    per chunk, reset per game): scalars, tiles in hand and reserve, held cards, scratch."""
+
+    sc: np.ndarray
+    """[N_SC] the game's scalars (S_* indices)."""
+    hand: np.ndarray
+    """Tiles taken this turn (sc[S_HANDN] of them)."""
+    reserve: np.ndarray
+    """[players, tiles] each seat's reserve tiles (res_n of them)."""
+    res_n: np.ndarray
+    bres: np.ndarray
+    """[players, bonus id] bonus tiles in each seat's bonus reserve."""
+    held_n: np.ndarray
+    hcard: np.ndarray
+    """[players, slot] held memory card ids (held_n per seat)."""
+    hcov: np.ndarray
+    """[players, slot] covered cells of each held card, as bits."""
+    hfresh: np.ndarray
+    """[players, slot] 1 for a card taken this turn."""
+    pool: np.ndarray
+    bons: np.ndarray
+    fits: np.ndarray
+    both: np.ndarray
+    act: np.ndarray
+    """The chosen placement: [kind 1 tile / 2 bonus, slot, tile or bonus, cell a, cell b, bonus over a, over b]."""
+    keep: np.ndarray
+    """keep[0] reserve tiles keep[1:] that stay when a random seat ends its placement."""
+
+
+ACT_KIND, ACT_SLOT, ACT_PIECE, ACT_CELL_A, ACT_CELL_B, ACT_OVER_A, ACT_OVER_B = range(7)
+"""Slots of Workspace.act, the chosen placement: kind (1 a raindrop tile, 2 a bonus tile alone), held-card slot,
+the tile or bonus id, its cells on the card, the bonus tiles laid over half a / half b (-1 none)."""
+MEAN_THUNDER, MEAN_BONUS = range(2)
+"""Slots of Setup.means."""
+
+PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
+"""Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
+
 R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
     R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS = range(16)
 
@@ -214,7 +307,7 @@ MODES = {"random": MODE_RANDOM, "greedy": MODE_GREEDY, "gap": MODE_GAP}
 """`sim.FullGames.mode` -> the kernel's code: all random, all greedy, one greedy seat (game g: seat g % players)."""
 
 
-def tables(game: Raindrops) -> Tables:
+def tables(game: Raindrops) -> Setup:
     """Arrays of one rules object (cards' cover tables from the greedy policy's reference `can_cover`)."""
     p = game.params
     pol = GreedyPolicy(game, reference=True)
@@ -245,7 +338,6 @@ def tables(game: Raindrops) -> Tables:
     cstack = np.zeros((max(1, len(types)), max(1, len(game.clouds))), dtype=i64)
     cstack_n = np.zeros(max(1, len(types)), dtype=i64)
     cpts = np.zeros(max_cloud, dtype=i64)
-    ctype = np.zeros(max_cloud, dtype=i64)
     cond = np.zeros((max(1, len(types)), max(1, len(syms))), dtype=i64)
     for cid in sorted(game.clouds):  # spec order within a type: the gold token first, as new_state stacks them
         c = game.clouds[cid]
@@ -253,7 +345,6 @@ def tables(game: Raindrops) -> Tables:
         cstack[ty, cstack_n[ty]] = cid
         cstack_n[ty] += 1
         cpts[cid] = c.points
-        ctype[cid] = ty
     for ti, ty_name in enumerate(types):
         for sym, need in game.cloud_cond[ty_name]:
             si = syms.index(sym)
@@ -289,9 +380,9 @@ def tables(game: Raindrops) -> Tables:
             for j, m in enumerate(opts):
                 nxt[i, j] = m
         cover_table(nxt, len(cells), covers[cid])
-    return Tables(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
+    return Setup(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
                   pol.ma.copy(), pol.mb.copy(), np.array(sorted(game.bonus), dtype=i64), bpts, bmask,
-                  np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, ctype, cond,
+                  np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, cond,
                   np.array(game.card_ids, dtype=i64), c_n, c_pts, c_ratio, c_per, c_sym, c_col, c_np, c_pi, c_pj,
                   covers, np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64))
 
@@ -299,7 +390,7 @@ def tables(game: Raindrops) -> Tables:
 @lru_cache(maxsize=8)
 def tables_for(params: Params, bag: tuple[RaindropTile, ...], cards: tuple[MemoryCard, ...],
                bonus: tuple[BonusTile, ...], clouds: tuple[CloudToken, ...],
-               thunder: tuple[ThunderToken, ...]) -> Tables:
+               thunder: tuple[ThunderToken, ...]) -> Setup:
     """`tables` of the game built from these components, once per process (every chunk of a run reuses it)."""
     return tables(Raindrops(params, bag, cards, bonus, clouds, thunder))
 
@@ -346,10 +437,10 @@ def _refill_window(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.
 
 
 @jit
-def _fit(tid: int, p: int, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray, ma: np.ndarray,
-         mb: np.ndarray, c_per: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray,
-         c_pj: np.ndarray) -> float:
+def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     """GreedyPolicy.fit_value: points per tile of the best held card with an open pair this tile fits."""
+    held_n, hcard, hcov = ws.held_n, ws.hcard, ws.hcov
+    ma, mb, c_per, c_col, c_np, c_pi, c_pj = setup.ma, setup.mb, setup.c_per, setup.c_col, setup.c_np, setup.c_pi, setup.c_pj
     a = ma[tid]
     b = mb[tid]
     best = 0.0
@@ -373,14 +464,14 @@ def _fit(tid: int, p: int, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarr
 
 
 @jit
-def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarray, res_n: np.ndarray,
-                    bres: np.ndarray, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray, hfresh: np.ndarray,
-                    ma: np.ndarray, mb: np.ndarray, bpts: np.ndarray, bmask: np.ndarray, c_n: np.ndarray,
-                    c_pts: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray, c_pj: np.ndarray,
-                    covers: np.ndarray, one_half: bool, pool: np.ndarray, bons: np.ndarray,
-                    act: np.ndarray) -> bool:
+def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
     """GreedyPolicy._best_placement_reference: act = [kind 1 tile / 2 bonus, slot, tile or bonus, cell a,
     cell b, bonus over a, bonus over b] of the first placement of strictly highest value; False when none."""
+    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
+    held_n, hcard, hcov, hfresh = ws.held_n, ws.hcard, ws.hcov, ws.hfresh
+    ma, mb, bpts, bmask, c_n, c_pts = setup.ma, setup.mb, setup.bpts, setup.bmask, setup.c_n, setup.c_pts
+    c_col, c_np, c_pi, c_pj, covers = setup.c_col, setup.c_np, setup.c_pi, setup.c_pj, setup.covers
+    one_half = setup.rules[R_ONE_HALF] != 0
     # the pool: hand and reserve, sorted (both hold distinct tiles)
     n = 0
     for i in range(sc[S_HANDN]):
@@ -431,13 +522,13 @@ def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarra
                         if v > best:
                             best = v
                             found = True
-                            act[0] = 1
-                            act[1] = s
-                            act[2] = tid
-                            act[3] = c0
-                            act[4] = c1
-                            act[5] = -1
-                            act[6] = -1
+                            act[ACT_KIND] = 1
+                            act[ACT_SLOT] = s
+                            act[ACT_PIECE] = tid
+                            act[ACT_CELL_A] = c0
+                            act[ACT_CELL_B] = c1
+                            act[ACT_OVER_A] = -1
+                            act[ACT_OVER_B] = -1
                         continue
                     if not oka and not okb and one_half:
                         continue
@@ -473,13 +564,13 @@ def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarra
                             if v > best:
                                 best = v
                                 found = True
-                                act[0] = 1
-                                act[1] = s
-                                act[2] = tid
-                                act[3] = c0
-                                act[4] = c1
-                                act[5] = ba
-                                act[6] = bb
+                                act[ACT_KIND] = 1
+                                act[ACT_SLOT] = s
+                                act[ACT_PIECE] = tid
+                                act[ACT_CELL_A] = c0
+                                act[ACT_CELL_B] = c1
+                                act[ACT_OVER_A] = ba
+                                act[ACT_OVER_B] = bb
         for ib in range(nb):
             b = bons[ib]
             for cell in range(total):
@@ -496,13 +587,13 @@ def _best_placement(p: int, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarra
                 if v > best:
                     best = v
                     found = True
-                    act[0] = 2
-                    act[1] = s
-                    act[2] = b
-                    act[3] = cell
-                    act[4] = -1
-                    act[5] = -1
-                    act[6] = -1
+                    act[ACT_KIND] = 2
+                    act[ACT_SLOT] = s
+                    act[ACT_PIECE] = b
+                    act[ACT_CELL_A] = cell
+                    act[ACT_CELL_B] = -1
+                    act[ACT_OVER_A] = -1
+                    act[ACT_OVER_B] = -1
     return found
 
 
@@ -526,7 +617,6 @@ def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int
         c_top = 0
     total = c_flip + c_swap + c_top
     if mt_below(mt, 2 if total else 1) == 0:
-        mt_below(mt, 1)
         return -1, 0, 0
     k = mt_below(mt, total)
     for kind in range(3):
@@ -551,7 +641,7 @@ def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int
 def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
            target: int, gm: np.ndarray, pc: np.ndarray, pm: np.ndarray, nd: np.ndarray, out: np.ndarray) -> int:
     """`drop_paths_in_order`: with target < 0 the number of paths; else the length of path number `target`,
-    its columns (row by row) written to out[4:]."""
+    its columns (row by row) written to out[DROP_PATH:]."""
     cols = col_tiles.shape[0]
     rows = gm.shape[0]
     for k in range(cols):
@@ -578,7 +668,7 @@ def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma:
             if nd[d] == -1:  # the path ending at depth d, before its extensions
                 if count == target:
                     for q in range(d + 1):
-                        out[4 + q] = pc[q]
+                        out[DROP_PATH + q] = pc[q]
                     return d + 1
                 count += 1
             if d + 1 < rows and nd[d] <= 1:
@@ -608,14 +698,15 @@ def _binom(n: int, k: int) -> int:
 
 
 @jit
-def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: np.ndarray, reserve: np.ndarray,
-                    res_n: np.ndarray, bres: np.ndarray, held_n: np.ndarray, hcard: np.ndarray, hcov: np.ndarray,
-                    hfresh: np.ndarray, ma: np.ndarray, mb: np.ndarray, bmask: np.ndarray, c_n: np.ndarray,
-                    c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray, c_pj: np.ndarray, one_half: bool,
-                    reserve_slots: int, pool: np.ndarray, bons: np.ndarray, fits: np.ndarray, both: np.ndarray,
-                    act: np.ndarray, keep: np.ndarray) -> int:
+def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> int:
     """RandomPolicy._placement with its draws: 1 = a Place in act, 2 = a PlaceBonus in act, 0 = end the
     placement (outside the final placement keep[0] tiles keep[1:] stay in reserve)."""
+    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
+    held_n, hcard, hcov, hfresh, fits, both, keep = ws.held_n, ws.hcard, ws.hcov, ws.hfresh, ws.fits, ws.both, ws.keep
+    ma, mb, bmask, c_n, c_col = setup.ma, setup.mb, setup.bmask, setup.c_n, setup.c_col
+    c_np, c_pi, c_pj = setup.c_np, setup.c_pi, setup.c_pj
+    one_half = setup.rules[R_ONE_HALF] != 0
+    reserve_slots = setup.rules[R_RESERVE]
     n = 0
     for i in range(sc[S_HANDN]):
         pool[n] = hand[i]
@@ -679,19 +770,18 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: n
                 for cell in range(c_n[card]):
                     if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
                         if k == 0:
-                            act[0] = 2
-                            act[1] = s
-                            act[2] = bons[ib]
-                            act[3] = cell
-                            act[4] = -1
-                            act[5] = -1
-                            act[6] = -1
+                            act[ACT_KIND] = 2
+                            act[ACT_SLOT] = s
+                            act[ACT_PIECE] = bons[ib]
+                            act[ACT_CELL_A] = cell
+                            act[ACT_CELL_B] = -1
+                            act[ACT_OVER_A] = -1
+                            act[ACT_OVER_B] = -1
                             return 2
                         k -= 1
         return -1  # out of step (never)
     if kind == 0:  # EndPlacement
         if final:
-            mt_below(mt, 1)
             return 0
         top = min(reserve_slots, n)
         total = 0
@@ -738,13 +828,13 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: n
                     if k >= cnt:
                         k -= cnt
                         continue
-                    act[0] = 1
-                    act[1] = s
-                    act[2] = tid
-                    act[3] = c0
-                    act[4] = c1
-                    act[5] = -1
-                    act[6] = -1
+                    act[ACT_KIND] = 1
+                    act[ACT_SLOT] = s
+                    act[ACT_PIECE] = tid
+                    act[ACT_CELL_A] = c0
+                    act[ACT_CELL_B] = c1
+                    act[ACT_OVER_A] = -1
+                    act[ACT_OVER_B] = -1
                     if oka and okb:
                         return 1
                     # combos: bonus over a (or none) x bonus over b (or none), never the same tile twice
@@ -765,8 +855,8 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, sc: np.ndarray, hand: n
                             if ba != -1 and ba == bb:
                                 continue
                             if k == 0:
-                                act[5] = ba
-                                act[6] = bb
+                                act[ACT_OVER_A] = ba
+                                act[ACT_OVER_B] = bb
                                 return 1
                             k -= 1
                     return -1  # out of step (never)
@@ -790,18 +880,17 @@ def _place_count(oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray
 
 
 @jit
-def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int,
-                rules: np.ndarray, thunder_draw: np.ndarray, tile_ids: np.ndarray, ma: np.ndarray, mb: np.ndarray,
-                bonus_ids: np.ndarray, bpts: np.ndarray, bmask: np.ndarray, thunder_ids: np.ndarray,
-                tval: np.ndarray, cstack0: np.ndarray, cstack_n0: np.ndarray, cpts: np.ndarray, ctype: np.ndarray,
-                cond: np.ndarray, card_ids: np.ndarray, c_n: np.ndarray, c_pts: np.ndarray, c_ratio: np.ndarray,
-                c_per: np.ndarray, c_sym: np.ndarray, c_col: np.ndarray, c_np: np.ndarray, c_pi: np.ndarray,
-                c_pj: np.ndarray, covers: np.ndarray, means: np.ndarray,
-                wins: np.ndarray, ties: np.ndarray, g_parts: np.ndarray, card_held: np.ndarray,
-                card_done: np.ndarray, card_turns: np.ndarray, g_clouds: np.ndarray, g_turns: np.ndarray,
-                g_rounds: np.ndarray, g_trigger: np.ndarray, greedy_wins: np.ndarray, g_margin: np.ndarray) -> None:
-    """Play game g from `random.Random(hi[g] << 32 | lo[g])` for every g, seats by `mode` (MODES), and add it
-    to the tallies (the arrays of `sim.FullGames.play`; score parts and cloud takes per game)."""
+def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup,
+               tally: Tallies) -> None:
+    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
+    rules, thunder_draw, tile_ids, ma, mb = setup.rules, setup.thunder_draw, setup.tile_ids, setup.ma, setup.mb
+    bonus_ids, bpts, bmask, thunder_ids, tval = setup.bonus_ids, setup.bpts, setup.bmask, setup.thunder_ids, setup.tval
+    cstack0, cstack_n0, cpts, cond = setup.cstack, setup.cstack_n, setup.cpts, setup.cond
+    card_ids, c_n, c_pts, c_ratio = setup.card_ids, setup.c_n, setup.c_pts, setup.c_ratio
+    c_sym, c_col, means = setup.c_sym, setup.c_col, setup.means
+    wins, ties, g_parts, g_clouds, greedy_wins = tally.wins, tally.ties, tally.parts, tally.clouds, tally.greedy_wins
+    card_held, card_done, card_turns = tally.card_held, tally.card_done, tally.card_turns
+    g_turns, g_rounds, g_trigger, g_margin = tally.turns, tally.rounds, tally.trigger, tally.margin
     P = players
     C = rules[R_COLUMNS]
     cap = rules[R_CAP]
@@ -816,7 +905,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     end_empties = rules[R_END_EMPTIES]
     at_last = rules[R_AT_LAST] != 0
     final_every = rules[R_FINAL_EVERY] != 0
-    one_half = rules[R_ONE_HALF] != 0
     maxcells = rules[R_MAXCELLS]
     by_choice = rules[R_BY_CHOICE] != 0
     ncol = rules[R_NCOLOURS]
@@ -826,8 +914,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     NC = card_ids.shape[0]
     T = cstack0.shape[0]
     H = max(dealt_n, kept) + 2
-    thunder_mean = means[0]
-    bonus_mean = means[1]
+    thunder_mean = means[MEAN_THUNDER]
+    bonus_mean = means[MEAN_BONUS]
 
     mt = np.zeros(MT_N + 1, dtype=np.int64)
     sc = np.zeros(N_SC, dtype=np.int64)
@@ -869,12 +957,14 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     counts = np.zeros(cond.shape[1], dtype=np.int64)
     w = np.zeros(ma.shape[0], dtype=np.float64)
     thunder_gain = np.zeros(thunder_draw.shape[0] + 1, dtype=np.float64)
-    out = np.zeros(4 + rows, dtype=np.int64)
-    act = np.zeros(7, dtype=np.int64)
+    out = np.zeros(DROP_PATH + rows, dtype=np.int64)
+    act = np.zeros(ACT_OVER_B + 1, dtype=np.int64)
     need = np.zeros(64, dtype=np.int64)
     drawn = np.zeros(max(NTH, 1), dtype=np.int64)
     remove = np.zeros((C, cap), dtype=np.int64)
     totals = np.zeros(P, dtype=np.int64)
+    card_pts = np.zeros(P, dtype=np.int64)
+    won = np.zeros(P, dtype=np.int64)
     greedy = np.zeros(P, dtype=np.int64)
     fits = np.zeros(ncol, dtype=np.int64)
     both = np.zeros((ncol, ncol), dtype=np.int64)
@@ -883,6 +973,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     dpc = np.zeros(rows, dtype=np.int64)
     dpm = np.zeros(rows, dtype=np.int64)
     dnd = np.zeros(rows, dtype=np.int64)
+    ws = Workspace(sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, pool, bons, fits, both, act, keep)
 
     for g in range(lo.shape[0]):
         gseat = g % P if mode == MODE_GAP else -1
@@ -916,7 +1007,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         have[:, :] = 0
         cloud_pts[:] = 0
         thunder_pts[:] = 0
-        marker[:] = 2
+        marker[:] = MARKER_START
         turns[:] = 0
         _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
         k = min(offer_size, NB)
@@ -934,7 +1025,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
                         show = c
             elif nd > 0:
-                mt_below(mt, 1)
                 show = deck[sc[S_DECKH] + mt_below(mt, nd)]
             for i in range(nd):
                 c = deck[sc[S_DECKH] + i]
@@ -971,18 +1061,18 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     for c in range(C):
                         for j in range(col_len[c]):
                             tid = col_tiles[c, j]
-                            w[tid] = _fit(tid, cur, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
+                            w[tid] = _fit(tid, cur, setup, ws)
                     thunder_gain[0] = 0.0
                     for i in range(1, thunder_gain.shape[0]):
                         thunder_gain[i] = thunder_mean if sc[S_THN] > 0 else 0.0
                     bvalue = bonus_mean if (sc[S_OFFN] > 0 or sc[S_BSH] < NB) else 0.0
                     best_drop(col_tiles, col_flip, col_len, ma, mb, w, bonus_max, bvalue, thunder_gain,
                               marker[cur], True, out)
-                    plen = out[3]
-                    if plen > 0 and out[0] >= 0:
-                        kind = out[0]
-                        c = out[1]
-                        i = out[2]
+                    plen = out[DROP_LEN]
+                    if plen > 0 and out[DROP_KIND] >= 0:
+                        kind = out[DROP_KIND]
+                        c = out[DROP_COL]
+                        i = out[DROP_IDX]
                         if kind == 0:
                             col_flip[c, i] = 1 - col_flip[c, i]
                         elif kind == 1:
@@ -1023,7 +1113,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if kind >= 0:
                         marker[cur] = kind
                     npaths = _paths(col_tiles, col_flip, col_len, ma, mb, -1, gm, dpc, dpm, dnd, out)
-                    mt_below(mt, 1)
                     k = mt_below(mt, npaths if npaths > 0 else 1)
                     plen = 0
                     if npaths > 0:
@@ -1033,7 +1122,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     taken = 0
                     bottom = 0
                     for r in range(plen):
-                        c = out[4 + r]
+                        c = out[DROP_PATH + r]
                         j = (rows - 1 - r) // 2
                         if remove[c, j] == 0:
                             remove[c, j] = 1
@@ -1068,7 +1157,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                                 if tval[x] > tval[kept_t] or (tval[x] == tval[kept_t] and x < kept_t):
                                     kept_t = x
                         else:
-                            mt_below(mt, 1)
                             kept_t = drawn[mt_below(mt, nd)]
                         thunder_pts[cur] += tval[kept_t]
                         for i in range(nd):
@@ -1079,14 +1167,12 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     if taken <= bonus_max:
                         refill = True
                         if by_choice and not greedy[cur] and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
-                            mt_below(mt, 1)
                             refill = mt_below(mt, 2) == 1
                         while refill and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
                             offer[sc[S_OFFN]] = bstack[sc[S_BSH]]
                             sc[S_OFFN] += 1
                             sc[S_BSH] += 1
                         if sc[S_OFFN] > 0 and not greedy[cur]:
-                            mt_below(mt, 1)
                             bi = mt_below(mt, sc[S_OFFN])
                             bres[cur, offer[bi]] += 1
                             for i in range(bi, sc[S_OFFN] - 1):
@@ -1123,18 +1209,14 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             p = cur
             while True:
                 if greedy[p]:
-                    if not _best_placement(p, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma, mb,
-                                           bpts, bmask, c_n, c_pts, c_col, c_np, c_pi, c_pj, covers, one_half, pool,
-                                           bons, act):
+                    if not _best_placement(p, setup, ws):
                         break
-                elif _rand_placement(mt, p, final, sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, ma,
-                                     mb, bmask, c_n, c_col, c_np, c_pi, c_pj, one_half, reserve_slots, pool, bons,
-                                     fits, both, act, keep) == 0:
+                elif _rand_placement(mt, p, final, setup, ws) == 0:
                     break
-                s = act[1]
+                s = act[ACT_SLOT]
                 card = hcard[p, s]
-                if act[0] == 1:
-                    tid = act[2]
+                if act[ACT_KIND] == 1:
+                    tid = act[ACT_PIECE]
                     inhand = -1
                     for i in range(sc[S_HANDN]):
                         if hand[i] == tid:
@@ -1156,11 +1238,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                         if act[q] >= 0:
                             bres[p, act[q]] -= 1
                             hnb[p, s] += 1
-                    hcov[p, s] |= (1 << act[3]) | (1 << act[4])
+                    hcov[p, s] |= (1 << act[ACT_CELL_A]) | (1 << act[ACT_CELL_B])
                 else:
-                    bres[p, act[2]] -= 1
+                    bres[p, act[ACT_PIECE]] -= 1
                     hnb[p, s] += 1
-                    hcov[p, s] |= 1 << act[3]
+                    hcov[p, s] |= 1 << act[ACT_CELL_A]
                 if _popcount(hcov[p, s]) < c_n[card]:
                     continue
                 # the card is complete
@@ -1188,7 +1270,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 if sc[S_DISPN] > 0 or sc[S_DECKH] < NC:
                     pick = -1
                     if not greedy[p]:
-                        mt_below(mt, 1)
                         pick = mt_below(mt, sc[S_DISPN] + (1 if sc[S_DECKH] < NC else 0))
                     if pick >= 0 and pick < sc[S_DISPN]:
                         newc = display[pick]
@@ -1242,7 +1323,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                     for i in range(n):
                         if pool[i] < 0:
                             continue
-                        v = _fit(pool[i], p, held_n, hcard, hcov, ma, mb, c_per, c_col, c_np, c_pi, c_pj)
+                        v = _fit(pool[i], p, setup, ws)
                         if v > bv:
                             bv = v
                             bi = i
@@ -1299,7 +1380,6 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             for s in range(held_n[cur]):
                 hfresh[cur, s] = 0
         # ------------------------------------------------------------------ outcome and tally
-        best = -1
         for p in range(P):
             a = 0
             for i in range(comp_n[p]):
@@ -1310,36 +1390,18 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             e = 0
             for s in range(held_n[p]):
                 e = max(e, hnt[p, s] + hnb[p, s])
-            g_parts[g, 0] += a
-            g_parts[g, 1] += b
-            g_parts[g, 2] += cloud_pts[p]
-            g_parts[g, 3] += thunder_pts[p]
-            g_parts[g, 4] += e
+            g_parts[g, PART_CARDS] += a
+            g_parts[g, PART_BONUS] += b
+            g_parts[g, PART_CLOUDS] += cloud_pts[p]
+            g_parts[g, PART_THUNDER] += thunder_pts[p]
+            g_parts[g, PART_INCOMPLETE] += e
             totals[p] = a + b + cloud_pts[p] + thunder_pts[p] + e
-            best = max(best, totals[p])
-        ntop = 0
-        best_a = -1
+            card_pts[p] = a
+        nwin, tie = winners(totals, card_pts, won)
+        ties[tie] += 1
         for p in range(P):
-            if totals[p] == best:
-                ntop += 1
-                a = 0
-                for i in range(comp_n[p]):
-                    a += c_pts[comp[p, i]]
-                best_a = max(best_a, a)
-        if ntop == 1:
-            ties[0] += 1
-            for p in range(P):
-                if totals[p] == best:
-                    wins[p] += 1.0
-        else:
-            nwin = 0
-            for p in range(P):
-                if totals[p] == best and _card_points(p, comp, comp_n, c_pts) == best_a:
-                    nwin += 1
-            ties[1 if nwin == 1 else 2] += 1
-            for p in range(P):
-                if totals[p] == best and _card_points(p, comp, comp_n, c_pts) == best_a:
-                    wins[p] += 1.0 / nwin
+            if won[p]:
+                wins[p] += 1.0 / nwin
         rounds = 0
         for p in range(P):
             for i in range(comp_n[p]):
@@ -1351,14 +1413,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                 card_turns[hcard[p, s]] += turns[p] - hsince[p, s]
             rounds = max(rounds, turns[p])
         if gseat >= 0:
-            winner = totals[gseat] == best and (ntop == 1 or _card_points(gseat, comp, comp_n, c_pts) == best_a)
-            if winner:
-                nwin = 1
-                if ntop > 1:
-                    nwin = 0
-                    for q in range(P):
-                        if totals[q] == best and _card_points(q, comp, comp_n, c_pts) == best_a:
-                            nwin += 1
+            if won[gseat]:
                 greedy_wins[0] += 1.0 / nwin
             others = 0
             for q in range(P):
@@ -1370,6 +1425,37 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         g_trigger[g] = sc[S_TRIGGER] if over else 0
 
 
+TIE_TOTAL = 0
+"""`winners`' tie kinds, the index into the `ties` tally: one highest total ("total" in rules.Outcome) ..."""
+TIE_CARDS = 1
+"""... tied totals decided by card points ("cards") ..."""
+TIE_SHARED = 2
+"""... still tied: the win is shared ("shared")."""
+
+
+@jit
+def winners(totals: np.ndarray, card_pts: np.ndarray, won: np.ndarray) -> tuple[int, int]:
+    """`rules.decide` on arrays: won[p] = 1 for each winning seat (highest total; a tie broken by card points
+    A; still tied: shared), 0 for the others; returns (how many won, TIE_* kind). The balance credits
+    1 / (how many won) to each winner."""
+    n = totals.shape[0]
+    best = totals[0]
+    for p in range(1, n):
+        best = max(best, totals[p])
+    ntop = 0
+    best_a = -1
+    for p in range(n):
+        if totals[p] == best:
+            ntop += 1
+            best_a = max(best_a, card_pts[p])
+    nwin = 0
+    for p in range(n):
+        won[p] = 1 if totals[p] == best and (ntop == 1 or card_pts[p] == best_a) else 0
+        nwin += won[p]
+    tie = TIE_TOTAL if ntop == 1 else (TIE_CARDS if nwin == 1 else TIE_SHARED)
+    return nwin, tie
+
+
 @jit
 def _lowbit(x: int) -> int:
     """Index of the lowest set bit (a colour bit's colour index)."""
@@ -1378,11 +1464,3 @@ def _lowbit(x: int) -> int:
         x >>= 1
         q += 1
     return q
-
-
-@jit
-def _card_points(p: int, comp: np.ndarray, comp_n: np.ndarray, c_pts: np.ndarray) -> int:
-    a = 0
-    for i in range(comp_n[p]):
-        a += c_pts[comp[p, i]]
-    return a

@@ -28,23 +28,17 @@ CELL = mm(20)
 OVERLAP = mm(15)
 
 
+def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The rule figures the rules package computed (print_data()["figures"]): layout never restates a rule."""
+    if not extras or "figures" not in extras:
+        raise LayoutError("raindrops: the rules figures are missing (the build passes print_data()['figures'])")
+    figures: Mapping[str, Any] = extras["figures"]
+    return figures
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Numbers the rule templates may use: every figure comes from the spec."""
-    r = game.rules
-    thunder = sorted({v.value for v in game.thunder_tokens.values})
-    return {
-        "players_min": min(r.players), "players_max": max(r.players),
-        "cards_dealt": r.cards_dealt, "cards_kept": r.cards_kept, "cards_display": r.cards_dealt - r.cards_kept,
-        "display": r.display, "reserve_slots": r.reserve_slots, "bonus_max_tiles": r.bonus_max_tiles,
-        "end_cards": r.end_cards, "end_bag_empties": r.end_bag_empties,
-        "thunder_one": r.thunder_draw[0], "thunder_two": r.thunder_draw[-1], "thunder_values": thunder,
-        "columns": game.window.columns, "tiles_per_column": game.window.tiles_per_column,
-        "tiles": sum(k.count for k in game.bag.tiles), "bonus_tiles": sum(len(k.points) for k in game.bonus_tiles.kinds),
-        "bonus_offer": game.bonus_tiles.offer, "cloud_tokens": sum(len(t.points) for t in game.cloud_tokens.types),
-        "thunder_tokens": sum(v.count for v in game.thunder_tokens.values),
-        "memory_cards": game.memory_cards.count, "cat_bonus": game.memory_cards.points.cat_bonus,
-        "path_markers": game.path_markers, "action_start_slot": 3,
-    }
+    """Numbers the rule templates may use: every one is a rule figure from `figures.rule_figures`."""
+    return dict(_figures(extras))
 
 
 def _colours(ctx: Context) -> dict[str, Any]:
@@ -321,7 +315,8 @@ def board_face(ctx: Context) -> Face:
     """The window board: columns of tile slots under the top green row, drop and refill reminders on the left,
     the bonus offer, thunder stack and cloud stacks on the right."""
     game = ctx.kit.game
-    ncol, ntiles = game.window.columns, game.window.tiles_per_column
+    fig = _figures(ctx.extras)
+    ncol, ntiles = fig["columns"], fig["tiles_per_column"]
     pitch, slot_h, frame = mm(24), 2 * CELL + mm(2), mm(8)
     win_w = ncol * pitch + 2 * frame
     win_h = CELL + ntiles * slot_h + 2 * frame
@@ -381,7 +376,7 @@ def board_face(ctx: Context) -> Face:
     body, used = _text_box(ctx, "board.bonus", rx, y, rw, mm(20), mm(3.6))
     ops += body
     y -= used + mm(3)
-    offer = game.bonus_tiles.offer
+    offer = fig["bonus_offer"]
     step = min(CELL + mm(4), (rw - CELL - mm(1)) / max(1, offer - 1))
     for i in range(offer):
         ops.append(Rect(rx + i * step, y - CELL - mm(1), CELL + mm(1), CELL + mm(1), fill="#ffffff", stroke=GOLD,
@@ -441,19 +436,20 @@ def compose_window_board(ctx: Context, cid: str) -> Component:
 def player_board_face(ctx: Context, w: float, h: float) -> Face:
     """A player board: the three special-action slots with icons, the reserve slots, the bonus reserve and the
     edge for completed cards."""
-    game = ctx.kit.game
+    fig = _figures(ctx.extras)
     pad = mm(6)
     ops: list[Op] = [Rect(0, 0, w, h, fill="#f4f8fc", stroke="ink", width=0.8, radius=mm(3))]
     ops.append(Rect(0, h - mm(13), w, mm(13), fill=SKY, stroke=None))
     ops += _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
     ops += _heading(ctx, "player.title", w - pad, h - mm(9), w * 0.45, mm(4.5), fill="#ffffff", anchor="end")
-    # special actions: three slots
+    # special actions: one slot each, in the rules' order
+    kinds = fig["special_slots"]
     top = h - mm(18)
     ops += _heading(ctx, "player.actions", pad, top - mm(4), w * 0.6, mm(4.5))
-    slot_w = (w * 0.62 - pad) / 3
+    slot_w = (w * 0.62 - pad) / len(kinds)
     slot_h = mm(44)
     sy = top - mm(7) - slot_h
-    for i, key in enumerate(("flip", "swap", "top")):
+    for i, key in enumerate(kinds):
         x = pad + i * slot_w
         ops.append(Rect(x + mm(1), sy, slot_w - mm(2), slot_h, fill="#ffffff", stroke="ink", width=0.8, radius=mm(2)))
         ops.append(Circle(x + mm(5), sy + slot_h - mm(4.5), mm(3), fill=SKY, stroke=None))
@@ -462,7 +458,7 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
         ops += _heading(ctx, f"player.{key}", x + slot_w / 2, sy + mm(14), slot_w - mm(4), mm(4.2), anchor="middle")
         body, _ = _text_box(ctx, f"player.{key}.hint", x + mm(2.5), sy + mm(11), slot_w - mm(5), mm(10), mm(2.6))
         ops += body
-        if i == 2:  # markers start here
+        if i + 1 == fig["action_start_slot"]:  # markers start here
             ops.append(Rect(x + mm(0.2), sy - mm(0.8), slot_w - mm(0.4), slot_h + mm(1.6), fill=None, stroke="#7b3fa0",
                             width=1.2, dash=(3, 2), radius=mm(2.5)))
     body, used = _text_box(ctx, "player.actions.note", pad, sy - mm(2), w * 0.62 - pad, mm(12), mm(2.8))
@@ -470,7 +466,7 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
     # reserve: tile slots of the tile size
     rx = w * 0.66
     ops += _heading(ctx, "player.reserve", rx, top - mm(4), w - rx - pad, mm(4.2))
-    for i in range(game.rules.reserve_slots):
+    for i in range(fig["reserve_slots"]):
         x = rx + i * (CELL + mm(5))
         ops.append(Rect(x, top - mm(8) - 2 * CELL - mm(1), CELL + mm(1), 2 * CELL + mm(1), fill="#ffffff", stroke="ink",
                         width=0.8, dash=(3, 2), radius=mm(1)))

@@ -18,7 +18,6 @@ import numpy as np
 from generator.errors import KitError
 from generator.games.raindrops.components import MemoryCard, RaindropTile, bag_pairs, build_bag
 from generator.games.raindrops.cover import Domino, explain_uncoverable, find_cover
-from generator.games.raindrops.difficulty import measure
 
 if TYPE_CHECKING:
     from generator.games.raindrops.spec import RaindropsGame
@@ -144,6 +143,8 @@ def generate_memory_cards(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard,
 
 
 def _generate(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard, ...]:
+    from generator.games.raindrops.difficulty import measure  # compiled solo games: loaded only to build a deck
+
     mc = spec.memory_cards
     pats = generate_patterns(spec, seed)
     bag = build_bag(spec)

@@ -1,7 +1,7 @@
 """Raindrops policies: random-legal and greedy (the path and special action that advance its cards most).
 
-A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit
-`random.Random` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
+A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit numpy
+`Generator` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
 numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit`; `best_drop.py_func` is the same code
 as plain Python).
 
@@ -14,7 +14,6 @@ fitting pair per tile). tests/games/raindrops/test_sim_fast.py proves them equal
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -67,15 +66,15 @@ class RandomPolicy:
     def __init__(self, *, reference: bool = False):
         self.reference = reference
 
-    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+    def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         """A random legal action."""
         if self.reference:
             acts = game.legal_actions(st)
             kinds: dict[str, list[Action]] = {}
             for a in acts:
                 kinds.setdefault(type(a).__name__, []).append(a)
-            group = kinds[sorted(kinds)[rng.randrange(len(kinds))]]
-            return group[rng.randrange(len(group))]
+            group = kinds[sorted(kinds)[int(rng.integers(len(kinds)))]]
+            return group[int(rng.integers(len(group)))]
         ph = st.phase
         if ph == "special":
             return self._special(game, st, rng)
@@ -83,15 +82,13 @@ class RandomPolicy:
             return self._placement(game, st, rng)
         if ph == "drop":
             paths = drop_paths_in_order(game, st)
-            rng.randrange(1)
-            k = rng.randrange(len(paths) or 1)  # no path: the one legal action is the empty drop
+            k = int(rng.integers(len(paths) or 1))  # no path: the one legal action is the empty drop
             return Drop(paths[k] if paths else ())
         acts = game.legal_actions(st)  # one kind of action, and few of them
-        rng.randrange(1)
-        return acts[rng.randrange(len(acts))]
+        return acts[int(rng.integers(len(acts)))]
 
     @staticmethod
-    def _special(game: Raindrops, st: State, rng: random.Random) -> Action:
+    def _special(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         cols = st.columns
         n = len(cols)
         marker = st.players[st.current].marker
@@ -100,10 +97,9 @@ class RandomPolicy:
                   sum(max(0, len(c) - 1) for c in cols)]
         counts[marker] = 0
         total = sum(counts)
-        if rng.randrange(2 if total else 1) == 0:
-            rng.randrange(1)
+        if int(rng.integers(2 if total else 1)) == 0:
             return NoSpecial()
-        k = rng.randrange(total)
+        k = int(rng.integers(total))
         for kind in range(3):
             if k >= counts[kind]:
                 k -= counts[kind]
@@ -117,7 +113,7 @@ class RandomPolicy:
         raise AssertionError("special action count out of step")
 
     @staticmethod
-    def _placement(game: Raindrops, st: State, rng: random.Random) -> Action:
+    def _placement(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         ps = st.players[st.current]
         tiles = sorted(set(st.hand) | set(ps.reserve))
         bonuses = sorted(ps.bonus_reserve)
@@ -178,21 +174,20 @@ class RandomPolicy:
         has_place = next(buckets(), None) is not None
         has_single = bool(bonuses) and next(singles(), None) is not None
         kinds = ["EndPlacement"] + (["Place"] if has_place else []) + (["PlaceBonus"] if has_single else [])
-        kind = kinds[rng.randrange(len(kinds))]
+        kind = kinds[int(rng.integers(len(kinds)))]
         if kind == "PlaceBonus":
             group = list(singles())
-            return group[rng.randrange(len(group))]
+            return group[int(rng.integers(len(group)))]
         if kind == "EndPlacement":
             if st.phase == "final":
-                rng.randrange(1)
                 return EndPlacement(tuple(ps.reserve))
             pool = sorted(set(st.hand) | set(ps.reserve))
             keeps = [keep for n in range(min(game.params.reserve_slots, len(pool)) + 1)
                      for keep in itertools.combinations(pool, n)]
-            return EndPlacement(keeps[rng.randrange(len(keeps))])
+            return EndPlacement(keeps[int(rng.integers(len(keeps)))])
         found = list(buckets())
         n_place = sum(b[-1] for b in found)
-        k = rng.randrange(n_place)
+        k = int(rng.integers(n_place))
         for slot, tid, cells, wa, wb, oka, okb, cnt in found:
             if k >= cnt:
                 k -= cnt
@@ -205,6 +200,11 @@ class RandomPolicy:
             ba, bb = combos[k]
             return Place(tid, slot, cells, ba, bb)
         raise AssertionError("placement count out of step")
+
+
+DROP_KIND, DROP_COL, DROP_IDX, DROP_LEN, DROP_PATH = range(5)
+"""Slots of `best_drop`'s (and the kernel's `_paths`') out array: the special action's kind (-1 none, 0 flip,
+1 swap, 2 top), column and tile index, the path's length, then from DROP_PATH the path's column per row."""
 
 
 @jit
@@ -229,8 +229,8 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
     pb = np.zeros(rows, dtype=np.int64)
     nd = np.zeros(rows, dtype=np.int64)
     best = -1.0e18
-    out[0] = -1
-    out[3] = 0
+    out[DROP_KIND] = -1
+    out[DROP_LEN] = 0
     n_opts = 1 + (3 * cols * cap if specials else 0)
     for opt in range(n_opts):
         kind = -1
@@ -299,12 +299,12 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
                     v += bonus_value
                 if nd[d] == -1 and v > best:
                     best = v
-                    out[0] = kind
-                    out[1] = c
-                    out[2] = i
-                    out[3] = d + 1
+                    out[DROP_KIND] = kind
+                    out[DROP_COL] = c
+                    out[DROP_IDX] = i
+                    out[DROP_LEN] = d + 1
                     for q in range(d + 1):
-                        out[4 + q] = pc[q]
+                        out[DROP_PATH + q] = pc[q]
                 if d + 1 < rows and nd[d] <= 1:
                     dc = nd[d]
                     nd[d] += 1
@@ -378,7 +378,7 @@ class GreedyPolicy:
         bpts = [b.points for b in game.bonus.values()]
         self.bonus_mean = (sum(bpts) / len(bpts) if bpts else 0.0) + 1.0
         self.plan: tuple[int, Special | NoSpecial, tuple[Cell, ...]] | None = None
-        self.out = np.zeros(4 + game.params.rows, dtype=np.int64)
+        self.out = np.zeros(DROP_PATH + game.params.rows, dtype=np.int64)
         self.reference = reference
         self.mask_a = dict(game.mask_a)
         self.mask_b = dict(game.mask_b)
@@ -591,14 +591,15 @@ class GreedyPolicy:
         out = self.out
         self.kernel(ct, cf, cl, self.ma, self.mb, w, p.bonus_max_tiles, bonus_value, thunder, ps.marker,
                     self.specials, out)
-        n = int(out[3])
+        n = int(out[DROP_LEN])
         if n == 0:
             return NoSpecial(), ()
-        kind = int(out[0])
-        sp: Special | NoSpecial = NoSpecial() if kind < 0 else Special(SPECIALS[kind], int(out[1]), int(out[2]))
-        return sp, tuple((r, int(out[4 + r])) for r in range(n))
+        kind = int(out[DROP_KIND])
+        sp: Special | NoSpecial = (NoSpecial() if kind < 0 else
+                                   Special(SPECIALS[kind], int(out[DROP_COL]), int(out[DROP_IDX])))
+        return sp, tuple((r, int(out[DROP_PATH + r])) for r in range(n))
 
-    def choose(self, game: Raindrops, st: State, rng: random.Random) -> Action:
+    def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
         """The greedy action for the current phase."""
         g = self.game
         ph = st.phase
@@ -715,7 +716,7 @@ class GreedyPolicy:
             if left == 2 or stuck:
                 for tid in tiles:
                     a, b = ma[tid], mb[tid]
-                    for x, y, pm, cx, cy in ok_pairs:
+                    for x, y, _pm, cx, cy in ok_pairs:
                         for cells, wa, wb in (((x, y), cx, cy), ((y, x), cy, cx)):
                             oka, okb = a & wa, b & wb
                             if one_half and not oka and not okb:

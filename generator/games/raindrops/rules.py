@@ -2,7 +2,9 @@
 
 Readable Python built from plain inputs (a bag of tiles, memory cards, bonus tiles, cloud and thunder tokens
 and the rule figures in `Params`), so tests can build any situation by hand. `Raindrops` is the static game;
-`State` is mutable and owned by whoever plays it (`apply` changes it in place; `State.copy()` forks it).
+`State` is mutable and owned by whoever plays it (`apply` changes it in place and returns it; `State.copy()`
+forks it). Every random draw comes from the numpy Generator given to `new_state`. `new_game(spec, players)`
+puts these rules behind the one Game protocol (generator.engine.game).
 
 Geometry. The window has `columns` columns of up to `tiles_per_column` tiles; tiles slide down, so a column
 with n tiles fills its n lowest tile places. Symbol rows are numbered 0 (top) .. 2*tiles_per_column-1
@@ -28,20 +30,23 @@ Interpretations where the rulebook is silent (documented so the tests can pin th
 
 from __future__ import annotations
 
+import copy
 import itertools
-import random
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence, Union
+from typing import Any, Iterable, Sequence, Union
+
+import numpy as np
 
 from generator.errors import RuleViolation
 from generator.games.raindrops.components import (SEED_PLAYERS, BonusTile, CloudToken, MemoryCard,
                                                   RaindropTile, ThunderToken)
 
-RULES_NOTE = "reference rules, see module docstring"
 SPECIALS = ("flip", "swap", "top")
 """Slots of the special-action area, left to right (a fact of the player board)."""
 MARKER_START = 2
-"""Markers start on the 3rd slot (set-up step 6 of the rulebook)."""
+"""Index in SPECIALS (from 0) of the slot markers start on: the 3rd slot, "top" (set-up step 6 of the rulebook:
+「各プレイヤーは自分のマーカーを表向きにして、プレイヤーボードのスペシャルアクションエリアの3番目のスロットに置きます。」).
+The kit prints it counted from 1 (figures.rule_figures: action_start_slot = 3)."""
 
 Cell = tuple[int, int]
 
@@ -225,7 +230,8 @@ class State:
     deck: list[int]
     """Top first."""
     display: list[int]
-    rng: random.Random
+    rng: np.random.Generator
+    """Every random draw of the game: the bag and stack shuffles, tile orientations, reshuffles."""
     current: int = 0
     phase: str = "setup"
     hand: list[int] = field(default_factory=list)
@@ -239,8 +245,7 @@ class State:
     log: list[str] | None = None
 
     def copy(self) -> "State":
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = copy.deepcopy(self.rng)  # the fork draws what the original would have drawn
         return State([p.copy() for p in self.players], [list(c) for c in self.columns], list(self.bag),
                      list(self.discard), list(self.bonus_stack), list(self.bonus_offer), list(self.thunder_stack),
                      {k: list(v) for k, v in self.cloud_stacks.items()}, list(self.deck), list(self.display), rng,
@@ -277,13 +282,18 @@ class Score:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: scores by seat, the winning seats and which tie-break decided."""
-    scores: tuple[Score, ...]
+    """The end of a game: scores by seat part by part, the winning seats and which tie-break decided."""
+    parts: tuple[Score, ...]
     winners: tuple[int, ...]
     tie_break: str
     """"total" (one highest total), "cards" (tied total, decided by card points) or "shared"."""
     trigger: str | None
     turns: int
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's total (the Game protocol's scores)."""
+        return tuple(s.total for s in self.parts)
 
 
 # ------------------------------------------------------------------------------------------------- rules
@@ -332,13 +342,13 @@ class Raindrops:
         return m
 
     # --------------------------------------------------------------------------------------- set-up
-    def new_state(self, players: int, seed: int | random.Random, *, log: bool = False) -> State:
-        """Set up a game: fill the bag and window, reveal bonuses, stack tokens, deal memory cards."""
+    def new_state(self, players: int, rng: np.random.Generator, *, log: bool = False) -> State:
+        """Set up a game: fill the bag and window, reveal bonuses, stack tokens, deal memory cards. Every draw
+        of the game comes from `rng` (kept in the state)."""
         p = self.params
         lo, hi = SEED_PLAYERS
         if not lo <= players <= hi:
             raise RuleViolation(f"Raindrops is a game for {lo}-{hi} players (the seed: 2-4人); got {players}")
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         bag = list(self.tile_ids)
         rng.shuffle(bag)
         bonus = sorted(self.bonus)
@@ -531,10 +541,6 @@ class Raindrops:
         """Colour printed at a cell of a card, None when no drop is there or the cell is outside."""
         return self.colour_at[card].get(cell)
 
-    def open_cell(self, held: Held, cell: Cell) -> bool:
-        """The cell shows a drop and nothing covers it."""
-        return self.card_colour(held.card, cell) is not None and cell not in held.covered
-
     def place_problem(self, st: State, a: Place) -> str | None:
         """Why a raindrop-tile placement is illegal now, or None."""
         ps = st.players[st.current]
@@ -663,11 +669,15 @@ class Raindrops:
         return []
 
     # ------------------------------------------------------------------------------------- apply
-    def apply(self, st: State, a: Action, *, trusted: bool = False) -> None:
-        """Re-check and play `a` on `st` in place; raises RuleViolation naming what is in the way.
+    def apply(self, st: State, a: Action, *, trusted: bool = False) -> State:
+        """Re-check and play `a` on `st` in place and return it; raises RuleViolation naming what is in the way.
 
         `trusted=True` (self-play only, for actions a policy built from these rules) skips the costly
         re-checks of a drop path and of a placement; the play itself is the same code."""
+        self._play(st, a, trusted)
+        return st
+
+    def _play(self, st: State, a: Action, trusted: bool) -> None:
         ph = st.phase
         ps = st.players[st.current] if st.players else None
         if ph == "over":
@@ -979,3 +989,49 @@ def decide(scores: Sequence[Score], trigger: str | None = None, turns: int = 0) 
     best_a = max(scores[i].cards for i in top)
     top2 = [i for i in top if scores[i].cards == best_a]
     return Outcome(tuple(scores), tuple(top2), "cards" if len(top2) == 1 else "shared", trigger, turns)
+
+
+class RaindropsPlay:
+    """The reference rules for a fixed number of seats behind the one Game protocol (generator.engine.game):
+    `new_state(rng)` with a numpy Generator; `apply` plays in place and returns the state it was given."""
+
+    def __init__(self, rules: Raindrops, players: int):
+        lo, hi = SEED_PLAYERS
+        if not lo <= players <= hi:
+            raise RuleViolation(f"Raindrops is a game for {lo}-{hi} players (the seed: 2-4人); got {players}")
+        self.rules = rules
+        self.players = players
+
+    def new_state(self, rng: np.random.Generator) -> State:
+        """A game after the deal, every draw to come taken from `rng`."""
+        return self.rules.new_state(self.players, rng)
+
+    def to_move(self, st: State) -> int | None:
+        """The seat to act (set-up and final placement included); None once the game is over."""
+        return None if st.phase == "over" else st.current
+
+    def legal_actions(self, st: State) -> list[Action]:
+        """Every legal action of the seat to move (none once the game is over)."""
+        return self.rules.legal_actions(st)
+
+    def apply(self, st: State, a: Action) -> State:
+        """`a` played on `st` (checked again; RuleViolation if illegal)."""
+        return self.rules.apply(st, a)
+
+    def outcome(self, st: State) -> Outcome:
+        """Totals, winners and the tie-break; RuleViolation before the end."""
+        if st.phase != "over":
+            raise RuleViolation(f"the game is not over (phase {st.phase})")
+        return self.rules.outcome(st)
+
+
+def new_game(spec: Any, players: int) -> RaindropsPlay:
+    """The reference rules of a validated RaindropsGame for `players` seats (memory cards generated from the
+    spec's seed, as printed); RuleViolation for a player count outside the rules."""
+    from generator.games.raindrops.memory import generate_memory_cards
+
+    allowed = list(spec.rules.players)
+    if players not in allowed:
+        raise RuleViolation(f"this kit plays with {allowed} players (game.rules.players); got {players}")
+    return RaindropsPlay(Raindrops.from_spec(spec, generate_memory_cards(spec, spec.seed)),
+                         players)

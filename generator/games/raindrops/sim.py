@@ -1,15 +1,15 @@
 """Raindrops full-game self-play: a picklable Simulation, its tally, and the full-game balance report.
 
 `FullGames.play(seed, games)` plays whole games (in the compiled kernel by default; the same games as the
-reference rules and policies); each game gets its own `random.Random` seed from the chunk's SeedSequence, so
-results depend only on (sim, games, seed).
+reference rules and policies); each game gets its own 64-bit seed from the chunk's SeedSequence (the reference
+path plays it from `kernel.game_rng`, a numpy Generator over the kernel's own stream), so results depend only on
+(sim, games, seed).
 `full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
 seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -63,7 +63,9 @@ class FullGames:
     def play_one(self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy,
                  randomp: RandomPolicy) -> tuple[State, Outcome, int]:
         """One game from an integer seed; returns the final state, outcome and the greedy seat (-1: all)."""
-        rng = random.Random(seed)
+        from generator.games.raindrops.kernel import game_rng
+
+        rng = game_rng(seed & 0xFFFFFFFF, seed >> 32)  # the kernel's stream for this seed, as a numpy Generator
         st = game.new_state(self.players, rng)
         gseat = index % self.players if self.mode == "gap" else -1
         pols = [greedy if (self.mode == "greedy" or s == gseat) else randomp for s in range(self.players)]
@@ -107,12 +109,12 @@ class FullGames:
             for w in out.winners:
                 t["wins"][w] += share
             t["ties"][("total", "cards", "shared").index(out.tie_break)] += 1
-            for s in out.scores:
+            for s in out.parts:
                 t["games.parts"][g] += np.array([s.cards, s.bonus, s.clouds, s.thunder, s.incomplete],
                                                 dtype=np.int64)
             t["parts"] += t["games.parts"][g]
             for ps in st.players:
-                for c, k in zip(ps.completed, ps.completed_after):
+                for c, k in zip(ps.completed, ps.completed_after, strict=True):
                     t["card_held"][c] += 1
                     t["card_done"][c] += 1
                     t["card_turns"][c] += k
@@ -128,8 +130,8 @@ class FullGames:
             if gseat >= 0:
                 if gseat in out.winners:
                     t["greedy_wins"][0] += share
-                others = [out.scores[s].total for s in range(n) if s != gseat]
-                t["games.margin"][g] = out.scores[gseat].total - sum(others) / max(1, len(others))
+                others = [out.scores[s] for s in range(n) if s != gseat]
+                t["games.margin"][g] = out.scores[gseat] - sum(others) / max(1, len(others))
         return t
 
 
@@ -161,9 +163,9 @@ class FullGames:
         }
         fn = py_func(K.play_games) if self.pure else K.play_games
         cloud = t["games.clouds"] if len(self.clouds) else np.zeros((games, 1), dtype=np.int64)
-        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], *tb, t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"],
-           t["card_turns"], cloud, t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"],
-           t["games.margin"])
+        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], tb,
+           K.Tallies(t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"], t["card_turns"], cloud,
+                     t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"], t["games.margin"]))
         t["parts"] = t["games.parts"].sum(axis=0)
         t["cloud_taken"] = t["games.clouds"].sum(axis=0)
         return t

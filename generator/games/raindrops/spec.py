@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, StrictInt, field_validator
+from pydantic import Field, field_validator
 
 from generator.spec.base import (
     SequentialCheck,

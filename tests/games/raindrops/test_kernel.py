@@ -1,12 +1,12 @@
-"""The compiled full-game kernel plays the reference games: its MT19937 is CPython's `random`, and its tallies
-equal the Python fast path's and the readable reference path's, under every house-rule setting."""
+"""The compiled full-game kernel plays the reference games: its MT19937 stream draws what `game_rng`'s numpy
+Generator draws, and its tallies equal the Python fast path's and the readable reference path's, under every
+house-rule setting."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -32,20 +32,26 @@ def _mt(seed: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_mt19937_draws_what_cpython_random_draws(seed: int) -> None:
-    ref = random.Random(seed)
+def test_the_kernel_draws_what_its_numpy_generator_draws(seed: int) -> None:
+    ref = K.game_rng(seed & 0xFFFFFFFF, seed >> 32)
     mt = _mt(seed)
-    for n in (1, 2, 3, 7, 84, 1000, 2**31 + 3):  # _randbelow, including the rejection loop and n = 1
+    for n in (1, 2, 3, 7, 84, 1000, 2**31 - 3):  # integers(n), including the rejection loop and n = 1
         for _ in range(50):
-            assert K.mt_below(mt, n) == ref.randrange(n)
+            assert K.mt_below(mt, n) == int(ref.integers(n))
     for _ in range(700):  # past one 624-word regeneration
         assert K.mt_random(mt) == ref.random()
-    deck = list(range(54))
-    arr = np.array(deck, dtype=np.int64)
-    ref.shuffle(deck)
-    K.mt_shuffle(mt, arr, len(arr))
-    assert arr.tolist() == deck
-    assert K.mt_next(mt) == ref.getrandbits(32)
+    for n in (54, 84, 2, 1, 0):
+        deck = list(range(n))
+        arr = np.array(deck, dtype=np.int64)
+        ref.shuffle(deck)
+        K.mt_shuffle(mt, arr, len(arr))
+        assert arr.tolist() == deck
+    assert K.mt_next(mt) == int(ref.bit_generator.random_raw())
+
+
+def test_game_rng_streams_differ_by_seed() -> None:
+    draws = {tuple(K.game_rng(lo, hi).integers(1000, size=8).tolist()) for lo, hi in ((0, 0), (1, 0), (0, 1))}
+    assert len(draws) == 3
 
 
 def test_mt19937_python_functions_match_the_compiled_ones() -> None:

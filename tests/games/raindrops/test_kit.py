@@ -110,12 +110,12 @@ def test_board_strips_align_across_sheets(built, paper):
         for p in doc.pages:
             targets = sorted((c["x0"] + c["width"] / 2, p.height - (c["top"] + c["bottom"]) / 2) for c in p.curves
                              if _near(c["width"], mm(6)) and _near(c["height"], mm(6)))
-            crops = sorted({round(l["x0"], 2) for l in p.lines if _near(l["x0"], l["x1"], 0.01)
-                            and _near(abs(l["bottom"] - l["top"]), mm(5), 0.3)})
+            crops = sorted({round(ln["x0"], 2) for ln in p.lines if _near(ln["x0"], ln["x1"], 0.01)
+                            and _near(abs(ln["bottom"] - ln["top"]), mm(5), 0.3)})
             found.append((targets, crops))
     (t1, (l1, r1)), (t2, (l2, r2)) = found
     assert len(t1) == len(t2) == 3
-    for (x1, y1), (x2, y2) in zip(t1, t2):
+    for (x1, y1), (x2, y2) in zip(t1, t2, strict=True):
         assert x1 == pytest.approx(r1 - mm(15), abs=0.05)
         assert x2 == pytest.approx(l2, abs=0.05)
         assert y1 == pytest.approx(y2, abs=0.05)

@@ -15,11 +15,12 @@ import pytest
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.raindrops import balance_report, build_bag, generate_memory_cards, legal_problems, verify_cover
-from generator.games.raindrops.cards_balance import card_problems
+from generator.games.raindrops.legal import card_problems
 from generator.games.raindrops.cover import check_cover
 from generator.games.raindrops.difficulty import measure
 from generator.games.raindrops.memory import points_from_difficulty
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
+from tests.games.shipped import game_spec
 
 
 @pytest.fixture(scope="module")
@@ -150,7 +151,8 @@ def test_compiled_and_pure_difficulty_agree(spec, cards) -> None:
     assert {k: v.tolist() for k, v in fast.items()} == pure
 
 
-def test_balance_report_figures_and_tolerances(spec, cards) -> None:
+def test_balance_report_figures_and_tolerances(cards) -> None:
+    spec = game_spec("raindrops", {"balance.play": None})  # the card-level balance alone (no full games)
     rep = balance_report(spec, games=60, seed=3, executor=SerialExecutor(), kit="raindrops")
     keys = [t.spec_key for t in rep.tolerances]
     assert keys == ["game.balance.points_difficulty_spearman", "game.balance.cloud_reach_spread",

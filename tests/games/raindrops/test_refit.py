@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as hs
 
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change
 from generator.spec.base import Bound  # noqa: F401  (PlayBalance below uses it)
-from generator.games.raindrops.play_spec import PlayBalance
+from generator.games.raindrops.spec import PlayBalance
 from tests.games.raindrops.test_rules_fixtures import card, deck54
 
 
@@ -14,7 +14,7 @@ from tests.games.raindrops.test_rules_fixtures import card, deck54
 @given(hs.lists(hs.tuples(hs.integers(0, 30), hs.integers(0, 30), hs.integers(0, 300)), min_size=54, max_size=54))
 def test_total_stays_within_5_percent(stats) -> None:
     cards = deck54()
-    cs = {c.id: CardPlay(h, min(d, h), float(t if h else 0)) for c, (h, d, t) in zip(cards, stats)}
+    cs = {c.id: CardPlay(h, min(d, h), float(t if h else 0)) for c, (h, d, t) in zip(cards, stats, strict=True)}
     new = refit_points(cards, cs)
     assert abs(total_change(cards, new)) <= 0.05
     assert all(v >= 1 for v in new.values())

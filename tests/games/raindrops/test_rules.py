@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
@@ -18,7 +19,7 @@ L = {"B": B, "G": G, "O": O, "P": P}
 def start(columns: int = 3, players: int = 2, cards=None, seed: int = 0, **rules: str):
     """A game past set-up (seat 0 to play) on a narrow window; `rules` set house-rule switches of Params."""
     g = game(cards, params=replace(PARAMS, columns=columns, **rules))
-    st = g.new_state(players, seed)
+    st = g.new_state(players, np.random.default_rng(seed))
     for _ in range(players):
         g.apply(st, g.legal_actions(st)[0])
     assert st.phase == "special" and st.current == 0
@@ -460,7 +461,7 @@ def test_tie_breaks_total_then_card_points_then_shared() -> None:
 def test_a_game_needs_two_to_four_players(players) -> None:
     # seed: 「2-4人」 (a display of 5 cards and a solo game were accepted before)
     with pytest.raises(RuleViolation, match="2-4 players"):
-        game().new_state(players, 0)
+        game().new_state(players, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("when, at_draw, at_need", [("last_tile_drawn", 1, 1), ("tile_needed", 0, 1)])

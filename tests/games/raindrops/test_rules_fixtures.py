@@ -9,13 +9,13 @@ import itertools
 
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.rules import Params, Raindrops
+from tests.games.shipped import game_spec
 
 COLOURS = ("blue", "green", "orange", "purple")
 O, P, G, B = "orange", "purple", "green", "blue"
 
-PARAMS = Params(columns=6, tiles_per_column=4, cards_dealt=3, cards_kept=2, display=4, reserve_slots=2,
-                bonus_max_tiles=3, bonus_offer=4, end_cards=10, end_bag_empties=2, thunder_draw=(1, 2))
-"""The digest's figures (the same values as layouts/raindrops/kit.yaml)."""
+PARAMS = Params.from_spec(game_spec("raindrops"))
+"""The shipped kit's rule figures and house rules (layouts/raindrops/kit.yaml via tests/games/shipped.py)."""
 
 
 def bag84() -> tuple[RaindropTile, ...]:
@@ -80,7 +80,7 @@ def deck54() -> tuple[MemoryCard, ...]:
     """54 simple cards: 2x2 and 2x3 blocks and 1x4 strips of colour pairs, cycling cloud symbols; 6 cats."""
     shapes = []
     pairs = list(itertools.permutations("OPGB", 2))
-    for i, (x, y) in enumerate(pairs):
+    for x, y in pairs:
         shapes.append([x + y, y + x])                # 4 drops
         shapes.append([x + x + y, y + y + x])        # 6 drops
         shapes.append([x + y + x + y])               # 4 drops in a row
@@ -100,5 +100,6 @@ def game(cards: tuple[MemoryCard, ...] | None = None, params: Params = PARAMS) -
 
 
 def test_fixture_counts() -> None:
+    assert (PARAMS.columns, PARAMS.tiles_per_column, PARAMS.end_cards, PARAMS.thunder_draw) == (6, 4, 10, (1, 2))
     assert (len(bag84()), len(bonus28()), len(clouds12()), len(thunder10()), len(deck54())) == (84, 28, 12, 10, 54)
     assert sum(t.is_wild for t in bag84()) == 12

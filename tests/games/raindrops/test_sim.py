@@ -3,8 +3,6 @@ compiled and pure search kernels agree and the greedy plan is legal under the re
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 from hypothesis import given, settings, strategies as hs
 
@@ -19,7 +17,7 @@ G = game()
 @settings(max_examples=12, deadline=None)
 @given(seed=hs.integers(0, 2**32 - 1), players=hs.sampled_from([2, 3, 4]), greedy=hs.booleans())
 def test_any_seed_ends_legally_and_no_tile_is_created_or_lost(seed: int, players: int, greedy: bool) -> None:
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     st = G.new_state(players, rng)
     pol = GreedyPolicy(G) if greedy else RandomPolicy()
     steps = 0
@@ -41,8 +39,8 @@ def test_any_seed_ends_legally_and_no_tile_is_created_or_lost(seed: int, players
 
 def test_compiled_and_pure_kernels_choose_the_same() -> None:
     for seed in range(3):
-        a = random.Random(seed)
-        b = random.Random(seed)
+        a = np.random.default_rng(seed)
+        b = np.random.default_rng(seed)
         sa, sb = G.new_state(3, a), G.new_state(3, b)
         fast, pure = GreedyPolicy(G), GreedyPolicy(G, pure=True)
         while sa.phase != "over":
@@ -53,7 +51,7 @@ def test_compiled_and_pure_kernels_choose_the_same() -> None:
 
 
 def test_greedy_search_value_matches_a_recount_over_every_path() -> None:
-    st = G.new_state(2, 11)
+    st = G.new_state(2, np.random.default_rng(11))
     for _ in range(2):
         G.apply(st, G.legal_actions(st)[0])
     pol = GreedyPolicy(G, specials=False)

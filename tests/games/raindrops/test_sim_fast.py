@@ -4,7 +4,6 @@ tallies over seeded games, and a special action is allowed exactly when `special
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import numpy as np
 import pytest
@@ -76,7 +75,7 @@ def test_house_rules_change_the_games() -> None:
 
 def _walk(game, seed: int, players: int, steps: int):
     """A reachable state: `steps` random actions (random seats pile up bonus tiles and odd reserves)."""
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     st = game.new_state(players, rng)
     pol = RandomPolicy(reference=True)
     for _ in range(steps):
@@ -95,10 +94,10 @@ def test_fast_and_reference_policies_choose_the_same_at_any_reachable_state(seed
         return
     for pol_fast, pol_ref in ((GreedyPolicy(G), GreedyPolicy(G, reference=True)),
                               (RandomPolicy(), RandomPolicy(reference=True))):
-        a, b = random.Random(seed), random.Random(seed)
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
         x, y = pol_fast.choose(G, st.copy(), a), pol_ref.choose(G, st.copy(), b)
         assert x == y
-        assert a.getstate() == b.getstate()  # the same draws, so the rest of the game stays in step
+        assert a.bit_generator.state == b.bit_generator.state  # the same draws, so the rest of the game stays in step
 
 
 CARDS = (card(1, ["OBG"], 9), card(2, ["OO"], 9), card(3, ["OOPB"], 9), *deck54()[3:])
@@ -114,7 +113,7 @@ GB = game(CARDS)
 ])
 def test_fast_greedy_places_overlays_and_bonus_tiles_like_the_reference(card_id, covered, hand, bonuses,
                                                                          kind) -> None:
-    rng = random.Random(1)
+    rng = np.random.default_rng(1)
     st = GB.new_state(2, rng)
     while st.phase != "place":
         GB.apply(st, GreedyPolicy(GB).choose(GB, st, rng))
@@ -143,7 +142,7 @@ def test_a_special_is_allowed_exactly_when_listed() -> None:
 
 def test_trusted_apply_plays_the_same_game() -> None:
     for seed in range(3):
-        ra, rb = random.Random(seed), random.Random(seed)
+        ra, rb = np.random.default_rng(seed), np.random.default_rng(seed)
         sa, sb = G.new_state(3, ra), G.new_state(3, rb)
         pa, pb = GreedyPolicy(G), GreedyPolicy(G)
         while sa.phase != "over":
@@ -158,7 +157,7 @@ def test_trusted_apply_plays_the_same_game() -> None:
 def test_the_fast_random_policy_places_bonus_tiles_and_overlays() -> None:
     kinds: set[str] = set()
     for seed in range(6):
-        rng = random.Random(seed)
+        rng = np.random.default_rng(seed)
         st = G.new_state(2, rng)
         pol = RandomPolicy()
         while st.phase != "over":

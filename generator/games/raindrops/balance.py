@@ -1,5 +1,6 @@
-"""Card-level legality and balance of a Raindrops kit: counts, covers, distinct patterns, points vs difficulty,
-cloud-condition reachability. The full-game balance (self-play) is merged in by the rules engine."""
+"""Balance of a Raindrops kit: printed points vs measured difficulty (seeded solo games per memory card),
+cloud-condition reachability, then the full games (self-play, `sim.full_game_report`). Static legality is in
+`legal.py`."""
 
 from __future__ import annotations
 
@@ -14,72 +15,13 @@ from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Extreme, Proportion, RankCorrelationOfMeans
 from generator.engine.stats import mean_ci, spearman, wilson
-from generator.errors import KitError
-from generator.games.raindrops.components import MemoryCard, build_bag, component_problems
-from generator.games.raindrops.cover import verify_cover
+from generator.games.raindrops.components import build_bag
 from generator.games.raindrops.difficulty import measure
-from generator.games.raindrops.memory import Pattern, generate_memory_cards
+from generator.games.raindrops.legal import symbol_counts
+from generator.games.raindrops.memory import generate_memory_cards
 
 if TYPE_CHECKING:
     from generator.games.raindrops.spec import RaindropsGame
-
-
-def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[tuple[str, str]]:
-    """Problems of a generated deck: stored covers, fit, distinctness, cloud spread, points range."""
-    mc = spec.memory_cards
-    bag = build_bag(spec)
-    probs: list[tuple[str, str]] = []
-    if len(cards) != mc.count:
-        probs.append(("memory_cards.count", f"generator made {len(cards)} cards, expected {mc.count}"))
-    first: dict[Pattern, int] = {}
-    for card in cards:
-        key = f"memory_cards (seed {spec.seed}) card {card.id}"
-        probs += [("memory_cards", m) for m in verify_cover(card, bag)]
-        rows, cols = len(card.pattern), max((len(r) for r in card.pattern), default=0)
-        if rows > mc.grid.rows or cols > mc.grid.columns:
-            probs.append(("memory_cards.grid", f"{key}: pattern is {rows} x {cols}, the card grid "
-                                               f"{mc.grid.rows} x {mc.grid.columns}"))
-        if not mc.cells.min <= card.cells <= mc.cells.max:
-            probs.append(("memory_cards.cells", f"{key}: {card.cells} drops, allowed {mc.cells.min}..{mc.cells.max}"))
-        if card.pattern in first:
-            probs.append(("memory_cards", f"{key}: same pattern as card {first[card.pattern]}"))
-        first.setdefault(card.pattern, card.id)
-        if card.cat == (card.cloud is not None):
-            probs.append(("memory_cards", f"{key}: a card shows either a cloud symbol or a cat"))
-        hi = mc.points.max + (mc.points.cat_bonus if card.cat else 0)
-        lo = mc.points.min + (mc.points.cat_bonus if card.cat else 0)
-        if not lo <= card.points <= hi:
-            probs.append(("memory_cards.points", f"{key}: {card.points} points, expected {lo}..{hi}"))
-    cats = sum(c.cat for c in cards)
-    if cats != mc.cats:
-        probs.append(("memory_cards.cats", f"generator made {cats} cat cards, expected {mc.cats}"))
-    counts = symbol_counts(spec, cards)
-    if counts and max(counts.values()) - min(counts.values()) > 1:
-        shown = ", ".join(f"{k} {v}" for k, v in counts.items())
-        probs.append(("memory_cards", f"cloud symbols are not spread evenly over the types: {shown}"))
-    for i, t in enumerate(spec.cloud_tokens.types):
-        for sym, need in t.condition.items():
-            if sym in counts and counts[sym] < need:
-                probs.append((f"cloud_tokens.types[{i}].condition.{sym}",
-                              f"needs {need} cards showing {sym}, but the deck has {counts[sym]}"))
-    return probs
-
-
-def symbol_counts(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> dict[str, int]:
-    """How many cards show each cloud symbol (cloud-type order)."""
-    return {t.id: sum(c.cloud == t.id for c in cards) for t in spec.cloud_tokens.types}
-
-
-def legal_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
-    """Every static problem of the spec: component counts and colours, then the generated deck and its proofs."""
-    probs = component_problems(spec)
-    if any(k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs):
-        return probs  # the deck cannot be generated meaningfully from a broken bag, grid or colour list
-    try:
-        cards = generate_memory_cards(spec, spec.seed)
-    except KitError as e:
-        return probs + [("memory_cards", str(e))]
-    return probs + card_problems(spec, cards)
 
 
 @dataclass(frozen=True)
@@ -155,7 +97,7 @@ def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, exe
     spread = (max(rates) - min(rates)) if runs else math.nan
 
     rep = BalanceReport(kit=kit, game="raindrops", games_per_setting=budget.default, seed=seed)
-    ses = tuple(float(s[1]) / math.sqrt(max(1.0, float(k))) for s, k in zip(stats, n))
+    ses = tuple(float(s[1]) / math.sqrt(max(1.0, float(k))) for s, k in zip(stats, n, strict=True))
     rep.tolerances += [
         bounded("memory cards: Spearman rank correlation of printed points with measured difficulty "
                 "(out of sample)",
@@ -169,7 +111,7 @@ def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, exe
                 "game.balance.unfinished_share", ("cards",)),
     ]
     rows = []
-    for c, (m, sd, lo, hi), u in zip(cards, stats, tally["unfinished"]):
+    for c, (m, _sd, lo, hi), u in zip(cards, stats, tally["unfinished"], strict=True):
         rows.append([c.id, c.cells, c.cloud or "cat", c.points, round(c.difficulty, 3), round(m, 3),
                      round(lo, 3), round(hi, 3), int(u)])
     rep.tables.append(Table("Memory cards: printed points and measured difficulty (mean drops to complete alone)",
@@ -198,7 +140,7 @@ def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, exe
         "cards": [{"id": c.id, "cells": c.cells, "cloud": c.cloud, "cat": c.cat, "points": c.points,
                    "difficulty_build": c.difficulty, "difficulty": s[0], "difficulty_sd": s[1],
                    "difficulty_low": s[2], "difficulty_high": s[3], "unfinished": int(u)}
-                  for c, s, u in zip(cards, stats, tally["unfinished"])],
+                  for c, s, u in zip(cards, stats, tally["unfinished"], strict=True)],
     }
     rep.figures["cloud_reach"] = {
         "cards_completed": bal.cloud_reach_cards,
@@ -224,7 +166,7 @@ def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, exe
         rep.tolerances += tols
         rep.headline = figures.pop("headline", {})
         rep.figures["full_game"] = figures
-        rep.notes.append(f"Full games: per player count and mode (greedy in every seat = like tables for the seat "
-                         f"test; one greedy against random, the greedy seat rotating = a skill comparison), at most "
-                         f"game.balance.play.games each because a full game costs far more than a solo card.")
+        rep.notes.append("Full games: per player count and mode (greedy in every seat = like tables for the seat "
+                         "test; one greedy against random, the greedy seat rotating = a skill comparison), at most "
+                         "game.balance.play.games each because a full game costs far more than a solo card.")
     return rep

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.games.raindrops.playthrough import play_transcript
+from generator.games.raindrops.transcript import play_transcript
 from tests.games.raindrops.test_rules_fixtures import game
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
+
+import numpy as np
 
 from generator.games.raindrops.policies import GreedyPolicy
 from generator.games.raindrops.rules import Raindrops
@@ -11,7 +12,7 @@ from generator.games.raindrops.rules import Raindrops
 
 def play_transcript(game: Raindrops, seed: int, players: int) -> str:
     """Play one game from `seed` with the greedy policy in every seat and return its log and scores."""
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     st = game.new_state(players, rng, log=True)
     pol = GreedyPolicy(game, pure=True)
     while st.phase != "over":
@@ -25,7 +26,7 @@ def play_transcript(game: Raindrops, seed: int, players: int) -> str:
     lines = [f"Raindrops playthrough (ruleset {RULESET_VERSION}): {players} players, seed {seed}, greedy in every seat",
              (f"house rules: bag_empties {p.bag_empties}, final_placement {p.final_placement}, bonus_per_tile "
               f"{p.bonus_per_tile}, wild_bonus {wild}, bonus_refill {p.bonus_refill}"), *(st.log or [])]
-    for i, s in enumerate(out.scores):
+    for i, s in enumerate(out.parts):
         lines.append(f"seat {i}: A {s.cards} + B {s.bonus} + C {s.clouds} + D {s.thunder} + E {s.incomplete} "
                      f"= {s.total}")
     lines.append(f"winners {list(out.winners)} (tie-break: {out.tie_break}; end: {out.trigger}; "
