@@ -75,10 +75,10 @@ def test_list_and_schema():
     r = pnpkit("list")
     assert r.returncode == 0 and "ripple_rush" in r.stdout
     games = r.stdout[r.stdout.index("registered games"):]
-    from generator.games.registry import games as registered
+    from generator.games.registry import BUILTIN, games as registered
 
-    for gid, plugin in registered().items():  # every game with its ruleset version
-        assert gid in games and plugin.ruleset in games
+    for gid in BUILTIN:  # every built-in game with its ruleset version (the subprocess sees no test plugin)
+        assert gid in games and registered()[gid].ruleset in games
     s = pnpkit("schema")
     assert s.returncode == 0
     import json
@@ -393,9 +393,17 @@ def _probe(kit: Path, pre: str = "") -> str:
     return r.stdout.strip().splitlines()[-1]
 
 
+SELF_PLAY_IN_PRINT = {"raindrops"}
+"""Kits whose printed pieces come from seeded self-play, so composing them (validate composes everything)
+runs a kernel: Raindrops memory-card points are ranks of a measured difficulty (10,800 solo games; compiled
+1.9 s, pure Python 13.7 s), so it keeps numba. Its legal checks alone load none
+(tests/games/raindrops/test_shape.py)."""
+
+
 @pytest.mark.parametrize("kit", sorted((ROOT / "layouts").glob("*/kit.yaml")), ids=lambda p: p.parent.name)
 def test_validate_does_not_import_numba(kit):
-    assert _probe(kit.parent) == "numba loaded: False exit: 0"
+    loads = kit.parent.name in SELF_PLAY_IN_PRINT
+    assert _probe(kit.parent) == f"numba loaded: {loads} exit: 0"
 
 
 def test_the_numba_probe_sees_numba():
