@@ -13,16 +13,16 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor  # noqa: E402
-from generator.engine.runner import Tally, run  # noqa: E402
-from tests.engine.toy import DiceRace  # noqa: E402
+from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+from generator.engine.runner import Tally, run
+from tests.engine.toy import DiceRace
 
 
 def timed(fn: Callable[[], Tally]) -> tuple[float, Tally]:

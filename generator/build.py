@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import generator.games.registry as registry
-from generator.games.registry import GamePlugin
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, RenderError, SpecError
+from generator.games.registry import GamePlugin
 from generator.i18n.texts import Texts, missing_ids
 from generator.layout.compose import Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
@@ -556,7 +556,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                 extras = print_data(kit, kit_seed) if extras is None else extras
                 heard: list[str] = []
 
-                def hear(message: str) -> None:
+                def hear(message: str, heard: list[str] = heard) -> None:  # this language's list
                     heard.append(message)
                     warn(message)
 

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -182,14 +182,14 @@ def _usage(message: str) -> None:
 
 @app.command()
 def build(
-    kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"),
-    paper: Optional[str] = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"),
+    paper: str | None = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
-    mode: Optional[str] = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
-    duplex: Optional[str] = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
+    mode: str | None = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
+    duplex: str | None = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
     force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
 ) -> None:
@@ -266,7 +266,7 @@ def export(
 
 
 @app.command()
-def validate(kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
+def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
@@ -323,8 +323,8 @@ def serve(
     port: int = typer.Option(8000, "--port", help="TCP port"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
-    lang: Optional[str] = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
-    paper: Optional[str] = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
+    lang: str | None = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
+    paper: str | None = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
     games: int = typer.Option(200, "--games", help="games per setting the page's 'run check' button starts with"),
 ) -> None:
     """Live preview in the browser: every component's pages, rebuilt incrementally when a file of the kit
@@ -374,7 +374,7 @@ def list_kits() -> None:
 
 
 @app.command()
-def schema(game: Optional[str] = typer.Option(None, "--game", help="print only this game's section schema")) -> None:
+def schema(game: str | None = typer.Option(None, "--game", help="print only this game's section schema")) -> None:
     """Print the JSON Schema of a kit spec (kit.yaml) for editor completion."""
     def go() -> None:
         from generator.spec.schema import kit_schema
@@ -385,13 +385,13 @@ def schema(game: Optional[str] = typer.Option(None, "--game", help="print only t
 
 @app.command()
 def check(
-    kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)"),
-    games: Optional[int] = typer.Option(None, "--games", help="games per setting (default: the spec's balance.games)"),
-    seed: Optional[int] = typer.Option(None, "--seed", help="run seed (default: the kit's kit.seed)"),
-    workers: Optional[int] = typer.Option(None, "--workers", help="worker processes (default: all cores)"),
-    dask: Optional[str] = typer.Option(None, "--dask", help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
-    json_path: Optional[Path] = typer.Option(None, "--json", help="write every figure to this JSON file"),
-    report: Optional[Path] = typer.Option(None, "--report", help="write a self-contained HTML report"),
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    games: int | None = typer.Option(None, "--games", help="games per setting (default: the spec's balance.games)"),
+    seed: int | None = typer.Option(None, "--seed", help="run seed (default: the kit's kit.seed)"),
+    workers: int | None = typer.Option(None, "--workers", help="worker processes (default: all cores)"),
+    dask: str | None = typer.Option(None, "--dask", help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
+    json_path: Path | None = typer.Option(None, "--json", help="write every figure to this JSON file"),
+    report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     refit: bool = typer.Option(False, "--refit", help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)"),
 ) -> None:
     """Prove kits legal (static checks) and balanced (seeded self-play against the spec's tolerances).
@@ -400,10 +400,10 @@ def check(
     doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any fails;
     3: none fails but some are still undecided at the cap."""
     def go() -> None:
-        from generator.build import check_kits, game_module, load_kits
-        from generator.engine.executors import make_executor
         from dataclasses import replace
 
+        from generator.build import check_kits, game_module, load_kits
+        from generator.engine.executors import make_executor
         from generator.engine.sequential import CachingExecutor, judge
         from generator.engine.verdict import Verdict
         from generator.render.console import print_report
@@ -467,7 +467,7 @@ def check(
 
 @app.command()
 def warmup(
-    kits: Optional[list[Path]] = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
     games: int = typer.Option(2, "--games", help="games per setting in the warm-up run (any number compiles)"),
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from generator.engine.runner import Chunk, Simulation, Tally, play_chunk
 from generator.errors import KitError
@@ -19,7 +20,7 @@ def _check_workers(workers: int | None, option: str = "--workers") -> None:
 class SerialExecutor:
     """Plays every chunk in this process, in order."""
 
-    def __enter__(self) -> "SerialExecutor":
+    def __enter__(self) -> SerialExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -51,7 +52,7 @@ class ProcessExecutor:
         self.workers = workers or os.cpu_count() or 1
         self._pool: ProcessPoolExecutor | None = None
 
-    def __enter__(self) -> "ProcessExecutor":
+    def __enter__(self) -> ProcessExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -110,7 +111,7 @@ class DaskExecutor:
         self._client: Any = None
         self._cluster: Any = None
 
-    def __enter__(self) -> "DaskExecutor":
+    def __enter__(self) -> DaskExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:

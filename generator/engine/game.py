@@ -10,7 +10,8 @@ Compiled kernels keep their own seeded streams; they are checked against these r
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence, TypeVar, runtime_checkable
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 

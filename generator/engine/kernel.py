@@ -8,7 +8,8 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, TypeVar, cast
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def jit(fn: F) -> F:
 def py_func(fn: F) -> F:
     """The uncompiled Python function behind a `jit`/`jit_noref`/`jit_inline` function, typed as `fn` itself
     (`.py_func` is set on both paths, but a Dispatcher's attribute is not visible to the type checker)."""
-    return cast(F, getattr(fn, "py_func"))
+    return cast(F, getattr(fn, "py_func"))  # noqa: B009 (the checker cannot see a Dispatcher's attribute)
 
 
 def _nrt_off_supported() -> bool:

@@ -7,8 +7,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
-from generator.engine.verdict import (Evidence, Exact, Verdict, decide, games_to_decide, interval,
-                                     method)
+from generator.engine.verdict import Evidence, Exact, Verdict, decide, games_to_decide, interval, method
 
 
 @dataclass(frozen=True)

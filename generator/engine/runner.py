@@ -8,8 +8,9 @@ in chunk order: keys starting with "games." are concatenated (one entry per game
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -96,7 +97,7 @@ class Executor(Protocol):
         ...
 
 
-def run(sim: Simulation, games: int, seed: int, executor: "Executor | None" = None,
+def run(sim: Simulation, games: int, seed: int, executor: Executor | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Tally:
     """Play a whole run and return the merged tally; the result depends only on (sim, games, seed)."""
     from generator.engine.executors import SerialExecutor

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
-from generator.errors import LayoutError
 import generator.games.registry as registry
+from generator.errors import LayoutError
 from generator.i18n.texts import Texts
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.ops import Face, Page
 from generator.layout.text import Measure
 from generator.spec.kit import Kit
 from generator.spec.print import PrintSpec
-
 
 
 @dataclass(frozen=True)

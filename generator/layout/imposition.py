@@ -10,12 +10,18 @@ horizontal axis of a landscape page; short edge: the other one), then shifted by
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, Sequence
+from typing import Final
 
 from generator.errors import LayoutError
 from generator.layout.marks import (
-    MARK_GAP, RULER_SPAN, RULER_THICKNESS, crop_marks, cut_lines, ruler,
+    MARK_GAP,
+    RULER_SPAN,
+    RULER_THICKNESS,
+    crop_marks,
+    cut_lines,
+    ruler,
 )
 from generator.layout.ops import Circle, Face, Line, Op, Page, Place, Text
 from generator.spec.print import PrintSpec

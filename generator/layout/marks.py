@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from collections.abc import Sequence
+from typing import Final
 
 from generator.layout.ops import Line, Op, Place, Rect, Text
 from generator.units import mm

@@ -106,7 +106,7 @@ class Place:
 
     x: float
     y: float
-    ops: tuple["Op", ...]
+    ops: tuple[Op, ...]
     clip: tuple[float, float, float, float] | None = None
     rotate: float = 0.0
     scale: float = 1.0

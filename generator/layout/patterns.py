@@ -5,7 +5,7 @@ the shape, waves are cut where they leave it. No clipping path is needed, so the
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from generator.layout.ops import Circle, Line, Op, Polygon
 
@@ -29,7 +29,7 @@ def pattern_ink(background: str) -> str:
     still shows when the page is printed in grey)."""
     if luminance(background) > 0.35:
         r, g, b = (int(background[i:i + 2], 16) for i in (1, 3, 5))
-        return "#{:02x}{:02x}{:02x}".format(int(r * 0.45), int(g * 0.45), int(b * 0.45))
+        return f"#{int(r * 0.45):02x}{int(g * 0.45):02x}{int(b * 0.45):02x}"
     return "#ffffff"
 
 

@@ -3,7 +3,7 @@ size at which everything fits, and the kit's version. Games add their own pictur
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from generator.errors import LayoutError
 from generator.layout.compose import Context

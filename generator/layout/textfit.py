@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from generator.errors import LayoutError, LocatedLayoutError
+from generator.errors import LocatedLayoutError
 from generator.layout.compose import Component
 from generator.layout.ops import Op, Page, Place, Rect, Text
 from generator.layout.text import Measure

@@ -3,8 +3,9 @@ and reproducibly (same parts, same bytes)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from generator.errors import RenderError
 from generator.resources import atomic_write

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
-from generator.errors import Problem, SpecError
 import generator.games.registry as registry
+from generator.errors import Problem, SpecError
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.paths import resolve_dir, resolve_inside

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-from generator.errors import KitError
 import generator.games.registry as registry
+from generator.errors import KitError
 from generator.spec.kit import ComponentSpec, KitMeta, game_model
 from generator.spec.print import PrintSpec
 

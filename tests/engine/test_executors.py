@@ -11,8 +11,8 @@ import pytest
 
 from generator.engine.executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
 from generator.engine.runner import Tally, run
-from tests.engine.toy import DiceRace
 from generator.errors import KitError
+from tests.engine.toy import DiceRace
 
 SIM = DiceRace(players=3, target=20)
 GAMES, SEED, CHUNK = 1200, 2024, 200  # 6 chunks: more chunks than workers, so completion order varies

@@ -12,9 +12,9 @@ from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.report import BalanceReport, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, CachingExecutor, as_budget, judge
-from tests.engine.toy import DiceRace
 from generator.engine.verdict import Proportion, Verdict
 from generator.spec.base import Bound
+from tests.engine.toy import DiceRace
 
 
 def toy_report(games: int | Budget, seed: int, executor: Any, bounds: dict[str, Bound]) -> BalanceReport:

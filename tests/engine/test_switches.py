@@ -10,8 +10,8 @@ from generator.engine.report import BalanceReport
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.switches import switch_effects, switch_table, switch_values
-from tests.engine.toy import DiceRace
 from generator.spec.base import SpecModel
+from tests.engine.toy import DiceRace
 
 
 class FakeRules(SpecModel):

@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 import copy
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from generator.games import registry
 from generator.spec.yamlio import read_yaml
@@ -17,7 +18,7 @@ from generator.spec.yamlio import read_yaml
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw(kit: str) -> Any:
     data, _ = read_yaml(ROOT / "layouts" / kit / "kit.yaml", f"layouts/{kit}/kit.yaml")
     return data["game"]

@@ -8,7 +8,11 @@ import pytest
 
 from generator.errors import LayoutError
 from generator.layout.imposition import (
-    calibration_pages, card_grid, impose_cards, impose_sheets, sheet_slot,
+    calibration_pages,
+    card_grid,
+    impose_cards,
+    impose_sheets,
+    sheet_slot,
 )
 from generator.layout.marks import RULER_THICKNESS
 from generator.layout.ops import Face, Line, Place, Rect, dump, iter_texts

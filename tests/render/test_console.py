@@ -7,10 +7,10 @@ import io
 from rich.console import Console
 
 from generator.engine.report import BalanceReport, Table, Tolerance
-from generator.engine.verdict import Proportion
 from generator.engine.runner import run
-from tests.engine.toy import DiceRace
+from generator.engine.verdict import Proportion
 from generator.render.console import print_report, progress_bar
+from tests.engine.toy import DiceRace
 
 PASSING = Tolerance("seat 1 win share (3 players)", Proportion(680, 2000), 0.25, 0.40, "game.balance.first_seat",
                     games=2000)

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
-from generator.engine.verdict import Exact, Proportion
 from generator.engine.runner import run
 from generator.engine.stats import wilson
-from tests.engine.toy import DiceRace
+from generator.engine.verdict import Exact, Proportion
 from generator.errors import RenderError
 from generator.render.html_report import to_html, write_html, write_json
+from tests.engine.toy import DiceRace
 
 HOSTILE = '<script>alert("x")</script> & </svg>'
 

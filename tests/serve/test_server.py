@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from generator.serve import Preview, make_app  # noqa: E402
+from generator.serve import Preview, make_app
 
 ROOT = Path(__file__).resolve().parents[2]
 

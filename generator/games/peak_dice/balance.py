@@ -4,20 +4,21 @@ stalled games and the value of the re-roll, checked against the spec's `balance:
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
-from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion
 from generator.engine.stats import hist_mean_sd, hist_percentiles, mean_ci, wilson
+from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.sim import Simulation
+from generator.games.peak_dice.spec import PeakDiceGame
 from generator.games.peak_dice.tables import Tables, build_tables
 from generator.spec.base import Bound
-from generator.games.peak_dice.spec import PeakDiceGame
 
 GAME_ID = "peak_dice"
 REROLL_PLAYERS = 3

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from generator.games.peak_dice.rules import miss_cost, miss_penalty, second_lowest
-from generator.games.peak_dice.tables import achievable_sums
 from generator.games.peak_dice.spec import WHITE, PeakDiceGame
+from generator.games.peak_dice.tables import achievable_sums
 
 EXAMPLE_OFFSETS = (-2, -1, -2, 1)
 """Shape of the example column around the middle sum (gives the seed's 9, 10, 9, 12 for six d6)."""

@@ -18,7 +18,15 @@ import numpy as np
 
 from generator.engine.kernel import jit, jit_noref, rand_below
 from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_reroll, plan_workspace
-from generator.games.peak_dice.sheet import NEG, Setup, Workspace, colour_sums, do_write, is_legal_write, workspace
+from generator.games.peak_dice.sheet import (
+    NEG,
+    Setup,
+    Workspace,
+    colour_sums,
+    do_write,
+    is_legal_write,
+    workspace,
+)
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1

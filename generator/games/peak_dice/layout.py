@@ -7,7 +7,8 @@ dice faces. Generated sheet variants arrive in `ctx.extras["variants"]` (the sam
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -15,8 +16,8 @@ from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
-from generator.layout.summary import section, summary_face
 from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.units import mm, paper_size
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generator.games.peak_dice.tables import achievable_sums
 from generator.games.peak_dice.spec import WHITE, PeakDiceGame, PlainDie
+from generator.games.peak_dice.tables import achievable_sums
 
 
 def row_fill_problem(name: str, length: int, peak: int, sums: list[int]) -> str | None:

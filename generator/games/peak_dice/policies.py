@@ -24,11 +24,10 @@ module-level random): the dice, and the random policy's choices among the legal 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
-
 
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_reroll, plan_workspace

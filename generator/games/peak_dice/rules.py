@@ -15,15 +15,16 @@ reaches the spec's turn limit. A full column scores its second lowest value, equ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence, Union
+from typing import Literal, Union
 
 import numpy as np
 
-from generator.games.peak_dice import GAME
 from generator.errors import RuleViolation
-from generator.games.peak_dice.tables import Tables, build_tables
+from generator.games.peak_dice import GAME
 from generator.games.peak_dice.spec import PeakDiceGame
+from generator.games.peak_dice.tables import Tables, build_tables
 
 RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/peak_dice/__init__.py)
 """Bump when a rule changes (it moves balance); the CHANGELOG has a Rules section.

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from generator.spec.base import SequentialCheck, MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SpecModel
+from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SequentialCheck, SpecModel
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
 PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]

@@ -11,8 +11,8 @@ import numpy as np
 from generator.engine.runner import run
 from generator.games.peak_dice.legal import row_fill_problem
 from generator.games.peak_dice.sim import Simulation
-from generator.games.peak_dice.tables import build_tables
 from generator.games.peak_dice.spec import PeakDiceGame
+from generator.games.peak_dice.tables import build_tables
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 

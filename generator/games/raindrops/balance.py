@@ -5,16 +5,17 @@ cloud-condition reachability, then the full games (self-play, `sim.full_game_rep
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence, cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Table, bounded
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
-from generator.engine.verdict import Extreme, Proportion, RankCorrelationOfMeans
 from generator.engine.stats import mean_ci, spearman, wilson
+from generator.engine.verdict import Extreme, Proportion, RankCorrelationOfMeans
 from generator.games.raindrops.components import build_bag
 from generator.games.raindrops.difficulty import measure
 from generator.games.raindrops.legal import symbol_counts
@@ -58,7 +59,7 @@ SeedSequence(game.seed), so the printed points (fitted on the build sample) are 
 when the check runs at the kit's own seed."""
 
 
-def balance_report(spec: "RaindropsGame", *, games: int | Budget, seed: int, executor: Executor | None,
+def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, executor: Executor | None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
     """Card-level balance: seeded solo games per memory card re-measure difficulty against the printed
     points (out of sample: a seed stream the build never used); simulated players measure how often each

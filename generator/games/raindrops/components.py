@@ -108,7 +108,7 @@ def _half(v: str | list[str]) -> Half:
     return (v,) if isinstance(v, str) else tuple(sorted(v))
 
 
-def build_bag(spec: "RaindropsGame") -> tuple[RaindropTile, ...]:
+def build_bag(spec: RaindropsGame) -> tuple[RaindropTile, ...]:
     """Every raindrop tile of the bag, numbered 1.. in spec order."""
     out: list[RaindropTile] = []
     for kind in spec.bag.tiles:
@@ -118,7 +118,7 @@ def build_bag(spec: "RaindropsGame") -> tuple[RaindropTile, ...]:
     return tuple(out)
 
 
-def build_bonus_tiles(spec: "RaindropsGame") -> tuple[BonusTile, ...]:
+def build_bonus_tiles(spec: RaindropsGame) -> tuple[BonusTile, ...]:
     """Every bonus tile, numbered 1.. in spec order."""
     every = tuple(sorted(c.id for c in spec.colours))
     two = spec.rules.wild_bonus == "two_colours"
@@ -136,7 +136,7 @@ def build_bonus_tiles(spec: "RaindropsGame") -> tuple[BonusTile, ...]:
     return tuple(out)
 
 
-def build_cloud_tokens(spec: "RaindropsGame") -> tuple[CloudToken, ...]:
+def build_cloud_tokens(spec: RaindropsGame) -> tuple[CloudToken, ...]:
     """Every cloud token, stack by stack, top (gold) first."""
     out: list[CloudToken] = []
     for t in spec.cloud_tokens.types:
@@ -146,7 +146,7 @@ def build_cloud_tokens(spec: "RaindropsGame") -> tuple[CloudToken, ...]:
     return tuple(out)
 
 
-def build_thunder_tokens(spec: "RaindropsGame") -> tuple[ThunderToken, ...]:
+def build_thunder_tokens(spec: RaindropsGame) -> tuple[ThunderToken, ...]:
     """Every thunder token, in spec order (shuffle before play)."""
     out: list[ThunderToken] = []
     for v in spec.thunder_tokens.values:
@@ -165,7 +165,7 @@ def bag_pairs(bag: tuple[RaindropTile, ...]) -> frozenset[tuple[str, str]]:
     return frozenset(out)
 
 
-def component_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
+def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
     """Count and colour problems of the components, each with its key path in the `game:` section."""
     probs: list[tuple[str, str]] = []
     ids = [c.id for c in spec.colours]

@@ -8,7 +8,7 @@ neighbours are therefore covered, and tries a tile to its right or below. So "no
 
 from __future__ import annotations
 
-from typing import Collection, Sequence
+from collections.abc import Collection, Sequence
 
 from generator.errors import KitError
 from generator.games.raindrops.components import MemoryCard, RaindropTile, bag_pairs

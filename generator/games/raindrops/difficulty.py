@@ -13,8 +13,8 @@ cards against each other, it does not predict game length. A card's difficulty i
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 

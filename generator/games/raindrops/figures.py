@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.games.raindrops.components import (build_bag, build_bonus_tiles, build_cloud_tokens,
-                                                  build_thunder_tokens)
+from generator.games.raindrops.components import (
+    build_bag,
+    build_bonus_tiles,
+    build_cloud_tokens,
+    build_thunder_tokens,
+)
 from generator.games.raindrops.memory import generate_memory_cards
 from generator.games.raindrops.rules import MARKER_START, SPECIALS, Params
 

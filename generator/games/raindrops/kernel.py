@@ -36,8 +36,15 @@ import numpy as np
 from generator.engine.kernel import jit
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
-from generator.games.raindrops.policies import (DROP_COL, DROP_IDX, DROP_KIND, DROP_LEN, DROP_PATH, GreedyPolicy,
-                                                best_drop)
+from generator.games.raindrops.policies import (
+    DROP_COL,
+    DROP_IDX,
+    DROP_KIND,
+    DROP_LEN,
+    DROP_PATH,
+    GreedyPolicy,
+    best_drop,
+)
 from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
 
 MT_N = 624

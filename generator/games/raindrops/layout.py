@@ -4,15 +4,16 @@ pictures are drawn in raindrops_art; identical pieces share one Face (the render
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context, compose_components, sheet_component
-from generator.layout.summary import section, summary_face
-from generator.layout.imposition import impose_cards
 from generator.games.raindrops import layout_art as art
+from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
+from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm

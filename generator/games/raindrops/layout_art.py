@@ -3,7 +3,7 @@ the cloud and thunder shapes, arrows, special-action icons and split (wild) drop
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect
 from generator.layout.shapes import symbol

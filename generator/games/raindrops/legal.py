@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from generator.games.raindrops.spec import RaindropsGame
 
 
-def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[tuple[str, str]]:
+def card_problems(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> list[tuple[str, str]]:
     """Problems of a generated deck: stored covers, fit, distinctness, cloud spread, points range."""
     mc = spec.memory_cards
     bag = build_bag(spec)
@@ -58,12 +58,12 @@ def card_problems(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> list[
     return probs
 
 
-def symbol_counts(spec: "RaindropsGame", cards: tuple[MemoryCard, ...]) -> dict[str, int]:
+def symbol_counts(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> dict[str, int]:
     """How many cards show each cloud symbol (cloud-type order)."""
     return {t.id: sum(c.cloud == t.id for c in cards) for t in spec.cloud_tokens.types}
 
 
-def legal_problems(spec: "RaindropsGame") -> list[tuple[str, str]]:
+def legal_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
     """Every static problem of the spec: component counts and colours, then the generated deck and its proofs."""
     probs = component_problems(spec)
     if any(k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs):

@@ -69,7 +69,7 @@ def _grow(rng: np.random.Generator, rows: int, cols: int, n_cells: int, connecte
     return _crop(cells)
 
 
-def generate_patterns(spec: "RaindropsGame", seed: int) -> list[tuple[Pattern, tuple[Domino, ...]]]:
+def generate_patterns(spec: RaindropsGame, seed: int) -> list[tuple[Pattern, tuple[Domino, ...]]]:
     """`count` distinct patterns with their solver-found covers, in generation order."""
     mc = spec.memory_cards
     bag = build_bag(spec)
@@ -107,7 +107,7 @@ def points_from_difficulty(difficulty: np.ndarray, cat: np.ndarray, p_min: int, 
     return points
 
 
-def _assign_symbols(spec: "RaindropsGame", difficulty: np.ndarray,
+def _assign_symbols(spec: RaindropsGame, difficulty: np.ndarray,
                     rng: np.random.Generator) -> tuple[np.ndarray, list[str | None]]:
     mc = spec.memory_cards
     n = difficulty.shape[0]
@@ -130,7 +130,7 @@ def _assign_symbols(spec: "RaindropsGame", difficulty: np.ndarray,
 _DECKS: dict[tuple[str, int], tuple[MemoryCard, ...]] = {}
 
 
-def generate_memory_cards(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard, ...]:
+def generate_memory_cards(spec: RaindropsGame, seed: int) -> tuple[MemoryCard, ...]:
     """The memory-card deck for `seed`: patterns, proofs, build-time difficulty, cloud/cat, points.
 
     Deterministic, so one build's legal check and print data share one generation (cached per spec + seed)."""
@@ -142,8 +142,10 @@ def generate_memory_cards(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard,
     return _DECKS[key]
 
 
-def _generate(spec: "RaindropsGame", seed: int) -> tuple[MemoryCard, ...]:
-    from generator.games.raindrops.difficulty import measure  # compiled solo games: loaded only to build a deck
+def _generate(spec: RaindropsGame, seed: int) -> tuple[MemoryCard, ...]:
+    from generator.games.raindrops.difficulty import (
+        measure,  # compiled solo games: loaded only to build a deck
+    )
 
     mc = spec.memory_cards
     pats = generate_patterns(spec, seed)

@@ -14,14 +14,30 @@ fitting pair per tile). tests/games/raindrops/test_sim_fast.py proves them equal
 from __future__ import annotations
 
 import itertools
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from generator.engine.kernel import jit, py_func
-from generator.games.raindrops.rules import (SPECIALS, Action, Cell, Drop, EndPlacement, Held, KeepCards,
-                                             KeepThunder, NoSpecial, Place, PlaceBonus, Raindrops, RefillBonus,
-                                             Special, State, TakeBonus, TakeCard)
+from generator.games.raindrops.rules import (
+    SPECIALS,
+    Action,
+    Cell,
+    Drop,
+    EndPlacement,
+    Held,
+    KeepCards,
+    KeepThunder,
+    NoSpecial,
+    Place,
+    PlaceBonus,
+    Raindrops,
+    RefillBonus,
+    Special,
+    State,
+    TakeBonus,
+    TakeCard,
+)
 
 
 def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:

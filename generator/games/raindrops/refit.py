@@ -10,8 +10,9 @@ the issue is "within 5%"; this keeps it within 0%).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from generator.games.raindrops.components import MemoryCard
 from generator.games.registry import Refit

@@ -32,14 +32,21 @@ from __future__ import annotations
 
 import copy
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.components import (SEED_PLAYERS, BonusTile, CloudToken, MemoryCard,
-                                                  RaindropTile, ThunderToken)
+from generator.games.raindrops.components import (
+    SEED_PLAYERS,
+    BonusTile,
+    CloudToken,
+    MemoryCard,
+    RaindropTile,
+    ThunderToken,
+)
 
 SPECIALS = ("flip", "swap", "top")
 """Slots of the special-action area, left to right (a fact of the player board)."""
@@ -81,7 +88,7 @@ class Params:
         return 2 * self.tiles_per_column
 
     @classmethod
-    def from_spec(cls, spec: object) -> "Params":
+    def from_spec(cls, spec: object) -> Params:
         """Read the figures from a validated `RaindropsGame`."""
         r = spec.rules  # type: ignore[attr-defined]
         return cls(columns=spec.window.columns, tiles_per_column=spec.window.tiles_per_column,  # type: ignore[attr-defined]
@@ -186,7 +193,7 @@ class Held:
     since: int = 0
     """The holder's own turn count when the card was taken (0 = dealt at set-up)."""
 
-    def copy(self) -> "Held":
+    def copy(self) -> Held:
         return Held(self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh, self.since)
 
 
@@ -206,7 +213,7 @@ class PlayerState:
     completed_after: list[int] = field(default_factory=list)
     """Own turns each completed card was held (parallel to `completed`); measures card difficulty in play."""
 
-    def copy(self) -> "PlayerState":
+    def copy(self) -> PlayerState:
         return PlayerState([h.copy() for h in self.held], list(self.completed), list(self.reserve),
                            list(self.bonus_reserve), list(self.used_bonuses), list(self.clouds),
                            list(self.thunder), self.marker, list(self.dealt), self.turns,
@@ -244,7 +251,7 @@ class State:
     """Turns begun (over all players)."""
     log: list[str] | None = None
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         rng = copy.deepcopy(self.rng)  # the fork draws what the original would have drawn
         return State([p.copy() for p in self.players], [list(c) for c in self.columns], list(self.bag),
                      list(self.discard), list(self.bonus_stack), list(self.bonus_offer), list(self.thunder_stack),
@@ -328,7 +335,7 @@ class Raindrops:
                                       if y in self.colour_at[cid]) for cid, cells in self.card_cells.items()}
 
     @classmethod
-    def from_spec(cls, spec: object, cards: Sequence[MemoryCard]) -> "Raindrops":
+    def from_spec(cls, spec: object, cards: Sequence[MemoryCard]) -> Raindrops:
         """Build from a validated RaindropsGame and its memory cards."""
         from generator.games.raindrops import components as comp
         return cls(Params.from_spec(spec), comp.build_bag(spec), cards, comp.build_bonus_tiles(spec),  # type: ignore[arg-type]

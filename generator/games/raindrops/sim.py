@@ -10,16 +10,17 @@ seats) and returns tables, charts, tolerances and figures for the game's balance
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from generator.engine.report import Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Tally, run
 from generator.engine.sequential import Budget, as_budget
-from generator.engine.verdict import Evidence, Extreme, Mean, Proportion, Ratio, RankCorrelationOfMeans
 from generator.engine.stats import hist_percentiles, spearman, wilson
+from generator.engine.verdict import Evidence, Extreme, Mean, Proportion, RankCorrelationOfMeans, Ratio
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change

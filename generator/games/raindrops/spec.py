@@ -14,7 +14,6 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from generator.spec.base import (
-    SequentialCheck,
     MAX_GAMES,
     MAX_PIECES,
     MAX_POINTS,
@@ -23,6 +22,7 @@ from generator.spec.base import (
     MAX_TURNS,
     Bound,
     IntKey,
+    SequentialCheck,
     SpecModel,
 )
 

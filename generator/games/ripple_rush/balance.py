@@ -4,7 +4,8 @@ figures with 95% intervals, and the spec's tolerances checked against the refere
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -16,8 +17,8 @@ from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Pr
 from generator.games.ripple_rush import GAME
 from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
-from generator.spec.base import Bound
 from generator.games.ripple_rush.spec import RippleRushGame
+from generator.spec.base import Bound
 
 
 def setting_seed(seed: int, players: int, index: int) -> int:

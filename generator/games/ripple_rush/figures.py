@@ -30,7 +30,9 @@ def print_data(spec: RippleRushGame, seed: int) -> dict[str, Any]:
     unless asked)."""
     out: dict[str, Any] = {"figures": rule_figures(spec), "variants": []}
     if spec.variants.count > 0:
-        from generator.games.ripple_rush.variants import generate_variants  # self-play: only when variants are asked
+        from generator.games.ripple_rush.variants import (
+            generate_variants,  # self-play: only when variants are asked
+        )
 
         out["variants"] = [v for v in generate_variants(spec, seed) if v.accepted][: spec.variants.count]
     return out

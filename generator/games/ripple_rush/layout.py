@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Context, compose_components, sheet_component

@@ -20,13 +20,14 @@ matters, and -1 does what 0 would.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Sequence, Union
+from typing import Literal, Union
 
 import numpy as np
 
-from generator.games.ripple_rush import GAME
 from generator.errors import RuleViolation
+from generator.games.ripple_rush import GAME
 from generator.games.ripple_rush.spec import RippleRushGame
 
 RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/ripple_rush/__init__.py)
@@ -140,7 +141,7 @@ class Game:
     _suit_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_spec(cls, spec: RippleRushGame, players: int, bonuses: Sequence[int | str] | None = None) -> "Game":
+    def from_spec(cls, spec: RippleRushGame, players: int, bonuses: Sequence[int | str] | None = None) -> Game:
         """The rules of `spec` for `players` players (optionally with another bonus order, top row first)."""
         if not spec.players.min <= players <= spec.players.max:
             raise RuleViolation(f"{players} players: this kit is for {spec.players.min}..{spec.players.max}")

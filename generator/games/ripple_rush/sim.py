@@ -43,7 +43,7 @@ class Setup:
                         self.goal_points, self.x_any, self.any_order)
 
     @classmethod
-    def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> "Setup":
+    def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> Setup:
         """Read the spec (optionally with another bonus order, top row first)."""
         index = {s.id: i for i, s in enumerate(spec.suits)}
         bon = tuple(spec.bonuses) if bonuses is None else bonuses

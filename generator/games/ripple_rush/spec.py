@@ -9,7 +9,6 @@ from typing import Annotated, Literal, Union
 from pydantic import Field, StrictInt, StrictStr, field_validator
 
 from generator.spec.base import (
-    SequentialCheck,
     MAX_BUILD_GAMES,
     MAX_GAMES,
     MAX_PIECES,
@@ -17,6 +16,7 @@ from generator.spec.base import (
     MAX_SEED,
     MAX_SMALL,
     Bound,
+    SequentialCheck,
     SpecModel,
 )
 

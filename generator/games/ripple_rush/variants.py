@@ -43,7 +43,7 @@ def expected_score(spec: RippleRushGame, bonuses: tuple[int | str, ...], seed: i
     return float(t["games.score"].mean())
 
 
-def generate_variants(spec: RippleRushGame, seed: int, executor: Executor | None = None) -> list["Variant"]:
+def generate_variants(spec: RippleRushGame, seed: int, executor: Executor | None = None) -> list[Variant]:
     """Shuffle the row bonuses into distinct sheets until `variants.count` are accepted (or attempts run out);
     every candidate is returned, accepted or not, in the order drawn."""
     v = spec.variants

@@ -3,15 +3,15 @@ figures, charts and the tolerances of `game.balance`."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
-from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.engine.stats import mean_ci, wilson
+from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.games.rummy_cards import GAME_ID
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame

@@ -15,13 +15,14 @@ offered as whole-turn plays or built step by step (TurnGame, at the end of this 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Literal
 
 import numpy as np
 
-from generator.games.rummy_cards import GAME
 from generator.errors import RuleViolation
+from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.spec import RummyCardsGame
 
 RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)

@@ -9,7 +9,15 @@ from typing import Literal
 
 from pydantic import Field, StrictInt
 
-from generator.spec.base import SequentialCheck, MAX_GAMES, MAX_PIECES, MAX_POINTS, MAX_TURNS, Bound, SpecModel
+from generator.spec.base import (
+    MAX_GAMES,
+    MAX_PIECES,
+    MAX_POINTS,
+    MAX_TURNS,
+    Bound,
+    SequentialCheck,
+    SpecModel,
+)
 
 Symbol = Literal["sun", "moon", "star", "heart", "drop", "leaf", "diamond", "club"]
 

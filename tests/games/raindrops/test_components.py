@@ -7,8 +7,13 @@ from collections import Counter
 
 import pytest
 
-from generator.games.raindrops import (build_bag, build_bonus_tiles, build_cloud_tokens, build_thunder_tokens,
-                                       legal_problems)
+from generator.games.raindrops import (
+    build_bag,
+    build_bonus_tiles,
+    build_cloud_tokens,
+    build_thunder_tokens,
+    legal_problems,
+)
 from generator.games.raindrops.components import component_problems
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
 

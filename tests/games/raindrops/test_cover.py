@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.games.raindrops.components import RaindropTile, bag_pairs, build_bag
 from generator.errors import KitError
+from generator.games.raindrops.components import RaindropTile, bag_pairs, build_bag
 from generator.games.raindrops.cover import check_cover, explain_uncoverable, find_cover, prove_cover
 from tests.games.raindrops.test_components_spec import make_spec
 

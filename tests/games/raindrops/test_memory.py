@@ -14,10 +14,16 @@ import numpy as np
 import pytest
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.games.raindrops import balance_report, build_bag, generate_memory_cards, legal_problems, verify_cover
-from generator.games.raindrops.legal import card_problems
+from generator.games.raindrops import (
+    balance_report,
+    build_bag,
+    generate_memory_cards,
+    legal_problems,
+    verify_cover,
+)
 from generator.games.raindrops.cover import check_cover
 from generator.games.raindrops.difficulty import measure
+from generator.games.raindrops.legal import card_problems
 from generator.games.raindrops.memory import points_from_difficulty
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
 from tests.games.shipped import game_spec

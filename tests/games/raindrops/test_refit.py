@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as hs
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change
-from generator.spec.base import Bound  # noqa: F401  (PlayBalance below uses it)
 from generator.games.raindrops.spec import PlayBalance
+from generator.spec.base import Bound  # noqa: F401  (PlayBalance below uses it)
 from tests.games.raindrops.test_rules_fixtures import card, deck54
 
 

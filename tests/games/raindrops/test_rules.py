@@ -8,9 +8,23 @@ import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.rules import (Drop, EndPlacement, Held, KeepThunder, NoSpecial, Place, PlaceBonus,
-                                             PlayerState, RefillBonus, Score, Special, TakeBonus, TakeCard, decide)
-from tests.games.raindrops.test_rules_fixtures import B, G, O, P, PARAMS, bag84, card, game
+from generator.games.raindrops.rules import (
+    Drop,
+    EndPlacement,
+    Held,
+    KeepThunder,
+    NoSpecial,
+    Place,
+    PlaceBonus,
+    PlayerState,
+    RefillBonus,
+    Score,
+    Special,
+    TakeBonus,
+    TakeCard,
+    decide,
+)
+from tests.games.raindrops.test_rules_fixtures import PARAMS, B, G, O, P, bag84, card, game
 
 TILES = {t.id: t for t in bag84()}
 L = {"B": B, "G": G, "O": O, "P": P}

@@ -4,12 +4,21 @@ compiled and pure search kernels agree and the greedy plan is legal under the re
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings, strategies as hs
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from generator.engine.runner import run
 from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
 from generator.games.raindrops.sim import FullGames, summarise
-from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, game, thunder10
+from tests.games.raindrops.test_rules_fixtures import (
+    PARAMS,
+    bag84,
+    bonus28,
+    clouds12,
+    deck54,
+    game,
+    thunder10,
+)
 
 G = game()
 

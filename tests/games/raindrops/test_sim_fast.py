@@ -7,13 +7,23 @@ import dataclasses
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as hs
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from generator.engine.runner import run
 from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy, drop_paths_in_order
 from generator.games.raindrops.rules import SPECIALS, Held, Place, PlaceBonus, Special
 from generator.games.raindrops.sim import FullGames
-from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, card, clouds12, deck54, game, thunder10
+from tests.games.raindrops.test_rules_fixtures import (
+    PARAMS,
+    bag84,
+    bonus28,
+    card,
+    clouds12,
+    deck54,
+    game,
+    thunder10,
+)
 
 G = game()
 

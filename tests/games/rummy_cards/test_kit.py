@@ -2,8 +2,8 @@
 
 import math
 import re
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pdfplumber
@@ -11,17 +11,25 @@ import pikepdf
 import pypdf
 import pytest
 
-from generator.build import (build, check_kit, compose_one, game_module, load_kits, plan_build, render_all,
-                             with_tool_catalogs)
+from generator.build import (
+    build,
+    check_kit,
+    compose_one,
+    game_module,
+    load_kits,
+    plan_build,
+    render_all,
+    with_tool_catalogs,
+)
 from generator.errors import LayoutError
+from generator.games.rummy_cards import layout as rc
 from generator.games.rummy_cards.figures import print_data, rule_figures
 from generator.games.rummy_cards.rules import MELD_MIN
-from generator.layout.ops import iter_texts
-from generator.render.pdf import write_pdf
-from generator.i18n.texts import Texts
-from generator.games.rummy_cards import layout as rc
-from generator.render.fonts import text_width
 from generator.games.rummy_cards.spec import RummyCardsGame
+from generator.i18n.texts import Texts
+from generator.layout.ops import iter_texts
+from generator.render.fonts import text_width
+from generator.render.pdf import write_pdf
 from generator.spec.kit import load_kit
 from generator.units import CARD_PRESETS, PAPER, mm
 from tests.games.shipped import game_spec

@@ -12,8 +12,23 @@ from generator.engine.kernel import seed_state
 from generator.errors import RuleViolation
 from generator.games.rummy_cards.balance import win_credit
 from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
-from generator.games.rummy_cards.rules import (BuildTurn, Draw, EndTurn, Form, Game, Lay, Lift, Meld, ResetTurn,
-                                               State, TurnGame, TurnState, formable_melds, is_valid_meld, new_game)
+from generator.games.rummy_cards.rules import (
+    BuildTurn,
+    Draw,
+    EndTurn,
+    Form,
+    Game,
+    Lay,
+    Lift,
+    Meld,
+    ResetTurn,
+    State,
+    TurnGame,
+    TurnState,
+    formable_melds,
+    is_valid_meld,
+    new_game,
+)
 from generator.games.rummy_cards.sim import play_round, simulation_from_spec
 from generator.games.rummy_cards.solver import workspaces
 from tests.games.shipped import game_spec

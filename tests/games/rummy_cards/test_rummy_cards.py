@@ -14,9 +14,24 @@ from hypothesis import strategies as st
 
 from generator.engine.kernel import seed_state
 from generator.errors import RuleViolation
-from generator.games.rummy_cards import (Draw, Game, Lay, Meld, State, balance_report, find_best_play, solve_counts,
-                                         is_valid_meld, legal_problems, meld_value, play_round, read_meld,
-                                         score_exhausted, score_out, transcript)
+from generator.games.rummy_cards import (
+    Draw,
+    Game,
+    Lay,
+    Meld,
+    State,
+    balance_report,
+    find_best_play,
+    is_valid_meld,
+    legal_problems,
+    meld_value,
+    play_round,
+    read_meld,
+    score_exhausted,
+    score_out,
+    solve_counts,
+    transcript,
+)
 from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
 from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
@@ -379,8 +394,8 @@ HEAVY = ("numba", "generator.engine.kernel", "generator.games.rummy_cards.solver
 ])
 def test_legality_figures_and_validate_load_no_numba_nor_solver(code: str) -> None:
     """legal.py and figures.py are light (issue 13): `pnpkit validate` of the kit imports no compiled code."""
-    probe = code + "; import sys; print(sorted(m for m in sys.modules if m.startswith(%r)))" % HEAVY[:1] \
-        + "; print(sorted(m for m in %r if m in sys.modules))" % (HEAVY,)
+    probe = code + f"; import sys; print(sorted(m for m in sys.modules if m.startswith({HEAVY[:1]!r})))" \
+        + f"; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          cwd=HERE.parents[2], env={k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}).stdout
     assert out.split("\n")[:2] == ["[]", "[]"], out

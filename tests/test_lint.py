@@ -1,0 +1,32 @@
+"""ruff, with the project's configuration in pyproject.toml, passes over the package, the tests and the
+benchmarks (CI runs it through this test, as it runs mypy through test_types.py)."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("ruff")
+    cmd = [exe] if exe else [sys.executable, "-m", "ruff"]
+    return subprocess.run([*cmd, *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def test_ruff_check_is_clean():
+    r = _ruff("check", "--output-format", "concise", "generator", "tests", "bench")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_ruff_sees_a_finding(tmp_path):
+    """The lint test can fail: an unused import is reported under the project's settings."""
+    (tmp_path / "bad.py").write_text("import os\n", encoding="utf-8")
+    r = _ruff("check", "--config", str(ROOT / "pyproject.toml"), "--output-format", "concise", str(tmp_path / "bad.py"),
+              cwd=tmp_path)
+    if r.returncode not in (0, 1):
+        pytest.fail(r.stdout + r.stderr)
+    assert r.returncode == 1 and "F401" in r.stdout
