@@ -75,7 +75,8 @@ def test_list_and_schema():
     r = pnpkit("list")
     assert r.returncode == 0 and "ripple_rush" in r.stdout
     games = r.stdout[r.stdout.index("registered games"):]
-    from generator.games.registry import BUILTIN, games as registered
+    from generator.games.registry import BUILTIN
+    from generator.games.registry import games as registered
 
     for gid in BUILTIN:  # every built-in game with its ruleset version (the subprocess sees no test plugin)
         assert gid in games and registered()[gid].ruleset in games
