@@ -457,7 +457,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     run_len[c, 0] = run_len[c, 1]
                     run_len[c, 1] = t
                 g = (d >> 4) & 3
-                for i in range(g):
+                for _i in range(g):
                     p = placed[k]
                     placed[k] = p + 1
                     src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
@@ -581,6 +581,42 @@ def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_joke
     """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
                          joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
+
+
+@jit
+def opening_points_bound(hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int, num_min: int) -> int:
+    """An upper bound on the opening search's points (solve_turn with opening True: new melds of hand cards
+    only, a joker counted as the number it stands for), without a search: every hand card that some meld of
+    hand cards could hold, at face value (both copies), plus each hand joker at the highest number.
+
+    A card of kind (c, v) in a run sits in a window of 3 consecutive places of colour c whose other places are
+    hand cards or jokers; in a group, 3+ distinct colours at number v are the hand's cards or jokers. A card
+    passing neither test is in no meld, so the bound never falls below the optimum (tests: test_speed_paths).
+    """
+    C = n_colours
+    N = n_numbers
+    total = hand_jokers * (num_min + N - 1)
+    for v in range(N):
+        colours = 0
+        for c in range(C):
+            if hand[c * N + v] > 0:
+                colours += 1
+        for c in range(C):
+            k = c * N + v
+            if hand[k] == 0:
+                continue
+            ok = colours + hand_jokers >= 3
+            s = v - 2 if v >= 2 else 0
+            while not ok and s <= v and s + 2 < N:
+                gaps = 0
+                for w in range(s, s + 3):
+                    if hand[c * N + w] == 0:
+                        gaps += 1
+                ok = gaps <= hand_jokers
+                s += 1
+            if ok:
+                total += hand[k] * (num_min + v)
+    return total
 
 
 @jit
