@@ -1,11 +1,13 @@
 """Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
 same rounds on the old path (generator/ at --baseline, default the commit before issue 16) measured in the same
 run (baseline ratio), whether both paths give identical tallies, the solver's give-ups, solver calls/s on
-realistic hands, and the wall time of a full check serially and with 2 workers (2-worker speed-up).
+realistic hands, the 2-worker speed-up of a warm pool from CPU accounting (bench/_scaling.py: what two idle cores
+would give, every overhead counted), and the wall time of a full check serially and with 2 workers.
 
     python bench/bench_rummy_cards.py                       # everything (the full checks take minutes)
     python bench/bench_rummy_cards.py --no-full             # rates and the baseline ratio only
     python bench/bench_rummy_cards.py --rounds 100 --reps 2 # fewer rounds per measurement
+    python bench/bench_rummy_cards.py --baseline main       # the ratio against another revision
 
 Rates are rounds per CPU second of the measuring process (best of --reps, the current and the old path
 alternating, each in a fresh process), so a shared machine slows them less than wall time would; the load
@@ -30,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards import balance_report
+from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.solver import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.rummy_cards.fixtures import SPEC
@@ -95,6 +98,7 @@ def main() -> None:
     ap.add_argument("--baseline", default=BASELINE, help="git revision of the old path")
     ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
     ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
+    ap.add_argument("--scaling-rounds", type=int, default=400, help="3-player rounds in the 2-worker measurement")
     args = ap.parse_args()
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
 
@@ -134,6 +138,11 @@ def main() -> None:
               f"{new / old:.2f}x ({same})")
     print(f"solver give-ups: {giveups['new']} (old path {giveups['old']}) in {args.reps} x {args.rounds} rounds x 3")
     print(f"load averages after the rates: {load()}")
+
+    from _scaling import measure as scaling  # bench/ is on sys.path when this script runs
+
+    sim3 = simulation_from_spec(spec, 3)
+    print("3 players, " + scaling(sim3, args.scaling_rounds, max(1, args.scaling_rounds // 16), repeat=args.reps).line())
     if args.no_full:
         return
     base = 0.0
