@@ -9,10 +9,15 @@ groups of their number, which exist iff 3m <= total <= colours*m for some m >= t
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
 
 Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
-with at least the score) are dropped once a layer passes PRUNE_AT states. Every search runs in one CAP
+with at least the score) are dropped once a layer passes PRUNE_AT states. The pass costs a few hash lookups per
+state, more than it saves on all but large layers: PRUNE_AT went from 1,024 to 8,192 in issue 16 (the solver 1.3x
+faster on recorded self-play turns, 1,024 -> 16,384: 1.4x but more give-ups). Which layers are pruned decides
+ties between equally good plays (a dominated state of equal score is dropped), so PRUNE_AT is policy: changing it
+changed about 2% of the meld finder's plays, never their points or cards. Every search runs in one CAP
 workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
 that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
-Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
+Only a search past CAP returns -2 (give up: the player draws); rare, but not never: 4 in 600 3-player rounds
+from SeedSequence(103) at PRUNE_AT 1,024, 3 at 8,192 (issue 16); none in the bench's rounds.
 
 Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
 pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
@@ -34,7 +39,7 @@ from generator.engine.kernel import jit
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
-PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
+PRUNE_AT = 8192  # layers smaller than this are not worth the dominance pass (policy: it decides ties)
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
