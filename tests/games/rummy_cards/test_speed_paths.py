@@ -114,3 +114,46 @@ def test_the_shortcut_skips_searches_in_real_rounds(monkeypatch: pytest.MonkeyPa
     for seed in (1, 2, 3):
         _kernel_round(spec, 3, seed, -1)
     assert 0 < skipped["n"] < skipped["turns"]
+
+
+def _random_table(rng: np.random.Generator, melds: int) -> np.ndarray:
+    """Card counts of a valid table: random runs (3-5 places) and groups (3-4 colours), 2 copies at most."""
+    t = np.zeros(C * N, np.int64)
+    for _ in range(melds):
+        if rng.integers(2):
+            c, length = int(rng.integers(C)), int(rng.integers(3, 6))
+            s = int(rng.integers(N - length + 1))
+            kinds = [c * N + v for v in range(s, s + length)]
+        else:
+            v = int(rng.integers(N))
+            kinds = [c * N + v for c in sorted(rng.permutation(C)[:int(rng.integers(3, C + 1))])]
+        if all(t[k] < 2 for k in kinds):
+            t[kinds] += 1
+    return t
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 1))
+def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int) -> None:
+    """PRUNE_AT (issue 16: 1,024 -> 8,192) only decides which layers drop dominated states, so it may change
+    which of several equally good plays comes out, never the points or cards: the search's Python body (it
+    reads PRUNE_AT at call time) gives the same objective with the pass on every layer and on none."""
+    from generator.games.rummy_cards import solver
+
+    rng = np.random.default_rng(seed)
+    forced = _random_table(rng, int(rng.integers(3, 8)))
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
+    rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
+    ws = workspaces(C, N)
+    results = []
+    shipped = solver.PRUNE_AT
+    try:
+        for prune_at in (0, 10**9):
+            solver.PRUNE_AT = prune_at
+            dec = np.zeros(N * (C + 1), np.int64)
+            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws, 0))
+    finally:
+        solver.PRUNE_AT = shipped
+    assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
+    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws)
