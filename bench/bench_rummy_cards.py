@@ -1,11 +1,14 @@
 """Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
 same rounds on the old path (generator/ at --baseline, default the commit before issue 16) measured in the same
 run (baseline ratio), whether both paths give identical tallies, the solver's give-ups, solver calls/s on
-realistic hands, and the wall time of a full check serially and with 2 workers (2-worker speed-up).
+realistic hands, the 2-worker speed-up of a warm pool from CPU accounting (bench/_scaling.py: what two idle cores
+would give, every overhead counted), and the wall time of a full check serially and with 2 workers.
 
     python bench/bench_rummy_cards.py                       # everything (the full checks take minutes)
     python bench/bench_rummy_cards.py --no-full             # rates and the baseline ratio only
     python bench/bench_rummy_cards.py --rounds 100 --reps 2 # fewer rounds per measurement
+    python bench/bench_rummy_cards.py --baseline main       # the ratio against another revision
+    python bench/bench_rummy_cards.py --profile 30          # only: where a round's time goes (30 rounds, 3p)
 
 Rates are rounds per CPU second of the measuring process (best of --reps, the current and the old path
 alternating, each in a fresh process), so a shared machine slows them less than wall time would; the load
@@ -30,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards import balance_report
+from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.solver import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_section
@@ -87,6 +91,88 @@ def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
     return result
 
 
+def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
+    """Where the meld finders' time goes: every solver turn of `rounds` rounds is recorded (play_round's Python
+    body, its callees compiled), then each is timed alone, compiled (best of 2, CPU time), with and without the
+    joker retrieval; printed by kind of turn, with the share of the slowest turns."""
+    from generator.engine.kernel import seed_state
+    from generator.games.rummy_cards import sim as sim_module
+    from generator.games.rummy_cards.solver import solve_turn
+
+    s = simulation_from_spec(spec, players)
+    ws = workspaces(s.n_colours, s.n_numbers)
+    calls: list[list[object]] = []
+    skipped = [0]
+    real_bound = sim_module.opening_points_bound
+
+    def record(*a: object) -> None:
+        calls.append([x.copy() if isinstance(x, np.ndarray) else x for x in a[:13]])
+        solve_turn(*a)
+
+    def bound(*a: object) -> int:
+        b = int(real_bound(*a))
+        skipped[0] += b < min(spec.initial_meld, *spec.balance.meld_thresholds)
+        return b
+
+    sim_module.solve_turn, sim_module.opening_points_bound = record, bound  # type: ignore[assignment]
+    rng = seed_state(np.random.SeedSequence(1))
+    T = len(s.thresholds)
+    for _ in range(rounds):
+        sim_module.play_round.py_func(rng, players, s.n_colours, s.n_numbers, s.num_min, s.copies, s.jokers,
+                                      s.hand_size, s.initial_meld, s.joker_penalty, np.array(s.thresholds, np.int64),
+                                      s.max_turns, -1, *ws, np.zeros(players, np.int64),
+                                      np.zeros((players, T), np.int64), np.zeros(1, np.int64),
+                                      np.array(s.rules, np.int64))
+    sim_module.solve_turn, sim_module.opening_points_bound = solve_turn, real_bound  # type: ignore[assignment]
+
+    def timed(a: list[object], retrieval: bool) -> tuple[float, np.ndarray]:
+        best_t = float("inf")
+        for _ in range(2):
+            b = [x.copy() if isinstance(x, np.ndarray) else x for x in a]
+            b[6] = retrieval
+            t = time.process_time()
+            solve_turn(*b, *ws)
+            best_t = min(best_t, time.process_time() - t)
+        return best_t, b[12]  # type: ignore[return-value]
+
+    kinds: dict[str, list[float]] = {}
+    main_t = retr_t = 0.0
+    per_call = []
+    for a in calls:
+        full, out = timed(a, True)
+        per_call.append(full)
+        laid = out[0] > 0 and (out[0] & 255) > 0
+        if a[5]:
+            kind = "opening, searched"
+        else:
+            plain, _ = timed(a, False)
+            main_t += plain
+            retr_t += max(full - plain, 0.0)
+            tj = int(np.sum(a[1]) + np.sum(a[2]))  # type: ignore[call-overload]
+            kind = f"opened, {'lays' if laid else 'lays nothing'}, {'table jokers' if tj else 'no table joker'}"
+        kinds.setdefault(kind, []).append(full)
+    total = sum(per_call)
+    whole = float("inf")
+    for _ in range(2):  # the same rounds (same seed stream) through the compiled kernel
+        t = time.process_time()
+        s.play(np.random.SeedSequence(1), rounds)
+        whole = min(whole, time.process_time() - t)
+    print(f"profile: {rounds} rounds x {players} players, {len(calls)} solver turns, {skipped[0]} opening turns "
+          f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel {whole:.3f} "
+          f"CPU s ({rounds / whole:,.0f} rounds/s)")
+    for kind, ts in sorted(kinds.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {kind:45s} {len(ts):5d} turns {100 * sum(ts) / total:5.1f}% of the time, "
+              f"{1e6 * sum(ts) / len(ts):7.0f} us each")
+    opened = sum(sum(ts) for k, ts in kinds.items() if k.startswith("opened"))
+    print(f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval {100 * retr_t / total:.0f}% "
+          f"of the time (retrieval off: {main_t:.3f} s of {opened:.3f} s)")
+    srt = sorted(per_call, reverse=True)
+    for q in (0.01, 0.1):
+        n = max(1, int(q * len(srt)))
+        print(f"  the slowest {100 * q:.0f}% of turns ({n}): {100 * sum(srt[:n]) / total:.0f}% of the time "
+              f"(slowest {1e3 * srt[0]:.1f} ms)")
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -99,10 +185,15 @@ def main() -> None:
     ap.add_argument("--baseline", default=BASELINE, help="git revision of the old path")
     ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
     ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
+    ap.add_argument("--scaling-rounds", type=int, default=400, help="3-player rounds in the 2-worker measurement")
+    ap.add_argument("--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds")
     args = ap.parse_args()
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
 
     spec = RummyCardsGame.model_validate(SPEC)
+    if args.profile:
+        profile(spec, args.profile)
+        return
     C, N = len(spec.colours), spec.numbers.max - spec.numbers.min + 1
     ws = workspaces(C, N)
     dec = np.zeros(N * (C + 1), np.int64)
@@ -138,6 +229,11 @@ def main() -> None:
               f"{new / old:.2f}x ({same})")
     print(f"solver give-ups: {giveups['new']} (old path {giveups['old']}) in {args.reps} x {args.rounds} rounds x 3")
     print(f"load averages after the rates: {load()}")
+
+    from _scaling import measure as scaling  # bench/ is on sys.path when this script runs
+
+    sim3 = simulation_from_spec(spec, 3)
+    print("3 players, " + scaling(sim3, args.scaling_rounds, max(1, args.scaling_rounds // 16), repeat=args.reps).line())
     if args.no_full:
         return
     base = 0.0

@@ -15,7 +15,7 @@ import numpy as np
 from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
 from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, RUN, SRC_HAND, SRC_HAND_JOKER, is_joker_entry,
-                                                 solve_turn, table_cards, workspaces)
+                                                 opening_points_bound, solve_turn, table_cards, workspaces)
 
 NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
@@ -227,8 +227,19 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
-            solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min, joker_penalty, layout, res,
-                       ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, ws_count)
+            need = initial_meld  # the fewest opening points this turn's search result is used for
+            for t in range(thresholds.shape[0]):
+                if first_possible[p, t] < 0 and thresholds[t] < need:
+                    need = thresholds[t]
+            if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, num_min) < need:
+                res[0] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
+                res[1] = 0
+                res[2] = -1
+                res[3] = 0
+            else:
+                solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min,
+                           joker_penalty, layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos,
+                           ws_count)
             best = res[0]
             giveups += res[3]
             pts = best >> 8 if best > 0 else 0

@@ -9,10 +9,15 @@ groups of their number, which exist iff 3m <= total <= colours*m for some m >= t
 A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
 
 Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
-with at least the score) are dropped once a layer passes PRUNE_AT states. Every search runs in one CAP
+with at least the score) are dropped once a layer passes PRUNE_AT states. The pass costs a few hash lookups per
+state, more than it saves on all but large layers: PRUNE_AT went from 1,024 to 8,192 in issue 16 (the solver 1.3x
+faster on recorded self-play turns, 1,024 -> 16,384: 1.4x but more give-ups). Which layers are pruned decides
+ties between equally good plays (a dominated state of equal score is dropped), so PRUNE_AT is policy: changing it
+changed about 2% of the meld finder's plays, never their points or cards. Every search runs in one CAP
 workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
 that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
-Only a search past CAP returns -2 (give up: the player draws); none did in 3 x 2,000 self-play rounds.
+Only a search past CAP returns -2 (give up: the player draws); rare, but not never: 4 in 600 3-player rounds
+from SeedSequence(103) at PRUNE_AT 1,024, 3 at 8,192 (issue 16); none in the bench's rounds.
 
 Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
 pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
@@ -34,7 +39,7 @@ from generator.engine.kernel import jit
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
-PRUNE_AT = 1024  # layers smaller than this are not worth the dominance pass
+PRUNE_AT = 8192  # layers smaller than this are not worth the dominance pass (policy: it decides ties)
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
@@ -457,7 +462,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     run_len[c, 0] = run_len[c, 1]
                     run_len[c, 1] = t
                 g = (d >> 4) & 3
-                for i in range(g):
+                for _i in range(g):
                     p = placed[k]
                     placed[k] = p + 1
                     src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
@@ -581,6 +586,42 @@ def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_joke
     """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
                          joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
+
+
+@jit
+def opening_points_bound(hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int, num_min: int) -> int:
+    """An upper bound on the opening search's points (solve_turn with opening True: new melds of hand cards
+    only, a joker counted as the number it stands for), without a search: every hand card that some meld of
+    hand cards could hold, at face value (both copies), plus each hand joker at the highest number.
+
+    A card of kind (c, v) in a run sits in a window of 3 consecutive places of colour c whose other places are
+    hand cards or jokers; in a group, 3+ distinct colours at number v are the hand's cards or jokers. A card
+    passing neither test is in no meld, so the bound never falls below the optimum (tests: test_speed_paths).
+    """
+    C = n_colours
+    N = n_numbers
+    total = hand_jokers * (num_min + N - 1)
+    for v in range(N):
+        colours = 0
+        for c in range(C):
+            if hand[c * N + v] > 0:
+                colours += 1
+        for c in range(C):
+            k = c * N + v
+            if hand[k] == 0:
+                continue
+            ok = colours + hand_jokers >= 3
+            s = v - 2 if v >= 2 else 0
+            while not ok and s <= v and s + 2 < N:
+                gaps = 0
+                for w in range(s, s + 3):
+                    if hand[c * N + w] == 0:
+                        gaps += 1
+                ok = gaps <= hand_jokers
+                s += 1
+            if ok:
+                total += hand[k] * (num_min + v)
+    return total
 
 
 @jit

@@ -1,0 +1,159 @@
+"""Rummy Cards speed paths (issue 16): every shortcut the self-play kernel takes instead of a search gives the
+result the search would have given, so the kernel's rounds are the ones without the shortcut, card for card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.engine.kernel import seed_state
+from generator.games.rummy_cards import sim as sim_module
+from generator.games.rummy_cards.sim import play_round, simulation_from_spec
+from generator.games.rummy_cards.solver import opening_points_bound, solve_turn, workspaces
+from generator.games.rummy_cards.spec import RummyCardsGame
+from tests.games.shipped import game_spec
+
+C, N = 4, 13
+
+
+def _opening_points(hand: np.ndarray, jokers: int) -> int:
+    """The exact opening search's points for a hand (0 when it lays nothing)."""
+    out = np.zeros(4, np.int64)
+    z = np.zeros(C * N, np.int64)
+    solve_turn(z, z, z, hand, jokers, True, True, C, N, 1, 25, np.zeros((64, 2 + N), np.int64), out,
+               *workspaces(C, N))
+    return int(out[0]) >> 8 if out[0] > 0 else 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(3, 30), jokers=st.integers(0, 2))
+def test_opening_bound_is_never_below_the_exact_opening(seed: int, size: int, jokers: int) -> None:
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    hand = np.bincount(deck[:size], minlength=C * N).astype(np.int64)
+    assert opening_points_bound(hand, jokers, C, N, 1) >= _opening_points(hand, jokers)
+
+
+def _hand(*kinds: tuple[int, int]) -> np.ndarray:
+    h = np.zeros(C * N, np.int64)
+    for c, v in kinds:
+        h[c * N + v - 1] += 1
+    return h
+
+
+@pytest.mark.parametrize("kinds, jokers, bound", [
+    (((0, 1), (1, 5), (2, 9), (3, 13)), 0, 0),                  # no two cards can meet: nothing counts
+    (((0, 11), (0, 12), (0, 13)), 0, 36),                        # a run: its cards at face value
+    (((0, 7), (1, 7), (2, 7), (0, 1)), 0, 21),                   # a group counts, the lone 1 does not
+    (((0, 7), (1, 7), (0, 1)), 1, 7 + 7 + 13),                   # a joker makes the 7s a group; the 1 stays alone
+    (((0, 5), (0, 7), (0, 7)), 0, 0),                            # a gap and no joker: no run, no group
+    (((0, 5), (0, 7), (0, 7)), 1, 5 + 7 + 7 + 13),               # the joker fills the gap (both copies count)
+])
+def test_opening_bound_counts_only_cards_some_meld_could_hold(kinds: tuple[tuple[int, int], ...], jokers: int,
+                                                               bound: int) -> None:
+    hand = _hand(*kinds)
+    assert opening_points_bound(hand, jokers, C, N, 1) == bound
+    assert bound >= _opening_points(hand, jokers)
+
+
+def _kernel_round(spec: RummyCardsGame, players: int, seed: int, random_seat: int) -> list[list[int]]:
+    """One round through play_round's Python body (its callees compiled): result, scores, first_possible, log."""
+    s = simulation_from_spec(spec, players)
+    scores = np.zeros(players, np.int64)
+    first = np.zeros((players, len(s.thresholds)), np.int64)
+    log = np.full(s.max_turns, -9, np.int64)
+    res = play_round.py_func(seed_state(seed), players, s.n_colours, s.n_numbers, s.num_min, s.copies, s.jokers,
+                             s.hand_size, s.initial_meld, s.joker_penalty, np.array(s.thresholds, np.int64),
+                             s.max_turns, random_seat, *workspaces(s.n_colours, s.n_numbers), scores, first, log,
+                             np.array(s.rules, np.int64))
+    return [res.tolist(), scores.tolist(), first.ravel().tolist(), log[:res[2]].tolist()]
+
+
+@pytest.mark.parametrize("seed, players, random_seat, changes", [
+    (11, 2, -1, {}), (12, 3, -1, {}), (13, 4, 1, {}),
+    (14, 3, -1, {"rules.opening_turn": "may_add_after_opening", "rules.draw": "by_choice"}),
+    (15, 2, 0, {"initial_meld": 30, "balance.meld_thresholds": [20, 45]}),
+])
+def test_rounds_with_and_without_the_opening_shortcut_are_identical(monkeypatch: pytest.MonkeyPatch, seed: int,
+                                                                     players: int, random_seat: int,
+                                                                     changes: dict[str, object]) -> None:
+    """The kernel skips the opening search when opening_points_bound proves it cannot reach the smallest
+    threshold still open; with the bound disabled (every search run) the round is the same turn for turn,
+    first_possible included. The count of skipped turns shows the shortcut was taken."""
+    spec = game_spec("rummy_cards", changes)
+    calls = {"bound": 0}
+    real = sim_module.opening_points_bound
+
+    def counting(*args: object) -> int:
+        calls["bound"] += 1
+        return int(real(*args))
+
+    monkeypatch.setattr(sim_module, "opening_points_bound", counting)
+    fast = _kernel_round(spec, players, seed, random_seat)
+    monkeypatch.setattr(sim_module, "opening_points_bound", lambda *args: 10**9)
+    slow = _kernel_round(spec, players, seed, random_seat)
+    assert fast == slow
+    assert calls["bound"] > 0
+
+
+def test_the_shortcut_skips_searches_in_real_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """So the equality above is not vacuous: in default rounds some opening turns are decided by the bound."""
+    spec = game_spec("rummy_cards", {})
+    skipped = {"n": 0, "turns": 0}
+    real = sim_module.opening_points_bound
+
+    def counting(hand: np.ndarray, jokers: int, n_colours: int, n_numbers: int, num_min: int) -> int:
+        b = int(real(hand, jokers, n_colours, n_numbers, num_min))
+        skipped["turns"] += 1
+        skipped["n"] += b < 30
+        return b
+
+    monkeypatch.setattr(sim_module, "opening_points_bound", counting)
+    for seed in (1, 2, 3):
+        _kernel_round(spec, 3, seed, -1)
+    assert 0 < skipped["n"] < skipped["turns"]
+
+
+def _random_table(rng: np.random.Generator, melds: int) -> np.ndarray:
+    """Card counts of a valid table: random runs (3-5 places) and groups (3-4 colours), 2 copies at most."""
+    t = np.zeros(C * N, np.int64)
+    for _ in range(melds):
+        if rng.integers(2):
+            c, length = int(rng.integers(C)), int(rng.integers(3, 6))
+            s = int(rng.integers(N - length + 1))
+            kinds = [c * N + v for v in range(s, s + length)]
+        else:
+            v = int(rng.integers(N))
+            kinds = [c * N + v for c in sorted(rng.permutation(C)[:int(rng.integers(3, C + 1))])]
+        if all(t[k] < 2 for k in kinds):
+            t[kinds] += 1
+    return t
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 1))
+def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int) -> None:
+    """PRUNE_AT (issue 16: 1,024 -> 8,192) only decides which layers drop dominated states, so it may change
+    which of several equally good plays comes out, never the points or cards: the search's Python body (it
+    reads PRUNE_AT at call time) gives the same objective with the pass on every layer and on none."""
+    from generator.games.rummy_cards import solver
+
+    rng = np.random.default_rng(seed)
+    forced = _random_table(rng, int(rng.integers(3, 8)))
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
+    rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
+    ws = workspaces(C, N)
+    results = []
+    shipped = solver.PRUNE_AT
+    try:
+        for prune_at in (0, 10**9):
+            solver.PRUNE_AT = prune_at
+            dec = np.zeros(N * (C + 1), np.int64)
+            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws, 0))
+    finally:
+        solver.PRUNE_AT = shipped
+    assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
+    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws)
