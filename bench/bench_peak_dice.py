@@ -22,12 +22,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402
-from generator.engine.kernel import seed_state  # noqa: E402
-from generator.engine.runner import DEFAULT_CHUNK, run  # noqa: E402
-from generator.games.peak_dice import build_tables  # noqa: E402
-from generator.games.peak_dice.sim import Simulation, play  # noqa: E402
-from tests.games.peak_dice.conftest import make_spec  # noqa: E402
+from generator.engine.executors import ProcessExecutor, SerialExecutor
+from generator.engine.kernel import seed_state
+from generator.engine.runner import DEFAULT_CHUNK, run
+from generator.games.peak_dice import build_tables
+from generator.games.peak_dice.sim import Simulation, play
+from tests.games.peak_dice.conftest import make_spec
 
 
 def load() -> str:

@@ -16,10 +16,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.engine.executors import ProcessExecutor, SerialExecutor  # noqa: E402  (after the sys.path line)
-from generator.engine.runner import DEFAULT_CHUNK, run  # noqa: E402
-from generator.games.ripple_rush import RippleRushSim, Setup  # noqa: E402
-from tests.games.shipped import game_spec  # noqa: E402
+from generator.engine.executors import ProcessExecutor, SerialExecutor
+from generator.engine.runner import DEFAULT_CHUNK, run
+from generator.games.ripple_rush import RippleRushSim, Setup
+from tests.games.shipped import game_spec
 
 _PURE = """
 import sys, time, numpy as np

@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzz.harness import make_cases, run_cases  # noqa: E402 (after the sys.path line above)
+from tests.fuzz.harness import make_cases, run_cases
 
 
 def main() -> int:

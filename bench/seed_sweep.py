@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.kits.broken import BROKEN  # noqa: E402
+from tests.kits.broken import BROKEN
 
 KITS = ("ripple_rush", "peak_dice", "raindrops", "rummy_cards")
 

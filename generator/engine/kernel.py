@@ -7,17 +7,42 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def source_salt() -> str:
+    """A digest of every module of the package: numba's own cache key is a function's file and its
+    timestamp, so a kernel whose callee (in another file) changed would load the stale machine code;
+    caching under this digest makes an edited or upgraded pnpkit compile afresh."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _salted_cache_dir() -> None:
+    """Point numba's disk cache at <user cache>/pnpkit/numba/<source salt> unless the user chose a folder."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    os.environ["NUMBA_CACHE_DIR"] = str(Path(base) / "pnpkit" / "numba" / source_salt())
+
+
 try:  # numba is the optional `fast` extra
     if os.environ.get("PNPKIT_PURE") == "1":
         raise ImportError("pure mode requested")
+    _salted_cache_dir()  # before numba reads its configuration
     import numba as _numba
 
     HAVE_NUMBA = True

@@ -8,8 +8,17 @@ import numpy as np
 
 from generator.engine.kernel import rand_below
 from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
-from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, SRC_FREED_JOKER, SRC_HAND, SRC_HAND_JOKER,
-                                                 SRC_TABLE, SRC_TABLE_JOKER, solve_turn, workspaces)
+from generator.games.rummy_cards.solver import (
+    GROUP,
+    MAX_MELDS,
+    SRC_FREED_JOKER,
+    SRC_HAND,
+    SRC_HAND_JOKER,
+    SRC_TABLE,
+    SRC_TABLE_JOKER,
+    solve_turn,
+    workspaces,
+)
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,18 @@ import numpy as np
 
 from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
-from generator.games.rummy_cards.solver import (GROUP, MAX_MELDS, RUN, SRC_HAND, SRC_HAND_JOKER, is_joker_entry,
-                                                 opening_points_bound, solve_turn, table_cards, workspaces)
+from generator.games.rummy_cards.solver import (
+    GROUP,
+    MAX_MELDS,
+    RUN,
+    SRC_HAND,
+    SRC_HAND_JOKER,
+    is_joker_entry,
+    opening_points_bound,
+    solve_turn,
+    table_cards,
+    workspaces,
+)
 
 NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
