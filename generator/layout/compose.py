@@ -71,6 +71,37 @@ def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name:
         yield builders[cid](ctx, cid)
 
 
+@dataclass(frozen=True)
+class Composer:
+    """A game's composer: its builders by component id (in the order `component_ids` lists them) and the game's
+    name for the error on an id it cannot draw. A game's layout module declares its builders and binds the
+    registry's interface from one of these: `compose = COMPOSER.compose`, `component_ids = COMPOSER.component_ids`
+    (`template_context(spec, extras)` stays the game's own)."""
+
+    game_name: str
+    builders: Mapping[str, Builder]
+
+    def compose(self, ctx: Context) -> Iterator[Component]:
+        """Every enabled component, in the spec's order."""
+        return compose_components(ctx, self.builders, self.game_name)
+
+    def component_ids(self) -> tuple[str, ...]:
+        """The components this composer can draw."""
+        return tuple(self.builders)
+
+
+def summary_sheet(make_face: Callable[[Context, float, float], Face], *, per_copy: bool = False) -> Builder:
+    """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page, default 2,
+    landscape unless the component says otherwise). per_copy=False: one page whatever the component's `copies`
+    says; per_copy=True: one page per copy."""
+
+    def build(ctx: Context, cid: str) -> Component:
+        count = None if per_copy else (ctx.kit.components[cid].per_page or 2)
+        return sheet_component(ctx, cid, make_face, count=count)
+
+    return build
+
+
 def sheet_component(ctx: Context, cid: str, make_face: Callable[[Context, float, float], Face], *,
                     count: int | None = None, landscape: bool = True, per_page: int = 2) -> Component:
     """A component of identical large faces (rules summaries, player boards): the face is sized to a slot of
