@@ -40,6 +40,12 @@ def bounded_length(low_mm: float, high_mm: float) -> Callable[[Any], float]:
     return check
 
 
+SpecId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+"""An id other parts of the spec name (a colour, a suit): lower-case letters, digits and _, a letter first."""
+HexColour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+"""A print colour written "#rrggbb"."""
+
+
 class Bound(SpecModel):
     """A tolerance range for a measured figure; either end may be omitted."""
 
