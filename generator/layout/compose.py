@@ -60,6 +60,19 @@ def compose_kit(ctx: Context) -> list[Component]:
 Builder = Callable[[Context, str], Component]
 
 
+def figures_of(game_id: str) -> Callable[[Mapping[str, Any] | None], Mapping[str, Any]]:
+    """A game's reader of the rule figures its rules package computed (`print_data()["figures"]`, which the build
+    passes in the extras): the layout restates no rule. A missing figures table is a LayoutError."""
+
+    def figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        if not extras or "figures" not in extras:
+            raise LayoutError(f"{game_id}: the rules figures are missing (the build passes print_data()['figures'])")
+        found: Mapping[str, Any] = extras["figures"]
+        return found
+
+    return figures
+
+
 def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name: str) -> Iterator[Component]:
     """Every enabled component of the kit, in the spec's order, drawn by the game's builder for its id."""
     for cid, comp in ctx.kit.components.items():

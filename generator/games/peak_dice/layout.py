@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Composer, Context, summary_sheet
+from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
@@ -34,11 +34,7 @@ DEFAULT_DIE_FACE = mm(16)
 # Figures that follow from the rules (sum range, example row and column, miss penalties) come from the game
 # package through the build (print_data()["figures"]): layout never restates a rule.
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    if not extras or "figures" not in extras:
-        raise LayoutError("peak_dice: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("peak_dice")
 
 
 TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "peak_uniform", "falling",

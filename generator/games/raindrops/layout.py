@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
-from generator.layout.compose import Component, Composer, Context, sheet_component, summary_sheet
+from generator.layout.compose import Component, Composer, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
@@ -29,12 +29,7 @@ CELL = mm(20)
 OVERLAP = mm(15)
 
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The rule figures the rules package computed (print_data()["figures"]): layout never restates a rule."""
-    if not extras or "figures" not in extras:
-        raise LayoutError("raindrops: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("raindrops")
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:

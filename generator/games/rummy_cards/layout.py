@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Composer, Context, summary_sheet
+from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -22,12 +22,7 @@ JOKER_INK = "#5b2a86"
 DASH_FOLD = (mm(2.2), mm(1.4))
 
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The rule figures the rules package computed (print_data()["figures"]); the layout restates no rule."""
-    if not extras or "figures" not in extras:
-        raise LayoutError("rummy_cards: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("rummy_cards")
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
