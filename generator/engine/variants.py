@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from generator.engine.report import BalanceReport, Tolerance, bounded
-from generator.engine.runner import Executor, Simulation, run
+from generator.engine.runner import Executor, Simulation, derived_seed, run
 from generator.engine.verdict import Evidence
 from generator.spec.base import Bound
 
@@ -22,7 +22,7 @@ VARIANT_STREAM = 0x564152
 
 def variant_stream(seed: int) -> int:
     """The run seed of the re-judging games: SeedSequence([seed, VARIANT_STREAM])."""
-    return int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
+    return derived_seed(seed, VARIANT_STREAM)
 
 
 def rejudge_variants(rep: BalanceReport, default: Simulation, variants: Iterable[tuple[str, Simulation]], *,

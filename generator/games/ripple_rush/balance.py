@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
-from generator.engine.runner import Executor, Tally, run
+from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.variants import rejudge_variants
@@ -20,11 +20,6 @@ from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.games.ripple_rush.spec import RippleRushGame
 from generator.spec.base import Bound
-
-
-def setting_seed(seed: int, players: int, index: int) -> int:
-    """An independent run seed for one setting (player count, setting index) of a balance run."""
-    return int(np.random.SeedSequence([seed, players, index]).generate_state(1, dtype=np.uint32)[0])
 
 
 def _pct(values: np.ndarray, q: float) -> float:
@@ -112,7 +107,7 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
         for k, (label, mix) in enumerate(settings):
             sim = RippleRushSim(setup, n, mix, rotate=True, every_seating=label == "mixed")
             g = budget(f"{n}p {label}")
-            tally = run(sim, g, setting_seed(seed, n, k), executor, progress=progress)
+            tally = run(sim, g, derived_seed(seed, n, k), executor, progress=progress)
             evidence[str(n)][label] = tally
             per[label] = summarize(tally, n, spec.rows)
             f = per[label]
