@@ -97,6 +97,12 @@ class Executor(Protocol):
         ...
 
 
+def derived_seed(*keys: int) -> int:
+    """A run seed of its own for one part of a check (a setting, a stream of re-judging games): the first 32-bit
+    word of SeedSequence(keys), so runs keyed differently never share games."""
+    return int(np.random.SeedSequence(list(keys)).generate_state(1, dtype=np.uint32)[0])
+
+
 def run(sim: Simulation, games: int, seed: int, executor: Executor | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Tally:
     """Play a whole run and return the merged tally; the result depends only on (sim, games, seed)."""

@@ -65,6 +65,23 @@ class Mean:
         """The measured value."""
         return self.mean if self.n > 0 else math.nan
 
+    @classmethod
+    def of(cls, x: Sequence[float] | object) -> Mean:
+        """From observations: their count, mean (nan for none) and sample sd (0 for fewer than two)."""
+        import numpy as np
+
+        xa = np.asarray(x, dtype=np.float64)
+        n = xa.size
+        return cls(n, float(xa.mean()) if n else math.nan, float(xa.std(ddof=1)) if n > 1 else 0.0)
+
+    @classmethod
+    def per_table(cls, scores: Sequence[Sequence[float]] | object) -> Mean:
+        """Mean score per player from a games x seats array, one observation per game (the table's average):
+        the players of one game are not independent."""
+        import numpy as np
+
+        return cls.of(np.asarray(scores, dtype=np.float64).mean(axis=1))
+
 
 @dataclass(frozen=True)
 class MeanDifference:

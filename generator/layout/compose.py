@@ -60,6 +60,19 @@ def compose_kit(ctx: Context) -> list[Component]:
 Builder = Callable[[Context, str], Component]
 
 
+def figures_of(game_id: str) -> Callable[[Mapping[str, Any] | None], Mapping[str, Any]]:
+    """A game's reader of the rule figures its rules package computed (`print_data()["figures"]`, which the build
+    passes in the extras): the layout restates no rule. A missing figures table is a LayoutError."""
+
+    def figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        if not extras or "figures" not in extras:
+            raise LayoutError(f"{game_id}: the rules figures are missing (the build passes print_data()['figures'])")
+        found: Mapping[str, Any] = extras["figures"]
+        return found
+
+    return figures
+
+
 def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name: str) -> Iterator[Component]:
     """Every enabled component of the kit, in the spec's order, drawn by the game's builder for its id."""
     for cid, comp in ctx.kit.components.items():
@@ -69,6 +82,37 @@ def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name:
             raise LayoutError(f"{ctx.kit.display}: components.{cid}: {game_name} has no such component; "
                               f"expected one of {', '.join(builders)}")
         yield builders[cid](ctx, cid)
+
+
+@dataclass(frozen=True)
+class Composer:
+    """A game's composer: its builders by component id (in the order `component_ids` lists them) and the game's
+    name for the error on an id it cannot draw. A game's layout module declares its builders and binds the
+    registry's interface from one of these: `compose = COMPOSER.compose`, `component_ids = COMPOSER.component_ids`
+    (`template_context(spec, extras)` stays the game's own)."""
+
+    game_name: str
+    builders: Mapping[str, Builder]
+
+    def compose(self, ctx: Context) -> Iterator[Component]:
+        """Every enabled component, in the spec's order."""
+        return compose_components(ctx, self.builders, self.game_name)
+
+    def component_ids(self) -> tuple[str, ...]:
+        """The components this composer can draw."""
+        return tuple(self.builders)
+
+
+def summary_sheet(make_face: Callable[[Context, float, float], Face], *, per_copy: bool = False) -> Builder:
+    """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page, default 2,
+    landscape unless the component says otherwise). per_copy=False: one page whatever the component's `copies`
+    says; per_copy=True: one page per copy."""
+
+    def build(ctx: Context, cid: str) -> Component:
+        count = None if per_copy else (ctx.kit.components[cid].per_page or 2)
+        return sheet_component(ctx, cid, make_face, count=count)
+
+    return build
 
 
 def sheet_component(ctx: Context, cid: str, make_face: Callable[[Context, float, float], Face], *,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
@@ -38,6 +38,12 @@ def bounded_length(low_mm: float, high_mm: float) -> Callable[[Any], float]:
         return points
 
     return check
+
+
+SpecId = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+"""An id other parts of the spec name (a colour, a suit): lower-case letters, digits and _, a letter first."""
+HexColour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$")]
+"""A print colour written "#rrggbb"."""
 
 
 class Bound(SpecModel):
@@ -86,3 +92,14 @@ class SequentialCheck(SpecModel):
 
     confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
     max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+
+
+def repeats(values: Iterable[Hashable]) -> Iterator[tuple[int, int]]:
+    """For each value that already came earlier in `values`: (its index, the index of its first occurrence), in
+    order. The cross-field checks use it for ids, colours and symbols that must be distinct."""
+    first: dict[Hashable, int] = {}
+    for i, v in enumerate(values):
+        if v in first:
+            yield i, first[v]
+        else:
+            first[v] = i

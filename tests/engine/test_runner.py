@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.runner import Chunk, merge_tallies, plan_chunks, play_chunk, run
+from generator.engine.runner import Chunk, derived_seed, merge_tallies, plan_chunks, play_chunk, run
 from tests.engine.toy import DiceRace
 
 
@@ -148,3 +148,9 @@ def test_merge_of_one_tally_copies_its_per_game_arrays() -> None:
     merged = merge_tallies([a])
     merged["games.x"][0] = 9
     assert a["games.x"][0] == 1
+
+
+def test_derived_seeds_are_stable_distinct_and_order_sensitive() -> None:
+    seeds = {derived_seed(s, p, k) for s in (0, 1) for p in (2, 3, 4) for k in (0, 1)}
+    assert len(seeds) == 12 and all(0 <= x < 2**32 for x in seeds)
+    assert derived_seed(5, 1) == derived_seed(5, 1) and derived_seed(5, 1) != derived_seed(1, 5)

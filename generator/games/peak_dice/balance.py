@@ -13,6 +13,7 @@ from generator.engine.report import BalanceReport, Bars, Histogram, Table, Toler
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_mean_sd, hist_percentiles, mean_ci, wilson
+from generator.engine.variants import rejudge_variants
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.sim import Simulation
@@ -35,14 +36,6 @@ def win_shares(scores: np.ndarray) -> np.ndarray:
 
 def _tol(name: str, evidence: Evidence, bound: Bound, key: str, *settings: str) -> Tolerance:
     return bounded(name, evidence, bound, f"game.balance.{key}", settings)
-
-
-def table_mean(scores: np.ndarray) -> Mean:
-    """Mean final score per player, one observation per game (the table's average): players of one game are
-    not independent."""
-    per_game = scores.astype(np.float64).mean(axis=1)
-    n = per_game.size
-    return Mean(n, float(per_game.mean()) if n else math.nan, float(per_game.std(ddof=1)) if n > 1 else 0.0)
 
 
 def setting_figures(tally: Tally, players: int, miss_boxes: int) -> dict[str, Any]:
@@ -120,7 +113,7 @@ def balance_report(spec: PeakDiceGame, *, games: int | Budget, seed: int, execut
         rep.tolerances.append(_tol(f"share of turns with a miss ({n} players)",
                                    Proportion(float(tally["miss_turns"].sum()), float(tally["active_turns"].sum())),
                                    b.miss_turn_share, "miss_turn_share", setting))
-        rep.tolerances.append(_tol(f"mean score ({n} players)", table_mean(tally["games.scores"]), b.score_mean,
+        rep.tolerances.append(_tol(f"mean score ({n} players)", Mean.per_table(tally["games.scores"]), b.score_mean,
                                    "score_mean", setting))
         stalled = f["stalled_share"]["stalled"] + f["stalled_share"]["turn_limit"]
         rep.tolerances.append(_tol(f"share of stalled games ({n} players)", Proportion(stalled, g),
@@ -176,7 +169,7 @@ def reroll_value(spec: PeakDiceGame, tables: Tables, budget: Budget, seed: int, 
                         progress=progress)
         sc = tally["games.scores"].astype(np.float64).ravel()
         m, sd, lo, hi = mean_ci(float(sc.sum()), float((sc ** 2).sum()), sc.size)
-        means[name] = table_mean(tally["games.scores"])
+        means[name] = Mean.per_table(tally["games.scores"])
         out[name] = {"score_mean": m, "score_sd": sd, "low": lo, "high": hi,
                      "turns_mean": float(tally["games.turns"].mean()) if tally["games.turns"].size else math.nan,
                      "miss_turn_share": float(tally["miss_turns"].sum() / max(1, tally["active_turns"].sum())),
@@ -195,10 +188,6 @@ def reroll_value(spec: PeakDiceGame, tables: Tables, budget: Budget, seed: int, 
     return out
 
 
-VARIANT_STREAM = 0x564152
-"""Spawn key of the games that re-judge accepted sheet variants: never the stream that accepted them."""
-
-
 def _variants_out_of_sample(spec: PeakDiceGame, budget: Budget, seed: int, executor: Executor | None,
                             progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
     """Each variant the build would print (accepted at this seed) is played again on an independent seed stream,
@@ -212,22 +201,16 @@ def _variants_out_of_sample(spec: PeakDiceGame, budget: Budget, seed: int, execu
     accepted = [x for x in generate_variants(spec, seed) if x.accepted]
     if not accepted:
         return []
-    g = budget("variants")
-    stream = int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
     pols = (spec.balance.policy,) * v.players
-    base = run(Simulation(build_tables(spec), pols, spec.balance.turn_limit), g, stream, executor,
-               progress=progress)["games.scores"].astype(np.float64).mean(axis=1)
-    out = []
-    for var in accepted:
-        t = run(Simulation(build_tables(spec, var.peaks), pols, spec.balance.turn_limit), g, stream, executor,
-                progress=progress)
-        diff = t["games.scores"].astype(np.float64).mean(axis=1) - base
-        ev = Mean(diff.size, float(diff.mean()), float(diff.std(ddof=1)) if diff.size > 1 else 0.0)
-        tol = bounded(f"variant {var.code}: expected score minus the default sheet's ({v.players} players, out of "
-                      f"sample)", ev, Bound(min=-float(v.score_tolerance), max=float(v.score_tolerance)),
-                      "game.variants.score_tolerance", ("variants",))
-        rep.tolerances.append(tol)
-        out.append({"code": var.code, "build_expected_score": var.expected_score, "difference": tol.measured})
-    rep.notes.append("Sheet variants: accepted at build on the games of the build seed, re-judged here on "
-                     f"{g} games of another seed stream (spawn key {VARIANT_STREAM:#x}), paired with the default sheet.")
-    return out
+    tols = rejudge_variants(
+        rep, Simulation(build_tables(spec), pols, spec.balance.turn_limit),
+        ((var.code, Simulation(build_tables(spec, var.peaks), pols, spec.balance.turn_limit)) for var in accepted),
+        games=budget("variants"), seed=seed, executor=executor, progress=progress, score="games.scores",
+        evidence=lambda var, base: Mean.of(var - base),
+        name=lambda code: f"variant {code}: expected score minus the default sheet's ({v.players} players, out of "
+                          f"sample)",
+        bound=Bound(min=-float(v.score_tolerance), max=float(v.score_tolerance)),
+        spec_key="game.variants.score_tolerance", accepted_on="the games of the build seed",
+        note_tail=", paired with the default sheet")
+    return [{"code": var.code, "build_expected_score": var.expected_score, "difference": tol.measured}
+            for var, tol in zip(accepted, tols, strict=True)]

@@ -7,11 +7,11 @@ dice faces. Generated sheet variants arrive in `ctx.extras["variants"]` (the sam
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
@@ -34,11 +34,7 @@ DEFAULT_DIE_FACE = mm(16)
 # Figures that follow from the rules (sum range, example row and column, miss penalties) come from the game
 # package through the build (print_data()["figures"]): layout never restates a rule.
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    if not extras or "figures" not in extras:
-        raise LayoutError("peak_dice: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("peak_dice")
 
 
 TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "peak_uniform", "falling",
@@ -568,27 +564,14 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     return ops, y
 
 
-def compose_rules(ctx: Context, cid: str) -> Component:
-    """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    return sheet_component(ctx, cid, rules_face)
-
-
-BUILDERS = {
+COMPOSER = Composer("Peak Dice", {
     "score_sheet": compose_sheet,
     "dice_nets": compose_dice_nets,
     "dice_stickers": compose_dice_stickers,
-    "rules": compose_rules,
-}
-
-
-def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
-    return compose_components(ctx, BUILDERS, "Peak Dice")
-
-
-def component_ids() -> tuple[str, ...]:
-    """The components this composer can draw."""
-    return tuple(BUILDERS)
+    "rules": summary_sheet(rules_face, per_copy=True),
+})
+compose = COMPOSER.compose
+component_ids = COMPOSER.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids",

@@ -8,7 +8,16 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
 
-from generator.spec.base import MAX_BUILD_GAMES, MAX_GAMES, MAX_TURNS, Bound, SequentialCheck, SpecModel
+from generator.spec.base import (
+    MAX_BUILD_GAMES,
+    MAX_GAMES,
+    MAX_TURNS,
+    Bound,
+    HexColour,
+    SequentialCheck,
+    SpecId,
+    SpecModel,
+)
 
 Pattern = Literal["stripes", "dots", "cross", "waves", "solid"]
 PolicyName = Literal["random", "greedy", "reroll", "planner", "planner_keep"]
@@ -20,8 +29,8 @@ WHITE = "white"
 class RowColour(SpecModel):
     """One colour = one sheet row (top to bottom in list order), printed with a black-and-white-safe pattern."""
 
-    id: StrictStr = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Identifier used by dice faces and catalogs.")
-    colour: StrictStr = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Print colour as \"#rrggbb\".")
+    id: SpecId = Field(description="Identifier used by dice faces and catalogs.")
+    colour: HexColour = Field(description="Print colour as \"#rrggbb\".")
     pattern: Pattern = Field(description="Fill pattern that tells the row apart without colour.")
     symbol: StrictStr | None = Field(None, max_length=2, description="Optional glyph printed at the row's start.")
 

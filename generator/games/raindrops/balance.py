@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Table, bounded
-from generator.engine.runner import Executor, Tally, run
+from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, spearman, wilson
 from generator.engine.verdict import Extreme, Proportion, RankCorrelationOfMeans
@@ -47,10 +47,6 @@ class CloudReach:
         return {"met": met.sum(axis=0).astype(np.int64), "runs": np.array([games], np.int64)}
 
 
-def _child_seed(seed: int, tag: int) -> int:
-    return int(np.random.SeedSequence([seed, tag]).generate_state(1, dtype=np.uint32)[0])
-
-
 REACH_PER_GAME = 50
 """Simulated players per unit of the games budget for the cloud-reach check (numpy draws, no game played)."""
 OUT_OF_SAMPLE = 0x4F4F53
@@ -70,7 +66,7 @@ def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, execu
     games = budget("cards", cap=bal.max_games)
     cards = generate_memory_cards(spec, spec.seed)
     bag = build_bag(spec)
-    tally = measure(spec, [c.pattern for c in cards], bag, games, _child_seed(seed, OUT_OF_SAMPLE), executor,
+    tally = measure(spec, [c.pattern for c in cards], bag, games, derived_seed(seed, OUT_OF_SAMPLE), executor,
                     progress)
     n = tally["runs"].astype(float)
     stats = [mean_ci(float(tally["drops_sum"][i]), float(tally["drops_sq"][i]), n[i]) for i in range(len(cards))]
@@ -91,7 +87,7 @@ def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, execu
                            1.0 / np.maximum(diff, 1e-9), need, bal.cloud_reach_cards)
     # a simulated player costs microseconds (no game is played): REACH_PER_GAME of them per solo game budget
     reach_games = REACH_PER_GAME * budget("reach", cap=bal.max_games)
-    reach = run(reach_sim, reach_games, _child_seed(seed, 0x434C), executor)
+    reach = run(reach_sim, reach_games, derived_seed(seed, 0x434C), executor)
     runs = float(reach["runs"].sum())
     reach_iv = {t: wilson(float(reach["met"][i]), runs) for i, t in enumerate(types)}
     rates = [reach_iv[t][0] for t in types]
@@ -160,7 +156,7 @@ def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, execu
         from generator.games.raindrops.sim import full_game_report
 
         tables, charts, tols, figures = full_game_report(spec, cards, games=budget,
-                                                         seed=_child_seed(seed, 0x46554C), executor=executor,
+                                                         seed=derived_seed(seed, 0x46554C), executor=executor,
                                                          progress=progress)
         rep.tables += tables
         rep.charts += charts

@@ -4,12 +4,12 @@ pictures are drawn in raindrops_art; identical pieces share one Face (the render
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
-from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.compose import Component, Composer, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
@@ -29,12 +29,7 @@ CELL = mm(20)
 OVERLAP = mm(15)
 
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The rule figures the rules package computed (print_data()["figures"]): layout never restates a rule."""
-    if not extras or "figures" not in extras:
-        raise LayoutError("raindrops: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("raindrops")
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -546,12 +541,7 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     return ops, y
 
 
-def compose_rules(ctx: Context, cid: str) -> Component:
-    """The rules summary sheet (per_page per page, default 2 on landscape paper)."""
-    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
-
-
-BUILDERS = {
+COMPOSER = Composer("Raindrops", {
     "window_board": compose_window_board,
     "raindrop_tiles": compose_raindrop_tiles,
     "bonus_tiles": compose_bonus_tiles,
@@ -560,18 +550,10 @@ BUILDERS = {
     "player_boards": compose_player_boards,
     "markers": compose_markers,
     "memory_cards": compose_memory_cards,
-    "rules": compose_rules,
-}
-
-
-def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
-    return compose_components(ctx, BUILDERS, "Raindrops")
-
-
-def component_ids() -> tuple[str, ...]:
-    """The components this composer can draw."""
-    return tuple(BUILDERS)
+    "rules": summary_sheet(rules_face),
+})
+compose = COMPOSER.compose
+component_ids = COMPOSER.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "Page"]

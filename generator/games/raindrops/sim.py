@@ -185,10 +185,6 @@ def _tol(name: str, evidence: Evidence, bound: Any, key: str, *settings: str) ->
     return bounded(name, evidence, bound, f"game.balance.play.{key}", settings)
 
 
-def _mean(x: np.ndarray) -> Mean:
-    x = np.asarray(x, dtype=np.float64)
-    return Mean(x.size, float(x.mean()) if x.size else float("nan"), float(x.std(ddof=1)) if x.size > 1 else 0.0)
-
 
 def summarise(t: Tally, players: int) -> dict[str, Any]:
     """Figures of one greedy self-play tally (JSON-able)."""
@@ -277,7 +273,7 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
         seats = tuple(Proportion(float(t["wins"][s]), games) for s in range(n))
         tols.append(_tol(f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
                          Extreme("max_distance", seats, 1.0 / n), bal.seat_advantage, "seat_advantage", like))
-        tols.append(_tol(f"mean rounds ({n} players)", _mean(t["games.rounds"]), bal.rounds, "rounds", like))
+        tols.append(_tol(f"mean rounds ({n} players)", Mean.of(t["games.rounds"]), bal.rounds, "rounds", like))
         trig = np.bincount(t["games.trigger"], minlength=3)
         tols.append(_tol(f"share ended by a 10th card ({n} players)", Proportion(float(trig[1]), games),
                          bal.cards_trigger_share, "cards_trigger_share", like))
@@ -291,7 +287,7 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
                          Proportion(float(gap["greedy_wins"][0]), gap_games), bal.greedy_win_share,
                          "greedy_win_share", mixed))
         if types:
-            take = tuple(_mean(t["games.clouds"][:, i] / n) for i in range(len(types)))
+            take = tuple(Mean.of(t["games.clouds"][:, i] / n) for i in range(len(types)))
             tols.append(_tol(f"cloud take-rate spread ({n} players)", Extreme("range", take),
                              bal.cloud_take_spread, "cloud_take_spread", like))
     summary_rows = []

@@ -10,20 +10,16 @@ from typing import Any
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
-from generator.engine.runner import Executor, Tally, run
+from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
+from generator.engine.variants import rejudge_variants
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
 from generator.games.ripple_rush import GAME
 from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.games.ripple_rush.spec import RippleRushGame
 from generator.spec.base import Bound
-
-
-def setting_seed(seed: int, players: int, index: int) -> int:
-    """An independent run seed for one setting (player count, setting index) of a balance run."""
-    return int(np.random.SeedSequence([seed, players, index]).generate_state(1, dtype=np.uint32)[0])
 
 
 def _pct(values: np.ndarray, q: float) -> float:
@@ -89,14 +85,6 @@ def _tol(name: str, evidence: Evidence, bound: Bound, key: str, *settings: str) 
     return bounded(name, evidence, bound, f"game.balance.{key}", settings)
 
 
-def _table_mean(score: np.ndarray) -> Mean:
-    """Mean score per player with one observation per game (the table average), so that players of one game
-    are not counted as independent."""
-    per_game = score.astype(np.float64).mean(axis=1)
-    n = per_game.size
-    return Mean(n, float(per_game.mean()) if n else float("nan"), float(per_game.std(ddof=1)) if n > 1 else 0.0)
-
-
 def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
     """Self-play every player count x policy of the spec (like tables: one policy in every seat) and mixed
@@ -119,7 +107,7 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
         for k, (label, mix) in enumerate(settings):
             sim = RippleRushSim(setup, n, mix, rotate=True, every_seating=label == "mixed")
             g = budget(f"{n}p {label}")
-            tally = run(sim, g, setting_seed(seed, n, k), executor, progress=progress)
+            tally = run(sim, g, derived_seed(seed, n, k), executor, progress=progress)
             evidence[str(n)][label] = tally
             per[label] = summarize(tally, n, spec.rows)
             f = per[label]
@@ -170,8 +158,8 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
     strongest = "strong" if "strong" in pols else ("greedy" if "greedy" in pols else None)
     if strongest and "random" in pols and strongest != "random":
         for key in counts:
-            ev = MeanDifference(_table_mean(evidence[key][strongest]["games.score"]),
-                                _table_mean(evidence[key]["random"]["games.score"]))
+            ev = MeanDifference(Mean.per_table(evidence[key][strongest]["games.score"]),
+                                Mean.per_table(evidence[key]["random"]["games.score"]))
             tol = _tol(f"skill gap {strongest} - random mean score ({key} players)", ev, bal.skill_gap,
                        "skill_gap", f"{key}p {strongest}", f"{key}p random")
             gap = tol.measured
@@ -194,10 +182,6 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
     return rep
 
 
-VARIANT_STREAM = 0x564152
-"""Spawn key of the games that re-judge accepted sheet variants: never the stream that accepted them."""
-
-
 def _variants_out_of_sample(spec: RippleRushGame, budget: Budget, seed: int, executor: Executor | None,
                             progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
     """Each variant the build would print (accepted at this seed) is played again on an independent seed
@@ -211,25 +195,19 @@ def _variants_out_of_sample(spec: RippleRushGame, budget: Budget, seed: int, exe
     accepted = [x for x in generate_variants(spec, seed, executor) if x.accepted][: v.count]
     if not accepted:
         return []
-    g = budget("variants")
-    stream = int(np.random.SeedSequence([seed, VARIANT_STREAM]).generate_state(1, dtype=np.uint32)[0])
     ref = spec.balance.reference_policy
     pol = (ref,)
-    base = run(RippleRushSim(Setup.from_spec(spec), v.players, pol), g, stream, executor, progress=progress)
-    base_mean = base["games.score"].astype(np.float64).mean(axis=1)
-    out = []
-    for var in accepted:
-        t = run(RippleRushSim(Setup.from_spec(spec, var.bonuses), v.players, pol), g, stream, executor,
-                progress=progress)
-        ev = Ratio.of(t["games.score"].astype(np.float64).mean(axis=1), base_mean)
-        tol = bounded(f"variant {var.code}: expected score / default sheet's ({v.players} players, {ref}, "
-                      f"out of sample)", ev, Bound(min=1 - v.tolerance, max=1 + v.tolerance),
-                      "game.variants.tolerance", ("variants",))
-        rep.tolerances.append(tol)
-        out.append({"code": var.code, "build_ratio": var.ratio, "ratio": tol.measured})
-    rep.notes.append("Sheet variants: accepted at build on the games of seed + variants.seed_offset, re-judged "
-                     f"here on {g} games of another seed stream (spawn key {VARIANT_STREAM:#x}).")
-    return out
+    tols = rejudge_variants(
+        rep, RippleRushSim(Setup.from_spec(spec), v.players, pol),
+        ((var.code, RippleRushSim(Setup.from_spec(spec, var.bonuses), v.players, pol)) for var in accepted),
+        games=budget("variants"), seed=seed, executor=executor, progress=progress, score="games.score",
+        evidence=Ratio.of,
+        name=lambda code: f"variant {code}: expected score / default sheet's ({v.players} players, {ref}, "
+                          f"out of sample)",
+        bound=Bound(min=1 - v.tolerance, max=1 + v.tolerance), spec_key="game.variants.tolerance",
+        accepted_on="the games of seed + variants.seed_offset")
+    return [{"code": var.code, "build_ratio": var.ratio, "ratio": tol.measured}
+            for var, tol in zip(accepted, tols, strict=True)]
 
 
 def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str, Any], t: Tally) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -18,12 +18,7 @@ NAVY = "#1d2b4f"
 HIGHLIGHT = "#ffd23f"
 
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The rule figures the rules package computed (`figures.print_data(...)["figures"]`)."""
-    if not extras or "figures" not in extras:
-        raise LayoutError("ripple_rush: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("ripple_rush")
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -341,27 +336,14 @@ def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
     return top - 2 * r - mm(4)
 
 
-def compose_rules(ctx: Context, cid: str) -> Component:
-    """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
-
-
-BUILDERS = {
+COMPOSER = Composer("Ripple Rush", {
     "score_sheet": compose_sheet,
     "number_cards": compose_number_cards,
     "goal_cards": compose_goal_cards,
-    "rules": compose_rules,
-}
-
-
-def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
-    return compose_components(ctx, BUILDERS, "Ripple Rush")
-
-
-def component_ids() -> tuple[str, ...]:
-    """The components this composer can draw."""
-    return tuple(BUILDERS)
+    "rules": summary_sheet(rules_face),
+})
+compose = COMPOSER.compose
+component_ids = COMPOSER.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "Page"]

@@ -3,28 +3,21 @@
 from __future__ import annotations
 
 from generator.games.ripple_rush.spec import RippleRushGame
+from generator.spec.base import repeats
 
 
 def legal_problems(spec: RippleRushGame) -> list[tuple[str, str]]:
     """Every static problem as (key path relative to `game:`, message); empty when the spec is legal."""
     out: list[tuple[str, str]] = []
     ids = [s.id for s in spec.suits]
-    seen: dict[str, int] = {}
-    for i, sid in enumerate(ids):
-        if sid in seen:
-            out.append((f"suits[{i}].id", f"suit '{sid}' is already suits[{seen[sid]}]; the deck would hold "
-                                          f"every {sid} card twice"))
-        else:
-            seen[sid] = i
-    for key, attr in (("colour", "colour"), ("symbol", "symbol")):
-        first: dict[str, int] = {}
-        for i, s in enumerate(spec.suits):
-            v = getattr(s, attr).lower()
-            if v in first:
-                out.append((f"suits[{i}].{key}", f"{key} {v!r} is already used by suits[{first[v]}] "
-                                                 f"({spec.suits[first[v]].id}); suits must differ in {key}"))
-            else:
-                first[v] = i
+    for i, j in repeats(ids):
+        out.append((f"suits[{i}].id", f"suit '{ids[i]}' is already suits[{j}]; the deck would hold "
+                                      f"every {ids[i]} card twice"))
+    for key in ("colour", "symbol"):
+        values = [getattr(s, key).lower() for s in spec.suits]
+        for i, j in repeats(values):
+            out.append((f"suits[{i}].{key}", f"{key} {values[i]!r} is already used by suits[{j}] "
+                                             f"({spec.suits[j].id}); suits must differ in {key}"))
     lo, hi = spec.numbers.min, spec.numbers.max
     span = hi - lo + 1
     if span < 1:

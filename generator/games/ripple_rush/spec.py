@@ -16,7 +16,9 @@ from generator.spec.base import (
     MAX_SEED,
     MAX_SMALL,
     Bound,
+    HexColour,
     SequentialCheck,
+    SpecId,
     SpecModel,
 )
 
@@ -27,8 +29,8 @@ PolicyName = Literal["random", "greedy", "strong"]
 class Suit(SpecModel):
     """One suit: a colour AND a symbol (colour-blind safe); its order is the column order on the sheet."""
 
-    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Identifier used by bonuses and catalogs.")
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Print colour as \"#rrggbb\".")
+    id: SpecId = Field(description="Identifier used by bonuses and catalogs.")
+    colour: HexColour = Field(description="Print colour as \"#rrggbb\".")
     symbol: Symbol = Field(description="Symbol printed with the colour.")
 
 

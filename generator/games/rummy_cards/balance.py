@@ -17,11 +17,6 @@ from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
 
 
-def _mean(x: np.ndarray) -> Mean:
-    x = np.asarray(x, dtype=np.float64)
-    return Mean(x.size, float(x.mean()) if x.size else float("nan"), float(x.std(ddof=1)) if x.size > 1 else 0.0)
-
-
 def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, executor: object = None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
     """Self-play of meld finders at every player count (like tables: meld finders in every seat); figures,
@@ -71,7 +66,7 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         turns = t["games.turns"].astype(float)
         m, sd, lo, hi = mean_ci(turns.sum(), (turns ** 2).sum(), n)
         f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
-        bound(f"mean turns per round ({P} players)", _mean(turns), "round_length", setting)
+        bound(f"mean turns per round ({P} players)", Mean.of(turns), "round_length", setting)
         rep.charts.append(Histogram(f"Round length, {P} players", {f"{P}p": (0, np.bincount(t['games.turns']).tolist())}, "turns"))
         ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
         f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
@@ -83,7 +78,7 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin ** 2).sum(), n)
         f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
-        bound(f"winner's margin over the best loser ({P} players)", _mean(margin), "winner_margin", setting)
+        bound(f"winner's margin over the best loser ({P} players)", Mean.of(margin), "winner_margin", setting)
         # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
         rep.headline[str(P)] = {"policy": "meld finder", "score_mean": float(srt[:, -1].astype(float).mean()),
                                 "score_label": "winner's round score",

@@ -4,12 +4,12 @@ rules summary. Every rule figure printed comes from the rules package (figures.p
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -22,12 +22,7 @@ JOKER_INK = "#5b2a86"
 DASH_FOLD = (mm(2.2), mm(1.4))
 
 
-def _figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The rule figures the rules package computed (print_data()["figures"]); the layout restates no rule."""
-    if not extras or "figures" not in extras:
-        raise LayoutError("rummy_cards: the rules figures are missing (the build passes print_data()['figures'])")
-    figures: Mapping[str, Any] = extras["figures"]
-    return figures
+_figures = figures_of("rummy_cards")
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -615,27 +610,14 @@ def rules_exhausted_id(game: Any) -> str:
     return f"rules.exhausted.{game.rules.exhausted_winner}.{game.rules.exhausted_tie}"
 
 
-def compose_rules(ctx: Context, cid: str) -> Component:
-    """The rules summary sheet (per_page per page, default 2 on A4 landscape)."""
-    return sheet_component(ctx, cid, rules_face, count=(ctx.kit.components[cid].per_page or 2))
-
-
-BUILDERS = {
+COMPOSER = Composer("Rummy Cards", {
     "number_cards": compose_number_cards,
     "score_pad": compose_score_pad,
     "card_holder": compose_card_holder,
-    "rules": compose_rules,
-}
-
-
-def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
-    return compose_components(ctx, BUILDERS, "Rummy Cards")
-
-
-def component_ids() -> tuple[str, ...]:
-    """The components this composer can draw."""
-    return tuple(BUILDERS)
+    "rules": summary_sheet(rules_face),
+})
+compose = COMPOSER.compose
+component_ids = COMPOSER.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "holder_geometry", "card_code", "colour_codes"]

@@ -5,6 +5,7 @@ Light on purpose (`pnpkit validate` imports it): the spec model only, no numba, 
 from __future__ import annotations
 
 from generator.games.rummy_cards.spec import RummyCardsGame
+from generator.spec.base import repeats
 
 
 def legal_problems(spec: RummyCardsGame) -> list[tuple[str, str]]:
@@ -21,13 +22,9 @@ def legal_problems(spec: RummyCardsGame) -> list[tuple[str, str]]:
                                    f"+ {spec.jokers} jokers = {total}, but total_cards says {spec.total_cards}"))
     for key, values in (("id", [c.id for c in spec.colours]), ("colour", [c.colour.lower() for c in spec.colours]),
                         ("symbol", [c.symbol for c in spec.colours])):
-        seen: dict[str, int] = {}
-        for i, v in enumerate(values):
-            if v in seen:
-                out.append((f"colours[{i}].{key}", f"expected a {key} distinct from the other colours; "
-                                                    f"got {v!r}, already used by colours[{seen[v]}]"))
-            else:
-                seen[v] = i
+        for i, j in repeats(values):
+            out.append((f"colours[{i}].{key}", f"expected a {key} distinct from the other colours; "
+                                                f"got {values[i]!r}, already used by colours[{j}]"))
     if nc < 3:
         out.append(("colours", f"groups need 3 distinct colours; got {nc} colours"))
     if spec.players.min > spec.players.max:

@@ -15,7 +15,9 @@ from generator.spec.base import (
     MAX_POINTS,
     MAX_TURNS,
     Bound,
+    HexColour,
     SequentialCheck,
+    SpecId,
     SpecModel,
 )
 
@@ -25,8 +27,8 @@ Symbol = Literal["sun", "moon", "star", "heart", "drop", "leaf", "diamond", "clu
 class RummyColour(SpecModel):
     """One card colour with a symbol printed beside the number (colour-blind safe)."""
 
-    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Identifier used by catalogs and transcripts.")
-    colour: str = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Print colour as \"#rrggbb\".")
+    id: SpecId = Field(description="Identifier used by catalogs and transcripts.")
+    colour: HexColour = Field(description="Print colour as \"#rrggbb\".")
     symbol: Symbol = Field(description="Symbol printed with the colour; distinct per colour.")
 
 

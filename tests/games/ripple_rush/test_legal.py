@@ -44,7 +44,8 @@ def test_deck_is_suits_times_range_without_duplicates():
     suits[3] = {"id": "blue", "colour": "#1f6fd1", "symbol": "circle"}
     probs = dict(legal_problems(make_spec(suits=suits, bonuses=[5, 10, "blue", "red", "green", 12, 15, 20])))
     assert probs["suits[3].id"] == "suit 'blue' is already suits[0]; the deck would hold every blue card twice"
-    assert "suits[3].colour" in probs and "suits[3].symbol" in probs
+    assert probs["suits[3].colour"] == "colour '#1f6fd1' is already used by suits[0] (blue); suits must differ in colour"
+    assert probs["suits[3].symbol"] == "symbol 'circle' is already used by suits[0] (blue); suits must differ in symbol"
     assert legal_problems(make_spec(numbers={"min": 9, "max": 3}))[0] == ("numbers", "range 9..3 is empty")
 
 

@@ -3,10 +3,10 @@ rules summary. Every number printed comes from the spec through `template_contex
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from generator.layout.compose import Component, Context, compose_components, sheet_component
+from generator.layout.compose import Component, Composer, Context, sheet_component, summary_sheet
 from generator.layout.ops import Face, Op, Rect, Text
 from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
@@ -69,19 +69,9 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     return sheet_component(ctx, cid, sheet_face, landscape=False, per_page=1)
 
 
-def compose_rules(ctx: Context, cid: str) -> Component:
-    """The rules summary (two per landscape page by default)."""
-    return sheet_component(ctx, cid, lambda c, w, h: summary_face(c, w, h, _rules_body, band=INK))
-
-
-BUILDERS = {"score_sheet": compose_sheet, "rules": compose_rules}
-
-
-def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
-    return compose_components(ctx, BUILDERS, "Pig")
-
-
-def component_ids() -> tuple[str, ...]:
-    """The components this composer can draw."""
-    return tuple(BUILDERS)
+COMPOSER = Composer("Pig", {
+    "score_sheet": compose_sheet,
+    "rules": summary_sheet(lambda c, w, h: summary_face(c, w, h, _rules_body, band=INK), per_copy=True),
+})
+compose = COMPOSER.compose
+component_ids = COMPOSER.component_ids
