@@ -70,3 +70,25 @@ def test_a_third_party_game_meets_the_same_conformance(kit_dir, tmp_path):
 def test_the_third_party_examples_are_found():
     """The glob above is not empty (a moved folder would silently test nothing)."""
     assert [k.parent.name for k in PLUGIN_KITS] == ["pig"]
+
+
+@pytest.mark.parametrize("kit_dir", KITS, ids=IDS)
+def test_rules_sheet_prints_one_page_per_copy(kit_dir, tmp_path):
+    """`copies` on the rules summary means pages of it (it was ignored by three of the four games)."""
+    from dataclasses import replace
+
+    from generator.build import check_kits, load_kits, plan_build
+    from generator.render.fonts import text_width
+
+    def rules_pages(copies: int) -> int:
+        kit = load_kits([kit_dir])[0]
+        comps = dict(kit.components)
+        comps["rules"] = comps["rules"].model_copy(update={"copies": copies})
+        kit = replace(kit, components=comps)
+        check_kits([kit])
+        planned = plan_build([kit], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
+                             warn=lambda m: None)
+        return sum(len(p.pages) for p in planned if p.path.name == "rules-a4.pdf")
+
+    one = rules_pages(1)
+    assert one >= 1 and rules_pages(3) == 3 * one

@@ -103,14 +103,12 @@ class Composer:
         return tuple(self.builders)
 
 
-def summary_sheet(make_face: Callable[[Context, float, float], Face], *, per_copy: bool = False) -> Builder:
+def summary_sheet(make_face: Callable[[Context, float, float], Face]) -> Builder:
     """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page, default 2,
-    landscape unless the component says otherwise). per_copy=False: one page whatever the component's `copies`
-    says; per_copy=True: one page per copy."""
+    landscape unless the component says otherwise), one page per copy the component asks for."""
 
     def build(ctx: Context, cid: str) -> Component:
-        count = None if per_copy else (ctx.kit.components[cid].per_page or 2)
-        return sheet_component(ctx, cid, make_face, count=count)
+        return sheet_component(ctx, cid, make_face)
 
     return build
 

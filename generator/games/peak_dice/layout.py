@@ -568,7 +568,7 @@ COMPOSER = Composer("Peak Dice", {
     "score_sheet": compose_sheet,
     "dice_nets": compose_dice_nets,
     "dice_stickers": compose_dice_stickers,
-    "rules": summary_sheet(rules_face, per_copy=True),
+    "rules": summary_sheet(rules_face),
 })
 compose = COMPOSER.compose
 component_ids = COMPOSER.component_ids

@@ -71,7 +71,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 COMPOSER = Composer("Pig", {
     "score_sheet": compose_sheet,
-    "rules": summary_sheet(lambda c, w, h: summary_face(c, w, h, _rules_body, band=INK), per_copy=True),
+    "rules": summary_sheet(lambda c, w, h: summary_face(c, w, h, _rules_body, band=INK)),
 })
 compose = COMPOSER.compose
 component_ids = COMPOSER.component_ids
