@@ -32,6 +32,8 @@ number it stands for: the initial-meld count). `decode` turns the optimal decisi
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from generator.engine.kernel import jit
@@ -66,9 +68,33 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
             np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
-def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
-    """The CAP workspace, in the argument order of solve_counts / solve_turn."""
-    return new_workspace(n_colours, n_numbers, CAP)
+class SolverWorkspace(NamedTuple):
+    """The search's reusable arrays (new_workspace), in the argument order of solve_counts; solve_turn takes
+    the tuple itself."""
+
+    keys: np.ndarray
+    score: np.ndarray
+    parent: np.ndarray
+    dec: np.ndarray
+    htab: np.ndarray
+    hpos: np.ndarray
+    counts: np.ndarray
+
+
+def workspaces(n_colours: int, n_numbers: int) -> SolverWorkspace:
+    """The CAP workspace (unpacks as solve_counts' trailing arguments)."""
+    return SolverWorkspace(*new_workspace(n_colours, n_numbers, CAP))
+
+
+OUT_BEST = 0
+"""solve_turn's out[OUT_BEST]: the objective (points * 256 + cards; <= 0 nothing)."""
+OUT_MELDS = 1
+"""out[OUT_MELDS]: the melds written to the layout."""
+OUT_RETRIEVED = 2
+"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or -1."""
+OUT_GIVEUPS = 3
+"""out[OUT_GIVEUPS]: searches that gave up (past CAP)."""
+OUT_SIZE = 4
 
 
 @jit
@@ -633,11 +659,10 @@ def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
 def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hand_jokers: int,
                opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-               out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-               htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> None:
-    """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker (the kind it stood for,
-    + n_kinds for a group joker) or -1, give-ups]; layout = the new melds (opening) or the whole new table
-    (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
+               out: np.ndarray, ws: SolverWorkspace) -> None:
+    """The meld finder's whole turn: out[OUT_BEST] objective, [OUT_MELDS] melds in layout, [OUT_RETRIEVED]
+    retrieved joker (the kind it stood for, + n_kinds for a group joker) or -1, [OUT_GIVEUPS] give-ups; ws the
+    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
     for (table_cards); each stays in a set of its kind (run colour / group number) unless retrieved.
 
     Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
@@ -648,20 +673,21 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     C = n_colours
     N = n_numbers
     K = C * N
+    keys, score, parent, dec, htab, hpos, counts = ws
     decisions = np.zeros(N * (C + 1), np.int64)
     zeros = np.zeros(K, np.int64)
     zn = np.zeros(N, np.int64)
-    out[2] = -1
-    out[3] = 0
+    out[OUT_RETRIEVED] = -1
+    out[OUT_GIVEUPS] = 0
     if opening:
         best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
                            score, parent, dec, htab, hpos, counts)
         if best == GIVE_UP:
-            out[3] += 1
-        out[0] = best
-        out[1] = 0
+            out[OUT_GIVEUPS] += 1
+        out[OUT_BEST] = best
+        out[OUT_MELDS] = 0
         if best > 0 and (best & 255) > 0:
-            out[1] = decode(decisions, zeros, zeros, zn, C, N, layout)
+            out[OUT_MELDS] = decode(decisions, zeros, zeros, zn, C, N, layout)
         return
     rj = np.zeros(C, np.int64)
     gj = np.zeros(N, np.int64)
@@ -678,13 +704,13 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
                        parent, dec, htab, hpos, counts)
     if best == GIVE_UP:
-        out[3] += 1
+        out[OUT_GIVEUPS] += 1
     if best > 0 and (best & 255) > 0:
-        out[1] = decode(decisions, t_real, t_lock, gj, C, N, layout)
+        out[OUT_MELDS] = decode(decisions, t_real, t_lock, gj, C, N, layout)
     else:
         best = 0
-        out[1] = 0
-    out[0] = best
+        out[OUT_MELDS] = 0
+    out[OUT_BEST] = best
     if not retrieval:
         return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
@@ -746,7 +772,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     for kf in range(2 * K):
         fam = kf // K  # 0: a run joker, 1: a group joker
         k = kf % K
-        if (t_jrun[k] if fam == 0 else t_jgrp[k]) == 0 or hand[k] == 0 or out[0] >= everything:
+        if (t_jrun[k] if fam == 0 else t_jgrp[k]) == 0 or hand[k] == 0 or out[OUT_BEST] >= everything:
             continue
         _without_joker(fam, k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
         hand2[k] -= 1
@@ -788,12 +814,12 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             hand2[k] += 1
             continue
         if best_k < 0 and best_g < 0 and n_table_jokers == 1:
-            g_row, g_pos = _greedy_slot(layout, out[1], k, C, N)
+            g_row, g_pos = _greedy_slot(layout, out[OUT_MELDS], k, C, N)
             if g_row >= 0:
                 # greedy incumbent: keep the best table, swap the joker for the unlaid card of kind k, and put
                 # the joker in the richest candidate made only of cards that table leaves in the hand
                 unlaid = hand.copy()
-                for mi in range(out[1]):
+                for mi in range(out[OUT_MELDS]):
                     for jj in range(layout[mi, 1]):
                         if (layout[mi, 2 + jj] & 7) == SRC_HAND:
                             unlaid[layout[mi, 2 + jj] >> 3] -= 1
@@ -803,13 +829,13 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                         if (best_g < 0 or c_gain[i] > c_gain[best_g]) and _fits(c_typ[i], c_a[i], c_b[i], c_e[i],
                                                                                  c_j[i], unlaid, C, N):
                             best_g = i
-                    if best_g >= 0 and out[0] + repl + c_gain[best_g] > out[0]:
-                        out[0] += repl + c_gain[best_g]
+                    if best_g >= 0 and out[OUT_BEST] + repl + c_gain[best_g] > out[OUT_BEST]:
+                        out[OUT_BEST] += repl + c_gain[best_g]
                         layout[g_row, 2 + g_pos] = k * 8 + SRC_HAND
-                        _write_meld(layout, out[1], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
+                        _write_meld(layout, out[OUT_MELDS], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
                                     c_j[best_g], C, N)
-                        out[1] += 1
-                        out[2] = k + fam * K
+                        out[OUT_MELDS] += 1
+                        out[OUT_RETRIEVED] = k + fam * K
                     else:
                         best_g = -1
         if table_size > EXACT_RETRIEVAL_TABLE:
@@ -820,8 +846,8 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
                               dec, htab, hpos, counts)
         if relaxed == GIVE_UP:
-            out[3] += 1
-        if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[0]:
+            out[OUT_GIVEUPS] += 1
+        if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[OUT_BEST]:
             hand2[k] += 1
             continue
         if relaxed > 0 and hand_jokers == 0:
@@ -829,9 +855,9 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             # (no table card) with 2+ hand cards not of kind k: then it is the best retrieval of k
             nm = decode(decisions, t_real, lock2, gj2, C, N, cert)
             if _certify(cert, nm, k):
-                out[0] = relaxed - (jv * 256 + 1) + repl
-                out[1] = nm
-                out[2] = k + fam * K
+                out[OUT_BEST] = relaxed - (jv * 256 + 1) + repl
+                out[OUT_MELDS] = nm
+                out[OUT_RETRIEVED] = k + fam * K
                 layout[:nm] = cert[:nm]
                 best_k = -1
                 hand2[k] += 1
@@ -839,7 +865,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
                             htab, hpos, counts)
         if bound == GIVE_UP:
-            out[3] += 1
+            out[OUT_GIVEUPS] += 1
             hand2[k] += 1
             continue
         if bound < 0:
@@ -850,7 +876,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         valid = N
         for oi in range(nc):
             i = order[oi]
-            if repl + c_gain[i] + bound <= out[0]:
+            if repl + c_gain[i] + bound <= out[OUT_BEST]:
                 break
             low = c_b[i] if c_typ[i] == RUN else c_a[i]
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
@@ -859,10 +885,10 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
             valid = low
             if r == GIVE_UP:
-                out[3] += 1
+                out[OUT_GIVEUPS] += 1
                 valid = 0  # the layers past the one that overflowed are stale
-            if r >= 0 and repl + c_gain[i] + r > out[0]:
-                out[0] = repl + c_gain[i] + r
+            if r >= 0 and repl + c_gain[i] + r > out[OUT_BEST]:
+                out[OUT_BEST] = repl + c_gain[i] + r
                 best_k = k
                 best_fam = fam
                 best_typ = c_typ[i]
@@ -874,8 +900,8 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     _without_joker(best_fam, best_k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
     nm = decode(best_dec, t_real, lock2, gj2, C, N, layout)  # the replacement card decodes as a hand card
     _write_meld(layout, nm, best_typ, best_a, best_b, best_e, best_j, C, N)
-    out[1] = nm + 1
-    out[2] = best_k + best_fam * K
+    out[OUT_MELDS] = nm + 1
+    out[OUT_RETRIEVED] = best_k + best_fam * K
 
 
 @jit
