@@ -201,10 +201,10 @@ def main() -> None:
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
         cases.append((np.zeros(C * N, np.int64), np.bincount(deck[:int(rng.integers(14, 24))], minlength=C * N),
                       int(rng.integers(0, 2))))
-    solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+    solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, ws)
     t = time.process_time()
     for f, h, j in cases:
-        solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+        solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, ws)
     print(f"solver (opening, 14-23 cards, 0-1 joker): {len(cases) / (time.process_time() - t):,.0f} calls/s")
 
     old_tree = baseline_tree(args.baseline)

@@ -503,6 +503,14 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     return out
 
 
+@jit
+def play_rounds(rng: np.ndarray, setup: Setup, ws: Workspace, seats: np.ndarray, results: np.ndarray) -> None:
+    """Rounds g = 0..len(seats)-1 in one compiled call (the Setup/Workspace tuples are unboxed once per chunk,
+    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g])."""
+    for g in range(seats.shape[0]):
+        results[g] = play_round(rng, setup, ws, g, seats[g])
+
+
 @dataclass(frozen=True)
 class RummySimulation:
     """Picklable self-play job: `players` meld finders, parameters copied from the spec; random_seat
@@ -534,20 +542,14 @@ class RummySimulation:
         rng = seed_state(seed)
         setup = self.setup()
         ws = round_workspace(setup, games)
-        winner = np.zeros(games, np.int64)
-        exhausted = np.zeros(games, np.int64)
-        turns = np.zeros(games, np.int64)
-        seat = np.full(games, -1, np.int64)
-        giveups = np.zeros(1, np.int64)
-        retrievals = np.zeros(1, np.int64)
-        winners = np.zeros(games, np.int64)
-        for g in range(games):
-            seat[g] = g % self.players if self.random_seat == ROTATE_RANDOM else self.random_seat
-            res = play_round(rng, setup, ws, g, int(seat[g]))
-            winner[g], exhausted[g], turns[g] = res[RES_WINNER], res[RES_EXHAUSTED], res[RES_TURNS]
-            winners[g] = res[RES_WINNERS]
-            giveups[0] += res[RES_GIVEUPS]
-            retrievals[0] += res[RES_RETRIEVALS]
+        seat = np.array([g % self.players if self.random_seat == ROTATE_RANDOM else self.random_seat
+                         for g in range(games)], np.int64).reshape(games)
+        results = np.zeros((games, RES_SIZE), np.int64)
+        play_rounds(rng, setup, ws, seat, results)
+        winner, exhausted = results[:, RES_WINNER].copy(), results[:, RES_EXHAUSTED].copy()
+        turns, winners = results[:, RES_TURNS].copy(), results[:, RES_WINNERS].copy()
+        giveups = np.array([results[:, RES_GIVEUPS].sum()], np.int64)
+        retrievals = np.array([results[:, RES_RETRIEVALS].sum()], np.int64)
         return {"games.winner": winner, "games.winners": winners, "games.exhausted": exhausted, "games.turns": turns,
                 "games.scores": ws.scores, "games.first_possible": ws.first_possible, "games.random_seat": seat,
                 "solver_giveups": giveups, "joker_retrievals": retrievals}

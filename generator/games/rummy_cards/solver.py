@@ -69,8 +69,8 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
 
 
 class SolverWorkspace(NamedTuple):
-    """The search's reusable arrays (new_workspace), in the argument order of solve_counts; solve_turn takes
-    the tuple itself."""
+    """The search's reusable arrays (new_workspace): solve_counts, resume_counts, solve_exact and solve_turn
+    take the tuple (one argument instead of seven arrays)."""
 
     keys: np.ndarray
     score: np.ndarray
@@ -82,7 +82,7 @@ class SolverWorkspace(NamedTuple):
 
 
 def workspaces(n_colours: int, n_numbers: int) -> SolverWorkspace:
-    """The CAP workspace (unpacks as solve_counts' trailing arguments)."""
+    """The CAP workspace."""
     return SolverWorkspace(*new_workspace(n_colours, n_numbers, CAP))
 
 
@@ -236,26 +236,24 @@ def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add:
 @jit
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                 decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                 htab: np.ndarray, hpos: np.ndarray, count: np.ndarray) -> int:
+                 decisions: np.ndarray, ws: SolverWorkspace) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
 
     Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..count come from new_workspace; htab's index column must be all zero on entry and is left so
+    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on entry and is left so
     (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
     """
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
+                         joker_value, decisions, ws, 0)
 
 
 @jit
 def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                   group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                  htab: np.ndarray, hpos: np.ndarray, count: np.ndarray, start: int) -> int:
+                  decisions: np.ndarray, ws: SolverWorkspace, start: int) -> int:
     """solve_counts, keeping the workspace's layers for number indexes below `start` (0: a fresh search).
 
     The caller guarantees those layers are a completed search of an input equal to this one at every
@@ -263,6 +261,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     a layer depends only on the layers before it and the input at its own number, so the result, the
     decisions and every tie are those of a fresh search.
     """
+    keys, score, parent, dec, htab, hpos, count = ws
     C = n_colours
     N = n_numbers
     cap = keys.shape[1]
@@ -607,11 +606,10 @@ def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 @jit
 def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                 group_jokers: np.ndarray, n_colours: int, n_numbers: int,
-                num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> int:
+                num_min: int, joker_value: int, decisions: np.ndarray, ws: SolverWorkspace) -> int:
     """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
+                         joker_value, decisions, ws, 0)
 
 
 @jit
@@ -673,15 +671,13 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     C = n_colours
     N = n_numbers
     K = C * N
-    keys, score, parent, dec, htab, hpos, counts = ws
     decisions = np.zeros(N * (C + 1), np.int64)
     zeros = np.zeros(K, np.int64)
     zn = np.zeros(N, np.int64)
     out[OUT_RETRIEVED] = -1
     out[OUT_GIVEUPS] = 0
     if opening:
-        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
-                           score, parent, dec, htab, hpos, counts)
+        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, ws)
         if best == GIVE_UP:
             out[OUT_GIVEUPS] += 1
         out[OUT_BEST] = best
@@ -701,8 +697,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
                 t_lock[c * N + v] = t_jrun[c * N + v]
             rj[c] = 0
     forced = t_real + t_lock
-    best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
-                       parent, dec, htab, hpos, counts)
+    best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, ws)
     if best == GIVE_UP:
         out[OUT_GIVEUPS] += 1
     if best > 0 and (best & 255) > 0:
@@ -714,15 +709,13 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     if not retrieval:
         return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
-                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, counts)
+                    joker_penalty, layout, out, decisions, ws)
 
 
 @jit
 def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, t_lock: np.ndarray,
                     rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-                    out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                    parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
-                    counts: np.ndarray) -> None:
+                    out: np.ndarray, decisions: np.ndarray, ws: SolverWorkspace) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -843,8 +836,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             continue
         # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
         # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
-        relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
-                              dec, htab, hpos, counts)
+        relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, ws)
         if relaxed == GIVE_UP:
             out[OUT_GIVEUPS] += 1
         if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[OUT_BEST]:
@@ -862,8 +854,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                 best_k = -1
                 hand2[k] += 1
                 continue
-        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, counts)
+        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws)
         if bound == GIVE_UP:
             out[OUT_GIVEUPS] += 1
             hand2[k] += 1
@@ -880,8 +871,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                 break
             low = c_b[i] if c_typ[i] == RUN else c_a[i]
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score,
-                              parent, dec, htab, hpos, counts, min(low, valid))
+            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid))
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
             valid = low
             if r == GIVE_UP:

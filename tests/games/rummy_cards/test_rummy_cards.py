@@ -532,7 +532,7 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import new_workspace, solve_exact, workspaces
+    from generator.games.rummy_cards.solver import SolverWorkspace, new_workspace, solve_exact, workspaces
     forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
                        1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
     hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
@@ -540,9 +540,9 @@ def test_solver_is_exact_past_a_small_workspace() -> None:
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, 1024)  # far below CAP: this 43-card search outgrows it
     no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
-    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, *tiny) == -2
+    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, SolverWorkspace(*tiny)) == -2
     assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
-                       *workspaces(4, 13)) == 75563
+                       workspaces(4, 13)) == 75563
 
 
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
@@ -614,9 +614,9 @@ def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: 
     gj = np.zeros(N, np.int64)
     ws = workspaces(C, N)
     fresh_dec, resumed_dec = np.zeros(N * (C + 1), np.int64), np.zeros(N * (C + 1), np.int64)
-    fresh = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, fresh_dec, *ws, 0)
-    resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), *ws, 0)
-    resumed = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, resumed_dec, *ws, start)
+    fresh = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, fresh_dec, ws, 0)
+    resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0)
+    resumed = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, resumed_dec, ws, start)
     assert resumed == fresh
     assert fresh < 0 or (resumed_dec == fresh_dec).all()
 
@@ -634,10 +634,10 @@ def test_a_search_resumed_from_a_different_input_differs() -> None:
     ws = workspaces(C, N)
     dec = np.zeros(N * (C + 1), np.int64)
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
-    assert resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 6 * 256 + 3
-    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 3 * 256 + 3
-    resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0)
-    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 5) == 6 * 256 + 3  # stale layers kept
+    assert resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, ws, 0) == 6 * 256 + 3
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, ws, 0) == 3 * 256 + 3
+    resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, ws, 0)
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, ws, 5) == 6 * 256 + 3  # stale layers kept
 
 
 def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:

@@ -156,8 +156,8 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
         for prune_at in (0, 10**9):
             solver.PRUNE_AT = prune_at
             dec = np.zeros(N * (C + 1), np.int64)
-            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws, 0))
+            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0))
     finally:
         solver.PRUNE_AT = shipped
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
-    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws)
+    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
