@@ -95,7 +95,7 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
     """Where the meld finders' time goes: every solver turn of `rounds` rounds is recorded (play_round's Python
     body, its callees compiled), then each is timed alone, compiled (best of 2, CPU time), with and without the
     joker retrieval; printed by kind of turn, with the share of the slowest turns."""
-    from generator.engine.kernel import seed_state
+    from generator.engine.kernel import py_func, seed_state
     from generator.games.rummy_cards import sim as sim_module
     from generator.games.rummy_cards.solver import solve_turn
 
@@ -116,13 +116,10 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
 
     sim_module.solve_turn, sim_module.opening_points_bound = record, bound  # type: ignore[assignment]
     rng = seed_state(np.random.SeedSequence(1))
-    T = len(s.thresholds)
+    setup = s.setup()
+    round_ws = sim_module.round_workspace(setup, 1)
     for _ in range(rounds):
-        sim_module.play_round.py_func(rng, players, s.n_colours, s.n_numbers, s.num_min, s.copies, s.jokers,
-                                      s.hand_size, s.initial_meld, s.joker_penalty, np.array(s.thresholds, np.int64),
-                                      s.max_turns, -1, *ws, np.zeros(players, np.int64),
-                                      np.zeros((players, T), np.int64), np.zeros(1, np.int64),
-                                      np.array(s.rules, np.int64))
+        py_func(sim_module.play_round)(rng, setup, round_ws, 0, -1)
     sim_module.solve_turn, sim_module.opening_points_bound = solve_turn, real_bound  # type: ignore[assignment]
 
     def timed(a: list[object], retrieval: bool) -> tuple[float, np.ndarray]:
@@ -131,7 +128,7 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
             b = [x.copy() if isinstance(x, np.ndarray) else x for x in a]
             b[6] = retrieval
             t = time.process_time()
-            solve_turn(*b, *ws)
+            solve_turn(*b, ws)
             best_t = min(best_t, time.process_time() - t)
         return best_t, b[12]  # type: ignore[return-value]
 
@@ -204,10 +201,10 @@ def main() -> None:
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
         cases.append((np.zeros(C * N, np.int64), np.bincount(deck[:int(rng.integers(14, 24))], minlength=C * N),
                       int(rng.integers(0, 2))))
-    solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+    solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, ws)
     t = time.process_time()
     for f, h, j in cases:
-        solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, *ws)
+        solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, ws)
     print(f"solver (opening, 14-23 cards, 0-1 joker): {len(cases) / (time.process_time() - t):,.0f} calls/s")
 
     old_tree = baseline_tree(args.baseline)

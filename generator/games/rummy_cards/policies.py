@@ -6,16 +6,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.engine.kernel import rand_below
 from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
 from generator.games.rummy_cards.solver import (
     GROUP,
     MAX_MELDS,
+    OUT_BEST,
+    OUT_MELDS,
+    OUT_RETRIEVED,
+    OUT_SIZE,
     SRC_FREED_JOKER,
     SRC_HAND,
     SRC_HAND_JOKER,
     SRC_TABLE,
     SRC_TABLE_JOKER,
+    SolverWorkspace,
     solve_turn,
     workspaces,
 )
@@ -80,10 +84,10 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
     if not opening:
         real, jrun, jgrp, real_ids, table_jokers = table_counts(game, table)
     layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
-    out = np.zeros(4, np.int64)
+    out = np.zeros(OUT_SIZE, np.int64)
     solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, C, N, d.num_min, game.spec.joker_penalty,
-               layout, out, *_workspaces(C, N))
-    best, nm, retrieved = int(out[0]), int(out[1]), int(out[2])
+               layout, out, _workspaces(C, N))
+    best, nm, retrieved = int(out[OUT_BEST]), int(out[OUT_MELDS]), int(out[OUT_RETRIEVED])
     if best <= 0 or best & 255 == 0:
         return Play(0, 0, None)
     freed = -1
@@ -117,10 +121,10 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
     return Play(best >> 8, best & 255, new_table, freed if freed >= 0 else None)
 
 
-_WS: dict[tuple[int, int], tuple[np.ndarray, ...]] = {}
+_WS: dict[tuple[int, int], SolverWorkspace] = {}
 
 
-def _workspaces(C: int, N: int) -> tuple[np.ndarray, ...]:
+def _workspaces(C: int, N: int) -> SolverWorkspace:
     """Solver workspaces, allocated once per process and deck shape (the search leaves them reusable)."""
     if (C, N) not in _WS:
         _WS[(C, N)] = workspaces(C, N)
@@ -133,8 +137,8 @@ class MeldFinder:
 
     name: str = "meld_finder"
 
-    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
-        """The solver's best lay, or Draw."""
+    def choose(self, game: Game, state: State, rng: np.random.Generator) -> Action:
+        """The solver's best lay, or Draw (deterministic: `rng` is not drawn from)."""
         p = state.current
         opening = not state.opened[p]
         play = find_best_play(game, state.hands[p], state.table, opening)
@@ -155,14 +159,15 @@ class MeldFinder:
 @dataclass(frozen=True)
 class RandomLegal:
     """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; the
-    list is documented there) with the explicit seeded RNG; the kernel's `random_plays` is the same list."""
+    list is documented there) with the explicit seeded numpy Generator; the kernel's `random_plays` is the same
+    list (the kernel draws its own stream: its replay tests follow the kernel's logged choice)."""
 
     name: str = "random"
 
-    def choose(self, game: Game, state: State, rng: np.ndarray) -> Action:
+    def choose(self, game: Game, state: State, rng: np.random.Generator) -> Action:
         """A uniformly random listed legal action."""
         acts = game.legal_actions(state)
-        return acts[rand_below(rng, len(acts))]
+        return acts[int(rng.integers(len(acts)))]
 
 
 POLICIES = {"meld_finder": MeldFinder(), "random": RandomLegal()}

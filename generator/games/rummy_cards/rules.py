@@ -282,13 +282,10 @@ class Game:
         pile = tuple(reversed(order[n * hs:]))  # the next card dealt is on top (last)
         return State(hands, (), pile, (False,) * n)
 
-    def new_round(self, rng_state: np.ndarray) -> State:
-        """Shuffle with the kernel RNG (same stream as the simulation) and deal."""
-        from generator.engine.kernel import shuffle_inplace
-
-        order = np.arange(self.deck.size, dtype=np.int64)
-        shuffle_inplace(rng_state, order)
-        return self.deal([int(x) for x in order])
+    def new_round(self, rng: np.random.Generator) -> State:
+        """Shuffle with the numpy Generator and deal (the kernel shuffles its own stream; a kernel round is
+        replayed from its logged deal through `deal`)."""
+        return self.deal([int(x) for x in rng.permutation(self.deck.size)])
 
     def is_over(self, state: State) -> bool:
         """A hand is empty, or every player passed in a row with an empty pile."""
@@ -561,8 +558,7 @@ class TurnGame:
 
     def new_state(self, rng: np.random.Generator) -> TurnState:
         """A shuffled deck dealt out (every card order from `rng`)."""
-        order = rng.permutation(self.game.deck.size)
-        return _start(self.game.deal([int(x) for x in order]))
+        return _start(self.game.new_round(rng))
 
     def to_move(self, state: TurnState) -> int | None:
         """The seat to move; None once the round is over."""

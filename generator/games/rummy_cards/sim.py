@@ -1,7 +1,11 @@
 """Fast self-play: one round as a compiled kernel over card counts and table melds, and the Simulation.
 
-The round mirrors the reference rules + policies exactly (same deal from the same RNG stream, same solver
-turn, same random-legal play list), so a kernel round replays through `Game.apply` card for card (tested).
+The round mirrors the reference rules + policies exactly (same solver turn, same random-legal play list), so a
+kernel round replays through `Game.apply` card for card (tested): the kernel draws its own xorshift stream
+(engine/kernel.py), the reference its numpy Generator, so the replay deals the kernel's logged deck order
+(Workspace.order) and makes the random-legal seat's logged choice (Workspace.choices). play_round takes the
+static Setup and the Workspace it writes (NamedTuples); its result and the solver's out array are read by the
+named RES_* / OUT_* indices.
 The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver.py) in the
 reference table's meld order; counts for the solver are recomputed from it after every lay.
 """
@@ -9,6 +13,7 @@ reference table's meld order; counts for the solver are recomputed from it after
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -17,9 +22,15 @@ from generator.engine.runner import Tally
 from generator.games.rummy_cards.solver import (
     GROUP,
     MAX_MELDS,
+    OUT_BEST,
+    OUT_GIVEUPS,
+    OUT_MELDS,
+    OUT_RETRIEVED,
+    OUT_SIZE,
     RUN,
     SRC_HAND,
     SRC_HAND_JOKER,
+    SolverWorkspace,
     is_joker_entry,
     opening_points_bound,
     solve_turn,
@@ -169,26 +180,106 @@ def random_plays(act: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: int
     return n
 
 
+class Setup(NamedTuple):
+    """The static round as play_round reads it (never writes): the deck, the hand, the thresholds and the
+    rule choices (rules_code), copied from the spec by `RummySimulation.setup`."""
+
+    players: int
+    n_colours: int
+    n_numbers: int
+    num_min: int
+    copies: int
+    n_jokers: int
+    hand_size: int
+    initial_meld: int
+    joker_penalty: int
+    max_turns: int
+    thresholds: np.ndarray
+    """balance.meld_thresholds (int64): first_possible's columns."""
+    draw_by_choice: bool
+    """rules.draw by_choice (else a player who can lay may not draw)."""
+    lowest_total: bool
+    """rules.exhausted_winner lowest_total (else fewest cards)."""
+    tie_break: bool
+    """rules.exhausted_tie tie_break (else level players share the win)."""
+    add_after_opening: bool
+    """rules.opening_turn may_add_after_opening."""
+
+
+class Workspace(NamedTuple):
+    """What play_round writes: per round g the scores and first_possible rows; per turn (up to the log's
+    length, round by round overwritten) what happened and the random-legal choice; the deal of the last
+    round; and the solver's reusable arrays. `round_workspace` sizes it."""
+
+    solver: SolverWorkspace
+    scores: np.ndarray
+    """(rounds, players): the round's zero-sum scores."""
+    first_possible: np.ndarray
+    """(rounds, players, thresholds): own turn the meld finder could first open at thresholds[t], -1 never."""
+    log: np.ndarray
+    """(turns,): cards laid, LOG_DRAW or LOG_PASS."""
+    choices: np.ndarray
+    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1 elsewhere."""
+    order: np.ndarray
+    """(deck size,): the round's shuffled deck (Game.deal's order)."""
+
+
+LOG_DRAW = -1
+LOG_PASS = -2
+RES_WINNER = 0
+"""play_round's result[RES_WINNER]: the first winner (-1 none)."""
+RES_EXHAUSTED = 1
+"""result[RES_EXHAUSTED]: 1 when the round ended with the pile empty and every player passing."""
+RES_TURNS = 2
+RES_GIVEUPS = 3
+"""result[RES_GIVEUPS]: solver searches that gave up (the player drew)."""
+RES_RETRIEVALS = 4
+"""result[RES_RETRIEVALS]: turns that retrieved a table joker."""
+RES_WINNERS = 5
+"""result[RES_WINNERS]: the winners as a seat bit mask."""
+RES_SIZE = 6
+
+
+def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
+    """A Workspace for `rounds` rounds of `setup`, logging the first `log_turns` turns of each."""
+    P, T = setup.players, setup.thresholds.shape[0]
+    size = setup.n_colours * setup.n_numbers * setup.copies + setup.n_jokers
+    return Workspace(workspaces(setup.n_colours, setup.n_numbers), np.zeros((rounds, P), np.int64),
+                     np.zeros((rounds, P, T), np.int64), np.zeros(log_turns, np.int64),
+                     np.full((log_turns, 2), -1, np.int64), np.zeros(size, np.int64))
+
+
 @jit
-def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, num_min: int, copies: int,
-               n_jokers: int, hand_size: int, initial_meld: int, joker_penalty: int, thresholds: np.ndarray,
-               max_turns: int, random_seat: int, ws_keys: np.ndarray, ws_score: np.ndarray,
-               ws_parent: np.ndarray, ws_dec: np.ndarray, ws_htab: np.ndarray, ws_hpos: np.ndarray,
-               ws_count: np.ndarray, scores: np.ndarray, first_possible: np.ndarray,
-               log: np.ndarray, rules: np.ndarray) -> np.ndarray:
-    """Play one round (meld finders; the seat `random_seat` plays random-legal, -1 none); fills scores[p],
-    first_possible[p, t] (own turn the meld finder could open at thresholds[t], -1 never) and log[turn] =
-    cards laid (-1 draw, -2 pass). rules = rules_code(spec.rules). Returns [winner (the first), exhausted
-    (0/1), turns, solver give-ups, retrievals, winners as a seat bit mask]."""
-    draw_only_when_unable = rules[0] == 0
-    fewest_cards_wins = rules[1] == 0
-    share_ties = rules[2] == 0
-    add_on_opening = rules[3] == 1
+def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat: int) -> np.ndarray:
+    """Play round g (meld finders; the seat `random_seat` plays random-legal, -1 none) into ws (see
+    Workspace). Returns the result array (RES_* indices)."""
+    players = setup.players
+    n_colours = setup.n_colours
+    n_numbers = setup.n_numbers
+    num_min = setup.num_min
+    copies = setup.copies
+    n_jokers = setup.n_jokers
+    hand_size = setup.hand_size
+    initial_meld = setup.initial_meld
+    joker_penalty = setup.joker_penalty
+    thresholds = setup.thresholds
+    max_turns = setup.max_turns
+    draw_only_when_unable = not setup.draw_by_choice
+    fewest_cards_wins = not setup.lowest_total
+    share_ties = not setup.tie_break
+    add_on_opening = setup.add_after_opening
+    sws = ws.solver
+    scores = ws.scores[g]
+    first_possible = ws.first_possible[g]
+    log = ws.log
+    choices = ws.choices
     C = n_colours
     N = n_numbers
     K = C * N
     size = K * copies + n_jokers
-    order = np.arange(size)
+    order = ws.order
+    for i in range(size):
+        order[i] = i
     shuffle_inplace(rng, order)
     hand = np.zeros((players, K), np.int64)
     hj = np.zeros(players, np.int64)
@@ -208,7 +299,7 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
     tab = np.zeros((MAX_MELDS, width), np.int64)
     layout = np.zeros((MAX_MELDS, width), np.int64)
     spare = np.zeros((MAX_MELDS, width), np.int64)
-    res = np.zeros(4, np.int64)
+    res = np.zeros(OUT_SIZE, np.int64)
     ntab = 0
     for p in range(players):
         for t in range(thresholds.shape[0]):
@@ -226,9 +317,16 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
         if p == random_seat:
             n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
             if draw_only_when_unable and n_plays > 1:
-                act = 1 + rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
+                pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
+                act = 1 + pick
+                listed = n_plays - 1
             else:
-                act = rand_below(rng, n_plays)
+                pick = rand_below(rng, n_plays)
+                act = pick
+                listed = n_plays
+            if turn < choices.shape[0]:
+                choices[turn, 0] = pick
+                choices[turn, 1] = listed
             if act > 0:
                 j_before = _hand_jokers_on_table(tab, ntab)
                 ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min,  # type: ignore[arg-type]
@@ -242,26 +340,25 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 if first_possible[p, t] < 0 and thresholds[t] < need:
                     need = thresholds[t]
             if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, num_min) < need:
-                res[0] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
-                res[1] = 0
-                res[2] = -1
-                res[3] = 0
+                res[OUT_BEST] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
+                res[OUT_MELDS] = 0
+                res[OUT_RETRIEVED] = -1
+                res[OUT_GIVEUPS] = 0
             else:
                 solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min,
-                           joker_penalty, layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos,
-                           ws_count)
-            best = res[0]
-            giveups += res[3]
+                           joker_penalty, layout, res, sws)
+            best = res[OUT_BEST]
+            giveups += res[OUT_GIVEUPS]
             pts = best >> 8 if best > 0 else 0
             if opened[p] == 0:
                 for t in range(thresholds.shape[0]):
                     if first_possible[p, t] < 0 and pts >= thresholds[t]:
                         first_possible[p, t] = turn // players + 1
             if best > 0 and (best & 255) > 0 and (opened[p] == 1 or pts >= initial_meld):
-                if res[2] >= 0:
+                if res[OUT_RETRIEVED] >= 0:
                     retrievals += 1
                 base = ntab if opened[p] == 0 else 0
-                for mi in range(res[1]):
+                for mi in range(res[OUT_MELDS]):
                     for i in range(width):
                         tab[base + mi, i] = layout[mi, i]
                     for j in range(layout[mi, 1]):
@@ -270,21 +367,21 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                             hand[p, e >> 3] -= 1
                         elif (e & 7) == SRC_HAND_JOKER:
                             hj[p] -= 1
-                ntab = base + res[1]
+                ntab = base + res[OUT_MELDS]
                 opened[p] = 1
                 if base > 0 and add_on_opening:
                     # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
                     # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
                     solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, C, N, num_min, joker_penalty,
-                               layout, res, ws_keys, ws_score, ws_parent, ws_dec, ws_htab, ws_hpos, ws_count)
-                    giveups += res[3]
-                    if res[0] > 0 and (res[0] & 255) > 0:
+                               layout, res, sws)
+                    giveups += res[OUT_GIVEUPS]
+                    if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0:
                         n_open = ntab - base
                         for mi in range(n_open):
                             for i in range(width):
                                 spare[mi, i] = tab[base + mi, i]
-                        for mi in range(res[1]):
+                        for mi in range(res[OUT_MELDS]):
                             for i in range(width):
                                 tab[mi, i] = layout[mi, i]
                             for j in range(layout[mi, 1]):
@@ -295,8 +392,8 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                                     hj[p] -= 1
                         for mi in range(n_open):
                             for i in range(width):
-                                tab[res[1] + mi, i] = spare[mi, i]
-                        ntab = res[1] + n_open
+                                tab[res[OUT_MELDS] + mi, i] = spare[mi, i]
+                        ntab = res[OUT_MELDS] + n_open
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
             elif draw_only_when_unable and random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N,
                                                         num_min, initial_meld) > 1:
@@ -323,11 +420,11 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 hand[p, c // copies] += 1
             passes = 0
             if turn < log.shape[0]:
-                log[turn] = -1
+                log[turn] = LOG_DRAW
         else:
             passes += 1
             if turn < log.shape[0]:
-                log[turn] = -2
+                log[turn] = LOG_PASS
         turn += 1
         if left == 0:
             winner = p
@@ -396,14 +493,22 @@ def play_round(rng: np.ndarray, players: int, n_colours: int, n_numbers: int, nu
                 i += 1
                 if winner < 0:
                     winner = q
-    out = np.zeros(6, np.int64)
-    out[0] = winner
-    out[1] = exhausted
-    out[2] = turn
-    out[3] = giveups
-    out[4] = retrievals
-    out[5] = mask
+    out = np.zeros(RES_SIZE, np.int64)
+    out[RES_WINNER] = winner
+    out[RES_EXHAUSTED] = exhausted
+    out[RES_TURNS] = turn
+    out[RES_GIVEUPS] = giveups
+    out[RES_RETRIEVALS] = retrievals
+    out[RES_WINNERS] = mask
     return out
+
+
+@jit
+def play_rounds(rng: np.ndarray, setup: Setup, ws: Workspace, seats: np.ndarray, results: np.ndarray) -> None:
+    """Rounds g = 0..len(seats)-1 in one compiled call (the Setup/Workspace tuples are unboxed once per chunk,
+    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g])."""
+    for g in range(seats.shape[0]):
+        results[g] = play_round(rng, setup, ws, g, seats[g])
 
 
 @dataclass(frozen=True)
@@ -425,34 +530,38 @@ class RummySimulation:
     random_seat: int = NO_RANDOM
     rules: tuple[int, ...] = (0, 0, 0, 0)  # rules_code(spec.rules)
 
+    def setup(self) -> Setup:
+        """The kernel's Setup of this job."""
+        draw, lowest, tie, add = self.rules
+        return Setup(self.players, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
+                     self.hand_size, self.initial_meld, self.joker_penalty, self.max_turns,
+                     np.array(self.thresholds, np.int64), draw == 1, lowest == 1, tie == 1, add == 1)
+
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
         rng = seed_state(seed)
-        ws = workspaces(self.n_colours, self.n_numbers)
-        P, T = self.players, len(self.thresholds)
-        thr = np.array(self.thresholds, np.int64)
-        winner = np.zeros(games, np.int64)
-        exhausted = np.zeros(games, np.int64)
-        turns = np.zeros(games, np.int64)
-        seat = np.full(games, -1, np.int64)
-        scores = np.zeros((games, P), np.int64)
-        first = np.zeros((games, P, T), np.int64)
-        giveups = np.zeros(1, np.int64)
-        retrievals = np.zeros(1, np.int64)
-        log = np.zeros(1, np.int64)
-        winners = np.zeros(games, np.int64)
-        rules = np.array(self.rules, np.int64)
-        for g in range(games):
-            seat[g] = g % P if self.random_seat == ROTATE_RANDOM else self.random_seat
-            res = play_round(rng, P, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
-                             self.hand_size, self.initial_meld, self.joker_penalty, thr, self.max_turns,
-                             int(seat[g]), *ws, scores[g], first[g], log, rules)  # type: ignore[call-arg]  # *ws: 7 arrays
-            winner[g], exhausted[g], turns[g], winners[g] = res[0], res[1], res[2], res[5]
-            giveups[0] += res[3]
-            retrievals[0] += res[4]
+        setup = self.setup()
+        ws = round_workspace(setup, games)
+        seat = np.array([g % self.players if self.random_seat == ROTATE_RANDOM else self.random_seat
+                         for g in range(games)], np.int64).reshape(games)
+        results = np.zeros((games, RES_SIZE), np.int64)
+        play_rounds(rng, setup, ws, seat, results)
+        winner, exhausted = results[:, RES_WINNER].copy(), results[:, RES_EXHAUSTED].copy()
+        turns, winners = results[:, RES_TURNS].copy(), results[:, RES_WINNERS].copy()
+        giveups = np.array([results[:, RES_GIVEUPS].sum()], np.int64)
+        retrievals = np.array([results[:, RES_RETRIEVALS].sum()], np.int64)
         return {"games.winner": winner, "games.winners": winners, "games.exhausted": exhausted, "games.turns": turns,
-                "games.scores": scores, "games.first_possible": first, "games.random_seat": seat,
+                "games.scores": ws.scores, "games.first_possible": ws.first_possible, "games.random_seat": seat,
                 "solver_giveups": giveups, "joker_retrievals": retrievals}
+
+
+def logged_round(sim: RummySimulation, seed: int | np.random.SeedSequence, random_seat: int = NO_RANDOM,
+                 log_turns: int | None = None) -> tuple[np.ndarray, Workspace]:
+    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns, default
+    max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row 0)."""
+    setup = sim.setup()
+    ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
+    return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
 
 
 def rules_code(rules: object) -> tuple[int, int, int, int]:

@@ -32,6 +32,8 @@ number it stands for: the initial-meld count). `decode` turns the optimal decisi
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from generator.engine.kernel import jit
@@ -66,9 +68,33 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
             np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
 
 
-def workspaces(n_colours: int, n_numbers: int) -> tuple[np.ndarray, ...]:
-    """The CAP workspace, in the argument order of solve_counts / solve_turn."""
-    return new_workspace(n_colours, n_numbers, CAP)
+class SolverWorkspace(NamedTuple):
+    """The search's reusable arrays (new_workspace): solve_counts, resume_counts, solve_exact and solve_turn
+    take the tuple (one argument instead of seven arrays)."""
+
+    keys: np.ndarray
+    score: np.ndarray
+    parent: np.ndarray
+    dec: np.ndarray
+    htab: np.ndarray
+    hpos: np.ndarray
+    counts: np.ndarray
+
+
+def workspaces(n_colours: int, n_numbers: int) -> SolverWorkspace:
+    """The CAP workspace."""
+    return SolverWorkspace(*new_workspace(n_colours, n_numbers, CAP))
+
+
+OUT_BEST = 0
+"""solve_turn's out[OUT_BEST]: the objective (points * 256 + cards; <= 0 nothing)."""
+OUT_MELDS = 1
+"""out[OUT_MELDS]: the melds written to the layout."""
+OUT_RETRIEVED = 2
+"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or -1."""
+OUT_GIVEUPS = 3
+"""out[OUT_GIVEUPS]: searches that gave up (past CAP)."""
+OUT_SIZE = 4
 
 
 @jit
@@ -210,26 +236,24 @@ def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add:
 @jit
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                 decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                 htab: np.ndarray, hpos: np.ndarray, count: np.ndarray) -> int:
+                 decisions: np.ndarray, ws: SolverWorkspace) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
 
     Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    keys..count come from new_workspace; htab's index column must be all zero on entry and is left so
+    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on entry and is left so
     (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
     """
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, keys, score, parent, dec, htab, hpos, count, 0)
+                         joker_value, decisions, ws, 0)
 
 
 @jit
 def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                   group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                  decisions: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-                  htab: np.ndarray, hpos: np.ndarray, count: np.ndarray, start: int) -> int:
+                  decisions: np.ndarray, ws: SolverWorkspace, start: int) -> int:
     """solve_counts, keeping the workspace's layers for number indexes below `start` (0: a fresh search).
 
     The caller guarantees those layers are a completed search of an input equal to this one at every
@@ -237,6 +261,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     a layer depends only on the layers before it and the input at its own number, so the result, the
     decisions and every tie are those of a fresh search.
     """
+    keys, score, parent, dec, htab, hpos, count = ws
     C = n_colours
     N = n_numbers
     cap = keys.shape[1]
@@ -581,11 +606,10 @@ def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 @jit
 def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                 group_jokers: np.ndarray, n_colours: int, n_numbers: int,
-                num_min: int, joker_value: int, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> int:
+                num_min: int, joker_value: int, decisions: np.ndarray, ws: SolverWorkspace) -> int:
     """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
     return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, keys, score, parent, dec, htab, hpos, counts, 0)
+                         joker_value, decisions, ws, 0)
 
 
 @jit
@@ -633,11 +657,10 @@ def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
 def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hand_jokers: int,
                opening: bool, retrieval: bool,
                n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-               out: np.ndarray, keys: np.ndarray, score: np.ndarray, parent: np.ndarray, dec: np.ndarray,
-               htab: np.ndarray, hpos: np.ndarray, counts: np.ndarray) -> None:
-    """The meld finder's whole turn: out = [objective, melds in layout, retrieved joker (the kind it stood for,
-    + n_kinds for a group joker) or -1, give-ups]; layout = the new melds (opening) or the whole new table
-    (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
+               out: np.ndarray, ws: SolverWorkspace) -> None:
+    """The meld finder's whole turn: out[OUT_BEST] objective, [OUT_MELDS] melds in layout, [OUT_RETRIEVED]
+    retrieved joker (the kind it stood for, + n_kinds for a group joker) or -1, [OUT_GIVEUPS] give-ups; ws the
+    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
     for (table_cards); each stays in a set of its kind (run colour / group number) unless retrieved.
 
     Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
@@ -651,17 +674,16 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     decisions = np.zeros(N * (C + 1), np.int64)
     zeros = np.zeros(K, np.int64)
     zn = np.zeros(N, np.int64)
-    out[2] = -1
-    out[3] = 0
+    out[OUT_RETRIEVED] = -1
+    out[OUT_GIVEUPS] = 0
     if opening:
-        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, keys,
-                           score, parent, dec, htab, hpos, counts)
+        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, ws)
         if best == GIVE_UP:
-            out[3] += 1
-        out[0] = best
-        out[1] = 0
+            out[OUT_GIVEUPS] += 1
+        out[OUT_BEST] = best
+        out[OUT_MELDS] = 0
         if best > 0 and (best & 255) > 0:
-            out[1] = decode(decisions, zeros, zeros, zn, C, N, layout)
+            out[OUT_MELDS] = decode(decisions, zeros, zeros, zn, C, N, layout)
         return
     rj = np.zeros(C, np.int64)
     gj = np.zeros(N, np.int64)
@@ -675,28 +697,25 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
                 t_lock[c * N + v] = t_jrun[c * N + v]
             rj[c] = 0
     forced = t_real + t_lock
-    best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, keys, score,
-                       parent, dec, htab, hpos, counts)
+    best = solve_exact(forced, hand, hand_jokers, rj, gj, C, N, num_min, joker_penalty, decisions, ws)
     if best == GIVE_UP:
-        out[3] += 1
+        out[OUT_GIVEUPS] += 1
     if best > 0 and (best & 255) > 0:
-        out[1] = decode(decisions, t_real, t_lock, gj, C, N, layout)
+        out[OUT_MELDS] = decode(decisions, t_real, t_lock, gj, C, N, layout)
     else:
         best = 0
-        out[1] = 0
-    out[0] = best
+        out[OUT_MELDS] = 0
+    out[OUT_BEST] = best
     if not retrieval:
         return
     _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
-                    joker_penalty, layout, out, decisions, keys, score, parent, dec, htab, hpos, counts)
+                    joker_penalty, layout, out, decisions, ws)
 
 
 @jit
 def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, t_lock: np.ndarray,
                     rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-                    out: np.ndarray, decisions: np.ndarray, keys: np.ndarray, score: np.ndarray,
-                    parent: np.ndarray, dec: np.ndarray, htab: np.ndarray, hpos: np.ndarray,
-                    counts: np.ndarray) -> None:
+                    out: np.ndarray, decisions: np.ndarray, ws: SolverWorkspace) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -746,7 +765,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     for kf in range(2 * K):
         fam = kf // K  # 0: a run joker, 1: a group joker
         k = kf % K
-        if (t_jrun[k] if fam == 0 else t_jgrp[k]) == 0 or hand[k] == 0 or out[0] >= everything:
+        if (t_jrun[k] if fam == 0 else t_jgrp[k]) == 0 or hand[k] == 0 or out[OUT_BEST] >= everything:
             continue
         _without_joker(fam, k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
         hand2[k] -= 1
@@ -788,12 +807,12 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             hand2[k] += 1
             continue
         if best_k < 0 and best_g < 0 and n_table_jokers == 1:
-            g_row, g_pos = _greedy_slot(layout, out[1], k, C, N)
+            g_row, g_pos = _greedy_slot(layout, out[OUT_MELDS], k, C, N)
             if g_row >= 0:
                 # greedy incumbent: keep the best table, swap the joker for the unlaid card of kind k, and put
                 # the joker in the richest candidate made only of cards that table leaves in the hand
                 unlaid = hand.copy()
-                for mi in range(out[1]):
+                for mi in range(out[OUT_MELDS]):
                     for jj in range(layout[mi, 1]):
                         if (layout[mi, 2 + jj] & 7) == SRC_HAND:
                             unlaid[layout[mi, 2 + jj] >> 3] -= 1
@@ -803,13 +822,13 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
                         if (best_g < 0 or c_gain[i] > c_gain[best_g]) and _fits(c_typ[i], c_a[i], c_b[i], c_e[i],
                                                                                  c_j[i], unlaid, C, N):
                             best_g = i
-                    if best_g >= 0 and out[0] + repl + c_gain[best_g] > out[0]:
-                        out[0] += repl + c_gain[best_g]
+                    if best_g >= 0 and out[OUT_BEST] + repl + c_gain[best_g] > out[OUT_BEST]:
+                        out[OUT_BEST] += repl + c_gain[best_g]
                         layout[g_row, 2 + g_pos] = k * 8 + SRC_HAND
-                        _write_meld(layout, out[1], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
+                        _write_meld(layout, out[OUT_MELDS], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
                                     c_j[best_g], C, N)
-                        out[1] += 1
-                        out[2] = k + fam * K
+                        out[OUT_MELDS] += 1
+                        out[OUT_RETRIEVED] = k + fam * K
                     else:
                         best_g = -1
         if table_size > EXACT_RETRIEVAL_TABLE:
@@ -817,11 +836,10 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             continue
         # relaxation: the freed joker as one more hand joker anywhere; it must be laid, so the arrangement is
         # worth one joker (jv * 256 + 1) less than the relaxed objective. No retrieval of k can beat it.
-        relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent,
-                              dec, htab, hpos, counts)
+        relaxed = solve_exact(forced2, hand2, hand_jokers + 1, rj2, gj2, C, N, num_min, jv, decisions, ws)
         if relaxed == GIVE_UP:
-            out[3] += 1
-        if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[0]:
+            out[OUT_GIVEUPS] += 1
+        if relaxed != GIVE_UP and relaxed - (jv * 256 + 1) + repl <= out[OUT_BEST]:
             hand2[k] += 1
             continue
         if relaxed > 0 and hand_jokers == 0:
@@ -829,17 +847,16 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             # (no table card) with 2+ hand cards not of kind k: then it is the best retrieval of k
             nm = decode(decisions, t_real, lock2, gj2, C, N, cert)
             if _certify(cert, nm, k):
-                out[0] = relaxed - (jv * 256 + 1) + repl
-                out[1] = nm
-                out[2] = k + fam * K
+                out[OUT_BEST] = relaxed - (jv * 256 + 1) + repl
+                out[OUT_MELDS] = nm
+                out[OUT_RETRIEVED] = k + fam * K
                 layout[:nm] = cert[:nm]
                 best_k = -1
                 hand2[k] += 1
                 continue
-        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score, parent, dec,
-                            htab, hpos, counts)
+        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws)
         if bound == GIVE_UP:
-            out[3] += 1
+            out[OUT_GIVEUPS] += 1
             hand2[k] += 1
             continue
         if bound < 0:
@@ -850,19 +867,18 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         valid = N
         for oi in range(nc):
             i = order[oi]
-            if repl + c_gain[i] + bound <= out[0]:
+            if repl + c_gain[i] + bound <= out[OUT_BEST]:
                 break
             low = c_b[i] if c_typ[i] == RUN else c_a[i]
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, keys, score,
-                              parent, dec, htab, hpos, counts, min(low, valid))
+            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid))
             _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
             valid = low
             if r == GIVE_UP:
-                out[3] += 1
+                out[OUT_GIVEUPS] += 1
                 valid = 0  # the layers past the one that overflowed are stale
-            if r >= 0 and repl + c_gain[i] + r > out[0]:
-                out[0] = repl + c_gain[i] + r
+            if r >= 0 and repl + c_gain[i] + r > out[OUT_BEST]:
+                out[OUT_BEST] = repl + c_gain[i] + r
                 best_k = k
                 best_fam = fam
                 best_typ = c_typ[i]
@@ -874,8 +890,8 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     _without_joker(best_fam, best_k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
     nm = decode(best_dec, t_real, lock2, gj2, C, N, layout)  # the replacement card decodes as a hand card
     _write_meld(layout, nm, best_typ, best_a, best_b, best_e, best_j, C, N)
-    out[1] = nm + 1
-    out[2] = best_k + best_fam * K
+    out[OUT_MELDS] = nm + 1
+    out[OUT_RETRIEVED] = best_k + best_fam * K
 
 
 @jit

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator.engine.kernel import seed_state
+import numpy as np
+
 from generator.games.rummy_cards import GAME_ID
 from generator.games.rummy_cards.policies import MeldFinder
 from generator.games.rummy_cards.rules import RULESET_VERSION, Draw, Game
@@ -13,7 +14,7 @@ def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
     """A readable seeded round of meld finders (the reference rules, card for card)."""
     game = Game(spec, players)
     d = game.deck
-    rng = seed_state(seed)
+    rng = np.random.default_rng(seed)
     state = game.new_round(rng)
     pol = MeldFinder()
     lines = [f"Rummy Cards {GAME_ID} ruleset {RULESET_VERSION} seed {seed} players {players}"]

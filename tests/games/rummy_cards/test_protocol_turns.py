@@ -8,10 +8,8 @@ import numpy as np
 import pytest
 
 from generator.engine.game import is_game
-from generator.engine.kernel import seed_state
 from generator.errors import RuleViolation
 from generator.games.rummy_cards.balance import win_credit
-from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
 from generator.games.rummy_cards.rules import (
     BuildTurn,
     Draw,
@@ -29,8 +27,8 @@ from generator.games.rummy_cards.rules import (
     is_valid_meld,
     new_game,
 )
-from generator.games.rummy_cards.sim import play_round, simulation_from_spec
-from generator.games.rummy_cards.solver import workspaces
+from generator.games.rummy_cards.sim import RES_WINNERS, logged_round, simulation_from_spec
+from tests.games.rummy_cards.replay import replay
 from tests.games.shipped import game_spec
 
 SPEC = game_spec("rummy_cards")
@@ -194,19 +192,12 @@ def test_win_credit_of_kernel_rounds_equals_the_reference_winners(rules: dict[st
     sim = simulation_from_spec(spec, players)
     credits, ref = [], []
     for r in range(8):
-        scores = np.zeros(players, np.int64)
-        res = play_round(seed_state(seed * 100 + r), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies,
-                         sim.jokers, sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds),
-                         sim.max_turns, random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores,
-                         np.zeros((players, 2), np.int64), np.zeros(1, np.int64), np.array(sim.rules, np.int64))
+        res, ws = logged_round(sim, seed * 100 + r, random_seat)
         game = Game(spec, players)
-        rng = seed_state(seed * 100 + r)
-        s = game.new_round(rng)
-        while not game.is_over(s):
-            s = game.apply(s, (RandomLegal() if s.current == random_seat else MeldFinder()).choose(game, s, rng))
+        s, _ = replay(game, ws, random_seat)  # the kernel's deal and random-legal choices
         o = game.outcome(s)
-        assert tuple(scores) == o.scores
-        credits.append(win_credit(np.array([res[5]]), players)[0].tolist())
+        assert tuple(ws.scores[0]) == o.scores
+        credits.append(win_credit(np.array([res[RES_WINNERS]]), players)[0].tolist())
         ref.append(_credit(o.winners, players))
     assert credits == ref
     if not rules and players > 2:

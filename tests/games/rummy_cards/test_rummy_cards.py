@@ -33,8 +33,16 @@ from generator.games.rummy_cards import (
     transcript,
 )
 from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
-from generator.games.rummy_cards.sim import simulation_from_spec
+from generator.games.rummy_cards.sim import (
+    RES_TURNS,
+    RES_WINNERS,
+    Workspace,
+    logged_round,
+    round_workspace,
+    simulation_from_spec,
+)
 from generator.games.rummy_cards.spec import RummyCardsGame
+from tests.games.rummy_cards.replay import replay
 from tests.games.shipped import game_section
 
 HERE = Path(__file__).parent
@@ -319,10 +327,10 @@ def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
         add.apply(state("red11 red12 red13 blue8", table=table),
                   Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
     # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
-    play = MeldFinder().choose(add, s, seed_state(1))
+    play = MeldFinder().choose(add, s, np.random.default_rng(1))
     assert isinstance(play, Lay) and add.apply(s, play).hands[0] == ()
-    assert isinstance(MeldFinder().choose(GAME, s, seed_state(1)), Lay)
-    assert GAME.apply(s, MeldFinder().choose(GAME, s, seed_state(1))).hands[0] == cs("blue8")
+    assert isinstance(MeldFinder().choose(GAME, s, np.random.default_rng(1)), Lay)
+    assert GAME.apply(s, MeldFinder().choose(GAME, s, np.random.default_rng(1))).hands[0] == cs("blue8")
 
 
 SWITCH_SPECS = [spec_with(rules=r) for r in (
@@ -414,38 +422,44 @@ def test_solver_prefers_points_then_cards() -> None:
 
 
 def replay_kernel_round(seed: int, players: int, random_seat: int = -1,
-                        spec: RummyCardsGame = SPEC_M) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    sim = simulation_from_spec(spec, players)
-    from generator.games.rummy_cards.solver import workspaces
-    scores = np.zeros(players, np.int64)
-    first = np.zeros((players, 2), np.int64)
-    log = np.zeros(400, np.int64)
-    res = play_round(seed_state(seed), players, sim.n_colours, sim.n_numbers, sim.num_min, sim.copies, sim.jokers,
-                     sim.hand_size, sim.initial_meld, sim.joker_penalty, np.array(sim.thresholds), sim.max_turns,
-                     random_seat, *workspaces(sim.n_colours, sim.n_numbers), scores, first, log,
-                     np.array(sim.rules, np.int64))
-    return res, scores, log[:res[2]].tolist()
+                        spec: RummyCardsGame = SPEC_M) -> tuple[np.ndarray, Workspace, list[int]]:
+    res, ws = logged_round(simulation_from_spec(spec, players), seed, random_seat)
+    return res, ws, ws.log[:res[RES_TURNS]].tolist()
 
 
 @pytest.mark.parametrize("seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1),
                                                         (6, 4, 3)])
 def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int,
                                             spec: RummyCardsGame = SPEC_M) -> None:
-    res, scores, log = replay_kernel_round(seed, players, random_seat, spec)
+    """The kernel's round, replayed from its logged deal and random-legal choices through the reference rules
+    (meld finders deciding for themselves): the same cards laid or drawn every turn, the same scores and
+    winners."""
+    res, ws, log = replay_kernel_round(seed, players, random_seat, spec)
     game = Game(spec, players)
-    rng = seed_state(seed)
-    s = game.new_round(rng)
-    ref_log = []
-    while not game.is_over(s):
-        before = len(s.hands[s.current])
-        a = (RandomLegal() if s.current == random_seat else MeldFinder()).choose(game, s, rng)
-        s2 = game.apply(s, a)
-        ref_log.append(before - len(s2.hands[s.current]) if isinstance(a, Lay) else (-1 if s.pile else -2))
-        s = s2
+    s, ref_log = replay(game, ws, random_seat)
     assert ref_log == log
     o = game.outcome(s)
-    assert tuple(scores) == o.scores
-    assert res[5] == sum(1 << w for w in o.winners)
+    assert tuple(ws.scores[0]) == o.scores
+    assert res[RES_WINNERS] == sum(1 << w for w in o.winners)
+    if random_seat >= 0:  # every turn of the random seat logged its choice
+        assert (ws.choices[random_seat:res[RES_TURNS]:players, 1] >= 1).all()
+
+
+def test_the_replay_follows_the_kernels_random_choices() -> None:
+    """The random seat of seed 5 (3 players, seat 1) chooses among several plays; replaying with one of those
+    choices changed makes the reference round differ from the kernel's (so the agreement above is not the
+    meld finders' alone)."""
+    res, ws, log = replay_kernel_round(5, 3, 1)
+    listed = ws.choices[:res[RES_TURNS], 1]
+    turns = np.flatnonzero(listed > 1)
+    assert turns.size > 0
+    t = int(turns[0])
+    ws.choices[t, 0] = (ws.choices[t, 0] + 1) % listed[t]
+    try:
+        diverged = replay(Game(SPEC_M, 3), ws, 1)[1] != log
+    except AssertionError:  # later the rules list other plays than the kernel's round did
+        diverged = True
+    assert diverged
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
@@ -465,7 +479,7 @@ def test_compiled_and_pure_paths_give_identical_tallies() -> None:
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), random_seat=st.booleans())
 def test_any_seeded_turns_keep_the_table_valid_and_no_card_lost(seed: int, players: int, random_seat: bool) -> None:
     game = Game(SPEC_M, players)
-    rng = seed_state(seed)
+    rng = np.random.default_rng(seed)
     s = game.new_round(rng)
     pols = [RandomLegal() if (random_seat and p == 0) else MeldFinder() for p in range(players)]
     for _ in range(40):
@@ -518,7 +532,7 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import new_workspace, solve_exact, workspaces
+    from generator.games.rummy_cards.solver import SolverWorkspace, new_workspace, solve_exact, workspaces
     forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
                        1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
     hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
@@ -526,9 +540,9 @@ def test_solver_is_exact_past_a_small_workspace() -> None:
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, 1024)  # far below CAP: this 43-card search outgrows it
     no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
-    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, *tiny) == -2
+    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, SolverWorkspace(*tiny)) == -2
     assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
-                       *workspaces(4, 13)) == 75563
+                       workspaces(4, 13)) == 75563
 
 
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
@@ -559,14 +573,16 @@ def test_match_adds_up_rounds_like_the_score_pad() -> None:
     assert len(match.round_scores) == 3 and all(sum(r) == 0 for r in match.round_scores)
     assert match.totals == tuple(sum(r[p] for r in match.round_scores) for p in range(2))
     assert play_match(spec, 2, seed=5) == match and len(play_match(spec, 2, seed=5, rounds=2).round_scores) == 2
-    # the reference rules give the same rounds from the same RNG stream (one fresh deal per round)
+    # the reference rules give the same rounds from the kernel's deals (one stream, a fresh deal per round)
     game = Game(spec, 2)
+    sim = simulation_from_spec(spec, 2)
+    setup = sim.setup()
+    ws = round_workspace(setup, 1)
     rng = seed_state(np.random.SeedSequence(5))
     ref = []
     for _ in range(3):
-        s = game.new_round(rng)
-        while not game.is_over(s) and s.turn < spec.balance.max_turns:
-            s = game.apply(s, MeldFinder().choose(game, s, rng))
+        play_round(rng, setup, ws, 0, -1)
+        s, _ = replay(game, ws, -1, spec.balance.max_turns)
         ref.append(game.outcome(s).scores)
     assert tuple(ref) == match.round_scores
 
@@ -598,9 +614,9 @@ def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: 
     gj = np.zeros(N, np.int64)
     ws = workspaces(C, N)
     fresh_dec, resumed_dec = np.zeros(N * (C + 1), np.int64), np.zeros(N * (C + 1), np.int64)
-    fresh = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, fresh_dec, *ws, 0)
-    resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), *ws, 0)
-    resumed = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, resumed_dec, *ws, start)
+    fresh = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, fresh_dec, ws, 0)
+    resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0)
+    resumed = resume_counts(forced, hand2, 1, rj, gj, C, N, 1, 25, resumed_dec, ws, start)
     assert resumed == fresh
     assert fresh < 0 or (resumed_dec == fresh_dec).all()
 
@@ -618,10 +634,10 @@ def test_a_search_resumed_from_a_different_input_differs() -> None:
     ws = workspaces(C, N)
     dec = np.zeros(N * (C + 1), np.int64)
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
-    assert resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 6 * 256 + 3
-    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 0) == 3 * 256 + 3
-    resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, *ws, 0)
-    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, *ws, 5) == 6 * 256 + 3  # stale layers kept
+    assert resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, ws, 0) == 6 * 256 + 3
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, ws, 0) == 3 * 256 + 3
+    resume_counts(z, old, 0, rj, gj, C, N, 1, 25, dec, ws, 0)
+    assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, ws, 5) == 6 * 256 + 3  # stale layers kept
 
 
 def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:

@@ -8,10 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.kernel import seed_state
+from generator.engine.kernel import py_func, seed_state
 from generator.games.rummy_cards import sim as sim_module
-from generator.games.rummy_cards.sim import play_round, simulation_from_spec
-from generator.games.rummy_cards.solver import opening_points_bound, solve_turn, workspaces
+from generator.games.rummy_cards.sim import RES_TURNS, play_round, round_workspace, simulation_from_spec
+from generator.games.rummy_cards.solver import (
+    OUT_BEST,
+    OUT_SIZE,
+    opening_points_bound,
+    solve_turn,
+    workspaces,
+)
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_spec
 
@@ -20,11 +26,11 @@ C, N = 4, 13
 
 def _opening_points(hand: np.ndarray, jokers: int) -> int:
     """The exact opening search's points for a hand (0 when it lays nothing)."""
-    out = np.zeros(4, np.int64)
+    out = np.zeros(OUT_SIZE, np.int64)
     z = np.zeros(C * N, np.int64)
     solve_turn(z, z, z, hand, jokers, True, True, C, N, 1, 25, np.zeros((64, 2 + N), np.int64), out,
-               *workspaces(C, N))
-    return int(out[0]) >> 8 if out[0] > 0 else 0
+               workspaces(C, N))
+    return int(out[OUT_BEST]) >> 8 if out[OUT_BEST] > 0 else 0
 
 
 @settings(max_examples=60, deadline=None)
@@ -59,16 +65,14 @@ def test_opening_bound_counts_only_cards_some_meld_could_hold(kinds: tuple[tuple
 
 
 def _kernel_round(spec: RummyCardsGame, players: int, seed: int, random_seat: int) -> list[list[int]]:
-    """One round through play_round's Python body (its callees compiled): result, scores, first_possible, log."""
-    s = simulation_from_spec(spec, players)
-    scores = np.zeros(players, np.int64)
-    first = np.zeros((players, len(s.thresholds)), np.int64)
-    log = np.full(s.max_turns, -9, np.int64)
-    res = play_round.py_func(seed_state(seed), players, s.n_colours, s.n_numbers, s.num_min, s.copies, s.jokers,
-                             s.hand_size, s.initial_meld, s.joker_penalty, np.array(s.thresholds, np.int64),
-                             s.max_turns, random_seat, *workspaces(s.n_colours, s.n_numbers), scores, first, log,
-                             np.array(s.rules, np.int64))
-    return [res.tolist(), scores.tolist(), first.ravel().tolist(), log[:res[2]].tolist()]
+    """One round through play_round's Python body (its callees compiled): result, scores, first_possible, log,
+    random-legal choices."""
+    setup = simulation_from_spec(spec, players).setup()
+    ws = round_workspace(setup, 1, setup.max_turns)
+    ws.log[:] = -9
+    res = py_func(play_round)(seed_state(seed), setup, ws, 0, random_seat)
+    return [res.tolist(), ws.scores.ravel().tolist(), ws.first_possible.ravel().tolist(),
+            ws.log[:res[RES_TURNS]].tolist(), ws.choices[:res[RES_TURNS]].ravel().tolist()]
 
 
 @pytest.mark.parametrize("seed, players, random_seat, changes", [
@@ -152,8 +156,8 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
         for prune_at in (0, 10**9):
             solver.PRUNE_AT = prune_at
             dec = np.zeros(N * (C + 1), np.int64)
-            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws, 0))
+            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0))
     finally:
         solver.PRUNE_AT = shipped
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
-    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, *ws)
+    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
