@@ -41,7 +41,9 @@ from generator.engine.kernel import jit
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
-PRUNE_AT = 8192  # layers smaller than this are not worth the dominance pass (policy: it decides ties)
+PRUNE_AT = 0
+PRUNE_INNER_AT = 0
+PRUNE_INNER_MASK = 0
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
@@ -69,8 +71,8 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
 
 
 class SolverWorkspace(NamedTuple):
-    """The search's reusable arrays (new_workspace): solve_counts, resume_counts, solve_exact and solve_turn
-    take the tuple (one argument instead of seven arrays)."""
+    """The search's reusable arrays (new_workspace) and its move table (move_table): solve_counts,
+    resume_counts, solve_exact and solve_turn take the tuple (one argument instead of thirteen arrays)."""
 
     keys: np.ndarray
     score: np.ndarray
@@ -79,11 +81,21 @@ class SolverWorkspace(NamedTuple):
     htab: np.ndarray
     hpos: np.ndarray
     counts: np.ndarray
+    mv_n: np.ndarray
+    """(16, MOVE_F, MOVE_H): moves of a colour layer from slot pair code ab with f table and h hand cards."""
+    mv_add: np.ndarray
+    """(16, MOVE_F, MOVE_H, MAX_TRANSITIONS): the new pair code | hand jokers << 32 | group cards << 36."""
+    mv_hand: np.ndarray
+    """Hand cards the move lays (r + g - f), the gain's unit count."""
+    mv_dec: np.ndarray
+    """The move's decision bits (see _transitions)."""
+    mv_lim: np.ndarray
+    """Table run jokers placed | hand jokers used << 8."""
 
 
 def workspaces(n_colours: int, n_numbers: int) -> SolverWorkspace:
-    """The CAP workspace."""
-    return SolverWorkspace(*new_workspace(n_colours, n_numbers, CAP))
+    """The CAP workspace with the move table."""
+    return SolverWorkspace(*new_workspace(n_colours, n_numbers, CAP), *move_table())
 
 
 OUT_BEST = 0
@@ -135,22 +147,46 @@ def _grow(keys: np.ndarray, L: int, n: int, htab: np.ndarray, hpos: np.ndarray, 
     return mask
 
 
-@jit
-def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray, dec: np.ndarray,
-                     htab: np.ndarray, hmask: int) -> None:
-    """Mark (dec = -1) every state of layer L that another state dominates: same key but fewer hand jokers
-    used, or same key but an empty run slot turned into a 3+ slot, with a score at least as high.
+def _slot_dominators() -> tuple[np.ndarray, np.ndarray]:
+    """For each colour's slot pair code (a | b << 2, a >= b), the other pair codes that dominate it.
 
-    Exact: a spare hand joker may be laid later or kept (laying is optional); from a 3+ slot every
-    continuation of an empty slot is still open (end now = stay empty; continue = a new run glued to a
-    finished one, valid whenever the new run is), with the same gains. Dominance strictly adds 3+ slots or
-    spare jokers, so there are no cycles and every dead state has a live dominator.
-    """
+    One slot x dominates y when every continuation that is valid from y is valid from x, with the same cards:
+    x == y, x == 3+ (it may end now or go on), or x == 2 and y == 1 (both must take the next card; then 2 is
+    3+ while 1 is 2, which must take one more). A pair dominates another when its slots dominate the other's
+    under one of the two matchings."""
+    def sdom(x: int, y: int) -> bool:
+        return x == y or x == 3 or (x == 2 and y == 1)
+
+    doms = np.full((16, 16), -1, np.int64)
+    n_doms = np.zeros(16, np.int64)
+    for a in range(4):
+        for b in range(a + 1):
+            for x in range(4):
+                for y in range(x + 1):
+                    if (x, y) != (a, b) and ((sdom(x, a) and sdom(y, b)) or (sdom(x, b) and sdom(y, a))):
+                        doms[a | (b << 2), n_doms[a | (b << 2)]] = x | (y << 2)
+                        n_doms[a | (b << 2)] += 1
+    return doms, n_doms
+
+
+SLOT_DOMS, N_SLOT_DOMS = _slot_dominators()
+
+
+@jit
+def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, score: np.ndarray, dec: np.ndarray,
+                     htab: np.ndarray, hmask: int) -> None:
+    """Mark (dec = -1) every state of layer L that another state dominates with a score at least as high:
+    the same key but fewer hand jokers used, or the same key but one colour's run slots dominating
+    (SLOT_DOMS: a 3+ slot for any slot, a 2 for a 1).
+
+    Exact: a spare hand joker may be laid later or kept (laying is optional); from a dominating slot every
+    continuation of the dominated one is still open with the same gains. Dominance is a strict order on
+    distinct keys (more spare jokers, or slots strictly higher), so there are no cycles and every dead
+    state has a live dominator."""
     for si in range(n):
         key = keys[L, si]
         sc = score[L, si]
         slots = key & 0xFFFFFFFF
-        rest = key & ~0xFFFFFFFF
         used = (key >> 32) & 0xF
         for u in range(used):  # fewer hand jokers used: the spare ones may still be laid, or kept
             j = _lookup(keys, L, htab, hmask, key - ((used - u) << 32))
@@ -159,27 +195,31 @@ def _prune_dominated(L: int, n: int, C: int, keys: np.ndarray, score: np.ndarray
                 break
         if dec[L, si] < 0:
             continue
-        for c in range(C):
-            a = (slots >> (4 * c)) & 3
-            b = (slots >> (4 * c + 2)) & 3
-            if b != 0:
-                continue
-            base = slots & ~(15 << (4 * c))
-            for alt in range(2):
-                if alt == 0:
-                    pair = 3 | (a << 2)  # (3, a): b filled
-                elif a == 0:
-                    pair = 3 | (3 << 2)  # (3, 3): both filled
-                else:
-                    break
-                j = _lookup(keys, L, htab, hmask, rest | base | (pair << (4 * c)))
-                if j >= 0 and j != si and score[L, j] >= sc:
+        for c in range(c_lo, c_hi):
+            code = (slots >> (4 * c)) & 15
+            base = key & ~(15 << (4 * c))
+            for t in range(N_SLOT_DOMS[code]):
+                j = _lookup(keys, L, htab, hmask, base | (SLOT_DOMS[code, t] << (4 * c)))
+                if j >= 0 and score[L, j] >= sc:
                     dec[L, si] = -1
                     break
             if dec[L, si] < 0:
                 break
 
 
+@jit
+def _groups_possible(low: int, maxg: int, span: int, C: int) -> bool:
+    """Whether some total T in low..low+span of group cards at one number, with one colour already holding
+    maxg of them, splits into groups of 3..C distinct colours: 3 * max(ceil(T / C), maxg) <= T."""
+    t = max(low, 3 * maxg)
+    while t <= low + span:
+        if 3 * ((t + C - 1) // C) <= t:
+            return True
+        t += 1
+    return False
+
+
+DEC_COLOUR = 12  # a colour layer's decision holds its colour from this bit (colours are ordered per number)
 MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 2 * 12 + 4
 
 
@@ -233,6 +273,61 @@ def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add:
     return n
 
 
+MOVE_F = 6  # table cards of one kind the move table covers: two run slots and at most 3 group cards take 5
+MOVE_H = 6  # hand cards of one kind the move table covers (a 6th could only stay in the hand)
+
+
+@jit
+def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every colour layer's moves, listed once per process: for each slot pair code ab and f < MOVE_F table,
+    h < MOVE_H hand cards of the kind, _transitions' moves in its order, less those another move of the list
+    dominates: the same group cards, hand jokers and table jokers, at least the hand cards laid, and a pair
+    of slots that dominates (SLOT_DOMS; both children have one parent, so the dominated one is never better).
+    Colour-independent: the search shifts the pair code and table jokers to the colour's bits."""
+    mv_n = np.zeros((16, MOVE_F, MOVE_H), np.int64)
+    mv_add = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
+    mv_hand = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
+    mv_dec = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int32)
+    mv_lim = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
+    add = np.empty(MAX_TRANSITIONS, np.int64)
+    g = np.empty(MAX_TRANSITIONS, np.int64)
+    gain = np.empty(MAX_TRANSITIONS, np.int64)
+    dec = np.empty(MAX_TRANSITIONS, np.int32)
+    lim = np.empty(MAX_TRANSITIONS, np.int64)
+    for a in range(4):
+        for b in range(a + 1):
+            ab = a | (b << 2)
+            for f in range(MOVE_F):
+                for h in range(MOVE_H):
+                    n = _transitions(a, b, f, h, 0, 0, 0, add, g, gain, dec, lim)  # colour 0, unit gains
+                    k = 0
+                    for q in range(n):
+                        code = add[q] & 15
+                        laid = gain[q] - (lim[q] >> 8)
+                        dominated = False
+                        for o in range(n):
+                            if o == q or g[o] != g[q] or lim[o] != lim[q] or gain[o] - (lim[o] >> 8) < laid:
+                                continue
+                            oc = add[o] & 15
+                            if oc == code:
+                                dominated = o < q  # the same move twice: keep the first
+                            else:
+                                for t in range(N_SLOT_DOMS[code]):
+                                    if SLOT_DOMS[code, t] == oc:
+                                        dominated = True
+                            if dominated:
+                                break
+                        if dominated:
+                            continue
+                        mv_add[ab, f, h, k] = code | ((lim[q] >> 8) << 32) | (g[q] << 36)
+                        mv_hand[ab, f, h, k] = laid
+                        mv_dec[ab, f, h, k] = dec[q]
+                        mv_lim[ab, f, h, k] = lim[q]
+                        k += 1
+                    mv_n[ab, f, h] = k
+    return mv_n, mv_add, mv_hand, mv_dec, mv_lim
+
+
 @jit
 def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
@@ -261,7 +356,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     a layer depends only on the layers before it and the input at its own number, so the result, the
     decisions and every tie are those of a fresh search.
     """
-    keys, score, parent, dec, htab, hpos, count = ws
+    keys, score, parent, dec, htab, hpos, count, mv_n, mv_add, mv_hand, mv_dec, mv_lim = ws
     C = n_colours
     N = n_numbers
     cap = keys.shape[1]
@@ -275,20 +370,26 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     target = 0
     for c in range(C):
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
-    # a colour layer's moves depend on the state only through its (a, b) slots, its free table run jokers and
-    # hand jokers: built once per layer and (a, b), in the enumeration order of _transitions (ties unchanged)
-    tr_add = np.empty((16, MAX_TRANSITIONS), np.int64)
-    tr_g = np.empty((16, MAX_TRANSITIONS), np.int64)
-    tr_gain = np.empty((16, MAX_TRANSITIONS), np.int64)
-    tr_dec = np.empty((16, MAX_TRANSITIONS), np.int32)
-    tr_lim = np.empty((16, MAX_TRANSITIONS), np.int64)
-    n_tr = np.zeros(16, np.int64)
-    built = np.full(16, -1, np.int64)
     L = start * (C + 1)
+    order = np.empty(C + 1, np.int64)
     for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
-        for c in range(C + 1):
+        unit = num * 256 + 1
+        junit = jv * 256 + 1
+        # colours with fewer cards of this number (fewer moves) first: the layers before the group layer
+        # grow less; the order depends on this number's input only (resume_counts stays exact)
+        for pos in range(C):
+            order[pos] = pos
+        for pos in range(1, C):
+            q = pos
+            while q > 0 and (forced[order[q - 1] * N + v] + hand[order[q - 1] * N + v]
+                             > forced[order[q] * N + v] + hand[order[q] * N + v]):
+                order[q - 1], order[q] = order[q], order[q - 1]
+                q -= 1
+        order[C] = C
+        for pos in range(C + 1):
+            c = order[pos]
             nxt = L + 1
             count[nxt] = 0
             # the layer's hash table starts near the size the last layer needed and doubles past half full:
@@ -296,6 +397,17 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
             hmask = 255
             while hmask < full_mask and hmask + 1 < 2 * count[L]:
                 hmask = 2 * hmask + 1
+            # at most this many more cards can join number v's groups from the colours after c (hand jokers aside)
+            room = 0
+            for p2 in range(pos + 1, C):
+                room += min(forced[order[p2] * N + v] + hand[order[p2] * N + v], 3)
+            gjv = group_jokers[v]
+            fi = 0
+            hi = 0
+            if c < C:
+                fi = forced[c * N + v]
+                hi = min(hand[c * N + v], MOVE_H - 1)
+            tsh = TJ_SHIFT + 2 * c
             for si in range(count[L]):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
@@ -308,22 +420,23 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                 jr = hand_jokers - used
                 tj_keep = key & TJ_MASK
                 if c < C:
-                    tfree = run_jokers[c] - ((key >> (TJ_SHIFT + 2 * c)) & 3)
+                    if fi >= MOVE_F:
+                        continue  # more table cards of the kind than runs and groups can take: no move
+                    tfree = run_jokers[c] - ((key >> tsh) & 3)
                     ab = slots >> (4 * c) & 15  # (a, b) of this colour
-                    if built[ab] != nxt:
-                        n_tr[ab] = _transitions(ab & 3, ab >> 2, forced[c * N + v], hand[c * N + v], num, jv, c,
-                                                tr_add[ab], tr_g[ab], tr_gain[ab], tr_dec[ab], tr_lim[ab])
-                        built[ab] = nxt
                     base = key & ~(15 << (4 * c)) & ~(7 << 42)
-                    for q in range(n_tr[ab]):
-                        lim = tr_lim[ab, q]
+                    for q in range(mv_n[ab, fi, hi]):
+                        lim = mv_lim[ab, fi, hi, q]
                         if (lim & 255) > tfree or (lim >> 8) > jr:
                             continue
-                        g = tr_g[ab, q]
+                        a0 = mv_add[ab, fi, hi, q]
+                        g = (a0 >> 36) & 0x3F
                         mg = max(maxg, g)
-                        nkey = (base + tr_add[ab, q]) | (mg << 42)
-                        gain = tr_gain[ab, q]
-                        d = tr_dec[ab, q]
+                        if sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - (lim >> 8), C):
+                            continue  # number v's groups can no longer be completed: a dead end
+                        nkey = (base + ((a0 & 15) << (4 * c)) + (a0 & ~15) + ((lim & 255) << tsh)) | (mg << 42)
+                        gain = mv_hand[ab, fi, hi, q] * unit + (lim >> 8) * junit
+                        d = mv_dec[ab, fi, hi, q] | (c << DEC_COLOUR)
                         # insert / improve
                         hh = _hash(nkey) & hmask
                         while True:
@@ -391,8 +504,10 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                     dec[nxt, idx - 1] = jg
                                 break
                             hh = (hh + 1) & hmask
-            if count[nxt] > PRUNE_AT:
-                _prune_dominated(nxt, count[nxt], C, keys, score, dec, htab, hmask)
+            if c == C and count[nxt] > PRUNE_AT:
+                _prune_dominated(nxt, count[nxt], 0, C, keys, score, dec, htab, hmask)
+            elif c < C and count[nxt] > PRUNE_INNER_AT and (PRUNE_INNER_MASK >> c) & 1:
+                _prune_dominated(nxt, count[nxt], c, c + 1, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
                 htab[hpos[n], 0] = 0
             L = nxt
@@ -454,10 +569,11 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
     for v in range(N):
         for c in range(C):
             gcnt[c] = 0
-        for c in range(C + 1):
+        for pos in range(C + 1):
             d = decisions[lay]
             lay += 1
-            if c < C:
+            if pos < C:
+                c = d >> DEC_COLOUR
                 k = c * N + v
                 for s in range(2):
                     e = (d >> (2 * s)) & 1
@@ -737,6 +853,12 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         n_table_jokers += t_jrun[k] + t_jgrp[k]
     if n_table_jokers == 0:
         return  # nothing to retrieve (the loop below would skip every kind): spare the allocations
+    replaceable = False
+    for k in range(K):
+        if hand[k] > 0 and t_jrun[k] + t_jgrp[k] > 0:
+            replaceable = True
+    if not replaceable:
+        return  # no hand card is the card a table joker stands for (the usual case): spare them too
     rj2 = rj.copy()
     gj2 = gj.copy()
     lock2 = t_lock.copy()

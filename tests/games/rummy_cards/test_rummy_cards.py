@@ -532,7 +532,7 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import SolverWorkspace, new_workspace, solve_exact, workspaces
+    from generator.games.rummy_cards.solver import SolverWorkspace, move_table, new_workspace, solve_exact, workspaces
     forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
                        1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
     hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
@@ -540,7 +540,8 @@ def test_solver_is_exact_past_a_small_workspace() -> None:
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, 1024)  # far below CAP: this 43-card search outgrows it
     no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
-    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, SolverWorkspace(*tiny)) == -2
+    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
+                        SolverWorkspace(*tiny, *move_table())) == -2
     assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
                        workspaces(4, 13)) == 75563
 
