@@ -82,7 +82,8 @@ class SolverWorkspace(NamedTuple):
     hpos: np.ndarray
     counts: np.ndarray
     mv_n: np.ndarray
-    """(16, MOVE_F, MOVE_H): moves of a colour layer from slot pair code ab with f table and h hand cards."""
+    """(16, MOVE_F, MOVE_H, 2): moves of a colour layer from slot pair code ab with f table and h hand cards;
+    [..., 1]: how many of them, listed first, use no joker."""
     mv_add: np.ndarray
     """(16, MOVE_F, MOVE_H, MAX_TRANSITIONS): the new pair code | hand jokers << 32 | group cards << 36."""
     mv_hand: np.ndarray
@@ -284,7 +285,7 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
     dominates: the same group cards, hand jokers and table jokers, at least the hand cards laid, and a pair
     of slots that dominates (SLOT_DOMS; both children have one parent, so the dominated one is never better).
     Colour-independent: the search shifts the pair code and table jokers to the colour's bits."""
-    mv_n = np.zeros((16, MOVE_F, MOVE_H), np.int64)
+    mv_n = np.zeros((16, MOVE_F, MOVE_H, 2), np.int64)
     mv_add = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
     mv_hand = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
     mv_dec = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int32)
@@ -301,7 +302,10 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
                 for h in range(MOVE_H):
                     n = _transitions(a, b, f, h, 0, 0, 0, add, g, gain, dec, lim)  # colour 0, unit gains
                     k = 0
-                    for q in range(n):
+                    for qq in range(2 * n):  # moves without jokers first: a search without any stops there
+                        q = qq % n
+                        if (qq < n) == (lim[q] != 0):
+                            continue
                         code = add[q] & 15
                         laid = gain[q] - (lim[q] >> 8)
                         dominated = False
@@ -324,7 +328,9 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
                         mv_dec[ab, f, h, k] = dec[q]
                         mv_lim[ab, f, h, k] = lim[q]
                         k += 1
-                    mv_n[ab, f, h] = k
+                        if lim[q] == 0:
+                            mv_n[ab, f, h, 1] = k
+                    mv_n[ab, f, h, 0] = k
     return mv_n, mv_add, mv_hand, mv_dec, mv_lim
 
 
@@ -425,7 +431,8 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                     tfree = run_jokers[c] - ((key >> tsh) & 3)
                     ab = slots >> (4 * c) & 15  # (a, b) of this colour
                     base = key & ~(15 << (4 * c)) & ~(7 << 42)
-                    for q in range(mv_n[ab, fi, hi]):
+                    n_moves = mv_n[ab, fi, hi, 0] if tfree > 0 or jr > 0 else mv_n[ab, fi, hi, 1]
+                    for q in range(n_moves):
                         lim = mv_lim[ab, fi, hi, q]
                         if (lim & 255) > tfree or (lim >> 8) > jr:
                             continue
