@@ -42,8 +42,6 @@ HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 PRUNE_AT = 0
-PRUNE_INNER_AT = 0
-PRUNE_INNER_MASK = 0
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
@@ -61,7 +59,7 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
                                                                       np.ndarray, np.ndarray, np.ndarray]:
     """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation):
     keys, score, parent, dec per layer, the hash table and its used slots, and the state count per layer."""
-    n_layers = n_numbers * (n_colours + 1) + 1
+    n_layers = n_numbers * n_colours + 1
     hsize = 1
     while hsize < 2 * cap:
         hsize *= 2
@@ -171,6 +169,8 @@ def _slot_dominators() -> tuple[np.ndarray, np.ndarray]:
 
 
 SLOT_DOMS, N_SLOT_DOMS = _slot_dominators()
+SLOT_DOM_MASK = np.array([sum(1 << int(d) for d in SLOT_DOMS[c, :N_SLOT_DOMS[c]]) for c in range(16)], np.int64)
+"""Per pair code, the bit set of the codes that dominate it."""
 
 
 @jit
@@ -184,6 +184,12 @@ def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, sco
     continuation of the dominated one is still open with the same gains. Dominance is a strict order on
     distinct keys (more spare jokers, or slots strictly higher), so there are no cycles and every dead
     state has a live dominator."""
+    present = np.zeros(c_hi, np.int64)  # per colour, the pair codes some live state of the layer has
+    for si in range(n):
+        if dec[L, si] >= 0:
+            slots = keys[L, si] & 0xFFFFFFFF
+            for c in range(c_lo, c_hi):
+                present[c] |= 1 << ((slots >> (4 * c)) & 15)
     for si in range(n):
         key = keys[L, si]
         sc = score[L, si]
@@ -198,9 +204,14 @@ def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, sco
             continue
         for c in range(c_lo, c_hi):
             code = (slots >> (4 * c)) & 15
+            if SLOT_DOM_MASK[code] & present[c] == 0:
+                continue  # no state of the layer has a dominating pair for this colour: no lookup can hit
             base = key & ~(15 << (4 * c))
             for t in range(N_SLOT_DOMS[code]):
-                j = _lookup(keys, L, htab, hmask, base | (SLOT_DOMS[code, t] << (4 * c)))
+                d = SLOT_DOMS[code, t]
+                if (present[c] >> d) & 1 == 0:
+                    continue
+                j = _lookup(keys, L, htab, hmask, base | (d << (4 * c)))
                 if j >= 0 and score[L, j] >= sc:
                     dec[L, si] = -1
                     break
@@ -221,6 +232,7 @@ def _groups_possible(low: int, maxg: int, span: int, C: int) -> bool:
 
 
 DEC_COLOUR = 12  # a colour layer's decision holds its colour from this bit (colours are ordered per number)
+DEC_GROUP_JOKERS = 16  # the last colour layer's decision holds the number's group jokers from this bit
 MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 2 * 12 + 4
 
 
@@ -365,7 +377,6 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     keys, score, parent, dec, htab, hpos, count, mv_n, mv_add, mv_hand, mv_dec, mv_lim = ws
     C = n_colours
     N = n_numbers
-    cap = keys.shape[1]
     full_mask = htab.shape[0] - 1
     if start == 0:
         keys[0, 0] = 0
@@ -376,15 +387,16 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     target = 0
     for c in range(C):
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
-    L = start * (C + 1)
-    order = np.empty(C + 1, np.int64)
+    L = start * C
+    order = np.empty(C, np.int64)
     for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
         unit = num * 256 + 1
         junit = jv * 256 + 1
-        # colours with fewer cards of this number (fewer moves) first: the layers before the group layer
-        # grow less; the order depends on this number's input only (resume_counts stays exact)
+        gjv = group_jokers[v]
+        # colours with fewer cards of this number (fewer moves) first: the layers before the last grow less;
+        # the order depends on this number's input only (resume_counts stays exact)
         for pos in range(C):
             order[pos] = pos
         for pos in range(1, C):
@@ -393,9 +405,9 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                              > forced[order[q] * N + v] + hand[order[q] * N + v]):
                 order[q - 1], order[q] = order[q], order[q - 1]
                 q -= 1
-        order[C] = C
-        for pos in range(C + 1):
+        for pos in range(C):
             c = order[pos]
+            last = pos == C - 1  # the last colour's layer also closes the number's groups
             nxt = L + 1
             count[nxt] = 0
             # the layer's hash table starts near the size the last layer needed and doubles past half full:
@@ -407,14 +419,12 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
             room = 0
             for p2 in range(pos + 1, C):
                 room += min(forced[order[p2] * N + v] + hand[order[p2] * N + v], 3)
-            gjv = group_jokers[v]
-            fi = 0
-            hi = 0
-            if c < C:
-                fi = forced[c * N + v]
-                hi = min(hand[c * N + v], MOVE_H - 1)
+            fi = forced[c * N + v]
+            hi = min(hand[c * N + v], MOVE_H - 1)
             tsh = TJ_SHIFT + 2 * c
-            for si in range(count[L]):
+            if fi >= MOVE_F:
+                count[nxt] = 0  # more table cards of the kind than runs and groups can take: no move
+            for si in range(count[L] if fi < MOVE_F else 0):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
                 key = keys[L, si]
@@ -424,34 +434,33 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                 sumg = (key >> 36) & 0x3F
                 maxg = (key >> 42) & 0x7
                 jr = hand_jokers - used
-                tj_keep = key & TJ_MASK
-                if c < C:
-                    if fi >= MOVE_F:
-                        continue  # more table cards of the kind than runs and groups can take: no move
-                    tfree = run_jokers[c] - ((key >> tsh) & 3)
-                    ab = slots >> (4 * c) & 15  # (a, b) of this colour
-                    base = key & ~(15 << (4 * c)) & ~(7 << 42)
-                    n_moves = mv_n[ab, fi, hi, 0] if tfree > 0 or jr > 0 else mv_n[ab, fi, hi, 1]
-                    for q in range(n_moves):
-                        lim = mv_lim[ab, fi, hi, q]
-                        if (lim & 255) > tfree or (lim >> 8) > jr:
-                            continue
-                        a0 = mv_add[ab, fi, hi, q]
-                        g = (a0 >> 36) & 0x3F
-                        mg = max(maxg, g)
-                        if sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - (lim >> 8), C):
+                tfree = run_jokers[c] - ((key >> tsh) & 3)
+                ab = slots >> (4 * c) & 15  # (a, b) of this colour
+                base = key & ~(15 << (4 * c)) & ~(7 << 42)
+                if last:
+                    base &= ~(0x3F << 36)  # the boundary key holds no group counts
+                n_moves = mv_n[ab, fi, hi, 0] if tfree > 0 or jr > 0 else mv_n[ab, fi, hi, 1]
+                for q in range(n_moves):
+                    lim = mv_lim[ab, fi, hi, q]
+                    jn = lim >> 8
+                    if (lim & 255) > tfree or jn > jr:
+                        continue
+                    a0 = mv_add[ab, fi, hi, q]
+                    g = (a0 >> 36) & 0x3F
+                    mg = max(maxg, g)
+                    gain = mv_hand[ab, fi, hi, q] * unit + jn * junit
+                    d = mv_dec[ab, fi, hi, q] | (c << DEC_COLOUR)
+                    if not last:
+                        if sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - jn, C):
                             continue  # number v's groups can no longer be completed: a dead end
                         nkey = (base + ((a0 & 15) << (4 * c)) + (a0 & ~15) + ((lim & 255) << tsh)) | (mg << 42)
-                        gain = mv_hand[ab, fi, hi, q] * unit + (lim >> 8) * junit
-                        d = mv_dec[ab, fi, hi, q] | (c << DEC_COLOUR)
-                        # insert / improve
                         hh = _hash(nkey) & hmask
                         while True:
                             idx = htab[hh, 0]
                             if idx == 0:
                                 n = count[nxt]
-                                if n >= cap:
-                                    for q2 in range(count[nxt]):
+                                if n >= keys.shape[1]:
+                                    for q2 in range(n):
                                         htab[hpos[q2], 0] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
@@ -472,31 +481,35 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                     dec[nxt, idx - 1] = d
                                 break
                             hh = (hh + 1) & hmask
-                else:
-                    for jh in range(jr + 1):
-                        jg = jh + group_jokers[v]
-                        T = sumg + jg
+                        continue
+                    # the number's groups: its T group cards (hand jokers jh among them) in groups of 3..C
+                    # distinct colours, i.e. 3 * max(ceil(T / C), largest colour count) <= T, or none
+                    nkey0 = base + ((a0 & 15) << (4 * c)) + ((a0 >> 32) & 0xF) * (1 << 32) + ((lim & 255) << tsh)
+                    for jh in range(jr - jn + 1):
+                        jg = jh + gjv
+                        T = sumg + g + jg
                         if T > 0:
                             m = (T + C - 1) // C
-                            if maxg > m:
-                                m = maxg
+                            if mg > m:
+                                m = mg
                             if 3 * m > T:
                                 continue
-                        nkey = slots | ((used + jh) << 32) | tj_keep
-                        gain = jh * (jv * 256 + 1)
+                        nkey = nkey0 + (jh << 32)
+                        val = sc + gain + jh * junit
+                        dj = d | (jg << DEC_GROUP_JOKERS)
                         hh = _hash(nkey) & hmask
                         while True:
                             idx = htab[hh, 0]
                             if idx == 0:
                                 n = count[nxt]
-                                if n >= cap:
-                                    for q in range(count[nxt]):
-                                        htab[hpos[q], 0] = 0
+                                if n >= keys.shape[1]:
+                                    for q2 in range(n):
+                                        htab[hpos[q2], 0] = 0
                                     return GIVE_UP
                                 keys[nxt, n] = nkey
-                                score[nxt, n] = sc + gain
+                                score[nxt, n] = val
                                 parent[nxt, n] = si
-                                dec[nxt, n] = jg
+                                dec[nxt, n] = dj
                                 htab[hh, 0] = n + 1
                                 htab[hh, 1] = nkey
                                 hpos[n] = hh
@@ -505,16 +518,14 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                     hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
                                 break
                             if htab[hh, 1] == nkey:
-                                if sc + gain > score[nxt, idx - 1]:
-                                    score[nxt, idx - 1] = sc + gain
+                                if val > score[nxt, idx - 1]:
+                                    score[nxt, idx - 1] = val
                                     parent[nxt, idx - 1] = si
-                                    dec[nxt, idx - 1] = jg
+                                    dec[nxt, idx - 1] = dj
                                 break
                             hh = (hh + 1) & hmask
-            if c == C and count[nxt] > PRUNE_AT:
+            if last and count[nxt] > PRUNE_AT:
                 _prune_dominated(nxt, count[nxt], 0, C, keys, score, dec, htab, hmask)
-            elif c < C and count[nxt] > PRUNE_INNER_AT and (PRUNE_INNER_MASK >> c) & 1:
-                _prune_dominated(nxt, count[nxt], c, c + 1, keys, score, dec, htab, hmask)
             for n in range(count[nxt]):
                 htab[hpos[n], 0] = 0
             L = nxt
@@ -576,11 +587,15 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
     for v in range(N):
         for c in range(C):
             gcnt[c] = 0
+        jg_v = 0
         for pos in range(C + 1):
-            d = decisions[lay]
-            lay += 1
+            d = 0
             if pos < C:
-                c = d >> DEC_COLOUR
+                d = decisions[lay]
+                lay += 1
+                if pos == C - 1:
+                    jg_v = d >> DEC_GROUP_JOKERS
+                c = (d >> DEC_COLOUR) & 15
                 k = c * N + v
                 for s in range(2):
                     e = (d >> (2 * s)) & 1
@@ -617,7 +632,7 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                     gcol[c, gcnt[c]] = k * 8 + src
                     gcnt[c] += 1
             else:
-                jg = d
+                jg = jg_v
                 total = jg
                 maxg = 0
                 for cc in range(C):
@@ -794,7 +809,7 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     C = n_colours
     N = n_numbers
     K = C * N
-    decisions = np.zeros(N * (C + 1), np.int64)
+    decisions = np.zeros(N * C, np.int64)
     zeros = np.zeros(K, np.int64)
     zn = np.zeros(N, np.int64)
     out[OUT_RETRIEVED] = -1
@@ -888,7 +903,7 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     c_e = np.zeros(MAXC, np.int64)
     c_j = np.zeros(MAXC, np.int64)
     c_gain = np.zeros(MAXC, np.int64)
-    best_dec = np.zeros(N * (C + 1), np.int64)
+    best_dec = np.zeros(N * C, np.int64)
     best_typ = -1
     best_k = -1
     best_g = -1

@@ -532,7 +532,13 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import SolverWorkspace, move_table, new_workspace, solve_exact, workspaces
+    from generator.games.rummy_cards.solver import (
+        SolverWorkspace,
+        move_table,
+        new_workspace,
+        solve_exact,
+        workspaces,
+    )
     forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
                        1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
     hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
