@@ -378,13 +378,37 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     return int(best_h), int(best_n)
 
 
-@no_refcount
+@inline
 def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int,
                      ksuit: np.ndarray, knum: np.ndarray, kopen: np.ndarray, rows: int, cols: int, nmin: int,
                      nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray, u_total: int,
                      rounds_left: int) -> tuple[int, int, int]:
     """Announced cards in any order: which open card k (kopen[k]) to write, and where (c, h): (k, c, h);
     k = -1 stops taking announced cards, k = -2 means no open card has a legal cell (no decision)."""
+    if pol != POLICY_RANDOM:
+        # one pass, as in decide_number: greedy and strong draw nothing, so counting the options first is only
+        # the "no legal cell" test
+        found = False
+        best_k = -1
+        best_h = 0
+        best = -1e9
+        for k in range(ksuit.shape[0]):
+            if kopen[k]:
+                c = ksuit[k]
+                lo, hi = find_gap(sheet, p, c, rows, knum[k])
+                if lo != -2 and hi - lo >= 2:
+                    found = True
+                    h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin,
+                                            nmax, isgoal, goal_points, unseen, u_total, rounds_left)
+                    if gain > best:
+                        best = gain
+                        best_k = k
+                        best_h = h
+        if not found:
+            return -2, 0, 0
+        if not accepts(pol, best):
+            return -1, 0, 0
+        return int(best_k), int(ksuit[best_k]), int(best_h)
     options = 0
     for k in range(ksuit.shape[0]):
         if kopen[k]:
@@ -393,35 +417,17 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
                 options += hi - lo - 1
     if options == 0:
         return -2, 0, 0
-    if pol == POLICY_RANDOM:
-        pick = int(rand_below(rng, options + 1))
-        if pick == options:
-            return -1, 0, 0
-        for k in range(ksuit.shape[0]):
-            if kopen[k]:
-                lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
-                if lo != -2 and hi - lo >= 2:
-                    if pick < hi - lo - 1:
-                        return k, int(ksuit[k]), lo + 1 + pick
-                    pick -= hi - lo - 1
+    pick = int(rand_below(rng, options + 1))
+    if pick == options:
         return -1, 0, 0
-    best_k = -1
-    best_h = 0
-    best = -1e9
     for k in range(ksuit.shape[0]):
         if kopen[k]:
-            c = ksuit[k]
-            lo, hi = find_gap(sheet, p, c, rows, knum[k])
+            lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
             if lo != -2 and hi - lo >= 2:
-                h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin, nmax,
-                                        isgoal, goal_points, unseen, u_total, rounds_left)
-                if gain > best:
-                    best = gain
-                    best_k = k
-                    best_h = h
-    if not accepts(pol, best):
-        return -1, 0, 0
-    return int(best_k), int(ksuit[best_k]), int(best_h)
+                if pick < hi - lo - 1:
+                    return k, int(ksuit[k]), lo + 1 + pick
+                pick -= hi - lo - 1
+    return -1, 0, 0
 
 
 @no_refcount
