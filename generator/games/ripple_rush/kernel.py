@@ -626,6 +626,7 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 cn[p] = card % span + nmin
                 unseen[cs[p], cn[p] - nmin] = 0
             u_total -= players
+            announced = 0
             for p in range(players):
                 lo, hi = find_gap(sheet, p, cs[p], rows, cn[p])
                 placeable[p] = lo != -2 and hi - lo >= 2
@@ -634,6 +635,7 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 counts[COUNT_DRAWN] += 1
                 if not placeable[p]:
                     counts[COUNT_UNPLACEABLE] += 1
+                    announced += 1
             for p in range(players):
                 if not placeable[p]:
                     continue
@@ -644,6 +646,8 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
                     cascade(pol[p], rng, prm, ws, out, rec, p, h, u_total, left, g)
+            if announced == 0:
+                continue  # no card to offer: every step below would decide nothing and draw nothing
             for p in range(players):
                 if any_order:
                     for q in range(players):
