@@ -688,12 +688,9 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
             s = 0
             done = 0
             for c in range(cols):
-                s += column_run(sheet, p, c, rows)
-                full = True
-                for h in range(rows):
-                    if sheet[p, c, h] == 0:
-                        full = False
-                if full:
+                run = column_run(sheet, p, c, rows)
+                s += run
+                if run == rows:  # the longest run is the whole column exactly when every cell is filled
                     done += 1
             for h in range(rows):
                 if rowfill[p, h] == cols:
