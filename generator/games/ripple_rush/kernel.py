@@ -63,6 +63,15 @@ def find_gap(sheet: np.ndarray, p: int, c: int, rows: int, n: int) -> tuple[int,
     (lo, hi), lo = -1 / hi = rows at the edges. lo == -2 when `n` is already in the column. Legal cells are
     lo+1 .. hi-1. (Sheets are indexed in place: a column view would cost an atomic incref/decref per call.)"""
     lo = -1
+    if n >= 1:  # every legal number: an empty cell (0) is below n, so `v >= n` alone finds the first filled cell >= n
+        for h in range(rows):
+            v = sheet[p, c, h]
+            if v >= n:  # the one data-dependent branch per cell, taken once; empty cells only steer the select
+                if v == n:
+                    return -2, rows
+                return lo, h
+            lo = h if v != 0 else lo
+        return lo, rows
     for h in range(rows):
         v = sheet[p, c, h]
         if v != 0:
