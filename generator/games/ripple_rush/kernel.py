@@ -63,6 +63,15 @@ def find_gap(sheet: np.ndarray, p: int, c: int, rows: int, n: int) -> tuple[int,
     (lo, hi), lo = -1 / hi = rows at the edges. lo == -2 when `n` is already in the column. Legal cells are
     lo+1 .. hi-1. (Sheets are indexed in place: a column view would cost an atomic incref/decref per call.)"""
     lo = -1
+    if n >= 1:  # every legal number: an empty cell (0) is below n, so `v >= n` alone finds the first filled cell >= n
+        for h in range(rows):
+            v = sheet[p, c, h]
+            if v >= n:  # the one data-dependent branch per cell, taken once; empty cells only steer the select
+                if v == n:
+                    return -2, rows
+                return lo, h
+            lo = h if v != 0 else lo
+        return lo, rows
     for h in range(rows):
         v = sheet[p, c, h]
         if v != 0:
@@ -378,13 +387,37 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
     return int(best_h), int(best_n)
 
 
-@no_refcount
+@inline
 def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int,
                      ksuit: np.ndarray, knum: np.ndarray, kopen: np.ndarray, rows: int, cols: int, nmin: int,
                      nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray, u_total: int,
                      rounds_left: int) -> tuple[int, int, int]:
     """Announced cards in any order: which open card k (kopen[k]) to write, and where (c, h): (k, c, h);
     k = -1 stops taking announced cards, k = -2 means no open card has a legal cell (no decision)."""
+    if pol != POLICY_RANDOM:
+        # one pass, as in decide_number: greedy and strong draw nothing, so counting the options first is only
+        # the "no legal cell" test
+        found = False
+        best_k = -1
+        best_h = 0
+        best = -1e9
+        for k in range(ksuit.shape[0]):
+            if kopen[k]:
+                c = ksuit[k]
+                lo, hi = find_gap(sheet, p, c, rows, knum[k])
+                if lo != -2 and hi - lo >= 2:
+                    found = True
+                    h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin,
+                                            nmax, isgoal, goal_points, unseen, u_total, rounds_left)
+                    if gain > best:
+                        best = gain
+                        best_k = k
+                        best_h = h
+        if not found:
+            return -2, 0, 0
+        if not accepts(pol, best):
+            return -1, 0, 0
+        return int(best_k), int(ksuit[best_k]), int(best_h)
     options = 0
     for k in range(ksuit.shape[0]):
         if kopen[k]:
@@ -393,35 +426,17 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
                 options += hi - lo - 1
     if options == 0:
         return -2, 0, 0
-    if pol == POLICY_RANDOM:
-        pick = int(rand_below(rng, options + 1))
-        if pick == options:
-            return -1, 0, 0
-        for k in range(ksuit.shape[0]):
-            if kopen[k]:
-                lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
-                if lo != -2 and hi - lo >= 2:
-                    if pick < hi - lo - 1:
-                        return k, int(ksuit[k]), lo + 1 + pick
-                    pick -= hi - lo - 1
+    pick = int(rand_below(rng, options + 1))
+    if pick == options:
         return -1, 0, 0
-    best_k = -1
-    best_h = 0
-    best = -1e9
     for k in range(ksuit.shape[0]):
         if kopen[k]:
-            c = ksuit[k]
-            lo, hi = find_gap(sheet, p, c, rows, knum[k])
+            lo, hi = find_gap(sheet, p, ksuit[k], rows, knum[k])
             if lo != -2 and hi - lo >= 2:
-                h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin, nmax,
-                                        isgoal, goal_points, unseen, u_total, rounds_left)
-                if gain > best:
-                    best = gain
-                    best_k = k
-                    best_h = h
-    if not accepts(pol, best):
-        return -1, 0, 0
-    return int(best_k), int(ksuit[best_k]), int(best_h)
+                if pick < hi - lo - 1:
+                    return k, int(ksuit[k]), lo + 1 + pick
+                pick -= hi - lo - 1
+    return -1, 0, 0
 
 
 @no_refcount
@@ -620,6 +635,7 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 cn[p] = card % span + nmin
                 unseen[cs[p], cn[p] - nmin] = 0
             u_total -= players
+            announced = 0
             for p in range(players):
                 lo, hi = find_gap(sheet, p, cs[p], rows, cn[p])
                 placeable[p] = lo != -2 and hi - lo >= 2
@@ -628,6 +644,7 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 counts[COUNT_DRAWN] += 1
                 if not placeable[p]:
                     counts[COUNT_UNPLACEABLE] += 1
+                    announced += 1
             for p in range(players):
                 if not placeable[p]:
                     continue
@@ -638,6 +655,8 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
                     cascade(pol[p], rng, prm, ws, out, rec, p, h, u_total, left, g)
+            if announced == 0:
+                continue  # no card to offer: every step below would decide nothing and draw nothing
             for p in range(players):
                 if any_order:
                     for q in range(players):
@@ -678,12 +697,9 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
             s = 0
             done = 0
             for c in range(cols):
-                s += column_run(sheet, p, c, rows)
-                full = True
-                for h in range(rows):
-                    if sheet[p, c, h] == 0:
-                        full = False
-                if full:
+                run = column_run(sheet, p, c, rows)
+                s += run
+                if run == rows:  # the longest run is the whole column exactly when every cell is filled
                     done += 1
             for h in range(rows):
                 if rowfill[p, h] == cols:

@@ -271,3 +271,31 @@ def test_announced_order_any_takes_cards_out_of_seat_order_and_changes_the_talli
                 out_of_order += 1
             last[(int(p), rnd)] = q
     assert out_of_order > 0
+
+
+def _find_gap_reference(col: list[int], n: int) -> tuple[int, int]:
+    """find_gap as first written: (last filled row below n, first filled row above it); (-2, rows) if n is there."""
+    lo = -1
+    for h, v in enumerate(col):
+        if v != 0:
+            if v < n:
+                lo = h
+            elif v == n:
+                return -2, len(col)
+            else:
+                return lo, h
+    return lo, len(col)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=st.lists(st.integers(-30, 30), min_size=1, max_size=16), n=st.integers(-32, 32),
+       empty=st.lists(st.booleans(), min_size=16, max_size=16))
+def test_find_gap_fast_path_and_general_path_agree_with_the_reference(cells, n, empty):
+    """find_gap branches on n >= 1 (its compiled loop for every legal number) and keeps the general loop for
+    n < 1; both give the reference answer on ascending columns with empty cells, negative numbers included."""
+    from generator.games.ripple_rush.kernel import find_gap
+
+    col = [0 if empty[h] else v for h, v in enumerate(sorted(set(cells)))]
+    sheet = np.zeros((2, 3, len(col)), dtype=np.int64)
+    sheet[1, 2] = col
+    assert find_gap(sheet, 1, 2, len(col), n) == _find_gap_reference(col, n)
