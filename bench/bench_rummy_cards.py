@@ -1,8 +1,9 @@
 """Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
-same rounds on the old path (generator/ at --baseline, default the commit before issue 16) measured in the same
-run (baseline ratio), whether both paths give identical tallies, the solver's give-ups, solver calls/s on
-realistic hands, the 2-worker speed-up of a warm pool from CPU accounting (bench/_scaling.py: what two idle cores
-would give, every overhead counted), and the wall time of a full check serially and with 2 workers.
+same rounds on old paths (generator/ at --baseline: by default the commit before issue 16 and main before the
+solver's slot dominance) measured in the same run (baseline ratios), whether the paths give identical
+tallies, the solver's give-ups, solver calls/s on realistic hands, the 2-worker speed-up of a warm pool from
+CPU accounting (bench/_scaling.py: what two idle cores would give, every overhead counted), and the wall time
+of a full check serially and with 2 workers.
 
     python bench/bench_rummy_cards.py                       # everything (the full checks take minutes)
     python bench/bench_rummy_cards.py --no-full             # rates and the baseline ratio only
@@ -42,7 +43,9 @@ SPEC = game_section("rummy_cards")  # the shipped kit's game section
 PLAY_SPEC = {**SPEC, "balance": {k: v for k, v in SPEC["balance"].items() if k not in ("confidence", "max_games")}}
 """SPEC for the timed self-play: without the sequential-check fields, which self-play does not read and a
 baseline tree from before spec/base.SequentialCheck refuses."""
-BASELINE = "ac06553"  # main as merged before issue 16: small workspace first, big one on overflow
+BASELINES = ["ac06553", "671deca"]
+"""The old paths: main as merged before issue 16 (small workspace first, big one on overflow), and main as
+landed after issue 13 (before the solver's slot dominance, move table and fused group layer)."""
 
 # Run in a fresh process with generator/ of the tree under test first on sys.path: one timed play per player
 # count after a warm-up (numba compile or cache load), CPU seconds, and a digest of every tally array.
@@ -50,7 +53,10 @@ MEASURE = """
 import hashlib, json, sys, time
 import numpy as np
 sys.path.insert(0, sys.argv[1])
-from generator.games.rummy_cards.spec import RummyCardsGame
+try:
+    from generator.games.rummy_cards.spec import RummyCardsGame
+except ImportError:  # a tree from before the one-folder-per-game layout (issue 13)
+    from generator.spec.games.rummy_cards import RummyCardsGame
 from generator.games.rummy_cards.sim import simulation_from_spec
 spec = RummyCardsGame.model_validate(json.loads(sys.argv[2]))
 rounds = int(sys.argv[3])
@@ -179,12 +185,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=200, help="rounds per player count and measurement")
     ap.add_argument("--reps", type=int, default=3, help="measurements per path (best of)")
-    ap.add_argument("--baseline", default=BASELINE, help="git revision of the old path")
+    ap.add_argument("--baseline", action="append", help="git revision of an old path (repeatable; default: "
+                    + ", ".join(BASELINES) + ")")
     ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
     ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
     ap.add_argument("--scaling-rounds", type=int, default=400, help="3-player rounds in the 2-worker measurement")
     ap.add_argument("--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds")
     args = ap.parse_args()
+    args.baseline = args.baseline or BASELINES
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
 
     spec = RummyCardsGame.model_validate(SPEC)
@@ -207,24 +215,28 @@ def main() -> None:
         solve_counts(f, h, j, no_rj, no_gj, C, N, 1, -1, dec, ws)
     print(f"solver (opening, 14-23 cards, 0-1 joker): {len(cases) / (time.process_time() - t):,.0f} calls/s")
 
-    old_tree = baseline_tree(args.baseline)
-    measure(old_tree, 1)  # compile the old path once (cached under its tree)
-    measure(ROOT, 1)
-    best: dict[str, dict[str, float]] = {"new": {}, "old": {}}
-    digests: dict[str, dict[str, str]] = {"new": {}, "old": {}}
-    giveups = {"new": 0, "old": 0}
-    for _ in range(args.reps):
-        for name, tree in (("new", ROOT), ("old", old_tree)):
+    trees = {"new": ROOT, **{rev: baseline_tree(rev) for rev in args.baseline}}
+    for tree in trees.values():
+        measure(tree, 1)  # compile each path once (cached under its tree)
+    best: dict[str, dict[str, float]] = {name: {} for name in trees}
+    digests: dict[str, dict[str, str]] = {name: {} for name in trees}
+    giveups = dict.fromkeys(trees, 0)
+    for _ in range(args.reps):  # the paths alternate, so a load change hits them alike
+        for name, tree in trees.items():
             for p, r in measure(tree, args.rounds).items():
                 best[name][p] = min(best[name].get(p, float("inf")), float(r["cpu"]))
                 digests[name][p] = str(r["digest"])
                 giveups[name] += int(r["giveups"])
     for p in sorted(best["new"]):
-        new, old = args.rounds / best["new"][p], args.rounds / best["old"][p]
-        same = "identical tallies" if digests["new"][p] == digests["old"][p] else "TALLIES DIFFER"
-        print(f"self-play {p}p meld finders: {new:,.1f} rounds/s per core; old path {old:,.1f} -> "
-              f"{new / old:.2f}x ({same})")
-    print(f"solver give-ups: {giveups['new']} (old path {giveups['old']}) in {args.reps} x {args.rounds} rounds x 3")
+        new = args.rounds / best["new"][p]
+        parts = []
+        for rev in args.baseline:
+            old = args.rounds / best[rev][p]
+            same = "identical tallies" if digests["new"][p] == digests[rev][p] else "other tallies"
+            parts.append(f"{rev} {old:,.1f} -> {new / old:.2f}x ({same})")
+        print(f"self-play {p}p meld finders: {new:,.1f} rounds/s per core; " + "; ".join(parts))
+    print("solver give-ups in " + f"{args.reps} x {args.rounds} rounds x 3: "
+          + ", ".join(f"{name} {n}" for name, n in giveups.items()))
     print(f"load averages after the rates: {load()}")
 
     from _scaling import measure as scaling  # bench/ is on sys.path when this script runs

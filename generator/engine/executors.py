@@ -43,9 +43,11 @@ class ProcessExecutor:
     """Plays chunks in a pool of worker processes; results are reordered by chunk index.
 
     The pool lives until `close()` (or the end of a `with` block), so a check that runs many settings pays
-    the worker start-up once. The first chunk of the first run is played in this process before the pool is
-    forked: the workers then inherit the loaded (compiled) kernels instead of each loading them again.
-    Where a chunk runs never changes its result."""
+    the worker start-up once. Before the pool is forked this process plays one throwaway game of the first
+    run (not in any result): the workers then inherit the loaded (compiled) kernels instead of each loading
+    them again, and every chunk goes to the workers. (It used to play the whole first chunk here: on a run
+    of two or three chunks one worker then idled through most of it; issue 16.) Where a chunk runs never
+    changes its result."""
 
     def __init__(self, workers: int | None = None):
         _check_workers(workers)
@@ -71,11 +73,9 @@ class ProcessExecutor:
         results: dict[int, Tally] = {}
         todo = list(chunks)
         if self._pool is None:
-            first = todo.pop(0)
-            results[first.index] = play_chunk(sim, first)
-            if progress:
-                progress(first.games)
             import multiprocessing as mp
+
+            sim.play(todo[0].seed, 1)  # warm: load the kernels once, before the fork (the game is thrown away)
 
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)

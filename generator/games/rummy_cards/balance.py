@@ -35,7 +35,7 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         sim = simulation_from_spec(spec, P)
         setting = f"{P}p meld finders"
         games = budget(setting)
-        t = run(sim, games, seed + P, executor, chunk_size=250, progress=progress)  # type: ignore[arg-type]
+        t = run(sim, games, seed + P, executor, chunk_size=50, progress=progress)  # type: ignore[arg-type]
         n = len(t["games.winner"])
         f: dict[str, object] = {"rounds": n, "solver_giveups": int(t["solver_giveups"].sum())}
         first = t["games.first_possible"]
@@ -111,7 +111,7 @@ def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object
            progress: Callable[[int], None] | None, rows: list[list[object]]) -> dict[str, object]:
     """Meld finder versus random-legal at P players: mean score and win share of each, 95% intervals."""
     t = run(simulation_from_spec(spec, P, ROTATE_RANDOM), games, seed + 100 + P, executor,  # type: ignore[arg-type]
-            chunk_size=250, progress=progress)
+            chunk_size=50, progress=progress)
     sc = t["games.scores"].astype(float)
     seat = t["games.random_seat"]
     n = len(seat)
