@@ -482,8 +482,9 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                 break
                             hh = (hh + 1) & hmask
                         continue
-                    # the number's groups: its T group cards (hand jokers jh among them) in groups of 3..C
-                    # distinct colours, i.e. 3 * max(ceil(T / C), largest colour count) <= T, or none
+                    # the number's groups: its T group cards (hand jokers jh among them) in m groups of 3..C
+                    # distinct colours, i.e. 3 * m <= T for m = max(ceil(T / C), largest colour count), or none;
+                    # each group holds a number card (the rules refuse a meld of jokers only), so m <= sumg + g
                     nkey0 = base + ((a0 & 15) << (4 * c)) + ((a0 >> 32) & 0xF) * (1 << 32) + ((lim & 255) << tsh)
                     for jh in range(jr - jn + 1):
                         jg = jh + gjv
@@ -492,7 +493,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                             m = (T + C - 1) // C
                             if mg > m:
                                 m = mg
-                            if 3 * m > T:
+                            if 3 * m > T or sumg + g < m:
                                 continue
                         nkey = nkey0 + (jh << 32)
                         val = sc + gain + jh * junit
