@@ -189,7 +189,8 @@ def main() -> None:
                     + ", ".join(BASELINES) + ")")
     ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
     ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
-    ap.add_argument("--scaling-rounds", type=int, default=400, help="3-player rounds in the 2-worker measurement")
+    ap.add_argument("--scaling-rounds", type=int, default=2000,
+                    help="3-player rounds in the 2-worker measurement (chunks of 50, as the check plays them)")
     ap.add_argument("--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds")
     args = ap.parse_args()
     args.baseline = args.baseline or BASELINES
@@ -242,7 +243,7 @@ def main() -> None:
     from _scaling import measure as scaling  # bench/ is on sys.path when this script runs
 
     sim3 = simulation_from_spec(spec, 3)
-    print("3 players, " + scaling(sim3, args.scaling_rounds, max(1, args.scaling_rounds // 16), repeat=args.reps).line())
+    print("3 players, " + scaling(sim3, args.scaling_rounds, 50, repeat=args.reps).line())
     if args.no_full:
         return
     base = 0.0

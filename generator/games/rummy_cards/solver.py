@@ -3,32 +3,36 @@
 Cards are counted by kind (colour * n_numbers + number index). Table cards are `forced` (every one must be on
 the table again at the end), hand cards are optional; hand jokers are wildcards; table jokers are forced
 wildcards of their set's kind (a run joker ends in a run of its colour, a group joker in a group of its
-number, see rules.py; counted per colour in the state key, per number at the group layer). Per colour the state holds
-two run slots with lengths 0, 1, 2 or 3+ (two copies -> at most two parallel runs); cards not in runs go to
-groups of their number, which exist iff 3m <= total <= colours*m for some m >= the largest per-colour count.
-A run of 6+ is two runs of 3+, so slots never need longer memory. Exact on these rules.
+number, see rules.py; counted per colour in the state key, per number where the number's groups close). Per
+colour the state holds two run slots with lengths 0, 1, 2 or 3+ (two copies -> at most two parallel runs);
+cards not in runs go to groups of their number, which exist iff 3m <= total <= colours*m for some m >= the
+largest per-colour count, each group holding a number card. A run of 6+ is two runs of 3+, so slots never
+need longer memory. Exact on these rules (tests/games/rummy_cards/test_solver_oracle.py checks it against a
+brute force), with one gap: with 3+ jokers able to reach one colour's runs (a deck of more than the seed's
+2 jokers) a run of jokers only is not refused.
 
-Size: states that another state dominates (a spare hand joker, or an empty run slot that could be a 3+ slot,
-with at least the score) are dropped once a layer passes PRUNE_AT states. The pass costs a few hash lookups per
-state, more than it saves on all but large layers: PRUNE_AT went from 1,024 to 8,192 in issue 16 (the solver 1.3x
-faster on recorded self-play turns, 1,024 -> 16,384: 1.4x but more give-ups). Which layers are pruned decides
-ties between equally good plays (a dominated state of equal score is dropped), so PRUNE_AT is policy: changing it
-changed about 2% of the meld finder's plays, never their points or cards. Every search runs in one CAP
-workspace (it used to try a 4x smaller one first and redo the whole search in this one when it outgrew it:
-that redone work was a third of the meld finder's time, and the small one was not faster when it sufficed).
-Only a search past CAP returns -2 (give up: the player draws); rare, but not never: 4 in 600 3-player rounds
-from SeedSequence(103) at PRUNE_AT 1,024, 3 at 8,192 (issue 16); none in the bench's rounds.
+A number is C colour layers; the last one also closes the number's groups, so its states (the number
+boundary) hold only run slots, hand jokers used and table run jokers placed. Size (issue 16):
+- at every boundary, states that another state dominates with at least the score are dropped
+  (`_prune_dominated`): fewer hand jokers used, or one colour's run slots higher in the order 3+ > 2 > 1,
+  3+ > 0 (SLOT_DOMS: every continuation of the lower slot stays open from the higher one, with the same
+  cards). 80-97% of the boundary states of a big table were dominated so; the pass only looks up pair codes
+  some state of the layer holds;
+- a colour layer refuses a state whose number can no longer close its groups with the colours still to come
+  (`_groups_possible`);
+- each colour layer reads its moves from a table built once per workspace (`move_table`), less the moves a
+  sibling move dominates, moves without jokers first; colours with fewer cards of the number go first.
+Which states are dropped decides ties between equally good plays (a dominated state of equal score goes), so
+this is policy: the meld finder lays the same points and cards, the table may be arranged otherwise.
+Every search runs in one CAP workspace; only a search past CAP returns -2 (give up: the player draws). None
+in the bench's or the check's rounds since the boundary pass (3 in 932 recorded 4-player turns before).
 
-Speed (issue 16), none of it changing a result or a tie: a colour layer's moves are listed once per run-slot
-pair (`_transitions`) and each state only filters them; the per-layer hash table starts small and doubles
-(`_grow`) under a multiplicative hash; the workspace keeps every layer and its state count, so a search
-whose input differs from the previous one only from number index `start` on resumes there
-(`resume_counts`: the joker retrieval's candidate searches). `solve_turn` is the meld finder's whole turn,
-joker retrieval included.
+The workspace keeps every layer and its state count, so a search whose input differs from the previous one
+only from number index `start` on resumes there (`resume_counts`: the joker retrieval's candidate
+searches). `solve_turn` is the meld finder's whole turn, joker retrieval included.
 
 The objective is points * 256 + cards, with a laid joker worth `joker_value` points (or, when negative, the
-number it stands for: the initial-meld count). `decode` turns the optimal decisions into melds.
-"""
+number it stands for: the initial-meld count). `decode` turns the optimal decisions into melds."""
 
 from __future__ import annotations
 
@@ -41,7 +45,7 @@ from generator.engine.kernel import jit
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
-PRUNE_AT = 0
+PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all of them; a test varies it)
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
