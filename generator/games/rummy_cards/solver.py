@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit
+from generator.engine.kernel import jit, jit_inline, jit_noref
 
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
@@ -112,7 +112,7 @@ OUT_GIVEUPS = 3
 OUT_SIZE = 4
 
 
-@jit
+@jit_inline
 def _lookup(keys: np.ndarray, L: int, htab: np.ndarray, hmask: int, nkey: int) -> int:
     """Index of nkey in layer L (its hash table must be live), or -1."""
     hh = _hash(nkey) & hmask
@@ -177,9 +177,9 @@ SLOT_DOM_MASK = np.array([sum(1 << int(d) for d in SLOT_DOMS[c, :N_SLOT_DOMS[c]]
 """Per pair code, the bit set of the codes that dominate it."""
 
 
-@jit
+@jit_noref
 def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, score: np.ndarray, dec: np.ndarray,
-                     htab: np.ndarray, hmask: int) -> None:
+                     htab: np.ndarray, hmask: int, present: np.ndarray) -> None:
     """Mark (dec = -1) every state of layer L that another state dominates with a score at least as high:
     the same key but fewer hand jokers used, or the same key but one colour's run slots dominating
     (SLOT_DOMS: a 3+ slot for any slot, a 2 for a 1).
@@ -188,7 +188,8 @@ def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, sco
     continuation of the dominated one is still open with the same gains. Dominance is a strict order on
     distinct keys (more spare jokers, or slots strictly higher), so there are no cycles and every dead
     state has a live dominator."""
-    present = np.zeros(c_hi, np.int64)  # per colour, the pair codes some live state of the layer has
+    for c in range(c_lo, c_hi):  # per colour, the pair codes some live state of the layer has
+        present[c] = 0
     for si in range(n):
         if dec[L, si] >= 0:
             slots = keys[L, si] & 0xFFFFFFFF
@@ -393,6 +394,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
         target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
     L = start * C
     order = np.empty(C, np.int64)
+    present = np.empty(C, np.int64)
     for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
@@ -530,7 +532,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
                                 break
                             hh = (hh + 1) & hmask
             if last and count[nxt] > PRUNE_AT:
-                _prune_dominated(nxt, count[nxt], 0, C, keys, score, dec, htab, hmask)
+                _prune_dominated(nxt, count[nxt], 0, C, keys, score, dec, htab, hmask, present)
             for n in range(count[nxt]):
                 htab[hpos[n], 0] = 0
             L = nxt
