@@ -52,6 +52,24 @@ def play_chunk(sim: Simulation, chunk: Chunk) -> Tally:
     return sim.play(chunk.seed, chunk.games)
 
 
+def play_chunks(sim: Simulation, chunks: Sequence[Chunk]) -> list[Tally]:
+    """Run several chunks, one tally each, in order (one task of a process pool: one message each way)."""
+    return [sim.play(c.seed, c.games) for c in chunks]
+
+
+def guided_batches(chunks: Sequence[Chunk], workers: int) -> list[list[Chunk]]:
+    """Consecutive batches of chunks, each a share of what is left (remaining / (2 * workers), at least one):
+    large batches first spare a pool most of its per-task messages, the small last ones keep the workers
+    finishing together. Which batch a chunk is in never changes its tally."""
+    out: list[list[Chunk]] = []
+    i = 0
+    while i < len(chunks):
+        size = max(1, (len(chunks) - i) // (2 * workers))
+        out.append(list(chunks[i:i + size]))
+        i += size
+    return out
+
+
 def merge_tallies(tallies: Sequence[Tally]) -> Tally:
     """Merge chunk tallies in order: "games.*" keys concatenate, the rest add up.
 

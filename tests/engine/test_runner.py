@@ -7,7 +7,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.runner import Chunk, derived_seed, merge_tallies, plan_chunks, play_chunk, run
+from generator.engine.runner import (
+    Chunk,
+    derived_seed,
+    guided_batches,
+    merge_tallies,
+    plan_chunks,
+    play_chunk,
+    play_chunks,
+    run,
+)
 from tests.engine.toy import DiceRace
 
 
@@ -154,3 +163,26 @@ def test_derived_seeds_are_stable_distinct_and_order_sensitive() -> None:
     seeds = {derived_seed(s, p, k) for s in (0, 1) for p in (2, 3, 4) for k in (0, 1)}
     assert len(seeds) == 12 and all(0 <= x < 2**32 for x in seeds)
     assert derived_seed(5, 1) == derived_seed(5, 1) and derived_seed(5, 1) != derived_seed(1, 5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 500), workers=st.integers(1, 8))
+def test_guided_batches_keep_every_chunk_once_in_order_and_shrink(n: int, workers: int) -> None:
+    chunks = plan_chunks(n, 3, 1) if n else []
+    batches = guided_batches(chunks, workers)
+    assert [c for b in batches for c in b] == chunks  # every chunk once, in chunk order
+    sizes = [len(b) for b in batches]
+    assert all(s >= 1 for s in sizes) and sizes == sorted(sizes, reverse=True)
+    if n >= 4 * workers:
+        assert len(batches) < n  # fewer tasks than chunks
+        assert sizes[-1] == 1 and sizes[0] == n // (2 * workers)  # the last ones small: the workers end together
+
+
+def test_play_chunks_is_play_chunk_for_each() -> None:
+    sim = DiceRace()
+    chunks = plan_chunks(25, 7, 10)
+    got = play_chunks(sim, chunks)
+    assert len(got) == 3
+    for c, t in zip(chunks, got):
+        want = play_chunk(sim, c)
+        assert t.keys() == want.keys() and all(np.array_equal(t[k], want[k]) for k in t)
