@@ -1,8 +1,8 @@
 """Raindrops full games per second per core (3 players, the shipped kit): the compiled full-game kernel
 (greedy seats) against the Python fast path and the readable reference path measured in the same run
 (baseline ratios), the 2-worker speed-up (warm pool), and the wall time of
-a full check (`pnpkit check layouts/raindrops --games 2000 --workers 2`: card-level games plus 2,000 full games
-per player count and mode).
+a full check (`pnpkit check layouts/raindrops --workers 2` at the kit's balance.play.games: card-level games plus
+the full games per player count and mode).
 
     python bench/bench_raindrops.py              # everything (the full check takes about a minute)
     python bench/bench_raindrops.py --games 500  # a smaller "full" check
@@ -56,7 +56,9 @@ def _cpu_all() -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=2000, help="full games per player count and mode in the full check")
+    ap.add_argument("--games", type=int, default=None,
+                    help="full games per player count and mode in the full check (default: the kit's "
+                         "balance.play.games)")
     ap.add_argument("--no-full", action="store_true", help="skip the full check")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many tries per rate")
     args = ap.parse_args()
@@ -90,6 +92,8 @@ def main() -> None:
     if args.no_full:
         return
     play = spec.balance.play
+    if args.games is None and play is not None:
+        args.games = play.games
     if play is None or play.games < args.games:
         raise SystemExit(f"game.balance.play.games ({play.games if play else 'none'}) caps the check below "
                          f"{args.games} games")
