@@ -25,6 +25,7 @@ from generator.games.rummy_cards.solver import (
     solve_counts,
     workspaces,
 )
+from tests.games.rummy_cards.tables import random_table
 
 NUM_MIN = 1
 JOKER_VALUE = 25
@@ -102,28 +103,12 @@ def oracle(forced: np.ndarray, hand: np.ndarray, jokers: int, C: int, N: int) ->
     return best(tuple(int(x) for x in forced), tuple(int(x) for x in hand), jokers)
 
 
-def _table(rng: np.random.Generator, C: int, N: int, melds: int) -> np.ndarray:
-    """Card counts of a valid table (random runs and groups, 2 copies at most)."""
-    t = np.zeros(C * N, np.int64)
-    for _ in range(melds):
-        if rng.integers(2):
-            c, length = int(rng.integers(C)), int(rng.integers(3, min(5, N) + 1))
-            s = int(rng.integers(N - length + 1))
-            kinds = [c * N + w for w in range(s, s + length)]
-        else:
-            v = int(rng.integers(N))
-            kinds = [c * N + v for c in sorted(rng.permutation(C)[:int(rng.integers(3, C + 1))])]
-        if all(t[k] < 2 for k in kinds):
-            t[kinds] += 1
-    return t
-
-
 def _cases(n: int, seed: int) -> list[tuple[int, int, np.ndarray, np.ndarray, int]]:
     rng = np.random.default_rng(seed)
     cases = []
     for _ in range(n):
         C, N = int(rng.integers(3, 5)), int(rng.integers(5, 8))
-        forced = _table(rng, C, N, int(rng.integers(0, 4)))
+        forced = random_table(rng, int(rng.integers(0, 4)), C, N)
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
         hand = np.minimum(np.bincount(deck[:int(rng.integers(3, 9))], minlength=C * N), 2 - forced)
         cases.append((C, N, forced, hand.astype(np.int64), int(rng.integers(0, 3))))

@@ -19,6 +19,7 @@ from generator.games.rummy_cards.solver import (
     workspaces,
 )
 from generator.games.rummy_cards.spec import RummyCardsGame
+from tests.games.rummy_cards.tables import random_table
 from tests.games.shipped import game_spec
 
 C, N = 4, 13
@@ -120,22 +121,6 @@ def test_the_shortcut_skips_searches_in_real_rounds(monkeypatch: pytest.MonkeyPa
     assert 0 < skipped["n"] < skipped["turns"]
 
 
-def _random_table(rng: np.random.Generator, melds: int) -> np.ndarray:
-    """Card counts of a valid table: random runs (3-5 places) and groups (3-4 colours), 2 copies at most."""
-    t = np.zeros(C * N, np.int64)
-    for _ in range(melds):
-        if rng.integers(2):
-            c, length = int(rng.integers(C)), int(rng.integers(3, 6))
-            s = int(rng.integers(N - length + 1))
-            kinds = [c * N + v for v in range(s, s + length)]
-        else:
-            v = int(rng.integers(N))
-            kinds = [c * N + v for c in sorted(rng.permutation(C)[:int(rng.integers(3, C + 1))])]
-        if all(t[k] < 2 for k in kinds):
-            t[kinds] += 1
-    return t
-
-
 @settings(max_examples=6, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 1))
 def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int) -> None:
@@ -145,7 +130,7 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
     from generator.games.rummy_cards import solver
 
     rng = np.random.default_rng(seed)
-    forced = _random_table(rng, int(rng.integers(3, 8)))
+    forced = random_table(rng, int(rng.integers(3, 8)), C, N)
     deck = rng.permutation(np.repeat(np.arange(C * N), 2))
     hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
