@@ -45,6 +45,7 @@ from generator.engine.kernel import jit, jit_inline, jit_noref
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
+ROW_PAD = 40  # see new_workspace
 PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all of them; a test varies it)
 GIVE_UP = -2
 INFEASIBLE = -1
@@ -61,15 +62,19 @@ MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay lo
 @jit
 def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                                                       np.ndarray, np.ndarray, np.ndarray]:
-    """Reusable arrays for solve_counts with room for `cap` states per layer (allocate once per simulation):
-    keys, score, parent, dec per layer, the hash table and its used slots, and the state count per layer."""
+    """Reusable arrays for solve_counts with room for `cap` (+ ROW_PAD) states per layer (allocate once per
+    simulation): keys, score, parent, dec per layer, the hash table and its used slots, the state count per
+    layer."""
     n_layers = n_numbers * n_colours + 1
     hsize = 1
     while hsize < 2 * cap:
         hsize *= 2
-    return (np.empty((n_layers, cap), np.int64), np.empty((n_layers, cap), np.int64),
-            np.empty((n_layers, cap), np.int32), np.empty((n_layers, cap), np.int32),
-            np.zeros((hsize, 2), np.int64), np.empty(cap, np.int64), np.zeros(n_layers, np.int64))
+    # rows of cap + ROW_PAD entries: rows a power of two apart would all fall in the same cache sets, and a
+    # search touches the first few hundred entries of several rows of four arrays at once
+    row = cap + ROW_PAD
+    return (np.empty((n_layers, row), np.int64), np.empty((n_layers, row), np.int64),
+            np.empty((n_layers, row), np.int32), np.empty((n_layers, row), np.int32),
+            np.zeros((hsize, 2), np.int64), np.empty(row, np.int64), np.zeros(n_layers, np.int64))
 
 
 class SolverWorkspace(NamedTuple):
