@@ -20,7 +20,7 @@ boundary) hold only run slots, hand jokers used and table run jokers placed. Siz
   some state of the layer holds;
 - a colour layer refuses a state whose number can no longer close its groups with the colours still to come
   (`_groups_possible`);
-- each colour layer reads its moves from a table built once per workspace (`move_table`), less the moves a
+- each colour layer reads its moves from a table built once per process (`move_table`), less the moves a
   sibling move dominates, moves without jokers first; colours with fewer cards of the number go first.
 Which states are dropped decides ties between equally good plays (a dominated state of equal score goes), so
 this is policy: the meld finder lays the same points and cards, the table may be arranged otherwise.
@@ -43,7 +43,7 @@ import numpy as np
 from generator.engine.kernel import jit, jit_inline, jit_noref
 
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
-CAP = 32768  # states per layer (about 50 MB of workspace for 4 colours x 13 numbers)
+CAP = 32768  # states per layer (about 45 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 ROW_PAD = 40  # see new_workspace
 PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all of them; a test varies it)
@@ -79,7 +79,7 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
 
 class SolverWorkspace(NamedTuple):
     """The search's reusable arrays (new_workspace) and its move table (move_table): solve_counts,
-    resume_counts, solve_exact and solve_turn take the tuple (one argument instead of thirteen arrays)."""
+    resume_counts, solve_exact and solve_turn take the tuple (one argument instead of twelve arrays)."""
 
     keys: np.ndarray
     score: np.ndarray
@@ -252,15 +252,13 @@ MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 
 
 
 @jit
-def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add: np.ndarray, g_out: np.ndarray,
-                 gain_out: np.ndarray, dec_out: np.ndarray, lim_out: np.ndarray) -> int:
-    """The moves of colour c at one number from run slots (a, b), with f table and h hand cards of the kind:
+def _transitions(a: int, b: int, f: int, h: int, code_out: np.ndarray, g_out: np.ndarray, laid_out: np.ndarray,
+                 dec_out: np.ndarray, lim_out: np.ndarray) -> int:
+    """The moves of one colour at one number from run slots (a, b), with f table and h hand cards of the kind:
     each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
-    Per move: what it adds to the state key (slots of colour c from zero, hand jokers used, group cards,
-    table run jokers placed; the group maximum is set by the caller), g, the gain, the decision bits and the
-    limit (table run jokers | hand jokers << 8) the state must have free. Returns the number of moves."""
+    Per move: the new slot pair code, g, the hand cards it lays, the decision bits and the limit (table run
+    jokers | hand jokers << 8) the state must have free. Returns the number of moves (move_table lists them)."""
     n = 0
-    tsh = TJ_SHIFT + 2 * c
     for ea in range(2):
         if ea == 0 and (a == 1 or a == 2):
             continue
@@ -290,10 +288,9 @@ def _transitions(a: int, b: int, f: int, h: int, num: int, jv: int, c: int, add:
                                 na, nb = nb, na
                                 sw = 1
                             for g in range(lo, hi + 1):
-                                add[n] = (((na | (nb << 2)) << (4 * c)) + (jn << 32) + (g << 36)
-                                          + ((ta + tb) << tsh))
+                                code_out[n] = na | (nb << 2)
                                 g_out[n] = g
-                                gain_out[n] = (r + g - f) * (num * 256 + 1) + jn * (jv * 256 + 1)
+                                laid_out[n] = r + g - f
                                 dec_out[n] = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
                                               | (ta << 7) | (tb << 8))
                                 lim_out[n] = (ta + tb) | (jn << 8)
@@ -317,9 +314,9 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
     mv_hand = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
     mv_dec = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int32)
     mv_lim = np.zeros((16, MOVE_F, MOVE_H, MAX_TRANSITIONS), np.int64)
-    add = np.empty(MAX_TRANSITIONS, np.int64)
+    codes = np.empty(MAX_TRANSITIONS, np.int64)
     g = np.empty(MAX_TRANSITIONS, np.int64)
-    gain = np.empty(MAX_TRANSITIONS, np.int64)
+    laid = np.empty(MAX_TRANSITIONS, np.int64)
     dec = np.empty(MAX_TRANSITIONS, np.int32)
     lim = np.empty(MAX_TRANSITIONS, np.int64)
     for a in range(4):
@@ -327,19 +324,18 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
             ab = a | (b << 2)
             for f in range(MOVE_F):
                 for h in range(MOVE_H):
-                    n = _transitions(a, b, f, h, 0, 0, 0, add, g, gain, dec, lim)  # colour 0, unit gains
+                    n = _transitions(a, b, f, h, codes, g, laid, dec, lim)
                     k = 0
                     for qq in range(2 * n):  # moves without jokers first: a search without any stops there
                         q = qq % n
                         if (qq < n) == (lim[q] != 0):
                             continue
-                        code = add[q] & 15
-                        laid = gain[q] - (lim[q] >> 8)
+                        code = codes[q]
                         dominated = False
                         for o in range(n):
-                            if o == q or g[o] != g[q] or lim[o] != lim[q] or gain[o] - (lim[o] >> 8) < laid:
+                            if o == q or g[o] != g[q] or lim[o] != lim[q] or laid[o] < laid[q]:
                                 continue
-                            oc = add[o] & 15
+                            oc = codes[o]
                             if oc == code:
                                 dominated = o < q  # the same move twice: keep the first
                             else:
@@ -351,7 +347,7 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
                         if dominated:
                             continue
                         mv_add[ab, f, h, k] = code | ((lim[q] >> 8) << 32) | (g[q] << 36)
-                        mv_hand[ab, f, h, k] = laid
+                        mv_hand[ab, f, h, k] = laid[q]
                         mv_dec[ab, f, h, k] = dec[q]
                         mv_lim[ab, f, h, k] = lim[q]
                         k += 1
@@ -438,8 +434,7 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
             fi = forced[c * N + v]
             hi = min(hand[c * N + v], MOVE_H - 1)
             tsh = TJ_SHIFT + 2 * c
-            if fi >= MOVE_F:
-                count[nxt] = 0  # more table cards of the kind than runs and groups can take: no move
+            # more table cards of the kind than runs and groups can take: no move, the layer stays empty
             for si in range(count[L] if fi < MOVE_F else 0):
                 if dec[L, si] < 0:
                     continue  # dominated (see _prune_dominated)
