@@ -112,7 +112,7 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
     real_bound = sim_module.opening_points_bound
 
     def record(*a: object) -> None:
-        calls.append([x.copy() if isinstance(x, np.ndarray) else x for x in a[:13]])
+        calls.append([x.copy() if isinstance(x, np.ndarray) else x for x in a[:14]])
         solve_turn(*a)
 
     def bound(*a: object) -> int:
@@ -136,7 +136,7 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
             t = time.process_time()
             solve_turn(*b, ws)
             best_t = min(best_t, time.process_time() - t)
-        return best_t, b[12]  # type: ignore[return-value]
+        return best_t, b[13]  # type: ignore[return-value]
 
     kinds: dict[str, list[float]] = {}
     main_t = retr_t = 0.0
@@ -152,7 +152,8 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
             main_t += plain
             retr_t += max(full - plain, 0.0)
             tj = int(np.sum(a[1]) + np.sum(a[2]))  # type: ignore[call-overload]
-            kind = f"opened, {'lays' if laid else 'lays nothing'}, {'table jokers' if tj else 'no table joker'}"
+            kind = (f"opened, {'lays' if laid else 'lays nothing'}, {'table jokers' if tj else 'no table joker'}"
+                    f"{', known to lay nothing' if a[7] else ''}")
         kinds.setdefault(kind, []).append(full)
     total = sum(per_call)
     whole = float("inf")
@@ -164,7 +165,7 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
           f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel {whole:.3f} "
           f"CPU s ({rounds / whole:,.0f} rounds/s)")
     for kind, ts in sorted(kinds.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {kind:45s} {len(ts):5d} turns {100 * sum(ts) / total:5.1f}% of the time, "
+        print(f"  {kind:60s} {len(ts):5d} turns {100 * sum(ts) / total:5.1f}% of the time, "
               f"{1e6 * sum(ts) / len(ts):7.0f} us each")
     opened = sum(sum(ts) for k, ts in kinds.items() if k.startswith("opened"))
     print(f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval {100 * retr_t / total:.0f}% "

@@ -85,7 +85,7 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
         real, jrun, jgrp, real_ids, table_jokers = table_counts(game, table)
     layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
     out = np.zeros(OUT_SIZE, np.int64)
-    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, C, N, d.num_min, game.spec.joker_penalty,
+    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, False, C, N, d.num_min, game.spec.joker_penalty,
                layout, out, _workspaces(C, N))
     best, nm, retrieved = int(out[OUT_BEST]), int(out[OUT_MELDS]), int(out[OUT_RETRIEVED])
     if best <= 0 or best & 255 == 0:

@@ -23,6 +23,7 @@ from generator.games.rummy_cards.solver import (
     GROUP,
     MAX_MELDS,
     OUT_BEST,
+    OUT_EXACT,
     OUT_GIVEUPS,
     OUT_MELDS,
     OUT_RETRIEVED,
@@ -295,6 +296,9 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     t_jrun = np.zeros(K, np.int64)
     t_jgrp = np.zeros(K, np.int64)
     opened = np.zeros(players, np.int64)
+    # a meld finder whose own last turn proves that its next table search lays nothing (solver.solve_turn's
+    # known_nothing), forgotten once anybody lays
+    known = np.zeros(players, np.bool_)
     width = 2 + max(N, C)
     tab = np.zeros((MAX_MELDS, width), np.int64)
     layout = np.zeros((MAX_MELDS, width), np.int64)
@@ -311,6 +315,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     winner = -1
     while True:
         p = turn % players
+        next_known = 0  # 1: an optimum laid (the next search lays nothing), 2: nothing laid (if nothing is drawn)
         before = hj[p]
         for k in range(K):
             before += hand[p, k]
@@ -345,8 +350,13 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 res[OUT_RETRIEVED] = -1
                 res[OUT_GIVEUPS] = 0
             else:
-                solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True, C, N, num_min,
-                           joker_penalty, layout, res, sws)
+                solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True,
+                           opened[p] == 1 and known[p], C, N, num_min, joker_penalty, layout, res, sws)
+                if opened[p] == 1 and res[OUT_EXACT] == 1:
+                    if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
+                        next_known = 2
+                    elif res[OUT_RETRIEVED] < 0:
+                        next_known = 1
             best = res[OUT_BEST]
             giveups += res[OUT_GIVEUPS]
             pts = best >> 8 if best > 0 else 0
@@ -373,8 +383,8 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                     # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
                     # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
-                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, C, N, num_min, joker_penalty,
-                               layout, res, sws)
+                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, False, C, N, num_min,
+                               joker_penalty, layout, res, sws)
                     giveups += res[OUT_GIVEUPS]
                     if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0:
                         n_open = ntab - base
@@ -414,6 +424,9 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             passes = 0
             if turn < log.shape[0]:
                 log[turn] = laid_cards
+            for q in range(players):
+                known[q] = False  # the table changed
+            known[p] = next_known == 1
         elif top < size:
             c = order[top]
             top += 1
@@ -421,11 +434,13 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 hj[p] += 1
             else:
                 hand[p, c // copies] += 1
+            known[p] = False
             passes = 0
             if turn < log.shape[0]:
                 log[turn] = LOG_DRAW
         else:
             passes += 1
+            known[p] = next_known == 2  # the same search again
             if turn < log.shape[0]:
                 log[turn] = LOG_PASS
         turn += 1

@@ -647,6 +647,28 @@ def test_a_search_resumed_from_a_different_input_differs() -> None:
     assert resume_counts(z, new, 0, rj, gj, C, N, 1, 25, dec, ws, 5) == 6 * 256 + 3  # stale layers kept
 
 
+def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to() -> None:
+    """A colour layer cuts runs of 1 or 2 that the next LOOK_AHEAD numbers cannot continue, so a layer reads
+    the input past its own number: resuming at `start` must redo the layers that looked ahead to it. Before
+    the resume backed off, the yellow 1 2 run cut for want of a yellow 3 stayed cut when the 3 came (the
+    retrieval's candidate searches resume so; a 3-player round laid 4 points less than the reference)."""
+    from generator.games.rummy_cards.solver import LOOK_AHEAD, resume_counts, workspaces
+    C, N = 4, 13
+    z = np.zeros(C * N, np.int64)
+    without = np.zeros(C * N, np.int64)
+    without[[0, 1]] = 1  # yellow 1 2: no meld
+    with_3 = without.copy()
+    with_3[2] = 1  # yellow 1 2 3
+    ws = workspaces(C, N)
+    dec = np.zeros(N * (C + 1), np.int64)
+    rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
+    assert LOOK_AHEAD == 2
+    fresh = resume_counts(z, with_3, 0, rj, gj, C, N, 1, 25, dec, ws, 0)
+    assert fresh == 6 * 256 + 3
+    assert resume_counts(z, without, 0, rj, gj, C, N, 1, 25, dec, ws, 0) <= 0
+    assert resume_counts(z, with_3, 0, rj, gj, C, N, 1, 25, dec, ws, 2) == fresh  # equal below number index 2
+
+
 def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
     """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
     (the search's order and ties depend on indexes, never on where a key sits in the table)."""

@@ -29,7 +29,7 @@ def _opening_points(hand: np.ndarray, jokers: int) -> int:
     """The exact opening search's points for a hand (0 when it lays nothing)."""
     out = np.zeros(OUT_SIZE, np.int64)
     z = np.zeros(C * N, np.int64)
-    solve_turn(z, z, z, hand, jokers, True, True, C, N, 1, 25, np.zeros((64, 2 + N), np.int64), out,
+    solve_turn(z, z, z, hand, jokers, True, True, False, C, N, 1, 25, np.zeros((64, 2 + N), np.int64), out,
                workspaces(C, N))
     return int(out[OUT_BEST]) >> 8 if out[OUT_BEST] > 0 else 0
 
@@ -146,3 +146,91 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
         solver.PRUNE_AT = shipped
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
     assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
+
+
+def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A meld finder that laid its exact optimum (no retrieval) and saw nobody lay since knows its next table
+    search lays nothing, and the kernel skips it (solve_turn's known_nothing). Every skipped search, run in
+    full at the same point of real rounds, gives the same result and table (2 and 3 players, both draw rules),
+    and the skip happens (a fifth or more of the opened 2-player turns)."""
+    real = sim_module.solve_turn
+    seen = {"known": 0, "opened": 0}
+
+    def checking(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hj: int,
+                 opening: bool, retrieval: bool, known_nothing: bool, *rest: object) -> None:
+        args = (t_real, t_jrun, t_jgrp, hand, hj, opening, retrieval)
+        layout, out = rest[4], rest[5]
+        if known_nothing:
+            real(*args, False, *rest)
+            full_out, full_layout = out.copy(), layout[:out[1]].copy()  # type: ignore[attr-defined,index]
+            real(*args, True, *rest)
+            assert out[:4].tolist() == full_out[:4].tolist()  # type: ignore[index]
+            assert (layout[:out[1]] == full_layout).all()  # type: ignore[index]
+            seen["known"] += 1
+        else:
+            real(*args, False, *rest)
+        seen["opened"] += not opening
+
+    monkeypatch.setattr(sim_module, "solve_turn", checking)
+    for seed, players, changes in ((21, 2, {}), (22, 2, {"rules.draw": "by_choice"}), (23, 3, {})):
+        _kernel_round(game_spec("rummy_cards", changes), players, seed, -1)
+    assert seen["known"] >= seen["opened"] // 10 > 0
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 2), run_joker=st.booleans())
+def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, run_joker: bool) -> None:
+    """The dead-run cut refuses only states without a completion, so the search with and without it (its
+    Python body reads DEAD_RUN_CUT at call time) gives the same objective and the same decisions along the
+    optimum, on random valid tables with hand and table jokers."""
+    from generator.games.rummy_cards import solver
+
+    rng = np.random.default_rng(seed)
+    forced = random_table(rng, int(rng.integers(3, 8)), C, N)
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
+    rj = np.array([int(run_joker), 0, 0, 0], np.int64)
+    if run_joker:  # the table joker stands in a yellow run: give it one (yellow 1 2 + the joker as 3)
+        forced[0:2] = np.maximum(forced[0:2], 1)
+        hand[0:2] = np.minimum(hand[0:2], 2 - forced[0:2])
+    gj = np.zeros(N, np.int64)
+    ws = workspaces(C, N)
+    results, decisions, states = [], [], []
+    shipped = solver.DEAD_RUN_CUT
+    try:
+        for cut in (True, False):
+            solver.DEAD_RUN_CUT = cut
+            dec = np.zeros(N * (C + 1), np.int64)
+            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0))
+            decisions.append(dec)
+            states.append(int(ws.counts.sum()))
+    finally:
+        solver.DEAD_RUN_CUT = shipped
+    assert results[0] == results[1]
+    assert (decisions[0] == decisions[1]).all()
+    assert states[0] <= states[1]
+    compiled_dec = np.zeros(N * (C + 1), np.int64)
+    assert solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, compiled_dec, ws) == results[0]
+    assert (compiled_dec == decisions[0]).all()
+
+
+def test_the_dead_run_cut_cuts() -> None:
+    """So the test above can fail: on a table with many short-run openings the cut drops states."""
+    from generator.games.rummy_cards import solver
+
+    rng = np.random.default_rng(5)
+    forced = random_table(rng, 6, C, N)
+    deck = rng.permutation(np.repeat(np.arange(C * N), 2))
+    hand = np.minimum(np.bincount(deck[:16], minlength=C * N), 2 - forced).astype(np.int64)
+    rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
+    ws = workspaces(C, N)
+    counts = []
+    shipped = solver.DEAD_RUN_CUT
+    try:
+        for cut in (True, False):
+            solver.DEAD_RUN_CUT = cut
+            solver.resume_counts.py_func(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0)
+            counts.append(int(ws.counts.sum()))
+    finally:
+        solver.DEAD_RUN_CUT = shipped
+    assert counts[0] < 0.8 * counts[1]
