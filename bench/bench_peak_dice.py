@@ -128,7 +128,7 @@ def main() -> None:
           f"{load()}")
     from _scaling import measure  # bench/ is on sys.path when this script runs
 
-    print(measure(sim, n2, DEFAULT_CHUNK, repeat=repeats).line())
+    print(measure(sim, n2, DEFAULT_CHUNK, repeat=max(repeats, 5)).line())
     wall, cpu = full_check(repeats)
     print(f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s wall, "
           f"{cpu:.2f} s CPU (parent + workers), {load()}")

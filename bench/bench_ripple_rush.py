@@ -95,7 +95,7 @@ def main() -> None:
           f"included) -> {one / two:.2f}x here (identical tallies)")
     from _scaling import measure  # bench/ is on sys.path when this script runs
 
-    print(measure(sim, games, DEFAULT_CHUNK, repeat=max(1, REPEAT // 2)).line())
+    print(measure(sim, games, DEFAULT_CHUNK, repeat=max(REPEAT, 5)).line())
     if args.no_full:
         return
     for workers in (1, 2):

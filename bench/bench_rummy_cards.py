@@ -1,9 +1,9 @@
 """Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
-same rounds on old paths (generator/ at --baseline: by default the commit before issue 16 and main before the
-solver's slot dominance) measured in the same run (baseline ratios), whether the paths give identical
-tallies, the solver's give-ups, solver calls/s on realistic hands, the 2-worker speed-up of a warm pool from
-CPU accounting (bench/_scaling.py: what two idle cores would give, every overhead counted), and the wall time
-of a full check serially and with 2 workers.
+same rounds on old paths (generator/ at --baseline: by default the commit before issue 16, main before the
+solver's slot dominance and main before the dead-run cut) measured in the same run (baseline ratios), whether
+the paths give identical tallies, the solver's give-ups, solver calls/s on realistic hands, the 2-worker
+speed-up of a warm pool from CPU accounting (bench/_scaling.py: what two idle cores would give, every overhead
+counted), and the wall time of a full check serially and with 2 workers.
 
     python bench/bench_rummy_cards.py                       # everything (the full checks take minutes)
     python bench/bench_rummy_cards.py --no-full             # rates and the baseline ratio only
@@ -43,9 +43,10 @@ SPEC = game_section("rummy_cards")  # the shipped kit's game section
 PLAY_SPEC = {**SPEC, "balance": {k: v for k, v in SPEC["balance"].items() if k not in ("confidence", "max_games")}}
 """SPEC for the timed self-play: without the sequential-check fields, which self-play does not read and a
 baseline tree from before spec/base.SequentialCheck refuses."""
-BASELINES = ["ac06553", "671deca"]
-"""The old paths: main as merged before issue 16 (small workspace first, big one on overflow), and main as
-landed after issue 13 (before the solver's slot dominance, move table and fused group layer)."""
+BASELINES = ["ac06553", "671deca", "463b2f1"]
+"""The old paths: main as merged before issue 16 (small workspace first, big one on overflow), main as
+landed after issue 13 (before the solver's slot dominance, move table and fused group layer), and main before
+the dead-run cut and the known-nothing skip."""
 
 # Run in a fresh process with generator/ of the tree under test first on sys.path: one timed play per player
 # count after a warm-up (numba compile or cache load), CPU seconds, and a digest of every tally array.
@@ -244,7 +245,7 @@ def main() -> None:
     from _scaling import measure as scaling  # bench/ is on sys.path when this script runs
 
     sim3 = simulation_from_spec(spec, 3)
-    print("3 players, " + scaling(sim3, args.scaling_rounds, 50, repeat=args.reps).line())
+    print("3 players, " + scaling(sim3, args.scaling_rounds, 50, repeat=max(args.reps, 5)).line())
     if args.no_full:
         return
     base = 0.0
