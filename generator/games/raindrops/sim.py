@@ -336,9 +336,11 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
         figures["refit"]["note"] = ("fitted on these games: its spearman_after is in-sample and is no verdict; "
                                     "after --refit, a check judges the new points on fresh games (the check "
                                     "never reuses the games a refit was fitted on when run with another seed)")
-        # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions)
+        # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions); a card
+        # only ever completed on the turn it came (0 turns held: seen in the 2-game warm-up) has no log speed
         finite = [c for c in sorted(cards, key=lambda c: c.id)
-                  if stats[c.id].held and stats[c.id].completed and np.isfinite(stats[c.id].turns_per_completion)]
+                  if stats[c.id].held and stats[c.id].completed and np.isfinite(stats[c.id].turns_per_completion)
+                  and stats[c.id].turns_per_completion > 0]
         tols.append(_tol("rank correlation of card points with turns per completion",
                          RankCorrelationOfMeans(tuple(float(c.points) for c in finite),
                                                 tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
