@@ -72,9 +72,10 @@ def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
             st = (TOOL_CATALOGS / f"{lang}.po").stat()
             stamp = (st.st_size, st.st_mtime_ns)
         except OSError:
-            stamp = (-1, -1)  # read_catalog reports the missing file
-        tool = _tool_catalog(lang, stamp)
-        merged = dict(tool.messages)
+            stamp = (-1, -1)  # read_catalog reports the missing file (en is required)
+        # pnpkit ships its own strings in a few languages; in any other the kit's catalog may give them, else
+        # they fall back to English as every other string does
+        merged = dict(_tool_catalog(lang, stamp).messages) if stamp != (-1, -1) or lang == "en" else {}
         merged.update(cat.messages)
         lines = dict(cat.lines)
         out[lang] = Catalog(lang, cat.path, merged, lines)

@@ -22,7 +22,6 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 out_console = Console()
 err_console = Console(stderr=True)
 
-LANGS = ("en", "ja", "es")
 PAPERS = ("a4", "letter", "a3")
 
 
@@ -49,9 +48,11 @@ def _langs(value: str | None) -> list[str] | None:
     if not value:
         return None
     out = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [v for v in out if v not in LANGS]
-    if bad:
-        _fail(f"--lang: expected a comma-separated list of {', '.join(LANGS)}; got {', '.join(bad)}")
+    from generator.spec.kit import LANGUAGE_TAG
+
+    bad = [v for v in out if not LANGUAGE_TAG.fullmatch(v)]
+    if bad:  # which of them the kit ships is checked against kit.languages
+        _fail(f"--lang: expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(bad)}")
     return out
 
 
@@ -337,8 +338,10 @@ def serve(
             return
         if not (kit / "kit.yaml").is_file():
             _fail(f"{kit}: no kit.yaml in this folder")
-        if lang is not None and lang not in LANGS:
-            _fail(f"--lang: expected one of {', '.join(LANGS)}; got {lang!r}")
+        from generator.spec.kit import LANGUAGE_TAG
+
+        if lang is not None and not LANGUAGE_TAG.fullmatch(lang):
+            _fail(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
         if paper is not None and paper not in PAPERS:
             _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
         if not 1 <= port <= 65535:

@@ -28,7 +28,6 @@ from starlette.routing import Route
 
 from generator.errors import KitError, SpecError
 
-LANGS = ("en", "ja", "es")
 PAPERS = ("a4", "letter", "a3")
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 PREVIEW_DPI = 80
@@ -50,7 +49,7 @@ class Preview:
         self.check_games = check_games
         self.version = 0
         self.kit_id = self.kit_dir.name
-        self.languages: list[str] = list(LANGS)
+        self.languages: list[str] = [lang] if lang else ["en"]  # the kit's own list once it loads
         self.components: list[dict[str, Any]] = []
         self.errors: list[dict[str, Any]] = []
         self.warnings: list[str] = []
@@ -290,8 +289,8 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
             body = None
         lang = body.get("lang") if isinstance(body, dict) else None
         paper = body.get("paper") if isinstance(body, dict) else None
-        if lang not in LANGS or paper not in PAPERS:
-            return JSONResponse({"error": f"expected lang in {LANGS} and paper in {PAPERS}"}, status_code=400)
+        if lang not in preview.languages or paper not in PAPERS:
+            return JSONResponse({"error": f"expected lang in {preview.languages} and paper in {PAPERS}"}, status_code=400)
         preview.lang, preview.paper = lang, paper
         await preview.rebuild()
         return JSONResponse(preview.state())
@@ -314,7 +313,7 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
     async def picture(request: Request) -> Response:
         lang, cid = request.path_params["lang"], request.path_params["cid"]
         n = request.path_params["page"]
-        if lang not in LANGS or not NAME.fullmatch(cid):
+        if lang not in preview.languages or not NAME.fullmatch(cid):
             return Response(status_code=404)
         data = await asyncio.to_thread(preview.picture, lang, cid, n)
         if data is None:
@@ -323,7 +322,7 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
 
     async def pdf(request: Request) -> Response:
         lang, name = request.path_params["lang"], request.path_params["name"]
-        path = preview.pdf_path(lang, name) if lang in LANGS else None
+        path = preview.pdf_path(lang, name) if lang in preview.languages else None
         if path is None:
             return Response(status_code=404)
         return FileResponse(path, media_type="application/pdf")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 import generator.games.registry as registry
 from generator.errors import Problem, SpecError
@@ -19,7 +19,8 @@ from generator.spec.print import PrintSpec
 from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
 
-LANGUAGES = ("en", "ja", "es")
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|[0-9]{3}))?")
+"""A language as Babel names it and as the catalog file is named: `de`, `pt_BR`, `zh_Hant_TW`."""
 MAX_COPIES = 50
 MAX_MESSAGE = 300
 PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
@@ -54,12 +55,40 @@ class ComponentSpec(SpecModel):
         return (self.size.width, self.size.height)
 
 
+def language_problem(lang: str) -> str | None:
+    """Why `lang` is not a language a kit can ship (not a Babel locale identifier, or unknown to Babel), or None."""
+    from babel import Locale, UnknownLocaleError
+
+    shown = clip(repr(lang), 60)
+    if not LANGUAGE_TAG.fullmatch(lang):
+        return f"expected a language such as en, de, fr or pt_BR (the catalog is locales/<lang>.po); got {shown}"
+    try:
+        Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return f"expected a language or locale Babel knows, such as en, de, fr or pt_BR; got {shown}"
+    return None
+
+
+def _language(lang: str) -> str:
+    problem = language_problem(lang)
+    if problem:
+        raise ValueError(problem)
+    return lang
+
+
+Language = Annotated[str, AfterValidator(_language)]
+"""A language a kit may ship (validated against Babel's locale data)."""
+
+
 class KitMeta(SpecModel):
     """Who the kit is and which languages it ships."""
 
     id: str = Field(description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)")
     title: str = Field(description="text id of the kit's title")
-    languages: list[Literal["en", "ja", "es"]] = Field(min_length=1, description="languages the kit ships")
+    languages: list[Language] = Field(min_length=1, max_length=50, description=(
+        "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number formats come "
+        "from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, zh_Hant; each needs "
+        "locales/<lang>.po; en is required (the fallback)"))
     seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
     version: str = Field("1", description="the kit's own version, printed small on the rules card")
 
@@ -78,6 +107,8 @@ class KitMeta(SpecModel):
         if len(set(v)) != len(v):
             raise ValueError(f"languages repeat: {v}")
         return v
+
+
 
 
 class KitFile(SpecModel):
@@ -275,8 +306,12 @@ def load_kit(path: Path | str) -> Kit:
                 problems.extend(_problems(e, ("game",), raw_game, lines, display))
     catalogs: dict[str, Catalog] = {}
     if top is not None:
-        for lang in top.kit.languages:
+        for i, lang in enumerate(top.kit.languages):
             po = kit_dir / "locales" / f"{lang}.po"
+            if not os.path.lexists(po):  # a language is available when its catalog exists
+                problems.append(Problem(display, line_of(lines, ("kit", "languages", i)), f"kit.languages[{i}]",
+                                        f"no catalog for language {lang!r}: expected locales/{lang}.po in the kit folder"))
+                continue
             try:
                 catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
             except SpecError as e:

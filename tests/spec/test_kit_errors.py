@@ -28,14 +28,14 @@ def test_shipped_kit_loads():
 def test_every_problem_reported_at_once_with_file_line_key_and_value(kit_copy):
     edit(kit_copy, "numbers: {min: 1, max: 25}", "numbers: {min: 1, max: many}")
     edit(kit_copy, "  bleed: 3mm", "  bleed: 3")
-    edit(kit_copy, "languages: [en, ja, es]", "languages: [en, ja, fr]")
+    edit(kit_copy, "languages: [en, ja, es, de, fr]", "languages: [en, ja, xx]")
     edit(kit_copy, "    size: poker\n  goal_cards", "    size: poker\n    colour: red\n  goal_cards")
     with pytest.raises(SpecError) as e:
         load_kit(kit_copy)
     shown = kit_copy / "kit.yaml"
     lines = [str(p).replace(str(shown), "KIT") for p in e.value.problems]
     assert lines == [
-        f"KIT:{line_of(kit_copy, 'languages:')}: kit.languages[2]: expected 'en', 'ja' or 'es'; got 'fr'",
+        f"KIT:{line_of(kit_copy, 'languages:')}: kit.languages[2]: expected a language or locale Babel knows, such as en, de, fr or pt_BR; got 'xx'",
         f"KIT:{line_of(kit_copy, '  bleed:')}: print.bleed: expected a length with a unit (mm, cm, in, pt), got 3",
         f"KIT:{line_of(kit_copy, 'max: many')}: game.numbers.max: expected a valid integer; got 'many'",
         f"KIT:{line_of(kit_copy, 'colour: red')}: components.number_cards.colour: unknown key (not part of the spec); got 'red'",
@@ -92,7 +92,9 @@ def test_missing_catalog_is_a_located_problem(kit_copy):
     (kit_copy / "locales" / "es.po").unlink()
     with pytest.raises(SpecError) as e:
         load_kit(kit_copy)
-    assert "missing catalog for language 'es'" in str(e.value)
+    (p,) = e.value.problems
+    assert (p.line, p.key) == (line_of(kit_copy, "languages:"), "kit.languages[2]")
+    assert p.message == "no catalog for language 'es': expected locales/es.po in the kit folder"
 
 
 def test_copies_are_capped(kit_copy):
