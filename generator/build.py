@@ -139,6 +139,17 @@ class Planned:
     title: str
     lang: str
     png: bool = False
+    fonts: Any = None
+    """The kit's resolved style.fonts (generator.spec.fonts.KitFonts), None for the built-in font."""
+
+
+def kit_measure(kit: Kit, measure: Callable[[str, str, float], float]) -> Callable[[str, str, float], float]:
+    """The measure a kit's texts are fitted with: `measure` for the built-in font, else its fonts' chains."""
+    if kit.fonts is None:
+        return measure
+    from generator.render.fonts import kit_measure as fonts_measure
+
+    return fonts_measure(kit.fonts)
 
 
 @dataclass
@@ -185,7 +196,9 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
                progress: Callable[[str], None] | None = None) -> list[Planned]:
     """Compose every file of every kit and language (nothing written yet)."""
     planned: list[Planned] = []
+    base_measure = measure
     for kit in kits:
+        measure = kit_measure(kit, base_measure)
         kit_paper = paper or kit.print.paper
         kit_seed = kit.meta.seed if seed is None else seed
         extras = print_data(kit, kit_seed)
@@ -205,11 +218,12 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
             kit_title = texts(kit.meta.title)
             everything: list[Page] = []
             for comp in components:
-                planned.append(Planned(folder / f"{comp.id}-{kit_paper}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True))
+                planned.append(Planned(folder / f"{comp.id}-{kit_paper}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True,
+                                       fonts=kit.fonts))
                 everything.extend(comp.pages)
             if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
                 everything.extend(calibration(kit, texts, kit_paper, measure))
-            planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang))
+            planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang, fonts=kit.fonts))
     return planned
 
 
@@ -235,15 +249,16 @@ def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
     """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
     from generator.layout.ops import iter_texts
-    from generator.render.fonts import missing_glyphs
+    from generator.render.fonts import font_names, missing_glyphs
 
     catalogs = {(k.meta.id, lang): cat for k in kits for lang, cat in with_tool_catalogs(k).items()}
+    fonts = {k.meta.id: k.fonts for k in kits}
     problems: dict[tuple[str, str], Problem] = {}
     for p in planned:
         kit_id = p.path.parent.parent.name
         for page in p.pages:
             for t in iter_texts(page.ops):
-                missing = missing_glyphs(t.text, t.font)
+                missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)
                 if not missing:
                     continue
                 codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
@@ -253,7 +268,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
                 if cat is not None and t.text_id in cat.messages:
                     key = (cat.path, t.text_id)
                     problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
-                                                     f"characters missing from the font ({t.font}, language {p.lang}): {codes}"))
+                                                     f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
+                                                     f"{t.font}, language {p.lang}): {codes}"))
                 else:
                     shown = repr(t.text[:40])
                     problems.setdefault((str(p.path), t.text), Problem(str(p.path.relative_to(p.path.parents[2])), None,
@@ -437,7 +453,7 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
 
     for p in planned:  # every glyph is checked before the first byte is written
         try:
-            check_glyphs(p.pages)
+            check_glyphs(p.pages, p.fonts)
         except RenderError as e:
             raise RenderError(f"{p.path.relative_to(out)} (language {p.lang}): {e}") from None
     check_out(out)
@@ -447,7 +463,7 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
         for p in planned:
             rel = p.path.relative_to(out)
             tmp = new_root / rel
-            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa)
+            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa, fonts=p.fonts)
             written.append(p.path)
             if png and p.png:
                 write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
@@ -525,7 +541,9 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
 
     tool = tool_key()
     plans: list[FolderPlan] = []
+    base_measure = measure
     for kit in kits:
+        measure = kit_measure(kit, base_measure)
         kit_paper = paper or kit.print.paper
         kit_seed = kit.meta.seed if seed is None else seed
         chosen = list(langs or kit.meta.languages)
@@ -626,7 +644,7 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
         for part in plan.parts:
             if part.pages is not None:
                 try:
-                    check_glyphs(part.pages)
+                    check_glyphs(part.pages, plan.kit.fonts)
                 except RenderError as e:
                     raise RenderError(f"{part.path.relative_to(out)} (language {part.lang}): {e}") from None
     check_out(out)
@@ -645,7 +663,7 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 tmp = staged / part.name
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)
-                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa)
+                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts)
                     part.record["sha256"] = file_digest(tmp)
                     if part.cid != CALIBRATION:
                         written.append(part.path)
@@ -693,7 +711,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     t2 = time.perf_counter()
     plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
                              measure=text_width, warn=result.warnings.append, progress=progress)
-    composed = [Planned(part.path, part.pages, part.title, part.lang) for plan in plans for part in plan.parts
+    composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
                 if part.pages is not None]
     _raise_glyph_problems(kits, composed)
     for plan in plans:

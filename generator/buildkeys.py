@@ -80,6 +80,8 @@ def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int
         "kit": kit.meta.model_dump(mode="json"), "print": kit.print.model_dump(mode="json"),
         "game": kit.game.model_dump(mode="json"),
         "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
+        # the kit's fonts by content (absent without style.fonts, so those kits keep their keys)
+        **({"fonts": kit.fonts.key(), "style": kit.style.model_dump(mode="json")} if kit.fonts is not None else {}),
     })
 
 

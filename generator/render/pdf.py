@@ -6,13 +6,15 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import RenderError
 from generator.layout import ops as _ops
 from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
-from generator.render.fonts import FONT_NAMES, check_glyphs, font_name, register_fonts
+from generator.render.fonts import FONT_NAMES, check_glyphs, font_name, register_fonts, register_kit_fonts, text_runs
 from generator.resources import atomic_write
+from generator.spec.fonts import KitFonts
 
 PathOp = _ops.Path
 _NO_DASH: tuple[float, ...] = ()
@@ -35,8 +37,9 @@ def rgb(colour: str) -> tuple[float, float, float]:
 class _Painter:
     """Draws ops on a canvas, skipping colour/width/dash/font changes that would not change anything."""
 
-    def __init__(self, canvas: Canvas):
+    def __init__(self, canvas: Canvas, fonts: KitFonts | None = None):
         self.c = canvas
+        self.fonts = fonts
         self.fill: str | None = None
         self.stroke: str | None = None
         self.width: float = -1.0
@@ -191,6 +194,9 @@ class _Painter:
         self.fill, self.stroke, self.width, self.dash, self.font, self.stack = saved
 
     def text(self, op: Text) -> None:
+        if self.fonts is not None:
+            self.text_runs(op, self.fonts)
+            return
         c = self.c
         self.set_fill(op.fill)
         key = (font_name(op.font), op.size)
@@ -211,6 +217,34 @@ class _Painter:
             c.drawRightString(x, y, op.text)
         else:
             raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
+        if op.rotate:
+            self.pop()
+
+
+    def text_runs(self, op: Text, fonts: KitFonts) -> None:
+        """A text in a kit's fonts: one run per face of its chain, placed one after the other."""
+        c = self.c
+        self.set_fill(op.fill)
+        runs = text_runs(op.text, op.font, op.size, fonts)
+        widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
+        x, y = op.x, op.y
+        if op.rotate:
+            self.push()
+            c.translate(x, y)
+            c.rotate(op.rotate)
+            x = y = 0.0
+        if op.anchor == "middle":
+            x -= sum(widths) / 2
+        elif op.anchor == "end":
+            x -= sum(widths)
+        elif op.anchor != "start":
+            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
+        for (name, part), width in zip(runs, widths):
+            if (name, op.size) != self.font:
+                c.setFont(name, op.size)
+                self.font = (name, op.size)
+            c.drawString(x, y, part)
+            x += width
         if op.rotate:
             self.pop()
 
@@ -237,13 +271,16 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
 
 
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en", pdfa: bool = False) -> None:
+              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
-    behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes."""
+    behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
+    `fonts`, every text is drawn with its role's chain (faces subset and embedded)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
-    check_glyphs(pages)
+    check_glyphs(pages, fonts)
     register_fonts()
+    if fonts is not None:
+        register_kit_fonts(fonts)
     path = Path(path)
 
     def draw(tmp: Path) -> None:
@@ -253,7 +290,7 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         canvas.setAuthor(author)
         canvas.setSubject(subject)
         canvas.setCreator("pnpkit")
-        painter = _Painter(canvas)
+        painter = _Painter(canvas, fonts)
         painter.forms = _repeated_faces(pages)
         has_outline = False
         for number, page in enumerate(pages, 1):

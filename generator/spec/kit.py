@@ -14,6 +14,7 @@ import generator.games.registry as registry
 from generator.errors import Problem, SpecError
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
 from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
 from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
@@ -116,6 +117,7 @@ class KitFile(SpecModel):
 
     kit: KitMeta
     print: PrintSpec = Field(default_factory=PrintSpec)
+    style: StyleSpec = Field(default_factory=StyleSpec, description="the kit's own look: fonts by role")
     game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
     components: dict[str, ComponentSpec] = Field(description="printed components by id")
 
@@ -132,6 +134,9 @@ class Kit:
     components: dict[str, ComponentSpec]
     catalogs: dict[str, Catalog]
     lines: dict[Loc, int] = field(repr=False, compare=False)
+    style: StyleSpec = field(default_factory=StyleSpec)
+    fonts: KitFonts | None = field(default=None, repr=False, compare=False)
+    """The resolved, checked `style.fonts` (None: every text in the built-in BIZ UDPGothic)."""
 
     @property
     def game_id(self) -> str:
@@ -316,10 +321,16 @@ def load_kit(path: Path | str) -> Kit:
                 catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
             except SpecError as e:
                 problems.extend(e.problems)
+    fonts: KitFonts | None = None
+    if top is not None and top.style.fonts is not None:
+        try:
+            fonts = resolve_fonts(top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key)))
+        except SpecError as e:
+            problems.extend(e.problems)
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts)
 
 
 def _display(path: Path) -> str:

@@ -1,0 +1,257 @@
+"""`style.fonts` of kit.yaml: font roles -> TrueType files in the kit folder (or the built-in BIZ UDPGothic),
+resolved once, confined to the kit folder like catalogs, and checked with fontTools before anything else
+(ReportLab) reads them: a file that does not parse, is truncated, has PostScript (CFF) outlines, has no
+Unicode character map or whose licence (OS/2 fsType) forbids embedding is a located error.
+
+Which role draws a text is decided from the drawing op alone (`role_of`), so composers need not know about
+fonts and a kit without `style.fonts` draws exactly as before."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from generator.errors import Problem, SpecError
+from generator.resources import fonts_dir
+from generator.spec.base import Length, SpecModel
+from generator.spec.paths import read_bytes, resolve_inside
+
+BUILTIN = "builtin"
+"""The name that picks the vendored BIZ UDPGothic (fonts/) instead of a file."""
+BUILTIN_FILES = {"regular": "BIZUDPGothic-Regular.ttf", "bold": "BIZUDPGothic-Bold.ttf"}
+BUILTIN_NAMES = {"regular": "BIZUDPGothic-Regular", "bold": "BIZUDPGothic-Bold"}
+MAX_FONT_BYTES = 32 * 1024 * 1024
+"""A font file over 32 MiB is refused before it is parsed (BIZ UDPGothic is 3.6 MiB)."""
+MAX_FALLBACKS = 6
+ROLES = ("body", "heading", "number")
+Weight = Literal["regular", "bold"]
+_NUMBER_TEXT = re.compile(r"[\s0-9+\-−×÷=%.,/:()–]*[0-9][\s0-9+\-−×÷=%.,/:()–]*")
+
+_FILE_HELP = ("a TrueType font file (.ttf, or .otf with TrueType outlines) inside the kit folder, as a path "
+              "relative to it (e.g. assets/fonts/Inter-Regular.ttf), or 'builtin' for BIZ UDPGothic")
+
+
+class FontPair(SpecModel):
+    """A regular and a bold face."""
+
+    regular: str = Field(description=f"regular weight: {_FILE_HELP}")
+    bold: str = Field(description=f"bold weight: {_FILE_HELP}")
+
+
+class RoleFonts(FontPair):
+    """One role's faces and the fonts tried, in order, for characters its own faces lack."""
+
+    fallback: list[FontPair] = Field(default_factory=list, max_length=MAX_FALLBACKS, description=(
+        "the fallback chain: pairs tried in order for each character the role's own faces lack (one per "
+        "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must be "
+        "in one of them"))
+
+
+class FontsSpec(SpecModel):
+    """Which fonts draw which text."""
+
+    body: RoleFonts = Field(description="running text, labels and everything that is not a heading or a number")
+    heading: RoleFonts | None = Field(None, description=(
+        "text set at heading_size or larger (titles, card names); default: the body fonts"))
+    number: RoleFonts | None = Field(None, description=(
+        "texts made only of digits and number signs (card values, scores, sums); default: the body fonts"))
+    heading_size: Length = Field(10.0, description="text at this size or larger is drawn with the heading role "
+                                                  "(default 10pt)")
+
+
+class StyleSpec(SpecModel):
+    """The kit's own look."""
+
+    fonts: FontsSpec | None = Field(None, description=(
+        "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
+        "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
+        "embedding allowed by the licence), subset and embedded"))
+
+
+@dataclass(frozen=True)
+class FontFile:
+    """One checked font file: its registration name (from its content), bytes and character map."""
+
+    name: str
+    shown: str
+    data: bytes = field(repr=False)
+    sha256: str
+    cmap: frozenset[int] = field(repr=False)
+    builtin: bool = False
+
+
+@dataclass(frozen=True)
+class KitFonts:
+    """The resolved `style.fonts`: for every role and weight the chain of faces tried per character."""
+
+    chains: dict[str, dict[str, tuple[FontFile, ...]]]
+    heading_size: float
+
+    def role_of(self, text: str, size: float) -> str:
+        """The role a text op is drawn with: number (digits and signs only), heading (heading_size and up),
+        else body."""
+        if _NUMBER_TEXT.fullmatch(text):
+            return "number"
+        return "heading" if size >= self.heading_size - 1e-9 else "body"
+
+    def chain(self, text: str, weight: str, size: float) -> tuple[FontFile, ...]:
+        """The faces that draw `text` (set in `weight` at `size`), first choice first."""
+        return self.chains[self.role_of(text, size)][weight]
+
+    def key(self) -> list[tuple[str, str, list[str]]]:
+        """What a build key needs: every chain's files by content."""
+        return [(role, w, [f.sha256 for f in chain]) for role, by in sorted(self.chains.items())
+                for w, chain in sorted(by.items())]
+
+
+_BUILTIN_CACHE: dict[str, FontFile] = {}
+
+
+def _builtin(weight: str) -> FontFile:
+    """The vendored BIZ UDPGothic face of a weight (read once per process)."""
+    if weight not in _BUILTIN_CACHE:
+        from fontTools.ttLib import TTFont
+
+        path = fonts_dir() / BUILTIN_FILES[weight]
+        data = path.read_bytes()
+        with TTFont(io.BytesIO(data), lazy=True) as font:
+            cmap = frozenset(font.getBestCmap() or {})
+        _BUILTIN_CACHE[weight] = FontFile(BUILTIN_NAMES[weight], BUILTIN, data, hashlib.sha256(data).hexdigest(),
+                                          cmap, builtin=True)
+    return _BUILTIN_CACHE[weight]
+
+
+def font_problem(data: bytes) -> str | None:
+    """Why the bytes of a font file cannot be embedded (parsed with fontTools), or None when they can."""
+    from fontTools.ttLib import TTFont, TTLibError
+
+    if data[:4] == b"ttcf":
+        return "a font collection (.ttc); give one TrueType font file (.ttf)"
+    if data[:4] in (b"wOFF", b"wOF2"):
+        return "a web font (WOFF); give the TrueType font file (.ttf)"
+    try:
+        font = TTFont(io.BytesIO(data), lazy=True)
+    except (TTLibError, Exception) as e:  # noqa: BLE001 - fontTools raises many types for garbage input
+        return f"not a font fontTools can read ({_why(e)})"
+    try:
+        for tag, entry in font.reader.tables.items():
+            end = int(entry.offset) + int(entry.length)
+            if end > len(data):
+                return f"truncated: table {tag.strip()!r} ends at byte {end:,}, the file has {len(data):,}"
+        if "glyf" not in font:
+            if "CFF " in font or "CFF2" in font:
+                return ("PostScript (CFF) outlines: only TrueType outlines (glyf) can be embedded; convert it to "
+                        "TrueType (e.g. with fontTools' otf2ttf) or pick the .ttf release")
+            return "no TrueType outlines (no glyf table)"
+        for tag in ("head", "hhea", "maxp", "hmtx", "loca", "cmap", "post", "name"):
+            if tag not in font:
+                return f"the required table {tag!r} is missing"
+            font[tag]  # decompile: a damaged table fails here, not inside ReportLab
+        if "OS/2" in font:
+            fs_type = int(font["OS/2"].fsType)
+            if fs_type & 0x0002:
+                return (f"its licence forbids embedding (OS/2 fsType {fs_type:#06x}: restricted licence); a PDF "
+                        "must embed its fonts")
+            if fs_type & 0x0200:
+                return f"its licence allows embedding bitmaps only (OS/2 fsType {fs_type:#06x})"
+        cmap = font.getBestCmap()
+        if not cmap:
+            return "no Unicode character map (cmap)"
+        glyf_length = int(font.reader.tables["glyf"].length)
+        if font["loca"].locations and max(font["loca"].locations) > glyf_length:
+            return "damaged: the glyph index (loca) points past the end of the outlines (glyf)"
+    except Exception as e:  # noqa: BLE001 - any failure to read a table is the file's fault
+        return f"damaged or truncated ({_why(e)})"
+    finally:
+        font.close()
+    return None
+
+
+def _why(e: BaseException) -> str:
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    text = text[:100]
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
+
+
+def check_font_path(shown: str) -> str | None:
+    """Why a font path written in kit.yaml is refused before it is opened, or None."""
+    if not shown or shown.strip() != shown:
+        return f"expected {_FILE_HELP}; got {shown!r}"
+    if shown.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", shown):
+        return f"expected a path relative to the kit folder, not an absolute one; got {shown!r}"
+    parts = re.split(r"[/\\]", shown)
+    if ".." in parts:
+        return f"expected a path inside the kit folder (no '..'); got {shown!r}"
+    if "\0" in shown or len(shown) > 200:
+        return f"expected a short file path; got {shown[:60]!r}"
+    return None
+
+
+def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[[str], int | None]) -> KitFonts:
+    """Every file of `style.fonts` resolved inside `root`, read once and checked; every problem located."""
+    problems: list[Problem] = []
+    files: dict[str, FontFile] = {}
+
+    def load(shown: str, key: str) -> FontFile | None:
+        weight = key.rsplit(".", 1)[1]
+        if shown == BUILTIN:
+            return _builtin(weight)
+        if shown in files:
+            return files[shown]
+        why = check_font_path(shown)
+        real: Path | None = None
+        if why is None:
+            try:
+                real = resolve_inside(root, root / shown, display, f"the font {shown!r}")
+            except SpecError as e:
+                why = e.problems[0].message
+            else:
+                if real is None:
+                    why = f"no such file in the kit folder: {shown!r}"
+        if why is None and real is not None:
+            try:
+                data = read_bytes(real, display, MAX_FONT_BYTES, f"the font {shown!r}")
+            except SpecError as e:
+                why = e.problems[0].message
+            else:
+                why = font_problem(data)
+                if why is None:
+                    from fontTools.ttLib import TTFont
+
+                    with TTFont(io.BytesIO(data), lazy=True) as font:
+                        cmap = frozenset(font.getBestCmap() or {})
+                    sha = hashlib.sha256(data).hexdigest()
+                    files[shown] = FontFile(f"pnpkit-{sha[:16]}", shown, data, sha, cmap)
+                    return files[shown]
+                why = f"{shown}: {why}"
+        problems.append(Problem(display, key_line(key), key, str(why)))
+        return None
+
+    chains: dict[str, dict[str, tuple[FontFile, ...]]] = {}
+    for role in ROLES:
+        fonts = getattr(spec, role)
+        base = f"style.fonts.{role}"
+        if fonts is None:
+            fonts, base = spec.body, "style.fonts.body"
+        by: dict[str, tuple[FontFile, ...]] = {}
+        for weight in ("regular", "bold"):
+            chain: list[FontFile] = []
+            pairs = [(fonts, base)] + [(p, f"{base}.fallback[{i}]") for i, p in enumerate(fonts.fallback)]
+            for pair, where in pairs:
+                got = load(getattr(pair, weight), f"{where}.{weight}")
+                if got is not None and got not in chain:
+                    chain.append(got)
+            by[weight] = tuple(chain)
+        chains[role] = by
+    if problems:
+        unique = list({(p.line, p.key, p.message): p for p in problems}.values())
+        raise SpecError(unique)
+    return KitFonts(chains, float(spec.heading_size))
+
