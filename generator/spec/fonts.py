@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -136,6 +137,7 @@ def font_problem(data: bytes) -> str | None:
         return "a font collection (.ttc); give one TrueType font file (.ttf)"
     if data[:4] in (b"wOFF", b"wOF2"):
         return "a web font (WOFF); give the TrueType font file (.ttf)"
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # its warnings about damaged tables are ours to report
     try:
         font = TTFont(io.BytesIO(data), lazy=True)
     except (TTLibError, Exception) as e:  # noqa: BLE001 - fontTools raises many types for garbage input
@@ -164,6 +166,9 @@ def font_problem(data: bytes) -> str | None:
         cmap = font.getBestCmap()
         if not cmap:
             return "no Unicode character map (cmap)"
+        ps_name = font["name"].getDebugName(6) or ""
+        if ps_name and not all(33 <= ord(c) <= 126 and c not in "[](){}<>/%" for c in ps_name):
+            return f"damaged: its PostScript name {ps_name[:40]!r} has characters a PDF font name cannot hold"
         glyf_length = int(font.reader.tables["glyf"].length)
         if font["loca"].locations and max(font["loca"].locations) > glyf_length:
             return "damaged: the glyph index (loca) points past the end of the outlines (glyf)"

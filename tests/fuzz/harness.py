@@ -66,6 +66,8 @@ class Case:
     kit: str
     label: str
     files: dict[str, bytes]
+    links: dict[str, str] = field(default_factory=dict)
+    """Symlinks to make in the copy: path in the kit -> target (absolute, or relative to the link)."""
 
 
 @dataclass
@@ -294,12 +296,114 @@ def make_cases(n: int, seed: int) -> list[Case]:
 # ------------------------------------------------------------------ running
 
 def materialise(case: Case, where: Path) -> Path:
-    """A copy of the case's kit with its files replaced; returns the kit folder."""
+    """A copy of the case's kit with its files replaced (and its links made); returns the kit folder."""
     dst = where / case.kit
     shutil.copytree(ROOT / "layouts" / case.kit, dst)
     for rel, data in case.files.items():
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
         (dst / rel).write_bytes(data)
+    for rel, target in case.links.items():
+        (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dst / rel).symlink_to(target)
     return dst
+
+
+# ------------------------------------------------------------------ hostile fonts (issue 24)
+
+TEST_FONTS = ROOT / "tests" / "i18n" / "fonts"
+FONT_MUTATIONS = ["garbage", "empty", "truncated", "cut_table", "flipped", "restricted", "bitmap_only", "cff", "ttc",
+                  "woff", "symlink_out", "symlink_loop", "absolute", "dotdot", "directory", "missing"]
+"""What a kit's font file can be: every one must end as a located error (or, for a file whose flipped bytes
+still parse, a clean build), never a traceback or partial output."""
+_STYLE = ("\nstyle:\n  fonts:\n    body:\n      regular: {path}\n      bold: builtin\n"
+          "      fallback: [{{regular: builtin, bold: builtin}}]\n")
+
+
+def _cff_font() -> bytes:
+    """A tiny font with PostScript (CFF) outlines, which PDF embedding here refuses."""
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder([".notdef", "A"])
+    fb.setupCharacterMap({65: "A"})
+    pen = T2CharStringPen(600, None)
+    pen.moveTo((0, 0))
+    pen.lineTo((0, 700))
+    pen.lineTo((500, 0))
+    pen.closePath()
+    charstrings = {".notdef": T2CharStringPen(600, None).getCharString(), "A": pen.getCharString()}
+    fb.setupCFF("PnpkitCff", {"FullName": "PnpkitCff"}, charstrings, {})
+    fb.setupHorizontalMetrics({".notdef": (600, 0), "A": (600, 0)})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "PnpkitCff", "styleName": "Regular"})
+    fb.setupOS2()
+    fb.setupPost()
+    buf = io.BytesIO()
+    fb.save(buf)
+    return buf.getvalue()
+
+
+def font_case(kit: str, op: str, rng: np.random.Generator) -> Case:
+    """One kit whose style.fonts names a hostile font file (or path)."""
+    good = (TEST_FONTS / "PnpkitTestHangul.ttf").read_bytes()
+    text = (ROOT / "layouts" / kit / "kit.yaml").read_text(encoding="utf-8")
+    path, files, links = "assets/f.ttf", {}, {}
+    data: bytes | None = None
+    if op == "garbage":
+        data = rng.integers(0, 256, int(rng.integers(1, 4000)), dtype=np.uint8).tobytes()
+    elif op == "empty":
+        data = b""
+    elif op == "truncated":
+        data = good[: int(rng.integers(12, len(good) - 1))]
+    elif op == "cut_table":
+        data = good[: len(good) - int(rng.integers(1, 200))]
+    elif op == "flipped":
+        raw = bytearray(good)
+        for _ in range(int(rng.integers(1, 20))):
+            raw[int(rng.integers(len(raw)))] = int(rng.integers(256))
+        data = bytes(raw)
+    elif op == "restricted":
+        data = (TEST_FONTS / "PnpkitTestRestricted.ttf").read_bytes()
+    elif op == "bitmap_only":
+        from fontTools.ttLib import TTFont
+        import io
+
+        font = TTFont(io.BytesIO(good))
+        font["OS/2"].fsType = 0x0200
+        buf = io.BytesIO()
+        font.save(buf)
+        data = buf.getvalue()
+    elif op == "cff":
+        data = _cff_font()
+    elif op == "ttc":
+        data = b"ttcf" + good
+    elif op == "woff":
+        data = b"wOFF" + good[4:]
+    elif op == "symlink_out":
+        links[path] = str(ROOT / "fonts" / "BIZUDPGothic-Regular.ttf")  # a valid font, but outside the kit
+    elif op == "symlink_loop":
+        links[path] = "f.ttf"
+    elif op == "absolute":
+        path = str(ROOT / "fonts" / "BIZUDPGothic-Regular.ttf")
+    elif op == "dotdot":
+        path = "../../fonts/BIZUDPGothic-Regular.ttf"
+    elif op == "directory":
+        path = "locales"
+    else:
+        path = "assets/none.ttf"
+    if data is not None:
+        files[path] = data
+    files["kit.yaml"] = (text + _STYLE.format(path=path)).encode()
+    return Case(kit, f"font {op}", files, links)
+
+
+def make_font_cases(n: int, seed: int) -> list[Case]:
+    """`n` seeded hostile-font cases, cycling over the mutations and the shipped kits."""
+    rng = np.random.default_rng(seed)
+    return [font_case(KITS[i % len(KITS)].name, FONT_MUTATIONS[i % len(FONT_MUTATIONS)], rng) for i in range(n)]
 
 
 def _listing(out: Path) -> list[str]:

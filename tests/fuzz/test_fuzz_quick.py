@@ -11,7 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzz.harness import HOSTILE_TEMPLATES, ROOT, cli_env, make_cases, materialise, run_cases
+from tests.fuzz.harness import (
+    FONT_MUTATIONS,
+    HOSTILE_TEMPLATES,
+    ROOT,
+    cli_env,
+    font_case,
+    make_cases,
+    make_font_cases,
+    materialise,
+    run_cases,
+)
 
 QUICK_SPECS = 50
 QUICK_SEED = 20261201
@@ -136,3 +146,40 @@ def test_cli_hostile_options(args):
     assert "Traceback" not in r.stderr
     assert "\x1b" not in r.stderr
     assert r.stdout == "" or os.environ.get("COLUMNS")  # nothing ran
+
+
+def test_quick_slice_of_hostile_fonts():
+    """Every hostile font mutation once (issue 24): a clean located error, or a clean build for flipped bytes
+    that still parse; never a traceback or partial output."""
+    summary = run_cases(make_font_cases(len(FONT_MUTATIONS), QUICK_SEED))
+    bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]
+    assert bugs == [], summary.line()
+    refused = {o.case.label for o in summary.outcomes if o.kind == "clean"}
+    assert refused >= {f"font {op}" for op in FONT_MUTATIONS if op != "flipped"}, summary.line()
+
+
+FONT_MESSAGES = {
+    "garbage": "not a font fontTools can read",
+    "truncated": "assets/f.ttf: ",
+    "restricted": "its licence forbids embedding (OS/2 fsType 0x0002: restricted licence)",
+    "cff": "PostScript (CFF) outlines: only TrueType outlines (glyf) can be embedded",
+    "symlink_out": "resolves outside the kit folder",
+    "dotdot": "expected a path inside the kit folder (no '..')",
+}
+
+
+@pytest.mark.parametrize("op", sorted(FONT_MESSAGES))
+def test_cli_hostile_font_is_one_located_line(tmp_path, op):
+    import numpy as np
+
+    case = font_case("ripple_rush", op, np.random.default_rng(7))
+    kit = materialise(case, tmp_path)
+    out = tmp_path / "out"
+    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    _assert_clean_failure(r, out)
+    lines = r.stderr.splitlines()
+    assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
+    line = next(i for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
+                if s.strip().startswith("regular: ") and "builtin" not in s)
+    assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: style.fonts.body.regular: "), r.stderr
+    assert FONT_MESSAGES[op] in lines[1], r.stderr
