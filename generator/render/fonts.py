@@ -114,7 +114,7 @@ def register_kit_fonts(fonts: KitFonts) -> None:
                     continue
                 try:
                     pdfmetrics.registerFont(TTFont(face.name, io.BytesIO(face.data)))
-                except Exception as e:  # noqa: BLE001 - ReportLab's TTF parser raises several types
+                except Exception as e:  # ReportLab's TTF parser raises several types
                     raise RenderError(f"style.fonts: {face.shown}: the PDF writer cannot embed this font "
                                       f"({type(e).__name__}: {str(e)[:100]})") from None
                 known.add(face.name)

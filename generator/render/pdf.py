@@ -12,7 +12,14 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.errors import RenderError
 from generator.layout import ops as _ops
 from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
-from generator.render.fonts import FONT_NAMES, check_glyphs, font_name, register_fonts, register_kit_fonts, text_runs
+from generator.render.fonts import (
+    FONT_NAMES,
+    check_glyphs,
+    font_name,
+    register_fonts,
+    register_kit_fonts,
+    text_runs,
+)
 from generator.resources import atomic_write
 from generator.spec.fonts import KitFonts
 

@@ -8,6 +8,7 @@ from pydantic import Field, create_model
 
 import generator.games.registry as registry
 from generator.errors import KitError
+from generator.spec.fonts import StyleSpec
 from generator.spec.kit import ComponentSpec, KitMeta, game_model
 from generator.spec.print import PrintSpec
 
@@ -25,6 +26,7 @@ def kit_schema(game: str | None = None) -> dict[str, Any]:
         "KitYaml",
         kit=(KitMeta, Field(description="who the kit is")),
         print=(PrintSpec, Field(default_factory=PrintSpec, description="print settings")),
+        style=(StyleSpec, Field(default_factory=StyleSpec, description="the kit's own look: fonts by role")),
         game=(game_type, Field(description="the game's parameters; `kind` picks the game")),
         components=(dict[str, ComponentSpec], Field(description="printed components by id")),
     )

@@ -368,8 +368,9 @@ def font_case(kit: str, op: str, rng: np.random.Generator) -> Case:
     elif op == "restricted":
         data = (TEST_FONTS / "PnpkitTestRestricted.ttf").read_bytes()
     elif op == "bitmap_only":
-        from fontTools.ttLib import TTFont
         import io
+
+        from fontTools.ttLib import TTFont
 
         font = TTFont(io.BytesIO(good))
         font["OS/2"].fsType = 0x0200

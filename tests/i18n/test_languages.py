@@ -14,7 +14,7 @@ import pypdf
 import pytest
 
 from generator.build import build, check_kits, load_kits, shipped_kits, verify_layout
-from generator.errors import KitError, RenderError, SpecError
+from generator.errors import RenderError, SpecError
 from generator.i18n.texts import Texts
 from generator.spec.catalogs import read_catalog
 from generator.spec.kit import load_kit
