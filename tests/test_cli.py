@@ -55,8 +55,8 @@ def test_illegal_kit_is_refused_by_build(tmp_path):
 
 
 def test_unknown_language_and_paper_are_clear_errors():
-    r = pnpkit("build", str(RR), "--lang", "en,fr")
-    assert r.returncode == 1 and "--lang" in r.stderr and "fr" in r.stderr
+    r = pnpkit("build", str(RR), "--lang", "en,it")
+    assert r.returncode == 1 and "--lang" in r.stderr and "asked for 'it'" in r.stderr
     r = pnpkit("build", str(RR), "--paper", "a5")
     assert r.returncode == 1 and "--paper" in r.stderr and "a5" in r.stderr
 
