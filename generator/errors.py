@@ -31,7 +31,8 @@ class SpecError(KitError):
         self.problems = tuple(problems)
         n = len(self.problems)
         files = sorted({p.file for p in self.problems})
-        head = f"{n} problem{'s' if n != 1 else ''} in {', '.join(files)}" if n else "spec problems"
+        where = ", ".join(files) if len(files) <= 3 else f"{len(files)} files"  # each line names its file
+        head = f"{n} problem{'s' if n != 1 else ''} in {where}" if n else "spec problems"
         super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
 
 

@@ -14,7 +14,7 @@ from generator.errors import KitError
 
 ROOT = Path(__file__).resolve().parents[1]
 RR = ROOT / "layouts" / "ripple_rush"
-PARTS = 15  # 4 components + the calibration sheet, in 3 languages
+PARTS = 25  # 4 components + the calibration sheet, in 5 languages
 
 
 def tree(root: Path) -> dict[str, bytes]:

@@ -69,7 +69,7 @@ def test_select_rebuilds_the_chosen_language_and_refuses_others(client):
     assert (state["lang"], state["paper"]) == ("ja", "letter")
     assert state["components"][0]["file"] == "score_sheet-letter.pdf"
     assert client.get("/page/ja/score_sheet/0.png").status_code == 200
-    assert client.post("/api/select", json={"lang": "de", "paper": "a4"}).status_code == 400
+    assert client.post("/api/select", json={"lang": "it", "paper": "a4"}).status_code == 400
     assert client.post("/api/check", json={"games": 0}).status_code == 400
 
 
