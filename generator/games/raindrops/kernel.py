@@ -305,7 +305,7 @@ PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
 """Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
 
 R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
-    R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS = range(16)
+    R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS, R_DROP_REFILL = range(17)
 
 MODE_RANDOM = 0
 MODE_GREEDY = 1
@@ -330,7 +330,7 @@ def tables(game: Raindrops) -> Setup:
                       p.bonus_max_tiles, p.bonus_offer, p.end_cards, p.end_bag_empties,
                       p.bag_empties == "last_tile_drawn", p.final_placement == "every_card_with_clouds",
                       p.bonus_per_tile == "one_half", maxcells, p.bonus_refill == "by_choice",
-                      len(game.colours)], dtype=i64)
+                      len(game.colours), p.window_refill == "drop_step"], dtype=i64)
     bpts = np.zeros(max_bonus, dtype=i64)
     bmask = np.zeros(max_bonus, dtype=i64)
     for b, t in game.bonus.items():
@@ -914,6 +914,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     final_every = rules[R_FINAL_EVERY] != 0
     maxcells = rules[R_MAXCELLS]
     by_choice = rules[R_BY_CHOICE] != 0
+    drop_refill = rules[R_DROP_REFILL] != 0
     ncol = rules[R_NCOLOURS]
     NT = tile_ids.shape[0]
     NB = bonus_ids.shape[0]
@@ -1056,7 +1057,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         cur = 0
         sc[S_TURN] = 1
         turns[0] = 1
-        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
+        if not drop_refill:
+            _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
         over = False
         while sc[S_TURN] <= turn_limit:
             final = sc[S_FINAL] != 0
@@ -1148,6 +1150,9 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                                 n += 1
                         col_len[c] = n
                     sc[S_TAKEN] = taken
+                    if drop_refill:  # window_refill: drop_step, the refill ends the drop step
+                        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last,
+                                       end_empties)
                     draw = thunder_draw[bottom - 1] if 0 < bottom <= thunder_draw.shape[0] else 0
                     nd = min(draw, sc[S_THN])
                     for i in range(nd):
@@ -1212,6 +1217,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                             for i in range(bi, sc[S_OFFN] - 1):
                                 offer[i] = offer[i + 1]
                             sc[S_OFFN] -= 1
+                elif drop_refill:  # no drop path: a window left short earlier is topped up
+                    _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
             # ---------------------------------------------------------------- placements
             p = cur
             while True:
@@ -1383,7 +1390,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             cur = (cur + 1) % P
             sc[S_TURN] += 1
             turns[cur] += 1
-            _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
+            if not drop_refill:
+                _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
             for s in range(held_n[cur]):
                 hfresh[cur, s] = 0
         # ------------------------------------------------------------------ outcome and tally

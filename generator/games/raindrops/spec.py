@@ -203,6 +203,14 @@ class Rules(SpecModel):
         description="When the bag 'empties' (it counts toward end_bag_empties and the discards go back in): "
                     "last_tile_drawn = the moment its last tile is drawn (the seed's words 「袋が空になると」, literal); "
                     "tile_needed = only when a tile is next needed and the bag has none.")
+    window_refill: Literal["drop_step", "next_turn"] = Field(
+        "drop_step",
+        description="When the window is refilled from the bag: drop_step = at the end of the drop step of the "
+                    "player who dropped (the seed's step 2: 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」, "
+                    "and its example refills within the dropping player's turn, literal), so a bag emptied by "
+                    "the last seat's drop ends the game after that round; next_turn = at the start of the next "
+                    "player's turn (「ターン順で次のプレイヤーが…補充します」 read as the next player's own turn), "
+                    "so that emptying counts in the next round and every player plays one more turn.")
     final_placement: Literal["every_card_with_clouds", "older_cards_no_clouds"] = Field(
         "every_card_with_clouds",
         description="The placement after the last round: every_card_with_clouds = reserve tiles may go on every "

@@ -45,6 +45,7 @@ def test_fast_tally_equals_the_reference_tally(mode: str, players: int) -> None:
 
 
 HOUSE_RULES = [("bag_empties", "last_tile_drawn"), ("bag_empties", "tile_needed"),
+               ("window_refill", "drop_step"), ("window_refill", "next_turn"),
                ("final_placement", "every_card_with_clouds"), ("final_placement", "older_cards_no_clouds"),
                ("bonus_per_tile", "one_half"), ("bonus_per_tile", "both_halves"),
                ("wild_bonus", "two_colours"), ("wild_bonus", "all_colours"),
