@@ -23,9 +23,9 @@ Interpretations where the rulebook is silent (documented so the tests can pin th
   that empties it the last time ends the game after that turn.
 - The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
   the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
-  tiles and bonus tiles (no new cards). House rule `final_placement`: on every held card, also one taken in
-  the last turn, and cards completed then earn cloud tokens when the player ends the placement (default), or
-  only on cards held before the last turn and no cloud tokens.
+  tiles and bonus tiles (no new cards). House rule `final_last_turn_card`: on every held card, also one taken
+  in the last turn (default), or only on cards held before the last turn. House rule `final_clouds`: cards
+  completed then earn cloud tokens when the player ends the placement (default), or none.
 - House rule `bonus_per_tile`: one bonus tile over one half of a raindrop tile (default) or one on each half.
 - House rule `bonus_refill`: before taking a bonus tile from a short offer the player chooses whether to
   refill it (default, `RefillBonus`), or it is always refilled.
@@ -82,8 +82,10 @@ class Params:
     """House rule (see `game.rules.bag_empties`): "last_tile_drawn" or "tile_needed"."""
     window_refill: str = "drop_step"
     """House rule: "drop_step" (the dropping player's turn refills the window) or "next_turn"."""
-    final_placement: str = "every_card_with_clouds"
-    """House rule: "every_card_with_clouds" or "older_cards_no_clouds"."""
+    final_last_turn_card: str = "usable"
+    """House rule: "usable" (the final placement may use a card taken in the last turn) or "not_usable"."""
+    final_clouds: str = "earned"
+    """House rule: "earned" (cards completed in the final placement earn cloud tokens) or "not_earned"."""
     bonus_per_tile: str = "one_half"
     """House rule: "one_half" (one bonus tile over a raindrop tile) or "both_halves"."""
     bonus_refill: str = "by_choice"
@@ -103,7 +105,8 @@ class Params:
                    reserve_slots=r.reserve_slots, bonus_max_tiles=r.bonus_max_tiles,
                    bonus_offer=spec.bonus_tiles.offer, end_cards=r.end_cards,  # type: ignore[attr-defined]
                    end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw),
-                   bag_empties=r.bag_empties, window_refill=r.window_refill, final_placement=r.final_placement,
+                   bag_empties=r.bag_empties, window_refill=r.window_refill,
+                   final_last_turn_card=r.final_last_turn_card, final_clouds=r.final_clouds,
                    bonus_per_tile=r.bonus_per_tile, bonus_refill=r.bonus_refill)
 
 
@@ -965,7 +968,7 @@ class Raindrops:
         if st.end_trigger is not None and st.current == n - 1:
             st.current = 0
             st.phase = "final"
-            if self.params.final_placement == "every_card_with_clouds":
+            if self.params.final_last_turn_card == "usable":
                 for p in st.players:  # the final placement is the next chance to use a card taken last turn
                     for h in p.held:
                         h.fresh = False
@@ -975,7 +978,7 @@ class Raindrops:
         self._begin_turn(st)
 
     def _next_final(self, st: State) -> None:
-        if self.params.final_placement == "every_card_with_clouds":
+        if self.params.final_clouds == "earned":
             self._take_clouds(st)
         if st.current + 1 < len(st.players):
             st.current += 1

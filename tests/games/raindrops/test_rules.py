@@ -575,15 +575,19 @@ def test_the_last_seat_emptying_the_bag_again_ends_the_game_after_its_turn(refil
     assert [p.turns for p in st.players] == [1 + more_turns] * 3
 
 
-@pytest.mark.parametrize("mode", ["every_card_with_clouds", "older_cards_no_clouds"])
-def test_final_placement_on_a_card_taken_in_the_last_turn(mode) -> None:
-    # seed: 「各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができます」 and clouds
-    # 「ただちにそのトークンを獲得します」: house rule final_placement
-    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"),
-                                    *(card(i, ["OB"], 2) for i in range(1, 20))), final_placement=mode)
+@pytest.mark.parametrize("clouds", ["earned", "not_earned"])
+@pytest.mark.parametrize("last_turn_card", ["usable", "not_usable"])
+def test_final_placement_on_a_card_taken_in_the_last_turn(last_turn_card, clouds) -> None:
+    """「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができますが、新しいカードを
+    引くことはありません」: house rule final_last_turn_card (whether the wait 「この時点で、取ったばかりの記憶カードに
+    タイルを置くことはできません。次のターンまで待つ必要があります」 still holds when there is no next turn); and
+    「シンボルが一致したら、ただちにそのトークンを獲得します」: house rule final_clouds. The two are independent."""
+    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"), card(902, ["OB"], 2),
+                                    *(card(i, ["OB"], 2) for i in range(1, 20))),
+                  final_last_turn_card=last_turn_card, final_clouds=clouds)
     ps = st.players[1]
     ps.completed = [901]                  # one rain card done; a second rain card earns the rain cloud
-    ps.held = [Held(900, fresh=True, since=1)]
+    ps.held = [Held(900, fresh=True, since=1), Held(902, since=0)]   # 900 taken in the last turn, 902 older
     ps.reserve = [next(t for t in sorted(st.bag) if TILES[t].a == (B,) and TILES[t].b == (O,)),
                   next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,))]
     for t in ps.reserve:
@@ -594,16 +598,21 @@ def test_final_placement_on_a_card_taken_in_the_last_turn(mode) -> None:
     assert st.phase == "final" and st.current == 0
     g.apply(st, EndPlacement(tuple(st.players[0].reserve)))
     place = Place(ps.reserve[0], 0, ((0, 1), (0, 0)))
-    if mode == "older_cards_no_clouds":
-        assert g.place_problem(st, place) is not None and g.placements(st) == []
+    assert g.place_problem(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0)))) is None  # the older card: always
+    if last_turn_card == "not_usable":
+        assert g.place_problem(st, place) is not None and all(a.slot == 1 for a in g.placements(st))
+        g.apply(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0))))       # completes 902, a second rain card
+        assert ps.completed == [901, 902] and ps.clouds == []
         g.apply(st, EndPlacement(tuple(ps.reserve)))
-        assert ps.completed == [901] and ps.clouds == []
+        assert st.phase == "over"
+        assert [g.clouds[c].type for c in ps.clouds] == (["rain"] if clouds == "earned" else [])
         return
     g.apply(st, place)
     g.apply(st, Place(ps.reserve[0], 0, ((1, 0), (1, 1))))
     assert ps.completed == [901, 900] and st.phase == "final" and ps.clouds == []
     g.apply(st, EndPlacement(()))
-    assert st.phase == "over" and [g.clouds[c].type for c in ps.clouds] == ["rain"]
+    assert st.phase == "over"
+    assert [g.clouds[c].type for c in ps.clouds] == (["rain"] if clouds == "earned" else [])
 
 
 @pytest.mark.parametrize("rule, ok", [("one_half", False), ("both_halves", True)])
