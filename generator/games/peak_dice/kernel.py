@@ -329,7 +329,8 @@ def play_games(games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_
     that ruins its row is priced by plan.doom_base and plan.doom_circle (doom_gain).
     House rules (setup): step_b_optional (B may be declined when a colour fits), miss_cap (-1: every miss costs
     more; else a full track of miss_cap boxes costs no more), final_turn_miss (the active player's miss is still
-    taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct value).
+    taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct value),
+    b_full_plays_c (a sheet filled in B still lets every player play step C).
     """
     n_players = policies.shape[0]
     rows = setup.peaks.shape[0]
@@ -396,7 +397,7 @@ def play_games(games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_
                 counts[WRITES_B] += 1
                 if keep_log:
                     log_event(log, n_log, EV_WRITE_B, turn, active, b, sums[b], faces)
-                if done[active] == cells:
+                if done[active] == cells and not setup.b_full_plays_c:  # 「即座に」: before anyone's step C
                     end = END_FULL
                     break
             elif keep_log:

@@ -561,6 +561,13 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         if body_id == "rules.write":
             row, y = _example_row_ops(ctx, pad, y, body_w)
             ops += row
+        if body_id.startswith("rules.end."):  # the end's second switch: a sheet filled in step B
+            tid = f"rules.end.sheet_full_in_b.{rules.sheet_full_in_b}"
+            fitted = fit_block(ctx.texts(tid), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size,
+                               where=f"{tid} ({ctx.lang})")
+            y += size * 0.6  # the paragraph continues the section above (section() left a gap under it)
+            ops += block_ops(fitted, pad, y, text_id=tid)
+            y -= fitted.height + size * 0.6
     return ops, y
 
 

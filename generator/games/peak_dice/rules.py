@@ -7,8 +7,9 @@ the active one first, may write one colour other than the one chosen in B (any o
 row (the seed's C is simultaneous, so every player writes in C even when a sheet fills up during it). If
 the active player wrote nothing in B and C, they check the next miss box (the k-th is worth -k; with
 `rules.miss_track_full` "capped" a full track costs no more). The game ends at once when a sheet is full
-(after B, or after C: with `rules.final_turn_miss` "skipped", the default, before the active player's miss
-is checked); self-play also stops a game in which no sheet can be completed any more ("stalled") or that
+(「即座にゲームを終了します」): after B, before anyone's step C (with `rules.sheet_full_in_b` "step_c_played"
+every player still plays that turn's C first), or after C: with `rules.final_turn_miss` "skipped", the
+default, before the active player's miss is checked; self-play also stops a game in which no sheet can be completed any more ("stalled") or that
 reaches the spec's turn limit. A full column scores its second lowest value, equal values counting once
 (`rules.column_score` "second_lowest_distinct") or separately ("second_lowest").
 """
@@ -147,6 +148,7 @@ class Game:
         self.miss_cap: int | None = spec.miss_boxes if spec.rules.miss_track_full == "capped" else None
         self.final_turn_miss = spec.rules.final_turn_miss == "taken"
         self.distinct_columns = spec.rules.column_score == "second_lowest_distinct"
+        self.b_full_plays_c = spec.rules.sheet_full_in_b == "step_c_played"
         self._achievable = [self.tables.achievable(r) for r in range(self.rows)]
 
     # -- reading the dice ------------------------------------------------------------------------------
@@ -316,7 +318,7 @@ class Game:
             return replace(state, phase="c", c_next=0, chosen=-1)
         s = self._write(state, action.player, action.colour)
         s = replace(s, chosen=action.colour, wrote=True, phase="c", c_next=0)
-        if self.is_full(s.sheets[s.active]):
+        if self.is_full(s.sheets[s.active]) and not self.b_full_plays_c:  # 「即座に」: nobody plays step C
             return replace(s, phase="over", end="sheet_full")
         return s
 

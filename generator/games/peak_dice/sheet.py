@@ -51,12 +51,15 @@ class Setup(NamedTuple):
     """House rule: the active player's miss is still taken when a sheet filled up in C."""
     distinct_columns: bool
     """House rule: a column scores its second lowest distinct value (else counting equal values)."""
+    b_full_plays_c: bool
+    """House rule: a sheet filled in step B still lets every player play step C."""
 
 
 def setup_of(t: Tables) -> Setup:
     """The kernel's view of a Tables."""
     return Setup(t.peaks, t.row_length, t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, t.totals, t.mass_lt,
-                 t.rerolls, t.step_b_optional, t.miss_cap, t.final_turn_miss, t.distinct_columns)
+                 t.rerolls, t.step_b_optional, t.miss_cap, t.final_turn_miss, t.distinct_columns,
+                 t.b_full_plays_c)
 
 
 class Workspace(NamedTuple):

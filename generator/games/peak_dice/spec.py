@@ -128,6 +128,14 @@ class PeakDiceRules(SpecModel):
         description="When another player's sheet fills up in step C of a turn in which the active player wrote "
                     "nothing. skipped (default, the seed: the game ends 「即座に」, at once, before the miss is "
                     "checked): no miss. taken: the active player still crosses a miss box, then the game ends.")
+    sheet_full_in_b: Literal["game_ends", "step_c_played"] = Field(
+        "game_ends",
+        description="When the active player fills the last circle of their sheet in step B. game_ends (default, "
+                    "the seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了しま"
+                    "す」, at once, so nobody plays that turn's step C; a sheet filled in step C ends the game once "
+                    "the step is over, as every player writes in C together: 「手番プレイヤーを含むすべてのプレイヤー"
+                    "は…それぞれ選んで」). step_c_played: the turn is finished first, every player still plays "
+                    "step C, then the game ends.")
     column_score: Literal["second_lowest_distinct", "second_lowest"] = Field(
         "second_lowest_distinct",
         description="The score of a full column. second_lowest_distinct (default, the only reading that fits "

@@ -48,6 +48,8 @@ class Tables:
     """House rule: the active player's miss is still taken when another sheet filled up in C."""
     distinct_columns: bool
     """House rule: a column scores its second lowest distinct value (else counting equal values)."""
+    b_full_plays_c: bool
+    """House rule: a sheet filled in step B still lets every player play step C (spec.rules.sheet_full_in_b)."""
     plan_v: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (planner.plan_table)."""
     plan_q: np.ndarray
@@ -137,4 +139,4 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
                   spec.rules.step_b == "optional",
                   spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
                   spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
-                  plan_v, plan_q, params)
+                  spec.rules.sheet_full_in_b == "step_c_played", plan_v, plan_q, params)

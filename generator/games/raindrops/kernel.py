@@ -305,7 +305,8 @@ PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
 """Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
 
 R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
-    R_AT_LAST, R_FINAL_EVERY, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS = range(16)
+    R_AT_LAST, R_FINAL_FRESH_USABLE, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS, R_DROP_REFILL, \
+    R_FINAL_CLOUDS = range(18)
 
 MODE_RANDOM = 0
 MODE_GREEDY = 1
@@ -328,9 +329,10 @@ def tables(game: Raindrops) -> Setup:
         raise ValueError(f"the compiled kernel handles memory cards of up to 16 drops; got {maxcells}")
     rules = np.array([p.columns, p.tiles_per_column, p.cards_dealt, p.cards_kept, p.display, p.reserve_slots,
                       p.bonus_max_tiles, p.bonus_offer, p.end_cards, p.end_bag_empties,
-                      p.bag_empties == "last_tile_drawn", p.final_placement == "every_card_with_clouds",
+                      p.bag_empties == "last_tile_drawn", p.final_last_turn_card == "usable",
                       p.bonus_per_tile == "one_half", maxcells, p.bonus_refill == "by_choice",
-                      len(game.colours)], dtype=i64)
+                      len(game.colours), p.window_refill == "drop_step", p.final_clouds == "earned"],
+                     dtype=i64)
     bpts = np.zeros(max_bonus, dtype=i64)
     bmask = np.zeros(max_bonus, dtype=i64)
     for b, t in game.bonus.items():
@@ -911,9 +913,11 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
     end_cards = rules[R_END_CARDS]
     end_empties = rules[R_END_EMPTIES]
     at_last = rules[R_AT_LAST] != 0
-    final_every = rules[R_FINAL_EVERY] != 0
+    final_fresh_usable = rules[R_FINAL_FRESH_USABLE] != 0
+    final_clouds = rules[R_FINAL_CLOUDS] != 0
     maxcells = rules[R_MAXCELLS]
     by_choice = rules[R_BY_CHOICE] != 0
+    drop_refill = rules[R_DROP_REFILL] != 0
     ncol = rules[R_NCOLOURS]
     NT = tile_ids.shape[0]
     NB = bonus_ids.shape[0]
@@ -1056,7 +1060,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         cur = 0
         sc[S_TURN] = 1
         turns[0] = 1
-        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
+        if not drop_refill:
+            _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
         over = False
         while sc[S_TURN] <= turn_limit:
             final = sc[S_FINAL] != 0
@@ -1148,6 +1153,9 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                                 n += 1
                         col_len[c] = n
                     sc[S_TAKEN] = taken
+                    if drop_refill:  # window_refill: drop_step, the refill ends the drop step
+                        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last,
+                                       end_empties)
                     draw = thunder_draw[bottom - 1] if 0 < bottom <= thunder_draw.shape[0] else 0
                     nd = min(draw, sc[S_THN])
                     for i in range(nd):
@@ -1212,6 +1220,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                             for i in range(bi, sc[S_OFFN] - 1):
                                 offer[i] = offer[i + 1]
                             sc[S_OFFN] -= 1
+                elif drop_refill:  # no drop path: a window left short earlier is topped up
+                    _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
             # ---------------------------------------------------------------- placements
             p = cur
             while True:
@@ -1343,7 +1353,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
                         sc[S_DISCN] += 1
                 sc[S_HANDN] = 0
             # ---------------------------------------------------------------- cloud tokens
-            if not final or final_every:
+            if not final or final_clouds:
                 counts[:] = 0
                 for i in range(comp_n[p]):
                     if c_sym[comp[p, i]] >= 0:
@@ -1375,7 +1385,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             if sc[S_TRIGGER] != TRIGGER_NONE and cur == P - 1:
                 cur = 0
                 sc[S_FINAL] = 1
-                if final_every:
+                if final_fresh_usable:
                     for q in range(P):
                         for s in range(held_n[q]):
                             hfresh[q, s] = 0
@@ -1383,7 +1393,8 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
             cur = (cur + 1) % P
             sc[S_TURN] += 1
             turns[cur] += 1
-            _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
+            if not drop_refill:
+                _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
             for s in range(held_n[cur]):
                 hfresh[cur, s] = 0
         # ------------------------------------------------------------------ outcome and tally

@@ -494,7 +494,8 @@ SECTIONS = (("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.tu
             ("rules.end.title", "rules.end"), ("rules.score.title", "rules.score"))
 
 
-HOUSE_RULES = ("bag_empties", "final_placement", "bonus_per_tile", "wild_bonus", "bonus_refill")
+HOUSE_RULES = ("bag_empties", "window_refill", "final_last_turn_card", "final_clouds", "bonus_per_tile",
+               "wild_bonus", "bonus_refill")
 """The house-rule switches of `game.rules`; the rules card prints the kit's reading of each."""
 
 

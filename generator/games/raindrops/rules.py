@@ -16,11 +16,16 @@ Interpretations where the rulebook is silent (documented so the tests can pin th
 - "The bag empties" (house rule `bag_empties`): at the moment its last tile is drawn (default, the seed's
   「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is reshuffled
   into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
+- House rule `window_refill`: the window is refilled from the bag in the drop step, right after the tiles
+  left slide down (default, the seed's 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」 inside step 2, and
+  its example refills (D) within Olivia's turn), also after a drop that found no path; or at the start of the
+  next player's turn. The timing decides in whose turn the bag empties: under drop_step the last seat's drop
+  that empties it the last time ends the game after that turn.
 - The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
   the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
-  tiles and bonus tiles (no new cards). House rule `final_placement`: on every held card, also one taken in
-  the last turn, and cards completed then earn cloud tokens when the player ends the placement (default), or
-  only on cards held before the last turn and no cloud tokens.
+  tiles and bonus tiles (no new cards). House rule `final_last_turn_card`: on every held card, also one taken
+  in the last turn (default), or only on cards held before the last turn. House rule `final_clouds`: cards
+  completed then earn cloud tokens when the player ends the placement (default), or none.
 - House rule `bonus_per_tile`: one bonus tile over one half of a raindrop tile (default) or one on each half.
 - House rule `bonus_refill`: before taking a bonus tile from a short offer the player chooses whether to
   refill it (default, `RefillBonus`), or it is always refilled.
@@ -75,8 +80,12 @@ class Params:
     thunder_draw: tuple[int, ...]
     bag_empties: str = "last_tile_drawn"
     """House rule (see `game.rules.bag_empties`): "last_tile_drawn" or "tile_needed"."""
-    final_placement: str = "every_card_with_clouds"
-    """House rule: "every_card_with_clouds" or "older_cards_no_clouds"."""
+    window_refill: str = "drop_step"
+    """House rule: "drop_step" (the dropping player's turn refills the window) or "next_turn"."""
+    final_last_turn_card: str = "usable"
+    """House rule: "usable" (the final placement may use a card taken in the last turn) or "not_usable"."""
+    final_clouds: str = "earned"
+    """House rule: "earned" (cards completed in the final placement earn cloud tokens) or "not_earned"."""
     bonus_per_tile: str = "one_half"
     """House rule: "one_half" (one bonus tile over a raindrop tile) or "both_halves"."""
     bonus_refill: str = "by_choice"
@@ -96,8 +105,9 @@ class Params:
                    reserve_slots=r.reserve_slots, bonus_max_tiles=r.bonus_max_tiles,
                    bonus_offer=spec.bonus_tiles.offer, end_cards=r.end_cards,  # type: ignore[attr-defined]
                    end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw),
-                   bag_empties=r.bag_empties, final_placement=r.final_placement, bonus_per_tile=r.bonus_per_tile,
-                   bonus_refill=r.bonus_refill)
+                   bag_empties=r.bag_empties, window_refill=r.window_refill,
+                   final_last_turn_card=r.final_last_turn_card, final_clouds=r.final_clouds,
+                   bonus_per_tile=r.bonus_per_tile, bonus_refill=r.bonus_refill)
 
 
 # ----------------------------------------------------------------------------------------------- actions
@@ -728,6 +738,8 @@ class Raindrops:
                 if not trusted and self.drop_paths(st):
                     raise RuleViolation("a drop path exists, so the drop cannot be skipped")
                 self._say(st, "  no drop path: nothing taken")
+                if self.params.window_refill == "drop_step":
+                    self._refill_window(st)  # a window left short by an earlier refill is topped up here
                 st.phase = "place"
                 return
             why = None if trusted else self.path_problem(st, a.cells)
@@ -836,7 +848,8 @@ class Raindrops:
         st.turn += 1
         ps = st.players[st.current]
         ps.turns += 1
-        self._refill_window(st)
+        if self.params.window_refill == "next_turn":
+            self._refill_window(st)
         for h in ps.held:
             h.fresh = False
         st.phase = "special"
@@ -856,6 +869,8 @@ class Raindrops:
         if st.log is not None:
             self._say(st, f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
                           f"{[self.tile_text(t) for t in st.hand]}")
+        if self.params.window_refill == "drop_step":
+            self._refill_window(st)  # the drop step ends with the refill; the bag may empty in this turn
         draw = self.params.thunder_draw[bottom - 1] if 0 < bottom <= len(self.params.thunder_draw) else 0
         drawn = [st.thunder_stack.pop(0) for _ in range(min(draw, len(st.thunder_stack)))]
         if len(drawn) == 1:
@@ -953,7 +968,7 @@ class Raindrops:
         if st.end_trigger is not None and st.current == n - 1:
             st.current = 0
             st.phase = "final"
-            if self.params.final_placement == "every_card_with_clouds":
+            if self.params.final_last_turn_card == "usable":
                 for p in st.players:  # the final placement is the next chance to use a card taken last turn
                     for h in p.held:
                         h.fresh = False
@@ -963,7 +978,7 @@ class Raindrops:
         self._begin_turn(st)
 
     def _next_final(self, st: State) -> None:
-        if self.params.final_placement == "every_card_with_clouds":
+        if self.params.final_clouds == "earned":
             self._take_clouds(st)
         if st.current + 1 < len(st.players):
             st.current += 1

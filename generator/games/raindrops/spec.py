@@ -203,12 +203,29 @@ class Rules(SpecModel):
         description="When the bag 'empties' (it counts toward end_bag_empties and the discards go back in): "
                     "last_tile_drawn = the moment its last tile is drawn (the seed's words 「袋が空になると」, literal); "
                     "tile_needed = only when a tile is next needed and the bag has none.")
-    final_placement: Literal["every_card_with_clouds", "older_cards_no_clouds"] = Field(
-        "every_card_with_clouds",
-        description="The placement after the last round: every_card_with_clouds = reserve tiles may go on every "
-                    "held card, also one taken in the player's last turn, and a card completed then earns cloud "
-                    "tokens at once (the seed: 「ただちにそのトークンを獲得します」, literal); older_cards_no_clouds = a card "
-                    "taken in the last turn stays unusable and the final placement earns no cloud tokens.")
+    window_refill: Literal["drop_step", "next_turn"] = Field(
+        "drop_step",
+        description="When the window is refilled from the bag: drop_step = at the end of the drop step of the "
+                    "player who dropped (the seed's step 2: 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」, "
+                    "and its example refills within the dropping player's turn, literal), so a bag emptied by "
+                    "the last seat's drop ends the game after that round; next_turn = at the start of the next "
+                    "player's turn (「ターン順で次のプレイヤーが…補充します」 read as the next player's own turn), "
+                    "so that emptying counts in the next round and every player plays one more turn.")
+    final_last_turn_card: Literal["usable", "not_usable"] = Field(
+        "usable",
+        description="In the placement after the last round (「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶"
+                    "カードに置いて完成させることができます」): usable = reserve tiles may go on every held card, also "
+                    "one taken in the player's last turn (the wait 「この時点で、取ったばかりの記憶カードにタイルを置く"
+                    "ことはできません。次のターンまで待つ必要があります」 holds only within that turn, and the final "
+                    "placement names no exception, literal); not_usable = a card taken in the last turn stays "
+                    "unusable, as there is no next turn.")
+    final_clouds: Literal["earned", "not_earned"] = Field(
+        "earned",
+        description="Whether cards completed in the placement after the last round earn cloud tokens: earned = "
+                    "yes, when the player ends the placement (the seed: 「シンボルが一致したら、ただちにそのトークン"
+                    "を獲得します」, literal); not_earned = no, cloud tokens are taken only in step 4 of a turn. "
+                    "(With final_last_turn_card: not_usable this was the former final_placement: "
+                    "older_cards_no_clouds.)")
     bonus_per_tile: Literal["one_half", "both_halves"] = Field(
         "one_half",
         description="Bonus tiles laid over one raindrop tile: one_half = at most one, changing one of its two "

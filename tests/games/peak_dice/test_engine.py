@@ -329,7 +329,9 @@ HOUSE_RULES = [
     {"miss_track_full": "capped"},
     {"final_turn_miss": "taken"},
     {"column_score": "second_lowest"},
-    {"step_b": "optional", "miss_track_full": "capped", "final_turn_miss": "taken", "column_score": "second_lowest"},
+    {"sheet_full_in_b": "step_c_played"},
+    {"step_b": "optional", "miss_track_full": "capped", "final_turn_miss": "taken", "column_score": "second_lowest",
+     "sheet_full_in_b": "step_c_played"},
 ]
 
 
@@ -355,7 +357,7 @@ def test_every_house_rule_setting_compiled_equals_pure(rules) -> None:
 def test_each_switch_changes_self_play() -> None:
     """Flipping any one switch changes the tallies of the same seeded games (the kernel reads every one)."""
     base = play(build_tables(make_spec(miss_boxes=3)), ["planner"] * 3, 300, seed_state(2), 40)
-    for rules in HOUSE_RULES[:4]:
+    for rules in HOUSE_RULES[:5]:
         other = play(build_tables(make_spec(rules=rules, miss_boxes=3)), ["planner"] * 3, 300, seed_state(2), 40)
         assert not np.array_equal(base["games.scores"], other["games.scores"]), rules
 

@@ -331,3 +331,33 @@ def test_protocol_rolls_come_from_the_numpy_generator_and_rolls_are_not_moves() 
     table = game.apply(table, Reroll((0, 1)))  # the two re-rolled dice come from the same generator
     assert table.state.faces[:2] == (int(expect.integers(6)), int(expect.integers(6)))
     assert table.state.phase == "b" and game.to_move(table) == 0
+
+
+def _active_fills_in_b(rules: dict) -> tuple[Game, State]:
+    """Player 0, active, has one circle left (yellow, after 8) and rolls yellow 4: her B write fills the sheet."""
+    g = Game(make_spec(rules=rules), 2)
+    almost = ((3, 5, 7, 9, 14, 12, 10, 8, 6),) * 3 + ((3, 5, 7, 9, 14, 12, 10, 8),)
+    p1 = ((3,), (3,), (3,), (3,))
+    s = at_step_b(g, (almost, p1), [1, 1, 1, 1, 1, 2])  # every sum 4
+    return g, g.apply(s, Write(0, YELLOW))
+
+
+def test_a_sheet_filled_in_step_b_ends_the_game_before_anyone_plays_step_c() -> None:
+    """Seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了します」 — at once: the
+    sheet filled in step B ends the game before step C, so the other player does not write this roll
+    (house rule sheet_full_in_b: game_ends). A sheet filled in step C ends it only once the step is over, since
+    every player writes in C together (「手番プレイヤーを含むすべてのプレイヤーは…それぞれ選んで」; see
+    test_no_miss_when_another_sheet_fills_in_c_the_game_ends_at_once)."""
+    g, s = _active_fills_in_b({})
+    assert s.phase == "over" and s.end == "sheet_full" and s.sheets[1] == ((3,), (3,), (3,), (3,))
+    assert g.legal_actions(s) == [] and s.misses == (0, 0)
+
+
+def test_a_sheet_filled_in_step_b_lets_everyone_play_step_c_if_the_switch_says_so() -> None:
+    g, s = _active_fills_in_b({"sheet_full_in_b": "step_c_played"})
+    assert s.phase == "c" and g.actor(s) == 0
+    assert g.legal_actions(s) == [Pass(0)]             # a full sheet has nothing left to write
+    s = g.apply(s, Pass(0))
+    assert g.actor(s) == 1 and Write(1, RED) in g.legal_actions(s)
+    s = g.apply(s, Write(1, RED))                      # red 4 after 3: the other player still writes
+    assert s.phase == "over" and s.end == "sheet_full" and s.sheets[1][2] == (3, 4) and s.misses == (0, 0)

@@ -121,12 +121,12 @@ def test_the_kernel_python_function_gives_the_compiled_tally(mode: str) -> None:
 
 def test_house_rules_change_compiled_games() -> None:
     """Each switch is honoured by the kernel: flipping it changes the tallies of the same seeded games."""
-    base = run(_sim(3, mode="gap"), 8, seed=33)
+    base = run(_sim(3, mode="gap"), 8, seed=35)  # seed 35: a final completion earns a cloud in one game
     for switch, value in HOUSE_RULES[1::2]:
         if switch == "wild_bonus":
-            other = run(_sim(3, bonus=bonus28("two_colours"), mode="gap"), 8, seed=33)
+            other = run(_sim(3, bonus=bonus28("two_colours"), mode="gap"), 8, seed=35)
         else:
-            other = run(_sim(3, dataclasses.replace(PARAMS, **{switch: value}), mode="gap"), 8, seed=33)
+            other = run(_sim(3, dataclasses.replace(PARAMS, **{switch: value}), mode="gap"), 8, seed=35)
         assert any(not np.array_equal(base[k], other[k]) for k in base), switch
 
 

@@ -167,8 +167,8 @@ def test_every_page_rendered_has_ink_and_colour(built, tmp_path):
         assert ink > 0.002 * im.width * im.height, f"page {i + 1} looks blank"
 
 
-FLIPPED = {"bag_empties": ("last_tile_drawn", "tile_needed"),
-           "final_placement": ("every_card_with_clouds", "older_cards_no_clouds"),
+FLIPPED = {"bag_empties": ("last_tile_drawn", "tile_needed"), "window_refill": ("drop_step", "next_turn"),
+           "final_last_turn_card": ("usable", "not_usable"), "final_clouds": ("earned", "not_earned"),
            "bonus_per_tile": ("one_half", "both_halves"), "wild_bonus": ("two_colours", "all_colours"),
            "bonus_refill": ("by_choice", "always")}
 

@@ -128,8 +128,9 @@ def test_drop_takes_every_touched_tile_once_and_the_rest_slide_down() -> None:
     g.apply(st, Drop(BLUE))
     taken = [before[1][3][0], before[0][3][0], before[0][2][0], before[1][2][0], before[2][1][0]]
     assert sorted(st.hand) == sorted(taken)
-    assert st.columns[0] == before[0][:2] and st.columns[1] == before[1][:2]
-    assert st.columns[2] == [before[2][0], before[2][2], before[2][3]]   # slid down over the gap
+    assert st.columns[0][:2] == before[0][:2] and st.columns[1][:2] == before[1][:2]
+    assert st.columns[2][:3] == [before[2][0], before[2][2], before[2][3]]   # slid down over the gap
+    assert [len(c) for c in st.columns] == [4, 4, 4]                     # and refilled in the drop step
     assert st.phase == "place"                                           # 5 tiles: no bonus tile
     assert st.tile_count() == 84
 
@@ -196,7 +197,8 @@ def test_two_bottom_row_tiles_draw_two_keep_one_other_under_the_stack() -> None:
         g.apply(st, KeepThunder(999))
     g.apply(st, KeepThunder(second))
     assert st.players[0].thunder == [second] and st.thunder_stack[-1] == first and len(st.thunder_stack) == 9
-    assert len(st.hand) == 8 and st.columns == [[], []]
+    assert len(st.hand) == 8 and [len(c) for c in st.columns] == [4, 4]   # emptied, then refilled
+    assert not set(st.hand) & {t for c in st.columns for t, _ in c}
 
 
 def test_no_thunder_without_a_bottom_row_tile() -> None:
@@ -478,43 +480,114 @@ def test_a_game_needs_two_to_four_players(players) -> None:
         game().new_state(players, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("when, at_draw, at_need", [("last_tile_drawn", 1, 1), ("tile_needed", 0, 1)])
-def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need) -> None:
-    # seed: 「袋が空になると、一時的にプレイが中断されます」: house rule bag_empties
-    g, st = start(players=2, bag_empties=when)
-    g.apply(st, NoSpecial())
-    g.apply(st, Drop(((0, 0),)))
-    need = sum(g.params.tiles_per_column - len(c) for c in st.columns)
-    st.discard.extend(st.bag[:-need])      # exactly the tiles the next refill needs stay in the bag
-    st.bag = st.bag[-need:]
+def _finish_turn(g, st) -> None:
+    """The rest of a turn after the drop: refill the bonus offer, take a bonus tile, end the placement."""
     if st.phase == "refill":
         g.apply(st, RefillBonus(True))
     if st.phase == "bonus":
         g.apply(st, TakeBonus(st.bonus_offer[0]))
-    g.apply(st, EndPlacement(()))          # seat 1 begins: the window takes the bag's last tiles
+    g.apply(st, EndPlacement(()))
+
+
+def _leave_in_bag(st, n: int) -> None:
+    """Move all but the last `n` tiles of the bag (the next ones drawn) to the discard pile."""
+    st.discard.extend(st.bag[:-n])
+    st.bag = st.bag[-n:]
+
+
+@pytest.mark.parametrize("refill", ["drop_step", "next_turn"])
+@pytest.mark.parametrize("when, at_draw, at_need", [("last_tile_drawn", 1, 1), ("tile_needed", 0, 1)])
+def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need, refill) -> None:
+    # seed: 「袋が空になると、一時的にプレイが中断されます」: house rule bag_empties (under either window_refill)
+    g, st = start(players=2, bag_empties=when, window_refill=refill)
+    g.apply(st, NoSpecial())
+    if refill == "drop_step":
+        _leave_in_bag(st, 1)               # the drop below takes 1 tile: its refill draws the bag's last tile
+    g.apply(st, Drop(((0, 0),)))
+    if refill == "next_turn":
+        _leave_in_bag(st, sum(g.params.tiles_per_column - len(c) for c in st.columns))
+    _finish_turn(g, st)                    # by seat 1's turn the window has taken the bag's last tile
     assert st.bag_empties == at_draw and (len(st.bag) > 0) == (at_draw == 1)
     assert st.tile_count() == 84
     g.apply(st, NoSpecial())
     g.apply(st, Drop(((0, 0),)))
-    if at_draw == 0:
+    if at_draw == 0 and refill == "next_turn":
         assert st.bag == []
-    if st.phase == "refill":
-        g.apply(st, RefillBonus(True))
-    if st.phase == "bonus":
-        g.apply(st, TakeBonus(st.bonus_offer[0]))
-    g.apply(st, EndPlacement(()))          # seat 0 begins: a tile is needed
+    _finish_turn(g, st)                    # a tile was needed (seat 1's drop step, or seat 0's turn start)
     assert st.bag_empties == at_need and st.tile_count() == 84
 
 
-@pytest.mark.parametrize("mode", ["every_card_with_clouds", "older_cards_no_clouds"])
-def test_final_placement_on_a_card_taken_in_the_last_turn(mode) -> None:
-    # seed: 「各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができます」 and clouds
-    # 「ただちにそのトークンを獲得します」: house rule final_placement
-    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"),
-                                    *(card(i, ["OB"], 2) for i in range(1, 20))), final_placement=mode)
+def test_the_dropping_player_refills_the_window_in_the_same_turn() -> None:
+    """The seed's step 2 ends with the refill: 「タイルを取った後、ボードを少し傾けて、まだボード上に残っているタイル
+    が下に滑って隙間を埋めるようにします。その後、袋から引いた新しい雨粒タイルでボードを埋めます。」 and its example
+    does it within Olivia's turn: 「最後に、ボードを傾けてタイルを滑らせます(C)。ターン順で次のプレイヤーが窓ボードに新しい
+    タイルを補充します(D)。」 (house rule window_refill: drop_step)."""
+    g, st = start()
+    set_window(st, WINDOW)
+    bag = list(st.bag)
+    g.apply(st, NoSpecial())
+    g.apply(st, Drop(BLUE))                                  # 5 tiles: columns 0 and 1 lose 2, column 2 one
+    assert st.current == 0 and st.phase == "place"           # still Olivia's turn
+    drawn = list(reversed(bag[-5:]))                         # drawn from the end of the bag
+    assert [t for t, _ in st.columns[0][2:]] == drawn[:2]    # columns left to right, each bottom to top
+    assert [t for t, _ in st.columns[1][2:]] == drawn[2:4] and st.columns[2][3][0] == drawn[4]
+    assert st.bag == bag[:-5] and st.tile_count() == 84
+
+
+def test_next_turn_refill_leaves_the_window_short_until_the_next_player_begins() -> None:
+    g, st = start(window_refill="next_turn")
+    set_window(st, WINDOW)
+    g.apply(st, NoSpecial())
+    g.apply(st, Drop(BLUE))
+    assert [len(c) for c in st.columns] == [2, 2, 3]
+    g.apply(st, EndPlacement(()))
+    assert st.current == 1 and [len(c) for c in st.columns] == [4, 4, 4]
+
+
+@pytest.mark.parametrize("refill, more_turns", [("drop_step", 0), ("next_turn", 1)])
+def test_the_last_seat_emptying_the_bag_again_ends_the_game_after_its_turn(refill, more_turns) -> None:
+    """「袋が2回目に空になったら、袋を補充し、すべてのプレイヤーが同じターン数を行うまでプレイを続けます(開始
+    プレイヤーの右側にいるプレイヤーで終了します)」: when the last seat's drop empties the bag the second time, the
+    refill in its own drop step (drop_step) counts the emptying in that turn and the round is already complete;
+    refilled at the start of seat 0's turn (next_turn) the emptying falls in the next round and every player
+    plays one more turn."""
+    g, st = start(players=3, window_refill=refill)
+    for _ in range(2):                                      # seats 0 and 1 play a plain turn
+        g.apply(st, NoSpecial())
+        g.apply(st, Drop(((0, 0),)))
+        _finish_turn(g, st)
+    st.bag_empties = 1                                      # the bag has emptied once already
+    assert st.current == 2 and st.end_trigger is None
+    g.apply(st, NoSpecial())
+    if refill == "drop_step":
+        _leave_in_bag(st, 1)
+    g.apply(st, Drop(((0, 0),)))                            # takes 1 tile; the refill draws the bag's last one
+    if refill == "next_turn":
+        _leave_in_bag(st, 1)
+    assert st.end_trigger == ("bag" if refill == "drop_step" else None)
+    _finish_turn(g, st)
+    for _ in range(3 * more_turns):                          # the extra round under next_turn
+        assert st.end_trigger == "bag" and st.phase == "special"
+        g.apply(st, NoSpecial())
+        g.apply(st, Drop(((0, 0),)))
+        _finish_turn(g, st)
+    assert st.phase == "final" and st.current == 0 and st.bag_empties == 2
+    assert [p.turns for p in st.players] == [1 + more_turns] * 3
+
+
+@pytest.mark.parametrize("clouds", ["earned", "not_earned"])
+@pytest.mark.parametrize("last_turn_card", ["usable", "not_usable"])
+def test_final_placement_on_a_card_taken_in_the_last_turn(last_turn_card, clouds) -> None:
+    """「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができますが、新しいカードを
+    引くことはありません」: house rule final_last_turn_card (whether the wait 「この時点で、取ったばかりの記憶カードに
+    タイルを置くことはできません。次のターンまで待つ必要があります」 still holds when there is no next turn); and
+    「シンボルが一致したら、ただちにそのトークンを獲得します」: house rule final_clouds. The two are independent."""
+    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"), card(902, ["OB"], 2),
+                                    *(card(i, ["OB"], 2) for i in range(1, 20))),
+                  final_last_turn_card=last_turn_card, final_clouds=clouds)
     ps = st.players[1]
     ps.completed = [901]                  # one rain card done; a second rain card earns the rain cloud
-    ps.held = [Held(900, fresh=True, since=1)]
+    ps.held = [Held(900, fresh=True, since=1), Held(902, since=0)]   # 900 taken in the last turn, 902 older
     ps.reserve = [next(t for t in sorted(st.bag) if TILES[t].a == (B,) and TILES[t].b == (O,)),
                   next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,))]
     for t in ps.reserve:
@@ -525,16 +598,21 @@ def test_final_placement_on_a_card_taken_in_the_last_turn(mode) -> None:
     assert st.phase == "final" and st.current == 0
     g.apply(st, EndPlacement(tuple(st.players[0].reserve)))
     place = Place(ps.reserve[0], 0, ((0, 1), (0, 0)))
-    if mode == "older_cards_no_clouds":
-        assert g.place_problem(st, place) is not None and g.placements(st) == []
+    assert g.place_problem(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0)))) is None  # the older card: always
+    if last_turn_card == "not_usable":
+        assert g.place_problem(st, place) is not None and all(a.slot == 1 for a in g.placements(st))
+        g.apply(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0))))       # completes 902, a second rain card
+        assert ps.completed == [901, 902] and ps.clouds == []
         g.apply(st, EndPlacement(tuple(ps.reserve)))
-        assert ps.completed == [901] and ps.clouds == []
+        assert st.phase == "over"
+        assert [g.clouds[c].type for c in ps.clouds] == (["rain"] if clouds == "earned" else [])
         return
     g.apply(st, place)
     g.apply(st, Place(ps.reserve[0], 0, ((1, 0), (1, 1))))
     assert ps.completed == [901, 900] and st.phase == "final" and ps.clouds == []
     g.apply(st, EndPlacement(()))
-    assert st.phase == "over" and [g.clouds[c].type for c in ps.clouds] == ["rain"]
+    assert st.phase == "over"
+    assert [g.clouds[c].type for c in ps.clouds] == (["rain"] if clouds == "earned" else [])
 
 
 @pytest.mark.parametrize("rule, ok", [("one_half", False), ("both_halves", True)])

@@ -105,7 +105,8 @@ def test_balance_report_simulation_reads_every_house_rule_from_the_spec() -> Non
     from generator.spec.kit import load_kit
 
     spec = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops").game
-    flips = {"bag_empties": "tile_needed", "final_placement": "older_cards_no_clouds",
+    flips = {"bag_empties": "tile_needed", "window_refill": "next_turn", "final_last_turn_card": "not_usable",
+             "final_clouds": "not_earned",
              "bonus_per_tile": "both_halves", "wild_bonus": "all_colours", "bonus_refill": "always"}
     literal = simulation(spec, deck54(), 3, "greedy")
     assert all(len(b.colours) == 2 for b in literal.bonus if b.wild)
