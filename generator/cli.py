@@ -243,8 +243,8 @@ def export(
 ) -> None:
     """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
     def go() -> None:
-        from generator.exporting import ExportOptions
-        from generator.exporting import export as do_export
+        from generator.export import ExportOptions
+        from generator.export import export as do_export
 
         if seed is not None and seed < 0:
             _fail(f"--seed: expected a number >= 0; got {seed}")

@@ -13,15 +13,15 @@ ALLOWED = {
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
-    "export": {"layout", "spec", "i18n"},
-    "render": {"layout", "engine", "spec", "export"},
+    "exportplan": {"layout", "spec", "i18n"},  # export plans as data (TTS sheets, card files); `export.py` runs them
+    "render": {"layout", "engine", "spec", "exportplan"},
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
 GROUND = {"errors", "units", "resources", "__init__"}
 REGISTRY = "generator.games.registry"  # ground floor: strings only, every room may look a game up
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
-HALLWAY = {"cli", "__main__", "build", "checking", "exporting", "serve"}  # serve: the preview server calls the build
+HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve"}  # serve: the preview server calls the build
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2"}
 
 

@@ -8,7 +8,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.export.plan import (
+from generator.exportplan.plan import (
     POD_SIZES,
     TTS_MAX_PX,
     Card,
@@ -17,9 +17,9 @@ from generator.export.plan import (
     tts_card_px,
     tts_sheets,
 )
-from generator.export.tts import DeckImages, deck_object
+from generator.exportplan.tts import DeckImages, deck_object
 from generator.layout.ops import Page, Place, Rect
-from generator.render.export import tts_images, write_tts_deck
+from generator.render.export_images import tts_images, write_tts_deck
 from generator.units import CARD_PRESETS, mm
 
 ROOT = Path(__file__).resolve().parents[2]
