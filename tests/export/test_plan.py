@@ -91,14 +91,22 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cards", "--size", "a5"], "error: --size: expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'a5'\n"),
-    (["--tts", "--format", "gif"], "error: --format: expected one of png, jpeg; got 'gif'\n"),
-    (["--tts", "--format", "jpeg", "--quality", "0"], "error: --quality: expected a number in 1..100; got 0\n"),
-    (["--cards", "--dpi", "20"], "error: --dpi: expected a number in 72..1200; got 20\n"),
+    (["--cards", "--size", "a5"], "Error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'a5'\n"),
+    (["--tts", "--format", "gif"], "Error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
+    (["--tts", "--format", "jpeg", "--quality", "0"], "Error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
+    (["--cards", "--dpi", "20"], "Error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
+])
+def test_bad_export_options_are_usage_errors_exit_2_and_nothing_written(tmp_path, args, message):
+    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
+    assert res.exit_code == 2 and res.stderr.endswith(message), res.stderr
+    assert not (tmp_path / "o" / "rummy_cards").exists()
+
+
+@pytest.mark.parametrize("args, message", [
     ([], "error: nothing to export: pass --tts and/or --cards\n"),
     (["--tts", "--lang", "fr"], "error: --lang: expected a comma-separated list of en, ja, es; got fr\n"),
 ])
-def test_bad_export_options_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
+def test_bad_export_requests_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
     res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
     assert (res.exit_code, res.stderr) == (1, message)
     assert not (tmp_path / "o" / "rummy_cards").exists()
