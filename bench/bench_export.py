@@ -28,9 +28,9 @@ def main() -> None:
     import numpy as np
 
     from generator.build import compose_one, load_kits, print_data, shipped_kits, with_print
-    from generator.export.plan import decks_and_boards
-    from generator.exporting import ExportOptions, export
-    from generator.render.export import write_tts_deck
+    from generator.export import ExportOptions, export
+    from generator.exportplan.plan import decks_and_boards
+    from generator.render.export_images import write_tts_deck
     from generator.render.fonts import text_width
     from generator.render.pilraster import draw_page
     from generator.render.raster import rasterize

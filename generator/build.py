@@ -18,7 +18,6 @@ from typing import Any
 
 import generator.games.registry as registry
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, RenderError, SpecError
-from generator.games.registry import GamePlugin
 from generator.i18n.texts import Texts, missing_ids
 from generator.layout.compose import Component, Context, compose_kit, composer, template_context
 from generator.layout.imposition import calibration_pages
@@ -35,11 +34,6 @@ def shipped_kits() -> list[Path]:
     """Every kit folder shipped in layouts/ (those holding a kit.yaml), sorted."""
     root = layouts_dir()
     return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
-
-
-def game_module(game_id: str) -> GamePlugin:
-    """The plugin of a game (its rules, balance and layout, loaded on first use)."""
-    return registry.get(game_id)
 
 
 # ------------------------------------------------------------------ load
@@ -87,7 +81,7 @@ def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
 def check_kit(kit: Kit) -> list[Problem]:
     """Static legality: the game's own checks, known components, catalogs that parse as templates."""
     problems: list[Problem] = []
-    for key, message in game_module(kit.game_id).legal_problems(kit.game):
+    for key, message in registry.get(kit.game_id).legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
     known = composer(kit.game_id).component_ids()
     en = kit.catalogs["en"].messages
@@ -127,7 +121,7 @@ def translation_warnings(kit: Kit) -> list[str]:
 def print_data(kit: Kit, seed: int) -> dict[str, Any]:
     """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
     asked of the game's rules package once per build; composers read it from Context.extras."""
-    return game_module(kit.game_id).printed_data(kit.game, seed)
+    return dict(registry.get(kit.game_id).print_data()(kit.game, seed))
 
 
 @dataclass
@@ -202,10 +196,7 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
         kit_paper = paper or kit.print.paper
         kit_seed = kit.meta.seed if seed is None else seed
         extras = print_data(kit, kit_seed)
-        chosen = [l for l in (langs or kit.meta.languages)]
-        for lang in chosen:
-            if lang not in kit.meta.languages:
-                raise KitError(f"{kit.display}: kit.languages: the kit ships {', '.join(kit.meta.languages)}; --lang asked for {lang!r}")
+        chosen = kit.chosen_languages(langs)
         for lang in chosen:
             if progress:
                 progress(f"{kit.meta.id}/{lang}")
@@ -546,10 +537,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         measure = kit_measure(kit, base_measure)
         kit_paper = paper or kit.print.paper
         kit_seed = kit.meta.seed if seed is None else seed
-        chosen = list(langs or kit.meta.languages)
-        for lang in chosen:
-            if lang not in kit.meta.languages:
-                raise KitError(f"{kit.display}: kit.languages: the kit ships {', '.join(kit.meta.languages)}; --lang asked for {lang!r}")
+        chosen = kit.chosen_languages(langs)
         catalogs = with_tool_catalogs(kit)
         extras: dict[str, Any] | None = None
         for lang in chosen:

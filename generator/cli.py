@@ -1,4 +1,9 @@
-"""The hallway: parses arguments, calls the rooms, turns KitError into a message and exit code 1."""
+"""The hallway: parses arguments, calls the rooms, turns KitError into a message and exit code 1.
+
+Every option is checked by its type or a callback as it is parsed: a bad option is a usage error (exit 2,
+a message naming the option, the value given and what is allowed), before anything runs. The closed sets and
+caps come from `generator.spec.choices`, shared with the spec models. The rooms are imported inside the
+commands, so `pnpkit --help` and `validate` load no self-play kernels (numba), rasteriser or statistics."""
 
 from __future__ import annotations
 
@@ -8,21 +13,30 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from generator.errors import KitError
+from generator.errors import KitError, OptionError
+from generator.spec.choices import MAX_GAMES, MAX_SEED, Duplex, Paper, PrintMode
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+if TYPE_CHECKING:
+    from rich.console import Console
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play.")
-out_console = Console()
-err_console = Console(stderr=True)
 
-PAPERS = ("a4", "letter", "a3")
+
+@cache
+def _console(stderr: bool = False) -> Console:
+    """The rich console of stdout (or stderr), made on first use (rich is not loaded for --help)."""
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
 
 
 def _fail(message: str) -> None:
@@ -52,20 +66,20 @@ def _langs(value: str | None) -> list[str] | None:
 
     bad = [v for v in out if not LANGUAGE_TAG.fullmatch(v)]
     if bad:  # which of them the kit ships is checked against kit.languages
-        _fail(f"--lang: expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(bad)}")
+        raise _bad(f"--lang: expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(bad)}")
     return out
 
 
 @contextmanager
 def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
     """A rich progress bar on a terminal; silent otherwise."""
-    if not err_console.is_terminal:
+    if not _console(stderr=True).is_terminal:
         yield lambda *a, **k: None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True) as prog:
+                  console=_console(stderr=True), transient=True) as prog:
         task = prog.add_task(label, total=total)
 
         def advance(step: Any = 1, **_: Any) -> None:
@@ -108,7 +122,7 @@ def _run(fn: Callable[[], None]) -> None:
         fn()
     except KitError as e:
         sys.stderr.write(f"error: {_clean(str(e))}\n")
-        raise typer.Exit(1) from None
+        raise typer.Exit(2 if isinstance(e, OptionError) else 1) from None
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         raise typer.Exit(130) from None
@@ -120,11 +134,15 @@ def _run(fn: Callable[[], None]) -> None:
             signal.signal(signal.SIGTERM, previous)
 
 
-MAX_SEED = 2**63 - 1
-MAX_GAMES = 1_000_000
 #: Core-seconds per 1,000 games per setting of the slowest shipped game's default check (Raindrops full games,
 #: README "Numbers"); the estimate a refused --games prints is an upper bound.
 CORE_SECONDS_PER_1000_GAMES = 45.0
+SERVE_MAX_CHECK_GAMES = 100_000
+"""Most games per setting the preview's 'run check' button may start with (a click, not a night's run)."""
+DPI_RANGE = (72, 1200)
+"""`export --dpi`: pixels per inch of card images."""
+QUALITY_RANGE = (1, 100)
+"""`export --quality`: JPEG quality."""
 
 
 def _cores() -> int:
@@ -145,52 +163,92 @@ def _duration(seconds: float) -> str:
     return f"{days:.0f} days" if days < 1e6 else f"{days:.1e} days"
 
 
-def _check_options(games: int | None, seed: int | None, workers: int | None, dask: str | None) -> int | None:
-    """Refuse impossible `check` options up front (exit 2, nothing run); returns the worker count to use
-    (capped at the cores this process may use, with a warning)."""
-    if games is not None:
-        if games < 1:
-            _usage(f"--games: expected a number >= 1; got {_clip_number(games)}")
-        if games > MAX_GAMES:
-            cores = min(workers or _cores(), _cores())
-            est = min(games, 10**30) / 1000 * CORE_SECONDS_PER_1000_GAMES / max(cores, 1)
-            _usage(f"--games: at most {MAX_GAMES:,} games per setting; got {_clip_number(games)} "
-                   f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})")
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        _usage(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
-    if dask is not None and not dask.strip():
-        _usage("--dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''")
-    if workers is not None:
-        if workers < 1:
-            _usage(f"--workers: expected a number >= 1; got {_clip_number(workers)}")
-        cores = _cores()
-        if workers > cores:
-            sys.stderr.write(f"warning: --workers {_clip_number(workers)} is more than the {cores} cores available; using {cores}\n")
-            return cores
-    return workers
-
-
 def _clip_number(n: int) -> str:
     text = str(n)
     return text if len(text) <= 24 else f"{text[:6]}...({len(text)} digits)"
 
 
-def _usage(message: str) -> None:
-    """A usage error: the options themselves are wrong (exit 2, like the argument parser's own errors)."""
-    sys.stderr.write(f"error: {_clean(message)}\n")
-    raise typer.Exit(2)
+def _bad(message: str) -> typer.BadParameter:
+    """A usage error on the option being parsed: click names the option, prints usage and exits 2."""
+    return typer.BadParameter(_clean(message))
+
+
+def _at_least(low: int, high: int | None = None) -> Callable[[int | None], int | None]:
+    """An option callback: a whole number in low..high (no upper bound when high is None)."""
+
+    def check(value: int | None) -> int | None:
+        if value is not None and (value < low or (high is not None and value > high)):
+            expected = f"a number >= {low}" if high is None else f"a number in {low}..{high}"
+            raise _bad(f"expected {expected}; got {_clip_number(value)}")
+        return value
+
+    return check
+
+
+def _seed(value: int | None) -> int | None:
+    """--seed: 0..MAX_SEED, the rule of kit.seed."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise _bad(f"expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(value)}")
+    return value
+
+
+def _check_games(value: int | None) -> int | None:
+    """check --games: 1..MAX_GAMES; a refused large count says how long it would have taken."""
+    _at_least(1)(value)
+    if value is not None and value > MAX_GAMES:
+        cores = _cores()
+        est = min(value, 10**30) / 1000 * CORE_SECONDS_PER_1000_GAMES / max(cores, 1)
+        raise _bad(f"at most {MAX_GAMES:,} games per setting; got {_clip_number(value)} "
+                   f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})")
+    return value
+
+
+def _workers(value: int | None) -> int | None:
+    """--workers: at least 1; more than the cores this process may use is capped, with a warning."""
+    _at_least(1)(value)
+    cores = _cores()
+    if value is not None and value > cores:
+        sys.stderr.write(f"warning: --workers {_clip_number(value)} is more than the {cores} cores available; "
+                         f"using {cores}\n")
+        return cores
+    return value
+
+
+def _dask(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise _bad("expected 'local' or a scheduler address such as tcp://host:8786; got ''")
+    return value
+
+
+def _pod_size(value: str | None) -> str | None:
+    """export --size: a print-on-demand size (the export room's table, read only when the option is given)."""
+    if value is not None:
+        from generator.exportplan.plan import POD_SIZES
+
+        if value not in POD_SIZES:
+            raise _bad(f"expected one of {', '.join(POD_SIZES)}; got {value!r}")
+    return value
+
+
+def _image_format(value: str) -> str:
+    """export --format: an image format the TTS export writes."""
+    from generator.export import FORMATS
+
+    if value not in FORMATS:
+        raise _bad(f"expected one of {', '.join(FORMATS)}; got {value!r}")
+    return value
 
 
 @app.command()
 def build(
     kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
     lang: str | None = typer.Option(None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"),
-    paper: str | None = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
+    paper: Paper | None = typer.Option(None, "--paper", help="paper size (default: the kit's print.paper)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
+    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
-    mode: str | None = typer.Option(None, "--mode", help="home (N-up sheets) | shop (one card per page with bleed and TrimBox); overrides print.mode"),
-    duplex: str | None = typer.Option(None, "--duplex", help="long | short | none; overrides print.duplex"),
+    mode: PrintMode | None = typer.Option(None, "--mode", help="home (N-up sheets) or shop (one card per page with bleed and TrimBox); overrides print.mode"),
+    duplex: Duplex | None = typer.Option(None, "--duplex", help="how the sheet is flipped for the backs; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
     force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
 ) -> None:
@@ -199,17 +257,8 @@ def build(
         from generator.build import build as do_build
         from generator.build import check_out
 
-        if paper is not None and paper not in PAPERS:
-            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {_clean(repr(paper))[:80]}")
-        if seed is not None and not 0 <= seed <= MAX_SEED:
-            _fail(f"--seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(seed)}")
         check_out(out)
-        overrides: dict[str, str] = {}
-        for name, value, allowed in (("mode", mode, ("home", "shop")), ("duplex", duplex, ("long", "short", "none"))):
-            if value is not None:
-                if value not in allowed:
-                    _fail(f"--{name}: expected one of {', '.join(allowed)}; got {value!r}")
-                overrides[name] = value
+        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex)) if value is not None}
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
@@ -217,9 +266,9 @@ def build(
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
-            out_console.print(str(f), highlight=False, soft_wrap=True)
+            _console().print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        out_console.print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
+        _console().print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
                           f"{result.pages} pages in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
                           highlight=False)
@@ -233,24 +282,20 @@ def export(
     cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
     lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for everything random (default: the kit's kit.seed)"),
-    dpi: int = typer.Option(300, "--dpi", help="card images: pixels per inch (72..1200)"),
-    size: str | None = typer.Option(None, "--size", help="card images: tgc-poker | tgc-bridge | tgc-mini | tgc-square "
-                                                             "(default: each deck's own size with the kit's bleed)"),
+    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
+    dpi: int = typer.Option(300, "--dpi", callback=_at_least(*DPI_RANGE), help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})"),
+    size: str | None = typer.Option(None, "--size", callback=_pod_size, help="card images: a print-on-demand size, tgc-poker, tgc-bridge, "
+                                                                              "tgc-mini or tgc-square (default: each deck's own size with the kit's bleed)"),
     base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
-    fmt: str = typer.Option("png", "--format", help="TTS images: png | jpeg"),
-    quality: int = typer.Option(90, "--quality", help="TTS JPEG quality (1..100)"),
-    workers: int | None = typer.Option(None, "--workers", help="processes rasterising in parallel (default: up to 2; 1 = none)"),
+    fmt: str = typer.Option("png", "--format", callback=_image_format, help="TTS images: png or jpeg"),
+    quality: int = typer.Option(90, "--quality", callback=_at_least(*QUALITY_RANGE), help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})"),
+    workers: int | None = typer.Option(None, "--workers", callback=_at_least(1), help="processes rasterising in parallel (default: up to 2; 1 = none)"),
 ) -> None:
     """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
     def go() -> None:
-        from generator.exporting import ExportOptions
-        from generator.exporting import export as do_export
+        from generator.export import ExportOptions
+        from generator.export import export as do_export
 
-        if seed is not None and seed < 0:
-            _fail(f"--seed: expected a number >= 0; got {seed}")
-        if workers is not None and workers < 1:
-            _fail(f"--workers: expected a number >= 1; got {workers}")
         options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
                                 workers=workers)
         paths = _kit_paths(kits)
@@ -259,9 +304,9 @@ def export(
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
-            out_console.print(str(f), highlight=False, soft_wrap=True)
+            _console().print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        out_console.print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
+        _console().print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
     _run(go)
 
@@ -282,7 +327,7 @@ def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (d
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
-            out_console.print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.meta.languages)})", highlight=False)
+            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.meta.languages)})", highlight=False)
     _run(go)
 
 
@@ -307,26 +352,27 @@ def new(
         except KitError:
             shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
             raise
-        out_console.print(f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
+        _console().print(f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
                           f"{made.title_id}); it validates", highlight=False)
         for f in made.files:
-            out_console.print(f"  {f}", highlight=False, soft_wrap=True)
-        out_console.print("next:", highlight=False)
+            _console().print(f"  {f}", highlight=False, soft_wrap=True)
+        _console().print("next:", highlight=False)
         for cmd in (f"pnpkit serve {made.folder}", f"pnpkit validate {made.folder}", f"pnpkit check {made.folder}",
                     f"pnpkit build {made.folder}"):
-            out_console.print(f"  {cmd}", highlight=False, soft_wrap=True)
+            _console().print(f"  {cmd}", highlight=False, soft_wrap=True)
     _run(go)
 
 
 @app.command()
 def serve(
     kit: Path = typer.Argument(..., help="the kit folder to preview"),
-    port: int = typer.Option(8000, "--port", help="TCP port"),
+    port: int = typer.Option(8000, "--port", callback=_at_least(1, 65535), help="TCP port"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
     lang: str | None = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
-    paper: str | None = typer.Option(None, "--paper", help="a4 | letter | a3 (default: the kit's print.paper)"),
-    games: int = typer.Option(200, "--games", help="games per setting the page's 'run check' button starts with"),
+    paper: Paper | None = typer.Option(None, "--paper", help="paper size (default: the kit's print.paper)"),
+    games: int = typer.Option(200, "--games", callback=_at_least(1, SERVE_MAX_CHECK_GAMES),
+                              help="games per setting the page's 'run check' button starts with"),
 ) -> None:
     """Live preview in the browser: every component's pages, rebuilt incrementally when a file of the kit
     changes, validation errors inline, the balance verdicts with a 'run check' button."""
@@ -341,13 +387,8 @@ def serve(
         from generator.spec.kit import LANGUAGE_TAG
 
         if lang is not None and not LANGUAGE_TAG.fullmatch(lang):
-            _fail(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
-        if paper is not None and paper not in PAPERS:
-            _fail(f"--paper: expected one of {', '.join(PAPERS)}; got {paper!r}")
-        if not 1 <= port <= 65535:
-            _fail(f"--port: expected a number in 1..65535; got {port}")
-        check_games = min(max(games, 1), 100_000)
-        run_server(kit, out=out, host=host, port=port, lang=lang, paper=paper, check_games=check_games)
+            raise _bad(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
+        run_server(kit, out=out, host=host, port=port, lang=lang, paper=paper, check_games=games)
     _run(go)
 
 
@@ -355,6 +396,8 @@ def serve(
 def list_kits() -> None:
     """The shipped kits (components, languages) and every registered game (built in or a plugin)."""
     def go() -> None:
+        from rich.table import Table
+
         from generator.build import load_kits, shipped_kits
 
         table = Table(title="shipped kits")
@@ -363,7 +406,7 @@ def list_kits() -> None:
         for k in load_kits(shipped_kits()):
             table.add_row(k.meta.id, k.game_id, ", ".join(c for c, s in k.components.items() if s.enabled),
                           ", ".join(k.meta.languages), str(k.dir))
-        out_console.print(table)
+        _console().print(table)
         from generator.games.registry import BUILTIN, games
 
         known = Table(title="registered games (game.kind)")
@@ -371,8 +414,8 @@ def list_kits() -> None:
             known.add_column(col)
         for gid, plugin in games().items():
             known.add_row(gid, plugin.name or gid, plugin.ruleset,
-                          "built in" if gid in BUILTIN else f"plugin ({plugin.spec.partition(':')[0]})")
-        out_console.print(known)
+                          "built in" if gid in BUILTIN else f"plugin ({plugin.source})")
+        _console().print(known)
     _run(go)
 
 
@@ -382,17 +425,17 @@ def schema(game: str | None = typer.Option(None, "--game", help="print only this
     def go() -> None:
         from generator.spec.schema import kit_schema
 
-        out_console.print_json(json.dumps(kit_schema(game)))
+        _console().print_json(json.dumps(kit_schema(game)))
     _run(go)
 
 
 @app.command()
 def check(
     kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
-    games: int | None = typer.Option(None, "--games", help="games per setting (default: the spec's balance.games)"),
-    seed: int | None = typer.Option(None, "--seed", help="run seed (default: the kit's kit.seed)"),
-    workers: int | None = typer.Option(None, "--workers", help="worker processes (default: all cores)"),
-    dask: str | None = typer.Option(None, "--dask", help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
+    games: int | None = typer.Option(None, "--games", callback=_check_games, help=f"games per setting, 1..{MAX_GAMES:,} (default: the spec's balance.games)"),
+    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="run seed, 0..2**63-1 (default: the kit's kit.seed)"),
+    workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
+    dask: str | None = typer.Option(None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
     json_path: Path | None = typer.Option(None, "--json", help="write every figure to this JSON file"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
     refit: bool = typer.Option(False, "--refit", help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)"),
@@ -403,141 +446,53 @@ def check(
     doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any fails;
     3: none fails but some are still undecided at the cap."""
     def go() -> None:
-        from dataclasses import replace
-
-        from generator.build import check_kits, game_module, load_kits
-        from generator.engine.executors import make_executor
-        from generator.engine.sequential import CachingExecutor, judge
-        from generator.engine.verdict import Verdict
+        from generator.build import check_kits, load_kits
+        from generator.checking import check_balance, write_reports
+        from generator.checking import refit as write_refit
         from generator.render.console import print_report
 
-        n_workers = _check_options(games, seed, workers, dask)
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
-        reports: list[Any] = []
-        html_reports: dict[int, Any] = {}
-        with make_executor(n_workers, dask) as executor:  # one worker pool for every kit and setting
-            for k in loaded:
-                mod = game_module(k.game_id)
-                first = games or _default_games(k)
-                cap = max(first, _max_games(k, first))
-                s = k.meta.seed if seed is None else seed
-                cache = CachingExecutor(executor)
-                with _progress(None, f"{k.meta.id}") as advance:
-                    def make(budget: Any, mod: Any = mod, k: Any = k, s: int = s, cache: Any = cache,
-                             advance: Any = advance) -> Any:
-                        return mod.balance_report(k.game, games=budget, seed=s, executor=cache, progress=advance,
-                                                  kit=k.meta.id)
-                    rep = judge(make, first=first, cap=cap, confidence=_confidence(k), progress=advance)
-                    if report:
-                        from generator.engine.switches import switch_effects, switch_table
-
-                        # for the HTML report only: the JSON of a seed stays the same with or without --report
-                        rows = switch_effects(mod, k.game, games=max(1, min(first, 400)), seed=s, executor=cache,
-                                              progress=advance)
-                        if rows:
-                            html_reports[len(reports)] = replace(rep, tables=rep.tables + [switch_table(rows)],
-                                                                 switches=rows)
-                reports.append(rep)
-                print_report(rep, out_console)
+        run = check_balance(loaded, games=games, seed=seed, workers=workers, dask=dask, switches=report is not None,
+                            progress=lambda label: _progress(None, label),
+                            on_report=lambda rep: print_report(rep, _console()))
         if refit:
-            for k, rep in zip(loaded, reports):
-                _refit(k, rep)
-        if json_path:
-            from generator.render.html_report import write_json
-
-            write_json(reports, json_path)
-            out_console.print(f"wrote {json_path}", highlight=False)
-        if report:
-            from generator.render.html_report import write_html
-
-            write_html([html_reports.get(i, r) for i, r in enumerate(reports)], report, title="pnpkit balance report")
-            out_console.print(f"wrote {report}", highlight=False)
-        failed = [t for r in reports for t in r.tolerances if t.verdict is Verdict.FAILS]
-        if failed:
-            sys.stderr.write(f"{len(failed)} balance tolerance{'s' if len(failed) != 1 else ''} failed\n")
-            raise typer.Exit(1)
-        open_ = [(r, t) for r in reports for t in r.tolerances if t.verdict is Verdict.UNDECIDED]
-        if open_:
-            need = [t.needed_games for _, t in open_ if t.needed_games]
-            more = (f"; the estimates need about {max(need)} games per setting (rerun with --games, or raise "
-                    f"balance.max_games)" if need else "; some estimates sit on their bound")
-            sys.stderr.write(f"{len(open_)} balance tolerance{'s' if len(open_) != 1 else ''} undecided at "
-                             f"balance.max_games{more}\n")
-            raise typer.Exit(3)
+            for k, rep in zip(loaded, run.reports):
+                edit = write_refit(k, rep)
+                _console().print(f"refit: {edit.summary} written to {k.display}", highlight=False)
+        for path in write_reports(run, json_path=json_path, html_path=report):
+            _console().print(f"wrote {path}", highlight=False)
+        if run.exit_code:
+            sys.stderr.write(run.summary() + "\n")
+            raise typer.Exit(run.exit_code)
     _run(go)
 
 
 @app.command()
 def warmup(
     kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
-    games: int = typer.Option(2, "--games", help="games per setting in the warm-up run (any number compiles)"),
+    games: int = typer.Option(2, "--games", callback=_at_least(1), help="games per setting in the warm-up run (any number compiles)"),
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
     def go() -> None:
-        import time
-
-        from generator.build import check_kits, game_module, load_kits
-        from generator.engine.executors import SerialExecutor
+        from generator.build import check_kits, load_kits
+        from generator.checking import warm_up
         from generator.engine.kernel import HAVE_NUMBA
 
-        if games < 1:
-            _fail(f"--games: expected a number >= 1; got {games}")
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         if not HAVE_NUMBA:
-            out_console.print("numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
-                              "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play",
-                              highlight=False, soft_wrap=True)
-        done: list[tuple[str, float]] = []
+            _console().print("numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
+                             "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play",
+                             highlight=False, soft_wrap=True)
         with _progress(len(loaded), "compiling the self-play kernels (first run only)") as advance:
-            for k in loaded:
-                t = time.perf_counter()
-                # a tiny check plays every kernel the real one will; numba compiles each once and caches it
-                game_module(k.game_id).balance_report(k.game, games=games, seed=k.meta.seed,
-                                                      executor=SerialExecutor(), kit=k.meta.id)
-                done.append((k.meta.id, time.perf_counter() - t))
-                advance(k.meta.id)
+            done = list(warm_up(loaded, games=games, progress=advance))
         for name, secs in done:
-            out_console.print(f"warm: {name} ({secs:.1f} s)", highlight=False)
+            _console().print(f"warm: {name} ({secs:.1f} s)", highlight=False)
         if HAVE_NUMBA:
             where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
-            out_console.print(f"kernels cached in {where} (later runs load them)", highlight=False, soft_wrap=True)
+            _console().print(f"kernels cached in {where} (later runs load them)", highlight=False, soft_wrap=True)
     _run(go)
-
-
-def _max_games(kit: Any, first: int) -> int:
-    """Most games per setting (spec's balance.max_games; default 8 x the first batch)."""
-    n = getattr(kit.game.balance, "max_games", None)
-    return int(n) if isinstance(n, int) else 8 * first
-
-
-def _confidence(kit: Any) -> float:
-    """Family-wise confidence of the verdicts (spec's balance.confidence, default 0.99)."""
-    c = getattr(kit.game.balance, "confidence", None)
-    return float(c) if isinstance(c, float) else 0.99
-
-
-def _default_games(kit: Any) -> int:
-    """Games per setting from the spec's balance section."""
-    n = getattr(kit.game.balance, "games", None)
-    if not isinstance(n, int):
-        raise KitError(f"{kit.display}: game.balance.games is missing; pass --games N")
-    return n
-
-
-def _refit(kit: Any, rep: Any) -> None:
-    """Write the spec edit the game proposes from the check's play into kit.yaml (Raindrops: card points)."""
-    from generator.build import game_module
-    from generator.spec.edit import set_value
-
-    plugin = game_module(kit.game_id)
-    edit = plugin.load("refit")(rep) if plugin.refit else None
-    if edit is None:
-        raise KitError(f"{kit.display}: --refit needs a game that proposes spec edits from play "
-                       f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none")
-    set_value(kit.dir / "kit.yaml", edit.path, edit.value)
-    out_console.print(f"refit: {edit.summary} written to {kit.display}", highlight=False)
 
 
 def main() -> None:

@@ -36,6 +36,11 @@ class SpecError(KitError):
         super().__init__(head + "\n" + "\n".join(f"  {p}" for p in self.problems))
 
 
+class OptionError(KitError):
+    """A command-line option names something the kit does not have (a language it does not ship): a usage
+    error the CLI turns into exit code 2, like the option checks click makes before a kit is read."""
+
+
 class RuleViolation(KitError):
     """An action broke a game rule (raised by `apply`, never by `legal_actions`)."""
 

@@ -3,9 +3,11 @@ atomic file writer every output goes through."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from generator.errors import RenderError
@@ -28,6 +30,35 @@ def layouts_dir() -> Path:
 def fonts_dir() -> Path:
     """The vendored fonts' folder."""
     return _pick("fonts")
+
+
+def tree_digest(root: Path, suffixes: tuple[str, ...]) -> str:
+    """The sha256 of every file under `root` ending in one of `suffixes` (relative path and bytes, in path order;
+    hidden folders and __pycache__ skipped). A file is re-read only when its size or mtime changed. The one
+    digest of the package's sources: the kernels' cache salt takes it over the .py files."""
+    return _tree_digest(str(root), _stamp(root, suffixes))
+
+
+@lru_cache(maxsize=8)
+def _tree_digest(root: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for rel, _, _ in stamp:
+        h.update(rel.encode("utf-8") + b"\0")
+        h.update((Path(root) / rel).read_bytes())
+    return h.hexdigest()
+
+
+def _stamp(root: Path, suffixes: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """Every file's relative path, size and mtime: the cache key of the content digest."""
+    out = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
+        for name in files:
+            if name.endswith(suffixes):
+                st = os.stat(os.path.join(folder, name))
+                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                out.append((rel, st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
 
 
 def atomic_write(path: Path, data: bytes | Callable[[Path], None], *, what: str = "the file") -> None:

@@ -27,8 +27,8 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from generator.errors import KitError, SpecError
+from generator.spec.choices import PAPERS
 
-PAPERS = ("a4", "letter", "a3")
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 PREVIEW_DPI = 80
 CHECK_JSON = ".pnpkit-check.json"

@@ -13,22 +13,41 @@ ALLOWED = {
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
-    "export": {"layout", "spec", "i18n"},
-    "render": {"layout", "engine", "spec", "export"},
+    "exportplan": {"layout", "spec", "i18n"},  # export plans as data (TTS sheets, card files); `export.py` runs them
+    "render": {"layout", "engine", "spec", "exportplan"},
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
 GROUND = {"errors", "units", "resources", "__init__"}
 REGISTRY = "generator.games.registry"  # ground floor: strings only, every room may look a game up
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
-HALLWAY = {"cli", "__main__", "build", "exporting", "serve"}  # serve: the preview server calls the build
+HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve"}  # serve: the preview server calls the build
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2"}
 
 
-def imports_of(path: Path) -> set[str]:
+TYPE_ONLY = {"generator.layout.compose"}
+"""What a module may import under `if TYPE_CHECKING:` beyond its room's doors: the Composer protocol, which a
+game's plugin record (and the registry) names as the type its composer loader returns. Never run."""
+
+
+def _type_checking_block(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def imports_of(path: Path, *, runtime_only: bool = False, top_level_only: bool = False) -> set[str]:
+    """Every module `path` imports (`runtime_only`: less what it imports under `if TYPE_CHECKING:` from
+    TYPE_ONLY; `top_level_only`: only what importing the module itself runs, not function bodies)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if runtime_only and _type_checking_block(node):
+            skip |= {id(n) for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and n.module in TYPE_ONLY}
+        if top_level_only and (_type_checking_block(node) or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            skip |= {id(n) for n in ast.walk(node) if n is not node}
     out = set()
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             out |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -47,7 +66,7 @@ def test_rooms_import_downhill_only():
         room = room_of(path)
         if room in HALLWAY or room in GROUND:
             continue
-        for mod in imports_of(path):
+        for mod in imports_of(path, runtime_only=True):
             top = mod.split(".")[0]
             if top in DRAWING_LIBS and room != "render":
                 bad.append(f"{path.relative_to(PKG)} imports {mod} (drawing libraries belong to render/)")
@@ -73,12 +92,37 @@ def test_the_check_can_fail():
 
 
 def test_the_registry_and_the_game_packages_import_nothing_heavy():
-    """Looking a game up imports its package's __init__ and the registry: both hold strings only."""
+    """Looking a game up imports its package's __init__ and the registry: both import, when loaded, nothing of
+    pnpkit but the registry (their loaders import a game's modules when called; types are for mypy only)."""
     allowed = {"generator.errors", "generator.games.registry", "generator.games.lazy", "__future__"}
-    stdlib = {"importlib", "re", "dataclasses", "functools", "types", "typing", "importlib.metadata"}
+    stdlib = {"importlib", "re", "dataclasses", "functools", "types", "typing", "importlib.metadata",
+              "collections.abc"}
     for path in [PKG / "games" / "registry.py", *sorted(PKG.glob("games/*/__init__.py"))]:
-        extra = {m for m in imports_of(path) if m not in allowed and m not in stdlib}
+        extra = {m for m in imports_of(path, top_level_only=True) if m not in allowed and m not in stdlib}
         assert extra == set(), f"{path.relative_to(PKG)} imports {sorted(extra)}"
+
+
+def test_looking_every_game_up_loads_no_game_module():
+    """The same, measured: listing the registered games loads each game's package and nothing below it."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom generator.games.registry import games\ngames()\n"
+            "print(sorted(m for m in sys.modules if m.startswith('generator.') and m.count('.') > 2"
+            " or m.split('.')[0] in ('numba', 'pydantic', 'numpy')))")
+    r = subprocess.run([sys.executable, "-c", code], cwd=PKG.parent, capture_output=True, text=True, check=True,
+                       env={**__import__("os").environ, "PYTHONPATH": str(PKG.parent)})
+    assert r.stdout.strip() == "[]", r.stdout
+
+
+def test_the_import_walker_separates_run_time_from_type_only_imports():
+    """The registry names the Composer protocol for mypy only; run time, it imports no layout."""
+    registry = PKG / "games" / "registry.py"
+    assert "generator.layout.compose" in imports_of(registry)
+    assert "generator.layout.compose" not in imports_of(registry, runtime_only=True)
+    assert "generator.games.ripple_rush.rules" in imports_of(PKG / "games" / "ripple_rush" / "__init__.py")
+    assert "generator.games.ripple_rush.rules" not in imports_of(PKG / "games" / "ripple_rush" / "__init__.py",
+                                                                 top_level_only=True)
 
 
 def test_no_game_is_named_outside_its_folder():

@@ -56,9 +56,10 @@ def test_illegal_kit_is_refused_by_build(tmp_path):
 
 def test_unknown_language_and_paper_are_clear_errors():
     r = pnpkit("build", str(RR), "--lang", "en,it")
-    assert r.returncode == 1 and "--lang" in r.stderr and "asked for 'it'" in r.stderr
+    # a language the kit does not ship is a usage error like a bad paper (issue 26: --lang xx exits 2)
+    assert r.returncode == 2 and "--lang" in r.stderr and "ships en, ja, es, de, fr; got 'it'" in r.stderr
     r = pnpkit("build", str(RR), "--paper", "a5")
-    assert r.returncode == 1 and "--paper" in r.stderr and "a5" in r.stderr
+    assert r.returncode == 2 and "Invalid value for '--paper'" in r.stderr and "'a5' is not one of 'a4', 'letter', 'a3'" in r.stderr
 
 
 def test_build_prints_every_file(tmp_path):
@@ -106,7 +107,7 @@ def test_print_shop_and_duplex_options(tmp_path):
     pages = pypdf.PdfReader(str(tmp_path / "simplex" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages
     assert len(pages) == 12  # fronts only: no back pages
     bad = pnpkit("build", str(RR), "--mode", "poster")
-    assert bad.returncode == 1 and "--mode" in bad.stderr and "poster" in bad.stderr
+    assert bad.returncode == 2 and "'poster' is not one of 'home', 'shop'" in bad.stderr and "--mode" in bad.stderr
 
 
 def _loosen(kit: Path, **bounds: str) -> None:
@@ -278,19 +279,46 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--games", "1000000000000"], "error: --games: at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
-    (["--games", str(10**30)], "error: --games: at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
-    (["--games", "0"], "error: --games: expected a number >= 1; got 0"),
-    (["--seed", "-1"], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
-    (["--seed", str(2**63)], "error: --seed: expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
-    (["--dask", ""], "error: --dask: expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
-    (["--workers", "0"], "error: --workers: expected a number >= 1; got 0"),
+    (["--games", "1000000000000"], "Error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
+    (["--games", str(10**30)], "Error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
+    (["--games", "0"], "Error: Invalid value for '--games': expected a number >= 1; got 0"),
+    (["--games", "-1"], "Error: Invalid value for '--games': expected a number >= 1; got -1"),
+    (["--seed", "-1"], "Error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
+    (["--seed", str(2**63)], "Error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
+    (["--dask", ""], "Error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
+    (["--workers", "0"], "Error: Invalid value for '--workers': expected a number >= 1; got 0"),
 ])
 def test_check_refuses_impossible_options_up_front(args, message):
     r = pnpkit("check", str(RR), *args)
     assert r.returncode == 2
-    assert r.stderr.startswith(message), r.stderr
+    assert message in r.stderr and r.stderr.startswith("Usage: "), r.stderr
+    assert "Traceback" not in r.stderr
     assert r.stdout == ""
+
+
+@pytest.mark.parametrize("command,args,message", [
+    ("build", ["--paper", "tabloid"], "Invalid value for '--paper': Value error, 'tabloid' is not one of 'a4', 'letter', 'a3'."),
+    ("build", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
+    ("build", ["--duplex", "both"], "'both' is not one of 'long', 'short', 'none'"),
+    ("export", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
+    ("export", ["--workers", "0"], "Invalid value for '--workers': expected a number >= 1; got 0"),
+    ("export", ["--dpi", "5"], "Invalid value for '--dpi': expected a number in 72..1200; got 5"),
+    ("export", ["--quality", "101"], "Invalid value for '--quality': expected a number in 1..100; got 101"),
+    ("export", ["--format", "gif"], "Invalid value for '--format': expected one of png, jpeg; got 'gif'"),
+    ("export", ["--size", "huge"], "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'huge'"),
+    ("serve", ["--paper", "tabloid"], "'tabloid' is not one of 'a4', 'letter', 'a3'"),
+    ("serve", ["--port", "0"], "Invalid value for '--port': expected a number in 1..65535; got 0"),
+    ("serve", ["--games", "0"], "Invalid value for '--games': expected a number in 1..100000; got 0"),
+    ("warmup", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
+    ("check", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
+])
+def test_every_bad_option_is_a_usage_error_naming_the_value_and_what_is_allowed(command, args, message):
+    """One rule for every command (it was exit 1 in one command, 2 in another for the same option): the option
+    parser refuses the value before anything runs, exit 2, the allowed values in the message."""
+    r = pnpkit(command, str(RR), *args)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and r.stdout == ""
 
 
 def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
@@ -360,7 +388,7 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path):
     assert "warm: ripple_rush" in r.stdout and str(cache) in r.stdout
     assert any(p.name.startswith("kernel.play_loop") for p in cache.rglob("*.nbi"))
     bad = pnpkit("warmup", "--games", "0")
-    assert bad.returncode == 1 and "--games: expected a number >= 1; got 0" in bad.stderr
+    assert bad.returncode == 2 and "Invalid value for '--games': expected a number >= 1; got 0" in bad.stderr
     missing = pnpkit("warmup", str(tmp_path / "nope"))
     assert missing.returncode == 1 and "no such kit folder" in missing.stderr and "Traceback" not in missing.stderr
 
@@ -411,3 +439,74 @@ def test_the_numba_probe_sees_numba():
     """The probe can fail: with numba imported before validate it says so."""
     pytest.importorskip("numba")
     assert _probe(RR, pre="import numba") == "numba loaded: True exit: 0"
+
+
+# ------------------------------------------------------------------ constants once, start-up light
+
+SHARED_CONSTANTS = ("PAPERS", "PRINT_MODES", "DUPLEXES", "MAX_SEED", "MAX_GAMES")
+"""The closed sets and caps the CLI and the spec share (generator/spec/choices.py)."""
+
+
+def _definitions(root: Path, name: str) -> list[str]:
+    """Where `name` is assigned at module level in a .py file under `root` (file:line)."""
+    import ast
+
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return out
+
+
+@pytest.mark.parametrize("name", SHARED_CONSTANTS)
+def test_each_shared_constant_is_defined_once(name):
+    assert _definitions(ROOT / "generator", name) == [_definitions(ROOT / "generator" / "spec", name)[0]]
+
+
+def test_the_values_of_the_closed_sets_are_written_once():
+    """No second copy of a set under another name: the literal lists appear in generator/spec/choices.py only."""
+    import re
+
+    written = {"papers": r"""["']a4["'],\s*["']letter["'],\s*["']a3["']""", "modes": r"""["']home["'],\s*["']shop["']""",
+               "duplex": r"""["']long["'],\s*["']short["'],\s*["']none["']""", "seed cap": r"=\s*2\s*\*\*\s*63\s*-\s*1",
+               "games cap": r"\b1_000_000\b"}
+    for what, pattern in written.items():
+        found = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "generator").rglob("*.py"))
+                 if re.search(pattern, p.read_text(encoding="utf-8"))]
+        assert found == ["generator/spec/choices.py"], (what, found)
+
+
+def test_the_definition_walker_finds_definitions():
+    lines = (ROOT / "generator" / "spec" / "choices.py").read_text(encoding="utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if text.startswith("MAX_SEED"))
+    assert _definitions(ROOT / "generator", "MAX_SEED") == [f"generator/spec/choices.py:{line}"]
+
+
+START_UP_PROBE = """
+import sys
+from generator.cli import app
+try:
+    app(sys.argv[1:], prog_name='pnpkit')
+except SystemExit as e:
+    code = e.code
+loaded = sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'pypdfium2', 'statsmodels'})
+print('exit', code, 'heavy', loaded)
+"""
+
+
+@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["validate", str(RR)]], ids=["help", "check-help", "validate"])
+def test_help_and_validate_load_no_kernels_rasteriser_or_statistics(args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", START_UP_PROBE, *args], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=300, check=False)
+    assert r.stdout.strip().splitlines()[-1] == "exit 0 heavy []", r.stdout + r.stderr
+
+
+def test_the_start_up_probe_sees_a_heavy_import():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    probe = "import statsmodels.stats.proportion\n" + START_UP_PROBE
+    r = subprocess.run([sys.executable, "-c", probe, "--help"], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=300, check=False)
+    assert r.stdout.strip().splitlines()[-1] == "exit 0 heavy ['statsmodels']", r.stdout + r.stderr

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build, check_kit, game_module, shipped_kits
+from generator.build import build, check_kit, shipped_kits
 from generator.engine.executors import SerialExecutor
+from generator.games import registry
+from generator.games.registry import LOADERS
+from generator.layout.compose import Composer
 from generator.render.html_report import to_json_text
 from generator.spec.kit import load_kit
 
@@ -29,19 +32,22 @@ def test_kit_is_legal(kit_dir):
 
 @pytest.mark.parametrize("kit_dir", KITS, ids=IDS)
 def test_game_plugin_implements_the_contract(kit_dir):
-    plugin = game_module(load_kit(kit_dir).game_id)
-    for field in ("spec", "layout", "legal", "balance", "transcript", "play"):
-        assert plugin.load(field) is not None, field
-    for name in ("component_ids", "template_context", "compose"):
-        assert callable(getattr(plugin.composer(), name)), name
+    kit = load_kit(kit_dir)
+    plugin = registry.get(kit.game_id)
+    assert plugin.problems() == []
+    for field in LOADERS:
+        assert callable(getattr(plugin, field)), field
+    assert isinstance(plugin.composer(), Composer)
+    assert plugin.spec() is type(kit.game)
+    assert list(plugin.players(kit.game)), "the kit plays with no player count"
 
 
 @pytest.mark.parametrize("kit_dir", KITS, ids=IDS)
 def test_a_few_seeded_games_give_the_same_figures_twice(kit_dir):
     kit = load_kit(kit_dir)
-    mod = game_module(kit.game_id)
-    a = mod.balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
-    b = mod.balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
+    balance_report = registry.get(kit.game_id).balance_report()
+    a = balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
+    b = balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
     assert to_json_text([a]) == to_json_text([b])
     assert json.loads(to_json_text([a]))["reports"][0]["tolerances"]  # it measured something
 

@@ -1,6 +1,6 @@
 """The one protocol every game's reference rules speak (OpenSpiel's shape, simplified for pnpkit).
 
-A game is built once from a validated spec section and a player count (`GamePlugin.new_game(spec, players)`).
+A game is built once from a validated spec section and a player count (the plugin's `new_game()(spec, players)`).
 All chance comes from the numpy Generator given to `new_state`: the state may keep it (dice rolled later,
 a bag drawn from) but nothing else is random. `apply` checks the action again and raises RuleViolation for
 an illegal one; it returns the state after the action and may reuse the one it was given (Raindrops does, for
@@ -37,8 +37,10 @@ class Outcome(Protocol):
 class Game(Protocol[S, A]):
     """One variant's reference rules for a fixed number of seats."""
 
-    players: int
-    """How many seats play."""
+    @property
+    def players(self) -> int:
+        """How many seats play."""
+        ...
 
     def new_state(self, rng: np.random.Generator) -> S:
         """A game at its start, every random draw to come taken from `rng`."""

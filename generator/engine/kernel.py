@@ -7,7 +7,6 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -15,20 +14,19 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from generator.resources import tree_digest
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def source_salt() -> str:
-    """A digest of every module of the package: numba's own cache key is a function's file and its
-    timestamp, so a kernel whose callee (in another file) changed would load the stale machine code;
-    caching under this digest makes an edited or upgraded pnpkit compile afresh."""
-    digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """The digest of every module of the package (`generator.resources.tree_digest`, the one sources digest):
+    numba's own cache key is a function's file and its timestamp, so a kernel whose callee (in another file)
+    changed would load the stale machine code; caching under this digest makes an edited or upgraded pnpkit
+    compile afresh."""
+    return tree_digest(_PACKAGE, (".py",))[:16]
 
 
 def _salted_cache_dir() -> None:

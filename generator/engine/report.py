@@ -3,6 +3,7 @@ table, dumps as JSON and draws as a self-contained HTML report. Games fill these
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
@@ -162,6 +163,34 @@ class Bars:
     y_label: str = ""
 
 
+@dataclass(frozen=True)
+class Headline:
+    """The small standard summary every game gives per player count (`check --report` compares the house-rule
+    switches with it): what a reader asks first of a game at that count."""
+
+    policy: str
+    """The policy at every seat of the games measured (e.g. "greedy")."""
+    score_mean: float
+    """Mean score (of the player named by `score_label` when the mean of all would say nothing)."""
+    seat_shares: Sequence[float]
+    """Each seat's win share on like tables (the same policy at every seat), seat 0 first."""
+    game_length: float
+    """Mean length of a game, in `length_unit`."""
+    length_unit: str
+    """What `game_length` counts ("turns", "rounds", "turns per round")."""
+    score_label: str = ""
+    """Whose score `score_mean` is when not every player's (e.g. "winner's round score"); empty: every player's."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-able fields (score_label only when set)."""
+        out: dict[str, Any] = {"policy": self.policy, "score_mean": self.score_mean,
+                               "seat_shares": list(self.seat_shares), "game_length": self.game_length,
+                               "length_unit": self.length_unit}
+        if self.score_label:
+            out["score_label"] = self.score_label
+        return out
+
+
 @dataclass
 class BalanceReport:
     """Everything `pnpkit check` shows for one kit."""
@@ -181,9 +210,8 @@ class BalanceReport:
     """Family-wise confidence of all the verdicts together (the spec's balance.confidence)."""
     looks: list[int] = field(default_factory=list)
     """Games per setting at each look taken (the sequential plan as played)."""
-    headline: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Per player count ("2", "3", ...): a small standard summary every game fills: score_mean, seat_shares
-    (on like tables), game_length (and its unit in length_unit)."""
+    headline: dict[str, Headline] = field(default_factory=dict)
+    """Per player count ("2", "3", ...): the standard summary every game fills."""
     switches: list[dict[str, Any]] = field(default_factory=list)
     """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py for the HTML
     report only; not in the JSON, which stays the same for a seed with or without --report)."""
@@ -215,7 +243,7 @@ class BalanceReport:
             "confidence": self.confidence,
             "looks": list(self.looks),
             "tolerances": [t.to_json() for t in self.tolerances],
-            "headline": self.headline,
+            "headline": {n: h.to_json() for n, h in self.headline.items()},
             "figures": self.figures,
             "tables": [asdict(t) for t in self.tables],
             "notes": list(self.notes),

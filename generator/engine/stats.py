@@ -10,16 +10,17 @@ import numpy as np
 Z95 = 1.959963984540054
 
 
-def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float, float]:
-    """Share and its Wilson score 95% interval: (p, low, high); (nan, nan, nan) when n == 0."""
+def wilson(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Share and its Wilson score interval (statsmodels' `proportion_confint`, the one the verdicts use):
+    (p, low, high); (nan, nan, nan) when n == 0."""
     if n <= 0:
         return (math.nan, math.nan, math.nan)
+    from statsmodels.stats.proportion import proportion_confint
+
     p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low, high = proportion_confint(successes, n, alpha=1.0 - confidence, method="wilson")
     # clamp so that rounding never puts p outside its own interval (0/n must give low == 0 exactly)
-    return (p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
+    return (p, min(p, max(0.0, float(low))), max(p, min(1.0, float(high))))
 
 
 def mean_ci(total: float, total_sq: float, n: float, z: float = Z95) -> tuple[float, float, float, float]:

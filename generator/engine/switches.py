@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 from pydantic import BaseModel
 
 if TYPE_CHECKING:
-    from generator.engine.report import Table
+    from generator.engine.report import BalanceReport, Headline, Table
 
 
 def switch_values(rules: BaseModel) -> list[tuple[str, Any, list[Any]]]:
@@ -33,15 +33,15 @@ def switch_values(rules: BaseModel) -> list[tuple[str, Any, list[Any]]]:
     return out
 
 
-def _row(label: str, value: Any, headline: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def _row(label: str, value: Any, headline: dict[str, Headline]) -> dict[str, Any]:
     return {"switch": label, "value": value if isinstance(value, (str, int, float)) else str(value),
-            "players": {n: {"score_mean": h.get("score_mean"), "seat_shares": list(h.get("seat_shares", [])),
-                            "game_length": h.get("game_length"), "length_unit": h.get("length_unit", "")}
+            "players": {n: {"score_mean": h.score_mean, "seat_shares": list(h.seat_shares),
+                            "game_length": h.game_length, "length_unit": h.length_unit}
                         for n, h in headline.items()}}
 
 
-def switch_effects(game_module: Any, spec: BaseModel, *, games: int, seed: int, executor: Any = None,
-                   progress: Callable[..., None] | None = None) -> list[dict[str, Any]]:
+def switch_effects(balance_report: Callable[..., BalanceReport], spec: BaseModel, *, games: int, seed: int,
+                   executor: Any = None, progress: Callable[..., None] | None = None) -> list[dict[str, Any]]:
     """Rows for the "house rules: effect of flipping each switch" table: first the kit as specified, then one
     row per switch and other value. Empty when the game spec has no `rules` model or it has no switches."""
     rules = getattr(spec, "rules", None)
@@ -50,12 +50,12 @@ def switch_effects(game_module: Any, spec: BaseModel, *, games: int, seed: int, 
     switches = switch_values(rules)
     if not switches:
         return []
-    base = game_module.balance_report(spec, games=games, seed=seed, executor=executor, progress=progress)
+    base = balance_report(spec, games=games, seed=seed, executor=executor, progress=progress)
     rows = [_row("as specified", "", base.headline)]
     for name, _current, others in switches:
         for value in others:
             flipped = spec.model_copy(update={"rules": rules.model_copy(update={name: value})})
-            rep = game_module.balance_report(flipped, games=games, seed=seed, executor=executor, progress=progress)
+            rep = balance_report(flipped, games=games, seed=seed, executor=executor, progress=progress)
             rows.append(_row(name, value, rep.headline))
     return rows
 

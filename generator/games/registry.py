@@ -1,113 +1,57 @@
 """The games pnpkit knows: the built-ins under `generator/games/<id>/` and any third-party game registered by
 an entry point in the group "pnpkit.games" (its value names a `GamePlugin`).
 
-A plugin is strings only ("module:attribute"), so looking a game up, listing the games or reading a kit's
-`game.kind` imports nothing heavy: a game's rules, kernels (numba) and composer load when first asked for.
-This module is ground floor: every room may read it, and it imports nothing of pnpkit but `errors`."""
+A plugin record holds small loader functions, each importing its module when first called, so looking a game
+up, listing the games or reading a kit's `game.kind` imports nothing heavy: a game's rules, kernels (numba)
+and composer load when first asked for. Every loader is typed (`NewGame` returns a `Game` of
+`generator/engine/game.py`, `composer` a `Composer`, ...), so mypy --strict checks each game against the
+contract where its record is written. This module is ground floor: every room may read it; at run time it
+imports nothing of pnpkit but `errors` (the types it names are imported for the type checker only)."""
 
 from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.metadata import entry_points
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from generator.errors import KitError
+
+if TYPE_CHECKING:  # types only: importing them at run time would load the rooms a lookup must not pay for
+    from pydantic import BaseModel
+
+    from generator.engine.game import Game
+    from generator.engine.report import BalanceReport
+    from generator.layout.compose import Composer
 
 ENTRY_POINT_GROUP = "pnpkit.games"
 BUILTIN = ("ripple_rush", "peak_dice", "raindrops", "rummy_cards")
 """The games shipped inside pnpkit, in the order listings show them."""
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
-_REF = re.compile(r"[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?")
+LOADERS = ("spec", "composer", "legal_problems", "balance_report", "transcript", "new_game", "players",
+           "print_data")
+"""The loader fields every plugin fills (`refit` is optional)."""
 
 
-@dataclass(frozen=True)
-class GamePlugin:
-    """What pnpkit needs to know of a game, as import references (nothing is imported until used).
+class NewGame(Protocol):
+    """`new_game(spec, players)`: the reference rules of a validated game section for `players` seats."""
 
-    References are "package.module:attribute" (or a bare module for `layout`)."""
+    def __call__(self, spec: Any, players: int, /) -> Game[Any, Any]:
+        """The rules behind the one Game protocol; RuleViolation for a player count the spec refuses."""
+        ...
 
-    id: str
-    """The `game.kind` of kit.yaml, folder-safe (e.g. "ripple_rush")."""
-    ruleset: str
-    """The ruleset version: bump it when a rule change moves play (goldens and balance move with it)."""
-    spec: str
-    """The pydantic model of the kit's `game:` section."""
-    layout: str
-    """The composer module: `component_ids()`, `template_context(spec, extras)`, `compose(ctx)`."""
-    legal: str
-    """`legal_problems(spec) -> list[(dotted key under game, message)]`: static legality."""
-    balance: str
-    """`balance_report(spec, *, games, seed, executor, progress, kit) -> BalanceReport`: seeded self-play."""
-    transcript: str
-    """`transcript(spec, seed, players) -> str`: a readable seeded playthrough."""
-    play: str
-    """`new_game(spec, players) -> generator.engine.game.Game`: the reference rules behind one protocol."""
-    print_data: str | None = None
-    """`print_data(spec, seed) -> dict`: generated data the printed pieces need (decks, variants); optional."""
-    refit: str | None = None
-    """`refit_edit(report) -> Refit | None`: a spec edit proposed from a check's play (`check --refit`)."""
-    name: str = ""
-    """The game's name for people (defaults to the id)."""
 
-    def load(self, field: str) -> Any:
-        """The object a reference field names, imported now."""
-        ref = getattr(self, field)
-        if not isinstance(ref, str):
-            raise KitError(f"game {self.id!r}: has no {field}")
-        module, _, attr = ref.partition(":")
-        try:
-            obj: Any = importlib.import_module(module)
-            return getattr(obj, attr) if attr else obj
-        except (ImportError, AttributeError) as e:
-            raise KitError(f"game {self.id!r}: {field} = {ref!r} cannot be loaded ({e})") from None
+class BalanceReporter(Protocol):
+    """`balance_report(spec, *, games, seed, executor, progress, kit)`: seeded self-play judged by the spec."""
 
-    def spec_model(self) -> Any:
-        """The pydantic model class of the game section."""
-        return self.load("spec")
-
-    def composer(self) -> ModuleType:
-        """The game's layout module."""
-        mod = self.load("layout")
-        assert isinstance(mod, ModuleType)
-        return mod
-
-    def legal_problems(self, spec: Any) -> list[tuple[str, str]]:
-        """Static legality problems of a validated game section."""
-        return list(self.load("legal")(spec))
-
-    def balance_report(self, spec: Any, **kwargs: Any) -> Any:
-        """Seeded self-play and the verdict of every tolerance (see the `balance` field)."""
-        return self.load("balance")(spec, **kwargs)
-
-    def playthrough(self, spec: Any, seed: int, players: int) -> str:
-        """A seeded playthrough as text (the `transcript` reference)."""
-        return str(self.load("transcript")(spec, seed, players))
-
-    def new_game(self, spec: Any, players: int) -> Any:
-        """The reference rules of this spec for `players` seats (a `generator.engine.game.Game`)."""
-        return self.load("play")(spec, players)
-
-    def printed_data(self, spec: Any, seed: int) -> dict[str, Any]:
-        """Generated, language-independent data of the printed kit (the `print_data` reference; {} if none)."""
-        return {} if self.print_data is None else dict(self.load("print_data")(spec, seed))
-
-    def problems(self) -> list[str]:
-        """What is wrong with this plugin's own fields (checked when it is registered)."""
-        out = []
-        if not _ID.fullmatch(self.id):
-            out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
-        for f in ("spec", "layout", "legal", "balance", "transcript", "play", "print_data", "refit"):
-            ref = getattr(self, f)
-            if ref is None and f in ("print_data", "refit"):
-                continue
-            if not isinstance(ref, str) or not _REF.fullmatch(ref):
-                out.append(f"{f} = {ref!r} is not a 'module:attribute' reference")
-        return out
+    def __call__(self, spec: Any, /, *, games: Any, seed: int, executor: Any = None,
+                 progress: Callable[..., None] | None = None, kit: str = "") -> BalanceReport:
+        """The report of every tolerance; `games` is a count or a budget (engine/sequential.py)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -117,6 +61,66 @@ class Refit:
     path: tuple[str, ...]
     value: Any
     summary: str
+
+
+def no_print_data(spec: Any, seed: int) -> Mapping[str, Any]:
+    """The print data of a game whose printed pieces need no generated data: none."""
+    return {}
+
+
+def _no_print_data() -> Callable[[Any, int], Mapping[str, Any]]:
+    return no_print_data
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """What pnpkit needs to know of a game: facts, and loaders that import the game's modules when called.
+
+    A loader is a module-level function of the game's `__init__.py` that imports what it returns (a function,
+    a class or the composer module) and nothing else, so that the record itself is cheap to import."""
+
+    id: str
+    """The `game.kind` of kit.yaml, folder-safe (e.g. "ripple_rush")."""
+    ruleset: str
+    """The ruleset version: bump it when a rule change moves play (goldens and balance move with it)."""
+    spec: Callable[[], type[BaseModel]]
+    """The pydantic model of the kit's `game:` section."""
+    composer: Callable[[], Composer]
+    """The composer: `component_ids()`, `template_context(spec, extras)`, `compose(ctx)` (its layout module)."""
+    legal_problems: Callable[[], Callable[[Any], Sequence[tuple[str, str]]]]
+    """`legal_problems(spec) -> [(dotted key under game, message)]`: static legality."""
+    balance_report: Callable[[], BalanceReporter]
+    """`balance_report(spec, *, games, seed, executor, progress, kit) -> BalanceReport`: seeded self-play."""
+    transcript: Callable[[], Callable[[Any, int, int], str]]
+    """`transcript(spec, seed, players) -> str`: one seeded game, step by step, as text."""
+    new_game: Callable[[], NewGame]
+    """`new_game(spec, players) -> Game`: the reference rules behind the one protocol."""
+    players: Callable[[Any], Sequence[int]]
+    """`players(spec) -> player counts`: every seat count a validated game section plays, ascending (exactly the
+    counts `new_game` accepts for it). A fact read off the spec, not a loader: it imports nothing."""
+    print_data: Callable[[], Callable[[Any, int], Mapping[str, Any]]] = _no_print_data
+    """`print_data(spec, seed) -> dict`: generated data the printed pieces need (decks, variants, rule figures);
+    the build passes it to the composer as `ctx.extras`. Default: none."""
+    refit: Callable[[], Callable[[BalanceReport], Refit | None]] | None = None
+    """`refit(report) -> Refit | None`: a spec edit proposed from a check's play (`check --refit`); optional."""
+    name: str = ""
+    """The game's name for people (defaults to the id)."""
+
+    def problems(self) -> list[str]:
+        """What is wrong with this plugin's own fields (checked when it is registered)."""
+        out = []
+        if not _ID.fullmatch(self.id):
+            out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
+        for f in (*LOADERS, "refit"):
+            loader = getattr(self, f)
+            if not callable(loader) and not (loader is None and f == "refit"):
+                out.append(f"{f} = {loader!r} is not a loader (a function returning what it names)")
+        return out
+
+    @property
+    def source(self) -> str:
+        """The module that holds this record's loaders (its package, for a third-party game)."""
+        return str(getattr(self.spec, "__module__", "?"))
 
 
 @lru_cache(maxsize=1)
@@ -161,4 +165,5 @@ def get(game_id: str) -> GamePlugin:
     return found[game_id]
 
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "GamePlugin", "Refit", "game_ids", "games", "get"]
+__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "LOADERS", "BalanceReporter", "GamePlugin", "NewGame", "Refit",
+           "game_ids", "games", "get", "no_print_data"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import generator.games.registry as registry
 from generator.errors import LayoutError
@@ -42,8 +42,27 @@ class Context:
     """Compose only these component ids (an incremental build keeps the others' files); None = all."""
 
 
-def composer(game_id: str) -> Any:
-    """The composer module of a game (has component_ids, template_context, compose), from the registry."""
+@runtime_checkable
+class Composer(Protocol):
+    """What a game's composer (its layout module) offers the build: the GamePlugin's `composer` loader returns
+    one, and mypy --strict checks each game's layout module against it where the loader is written."""
+
+    def component_ids(self) -> tuple[str, ...]:
+        """The components this composer can draw (the ids kit.yaml's `components:` may list)."""
+        ...
+
+    def template_context(self, game: Any, extras: Mapping[str, Any] | None = None, /) -> Mapping[str, Any]:
+        """Every number rule text may use (`{{ target }}` in a catalog entry), from the game section and the
+        print data."""
+        ...
+
+    def compose(self, ctx: Context, /) -> Iterable[Component]:
+        """Every enabled component of the kit in one language, in the spec's order."""
+        ...
+
+
+def composer(game_id: str) -> Composer:
+    """The composer of a game, from the registry."""
     return registry.get(game_id).composer()
 
 
@@ -85,11 +104,11 @@ def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name:
 
 
 @dataclass(frozen=True)
-class Composer:
-    """A game's composer: its builders by component id (in the order `component_ids` lists them) and the game's
-    name for the error on an id it cannot draw. A game's layout module declares its builders and binds the
-    registry's interface from one of these: `compose = COMPOSER.compose`, `component_ids = COMPOSER.component_ids`
-    (`template_context(spec, extras)` stays the game's own)."""
+class Builders:
+    """A game's builders by component id (in the order `component_ids` lists them) and the game's name for the
+    error on an id it cannot draw. A game's layout module declares its builders and binds two of the Composer
+    methods from one of these: `compose = BUILDERS.compose`, `component_ids = BUILDERS.component_ids`
+    (`template_context(game, extras)` stays the game's own)."""
 
     game_name: str
     builders: Mapping[str, Builder]

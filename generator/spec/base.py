@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
 
+from generator.spec.choices import MAX_GAMES as MAX_GAMES
+from generator.spec.choices import MAX_SEED as MAX_SEED
 from generator.units import MM, parse_length
 
 
@@ -54,14 +56,8 @@ class Bound(SpecModel):
 
 
 
-# Caps on the integers of a spec, checked at validation (issue 12). Each is far above what any shipped kit or
-# the seeds use, and small enough that a spec that validates also builds (in seconds to minutes, never by
-# exhausting memory or overflowing a 64-bit counter). A game field states which cap it uses.
-MAX_SEED = 2**63 - 1
-"""Seeds (kit.seed, a game's own seed): a non-negative 64-bit integer, as numpy's SeedSequence takes it."""
-MAX_GAMES = 1_000_000
-"""Self-play games per setting in `pnpkit check` (a spec default or --games; about 45 core-seconds per 1,000
-games for the slowest shipped game)."""
+# Caps on the integers of a spec (issue 12): MAX_SEED and MAX_GAMES live in generator/spec/choices.py, which the
+# CLI shares; the others are the spec's own.
 MAX_BUILD_GAMES = 20_000
 """Self-play games run during `build` (variant scoring, difficulty samples): the build stays interactive."""
 MAX_TURNS = 100_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -11,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 import generator.games.registry as registry
-from generator.errors import Problem, SpecError
+from generator.errors import OptionError, Problem, SpecError
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
@@ -143,6 +144,14 @@ class Kit:
         """The game kind (a registered game id)."""
         return str(self.game.kind)
 
+    def chosen_languages(self, langs: Sequence[str] | None) -> list[str]:
+        """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking for
+        one the kit does not ship is an OptionError (a usage error, exit 2)."""
+        for lang in langs or ():
+            if lang not in self.meta.languages:
+                raise OptionError(f"--lang: {self.display} ships {', '.join(self.meta.languages)}; got {lang!r}")
+        return list(langs or self.meta.languages)
+
     def problem(self, key: str, message: str) -> Problem:
         """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
         characters escaped: a game's check may quote a 200,000-character value)."""
@@ -151,7 +160,7 @@ class Kit:
 
 def game_model(kind: str) -> type[BaseModel]:
     """The pydantic model of a game's section (from the game registry)."""
-    return registry.get(kind).spec_model()  # type: ignore[no-any-return]
+    return registry.get(kind).spec()
 
 
 def _describe(value: Any) -> str:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import BeforeValidator, Field
 
 from generator.spec.base import SpecModel, bounded_length
+from generator.spec.choices import Duplex, Paper, PrintMode
 
 Offset = Annotated[float, BeforeValidator(bounded_length(-10, 10))]
 """A printer's back-side misregistration: a few millimetres at most (10 mm either way)."""
@@ -28,14 +29,14 @@ class BackOffset(SpecModel):
 class PrintSpec(SpecModel):
     """Print settings; every length is written with a unit in YAML and held in points."""
 
-    paper: Literal["a4", "letter", "a3"] = Field("a4", description="paper size (the CLI's --paper overrides it)")
+    paper: Paper = Field("a4", description="paper size (the CLI's --paper overrides it)")
     margin: Margin = Field(5 * 72 / 25.4, description="the printer's unprintable margin; nothing is placed inside it")
     bleed: Bleed = Field(3 * 72 / 25.4, description="art beyond the trim on every side (cards with a gutter, print-shop pages)")
     gutter: Gutter = Field(0.0, description="space between cards; 0 = abutting cards with shared cut lines")
     crop_marks: bool = Field(True, description="crop marks outside the card area")
     cut_lines: bool = Field(False, description="thin lines along every cut")
-    duplex: Literal["long", "short", "none"] = Field("long", description="how the sheet is flipped for the backs: long or short edge, or no backs")
+    duplex: Duplex = Field("long", description="how the sheet is flipped for the backs: long or short edge, or no backs")
     back_offset: BackOffset = Field(default_factory=BackOffset, description="per-printer correction of the back side")
-    mode: Literal["home", "shop"] = Field("home", description="home = N-up sheets; shop = one card per page with TrimBox/BleedBox")
+    mode: PrintMode = Field("home", description="home = N-up sheets; shop = one card per page with TrimBox/BleedBox")
     ruler: bool = Field(True, description="a 'printed at 100%?' check ruler on every imposed page")
     calibration: bool = Field(True, description="add a duplex calibration page to the kit PDF")

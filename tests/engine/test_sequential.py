@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.engine.report import BalanceReport, bounded
+from generator.engine.report import BalanceReport, Headline, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, CachingExecutor, as_budget, judge
 from generator.engine.verdict import Proportion, Verdict
@@ -26,7 +26,7 @@ def toy_report(games: int | Budget, seed: int, executor: Any, bounds: dict[str, 
         t = run(DiceRace(players=n, target=12), g, seed + n, executor, chunk_size=100)
         rep.tolerances.append(bounded(f"seat 1 x {n}", Proportion(float(t["wins"][0]), g, scale=float(n)),
                                       bounds[f"{n}p"], "game.balance.seat", (f"{n}p",)))
-    rep.headline = {str(n): {"score_mean": 0.0} for n in (2, 3)}
+    rep.headline = {str(n): Headline("race", 0.0, (0.5,) * n, 0.0, "turns") for n in (2, 3)}
     return rep
 
 

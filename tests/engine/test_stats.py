@@ -19,7 +19,7 @@ def test_z95_is_the_normal_quantile() -> None:
 
 def test_wilson_by_hand_with_z_2() -> None:
     # closed form: (s + z^2/2 +- z sqrt(s(n-s)/n + z^2/4)) / (n + z^2); s=8, n=10, z=2 -> (10 +- 2 sqrt(2.6)) / 14
-    p, low, high = wilson(8, 10, z=2.0)
+    p, low, high = wilson(8, 10, confidence=2 * sps.norm.cdf(2.0) - 1)  # the confidence whose z is 2
     assert p == 0.8
     assert low == pytest.approx((10 - 2 * math.sqrt(2.6)) / 14, abs=1e-12)
     assert high == pytest.approx((10 + 2 * math.sqrt(2.6)) / 14, abs=1e-12)

@@ -3,10 +3,9 @@ skipped, and each flipped spec's own balance report fills one row of the side-by
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any, Literal
 
-from generator.engine.report import BalanceReport
+from generator.engine.report import BalanceReport, Headline
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.switches import switch_effects, switch_table, switch_values
@@ -37,12 +36,12 @@ def fake_balance_report(spec: FakeGame, *, games: int | Budget, seed: int, execu
     for n in (2, 3):
         g = budget(f"{n}p")
         t = run(DiceRace(players=n, target=target), g, seed, executor, chunk_size=100)
-        rep.headline[str(n)] = {"score_mean": float(target), "seat_shares": [float(w) / g for w in t["wins"]],
-                                "game_length": float(t["games.turns"].mean()), "length_unit": "turns"}
+        rep.headline[str(n)] = Headline(policy="race", score_mean=float(target),
+                                        seat_shares=[float(w) / g for w in t["wins"]],
+                                        game_length=float(t["games.turns"].mean()), length_unit="turns")
     return rep
 
 
-MODULE = SimpleNamespace(balance_report=fake_balance_report)
 
 
 def test_switches_are_bool_and_literal_fields_only() -> None:
@@ -50,7 +49,7 @@ def test_switches_are_bool_and_literal_fields_only() -> None:
 
 
 def test_each_flip_is_played_with_the_flipped_spec() -> None:
-    rows = switch_effects(MODULE, FakeGame(), games=200, seed=3)
+    rows = switch_effects(fake_balance_report, FakeGame(), games=200, seed=3)
     assert [(r["switch"], r["value"]) for r in rows] == [("as specified", ""), ("short_race", True),
                                                           ("start", "last"), ("start", "random")]
     assert [r["players"]["2"]["score_mean"] for r in rows] == [16.0, 8.0, 18.0, 20.0]
@@ -68,5 +67,5 @@ def test_no_rules_model_or_no_switches_gives_no_rows() -> None:
     class NumericRules(SpecModel):
         rules: Plain = Plain()
 
-    assert switch_effects(MODULE, Plain(), games=10, seed=1) == []
-    assert switch_effects(MODULE, NumericRules(), games=10, seed=1) == []
+    assert switch_effects(fake_balance_report, Plain(), games=10, seed=1) == []
+    assert switch_effects(fake_balance_report, NumericRules(), games=10, seed=1) == []

@@ -8,7 +8,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from generator.cli import app
-from generator.export.plan import (
+from generator.exportplan.plan import (
     POD_SIZES,
     TTS_MAX_PX,
     Card,
@@ -17,9 +17,9 @@ from generator.export.plan import (
     tts_card_px,
     tts_sheets,
 )
-from generator.export.tts import DeckImages, deck_object
+from generator.exportplan.tts import DeckImages, deck_object
 from generator.layout.ops import Page, Place, Rect
-from generator.render.export import tts_images, write_tts_deck
+from generator.render.export_images import tts_images, write_tts_deck
 from generator.units import CARD_PRESETS, mm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,14 +91,29 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cards", "--size", "a5"], "error: --size: expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'a5'\n"),
-    (["--tts", "--format", "gif"], "error: --format: expected one of png, jpeg; got 'gif'\n"),
-    (["--tts", "--format", "jpeg", "--quality", "0"], "error: --quality: expected a number in 1..100; got 0\n"),
-    (["--cards", "--dpi", "20"], "error: --dpi: expected a number in 72..1200; got 20\n"),
-    ([], "error: nothing to export: pass --tts and/or --cards\n"),
-    (["--tts", "--lang", "fr"], "error: --lang: expected a comma-separated list of en, ja, es; got fr\n"),
+    (["--cards", "--size", "a5"], "Error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'a5'\n"),
+    (["--tts", "--format", "gif"], "Error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
+    (["--tts", "--format", "jpeg", "--quality", "0"], "Error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
+    (["--cards", "--dpi", "20"], "Error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
 ])
-def test_bad_export_options_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
+def test_bad_export_options_are_usage_errors_exit_2_and_nothing_written(tmp_path, args, message):
+    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
+    assert res.exit_code == 2 and res.stderr.endswith(message), res.stderr
+    assert not (tmp_path / "o" / "rummy_cards").exists()
+
+
+def test_a_language_the_kit_does_not_ship_is_a_usage_error_exit_2_and_nothing_written(tmp_path):
+    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"),
+                              "--tts", "--lang", "it"])
+    assert res.exit_code == 2, res.stderr
+    assert res.stderr == "error: --lang: layouts/rummy_cards/kit.yaml ships en, ja, es, de, fr; got 'it'\n"
+    assert not (tmp_path / "o" / "rummy_cards").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "error: nothing to export: pass --tts and/or --cards\n"),
+])
+def test_bad_export_requests_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
     res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
     assert (res.exit_code, res.stderr) == (1, message)
     assert not (tmp_path / "o" / "rummy_cards").exists()

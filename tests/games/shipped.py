@@ -47,4 +47,4 @@ def game_section(kit: str, overrides: Mapping[str, Any] | None = None, *, new_ke
 def game_spec(kit: str, overrides: Mapping[str, Any] | None = None, *, new_keys: bool = False) -> Any:
     """The shipped kit's game section with overrides, validated by the game's own model."""
     data = game_section(kit, overrides, new_keys=new_keys)
-    return registry.get(data["kind"]).spec_model().model_validate(data)
+    return registry.get(data["kind"]).spec().model_validate(data)

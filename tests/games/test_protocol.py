@@ -20,7 +20,6 @@ from generator.spec.kit import Kit, load_kit
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))
 MAX_STEPS = 50_000
-SEATS = range(1, 7)
 
 
 def _kits() -> dict[str, Kit]:
@@ -40,21 +39,13 @@ def test_every_registered_game_has_a_kit_to_play():
 
 
 def _seats(game_id: str) -> list[int]:
-    """The player counts the game's rules accept for its kit (others raise RuleViolation)."""
-    plugin, kit = registry.get(game_id), KITS[game_id]
-    ok = []
-    for n in SEATS:
-        try:
-            plugin.new_game(kit.game, n)
-        except RuleViolation:
-            continue
-        ok.append(n)
-    return ok
+    """The player counts of the game's kit, as its plugin record states them."""
+    return list(registry.get(game_id).players(KITS[game_id].game))
 
 
 def _play(game_id: str, players: int, seed: int, moves_seed: int) -> tuple[list[int], object]:
     """Play to the end choosing uniformly among the legal moves; returns the move indices and the outcome."""
-    game = registry.get(game_id).new_game(KITS[game_id].game, players)
+    game = registry.get(game_id).new_game()(KITS[game_id].game, players)
     assert is_game(game) and game.players == players
     state = game.new_state(np.random.default_rng(seed))
     chooser = np.random.default_rng(moves_seed)
@@ -76,8 +67,16 @@ def _play(game_id: str, players: int, seed: int, moves_seed: int) -> tuple[list[
 
 
 @pytest.mark.parametrize("game_id", sorted(KITS))
-def test_some_player_counts_are_accepted(game_id):
-    assert _seats(game_id), f"{game_id}: new_game accepts no player count in 1..6"
+def test_the_stated_player_counts_are_exactly_those_the_rules_accept(game_id):
+    """`players(spec)` is the contract: every count it states builds a game, the counts around it are refused."""
+    seats = _seats(game_id)
+    assert seats and seats == sorted(set(seats)) and seats[0] >= 1, f"{game_id}: players() = {seats}"
+    new_game = registry.get(game_id).new_game()
+    for n in seats:
+        assert new_game(KITS[game_id].game, n).players == n
+    for n in sorted({0, seats[0] - 1, seats[-1] + 1} - set(seats)):
+        with pytest.raises(RuleViolation):
+            new_game(KITS[game_id].game, n)
 
 
 @pytest.mark.parametrize("game_id", sorted(KITS))

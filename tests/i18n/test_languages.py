@@ -139,10 +139,10 @@ def test_build_rummy_in_german_and_french_prints_german_and_french(tmp_path: Pat
 
 def test_lang_option_takes_what_the_kit_declares(tmp_path: Path) -> None:
     proc = pnpkit("build", "layouts/rummy_cards", "--lang", "it", "--out", str(tmp_path / "o"))
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert "kit.languages: the kit ships en, ja, es, de, fr; --lang asked for 'it'" in proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr  # a usage error: exit 2 like every bad option
+    assert "--lang: layouts/rummy_cards/kit.yaml ships en, ja, es, de, fr; got 'it'" in proc.stderr
     proc = pnpkit("build", "layouts/rummy_cards", "--lang", "en;rm -rf", "--out", str(tmp_path / "o"))
-    assert proc.returncode == 1 and "--lang: expected a comma-separated list of languages" in proc.stderr
+    assert proc.returncode == 2 and "--lang: expected a comma-separated list of languages" in proc.stderr
     assert not (tmp_path / "o").exists()
 
 

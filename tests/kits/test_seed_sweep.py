@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import game_module
 from generator.engine.executors import SerialExecutor
 from generator.engine.report import BalanceReport
 from generator.engine.sequential import Budget, CachingExecutor, judge
 from generator.engine.verdict import Verdict
+from generator.games import registry
 from generator.spec.kit import load_kit
 from tests.kits.broken import BROKEN, ROOT
 
@@ -21,11 +21,11 @@ GAMES = 100
 
 def _check(folder: Path, seed: int, games: int = GAMES, cap: int = GAMES) -> BalanceReport:
     kit = load_kit(folder)
-    mod = game_module(kit.game_id)
+    balance_report = registry.get(kit.game_id).balance_report()
     cache = CachingExecutor(SerialExecutor())
 
     def make(b: Budget) -> BalanceReport:
-        return mod.balance_report(kit.game, games=b, seed=seed, executor=cache, kit=kit.meta.id)
+        return balance_report(kit.game, games=b, seed=seed, executor=cache, kit=kit.meta.id)
 
     return judge(make, first=games, cap=cap, confidence=kit.game.balance.confidence)
 

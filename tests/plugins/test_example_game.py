@@ -113,8 +113,9 @@ def _plugin_folder(root: Path, name: str, entry: str, module: str) -> Path:
 
 
 PLUGIN = ("from generator.games.registry import GamePlugin\n"
-          "GAME = GamePlugin(id={id!r}, ruleset='1', spec='m:S', layout='m', legal='m:l', balance='m:b', "
-          "transcript='m:t', play='m:p')\n")
+          "def f(*a): pass\n"
+          "GAME = GamePlugin(id={id!r}, ruleset='1', players=f, spec=f, composer=f, legal_problems=f, "
+          "balance_report=f, transcript=f, new_game=f)\n")
 
 
 @pytest.mark.parametrize("entry, module, message", [
@@ -192,7 +193,7 @@ def test_the_example_kit_passes_the_static_checks_and_its_checks_can_fail():
     kit = load_kit(KIT)
     assert check_kit(kit) == []
     bad = kit.game.model_copy(update={"bust_face": 7, "players": kit.game.players.model_copy(update={"min": 1})})
-    assert registry.get("pig").legal_problems(bad) == [
+    assert registry.get("pig").legal_problems()(bad) == [
         ("bust_face", "expected a face of the 6-sided die (1..6); got 7"),
         ("players.min", "a race needs at least 2 players; got 1")]
 
@@ -201,9 +202,10 @@ def test_the_example_rules_refuse_an_illegal_action_and_a_player_count():
     from generator.errors import RuleViolation
 
     plugin, spec = registry.get("pig"), load_kit(KIT).game
+    assert list(plugin.players(spec)) == [2, 3]
     with pytest.raises(RuleViolation):
-        plugin.new_game(spec, 4)  # the kit says 2..3
-    game = plugin.new_game(spec, 2)
+        plugin.new_game()(spec, 4)  # the kit says 2..3
+    game = plugin.new_game()(spec, 2)
     state = game.new_state(np.random.default_rng(1))
     assert list(game.legal_actions(state)) == ["roll"]  # nothing to hold before the first roll
     with pytest.raises(RuleViolation):
@@ -211,15 +213,15 @@ def test_the_example_rules_refuse_an_illegal_action_and_a_player_count():
 
 
 def test_the_example_balance_is_seeded():
-    plugin, kit = registry.get("pig"), load_kit(KIT)
-    a = plugin.balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
-    b = plugin.balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
-    c = plugin.balance_report(kit.game, games=60, seed=6, executor=SerialExecutor(), kit="pig")
+    balance_report, kit = registry.get("pig").balance_report(), load_kit(KIT)
+    a = balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
+    b = balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
+    c = balance_report(kit.game, games=60, seed=6, executor=SerialExecutor(), kit="pig")
     assert to_json_text([a]) == to_json_text([b]) != to_json_text([c])
 
 
 def test_the_example_playthrough_matches_its_golden(golden):
-    text = registry.get("pig").playthrough(load_kit(KIT).game, seed=7, players=2)
+    text = registry.get("pig").transcript()(load_kit(KIT).game, 7, 2)
     golden.check(GOLDEN / "pig_playthrough_2p.txt", text)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
+from generator.engine.report import BalanceReport, Bars, Headline, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_mean_sd, hist_percentiles, mean_ci, wilson
@@ -118,9 +118,9 @@ def balance_report(spec: PeakDiceGame, *, games: int | Budget, seed: int, execut
         stalled = f["stalled_share"]["stalled"] + f["stalled_share"]["turn_limit"]
         rep.tolerances.append(_tol(f"share of stalled games ({n} players)", Proportion(stalled, g),
                                    b.stalled_share, "stalled_share", setting))
-        rep.headline[str(n)] = {"policy": b.policy, "score_mean": f["score"]["mean"],
-                                "seat_shares": [s["win_share"] for s in f["seats"]],
-                                "game_length": f["turns"]["mean"], "length_unit": "turns"}
+        rep.headline[str(n)] = Headline(policy=b.policy, score_mean=f["score"]["mean"],
+                                        seat_shares=[s["win_share"] for s in f["seats"]],
+                                        game_length=f["turns"]["mean"], length_unit="turns")
         rep.tables.append(Table(f"Win share by seat ({n} players, {b.policy})",
                                 ["seat", "win share", "95% low", "95% high"],
                                 [[s["seat"], round(s["win_share"], 4), round(s["low"], 4), round(s["high"], 4)]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
+from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
@@ -571,14 +571,14 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     return ops, y
 
 
-COMPOSER = Composer("Peak Dice", {
+BUILDERS = Builders("Peak Dice", {
     "score_sheet": compose_sheet,
     "dice_nets": compose_dice_nets,
     "dice_stickers": compose_dice_stickers,
     "rules": summary_sheet(rules_face),
 })
-compose = COMPOSER.compose
-component_ids = COMPOSER.component_ids
+compose = BUILDERS.compose
+component_ids = BUILDERS.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids",

@@ -55,7 +55,7 @@ SeedSequence(game.seed), so the printed points (fitted on the build sample) are 
 when the check runs at the kit's own seed."""
 
 
-def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, executor: Executor | None,
+def balance_report(spec: RaindropsGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
                    progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
     """Card-level balance: seeded solo games per memory card re-measure difficulty against the printed
     points (out of sample: a seed stream the build never used); simulated players measure how often each

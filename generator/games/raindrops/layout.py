@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
-from generator.layout.compose import Component, Composer, Context, figures_of, sheet_component, summary_sheet
+from generator.layout.compose import Builders, Component, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
@@ -542,7 +542,7 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     return ops, y
 
 
-COMPOSER = Composer("Raindrops", {
+BUILDERS = Builders("Raindrops", {
     "window_board": compose_window_board,
     "raindrop_tiles": compose_raindrop_tiles,
     "bonus_tiles": compose_bonus_tiles,
@@ -553,8 +553,8 @@ COMPOSER = Composer("Raindrops", {
     "memory_cards": compose_memory_cards,
     "rules": summary_sheet(rules_face),
 })
-compose = COMPOSER.compose
-component_ids = COMPOSER.component_ids
+compose = BUILDERS.compose
+component_ids = BUILDERS.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "Page"]

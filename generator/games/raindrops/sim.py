@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.report import Bars, Histogram, Table, Tolerance, bounded
+from generator.engine.report import Bars, Headline, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_percentiles, spearman, wilson
@@ -225,7 +225,7 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
     `balance.play.games`."""
     bal = spec.balance.play
     budget = as_budget(games)
-    headline: dict[str, Any] = {}
+    headline: dict[str, Headline] = {}
     tables: list[Table] = []
     charts: list[Histogram | Bars] = []
     tols: list[Tolerance] = []
@@ -248,9 +248,9 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
         gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), gap_games)
         f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n, "games": gap_games,
                                  "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan")}
-        headline[str(n)] = {"policy": "greedy", "score_mean": f["mean_score"],
-                            "seat_shares": [x["share"] for x in f["seats"]], "game_length": f["rounds_mean"],
-                            "length_unit": "rounds"}
+        headline[str(n)] = Headline(policy="greedy", score_mean=f["mean_score"],
+                                    seat_shares=[x["share"] for x in f["seats"]], game_length=f["rounds_mean"],
+                                    length_unit="rounds")
         rates = {ty: float(t["cloud_taken"][i]) / (games * n) for i, ty in enumerate(types)}
         f["cloud_take_rates"] = rates
         for ty, r in rates.items():

@@ -6,20 +6,72 @@ checks, do not load numba and the simulation kernels."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from generator.games.lazy import lazy_getattr
-from generator.games.registry import GamePlugin
+from generator.games.registry import BalanceReporter, GamePlugin, NewGame
+
+if TYPE_CHECKING:  # types only: the record must stay cheap to import
+    from generator.games.ripple_rush.spec import RippleRushGame
+    from generator.layout.compose import Composer
+
+# The loaders: each imports its module when called (never at lookup), and mypy --strict checks what it returns
+# against the contract of generator/games/registry.py (a Game of generator/engine/game.py, a Composer, ...).
+
+
+def _spec() -> type[RippleRushGame]:
+    from generator.games.ripple_rush.spec import RippleRushGame
+    return RippleRushGame
+
+
+def _composer() -> Composer:
+    from generator.games.ripple_rush import layout
+    return layout
+
+
+def _legal_problems() -> Callable[[Any], Sequence[tuple[str, str]]]:
+    from generator.games.ripple_rush.legal import legal_problems
+    return legal_problems
+
+
+def _balance_report() -> BalanceReporter:
+    from generator.games.ripple_rush.balance import balance_report
+    return balance_report
+
+
+def _transcript() -> Callable[[Any, int, int], str]:
+    from generator.games.ripple_rush.transcript import transcript
+    return transcript
+
+
+def _new_game() -> NewGame:
+    from generator.games.ripple_rush.rules import new_game
+    return new_game
+
+
+def _print_data() -> Callable[[Any, int], Mapping[str, Any]]:
+    from generator.games.ripple_rush.figures import print_data
+    return print_data
+
+
+def _players(spec: RippleRushGame) -> Sequence[int]:
+    """The player counts of the kit's game section."""
+    return range(spec.players.min, spec.players.max + 1)
+
 
 GAME = GamePlugin(
     id="ripple_rush",
     name="Ripple Rush",
     ruleset="1.1",
-    spec="generator.games.ripple_rush.spec:RippleRushGame",
-    layout="generator.games.ripple_rush.layout",
-    legal="generator.games.ripple_rush.legal:legal_problems",
-    balance="generator.games.ripple_rush.balance:balance_report",
-    transcript="generator.games.ripple_rush.transcript:transcript",
-    play="generator.games.ripple_rush.rules:new_game",
-    print_data="generator.games.ripple_rush.figures:print_data",
+    players=_players,
+    spec=_spec,
+    composer=_composer,
+    legal_problems=_legal_problems,
+    balance_report=_balance_report,
+    transcript=_transcript,
+    new_game=_new_game,
+    print_data=_print_data,
 )
 
 _WHERE = {

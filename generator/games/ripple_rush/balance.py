@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
+from generator.engine.report import BalanceReport, Bars, Headline, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
@@ -118,9 +118,9 @@ def balance_report(spec: RippleRushGame, *, games: int | Budget, seed: int, exec
         figures["players"][str(n)] = per
         _tolerances(rep, spec, n, per, evidence[str(n)][bal.reference_policy])
         ref_f = per[bal.reference_policy]
-        rep.headline[str(n)] = {"policy": bal.reference_policy, "score_mean": ref_f["score"]["mean"],
-                                "seat_shares": [s["share"] for s in ref_f["win_share_by_seat"]] if n >= 2 else [],
-                                "game_length": float(spec.cards_per_player), "length_unit": "rounds"}
+        rep.headline[str(n)] = Headline(policy=bal.reference_policy, score_mean=ref_f["score"]["mean"],
+                                        seat_shares=[s["share"] for s in ref_f["win_share_by_seat"]] if n >= 2 else [],
+                                        game_length=float(spec.cards_per_player), length_unit="rounds")
     rep.tables.append(Table("Scores per player count and policy",
                             ["players", "policy", "games", "mean", "sd", "p5", "p50", "p95", "tie rate",
                              "tie-break decided", "unplaceable share"], score_rows))

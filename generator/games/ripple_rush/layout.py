@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
+from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -336,14 +336,14 @@ def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
     return top - 2 * r - mm(4)
 
 
-COMPOSER = Composer("Ripple Rush", {
+BUILDERS = Builders("Ripple Rush", {
     "score_sheet": compose_sheet,
     "number_cards": compose_number_cards,
     "goal_cards": compose_goal_cards,
     "rules": summary_sheet(rules_face),
 })
-compose = COMPOSER.compose
-component_ids = COMPOSER.component_ids
+compose = BUILDERS.compose
+component_ids = BUILDERS.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "Page"]

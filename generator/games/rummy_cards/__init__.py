@@ -1,26 +1,78 @@
 """Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance.
 
-The package itself holds only the plugin record (strings): names below are imported on first use (PEP 562),
+The package itself holds only the plugin record (its loaders import on call): names below are imported on first use (PEP 562),
 so looking the game up, `pnpkit build` and `validate` do not load numba and the solver."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from generator.games.lazy import lazy_getattr
-from generator.games.registry import GamePlugin
+from generator.games.registry import BalanceReporter, GamePlugin, NewGame
+
+if TYPE_CHECKING:  # types only: the record must stay cheap to import
+    from generator.games.rummy_cards.spec import RummyCardsGame
+    from generator.layout.compose import Composer
 
 GAME_ID = "rummy_cards"
+
+# The loaders: each imports its module when called (never at lookup), and mypy --strict checks what it returns
+# against the contract of generator/games/registry.py (a Game of generator/engine/game.py, a Composer, ...).
+
+
+def _spec() -> type[RummyCardsGame]:
+    from generator.games.rummy_cards.spec import RummyCardsGame
+    return RummyCardsGame
+
+
+def _composer() -> Composer:
+    from generator.games.rummy_cards import layout
+    return layout
+
+
+def _legal_problems() -> Callable[[Any], Sequence[tuple[str, str]]]:
+    from generator.games.rummy_cards.legal import legal_problems
+    return legal_problems
+
+
+def _balance_report() -> BalanceReporter:
+    from generator.games.rummy_cards.balance import balance_report
+    return balance_report
+
+
+def _transcript() -> Callable[[Any, int, int], str]:
+    from generator.games.rummy_cards.transcript import transcript
+    return transcript
+
+
+def _new_game() -> NewGame:
+    from generator.games.rummy_cards.rules import new_game
+    return new_game
+
+
+def _print_data() -> Callable[[Any, int], Mapping[str, Any]]:
+    from generator.games.rummy_cards.figures import print_data
+    return print_data
+
+
+def _players(spec: RummyCardsGame) -> Sequence[int]:
+    """The player counts of the kit's game section."""
+    return range(spec.players.min, spec.players.max + 1)
+
 
 GAME = GamePlugin(
     id="rummy_cards",
     name="Rummy Cards",
     ruleset="1.1.0",
-    spec="generator.games.rummy_cards.spec:RummyCardsGame",
-    layout="generator.games.rummy_cards.layout",
-    legal="generator.games.rummy_cards.legal:legal_problems",
-    balance="generator.games.rummy_cards.balance:balance_report",
-    transcript="generator.games.rummy_cards.transcript:transcript",
-    play="generator.games.rummy_cards.rules:new_game",
-    print_data="generator.games.rummy_cards.figures:print_data",
+    players=_players,
+    spec=_spec,
+    composer=_composer,
+    legal_problems=_legal_problems,
+    balance_report=_balance_report,
+    transcript=_transcript,
+    new_game=_new_game,
+    print_data=_print_data,
 )
 RULESET_VERSION = GAME.ruleset
 

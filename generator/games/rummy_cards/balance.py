@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance, bounded
+from generator.engine.report import BalanceReport, Bars, Headline, Histogram, Table, Tolerance, bounded
 from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
@@ -80,10 +80,10 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
         bound(f"winner's margin over the best loser ({P} players)", Mean.of(margin), "winner_margin", setting)
         # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
-        rep.headline[str(P)] = {"policy": "meld finder", "score_mean": float(srt[:, -1].astype(float).mean()),
-                                "score_label": "winner's round score",
-                                "seat_shares": [x["share"] for x in seats], "game_length": m,
-                                "length_unit": "turns per round"}
+        rep.headline[str(P)] = Headline(policy="meld finder", score_mean=float(srt[:, -1].astype(float).mean()),
+                                        score_label="winner's round score",
+                                        seat_shares=[x["share"] for x in seats], game_length=m,
+                                        length_unit="turns per round")
         f["joker_retrievals"] = int(t["joker_retrievals"].sum())
         rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]])
         f["skill"] = _skill(spec, P, max(1, budget(f"{P}p one random seat", cap=max(1, budget.default // 4))), seed,

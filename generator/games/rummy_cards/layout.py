@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
+from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
@@ -610,14 +610,14 @@ def rules_exhausted_id(game: Any) -> str:
     return f"rules.exhausted.{game.rules.exhausted_winner}.{game.rules.exhausted_tie}"
 
 
-COMPOSER = Composer("Rummy Cards", {
+BUILDERS = Builders("Rummy Cards", {
     "number_cards": compose_number_cards,
     "score_pad": compose_score_pad,
     "card_holder": compose_card_holder,
     "rules": summary_sheet(rules_face),
 })
-compose = COMPOSER.compose
-component_ids = COMPOSER.component_ids
+compose = BUILDERS.compose
+component_ids = BUILDERS.component_ids
 
 
 __all__ = ["compose", "template_context", "component_ids", "holder_geometry", "card_code", "colour_codes"]

@@ -16,11 +16,10 @@ def test_legal_module_loads_no_numba_and_no_kernel():
     assert out == "[]"
 
 
-def test_plugin_points_at_the_shared_module_names():
+def test_plugin_loads_the_shared_module_names():
     g = registry.get("raindrops")
-    assert (g.legal, g.balance, g.transcript, g.play, g.print_data) == (
+    loaded = (g.legal_problems(), g.balance_report(), g.transcript(), g.new_game(), g.print_data(), g.refit())
+    assert [f"{f.__module__}:{f.__name__}" for f in loaded] == [
         "generator.games.raindrops.legal:legal_problems", "generator.games.raindrops.balance:balance_report",
         "generator.games.raindrops.transcript:transcript", "generator.games.raindrops.rules:new_game",
-        "generator.games.raindrops.figures:print_data")
-    for field in ("legal", "balance", "transcript", "print_data"):
-        assert callable(g.load(field))
+        "generator.games.raindrops.figures:print_data", "generator.games.raindrops.refit:refit_edit"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Table, bounded
+from generator.engine.report import BalanceReport, Bars, Headline, Table, bounded
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Extreme, Mean, Proportion
@@ -71,8 +71,8 @@ def balance_report(spec: PigGame, *, games: int | Budget, seed: int, executor: E
         score_mean = float(tally["games.scores"].mean()) if g else math.nan
         rep.figures["settings"][str(n)] = {"games": g, "seat_win_share": wins, "rounds_mean": float(rounds.mean()),
                                            "rounds_sd": sd, "score_mean": score_mean}
-        rep.headline[str(n)] = {"policy": f"hold at {b.hold_at}", "score_mean": score_mean, "seat_shares": wins,
-                                "game_length": float(rounds.mean()), "length_unit": "rounds"}
+        rep.headline[str(n)] = Headline(policy=f"hold at {b.hold_at}", score_mean=score_mean, seat_shares=wins,
+                                        game_length=float(rounds.mean()), length_unit="rounds")
         rep.tables.append(Table(f"Win share by seat ({n} players, hold at {b.hold_at})", ["seat", "win share"],
                                 [[s + 1, round(w, 4)] for s, w in enumerate(wins)]))
         rep.charts.append(Bars(f"Win share by seat ({n} players)", [f"seat {s + 1}" for s in range(n)], wins,

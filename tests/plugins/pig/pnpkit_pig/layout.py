@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.layout.compose import Component, Composer, Context, sheet_component, summary_sheet
+from generator.layout.compose import Builders, Component, Context, sheet_component, summary_sheet
 from generator.layout.ops import Face, Op, Rect, Text
 from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
@@ -69,9 +69,9 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     return sheet_component(ctx, cid, sheet_face, landscape=False, per_page=1)
 
 
-COMPOSER = Composer("Pig", {
+BUILDERS = Builders("Pig", {
     "score_sheet": compose_sheet,
     "rules": summary_sheet(lambda c, w, h: summary_face(c, w, h, _rules_body, band=INK)),
 })
-compose = COMPOSER.compose
-component_ids = COMPOSER.component_ids
+compose = BUILDERS.compose
+component_ids = BUILDERS.component_ids

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.export.plan import Deck, SheetGrid
+from generator.exportplan.plan import Deck, SheetGrid
 from generator.units import mm
 
 POKER_W = mm(63.5)

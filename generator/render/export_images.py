@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from generator.export.plan import (
+from generator.exportplan.plan import (
     INCH,
     TTS_MAX_PX,
     Board,
@@ -23,7 +23,7 @@ from generator.export.plan import (
     tts_card_px,
     tts_sheets,
 )
-from generator.export.tts import DeckImages
+from generator.exportplan.tts import DeckImages
 from generator.layout.ops import Page
 from generator.render.raster import encode, new_sheet, paste, rasterize
 

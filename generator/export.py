@@ -27,8 +27,8 @@ from generator.build import (
     with_print,
 )
 from generator.errors import KitError
-from generator.export.plan import POD_SIZES, Board, Deck, PodSize, decks_and_boards, describe, matches
-from generator.export.tts import BoardImage, deck_rows, first_keys, saved_object
+from generator.exportplan.plan import POD_SIZES, Board, Deck, PodSize, decks_and_boards, describe, matches
+from generator.exportplan.tts import BoardImage, deck_rows, first_keys, saved_object
 from generator.spec.kit import Kit
 
 FORMATS = ("png", "jpeg")
@@ -120,7 +120,7 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
            options: ExportOptions, progress: Callable[..., None] | None = None) -> ExportResult:
     """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
     (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
-    from generator.render.export import tts_images, write_board, write_cards, write_tts_deck
+    from generator.render.export_images import tts_images, write_board, write_cards, write_tts_deck
 
     if not (options.tts or options.cards):
         raise KitError("nothing to export: pass --tts and/or --cards")
@@ -141,9 +141,7 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
     check_kits(kits)
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
-        for lang in langs or ():
-            if lang not in kit.meta.languages:
-                raise KitError(f"{kit.display}: kit.languages: the kit ships {', '.join(kit.meta.languages)}; --lang asked for {lang!r}")
+        kit.chosen_languages(langs)
     t1 = time.perf_counter()
     plans: list[tuple[Kit, str, list[Deck], list[Board], str]] = []
     for kit in kits:

@@ -1,0 +1,170 @@
+"""`pnpkit check` beside the build: prove loaded kits balanced by seeded self-play, judged against each spec's
+tolerances, and what comes of it (the JSON and HTML reports, the spec edit `--refit` writes, the exit code).
+
+The CLI parses options and prints; everything here works on loaded, checked kits and returns what it found."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import generator.games.registry as registry
+from generator.engine.report import BalanceReport
+from generator.errors import KitError
+from generator.games.registry import BalanceReporter, Refit
+from generator.spec.kit import Kit
+
+Advance = Callable[..., None]
+"""A progress callback: advance(step) with a count or a label."""
+ProgressFor = Callable[[str], AbstractContextManager[Advance]]
+"""Opens a progress display for one kit (the CLI's rich bar; silent elsewhere)."""
+
+EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
+"""The exit codes of `check`: every tolerance holds; any fails; none fails but some are undecided at the cap."""
+
+SWITCH_GAMES_CAP = 400
+"""Games per setting of the house-rule switch table of the HTML report (at most; fewer when --games is less)."""
+
+
+@dataclass
+class CheckRun:
+    """What `check` found: one report per kit, in order, and the exit code with its line for stderr."""
+
+    reports: list[BalanceReport]
+    html_reports: list[BalanceReport] = field(default_factory=list)
+    """The reports as the HTML report shows them (with the house-rule switch table, when asked for)."""
+
+    @property
+    def exit_code(self) -> int:
+        """EXIT_FAILS if any tolerance fails, else EXIT_UNDECIDED if any is undecided, else EXIT_HOLDS."""
+        from generator.engine.verdict import Verdict
+
+        verdicts = {t.verdict for r in self.reports for t in r.tolerances}
+        if Verdict.FAILS in verdicts:
+            return EXIT_FAILS
+        return EXIT_UNDECIDED if Verdict.UNDECIDED in verdicts else EXIT_HOLDS
+
+    def summary(self) -> str:
+        """The line that explains a non-zero exit code ("" when every tolerance holds)."""
+        from generator.engine.verdict import Verdict
+
+        failed = [t for r in self.reports for t in r.tolerances if t.verdict is Verdict.FAILS]
+        if failed:
+            return f"{len(failed)} balance tolerance{'s' if len(failed) != 1 else ''} failed"
+        undecided = [t for r in self.reports for t in r.tolerances if t.verdict is Verdict.UNDECIDED]
+        if not undecided:
+            return ""
+        need = [t.needed_games for t in undecided if t.needed_games]
+        more = (f"; the estimates need about {max(need)} games per setting (rerun with --games, or raise "
+                f"balance.max_games)" if need else "; some estimates sit on their bound")
+        return (f"{len(undecided)} balance tolerance{'s' if len(undecided) != 1 else ''} undecided at "
+                f"balance.max_games{more}")
+
+
+def default_games(kit: Kit) -> int:
+    """Games per setting of the first look, from the spec's balance section."""
+    n = getattr(kit.game.balance, "games", None)
+    if not isinstance(n, int):
+        raise KitError(f"{kit.display}: game.balance.games is missing; pass --games N")
+    return n
+
+
+def max_games(kit: Kit, first: int) -> int:
+    """Most games per setting (the spec's balance.max_games; default 8 x the first batch)."""
+    n = getattr(kit.game.balance, "max_games", None)
+    return int(n) if isinstance(n, int) else 8 * first
+
+
+def confidence(kit: Kit) -> float:
+    """Family-wise confidence of the verdicts (the spec's balance.confidence, default 0.99)."""
+    c = getattr(kit.game.balance, "confidence", None)
+    return float(c) if isinstance(c, float) else 0.99
+
+
+def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, workers: int | None,
+                  dask: str | None, switches: bool, progress: ProgressFor,
+                  on_report: Callable[[BalanceReport], None] = lambda r: None) -> CheckRun:
+    """Judge every kit (loaded and statically checked) by sequential self-play: batches double from `games`
+    (default: the spec's balance.games) up to balance.max_games while a tolerance is undecided. One worker
+    pool serves every kit and setting. `switches`: also measure each house-rule switch for the HTML report
+    (its JSON stays the same for a seed with or without it). `on_report` sees each report as it is done."""
+    from generator.engine.executors import make_executor
+    from generator.engine.sequential import Budget, CachingExecutor, judge
+
+    run = CheckRun([])
+    with make_executor(workers, dask) as executor:
+        for kit in kits:
+            balance_report = registry.get(kit.game_id).balance_report()
+            first = games or default_games(kit)
+            cap = max(first, max_games(kit, first))
+            run_seed = kit.meta.seed if seed is None else seed
+            cache = CachingExecutor(executor)
+            with progress(kit.meta.id) as advance:
+                def make(budget: Budget, kit: Kit = kit, run_seed: int = run_seed, cache: CachingExecutor = cache,
+                         advance: Advance = advance, balance_report: BalanceReporter = balance_report) -> BalanceReport:
+                    return balance_report(kit.game, games=budget, seed=run_seed, executor=cache, progress=advance,
+                                          kit=kit.meta.id)
+
+                rep = judge(make, first=first, cap=cap, confidence=confidence(kit), progress=advance)
+                shown = rep
+                if switches:
+                    from generator.engine.switches import switch_effects, switch_table
+
+                    rows = switch_effects(balance_report, kit.game, games=max(1, min(first, SWITCH_GAMES_CAP)),
+                                          seed=run_seed, executor=cache, progress=advance)
+                    if rows:
+                        shown = replace(rep, tables=rep.tables + [switch_table(rows)], switches=rows)
+            run.reports.append(rep)
+            run.html_reports.append(shown)
+            on_report(rep)
+    return run
+
+
+def refit(kit: Kit, report: BalanceReport) -> Refit:
+    """Write the spec edit the game proposes from the check's play into the kit's kit.yaml (Raindrops: card
+    points) and return it; a KitError when the game proposes none."""
+    from generator.spec.edit import set_value
+
+    plugin = registry.get(kit.game_id)
+    edit = plugin.refit()(report) if plugin.refit is not None else None
+    if edit is None:
+        raise KitError(f"{kit.display}: --refit needs a game that proposes spec edits from play "
+                       f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none")
+    set_value(kit.dir / "kit.yaml", edit.path, edit.value)
+    return edit
+
+
+def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | None) -> list[Path]:
+    """The JSON of every figure and the self-contained HTML report, each where asked; the paths written."""
+    written = []
+    if json_path:
+        from generator.render.html_report import write_json
+
+        write_json(run.reports, json_path)
+        written.append(json_path)
+    if html_path:
+        from generator.render.html_report import write_html
+
+        write_html(run.html_reports, html_path, title="pnpkit balance report")
+        written.append(html_path)
+    return written
+
+
+def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[tuple[str, float]]:
+    """Compile the self-play kernels of every kit now (numba caches them on disk): a tiny check plays every
+    kernel the real one will. Yields each kit id and the seconds it took."""
+    from generator.engine.executors import SerialExecutor
+
+    for kit in kits:
+        start = time.perf_counter()
+        registry.get(kit.game_id).balance_report()(kit.game, games=games, seed=kit.meta.seed,
+                                                   executor=SerialExecutor(), kit=kit.meta.id)
+        progress(kit.meta.id)
+        yield kit.meta.id, time.perf_counter() - start
+
+
+__all__ = ["EXIT_FAILS", "EXIT_HOLDS", "EXIT_UNDECIDED", "CheckRun", "check_balance", "confidence",
+           "default_games", "max_games", "refit", "warm_up", "write_reports"]
