@@ -304,7 +304,9 @@ class Game:
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
         retrievals and multi-meld lays are legal too (apply checks them) but not listed.
-        With rules.draw "only_when_unable" (the seed) Draw is listed only when no lay is."""
+        With rules.draw "only_when_unable" (the seed) Draw is listed only when no legal turn lays a card: when
+        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any, is
+        listed alone instead of Draw."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -340,7 +342,7 @@ class Game:
                     cards = tuple(by_kind[col * N + v] for col in cols) + tuple(jokers[:j])
                     out.append(Lay(state.table + (Meld("group", cards),)))
         if not opened:
-            return self._drop_draw(out)
+            return self._drop_draw(state, out)
         for i, m in enumerate(state.table):
             roles = meld_roles(deck, m)
             adds: list[tuple[int, ...]] = []
@@ -360,13 +362,35 @@ class Game:
                 adds += [m.cards + (jokers[0],)] if jokers else []
             for cards in adds:
                 out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
-        return self._drop_draw(out)
+        return self._drop_draw(state, out)
 
-    def _drop_draw(self, plays: list[Action]) -> list[Action]:
-        """The play list without Draw when the draw rule forbids drawing while a lay is possible."""
-        if self.spec.rules.draw == "only_when_unable" and len(plays) > 1:
+    def _drop_draw(self, state: State, plays: list[Action]) -> list[Action]:
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed play,
+        else the exact meld finder's lay (listed alone)."""
+        if self.spec.rules.draw != "only_when_unable":
+            return plays
+        if len(plays) > 1:
             return plays[1:]
-        return plays
+        lay = self.solver_lay(state)
+        return plays if lay is None else [lay]
+
+    def solver_lay(self, state: State) -> Lay | None:
+        """A legal lay of the player to move found by the exact meld finder, None when no turn lays a card.
+
+        The seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」, and the
+        opening may be spread over several melds (「これらのポイントは、様々な組み合わせで分散させることが
+        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay exists
+        when it reaches initial_meld, whatever else the opening turn allows, since its other steps are optional).
+        After it: the best whole-table rearrangement with the hand, joker retrievals included (every legal lay
+        is one the search weighs). A search that gives up (none in the measured rounds) counts as no lay."""
+        from generator.games.rummy_cards.policies import find_best_play  # policies builds on this module
+
+        p = state.current
+        opening = not state.opened[p]
+        play = find_best_play(self, state.hands[p], state.table, opening)
+        if play.table is None or (opening and play.points < self.spec.initial_meld):
+            return None
+        return Lay(play.table)
 
     def apply(self, state: State, action: Action) -> State:
         """The state after `action`; RuleViolation naming the cards and numbers in the way."""

@@ -319,8 +319,14 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
         before = hj[p]
         for k in range(K):
             before += hand[p, k]
+        # the random-legal seat whose list holds Draw alone under rules.draw only_when_unable asks the meld
+        # finder whether any turn lays a card (Game.solver_lay): if one does, that lay is listed alone
+        forced = False
+        n_plays = 0
         if p == random_seat:
             n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+            forced = draw_only_when_unable and n_plays == 1
+        if p == random_seat and not forced:
             if draw_only_when_unable and n_plays > 1:
                 pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
                 act = 1 + pick
@@ -340,9 +346,12 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
+            if forced and turn < choices.shape[0]:
+                choices[turn, 0] = 0  # Game.legal_actions lists one play: the finder's lay, else Draw
+                choices[turn, 1] = 1
             need = initial_meld  # the fewest opening points this turn's search result is used for
             for t in range(thresholds.shape[0]):
-                if first_possible[p, t] < 0 and thresholds[t] < need:
+                if not forced and first_possible[p, t] < 0 and thresholds[t] < need:
                     need = thresholds[t]
             if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, num_min) < need:
                 res[OUT_BEST] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
@@ -351,8 +360,9 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 res[OUT_GIVEUPS] = 0
             else:
                 solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True,
-                           opened[p] == 1 and known[p], C, N, num_min, joker_penalty, layout, res, sws)
-                if opened[p] == 1 and res[OUT_EXACT] == 1:
+                           opened[p] == 1 and known[p] and not forced, C, N, num_min, joker_penalty, layout, res,
+                           sws)
+                if opened[p] == 1 and res[OUT_EXACT] == 1 and not forced:
                     if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
                         next_known = 2
                     elif res[OUT_RETRIEVED] < 0:
@@ -360,7 +370,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             best = res[OUT_BEST]
             giveups += res[OUT_GIVEUPS]
             pts = best >> 8 if best > 0 else 0
-            if opened[p] == 0:
+            if opened[p] == 0 and not forced:
                 for t in range(thresholds.shape[0]):
                     if first_possible[p, t] < 0 and pts >= thresholds[t]:
                         first_possible[p, t] = turn // players + 1
@@ -379,7 +389,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                             hj[p] -= 1
                 ntab = base + res[OUT_MELDS]
                 opened[p] = 1
-                if base > 0 and add_on_opening:
+                if base > 0 and add_on_opening and not forced:
                     # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
                     # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)

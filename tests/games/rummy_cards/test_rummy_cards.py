@@ -314,6 +314,61 @@ def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
     assert isinstance(choice.legal_actions(s)[0], Draw)
 
 
+def test_draw_only_when_no_turn_lays_an_opening_spread_over_two_melds() -> None:
+    """Seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」 and 「これらのポイントは、
+    様々な組み合わせで分散させることができます」 - red 4-5-6 and three 9s open with 15 + 27 = 42, though no single
+    meld reaches 40: the player may not draw, and the listed play is that opening."""
+    s = state("red4 red5 red6 yellow9 blue9 black9 black1")
+    opening = Lay((run("red4 red5 red6"), group("yellow9 blue9 black9")))
+    assert GAME.apply(s, opening).hands[0] == cs("black1")
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    acts = GAME.legal_actions(s)
+    assert not any(isinstance(a, Draw) for a in acts) and len(acts) == 1
+    assert GAME.apply(s, acts[0]).hands[0] == cs("black1")
+    # one 9 fewer: 15 + 18 = 33 < 40, no turn lays a card, Draw is the only play
+    s33 = state("red4 red5 red6 yellow9 blue9 black1")
+    assert GAME.legal_actions(s33) == [Draw()]
+    GAME.apply(s33, Draw())
+    # by_choice keeps Draw and lists the simple plays only
+    assert Game(spec_with(rules={"draw": "by_choice"}), 2).legal_actions(s) == [Draw()]
+
+
+def test_draw_only_when_no_turn_lays_the_seeds_rearrangement() -> None:
+    """Seed: 「青8、黒8、黄8、赤8のセットがテーブルの上にあります。 赤7と赤9がありますが、赤8を取って赤7、8、9の
+    新しい列を作ることができます」 - that lay is a legal turn, so drawing is not (「カードを置けない場合は、いずれかの
+    山から裏向きのカードを引かなければなりません」)."""
+    table = (group("blue8 black8 yellow8 red8"),)
+    s = state("red7 red9", table=table, opened=(True, True))
+    GAME.apply(s, Lay((group("blue8 black8 yellow8"), run("red7 red8 red9"))))
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    acts = GAME.legal_actions(s)
+    assert len(acts) == 1 and isinstance(acts[0], Lay)
+    assert GAME.apply(s, acts[0]).hands[0] == ()
+    # the random-legal player takes it too
+    assert RandomLegal().choose(GAME, s, np.random.default_rng(0)) == acts[0]
+    # without red9 nothing lays: Draw alone
+    assert GAME.legal_actions(state("red7 blue1", table=table, opened=(True, True))) == [Draw()]
+
+
+def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() -> None:
+    """The kernel's random-legal seat never draws while a turn lays a card: over many rounds it is sometimes
+    offered Draw alone by the simple plays while the meld finder finds a lay, and then it lays (the replay through
+    the reference rules agrees turn for turn, every listed count included)."""
+    game, simple = Game(SPEC_M, 2), Game(spec_with(rules={"draw": "by_choice"}), 2)
+    forced_lays = 0
+    for seed in range(30, 40):
+        res, ws, log = replay_kernel_round(seed, 2, 0)
+        assert replay(game, ws, 0)[1] == log
+        for t in range(0, int(res[RES_TURNS]), 2):
+            if ws.choices[t, 1] == 1 and log[t] > 0:
+                s = replay(game, ws, 0, max_turns=t)[0]
+                if simple.legal_actions(s) == [Draw()]:  # no simple play: the meld finder's lay, listed alone
+                    forced_lays += 1
+    assert forced_lays > 0
+
+
 def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
     """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」."""
     table = (run("blue5 blue6 blue7"),)
@@ -433,7 +488,8 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
                                             spec: RummyCardsGame = SPEC_M) -> None:
     """The kernel's round, replayed from its logged deal and random-legal choices through the reference rules
     (meld finders deciding for themselves): the same cards laid or drawn every turn, the same scores and
-    winners."""
+    winners. Every kernel Draw passes `Game.apply`, which refuses it while any turn lays a card (rules.draw
+    only_when_unable), so the kernel's meld finders draw only when unable."""
     res, ws, log = replay_kernel_round(seed, players, random_seat, spec)
     game = Game(spec, players)
     s, ref_log = replay(game, ws, random_seat)
