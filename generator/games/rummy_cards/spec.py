@@ -75,13 +75,16 @@ class RummyRules(SpecModel):
                     "裏向きのカードを引かなければなりません」): a player who can lay may not draw instead; by_choice: "
                     "a player may always draw instead of laying. The engine's test of 'can lay' is the listed "
                     "simple plays (Game.legal_actions); the meld finder lays whenever it can either way.")
-    opening_turn: Literal["own_melds_only", "may_add_after_opening"] = Field(
-        "own_melds_only",
-        description="The turn of the initial meld. own_melds_only (the seed: 「プレイヤーは、最初の40点を出した後、"
-                    "テーブル上の既存の組み合わせにカードを追加することができます」, read as: from the next turn, "
-                    "as in the classic tile game): only new melds from the hand; may_add_after_opening: once the "
-                    "initial melds are down (from the hand, worth the threshold) the player may in the same turn "
-                    "add to and rearrange the other table melds (no joker retrieval on that turn).")
+    opening_turn: Literal["may_add_after_opening", "own_melds_only"] = Field(
+        "may_add_after_opening",
+        description="The turn of the initial meld. may_add_after_opening (the seed: 「プレイヤーは、最初の40点を"
+                    "出した後、テーブル上の既存の組み合わせにカードを追加することができます」, after the first 40 "
+                    "points are out, with no word of a next turn; its 「次の手番を待って」 is about the cards that "
+                    "complete the total, which are played from the next turn because they were just drawn): once "
+                    "the initial melds are down (new melds from the hand, worth the threshold) the player may in "
+                    "the same turn add to and rearrange the other table melds (joker retrieval: "
+                    "opening_retrieval); own_melds_only (the classic tile game): only new melds from the hand that "
+                    "turn, the table from the next turn.")
     exhausted_winner: Literal["fewest_cards", "lowest_total"] = Field(
         "fewest_cards",
         description="Who wins a round whose draw pile ran out. fewest_cards (the seed: 「自分のラックの数が最も少ない"

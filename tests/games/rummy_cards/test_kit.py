@@ -279,17 +279,17 @@ def test_cli_build(tmp_path):
 
 SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence that only that setting prints
     "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied",
-            "From your next turn on you may add"),
+            "Once it is down you may, in the same turn, also add"),
            ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards",
-            "Once it is down you may, in the same turn, also add")),
+            "From your next turn on you may add")),
     "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
-            "並べ替えたりできるのは、次の手番からです"),
+            "これを出したら、同じ手番のうちに場の組み合わせに足したり"),
            ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
-            "これを出したら、同じ手番のうちに場の組み合わせに足したり")),
+            "並べ替えたりできるのは、次の手番からです")),
     "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate",
-            "A partir de tu siguiente turno puedes añadir"),
+            "Una vez bajada, en el mismo turno también puedes añadir"),
            ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate",
-            "Una vez bajada, en el mismo turno también puedes añadir")),
+            "A partir de tu siguiente turno puedes añadir")),
 }
 
 
@@ -305,7 +305,7 @@ def _rules_only_kit(tmp: Path, flipped: bool) -> Path:
     data["components"] = {"rules": data["components"]["rules"]}
     if flipped:
         data["game"]["rules"].update(draw="by_choice", exhausted_winner="lowest_total", exhausted_tie="tie_break",
-                                     opening_turn="may_add_after_opening")
+                                     opening_turn="own_melds_only")
     (kit / "kit.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return kit
 

@@ -148,12 +148,13 @@ def test_every_step_is_checked_again() -> None:
     with pytest.raises(RuleViolation, match="a meld holds each card once"):
         TG.apply(formed, Form(run("joker joker blue3")))  # one joker standing twice
     assert TG.apply(formed, ResetTurn()) == s  # back to the start of the turn
-    # a table that is valid but breaks a rule: Game.apply's check at the end (the unopened may not rearrange)
+    # a table that is valid but breaks a rule: Game.apply's check at the end (the unopened player rearranges
+    # without laying an initial meld of own cards)
     closed = TG.apply(TG.apply(turn("red7 red9 joker", (group("blue8 black8 yellow8 red8"),), (False, True)),
                                BuildTurn()), Lift(0))
     closed = TG.apply(TG.apply(closed, Form(group("blue8 black8 yellow8"))), Form(run("red7 red8 red9")))
     assert EndTurn() not in TG.legal_actions(closed)
-    with pytest.raises(RuleViolation, match="may not be changed"):
+    with pytest.raises(RuleViolation, match="initial meld: melds of own cards 0 = 0 points"):
         TG.apply(closed, EndTurn())
 
 

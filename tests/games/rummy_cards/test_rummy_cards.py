@@ -56,6 +56,7 @@ def spec_with(**changes: object) -> RummyCardsGame:
 SPEC_M = spec_with()
 GAME = Game(SPEC_M, 2)
 D = GAME.deck
+OWN = Game(spec_with(rules={"opening_turn": "own_melds_only"}), 2)  # the table only from the next turn
 
 
 def c(name: str, copy: int = 0) -> int:
@@ -131,8 +132,10 @@ def test_initial_meld_needs_the_threshold_from_own_cards() -> None:
     s = state("red10 red11 red12 blue2 blue3 blue4")
     s2 = GAME.apply(s, Lay((run("red10 red11 red12"), run("blue2 blue3 blue4"))))  # 33 + 9 = 42
     assert s2.opened[0] and s2.hands[0] == ()
-    with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
+    with pytest.raises(RuleViolation, match=r"initial meld: melds of own cards 9 = 9 points, needs at least 40"):
         GAME.apply(s, Lay((run("blue2 blue3 blue4"),)))
+    with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
+        OWN.apply(s, Lay((run("blue2 blue3 blue4"),)))
 
 
 def test_initial_meld_joker_counts_as_its_card_and_threshold_comes_from_spec() -> None:
@@ -147,9 +150,13 @@ def test_initial_meld_may_not_use_table_cards() -> None:
     table = (run("blue5 blue6 blue7"),)
     s = state("blue8 red13 yellow13 black13 blue13", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
-        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13"))))
-    ok = GAME.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
+        OWN.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13"))))
+    ok = OWN.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
     assert ok.hands[0] == cs("blue8")
+    # may_add_after_opening (the default): the table card does not count towards the 40 points
+    assert GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13")))).hands[0] == ()
+    with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
+        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"),)))
 
 
 def test_draw_when_not_laying_and_pass_on_empty_pile() -> None:
@@ -204,6 +211,8 @@ def test_joker_retrieval() -> None:
     # a player who has not opened may not touch the table
     s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
+        OWN.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+    with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
         GAME.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
 
 
@@ -369,30 +378,32 @@ def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() ->
     assert forced_lays > 0
 
 
-def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
-    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」."""
+def test_opening_turn_may_add_after_opening_by_default_own_melds_only_switch() -> None:
+    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」 -
+    once the first 40 points are out (no word of a next turn; 「最終的にこの合計値に達するカードを受け取ったら、次の
+    手番を待って、それらをプレイしなければなりません」 is about the cards that complete the total, just drawn)."""
     table = (run("blue5 blue6 blue7"),)
     s = state("red10 red11 red12 red13 blue8", table=table)
     lay = Lay((run("blue5 blue6 blue7 blue8"), run("red10 red11 red12 red13")))
-    with pytest.raises(RuleViolation, match="may not be changed"):
-        GAME.apply(s, lay)
-    add = Game(spec_with(rules={"opening_turn": "may_add_after_opening"}), 2)
-    assert add.apply(s, lay).hands[0] == ()
+    assert SPEC_M.rules.opening_turn == "may_add_after_opening"
+    assert GAME.apply(s, lay).hands[0] == ()
     with pytest.raises(RuleViolation, match="initial meld: melds of own cards 36 = 36 points"):
-        add.apply(state("red11 red12 red13 blue8", table=table),
-                  Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
+        GAME.apply(state("red11 red12 red13 blue8", table=table),
+                   Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
     # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
-    play = MeldFinder().choose(add, s, np.random.default_rng(1))
-    assert isinstance(play, Lay) and add.apply(s, play).hands[0] == ()
-    assert isinstance(MeldFinder().choose(GAME, s, np.random.default_rng(1)), Lay)
-    assert GAME.apply(s, MeldFinder().choose(GAME, s, np.random.default_rng(1))).hands[0] == cs("blue8")
+    play = MeldFinder().choose(GAME, s, np.random.default_rng(1))
+    assert isinstance(play, Lay) and GAME.apply(s, play).hands[0] == ()
+    own = Game(spec_with(rules={"opening_turn": "own_melds_only"}), 2)
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        own.apply(s, lay)
+    assert own.apply(s, MeldFinder().choose(own, s, np.random.default_rng(1))).hands[0] == cs("blue8")
 
 
 SWITCH_SPECS = [spec_with(rules=r) for r in (
     {"draw": "by_choice"}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"},
-    {"opening_turn": "may_add_after_opening"},
+    {"opening_turn": "own_melds_only"},
     {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
-     "opening_turn": "may_add_after_opening"})]
+     "opening_turn": "own_melds_only"})]
 
 
 @pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
@@ -653,7 +664,7 @@ def test_match_adds_up_rounds_like_the_score_pad() -> None:
 def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them() -> None:
     """The issue-10 'effect of flipping each switch' table builds spec.model_copy(update={'rules': ...})."""
     base = balance_report(SPEC_M, games=8, seed=2, executor=None).figures
-    for field, value in (("opening_turn", "may_add_after_opening"), ("draw", "by_choice")):
+    for field, value in (("opening_turn", "own_melds_only"), ("draw", "by_choice")):
         flipped = SPEC_M.model_copy(update={"rules": SPEC_M.rules.model_copy(update={field: value})})
         assert balance_report(flipped, games=8, seed=2, executor=None).figures != base, field
 
