@@ -146,11 +146,13 @@ class MeldFinder:
             acts = game.legal_actions(state)  # the draw rule may forbid drawing (a solver give-up only)
             return acts[0] if acts and isinstance(acts[0], Lay) else Draw()
         if opening and state.table and game.spec.rules.opening_turn == "may_add_after_opening":
-            # the opening melds stay as laid; the rest of the hand goes to the table of before (no retrieval)
+            # the opening melds stay as laid; the rest of the hand goes to the table of before (a joker
+            # retrieval too unless rules.opening_retrieval is next_turn)
             opening_melds = play.table[len(state.table):]
             laid = {c for m in opening_melds for c in m.cards}
             rest = tuple(c for c in state.hands[p] if c not in laid)
-            more = find_best_play(game, rest, state.table, opening=False, retrieval=False)
+            more = find_best_play(game, rest, state.table, opening=False,
+                                  retrieval=game.spec.rules.opening_retrieval == "after_opening_melds")
             if more.table is not None:
                 return Lay(more.table + opening_melds)
         return Lay(play.table)
