@@ -553,13 +553,13 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 if (mask >> q) & 1:
                     scores[q] = share
             for _ in range(rest):  # one point each: seat order, or the lower total first
-                pick = -1
+                taker = -1
                 for q in range(players):
                     if (mask >> q) & 1 and not given[q] and (
-                            pick < 0 or (rest_lower_total and totals[q] < totals[pick])):
-                        pick = q
-                given[pick] = True
-                scores[pick] += 1
+                            taker < 0 or (rest_lower_total and totals[q] < totals[taker])):
+                        taker = q
+                given[taker] = True
+                scores[taker] += 1
         winner = -1
         for q in range(players):
             if (mask >> q) & 1:
