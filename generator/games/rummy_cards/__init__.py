@@ -64,7 +64,7 @@ def _players(spec: RummyCardsGame) -> Sequence[int]:
 GAME = GamePlugin(
     id="rummy_cards",
     name="Rummy Cards",
-    ruleset="1.1.0",
+    ruleset="1.2.0",
     players=_players,
     spec=_spec,
     composer=_composer,

@@ -102,7 +102,9 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
     rep.notes.append("Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
                      "in the same rounds, before each player's opening.")
     rep.notes.append("Skill: games/4 further rounds per player count with one random-legal player (uniform over "
-                     "Game.legal_actions: draw, one new meld, one card added to a table meld) in seat g % players; "
+                     "Game.legal_actions: draw, one new meld, one card added to a table meld; under rules.draw "
+                     "only_when_unable no draw while a turn lays a card, the meld finder's lay alone when none of "
+                     "those lays) in seat g % players; "
                      "per-player mean round score and win share (fair share 1/players), 95% intervals.")
     return rep
 

@@ -569,16 +569,36 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         ops.append(Text(xx + size * 1.5, y - size, name, size, text_id=f"colour.{c.id}"))
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
-    sections = [("rules.setup.title", "rules.setup"), ("rules.turn.title", f"rules.turn.{game.rules.draw}"),
-                ("rules.melds.title", "rules.melds"), ("rules.initial.title", f"rules.initial.{game.rules.opening_turn}"),
-                ("rules.jokers.title", "rules.jokers"), ("rules.end.title", "rules.end"),
-                ("rules.exhausted.title", rules_exhausted_id(game))]
-    for head_id, body_id in sections:
-        drawn, y = section(ctx, head_id, body_id, pad, y, body_w, size, TABLE, gap=0.5)
+    for head_id, body_ids in rules_sections(game):
+        drawn, y = section(ctx, head_id, body_ids[0], pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
-        if body_id == "rules.melds":
+        for body_id in body_ids[1:]:  # a further sentence of a house rule, its own paragraph under the first
+            fitted = fit_block(t(body_id), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size,
+                               where=f"{body_id} ({ctx.lang})")
+            ops += block_ops(fitted, pad, y + size * 0.25, text_id=body_id)
+            y -= fitted.height + size * 0.25
+        if body_ids[0] == "rules.melds":
             y = _meld_examples(ctx, ops, pad, y, size)
     return ops, y
+
+
+def rules_sections(game: Any) -> list[tuple[str, list[str]]]:
+    """The rules summary's sections: (heading id, paragraph ids), each house rule's paragraph the catalog entry
+    of its setting (a setting that changes nothing under the others prints nothing)."""
+    r = game.rules
+    initial = [f"rules.initial.{r.opening_turn}"]
+    if r.opening_turn == "may_add_after_opening":
+        initial.append(f"rules.initial.retrieval.{r.opening_retrieval}")
+    exhausted = [f"rules.exhausted.end.{r.exhausted_end}", f"rules.exhausted.{r.exhausted_winner}.{r.exhausted_tie}",
+                 f"rules.exhausted.pay.{r.exhausted_below_winner}"]
+    if r.exhausted_tie == "share":
+        exhausted.append(f"rules.exhausted.tie_pay.{r.exhausted_tie_pay}")
+        if r.exhausted_tie_pay == "lowest_winner":
+            exhausted.append(f"rules.exhausted.remainder.{r.exhausted_tie_remainder}")
+    return [("rules.setup.title", ["rules.setup"]), ("rules.turn.title", [f"rules.turn.{r.draw}"]),
+            ("rules.melds.title", ["rules.melds"]), ("rules.initial.title", initial),
+            ("rules.jokers.title", ["rules.jokers"]), ("rules.end.title", ["rules.end"]),
+            ("rules.exhausted.title", exhausted)]
 
 
 def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: float) -> float:
@@ -603,11 +623,6 @@ def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: floa
             ops += _mini_card(ctx, xx, top - ch, cw, ch, run_col, min(start + i, game.numbers.max))
         xx += cw + gap
     return top - ch - size * 0.8
-
-
-def rules_exhausted_id(game: Any) -> str:
-    """The catalog id of the exhausted-pile paragraph for the spec's switches (one msgid per setting pair)."""
-    return f"rules.exhausted.{game.rules.exhausted_winner}.{game.rules.exhausted_tie}"
 
 
 BUILDERS = Builders("Rummy Cards", {

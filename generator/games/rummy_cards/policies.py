@@ -146,11 +146,13 @@ class MeldFinder:
             acts = game.legal_actions(state)  # the draw rule may forbid drawing (a solver give-up only)
             return acts[0] if acts and isinstance(acts[0], Lay) else Draw()
         if opening and state.table and game.spec.rules.opening_turn == "may_add_after_opening":
-            # the opening melds stay as laid; the rest of the hand goes to the table of before (no retrieval)
+            # the opening melds stay as laid; the rest of the hand goes to the table of before (a joker
+            # retrieval too unless rules.opening_retrieval is next_turn)
             opening_melds = play.table[len(state.table):]
             laid = {c for m in opening_melds for c in m.cards}
             rest = tuple(c for c in state.hands[p] if c not in laid)
-            more = find_best_play(game, rest, state.table, opening=False, retrieval=False)
+            more = find_best_play(game, rest, state.table, opening=False,
+                                  retrieval=game.spec.rules.opening_retrieval == "after_opening_melds")
             if more.table is not None:
                 return Lay(more.table + opening_melds)
         return Lay(play.table)
@@ -158,9 +160,11 @@ class MeldFinder:
 
 @dataclass(frozen=True)
 class RandomLegal:
-    """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; the
-    list is documented there) with the explicit seeded numpy Generator; the kernel's `random_plays` is the same
-    list (the kernel draws its own stream: its replay tests follow the kernel's logged choice)."""
+    """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; under
+    rules.draw only_when_unable no Draw while a turn lays a card, the meld finder's lay listed alone when none of
+    the others is; the list is documented there) with the explicit seeded numpy Generator; the kernel's
+    `random_plays` is the same list, its solver turn the same lay (the kernel draws its own stream: its replay
+    tests follow the kernel's logged choice)."""
 
     name: str = "random"
 

@@ -6,8 +6,10 @@ order so a joker stands for the number of its place. A joker on the table stays 
 end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number, standing
 for whatever card its place there needs (the seed: sets holding a joker may be added to, split and taken
 from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had opened
-before this turn, and the joker goes into a NEW meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or when, with an empty draw pile, every player in a
-row passes (exhausted).
+before this turn or laid the initial melds earlier in it (rules.opening_retrieval), and the joker goes into a NEW
+meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or without a
+winner going out (exhausted): when the pile's last card is drawn (rules.exhausted_end last_card_drawn) or, with
+an empty pile, when every player in a row passes (all_pass).
 
 `new_game(spec, players)` is the same rules behind the one Game protocol (generator/engine/game.py), a turn
 offered as whole-turn plays or built step by step (TurnGame, at the end of this module).
@@ -231,12 +233,16 @@ def score_out(totals: Sequence[int], winner: int) -> tuple[int, ...]:
     return tuple(s)
 
 
-def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: str = "lowest_total",
-                    tie_rule: str = "tie_break") -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
-    """Pile exhausted: the fewest cards (winner_rule "fewest_cards") or the lowest total ("lowest_total") wins;
-    each loser scores -(own total - the winners' lowest total), the winners the sum. A tie: "share" -> every
-    tied player wins and they split the sum (a remainder smaller than the number of winners: one point each
-    in seat order); "tie_break" -> the other measure, then the lower seat."""
+def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: str, tie_rule: str, *,
+                    tie_pay: str, remainder: str, below_winner: str
+                    ) -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
+    """Pile exhausted (the RummyRules exhausted_* switches, by value): the fewest cards (winner_rule
+    "fewest_cards") or the lowest total ("lowest_total") wins. A tie: "share" -> every tied player wins;
+    "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total (below
+    zero: below_winner "scores_zero" pays 0, "scores_plus" gains it). Tied winners: tie_pay "lowest_winner" ->
+    each loser pays once against the lowest total among them and the winners split the sum, a remainder smaller
+    than the number of winners one point each in seat order (remainder "seat_order") or lower total first
+    ("lower_total_first"); "each_winner" -> each loser pays every winner against that winner's total."""
     first, other = (sizes, totals) if winner_rule == "fewest_cards" else (totals, sizes)
     best = min(first)
     tied = [p for p in range(len(totals)) if first[p] == best]
@@ -247,13 +253,26 @@ def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: st
         tie_break = ("fewer cards" if winner_rule == "lowest_total" else "lower total") if len(tied2) == 1 \
             else "lower seat"
         tied = tied2[:1]
+
+    def owed(loser: int, ref: int) -> int:
+        d = totals[loser] - ref
+        return max(d, 0) if below_winner == "scores_zero" else d
+
+    losers = [p for p in range(len(totals)) if p not in tied]
+    s = [0] * len(totals)
+    if tie_pay == "each_winner":
+        for q in losers:
+            for w in tied:
+                s[q] -= owed(q, totals[w])
+                s[w] += owed(q, totals[w])
+        return tuple(s), tuple(tied), tie_break
     ref = min(totals[p] for p in tied)
-    s = [-(t - ref) for t in totals]
-    for w in tied:
-        s[w] = 0
+    for q in losers:
+        s[q] = -owed(q, ref)
     pot = -sum(s)
     share, rest = divmod(pot, len(tied))
-    for i, w in enumerate(tied):
+    order = sorted(tied, key=lambda w: (totals[w], w)) if remainder == "lower_total_first" else tied
+    for i, w in enumerate(order):
         s[w] = share + (1 if i < rest else 0)
     return tuple(s), tuple(tied), tie_break
 
@@ -288,8 +307,11 @@ class Game:
         return self.deal([int(x) for x in rng.permutation(self.deck.size)])
 
     def is_over(self, state: State) -> bool:
-        """A hand is empty, or every player passed in a row with an empty pile."""
-        return any(len(h) == 0 for h in state.hands) or state.passes >= self.players
+        """A hand is empty, or the pile is exhausted: empty (rules.exhausted_end last_card_drawn), or empty and
+        every player passed in a row (all_pass)."""
+        if any(len(h) == 0 for h in state.hands) or state.passes >= self.players:
+            return True
+        return self.spec.rules.exhausted_end == "last_card_drawn" and not state.pile
 
     def legal_actions(self, state: State) -> list[Action]:
         """The simple plays, in this order (the random-legal player picks uniformly among them):
@@ -304,7 +326,9 @@ class Game:
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
         retrievals and multi-meld lays are legal too (apply checks them) but not listed.
-        With rules.draw "only_when_unable" (the seed) Draw is listed only when no lay is."""
+        With rules.draw "only_when_unable" (the seed) Draw is listed only when no legal turn lays a card: when
+        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any, is
+        listed alone instead of Draw."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -340,7 +364,7 @@ class Game:
                     cards = tuple(by_kind[col * N + v] for col in cols) + tuple(jokers[:j])
                     out.append(Lay(state.table + (Meld("group", cards),)))
         if not opened:
-            return self._drop_draw(out)
+            return self._drop_draw(state, out)
         for i, m in enumerate(state.table):
             roles = meld_roles(deck, m)
             adds: list[tuple[int, ...]] = []
@@ -360,13 +384,35 @@ class Game:
                 adds += [m.cards + (jokers[0],)] if jokers else []
             for cards in adds:
                 out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
-        return self._drop_draw(out)
+        return self._drop_draw(state, out)
 
-    def _drop_draw(self, plays: list[Action]) -> list[Action]:
-        """The play list without Draw when the draw rule forbids drawing while a lay is possible."""
-        if self.spec.rules.draw == "only_when_unable" and len(plays) > 1:
+    def _drop_draw(self, state: State, plays: list[Action]) -> list[Action]:
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed play,
+        else the exact meld finder's lay (listed alone)."""
+        if self.spec.rules.draw != "only_when_unable":
+            return plays
+        if len(plays) > 1:
             return plays[1:]
-        return plays
+        lay = self.solver_lay(state)
+        return plays if lay is None else [lay]
+
+    def solver_lay(self, state: State) -> Lay | None:
+        """A legal lay of the player to move found by the exact meld finder, None when no turn lays a card.
+
+        The seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」, and the
+        opening may be spread over several melds (「これらのポイントは、様々な組み合わせで分散させることが
+        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay exists
+        when it reaches initial_meld, whatever else the opening turn allows, since its other steps are optional).
+        After it: the best whole-table rearrangement with the hand, joker retrievals included (every legal lay
+        is one the search weighs). A search that gives up (none in the measured rounds) counts as no lay."""
+        from generator.games.rummy_cards.policies import find_best_play  # policies builds on this module
+
+        p = state.current
+        opening = not state.opened[p]
+        play = find_best_play(self, state.hands[p], state.table, opening)
+        if play.table is None or (opening and play.points < self.spec.initial_meld):
+            return None
+        return Lay(play.table)
 
     def apply(self, state: State, action: Action) -> State:
         """The state after `action`; RuleViolation naming the cards and numbers in the way."""
@@ -420,20 +466,23 @@ class Game:
                 roles[c] = (r, m)
         if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
             # the initial melds are the new melds of hand cards only; the rest of the table may change as
-            # for an opened player, but no joker leaves its kind of set (no retrieval before the opening)
+            # for an opened player (a joker retrieval too, unless rules.opening_retrieval is next_turn)
             own = [m for m in new_table if all(c in hand for c in m.cards)]
             total = sum(meld_value(deck, m) for m in own)
             if total < self.spec.initial_meld:
                 parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
                 raise RuleViolation(f"initial meld: melds of own cards {parts} = {total} points, needs at least "
                                     f"{self.spec.initial_meld}")
-            old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
-            for j in sorted(old_family):
-                if joker_family(deck, roles[j][1]) != old_family[j]:
-                    raise RuleViolation("a joker may not be retrieved before the initial meld is down "
-                                        "(it must stay in a set of its kind)")
-            return
-        if not state.opened[p]:
+            if self.spec.rules.opening_retrieval == "next_turn":
+                old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+                for j in sorted(old_family):
+                    if joker_family(deck, roles[j][1]) != old_family[j]:
+                        raise RuleViolation("a joker may not be retrieved on the turn of the initial meld "
+                                            "(rules.opening_retrieval next_turn; it must stay in a set of its kind)")
+                return
+            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」): with
+            # the initial melds down, a retrieval follows the opened player's rules below
+        elif not state.opened[p]:
             new_melds = [m for m in new_table if m not in state.table]
             if len(new_table) - len(new_melds) != len(state.table) or any(m not in new_table for m in state.table):
                 raise RuleViolation("before the initial meld the table melds may not be changed")
@@ -476,7 +525,9 @@ class Game:
         if not self.is_over(state):
             raise RuleViolation("the round is not over")
         r = self.spec.rules
-        scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie)
+        scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie,
+                                         tie_pay=r.exhausted_tie_pay, remainder=r.exhausted_tie_remainder,
+                                         below_winner=r.exhausted_below_winner)
         return Outcome(scores, ws, totals, "exhausted", tb)
 
 

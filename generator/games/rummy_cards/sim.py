@@ -13,7 +13,7 @@ reference table's meld order; counts for the solver are recomputed from it after
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -205,6 +205,16 @@ class Setup(NamedTuple):
     """rules.exhausted_tie tie_break (else level players share the win)."""
     add_after_opening: bool
     """rules.opening_turn may_add_after_opening."""
+    retrieval_next_turn: bool
+    """rules.opening_retrieval next_turn (else a joker may be retrieved once the initial melds are down)."""
+    end_all_pass: bool
+    """rules.exhausted_end all_pass (else the round ends when the pile's last card is drawn)."""
+    tie_pay_each: bool
+    """rules.exhausted_tie_pay each_winner (else losers pay once against the lowest winner's total)."""
+    remainder_lower_total: bool
+    """rules.exhausted_tie_remainder lower_total_first (else seat order)."""
+    below_scores_plus: bool
+    """rules.exhausted_below_winner scores_plus (else a loser below the winner's total scores 0)."""
 
 
 class Workspace(NamedTuple):
@@ -230,7 +240,7 @@ LOG_PASS = -2
 RES_WINNER = 0
 """play_round's result[RES_WINNER]: the first winner (-1 none)."""
 RES_EXHAUSTED = 1
-"""result[RES_EXHAUSTED]: 1 when the round ended with the pile empty and every player passing."""
+"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end; max_turns)."""
 RES_TURNS = 2
 RES_GIVEUPS = 3
 """result[RES_GIVEUPS]: solver searches that gave up (the player drew)."""
@@ -269,6 +279,11 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     fewest_cards_wins = not setup.lowest_total
     share_ties = not setup.tie_break
     add_on_opening = setup.add_after_opening
+    retrieve_on_opening = not setup.retrieval_next_turn
+    end_on_empty = not setup.end_all_pass
+    pay_each = setup.tie_pay_each
+    rest_lower_total = setup.remainder_lower_total
+    clamp_below = not setup.below_scores_plus
     sws = ws.solver
     scores = ws.scores[g]
     first_possible = ws.first_possible[g]
@@ -314,13 +329,21 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     retrievals = 0
     winner = -1
     while True:
+        if end_on_empty and top >= size:
+            break  # rules.exhausted_end last_card_drawn: the pile's last card is drawn (Game.is_over)
         p = turn % players
         next_known = 0  # 1: an optimum laid (the next search lays nothing), 2: nothing laid (if nothing is drawn)
         before = hj[p]
         for k in range(K):
             before += hand[p, k]
+        # the random-legal seat whose list holds Draw alone under rules.draw only_when_unable asks the meld
+        # finder whether any turn lays a card (Game.solver_lay): if one does, that lay is listed alone
+        forced = False
+        n_plays = 0
         if p == random_seat:
             n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+            forced = draw_only_when_unable and n_plays == 1
+        if p == random_seat and not forced:
             if draw_only_when_unable and n_plays > 1:
                 pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
                 act = 1 + pick
@@ -340,9 +363,12 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 opened[p] = 1
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
         else:
+            if forced and turn < choices.shape[0]:
+                choices[turn, 0] = 0  # Game.legal_actions lists one play: the finder's lay, else Draw
+                choices[turn, 1] = 1
             need = initial_meld  # the fewest opening points this turn's search result is used for
             for t in range(thresholds.shape[0]):
-                if first_possible[p, t] < 0 and thresholds[t] < need:
+                if not forced and first_possible[p, t] < 0 and thresholds[t] < need:
                     need = thresholds[t]
             if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, num_min) < need:
                 res[OUT_BEST] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
@@ -351,8 +377,9 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 res[OUT_GIVEUPS] = 0
             else:
                 solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True,
-                           opened[p] == 1 and known[p], C, N, num_min, joker_penalty, layout, res, sws)
-                if opened[p] == 1 and res[OUT_EXACT] == 1:
+                           opened[p] == 1 and known[p] and not forced, C, N, num_min, joker_penalty, layout, res,
+                           sws)
+                if opened[p] == 1 and res[OUT_EXACT] == 1 and not forced:
                     if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
                         next_known = 2
                     elif res[OUT_RETRIEVED] < 0:
@@ -360,7 +387,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             best = res[OUT_BEST]
             giveups += res[OUT_GIVEUPS]
             pts = best >> 8 if best > 0 else 0
-            if opened[p] == 0:
+            if opened[p] == 0 and not forced:
                 for t in range(thresholds.shape[0]):
                     if first_possible[p, t] < 0 and pts >= thresholds[t]:
                         first_possible[p, t] = turn // players + 1
@@ -379,13 +406,15 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                             hj[p] -= 1
                 ntab = base + res[OUT_MELDS]
                 opened[p] = 1
-                if base > 0 and add_on_opening:
+                if base > 0 and add_on_opening and not forced:
                     # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
                     # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
-                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, False, False, C, N, num_min,
-                               joker_penalty, layout, res, sws)
+                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, retrieve_on_opening, False, C, N,
+                               num_min, joker_penalty, layout, res, sws)
                     giveups += res[OUT_GIVEUPS]
+                    if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0 and res[OUT_RETRIEVED] >= 0:
+                        retrievals += 1
                     if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0:
                         n_open = ntab - base
                         for mi in range(n_open):
@@ -489,28 +518,53 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
                 if first[q] == best_first and other[q] == best_other:
                     mask = 1 << q
                     break
-        ref = -1
+        for q in range(players):
+            scores[q] = 0
         n_win = 0
+        ref = -1
         for q in range(players):
             if (mask >> q) & 1:
                 n_win += 1
                 if ref < 0 or totals[q] < ref:
                     ref = totals[q]
-        pot = 0
-        for q in range(players):
-            if not (mask >> q) & 1:
-                scores[q] = -(totals[q] - ref)
-                pot += totals[q] - ref
-        share = pot // n_win
-        rest = pot - share * n_win
-        i = 0
+        if pay_each:  # each loser pays every winner against that winner's total
+            for q in range(players):
+                if not (mask >> q) & 1:
+                    for w in range(players):
+                        if (mask >> w) & 1:
+                            d = totals[q] - totals[w]
+                            if clamp_below and d < 0:
+                                d = 0
+                            scores[q] -= d
+                            scores[w] += d
+        else:
+            pot = 0
+            for q in range(players):
+                if not (mask >> q) & 1:
+                    d = totals[q] - ref
+                    if clamp_below and d < 0:
+                        d = 0
+                    scores[q] = -d
+                    pot += d
+            share = pot // n_win
+            rest = pot - share * n_win
+            given = np.zeros(players, np.bool_)
+            for q in range(players):
+                if (mask >> q) & 1:
+                    scores[q] = share
+            for _ in range(rest):  # one point each: seat order, or the lower total first
+                taker = -1
+                for q in range(players):
+                    if (mask >> q) & 1 and not given[q] and (
+                            taker < 0 or (rest_lower_total and totals[q] < totals[taker])):
+                        taker = q
+                given[taker] = True
+                scores[taker] += 1
         winner = -1
         for q in range(players):
             if (mask >> q) & 1:
-                scores[q] = share + (1 if i < rest else 0)
-                i += 1
-                if winner < 0:
-                    winner = q
+                winner = q
+                break
     out = np.zeros(RES_SIZE, np.int64)
     out[RES_WINNER] = winner
     out[RES_EXHAUSTED] = exhausted
@@ -546,14 +600,15 @@ class RummySimulation:
     thresholds: tuple[int, ...]
     max_turns: int
     random_seat: int = NO_RANDOM
-    rules: tuple[int, ...] = (0, 0, 0, 0)  # rules_code(spec.rules)
+    rules: tuple[int, ...] = (0, 0, 0, 1, 0, 0, 0, 0, 0)  # rules_code(spec.rules); the RummyRules defaults
 
     def setup(self) -> Setup:
         """The kernel's Setup of this job."""
-        draw, lowest, tie, add = self.rules
+        draw, lowest, tie, add, next_turn, all_pass, each, lower_first, plus = self.rules
         return Setup(self.players, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
                      self.hand_size, self.initial_meld, self.joker_penalty, self.max_turns,
-                     np.array(self.thresholds, np.int64), draw == 1, lowest == 1, tie == 1, add == 1)
+                     np.array(self.thresholds, np.int64), draw == 1, lowest == 1, tie == 1, add == 1,
+                     next_turn == 1, all_pass == 1, each == 1, lower_first == 1, plus == 1)
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
@@ -582,13 +637,17 @@ def logged_round(sim: RummySimulation, seed: int | np.random.SeedSequence, rando
     return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
 
 
-def rules_code(rules: object) -> tuple[int, int, int, int]:
-    """The kernel's codes for a RummyRules: (draw by_choice, exhausted_winner lowest_total, exhausted_tie
-    tie_break, opening_turn may_add_after_opening), each 1 for the non-literal setting."""
-    r = rules
-    return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),  # type: ignore[attr-defined]
-            int(r.exhausted_tie == "tie_break"),  # type: ignore[attr-defined]
-            int(r.opening_turn == "may_add_after_opening"))  # type: ignore[attr-defined]
+def rules_code(rules: object) -> tuple[int, ...]:
+    """The kernel's codes for a RummyRules, in Setup's order, each 1 for the setting named: draw by_choice,
+    exhausted_winner lowest_total, exhausted_tie tie_break, opening_turn may_add_after_opening,
+    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner, exhausted_tie_remainder
+    lower_total_first, exhausted_below_winner scores_plus."""
+    r: Any = rules
+    return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),
+            int(r.exhausted_tie == "tie_break"), int(r.opening_turn == "may_add_after_opening"),
+            int(r.opening_retrieval == "next_turn"), int(r.exhausted_end == "all_pass"),
+            int(r.exhausted_tie_pay == "each_winner"), int(r.exhausted_tie_remainder == "lower_total_first"),
+            int(r.exhausted_below_winner == "scores_plus"))
 
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:

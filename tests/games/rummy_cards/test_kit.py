@@ -276,22 +276,48 @@ def test_cli_build(tmp_path):
 
 SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence that only that setting prints
     "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied",
-            "From your next turn on you may add"),
+            "Once it is down you may, in the same turn, also add",
+            "In that turn you may also take a joker from the table",
+            "the round ends as soon as the last card of the pile has been drawn",
+            "or 0 if their total is lower", "the losers pay against the lowest total among them",
+            "go one each to the winners in turn order"),
            ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards",
-            "Once it is down you may, in the same turn, also add")),
+            "From your next turn on you may add", "play goes on without drawing",
+            "scores the difference as plus points")),
     "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
-            "並べ替えたりできるのは、次の手番からです"),
+            "これを出したら、同じ手番のうちに場の組み合わせに足したり",
+            "その手番のうちに場のジョーカーを取ってもかまいません", "山札の最後の1枚が引かれたら",
+            "自分の合計のほうが少なければ0点", "その中で最も少ない合計と比べて払い", "手番順に1点ずつ勝者に配ります"),
            ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
-            "これを出したら、同じ手番のうちに場の組み合わせに足したり")),
+            "並べ替えたりできるのは、次の手番からです", "引かずに続けます", "その差をプラス点とします")),
     "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate",
-            "A partir de tu siguiente turno puedes añadir"),
+            "Una vez bajada, en el mismo turno también puedes añadir",
+            "también puedes tomar un comodín de la mesa", "termina en cuanto se roba la última carta",
+            "o 0 si su total es menor", "pagan respecto al total más bajo entre ellos",
+            "a los ganadores en orden de turno"),
            ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate",
-            "Una vez bajada, en el mismo turno también puedes añadir")),
+            "A partir de tu siguiente turno puedes añadir", "se sigue jugando sin robar",
+            "anota la diferencia como puntos positivos")),
 }
+# the settings of the switches the flipped card hides (their paragraphs print only under the literal settings of
+# opening_turn and exhausted_tie) are read in their own card below
+HIDDEN_SENTENCES = {
+    "en": ("You may take a joker from the table only from your next turn on",
+           "each loser pays every winner, each against that winner's own total"),
+    "ja": ("場のジョーカーを取れるのは次の手番からです", "負けた人は勝者一人ひとりに"),
+    "es": ("No puedes tomar un comodín de la mesa hasta tu siguiente turno",
+           "cada perdedor paga a cada ganador"),
+}
+REMAINDER_SENTENCES = {"en": "the lower hand total first", "ja": "手札の合計が少ない勝者から順に",
+                       "es": "primero al total más bajo"}
+FLIPPED_RULES = {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
+                 "opening_turn": "own_melds_only", "opening_retrieval": "next_turn", "exhausted_end": "all_pass",
+                 "exhausted_tie_pay": "each_winner", "exhausted_tie_remainder": "lower_total_first",
+                 "exhausted_below_winner": "scores_plus"}
 
 
-def _rules_only_kit(tmp: Path, flipped: bool) -> Path:
-    """A copy of the shipped kit with only the rules sheet, and the switches flipped or not."""
+def _rules_only_kit(tmp: Path, flipped: bool | dict[str, str]) -> Path:
+    """A copy of the shipped kit with only the rules sheet, and the switches flipped (all, or those given)."""
     import shutil
 
     import yaml
@@ -301,8 +327,7 @@ def _rules_only_kit(tmp: Path, flipped: bool) -> Path:
     data = yaml.safe_load((kit / "kit.yaml").read_text(encoding="utf-8"))
     data["components"] = {"rules": data["components"]["rules"]}
     if flipped:
-        data["game"]["rules"].update(draw="by_choice", exhausted_winner="lowest_total", exhausted_tie="tie_break",
-                                     opening_turn="may_add_after_opening")
+        data["game"]["rules"].update(FLIPPED_RULES if flipped is True else flipped)
     (kit / "kit.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return kit
 
@@ -326,3 +351,25 @@ def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipp
             assert squash(sentence) not in plumber, (lang, sentence)
         assert squash({"en": "A match has 12 rounds", "ja": "12ラウンドを終えたら",
                        "es": "Una partida tiene 12 rondas"}[lang]) in plumber
+
+
+def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_path):
+    """opening_retrieval prints under may_add_after_opening, exhausted_tie_pay under share, the remainder under
+    lowest_winner: flipping them alone shows the other settings' sentences, in every language."""
+    from generator.engine.switches import switch_values
+    from generator.games.rummy_cards.spec import RummyRules
+
+    assert set(FLIPPED_RULES) == {name for name, _, _ in switch_values(RummyRules())}
+    for flips, sentences in (({"opening_retrieval": "next_turn", "exhausted_tie_pay": "each_winner"}, HIDDEN_SENTENCES),
+                             ({"exhausted_tie_remainder": "lower_total_first"},
+                              {k: (v,) for k, v in REMAINDER_SENTENCES.items()})):
+        kit = _rules_only_kit(tmp_path / "kit" / "-".join(flips), flips)
+        out = tmp_path / "out" / "-".join(flips)
+        planned = plan_build(load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width,
+                             warn=lambda _: None)
+        render_all(planned, out)
+        for lang, wanted in sentences.items():
+            pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
+            text = re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
+            for sentence in wanted:
+                assert re.sub(r"\s+", "", sentence) in text, (lang, sentence)

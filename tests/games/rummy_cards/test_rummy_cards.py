@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.engine.kernel import seed_state
+from generator.engine.switches import switch_values
 from generator.errors import RuleViolation
 from generator.games.rummy_cards import (
     Draw,
@@ -33,6 +34,7 @@ from generator.games.rummy_cards import (
     transcript,
 )
 from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
+from generator.games.rummy_cards.rules import hand_total
 from generator.games.rummy_cards.sim import (
     RES_TURNS,
     RES_WINNERS,
@@ -56,6 +58,7 @@ def spec_with(**changes: object) -> RummyCardsGame:
 SPEC_M = spec_with()
 GAME = Game(SPEC_M, 2)
 D = GAME.deck
+OWN = Game(spec_with(rules={"opening_turn": "own_melds_only"}), 2)  # the table only from the next turn
 
 
 def c(name: str, copy: int = 0) -> int:
@@ -131,8 +134,10 @@ def test_initial_meld_needs_the_threshold_from_own_cards() -> None:
     s = state("red10 red11 red12 blue2 blue3 blue4")
     s2 = GAME.apply(s, Lay((run("red10 red11 red12"), run("blue2 blue3 blue4"))))  # 33 + 9 = 42
     assert s2.opened[0] and s2.hands[0] == ()
-    with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
+    with pytest.raises(RuleViolation, match=r"initial meld: melds of own cards 9 = 9 points, needs at least 40"):
         GAME.apply(s, Lay((run("blue2 blue3 blue4"),)))
+    with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
+        OWN.apply(s, Lay((run("blue2 blue3 blue4"),)))
 
 
 def test_initial_meld_joker_counts_as_its_card_and_threshold_comes_from_spec() -> None:
@@ -147,17 +152,22 @@ def test_initial_meld_may_not_use_table_cards() -> None:
     table = (run("blue5 blue6 blue7"),)
     s = state("blue8 red13 yellow13 black13 blue13", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
-        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13"))))
-    ok = GAME.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
+        OWN.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13"))))
+    ok = OWN.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
     assert ok.hands[0] == cs("blue8")
+    # may_add_after_opening (the default): the table card does not count towards the 40 points
+    assert GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13")))).hands[0] == ()
+    with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
+        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"),)))
 
 
 def test_draw_when_not_laying_and_pass_on_empty_pile() -> None:
+    passing = Game(spec_with(rules={"exhausted_end": "all_pass"}), 2)
     s = state("red1", pile="yellow3")
-    s2 = GAME.apply(s, Draw())
+    s2 = passing.apply(s, Draw())
     assert c("yellow3") in s2.hands[0] and s2.pile == () and s2.current == 1
-    s3 = GAME.apply(GAME.apply(s2, Draw()), Draw())
-    assert s3.passes == 2 and GAME.is_over(s3)
+    s3 = passing.apply(passing.apply(s2, Draw()), Draw())
+    assert s3.passes == 2 and passing.is_over(s3)
 
 
 def test_seed_example_take_red8_from_a_group_of_four() -> None:
@@ -204,6 +214,8 @@ def test_joker_retrieval() -> None:
     # a player who has not opened may not touch the table
     s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
+        OWN.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+    with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
         GAME.apply(s_closed, Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
 
 
@@ -271,33 +283,111 @@ def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
     assert score_out([0, 12, 30], 0) == (42, -12, -30)
 
 
+LITERAL = {"tie_pay": "lowest_winner", "remainder": "seat_order", "below_winner": "scores_zero"}
+
+
 def test_scoring_with_exhausted_pile_lowest_wins_losers_pay_difference() -> None:
-    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5], "lowest_total", "tie_break")
+    scores, w, tb = score_exhausted([20, 12, 45], [3, 2, 5], "lowest_total", "tie_break", **LITERAL)
     assert (scores, w, tb) == ((-8, 41, -33), (1,), None)
-    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4], "lowest_total", "tie_break")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 2, 4], "lowest_total", "tie_break", **LITERAL)
     assert (scores, w, tb, sum(scores)) == ((0, 8, -8), (1,), "fewer cards", 0)
 
 
 def test_exhausted_pile_fewest_cards_wins_by_default() -> None:
     """Seed: 「自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます。 負けたプレイヤーは、自分のタイルの
     合計値を足して、そこから勝ったプレイヤーの合計値を引きます」 - fewest cards wins; losers pay own - winner's."""
-    scores, w, tb = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share")
-    assert (scores, w, tb) == ((17, 8, -25), (0,), None)  # p1 holds less (12) but more cards: -(12 - 20) = +8
+    scores, w, tb = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share", **LITERAL)
+    assert (scores, w, tb) == ((25, 0, -25), (0,), None)  # p1 holds less (12) but more cards: pays nothing
     s = State((cs("red13 blue13"), cs("red1 red2 red3")), (), (), (True, True), passes=2)
     assert GAME.outcome(s).winners == (0,)  # 2 cards beat 3 cards, though 26 > 6
     assert Game(spec_with(rules={"exhausted_winner": "lowest_total"}), 2).outcome(s).winners == (1,)
 
 
+def test_a_loser_below_the_winners_total_scores_zero_by_default_plus_by_switch() -> None:
+    """Seed: 「負けたプレイヤーは、自分のタイルの合計値を足して、そこから勝ったプレイヤーの合計値を引きます。
+    この結果は、マイナス分として採点されます。 これらの合計は、プラス量として勝者に得点されます」 - the result is
+    scored as a minus and the sum as the winner's plus; under fewest_cards a loser may hold less than the winner:
+    by default that loser scores 0 (a minus of nothing), with scores_plus the difference as plus points."""
+    scores, _, _ = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share",
+                                   **{**LITERAL, "below_winner": "scores_plus"})
+    assert scores == (17, 8, -25)
+    scores, _, _ = score_exhausted([30, 12, 20], [2, 3, 5], "fewest_cards", "share",
+                                   **{**LITERAL, "below_winner": "scores_plus"})
+    assert scores == (-28, 18, 10)  # the winner's plus turns minus
+    assert score_exhausted([30, 12, 20], [2, 3, 5], "fewest_cards", "share", **LITERAL)[0] == (0, 0, 0)
+    s = State((cs("red13 blue13"), cs("red1 red2 red3"), cs("red10 red11 red12 red13")), (), (),
+              (True, True, True))
+    g3 = Game(SPEC_M, 3)
+    assert g3.outcome(s).scores == (20, 0, -20)  # seat 0 wins with 2 cards (26); 6 < 26 pays 0; 46 - 26 = 20
+    plus = Game(spec_with(rules={"exhausted_below_winner": "scores_plus"}), 3)
+    assert plus.outcome(s).scores == (0, 20, -20)
+
+
 def test_exhausted_pile_tie_is_shared_unless_the_tie_break_switch_is_on() -> None:
-    # two players with 2 cards: both win, losers pay against the lower total (10), winners split 31 = 16 + 15
-    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "share")
+    # two players with 2 cards: both win, losers pay against the lower total (10), winners split 35 = 18 + 17
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "share", **LITERAL)
     assert (scores, w, tb, sum(scores)) == ((18, 17, -15, -20), (0, 1), None, 0)
-    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "tie_break")
+    scores, w, tb = score_exhausted([10, 14, 25, 30], [2, 2, 4, 3], "fewest_cards", "tie_break", **LITERAL)
     assert (scores, w, tb) == ((39, -4, -15, -20), (0,), "lower total")
-    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "tie_break")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "tie_break", **LITERAL)
     assert (w, tb) == ((0,), "lower seat")
-    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "share")
+    scores, w, tb = score_exhausted([12, 12, 20], [3, 3, 4], "lowest_total", "share", **LITERAL)
     assert (scores, w) == ((4, 4, -8), (0, 1))
+
+
+def test_tied_winners_pay_and_remainder_switches() -> None:
+    """The seed names no tie: by default each loser pays once against the lowest total among the tied winners
+    and they split the sum, a remainder one point each in turn order; each_winner: each loser pays every winner
+    against that winner's own total; lower_total_first: the remainder goes to the lower total first."""
+    totals, sizes = [14, 10, 25, 30], [2, 2, 4, 3]
+    assert score_exhausted(totals, sizes, "fewest_cards", "share", **LITERAL)[0] == (18, 17, -15, -20)
+    lower = {**LITERAL, "remainder": "lower_total_first"}
+    assert score_exhausted(totals, sizes, "fewest_cards", "share", **lower)[0] == (17, 18, -15, -20)
+    each = {**LITERAL, "tie_pay": "each_winner"}
+    assert score_exhausted(totals, sizes, "fewest_cards", "share", **each)[0] == (27, 35, -26, -36)
+    # each_winner, scores_zero: a loser below one winner's total pays that winner nothing
+    assert score_exhausted([20, 10, 15, 30], [2, 2, 4, 3], "fewest_cards", "share", **each)[0] == (10, 25, -5, -30)
+    s = State((cs("red1 red13"), cs("red4 red6"), cs("blue9 blue10 blue11"), cs("black10 black11 black12")),
+              (), (), (True,) * 4)  # totals 14, 10, 30, 33; two cards each for seats 0 and 1
+    for rules, want in (({}, (22, 21, -20, -23)), ({"exhausted_tie_remainder": "lower_total_first"}, (21, 22, -20, -23)),
+                        ({"exhausted_tie_pay": "each_winner"}, (35, 43, -36, -42))):
+        assert Game(spec_with(rules=rules), 4).outcome(s).scores == want, rules
+
+
+def test_round_ends_when_the_last_card_is_drawn_by_default_all_pass_switch() -> None:
+    """Seed: 「どのプレイヤーも「Rummikub」をする前に、ポーチの中のすべてのタイルが使用されているという稀なケース
+    では、自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます」 - the round is decided once every card
+    of the pile has been used; all_pass plays on without drawing until every player passes in a row."""
+    s = state("red1 blue5", "blue1", pile="yellow3")
+    s2 = GAME.apply(s, Draw())  # the last card is drawn: the round is over
+    assert s2.pile == () and GAME.is_over(s2) and GAME.legal_actions(s2) == []
+    assert GAME.outcome(s2).reason == "exhausted" and GAME.outcome(s2).winners == (1,)
+    with pytest.raises(RuleViolation, match="the round is over"):
+        GAME.apply(s2, Draw())
+    passing = Game(spec_with(rules={"exhausted_end": "all_pass"}), 2)
+    s2 = passing.apply(s, Draw())
+    assert not passing.is_over(s2)
+    s3 = passing.apply(passing.apply(s2, Draw()), Draw())
+    assert s3.passes == 2 and passing.is_over(s3) and passing.outcome(s3).winners == (1,)
+
+
+def test_joker_retrieval_on_the_opening_turn_by_default_next_turn_switch() -> None:
+    """Seed: 「プレイヤーは、最初のセットを置く前にジョーカーを回収することはできません」 - forbidden only before the
+    first set is down: with the initial melds laid, the joker may be retrieved in the same turn."""
+    table = (run("red5 joker red7"),)
+    s = state("red10 red11 red12 red13 red6 blue9 yellow9", table=table)
+    lay = Lay((run("red5 red6 red7"), run("red10 red11 red12 red13"), group("joker blue9 yellow9")))
+    assert GAME.apply(s, lay).hands[0] == ()
+    play = MeldFinder().choose(GAME, s, np.random.default_rng(0))
+    assert isinstance(play, Lay) and GAME.apply(s, play).hands[0] == ()
+    later = Game(spec_with(rules={"opening_retrieval": "next_turn"}), 2)
+    with pytest.raises(RuleViolation, match="may not be retrieved on the turn of the initial meld"):
+        later.apply(s, lay)
+    play = MeldFinder().choose(later, s, np.random.default_rng(0))
+    assert isinstance(play, Lay) and later.apply(s, play).hands[0] == tuple(sorted(cs("blue9 yellow9")))
+    # the retrieval still needs the initial melds down (the joker meld is no meld of own cards)
+    with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
+        GAME.apply(state("red6 blue9 yellow9", table=table), Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
 
 
 def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
@@ -314,30 +404,132 @@ def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
     assert isinstance(choice.legal_actions(s)[0], Draw)
 
 
-def test_opening_turn_own_melds_only_by_default_may_add_switch() -> None:
-    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」."""
+def test_draw_only_when_no_turn_lays_an_opening_spread_over_two_melds() -> None:
+    """Seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」 and 「これらのポイントは、
+    様々な組み合わせで分散させることができます」 - red 4-5-6 and three 9s open with 15 + 27 = 42, though no single
+    meld reaches 40: the player may not draw, and the listed play is that opening."""
+    s = state("red4 red5 red6 yellow9 blue9 black9 black1")
+    opening = Lay((run("red4 red5 red6"), group("yellow9 blue9 black9")))
+    assert GAME.apply(s, opening).hands[0] == cs("black1")
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    acts = GAME.legal_actions(s)
+    assert not any(isinstance(a, Draw) for a in acts) and len(acts) == 1
+    assert GAME.apply(s, acts[0]).hands[0] == cs("black1")
+    # one 9 fewer: 15 + 18 = 33 < 40, no turn lays a card, Draw is the only play
+    s33 = state("red4 red5 red6 yellow9 blue9 black1")
+    assert GAME.legal_actions(s33) == [Draw()]
+    GAME.apply(s33, Draw())
+    # by_choice keeps Draw and lists the simple plays only
+    assert Game(spec_with(rules={"draw": "by_choice"}), 2).legal_actions(s) == [Draw()]
+
+
+def test_draw_only_when_no_turn_lays_the_seeds_rearrangement() -> None:
+    """Seed: 「青8、黒8、黄8、赤8のセットがテーブルの上にあります。 赤7と赤9がありますが、赤8を取って赤7、8、9の
+    新しい列を作ることができます」 - that lay is a legal turn, so drawing is not (「カードを置けない場合は、いずれかの
+    山から裏向きのカードを引かなければなりません」)."""
+    table = (group("blue8 black8 yellow8 red8"),)
+    s = state("red7 red9", table=table, opened=(True, True))
+    GAME.apply(s, Lay((group("blue8 black8 yellow8"), run("red7 red8 red9"))))
+    with pytest.raises(RuleViolation, match="can lay, so may not draw"):
+        GAME.apply(s, Draw())
+    acts = GAME.legal_actions(s)
+    assert len(acts) == 1 and isinstance(acts[0], Lay)
+    assert GAME.apply(s, acts[0]).hands[0] == ()
+    # the random-legal player takes it too
+    assert RandomLegal().choose(GAME, s, np.random.default_rng(0)) == acts[0]
+    # without red9 nothing lays: Draw alone
+    assert GAME.legal_actions(state("red7 blue1", table=table, opened=(True, True))) == [Draw()]
+
+
+def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() -> None:
+    """The kernel's random-legal seat never draws while a turn lays a card: over many rounds it is sometimes
+    offered Draw alone by the simple plays while the meld finder finds a lay, and then it lays (the replay through
+    the reference rules agrees turn for turn, every listed count included)."""
+    game, simple = Game(SPEC_M, 2), Game(spec_with(rules={"draw": "by_choice"}), 2)
+    forced_lays = 0
+    for seed in range(30, 40):
+        res, ws, log = replay_kernel_round(seed, 2, 0)
+        assert replay(game, ws, 0)[1] == log
+        for t in range(0, int(res[RES_TURNS]), 2):
+            if ws.choices[t, 1] == 1 and log[t] > 0:
+                s = replay(game, ws, 0, max_turns=t)[0]
+                if simple.legal_actions(s) == [Draw()]:  # no simple play: the meld finder's lay, listed alone
+                    forced_lays += 1
+    assert forced_lays > 0
+
+
+def test_opening_turn_may_add_after_opening_by_default_own_melds_only_switch() -> None:
+    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」 -
+    once the first 40 points are out (no word of a next turn; 「最終的にこの合計値に達するカードを受け取ったら、次の
+    手番を待って、それらをプレイしなければなりません」 is about the cards that complete the total, just drawn)."""
     table = (run("blue5 blue6 blue7"),)
     s = state("red10 red11 red12 red13 blue8", table=table)
     lay = Lay((run("blue5 blue6 blue7 blue8"), run("red10 red11 red12 red13")))
-    with pytest.raises(RuleViolation, match="may not be changed"):
-        GAME.apply(s, lay)
-    add = Game(spec_with(rules={"opening_turn": "may_add_after_opening"}), 2)
-    assert add.apply(s, lay).hands[0] == ()
+    assert SPEC_M.rules.opening_turn == "may_add_after_opening"
+    assert GAME.apply(s, lay).hands[0] == ()
     with pytest.raises(RuleViolation, match="initial meld: melds of own cards 36 = 36 points"):
-        add.apply(state("red11 red12 red13 blue8", table=table),
-                  Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
+        GAME.apply(state("red11 red12 red13 blue8", table=table),
+                   Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
     # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
-    play = MeldFinder().choose(add, s, np.random.default_rng(1))
-    assert isinstance(play, Lay) and add.apply(s, play).hands[0] == ()
-    assert isinstance(MeldFinder().choose(GAME, s, np.random.default_rng(1)), Lay)
-    assert GAME.apply(s, MeldFinder().choose(GAME, s, np.random.default_rng(1))).hands[0] == cs("blue8")
+    play = MeldFinder().choose(GAME, s, np.random.default_rng(1))
+    assert isinstance(play, Lay) and GAME.apply(s, play).hands[0] == ()
+    own = Game(spec_with(rules={"opening_turn": "own_melds_only"}), 2)
+    with pytest.raises(RuleViolation, match="may not be changed"):
+        own.apply(s, lay)
+    assert own.apply(s, MeldFinder().choose(own, s, np.random.default_rng(1))).hands[0] == cs("blue8")
 
 
-SWITCH_SPECS = [spec_with(rules=r) for r in (
-    {"draw": "by_choice"}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie": "tie_break"},
-    {"opening_turn": "may_add_after_opening"},
-    {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
-     "opening_turn": "may_add_after_opening"})]
+FLIPPED = {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
+           "opening_turn": "own_melds_only", "opening_retrieval": "next_turn", "exhausted_end": "all_pass",
+           "exhausted_tie_pay": "each_winner", "exhausted_tie_remainder": "lower_total_first",
+           "exhausted_below_winner": "scores_plus"}
+SWITCH_SPECS = [spec_with(rules={k: v}) for k, v in FLIPPED.items()] + [spec_with(rules=FLIPPED)]
+# an initial meld of 100 points: the pile runs out in most 4-player rounds
+SHORT_PILE = [spec_with(initial_meld=100, rules=r) for r in ({}, {"exhausted_end": "all_pass"})]
+
+
+def test_every_switch_is_flipped_in_the_agreement_tests() -> None:
+    assert set(FLIPPED) == {name for name, _, _ in switch_values(SPEC_M.rules)}
+    assert all(getattr(SPEC_M.rules, k) != v for k, v in FLIPPED.items())
+
+
+@pytest.mark.parametrize("spec", SHORT_PILE)
+@pytest.mark.parametrize("seed, players, random_seat", [(31, 4, -1), (32, 4, 1), (33, 4, 0)])
+def test_kernel_agrees_on_rounds_the_pile_ends(spec: RummyCardsGame, seed: int, players: int,
+                                               random_seat: int) -> None:
+    """The pile runs out in most of these rounds: the kernel ends them where the reference does under both
+    exhausted_end settings."""
+    test_kernel_agrees_with_reference_rules(seed, players, random_seat, spec)
+
+
+def test_a_short_pile_ends_rounds_exhausted_and_sooner_when_the_last_card_ends_them() -> None:
+    a = simulation_from_spec(SHORT_PILE[0], 4).play(np.random.SeedSequence(5), 40)
+    b = simulation_from_spec(SHORT_PILE[1], 4).play(np.random.SeedSequence(5), 40)
+    assert a["games.exhausted"].mean() > 0.3 and a["games.turns"].mean() < b["games.turns"].mean()
+
+
+@pytest.mark.parametrize("rules", [{}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie_pay": "each_winner"},
+                                   {"exhausted_tie_remainder": "lower_total_first"},
+                                   {"exhausted_below_winner": "scores_plus"}, {"exhausted_tie": "tie_break"}])
+def test_kernel_exhausted_scores_equal_the_reference_scoring(rules: dict[str, str]) -> None:
+    """Rounds cut at max_turns 10 end exhausted with many tied hand sizes: per round, the kernel's scores and
+    winners are score_exhausted's on the replayed hands under each scoring switch."""
+    spec = spec_with(rules=rules, balance={**SPEC["balance"], "max_turns": 10})  # type: ignore[dict-item]
+    r = spec.rules
+    ties = 0
+    for seed in range(40, 56):
+        players = 4
+        res, ws, _ = replay_kernel_round(seed, players, -1, spec)
+        s, _ = replay(Game(spec, players), ws, -1, max_turns=10)
+        totals = [hand_total(D, h, spec.joker_penalty) for h in s.hands]
+        scores, winners, _ = score_exhausted(totals, [len(h) for h in s.hands], r.exhausted_winner, r.exhausted_tie,
+                                             tie_pay=r.exhausted_tie_pay, remainder=r.exhausted_tie_remainder,
+                                             below_winner=r.exhausted_below_winner)
+        assert tuple(ws.scores[0]) == scores and res[RES_WINNERS] == sum(1 << w for w in winners), seed
+        ties += len(winners) > 1
+    assert ties > 0 or r.exhausted_tie == "tie_break" or r.exhausted_winner == "lowest_total"  # equal totals: rare
+
 
 
 @pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
@@ -433,7 +625,8 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
                                             spec: RummyCardsGame = SPEC_M) -> None:
     """The kernel's round, replayed from its logged deal and random-legal choices through the reference rules
     (meld finders deciding for themselves): the same cards laid or drawn every turn, the same scores and
-    winners."""
+    winners. Every kernel Draw passes `Game.apply`, which refuses it while any turn lays a card (rules.draw
+    only_when_unable), so the kernel's meld finders draw only when unable."""
     res, ws, log = replay_kernel_round(seed, players, random_seat, spec)
     game = Game(spec, players)
     s, ref_log = replay(game, ws, random_seat)
@@ -597,7 +790,7 @@ def test_match_adds_up_rounds_like_the_score_pad() -> None:
 def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them() -> None:
     """The issue-10 'effect of flipping each switch' table builds spec.model_copy(update={'rules': ...})."""
     base = balance_report(SPEC_M, games=8, seed=2, executor=None).figures
-    for field, value in (("opening_turn", "may_add_after_opening"), ("draw", "by_choice")):
+    for field, value in (("opening_turn", "own_melds_only"), ("draw", "by_choice")):
         flipped = SPEC_M.model_copy(update={"rules": SPEC_M.rules.model_copy(update={field: value})})
         assert balance_report(flipped, games=8, seed=2, executor=None).figures != base, field
 

@@ -78,7 +78,7 @@ def _kernel_round(spec: RummyCardsGame, players: int, seed: int, random_seat: in
 
 @pytest.mark.parametrize("seed, players, random_seat, changes", [
     (11, 2, -1, {}), (12, 3, -1, {}), (13, 4, 1, {}),
-    (14, 3, -1, {"rules.opening_turn": "may_add_after_opening", "rules.draw": "by_choice"}),
+    (14, 3, -1, {"rules.opening_turn": "own_melds_only", "rules.draw": "by_choice"}),
     (15, 2, 0, {"initial_meld": 30, "balance.meld_thresholds": [20, 45]}),
 ])
 def test_rounds_with_and_without_the_opening_shortcut_are_identical(monkeypatch: pytest.MonkeyPatch, seed: int,
