@@ -68,37 +68,39 @@ def slot_art(ctx: Context, cid: str, slot: Slot, width: float, height: float, *,
                   bleed=spec.bleed)
 
 
-def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int, where: str) -> tuple[list[str], list[str]]:
-    """(warnings, errors) of the art placed on `pages`: raster art printed below `dpi_warn` / `dpi_min` dots per
-    inch, and art that must cover its box (bleed) but does not."""
-    warnings: list[str] = []
-    errors: list[str] = []
-    seen: set[tuple[str, str, int]] = set()
+def art_or(ctx: Context, cid: str, slot: Slot, cx: float, cy: float, r: float, drawing: Sequence[Op], *,
+           values: Mapping[str, object] | None = None, colour: str | None = None) -> list[Op]:
+    """The kit's art for `slot` in the square of half-side `r` around (cx, cy) (where a symbol goes), else the
+    composer's own `drawing` of it."""
+    art = slot_art(ctx, cid, slot, 0, 0, values=values, box=(cx - r, cy - r, 2 * r, 2 * r), colour=colour)
+    return [art] if art is not None else list(drawing)
+
+
+def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tuple[str, str, bool]]:
+    """(slot, message, is_error) for the art placed on `pages`: raster art printed below `dpi_warn` (a warning)
+    or `dpi_min` (an error) dots per inch, and art that must cover its box (bleed) but does not (an error).
+    Each problem once per slot and file."""
+    out: list[tuple[str, str, bool]] = []
+    seen: set[tuple[str, str, str]] = set()
     for page in pages:
         for op, scale in iter_art(page.ops):
             x, y, w, h = fitted(op)
-            if op.bleed and (x > op.x + 0.05 or y > op.y + 0.05 or x + w < op.x + op.w - 0.05
-                             or y + h < op.y + op.h - 0.05):
-                msg = (f"{where}: art.{op.slot} {op.asset.shown}: full-bleed art does not cover the bleed "
-                       f"(fit: {op.fit} leaves {max(x - op.x, y - op.y):.1f} pt uncovered); use fit: cover or stretch")
-                key = (msg, "bleed", 0)
-                if key not in seen:
-                    seen.add(key)
-                    errors.append(msg)
+            gap = max(x - op.x, y - op.y, op.x + op.w - x - w, op.y + op.h - y - h)
+            if op.bleed and gap > 0.05 and (op.slot, op.asset.shown, "bleed") not in seen:
+                seen.add((op.slot, op.asset.shown, "bleed"))
+                out.append((op.slot, f"{op.asset.shown}: full-bleed art does not cover the bleed (fit: {op.fit} "
+                                     f"leaves {gap / 72 * 25.4:.1f} mm uncovered); use fit: cover or stretch", True))
             if isinstance(op, Image) and w > 0 and h > 0:
                 dpi = min(op.asset.width / (w * scale / 72), op.asset.height / (h * scale / 72))
-                if dpi < dpi_warn:
-                    too_low = dpi < dpi_min
-                    key = (op.asset.shown, op.slot, int(too_low))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    limit = dpi_min if too_low else dpi_warn
-                    msg = (f"{where}: art.{op.slot} {op.asset.shown}: {op.asset.width:.0f}x{op.asset.height:.0f} px "
-                           f"printed at {w * scale / 72 * 25.4:.1f}x{h * scale / 72 * 25.4:.1f} mm is {dpi:.0f} dpi, "
-                           f"under print.art_dpi_{'min' if too_low else 'warn'} ({limit} dpi)")
-                    (errors if too_low else warnings).append(msg)
-    return warnings, errors
+                too_low = dpi < dpi_min
+                if dpi >= dpi_warn or (op.slot, op.asset.shown, str(too_low)) in seen:
+                    continue
+                seen.add((op.slot, op.asset.shown, str(too_low)))
+                limit = f"print.art_dpi_min ({dpi_min} dpi)" if too_low else f"print.art_dpi_warn ({dpi_warn} dpi)"
+                out.append((op.slot, f"{op.asset.shown}: {op.asset.width:.0f}x{op.asset.height:.0f} px printed at "
+                                     f"{w * scale / 72 * 25.4:.1f}x{h * scale / 72 * 25.4:.1f} mm is {dpi:.0f} dpi, "
+                                     f"under {limit}", too_low))
+    return out
 
 
-__all__ = ["FULL", "Slot", "Slots", "Vector", "art_problems", "slot_art"]
+__all__ = ["FULL", "Slot", "Slots", "art_or", "art_problems", "slot_art"]
