@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from generator.errors import LayoutError
 from generator.layout.compose import Context
-from generator.layout.ops import Image, Op, Page, Vector, art_op, fitted, iter_art
+from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
 
 Box = tuple[float, float, float, float]
 

@@ -11,7 +11,20 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import RenderError
 from generator.layout import ops as _ops
-from generator.layout.ops import INKS, Circle, Image, Line, Op, Page, Place, Polygon, Rect, Text, Vector, fitted
+from generator.layout.ops import (
+    INKS,
+    Circle,
+    Image,
+    Line,
+    Op,
+    Page,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+    Vector,
+    fitted,
+)
 from generator.render.fonts import (
     FONT_NAMES,
     check_glyphs,

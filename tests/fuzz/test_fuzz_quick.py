@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from tests.fuzz.harness import (
+    ART_MUTATIONS,
     FONT_MUTATIONS,
     HOSTILE_TEMPLATES,
     ROOT,
-    cli_env,
-    ART_MUTATIONS,
     art_case,
+    cli_env,
     font_case,
-    make_cases,
     make_art_cases,
+    make_cases,
     make_font_cases,
     materialise,
     run_cases,

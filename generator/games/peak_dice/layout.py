@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
+from generator.layout.art import Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.art import Slot, art_or, slot_art
 from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.units import mm, paper_size

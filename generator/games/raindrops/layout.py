@@ -9,11 +9,11 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
+from generator.layout.art import FULL, Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
-from generator.layout.art import FULL, Slot, art_or, slot_art
 from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face

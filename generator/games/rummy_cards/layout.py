@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
+from generator.layout.art import FULL, Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.art import FULL, Slot, art_or, slot_art
 from generator.layout.summary import section, summary_face
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.units import CARD_PRESETS, mm, to_mm
