@@ -224,3 +224,24 @@ def test_slot_names_and_placeholders_are_checked(tmp_path):
     with pytest.raises(KitError) as e2:
         build([kit2], out=tmp_path / "out", langs=["en"])
     assert "components.number_cards.art.icon: no file 'assets/suits/{suit}.svg' for suit=orange" in str(e2.value)
+
+
+def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
+    """`pnpkit list --slots KIT` and `pnpkit schema` show the slots each composer declares, with box sizes."""
+    import generator.games.ripple_rush.layout as composer
+    from generator.layout.art import slot_rows
+    from generator.spec.schema import kit_schema
+
+    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: assets/back.png}"}, {"assets/back.png": _png(_back_px())}))
+    rows = {(cid, name): (w, h, filled) for cid, name, _, w, h, _, _, filled in slot_rows(kit)}
+    assert rows[("number_cards", "back")] == pytest.approx((63.5, 88.9, "assets/back.png"))
+    declared = {(cid, s.name) for cid, slots in composer.SLOTS.items() for s in slots}
+    assert set(rows) == declared
+    schema = kit_schema("ripple_rush")
+    assert set(schema["x-art-slots"]["ripple_rush"]["number_cards"]) == {"back", "background", "icon"}
+    for game in ("ripple_rush", "peak_dice", "raindrops", "rummy_cards"):  # back/background on cards, logo on rules
+        slots = kit_schema(game)["x-art-slots"][game]
+        assert "logo" in slots["rules"], game
+        assert any("icon" in s for s in slots.values()), game
+        if game != "peak_dice":
+            assert any({"back", "background"} <= set(s) for s in slots.values()), game

@@ -23,14 +23,16 @@ _figures = figures_of("ripple_rush")
 
 _BACK = Slot("back", "back", FULL, (), "the card back (navy ripples and label)")
 _BACKGROUND = Slot("background", "front", FULL, ("suit", "number"), "the card's frame and white field")
-_ICON = Slot("icon", "front", (0.14, 0.243, 0.72, 0.514), ("suit",),
-             "every suit symbol (centre and corners; sheet headers, bonuses and goal-card grids)")
+_ICON = Slot("icon", "front", (0.14, 0.243, 0.72, 0.514), ("suit",), "every suit symbol (centre and corners)")
+_GOAL_ICON = Slot("icon", "front", (0.27, 0.83, 0.06, 0.043), ("suit",), "the suit symbols over the sheet in miniature")
+_SHEET_ICON = Slot("icon", "sheet", (0.2, 0.86, 0.053, 0.038), ("suit",),
+                   "every suit symbol (column headers and suit bonuses)")
 _LOGO = Slot("logo", "sheet", (0.045, 0.885, 0.5, 0.085), (), "the kit's title in the header")
 _GOAL_BACKGROUND = Slot("background", "front", FULL, ("row",), "the card's navy frame and cream field")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "number_cards": (_BACK, _BACKGROUND, _ICON),
-    "goal_cards": (_BACK, _GOAL_BACKGROUND, _ICON),
-    "score_sheet": (_LOGO, _ICON),
+    "goal_cards": (_BACK, _GOAL_BACKGROUND, _GOAL_ICON),
+    "score_sheet": (_LOGO, _SHEET_ICON),
     "rules": (_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
