@@ -12,6 +12,7 @@ from generator.errors import LayoutError
 from generator.layout.compose import Context, composer
 from generator.layout.imposition import sheet_slot
 from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
+from generator.spec.kit import Kit
 
 Box = tuple[float, float, float, float]
 
@@ -123,4 +124,4 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
     return out
 
 
-__all__ = ["FULL", "Slot", "Slots", "Vector", "art_or", "art_problems", "slot_art", "slot_rows"]
+__all__ = ["FULL", "Slot", "Slots", "art_or", "art_problems", "slot_art", "slot_rows"]
