@@ -39,6 +39,8 @@ Slots = Mapping[str, Sequence[Slot]]
 """A composer's SLOTS: component id -> its slots."""
 
 FULL: Box = (0.0, 0.0, 1.0, 1.0)
+RULES_LOGO = Slot("logo", "sheet", (0.035, 0.922, 0.5, 0.068), (), "the kit's title in the rules summary's band")
+"""The logo slot of every rules summary (layout/summary.py draws its band the same for every game)."""
 
 
 def slot_art(ctx: Context, cid: str, slot: Slot, width: float, height: float, *, bleed: float = 0.0,
@@ -124,4 +126,4 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
     return out
 
 
-__all__ = ["FULL", "Slot", "Slots", "art_or", "art_problems", "slot_art", "slot_rows"]
+__all__ = ["FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art", "slot_rows"]

@@ -67,6 +67,7 @@ class _Painter:
         self.font: tuple[str, float] | None = None
         self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
         self.forms: dict[int, tuple[str, bool]] | None = None
+        self.vectors: dict[tuple[str, str | None], str] = {}
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -184,9 +185,16 @@ class _Painter:
             from reportlab.graphics import renderPDF
 
             drawing = _tinted(op.asset.sha256, op.asset.picture, op.tint)
+            key = (op.asset.sha256, op.tint)
+            if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
+                name = f"pnpkitV{len(self.vectors)}"
+                c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
+                renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+                c.endForm()
+                self.vectors[key] = name
             c.translate(x, y)
             c.scale(w / drawing.width, h / drawing.height)
-            renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+            c.doForm(self.vectors[key])
         self.pop()
         self.fill = self.stroke = None  # renderPDF and drawImage set colours of their own
         self.width = -1.0

@@ -242,6 +242,8 @@ def check_svg(data: bytes) -> tuple[float, float]:
         tag = _local(el.tag) if isinstance(el.tag, str) else ""
         if tag in _FORBIDDEN_TAGS or "XInclude" in str(el.tag):
             raise ValueError(f"<{tag}> is refused (scripts and embedded documents)")
+        if tag in ("text", "tspan", "textPath"):
+            raise ValueError(f"<{tag}> is refused: its font would not be embedded; convert the text to paths")
         if tag == "image":
             raise ValueError("<image> is refused: an SVG must be vector shapes (give a raster as its own file)")
         for name, value in el.attrib.items():

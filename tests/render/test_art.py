@@ -245,3 +245,20 @@ def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
         assert any("icon" in s for s in slots.values()), game
         if game != "peak_dice":
             assert any({"back", "background"} <= set(s) for s in slots.values()), game
+
+
+def test_the_make_it_yours_example_uses_every_slot_kind_and_builds(tmp_path):
+    """docs/examples/make_it_yours (docs/make-it-yours.md): SVG suit icons, a PNG back with bleed, a logo and two
+    fonts; it builds with no warning about its art."""
+    kit = load_kit(ROOT / "docs" / "examples" / "make_it_yours")
+    assert kit.art is not None and kit.fonts is not None
+    back = kit.art.get("number_cards", "back")
+    icon = kit.art.get("number_cards", "icon")
+    logo = kit.art.get("score_sheet", "logo")
+    assert back is not None and back.spec.bleed and [a.kind for a in back.assets.values()] == ["png"]
+    assert icon is not None and {a.kind for a in icon.assets.values()} == {"svg"} and len(icon.assets) == 4
+    assert logo is not None and kit.art.get("rules", "logo") is not None
+    assert len({f.sha256 for by in kit.fonts.chains.values() for chain in by.values() for f in chain}) == 4
+    result = build([kit.dir], out=tmp_path / "out", langs=["en", "ja"])
+    assert not [w for w in result.warnings if ".art." in w], result.warnings
+    assert (tmp_path / "out" / "make_it_yours" / "ja" / "kit-a4.pdf").is_file()

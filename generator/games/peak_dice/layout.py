@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.art import Slot, art_or, slot_art
+from generator.layout.art import RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
@@ -46,10 +46,10 @@ TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "
 
 _ICON = Slot("icon", "sheet", (0.02, 0.7, 0.03, 0.03), ("colour",),
              "every row's colour symbol on the score sheet (on its white disc)")
-_LOGO = Slot("logo", "sheet", (0.035, 0.9, 0.4, 0.075), (), "the kit's title in the header")
+_LOGO = Slot("logo", "sheet", (0.035, 0.925, 0.4, 0.05), (), "the kit's title in the header")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "score_sheet": (_LOGO, _ICON),
-    "rules": (_LOGO,),
+    "rules": (RULES_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing. Peak Dice has no
 cards, so no back or background slot: dice faces keep their colour, pattern and pips (they carry the rules)."""
@@ -546,7 +546,7 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=INK_DARK, logo=slot_art(ctx, "rules", _LOGO, w, h))
+    return summary_face(ctx, w, h, _rules_body, band=INK_DARK, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
-from generator.layout.art import FULL, Slot, art_or, slot_art
+from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
@@ -46,7 +46,7 @@ SLOTS: dict[str, tuple[Slot, ...]] = {
     "cloud_tokens": (_CLOUD,),
     "memory_cards": (_BACK, _MEMORY_BACKGROUND, _ICON, _CLOUD),
     "player_boards": (_LOGO,),
-    "rules": (_LOGO,),
+    "rules": (RULES_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
 
@@ -556,7 +556,7 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
-    return summary_face(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", _LOGO, w, h))
+    return summary_face(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

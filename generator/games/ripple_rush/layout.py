@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.art import FULL, Slot, slot_art
+from generator.layout.art import FULL, RULES_LOGO, Slot, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
@@ -27,13 +27,13 @@ _ICON = Slot("icon", "front", (0.14, 0.243, 0.72, 0.514), ("suit",), "every suit
 _GOAL_ICON = Slot("icon", "front", (0.27, 0.83, 0.06, 0.043), ("suit",), "the suit symbols over the sheet in miniature")
 _SHEET_ICON = Slot("icon", "sheet", (0.2, 0.86, 0.053, 0.038), ("suit",),
                    "every suit symbol (column headers and suit bonuses)")
-_LOGO = Slot("logo", "sheet", (0.045, 0.885, 0.5, 0.085), (), "the kit's title in the header")
+_LOGO = Slot("logo", "sheet", (0.044, 0.913, 0.5, 0.053), (), "the kit's title in the header")
 _GOAL_BACKGROUND = Slot("background", "front", FULL, ("row",), "the card's navy frame and cream field")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "number_cards": (_BACK, _BACKGROUND, _ICON),
     "goal_cards": (_BACK, _GOAL_BACKGROUND, _GOAL_ICON),
     "score_sheet": (_LOGO, _SHEET_ICON),
-    "rules": (_LOGO,),
+    "rules": (RULES_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
 
@@ -326,7 +326,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=NAVY, logo=slot_art(ctx, "rules", _LOGO, w, h))
+    return summary_face(ctx, w, h, _rules_body, band=NAVY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.layout.art import FULL, Slot, art_or, slot_art
+from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
@@ -30,11 +30,11 @@ _BACK = Slot("back", "back", FULL, (), "the shared card back (teal field, ring o
 _BACKGROUND = Slot("background", "front", FULL, ("colour", "number"), "a number card's colour frame and white field")
 _ICON = Slot("icon", "front", (0.2, 0.357, 0.6, 0.286), ("colour",), "every colour symbol (centre and corners)")
 _JOKER = Slot("joker", "front", (0.2, 0.357, 0.6, 0.43), (), "the jester in the joker's centre")
-_LOGO = Slot("logo", "sheet", (0.045, 0.885, 0.5, 0.085), (), "the kit's title in the header")
+_LOGO = Slot("logo", "sheet", (0.044, 0.913, 0.5, 0.053), (), "the kit's title in the header")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "number_cards": (_BACK, _BACKGROUND, _ICON, _JOKER),
     "score_pad": (_LOGO,),
-    "rules": (_LOGO,),
+    "rules": (RULES_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
 
@@ -586,7 +586,7 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=TABLE, logo=slot_art(ctx, "rules", _LOGO, w, h))
+    return summary_face(ctx, w, h, _rules_body, band=TABLE, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
