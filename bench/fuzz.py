@@ -1,6 +1,6 @@
 """The full fuzz run of issue 12: seeded mutations of every shipped kit, each built in a worker process.
 
-    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 92] [--seed 12] [--verbose]
+    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 96] [--seed 12] [--verbose]
 
 --font-specs adds kits whose style.fonts names a hostile font (issue 24: garbage, truncated, restricted
 licence, CFF outlines, collections, web fonts, symlinks out of the kit, absolute and '..' paths, ...).
@@ -28,7 +28,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", type=int, default=1600, help="number of mutated specs (default 1600)")
     ap.add_argument("--font-specs", type=int, default=160, help="hostile-font kits added (default 160)")
-    ap.add_argument("--art-specs", type=int, default=92, help="hostile-art kits added (default 92)")
+    ap.add_argument("--art-specs", type=int, default=96, help="hostile-art kits added (default 96)")
     ap.add_argument("--seed", type=int, default=12, help="mutation seed (default 12)")
     ap.add_argument("--verbose", action="store_true", help="print every case")
     args = ap.parse_args()

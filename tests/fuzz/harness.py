@@ -411,7 +411,7 @@ def make_font_cases(n: int, seed: int) -> list[Case]:
 
 ART_MUTATIONS = ["png_bomb", "webp_bomb", "truncated_png", "mislabelled", "garbage", "empty", "gif", "svg_billion_laughs",
                  "svg_external_entity", "svg_file_href", "svg_http_image", "svg_script", "svg_onload", "svg_deep",
-                 "svg_not_xml", "svg_css_import", "svg_xinclude", "svg_huge", "png_huge_file", "symlink_out", "dotdot",
+                 "svg_not_xml", "svg_css_import", "svg_xinclude", "svg_text", "svg_huge", "png_huge_file", "symlink_out", "dotdot",
                  "absolute", "missing"]
 """What a kit's art file can be: every one must end as a located error, never a traceback or partial output."""
 ART_SLOTS = {"ripple_rush": "number_cards", "peak_dice": "rules", "raindrops": "rules", "rummy_cards": "rules"}
@@ -493,6 +493,7 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
             "svg_not_xml": "<svg <<<",
             "svg_css_import": svg.format("<style>@import url(file:///etc/passwd);</style>"),
             "svg_xinclude": svg.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>'),
+            "svg_text": svg.format('<text x="1" y="9">Logo</text>'),
             "svg_huge": svg.format("<g/>" * 1_200_000),
         }[op]
         data = body.encode()

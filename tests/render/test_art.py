@@ -262,3 +262,37 @@ def test_the_make_it_yours_example_uses_every_slot_kind_and_builds(tmp_path):
     result = build([kit.dir], out=tmp_path / "out", langs=["en", "ja"])
     assert not [w for w in result.warnings if ".art." in w], result.warnings
     assert (tmp_path / "out" / "make_it_yours" / "ja" / "kit-a4.pdf").is_file()
+
+
+def test_the_pil_backend_draws_the_same_art(tmp_path):
+    """render/pilraster.py (ops straight to pixels) shows the art as pdfium does: the back image and the SVG
+    icons land in the same places (mean difference on the pages well under what a missing picture gives)."""
+    import numpy as np
+
+    from generator.build import compose_one, print_data
+    from generator.render.fonts import text_width
+    from generator.render.pilraster import draw_page
+    from generator.render.raster import rasterize
+
+    icon = '{icon: {path: "assets/suits/{suit}.svg", tint: true}}'
+    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true}, icon: "
+                                                      '{path: "assets/suits/{suit}.svg", tint: true}}',
+                                       "score_sheet": icon}, {"assets/back.png": _png(_back_px())}, icons=True))
+    comps, _ = compose_one(kit, "en", "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda m: None)
+    by_id = {c.id: c for c in comps}
+    from dataclasses import replace
+
+    from generator.layout.ops import Image as ImageOp
+    from generator.layout.ops import Place
+
+    def strip(ops):  # the page without its art
+        return [replace(op, ops=tuple(strip(op.ops))) if isinstance(op, Place) else op for op in ops
+                if not isinstance(op, (ImageOp, Vector))]
+
+    for page, margin in ((by_id["number_cards"].pages[1], 0.25), (by_id["score_sheet"].pages[0], 0.9)):
+        size = (round(page.width), round(page.height))
+        truth = np.asarray(next(rasterize([page], [size])), dtype=int)
+        ours = np.abs(np.asarray(draw_page(page, size), dtype=int) - truth).mean()
+        stripped = replace(page, ops=strip(page.ops))
+        without = np.abs(np.asarray(draw_page(stripped, size), dtype=int) - truth).mean()
+        assert ours < without * margin, (ours, without)
