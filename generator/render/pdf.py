@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -184,7 +185,7 @@ class _Painter:
         else:
             from reportlab.graphics import renderPDF
 
-            drawing = _tinted(op.asset.sha256, op.asset.picture, op.tint)
+            drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint)
             key = (op.asset.sha256, op.tint)
             if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
                 name = f"pnpkitV{len(self.vectors)}"

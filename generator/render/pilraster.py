@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -82,8 +83,9 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
 
     shape = _tinted(sha, drawing, tint)
     buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(shape.width, shape.height), invariant=1)  # type: ignore[attr-defined]
-    renderPDF.draw(shape, canvas, 0, 0)  # type: ignore[arg-type]
+    shape_any: Any = shape
+    canvas = Canvas(buf, pagesize=(shape_any.width, shape_any.height), invariant=1)
+    renderPDF.draw(shape, canvas, 0, 0)
     canvas.showPage()
     canvas.save()
     doc = pdfium.PdfDocument(buf.getvalue())
@@ -93,7 +95,8 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
                             fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
     finally:
         doc.close()
-    return image.resize(size, Image.Resampling.LANCZOS)
+    resized: Image.Image = image.resize(size, Image.Resampling.LANCZOS)
+    return resized
 
 
 class _Drawer:

@@ -169,6 +169,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     """Pillow decodes the image once, after its header's pixel count passed the cap."""
     from PIL import Image, ImageCms
 
+    image: Any
+
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
@@ -180,8 +182,9 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
         w, h = image.size
         if w <= 0 or h <= 0 or w * h > MAX_PIXELS:
             raise ValueError(f"{w}x{h} pixels is over the limit of {MAX_PIXELS:,} pixels (a decompression bomb?)")
-        if getattr(image, "n_frames", 1) > 1:
-            raise ValueError(f"an animation of {image.n_frames} frames; give a still image")
+        frames = int(getattr(image, "n_frames", 1))
+        if frames > 1:
+            raise ValueError(f"an animation of {frames} frames; give a still image")
         mode = image.mode
         try:
             image.load()
@@ -196,10 +199,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
         try:
             src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             srgb = ImageCms.createProfile("sRGB")
-            if mode == "RGBA":
-                image = ImageCms.profileToProfile(image, src, srgb, outputMode="RGBA")
-            else:
-                image = ImageCms.profileToProfile(image, src, srgb, outputMode="RGB")
+            converted = ImageCms.profileToProfile(image, src, srgb, outputMode="RGBA" if mode == "RGBA" else "RGB")
+            image = converted if converted is not None else image
         except Exception as e:
             raise ValueError(f"its colour profile (ICC) is damaged ({_why(e)})") from None
     elif mode == "CMYK" and kind == "jpeg" and "adobe" in image.info:
