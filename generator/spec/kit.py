@@ -355,13 +355,19 @@ def _slot_problems(top: KitFile, data: Any, lines: dict[Loc, int], display: str)
     declared = getattr(registry.get(kind).composer(), "SLOTS", {})
     out = []
     for cid, comp in top.components.items():
-        names = [s.name for s in declared.get(cid, ())]
-        for slot in comp.art:
-            if slot not in names:
-                where = f"components.{cid}.art.{slot}"
-                expected = f"one of {', '.join(names)}" if names else "nothing: this component has no art slots"
+        slots = {s.name: s for s in declared.get(cid, ())}
+        for slot, art in comp.art.items():
+            where = f"components.{cid}.art.{slot}"
+            if slot not in slots:
+                expected = f"one of {', '.join(slots)}" if slots else "nothing: this component has no art slots"
                 out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
                                    f"no such art slot; expected {expected} (pnpkit list --slots)"))
+                continue
+            unknown = [f for f in re.findall(r"\{([a-z_][a-z0-9_]*)\}", art.path) if f not in slots[slot].fields]
+            if unknown:
+                known = ", ".join("{" + f + "}" for f in slots[slot].fields) or "none"
+                out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
+                                   f"{art.path!r}: this slot's faces have no field {{{unknown[0]}}}; its fields: {known}"))
     return out
 
 

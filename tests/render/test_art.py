@@ -296,3 +296,32 @@ def test_the_pil_backend_draws_the_same_art(tmp_path):
         stripped = replace(page, ops=strip(page.ops))
         without = np.abs(np.asarray(draw_page(stripped, size), dtype=int) - truth).mean()
         assert ours < without * margin, (ours, without)
+
+
+def test_a_placeholder_the_slot_does_not_have_is_located(tmp_path):
+    """{colour} on a Ripple Rush icon (its faces know {suit}) is refused when the kit loads."""
+    kit = make_kit(tmp_path, {"number_cards": '{icon: "assets/suits/{colour}.svg"}'}, {}, icons=True)
+    with pytest.raises(SpecError) as e:
+        load_kit(kit)
+    assert [p.message for p in e.value.problems] == [
+        "'assets/suits/{colour}.svg': this slot's faces have no field {colour}; its fields: {suit}"]
+
+
+def test_icc_profiles_are_applied_and_a_damaged_one_is_located(tmp_path):
+    """An image with an ICC profile is converted to sRGB when loaded; a damaged profile is a located error."""
+    from PIL import ImageCms
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    files = {}
+    for name, icc in (("good.png", srgb), ("bad.png", b"not a profile" * 10)):
+        buf = io.BytesIO()
+        Image.new("RGB", _back_px(), BACK_COLOUR).save(buf, format="PNG", icc_profile=icc)
+        files[f"assets/{name}"] = buf.getvalue()
+    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: {path: assets/good.png, bleed: true}}"}, dict(files)))
+    picture = next(iter(kit.art.get("number_cards", "back").assets.values())).picture  # type: ignore[union-attr]
+    assert picture.mode == "RGB" and "icc_profile" not in picture.info
+    assert all(abs(a - b) <= 2 for a, b in zip(picture.getpixel((5, 5)), BACK_COLOUR))
+    bad = make_kit(tmp_path / "b", {"number_cards": "{back: {path: assets/bad.png, bleed: true}}"}, dict(files))
+    with pytest.raises(SpecError) as e:
+        load_kit(bad)
+    assert e.value.problems[0].message.startswith("assets/bad.png: its colour profile (ICC) is damaged")
