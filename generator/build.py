@@ -580,6 +580,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                             comp = next(stream)
                         except StopIteration:
                             break
+                        check_art(kit, comp, hear)  # before anything is written
                         composed.append(comp)
                         by_id[comp.id].pages = comp.pages
                         by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
@@ -614,6 +615,23 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                 plan.kit_title = texts(kit.meta.title)
             plans.append(plan)
     return plans
+
+
+def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
+    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised."""
+    if kit.art is None:
+        return
+    from generator.layout.art import art_problems
+
+    errors = []
+    for slot, message, is_error in art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min):
+        problem = kit.problem(f"components.{comp.id}.art.{slot}", message)
+        if is_error:
+            errors.append(problem)
+        else:
+            warn(str(problem))
+    if errors:
+        raise SpecError(errors)
 
 
 def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = False, pdfa: bool = False,

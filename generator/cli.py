@@ -393,12 +393,25 @@ def serve(
 
 
 @app.command("list")
-def list_kits() -> None:
-    """The shipped kits (components, languages) and every registered game (built in or a plugin)."""
+def list_kits(slots: Path | None = typer.Option(None, "--slots", help="list the art slots of this kit folder")) -> None:
+    """The shipped kits (components, languages) and every registered game (built in or a plugin); with --slots KIT,
+    every art slot of the kit's components with its box in mm."""
     def go() -> None:
         from rich.table import Table
 
         from generator.build import load_kits, shipped_kits
+
+        if slots is not None:
+            from generator.layout.art import slot_rows
+
+            (kit,) = load_kits([slots])
+            found = Table(title=f"art slots of {kit.meta.id} (components.<id>.art.<slot>)")
+            for col in ("component", "slot", "face", "box (mm)", "fields", "replaces", "filled with"):
+                found.add_column(col)
+            for cid, name, face, w, h, fields, what, filled in slot_rows(kit):
+                found.add_row(cid, name, face, f"{w:.1f} x {h:.1f}", fields, what, filled)
+            _console().print(found)
+            return
 
         table = Table(title="shipped kits")
         for col in ("kit", "game", "components", "languages", "folder"):

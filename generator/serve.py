@@ -247,18 +247,23 @@ class Preview:
         from watchfiles import awatch
 
         def wanted(change: Any, path: str) -> bool:
-            p = Path(path)
-            if self.out == p or self.out in p.parents:
-                return False
-            try:
-                rel = p.relative_to(self.kit_dir)
-            except ValueError:
-                return False
-            return not any(part.startswith(".") for part in rel.parts) and \
-                not p.name.endswith(("~", ".part", ".swp", ".tmp"))
+            return is_watched(Path(path), self.kit_dir, self.out)
 
         async for _ in awatch(self.kit_dir, watch_filter=wanted, debounce=200, step=50):
             await self.rebuild()
+
+
+def is_watched(path: Path, kit_dir: Path, out: Path) -> bool:
+    """Whether a change to `path` rebuilds the preview: any file of the kit folder (kit.yaml, catalogs, fonts and
+    art in assets/), not the outputs, hidden folders or editor temporaries."""
+    if out == path or out in path.parents:
+        return False
+    try:
+        rel = path.relative_to(kit_dir)
+    except ValueError:
+        return False
+    return not any(part.startswith(".") for part in rel.parts) and \
+        not path.name.endswith(("~", ".part", ".swp", ".tmp"))
 
 
 def _verdicts(doc: Any) -> list[dict[str, Any]]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
+from generator.spec.assets import Asset, Fit
+
 Anchor = Literal["start", "middle", "end"]
 FontKey = Literal["regular", "bold"]
 
@@ -114,7 +116,61 @@ class Place:
     """The clip is a window onto part of a larger face (a tiled strip), not its trim: strings may cross it."""
 
 
-Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place]
+@dataclass(frozen=True)
+class Image:
+    """Raster art from the kit folder (a checked `Asset`), fitted into the box x, y, w, h (see `fitted`)."""
+
+    asset: Asset
+    x: float
+    y: float
+    w: float
+    h: float
+    fit: Fit = "cover"
+    opacity: float = 1.0
+    slot: str = ""
+    """The art slot it fills (for messages and dumps)."""
+    bleed: bool = False
+    """The art must cover its whole box (it runs into the bleed): checked by `art_problems`."""
+
+
+@dataclass(frozen=True)
+class Vector:
+    """SVG art from the kit folder drawn as vector paths into the box x, y, w, h; `tint` paints every shape in
+    one colour."""
+
+    asset: Asset
+    x: float
+    y: float
+    w: float
+    h: float
+    fit: Fit = "contain"
+    opacity: float = 1.0
+    slot: str = ""
+    bleed: bool = False
+    tint: str | None = None
+
+
+Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place, Image, Vector]
+
+
+def art_op(asset: Asset, x: float, y: float, w: float, h: float, *, fit: Fit = "contain", opacity: float = 1.0,
+           tint: str | None = None, slot: str = "", bleed: bool = False) -> Image | Vector:
+    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster
+    is never tinted). Composers and template interpreters emit art only through this."""
+    if asset.is_vector:
+        return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
+    return Image(asset, x, y, w, h, fit, opacity, slot, bleed)
+
+
+def fitted(op: Image | Vector) -> tuple[float, float, float, float]:
+    """Where the art itself lands (x, y, w, h): the box (stretch), the largest centred box of the art's aspect
+    inside it (contain) or the smallest one around it (cover; the renderer clips it to the box)."""
+    if op.fit == "stretch" or op.asset.width <= 0 or op.asset.height <= 0:
+        return op.x, op.y, op.w, op.h
+    sx, sy = op.w / op.asset.width, op.h / op.asset.height
+    k = max(sx, sy) if op.fit == "cover" else min(sx, sy)
+    w, h = op.asset.width * k, op.asset.height * k
+    return op.x + (op.w - w) / 2, op.y + (op.h - h) / 2, w, h
 
 
 @dataclass(frozen=True)
@@ -175,6 +231,13 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
         elif isinstance(op, Text):
             tid = f" {op.text_id}" if op.text_id else ""
             out.append(f"{indent}text {_f(op.x)} {_f(op.y)} {op.font}@{op.size:g} {op.anchor}{tid} {op.text!r}")
+        elif isinstance(op, (Image, Vector)):
+            kind = "vector" if isinstance(op, Vector) else "image"
+            extra = f" opacity={op.opacity:g}" if op.opacity != 1 else ""
+            extra += f" tint={op.tint}" if isinstance(op, Vector) and op.tint else ""
+            extra += " bleed" if op.bleed else ""
+            out.append(f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
+                       f"sha={op.asset.sha256[:12]}{extra}")
         elif isinstance(op, Place):
             clip = f" clip={','.join(_f(v) for v in op.clip)}" if op.clip else ""
             rot = f" rot={op.rotate:g}" if op.rotate else ""
@@ -192,6 +255,17 @@ def dump(pages: list[Page]) -> str:
         lines.append(f"page {i} {_f(p.width)}x{_f(p.height)}{trim}{mark}")
         lines.extend(dump_ops(p.ops))
     return "\n".join(lines) + "\n"
+
+
+def iter_art(ops: tuple[Op, ...] | list[Op], scale: float = 1.0) -> list[tuple[Image | Vector, float]]:
+    """Every Image and Vector op with the scale it is placed at, nested places included (for print checks)."""
+    out: list[tuple[Image | Vector, float]] = []
+    for op in ops:
+        if isinstance(op, (Image, Vector)):
+            out.append((op, scale))
+        elif isinstance(op, Place):
+            out.extend(iter_art(op.ops, scale * op.scale))
+    return out
 
 
 def iter_texts(ops: tuple[Op, ...] | list[Op]) -> list[Text]:

@@ -28,15 +28,17 @@ def section(ctx: Context, head_id: str, body_id: str, x: float, y: float, width:
 
 
 def summary_face(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
-                 size: float = mm(3.6), min_size: float = 5.5, bottom: float = mm(9)) -> Face:
+                 size: float = mm(3.6), min_size: float = 5.5, bottom: float = mm(9), logo: Op | None = None) -> Face:
     """The whole summary face: the body is drawn at the largest size (in 0.25 pt steps) that ends above
-    `bottom`; below `min_size` the texts are too long for the component, a LayoutError naming the locale."""
+    `bottom`; below `min_size` the texts are too long for the component, a LayoutError naming the locale.
+    A `logo` (the kit's art.logo op) takes the title's place in the band."""
     t = ctx.texts
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
     ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"rules title ({ctx.lang})")
     ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=band, stroke=None))
-    ops.append(Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
+    ops.append(logo if logo is not None else
+               Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
     if t.has("rules.subtitle"):
         sub = t("rules.subtitle")
         ss = fit_line(sub, "regular", w * 0.4, ctx.measure, size=mm(3), min_size=5, where=f"rules.subtitle ({ctx.lang})")

@@ -5,13 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import RenderError
 from generator.layout import ops as _ops
-from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
+from generator.layout.ops import (
+    INKS,
+    Circle,
+    Image,
+    Line,
+    Op,
+    Page,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+    Vector,
+    fitted,
+)
 from generator.render.fonts import (
     FONT_NAMES,
     check_glyphs,
@@ -54,6 +68,7 @@ class _Painter:
         self.font: tuple[str, float] | None = None
         self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
         self.forms: dict[int, tuple[str, bool]] | None = None
+        self.vectors: dict[tuple[str, str | None], str] = {}
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -143,8 +158,48 @@ class _Painter:
                     continue
                 s, f = self.paint(op.fill, op.stroke, op.width)
                 c.drawPath(self.path(op), stroke=s, fill=f)
+            elif t is Image or t is Vector:
+                assert isinstance(op, (Image, Vector))
+                self.art(op)
             else:
                 raise RenderError(f"unknown drawing op {op!r}")
+
+    def art(self, op: Image | Vector) -> None:
+        """Raster art at its native resolution (one image XObject per file, ReportLab reuses it), SVG art as
+        vector paths; cover fits are clipped to the box, opacity is the fill/stroke alpha."""
+        c = self.c
+        x, y, w, h = fitted(op)
+        if w <= 0 or h <= 0:
+            return
+        self.push()
+        if op.fit == "cover":
+            p = c.beginPath()
+            p.rect(op.x, op.y, op.w, op.h)
+            c.clipPath(p, stroke=0, fill=0)
+        if op.opacity < 1:
+            c.setFillAlpha(op.opacity)
+            c.setStrokeAlpha(op.opacity)
+        if isinstance(op, Image):
+            c.drawImage(_image_reader(op.asset.sha256, op.asset.picture), x, y, w, h,
+                        mask="auto" if op.asset.picture.mode == "RGBA" else None)
+        else:
+            from reportlab.graphics import renderPDF
+
+            drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint)
+            key = (op.asset.sha256, op.tint)
+            if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
+                name = f"pnpkitV{len(self.vectors)}"
+                c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
+                renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
+                c.endForm()
+                self.vectors[key] = name
+            c.translate(x, y)
+            c.scale(w / drawing.width, h / drawing.height)
+            c.doForm(self.vectors[key])
+        self.pop()
+        self.fill = self.stroke = None  # renderPDF and drawImage set colours of their own
+        self.width = -1.0
+        self.font = None
 
     def path(self, op: PathOp) -> object:
         p = self.c.beginPath()
@@ -254,6 +309,52 @@ class _Painter:
             x += width
         if op.rotate:
             self.pop()
+
+
+_READERS: dict[str, object] = {}
+_TINTED: dict[tuple[str, str | None], object] = {}
+
+
+def _image_reader(sha: str, picture: object) -> object:
+    """One ReportLab reader per image content (decoded once per process, embedded once per PDF)."""
+    from reportlab.lib.utils import ImageReader
+
+    if sha not in _READERS:
+        if len(_READERS) > 256:
+            _READERS.clear()
+        _READERS[sha] = ImageReader(picture)
+    return _READERS[sha]
+
+
+def _tinted(sha: str, drawing: object, tint: str | None) -> object:
+    """The svglib drawing, or a copy with every filled and stroked shape painted in `tint`."""
+    if tint is None:
+        return drawing
+    key = (sha, tint)
+    if key not in _TINTED:
+        import copy
+
+        from reportlab.graphics.shapes import Group, Shape
+        from reportlab.lib.colors import Color
+
+        r, g, b = rgb(tint)
+        copied = copy.deepcopy(drawing)
+
+        def paint(node: object) -> None:
+            for child in getattr(node, "contents", []):
+                if isinstance(child, Group):
+                    paint(child)
+                elif isinstance(child, Shape):
+                    for attr in ("fillColor", "strokeColor"):
+                        old = getattr(child, attr, None)
+                        if old is not None:
+                            setattr(child, attr, Color(r, g, b, getattr(old, "alpha", 1)))
+
+        paint(copied)
+        if len(_TINTED) > 256:
+            _TINTED.clear()
+        _TINTED[key] = copied
+    return _TINTED[key]
 
 
 def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:

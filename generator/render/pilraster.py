@@ -8,11 +8,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from generator.layout import ops as _ops
-from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text
+from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text, Vector, fitted
+from generator.layout.ops import Image as ImageOp
 from generator.render.fonts import FONT_FILES
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -67,6 +69,36 @@ def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, f
     return out
 
 
+@lru_cache(maxsize=64)
+def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int, int]) -> Image.Image:
+    """An SVG drawing as RGBA pixels of `size` (drawn by ReportLab into a one-page PDF, rasterised by pdfium: the
+    same shapes the PDF holds)."""
+    import io
+
+    import pypdfium2 as pdfium
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.pdf import _tinted
+
+    shape = _tinted(sha, drawing, tint)
+    buf = io.BytesIO()
+    shape_any: Any = shape
+    canvas = Canvas(buf, pagesize=(shape_any.width, shape_any.height), invariant=1)
+    renderPDF.draw(shape, canvas, 0, 0)
+    canvas.showPage()
+    canvas.save()
+    doc = pdfium.PdfDocument(buf.getvalue())
+    try:
+        page = doc[0]
+        image = page.render(scale=max(size[0] / page.get_width(), size[1] / page.get_height()),
+                            fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+    finally:
+        doc.close()
+    resized: Image.Image = image.resize(size, Image.Resampling.LANCZOS)
+    return resized
+
+
 class _Drawer:
     def __init__(self, image: Image.Image):
         self.image = image
@@ -105,6 +137,31 @@ class _Drawer:
         ox, oy = x - (rot.width / 2 + rx), y - (rot.height / 2 + ry)
         self.image.paste(Image.new("RGB", rot.size, _rgb(op.fill)), (round(ox), round(oy)), rot)
 
+    def art(self, op: ImageOp | Vector, m: Matrix) -> None:
+        """Art pasted into its fitted box (axis-aligned placements; a half turn flips it), clipped to its box for
+        cover, with its opacity."""
+        x, y, w, h = fitted(op)
+        corners = [_pt(m, x, y), _pt(m, x + w, y + h)]
+        left, right = sorted(c[0] for c in corners)
+        top, bottom = sorted(c[1] for c in corners)
+        size = (max(1, round(right - left)), max(1, round(bottom - top)))
+        if isinstance(op, Vector):
+            art = _vector_pixels(op.asset.sha256, op.tint, op.asset.picture, size).copy()
+        else:
+            art = op.asset.picture.convert("RGBA").resize(size, Image.Resampling.LANCZOS)
+        if m[0] < 0 and m[3] > 0:  # a half turn (upside-down indices): the art is turned with it
+            art = art.rotate(180)
+        if op.opacity < 1:
+            art.putalpha(art.getchannel("A").point(lambda a: round(a * op.opacity)))
+        if op.fit == "cover":
+            box = [_pt(m, op.x, op.y), _pt(m, op.x + op.w, op.y + op.h)]
+            bl, br = sorted(c[0] for c in box)
+            bt, bb = sorted(c[1] for c in box)
+            crop = (max(0, round(bl - left)), max(0, round(bt - top)),
+                    min(size[0], round(br - left)), min(size[1], round(bb - top)))
+            art, left, top = art.crop(crop), left + crop[0], top + crop[1]
+        self.image.paste(art, (round(left), round(top)), art)
+
     def ops(self, ops: Sequence[Op], m: Matrix) -> None:
         for op in ops:
             if isinstance(op, Rect):
@@ -128,6 +185,8 @@ class _Drawer:
                 self.shape(pts, m, op.fill if closed or op.fill else None, op.stroke, op.width, closed=closed or op.fill is not None)
             elif isinstance(op, Text):
                 self.text(op, m)
+            elif isinstance(op, (ImageOp, Vector)):
+                self.art(op, m)
             elif isinstance(op, Place):
                 r = math.radians(op.rotate)
                 cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)

@@ -22,7 +22,7 @@ from pydantic import Field
 from generator.errors import Problem, SpecError
 from generator.resources import fonts_dir
 from generator.spec.base import Length, SpecModel
-from generator.spec.paths import read_bytes, resolve_inside
+from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
 
 BUILTIN = "builtin"
 """The name that picks the vendored BIZ UDPGothic (fonts/) instead of a file."""
@@ -187,16 +187,7 @@ def _why(e: BaseException) -> str:
 
 def check_font_path(shown: str) -> str | None:
     """Why a font path written in kit.yaml is refused before it is opened, or None."""
-    if not shown or shown.strip() != shown:
-        return f"expected {_FILE_HELP}; got {shown!r}"
-    if shown.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", shown):
-        return f"expected a path relative to the kit folder, not an absolute one; got {shown!r}"
-    parts = re.split(r"[/\\]", shown)
-    if ".." in parts:
-        return f"expected a path inside the kit folder (no '..'); got {shown!r}"
-    if "\0" in shown or len(shown) > 200:
-        return f"expected a short file path; got {shown[:60]!r}"
-    return None
+    return relative_path_problem(shown, _FILE_HELP)
 
 
 def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[[str], int | None]) -> KitFonts:

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, Validati
 
 import generator.games.registry as registry
 from generator.errors import OptionError, Problem, SpecError
+from generator.spec.assets import ArtSpec, KitArt, resolve_art
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
@@ -47,6 +48,9 @@ class ComponentSpec(SpecModel):
     back: bool = Field(True, description="print a back for every card (duplex)")
     copies: int = Field(1, ge=1, le=MAX_COPIES, description="how many sheets or sets to print")
     enabled: bool = Field(True, description="set false to leave the component out of the build")
+    art: dict[str, ArtSpec] = Field(default_factory=dict, max_length=20, description=(
+        "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and their boxes): "
+        "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the built-in drawing"))
 
     def trim_size(self) -> tuple[float, float] | None:
         """Width and height in points, or None when the composer sizes it from the paper."""
@@ -138,6 +142,8 @@ class Kit:
     style: StyleSpec = field(default_factory=StyleSpec)
     fonts: KitFonts | None = field(default=None, repr=False, compare=False)
     """The resolved, checked `style.fonts` (None: every text in the built-in BIZ UDPGothic)."""
+    art: KitArt | None = field(default=None, repr=False, compare=False)
+    """Every filled art slot, its files checked and decoded (None: no component has art)."""
 
     @property
     def game_id(self) -> str:
@@ -336,10 +342,42 @@ def load_kit(path: Path | str) -> Kit:
             fonts = resolve_fonts(top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key)))
         except SpecError as e:
             problems.extend(e.problems)
+    art: KitArt | None = None
+    if top is not None and any(c.art for c in top.components.values()):
+        problems.extend(_slot_problems(top, data, lines, display))
+        if not problems:
+            try:
+                art = resolve_art(top.components, root, display, lambda key: line_of(lines, parse_dotted(key)))
+            except SpecError as e:
+                problems.extend(e.problems)
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts, art)
+
+
+def _slot_problems(top: KitFile, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
+    """Art in a slot the game's composer does not declare for that component (its SLOTS) is a located problem."""
+    kind = data.get("game", {}).get("kind") if isinstance(data.get("game"), dict) else None
+    if not isinstance(kind, str) or kind not in registry.game_ids():
+        return []
+    declared = getattr(registry.get(kind).composer(), "SLOTS", {})
+    out = []
+    for cid, comp in top.components.items():
+        slots = {s.name: s for s in declared.get(cid, ())}
+        for slot, art in comp.art.items():
+            where = f"components.{cid}.art.{slot}"
+            if slot not in slots:
+                expected = f"one of {', '.join(slots)}" if slots else "nothing: this component has no art slots"
+                out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
+                                   f"no such art slot; expected {expected} (pnpkit list --slots)"))
+                continue
+            unknown = [f for f in re.findall(r"\{([a-z_][a-z0-9_]*)\}", art.path) if f not in slots[slot].fields]
+            if unknown:
+                known = ", ".join("{" + f + "}" for f in slots[slot].fields) or "none"
+                out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
+                                   f"{art.path!r}: this slot's faces have no field {{{unknown[0]}}}; its fields: {known}"))
+    return out
 
 
 def _display(path: Path) -> str:

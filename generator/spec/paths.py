@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -57,6 +58,21 @@ def read_bytes(real: Path, display: str, limit: int, what: str) -> bytes:
     if len(data) > limit:
         raise SpecError([Problem(display, None, "", f"{what} is over {limit} bytes; the limit is {limit}")])
     return data
+
+
+def relative_path_problem(shown: str, expected: str) -> str | None:
+    """Why a path written in kit.yaml is refused before it is opened (absolute, `..`, blank, too long), or None.
+    `expected` says what the key wants, for the message."""
+    if not shown or shown.strip() != shown:
+        return f"expected {expected}; got {shown!r}"
+    if shown.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", shown):
+        return f"expected a path relative to the kit folder, not an absolute one; got {shown!r}"
+    parts = re.split(r"[/\\]", shown)
+    if ".." in parts:
+        return f"expected a path inside the kit folder (no '..'); got {shown!r}"
+    if "\0" in shown or len(shown) > 200:
+        return f"expected a short file path; got {shown[:60]!r}"
+    return None
 
 
 def _why(e: BaseException) -> str:

@@ -13,6 +13,25 @@ from generator.spec.kit import ComponentSpec, KitMeta, game_model
 from generator.spec.print import PrintSpec
 
 
+def art_slots(games: list[str]) -> dict[str, Any]:
+    """Every art slot each game's composer declares (its SLOTS): game -> component -> slot -> face, box (fractions
+    of the face's trim: x, y, w, h from the bottom-left), {field}s and what it replaces."""
+    out: dict[str, Any] = {}
+    for gid in games:
+        declared = getattr(registry.get(gid).composer(), "SLOTS", {})
+        out[gid] = {cid: {s.name: {"face": s.face, "box": [round(v, 4) for v in s.box], "fields": list(s.fields),
+                                   "description": s.what} for s in slots} for cid, slots in declared.items()}
+    return out
+
+
+def art_slot_summary(games: list[str]) -> str:
+    """The slots as one line per game, for the schema's description (`pnpkit list --slots KIT` gives sizes)."""
+    parts = []
+    for gid, comps in art_slots(games).items():
+        parts.append(f"{gid}: " + "; ".join(f"{cid}: {', '.join(slots)}" for cid, slots in comps.items()))
+    return " | ".join(parts) + " (sizes: pnpkit list --slots KIT; x-art-slots below)"
+
+
 def kit_schema(game: str | None = None) -> dict[str, Any]:
     """JSON Schema of a whole kit.yaml (game section: the union of every game's model, or one game's)."""
     known = registry.game_ids()
@@ -28,9 +47,12 @@ def kit_schema(game: str | None = None) -> dict[str, Any]:
         print=(PrintSpec, Field(default_factory=PrintSpec, description="print settings")),
         style=(StyleSpec, Field(default_factory=StyleSpec, description="the kit's own look: fonts by role")),
         game=(game_type, Field(description="the game's parameters; `kind` picks the game")),
-        components=(dict[str, ComponentSpec], Field(description="printed components by id")),
+        components=(dict[str, ComponentSpec], Field(description=(
+            "printed components by id; each may fill its art slots (components.<id>.art.<slot>): "
+            + art_slot_summary([game] if game else known)))),
     )
     schema = Kit.model_json_schema()
+    schema["x-art-slots"] = art_slots([game] if game else known)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "pnpkit kit.yaml"
     return schema

@@ -407,6 +407,120 @@ def make_font_cases(n: int, seed: int) -> list[Case]:
     return [font_case(KITS[i % len(KITS)].name, FONT_MUTATIONS[i % len(FONT_MUTATIONS)], rng) for i in range(n)]
 
 
+# ------------------------------------------------------------------ hostile art (issue 24)
+
+ART_MUTATIONS = ["png_bomb", "webp_bomb", "truncated_png", "mislabelled", "garbage", "empty", "gif", "svg_billion_laughs",
+                 "svg_external_entity", "svg_file_href", "svg_http_image", "svg_script", "svg_onload", "svg_deep",
+                 "svg_not_xml", "svg_css_import", "svg_xinclude", "svg_text", "svg_huge", "png_huge_file", "symlink_out", "dotdot",
+                 "absolute", "missing"]
+"""What a kit's art file can be: every one must end as a located error, never a traceback or partial output."""
+ART_SLOTS = {"ripple_rush": "number_cards", "peak_dice": "rules", "raindrops": "rules", "rummy_cards": "rules"}
+"""A component of each shipped kit with an art slot (`back` on cards, `logo` on rules sheets)."""
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    import struct
+    import zlib
+
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def _png_bomb() -> bytes:
+    """A 100,000 x 100,000 PNG header over a few bytes of data (a decompression bomb)."""
+    import struct
+    import zlib
+
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0))
+            + _png_chunk(b"IDAT", zlib.compress(b"\0" * 4096)) + _png_chunk(b"IEND", b""))
+
+
+def _small_png(size: tuple[int, int] = (64, 64)) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", size, (200, 40, 40)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
+    """One kit whose art slot names a hostile image or SVG file (or path)."""
+    text = (ROOT / "layouts" / kit / "kit.yaml").read_text(encoding="utf-8")
+    cid = ART_SLOTS[kit]
+    slot = "back" if cid != "rules" else "logo"
+    path, files, links = "assets/art.png", {}, {}
+    data: bytes | None = None
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">{}</svg>'
+    if op == "png_bomb":
+        data = _png_bomb()
+    elif op == "webp_bomb":
+        import struct
+
+        vp8l = b"\x2f" + struct.pack("<I", (16383) | (16383 << 14))  # a 16384 x 16384 lossless WebP header
+        body = b"VP8L" + struct.pack("<I", len(vp8l) + 8) + vp8l + b"\0" * 8
+        data = b"RIFF" + struct.pack("<I", len(body) + 4) + b"WEBP" + body
+        path = "assets/art.webp"
+    elif op == "truncated_png":
+        good = _small_png((400, 300))
+        data = good[: int(rng.integers(40, len(good) - 20))]
+    elif op == "mislabelled":
+        import io
+
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.new("RGB", (32, 32)).save(buf, format="JPEG")
+        data = buf.getvalue()
+    elif op == "garbage":
+        data = rng.integers(0, 256, int(rng.integers(1, 4000)), dtype=np.uint8).tobytes()
+    elif op == "empty":
+        data = b""
+    elif op == "gif":
+        data, path = b"GIF89a" + b"\0" * 20, "assets/art.gif"
+    elif op.startswith("svg_"):
+        path = "assets/art.svg"
+        body = {
+            "svg_billion_laughs": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;'
+                                  '&a;&a;&a;&a;">]>' + svg.format("<text>&b;</text>"),
+            "svg_external_entity": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                                   + svg.format("<text>&x;</text>"),
+            "svg_file_href": svg.format('<use xlink:href="file:///etc/passwd#a"/>'),
+            "svg_http_image": svg.format('<image href="http://example.com/a.png" width="10" height="10"/>'),
+            "svg_script": svg.format("<script>alert(1)</script>"),
+            "svg_onload": svg.replace("<svg ", '<svg onload="alert(1)" ').format(""),
+            "svg_deep": svg.format("<g>" * 5000 + "</g>" * 5000),
+            "svg_not_xml": "<svg <<<",
+            "svg_css_import": svg.format("<style>@import url(file:///etc/passwd);</style>"),
+            "svg_xinclude": svg.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>'),
+            "svg_text": svg.format('<text x="1" y="9">Logo</text>'),
+            "svg_huge": svg.format("<g/>" * 1_200_000),
+        }[op]
+        data = body.encode()
+    elif op == "png_huge_file":
+        data = _small_png() + b"\0" * (41 * 1024 * 1024)
+    elif op == "symlink_out":
+        links[path] = str(ROOT / "fonts" / "BIZUDPGothic-Regular.ttf")  # a real file, but outside the kit
+    elif op == "dotdot":
+        path = "../../README.md"
+    elif op == "absolute":
+        path = str(ROOT / "README.md")
+    else:
+        path = "assets/none.png"
+    if data is not None:
+        files[path] = data
+    marker = f"\n  {cid}:\n"
+    at = text.rindex(marker) + len(marker)  # the last one: components come after the game section
+    files["kit.yaml"] = (text[:at] + f"    art: {{{slot}: {{path: '{path}'}}}}\n" + text[at:]).encode()
+    return Case(kit, f"art {op}", files, links)
+
+
+def make_art_cases(n: int, seed: int) -> list[Case]:
+    """`n` seeded hostile-art cases, cycling over the mutations and the shipped kits."""
+    rng = np.random.default_rng(seed)
+    return [art_case(KITS[i % len(KITS)].name, ART_MUTATIONS[i % len(ART_MUTATIONS)], rng) for i in range(n)]
+
+
 def _listing(out: Path) -> list[str]:
     return sorted(str(p.relative_to(out)) for p in out.rglob("*")) if out.exists() else []
 

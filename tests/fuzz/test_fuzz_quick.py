@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.fuzz.harness import (
+    ART_MUTATIONS,
     FONT_MUTATIONS,
     HOSTILE_TEMPLATES,
     ROOT,
+    art_case,
     cli_env,
     font_case,
+    make_art_cases,
     make_cases,
     make_font_cases,
     materialise,
@@ -183,3 +186,45 @@ def test_cli_hostile_font_is_one_located_line(tmp_path, op):
                 if s.strip().startswith("regular: ") and "builtin" not in s)
     assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: style.fonts.body.regular: "), r.stderr
     assert FONT_MESSAGES[op] in lines[1], r.stderr
+
+
+def test_quick_slice_of_hostile_art():
+    """Every hostile image and SVG once (issue 24: bombs, truncated and mislabelled images, DOCTYPE/entities,
+    external and file: references, scripts, over-deep nesting, symlinks out): a clean located error, never a
+    traceback or partial output."""
+    summary = run_cases(make_art_cases(len(ART_MUTATIONS), QUICK_SEED))
+    bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]
+    assert bugs == [], summary.line()
+    refused = {o.case.label for o in summary.outcomes if o.kind == "clean"}
+    assert refused == {f"art {op}" for op in ART_MUTATIONS}, summary.line()
+
+
+ART_MESSAGES = {
+    "png_bomb": "assets/art.png: over 60,000,000 pixels (a decompression bomb?)",
+    "truncated_png": "assets/art.png: truncated or damaged",
+    "mislabelled": "assets/art.png: mislabelled: named .png but it is a JPEG image",
+    "svg_billion_laughs": "an SVG with a DOCTYPE or entities is refused",
+    "svg_external_entity": "an SVG with a DOCTYPE or entities is refused",
+    "svg_file_href": "only references inside the file ('#id') are allowed, no external or file: references",
+    "svg_script": "<script> is refused",
+    "svg_deep": "elements nested over 40 deep",
+    "symlink_out": "resolves outside the kit folder",
+    "dotdot": "expected a path inside the kit folder (no '..')",
+}
+
+
+@pytest.mark.parametrize("op", sorted(ART_MESSAGES))
+def test_cli_hostile_art_is_one_located_line(tmp_path, op):
+    import numpy as np
+
+    case = art_case("ripple_rush", op, np.random.default_rng(7))
+    kit = materialise(case, tmp_path)
+    out = tmp_path / "out"
+    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    _assert_clean_failure(r, out)
+    lines = r.stderr.splitlines()
+    assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
+    line = next(i for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
+                if s.strip().startswith("art: "))
+    assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: components.number_cards.art.back: "), r.stderr
+    assert ART_MESSAGES[op] in lines[1], r.stderr

@@ -81,3 +81,41 @@ def test_serve_binds_localhost_by_default():
 
     assert inspect.signature(serve).parameters["host"].default == "127.0.0.1"
     assert inspect.signature(cli.serve).parameters["host"].default.default == "127.0.0.1"
+
+
+def test_an_asset_change_rebuilds_the_preview(tmp_path):
+    """Issue 24: `pnpkit serve` reloads on asset changes: files under assets/ are watched (outputs, hidden
+    folders and editor temporaries are not), and a rebuild after an image changes draws the new image."""
+    import io
+
+    from PIL import Image
+
+    from generator.serve import is_watched
+
+    kit, out = tmp_path / "my_rr", tmp_path / "out"
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
+    assert is_watched(kit / "assets" / "back.png", kit, out)
+    assert is_watched(kit / "assets" / "suits" / "red.svg", kit, out)
+    assert not is_watched(kit / "assets" / "back.png~", kit, out)
+    assert not is_watched(kit / ".git" / "index", kit, out)
+    assert not is_watched(out / "my_rr" / "en" / "kit-a4.pdf", kit, out)
+
+    def png(colour):
+        buf = io.BytesIO()
+        Image.new("RGB", (900, 1200), colour).save(buf, format="PNG")
+        return buf.getvalue()
+
+    (kit / "assets").mkdir()
+    (kit / "assets" / "back.png").write_bytes(png((200, 30, 120)))
+    yaml = kit / "kit.yaml"
+    text = yaml.read_text(encoding="utf-8")
+    at = text.rindex("\n  number_cards:\n") + len("\n  number_cards:\n")
+    yaml.write_text(text[:at] + "    art: {back: {path: assets/back.png, bleed: true}}\n" + text[at:], encoding="utf-8")
+    preview = Preview(kit, out, lang="en")
+    with TestClient(make_app(preview, watch=False)) as c:
+        pdf = out / "ripple_rush" / "en" / "number_cards-a4.pdf"
+        before = pdf.read_bytes()
+        (kit / "assets" / "back.png").write_bytes(png((20, 160, 60)))
+        preview.build_now()
+        assert c.get("/api/state").json()["errors"] == []
+        assert pdf.read_bytes() != before

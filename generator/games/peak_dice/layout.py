@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
+from generator.layout.art import RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_sheets, sheet_slot
 from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
@@ -41,6 +42,17 @@ TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "
                 "dice_count", "coloured_dice", "white_dice", "mixed_dice", "rerolls", "players_min", "players_max",
                 "sum_min", "sum_max", "miss_boxes", "miss_max", "miss_next", "example_column", "example_score")
 """The rule figures the rule texts may name, each passed through as figures.py computed it."""
+
+
+_ICON = Slot("icon", "sheet", (0.02, 0.7, 0.03, 0.03), ("colour",),
+             "every row's colour symbol on the score sheet (on its white disc)")
+_LOGO = Slot("logo", "sheet", (0.035, 0.925, 0.4, 0.05), (), "the kit's title in the header")
+SLOTS: dict[str, tuple[Slot, ...]] = {
+    "score_sheet": (_LOGO, _ICON),
+    "rules": (RULES_LOGO,),
+}
+"""The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing. Peak Dice has no
+cards, so no back or background slot: dice faces keep their colour, pattern and pips (they carry the rules)."""
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -90,7 +102,8 @@ def _band(ctx: Context, c: Any, x: float, y: float, w: float, h: float) -> list[
     r = min(h * 0.32, mm(4))
     cx, cy = x + mm(1.5) + r, y + h / 2
     ops.append(Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=0.6))
-    ops += row_symbol(ctx, c.symbol, cx, cy, r * 0.62, _ink_of(c.colour))
+    ops += art_or(ctx, "score_sheet", _ICON, cx, cy, r * 0.62, row_symbol(ctx, c.symbol, cx, cy, r * 0.62, _ink_of(c.colour)),
+                  values={"colour": c.id}, colour=_ink_of(c.colour))
     name = colour_name(ctx, c.id)
     px = cx + r + mm(1.2)
     pw = x + w - mm(1.2) - px
@@ -127,7 +140,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     title = t(ctx.kit.meta.title)
     ts = fit_line(title, "bold", w * 0.4, ctx.measure, size=mm(6.5), min_size=9, where=f"sheet title ({ctx.lang})")
     base = h - pad - ts * 0.8
-    ops.append(Text(pad, base, title, ts, font="bold", fill=INK_DARK, text_id=ctx.kit.meta.title))
+    logo = slot_art(ctx, "score_sheet", _LOGO, w, h)
+    ops.append(logo if logo is not None else Text(pad, base, title, ts, font="bold", fill=INK_DARK, text_id=ctx.kit.meta.title))
     tx = pad + ctx.measure(title, "bold", ts) + mm(4)
     if variant is not None:
         label = t("sheet.variant", code=variant.code)
@@ -532,7 +546,7 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=INK_DARK)
+    return summary_face(ctx, w, h, _rules_body, band=INK_DARK, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:

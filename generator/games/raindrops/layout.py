@@ -9,6 +9,7 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
+from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, sheet_component, summary_sheet
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
@@ -32,6 +33,24 @@ OVERLAP = mm(15)
 _figures = figures_of("raindrops")
 
 
+_BACK = Slot("back", "back", FULL, (), "the back (rain on a window, plain colour on tiles)")
+_TILE_BACKGROUND = Slot("background", "front", FULL, ("top", "bottom"), "the tile's two colour tints")
+_MEMORY_BACKGROUND = Slot("background", "front", FULL, ("id",), "the card's pale field")
+_ICON = Slot("icon", "front", (0.12, 0.56, 0.76, 0.38), ("colour",), "every raindrop of one colour (its shape)")
+_CLOUD = Slot("cloud", "front", (0.27, 0.47, 0.3, 0.3), ("cloud",),
+              "the cloud pictures: umbrella, boots, frog and snail ({cloud} names which)")
+_LOGO = Slot("logo", "sheet", (0.035, 0.9, 0.45, 0.075), (), "the kit's title in the header")
+SLOTS: dict[str, tuple[Slot, ...]] = {
+    "raindrop_tiles": (_BACK, _TILE_BACKGROUND, _ICON),
+    "bonus_tiles": (_BACK,),
+    "cloud_tokens": (_CLOUD,),
+    "memory_cards": (_BACK, _MEMORY_BACKGROUND, _ICON, _CLOUD),
+    "player_boards": (_LOGO,),
+    "rules": (RULES_LOGO,),
+}
+"""The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: every one is a rule figure from `figures.rule_figures`."""
     return dict(_figures(extras))
@@ -53,12 +72,14 @@ def _back(ctx: Context, cid: str) -> bool:
     return ctx.kit.components[cid].back
 
 
-def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float) -> list[Op]:
-    """One raindrop: the colour's own shape filled with the colour; a wild half as a split drop."""
+def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float, cid: str = "") -> list[Op]:
+    """One raindrop: the colour's own shape filled with the colour (or the kit's `art.icon` of component `cid`); a
+    wild half as a split drop."""
     cols = _colours(ctx)
     if len(half) == 1:
         c = cols[half[0]]
-        return symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8)
+        return art_or(ctx, cid, _ICON, cx, cy, r, symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8),
+                      values={"colour": c.id}, colour=c.colour)
     a, b = cols[half[0]], cols[half[1]]
     return art.wild_drop(cx, cy, r, (a.colour, b.colour), (a.shape, b.shape))
 
@@ -68,11 +89,13 @@ def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float) ->
 def raindrop_face(ctx: Context, a: tuple[str, ...], b: tuple[str, ...], w: float, h: float) -> Face:
     """A raindrop tile: half `a` on top, half `b` below, each on a tint of its colour."""
     cols = _colours(ctx)
-    ops: list[Op] = []
+    background = slot_art(ctx, "raindrop_tiles", _TILE_BACKGROUND, w, h, values={"top": "+".join(a), "bottom": "+".join(b)})
+    ops: list[Op] = [background] if background is not None else []
     for half, y in ((a, h / 2), (b, 0.0)):
         tint = lighten(cols[half[0]].colour, 0.82) if len(half) == 1 else "#eceff3"
-        ops.append(Rect(0, y, w, h / 2, fill=tint, stroke=None))
-        ops += drop(ctx, half, w / 2, y + h / 4, min(w, h / 2) * 0.38)
+        if background is None:
+            ops.append(Rect(0, y, w, h / 2, fill=tint, stroke=None))
+        ops += drop(ctx, half, w / 2, y + h / 4, min(w, h / 2) * 0.38, "raindrop_tiles")
     ops.append(Line(mm(1.5), h / 2, w - mm(1.5), h / 2, stroke="muted", width=0.4, dash=(1.5, 1.5)))
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"tile-{'+'.join(a)}-{'+'.join(b)}", w, h, tuple(ops), 0.0)
@@ -88,7 +111,9 @@ def compose_raindrop_tiles(ctx: Context, cid: str) -> Component:
         if key not in faces:
             faces[key] = raindrop_face(ctx, t.a, t.b, w, h)
         fronts.append(faces[key])
-    back = Face("tile-back", w, h, (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),), 0.0) if _back(ctx, cid) else None
+    art_back = slot_art(ctx, cid, _BACK, w, h)
+    back = Face("tile-back", w, h, (art_back,) if art_back is not None else (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),),
+                0.0) if _back(ctx, cid) else None
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
@@ -138,8 +163,10 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
         if key not in faces:
             faces[key] = bonus_face(ctx, t, w, h)
         fronts.append(faces[key])
-    back = _plain_back(ctx, "bonus-back", w, h, SKY, "bonus.back",
-                       symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1)) \
+    art_back = slot_art(ctx, cid, _BACK, w, h)
+    back = (Face("bonus-back", w, h, (art_back,), 0.0) if art_back is not None else
+            _plain_back(ctx, "bonus-back", w, h, SKY, "bonus.back",
+                        symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1))) \
         if _back(ctx, cid) else None
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
@@ -152,7 +179,8 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     if token.gold:
         ops.append(Rect(mm(1), mm(1), w - mm(2), h - mm(2), fill=None, stroke=GOLD, width=mm(1.4), radius=mm(2)))
     ops += art.cloud_shape(w * 0.42, h * 0.6, w * 0.4, fill="#ffffff", width=0.8)
-    ops += art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15)
+    ops += art_or(ctx, "cloud_tokens", _CLOUD, w * 0.42, h * 0.62, w * 0.15,
+                  art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15), values={"cloud": token.type})
     ops += _points_badge(w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff")
     # condition: "2 x [symbol]" per cloud symbol, along the bottom
     n = len(token.condition)
@@ -161,7 +189,8 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     for i, (sym, need) in enumerate(own_first):
         x = mm(2) + slot * i
         ops.append(Text(x + slot * 0.3, mm(3.3), f"{need}×", mm(3.2), font="bold", anchor="middle"))
-        ops += art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2))
+        ops += art_or(ctx, "cloud_tokens", _CLOUD, x + slot * 0.68, mm(5), mm(3.2),
+                      art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2)), values={"cloud": sym})
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0)
 
@@ -235,8 +264,10 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     """A memory card: its drop pattern on 20 mm cells (a tile covers two), points, cloud symbol or cat."""
     game = ctx.kit.game
     grid = game.memory_cards.grid
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
-                     Rect(mm(1.2), mm(1.2), w - mm(2.4), h - mm(2.4), fill=None, stroke="#74c0fc", width=1.2, radius=mm(2.5))]
+    background = slot_art(ctx, "memory_cards", _MEMORY_BACKGROUND, w, h, values={"id": card.id})
+    ops: list[Op] = [background] if background is not None else [
+        Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
+        Rect(mm(1.2), mm(1.2), w - mm(2.4), h - mm(2.4), fill=None, stroke="#74c0fc", width=1.2, radius=mm(2.5))]
     rows, cols = len(card.pattern), len(card.pattern[0])
     grid_top = h - mm(3)
     x0 = (w - cols * CELL) / 2
@@ -249,14 +280,15 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
             x, y = x0 + c * CELL, top - (r + 1) * CELL
             ops.append(Rect(x + mm(0.5), y + mm(0.5), CELL - mm(1), CELL - mm(1), fill=lighten(colours[cid].colour, 0.8),
                             stroke="#adb5bd", width=0.5, radius=mm(1.5)))
-            ops += drop(ctx, (cid,), x + CELL / 2, y + CELL / 2, CELL * 0.36)
+            ops += drop(ctx, (cid,), x + CELL / 2, y + CELL / 2, CELL * 0.36, "memory_cards")
     band = grid_top - grid.rows * CELL
     cy = band / 2
     if card.cat:
         ops += art.cat(mm(11), cy, min(band * 0.42, mm(8)))
     else:
         ops += art.cloud_shape(mm(13), cy + mm(1), mm(11), fill="#ffffff", width=0.7)
-        ops += art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2))
+        ops += art_or(ctx, "memory_cards", _CLOUD, mm(13), cy + mm(1.4), mm(5.2),
+                      art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2)), values={"cloud": card.cloud})
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
     ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle"))
     ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
@@ -264,7 +296,11 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
 
 
 def memory_back(ctx: Context, w: float, h: float) -> Face:
-    """The memory-card back: rain on a dark window, the kit title; symmetric so flips do not matter."""
+    """The memory-card back: rain on a dark window, the kit title; symmetric so flips do not matter. The kit's
+    `art.back` replaces all of it."""
+    art_back = slot_art(ctx, "memory_cards", _BACK, w, h)
+    if art_back is not None:
+        return Face("memory-back", w, h, (art_back,), 0.0)
     ops: list[Op] = [Rect(0, 0, w, h, fill=SKY, stroke=None)]
     for i in range(5):
         for j in range(7):
@@ -436,7 +472,8 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
     pad = mm(6)
     ops: list[Op] = [Rect(0, 0, w, h, fill="#f4f8fc", stroke="ink", width=0.8, radius=mm(3))]
     ops.append(Rect(0, h - mm(13), w, mm(13), fill=SKY, stroke=None))
-    ops += _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
+    logo = slot_art(ctx, "player_boards", _LOGO, w, h, box=(pad, h - mm(12), w * 0.45, mm(10)))
+    ops += [logo] if logo is not None else _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
     ops += _heading(ctx, "player.title", w - pad, h - mm(9), w * 0.45, mm(4.5), fill="#ffffff", anchor="end")
     # special actions: one slot each, in the rules' order
     kinds = fig["special_slots"]
@@ -520,7 +557,7 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
-    return summary_face(ctx, w, h, _rules_body, band=SKY)
+    return summary_face(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

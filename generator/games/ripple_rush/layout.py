@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import LayoutError
+from generator.layout.art import FULL, RULES_LOGO, Slot, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
@@ -19,6 +20,31 @@ HIGHLIGHT = "#ffd23f"
 
 
 _figures = figures_of("ripple_rush")
+
+_BACK = Slot("back", "back", FULL, (), "the card back (navy ripples and label)")
+_BACKGROUND = Slot("background", "front", FULL, ("suit", "number"), "the card's frame and white field")
+_ICON = Slot("icon", "front", (0.14, 0.243, 0.72, 0.514), ("suit",), "every suit symbol (centre and corners)")
+_GOAL_ICON = Slot("icon", "front", (0.27, 0.83, 0.06, 0.043), ("suit",), "the suit symbols over the sheet in miniature")
+_SHEET_ICON = Slot("icon", "sheet", (0.2, 0.86, 0.053, 0.038), ("suit",),
+                   "every suit symbol (column headers and suit bonuses)")
+_LOGO = Slot("logo", "sheet", (0.044, 0.913, 0.5, 0.053), (), "the kit's title in the header")
+_GOAL_BACKGROUND = Slot("background", "front", FULL, ("row",), "the card's navy frame and cream field")
+SLOTS: dict[str, tuple[Slot, ...]] = {
+    "number_cards": (_BACK, _BACKGROUND, _ICON),
+    "goal_cards": (_BACK, _GOAL_BACKGROUND, _GOAL_ICON),
+    "score_sheet": (_LOGO, _SHEET_ICON),
+    "rules": (RULES_LOGO,),
+}
+"""The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
+
+
+def suit_icon(ctx: Context, cid: str, suit: Any, cx: float, cy: float, r: float, *, fill: str,
+              stroke: str | None = "ink", width: float = 0.5) -> list[Op]:
+    """A suit's symbol, or the kit's icon art in the symbol's box when `art.icon` is filled (tinted in `fill`)."""
+    art = slot_art(ctx, cid, _ICON, 0, 0, values={"suit": suit.id}, box=(cx - r, cy - r, 2 * r, 2 * r), colour=fill)
+    if art is not None:
+        return [art]
+    return symbol(suit.symbol, cx, cy, r, fill=fill, stroke=stroke, width=width)
 
 
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -57,38 +83,45 @@ def _ink_of(colour: str) -> str:
 
 # ---------------------------------------------------------------- cards
 
-def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: float) -> Face:
+def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: float, cid: str = "number_cards") -> Face:
     """One number card: colour frame to the bleed, big number, faded symbol, corner indices."""
     col = suit.colour
-    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None)]
     inset = mm(3.5)
-    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3)))
-    ops += symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
+    background = slot_art(ctx, cid, _BACKGROUND, w, h, bleed=bleed, values={"suit": suit.id, "number": n})
+    ops: list[Op] = [background] if background is not None else [
+        Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
+        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3))]
+    icon = slot_art(ctx, cid, _ICON, w, h, values={"suit": suit.id}, colour=lighten(col, 0.82))
+    ops += [icon] if icon is not None else symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
     text = str(n)
     size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
     ops.append(Text(w / 2, h / 2 - size * 0.36, text, size, font="bold", fill=_ink_of(col), anchor="middle"))
     if n in (6, 9):  # tell 6 from 9 when the card is upside down
         uw = ctx.measure(text, "bold", size)
         ops.append(Rect(w / 2 - uw / 2, h / 2 - size * 0.36 - size * 0.12, uw, size * 0.05, fill=_ink_of(col), stroke=None))
-    ops += _corner(ctx, suit, text, inset, w, h)
+    ops += _corner(ctx, suit, text, inset, w, h, cid)
     return Face(f"{suit.id}-{n}", w, h, tuple(ops), bleed)
 
 
-def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float) -> list[Op]:
+def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float, cid: str) -> list[Op]:
     size = mm(6.2)
     x = inset + mm(2.2)
     top = h - inset - mm(1.5)
     ops: list[Op] = [Text(x + size * 0.55, top - size * 0.85, text, size, font="bold", fill=_ink_of(suit.colour), anchor="middle")]
-    ops += symbol(suit.symbol, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
+    ops += suit_icon(ctx, cid, suit, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, width=0.5)
     # the same index upside down in the opposite corner
     ops.append(Text(w - x - size * 0.55, h - (top - size * 0.85), text, size, font="bold", fill=_ink_of(suit.colour),
                     anchor="middle", rotate=180))
-    ops += symbol(suit.symbol, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
+    ops += suit_icon(ctx, cid, suit, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, width=0.5)
     return ops
 
 
-def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str) -> Face:
-    """A card back: navy field with ripples and the localized label; symmetric so flips do not matter."""
+def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str, cid: str = "") -> Face:
+    """A card back: navy field with ripples and the localized label; symmetric so flips do not matter. The kit's
+    `art.back` replaces all of it."""
+    art = slot_art(ctx, cid, _BACK, w, h, bleed=bleed)
+    if art is not None:
+        return Face(name, w, h, (art,), bleed)
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
     inset = mm(3.5)
     ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3)))
@@ -115,13 +148,14 @@ def compose_number_cards(ctx: Context, cid: str) -> Component:
     suits = ctx.kit.game.suits
     w, h = _card_size(ctx, cid)
     b = _bleed(ctx)
-    fronts = [number_face(ctx, suits[s], n, w, h, b) for s, n in _figures(ctx.extras)["deck"]]
-    back = back_face(ctx, "number-back", w, h, b, "cards.back") if ctx.kit.components[cid].back else None
+    fronts = [number_face(ctx, suits[s], n, w, h, b, cid) for s, n in _figures(ctx.extras)["deck"]]
+    back = back_face(ctx, "number-back", w, h, b, "cards.back", cid) if ctx.kit.components[cid].back else None
     title = ctx.texts(ctx.kit.components[cid].title)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
-def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_row: int | None) -> list[Op]:
+def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_row: int | None,
+              cid: str = "goal_cards") -> list[Op]:
     """A small picture of the sheet (rows x suits) with one row highlighted; row 1 is the top row."""
     game = ctx.kit.game
     cols, rows = len(game.suits), game.rows
@@ -136,21 +170,23 @@ def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_ro
             xx = x + (c + 1) * cw
             ops.append(Rect(xx, yy, cw, rh, fill=lighten(s.colour, 0.35) if hl else "#ffffff", stroke="ink", width=1.4 if hl else 0.5))
     for c, s in enumerate(game.suits):
-        ops += symbol(s.symbol, x + (c + 1.5) * cw, y + h + rh * 0.55, min(cw, rh) * 0.32, fill=s.colour, width=0.4)
+        ops += suit_icon(ctx, cid, s, x + (c + 1.5) * cw, y + h + rh * 0.55, min(cw, rh) * 0.32, fill=s.colour, width=0.4)
     return ops
 
 
-def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float) -> Face:
+def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str = "goal_cards") -> Face:
     """Goal card for sheet row `row` (1 = top): the sheet in miniature with that row highlighted, its points."""
     game = ctx.kit.game
-    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
     inset = mm(3.5)
-    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#fffdf4", stroke=None, radius=mm(3)))
+    background = slot_art(ctx, cid, _GOAL_BACKGROUND, w, h, bleed=bleed, values={"row": row})
+    ops: list[Op] = [background] if background is not None else [
+        Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None),
+        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#fffdf4", stroke=None, radius=mm(3))]
     title = ctx.texts("goal.title")
     ts = fit_line(title, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5), min_size=7, where=f"goal.title ({ctx.lang})")
     ops.append(Text(w / 2, h - inset - mm(4) - ts * 0.8, title, ts, font="bold", anchor="middle", text_id="goal.title"))
     gw, gh = w * 0.62, h * 0.5
-    ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row)
+    ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row, cid)
     desc = ctx.texts("goal.row", row=row)
     box_w = w - 2 * inset - mm(6)
     if ctx.measure(desc, "regular", mm(2.6)) <= box_w:  # one line when it fits at a readable size
@@ -171,21 +207,21 @@ def compose_goal_cards(ctx: Context, cid: str) -> Component:
     """The goal cards (one per sheet row, rows counted from the top) and their shared back."""
     w, h = _card_size(ctx, cid)
     b = _bleed(ctx)
-    fronts = [goal_face(ctx, r, w, h, b) for r in range(1, _figures(ctx.extras)["goal_cards"] + 1)]
-    back = back_face(ctx, "goal-back", w, h, b, "goal.back") if ctx.kit.components[cid].back else None
+    fronts = [goal_face(ctx, r, w, h, b, cid) for r in range(1, _figures(ctx.extras)["goal_cards"] + 1)]
+    back = back_face(ctx, "goal-back", w, h, b, "goal.back", cid) if ctx.kit.components[cid].back else None
     title = ctx.texts(ctx.kit.components[cid].title)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
 # ---------------------------------------------------------------- score sheet
 
-def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float) -> list[Op]:
+def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float, cid: str = "score_sheet") -> list[Op]:
     """A row bonus: a number in a circle, or the suit's symbol with a cross (write any number there)."""
     if isinstance(bonus, int):
         return [Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
                 Text(cx, cy - r * 0.36, str(bonus), r * 1.05, font="bold", anchor="middle")]
     s = _suit(ctx.kit.game, bonus)
-    ops = symbol(s.symbol, cx, cy, r * 1.05, fill=s.colour, stroke="ink", width=0.8)
+    ops = suit_icon(ctx, cid, s, cx, cy, r * 1.05, fill=s.colour, width=0.8)
     k = r * 0.38
     ops += [Line(cx - k, cy - k, cx + k, cy + k, stroke="#ffffff", width=r * 0.22),
             Line(cx - k, cy + k, cx + k, cy - k, stroke="#ffffff", width=r * 0.22)]
@@ -201,7 +237,9 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
     ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"sheet title ({ctx.lang})")
-    ops.append(Text(pad, h - pad - ts * 0.85, title, ts, font="bold", fill=NAVY, text_id=ctx.kit.meta.title))
+    logo = slot_art(ctx, "score_sheet", _LOGO, w, h)
+    ops.append(logo if logo is not None else
+               Text(pad, h - pad - ts * 0.85, title, ts, font="bold", fill=NAVY, text_id=ctx.kit.meta.title))
     name = t("sheet.name")
     ns = mm(3.4)
     nx = w * 0.6
@@ -223,7 +261,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     for c, s in enumerate(game.suits):
         x = left + c * cw
         ops.append(Rect(x, grid_top, cw, header_h, fill=s.colour, stroke="ink", width=0.8))
-        ops += symbol(s.symbol, x + cw / 2, grid_top + header_h / 2, header_h * 0.33, fill="#ffffff", stroke="ink", width=0.8)
+        ops += suit_icon(ctx, "score_sheet", s, x + cw / 2, grid_top + header_h / 2, header_h * 0.33, fill="#ffffff", width=0.8)
     hdr = t("sheet.bonus")
     hs = fit_line(hdr, "bold", bonus_w + label_w - mm(1), ctx.measure, size=mm(2.8), min_size=5, where=f"sheet.bonus ({ctx.lang})")
     ops.append(Text(pad + (label_w + bonus_w) / 2, grid_top + header_h / 2 - hs * 0.35, hdr, hs, font="bold", anchor="middle", text_id="sheet.bonus"))
@@ -288,7 +326,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=NAVY)
+    return summary_face(ctx, w, h, _rules_body, band=NAVY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

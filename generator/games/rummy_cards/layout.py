@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
+from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
@@ -25,10 +26,28 @@ DASH_FOLD = (mm(2.2), mm(1.4))
 _figures = figures_of("rummy_cards")
 
 
+_BACK = Slot("back", "back", FULL, (), "the shared card back (teal field, ring of symbols, label)")
+_BACKGROUND = Slot("background", "front", FULL, ("colour", "number"), "a number card's colour frame and white field")
+_ICON = Slot("icon", "front", (0.2, 0.357, 0.6, 0.286), ("colour",), "every colour symbol (centre and corners)")
+_JOKER = Slot("joker", "front", (0.2, 0.357, 0.6, 0.43), (), "the jester in the joker's centre")
+_LOGO = Slot("logo", "sheet", (0.044, 0.913, 0.5, 0.053), (), "the kit's title in the header")
+SLOTS: dict[str, tuple[Slot, ...]] = {
+    "number_cards": (_BACK, _BACKGROUND, _ICON, _JOKER),
+    "score_pad": (_LOGO,),
+    "rules": (RULES_LOGO,),
+}
+"""The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
+
+
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: the rule figures from the rules package (figures.py, through the
     build's print data), the score pad's rows from its component spec."""
     return {**_figures(extras), "rounds": game.score_pad.rounds}
+
+
+def _colour_id(ctx: Context, sym: str) -> str:
+    """The id of the deck colour drawn with symbol `sym` (the corner index knows only the symbol)."""
+    return next((c.id for c in ctx.kit.game.colours if c.symbol == sym), sym)
 
 
 def _ink(colour: str) -> str:
@@ -77,11 +96,15 @@ def _corner_index(ctx: Context, text: str, sym: str | None, colour: str, ink: st
     sy = base - mm(2.0) - INDEX_SYMBOL_R
     ops: list[Op] = _number_ops(text, cx, base, size, ink, ctx)
     if sym:
-        ops += symbol(sym, cx, sy, INDEX_SYMBOL_R, fill=colour, stroke="ink", width=0.6)
+        ops += art_or(ctx, "number_cards", _ICON, cx, sy, INDEX_SYMBOL_R,
+                      symbol(sym, cx, sy, INDEX_SYMBOL_R, fill=colour, stroke="ink", width=0.6),
+                      values={"colour": _colour_id(ctx, sym)}, colour=colour)
     # rotated 180 degrees about the card centre
     ops += _number_ops(text, w - cx, h - base, size, ink, ctx, rotate=180)
     if sym:
-        ops += symbol(sym, w - cx, h - sy, INDEX_SYMBOL_R, fill=colour, stroke="ink", width=0.6)
+        ops += art_or(ctx, "number_cards", _ICON, w - cx, h - sy, INDEX_SYMBOL_R,
+                      symbol(sym, w - cx, h - sy, INDEX_SYMBOL_R, fill=colour, stroke="ink", width=0.6),
+                      values={"colour": _colour_id(ctx, sym)}, colour=colour)
     return ops
 
 
@@ -89,9 +112,12 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
     """One number card: a colour frame to the bleed, white field, corner indices, big faded symbol and number."""
     col, ink = colour.colour, _ink(colour.colour)
     inset = mm(2.6)
-    ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
-                     Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5))]
-    ops += symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)
+    background = slot_art(ctx, "number_cards", _BACKGROUND, w, h, bleed=bleed, values={"colour": colour.id, "number": n})
+    ops: list[Op] = [background] if background is not None else [
+        Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
+        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5))]
+    icon = slot_art(ctx, "number_cards", _ICON, w, h, values={"colour": colour.id}, colour=lighten(col, 0.8))
+    ops += [icon] if icon is not None else symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)
     text = str(n)
     size = fit_line(text, "bold", w * 0.5, ctx.measure, size=w * 0.42, min_size=20, where=f"number card {colour.id} {n}")
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
@@ -141,7 +167,8 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
     ops: list[Op] = [Rect(-bleed, -bleed + i * band, w + 2 * bleed, band + 0.01, fill=c, stroke=None) for i, c in enumerate(cols)]
     inset = mm(2.6)
     ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5)))
-    ops += joker_mark(game, w / 2, h / 2 + mm(4), w * 0.3)
+    jester = slot_art(ctx, "number_cards", _JOKER, w, h)
+    ops += [jester] if jester is not None else joker_mark(game, w / 2, h / 2 + mm(4), w * 0.3)
     for cx, cy, rot in ((inset + mm(6.2), h - inset - mm(7), 0.0), (w - inset - mm(6.2), inset + mm(7), 180.0)):
         mini = joker_mark(game, 0, 0, mm(5.6))
         ops.append(Place(cx, cy, tuple(mini), rotate=rot))
@@ -156,7 +183,11 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
 
 
 def back_face(ctx: Context, w: float, h: float, bleed: float) -> Face:
-    """The shared back: teal field, a ring of the colour symbols (point-symmetric), the localized title."""
+    """The shared back: teal field, a ring of the colour symbols (point-symmetric), the localized title; the
+    kit's `art.back` replaces all of it."""
+    art = slot_art(ctx, "number_cards", _BACK, w, h, bleed=bleed)
+    if art is not None:
+        return Face("back", w, h, (art,), bleed)
     game = ctx.kit.game
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=TABLE, stroke=None)]
     inset = mm(3.5)
@@ -217,7 +248,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
     ts = fit_line(title, "bold", w * 0.5, ctx.measure, size=mm(6), min_size=9, where=f"pad title ({ctx.lang})")
-    ops.append(Text(pad, h - pad - ts * 0.8, title, ts, font="bold", fill=TABLE, text_id=ctx.kit.meta.title))
+    logo = slot_art(ctx, "score_pad", _LOGO, w, h)
+    ops.append(logo if logo is not None else
+               Text(pad, h - pad - ts * 0.8, title, ts, font="bold", fill=TABLE, text_id=ctx.kit.meta.title))
     sub = t("component.score_pad")
     ops.append(Text(w - pad, h - pad - ts * 0.8, sub, mm(3.2), fill="muted", anchor="end", text_id="component.score_pad"))
     foot_h = mm(17)
@@ -553,7 +586,7 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
 
 def rules_face(ctx: Context, w: float, h: float) -> Face:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=TABLE)
+    return summary_face(ctx, w, h, _rules_body, band=TABLE, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
