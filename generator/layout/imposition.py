@@ -76,20 +76,31 @@ class Grid:
         """Bottom-left trim corner on the page of the card at (row, col), row 0 at the top."""
         return self.x0 + col * self.pitch_x, self.y0 + (self.rows - 1 - row) * self.pitch_y
 
-    def art_box(self) -> Box:
-        """(x0, y0, x1, y1) of everything the cards print, bleed included."""
-        x1 = self.x0 + (self.cols - 1) * self.pitch_x + self.card_w
-        y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
-        return self.x0 - self.bleed, self.y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+    def _used(self, count: int | None) -> tuple[int, int]:
+        """Columns and rows (from the top) the first `count` cards of a page fill (all when None)."""
+        if count is None or count >= self.per_page:
+            return self.cols, self.rows
+        return min(count, self.cols), -(-count // self.cols)
 
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """x of every vertical cut and y of every horizontal cut (shared cuts once)."""
+    def art_box(self, count: int | None = None) -> Box:
+        """(x0, y0, x1, y1) of everything the cards print, bleed included: all cells, or the cells the first
+        `count` cards fill (rows from the top)."""
+        cols, rows = self._used(count)
+        x1 = self.x0 + (cols - 1) * self.pitch_x + self.card_w
+        y0 = self.y0 + (self.rows - rows) * self.pitch_y
+        y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
+        return self.x0 - self.bleed, y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+
+    def cuts(self, count: int | None = None) -> tuple[list[float], list[float]]:
+        """x of every vertical cut and y of every horizontal cut (shared cuts once), of all cells or of the
+        cells the first `count` cards fill."""
+        cols, rows = self._used(count)
         xs: set[float] = set()
         ys: set[float] = set()
-        for c in range(self.cols):
+        for c in range(cols):
             x = self.x0 + c * self.pitch_x
             xs.update((round(x, 6), round(x + self.card_w, 6)))
-        for r in range(self.rows):
+        for r in range(self.rows - rows, self.rows):
             y = self.y0 + r * self.pitch_y
             ys.update((round(y, 6), round(y + self.card_h, 6)))
         return sorted(xs), sorted(ys)
@@ -247,25 +258,26 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
                 settings: PrintSpec, paper: str) -> list[Page]:
     grid = card_grid(paper, fronts[0].width, fronts[0].height, settings)
     page_w, page_h, margin = grid.page_w, grid.page_h, settings.margin
-    art = grid.art_box()
     printable: Box = (margin, margin, page_w - margin, page_h - margin)
-    ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
-    limits = list(printable)
-    if ruler_box is not None:  # keep marks clear of the ruler
-        idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
-        limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
-    xs, ys = grid.cuts()
-    marks: list[Op] = []
-    if settings.crop_marks:
-        marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
-    if settings.cut_lines:
-        marks += cut_lines(xs, ys, art)
     mirror_x = _mirrors_x(settings, grid.landscape)
     off_x, off_y = settings.back_offset.x, settings.back_offset.y
     pages: list[Page] = []
     n = grid.per_page
     for start in range(0, len(fronts), n):
         sheet = start // n + 1
+        # marks and the ruler go around the cards this page holds (a short last page has empty rows)
+        art = grid.art_box(len(fronts[start:start + n]))
+        ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
+        limits = list(printable)
+        if ruler_box is not None:  # keep marks clear of the ruler
+            idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
+            limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
+        xs, ys = grid.cuts(len(fronts[start:start + n]))
+        marks: list[Op] = []
+        if settings.crop_marks:
+            marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
+        if settings.cut_lines:
+            marks += cut_lines(xs, ys, art)
         front_ops: list[Op] = []
         back_ops: list[Op] = []
         for k, front in enumerate(fronts[start:start + n]):

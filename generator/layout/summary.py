@@ -52,5 +52,7 @@ def summary_face(ctx: Context, w: float, h: float, body: Body, *, band: str, pad
                               f"shorten the texts or give the component more room (per_page, landscape)")
         s -= 0.25
     ops += drawn
-    ops.append(Text(w - pad, mm(3.5), f"{ctx.kit.meta.id} v{ctx.kit.meta.version}", mm(2.2), fill="muted", anchor="end"))
+    # the footer names the game as the reader knows it (the localized title), not the kit's internal id
+    ops.append(Text(w - pad, mm(3.5), f"{title} v{ctx.kit.meta.version}", mm(2.2), fill="muted", anchor="end",
+                    text_id=ctx.kit.meta.title))
     return Face("rules", w, h, tuple(ops), 0.0)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.errors import LayoutError
-from generator.layout.ops import Anchor, FontKey, Text
+from generator.layout.ops import Anchor, FontKey, Op, Rect, Text
 
 Measure = Callable[[str, str, float], float]
 """(text, font key, size) -> width in points."""
@@ -115,4 +115,17 @@ def block_ops(fitted: Fitted, x: float, top: float, *, font: FontKey = "regular"
     for line in fitted.lines:
         ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id))
         y -= fitted.leading
+    return ops
+
+
+def number_ops(text: str, x: float, baseline: float, size: float, fill: str, measure: Measure, *,
+               rotate: float = 0.0, font: FontKey = "bold") -> list[Op]:
+    """A centred number; 6 and 9 underlined so they read the same upside down (a corner index turned 180
+    degrees gets its bar under the turned glyph). Every card number and corner index draws through this."""
+    ops: list[Op] = [Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate)]
+    if text in ("6", "9"):
+        uw = measure(text, font, size)
+        thick = size * 0.06
+        y = baseline - size * 0.1 if not rotate else baseline + size * 0.1 - thick
+        ops.append(Rect(x - uw / 2, y, uw, thick, fill=fill, stroke=None))
     return ops

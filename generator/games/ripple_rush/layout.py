@@ -11,7 +11,7 @@ from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.text import block_ops, fit_block, fit_line, number_ops
 from generator.units import CARD_PRESETS, mm
 
 NAVY = "#1d2b4f"
@@ -66,10 +66,7 @@ def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: floa
     ops += symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
     text = str(n)
     size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
-    ops.append(Text(w / 2, h / 2 - size * 0.36, text, size, font="bold", fill=_ink_of(col), anchor="middle"))
-    if n in (6, 9):  # tell 6 from 9 when the card is upside down
-        uw = ctx.measure(text, "bold", size)
-        ops.append(Rect(w / 2 - uw / 2, h / 2 - size * 0.36 - size * 0.12, uw, size * 0.05, fill=_ink_of(col), stroke=None))
+    ops += number_ops(text, w / 2, h / 2 - size * 0.36, size, _ink_of(col), ctx.measure)
     ops += _corner(ctx, suit, text, inset, w, h)
     return Face(f"{suit.id}-{n}", w, h, tuple(ops), bleed)
 
@@ -78,11 +75,11 @@ def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float
     size = mm(6.2)
     x = inset + mm(2.2)
     top = h - inset - mm(1.5)
-    ops: list[Op] = [Text(x + size * 0.55, top - size * 0.85, text, size, font="bold", fill=_ink_of(suit.colour), anchor="middle")]
+    ops: list[Op] = number_ops(text, x + size * 0.55, top - size * 0.85, size, _ink_of(suit.colour), ctx.measure)
     ops += symbol(suit.symbol, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
-    # the same index upside down in the opposite corner
-    ops.append(Text(w - x - size * 0.55, h - (top - size * 0.85), text, size, font="bold", fill=_ink_of(suit.colour),
-                    anchor="middle", rotate=180))
+    # the same index upside down in the opposite corner (6 and 9 underlined like the centre number)
+    ops += number_ops(text, w - x - size * 0.55, h - (top - size * 0.85), size, _ink_of(suit.colour), ctx.measure,
+                      rotate=180)
     ops += symbol(suit.symbol, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, stroke="ink", width=0.5)
     return ops
 

@@ -14,7 +14,7 @@ from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.text import block_ops, fit_block, fit_line, number_ops
 from generator.units import CARD_PRESETS, mm, to_mm
 
 TABLE = "#0f4c5c"        # card back and headings: a deep teal, like a card table
@@ -57,12 +57,7 @@ def card_code(prefix: str, n: int, copy: int) -> str:
 
 def _number_ops(text: str, x: float, baseline: float, size: float, fill: str, ctx: Context, rotate: float = 0.0) -> list[Op]:
     """A centred number; 6 and 9 underlined so they read the same upside down."""
-    ops: list[Op] = [Text(x, baseline, text, size, font="bold", fill=fill, anchor="middle", rotate=rotate)]
-    if text in ("6", "9"):
-        uw = ctx.measure(text, "bold", size)
-        dy = -size * 0.1 if not rotate else size * 0.1 - size * 0.06
-        ops.append(Rect(x - uw / 2, baseline + dy - (0 if not rotate else 0), uw, size * 0.06, fill=fill, stroke=None))
-    return ops
+    return number_ops(text, x, baseline, size, fill, ctx.measure, rotate=rotate)
 
 
 INDEX_SIZE = mm(11.5)      # corner number: about 8 mm tall digits, readable in a holder at arm's length
