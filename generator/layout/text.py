@@ -129,3 +129,17 @@ def number_ops(text: str, x: float, baseline: float, size: float, fill: str, mea
         y = baseline - size * 0.1 if not rotate else baseline + size * 0.1 - thick
         ops.append(Rect(x - uw / 2, y, uw, thick, fill=fill, stroke=None))
     return ops
+
+
+def circle_text(text: str, cx: float, cy: float, r: float, measure: Measure, *, size: float, stroke: float = 1.0,
+                room: float | None = None, font: FontKey = "bold", fill: str = "ink", ascent: float = 0.72) -> Text:
+    """A number centred in a circle of radius r, at `size` or smaller so that the corners of its box (advance
+    width x cap height) keep `room` points (default the larger of 1.5 pt and 0.22 r) inside the circle's
+    stroke: two-digit numbers no longer touch it."""
+    inner = r - stroke / 2 - (max(1.5, 0.22 * r) if room is None else room)
+    w = measure(text, font, size)
+    half_w, half_h = w / 2, size * ascent / 2
+    reach = (half_w ** 2 + half_h ** 2) ** 0.5
+    if reach > inner > 0:
+        size *= inner / reach
+    return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle")

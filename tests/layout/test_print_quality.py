@@ -10,11 +10,12 @@ import pytest
 from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.i18n.texts import Texts
 from generator.layout.compose import Context, compose_kit, template_context
-from generator.layout.geometry import drawn
+from generator.layout.geometry import distance_to_polygon_edge, drawn, gap, inside_circle, point_in_polygon
 from generator.layout.marks import MARK_GAP, MARK_LENGTH
-from generator.layout.ops import Line, Op, Page, Place, Rect, Text, iter_texts
+from generator.layout.ops import Circle, Line, Op, Page, Place, Polygon, Rect, Text, iter_texts
 from generator.layout.textfit import text_box
 from generator.render.fonts import text_width
+from generator.units import mm
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,3 +81,101 @@ def test_every_6_and_9_is_underlined_in_the_centre_and_in_both_corners(kits, kit
             assert below, f"{kit}: {t.text!r} at {t.x:.0f},{t.y:.0f} rotated {t.rotate} has no bar"
             checked += 1
     assert checked >= 12
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
+def test_the_goal_text_keeps_clear_of_the_points_badge(kits, lang):
+    # "+3 puntos." ran under the "+3" badge on all 8 Spanish goal cards
+    faces = faces_on([p for p in kits("ripple_rush", lang)["goal_cards"] if "front" in p.label])
+    assert len(faces) == 8
+    for ops in faces:
+        items = drawn(ops, text_width)
+        (badge,) = [d for d in items if isinstance(d.op, Circle) and d.op.fill == "#ffd23f"]
+        rows = [d for d in items if isinstance(d.op, Text) and d.op.text_id == "goal.row"]
+        assert rows
+        for d in rows:
+            assert gap(d.box, badge.box) >= mm(1), (lang, d.op.text)
+
+
+@pytest.mark.parametrize("kit", ["ripple_rush"])
+def test_card_back_rings_keep_clear_of_the_frame(kits, kit):
+    for comp in ("number_cards", "goal_cards"):
+        (ops, *_) = faces_on([p for p in kits(kit)[comp] if "back" in p.label])
+        (frame,) = [op for op in ops if isinstance(op, Rect) and op.fill is None and op.stroke]
+        rings = [op for op in ops if isinstance(op, Circle)]
+        assert rings
+        for c in rings:
+            room = min(c.cx - frame.x, frame.x + frame.w - c.cx, c.cy - frame.y, frame.y + frame.h - c.cy)
+            assert room - c.r - c.width / 2 - frame.width / 2 >= mm(1.5), comp
+
+
+def test_the_bonus_cross_stays_inside_its_symbol(kits):
+    # row 6 of the Ripple Rush sheet: the white x spilled over the triangle's outline
+    (sheet,) = faces_on(kits("ripple_rush")["score_sheet"])[:1] or [kits("ripple_rush")["score_sheet"][0].ops[0].ops]
+    crosses = [op for op in sheet if isinstance(op, Line) and op.stroke == "#ffffff"]
+    shapes = [op for op in sheet if isinstance(op, Polygon) and op.fill and op.stroke == "ink"]
+    assert crosses
+    checked = 0
+    for ln in crosses:
+        dx, dy = ln.x2 - ln.x1, ln.y2 - ln.y1
+        n = (dx * dx + dy * dy) ** 0.5
+        px, py = -dy / n * ln.width / 2, dx / n * ln.width / 2
+        corners = [(ln.x1 + px, ln.y1 + py), (ln.x1 - px, ln.y1 - py), (ln.x2 + px, ln.y2 + py), (ln.x2 - px, ln.y2 - py)]
+        mid = ((ln.x1 + ln.x2) / 2, (ln.y1 + ln.y2) / 2)
+        owners = [s for s in shapes if point_in_polygon(*mid, s.points)]
+        for s in owners:
+            for x, y in corners:
+                assert point_in_polygon(x, y, s.points) and distance_to_polygon_edge(x, y, s.points) >= s.width / 2, \
+                    f"cross corner {x:.1f},{y:.1f} over the outline of {len(s.points)}-gon"
+            checked += 1
+    assert checked >= 2
+
+
+def _sheet_ops(pages: list[Page]) -> tuple[Op, ...]:
+    (first, *_) = [op for op in pages[0].ops if isinstance(op, Place) and op.clip]
+    return first.ops
+
+
+def test_peak_dice_chevrons_have_air_between_the_circles(kits):
+    ops = _sheet_ops(kits("peak_dice")["score_sheet"])
+    circles = [op for op in ops if isinstance(op, Circle) and op.fill == "#ffffff"]
+    chevrons = [op for op in ops if isinstance(op, Polygon) and not op.closed and len(op.points) == 3]
+    assert len(chevrons) >= 20
+    for ch in chevrons:
+        (a, b, c) = ch.points
+        pts = [(p[0] + (q[0] - p[0]) * t / 10, p[1] + (q[1] - p[1]) * t / 10) for p, q in ((a, b), (b, c)) for t in range(11)]
+        room = min(((x - ci.cx) ** 2 + (y - ci.cy) ** 2) ** 0.5 - ci.r - ci.width / 2 - ch.width / 2
+                   for x, y in pts for ci in circles)
+        assert room >= mm(0.8), f"chevron at {b[0]:.0f},{b[1]:.0f} has {room:.2f} pt of air"
+
+
+def test_the_peak_line_summit_stays_inside_the_grid_frame(kits):
+    ops = _sheet_ops(kits("peak_dice")["score_sheet"])
+    frames = [op for op in ops if isinstance(op, Rect) and op.fill is None and op.width == 1.0 and op.w > 200]
+    (frame,) = frames
+    summits = [op for op in ops if isinstance(op, Polygon) and op.closed and op.fill and op.stroke is None]
+    assert summits
+    for s in summits:
+        top = max(y for _, y in s.points)
+        assert top <= frame.y + frame.h - frame.width / 2 - 0.5, f"summit reaches {top:.1f}, frame at {frame.y + frame.h:.1f}"
+
+
+@pytest.mark.parametrize("kit, comp", [("peak_dice", "rules"), ("ripple_rush", "score_sheet"), ("ripple_rush", "rules")])
+def test_numbers_in_circles_keep_clear_of_the_outline(kits, kit, comp):
+    # the two-digit example numbers of the Peak Dice rules touched their circles
+    checked = 0
+    for page in kits(kit)[comp][:1]:
+        items = drawn(page.ops, text_width)
+        circles = [d for d in items if isinstance(d.op, Circle) and d.op.fill == "#ffffff"]
+        for d in items:
+            if not (isinstance(d.op, Text) and d.op.text.isdigit()):
+                continue
+            cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+            for c in circles:
+                ccx, ccy = (c.box[0] + c.box[2]) / 2, (c.box[1] + c.box[3]) / 2
+                r = (c.box[2] - c.box[0]) / 2 - c.op.width  # the inner edge of the stroke
+                if abs(cx - ccx) < r and abs(cy - ccy) < r:
+                    glyphs = (d.box[0], d.box[1] + 0.12 * d.op.size, d.box[2], d.box[1] + 0.84 * d.op.size)
+                    assert inside_circle(glyphs, ccx, ccy, r) >= max(1.5, 0.2 * r) - 0.01, f"{d.op.text!r} touches its circle"
+                    checked += 1
+    assert checked >= 3

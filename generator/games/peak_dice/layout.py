@@ -18,7 +18,7 @@ from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Te
 from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.text import block_ops, circle_text, fit_block, fit_line
 from generator.units import mm, paper_size
 
 INK_DARK = "#26203a"
@@ -148,7 +148,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     top = base - ts * 0.5 - mm(3)
     avail = top - num_h - pad - foot_h
     rh = min(cw * 1.45, avail / (rows + 1.25))
-    d = min(cw * 0.8, rh * 0.8)
+    d = min(cw * 0.72, rh * 0.8)  # 0.28 cw between circles: room for a '<' with air on both sides
     grid_top = top - num_h
     sq = min(d * 1.02, mm(12))
     # column numbers
@@ -163,13 +163,16 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             cx = gx0 + (k + 0.5) * cw
             ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.6))
             if k < n - 1 and k + 1 != peaks[r]:
-                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.3), k + 1 < peaks[r], _ink_of(c.colour)))
+                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.25), k + 1 < peaks[r], _ink_of(c.colour)))
         if peaks[r] < n:  # the thick peak line after circle peaks[r], with a small summit on top
             px = gx0 + peaks[r] * cw
-            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92, fill=INK_DARK, stroke=None))
-            if r == 0 or peaks[r - 1] != peaks[r]:  # a small summit where the line starts
-                ops.append(Polygon(((px - mm(1.6), y + rh * 0.96), (px + mm(1.6), y + rh * 0.96),
-                                    (px, y + rh * 0.96 + mm(1.6))), fill=INK_DARK, stroke=None))
+            summit = r == 0 or peaks[r - 1] != peaks[r]  # a small summit where the line starts, inside its row
+            head = mm(1.6) if summit else 0.0
+            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92 - head, fill=INK_DARK, stroke=None))
+            if summit:
+                apex = y + rh * 0.96
+                ops.append(Polygon(((px - mm(1.6), apex - head), (px + mm(1.6), apex - head), (px, apex)),
+                                   fill=INK_DARK, stroke=None))
     ops.append(Rect(gx0, grid_top - rows * rh, n * cw, rows * rh, fill=None, stroke="ink", width=1.0))
     # a square score box under every column
     by = grid_top - rows * rh - mm(2) - sq
@@ -483,8 +486,7 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
     for k, v in enumerate(values):
         cx = x + (k + 0.5) * cw
         ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.2))
-        size = d * 0.5
-        ops.append(Text(cx, cy - size * 0.36, str(v), size, font="bold", fill=INK_DARK, anchor="middle"))
+        ops.append(circle_text(str(v), cx, cy, d / 2, ctx.measure, size=d * 0.5, stroke=1.2, fill=INK_DARK))
     peak = fig["peak_after"]
     if peak < n:
         px = x + peak * cw
@@ -503,7 +505,7 @@ def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], f
         cy = top - (r + 0.5) * cw
         ops.append(Rect(x, top - (r + 1) * cw, cw, cw, fill=lighten(c.colour, 0.82), stroke="ink", width=0.4))
         ops.append(Circle(x + cw / 2, cy, cw * 0.4, fill="#ffffff", stroke=_ink_of(c.colour), width=1))
-        ops.append(Text(x + cw / 2, cy - cw * 0.14, str(v), cw * 0.4, font="bold", anchor="middle"))
+        ops.append(circle_text(str(v), x + cw / 2, cy, cw * 0.4, ctx.measure, size=cw * 0.4, stroke=1.0))
     score = fig["example_score"]
     sy = top - len(values) * cw - mm(1) - cw
     ops.append(Rect(x, sy, cw, cw, fill="#ffffff", stroke="ink", width=1.4))

@@ -9,9 +9,9 @@ from generator.errors import LayoutError
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
-from generator.layout.shapes import darken, lighten, symbol
+from generator.layout.shapes import darken, inner_circle, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line, number_ops
+from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops
 from generator.units import CARD_PRESETS, mm
 
 NAVY = "#1d2b4f"
@@ -89,8 +89,10 @@ def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_i
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
     inset = mm(3.5)
     ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3)))
+    # the outer ring keeps 2 mm of navy between it and the frame (it touched the frame at 0.44 w)
+    outer = min(w, h) / 2 - inset - 0.6 - 0.8 - mm(2)
     for i, r in enumerate((0.12, 0.2, 0.28, 0.36, 0.44)):
-        ops.append(Circle(w / 2, h / 2, w * r, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
+        ops.append(Circle(w / 2, h / 2, outer * r / 0.44, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
     label = ctx.texts(label_id)
     size = fit_line(label, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5.5), min_size=7, where=f"{label_id} ({ctx.lang})")
     ops.append(Rect(inset + mm(2), h / 2 - size * 0.9, w - 2 * inset - mm(4), size * 1.8, fill=NAVY, stroke=None))
@@ -150,17 +152,22 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float) -> Face:
     ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row)
     desc = ctx.texts("goal.row", row=row)
     box_w = w - 2 * inset - mm(6)
-    if ctx.measure(desc, "regular", mm(2.6)) <= box_w:  # one line when it fits at a readable size
-        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
-        ops.append(Text(w / 2, h * 0.25 - ds, desc, ds, anchor="middle", text_id="goal.row"))
-    else:
-        fitted = fit_block(desc, "regular", box_w, h * 0.12, ctx.measure, size=mm(3.4), min_size=6,
-                           where=f"goal.row ({ctx.lang})")
-        ops += block_ops(fitted, w / 2, h * 0.25, anchor="middle", text_id="goal.row")
     r = mm(5.5)
-    ops.append(Circle(w - inset - r - mm(1.5), inset + r + mm(1.5), r, fill=HIGHLIGHT, stroke="ink", width=1))
+    bx, by = w - inset - r - mm(1.5), inset + r + mm(1.5)
+    badge_top = by + r + 0.5 + mm(1)
+    top = h * 0.25
+    if ctx.measure(desc, "regular", mm(2.6)) <= box_w and top - mm(3.4) * 1.15 >= badge_top:
+        # one line above the badge when it fits at a readable size
+        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
+        ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
+    else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
+        left, right = inset + mm(2), bx - r - 0.5 - mm(2)
+        fitted = fit_block(desc, "regular", right - left, top - inset - mm(1), ctx.measure, size=mm(3.4), min_size=6,
+                           where=f"goal.row ({ctx.lang})")
+        ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
+    ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"
-    ops.append(Text(w - inset - r - mm(1.5), inset + r + mm(1.5) - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
+    ops.append(Text(bx, by - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
     return Face(f"goal-{row}", w, h, tuple(ops), bleed)
 
 
@@ -180,12 +187,16 @@ def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float) ->
     """A row bonus: a number in a circle, or the suit's symbol with a cross (write any number there)."""
     if isinstance(bonus, int):
         return [Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
-                Text(cx, cy - r * 0.36, str(bonus), r * 1.05, font="bold", anchor="middle")]
+                circle_text(str(bonus), cx, cy, r, ctx.measure, size=r * 1.05, stroke=1.2)]
     s = _suit(ctx.kit.game, bonus)
-    ops = symbol(s.symbol, cx, cy, r * 1.05, fill=s.colour, stroke="ink", width=0.8)
-    k = r * 0.38
-    ops += [Line(cx - k, cy - k, cx + k, cy + k, stroke="#ffffff", width=r * 0.22),
-            Line(cx - k, cy + k, cx + k, cy - k, stroke="#ffffff", width=r * 0.22)]
+    outline = 0.8
+    ops = symbol(s.symbol, cx, cy, r * 1.05, fill=s.colour, stroke="ink", width=outline)
+    # the cross sits on the symbol's inner circle, its stroke ends clear of the outline (a triangle's is small)
+    ix, iy, ir = inner_circle(s.symbol, cx, cy, r * 1.05)
+    lw = min(r * 0.22, ir * 0.34)
+    k = (ir - outline / 2 - lw / 2 - 0.4) / 2 ** 0.5
+    ops += [Line(ix - k, iy - k, ix + k, iy + k, stroke="#ffffff", width=lw),
+            Line(ix - k, iy + k, ix + k, iy - k, stroke="#ffffff", width=lw)]
     return ops
 
 
