@@ -13,6 +13,7 @@ from generator.layout.compose import Context, compose_kit, template_context
 from generator.layout.geometry import distance_to_polygon_edge, drawn, gap, inside_circle, point_in_polygon
 from generator.layout.marks import MARK_GAP, MARK_LENGTH
 from generator.layout.ops import Circle, Line, Op, Page, Place, Polygon, Rect, Text, iter_texts
+from generator.layout.ops import Path as PathOp
 from generator.layout.textfit import text_box
 from generator.render.fonts import text_width
 from generator.units import mm
@@ -179,3 +180,38 @@ def test_numbers_in_circles_keep_clear_of_the_outline(kits, kit, comp):
                     assert inside_circle(glyphs, ccx, ccy, r) >= max(1.5, 0.2 * r) - 0.01, f"{d.op.text!r} touches its circle"
                     checked += 1
     assert checked >= 3
+
+
+def _room_in_cell(items: list, text) -> float:
+    """The horizontal room between a text and the inner edges of the filled cell it sits on."""
+    cx, cy = (text.box[0] + text.box[2]) / 2, (text.box[1] + text.box[3]) / 2
+    cells = [d for d in items[:text.order] if isinstance(d.op, Rect) and d.op.fill and d.op.stroke
+             and d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]]
+    cell = cells[-1]
+    inner_x0, inner_x1 = cell.box[0] + cell.op.width, cell.box[2] - cell.op.width
+    return min(text.box[0] - inner_x0, inner_x1 - text.box[2])
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ja"])
+def test_score_pad_sum_and_total_keep_padding_in_their_cells(kits, lang):
+    # "Sum", "Total", "Suma", "総合点" touched their cell borders
+    items = drawn(_sheet_ops(kits("rummy_cards", lang)["score_pad"]), text_width)
+    labels = [d for d in items if isinstance(d.op, Text) and d.op.text_id in ("pad.sum", "pad.total")]
+    assert len(labels) == 2
+    for d in labels:
+        assert _room_in_cell(items, d) >= mm(1.2), (lang, d.op.text)
+
+
+def test_memory_card_backs_keep_their_rain_inside_a_frame(kits):
+    # the drops ran as one field across the abutting backs: each back now frames its own rain
+    backs = faces_on([p for p in kits("raindrops")["memory_cards"] if "back" in p.label])
+    assert backs
+    for ops in backs[:2]:
+        frames = [op for op in ops if isinstance(op, Rect) and op.fill is None and op.stroke]
+        assert frames, "no frame"
+        (frame,) = frames
+        drops = [d for d in drawn(ops, text_width) if isinstance(d.op, PathOp)]
+        assert len(drops) >= 20
+        for d in drops:
+            assert d.box[0] >= frame.x + mm(1) and d.box[2] <= frame.x + frame.w - mm(1)
+            assert d.box[1] >= frame.y + mm(1) and d.box[3] <= frame.y + frame.h - mm(1)

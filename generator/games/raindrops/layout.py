@@ -266,11 +266,18 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
 def memory_back(ctx: Context, w: float, h: float) -> Face:
     """The memory-card back: rain on a dark window, the kit title; symmetric so flips do not matter."""
     ops: list[Op] = [Rect(0, 0, w, h, fill=SKY, stroke=None)]
-    for i in range(5):
-        for j in range(7):
-            x = w * (i + 0.5 + (0.5 if j % 2 else 0)) / 5.5
-            y = h * (j + 0.5) / 7
-            ops += symbol("drop", x, y, mm(3), fill="#4dabf7", stroke=None)
+    # the rain stays inside a frame 3 mm in from the trim, so neighbouring backs do not read as one field;
+    # rows of 5 and 4 drops alternate, centred, so the back looks the same turned 180 degrees
+    inset, r = mm(3), mm(3)
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#4dabf7", width=1, radius=mm(2.5)))
+    room_x0, room_y0 = inset + mm(1.5) + r, inset + mm(1.5) + r
+    room_w, room_h = w - 2 * room_x0, h - 2 * room_y0
+    for j in range(7):
+        y = room_y0 + room_h * j / 6
+        n = 4 if j % 2 else 5
+        for i in range(n):
+            x = room_x0 + room_w * (i + (0.5 if j % 2 else 0.0)) / 4
+            ops += symbol("drop", x, y, r, fill="#4dabf7", stroke=None)
     label = ctx.texts("cards.back")
     size = fit_line(label, "bold", w - mm(10), ctx.measure, size=mm(6), min_size=7, where=f"cards.back ({ctx.lang})")
     ops.append(Rect(mm(3), h / 2 - size * 0.9, w - mm(6), size * 1.8, fill=SKY, stroke="#ffffff", width=1, radius=mm(2)))

@@ -218,7 +218,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     foot_h = mm(17)
     top = h - pad - ts - mm(3)
     bottom = pad + foot_h
-    round_w = mm(9)
+    cell_pad = mm(1.5)  # room between a label and its cell's border
+    sum_l, tot_l = t("pad.sum"), t("pad.total")
+    round_w = max(mm(9), max(ctx.measure(lab, "bold", mm(3.2)) for lab in (sum_l, tot_l)) + 2 * cell_pad)
     check_w = mm(24)
     cw = (w - 2 * pad - round_w - check_w) / (2 * players)
     name_h, sub_h = mm(9), mm(6)
@@ -253,13 +255,12 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     ops.append(Rect(xc, y_sub, check_w, sub_h, fill="#eef4f5", stroke="ink", width=0.6))
     ops.append(Text(xc + check_w / 2, y_sub + sub_h * 0.28, "Σ+ = Σ−", sub_h * 0.55, font="bold", anchor="middle"))
     # the rows
-    sum_l, tot_l = t("pad.sum"), t("pad.total")
     for r in range(rows):
         y = y_sub - (r + 1) * rh
         last = r >= rounds
         label = str(r + 1) if not last else (sum_l if r == rounds else tot_l)
         lid = "" if not last else ("pad.sum" if r == rounds else "pad.total")
-        ls = fit_line(label, "bold" if last else "regular", round_w - mm(1), ctx.measure, size=min(rh * 0.45, mm(3.2)), min_size=3.5,
+        ls = fit_line(label, "bold" if last else "regular", round_w - 2 * cell_pad, ctx.measure, size=min(rh * 0.45, mm(3.2)), min_size=3.5,
                       where=f"{lid or 'round'} ({ctx.lang})")
         ops.append(Rect(x0, y, round_w, rh, fill="#eef4f5", stroke="ink", width=0.6))
         ops.append(Text(x0 + round_w / 2, y + rh / 2 - ls * 0.35, label, ls, font="bold" if last else "regular",
