@@ -360,10 +360,17 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
     return pages
 
 
+SCALE_LABEL_SIZE: Final = 6.0
+"""Size of the calibration scale's numbers (the legible floor for fine print)."""
+
+
 def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
-    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each tick is labelled with the back offset that
-    a front line seen there means (minus its position, see module docstring)."""
+    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each mm tick is labelled with the back offset that
+    a front line seen there means (minus its position, see module docstring). Labels alternate sides, 2 mm
+    apart on each, and start 1 mm past the longest tick (the 0 tick included)."""
     ops: list[Op] = []
+    size = SCALE_LABEL_SIZE
+    reach = mm(3.0) + mm(1.0)
     for i in range(-10, 11):
         t = mm(i * 0.5)
         length = mm(3.0) if i == 0 else mm(2.0) if i % 2 == 0 else mm(1.2)
@@ -376,14 +383,14 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
             label = f"{value:+d}" if value else "0"
             side = 1 if (i // 2) % 2 == 0 else -1
             if vertical:
-                ops.append(Text(cx + side * mm(3.6), cy + t - 1.5, label, 4.5, fill="cut",
+                ops.append(Text(cx + side * reach, cy + t - size * 0.36, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end"))
             else:
                 # turned 90 degrees so neighbouring labels 1 mm apart do not collide
-                ops.append(Text(cx + t + 1.6, cy + side * mm(2.6), label, 4.5, fill="cut",
+                ops.append(Text(cx + t + size * 0.36, cy + side * reach, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end", rotate=90))
     if vertical:
-        ops.append(Text(cx, cy + mm(7), caption, 8, font="bold", fill="cut", anchor="middle"))
+        ops.append(Text(cx, cy + mm(10), caption, 8, font="bold", fill="cut", anchor="middle"))
     else:
         ops.append(Text(cx - mm(8), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
     return ops

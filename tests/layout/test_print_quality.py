@@ -10,7 +10,7 @@ import pytest
 from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.i18n.texts import Texts
 from generator.layout.compose import Context, compose_kit, template_context
-from generator.layout.geometry import distance_to_polygon_edge, drawn, gap, inside_circle, point_in_polygon
+from generator.layout.geometry import distance_to_polygon_edge, drawn, gap, inside_circle, overlap, point_in_polygon
 from generator.layout.marks import MARK_GAP, MARK_LENGTH
 from generator.layout.ops import Circle, Line, Op, Page, Place, Polygon, Rect, Text, iter_texts
 from generator.layout.ops import Path as PathOp
@@ -215,3 +215,21 @@ def test_memory_card_backs_keep_their_rain_inside_a_frame(kits):
         for d in drops:
             assert d.box[0] >= frame.x + mm(1) and d.box[2] <= frame.x + frame.w - mm(1)
             assert d.box[1] >= frame.y + mm(1) and d.box[3] <= frame.y + frame.h - mm(1)
+
+
+def test_calibration_scale_labels_are_legible_and_clear_of_the_ticks():
+    # the labels were 4.5 pt (2.2-3.4 pt of ink) and "0" sat on its 3 mm tick
+    from generator.layout.imposition import calibration_pages
+    from generator.spec.print import PrintSpec
+
+    (_, back) = calibration_pages(PrintSpec(), "a4", title="Calibration", instructions=["a"])
+    items = drawn(back.ops, text_width)
+    texts = [d for d in items if isinstance(d.op, Text)]
+    ticks = [d for d in items if isinstance(d.op, Line)]
+    assert len(texts) > 40
+    for d in texts:
+        assert d.op.size >= 6, d.op.text
+        hit = [t for t in ticks if overlap(d.box, t.box) > 0]
+        assert not hit, f"label {d.op.text!r} on a tick"
+        others = [o for o in texts if o is not d and overlap(d.box, o.box) > 0]
+        assert not others, f"label {d.op.text!r} on label {others[0].op.text!r}"
