@@ -143,3 +143,28 @@ def circle_text(text: str, cx: float, cy: float, r: float, measure: Measure, *, 
     if reach > inner > 0:
         size *= inner / reach
     return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle")
+
+
+def vertical_label(text: str, cx: float, cy: float, size: float, length: float, measure: Measure, *,
+                   font: FontKey = "regular", fill: str = "ink", text_id: str = "", min_size: float = 4.0,
+                   where: str = "") -> list[Text]:
+    """A label running up a narrow column, centred on (cx, cy) within `length` points along it. Japanese is
+    set vertically (tategaki): each character upright, top to bottom, one em apart; a long-vowel mark is turned
+    to run down the column. Latin text is turned 90 degrees to read bottom to top, its glyphs centred on cx."""
+    if text and all(_is_cjk(ch) for ch in text):
+        s = min(size, length / len(text))
+        if s < min_size:
+            raise LayoutError(f"{where}: {text!r} needs {len(text) * min_size:.0f} pt of column at {min_size} pt; "
+                              f"the column has {length:.0f} pt")
+        ops: list[Text] = []
+        top = cy + s * len(text) / 2
+        for i, ch in enumerate(text):
+            centre = top - (i + 0.5) * s
+            if ch in "ー−～〜":  # a horizontal stroke becomes vertical in a vertical line
+                ops.append(Text(cx - s * 0.38, centre, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id,
+                                rotate=-90))
+            else:
+                ops.append(Text(cx, centre - s * 0.38, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id))
+        return ops
+    s = fit_line(text, font, length, measure, size=size, min_size=min_size, where=where)
+    return [Text(cx + s * 0.36, cy, text, s, font=font, fill=fill, anchor="middle", rotate=90, text_id=text_id)]

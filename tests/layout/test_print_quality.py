@@ -233,3 +233,17 @@ def test_calibration_scale_labels_are_legible_and_clear_of_the_ticks():
         assert not hit, f"label {d.op.text!r} on a tick"
         others = [o for o in texts if o is not d and overlap(d.box, o.box) > 0]
         assert not others, f"label {d.op.text!r} on label {others[0].op.text!r}"
+
+
+@pytest.mark.parametrize("kit, comp, tid, text", [("ripple_rush", "score_sheet", "sheet.ascending", "大きい数"),
+                                                  ("rummy_cards", "score_pad", "pad.round", "ラウンド")])
+def test_japanese_column_labels_are_set_vertically_not_turned(kits, kit, comp, tid, text):
+    # 「大きい数」 and 「ラウンド」 were rotated sideways: tategaki stacks the characters upright, top to bottom
+    glyphs = [op for op in _sheet_ops(kits(kit, "ja")[comp]) if isinstance(op, Text) and op.text_id == tid]
+    assert "".join(g.text for g in glyphs) == text
+    assert all(g.rotate == 0 for g in glyphs)
+    xs, ys = {round(g.x, 2) for g in glyphs}, [g.y for g in glyphs]
+    assert len(xs) == 1 and ys == sorted(ys, reverse=True)
+    assert all(a - b >= g.size * 0.95 for a, b, g in zip(ys, ys[1:], glyphs))
+    (latin,) = [op for op in _sheet_ops(kits(kit, "en")[comp]) if isinstance(op, Text) and op.text_id == tid]
+    assert latin.rotate == 90

@@ -11,7 +11,7 @@ from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, inner_circle, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops
+from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm
 
 NAVY = "#1d2b4f"
@@ -248,7 +248,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops.append(Line(ax, y0, ax, y1, width=1.4))
     ops.append(Polygon(((ax - mm(1.8), y1), (ax + mm(1.8), y1), (ax, y1 + mm(4))), fill="ink", stroke=None))
     asc = t("sheet.ascending")
-    ops.append(Text(ax + mm(3.6), (y0 + y1) / 2, asc, mm(2.6), fill="muted", anchor="middle", rotate=90, text_id="sheet.ascending"))
+    ops += vertical_label(asc, ax + mm(3.6) - mm(2.6) * 0.36, (y0 + y1) / 2, mm(2.6), y1 - y0, ctx.measure, fill="muted",
+                          text_id="sheet.ascending", where=f"sheet.ascending ({ctx.lang})")
     # run boxes under each column
     by = grid_top - game.rows * rh - mm(3) - mm(10)
     lbl = t("sheet.run")

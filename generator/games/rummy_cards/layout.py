@@ -14,7 +14,7 @@ from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
 from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line, number_ops
+from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
 TABLE = "#0f4c5c"        # card back and headings: a deep teal, like a card table
@@ -236,9 +236,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     y_sub = y_name - sub_h
     # header: round label, name boxes, check
     rl = t("pad.round")
-    rs = fit_line(rl, "bold", name_h + sub_h - mm(2), ctx.measure, size=mm(2.6), min_size=4, where=f"pad.round ({ctx.lang})")
     ops.append(Rect(x0, y_sub, round_w, name_h + sub_h, fill="#eef4f5", stroke="ink", width=0.6))
-    ops.append(Text(x0 + round_w / 2 + rs * 0.35, y_sub + (name_h + sub_h) / 2, rl, rs, font="bold", anchor="middle", rotate=90, text_id="pad.round"))
+    ops += vertical_label(rl, x0 + round_w / 2, y_sub + (name_h + sub_h) / 2, mm(2.6), name_h + sub_h - mm(2), ctx.measure,
+                          font="bold", text_id="pad.round", where=f"pad.round ({ctx.lang})")
     nl = t("pad.name")
     for p in range(players):
         x = xp[2 * p]
