@@ -49,20 +49,49 @@ def _tokens(text: str) -> list[str]:
     return glued
 
 
+WIDOW_CJK = 4
+"""Fewest characters a Japanese paragraph's last line may hold (a lone 「ん。」 is a widow)."""
+WIDOW_WORDS = 2
+"""Fewest words a Latin paragraph's last line may hold."""
+
+
+def _short_last(tokens: list[str]) -> bool:
+    text = "".join(tokens).strip()
+    if any(_is_cjk(ch) for ch in text):
+        return len(text) < WIDOW_CJK
+    return len(text.split()) < WIDOW_WORDS
+
+
+def _no_widow(lines: list[list[str]], font: str, size: float, width: float, measure: Measure) -> None:
+    """Widow control: while a paragraph's last line is too short, move the previous line's last token down,
+    as long as the last line still fits and the previous one keeps two tokens."""
+    if len(lines) < 2:
+        return
+    last, prev = lines[-1], lines[-2]
+    while _short_last(last) and len(prev) > 2:
+        trial = [prev[-1]] + last
+        if measure("".join(trial).strip(), font, size) > width:
+            return
+        if not prev[-1].endswith(" ") and not any(_is_cjk(ch) for ch in prev[-1]):
+            return
+        last.insert(0, prev.pop())
+
+
 def wrap(text: str, font: str, size: float, width: float, measure: Measure) -> list[str]:
-    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku); explicit
-    newlines are kept."""
+    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku), then widow control
+    (a paragraph does not end on one word or on fewer than 4 Japanese characters when the line above can give
+    some); explicit newlines are kept."""
     lines: list[str] = []
     for para in text.split("\n"):
-        cur = ""
+        rows: list[list[str]] = [[]]
         for tok in _tokens(para):
-            trial = cur + tok
-            if cur and measure(trial.rstrip(), font, size) > width:
-                lines.append(cur.rstrip())
-                cur = tok.lstrip()
+            trial = "".join(rows[-1]) + tok
+            if rows[-1] and measure(trial.rstrip(), font, size) > width:
+                rows.append([tok.lstrip()])
             else:
-                cur = trial
-        lines.append(cur.rstrip())
+                rows[-1].append(tok)
+        _no_widow(rows, font, size, width, measure)
+        lines.extend("".join(r).rstrip() for r in rows)
     return lines
 
 

@@ -247,3 +247,40 @@ def test_japanese_column_labels_are_set_vertically_not_turned(kits, kit, comp, t
     assert all(a - b >= g.size * 0.95 for a, b, g in zip(ys, ys[1:], glyphs))
     (latin,) = [op for op in _sheet_ops(kits(kit, "en")[comp]) if isinstance(op, Text) and op.text_id == tid]
     assert latin.rotate == 90
+
+
+def _fixed(text: str, font: str, size: float) -> float:
+    return len(text) * size * 0.5
+
+
+def test_widow_control_moves_a_word_down_to_a_lone_last_word():
+    from generator.layout.text import wrap
+
+    lines = wrap("aaaa bbbb cccc dddd", "regular", 10, 75, _fixed)  # greedy: 'aaaa bbbb cccc' / 'dddd'
+    assert lines == ["aaaa bbbb", "cccc dddd"]
+    assert wrap("aaaa bbbb", "regular", 10, 75, _fixed) == ["aaaa bbbb"]
+
+
+def test_widow_control_keeps_four_japanese_characters_on_the_last_line():
+    from generator.layout.text import wrap
+
+    text = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるん。"
+    lines = wrap(text, "regular", 10, 100, lambda t, f, s: len(t) * s)  # 10 characters a line: greedy ends on 'ん。'
+    assert "".join(lines) == text
+    assert len(lines[-1]) >= 4 and all(len(line) <= 10 for line in lines)
+
+
+def test_the_rummy_rules_do_not_end_a_paragraph_on_a_lone_line(kits):
+    # the Japanese rules ended a paragraph on 「ん。」
+    for lang in ("ja", "en", "es"):
+        (face, *_) = faces_on(kits("rummy_cards", lang)["rules"]) or [kits("rummy_cards", lang)["rules"][0].ops]
+        by_id: dict[str, list[Text]] = {}
+        for t in iter_texts(face):
+            if t.text_id.startswith("rules."):
+                by_id.setdefault(t.text_id, []).append(t)
+        for tid, lines in by_id.items():
+            if len(lines) < 2:
+                continue
+            last = lines[-1].text
+            cjk = any(ord(ch) > 0x3000 for ch in last)
+            assert (len(last) >= 4) if cjk else (len(last.split()) >= 2), (lang, tid, last)
