@@ -10,7 +10,14 @@ import pytest
 from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.i18n.texts import Texts
 from generator.layout.compose import Context, compose_kit, template_context
-from generator.layout.geometry import distance_to_polygon_edge, drawn, gap, inside_circle, overlap, point_in_polygon
+from generator.layout.geometry import (
+    distance_to_polygon_edge,
+    drawn,
+    gap,
+    inside_circle,
+    overlap,
+    point_in_polygon,
+)
 from generator.layout.marks import MARK_GAP, MARK_LENGTH
 from generator.layout.ops import Circle, Line, Op, Page, Place, Polygon, Rect, Text, iter_texts
 from generator.layout.ops import Path as PathOp
