@@ -39,3 +39,5 @@ class PrintSpec(SpecModel):
     mode: Literal["home", "shop"] = Field("home", description="home = N-up sheets; shop = one card per page with TrimBox/BleedBox")
     ruler: bool = Field(True, description="a 'printed at 100%?' check ruler on every imposed page")
     calibration: bool = Field(True, description="add a duplex calibration page to the kit PDF")
+    print_ids: bool = Field(False, description="print each card's small sorting id (e.g. 'BLA7-2', 'JK-1') at its "
+                            "bottom-left edge; off by default: a printed face carries no internal ids")

@@ -291,3 +291,21 @@ def test_the_rummy_rules_do_not_end_a_paragraph_on_a_lone_line(kits):
             last = lines[-1].text
             cjk = any(ord(ch) > 0x3000 for ch in last)
             assert (len(last) >= 4) if cjk else (len(last.split()) >= 2), (lang, tid, last)
+
+
+def test_card_faces_carry_no_internal_ids_unless_the_spec_asks(kits):
+    # "BLA1-1" and "JK-1" printed on every English card; print.print_ids (default off) brings them back for sorting
+    import dataclasses
+    import re
+
+    code = re.compile(r"^(YEL|BLU|BLA|RED)\d{1,2}-\d$|^JK-\d$")
+    shipped = [t.text for p in kits("rummy_cards")["number_cards"] for t in iter_texts(p.ops)]
+    assert not [s for s in shipped if code.match(s)]
+    (kit,) = load_kits([ROOT / "layouts" / "rummy_cards"])
+    kit = dataclasses.replace(kit, print=kit.print.model_copy(update={"print_ids": True}))
+    extras = print_data(kit, kit.meta.seed)
+    texts = Texts("en", with_tool_catalogs(kit), template_context(kit, extras), warn=lambda _: None)
+    ctx = Context(kit, "en", texts, text_width, kit.print.paper, kit.meta.seed, kit.print, extras)
+    (cards,) = [c for c in compose_kit(ctx) if c.id == "number_cards"]
+    ids = [t.text for p in cards.pages for t in iter_texts(p.ops) if code.match(t.text)]
+    assert len(ids) == len(set(ids)) == 106

@@ -91,8 +91,8 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
     size = fit_line(text, "bold", w * 0.5, ctx.measure, size=w * 0.42, min_size=20, where=f"number card {colour.id} {n}")
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
     ops += _corner_index(ctx, text, colour.symbol, col, ink, inset, w, h)
-    label = card_code(code, n, copy)
-    ops.append(Text(inset + mm(2), inset + mm(1.6), label, mm(2.1), fill="muted"))
+    if ctx.print.print_ids:  # a small sorting id only when the spec asks for it (print.print_ids)
+        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.1), fill="muted"))
     return Face(f"{colour.id}-{n}-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -146,7 +146,8 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
     val = ctx.texts("joker.value")
     vs = fit_line(val, "regular", w - 2 * inset - mm(22), ctx.measure, size=mm(2.6), min_size=5, where=f"joker.value ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24 - mm(5), val, vs, anchor="middle", text_id="joker.value"))
-    ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted"))
+    if ctx.print.print_ids:
+        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted"))
     return Face(f"joker-{copy}", w, h, tuple(ops), bleed)
 
 
