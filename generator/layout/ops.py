@@ -13,6 +13,7 @@ from typing import Literal, Union
 
 Anchor = Literal["start", "middle", "end"]
 FontKey = Literal["regular", "bold"]
+Role = Literal["body", "fine", "heading", "number"]
 
 INKS = {
     "cut": "#000000",        # crop marks and cut lines
@@ -97,6 +98,8 @@ class Text:
     anchor: Anchor = "start"
     text_id: str = ""
     rotate: float = 0.0
+    role: Role = "body"
+    """Which `style.min_size` floor the size is held to: body, fine (footers, captions), heading, number."""
 
 
 @dataclass(frozen=True)

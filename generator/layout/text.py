@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.errors import LayoutError
-from generator.layout.ops import Anchor, FontKey, Op, Rect, Text
+from generator.layout.ops import Anchor, FontKey, Op, Rect, Role, Text
 
 Measure = Callable[[str, str, float], float]
 """(text, font key, size) -> width in points."""
@@ -137,12 +137,12 @@ def fit_line(text: str, font: str, width: float, measure: Measure, *, size: floa
 
 
 def block_ops(fitted: Fitted, x: float, top: float, *, font: FontKey = "regular", fill: str = "ink",
-              anchor: Anchor = "start", text_id: str = "") -> list[Text]:
+              anchor: Anchor = "start", text_id: str = "", role: Role = "body") -> list[Text]:
     """Text ops for a fitted block whose first line's top sits at `top`."""
     ops: list[Text] = []
     y = top - fitted.size
     for line in fitted.lines:
-        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id))
+        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id, role=role))
         y -= fitted.leading
     return ops
 
@@ -151,7 +151,7 @@ def number_ops(text: str, x: float, baseline: float, size: float, fill: str, mea
                rotate: float = 0.0, font: FontKey = "bold") -> list[Op]:
     """A centred number; 6 and 9 underlined so they read the same upside down (a corner index turned 180
     degrees gets its bar under the turned glyph). Every card number and corner index draws through this."""
-    ops: list[Op] = [Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate)]
+    ops: list[Op] = [Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate, role="number")]
     if text in ("6", "9"):
         uw = measure(text, font, size)
         thick = size * 0.06
@@ -171,7 +171,7 @@ def circle_text(text: str, cx: float, cy: float, r: float, measure: Measure, *, 
     reach = (half_w ** 2 + half_h ** 2) ** 0.5
     if reach > inner > 0:
         size *= inner / reach
-    return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle")
+    return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle", role="number")
 
 
 def vertical_label(text: str, cx: float, cy: float, size: float, length: float, measure: Measure, *,

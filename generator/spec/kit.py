@@ -16,6 +16,7 @@ from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
+from generator.spec.style import Legibility
 from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
 
@@ -85,6 +86,7 @@ class KitFile(SpecModel):
 
     kit: KitMeta
     print: PrintSpec = Field(default_factory=PrintSpec)
+    style: Legibility = Field(default_factory=Legibility, description="how text is set: `min_size` floors per text role")
     game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
     components: dict[str, ComponentSpec] = Field(description="printed components by id")
 
@@ -101,6 +103,8 @@ class Kit:
     components: dict[str, ComponentSpec]
     catalogs: dict[str, Catalog]
     lines: dict[Loc, int] = field(repr=False, compare=False)
+    style: Legibility = field(default_factory=Legibility)
+    """`style:` (the min_size floors per text role)."""
 
     @property
     def game_id(self) -> str:
@@ -284,7 +288,7 @@ def load_kit(path: Path | str) -> Kit:
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, style=top.style)
 
 
 def _display(path: Path) -> str:

@@ -17,7 +17,7 @@ from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_face
+from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, circle_text, fit_block, fit_line
 from generator.units import mm, paper_size
 
@@ -201,7 +201,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
             byy = grid_top - (k + 1) * pitch + (pitch - bs) / 2
             ops.append(Rect(bx, byy, bs, bs, fill="#ffffff", stroke="ink", width=1.0, radius=mm(0.8)))
-            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle"))
+            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle",
+                            role="fine"))
     # total area: columns - misses = total, at the bottom right
     fy = pad
     box_h = mm(9)
@@ -225,10 +226,11 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     rules = game.rules
     foot_ids = (f"sheet.footer.{rules.column_score}", f"sheet.footer.miss.{rules.miss_track_full}")
     foot = " ".join(t(i) for i in foot_ids)
-    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids))
+    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6),
+                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids), role="fine")
     if variant is not None:
-        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end"))
+        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 
@@ -494,12 +496,16 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
     return ops, top - cw - mm(3)
 
 
+EXAMPLE_CELL = mm(8)
+"""Side of a cell of the rules' worked column: its circles' two-digit numbers stay at the number floor."""
+
+
 def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], float, float]:
     """The scoring example: one column of circles and the square holding its second lowest value."""
     game = ctx.kit.game
     fig = _figures(ctx.extras)
     values = list(fig["example_column"])
-    cw = mm(7)
+    cw = EXAMPLE_CELL
     ops: list[Op] = []
     for r, (c, v) in enumerate(zip(game.colours, values)):
         cy = top - (r + 0.5) * cw
@@ -527,14 +533,15 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
         ops.append(Rect(fx, top - s, s, s, fill=None, stroke="ink", width=0.5))
         colours = {f.colour for f in faces}
         name = colour_name(ctx, faces[0].colour) if len(colours) == 1 else ctx.texts("dice.mixed")
-        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=4, where=f"colour name ({ctx.lang})")
-        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle"))
+        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=ctx.kit.style.min_size.fine,
+                      where=f"colour name ({ctx.lang})")
+        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle", role="fine"))
     return ops, top - s - mm(5)
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=INK_DARK)
+    return summary_faces(ctx, w, h, _rules_body, band=INK_DARK)
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
@@ -550,7 +557,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     for head_id, body_id in sections:
         text_w = body_w
         if body_id.startswith("rules.score."):  # a worked column beside the text
-            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y - size * 1.12 * 1.45 + mm(1))
+            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - EXAMPLE_CELL, y - size * 1.12 * 1.45 + mm(1))
             ops += col_ops
             text_w = body_w - cw - mm(4)
         drawn, y = section(ctx, head_id, body_id, pad, y, text_w, size, INK_DARK)

@@ -13,7 +13,7 @@ from generator.layout.compose import Component, Composer, Context, figures_of, s
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
-from generator.layout.summary import section, summary_face
+from generator.layout.summary import heading_size, section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm
@@ -258,7 +258,8 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
         ops += art.cloud_shape(mm(13), cy + mm(1), mm(11), fill="#ffffff", width=0.7)
         ops += art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2))
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
-    ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle"))
+    if ctx.print.print_ids:  # the card's sorting id only when the spec asks (print.print_ids)
+        ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle", role="fine"))
     ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
     return Face(f"memory-{card.id}", w, h, tuple(ops), 0.0)
 
@@ -512,9 +513,9 @@ def house_rule_ids(game: Any) -> list[str]:
 
 def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) -> tuple[list[Op], float]:
     """The heading and one sentence per switch, each chosen by the spec's setting."""
-    hs = size * 1.12
+    hs = heading_size(ctx, size)
     ops: list[Op] = [Text(x, y - hs, ctx.texts("rules.house.title"), hs, font="bold", fill=SKY,
-                          text_id="rules.house.title")]
+                          text_id="rules.house.title", role="heading")]
     y -= hs * 1.45
     for tid in house_rule_ids(ctx.kit.game):
         fitted = fit_block("• " + ctx.texts(tid), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
@@ -524,9 +525,9 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
     return ops, y - size * 0.35
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
-    return summary_face(ctx, w, h, _rules_body, band=SKY)
+    return summary_faces(ctx, w, h, _rules_body, band=SKY)
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

@@ -10,7 +10,7 @@ from generator.layout.compose import Component, Composer, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.shapes import darken, inner_circle, lighten, symbol
-from generator.layout.summary import section, summary_face
+from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm
 
@@ -219,7 +219,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     # grid geometry
     cols = len(game.suits)
     top = h - pad - ts - mm(4)
-    foot = mm(38)
+    foot = mm(41)
     header_h = mm(11)
     grid_h = top - header_h - foot
     rh = grid_h / game.rows
@@ -253,8 +253,10 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     # run boxes under each column
     by = grid_top - game.rows * rh - mm(3) - mm(10)
     lbl = t("sheet.run")
-    ls = fit_line(lbl, "regular", label_w + bonus_w - mm(1), ctx.measure, size=mm(2.6), min_size=5, where=f"sheet.run ({ctx.lang})")
-    ops.append(Text(pad, by + mm(4), lbl, ls, text_id="sheet.run"))
+    # two lines beside the run boxes when one would shrink under the body floor
+    run = fit_block(lbl, "regular", label_w + bonus_w - mm(1), mm(10), ctx.measure, size=mm(2.6),
+                    min_size=ctx.kit.style.min_size.body, where=f"sheet.run ({ctx.lang})")
+    ops += block_ops(run, pad, by + mm(5) + run.height / 2, text_id="sheet.run")
     for c, s in enumerate(game.suits):
         ops.append(Rect(left + c * cw + mm(2), by, cw - mm(4), mm(10), fill="#ffffff", stroke=s.colour, width=1.6, radius=mm(1.5)))
     # goals and total
@@ -267,12 +269,15 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
         ops.append(Rect(x + lw + mm(2), gy, bw - lw - mm(2), mm(10), fill="#ffffff", stroke="ink", width=1.2 + i, radius=mm(1.5)))
         if extra:
-            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end"))
+            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end", role="fine"))
     foot_text = t("sheet.footer")
-    fitted = fit_block(foot_text, "regular", w - 2 * pad, mm(8), ctx.measure, size=mm(2.5), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, mm(10), fill="muted", text_id="sheet.footer")
+    # the footnote keeps to the fine-print floor: 10.5 mm of room, clear of the variant code at the right
+    code_w = ctx.measure(variant.code, "regular", mm(2.4)) + mm(3) if variant is not None else 0.0
+    fitted = fit_block(foot_text, "regular", w - 2 * pad - code_w, mm(10.5), ctx.measure, size=mm(2.5),
+                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, mm(13), fill="muted", text_id="sheet.footer", role="fine")
     if variant is not None:
-        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end"))
+        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 
@@ -295,9 +300,9 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 # ---------------------------------------------------------------- rules summary
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=NAVY)
+    return summary_faces(ctx, w, h, _rules_body, band=NAVY)
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
@@ -337,7 +342,7 @@ def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float)
 
 def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
     game = ctx.kit.game
-    r = mm(2.6)
+    r = mm(3.5)  # the numbers in the legend's circles stay at the number floor
     xx = x
     for b in game.bonuses:
         ops += bonus_ops(ctx, b, xx + r, top - r - mm(1), r)

@@ -13,7 +13,7 @@ from generator.layout.compose import Component, Composer, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_face
+from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
@@ -92,7 +92,7 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
     ops += _corner_index(ctx, text, colour.symbol, col, ink, inset, w, h)
     if ctx.print.print_ids:  # a small sorting id only when the spec asks for it (print.print_ids)
-        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.1), fill="muted"))
+        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.1), fill="muted", role="fine"))
     return Face(f"{colour.id}-{n}-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -144,10 +144,12 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
     ns = fit_line(name, "bold", w - 2 * inset - mm(8), ctx.measure, size=mm(5), min_size=7, where=f"joker.name ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24, name, ns, font="bold", fill=JOKER_INK, anchor="middle", text_id="joker.name"))
     val = ctx.texts("joker.value")
-    vs = fit_line(val, "regular", w - 2 * inset - mm(22), ctx.measure, size=mm(2.6), min_size=5, where=f"joker.value ({ctx.lang})")
+    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use the width
+    vs = fit_line(val, "regular", w - 2 * inset - mm(8), ctx.measure, size=mm(2.6), min_size=ctx.kit.style.min_size.body,
+                  where=f"joker.value ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24 - mm(5), val, vs, anchor="middle", text_id="joker.value"))
     if ctx.print.print_ids:
-        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted"))
+        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted", role="fine"))
     return Face(f"joker-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -244,7 +246,7 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     for p in range(players):
         x = xp[2 * p]
         ops.append(Rect(x, y_name, 2 * cw, name_h, fill="#ffffff", stroke="ink", width=1.0))
-        ops.append(Text(x + mm(1), y_name + name_h - mm(2.6), f"{nl} {p + 1}", mm(2.2), fill="muted", text_id="pad.name"))
+        ops.append(Text(x + mm(1), y_name + name_h - mm(2.6), f"{nl} {p + 1}", mm(2.2), fill="muted", text_id="pad.name", role="fine"))
         for s, (mark, tint) in enumerate((("+", PLUS_TINT), ("−", MINUS_TINT))):
             xx = x + s * cw
             ops.append(Rect(xx, y_sub, cw, sub_h, fill=tint, stroke="ink", width=0.6))
@@ -287,8 +289,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     ops.append(Line(x0, y_sub - rounds * rh, xc + check_w, y_sub - rounds * rh, stroke="ink", width=1.6))
     ops.append(Rect(x0, y_sub - rows * rh, xc + check_w - x0, rows * rh + sub_h + name_h, fill=None, stroke="ink", width=1.4))
     foot = t("pad.footer")
-    fitted = fit_block(foot, "regular", w - 2 * pad, foot_h - mm(4), ctx.measure, size=mm(2.6), min_size=4.5, where=f"pad.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, bottom - mm(3), fill="ink", text_id="pad.footer")
+    fitted = fit_block(foot, "regular", w - 2 * pad, foot_h - mm(4), ctx.measure, size=mm(2.6),
+                       min_size=ctx.kit.style.min_size.fine, where=f"pad.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, bottom - mm(3), fill="ink", text_id="pad.footer", role="fine")
     return Face("pad", w, h, tuple(ops), 0.0)
 
 
@@ -548,9 +551,9 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
     return ops
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=TABLE)
+    return summary_faces(ctx, w, h, _rules_body, band=TABLE)
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
