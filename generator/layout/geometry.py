@@ -21,6 +21,8 @@ class Drawn:
     matrix: Matrix
     box: Box
     order: int
+    backdrop: bool = False
+    """Drawn inside a Place declared a backdrop (strings may sit across it)."""
 
 
 def _points_box(points: Sequence[tuple[float, float]], pad: float) -> Box:
@@ -53,16 +55,16 @@ def drawn(ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY) -> li
     """Every leaf op of `ops` in drawing order with its box in the coordinates of `ops` (Places followed)."""
     out: list[Drawn] = []
 
-    def walk(items: Sequence[Op], m: Matrix) -> None:
+    def walk(items: Sequence[Op], m: Matrix, backdrop: bool) -> None:
         for op in items:
             if isinstance(op, Place):
-                walk(op.ops, _mul(m, _place_matrix(op)))
+                walk(op.ops, _mul(m, _place_matrix(op)), backdrop or op.backdrop)
                 continue
             box = own_box(op, measure)
             if box is not None:
-                out.append(Drawn(op, m, _apply_box(m, box), len(out)))
+                out.append(Drawn(op, m, _apply_box(m, box), len(out), backdrop))
 
-    walk(ops, matrix)
+    walk(ops, matrix, False)
     return out
 
 

@@ -217,8 +217,8 @@ def _place(face: Face, x: float, y: float, grid: Grid) -> Place:
     nb = -b or 0.0  # no '-0.00' in dumps
     clip = (nb, nb, face.width + 2 * b, face.height + 2 * b)
     if grid.rotated:
-        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90)
-    return Place(x, y, face.ops, clip=clip)
+        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name)
+    return Place(x, y, face.ops, clip=clip, name=face.name)
 
 
 def impose_cards(component: str, fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
@@ -248,7 +248,7 @@ def _shop_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
         sides = [("front", front)] + ([("back", backs[i])] if backs is not None else [])
         for side, face in sides:
             w, h = face.width + 2 * b, face.height + 2 * b
-            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b))],
+            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b), name=face.name)],
                               trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, w, h),
                               label=f"{component} {side} {i + 1}", face=face.name))
     return pages
@@ -345,7 +345,7 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
             slot_x = area[0] + c * (sw + SHEET_GAP)
             slot_y = area[3] - (r + 1) * sh - r * SHEET_GAP
             fx, fy = slot_x + (sw - face.width) / 2, slot_y + (sh - face.height) / 2
-            ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height)))
+            ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height), name=face.name))
             if settings.crop_marks:
                 limits = (slot_x - (half_gap if c else SHEET_MARK_ROOM), slot_y - (half_gap if r < rows - 1 else SHEET_MARK_ROOM),
                           slot_x + sw + (half_gap if c < cols - 1 else SHEET_MARK_ROOM),

@@ -115,6 +115,10 @@ class Place:
     scale: float = 1.0
     window: bool = False
     """The clip is a window onto part of a larger face (a tiled strip), not its trim: strings may cross it."""
+    name: str = ""
+    """The name of the face this place draws (imposition sets it), for messages about that face."""
+    backdrop: bool = False
+    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across them."""
 
 
 Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place]

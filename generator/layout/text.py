@@ -155,7 +155,7 @@ def number_ops(text: str, x: float, baseline: float, size: float, fill: str, mea
     if text in ("6", "9"):
         uw = measure(text, font, size)
         thick = size * 0.06
-        y = baseline - size * 0.1 if not rotate else baseline + size * 0.1 - thick
+        y = baseline - size * 0.09 - thick if not rotate else baseline + size * 0.09  # clear of the glyph's ink
         ops.append(Rect(x - uw / 2, y, uw, thick, fill=fill, stroke=None))
     return ops
 

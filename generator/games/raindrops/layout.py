@@ -158,10 +158,13 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     n = len(token.condition)
     slot = (w - mm(4)) / n
     own_first = sorted(token.condition, key=lambda item: (item[0] != token.type, item[0]))
+    size, r, gap = mm(3.0), mm(2.6), mm(0.9)  # "2×" then its symbol, the pair centred in its slot, apart
     for i, (sym, need) in enumerate(own_first):
-        x = mm(2) + slot * i
-        ops.append(Text(x + slot * 0.3, mm(3.3), f"{need}×", mm(3.2), font="bold", anchor="middle"))
-        ops += art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2))
+        label = f"{need}×"
+        tw = ctx.measure(label, "bold", size)
+        start = mm(2) + slot * i + (slot - (tw + gap + 2 * r)) / 2
+        ops.append(Text(start, mm(3.3), label, size, font="bold", role="number"))
+        ops += art.cloud_symbol(sym, start + tw + gap + r, mm(5), r)
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0)
 

@@ -8,7 +8,7 @@ from typing import Any
 from generator.errors import LayoutError
 from generator.layout.compose import Component, Composer, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
-from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
+from generator.layout.ops import Circle, Face, Line, Op, Page, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, inner_circle, lighten, symbol
 from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops, vertical_label
@@ -63,7 +63,7 @@ def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: floa
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None)]
     inset = mm(3.5)
     ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3)))
-    ops += symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
+    ops.append(Place(0, 0, tuple(symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)), backdrop=True))  # the number sits across it
     text = str(n)
     size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
     ops += number_ops(text, w / 2, h / 2 - size * 0.36, size, _ink_of(col), ctx.measure)
@@ -162,8 +162,8 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float) -> Face:
         ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
     else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
         left, right = inset + mm(2), bx - r - 0.5 - mm(2)
-        fitted = fit_block(desc, "regular", right - left, top - inset - mm(1), ctx.measure, size=mm(3.4), min_size=6,
-                           where=f"goal.row ({ctx.lang})")
+        fitted = fit_block(desc, "regular", right - left, top - inset - mm(1), ctx.measure, size=mm(3.4),
+                           min_size=ctx.kit.style.min_size.body, where=f"goal.row ({ctx.lang})")
         ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
     ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"

@@ -86,7 +86,7 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
     inset = mm(2.6)
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
                      Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5))]
-    ops += symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)
+    ops.append(Place(0, 0, tuple(symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)), backdrop=True))  # the number sits across it
     text = str(n)
     size = fit_line(text, "bold", w * 0.5, ctx.measure, size=w * 0.42, min_size=20, where=f"number card {colour.id} {n}")
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
