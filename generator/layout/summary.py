@@ -51,7 +51,8 @@ def _frame(ctx: Context, w: float, h: float, band: str, pad: float) -> tuple[lis
                     role="heading"))
     if t.has("rules.subtitle"):
         sub = t("rules.subtitle")
-        ss = fit_line(sub, "regular", w * 0.4, ctx.measure, size=mm(3), min_size=ctx.kit.style.min_size.fine,
+        room = w - 2 * pad - ctx.measure(title, "bold", ts) - mm(6)  # what the title leaves of the band
+        ss = fit_line(sub, "regular", room, ctx.measure, size=mm(3), min_size=ctx.kit.style.min_size.fine,
                       where=f"rules.subtitle ({ctx.lang})")
         ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle",
                         role="fine"))

@@ -92,7 +92,7 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
     ops += _corner_index(ctx, text, colour.symbol, col, ink, inset, w, h)
     if ctx.print.print_ids:  # a small sorting id only when the spec asks for it (print.print_ids)
-        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.1), fill="muted", role="fine"))
+        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.2), fill="muted", role="fine"))
     return Face(f"{colour.id}-{n}-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -149,7 +149,7 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
                   where=f"joker.value ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24 - mm(5), val, vs, anchor="middle", text_id="joker.value"))
     if ctx.print.print_ids:
-        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted", role="fine"))
+        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.2), fill="muted", role="fine"))
     return Face(f"joker-{copy}", w, h, tuple(ops), bleed)
 
 
