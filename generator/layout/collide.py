@@ -185,11 +185,11 @@ def _shape(d: Drawn) -> _Shape | None:
         cx, cy = _apply(m, (op.cx, op.cy))
         return _Shape("circle", fill is not None, width, colour, d.order, d.box, circle=(cx, cy, op.r * _scale(m)))
     if isinstance(op, Line):
-        pts = (_apply(m, (op.x1, op.y1)), _apply(m, (op.x2, op.y2)))
-        return _Shape("line", False, op.width * _scale(m), op.stroke, d.order, d.box, points=pts, closed=False)
+        ends: tuple[Point, ...] = (_apply(m, (op.x1, op.y1)), _apply(m, (op.x2, op.y2)))
+        return _Shape("line", False, op.width * _scale(m), op.stroke, d.order, d.box, points=ends, closed=False)
     if isinstance(op, Polygon):
-        pts = tuple(_apply(m, p) for p in op.points)
-        return _Shape("poly", fill is not None and op.closed, width, colour, d.order, d.box, points=pts, closed=op.closed)
+        corners: tuple[Point, ...] = tuple(_apply(m, p) for p in op.points)
+        return _Shape("poly", fill is not None and op.closed, width, colour, d.order, d.box, points=corners, closed=op.closed)
     if isinstance(op, Path):
         raw = [(float(c[i]), float(c[i + 1])) for c in op.commands for i in range(1, len(c) - 1, 2)]  # type: ignore[arg-type]
         pts = tuple(_hull([_apply(m, p) for p in raw]))
