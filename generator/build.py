@@ -167,9 +167,14 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
         texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
     components = compose_kit(ctx)
+    from generator.layout.collide import check_collisions
+    from generator.layout.legibility import check_min_sizes
     from generator.layout.textfit import check_text_fit
+    from generator.render.fonts import ink_extent
 
     check_text_fit(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang)  # before anything is written
+    check_min_sizes(components, kit.style.min_size, kit.display, with_tool_catalogs(kit).get(lang), lang)
+    check_collisions(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang, ink_extent)
     return components, texts
 
 
@@ -528,7 +533,10 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         texts_key,
         tool_key,
     )
+    from generator.layout.collide import check_collisions
+    from generator.layout.legibility import check_min_sizes
     from generator.layout.textfit import check_text_fit
+    from generator.render.fonts import ink_extent
 
     tool = tool_key()
     plans: list[FolderPlan] = []
@@ -586,6 +594,8 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
                         by_id[comp.id].title = comp.title
                     check_text_fit(composed, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
+                    check_min_sizes(composed, kit.style.min_size, kit.display, catalogs.get(lang), lang)
+                    check_collisions(composed, measure, kit.display, catalogs.get(lang), lang, ink_extent)
                     if CALIBRATION in by_id:
                         texts.used, mark = set(), len(heard)
                         by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)

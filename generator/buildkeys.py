@@ -80,8 +80,10 @@ def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int
         "kit": kit.meta.model_dump(mode="json"), "print": kit.print.model_dump(mode="json"),
         "game": kit.game.model_dump(mode="json"),
         "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
-        # the kit's fonts by content (absent without style.fonts, so those kits keep their keys)
-        **({"fonts": kit.fonts.key(), "style": kit.style.model_dump(mode="json")} if kit.fonts is not None else {}),
+        # how text is set (the min_size floors decide where a summary flows onto a second face) and the kit's
+        # fonts by content (absent without style.fonts)
+        "style": kit.style.model_dump(mode="json"),
+        **({"fonts": kit.fonts.key()} if kit.fonts is not None else {}),
         # the art files this part draws, by content (absent without art, so those kits keep their keys): a
         # changed image redraws only the components that use it
         **({"art": kit.art.key(None if part == "kit" else part)} if kit.art is not None else {}),

@@ -122,7 +122,11 @@ class Builders:
         return tuple(self.builders)
 
 
-def summary_sheet(make_face: Callable[[Context, float, float], Face]) -> Builder:
+FaceMaker = Callable[[Context, float, float], "Face | list[Face]"]
+"""(ctx, width, height) -> the face, or the faces of a summary that flows onto more than one."""
+
+
+def summary_sheet(make_face: FaceMaker) -> Builder:
     """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page, default 2,
     landscape unless the component says otherwise), one page per copy the component asks for."""
 
@@ -132,7 +136,7 @@ def summary_sheet(make_face: Callable[[Context, float, float], Face]) -> Builder
     return build
 
 
-def sheet_component(ctx: Context, cid: str, make_face: Callable[[Context, float, float], Face], *,
+def sheet_component(ctx: Context, cid: str, make_face: FaceMaker, *,
                     count: int | None = None, landscape: bool = True, per_page: int = 2) -> Component:
     """A component of identical large faces (rules summaries, player boards): the face is sized to a slot of
     the page (component per_page / landscape override the defaults given here) and repeated `count` times
@@ -141,8 +145,11 @@ def sheet_component(ctx: Context, cid: str, make_face: Callable[[Context, float,
     n_page = comp.per_page or per_page
     land = landscape if comp.landscape is None else comp.landscape
     w, h = sheet_slot(ctx.paper, n_page, land, ctx.print)
-    face = make_face(ctx, w, h)
+    made = make_face(ctx, w, h)
+    parts = [made] if isinstance(made, Face) else list(made)
     title = ctx.texts(comp.title)
-    faces = [face] * (count if count is not None else n_page * comp.copies)
+    wanted = count if count is not None else n_page * comp.copies
+    # a face that flowed onto several prints all its parts for each copy (rather than the same part twice)
+    faces = parts * max(1, wanted // len(parts)) if len(parts) > 1 else parts * wanted
     return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=n_page, landscape=land,
                                                bookmark=title))

@@ -76,20 +76,31 @@ class Grid:
         """Bottom-left trim corner on the page of the card at (row, col), row 0 at the top."""
         return self.x0 + col * self.pitch_x, self.y0 + (self.rows - 1 - row) * self.pitch_y
 
-    def art_box(self) -> Box:
-        """(x0, y0, x1, y1) of everything the cards print, bleed included."""
-        x1 = self.x0 + (self.cols - 1) * self.pitch_x + self.card_w
-        y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
-        return self.x0 - self.bleed, self.y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+    def _used(self, count: int | None) -> tuple[int, int]:
+        """Columns and rows (from the top) the first `count` cards of a page fill (all when None)."""
+        if count is None or count >= self.per_page:
+            return self.cols, self.rows
+        return min(count, self.cols), -(-count // self.cols)
 
-    def cuts(self) -> tuple[list[float], list[float]]:
-        """x of every vertical cut and y of every horizontal cut (shared cuts once)."""
+    def art_box(self, count: int | None = None) -> Box:
+        """(x0, y0, x1, y1) of everything the cards print, bleed included: all cells, or the cells the first
+        `count` cards fill (rows from the top)."""
+        cols, rows = self._used(count)
+        x1 = self.x0 + (cols - 1) * self.pitch_x + self.card_w
+        y0 = self.y0 + (self.rows - rows) * self.pitch_y
+        y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
+        return self.x0 - self.bleed, y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+
+    def cuts(self, count: int | None = None) -> tuple[list[float], list[float]]:
+        """x of every vertical cut and y of every horizontal cut (shared cuts once), of all cells or of the
+        cells the first `count` cards fill."""
+        cols, rows = self._used(count)
         xs: set[float] = set()
         ys: set[float] = set()
-        for c in range(self.cols):
+        for c in range(cols):
             x = self.x0 + c * self.pitch_x
             xs.update((round(x, 6), round(x + self.card_w, 6)))
-        for r in range(self.rows):
+        for r in range(self.rows - rows, self.rows):
             y = self.y0 + r * self.pitch_y
             ys.update((round(y, 6), round(y + self.card_h, 6)))
         return sorted(xs), sorted(ys)
@@ -206,8 +217,8 @@ def _place(face: Face, x: float, y: float, grid: Grid) -> Place:
     nb = -b or 0.0  # no '-0.00' in dumps
     clip = (nb, nb, face.width + 2 * b, face.height + 2 * b)
     if grid.rotated:
-        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90)
-    return Place(x, y, face.ops, clip=clip)
+        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name)
+    return Place(x, y, face.ops, clip=clip, name=face.name)
 
 
 def impose_cards(component: str, fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
@@ -237,7 +248,7 @@ def _shop_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
         sides = [("front", front)] + ([("back", backs[i])] if backs is not None else [])
         for side, face in sides:
             w, h = face.width + 2 * b, face.height + 2 * b
-            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b))],
+            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b), name=face.name)],
                               trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, w, h),
                               label=f"{component} {side} {i + 1}", face=face.name))
     return pages
@@ -247,25 +258,26 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
                 settings: PrintSpec, paper: str) -> list[Page]:
     grid = card_grid(paper, fronts[0].width, fronts[0].height, settings)
     page_w, page_h, margin = grid.page_w, grid.page_h, settings.margin
-    art = grid.art_box()
     printable: Box = (margin, margin, page_w - margin, page_h - margin)
-    ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
-    limits = list(printable)
-    if ruler_box is not None:  # keep marks clear of the ruler
-        idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
-        limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
-    xs, ys = grid.cuts()
-    marks: list[Op] = []
-    if settings.crop_marks:
-        marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
-    if settings.cut_lines:
-        marks += cut_lines(xs, ys, art)
     mirror_x = _mirrors_x(settings, grid.landscape)
     off_x, off_y = settings.back_offset.x, settings.back_offset.y
     pages: list[Page] = []
     n = grid.per_page
     for start in range(0, len(fronts), n):
         sheet = start // n + 1
+        # marks and the ruler go around the cards this page holds (a short last page has empty rows)
+        art = grid.art_box(len(fronts[start:start + n]))
+        ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
+        limits = list(printable)
+        if ruler_box is not None:  # keep marks clear of the ruler
+            idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
+            limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
+        xs, ys = grid.cuts(len(fronts[start:start + n]))
+        marks: list[Op] = []
+        if settings.crop_marks:
+            marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
+        if settings.cut_lines:
+            marks += cut_lines(xs, ys, art)
         front_ops: list[Op] = []
         back_ops: list[Op] = []
         for k, front in enumerate(fronts[start:start + n]):
@@ -333,7 +345,7 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
             slot_x = area[0] + c * (sw + SHEET_GAP)
             slot_y = area[3] - (r + 1) * sh - r * SHEET_GAP
             fx, fy = slot_x + (sw - face.width) / 2, slot_y + (sh - face.height) / 2
-            ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height)))
+            ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height), name=face.name))
             if settings.crop_marks:
                 limits = (slot_x - (half_gap if c else SHEET_MARK_ROOM), slot_y - (half_gap if r < rows - 1 else SHEET_MARK_ROOM),
                           slot_x + sw + (half_gap if c < cols - 1 else SHEET_MARK_ROOM),
@@ -348,10 +360,17 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
     return pages
 
 
+SCALE_LABEL_SIZE: Final = 6.0
+"""Size of the calibration scale's numbers (the legible floor for fine print)."""
+
+
 def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
-    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each tick is labelled with the back offset that
-    a front line seen there means (minus its position, see module docstring)."""
+    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each mm tick is labelled with the back offset that
+    a front line seen there means (minus its position, see module docstring). Labels alternate sides, 2 mm
+    apart on each, and start 1 mm past the longest tick (the 0 tick included)."""
     ops: list[Op] = []
+    size = SCALE_LABEL_SIZE
+    reach = mm(3.0) + mm(1.0)
     for i in range(-10, 11):
         t = mm(i * 0.5)
         length = mm(3.0) if i == 0 else mm(2.0) if i % 2 == 0 else mm(1.2)
@@ -364,14 +383,14 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
             label = f"{value:+d}" if value else "0"
             side = 1 if (i // 2) % 2 == 0 else -1
             if vertical:
-                ops.append(Text(cx + side * mm(3.6), cy + t - 1.5, label, 4.5, fill="cut",
+                ops.append(Text(cx + side * reach, cy + t - size * 0.36, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end"))
             else:
                 # turned 90 degrees so neighbouring labels 1 mm apart do not collide
-                ops.append(Text(cx + t + 1.6, cy + side * mm(2.6), label, 4.5, fill="cut",
+                ops.append(Text(cx + t + size * 0.36, cy + side * reach, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end", rotate=90))
     if vertical:
-        ops.append(Text(cx, cy + mm(7), caption, 8, font="bold", fill="cut", anchor="middle"))
+        ops.append(Text(cx, cy + mm(10), caption, 8, font="bold", fill="cut", anchor="middle"))
     else:
         ops.append(Text(cx - mm(8), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
     return ops

@@ -35,7 +35,7 @@ def ruler(x: float, y: float, *, vertical: bool = False, label: str = "50 mm") -
         tick = mm(2.0) if i % 10 == 0 else mm(1.5) if i % 5 == 0 else mm(1.0)
         tx = mm(i)
         ops.append(Line(tx, _RULER_BAR, tx, _RULER_BAR + tick, stroke="cut", width=0.2))
-    ops.append(Text(RULER_LENGTH + mm(1.5), mm(0.2), label, _RULER_LABEL_SIZE, fill="cut"))
+    ops.append(Text(RULER_LENGTH + mm(1.5), mm(0.2), label, _RULER_LABEL_SIZE, fill="cut", role="fine"))
     if vertical:
         return [Place(x + RULER_THICKNESS, y, tuple(ops), rotate=90)]
     return [Place(x, y, tuple(ops))]

@@ -15,6 +15,7 @@ from generator.spec.assets import Asset, Fit
 
 Anchor = Literal["start", "middle", "end"]
 FontKey = Literal["regular", "bold"]
+Role = Literal["body", "fine", "heading", "number"]
 
 INKS = {
     "cut": "#000000",        # crop marks and cut lines
@@ -99,6 +100,8 @@ class Text:
     anchor: Anchor = "start"
     text_id: str = ""
     rotate: float = 0.0
+    role: Role = "body"
+    """Which `style.min_size` floor the size is held to: body, fine (footers, captions), heading, number."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +117,10 @@ class Place:
     scale: float = 1.0
     window: bool = False
     """The clip is a window onto part of a larger face (a tiled strip), not its trim: strings may cross it."""
+    name: str = ""
+    """The name of the face this place draws (imposition sets it), for messages about that face."""
+    backdrop: bool = False
+    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across them."""
 
 
 @dataclass(frozen=True)

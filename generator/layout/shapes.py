@@ -102,6 +102,21 @@ def symbol(kind: str, cx: float, cy: float, r: float, *, fill: str | None, strok
     raise ValueError(f"unknown symbol {kind!r}; expected one of {', '.join(SYMBOLS)}")
 
 
+_INNER = {  # (dx, dy, radius) of the largest circle inside each symbol, as fractions of r (from the drawings above)
+    "circle": (0.0, 0.0, 0.92), "round": (0.0, 0.0, 0.92), "square": (0.0, 0.0, 0.8), "hexagon": (0.0, 0.0, 0.84),
+    "triangle": (0.0, -0.12, 0.52), "diamond": (0.0, 0.0, 0.58), "star": (0.0, -0.05, 0.38), "sun": (0.0, 0.0, 0.45),
+    "moon": (-0.55, 0.0, 0.35), "heart": (0.0, 0.05, 0.45), "drop": (0.0, -0.35, 0.55), "leaf": (0.0, 0.0, 0.4),
+    "club": (0.0, 0.1, 0.36), "cross": (0.0, 0.0, 0.3),
+}
+
+
+def inner_circle(kind: str, cx: float, cy: float, r: float) -> tuple[float, float, float]:
+    """Centre and radius of a circle that lies inside symbol `kind` drawn at (cx, cy) with size r: where a mark
+    drawn on the symbol (a cross, a digit) stays inside its outline."""
+    dx, dy, k = _INNER[kind]
+    return cx + dx * r, cy + dy * r, k * r
+
+
 def lighten(hex_colour: str, amount: float) -> str:
     """Mix a "#rrggbb" colour with white (amount 0 = unchanged, 1 = white)."""
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))

@@ -1,58 +1,134 @@
 """The rules summary every kit prints: a title band, sections of localized rule text set at the largest
-size at which everything fits, and the kit's version. Games add their own pictures between sections."""
+size at which everything fits, and the kit's version. Games add their own pictures between sections.
+
+The body never shrinks below the kit's body floor (`style.min_size.body`): a summary that does not fit one face
+at the floor flows onto further faces, cut before a section heading (a section is never split), each face
+with the title band and a '1/2' count beside the footer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from generator.errors import LayoutError
 from generator.layout.compose import Context
-from generator.layout.ops import Face, Op, Rect, Text
+from generator.layout.geometry import drawn
+from generator.layout.ops import Face, Op, Place, Rect, Text
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.units import mm
 
 Body = Callable[[Context, float, float, float, float], tuple[list[Op], float]]
 """(ctx, x, top, width, size) -> (ops, y below the last line)."""
 
+HEADING_GAP = 1.45
+"""Distance from a heading's baseline to its paragraph's top, as a fraction of the heading size."""
+
+
+def heading_size(ctx: Context, size: float) -> float:
+    """A section heading's size for body `size`: 12 % larger, never under the heading floor."""
+    return max(size * 1.12, ctx.kit.style.min_size.heading)
+
 
 def section(ctx: Context, head_id: str, body_id: str, x: float, y: float, width: float, size: float,
             colour: str, *, gap: float = 0.6) -> tuple[list[Op], float]:
     """A bold heading and its wrapped paragraph; returns the ops and the y under them."""
-    hs = size * 1.12
-    ops: list[Op] = [Text(x, y - hs, ctx.texts(head_id), hs, font="bold", fill=colour, text_id=head_id)]
-    y -= hs * 1.45
+    hs = heading_size(ctx, size)
+    ops: list[Op] = [Text(x, y - hs, ctx.texts(head_id), hs, font="bold", fill=colour, text_id=head_id, role="heading")]
+    y -= hs * HEADING_GAP
     fitted = fit_block(ctx.texts(body_id), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
                        where=f"{body_id} ({ctx.lang})")
     ops += block_ops(fitted, x, y, text_id=body_id)
     return ops, y - fitted.height - size * gap
 
 
-def summary_face(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
-                 size: float = mm(3.6), min_size: float = 5.5, bottom: float = mm(9), logo: Op | None = None) -> Face:
-    """The whole summary face: the body is drawn at the largest size (in 0.25 pt steps) that ends above
-    `bottom`; below `min_size` the texts are too long for the component, a LayoutError naming the locale.
-    A `logo` (the kit's art.logo op) takes the title's place in the band."""
+def _frame(ctx: Context, w: float, h: float, band: str, pad: float, logo: Op | None) -> tuple[list[Op], float]:
+    """The white face, the title band (title, subtitle; a `logo`, the kit's art.logo op, takes the title's
+    place); returns the ops and the body's top."""
     t = ctx.texts
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
     ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"rules title ({ctx.lang})")
     ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=band, stroke=None))
     ops.append(logo if logo is not None else
-               Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title))
+               Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title,
+                    role="heading"))
     if t.has("rules.subtitle"):
         sub = t("rules.subtitle")
-        ss = fit_line(sub, "regular", w * 0.4, ctx.measure, size=mm(3), min_size=5, where=f"rules.subtitle ({ctx.lang})")
-        ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle"))
-    top = h - pad - ts * 1.4 - mm(4.5)
+        room = w - 2 * pad - ctx.measure(title, "bold", ts) - mm(6)  # what the title leaves of the band
+        ss = fit_line(sub, "regular", room, ctx.measure, size=mm(3), min_size=ctx.kit.style.min_size.fine,
+                      where=f"rules.subtitle ({ctx.lang})")
+        ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle",
+                        role="fine"))
+    return ops, h - pad - ts * 1.4 - mm(4.5)
+
+
+def _footer(ctx: Context, w: float, pad: float, part: int, parts: int) -> Text:
+    # the footer names the game as the reader knows it (the localized title), not the kit's internal id
+    label = f"{ctx.texts(ctx.kit.meta.title)} v{ctx.kit.meta.version}" + (f" · {part}/{parts}" if parts > 1 else "")
+    return Text(w - pad, mm(3.5), label, mm(2.2), fill="muted", anchor="end", text_id=ctx.kit.meta.title, role="fine")
+
+
+def _union(op: Op, ctx: Context) -> tuple[float, float, float, float]:
+    boxes = [d.box for d in drawn([op], ctx.measure)] or [(0.0, 0.0, 0.0, 0.0)]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _cuts(ops: Sequence[Op], ctx: Context) -> list[float]:
+    """Where the body may be cut: the top of each section heading (nothing straddles it), highest first."""
+    items = drawn(ops, ctx.measure)
+    tops = [d.box[3] for d in items if isinstance(d.op, Text) and d.op.role == "heading"]
+    return sorted((c for c in tops if not any(d.box[1] < c - 0.01 and d.box[3] > c + 0.01 for d in items)), reverse=True)
+
+
+def summary_faces(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
+                  size: float = mm(3.6), bottom: float = mm(9), logo: Op | None = None) -> list[Face]:
+    """The summary as one face, the body at the largest size (in 0.25 pt steps) that ends above `bottom`; when
+    even the body floor does not fit, the body at the floor flows onto as many faces as it needs."""
+    floor = ctx.kit.style.min_size.body
+    frame, top = _frame(ctx, w, h, band, pad, logo)
     s = size
     while True:
-        drawn, y = body(ctx, pad, top, w - 2 * pad, s)
+        drawn_ops, y = body(ctx, pad, top, w - 2 * pad, s)
         if y >= bottom:
+            return [Face("rules", w, h, tuple(frame + drawn_ops + [_footer(ctx, w, pad, 1, 1)]), 0.0)]
+        if s - 0.25 < floor:
             break
-        if s - 0.25 < min_size:
-            raise LayoutError(f"rules summary ({ctx.lang}) runs off the page even at {min_size} pt; "
-                              f"shorten the texts or give the component more room (per_page, landscape)")
         s -= 0.25
-    ops += drawn
-    ops.append(Text(w - pad, mm(3.5), f"{ctx.kit.meta.id} v{ctx.kit.meta.version}", mm(2.2), fill="muted", anchor="end"))
-    return Face("rules", w, h, tuple(ops), 0.0)
+    # flow: cut before the lowest heading whose section still ends above `bottom`, move the rest up, repeat
+    drawn_ops, _ = body(ctx, pad, top, w - 2 * pad, floor)
+    boxes = [_union(op, ctx) for op in drawn_ops]
+    heads = _cuts(drawn_ops, ctx)
+    pieces: list[list[Op]] = []
+    rest = list(zip(drawn_ops, boxes))
+    shift = 0.0  # how far up the ops of the current face are moved
+    while rest:
+        if min(b[1] for _, b in rest) + shift >= bottom:
+            cut = None
+        else:
+            fitting = [c for c in heads if c + shift < top - 1
+                       and all(b[1] + shift >= bottom for _, b in rest if b[3] > c)
+                       and any(b[3] <= c for _, b in rest)]
+            if not fitting:
+                below = [(b[3], op.text_id) for op, b in rest if isinstance(op, Text) and op.role == "heading"]
+                name = max(below)[1] if below else "(the first section)"
+                raise LayoutError(f"rules summary ({ctx.lang}): section {name} does not fit one face even at the body "
+                                  f"floor {floor:g} pt (style.min_size.body); shorten it or give the component more room")
+            cut = min(fitting)
+        here = [op for op, b in rest if cut is None or b[3] > cut]
+        pieces.append(here if not shift else [Place(0, shift, tuple(here))])
+        if cut is None:
+            break
+        rest = [(op, b) for op, b in rest if b[3] <= cut]
+        shift = top - cut
+    faces = []
+    for i, piece in enumerate(pieces, 1):
+        faces.append(Face(f"rules-{i}", w, h, tuple(frame + piece + [_footer(ctx, w, pad, i, len(pieces))]), 0.0))
+    return faces
+
+
+def summary_face(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
+                 size: float = mm(3.6), bottom: float = mm(9), logo: Op | None = None) -> Face:
+    """The summary when it fits one face at or above the body floor (else a LayoutError: use summary_faces)."""
+    faces = summary_faces(ctx, w, h, body, band=band, pad=pad, size=size, bottom=bottom, logo=logo)
+    if len(faces) > 1:
+        raise LayoutError(f"rules summary ({ctx.lang}) needs {len(faces)} faces at the body floor")
+    return faces[0]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.errors import LayoutError
-from generator.layout.ops import Anchor, FontKey, Text
+from generator.layout.ops import Anchor, FontKey, Op, Rect, Role, Text
 
 Measure = Callable[[str, str, float], float]
 """(text, font key, size) -> width in points."""
@@ -49,20 +49,49 @@ def _tokens(text: str) -> list[str]:
     return glued
 
 
+WIDOW_CJK = 4
+"""Fewest characters a Japanese paragraph's last line may hold (a lone 「ん。」 is a widow)."""
+WIDOW_WORDS = 2
+"""Fewest words a Latin paragraph's last line may hold."""
+
+
+def _short_last(tokens: list[str]) -> bool:
+    text = "".join(tokens).strip()
+    if any(_is_cjk(ch) for ch in text):
+        return len(text) < WIDOW_CJK
+    return len(text.split()) < WIDOW_WORDS
+
+
+def _no_widow(lines: list[list[str]], font: str, size: float, width: float, measure: Measure) -> None:
+    """Widow control: while a paragraph's last line is too short, move the previous line's last token down,
+    as long as the last line still fits and the previous one keeps two tokens."""
+    if len(lines) < 2:
+        return
+    last, prev = lines[-1], lines[-2]
+    while _short_last(last) and len(prev) > 2:
+        trial = [prev[-1]] + last
+        if measure("".join(trial).strip(), font, size) > width:
+            return
+        if not prev[-1].endswith(" ") and not any(_is_cjk(ch) for ch in prev[-1]):
+            return
+        last.insert(0, prev.pop())
+
+
 def wrap(text: str, font: str, size: float, width: float, measure: Measure) -> list[str]:
-    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku); explicit
-    newlines are kept."""
+    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku), then widow control
+    (a paragraph does not end on one word or on fewer than 4 Japanese characters when the line above can give
+    some); explicit newlines are kept."""
     lines: list[str] = []
     for para in text.split("\n"):
-        cur = ""
+        rows: list[list[str]] = [[]]
         for tok in _tokens(para):
-            trial = cur + tok
-            if cur and measure(trial.rstrip(), font, size) > width:
-                lines.append(cur.rstrip())
-                cur = tok.lstrip()
+            trial = "".join(rows[-1]) + tok
+            if rows[-1] and measure(trial.rstrip(), font, size) > width:
+                rows.append([tok.lstrip()])
             else:
-                cur = trial
-        lines.append(cur.rstrip())
+                rows[-1].append(tok)
+        _no_widow(rows, font, size, width, measure)
+        lines.extend("".join(r).rstrip() for r in rows)
     return lines
 
 
@@ -108,11 +137,63 @@ def fit_line(text: str, font: str, width: float, measure: Measure, *, size: floa
 
 
 def block_ops(fitted: Fitted, x: float, top: float, *, font: FontKey = "regular", fill: str = "ink",
-              anchor: Anchor = "start", text_id: str = "") -> list[Text]:
+              anchor: Anchor = "start", text_id: str = "", role: Role = "body") -> list[Text]:
     """Text ops for a fitted block whose first line's top sits at `top`."""
     ops: list[Text] = []
     y = top - fitted.size
     for line in fitted.lines:
-        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id))
+        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id, role=role))
         y -= fitted.leading
     return ops
+
+
+def number_ops(text: str, x: float, baseline: float, size: float, fill: str, measure: Measure, *,
+               rotate: float = 0.0, font: FontKey = "bold") -> list[Op]:
+    """A centred number; 6 and 9 underlined so they read the same upside down (a corner index turned 180
+    degrees gets its bar under the turned glyph). Every card number and corner index draws through this."""
+    ops: list[Op] = [Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate, role="number")]
+    if text in ("6", "9"):
+        uw = measure(text, font, size)
+        thick = size * 0.06
+        y = baseline - size * 0.09 - thick if not rotate else baseline + size * 0.09  # clear of the glyph's ink
+        ops.append(Rect(x - uw / 2, y, uw, thick, fill=fill, stroke=None))
+    return ops
+
+
+def circle_text(text: str, cx: float, cy: float, r: float, measure: Measure, *, size: float, stroke: float = 1.0,
+                room: float | None = None, font: FontKey = "bold", fill: str = "ink", ascent: float = 0.72) -> Text:
+    """A number centred in a circle of radius r, at `size` or smaller so that the corners of its box (advance
+    width x cap height) keep `room` points (default the larger of 1.5 pt and 0.22 r) inside the circle's
+    stroke: two-digit numbers no longer touch it."""
+    inner = r - stroke / 2 - (max(1.5, 0.22 * r) if room is None else room)
+    w = measure(text, font, size)
+    half_w, half_h = w / 2, size * ascent / 2
+    reach = (half_w ** 2 + half_h ** 2) ** 0.5
+    if reach > inner > 0:
+        size *= inner / reach
+    return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle", role="number")
+
+
+def vertical_label(text: str, cx: float, cy: float, size: float, length: float, measure: Measure, *,
+                   font: FontKey = "regular", fill: str = "ink", text_id: str = "", min_size: float = 4.0,
+                   where: str = "") -> list[Text]:
+    """A label running up a narrow column, centred on (cx, cy) within `length` points along it. Japanese is
+    set vertically (tategaki): each character upright, top to bottom, one em apart; a long-vowel mark is turned
+    to run down the column. Latin text is turned 90 degrees to read bottom to top, its glyphs centred on cx."""
+    if text and all(_is_cjk(ch) for ch in text):
+        s = min(size, length / len(text))
+        if s < min_size:
+            raise LayoutError(f"{where}: {text!r} needs {len(text) * min_size:.0f} pt of column at {min_size} pt; "
+                              f"the column has {length:.0f} pt")
+        ops: list[Text] = []
+        top = cy + s * len(text) / 2
+        for i, ch in enumerate(text):
+            centre = top - (i + 0.5) * s
+            if ch in "ー−～〜":  # a horizontal stroke becomes vertical in a vertical line
+                ops.append(Text(cx - s * 0.38, centre, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id,
+                                rotate=-90))
+            else:
+                ops.append(Text(cx, centre - s * 0.38, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id))
+        return ops
+    s = fit_line(text, font, length, measure, size=size, min_size=min_size, where=where)
+    return [Text(cx + s * 0.36, cy, text, s, font=font, fill=fill, anchor="middle", rotate=90, text_id=text_id)]

@@ -23,6 +23,7 @@ from generator.errors import Problem, SpecError
 from generator.resources import fonts_dir
 from generator.spec.base import Length, SpecModel
 from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
+from generator.spec.style import Legibility
 
 BUILTIN = "builtin"
 """The name that picks the vendored BIZ UDPGothic (fonts/) instead of a file."""
@@ -67,8 +68,8 @@ class FontsSpec(SpecModel):
                                                   "(default 10pt)")
 
 
-class StyleSpec(SpecModel):
-    """The kit's own look."""
+class StyleSpec(Legibility):
+    """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print at."""
 
     fonts: FontsSpec | None = Field(None, description=(
         "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "

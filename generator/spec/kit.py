@@ -122,7 +122,7 @@ class KitFile(SpecModel):
 
     kit: KitMeta
     print: PrintSpec = Field(default_factory=PrintSpec)
-    style: StyleSpec = Field(default_factory=StyleSpec, description="the kit's own look: fonts by role")
+    style: StyleSpec = Field(default_factory=StyleSpec, description="the kit's own look: fonts by role, and the `min_size` floors per text role")
     game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
     components: dict[str, ComponentSpec] = Field(description="printed components by id")
 

@@ -44,3 +44,5 @@ class PrintSpec(SpecModel):
         "raster art printed at fewer dots per inch than this is a warning (300 dpi: print-shop quality)"))
     art_dpi_min: int = Field(150, ge=1, le=2400, description=(
         "raster art printed at fewer dots per inch than this is an error (visibly blocky)"))
+    print_ids: bool = Field(False, description="print each card's small sorting id (e.g. 'BLA7-2', 'JK-1') at its "
+                            "bottom-left edge; off by default: a printed face carries no internal ids")

@@ -18,8 +18,8 @@ from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.summary import section, summary_faces
+from generator.layout.text import block_ops, circle_text, fit_block, fit_line
 from generator.units import mm, paper_size
 
 INK_DARK = "#26203a"
@@ -162,7 +162,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     top = base - ts * 0.5 - mm(3)
     avail = top - num_h - pad - foot_h
     rh = min(cw * 1.45, avail / (rows + 1.25))
-    d = min(cw * 0.8, rh * 0.8)
+    d = min(cw * 0.72, rh * 0.8)  # 0.28 cw between circles: room for a '<' with air on both sides
     grid_top = top - num_h
     sq = min(d * 1.02, mm(12))
     # column numbers
@@ -177,13 +177,16 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             cx = gx0 + (k + 0.5) * cw
             ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.6))
             if k < n - 1 and k + 1 != peaks[r]:
-                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.3), k + 1 < peaks[r], _ink_of(c.colour)))
+                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.25), k + 1 < peaks[r], _ink_of(c.colour)))
         if peaks[r] < n:  # the thick peak line after circle peaks[r], with a small summit on top
             px = gx0 + peaks[r] * cw
-            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92, fill=INK_DARK, stroke=None))
-            if r == 0 or peaks[r - 1] != peaks[r]:  # a small summit where the line starts
-                ops.append(Polygon(((px - mm(1.6), y + rh * 0.96), (px + mm(1.6), y + rh * 0.96),
-                                    (px, y + rh * 0.96 + mm(1.6))), fill=INK_DARK, stroke=None))
+            summit = r == 0 or peaks[r - 1] != peaks[r]  # a small summit where the line starts, inside its row
+            head = mm(1.6) if summit else 0.0
+            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92 - head, fill=INK_DARK, stroke=None))
+            if summit:
+                apex = y + rh * 0.96
+                ops.append(Polygon(((px - mm(1.6), apex - head), (px + mm(1.6), apex - head), (px, apex)),
+                                   fill=INK_DARK, stroke=None))
     ops.append(Rect(gx0, grid_top - rows * rh, n * cw, rows * rh, fill=None, stroke="ink", width=1.0))
     # a square score box under every column
     by = grid_top - rows * rh - mm(2) - sq
@@ -212,7 +215,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
             byy = grid_top - (k + 1) * pitch + (pitch - bs) / 2
             ops.append(Rect(bx, byy, bs, bs, fill="#ffffff", stroke="ink", width=1.0, radius=mm(0.8)))
-            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle"))
+            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle",
+                            role="fine"))
     # total area: columns - misses = total, at the bottom right
     fy = pad
     box_h = mm(9)
@@ -236,10 +240,11 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     rules = game.rules
     foot_ids = (f"sheet.footer.{rules.column_score}", f"sheet.footer.miss.{rules.miss_track_full}")
     foot = " ".join(t(i) for i in foot_ids)
-    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids))
+    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6),
+                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids), role="fine")
     if variant is not None:
-        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end"))
+        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 
@@ -497,8 +502,7 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
     for k, v in enumerate(values):
         cx = x + (k + 0.5) * cw
         ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.2))
-        size = d * 0.5
-        ops.append(Text(cx, cy - size * 0.36, str(v), size, font="bold", fill=INK_DARK, anchor="middle"))
+        ops.append(circle_text(str(v), cx, cy, d / 2, ctx.measure, size=d * 0.5, stroke=1.2, fill=INK_DARK))
     peak = fig["peak_after"]
     if peak < n:
         px = x + peak * cw
@@ -506,18 +510,22 @@ def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[
     return ops, top - cw - mm(3)
 
 
+EXAMPLE_CELL = mm(8)
+"""Side of a cell of the rules' worked column: its circles' two-digit numbers stay at the number floor."""
+
+
 def _example_column_ops(ctx: Context, x: float, top: float) -> tuple[list[Op], float, float]:
     """The scoring example: one column of circles and the square holding its second lowest value."""
     game = ctx.kit.game
     fig = _figures(ctx.extras)
     values = list(fig["example_column"])
-    cw = mm(7)
+    cw = EXAMPLE_CELL
     ops: list[Op] = []
     for r, (c, v) in enumerate(zip(game.colours, values)):
         cy = top - (r + 0.5) * cw
         ops.append(Rect(x, top - (r + 1) * cw, cw, cw, fill=lighten(c.colour, 0.82), stroke="ink", width=0.4))
         ops.append(Circle(x + cw / 2, cy, cw * 0.4, fill="#ffffff", stroke=_ink_of(c.colour), width=1))
-        ops.append(Text(x + cw / 2, cy - cw * 0.14, str(v), cw * 0.4, font="bold", anchor="middle"))
+        ops.append(circle_text(str(v), x + cw / 2, cy, cw * 0.4, ctx.measure, size=cw * 0.4, stroke=1.0))
     score = fig["example_score"]
     sy = top - len(values) * cw - mm(1) - cw
     ops.append(Rect(x, sy, cw, cw, fill="#ffffff", stroke="ink", width=1.4))
@@ -539,14 +547,15 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
         ops.append(Rect(fx, top - s, s, s, fill=None, stroke="ink", width=0.5))
         colours = {f.colour for f in faces}
         name = colour_name(ctx, faces[0].colour) if len(colours) == 1 else ctx.texts("dice.mixed")
-        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=4, where=f"colour name ({ctx.lang})")
-        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle"))
+        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=ctx.kit.style.min_size.fine,
+                      where=f"colour name ({ctx.lang})")
+        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle", role="fine"))
     return ops, top - s - mm(5)
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=INK_DARK, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
+    return summary_faces(ctx, w, h, _rules_body, band=INK_DARK, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:
@@ -562,7 +571,7 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     for head_id, body_id in sections:
         text_w = body_w
         if body_id.startswith("rules.score."):  # a worked column beside the text
-            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - mm(7), y - size * 1.12 * 1.45 + mm(1))
+            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - EXAMPLE_CELL, y - size * 1.12 * 1.45 + mm(1))
             ops += col_ops
             text_w = body_w - cw - mm(4)
         drawn, y = section(ctx, head_id, body_id, pad, y, text_w, size, INK_DARK)

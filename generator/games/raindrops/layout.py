@@ -14,7 +14,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
-from generator.layout.summary import section, summary_face
+from generator.layout.summary import heading_size, section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm
@@ -186,11 +186,14 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     n = len(token.condition)
     slot = (w - mm(4)) / n
     own_first = sorted(token.condition, key=lambda item: (item[0] != token.type, item[0]))
+    size, r, gap = mm(3.0), mm(2.6), mm(0.9)  # "2×" then its symbol, the pair centred in its slot, apart
     for i, (sym, need) in enumerate(own_first):
-        x = mm(2) + slot * i
-        ops.append(Text(x + slot * 0.3, mm(3.3), f"{need}×", mm(3.2), font="bold", anchor="middle"))
-        ops += art_or(ctx, "cloud_tokens", _CLOUD, x + slot * 0.68, mm(5), mm(3.2),
-                      art.cloud_symbol(sym, x + slot * 0.68, mm(5), mm(3.2)), values={"cloud": sym})
+        label = f"{need}×"
+        tw = ctx.measure(label, "bold", size)
+        start = mm(2) + slot * i + (slot - (tw + gap + 2 * r)) / 2
+        ops.append(Text(start, mm(3.3), label, size, font="bold", role="number"))
+        ops += art_or(ctx, "cloud_tokens", _CLOUD, start + tw + gap + r, mm(5), r,
+                      art.cloud_symbol(sym, start + tw + gap + r, mm(5), r), values={"cloud": sym})
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0)
 
@@ -290,7 +293,8 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
         ops += art_or(ctx, "memory_cards", _CLOUD, mm(13), cy + mm(1.4), mm(5.2),
                       art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2)), values={"cloud": card.cloud})
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
-    ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle"))
+    if ctx.print.print_ids:  # the card's sorting id only when the spec asks (print.print_ids)
+        ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle", role="fine"))
     ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
     return Face(f"memory-{card.id}", w, h, tuple(ops), 0.0)
 
@@ -302,11 +306,18 @@ def memory_back(ctx: Context, w: float, h: float) -> Face:
     if art_back is not None:
         return Face("memory-back", w, h, (art_back,), 0.0)
     ops: list[Op] = [Rect(0, 0, w, h, fill=SKY, stroke=None)]
-    for i in range(5):
-        for j in range(7):
-            x = w * (i + 0.5 + (0.5 if j % 2 else 0)) / 5.5
-            y = h * (j + 0.5) / 7
-            ops += symbol("drop", x, y, mm(3), fill="#4dabf7", stroke=None)
+    # the rain stays inside a frame 3 mm in from the trim, so neighbouring backs do not read as one field;
+    # rows of 5 and 4 drops alternate, centred, so the back looks the same turned 180 degrees
+    inset, r = mm(3), mm(3)
+    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#4dabf7", width=1, radius=mm(2.5)))
+    room_x0, room_y0 = inset + mm(1.5) + r, inset + mm(1.5) + r
+    room_w, room_h = w - 2 * room_x0, h - 2 * room_y0
+    for j in range(7):
+        y = room_y0 + room_h * j / 6
+        n = 4 if j % 2 else 5
+        for i in range(n):
+            x = room_x0 + room_w * (i + (0.5 if j % 2 else 0.0)) / 4
+            ops += symbol("drop", x, y, r, fill="#4dabf7", stroke=None)
     label = ctx.texts("cards.back")
     size = fit_line(label, "bold", w - mm(10), ctx.measure, size=mm(6), min_size=7, where=f"cards.back ({ctx.lang})")
     ops.append(Rect(mm(3), h / 2 - size * 0.9, w - mm(6), size * 1.8, fill=SKY, stroke="#ffffff", width=1, radius=mm(2)))
@@ -543,9 +554,9 @@ def house_rule_ids(game: Any) -> list[str]:
 
 def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) -> tuple[list[Op], float]:
     """The heading and one sentence per switch, each chosen by the spec's setting."""
-    hs = size * 1.12
+    hs = heading_size(ctx, size)
     ops: list[Op] = [Text(x, y - hs, ctx.texts("rules.house.title"), hs, font="bold", fill=SKY,
-                          text_id="rules.house.title")]
+                          text_id="rules.house.title", role="heading")]
     y -= hs * 1.45
     for tid in house_rule_ids(ctx.kit.game):
         fitted = fit_block("• " + ctx.texts(tid), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
@@ -555,9 +566,9 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
     return ops, y - size * 0.35
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
-    return summary_face(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
+    return summary_faces(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:

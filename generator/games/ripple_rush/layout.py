@@ -9,10 +9,10 @@ from generator.errors import LayoutError
 from generator.layout.art import FULL, RULES_LOGO, Slot, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
-from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
-from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.ops import Circle, Face, Line, Op, Page, Place, Polygon, Rect, Text
+from generator.layout.shapes import darken, inner_circle, lighten, symbol
+from generator.layout.summary import section, summary_faces
+from generator.layout.text import block_ops, circle_text, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm
 
 NAVY = "#1d2b4f"
@@ -92,13 +92,12 @@ def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: floa
         Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
         Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3))]
     icon = slot_art(ctx, cid, _ICON, w, h, values={"suit": suit.id}, colour=lighten(col, 0.82))
-    ops += [icon] if icon is not None else symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
+    ops.append(Place(0, 0, tuple([icon] if icon is not None else
+                                 symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)),
+                     backdrop=True))  # the number sits across it
     text = str(n)
     size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
-    ops.append(Text(w / 2, h / 2 - size * 0.36, text, size, font="bold", fill=_ink_of(col), anchor="middle"))
-    if n in (6, 9):  # tell 6 from 9 when the card is upside down
-        uw = ctx.measure(text, "bold", size)
-        ops.append(Rect(w / 2 - uw / 2, h / 2 - size * 0.36 - size * 0.12, uw, size * 0.05, fill=_ink_of(col), stroke=None))
+    ops += number_ops(text, w / 2, h / 2 - size * 0.36, size, _ink_of(col), ctx.measure)
     ops += _corner(ctx, suit, text, inset, w, h, cid)
     return Face(f"{suit.id}-{n}", w, h, tuple(ops), bleed)
 
@@ -107,11 +106,11 @@ def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float
     size = mm(6.2)
     x = inset + mm(2.2)
     top = h - inset - mm(1.5)
-    ops: list[Op] = [Text(x + size * 0.55, top - size * 0.85, text, size, font="bold", fill=_ink_of(suit.colour), anchor="middle")]
+    ops: list[Op] = number_ops(text, x + size * 0.55, top - size * 0.85, size, _ink_of(suit.colour), ctx.measure)
     ops += suit_icon(ctx, cid, suit, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, width=0.5)
-    # the same index upside down in the opposite corner
-    ops.append(Text(w - x - size * 0.55, h - (top - size * 0.85), text, size, font="bold", fill=_ink_of(suit.colour),
-                    anchor="middle", rotate=180))
+    # the same index upside down in the opposite corner (6 and 9 underlined like the centre number)
+    ops += number_ops(text, w - x - size * 0.55, h - (top - size * 0.85), size, _ink_of(suit.colour), ctx.measure,
+                      rotate=180)
     ops += suit_icon(ctx, cid, suit, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, width=0.5)
     return ops
 
@@ -125,8 +124,10 @@ def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_i
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
     inset = mm(3.5)
     ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3)))
+    # the outer ring keeps 2 mm of navy between it and the frame (it touched the frame at 0.44 w)
+    outer = min(w, h) / 2 - inset - 0.6 - 0.8 - mm(2)
     for i, r in enumerate((0.12, 0.2, 0.28, 0.36, 0.44)):
-        ops.append(Circle(w / 2, h / 2, w * r, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
+        ops.append(Circle(w / 2, h / 2, outer * r / 0.44, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
     label = ctx.texts(label_id)
     size = fit_line(label, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5.5), min_size=7, where=f"{label_id} ({ctx.lang})")
     ops.append(Rect(inset + mm(2), h / 2 - size * 0.9, w - 2 * inset - mm(4), size * 1.8, fill=NAVY, stroke=None))
@@ -189,17 +190,22 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
     ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row, cid)
     desc = ctx.texts("goal.row", row=row)
     box_w = w - 2 * inset - mm(6)
-    if ctx.measure(desc, "regular", mm(2.6)) <= box_w:  # one line when it fits at a readable size
-        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
-        ops.append(Text(w / 2, h * 0.25 - ds, desc, ds, anchor="middle", text_id="goal.row"))
-    else:
-        fitted = fit_block(desc, "regular", box_w, h * 0.12, ctx.measure, size=mm(3.4), min_size=6,
-                           where=f"goal.row ({ctx.lang})")
-        ops += block_ops(fitted, w / 2, h * 0.25, anchor="middle", text_id="goal.row")
     r = mm(5.5)
-    ops.append(Circle(w - inset - r - mm(1.5), inset + r + mm(1.5), r, fill=HIGHLIGHT, stroke="ink", width=1))
+    bx, by = w - inset - r - mm(1.5), inset + r + mm(1.5)
+    badge_top = by + r + 0.5 + mm(1)
+    top = h * 0.25
+    if ctx.measure(desc, "regular", mm(2.6)) <= box_w and top - mm(3.4) * 1.15 >= badge_top:
+        # one line above the badge when it fits at a readable size
+        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
+        ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
+    else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
+        left, right = inset + mm(2), bx - r - 0.5 - mm(2)
+        fitted = fit_block(desc, "regular", right - left, top - inset - mm(1), ctx.measure, size=mm(3.4),
+                           min_size=ctx.kit.style.min_size.body, where=f"goal.row ({ctx.lang})")
+        ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
+    ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"
-    ops.append(Text(w - inset - r - mm(1.5), inset + r + mm(1.5) - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
+    ops.append(Text(bx, by - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
     return Face(f"goal-{row}", w, h, tuple(ops), bleed)
 
 
@@ -219,12 +225,16 @@ def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float, ci
     """A row bonus: a number in a circle, or the suit's symbol with a cross (write any number there)."""
     if isinstance(bonus, int):
         return [Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
-                Text(cx, cy - r * 0.36, str(bonus), r * 1.05, font="bold", anchor="middle")]
+                circle_text(str(bonus), cx, cy, r, ctx.measure, size=r * 1.05, stroke=1.2)]
     s = _suit(ctx.kit.game, bonus)
-    ops = suit_icon(ctx, cid, s, cx, cy, r * 1.05, fill=s.colour, width=0.8)
-    k = r * 0.38
-    ops += [Line(cx - k, cy - k, cx + k, cy + k, stroke="#ffffff", width=r * 0.22),
-            Line(cx - k, cy + k, cx + k, cy - k, stroke="#ffffff", width=r * 0.22)]
+    outline = 0.8
+    ops = suit_icon(ctx, cid, s, cx, cy, r * 1.05, fill=s.colour, width=outline)
+    # the cross sits on the symbol's inner circle, its stroke ends clear of the outline (a triangle's is small)
+    ix, iy, ir = inner_circle(s.symbol, cx, cy, r * 1.05)
+    lw = min(r * 0.22, ir * 0.34)
+    k = (ir - outline / 2 - lw / 2 - 0.4) / 2 ** 0.5
+    ops += [Line(ix - k, iy - k, ix + k, iy + k, stroke="#ffffff", width=lw),
+            Line(ix - k, iy + k, ix + k, iy - k, stroke="#ffffff", width=lw)]
     return ops
 
 
@@ -249,7 +259,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     # grid geometry
     cols = len(game.suits)
     top = h - pad - ts - mm(4)
-    foot = mm(38)
+    foot = mm(41)
     header_h = mm(11)
     grid_h = top - header_h - foot
     rh = grid_h / game.rows
@@ -278,12 +288,15 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops.append(Line(ax, y0, ax, y1, width=1.4))
     ops.append(Polygon(((ax - mm(1.8), y1), (ax + mm(1.8), y1), (ax, y1 + mm(4))), fill="ink", stroke=None))
     asc = t("sheet.ascending")
-    ops.append(Text(ax + mm(3.6), (y0 + y1) / 2, asc, mm(2.6), fill="muted", anchor="middle", rotate=90, text_id="sheet.ascending"))
+    ops += vertical_label(asc, ax + mm(3.6) - mm(2.6) * 0.36, (y0 + y1) / 2, mm(2.6), y1 - y0, ctx.measure, fill="muted",
+                          text_id="sheet.ascending", where=f"sheet.ascending ({ctx.lang})")
     # run boxes under each column
     by = grid_top - game.rows * rh - mm(3) - mm(10)
     lbl = t("sheet.run")
-    ls = fit_line(lbl, "regular", label_w + bonus_w - mm(1), ctx.measure, size=mm(2.6), min_size=5, where=f"sheet.run ({ctx.lang})")
-    ops.append(Text(pad, by + mm(4), lbl, ls, text_id="sheet.run"))
+    # two lines beside the run boxes when one would shrink under the body floor
+    run = fit_block(lbl, "regular", label_w + bonus_w - mm(1), mm(10), ctx.measure, size=mm(2.6),
+                    min_size=ctx.kit.style.min_size.body, where=f"sheet.run ({ctx.lang})")
+    ops += block_ops(run, pad, by + mm(5) + run.height / 2, text_id="sheet.run")
     for c, s in enumerate(game.suits):
         ops.append(Rect(left + c * cw + mm(2), by, cw - mm(4), mm(10), fill="#ffffff", stroke=s.colour, width=1.6, radius=mm(1.5)))
     # goals and total
@@ -296,12 +309,15 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
         ops.append(Rect(x + lw + mm(2), gy, bw - lw - mm(2), mm(10), fill="#ffffff", stroke="ink", width=1.2 + i, radius=mm(1.5)))
         if extra:
-            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end"))
+            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end", role="fine"))
     foot_text = t("sheet.footer")
-    fitted = fit_block(foot_text, "regular", w - 2 * pad, mm(8), ctx.measure, size=mm(2.5), min_size=4.5, where=f"sheet.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, mm(10), fill="muted", text_id="sheet.footer")
+    # the footnote keeps to the fine-print floor: 10.5 mm of room, clear of the variant code at the right
+    code_w = ctx.measure(variant.code, "regular", mm(2.4)) + mm(3) if variant is not None else 0.0
+    fitted = fit_block(foot_text, "regular", w - 2 * pad - code_w, mm(10.5), ctx.measure, size=mm(2.5),
+                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, mm(13), fill="muted", text_id="sheet.footer", role="fine")
     if variant is not None:
-        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end"))
+        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 
@@ -324,9 +340,9 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 # ---------------------------------------------------------------- rules summary
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=NAVY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
+    return summary_faces(ctx, w, h, _rules_body, band=NAVY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -> tuple[list[Op], float]:
@@ -366,7 +382,7 @@ def _deck_table(ctx: Context, ops: list[Op], x: float, top: float, width: float)
 
 def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
     game = ctx.kit.game
-    r = mm(2.6)
+    r = mm(3.5)  # the numbers in the legend's circles stay at the number floor
     xx = x
     for b in game.bonuses:
         ops += bonus_ops(ctx, b, xx + r, top - r - mm(1), r)

@@ -14,8 +14,8 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_face
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.summary import section, summary_faces
+from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
 TABLE = "#0f4c5c"        # card back and headings: a deep teal, like a card table
@@ -76,12 +76,7 @@ def card_code(prefix: str, n: int, copy: int) -> str:
 
 def _number_ops(text: str, x: float, baseline: float, size: float, fill: str, ctx: Context, rotate: float = 0.0) -> list[Op]:
     """A centred number; 6 and 9 underlined so they read the same upside down."""
-    ops: list[Op] = [Text(x, baseline, text, size, font="bold", fill=fill, anchor="middle", rotate=rotate)]
-    if text in ("6", "9"):
-        uw = ctx.measure(text, "bold", size)
-        dy = -size * 0.1 if not rotate else size * 0.1 - size * 0.06
-        ops.append(Rect(x - uw / 2, baseline + dy - (0 if not rotate else 0), uw, size * 0.06, fill=fill, stroke=None))
-    return ops
+    return number_ops(text, x, baseline, size, fill, ctx.measure, rotate=rotate)
 
 
 INDEX_SIZE = mm(11.5)      # corner number: about 8 mm tall digits, readable in a holder at arm's length
@@ -117,13 +112,15 @@ def number_face(ctx: Context, colour: Any, code: str, n: int, copy: int, w: floa
         Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
         Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5))]
     icon = slot_art(ctx, "number_cards", _ICON, w, h, values={"colour": colour.id}, colour=lighten(col, 0.8))
-    ops += [icon] if icon is not None else symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)
+    ops.append(Place(0, 0, tuple([icon] if icon is not None else
+                                 symbol(colour.symbol, w / 2, h / 2, w * 0.3, fill=lighten(col, 0.8), stroke=None)),
+                     backdrop=True))  # the number sits across it
     text = str(n)
     size = fit_line(text, "bold", w * 0.5, ctx.measure, size=w * 0.42, min_size=20, where=f"number card {colour.id} {n}")
     ops += _number_ops(text, w / 2, h / 2 - size * 0.36, size, ink, ctx)
     ops += _corner_index(ctx, text, colour.symbol, col, ink, inset, w, h)
-    label = card_code(code, n, copy)
-    ops.append(Text(inset + mm(2), inset + mm(1.6), label, mm(2.1), fill="muted"))
+    if ctx.print.print_ids:  # a small sorting id only when the spec asks for it (print.print_ids)
+        ops.append(Text(inset + mm(2), inset + mm(1.6), card_code(code, n, copy), mm(2.2), fill="muted", role="fine"))
     return Face(f"{colour.id}-{n}-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -176,9 +173,12 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
     ns = fit_line(name, "bold", w - 2 * inset - mm(8), ctx.measure, size=mm(5), min_size=7, where=f"joker.name ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24, name, ns, font="bold", fill=JOKER_INK, anchor="middle", text_id="joker.name"))
     val = ctx.texts("joker.value")
-    vs = fit_line(val, "regular", w - 2 * inset - mm(22), ctx.measure, size=mm(2.6), min_size=5, where=f"joker.value ({ctx.lang})")
+    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use the width
+    vs = fit_line(val, "regular", w - 2 * inset - mm(8), ctx.measure, size=mm(2.6), min_size=ctx.kit.style.min_size.body,
+                  where=f"joker.value ({ctx.lang})")
     ops.append(Text(w / 2, h * 0.24 - mm(5), val, vs, anchor="middle", text_id="joker.value"))
-    ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.1), fill="muted"))
+    if ctx.print.print_ids:
+        ops.append(Text(inset + mm(2), inset + mm(1.6), f"JK-{copy}", mm(2.2), fill="muted", role="fine"))
     return Face(f"joker-{copy}", w, h, tuple(ops), bleed)
 
 
@@ -256,7 +256,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     foot_h = mm(17)
     top = h - pad - ts - mm(3)
     bottom = pad + foot_h
-    round_w = mm(9)
+    cell_pad = mm(1.5)  # room between a label and its cell's border
+    sum_l, tot_l = t("pad.sum"), t("pad.total")
+    round_w = max(mm(9), max(ctx.measure(lab, "bold", mm(3.2)) for lab in (sum_l, tot_l)) + 2 * cell_pad)
     check_w = mm(24)
     cw = (w - 2 * pad - round_w - check_w) / (2 * players)
     name_h, sub_h = mm(9), mm(6)
@@ -272,14 +274,14 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     y_sub = y_name - sub_h
     # header: round label, name boxes, check
     rl = t("pad.round")
-    rs = fit_line(rl, "bold", name_h + sub_h - mm(2), ctx.measure, size=mm(2.6), min_size=4, where=f"pad.round ({ctx.lang})")
     ops.append(Rect(x0, y_sub, round_w, name_h + sub_h, fill="#eef4f5", stroke="ink", width=0.6))
-    ops.append(Text(x0 + round_w / 2 + rs * 0.35, y_sub + (name_h + sub_h) / 2, rl, rs, font="bold", anchor="middle", rotate=90, text_id="pad.round"))
+    ops += vertical_label(rl, x0 + round_w / 2, y_sub + (name_h + sub_h) / 2, mm(2.6), name_h + sub_h - mm(2), ctx.measure,
+                          font="bold", text_id="pad.round", where=f"pad.round ({ctx.lang})")
     nl = t("pad.name")
     for p in range(players):
         x = xp[2 * p]
         ops.append(Rect(x, y_name, 2 * cw, name_h, fill="#ffffff", stroke="ink", width=1.0))
-        ops.append(Text(x + mm(1), y_name + name_h - mm(2.6), f"{nl} {p + 1}", mm(2.2), fill="muted", text_id="pad.name"))
+        ops.append(Text(x + mm(1), y_name + name_h - mm(2.6), f"{nl} {p + 1}", mm(2.2), fill="muted", text_id="pad.name", role="fine"))
         for s, (mark, tint) in enumerate((("+", PLUS_TINT), ("−", MINUS_TINT))):
             xx = x + s * cw
             ops.append(Rect(xx, y_sub, cw, sub_h, fill=tint, stroke="ink", width=0.6))
@@ -291,13 +293,12 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     ops.append(Rect(xc, y_sub, check_w, sub_h, fill="#eef4f5", stroke="ink", width=0.6))
     ops.append(Text(xc + check_w / 2, y_sub + sub_h * 0.28, "Σ+ = Σ−", sub_h * 0.55, font="bold", anchor="middle"))
     # the rows
-    sum_l, tot_l = t("pad.sum"), t("pad.total")
     for r in range(rows):
         y = y_sub - (r + 1) * rh
         last = r >= rounds
         label = str(r + 1) if not last else (sum_l if r == rounds else tot_l)
         lid = "" if not last else ("pad.sum" if r == rounds else "pad.total")
-        ls = fit_line(label, "bold" if last else "regular", round_w - mm(1), ctx.measure, size=min(rh * 0.45, mm(3.2)), min_size=3.5,
+        ls = fit_line(label, "bold" if last else "regular", round_w - 2 * cell_pad, ctx.measure, size=min(rh * 0.45, mm(3.2)), min_size=3.5,
                       where=f"{lid or 'round'} ({ctx.lang})")
         ops.append(Rect(x0, y, round_w, rh, fill="#eef4f5", stroke="ink", width=0.6))
         ops.append(Text(x0 + round_w / 2, y + rh / 2 - ls * 0.35, label, ls, font="bold" if last else "regular",
@@ -323,8 +324,9 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     ops.append(Line(x0, y_sub - rounds * rh, xc + check_w, y_sub - rounds * rh, stroke="ink", width=1.6))
     ops.append(Rect(x0, y_sub - rows * rh, xc + check_w - x0, rows * rh + sub_h + name_h, fill=None, stroke="ink", width=1.4))
     foot = t("pad.footer")
-    fitted = fit_block(foot, "regular", w - 2 * pad, foot_h - mm(4), ctx.measure, size=mm(2.6), min_size=4.5, where=f"pad.footer ({ctx.lang})")
-    ops += block_ops(fitted, pad, bottom - mm(3), fill="ink", text_id="pad.footer")
+    fitted = fit_block(foot, "regular", w - 2 * pad, foot_h - mm(4), ctx.measure, size=mm(2.6),
+                       min_size=ctx.kit.style.min_size.fine, where=f"pad.footer ({ctx.lang})")
+    ops += block_ops(fitted, pad, bottom - mm(3), fill="ink", text_id="pad.footer", role="fine")
     return Face("pad", w, h, tuple(ops), 0.0)
 
 
@@ -584,9 +586,9 @@ def _mini_card(ctx: Context, x: float, y: float, w: float, h: float, colour: Any
     return ops
 
 
-def rules_face(ctx: Context, w: float, h: float) -> Face:
+def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
-    return summary_face(ctx, w, h, _rules_body, band=TABLE, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
+    return summary_faces(ctx, w, h, _rules_body, band=TABLE, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 
 def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float) -> tuple[list[Op], float]:

@@ -59,9 +59,10 @@ def test_extracted_text_equals_catalog_strings(built, lang):
     kit = load_kit(KIT)
     cat = kit.catalogs[lang].messages
     folder = built("ripple_rush") / lang
-    sheet = "".join(page_texts(folder / "score_sheet-a4.pdf")).replace("\n", "")
+    # spaces ignored: a label may wrap ('Cadena más / larga' stays at the body floor, issue 26)
+    sheet = "".join(page_texts(folder / "score_sheet-a4.pdf")).replace("\n", "").replace(" ", "")
     for tid in ("kit.title", "sheet.name", "sheet.run", "sheet.goals", "sheet.total", "sheet.ascending"):
-        assert cat[tid] in sheet, tid
+        assert cat[tid].replace(" ", "") in sheet, tid
     rules = "".join(page_texts(folder / "rules-a4.pdf")).replace("\n", "").replace(" ", "")
     for tid in ("rules.setup.title", "rules.write.title", "rules.bonus.title", "rules.end.title"):
         assert cat[tid].replace(" ", "") in rules, tid

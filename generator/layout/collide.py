@@ -1,0 +1,277 @@
+"""The collision check: on every face, no string overlaps another string, or a shape it is not printed on.
+
+Each face's ops get their drawn geometry: a string's box from the font metrics as drawn (advance width, the ink
+extent of its glyphs), a shape's outline from its geometry (half the stroke on either side). A string may sit
+on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field); it
+must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
+collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
+outline it crosses. The text-fit check (textfit.py) judges how far a string runs past its rectangle and trim.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.errors import LocatedLayoutError
+from generator.layout.compose import Component
+from generator.layout.geometry import Drawn, drawn, point_in_polygon
+from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text
+from generator.layout.text import Measure
+from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
+from generator.spec.catalogs import Catalog
+
+TOLERANCE = 0.3
+"""Points two things may touch (anti-aliasing, rounding of glyph outlines)."""
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Collision:
+    """One string that meets another element of its face."""
+
+    component: str
+    face: str
+    page: int
+    text_id: str
+    text: str
+    other: str
+    """What it meets: "text 'goal.title' 'Goal'", 'a circle (#ffd23f) drawn over it', ..."""
+
+    def message(self, lang: str) -> str:
+        """One line for the error."""
+        return (f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): text {self.text_id or '(no id)'} "
+                f"{self.text[:50]!r} collides with {self.other}")
+
+
+def _apply(m: Matrix, p: Point) -> Point:
+    a, b, c, d, e, f = m
+    return a * p[0] + c * p[1] + e, b * p[0] + d * p[1] + f
+
+
+def _scale(m: Matrix) -> float:
+    return math.hypot(m[0], m[1])
+
+
+def _shrink(box: Box, by: float) -> Box:
+    return box[0] + by, box[1] + by, box[2] - by, box[3] - by
+
+
+def _boxes_meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _box_in(inner: Box, outer: Box) -> bool:
+    return inner[0] >= outer[0] and inner[1] >= outer[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def _seg_meets_box(p: Point, q: Point, box: Box) -> bool:
+    """Liang-Barsky: whether the segment p-q passes through the box."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    for pk, qk in ((-dx, p[0] - box[0]), (dx, box[2] - p[0]), (-dy, p[1] - box[1]), (dy, box[3] - p[1])):
+        if pk == 0:
+            if qk < 0:
+                return False
+            continue
+        t = qk / pk
+        if pk < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _poly_meets_box(points: Sequence[Point], box: Box, closed: bool = True) -> bool:
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    if closed and any(point_in_polygon(x, y, points) for x, y in corners):
+        return True
+    if any(box[0] <= x <= box[2] and box[1] <= y <= box[3] for x, y in points):
+        return True
+    n = len(points)
+    edges = range(n if closed else n - 1)
+    return any(_seg_meets_box(points[i], points[(i + 1) % n], box) for i in edges)
+
+
+def _hull(points: Sequence[Point]) -> list[Point]:
+    """The convex hull (a Bezier curve lies inside the hull of its control points)."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return list(pts)
+
+    def cross(o: Point, a: Point, b: Point) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[Point] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    upper: list[Point] = []
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+@dataclass(frozen=True)
+class _Shape:
+    kind: str
+    filled: bool
+    stroke: float
+    """stroke width (0 without a stroke)"""
+    colour: str
+    order: int
+    box: Box
+    circle: tuple[float, float, float] | None = None
+    points: tuple[Point, ...] = ()
+    closed: bool = True
+
+    def meets(self, b: Box) -> bool:
+        """Whether the box touches the shape (its stroke included)."""
+        half = self.stroke / 2
+        if not _boxes_meet(b, self.box):
+            return False
+        if self.kind == "rect":
+            return True
+        if self.circle is not None:
+            cx, cy, r = self.circle
+            nx, ny = min(max(cx, b[0]), b[2]), min(max(cy, b[1]), b[3])
+            return math.hypot(nx - cx, ny - cy) < r + half
+        grown = (b[0] - half, b[1] - half, b[2] + half, b[3] + half)
+        return _poly_meets_box(self.points, grown, self.closed)
+
+    def holds_point(self, x: float, y: float) -> bool:
+        if self.kind == "rect":
+            return self.box[0] <= x <= self.box[2] and self.box[1] <= y <= self.box[3]
+        if self.circle is not None:
+            return math.hypot(x - self.circle[0], y - self.circle[1]) <= self.circle[2]
+        return point_in_polygon(x, y, self.points)
+
+    def holds_box(self, b: Box) -> bool:
+        """Whether the box lies inside the shape's stroke (inside its fill when it has none)."""
+        half = self.stroke / 2
+        if self.kind == "rect":
+            return _box_in(b, _shrink(self.box, self.stroke))
+        corners = [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]
+        if self.circle is not None:
+            cx, cy, r = self.circle
+            return all(math.hypot(x - cx, y - cy) <= r - half for x, y in corners)
+        if not all(point_in_polygon(x, y, self.points) for x, y in corners):
+            return False
+        return not _poly_meets_box(self.points, _shrink(b, -half), True) or half == 0
+
+    def describe(self, over: bool) -> str:
+        what = {"rect": "a rectangle", "circle": "a circle", "poly": "a shape", "path": "a symbol", "line": "a line"}[self.kind]
+        return f"{what} ({self.colour}){' drawn over it' if over else ''}"
+
+
+def _shape(d: Drawn) -> _Shape | None:
+    op, m = d.op, d.matrix
+    if isinstance(op, Text):
+        return None
+    fill = getattr(op, "fill", None)
+    stroke_colour = getattr(op, "stroke", None)
+    width = (getattr(op, "width", 0.0) if stroke_colour else 0.0) * _scale(m)
+    colour = str(fill or stroke_colour or "")
+    if isinstance(op, Rect):
+        return _Shape("rect", fill is not None, width, colour, d.order, d.box)
+    if isinstance(op, Circle):
+        cx, cy = _apply(m, (op.cx, op.cy))
+        return _Shape("circle", fill is not None, width, colour, d.order, d.box, circle=(cx, cy, op.r * _scale(m)))
+    if isinstance(op, Line):
+        ends: tuple[Point, ...] = (_apply(m, (op.x1, op.y1)), _apply(m, (op.x2, op.y2)))
+        return _Shape("line", False, op.width * _scale(m), op.stroke, d.order, d.box, points=ends, closed=False)
+    if isinstance(op, Polygon):
+        corners: tuple[Point, ...] = tuple(_apply(m, p) for p in op.points)
+        return _Shape("poly", fill is not None and op.closed, width, colour, d.order, d.box, points=corners, closed=op.closed)
+    if isinstance(op, Path):
+        raw = [(float(c[i]), float(c[i + 1])) for c in op.commands for i in range(1, len(c) - 1, 2)]  # type: ignore[arg-type]
+        pts = tuple(_hull([_apply(m, p) for p in raw]))
+        return _Shape("path", fill is not None, width, colour, d.order, d.box, points=pts) if len(pts) >= 3 else None
+    return None
+
+
+def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None = None) -> list[tuple[Text, str]]:
+    """Every (string, what it meets) on one face (ops in the face's own coordinates)."""
+    items = drawn(ops, measure)
+    texts: list[tuple[Drawn, Box]] = []
+    shapes: list[_Shape] = []
+    for d in items:
+        if isinstance(d.op, Text):
+            if d.op.text.strip():
+                texts.append((d, _apply_box(d.matrix, text_box(d.op, measure, extent))))
+        elif not d.backdrop:
+            s = _shape(d)
+            if s is not None:
+                shapes.append(s)
+    out: list[tuple[Text, str]] = []
+    for i, (d, box) in enumerate(texts):
+        assert isinstance(d.op, Text)
+        core = _shrink(box, TOLERANCE)
+        if core[0] >= core[2] or core[1] >= core[3]:
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        # the last filled shape before the string that holds all of it hides whatever was drawn before it there
+        under = max((s.order for s in shapes if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)),
+                    default=-1)
+        for d2, box2 in texts[i + 1:]:
+            assert isinstance(d2.op, Text)
+            if _boxes_meet(core, _shrink(box2, TOLERANCE)):
+                out.append((d.op, f"text {d2.op.text_id or '(no id)'} {d2.op.text[:30]!r}"))
+        for s in shapes:
+            if s.order < under or not s.meets(core):
+                continue
+            over = s.order > d.order
+            if not over and s.filled and s.holds_point(cx, cy) and (s.stroke == 0 or s.kind == "rect" or s.holds_box(core)):
+                continue  # its background
+            if not s.filled and s.kind != "line" and s.holds_box(core):
+                continue  # inside an outline
+            out.append((d.op, s.describe(over)))
+    return out
+
+
+def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
+    for op in ops:
+        if isinstance(op, Place):
+            if op.clip is not None and not op.window:
+                out.append((op.name, op))
+            else:
+                _faces(op.ops, out)
+
+
+def collisions(components: Sequence[Component], measure: Measure, extent: Extent | None = None) -> list[Collision]:
+    """Every distinct collision on the faces of `components` (a face drawn many times is judged once)."""
+    seen: dict[tuple[str, str, str, str, str], Collision] = {}
+    judged: set[int] = set()
+    for comp in components:
+        for number, page in enumerate(comp.pages, 1):
+            faces: list[tuple[str, Place]] = []
+            _faces(page.ops, faces)
+            for name, place in faces:
+                if id(place.ops) in judged:
+                    continue
+                judged.add(id(place.ops))
+                for text, other in face_collisions(place.ops, measure, extent):
+                    key = (comp.id, name, text.text_id, text.text, other)
+                    seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))
+    return list(seen.values())
+
+
+def check_collisions(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
+                     lang: str, extent: Extent | None = None) -> None:
+    """Raise one LocatedLayoutError naming every collision (component, face, language, string id, the other
+    element), each located at its string's catalog line when it has one."""
+    problems = []
+    for c in collisions(components, measure, extent):
+        line = catalog.lines.get(c.text_id) if catalog is not None and c.text_id else None
+        source = f"{catalog.path}:{line}: {c.text_id}" if catalog is not None and line is not None else where
+        problems.append(f"{source}: {c.message(lang)}")
+    if problems:
+        raise LocatedLayoutError("\n".join(problems))
+

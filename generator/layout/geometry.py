@@ -1,0 +1,114 @@
+"""Where drawn ops land: every leaf op of a face (nested Places followed) with its transform and its bounding
+box, strokes included; text boxes from the font metrics as drawn (advance width, ASCENT/DESCENT of the size).
+Used by the collision check and by tests that measure the room between two drawn things."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text
+from generator.layout.text import Measure
+from generator.layout.textfit import _IDENTITY, Box, Matrix, _apply_box, _mul, _place_matrix, text_box
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """One leaf op as drawn: its transform, its box (x0, y0, x1, y1) in the outer coordinates and its order."""
+
+    op: Op
+    matrix: Matrix
+    box: Box
+    order: int
+    backdrop: bool = False
+    """Drawn inside a Place declared a backdrop (strings may sit across it)."""
+
+
+def _points_box(points: Sequence[tuple[float, float]], pad: float) -> Box:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def own_box(op: Op, measure: Measure) -> Box | None:
+    """The box of a leaf op in its own coordinates (half the stroke width included); None for a Place."""
+    if isinstance(op, Rect):
+        pad = op.width / 2 if op.stroke else 0.0
+        return op.x - pad, op.y - pad, op.x + op.w + pad, op.y + op.h + pad
+    if isinstance(op, Circle):
+        pad = op.width / 2 if op.stroke else 0.0
+        return op.cx - op.r - pad, op.cy - op.r - pad, op.cx + op.r + pad, op.cy + op.r + pad
+    if isinstance(op, Line):
+        return _points_box(((op.x1, op.y1), (op.x2, op.y2)), op.width / 2)
+    if isinstance(op, Polygon):
+        return _points_box(op.points, op.width / 2 if op.stroke else 0.0)
+    if isinstance(op, Path):
+        pts = [(float(c[i]), float(c[i + 1])) for c in op.commands for i in range(1, len(c) - 1, 2)]  # type: ignore[arg-type]
+        return _points_box(pts, op.width / 2 if op.stroke else 0.0) if pts else None
+    if isinstance(op, Text):
+        return text_box(op, measure)
+    return None
+
+
+def drawn(ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY) -> list[Drawn]:
+    """Every leaf op of `ops` in drawing order with its box in the coordinates of `ops` (Places followed)."""
+    out: list[Drawn] = []
+
+    def walk(items: Sequence[Op], m: Matrix, backdrop: bool) -> None:
+        for op in items:
+            if isinstance(op, Place):
+                walk(op.ops, _mul(m, _place_matrix(op)), backdrop or op.backdrop)
+                continue
+            box = own_box(op, measure)
+            if box is not None:
+                out.append(Drawn(op, m, _apply_box(m, box), len(out), backdrop))
+
+    walk(ops, matrix, False)
+    return out
+
+
+def gap(a: Box, b: Box) -> float:
+    """The room between two boxes: positive when apart (the larger of the x and y gaps), negative when they
+    overlap (minus the smaller overlap)."""
+    dx = max(b[0] - a[2], a[0] - b[2])
+    dy = max(b[1] - a[3], a[1] - b[3])
+    return max(dx, dy)
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when apart)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def inside_circle(box: Box, cx: float, cy: float, r: float) -> float:
+    """How far the farthest corner of `box` stays inside the circle (negative: a corner is outside)."""
+    far = max(math.hypot(x - cx, y - cy) for x in (box[0], box[2]) for y in (box[1], box[3]))
+    return r - far
+
+
+def point_in_polygon(x: float, y: float, points: Sequence[tuple[float, float]]) -> bool:
+    """Ray casting: whether (x, y) lies inside the polygon."""
+    inside = False
+    n = len(points)
+    for i in range(n):
+        x1, y1 = points[i]
+        x2, y2 = points[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def distance_to_polygon_edge(x: float, y: float, points: Sequence[tuple[float, float]]) -> float:
+    """The distance from (x, y) to the nearest edge of the polygon."""
+    best = math.inf
+    n = len(points)
+    for i in range(n):
+        x1, y1 = points[i]
+        x2, y2 = points[(i + 1) % n]
+        dx, dy = x2 - x1, y2 - y1
+        t = max(0.0, min(1.0, ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1.0)))
+        best = min(best, math.hypot(x - x1 - t * dx, y - y1 - t * dy))
+    return best

@@ -1,0 +1,35 @@
+"""The legibility part of a kit's `style:` section: the smallest size each role of text may be printed at.
+
+Kept apart from the rest of `style:` (fonts) so each part has one owner; kit.py puts them together."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from generator.spec.base import SpecModel
+
+ROLES = ("body", "fine", "heading", "number")
+"""Text roles a drawn string has (ops.Text.role): rules and card text, fine print (footers, footnotes, captions,
+name-line labels, sorting ids), headings and titles, and numbers a player must read at arm's length."""
+
+
+class MinSize(SpecModel):
+    """The floor, in points, below which no text of a role is printed: a composer may shrink a string to fit
+    its box down to the floor and no further; a string that needs less is an error naming it. A designer may
+    lower a floor (e.g. `style: {min_size: {fine: 5.5}}`) knowingly."""
+
+    body: float = Field(7.0, ge=3, le=30, description="rules and card text, labels on sheets (points; default 7)")
+    fine: float = Field(6.0, ge=3, le=30, description="fine print: footers, footnotes, captions, sorting ids (points; default 6)")
+    heading: float = Field(8.0, ge=3, le=30, description="headings and titles (points; default 8)")
+    number: float = Field(8.0, ge=3, le=30, description="numbers printed on cards, tiles and sheets (points; default 8)")
+
+    def floor(self, role: str) -> float:
+        """The floor of `role` (one of ROLES)."""
+        value: float = getattr(self, role)
+        return value
+
+
+class Legibility(SpecModel):
+    """`style.min_size`: the per-role size floors."""
+
+    min_size: MinSize = Field(default_factory=MinSize, description="smallest printed size per text role, in points")

@@ -1,0 +1,104 @@
+"""Issue 26 item 1: the collision check over each face's drawn ops (text boxes from the font metrics as drawn,
+shapes from their geometry), run by validate and build."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.build import load_kits, print_data, with_tool_catalogs
+from generator.errors import LayoutError
+from generator.games.ripple_rush import layout as rr
+from generator.i18n.texts import Texts
+from generator.layout.collide import check_collisions, collisions, face_collisions
+from generator.layout.compose import Component, Context, compose_kit, template_context
+from generator.layout.ops import Circle, Face, Page, Place, Polygon, Rect, Text
+from generator.layout.text import block_ops, fit_block
+from generator.render.fonts import ink_extent, text_width
+from generator.units import CARD_PRESETS, mm
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _ctx(kit_name: str, lang: str) -> Context:
+    (kit,) = load_kits([ROOT / "layouts" / kit_name])
+    extras = print_data(kit, kit.meta.seed)
+    texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=lambda _: None)
+    return Context(kit, lang, texts, text_width, kit.print.paper, kit.meta.seed, kit.print, extras)
+
+
+def _old_goal_face(ctx: Context, row: int) -> Face:
+    """The goal card as shipped before the fix: goal.row centred on the card, its block running under the badge."""
+    w, h = CARD_PRESETS["poker"]
+    face = rr.goal_face(ctx, row, w, h, 0.0)
+    inset = mm(3.5)
+    desc = ctx.texts("goal.row", row=row)
+    fitted = fit_block(desc, "regular", w - 2 * inset - mm(6), h * 0.12, ctx.measure, size=mm(3.4), min_size=6)
+    ops = [op for op in face.ops if not (isinstance(op, Text) and op.text_id == "goal.row")]
+    at = next(i for i, op in enumerate(ops) if isinstance(op, Circle) and op.fill == rr.HIGHLIGHT)
+    ops[at:at] = block_ops(fitted, w / 2, h * 0.25, anchor="middle", text_id="goal.row")
+    return Face(face.name, w, h, tuple(ops), 0.0)
+
+
+def test_the_spanish_goal_card_as_shipped_before_the_fix_fails_the_collision_check():
+    ctx = _ctx("ripple_rush", "es")
+    old = _old_goal_face(ctx, 1)
+    found = face_collisions(old.ops, text_width, ink_extent)
+    assert [(t.text_id, t.text, other) for t, other in found] == [
+        ("goal.row", "de la fila 1: +3 puntos.", "a circle (#ffd23f) drawn over it")]
+    page = Page(300, 300, [Place(0, 0, old.ops, clip=(0, 0, old.width, old.height), name=old.name)], label="goal_cards front 1")
+    with pytest.raises(LayoutError) as e:
+        check_collisions([Component("goal_cards", "Objetivos", [page])], text_width, "layouts/ripple_rush/kit.yaml",
+                         ctx.kit.catalogs["es"], "es", ink_extent)
+    line = ctx.kit.catalogs["es"].lines["goal.row"]
+    assert str(e.value) == (f"layouts/ripple_rush/locales/es.po:{line}: goal.row: goal_cards (es): face goal-1 (page 1): "
+                            "text goal.row 'de la fila 1: +3 puntos.' collides with a circle (#ffd23f) drawn over it")
+    # the shipped card keeps the text beside the badge
+    assert face_collisions(rr.goal_face(ctx, 1, *CARD_PRESETS["poker"], 0.0).ops, text_width, ink_extent) == []
+
+
+@pytest.mark.parametrize("kit", ["ripple_rush", "peak_dice", "raindrops", "rummy_cards"])
+def test_every_shipped_face_is_free_of_collisions_in_every_language(kit):
+    for lang in ("en", "ja", "es"):
+        found = collisions(compose_kit(_ctx(kit, lang)), text_width, ink_extent)
+        assert [c.message(lang) for c in found] == []
+
+
+def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_are_not():
+    fixed = lambda t, f, s: len(t) * s * 0.5  # noqa: E731
+    cell = Rect(0, 0, 60, 20, fill="#ffffff", stroke="ink", width=1)
+    inside = Text(5, 6, "ABCD", 10)  # 20 pt wide, ink 4.8..14 on a cell that holds it
+    assert face_collisions([cell, inside], fixed) == []
+    # past the edge of the filled cell it sits on: the text-fit check's finding ('runs past its box'), not this one's
+    assert face_collisions([cell, Text(45, 6, "ABCD", 10)], fixed) == []
+    outline = Rect(0, 0, 60, 20, fill=None, stroke="ink", width=1)
+    assert [o for _, o in face_collisions([outline, Text(45, 6, "ABCD", 10)], fixed)] == ["a rectangle (ink)"]
+    assert [o for _, o in face_collisions([inside, Text(20, 8, "XY", 10, text_id="b")], fixed)] == ["text b 'XY'"]
+    ring = Circle(30, 10, 9, fill=None, stroke="ink", width=1.2)
+    assert [o for _, o in face_collisions([ring, Text(30, 6, "ABCD", 10, anchor="middle")], fixed)] == ["a circle (ink)"]
+    assert face_collisions([ring, Text(30, 7, "A", 6, anchor="middle")], fixed) == []
+    tri = Polygon(((0, 0), (40, 0), (20, 30)), fill="#ff0000", stroke=None)
+    assert [o for _, o in face_collisions([Text(15, 10, "AB", 10), tri], fixed)] == ["a shape (#ff0000) drawn over it"]
+    # a declared backdrop (a faded symbol behind a card's number) may lie across a string
+    assert face_collisions([Place(0, 0, (tri,), backdrop=True), Text(15, 10, "AB", 10)], fixed) == []
+
+
+def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path):
+    # twice (and three times) as long now sets beside the badge in up to five lines at 7 pt or more, without a
+    # collision; four times cannot fit at the body floor and validate names the string
+    kit = tmp_path / "ripple_rush"
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
+    po = kit / "locales" / "en.po"
+    text = po.read_text(encoding="utf-8")
+    line = "msgstr \"Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, one='point', other='points') }}.\""
+    assert line in text
+    body = line[len('msgstr "'):-1]
+    po.write_text(text.replace(line, f'msgstr "{body} {body} {body} {body}"'), encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "generator", "validate", str(kit)], capture_output=True, text=True,
+                       cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "goal.row" in r.stderr and "Traceback" not in r.stderr
