@@ -382,13 +382,15 @@ SWITCH_TEXT = {  # (switch, setting, component): the sentence each language prin
 
 
 def _printed(kit, lang: str, component: str, tmp_path: Path) -> str:
-    """The component's first page rendered to PDF and read back with pdfplumber, whitespace removed."""
+    """The component's first page rendered to PDF and read back with pdfplumber, whitespace removed (rules: the
+    whole page, which holds both faces when the summary flows onto a second one at its size floor)."""
     pdf = tmp_path / f"{component}-{lang}.pdf"
     write_pdf(composed(kit, lang)[component].pages[:1], pdf, title=component, lang=lang)
-    with pdfplumber.open(pdf) as doc:  # the first face on the page (rules: left half; sheets: top half)
+    with pdfplumber.open(pdf) as doc:  # sheets: the first face on the page (top half); rules: each half in turn
         page = doc.pages[0]
-        box = (0, 0, page.width / 2, page.height) if page.width > page.height else (0, 0, page.width, page.height / 2)
-        return re.sub(r"\s+", "", page.crop(box).extract_text() or "")
+        w, h = page.width, page.height
+        boxes = [(0, 0, w / 2, h), (w / 2, 0, w, h)] if component == "rules" else [(0, 0, w, h / 2)]
+        return "".join(re.sub(r"\s+", "", page.crop(box).extract_text() or "") for box in boxes)
 
 
 @pytest.mark.parametrize("switch,setting,component", sorted(SWITCH_TEXT), ids=lambda v: str(v))
