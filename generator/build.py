@@ -14,18 +14,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import generator.games.registry as registry
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, RenderError, SpecError
-from generator.i18n.texts import Texts, missing_ids
-from generator.layout.compose import Component, Context, compose_kit, composer, template_context
-from generator.layout.imposition import calibration_pages
-from generator.layout.ops import Page
-from generator.layout.text import wrap
 from generator.resources import layouts_dir
-from generator.spec.catalogs import Catalog, read_catalog
-from generator.spec.kit import Kit, load_kit
+
+if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Component
+    from generator.layout.ops import Page
+    from generator.spec.catalogs import Catalog
+    from generator.spec.kit import Kit
 
 TOOL_CATALOGS = Path(__file__).resolve().parent / "i18n" / "locales"
 
@@ -40,6 +40,8 @@ def shipped_kits() -> list[Path]:
 
 def load_kits(paths: Sequence[Path]) -> list[Kit]:
     """Load every kit; problems of all kits are reported together."""
+    from generator.spec.kit import load_kit
+
     kits: list[Kit] = []
     problems: list[Problem] = []
     for p in paths:
@@ -55,11 +57,15 @@ def load_kits(paths: Sequence[Path]) -> list[Kit]:
 @lru_cache(maxsize=16)
 def _tool_catalog(lang: str, stamp: tuple[int, int]) -> Catalog:
     """pnpkit's own catalog of a language, read once per version of the file (`stamp`: size, mtime)."""
+    from generator.spec.catalogs import read_catalog
+
     return read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
 
 
 def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
     """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
+    from generator.spec.catalogs import Catalog
+
     out = {}
     for lang, cat in kit.catalogs.items():
         try:
@@ -80,6 +86,8 @@ def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
 
 def check_kit(kit: Kit) -> list[Problem]:
     """Static legality: the game's own checks, known components, catalogs that parse as templates."""
+    from generator.layout.compose import composer
+
     problems: list[Problem] = []
     for key, message in registry.get(kit.game_id).legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
@@ -112,6 +120,8 @@ def check_kits(kits: Sequence[Kit]) -> None:
 
 def translation_warnings(kit: Kit) -> list[str]:
     """One line per language whose catalog lacks English ids (they fall back to English)."""
+    from generator.i18n.texts import missing_ids
+
     return [f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
             for lang, ids in missing_ids(kit.catalogs).items() if ids]
 
@@ -158,11 +168,16 @@ class BuildResult:
     """Component PDFs (and calibration sheets) composed and drawn by this build."""
     skipped: int = 0
     """Component PDFs kept from the last build because their content key is unchanged."""
+    outputs: list[Path] = field(default_factory=list)
+    """Every file of the build in OUT, written or kept (parts, previews, kit PDFs, build records)."""
 
 
 def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
                 warn: Callable[[str], None], texts: Texts | None = None) -> tuple[list[Component], Texts]:
     """All components of one kit in one language (with `texts` when the caller made them)."""
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context, compose_kit, template_context
+
     if texts is None:
         texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
@@ -180,6 +195,8 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
 
 def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]) -> list[Page]:
     """The duplex calibration sheet in the kit's language."""
+    from generator.layout.imposition import calibration_pages
+    from generator.layout.text import wrap
     from generator.units import paper_size
 
     width = paper_size(paper)[0] - 2 * kit.print.margin - 40
@@ -194,6 +211,9 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
                measure: Callable[[str, str, float], float], warn: Callable[[str], None],
                progress: Callable[[str], None] | None = None) -> list[Planned]:
     """Compose every file of every kit and language (nothing written yet)."""
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import template_context
+
     planned: list[Planned] = []
     base_measure = measure
     for kit in kits:
@@ -533,7 +553,9 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         texts_key,
         tool_key,
     )
+    from generator.i18n.texts import Texts
     from generator.layout.collide import check_collisions
+    from generator.layout.compose import Context, composer, template_context
     from generator.layout.legibility import check_min_sizes
     from generator.layout.textfit import check_text_fit
     from generator.render.fonts import ink_extent
@@ -714,7 +736,45 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
     OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
-    the component PDFs, so the result is byte-identical to a clean build."""
+    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
+    on the bytes of the files a load reads (and the generator, fonts and options): when they and OUT's files
+    are those of the last build of the same kits and options, nothing is loaded, composed or written."""
+    from generator.buildkeys import inputs_key, read_inputs_record, tool_key, unchanged_inputs
+
+    t0 = time.perf_counter()
+    options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
+               "print": dict(sorted((print_overrides or {}).items()))}
+    keyed = inputs_key(paths, options, tool_key())
+    if keyed is not None and not force:
+        record = read_inputs_record(out, keyed[0])
+        if unchanged_inputs(out, record, keyed[1]):
+            check_out(out)
+            return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
+                               skipped=int(record.get("parts", 0)),
+                               timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
+    result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
+                    print_overrides=print_overrides, pdfa=pdfa, force=force)
+    if keyed is not None and inputs_key(paths, options, tool_key()) == keyed:  # no input changed meanwhile
+        _record_inputs(out, keyed, result)
+    return result
+
+
+def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult) -> None:
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check (see build)."""
+    from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
+    from generator.resources import atomic_write
+
+    files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
+    report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped}
+    (out / INPUTS).mkdir(parents=True, exist_ok=True)
+    atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
+
+
+def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
+           png: bool, progress: Callable[[str], None] | None, print_overrides: Mapping[str, Any] | None, pdfa: bool,
+           force: bool) -> BuildResult:
+    """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
+    from generator.buildkeys import MANIFEST
     from generator.render.fonts import text_width
 
     result = BuildResult()
@@ -741,6 +801,10 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     result.pages = sum(plan.page_count for plan in plans)
     result.skipped = sum(1 for plan in plans for part in plan.parts if part.pages is None)
     result.rebuilt = sum(1 for plan in plans for part in plan.parts if part.pages is not None)
+    result.outputs = [path for plan in plans
+                      for path in [*(p for part in plan.parts
+                                     for p in ([part.path, part.path.with_suffix(".png")] if part.png else [part.path])),
+                                   plan.folder / plan.kit_name, plan.folder / MANIFEST]]
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
     return result
 

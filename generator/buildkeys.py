@@ -9,11 +9,13 @@ import os
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.resources import fonts_dir
-from generator.spec.catalogs import Catalog
-from generator.spec.kit import Kit
+
+if TYPE_CHECKING:  # this module is imported before any kit is loaded (the unchanged-inputs check)
+    from generator.spec.catalogs import Catalog
+    from generator.spec.kit import Kit
 
 CACHE_DIR = ".pnpkit"
 """The folder of build bookkeeping inside each kit/language folder (swapped in with the files)."""
@@ -152,5 +154,81 @@ def is_unchanged(entry: Mapping[str, Any] | None, folder: Path, name: str, spec:
     return True
 
 
-__all__ = ["CACHE_DIR", "MANIFEST", "dump_manifest", "file_digest", "fonts_digest", "generator_digest", "is_unchanged",
-           "part_key", "read_manifest", "spec_key", "texts_key", "tool_key"]
+# ------------------------------------------------------------------ inputs: a whole build keyed before loading
+
+INPUTS = f"{CACHE_DIR}/inputs"
+"""OUT/.pnpkit/inputs/<digest>.json: per set of kit folders and options, the key of every file the last
+successful build read and the digest of every file it wrote or kept (see `unchanged_inputs`)."""
+
+
+KIT_FILES_MAX = 5_000
+"""Most files a kit folder may hold for the whole-build shortcut; a larger folder is simply always loaded."""
+
+
+def kit_input_files(kit: Path) -> list[tuple[str, str, str]] | None:
+    """(name, resolved path, sha256) of every file in the kit folder -- kit.yaml, locales/*.po, assets/ (art,
+    fonts), data/ (a deck's rows) and anything else a load may read -- or None when kit.yaml cannot be read or
+    the folder is too large to key (the build then loads as usual). Resolved paths are part of the key: a
+    symlink moved elsewhere is a change. Version-control and build bookkeeping folders are left out."""
+    folder = kit.parent if (kit.name == "kit.yaml" or kit.is_file()) else kit
+    files: list[Path] = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in (".git", ".pnpkit", "__pycache__"))
+        files += (Path(root) / n for n in sorted(names))
+        if len(files) > KIT_FILES_MAX:
+            return None
+    if not (folder / "kit.yaml").is_file():
+        return None
+    out = []
+    for path in files:
+        try:
+            out.append((path.relative_to(folder).as_posix(), os.path.realpath(path), hashlib.sha256(path.read_bytes()).hexdigest()))
+        except (OSError, ValueError):
+            if path.name == "kit.yaml":
+                return None
+            out.append((path.relative_to(folder).as_posix(), os.path.realpath(path), "unreadable"))
+    return out
+
+
+def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str) -> tuple[str, str] | None:
+    """(record name, key) of a build of `paths` with `options`: the record is per kit folders, working folder
+    (messages name files relative to it) and options; the key adds the bytes of every file a load reads and the
+    generator and fonts (`tool`). None when a kit cannot be read."""
+    kits = [os.path.abspath(p) for p in paths]
+    where = {"format": FORMAT, "kits": kits, "cwd": os.getcwd(), "options": dict(options)}
+    files = []
+    for p in paths:
+        found = kit_input_files(Path(p))
+        if found is None:
+            return None
+        files.append(found)
+    return _digest(where)[:32], _digest([where, tool, files])
+
+
+def read_inputs_record(out: Path, name: str) -> dict[str, Any]:
+    """The inputs record `name` in OUT ({} when missing, unreadable or of another format)."""
+    try:
+        data = json.loads((out / INPUTS / f"{name}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("files"), dict) else {}
+
+
+def dump_inputs_record(key: str, files: Mapping[str, str | None], result: Mapping[str, Any]) -> bytes:
+    """The record of a successful build: its inputs key, the digest of every output file (relative to OUT) and
+    what the build reported (warnings, pages, parts), sorted so the same build gives the same bytes."""
+    return (json.dumps({"format": FORMAT, "key": key, "files": dict(files), **result}, sort_keys=True,
+                       ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def unchanged_inputs(out: Path, record: Mapping[str, Any], key: str) -> bool:
+    """Whether the last build of the same kits and options read the same files and its outputs are still the
+    ones it wrote: then a build would compose, draw and write nothing."""
+    if not record or record.get("key") != key:
+        return False
+    return all(file_digest(out / rel) == digest for rel, digest in record["files"].items())
+
+
+__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
+           "generator_digest", "inputs_key", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
+           "read_manifest", "spec_key", "texts_key", "tool_key", "unchanged_inputs"]

@@ -1,9 +1,20 @@
-"""Shared test switches: `--update-goldens` rewrites golden files instead of comparing with them."""
+"""Shared test switches: `--update-goldens` rewrites golden files instead of comparing with them.
+
+The suite runs on every core by default (pytest-xdist, `workers`/`dist` in pyproject's [tool.pytest.ini_options]):
+options are set here rather than in addopts so that `pytest -p no:xdist` (and `-n0`) still run it in one process.
+Before the workers of a whole-suite run start, the self-play kernels are compiled once into numba's disk cache
+(`pnpkit warmup`, one process per shipped kit), so the workers load them instead of each compiling its own."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -21,6 +32,135 @@ for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="rewrite golden files with the current output (read the diff before committing)")
+    parser.addini("workers", "pytest-xdist workers when no -n is given (-n0 or -p no:xdist: one process)",
+                  default="auto")
+    parser.addini("dist", "pytest-xdist distribution when no -n is given", default="loadgroup")
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """`-n <workers> --dist <dist>` from the ini file, unless the command line chose (-n, --dist, --tx), asked
+    for --pdb or --collect-only, or xdist is not loaded (-p no:xdist)."""
+    if not config.pluginmanager.hasplugin("xdist") or _is_worker(config):
+        return
+    opt = config.option
+    if opt.numprocesses is not None or opt.dist != "no" or opt.tx or opt.usepdb or opt.collectonly:
+        return
+    workers = str(config.getini("workers")).strip()
+    opt.numprocesses = workers if workers in ("auto", "logical") else int(workers)
+    opt.dist = str(config.getini("dist")).strip()
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the xdist_group marks (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a worker: the tests of a file that share a module- or session-scoped fixture of ours (a built kit, a
+    played report) run on one worker, so the fixture is made once; tests marked `slow` are handed out first,
+    so no worker is left running one long test at the end. A run in one process keeps the file order."""
+    if not _is_worker(config):
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        shared = any(d.scope in ("module", "package", "session") and str(d.baseid).startswith("tests")
+                     for chain in defs for d in chain)
+        if shared and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: file order otherwise
+
+
+# ------------------------------------------------------------------ numba warm-up before the workers start
+
+_warmup: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
+_warm_marker: list[Path] = []
+
+
+def _whole_suite(config: pytest.Config) -> bool:
+    """A run of the whole suite (no path given, or the tests folder itself): the one worth compiling every
+    kernel for; a run of a few files compiles on demand what it plays."""
+    for arg in config.args:
+        path = Path(arg.split("::")[0])
+        path = path if path.is_absolute() else Path(config.invocation_params.dir) / path
+        if path.resolve() not in (ROOT / "tests", ROOT):
+            return False
+    return True
+
+
+def _sources_stamp() -> str:
+    """The checkout's path and every source file's size and mtime: what numba's cache index checks."""
+    h = hashlib.sha256(str(ROOT).encode())
+    for path in sorted((ROOT / "generator").rglob("*.py")):
+        st = path.stat()
+        h.update(f"{path.relative_to(ROOT)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Start compiling the kernels (one `pnpkit warmup` process per kit) while the workers start and collect;
+    skipped when this checkout's cache is known warm, when not distributing, or for part of the suite."""
+    config = session.config
+    if _is_worker(config) or getattr(config.option, "dist", "no") == "no" or not _whole_suite(config):
+        return
+    from generator.engine.kernel import HAVE_NUMBA  # sets NUMBA_CACHE_DIR (salted), inherited by the workers
+
+    if not HAVE_NUMBA:
+        return
+    marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"warm-{_sources_stamp()}"
+    if marker.exists():
+        return
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    from generator.build import shipped_kits
+
+    for kit in shipped_kits():
+        err = tempfile.TemporaryFile()
+        proc = subprocess.Popen([sys.executable, "-m", "generator", "warmup", str(kit)], cwd=ROOT, env=env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        _warmup.append((kit.name, proc, err))
+    _warm_marker.append(marker)
+
+
+def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
+    """Wait for the warm-up (or end it); a kit that failed to warm is reported (its tests will say why)."""
+    if not _warmup:
+        return
+    t = time.perf_counter()
+    failed = []
+    try:
+        for name, proc, err in _warmup:
+            if wait and proc.wait() != 0:
+                err.seek(0)
+                failed.append(f"{name}: exit {proc.returncode}: {err.read().decode(errors='replace')[-600:]}")
+    finally:
+        for _, proc, err in _warmup:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            err.close()
+        names = [name for name, _, _ in _warmup]
+        _warmup.clear()
+    if not wait:
+        return
+    if not failed:
+        _warm_marker[0].parent.mkdir(parents=True, exist_ok=True)
+        _warm_marker[0].touch()
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"numba kernels compiled once for all workers ({', '.join(names)}): waited "
+                            f"{time.perf_counter() - t:.0f} s" + "".join(f"\nwarm-up failed: {f}" for f in failed))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """The first worker has collected: hold the scheduling until the kernels are compiled."""
+    _finish_warmup(node.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A run that ended before any worker collected (an error, Ctrl-C) ends the warm-up."""
+    _finish_warmup(session.config, wait=False)
 
 
 class Golden:

@@ -376,6 +376,7 @@ def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
     b.build([RR], out=out, langs=["en"])
     assert not stale.exists() and live.exists()
 
+@pytest.mark.slow  # compiles the Ripple Rush kernels into an empty cache folder
 def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path):
     """`warmup` plays a tiny check of each kit: numba compiles the kernels into its cache folder (here an empty
     one) and says so; a bad option or folder is a one-line error."""

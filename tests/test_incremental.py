@@ -36,7 +36,7 @@ def kit(tmp_path):
 
 def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
     after = tree(out)
-    return sorted(k for k in after if before.get(k) != after[k] and "/.pnpkit/" not in k)
+    return sorted(k for k in after if before.get(k) != after[k] and ".pnpkit" not in k.split("/"))  # bookkeeping aside
 
 
 def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(kit, tmp_path):
@@ -146,3 +146,39 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
     assert "0 files written (0 parts drawn, 5 unchanged)" in again.stdout.replace("\n", " ")
     forced = cli("--force")
     assert "5 files written (5 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
+
+
+
+def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, monkeypatch):
+    """A rebuild whose input files (kit.yaml, catalogs), generator, fonts, options and outputs are those of the
+    last build of the same kit and options reports what that build reported and loads nothing; when an output
+    file, the options or a catalog's bytes differ, the kit is loaded and keyed part by part again."""
+    import generator.build as b
+
+    out = tmp_path / "out"
+    first = build([kit], out=out)
+    before = tree(out)
+    loads: list[int] = []
+    real = b.load_kits
+    monkeypatch.setattr(b, "load_kits", lambda paths: loads.append(1) or real(paths))
+    same = build([kit], out=out)
+    assert (same.rebuilt, same.skipped, same.files, same.pages, loads) == (0, PARTS, [], first.pages, [])
+    assert same.warnings == first.warnings and tree(out) == before
+    target = out / "ripple_rush" / "ja" / "number_cards-a4.pdf"
+    target.write_bytes(b"%PDF-1.4 tampered")
+    fixed = build([kit], out=out)
+    assert (fixed.rebuilt, loads) == (1, [1]) and tree(out) == before
+    en_only = build([kit], out=out, langs=["en"])
+    assert (en_only.rebuilt, en_only.skipped, loads) == (0, PARTS // 5, [1, 1])  # 5 languages
+    po = kit / "locales" / "es.po"
+    po.write_bytes(po.read_bytes() + b"\n")  # new bytes, the same strings: loaded, nothing redrawn
+    again = build([kit], out=out)
+    assert (again.rebuilt, again.skipped, again.files, loads) == (0, PARTS, [], [1, 1, 1])
+    assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1]
+    # any other file of the kit folder may be read by a load (art and fonts in assets/, a deck's data/): a new
+    # or changed one loads the kit again
+    (kit / "assets").mkdir(exist_ok=True)
+    (kit / "assets" / "back.svg").write_text("<svg/>", encoding="utf-8")
+    assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
+    assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
+    assert build([kit], out=out, force=True).rebuilt == PARTS and loads == [1, 1, 1, 1, 1]

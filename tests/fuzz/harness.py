@@ -527,7 +527,7 @@ def _listing(out: Path) -> list[str]:
 
 def run_case(case: Case) -> tuple[str, str]:
     """Build one case in this process; (kind, detail). Runs inside the worker."""
-    from generator.build import build
+    from generator.build import STAGE_PREFIX, build
     from generator.errors import KitError
 
     with tempfile.TemporaryDirectory(prefix="pnpkit-fuzz-") as tmp:
@@ -547,7 +547,7 @@ def run_case(case: Case) -> tuple[str, str]:
             return "traceback", traceback.format_exc(limit=-3)[-1500:]
         files = _listing(out)
         expected = sorted(str(f.relative_to(out)) for f in result.files)
-        stray = [f for f in files if f.startswith(".pnpkit")]
+        stray = [f for f in files if f.startswith(STAGE_PREFIX)]  # OUT/.pnpkit/ holds the build records
         if stray or not set(expected) <= set(files):
             return "partial", f"staging left {stray[:3]} or missing {sorted(set(expected) - set(files))[:3]}"
         return "accepted", f"{len(result.files)} files"
