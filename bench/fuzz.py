@@ -1,9 +1,11 @@
 """The full fuzz run of issue 12: seeded mutations of every shipped kit, each built in a worker process.
 
-    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--seed 12] [--verbose]
+    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--data-specs 84] [--seed 12] [--verbose]
 
 --font-specs adds kits whose style.fonts names a hostile font (issue 24: garbage, truncated, restricted
 licence, CFF outlines, collections, web fonts, symlinks out of the kit, absolute and '..' paths, ...).
+--data-specs adds the data kit with a hostile data file (issue 25: 10^6 rows, a 10 MB cell, Latin-1 and UTF-16,
+ragged rows, NUL bytes, an .xlsx zip bomb, external links, macros, formulas, paths out of the kit, ...).
 
 Prints "N specs: X clean errors, Y accepted, 0 tracebacks, 0 partial outputs, 0 slow" and lists every bug case
 (exit 1 if any). Same seed, same cases.
@@ -19,17 +21,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzz.harness import make_cases, make_font_cases, run_cases
+from tests.fuzz.harness import make_cases, make_data_cases, make_font_cases, run_cases
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--specs", type=int, default=1600, help="number of mutated specs (default 1600)")
     ap.add_argument("--font-specs", type=int, default=160, help="hostile-font kits added (default 160)")
+    ap.add_argument("--data-specs", type=int, default=84, help="hostile-data kits added (default 84)")
     ap.add_argument("--seed", type=int, default=12, help="mutation seed (default 12)")
     ap.add_argument("--verbose", action="store_true", help="print every case")
     args = ap.parse_args()
-    cases = make_cases(args.specs, args.seed) + make_font_cases(args.font_specs, args.seed)
+    cases = (make_cases(args.specs, args.seed) + make_font_cases(args.font_specs, args.seed)
+             + make_data_cases(args.data_specs, args.seed))
     t0 = time.perf_counter()
 
     def progress(i, o):

@@ -16,7 +16,16 @@ from pydantic import Field, PrivateAttr, StrictInt
 
 from generator.errors import Problem, SpecError
 from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, Bound, SequentialCheck, SpecModel
-from generator.spec.tables import MAX_ROWS, FieldType, Table, convert_cell, inline_table, read_table
+from generator.spec.paths import resolve_inside
+from generator.spec.tables import (
+    MAX_ROWS,
+    FieldType,
+    Table,
+    convert_cell,
+    inline_table,
+    path_problem,
+    read_table,
+)
 from generator.spec.template import FaceTemplate, TemplateChoice
 
 MAX_COUNT = MAX_PIECES
@@ -145,6 +154,16 @@ class DeckGame(SpecModel):
                 if comp.data is None:
                     table = inline_table([], display, lambda i: None)
                 elif isinstance(comp.data, str):
+                    key = f"game.decks.{cid}.data"
+                    why = path_problem(comp.data)
+                    if why is None:
+                        try:
+                            if resolve_inside(root, root / comp.data, display, f"the data file {comp.data!r}") is None:
+                                why = f"no such file in the kit folder: {comp.data!r}"
+                        except SpecError as e:
+                            why = e.problems[0].message
+                    if why is not None:  # refused before anything is opened: located in kit.yaml
+                        raise SpecError([Problem(display, key_line(key), key, why)])
                     table = read_table(root, comp.data, shown(comp.data))
                 else:
                     if len(comp.data) > MAX_ROWS:
