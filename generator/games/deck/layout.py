@@ -113,7 +113,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where} front")
         fronts += [front] * n
         if has_back and tpl.back is not None:
-            back = draw.face(f"{fields.get('id')}-back", tpl.back, context, w, h, bleed, f"{where} back")
+            back = draw.face(f"{fields.get('id')}", tpl.back, context, w, h, bleed, f"{where} back")
             backs += [back] * n
     if has_back and backs and len(backs) != len(fronts):
         raise LayoutError(f"components.{cid}: some templates have a back and some do not; give every one a back")
