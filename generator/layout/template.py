@@ -107,9 +107,13 @@ class FaceRenderer:
             return value
         raise LayoutError(f"{where}: expected a colour '#rrggbb' or one of {', '.join(INKS)}; got {value[:40]!r}")
 
-    def count(self, source: str, context: Mapping[str, Any], where: str) -> int:
-        """A repeat count: a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
-        value: Any = context.get(source) if _NAME.fullmatch(source) else self.render(source, context, where)
+    def count(self, source: int | str, context: Mapping[str, Any], where: str) -> int:
+        """A repeat count: a number, a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
+        value: Any
+        if isinstance(source, int):
+            value = source
+        else:
+            value = context.get(source) if _NAME.fullmatch(source) else self.render(source, context, where)
         if value is None or value == "":
             return 0
         try:
@@ -263,11 +267,11 @@ class FaceRenderer:
                 if el.bonus:
                     text = self.render(el.bonus, {**row_ctx, "c": c}, f"{where}.bonus").strip()
                     if text:
-                        bs = min(cell_h * 0.3, el.font_size * 0.75)
+                        bs = min(cell_h * 0.32, el.font_size * 0.8)
                         bs = fit_line(text, "bold", cell_w * 0.45, self.measure, size=bs, min_size=3.5,
                                       where=f"{where}.bonus {text[:40]!r}")
                         ops.append(Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold",
-                                        fill="muted", anchor="end"))
+                                        anchor="end"))
         return ops
 
 

@@ -146,7 +146,8 @@ class RepeatElement(Element):
     element's own position is that of the first copy and it sees `i` (0, 1, ...)."""
 
     type: Literal["repeat"]
-    times: Tmpl = Field(description="how many copies: a field name or template, e.g. 'cost' or '{{ cost }}'")
+    times: StrictInt | Tmpl = Field(description="how many copies: a number, a field name or a template, e.g. 3, 'cost' "
+                                               "or '{{ cost - 1 }}'")
     element: Leaf = Field(description="the element to repeat")
     dx: Coord = Field((0.0, False), description="step to the right between copies")
     dy: Coord = Field((0.0, False), description="step down between copies")
