@@ -103,6 +103,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     fronts: list[Face] = []
     backs: list[Face] = []
     has_back = ctx.kit.components[cid].back
+    shared: dict[tuple[Any, ...], Face] = {}
     for fields, row, line in zip(_rows_in(ctx, rows), rows.rows, rows.lines, strict=True):
         n = int(row.get("count") or 0)
         if n == 0:
@@ -113,7 +114,9 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where} front")
         fronts += [front] * n
         if has_back and tpl.back is not None:
-            back = draw.face(f"{fields.get('id')}", tpl.back, context, w, h, bleed, f"{where} back")
+            back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where} back")
+            # rows whose backs draw the same share one Face: exports rasterize a shared back once
+            back = shared.setdefault(back.ops, back)
             backs += [back] * n
     if has_back and backs and len(backs) != len(fronts):
         raise LayoutError(f"components.{cid}: some templates have a back and some do not; give every one a back")
