@@ -55,3 +55,16 @@ def test_japanese_names_come_from_their_column(tmp_path):
     assert r.returncode == 0, r.stderr
     with pdfplumber.open(out / "harvest_deck" / "ja" / "cards-a4.pdf") as pdf:
         assert "小麦" in pdf.pages[0].extract_text() and len(pdf.pages) == 12
+
+
+def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_path):  # noqa: F811
+    """The data's content digest is part of the build key (DeckGame.model_dump): a CSV edit is not 'unchanged'."""
+    out = tmp_path / "out"
+    assert pnpkit("build", str(kit), "--out", str(out), "--lang", "en").returncode == 0
+    again = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
+    assert "(0 parts drawn, 2 unchanged)" in again.stdout
+    _set_cell(kit, 5, "name", "Spelt")
+    edited = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
+    assert "(2 parts drawn, 0 unchanged)" in edited.stdout  # the build key covers the whole game section
+    with pdfplumber.open(out / "harvest_deck" / "en" / "cards-a4.pdf") as pdf:
+        assert "Spelt" in pdf.pages[0].extract_text()
