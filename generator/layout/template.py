@@ -179,7 +179,8 @@ class FaceRenderer:
             return ops
         colour = self.colour(el.colour, context, f"{where}.colour") or "ink"
         font: FontKey = el.font
-        anchor: Anchor = {"left": "start", "center": "middle", "right": "end"}[el.align]
+        anchors: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
+        anchor = anchors[el.align]
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
         if el.wrap:

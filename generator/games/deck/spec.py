@@ -137,7 +137,7 @@ class DeckGame(SpecModel):
         """The typed rows of a component (read when the kit loaded)."""
         return self._rows[component]
 
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """The section as data, with each table's content digest (a build key changes when a data file does)."""
         out = super().model_dump(**kwargs)
         out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
