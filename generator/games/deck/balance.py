@@ -11,7 +11,14 @@ from generator.engine.report import BalanceReport, Bars, Table, bounded
 from generator.engine.runner import Executor, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Exact, Proportion
-from generator.games.deck.draws import SumSampler, expected_sum, hand_distribution, largest_share, p_at_least
+from generator.games.deck.draws import (
+    SumSampler,
+    expected_sum,
+    hand_distribution,
+    largest_share,
+    p_all_of,
+    p_at_least,
+)
 from generator.games.deck.rules import deck_cards
 from generator.games.deck.spec import DeckGame, DrawCheck
 from generator.i18n.sandbox import CatalogEnvironment
@@ -35,6 +42,15 @@ def matches(cards: list[dict[str, Any]], where: str) -> list[bool]:
 def exact_value(spec: DeckGame, check: DrawCheck) -> tuple[float, dict[str, Any]]:
     """The exact value of a closed-form check and the figures behind it."""
     cards = deck_cards(spec, check.component)
+    if check.kind == "hand_has" and check.all_of:
+        assert check.hand is not None
+        truths = list(zip(*(matches(cards, c.where) for c in check.all_of), strict=True))
+        cells: dict[tuple[bool, ...], int] = {}
+        for t in truths:
+            cells[tuple(t)] = cells.get(tuple(t), 0) + 1
+        value = p_all_of(cells, check.hand, [c.at_least for c in check.all_of])
+        return value, {"deck": len(cards), "hand": check.hand,
+                       "cells": {"".join("1" if b else "0" for b in t): n for t, n in sorted(cells.items())}}
     if check.kind == "hand_has":
         assert check.where is not None and check.hand is not None
         marked = sum(matches(cards, check.where))
@@ -43,8 +59,8 @@ def exact_value(spec: DeckGame, check: DrawCheck) -> tuple[float, dict[str, Any]
             "deck": len(cards), "marked": marked, "hand": check.hand, "distribution": dist}
     if check.kind == "share":
         assert check.field is not None
-        value, share = largest_share(["" if c.get(check.field) is None else str(c.get(check.field)) for c in cards])
-        return share, {"deck": len(cards), "largest": value}
+        largest, share = largest_share(["" if c.get(check.field) is None else str(c.get(check.field)) for c in cards])
+        return share, {"deck": len(cards), "largest": largest}
     assert check.field is not None and check.hand is not None
     values = [float(c.get(check.field) or 0) for c in cards]
     return expected_sum(values, check.hand), {"deck": len(cards), "mean": sum(values) / len(values)}
@@ -72,7 +88,7 @@ def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: 
             value, figures = exact_value(spec, check)
             ev = Exact(value)
             rep.tolerances.append(bounded(check.name, ev, check.bound, key))
-            if check.kind == "hand_has":
+            if "distribution" in figures:
                 dist = figures["distribution"]
                 rep.charts.append(Bars(f"{check.name}: cards meeting the condition in a {check.hand}-card hand",
                                        [str(k) for k in range(len(dist))], dist, y_label="probability"))

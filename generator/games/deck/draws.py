@@ -4,6 +4,7 @@ the deck's mean. `monte_carlo_sum` is the seeded sampler for properties without 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,27 @@ def p_at_least(deck: int, marked: int, hand: int, at_least: int) -> float:
     if at_least <= 0:
         return 1.0
     return float(hypergeom(deck, marked, hand).sf(at_least - 1))
+
+
+def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[int]) -> float:
+    """P(a `hand`-card draw holds, for every condition j, at least at_least[j] cards meeting it), exact: the deck
+    is cut into cells by which conditions a card meets (`cells[truths] = cards`); the number of hands with x_c
+    cards from cell c is the product of C(size_c, x_c) (multivariate hypergeometric), summed by dynamic
+    programming over the cells with each condition's count saturated at its threshold, in exact integers."""
+    k = len(at_least)
+    ways: dict[tuple[int, tuple[int, ...]], int] = {(0, (0,) * k): 1}
+    for truths, size in sorted(cells.items()):
+        nxt: dict[tuple[int, tuple[int, ...]], int] = {}
+        for (drawn, got), w in ways.items():
+            for x in range(0, min(size, hand - drawn) + 1):
+                key = (drawn + x, tuple(min(g + (x if t else 0), need) for g, t, need in
+                                        zip(got, truths, at_least, strict=True)))
+                nxt[key] = nxt.get(key, 0) + w * math.comb(size, x)
+        ways = nxt
+    total = sum(cells.values())
+    good = sum(w for (drawn, got), w in ways.items() if drawn == hand and all(
+        g >= need for g, need in zip(got, at_least, strict=True)))
+    return good / math.comb(total, hand)
 
 
 def expected_sum(values: Sequence[float], hand: int) -> float:

@@ -104,12 +104,14 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
             elif check.hand > size:
                 out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
         if check.kind == "hand_has":
-            if not check.where:
-                out.append((key, "a hand_has check needs where (a condition)"))
-            else:
-                why = template_problem(env, "{% if " + check.where + " %}1{% endif %}")
+            if bool(check.where) == bool(check.all_of):
+                out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
+            conditions = [(f"{key}.where", check.where)] if check.where else [
+                (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+            for where_key, source in conditions:
+                why = template_problem(env, "{% if " + str(source) + " %}1{% endif %}")
                 if why:
-                    out.append((f"{key}.where", why))
+                    out.append((where_key, why))
         else:
             if not check.field:
                 out.append((key, f"a {check.kind} check needs field"))

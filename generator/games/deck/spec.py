@@ -70,11 +70,19 @@ class ComponentRules(SpecModel):
         "a field naming another component's id: {field: component}; an unknown id is an error"))
 
 
+class Condition(SpecModel):
+    """One part of a hand_has check: at least `at_least` cards of the hand meet `where`."""
+
+    where: str = Field(max_length=500, description="condition over a card's fields, e.g. \"type == 'resource'\"")
+    at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards of the hand that must meet it")
+
+
 class DrawCheck(SpecModel):
     """A property of a random draw from one component, and its bound.
 
-    - hand_has: P(a `hand`-card draw holds at least `at_least` cards where `where` is true) -- exact
-      (multivariate hypergeometric over the cells of the conditions);
+    - hand_has: P(a `hand`-card draw holds at least `at_least` cards where `where` is true), or every
+      condition of `all_of` at once -- exact (multivariate hypergeometric over the cells the conditions cut
+      the deck into, counted with exact integers);
     - share: the largest share of the deck held by one value of `field` -- exact;
     - expected_sum: the expected sum of `field` over a `hand`-card draw -- exact;
     - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- seeded Monte-Carlo (no closed
@@ -86,6 +94,9 @@ class DrawCheck(SpecModel):
     hand: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="cards drawn")
     where: str | None = Field(None, max_length=500, description="condition over a card's fields (hand_has)")
     at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards that must meet `where` (hand_has)")
+    all_of: list[Condition] = Field(default_factory=list, max_length=4, description=(
+        "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
+        "and an action in the same hand; cards may meet more than one"))
     field: str | None = Field(None, description="the field measured (share, expected_sum, sum_at_most)")
     limit: float | None = Field(None, description="the sum's bound (sum_at_most)")
     bound: Bound = Field(description="the range the value must lie in, {min, max}")

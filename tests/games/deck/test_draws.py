@@ -84,3 +84,40 @@ def test_monte_carlo_sum_is_seeded_and_near_enumeration():
     a = balance_report(spec, games=20_000, seed=5).tolerances[0].evidence.estimate()
     b = balance_report(spec, games=20_000, seed=5).tolerances[0].evidence.estimate()
     assert a == b and abs(a - exact) < 0.02
+
+
+@pytest.mark.parametrize("hand", [2, 3, 5])
+@pytest.mark.parametrize("needs", [(1, 1), (2, 1), (1, 0), (2, 2)])
+def test_all_of_matches_enumeration_with_overlapping_conditions(hand, needs):
+    """Several conditions at once (a card may meet both): the multivariate hypergeometric over the cells."""
+    spec = deck(SMALL, balance={"draws": [{"name": "both", "kind": "hand_has", "component": "cards", "hand": hand,
+                                           "all_of": [{"where": "type == 'action'", "at_least": needs[0]},
+                                                      {"where": "cost >= 1", "at_least": needs[1]}],
+                                           "bound": {"min": 0.0}}]})
+    value, _ = exact_value(spec, spec.balance.draws[0])
+    cards = _cards(SMALL)
+    hands = list(itertools.combinations(range(len(cards)), hand))
+    good = sum(1 for h in hands if sum(cards[i]["type"] == "action" for i in h) >= needs[0]
+               and sum(cards[i]["cost"] >= 1 for i in h) >= needs[1])
+    assert value == pytest.approx(good / len(hands), abs=1e-12)
+
+
+def test_all_of_agrees_with_scipy_multivariate_hypergeom():
+    from scipy.stats import multivariate_hypergeom
+
+    from generator.games.deck.draws import p_all_of
+
+    cells = {(True, False): 4, (False, True): 3, (False, False): 5}
+    exact = p_all_of(cells, 4, [1, 2])
+    sizes = [4, 3, 5]
+    total = sum(multivariate_hypergeom.pmf([a, b, 4 - a - b], sizes, 4)
+                for a in range(5) for b in range(5 - a) if a >= 1 and b >= 2 and 4 - a - b <= 5)
+    assert exact == pytest.approx(float(total), abs=1e-12)
+
+
+def test_shipped_crop_and_action_together_is_inclusion_exclusion():
+    """30 crops, 16 actions, 4 events; 6 cards: 1 - P(no crop) - P(no action) + P(neither)."""
+    check = next(d for d in shipped().balance.draws if d.all_of)
+    value, _ = exact_value(shipped(), check)
+    n = math.comb(50, 6)
+    assert value == pytest.approx(1 - math.comb(20, 6) / n - math.comb(34, 6) / n + math.comb(4, 6) / n, abs=1e-12)
