@@ -100,3 +100,18 @@ def test_a_missing_translation_falls_back_to_english_with_a_warning():
     assert localized(row, "de", "data/cards.csv:2", warned.append)["name"] == "Wheat"
     assert warned == ["data/cards.csv:2: column name@es: no es translation; using English",
                       "data/cards.csv:2: column name@de: no de translation; using English"]
+
+
+def test_each_broken_rule_is_one_located_line(kit):
+    """One copy too many of wheat-1 breaks the total and the count per type: two lines, each naming kit.yaml's
+    rule and the data file (and rows)."""
+    _set_cell(kit, 2, "count", "3")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    data = kit / "data" / "cards.csv"
+    lines = r.stderr.splitlines()[1:]
+    assert len(lines) == 2
+    assert lines[0].endswith(f"game.rules.cards.total: {data}: 51 cards in all; expected 50")
+    assert lines[1].endswith(f"game.rules.cards.count_by.type: {data} (rows 2, 3, 4, 5, 6, 7, 8, 9 ...): type "
+                             "'resource': 31 cards; expected 30")
+    assert all(line.startswith(f"  {kit / 'kit.yaml'}:") for line in lines)
