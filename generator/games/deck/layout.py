@@ -109,12 +109,12 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         if n == 0:
             continue
         name, tpl = _template(spec, comp, fields, cid)
-        where = f"{source}:{line} (id {fields.get('id')!s}, template {name}, {ctx.lang})"
+        where = f"{source}:{line} (id {fields.get('id')!s}, {ctx.lang}): game.templates.{name}"
         context = {**fields, "text_id": f"{source}:{line}"}
-        front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where} front")
+        front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
         fronts += [front] * n
         if has_back and tpl.back is not None:
-            back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where} back")
+            back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back")
             # rows whose backs draw the same share one Face: exports rasterize a shared back once
             back = shared.setdefault(back.ops, back)
             backs += [back] * n
@@ -134,7 +134,8 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     name, tpl = _template(spec, comp, {}, cid)
 
     def face(c: Context, w: float, h: float) -> Face:
-        return draw.face(cid, tpl.front, {"rows": len(table)}, w, h, 0.0, f"{cid} (template {name}, {c.lang})", table)
+        return draw.face(cid, tpl.front, {"rows": len(table)}, w, h, 0.0,
+                         f"components.{cid} ({c.lang}): game.templates.{name}.front", table)
 
     return sheet_component(ctx, cid, face, landscape=False, per_page=1)
 
