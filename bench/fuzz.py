@@ -1,11 +1,13 @@
 """The full fuzz run of issue 12: seeded mutations of every shipped kit, each built in a worker process.
 
-    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 96] [--seed 12] [--verbose]
+    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 96] [--data-specs 84] [--seed 12] [--verbose]
 
 --font-specs adds kits whose style.fonts names a hostile font (issue 24: garbage, truncated, restricted
 licence, CFF outlines, collections, web fonts, symlinks out of the kit, absolute and '..' paths, ...).
 --art-specs adds kits whose art slot names a hostile image or SVG (decompression bombs, truncated and
 mislabelled images, SVG with DOCTYPE/entities, external or file: references, scripts, deep nesting, ...).
+--data-specs adds the data kit with a hostile data file (issue 25: 10^6 rows, a 10 MB cell, Latin-1 and UTF-16,
+ragged rows, NUL bytes, an .xlsx zip bomb, external links, macros, formulas, paths out of the kit, ...).
 
 Prints "N specs: X clean errors, Y accepted, 0 tracebacks, 0 partial outputs, 0 slow" and lists every bug case
 (exit 1 if any). Same seed, same cases.
@@ -21,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fuzz.harness import make_art_cases, make_cases, make_font_cases, run_cases
+from tests.fuzz.harness import make_art_cases, make_cases, make_data_cases, make_font_cases, run_cases
 
 
 def main() -> int:
@@ -29,10 +31,12 @@ def main() -> int:
     ap.add_argument("--specs", type=int, default=1600, help="number of mutated specs (default 1600)")
     ap.add_argument("--font-specs", type=int, default=160, help="hostile-font kits added (default 160)")
     ap.add_argument("--art-specs", type=int, default=96, help="hostile-art kits added (default 96)")
+    ap.add_argument("--data-specs", type=int, default=84, help="hostile-data kits added (default 84)")
     ap.add_argument("--seed", type=int, default=12, help="mutation seed (default 12)")
     ap.add_argument("--verbose", action="store_true", help="print every case")
     args = ap.parse_args()
-    cases = make_cases(args.specs, args.seed) + make_font_cases(args.font_specs, args.seed) + make_art_cases(args.art_specs, args.seed)
+    cases = (make_cases(args.specs, args.seed) + make_font_cases(args.font_specs, args.seed)
+             + make_art_cases(args.art_specs, args.seed) + make_data_cases(args.data_specs, args.seed))
     t0 = time.perf_counter()
 
     def progress(i, o):

@@ -91,7 +91,8 @@ def check_kit(kit: Kit) -> list[Problem]:
     problems: list[Problem] = []
     for key, message in registry.get(kit.game_id).legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
-    known = composer(kit.game_id).component_ids()
+    drawer = composer(kit.game_id)
+    known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else drawer.component_ids()
     en = kit.catalogs["en"].messages
     for cid, comp in kit.components.items():
         if cid not in known:

@@ -334,17 +334,18 @@ def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (d
 @app.command()
 def new(
     name: Path = typer.Argument(..., help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
-    source: str = typer.Option(..., "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"),
+    source: str | None = typer.Option(None, "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"),
+    template: str | None = typer.Option(None, "--template", help="a starter kit instead: deck (a data kit: CSV + templates)"),
 ) -> None:
     """Start a variant: copy a kit to NAME/ (kit.id and title text id renamed, comments kept, README stub),
-    validate it and print the next commands. Never overwrites."""
+    validate it and print the next commands. Never overwrites. `--template deck` starts a data kit instead."""
     def go() -> None:
         import shutil
 
         from generator.build import check_kits, load_kits, verify_layout
         from generator.newkit import new_kit
 
-        made = new_kit(name, source)
+        made = new_kit(name, source, template=template)
         try:
             loaded = load_kits([made.folder])
             check_kits(loaded)

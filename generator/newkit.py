@@ -30,6 +30,22 @@ class NewKit:
     files: tuple[Path, ...]
 
 
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+"""Starter kits for `pnpkit new NAME --template <name>`: one folder each (kit.yaml, data, catalogs, README)."""
+
+
+def template_names() -> list[str]:
+    """The starter kits `--template` offers."""
+    return sorted(p.name for p in TEMPLATES.iterdir() if (p / "kit.yaml").is_file()) if TEMPLATES.is_dir() else []
+
+
+def template_folder(name: str) -> Path:
+    """The folder of a starter kit, or a KitError listing them."""
+    if name in template_names():
+        return TEMPLATES / name
+    raise KitError(f"--template: expected one of {', '.join(template_names())}; got {name!r}")
+
+
 def source_folder(source: str) -> Path:
     """A kit folder given as a path, or the id of a shipped kit (layouts/<id>)."""
     path = Path(source)
@@ -66,7 +82,7 @@ def _readme(kit_id: str, source_id: str, title_id: str, languages: list[str]) ->
             f"    pnpkit build {kit_id}\n")
 
 
-def new_kit(target: Path, source: str) -> NewKit:
+def new_kit(target: Path, source: str | None = None, *, template: str | None = None) -> NewKit:
     """Copy the kit `source` to the new folder `target` (its name becomes kit.id), rename kit.id and the title's
     text id (comments and layout of kit.yaml kept), add a README stub. The folder appears whole or not at all;
     an existing path is never overwritten. Validation is the caller's (it needs the build room)."""
@@ -76,7 +92,9 @@ def new_kit(target: Path, source: str) -> NewKit:
                        f"got {kit_id!r}")
     if os.path.lexists(target):
         raise KitError(f"{target}: already exists; pnpkit new never overwrites (choose another NAME or remove it)")
-    src = source_folder(source)
+    if (source is None) == (template is None):
+        raise KitError("give either --from KIT (a variant of a kit) or --template NAME (a starter kit)")
+    src = template_folder(template) if template is not None else source_folder(str(source))
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise KitError(f"{target}: the folder {parent} does not exist")
@@ -88,7 +106,9 @@ def new_kit(target: Path, source: str) -> NewKit:
         raise KitError(f"{src / 'kit.yaml'}: kit: expected a mapping with id and title")
     source_id = str(meta.get("id", src.name))
     old_title = str(meta.get("title", TITLE_ID))
-    title_id = f"{kit_id}.title"
+    # a variant renames the title's text id (it may be merged back beside its source); a starter kit's card
+    # templates print `t('kit.title')` and keep it
+    title_id = old_title if template is not None else f"{kit_id}.title"
     meta["id"] = kit_id
     meta["title"] = title_id
     buf = io.StringIO()
@@ -102,7 +122,9 @@ def new_kit(target: Path, source: str) -> NewKit:
         for po in sorted((tmp / "kit" / "locales").glob("*.po")):
             po.write_text(_rename_title_in_catalog(po.read_text(encoding="utf-8"), old_title, title_id, kit_id, source_id),
                           encoding="utf-8")
-        (tmp / "kit" / "README.md").write_text(_readme(kit_id, source_id, title_id, languages), encoding="utf-8")
+        readme = (src / "README.md").read_text(encoding="utf-8").format(kit_id=kit_id, title_id=title_id) \
+            if template is not None else _readme(kit_id, source_id, title_id, languages)
+        (tmp / "kit" / "README.md").write_text(readme, encoding="utf-8")
         if os.path.lexists(target):  # appeared meanwhile
             raise KitError(f"{target}: already exists; pnpkit new never overwrites")
         os.rename(tmp / "kit", target)

@@ -2,6 +2,7 @@
 drawing libraries."""
 
 import ast
+import re
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "generator"
@@ -9,7 +10,9 @@ PKG = Path(__file__).resolve().parents[1] / "generator"
 # room -> rooms it may import (besides itself and the ground floor: errors, units, resources)
 ALLOWED = {
     "spec": set(),
-    "games": {"spec", "engine"},  # and, for a game's layout.py only, layout (see LAYOUT_MODULE)
+    # and, for a game's layout.py only, layout (see LAYOUT_MODULE); i18n for its template sandbox only: the deck
+    # kind evaluates the `where:` conditions of its rules and draw checks in the catalog sandbox
+    "games": {"spec", "engine", "i18n"},
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
@@ -137,5 +140,7 @@ def test_no_game_is_named_outside_its_folder():
         if rel.parts[0] == "games" and (len(rel.parts) > 2 or rel.name == "registry.py"):
             continue  # a game's own folder, and the registry's list of built-ins
         text = path.read_text(encoding="utf-8")
-        bad += [f"{rel}: {gid}" for gid in BUILTIN if gid in text]
+        # an id that is an everyday word ("deck") counts when written as a string literal, the others anywhere
+        bad += [f"{rel}: {gid}" for gid in BUILTIN
+                if (gid in text if "_" in gid else re.search(rf"[\"']{gid}[\"']", text))]
     assert bad == []

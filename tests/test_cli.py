@@ -398,7 +398,7 @@ def test_schema_of_an_unknown_game_is_a_clear_error():
     r = pnpkit("schema", "--game", "foo")
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and r.stdout == ""
-    assert r.stderr == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards; got 'foo'\n"
+    assert r.stderr == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards, deck; got 'foo'\n"
 
 
 # `validate` runs in a fresh interpreter, in-process through the typer app, which then reports the modules it

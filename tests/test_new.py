@@ -49,6 +49,32 @@ def test_new_bad_name_and_source(tmp_path):
     assert "NAME: expected lower-case letters, digits and _" in r.stderr and "got 'My-Kit'" in r.stderr
     r = pnpkit("new", "ok_name", "--from", "nope", cwd=tmp_path)
     assert r.returncode == 1
-    assert "--from: expected a kit folder (holding kit.yaml) or one of peak_dice, raindrops, ripple_rush, rummy_cards; " \
-           "got 'nope'" in r.stderr
+    assert "--from: expected a kit folder (holding kit.yaml) or one of harvest_deck, peak_dice, raindrops, ripple_rush, " \
+           "rummy_cards, sprout_sheet; got 'nope'" in r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_new_template_deck_scaffolds_a_data_kit_that_builds(tmp_path):
+    """`pnpkit new my_game --template deck` (issue 25): CSV, templates, catalogs and a README naming what to
+    edit; it validates and builds at once, and its cards print the CSV's rows."""
+    import pdfplumber
+
+    r = pnpkit("new", "my_game", "--template", "deck", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    kit = tmp_path / "my_game"
+    assert (kit / "data" / "cards.csv").is_file() and "data/cards.csv" in (kit / "README.md").read_text()
+    assert "id: my_game" in (kit / "kit.yaml").read_text()
+    csv_path = kit / "data" / "cards.csv"
+    csv_path.write_text(csv_path.read_text(encoding="utf-8").replace("Spark,", "Ember,"), encoding="utf-8")
+    r = pnpkit("build", "my_game", "--out", "out", "--lang", "en", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    with pdfplumber.open(tmp_path / "out" / "my_game" / "en" / "cards-a4.pdf") as pdf:
+        assert pdf.pages[0].extract_text().count("Ember") == 4
+
+
+def test_new_needs_exactly_one_of_from_and_template(tmp_path):
+    for args in ([], ["--from", "ripple_rush", "--template", "deck"]):
+        r = pnpkit("new", "x", *args, cwd=tmp_path)
+        assert r.returncode == 1 and "either --from" in r.stderr and not (tmp_path / "x").exists()
+    r = pnpkit("new", "x", "--template", "nope", cwd=tmp_path)
+    assert r.returncode == 1 and "--template: expected one of deck; got 'nope'" in r.stderr

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # types only: importing them at run time would load the rooms
     from generator.layout.compose import Composer
 
 ENTRY_POINT_GROUP = "pnpkit.games"
-BUILTIN = ("ripple_rush", "peak_dice", "raindrops", "rummy_cards")
+BUILTIN = ("ripple_rush", "peak_dice", "raindrops", "rummy_cards", "deck")
 """The games shipped inside pnpkit, in the order listings show them."""
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,39}")

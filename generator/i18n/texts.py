@@ -50,6 +50,12 @@ class Texts:
     def _join(self, items: list[Any]) -> str:
         return format_list([self.env._finalize(i) for i in items], locale=self.locale)
 
+    def warn(self, message: str) -> None:
+        """Pass a translation warning on (once per message), as a missing catalog entry is."""
+        if self._warn and message not in self._warned:
+            self._warned.add(message)
+            self._warn(message)
+
     def locate(self, message: str) -> tuple[str, int | None, str] | None:
         """The catalog line of the longest string this object handed out that `message` quotes, if any."""
         best: tuple[str, int | None, str] | None = None

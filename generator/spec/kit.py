@@ -324,6 +324,13 @@ def load_kit(path: Path | str) -> Kit:
                 game = game_model(kind).model_validate(raw_game)
             except ValidationError as e:
                 problems.extend(_problems(e, ("game",), raw_game, lines, display))
+            if game is not None and hasattr(game, "with_files"):
+                # a game that reads files of the kit folder (the data rows of a `deck` kit): confined, capped
+                try:
+                    game = game.with_files(root, lambda rel: _display(kit_dir / rel),
+                                           lambda key: line_of(lines, parse_dotted(key)), display)
+                except SpecError as e:
+                    problems.extend(e.problems)
     catalogs: dict[str, Catalog] = {}
     if top is not None:
         for i, lang in enumerate(top.kit.languages):

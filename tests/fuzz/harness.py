@@ -521,6 +521,121 @@ def make_art_cases(n: int, seed: int) -> list[Case]:
     return [art_case(KITS[i % len(KITS)].name, ART_MUTATIONS[i % len(ART_MUTATIONS)], rng) for i in range(n)]
 
 
+# ------------------------------------------------------------------ hostile data (issue 25)
+
+DATA_KIT = "harvest_deck"
+"""The shipped data kit whose data/cards.csv the data mutations replace."""
+DATA_MUTATIONS = ["million_rows", "huge_cell", "big_cell", "latin1", "utf16", "bom", "ragged", "bad_int", "nul",
+                  "quote", "empty", "xlsx_bomb", "xlsx_external", "xlsx_formula", "xlsx_garbage", "xlsx_macro",
+                  "xlsx_good", "symlink_out", "dotdot", "absolute", "directory"]
+"""What a kit's data file can be: a located error or a documented cap for each, except `bom` and `xlsx_good`
+(a byte-order mark is dropped; a plain workbook of the same rows builds)."""
+
+
+def _xlsx(rows: list[list[Any]], extra: dict[str, bytes] | None = None, formula: bool = False) -> bytes:
+    """A workbook of `rows` (first sheet), with extra zip members added after saving."""
+    import io
+    import zipfile
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    for r in rows:
+        ws.append(r)
+    if formula:
+        ws["I3"] = "=1+1"
+    buf = io.BytesIO()
+    wb.save(buf)
+    if not extra:
+        return buf.getvalue()
+    out = io.BytesIO()
+    with zipfile.ZipFile(buf) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            dst.writestr(item, src.read(item.filename))
+        for name, data in extra.items():
+            dst.writestr(name, data)
+    return out.getvalue()
+
+
+def data_case(op: str, rng: np.random.Generator) -> Case:
+    """The data kit with a hostile data file (or data path)."""
+    import csv
+    import io
+
+    kit_dir = ROOT / "layouts" / DATA_KIT
+    good = (kit_dir / "data" / "cards.csv").read_bytes()
+    text = (kit_dir / "kit.yaml").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(good.decode("utf-8"))))
+    files: dict[str, bytes] = {}
+    links: dict[str, str] = {}
+    path = "data/cards.csv"
+    data: bytes | None = None
+    row = int(rng.integers(1, len(rows)))
+    if op == "million_rows":
+        data = good + b"".join(b"x%d,1,resource,A,,,,,0,1,leaf,#000000,effect.resource\n" % i for i in range(10**6))
+    elif op == "huge_cell":
+        data = good.rstrip(b"\n") + b"\nbig,1,resource," + b"a" * 10_000_000 + b",,,,,0,1,leaf,#000000,x\n"
+    elif op == "big_cell":
+        data = good.rstrip(b"\n") + b"\nbig,1,resource," + b"a" * 100_000 + b",,,,,0,1,leaf,#000000,x\n"
+    elif op == "latin1":
+        data = good.decode("utf-8").replace("Blé", "Bl\u00e9").encode("latin-1", errors="replace")
+    elif op == "utf16":
+        data = good.decode("utf-8").encode("utf-16")
+    elif op == "bom":
+        data = b"\xef\xbb\xbf" + good
+    elif op == "ragged":
+        lines = good.split(b"\n")
+        lines[row] = lines[row].rsplit(b",", int(rng.integers(1, 4)))[0]
+        data = b"\n".join(lines)
+    elif op == "bad_int":
+        rows[row][8] = "x"
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        data = buf.getvalue().encode()
+    elif op == "nul":
+        data = good[:200] + b"\0" + good[200:]
+    elif op == "quote":
+        data = good[:150] + b'"' + good[150:]
+    elif op == "empty":
+        data = b""
+    elif op.startswith("xlsx"):
+        path = "data/cards.xlsx"
+        table = [[int(c) if c.isdigit() else c for c in r] for r in rows]
+        if op == "xlsx_bomb":
+            data = _xlsx(table, {"xl/media/zeros.bin": b"0" * 20_000_000})
+        elif op == "xlsx_external":
+            data = _xlsx(table, {"xl/externalLinks/externalLink1.xml": b"<externalLink/>"})
+        elif op == "xlsx_macro":
+            data = _xlsx(table, {"xl/vbaProject.bin": b"\0" * 100})
+        elif op == "xlsx_formula":
+            data = _xlsx(table, formula=True)
+        elif op == "xlsx_garbage":
+            data = b"PK\x03\x04" + rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
+        else:
+            data = _xlsx(table)
+    elif op == "symlink_out":
+        path = "data/out.csv"
+        links[path] = str(ROOT / "layouts" / "harvest_deck" / "data" / "cards.csv")
+    elif op == "dotdot":
+        path = "../harvest_deck/data/cards.csv"
+    elif op == "absolute":
+        path = str(kit_dir / "data" / "cards.csv")
+    elif op == "directory":
+        path = "locales.csv"
+        links[path] = "locales"
+    if data is not None:
+        files[path] = data
+    files["kit.yaml"] = text.replace("data: data/cards.csv", f"data: {path}").encode()
+    return Case(DATA_KIT, f"data {op}", files, links)
+
+
+def make_data_cases(n: int, seed: int) -> list[Case]:
+    """`n` seeded hostile-data cases, cycling over the mutations."""
+    rng = np.random.default_rng(seed)
+    return [data_case(DATA_MUTATIONS[i % len(DATA_MUTATIONS)], rng) for i in range(n)]
+
+
 def _listing(out: Path) -> list[str]:
     return sorted(str(p.relative_to(out)) for p in out.rglob("*")) if out.exists() else []
 

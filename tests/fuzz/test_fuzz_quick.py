@@ -228,3 +228,17 @@ def test_cli_hostile_art_is_one_located_line(tmp_path, op):
                 if s.strip().startswith("art: "))
     assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: components.number_cards.art.back: "), r.stderr
     assert ART_MESSAGES[op] in lines[1], r.stderr
+
+
+def test_quick_slice_of_hostile_data():
+    """Every hostile data mutation once (issue 25: 10^6 rows, a 10 MB cell, wrong encodings, ragged rows, an
+    .xlsx zip bomb, external links, macros, formulas, paths out of the kit): a clean located error, nothing
+    written; a BOM and a plain workbook build."""
+    from tests.fuzz.harness import DATA_MUTATIONS, make_data_cases
+
+    summary = run_cases(make_data_cases(len(DATA_MUTATIONS), QUICK_SEED))
+    bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]
+    assert bugs == [], summary.line()
+    kinds = {o.case.label: o.kind for o in summary.outcomes}
+    assert kinds == {f"data {op}": "accepted" if op in ("bom", "xlsx_good") else "clean" for op in DATA_MUTATIONS}, \
+        [(o.case.label, o.kind, o.detail) for o in summary.outcomes]

@@ -52,7 +52,7 @@ def test_unknown_game_kind(kit_copy):
     # every registered game: the built-ins, then entry points (the test process registers tests/plugins/*)
     from generator.games.registry import BUILTIN, game_ids
 
-    assert game_ids()[:4] == list(BUILTIN) == ["ripple_rush", "peak_dice", "raindrops", "rummy_cards"]
+    assert game_ids()[:5] == list(BUILTIN) == ["ripple_rush", "peak_dice", "raindrops", "rummy_cards", "deck"]
     assert p.message == f"expected one of {', '.join(game_ids())}; got 'chess'"
 
 

@@ -1,0 +1,152 @@
+"""The composer of a data kit: every row of a card component drawn `count` times from its template (picked by a
+field's value when the template is a choice), backs from the template's back; a sheet component is one face
+per copy whose grid rows take the data rows. Drawing is generator/layout/template.py; imposition, bleed,
+duplex backs and shop mode are generator/layout/imposition.py, as for every game.
+
+Localized fields: a column `name@ja` gives `name` in Japanese; a language without its column (or with an empty
+cell) falls back to the plain `name` (or `name@en`) with a warning. `t('msgid')` looks a message id up in the
+kit's catalogs the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from generator.errors import LayoutError
+from generator.games.deck.spec import DeckComponent, DeckGame, Rows
+from generator.i18n.sandbox import Helper
+from generator.layout.compose import Component, Context, sheet_component
+from generator.layout.imposition import impose_cards
+from generator.layout.ops import Face
+from generator.layout.template import FaceRenderer
+from generator.spec.template import FaceTemplate
+
+
+def component_ids() -> tuple[str, ...]:
+    """A data kit's components are named by its spec (see `component_ids_for`); none are built in."""
+    return ()
+
+
+def component_ids_for(spec: DeckGame) -> tuple[str, ...]:
+    """The components this kit's spec can draw: the keys of game.decks."""
+    return tuple(spec.decks)
+
+
+def template_context(game: DeckGame, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Numbers catalog strings may use: `<component>_cards` (cards in a component) and the deal."""
+    out: dict[str, Any] = {"hand": game.deal.hand, "players_min": game.deal.players.min,
+                           "players_max": game.deal.players.max}
+    for cid, comp in game.decks.items():
+        if comp.kind == "cards":
+            out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in game.rows(cid).rows)
+    return out
+
+
+def localized(row: Mapping[str, Any], lang: str, where: str, warn: Any) -> dict[str, Any]:
+    """A row's fields in one language: `name` from `name@<lang>`, else `name` / `name@en` (with a warning when
+    the language's column exists but its cell is empty, or when only other languages have one)."""
+    out: dict[str, Any] = {}
+    bases: dict[str, dict[str, Any]] = {}
+    for col, value in row.items():
+        base, _, tag = col.partition("@")
+        if tag:
+            bases.setdefault(base, {})[tag] = value
+        else:
+            out[col] = value
+    for base, by in bases.items():
+        value = by.get(lang)
+        if value in (None, ""):
+            english = out.get(base, by.get("en"))
+            if lang != "en" and warn is not None:
+                warn(f"{where}: column {base}@{lang}: no {lang} translation; using English")
+            value = english
+        out[base] = value
+    return out
+
+
+def _template(spec: DeckGame, comp: DeckComponent, fields: Mapping[str, Any], cid: str) -> tuple[str, FaceTemplate]:
+    if isinstance(comp.template, str):
+        return comp.template, spec.templates[comp.template]
+    choice = comp.template
+    value = "" if fields.get(choice.by) is None else str(fields.get(choice.by))
+    name = choice.cases.get(value, choice.default)
+    if name is None:
+        raise LayoutError(f"components.{cid}: no template for {choice.by} {value!r}")
+    return name, spec.templates[name]
+
+
+def renderer(ctx: Context) -> FaceRenderer:
+    """The template interpreter for this language: the catalog sandbox, the metrics, and `t()` for msgids."""
+    texts = ctx.texts
+    return FaceRenderer(texts.env, ctx.measure, {
+        "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang})
+
+
+def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:
+    source = rows.table.source or "kit.yaml"
+    warn = getattr(ctx.texts, "warn", None)
+    return [localized(row, ctx.lang, f"{source}:{line}", warn) for row, line in zip(rows.rows, rows.lines, strict=True)]
+
+
+def compose_cards(ctx: Context, cid: str) -> Component:
+    """Fronts (each row `count` times) and backs of a card component, imposed."""
+    spec: DeckGame = ctx.kit.game
+    comp = spec.decks[cid]
+    size = ctx.kit.components[cid].trim_size()
+    if size is None:
+        raise LayoutError(f"{ctx.kit.display}: components.{cid}: a card component needs a size (poker, bridge, ...)")
+    w, h = size
+    bleed = ctx.print.bleed
+    draw = renderer(ctx)
+    rows = spec.rows(cid)
+    source = rows.table.source or "kit.yaml"
+    fronts: list[Face] = []
+    backs: list[Face] = []
+    has_back = ctx.kit.components[cid].back
+    shared: dict[tuple[Any, ...], Face] = {}
+    for fields, row, line in zip(_rows_in(ctx, rows), rows.rows, rows.lines, strict=True):
+        n = int(row.get("count") or 0)
+        if n == 0:
+            continue
+        name, tpl = _template(spec, comp, fields, cid)
+        where = f"{source}:{line} (id {fields.get('id')!s}, {ctx.lang}): game.templates.{name}"
+        context = {**fields, "text_id": f"{source}:{line}"}
+        front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
+        fronts += [front] * n
+        if has_back and tpl.back is not None:
+            back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back")
+            # rows whose backs draw the same share one Face: exports rasterize a shared back once
+            back = shared.setdefault(back.ops, back)
+            backs += [back] * n
+    if has_back and backs and len(backs) != len(fronts):
+        raise LayoutError(f"components.{cid}: some templates have a back and some do not; give every one a back")
+    title = ctx.texts(ctx.kit.components[cid].title)
+    pages = impose_cards(cid, fronts, backs or None, ctx.print, ctx.paper, bookmark=title)
+    return Component(cid, title, pages)
+
+
+def compose_sheet(ctx: Context, cid: str) -> Component:
+    """A sheet: the template's front sized to a slot of the page; its grid rows take the data rows."""
+    spec: DeckGame = ctx.kit.game
+    comp = spec.decks[cid]
+    draw = renderer(ctx)
+    table = _rows_in(ctx, spec.rows(cid))
+    name, tpl = _template(spec, comp, {}, cid)
+
+    def face(c: Context, w: float, h: float) -> Face:
+        return draw.face(cid, tpl.front, {"rows": len(table)}, w, h, 0.0,
+                         f"components.{cid} ({c.lang}): game.templates.{name}.front", table)
+
+    return sheet_component(ctx, cid, face, landscape=False, per_page=1)
+
+
+def compose(ctx: Context) -> Iterator[Component]:
+    """Every enabled component, in the spec's order."""
+    spec: DeckGame = ctx.kit.game
+    for cid, comp in ctx.kit.components.items():
+        if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
+            continue
+        if cid not in spec.decks:
+            raise LayoutError(f"{ctx.kit.display}: components.{cid}: not in game.decks; expected one of "
+                              f"{', '.join(spec.decks)}")
+        yield (compose_cards if spec.decks[cid].kind == "cards" else compose_sheet)(ctx, cid)

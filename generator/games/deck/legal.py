@@ -1,0 +1,138 @@
+"""Static legality of a data kit: the declared `game.rules` over the rows (every broken row named with its file
+and row), templates that exist, draw checks and the deal that fit the deck. Every problem at once."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from generator.games.deck.spec import DeckGame, Rows
+from generator.i18n.sandbox import CatalogEnvironment, template_problem
+
+MAX_LISTED = 20
+
+
+def _at(rows: Rows, i: int) -> str:
+    return f"{rows.table.shown}:{rows.lines[i]}"
+
+
+def _value(row: dict[str, Any], field: str) -> Any:
+    v = row.get(field)
+    return "" if v is None else str(v)
+
+
+def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
+    """(dotted key under game, message) for every declared rule the rows break and every dangling name."""
+    out: list[tuple[str, str]] = []
+    env = CatalogEnvironment()
+    ids: dict[str, set[str]] = {}
+    for cid, comp in spec.decks.items():
+        rows = spec.rows(cid)
+        names = [comp.template] if isinstance(comp.template, str) else [
+            *comp.template.cases.values(), *([comp.template.default] if comp.template.default else [])]
+        for name in names:
+            if name not in spec.templates:
+                out.append((f"decks.{cid}.template", f"expected one of {', '.join(spec.templates)}; got {name!r}"))
+        if not isinstance(comp.template, str):
+            choice = comp.template
+            for i, row in enumerate(rows.rows):
+                v = _value(row, choice.by)
+                if v not in choice.cases and choice.default is None:
+                    out.append((f"decks.{cid}.template.by", f"{_at(rows, i)}: {choice.by} {v!r} has no template "
+                                                            f"(cases: {', '.join(choice.cases)}; no default)"))
+                    break
+        if comp.kind == "cards":
+            seen: dict[str, int] = {}
+            for i, row in enumerate(rows.rows):
+                rid = _value(row, "id")
+                if not rid:
+                    out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: every card needs an id"))
+                elif rid in seen:
+                    out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: {rid!r} repeats row "
+                                                     f"{rows.lines[seen[rid]]}"))
+                else:
+                    seen[rid] = i
+            ids[cid] = set(seen)
+    for cid, rule in spec.rules.items():
+        key = f"rules.{cid}"
+        if cid not in spec.decks:
+            out.append((key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}"))
+            continue
+        rows = spec.rows(cid)
+        counts = [int(r.get("count") or 0) for r in rows.rows] if "count" in rows.table.columns else [1] * len(rows.rows)
+        if rule.total is not None and sum(counts) != rule.total:
+            out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
+        for field in rule.required:
+            for i, row in enumerate(rows.rows):
+                if _value(row, field) == "":
+                    out.append((f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell"))
+        for field, allowed in rule.values.items():
+            for i, row in enumerate(rows.rows):
+                v = _value(row, field)
+                if v != "" and v not in allowed:
+                    out.append((f"{key}.values.{field}", f"{_at(rows, i)}: column {field}: expected one of "
+                                                         f"{', '.join(allowed)}; got {v!r}"))
+        for field, want in rule.count_by.items():
+            got: Counter[str] = Counter()
+            for row, n in zip(rows.rows, counts, strict=True):
+                got[_value(row, field)] += n
+            for v in sorted(set(want) | {k for k, n in got.items() if n}):
+                if got[v] != want.get(v, 0):
+                    where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if _value(r, field) == v]
+                    lines = f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
+                    out.append((f"{key}.count_by.{field}", f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
+                                                           f"cards; expected {want.get(v, 0)}"))
+        for field, target in rule.refs.items():
+            if target not in ids:
+                out.append((f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}"))
+                continue
+            for i, row in enumerate(rows.rows):
+                v = _value(row, field)
+                if v and v not in ids[target]:
+                    out.append((f"{key}.refs.{field}", f"{_at(rows, i)}: column {field}: {v!r} is not an id of "
+                                                       f"{target}"))
+    for n, check in enumerate(spec.balance.draws):
+        key = f"balance.draws[{n}]"
+        if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
+            out.append((f"{key}.component", f"expected a card component of game.decks; got {check.component!r}"))
+            continue
+        rows = spec.rows(check.component)
+        size = sum(int(r.get("count") or 0) for r in rows.rows)
+        if check.kind != "share":
+            if check.hand is None:
+                out.append((key, f"a {check.kind} check needs hand (cards drawn)"))
+            elif check.hand > size:
+                out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
+        if check.kind == "hand_has":
+            if bool(check.where) == bool(check.all_of):
+                out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
+            conditions = [(f"{key}.where", check.where)] if check.where else [
+                (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+            for where_key, source in conditions:
+                why = template_problem(env, "{% if " + str(source) + " %}1{% endif %}")
+                if why:
+                    out.append((where_key, why))
+        else:
+            if not check.field:
+                out.append((key, f"a {check.kind} check needs field"))
+            elif check.field not in rows.table.columns:
+                out.append((f"{key}.field", f"expected a column of {rows.table.shown}; got {check.field!r}"))
+            elif check.kind != "share":
+                for i, row in enumerate(rows.rows):
+                    if not isinstance(row.get(check.field), (int, float)) or isinstance(row.get(check.field), bool):
+                        out.append((f"{key}.field", f"{_at(rows, i)}: column {check.field}: expected a number "
+                                                    f"(declare it int or number in fields); got {row.get(check.field)!r}"))
+                        break
+        if check.kind == "sum_at_most" and check.limit is None:
+            out.append((key, "a sum_at_most check needs limit"))
+    deal = spec.deal
+    if deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
+        out.append(("deal.component", f"expected a card component of game.decks; got {deal.component!r}"))
+    else:
+        size = sum(int(r.get("count") or 0) for r in spec.rows(deal.component).rows)
+        if deal.hand * deal.players.max > size:
+            out.append(("deal.hand", f"{deal.players.max} hands of {deal.hand} need {deal.hand * deal.players.max} "
+                                     f"cards; the deck holds {size}"))
+    if deal.players.min > deal.players.max:
+        out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
+    return out[:200]

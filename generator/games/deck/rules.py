@@ -1,0 +1,86 @@
+"""The reference 'game' of a deck, behind pnpkit's Game protocol (generator/engine/game.py): a deck has no
+turns of its own, so its rules are the deal every draw check reasons about. The deck (every row `count` times,
+in the data's order) is shuffled with the state's generator; seats take one card each in turn until every
+seat holds `deal.hand`. The score of a seat is the number of cards it holds; every seat ties."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from generator.errors import RuleViolation
+from generator.games.deck.spec import DeckGame
+
+DRAW = "draw"
+
+
+def deck_cards(spec: DeckGame, component: str) -> list[dict[str, Any]]:
+    """Every card of a card component: each row repeated `count` times, in the data's order."""
+    return [row for row in spec.rows(component).rows for _ in range(int(row.get("count") or 0))]
+
+
+@dataclass(frozen=True)
+class State:
+    """A deal in progress: the shuffled order (card indices), the cards dealt so far and the hands."""
+
+    order: tuple[int, ...]
+    dealt: int
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Cards held per seat; every seat is a winner (a deal has no winner of its own)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+class Deal:
+    """The deal of one kit for a fixed number of seats."""
+
+    def __init__(self, spec: DeckGame, players: int):
+        rng = spec.deal.players
+        if not rng.min <= players <= rng.max:
+            raise RuleViolation(f"the deal is for {rng.min}..{rng.max} players; got {players}")
+        self.spec, self.players = spec, players
+        self.cards = deck_cards(spec, spec.deal.component)
+        if spec.deal.hand * players > len(self.cards):
+            raise RuleViolation(f"{players} hands of {spec.deal.hand} need more than the {len(self.cards)} cards")
+
+    def new_state(self, rng: np.random.Generator) -> State:
+        """The deck shuffled by `rng`; nobody holds a card."""
+        order = tuple(int(i) for i in rng.permutation(len(self.cards)))
+        return State(order, 0, ((),) * self.players)
+
+    def to_move(self, state: State) -> int | None:
+        """The seat that takes the next card (None once every hand is full)."""
+        if state.dealt >= self.spec.deal.hand * self.players:
+            return None
+        return state.dealt % self.players
+
+    def legal_actions(self, state: State) -> tuple[str, ...]:
+        """Draw, until the deal is done."""
+        return () if self.to_move(state) is None else (DRAW,)
+
+    def apply(self, state: State, action: str) -> State:
+        """The seat to move takes the top card."""
+        seat = self.to_move(state)
+        if seat is None or action != DRAW:
+            raise RuleViolation(f"{action!r} is not legal now; legal: {', '.join(self.legal_actions(state)) or 'none'}")
+        hands = list(state.hands)
+        hands[seat] = hands[seat] + (state.order[state.dealt],)
+        return State(state.order, state.dealt + 1, tuple(hands))
+
+    def outcome(self, state: State) -> Outcome:
+        """Cards per seat; all seats share the 'win'."""
+        if self.to_move(state) is not None:
+            raise RuleViolation("the deal is not finished")
+        return Outcome(tuple(len(h) for h in state.hands), tuple(range(self.players)))
+
+
+def new_game(spec: DeckGame, players: int) -> Deal:
+    """The reference deal for `players` seats (RuleViolation outside the kit's range)."""
+    return Deal(spec, players)

@@ -1,0 +1,235 @@
+"""The `game:` section of a data kit (`game.kind: deck`, docs/deck-kind.md): where each component's rows come
+from and their field types, the shared face templates, the declared rules and the draw checks.
+
+The rows themselves are read when the kit loads (`with_files`, called by generator/spec/kit.py for any game
+model that has it): files are confined to the kit folder and read with the caps of generator/spec/tables.py,
+and a cell that is not of its declared type is a located error `data/cards.csv:17: column cost: ...`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, PrivateAttr, StrictInt
+
+from generator.errors import Problem, SpecError
+from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, Bound, SequentialCheck, SpecModel
+from generator.spec.paths import resolve_inside
+from generator.spec.tables import (
+    MAX_ROWS,
+    FieldType,
+    Table,
+    convert_cell,
+    inline_table,
+    path_problem,
+    read_table,
+)
+from generator.spec.template import FaceTemplate, TemplateChoice
+
+MAX_COUNT = MAX_PIECES
+"""Copies of one row (the `count` column)."""
+MAX_DECK = 5_000
+"""Cards in one component (the sum of counts)."""
+
+
+class PlayerRange(SpecModel):
+    """How many people the deck is dealt to."""
+
+    min: StrictInt = Field(ge=1, le=8, description="Fewest players.")
+    max: StrictInt = Field(ge=1, le=8, description="Most players.")
+
+
+class DeckComponent(SpecModel):
+    """One component's data and look."""
+
+    kind: Literal["cards", "sheet"] = Field("cards", description=(
+        "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one face per copy "
+        "of the component (score pads, boards), whose grid rows take the data rows"))
+    data: str | list[dict[str, Any]] | None = Field(None, description=(
+        "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values only) or a "
+        "list of mappings written here; cards need columns id and count"))
+    fields: dict[str, FieldType] = Field(default_factory=dict, max_length=100, description=(
+        "declared column types (text, int, number, bool): a cell of the wrong type is a located error; "
+        "undeclared columns are text; count is always int"))
+    template: str | TemplateChoice = Field(description=(
+        "a template name from game.templates, or {by: field, cases: {value: template}, default: template}"))
+
+
+class ComponentRules(SpecModel):
+    """Declared legality of one component's rows, checked by `pnpkit validate` (every row that breaks one is
+    named with its file and row)."""
+
+    total: StrictInt | None = Field(None, ge=0, le=MAX_DECK, description="the sum of count over all rows")
+    required: list[str] = Field(default_factory=list, description="fields every row must fill")
+    values: dict[str, list[str]] = Field(default_factory=dict, description="allowed values of a field")
+    count_by: dict[str, dict[str, StrictInt]] = Field(default_factory=dict, description=(
+        "copies per field value, e.g. {suit: {hearts: 13, spades: 13}}"))
+    refs: dict[str, str] = Field(default_factory=dict, description=(
+        "a field naming another component's id: {field: component}; an unknown id is an error"))
+
+
+class Condition(SpecModel):
+    """One part of a hand_has check: at least `at_least` cards of the hand meet `where`."""
+
+    where: str = Field(max_length=500, description="condition over a card's fields, e.g. \"type == 'resource'\"")
+    at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards of the hand that must meet it")
+
+
+class DrawCheck(SpecModel):
+    """A property of a random draw from one component, and its bound.
+
+    - hand_has: P(a `hand`-card draw holds at least `at_least` cards where `where` is true), or every
+      condition of `all_of` at once -- exact (multivariate hypergeometric over the cells the conditions cut
+      the deck into, counted with exact integers);
+    - share: the largest share of the deck held by one value of `field` -- exact;
+    - expected_sum: the expected sum of `field` over a `hand`-card draw -- exact;
+    - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- seeded Monte-Carlo (no closed
+      form is used), judged with an interval like self-play."""
+
+    name: str = Field(max_length=120, description="what the check says, for the report")
+    kind: Literal["hand_has", "share", "expected_sum", "sum_at_most"] = Field(description="the property")
+    component: str = Field(description="the component whose cards are drawn")
+    hand: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="cards drawn")
+    where: str | None = Field(None, max_length=500, description="condition over a card's fields (hand_has)")
+    at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards that must meet `where` (hand_has)")
+    all_of: list[Condition] = Field(default_factory=list, max_length=4, description=(
+        "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
+        "and an action in the same hand; cards may meet more than one"))
+    field: str | None = Field(None, description="the field measured (share, expected_sum, sum_at_most)")
+    limit: float | None = Field(None, description="the sum's bound (sum_at_most)")
+    bound: Bound = Field(description="the range the value must lie in, {min, max}")
+
+
+class DeckBalance(SequentialCheck):
+    """The draw checks `pnpkit check` judges."""
+
+    games: StrictInt = Field(2000, ge=1, le=MAX_GAMES, description="Monte-Carlo draws per look (sum_at_most only)")
+    draws: list[DrawCheck] = Field(default_factory=list, max_length=50, description="the draw properties")
+
+
+class Deal(SpecModel):
+    """The reference 'game' of a deck, for the Game protocol: shuffle, then deal `hand` cards to each seat."""
+
+    component: str = Field(description="the component dealt")
+    hand: StrictInt = Field(ge=1, le=MAX_SMALL, description="cards dealt to each seat")
+    players: PlayerRange = Field(description="seats the deal is for")
+
+
+@dataclass(frozen=True)
+class Rows:
+    """One component's typed rows: the table they came from, and per row its fields (localized columns such as
+    `name@ja` kept as they are)."""
+
+    table: Table
+    rows: tuple[dict[str, Any], ...]
+    lines: tuple[int, ...]
+
+    def problem(self, i: int, key: str, message: str) -> Problem:
+        """A problem located at row i."""
+        return self.table.problem(self.lines[i], key, message)
+
+
+class DeckGame(SpecModel):
+    """A data kit's game section."""
+
+    kind: Literal["deck"] = Field(description="The game: a deck of data rows and declarative templates.")
+    decks: dict[str, DeckComponent] = Field(min_length=1, max_length=20, description=(
+        "per component id (a key of components:), its rows and template"))
+    templates: dict[str, FaceTemplate] = Field(min_length=1, max_length=50, description="shared face templates")
+    rules: dict[str, ComponentRules] = Field(default_factory=dict, description="declared legality per component")
+    deal: Deal = Field(description="the deal the Game protocol plays (and the transcript shows)")
+    balance: DeckBalance = Field(default_factory=DeckBalance, description="draw checks")
+
+    _rows: dict[str, Rows] = PrivateAttr(default_factory=dict)
+
+    def rows(self, component: str) -> Rows:
+        """The typed rows of a component (read when the kit loaded)."""
+        return self._rows[component]
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        """The section as data, with each table's content digest (a build key changes when a data file does)."""
+        out = super().model_dump(**kwargs)
+        out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
+        return out
+
+    def with_files(self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None],
+                   display: str) -> DeckGame:
+        """This section with every component's rows read from the kit folder and typed; SpecError with every
+        problem (file and row) otherwise."""
+        problems: list[Problem] = []
+        loaded: dict[str, Rows] = {}
+        for cid, comp in self.decks.items():
+            try:
+                if comp.data is None:
+                    table = inline_table([], display, lambda i: None)
+                elif isinstance(comp.data, str):
+                    key = f"game.decks.{cid}.data"
+                    why = path_problem(comp.data)
+                    if why is None:
+                        try:
+                            if resolve_inside(root, root / comp.data, display, f"the data file {comp.data!r}") is None:
+                                why = f"no such file in the kit folder: {comp.data!r}"
+                        except SpecError as e:
+                            why = e.problems[0].message
+                    if why is not None:  # refused before anything is opened: located in kit.yaml
+                        raise SpecError([Problem(display, key_line(key), key, why)])
+                    table = read_table(root, comp.data, shown(comp.data))
+                else:
+                    if len(comp.data) > MAX_ROWS:
+                        raise SpecError([Problem(display, key_line(f"game.decks.{cid}.data"), f"game.decks.{cid}.data",
+                                                 f"{len(comp.data):,} rows; the limit is {MAX_ROWS:,}")])
+                    table = inline_table(comp.data, display,
+                                         lambda i, cid=cid: key_line(f"game.decks.{cid}.data[{i}]"))  # type: ignore[misc]
+            except SpecError as e:
+                problems.extend(e.problems)
+                continue
+            typed, bad = _typed(table, comp, cid, display, key_line)
+            problems += bad
+            loaded[cid] = typed
+        if problems:
+            raise SpecError(problems)
+        copy = self.model_copy()
+        copy._rows = loaded
+        return copy
+
+
+def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
+           key_line: Callable[[str], int | None]) -> tuple[Rows, list[Problem]]:
+    problems: list[Problem] = []
+    kinds: dict[str, FieldType] = {"count": "int", **comp.fields}
+    if comp.kind == "cards":
+        for need in ("id", "count"):
+            if need not in table.columns:
+                problems.append(table.problem(1, f"column {need}", f"required by a card component ({cid}); "
+                                              f"columns are {', '.join(table.columns) or 'none'}"))
+    for name in comp.fields:
+        base = name.split("@")[0]
+        if name not in table.columns and not any(c.split("@")[0] == base for c in table.columns):
+            problems.append(Problem(display, key_line(f"game.decks.{cid}.fields.{name}"),
+                                    f"game.decks.{cid}.fields.{name}", f"no such column in {table.shown}"))
+    rows: list[dict[str, Any]] = []
+    for row in table.rows:
+        out: dict[str, Any] = {}
+        for col, cell in row.cells.items():
+            kind = kinds.get(col, kinds.get(col.split("@")[0], "text"))
+            value, why = convert_cell(cell, kind)
+            if why:
+                problems.append(table.problem(row.line, f"column {col}", why))
+            out[col] = value
+        if comp.kind == "cards" and "count" in out:
+            n = out["count"]
+            if n is None:
+                problems.append(table.problem(row.line, "column count", "expected an integer; got an empty cell"))
+            elif not 0 <= n <= MAX_COUNT:
+                problems.append(table.problem(row.line, "column count", f"expected 0..{MAX_COUNT}; got {n}"))
+        rows.append(out)
+    if comp.kind == "cards" and not problems:
+        total = sum(int(r.get("count") or 0) for r in rows)
+        if total > MAX_DECK:
+            problems.append(table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}"))
+    return Rows(table, tuple(rows), tuple(r.line for r in table.rows)), problems
+
+
+__all__ = ["DeckGame", "DrawCheck", "Rows"]

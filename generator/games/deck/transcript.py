@@ -1,0 +1,24 @@
+"""A readable seeded deal: the shuffled deck's top cards as each seat takes them (a deck has no turns)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.games.deck import GAME
+from generator.games.deck.rules import DRAW, Deal
+from generator.games.deck.spec import DeckGame
+
+
+def transcript(spec: DeckGame, seed: int, players: int) -> str:
+    """Deal one hand per seat from `seed` and list every card taken."""
+    game = Deal(spec, players)
+    state = game.new_state(np.random.default_rng(seed))
+    lines = [f"Deck deal: {players} players, {spec.deal.hand} cards each from {spec.deal.component} "
+             f"({len(game.cards)} cards), seed {seed}, ruleset {GAME.ruleset}"]
+    while (seat := game.to_move(state)) is not None:
+        card = game.cards[state.order[state.dealt]]
+        state = game.apply(state, DRAW)
+        lines.append(f"  player {seat + 1} draws {card.get('id')}")
+    for s, hand in enumerate(state.hands):
+        lines.append(f"player {s + 1} holds: {', '.join(str(game.cards[i].get('id')) for i in hand)}")
+    return "\n".join(lines) + "\n"

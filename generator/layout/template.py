@@ -1,0 +1,315 @@
+"""The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields -> drawing
+ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
+
+Positions in the spec are measured from the face's top-left corner; ops use PDF's bottom-left origin, so every
+y is flipped here. Strings, colours, icon names and counts are sandboxed Jinja2 templates rendered with the
+catalog sandbox (generator/i18n/sandbox.py), which caps time, size and loops; `t('msgid')` looks a message id
+up in the kit's catalogs (English with a warning when a language lacks it). Text is fitted to its box with
+generator/layout/text.py (shrunk to min_size, else a LayoutError naming where) and the build's fit and glyph
+checks see it like every other string."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import TemplateError
+
+from generator.errors import LayoutError
+from generator.i18n.sandbox import MAX_OUTPUT, CatalogEnvironment, TemplateLimit
+from generator.layout.ops import (
+    INKS,
+    Anchor,
+    Circle,
+    Face,
+    FontKey,
+    Line,
+    Op,
+    Path,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+)
+from generator.layout.shapes import SYMBOLS, symbol
+from generator.layout.text import Measure, block_ops, fit_block, fit_line
+from generator.spec.template import (
+    AnyElement,
+    Coord,
+    EllipseElement,
+    GridElement,
+    IconElement,
+    ImageElement,
+    LineElement,
+    PolygonElement,
+    RectElement,
+    RepeatElement,
+    TextElement,
+)
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_REPEAT_COPIES = 100
+KAPPA = 0.5522847498
+"""Bezier handle length of a quarter ellipse."""
+
+
+@dataclass
+class FaceRenderer:
+    """Renders element lists for one language: the sandbox, text metrics and the helpers templates may call."""
+
+    env: CatalogEnvironment
+    measure: Measure
+    helpers: Mapping[str, Any] = field(default_factory=dict)
+    _cache: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ templates
+
+    def render(self, source: str, context: Mapping[str, Any], where: str) -> str:
+        """A template string rendered over `context` (a LayoutError naming `where` when it fails)."""
+        if "{" not in source:
+            return source
+        try:
+            tmpl = self._cache.get(source)
+            if tmpl is None:
+                tmpl = self.env.compile_checked(source)
+                self._cache[source] = tmpl
+            self.env.start()
+            out: list[str] = []
+            size = 0
+            for chunk in tmpl.generate({**self.helpers, **context}):
+                size += len(chunk)
+                if size > MAX_OUTPUT:
+                    raise TemplateLimit(f"renders to more than {MAX_OUTPUT} characters")
+                out.append(chunk)
+            return "".join(out)
+        except TemplateError as e:
+            problem = f"{type(e).__name__}: {e}"
+        except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+            problem = f"{type(e).__name__}: {e}"
+        raise LayoutError(f"{where}: template {source[:60]!r}: {problem}")
+
+    def condition(self, source: str, context: Mapping[str, Any], where: str) -> bool:
+        """A `when:` condition: true when the expression is."""
+        return self.render("{% if " + source + " %}1{% endif %}", context, where) == "1"
+
+    def colour(self, source: str | None, context: Mapping[str, Any], where: str) -> str | None:
+        """A colour template -> '#rrggbb' or an ink name."""
+        if source is None:
+            return None
+        value = self.render(source, context, where).strip()
+        if value in ("", "none"):
+            return None
+        if _HEX.fullmatch(value) or value in INKS:
+            return value
+        raise LayoutError(f"{where}: expected a colour '#rrggbb' or one of {', '.join(INKS)}; got {value[:40]!r}")
+
+    def count(self, source: int | str, context: Mapping[str, Any], where: str) -> int:
+        """A repeat count: a number, a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
+        value: Any
+        if isinstance(source, int):
+            value = source
+        else:
+            value = context.get(source) if _NAME.fullmatch(source) else self.render(source, context, where)
+        if value is None or value == "":
+            return 0
+        try:
+            n = int(str(value).strip())
+        except ValueError:
+            raise LayoutError(f"{where}: expected a whole number of copies; got {str(value)[:40]!r}") from None
+        if not 0 <= n <= MAX_REPEAT_COPIES:
+            raise LayoutError(f"{where}: expected 0..{MAX_REPEAT_COPIES} copies; got {n}")
+        return n
+
+    # ------------------------------------------------------------------ faces
+
+    def face(self, name: str, elements: Sequence[AnyElement], context: Mapping[str, Any], width: float,
+             height: float, bleed: float, where: str, table: Sequence[Mapping[str, Any]] = ()) -> Face:
+        """One face: every element whose `when` holds, in order. `table` gives grid rows their fields."""
+        ops: list[Op] = []
+        for i, el in enumerate(elements):
+            ops += self.element(el, context, width, height, f"{where}[{i}]", table)
+        return Face(name, width, height, tuple(ops), bleed)
+
+    def element(self, el: AnyElement, context: Mapping[str, Any], w: float, h: float, where: str,
+                table: Sequence[Mapping[str, Any]] = ()) -> list[Op]:
+        """The ops of one element (none when its condition is false)."""
+        if el.when is not None and not self.condition(el.when, context, f"{where}.when"):
+            return []
+        if isinstance(el, TextElement):
+            return self._text(el, context, w, h, where)
+        if isinstance(el, RectElement):
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            return [Rect(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
+                         stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width,
+                         radius=min(el.radius, bw / 2, bh / 2))]
+        if isinstance(el, EllipseElement):
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            return [ellipse(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
+                            stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
+        if isinstance(el, LineElement):
+            stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
+            return [Line(_at(el.x, w), h - _at(el.y, h), _at(el.x2, w), h - _at(el.y2, h), stroke=stroke,
+                         width=el.width)]
+        if isinstance(el, PolygonElement):
+            pts = tuple((_at(px, w), h - _at(py, h)) for px, py in el.points)
+            return [Polygon(pts, fill=self.colour(el.fill, context, f"{where}.fill"),
+                            stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
+        if isinstance(el, IconElement):
+            return self._icon(el, context, w, h, where)
+        if isinstance(el, ImageElement):
+            return draw_image(el, where)
+        if isinstance(el, RepeatElement):
+            return self._repeat(el, context, w, h, where)
+        if isinstance(el, GridElement):
+            return self._grid(el, context, w, h, where, table)
+        raise LayoutError(f"{where}: unknown element {type(el).__name__}")
+
+    def _text(self, el: TextElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+        text = self.render(el.text, context, f"{where}.text").strip()
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        ops: list[Op] = []
+        fill = self.colour(el.fill, context, f"{where}.fill")
+        if fill is not None:
+            ops.append(Rect(x, y, bw, bh, fill=fill, stroke=None))
+        if not text:
+            return ops
+        colour = self.colour(el.colour, context, f"{where}.colour") or "ink"
+        font: FontKey = el.font
+        anchors: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
+        anchor = anchors[el.align]
+        tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
+        label = f"{where} {text[:40]!r}"
+        if el.wrap:
+            fitted = fit_block(text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label)
+            top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[el.valign]
+            ops += block_ops(fitted, tx, top, font=font, fill=colour, anchor=anchor, text_id=str(context.get("text_id", "")))
+            return ops
+        size = fit_line(text, font, bw, self.measure, size=min(el.size, bh / 0.95), min_size=el.min_size,
+                        where=label)
+        if el.valign == "top":
+            base = y + bh - size * 0.82
+        elif el.valign == "bottom":
+            base = y + size * 0.14
+        else:
+            base = y + bh / 2 - size * 0.34
+        ops.append(Text(tx, base, text, size, font=font, fill=colour, anchor=anchor,
+                        text_id=str(context.get("text_id", ""))))
+        return ops
+
+    def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+        name = self.render(el.name, context, f"{where}.name").strip()
+        if not name:
+            return []
+        if name not in SYMBOLS:
+            raise LayoutError(f"{where}.name: expected one of {', '.join(SYMBOLS)}; got {name[:40]!r}")
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        return symbol(name, x + bw / 2, y + bh / 2, min(bw, bh) / 2, fill=self.colour(el.fill, context, f"{where}.fill"),
+                      stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)
+
+    def _repeat(self, el: RepeatElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+        n = self.count(el.times, context, f"{where}.times")
+        ops: list[Op] = []
+        for i in range(n):
+            line, k = divmod(i, el.per_line)
+            dx = k * _at(el.dx, w) + line * _at(el.line_dx, w)
+            dy = k * _at(el.dy, h) + line * _at(el.line_dy, h)
+            inner = self.element(el.element, {**context, "i": i}, w, h, f"{where}.element")
+            if inner:
+                ops.append(Place(dx, -dy, tuple(inner)))
+        return ops
+
+    def _grid(self, el: GridElement, context: Mapping[str, Any], w: float, h: float, where: str,
+              table: Sequence[Mapping[str, Any]]) -> list[Op]:
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
+        head_fill = self.colour(el.header_fill, context, f"{where}.header_fill")
+        cell_fill = self.colour(el.fill, context, f"{where}.fill")
+        label_w = _at(el.label_width, bw) if el.row_label else 0.0
+        n_rows = el.rows + (1 if el.column_label else 0)
+        cell_h = bh / n_rows
+        cell_w = (bw - label_w) / el.columns
+        top = y + bh
+        ops: list[Op] = []
+
+        def label(text: str, lx: float, ly: float, lw: float, lh: float, size: float, bold: bool, tag: str) -> None:
+            if not text:
+                return
+            s = fit_line(text, "bold" if bold else "regular", lw - 2, self.measure, size=min(size, lh * 0.6),
+                         min_size=4.0, where=f"{where}.{tag} {text[:40]!r}")
+            ops.append(Text(lx + lw / 2, ly + lh / 2 - s * 0.34, text, s, font="bold" if bold else "regular",
+                            anchor="middle"))
+
+        if el.column_label:
+            if label_w:
+                ops.append(Rect(x, top - cell_h, label_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
+            for c in range(el.columns):
+                cx = x + label_w + c * cell_w
+                ops.append(Rect(cx, top - cell_h, cell_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
+                label(self.render(el.column_label, {**context, "c": c}, f"{where}.column_label").strip(),
+                      cx, top - cell_h, cell_w, cell_h, el.font_size, True, "column_label")
+        first = top - (cell_h if el.column_label else 0.0)
+        for r in range(el.rows):
+            row_ctx = {**context, **(table[r] if r < len(table) else {}), "r": r}
+            ry = first - (r + 1) * cell_h
+            if label_w and el.row_label:
+                ops.append(Rect(x, ry, label_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
+                label(self.render(el.row_label, row_ctx, f"{where}.row_label").strip(), x, ry, label_w, cell_h,
+                      el.font_size, True, "row_label")
+            for c in range(el.columns):
+                cx = x + label_w + c * cell_w
+                ops.append(Rect(cx, ry, cell_w, cell_h, fill=cell_fill, stroke=stroke, width=0.6))
+                if el.cell == "circle":
+                    ops.append(Circle(cx + cell_w / 2, ry + cell_h / 2, min(cell_w, cell_h) * 0.36, fill=None,
+                                      stroke="muted", width=0.6))
+                if el.bonus:
+                    text = self.render(el.bonus, {**row_ctx, "c": c}, f"{where}.bonus").strip()
+                    if text:
+                        bs = min(cell_h * 0.32, el.font_size * 0.8)
+                        bs = fit_line(text, "bold", cell_w * 0.45, self.measure, size=bs, min_size=3.5,
+                                      where=f"{where}.bonus {text[:40]!r}")
+                        ops.append(Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold",
+                                        anchor="end"))
+        return ops
+
+
+def draw_image(el: ImageElement, where: str) -> list[Op]:
+    """NOT YET SUPPORTED: `image` elements wait for the Image/Vector ops of the kit-assets work (another branch);
+    this is the one place that will emit them. Until then a kit using one gets this clear error."""
+    raise LayoutError(
+        f"{where}: image elements are not yet supported (kit assets land with the Image op); use an icon or "
+        f"shapes for now (src {el.src[:60]!r})")
+
+
+def ellipse(x: float, y: float, w: float, h: float, *, fill: str | None, stroke: str | None, width: float) -> Op:
+    """An ellipse filling the box (a Circle when it is round, else four Bezier quarters)."""
+    if abs(w - h) < 1e-6:
+        return Circle(x + w / 2, y + h / 2, w / 2, fill=fill, stroke=stroke, width=width)
+    cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2, h / 2
+    kx, ky = rx * KAPPA, ry * KAPPA
+    cmds: tuple[tuple[object, ...], ...] = (
+        ("M", cx + rx, cy),
+        ("C", cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+        ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+        ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+        ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
+        ("Z",))
+    return Path(cmds, fill=fill, stroke=stroke, width=width)
+
+
+def _at(c: Coord, extent: float) -> float:
+    value, pct = c
+    return extent * value / 100.0 if pct else value
+
+
+def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float) -> tuple[float, float, float, float]:
+    """(left, bottom, width, height) in op coordinates from a top-left spec box."""
+    bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
+    if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
+        raise LayoutError(f"a box of {bw:.1f} x {bh:.1f} pt: width and height must be positive")
+    return bx, fh - by - bh, bw, bh
+
+__all__ = ["FaceRenderer", "draw_image", "ellipse"]
