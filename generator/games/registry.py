@@ -53,6 +53,8 @@ class GamePlugin:
     """`refit_edit(report) -> Refit | None`: a spec edit proposed from a check's play (`check --refit`)."""
     name: str = ""
     """The game's name for people (defaults to the id)."""
+    tunables: str | None = None
+    """A tuple of `generator.engine.tuning.Tunable`: what `pnpkit tune` may change in a kit; optional."""
 
     def load(self, field: str) -> Any:
         """The object a reference field names, imported now."""
@@ -101,9 +103,9 @@ class GamePlugin:
         out = []
         if not _ID.fullmatch(self.id):
             out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
-        for f in ("spec", "layout", "legal", "balance", "transcript", "play", "print_data", "refit"):
+        for f in ("spec", "layout", "legal", "balance", "transcript", "play", "print_data", "refit", "tunables"):
             ref = getattr(self, f)
-            if ref is None and f in ("print_data", "refit"):
+            if ref is None and f in ("print_data", "refit", "tunables"):
                 continue
             if not isinstance(ref, str) or not _REF.fullmatch(ref):
                 out.append(f"{f} = {ref!r} is not a 'module:attribute' reference")

@@ -21,6 +21,7 @@ GAME = GamePlugin(
     transcript="generator.games.peak_dice.transcript:transcript",
     play="generator.games.peak_dice.rules:new_game",
     print_data="generator.games.peak_dice.figures:print_data",
+    tunables="generator.games.peak_dice.tunables:TUNABLES",
 )
 
 _WHERE = {

@@ -23,6 +23,7 @@ GAME = GamePlugin(
     play="generator.games.raindrops.rules:new_game",
     print_data="generator.games.raindrops.figures:print_data",
     refit="generator.games.raindrops.refit:refit_edit",
+    tunables="generator.games.raindrops.tunables:TUNABLES",
 )
 RULESET_VERSION = GAME.ruleset
 

@@ -20,6 +20,7 @@ GAME = GamePlugin(
     transcript="generator.games.ripple_rush.transcript:transcript",
     play="generator.games.ripple_rush.rules:new_game",
     print_data="generator.games.ripple_rush.figures:print_data",
+    tunables="generator.games.ripple_rush.tunables:TUNABLES",
 )
 
 _WHERE = {

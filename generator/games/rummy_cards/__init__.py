@@ -21,6 +21,7 @@ GAME = GamePlugin(
     transcript="generator.games.rummy_cards.transcript:transcript",
     play="generator.games.rummy_cards.rules:new_game",
     print_data="generator.games.rummy_cards.figures:print_data",
+    tunables="generator.games.rummy_cards.tunables:TUNABLES",
 )
 RULESET_VERSION = GAME.ruleset
 
