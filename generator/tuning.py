@@ -44,7 +44,7 @@ from generator.errors import KitError, Problem, SpecError
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.tune import TuneSpec
-from generator.spec.yamlio import line_of, parse_dotted, read_yaml
+from generator.spec.yamlio import line_of, read_yaml
 
 VIOLATION_WEIGHT = 1000.0
 """A candidate with any tolerance outside its bound scores worse than any candidate where all hold."""
@@ -91,6 +91,11 @@ class Plan:
     @property
     def proof_seed(self) -> int:
         return stream_seed(self.seed, PROOF_STREAM)
+
+    @property
+    def proof_seeds(self) -> list[int]:
+        """The proof streams: a candidate must hold on every one."""
+        return [stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs)]
 
     def study_name(self) -> str:
         """One study per kit, space, targets, budget and seed: a storage may hold several tunes."""
@@ -167,9 +172,9 @@ def _space_for(t: Tunable, lo: float | None, hi: float | None, choices: tuple[An
     if t.kind in ("int", "float"):
         if choices is not None:
             raise where(f"{t.path} is {t.describe()}: give a range lo..hi, not choices")
+        assert t.low is not None and t.high is not None
         lo = float(t.low if lo is None else lo)
         hi = float(t.high if hi is None else hi)
-        assert t.low is not None and t.high is not None
         if lo < t.low or hi > t.high:
             raise where(f"{t.path}: range {_fmt(lo)}..{_fmt(hi)} leaves the legal range: {t.describe()}")
         if t.kind == "int" and (lo != int(lo) or hi != int(hi)):
@@ -442,7 +447,10 @@ class Search:
 def search(plan: Plan, executor: Any, *, storage: str | None = None,
            progress: Callable[[int, int, str], None] | None = None) -> Search:
     """Run (or continue, from `storage`) the TPE search until the study holds `plan.trials` finished trials."""
-    import optuna
+    try:
+        import optuna
+    except ImportError:
+        raise KitError("pnpkit tune needs optuna: pip install 'pnpkit[tune]'") from None
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     sampler = optuna.samplers.TPESampler(seed=plan.seed % 2**32, n_startup_trials=min(10, max(1, plan.trials // 2)))
@@ -516,17 +524,34 @@ def ranked(found: Search) -> list[Judged]:
 
 @dataclass
 class Proven:
-    """A candidate (or the original) judged by the full check on the proof stream."""
+    """A candidate (or the original) judged by the full check on the proof streams (stopping at the first stream
+    where it does not hold); `report` is that stream's, or the first stream's when it holds on all."""
 
     values: dict[str, Any]
     report: BalanceReport
+    streams: int = 1
+    """Proof streams played."""
+    holds: bool = False
 
-    @property
-    def holds(self) -> bool:
-        return all(t.verdict is Verdict.HOLDS for t in self.report.tolerances)
+
+def _holds(rep: BalanceReport) -> bool:
+    return all(t.verdict is Verdict.HOLDS for t in rep.tolerances)
 
 
-def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., None] | None = None) -> BalanceReport:
+def proven(plan: Plan, values: dict[str, Any], spec: Any, executor: Any) -> Proven:
+    """The full check of one candidate on every proof stream until one does not hold."""
+    first: BalanceReport | None = None
+    for i, s in enumerate(plan.proof_seeds):
+        rep = full_check(plan, spec, executor, seed=s)
+        first = first or rep
+        if not _holds(rep):
+            return Proven(values, rep, i + 1, False)
+    assert first is not None
+    return Proven(values, first, len(plan.proof_seeds), True)
+
+
+def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., None] | None = None, *,
+               seed: int | None = None) -> BalanceReport:
     """The game's sequential check (as `pnpkit check` runs it) on the proof stream."""
     b = spec.balance
     first = int(b.games)
@@ -536,7 +561,7 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
 
     def make(budget: Any) -> BalanceReport:
         rep: BalanceReport = game_module(plan.kit.game_id).balance_report(
-            spec, games=budget, seed=plan.proof_seed, executor=cache, kit=plan.kit.meta.id)
+            spec, games=budget, seed=plan.proof_seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id)
         return rep
 
     return judge(make, first=first, cap=max(first, cap), confidence=float(conf) if isinstance(conf, float) else 0.99,
@@ -549,7 +574,7 @@ def prove(plan: Plan, candidates: Sequence[Judged], executor: Any,
     total = len(candidates) + 1
     if progress:
         progress(0, total, "proof: the original kit")
-    original = Proven(dict(plan.original), full_check(plan, plan.kit.game, executor))
+    original = proven(plan, dict(plan.original), plan.kit.game, executor)
     out: list[Proven] = []
     for i, c in enumerate(candidates):
         if progress:
@@ -557,7 +582,7 @@ def prove(plan: Plan, candidates: Sequence[Judged], executor: Any,
         spec, _ = candidate_spec(plan, c.values)
         if spec is None:
             continue
-        p = Proven(c.values, full_check(plan, spec, executor))
+        p = proven(plan, c.values, spec, executor)
         out.append(p)
         if p.holds:
             break
@@ -776,14 +801,14 @@ def report_data(o: Outcome) -> dict[str, Any]:
                        "distance": j.distance, "pruned": j.hopeless, "illegal": j.illegal})
     return {
         "kit": o.plan.kit.meta.id, "game": o.plan.kit.game_id, "seed": o.plan.seed,
-        "search_seed": o.plan.search_seed, "proof_seed": o.plan.proof_seed, "games": o.plan.settings.games,
+        "search_seed": o.plan.search_seed, "proof_seed": o.plan.proof_seed, "proofs": o.plan.settings.proofs, "games": o.plan.settings.games,
         "space": [{"path": s.path, "kind": s.kind, "range": _range_text(s), "original": _show(o.plan.original[s.path])}
                   for s in o.plan.space],
         "targets": [{"tolerance": t.tolerance, "value": t.value} for t in o.plan.targets],
         "trials": trials,
         "importance": importance(o.found.study),
         "original": o.original.report,
-        "proven": [{"values": p.values, "report": p.report, "holds": p.holds} for p in o.proven],
+        "proven": [{"values": p.values, "report": p.report, "holds": p.holds, "streams": p.streams} for p in o.proven],
         "winner": None if o.winner is None else o.winner.values,
         "effects": [{"path": e.path, "old": _show(e.old), "new": _show(e.new),
                      "rows": [list(r) for r in e.rows]} for e in o.effects],

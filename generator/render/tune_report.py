@@ -115,7 +115,7 @@ _PAGE = r"""<!DOCTYPE html>
 </head>
 <body>
 <h1>pnpkit tune: {{ d.kit }}</h1>
-<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}, proof stream
+<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}; {{ d.proofs }} proof stream{{ "s" if d.proofs != 1 }} from
 {{ d.proof_seed }}) · {{ d.trials|length }} trials of {{ d.games }} + {{ d.games }} games per setting</p>
 {% if d.winner is none %}
 <div class="banner fail">no candidate passed the full check: nothing written</div>
@@ -134,7 +134,7 @@ _PAGE = r"""<!DOCTYPE html>
 {% endfor %}</tbody></table>
 <h3>Parameter importance (optuna, PED-ANOVA)</h3>
 {% if importance_svg %}<figure>{{ importance_svg|safe }}</figure>{% else %}<p class="meta">not available (too few finished trials)</p>{% endif %}
-<h3>Proof: the full check on the proof stream</h3>
+<h3>Proof: the full check on seed streams the search never used</h3>
 <div class="side">
 {% for col in columns %}
 <div><h3>{{ col.title }}</h3><div class="banner {{ col.v.state }}">{{ col.v.verdict }}</div>
@@ -171,7 +171,9 @@ def to_html(d: dict[str, Any]) -> str:
     columns = [{"title": "original", "v": _verdicts(d["original"])}]
     for i, p in enumerate(d["proven"]):
         changed = ", ".join(f"{k}={v}" for k, v in sorted(p["values"].items()))
-        columns.append({"title": f"candidate {i + 1}: {changed}", "v": _verdicts(p["report"])})
+        how = (f"holds on all {p['streams']} proof streams" if p["holds"]
+               else f"does not hold on proof stream {p['streams']}")
+        columns.append({"title": f"candidate {i + 1}: {changed} ({how})", "v": _verdicts(p["report"])})
     changes = []
     if d["winner"] is not None:
         orig = {s["path"]: s["original"] for s in d["space"]}
