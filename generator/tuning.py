@@ -89,13 +89,10 @@ class Plan:
         return stream_seed(self.seed, SEARCH_STREAM)
 
     @property
-    def proof_seed(self) -> int:
-        return stream_seed(self.seed, PROOF_STREAM)
-
-    @property
     def proof_seeds(self) -> list[int]:
-        """The proof streams: a candidate must hold on every one."""
-        return [stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs)]
+        """The proof streams, none the search used: the run seed itself first (so `pnpkit check --seed S`, or a
+        plain `pnpkit check` when S is the kit's seed, repeats the proof exactly), then derived ones."""
+        return [self.seed] + [stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs - 1)]
 
     def study_name(self) -> str:
         """One study per kit, space, targets, budget and seed: a storage may hold several tunes."""
@@ -561,7 +558,7 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
 
     def make(budget: Any) -> BalanceReport:
         rep: BalanceReport = game_module(plan.kit.game_id).balance_report(
-            spec, games=budget, seed=plan.proof_seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id)
+            spec, games=budget, seed=plan.seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id)
         return rep
 
     return judge(make, first=first, cap=max(first, cap), confidence=float(conf) if isinstance(conf, float) else 0.99,
@@ -801,7 +798,7 @@ def report_data(o: Outcome) -> dict[str, Any]:
                        "distance": j.distance, "pruned": j.hopeless, "illegal": j.illegal})
     return {
         "kit": o.plan.kit.meta.id, "game": o.plan.kit.game_id, "seed": o.plan.seed,
-        "search_seed": o.plan.search_seed, "proof_seed": o.plan.proof_seed, "proofs": o.plan.settings.proofs, "games": o.plan.settings.games,
+        "search_seed": o.plan.search_seed, "proof_seeds": o.plan.proof_seeds, "games": o.plan.settings.games,
         "space": [{"path": s.path, "kind": s.kind, "range": _range_text(s), "original": _show(o.plan.original[s.path])}
                   for s in o.plan.space],
         "targets": [{"tolerance": t.tolerance, "value": t.value} for t in o.plan.targets],

@@ -115,8 +115,7 @@ _PAGE = r"""<!DOCTYPE html>
 </head>
 <body>
 <h1>pnpkit tune: {{ d.kit }}</h1>
-<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}; {{ d.proofs }} proof stream{{ "s" if d.proofs != 1 }} from
-{{ d.proof_seed }}) · {{ d.trials|length }} trials of {{ d.games }} + {{ d.games }} games per setting</p>
+<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}; proof seeds {{ d.proof_seeds|join(", ") }}) · {{ d.trials|length }} trials of {{ d.games }} + {{ d.games }} games per setting</p>
 {% if d.winner is none %}
 <div class="banner fail">no candidate passed the full check: nothing written</div>
 {% else %}

@@ -43,9 +43,9 @@ class TuneSpec(SpecModel):
                                                                    "every trial plays the same seeded deals, and a "
                                                                    "trial with no failing tolerance plays a second "
                                                                    "batch as large.")
-    proofs: StrictInt = Field(3, ge=1, le=10, description="Independent seed streams (none the search used) on "
-                                                          "which a candidate's full check must hold: one stream "
-                                                          "proves it at one seed, several make a later `pnpkit "
-                                                          "check` at another seed pass too.")
+    proofs: StrictInt = Field(2, ge=1, le=10, description="Seed streams (none the search used) on which a "
+                                                          "candidate's full check must hold: the run seed itself "
+                                                          "(`pnpkit check --seed S` repeats it), then derived "
+                                                          "ones, so a check at another seed passes more often.")
     candidates: StrictInt = Field(5, ge=1, le=20, description="Best candidates re-judged by the full check on a "
                                                               "seed stream the search never used.")
