@@ -23,6 +23,7 @@ import hashlib
 import io
 import json
 import math
+import re
 import shutil
 import tempfile
 import time
@@ -44,7 +45,7 @@ from generator.errors import KitError, Problem, SpecError
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.tune import TuneSpec
-from generator.spec.yamlio import line_of, read_yaml
+from generator.spec.yamlio import line_of, parse_yaml, read_yaml
 
 VIOLATION_WEIGHT = 1000.0
 """A candidate with any tolerance outside its bound scores worse than any candidate where all hold."""
@@ -601,12 +602,102 @@ def _yaml_value(v: Any) -> Any:
 
 
 def tuned_yaml(plan: Plan, values: dict[str, Any]) -> str:
-    """kit.yaml with the changed values written in, comments kept, each annotated with its old value."""
+    """kit.yaml with the changed values written in, each annotated with its old value. Each value is replaced
+    in place on its own line (every other byte kept: layout, alignment, comments); a value that does not sit on
+    one line falls back to a ruamel round-trip edit (comments kept, layout normalised)."""
+    path = plan.kit.dir / "kit.yaml"
+    text = path.read_text(encoding="utf-8")
+    _, where = read_yaml(path, plan.kit.display)
+    changed = [s for s in plan.space if values[s.path] != plan.original[s.path]]
+    lines = text.split("\n")
+    for s in changed:
+        keys = s.tunable.keys
+        line_no = where.get(keys)
+        edited = None if line_no is None else _edit_line(lines[line_no - 1], keys, plan.original[s.path],
+                                                        values[s.path], flow=_in_flow(where, keys))
+        if edited is None:
+            return _tuned_yaml_rt(plan, values)
+        lines[line_no - 1] = edited  # type: ignore[operator]
+    out = "\n".join(lines)
+    data, _ = parse_yaml(out.encode("utf-8"), plan.kit.display)
+    if any(get_path(data, s.tunable.keys) != values[s.path] for s in changed):
+        return _tuned_yaml_rt(plan, values)
+    return out
+
+
+def _in_flow(where: dict[Any, int], keys: tuple[str, ...]) -> bool:
+    """The key sits on its parent's line (a flow mapping such as `goals: {points: 3}`)."""
+    return len(keys) > 1 and where.get(keys[:-1]) == where.get(keys)
+
+
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def _flow(v: Any) -> str:
+    """A value as YAML flow text."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return v if _PLAIN.fullmatch(v) and v not in ("true", "false", "null", "yes", "no") else json.dumps(v)
+    if isinstance(v, float) and v.is_integer():
+        return str(v)
+    return str(v)
+
+
+def _comment_at(line: str) -> int:
+    """Index of the line's comment '#' (outside quotes, after a blank), or -1."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            return i
+    return -1
+
+
+def _edit_line(line: str, keys: tuple[str, ...], old: Any, new: Any, *, flow: bool) -> str | None:
+    """The line with `keys[-1]`'s value replaced and the old value noted in its comment; None if not found."""
+    c = _comment_at(line)
+    body, comment = (line, "") if c < 0 else (line[:c], line[c:])
+    m = re.search(rf"(^|[\s{{,]){re.escape(keys[-1])}:\s*", body)
+    if m is None:
+        return None
+    start = m.end()
+    depth, end = 0, len(body.rstrip())
+    for i in range(start, len(body)):
+        ch = body[i]
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            if depth == 0:
+                end = i
+                break
+            depth -= 1
+        elif ch == "," and depth == 0 and flow:
+            end = i
+            break
+    if depth < 0 or end <= start:
+        return None
+    body = body[:start] + _flow(new) + body[end:]
+    note = f"pnpkit tune: {keys[-1] + ' ' if flow else ''}was {_flow(old)}"
+    if comment:
+        return f"{body}# {note}; {comment[1:].lstrip()}"
+    return f"{body.rstrip()}  # {note}"
+
+
+def _tuned_yaml_rt(plan: Plan, values: dict[str, Any]) -> str:
+    """The ruamel round-trip fallback of `tuned_yaml`."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = 120
+    yaml.indent(mapping=2, sequence=4, offset=2)
     data = yaml.load((plan.kit.dir / "kit.yaml").read_text(encoding="utf-8"))
     for s in plan.space:
         old, new = plan.original[s.path], values[s.path]
