@@ -509,6 +509,40 @@ def warmup(
     _run(go)
 
 
+@app.command()
+def tune(
+    kit: Path = typer.Argument(..., help="kit folder to tune"),
+    trials: int | None = typer.Option(None, "--trials", callback=_at_least(1), help="trials the study holds when done (default: tune.trials)"),
+    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="search and proof seed, 0..2**63-1 (default: the kit's kit.seed)"),
+    workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
+    dask: str | None = typer.Option(None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
+    storage: str | None = typer.Option(None, "--storage", help="optuna storage, e.g. sqlite:///tune.db (resumes)"),
+    out: Path = typer.Option(Path("tuned"), "--out", help="folder for OUT/<kit>-tuned/ and OUT/<kit>-tune.html"),
+    param: list[str] | None = typer.Option(None, "--param", help="path=lo..hi, path=choice:a,b or path=permutation (replaces tune.params)"),
+    target: list[str] | None = typer.Option(None, "--target", help="tolerance=value to aim at (replaces tune.targets)"),
+) -> None:
+    """Search a kit's tunable parameters until every balance tolerance holds (closest to the original), prove the
+    best candidates with the full check on a fresh seed stream and write the winner as OUT/<kit>-tuned/."""
+    def go() -> None:
+        from generator.tuning import tune as run_tune
+
+        if not kit.exists():
+            _fail(f"{kit}: no such kit folder")
+        # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
+        o = run_tune(kit, params=param or (), targets=target or (), trials=trials, seed=seed, workers=workers,
+                     dask=dask, storage=storage, out=out, console=_console(stderr=True))
+        played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
+        _console().print(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)", highlight=False)
+        _console().print(f"wrote {o.report}", highlight=False)
+        if o.kit_dir is None:
+            _fail("no candidate passed the full check; widen the search (--param) or add --trials")
+        changed = {p: v for p, v in (o.winner.values if o.winner else {}).items() if v != o.plan.original[p]}
+        for p, v in changed.items():
+            _console().print(f"  {p}: {o.plan.original[p]} -> {v}", highlight=False)
+        _console().print(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)", highlight=False)
+    _run(go)
+
+
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("PYTHONHASHSEED", "0")
@@ -517,3 +551,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+

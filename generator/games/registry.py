@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # types only: importing them at run time would load the rooms
 
     from generator.engine.game import Game
     from generator.engine.report import BalanceReport
+    from generator.engine.tuning import Tunable
     from generator.layout.compose import Composer
 
 ENTRY_POINT_GROUP = "pnpkit.games"
@@ -105,15 +106,17 @@ class GamePlugin:
     """`refit(report) -> Refit | None`: a spec edit proposed from a check's play (`check --refit`); optional."""
     name: str = ""
     """The game's name for people (defaults to the id)."""
+    tunables: Callable[[], Sequence[Tunable]] | None = None
+    """What `pnpkit tune` may change in a kit (a sequence of `generator.engine.tuning.Tunable`); optional."""
 
     def problems(self) -> list[str]:
         """What is wrong with this plugin's own fields (checked when it is registered)."""
         out = []
         if not _ID.fullmatch(self.id):
             out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
-        for f in (*LOADERS, "refit"):
+        for f in (*LOADERS, "refit", "tunables"):
             loader = getattr(self, f)
-            if not callable(loader) and not (loader is None and f == "refit"):
+            if not callable(loader) and not (loader is None and f in ("refit", "tunables")):
                 out.append(f"{f} = {loader!r} is not a loader (a function returning what it names)")
         return out
 

@@ -19,6 +19,7 @@ from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
 from generator.spec.paths import resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
+from generator.spec.tune import TuneSpec
 from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
 from generator.units import CARD_PRESETS
 
@@ -125,6 +126,7 @@ class KitFile(SpecModel):
     style: StyleSpec = Field(default_factory=StyleSpec, description="the kit's own look: fonts by role, and the `min_size` floors per text role")
     game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
     components: dict[str, ComponentSpec] = Field(description="printed components by id")
+    tune: TuneSpec | None = Field(None, description="what `pnpkit tune` may change and what it aims for")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from generator.games.lazy import lazy_getattr
 from generator.games.registry import BalanceReporter, GamePlugin, NewGame
 
 if TYPE_CHECKING:  # types only: the record must stay cheap to import
+    from generator.engine.tuning import Tunable
     from generator.games.peak_dice.spec import PeakDiceGame
     from generator.layout.compose import Composer
 
@@ -61,6 +62,11 @@ def _players(spec: PeakDiceGame) -> Sequence[int]:
     return range(spec.players.min, spec.players.max + 1)
 
 
+def _tunables() -> Sequence[Tunable]:
+    from generator.games.peak_dice.tunables import TUNABLES
+    return TUNABLES
+
+
 GAME = GamePlugin(
     id="peak_dice",
     name="Peak Dice",
@@ -73,6 +79,7 @@ GAME = GamePlugin(
     transcript=_transcript,
     new_game=_new_game,
     print_data=_print_data,
+    tunables=_tunables,
 )
 
 _WHERE = {

@@ -14,6 +14,7 @@ from generator.games.registry import BalanceReporter, GamePlugin, NewGame, Refit
 
 if TYPE_CHECKING:  # types only: the record must stay cheap to import
     from generator.engine.report import BalanceReport
+    from generator.engine.tuning import Tunable
     from generator.games.raindrops.spec import RaindropsGame
     from generator.layout.compose import Composer
 
@@ -68,6 +69,11 @@ def _players(spec: RaindropsGame) -> Sequence[int]:
     return sorted(set(spec.rules.players))
 
 
+def _tunables() -> Sequence[Tunable]:
+    from generator.games.raindrops.tunables import TUNABLES
+    return TUNABLES
+
+
 GAME = GamePlugin(
     id="raindrops",
     name="Raindrops",
@@ -81,6 +87,7 @@ GAME = GamePlugin(
     new_game=_new_game,
     print_data=_print_data,
     refit=_refit,
+    tunables=_tunables,
 )
 RULESET_VERSION = GAME.ruleset
 

@@ -13,6 +13,7 @@ from generator.games.lazy import lazy_getattr
 from generator.games.registry import BalanceReporter, GamePlugin, NewGame
 
 if TYPE_CHECKING:  # types only: the record must stay cheap to import
+    from generator.engine.tuning import Tunable
     from generator.games.ripple_rush.spec import RippleRushGame
     from generator.layout.compose import Composer
 
@@ -60,6 +61,11 @@ def _players(spec: RippleRushGame) -> Sequence[int]:
     return range(spec.players.min, spec.players.max + 1)
 
 
+def _tunables() -> Sequence[Tunable]:
+    from generator.games.ripple_rush.tunables import TUNABLES
+    return TUNABLES
+
+
 GAME = GamePlugin(
     id="ripple_rush",
     name="Ripple Rush",
@@ -72,6 +78,7 @@ GAME = GamePlugin(
     transcript=_transcript,
     new_game=_new_game,
     print_data=_print_data,
+    tunables=_tunables,
 )
 
 _WHERE = {
