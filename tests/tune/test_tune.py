@@ -79,7 +79,9 @@ def test_every_shipped_game_declares_the_issue_tunables_at_real_spec_paths():
                 assert k in fields, f"{gid}: {t.path}"
                 ann = fields[k].annotation
                 node = ann if hasattr(ann, "model_fields") else object
-    bonuses = find(games()["ripple_rush"].load("tunables"), "bonuses")
+    rr = games()["ripple_rush"].tunables
+    assert rr is not None
+    bonuses = find(rr(), "bonuses")
     assert bonuses is not None and bonuses.kind == "permutation"
 
 
