@@ -25,6 +25,7 @@ from generator.layout.ops import Page
 from generator.layout.text import wrap
 from generator.resources import layouts_dir
 from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.colours import colour_problems
 from generator.spec.kit import Kit, load_kit
 
 TOOL_CATALOGS = Path(__file__).resolve().parent / "i18n" / "locales"
@@ -92,6 +93,7 @@ def check_kit(kit: Kit) -> list[Problem]:
             problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
     if kit.meta.title not in en:
         problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
+    problems += colour_problems(kit)
     from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
     env = CatalogEnvironment()
