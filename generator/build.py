@@ -671,7 +671,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 tmp = staged / part.name
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)
-                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts)
+                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
+                              greyscale=plan.kit.print.greyscale)
                     part.record["sha256"] = file_digest(tmp)
                     if part.cid != CALIBRATION:
                         written.append(part.path)

@@ -251,6 +251,7 @@ def build(
     duplex: Duplex | None = typer.Option(None, "--duplex", help="how the sheet is flipped for the backs; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
     force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
+    greyscale: bool = typer.Option(False, "--greyscale", help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
     def go() -> None:
@@ -258,7 +259,8 @@ def build(
         from generator.build import check_out
 
         check_out(out)
-        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex)) if value is not None}
+        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex), ("greyscale", greyscale or None))
+                     if value is not None}
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
