@@ -47,6 +47,7 @@ class Preview:
         self.out = out.resolve()
         self.lang = lang
         self.paper = paper
+        self.tag = paper or ""
         self.check_games = check_games
         self.version = 0
         self.kit_id = self.kit_dir.name
@@ -92,14 +93,16 @@ class Preview:
                           "kept": result.skipped, "files": [f.name for f in result.files]}
 
     def _components(self, kit: Any) -> list[dict[str, Any]]:
+        from generator.build import file_tag
         from generator.buildkeys import read_manifest
         from generator.render.png import page_count
 
+        self.tag = file_tag(kit, str(self.paper))  # the files' suffix: the paper, or "shop"
         folder = self.out / self.kit_id / str(self.lang)
         entries = read_manifest(folder)
         out = []
         for cid, comp in kit.components.items():
-            name = f"{cid}-{self.paper}.pdf"
+            name = f"{cid}-{self.tag}.pdf"
             entry = entries.get(name)
             if not comp.enabled or not entry or not (folder / name).is_file():
                 continue
@@ -133,7 +136,7 @@ class Preview:
 
     def pdf_path(self, lang: str, name: str) -> Path | None:
         """An output PDF of this kit, only when `name` is one of the kit's own outputs for the chosen paper."""
-        known = {c["file"] for c in self.components} | {f"kit-{self.paper}.pdf"}
+        known = {c["file"] for c in self.components} | {f"kit-{self.tag}.pdf"}
         if lang not in self.languages or name not in known:
             return None
         path = self.out / self.kit_id / lang / name
