@@ -355,7 +355,9 @@ def advice(t: Tolerance) -> str:
     key, which way the game's figure (or the bound) has to move and by about how much."""
     m = t.measured
     lo, hi = (t.low, t.high) if t.low is not None and t.high is not None else (m, m)
-    f = lambda v: plain_figure(t, v)  # noqa: E731
+    def f(v: float | None) -> str:
+        return plain_figure(t, v)
+
     key = t.spec_key or "its tolerance"
     interval = "" if t.low is None else f" (between {f(lo)} and {f(hi)} at {t.confidence * 100:.6g}% confidence)"
     if t.verdict.value == "FAILS":

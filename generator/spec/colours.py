@@ -77,8 +77,8 @@ def simulate(hex_colour: str, simulation: str) -> tuple[float, float, float]:
 
     rgb = _rgb(hex_colour)
     if simulation == "greyscale":
-        g = to_grey(rgb)
-        return float(g), float(g), float(g)
+        grey = float(to_grey(rgb))
+        return grey, grey, grey
     deficiency = {"protanopia": dl.Deficiency.PROTAN, "deuteranopia": dl.Deficiency.DEUTAN,
                   "tritanopia": dl.Deficiency.TRITAN}[simulation]
     sim = dl.Simulator_Brettel1997() if simulation == "tritanopia" else dl.Simulator_Vienot1999()
@@ -166,3 +166,17 @@ def colour_problems(kit: Kit) -> list[Problem]:
             f"{a.id} ({a.hex}) and {b.id} ({b.hex}) are both marked {a.mark} and look alike under {under} "
             f"(style.colour_safety.min_delta_e is {bound:g}): give them different marks or move the colours apart"))
     return out
+
+
+def colour_notes(kit: Kit) -> list[str]:
+    """One line per pair of game colours that look alike in some simulation but differ in mark (playable: the
+    mark tells them apart), for the designers' report."""
+    result = check_palette(kit.game, kit.style.colour_safety)
+    pairs: dict[tuple[str, str], list[PairMeasure]] = {}
+    for m in result.notes:
+        pairs.setdefault((m.a.id, m.b.id), []).append(m)
+    bound = kit.style.colour_safety.min_delta_e
+    return [f"colours {ms[0].a.id} ({ms[0].a.hex}) and {ms[0].b.id} ({ms[0].b.hex}) look alike under "
+            + ", ".join(f"{m.simulation} (ΔE00 {m.delta_e:.1f})" for m in ms)
+            + f", below style.colour_safety.min_delta_e {bound:g}; their marks {ms[0].a.mark} and {ms[0].b.mark} "
+            "tell them apart" for ms in pairs.values()]

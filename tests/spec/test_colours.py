@@ -103,3 +103,11 @@ def test_validate_names_both_colours_and_the_simulation(tmp_path):
     assert r.returncode == 1
     assert "red (#558828) and green (#d62d3a)" in r.stderr
     assert "deuteranopia ΔE00" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_alike_pairs_with_different_marks_are_report_notes():
+    from generator.spec.colours import colour_notes
+
+    notes = colour_notes(load_kit(ROOT / "layouts" / "ripple_rush"))
+    assert any(n.startswith("colours blue (#1f6fd1) and red (#d62d3a) look alike under greyscale (ΔE00 0.4)")
+               and n.endswith("their marks circle and square tell them apart") for n in notes), notes
