@@ -101,6 +101,9 @@ def check_kit(kit: Kit) -> list[Problem]:
             problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
     if kit.meta.title not in en:
         problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
+    from generator.spec.colours import colour_problems
+
+    problems += colour_problems(kit)
     from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
     env = CatalogEnvironment()
@@ -110,6 +113,12 @@ def check_kit(kit: Kit) -> list[Problem]:
             if problem:
                 problems.append(Problem(cat.path, cat.lines.get(tid), tid, problem))
     return problems
+
+
+def file_tag(kit: Kit, paper: str) -> str:
+    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one card
+    plus bleed each and have no paper size."""
+    return "shop" if kit.print.mode == "shop" else paper
 
 
 def check_kits(kits: Sequence[Kit]) -> None:
@@ -235,12 +244,12 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
             kit_title = texts(kit.meta.title)
             everything: list[Page] = []
             for comp in components:
-                planned.append(Planned(folder / f"{comp.id}-{kit_paper}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True,
+                planned.append(Planned(folder / f"{comp.id}-{file_tag(kit, kit_paper)}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True,
                                        fonts=kit.fonts))
                 everything.extend(comp.pages)
             if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
                 everything.extend(calibration(kit, texts, kit_paper, measure))
-            planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang, fonts=kit.fonts))
+            planned.append(Planned(folder / f"kit-{file_tag(kit, kit_paper)}.pdf", everything, kit_title, lang, fonts=kit.fonts))
     return planned
 
 
@@ -581,7 +590,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                 ids.append(CALIBRATION)
             parts: list[Part] = []
             for cid in ids:
-                name = f"{cid}-{kit_paper}.pdf" if cid != CALIBRATION else f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
+                name = f"{cid}-{file_tag(kit, kit_paper)}.pdf" if cid != CALIBRATION else f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
                 want_png = png and cid != CALIBRATION
                 spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
                 part = Part(cid, name, folder / name, spec, lang, want_png)
@@ -635,7 +644,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                                     pages=len(p.pages))
                     if p.cid != CALIBRATION:
                         p.title = f"{kit_title} - {p.title}"
-            kit_name = f"kit-{kit_paper}.pdf"
+            kit_name = f"kit-{file_tag(kit, kit_paper)}.pdf"
             kit_key = part_key(spec_key(kit, tool=tool, part="kit", lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=False),
                                texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts))
             old = entries.get(kit_name) or {}
@@ -668,7 +677,7 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
 
 
 def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = False, pdfa: bool = False,
-                       progress: Callable[[str], None] | None = None) -> list[Path]:
+                       progress: Callable[..., None] | None = None) -> list[Path]:
     """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
     only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
     from generator.buildkeys import MANIFEST, dump_manifest, file_digest
@@ -689,6 +698,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
     check_out(out)
     if not todo:
         return []
+    if progress:
+        progress("drawing", total=sum(part.pages is not None for plan in todo for part in plan.parts))
     planned = [Planned(p.path, [], "", p.lang, png=p.png) for plan in todo for p in plan.parts]
     planned += [Planned(plan.folder / plan.kit_name, [], "", plan.lang) for plan in todo]
     _check_targets(planned, out)
@@ -702,7 +713,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 tmp = staged / part.name
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)
-                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts)
+                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
+                              greyscale=plan.kit.print.greyscale)
                     part.record["sha256"] = file_digest(tmp)
                     if part.cid != CALIBRATION:
                         written.append(part.path)

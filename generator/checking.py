@@ -117,6 +117,9 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
                                           seed=run_seed, executor=cache, progress=advance)
                     if rows:
                         shown = replace(rep, tables=rep.tables + [switch_table(rows)], switches=rows)
+                from generator.spec.colours import colour_notes
+
+                shown = replace(shown, notes=[*shown.notes, *colour_notes(kit)])  # the designers' report only
             run.reports.append(rep)
             run.html_reports.append(shown)
             on_report(rep)

@@ -76,13 +76,23 @@ def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
     if not _console(stderr=True).is_terminal:
         yield lambda *a, **k: None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=_console(stderr=True), transient=True) as prog:
+                  TextColumn("ETA"), TimeRemainingColumn(), console=_console(stderr=True), transient=True) as prog:
         task = prog.add_task(label, total=total)
 
-        def advance(step: Any = 1, **_: Any) -> None:
+        def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:
+            if total is not None:  # a phase announces its total: the bar restarts at 0 of total, with an ETA
+                prog.reset(task, total=total, description=f"{label} {step}" if isinstance(step, str) else label)
+                return
             prog.advance(task, step if isinstance(step, (int, float)) else 1)
             if isinstance(step, str):
                 prog.update(task, description=f"{label} {step}")
@@ -251,6 +261,8 @@ def build(
     duplex: Duplex | None = typer.Option(None, "--duplex", help="how the sheet is flipped for the backs; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
     force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
+    greyscale: bool = typer.Option(False, "--greyscale", help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale"),
+    verbose: bool = typer.Option(False, "-v", "--verbose", help="list every file written"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
     def go() -> None:
@@ -258,15 +270,17 @@ def build(
         from generator.build import check_out
 
         check_out(out)
-        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex)) if value is not None}
+        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex), ("greyscale", greyscale or None))
+                     if value is not None}
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
             result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
                               print_overrides=overrides, pdfa=pdfa, force=force)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
-        for f in result.files:
-            _console().print(str(f), highlight=False, soft_wrap=True)
+        if verbose:
+            for f in result.files:
+                _console().print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
         _console().print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
                           f"{result.pages} pages in {sum(t.values()):.2f} s "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import re
 import sys
@@ -46,6 +47,7 @@ class Preview:
         self.out = out.resolve()
         self.lang = lang
         self.paper = paper
+        self.tag = paper or ""
         self.check_games = check_games
         self.version = 0
         self.kit_id = self.kit_dir.name
@@ -91,14 +93,16 @@ class Preview:
                           "kept": result.skipped, "files": [f.name for f in result.files]}
 
     def _components(self, kit: Any) -> list[dict[str, Any]]:
+        from generator.build import file_tag
         from generator.buildkeys import read_manifest
         from generator.render.png import page_count
 
+        self.tag = file_tag(kit, str(self.paper))  # the files' suffix: the paper, or "shop"
         folder = self.out / self.kit_id / str(self.lang)
         entries = read_manifest(folder)
         out = []
         for cid, comp in kit.components.items():
-            name = f"{cid}-{self.paper}.pdf"
+            name = f"{cid}-{self.tag}.pdf"
             entry = entries.get(name)
             if not comp.enabled or not entry or not (folder / name).is_file():
                 continue
@@ -132,7 +136,7 @@ class Preview:
 
     def pdf_path(self, lang: str, name: str) -> Path | None:
         """An output PDF of this kit, only when `name` is one of the kit's own outputs for the chosen paper."""
-        known = {c["file"] for c in self.components} | {f"kit-{self.paper}.pdf"}
+        known = {c["file"] for c in self.components} | {f"kit-{self.tag}.pdf"}
         if lang not in self.languages or name not in known:
             return None
         path = self.out / self.kit_id / lang / name
@@ -168,6 +172,7 @@ class Preview:
             return
         self.check["reports"] = _verdicts(doc)
         self.check["status"] = "done"
+        self.check["message"] = _summary(self.check["reports"])
 
     async def run_check(self, games: int) -> bool:
         """Start the check worker unless one runs; returns whether it started."""
@@ -219,7 +224,7 @@ class Preview:
             self.check.update(status="error", message="\n".join(lines[-8:]) or f"check exited with {rc}")
         else:
             self.check.update(status="done", reports=_verdicts(doc), progress="",
-                              message="all tolerances hold" if doc.get("ok") else "some tolerances fail")
+                              message=_summary(_verdicts(doc)))
         self.bump()
 
     # ------------------------------------------------------------ events
@@ -266,16 +271,53 @@ def is_watched(path: Path, kit_dir: Path, out: Path) -> bool:
         not path.name.endswith(("~", ".part", ".swp", ".tmp"))
 
 
+def _shown(x: Any) -> Any:
+    """A figure for the page: finite numbers as they are, infinities as "∞"/"-∞", NaN as "not measured" (JSON
+    has no infinity: the page would not load), anything else that is not a number (a missing value) as None."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return x if isinstance(x, str) else None
+    if math.isnan(x):
+        return "not measured"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return x
+
+
+def _verdict(t: dict[str, Any]) -> str:
+    v = t.get("verdict")
+    if v in ("HOLDS", "FAILS", "UNDECIDED"):
+        return str(v)
+    return "HOLDS" if t.get("ok") else "FAILS"  # a document from before verdicts
+
+
 def _verdicts(doc: Any) -> list[dict[str, Any]]:
-    """The verdict tables of a `check --json` document: per kit, each tolerance and whether it holds."""
+    """The verdict tables of a `check --json` document: per kit, each tolerance and its verdict (HOLDS, FAILS or
+    UNDECIDED with the games per setting it would need), every figure safe to send as JSON."""
     out = []
     for rep in doc.get("reports", []) if isinstance(doc, dict) else []:
-        rows = [{"name": t.get("name"), "measured": t.get("measured"), "min": t.get("minimum"),
-                 "max": t.get("maximum"), "ok": bool(t.get("ok")), "key": t.get("spec_key", "")}
+        rows = [{"name": t.get("name"), "measured": _shown(t.get("measured")) if "measured" in t else None,
+                 "min": _shown(t.get("minimum")), "max": _shown(t.get("maximum")), "verdict": _verdict(t),
+                 "ok": _verdict(t) == "HOLDS", "needed": _shown(t.get("needed_games")), "key": t.get("spec_key", "")}
                 for t in rep.get("tolerances", [])]
-        out.append({"kit": rep.get("kit"), "games": rep.get("games_per_setting"), "ok": bool(rep.get("ok")),
-                    "rows": rows})
+        verdicts = {r["verdict"] for r in rows}
+        verdict = rep.get("verdict") if rep.get("verdict") in ("HOLDS", "FAILS", "UNDECIDED") else (
+            "FAILS" if "FAILS" in verdicts else "UNDECIDED" if "UNDECIDED" in verdicts else "HOLDS")
+        out.append({"kit": rep.get("kit"), "games": _shown(rep.get("games_per_setting")), "ok": verdict == "HOLDS",
+                    "verdict": verdict, "rows": rows})
     return out
+
+
+def _summary(reports: list[dict[str, Any]]) -> str:
+    """One line for the check's outcome: fails beat undecided; undecided names the games it would need."""
+    rows = [r for rep in reports for r in rep["rows"]]
+    if any(r["verdict"] == "FAILS" for r in rows):
+        return "some tolerances fail"
+    undecided = [r for r in rows if r["verdict"] == "UNDECIDED"]
+    if undecided:
+        needed = [r["needed"] for r in undecided if isinstance(r["needed"], int)]
+        more = f": about {max(needed):,} games per setting would decide them" if needed else ""
+        return f"{len(undecided)} tolerance{'s' if len(undecided) != 1 else ''} undecided, none fails{more}"
+    return "all tolerances hold"
 
 
 def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
@@ -392,7 +434,7 @@ aside{background:#fff;border-radius:6px;padding:8px 12px;align-self:start}
 aside h2{font-size:15px}
 table{border-collapse:collapse;width:100%;font-size:12px}
 td,th{border-bottom:1px solid #e3e5ea;padding:3px 4px;text-align:left;vertical-align:top}
-.ok{color:#2e7d32;font-weight:bold}.fail{color:#c62828;font-weight:bold}
+.ok{color:#2e7d32;font-weight:bold}.fail{color:#c62828;font-weight:bold}.undecided{color:#8a5a00;font-weight:bold}
 progress{width:100%}
 </style></head><body>
 <header><h1 id="kit">pnpkit</h1>
@@ -411,7 +453,12 @@ progress{width:100%}
 let shown = null;
 const $ = (id) => document.getElementById(id);
 function esc(s){return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));}
-function num(x){return x === null || x === undefined ? "" : (Math.abs(x) >= 100 ? x.toFixed(0) : Number(x).toPrecision(3));}
+function num(x){return x === null || x === undefined ? "none" : typeof x === "string" ? x : (Math.abs(x) >= 100 ? x.toFixed(0) : Number(x).toPrecision(3));}
+const SHOWN = {HOLDS: ["ok", "ok"], FAILS: ["fail", "FAIL"], UNDECIDED: ["undecided", "undecided"]};
+const HEAD = {HOLDS: "balanced", FAILS: "out of tolerance", UNDECIDED: "undecided"};
+function cell(t){const [cls, word] = SHOWN[t.verdict] || SHOWN.FAILS;
+  const more = t.verdict === "UNDECIDED" && typeof t.needed === "number" ? ` (about ${t.needed.toLocaleString("en")} games would decide)` : "";
+  return `<td class="${cls}">${word}${esc(more)}</td>`;}
 function options(sel, values, chosen){
   const want = values.join(",");
   if (sel.dataset.values !== want){ sel.innerHTML = values.map(v => `<option>${esc(v)}</option>`).join(""); sel.dataset.values = want; }
@@ -452,10 +499,10 @@ function render(s){
     `<progress ${ck.total ? `max="${ck.total}" value="${ck.done}"` : ""}></progress> <span id="check-count">running: ${esc(ck.progress)}</span>` : "";
   $("check-message").textContent = ck.message || "";
   $("verdicts").innerHTML = (ck.reports || []).map(r =>
-    `<h3>${esc(r.kit)} <span class="${r.ok ? "ok" : "fail"}">${r.ok ? "balanced" : "out of tolerance"}</span></h3>` +
+    `<h3>${esc(r.kit)} <span class="${(SHOWN[r.verdict] || SHOWN.FAILS)[0]}">${HEAD[r.verdict] || HEAD.FAILS}</span></h3>` +
     `<div>${esc(r.games)} games per setting</div><table><tr><th>tolerance</th><th>measured</th><th>min</th><th>max</th><th></th></tr>` +
-    r.rows.map(t => `<tr><td title="${esc(t.key)}">${esc(t.name)}</td><td>${num(t.measured)}</td><td>${num(t.min)}</td><td>${num(t.max)}</td>` +
-      `<td class="${t.ok ? "ok" : "fail"}">${t.ok ? "ok" : "FAIL"}</td></tr>`).join("") + "</table>").join("");
+    r.rows.map(t => `<tr><td title="${esc(t.key)}">${esc(t.name)}</td><td>${t.measured === null ? "not measured" : num(t.measured)}</td><td>${num(t.min)}</td><td>${num(t.max)}</td>` +
+      cell(t) + `</tr>`).join("") + "</table>").join("");
 }
 async function refresh(){ const r = await fetch("/api/state", {cache: "no-store"}); render(await r.json()); }
 async function choose(){

@@ -62,8 +62,11 @@ def test_unknown_language_and_paper_are_clear_errors():
     assert r.returncode == 2 and "Invalid value for '--paper'" in r.stderr and "'a5' is not one of 'a4', 'letter', 'a3'" in r.stderr
 
 
-def test_build_prints_every_file(tmp_path):
-    r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path))
+def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
+    r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
+    assert r.returncode == 0, r.stderr
+    assert ".pdf" not in r.stdout and "5 files written" in r.stdout and "pages in" in r.stdout
+    r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
     listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf")]
     assert sorted(p.name for p in listed) == sorted(
@@ -99,7 +102,8 @@ def test_print_shop_and_duplex_options(tmp_path):
 
     r = pnpkit("build", str(RR), "--lang", "en", "--mode", "shop", "--out", str(tmp_path / "shop"))
     assert r.returncode == 0, r.stderr
-    page = pypdf.PdfReader(str(tmp_path / "shop" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages[0]
+    assert not list((tmp_path / "shop").rglob("*-a4.pdf"))  # shop pages have no paper size: not named after one
+    page = pypdf.PdfReader(str(tmp_path / "shop" / "ripple_rush" / "en" / "number_cards-shop.pdf")).pages[0]
     assert float(page.mediabox.width) == pytest.approx(180.0 + 2 * 3 * 72 / 25.4, abs=0.1)  # poker + 3 mm bleed
     assert float(page.trimbox.width) == pytest.approx(180.0, abs=0.1)
     r = pnpkit("build", str(RR), "--lang", "en", "--duplex", "none", "--out", str(tmp_path / "simplex"))

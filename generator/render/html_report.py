@@ -59,18 +59,29 @@ def fmt_value(v: Any) -> str:
 
 
 def _bound(t: Tolerance) -> str:
+    """The allowed range; shares as percentages."""
+    def b(v: float) -> str:
+        return f"{v * 100:g}%" if is_share(t) else f"{v:g}"
+
     if t.minimum is not None and t.maximum is not None:
-        return f"{t.minimum:g} .. {t.maximum:g}"
+        return f"{b(t.minimum)} .. {b(t.maximum)}"
     if t.minimum is not None:
-        return f"≥ {t.minimum:g}"
+        return f"≥ {b(t.minimum)}"
     if t.maximum is not None:
-        return f"≤ {t.maximum:g}"
+        return f"≤ {b(t.maximum)}"
     return "any"
+
+
+def _measured(t: Tolerance) -> str:
+    """The measured value for the table: shares as percentages rounded to what the interval supports."""
+    return plain_figure(t, t.measured) if is_share(t) and math.isfinite(t.measured) else fmt_value(t.measured)
 
 
 def _interval(t: Tolerance) -> str:
     if t.low is None or t.high is None:
         return ""
+    if is_share(t):
+        return f"{plain_figure(t, t.low)} .. {plain_figure(t, t.high)}"
     return f"{fmt_value(t.low)} .. {fmt_value(t.high)}"
 
 
@@ -260,7 +271,7 @@ def verdict_sort_key(t: Tolerance) -> int:
 def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
     """Failed tolerances first, then undecided ones (stable: spec order within each group)."""
     ordered = sorted(tolerances, key=verdict_sort_key)
-    return [{"name": t.name, "measured": fmt_value(t.measured), "interval": _interval(t), "bound": _bound(t),
+    return [{"name": t.name, "measured": _measured(t), "interval": _interval(t), "bound": _bound(t),
              "spec_key": t.spec_key, "ok": t.ok, "state": STATES[t.verdict.value], "mark": MARKS[t.verdict.value],
              "method": t.method if t.low is not None else "exact",
              "level": f"{t.confidence * 100:.6g}%", "games": t.games or "",
@@ -289,13 +300,98 @@ def verdict_line(r: BalanceReport) -> tuple[str, str]:
     return f"all {n} tolerances hold", "pass"
 
 
+# ---------------------------------------------------------------------------------------------- summary
+
+def is_share(t: Tolerance) -> bool:
+    """A share of games or points (a plain proportion or a ratio of totals): shown as a percentage."""
+    from generator.engine.verdict import Proportion, Ratio
+
+    ev = t.evidence
+    return isinstance(ev, Ratio) or (isinstance(ev, Proportion) and ev.scale == 1.0 and ev.shift == 0.0)
+
+
+def _decimals(width: float | None) -> int:
+    """Decimals an interval of `width` supports: about two significant digits of its width, at most 4."""
+    if width is None or not math.isfinite(width) or width <= 0:
+        return 2
+    return max(0, min(4, 1 - math.floor(math.log10(width))))
+
+
+def plain_figure(t: Tolerance, v: float | None) -> str:
+    """A figure of `t` for a sentence: shares as percentages, rounded to what the interval supports;
+    infinite and missing values said as such."""
+    if v is None or math.isnan(v):
+        return "not measured"
+    if math.isinf(v):
+        return "infinite" if v > 0 else "minus infinite"
+    width = (t.high - t.low) if t.low is not None and t.high is not None else None
+    if is_share(t):
+        return f"{v * 100:.{_decimals(None if width is None else width * 100)}f}%"
+    return f"{v:.{_decimals(width)}f}"
+
+
+def spec_figure(t: Tolerance, v: float, up: bool) -> str:
+    """A bound as it is written in kit.yaml (shares as fractions), rounded to what the interval supports, up or
+    down so that the suggested bound still covers the interval's end `v`."""
+    if not math.isfinite(v):
+        return fmt_value(v)
+    width = (t.high - t.low) if t.low is not None and t.high is not None else None
+    d = _decimals(width)
+    step = 10.0 ** -d
+    r = (math.ceil if up else math.floor)(round(v / step, 9)) * step
+    return f"{r:.{d}f}"
+
+
+def _change(t: Tolerance, d: float) -> str:
+    """A difference of two figures of `t`: percentage points for shares."""
+    if is_share(t):
+        width = (t.high - t.low) * 100 if t.low is not None and t.high is not None else None
+        return f"{d * 100:.{_decimals(width)}f} percentage points"
+    return plain_figure(t, d)
+
+
+def advice(t: Tolerance) -> str:
+    """One plain sentence for a failing or undecided tolerance: what was measured against which bound, the spec
+    key, which way the game's figure (or the bound) has to move and by about how much."""
+    m = t.measured
+    lo, hi = (t.low, t.high) if t.low is not None and t.high is not None else (m, m)
+    def f(v: float | None) -> str:
+        return plain_figure(t, v)
+
+    key = t.spec_key or "its tolerance"
+    interval = "" if t.low is None else f" (between {f(lo)} and {f(hi)} at {t.confidence * 100:.6g}% confidence)"
+    if t.verdict.value == "FAILS":
+        if t.maximum is not None and lo > t.maximum:
+            return (f"{t.name} is {f(m)}{interval}, above its maximum {f(t.maximum)}: the game has to bring it down "
+                    f"by about {_change(t, m - t.maximum)}, or raise {key}.max to {spec_figure(t, hi, up=True)} or more.")
+        if t.minimum is not None and hi < t.minimum:
+            return (f"{t.name} is {f(m)}{interval}, below its minimum {f(t.minimum)}: the game has to raise it "
+                    f"by about {_change(t, t.minimum - m)}, or lower {key}.min to {spec_figure(t, lo, up=False)} or less.")
+        return f"{t.name} is {f(m)}{interval}, outside {_bound(t)} [{key}]."
+    if t.verdict.value == "UNDECIDED":
+        n = t.needed_games if t.needed_games is not None else t.estimate_needed()
+        more = (f"about {n:,} games per setting would decide it (pnpkit check --games {n})" if n
+                else "it sits on its bound, so more games will not decide it" if t.games
+                else "more games per setting would narrow it")
+        if t.maximum is not None and hi > t.maximum:
+            return (f"{t.name} is {f(m)}{interval}, too close to its maximum {f(t.maximum)} to tell: {more}; "
+                    f"or raise {key}.max to {spec_figure(t, hi, up=True)} to hold with these games.")
+        if t.minimum is not None and lo < t.minimum:
+            return (f"{t.name} is {f(m)}{interval}, too close to its minimum {f(t.minimum)} to tell: {more}; "
+                    f"or lower {key}.min to {spec_figure(t, lo, up=False)} to hold with these games.")
+        return f"{t.name} is {f(m)}{interval}, undecided against {_bound(t)} [{key}]: {more}."
+    return f"{t.name} holds at {f(m)} [{key}]."
+
+
 def _kit(i: int, r: BalanceReport) -> dict[str, Any]:
     verdict, state = verdict_line(r)
     return {"anchor": f"kit-{i + 1}", "kit": r.kit or r.game, "game": r.game, "games": r.games_per_setting,
             "seed": r.seed, "verdict": verdict, "state": state, "tolerances": _tolerance_rows(r.tolerances),
             "confidence": f"{r.confidence * 100:.6g}%", "looks": ", ".join(str(x) for x in r.looks),
             "tables": [_table(t) for t in r.tables], "charts": [_chart(c) for c in r.charts],
-            "notes": list(r.notes)}
+            "notes": list(r.notes),
+            "summary": [{"state": STATES[t.verdict.value], "text": advice(t)}
+                        for t in sorted(r.tolerances, key=verdict_sort_key) if not t.ok]}
 
 
 _TEMPLATE = r"""<!DOCTYPE html>
@@ -321,7 +417,9 @@ section.kit { border-top: 3px solid var(--ink); margin-top: 2em; padding-top: 1e
 .banner.undecided { border-color: #b58900; background: #fbf6e4; }
 table { border-collapse: collapse; width: 100%; margin: .3em 0 1em; font-size: .92em; }
 caption { text-align: left; font-weight: 600; padding: .2em 0; }
-th, td { border-bottom: 1px solid var(--rule); padding: .28em .5em; text-align: left; vertical-align: top; }
+th, td { border-bottom: 1px solid var(--rule); padding: .28em .5em; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+section.summary li { margin: .25em 0; } section.summary li.fail::marker { color: var(--fail); }
 th { border-bottom: 2px solid var(--ink); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
@@ -367,6 +465,15 @@ nav ul { padding-left: 1.2em; }
 {% endmacro %}
 <header>
 <h1>{{ title }}</h1>
+<section class="summary" aria-label="in short"><h2>In short</h2>
+{% for k in kits %}
+<p><strong>{{ k.kit }}</strong>: {{ k.verdict }}{% if k.summary %}. What to change:{% endif %}</p>
+{% if k.summary %}<ul>
+{% for s in k.summary %}<li class="{{ s.state }}">{{ s.text }}</li>
+{% endfor %}
+</ul>{% endif %}
+{% endfor %}
+</section>
 {% if kits|length > 1 %}
 <nav aria-label="kits"><ul>
 {% for k in kits %}

@@ -35,6 +35,7 @@ from generator.render.fonts import (
     text_runs,
 )
 from generator.resources import atomic_write
+from generator.spec.colours import to_grey
 from generator.spec.fonts import KitFonts
 
 PathOp = _ops.Path
@@ -55,12 +56,23 @@ def rgb(colour: str) -> tuple[float, float, float]:
     raise RenderError(f"unknown colour {colour!r}; expected '#rrggbb' or one of {', '.join(INKS)}")
 
 
+@lru_cache(maxsize=1024)
+def grey_rgb(colour: str) -> tuple[float, float, float]:
+    """The neutral grey of `colour`'s CIE L* (what `build --greyscale` prints): lightness, hence contrast
+    with the paper and with black, is kept; the hue goes (symbols and patterns carry the suit)."""
+    r, g, b = rgb(colour)
+    v = to_grey((round(r * 255), round(g * 255), round(b * 255))) / 255
+    return v, v, v
+
+
 class _Painter:
     """Draws ops on a canvas, skipping colour/width/dash/font changes that would not change anything."""
 
-    def __init__(self, canvas: Canvas, fonts: KitFonts | None = None):
+    def __init__(self, canvas: Canvas, fonts: KitFonts | None = None, greyscale: bool = False):
         self.c = canvas
         self.fonts = fonts
+        self.greyscale = greyscale
+        self.ink = grey_rgb if greyscale else rgb
         self.fill: str | None = None
         self.stroke: str | None = None
         self.width: float = -1.0
@@ -88,12 +100,12 @@ class _Painter:
 
     def set_fill(self, colour: str) -> None:
         if colour != self.fill:
-            self.c.setFillColorRGB(*rgb(colour))
+            self.c.setFillColorRGB(*self.ink(colour))
             self.fill = colour
 
     def set_stroke(self, colour: str, width: float, dash: tuple[float, ...] | None) -> None:
         if colour != self.stroke:
-            self.c.setStrokeColorRGB(*rgb(colour))
+            self.c.setStrokeColorRGB(*self.ink(colour))
             self.stroke = colour
         if width != self.width:
             self.c.setLineWidth(width)
@@ -180,12 +192,12 @@ class _Painter:
             c.setFillAlpha(op.opacity)
             c.setStrokeAlpha(op.opacity)
         if isinstance(op, Image):
-            c.drawImage(_image_reader(op.asset.sha256, op.asset.picture), x, y, w, h,
+            c.drawImage(_image_reader(op.asset.sha256, op.asset.picture, self.greyscale), x, y, w, h,
                         mask="auto" if op.asset.picture.mode == "RGBA" else None)
         else:
             from reportlab.graphics import renderPDF
 
-            drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint)
+            drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint, self.greyscale)
             key = (op.asset.sha256, op.tint)
             if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
                 name = f"pnpkitV{len(self.vectors)}"
@@ -312,32 +324,37 @@ class _Painter:
 
 
 _READERS: dict[str, object] = {}
-_TINTED: dict[tuple[str, str | None], object] = {}
+_TINTED: dict[tuple[str, str | None, bool], object] = {}
 
 
-def _image_reader(sha: str, picture: object) -> object:
-    """One ReportLab reader per image content (decoded once per process, embedded once per PDF)."""
+def _image_reader(sha: str, picture: Any, greyscale: bool = False) -> object:
+    """One ReportLab reader per image content (decoded once per process, embedded once per PDF); greyscale:
+    the picture's luminance (alpha kept)."""
     from reportlab.lib.utils import ImageReader
 
-    if sha not in _READERS:
+    key = f"{sha}:grey" if greyscale else sha
+    if key not in _READERS:
         if len(_READERS) > 256:
             _READERS.clear()
-        _READERS[sha] = ImageReader(picture)
-    return _READERS[sha]
+        if greyscale:
+            grey = picture.convert("LA" if picture.mode == "RGBA" else "L")
+            picture = grey.convert("RGBA") if picture.mode == "RGBA" else grey.convert("RGB")
+        _READERS[key] = ImageReader(picture)
+    return _READERS[key]
 
 
-def _tinted(sha: str, drawing: object, tint: str | None) -> object:
-    """The svglib drawing, or a copy with every filled and stroked shape painted in `tint`."""
-    if tint is None:
+def _tinted(sha: str, drawing: object, tint: str | None, greyscale: bool = False) -> object:
+    """The svglib drawing, or a copy with every filled and stroked shape painted in `tint`; greyscale: every
+    colour (the tint or the drawing's own) replaced by its grey."""
+    if tint is None and not greyscale:
         return drawing
-    key = (sha, tint)
+    key = (sha, tint, greyscale)
     if key not in _TINTED:
         import copy
 
         from reportlab.graphics.shapes import Group, Shape
         from reportlab.lib.colors import Color
 
-        r, g, b = rgb(tint)
         copied = copy.deepcopy(drawing)
 
         def paint(node: object) -> None:
@@ -348,6 +365,10 @@ def _tinted(sha: str, drawing: object, tint: str | None) -> object:
                     for attr in ("fillColor", "strokeColor"):
                         old = getattr(child, attr, None)
                         if old is not None:
+                            if tint is not None:
+                                r, g, b = grey_rgb(tint) if greyscale else rgb(tint)
+                            else:
+                                r, g, b = grey_rgb("#" + "".join(f"{round(255 * v):02x}" for v in old.rgb()))
                             setattr(child, attr, Color(r, g, b, getattr(old, "alpha", 1)))
 
         paint(copied)
@@ -379,10 +400,11 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
 
 
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None) -> None:
+              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None, greyscale: bool = False) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
-    `fonts`, every text is drawn with its role's chain (faces subset and embedded)."""
+    `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
+    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages, fonts)
@@ -398,7 +420,7 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         canvas.setAuthor(author)
         canvas.setSubject(subject)
         canvas.setCreator("pnpkit")
-        painter = _Painter(canvas, fonts)
+        painter = _Painter(canvas, fonts, greyscale)
         painter.forms = _repeated_faces(pages)
         has_outline = False
         for number, page in enumerate(pages, 1):

@@ -22,6 +22,7 @@ from pydantic import Field
 from generator.errors import Problem, SpecError
 from generator.resources import fonts_dir
 from generator.spec.base import Length, SpecModel
+from generator.spec.colours import ColourSafety
 from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
 from generator.spec.style import Legibility
 
@@ -75,6 +76,8 @@ class StyleSpec(Legibility):
         "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
         "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
         "embedding allowed by the licence), subset and embedded"))
+    colour_safety: ColourSafety = Field(default_factory=ColourSafety, description=(
+        "how far apart the game's colours stay for colour-blind readers and in greyscale prints"))
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import collections.abc
+import difflib
 import os
 import re
+import types
+import typing
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -244,7 +248,58 @@ def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
     return kept
 
 
-def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
+def _keys_at(model: Any, loc: Loc) -> list[str]:
+    """The keys the spec allows at `loc` inside `model` (a pydantic model type), following fields, list items,
+    mapping values and the branches of unions; [] where the path leaves the models."""
+    def models(tp: Any) -> list[type[BaseModel]]:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return [tp]
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            return models(typing.get_args(tp)[0])
+        if origin in (typing.Union, types.UnionType):
+            return [m for a in typing.get_args(tp) for m in models(a)]
+        return []
+
+    def inner(tp: Any) -> list[Any]:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            return inner(typing.get_args(tp)[0])
+        if origin in (typing.Union, types.UnionType):
+            return [x for a in typing.get_args(tp) for x in inner(a)]
+        if origin in (list, tuple, dict, collections.abc.Mapping, collections.abc.Sequence):
+            return [typing.get_args(tp)[-1]] if typing.get_args(tp) else []
+        return []
+
+    current: list[Any] = [model]
+    for part in loc:
+        nxt: list[Any] = []
+        for tp in current:
+            if isinstance(part, int) or not models(tp):
+                nxt += inner(tp)
+            for m in models(tp):
+                f = m.model_fields.get(str(part)) or next(
+                    (f for f in m.model_fields.values() if f.alias == part), None)
+                if f is not None:
+                    nxt.append(f.annotation)
+        current = nxt
+    names: list[str] = []
+    for tp in current:
+        for m in models(tp):
+            names += [f.alias or n for n, f in m.model_fields.items()]
+    return list(dict.fromkeys(names))
+
+
+def _did_you_mean(model: Any, loc: Loc) -> str:
+    """"; did you mean goals?" for an unknown key close to a known one (difflib), else ""."""
+    if model is None or not loc or not isinstance(loc[-1], str):
+        return ""
+    close = difflib.get_close_matches(loc[-1], _keys_at(model, loc[:-1]), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str,
+              model: Any = None) -> list[Problem]:
     out = []
     for err in _closest_branches(e.errors(include_url=False), data):
         loc = _real_loc(tuple(err["loc"]), data)
@@ -255,7 +310,7 @@ def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int],
         if err["type"] == "missing":
             text = "required key is missing"
         elif err["type"] == "extra_forbidden":
-            text = f"unknown key (not part of the spec); got {_describe(err['input'])}"
+            text = f"unknown key (not part of the spec); got {_describe(err['input'])}{_did_you_mean(model, loc)}"
         elif "got" in msg:
             text = msg
         else:
@@ -312,7 +367,7 @@ def load_kit(path: Path | str) -> Kit:
     try:
         top = KitFile.model_validate(data)
     except ValidationError as e:
-        problems.extend(_problems(e, (), data, lines, display))
+        problems.extend(_problems(e, (), data, lines, display, KitFile))
     game: Any = None
     raw_game = data.get("game")
     if isinstance(raw_game, dict):
@@ -325,7 +380,7 @@ def load_kit(path: Path | str) -> Kit:
             try:
                 game = game_model(kind).model_validate(raw_game)
             except ValidationError as e:
-                problems.extend(_problems(e, ("game",), raw_game, lines, display))
+                problems.extend(_problems(e, ("game",), raw_game, lines, display, game_model(kind)))
             if game is not None and hasattr(game, "with_files"):
                 # a game that reads files of the kit folder (the data rows of a `deck` kit): confined, capped
                 try:

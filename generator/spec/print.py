@@ -40,6 +40,9 @@ class PrintSpec(SpecModel):
     mode: PrintMode = Field("home", description="home = N-up sheets; shop = one card per page with TrimBox/BleedBox")
     ruler: bool = Field(True, description="a 'printed at 100%?' check ruler on every imposed page")
     calibration: bool = Field(True, description="add a duplex calibration page to the kit PDF")
+    greyscale: bool = Field(False, description=(
+        "print every colour as the grey of its lightness (ink-saving; symbols and patterns tell the suits "
+        "apart); the CLI's --greyscale sets it"))
     art_dpi_warn: int = Field(300, ge=1, le=2400, description=(
         "raster art printed at fewer dots per inch than this is a warning (300 dpi: print-shop quality)"))
     art_dpi_min: int = Field(150, ge=1, le=2400, description=(

@@ -230,3 +230,38 @@ def test_report_file_gets_ordinary_permissions(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
+def test_the_page_opens_with_a_plain_summary_naming_key_direction_and_amount() -> None:
+    """Issue 26 item 5: what fails or is undecided, its spec key, which way to move and roughly how much."""
+    from generator.engine.verdict import Mean
+
+    rep = BalanceReport(kit="Broken", game="toy", games_per_setting=1000, seed=1, tables=[], charts=[],
+                        tolerances=[Tolerance("tie rate", Proportion(97, 1000), None, 0.10, "game.balance.tie_rate",
+                                              games=1000),
+                                    Tolerance("goal spread", Mean(2000, 3.4, 1.0), None, 3.0, "game.balance.goal_spread"),
+                                    Tolerance("seat share", Proportion(500, 1000), 0.4, 0.6, "game.balance.seat")])
+    html = to_html([rep], title="t")
+    summary = html[html.index('<section class="summary"'):html.index("</section>")]
+    assert html.index('<section class="summary"') < html.index('<section class="kit"')
+    assert "goal spread is 3.40 (between 3.34 and 3.46 at 99% confidence), above its maximum 3.00: the game has to " \
+           "bring it down by about 0.40, or raise game.balance.goal_spread.max to 3.46 or more." in summary
+    assert "tie rate is 9.7% (between 7.5% and 12.4% at 99% confidence), too close to its maximum 10.0% to tell: " \
+           "about 79,985 games per setting would decide it" in summary
+    assert "raise game.balance.tie_rate.max to 0.124 to hold" in summary
+    assert "seat share" not in summary  # holding tolerances are not in the summary
+    assert summary.index("goal spread") < summary.index("tie rate")  # failures first
+
+
+def test_shares_show_as_percentages_rounded_to_the_interval() -> None:
+    page = parse(to_html([sample()], title="t"))
+    text = " ".join(page.text)
+    assert "27%" in text and "0.27" not in text  # seat 1 win share 135/500
+    assert "20% .. 35%" in text
+    assert "row 3 completion is 5.0%" in text and "by about 5.0 percentage points" in text
+    assert "game.balance.rows.min to 0.030 or less" in text
+
+
+def test_long_cells_wrap_instead_of_widening_tables() -> None:
+    html = to_html([sample(name="x" * 300)], title="t")
+    assert "overflow-wrap: anywhere" in html and "max-width: 960px" in html
