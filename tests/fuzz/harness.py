@@ -516,9 +516,11 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
 
 
 def make_art_cases(n: int, seed: int) -> list[Case]:
-    """`n` seeded hostile-art cases, cycling over the mutations and the shipped kits."""
+    """`n` seeded hostile-art cases, cycling over the mutations and the shipped kits with art slots (a data kit
+    draws its faces from templates, not slots)."""
     rng = np.random.default_rng(seed)
-    return [art_case(KITS[i % len(KITS)].name, ART_MUTATIONS[i % len(ART_MUTATIONS)], rng) for i in range(n)]
+    kits = [k.name for k in KITS if k.name in ART_SLOTS]
+    return [art_case(kits[i % len(kits)], ART_MUTATIONS[i % len(ART_MUTATIONS)], rng) for i in range(n)]
 
 
 # ------------------------------------------------------------------ hostile data (issue 25)
