@@ -120,7 +120,7 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
            options: ExportOptions, progress: Callable[..., None] | None = None) -> ExportResult:
     """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
     (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
-    from generator.render.export_images import tts_images, write_board, write_cards, write_tts_deck
+    from generator.render.export_images import Look, tts_images, write_board, write_cards, write_tts_deck
 
     if not (options.tts or options.cards):
         raise KitError("nothing to export: pass --tts and/or --cards")
@@ -175,13 +175,16 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                              list[tuple[Deck, Future[Any]]]]] = []
             for kit, lang, decks, boards, title in plans:
                 rel_root = Path(kit.meta.id) / lang
+                look = Look(kit.fonts, kit.print.greyscale)  # images show what the PDF prints
                 tts_jobs: list[Future[Any]] = []
                 board_jobs: list[Future[Any]] = []
                 card_jobs: list[tuple[Deck, Future[Any]]] = []
                 if options.tts:
                     folder = stage / rel_root / "tts"
-                    tts_jobs = [submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality) for d in decks]
-                    board_jobs = [submit(write_board, b, folder, fmt=options.fmt, quality=options.quality) for b in boards]
+                    tts_jobs = [submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality, look=look)
+                                for d in decks]
+                    board_jobs = [submit(write_board, b, folder, fmt=options.fmt, quality=options.quality, look=look)
+                                  for b in boards]
                 if options.cards:
                     for d in decks:
                         if size is not None and not matches(d, size):
@@ -189,7 +192,8 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                                                    f"not exported as cards (export it without --size)")
                             continue
                         result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
-                        card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size)))
+                        card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size,
+                                                          look=look)))
                 jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
             # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
             for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:

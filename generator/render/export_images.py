@@ -26,8 +26,18 @@ from generator.exportplan.plan import (
 from generator.exportplan.tts import DeckImages
 from generator.layout.ops import Page
 from generator.render.raster import encode, new_sheet, paste, rasterize
+from generator.spec.fonts import KitFonts
 
 Progress = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the kit prints, for images drawn from its pages: its `style.fonts` (None: the built-in font) and
+    `print.greyscale`, so an exported card shows exactly what the PDF prints."""
+
+    fonts: KitFonts | None = None
+    greyscale: bool = False
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -54,7 +64,7 @@ class TtsDeckFiles:
 
 
 def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int = 90, max_dpi: int = 300,
-                   progress: Progress | None = None) -> TtsDeckFiles:
+                   progress: Progress | None = None, look: Look = Look()) -> TtsDeckFiles:
     """The deck's face sheets (10 x 7 at most, 4096 px at most) and its back: one image when all cards share
     a back, else back sheets laid out like the face sheets. Cards are cut at the trim."""
     ext = "jpg" if fmt == "jpeg" else "png"
@@ -66,7 +76,8 @@ def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int =
     b = deck.bleed
     crop = (b, b, b, b)
     images = dict(zip([("front", p.face) for p in fronts] + [("back", p.face) for p in backs],
-                      rasterize(pages, [card_px] * len(pages), [crop] * len(pages), done=progress)))
+                      rasterize(pages, [card_px] * len(pages), [crop] * len(pages), done=progress,
+                                fonts=look.fonts, greyscale=look.greyscale)))
     out = TtsDeckFiles(deck, sheets)
     name = safe_name(deck.component)
     shared = deck.shared_back
@@ -107,13 +118,13 @@ BOARD_DPI = 150
 
 
 def write_board(board: Board, folder: Path, *, fmt: str = "png", quality: int = 90,
-                progress: Progress | None = None) -> tuple[str, float, float]:
+                progress: Progress | None = None, look: Look = Look()) -> tuple[str, float, float]:
     """A board (score sheet, rules) as one image for a Custom_Tile, at 150 dpi or the largest within 4096 px;
     returns the file (relative to `folder`) and the board's width and height in points."""
     w, h = board.page.width, board.page.height
     dpi = min(BOARD_DPI, TTS_MAX_PX * INCH / max(w, h))
     size = (max(1, int(w * dpi / INCH)), max(1, int(h * dpi / INCH)))
-    (image,) = rasterize([board.page], [size], done=progress)
+    (image,) = rasterize([board.page], [size], done=progress, fonts=look.fonts, greyscale=look.greyscale)
     rel = f"{safe_name(board.component)}.{'jpg' if fmt == 'jpeg' else 'png'}"
     _write(folder / rel, encode(image, fmt, quality=quality))
     return rel, w, h
@@ -134,7 +145,7 @@ class CardImage:
 
 
 def write_cards(deck: Deck, folder: Path, *, dpi: int, size: PodSize | None,
-                progress: Progress | None = None) -> list[CardImage]:
+                progress: Progress | None = None, look: Look = Look()) -> list[CardImage]:
     """One PNG per distinct front and back of the deck, trim plus bleed at `dpi` (a print-on-demand size
     fixes the pixels, e.g. tgc-poker 825 x 1125 at 300 dpi), named `<component>/<index>-<id>-<side>.png`."""
     counts: dict[tuple[str, str], int] = {}
@@ -153,7 +164,8 @@ def write_cards(deck: Deck, folder: Path, *, dpi: int, size: PodSize | None,
     else:
         px = [(round(p.width * dpi / INCH), round(p.height * dpi / INCH)) for p in pages]
     out: list[CardImage] = []
-    for key, image, wh in zip(keys, rasterize(pages, px, done=progress), px):
+    for key, image, wh in zip(keys, rasterize(pages, px, done=progress, fonts=look.fonts,
+                                                             greyscale=look.greyscale), px):
         side, _ = key
         index, ident, _page = first[key]
         rel = card_file(deck.component, index, ident, side)

@@ -18,6 +18,7 @@ from PIL import Image
 from generator.errors import RenderError
 from generator.layout.ops import Page
 from generator.render.pdf import write_pdf
+from generator.spec.fonts import KitFonts
 
 PNG_LEVEL = 3
 """zlib level for PNGs: level 3 spends about half the CPU of level 6 on a card (7 vs 13 ms at 300 dpi) for
@@ -28,8 +29,10 @@ Crop = tuple[float, float, float, float]
 
 
 def rasterize(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], crops: Sequence[Crop] | None = None, *,
-              done: Callable[[], None] | None = None) -> Iterator[Image.Image]:
-    """Each page (less its crop) as an RGB image of exactly the given pixel size, in order."""
+              done: Callable[[], None] | None = None, fonts: KitFonts | None = None,
+              greyscale: bool = False) -> Iterator[Image.Image]:
+    """Each page (less its crop) as an RGB image of exactly the given pixel size, in order, drawn as the printed
+    PDF draws it (the kit's `fonts` and `greyscale` included)."""
     if len(sizes) != len(pages) or (crops is not None and len(crops) != len(pages)):
         raise RenderError("rasterize: one size (and crop) per page")
     if not pages:
@@ -38,7 +41,7 @@ def rasterize(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], crops: Se
     os.close(fd)
     path = Path(name)
     try:
-        write_pdf(pages, path, title="pnpkit export")
+        write_pdf(pages, path, title="pnpkit export", fonts=fonts, greyscale=greyscale)
         doc = pdfium.PdfDocument(str(path))
         try:
             for i, (w_px, h_px) in enumerate(sizes):

@@ -189,3 +189,24 @@ def test_rummy_card_text_stays_inside_the_print_shops_safe_area(exported):
     _, result = exported
     unsafe = [w for w in result.warnings if "safe area" in w]
     assert unsafe == []
+
+
+
+def test_card_images_are_drawn_in_the_kit_fonts_as_the_pdf_is(tmp_path):
+    """A kit with `style.fonts` (the worked example: card numbers in DejaVu Serif) exports card images in those
+    fonts, not in the built-in one: the same card exported from a copy without the `style:` block differs."""
+    import re
+    import shutil
+
+    example = ROOT / "docs" / "examples" / "make_it_yours"
+    plain = tmp_path / "plain"
+    shutil.copytree(example, plain)
+    spec = (plain / "kit.yaml").read_text(encoding="utf-8")
+    (plain / "kit.yaml").write_text(re.sub(r"\nstyle:\n(  .*\n|\n)*", "\n", spec, count=1), encoding="utf-8")
+    fronts = []
+    for kit, out in ((example, tmp_path / "a"), (plain, tmp_path / "b")):
+        export([kit], out=out, langs=["en"], options=ExportOptions(cards=True, dpi=72))
+        (first,) = sorted((out / "make_it_yours" / "en" / "cards" / "number_cards").glob("001-*-front.png"))
+        fronts.append(np.asarray(Image.open(first).convert("L"), dtype=int))
+    a, b = fronts
+    assert a.shape == b.shape and np.abs(a - b).sum() > 0  # the serif numbers are other pixels
