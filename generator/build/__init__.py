@@ -16,6 +16,7 @@ from generator.build.check import (
     check_art,
     check_kit,
     check_kits,
+    check_layout,
     glyph_problems,
     raise_glyph_problems,
     translation_warnings,
@@ -138,8 +139,8 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
 
 
 __all__ = ["CALIBRATION", "STAGE_PREFIX", "TOOL_CATALOGS", "BuildResult", "FolderPlan", "Part", "Planned",
-           "build", "calibration", "check_art", "check_kit", "check_kits", "check_out", "check_targets",
-           "compose_one", "glyph_problems", "kit_measure", "load_kits", "plan_build", "plan_incremental",
-           "print_data", "raise_glyph_problems", "render_all", "render_incremental", "shipped_kits",
-           "signals_deferred", "staged_folders", "translation_warnings", "verify_layout", "with_print",
-           "with_tool_catalogs"]
+           "build", "calibration", "check_art", "check_kit", "check_kits", "check_layout", "check_out",
+           "check_targets", "compose_one", "glyph_problems", "kit_measure", "load_kits", "plan_build",
+           "plan_incremental", "print_data", "raise_glyph_problems", "render_all", "render_incremental",
+           "shipped_kits", "signals_deferred", "staged_folders", "translation_warnings", "verify_layout",
+           "with_print", "with_tool_catalogs"]

@@ -14,6 +14,7 @@ from generator.errors import Problem, RenderError, SpecError
 if TYPE_CHECKING:
     from generator.build.compose import Planned
     from generator.layout.compose import Component
+    from generator.spec.catalogs import Catalog
     from generator.spec.kit import Kit
 
 
@@ -77,6 +78,20 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
         raise SpecError(errors)
 
 
+def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: Callable[[str, str, float], float],
+                 catalog: Catalog | None) -> None:
+    """The layout checks of composed components, before anything is written: every text fits its box, no text
+    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
+    from generator.layout.collide import check_collisions
+    from generator.layout.legibility import check_min_sizes
+    from generator.layout.textfit import check_text_fit
+    from generator.render.fonts import ink_extent
+
+    check_text_fit(components, measure, kit.display, catalog, lang)
+    check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
+    check_collisions(components, measure, kit.display, catalog, lang, ink_extent)
+
+
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
     """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
     from generator.layout.ops import iter_texts
@@ -115,5 +130,5 @@ def raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> Non
         raise RenderError(str(SpecError(problems)))
 
 
-__all__ = ["check_art", "check_kit", "check_kits", "glyph_problems", "raise_glyph_problems",
+__all__ = ["check_art", "check_kit", "check_layout", "check_kits", "glyph_problems", "raise_glyph_problems",
            "translation_warnings"]

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import generator.games.registry as registry
-from generator.build.check import check_art, raise_glyph_problems
+from generator.build.check import check_art, check_layout, raise_glyph_problems
 from generator.build.load import with_tool_catalogs
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
 
@@ -59,14 +59,7 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
         texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
     ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
     components = compose_kit(ctx)
-    from generator.layout.collide import check_collisions
-    from generator.layout.legibility import check_min_sizes
-    from generator.layout.textfit import check_text_fit
-    from generator.render.fonts import ink_extent
-
-    check_text_fit(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang)  # before anything is written
-    check_min_sizes(components, kit.style.min_size, kit.display, with_tool_catalogs(kit).get(lang), lang)
-    check_collisions(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang, ink_extent)
+    check_layout(kit, lang, components, measure, with_tool_catalogs(kit).get(lang))
     return components, texts
 
 
@@ -87,36 +80,21 @@ def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str,
 def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
                measure: Callable[[str, str, float], float], warn: Callable[[str], None],
                progress: Callable[[str], None] | None = None) -> list[Planned]:
-    """Compose every file of every kit and language (nothing written yet)."""
-    from generator.i18n.texts import Texts
-    from generator.layout.compose import template_context
-
+    """Compose every file of every kit and language (nothing written yet): the build's own planner
+    (`plan_incremental`) with nothing kept, so `validate`, the tests and `build` choose the same languages,
+    parts and calibration sheet and run the same checks. Each component is a file (with its PNG preview);
+    each kit PDF holds every part's pages, the calibration sheet last."""
+    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=True, pdfa=False, force=True,
+                             measure=measure, warn=warn, progress=progress)
     planned: list[Planned] = []
-    base_measure = measure
-    for kit in kits:
-        measure = kit_measure(kit, base_measure)
-        kit_paper = paper or kit.print.paper
-        kit_seed = kit.meta.seed if seed is None else seed
-        extras = print_data(kit, kit_seed)
-        chosen = kit.chosen_languages(langs)
-        for lang in chosen:
-            if progress:
-                progress(f"{kit.meta.id}/{lang}")
-            texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
-            try:
-                components, texts = compose_one(kit, lang, kit_paper, kit_seed, extras, measure, warn, texts=texts)
-            except LayoutError as e:
-                raise _locate(e, texts, kit, lang) from None
-            folder = out / kit.meta.id / lang
-            kit_title = texts(kit.meta.title)
-            everything: list[Page] = []
-            for comp in components:
-                planned.append(Planned(folder / f"{comp.id}-{kit_paper}.pdf", comp.pages, f"{kit_title} - {comp.title}", lang, png=True,
-                                       fonts=kit.fonts))
-                everything.extend(comp.pages)
-            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
-                everything.extend(calibration(kit, texts, kit_paper, measure))
-            planned.append(Planned(folder / f"kit-{kit_paper}.pdf", everything, kit_title, lang, fonts=kit.fonts))
+    for plan in plans:
+        everything: list[Page] = []
+        for part in plan.parts:
+            assert part.pages is not None  # force: every part is composed
+            if part.cid != CALIBRATION:
+                planned.append(Planned(part.path, part.pages, part.title, plan.lang, png=True, fonts=plan.kit.fonts))
+            everything.extend(part.pages)
+        planned.append(Planned(plan.folder / plan.kit_name, everything, plan.kit_title, plan.lang, fonts=plan.kit.fonts))
     return planned
 
 
@@ -216,11 +194,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         tool_key,
     )
     from generator.i18n.texts import Texts
-    from generator.layout.collide import check_collisions
     from generator.layout.compose import Context, composer, template_context
-    from generator.layout.legibility import check_min_sizes
-    from generator.layout.textfit import check_text_fit
-    from generator.render.fonts import ink_extent
 
     tool = tool_key()
     plans: list[FolderPlan] = []
@@ -277,9 +251,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         by_id[comp.id].pages = comp.pages
                         by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
                         by_id[comp.id].title = comp.title
-                    check_text_fit(composed, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
-                    check_min_sizes(composed, kit.style.min_size, kit.display, catalogs.get(lang), lang)
-                    check_collisions(composed, measure, kit.display, catalogs.get(lang), lang, ink_extent)
+                    check_layout(kit, lang, composed, measure, catalogs.get(lang))
                     if CALIBRATION in by_id:
                         texts.used, mark = set(), len(heard)
                         by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
