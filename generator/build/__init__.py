@@ -1,0 +1,147 @@
+"""The build, in named phases, each in its own module: load -> check -> compose -> render, with the output
+staging beside them. Everything is gathered and checked before anything is written; files are written to a
+staging folder and moved into place at the end. `build` is the one pipeline: a full build is an incremental
+build with nothing kept. `export` and `serve` use the same phase functions, imported from here."""
+
+from __future__ import annotations
+
+import os  # noqa: F401  (generator.build.os: tests make the staging's os.rename fail through it)
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.build.check import (
+    check_art,
+    check_kit,
+    check_kits,
+    check_layout,
+    glyph_problems,
+    raise_glyph_problems,
+    translation_warnings,
+)
+from generator.build.compose import (
+    CALIBRATION,
+    FolderPlan,
+    Part,
+    Planned,
+    calibration,
+    compose_one,
+    file_tag,
+    kit_measure,
+    plan_build,
+    plan_incremental,
+    print_data,
+    verify_layout,
+)
+from generator.build.load import (
+    TOOL_CATALOGS,
+    load_kits,
+    shipped_kits,
+    with_print,
+    with_tool_catalogs,
+)
+from generator.build.render import render_all, render_incremental
+from generator.build.staging import STAGE_PREFIX, check_out, check_targets, signals_deferred, staged_folders
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote and what it noticed."""
+
+    files: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    pages: int = 0
+    rebuilt: int = 0
+    """Component PDFs (and calibration sheets) composed and drawn by this build."""
+    skipped: int = 0
+    """Component PDFs kept from the last build because their content key is unchanged."""
+    outputs: list[Path] = field(default_factory=list)
+    """Every file of the build in OUT, written or kept (parts, previews, kit PDFs, build records)."""
+
+def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
+          seed: int | None = None, png: bool = False, progress: Callable[..., None] | None = None,
+          print_overrides: Mapping[str, Any] | None = None, pdfa: bool = False, force: bool = False) -> BuildResult:
+    """Load, check, compose and render kits; raises KitError before writing anything if any phase fails.
+
+    Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
+    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
+    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
+    on the bytes of the files a load reads (and the generator, fonts and options): when they and OUT's files
+    are those of the last build of the same kits and options, nothing is loaded, composed or written."""
+    from generator.buildkeys import inputs_key, read_inputs_record, tool_key, unchanged_inputs
+
+    t0 = time.perf_counter()
+    options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
+               "print": dict(sorted((print_overrides or {}).items()))}
+    keyed = inputs_key(paths, options, tool_key())
+    if keyed is not None and not force:
+        record = read_inputs_record(out, keyed[0])
+        if unchanged_inputs(out, record, keyed[1]):
+            check_out(out)
+            return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
+                               skipped=int(record.get("parts", 0)),
+                               timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
+    result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
+                    print_overrides=print_overrides, pdfa=pdfa, force=force)
+    if keyed is not None and inputs_key(paths, options, tool_key()) == keyed:  # no input changed meanwhile
+        _record_inputs(out, keyed, result)
+    return result
+
+def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult) -> None:
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check (see build)."""
+    from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
+    from generator.resources import atomic_write
+
+    files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
+    report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped}
+    (out / INPUTS).mkdir(parents=True, exist_ok=True)
+    atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
+
+def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
+           png: bool, progress: Callable[..., None] | None, print_overrides: Mapping[str, Any] | None, pdfa: bool,
+           force: bool) -> BuildResult:
+    """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
+    from generator.buildkeys import MANIFEST
+    from generator.render.fonts import text_width
+
+    result = BuildResult()
+    t0 = time.perf_counter()
+    kits = [with_print(k, print_overrides or {}) for k in load_kits(paths)]
+    t1 = time.perf_counter()
+    check_kits(kits)
+    for kit in kits:
+        result.warnings.extend(translation_warnings(kit))
+    t2 = time.perf_counter()
+    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
+                             measure=text_width, warn=result.warnings.append, progress=progress)
+    composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
+                if part.pages is not None]
+    raise_glyph_problems(kits, composed)
+    for plan in plans:
+        for part in plan.parts:
+            if part.pages is None:
+                result.warnings.extend(part.record.get("warnings", []))
+    result.warnings = list(dict.fromkeys(result.warnings))
+    t3 = time.perf_counter()
+    result.files = render_incremental(plans, out, png=png, pdfa=pdfa, progress=progress)
+    t4 = time.perf_counter()
+    result.pages = sum(plan.page_count for plan in plans)
+    result.skipped = sum(1 for plan in plans for part in plan.parts if part.pages is None)
+    result.rebuilt = sum(1 for plan in plans for part in plan.parts if part.pages is not None)
+    result.outputs = [path for plan in plans
+                      for path in [*(p for part in plan.parts
+                                     for p in ([part.path, part.path.with_suffix(".png")] if part.png else [part.path])),
+                                   plan.folder / plan.kit_name, plan.folder / MANIFEST]]
+    result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
+    return result
+
+
+__all__ = ["CALIBRATION", "STAGE_PREFIX", "TOOL_CATALOGS", "BuildResult", "FolderPlan", "Part", "Planned",
+           "build", "calibration", "check_art", "check_kit", "check_kits", "check_layout", "check_out",
+           "check_targets", "compose_one", "file_tag", "glyph_problems", "kit_measure", "load_kits", "plan_build",
+           "plan_incremental", "print_data", "raise_glyph_problems", "render_all", "render_incremental",
+           "shipped_kits", "signals_deferred", "staged_folders", "translation_warnings", "verify_layout",
+           "with_print", "with_tool_catalogs"]

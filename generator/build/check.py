@@ -1,0 +1,137 @@
+"""The check phase: static legality of loaded kits (the game's own checks, known components, catalogs that
+parse as templates), translation fallbacks, the print checks on a component's art and the glyphs of composed
+pages the font lacks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import generator.games.registry as registry
+from generator.build.load import with_tool_catalogs
+from generator.errors import Problem, RenderError, SpecError
+
+if TYPE_CHECKING:
+    from generator.build.compose import Planned
+    from generator.layout.compose import Component
+    from generator.spec.catalogs import Catalog
+    from generator.spec.kit import Kit
+
+
+def check_kit(kit: Kit) -> list[Problem]:
+    """Static legality: the game's own checks, known components, catalogs that parse as templates."""
+    from generator.layout.compose import composer
+
+    problems: list[Problem] = []
+    for key, message in registry.get(kit.game_id).legal_problems()(kit.game):
+        problems.append(kit.problem(f"game.{key}" if key else "game", message))
+    drawer = composer(kit.game_id)
+    known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else drawer.component_ids()
+    en = kit.catalogs["en"].messages
+    for cid, comp in kit.components.items():
+        if cid not in known:
+            problems.append(kit.problem(f"components.{cid}", f"expected one of {', '.join(known)}; got {cid!r}"))
+        if comp.title not in en:
+            problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
+    if kit.meta.title not in en:
+        problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
+    from generator.spec.colours import colour_problems
+
+    problems += colour_problems(kit)
+    from generator.i18n.sandbox import CatalogEnvironment, template_problem
+
+    env = CatalogEnvironment()
+    for cat in kit.catalogs.values():
+        for tid, text in cat.messages.items():
+            problem = template_problem(env, text)
+            if problem:
+                problems.append(Problem(cat.path, cat.lines.get(tid), tid, problem))
+    return problems
+
+
+def check_kits(kits: Sequence[Kit]) -> None:
+    """Raise one SpecError with every static problem of every kit."""
+    problems = [p for k in kits for p in check_kit(k)]
+    if problems:
+        raise SpecError(problems)
+
+
+def translation_warnings(kit: Kit) -> list[str]:
+    """One line per language whose catalog lacks English ids (they fall back to English)."""
+    from generator.i18n.texts import missing_ids
+
+    return [f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+            for lang, ids in missing_ids(kit.catalogs).items() if ids]
+
+
+def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
+    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised."""
+    if kit.art is None:
+        return
+    from generator.layout.art import art_problems
+
+    errors = []
+    for slot, message, is_error in art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min):
+        problem = kit.problem(f"components.{comp.id}.art.{slot}", message)
+        if is_error:
+            errors.append(problem)
+        else:
+            warn(str(problem))
+    if errors:
+        raise SpecError(errors)
+
+
+def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: Callable[[str, str, float], float],
+                 catalog: Catalog | None) -> None:
+    """The layout checks of composed components, before anything is written: every text fits its box, no text
+    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
+    from generator.layout.collide import check_collisions
+    from generator.layout.legibility import check_min_sizes
+    from generator.layout.textfit import check_text_fit
+    from generator.render.fonts import ink_extent
+
+    check_text_fit(components, measure, kit.display, catalog, lang)
+    check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
+    check_collisions(components, measure, kit.display, catalog, lang, ink_extent)
+
+
+def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
+    """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
+    from generator.layout.ops import iter_texts
+    from generator.render.fonts import font_names, missing_glyphs
+
+    catalogs = {(k.meta.id, lang): cat for k in kits for lang, cat in with_tool_catalogs(k).items()}
+    fonts = {k.meta.id: k.fonts for k in kits}
+    problems: dict[tuple[str, str], Problem] = {}
+    for p in planned:
+        kit_id = p.path.parent.parent.name
+        for page in p.pages:
+            for t in iter_texts(page.ops):
+                missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)
+                if not missing:
+                    continue
+                codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
+                cat = catalogs.get((kit_id, p.lang))
+                if cat is not None and t.text_id and t.text_id not in cat.messages:
+                    cat = catalogs.get((kit_id, "en"))
+                if cat is not None and t.text_id in cat.messages:
+                    key = (cat.path, t.text_id)
+                    problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
+                                                     f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
+                                                     f"{t.font}, language {p.lang}): {codes}"))
+                else:
+                    shown = repr(t.text[:40])
+                    problems.setdefault((str(p.path), t.text), Problem(str(p.path.relative_to(p.path.parents[2])), None,
+                                                                      t.text_id or "", f"text {shown}: characters missing from the font: {codes}"))
+    return list(problems.values())
+
+
+def raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> None:
+    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph problem."""
+    problems = glyph_problems(kits, planned)
+    if problems:
+        raise RenderError(str(SpecError(problems)))
+
+
+__all__ = ["check_art", "check_kit", "check_layout", "check_kits", "glyph_problems", "raise_glyph_problems",
+           "translation_warnings"]

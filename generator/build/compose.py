@@ -1,0 +1,297 @@
+"""The compose phase: a kit's pages in each language, as data (nothing written). `plan_incremental` keys every
+part first and composes only those whose key changed (a full build is one with nothing kept); `plan_build`
+composes everything for `validate` and the tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import generator.games.registry as registry
+from generator.build.check import check_art, check_layout, raise_glyph_problems
+from generator.build.load import with_tool_catalogs
+from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
+
+if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Component
+    from generator.layout.ops import Page
+    from generator.spec.kit import Kit
+
+
+def print_data(kit: Kit, seed: int) -> dict[str, Any]:
+    """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
+    asked of the game's rules package once per build; composers read it from Context.extras."""
+    return dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+
+
+@dataclass
+class Planned:
+    """One output file and the pages that go into it."""
+
+    path: Path
+    pages: list[Page]
+    title: str
+    lang: str
+    png: bool = False
+    fonts: Any = None
+    """The kit's resolved style.fonts (generator.spec.fonts.KitFonts), None for the built-in font."""
+    greyscale: bool = False
+    """The kit's print.greyscale: every colour drawn as its grey."""
+
+
+def file_tag(kit: Kit, paper: str) -> str:
+    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one card
+    plus bleed each and have no paper size."""
+    return "shop" if kit.print.mode == "shop" else paper
+
+
+def kit_measure(kit: Kit, measure: Callable[[str, str, float], float]) -> Callable[[str, str, float], float]:
+    """The measure a kit's texts are fitted with: `measure` for the built-in font, else its fonts' chains."""
+    if kit.fonts is None:
+        return measure
+    from generator.render.fonts import kit_measure as fonts_measure
+
+    return fonts_measure(kit.fonts)
+
+
+def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
+                warn: Callable[[str], None], texts: Texts | None = None) -> tuple[list[Component], Texts]:
+    """All components of one kit in one language (with `texts` when the caller made them)."""
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context, compose_kit, template_context
+
+    if texts is None:
+        texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
+    ctx = Context(kit, lang, texts, measure, paper, seed, kit.print, extras)
+    components = compose_kit(ctx)
+    check_layout(kit, lang, components, measure, with_tool_catalogs(kit).get(lang))
+    return components, texts
+
+
+def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]) -> list[Page]:
+    """The duplex calibration sheet in the kit's language."""
+    from generator.layout.imposition import calibration_pages
+    from generator.layout.text import wrap
+    from generator.units import paper_size
+
+    width = paper_size(paper)[0] - 2 * kit.print.margin - 40
+    flip = texts(f"print.flip.{'short' if kit.print.duplex == 'short' else 'long'}")
+    lines: list[str] = []
+    for i in (1, 2, 3):
+        lines += wrap(texts(f"print.calibration.step{i}", flip=flip), "regular", 9, width, measure)
+    return calibration_pages(kit.print, paper, title=texts("print.calibration.title"), instructions=lines)
+
+
+def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
+               measure: Callable[[str, str, float], float], warn: Callable[[str], None],
+               progress: Callable[[str], None] | None = None) -> list[Planned]:
+    """Compose every file of every kit and language (nothing written yet): the build's own planner
+    (`plan_incremental`) with nothing kept, so `validate`, the tests and `build` choose the same languages,
+    parts and calibration sheet and run the same checks. Each component is a file (with its PNG preview);
+    each kit PDF holds every part's pages, the calibration sheet last."""
+    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=True, pdfa=False, force=True,
+                             measure=measure, warn=warn, progress=progress)
+    planned: list[Planned] = []
+    for plan in plans:
+        everything: list[Page] = []
+        for part in plan.parts:
+            assert part.pages is not None  # force: every part is composed
+            if part.cid != CALIBRATION:
+                planned.append(Planned(part.path, part.pages, part.title, plan.lang, png=True, fonts=plan.kit.fonts,
+                                       greyscale=plan.kit.print.greyscale))
+            everything.extend(part.pages)
+        planned.append(Planned(plan.folder / plan.kit_name, everything, plan.kit_title, plan.lang, fonts=plan.kit.fonts,
+                               greyscale=plan.kit.print.greyscale))
+    return planned
+
+
+def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
+    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string it quotes, else at the
+    kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    from generator.units import to_mm
+
+    if isinstance(e, LocatedLayoutError):
+        return e
+    message = str(e)
+    where = texts.locate(message)
+    if where is not None:
+        path, line, tid = where
+        return SpecError([Problem(path, line, tid, f"does not fit ({lang}): {message}")])
+    for cid, comp in kit.components.items():
+        size = comp.trim_size()
+        if size and f"{to_mm(size[0]):.1f} x {to_mm(size[1]):.1f} mm" in message:
+            return SpecError([kit.problem(f"components.{cid}.size", message)])
+    return SpecError([Problem(kit.display, None, "", f"cannot be laid out ({lang}): {message}")])
+
+
+def verify_layout(kits: Sequence[Kit], *, langs: Sequence[str] | None = None, paper: str | None = None,
+                  seed: int | None = None) -> list[str]:
+    """What `validate` adds to the static checks: compose every component in every language (texts rendered,
+    fitted to their boxes) and check every character has a glyph -- a build without writing. Returns the
+    warnings; raises a located KitError on the first kit that cannot be laid out."""
+    from generator.render.fonts import text_width
+
+    warnings: list[str] = []
+    planned = plan_build(kits, out=Path("."), langs=langs, paper=paper, seed=seed, measure=text_width,
+                         warn=warnings.append)
+    raise_glyph_problems(kits, planned)
+    return warnings
+
+
+CALIBRATION = "calibration"
+"""The part id of the duplex calibration sheet: kept as a PDF in the folder's .pnpkit/ (beside the build
+record) so the kit PDF can be reassembled without drawing it again."""
+
+
+@dataclass
+class Part:
+    """One component (or the calibration sheet) of one kit x language x paper: its file, its content key and,
+    when it must be drawn again, its pages (None = unchanged since the last build, its file is kept)."""
+
+    cid: str
+    name: str
+    path: Path
+    spec: str
+    lang: str
+    png: bool
+    pages: list[Page] | None = None
+    title: str = ""
+    record: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FolderPlan:
+    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's record."""
+
+    kit: Kit
+    lang: str
+    paper: str
+    seed: int
+    folder: Path
+    parts: list[Part]
+    entries: dict[str, Any]
+    kit_name: str
+    kit_key: str
+    kit_rebuild: bool
+    kit_title: str = ""
+
+    @property
+    def page_count(self) -> int:
+        """Pages of the kit PDF (every part's pages)."""
+        return sum(len(p.pages) if p.pages is not None else int(p.record.get("pages", 0)) for p in self.parts)
+
+    @property
+    def needs_write(self) -> bool:
+        """Whether anything in the folder changes."""
+        return self.kit_rebuild or any(p.pages is not None for p in self.parts)
+
+
+def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
+                     seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
+                     warn: Callable[[str], None], progress: Callable[[str], None] | None = None) -> list[FolderPlan]:
+    """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed."""
+    from generator.buildkeys import (
+        CACHE_DIR,
+        file_digest,
+        is_unchanged,
+        part_key,
+        read_manifest,
+        spec_key,
+        texts_key,
+        tool_key,
+    )
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context, composer, template_context
+
+    tool = tool_key()
+    plans: list[FolderPlan] = []
+    base_measure = measure
+    for kit in kits:
+        measure = kit_measure(kit, base_measure)
+        kit_paper = paper or kit.print.paper
+        kit_seed = kit.meta.seed if seed is None else seed
+        chosen = kit.chosen_languages(langs)
+        catalogs = with_tool_catalogs(kit)
+        extras: dict[str, Any] | None = None
+        for lang in chosen:
+            if progress:
+                progress(f"{kit.meta.id}/{lang}")
+            folder = out / kit.meta.id / lang
+            entries = {} if force else read_manifest(folder)
+            ids = [cid for cid, c in kit.components.items() if c.enabled]
+            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
+                ids.append(CALIBRATION)
+            parts: list[Part] = []
+            for cid in ids:
+                name = f"{cid}-{file_tag(kit, kit_paper)}.pdf" if cid != CALIBRATION else f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
+                want_png = png and cid != CALIBRATION
+                spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
+                part = Part(cid, name, folder / name, spec, lang, want_png)
+                if not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png):
+                    part.record = dict(entries[name])
+                parts.append(part)
+            need = [p for p in parts if not p.record]
+            texts: Texts | None = None
+            if need:
+                extras = print_data(kit, kit_seed) if extras is None else extras
+                heard: list[str] = []
+
+                def hear(message: str, heard: list[str] = heard) -> None:  # this language's list
+                    heard.append(message)
+                    warn(message)
+
+                texts = Texts(lang, catalogs, template_context(kit, extras), warn=hear)
+                ctx = Context(kit, lang, texts, measure, kit_paper, kit_seed, kit.print, extras,
+                              only=frozenset(p.cid for p in need))
+                by_id = {p.cid: p for p in need}
+                composed: list[Component] = []
+                try:
+                    stream = iter(composer(kit.game_id).compose(ctx))
+                    while True:
+                        texts.used, mark = set(), len(heard)
+                        try:
+                            comp = next(stream)
+                        except StopIteration:
+                            break
+                        check_art(kit, comp, hear)  # before anything is written
+                        composed.append(comp)
+                        by_id[comp.id].pages = comp.pages
+                        by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[comp.id].title = comp.title
+                    check_layout(kit, lang, composed, measure, catalogs.get(lang))
+                    if CALIBRATION in by_id:
+                        texts.used, mark = set(), len(heard)
+                        by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
+                        by_id[CALIBRATION].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[CALIBRATION].title = texts("print.calibration.title")
+                except LayoutError as e:
+                    raise _locate(e, texts, kit, lang) from None
+                kit_title = texts(kit.meta.title)
+                for p in need:
+                    if p.pages is None:
+                        raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
+                    used = sorted(set(p.record["used"]) | {kit.meta.title})
+                    p.record.update(spec=p.spec, used=used, key=part_key(p.spec, texts_key(catalogs, lang, used)),
+                                    pages=len(p.pages))
+                    if p.cid != CALIBRATION:
+                        p.title = f"{kit_title} - {p.title}"
+            kit_name = f"kit-{file_tag(kit, kit_paper)}.pdf"
+            kit_key = part_key(spec_key(kit, tool=tool, part="kit", lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=False),
+                               texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts))
+            old = entries.get(kit_name) or {}
+            rebuild = force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
+            plan = FolderPlan(kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild)
+            if rebuild:
+                if texts is None:
+                    extras = print_data(kit, kit_seed) if extras is None else extras
+                    texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
+                plan.kit_title = texts(kit.meta.title)
+            plans.append(plan)
+    return plans
+
+
+__all__ = ["CALIBRATION", "FolderPlan", "Part", "Planned", "calibration", "compose_one", "kit_measure",
+           "plan_build", "plan_incremental", "print_data", "verify_layout"]

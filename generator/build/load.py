@@ -1,0 +1,79 @@
+"""The load phase: kit folders to validated kits (every problem of every kit reported together), the shipped
+kits, pnpkit's own catalogs merged into a kit's and the CLI's print overrides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import Problem, SpecError
+from generator.resources import layouts_dir
+
+if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
+    from generator.spec.catalogs import Catalog
+    from generator.spec.kit import Kit
+
+TOOL_CATALOGS = Path(__file__).resolve().parents[1] / "i18n" / "locales"
+
+
+def shipped_kits() -> list[Path]:
+    """Every kit folder shipped in layouts/ (those holding a kit.yaml), sorted."""
+    root = layouts_dir()
+    return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
+
+
+def load_kits(paths: Sequence[Path]) -> list[Kit]:
+    """Load every kit; problems of all kits are reported together."""
+    from generator.spec.kit import load_kit
+
+    kits: list[Kit] = []
+    problems: list[Problem] = []
+    for p in paths:
+        try:
+            kits.append(load_kit(p))
+        except SpecError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise SpecError(problems)
+    return kits
+
+
+@lru_cache(maxsize=16)
+def _tool_catalog(lang: str, stamp: tuple[int, int]) -> Catalog:
+    """pnpkit's own catalog of a language, read once per version of the file (`stamp`: size, mtime)."""
+    from generator.spec.catalogs import read_catalog
+
+    return read_catalog(TOOL_CATALOGS / f"{lang}.po", f"pnpkit:{lang}.po", lang)
+
+
+def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
+    """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
+    from generator.spec.catalogs import Catalog
+
+    out = {}
+    for lang, cat in kit.catalogs.items():
+        try:
+            st = (TOOL_CATALOGS / f"{lang}.po").stat()
+            stamp = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            stamp = (-1, -1)  # read_catalog reports the missing file (en is required)
+        # pnpkit ships its own strings in a few languages; in any other the kit's catalog may give them, else
+        # they fall back to English as every other string does
+        merged = dict(_tool_catalog(lang, stamp).messages) if stamp != (-1, -1) or lang == "en" else {}
+        merged.update(cat.messages)
+        lines = dict(cat.lines)
+        out[lang] = Catalog(lang, cat.path, merged, lines)
+    return out
+
+
+def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
+    """The kit with some print settings replaced (CLI options such as --mode shop or --duplex short)."""
+    if not overrides:
+        return kit
+    return replace(kit, print=kit.print.model_copy(update=dict(overrides)))
+
+
+__all__ = ["TOOL_CATALOGS", "load_kits", "shipped_kits", "with_print", "with_tool_catalogs"]

@@ -1,0 +1,109 @@
+"""The render phase: composed pages to PDF (and PNG previews) in the staging folder; an incremental build
+writes the changed parts and reassembles each changed folder's kit PDF from its part PDFs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from generator.build.compose import CALIBRATION, FolderPlan, Planned
+from generator.build.staging import check_out, check_targets, staged_folders
+from generator.errors import RenderError
+
+
+def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
+               progress: Callable[[str], None] | None = None, pdfa: bool = False) -> list[Path]:
+    """Write every planned PDF (PDF/A-2b when `pdfa`) and PNG previews, all or nothing.
+
+    Everything is written into a staging folder `OUT/.pnpkit-stage-<pid>-*` (same filesystem): each
+    kit/language folder is staged whole (files already there are hard-linked in, so other papers' files
+    survive), then the staged folders are renamed into place one by one with signals held; if any rename
+    fails, the ones done are put back. An interrupt before the swap leaves OUT untouched; the staging
+    folder is always removed.
+    """
+    from generator.render.fonts import check_glyphs
+    from generator.render.pdf import write_pdf
+    from generator.render.png import write_png
+
+    for p in planned:  # every glyph is checked before the first byte is written
+        try:
+            check_glyphs(p.pages, p.fonts)
+        except RenderError as e:
+            raise RenderError(f"{p.path.relative_to(out)} (language {p.lang}): {e}") from None
+    check_out(out)
+    folders = check_targets(planned, out)
+    written: list[Path] = []
+    with staged_folders(out, folders) as new_root:
+        for p in planned:
+            rel = p.path.relative_to(out)
+            tmp = new_root / rel
+            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa, fonts=p.fonts, greyscale=p.greyscale)
+            written.append(p.path)
+            if png and p.png:
+                write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
+                written.append(p.path.with_suffix(".png"))
+            if progress:
+                progress(str(rel))
+    return written
+
+
+def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = False, pdfa: bool = False,
+                       progress: Callable[..., None] | None = None) -> list[Path]:
+    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
+    only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
+    from generator.buildkeys import MANIFEST, dump_manifest, file_digest
+    from generator.render.fonts import check_glyphs
+    from generator.render.merge import merge_pdfs
+    from generator.render.pdf import write_pdf
+    from generator.render.png import write_png
+    from generator.resources import atomic_write
+
+    todo = [plan for plan in plans if plan.needs_write]
+    for plan in todo:
+        for part in plan.parts:
+            if part.pages is not None:
+                try:
+                    check_glyphs(part.pages, plan.kit.fonts)
+                except RenderError as e:
+                    raise RenderError(f"{part.path.relative_to(out)} (language {part.lang}): {e}") from None
+    check_out(out)
+    if not todo:
+        return []
+    if progress:
+        progress("drawing", total=sum(part.pages is not None for plan in todo for part in plan.parts))
+    planned = [Planned(p.path, [], "", p.lang, png=p.png) for plan in todo for p in plan.parts]
+    planned += [Planned(plan.folder / plan.kit_name, [], "", plan.lang) for plan in todo]
+    check_targets(planned, out)
+    folders = sorted({plan.folder for plan in todo})  # whole kit/language folders (with their .pnpkit/)
+    written: list[Path] = []
+    with staged_folders(out, folders) as new_root:
+        for plan in todo:
+            staged = new_root / plan.folder.relative_to(out)
+            entries = dict(plan.entries)
+            for part in plan.parts:
+                tmp = staged / part.name
+                if part.pages is not None:
+                    tmp.parent.mkdir(exist_ok=True)
+                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
+                              greyscale=plan.kit.print.greyscale)
+                    part.record["sha256"] = file_digest(tmp)
+                    if part.cid != CALIBRATION:
+                        written.append(part.path)
+                    if part.png:
+                        write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
+                        part.record["png_sha256"] = file_digest(tmp.with_suffix(".png"))
+                        written.append(part.path.with_suffix(".png"))
+                    if progress:
+                        progress(str(part.path.relative_to(out)))
+                entries[part.name] = part.record
+            kit_pdf = staged / plan.kit_name
+            if plan.kit_rebuild:
+                merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa)
+                written.append(plan.folder / plan.kit_name)
+                entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": plan.page_count}
+            (staged / MANIFEST).parent.mkdir(exist_ok=True)
+            atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
+    return written
+
+
+__all__ = ["render_all", "render_incremental"]
