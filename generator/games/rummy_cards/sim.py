@@ -332,7 +332,7 @@ def _random_turn(rng: np.ndarray, p: int, turn: int, n_plays: int, setup: Setup,
         choices[turn, 0] = pick
         choices[turn, 1] = listed
     if act > 0:
-        ntab = _random_lay(act, p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
+        ntab = _random_lay(int(act), p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
     return ntab
 
 
@@ -349,7 +349,7 @@ def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray
     for t in range(setup.thresholds.shape[0]):
         if not forced and first_possible[p, t] < 0 and setup.thresholds[t] < need:
             need = setup.thresholds[t]
-    return need  # type: ignore[no-any-return]
+    return need
 
 
 @jit
