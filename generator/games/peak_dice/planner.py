@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref, py_func
+from generator.engine.kernel import jit, jit_inline, jit_noref, py_func
 from generator.games.peak_dice.sheet import NEG, Setup, Workspace, colour_sums, is_legal_write
 
 if TYPE_CHECKING:
@@ -424,6 +424,164 @@ def top2_value(t1: float, t2: float, neg_m: float, lim: float) -> float:
     return (t1 if t1 > lim else neg_m) + (t2 if t2 > 0.0 else 0.0)
 
 
+@jit_inline
+def _count_twins(drows: np.ndarray, faces: np.ndarray, twins: np.ndarray) -> None:
+    """twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d was
+    tried before and has the same value)."""
+    for d in range(faces.shape[0]):
+        twins[d] = 0
+        for e in range(d):
+            if drows[e, DR_TWIN] == drows[d, DR_TWIN] and faces[e] == faces[d]:
+                twins[d] += 1
+
+
+@jit_inline
+def _white_memo(setup: Setup, faces: np.ndarray, sums: np.ndarray, tp: np.ndarray, drows: np.ndarray,
+                memo: np.ndarray, neg_m: float, lim: float) -> int:
+    """memo[w]: the value of the roll with the white dice totalling w, the other dice as rolled; returns the
+    white dice's total as rolled."""
+    dice_value, dice_faces = setup.dice_value, setup.dice_faces
+    rows = tp.shape[0]
+    white = 0
+    w_lo = 0
+    w_hi = 0
+    for d in range(faces.shape[0]):
+        if drows[d, DR_WHITE] == 1:
+            white += dice_value[d, faces[d]]
+            lo = dice_value[d, 0]
+            hi = dice_value[d, 0]
+            for k in range(dice_faces[d]):
+                lo = min(lo, dice_value[d, k])
+                hi = max(hi, dice_value[d, k])
+            w_lo += lo
+            w_hi += hi
+    if w_hi > 0:
+        for w in range(w_lo, w_hi + 1):
+            t1 = NO_GAIN
+            t2 = NO_GAIN
+            for r in range(rows):
+                x = tp[r, sums[r] - white + w]
+                t2 = max(t2, min(t1, x))
+                t1 = max(t1, x)
+            memo[w] = top2_value(t1, t2, neg_m, lim)
+    return white
+
+
+@jit_inline
+def _rest_top2(hit: int, now: np.ndarray, top_p: np.ndarray, neg_m: float) -> tuple[float, float, float]:
+    """The top two gains (f1, f2) of the rows the set's dice (rows `hit`) cannot change, and the set's cap: the
+    value with each row it can change at that row's best gain (top_p)."""
+    f1 = NO_GAIN
+    f2 = NO_GAIN
+    c1 = NO_GAIN
+    c2 = NO_GAIN
+    for r in range(now.shape[0]):
+        x = now[r]
+        if (hit >> r) & 1:
+            x = top_p[r]
+        else:
+            f2 = max(f2, min(f1, x))
+            f1 = max(f1, x)
+        c2 = max(c2, min(c1, x))
+        c1 = max(c1, x)
+    return f1, f2, top2_value(c1, c2, neg_m, neg_m)
+
+
+@jit_inline
+def _one_die_total(d: int, white: int, setup: Setup, faces: np.ndarray, sums: np.ndarray, tp: np.ndarray,
+                   pw: PlanWork, memo: np.ndarray, f1: float, f2: float, neg_m: float, lim: float) -> float:
+    """The summed value of every outcome of re-rolling die d (f1, f2: the top two of the rows it cannot change)."""
+    dice_value, add, drows, base = setup.dice_value, pw.add, pw.drows, pw.iwork[0]
+    fd = faces[d]
+    nk = setup.dice_faces[d]
+    total = 0.0
+    if drows[d, DR_WHITE] == 1:
+        w = white - dice_value[d, fd]
+        for k in range(nk):
+            total += memo[w + dice_value[d, k]]
+    elif drows[d, DR_COUNT] == 1:
+        r0 = drows[d, DR_ROWS]
+        s0 = sums[r0] - add[d, fd, r0]
+        q2 = f2 if f2 > 0.0 else 0.0
+        for k in range(nk):
+            x = tp[r0, s0 + add[d, k, r0]]
+            t1 = max(x, f1)
+            total += (t1 if t1 > lim else neg_m) + max(min(x, f1), q2)
+    else:
+        for r in range(tp.shape[0]):
+            base[r] = sums[r] - add[d, fd, r]
+        for k in range(nk):
+            t1 = f1
+            t2 = f2
+            for i in range(drows[d, DR_COUNT]):
+                r = drows[d, DR_ROWS + i]
+                x = tp[r, base[r] + add[d, k, r]]
+                t2 = max(t2, min(t1, x))
+                t1 = max(t1, x)
+            total += top2_value(t1, t2, neg_m, lim)
+    return total
+
+
+@jit_inline
+def _two_dice_total(d1: int, d2: int, white: int, setup: Setup, faces: np.ndarray, sums: np.ndarray,
+                    tp: np.ndarray, pw: PlanWork, memo: np.ndarray, f1: float, f2: float, cap: float, best_e: float,
+                    neg_m: float, lim: float) -> tuple[float, int]:
+    """The summed value of the outcomes of re-rolling dice d1 < d2, and how many outcomes were left when it
+    stopped early (all of them at `cap` could not beat best_e); 0 when every outcome counted."""
+    dice_value, dice_faces, add, drows = setup.dice_value, setup.dice_faces, pw.add, pw.drows
+    base, part = pw.iwork[0], pw.iwork[1]
+    rows = tp.shape[0]
+    fd1 = faces[d1]
+    fd2 = faces[d2]
+    n1 = dice_faces[d1]
+    n_out = n1 * dice_faces[d2]
+    total = 0.0
+    left = n_out
+    if drows[d1, DR_WHITE] == 1 and drows[d2, DR_WHITE] == 1:
+        w = white - dice_value[d1, fd1] - dice_value[d2, fd2]
+        for k2 in range(dice_faces[d2]):
+            w2 = w + dice_value[d2, k2]
+            for k1 in range(n1):
+                total += memo[w2 + dice_value[d1, k1]]
+        return total, 0
+    for r in range(rows):
+        base[r] = sums[r] - add[d1, fd1, r] - add[d2, fd2, r]
+    outer_only = drows[d2, DR_MASK] & ~drows[d1, DR_MASK]
+    need = best_e * n_out
+    single = drows[d1, DR_COUNT] == 1
+    r0 = drows[d1, DR_ROWS]
+    for k2 in range(dice_faces[d2]):
+        p1 = f1
+        p2 = f2
+        for r in range(rows):
+            part[r] = base[r] + add[d2, k2, r]
+            if (outer_only >> r) & 1:
+                x = tp[r, part[r]]
+                p2 = max(p2, min(p1, x))
+                p1 = max(p1, x)
+        if single:  # the lower die counts for one row: a look-up and three maxima per outcome
+            s0 = part[r0]
+            q2 = p2 if p2 > 0.0 else 0.0
+            for k1 in range(n1):
+                x = tp[r0, s0 + add[d1, k1, r0]]
+                t1 = max(x, p1)
+                total += (t1 if t1 > lim else neg_m) + max(min(x, p1), q2)
+        else:
+            for k1 in range(n1):
+                t1 = p1
+                t2 = p2
+                for i in range(drows[d1, DR_COUNT]):
+                    r = drows[d1, DR_ROWS + i]
+                    x = tp[r, part[r] + add[d1, k1, r]]
+                    t2 = max(t2, min(t1, x))
+                    t1 = max(t1, x)
+                total += top2_value(t1, t2, neg_m, lim)
+        left -= n1
+        if left > 0 and total + left * cap <= need:
+            break
+    return total, left
+
+
 @jit_noref
 def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
                 max_dice: int) -> int:
@@ -444,101 +602,32 @@ def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, m
     - an enumeration stops as soon as its remaining outcomes, all at the set's bound, could not lift it
       above the best so far."""
     faces, sums, table = ws.faces, ws.sums, ws.table
-    dice_colour, dice_value, dice_faces = setup.dice_colour, setup.dice_value, setup.dice_faces
-    add, drows, top, fwork, iwork = pw.add, pw.drows, pw.top, pw.fwork, pw.iwork
+    drows, top, fwork, iwork = pw.drows, pw.top, pw.fwork, pw.iwork
     forced = plan.forced
     rows = setup.peaks.shape[0]
     n_dice = faces.shape[0]
-    colour_sums(dice_colour, dice_value, faces, rows, sums)
+    colour_sums(setup.dice_colour, setup.dice_value, faces, rows, sums)
     refresh_gains(setup, plan, ws, pw, p)
     tp = table[p]
     now = fwork[0, :rows]
     memo = fwork[2]
-    base = iwork[0]
-    part = iwork[1]
     twins = iwork[2]
     neg_m = -miss_cost
     lim = forced_floor(miss_cost, forced)  # the outcomes' values; the pruning caps use neg_m (upper bounds)
     for r in range(rows):
         now[r] = tp[r, sums[r]]
-    # twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d
-    # was tried before and has the same value)
-    for d in range(n_dice):
-        twins[d] = 0
-        for e in range(d):
-            if drows[e, DR_TWIN] == drows[d, DR_TWIN] and faces[e] == faces[d]:
-                twins[d] += 1
-    # memo[w]: the value of the roll with the white dice totalling w, the other dice as rolled
-    white = 0
-    w_lo = 0
-    w_hi = 0
-    for d in range(n_dice):
-        if drows[d, DR_WHITE] == 1:
-            white += dice_value[d, faces[d]]
-            lo = dice_value[d, 0]
-            hi = dice_value[d, 0]
-            for k in range(dice_faces[d]):
-                lo = min(lo, dice_value[d, k])
-                hi = max(hi, dice_value[d, k])
-            w_lo += lo
-            w_hi += hi
-    if w_hi > 0:
-        for w in range(w_lo, w_hi + 1):
-            t1 = NO_GAIN
-            t2 = NO_GAIN
-            for r in range(rows):
-                x = tp[r, sums[r] - white + w]
-                t2 = max(t2, min(t1, x))
-                t1 = max(t1, x)
-            memo[w] = top2_value(t1, t2, neg_m, lim)
+    _count_twins(drows, faces, twins)
+    white = _white_memo(setup, faces, sums, tp, drows, memo, neg_m, lim)
     best_e = plan_bound(now, miss_cost, forced) + TIE
     best_mask = 0
     for d in range(n_dice if max_dice >= 1 else 0):
         if twins[d] > 0:
             continue
-        hit = drows[d, DR_MASK]
-        f1 = NO_GAIN
-        f2 = NO_GAIN
-        c1 = NO_GAIN
-        c2 = NO_GAIN
-        for r in range(rows):
-            x = now[r]
-            if (hit >> r) & 1:
-                x = top[p, r]
-            else:
-                f2 = max(f2, min(f1, x))
-                f1 = max(f1, x)
-            c2 = max(c2, min(c1, x))
-            c1 = max(c1, x)
-        if top2_value(c1, c2, neg_m, neg_m) <= best_e:
+        f1, f2, cap = _rest_top2(drows[d, DR_MASK], now, top[p], neg_m)
+        if cap <= best_e:
             continue
-        fd = faces[d]
-        nk = dice_faces[d]
-        total = 0.0
-        if drows[d, DR_WHITE] == 1:
-            w = white - dice_value[d, fd]
-            for k in range(nk):
-                total += memo[w + dice_value[d, k]]
-        elif drows[d, DR_COUNT] == 1:
-            r0 = drows[d, DR_ROWS]
-            s0 = sums[r0] - add[d, fd, r0]
-            q2 = f2 if f2 > 0.0 else 0.0
-            for k in range(nk):
-                x = tp[r0, s0 + add[d, k, r0]]
-                t1 = max(x, f1)
-                total += (t1 if t1 > lim else neg_m) + max(min(x, f1), q2)
-        else:
-            for r in range(rows):
-                base[r] = sums[r] - add[d, fd, r]
-            for k in range(nk):
-                t1 = f1
-                t2 = f2
-                for i in range(drows[d, DR_COUNT]):
-                    r = drows[d, DR_ROWS + i]
-                    x = tp[r, base[r] + add[d, k, r]]
-                    t2 = max(t2, min(t1, x))
-                    t1 = max(t1, x)
-                total += top2_value(t1, t2, neg_m, lim)
+        total = _one_die_total(d, white, setup, faces, sums, tp, pw, memo, f1, f2, neg_m, lim)
+        nk = setup.dice_faces[d]
         if total / nk > best_e:
             best_e = total / nk + TIE
             best_mask = 1 << d
@@ -547,72 +636,12 @@ def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, m
             if twins[d1] > 0 or twins[d2] > (1 if drows[d1, DR_TWIN] == drows[d2, DR_TWIN] and
                                              faces[d1] == faces[d2] else 0):
                 continue
-            hit = drows[d1, DR_MASK] | drows[d2, DR_MASK]
-            f1 = NO_GAIN
-            f2 = NO_GAIN
-            c1 = NO_GAIN
-            c2 = NO_GAIN
-            for r in range(rows):
-                x = now[r]
-                if (hit >> r) & 1:
-                    x = top[p, r]
-                else:
-                    f2 = max(f2, min(f1, x))
-                    f1 = max(f1, x)
-                c2 = max(c2, min(c1, x))
-                c1 = max(c1, x)
-            cap = top2_value(c1, c2, neg_m, neg_m)
+            f1, f2, cap = _rest_top2(drows[d1, DR_MASK] | drows[d2, DR_MASK], now, top[p], neg_m)
             if cap <= best_e:
                 continue
-            fd1 = faces[d1]
-            fd2 = faces[d2]
-            n1 = dice_faces[d1]
-            n_out = n1 * dice_faces[d2]
-            total = 0.0
-            left = n_out
-            if drows[d1, DR_WHITE] == 1 and drows[d2, DR_WHITE] == 1:
-                w = white - dice_value[d1, fd1] - dice_value[d2, fd2]
-                for k2 in range(dice_faces[d2]):
-                    w2 = w + dice_value[d2, k2]
-                    for k1 in range(n1):
-                        total += memo[w2 + dice_value[d1, k1]]
-                left = 0
-            else:
-                for r in range(rows):
-                    base[r] = sums[r] - add[d1, fd1, r] - add[d2, fd2, r]
-                outer_only = drows[d2, DR_MASK] & ~drows[d1, DR_MASK]
-                need = best_e * n_out
-                single = drows[d1, DR_COUNT] == 1
-                r0 = drows[d1, DR_ROWS]
-                for k2 in range(dice_faces[d2]):
-                    p1 = f1
-                    p2 = f2
-                    for r in range(rows):
-                        part[r] = base[r] + add[d2, k2, r]
-                        if (outer_only >> r) & 1:
-                            x = tp[r, part[r]]
-                            p2 = max(p2, min(p1, x))
-                            p1 = max(p1, x)
-                    if single:  # the lower die counts for one row: a look-up and three maxima per outcome
-                        s0 = part[r0]
-                        q2 = p2 if p2 > 0.0 else 0.0
-                        for k1 in range(n1):
-                            x = tp[r0, s0 + add[d1, k1, r0]]
-                            t1 = max(x, p1)
-                            total += (t1 if t1 > lim else neg_m) + max(min(x, p1), q2)
-                    else:
-                        for k1 in range(n1):
-                            t1 = p1
-                            t2 = p2
-                            for i in range(drows[d1, DR_COUNT]):
-                                r = drows[d1, DR_ROWS + i]
-                                x = tp[r, part[r] + add[d1, k1, r]]
-                                t2 = max(t2, min(t1, x))
-                                t1 = max(t1, x)
-                            total += top2_value(t1, t2, neg_m, lim)
-                    left -= n1
-                    if left > 0 and total + left * cap <= need:
-                        break
+            n_out = setup.dice_faces[d1] * setup.dice_faces[d2]
+            total, left = _two_dice_total(d1, d2, white, setup, faces, sums, tp, pw, memo, f1, f2, cap, best_e,
+                                          neg_m, lim)
             if left == 0 and total / n_out > best_e:
                 best_e = total / n_out + TIE
                 best_mask = (1 << d1) | (1 << d2)

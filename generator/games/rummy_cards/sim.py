@@ -261,52 +261,158 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
 
 
 @jit
+def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarray, hj: np.ndarray) -> int:
+    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's top."""
+    K = setup.n_colours * setup.n_numbers
+    size = K * setup.copies + setup.n_jokers
+    for i in range(size):
+        order[i] = i
+    shuffle_inplace(rng, order)
+    for i in range(setup.players * setup.hand_size):
+        c = order[i]
+        p = i // setup.hand_size
+        if c >= K * setup.copies:
+            hj[p] += 1
+        else:
+            hand[p, c // setup.copies] += 1
+    return setup.players * setup.hand_size
+
+
+@jit
+def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
+    """How many cards seat p holds (jokers included)."""
+    n = hj[p]
+    for k in range(hand.shape[1]):
+        n += hand[p, k]
+    return n  # type: ignore[no-any-return]
+
+
+@jit
+def _lay(layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray,
+         p: int) -> None:
+    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's hand."""
+    for mi in range(nmelds):
+        for i in range(tab.shape[1]):
+            tab[base + mi, i] = layout[mi, i]
+        for j in range(layout[mi, 1]):
+            e = layout[mi, 2 + j]
+            if (e & 7) == SRC_HAND:
+                hand[p, e >> 3] -= 1
+            elif (e & 7) == SRC_HAND_JOKER:
+                hj[p] -= 1
+
+
+@jit
+def _random_lay(act: int, p: int, setup: Setup, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: np.ndarray,
+                opened: np.ndarray, t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray) -> int:
+    """Seat p makes play `act` of its random-legal list (a lay); returns the table's meld count."""
+    C, N = setup.n_colours, setup.n_numbers
+    j_before = _hand_jokers_on_table(tab, ntab)
+    ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld)
+    hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
+    opened[p] = 1
+    table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
+    return ntab
+
+
+@jit
+def _random_turn(rng: np.ndarray, p: int, turn: int, n_plays: int, setup: Setup, tab: np.ndarray, ntab: int,
+                 hand: np.ndarray, hj: np.ndarray, opened: np.ndarray, t_real: np.ndarray, t_jrun: np.ndarray,
+                 t_jgrp: np.ndarray, choices: np.ndarray) -> int:
+    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld count."""
+    if not setup.draw_by_choice and n_plays > 1:
+        pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
+        act = 1 + pick
+        listed = n_plays - 1
+    else:
+        pick = rand_below(rng, n_plays)
+        act = pick
+        listed = n_plays
+    if turn < choices.shape[0]:
+        choices[turn, 0] = pick
+        choices[turn, 1] = listed
+    if act > 0:
+        ntab = _random_lay(int(act), p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
+    return ntab
+
+
+STAT_GIVEUPS, STAT_RETRIEVALS, STAT_NEXT_KNOWN = range(3)
+"""Slots of play_round's per-round counters: solver give-ups, joker retrievals, and the turn's next_known
+(1: an optimum laid, the next search lays nothing; 2: nothing laid, if nothing is drawn)."""
+
+
+@jit
+def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray) -> int:
+    """The fewest opening points seat p's search result is used for this turn (initial_meld, or a lower
+    meld threshold it has not reached yet)."""
+    need = setup.initial_meld
+    for t in range(setup.thresholds.shape[0]):
+        if not forced and first_possible[p, t] < 0 and setup.thresholds[t] < need:
+            need = setup.thresholds[t]
+    return need
+
+
+@jit
+def _finder_lay(p: int, turn: int, forced: bool, setup: Setup, tab: np.ndarray, ntab: int, hand: np.ndarray,
+                hj: np.ndarray, opened: np.ndarray, first_possible: np.ndarray, layout: np.ndarray, res: np.ndarray,
+                stats: np.ndarray) -> tuple[bool, int, int]:
+    """The meld finder's search result (res, layout) taken: counters and first_possible noted, the melds laid
+    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld count)."""
+    best = res[OUT_BEST]
+    stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
+    pts = best >> 8 if best > 0 else 0
+    if opened[p] == 0 and not forced:
+        for t in range(setup.thresholds.shape[0]):
+            if first_possible[p, t] < 0 and pts >= setup.thresholds[t]:
+                first_possible[p, t] = turn // setup.players + 1
+    if not (best > 0 and (best & 255) > 0 and (opened[p] == 1 or pts >= setup.initial_meld)):
+        return False, 0, ntab
+    if res[OUT_RETRIEVED] >= 0:
+        stats[STAT_RETRIEVALS] += 1
+    base = ntab if opened[p] == 0 else 0
+    _lay(layout, res[OUT_MELDS], tab, base, hand, hj, p)
+    opened[p] = 1
+    return True, base, base + res[OUT_MELDS]
+
+
+@jit
+def _lay_after_opening(p: int, base: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: np.ndarray,
+                       layout: np.ndarray, spare: np.ndarray, res: np.ndarray, stats: np.ndarray) -> int:
+    """rules.opening_turn may_add_after_opening: the search of the rest of the hand against the table before
+    this turn (res, layout) laid there, the opening melds tab[base:ntab] kept after it; the meld count."""
+    stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
+    if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
+        return ntab
+    if res[OUT_RETRIEVED] >= 0:
+        stats[STAT_RETRIEVALS] += 1
+    n_open = ntab - base
+    for mi in range(n_open):
+        for i in range(tab.shape[1]):
+            spare[mi, i] = tab[base + mi, i]
+    _lay(layout, res[OUT_MELDS], tab, 0, hand, hj, p)
+    for mi in range(n_open):
+        for i in range(tab.shape[1]):
+            tab[res[OUT_MELDS] + mi, i] = spare[mi, i]
+    return res[OUT_MELDS] + n_open  # type: ignore[no-any-return]
+
+
+@jit
 def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat: int) -> np.ndarray:
     """Play round g (meld finders; the seat `random_seat` plays random-legal, -1 none) into ws (see
     Workspace). Returns the result array (RES_* indices)."""
     players = setup.players
-    n_colours = setup.n_colours
-    n_numbers = setup.n_numbers
-    num_min = setup.num_min
-    copies = setup.copies
-    n_jokers = setup.n_jokers
-    hand_size = setup.hand_size
-    initial_meld = setup.initial_meld
-    joker_penalty = setup.joker_penalty
-    thresholds = setup.thresholds
-    max_turns = setup.max_turns
+    C = setup.n_colours
+    N = setup.n_numbers
+    K = C * N
+    size = K * setup.copies + setup.n_jokers
     draw_only_when_unable = not setup.draw_by_choice
-    fewest_cards_wins = not setup.lowest_total
-    share_ties = not setup.tie_break
-    add_on_opening = setup.add_after_opening
-    retrieve_on_opening = not setup.retrieval_next_turn
     end_on_empty = not setup.end_all_pass
-    pay_each = setup.tie_pay_each
-    rest_lower_total = setup.remainder_lower_total
-    clamp_below = not setup.below_scores_plus
-    sws = ws.solver
-    scores = ws.scores[g]
     first_possible = ws.first_possible[g]
     log = ws.log
-    choices = ws.choices
-    C = n_colours
-    N = n_numbers
-    K = C * N
-    size = K * copies + n_jokers
     order = ws.order
-    for i in range(size):
-        order[i] = i
-    shuffle_inplace(rng, order)
     hand = np.zeros((players, K), np.int64)
     hj = np.zeros(players, np.int64)
-    for i in range(players * hand_size):
-        c = order[i]
-        p = i // hand_size
-        if c >= K * copies:
-            hj[p] += 1
-        else:
-            hand[p, c // copies] += 1
-    top = players * hand_size
+    top = _deal_round(rng, setup, order, hand, hj)
     t_real = np.zeros(K, np.int64)
     t_jrun = np.zeros(K, np.int64)
     t_jgrp = np.zeros(K, np.int64)
@@ -319,172 +425,115 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     layout = np.zeros((MAX_MELDS, width), np.int64)
     spare = np.zeros((MAX_MELDS, width), np.int64)
     res = np.zeros(OUT_SIZE, np.int64)
+    stats = np.zeros(3, np.int64)
     ntab = 0
-    for p in range(players):
-        for t in range(thresholds.shape[0]):
-            first_possible[p, t] = -1
+    first_possible[:, :] = -1
     passes = 0
     turn = 0
-    giveups = 0
-    retrievals = 0
     winner = -1
     while True:
         if end_on_empty and top >= size:
             break  # rules.exhausted_end last_card_drawn: the pile's last card is drawn (Game.is_over)
         p = turn % players
-        next_known = 0  # 1: an optimum laid (the next search lays nothing), 2: nothing laid (if nothing is drawn)
-        before = hj[p]
-        for k in range(K):
-            before += hand[p, k]
+        stats[STAT_NEXT_KNOWN] = 0
+        before = _cards_held(hand, hj, p)
         # the random-legal seat whose list holds Draw alone under rules.draw only_when_unable asks the meld
         # finder whether any turn lays a card (Game.solver_lay): if one does, that lay is listed alone
         forced = False
         n_plays = 0
         if p == random_seat:
-            n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
+            n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min,
+                                   setup.initial_meld)
             forced = draw_only_when_unable and n_plays == 1
         if p == random_seat and not forced:
-            if draw_only_when_unable and n_plays > 1:
-                pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
-                act = 1 + pick
-                listed = n_plays - 1
-            else:
-                pick = rand_below(rng, n_plays)
-                act = pick
-                listed = n_plays
-            if turn < choices.shape[0]:
-                choices[turn, 0] = pick
-                choices[turn, 1] = listed
-            if act > 0:
-                j_before = _hand_jokers_on_table(tab, ntab)
-                ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min,  # type: ignore[arg-type]
-                                    initial_meld)  # (compiled: act is an int64 scalar)
-                hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
-                opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
+            ntab = _random_turn(rng, p, turn, n_plays, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp,
+                                ws.choices)
         else:
-            if forced and turn < choices.shape[0]:
-                choices[turn, 0] = 0  # Game.legal_actions lists one play: the finder's lay, else Draw
-                choices[turn, 1] = 1
-            need = initial_meld  # the fewest opening points this turn's search result is used for
-            for t in range(thresholds.shape[0]):
-                if not forced and first_possible[p, t] < 0 and thresholds[t] < need:
-                    need = thresholds[t]
-            if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, num_min) < need:
+            if forced and turn < ws.choices.shape[0]:
+                ws.choices[turn, 0] = 0  # Game.legal_actions lists one play: the finder's lay, else Draw
+                ws.choices[turn, 1] = 1
+            need = _opening_need(p, forced, setup, first_possible)
+            if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, setup.num_min) < need:
                 res[OUT_BEST] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
                 res[OUT_MELDS] = 0
                 res[OUT_RETRIEVED] = -1
                 res[OUT_GIVEUPS] = 0
             else:
                 solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True,
-                           opened[p] == 1 and known[p] and not forced, C, N, num_min, joker_penalty, layout, res,
-                           sws)
+                           opened[p] == 1 and known[p] and not forced, C, N, setup.num_min, setup.joker_penalty,
+                           layout, res, ws.solver)
                 if opened[p] == 1 and res[OUT_EXACT] == 1 and not forced:
                     if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
-                        next_known = 2
+                        stats[STAT_NEXT_KNOWN] = 2
                     elif res[OUT_RETRIEVED] < 0:
-                        next_known = 1
-            best = res[OUT_BEST]
-            giveups += res[OUT_GIVEUPS]
-            pts = best >> 8 if best > 0 else 0
-            if opened[p] == 0 and not forced:
-                for t in range(thresholds.shape[0]):
-                    if first_possible[p, t] < 0 and pts >= thresholds[t]:
-                        first_possible[p, t] = turn // players + 1
-            if best > 0 and (best & 255) > 0 and (opened[p] == 1 or pts >= initial_meld):
-                if res[OUT_RETRIEVED] >= 0:
-                    retrievals += 1
-                base = ntab if opened[p] == 0 else 0
-                for mi in range(res[OUT_MELDS]):
-                    for i in range(width):
-                        tab[base + mi, i] = layout[mi, i]
-                    for j in range(layout[mi, 1]):
-                        e = layout[mi, 2 + j]
-                        if (e & 7) == SRC_HAND:
-                            hand[p, e >> 3] -= 1
-                        elif (e & 7) == SRC_HAND_JOKER:
-                            hj[p] -= 1
-                ntab = base + res[OUT_MELDS]
-                opened[p] = 1
-                if base > 0 and add_on_opening and not forced:
-                    # rules.opening_turn may_add_after_opening: the opening melds stay as laid; the rest of the
-                    # hand goes to the table found before this turn (no retrieval), as MeldFinder.choose does
+                        stats[STAT_NEXT_KNOWN] = 1
+            laid, base, ntab = _finder_lay(p, turn, forced, setup, tab, ntab, hand, hj, opened, first_possible,
+                                           layout, res, stats)
+            if laid:
+                if base > 0 and setup.add_after_opening and not forced:
+                    # the rest of the hand goes to the table found before this turn (no retrieval)
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
-                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, retrieve_on_opening, False, C, N,
-                               num_min, joker_penalty, layout, res, sws)
-                    giveups += res[OUT_GIVEUPS]
-                    if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0 and res[OUT_RETRIEVED] >= 0:
-                        retrievals += 1
-                    if res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0:
-                        n_open = ntab - base
-                        for mi in range(n_open):
-                            for i in range(width):
-                                spare[mi, i] = tab[base + mi, i]
-                        for mi in range(res[OUT_MELDS]):
-                            for i in range(width):
-                                tab[mi, i] = layout[mi, i]
-                            for j in range(layout[mi, 1]):
-                                e = layout[mi, 2 + j]
-                                if (e & 7) == SRC_HAND:
-                                    hand[p, e >> 3] -= 1
-                                elif (e & 7) == SRC_HAND_JOKER:
-                                    hj[p] -= 1
-                        for mi in range(n_open):
-                            for i in range(width):
-                                tab[res[OUT_MELDS] + mi, i] = spare[mi, i]
-                        ntab = res[OUT_MELDS] + n_open
+                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, not setup.retrieval_next_turn, False,
+                               C, N, setup.num_min, setup.joker_penalty, layout, res, ws.solver)
+                    ntab = _lay_after_opening(p, base, tab, ntab, hand, hj, layout, spare, res, stats)
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
-            elif draw_only_when_unable and res[OUT_GIVEUPS] > 0 and random_plays(-1, tab, ntab, hand[p], hj[p],
-                                                                             opened[p] == 1, C, N, num_min,
-                                                                             initial_meld) > 1:
+            elif draw_only_when_unable and res[OUT_GIVEUPS] > 0 and random_plays(
+                    -1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld) > 1:
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose). Only
                 # after a give-up: an exact search that lays nothing (or opens below initial_meld) leaves no
                 # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat mix)
-                j_before = _hand_jokers_on_table(tab, ntab)
-                ntab = random_plays(1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, num_min, initial_meld)
-                hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
-                opened[p] = 1
-                table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
-        left = hj[p]
-        for k in range(K):
-            left += hand[p, k]
+                ntab = _random_lay(1, p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
+        left = _cards_held(hand, hj, p)
         laid_cards = before - left
         if laid_cards > 0:
             passes = 0
             if turn < log.shape[0]:
                 log[turn] = laid_cards
-            for q in range(players):
-                known[q] = False  # the table changed
-            known[p] = next_known == 1
+            known[:] = False  # the table changed
+            known[p] = stats[STAT_NEXT_KNOWN] == 1
         elif top < size:
             c = order[top]
             top += 1
-            if c >= K * copies:
+            if c >= K * setup.copies:
                 hj[p] += 1
             else:
-                hand[p, c // copies] += 1
+                hand[p, c // setup.copies] += 1
             known[p] = False
             passes = 0
             if turn < log.shape[0]:
                 log[turn] = LOG_DRAW
         else:
             passes += 1
-            known[p] = next_known == 2  # the same search again
+            known[p] = stats[STAT_NEXT_KNOWN] == 2  # the same search again
             if turn < log.shape[0]:
                 log[turn] = LOG_PASS
         turn += 1
         if left == 0:
             winner = p
             break
-        if passes >= players or turn >= max_turns:
+        if passes >= players or turn >= setup.max_turns:
             break
+    out = np.zeros(RES_SIZE, np.int64)
+    _score_round(setup, hand, hj, winner, ws.scores[g], out)
+    out[RES_TURNS] = turn
+    out[RES_GIVEUPS] = stats[STAT_GIVEUPS]
+    out[RES_RETRIEVALS] = stats[STAT_RETRIEVALS]
+    return out
+
+
+@jit
+def _score_round(setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray,
+                 out: np.ndarray) -> None:
+    """The round's zero-sum scores (rules.score_round) and out[RES_WINNER, RES_EXHAUSTED, RES_WINNERS]."""
+    players = setup.players
+    N = setup.n_numbers
     totals = np.zeros(players, np.int64)
     sizes = np.zeros(players, np.int64)
     for q in range(players):
-        totals[q] = hj[q] * joker_penalty
+        totals[q] = hj[q] * setup.joker_penalty
         sizes[q] = hj[q]
-        for k in range(K):
-            totals[q] += hand[q, k] * (num_min + k % N)
+        for k in range(hand.shape[1]):
+            totals[q] += hand[q, k] * (setup.num_min + k % N)
             sizes[q] += hand[q, k]
     exhausted = 0
     mask = 0
@@ -498,81 +547,94 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
         mask = 1 << winner
     else:  # score_exhausted in rules.py
         exhausted = 1
-        first = sizes if fewest_cards_wins else totals
-        other = totals if fewest_cards_wins else sizes
-        best_first = first[0]
-        for q in range(1, players):
-            best_first = min(best_first, first[q])
-        n_tied = 0
-        best_other = -1
-        for q in range(players):
-            if first[q] == best_first:
-                n_tied += 1
-                if best_other < 0 or other[q] < best_other:
-                    best_other = other[q]
-        for q in range(players):
-            if first[q] == best_first and (share_ties or n_tied == 1):
-                mask |= 1 << q
-        if mask == 0:  # tie-break: the other measure, then the lower seat
-            for q in range(players):
-                if first[q] == best_first and other[q] == best_other:
-                    mask = 1 << q
-                    break
-        for q in range(players):
-            scores[q] = 0
-        n_win = 0
-        ref = -1
-        for q in range(players):
-            if (mask >> q) & 1:
-                n_win += 1
-                if ref < 0 or totals[q] < ref:
-                    ref = totals[q]
-        if pay_each:  # each loser pays every winner against that winner's total
-            for q in range(players):
-                if not (mask >> q) & 1:
-                    for w in range(players):
-                        if (mask >> w) & 1:
-                            d = totals[q] - totals[w]
-                            if clamp_below and d < 0:
-                                d = 0
-                            scores[q] -= d
-                            scores[w] += d
-        else:
-            pot = 0
-            for q in range(players):
-                if not (mask >> q) & 1:
-                    d = totals[q] - ref
-                    if clamp_below and d < 0:
-                        d = 0
-                    scores[q] = -d
-                    pot += d
-            share = pot // n_win
-            rest = pot - share * n_win
-            given = np.zeros(players, np.bool_)
-            for q in range(players):
-                if (mask >> q) & 1:
-                    scores[q] = share
-            for _ in range(rest):  # one point each: seat order, or the lower total first
-                taker = -1
-                for q in range(players):
-                    if (mask >> q) & 1 and not given[q] and (
-                            taker < 0 or (rest_lower_total and totals[q] < totals[taker])):
-                        taker = q
-                given[taker] = True
-                scores[taker] += 1
+        mask = _exhausted_winners(setup, totals, sizes)
+        _pay_exhausted(setup, totals, mask, scores)
         winner = -1
         for q in range(players):
             if (mask >> q) & 1:
                 winner = q
                 break
-    out = np.zeros(RES_SIZE, np.int64)
     out[RES_WINNER] = winner
     out[RES_EXHAUSTED] = exhausted
-    out[RES_TURNS] = turn
-    out[RES_GIVEUPS] = giveups
-    out[RES_RETRIEVALS] = retrievals
     out[RES_WINNERS] = mask
-    return out
+
+
+@jit
+def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> int:
+    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit mask."""
+    players = setup.players
+    fewest_cards_wins = not setup.lowest_total
+    first = sizes if fewest_cards_wins else totals
+    other = totals if fewest_cards_wins else sizes
+    best_first = first[0]
+    for q in range(1, players):
+        best_first = min(best_first, first[q])
+    n_tied = 0
+    best_other = -1
+    for q in range(players):
+        if first[q] == best_first:
+            n_tied += 1
+            if best_other < 0 or other[q] < best_other:
+                best_other = other[q]
+    mask = 0
+    for q in range(players):
+        if first[q] == best_first and (not setup.tie_break or n_tied == 1):
+            mask |= 1 << q
+    if mask == 0:  # tie-break: the other measure, then the lower seat
+        for q in range(players):
+            if first[q] == best_first and other[q] == best_other:
+                mask = 1 << q
+                break
+    return mask
+
+
+@jit
+def _pay_exhausted(setup: Setup, totals: np.ndarray, mask: int, scores: np.ndarray) -> None:
+    """rules.exhausted_tie_pay, _remainder, _below_winner: what the losers pay the winners (mask)."""
+    players = setup.players
+    clamp_below = not setup.below_scores_plus
+    for q in range(players):
+        scores[q] = 0
+    n_win = 0
+    ref = -1
+    for q in range(players):
+        if (mask >> q) & 1:
+            n_win += 1
+            if ref < 0 or totals[q] < ref:
+                ref = totals[q]
+    if setup.tie_pay_each:  # each loser pays every winner against that winner's total
+        for q in range(players):
+            if not (mask >> q) & 1:
+                for w in range(players):
+                    if (mask >> w) & 1:
+                        d = totals[q] - totals[w]
+                        if clamp_below and d < 0:
+                            d = 0
+                        scores[q] -= d
+                        scores[w] += d
+        return
+    pot = 0
+    for q in range(players):
+        if not (mask >> q) & 1:
+            d = totals[q] - ref
+            if clamp_below and d < 0:
+                d = 0
+            scores[q] = -d
+            pot += d
+    share = pot // n_win
+    rest = pot - share * n_win
+    given = np.zeros(players, np.bool_)
+    for q in range(players):
+        if (mask >> q) & 1:
+            scores[q] = share
+    for _ in range(rest):  # one point each: seat order, or the lower total first
+        taker = -1
+        for q in range(players):
+            if (mask >> q) & 1 and not given[q] and (
+                    taker < 0 or (setup.remainder_lower_total and totals[q] < totals[taker])):
+                taker = q
+        given[taker] = True
+        scores[taker] += 1
 
 
 @jit
