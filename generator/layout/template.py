@@ -33,9 +33,11 @@ from generator.layout.ops import (
     Polygon,
     Rect,
     Text,
+    art_op,
 )
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
+from generator.spec.assets import Asset
 from generator.spec.template import (
     AnyElement,
     Coord,
@@ -48,6 +50,7 @@ from generator.spec.template import (
     RectElement,
     RepeatElement,
     TextElement,
+    fill_path,
 )
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
@@ -64,6 +67,8 @@ class FaceRenderer:
     env: CatalogEnvironment
     measure: Measure
     helpers: Mapping[str, Any] = field(default_factory=dict)
+    assets: Mapping[str, Asset] = field(default_factory=dict)
+    """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
     _cache: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ templates
@@ -161,7 +166,7 @@ class FaceRenderer:
         if isinstance(el, IconElement):
             return self._icon(el, context, w, h, where)
         if isinstance(el, ImageElement):
-            return draw_image(el, where)
+            return self._image(el, context, w, h, where)
         if isinstance(el, RepeatElement):
             return self._repeat(el, context, w, h, where)
         if isinstance(el, GridElement):
@@ -201,14 +206,40 @@ class FaceRenderer:
         return ops
 
     def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
-        name = self.render(el.name, context, f"{where}.name").strip()
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        if el.src is not None:
+            asset = self.asset(el.src, context, f"{where}.src")
+            if asset is None:
+                return []
+            tint = self.colour(el.tint, context, f"{where}.tint")
+            return [art_op(asset, x, y, bw, bh, fit="contain", tint=tint, slot="icon")]
+        name = self.render(el.name or "", context, f"{where}.name").strip()
         if not name:
             return []
         if name not in SYMBOLS:
             raise LayoutError(f"{where}.name: expected one of {', '.join(SYMBOLS)}; got {name[:40]!r}")
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
         return symbol(name, x + bw / 2, y + bh / 2, min(bw, bh) / 2, fill=self.colour(el.fill, context, f"{where}.fill"),
                       stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)
+
+    def _image(self, el: ImageElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+        asset = self.asset(el.src, context, f"{where}.src")
+        if asset is None:
+            return []
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image")]
+
+    def asset(self, src: str, context: Mapping[str, Any], where: str) -> Asset | None:
+        """The decoded file an asset path names for this face's fields (None when a named field is empty)."""
+        try:
+            shown = fill_path(src, context)
+        except KeyError as e:
+            raise LayoutError(f"{where}: {src!r} names {{{e.args[0]}}}, but the face has no such field") from None
+        if shown is None:
+            return None
+        asset = self.assets.get(shown)
+        if asset is None:  # every file is resolved when the kit loads; a path that differs here was not
+            raise LayoutError(f"{where}: {shown!r} was not read when the kit loaded (a localized field in the path?)")
+        return asset
 
     def _repeat(self, el: RepeatElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
         n = self.count(el.times, context, f"{where}.times")
@@ -276,14 +307,6 @@ class FaceRenderer:
         return ops
 
 
-def draw_image(el: ImageElement, where: str) -> list[Op]:
-    """NOT YET SUPPORTED: `image` elements wait for the Image/Vector ops of the kit-assets work (another branch);
-    this is the one place that will emit them. Until then a kit using one gets this clear error."""
-    raise LayoutError(
-        f"{where}: image elements are not yet supported (kit assets land with the Image op); use an icon or "
-        f"shapes for now (src {el.src[:60]!r})")
-
-
 def ellipse(x: float, y: float, w: float, h: float, *, fill: str | None, stroke: str | None, width: float) -> Op:
     """An ellipse filling the box (a Circle when it is round, else four Bezier quarters)."""
     if abs(w - h) < 1e-6:
@@ -312,4 +335,4 @@ def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float) -> tuple[
         raise LayoutError(f"a box of {bw:.1f} x {bh:.1f} pt: width and height must be positive")
     return bx, fh - by - bh, bw, bh
 
-__all__ = ["FaceRenderer", "draw_image", "ellipse"]
+__all__ = ["FaceRenderer", "ellipse"]

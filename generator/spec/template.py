@@ -7,11 +7,13 @@ models into drawing ops is generator/layout/template.py, usable by any composer.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, StrictInt
+from pydantic import BeforeValidator, Field, StrictInt, field_validator, model_validator
 
 from generator.spec.base import Length, SpecModel
+from generator.spec.paths import relative_path_problem
 from generator.units import parse_length
 
 MAX_ELEMENTS = 200
@@ -120,21 +122,89 @@ class PolygonElement(Element):
 
 class IconElement(BoxElement):
     """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf, club,
-    cross) centred in its box."""
+    cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as vector
+    paths inside the box, optionally painted in one colour (`tint`)."""
 
     type: Literal["icon"]
-    name: Tmpl = Field(description="the symbol's name or a template giving it, e.g. '{{ suit_icon }}'")
-    fill: Colour | None = Field("ink", description="fill colour (a tint)")
-    stroke: Colour | None = Field(None, description="outline colour")
-    width: Length = Field(0.8, description="outline width")
+    name: Tmpl | None = Field(None, description=(
+        "the built-in symbol's name or a template giving it, e.g. '{{ suit_icon }}' (give name or src)"))
+    src: str | None = Field(None, max_length=200, description=(
+        "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give name or "
+        "src); read and checked once when the kit loads"))
+    tint: Colour | None = Field(None, description=(
+        "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own colours "
+        "if omitted)"))
+    fill: Colour | None = Field("ink", description="name only: fill colour of the built-in symbol")
+    stroke: Colour | None = Field(None, description="name only: outline colour of the built-in symbol")
+    width: Length = Field(0.8, description="name only: outline width of the built-in symbol")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> IconElement:
+        if (self.name is None) == (self.src is None):
+            raise ValueError("give either name (a built-in symbol) or src (an .svg file), not both or neither")
+        if self.src is not None:
+            why = path_problem(self.src)
+            if why is None and not self.src.lower().endswith(".svg"):
+                why = f"an icon's src must be an .svg file (use an image element for pictures); got {self.src!r}"
+            if why:
+                raise ValueError(why)
+        return self
 
 
 class ImageElement(BoxElement):
-    """A picture from the kit's assets/ (a path template over the fields). Not drawn yet: the Image op lands
-    with the kit-assets work; until then a kit that uses it gets a clear error."""
+    """A picture (PNG, JPEG, WebP or SVG) from the kit folder, fitted to its box; the path may name the row's
+    columns as {field}, e.g. assets/cards/{id}.png. Every file is read and checked once when the kit loads."""
 
     type: Literal["image"]
-    src: Tmpl = Field(description="path inside the kit folder, e.g. 'assets/{{ id }}.png'")
+    src: str = Field(max_length=200, description=(
+        "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a row whose "
+        "field is empty draws no image"))
+    fit: Literal["cover", "contain", "stretch"] = Field("cover", description=(
+        "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; stretch: "
+        "fill the box exactly, distorting it"))
+    opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
+
+    @field_validator("src")
+    @classmethod
+    def _src(cls, v: str) -> str:
+        why = path_problem(v)
+        if why:
+            raise ValueError(why)
+        return v
+
+
+_PATH_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_PATH_HELP = "a file path relative to the kit folder, e.g. assets/{suit}.svg ({field} names a column)"
+
+
+def path_problem(src: str) -> str | None:
+    """Why an asset path template is refused before anything is opened (absolute, '..', a bad placeholder)."""
+    why = relative_path_problem(src, _PATH_HELP)
+    if why:
+        return why
+    rest = _PATH_FIELD.sub("", src)
+    if "{" in rest or "}" in rest:
+        return f"a placeholder is written {{field}} with a column name; got {src!r}"
+    return None
+
+
+def path_fields(src: str) -> tuple[str, ...]:
+    """The columns an asset path names, in order."""
+    return tuple(_PATH_FIELD.findall(src))
+
+
+def fill_path(src: str, fields: Mapping[str, Any]) -> str | None:
+    """The file an asset path names for a row's `fields`; None when a named field is empty (nothing drawn).
+    KeyError (the column's name) when the row has no such column."""
+    values: dict[str, str] = {}
+    for name in path_fields(src):
+        if name not in fields:
+            raise KeyError(name)
+        value = fields[name]
+        if value is None or str(value).strip() == "":
+            return None
+        values[name] = str(value).strip()
+    return _PATH_FIELD.sub(lambda m: values[m.group(1)], src)
 
 
 Leaf = Annotated[TextElement | RectElement | EllipseElement | LineElement | PolygonElement | IconElement
@@ -195,4 +265,5 @@ class TemplateChoice(SpecModel):
 
 
 __all__ = ["AnyElement", "Coord", "FaceTemplate", "GridElement", "IconElement", "ImageElement", "Leaf",
-           "RepeatElement", "TemplateChoice", "TextElement"]
+           "RepeatElement", "TemplateChoice", "TextElement", "fill_path", "path_fields",
+           "path_problem"]

@@ -94,9 +94,13 @@ def test_icons_come_from_the_built_in_symbols():
         ops({"type": "icon", "name": "{{ k }}", "x": "0mm", "y": "0mm", "w": "5mm", "h": "5mm"}, {"k": "dragon"})
 
 
-def test_image_is_a_clear_not_yet_supported_error():
-    with pytest.raises(LayoutError, match="image elements are not yet supported"):
-        ops({"type": "image", "src": "assets/{{ id }}.png", "x": "0mm", "y": "0mm", "w": "5mm", "h": "5mm"})
+def test_an_image_whose_file_was_not_loaded_names_where():
+    """Files are read when the kit loads (tests/games/deck/test_assets.py draws them); a path the renderer was not
+    given is a located LayoutError, and an empty field draws nothing."""
+    with pytest.raises(LayoutError, match=r"front\[0\]\.src: 'assets/a\.png' was not read when the kit loaded"):
+        ops({"type": "image", "src": "assets/{id}.png", "x": "0mm", "y": "0mm", "w": "5mm", "h": "5mm"}, {"id": "a"})
+    assert ops({"type": "image", "src": "assets/{id}.png", "x": "0mm", "y": "0mm", "w": "5mm", "h": "5mm"},
+               {"id": ""}) == []
 
 
 def test_a_bad_colour_and_a_template_error_name_where():

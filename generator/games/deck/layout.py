@@ -78,8 +78,10 @@ def _template(spec: DeckGame, comp: DeckComponent, fields: Mapping[str, Any], ci
 def renderer(ctx: Context) -> FaceRenderer:
     """The template interpreter for this language: the catalog sandbox, the metrics, and `t()` for msgids."""
     texts = ctx.texts
+    spec: DeckGame = ctx.kit.game
     return FaceRenderer(texts.env, ctx.measure, {
-        "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang})
+        "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
+        spec.assets())
 
 
 def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:

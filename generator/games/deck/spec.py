@@ -7,7 +7,7 @@ and a cell that is not of its declared type is a located error `data/cards.csv:1
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -15,8 +15,9 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr, StrictInt
 
 from generator.errors import Problem, SpecError
+from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
 from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, Bound, SequentialCheck, SpecModel
-from generator.spec.paths import resolve_inside
+from generator.spec.paths import read_bytes, resolve_inside
 from generator.spec.tables import (
     MAX_ROWS,
     FieldType,
@@ -26,7 +27,16 @@ from generator.spec.tables import (
     path_problem,
     read_table,
 )
-from generator.spec.template import FaceTemplate, TemplateChoice
+from generator.spec.template import (
+    AnyElement,
+    FaceTemplate,
+    IconElement,
+    ImageElement,
+    RepeatElement,
+    TemplateChoice,
+    fill_path,
+)
+from generator.spec.template import path_problem as asset_path_problem
 
 MAX_COUNT = MAX_PIECES
 """Copies of one row (the `count` column)."""
@@ -143,15 +153,23 @@ class DeckGame(SpecModel):
     balance: DeckBalance = Field(default_factory=DeckBalance, description="draw checks")
 
     _rows: dict[str, Rows] = PrivateAttr(default_factory=dict)
+    _assets: dict[str, Asset] = PrivateAttr(default_factory=dict)
 
     def rows(self, component: str) -> Rows:
         """The typed rows of a component (read when the kit loaded)."""
         return self._rows[component]
 
+    def assets(self) -> dict[str, Asset]:
+        """Every file the templates' image and icon elements draw, by path as written (decoded when the kit
+        loaded)."""
+        return self._assets
+
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """The section as data, with each table's content digest (a build key changes when a data file does)."""
         out = super().model_dump(**kwargs)
         out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
+        if self._assets:  # the art the faces draw, by content (absent without art, so those kits keep their keys)
+            out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
         return out
 
     def with_files(self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None],
@@ -190,9 +208,103 @@ class DeckGame(SpecModel):
             loaded[cid] = typed
         if problems:
             raise SpecError(problems)
+        assets, problems = _resolve_assets(self, loaded, root, display, key_line)
+        if problems:
+            raise SpecError(problems)
         copy = self.model_copy()
         copy._rows = loaded
+        copy._assets = assets
         return copy
+
+
+def _art_elements(elements: list[AnyElement] | None, key: str) -> Iterator[tuple[str, str]]:
+    """(key, src) of every image and SVG icon element of a face, repeated ones included."""
+    for j, el in enumerate(elements or []):
+        at = f"{key}[{j}]"
+        inner = el.element if isinstance(el, RepeatElement) else el
+        if isinstance(el, RepeatElement):
+            at += ".element"
+        if isinstance(inner, (ImageElement, IconElement)) and inner.src is not None:
+            yield f"{at}.src", inner.src
+
+
+def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display: str,
+                    key_line: Callable[[str], int | None]) -> tuple[dict[str, Asset], list[Problem]]:
+    """Every file an image or icon element names for any row its template is used by, resolved inside the kit
+    folder, read once (capped) and decoded by generator/spec/assets.py. A problem names the data row (file and
+    line) and the template key; a file that fails is reported once per key."""
+    assets: dict[str, Asset] = {}
+    failed: dict[str, str] = {}
+    problems: list[Problem] = []
+    reported: set[tuple[str, str]] = set()
+
+    def load(shown: str) -> Asset:
+        if shown in failed:
+            raise ValueError(failed[shown])
+        if shown not in assets:
+            try:
+                if len(assets) >= MAX_ASSETS:
+                    raise ValueError(f"over {MAX_ASSETS} art files in one kit")
+                why = asset_path_problem(shown)
+                if why:
+                    raise ValueError(why)
+                try:
+                    real = resolve_inside(root, root / shown, display, f"the art {shown!r}")
+                    if real is None:
+                        raise ValueError(f"no such file in the kit folder: {shown!r}")
+                    limit = MAX_SVG_BYTES if shown.lower().endswith(".svg") else MAX_RASTER_BYTES
+                    data = read_bytes(real, display, limit, shown)
+                except SpecError as e:
+                    raise ValueError(e.problems[0].message) from None
+                try:
+                    assets[shown] = probe(data, shown)
+                except ValueError as e:
+                    raise ValueError(f"{shown}: {e}") from None
+            except ValueError as e:
+                failed[shown] = str(e)
+                raise
+        return assets[shown]
+
+    for cid, comp in game.decks.items():
+        rows = loaded[cid]
+        # a sheet's face sees no row's fields; a card component's each row's
+        faces: list[tuple[dict[str, Any], int | None]] = \
+            [({}, None)] if comp.kind == "sheet" else [(row, i) for i, row in enumerate(rows.rows)]
+        for fields, at in faces:
+
+            def problem(key: str, message: str, at: int | None = at, rows: Rows = rows) -> Problem:
+                return Problem(display, key_line(key), key, message) if at is None else rows.problem(at, key, message)
+
+            if isinstance(comp.template, str):
+                name: str | None = comp.template
+            else:
+                value = fields.get(comp.template.by)
+                name = comp.template.cases.get("" if value is None else str(value), comp.template.default)
+            tpl = game.templates.get(name) if name is not None else None
+            if tpl is None:
+                continue  # the composer names a row without a template
+            for side, elements in (("front", tpl.front), ("back", tpl.back)):
+                for key, src in _art_elements(elements, f"game.templates.{name}.{side}"):
+                    try:
+                        shown = fill_path(src, fields)
+                    except KeyError as e:
+                        col = e.args[0]
+                        what = "a sheet's face has no row fields" if comp.kind == "sheet" else \
+                            f"the row has no column {col!r}"
+                        message = f"{src!r} names {{{col}}}, but {what}"
+                        if (message, key) not in reported:
+                            reported.add((message, key))
+                            problems.append(problem(key, message))
+                        continue
+                    if shown is None:
+                        continue
+                    try:
+                        load(shown)
+                    except ValueError as e:
+                        if (shown, key) not in reported:
+                            reported.add((shown, key))
+                            problems.append(problem(key, str(e)))
+    return assets, problems
 
 
 def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
