@@ -199,7 +199,8 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
 
     check_text_fit(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang)  # before anything is written
     check_min_sizes(components, kit.style.min_size, kit.display, with_tool_catalogs(kit).get(lang), lang)
-    check_collisions(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang, ink_extent)
+    check_collisions(components, measure, kit.display, with_tool_catalogs(kit).get(lang), lang, ink_extent,
+                     kit.style.safe_margin)
     return components, texts
 
 
@@ -627,7 +628,8 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         by_id[comp.id].title = comp.title
                     check_text_fit(composed, measure, kit.display, catalogs.get(lang), lang)  # before anything is written
                     check_min_sizes(composed, kit.style.min_size, kit.display, catalogs.get(lang), lang)
-                    check_collisions(composed, measure, kit.display, catalogs.get(lang), lang, ink_extent)
+                    check_collisions(composed, measure, kit.display, catalogs.get(lang), lang, ink_extent,
+                                     kit.style.safe_margin)
                     if CALIBRATION in by_id:
                         texts.used, mark = set(), len(heard)
                         by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)

@@ -14,7 +14,13 @@ from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.errors import LayoutError
 from generator.games.ripple_rush import layout as rr
 from generator.i18n.texts import Texts
-from generator.layout.collide import check_collisions, collisions, face_collisions
+from generator.layout.collide import (
+    check_collisions,
+    collisions,
+    face_collisions,
+    outside_safe_area,
+    safe_inset,
+)
 from generator.layout.compose import Component, Context, compose_kit, template_context
 from generator.layout.ops import Circle, Face, Page, Place, Polygon, Rect, Text
 from generator.layout.text import block_ops, fit_block
@@ -64,7 +70,8 @@ def test_the_spanish_goal_card_as_shipped_before_the_fix_fails_the_collision_che
 @pytest.mark.parametrize("kit", ["ripple_rush", "peak_dice", "raindrops", "rummy_cards"])
 def test_every_shipped_face_is_free_of_collisions_in_every_language(kit):
     for lang in ("en", "ja", "es"):
-        found = collisions(compose_kit(_ctx(kit, lang)), text_width, ink_extent)
+        ctx = _ctx(kit, lang)
+        found = collisions(compose_kit(ctx), text_width, ink_extent, ctx.kit.style.safe_margin)
         assert [c.message(lang) for c in found] == []
 
 
@@ -102,3 +109,35 @@ def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path)
                        cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 1, r.stdout + r.stderr
     assert "goal.row" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_string_that_leaves_its_faces_safe_area_is_an_error_naming_component_face_language_and_id():
+    fixed = lambda t, f, s: len(t) * s * 0.5  # noqa: E731
+    w, h = CARD_PRESETS["poker"]
+    margin = mm(3)
+    assert safe_inset(w, h, margin) == margin
+    # a 20 mm token cannot spare 3 mm a side: it keeps a twelfth of its side
+    assert safe_inset(mm(20), mm(20), margin) == pytest.approx(mm(20) / 12)
+    inside = Text(mm(4), mm(20), "AB", 10, text_id="ok")
+    near = Text(mm(1), mm(10), "AB", 10, text_id="card.name")  # glyphs from 1 mm: 2 mm past the safe area
+    assert outside_safe_area([inside], (0, 0, w, h), margin, fixed) == []
+    ((text, why),) = outside_safe_area([inside, near], (0, 0, w, h), margin, fixed)
+    assert text.text_id == "card.name" and why == ("the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm "
+                                                   "past it")
+    # the far edge counts as much as the near one, in the face's own coordinates
+    assert len(outside_safe_area([Text(w - mm(2), mm(10), "A", 10)], (0, 0, w, h), margin, fixed)) == 1
+    page = Page(300, 300, [Place(10, 10, (inside, near), clip=(0, 0, w, h), name="red-7")], label="cards front 1")
+    comp = Component("number_cards", "Cards", [page])
+    assert collisions([comp], fixed) == []  # without a margin only collisions are judged
+    with pytest.raises(LayoutError) as e:
+        check_collisions([comp], fixed, "layouts/x/kit.yaml", None, "de", safe_margin=margin)
+    assert str(e.value) == ("layouts/x/kit.yaml: number_cards (de): face red-7 (page 1): text card.name 'AB' collides "
+                            "with the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm past it")
+
+
+def test_the_card_holder_titles_keep_inside_the_safe_area_in_japanese():
+    """The holder's titles were set with their baseline 0.8 em under the 3 mm pad, and Japanese ink (and
+    Latin brackets) rises to 0.88 em: 「カードホルダー：3段スタンド」 reached 0.4 mm past the safe area."""
+    ctx = _ctx("rummy_cards", "ja")
+    holder = [c for c in compose_kit(ctx) if c.id == "card_holder"]
+    assert holder and collisions(holder, text_width, ink_extent, mm(3)) == []
