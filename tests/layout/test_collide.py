@@ -94,9 +94,10 @@ def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_
     assert face_collisions([Place(0, 0, (tri,), backdrop=True), Text(15, 10, "AB", 10)], fixed) == []
 
 
-def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path):
-    # twice (and three times) as long now sets beside the badge in up to five lines at 7 pt or more, without a
-    # collision; four times cannot fit at the body floor and validate names the string
+def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path):
+    """Issue 26, done means: a copy of Ripple Rush whose English goal.row is twice as long fails validate naming
+    goal.row. The text beside the badge keeps its one size (3.4 mm) in at most the lines that fit between its
+    top and the badge's lower edge (3): twice the English text needs 4."""
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "en.po"
@@ -104,11 +105,25 @@ def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path)
     line = "msgstr \"Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, one='point', other='points') }}.\""
     assert line in text
     body = line[len('msgstr "'):-1]
-    po.write_text(text.replace(line, f'msgstr "{body} {body} {body} {body}"'), encoding="utf-8")
+    po.write_text(text.replace(line, f'msgstr "{body} {body}"'), encoding="utf-8")
+    msgid = text[:text.index(line)].count("\n")  # the entry's msgid line, just above its msgstr
     r = subprocess.run([sys.executable, "-m", "generator", "validate", str(kit)], capture_output=True, text=True,
                        cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "goal.row" in r.stderr and "Traceback" not in r.stderr
+    assert "Traceback" not in r.stderr
+    assert f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not fit a " \
+           "113x38 pt box even at 9.64 pt" in r.stderr, r.stderr
+
+
+def test_every_shipped_language_sets_the_goal_text_in_at_most_three_lines_at_one_size():
+    w, h = CARD_PRESETS["poker"]
+    for lang in ("en", "ja", "es", "de", "fr"):
+        ctx = _ctx("ripple_rush", lang)
+        for row in (1, 6):
+            face = rr.goal_face(ctx, row, w, h, 0.0)
+            lines = [op for op in face.ops if isinstance(op, Text) and op.text_id == "goal.row"]
+            assert 1 <= len(lines) <= 3, (lang, [t.text for t in lines])
+            assert len({t.size for t in lines}) == 1
 
 
 def test_a_string_that_leaves_its_faces_safe_area_is_an_error_naming_component_face_language_and_id():
