@@ -92,7 +92,7 @@ def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: 
 
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
-    check_collisions(components, measure, kit.display, catalog, lang, ink_extent)
+    check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:

@@ -5,7 +5,9 @@ extent of its glyphs), a shape's outline from its geometry (half the stroke on e
 on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field); it
 must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
 collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
-outline it crosses. The text-fit check (textfit.py) judges how far a string runs past its rectangle and trim.
+outline it crosses. A string whose glyphs leave its face's safe area (the trim inset by `style.safe_margin`,
+less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string runs
+past its rectangle and trim.
 """
 
 from __future__ import annotations
@@ -236,6 +238,34 @@ def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None =
     return out
 
 
+SMALL_FACE_SHARE = 12
+"""A face whose shorter side is under this many safe margins keeps 1/SMALL_FACE_SHARE of that side instead (a
+20 mm token cannot spare 3 mm on each side; style.safe_margin's description says so)."""
+
+
+def safe_inset(w: float, h: float, margin: float) -> float:
+    """How far inside a w x h face its safe area begins."""
+    return min(margin, min(w, h) / SMALL_FACE_SHARE)
+
+
+def outside_safe_area(ops: Sequence[Op], clip: tuple[float, float, float, float], margin: float, measure: Measure,
+                      extent: Extent | None = None) -> list[tuple[Text, str]]:
+    """Every (string, how far it leaves the safe area) of one face whose trim is `clip` (x, y, w, h)."""
+    x, y, w, h = clip
+    inset = safe_inset(w, h, margin)
+    area = (x + inset, y + inset, x + w - inset, y + h - inset)
+    out: list[tuple[Text, str]] = []
+    for d in drawn(ops, measure):
+        if not isinstance(d.op, Text) or not d.op.text.strip():
+            continue
+        box = _apply_box(d.matrix, text_box(d.op, measure, extent))
+        past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])
+        if past > TOLERANCE:
+            out.append((d.op, f"the face's safe area ({inset / 72 * 25.4:.1f} mm inside the trim): "
+                              f"it reaches {past / 72 * 25.4:.1f} mm past it"))
+    return out
+
+
 def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
     for op in ops:
         if isinstance(op, Place):
@@ -245,8 +275,10 @@ def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
                 _faces(op.ops, out)
 
 
-def collisions(components: Sequence[Component], measure: Measure, extent: Extent | None = None) -> list[Collision]:
-    """Every distinct collision on the faces of `components` (a face drawn many times is judged once)."""
+def collisions(components: Sequence[Component], measure: Measure, extent: Extent | None = None,
+               safe_margin: float | None = None) -> list[Collision]:
+    """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and with
+    `safe_margin` every string that leaves its face's safe area."""
     seen: dict[tuple[str, str, str, str, str], Collision] = {}
     judged: set[int] = set()
     for comp in components:
@@ -257,18 +289,21 @@ def collisions(components: Sequence[Component], measure: Measure, extent: Extent
                 if id(place.ops) in judged:
                     continue
                 judged.add(id(place.ops))
-                for text, other in face_collisions(place.ops, measure, extent):
+                found = face_collisions(place.ops, measure, extent)
+                if safe_margin is not None and place.clip is not None:
+                    found += outside_safe_area(place.ops, place.clip, safe_margin, measure, extent)
+                for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))
     return list(seen.values())
 
 
 def check_collisions(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
-                     lang: str, extent: Extent | None = None) -> None:
+                     lang: str, extent: Extent | None = None, safe_margin: float | None = None) -> None:
     """Raise one LocatedLayoutError naming every collision (component, face, language, string id, the other
-    element), each located at its string's catalog line when it has one."""
+    element or the safe area it leaves), each located at its string's catalog line when it has one."""
     problems = []
-    for c in collisions(components, measure, extent):
+    for c in collisions(components, measure, extent, safe_margin):
         line = catalog.lines.get(c.text_id) if catalog is not None and c.text_id else None
         source = f"{catalog.path}:{line}: {c.text_id}" if catalog is not None and line is not None else where
         problems.append(f"{source}: {c.message(lang)}")

@@ -120,7 +120,7 @@ def fit_block(text: str, font: str, width: float, height: float, measure: Measur
         if not too_wide and len(lines) * s * leading <= height + 0.01:
             return Fitted(tuple(lines), s, s * leading)
         if s - 0.25 < min_size:
-            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {min_size} pt: {text[:60]!r}")
+            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {round(min_size, 2):g} pt: {text[:60]!r}")
         s -= 0.25
 
 

@@ -14,7 +14,13 @@ from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.errors import LayoutError
 from generator.games.ripple_rush import layout as rr
 from generator.i18n.texts import Texts
-from generator.layout.collide import check_collisions, collisions, face_collisions
+from generator.layout.collide import (
+    check_collisions,
+    collisions,
+    face_collisions,
+    outside_safe_area,
+    safe_inset,
+)
 from generator.layout.compose import Component, Context, compose_kit, template_context
 from generator.layout.ops import Circle, Face, Page, Place, Polygon, Rect, Text
 from generator.layout.text import block_ops, fit_block
@@ -64,7 +70,8 @@ def test_the_spanish_goal_card_as_shipped_before_the_fix_fails_the_collision_che
 @pytest.mark.parametrize("kit", ["ripple_rush", "peak_dice", "raindrops", "rummy_cards"])
 def test_every_shipped_face_is_free_of_collisions_in_every_language(kit):
     for lang in ("en", "ja", "es"):
-        found = collisions(compose_kit(_ctx(kit, lang)), text_width, ink_extent)
+        ctx = _ctx(kit, lang)
+        found = collisions(compose_kit(ctx), text_width, ink_extent, ctx.kit.style.safe_margin)
         assert [c.message(lang) for c in found] == []
 
 
@@ -87,9 +94,10 @@ def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_
     assert face_collisions([Place(0, 0, (tri,), backdrop=True), Text(15, 10, "AB", 10)], fixed) == []
 
 
-def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path):
-    # twice (and three times) as long now sets beside the badge in up to five lines at 7 pt or more, without a
-    # collision; four times cannot fit at the body floor and validate names the string
+def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path):
+    """Issue 26, done means: a copy of Ripple Rush whose English goal.row is twice as long fails validate naming
+    goal.row. The text beside the badge keeps its one size (3.4 mm) in at most the lines that fit between its
+    top and the badge's lower edge (3): twice the English text needs 4."""
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "en.po"
@@ -97,8 +105,54 @@ def test_validate_names_goal_row_when_the_english_text_is_far_too_long(tmp_path)
     line = "msgstr \"Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, one='point', other='points') }}.\""
     assert line in text
     body = line[len('msgstr "'):-1]
-    po.write_text(text.replace(line, f'msgstr "{body} {body} {body} {body}"'), encoding="utf-8")
+    po.write_text(text.replace(line, f'msgstr "{body} {body}"'), encoding="utf-8")
+    msgid = text[:text.index(line)].count("\n")  # the entry's msgid line, just above its msgstr
     r = subprocess.run([sys.executable, "-m", "generator", "validate", str(kit)], capture_output=True, text=True,
                        cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "goal.row" in r.stderr and "Traceback" not in r.stderr
+    assert "Traceback" not in r.stderr
+    assert f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not fit a " \
+           "113x38 pt box even at 9.64 pt" in r.stderr, r.stderr
+
+
+def test_every_shipped_language_sets_the_goal_text_in_at_most_three_lines_at_one_size():
+    w, h = CARD_PRESETS["poker"]
+    for lang in ("en", "ja", "es", "de", "fr"):
+        ctx = _ctx("ripple_rush", lang)
+        for row in (1, 6):
+            face = rr.goal_face(ctx, row, w, h, 0.0)
+            lines = [op for op in face.ops if isinstance(op, Text) and op.text_id == "goal.row"]
+            assert 1 <= len(lines) <= 3, (lang, [t.text for t in lines])
+            assert len({t.size for t in lines}) == 1
+
+
+def test_a_string_that_leaves_its_faces_safe_area_is_an_error_naming_component_face_language_and_id():
+    fixed = lambda t, f, s: len(t) * s * 0.5  # noqa: E731
+    w, h = CARD_PRESETS["poker"]
+    margin = mm(3)
+    assert safe_inset(w, h, margin) == margin
+    # a 20 mm token cannot spare 3 mm a side: it keeps a twelfth of its side
+    assert safe_inset(mm(20), mm(20), margin) == pytest.approx(mm(20) / 12)
+    inside = Text(mm(4), mm(20), "AB", 10, text_id="ok")
+    near = Text(mm(1), mm(10), "AB", 10, text_id="card.name")  # glyphs from 1 mm: 2 mm past the safe area
+    assert outside_safe_area([inside], (0, 0, w, h), margin, fixed) == []
+    ((text, why),) = outside_safe_area([inside, near], (0, 0, w, h), margin, fixed)
+    assert text.text_id == "card.name" and why == ("the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm "
+                                                   "past it")
+    # the far edge counts as much as the near one, in the face's own coordinates
+    assert len(outside_safe_area([Text(w - mm(2), mm(10), "A", 10)], (0, 0, w, h), margin, fixed)) == 1
+    page = Page(300, 300, [Place(10, 10, (inside, near), clip=(0, 0, w, h), name="red-7")], label="cards front 1")
+    comp = Component("number_cards", "Cards", [page])
+    assert collisions([comp], fixed) == []  # without a margin only collisions are judged
+    with pytest.raises(LayoutError) as e:
+        check_collisions([comp], fixed, "layouts/x/kit.yaml", None, "de", safe_margin=margin)
+    assert str(e.value) == ("layouts/x/kit.yaml: number_cards (de): face red-7 (page 1): text card.name 'AB' collides "
+                            "with the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm past it")
+
+
+def test_the_card_holder_titles_keep_inside_the_safe_area_in_japanese():
+    """The holder's titles were set with their baseline 0.8 em under the 3 mm pad, and Japanese ink (and
+    Latin brackets) rises to 0.88 em: 「カードホルダー：3段スタンド」 reached 0.4 mm past the safe area."""
+    ctx = _ctx("rummy_cards", "ja")
+    holder = [c for c in compose_kit(ctx) if c.id == "card_holder"]
+    assert holder and collisions(holder, text_width, ink_extent, mm(3)) == []

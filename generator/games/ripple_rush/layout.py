@@ -200,8 +200,12 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
         ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
     else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
         left, right = inset + mm(2), bx - r - 0.5 - mm(2)
-        fitted = fit_block(desc, "regular", right - left, top - inset - mm(1), ctx.measure, size=mm(3.4),
-                           min_size=ctx.kit.style.min_size.body, where=f"goal.row ({ctx.lang})")
+        # at its one size (3.4 mm: every goal card of a language reads alike) in no more lines than fit between
+        # the block's top and the badge's lower edge (3 on a poker card): a longer text is a goal.row error
+        size, leading = max(mm(3.4), ctx.kit.style.min_size.body), 1.3
+        lines = max(1, int((top - (by - r)) // (size * leading)))
+        fitted = fit_block(desc, "regular", right - left, lines * size * leading, ctx.measure, size=size,
+                           min_size=size, leading=leading, where=f"goal.row ({ctx.lang}, at most {lines} lines)")
         ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
     ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"

@@ -429,7 +429,7 @@ def strip_face(ctx: Context, w: float, h: float, holder: Holder) -> Face:
     ops: list[Op] = []
     title = ctx.texts("holder.strip")
     ts = fit_line(title, "bold", w - 2 * pad, ctx.measure, size=mm(4.2), min_size=7, where=f"holder.strip ({ctx.lang})")
-    ops.append(Text(pad, h - pad - ts * 0.8, title, ts, font="bold", fill=TABLE, text_id="holder.strip"))
+    ops.append(Text(pad, h - pad - ts * 0.9, title, ts, font="bold", fill=TABLE, text_id="holder.strip"))  # ink rises to 0.88 em
     ops += _legend(ctx, pad, h - pad - ts - mm(5), w - 2 * pad)
     segs = holder.segments()
     total = sum(segs)
@@ -506,7 +506,7 @@ def plates_face(ctx: Context, w: float, h: float, holder: Holder, card_h: float,
     ops: list[Op] = []
     title = t("holder.title")
     ts = fit_line(title, "bold", w - 2 * pad, ctx.measure, size=mm(5), min_size=8, where=f"holder.title ({ctx.lang})")
-    ops.append(Text(pad, h - pad - ts * 0.8, title, ts, font="bold", fill=TABLE, text_id="holder.title"))
+    ops.append(Text(pad, h - pad - ts * 0.9, title, ts, font="bold", fill=TABLE, text_id="holder.title"))  # CJK ink rises to 0.88 em
     y = h - pad - ts - mm(5)
     sub = t("holder.plates")
     ops.append(Text(pad, y - mm(3), sub, mm(3.4), font="bold", text_id="holder.plates"))
