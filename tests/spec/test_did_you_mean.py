@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_known_keys_follow_fields_and_lists():
     assert "crop_marks" in _keys_at(KitFile, ("print",))
     assert "title" in _keys_at(KitFile, ("components", "rules"))
-    assert _keys_at(KitFile, ()) == ["kit", "print", "style", "game", "components"]
+    assert _keys_at(KitFile, ()) == ["kit", "print", "style", "game", "components", "tune"]
 
 
 def test_misspelt_keys_suggest_the_nearest(tmp_path):
