@@ -7,11 +7,10 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.resources import fonts_dir
+from generator.resources import fonts_dir, tree_digest
 
 if TYPE_CHECKING:  # this module is imported before any kit is loaded (the unchanged-inputs check)
     from generator.spec.catalogs import Catalog
@@ -29,42 +28,19 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")).hexdigest()
 
 
-@lru_cache(maxsize=8)
-def _tree_digest(root: str, suffixes: tuple[str, ...], stamp: tuple[tuple[str, int, int], ...]) -> str:
-    h = hashlib.sha256()
-    for rel, _, _ in stamp:
-        h.update(rel.encode("utf-8") + b"\0")
-        h.update((Path(root) / rel).read_bytes())
-    return h.hexdigest()
-
-
-def _stamp(root: Path, suffixes: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
-    """Every file's relative path, size and mtime: the cache key of the content digest (a changed file is re-read).
-    Caches and hidden folders (__pycache__, .git) are not walked."""
-    out = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__pycache__")))
-        for name in files:
-            if name.endswith(suffixes):
-                st = os.stat(os.path.join(folder, name))
-                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-                out.append((rel, st.st_size, st.st_mtime_ns))
-    return tuple(sorted(out))
-
-
 def generator_digest() -> str:
     """The generator's version: the digest of its own code and catalogs (a changed composer changes every key)."""
     from generator import __version__
 
     suffixes = (".py", ".po")
-    return f"{__version__}:{_tree_digest(str(_PKG), suffixes, _stamp(_PKG, suffixes))}"
+    return f"{__version__}:{tree_digest(_PKG, suffixes)}"
 
 
 def fonts_digest() -> str:
     """The digest of the vendored fonts (text metrics and glyphs)."""
     root = fonts_dir()
     suffixes = (".ttf", ".otf")
-    return _tree_digest(str(root), suffixes, _stamp(root, suffixes))
+    return tree_digest(root, suffixes)
 
 
 def tool_key() -> str:
