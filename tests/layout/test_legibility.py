@@ -39,12 +39,11 @@ def test_the_floors_default_to_the_documented_sizes_and_a_designer_may_lower_the
     copy = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", copy)
     text = (copy / "kit.yaml").read_text(encoding="utf-8")
-    assert "\nstyle:\n" in text  # the shipped style section (colour_safety): the floors go into it
-    (copy / "kit.yaml").write_text(text.replace("\nstyle:\n", "\nstyle:\n  min_size: {body: 6.5, fine: 5.5}\n", 1),
+    (copy / "kit.yaml").write_text(text.replace("\ngame:", "\nstyle:\n  min_size: {body: 6.5, fine: 5.5}\n\ngame:", 1),
                                    encoding="utf-8")
     lowered = load_kit(copy)
     assert (lowered.style.min_size.body, lowered.style.min_size.fine, lowered.style.min_size.heading) == (6.5, 5.5, 8)
-    (copy / "kit.yaml").write_text(text.replace("\nstyle:\n", "\nstyle:\n  min_size: {body: 1}\n", 1), encoding="utf-8")
+    (copy / "kit.yaml").write_text(text.replace("\ngame:", "\nstyle:\n  min_size: {body: 1}\n\ngame:", 1), encoding="utf-8")
     with pytest.raises(SpecError, match="style.min_size.body"):
         load_kit(copy)
 

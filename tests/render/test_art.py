@@ -74,7 +74,7 @@ def test_a_full_bleed_png_back_reaches_the_bleed(tmp_path):
                    {"assets/back.png": _png(_back_px())})
     out = tmp_path / "out"
     result = build([kit], out=out, langs=["en"], print_overrides={"mode": "shop"})
-    pdf_path = out / "ripple_rush" / "en" / "number_cards-a4.pdf"
+    pdf_path = out / "ripple_rush" / "en" / "number_cards-shop.pdf"  # shop files carry no paper size
     assert pdf_path in result.files
     doc = pdfium.PdfDocument(str(pdf_path))
     try:
@@ -96,7 +96,7 @@ def test_without_bleed_the_back_stops_at_the_trim(tmp_path):
                    {"assets/back.png": _png(_back_px())})
     out = tmp_path / "out"
     build([kit], out=out, langs=["en"], print_overrides={"mode": "shop"})
-    doc = pdfium.PdfDocument(str(out / "ripple_rush" / "en" / "number_cards-a4.pdf"))
+    doc = pdfium.PdfDocument(str(out / "ripple_rush" / "en" / "number_cards-shop.pdf"))
     try:
         image = doc[1].render(scale=2).to_pil().convert("RGB")
     finally:
@@ -182,13 +182,13 @@ def test_cmyk_jpeg_and_transparency(tmp_path):
     assert back.source_mode == "CMYK" and back.picture.mode == "RGB"
     out = tmp_path / "out"
     build([kit], out=out, langs=["en"], pdfa=True, print_overrides={"mode": "shop"})
-    doc = pdfium.PdfDocument(str(out / "ripple_rush" / "en" / "number_cards-a4.pdf"))
+    doc = pdfium.PdfDocument(str(out / "ripple_rush" / "en" / "number_cards-shop.pdf"))
     try:
         r, g, b = doc[1].render(scale=1).to_pil().convert("RGB").getpixel((40, 40))
     finally:
         doc.close()
     assert r > 200 and g < 60 and b < 80, (r, g, b)
-    with pikepdf.open(out / "ripple_rush" / "en" / "rules-a4.pdf") as pdf:
+    with pikepdf.open(out / "ripple_rush" / "en" / "rules-shop.pdf") as pdf:
         images = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
         assert any("/SMask" in im for im in images)
         assert all(im.get("/ColorSpace") != "/DeviceCMYK" for im in images)

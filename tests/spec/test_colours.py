@@ -88,7 +88,7 @@ def test_two_colours_alike_under_deuteranopia_with_the_same_symbol_fail(tmp_path
 def test_the_threshold_is_the_spec_s(tmp_path):
     kit = _copy(tmp_path, "rummy_cards")
     edit(kit, '{id: black,  colour: "#222222", symbol: club}', '{id: black,  colour: "#558828", symbol: heart}')
-    edit(kit, "colour_safety: {min_delta_e: 10}", "colour_safety: {min_delta_e: 3}")
+    edit(kit, "\ngame:", "\nstyle: {colour_safety: {min_delta_e: 3}}\n\ngame:")
     assert not [p for p in check_kit(load_kit(kit)) if p.key.endswith(".colour")]
 
 
