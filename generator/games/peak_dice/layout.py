@@ -243,8 +243,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6),
                        min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
     ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids), role="fine")
-    if variant is not None:
-        ops.append(Text(w - pad, mm(1.5), variant.code, mm(2.2), fill="muted", anchor="end", role="fine"))
+    if variant is not None:  # the sorting code in the bottom-left corner, inside the 3 mm safe area
+        ops.append(Text(pad, mm(3.15), variant.code, mm(2.12), fill="muted", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 

@@ -321,7 +321,8 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
                        min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
     ops += block_ops(fitted, pad, mm(13), fill="muted", text_id="sheet.footer", role="fine")
     if variant is not None:
-        ops.append(Text(w - pad, mm(3), variant.code, mm(2.4), fill="muted", anchor="end", role="fine"))
+        # baseline 3.3 mm up: the code's glyphs stay inside the 3 mm safe area
+        ops.append(Text(w - pad, mm(3.3), variant.code, mm(2.4), fill="muted", anchor="end", role="fine"))
     return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
 
 
