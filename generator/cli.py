@@ -76,17 +76,9 @@ def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
     if not _console(stderr=True).is_terminal:
         yield lambda *a, **k: None
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from generator.render.console import new_progress
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=_console(stderr=True), transient=True) as prog:
+    with new_progress(_console(stderr=True)) as prog:
         task = prog.add_task(label, total=total)
 
         def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:

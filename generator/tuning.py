@@ -833,17 +833,9 @@ def progress_bar(console: Any) -> Iterator[Callable[[int, int, str], None]]:
     if console is None or not console.is_terminal:
         yield lambda done, total, what: None
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from generator.render.console import new_progress
 
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=True) as prog:
+    with new_progress(console) as prog:
         tasks: dict[str, Any] = {}
 
         def update(done: int, total: int, what: str) -> None:

@@ -86,6 +86,13 @@ def print_report(report: BalanceReport, console: Console) -> None:
         console.print(Text(note, style="dim"), soft_wrap=True)
 
 
+def new_progress(console: Console, unit: str = "ETA") -> Progress:
+    """The one look of pnpkit's progress bars: description, bar, done/total, elapsed, `unit`, time remaining;
+    cleared when done."""
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True)
+
+
 @contextmanager
 def progress_bar(console: Console, total: int, *, description: str = "self-play") -> Iterator[Callable[[int], None]]:
     """A context manager giving `advance(n)` for games done: a rich progress bar on a terminal, silent
