@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 from rich.progress import (
@@ -15,6 +16,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -89,8 +91,32 @@ def print_report(report: BalanceReport, console: Console) -> None:
 def new_progress(console: Console, unit: str = "ETA") -> Progress:
     """The one look of pnpkit's progress bars: description, bar, done/total, elapsed, `unit`, time remaining;
     cleared when done."""
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True)
+    # the description gives way first (cut with an ellipsis); counts and times keep their width at 80 columns
+    description = TextColumn("[bold]{task.description}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis"))
+    return Progress(description, BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True, expand=True)
+
+
+@contextmanager
+def progress_for(console: Console, total: int | None, label: str) -> Iterator[Callable[..., None]]:
+    """The bar of a long command (build, check) as one callback, silent when `console` is not a terminal:
+    `advance(n)` counts n done; `advance("phase")` counts one and names the phase; `advance("phase", total=N)`
+    starts the phase at 0 of N (so the bar shows done/total and the time remaining of that phase)."""
+    if not console.is_terminal:
+        yield lambda *a, **k: None
+        return
+    with new_progress(console) as prog:
+        task = prog.add_task(label, total=total)
+
+        def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:
+            if total is not None:  # a phase announces its total: the bar restarts at 0 of total, with an ETA
+                prog.reset(task, total=total, description=f"{label} {step}" if isinstance(step, str) else label)
+                return
+            prog.advance(task, step if isinstance(step, (int, float)) else 1)
+            if isinstance(step, str):
+                prog.update(task, description=f"{label} {step}")
+
+        yield advance
 
 
 @contextmanager
