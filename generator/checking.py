@@ -21,6 +21,8 @@ from generator.spec.kit import Kit
 if TYPE_CHECKING:
     from generator.engine.runner import Chunk, Executor, Simulation, Tally
     from generator.engine.sequential import CachingExecutor
+    from generator.layout.ops import Page
+    from generator.render.report_colours import ColourCheck
 
 Advance = Callable[..., None]
 """A progress callback: advance(step) with a count or a label."""
@@ -41,6 +43,8 @@ class CheckRun:
     reports: list[BalanceReport]
     html_reports: list[BalanceReport] = field(default_factory=list)
     """The reports as the HTML report shows them (with the house-rule switch table, when asked for)."""
+    colour_checks: list[ColourCheck | None] = field(default_factory=list)
+    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without colours)."""
 
     @property
     def exit_code(self) -> int:
@@ -135,8 +139,9 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
                   on_report: Callable[[BalanceReport], None] = lambda r: None, totals: bool = False) -> CheckRun:
     """Judge every kit (loaded and statically checked) by sequential self-play: batches double from `games`
     (default: the spec's balance.games) up to balance.max_games while a tolerance is undecided. One worker
-    pool serves every kit and setting. `switches`: also measure each house-rule switch for the HTML report
-    (its JSON stays the same for a seed with or without it). `on_report` sees each report as it is done.
+    pool serves every kit and setting. `switches` (the HTML report is asked for): also measure each house-rule
+    switch and picture a page under each colour-vision simulation for it (the JSON stays the same for a seed
+    with or without them). `on_report` sees each report as it is done.
     `totals`: before each batch, count the games it will play (a dry run on one game per simulation) and
     announce them as `advance(label, total=N)`, so the bar shows done/total and the time remaining."""
     from generator.engine.executors import make_executor
@@ -149,6 +154,8 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
                                         totals=totals)
             run.reports.append(rep)
             run.html_reports.append(shown)
+            if switches:  # the HTML report is asked for
+                run.colour_checks.append(colour_check(kit, seed))
             on_report(rep)
     return run
 
@@ -199,6 +206,45 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
     return rep, shown
 
 
+def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
+    """The colour-vision section of the HTML report for `kit`: the first page, in the kit's first language,
+    that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as printed
+    and under each simulation, with the pair table. None when the game names no colours a player must tell
+    apart. Components are composed one at a time, only until such a page is found."""
+    from generator.build.compose import kit_measure, print_data
+    from generator.build.load import with_tool_catalogs
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context, compose_kit, template_context
+    from generator.render.fonts import text_width
+    from generator.render.report_colours import colour_check as check_page
+    from generator.render.report_colours import palette_colours
+    from generator.spec.colours import palette
+
+    swatches = {s.hex for s in palette(kit.game)[1]}
+    if len(swatches) < 2:
+        return None
+    run_seed = kit.meta.seed if seed is None else seed
+    lang = kit.meta.languages[0]
+    extras = print_data(kit, run_seed)
+    texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=lambda w: None)
+    measure = kit_measure(kit, text_width)
+    best: tuple[int, str, int, Page] | None = None
+    for cid in kit.components:
+        ctx = Context(kit, lang, texts, measure, kit.print.paper, run_seed, kit.print, extras, only=frozenset([cid]))
+        for comp in compose_kit(ctx):
+            for i, page in enumerate(comp.pages):
+                found = len(swatches & set(palette_colours(page.ops)))
+                if best is None or found > best[0]:
+                    best = (found, comp.title, i + 1, page)
+        if best is not None and best[0] == len(swatches):
+            break
+    if best is None or best[0] == 0:
+        return None
+    _, title, number, page = best
+    return check_page(page, component=title, page_number=number, lang=lang, game=kit.game,
+                      safety=kit.style.colour_safety, fonts=kit.fonts)
+
+
 def refit(kit: Kit, report: BalanceReport) -> Refit:
     """Write the spec edit the game proposes from the check's play into the kit's kit.yaml (Raindrops: card
     points) and return it; a KitError when the game proposes none."""
@@ -224,7 +270,7 @@ def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | No
     if html_path:
         from generator.render.html_report import write_html
 
-        write_html(run.html_reports, html_path, title="pnpkit balance report")
+        write_html(run.html_reports, html_path, title="pnpkit balance report", colours=run.colour_checks)
         written.append(html_path)
     return written
 
