@@ -109,17 +109,23 @@ class _DryRun:
         """Count the pending games of `chunks`; a one-game tally for each chunk."""
         from generator.engine.sequential import _sim_key
 
-        self.games += sum(c.games for c in self.cache.pending(sim, chunks))
+        if progress is not None:  # games played without a progress callback never move the bar: not counted
+            self.games += sum(c.games for c in self.cache.pending(sim, chunks))
         key = _sim_key(sim)
         if key not in self.tallies and chunks:
             self.tallies[key] = sim.play(chunks[0].seed, 1)
         return [self.tallies[key] for _ in chunks]
 
 
+def _ignore(*_: object) -> None:
+    """The dry run's progress callback: the report passes it on to the runs that move the bar."""
+
+
 def planned_games(build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]) -> int | None:
-    """How many games `build(executor)` (a game's report, or the switch table) will play beyond what `cache`
-    keeps: a dry run on one-game tallies (`tallies` keeps them per simulation between looks). None when the dry
-    run cannot say (a report that cannot be built from one game per simulation); the bar then has no total."""
+    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as the
+    real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies (`tallies` keeps
+    them per simulation between looks). None when the dry run cannot say (a report that cannot be built from one
+    game per simulation); the bar then has no total."""
     import warnings
 
     import numpy as np
@@ -155,7 +161,11 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
             run.reports.append(rep)
             run.html_reports.append(shown)
             if switches:  # the HTML report is asked for
-                run.colour_checks.append(colour_check(kit, seed))
+                try:
+                    run.colour_checks.append(colour_check(kit, seed))
+                except KitError as e:  # a page that does not compose: the balance verdicts still stand
+                    run.colour_checks.append(None)
+                    run.html_reports[-1] = replace(shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"])
             on_report(rep)
     return run
 
@@ -182,7 +192,7 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
 
     def make(budget: Budget) -> BalanceReport:
         announce(look[0], lambda ex: balance_report(kit.game, games=Budget(budget.default, dict(budget.per_setting)),
-                                                    seed=run_seed, executor=ex, kit=kit.meta.id))
+                                                    seed=run_seed, executor=ex, kit=kit.meta.id, progress=_ignore))
         return balance_report(kit.game, games=budget, seed=run_seed, executor=cache, progress=advance, kit=kit.meta.id)
 
     def name_look(text: str) -> None:
@@ -195,7 +205,7 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
 
         switch_games = max(1, min(first, SWITCH_GAMES_CAP))
         announce("house-rule switches", lambda ex: switch_effects(balance_report, kit.game, games=switch_games,
-                                                                  seed=run_seed, executor=ex))
+                                                                  seed=run_seed, executor=ex, progress=_ignore))
         rows = switch_effects(balance_report, kit.game, games=switch_games, seed=run_seed, executor=cache,
                               progress=advance)
         if rows:
