@@ -10,12 +10,19 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import generator.games.registry as registry
 from generator.engine.report import BalanceReport
 from generator.errors import KitError
-from generator.games.registry import BalanceReporter, Refit
+from generator.games.registry import Refit
 from generator.spec.kit import Kit
+
+if TYPE_CHECKING:
+    from generator.engine.runner import Chunk, Executor, Simulation, Tally
+    from generator.engine.sequential import CachingExecutor
+    from generator.layout.ops import Page
+    from generator.render.report_colours import ColourCheck
 
 Advance = Callable[..., None]
 """A progress callback: advance(step) with a count or a label."""
@@ -36,6 +43,8 @@ class CheckRun:
     reports: list[BalanceReport]
     html_reports: list[BalanceReport] = field(default_factory=list)
     """The reports as the HTML report shows them (with the house-rule switch table, when asked for)."""
+    colour_checks: list[ColourCheck | None] = field(default_factory=list)
+    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without colours)."""
 
     @property
     def exit_code(self) -> int:
@@ -84,46 +93,166 @@ def confidence(kit: Kit) -> float:
     return float(c) if isinstance(c, float) else 0.99
 
 
+class _DryRun:
+    """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep yet)
+    and answers every chunk with a one-game tally of its simulation, played once per simulation here, so the game
+    can build its report and ask for every setting it will play. What the games turn out does not change which
+    chunks a report asks for in the shipped games (a game whose later runs depend on earlier results gets a
+    close estimate: the bar then stops a little short of, or past, its total)."""
+
+    def __init__(self, cache: CachingExecutor, tallies: dict[str, Tally]):
+        self.cache = cache
+        self.tallies = tallies
+        self.games = 0
+
+    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+        """Count the pending games of `chunks`; a one-game tally for each chunk."""
+        from generator.engine.sequential import _sim_key
+
+        if progress is not None:  # games played without a progress callback never move the bar: not counted
+            self.games += sum(c.games for c in self.cache.pending(sim, chunks))
+        key = _sim_key(sim)
+        if key not in self.tallies and chunks:
+            self.tallies[key] = sim.play(chunks[0].seed, 1)
+        return [self.tallies[key] for _ in chunks]
+
+
+def _ignore(*_: object) -> None:
+    """The dry run's progress callback: the report passes it on to the runs that move the bar."""
+
+
+def planned_games(build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]) -> int | None:
+    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as the
+    real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies (`tallies` keeps
+    them per simulation between looks). None when the dry run cannot say (a report that cannot be built from one
+    game per simulation); the bar then has no total."""
+    import warnings
+
+    import numpy as np
+
+    dry = _DryRun(cache, tallies)
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            build(dry)
+    except Exception:  # an estimate only: the real run reports any real error
+        return None
+    return dry.games
+
+
 def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, workers: int | None,
                   dask: str | None, switches: bool, progress: ProgressFor,
-                  on_report: Callable[[BalanceReport], None] = lambda r: None) -> CheckRun:
+                  on_report: Callable[[BalanceReport], None] = lambda r: None, totals: bool = False) -> CheckRun:
     """Judge every kit (loaded and statically checked) by sequential self-play: batches double from `games`
     (default: the spec's balance.games) up to balance.max_games while a tolerance is undecided. One worker
-    pool serves every kit and setting. `switches`: also measure each house-rule switch for the HTML report
-    (its JSON stays the same for a seed with or without it). `on_report` sees each report as it is done."""
+    pool serves every kit and setting. `switches` (the HTML report is asked for): also measure each house-rule
+    switch and picture a page under each colour-vision simulation for it (the JSON stays the same for a seed
+    with or without them). `on_report` sees each report as it is done.
+    `totals`: before each batch, count the games it will play (a dry run on one game per simulation) and
+    announce them as `advance(label, total=N)`, so the bar shows done/total and the time remaining."""
     from generator.engine.executors import make_executor
-    from generator.engine.sequential import Budget, CachingExecutor, judge
 
     run = CheckRun([])
     with make_executor(workers, dask) as executor:
         for kit in kits:
-            balance_report = registry.get(kit.game_id).balance_report()
-            first = games or default_games(kit)
-            cap = max(first, max_games(kit, first))
-            run_seed = kit.meta.seed if seed is None else seed
-            cache = CachingExecutor(executor)
             with progress(kit.meta.id) as advance:
-                def make(budget: Budget, kit: Kit = kit, run_seed: int = run_seed, cache: CachingExecutor = cache,
-                         advance: Advance = advance, balance_report: BalanceReporter = balance_report) -> BalanceReport:
-                    return balance_report(kit.game, games=budget, seed=run_seed, executor=cache, progress=advance,
-                                          kit=kit.meta.id)
-
-                rep = judge(make, first=first, cap=cap, confidence=confidence(kit), progress=advance)
-                shown = rep
-                if switches:
-                    from generator.engine.switches import switch_effects, switch_table
-
-                    rows = switch_effects(balance_report, kit.game, games=max(1, min(first, SWITCH_GAMES_CAP)),
-                                          seed=run_seed, executor=cache, progress=advance)
-                    if rows:
-                        shown = replace(rep, tables=rep.tables + [switch_table(rows)], switches=rows)
-                from generator.spec.colours import colour_notes
-
-                shown = replace(shown, notes=[*shown.notes, *colour_notes(kit)])  # the designers' report only
+                rep, shown = _check_kit(kit, executor, games=games, seed=seed, switches=switches, advance=advance,
+                                        totals=totals)
             run.reports.append(rep)
             run.html_reports.append(shown)
+            if switches:  # the HTML report is asked for
+                try:
+                    run.colour_checks.append(colour_check(kit, seed))
+                except KitError as e:  # a page that does not compose: the balance verdicts still stand
+                    run.colour_checks.append(None)
+                    run.html_reports[-1] = replace(shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"])
             on_report(rep)
     return run
+
+
+def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | None, switches: bool,
+               advance: Advance, totals: bool) -> tuple[BalanceReport, BalanceReport]:
+    """One kit's sequential check: its report, and the report as the HTML report shows it."""
+    from generator.engine.sequential import Budget, CachingExecutor, judge
+
+    balance_report = registry.get(kit.game_id).balance_report()
+    first = games or default_games(kit)
+    cap = max(first, max_games(kit, first))
+    run_seed = kit.meta.seed if seed is None else seed
+    cache = CachingExecutor(executor)
+    tallies: dict[str, Tally] = {}
+    look = [""]
+
+    def announce(label: str, build: Callable[[Executor], object]) -> None:
+        n = planned_games(build, cache, tallies) if totals else None
+        if n is None:
+            advance(label)
+        else:
+            advance(label, total=n)
+
+    def make(budget: Budget) -> BalanceReport:
+        announce(look[0], lambda ex: balance_report(kit.game, games=Budget(budget.default, dict(budget.per_setting)),
+                                                    seed=run_seed, executor=ex, kit=kit.meta.id, progress=_ignore))
+        return balance_report(kit.game, games=budget, seed=run_seed, executor=cache, progress=advance, kit=kit.meta.id)
+
+    def name_look(text: str) -> None:
+        look[0] = text
+
+    rep = judge(make, first=first, cap=cap, confidence=confidence(kit), progress=name_look)
+    shown = rep
+    if switches:
+        from generator.engine.switches import switch_effects, switch_table
+
+        switch_games = max(1, min(first, SWITCH_GAMES_CAP))
+        announce("house-rule switches", lambda ex: switch_effects(balance_report, kit.game, games=switch_games,
+                                                                  seed=run_seed, executor=ex, progress=_ignore))
+        rows = switch_effects(balance_report, kit.game, games=switch_games, seed=run_seed, executor=cache,
+                              progress=advance)
+        if rows:
+            shown = replace(rep, tables=rep.tables + [switch_table(rows)], switches=rows)
+    from generator.spec.colours import colour_notes
+
+    shown = replace(shown, notes=[*shown.notes, *colour_notes(kit)])  # the designers' report only
+    return rep, shown
+
+
+def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
+    """The colour-vision section of the HTML report for `kit`: the first page, in the kit's first language,
+    that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as printed
+    and under each simulation, with the pair table. None when the game names no colours a player must tell
+    apart. Components are composed one at a time, only until such a page is found."""
+    from generator.build.compose import kit_measure, print_data
+    from generator.build.load import with_tool_catalogs
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context, compose_kit, template_context
+    from generator.render.fonts import text_width
+    from generator.render.report_colours import colour_check as check_page
+    from generator.render.report_colours import palette_colours
+    from generator.spec.colours import palette
+
+    swatches = {s.hex for s in palette(kit.game)[1]}
+    if len(swatches) < 2:
+        return None
+    run_seed = kit.meta.seed if seed is None else seed
+    lang = kit.meta.languages[0]
+    extras = print_data(kit, run_seed)
+    texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=lambda w: None)
+    measure = kit_measure(kit, text_width)
+    best: tuple[int, str, int, Page] | None = None
+    for cid in kit.components:
+        ctx = Context(kit, lang, texts, measure, kit.print.paper, run_seed, kit.print, extras, only=frozenset([cid]))
+        for comp in compose_kit(ctx):
+            for i, page in enumerate(comp.pages):
+                found = len(swatches & set(palette_colours(page.ops)))
+                if best is None or found > best[0]:
+                    best = (found, comp.title, i + 1, page)
+        if best is not None and best[0] == len(swatches):
+            break
+    if best is None or best[0] == 0:
+        return None
+    _, title, number, page = best
+    return check_page(page, component=title, page_number=number, lang=lang, game=kit.game,
+                      safety=kit.style.colour_safety, fonts=kit.fonts)
 
 
 def refit(kit: Kit, report: BalanceReport) -> Refit:
@@ -151,7 +280,7 @@ def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | No
     if html_path:
         from generator.render.html_report import write_html
 
-        write_html(run.html_reports, html_path, title="pnpkit balance report")
+        write_html(run.html_reports, html_path, title="pnpkit balance report", colours=run.colour_checks)
         written.append(html_path)
     return written
 
@@ -170,4 +299,4 @@ def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[t
 
 
 __all__ = ["EXIT_FAILS", "EXIT_HOLDS", "EXIT_UNDECIDED", "CheckRun", "check_balance", "confidence",
-           "default_games", "max_games", "refit", "warm_up", "write_reports"]
+           "default_games", "max_games", "planned_games", "refit", "warm_up", "write_reports"]

@@ -72,23 +72,13 @@ def _langs(value: str | None) -> list[str] | None:
 
 @contextmanager
 def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
-    """A rich progress bar on a terminal; silent otherwise."""
+    """A rich progress bar on a terminal (done/total, elapsed, ETA); silent otherwise."""
     if not _console(stderr=True).is_terminal:
         yield lambda *a, **k: None
         return
-    from generator.render.console import new_progress
+    from generator.render.console import progress_for
 
-    with new_progress(_console(stderr=True)) as prog:
-        task = prog.add_task(label, total=total)
-
-        def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:
-            if total is not None:  # a phase announces its total: the bar restarts at 0 of total, with an ETA
-                prog.reset(task, total=total, description=f"{label} {step}" if isinstance(step, str) else label)
-                return
-            prog.advance(task, step if isinstance(step, (int, float)) else 1)
-            if isinstance(step, str):
-                prog.update(task, description=f"{label} {step}")
-
+    with progress_for(_console(stderr=True), total, label) as advance:
         yield advance
 
 
@@ -474,7 +464,7 @@ def check(
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         run = check_balance(loaded, games=games, seed=seed, workers=workers, dask=dask, switches=report is not None,
-                            progress=lambda label: _progress(None, label),
+                            progress=lambda label: _progress(None, label), totals=_console(stderr=True).is_terminal,
                             on_report=lambda rep: print_report(rep, _console()))
         if refit:
             for k, rep in zip(loaded, run.reports):

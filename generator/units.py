@@ -41,6 +41,16 @@ def to_mm(points: float) -> float:
     return points / MM
 
 
+def pt_text(points: float) -> str:
+    """A measured length for a message, in points to 2 decimals: "14.17 pt" (never 14.173228346456693)."""
+    return f"{round(points, 2) + 0.0:.2f} pt"  # + 0.0: no "-0.00"
+
+
+def mm_text(points: float) -> str:
+    """A measured length (held in points) for a message, in millimetres to 1 decimal: "5.0 mm"."""
+    return f"{round(to_mm(points), 1) + 0.0:.1f} mm"
+
+
 # Paper sizes, portrait, in points (ISO 216 exact to the millimetre; Letter 8.5x11 in).
 PAPER: Final[dict[str, tuple[float, float]]] = {
     "a4": (210 * MM, 297 * MM),

@@ -69,14 +69,23 @@ class CachingExecutor:
         self.played_games = 0
         """Games actually played (not served from the cache)."""
 
+    @staticmethod
+    def _keys(sim: Simulation, chunks: Sequence[Chunk]) -> list[tuple[str, str, tuple[int, ...], int]]:
+        sk = _sim_key(sim)
+        return [(sk, repr(c.seed.entropy), tuple(c.seed.spawn_key), c.games) for c in chunks]
+
+    def pending(self, sim: Simulation, chunks: Sequence[Chunk]) -> list[Chunk]:
+        """The chunks `map` would play (those not kept from an earlier call)."""
+        return [c for c, k in zip(chunks, self._keys(sim, chunks)) if k not in self._cache]
+
     def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
         """Tallies of `chunks` in order, playing only those not seen before."""
-        sk = _sim_key(sim)
-        keys = [(sk, repr(c.seed.entropy), tuple(c.seed.spawn_key), c.games) for c in chunks]
-        todo = [c for c, k in zip(chunks, keys) if k not in self._cache]
+        keys = self._keys(sim, chunks)
+        missing = [(c, k) for c, k in zip(chunks, keys) if k not in self._cache]
+        todo = [c for c, _ in missing]
         if todo:
-            for c, t in zip(todo, self.inner.map(sim, todo, progress)):
-                self._cache[(sk, repr(c.seed.entropy), tuple(c.seed.spawn_key), c.games)] = t
+            for (_, k), t in zip(missing, self.inner.map(sim, todo, progress)):
+                self._cache[k] = t
             self.played_games += sum(c.games for c in todo)
         return [self._cache[k] for k in keys]
 

@@ -13,6 +13,7 @@ from generator.layout.compose import Context, composer
 from generator.layout.imposition import sheet_slot
 from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
 from generator.spec.kit import Kit
+from generator.units import mm_text
 
 Box = tuple[float, float, float, float]
 
@@ -112,7 +113,7 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
             if op.bleed and gap > 0.05 and (op.slot, op.asset.shown, "bleed") not in seen:
                 seen.add((op.slot, op.asset.shown, "bleed"))
                 out.append((op.slot, f"{op.asset.shown}: full-bleed art does not cover the bleed (fit: {op.fit} "
-                                     f"leaves {gap / 72 * 25.4:.1f} mm uncovered); use fit: cover or stretch", True))
+                                     f"leaves {mm_text(gap)} uncovered); use fit: cover or stretch", True))
             if isinstance(op, Image) and w > 0 and h > 0:
                 dpi = min(op.asset.width / (w * scale / 72), op.asset.height / (h * scale / 72))
                 too_low = dpi < dpi_min

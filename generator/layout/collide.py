@@ -23,6 +23,7 @@ from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, T
 from generator.layout.text import Measure
 from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
 from generator.spec.catalogs import Catalog
+from generator.units import mm_text
 
 TOLERANCE = 0.3
 """Points two things may touch (anti-aliasing, rounding of glyph outlines)."""
@@ -261,8 +262,8 @@ def outside_safe_area(ops: Sequence[Op], clip: tuple[float, float, float, float]
         box = _apply_box(d.matrix, text_box(d.op, measure, extent))
         past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])
         if past > TOLERANCE:
-            out.append((d.op, f"the face's safe area ({inset / 72 * 25.4:.1f} mm inside the trim): "
-                              f"it reaches {past / 72 * 25.4:.1f} mm past it"))
+            out.append((d.op, f"the face's safe area ({mm_text(inset)} inside the trim): "
+                              f"it reaches {mm_text(past)} past it"))
     return out
 
 

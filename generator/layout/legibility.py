@@ -14,6 +14,7 @@ from generator.layout.compose import Component
 from generator.layout.ops import Op, Place, Text
 from generator.spec.catalogs import Catalog
 from generator.spec.style import MinSize
+from generator.units import pt_text
 
 TOLERANCE = 0.01
 """Points a size may fall short of its floor (rounding of mm sizes)."""
@@ -33,7 +34,7 @@ class Undersized:
     def message(self, lang: str) -> str:
         """One line for the error."""
         return (f"{self.component} ({lang}): {self.text_id or '(no id)'} {self.text[:60]!r} is printed at "
-                f"{self.size:.1f} pt, under the {self.role} floor {self.floor:g} pt (style.min_size.{self.role}); "
+                f"{pt_text(self.size)}, under the {self.role} floor {self.floor:g} pt (style.min_size.{self.role}); "
                 f"shorten the text, give it more room, or lower the floor")
 
 

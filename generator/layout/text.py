@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from generator.errors import LayoutError
 from generator.layout.ops import Anchor, FontKey, Op, Rect, Role, Text
+from generator.units import pt_text
 
 Measure = Callable[[str, str, float], float]
 """(text, font key, size) -> width in points."""
@@ -120,7 +121,8 @@ def fit_block(text: str, font: str, width: float, height: float, measure: Measur
         if not too_wide and len(lines) * s * leading <= height + 0.01:
             return Fitted(tuple(lines), s, s * leading)
         if s - 0.25 < min_size:
-            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {round(min_size, 2):g} pt: {text[:60]!r}")
+            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {pt_text(min_size)}: "
+                              f"{text[:60]!r}")
         s -= 0.25
 
 
@@ -132,7 +134,8 @@ def fit_line(text: str, font: str, width: float, measure: Measure, *, size: floa
         return size
     s = size * width / w
     if s < min_size:
-        raise LayoutError(f"{where}: {text!r} needs {w:.0f} pt at {size} pt but the box is {width:.0f} pt wide (min size {min_size})")
+        raise LayoutError(f"{where}: {text!r} needs {pt_text(w)} at {pt_text(size)} but the box is {pt_text(width)} wide "
+                          f"(min size {pt_text(min_size)})")
     return s
 
 
@@ -183,8 +186,8 @@ def vertical_label(text: str, cx: float, cy: float, size: float, length: float, 
     if text and all(_is_cjk(ch) for ch in text):
         s = min(size, length / len(text))
         if s < min_size:
-            raise LayoutError(f"{where}: {text!r} needs {len(text) * min_size:.0f} pt of column at {min_size} pt; "
-                              f"the column has {length:.0f} pt")
+            raise LayoutError(f"{where}: {text!r} needs {pt_text(len(text) * min_size)} of column at {pt_text(min_size)}; "
+                              f"the column has {pt_text(length)}")
         ops: list[Text] = []
         top = cy + s * len(text) / 2
         for i, ch in enumerate(text):

@@ -20,6 +20,7 @@ from generator.layout.compose import Component
 from generator.layout.ops import Op, Page, Place, Rect, Text
 from generator.layout.text import Measure
 from generator.spec.catalogs import Catalog
+from generator.units import pt_text
 
 ASCENT = 0.80
 """Height of the tallest drawn glyphs above the baseline, as a fraction of the size (BIZ UDPGothic caps and
@@ -87,7 +88,7 @@ class Overflow:
 
     def message(self) -> str:
         """One line for a LayoutError."""
-        sides = [f"{name} {v:.1f} pt" for name, v in (("left", self.left), ("right", self.right),
+        sides = [f"{name} {pt_text(v)}" for name, v in (("left", self.left), ("right", self.right),
                                                      ("bottom", self.bottom), ("top", self.top)) if v > TOLERANCE]
         where = f"page {self.page}" + (f" ({self.label})" if self.label else "")
         return f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: {', '.join(sides)}"
@@ -195,7 +196,7 @@ def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None
     for op, box in found:
         past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])
         if past > TOLERANCE:
-            out.append(f"text {op.text_id or '(no id)'} {op.text!r} reaches {past:.1f} pt outside")
+            out.append(f"text {op.text_id or '(no id)'} {op.text!r} reaches {pt_text(past)} outside")
     return out
 
 

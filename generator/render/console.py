@@ -3,10 +3,14 @@ and a progress bar for self-play that stays silent when output is not a terminal
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import textwrap
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -15,6 +19,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -52,45 +57,143 @@ def _tolerance_table(report: BalanceReport) -> RichTable:
     return table
 
 
-def _data_table(t: Table) -> RichTable:
-    table = RichTable(title=Text(t.title), title_justify="left")
-    for i, name in enumerate(t.columns):
-        numeric = bool(t.rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool)
-                                       for r in t.rows if i < len(r))
-        table.add_column(Text(name), justify="right" if numeric else "left")
-    for row in t.rows:
-        table.add_row(*(Text(fmt_value(v)) for v in row))
-    return table
+VERDICT_WIDTH = len("UNDECIDED")
+
+
+def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
+    """The tolerances for a narrow console (a pipe is 80 columns): failed first, a heading for each run of the
+    same spec key and bound, then per tolerance its verdict and name on one line and its figures on the next;
+    nothing cut, numbers never split."""
+    out = [Text(f"{report.kit or report.game}: {len(report.tolerances)} balance tolerances, failed first",
+                style="bold")]
+    heading = None
+    indent = " " * (VERDICT_WIDTH + 4)
+    for t in sorted(report.tolerances, key=verdict_sort_key):
+        if (t.spec_key, _bound(t)) != heading:
+            heading = (t.spec_key, _bound(t))
+            out += [Text(line, style="dim") for line in _wrap(f"{t.spec_key or '(no spec key)'}: allowed {_bound(t)}",
+                                                              width, "", "  ")]
+        style = STYLES[t.verdict.value] or ""
+        name = _wrap(t.name, width, f"  {t.verdict.value:<{VERDICT_WIDTH}}  ", indent)
+        out += [Text(line, style=style) for line in name]
+        interval = f", interval {_interval(t)}" if _interval(t) else ""
+        games = f", {t.games} games" if t.games else ""
+        out += [Text(line) for line in _wrap(f"measured {fmt_value(t.measured)}{interval}{games}", width, indent, indent)]
+    return out
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+    """`text` in lines of at most `width` characters, broken between words only (a number is never split)."""
+    return textwrap.wrap(text, width=max(width, len(first) + 20), initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
+def _is_numeric(t: Table, i: int) -> bool:
+    return bool(t.rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool)
+                                for r in t.rows if i < len(r))
+
+
+def _data_tables(t: Table, width: int) -> list[RichTable]:
+    """One rich table for `t`, or, when its columns do not fit `width`, several: each repeats the row label
+    columns (the first and the text columns right after it) and takes as many of the others as fit, so no
+    cell is cut or wrapped."""
+    cells = [[fmt_value(v) for v in row] for row in t.rows]
+    natural = [max([cell_len(name), *(cell_len(r[i]) for r in cells if i < len(r))]) for i, name in enumerate(t.columns)]
+    keys = 1
+    while keys < len(t.columns) and not _is_numeric(t, keys):
+        keys += 1
+    keys = min(keys, len(t.columns))
+
+    def needed(cols: Sequence[int]) -> int:
+        return sum(natural[i] for i in cols) + 3 * len(cols) + 1  # the heavy-head box: 2 padding + 1 rule each
+
+    rest = list(range(keys, len(t.columns)))
+    groups: list[list[int]] = []
+    if needed(range(len(t.columns))) <= width or not rest:
+        groups = [list(range(len(t.columns)))]
+    else:
+        for i in rest:
+            if groups and needed([*range(keys), *groups[-1], i]) <= width:
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        groups = [[*range(keys), *g] for g in groups]
+    out = []
+    for k, cols in enumerate(groups):
+        title = t.title if len(groups) == 1 else f"{t.title} ({k + 1} of {len(groups)})"
+        table = RichTable(title=Text(title), title_justify="left")
+        for i in cols:
+            table.add_column(Text(t.columns[i]), justify="right" if _is_numeric(t, i) else "left",
+                             min_width=natural[i], no_wrap=len(groups) > 1 or needed(cols) <= width, overflow="fold")
+        for row in cells:
+            table.add_row(*(Text(row[i]) if i < len(row) else Text("") for i in cols))
+        out.append(table)
+    return out
 
 
 def print_report(report: BalanceReport, console: Console) -> None:
-    """Print one kit's verdict, its tolerance table (failures first, in red, with their sentences), then
-    every table of the report."""
+    """Print one kit's verdict, its tolerances (failures first, in red, with their sentences), then every
+    table of the report. Every line fits the console (80 columns in a pipe): the tolerance table becomes a
+    list and a wide data table is split by columns when they would not fit."""
+    width = console.width
     failed = sorted((t for t in report.tolerances if not t.ok), key=verdict_sort_key)
-    head = Text(f"{report.kit or report.game}", style="bold")
-    looks = f" (looks at {', '.join(map(str, report.looks))})" if report.looks else ""
-    head.append(f"  game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
-                f"verdicts at {report.confidence * 100:.6g}% together  ", style="dim")
     line, state = verdict_line(report)
+    head = Text(f"{report.kit or report.game}: ", style="bold")
     head.append(line, style={"fail": FAIL_STYLE, "pass": PASS_STYLE}.get(state, UNDECIDED_STYLE))
-    console.print(head, soft_wrap=True)
+    console.print(head)
+    looks = f" (looks at {', '.join(map(str, report.looks))})" if report.looks else ""
+    details = (f"game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
+               f"verdicts at {report.confidence * 100:.6g}% together")
+    for text in _wrap(details, width, "  ", "  "):
+        console.print(Text(text, style="dim"), soft_wrap=True)
     if report.tolerances:
-        console.print(_tolerance_table(report))
+        verdicts = _tolerance_table(report)
+        if Measurement.get(console, console.options.update_width(10**4), verdicts).maximum <= width:
+            console.print(verdicts)
+        else:
+            for row in _tolerance_list(report, width):
+                console.print(row, soft_wrap=True)
     for t in failed:
-        # soft_wrap keeps each sentence on one line so logs and CI output can be searched for it
         mark = "✗ " if t.failed else "? "
-        console.print(Text(mark + t.describe(), style=STYLES[t.verdict.value] or ""), soft_wrap=True)
+        for text in _wrap(t.describe(), width, mark, "  "):
+            console.print(Text(text, style=STYLES[t.verdict.value] or ""), soft_wrap=True)
     for table in report.tables:
-        console.print(_data_table(table))
+        for part in _data_tables(table, width):
+            console.print(part)
     for note in report.notes:
-        console.print(Text(note, style="dim"), soft_wrap=True)
+        for text in _wrap(note, width, "", "  "):
+            console.print(Text(text, style="dim"), soft_wrap=True)
 
 
 def new_progress(console: Console, unit: str = "ETA") -> Progress:
     """The one look of pnpkit's progress bars: description, bar, done/total, elapsed, `unit`, time remaining;
     cleared when done."""
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True)
+    # the description gives way first (cut with an ellipsis); counts and times keep their width at 80 columns
+    description = TextColumn("[bold]{task.description}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis"))
+    return Progress(description, BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True, expand=True)
+
+
+@contextmanager
+def progress_for(console: Console, total: int | None, label: str) -> Iterator[Callable[..., None]]:
+    """The bar of a long command (build, check) as one callback, silent when `console` is not a terminal:
+    `advance(n)` counts n done; `advance("phase")` counts one and names the phase; `advance("phase", total=N)`
+    starts the phase at 0 of N (so the bar shows done/total and the time remaining of that phase)."""
+    if not console.is_terminal:
+        yield lambda *a, **k: None
+        return
+    with new_progress(console) as prog:
+        task = prog.add_task(label, total=total)
+
+        def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:
+            if total is not None:  # a phase announces its total: the bar restarts at 0 of total, with an ETA
+                prog.reset(task, total=total, description=f"{label} {step}" if isinstance(step, str) else label)
+                return
+            prog.advance(task, step if isinstance(step, (int, float)) else 1)
+            if isinstance(step, str):
+                prog.update(task, description=f"{label} {step}")
+
+        yield advance
 
 
 @contextmanager

@@ -3,12 +3,14 @@ and one JSON file with every figure. Same reports in -> same bytes out; both fil
 
 from __future__ import annotations
 
+import base64
 import json
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from jinja2 import StrictUndefined
@@ -17,6 +19,9 @@ from jinja2.sandbox import SandboxedEnvironment
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
 from generator.errors import RenderError
 from generator.resources import atomic_write
+
+if TYPE_CHECKING:
+    from generator.render.report_colours import ColourCheck, ColourView
 
 # Okabe & Ito, "Color Universal Design": distinguishable with every common colour-vision deficiency.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -383,13 +388,37 @@ def advice(t: Tolerance) -> str:
     return f"{t.name} holds at {f(m)} [{key}]."
 
 
-def _kit(i: int, r: BalanceReport) -> dict[str, Any]:
+def _view(v: ColourView) -> dict[str, Any]:
+    """A picture for the template: a data: URI and its pixel size (read from the PNG's IHDR)."""
+    width, height = struct.unpack(">II", v.png[16:24])
+    return {"label": v.label, "src": "data:image/png;base64," + base64.b64encode(v.png).decode("ascii"),
+            "width": width, "height": height}
+
+
+VERDICT_MARKS = {"error": "✗ error: same mark", "note": "note: marks differ", "ok": "✓ ok"}
+
+
+def _colours(c: ColourCheck | None) -> dict[str, Any] | None:
+    """The colour-vision section: pictures, and one row per pair (ΔE00 to 1 decimal, low ones flagged)."""
+    if c is None:
+        return None
+    sims = [name for name, _ in c.pairs[0].under] if c.pairs else []
+    rows = [{"a": p.a, "b": p.b, "marks": p.a.mark if p.a.mark == p.b.mark else f"{p.a.mark} / {p.b.mark}",
+             "normal": {"text": f"{p.normal:.1f}", "low": p.normal < c.threshold},
+             "under": [{"text": f"{d:.1f}", "low": d < c.threshold} for _, d in p.under],
+             "state": {"error": "fail", "note": "undecided", "ok": "pass"}[p.verdict], "mark": VERDICT_MARKS[p.verdict]}
+            for p in c.pairs]
+    return {"component": c.component, "page": c.page, "lang": c.lang, "dpi": c.dpi, "key": c.key,
+            "threshold": f"{c.threshold:g}", "views": [_view(v) for v in c.views], "simulations": sims, "rows": rows}
+
+
+def _kit(i: int, r: BalanceReport, colours: ColourCheck | None = None) -> dict[str, Any]:
     verdict, state = verdict_line(r)
     return {"anchor": f"kit-{i + 1}", "kit": r.kit or r.game, "game": r.game, "games": r.games_per_setting,
             "seed": r.seed, "verdict": verdict, "state": state, "tolerances": _tolerance_rows(r.tolerances),
             "confidence": f"{r.confidence * 100:.6g}%", "looks": ", ".join(str(x) for x in r.looks),
             "tables": [_table(t) for t in r.tables], "charts": [_chart(c) for c in r.charts],
-            "notes": list(r.notes),
+            "notes": list(r.notes), "colours": _colours(colours),
             "summary": [{"state": STATES[t.verdict.value], "text": advice(t)}
                         for t in sorted(r.tolerances, key=verdict_sort_key) if not t.ok]}
 
@@ -440,6 +469,10 @@ svg .caption { font-weight: 600; font-size: 12px; }
 .legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; font-size: .9em; margin: .2em 0; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .3em; }
 ul.notes { color: var(--muted); }
+.views { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: .8em; margin: .4em 0 1em; }
+figure.view { margin: 0; } figure.view figcaption { font-weight: 400; text-align: center; }
+figure.view img { display: block; width: 100%; height: auto; border: 1px solid var(--rule); }
+td.low { font-weight: 700; text-decoration: underline; }
 details.all-tolerances { margin: 1em 0; } details.all-tolerances summary { cursor: pointer; font-weight: 600; }
 @media print { details.all-tolerances { display: block; } }
 nav ul { padding-left: 1.2em; }
@@ -539,6 +572,27 @@ nav ul { padding-left: 1.2em; }
 </tbody>
 </table>
 {% endfor %}
+{% if k.colours %}{% set c = k.colours %}
+<section class="colours" aria-label="colour vision">
+<h3>Colour vision and greyscale: {{ c.component }}, page {{ c.page }} ({{ c.lang }})</h3>
+<p class="meta">The page as printed and as readers with protanopia, deuteranopia or tritanopia see it (daltonlens: Viénot 1999, Brettel 1997 for tritanopia), and in greyscale (each colour as the grey of its lightness, as <code>build --greyscale</code> prints it); {{ c.dpi }} dpi.</p>
+<div class="views">
+{% for v in c.views %}<figure class="view"><img src="{{ v.src }}" width="{{ v.width }}" height="{{ v.height }}" alt="{{ c.component }}, page {{ c.page }}: {{ v.label }}"><figcaption>{{ v.label }}</figcaption></figure>
+{% endfor %}
+</div>
+{% if c.rows %}
+<table class="pairs">
+<caption>Every pair of game colours ({{ c.key }}): CIEDE2000 difference (ΔE00); under {{ c.threshold }} (style.colour_safety.min_delta_e) in bold</caption>
+<thead><tr><th>pair</th><th>marks</th><th class="num">normal</th>{% for s in c.simulations %}<th class="num">{{ s }}</th>{% endfor %}<th>verdict</th></tr></thead>
+<tbody>
+{% for p in c.rows %}
+<tr class="{{ p.state }}"><td><span class="swatch" style="background:{{ p.a.hex }}"></span>{{ p.a.id }} · <span class="swatch" style="background:{{ p.b.hex }}"></span>{{ p.b.id }}</td><td>{{ p.marks }}</td><td class="num{% if p.normal.low %} low{% endif %}">{{ p.normal.text }}</td>{% for d in p.under %}<td class="num{% if d.low %} low{% endif %}">{{ d.text }}</td>{% endfor %}<td class="mark">{{ p.mark }}</td></tr>
+{% endfor %}
+</tbody>
+</table>
+{% endif %}
+</section>
+{% endif %}
 {% if k.notes %}
 <ul class="notes">
 {% for n in k.notes %}<li>{{ n }}</li>
@@ -556,9 +610,11 @@ _env = SandboxedEnvironment(autoescape=True, trim_blocks=True, lstrip_blocks=Tru
 _template = _env.from_string(_TEMPLATE)
 
 
-def to_html(reports: Sequence[BalanceReport], *, title: str) -> str:
-    """The whole HTML page as text (what `write_html` writes)."""
-    kits = [_kit(i, r) for i, r in enumerate(reports)]
+def to_html(reports: Sequence[BalanceReport], *, title: str,
+            colours: Sequence[ColourCheck | None] | None = None) -> str:
+    """The whole HTML page as text (what `write_html` writes); `colours`: each kit's colour-vision section."""
+    sections = list(colours or [])
+    kits = [_kit(i, r, sections[i] if i < len(sections) else None) for i, r in enumerate(reports)]
     return _template.render(title=title, kits=kits, left=PLOT_LEFT, right=CHART_WIDTH - PLOT_RIGHT,
                             pass_colour=PASS_COLOUR, fail_colour=FAIL_COLOUR)
 
@@ -575,9 +631,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
     atomic_write(path, data, what="the report")
 
 
-def write_html(reports: list[BalanceReport], path: Path, *, title: str) -> None:
-    """Write one self-contained HTML report for `reports` to `path` (atomically; same input, same bytes)."""
-    _atomic_write(Path(path), to_html(reports, title=title).encode("utf-8"))
+def write_html(reports: list[BalanceReport], path: Path, *, title: str,
+               colours: Sequence[ColourCheck | None] | None = None) -> None:
+    """Write one self-contained HTML report for `reports` to `path` (atomically; same input, same bytes), with
+    each kit's colour-vision section where `colours` has one."""
+    _atomic_write(Path(path), to_html(reports, title=title, colours=colours).encode("utf-8"))
 
 
 def to_jsonable(x: Any) -> Any:

@@ -73,18 +73,36 @@ def _rgb(hex_colour: str) -> tuple[int, int, int]:
 def simulate(hex_colour: str, simulation: str) -> tuple[float, float, float]:
     """The sRGB (0-255 floats) a reader with `simulation` sees for `hex_colour`."""
     import numpy as np
-    from daltonlens import simulate as dl
 
-    rgb = _rgb(hex_colour)
-    if simulation == "greyscale":
-        grey = float(to_grey(rgb))
-        return grey, grey, grey
-    deficiency = {"protanopia": dl.Deficiency.PROTAN, "deuteranopia": dl.Deficiency.DEUTAN,
-                  "tritanopia": dl.Deficiency.TRITAN}[simulation]
-    sim = dl.Simulator_Brettel1997() if simulation == "tritanopia" else dl.Simulator_Vienot1999()
-    out = sim.simulate_cvd(np.array([[rgb]], dtype=np.uint8), deficiency, severity=1.0)
+    out = simulate_pixels(np.array([[_rgb(hex_colour)]], dtype=np.uint8), simulation)
     r, g, b = (float(x) for x in out[0, 0])
     return r, g, b
+
+
+def simulate_pixels(rgb: Any, simulation: str) -> Any:
+    """An sRGB image (uint8 array, rows x columns x 3) as a reader with `simulation` sees it, by the same
+    method as the palette check (`simulate`): daltonlens for protanopia, deuteranopia, tritanopia; for greyscale
+    each colour's neutral grey of the same L* (`to_grey`). Each distinct colour is simulated once."""
+    import numpy as np
+
+    if simulation not in SIMULATIONS:
+        raise ValueError(f"unknown simulation {simulation!r}; expected one of {', '.join(SIMULATIONS)}")
+    pixels = np.ascontiguousarray(rgb, dtype=np.uint8)
+    flat = pixels.reshape(-1, 3)
+    packed = (flat[:, 0].astype(np.uint32) << 16) | (flat[:, 1].astype(np.uint32) << 8) | flat[:, 2]
+    codes, inverse = np.unique(packed, return_inverse=True)
+    colours = np.stack([(codes >> 16) & 255, (codes >> 8) & 255, codes & 255], axis=1).astype(np.uint8)
+    if simulation == "greyscale":
+        greys = np.array([to_grey((int(r), int(g), int(b))) for r, g, b in colours], dtype=np.uint8)
+        seen = np.repeat(greys[:, None], 3, axis=1)
+    else:
+        from daltonlens import simulate as dl
+
+        deficiency = {"protanopia": dl.Deficiency.PROTAN, "deuteranopia": dl.Deficiency.DEUTAN,
+                      "tritanopia": dl.Deficiency.TRITAN}[simulation]
+        sim = dl.Simulator_Brettel1997() if simulation == "tritanopia" else dl.Simulator_Vienot1999()
+        seen = sim.simulate_cvd(colours[:, None, :], deficiency, severity=1.0)[:, 0, :]
+    return np.asarray(seen, dtype=np.uint8)[inverse.reshape(-1)].reshape(pixels.shape)
 
 
 @lru_cache(maxsize=65536)

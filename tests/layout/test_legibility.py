@@ -57,7 +57,7 @@ def test_a_string_under_its_floor_is_an_error_naming_component_language_and_stri
     assert sorted((u.text_id, u.role) for u in found) == [("", "number"), ("sheet.run", "body")]
     with pytest.raises(LayoutError) as e:
         check_min_sizes([comp], MinSize(), "layouts/ripple_rush/kit.yaml", None, "es")
-    assert ("layouts/ripple_rush/kit.yaml: score_sheet (es): sheet.run 'Cadena más larga' is printed at 6.4 pt, "
+    assert ("layouts/ripple_rush/kit.yaml: score_sheet (es): sheet.run 'Cadena más larga' is printed at 6.37 pt, "
             "under the body floor 7 pt (style.min_size.body)") in str(e.value)
     assert check_min_sizes([comp], MinSize(body=6, number=7), "k", None, "es") is None
 

@@ -30,10 +30,10 @@ def test_a_string_wider_than_the_white_box_it_sits_on_is_reported_with_both_side
     page = [Place(0, 0, (Rect(-3, -3, 106, 146, fill="#0f4c5c", stroke=None), box, wide), clip=(-3, -3, 106, 146))]
     pages = [Page(200, 200, page, label="deck back 1")]
     assert text_fit_problems(pages, fixed, "deck (en)", origin="kit.yaml") == [
-        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.0 pt, right 5.0 pt"]
+        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.00 pt, right 5.00 pt"]
     assert text_fit_problems(pages, fixed, "deck (en)", lambda tid: "locales/en.po:23", origin="kit.yaml") == [
         ("locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
-         "left 5.0 pt, right 5.0 pt")]
+         "left 5.00 pt, right 5.00 pt")]
 
 
 def test_rotated_cards_and_the_trim_clip_are_followed():
@@ -112,6 +112,6 @@ def test_the_build_refuses_a_string_that_runs_past_its_trim_and_writes_nothing(t
     monkeypatch.setattr(rc, "back_face", wide_label)
     with pytest.raises(LayoutError, match=r"^layouts/rummy_cards/locales/en.po:22: cards.back: number_cards \(en\): "
                                           r"page 2 \(number_cards back 1\): text cards.back "
-                                          r"'RUMMY CARDSRUMMY CARDSRUMMY CARDS' runs past the trim: left 93.3 pt, right 93.3 pt"):
+                                          r"'RUMMY CARDSRUMMY CARDSRUMMY CARDS' runs past the trim: left 93.32 pt, right 93.32 pt"):
         build([ROOT / "layouts" / "rummy_cards"], out=tmp_path / "out", langs=["en"])
     assert not (tmp_path / "out" / "rummy_cards").exists()

@@ -83,3 +83,30 @@ def test_the_width_check_can_fail(tmp_path: Path) -> None:
     path.write_text(html, encoding="utf-8")
     m = measure(path)
     assert m["scroll"] > WIDTH and any(right > WIDTH for _, right in m["tables"])
+
+
+def test_the_colour_vision_section_fits_the_page_and_its_pictures_load(tmp_path: Path) -> None:
+    """Issue 26 item 4: the five pictures of a page (as printed, protanopia, deuteranopia, tritanopia, greyscale)
+    decode in the browser and, with the pair table, stay within the page at 1,280 px."""
+    from generator.build import load_kits
+    from generator.checking import colour_check
+
+    kit = load_kits([Path(__file__).resolve().parents[2] / "layouts" / "ripple_rush"])[0]
+    path = tmp_path / "report.html"
+    write_html([wide_report()], path, title="pnpkit balance report", colours=[colour_check(kit)])
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": WIDTH, "height": 900})
+            page.goto(path.as_uri())
+            found = page.evaluate("""() => ({
+              scroll: document.documentElement.scrollWidth,
+              images: [...document.querySelectorAll('section.colours img')].map(i => [i.naturalWidth, i.complete,
+                                                                                    i.getBoundingClientRect().right]),
+              table: document.querySelector('table.pairs').getBoundingClientRect().right,
+            })""")
+        finally:
+            browser.close()
+    assert found["scroll"] <= WIDTH
+    assert len(found["images"]) == 5 and all(w > 500 and done and right <= WIDTH for w, done, right in found["images"])
+    assert found["table"] <= WIDTH

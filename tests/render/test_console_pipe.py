@@ -1,0 +1,42 @@
+"""Issue 26 item 5: "The terminal output stays readable when piped at 80 columns": `pnpkit check KIT | cat` with
+COLUMNS=80 keeps every line within 80 characters, cuts nothing, and names every tolerance with its verdict."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RR = ROOT / "layouts" / "ripple_rush"
+
+
+def test_check_piped_at_80_columns(tmp_path: Path) -> None:
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    start = text.index("    max_games:")
+    y.write_text(text[:start] + "    max_games: 60" + text[text.index("\n", start):], encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    env.pop("FORCE_COLOR", None)
+    r = subprocess.run([sys.executable, "-m", "generator", "check", str(kit), "--games", "60", "--workers", "1",
+                        "--json", str(tmp_path / "r.json")], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode in (0, 1, 3), r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) > 80
+    too_long = [line for line in lines if len(line) > 80]
+    assert too_long == []
+    assert "…" not in r.stdout  # nothing cut with an ellipsis
+    tolerances = json.loads((tmp_path / "r.json").read_text())["reports"][0]["tolerances"]
+    for t in tolerances:  # each name whole on one line with its verdict, its interval whole on the next
+        at = next((i for i, line in enumerate(lines) if t["name"] in line and t["verdict"] in line), None)
+        assert at is not None, t["name"]
+        assert lines[at + 1].strip().startswith("measured ") and (t["low"] is None or ".." in lines[at + 1])
+    # the data tables keep their numbers whole: "Scores per player count and policy" is split by columns
+    assert any(line.startswith("Scores per player count and policy (1 of ") for line in lines)
+    assert any("unplaceable share" in line for line in lines)

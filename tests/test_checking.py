@@ -1,0 +1,102 @@
+"""`pnpkit check` beside the build: its progress bar counts games against the total of each batch."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from generator.build import check_kits, load_kits
+from generator.checking import check_balance
+from generator.render.console import new_progress, progress_for
+
+ROOT = Path(__file__).resolve().parents[1]
+RR = ROOT / "layouts" / "ripple_rush"
+
+
+def small_kit(tmp_path: Path, max_games: int) -> Path:
+    kit = tmp_path / "rr"
+    shutil.copytree(RR, kit)
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    start = text.index("    max_games:")
+    y.write_text(text[:start] + f"    max_games: {max_games}" + text[text.index("\n", start):], encoding="utf-8")
+    return kit
+
+
+def test_the_bar_has_done_total_elapsed_and_time_remaining_columns() -> None:
+    """Issue 26 item 7: "progress shows totals and an ETA"."""
+    from rich.progress import MofNCompleteColumn, TimeRemainingColumn
+
+    kinds = {type(c) for c in new_progress(Console(file=io.StringIO())).columns}
+    assert MofNCompleteColumn in kinds and TimeRemainingColumn in kinds
+    # at 80 columns a long description gives way; the counts and the ETA stay whole
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=80, color_system=None)
+    with new_progress(console) as bar:
+        task = bar.add_task("ripple_rush_copy batch 1/3 (2000 games per setting)", total=19000)
+        bar.advance(task, 1600)
+        bar.refresh()
+    frames = [f.split("\n")[0] for f in buf.getvalue().replace("\x1b[2K", "\r").split("\r") if "ETA" in f]
+    assert any("1600/19000" in f for f in frames) and all(len(f) <= 80 for f in frames), frames
+
+
+def test_check_announces_each_batch_total_and_counts_up_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before each batch the check counts the games it will play (a dry run: chunks the cache keeps are not
+    counted again) and the bar restarts at 0 of that total; the games played add up to it exactly. On a
+    terminal the bar shows "done/total" and the time remaining."""
+    kits = load_kits([small_kit(tmp_path, max_games=80)])
+    check_kits(kits)
+    # the live bar wraps sys.stdout in a proxy; numba may set colorama up meanwhile, which keeps that stdout for an
+    # exit handler: give it one that stays open after pytest closes its capture
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=140, color_system=None)
+    calls: list[tuple[Any, int | None]] = []
+
+    @contextmanager
+    def progress(label: str) -> Iterator[Callable[..., None]]:
+        with progress_for(console, None, label) as advance:
+            def spy(step: Any = 1, *, total: int | None = None) -> None:
+                calls.append((step, total))
+                advance(step, total=total)
+
+            yield spy
+
+    run = check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=True, progress=progress, totals=True)
+    assert run.reports[0].looks  # it played
+    phases: list[tuple[str, int, int]] = []
+    for step, total in calls:
+        if total is not None:
+            phases.append((step, total, 0))
+        else:
+            assert isinstance(step, int) and phases, (step, calls[:3])  # games only, after a total
+            label, n, done = phases[-1]
+            phases[-1] = (label, n, done + step)
+    looks = run.reports[0].looks
+    assert [label for label, _, _ in phases] == [f"batch {k + 1}/2 ({n} games per setting)"
+                                                 for k, n in enumerate(looks)] + ["house-rule switches"]
+    assert all(n == done and n > 0 for _, n, done in phases), phases
+    out = buf.getvalue()
+    first_total = phases[0][1]
+    assert f"{first_total}/{first_total}" in out and "ETA" in out
+
+
+def test_without_totals_the_check_plays_no_dry_run(tmp_path: Path) -> None:
+    """Off a terminal (totals=False) nothing is counted ahead: the labels pass through as before."""
+    kits = load_kits([small_kit(tmp_path, max_games=40)])
+    calls: list[tuple[Any, int | None]] = []
+
+    @contextmanager
+    def progress(label: str) -> Iterator[Callable[..., None]]:
+        yield lambda step=1, *, total=None: calls.append((step, total))
+
+    check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=False, progress=progress)
+    assert calls[0] == ("batch 1/1 (40 games per setting)", None) and all(t is None for _, t in calls)
