@@ -53,7 +53,7 @@ HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63
 CAP = 32768  # states per layer (about 45 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 ROW_PAD = 40  # see new_workspace
-PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all of them; a test varies it)
+PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all; resume_counts' prune_at)
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
@@ -65,7 +65,7 @@ TJ_SHIFT = 46
 TJ_MASK = 0xFFFF << TJ_SHIFT
 MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay locked to their kinds
 LOOK_AHEAD = 2  # a colour layer of number v reads the cards of numbers v + 1 and v + 2 (the dead-run cut)
-DEAD_RUN_CUT = True  # the dead-run cut (see the module text); a test turns it off in the search's Python body
+DEAD_RUN_CUT = True  # the dead-run cut (see the module text); resume_counts' dead_run_cut turns it off
 
 
 @jit
