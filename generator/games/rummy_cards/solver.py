@@ -53,7 +53,7 @@ HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63
 CAP = 32768  # states per layer (about 45 MB of workspace for 4 colours x 13 numbers)
 MAX_MELDS = 64
 ROW_PAD = 40  # see new_workspace
-PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all of them; a test varies it)
+PRUNE_AT = 0  # boundary layers of more states than this get the dominance pass (all; resume_counts' prune_at)
 GIVE_UP = -2
 INFEASIBLE = -1
 # layout entry = kind * 8 + source; a retrieved table joker is SRC_FREED_JOKER at the kind it now stands for
@@ -65,7 +65,7 @@ TJ_SHIFT = 46
 TJ_MASK = 0xFFFF << TJ_SHIFT
 MAX_FREE_RUN_JOKERS = 3  # more table run jokers of one colour than this stay locked to their kinds
 LOOK_AHEAD = 2  # a colour layer of number v reads the cards of numbers v + 1 and v + 2 (the dead-run cut)
-DEAD_RUN_CUT = True  # the dead-run cut (see the module text); a test turns it off in the search's Python body
+DEAD_RUN_CUT = True  # the dead-run cut (see the module text); resume_counts' dead_run_cut turns it off
 
 
 @jit
@@ -388,7 +388,8 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
 @jit
 def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
                   group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                  decisions: np.ndarray, ws: SolverWorkspace, start: int) -> int:
+                  decisions: np.ndarray, ws: SolverWorkspace, start: int, prune_at: int = PRUNE_AT,
+                  dead_run_cut: bool = DEAD_RUN_CUT) -> int:
     """solve_counts, keeping the workspace's layers for number indexes below `start` - LOOK_AHEAD (0: a fresh
     search).
 
@@ -396,11 +397,27 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     number index below `start` (hand_jokers, run_jokers, group_jokers and the other arguments equal too):
     a layer depends only on the layers before it and the input at its own number and the LOOK_AHEAD next
     ones (the dead-run cut), so the result, the decisions and every tie are those of a fresh search.
+    prune_at and dead_run_cut are PRUNE_AT and DEAD_RUN_CUT unless a test varies them.
+
+    The steps: per number, its colours in order (_colour_order); per colour, a layer of states from the last
+    (_colour_layer: the moves, each new state through _offer, the number's last colour closing its groups in
+    _close_groups), at a number boundary less the dominated states (_prune_dominated); at the end the best
+    complete state (_best_boundary) and the decisions that lead to it (_trace_back).
     """
-    keys, score, parent, dec, htab, hpos, count, mv_n, mv_add, mv_hand, mv_dec, mv_lim = ws
-    C = n_colours
-    N = n_numbers
-    full_mask = htab.shape[0] - 1
+    return _search(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min, joker_value,
+                   decisions, ws, start, prune_at, dead_run_cut, np.empty(n_colours, np.int64),
+                   np.empty(n_colours, np.int64), np.empty(16, np.int64))
+
+
+@jit_noref
+def _search(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray, group_jokers: np.ndarray,
+            C: int, N: int, num_min: int, joker_value: int, decisions: np.ndarray, ws: SolverWorkspace, start: int,
+            prune_at: int, dead_run_cut: bool, order: np.ndarray, present: np.ndarray, short: np.ndarray) -> int:
+    """resume_counts' search, its steps inlined (_prune_dominated aside, once a number) and nothing allocated,
+    so it compiles without reference counting: a search takes tens of microseconds, and a call per layer
+    (+8%) or counted references per state (5x, the steps inlined into resume_counts) showed. order, present,
+    short: scratch arrays of C, C and 16 entries."""
+    keys, score, parent, dec, htab, hpos, count = ws.keys, ws.score, ws.parent, ws.dec, ws.htab, ws.hpos, ws.counts
     start = max(start - LOOK_AHEAD, 0)  # the layers below read the input up to LOOK_AHEAD numbers on
     if start == 0:
         keys[0, 0] = 0
@@ -408,188 +425,231 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
         parent[0, 0] = -1
         dec[0, 0] = 0
         count[0] = 1
-    target = 0
-    for c in range(C):
-        target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
     L = start * C
-    order = np.empty(C, np.int64)
-    present = np.empty(C, np.int64)
-    short = np.empty(16, np.int64)
     for v in range(start, N):
         num = num_min + v
         jv = joker_value if joker_value >= 0 else num
-        unit = num * 256 + 1
-        junit = jv * 256 + 1
-        gjv = group_jokers[v]
-        # colours with fewer cards of this number (fewer moves) first: the layers before the last grow less;
-        # the order depends on this number's input only (resume_counts stays exact)
-        for pos in range(C):
-            order[pos] = pos
-        for pos in range(1, C):
-            q = pos
-            while q > 0 and (forced[order[q - 1] * N + v] + hand[order[q - 1] * N + v]
-                             > forced[order[q] * N + v] + hand[order[q] * N + v]):
-                order[q - 1], order[q] = order[q], order[q - 1]
-                q -= 1
+        _colour_order(forced, hand, v, C, N, order)
         for pos in range(C):
             c = order[pos]
             last = pos == C - 1  # the last colour's layer also closes the number's groups
-            nxt = L + 1
-            count[nxt] = 0
-            # the layer's hash table starts near the size the last layer needed and doubles past half full:
-            # a small search probes a few cache-resident slots, not a table sized for CAP
-            hmask = 255
-            while hmask < full_mask and hmask + 1 < 2 * count[L]:
-                hmask = 2 * hmask + 1
-            # at most this many more cards can join number v's groups from the colours after c (hand jokers aside)
-            room = 0
-            for p2 in range(pos + 1, C):
-                room += min(forced[order[p2] * N + v] + hand[order[p2] * N + v], 3)
-            fi = forced[c * N + v]
-            hi = min(hand[c * N + v], MOVE_H - 1)
-            tsh = TJ_SHIFT + 2 * c
-            # per new slot pair code of colour c: the jokers its runs of 1 or 2 need at least, for the places
-            # v + 1 and v + 2 of colour c with too few cards (table or hand) to continue them
-            have1 = forced[c * N + v + 1] + hand[c * N + v + 1] if v + 1 < N else 0
-            have2 = forced[c * N + v + 2] + hand[c * N + v + 2] if v + 2 < N else 0
-            for ab2 in range(16):
-                sa = ab2 & 3
-                sb = ab2 >> 2
-                need1 = (1 if sa == 1 or sa == 2 else 0) + (1 if sb == 1 or sb == 2 else 0)
-                need2 = (1 if sa == 1 else 0) + (1 if sb == 1 else 0)
-                short[ab2] = max(need1 - have1, 0) + max(need2 - have2, 0)
-            # more table cards of the kind than runs and groups can take: no move, the layer stays empty
-            for si in range(count[L] if fi < MOVE_F else 0):
-                if dec[L, si] < 0:
-                    continue  # dominated (see _prune_dominated)
-                key = keys[L, si]
-                sc = score[L, si]
-                slots = key & 0xFFFFFFFF
-                used = (key >> 32) & 0xF
-                sumg = (key >> 36) & 0x3F
-                maxg = (key >> 42) & 0x7
-                jr = hand_jokers - used
-                tfree = run_jokers[c] - ((key >> tsh) & 3)
-                ab = slots >> (4 * c) & 15  # (a, b) of this colour
-                base = key & ~(15 << (4 * c)) & ~(7 << 42)
-                if last:
-                    base &= ~(0x3F << 36)  # the boundary key holds no group counts
-                n_moves = mv_n[ab, fi, hi, 0] if tfree > 0 or jr > 0 else mv_n[ab, fi, hi, 1]
-                for q in range(n_moves):
-                    lim = mv_lim[ab, fi, hi, q]
-                    jn = lim >> 8
-                    if (lim & 255) > tfree or jn > jr:
-                        continue
-                    a0 = mv_add[ab, fi, hi, q]
-                    if DEAD_RUN_CUT and short[a0 & 15] > tfree - (lim & 255) + jr - jn:
-                        continue  # a run of 1 or 2 that cannot reach 3: a dead end
-                    g = (a0 >> 36) & 0x3F
-                    mg = max(maxg, g)
-                    gain = mv_hand[ab, fi, hi, q] * unit + jn * junit
-                    d = mv_dec[ab, fi, hi, q] | (c << DEC_COLOUR)
-                    if not last:
-                        if sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - jn, C):
-                            continue  # number v's groups can no longer be completed: a dead end
-                        nkey = (base + ((a0 & 15) << (4 * c)) + (a0 & ~15) + ((lim & 255) << tsh)) | (mg << 42)
-                        hh = _hash(nkey) & hmask
-                        while True:
-                            idx = htab[hh, 0]
-                            if idx == 0:
-                                n = count[nxt]
-                                if n >= keys.shape[1]:
-                                    for q2 in range(n):
-                                        htab[hpos[q2], 0] = 0
-                                    return GIVE_UP
-                                keys[nxt, n] = nkey
-                                score[nxt, n] = sc + gain
-                                parent[nxt, n] = si
-                                dec[nxt, n] = d
-                                htab[hh, 0] = n + 1
-                                htab[hh, 1] = nkey
-                                hpos[n] = hh
-                                count[nxt] = n + 1
-                                if 2 * (n + 1) > hmask and hmask < full_mask:
-                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
-                                break
-                            if htab[hh, 1] == nkey:
-                                if sc + gain > score[nxt, idx - 1]:
-                                    score[nxt, idx - 1] = sc + gain
-                                    parent[nxt, idx - 1] = si
-                                    dec[nxt, idx - 1] = d
-                                break
-                            hh = (hh + 1) & hmask
-                        continue
-                    # the number's groups: its T group cards (hand jokers jh among them) in m groups of 3..C
-                    # distinct colours, i.e. 3 * m <= T for m = max(ceil(T / C), largest colour count), or none;
-                    # each group holds a number card (the rules refuse a meld of jokers only), so m <= sumg + g
-                    nkey0 = base + ((a0 & 15) << (4 * c)) + ((a0 >> 32) & 0xF) * (1 << 32) + ((lim & 255) << tsh)
-                    for jh in range(jr - jn + 1):
-                        jg = jh + gjv
-                        T = sumg + g + jg
-                        if T > 0:
-                            m = (T + C - 1) // C
-                            if mg > m:
-                                m = mg
-                            if 3 * m > T or sumg + g < m:
-                                continue
-                        nkey = nkey0 + (jh << 32)
-                        val = sc + gain + jh * junit
-                        dj = d | (jg << DEC_GROUP_JOKERS)
-                        hh = _hash(nkey) & hmask
-                        while True:
-                            idx = htab[hh, 0]
-                            if idx == 0:
-                                n = count[nxt]
-                                if n >= keys.shape[1]:
-                                    for q2 in range(n):
-                                        htab[hpos[q2], 0] = 0
-                                    return GIVE_UP
-                                keys[nxt, n] = nkey
-                                score[nxt, n] = val
-                                parent[nxt, n] = si
-                                dec[nxt, n] = dj
-                                htab[hh, 0] = n + 1
-                                htab[hh, 1] = nkey
-                                hpos[n] = hh
-                                count[nxt] = n + 1
-                                if 2 * (n + 1) > hmask and hmask < full_mask:
-                                    hmask = _grow(keys, nxt, n + 1, htab, hpos, hmask)
-                                break
-                            if htab[hh, 1] == nkey:
-                                if val > score[nxt, idx - 1]:
-                                    score[nxt, idx - 1] = val
-                                    parent[nxt, idx - 1] = si
-                                    dec[nxt, idx - 1] = dj
-                                break
-                            hh = (hh + 1) & hmask
-            if last and count[nxt] > PRUNE_AT:
-                _prune_dominated(nxt, count[nxt], 0, C, keys, score, dec, htab, hmask, present)
-            for n in range(count[nxt]):
+            room = _group_room(forced, hand, order, pos, v, C, N)
+            _run_shortfall(forced, hand, c, v, N, short)
+            hmask = _colour_layer(ws, L, c, v, last, forced, hand, hand_jokers, run_jokers[c], group_jokers[v],
+                                  room, short, num * 256 + 1, jv * 256 + 1, C, N, dead_run_cut)
+            if hmask < 0:
+                return GIVE_UP
+            L += 1
+            if last and count[L] > prune_at:
+                _prune_dominated(L, count[L], 0, C, keys, score, dec, htab, hmask, present)
+            for n in range(count[L]):
                 htab[hpos[n], 0] = 0
-            L = nxt
+    bi = _best_boundary(ws, L, run_jokers, C)
+    if bi < 0:
+        return INFEASIBLE
+    _trace_back(ws, L, bi, decisions)
+    return int(score[L, bi])
+
+
+@jit_inline
+def _colour_order(forced: np.ndarray, hand: np.ndarray, v: int, C: int, N: int, order: np.ndarray) -> None:
+    """Number step: order = the colours, fewest cards of number index v (table + hand) first, ties by colour.
+
+    Fewer cards, fewer moves: the layers before the number's last grow less. The order depends on this
+    number's input only (resume_counts stays exact)."""
+    for pos in range(C):
+        order[pos] = pos
+    for pos in range(1, C):
+        q = pos
+        while q > 0 and (forced[order[q - 1] * N + v] + hand[order[q - 1] * N + v]
+                         > forced[order[q] * N + v] + hand[order[q] * N + v]):
+            order[q - 1], order[q] = order[q], order[q - 1]
+            q -= 1
+
+
+@jit_inline
+def _group_room(forced: np.ndarray, hand: np.ndarray, order: np.ndarray, pos: int, v: int, C: int, N: int) -> int:
+    """Colour step: at most how many more cards can join number index v's groups from the colours after
+    order[pos] (hand jokers aside): each colour's cards of the number, at most 3 (a copy per group)."""
+    room = 0
+    for p2 in range(pos + 1, C):
+        room += min(forced[order[p2] * N + v] + hand[order[p2] * N + v], 3)
+    return room
+
+
+@jit_inline
+def _run_shortfall(forced: np.ndarray, hand: np.ndarray, c: int, v: int, N: int, short: np.ndarray) -> None:
+    """Colour step (the dead-run cut): short[ab] = the jokers that colour c's runs of 1 or 2 in slot pair code
+    ab need at least to reach 3, for the places v + 1 and v + 2 with too few cards (table or hand)."""
+    have1 = forced[c * N + v + 1] + hand[c * N + v + 1] if v + 1 < N else 0
+    have2 = forced[c * N + v + 2] + hand[c * N + v + 2] if v + 2 < N else 0
+    for ab in range(16):
+        sa = ab & 3
+        sb = ab >> 2
+        need1 = (1 if sa == 1 or sa == 2 else 0) + (1 if sb == 1 or sb == 2 else 0)
+        need2 = (1 if sa == 1 else 0) + (1 if sb == 1 else 0)
+        short[ab] = max(need1 - have1, 0) + max(need2 - have2, 0)
+
+
+@jit_inline
+def _colour_layer(ws: SolverWorkspace, L: int, c: int, v: int, last: bool, forced: np.ndarray, hand: np.ndarray,
+                  hand_jokers: int, run_jokers_c: int, gjv: int, room: int, short: np.ndarray, unit: int,
+                  junit: int, C: int, N: int, dead_run_cut: bool) -> int:
+    """Colour step: layer L + 1 from layer L's live states by colour c's moves at number index v (each run
+    slot ends or takes the kind, the other cards go to the number's groups; the number's last colour also
+    closes them, _close_groups). Returns the layer's hash mask, or -1 past the workspace's row (give up).
+
+    unit / junit: a laid card's / hand joker's objective; gjv the number's table group jokers; room and
+    short: _group_room's and _run_shortfall's."""
+    keys, score, dec, count = ws.keys, ws.score, ws.dec, ws.counts
+    mv_n, mv_add, mv_hand, mv_dec, mv_lim = ws.mv_n, ws.mv_add, ws.mv_hand, ws.mv_dec, ws.mv_lim
+    full_mask = ws.htab.shape[0] - 1
+    count[L + 1] = 0
+    # the layer's hash table starts near the size the last layer needed and doubles past half full:
+    # a small search probes a few cache-resident slots, not a table sized for CAP
+    hmask = 255
+    while hmask < full_mask and hmask + 1 < 2 * count[L]:
+        hmask = 2 * hmask + 1
+    fi = forced[c * N + v]
+    hi = min(hand[c * N + v], MOVE_H - 1)
+    tsh = TJ_SHIFT + 2 * c
+    # more table cards of the kind than runs and groups can take: no move, the layer stays empty
+    for si in range(count[L] if fi < MOVE_F else 0):
+        if dec[L, si] < 0:
+            continue  # dominated (see _prune_dominated)
+        key = keys[L, si]
+        sc = score[L, si]
+        sumg = (key >> 36) & 0x3F
+        maxg = (key >> 42) & 0x7
+        jr = hand_jokers - ((key >> 32) & 0xF)
+        tfree = run_jokers_c - ((key >> tsh) & 3)
+        ab = (key >> (4 * c)) & 15  # (a, b) of this colour
+        base = key & ~(15 << (4 * c)) & ~(7 << 42)
+        if last:
+            base &= ~(0x3F << 36)  # the boundary key holds no group counts
+        n_moves = mv_n[ab, fi, hi, 0] if tfree > 0 or jr > 0 else mv_n[ab, fi, hi, 1]
+        for q in range(n_moves):
+            lim = mv_lim[ab, fi, hi, q]
+            jn = lim >> 8
+            if (lim & 255) > tfree or jn > jr:
+                continue
+            a0 = mv_add[ab, fi, hi, q]
+            if dead_run_cut and short[a0 & 15] > tfree - (lim & 255) + jr - jn:
+                continue  # a run of 1 or 2 that cannot reach 3: a dead end
+            g = (a0 >> 36) & 0x3F
+            mg = max(maxg, g)
+            val = sc + mv_hand[ab, fi, hi, q] * unit + jn * junit
+            d = mv_dec[ab, fi, hi, q] | (c << DEC_COLOUR)
+            nkey = base + ((a0 & 15) << (4 * c)) + ((lim & 255) << tsh)
+            if last:
+                nkey += ((a0 >> 32) & 0xF) << 32  # the hand jokers the move's runs use
+                hmask = _close_groups(ws, L + 1, si, nkey, val, d, sumg + g, mg, gjv, jr - jn, junit, C, hmask)
+            elif sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - jn, C):
+                continue  # number v's groups can no longer be completed: a dead end
+            else:
+                hmask = _offer(ws, L + 1, (nkey + (a0 & ~15)) | (mg << 42), val, si, d, hmask)
+            if hmask < 0:
+                return -1
+    return hmask
+
+
+@jit_inline
+def _close_groups(ws: SolverWorkspace, nxt: int, si: int, nkey: int, val: int, d: int, real: int, maxg: int,
+                  gjv: int, spare: int, junit: int, C: int, hmask: int) -> int:
+    """Last-colour step: one move's boundary states of layer nxt, one per count jh <= spare of hand jokers
+    joining the number's groups with its gjv table group jokers, where they close (_groups_close). Returns
+    the hash mask, or -1 (give up)."""
+    for jh in range(spare + 1):
+        jg = jh + gjv
+        if _groups_close(real, jg, maxg, C):
+            hmask = _offer(ws, nxt, nkey + (jh << 32), val + jh * junit, si, d | (jg << DEC_GROUP_JOKERS), hmask)
+            if hmask < 0:
+                return -1
+    return hmask
+
+
+@jit_inline
+def _groups_close(real: int, jokers: int, maxg: int, C: int) -> bool:
+    """Rule step: a number's `real` group cards (at most maxg of one colour) and `jokers` group jokers make
+    groups of 3..C distinct colours, each holding a real card (the rules refuse a meld of jokers only), or
+    are none: m = max(ceil(T / C), maxg) groups of the T cards, 3 * m <= T, m <= real."""
+    total = real + jokers
+    if total == 0:
+        return True
+    m = (total + C - 1) // C
+    if maxg > m:
+        m = maxg
+    return 3 * m <= total and m <= real
+
+
+@jit_inline
+def _offer(ws: SolverWorkspace, nxt: int, nkey: int, val: int, si: int, d: int, hmask: int) -> int:
+    """State step: layer nxt reaches key nkey from state si by decision d with value val: a new state, or the
+    state of that key keeps the higher value (the first on a tie). Returns the hash mask (doubled past half
+    full), or -1 when the layer is full (give up; its hash slots are cleared)."""
+    keys, htab, hpos, count = ws.keys, ws.htab, ws.hpos, ws.counts
+    hh = _hash(nkey) & hmask
+    while True:
+        idx = htab[hh, 0]
+        if idx == 0:
+            n = count[nxt]
+            if n >= keys.shape[1]:
+                for q in range(n):
+                    htab[hpos[q], 0] = 0
+                return -1
+            keys[nxt, n] = nkey
+            ws.score[nxt, n] = val
+            ws.parent[nxt, n] = si
+            ws.dec[nxt, n] = d
+            htab[hh, 0] = n + 1
+            htab[hh, 1] = nkey
+            hpos[n] = hh
+            count[nxt] = n + 1
+            if 2 * (n + 1) > hmask and hmask < htab.shape[0] - 1:
+                return _grow(keys, nxt, n + 1, htab, hpos, hmask)
+            return hmask
+        if htab[hh, 1] == nkey:
+            if val > ws.score[nxt, idx - 1]:
+                ws.score[nxt, idx - 1] = val
+                ws.parent[nxt, idx - 1] = si
+                ws.dec[nxt, idx - 1] = d
+            return hmask
+        hh = (hh + 1) & hmask
+
+
+@jit_inline
+def _best_boundary(ws: SolverWorkspace, L: int, run_jokers: np.ndarray, C: int) -> int:
+    """Final step: the best live state of the last layer L that is a valid table (no run slot of 1 or 2 open,
+    every table run joker placed), the first on a tie; -1 when there is none."""
+    target = 0
+    for c in range(C):
+        target |= run_jokers[c] << (TJ_SHIFT + 2 * c)
     best = -1
     bi = -1
-    for si in range(count[L]):
-        if dec[L, si] < 0:
+    for si in range(ws.counts[L]):
+        if ws.dec[L, si] < 0:
             continue
-        slots = keys[L, si] & 0xFFFFFFFF
-        ok = (keys[L, si] & TJ_MASK) == target
+        key = ws.keys[L, si]
+        ok = (key & TJ_MASK) == target
         for c in range(C):
-            a = (slots >> (4 * c)) & 3
-            b = (slots >> (4 * c + 2)) & 3
+            a = (key >> (4 * c)) & 3
+            b = (key >> (4 * c + 2)) & 3
             if a == 1 or a == 2 or b == 1 or b == 2:
                 ok = False
                 break
-        if ok and score[L, si] > best:
-            best = score[L, si]
+        if ok and ws.score[L, si] > best:
+            best = ws.score[L, si]
             bi = si
-    if bi < 0:
-        return INFEASIBLE
-    i = bi
+    return bi
+
+
+@jit_inline
+def _trace_back(ws: SolverWorkspace, L: int, si: int, decisions: np.ndarray) -> None:
+    """Final step: decisions[0:L] = the decisions of the layers along the path to state si of layer L."""
+    i = si
     for lay in range(L, 0, -1):
-        decisions[lay - 1] = dec[lay, i]
-        i = parent[lay, i]
-    return best
+        decisions[lay - 1] = ws.dec[lay, i]
+        i = ws.parent[lay, i]
 
 
 @jit
@@ -903,10 +963,18 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
                     joker_penalty, layout, out, decisions, ws)
 
 
+MAX_CANDIDATES = 2048  # candidate melds for the freed joker per retrieved kind (a 4 x 13 deck has fewer)
+CAND_TYP, CAND_A, CAND_B, CAND_E, CAND_J, CAND_GAIN = range(6)
+"""Columns of a candidate meld row: RUN (colour, first place, last place, the joker's place) or GROUP (number
+index, mask of the hand's colours, -, -), then the objective its hand cards add."""
+CAND_F = 6
+
+
 @jit
 def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, t_lock: np.ndarray,
-                    rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int, N: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-                    out: np.ndarray, decisions: np.ndarray, ws: SolverWorkspace) -> None:
+                    rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int,
+                    N: int, num_min: int, joker_penalty: int, layout: np.ndarray, out: np.ndarray,
+                    decisions: np.ndarray, ws: SolverWorkspace) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -923,43 +991,25 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
     time; issue 16.)
     Not searched: retrieving both jokers in one turn and (for a group joker) replacing it by a missing colour
     other than the lowest one. (A freed joker joining table cards is not a new set: illegal.)
+
+    The steps: whether any joker is retrievable (_retrievable); per joker, its inputs without it
+    (_without_joker) and the candidate melds of the freed joker (_candidate_melds); the greedy incumbent
+    (_greedy_incumbent); the exact searches (_search_candidates); the best written to the layout.
     """
     K = C * N
-    n_table_jokers = 0
-    for k in range(K):
-        n_table_jokers += t_jrun[k] + t_jgrp[k]
-    if n_table_jokers == 0:
-        return  # nothing to retrieve (the loop below would skip every kind): spare the allocations
-    replaceable = False
-    for k in range(K):
-        if hand[k] > 0 and t_jrun[k] + t_jgrp[k] > 0:
-            replaceable = True
-    if not replaceable:
-        return  # no hand card is the card a table joker stands for (the usual case): spare them too
-    rj2 = rj.copy()
-    gj2 = gj.copy()
-    lock2 = t_lock.copy()
-    forced2 = forced.copy()
-    best_fam = -1
-    jv = joker_penalty
-    everything = hand_jokers * (jv * 256 + 1)
+    if not _retrievable(t_jrun, t_jgrp, hand):
+        return  # no hand card is the card a table joker stands for (the usual case): spare the allocations
+    n_table_jokers = t_jrun.sum() + t_jgrp.sum()
+    table_size = n_table_jokers + t_real.sum()
+    everything = hand_jokers * (joker_penalty * 256 + 1)  # the objective of laying the whole hand: a bound
     for k in range(K):
         everything += hand[k] * _card_gain(k, N, num_min)
-    table_size = n_table_jokers
-    for k in range(K):
-        table_size += t_real[k]
-    hand2 = hand.copy()
-    MAXC = 2048
-    c_typ = np.zeros(MAXC, np.int64)  # RUN: (colour, first, last, joker place); GROUP: (number, mask, -, -)
-    c_a = np.zeros(MAXC, np.int64)
-    c_b = np.zeros(MAXC, np.int64)
-    c_e = np.zeros(MAXC, np.int64)
-    c_j = np.zeros(MAXC, np.int64)
-    c_gain = np.zeros(MAXC, np.int64)
+    rj2, gj2, lock2, forced2, hand2 = rj.copy(), gj.copy(), t_lock.copy(), forced.copy(), hand.copy()
+    cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
+    best_meld = np.zeros(CAND_F, np.int64)
     best_dec = np.zeros(N * C, np.int64)
-    best_typ = -1
-    best_k = -1
-    best_g = -1
+    best_kf = -1  # the retrieved joker, coded as out[OUT_RETRIEVED]
+    greedy = False
     for kf in range(2 * K):
         fam = kf // K  # 0: a run joker, 1: a group joker
         k = kf % K
@@ -967,109 +1017,152 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
             continue
         _without_joker(fam, k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
         hand2[k] -= 1
-        repl = _card_gain(k, N, num_min)
-        nc = 0
-        for c in range(C):  # runs: colour c, places s..e, the joker at jp, other places hand cards (not k)
-            for s in range(N):
-                for e in range(s + 2, N):
-                    for jp in range(s, e + 1):
-                        ok = True
-                        gain = 0
-                        for v in range(s, e + 1):
-                            kk = c * N + v
-                            if v != jp:
-                                if kk == k or hand2[kk] == 0:
-                                    ok = False
-                                    break
-                                gain += _card_gain(kk, N, num_min)
-                        if ok and nc < MAXC:
-                            c_typ[nc], c_a[nc], c_b[nc], c_e[nc], c_j[nc], c_gain[nc] = RUN, c, s, e, jp, gain
-                            nc += 1
-        for v in range(N):  # groups: number v, 2+ hand colours (not k), the joker as the lowest missing colour
-            for mask in range(1, 1 << C):
-                n_col = 0
-                ok = True
-                gain = 0
-                for c in range(C):
-                    kk = c * N + v
-                    if (mask >> c) & 1:
-                        n_col += 1
-                        if kk == k or hand2[kk] == 0:
-                            ok = False
-                            break
-                        gain += _card_gain(kk, N, num_min)
-                if ok and n_col >= 2 and n_col + 1 <= C and nc < MAXC:
-                    c_typ[nc], c_a[nc], c_b[nc], c_e[nc], c_j[nc], c_gain[nc] = GROUP, v, mask, 0, 0, gain
-                    nc += 1
-        if nc == 0:
-            hand2[k] += 1
-            continue
-        if best_k < 0 and best_g < 0 and n_table_jokers == 1:
-            g_row, g_pos = _greedy_slot(layout, out[OUT_MELDS], k, C, N)
-            if g_row >= 0:
-                # greedy incumbent: keep the best table, swap the joker for the unlaid card of kind k, and put
-                # the joker in the richest candidate made only of cards that table leaves in the hand
-                unlaid = hand.copy()
-                for mi in range(out[OUT_MELDS]):
-                    for jj in range(layout[mi, 1]):
-                        if (layout[mi, 2 + jj] & 7) == SRC_HAND:
-                            unlaid[layout[mi, 2 + jj] >> 3] -= 1
-                if unlaid[k] > 0:
-                    unlaid[k] -= 1
-                    for i in range(nc):
-                        if (best_g < 0 or c_gain[i] > c_gain[best_g]) and _fits(c_typ[i], c_a[i], c_b[i], c_e[i],
-                                                                                 c_j[i], unlaid, C, N):
-                            best_g = i
-                    if best_g >= 0 and out[OUT_BEST] + repl + c_gain[best_g] > out[OUT_BEST]:
-                        out[OUT_BEST] += repl + c_gain[best_g]
-                        layout[g_row, 2 + g_pos] = k * 8 + SRC_HAND
-                        _write_meld(layout, out[OUT_MELDS], c_typ[best_g], c_a[best_g], c_b[best_g], c_e[best_g],
-                                    c_j[best_g], C, N)
-                        out[OUT_MELDS] += 1
-                        out[OUT_RETRIEVED] = k + fam * K
-                    else:
-                        best_g = -1
-        if table_size > EXACT_RETRIEVAL_TABLE:
-            hand2[k] += 1
-            continue
-        bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws)
-        if bound == GIVE_UP:
-            out[OUT_GIVEUPS] += 1
-            hand2[k] += 1
-            continue
-        if bound < 0:
-            bound = 0
-        order = np.argsort(-c_gain[:nc], kind="mergesort")
-        # A candidate's search differs from the bound's only from the candidate's lowest number on, so it
-        # resumes from the bound's layers below it; `valid`: the workspace holds the bound's layers below it.
-        valid = N
-        for oi in range(nc):
-            i = order[oi]
-            if repl + c_gain[i] + bound <= out[OUT_BEST]:
-                break
-            low = c_b[i] if c_typ[i] == RUN else c_a[i]
-            _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, -1)
-            r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid))
-            _take(c_typ[i], c_a[i], c_b[i], c_e[i], c_j[i], hand2, C, N, 1)
-            valid = low
-            if r == GIVE_UP:
-                out[OUT_GIVEUPS] += 1
-                valid = 0  # the layers past the one that overflowed are stale
-            if r >= 0 and repl + c_gain[i] + r > out[OUT_BEST]:
-                out[OUT_BEST] = repl + c_gain[i] + r
-                best_k = k
-                best_fam = fam
-                best_typ = c_typ[i]
-                best_dec[:] = decisions
-                best_a, best_b, best_e, best_j = c_a[i], c_b[i], c_e[i], c_j[i]
+        nc = _candidate_melds(k, hand2, C, N, num_min, cand)
+        if nc > 0 and best_kf < 0 and not greedy and n_table_jokers == 1:
+            greedy = _greedy_incumbent(kf, hand, cand, nc, layout, out, C, N, num_min)
+        if nc > 0 and table_size <= EXACT_RETRIEVAL_TABLE:
+            best_kf = _search_candidates(kf, cand, nc, forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min,
+                                         joker_penalty, decisions, ws, out, best_kf, best_meld, best_dec)
         hand2[k] += 1
-    if best_k < 0:
+    if best_kf < 0:
         return
-    _without_joker(best_fam, best_k, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
+    _without_joker(best_kf // K, best_kf % K, N, rj, gj, t_lock, forced, rj2, gj2, lock2, forced2)
     nm = decode(best_dec, t_real, lock2, gj2, C, N, layout)  # the replacement card decodes as a hand card
-    _write_meld(layout, nm, best_typ, best_a, best_b, best_e, best_j, C, N)
+    _write_meld(layout, nm, best_meld, C, N)
     out[OUT_MELDS] = nm + 1
-    out[OUT_RETRIEVED] = best_k + best_fam * K
+    out[OUT_RETRIEVED] = best_kf
+
+
+@jit
+def _retrievable(t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray) -> bool:
+    """Retrieval step: some hand card is the card a table joker (run or group) stands for."""
+    for k in range(hand.shape[0]):
+        if hand[k] > 0 and t_jrun[k] + t_jgrp[k] > 0:
+            return True
+    return False
+
+
+@jit
+def _candidate_melds(k: int, hand: np.ndarray, C: int, N: int, num_min: int, cand: np.ndarray) -> int:
+    """Retrieval step: cand rows = every new meld of a freed joker with 2+ hand cards, none of kind k (runs of
+    colour c over places s..e with the joker at jp; groups of number v, the hand's colours in a mask, the
+    joker as the lowest missing colour), in this order; returns how many (at most MAX_CANDIDATES)."""
+    nc = 0
+    for c in range(C):
+        for s in range(N):
+            for e in range(s + 2, N):
+                for jp in range(s, e + 1):
+                    ok = True
+                    gain = 0
+                    for v in range(s, e + 1):
+                        kk = c * N + v
+                        if v != jp:
+                            if kk == k or hand[kk] == 0:
+                                ok = False
+                                break
+                            gain += _card_gain(kk, N, num_min)
+                    if ok and nc < MAX_CANDIDATES:
+                        _set_candidate(cand[nc], RUN, c, s, e, jp, gain)
+                        nc += 1
+    for v in range(N):
+        for mask in range(1, 1 << C):
+            n_col = 0
+            ok = True
+            gain = 0
+            for c in range(C):
+                kk = c * N + v
+                if (mask >> c) & 1:
+                    n_col += 1
+                    if kk == k or hand[kk] == 0:
+                        ok = False
+                        break
+                    gain += _card_gain(kk, N, num_min)
+            if ok and n_col >= 2 and n_col + 1 <= C and nc < MAX_CANDIDATES:
+                _set_candidate(cand[nc], GROUP, v, mask, 0, 0, gain)
+                nc += 1
+    return nc
+
+
+@jit
+def _set_candidate(row: np.ndarray, typ: int, a: int, b: int, e: int, jp: int, gain: int) -> None:
+    """One candidate meld row (see CAND_TYP)."""
+    row[CAND_TYP] = typ
+    row[CAND_A] = a
+    row[CAND_B] = b
+    row[CAND_E] = e
+    row[CAND_J] = jp
+    row[CAND_GAIN] = gain
+
+
+@jit
+def _greedy_incumbent(kf: int, hand: np.ndarray, cand: np.ndarray, nc: int, layout: np.ndarray, out: np.ndarray,
+                      C: int, N: int, num_min: int) -> bool:
+    """Retrieval step without a search: keep the best table, swap the joker kf (coded as out[OUT_RETRIEVED])
+    for the unlaid hand card of its kind, and put it in the richest candidate (the first of equals) made only
+    of cards that table leaves in the hand; out/layout updated. Whether there was one."""
+    k = kf % (C * N)
+    g_row, g_pos = _greedy_slot(layout, out[OUT_MELDS], k, C, N)
+    if g_row < 0:
+        return False
+    unlaid = hand.copy()
+    for mi in range(out[OUT_MELDS]):
+        for jj in range(layout[mi, 1]):
+            if (layout[mi, 2 + jj] & 7) == SRC_HAND:
+                unlaid[layout[mi, 2 + jj] >> 3] -= 1
+    if unlaid[k] == 0:
+        return False
+    unlaid[k] -= 1
+    bg = -1
+    for i in range(nc):
+        if (bg < 0 or cand[i, CAND_GAIN] > cand[bg, CAND_GAIN]) and _fits(cand[i], unlaid, C, N):
+            bg = i
+    if bg < 0:
+        return False
+    out[OUT_BEST] += _card_gain(k, N, num_min) + cand[bg, CAND_GAIN]
+    layout[g_row, 2 + g_pos] = k * 8 + SRC_HAND
+    _write_meld(layout, out[OUT_MELDS], cand[bg], C, N)
+    out[OUT_MELDS] += 1
+    out[OUT_RETRIEVED] = kf
+    return True
+
+
+@jit
+def _search_candidates(kf: int, cand: np.ndarray, nc: int, forced2: np.ndarray, hand2: np.ndarray,
+                       hand_jokers: int, rj2: np.ndarray, gj2: np.ndarray, C: int, N: int, num_min: int, jv: int,
+                       decisions: np.ndarray, ws: SolverWorkspace, out: np.ndarray, best_kf: int,
+                       best_meld: np.ndarray, best_dec: np.ndarray) -> int:
+    """Retrieval step, exact: the joker kf replaced by the hand's card (forced2, hand2 without it), each
+    candidate meld with the table search of what is left, richest first, while its gain plus the search
+    without it (a bound) can beat out[OUT_BEST]. A better one updates out[OUT_BEST], best_meld and best_dec;
+    returns the best joker so far (kf or best_kf)."""
+    bound = solve_exact(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws)
+    if bound == GIVE_UP:
+        out[OUT_GIVEUPS] += 1
+        return best_kf
+    bound = max(bound, 0)
+    repl = _card_gain(kf % (C * N), N, num_min)
+    order = np.argsort(-cand[:nc, CAND_GAIN], kind="mergesort")
+    # A candidate's search differs from the bound's only from the candidate's lowest number on, so it
+    # resumes from the bound's layers below it; `valid`: the workspace holds the bound's layers below it.
+    valid = N
+    for oi in range(nc):
+        m = cand[order[oi]]
+        if repl + m[CAND_GAIN] + bound <= out[OUT_BEST]:
+            break
+        low = m[CAND_B] if m[CAND_TYP] == RUN else m[CAND_A]
+        _take(m, hand2, C, N, -1)
+        r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid))
+        _take(m, hand2, C, N, 1)
+        valid = low
+        if r == GIVE_UP:
+            out[OUT_GIVEUPS] += 1
+            valid = 0  # the layers past the one that overflowed are stale
+        if r >= 0 and repl + m[CAND_GAIN] + r > out[OUT_BEST]:
+            out[OUT_BEST] = repl + m[CAND_GAIN] + r
+            best_kf = kf
+            best_meld[:] = m
+            best_dec[:] = decisions
+    return best_kf
 
 
 @jit
@@ -1113,27 +1206,28 @@ def _greedy_slot(layout: np.ndarray, nm: int, k: int, C: int, N: int) -> tuple[i
 
 
 @jit
-def _fits(typ: int, a: int, b: int, e: int, jp: int, hand: np.ndarray, C: int, N: int) -> bool:
+def _fits(m: np.ndarray, hand: np.ndarray, C: int, N: int) -> bool:
     """The candidate meld's hand cards are all in `hand`."""
-    if typ == RUN:
-        for v in range(b, e + 1):
-            if v != jp and hand[a * N + v] == 0:
+    if m[CAND_TYP] == RUN:
+        for v in range(m[CAND_B], m[CAND_E] + 1):
+            if v != m[CAND_J] and hand[m[CAND_A] * N + v] == 0:
                 return False
     else:
         for c in range(C):
-            if (b >> c) & 1 and hand[c * N + a] == 0:
+            if (m[CAND_B] >> c) & 1 and hand[c * N + m[CAND_A]] == 0:
                 return False
     return True
 
 
 @jit
-def _write_meld(layout: np.ndarray, row: int, typ: int, a: int, b: int, e: int, jp: int, C: int, N: int) -> None:
+def _write_meld(layout: np.ndarray, row: int, m: np.ndarray, C: int, N: int) -> None:
     """Layout row for a candidate meld with the freed joker (a group's joker: the lowest missing colour)."""
-    if typ == RUN:
+    a, b = m[CAND_A], m[CAND_B]
+    if m[CAND_TYP] == RUN:
         layout[row, 0] = RUN
-        layout[row, 1] = e - b + 1
-        for v in range(b, e + 1):
-            layout[row, 2 + v - b] = (a * N + v) * 8 + (SRC_FREED_JOKER if v == jp else SRC_HAND)
+        layout[row, 1] = m[CAND_E] - b + 1
+        for v in range(b, m[CAND_E] + 1):
+            layout[row, 2 + v - b] = (a * N + v) * 8 + (SRC_FREED_JOKER if v == m[CAND_J] else SRC_HAND)
     else:
         i = 0
         miss = -1
@@ -1149,13 +1243,13 @@ def _write_meld(layout: np.ndarray, row: int, typ: int, a: int, b: int, e: int, 
 
 
 @jit
-def _take(typ: int, a: int, b: int, e: int, jp: int, hand: np.ndarray, C: int, N: int, delta: int) -> None:
+def _take(m: np.ndarray, hand: np.ndarray, C: int, N: int, delta: int) -> None:
     """Add delta to the hand counts of a candidate meld's hand cards."""
-    if typ == RUN:
-        for v in range(b, e + 1):
-            if v != jp:
-                hand[a * N + v] += delta
+    if m[CAND_TYP] == RUN:
+        for v in range(m[CAND_B], m[CAND_E] + 1):
+            if v != m[CAND_J]:
+                hand[m[CAND_A] * N + v] += delta
     else:
         for c in range(C):
-            if (b >> c) & 1:
-                hand[c * N + a] += delta
+            if (m[CAND_B] >> c) & 1:
+                hand[c * N + m[CAND_A]] += delta

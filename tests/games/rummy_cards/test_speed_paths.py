@@ -125,8 +125,8 @@ def test_the_shortcut_skips_searches_in_real_rounds(monkeypatch: pytest.MonkeyPa
 @given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 1))
 def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int) -> None:
     """PRUNE_AT (issue 16: 1,024 -> 8,192) only decides which layers drop dominated states, so it may change
-    which of several equally good plays comes out, never the points or cards: the search's Python body (it
-    reads PRUNE_AT at call time) gives the same objective with the pass on every layer and on none."""
+    which of several equally good plays comes out, never the points or cards: the compiled search, given
+    prune_at explicitly, gives the same objective with the pass on every layer and on none."""
     from generator.games.rummy_cards import solver
 
     rng = np.random.default_rng(seed)
@@ -136,14 +136,10 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
     ws = workspaces(C, N)
     results = []
-    shipped = solver.PRUNE_AT
-    try:
-        for prune_at in (0, 10**9):
-            solver.PRUNE_AT = prune_at
-            dec = np.zeros(N * (C + 1), np.int64)
-            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0))
-    finally:
-        solver.PRUNE_AT = shipped
+    for prune_at in (0, 10**9):
+        dec = np.zeros(N * (C + 1), np.int64)
+        results.append(solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, prune_at,
+                                            solver.DEAD_RUN_CUT))
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
     assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
 
@@ -180,8 +176,8 @@ def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(monkey
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), jokers=st.integers(0, 2), run_joker=st.booleans())
 def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, run_joker: bool) -> None:
-    """The dead-run cut refuses only states without a completion, so the search with and without it (its
-    Python body reads DEAD_RUN_CUT at call time) gives the same objective and the same decisions along the
+    """The dead-run cut refuses only states without a completion, so the search with and without it (the
+    compiled search, given dead_run_cut explicitly) gives the same objective and the same decisions along the
     optimum, on random valid tables with hand and table jokers."""
     from generator.games.rummy_cards import solver
 
@@ -196,16 +192,12 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     gj = np.zeros(N, np.int64)
     ws = workspaces(C, N)
     results, decisions, states = [], [], []
-    shipped = solver.DEAD_RUN_CUT
-    try:
-        for cut in (True, False):
-            solver.DEAD_RUN_CUT = cut
-            dec = np.zeros(N * (C + 1), np.int64)
-            results.append(solver.resume_counts.py_func(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0))
-            decisions.append(dec)
-            states.append(int(ws.counts.sum()))
-    finally:
-        solver.DEAD_RUN_CUT = shipped
+    for cut in (True, False):
+        dec = np.zeros(N * (C + 1), np.int64)
+        results.append(solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, solver.PRUNE_AT,
+                                            cut))
+        decisions.append(dec)
+        states.append(int(ws.counts.sum()))
     assert results[0] == results[1]
     assert (decisions[0] == decisions[1]).all()
     assert states[0] <= states[1]
@@ -225,12 +217,8 @@ def test_the_dead_run_cut_cuts() -> None:
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
     ws = workspaces(C, N)
     counts = []
-    shipped = solver.DEAD_RUN_CUT
-    try:
-        for cut in (True, False):
-            solver.DEAD_RUN_CUT = cut
-            solver.resume_counts.py_func(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0)
-            counts.append(int(ws.counts.sum()))
-    finally:
-        solver.DEAD_RUN_CUT = shipped
+    for cut in (True, False):
+        solver.resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0,
+                             solver.PRUNE_AT, cut)
+        counts.append(int(ws.counts.sum()))
     assert counts[0] < 0.8 * counts[1]
