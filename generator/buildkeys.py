@@ -205,6 +205,86 @@ def unchanged_inputs(out: Path, record: Mapping[str, Any], key: str) -> bool:
     return all(file_digest(out / rel) == digest for rel, digest in record["files"].items())
 
 
-__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
+# ------------------------------------------------------------------ memo: parses and checks a rebuild may reuse
+
+
+def _plain_json(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is made of JSON's own types only (so a JSON round trip gives it back as it was)."""
+    if depth > 100:
+        return False
+    if value is None or isinstance(value, (bool, str)) or type(value) is int:
+        return True
+    if type(value) is float:
+        return value == value and abs(value) != float("inf")
+    if type(value) is list:
+        return all(_plain_json(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain_json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+class Memo:
+    """What the last successful build of the same kits and options into OUT computed that a rebuild may reuse:
+    pure functions of their inputs (a kit.yaml's parse, a palette's colour-vision check, a catalog's template
+    check), each filed under the digest of those inputs, the whole memo under the generator's digest (`tool`),
+    so a changed generator (or font) starts from nothing. Kept in the inputs record (`dump_inputs_record`).
+
+    Only the entries this build used are kept, so a clean build and a rebuild of the same inputs write the same
+    record; a check is remembered only when it passed (a failing build writes nothing)."""
+
+    def __init__(self, tool: str, stored: Any = None) -> None:
+        self.tool = tool
+        entries = stored.get("entries") if isinstance(stored, Mapping) and stored.get("tool") == tool else None
+        self._stored: dict[str, Any] = dict(entries) if isinstance(entries, Mapping) else {}
+        self.kept: dict[str, Any] = {}
+
+    @staticmethod
+    def key(kind: str, inputs: Any) -> str:
+        """The entry name of `kind` computed on `inputs` (any JSON-able value)."""
+        return f"{kind}:{_digest(inputs)}"
+
+    def recall(self, key: str) -> Any:
+        """The stored value of `key` (kept for the next build), or None."""
+        if key not in self.kept and key in self._stored:
+            self.kept[key] = self._stored[key]
+        return self.kept.get(key)
+
+    def remember(self, key: str, value: Any) -> None:
+        """File a JSON-able `value` under `key` for the next build."""
+        self.kept[key] = value
+
+    def recall_json(self, key: str) -> Any:
+        """A value filed with `remember_json` (its mappings in their order), or None."""
+        hit = self.recall(key)
+        if not isinstance(hit, str):
+            return None
+        try:
+            return json.loads(hit)
+        except ValueError:
+            return None
+
+    def remember_json(self, key: str, value: Any) -> bool:
+        """File `value` as JSON text (so the order of its mappings survives the record's sorted keys) when it is
+        plain JSON data -- dicts with str keys, lists, str, int, finite float, bool, None -- which then reads back
+        equal and of the same types; anything else (tuples, objects) is not filed. Whether it was filed."""
+        if not _plain_json(value):
+            return False
+        self.remember(key, json.dumps(value, ensure_ascii=False))
+        return True
+
+    def passed(self, kind: str, inputs: Any) -> bool:
+        """Whether the check `kind` passed on these very inputs in the last build (then it passes again)."""
+        return self.recall(self.key(kind, inputs)) is True
+
+    def note_passed(self, kind: str, inputs: Any) -> None:
+        """Remember that the check `kind` passed on `inputs`."""
+        self.remember(self.key(kind, inputs), True)
+
+    def dump(self) -> dict[str, Any]:
+        """The memo as stored in the inputs record."""
+        return {"tool": self.tool, "entries": dict(sorted(self.kept.items()))}
+
+
+__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "Memo", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
            "generator_digest", "inputs_key", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
            "read_manifest", "spec_key", "texts_key", "tool_key", "unchanged_inputs"]
