@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.resources import fonts_dir, tree_digest
+from generator.resources import fonts_dir, tree_digest, tree_stamp
 
 if TYPE_CHECKING:  # this module is imported before any kit is loaded (the unchanged-inputs check)
     from generator.spec.catalogs import Catalog
@@ -46,6 +46,22 @@ def fonts_digest() -> str:
 def tool_key() -> str:
     """The generator's and the fonts' digests together: computed once per build (a stat of each file)."""
     return _digest([generator_digest(), fonts_digest()])
+
+
+def tool_stamp() -> str:
+    """The path, size and modification time of every file `tool_key` reads (the generator's sources and catalogs,
+    the fonts), as one digest: a stat of each, nothing read. While it holds, so does the tool key computed with it
+    (`recorded_tool_key`): the rule `tree_digest` applies within a process, kept across builds."""
+    return _digest([tree_stamp(_PKG, (".py", ".po")), tree_stamp(fonts_dir(), (".ttf", ".otf"))])
+
+
+def recorded_tool_key(record: Mapping[str, Any], stamp: str) -> str:
+    """The tool key an inputs record holds for this very `stamp` (its files unchanged since that build), else
+    `tool_key()` -- which reads and digests some 11 MB of sources and fonts."""
+    held = record.get("tool")
+    if isinstance(held, Mapping) and held.get("stamp") == stamp and isinstance(held.get("key"), str):
+        return str(held["key"])
+    return tool_key()
 
 
 def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool) -> str:
@@ -166,12 +182,21 @@ def kit_input_files(kit: Path) -> list[tuple[str, str, str]] | None:
     return out
 
 
+def _where(paths: Iterable[Path], options: Mapping[str, Any]) -> dict[str, Any]:
+    return {"format": FORMAT, "kits": [os.path.abspath(p) for p in paths], "cwd": os.getcwd(), "options": dict(options)}
+
+
+def inputs_name(paths: Iterable[Path], options: Mapping[str, Any]) -> str:
+    """The name of the inputs record of a build of `paths` with `options`: one per kit folders, working folder
+    (messages name files relative to it) and options."""
+    return _digest(_where(paths, options))[:32]
+
+
 def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str) -> tuple[str, str] | None:
-    """(record name, key) of a build of `paths` with `options`: the record is per kit folders, working folder
-    (messages name files relative to it) and options; the key adds the bytes of every file a load reads and the
-    generator and fonts (`tool`). None when a kit cannot be read."""
-    kits = [os.path.abspath(p) for p in paths]
-    where = {"format": FORMAT, "kits": kits, "cwd": os.getcwd(), "options": dict(options)}
+    """(record name, key) of a build of `paths` with `options`: the record is `inputs_name`; the key adds the
+    bytes of every file a load reads and the generator and fonts (`tool`). None when a kit cannot be read."""
+    paths = list(paths)
+    where = _where(paths, options)
     files = []
     for p in paths:
         found = kit_input_files(Path(p))
@@ -286,5 +311,5 @@ class Memo:
 
 
 __all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "Memo", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
-           "generator_digest", "inputs_key", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
-           "read_manifest", "spec_key", "texts_key", "tool_key", "unchanged_inputs"]
+           "generator_digest", "inputs_key", "inputs_name", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
+           "read_manifest", "recorded_tool_key", "spec_key", "texts_key", "tool_key", "tool_stamp", "unchanged_inputs"]

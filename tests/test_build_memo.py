@@ -162,3 +162,24 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "[]"], done.stdout
+
+
+def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp_path, monkeypatch):
+    """Digesting the generator's sources and the fonts (some 11 MB) is skipped while a stat of each file matches
+    the last build's; any other stamp digests them again, and a changed digest rebuilds everything."""
+    import generator.buildkeys as keys
+
+    out = tmp_path / "out"
+    digests: list[int] = []
+    real = keys.tool_key
+    monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or real())
+    build([kit], out=out)
+    assert digests == [1]
+    edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
+    assert build([kit], out=out).rebuilt == 1 and digests == [1]  # the recorded key, for the recorded stamp
+    assert build([kit], out=out).rebuilt == 0 and digests == [1]
+    monkeypatch.setattr(keys, "tool_stamp", lambda: "another version of the sources")
+    assert build([kit], out=out).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
+    monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or "another generator")
+    monkeypatch.setattr(keys, "tool_stamp", lambda: "yet another version")
+    assert build([kit], out=out).rebuilt == 25 and digests == [1, 1, 1]

@@ -74,14 +74,24 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
     on the bytes of the files a load reads (and the generator, fonts and options): when they and OUT's files
     are those of the last build of the same kits and options, nothing is loaded, composed or written."""
-    from generator.buildkeys import Memo, inputs_key, read_inputs_record, tool_key, unchanged_inputs
+    from generator.buildkeys import (
+        Memo,
+        inputs_key,
+        inputs_name,
+        read_inputs_record,
+        recorded_tool_key,
+        tool_stamp,
+        unchanged_inputs,
+    )
 
     t0 = time.perf_counter()
     options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
                "print": dict(sorted((print_overrides or {}).items()))}
-    tool = tool_key()
+    name = inputs_name(paths, options)
+    record = {} if force else read_inputs_record(out, name)
+    stamp = tool_stamp()
+    tool = recorded_tool_key(record, stamp)
     keyed = inputs_key(paths, options, tool)
-    record = read_inputs_record(out, keyed[0]) if keyed is not None and not force else {}
     if keyed is not None and unchanged_inputs(out, record, keyed[1]):
         check_out(out)
         return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
@@ -89,25 +99,25 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
                            timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
-                    print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo)
-    if keyed is not None and inputs_key(paths, options, tool_key()) == keyed:  # no input changed meanwhile
-        _record_inputs(out, keyed, result, memo)
+                    print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
+    if keyed is not None and tool_stamp() == stamp and inputs_key(paths, options, tool) == keyed:  # no input changed meanwhile
+        _record_inputs(out, keyed, result, memo, {"stamp": stamp, "key": tool})
     return result
 
-def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo) -> None:
+def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str]) -> None:
     """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
     from generator.resources import atomic_write
 
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
     report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped,
-              "memo": memo.dump()}
+              "memo": memo.dump(), "tool": tool}
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
     atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
 
 def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
            png: bool, progress: Callable[..., None] | None, print_overrides: Mapping[str, Any] | None, pdfa: bool,
-           force: bool, memo: Memo | None = None) -> BuildResult:
+           force: bool, memo: Memo | None = None, tool: str | None = None) -> BuildResult:
     """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
     from generator.buildkeys import MANIFEST
     from generator.render.fonts import text_width
@@ -121,7 +131,7 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
     plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
-                             measure=text_width, warn=result.warnings.append, progress=progress, memo=memo)
+                             measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool)
     composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
                 if part.pages is not None]
     raise_glyph_problems(kits, composed)

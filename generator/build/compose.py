@@ -203,9 +203,9 @@ class FolderPlan:
 def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
                      seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
                      warn: Callable[[str], None], progress: Callable[[str], None] | None = None,
-                     memo: Memo | None = None) -> list[FolderPlan]:
+                     memo: Memo | None = None, tool: str | None = None) -> list[FolderPlan]:
     """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed
-    (`memo`: the build's, for the print data)."""
+    (`memo`: the build's, for the print data; `tool`: the build's tool key, else `tool_key()`)."""
     from generator.buildkeys import (
         CACHE_DIR,
         file_digest,
@@ -219,7 +219,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context, composer, template_context
 
-    tool = tool_key()
+    tool = tool or tool_key()
     plans: list[FolderPlan] = []
     base_measure = measure
     for kit in kits:
