@@ -149,19 +149,27 @@ def test_only_plain_json_is_filed_and_it_reads_back_in_order():
 
 def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_rasteriser(kit, tmp_path):
     """The whole-process cost of a one-string edit (bench/bench_build.py): the rebuild imports neither the YAML
-    parser, nor numpy and the colour-vision libraries, nor the game's rules, nor the rasteriser."""
+    parser, nor numpy and the colour-vision libraries, nor the game's rules, nor the rasteriser, and restores
+    the fonts' tables instead of parsing them; its output is a clean build's, byte for byte."""
     out = tmp_path / "out"
     build([kit], out=out)
+    assert (out / ".pnpkit" / "fonts.json").is_file()
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
-    code = ("import sys\nfrom pathlib import Path\nfrom generator.build import build\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom reportlab.pdfbase.ttfonts import TTFontFile\n"
+            "parsed = []\nreal = TTFontFile.extractInfo\n"
+            "def counted(self, charInfo=1):\n    parsed.append(charInfo)\n    return real(self, charInfo)\n"
+            "TTFontFile.extractInfo = counted\n"
+            "from generator.build import build\n"
             f"r = build([Path({str(kit)!r})], out=Path({str(out)!r}))\n"
             "heavy = ('ruamel', 'numpy', 'daltonlens', 'colorspacious', 'pypdfium2', 'numba', 'statsmodels')\n"
             "print(r.rebuilt, sorted(m for m in sys.modules if m.split('.')[0] in heavy"
-            " or m.endswith(('.rules', '.figures'))))")
+            " or m.endswith(('.rules', '.figures'))), parsed)")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "[]"], done.stdout
+    assert done.stdout.split() == ["1", "[]", "[0,", "0]"], done.stdout  # both faces: headers only
+    build([kit], out=tmp_path / "clean")
+    assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp_path, monkeypatch):

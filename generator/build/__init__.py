@@ -102,7 +102,48 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
                     print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
     if keyed is not None and tool_stamp() == stamp and inputs_key(paths, options, tool) == keyed:  # no input changed meanwhile
         _record_inputs(out, keyed, result, memo, {"stamp": stamp, "key": tool})
+        _keep_font_tables(out, tool)
     return result
+
+
+FONT_TABLES = ".pnpkit/fonts.json"
+"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under the
+tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
+
+
+def _offer_font_tables(out: Path, tool: str) -> None:
+    """Hand the kept font tables of OUT to the font registry (used if this process has not registered yet)."""
+    import json
+
+    from generator.render.fonts import offer_font_tables
+
+    try:
+        data = json.loads((out / FONT_TABLES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict) and data.get("tool") == tool and isinstance(data.get("tables"), dict):
+        offer_font_tables(data["tables"])
+
+
+def _keep_font_tables(out: Path, tool: str) -> None:
+    """Write OUT/.pnpkit/fonts.json when this build registered the fonts (it drew) and OUT holds no tables of
+    this tool key: a function of the font files, ReportLab and the tool key, so a clean build and a rebuild
+    write the same file."""
+    import json
+
+    from generator.render.fonts import font_tables, font_tables_version, fonts_registered
+    from generator.resources import atomic_write
+
+    if not fonts_registered():
+        return
+    try:
+        data = json.loads((out / FONT_TABLES).read_text(encoding="utf-8"))
+        if data.get("tool") == tool and data.get("tables", {}).get("version") == font_tables_version():
+            return
+    except (OSError, ValueError, AttributeError):
+        pass
+    body = json.dumps({"format": 1, "tool": tool, "tables": font_tables()}, sort_keys=True) + "\n"
+    atomic_write(out / FONT_TABLES, body.encode("utf-8"), what="the font tables")
 
 def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str]) -> None:
     """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
@@ -130,6 +171,8 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
+    if tool is not None and not force:
+        _offer_font_tables(out, tool)
     plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
                              measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool)
     composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
