@@ -3,7 +3,9 @@
 `--only process` (the first part of the default run): whole processes, `python -m generator build KIT --out OUT`
 of a kit made by `python -m generator new my_rr --from ripple_rush`, all in the same run, alternating:
 a clean build (empty OUT), an unchanged rebuild, and a rebuild after editing one msgstr of the rules card;
-best of N each and the ratios to the clean build (targets: unchanged <= 0.25x, one-string edit <= 0.35x).
+best of N each and the ratios to the clean build (targets: unchanged <= 0.25x, one-string edit <= 0.35x), and
+the same for CPU seconds. The processes keep their bytecode as an installed package does (`--no-bytecode`:
+as the environment says; this sandbox sets PYTHONDONTWRITEBYTECODE, so each process compiles pnpkit again).
 Each incremental result is compared byte for byte with the next clean build of the same edited kit. Then
 `pnpkit serve`'s redraw of a one-string edit: the preview's incremental build plus the changed pages' pictures,
 in one long-lived process as serve runs them (target <= 0.5 s).
@@ -11,7 +13,7 @@ in one long-lived process as serve runs them (target <= 0.5 s).
 The rest (in one process): the whole kit in three languages against raw ReportLab drawing the same number of
 simple cards, and an incremental rebuild after a one-msgstr edit against a clean build of the edited kit.
 
-    python bench/bench_build.py [--repeat 3] [--only process|incremental]
+    python bench/bench_build.py [--repeat 3] [--only process|incremental] [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -74,12 +77,25 @@ def _edit(po: Path, original: str, i: int) -> None:
     po.write_text(original.replace(ANCHOR, f"{ANCHOR}Edit {i}. ", 1), encoding="utf-8")
 
 
+PYCACHE: Path | None = None
+"""Where the processes keep their bytecode (None: as the environment says; see `process`)."""
+CPU: list[float] = []
+"""CPU seconds (user + system) of each `_pnpkit` process, in order."""
+
+
 def _pnpkit(*args: str, cwd: Path) -> float:
-    """Wall seconds of one `python -m generator ARGS` process (this checkout first on the path)."""
+    """Wall seconds of one `python -m generator ARGS` process (this checkout first on the path); its CPU seconds
+    are appended to CPU."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    if PYCACHE is not None:  # as an installed package runs: its modules compiled once, not by every process
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if r.returncode != 0:
         raise SystemExit(f"bench: pnpkit {' '.join(args)} failed ({r.returncode}):\n{r.stderr[-2000:]}")
     return wall
@@ -90,22 +106,33 @@ def _figures(name: str, values: list[float]) -> str:
             f"({', '.join(f'{x:.2f}' for x in values)})")
 
 
-def process(repeat: int) -> dict[str, float]:
-    """Whole-process wall times of clean, unchanged and one-string-edit builds of a `pnpkit new` kit."""
+def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
+    """Whole-process wall times of clean, unchanged and one-string-edit builds of a `pnpkit new` kit.
+
+    `bytecode`: the processes keep their compiled modules (in the bench's temporary folder, PYTHONPYCACHEPREFIX)
+    as any installed package does, even where the environment sets PYTHONDONTWRITEBYTECODE -- otherwise every
+    process compiles the ~60 modules of pnpkit it imports again (about 0.05 s of CPU each time). `pnpkit new`
+    and the first clean build compile them; the figures are of the runs after."""
+    global PYCACHE
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
+        PYCACHE = root / "pycache" if bytecode else None
         _pnpkit("new", "my_rr", "--from", "ripple_rush", cwd=root)
+        _pnpkit("build", "my_rr", "--out", "warm-up", cwd=root)  # the modules a build imports, compiled
+        shutil.rmtree(root / "warm-up")
         kit = root / "my_rr"
         po = kit / "locales" / "en.po"
         original = po.read_text(encoding="utf-8")
         clean_s: list[float] = []
         same_s: list[float] = []
         edit_s: list[float] = []
+        cpu: dict[str, list[float]] = {"clean": [], "unchanged": [], "edit": []}
         previous: Path | None = None
         for i in range(repeat + 1):
             _edit(po, original, i)
             out = root / f"out{i}"
             t = _pnpkit("build", "my_rr", "--out", out.name, cwd=root)  # clean: empty OUT
+            clean_cpu = CPU[-1]
             if previous is not None:  # the last round's incremental build of this very text
                 a, b = _tree(previous), _tree(out)
                 if a != b:
@@ -115,17 +142,25 @@ def process(repeat: int) -> dict[str, float]:
             if i == repeat:
                 break
             clean_s.append(t)
+            cpu["clean"].append(clean_cpu)
             same_s.append(_pnpkit("build", "my_rr", "--out", out.name, cwd=root))  # nothing changed
+            cpu["unchanged"].append(CPU[-1])
             _edit(po, original, i + 1)
             edit_s.append(_pnpkit("build", "my_rr", "--out", out.name, cwd=root))  # one msgstr changed
+            cpu["edit"].append(CPU[-1])
             previous = out
         clean, same, edit = min(clean_s), min(same_s), min(edit_s)
-        print("pnpkit build of a `pnpkit new` Ripple Rush kit (en+ja+es), whole processes, same run:")
+        langs = len(list((kit / "locales").glob("*.po")))
+        print(f"pnpkit build of a `pnpkit new` Ripple Rush kit ({langs} languages), whole processes, same run, "
+              f"{'bytecode cached as installed' if bytecode else 'no bytecode cache (every process compiles)'}:")
         print("  " + _figures("clean build", clean_s))
         print("  " + _figures("unchanged rebuild", same_s))
         print("  " + _figures("one rules msgstr edited", edit_s))
         print(f"  ratios to the clean build (bests): unchanged {same / clean:.2f}x (target <= 0.25x), "
               f"one-string edit {edit / clean:.2f}x (target <= 0.35x); incremental outputs byte-identical to clean builds")
+        c_clean, c_same, c_edit = (min(cpu[k]) for k in ("clean", "unchanged", "edit"))
+        print(f"  CPU seconds (user + system, bests; steadier than wall time on a busy machine): clean {c_clean:.2f}, "
+              f"unchanged {c_same:.2f} ({c_same / c_clean:.2f}x), one-string edit {c_edit:.2f} ({c_edit / c_clean:.2f}x)")
         redraw = serve_redraw(kit, root / "serve-out", original, repeat)
         return {"clean": clean, "unchanged": same, "edit": edit, "serve": redraw}
 
@@ -215,6 +250,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", choices=("all", "process", "incremental", "deck"), default="all")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="process figures: leave bytecode caching as the environment has it (see `process`)")
     args = ap.parse_args()
     if args.only in ("all", "deck"):  # issue 25: cards/s of a 500-card data deck against Ripple Rush's cards
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -225,7 +262,7 @@ def main() -> None:
         if args.only == "deck":
             return
     if args.only != "incremental":
-        process(args.repeat)
+        process(args.repeat, bytecode=not args.no_bytecode)
         if args.only == "process":
             return
     if args.only == "incremental":

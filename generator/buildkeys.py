@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.resources import fonts_dir, tree_digest
+from generator.resources import fonts_dir, tree_digest, tree_stamp
 
 if TYPE_CHECKING:  # this module is imported before any kit is loaded (the unchanged-inputs check)
     from generator.spec.catalogs import Catalog
@@ -46,6 +46,22 @@ def fonts_digest() -> str:
 def tool_key() -> str:
     """The generator's and the fonts' digests together: computed once per build (a stat of each file)."""
     return _digest([generator_digest(), fonts_digest()])
+
+
+def tool_stamp() -> str:
+    """The path, size and modification time of every file `tool_key` reads (the generator's sources and catalogs,
+    the fonts), as one digest: a stat of each, nothing read. While it holds, so does the tool key computed with it
+    (`recorded_tool_key`): the rule `tree_digest` applies within a process, kept across builds."""
+    return _digest([tree_stamp(_PKG, (".py", ".po")), tree_stamp(fonts_dir(), (".ttf", ".otf"))])
+
+
+def recorded_tool_key(record: Mapping[str, Any], stamp: str) -> str:
+    """The tool key an inputs record holds for this very `stamp` (its files unchanged since that build), else
+    `tool_key()` -- which reads and digests some 11 MB of sources and fonts."""
+    held = record.get("tool")
+    if isinstance(held, Mapping) and held.get("stamp") == stamp and isinstance(held.get("key"), str):
+        return str(held["key"])
+    return tool_key()
 
 
 def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool) -> str:
@@ -166,12 +182,21 @@ def kit_input_files(kit: Path) -> list[tuple[str, str, str]] | None:
     return out
 
 
+def _where(paths: Iterable[Path], options: Mapping[str, Any]) -> dict[str, Any]:
+    return {"format": FORMAT, "kits": [os.path.abspath(p) for p in paths], "cwd": os.getcwd(), "options": dict(options)}
+
+
+def inputs_name(paths: Iterable[Path], options: Mapping[str, Any]) -> str:
+    """The name of the inputs record of a build of `paths` with `options`: one per kit folders, working folder
+    (messages name files relative to it) and options."""
+    return _digest(_where(paths, options))[:32]
+
+
 def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str) -> tuple[str, str] | None:
-    """(record name, key) of a build of `paths` with `options`: the record is per kit folders, working folder
-    (messages name files relative to it) and options; the key adds the bytes of every file a load reads and the
-    generator and fonts (`tool`). None when a kit cannot be read."""
-    kits = [os.path.abspath(p) for p in paths]
-    where = {"format": FORMAT, "kits": kits, "cwd": os.getcwd(), "options": dict(options)}
+    """(record name, key) of a build of `paths` with `options`: the record is `inputs_name`; the key adds the
+    bytes of every file a load reads and the generator and fonts (`tool`). None when a kit cannot be read."""
+    paths = list(paths)
+    where = _where(paths, options)
     files = []
     for p in paths:
         found = kit_input_files(Path(p))
@@ -205,6 +230,86 @@ def unchanged_inputs(out: Path, record: Mapping[str, Any], key: str) -> bool:
     return all(file_digest(out / rel) == digest for rel, digest in record["files"].items())
 
 
-__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
-           "generator_digest", "inputs_key", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
-           "read_manifest", "spec_key", "texts_key", "tool_key", "unchanged_inputs"]
+# ------------------------------------------------------------------ memo: parses and checks a rebuild may reuse
+
+
+def _plain_json(value: Any, depth: int = 0) -> bool:
+    """Whether `value` is made of JSON's own types only (so a JSON round trip gives it back as it was)."""
+    if depth > 100:
+        return False
+    if value is None or isinstance(value, (bool, str)) or type(value) is int:
+        return True
+    if type(value) is float:
+        return value == value and abs(value) != float("inf")
+    if type(value) is list:
+        return all(_plain_json(v, depth + 1) for v in value)
+    if type(value) is dict:
+        return all(type(k) is str and _plain_json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+class Memo:
+    """What the last successful build of the same kits and options into OUT computed that a rebuild may reuse:
+    pure functions of their inputs (a kit.yaml's parse, a palette's colour-vision check, a catalog's template
+    check), each filed under the digest of those inputs, the whole memo under the generator's digest (`tool`),
+    so a changed generator (or font) starts from nothing. Kept in the inputs record (`dump_inputs_record`).
+
+    Only the entries this build used are kept, so a clean build and a rebuild of the same inputs write the same
+    record; a check is remembered only when it passed (a failing build writes nothing)."""
+
+    def __init__(self, tool: str, stored: Any = None) -> None:
+        self.tool = tool
+        entries = stored.get("entries") if isinstance(stored, Mapping) and stored.get("tool") == tool else None
+        self._stored: dict[str, Any] = dict(entries) if isinstance(entries, Mapping) else {}
+        self.kept: dict[str, Any] = {}
+
+    @staticmethod
+    def key(kind: str, inputs: Any) -> str:
+        """The entry name of `kind` computed on `inputs` (any JSON-able value)."""
+        return f"{kind}:{_digest(inputs)}"
+
+    def recall(self, key: str) -> Any:
+        """The stored value of `key` (kept for the next build), or None."""
+        if key not in self.kept and key in self._stored:
+            self.kept[key] = self._stored[key]
+        return self.kept.get(key)
+
+    def remember(self, key: str, value: Any) -> None:
+        """File a JSON-able `value` under `key` for the next build."""
+        self.kept[key] = value
+
+    def recall_json(self, key: str) -> Any:
+        """A value filed with `remember_json` (its mappings in their order), or None."""
+        hit = self.recall(key)
+        if not isinstance(hit, str):
+            return None
+        try:
+            return json.loads(hit)
+        except ValueError:
+            return None
+
+    def remember_json(self, key: str, value: Any) -> bool:
+        """File `value` as JSON text (so the order of its mappings survives the record's sorted keys) when it is
+        plain JSON data -- dicts with str keys, lists, str, int, finite float, bool, None -- which then reads back
+        equal and of the same types; anything else (tuples, objects) is not filed. Whether it was filed."""
+        if not _plain_json(value):
+            return False
+        self.remember(key, json.dumps(value, ensure_ascii=False))
+        return True
+
+    def passed(self, kind: str, inputs: Any) -> bool:
+        """Whether the check `kind` passed on these very inputs in the last build (then it passes again)."""
+        return self.recall(self.key(kind, inputs)) is True
+
+    def note_passed(self, kind: str, inputs: Any) -> None:
+        """Remember that the check `kind` passed on `inputs`."""
+        self.remember(self.key(kind, inputs), True)
+
+    def dump(self) -> dict[str, Any]:
+        """The memo as stored in the inputs record."""
+        return {"tool": self.tool, "entries": dict(sorted(self.kept.items()))}
+
+
+__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "Memo", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
+           "generator_digest", "inputs_key", "inputs_name", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
+           "read_manifest", "recorded_tool_key", "spec_key", "texts_key", "tool_key", "tool_stamp", "unchanged_inputs"]

@@ -70,10 +70,35 @@ def _langs(value: str | None) -> list[str] | None:
     return out
 
 
+def _is_terminal(stderr: bool = False) -> bool:
+    """Whether rich treats stdout (or stderr) as a terminal -- TTY_COMPATIBLE, then FORCE_COLOR, then isatty --
+    answered without loading rich (a build into a pipe or a file prints plain lines and loads no rich)."""
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        return compatible == "1"
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None:
+        return force != ""
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def _say(text: str) -> None:
+    """One line to stdout: through rich on a terminal, as it is otherwise (no markup, emoji codes or wrapping
+    applied to file names)."""
+    if _is_terminal():
+        _console().print(text, highlight=False, soft_wrap=True, markup=False, emoji=False)
+    else:
+        sys.stdout.write(f"{text}\n")
+
+
 @contextmanager
 def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
     """A rich progress bar on a terminal (done/total, elapsed, ETA); silent otherwise."""
-    if not _console(stderr=True).is_terminal:
+    if not _is_terminal(stderr=True) or not _console(stderr=True).is_terminal:
         yield lambda *a, **k: None
         return
     from generator.render.console import progress_for
@@ -262,12 +287,11 @@ def build(
             sys.stderr.write(f"warning: {w}\n")
         if verbose:
             for f in result.files:
-                _console().print(str(f), highlight=False, soft_wrap=True)
+                _say(str(f))
         t = result.timings
-        _console().print(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
-                          f"{result.pages} pages in {sum(t.values()):.2f} s "
-                          f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
-                          highlight=False)
+        _say(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
+             f"{result.pages} pages in {sum(t.values()):.2f} s "
+             f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})")
     _run(go)
 
 
@@ -542,6 +566,10 @@ def tune(
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("PYTHONHASHSEED", "0")
+    # pydantic looks for plugins (observability hooks) by scanning every installed distribution's entry points
+    # when the first model is built: ~30 ms a command, for hooks pnpkit's spec models do not use. A user who
+    # wants them sets the variable (to anything, e.g. an empty string) and keeps them.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     app()
 
 

@@ -39,6 +39,11 @@ def tree_digest(root: Path, suffixes: tuple[str, ...]) -> str:
     return _tree_digest(str(root), _stamp(root, suffixes))
 
 
+def tree_stamp(root: Path, suffixes: tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """The relative path, size and mtime (ns) of every file `tree_digest` reads: a stat of each, nothing read."""
+    return list(_stamp(root, suffixes))
+
+
 @lru_cache(maxsize=8)
 def _tree_digest(root: str, stamp: tuple[tuple[str, int, int], ...]) -> str:
     h = hashlib.sha256()

@@ -160,7 +160,7 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     before = tree(out)
     loads: list[int] = []
     real = b.load_kits
-    monkeypatch.setattr(b, "load_kits", lambda paths: loads.append(1) or real(paths))
+    monkeypatch.setattr(b, "load_kits", lambda paths, **kw: loads.append(1) or real(paths, **kw))
     same = build([kit], out=out)
     assert (same.rebuilt, same.skipped, same.files, same.pages, loads) == (0, PARTS, [], first.pages, [])
     assert same.warnings == first.warnings and tree(out) == before

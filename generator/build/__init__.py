@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.build.check import (
     check_art,
@@ -45,6 +45,9 @@ from generator.build.load import (
 from generator.build.render import render_all, render_incremental
 from generator.build.staging import STAGE_PREFIX, check_out, check_targets, signals_deferred, staged_folders
 
+if TYPE_CHECKING:
+    from generator.buildkeys import Memo
+
 
 @dataclass
 class BuildResult:
@@ -71,52 +74,107 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
     on the bytes of the files a load reads (and the generator, fonts and options): when they and OUT's files
     are those of the last build of the same kits and options, nothing is loaded, composed or written."""
-    from generator.buildkeys import inputs_key, read_inputs_record, tool_key, unchanged_inputs
+    from generator.buildkeys import (
+        Memo,
+        inputs_key,
+        inputs_name,
+        read_inputs_record,
+        recorded_tool_key,
+        tool_stamp,
+        unchanged_inputs,
+    )
 
     t0 = time.perf_counter()
     options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
                "print": dict(sorted((print_overrides or {}).items()))}
-    keyed = inputs_key(paths, options, tool_key())
-    if keyed is not None and not force:
-        record = read_inputs_record(out, keyed[0])
-        if unchanged_inputs(out, record, keyed[1]):
-            check_out(out)
-            return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
-                               skipped=int(record.get("parts", 0)),
-                               timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
+    name = inputs_name(paths, options)
+    record = {} if force else read_inputs_record(out, name)
+    stamp = tool_stamp()
+    tool = recorded_tool_key(record, stamp)
+    keyed = inputs_key(paths, options, tool)
+    if keyed is not None and unchanged_inputs(out, record, keyed[1]):
+        check_out(out)
+        return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
+                           skipped=int(record.get("parts", 0)),
+                           timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
+    memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
-                    print_overrides=print_overrides, pdfa=pdfa, force=force)
-    if keyed is not None and inputs_key(paths, options, tool_key()) == keyed:  # no input changed meanwhile
-        _record_inputs(out, keyed, result)
+                    print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
+    if keyed is not None and tool_stamp() == stamp and inputs_key(paths, options, tool) == keyed:  # no input changed meanwhile
+        _record_inputs(out, keyed, result, memo, {"stamp": stamp, "key": tool})
+        _keep_font_tables(out, tool)
     return result
 
-def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult) -> None:
-    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check (see build)."""
+
+FONT_TABLES = ".pnpkit/fonts.json"
+"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under the
+tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
+
+
+def _offer_font_tables(out: Path, tool: str) -> None:
+    """Hand the kept font tables of OUT to the font registry (used if this process has not registered yet)."""
+    import json
+
+    from generator.render.fonts import offer_font_tables
+
+    try:
+        data = json.loads((out / FONT_TABLES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict) and data.get("tool") == tool and isinstance(data.get("tables"), dict):
+        offer_font_tables(data["tables"])
+
+
+def _keep_font_tables(out: Path, tool: str) -> None:
+    """Write OUT/.pnpkit/fonts.json when this build registered the fonts (it drew) and OUT holds no tables of
+    this tool key: a function of the font files, ReportLab and the tool key, so a clean build and a rebuild
+    write the same file."""
+    import json
+
+    from generator.render.fonts import font_tables, font_tables_version, fonts_registered
+    from generator.resources import atomic_write
+
+    if not fonts_registered():
+        return
+    try:
+        data = json.loads((out / FONT_TABLES).read_text(encoding="utf-8"))
+        if data.get("tool") == tool and data.get("tables", {}).get("version") == font_tables_version():
+            return
+    except (OSError, ValueError, AttributeError):
+        pass
+    body = json.dumps({"format": 1, "tool": tool, "tables": font_tables()}, sort_keys=True) + "\n"
+    atomic_write(out / FONT_TABLES, body.encode("utf-8"), what="the font tables")
+
+def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str]) -> None:
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
     from generator.resources import atomic_write
 
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
-    report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped}
+    report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped,
+              "memo": memo.dump(), "tool": tool}
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
     atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
 
 def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
            png: bool, progress: Callable[..., None] | None, print_overrides: Mapping[str, Any] | None, pdfa: bool,
-           force: bool) -> BuildResult:
+           force: bool, memo: Memo | None = None, tool: str | None = None) -> BuildResult:
     """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
     from generator.buildkeys import MANIFEST
     from generator.render.fonts import text_width
 
     result = BuildResult()
     t0 = time.perf_counter()
-    kits = [with_print(k, print_overrides or {}) for k in load_kits(paths)]
+    kits = [with_print(k, print_overrides or {}) for k in load_kits(paths, memo=memo)]
     t1 = time.perf_counter()
-    check_kits(kits)
+    check_kits(kits, memo=memo)
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
+    if tool is not None and not force:
+        _offer_font_tables(out, tool)
     plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
-                             measure=text_width, warn=result.warnings.append, progress=progress)
+                             measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool)
     composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
                 if part.pages is not None]
     raise_glyph_problems(kits, composed)

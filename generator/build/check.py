@@ -13,13 +13,16 @@ from generator.errors import Problem, RenderError, SpecError
 
 if TYPE_CHECKING:
     from generator.build.compose import Planned
+    from generator.buildkeys import Memo
     from generator.layout.compose import Component
     from generator.spec.catalogs import Catalog
     from generator.spec.kit import Kit
 
 
-def check_kit(kit: Kit) -> list[Problem]:
-    """Static legality: the game's own checks, known components, catalogs that parse as templates."""
+def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
+    """Static legality: the game's own checks, known components, the palette's colour-vision safety, catalogs
+    that parse as templates. With a build's `memo`, the colour and template checks the last build passed on
+    the same palette or the same strings are not run again (each is a pure function of what it checks)."""
     from generator.layout.compose import composer
 
     problems: list[Problem] = []
@@ -35,23 +38,41 @@ def check_kit(kit: Kit) -> list[Problem]:
             problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
     if kit.meta.title not in en:
         problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
-    from generator.spec.colours import colour_problems
-
-    problems += colour_problems(kit)
-    from generator.i18n.sandbox import CatalogEnvironment, template_problem
-
-    env = CatalogEnvironment()
+    problems += _colour_problems(kit, memo)
+    env = None
     for cat in kit.catalogs.values():
-        for tid, text in cat.messages.items():
-            problem = template_problem(env, text)
-            if problem:
-                problems.append(Problem(cat.path, cat.lines.get(tid), tid, problem))
+        texts = sorted(set(cat.messages.values()))
+        if memo is not None and memo.passed("templates", texts):
+            continue
+        from generator.i18n.sandbox import CatalogEnvironment, template_problem
+
+        env = env or CatalogEnvironment()
+        found = [Problem(cat.path, cat.lines.get(tid), tid, problem) for tid, text in cat.messages.items()
+                 if (problem := template_problem(env, text))]
+        if memo is not None and not found:
+            memo.note_passed("templates", texts)
+        problems += found
     return problems
 
 
-def check_kits(kits: Sequence[Kit]) -> None:
+def _colour_problems(kit: Kit, memo: Memo | None) -> list[Problem]:
+    """`colour_problems`, skipped when the last build passed the same palette and threshold (the simulations
+    and colour science libraries are then not even imported)."""
+    from generator.spec.colours import colour_problems, palette
+
+    key, swatches = palette(kit.game)
+    inputs = [key, [[s.id, s.hex, s.mark] for s in swatches], kit.style.colour_safety.min_delta_e]
+    if memo is not None and memo.passed("colours", inputs):
+        return []
+    found = colour_problems(kit)
+    if memo is not None and not found:
+        memo.note_passed("colours", inputs)
+    return found
+
+
+def check_kits(kits: Sequence[Kit], *, memo: Memo | None = None) -> None:
     """Raise one SpecError with every static problem of every kit."""
-    problems = [p for k in kits for p in check_kit(k)]
+    problems = [p for k in kits for p in check_kit(k, memo=memo)]
     if problems:
         raise SpecError(problems)
 

@@ -15,16 +15,27 @@ from generator.build.load import with_tool_catalogs
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
+    from generator.buildkeys import Memo
     from generator.i18n.texts import Texts
     from generator.layout.compose import Component
     from generator.layout.ops import Page
     from generator.spec.kit import Kit
 
 
-def print_data(kit: Kit, seed: int) -> dict[str, Any]:
+def print_data(kit: Kit, seed: int, memo: Memo | None = None) -> dict[str, Any]:
     """Generated, language-independent data the printed pieces need (decks, memory cards, variants),
-    asked of the game's rules package once per build; composers read it from Context.extras."""
-    return dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+    asked of the game's rules package once per build; composers read it from Context.extras. A pure function
+    of the game section and the seed: with a build's `memo`, what the last build got for the same section and
+    seed is reused when it was plain JSON data (the game's rules are then not even imported)."""
+    if memo is None:
+        return dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+    key = memo.key("print_data", [kit.game_id, kit.game.model_dump(mode="json"), seed])
+    hit = memo.recall_json(key)
+    if isinstance(hit, dict):
+        return hit
+    data = dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+    memo.remember_json(key, data)
+    return data
 
 
 @dataclass
@@ -191,8 +202,10 @@ class FolderPlan:
 
 def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
                      seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
-                     warn: Callable[[str], None], progress: Callable[[str], None] | None = None) -> list[FolderPlan]:
-    """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed."""
+                     warn: Callable[[str], None], progress: Callable[[str], None] | None = None,
+                     memo: Memo | None = None, tool: str | None = None) -> list[FolderPlan]:
+    """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed
+    (`memo`: the build's, for the print data; `tool`: the build's tool key, else `tool_key()`)."""
     from generator.buildkeys import (
         CACHE_DIR,
         file_digest,
@@ -206,7 +219,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context, composer, template_context
 
-    tool = tool_key()
+    tool = tool or tool_key()
     plans: list[FolderPlan] = []
     base_measure = measure
     for kit in kits:
@@ -236,7 +249,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
             need = [p for p in parts if not p.record]
             texts: Texts | None = None
             if need:
-                extras = print_data(kit, kit_seed) if extras is None else extras
+                extras = print_data(kit, kit_seed, memo) if extras is None else extras
                 heard: list[str] = []
 
                 def hear(message: str, heard: list[str] = heard) -> None:  # this language's list
@@ -286,7 +299,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
             plan = FolderPlan(kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild)
             if rebuild:
                 if texts is None:
-                    extras = print_data(kit, kit_seed) if extras is None else extras
+                    extras = print_data(kit, kit_seed, memo) if extras is None else extras
                     texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
                 plan.kit_title = texts(kit.meta.title)
             plans.append(plan)

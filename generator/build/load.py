@@ -13,8 +13,10 @@ from generator.errors import Problem, SpecError
 from generator.resources import layouts_dir
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
+    from generator.buildkeys import Memo
     from generator.spec.catalogs import Catalog
-    from generator.spec.kit import Kit
+    from generator.spec.kit import Kit, ParseYaml
+    from generator.spec.yamlio import Loc
 
 TOOL_CATALOGS = Path(__file__).resolve().parents[1] / "i18n" / "locales"
 
@@ -25,20 +27,46 @@ def shipped_kits() -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
 
 
-def load_kits(paths: Sequence[Path]) -> list[Kit]:
-    """Load every kit; problems of all kits are reported together."""
+def load_kits(paths: Sequence[Path], *, memo: Memo | None = None) -> list[Kit]:
+    """Load every kit; problems of all kits are reported together. With a build's `memo`, a kit.yaml whose
+    bytes the last build parsed is not parsed again."""
     from generator.spec.kit import load_kit
+    from generator.spec.yamlio import parse_yaml
 
+    parse = parse_yaml if memo is None else memo_parse(memo)
     kits: list[Kit] = []
     problems: list[Problem] = []
     for p in paths:
         try:
-            kits.append(load_kit(p))
+            kits.append(load_kit(p, parse=parse))
         except SpecError as e:
             problems.extend(e.problems)
     if problems:
         raise SpecError(problems)
     return kits
+
+
+def memo_parse(memo: Memo) -> ParseYaml:
+    """`parse_yaml` through the build's memo: the data and line map of bytes parsed by the last build (a YAML
+    file is a pure function of its bytes), else parsed and filed for the next build. Only a parse that
+    succeeded is filed (a failing one raises first)."""
+    import hashlib
+
+    from generator.spec.yamlio import parse_yaml
+
+    def parse(data: bytes, display: str) -> tuple[Any, dict[Loc, int]]:
+        key = memo.key("yaml", hashlib.sha256(data).hexdigest())
+        hit = memo.recall_json(key)  # mappings in their order: it orders components and pages
+        if isinstance(hit, list) and len(hit) == 2 and isinstance(hit[1], list):
+            try:
+                return hit[0], {tuple(loc): int(line) for loc, line in hit[1]}
+            except (ValueError, TypeError):
+                pass  # not a memo this code wrote: parse
+        value, lines = parse_yaml(data, display)
+        memo.remember_json(key, [value, [[list(loc), line] for loc, line in lines.items()]])
+        return value, lines
+
+    return parse
 
 
 @lru_cache(maxsize=16)
@@ -76,4 +104,4 @@ def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
     return replace(kit, print=kit.print.model_copy(update=dict(overrides)))
 
 
-__all__ = ["TOOL_CATALOGS", "load_kits", "shipped_kits", "with_print", "with_tool_catalogs"]
+__all__ = ["TOOL_CATALOGS", "load_kits", "memo_parse", "shipped_kits", "with_print", "with_tool_catalogs"]

@@ -55,7 +55,6 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
     from generator.render.fonts import check_glyphs
     from generator.render.merge import merge_pdfs
     from generator.render.pdf import write_pdf
-    from generator.render.png import write_png
     from generator.resources import atomic_write
 
     todo = [plan for plan in plans if plan.needs_write]
@@ -90,6 +89,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                     if part.cid != CALIBRATION:
                         written.append(part.path)
                     if part.png:
+                        from generator.render.png import write_png  # pypdfium2: loaded only for previews
+
                         write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
                         part.record["png_sha256"] = file_digest(tmp.with_suffix(".png"))
                         written.append(part.path.with_suffix(".png"))

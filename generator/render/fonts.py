@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -25,19 +25,174 @@ FONT_NAMES: Final[dict[str, str]] = {"regular": "BIZUDPGothic-Regular", "bold": 
 """Font key -> the name registered with ReportLab (and the embedded font's base name)."""
 
 _registered = False
+_offered: Mapping[str, Any] | None = None
 
 
 def register_fonts() -> None:
-    """Register the vendored fonts with ReportLab (idempotent; parses each TTF once per process)."""
+    """Register the vendored fonts with ReportLab (idempotent; parses each TTF once per process, or restores its
+    per-character tables from those a build offered, see `offer_font_tables`)."""
     global _registered
     if _registered:
         return
+    offered = _offered if isinstance(_offered, Mapping) else {}
     for key, path in FONT_FILES.items():
         if not path.is_file():
             raise RenderError(f"font file missing: {path}")
         if FONT_NAMES[key] not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(FONT_NAMES[key], str(path)))
+            face = _face_from_tables(path, offered.get(key), offered.get("version"))
+            pdfmetrics.registerFont(_tt_font(FONT_NAMES[key], path, face))
     _registered = True
+
+
+def fonts_registered() -> bool:
+    """Whether this process has registered the vendored fonts (something was measured or drawn)."""
+    return _registered
+
+
+# ------------------------------------------------------------------ the faces' per-character tables, kept
+# ReportLab's TrueType parser reads the cmap, hmtx and loca of the two 4.6 MB faces entry by entry in Python
+# (about 28 ms a face); the rest is a few header fields. A build keeps those tables beside its record as packed
+# arrays (generator.build: OUT/.pnpkit/fonts.json), so a rebuild that draws restores them and parses the
+# headers only; the face is the same object, attribute for attribute (tests/render/test_font_tables.py).
+
+_TABLES_FORMAT = 1
+
+
+def font_tables_version() -> list[Any]:
+    """What kept tables depend on besides the font files: this format, ReportLab's version, the byte order."""
+    import sys
+
+    from reportlab import Version
+
+    return [_TABLES_FORMAT, Version, sys.byteorder]
+
+
+def offer_font_tables(tables: Mapping[str, Any] | None) -> None:
+    """Tables `font_tables` gave for these very font files: `register_fonts` restores the faces from them
+    (when it has not run yet in this process). A table that does not fit is ignored and the font parsed."""
+    global _offered
+    _offered = tables
+
+
+def _pack(values: Any, code: str = "q") -> str:
+    import array
+    import base64
+    import zlib
+
+    return base64.b64encode(zlib.compress(array.array(code, values).tobytes(), 1)).decode("ascii")
+
+
+def _unpack(text: str, code: str = "q") -> list[Any]:
+    import array
+    import base64
+    import zlib
+
+    out = array.array(code)
+    out.frombytes(zlib.decompress(base64.b64decode(text.encode("ascii"), validate=True)))
+    return out.tolist()
+
+
+def _pack_numbers(values: Sequence[Any]) -> dict[str, Any] | None:
+    """Numbers that may mix int and float (ReportLab scales some advances and not others), each given back as
+    the same type and value: the ints, the floats and the runs of each kind. None for anything else."""
+    runs: list[list[int]] = []
+    for v in values:
+        kind = 1 if type(v) is float else 0 if type(v) is int and -(2**62) < v < 2**62 else -1
+        if kind < 0:
+            return None
+        if runs and runs[-1][0] == kind:
+            runs[-1][1] += 1
+        else:
+            runs.append([kind, 1])
+    return {"runs": runs, "ints": _pack(v for v in values if type(v) is int),
+            "floats": _pack((v for v in values if type(v) is float), "d")}
+
+
+def _unpack_numbers(packed: Mapping[str, Any]) -> list[Any]:
+    ints, floats = _unpack(packed["ints"]), _unpack(packed["floats"], "d")
+    out: list[Any] = []
+    taken = [0, 0]
+    for kind, count in packed["runs"]:
+        source = floats if kind == 1 else ints
+        start = taken[kind == 1]
+        if count < 1 or start + count > len(source):
+            raise ValueError("damaged number table")
+        out += source[start:start + count]
+        taken[kind == 1] += count
+    if taken != [len(ints), len(floats)]:
+        raise ValueError("damaged number table")
+    return out
+
+
+def font_tables() -> dict[str, Any]:
+    """The per-character tables (cmap, widths, hmtx, loca) of the registered built-in faces, as JSON-able data
+    for `offer_font_tables`; a face whose tables cannot be kept exactly is left out."""
+    import itertools
+
+    register_fonts()
+    out: dict[str, Any] = {"version": font_tables_version()}
+    for key in FONT_FILES:
+        face = pdfmetrics.getFont(FONT_NAMES[key]).face
+        widths = _pack_numbers([*face.charWidths.values(), face.defaultWidth])
+        advances = _pack_numbers([m[0] for m in face.hmetrics])
+        bearings = _pack_numbers([m[1] for m in face.hmetrics])
+        if widths is None or advances is None or bearings is None or not all(type(p) is int for p in face.glyphPos):
+            continue
+        out[key] = {
+            "chars": _pack(face.charToGlyph.keys()), "glyphs": _pack(face.charToGlyph.values()),
+            "width_chars": _pack(face.charWidths.keys()), "widths": widths,
+            "glyph_keys": _pack(face.glyphToChar.keys()), "glyph_counts": _pack(map(len, face.glyphToChar.values())),
+            "glyph_chars": _pack(itertools.chain.from_iterable(face.glyphToChar.values())),
+            "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos), "pos": face._pos,
+        }
+    return out
+
+
+def _face_from_tables(path: Path, tables: Any, version: Any) -> Any:
+    """The ReportLab face of `path`: its headers parsed and its per-character tables restored from `tables`
+    when this ReportLab on this byte order kept them; None (parse it whole) otherwise or on any doubt."""
+    import itertools
+
+    from reportlab.pdfbase.ttfonts import TTFontFace, TTFontFile
+
+    if not isinstance(tables, Mapping) or version != font_tables_version():
+        return None
+    try:
+        face = TTFontFace.__new__(TTFontFace)
+        pdfmetrics.TypeFace.__init__(face, None)
+        TTFontFile.__init__(face, str(path), charInfo=0, validate=0, subfontIndex=0)  # the headers only
+        chars, glyphs, width_chars = (_unpack(tables[k]) for k in ("chars", "glyphs", "width_chars"))
+        *widths, default = _unpack_numbers(tables["widths"])
+        keys, counts, flat = (_unpack(tables[k]) for k in ("glyph_keys", "glyph_counts", "glyph_chars"))
+        advances, bearings = _unpack_numbers(tables["advances"]), _unpack_numbers(tables["bearings"])
+        positions = _unpack(tables["positions"])
+        if sum(counts) != len(flat) or len(positions) != face.numGlyphs + 1:
+            return None
+        starts = list(itertools.accumulate(counts, initial=0))
+        face.charToGlyph = dict(zip(chars, glyphs, strict=True))
+        face.glyphToChar = {g: flat[a:b] for g, a, b in zip(keys, starts, starts[1:], strict=False)}
+        face.charWidths = dict(zip(width_chars, widths, strict=True))
+        face.hmetrics = list(zip(advances, bearings, strict=True))
+        face.defaultWidth = default
+        face.glyphPos = positions
+        face._pos = int(tables["pos"])  # where the parser stopped (every later read seeks first)
+        return face
+    except Exception:  # a damaged or foreign table: parse the font instead
+        return None
+
+
+def _tt_font(name: str, path: Path, face: Any) -> TTFont:
+    """ReportLab's TTFont of `path`, around `face` when one is given (else parsed as usual)."""
+    if face is None:
+        return TTFont(name, str(path))
+    from reportlab.pdfbase import ttfonts
+
+    parse = ttfonts.TTFontFace
+    ttfonts.TTFontFace = lambda *a, **k: face  # TTFont.__init__ builds its face by this name
+    try:
+        return TTFont(name, str(path))
+    finally:
+        ttfonts.TTFontFace = parse
 
 
 def font_name(font: str) -> str:

@@ -8,7 +8,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -21,10 +21,10 @@ from generator.spec.assets import ArtSpec, KitArt, resolve_art
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
-from generator.spec.paths import resolve_dir, resolve_inside
+from generator.spec.paths import read_bytes, resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
 from generator.spec.tune import TuneSpec
-from generator.spec.yamlio import Loc, clip, dotted, line_of, parse_dotted, read_yaml
+from generator.spec.yamlio import MAX_SPEC_BYTES, Loc, clip, dotted, line_of, parse_dotted, parse_yaml
 from generator.units import CARD_PRESETS
 
 LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|[0-9]{3}))?")
@@ -343,11 +343,15 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
 _UNION_STEPS = {"str", "int", "float", "bool", "list", "dict", "SizeSpec", "literal", "function-before", "function-after"}
 
 
-def load_kit(path: Path | str) -> Kit:
+ParseYaml = Callable[[bytes, str], tuple[Any, dict[Loc, int]]]
+"""`parse_yaml(data, display)` or a function that answers as it does (a build's memo of the last parse)."""
+
+
+def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
     """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError.
 
     Files are resolved once: kit.yaml and every catalog must resolve (symlinks followed) inside the kit
-    folder and be regular files; nothing outside the folder is opened.
+    folder and be regular files; nothing outside the folder is opened. `parse` reads kit.yaml's bytes.
     """
     p = Path(path)
     kit_dir = p.parent if (p.name == "kit.yaml" or p.is_file()) else p
@@ -357,7 +361,7 @@ def load_kit(path: Path | str) -> Kit:
     yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
     if yaml_real is None:
         raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
-    data, lines = read_yaml(yaml_real, display)
+    data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
     if not isinstance(data, dict):
         raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
     problems: list[Problem] = _huge_ints(data, (), lines, display)

@@ -6,10 +6,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
 from generator.errors import Problem, SpecError
 from generator.spec.paths import read_bytes
 
@@ -45,6 +41,10 @@ def parse_yaml(data: bytes, display: str) -> tuple[Any, dict[Loc, int]]:
     problems = _shape_problems(text, display)
     if problems:
         raise SpecError(problems)
+    # imported here: a rebuild that reuses the last parse (generator.buildkeys.Memo) loads no ruamel
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:
@@ -110,6 +110,8 @@ def clip(text: str, limit: int = 80) -> str:
 
 
 def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], display: str) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
     counter[0] += 1
     if counter[0] > MAX_NODES:
         raise SpecError([Problem(display, lines.get(loc), _dotted(loc), f"more than {MAX_NODES} YAML nodes (aliases expanding?); refusing")])
