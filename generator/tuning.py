@@ -690,10 +690,13 @@ def prove(plan: Plan, candidates: Sequence[Judged], executor: Any,
     for i, c in enumerate(candidates):
         if progress:
             progress(i + 1, total, f"proof: candidate {i + 1} of {len(candidates)}")
-        spec, _ = candidate_spec(plan, c.values)
-        if spec is None:
-            continue
-        p = proven(plan, c.values, spec, executor)
+        if c.values == plan.original:  # the original ranks among the best (targets): judged already
+            p = original
+        else:
+            spec, _ = candidate_spec(plan, c.values)
+            if spec is None:
+                continue
+            p = proven(plan, c.values, spec, executor)
         out.append(p)
         if p.holds:
             break
@@ -938,11 +941,18 @@ class Outcome:
 def importance(study: Any) -> dict[str, float]:
     """optuna's parameter importance (PED-ANOVA: numpy only, deterministic); {} when the study cannot give one
     (fewer than two finished trials, or a single value tried)."""
+    import warnings
+
     import optuna
 
     try:
         ev = optuna.importance.PedAnovaImportanceEvaluator()
-        return {k: float(v) for k, v in optuna.importance.get_param_importances(study, evaluator=ev).items()}
+        with warnings.catch_warnings():  # "too few trials: importances will be equal" is the report's to say
+            warnings.simplefilter("ignore")
+            got = optuna.importance.get_param_importances(study, evaluator=ev,
+                                                          target=None if len(study.directions) == 1 else
+                                                          lambda t: sum(t.values))
+        return {k: float(v) for k, v in got.items()}
     except (RuntimeError, ValueError, ImportError, ZeroDivisionError):
         return {}
 
