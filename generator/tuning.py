@@ -639,11 +639,11 @@ def proof_order(plan: Plan, found: Search) -> list[Judged]:
     scores first. With several targets: the Pareto front, closest to the original first."""
     best = [j for j in ranked(found) if not j.illegal]
     n = plan.settings.candidates
-    if len(plan.targets) > 1:
-        return sorted(pareto(best), key=lambda j: (j.distance, j.score))[:n]
-    if plan.targets:
-        return ([j for j in best if j.violation == 0] or best)[:n]
     hold = [j for j in best if j.violation == 0]
+    if len(plan.targets) > 1:
+        return sorted(pareto(hold or best), key=lambda j: (j.distance, j.score))[:n]
+    if plan.targets:
+        return (hold or best)[:n]
     if not hold:
         return best[:n]
     reach = min(j.distance for j in hold)
@@ -1035,13 +1035,10 @@ def report_data(o: Outcome) -> dict[str, Any]:
 
 def _front(o: Outcome) -> list[dict[str, Any]]:
     """Several targets: the Pareto front of the candidates whose estimates all sat inside their bounds (or of all
-    legal ones when none did), closest to the original first."""
+    legal ones when none did), closest to the original first (the first `tune.candidates`, as the proof)."""
     if len(o.plan.targets) < 2:
         return []
-    legal = [j for j in ranked(o.found) if not j.illegal]
-    pool = [j for j in legal if j.violation == 0] or legal
-    return [{"values": j.values, "gaps": j.gaps, "distance": j.distance}
-            for j in sorted(pareto(pool), key=lambda j: (j.distance, j.score))]
+    return [{"values": j.values, "gaps": j.gaps, "distance": j.distance} for j in proof_order(o.plan, o.found)]
 
 
 def _range_text(s: Space) -> str:
