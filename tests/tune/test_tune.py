@@ -169,6 +169,46 @@ def test_tuned_yaml_keeps_comments_and_annotates_old_values():
 
 # ---------------------------------------------------------------------------------------------- search and proof
 
+def test_the_proof_budget_ladder_doubles_the_kits_cap_up_to_proof_max_games():
+    from generator.tuning import budget_ladder
+
+    assert budget_ladder(16000, 256000) == [16000, 32000, 64000, 128000, 256000]
+    assert budget_ladder(16000, 100000) == [16000, 32000, 64000, 100000]
+    assert budget_ladder(16000, None) == [16000] == budget_ladder(16000, 16000) == budget_ladder(16000, 8000)
+    assert budget_ladder(None, 256000) == [None]
+
+
+def test_the_proof_walks_outward_from_the_original_then_the_held_candidates(tmp_path):
+    """Single integer parameter from 8: the search sampled 9 (hopeless), 11 (estimate outside its bound), 13 and
+    17 (estimates held). The proof judges 10, 11, 12 (10 and 12 never sampled), then 13 and 17; hopeless 9 and
+    anything farther than 13 that did not hold are left out."""
+    from generator.tuning import Judged, Search, proof_order
+
+    kit = copy_kit(PD, tmp_path / "pd", {("game", "miss_boxes"): 8})
+    plan = make_plan(kit, params=["game.miss_boxes=8..20"], seed=1)
+    sp = plan.space
+
+    def j(v: int, violation: float, hopeless: bool = False) -> Judged:
+        values = {"game.miss_boxes": v}
+        return Judged(values, violation, distance(sp, plan.original, values), 0.0, hopeless)
+
+    judged = {0: j(9, 3.0, True), 1: j(17, 0.0), 2: j(11, 0.2), 3: j(13, 0.0), 4: j(15, 0.5), 5: j(11, 0.2)}
+    order = proof_order(plan, Search(None, judged, 0))
+    assert [c.values["game.miss_boxes"] for c in order] == [10, 11, 12, 13, 17]
+
+
+def test_a_raised_game_budget_is_written_and_annotated():
+    plan = make_plan(PD, params=["game.miss_boxes=8..20"], seed=1)
+    values = {"game.miss_boxes": 12}
+    text = tuned_yaml(plan, values, {"game.balance.max_games": 64000})
+    lines = text.splitlines()
+    assert any(ln.startswith("  miss_boxes: 12") and "pnpkit tune: was 11" in ln for ln in lines)
+    assert any(ln.startswith("    max_games: 64000") and "# pnpkit tune: was 16000; ... up to this" in ln
+               for ln in lines)
+    src = (PD / "kit.yaml").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(src) and sum(a != b for a, b in zip(src, lines)) == 2
+
+
 def test_tune_writes_a_checked_kit_with_the_fewest_boxes_and_the_same_bytes_twice(tmp_path):
     kit = quick_pd(tmp_path)
     outs = []
