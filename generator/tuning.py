@@ -9,11 +9,16 @@ reaches into a game's kernels.
    a trial with a FAILING tolerance stops there (pruned: hopeless), the others play a second batch as large.
    Score: how far the point estimates lie outside their bounds (x 1000), plus the distance to the original kit
    (fewest changed parameters, then the smallest changes), or plus the distance to the targets.
-2. Proof: the best `tune.candidates` candidates, closest first, are judged by the full sequential check
-   (`balance.games` doubling to `balance.max_games`, family-wise `balance.confidence`) on a seed stream the
-   search never used; the first whose every tolerance HOLDS wins.
-3. The winner is written as `OUT/<kit>-tuned/` (the kit folder copied, kit.yaml edited round-trip with its
-   comments kept and each changed value annotated with its old one), validated; the report beside it.
+   Several targets: one objective each (a multi-objective study).
+2. Proof (`proof_order`): walking outward from the original (the nearer candidates first, for one integer
+   parameter every value in between, then the `tune.candidates` nearest whose estimates held), or the best
+   scores for a target, or the Pareto front for several, each is judged by the full sequential check
+   (`balance.games` doubling to `balance.max_games`, family-wise `balance.confidence`) on seed streams the
+   search never used; one that fails nothing but stays undecided gets the cap doubled up to
+   `tune.proof_max_games`. The first whose every tolerance HOLDS on every stream wins.
+3. The winner is written as `OUT/<kit>-tuned/` (the kit folder copied, kit.yaml edited in place with its
+   comments kept and each changed value, a raised `balance.max_games` included, annotated with its old one),
+   validated; the report beside it.
 """
 
 from __future__ import annotations
