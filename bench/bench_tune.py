@@ -32,7 +32,11 @@ def main() -> None:
     print(f"{'kit':<14} {'parameter':<32} {'trials':>6} {'played':>6} {'games':>6} {'seconds':>8} {'trials/min':>10}")
     with ProcessExecutor(a.workers) as executor:
         for kit in kits:
-            plan = make_plan(kit, params=_first_param(kit), trials=a.trials, seed=1)
+            params = _first_param(kit)
+            if not params:  # a game that declares no tunables (the deck kind): nothing to time
+                print(f"{kit.name:<14} (its game declares no tunable parameters)", flush=True)
+                continue
+            plan = make_plan(kit, params=params, trials=a.trials, seed=1)
             plan.settings = plan.settings.model_copy(update={"games": a.games})
             marks: list[float] = []
             found = search(plan, executor,
@@ -49,7 +53,10 @@ def _first_param(kit: Path) -> list[str]:
     from generator.spec.kit import load_kit
 
     k = load_kit(kit)
-    t = tunables_of(k)[0]
+    declared = tunables_of(k)
+    if not declared:
+        return []
+    t = declared[0]
     s = Space(t)
     if t.kind == "int":
         return [f"{t.path}={int(t.low or 0)}..{int(t.high or 0)}"]

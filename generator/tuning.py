@@ -9,11 +9,16 @@ reaches into a game's kernels.
    a trial with a FAILING tolerance stops there (pruned: hopeless), the others play a second batch as large.
    Score: how far the point estimates lie outside their bounds (x 1000), plus the distance to the original kit
    (fewest changed parameters, then the smallest changes), or plus the distance to the targets.
-2. Proof: the best `tune.candidates` candidates, closest first, are judged by the full sequential check
-   (`balance.games` doubling to `balance.max_games`, family-wise `balance.confidence`) on a seed stream the
-   search never used; the first whose every tolerance HOLDS wins.
-3. The winner is written as `OUT/<kit>-tuned/` (the kit folder copied, kit.yaml edited round-trip with its
-   comments kept and each changed value annotated with its old one), validated; the report beside it.
+   Several targets: one objective each (a multi-objective study).
+2. Proof (`proof_order`): walking outward from the original (the nearer candidates first, for one integer
+   parameter every value in between, then the `tune.candidates` nearest whose estimates held), or the best
+   scores for a target, or the Pareto front for several, each is judged by the full sequential check
+   (`balance.games` doubling to `balance.max_games`, family-wise `balance.confidence`) on seed streams the
+   search never used; one that fails nothing but stays undecided gets the cap doubled up to
+   `tune.proof_max_games`. The first whose every tolerance HOLDS on every stream wins.
+3. The winner is written as `OUT/<kit>-tuned/` (the kit folder copied, kit.yaml edited in place with its
+   comments kept and each changed value, a raised `balance.max_games` included, annotated with its old one),
+   validated; the report beside it.
 """
 
 from __future__ import annotations
@@ -318,10 +323,17 @@ class Judged:
     hopeless: bool
     illegal: str = ""
     measured: dict[str, float] = field(default_factory=dict)
+    gaps: list[float] = field(default_factory=list)
+    """Each target's gap (several targets: the objectives of a multi-objective search)."""
 
     @property
     def score(self) -> float:
         return self.violation * VIOLATION_WEIGHT + self.target_gap + self.distance * (0.01 if self.target_gap else 1)
+
+    def objectives(self) -> tuple[float, ...]:
+        """One value per target (a multi-objective search): each target's gap, the bounds first."""
+        base = self.violation * VIOLATION_WEIGHT + self.distance * 0.01
+        return tuple(base + g for g in (self.gaps or [self.target_gap]))
 
 
 def candidate_game(plan: Plan, values: dict[str, Any]) -> dict[str, Any]:
@@ -364,13 +376,13 @@ def violation(t: Tolerance) -> float:
     return 0.0
 
 
-def target_gap(plan: Plan, rep: BalanceReport) -> float:
-    """Mean distance of the targeted tolerances' measured values from their targets (summed over targets)."""
-    out = 0.0
+def target_gaps(plan: Plan, rep: BalanceReport) -> list[float]:
+    """Per target: the mean distance of its tolerances' measured values from the target value."""
+    out = []
     for tg in plan.targets:
         vals = [abs(t.measured - tg.value) for t in rep.tolerances if t.spec_key == tg.spec_key
                 and not math.isnan(t.measured)]
-        out += float(np.mean(vals)) if vals else 0.0
+        out.append(float(np.mean(vals)) if vals else 0.0)
     return out
 
 
@@ -392,15 +404,17 @@ def judge_candidate(plan: Plan, values: dict[str, Any], executor: Any,
     g = plan.settings.games
     rep = play(plan, spec, g, plan.search_seed, executor)
     hopeless = any(t.verdict is Verdict.FAILS for t in rep.tolerances)
-    first = Judged(values, sum(violation(t) for t in rep.tolerances), d, target_gap(plan, rep), hopeless,
-                   measured=_measured(rep))
+    gaps = target_gaps(plan, rep)
+    first = Judged(values, sum(violation(t) for t in rep.tolerances), d, sum(gaps), hopeless,
+                   measured=_measured(rep), gaps=gaps)
     stop = on_first_batch(first.score) if on_first_batch else False
     if hopeless or stop:
         first.hopeless = True
         return first
     rep = play(plan, spec, 2 * g, plan.search_seed, executor)
-    return Judged(values, sum(violation(t) for t in rep.tolerances), d, target_gap(plan, rep), False,
-                  measured=_measured(rep))
+    gaps = target_gaps(plan, rep)
+    return Judged(values, sum(violation(t) for t in rep.tolerances), d, sum(gaps), False,
+                  measured=_measured(rep), gaps=gaps)
 
 
 def _measured(rep: BalanceReport) -> dict[str, float]:
@@ -451,13 +465,18 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
     except ImportError:
         raise KitError("pnpkit tune needs optuna: pip install 'pnpkit[tune]'") from None
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR: optuna logs an interrupted trial (Ctrl-C) as a warning with a traceback; the CLI says it plainly
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    # several targets: a multi-objective study (one objective per target; TPE's multi-objective mode, seeded),
+    # whose Pareto front the proof walks closest to the original first
+    objectives = len(plan.targets) if len(plan.targets) > 1 else 1
     sampler = optuna.samplers.TPESampler(seed=plan.seed % 2**32, n_startup_trials=min(10, max(1, plan.trials // 2)))
     try:
         # pruning is the hopeless rule of judge_candidate (a FAILING tolerance after the first batch), not a
         # median of other trials: a candidate is never dropped for being merely worse than its neighbours
         study = optuna.create_study(study_name=plan.study_name(), storage=storage, sampler=sampler,
-                                    pruner=optuna.pruners.NopPruner(), direction="minimize", load_if_exists=True)
+                                    pruner=optuna.pruners.NopPruner(), directions=["minimize"] * objectives,
+                                    load_if_exists=True)
     except Exception as e:  # a bad URL or an unreadable database: name it
         raise TuneUsageError(f"--storage {storage!r}: cannot open ({type(e).__name__}: {e})") from None
     cache = CachingExecutor(executor)
@@ -470,7 +489,7 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
     todo = max(0, plan.trials - finished)
     played = 0
 
-    def objective(trial: Any) -> float:
+    def objective(trial: Any) -> float | tuple[float, ...]:
         nonlocal played
         values = _suggest(trial, plan)
         k = _key(values)
@@ -479,7 +498,7 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
             def prune(score: float) -> bool:
                 trial.report(score, 0)
                 return bool(trial.should_prune())
-            j = judge_candidate(plan, values, cache, prune)
+            j = judge_candidate(plan, values, cache, prune if objectives == 1 else None)
             seen[k] = j
         for name, v in _attrs(j).items():
             trial.set_user_attr(name, v)
@@ -488,7 +507,7 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
             progress(finished + played, plan.trials, f"trial {trial.number + 1}: score {j.score:.4g}")
         if j.hopeless:
             raise optuna.TrialPruned()
-        return j.score
+        return j.score if objectives == 1 else j.objectives()
 
     if progress:
         progress(finished, plan.trials, "searching")
@@ -501,12 +520,14 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
 
 def _attrs(j: Judged) -> dict[str, Any]:
     return {"values": _key(j.values), "violation": j.violation, "distance": j.distance, "target_gap": j.target_gap,
-            "hopeless": j.hopeless, "illegal": j.illegal, "measured": json.dumps(j.measured, sort_keys=True)}
+            "hopeless": j.hopeless, "illegal": j.illegal, "measured": json.dumps(j.measured, sort_keys=True),
+            "gaps": json.dumps(j.gaps)}
 
 
 def _from_attrs(a: dict[str, Any]) -> Judged:
     return Judged(json.loads(a["values"]), float(a["violation"]), float(a["distance"]), float(a["target_gap"]),
-                  bool(a["hopeless"]), str(a.get("illegal", "")), json.loads(a.get("measured", "{}")))
+                  bool(a["hopeless"]), str(a.get("illegal", "")), json.loads(a.get("measured", "{}")),
+                  json.loads(a.get("gaps", "[]")))
 
 
 def ranked(found: Search) -> list[Judged]:
@@ -521,6 +542,9 @@ def ranked(found: Search) -> list[Judged]:
 
 # ---------------------------------------------------------------------------------------------- the proof
 
+MAX_GAMES_PATH = "game.balance.max_games"
+
+
 @dataclass
 class Proven:
     """A candidate (or the original) judged by the full check on the proof streams (stopping at the first stream
@@ -531,22 +555,66 @@ class Proven:
     streams: int = 1
     """Proof streams played."""
     holds: bool = False
+    budget: dict[str, Any] = field(default_factory=dict)
+    """Balance settings the proof raised (`game.balance.max_games`: the cap it needed), written into the kit."""
 
 
 def _holds(rep: BalanceReport) -> bool:
     return all(t.verdict is Verdict.HOLDS for t in rep.tolerances)
 
 
+def _fails(rep: BalanceReport) -> bool:
+    return any(t.verdict is Verdict.FAILS for t in rep.tolerances)
+
+
+def budget_ladder(max_games: int | None, proof_max_games: int | None) -> list[int | None]:
+    """The game caps a proof may use: the kit's own `balance.max_games`, then doubled while it stays within
+    `tune.proof_max_games` (which ends the ladder when it is not a doubling of the kit's cap)."""
+    ladder: list[int | None] = [max_games]
+    if max_games is None or proof_max_games is None or proof_max_games <= max_games:
+        return ladder
+    cap = max_games
+    while cap * 2 <= proof_max_games:
+        cap *= 2
+        ladder.append(cap)
+    if cap != proof_max_games:
+        ladder.append(proof_max_games)
+    return ladder
+
+
+def _with_max_games(spec: Any, cap: int | None) -> Any:
+    b = spec.balance
+    if cap is None or getattr(b, "max_games", None) in (None, cap):
+        return spec
+    return spec.model_copy(update={"balance": b.model_copy(update={"max_games": cap})})
+
+
 def proven(plan: Plan, values: dict[str, Any], spec: Any, executor: Any) -> Proven:
-    """The full check of one candidate on every proof stream until one does not hold."""
-    first: BalanceReport | None = None
-    for i, s in enumerate(plan.proof_seeds):
-        rep = full_check(plan, spec, executor, seed=s)
-        first = first or rep
-        if not _holds(rep):
-            return Proven(values, rep, i + 1, False)
-    assert first is not None
-    return Proven(values, first, len(plan.proof_seeds), True)
+    """The full check of one candidate on every proof stream until one does not hold. A candidate that fails on
+    no tolerance but leaves one UNDECIDED (the games ran out, not the kit) is checked again with a doubled
+    `balance.max_games`, up to `tune.proof_max_games`; the cap that decides it is written into the tuned kit,
+    so `pnpkit check` on that kit plays the same looks. Every rung replays the same seeded games from a cache."""
+    cache = CachingExecutor(executor)
+    own = getattr(spec.balance, "max_games", None)
+    out: Proven | None = None
+    for cap in budget_ladder(own, plan.settings.proof_max_games):
+        capped = _with_max_games(spec, cap)
+        budget = {} if cap == own else {MAX_GAMES_PATH: cap}
+        first: BalanceReport | None = None
+        out = None
+        for i, s in enumerate(plan.proof_seeds):
+            rep = full_check(plan, capped, cache, seed=s)
+            first = first or rep
+            if not _holds(rep):
+                out = Proven(values, rep, i + 1, False, budget)
+                break
+        if out is None:
+            assert first is not None
+            return Proven(values, first, len(plan.proof_seeds), True, budget)
+        if _fails(out.report):
+            return out
+    assert out is not None
+    return out
 
 
 def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., None] | None = None, *,
@@ -556,7 +624,7 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
     first = int(b.games)
     cap = int(getattr(b, "max_games", None) or 8 * first)
     conf = getattr(b, "confidence", None)
-    cache = CachingExecutor(executor)
+    cache = executor if isinstance(executor, CachingExecutor) else CachingExecutor(executor)
 
     def make(budget: Any) -> BalanceReport:
         rep: BalanceReport = registry.get(plan.kit.game_id).balance_report()(
@@ -567,21 +635,73 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
                  progress=progress)
 
 
+def proof_order(plan: Plan, found: Search) -> list[Judged]:
+    """The candidates the proof judges, in order. Without targets (the least edit that holds): first the
+    candidates nearer the original than the nearest one whose estimates all sat inside their bounds (not
+    hopeless in the search; for a single integer parameter every value in between, sampled or not), closest
+    first, then the `tune.candidates` nearest of those whose estimates held: the proof walks outward from
+    the original, so the first that holds is the least edit the check can prove. With targets: the best
+    scores first. With several targets: the Pareto front, closest to the original first."""
+    best = [j for j in ranked(found) if not j.illegal]
+    n = plan.settings.candidates
+    hold = [j for j in best if j.violation == 0]
+    if len(plan.targets) > 1:
+        return sorted(pareto(hold or best), key=lambda j: (j.distance, j.score))[:n]
+    if plan.targets:
+        return (hold or best)[:n]
+    if not hold:
+        return best[:n]
+    reach = min(j.distance for j in hold)
+    # the nearer ones (estimates outside a bound but not hopeless, or never sampled) come on top of the
+    # `candidates` budget, which counts the candidates whose estimates held
+    pool = {_key(j.values): j for j in best if not j.hopeless and j.violation != 0 and j.distance < reach}
+    if len(plan.space) == 1 and plan.space[0].kind == "int":
+        s = plan.space[0]
+        near = min(hold, key=lambda j: (j.distance, j.score))
+        lo, hi = sorted((int(plan.original[s.path]), int(near.values[s.path])))
+        sampled = {_key(j.values) for j in best}
+        for v in range(lo + 1, hi):
+            values = {s.path: v}
+            if _key(values) not in sampled:
+                pool[_key(values)] = Judged(values, math.nan, distance(plan.space, plan.original, values), 0.0, False)
+    order = sorted(pool.values(), key=lambda j: (j.distance, j.score))
+    return order + sorted(hold, key=lambda j: (j.distance, j.score))[:n]
+
+
+def pareto(judged: Sequence[Judged]) -> list[Judged]:
+    """The candidates no other candidate beats on every target (lower gaps), in their given order."""
+    def gaps(j: Judged) -> tuple[float, ...]:
+        return tuple(j.gaps) if j.gaps else (j.target_gap,)
+
+    out = []
+    for j in judged:
+        g = gaps(j)
+        if not any(all(a <= b for a, b in zip(gaps(o), g)) and gaps(o) != g for o in judged):
+            out.append(j)
+    return out
+
+
 def prove(plan: Plan, candidates: Sequence[Judged], executor: Any,
           progress: Callable[[int, int, str], None] | None = None) -> tuple[Proven, list[Proven]]:
-    """The original and then each candidate (best first) under the full check; stops at the first that holds."""
+    """The original and then each candidate (in proof order) under the full check; stops at the first that
+    holds. Without targets an original that holds (perhaps with a raised game budget) needs no candidate."""
     total = len(candidates) + 1
     if progress:
         progress(0, total, "proof: the original kit")
     original = proven(plan, dict(plan.original), plan.kit.game, executor)
     out: list[Proven] = []
+    if original.holds and not plan.targets:
+        candidates = []
     for i, c in enumerate(candidates):
         if progress:
             progress(i + 1, total, f"proof: candidate {i + 1} of {len(candidates)}")
-        spec, _ = candidate_spec(plan, c.values)
-        if spec is None:
-            continue
-        p = proven(plan, c.values, spec, executor)
+        if c.values == plan.original:  # the original ranks among the best (targets): judged already
+            p = original
+        else:
+            spec, _ = candidate_spec(plan, c.values)
+            if spec is None:
+                continue
+            p = proven(plan, c.values, spec, executor)
         out.append(p)
         if p.holds:
             break
@@ -602,27 +722,39 @@ def _yaml_value(v: Any) -> Any:
     return v
 
 
-def tuned_yaml(plan: Plan, values: dict[str, Any]) -> str:
-    """kit.yaml with the changed values written in, each annotated with its old value. Each value is replaced
-    in place on its own line (every other byte kept: layout, alignment, comments); a value that does not sit on
-    one line falls back to a ruamel round-trip edit (comments kept, layout normalised)."""
+def _changes(plan: Plan, values: dict[str, Any], budget: dict[str, Any]) -> list[tuple[tuple[str, ...], Any, Any]]:
+    """(kit.yaml keys, old value, new value) of every value the tuned kit changes."""
+    out = [(s.tunable.keys, plan.original[s.path], values[s.path]) for s in plan.space
+           if values[s.path] != plan.original[s.path]]
+    for path, new in sorted(budget.items()):
+        keys = tuple(path.split("."))
+        old = get_path(plan.raw_game, keys[1:])
+        if old != new:
+            out.append((keys, old, new))
+    return out
+
+
+def tuned_yaml(plan: Plan, values: dict[str, Any], budget: dict[str, Any] | None = None) -> str:
+    """kit.yaml with the changed values (and any game budget the proof raised) written in, each annotated with
+    its old value. Each value is replaced in place on its own line (every other byte kept: layout, alignment,
+    comments); a value that does not sit on one line falls back to a ruamel round-trip edit (comments kept,
+    layout normalised)."""
     path = plan.kit.dir / "kit.yaml"
     text = path.read_text(encoding="utf-8")
     _, where = read_yaml(path, plan.kit.display)
-    changed = [s for s in plan.space if values[s.path] != plan.original[s.path]]
+    changed = _changes(plan, values, budget or {})
     lines = text.split("\n")
-    for s in changed:
-        keys = s.tunable.keys
+    for keys, old, new in changed:
         line_no = where.get(keys)
-        edited = None if line_no is None else _edit_line(lines[line_no - 1], keys, plan.original[s.path],
-                                                        values[s.path], flow=_in_flow(where, keys))
+        edited = None if line_no is None else _edit_line(lines[line_no - 1], keys, old, new,
+                                                        flow=_in_flow(where, keys))
         if edited is None:
-            return _tuned_yaml_rt(plan, values)
+            return _tuned_yaml_rt(plan, changed)
         lines[line_no - 1] = edited  # type: ignore[operator]
     out = "\n".join(lines)
     data, _ = parse_yaml(out.encode("utf-8"), plan.kit.display)
-    if any(get_path(data, s.tunable.keys) != values[s.path] for s in changed):
-        return _tuned_yaml_rt(plan, values)
+    if any(get_path(data, keys) != new for keys, _, new in changed):
+        return _tuned_yaml_rt(plan, changed)
     return out
 
 
@@ -691,7 +823,7 @@ def _edit_line(line: str, keys: tuple[str, ...], old: Any, new: Any, *, flow: bo
     return f"{body.rstrip()}  # {note}"
 
 
-def _tuned_yaml_rt(plan: Plan, values: dict[str, Any]) -> str:
+def _tuned_yaml_rt(plan: Plan, changed: list[tuple[tuple[str, ...], Any, Any]]) -> str:
     """The ruamel round-trip fallback of `tuned_yaml`."""
     from ruamel.yaml import YAML
 
@@ -700,11 +832,7 @@ def _tuned_yaml_rt(plan: Plan, values: dict[str, Any]) -> str:
     yaml.width = 120
     yaml.indent(mapping=2, sequence=4, offset=2)
     data = yaml.load((plan.kit.dir / "kit.yaml").read_text(encoding="utf-8"))
-    for s in plan.space:
-        old, new = plan.original[s.path], values[s.path]
-        if old == new:
-            continue
-        keys = s.tunable.keys
+    for keys, old, new in changed:
         parent = get_path(data, keys[:-1])
         parent[keys[-1]] = _yaml_value(new)
         note = f"pnpkit tune: was {_show(old)}"
@@ -738,7 +866,7 @@ def _add_note(holder: Any, key: str, note: str) -> None:
     holder.yaml_add_eol_comment(note, key)
 
 
-def write_tuned(plan: Plan, values: dict[str, Any], out: Path) -> Path:
+def write_tuned(plan: Plan, values: dict[str, Any], out: Path, budget: dict[str, Any] | None = None) -> Path:
     """Copy the kit folder to OUT/<kit>-tuned (replacing an earlier one), write the tuned kit.yaml, validate."""
     out.mkdir(parents=True, exist_ok=True)
     dest = out / f"{plan.kit.dir.name}-tuned"
@@ -747,7 +875,7 @@ def write_tuned(plan: Plan, values: dict[str, Any], out: Path) -> Path:
         staged = stage / dest.name
         shutil.copytree(plan.kit.dir, staged, symlinks=False,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
-        (staged / "kit.yaml").write_text(tuned_yaml(plan, values), encoding="utf-8")
+        (staged / "kit.yaml").write_text(tuned_yaml(plan, values, budget), encoding="utf-8")
         (kit,) = load_kits([staged])
         problems = check_kit(kit)
         if problems:
@@ -818,11 +946,18 @@ class Outcome:
 def importance(study: Any) -> dict[str, float]:
     """optuna's parameter importance (PED-ANOVA: numpy only, deterministic); {} when the study cannot give one
     (fewer than two finished trials, or a single value tried)."""
+    import warnings
+
     import optuna
 
     try:
         ev = optuna.importance.PedAnovaImportanceEvaluator()
-        return {k: float(v) for k, v in optuna.importance.get_param_importances(study, evaluator=ev).items()}
+        with warnings.catch_warnings():  # "too few trials: importances will be equal" is the report's to say
+            warnings.simplefilter("ignore")
+            got = optuna.importance.get_param_importances(study, evaluator=ev,
+                                                          target=None if len(study.directions) == 1 else
+                                                          lambda t: sum(t.values))
+        return {k: float(v) for k, v in got.items()}
     except (RuntimeError, ValueError, ImportError, ZeroDivisionError):
         return {}
 
@@ -857,16 +992,20 @@ def tune(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] =
     t0 = time.perf_counter()
     plan = make_plan(kit_path, params=params, targets=targets, trials=trials, seed=seed)
     with make_executor(workers, dask) as executor, progress_bar(console) as progress:
-        found = search(plan, executor, storage=storage, progress=progress)
-        best = ranked(found)
-        hold = [j for j in best if not j.illegal and j.violation == 0]
-        pick = (hold or [j for j in best if not j.illegal])[:plan.settings.candidates]
-        original, proven = prove(plan, pick, executor, progress)
+        try:
+            found = search(plan, executor, storage=storage, progress=progress)
+        except KeyboardInterrupt:
+            if console is not None:
+                kept = (f"the finished trials are kept in {storage}: run the same command to continue"
+                        if storage else "nothing is kept (no --storage): pass --storage sqlite:///FILE to resume")
+                console.print(f"tune interrupted: {kept}", highlight=False, soft_wrap=True)
+            raise
+        original, proven = prove(plan, proof_order(plan, found), executor, progress)
         winner = next((p for p in proven if p.holds), None)
         if winner is None and original.holds:
             winner = original
         eff = effects(plan, winner.values, CachingExecutor(executor)) if winner is not None else []
-    kit_dir = write_tuned(plan, winner.values, out) if winner is not None else None
+    kit_dir = write_tuned(plan, winner.values, out, winner.budget) if winner is not None else None
     report = out / f"{plan.kit.dir.name}-tune.html"
     out.mkdir(parents=True, exist_ok=True)
     outcome = Outcome(plan, found, original, proven, winner, kit_dir, report, eff, time.perf_counter() - t0)
@@ -889,11 +1028,22 @@ def report_data(o: Outcome) -> dict[str, Any]:
         "trials": trials,
         "importance": importance(o.found.study),
         "original": o.original.report,
-        "proven": [{"values": p.values, "report": p.report, "holds": p.holds, "streams": p.streams} for p in o.proven],
+        "proven": [{"values": p.values, "report": p.report, "holds": p.holds, "streams": p.streams,
+                    "budget": p.budget} for p in o.proven],
         "winner": None if o.winner is None else o.winner.values,
+        "winner_budget": {} if o.winner is None else o.winner.budget,
+        "front": _front(o),
         "effects": [{"path": e.path, "old": _show(e.old), "new": _show(e.new),
                      "rows": [list(r) for r in e.rows]} for e in o.effects],
     }
+
+
+def _front(o: Outcome) -> list[dict[str, Any]]:
+    """Several targets: the Pareto front of the candidates whose estimates all sat inside their bounds (or of all
+    legal ones when none did), closest to the original first (the first `tune.candidates`, as the proof)."""
+    if len(o.plan.targets) < 2:
+        return []
+    return [{"values": j.values, "gaps": j.gaps, "distance": j.distance} for j in proof_order(o.plan, o.found)]
 
 
 def _range_text(s: Space) -> str:
@@ -905,5 +1055,5 @@ def _range_text(s: Space) -> str:
     return "any order"
 
 
-__all__ = ["Judged", "Outcome", "Plan", "Proven", "Search", "TuneUsageError", "make_plan",
-           "parse_param", "ranked", "search", "tune", "tuned_yaml", "write_tuned"]
+__all__ = ["Judged", "Outcome", "Plan", "Proven", "Search", "TuneUsageError", "budget_ladder", "make_plan",
+           "pareto", "parse_param", "proof_order", "ranked", "search", "tune", "tuned_yaml", "write_tuned"]

@@ -131,6 +131,12 @@ _PAGE = r"""<!DOCTYPE html>
 <table><thead><tr><th>trial</th><th>parameters</th><th class="num">score</th><th class="num">outside bounds</th><th class="num">distance</th><th>state</th></tr></thead><tbody>
 {% for t in d.trials %}<tr><td>{{ t.number }}</td><td>{{ t.params }}</td><td class="num">{{ t.score_text }}</td><td class="num">{{ t.violation_text }}</td><td class="num">{{ t.distance_text }}</td><td>{{ t.state }}</td></tr>
 {% endfor %}</tbody></table>
+{% if d.front %}
+<h3>Pareto front ({{ d.targets|length }} targets; the proof takes the closest to the original first)</h3>
+<table><thead><tr><th>parameters</th>{% for t in d.targets %}<th class="num">gap to {{ t.tolerance }} {{ t.value }}</th>{% endfor %}<th class="num">distance</th></tr></thead><tbody>
+{% for f in front %}<tr><td>{{ f.params }}</td>{% for g in f.gaps %}<td class="num">{{ g }}</td>{% endfor %}<td class="num">{{ f.distance }}</td></tr>
+{% endfor %}</tbody></table>
+{% endif %}
 <h3>Parameter importance (optuna, PED-ANOVA)</h3>
 {% if importance_svg %}<figure>{{ importance_svg|safe }}</figure>{% else %}<p class="meta">not available (too few finished trials)</p>{% endif %}
 <h3>Proof: the full check on seed streams the search never used</h3>
@@ -172,7 +178,8 @@ def to_html(d: dict[str, Any]) -> str:
         changed = ", ".join(f"{k}={v}" for k, v in sorted(p["values"].items()))
         how = (f"holds on all {p['streams']} proof streams" if p["holds"]
                else f"does not hold on proof stream {p['streams']}")
-        columns.append({"title": f"candidate {i + 1}: {changed} ({how})", "v": _verdicts(p["report"])})
+        raised = "".join(f"; {k} raised to {v}" for k, v in sorted(p.get("budget", {}).items()))
+        columns.append({"title": f"candidate {i + 1}: {changed} ({how}{raised})", "v": _verdicts(p["report"])})
     changes = []
     if d["winner"] is not None:
         orig = {s["path"]: s["original"] for s in d["space"]}
@@ -180,9 +187,14 @@ def to_html(d: dict[str, Any]) -> str:
             shown = "[" + ", ".join(map(str, v)) + "]" if isinstance(v, list) else str(v)
             if shown != orig.get(path):
                 changes.append({"path": path, "old": orig.get(path), "new": shown})
+    for path, v in sorted(d.get("winner_budget", {}).items()):
+        changes.append({"path": path, "old": "the kit's", "new": str(v)})
     effects = [{**e, "rows": [[r[0], fmt_value(r[1]), fmt_value(r[2]), fmt_value(r[2] - r[1])] for r in e["rows"]]}
                for e in d["effects"]]
-    return _page.render(d={**d, "trials": trials, "effects": effects}, style=STYLE, columns=columns,
+    front = [{"params": json.dumps(f["values"], sort_keys=True, ensure_ascii=False),
+              "gaps": [fmt_value(g) for g in f["gaps"]], "distance": fmt_value(f["distance"])}
+             for f in d.get("front", [])]
+    return _page.render(d={**d, "trials": trials, "effects": effects}, style=STYLE, columns=columns, front=front,
                         changes=changes, trials_svg=trials_svg(d["trials"]),
                         importance_svg=importance_svg(d["importance"]))
 

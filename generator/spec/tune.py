@@ -47,5 +47,9 @@ class TuneSpec(SpecModel):
                                                           "candidate's full check must hold: the run seed itself "
                                                           "(`pnpkit check --seed S` repeats it), then derived "
                                                           "ones, so a check at another seed passes more often.")
+    proof_max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description=(
+        "Most games per setting the proof may play: a candidate that fails no tolerance but leaves one undecided "
+        "at the kit's balance.max_games is checked again with that cap doubled, up to this; the cap that decides "
+        "it is written into the tuned kit (annotated with the old one). Unset: the kit's own max_games."))
     candidates: StrictInt = Field(5, ge=1, le=20, description="Best candidates re-judged by the full check on a "
                                                               "seed stream the search never used.")
