@@ -90,6 +90,11 @@ def test_list_and_schema():
 
     schema = json.loads(s.stdout)
     assert "kit" in schema["properties"] and "game" in schema["properties"]
+    from generator.spec.kit import KitFile
+
+    # every top-level section kit.yaml accepts is in the schema an editor completes from (`tune` was missing)
+    assert set(schema["properties"]) == set(KitFile.model_fields)
+    assert "proof_max_games" in schema["$defs"]["TuneSpec"]["properties"]
 
 
 def test_works_from_another_folder(tmp_path):

@@ -9,8 +9,9 @@ from pydantic import Field, create_model
 import generator.games.registry as registry
 from generator.errors import KitError
 from generator.spec.fonts import StyleSpec
-from generator.spec.kit import ComponentSpec, KitMeta, game_model
+from generator.spec.kit import ComponentSpec, KitFile, KitMeta, game_model
 from generator.spec.print import PrintSpec
+from generator.spec.tune import TuneSpec
 
 
 def art_slots(games: list[str]) -> dict[str, Any]:
@@ -50,6 +51,7 @@ def kit_schema(game: str | None = None) -> dict[str, Any]:
         components=(dict[str, ComponentSpec], Field(description=(
             "printed components by id; each may fill its art slots (components.<id>.art.<slot>): "
             + art_slot_summary([game] if game else known)))),
+        tune=(TuneSpec | None, KitFile.model_fields["tune"]),
     )
     schema = Kit.model_json_schema()
     schema["x-art-slots"] = art_slots([game] if game else known)
