@@ -453,12 +453,16 @@ SHARED_CONSTANTS = ("PAPERS", "PRINT_MODES", "DUPLEXES", "MAX_SEED", "MAX_GAMES"
 
 
 def _definitions(root: Path, name: str) -> list[str]:
-    """Where `name` is assigned at module level in a .py file under `root` (file:line)."""
+    """Where `name` is assigned at module level in a .py file under `root` (file:line). A file whose text does
+    not hold the name cannot assign it, so only the others are parsed (parsing all 1.5 MB took 1.3 s a call)."""
     import ast
 
     out = []
     for path in sorted(root.rglob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        text = path.read_text(encoding="utf-8")
+        if name not in text:
+            continue
+        for node in ast.parse(text).body:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
