@@ -263,17 +263,20 @@ def test_other_papers_files_survive_a_build(tmp_path):
 
 @pytest.mark.parametrize("sig,code", [("SIGTERM", 143), ("SIGINT", 130)])
 def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
+    """The signal arrives while the build writes into its staging folder (a first PDF is there): exit 130/143,
+    no traceback, OUT left empty. One kit in its five languages with PNG previews writes for about 3 s after
+    1.5 s of composing (every shipped kit composed 13 s first: the same path, four times the time)."""
     import signal
     import time
 
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", "--out", str(out), "--png"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(RR), "--out", str(out), "--png"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while not list(out.glob(".pnpkit-stage-*")) and proc.poll() is None and time.monotonic() < deadline:
+    while not list(out.glob(".pnpkit-stage-*/**/*.pdf")) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
-    assert proc.poll() is None, "the build ended before the staging folder was seen"
+    assert proc.poll() is None, "the build ended before a staged file was seen"
     proc.send_signal(getattr(signal, sig))
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
