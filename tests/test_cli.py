@@ -408,26 +408,36 @@ def test_schema_of_an_unknown_game_is_a_clear_error():
     assert r.stderr == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards, deck; got 'foo'\n"
 
 
-# `validate` runs in a fresh interpreter, in-process through the typer app, which then reports the modules it
-# loaded: checking a spec needs no self-play kernels, so numba must stay unloaded.
-VALIDATE_PROBE = """
-import sys
+# The start-up probe: a fresh interpreter runs commands in-process through the typer app, one after another,
+# and after each reports its exit code and which heavy modules are loaded so far. sys.modules only grows, so a
+# module absent after the n-th command was imported by none of the first n: one interpreter for many commands
+# proves of each what a fresh interpreter per command proved (one per kit took 1-5 s each). Checking a spec
+# needs no self-play kernels (numba); `--help` and `validate` need no rasteriser or statistics either.
+PROBE = """
+import json, sys
 {pre}
 from generator.cli import app
-try:
-    app(['validate', sys.argv[1]], prog_name='pnpkit')
-except SystemExit as e:
-    code = e.code
-print('numba loaded:', 'numba' in sys.modules, 'exit:', code)
+for args in json.loads(sys.argv[1]):
+    try:
+        app(args, prog_name='pnpkit')
+    except SystemExit as e:
+        code = e.code
+    heavy = sorted({{m.split('.')[0] for m in sys.modules}} & {{'numba', 'pypdfium2', 'statsmodels'}})
+    print(json.dumps([args, code, heavy]))
 """
 
 
-def _probe(kit: Path, pre: str = "") -> str:
+def _probe(commands: list[list[str]], pre: str = "") -> list[tuple[int, list[str]]]:
+    """(exit code, heavy modules loaded so far) after each command, run in order in one fresh interpreter."""
+    import json
+
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-c", VALIDATE_PROBE.format(pre=pre), str(kit)], cwd=ROOT, env=env,
+    r = subprocess.run([sys.executable, "-c", PROBE.format(pre=pre), json.dumps(commands)], cwd=ROOT, env=env,
                        capture_output=True, text=True, timeout=300, check=False)
     assert "Traceback" not in r.stderr, r.stderr
-    return r.stdout.strip().splitlines()[-1]
+    lines = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('[[')]
+    assert [args for args, _, _ in lines] == commands, r.stdout + r.stderr
+    return [(code, heavy) for _, code, heavy in lines]
 
 
 SELF_PLAY_IN_PRINT = {"raindrops"}
@@ -436,17 +446,35 @@ runs a kernel: Raindrops memory-card points are ranks of a measured difficulty (
 1.9 s, pure Python 13.7 s), so it keeps numba. Its legal checks alone load none
 (tests/games/raindrops/test_shape.py)."""
 
+KITS = sorted((ROOT / "layouts").glob("*/kit.yaml"))
+START_UP = {"help": ["--help"], "check-help": ["check", "--help"], "validate": ["validate", str(RR)]}
 
-@pytest.mark.parametrize("kit", sorted((ROOT / "layouts").glob("*/kit.yaml")), ids=lambda p: p.parent.name)
-def test_validate_does_not_import_numba(kit):
+
+@pytest.fixture(scope="module")
+def probed() -> dict[str, tuple[int, list[str]]]:
+    """Command id -> (exit code, heavy modules loaded). One interpreter runs the start-up commands, then
+    `validate` of every kit that prints no self-play (Ripple Rush first, so its validate line is its own
+    and the help's); each self-play kit, which loads numba, is validated in an interpreter of its own."""
+    light = [k.parent.name for k in KITS if k.parent.name not in SELF_PLAY_IN_PRINT]
+    commands = {**START_UP, **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light}}
+    out = dict(zip(commands, _probe(list(commands.values()))))
+    for name in sorted(SELF_PLAY_IN_PRINT):
+        out[f"validate:{name}"] = _probe([["validate", str(ROOT / "layouts" / name)]])[0]
+    return out
+
+
+@pytest.mark.parametrize("kit", KITS, ids=lambda p: p.parent.name)
+def test_validate_does_not_import_numba(kit, probed):
     loads = kit.parent.name in SELF_PLAY_IN_PRINT
-    assert _probe(kit.parent) == f"numba loaded: {loads} exit: 0"
+    code, heavy = probed[f"validate:{kit.parent.name}"]
+    assert (code, "numba" in heavy) == (0, loads)
 
 
 def test_the_numba_probe_sees_numba():
     """The probe can fail: with numba imported before validate it says so."""
     pytest.importorskip("numba")
-    assert _probe(RR, pre="import numba") == "numba loaded: True exit: 0"
+    code, heavy = _probe([["validate", str(RR)]], pre="import numba")[0]
+    assert (code, "numba" in heavy) == (0, True)
 
 
 # ------------------------------------------------------------------ constants once, start-up light
@@ -496,29 +524,10 @@ def test_the_definition_walker_finds_definitions():
     assert _definitions(ROOT / "generator", "MAX_SEED") == [f"generator/spec/choices.py:{line}"]
 
 
-START_UP_PROBE = """
-import sys
-from generator.cli import app
-try:
-    app(sys.argv[1:], prog_name='pnpkit')
-except SystemExit as e:
-    code = e.code
-loaded = sorted({m.split('.')[0] for m in sys.modules} & {'numba', 'pypdfium2', 'statsmodels'})
-print('exit', code, 'heavy', loaded)
-"""
-
-
-@pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["validate", str(RR)]], ids=["help", "check-help", "validate"])
-def test_help_and_validate_load_no_kernels_rasteriser_or_statistics(args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-c", START_UP_PROBE, *args], cwd=ROOT, env=env, capture_output=True,
-                       text=True, timeout=300, check=False)
-    assert r.stdout.strip().splitlines()[-1] == "exit 0 heavy []", r.stdout + r.stderr
+@pytest.mark.parametrize("command", list(START_UP))
+def test_help_and_validate_load_no_kernels_rasteriser_or_statistics(command, probed):
+    assert probed[command] == (0, [])
 
 
 def test_the_start_up_probe_sees_a_heavy_import():
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    probe = "import statsmodels.stats.proportion\n" + START_UP_PROBE
-    r = subprocess.run([sys.executable, "-c", probe, "--help"], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=300, check=False)
-    assert r.stdout.strip().splitlines()[-1] == "exit 0 heavy ['statsmodels']", r.stdout + r.stderr
+    assert _probe([["--help"]], pre="import statsmodels.stats.proportion") == [(0, ["statsmodels"])]
