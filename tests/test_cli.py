@@ -92,6 +92,7 @@ def test_list_and_schema():
     assert "kit" in schema["properties"] and "game" in schema["properties"]
 
 
+@pytest.mark.slow  # validates every shipped kit
 def test_works_from_another_folder(tmp_path):
     r = pnpkit("validate", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -124,6 +125,7 @@ def _loosen(kit: Path, **bounds: str) -> None:
     y.write_text(text, encoding="utf-8")
 
 
+@pytest.mark.slow  # three checks in fresh interpreters
 def test_check_exit_codes_json_and_report(tmp_path):
     """`check` exits 0 when every tolerance holds and 1 (naming the failed one) when one does not; the JSON
     is the same for the same seed; the HTML report is written."""
@@ -149,6 +151,7 @@ def test_check_exit_codes_json_and_report(tmp_path):
     assert "game.balance.skill_gap" in r.stdout
 
 
+@pytest.mark.slow  # a check played to balance.max_games
 def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     """A bound the estimate sits on cannot be decided within balance.max_games: exit 3 (not 0, not 1), the
     message says how many games the estimate needs, the JSON gives each tolerance's verdict, interval, method
@@ -174,6 +177,7 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     assert all(t["low"] < 0.97 < t["high"] for t in open_)
 
 
+@pytest.mark.slow  # two checks to 9,600 games, one with a pool of two
 def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
     """The sequential check (batches, cached chunks) gives byte-identical JSON whatever the worker count."""
     a, b = tmp_path / "a.json", tmp_path / "b.json"
@@ -328,6 +332,7 @@ def test_every_bad_option_is_a_usage_error_naming_the_value_and_what_is_allowed(
     assert "Traceback" not in r.stderr and r.stdout == ""
 
 
+@pytest.mark.slow  # a check with a pool of every core
 def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
     r = pnpkit("check", str(RR), "--games", "2", "--workers", str(2**31), "--json", str(tmp_path / "r.json"))
     assert r.returncode in (0, 1)  # 2 games may miss tolerances; the point is no traceback and a capped pool

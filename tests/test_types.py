@@ -126,6 +126,7 @@ OUTCOME = '''
 '''
 
 
+@pytest.mark.slow  # mypy over generator/ when its cache is cold
 def test_mypy_strict_refuses_a_plugin_whose_rules_miss_a_protocol_method(tmp_path):
     """The same record twice, differing only in `outcome`: with it the file type-checks; without it mypy --strict
     fails at the loader that returns `new_game` (its rules are no `Game`). A composer without `compose` or a
