@@ -37,6 +37,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("dist", "pytest-xdist distribution when no -n is given", default="loadgroup")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist registers this mark itself; registered here too so a run without xdist (-p no:xdist) accepts it
+    config.addinivalue_line("markers", "xdist_group(name): run the tests of a group on one xdist worker")
+
+
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ
 

@@ -10,6 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# One worker runs these in file order: test_mypy_strict_is_clean fills the project's mypy cache (.mypy_cache)
+# and the two plugin checks then reuse it for generator/, instead of checking it again beside it at the same
+# time (and two mypy processes writing one cache).
+pytestmark = pytest.mark.xdist_group("mypy-cache")
+
 
 @pytest.mark.slow  # mypy over the package: 20 s of CPU with an empty cache (a clean clone)
 def test_mypy_strict_is_clean():
@@ -126,7 +131,6 @@ OUTCOME = '''
 '''
 
 
-@pytest.mark.slow  # mypy over generator/ when its cache is cold
 def test_mypy_strict_refuses_a_plugin_whose_rules_miss_a_protocol_method(tmp_path):
     """The same record twice, differing only in `outcome`: with it the file type-checks; without it mypy --strict
     fails at the loader that returns `new_game` (its rules are no `Game`). A composer without `compose` or a
