@@ -37,6 +37,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("dist", "pytest-xdist distribution when no -n is given", default="loadgroup")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist registers this mark itself; registered here too so a run without xdist (-p no:xdist) accepts it
+    config.addinivalue_line("markers", "xdist_group(name): run the tests of a group on one xdist worker")
+
+
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput") or "PYTEST_XDIST_WORKER" in os.environ
 
@@ -189,16 +194,20 @@ def golden(request: pytest.FixtureRequest) -> Golden:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    """built(kit_name, paper="a4") -> the output folder of that kit (built once per session and paper)."""
+    """built(kit_name, paper="a4", langs=None) -> the output folder of that kit (built once per session, paper
+    and languages; None: every language of the kit). A test that reads one language of another paper asks for
+    it alone (a third of the build); a build of every language serves a request for some."""
     from generator.build import build
 
-    cache: dict[tuple[str, str], Path] = {}
+    cache: dict[tuple[str, str, tuple[str, ...] | None], Path] = {}
 
-    def get(name: str, paper: str = "a4") -> Path:
-        key = (name, paper)
+    def get(name: str, paper: str = "a4", langs: tuple[str, ...] | None = None) -> Path:
+        key = (name, paper, langs)
+        if key not in cache and (name, paper, None) in cache:
+            return cache[(name, paper, None)]
         if key not in cache:
             out = tmp_path_factory.mktemp(f"{name}-{paper}")
-            build([ROOT / "layouts" / name], out=out, paper=paper)
+            build([ROOT / "layouts" / name], out=out, paper=paper, langs=None if langs is None else list(langs))
             cache[key] = out / name
         return cache[key]
 

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -14,6 +16,7 @@ def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@pytest.mark.slow  # new, validate and build in fresh interpreters
 def test_new_then_validate_and_build(tmp_path):
     r = pnpkit("new", "my_rr", "--from", "ripple_rush", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

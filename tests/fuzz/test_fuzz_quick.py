@@ -54,6 +54,7 @@ def test_harness_can_see_a_traceback(monkeypatch):
     assert kind == "traceback" and "ZeroDivisionError" in detail
 
 
+@pytest.mark.slow  # a slice of the fuzz run
 def test_quick_slice_of_mutated_specs():
     summary = run_cases(make_cases(QUICK_SPECS, QUICK_SEED))
     bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]

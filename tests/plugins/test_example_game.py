@@ -45,6 +45,7 @@ def line_of(path: Path, text: str) -> int:
 
 # ------------------------------------------------------------------ with the plugin installed
 
+@pytest.mark.slow  # validate, build and check in fresh interpreters
 def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
     v = pnpkit("validate", str(KIT), path=[PIG])
     assert v.returncode == 0, v.stderr

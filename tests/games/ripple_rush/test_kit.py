@@ -98,7 +98,7 @@ def test_rebuild_is_byte_identical(tmp_path):
 
 
 def test_letter_paper(built):
-    r = pypdf.PdfReader(str(built("ripple_rush", "letter") / "en" / "number_cards-letter.pdf"))
+    r = pypdf.PdfReader(str(built("ripple_rush", "letter", langs=("en",)) / "en" / "number_cards-letter.pdf"))
     assert float(r.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
     assert len(r.pages) == 24  # 9 poker cards per Letter page too
 

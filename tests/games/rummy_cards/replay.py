@@ -10,14 +10,18 @@ from generator.games.rummy_cards.rules import Game, Lay, State
 from generator.games.rummy_cards.sim import LOG_DRAW, LOG_PASS, Workspace
 
 
-def replay(game: Game, ws: Workspace, random_seat: int, max_turns: int | None = None) -> tuple[State, list[int]]:
+def replay(game: Game, ws: Workspace, random_seat: int, max_turns: int | None = None,
+           states: list[State] | None = None) -> tuple[State, list[int]]:
     """The reference round the kernel logged in `ws` (round 0), and its per-turn log in the kernel's terms
     (cards laid, LOG_DRAW, LOG_PASS). At the random-legal seat the reference must list exactly as many plays
-    as the kernel did (asserted) and takes the kernel's pick; the meld finders decide for themselves."""
+    as the kernel did (asserted) and takes the kernel's pick; the meld finders decide for themselves. With
+    `states`, the state before each turn is appended to it (one replay instead of one per turn looked at)."""
     s = game.deal([int(x) for x in ws.order])
     unused = np.random.default_rng(0)  # MeldFinder draws nothing
     log = []
     while not game.is_over(s) and (max_turns is None or s.turn < max_turns):
+        if states is not None:
+            states.append(s)
         p = s.current
         before = len(s.hands[p])
         if p == random_seat:

@@ -450,10 +450,12 @@ def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() ->
     forced_lays = 0
     for seed in range(30, 40):
         res, ws, log = replay_kernel_round(seed, 2, 0)
-        assert replay(game, ws, 0)[1] == log
+        states: list[State] = []  # states[t]: the state before turn t (what replay(..., max_turns=t) returns)
+        assert replay(game, ws, 0, states=states)[1] == log
+        assert [s.turn for s in states] == list(range(len(log)))
         for t in range(0, int(res[RES_TURNS]), 2):
             if ws.choices[t, 1] == 1 and log[t] > 0:
-                s = replay(game, ws, 0, max_turns=t)[0]
+                s = states[t]
                 if simple.legal_actions(s) == [Draw()]:  # no simple play: the meld finder's lay, listed alone
                     forced_lays += 1
     assert forced_lays > 0
