@@ -62,16 +62,26 @@ def _link_or_copy(src: str, dst: str) -> None:
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """Hold SIGINT/SIGTERM while output folders are swapped (or rolled back): the swap is never cut half-way;
-    a signal that arrives meanwhile is delivered right after."""
-    can = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
-    held = {signal.SIGINT, signal.SIGTERM}
-    if can:
-        signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    a signal that arrives meanwhile is delivered right after. The hold is a recording Python handler, not a
+    thread signal mask: the kernel may hand a process signal to any thread (rich's refresh thread, a thread
+    pool's), but Python runs every handler in the main thread, so the hold works however many threads run."""
+    if threading.current_thread() is not threading.main_thread():  # handlers can only be set there
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        pending.append(signum)
+
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, hold) for s in held}
     try:
         yield
     finally:
-        if can:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        for s, handler in before.items():
+            signal.signal(s, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
+        if pending:
+            signal.raise_signal(pending[0])  # to the handler that was in place: KeyboardInterrupt, Terminated, ...
 
 
 def _swap(folders: Sequence[Path], out: Path, new_root: Path, old_root: Path) -> None:
@@ -132,14 +142,18 @@ def staged_folders(out: Path, folders: Sequence[Path], *, keep_existing: bool = 
     without, a folder is replaced whole. When the block ends normally the staged folders are swapped in with
     signals held (rolled back if a rename fails); on any error or interrupt OUT is untouched. The stage is
     always removed. Used by build, incremental build and export."""
+    stage: Path | None = None
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        _remove_stale_stages(out)
-        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
-    except OSError as e:
-        raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
-    new_root, old_root = stage / "new", stage / "old"
-    try:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            _remove_stale_stages(out)
+            # made and named with signals held, inside the try that removes it: a Ctrl-C that lands right after
+            # the folder exists is delivered once `stage` is set, so the finally below still removes it
+            with signals_deferred():
+                stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
+        except OSError as e:
+            raise RenderError(f"--out {out}: cannot create the output folder ({e.strerror or e})") from None
+        new_root, old_root = stage / "new", stage / "old"
         for folder in folders:
             rel = folder.relative_to(out)
             if keep_existing and folder.is_dir():
@@ -152,8 +166,9 @@ def staged_folders(out: Path, folders: Sequence[Path], *, keep_existing: bool = 
     except OSError as e:
         raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
     finally:
-        with signals_deferred():
-            shutil.rmtree(stage, ignore_errors=True)
+        if stage is not None:
+            with signals_deferred():
+                shutil.rmtree(stage, ignore_errors=True)
 
 
 __all__ = ["STAGE_PREFIX", "check_out", "check_targets", "signals_deferred", "staged_folders"]
