@@ -143,8 +143,8 @@ def font_tables() -> dict[str, Any]:
             "width_chars": _pack(face.charWidths.keys()), "widths": widths,
             "glyph_keys": _pack(face.glyphToChar.keys()), "glyph_counts": _pack(map(len, face.glyphToChar.values())),
             "glyph_chars": _pack(itertools.chain.from_iterable(face.glyphToChar.values())),
-            "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos), "pos": face._pos,
-        }
+            "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos),
+        }  # not the parser's cursor (_pos): it moves as pages are drawn, and every later read seeks first
     return out
 
 
@@ -174,8 +174,7 @@ def _face_from_tables(path: Path, tables: Any, version: Any) -> Any:
         face.charWidths = dict(zip(width_chars, widths, strict=True))
         face.hmetrics = list(zip(advances, bearings, strict=True))
         face.defaultWidth = default
-        face.glyphPos = positions
-        face._pos = int(tables["pos"])  # where the parser stopped (every later read seeks first)
+        face.glyphPos = positions  # the cursor (_pos) stays where the header parse left it: reads seek first
         return face
     except Exception:  # a damaged or foreign table: parse the font instead
         return None
