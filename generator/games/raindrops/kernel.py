@@ -45,12 +45,13 @@ from generator.games.raindrops.policies import (
     DROP_LEN,
     DROP_PATH,
     WALK_COL,
-    WALK_MASK,
     WALK_NEXT,
     GreedyPolicy,
     best_drop,
     do_special,
     special_at,
+    walk_next,
+    walk_start,
     window_grid,
 )
 from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
@@ -808,7 +809,7 @@ def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int,
     total = special_at(col_len, marker, -1)[1]
     if mt_below(mt, 2 if total else 1) == 0:
         return -1, 0, 0
-    return special_at(col_len, marker, mt_below(mt, total))  # type: ignore[no-any-return]
+    return special_at(col_len, marker, mt_below(mt, total))
 
 
 @jit_inline
@@ -816,17 +817,11 @@ def _paths(target: int, setup: Setup, ws: Workspace) -> int:
     """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
     number `target`, its columns (row by row) written to ws.out[DROP_PATH:]."""
     gm, out = ws.gm, ws.out
-    pc, pm, nd = ws.walk[WALK_COL], ws.walk[WALK_MASK], ws.walk[WALK_NEXT]
+    pc, nd = ws.walk[WALK_COL], ws.walk[WALK_NEXT]
     window_grid(ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, gm, ws.gt)
-    rows, cols = gm.shape[0], gm.shape[1]
     count = 0
-    for c0 in range(cols):
-        if gm[0, c0] == 0:
-            continue
-        d = 0
-        pc[0] = c0
-        pm[0] = gm[0, c0]
-        nd[0] = -1
+    for c0 in range(gm.shape[1]):
+        d = walk_start(gm, ws.walk, c0)
         while d >= 0:
             if nd[d] == -1:  # the path ending at depth d, before its extensions
                 if count == target:
@@ -834,19 +829,7 @@ def _paths(target: int, setup: Setup, ws: Workspace) -> int:
                         out[DROP_PATH + q] = pc[q]
                     return d + 1
                 count += 1
-            if d + 1 < rows and nd[d] <= 1:
-                dc = nd[d]
-                nd[d] += 1
-                k = pc[d] + dc
-                if 0 <= k < cols:
-                    m = pm[d] & gm[d + 1, k]
-                    if m != 0:
-                        d += 1
-                        pc[d] = k
-                        pm[d] = m
-                        nd[d] = -1
-            else:
-                d -= 1
+            d = walk_next(gm, ws.walk, d)
     return count
 
 

@@ -111,14 +111,7 @@ def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray,
     elif kind == 1:
         _swap_across(col_tiles, col_flip, c, i)
     elif kind == 2:
-        last = col_len[c] - 1
-        t = col_tiles[c, i]
-        f = col_flip[c, i]
-        for j in range(i, last):
-            col_tiles[c, j] = col_tiles[c, j + 1]
-            col_flip[c, j] = col_flip[c, j + 1]
-        col_tiles[c, last] = t
-        col_flip[c, last] = f
+        _move_tile(col_tiles, col_flip, c, i, col_len[c] - 1)
 
 
 @jit_inline
@@ -130,14 +123,7 @@ def undo_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarra
     elif kind == 1:
         _swap_across(col_tiles, col_flip, c, i)
     elif kind == 2:
-        last = col_len[c] - 1
-        t = col_tiles[c, last]
-        f = col_flip[c, last]
-        for j in range(last, i, -1):
-            col_tiles[c, j] = col_tiles[c, j - 1]
-            col_flip[c, j] = col_flip[c, j - 1]
-        col_tiles[c, i] = t
-        col_flip[c, i] = f
+        _move_tile(col_tiles, col_flip, c, col_len[c] - 1, i)
 
 
 @jit_inline
@@ -148,6 +134,54 @@ def _swap_across(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, i: int) ->
     f = col_flip[c, i]
     col_flip[c, i] = col_flip[c + 1, i]
     col_flip[c + 1, i] = f
+
+
+@jit_inline
+def _move_tile(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, src: int, dst: int) -> None:
+    """Tile src of column c to index dst, the tiles between moved by one towards src."""
+    t = col_tiles[c, src]
+    f = col_flip[c, src]
+    step = 1 if dst > src else -1
+    j = src
+    while j != dst:
+        col_tiles[c, j] = col_tiles[c, j + step]
+        col_flip[c, j] = col_flip[c, j + step]
+        j += step
+    col_tiles[c, dst] = t
+    col_flip[c, dst] = f
+
+
+@jit_inline
+def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
+    """The depth-first walk (`walk_next`) from column c0 of the top row: depth 0, or -1 where no symbol is there."""
+    if gm[0, c0] == 0:
+        return -1
+    walk[WALK_COL, 0] = c0
+    walk[WALK_MASK, 0] = gm[0, c0]
+    walk[WALK_NEXT, 0] = -1
+    return 0
+
+
+@jit_inline
+def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
+    """One step of the depth-first walk over the drop paths of window grid gm (`drop_paths_in_order`'s order:
+    each path before its extensions; below it left, straight, right), walk[WALK_*, depth] holding the path so
+    far: from the path ending at depth d, the next extension is tried. Returns the new depth: d + 1 (a longer
+    path, its column and colours at d + 1, WALK_NEXT -1), d (that step led nowhere) or d - 1 (the path ending
+    at d has no extension left)."""
+    rows, cols = gm.shape[0], gm.shape[1]
+    if d + 1 >= rows or walk[WALK_NEXT, d] > 1:
+        return d - 1
+    k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
+    walk[WALK_NEXT, d] += 1
+    if 0 <= k < cols:
+        m = walk[WALK_MASK, d] & gm[d + 1, k]
+        if m != 0:
+            walk[WALK_COL, d + 1] = k
+            walk[WALK_MASK, d + 1] = m
+            walk[WALK_NEXT, d + 1] = -1
+            return d + 1
+    return d
 
 
 @jit_inline
@@ -338,7 +372,6 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
     cols = col_tiles.shape[0]
     rows = gm.shape[0]
     pc = walk[WALK_COL]
-    pm = walk[WALK_MASK]
     pn = walk[WALK_TILES]
     pb = walk[WALK_BOTTOM]
     nd = walk[WALK_NEXT]
@@ -356,15 +389,12 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
         window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
         # every path, depth-first
         for c0 in range(cols):
-            if gm[0, c0] == 0:
+            d = walk_start(gm, walk, c0)
+            if d < 0:
                 continue
-            d = 0
-            pc[0] = c0
-            pm[0] = gm[0, c0]
             pv[0] = w[gt[0, c0]]
             pn[0] = 1
             pb[0] = 1 if (rows - 1) // 2 == 0 else 0
-            nd[0] = -1
             while d >= 0:
                 # value of the path ending at depth d
                 v = pv[d] + thunder_gain[min(pb[d], thunder_gain.shape[0] - 1)]
@@ -378,29 +408,17 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
                     out[DROP_LEN] = d + 1
                     for q in range(d + 1):
                         out[DROP_PATH + q] = pc[q]
-                if d + 1 < rows and nd[d] <= 1:
-                    dc = nd[d]
-                    nd[d] += 1
-                    k = pc[d] + dc
-                    if 0 <= k < cols:
-                        m = pm[d] & gm[d + 1, k]
-                        if m != 0:
-                            r = d + 1
-                            same = dc == 0 and (rows - 1 - d) % 2 == 1
-                            pc[r] = k
-                            pm[r] = m
-                            nd[r] = -1
-                            if same:
-                                pv[r] = pv[d]
-                                pn[r] = pn[d]
-                                pb[r] = pb[d]
-                            else:
-                                pv[r] = pv[d] + w[gt[r, k]]
-                                pn[r] = pn[d] + 1
-                                pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
-                            d = r
-                else:
-                    d -= 1
+                r = walk_next(gm, walk, d)
+                if r > d:
+                    if pc[r] == pc[d] and (rows - 1 - d) % 2 == 1:  # the lower half of the same tile
+                        pv[r] = pv[d]
+                        pn[r] = pn[d]
+                        pb[r] = pb[d]
+                    else:
+                        pv[r] = pv[d] + w[gt[r, pc[r]]]
+                        pn[r] = pn[d] + 1
+                        pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
+                d = r
         undo_special(col_tiles, col_flip, col_len, kind, c, i)
     return best
 
