@@ -690,53 +690,57 @@ def end_turn(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
 
 # ------------------------------------------------------------------------------------ bag and window
 @jit_inline
-def _reshuffle(mt: np.ndarray, ws: Workspace) -> None:
-    """`Raindrops._reshuffle`: the discard, sorted, becomes the bag and is shuffled."""
-    sc = ws.sc
-    n = sc[S_DISCN]
-    _sort(ws.discard, n)
-    for i in range(n):
-        ws.bag[i] = ws.discard[i]
-    sc[S_BAGN] = n
-    sc[S_DISCN] = 0
-    mt_shuffle(mt, ws.bag, n)
-
-
-@jit_inline
-def _bag_empties(mt: np.ndarray, setup: Setup, ws: Workspace) -> bool:
-    """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
-    the bag is still empty."""
-    sc = ws.sc
-    sc[S_EMPTIES] += 1
-    if sc[S_EMPTIES] >= setup.rules[R_END_EMPTIES] and sc[S_TRIGGER] == TRIGGER_NONE:
-        sc[S_TRIGGER] = TRIGGER_BAG
-    _reshuffle(mt, ws)
-    return sc[S_BAGN] > 0  # type: ignore[no-any-return]
-
-
-@jit_inline
 def _refill_window(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
+    """`refill_window` of this game's window."""
+    refill_window(mt, setup.rules, ws.sc, ws.bag, ws.discard, ws.col_tiles, ws.col_flip, ws.col_len)
+
+
+@jit_inline
+def refill_window(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray,
+                  col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray) -> None:
     """`Raindrops._refill_window`: columns left to right, each up to tiles_per_column from the bag, each tile
     turned by a coin; an empty bag is reshuffled (counted when the last tile comes out under
     bag_empties "last_tile_drawn", when a tile is needed under "tile_needed")."""
-    sc, bag, col_tiles, col_flip, col_len = ws.sc, ws.bag, ws.col_tiles, ws.col_flip, ws.col_len
-    cap = setup.rules[R_CAP]
-    at_last = setup.rules[R_AT_LAST] != 0
+    cap = rules[R_CAP]
+    at_last = rules[R_AT_LAST] != 0
     for c in range(col_len.shape[0]):
         while col_len[c] < cap:
             if sc[S_BAGN] == 0:
                 if at_last:
                     if sc[S_DISCN] == 0:
                         return
-                    _reshuffle(mt, ws)
-                elif not _bag_empties(mt, setup, ws):
+                    _reshuffle(mt, sc, bag, discard)
+                elif not _bag_empties(mt, rules, sc, bag, discard):
                     return
             sc[S_BAGN] -= 1
             col_tiles[c, col_len[c]] = bag[sc[S_BAGN]]
             col_flip[c, col_len[c]] = 1 if mt_random(mt) < 0.5 else 0
             col_len[c] += 1
             if at_last and sc[S_BAGN] == 0:
-                _bag_empties(mt, setup, ws)
+                _bag_empties(mt, rules, sc, bag, discard)
+
+
+@jit_inline
+def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> None:
+    """`Raindrops._reshuffle`: the discard, sorted, becomes the bag and is shuffled."""
+    n = sc[S_DISCN]
+    _sort(discard, n)
+    for i in range(n):
+        bag[i] = discard[i]
+    sc[S_BAGN] = n
+    sc[S_DISCN] = 0
+    mt_shuffle(mt, bag, n)
+
+
+@jit_inline
+def _bag_empties(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> bool:
+    """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
+    the bag is still empty."""
+    sc[S_EMPTIES] += 1
+    if sc[S_EMPTIES] >= rules[R_END_EMPTIES] and sc[S_TRIGGER] == TRIGGER_NONE:
+        sc[S_TRIGGER] = TRIGGER_BAG
+    _reshuffle(mt, sc, bag, discard)
+    return sc[S_BAGN] > 0  # type: ignore[no-any-return]
 
 
 # ------------------------------------------------------------------------------------ special action and drop
@@ -750,13 +754,14 @@ def drop_step(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
         plen = _greedy_drop(cur, setup, ws)
     else:
         plen = _random_drop(mt, cur, setup, ws)
+    taken = 0
+    bottom = 0
+    if plen > 0:
+        taken, bottom = take_path(plen, setup, ws)
+    if rules[R_DROP_REFILL] != 0:  # window_refill: drop_step, the refill ends the drop step (no drop path:
+        _refill_window(mt, setup, ws)  # a window left short earlier is topped up)
     if plen == 0:
-        if rules[R_DROP_REFILL] != 0:  # no drop path: a window left short earlier is topped up
-            _refill_window(mt, setup, ws)
         return
-    taken, bottom = take_path(plen, setup, ws)
-    if rules[R_DROP_REFILL] != 0:  # window_refill: drop_step, the refill ends the drop step
-        _refill_window(mt, setup, ws)
     thunder(mt, cur, bottom, setup, ws)
     if taken <= rules[R_BONUS_MAX]:
         bonus_tile(mt, cur, setup, ws)
@@ -796,11 +801,11 @@ def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
     if kind >= 0:
         do_special(ws.col_tiles, ws.col_flip, ws.col_len, kind, c, i)
         ws.marker[cur] = kind
-    npaths = _paths(-1, setup, ws)
+    npaths = _paths(-1, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
     k = mt_below(mt, npaths if npaths > 0 else 1)
     if npaths == 0:
         return 0
-    return _paths(k, setup, ws)
+    return _paths(k, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
 
 
 @jit_inline
@@ -813,15 +818,15 @@ def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int,
 
 
 @jit_inline
-def _paths(target: int, setup: Setup, ws: Workspace) -> int:
+def _paths(target: int, col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray,
+           mb: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray, out: np.ndarray) -> int:
     """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
-    number `target`, its columns (row by row) written to ws.out[DROP_PATH:]."""
-    gm, out = ws.gm, ws.out
-    pc, nd = ws.walk[WALK_COL], ws.walk[WALK_NEXT]
-    window_grid(ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, gm, ws.gt)
+    number `target`, its columns (row by row) written to out[DROP_PATH:]."""
+    pc, nd = walk[WALK_COL], walk[WALK_NEXT]
+    window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
     count = 0
     for c0 in range(gm.shape[1]):
-        d = walk_start(gm, ws.walk, c0)
+        d = walk_start(gm, walk, c0)
         while d >= 0:
             if nd[d] == -1:  # the path ending at depth d, before its extensions
                 if count == target:
@@ -829,7 +834,7 @@ def _paths(target: int, setup: Setup, ws: Workspace) -> int:
                         out[DROP_PATH + q] = pc[q]
                     return d + 1
                 count += 1
-            d = walk_next(gm, ws.walk, d)
+            d = walk_next(gm, walk, d)
     return count
 
 
