@@ -19,11 +19,13 @@ drops of its colours is taken; placements follow `_best_placement_reference` (fi
 `placements` order); the display card of highest points per drop (else the deck top) is taken; the reserve
 keeps the tiles that fit a held card best. A random seat makes RandomPolicy's draws: one uniform pick among
 the legal actions of a single-kind phase; the special action, drop path and placement
-by the counts of RandomPolicy's fast mode (`_rand_special`, `_paths`, `_rand_placement`).
+by the counts of RandomPolicy's fast mode (`rand_special`, `_paths`, `_rand_placement`). The special action
+(which ones a window allows, what each does) is policies.special_at / do_special, shared with the policies.
 
 Layout: columns as in `best_drop` (col_tiles/col_flip[column, stack index from the bottom], col_len); a card's
 cells are bits in `card_cells` order; colours are `game.bit` bits; scalars live in `sc` (indices S_*).
-Boundary: `play_games` takes the static arrays as one `Setup` NamedTuple and adds to one `Tallies`.
+Boundary: `play_games` takes the static arrays as one `Setup` NamedTuple and adds to one `Tallies`; each game
+is a sequence of named steps over one `Workspace` (see "the game" below).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit
+from generator.engine.kernel import jit, jit_inline, jit_noref
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
 from generator.games.raindrops.policies import (
@@ -42,8 +44,15 @@ from generator.games.raindrops.policies import (
     DROP_KIND,
     DROP_LEN,
     DROP_PATH,
+    WALK_COL,
+    WALK_NEXT,
     GreedyPolicy,
     best_drop,
+    do_special,
+    special_at,
+    walk_next,
+    walk_start,
+    window_grid,
 )
 from generator.games.raindrops.rules import MARKER_START, Params, Raindrops
 
@@ -266,8 +275,8 @@ class Tallies(NamedTuple):
 
 
 class Workspace(NamedTuple):
-    """The arrays of one game in progress that the placement helpers share with `play_games` (allocated once
-    per chunk, reset per game): scalars, tiles in hand and reserve, held cards, scratch."""
+    """The arrays of the game in progress, allocated once per chunk (`workspace`) and reset per game (`new_state`):
+    everything the turn steps read and write besides Setup, the MT19937 state and the Tallies."""
 
     sc: np.ndarray
     """[N_SC] the game's scalars (S_* indices)."""
@@ -293,6 +302,58 @@ class Workspace(NamedTuple):
     """The chosen placement: [kind 1 tile / 2 bonus, slot, tile or bonus, cell a, cell b, bonus over a, over b]."""
     keep: np.ndarray
     """keep[0] reserve tiles keep[1:] that stay when a random seat ends its placement."""
+    bag: np.ndarray
+    """Drawn from the end (sc[S_BAGN] tiles)."""
+    discard: np.ndarray
+    col_tiles: np.ndarray
+    """[column, stack index from the bottom] the window's tiles (col_len per column), as `best_drop` reads them."""
+    col_flip: np.ndarray
+    col_len: np.ndarray
+    bstack: np.ndarray
+    """The shuffled bonus stack, drawn from sc[S_BSH] on."""
+    offer: np.ndarray
+    ring: np.ndarray
+    """The thunder stack as a ring: sc[S_THN] tokens from sc[S_THH]; kept-back tokens go under it."""
+    chead: np.ndarray
+    """[cloud type] tokens taken from each cloud stack (Setup.cstack)."""
+    deck: np.ndarray
+    """The shuffled memory deck, drawn from sc[S_DECKH] on."""
+    display: np.ndarray
+    greedy: np.ndarray
+    """[players] 1 for a greedy seat, 0 for a random one."""
+    marker: np.ndarray
+    turns: np.ndarray
+    used_bon: np.ndarray
+    hsince: np.ndarray
+    """[players, slot] the seat's turns when it took the held card."""
+    hnt: np.ndarray
+    hnb: np.ndarray
+    htiles: np.ndarray
+    """[players, slot, i] the hnt raindrop tiles on each held card (hnb bonus tiles besides)."""
+    comp_n: np.ndarray
+    comp: np.ndarray
+    """[players, i] completed cards (comp_n per seat), comp_after their turns held."""
+    comp_after: np.ndarray
+    have: np.ndarray
+    """[players, cloud type] 1 once the seat holds a token of that type."""
+    cloud_pts: np.ndarray
+    thunder_pts: np.ndarray
+    counts: np.ndarray
+    w: np.ndarray
+    thunder_gain: np.ndarray
+    out: np.ndarray
+    """`best_drop`'s and `_paths`' out array (DROP_* slots)."""
+    need: np.ndarray
+    drawn: np.ndarray
+    remove: np.ndarray
+    totals: np.ndarray
+    card_pts: np.ndarray
+    won: np.ndarray
+    gm: np.ndarray
+    gt: np.ndarray
+    walk: np.ndarray
+    pv: np.ndarray
+    """gm, gt, walk, pv: the scratch of `best_drop` (policies.drop_scratch) and `_paths`."""
 
 
 ACT_KIND, ACT_SLOT, ACT_PIECE, ACT_CELL_A, ACT_CELL_B, ACT_OVER_A, ACT_OVER_B = range(7)
@@ -405,29 +466,243 @@ def tables_for(params: Params, bag: tuple[RaindropTile, ...], cards: tuple[Memor
 
 
 # ------------------------------------------------------------------------------------ the game
+# `play_games` plays each game as named steps: `new_state`, `deal`, then `play_turns` (per turn `drop_step`,
+# `placements`, `end_placement`, `cloud_tokens`, `end_turn`) and `score_game`. Each step reads Setup and writes
+# the Workspace; each is inlined into its compiled caller (`jit_inline`), so the loop runs as one function.
 @jit
-def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> None:
-    n = sc[S_DISCN]
-    discard[:n].sort()
-    for i in range(n):
-        bag[i] = discard[i]
-    sc[S_BAGN] = n
-    sc[S_DISCN] = 0
-    mt_shuffle(mt, bag, n)
+def workspace(players: int, setup: Setup) -> Workspace:
+    """The Workspace of games of `players` seats with this setup."""
+    rules = setup.rules
+    i64 = np.int64
+    P = players
+    C = rules[R_COLUMNS]
+    cap = rules[R_CAP]
+    rows = 2 * cap
+    ncol = rules[R_NCOLOURS]
+    NT = setup.tile_ids.shape[0]
+    NB = max(setup.bonus_ids.shape[0], 1)
+    NTH = max(setup.thunder_ids.shape[0], 1)
+    NC = setup.card_ids.shape[0]
+    T = setup.cstack.shape[0]
+    H = max(rules[R_DEALT], rules[R_KEPT]) + 2
+    return Workspace(
+        np.zeros(N_SC, dtype=i64), np.zeros(NT, dtype=i64), np.zeros((P, NT), dtype=i64), np.zeros(P, dtype=i64),
+        np.zeros((P, setup.bpts.shape[0]), dtype=i64), np.zeros(P, dtype=i64), np.zeros((P, H), dtype=i64),
+        np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64), np.zeros(NT, dtype=i64), np.zeros(NB, dtype=i64),
+        np.zeros(ncol, dtype=i64), np.zeros((ncol, ncol), dtype=i64), np.zeros(ACT_OVER_B + 1, dtype=i64),
+        np.zeros(NT + 1, dtype=i64),
+        # bag, discard, window, bonus stack and offer, thunder ring, cloud heads, deck, display
+        np.zeros(NT, dtype=i64), np.zeros(NT, dtype=i64), np.zeros((C, cap), dtype=i64),
+        np.zeros((C, cap), dtype=i64), np.zeros(C, dtype=i64), np.zeros(NB, dtype=i64), np.zeros(NB, dtype=i64),
+        np.zeros(NTH, dtype=i64), np.zeros(T, dtype=i64), np.zeros(NC, dtype=i64), np.zeros(NC + P, dtype=i64),
+        # greedy, marker, turns, used_bon, hsince, hnt, hnb, htiles, comp_n, comp, comp_after, have, points
+        np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64),
+        np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64),
+        np.zeros((P, H, rules[R_MAXCELLS]), dtype=i64), np.zeros(P, dtype=i64), np.zeros((P, NC), dtype=i64),
+        np.zeros((P, NC), dtype=i64), np.zeros((P, T), dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64),
+        # scratch
+        np.zeros(setup.cond.shape[1], dtype=i64), np.zeros(setup.ma.shape[0], dtype=np.float64),
+        np.zeros(setup.thunder_draw.shape[0] + 1, dtype=np.float64), np.zeros(DROP_PATH + rows, dtype=i64),
+        np.zeros(64, dtype=i64), np.zeros(NTH, dtype=i64), np.zeros((C, cap), dtype=i64), np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros((rows, C), dtype=i64),
+        np.zeros((rows, C), dtype=i64), np.zeros((5, rows), dtype=i64), np.zeros(rows, dtype=np.float64))
 
 
 @jit
-def _bag_empties(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray, end_empties: int) -> bool:
-    sc[S_EMPTIES] += 1
-    if sc[S_EMPTIES] >= end_empties and sc[S_TRIGGER] == TRIGGER_NONE:
-        sc[S_TRIGGER] = TRIGGER_BAG
-    _reshuffle(mt, sc, bag, discard)
-    return sc[S_BAGN] > 0  # type: ignore[no-any-return]
+def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup,
+               tally: Tallies) -> None:
+    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
+    ws = workspace(players, setup)
+    mt = np.zeros(MT_N + 1, dtype=np.int64)
+    for g in range(lo.shape[0]):
+        play_game(mt, lo[g], hi[g], g, mode, turn_limit, setup, ws, tally)
 
 
-@jit
-def _refill_window(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray, col_tiles: np.ndarray,
-                   col_flip: np.ndarray, col_len: np.ndarray, cap: int, at_last: bool, end_empties: int) -> None:
+@jit_noref
+def play_game(mt: np.ndarray, lo: int, hi: int, g: int, mode: int, turn_limit: int, setup: Setup, ws: Workspace,
+              tally: Tallies) -> None:
+    """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without reference
+    counting, its steps inlined: they allocate nothing, and the Workspace is passed through them at no cost."""
+    P = ws.greedy.shape[0]
+    gseat = g % P if mode == MODE_GAP else -1
+    for p in range(P):
+        ws.greedy[p] = 1 if (mode == MODE_GREEDY or p == gseat) else 0
+    new_state(mt, lo, hi, setup, ws)
+    deal(mt, setup, ws)
+    over = play_turns(mt, turn_limit, g, setup, ws, tally)
+    score_game(g, gseat, over, setup, ws, tally)
+
+
+@jit_inline
+def new_state(mt: np.ndarray, lo: int, hi: int, setup: Setup, ws: Workspace) -> None:
+    """`Raindrops.new_state` before the deal: the game's stream seeded, the bag, bonus stack, thunder stack and
+    deck shuffled in that order, every board emptied, the window filled, the bonus offer revealed."""
+    sc = ws.sc
+    NT = setup.tile_ids.shape[0]
+    NB = setup.bonus_ids.shape[0]
+    NTH = setup.thunder_ids.shape[0]
+    NC = setup.card_ids.shape[0]
+    mt_seed(mt, lo, hi)
+    sc[:] = 0
+    for i in range(NT):
+        ws.bag[i] = setup.tile_ids[i]
+    mt_shuffle(mt, ws.bag, NT)
+    sc[S_BAGN] = NT
+    for i in range(NB):
+        ws.bstack[i] = setup.bonus_ids[i]
+    mt_shuffle(mt, ws.bstack, NB)
+    for i in range(NTH):
+        ws.ring[i] = setup.thunder_ids[i]
+    mt_shuffle(mt, ws.ring, NTH)
+    sc[S_THN] = NTH
+    ws.chead[:] = 0
+    for i in range(NC):
+        ws.deck[i] = setup.card_ids[i]
+    mt_shuffle(mt, ws.deck, NC)
+    ws.col_len[:] = 0
+    ws.res_n[:] = 0
+    ws.bres[:, :] = 0
+    ws.used_bon[:] = 0
+    ws.held_n[:] = 0
+    ws.comp_n[:] = 0
+    ws.have[:, :] = 0
+    ws.cloud_pts[:] = 0
+    ws.thunder_pts[:] = 0
+    ws.marker[:] = MARKER_START
+    ws.turns[:] = 0
+    _refill_window(mt, setup, ws)
+    k = min(setup.rules[R_OFFER], NB)
+    for i in range(k):
+        ws.offer[i] = ws.bstack[i]
+    sc[S_OFFN] = k
+    sc[S_BSH] = k
+
+
+@jit_inline
+def deal(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
+    """The set-up: each seat in turn is dealt cards_dealt cards, shows one in the display (greedy: the fewest
+    points per drop, lowest id among equals; random: a uniform pick) and keeps the others; then the display is
+    filled from the deck."""
+    sc, deck, greedy, c_ratio = ws.sc, ws.deck, ws.greedy, setup.c_ratio
+    dealt_n = setup.rules[R_DEALT]
+    kept = setup.rules[R_KEPT]
+    NC = setup.card_ids.shape[0]
+    for p in range(greedy.shape[0]):
+        nd = min(dealt_n, NC - sc[S_DECKH])
+        show = -1
+        if greedy[p]:
+            for i in range(nd):
+                c = deck[sc[S_DECKH] + i]
+                if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
+                    show = c
+        elif nd > 0:
+            show = deck[sc[S_DECKH] + mt_below(mt, nd)]
+        for i in range(nd):
+            c = deck[sc[S_DECKH] + i]
+            if c != show and ws.held_n[p] < kept:
+                _hold(p, c, 0, 0, ws)
+        sc[S_DECKH] += nd
+        if nd > 0:
+            ws.display[sc[S_DISPN]] = show
+            sc[S_DISPN] += 1
+    _refill_display(setup, ws)
+
+
+@jit_inline
+def _hold(p: int, card: int, fresh: int, since: int, ws: Workspace) -> None:
+    """Seat p holds `card` in a new slot, nothing on it."""
+    s = ws.held_n[p]
+    ws.hcard[p, s] = card
+    ws.hcov[p, s] = 0
+    ws.hfresh[p, s] = fresh
+    ws.hsince[p, s] = since
+    ws.hnt[p, s] = 0
+    ws.hnb[p, s] = 0
+    ws.held_n[p] += 1
+
+
+@jit_inline
+def _refill_display(setup: Setup, ws: Workspace) -> None:
+    """`Raindrops._refill_display`: cards from the deck until the display holds `display` cards."""
+    sc = ws.sc
+    NC = setup.card_ids.shape[0]
+    while sc[S_DISPN] < setup.rules[R_DISPLAY] and sc[S_DECKH] < NC:
+        ws.display[sc[S_DISPN]] = ws.deck[sc[S_DECKH]]
+        sc[S_DISPN] += 1
+        sc[S_DECKH] += 1
+
+
+@jit_inline
+def play_turns(mt: np.ndarray, turn_limit: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) -> bool:
+    """The turns from seat 0's first: True when the final placement ends the game, False when turn_limit turns
+    have begun first."""
+    sc = ws.sc
+    P = ws.greedy.shape[0]
+    sc[S_CUR] = 0
+    sc[S_TURN] = 1
+    ws.turns[0] = 1
+    if setup.rules[R_DROP_REFILL] == 0:
+        _refill_window(mt, setup, ws)
+    while sc[S_TURN] <= turn_limit:
+        cur = sc[S_CUR]
+        final = sc[S_FINAL] != 0
+        if not final:
+            drop_step(mt, cur, setup, ws)
+        placements(mt, cur, final, setup, ws)
+        if not final:
+            end_placement(cur, setup, ws)
+        if not final or setup.rules[R_FINAL_CLOUDS] != 0:
+            cloud_tokens(cur, g, setup, ws, tally)
+        if not final:
+            end_turn(mt, setup, ws)
+        elif cur + 1 < P:
+            sc[S_CUR] = cur + 1
+        else:
+            return True
+    return False
+
+
+@jit_inline
+def end_turn(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
+    """`Raindrops._end_turn` after the cloud tokens: the display refilled; once the end is triggered, after the
+    last seat's turn the final placement begins at seat 0 (final_last_turn_card "usable": cards taken last turn
+    may be used); else the next seat's turn begins (`_begin_turn`)."""
+    sc = ws.sc
+    P = ws.greedy.shape[0]
+    _refill_display(setup, ws)
+    if sc[S_TRIGGER] != TRIGGER_NONE and sc[S_CUR] == P - 1:
+        sc[S_CUR] = 0
+        sc[S_FINAL] = 1
+        if setup.rules[R_FINAL_FRESH_USABLE] != 0:
+            for q in range(P):
+                for s in range(ws.held_n[q]):
+                    ws.hfresh[q, s] = 0
+        return
+    cur = (sc[S_CUR] + 1) % P
+    sc[S_CUR] = cur
+    sc[S_TURN] += 1
+    ws.turns[cur] += 1
+    if setup.rules[R_DROP_REFILL] == 0:
+        _refill_window(mt, setup, ws)
+    for s in range(ws.held_n[cur]):
+        ws.hfresh[cur, s] = 0
+
+
+# ------------------------------------------------------------------------------------ bag and window
+@jit_inline
+def _refill_window(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
+    """`refill_window` of this game's window."""
+    refill_window(mt, setup.rules, ws.sc, ws.bag, ws.discard, ws.col_tiles, ws.col_flip, ws.col_len)
+
+
+@jit_inline
+def refill_window(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray,
+                  col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray) -> None:
+    """`Raindrops._refill_window`: columns left to right, each up to tiles_per_column from the bag, each tile
+    turned by a coin; an empty bag is reshuffled (counted when the last tile comes out under
+    bag_empties "last_tile_drawn", when a tile is needed under "tile_needed")."""
+    cap = rules[R_CAP]
+    at_last = rules[R_AT_LAST] != 0
     for c in range(col_len.shape[0]):
         while col_len[c] < cap:
             if sc[S_BAGN] == 0:
@@ -435,23 +710,561 @@ def _refill_window(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.
                     if sc[S_DISCN] == 0:
                         return
                     _reshuffle(mt, sc, bag, discard)
-                elif not _bag_empties(mt, sc, bag, discard, end_empties):
+                elif not _bag_empties(mt, rules, sc, bag, discard):
                     return
             sc[S_BAGN] -= 1
             col_tiles[c, col_len[c]] = bag[sc[S_BAGN]]
             col_flip[c, col_len[c]] = 1 if mt_random(mt) < 0.5 else 0
             col_len[c] += 1
             if at_last and sc[S_BAGN] == 0:
-                _bag_empties(mt, sc, bag, discard, end_empties)
+                _bag_empties(mt, rules, sc, bag, discard)
 
 
-@jit
+@jit_inline
+def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> None:
+    """`Raindrops._reshuffle`: the discard, sorted, becomes the bag and is shuffled."""
+    n = sc[S_DISCN]
+    _sort(discard, n)
+    for i in range(n):
+        bag[i] = discard[i]
+    sc[S_BAGN] = n
+    sc[S_DISCN] = 0
+    mt_shuffle(mt, bag, n)
+
+
+@jit_inline
+def _bag_empties(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> bool:
+    """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
+    the bag is still empty."""
+    sc[S_EMPTIES] += 1
+    if sc[S_EMPTIES] >= rules[R_END_EMPTIES] and sc[S_TRIGGER] == TRIGGER_NONE:
+        sc[S_TRIGGER] = TRIGGER_BAG
+    _reshuffle(mt, sc, bag, discard)
+    return sc[S_BAGN] > 0  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------------------------ special action and drop
+@jit_inline
+def drop_step(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
+    """Seat cur's special action and drop (`_greedy_drop` or `_random_drop`), the tiles under the path taken
+    (`take_path`), the window refilled (window_refill "drop_step"), thunder tokens for the bottom row
+    (`thunder`) and a bonus tile for a short drop (`bonus_tile`)."""
+    rules = setup.rules
+    if ws.greedy[cur]:
+        plen = _greedy_drop(cur, setup, ws)
+    else:
+        plen = _random_drop(mt, cur, setup, ws)
+    taken = 0
+    bottom = 0
+    if plen > 0:
+        taken, bottom = take_path(plen, setup, ws)
+    if rules[R_DROP_REFILL] != 0:  # window_refill: drop_step, the refill ends the drop step (no drop path:
+        _refill_window(mt, setup, ws)  # a window left short earlier is topped up)
+    if plen == 0:
+        return
+    thunder(mt, cur, bottom, setup, ws)
+    if taken <= rules[R_BONUS_MAX]:
+        bonus_tile(mt, cur, setup, ws)
+
+
+@jit_inline
+def _greedy_drop(cur: int, setup: Setup, ws: Workspace) -> int:
+    """GreedyPolicy.plan_drop: each window tile valued by `_fit`, the special action and path by `best_drop`;
+    the special action done (the marker moves to it). Returns the path's length (the path in ws.out)."""
+    sc, w, tg, out = ws.sc, ws.w, ws.thunder_gain, ws.out
+    col_tiles, col_flip, col_len = ws.col_tiles, ws.col_flip, ws.col_len
+    for i in range(w.shape[0]):
+        w[i] = 0.0
+    for c in range(col_len.shape[0]):
+        for j in range(col_len[c]):
+            tid = col_tiles[c, j]
+            w[tid] = _fit(tid, cur, setup, ws)
+    tg[0] = 0.0
+    for i in range(1, tg.shape[0]):
+        tg[i] = setup.means[MEAN_THUNDER] if sc[S_THN] > 0 else 0.0
+    has_bonus = sc[S_OFFN] > 0 or sc[S_BSH] < setup.bonus_ids.shape[0]
+    bvalue = setup.means[MEAN_BONUS] if has_bonus else 0.0
+    best_drop(col_tiles, col_flip, col_len, setup.ma, setup.mb, w, setup.rules[R_BONUS_MAX], bvalue, tg,
+              ws.marker[cur], True, out, ws.gm, ws.gt, ws.walk, ws.pv)
+    plen = out[DROP_LEN]
+    if plen > 0 and out[DROP_KIND] >= 0:
+        do_special(col_tiles, col_flip, col_len, out[DROP_KIND], out[DROP_COL], out[DROP_IDX])
+        ws.marker[cur] = out[DROP_KIND]
+    return plen  # type: ignore[no-any-return]
+
+
+@jit_inline
+def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
+    """RandomPolicy's special action (`rand_special`, done; the marker moves to it) and a uniform pick among
+    the drop paths (`_paths`). Returns the path's length (0: none; the path in ws.out)."""
+    kind, c, i = rand_special(mt, ws.col_len, ws.marker[cur])
+    if kind >= 0:
+        do_special(ws.col_tiles, ws.col_flip, ws.col_len, kind, c, i)
+        ws.marker[cur] = kind
+    npaths = _paths(-1, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
+    k = mt_below(mt, npaths if npaths > 0 else 1)
+    if npaths == 0:
+        return 0
+    return _paths(k, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
+
+
+@jit_inline
+def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int, int, int]:
+    """RandomPolicy._special with the kernel's draws: (kind, column, index) by `special_at`, kind -1 for none."""
+    total = special_at(col_len, marker, -1)[1]
+    if mt_below(mt, 2 if total else 1) == 0:
+        return -1, 0, 0
+    return special_at(col_len, marker, mt_below(mt, total))
+
+
+@jit_inline
+def _paths(target: int, col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray,
+           mb: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray, out: np.ndarray) -> int:
+    """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
+    number `target`, its columns (row by row) written to out[DROP_PATH:]."""
+    pc, nd = walk[WALK_COL], walk[WALK_NEXT]
+    window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
+    count = 0
+    for c0 in range(gm.shape[1]):
+        d = walk_start(gm, walk, c0)
+        while d >= 0:
+            if nd[d] == -1:  # the path ending at depth d, before its extensions
+                if count == target:
+                    for q in range(d + 1):
+                        out[DROP_PATH + q] = pc[q]
+                    return d + 1
+                count += 1
+            d = walk_next(gm, walk, d)
+    return count
+
+
+@jit_inline
+def take_path(plen: int, setup: Setup, ws: Workspace) -> tuple[int, int]:
+    """`Raindrops._drop`: the tiles under the path's symbols (each once) go from the window to the hand, the
+    columns close up. Returns (tiles taken, of them from the bottom row)."""
+    sc, remove, out, hand = ws.sc, ws.remove, ws.out, ws.hand
+    col_tiles, col_flip, col_len = ws.col_tiles, ws.col_flip, ws.col_len
+    rows = 2 * setup.rules[R_CAP]
+    remove[:, :] = 0
+    taken = 0
+    bottom = 0
+    for r in range(plen):
+        c = out[DROP_PATH + r]
+        j = (rows - 1 - r) // 2
+        if remove[c, j] == 0:
+            remove[c, j] = 1
+            taken += 1
+            if j == 0:
+                bottom += 1
+    for c in range(col_len.shape[0]):
+        n = 0
+        for j in range(col_len[c]):
+            if remove[c, j]:
+                hand[sc[S_HANDN]] = col_tiles[c, j]
+                sc[S_HANDN] += 1
+            else:
+                col_tiles[c, n] = col_tiles[c, j]
+                col_flip[c, n] = col_flip[c, j]
+                n += 1
+        col_len[c] = n
+    sc[S_TAKEN] = taken
+    return taken, bottom
+
+
+@jit_inline
+def thunder(mt: np.ndarray, cur: int, bottom: int, setup: Setup, ws: Workspace) -> None:
+    """Thunder tokens for `bottom` bottom-row tiles: thunder_draw[bottom - 1] from the stack; one is kept
+    (greedy: the highest value, lowest id among equals; random: a uniform pick), the others go under the stack."""
+    sc, ring, drawn, tval = ws.sc, ws.ring, ws.drawn, setup.tval
+    NTH = setup.thunder_ids.shape[0]
+    thunder_draw = setup.thunder_draw
+    draw = thunder_draw[bottom - 1] if 0 < bottom <= thunder_draw.shape[0] else 0
+    nd = min(draw, sc[S_THN])
+    for i in range(nd):
+        drawn[i] = ring[sc[S_THH]]
+        sc[S_THH] = (sc[S_THH] + 1) % NTH
+        sc[S_THN] -= 1
+    if nd == 1:
+        ws.thunder_pts[cur] += tval[drawn[0]]
+    elif nd > 1:
+        kept_t = drawn[0]
+        if ws.greedy[cur]:
+            for i in range(1, nd):
+                x = drawn[i]
+                if tval[x] > tval[kept_t] or (tval[x] == tval[kept_t] and x < kept_t):
+                    kept_t = x
+        else:
+            kept_t = drawn[mt_below(mt, nd)]
+        ws.thunder_pts[cur] += tval[kept_t]
+        for i in range(nd):
+            if drawn[i] != kept_t:
+                ring[(sc[S_THH] + sc[S_THN]) % NTH] = drawn[i]
+                sc[S_THN] += 1
+
+
+@jit_inline
+def bonus_tile(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
+    """A short drop's bonus tile (`Raindrops._after_thunder`): a short offer refilled from the stack (a random
+    seat under bonus_refill "by_choice" draws whether to; the greedy seat always refills), then one tile taken
+    (random: a uniform pick; greedy: `_best_bonus`)."""
+    sc, offer = ws.sc, ws.offer
+    NB = setup.bonus_ids.shape[0]
+    offer_size = setup.rules[R_OFFER]
+    refill = True
+    if setup.rules[R_BY_CHOICE] != 0 and not ws.greedy[cur] and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
+        refill = mt_below(mt, 2) == 1
+    while refill and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
+        offer[sc[S_OFFN]] = ws.bstack[sc[S_BSH]]
+        sc[S_OFFN] += 1
+        sc[S_BSH] += 1
+    if sc[S_OFFN] == 0:
+        return
+    bi = _best_bonus(cur, setup, ws) if ws.greedy[cur] else mt_below(mt, sc[S_OFFN])
+    ws.bres[cur, offer[bi]] += 1
+    _pop_at(offer, sc[S_OFFN], bi)
+    sc[S_OFFN] -= 1
+
+
+@jit_inline
+def _best_bonus(cur: int, setup: Setup, ws: Workspace) -> int:
+    """GreedyPolicy._best_bonus: the offer's index of the tile of highest points + half the open drops of the
+    held cards' most needed colour among its colours (lowest id among equals)."""
+    need, offer, bmask, c_col = ws.need, ws.offer, setup.bmask, setup.c_col
+    need[:] = 0
+    for s in range(ws.held_n[cur]):
+        card = ws.hcard[cur, s]
+        for cell in range(setup.c_n[card]):
+            if not (ws.hcov[cur, s] >> cell) & 1:
+                need[_lowbit(c_col[card, cell])] += 1
+    bi = 0
+    bv = -1.0e18
+    for i in range(ws.sc[S_OFFN]):
+        b = offer[i]
+        m = 0
+        bm = bmask[b]
+        q = 0
+        while bm:
+            if bm & 1 and need[q] > m:
+                m = need[q]
+            bm >>= 1
+            q += 1
+        v = setup.bpts[b] + 0.5 * m
+        if v > bv or (v == bv and b < offer[bi]):
+            bv = v
+            bi = i
+    return bi
+
+
+@jit_inline
+def _pop_at(arr: np.ndarray, n: int, i: int) -> int:
+    """arr[i] out of the first n entries of arr, the ones after it moved down; returns it."""
+    x = arr[i]
+    for j in range(i, n - 1):
+        arr[j] = arr[j + 1]
+    return x  # type: ignore[no-any-return]
+
+
+# ------------------------------------------------------------------------------------ placements
+@jit_inline
+def placements(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> None:
+    """Seat p's placement (or final placement): placements chosen one by one (greedy `_best_placement`, random
+    `_rand_placement`) and done (`place`, `complete_card`) until the seat ends it."""
+    while True:
+        if ws.greedy[p]:
+            if not _best_placement(p, setup, ws):
+                break
+        elif _rand_placement(mt, p, final, setup, ws) == 0:
+            break
+        if place(p, setup, ws):
+            complete_card(mt, p, ws.act[ACT_SLOT], final, setup, ws)
+
+
+@jit_inline
+def place(p: int, setup: Setup, ws: Workspace) -> bool:
+    """Do the placement in ws.act (`Raindrops._place`, PlaceBonus): the tile leaves the hand (else the
+    reserve), the bonus tiles the bonus reserve, and their cells are covered. True when the card is complete."""
+    sc, hand, act, bres = ws.sc, ws.hand, ws.act, ws.bres
+    s = act[ACT_SLOT]
+    if act[ACT_KIND] == 1:
+        tid = act[ACT_PIECE]
+        inhand = _index(hand, sc[S_HANDN], tid)
+        if inhand >= 0:
+            _pop_at(hand, sc[S_HANDN], inhand)
+            sc[S_HANDN] -= 1
+        else:
+            _pop_at(ws.reserve[p], ws.res_n[p], _index(ws.reserve[p], ws.res_n[p], tid))
+            ws.res_n[p] -= 1
+        ws.htiles[p, s, ws.hnt[p, s]] = tid
+        ws.hnt[p, s] += 1
+        for q in range(ACT_OVER_A, ACT_OVER_B + 1):
+            if act[q] >= 0:
+                bres[p, act[q]] -= 1
+                ws.hnb[p, s] += 1
+        ws.hcov[p, s] |= (1 << act[ACT_CELL_A]) | (1 << act[ACT_CELL_B])
+    else:
+        bres[p, act[ACT_PIECE]] -= 1
+        ws.hnb[p, s] += 1
+        ws.hcov[p, s] |= 1 << act[ACT_CELL_A]
+    return _popcount(ws.hcov[p, s]) >= setup.c_n[ws.hcard[p, s]]  # type: ignore[no-any-return]
+
+
+@jit_inline
+def _index(arr: np.ndarray, n: int, x: int) -> int:
+    """Where x is among the first n entries of arr (the last place; -1: nowhere)."""
+    at = -1
+    for i in range(n):
+        if arr[i] == x:
+            at = i
+    return at
+
+
+@jit_inline
+def complete_card(mt: np.ndarray, p: int, s: int, final: bool, setup: Setup, ws: Workspace) -> None:
+    """`Raindrops._check_complete` of slot s's full card: its tiles discarded, its bonus tiles counted as
+    used, the card scored and its slot freed; outside the final placement the end_cards-th card triggers the
+    end and a new card is taken (`take_card`) while the display or the deck has one."""
+    sc = ws.sc
+    for i in range(ws.hnt[p, s]):
+        ws.discard[sc[S_DISCN]] = ws.htiles[p, s, i]
+        sc[S_DISCN] += 1
+    ws.used_bon[p] += ws.hnb[p, s]
+    ws.comp[p, ws.comp_n[p]] = ws.hcard[p, s]
+    ws.comp_after[p, ws.comp_n[p]] = ws.turns[p] - ws.hsince[p, s]
+    ws.comp_n[p] += 1
+    for j in range(s, ws.held_n[p] - 1):
+        ws.hcard[p, j] = ws.hcard[p, j + 1]
+        ws.hcov[p, j] = ws.hcov[p, j + 1]
+        ws.hfresh[p, j] = ws.hfresh[p, j + 1]
+        ws.hsince[p, j] = ws.hsince[p, j + 1]
+        ws.hnt[p, j] = ws.hnt[p, j + 1]
+        ws.hnb[p, j] = ws.hnb[p, j + 1]
+        for i in range(ws.htiles.shape[2]):
+            ws.htiles[p, j, i] = ws.htiles[p, j + 1, i]
+    ws.held_n[p] -= 1
+    if final:
+        return
+    if ws.comp_n[p] >= setup.rules[R_END_CARDS] and sc[S_TRIGGER] == TRIGGER_NONE:
+        sc[S_TRIGGER] = TRIGGER_CARDS
+    if sc[S_DISPN] > 0 or sc[S_DECKH] < setup.card_ids.shape[0]:
+        take_card(mt, p, setup, ws)
+
+
+@jit_inline
+def take_card(mt: np.ndarray, p: int, setup: Setup, ws: Workspace) -> None:
+    """A new memory card for seat p, fresh: greedy takes the display card of highest points per drop (lowest
+    id among equals), else the deck's top card; random draws among the display and the deck."""
+    sc, display, c_ratio = ws.sc, ws.display, setup.c_ratio
+    has_deck = sc[S_DECKH] < setup.card_ids.shape[0]
+    pick = -1
+    if not ws.greedy[p]:
+        pick = mt_below(mt, sc[S_DISPN] + (1 if has_deck else 0))
+    elif sc[S_DISPN] > 0:
+        pick = 0
+        for i in range(1, sc[S_DISPN]):
+            x = display[i]
+            y = display[pick]
+            if c_ratio[x] > c_ratio[y] or (c_ratio[x] == c_ratio[y] and x < y):
+                pick = i
+    if 0 <= pick < sc[S_DISPN]:
+        newc = _pop_at(display, sc[S_DISPN], pick)
+        sc[S_DISPN] -= 1
+    else:
+        newc = ws.deck[sc[S_DECKH]]
+        sc[S_DECKH] += 1
+    _hold(p, newc, 1, ws.turns[p], ws)
+
+
+@jit_inline
+def end_placement(p: int, setup: Setup, ws: Workspace) -> None:
+    """EndPlacement outside the final: of the hand and reserve, greedy keeps the reserve_slots tiles of highest
+    `_fit` (lowest id among equals), random the tiles `_rand_placement` drew (ws.keep); the rest is discarded
+    and the hand emptied."""
+    sc, pool, reserve, res_n, keep = ws.sc, ws.pool, ws.reserve, ws.res_n, ws.keep
+    n = _pool(p, ws)
+    greedy = ws.greedy[p] != 0
+    nkeep = min(setup.rules[R_RESERVE], n) if greedy else 0
+    res_n[p] = 0
+    if not greedy:
+        for q in range(keep[0]):
+            reserve[p, res_n[p]] = keep[1 + q]
+            res_n[p] += 1
+            for i in range(n):
+                if pool[i] == keep[1 + q]:
+                    pool[i] = -1
+    for _ in range(nkeep):
+        bi = -1
+        bv = -1.0
+        for i in range(n):
+            if pool[i] < 0:
+                continue
+            v = _fit(pool[i], p, setup, ws)
+            if v > bv:
+                bv = v
+                bi = i
+        reserve[p, res_n[p]] = pool[bi]
+        res_n[p] += 1
+        pool[bi] = -1
+    for i in range(n):
+        if pool[i] >= 0:
+            ws.discard[sc[S_DISCN]] = pool[i]
+            sc[S_DISCN] += 1
+    sc[S_HANDN] = 0
+
+
+@jit_inline
+def cloud_tokens(p: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) -> None:
+    """`Raindrops._take_clouds`: seat p takes the top token of each cloud type it has none of whose condition
+    (completed cards per symbol) its completed cards meet."""
+    counts, comp, have, chead, cond, c_sym = ws.counts, ws.comp, ws.have, ws.chead, setup.cond, setup.c_sym
+    counts[:] = 0
+    for i in range(ws.comp_n[p]):
+        if c_sym[comp[p, i]] >= 0:
+            counts[c_sym[comp[p, i]]] += 1
+    for ty in range(setup.cstack.shape[0]):
+        if have[p, ty] or chead[ty] >= setup.cstack_n[ty]:
+            continue
+        ok = True
+        for q in range(cond.shape[1]):
+            if counts[q] < cond[ty, q]:
+                ok = False
+        if ok:
+            tok = setup.cstack[ty, chead[ty]]
+            chead[ty] += 1
+            have[p, ty] = 1
+            ws.cloud_pts[p] += setup.cpts[tok]
+            tally.clouds[g, ty] += 1
+
+
+@jit_inline
+def score_game(g: int, gseat: int, over: bool, setup: Setup, ws: Workspace, tally: Tallies) -> None:
+    """`Raindrops.score` of every board (parts A to E), `winners`, and game g added to the tally."""
+    totals, card_pts, won, comp, comp_n = ws.totals, ws.card_pts, ws.won, ws.comp, ws.comp_n
+    P = totals.shape[0]
+    for p in range(P):
+        a = 0
+        for i in range(comp_n[p]):
+            a += setup.c_pts[comp[p, i]]
+        b = ws.used_bon[p]
+        for q in range(ws.bres.shape[1]):
+            b += ws.bres[p, q] * setup.bpts[q]
+        e = 0
+        for s in range(ws.held_n[p]):
+            e = max(e, ws.hnt[p, s] + ws.hnb[p, s])
+        tally.parts[g, PART_CARDS] += a
+        tally.parts[g, PART_BONUS] += b
+        tally.parts[g, PART_CLOUDS] += ws.cloud_pts[p]
+        tally.parts[g, PART_THUNDER] += ws.thunder_pts[p]
+        tally.parts[g, PART_INCOMPLETE] += e
+        totals[p] = a + b + ws.cloud_pts[p] + ws.thunder_pts[p] + e
+        card_pts[p] = a
+    nwin, tie = winners(totals, card_pts, won)
+    tally.ties[tie] += 1
+    for p in range(P):
+        if won[p]:
+            tally.wins[p] += 1.0 / nwin
+    rounds = 0
+    for p in range(P):
+        for i in range(comp_n[p]):
+            tally.card_held[comp[p, i]] += 1
+            tally.card_done[comp[p, i]] += 1
+            tally.card_turns[comp[p, i]] += ws.comp_after[p, i]
+        for s in range(ws.held_n[p]):
+            tally.card_held[ws.hcard[p, s]] += 1
+            tally.card_turns[ws.hcard[p, s]] += ws.turns[p] - ws.hsince[p, s]
+        rounds = max(rounds, ws.turns[p])
+    if gseat >= 0:
+        if won[gseat]:
+            tally.greedy_wins[0] += 1.0 / nwin
+        others = 0
+        for q in range(P):
+            if q != gseat:
+                others += totals[q]
+        tally.margin[g] = totals[gseat] - others / max(1, P - 1)
+    tally.turns[g] = ws.sc[S_TURN]
+    tally.rounds[g] = rounds
+    tally.trigger[g] = ws.sc[S_TRIGGER] if over else 0
+
+
+# ------------------------------------------------------------------------------------ the seats' choices
+@jit_inline
+def _pool(p: int, ws: Workspace) -> int:
+    """Seat p's hand and reserve tiles into ws.pool, sorted (the two hold distinct tiles); returns how many."""
+    pool = ws.pool
+    n = 0
+    for i in range(ws.sc[S_HANDN]):
+        pool[n] = ws.hand[i]
+        n += 1
+    for i in range(ws.res_n[p]):
+        pool[n] = ws.reserve[p, i]
+        n += 1
+    _sort(pool, n)
+    return n
+
+
+@jit_inline
+def _sort(arr: np.ndarray, n: int) -> None:
+    """Sort arr[:n] (insertion: few entries, and no allocation)."""
+    for i in range(1, n):
+        x = arr[i]
+        j = i - 1
+        while j >= 0 and arr[j] > x:
+            arr[j + 1] = arr[j]
+            j -= 1
+        arr[j + 1] = x
+
+
+@jit_inline
+def _bonuses(p: int, ws: Workspace) -> int:
+    """The bonus tiles seat p holds (each id once, ascending) into ws.bons; returns how many."""
+    nb = 0
+    for b in range(ws.bres.shape[1]):
+        if ws.bres[p, b]:
+            ws.bons[nb] = b
+            nb += 1
+    return nb
+
+
+@jit_inline
+def _act(act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: int, over_a: int,
+         over_b: int) -> None:
+    """Write a placement to act (ACT_* slots)."""
+    act[ACT_KIND] = kind
+    act[ACT_SLOT] = s
+    act[ACT_PIECE] = piece
+    act[ACT_CELL_A] = cell_a
+    act[ACT_CELL_B] = cell_b
+    act[ACT_OVER_A] = over_a
+    act[ACT_OVER_B] = over_b
+
+
+@jit_inline
+def _overlay(ia: int, ib: int, oka: int, okb: int, wa: int, wb: int, bons: np.ndarray,
+             bmask: np.ndarray) -> tuple[int, int]:
+    """Overlay choice (ia, ib) of a Place whose halves fit colours wa, wb (oka, okb: the tile's own half
+    fits): (bonus over half a, bonus over half b), -1 where the tile's half fits by itself, bonus bons[ia] /
+    bons[ib] over a half that does not; (-2, -2) where that bonus lacks the colour or would lie on both halves."""
+    ba = -1
+    if not oka:
+        ba = bons[ia]
+        if not bmask[ba] & wa:
+            return -2, -2
+    bb = -1
+    if not okb:
+        bb = bons[ib]
+        if not bmask[bb] & wb:
+            return -2, -2
+    if ba != -1 and ba == bb:
+        return -2, -2
+    return ba, bb
+
+
+@jit_inline
 def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     """GreedyPolicy.fit_value: points per tile of the best held card with an open pair this tile fits."""
     held_n, hcard, hcov = ws.held_n, ws.hcard, ws.hcov
-    ma, mb, c_per, c_col, c_np, c_pi, c_pj = setup.ma, setup.mb, setup.c_per, setup.c_col, setup.c_np, setup.c_pi, setup.c_pj
-    a = ma[tid]
-    b = mb[tid]
+    c_per, c_col, c_np, c_pi, c_pj = setup.c_per, setup.c_col, setup.c_np, setup.c_pi, setup.c_pj
+    a = setup.ma[tid]
+    b = setup.mb[tid]
     best = 0.0
     for s in range(held_n[p]):
         card = hcard[p, s]
@@ -472,268 +1285,144 @@ def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     return best
 
 
-@jit
+@jit_inline
 def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
-    """GreedyPolicy._best_placement_reference: act = [kind 1 tile / 2 bonus, slot, tile or bonus, cell a,
-    cell b, bonus over a, bonus over b] of the first placement of strictly highest value; False when none."""
-    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
-    held_n, hcard, hcov, hfresh = ws.held_n, ws.hcard, ws.hcov, ws.hfresh
-    ma, mb, bpts, bmask, c_n, c_pts = setup.ma, setup.mb, setup.bpts, setup.bmask, setup.c_n, setup.c_pts
-    c_col, c_np, c_pi, c_pj, covers = setup.c_col, setup.c_np, setup.c_pi, setup.c_pj, setup.covers
-    one_half = setup.rules[R_ONE_HALF] != 0
-    # the pool: hand and reserve, sorted (both hold distinct tiles)
-    n = 0
-    for i in range(sc[S_HANDN]):
-        pool[n] = hand[i]
-        n += 1
-    for i in range(res_n[p]):
-        pool[n] = reserve[p, i]
-        n += 1
-    pool[:n].sort()
-    nb = 0
-    for b in range(bres.shape[1]):
-        if bres[p, b]:
-            bons[nb] = b
-            nb += 1
+    """GreedyPolicy._best_placement_reference: ws.act = the first placement of strictly highest value over the
+    held cards that are not fresh (`_best_tile`, `_best_single`); False when none has a value."""
+    n = _pool(p, ws)
+    nb = _bonuses(p, ws)
     best = 0.0
-    found = False
-    for s in range(held_n[p]):
-        if hfresh[p, s]:
+    for s in range(ws.held_n[p]):
+        if ws.hfresh[p, s]:
             continue
-        card = hcard[p, s]
-        cov = hcov[p, s]
-        total = c_n[card]
-        pts = c_pts[card]
-        cov_ok = covers[card, cov] != 0
-        for ti in range(n):
-            tid = pool[ti]
-            for k in range(c_np[card]):
-                x = c_pi[card, k]
-                y = c_pj[card, k]
-                if (cov >> x) & 1 or (cov >> y) & 1:
+        best = _best_tile(p, s, n, nb, best, setup, ws)
+        best = _best_single(p, s, nb, best, setup, ws)
+    return best > 0.0  # every value written is above the start, 0
+
+
+@jit_inline
+def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: Workspace) -> float:
+    """The raindrop tiles of the pool on slot s's card, each open pair both ways round, with the overlays the
+    bonus tiles allow: completing the card (100 + points - bonus cost) before a plain tile that keeps it
+    coverable (10 + share covered) before an overlay where it could not be finished otherwise (5 - 0.1 cost).
+    The first value above `best` goes to ws.act; returns the highest value."""
+    pool, bons, act = ws.pool, ws.bons, ws.act
+    ma, mb, bpts, bmask, c_col, covers = setup.ma, setup.mb, setup.bpts, setup.bmask, setup.c_col, setup.covers
+    one_half = setup.rules[R_ONE_HALF] != 0
+    card = ws.hcard[p, s]
+    cov = ws.hcov[p, s]
+    total = setup.c_n[card]
+    pts = setup.c_pts[card]
+    cov_ok = covers[card, cov] != 0
+    for ti in range(n):
+        tid = pool[ti]
+        for k in range(setup.c_np[card]):
+            x = setup.c_pi[card, k]
+            y = setup.c_pj[card, k]
+            if (cov >> x) & 1 or (cov >> y) & 1:
+                continue
+            cov2 = cov | (1 << x) | (1 << y)
+            full = _popcount(cov2) == total
+            for orient in range(2):
+                c0 = x if orient == 0 else y
+                c1 = y if orient == 0 else x
+                wa = c_col[card, c0]
+                wb = c_col[card, c1]
+                oka = (ma[tid] & wa) != 0
+                okb = (mb[tid] & wb) != 0
+                if oka and okb:
+                    if full:
+                        v = 100.0 + pts
+                    elif covers[card, cov2]:
+                        v = 10.0 + _popcount(cov2) / total
+                    else:
+                        continue
+                    if v > best:
+                        best = v
+                        _act(act, 1, s, tid, c0, c1, -1, -1)
                     continue
-                cov2 = cov | (1 << x) | (1 << y)
-                full = _popcount(cov2) == total
-                for orient in range(2):
-                    c0 = x if orient == 0 else y
-                    c1 = y if orient == 0 else x
-                    wa = c_col[card, c0]
-                    wb = c_col[card, c1]
-                    oka = (ma[tid] & wa) != 0
-                    okb = (mb[tid] & wb) != 0
-                    if oka and okb:
-                        if full:
-                            v = 100.0 + pts
-                        elif covers[card, cov2]:
-                            v = 10.0 + _popcount(cov2) / total
-                        else:
+                if (not oka and not okb and one_half) or nb == 0:
+                    continue
+                if not full and (cov_ok or not covers[card, cov2]):
+                    continue  # an overlay only where the card could not be finished otherwise
+                for ia in range(1 if oka else nb):
+                    for ib in range(1 if okb else nb):
+                        ba, bb = _overlay(ia, ib, oka, okb, wa, wb, bons, bmask)
+                        if ba == -2:
                             continue
+                        cost = 0
+                        if ba != -1:
+                            cost += bpts[ba] + 1
+                        if bb != -1:
+                            cost += bpts[bb] + 1
+                        v = 100.0 + pts - cost if full else 5.0 - 0.1 * cost
                         if v > best:
                             best = v
-                            found = True
-                            act[ACT_KIND] = 1
-                            act[ACT_SLOT] = s
-                            act[ACT_PIECE] = tid
-                            act[ACT_CELL_A] = c0
-                            act[ACT_CELL_B] = c1
-                            act[ACT_OVER_A] = -1
-                            act[ACT_OVER_B] = -1
-                        continue
-                    if not oka and not okb and one_half:
-                        continue
-                    if nb == 0:
-                        continue
-                    if not full and (cov_ok or not covers[card, cov2]):
-                        continue  # an overlay only where the card could not be finished otherwise
-                    na = 1 if oka else nb
-                    nbb = 1 if okb else nb
-                    for ia in range(na):
-                        ba = -1
-                        if not oka:
-                            ba = bons[ia]
-                            if not bmask[ba] & wa:
-                                continue
-                        for ib in range(nbb):
-                            bb = -1
-                            if not okb:
-                                bb = bons[ib]
-                                if not bmask[bb] & wb:
-                                    continue
-                            if ba != -1 and ba == bb:
-                                continue
-                            cost = 0
-                            if ba != -1:
-                                cost += bpts[ba] + 1
-                            if bb != -1:
-                                cost += bpts[bb] + 1
-                            if full:
-                                v = 100.0 + pts - cost
-                            else:
-                                v = 5.0 - 0.1 * cost
-                            if v > best:
-                                best = v
-                                found = True
-                                act[ACT_KIND] = 1
-                                act[ACT_SLOT] = s
-                                act[ACT_PIECE] = tid
-                                act[ACT_CELL_A] = c0
-                                act[ACT_CELL_B] = c1
-                                act[ACT_OVER_A] = ba
-                                act[ACT_OVER_B] = bb
-        for ib in range(nb):
-            b = bons[ib]
-            for cell in range(total):
-                if (cov >> cell) & 1 or not bmask[b] & c_col[card, cell]:
-                    continue
-                cov2 = cov | (1 << cell)
-                cost = bpts[b] + 1
-                if _popcount(cov2) == total:
-                    v = 100.0 + pts - cost
-                elif cov_ok or not covers[card, cov2]:
-                    continue
-                else:
-                    v = 5.0 - 0.1 * cost
-                if v > best:
-                    best = v
-                    found = True
-                    act[ACT_KIND] = 2
-                    act[ACT_SLOT] = s
-                    act[ACT_PIECE] = b
-                    act[ACT_CELL_A] = cell
-                    act[ACT_CELL_B] = -1
-                    act[ACT_OVER_A] = -1
-                    act[ACT_OVER_B] = -1
-    return found
+                            _act(act, 1, s, tid, c0, c1, ba, bb)
+    return best
 
 
-@jit
-def _rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int, int, int]:
-    """RandomPolicy._special: (kind, column, index), kind -1 for no special action."""
-    n = col_len.shape[0]
-    c_flip = 0
-    c_swap = 0
-    c_top = 0
-    for c in range(n):
-        c_flip += col_len[c]
-        if c + 1 < n:
-            c_swap += min(col_len[c], col_len[c + 1])
-        c_top += max(0, col_len[c] - 1)
-    if marker == 0:
-        c_flip = 0
-    elif marker == 1:
-        c_swap = 0
-    else:
-        c_top = 0
-    total = c_flip + c_swap + c_top
-    if mt_below(mt, 2 if total else 1) == 0:
-        return -1, 0, 0
-    k = mt_below(mt, total)
-    for kind in range(3):
-        cnt = c_flip if kind == 0 else (c_swap if kind == 1 else c_top)
-        if k >= cnt:
-            k -= cnt
-            continue
-        for c in range(n):
-            if kind == 0:
-                m = col_len[c]
-            elif kind == 1:
-                m = min(col_len[c], col_len[c + 1]) if c + 1 < n else 0
+@jit_inline
+def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspace) -> float:
+    """The bonus tiles alone on slot s's card: completing it (100 + points - cost), else only where the card
+    could not be finished otherwise (5 - 0.1 cost). The first value above `best` goes to ws.act; returns the
+    highest value."""
+    bpts, bmask, covers = setup.bpts, setup.bmask, setup.covers
+    card = ws.hcard[p, s]
+    cov = ws.hcov[p, s]
+    total = setup.c_n[card]
+    cov_ok = covers[card, cov] != 0
+    for ib in range(nb):
+        b = ws.bons[ib]
+        for cell in range(total):
+            if (cov >> cell) & 1 or not bmask[b] & setup.c_col[card, cell]:
+                continue
+            cov2 = cov | (1 << cell)
+            cost = bpts[b] + 1
+            if _popcount(cov2) == total:
+                v = 100.0 + setup.c_pts[card] - cost
+            elif cov_ok or not covers[card, cov2]:
+                continue
             else:
-                m = max(0, col_len[c] - 1)
-            if k < m:
-                return kind, c, k
-            k -= m
-    return -1, 0, 0
+                v = 5.0 - 0.1 * cost
+            if v > best:
+                best = v
+                _act(ws.act, 2, s, b, cell, -1, -1, -1)
+    return best
 
 
-@jit
-def _paths(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
-           target: int, gm: np.ndarray, pc: np.ndarray, pm: np.ndarray, nd: np.ndarray, out: np.ndarray) -> int:
-    """`drop_paths_in_order`: with target < 0 the number of paths; else the length of path number `target`,
-    its columns (row by row) written to out[DROP_PATH:]."""
-    cols = col_tiles.shape[0]
-    rows = gm.shape[0]
-    for k in range(cols):
-        for r in range(rows):
-            gm[r, k] = 0
-        for j in range(col_len[k]):
-            tid = col_tiles[k, j]
-            top = ma[tid]
-            bot = mb[tid]
-            if col_flip[k, j] == 1:
-                top = mb[tid]
-                bot = ma[tid]
-            gm[rows - 1 - 2 * j, k] = bot
-            gm[rows - 2 - 2 * j, k] = top
-    count = 0
-    for c0 in range(cols):
-        if gm[0, c0] == 0:
-            continue
-        d = 0
-        pc[0] = c0
-        pm[0] = gm[0, c0]
-        nd[0] = -1
-        while d >= 0:
-            if nd[d] == -1:  # the path ending at depth d, before its extensions
-                if count == target:
-                    for q in range(d + 1):
-                        out[DROP_PATH + q] = pc[q]
-                    return d + 1
-                count += 1
-            if d + 1 < rows and nd[d] <= 1:
-                dc = nd[d]
-                nd[d] += 1
-                k = pc[d] + dc
-                if 0 <= k < cols:
-                    m = pm[d] & gm[d + 1, k]
-                    if m != 0:
-                        d += 1
-                        pc[d] = k
-                        pm[d] = m
-                        nd[d] = -1
-            else:
-                d -= 1
-    return count
-
-
-@jit
-def _binom(n: int, k: int) -> int:
-    if k < 0 or k > n:
-        return 0
-    r = 1
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
-@jit
+@jit_inline
 def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> int:
-    """RandomPolicy._placement with its draws: 1 = a Place in act, 2 = a PlaceBonus in act, 0 = end the
-    placement (outside the final placement keep[0] tiles keep[1:] stay in reserve)."""
-    sc, hand, reserve, res_n, bres, pool, bons, act = ws.sc, ws.hand, ws.reserve, ws.res_n, ws.bres, ws.pool, ws.bons, ws.act
-    held_n, hcard, hcov, hfresh, fits, both, keep = ws.held_n, ws.hcard, ws.hcov, ws.hfresh, ws.fits, ws.both, ws.keep
-    ma, mb, bmask, c_n, c_col = setup.ma, setup.mb, setup.bmask, setup.c_n, setup.c_col
-    c_np, c_pi, c_pj = setup.c_np, setup.c_pi, setup.c_pj
-    one_half = setup.rules[R_ONE_HALF] != 0
-    reserve_slots = setup.rules[R_RESERVE]
-    n = 0
-    for i in range(sc[S_HANDN]):
-        pool[n] = hand[i]
-        n += 1
-    for i in range(res_n[p]):
-        pool[n] = reserve[p, i]
-        n += 1
-    pool[:n].sort()
-    nb = 0
-    for b in range(bres.shape[1]):
-        if bres[p, b]:
-            bons[nb] = b
-            nb += 1
+    """RandomPolicy._placement with its draws: a kind among EndPlacement, Place (when any) and PlaceBonus (when
+    any), then one of that kind. 1 = a Place in ws.act, 2 = a PlaceBonus in ws.act, 0 = end the placement
+    (outside the final placement ws.keep[0] tiles ws.keep[1:] stay in reserve)."""
+    n = _pool(p, ws)
+    nb = _bonuses(p, ws)
+    _bonus_fits(nb, setup, ws)
+    n_place = _places(p, n, nb, -1, setup, ws)
+    n_single = _singles(p, nb, -1, setup, ws) if nb else 0
+    kind = mt_below(mt, 1 + (1 if n_place > 0 else 0) + (1 if n_single > 0 else 0))
+    if kind == 2 or (kind == 1 and n_place == 0):
+        _singles(p, nb, mt_below(mt, n_single), setup, ws)
+        return 2
+    if kind == 0:
+        if not final:
+            _draw_keep(mt, n, setup, ws)
+        return 0
+    _places(p, n, nb, mt_below(mt, n_place), setup, ws)
+    return 1
+
+
+@jit_inline
+def _bonus_fits(nb: int, setup: Setup, ws: Workspace) -> None:
+    """RandomPolicy's bonus counts: fits[colour] = held bonus tiles (ws.bons) of that colour, both[x, y] = those
+    of both colours."""
+    fits, both = ws.fits, ws.both
     ncol = fits.shape[0]
     fits[:] = 0
     both[:, :] = 0
     for ib in range(nb):
-        m = bmask[bons[ib]]
+        m = setup.bmask[ws.bons[ib]]
         for i in range(ncol):
             if m >> i & 1:
                 fits[i] += 1
@@ -742,88 +1431,47 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
                         both[i, j] += 1
                         if j != i:
                             both[j, i] += 1
-    # pass 0 counts the Place actions (and singles), pass 1 finds the drawn one
-    n_place = 0
-    n_single = 0
-    for s in range(held_n[p]):
-        if hfresh[p, s]:
+
+
+@jit_inline
+def _singles(p: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
+    """Seat p's PlaceBonus actions in `placements` order (slot, bonus, cell): with k >= 0, number k into ws.act.
+    Returns how many were passed (with k < 0: how many there are)."""
+    bmask, c_col = setup.bmask, setup.c_col
+    seen = 0
+    for s in range(ws.held_n[p]):
+        if ws.hfresh[p, s]:
             continue
-        card = hcard[p, s]
-        cov = hcov[p, s]
+        card = ws.hcard[p, s]
+        cov = ws.hcov[p, s]
+        for ib in range(nb):
+            for cell in range(setup.c_n[card]):
+                if not (cov >> cell) & 1 and bmask[ws.bons[ib]] & c_col[card, cell]:
+                    if seen == k:
+                        _act(ws.act, 2, s, ws.bons[ib], cell, -1, -1, -1)
+                        return seen
+                    seen += 1
+    return seen
+
+
+@jit_inline
+def _places(p: int, n: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
+    """Seat p's Place actions in RandomPolicy's order (slot, pool tile, open pair, way round, overlays): with
+    k >= 0, number k into ws.act. Returns how many were passed (with k < 0: how many there are)."""
+    pool, fits, both = ws.pool, ws.fits, ws.both
+    ma, mb, c_col = setup.ma, setup.mb, setup.c_col
+    one_half = setup.rules[R_ONE_HALF] != 0
+    seen = 0
+    for s in range(ws.held_n[p]):
+        if ws.hfresh[p, s]:
+            continue
+        card = ws.hcard[p, s]
+        cov = ws.hcov[p, s]
         for ti in range(n):
             tid = pool[ti]
-            for k in range(c_np[card]):
-                x = c_pi[card, k]
-                y = c_pj[card, k]
-                if (cov >> x) & 1 or (cov >> y) & 1:
-                    continue
-                for orient in range(2):
-                    wa = c_col[card, x if orient == 0 else y]
-                    wb = c_col[card, y if orient == 0 else x]
-                    n_place += _place_count(ma[tid] & wa, mb[tid] & wb, wa, wb, nb, fits, both, one_half)
-        if nb:
-            for ib in range(nb):
-                for cell in range(c_n[card]):
-                    if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
-                        n_single += 1
-    nk = 1 + (1 if n_place > 0 else 0) + (1 if n_single > 0 else 0)
-    kind = mt_below(mt, nk)
-    if kind == 2 or (kind == 1 and n_place == 0):  # PlaceBonus
-        k = mt_below(mt, n_single)
-        for s in range(held_n[p]):
-            if hfresh[p, s]:
-                continue
-            card = hcard[p, s]
-            cov = hcov[p, s]
-            for ib in range(nb):
-                for cell in range(c_n[card]):
-                    if not (cov >> cell) & 1 and bmask[bons[ib]] & c_col[card, cell]:
-                        if k == 0:
-                            act[ACT_KIND] = 2
-                            act[ACT_SLOT] = s
-                            act[ACT_PIECE] = bons[ib]
-                            act[ACT_CELL_A] = cell
-                            act[ACT_CELL_B] = -1
-                            act[ACT_OVER_A] = -1
-                            act[ACT_OVER_B] = -1
-                            return 2
-                        k -= 1
-        return -1  # out of step (never)
-    if kind == 0:  # EndPlacement
-        if final:
-            return 0
-        top = min(reserve_slots, n)
-        total = 0
-        for r in range(top + 1):
-            total += _binom(n, r)
-        k = mt_below(mt, total)
-        size = 0
-        while k >= _binom(n, size):
-            k -= _binom(n, size)
-            size += 1
-        # the k-th combination of `size` of the sorted pool, in itertools.combinations order
-        keep[0] = size
-        start = 0
-        for q in range(size):
-            for i in range(start, n):
-                below = _binom(n - i - 1, size - q - 1)
-                if k < below:
-                    keep[1 + q] = pool[i]
-                    start = i + 1
-                    break
-                k -= below
-        return 0
-    k = mt_below(mt, n_place)
-    for s in range(held_n[p]):
-        if hfresh[p, s]:
-            continue
-        card = hcard[p, s]
-        cov = hcov[p, s]
-        for ti in range(n):
-            tid = pool[ti]
-            for kk in range(c_np[card]):
-                x = c_pi[card, kk]
-                y = c_pj[card, kk]
+            for kk in range(setup.c_np[card]):
+                x = setup.c_pi[card, kk]
+                y = setup.c_pj[card, kk]
                 if (cov >> x) & 1 or (cov >> y) & 1:
                     continue
                 for orient in range(2):
@@ -834,42 +1482,65 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
                     oka = ma[tid] & wa
                     okb = mb[tid] & wb
                     cnt = _place_count(oka, okb, wa, wb, nb, fits, both, one_half)
-                    if k >= cnt:
-                        k -= cnt
-                        continue
-                    act[ACT_KIND] = 1
-                    act[ACT_SLOT] = s
-                    act[ACT_PIECE] = tid
-                    act[ACT_CELL_A] = c0
-                    act[ACT_CELL_B] = c1
-                    act[ACT_OVER_A] = -1
-                    act[ACT_OVER_B] = -1
-                    if oka and okb:
-                        return 1
-                    # combos: bonus over a (or none) x bonus over b (or none), never the same tile twice
-                    na = 1 if oka else nb
-                    nbb = 1 if okb else nb
-                    for ia in range(na):
-                        ba = -1
-                        if not oka:
-                            ba = bons[ia]
-                            if not bmask[ba] & wa:
-                                continue
-                        for ib in range(nbb):
-                            bb = -1
-                            if not okb:
-                                bb = bons[ib]
-                                if not bmask[bb] & wb:
-                                    continue
-                            if ba != -1 and ba == bb:
-                                continue
-                            if k == 0:
-                                act[ACT_OVER_A] = ba
-                                act[ACT_OVER_B] = bb
-                                return 1
-                            k -= 1
-                    return -1  # out of step (never)
-    return -1
+                    if 0 <= k - seen < cnt:
+                        _act(ws.act, 1, s, tid, c0, c1, -1, -1)
+                        if not (oka and okb):
+                            _nth_overlay(k - seen, oka, okb, wa, wb, nb, setup, ws)
+                        return seen
+                    seen += cnt
+    return seen
+
+
+@jit_inline
+def _nth_overlay(k: int, oka: int, okb: int, wa: int, wb: int, nb: int, setup: Setup, ws: Workspace) -> None:
+    """Overlay choice number k (`_overlay` order, skipping the ones not allowed) into ws.act."""
+    for ia in range(1 if oka else nb):
+        for ib in range(1 if okb else nb):
+            ba, bb = _overlay(ia, ib, oka, okb, wa, wb, ws.bons, setup.bmask)
+            if ba == -2:
+                continue
+            if k == 0:
+                ws.act[ACT_OVER_A] = ba
+                ws.act[ACT_OVER_B] = bb
+                return
+            k -= 1
+
+
+@jit_inline
+def _draw_keep(mt: np.ndarray, n: int, setup: Setup, ws: Workspace) -> None:
+    """RandomPolicy's EndPlacement: a uniform pick among the subsets of at most reserve_slots tiles of the sorted
+    pool (by size, then in itertools.combinations order) into ws.keep."""
+    pool, keep = ws.pool, ws.keep
+    top = min(setup.rules[R_RESERVE], n)
+    total = 0
+    for r in range(top + 1):
+        total += _binom(n, r)
+    k = mt_below(mt, total)
+    size = 0
+    while k >= _binom(n, size):
+        k -= _binom(n, size)
+        size += 1
+    # the k-th combination of `size` of the sorted pool, in itertools.combinations order
+    keep[0] = size
+    start = 0
+    for q in range(size):
+        for i in range(start, n):
+            below = _binom(n - i - 1, size - q - 1)
+            if k < below:
+                keep[1 + q] = pool[i]
+                start = i + 1
+                break
+            k -= below
+
+
+@jit
+def _binom(n: int, k: int) -> int:
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
 
 
 @jit
@@ -886,561 +1557,6 @@ def _place_count(oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray
     if not oka and not okb:
         k = 0 if one_half else k - both[ia, ib]
     return k
-
-
-@jit
-def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup,
-               tally: Tallies) -> None:
-    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
-    rules, thunder_draw, tile_ids, ma, mb = setup.rules, setup.thunder_draw, setup.tile_ids, setup.ma, setup.mb
-    bonus_ids, bpts, bmask, thunder_ids, tval = setup.bonus_ids, setup.bpts, setup.bmask, setup.thunder_ids, setup.tval
-    cstack0, cstack_n0, cpts, cond = setup.cstack, setup.cstack_n, setup.cpts, setup.cond
-    card_ids, c_n, c_pts, c_ratio = setup.card_ids, setup.c_n, setup.c_pts, setup.c_ratio
-    c_sym, c_col, means = setup.c_sym, setup.c_col, setup.means
-    wins, ties, g_parts, g_clouds, greedy_wins = tally.wins, tally.ties, tally.parts, tally.clouds, tally.greedy_wins
-    card_held, card_done, card_turns = tally.card_held, tally.card_done, tally.card_turns
-    g_turns, g_rounds, g_trigger, g_margin = tally.turns, tally.rounds, tally.trigger, tally.margin
-    P = players
-    C = rules[R_COLUMNS]
-    cap = rules[R_CAP]
-    rows = 2 * cap
-    dealt_n = rules[R_DEALT]
-    kept = rules[R_KEPT]
-    display_size = rules[R_DISPLAY]
-    reserve_slots = rules[R_RESERVE]
-    bonus_max = rules[R_BONUS_MAX]
-    offer_size = rules[R_OFFER]
-    end_cards = rules[R_END_CARDS]
-    end_empties = rules[R_END_EMPTIES]
-    at_last = rules[R_AT_LAST] != 0
-    final_fresh_usable = rules[R_FINAL_FRESH_USABLE] != 0
-    final_clouds = rules[R_FINAL_CLOUDS] != 0
-    maxcells = rules[R_MAXCELLS]
-    by_choice = rules[R_BY_CHOICE] != 0
-    drop_refill = rules[R_DROP_REFILL] != 0
-    ncol = rules[R_NCOLOURS]
-    NT = tile_ids.shape[0]
-    NB = bonus_ids.shape[0]
-    NTH = thunder_ids.shape[0]
-    NC = card_ids.shape[0]
-    T = cstack0.shape[0]
-    H = max(dealt_n, kept) + 2
-    thunder_mean = means[MEAN_THUNDER]
-    bonus_mean = means[MEAN_BONUS]
-
-    mt = np.zeros(MT_N + 1, dtype=np.int64)
-    sc = np.zeros(N_SC, dtype=np.int64)
-    bag = np.zeros(NT, dtype=np.int64)
-    discard = np.zeros(NT, dtype=np.int64)
-    hand = np.zeros(NT, dtype=np.int64)
-    pool = np.zeros(NT, dtype=np.int64)
-    col_tiles = np.zeros((C, cap), dtype=np.int64)
-    col_flip = np.zeros((C, cap), dtype=np.int64)
-    col_len = np.zeros(C, dtype=np.int64)
-    bstack = np.zeros(max(NB, 1), dtype=np.int64)
-    offer = np.zeros(max(NB, 1), dtype=np.int64)
-    ring = np.zeros(max(NTH, 1), dtype=np.int64)
-    cstack = np.zeros_like(cstack0)
-    chead = np.zeros(T, dtype=np.int64)
-    deck = np.zeros(NC, dtype=np.int64)
-    display = np.zeros(NC + P, dtype=np.int64)
-    reserve = np.zeros((P, NT), dtype=np.int64)
-    res_n = np.zeros(P, dtype=np.int64)
-    bres = np.zeros((P, bpts.shape[0]), dtype=np.int64)
-    bons = np.zeros(max(NB, 1), dtype=np.int64)
-    used_bon = np.zeros(P, dtype=np.int64)
-    held_n = np.zeros(P, dtype=np.int64)
-    hcard = np.zeros((P, H), dtype=np.int64)
-    hcov = np.zeros((P, H), dtype=np.int64)
-    hfresh = np.zeros((P, H), dtype=np.int64)
-    hsince = np.zeros((P, H), dtype=np.int64)
-    hnt = np.zeros((P, H), dtype=np.int64)
-    hnb = np.zeros((P, H), dtype=np.int64)
-    htiles = np.zeros((P, H, maxcells), dtype=np.int64)
-    comp_n = np.zeros(P, dtype=np.int64)
-    comp = np.zeros((P, NC), dtype=np.int64)
-    comp_after = np.zeros((P, NC), dtype=np.int64)
-    have = np.zeros((P, T), dtype=np.int64)
-    cloud_pts = np.zeros(P, dtype=np.int64)
-    thunder_pts = np.zeros(P, dtype=np.int64)
-    marker = np.zeros(P, dtype=np.int64)
-    turns = np.zeros(P, dtype=np.int64)
-    counts = np.zeros(cond.shape[1], dtype=np.int64)
-    w = np.zeros(ma.shape[0], dtype=np.float64)
-    thunder_gain = np.zeros(thunder_draw.shape[0] + 1, dtype=np.float64)
-    out = np.zeros(DROP_PATH + rows, dtype=np.int64)
-    act = np.zeros(ACT_OVER_B + 1, dtype=np.int64)
-    need = np.zeros(64, dtype=np.int64)
-    drawn = np.zeros(max(NTH, 1), dtype=np.int64)
-    remove = np.zeros((C, cap), dtype=np.int64)
-    totals = np.zeros(P, dtype=np.int64)
-    card_pts = np.zeros(P, dtype=np.int64)
-    won = np.zeros(P, dtype=np.int64)
-    greedy = np.zeros(P, dtype=np.int64)
-    fits = np.zeros(ncol, dtype=np.int64)
-    both = np.zeros((ncol, ncol), dtype=np.int64)
-    keep = np.zeros(NT + 1, dtype=np.int64)
-    gm = np.zeros((rows, C), dtype=np.int64)
-    dpc = np.zeros(rows, dtype=np.int64)
-    dpm = np.zeros(rows, dtype=np.int64)
-    dnd = np.zeros(rows, dtype=np.int64)
-    ws = Workspace(sc, hand, reserve, res_n, bres, held_n, hcard, hcov, hfresh, pool, bons, fits, both, act, keep)
-
-    for g in range(lo.shape[0]):
-        gseat = g % P if mode == MODE_GAP else -1
-        for p in range(P):
-            greedy[p] = 1 if (mode == MODE_GREEDY or p == gseat) else 0
-        # ------------------------------------------------------------------ new_state
-        mt_seed(mt, lo[g], hi[g])
-        sc[:] = 0
-        for i in range(NT):
-            bag[i] = tile_ids[i]
-        mt_shuffle(mt, bag, NT)
-        sc[S_BAGN] = NT
-        for i in range(NB):
-            bstack[i] = bonus_ids[i]
-        mt_shuffle(mt, bstack, NB)
-        for i in range(NTH):
-            ring[i] = thunder_ids[i]
-        mt_shuffle(mt, ring, NTH)
-        sc[S_THN] = NTH
-        cstack[:, :] = cstack0
-        chead[:] = 0
-        for i in range(NC):
-            deck[i] = card_ids[i]
-        mt_shuffle(mt, deck, NC)
-        col_len[:] = 0
-        res_n[:] = 0
-        bres[:, :] = 0
-        used_bon[:] = 0
-        held_n[:] = 0
-        comp_n[:] = 0
-        have[:, :] = 0
-        cloud_pts[:] = 0
-        thunder_pts[:] = 0
-        marker[:] = MARKER_START
-        turns[:] = 0
-        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
-        k = min(offer_size, NB)
-        for i in range(k):
-            offer[i] = bstack[i]
-        sc[S_OFFN] = k
-        sc[S_BSH] = k
-        # ------------------------------------------------------------------ set-up: deal, keep, show
-        for p in range(P):
-            nd = min(dealt_n, NC - sc[S_DECKH])
-            show = -1
-            if greedy[p]:
-                for i in range(nd):
-                    c = deck[sc[S_DECKH] + i]
-                    if show < 0 or c_ratio[c] < c_ratio[show] or (c_ratio[c] == c_ratio[show] and c < show):
-                        show = c
-            elif nd > 0:
-                show = deck[sc[S_DECKH] + mt_below(mt, nd)]
-            for i in range(nd):
-                c = deck[sc[S_DECKH] + i]
-                if c != show and held_n[p] < kept:
-                    s = held_n[p]
-                    hcard[p, s] = c
-                    hcov[p, s] = 0
-                    hfresh[p, s] = 0
-                    hsince[p, s] = 0
-                    hnt[p, s] = 0
-                    hnb[p, s] = 0
-                    held_n[p] += 1
-            sc[S_DECKH] += nd
-            if nd > 0:
-                display[sc[S_DISPN]] = show
-                sc[S_DISPN] += 1
-        while sc[S_DISPN] < display_size and sc[S_DECKH] < NC:
-            display[sc[S_DISPN]] = deck[sc[S_DECKH]]
-            sc[S_DISPN] += 1
-            sc[S_DECKH] += 1
-        # ------------------------------------------------------------------ turns
-        cur = 0
-        sc[S_TURN] = 1
-        turns[0] = 1
-        if not drop_refill:
-            _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
-        over = False
-        while sc[S_TURN] <= turn_limit:
-            final = sc[S_FINAL] != 0
-            if not final:
-                if greedy[cur]:
-                    # special action and drop: the greedy search
-                    for i in range(w.shape[0]):
-                        w[i] = 0.0
-                    for c in range(C):
-                        for j in range(col_len[c]):
-                            tid = col_tiles[c, j]
-                            w[tid] = _fit(tid, cur, setup, ws)
-                    thunder_gain[0] = 0.0
-                    for i in range(1, thunder_gain.shape[0]):
-                        thunder_gain[i] = thunder_mean if sc[S_THN] > 0 else 0.0
-                    bvalue = bonus_mean if (sc[S_OFFN] > 0 or sc[S_BSH] < NB) else 0.0
-                    best_drop(col_tiles, col_flip, col_len, ma, mb, w, bonus_max, bvalue, thunder_gain,
-                              marker[cur], True, out)
-                    plen = out[DROP_LEN]
-                    if plen > 0 and out[DROP_KIND] >= 0:
-                        kind = out[DROP_KIND]
-                        c = out[DROP_COL]
-                        i = out[DROP_IDX]
-                        if kind == 0:
-                            col_flip[c, i] = 1 - col_flip[c, i]
-                        elif kind == 1:
-                            t = col_tiles[c, i]
-                            col_tiles[c, i] = col_tiles[c + 1, i]
-                            col_tiles[c + 1, i] = t
-                            f = col_flip[c, i]
-                            col_flip[c, i] = col_flip[c + 1, i]
-                            col_flip[c + 1, i] = f
-                        else:
-                            t = col_tiles[c, i]
-                            f = col_flip[c, i]
-                            for j in range(i, col_len[c] - 1):
-                                col_tiles[c, j] = col_tiles[c, j + 1]
-                                col_flip[c, j] = col_flip[c, j + 1]
-                            col_tiles[c, col_len[c] - 1] = t
-                            col_flip[c, col_len[c] - 1] = f
-                        marker[cur] = kind
-                else:
-                    kind, c, i = _rand_special(mt, col_len, marker[cur])
-                    if kind == 0:
-                        col_flip[c, i] = 1 - col_flip[c, i]
-                    elif kind == 1:
-                        t = col_tiles[c, i]
-                        col_tiles[c, i] = col_tiles[c + 1, i]
-                        col_tiles[c + 1, i] = t
-                        f = col_flip[c, i]
-                        col_flip[c, i] = col_flip[c + 1, i]
-                        col_flip[c + 1, i] = f
-                    elif kind == 2:
-                        t = col_tiles[c, i]
-                        f = col_flip[c, i]
-                        for j in range(i, col_len[c] - 1):
-                            col_tiles[c, j] = col_tiles[c, j + 1]
-                            col_flip[c, j] = col_flip[c, j + 1]
-                        col_tiles[c, col_len[c] - 1] = t
-                        col_flip[c, col_len[c] - 1] = f
-                    if kind >= 0:
-                        marker[cur] = kind
-                    npaths = _paths(col_tiles, col_flip, col_len, ma, mb, -1, gm, dpc, dpm, dnd, out)
-                    k = mt_below(mt, npaths if npaths > 0 else 1)
-                    plen = 0
-                    if npaths > 0:
-                        plen = _paths(col_tiles, col_flip, col_len, ma, mb, k, gm, dpc, dpm, dnd, out)
-                if plen > 0:
-                    remove[:, :] = 0
-                    taken = 0
-                    bottom = 0
-                    for r in range(plen):
-                        c = out[DROP_PATH + r]
-                        j = (rows - 1 - r) // 2
-                        if remove[c, j] == 0:
-                            remove[c, j] = 1
-                            taken += 1
-                            if j == 0:
-                                bottom += 1
-                    for c in range(C):
-                        n = 0
-                        for j in range(col_len[c]):
-                            if remove[c, j]:
-                                hand[sc[S_HANDN]] = col_tiles[c, j]
-                                sc[S_HANDN] += 1
-                            else:
-                                col_tiles[c, n] = col_tiles[c, j]
-                                col_flip[c, n] = col_flip[c, j]
-                                n += 1
-                        col_len[c] = n
-                    sc[S_TAKEN] = taken
-                    if drop_refill:  # window_refill: drop_step, the refill ends the drop step
-                        _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last,
-                                       end_empties)
-                    draw = thunder_draw[bottom - 1] if 0 < bottom <= thunder_draw.shape[0] else 0
-                    nd = min(draw, sc[S_THN])
-                    for i in range(nd):
-                        drawn[i] = ring[sc[S_THH]]
-                        sc[S_THH] = (sc[S_THH] + 1) % NTH
-                        sc[S_THN] -= 1
-                    if nd == 1:
-                        thunder_pts[cur] += tval[drawn[0]]
-                    elif nd > 1:
-                        kept_t = drawn[0]
-                        if greedy[cur]:
-                            for i in range(1, nd):
-                                x = drawn[i]
-                                if tval[x] > tval[kept_t] or (tval[x] == tval[kept_t] and x < kept_t):
-                                    kept_t = x
-                        else:
-                            kept_t = drawn[mt_below(mt, nd)]
-                        thunder_pts[cur] += tval[kept_t]
-                        for i in range(nd):
-                            if drawn[i] != kept_t:
-                                ring[(sc[S_THH] + sc[S_THN]) % NTH] = drawn[i]
-                                sc[S_THN] += 1
-                    # a bonus tile for a short drop (the greedy player always refills a short offer)
-                    if taken <= bonus_max:
-                        refill = True
-                        if by_choice and not greedy[cur] and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
-                            refill = mt_below(mt, 2) == 1
-                        while refill and sc[S_OFFN] < offer_size and sc[S_BSH] < NB:
-                            offer[sc[S_OFFN]] = bstack[sc[S_BSH]]
-                            sc[S_OFFN] += 1
-                            sc[S_BSH] += 1
-                        if sc[S_OFFN] > 0 and not greedy[cur]:
-                            bi = mt_below(mt, sc[S_OFFN])
-                            bres[cur, offer[bi]] += 1
-                            for i in range(bi, sc[S_OFFN] - 1):
-                                offer[i] = offer[i + 1]
-                            sc[S_OFFN] -= 1
-                        elif sc[S_OFFN] > 0:
-                            need[:] = 0
-                            for s in range(held_n[cur]):
-                                card = hcard[cur, s]
-                                for cell in range(c_n[card]):
-                                    if not (hcov[cur, s] >> cell) & 1:
-                                        need[_lowbit(c_col[card, cell])] += 1
-                            bi = 0
-                            bv = -1.0e18
-                            for i in range(sc[S_OFFN]):
-                                b = offer[i]
-                                m = 0
-                                bm = bmask[b]
-                                q = 0
-                                while bm:
-                                    if bm & 1 and need[q] > m:
-                                        m = need[q]
-                                    bm >>= 1
-                                    q += 1
-                                v = bpts[b] + 0.5 * m
-                                if v > bv or (v == bv and b < offer[bi]):
-                                    bv = v
-                                    bi = i
-                            bres[cur, offer[bi]] += 1
-                            for i in range(bi, sc[S_OFFN] - 1):
-                                offer[i] = offer[i + 1]
-                            sc[S_OFFN] -= 1
-                elif drop_refill:  # no drop path: a window left short earlier is topped up
-                    _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
-            # ---------------------------------------------------------------- placements
-            p = cur
-            while True:
-                if greedy[p]:
-                    if not _best_placement(p, setup, ws):
-                        break
-                elif _rand_placement(mt, p, final, setup, ws) == 0:
-                    break
-                s = act[ACT_SLOT]
-                card = hcard[p, s]
-                if act[ACT_KIND] == 1:
-                    tid = act[ACT_PIECE]
-                    inhand = -1
-                    for i in range(sc[S_HANDN]):
-                        if hand[i] == tid:
-                            inhand = i
-                    if inhand >= 0:
-                        for i in range(inhand, sc[S_HANDN] - 1):
-                            hand[i] = hand[i + 1]
-                        sc[S_HANDN] -= 1
-                    else:
-                        for i in range(res_n[p]):
-                            if reserve[p, i] == tid:
-                                inhand = i
-                        for i in range(inhand, res_n[p] - 1):
-                            reserve[p, i] = reserve[p, i + 1]
-                        res_n[p] -= 1
-                    htiles[p, s, hnt[p, s]] = tid
-                    hnt[p, s] += 1
-                    for q in range(5, 7):
-                        if act[q] >= 0:
-                            bres[p, act[q]] -= 1
-                            hnb[p, s] += 1
-                    hcov[p, s] |= (1 << act[ACT_CELL_A]) | (1 << act[ACT_CELL_B])
-                else:
-                    bres[p, act[ACT_PIECE]] -= 1
-                    hnb[p, s] += 1
-                    hcov[p, s] |= 1 << act[ACT_CELL_A]
-                if _popcount(hcov[p, s]) < c_n[card]:
-                    continue
-                # the card is complete
-                for i in range(hnt[p, s]):
-                    discard[sc[S_DISCN]] = htiles[p, s, i]
-                    sc[S_DISCN] += 1
-                used_bon[p] += hnb[p, s]
-                comp[p, comp_n[p]] = card
-                comp_after[p, comp_n[p]] = turns[p] - hsince[p, s]
-                comp_n[p] += 1
-                for j in range(s, held_n[p] - 1):
-                    hcard[p, j] = hcard[p, j + 1]
-                    hcov[p, j] = hcov[p, j + 1]
-                    hfresh[p, j] = hfresh[p, j + 1]
-                    hsince[p, j] = hsince[p, j + 1]
-                    hnt[p, j] = hnt[p, j + 1]
-                    hnb[p, j] = hnb[p, j + 1]
-                    for i in range(maxcells):
-                        htiles[p, j, i] = htiles[p, j + 1, i]
-                held_n[p] -= 1
-                if final:
-                    continue
-                if comp_n[p] >= end_cards and sc[S_TRIGGER] == TRIGGER_NONE:
-                    sc[S_TRIGGER] = TRIGGER_CARDS
-                if sc[S_DISPN] > 0 or sc[S_DECKH] < NC:
-                    pick = -1
-                    if not greedy[p]:
-                        pick = mt_below(mt, sc[S_DISPN] + (1 if sc[S_DECKH] < NC else 0))
-                    if pick >= 0 and pick < sc[S_DISPN]:
-                        newc = display[pick]
-                        for i in range(pick, sc[S_DISPN] - 1):
-                            display[i] = display[i + 1]
-                        sc[S_DISPN] -= 1
-                    elif pick < 0 and sc[S_DISPN] > 0:
-                        bi = 0
-                        for i in range(1, sc[S_DISPN]):
-                            x = display[i]
-                            y = display[bi]
-                            if c_ratio[x] > c_ratio[y] or (c_ratio[x] == c_ratio[y] and x < y):
-                                bi = i
-                        newc = display[bi]
-                        for i in range(bi, sc[S_DISPN] - 1):
-                            display[i] = display[i + 1]
-                        sc[S_DISPN] -= 1
-                    else:
-                        newc = deck[sc[S_DECKH]]
-                        sc[S_DECKH] += 1
-                    s = held_n[p]
-                    hcard[p, s] = newc
-                    hcov[p, s] = 0
-                    hfresh[p, s] = 1
-                    hsince[p, s] = turns[p]
-                    hnt[p, s] = 0
-                    hnb[p, s] = 0
-                    held_n[p] += 1
-            if not final:
-                # keep the tiles that fit best (highest fit, then lowest id), discard the rest
-                n = 0
-                for i in range(sc[S_HANDN]):
-                    pool[n] = hand[i]
-                    n += 1
-                for i in range(res_n[p]):
-                    pool[n] = reserve[p, i]
-                    n += 1
-                pool[:n].sort()
-                nkeep = min(reserve_slots, n) if greedy[p] else 0
-                res_n[p] = 0
-                if not greedy[p]:
-                    for q in range(keep[0]):
-                        reserve[p, res_n[p]] = keep[1 + q]
-                        res_n[p] += 1
-                        for i in range(n):
-                            if pool[i] == keep[1 + q]:
-                                pool[i] = -1
-                for _ in range(nkeep):
-                    bi = -1
-                    bv = -1.0
-                    for i in range(n):
-                        if pool[i] < 0:
-                            continue
-                        v = _fit(pool[i], p, setup, ws)
-                        if v > bv:
-                            bv = v
-                            bi = i
-                    reserve[p, res_n[p]] = pool[bi]
-                    res_n[p] += 1
-                    pool[bi] = -1
-                for i in range(n):
-                    if pool[i] >= 0:
-                        discard[sc[S_DISCN]] = pool[i]
-                        sc[S_DISCN] += 1
-                sc[S_HANDN] = 0
-            # ---------------------------------------------------------------- cloud tokens
-            if not final or final_clouds:
-                counts[:] = 0
-                for i in range(comp_n[p]):
-                    if c_sym[comp[p, i]] >= 0:
-                        counts[c_sym[comp[p, i]]] += 1
-                for ty in range(T):
-                    if have[p, ty] or chead[ty] >= cstack_n0[ty]:
-                        continue
-                    ok = True
-                    for q in range(cond.shape[1]):
-                        if counts[q] < cond[ty, q]:
-                            ok = False
-                    if ok:
-                        tok = cstack[ty, chead[ty]]
-                        chead[ty] += 1
-                        have[p, ty] = 1
-                        cloud_pts[p] += cpts[tok]
-                        g_clouds[g, ty] += 1
-            if final:
-                if cur + 1 < P:
-                    cur += 1
-                    continue
-                over = True
-                break
-            # ---------------------------------------------------------------- end of the turn
-            while sc[S_DISPN] < display_size and sc[S_DECKH] < NC:
-                display[sc[S_DISPN]] = deck[sc[S_DECKH]]
-                sc[S_DISPN] += 1
-                sc[S_DECKH] += 1
-            if sc[S_TRIGGER] != TRIGGER_NONE and cur == P - 1:
-                cur = 0
-                sc[S_FINAL] = 1
-                if final_fresh_usable:
-                    for q in range(P):
-                        for s in range(held_n[q]):
-                            hfresh[q, s] = 0
-                continue
-            cur = (cur + 1) % P
-            sc[S_TURN] += 1
-            turns[cur] += 1
-            if not drop_refill:
-                _refill_window(mt, sc, bag, discard, col_tiles, col_flip, col_len, cap, at_last, end_empties)
-            for s in range(held_n[cur]):
-                hfresh[cur, s] = 0
-        # ------------------------------------------------------------------ outcome and tally
-        for p in range(P):
-            a = 0
-            for i in range(comp_n[p]):
-                a += c_pts[comp[p, i]]
-            b = used_bon[p]
-            for q in range(bres.shape[1]):
-                b += bres[p, q] * bpts[q]
-            e = 0
-            for s in range(held_n[p]):
-                e = max(e, hnt[p, s] + hnb[p, s])
-            g_parts[g, PART_CARDS] += a
-            g_parts[g, PART_BONUS] += b
-            g_parts[g, PART_CLOUDS] += cloud_pts[p]
-            g_parts[g, PART_THUNDER] += thunder_pts[p]
-            g_parts[g, PART_INCOMPLETE] += e
-            totals[p] = a + b + cloud_pts[p] + thunder_pts[p] + e
-            card_pts[p] = a
-        nwin, tie = winners(totals, card_pts, won)
-        ties[tie] += 1
-        for p in range(P):
-            if won[p]:
-                wins[p] += 1.0 / nwin
-        rounds = 0
-        for p in range(P):
-            for i in range(comp_n[p]):
-                card_held[comp[p, i]] += 1
-                card_done[comp[p, i]] += 1
-                card_turns[comp[p, i]] += comp_after[p, i]
-            for s in range(held_n[p]):
-                card_held[hcard[p, s]] += 1
-                card_turns[hcard[p, s]] += turns[p] - hsince[p, s]
-            rounds = max(rounds, turns[p])
-        if gseat >= 0:
-            if won[gseat]:
-                greedy_wins[0] += 1.0 / nwin
-            others = 0
-            for q in range(P):
-                if q != gseat:
-                    others += totals[q]
-            g_margin[g] = totals[gseat] - others / max(1, P - 1)
-        g_turns[g] = sc[S_TURN]
-        g_rounds[g] = rounds
-        g_trigger[g] = sc[S_TRIGGER] if over else 0
 
 
 TIE_TOTAL = 0

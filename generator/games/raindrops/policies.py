@@ -2,7 +2,7 @@
 
 A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit numpy
 `Generator` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
-numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit`; `best_drop.py_func` is the same code
+numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit_noref`; `best_drop.py_func` is the same code
 as plain Python).
 
 Self-play speed: both policies have a readable reference mode (`reference=True`: list every legal action,
@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from generator.engine.kernel import jit, py_func
+from generator.engine.kernel import jit_inline, jit_noref, py_func
 from generator.games.raindrops.rules import (
     SPECIALS,
     Action,
@@ -69,6 +69,144 @@ def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:
     return out
 
 
+# ------------------------------------------------------------------------------------ the special action
+# One definition for the policies, the greedy search and the compiled full-game kernel (kernel.py): which special
+# actions a window allows, in `Raindrops.specials` order, and what each does to the window arrays
+# (col_tiles/col_flip[column, stack index from the bottom], col_len). `rules.Raindrops` is the reference.
+@jit_inline
+def special_at(col_len: np.ndarray | Sequence[int], marker: int, k: int) -> tuple[int, int, int]:
+    """Special action number k of a window with columns of col_len tiles, the marker's kind left out, in
+    `Raindrops.specials` order (kind, then column, then tile): (kind 0 flip / 1 swap / 2 top, column, tile index).
+    A tile can be flipped; swapped with the tile at its height in the next column; moved to the top unless it is
+    the top tile. With k < 0 (or past the last): (-1, how many there are, 0)."""
+    n = len(col_len)
+    seen = 0
+    for kind in range(3):
+        if kind == marker:
+            continue
+        for c in range(n):
+            if kind == 0:
+                m = col_len[c]
+            elif kind == 1:
+                m = min(col_len[c], col_len[c + 1]) if c + 1 < n else 0
+            else:
+                m = max(0, col_len[c] - 1)
+            if 0 <= k - seen < m:
+                return kind, c, k - seen
+            seen += m
+    return -1, seen, 0
+
+
+_special_at = py_func(special_at)
+"""`special_at` as Python, for the Python policies (over a list of column lengths)."""
+
+
+@jit_inline
+def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
+               i: int) -> None:
+    """`Raindrops.do_special` on the window arrays: flip (kind 0) tile i of column c, swap it (1) with the tile
+    at its height in column c + 1, or move it (2) to the top of its column; kind -1 does nothing."""
+    if kind == 0:
+        col_flip[c, i] = 1 - col_flip[c, i]
+    elif kind == 1:
+        _swap_across(col_tiles, col_flip, c, i)
+    elif kind == 2:
+        _move_tile(col_tiles, col_flip, c, i, col_len[c] - 1)
+
+
+@jit_inline
+def undo_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
+                 i: int) -> None:
+    """Take back `do_special(kind, c, i)` (a flip and a swap undo themselves; the top tile goes back to i)."""
+    if kind == 0:
+        col_flip[c, i] = 1 - col_flip[c, i]
+    elif kind == 1:
+        _swap_across(col_tiles, col_flip, c, i)
+    elif kind == 2:
+        _move_tile(col_tiles, col_flip, c, col_len[c] - 1, i)
+
+
+@jit_inline
+def _swap_across(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, i: int) -> None:
+    t = col_tiles[c, i]
+    col_tiles[c, i] = col_tiles[c + 1, i]
+    col_tiles[c + 1, i] = t
+    f = col_flip[c, i]
+    col_flip[c, i] = col_flip[c + 1, i]
+    col_flip[c + 1, i] = f
+
+
+@jit_inline
+def _move_tile(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, src: int, dst: int) -> None:
+    """Tile src of column c to index dst, the tiles between moved by one towards src."""
+    t = col_tiles[c, src]
+    f = col_flip[c, src]
+    step = 1 if dst > src else -1
+    j = src
+    while j != dst:
+        col_tiles[c, j] = col_tiles[c, j + step]
+        col_flip[c, j] = col_flip[c, j + step]
+        j += step
+    col_tiles[c, dst] = t
+    col_flip[c, dst] = f
+
+
+@jit_inline
+def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
+    """The depth-first walk (`walk_next`) from column c0 of the top row: depth 0, or -1 where no symbol is there."""
+    if gm[0, c0] == 0:
+        return -1
+    walk[WALK_COL, 0] = c0
+    walk[WALK_MASK, 0] = gm[0, c0]
+    walk[WALK_NEXT, 0] = -1
+    return 0
+
+
+@jit_inline
+def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
+    """One step of the depth-first walk over the drop paths of window grid gm (`drop_paths_in_order`'s order:
+    each path before its extensions; below it left, straight, right), walk[WALK_*, depth] holding the path so
+    far: from the path ending at depth d, the next extension is tried. Returns the new depth: d + 1 (a longer
+    path, its column and colours at d + 1, WALK_NEXT -1), d (that step led nowhere) or d - 1 (the path ending
+    at d has no extension left)."""
+    rows, cols = gm.shape[0], gm.shape[1]
+    if d + 1 >= rows or walk[WALK_NEXT, d] > 1:
+        return d - 1
+    k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
+    walk[WALK_NEXT, d] += 1
+    if 0 <= k < cols:
+        m = walk[WALK_MASK, d] & gm[d + 1, k]
+        if m != 0:
+            walk[WALK_COL, d + 1] = k
+            walk[WALK_MASK, d + 1] = m
+            walk[WALK_NEXT, d + 1] = -1
+            return d + 1
+    return d
+
+
+@jit_inline
+def window_grid(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
+                gm: np.ndarray, gt: np.ndarray) -> None:
+    """`Raindrops.window_masks` on arrays: gm[row, column] = the colour mask of the symbol there (0: no tile),
+    gt[row, column] = its tile."""
+    rows = gm.shape[0]
+    for k in range(col_tiles.shape[0]):
+        for r in range(rows):
+            gm[r, k] = 0
+            gt[r, k] = 0
+        for j in range(col_len[k]):
+            tid = col_tiles[k, j]
+            top = ma[tid]
+            bot = mb[tid]
+            if col_flip[k, j] == 1:
+                top = mb[tid]
+                bot = ma[tid]
+            gm[rows - 1 - 2 * j, k] = bot
+            gm[rows - 2 - 2 * j, k] = top
+            gt[rows - 1 - 2 * j, k] = tid
+            gt[rows - 2 - 2 * j, k] = tid
+
+
 class RandomPolicy:
     """Uniform over the kinds of legal action, then uniform within the kind (so ending a placement is not
     drowned by the many ways to keep reserve tiles).
@@ -105,28 +243,14 @@ class RandomPolicy:
 
     @staticmethod
     def _special(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
-        cols = st.columns
-        n = len(cols)
+        """None (one draw in two), else one uniform pick among the special actions (`special_at`)."""
+        lens = [len(c) for c in st.columns]
         marker = st.players[st.current].marker
-        counts = [sum(len(c) for c in cols),
-                  sum(min(len(cols[c]), len(cols[c + 1])) for c in range(n - 1)),
-                  sum(max(0, len(c) - 1) for c in cols)]
-        counts[marker] = 0
-        total = sum(counts)
+        total = _special_at(lens, marker, -1)[1]
         if int(rng.integers(2 if total else 1)) == 0:
             return NoSpecial()
-        k = int(rng.integers(total))
-        for kind in range(3):
-            if k >= counts[kind]:
-                k -= counts[kind]
-                continue
-            for c in range(n):
-                m = (len(cols[c]), min(len(cols[c]), len(cols[c + 1])) if c + 1 < n else 0,
-                     max(0, len(cols[c]) - 1))[kind]
-                if k < m:
-                    return Special(SPECIALS[kind], c, k)
-                k -= m
-        raise AssertionError("special action count out of step")
+        kind, c, i = _special_at(lens, marker, int(rng.integers(total)))
+        return Special(SPECIALS[kind], c, i)
 
     @staticmethod
     def _placement(game: Raindrops, st: State, rng: np.random.Generator) -> Action:
@@ -221,93 +345,56 @@ class RandomPolicy:
 DROP_KIND, DROP_COL, DROP_IDX, DROP_LEN, DROP_PATH = range(5)
 """Slots of `best_drop`'s (and the kernel's `_paths`') out array: the special action's kind (-1 none, 0 flip,
 1 swap, 2 top), column and tile index, the path's length, then from DROP_PATH the path's column per row."""
+WALK_COL, WALK_MASK, WALK_TILES, WALK_BOTTOM, WALK_NEXT = range(5)
+"""Rows of the depth-first walk's scratch array ([5, rows], `drop_scratch`): per depth the path's column, the
+colours still common to its symbols, its tiles, its bottom-row tiles, the next step to try (-1: none yet)."""
 
 
-@jit
+def drop_scratch(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`best_drop`'s scratch arrays for a window of `rows` x `cols` symbols: grid masks, grid tiles, the walk
+    (WALK_* rows) and the walk's values."""
+    return (np.zeros((rows, cols), dtype=np.int64), np.zeros((rows, cols), dtype=np.int64),
+            np.zeros((5, rows), dtype=np.int64), np.zeros(rows, dtype=np.float64))
+
+
+@jit_noref
 def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
               w: np.ndarray, bonus_max: int, bonus_value: float, thunder_gain: np.ndarray, marker: int,
-              specials: bool, out: np.ndarray) -> float:
+              specials: bool, out: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray,
+              pv: np.ndarray) -> float:
     """Best (special action, path) by value = sum of w over taken tiles (+ bonus_value when at most
     bonus_max tiles, + thunder_gain[bottom-row tiles]).
 
     Writes out = [kind (-1 none, 0 flip, 1 swap, 2 top), col, idx, length, col of row 0, col of row 1, ...].
     Ties keep the first found (no special first; specials in slot, column, index order; paths by start
-    column, then left, straight, right)."""
+    column, then left, straight, right). gm, gt, walk, pv: scratch (`drop_scratch`); nothing is allocated, so
+    the compiled kernel calls it without reference counting."""
     cols = col_tiles.shape[0]
-    cap = col_tiles.shape[1]
-    rows = 2 * cap
-    gm = np.zeros((rows, cols), dtype=np.int64)
-    gt = np.zeros((rows, cols), dtype=np.int64)
-    pc = np.zeros(rows, dtype=np.int64)
-    pm = np.zeros(rows, dtype=np.int64)
-    pv = np.zeros(rows, dtype=np.float64)
-    pn = np.zeros(rows, dtype=np.int64)
-    pb = np.zeros(rows, dtype=np.int64)
-    nd = np.zeros(rows, dtype=np.int64)
+    rows = gm.shape[0]
+    pc = walk[WALK_COL]
+    pn = walk[WALK_TILES]
+    pb = walk[WALK_BOTTOM]
+    nd = walk[WALK_NEXT]
     best = -1.0e18
     out[DROP_KIND] = -1
     out[DROP_LEN] = 0
-    n_opts = 1 + (3 * cols * cap if specials else 0)
+    n_opts = 1 + (special_at(col_len, marker, -1)[1] if specials else 0)
     for opt in range(n_opts):
         kind = -1
         c = 0
         i = 0
         if opt > 0:
-            kind = (opt - 1) // (cols * cap)
-            rest = (opt - 1) % (cols * cap)
-            c = rest // cap
-            i = rest % cap
-            if kind == marker or i >= col_len[c]:
-                continue
-            if kind == 1 and (c + 1 >= cols or i >= col_len[c + 1]):
-                continue
-            if kind == 2 and i >= col_len[c] - 1:
-                continue
-        # do the special action
-        if kind == 0:
-            col_flip[c, i] = 1 - col_flip[c, i]
-        elif kind == 1:
-            t = col_tiles[c, i]
-            col_tiles[c, i] = col_tiles[c + 1, i]
-            col_tiles[c + 1, i] = t
-            f = col_flip[c, i]
-            col_flip[c, i] = col_flip[c + 1, i]
-            col_flip[c + 1, i] = f
-        elif kind == 2:
-            t = col_tiles[c, i]
-            f = col_flip[c, i]
-            for j in range(i, col_len[c] - 1):
-                col_tiles[c, j] = col_tiles[c, j + 1]
-                col_flip[c, j] = col_flip[c, j + 1]
-            col_tiles[c, col_len[c] - 1] = t
-            col_flip[c, col_len[c] - 1] = f
-        # the window grid
-        for k in range(cols):
-            for r in range(rows):
-                gm[r, k] = 0
-                gt[r, k] = 0
-            for j in range(col_len[k]):
-                tid = col_tiles[k, j]
-                top = ma[tid]
-                bot = mb[tid]
-                if col_flip[k, j] == 1:
-                    top = mb[tid]
-                    bot = ma[tid]
-                gm[rows - 1 - 2 * j, k] = bot
-                gm[rows - 2 - 2 * j, k] = top
-                gt[rows - 1 - 2 * j, k] = tid
-                gt[rows - 2 - 2 * j, k] = tid
+            kind, c, i = special_at(col_len, marker, opt - 1)
+        do_special(col_tiles, col_flip, col_len, kind, c, i)
+        window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
         # every path, depth-first
         for c0 in range(cols):
-            if gm[0, c0] == 0:
+            d = walk_start(gm, walk, c0)
+            if d < 0:
                 continue
-            d = 0
-            pc[0] = c0
-            pm[0] = gm[0, c0]
             pv[0] = w[gt[0, c0]]
             pn[0] = 1
             pb[0] = 1 if (rows - 1) // 2 == 0 else 0
-            nd[0] = -1
             while d >= 0:
                 # value of the path ending at depth d
                 v = pv[d] + thunder_gain[min(pb[d], thunder_gain.shape[0] - 1)]
@@ -321,48 +408,18 @@ def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, 
                     out[DROP_LEN] = d + 1
                     for q in range(d + 1):
                         out[DROP_PATH + q] = pc[q]
-                if d + 1 < rows and nd[d] <= 1:
-                    dc = nd[d]
-                    nd[d] += 1
-                    k = pc[d] + dc
-                    if 0 <= k < cols:
-                        m = pm[d] & gm[d + 1, k]
-                        if m != 0:
-                            r = d + 1
-                            same = dc == 0 and (rows - 1 - d) % 2 == 1
-                            pc[r] = k
-                            pm[r] = m
-                            nd[r] = -1
-                            if same:
-                                pv[r] = pv[d]
-                                pn[r] = pn[d]
-                                pb[r] = pb[d]
-                            else:
-                                pv[r] = pv[d] + w[gt[r, k]]
-                                pn[r] = pn[d] + 1
-                                pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
-                            d = r
-                else:
-                    d -= 1
-        # undo the special action
-        if kind == 0:
-            col_flip[c, i] = 1 - col_flip[c, i]
-        elif kind == 1:
-            t = col_tiles[c, i]
-            col_tiles[c, i] = col_tiles[c + 1, i]
-            col_tiles[c + 1, i] = t
-            f = col_flip[c, i]
-            col_flip[c, i] = col_flip[c + 1, i]
-            col_flip[c + 1, i] = f
-        elif kind == 2:
-            last = col_len[c] - 1
-            t = col_tiles[c, last]
-            f = col_flip[c, last]
-            for j in range(last, i, -1):
-                col_tiles[c, j] = col_tiles[c, j - 1]
-                col_flip[c, j] = col_flip[c, j - 1]
-            col_tiles[c, i] = t
-            col_flip[c, i] = f
+                r = walk_next(gm, walk, d)
+                if r > d:
+                    if pc[r] == pc[d] and (rows - 1 - d) % 2 == 1:  # the lower half of the same tile
+                        pv[r] = pv[d]
+                        pn[r] = pn[d]
+                        pb[r] = pb[d]
+                    else:
+                        pv[r] = pv[d] + w[gt[r, pc[r]]]
+                        pn[r] = pn[d] + 1
+                        pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
+                d = r
+        undo_special(col_tiles, col_flip, col_len, kind, c, i)
     return best
 
 
@@ -395,6 +452,7 @@ class GreedyPolicy:
         self.bonus_mean = (sum(bpts) / len(bpts) if bpts else 0.0) + 1.0
         self.plan: tuple[int, Special | NoSpecial, tuple[Cell, ...]] | None = None
         self.out = np.zeros(DROP_PATH + game.params.rows, dtype=np.int64)
+        self.scratch = drop_scratch(game.params.rows, game.params.columns)
         self.reference = reference
         self.mask_a = dict(game.mask_a)
         self.mask_b = dict(game.mask_b)
@@ -606,7 +664,7 @@ class GreedyPolicy:
         bonus_value = self.bonus_mean if (st.bonus_offer or st.bonus_stack) else 0.0
         out = self.out
         self.kernel(ct, cf, cl, self.ma, self.mb, w, p.bonus_max_tiles, bonus_value, thunder, ps.marker,
-                    self.specials, out)
+                    self.specials, out, *self.scratch)
         n = int(out[DROP_LEN])
         if n == 0:
             return NoSpecial(), ()
