@@ -170,3 +170,17 @@ def test_no_game_is_named_outside_its_folder():
         bad += [f"{rel}: {gid}" for gid in BUILTIN
                 if (gid in text if "_" in gid else re.search(rf"[\"']{gid}[\"']", text))]
     assert bad == []
+
+
+MAX_FUNCTION_LINES = 150  # issue 22: the kernels restate the rules in named steps, not in 500-line bodies
+
+
+def test_no_function_in_the_package_is_longer_than_150_lines():
+    long = []
+    for path in sorted(PKG.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(PKG.parent)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, long
