@@ -6,7 +6,6 @@ check, and leaves OUT byte-identical to a clean build."""
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,27 +15,15 @@ import pytest
 from generator.build import build
 from generator.buildkeys import INPUTS, Memo
 from generator.errors import KitError
+from tests.kitcopy import copy_ripple_rush, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
-RR = ROOT / "layouts" / "ripple_rush"
 SETUP = 'msgid "rules.setup"\nmsgstr "'
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 @pytest.fixture
 def kit(tmp_path):
-    dst = tmp_path / "ripple_rush"
-    shutil.copytree(RR, dst)
-    return dst
+    return copy_ripple_rush(tmp_path)
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ its bookmarks, and the result is byte-identical to a clean build; --force draws 
 written when an edit breaks the kit."""
 
 import re
-import shutil
 from pathlib import Path
 
 import pypdf
@@ -11,27 +10,15 @@ import pytest
 
 from generator.build import build
 from generator.errors import KitError
+from tests.kitcopy import copy_ripple_rush, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
-RR = ROOT / "layouts" / "ripple_rush"
 PARTS = 25  # 4 components + the calibration sheet, in 5 languages
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 @pytest.fixture
 def kit(tmp_path):
-    dst = tmp_path / "ripple_rush"
-    shutil.copytree(RR, dst)
-    return dst
+    return copy_ripple_rush(tmp_path)
 
 
 def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
