@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_inline, jit_noref
+from generator.engine.kernel import jit, jit_noref
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
 from generator.games.raindrops.policies import (
@@ -468,7 +468,9 @@ def tables_for(params: Params, bag: tuple[RaindropTile, ...], cards: tuple[Memor
 # ------------------------------------------------------------------------------------ the game
 # `play_games` plays each game as named steps: `new_state`, `deal`, then `play_turns` (per turn `drop_step`,
 # `placements`, `end_placement`, `cloud_tokens`, `end_turn`) and `score_game`. Each step reads Setup and writes
-# the Workspace; each is inlined into its compiled caller (`jit_inline`), so the loop runs as one function.
+# the Workspace; each is compiled on its own without reference counting (`jit_noref`), so passing the Workspace
+# costs nothing. Inlining them at numba's level (`jit_inline`) ran 10-14 % faster but took 146 CPU s to compile
+# against 50, and every source edit recompiles: compile time is paid by every developer and every CI run.
 @jit
 def workspace(players: int, setup: Setup) -> Workspace:
     """The Workspace of games of `players` seats with this setup."""
@@ -522,7 +524,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
 def play_game(mt: np.ndarray, lo: int, hi: int, g: int, mode: int, turn_limit: int, setup: Setup, ws: Workspace,
               tally: Tallies) -> None:
     """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without reference
-    counting, its steps inlined: they allocate nothing, and the Workspace is passed through them at no cost."""
+    counting, as are its steps: they allocate nothing, and the Workspace is passed through them at no cost."""
     P = ws.greedy.shape[0]
     gseat = g % P if mode == MODE_GAP else -1
     for p in range(P):
@@ -533,7 +535,7 @@ def play_game(mt: np.ndarray, lo: int, hi: int, g: int, mode: int, turn_limit: i
     score_game(g, gseat, over, setup, ws, tally)
 
 
-@jit_inline
+@jit_noref
 def new_state(mt: np.ndarray, lo: int, hi: int, setup: Setup, ws: Workspace) -> None:
     """`Raindrops.new_state` before the deal: the game's stream seeded, the bag, bonus stack, thunder stack and
     deck shuffled in that order, every board emptied, the window filled, the bonus offer revealed."""
@@ -578,7 +580,7 @@ def new_state(mt: np.ndarray, lo: int, hi: int, setup: Setup, ws: Workspace) -> 
     sc[S_BSH] = k
 
 
-@jit_inline
+@jit_noref
 def deal(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
     """The set-up: each seat in turn is dealt cards_dealt cards, shows one in the display (greedy: the fewest
     points per drop, lowest id among equals; random: a uniform pick) and keeps the others; then the display is
@@ -608,7 +610,7 @@ def deal(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
     _refill_display(setup, ws)
 
 
-@jit_inline
+@jit_noref
 def _hold(p: int, card: int, fresh: int, since: int, ws: Workspace) -> None:
     """Seat p holds `card` in a new slot, nothing on it."""
     s = ws.held_n[p]
@@ -621,7 +623,7 @@ def _hold(p: int, card: int, fresh: int, since: int, ws: Workspace) -> None:
     ws.held_n[p] += 1
 
 
-@jit_inline
+@jit_noref
 def _refill_display(setup: Setup, ws: Workspace) -> None:
     """`Raindrops._refill_display`: cards from the deck until the display holds `display` cards."""
     sc = ws.sc
@@ -632,7 +634,7 @@ def _refill_display(setup: Setup, ws: Workspace) -> None:
         sc[S_DECKH] += 1
 
 
-@jit_inline
+@jit_noref
 def play_turns(mt: np.ndarray, turn_limit: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) -> bool:
     """The turns from seat 0's first: True when the final placement ends the game, False when turn_limit turns
     have begun first."""
@@ -662,7 +664,7 @@ def play_turns(mt: np.ndarray, turn_limit: int, g: int, setup: Setup, ws: Worksp
     return False
 
 
-@jit_inline
+@jit_noref
 def end_turn(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
     """`Raindrops._end_turn` after the cloud tokens: the display refilled; once the end is triggered, after the
     last seat's turn the final placement begins at seat 0 (final_last_turn_card "usable": cards taken last turn
@@ -689,13 +691,13 @@ def end_turn(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
 
 
 # ------------------------------------------------------------------------------------ bag and window
-@jit_inline
+@jit_noref
 def _refill_window(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
     """`refill_window` of this game's window."""
     refill_window(mt, setup.rules, ws.sc, ws.bag, ws.discard, ws.col_tiles, ws.col_flip, ws.col_len)
 
 
-@jit_inline
+@jit_noref
 def refill_window(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray,
                   col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray) -> None:
     """`Raindrops._refill_window`: columns left to right, each up to tiles_per_column from the bag, each tile
@@ -720,7 +722,7 @@ def refill_window(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.nda
                 _bag_empties(mt, rules, sc, bag, discard)
 
 
-@jit_inline
+@jit_noref
 def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> None:
     """`Raindrops._reshuffle`: the discard, sorted, becomes the bag and is shuffled."""
     n = sc[S_DISCN]
@@ -732,7 +734,7 @@ def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndar
     mt_shuffle(mt, bag, n)
 
 
-@jit_inline
+@jit_noref
 def _bag_empties(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> bool:
     """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
     the bag is still empty."""
@@ -744,7 +746,7 @@ def _bag_empties(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndar
 
 
 # ------------------------------------------------------------------------------------ special action and drop
-@jit_inline
+@jit_noref
 def drop_step(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
     """Seat cur's special action and drop (`_greedy_drop` or `_random_drop`), the tiles under the path taken
     (`take_path`), the window refilled (window_refill "drop_step"), thunder tokens for the bottom row
@@ -767,7 +769,7 @@ def drop_step(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
         bonus_tile(mt, cur, setup, ws)
 
 
-@jit_inline
+@jit_noref
 def _greedy_drop(cur: int, setup: Setup, ws: Workspace) -> int:
     """GreedyPolicy.plan_drop: each window tile valued by `_fit`, the special action and path by `best_drop`;
     the special action done (the marker moves to it). Returns the path's length (the path in ws.out)."""
@@ -793,7 +795,7 @@ def _greedy_drop(cur: int, setup: Setup, ws: Workspace) -> int:
     return plen  # type: ignore[no-any-return]
 
 
-@jit_inline
+@jit_noref
 def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
     """RandomPolicy's special action (`rand_special`, done; the marker moves to it) and a uniform pick among
     the drop paths (`_paths`). Returns the path's length (0: none; the path in ws.out)."""
@@ -808,7 +810,7 @@ def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
     return _paths(k, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
 
 
-@jit_inline
+@jit_noref
 def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int, int, int]:
     """RandomPolicy._special with the kernel's draws: (kind, column, index) by `special_at`, kind -1 for none."""
     total = special_at(col_len, marker, -1)[1]
@@ -817,7 +819,7 @@ def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int,
     return special_at(col_len, marker, mt_below(mt, total))
 
 
-@jit_inline
+@jit_noref
 def _paths(target: int, col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray,
            mb: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray, out: np.ndarray) -> int:
     """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
@@ -838,7 +840,7 @@ def _paths(target: int, col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np
     return count
 
 
-@jit_inline
+@jit_noref
 def take_path(plen: int, setup: Setup, ws: Workspace) -> tuple[int, int]:
     """`Raindrops._drop`: the tiles under the path's symbols (each once) go from the window to the hand, the
     columns close up. Returns (tiles taken, of them from the bottom row)."""
@@ -871,7 +873,7 @@ def take_path(plen: int, setup: Setup, ws: Workspace) -> tuple[int, int]:
     return taken, bottom
 
 
-@jit_inline
+@jit_noref
 def thunder(mt: np.ndarray, cur: int, bottom: int, setup: Setup, ws: Workspace) -> None:
     """Thunder tokens for `bottom` bottom-row tiles: thunder_draw[bottom - 1] from the stack; one is kept
     (greedy: the highest value, lowest id among equals; random: a uniform pick), the others go under the stack."""
@@ -902,7 +904,7 @@ def thunder(mt: np.ndarray, cur: int, bottom: int, setup: Setup, ws: Workspace) 
                 sc[S_THN] += 1
 
 
-@jit_inline
+@jit_noref
 def bonus_tile(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
     """A short drop's bonus tile (`Raindrops._after_thunder`): a short offer refilled from the stack (a random
     seat under bonus_refill "by_choice" draws whether to; the greedy seat always refills), then one tile taken
@@ -925,7 +927,7 @@ def bonus_tile(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> None:
     sc[S_OFFN] -= 1
 
 
-@jit_inline
+@jit_noref
 def _best_bonus(cur: int, setup: Setup, ws: Workspace) -> int:
     """GreedyPolicy._best_bonus: the offer's index of the tile of highest points + half the open drops of the
     held cards' most needed colour among its colours (lowest id among equals)."""
@@ -955,7 +957,7 @@ def _best_bonus(cur: int, setup: Setup, ws: Workspace) -> int:
     return bi
 
 
-@jit_inline
+@jit_noref
 def _pop_at(arr: np.ndarray, n: int, i: int) -> int:
     """arr[i] out of the first n entries of arr, the ones after it moved down; returns it."""
     x = arr[i]
@@ -965,7 +967,7 @@ def _pop_at(arr: np.ndarray, n: int, i: int) -> int:
 
 
 # ------------------------------------------------------------------------------------ placements
-@jit_inline
+@jit_noref
 def placements(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> None:
     """Seat p's placement (or final placement): placements chosen one by one (greedy `_best_placement`, random
     `_rand_placement`) and done (`place`, `complete_card`) until the seat ends it."""
@@ -979,7 +981,7 @@ def placements(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace)
             complete_card(mt, p, ws.act[ACT_SLOT], final, setup, ws)
 
 
-@jit_inline
+@jit_noref
 def place(p: int, setup: Setup, ws: Workspace) -> bool:
     """Do the placement in ws.act (`Raindrops._place`, PlaceBonus): the tile leaves the hand (else the
     reserve), the bonus tiles the bonus reserve, and their cells are covered. True when the card is complete."""
@@ -1008,7 +1010,7 @@ def place(p: int, setup: Setup, ws: Workspace) -> bool:
     return _popcount(ws.hcov[p, s]) >= setup.c_n[ws.hcard[p, s]]  # type: ignore[no-any-return]
 
 
-@jit_inline
+@jit_noref
 def _index(arr: np.ndarray, n: int, x: int) -> int:
     """Where x is among the first n entries of arr (the last place; -1: nowhere)."""
     at = -1
@@ -1018,7 +1020,7 @@ def _index(arr: np.ndarray, n: int, x: int) -> int:
     return at
 
 
-@jit_inline
+@jit_noref
 def complete_card(mt: np.ndarray, p: int, s: int, final: bool, setup: Setup, ws: Workspace) -> None:
     """`Raindrops._check_complete` of slot s's full card: its tiles discarded, its bonus tiles counted as
     used, the card scored and its slot freed; outside the final placement the end_cards-th card triggers the
@@ -1049,7 +1051,7 @@ def complete_card(mt: np.ndarray, p: int, s: int, final: bool, setup: Setup, ws:
         take_card(mt, p, setup, ws)
 
 
-@jit_inline
+@jit_noref
 def take_card(mt: np.ndarray, p: int, setup: Setup, ws: Workspace) -> None:
     """A new memory card for seat p, fresh: greedy takes the display card of highest points per drop (lowest
     id among equals), else the deck's top card; random draws among the display and the deck."""
@@ -1074,7 +1076,7 @@ def take_card(mt: np.ndarray, p: int, setup: Setup, ws: Workspace) -> None:
     _hold(p, newc, 1, ws.turns[p], ws)
 
 
-@jit_inline
+@jit_noref
 def end_placement(p: int, setup: Setup, ws: Workspace) -> None:
     """EndPlacement outside the final: of the hand and reserve, greedy keeps the reserve_slots tiles of highest
     `_fit` (lowest id among equals), random the tiles `_rand_placement` drew (ws.keep); the rest is discarded
@@ -1111,7 +1113,7 @@ def end_placement(p: int, setup: Setup, ws: Workspace) -> None:
     sc[S_HANDN] = 0
 
 
-@jit_inline
+@jit_noref
 def cloud_tokens(p: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) -> None:
     """`Raindrops._take_clouds`: seat p takes the top token of each cloud type it has none of whose condition
     (completed cards per symbol) its completed cards meet."""
@@ -1135,7 +1137,7 @@ def cloud_tokens(p: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) ->
             tally.clouds[g, ty] += 1
 
 
-@jit_inline
+@jit_noref
 def score_game(g: int, gseat: int, over: bool, setup: Setup, ws: Workspace, tally: Tallies) -> None:
     """`Raindrops.score` of every board (parts A to E), `winners`, and game g added to the tally."""
     totals, card_pts, won, comp, comp_n = ws.totals, ws.card_pts, ws.won, ws.comp, ws.comp_n
@@ -1186,7 +1188,7 @@ def score_game(g: int, gseat: int, over: bool, setup: Setup, ws: Workspace, tall
 
 
 # ------------------------------------------------------------------------------------ the seats' choices
-@jit_inline
+@jit_noref
 def _pool(p: int, ws: Workspace) -> int:
     """Seat p's hand and reserve tiles into ws.pool, sorted (the two hold distinct tiles); returns how many."""
     pool = ws.pool
@@ -1201,7 +1203,7 @@ def _pool(p: int, ws: Workspace) -> int:
     return n
 
 
-@jit_inline
+@jit_noref
 def _sort(arr: np.ndarray, n: int) -> None:
     """Sort arr[:n] (insertion: few entries, and no allocation)."""
     for i in range(1, n):
@@ -1213,7 +1215,7 @@ def _sort(arr: np.ndarray, n: int) -> None:
         arr[j + 1] = x
 
 
-@jit_inline
+@jit_noref
 def _bonuses(p: int, ws: Workspace) -> int:
     """The bonus tiles seat p holds (each id once, ascending) into ws.bons; returns how many."""
     nb = 0
@@ -1224,7 +1226,7 @@ def _bonuses(p: int, ws: Workspace) -> int:
     return nb
 
 
-@jit_inline
+@jit_noref
 def _act(act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: int, over_a: int,
          over_b: int) -> None:
     """Write a placement to act (ACT_* slots)."""
@@ -1237,7 +1239,7 @@ def _act(act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: in
     act[ACT_OVER_B] = over_b
 
 
-@jit_inline
+@jit_noref
 def _overlay(ia: int, ib: int, oka: int, okb: int, wa: int, wb: int, bons: np.ndarray,
              bmask: np.ndarray) -> tuple[int, int]:
     """Overlay choice (ia, ib) of a Place whose halves fit colours wa, wb (oka, okb: the tile's own half
@@ -1258,7 +1260,7 @@ def _overlay(ia: int, ib: int, oka: int, okb: int, wa: int, wb: int, bons: np.nd
     return ba, bb
 
 
-@jit_inline
+@jit_noref
 def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     """GreedyPolicy.fit_value: points per tile of the best held card with an open pair this tile fits."""
     held_n, hcard, hcov = ws.held_n, ws.hcard, ws.hcov
@@ -1285,7 +1287,7 @@ def _fit(tid: int, p: int, setup: Setup, ws: Workspace) -> float:
     return best
 
 
-@jit_inline
+@jit_noref
 def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
     """GreedyPolicy._best_placement_reference: ws.act = the first placement of strictly highest value over the
     held cards that are not fresh (`_best_tile`, `_best_single`); False when none has a value."""
@@ -1300,7 +1302,7 @@ def _best_placement(p: int, setup: Setup, ws: Workspace) -> bool:
     return best > 0.0  # every value written is above the start, 0
 
 
-@jit_inline
+@jit_noref
 def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: Workspace) -> float:
     """The raindrop tiles of the pool on slot s's card, each open pair both ways round, with the overlays the
     bonus tiles allow: completing the card (100 + points - bonus cost) before a plain tile that keeps it
@@ -1362,7 +1364,7 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
     return best
 
 
-@jit_inline
+@jit_noref
 def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspace) -> float:
     """The bonus tiles alone on slot s's card: completing it (100 + points - cost), else only where the card
     could not be finished otherwise (5 - 0.1 cost). The first value above `best` goes to ws.act; returns the
@@ -1391,7 +1393,7 @@ def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspa
     return best
 
 
-@jit_inline
+@jit_noref
 def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> int:
     """RandomPolicy._placement with its draws: a kind among EndPlacement, Place (when any) and PlaceBonus (when
     any), then one of that kind. 1 = a Place in ws.act, 2 = a PlaceBonus in ws.act, 0 = end the placement
@@ -1413,7 +1415,7 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
     return 1
 
 
-@jit_inline
+@jit_noref
 def _bonus_fits(nb: int, setup: Setup, ws: Workspace) -> None:
     """RandomPolicy's bonus counts: fits[colour] = held bonus tiles (ws.bons) of that colour, both[x, y] = those
     of both colours."""
@@ -1433,7 +1435,7 @@ def _bonus_fits(nb: int, setup: Setup, ws: Workspace) -> None:
                             both[j, i] += 1
 
 
-@jit_inline
+@jit_noref
 def _singles(p: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
     """Seat p's PlaceBonus actions in `placements` order (slot, bonus, cell): with k >= 0, number k into ws.act.
     Returns how many were passed (with k < 0: how many there are)."""
@@ -1454,7 +1456,7 @@ def _singles(p: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
     return seen
 
 
-@jit_inline
+@jit_noref
 def _places(p: int, n: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
     """Seat p's Place actions in RandomPolicy's order (slot, pool tile, open pair, way round, overlays): with
     k >= 0, number k into ws.act. Returns how many were passed (with k < 0: how many there are)."""
@@ -1491,7 +1493,7 @@ def _places(p: int, n: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int
     return seen
 
 
-@jit_inline
+@jit_noref
 def _nth_overlay(k: int, oka: int, okb: int, wa: int, wb: int, nb: int, setup: Setup, ws: Workspace) -> None:
     """Overlay choice number k (`_overlay` order, skipping the ones not allowed) into ws.act."""
     for ia in range(1 if oka else nb):
@@ -1506,7 +1508,7 @@ def _nth_overlay(k: int, oka: int, okb: int, wa: int, wb: int, nb: int, setup: S
             k -= 1
 
 
-@jit_inline
+@jit_noref
 def _draw_keep(mt: np.ndarray, n: int, setup: Setup, ws: Workspace) -> None:
     """RandomPolicy's EndPlacement: a uniform pick among the subsets of at most reserve_slots tiles of the sorted
     pool (by size, then in itertools.combinations order) into ws.keep."""

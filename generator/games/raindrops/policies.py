@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from generator.engine.kernel import jit_inline, jit_noref, py_func
+from generator.engine.kernel import jit_noref, py_func
 from generator.games.raindrops.rules import (
     SPECIALS,
     Action,
@@ -73,7 +73,7 @@ def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:
 # One definition for the policies, the greedy search and the compiled full-game kernel (kernel.py): which special
 # actions a window allows, in `Raindrops.specials` order, and what each does to the window arrays
 # (col_tiles/col_flip[column, stack index from the bottom], col_len). `rules.Raindrops` is the reference.
-@jit_inline
+@jit_noref
 def special_at(col_len: np.ndarray | Sequence[int], marker: int, k: int) -> tuple[int, int, int]:
     """Special action number k of a window with columns of col_len tiles, the marker's kind left out, in
     `Raindrops.specials` order (kind, then column, then tile): (kind 0 flip / 1 swap / 2 top, column, tile index).
@@ -101,7 +101,7 @@ _special_at = py_func(special_at)
 """`special_at` as Python, for the Python policies (over a list of column lengths)."""
 
 
-@jit_inline
+@jit_noref
 def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
                i: int) -> None:
     """`Raindrops.do_special` on the window arrays: flip (kind 0) tile i of column c, swap it (1) with the tile
@@ -114,7 +114,7 @@ def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray,
         _move_tile(col_tiles, col_flip, c, i, col_len[c] - 1)
 
 
-@jit_inline
+@jit_noref
 def undo_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
                  i: int) -> None:
     """Take back `do_special(kind, c, i)` (a flip and a swap undo themselves; the top tile goes back to i)."""
@@ -126,7 +126,7 @@ def undo_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarra
         _move_tile(col_tiles, col_flip, c, col_len[c] - 1, i)
 
 
-@jit_inline
+@jit_noref
 def _swap_across(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, i: int) -> None:
     t = col_tiles[c, i]
     col_tiles[c, i] = col_tiles[c + 1, i]
@@ -136,7 +136,7 @@ def _swap_across(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, i: int) ->
     col_flip[c + 1, i] = f
 
 
-@jit_inline
+@jit_noref
 def _move_tile(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, src: int, dst: int) -> None:
     """Tile src of column c to index dst, the tiles between moved by one towards src."""
     t = col_tiles[c, src]
@@ -151,7 +151,7 @@ def _move_tile(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, src: int, ds
     col_flip[c, dst] = f
 
 
-@jit_inline
+@jit_noref
 def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
     """The depth-first walk (`walk_next`) from column c0 of the top row: depth 0, or -1 where no symbol is there."""
     if gm[0, c0] == 0:
@@ -162,7 +162,7 @@ def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
     return 0
 
 
-@jit_inline
+@jit_noref
 def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
     """One step of the depth-first walk over the drop paths of window grid gm (`drop_paths_in_order`'s order:
     each path before its extensions; below it left, straight, right), walk[WALK_*, depth] holding the path so
@@ -184,7 +184,7 @@ def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
     return d
 
 
-@jit_inline
+@jit_noref
 def window_grid(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
                 gm: np.ndarray, gt: np.ndarray) -> None:
     """`Raindrops.window_masks` on arrays: gm[row, column] = the colour mask of the symbol there (0: no tile),
