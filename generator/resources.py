@@ -35,7 +35,8 @@ def fonts_dir() -> Path:
 def tree_digest(root: Path, suffixes: tuple[str, ...]) -> str:
     """The sha256 of every file under `root` ending in one of `suffixes` (relative path and bytes, in path order;
     hidden folders and __pycache__ skipped). A file is re-read only when its size or mtime changed. The one
-    digest of the package's sources: the kernels' cache salt takes it over the .py files."""
+    digest of the package's sources (the build's tool key); the kernels' cache salt digests only the modules
+    compiled code depends on (`engine.kernel.kernel_sources`)."""
     return _tree_digest(str(root), _stamp(root, suffixes))
 
 

@@ -95,9 +95,12 @@ def _whole_suite(config: pytest.Config) -> bool:
 
 
 def _sources_stamp() -> str:
-    """The checkout's path and every source file's size and mtime: what numba's cache index checks."""
+    """The checkout's path and each kernel source's size and mtime (`kernel_sources`: what the numba cache is
+    salted with, and what numba's own index checks): an edit elsewhere keeps the kernels warm."""
+    from generator.engine.kernel import kernel_sources
+
     h = hashlib.sha256(str(ROOT).encode())
-    for path in sorted((ROOT / "generator").rglob("*.py")):
+    for path in kernel_sources(ROOT / "generator"):
         st = path.stat()
         h.update(f"{path.relative_to(ROOT)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]

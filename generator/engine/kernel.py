@@ -7,26 +7,66 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from generator.resources import tree_digest
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
+_JIT_LINE = re.compile(r"^@jit", re.M)
+_IMPORT = re.compile(r"^(?:from\s+(generator(?:\.\w+)*)\s+import\s+(?:\(([\w\s,]+)\)|([\w ,]+))"
+                     r"|import\s+(generator(?:\.\w+)*))", re.M)
+
+
+def kernel_sources(package: Path | None = None) -> list[Path]:
+    """The modules compiled code can depend on: every module with a compiled function (`@jit...` at the start of
+    a line), this module, and what they import at module level from the package, transitively (numba freezes
+    the globals a kernel reads, and those come from its module's imports). Function-level imports are left out:
+    compiled code cannot import. Sorted paths."""
+    pkg = package or _PACKAGE
+    texts = {p: p.read_text(encoding="utf-8") for p in pkg.rglob("*.py") if "__pycache__" not in p.parts}
+
+    def module_file(name: str) -> Path | None:
+        base = pkg.parent.joinpath(*name.split("."))
+        for f in (base.with_suffix(".py"), base / "__init__.py"):
+            if f in texts:
+                return f
+        return None
+
+    todo = [p for p, text in texts.items() if _JIT_LINE.search(text)]
+    todo += [f for f in (module_file(f"{pkg.name}.engine.kernel"),) if f is not None]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for m in _IMPORT.finditer(texts[path]):
+            mod = (m.group(1) or m.group(4)).replace("generator", pkg.name, 1)
+            names = [n.split()[0] for n in (m.group(2) or m.group(3) or "").split(",") if n.strip()]
+            for f in (module_file(mod), *(module_file(f"{mod}.{n}") for n in names)):
+                if f is not None and f not in seen:
+                    todo.append(f)
+    return sorted(seen)
+
+
 def source_salt() -> str:
-    """The digest of every module of the package (`generator.resources.tree_digest`, the one sources digest):
+    """The digest of the modules compiled code can depend on (`kernel_sources`, relative path and bytes):
     numba's own cache key is a function's file and its timestamp, so a kernel whose callee (in another file)
-    changed would load the stale machine code; caching under this digest makes an edited or upgraded pnpkit
-    compile afresh."""
-    return tree_digest(_PACKAGE, (".py",))[:16]
+    changed would load stale machine code; caching under this digest makes an edited or upgraded pnpkit compile
+    afresh, while an edit of the build, the layout or the CLI (most edits) keeps the compiled kernels."""
+    h = hashlib.sha256()
+    for path in kernel_sources():
+        h.update(path.relative_to(_PACKAGE).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def _salted_cache_dir() -> None:

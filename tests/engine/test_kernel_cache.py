@@ -14,16 +14,49 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = "import generator.engine.kernel, numba, os; print(numba.config.CACHE_DIR); print(os.environ['NUMBA_CACHE_DIR'])"
 
 
-def test_the_salt_follows_any_source_change(tmp_path, monkeypatch):
+def _package(tmp_path: Path) -> Path:
+    """A small package: a compiled module importing a callee module and (inside a function) the renderer."""
     pkg = tmp_path / "generator"
-    (pkg / "games").mkdir(parents=True)
-    (pkg / "games" / "solver.py").write_text("X = 1\n", encoding="utf-8")
-    (pkg / "kernel.py").write_text("Y = 1\n", encoding="utf-8")
+    for d in ("engine", "games/pig", "render"):
+        (pkg / d).mkdir(parents=True)
+        (pkg / d / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "engine" / "kernel.py").write_text("def jit(f):\n    return f\n", encoding="utf-8")
+    (pkg / "games" / "pig" / "kernel.py").write_text(
+        "from generator.engine.kernel import jit\nfrom generator.games.pig import (\n    rules,\n)\n\n\n"
+        "@jit\ndef roll(x):\n    return x + rules.SIDES\n\n\ndef picture():\n    from generator.render import page\n",
+        encoding="utf-8")
+    (pkg / "games" / "pig" / "rules.py").write_text("SIDES = 6\n", encoding="utf-8")
+    (pkg / "render" / "page.py").write_text("A4 = 1\n", encoding="utf-8")
+    return pkg
+
+
+def test_the_salt_follows_the_kernels_and_their_callees_only(tmp_path, monkeypatch):
+    pkg = _package(tmp_path)
     monkeypatch.setattr(kernel, "_PACKAGE", pkg)
+    assert [p.relative_to(pkg).as_posix() for p in kernel.kernel_sources()] == [
+        "engine/kernel.py", "games/pig/__init__.py", "games/pig/kernel.py", "games/pig/rules.py"]
     first = kernel.source_salt()
     assert kernel.source_salt() == first  # stable
-    (pkg / "games" / "solver.py").write_text("X = 2\n", encoding="utf-8")  # a callee elsewhere changes
-    assert kernel.source_salt() != first
+    (pkg / "render" / "page.py").write_text("A4 = 2\n", encoding="utf-8")  # compiled code cannot see it
+    assert kernel.source_salt() == first
+    (pkg / "games" / "pig" / "rules.py").write_text("SIDES = 8\n", encoding="utf-8")  # a frozen global changes
+    second = kernel.source_salt()
+    assert second != first
+    (pkg / "engine" / "kernel.py").write_text("def jit(f):\n    return f  # faster\n", encoding="utf-8")
+    assert kernel.source_salt() != second
+
+
+def test_the_shipped_kernels_salt_covers_every_compiled_module():
+    """Every module of the package with a compiled function is in the salt, and no renderer or CLI module is
+    (editing those must not recompile the kernels)."""
+    import re
+
+    salted = {p.relative_to(ROOT / "generator").as_posix() for p in kernel.kernel_sources()}
+    compiled = {p.relative_to(ROOT / "generator").as_posix() for p in (ROOT / "generator").rglob("*.py")
+                if re.search(r"^@jit", p.read_text(encoding="utf-8"), re.M)}
+    assert compiled and compiled <= salted
+    assert "games/raindrops/kernel.py" in salted and "games/rummy_cards/solver.py" in salted
+    assert not {s for s in salted if s.startswith(("render/", "build/", "layout/", "cli"))}
 
 
 def _probe(env: dict[str, str]) -> list[str]:
