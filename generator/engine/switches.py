@@ -61,22 +61,21 @@ def switch_effects(balance_report: Callable[..., BalanceReport], spec: BaseModel
 
 
 def switch_table(rows: list[dict[str, Any]]) -> Table:
-    """The side-by-side table of `switch_effects` rows: per player count, score mean, seat shares, length."""
+    """The table of `switch_effects` rows, one line per setting and player count (score mean, seat shares,
+    length): long rather than wide, so it stays readable within a 1,280 px page whatever the player range."""
     from generator.engine.report import Table
 
     counts = sorted({n for r in rows for n in r["players"]}, key=int)
-    cols = ["switch", "value"]
-    for n in counts:
-        cols += [f"{n}p score mean", f"{n}p seat shares", f"{n}p length"]
     out = []
     for r in rows:
-        line: list[Any] = [r["switch"], r["value"]]
         for n in counts:
-            h = r["players"].get(n, {})
+            h = r["players"].get(n)
+            if h is None:
+                continue
             shares = h.get("seat_shares") or []
-            line += [None if h.get("score_mean") is None else round(float(h["score_mean"]), 2),
-                     " / ".join(f"{x:.3f}" for x in shares),
-                     None if h.get("game_length") is None else round(float(h["game_length"]), 2)]
-        out.append(line)
+            out.append([r["switch"], r["value"], int(n),
+                        None if h.get("score_mean") is None else round(float(h["score_mean"]), 2),
+                        " / ".join(f"{x:.3f}" for x in shares),
+                        None if h.get("game_length") is None else round(float(h["game_length"]), 2)])
     return Table("House rules: effect of flipping each switch (same seed and games; a description, not a verdict)",
-                 cols, out)
+                 ["switch", "value", "players", "score mean", "seat shares", "length"], out)

@@ -56,8 +56,11 @@ def test_each_flip_is_played_with_the_flipped_spec() -> None:
     # a shorter race is a shorter game: the flipped row measured its own games
     assert rows[1]["players"]["3"]["game_length"] < rows[0]["players"]["3"]["game_length"]
     table = switch_table(rows)
-    assert table.columns[:5] == ["switch", "value", "2p score mean", "2p seat shares", "2p length"]
-    assert len(table.rows) == 4 and table.rows[1][:3] == ["short_race", True, 8.0]
+    # long, not wide: one line per setting and player count, so the page never needs 3 columns per count
+    assert table.columns == ["switch", "value", "players", "score mean", "seat shares", "length"]
+    counts = sorted({n for r in rows for n in r["players"]}, key=int)
+    assert len(table.rows) == 4 * len(counts) and len(counts) >= 2
+    assert table.rows[len(counts)][:4] == ["short_race", True, 2, 8.0]
 
 
 def test_no_rules_model_or_no_switches_gives_no_rows() -> None:
