@@ -67,6 +67,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     so no worker is left running one long test at the end. A run in one process keeps the file order."""
     if not _is_worker(config):
         return
+    # A worker parses the command line afresh and so never sees the --dist chosen above from the ini file;
+    # xdist's own hook (after this one) suffixes the group to each node id only when this is set.
+    config.option.loadgroup = getattr(config, "workerinput", {}).get("pnpkit_dist") == "loadgroup"
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         defs = info.name2fixturedefs.values() if info is not None else ()
@@ -75,6 +78,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if shared and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: file order otherwise
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Hand each worker the distribution chosen in `pytest_cmdline_main` (it rereads only the command line)."""
+    node.workerinput["pnpkit_dist"] = node.config.option.dist
 
 
 # ------------------------------------------------------------------ numba warm-up before the workers start
