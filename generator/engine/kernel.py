@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -107,9 +108,67 @@ def _one_signature(dispatcher: Any) -> Any:
     return dispatcher
 
 
-def _njit(fn: F, **options: Any) -> F:
-    """`numba.njit(cache=True, nogil=True, **options)` compiling one version per argument types."""
-    return cast(F, _one_signature(_numba.njit(cache=True, nogil=True, **options)(fn)))
+_OPTIONS: dict[str, Any] = {"nogil": True, "no_cfunc_wrapper": True}
+"""Every kernel function releases the GIL and has no C-callable wrapper (numba builds one per function for
+first-class function use, which pnpkit never makes: 11 % of the Raindrops compile)."""
+
+_dispatchers: list[type] = []
+
+
+def _step_dispatcher() -> type:
+    """numba's CPU dispatcher for a step compiled for compiled callers only. Numba gives every compiled function
+    a CPython wrapper that unboxes each argument from Python objects; for the steps over NamedTuples of 20-40
+    arrays (`jit_noref`) those wrappers were 40 % of the Raindrops compile (51 -> 28 CPU-s without them), and
+    a step is nearly always called from compiled code only. So a step is compiled without the wrapper, and a
+    call from Python (a test of one step, a reference policy asking a compiled helper) goes to a twin of the
+    same function compiled with it, made on the first such call. The twin is cached under a name of its own,
+    so neither ever loads the other's machine code (without a wrapper, a Python call would jump to address 0)."""
+    if _dispatchers:
+        return _dispatchers[0]
+    from numba.core.registry import CPUDispatcher
+
+    class StepDispatcher(CPUDispatcher):
+        _python_twin: Any = None
+
+        def add_overload(self, cres: Any) -> None:
+            """Keep a compiled version for compiled callers, out of the table Python calls are looked up in."""
+            self.overloads[tuple(cres.signature.args)] = cres
+
+        def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+            """A Python call whose types are not in the table: the twin's version for them, entered in the
+            table, so the next such call goes straight to it."""
+            if self._python_twin is None:
+                self._python_twin = _twin(self.py_func, self.targetoptions)
+            entry = self._python_twin._compile_for_args(*args, **kws)
+            for sig, cres in self._python_twin.overloads.items():  # `_insert`: numba's C base class, unstubbed
+                self._insert([a._code for a in sig], cres.entry_point, cres.objectmode)  # type: ignore[attr-defined]
+            return entry
+
+    _dispatchers.append(StepDispatcher)
+    return StepDispatcher
+
+
+def _twin(fn: Callable[..., Any], targetoptions: dict[str, Any]) -> Any:
+    """`fn` compiled with its CPython wrapper, as a function of its own (same code, globals and defaults) whose
+    qualified name, and so its cache file, differs from the step's."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = f"{fn.__qualname__}__from_python"
+    copy.__module__ = fn.__module__
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    options = {k: v for k, v in targetoptions.items() if k not in ("no_cpython_wrapper", "nopython")}
+    return _one_signature(_numba.njit(cache=True, **options)(copy))
+
+
+def _njit(fn: F, *, step: bool = False, **options: Any) -> F:
+    """`numba.njit(cache=True, **_OPTIONS, **options)`, compiling one version per argument types. A `step` is
+    compiled without the CPython wrapper; a call from Python goes to its twin (`_step_dispatcher`): the
+    dispatcher is made as numba.njit makes it, with the class swapped."""
+    if not step:
+        return cast(F, _one_signature(_numba.njit(cache=True, **_OPTIONS, **options)(fn)))
+    targetoptions = {"nopython": True, **_OPTIONS, "no_cpython_wrapper": True, **options}
+    disp = _step_dispatcher()(py_func=fn, locals={}, targetoptions=targetoptions)
+    disp.enable_caching()
+    return cast(F, _one_signature(disp))
 
 
 def jit(fn: F) -> F:
@@ -145,12 +204,15 @@ NRT_OFF = _nrt_off_supported()
 
 
 def jit_noref(fn: F) -> F:
-    """`jit` for hot loops that allocate nothing (every array is passed in): compiled without numba's
-    reference counting, which costs two atomic operations per array argument per call."""
+    """`jit` for the steps of hot loops that allocate nothing (every array is passed in): compiled without
+    numba's reference counting, which costs two atomic operations per array argument per call, and as a step
+    for compiled callers (`_step_dispatcher`: a call from Python compiles a twin with the CPython wrapper)."""
     if NRT_OFF:
-        # `_nrt` is a private njit option, absent from numba's published overloads (hence the ignore);
+        # `_nrt` is a private njit option, absent from numba's published overloads;
         # NRT_OFF limits it to the versions where it exists.
-        return _njit(fn, _nrt=False)
+        return _njit(fn, step=True, _nrt=False)
+    if HAVE_NUMBA:
+        return _njit(fn, step=True)
     return jit(fn)
 
 
