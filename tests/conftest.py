@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,6 +90,8 @@ def pytest_configure_node(node: Any) -> None:
 # ------------------------------------------------------------------ numba warm-up before the workers start
 
 _warmup: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
+WARMUP_LOGS = "PNPKIT_SUITE_WARMUP"
+"""Environment variable: the folder of this run's warm-up logs (<kit>.out, and <kit>.rc once it ended)."""
 _warm_marker: list[Path] = []
 
 
@@ -131,12 +134,26 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     from generator.build import shipped_kits
 
+    logs = Path(tempfile.mkdtemp(prefix="pnpkit-warmup-"))
+    os.environ[WARMUP_LOGS] = str(logs)  # before xdist starts the workers (its sessionstart is trylast)
     for kit in shipped_kits():
         err = tempfile.TemporaryFile()
-        proc = subprocess.Popen([sys.executable, "-m", "generator", "warmup", str(kit)], cwd=ROOT, env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        with open(logs / f"{kit.name}.out", "wb") as out:
+            proc = subprocess.Popen([sys.executable, "-m", "generator", "warmup", str(kit)], cwd=ROOT, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         _warmup.append((kit.name, proc, err))
     _warm_marker.append(marker)
+
+
+def _suite_warmup(kit: str) -> tuple[int, str, Path] | None:
+    """This run's own `pnpkit warmup <kit>` (exit code, stdout, the numba cache folder it compiled into), for a
+    test of that command to read instead of compiling the kit a second time; None where this run did not warm
+    up (part of the suite, one process, or a cache already warm)."""
+    logs = os.environ.get(WARMUP_LOGS)
+    rc = Path(logs) / f"{kit}.rc" if logs else None
+    if rc is None or not rc.exists():
+        return None
+    return int(rc.read_text()), rc.with_suffix(".out").read_text(encoding="utf-8"), Path(os.environ["NUMBA_CACHE_DIR"])
 
 
 def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
@@ -147,7 +164,9 @@ def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
     failed = []
     try:
         for name, proc, err in _warmup:
-            if wait and proc.wait() != 0:
+            if wait:
+                Path(os.environ[WARMUP_LOGS], f"{name}.rc").write_text(str(proc.wait()))
+            if wait and proc.returncode != 0:
                 err.seek(0)
                 failed.append(f"{name}: exit {proc.returncode}: {err.read().decode(errors='replace')[-600:]}")
     finally:
@@ -176,8 +195,10 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A run that ended before any worker collected (an error, Ctrl-C) ends the warm-up."""
+    """A run that ended before any worker collected (an error, Ctrl-C) ends the warm-up; the warm-up's logs go."""
     _finish_warmup(session.config, wait=False)
+    if not _is_worker(session.config) and os.environ.get(WARMUP_LOGS):
+        shutil.rmtree(os.environ.pop(WARMUP_LOGS), ignore_errors=True)
 
 
 class Golden:
@@ -196,6 +217,12 @@ class Golden:
             return
         expected = path.read_text(encoding="utf-8").replace("\r\n", "\n")
         assert text.replace("\r\n", "\n") == expected, f"output differs from golden {path}; rerun with --update-goldens if intended"
+
+
+@pytest.fixture
+def suite_warmup() -> Any:
+    """suite_warmup(kit) -> (exit code, stdout, numba cache folder) of this run's `pnpkit warmup <kit>`, or None."""
+    return _suite_warmup
 
 
 @pytest.fixture
