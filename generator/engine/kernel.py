@@ -207,12 +207,23 @@ def jit_noref(fn: F) -> F:
     """`jit` for the steps of hot loops that allocate nothing (every array is passed in): compiled without
     numba's reference counting, which costs two atomic operations per array argument per call, and as a step
     for compiled callers (`_step_dispatcher`: a call from Python compiles a twin with the CPython wrapper)."""
+    return _noref(fn, step=True)
+
+
+def jit_noref_entry(fn: F) -> F:
+    """`jit_noref` for a function Python calls as well (the one an entry point's Python function calls per game,
+    a planner step its tests ask directly): one version, with the CPython wrapper, instead of a step and a twin
+    (a twin of Ripple Rush's `play_loop` recompiles everything it calls: 9 s)."""
+    return _noref(fn, step=False)
+
+
+def _noref(fn: F, *, step: bool) -> F:
     if NRT_OFF:
         # `_nrt` is a private njit option, absent from numba's published overloads;
         # NRT_OFF limits it to the versions where it exists.
-        return _njit(fn, step=True, _nrt=False)
+        return _njit(fn, step=step, _nrt=False)
     if HAVE_NUMBA:
-        return _njit(fn, step=True)
+        return _njit(fn, step=step)
     return jit(fn)
 
 

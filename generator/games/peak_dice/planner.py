@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_inline, jit_noref, py_func
+from generator.engine.kernel import jit, jit_inline, jit_noref, jit_noref_entry, py_func
 from generator.games.peak_dice.sheet import NEG, Setup, Workspace, colour_sums, is_legal_write
 
 if TYPE_CHECKING:
@@ -582,7 +582,7 @@ def _two_dice_total(d1: int, d2: int, white: int, setup: Setup, faces: np.ndarra
     return total, left
 
 
-@jit_noref
+@jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
 def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
                 max_dice: int) -> int:
     """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose

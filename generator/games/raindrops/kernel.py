@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref
+from generator.engine.kernel import jit, jit_noref, jit_noref_entry
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
 from generator.games.raindrops.difficulty import _popcount
 from generator.games.raindrops.policies import (
@@ -520,7 +520,7 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
         play_game(mt, lo[g], hi[g], g, mode, turn_limit, setup, ws, tally)
 
 
-@jit_noref
+@jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
 def play_game(mt: np.ndarray, lo: int, hi: int, g: int, mode: int, turn_limit: int, setup: Setup, ws: Workspace,
               tally: Tallies) -> None:
     """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without reference

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_inline, jit_noref, rand_below, shuffle_inplace
+from generator.engine.kernel import jit, jit_inline, jit_noref, jit_noref_entry, rand_below, shuffle_inplace
 
 inline = jit_inline
 no_refcount = jit_noref
@@ -582,7 +582,7 @@ def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Works
                      z(players, np.int64), z(players, np.int64), z(span + 1, np.int64), z(players, np.bool_))
 
 
-@no_refcount
+@jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
 def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: Params, out: Tallies, rec: Record,
               ws: Workspace) -> None:
     """Play `games` games of setting `prm`; fill `out` (per-game score/colsdone/seatpol[g, p], summed
