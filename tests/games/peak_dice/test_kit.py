@@ -19,6 +19,7 @@ from generator.render.png import write_png
 from generator.spec.kit import load_kit
 from generator.units import mm
 from tests.games.peak_dice.conftest import make_spec
+from tests.pdftext import page_size, page_text
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "peak_dice"
@@ -382,15 +383,14 @@ SWITCH_TEXT = {  # (switch, setting, component): the sentence each language prin
 
 
 def _printed(kit, lang: str, component: str, tmp_path: Path) -> str:
-    """The component's first page rendered to PDF and read back with pdfplumber, whitespace removed (rules: the
-    whole page, which holds both faces when the summary flows onto a second one at its size floor)."""
+    """The component's first page rendered to PDF and read back (tests/pdftext.py: pdfium in pdfplumber's order),
+    whitespace removed (rules: the whole page, which holds both faces when the summary flows onto a second one
+    at its size floor)."""
     pdf = tmp_path / f"{component}-{lang}.pdf"
     write_pdf(composed(kit, lang)[component].pages[:1], pdf, title=component, lang=lang)
-    with pdfplumber.open(pdf) as doc:  # sheets: the first face on the page (top half); rules: each half in turn
-        page = doc.pages[0]
-        w, h = page.width, page.height
-        boxes = [(0, 0, w / 2, h), (w / 2, 0, w, h)] if component == "rules" else [(0, 0, w, h / 2)]
-        return "".join(re.sub(r"\s+", "", page.crop(box).extract_text() or "") for box in boxes)
+    w, h = page_size(pdf)  # sheets: the first face on the page (top half); rules: each half in turn
+    boxes = [(0, 0, w / 2, h), (w / 2, 0, w, h)] if component == "rules" else [(0, 0, w, h / 2)]
+    return "".join(page_text(pdf, box) for box in boxes)
 
 
 @pytest.mark.parametrize("switch,setting,component", sorted(SWITCH_TEXT), ids=lambda v: str(v))
