@@ -15,15 +15,26 @@ from generator.serve import Preview, make_app
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def client(tmp_path):
-    kit = tmp_path / "my_rr"
+def _client(folder: Path):  # type: ignore[no-untyped-def]
+    kit = folder / "my_rr"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
-    preview = Preview(kit, tmp_path / "out", lang="en")
+    preview = Preview(kit, folder / "out", lang="en")
     with TestClient(make_app(preview, watch=False)) as c:
         c.preview = preview
         c.kit = kit
         yield c
+
+
+@pytest.fixture
+def client(tmp_path):
+    """A preview of a fresh copy of Ripple Rush, for a test that edits the kit or changes the preview."""
+    yield from _client(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory):
+    """One preview for the tests that only ask for pages (made once: 0.2-0.5 s each)."""
+    yield from _client(tmp_path_factory.mktemp("serve"))
 
 
 def test_pictures_and_pdfs_of_the_kit_are_served(client):
@@ -43,8 +54,8 @@ def test_pictures_and_pdfs_of_the_kit_are_served(client):
     "/page/en/..%2Fkit/0.png", "/page/en/score_sheet/99.png", "/page/en/nope/0.png", "/page/ja/rules/0.png",
     "/kit.yaml", "/out/my_rr/en/kit-a4.pdf",
 ])
-def test_nothing_outside_the_kits_outputs_is_served(client, path):
-    assert client.get(path).status_code == 404
+def test_nothing_outside_the_kits_outputs_is_served(reader, path):
+    assert reader.get(path).status_code == 404
 
 
 def test_a_broken_spec_is_reported_located_and_the_last_pictures_stay(client):
