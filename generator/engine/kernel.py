@@ -12,6 +12,7 @@ import os
 import re
 import types
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -112,9 +113,7 @@ _OPTIONS: dict[str, Any] = {"nogil": True, "no_cfunc_wrapper": True}
 """Every kernel function releases the GIL and has no C-callable wrapper (numba builds one per function for
 first-class function use, which pnpkit never makes: 11 % of the Raindrops compile)."""
 
-_dispatchers: list[type] = []
-
-
+@cache
 def _step_dispatcher() -> type:
     """numba's CPU dispatcher for a step compiled for compiled callers only. Numba gives every compiled function
     a CPython wrapper that unboxes each argument from Python objects; for the steps over NamedTuples of 20-40
@@ -123,8 +122,6 @@ def _step_dispatcher() -> type:
     call from Python (a test of one step, a reference policy asking a compiled helper) goes to a twin of the
     same function compiled with it, made on the first such call. The twin is cached under a name of its own,
     so neither ever loads the other's machine code (without a wrapper, a Python call would jump to address 0)."""
-    if _dispatchers:
-        return _dispatchers[0]
     from numba.core.registry import CPUDispatcher
 
     class StepDispatcher(CPUDispatcher):
@@ -144,7 +141,6 @@ def _step_dispatcher() -> type:
                 self._insert([a._code for a in sig], cres.entry_point, cres.objectmode)  # type: ignore[attr-defined]
             return entry
 
-    _dispatchers.append(StepDispatcher)
     return StepDispatcher
 
 
