@@ -17,8 +17,9 @@ from pathlib import Path
 
 from generator.build import shipped_kits
 from generator.engine.executors import ProcessExecutor
-from generator.engine.tuning import Space
-from generator.tuning import make_plan, search, tunables_of
+from generator.engine.tunables import Space
+from generator.tune.plan import make_plan, tunables_of
+from generator.tune.search import search
 
 
 def main() -> None:

@@ -544,7 +544,7 @@ def tune(
     """Search a kit's tunable parameters until every balance tolerance holds (closest to the original), prove the
     best candidates with the full check on a fresh seed stream and write the winner as OUT/<kit>-tuned/."""
     def go() -> None:
-        from generator.tuning import tune as run_tune
+        from generator.tune.run import tune as run_tune
 
         if not kit.exists():
             _fail(f"{kit}: no such kit folder")

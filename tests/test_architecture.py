@@ -24,8 +24,8 @@ ALLOWED = {
 GROUND = {"errors", "units", "resources", "__init__"}
 REGISTRY = "generator.games.registry"  # ground floor: strings only, every room may look a game up
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
-HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve", "tuning"}  # serve: the preview server calls the build;
-# tuning: `pnpkit tune` loads kits, runs checks and writes a kit folder and a report
+HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;
+# tune: `pnpkit tune` loads kits, runs checks and writes a kit folder and a report
 # build is the package generator/build/ (its phase modules, in PHASES below, all belong to the hallway)
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2", "svglib"}
 DECODING_DOOR = "spec/assets.py"  # the one door that decodes art files (Pillow, svglib) at the edge

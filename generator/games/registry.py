@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # types only: importing them at run time would load the rooms
 
     from generator.engine.game import Game
     from generator.engine.report import BalanceReport
-    from generator.engine.tuning import Tunable
+    from generator.engine.tunables import Tunable
     from generator.layout.compose import Composer
 
 ENTRY_POINT_GROUP = "pnpkit.games"
@@ -107,7 +107,7 @@ class GamePlugin:
     name: str = ""
     """The game's name for people (defaults to the id)."""
     tunables: Callable[[], Sequence[Tunable]] | None = None
-    """What `pnpkit tune` may change in a kit (a sequence of `generator.engine.tuning.Tunable`); optional."""
+    """What `pnpkit tune` may change in a kit (a sequence of `generator.engine.tunables.Tunable`); optional."""
 
     def problems(self) -> list[str]:
         """What is wrong with this plugin's own fields (checked when it is registered)."""

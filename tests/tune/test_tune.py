@@ -16,17 +16,13 @@ from typer.testing import CliRunner
 
 from generator.cli import app
 from generator.engine.executors import SerialExecutor
-from generator.engine.tuning import Tunable, distance, find
+from generator.engine.tunables import Tunable, distance, find
 from generator.games.registry import games
 from generator.spec.edit import set_value
 from generator.spec.kit import load_kit
-from generator.tuning import (
-    TuneUsageError,
-    make_plan,
-    parse_param,
-    search,
-    tuned_yaml,
-)
+from generator.tune.edit import tuned_yaml
+from generator.tune.plan import TuneUsageError, make_plan, parse_param
+from generator.tune.search import search
 
 ROOT = Path(__file__).resolve().parents[2]
 PD = ROOT / "layouts" / "peak_dice"
@@ -94,7 +90,7 @@ def test_every_shipped_game_declares_the_issue_tunables_at_real_spec_paths():
 def test_tunable_ranges_are_checked_and_distance_prefers_fewer_smaller_changes():
     with pytest.raises(ValueError):
         Tunable("x", "game.x", "int", 5, 1)
-    from generator.engine.tuning import Space
+    from generator.engine.tunables import Space
 
     a = Space(Tunable("a", "game.a", "int", 0, 10), 0, 10)
     b = Space(Tunable("b", "game.b", "int", 0, 10), 0, 10)
@@ -170,7 +166,7 @@ def test_tuned_yaml_keeps_comments_and_annotates_old_values():
 # ---------------------------------------------------------------------------------------------- search and proof
 
 def test_the_proof_budget_ladder_doubles_the_kits_cap_up_to_proof_max_games():
-    from generator.tuning import budget_ladder
+    from generator.tune.proof import budget_ladder
 
     assert budget_ladder(16000, 256000) == [16000, 32000, 64000, 128000, 256000]
     assert budget_ladder(16000, 100000) == [16000, 32000, 64000, 100000]
@@ -182,7 +178,9 @@ def test_the_proof_walks_outward_from_the_original_then_the_held_candidates(tmp_
     """Single integer parameter from 8: the search sampled 9 (hopeless), 11 (estimate outside its bound), 13 and
     17 (estimates held). The proof judges 10, 11, 12 (10 and 12 never sampled), then 13 and 17; hopeless 9 and
     anything farther than 13 that did not hold are left out."""
-    from generator.tuning import Judged, Search, proof_order
+    from generator.tune.judge import Judged
+    from generator.tune.proof import proof_order
+    from generator.tune.search import Search
 
     kit = copy_kit(PD, tmp_path / "pd", {("game", "miss_boxes"): 8})
     plan = make_plan(kit, params=["game.miss_boxes=8..20"], seed=1)
@@ -261,7 +259,8 @@ def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp
     """Issue 27 item 3: several targets are several objectives (optuna's multi-objective TPE, seeded); the report
     shows the Pareto front, the proof walks it closest to the original first, and the same seed writes the
     same bytes."""
-    from generator.tuning import pareto, proof_order, ranked
+    from generator.tune.proof import pareto, proof_order
+    from generator.tune.search import ranked
 
     kit = quick_pd(tmp_path)
     targets = ["game_turns=45", "miss_turn_share=0.1"]
@@ -342,7 +341,7 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
 @pytest.mark.slow
 def test_dask_local_finds_what_two_workers_find(tmp_path):
     from generator.engine.executors import make_executor
-    from generator.tuning import ranked
+    from generator.tune.search import ranked
 
     kit = quick_pd(tmp_path)
     best = []

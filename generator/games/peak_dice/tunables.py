@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.engine.tuning import Tunable
+from generator.engine.tunables import Tunable
 
 TUNABLES = (
     Tunable("miss boxes", "game.miss_boxes", "int", 0, 30, doc="boxes on the miss track (the k-th is worth -k)"),

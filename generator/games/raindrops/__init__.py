@@ -14,7 +14,7 @@ from generator.games.registry import BalanceReporter, GamePlugin, NewGame, Refit
 
 if TYPE_CHECKING:  # types only: the record must stay cheap to import
     from generator.engine.report import BalanceReport
-    from generator.engine.tuning import Tunable
+    from generator.engine.tunables import Tunable
     from generator.games.raindrops.spec import RaindropsGame
     from generator.layout.compose import Composer
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.engine.tuning import Tunable
+from generator.engine.tunables import Tunable
 
 TUNABLES = (
     Tunable("easiest card points", "game.memory_cards.points.min", "int", 0, 20, doc="points of the easiest cloud card"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.engine.tuning import Tunable
+from generator.engine.tunables import Tunable
 
 TUNABLES = (
     Tunable("goal points", "game.goals.points", "int", 0, 20, doc="points per revealed goal whose row is full"),

@@ -12,7 +12,7 @@ from generator.games.lazy import lazy_getattr
 from generator.games.registry import BalanceReporter, GamePlugin, NewGame
 
 if TYPE_CHECKING:  # types only: the record must stay cheap to import
-    from generator.engine.tuning import Tunable
+    from generator.engine.tunables import Tunable
     from generator.games.rummy_cards.spec import RummyCardsGame
     from generator.layout.compose import Composer
 

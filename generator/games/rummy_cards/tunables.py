@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.engine.tuning import Tunable
+from generator.engine.tunables import Tunable
 
 TUNABLES = (
     Tunable("initial meld", "game.initial_meld", "int", 0, 80, doc="points the first lay must reach"),
