@@ -300,23 +300,30 @@ def export(
     kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
     tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
     cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
+    pages: bool = typer.Option(False, "--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"),
+    showcase: str | None = typer.Option(None, "--showcase", metavar="DECK[:ID,ID,...]",
+                                        help="a hand of cards of that deck fanned on one PNG (default: its first 5 "
+                                             "cards), in OUT/<kit>/<lang>/showcase/"),
     lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
     seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
     dpi: int = typer.Option(300, "--dpi", callback=_at_least(*DPI_RANGE), help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})"),
-    size: str | None = typer.Option(None, "--size", callback=_pod_size, help="card images: a print-on-demand size, tgc-poker, tgc-bridge, "
-                                                                              "tgc-mini or tgc-square (default: each deck's own size with the kit's bleed)"),
+    size: str | None = typer.Option(None, "--size", callback=_pod_size, help="card images: a print-on-demand size: The Game Crafter "
+                                                                              "(tgc-poker, tgc-bridge, tgc-mini, tgc-square), MakePlayingCards (mpc-poker, "
+                                                                              "mpc-bridge, mpc-mini, mpc-tarot) or DriveThruCards (dtc-poker, dtc-tarot); "
+                                                                              "default: each deck's own size with the kit's bleed"),
     base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
     fmt: str = typer.Option("png", "--format", callback=_image_format, help="TTS images: png or jpeg"),
     quality: int = typer.Option(90, "--quality", callback=_at_least(*QUALITY_RANGE), help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})"),
     workers: int | None = typer.Option(None, "--workers", callback=_at_least(1), help="processes rasterising in parallel (default: up to 2; 1 = none)"),
 ) -> None:
-    """Export kits beyond paper: Tabletop Simulator decks (--tts) and print-on-demand card images (--cards)."""
+    """Export kits beyond paper: Tabletop Simulator decks (--tts), print-on-demand card images (--cards), pictures
+    of every page (--pages) and a fanned hand of cards (--showcase)."""
     def go() -> None:
         from generator.export import ExportOptions
         from generator.export import export as do_export
 
-        options = ExportOptions(tts=tts, cards=cards, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
+        options = ExportOptions(tts=tts, cards=cards, pages=pages, showcase=showcase, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
                                 workers=workers)
         paths = _kit_paths(kits)
         with _progress(None, "exporting") as advance:

@@ -27,8 +27,20 @@ from generator.build import (
     with_print,
 )
 from generator.errors import KitError
-from generator.exportplan.plan import POD_SIZES, Board, Deck, PodSize, decks_and_boards, describe, matches
+from generator.exportplan.plan import (
+    POD_SIZES,
+    Board,
+    Card,
+    Deck,
+    PodSize,
+    decks_and_boards,
+    describe,
+    matches,
+    safe_name,
+    showcase_hand,
+)
 from generator.exportplan.tts import BoardImage, deck_rows, first_keys, saved_object
+from generator.layout.compose import Component
 from generator.spec.kit import Kit
 
 FORMATS = ("png", "jpeg")
@@ -51,6 +63,10 @@ class ExportOptions:
 
     tts: bool = False
     cards: bool = False
+    pages: bool = False
+    """every page of the build's PDFs as a PNG (OUT/<kit>/<lang>/pages/)"""
+    showcase: str | None = None
+    """COMPONENT or COMPONENT:ID,ID,...: a hand of that deck's cards fanned on one PNG (OUT/<kit>/<lang>/showcase/)"""
     dpi: int = 300
     size: str | None = None
     """a POD_SIZES name; None = each deck at its own trim with the kit's bleed"""
@@ -103,6 +119,37 @@ def _safe_area_warnings(kit_id: str, lang: str, deck: Deck, size: PodSize | None
             f"({safe / 72 * 25.4:.1f} mm inside the trim), e.g. {outside[0]}")]
 
 
+@dataclass
+class _Plan:
+    """What one kit x language exports: its decks and boards (print-shop faces), its title, the pages of its
+    build (for --pages) and the hand a showcase fans out."""
+
+    kit: Kit
+    lang: str
+    decks: list[Deck]
+    boards: list[Board]
+    title: str
+    pages: list[Component] = field(default_factory=list)
+    hand: tuple[Deck, list[Card]] | None = None
+
+
+def parse_showcase(text: str) -> tuple[str, tuple[str, ...]]:
+    """`COMPONENT` or `COMPONENT:ID,ID,...` -> (component, ids)."""
+    component, _, ids = text.partition(":")
+    return component.strip(), tuple(i.strip() for i in ids.split(",") if i.strip())
+
+
+def _showcase_hand(plan: _Plan, showcase: str) -> tuple[Deck, list[Card]] | None:
+    component, ids = parse_showcase(showcase)
+    deck = next((d for d in plan.decks if d.component == component), None)
+    if deck is None:
+        return None
+    try:
+        return deck, showcase_hand(deck, ids)
+    except ValueError as e:
+        raise KitError(f"--showcase: {plan.kit.display}: {e}") from None
+
+
 def _compose_decks(kit: Kit, lang: str, seed: int, extras: dict[str, Any], bleed: float | None,
                    warn: Callable[[str], None]) -> tuple[list[Deck], list[Board], str]:
     from generator.render.fonts import text_width
@@ -120,10 +167,18 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
            options: ExportOptions, progress: Callable[..., None] | None = None) -> ExportResult:
     """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
     (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
-    from generator.render.export_images import Look, tts_images, write_board, write_cards, write_tts_deck
+    from generator.render.export_images import (
+        Look,
+        tts_images,
+        write_board,
+        write_cards,
+        write_pages,
+        write_showcase,
+        write_tts_deck,
+    )
 
-    if not (options.tts or options.cards):
-        raise KitError("nothing to export: pass --tts and/or --cards")
+    if not (options.tts or options.cards or options.pages or options.showcase):
+        raise KitError("nothing to export: pass --tts, --cards, --pages and/or --showcase")
     size: PodSize | None = None
     if options.size is not None:
         if options.size not in POD_SIZES:
@@ -143,19 +198,32 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
         result.warnings.extend(translation_warnings(kit))
         kit.chosen_languages(langs)
     t1 = time.perf_counter()
-    plans: list[tuple[Kit, str, list[Deck], list[Board], str]] = []
+    plans: list[_Plan] = []
     for kit in kits:
         kit_seed = kit.meta.seed if seed is None else seed
         extras = print_data(kit, kit_seed)
         for lang in langs or kit.meta.languages:
             decks, boards, title = _compose_decks(kit, lang, kit_seed, extras, size.bleed if size else None,
                                                   result.warnings.append)
-            plans.append((kit, lang, decks, boards, title))
+            plan = _Plan(kit, lang, decks, boards, title)
+            if options.pages:
+                from generator.render.fonts import text_width
+
+                plan.pages, _ = compose_one(kit, lang, kit.print.paper, kit_seed, extras, text_width,
+                                            result.warnings.append)
+            if options.showcase:
+                plan.hand = _showcase_hand(plan, options.showcase)
+            plans.append(plan)
+    if options.showcase and not any(p.hand for p in plans):
+        component = parse_showcase(options.showcase)[0]
+        raise KitError(f"--showcase: no kit has a deck of cards named {component!r}")
     t2 = time.perf_counter()
     check_out(out)
-    # the tts/ and cards/ folders of every kit/language are replaced whole, all or nothing, as the build does
-    subs = [sub for sub, on in (("tts", options.tts), ("cards", options.cards)) if on]
-    folders = sorted({out / kit.meta.id / lang / sub for kit, lang, *_ in plans for sub in subs})
+    # the tts/, cards/, pages/ and showcase/ folders of every kit/language are replaced whole, all or nothing
+    subs = [sub for sub, on in (("tts", options.tts), ("cards", options.cards), ("pages", options.pages),
+                                ("showcase", bool(options.showcase))) if on]
+    folders = sorted({out / p.kit.meta.id / p.lang / sub for p in plans for sub in subs
+                      if sub != "showcase" or p.hand is not None})
     pool = _pool(options.workers)
     written: list[Path] = []
     try:
@@ -173,7 +241,9 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
             # every image job is submitted first (decks, boards and card files of every kit run in parallel) ...
             jobs: list[tuple[Kit, str, list[Deck], list[Board], str, list[Future[Any]], list[Future[Any]],
                              list[tuple[Deck, Future[Any]]]]] = []
-            for kit, lang, decks, boards, title in plans:
+            picture_jobs: list[Future[Any]] = []  # pages and showcases: files only, no result to assemble
+            for plan in plans:
+                kit, lang, decks, boards, title = plan.kit, plan.lang, plan.decks, plan.boards, plan.title
                 rel_root = Path(kit.meta.id) / lang
                 look = Look(kit.fonts, kit.print.greyscale)  # images show what the PDF prints
                 tts_jobs: list[Future[Any]] = []
@@ -194,6 +264,14 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                         result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
                         card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size,
                                                           look=look)))
+                for comp in plan.pages:
+                    picture_jobs.append(submit(write_pages, comp.id, kit.print.paper, comp.pages, stage / rel_root / "pages",
+                                               look=look))
+                if plan.hand is not None:
+                    deck, hand = plan.hand
+                    picture_jobs.append(submit(write_showcase, deck, hand,
+                                               stage / rel_root / "showcase" / f"{safe_name(deck.component)}.png",
+                                               look=look))
                 jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
             # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
             for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:
@@ -234,6 +312,12 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                     (stage / folder / "manifest.csv").write_bytes(_csv(rows_out, ("component", "index", "id", "side", "count", "file",
                                                                                   "width_px", "height_px", "sha256")))
                     written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
+            for job in picture_jobs:
+                job.result()  # raises what the job raised
+            for folder in folders:
+                if folder.name in ("pages", "showcase"):
+                    staged = stage / folder.relative_to(out)
+                    written += sorted(p.relative_to(stage) for p in staged.rglob("*") if p.is_file())
         result.files = [out / rel for rel in written]
     finally:
         if pool is not None:

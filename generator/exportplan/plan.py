@@ -46,6 +46,14 @@ POD_SIZES: Final[dict[str, PodSize]] = {
     "tgc-bridge": PodSize("tgc-bridge", 2.25 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),   # 750 x 1125 px
     "tgc-mini": PodSize("tgc-mini", 1.75 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),       # 600 x 825 px
     "tgc-square": PodSize("tgc-square", 2.5 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),    # 825 x 825 px
+    # MakePlayingCards templates: 0.12 in bleed, 0.12 in safe area inside the trim
+    "mpc-poker": PodSize("mpc-poker", 2.5 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),        # 822 x 1122 px
+    "mpc-bridge": PodSize("mpc-bridge", 2.25 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),     # 747 x 1122 px
+    "mpc-mini": PodSize("mpc-mini", 1.75 * INCH, 2.5 * INCH, 0.12 * INCH, 0.12 * INCH),         # 597 x 822 px
+    "mpc-tarot": PodSize("mpc-tarot", 2.75 * INCH, 4.75 * INCH, 0.12 * INCH, 0.12 * INCH),      # 897 x 1497 px
+    # DriveThruCards templates: 1/8 in bleed, 1/8 in safe area inside the trim
+    "dtc-poker": PodSize("dtc-poker", 2.5 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),      # 825 x 1125 px
+    "dtc-tarot": PodSize("dtc-tarot", 2.75 * INCH, 4.75 * INCH, 0.125 * INCH, 0.125 * INCH),    # 900 x 1500 px
 }
 """--size choices; 'native' (the component's own trim and the kit's bleed) is the default."""
 
@@ -61,6 +69,10 @@ class Card:
     id: str
     front: Page
     back: Page | None
+    name: str = ""
+    """what a player calls the card (the row's name), or its id"""
+    description: str = ""
+    """the card's text, for a hover in Tabletop Simulator"""
 
 
 @dataclass(frozen=True)
@@ -111,7 +123,8 @@ def decks_and_boards(components: Sequence[Component]) -> tuple[list[Deck], list[
         if comp.pages and all(p.trim_box is not None and p.face for p in comp.pages):
             fronts = [p for p in comp.pages if f"{comp.id} front " in p.label]
             backs = {_card_number(p.label): p for p in comp.pages if f"{comp.id} back " in p.label}
-            cards = tuple(Card(i, p.face, p, backs.get(_card_number(p.label))) for i, p in enumerate(fronts, 1))
+            cards = tuple(Card(i, p.face, p, backs.get(_card_number(p.label)), *comp.captions.get(p.face, (p.face, "")))
+                          for i, p in enumerate(fronts, 1))
             x0, y0, x1, y1 = fronts[0].trim_box or (0.0, 0.0, 0.0, 0.0)
             decks.append(Deck(comp.id, comp.title, cards, x1 - x0, y1 - y0, x0))
         elif comp.pages:
@@ -201,3 +214,67 @@ def matches(deck: Deck, size: PodSize) -> bool:
 def describe(deck: Deck) -> str:
     """'63.5 x 88.9 mm' for messages."""
     return f"{to_mm(deck.trim_w):.1f} x {to_mm(deck.trim_h):.1f} mm"
+
+
+# ---------------------------------------------------------------- pictures: every page, a hand of cards
+
+SHOWCASE_MAX = 9
+"""Most cards a showcase fans out."""
+SHOWCASE_DEFAULT = 5
+"""Cards a showcase shows when it names none: the deck's first distinct fronts."""
+SHOWCASE_SPREAD = 50.0
+"""Degrees between the outermost cards of a full fan."""
+
+
+def page_file(component: str, paper: str, number: int) -> str:
+    """`<component>-<paper>-<NN>.png`: pages sort in print order within a component."""
+    return f"{safe_name(component)}-{paper}-{number:02d}.png"
+
+
+def showcase_hand(deck: Deck, ids: Sequence[str]) -> list[Card]:
+    """The cards a showcase fans out: those named (first card of each id, in the order given) or the deck's
+    first distinct fronts. Raises ValueError naming an id the deck does not hold."""
+    by_id: dict[str, Card] = {}
+    for card in deck.cards:
+        by_id.setdefault(card.id, card)
+    if not ids:
+        return list(by_id.values())[:SHOWCASE_DEFAULT]
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        known = ", ".join(list(by_id)[:8]) + (", ..." if len(by_id) > 8 else "")
+        raise ValueError(f"no card {unknown[0]!r} in {deck.component} (its ids: {known})")
+    return [by_id[i] for i in ids[:SHOWCASE_MAX]]
+
+
+@dataclass(frozen=True)
+class FanSlot:
+    """Where one card of a fanned hand goes: its turn (degrees, counter-clockwise) and the pixel offset of its
+    rotated image's top-left corner on the canvas."""
+
+    angle: float
+    x: int
+    y: int
+
+
+def fan_layout(n: int, card_px: tuple[int, int]) -> tuple[tuple[int, int], list[FanSlot]]:
+    """A hand of `n` cards fanned like a hand held up: each turned about a point below the hand's middle, the
+    leftmost drawn first. Returns the canvas size and a slot per card; the canvas holds every turned card."""
+    w, h = card_px
+    step = SHOWCASE_SPREAD / max(n - 1, 1) if n > 1 else 0.0
+    angles = [SHOWCASE_SPREAD / 2 - i * step if n > 1 else 0.0 for i in range(n)]
+    radius = 1.6 * h  # the pivot lies this far below each card's centre
+    boxes = []
+    for a in angles:
+        t = math.radians(a)
+        # the card's centre turned about the pivot (0, radius) below the hand's centre; y grows downwards
+        cx, cy = -radius * math.sin(t), radius - radius * math.cos(t)
+        rw = abs(w * math.cos(t)) + abs(h * math.sin(t))
+        rh = abs(w * math.sin(t)) + abs(h * math.cos(t))
+        boxes.append((cx - rw / 2, cy - rh / 2, rw, rh))
+    margin = 0.04 * h
+    x0 = min(b[0] for b in boxes) - margin
+    y0 = min(b[1] for b in boxes) - margin
+    x1 = max(b[0] + b[2] for b in boxes) + margin
+    y1 = max(b[1] + b[3] for b in boxes) + margin
+    slots = [FanSlot(a, round(b[0] - x0), round(b[1] - y0)) for a, b in zip(angles, boxes)]
+    return (math.ceil(x1 - x0), math.ceil(y1 - y0)), slots

@@ -78,7 +78,8 @@ def deck_rows(images: DeckImages, first_key: int) -> list[dict[str, Any]]:
         for slot, i in enumerate(grid.cards):
             card = images.deck.cards[i]
             rows.append({"card_id": card_id(first_key + k, slot), "sheet": grid.number, "slot": slot,
-                         "index": card.index, "id": card.id})
+                         "index": card.index, "id": card.id, "name": card.name or card.id,
+                         "description": card.description})
     return rows
 
 
@@ -92,7 +93,7 @@ def deck_object(images: DeckImages, first_key: int, x: float, kit: str, lang: st
     for row in rows:
         key = str(row["card_id"] // 100)
         cards.append({"Name": "Card", "GUID": guid(kit, lang, deck.component, str(row["index"])),
-                      "Nickname": row["id"], "Description": "", "CardID": row["card_id"],
+                      "Nickname": row["name"], "Description": row["description"], "CardID": row["card_id"],
                       "CustomDeck": {key: decks[key]}, "Transform": _transform(x, 0.0, scale, face_down=True)})
     if len(cards) == 1:
         return cards[0] | {"Nickname": deck.title}

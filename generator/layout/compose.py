@@ -23,6 +23,9 @@ class Component:
     id: str
     title: str
     pages: list[Page]
+    captions: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Face name -> (name, description) of a card for exports that label cards (Tabletop Simulator's
+    nickname and description); a face without one is labelled by its id."""
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Plans come from the export room; every image is rasterised from the same drawing
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,10 +14,13 @@ from generator.exportplan.plan import (
     INCH,
     TTS_MAX_PX,
     Board,
+    Card,
     Deck,
     PodSize,
     SheetGrid,
     card_file,
+    fan_layout,
+    page_file,
     safe_name,
     sheet_slot,
     tts_card_px,
@@ -25,7 +28,7 @@ from generator.exportplan.plan import (
 )
 from generator.exportplan.tts import DeckImages
 from generator.layout.ops import Page
-from generator.render.raster import encode, new_sheet, paste, rasterize
+from generator.render.raster import encode, new_sheet, paste, png_rgba, rasterize
 from generator.spec.fonts import KitFonts
 
 Progress = Callable[[], None]
@@ -173,6 +176,46 @@ def write_cards(deck: Deck, folder: Path, *, dpi: int, size: PodSize | None,
         _write(folder / rel, data)
         out.append(CardImage(deck.component, index, ident, side, counts[key], rel, hashlib.sha256(data).hexdigest(), wh))
     return out
+
+
+PAGE_DPI = 100
+"""Pixels per inch of `export --pages` pictures: a page fits a screen and a rulebook's column."""
+SHOWCASE_CARD_PX = 600
+"""Width of one card in a showcase."""
+
+
+def write_pages(component: str, paper: str, pages: Sequence[Page], folder: Path, *, dpi: int = PAGE_DPI,
+                progress: Progress | None = None, look: Look = Look()) -> list[str]:
+    """Every page of a component as printed (marks, backs and all) as `<component>-<paper>-<NN>.png`."""
+    sizes = [(max(1, round(p.width * dpi / INCH)), max(1, round(p.height * dpi / INCH))) for p in pages]
+    out = []
+    for n, image in enumerate(rasterize(pages, sizes, done=progress, fonts=look.fonts, greyscale=look.greyscale), 1):
+        rel = page_file(component, paper, n)
+        _write(folder / rel, encode(image, "png", dpi=dpi))
+        out.append(rel)
+    return out
+
+
+def write_showcase(deck: Deck, hand: Sequence[Card], path: Path, *, progress: Progress | None = None,
+                   look: Look = Look()) -> tuple[int, int]:
+    """A hand of cards fanned on one transparent PNG (cut at the trim, corners square), for a rulebook, a shop
+    page or a crowdfunding post; returns its pixel size."""
+    w = SHOWCASE_CARD_PX
+    h = max(1, round(w * deck.trim_h / deck.trim_w))
+    b = deck.bleed
+    fronts = [c.front for c in hand]
+    images = list(rasterize(fronts, [(w, h)] * len(fronts), [(b, b, b, b)] * len(fronts), done=progress,
+                            fonts=look.fonts, greyscale=look.greyscale))
+    size, slots = fan_layout(len(images), (w, h))
+    canvas = Image.new("RGBA", size, (0, 0, 0, 0))
+    for image, slot in zip(images, slots):
+        card = image.convert("RGBA")
+        edge = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        edge.paste(card, (0, 0))
+        turned = edge.rotate(slot.angle, resample=Image.Resampling.BICUBIC, expand=True)
+        canvas.alpha_composite(turned, (slot.x, slot.y))
+    _write(path, png_rgba(canvas))
+    return size
 
 
 def open_image(path: Path) -> Image.Image:

@@ -93,20 +93,27 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def png_bytes(image: Image.Image, *, dpi: int | None = None) -> bytes:
-    """An 8-bit RGB PNG with the 'Up' filter on every row (flat card art compresses as well as with Pillow's
-    adaptive filters, in about half the time) and only IHDR, pHYs, IDAT, IEND: same pixels, same bytes."""
-    rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
-    h, w, _ = rgb.shape
-    rows = rgb.reshape(h, w * 3)
-    raw = np.empty((h, w * 3 + 1), dtype=np.uint8)
+def png_bytes(image: Image.Image, *, dpi: int | None = None, alpha: bool = False) -> bytes:
+    """An 8-bit RGB (or, with `alpha`, RGBA) PNG with the 'Up' filter on every row (flat card art compresses as
+    well as with Pillow's adaptive filters, in about half the time) and only IHDR, pHYs, IDAT, IEND: same pixels,
+    same bytes."""
+    channels, colour_type = (4, 6) if alpha else (3, 2)
+    pixels = np.asarray(image.convert("RGBA" if alpha else "RGB"), dtype=np.uint8)
+    h, w, _ = pixels.shape
+    rows = pixels.reshape(h, w * channels)
+    raw = np.empty((h, w * channels + 1), dtype=np.uint8)
     raw[:, 0] = 2  # filter type Up
     raw[0, 1:] = rows[0]
     np.subtract(rows[1:], rows[:-1], out=raw[1:, 1:])  # uint8 wraps modulo 256, as PNG wants
-    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))]
+    out = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0))]
     if dpi:
         ppm = round(dpi / 0.0254)
         out.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
     out.append(_chunk(b"IDAT", zlib.compress(raw.tobytes(), PNG_LEVEL)))
     out.append(_chunk(b"IEND", b""))
     return b"".join(out)
+
+
+def png_rgba(image: Image.Image) -> bytes:
+    """`png_bytes` keeping the image's transparency."""
+    return png_bytes(image, alpha=True)

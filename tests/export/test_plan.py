@@ -91,7 +91,7 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cards", "--size", "a5"], "Error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'a5'\n"),
+    (["--cards", "--size", "a5"], "Error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n"),
     (["--tts", "--format", "gif"], "Error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
     (["--tts", "--format", "jpeg", "--quality", "0"], "Error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
     (["--cards", "--dpi", "20"], "Error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
@@ -111,7 +111,7 @@ def test_a_language_the_kit_does_not_ship_is_a_usage_error_exit_2_and_nothing_wr
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "error: nothing to export: pass --tts and/or --cards\n"),
+    ([], "error: nothing to export: pass --tts, --cards, --pages and/or --showcase\n"),
 ])
 def test_bad_export_requests_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
     res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])

@@ -9,7 +9,8 @@ kit's catalogs the same way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from generator.errors import LayoutError
@@ -17,7 +18,7 @@ from generator.games.deck.spec import DeckComponent, DeckGame, Rows
 from generator.i18n.sandbox import Helper
 from generator.layout.compose import Component, Context, sheet_component
 from generator.layout.imposition import impose_cards
-from generator.layout.ops import Face
+from generator.layout.ops import Face, Op, Place, Text
 from generator.layout.template import FaceRenderer
 from generator.spec.template import FaceTemplate
 
@@ -105,7 +106,9 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     fronts: list[Face] = []
     backs: list[Face] = []
     has_back = ctx.kit.components[cid].back
-    shared: dict[tuple[Any, ...], Face] = {}
+    shared: dict[tuple[Op, ...], Face] = {}
+    captions: dict[str, tuple[str, str]] = {}
+    back_names: set[str] = set()
     for fields, row, line in zip(_rows_in(ctx, rows), rows.rows, rows.lines, strict=True):
         n = int(row.get("count") or 0)
         if n == 0:
@@ -115,16 +118,52 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         context = {**fields, "text_id": f"{source}:{line}"}
         front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
         fronts += [front] * n
+        captions[front.name] = _caption(front, fields)
         if has_back and tpl.back is not None:
             back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back")
-            # rows whose backs draw the same share one Face: exports rasterize a shared back once
-            back = shared.setdefault(back.ops, back)
+            # rows whose backs draw the same share one Face: exports rasterize a shared back once; a back that
+            # draws differently (a per-row back) gets a name of its own, so exports tell the backs apart
+            drawn = _drawn(back.ops)
+            if drawn not in shared:
+                if back.name in back_names:
+                    back = replace(back, name=f"{name}-back-{fields.get('id')}")
+                back_names.add(back.name)
+            back = shared.setdefault(drawn, back)
             backs += [back] * n
     if has_back and backs and len(backs) != len(fronts):
         raise LayoutError(f"components.{cid}: some templates have a back and some do not; give every one a back")
     title = ctx.texts(ctx.kit.components[cid].title)
     pages = impose_cards(cid, fronts, backs or None, ctx.print, ctx.paper, bookmark=title)
-    return Component(cid, title, pages)
+    return Component(cid, title, pages, captions)
+
+
+def _caption(front: Face, fields: Mapping[str, Any]) -> tuple[str, str]:
+    """A card's name and description for exports: its `name` field (localized) or its id, and the words its
+    front prints besides the name, in drawing order (the card's text as a player reads it)."""
+    name = fields.get("name")
+    caption = str(name) if name not in (None, "") else str(fields.get("id", ""))
+    words = ""
+    for line in _texts(front.ops):
+        if line == caption:
+            continue
+        cjk = words and (ord(words[-1]) >= 0x2E80 or ord(line[0]) >= 0x2E80)
+        words += line if not words or cjk else " " + line
+    return caption, words
+
+
+def _drawn(ops: tuple[Op, ...]) -> tuple[Op, ...]:
+    """The ops as printed: less the catalog line each string came from, which differs row by row even where
+    the ink does not."""
+    return tuple(replace(op, text_id="") if isinstance(op, Text) else
+                 replace(op, ops=_drawn(op.ops)) if isinstance(op, Place) else op for op in ops)
+
+
+def _texts(ops: Iterable[Op]) -> Iterator[str]:
+    for op in ops:
+        if isinstance(op, Text) and op.text.strip():
+            yield op.text.strip()
+        elif isinstance(op, Place):
+            yield from _texts(op.ops)
 
 
 def compose_sheet(ctx: Context, cid: str) -> Component:
