@@ -162,10 +162,13 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     again = build([kit], out=out)
     assert (again.rebuilt, again.skipped, again.files, loads) == (0, PARTS, [], [1, 1, 1])
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1]
-    # any other file of the kit folder may be read by a load (art and fonts in assets/, a deck's data/): a new
-    # or changed one loads the kit again
+    # the key covers the files the kit uses, not the folder: a file it does not name changes nothing (and is
+    # never opened); new bytes of kit.yaml load the kit again
     (kit / "assets").mkdir(exist_ok=True)
     (kit / "assets" / "back.svg").write_text("<svg/>", encoding="utf-8")
+    assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1]
+    yaml = kit / "kit.yaml"
+    yaml.write_bytes(yaml.read_bytes() + b"\n")
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
     assert build([kit], out=out, force=True).rebuilt == PARTS and loads == [1, 1, 1, 1, 1]
