@@ -44,6 +44,7 @@ from generator.build.load import (
 )
 from generator.build.render import render_all, render_incremental
 from generator.build.staging import STAGE_PREFIX, check_out, check_targets, signals_deferred, staged_folders
+from generator.interrupts import checkpoint
 
 if TYPE_CHECKING:
     from generator.buildkeys import Memo
@@ -174,9 +175,12 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
 
     result = BuildResult()
     t0 = time.perf_counter()
+    checkpoint()  # safe points: a recorded Ctrl-C / SIGTERM stops the build here, before anything is written
     kits = [with_print(k, print_overrides or {}) for k in load_kits(paths, memo=memo)]
     t1 = time.perf_counter()
+    checkpoint()
     check_kits(kits, memo=memo)
+    checkpoint()
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
@@ -187,6 +191,7 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
     composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
                 if part.pages is not None]
     raise_glyph_problems(kits, composed)
+    checkpoint()
     for plan in plans:
         for part in plan.parts:
             if part.pages is None:
