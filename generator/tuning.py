@@ -50,8 +50,9 @@ from generator.engine.verdict import Verdict
 from generator.errors import KitError, OptionError, Problem, SpecError
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
+from generator.spec.paths import read_kit_file
 from generator.spec.tune import TuneSpec
-from generator.spec.yamlio import line_of, parse_yaml, read_yaml
+from generator.spec.yamlio import MAX_SPEC_BYTES, line_of, parse_yaml
 
 VIOLATION_WEIGHT = 1000.0
 """A candidate with any tolerance outside its bound scores worse than any candidate where all hold."""
@@ -219,7 +220,7 @@ def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[s
     problems = check_kit(kit)
     if problems:
         raise SpecError(problems)
-    raw, lines = read_yaml(kit.dir / "kit.yaml", kit.display)
+    raw, lines = parse_yaml(read_kit_file(kit.dir / "kit.yaml", kit.display, MAX_SPEC_BYTES, "kit.yaml"), kit.display)
     raw_game = copy.deepcopy(dict(raw["game"]))
     settings = TuneSpec.model_validate(raw.get("tune") or {})
     declared = tunables_of(kit)
@@ -740,8 +741,9 @@ def tuned_yaml(plan: Plan, values: dict[str, Any], budget: dict[str, Any] | None
     comments); a value that does not sit on one line falls back to a ruamel round-trip edit (comments kept,
     layout normalised)."""
     path = plan.kit.dir / "kit.yaml"
-    text = path.read_text(encoding="utf-8")
-    _, where = read_yaml(path, plan.kit.display)
+    data = read_kit_file(path, plan.kit.display, MAX_SPEC_BYTES, "kit.yaml")  # through the kit door
+    text = data.decode("utf-8")
+    _, where = parse_yaml(data, plan.kit.display)
     changed = _changes(plan, values, budget or {})
     lines = text.split("\n")
     for keys, old, new in changed:
@@ -831,7 +833,8 @@ def _tuned_yaml_rt(plan: Plan, changed: list[tuple[tuple[str, ...], Any, Any]]) 
     yaml.preserve_quotes = True
     yaml.width = 120
     yaml.indent(mapping=2, sequence=4, offset=2)
-    data = yaml.load((plan.kit.dir / "kit.yaml").read_text(encoding="utf-8"))
+    data = yaml.load(read_kit_file(plan.kit.dir / "kit.yaml", plan.kit.display, MAX_SPEC_BYTES, "kit.yaml")
+                     .decode("utf-8"))
     for keys, old, new in changed:
         parent = get_path(data, keys[:-1])
         parent[keys[-1]] = _yaml_value(new)

@@ -156,6 +156,16 @@ def read_bytes(real: Path, display: str, limit: int, what: str) -> bytes:
     return data
 
 
+def read_kit_file(path: Path, display: str, limit: int, what: str) -> bytes:
+    """The bytes of `path`, a file directly in a kit folder (kit.yaml), through the door: resolved inside its
+    folder, a regular file, read up to `limit` bytes. Every problem a located SpecError."""
+    root = resolve_dir(path.parent, display)
+    real = resolve_inside(root, root / path.name, display, what)
+    if real is None:
+        raise SpecError([Problem(display, None, "", f"no such file: {what}")])
+    return read_bytes(real, display, limit, what)
+
+
 def relative_path_problem(shown: str, expected: str) -> str | None:
     """Why a path written in kit.yaml is refused before it is opened (absolute, `..`, blank, too long), or None.
     `expected` says what the key wants, for the message."""
