@@ -170,13 +170,13 @@ def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str, rea
     return _digest([_where(paths, options), tool, reads])
 
 
-def recorded_reads(record: Mapping[str, Any]) -> list[list[Any]] | None:
+def recorded_reads(record: Mapping[str, Any], paths: Iterable[Path]) -> list[list[Any]] | None:
     """The looks through the kit door that the recorded build took, each seen again now (`spec.paths.replay_reads`):
     only the files that build used are opened, each confined to its kit folder and capped. None when the record
-    holds none or a look is refused now (then the kit is loaded as usual)."""
+    holds none or a look is refused now (then the kit is loaded as usual). `paths`: the kits the user named."""
     from generator.spec.paths import replay_reads
 
-    seen = replay_reads(record.get("reads"))
+    seen = replay_reads(record.get("reads"), paths)
     return None if seen is None else [[*read, value] for read, value in seen]
 
 

@@ -97,7 +97,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     tool = recorded_tool_key(record, stamp)
     # only the files the last build used, seen again through the kit door (confined, capped): a file the kit does
     # not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or leak
-    seen = recorded_reads(record) if record else None
+    seen = recorded_reads(record, paths) if record else None
     if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
         check_out(out)
         return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
@@ -108,7 +108,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
         result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
                         print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
     reads = [[*read, value] for read, value in looks.items()]
-    if tool_stamp() == stamp and recorded_reads({"reads": reads}) == reads:  # no input changed meanwhile
+    if tool_stamp() == stamp and recorded_reads({"reads": reads}, paths) == reads:  # no input changed meanwhile
         _record_inputs(out, (name, inputs_key(paths, options, tool, reads)), result, memo,
                        {"stamp": stamp, "key": tool}, reads)
         _keep_font_tables(out, tool)

@@ -10,7 +10,7 @@ import os
 import re
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -53,13 +53,16 @@ def _note(kind: str, path: str, detail: str, seen: str | None) -> None:
         _reads[(kind, path, detail)] = seen
 
 
-def replay_reads(reads: object) -> list[tuple[Read, str | None]] | None:
+def replay_reads(reads: object, kits: Iterable[Path]) -> list[tuple[Read, str | None]] | None:
     """What the same looks see now, through the same door: every kit folder resolved again, every path resolved
     inside it (nothing outside a kit folder, no FIFO, device or socket is opened), every file re-read up to the
-    same cap. `reads` is a record's list of [kind, path, detail, seen]; None when it is malformed, or when a look
-    is refused now (the build then loads as usual and reports it)."""
+    same cap. `reads` is a record's list of [kind, path, detail, seen]; only the folders of `kits` (the paths the
+    user named: a folder or its kit.yaml) are taken as kit folders, so an edited record cannot point the door
+    elsewhere. None when it is malformed, or when a look is refused now (the build then loads as usual and
+    reports it)."""
     if not isinstance(reads, list):
         return None
+    named = {os.path.abspath(k.parent if (k.name == "kit.yaml" or k.is_file()) else k) for k in map(Path, kits)}
     roots: set[str] = set()
     resolved: set[str] = set()
     out: list[tuple[Read, str | None]] = []
@@ -70,7 +73,7 @@ def replay_reads(reads: object) -> list[tuple[Read, str | None]] | None:
                 return None
             kind, path, detail = entry[0], entry[1], entry[2]
             seen: str | None
-            if kind == "dir":
+            if kind == "dir" and path in named:
                 seen = str(resolve_dir(Path(path), path))
                 roots.add(seen)
             elif kind == "resolve" and detail in roots:  # detail: the kit folder it is resolved in
