@@ -153,35 +153,6 @@ INPUTS = f"{CACHE_DIR}/inputs"
 successful build read and the digest of every file it wrote or kept (see `unchanged_inputs`)."""
 
 
-KIT_FILES_MAX = 5_000
-"""Most files a kit folder may hold for the whole-build shortcut; a larger folder is simply always loaded."""
-
-
-def kit_input_files(kit: Path) -> list[tuple[str, str, str]] | None:
-    """(name, resolved path, sha256) of every file in the kit folder -- kit.yaml, locales/*.po, assets/ (art,
-    fonts), data/ (a deck's rows) and anything else a load may read -- or None when kit.yaml cannot be read or
-    the folder is too large to key (the build then loads as usual). Resolved paths are part of the key: a
-    symlink moved elsewhere is a change. Version-control and build bookkeeping folders are left out."""
-    folder = kit.parent if (kit.name == "kit.yaml" or kit.is_file()) else kit
-    files: list[Path] = []
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in (".git", ".pnpkit", "__pycache__"))
-        files += (Path(root) / n for n in sorted(names))
-        if len(files) > KIT_FILES_MAX:
-            return None
-    if not (folder / "kit.yaml").is_file():
-        return None
-    out = []
-    for path in files:
-        try:
-            out.append((path.relative_to(folder).as_posix(), os.path.realpath(path), hashlib.sha256(path.read_bytes()).hexdigest()))
-        except (OSError, ValueError):
-            if path.name == "kit.yaml":
-                return None
-            out.append((path.relative_to(folder).as_posix(), os.path.realpath(path), "unreadable"))
-    return out
-
-
 def _where(paths: Iterable[Path], options: Mapping[str, Any]) -> dict[str, Any]:
     return {"format": FORMAT, "kits": [os.path.abspath(p) for p in paths], "cwd": os.getcwd(), "options": dict(options)}
 
@@ -192,18 +163,21 @@ def inputs_name(paths: Iterable[Path], options: Mapping[str, Any]) -> str:
     return _digest(_where(paths, options))[:32]
 
 
-def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str) -> tuple[str, str] | None:
-    """(record name, key) of a build of `paths` with `options`: the record is `inputs_name`; the key adds the
-    bytes of every file a load reads and the generator and fonts (`tool`). None when a kit cannot be read."""
-    paths = list(paths)
-    where = _where(paths, options)
-    files = []
-    for p in paths:
-        found = kit_input_files(Path(p))
-        if found is None:
-            return None
-        files.append(found)
-    return _digest(where)[:32], _digest([where, tool, files])
+def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str, reads: Any) -> str:
+    """The key of a build of `paths` with `options`: where and how it runs, the generator and fonts (`tool`) and
+    every look the last load took through the kit door with what it saw (`reads`: kit folders, the paths it
+    resolved, the digests of the files it read, the folders it listed -- see `spec.paths.replay_reads`)."""
+    return _digest([_where(paths, options), tool, reads])
+
+
+def recorded_reads(record: Mapping[str, Any], paths: Iterable[Path]) -> list[list[Any]] | None:
+    """The looks through the kit door that the recorded build took, each seen again now (`spec.paths.replay_reads`):
+    only the files that build used are opened, each confined to its kit folder and capped. None when the record
+    holds none or a look is refused now (then the kit is loaded as usual). `paths`: the kits the user named."""
+    from generator.spec.paths import replay_reads
+
+    seen = replay_reads(record.get("reads"), paths)
+    return None if seen is None else [[*read, value] for read, value in seen]
 
 
 def read_inputs_record(out: Path, name: str) -> dict[str, Any]:
@@ -311,5 +285,5 @@ class Memo:
 
 
 __all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "Memo", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
-           "generator_digest", "inputs_key", "inputs_name", "is_unchanged", "kit_input_files", "part_key", "read_inputs_record",
-           "read_manifest", "recorded_tool_key", "spec_key", "texts_key", "tool_key", "tool_stamp", "unchanged_inputs"]
+           "generator_digest", "inputs_key", "inputs_name", "is_unchanged", "part_key", "read_inputs_record",
+           "read_manifest", "recorded_reads", "recorded_tool_key", "spec_key", "texts_key", "tool_key", "tool_stamp", "unchanged_inputs"]

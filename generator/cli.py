@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
 from generator.errors import KitError, OptionError
+from generator.interrupts import Terminated, install_for_process, signals_recorded
 from generator.spec.choices import MAX_GAMES, MAX_SEED, Duplex, Paper, PrintMode
 
 if TYPE_CHECKING:
@@ -107,14 +107,6 @@ def _progress(total: int | None, label: str) -> Iterator[Callable[..., None]]:
         yield advance
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised in the main thread so `finally` blocks (staging folders) run before exit 143."""
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated()
-
-
 MAX_LINE = 400
 
 
@@ -127,16 +119,14 @@ def _clean(message: str) -> str:
     return "\n".join(out)
 
 
-def _run(fn: Callable[[], None]) -> None:
+def _run(fn: Callable[[], None], *, safe_points: bool = False) -> None:
     """Run a command: KitError -> its message and exit 1; Ctrl-C -> exit 130; SIGTERM -> exit 143.
-    Interrupts raise inside the command, so its cleanup (the build's staging folder) runs first."""
-    previous = None
+    Interrupts raise inside the command, so its cleanup (the build's staging folder) runs first: at once, or,
+    for a command with `safe_points` (the build), at its next one -- a signal is recorded, never lost
+    (generator.interrupts)."""
     try:
-        previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    except ValueError:  # not the main thread (embedded use): leave signals alone
-        pass
-    try:
-        fn()
+        with signals_recorded(safe_points=safe_points):
+            fn()
     except KitError as e:
         sys.stderr.write(f"error: {_clean(str(e))}\n")
         raise typer.Exit(2 if isinstance(e, OptionError) else 1) from None
@@ -146,9 +136,6 @@ def _run(fn: Callable[[], None]) -> None:
     except Terminated:
         sys.stderr.write("terminated\n")
         raise typer.Exit(143) from None
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 #: Core-seconds per 1,000 games per setting of the slowest shipped game's default check (Raindrops full games,
@@ -292,7 +279,7 @@ def build(
         _say(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
              f"{result.pages} pages in {sum(t.values()):.2f} s "
              f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})")
-    _run(go)
+    _run(go, safe_points=True)
 
 
 @app.command()
@@ -577,6 +564,7 @@ def main() -> None:
     # when the first model is built: ~30 ms a command, for hooks pnpkit's spec models do not use. A user who
     # wants them sets the variable (to anything, e.g. an empty string) and keeps them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    install_for_process()  # (again: `python -m generator` installs it before importing this module)
     app()
 
 

@@ -163,13 +163,35 @@ def _compose_decks(kit: Kit, lang: str, seed: int, extras: dict[str, Any], bleed
     return decks, boards, texts(kit.meta.title)
 
 
+def _write_tts_object(staged: Path, final: Path, prefix: str, kit: Kit, lang: str, title: str, decks: list[Deck],
+                      boards: list[Board], tts_jobs: list[Future[Any]], board_jobs: list[Future[Any]],
+                      base_url: str | None) -> None:
+    """The saved object and each deck's sidecar CSV, from the written sheets and tiles, in a fixed order."""
+    from generator.render.export_images import tts_images
+
+    def url(name: str) -> str:
+        if base_url:
+            return f"{base_url.rstrip('/')}/{prefix}/{name}"
+        return (final / name).as_uri()
+
+    images = [tts_images(f.result(), url) for f in tts_jobs]
+    tiles = []
+    for b, f in zip(boards, board_jobs):
+        rel, w, h = f.result()
+        tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
+    obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
+    (staged / f"{kit.meta.id}-{lang}.json").write_bytes((json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode())
+    for images_of, key in zip(images, first_keys(images)):
+        rows = deck_rows(images_of, key)
+        (staged / f"{images_of.deck.component}.csv").write_bytes(_csv(rows, ("card_id", "sheet", "slot", "index", "id", "name")))
+
+
 def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, seed: int | None = None,
            options: ExportOptions, progress: Callable[..., None] | None = None) -> ExportResult:
     """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
     (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
     from generator.render.export_images import (
         Look,
-        tts_images,
         write_board,
         write_cards,
         write_pages,
@@ -278,26 +300,9 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                 rel_root = Path(kit.meta.id) / lang
                 if options.tts:
                     folder = rel_root / "tts"
-                    final = (out / folder).resolve()
-
-                    def url(name: str, final: Path = final, prefix: str = f"{kit.meta.id}/{lang}/tts") -> str:
-                        if options.base_url:
-                            return f"{options.base_url.rstrip('/')}/{prefix}/{name}"
-                        return (final / name).as_uri()
-
-                    images = [tts_images(f.result(), url) for f in tts_jobs]
                     result.cards += sum(len({c.front.face for c in d.cards}) for d in decks)
-                    tiles = []
-                    for b, f in zip(boards, board_jobs):
-                        rel, w, h = f.result()
-                        tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
-                    obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
-                    name = f"{kit.meta.id}-{lang}.json"
-                    (stage / folder / name).write_bytes((json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode())
-                    for images_of, key in zip(images, first_keys(images)):
-                        rows = deck_rows(images_of, key)
-                        (stage / folder / f"{images_of.deck.component}.csv").write_bytes(
-                            _csv(rows, ("card_id", "sheet", "slot", "index", "id")))
+                    _write_tts_object(stage / folder, (out / folder).resolve(), f"{kit.meta.id}/{lang}/tts", kit, lang,
+                                      title, decks, boards, tts_jobs, board_jobs, options.base_url)
                     written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
                 if options.cards:
                     folder = rel_root / "cards"

@@ -21,7 +21,7 @@ ALLOWED = {
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
-GROUND = {"errors", "units", "resources", "__init__"}
+GROUND = {"errors", "units", "resources", "interrupts", "__init__"}
 REGISTRY = "generator.games.registry"  # ground floor: strings only, every room may look a game up
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
 HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;

@@ -162,10 +162,39 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     again = build([kit], out=out)
     assert (again.rebuilt, again.skipped, again.files, loads) == (0, PARTS, [], [1, 1, 1])
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1]
-    # any other file of the kit folder may be read by a load (art and fonts in assets/, a deck's data/): a new
-    # or changed one loads the kit again
+    # the key covers the files the kit uses, not the folder: a file it does not name changes nothing (and is
+    # never opened); new bytes of kit.yaml load the kit again
     (kit / "assets").mkdir(exist_ok=True)
     (kit / "assets" / "back.svg").write_text("<svg/>", encoding="utf-8")
+    assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1]
+    yaml = kit / "kit.yaml"
+    yaml.write_bytes(yaml.read_bytes() + b"\n")
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
     assert build([kit], out=out).rebuilt == 0 and loads == [1, 1, 1, 1]
     assert build([kit], out=out, force=True).rebuilt == PARTS and loads == [1, 1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("used", ["data/cards.csv", "assets/emblem.svg", "locales/ja.po"])
+def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatch, used):
+    """The whole-build shortcut is keyed on the files the kit names (its data, art and catalogs besides
+    kit.yaml): new bytes in any one of them load the kit again, and the build matches a clean one."""
+    import shutil
+
+    import generator.build as b
+
+    kit = tmp_path / "harvest_deck"
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
+    out = tmp_path / "out"
+    build([kit], out=out, langs=["en"])
+    loads: list[int] = []
+    real = b.load_kits
+    monkeypatch.setattr(b, "load_kits", lambda paths, **kw: loads.append(1) or real(paths, **kw))
+    assert build([kit], out=out, langs=["en"]).files == [] and loads == []
+    path = kit / used
+    path.write_bytes(path.read_bytes() + b"\n")
+    build([kit], out=out, langs=["en"])
+    assert loads == [1]
+    assert build([kit], out=out, langs=["en"]).files == [] and loads == [1]
+    build([kit], out=tmp_path / "clean", langs=["en"])
+    assert {k: v for k, v in tree(out).items() if not k.startswith(".pnpkit/")} == \
+        {k: v for k, v in tree(tmp_path / "clean").items() if not k.startswith(".pnpkit/")}

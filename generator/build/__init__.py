@@ -44,6 +44,7 @@ from generator.build.load import (
 )
 from generator.build.render import render_all, render_incremental
 from generator.build.staging import STAGE_PREFIX, check_out, check_targets, signals_deferred, staged_folders
+from generator.interrupts import checkpoint
 
 if TYPE_CHECKING:
     from generator.buildkeys import Memo
@@ -72,17 +73,20 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
     OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
     the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
-    on the bytes of the files a load reads (and the generator, fonts and options): when they and OUT's files
-    are those of the last build of the same kits and options, nothing is loaded, composed or written."""
+    on the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
+    through the kit door, `spec.paths`), the generator, fonts and options: when they and OUT's files are those
+    of the last build of the same kits and options, nothing is loaded, composed or written."""
     from generator.buildkeys import (
         Memo,
         inputs_key,
         inputs_name,
         read_inputs_record,
+        recorded_reads,
         recorded_tool_key,
         tool_stamp,
         unchanged_inputs,
     )
+    from generator.spec.paths import recording_reads
 
     t0 = time.perf_counter()
     options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
@@ -91,17 +95,22 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     record = {} if force else read_inputs_record(out, name)
     stamp = tool_stamp()
     tool = recorded_tool_key(record, stamp)
-    keyed = inputs_key(paths, options, tool)
-    if keyed is not None and unchanged_inputs(out, record, keyed[1]):
+    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit does
+    # not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or leak
+    seen = recorded_reads(record, paths) if record else None
+    if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
         check_out(out)
         return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
                            skipped=int(record.get("parts", 0)),
                            timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
-    result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
-                    print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
-    if keyed is not None and tool_stamp() == stamp and inputs_key(paths, options, tool) == keyed:  # no input changed meanwhile
-        _record_inputs(out, keyed, result, memo, {"stamp": stamp, "key": tool})
+    with recording_reads() as looks:
+        result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
+                        print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
+    reads = [[*read, value] for read, value in looks.items()]
+    if tool_stamp() == stamp and recorded_reads({"reads": reads}, paths) == reads:  # no input changed meanwhile
+        _record_inputs(out, (name, inputs_key(paths, options, tool, reads)), result, memo,
+                       {"stamp": stamp, "key": tool}, reads)
         _keep_font_tables(out, tool)
     return result
 
@@ -145,14 +154,15 @@ def _keep_font_tables(out: Path, tool: str) -> None:
     body = json.dumps({"format": 1, "tool": tool, "tables": font_tables()}, sort_keys=True) + "\n"
     atomic_write(out / FONT_TABLES, body.encode("utf-8"), what="the font tables")
 
-def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str]) -> None:
+def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str],
+                   reads: list[list[Any]]) -> None:
     """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
     from generator.resources import atomic_write
 
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
     report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped,
-              "memo": memo.dump(), "tool": tool}
+              "memo": memo.dump(), "tool": tool, "reads": reads}
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
     atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
 
@@ -165,9 +175,12 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
 
     result = BuildResult()
     t0 = time.perf_counter()
+    checkpoint()  # safe points: a recorded Ctrl-C / SIGTERM stops the build here, before anything is written
     kits = [with_print(k, print_overrides or {}) for k in load_kits(paths, memo=memo)]
     t1 = time.perf_counter()
+    checkpoint()
     check_kits(kits, memo=memo)
+    checkpoint()
     for kit in kits:
         result.warnings.extend(translation_warnings(kit))
     t2 = time.perf_counter()
@@ -178,6 +191,7 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
     composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
                 if part.pages is not None]
     raise_glyph_problems(kits, composed)
+    checkpoint()
     for plan in plans:
         for part in plan.parts:
             if part.pages is None:

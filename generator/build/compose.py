@@ -13,6 +13,7 @@ import generator.games.registry as registry
 from generator.build.check import check_art, check_layout, raise_glyph_problems
 from generator.build.load import with_tool_catalogs
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
+from generator.interrupts import checkpoint
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
     from generator.buildkeys import Memo
@@ -269,6 +270,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                             comp = next(stream)
                         except StopIteration:
                             break
+                        checkpoint()  # a safe point between parts (kernels load inside composers)
                         check_art(kit, comp, hear)  # before anything is written
                         composed.append(comp)
                         by_id[comp.id].pages = comp.pages

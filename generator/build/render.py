@@ -9,6 +9,7 @@ from pathlib import Path
 from generator.build.compose import CALIBRATION, FolderPlan, Planned
 from generator.build.staging import check_out, check_targets, staged_folders
 from generator.errors import RenderError
+from generator.interrupts import checkpoint
 
 
 def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
@@ -80,6 +81,7 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
             staged = new_root / plan.folder.relative_to(out)
             entries = dict(plan.entries)
             for part in plan.parts:
+                checkpoint()  # a safe point between parts: the stage is removed, OUT untouched
                 tmp = staged / part.name
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)

@@ -24,7 +24,7 @@ from pydantic import Field, field_validator, model_validator
 
 from generator.errors import Problem, SpecError
 from generator.spec.base import SpecModel
-from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
+from generator.spec.paths import list_names, read_bytes, relative_path_problem, resolve_inside
 
 MAX_RASTER_BYTES = 40 * 1024 * 1024
 """An image file over 40 MiB is refused unread (a 300 dpi A3 poster as PNG is about 25 MiB)."""
@@ -388,7 +388,7 @@ def _resolve_one(template: str, fields: tuple[str, ...], root: Path, display: st
     if base != root and root not in base.parents:
         raise ValueError(f"the folder {folder!r} resolves outside the kit folder (symlink?)")
     found: dict[str, Asset] = {}
-    for entry in sorted(p.name for p in base.iterdir()):
+    for entry in list_names(root, root / folder):  # through the door: the build keys itself on this listing
         if entry.startswith(".") or not pattern.fullmatch(entry):
             continue
         shown = f"{folder}/{entry}" if folder else entry

@@ -11,13 +11,15 @@ from ruamel.yaml.comments import CommentedMap
 
 from generator.errors import Problem, SpecError
 from generator.resources import atomic_write
+from generator.spec.paths import read_kit_file
+from generator.spec.yamlio import MAX_SPEC_BYTES
 
 
 def set_value(path: Path, keys: tuple[str, ...], value: Any) -> None:
     """Set kit.yaml[keys...] = value (creating missing mappings), preserving everything else."""
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    data = yaml.load(path.read_text(encoding="utf-8"))
+    data = yaml.load(read_kit_file(path, str(path), MAX_SPEC_BYTES, "kit.yaml").decode("utf-8"))
     node = data
     for k in keys[:-1]:
         if not isinstance(node, dict):

@@ -12,7 +12,8 @@ from typing import Any
 
 from generator.build import check_kit, load_kits
 from generator.errors import SpecError
-from generator.spec.yamlio import parse_yaml, read_yaml
+from generator.spec.paths import read_kit_file
+from generator.spec.yamlio import MAX_SPEC_BYTES, parse_yaml
 from generator.tune.plan import Plan, get_path
 
 
@@ -44,8 +45,9 @@ def tuned_yaml(plan: Plan, values: dict[str, Any], budget: dict[str, Any] | None
     comments); a value that does not sit on one line falls back to a ruamel round-trip edit (comments kept,
     layout normalised)."""
     path = plan.kit.dir / "kit.yaml"
-    text = path.read_text(encoding="utf-8")
-    _, where = read_yaml(path, plan.kit.display)
+    data = read_kit_file(path, plan.kit.display, MAX_SPEC_BYTES, "kit.yaml")  # through the kit door
+    text = data.decode("utf-8")
+    _, where = parse_yaml(data, plan.kit.display)
     changed = _changes(plan, values, budget or {})
     lines = text.split("\n")
     for keys, old, new in changed:
@@ -135,7 +137,8 @@ def _tuned_yaml_rt(plan: Plan, changed: list[tuple[tuple[str, ...], Any, Any]]) 
     yaml.preserve_quotes = True
     yaml.width = 120
     yaml.indent(mapping=2, sequence=4, offset=2)
-    data = yaml.load((plan.kit.dir / "kit.yaml").read_text(encoding="utf-8"))
+    data = yaml.load(read_kit_file(plan.kit.dir / "kit.yaml", plan.kit.display, MAX_SPEC_BYTES, "kit.yaml")
+                     .decode("utf-8"))
     for keys, old, new in changed:
         parent = get_path(data, keys[:-1])
         parent[keys[-1]] = _yaml_value(new)

@@ -19,8 +19,9 @@ from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
+from generator.spec.paths import read_kit_file
 from generator.spec.tune import TuneSpec
-from generator.spec.yamlio import line_of, read_yaml
+from generator.spec.yamlio import MAX_SPEC_BYTES, line_of, parse_yaml
 
 VIOLATION_WEIGHT = 1000.0
 """A candidate with any tolerance outside its bound scores worse than any candidate where all hold."""
@@ -189,7 +190,7 @@ def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[s
     problems = check_kit(kit)
     if problems:
         raise SpecError(problems)
-    raw, lines = read_yaml(kit.dir / "kit.yaml", kit.display)
+    raw, lines = parse_yaml(read_kit_file(kit.dir / "kit.yaml", kit.display, MAX_SPEC_BYTES, "kit.yaml"), kit.display)
     raw_game = copy.deepcopy(dict(raw["game"]))
     settings = TuneSpec.model_validate(raw.get("tune") or {})
     declared = tunables_of(kit)

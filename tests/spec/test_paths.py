@@ -88,3 +88,36 @@ def test_fifo_is_refused_without_blocking(kit):
     (kit / "locales" / "ja.po").unlink()
     os.mkfifo(kit / "locales" / "ja.po")
     assert problems(kit) == ["KIT/locales/ja.po: the ja catalog is not a regular file"]
+
+
+def test_replayed_reads_open_only_inside_the_named_kit_folders(tmp_path, monkeypatch):
+    """The build's keying replays the looks a record lists; an edited record that names another folder (or a
+    file outside the kit) is refused before anything is opened, and a faithful one sees what the load saw."""
+    import shutil
+
+    from generator.build.load import load_kits
+    from generator.spec import paths
+
+    kit = tmp_path / "kit"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "layouts" / "harvest_deck", kit)
+    with paths.recording_reads() as looks:
+        load_kits([kit])
+    reads = [[*look, seen] for look, seen in looks.items()]
+    assert [r[0] for r in reads[:3]] == ["dir", "resolve", "read"]
+    assert {Path(r[1]).relative_to(kit).as_posix() for r in reads if r[0] == "read"} == {
+        "kit.yaml", "data/cards.csv", "assets/emblem.svg", *(f"locales/{lang}.po" for lang in ("en", "ja", "es", "de", "fr"))}
+    assert paths.replay_reads(reads, [kit]) == [(tuple(r[:3]), r[3]) for r in reads]
+    opened: list[str] = []
+    real_read = paths.read_bytes
+    monkeypatch.setattr(paths, "read_bytes", lambda real, *a: opened.append(str(real)) or real_read(real, *a))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret").write_text("x", encoding="utf-8")
+    tampered = [["dir", str(outside), "", str(outside)], ["resolve", str(outside / "secret"), str(outside),
+                                                          str(outside / "secret")], ["read", str(outside / "secret"), "9", "0"]]
+    assert paths.replay_reads(tampered, [kit]) is None
+    assert paths.replay_reads(reads + [["read", str(outside / "secret"), "9", "0"]], [kit]) is None  # not resolved
+    assert not any(p.startswith(str(outside)) for p in opened)
+    (kit / "data" / "cards.csv").write_bytes(b"changed")
+    seen = paths.replay_reads(reads, [kit])
+    assert seen is not None and seen != [(tuple(r[:3]), r[3]) for r in reads]
