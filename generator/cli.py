@@ -332,22 +332,40 @@ def export(
 
 
 @app.command()
-def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
+def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+             lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships; qps: the pseudo-locale)")) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
         from generator.build import check_kits, load_kits, translation_warnings, verify_layout
+        from generator.build.compose import pseudo_overflows
+        from generator.errors import Problem, SpecError
+        from generator.spec.catalogs import PSEUDO
 
         paths = _kit_paths(kits)
         loaded = load_kits(paths)
         check_kits(loaded)
-        layout_warnings = verify_layout(loaded)
+        asked = _langs(lang)
+        for k in loaded:
+            k.chosen_languages(asked)  # a language the kit does not ship is a usage error before any work
+        layout_warnings: list[str] = []
+        overflows: list[Problem] = []
+        if asked is not None and PSEUDO in asked:  # name every box that would overflow, not just the first
+            for k in loaded:
+                found, heard = pseudo_overflows(k)
+                overflows += found
+                layout_warnings += heard
+        if overflows:
+            raise SpecError(overflows)
+        rest = None if asked is None else [x for x in asked if x != PSEUDO]
+        if rest is None or rest:
+            layout_warnings += verify_layout(loaded, langs=rest)
         for w in dict.fromkeys(layout_warnings):
             sys.stderr.write(f"warning: {w}\n")
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
-            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.meta.languages)})", highlight=False)
+            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.chosen_languages(asked))})", highlight=False)
     _run(go)
 
 
