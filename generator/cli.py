@@ -581,6 +581,37 @@ def tune(
     _run(go)
 
 
+i18n_app = typer.Typer(no_args_is_help=True, help="translation tools: a .pot template of a kit's text ids")
+app.add_typer(i18n_app, name="i18n")
+
+
+@i18n_app.command("extract")
+def i18n_extract(
+    kit: Path = typer.Argument(..., help="the kit folder"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot"),
+) -> None:
+    """Write a gettext template (.pot) of the kit's text ids: each entry gives the English text, its variables
+    and where it prints (component, face) as #. comments, for a translator starting a new language."""
+    def go() -> None:
+        from generator.build import check_kits, check_out, load_kits
+        from generator.build.extract import extract, to_pot
+
+        check_out(out)
+        if not kit.exists():
+            _fail(f"{kit}: no such kit folder")
+        (loaded,) = load_kits([kit])
+        check_kits([loaded])
+        entries = extract(loaded)
+        target = out / loaded.meta.id / f"{loaded.meta.id}.pot"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_text(to_pot(loaded, entries), encoding="utf-8")
+        os.replace(tmp, target)  # never a half-written template
+        placed = sum(1 for e in entries if e.places)
+        _say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component)")
+    _run(go)
+
+
 def main() -> None:
     """Console-script entry point."""
     os.environ.setdefault("PYTHONHASHSEED", "0")
