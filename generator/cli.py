@@ -588,13 +588,18 @@ app.add_typer(i18n_app, name="i18n")
 @i18n_app.command("extract")
 def i18n_extract(
     kit: Path = typer.Argument(..., help="the kit folder"),
-    out: Path = typer.Option(Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot and OUT/<kit>/pot-pictures/"),
+    pictures: bool = typer.Option(True, "--pictures/--no-pictures", help="a cropped picture per entry: the face, or a band of the sheet, it prints on"),
 ) -> None:
     """Write a gettext template (.pot) of the kit's text ids: each entry gives the English text, its variables
-    and where it prints (component, face) as #. comments, for a translator starting a new language."""
+    and where it prints (component, face) as #. comments, and a picture of it in context, for a translator
+    starting a new language."""
     def go() -> None:
+        import shutil
+        import tempfile
+
         from generator.build import check_kits, check_out, load_kits
-        from generator.build.extract import extract, to_pot
+        from generator.build.extract import PICTURES, extract, to_pot, write_pictures
 
         check_out(out)
         if not kit.exists():
@@ -602,13 +607,24 @@ def i18n_extract(
         (loaded,) = load_kits([kit])
         check_kits([loaded])
         entries = extract(loaded)
-        target = out / loaded.meta.id / f"{loaded.meta.id}.pot"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_text(to_pot(loaded, entries), encoding="utf-8")
-        os.replace(tmp, target)  # never a half-written template
+        folder = out / loaded.meta.id
+        folder.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".pnpkit-extract-", dir=folder))
+        try:  # everything is made in a stage and moved in at the end: never a half-written template
+            if pictures:
+                write_pictures(entries, stage / PICTURES, fonts=loaded.fonts)
+            target = folder / f"{loaded.meta.id}.pot"
+            (stage / target.name).write_text(to_pot(loaded, entries, PICTURES), encoding="utf-8")
+            if (folder / PICTURES).exists():
+                os.replace(folder / PICTURES, stage / "old")
+            if pictures:
+                os.replace(stage / PICTURES, folder / PICTURES)
+            os.replace(stage / target.name, target)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
         placed = sum(1 for e in entries if e.places)
-        _say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component)")
+        drawn = f", {sum(1 for e in entries if e.picture_file)} pictures in {folder / PICTURES}" if pictures else ""
+        _say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component{drawn})")
     _run(go)
 
 

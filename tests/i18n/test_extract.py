@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from babel.messages.pofile import read_po
+from PIL import Image
 
 from generator.build.extract import extract, to_pot
 from generator.build.load import with_tool_catalogs
@@ -58,7 +59,15 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     assert run.returncode == 0, run.stderr
     pot = tmp_path / "sprout_sheet" / "sprout_sheet.pot"
     assert f"wrote {pot}" in run.stdout
-    assert "goal.back" in _entries(pot.read_text(encoding="utf-8"))
+    entries = _entries(pot.read_text(encoding="utf-8"))
+    picture = next(c for c in entries["goal.back"] if c.startswith("picture: ")).removeprefix("picture: ")
+    with Image.open(pot.parent / picture) as im:  # the goal card's back, upright, at 100 dpi
+        assert im.size == (round(124.72 * 100 / 72), round(178.58 * 100 / 72))
+        rgb = im.convert("RGB")
+        assert rgb.getpixel((5, 5)) == (0x3D, 0x7A, 0x3A)  # the back's green, not a blank page
+    setup = next(c for c in entries["rules.setup"] if c.startswith("picture: ")).removeprefix("picture: ")
+    with Image.open(pot.parent / setup) as im:  # a band of the rules sheet, not the whole sheet
+        assert im.width > 500 and im.height < 200
     blocker = tmp_path / "file"
     blocker.write_text("x")
     for args in (["layouts/no_such_kit"], ["layouts/sprout_sheet", "--out", str(blocker)]):
@@ -66,3 +75,15 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
                              capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert blocker.read_text() == "x"
+
+
+def test_same_kit_same_bytes(tmp_path):
+    from generator.build.extract import write_pictures
+
+    kit = load_kit(ROOT / "layouts" / "sprout_sheet")
+    made = []
+    for name in ("a", "b"):
+        entries = extract(kit)
+        write_pictures(entries, tmp_path / name)
+        made.append((to_pot(kit, entries), {p.name: p.read_bytes() for p in sorted((tmp_path / name).iterdir())}))
+    assert made[0] == made[1] and len(made[0][1]) > 10
