@@ -165,7 +165,8 @@ def address_problems(catalog: Catalog) -> list[Problem]:
         return []
     problems: list[Problem] = []
     if declared is not None and declared[0] not in forms:
-        return [Problem(catalog.path, declared[1], HEADER, f"expected {forms[0]} or {forms[1]}; got {declared[0]!r}")]
+        got = repr(declared[0]) if len(declared[0]) <= 40 else repr(declared[0][:40]) + "..."
+        return [Problem(catalog.path, declared[1], HEADER, f"expected {forms[0]} or {forms[1]}; got {got}")]
     hits = [(tid, hit) for tid in sorted(catalog.messages, key=lambda t: (catalog.lines.get(t, 0), t))
             for hit in scan(base, catalog.messages[tid])]
     if declared is not None:
