@@ -64,3 +64,21 @@ def test_validate_in_qps_through_the_cli():
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "layouts/raindrops/locales/en.po:" in run.stderr and "(qps)" in run.stderr
+
+
+def test_each_overflowing_box_is_named_not_just_the_first(tmp_path):
+    import shutil
+
+    kit_dir = tmp_path / "sprout_sheet"
+    shutil.copytree(ROOT / "layouts" / "sprout_sheet", kit_dir)
+    spec = kit_dir / "kit.yaml"
+    text = spec.read_text(encoding="utf-8")
+    # the goal-name box made so narrow that English fits only near its smallest size: longer names overflow
+    narrow = text.replace("{type: text, x: 5mm, y: 20mm, w: 34mm, h: 9mm,", "{type: text, x: 5mm, y: 20mm, w: 24mm, h: 9mm,")
+    assert narrow != text
+    spec.write_text(narrow, encoding="utf-8")
+    kit = load_kit(kit_dir)
+    found, _ = pseudo_overflows(kit)
+    keys = {p.key for p in found}
+    assert len(keys) >= 3 and all(k.startswith("goal.") and k.endswith(".name") for k in keys), keys
+    assert all(p.file.endswith("sprout_sheet/locales/en.po") for p in found)
