@@ -69,7 +69,7 @@ _FR_ENCLITIC_RE = re.compile(r"\b([^\W\d_]+)-(?:la|le|les|en|y|lui|leur|moi|toi)
 _ES_TU = _words("tú te ti tu tus contigo tuyo tuya tuyos tuyas puedes quieres debes tienes eres estás haces "
                 "juegas robas coges tomas necesitas sabes")
 _ES_VOSOTROS = _words("vosotros vosotras os vuestro vuestra vuestros vuestras")
-_ES_NOT_IMPERATIVES = _words("red pared sed usted césped huésped lid vid ad id sud david")
+_ES_NOT_IMPERATIVES = _words("red pared sed usted césped huésped lid vid ad id sud david madrid ardid")
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def printed_text(template: str) -> str:
     last = 0
     for m in _TAG_RE.finditer(template):
         out.append(template[last:m.start()])
-        # a tag stands for a value: a clause boundary for the verb rules, never a word of either form
+        # a tag stands for a value (a number): never a word of either form
         out.append(" 0 ")
         out.extend(f" {a or b} " for a, b in _LITERAL_RE.findall(m.group(0)))
         last = m.end()
