@@ -326,22 +326,40 @@ def export(
 
 
 @app.command()
-def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)")) -> None:
+def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+             lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships; qps: the pseudo-locale)")) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
         from generator.build import check_kits, load_kits, translation_warnings, verify_layout
+        from generator.build.compose import pseudo_overflows
+        from generator.errors import Problem, SpecError
+        from generator.spec.catalogs import PSEUDO
 
         paths = _kit_paths(kits)
         loaded = load_kits(paths)
         check_kits(loaded)
-        layout_warnings = verify_layout(loaded)
+        asked = _langs(lang)
+        for k in loaded:
+            k.chosen_languages(asked)  # a language the kit does not ship is a usage error before any work
+        layout_warnings: list[str] = []
+        overflows: list[Problem] = []
+        if asked is not None and PSEUDO in asked:  # name every box that would overflow, not just the first
+            for k in loaded:
+                found, heard = pseudo_overflows(k)
+                overflows += found
+                layout_warnings += heard
+        if overflows:
+            raise SpecError(overflows)
+        rest = None if asked is None else [x for x in asked if x != PSEUDO]
+        if rest is None or rest:
+            layout_warnings += verify_layout(loaded, langs=rest)
         for w in dict.fromkeys(layout_warnings):
             sys.stderr.write(f"warning: {w}\n")
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
-            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.meta.languages)})", highlight=False)
+            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.chosen_languages(asked))})", highlight=False)
     _run(go)
 
 
@@ -554,6 +572,53 @@ def tune(
         for p, v in changed.items():
             _console().print(f"  {p}: {o.plan.original[p]} -> {v}", highlight=False)
         _console().print(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)", highlight=False)
+    _run(go)
+
+
+i18n_app = typer.Typer(no_args_is_help=True, help="translation tools: a .pot template of a kit's text ids")
+app.add_typer(i18n_app, name="i18n")
+
+
+@i18n_app.command("extract")
+def i18n_extract(
+    kit: Path = typer.Argument(..., help="the kit folder"),
+    out: Path = typer.Option(Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot and OUT/<kit>/pot-pictures/"),
+    pictures: bool = typer.Option(True, "--pictures/--no-pictures", help="a cropped picture per entry: the face, or a band of the sheet, it prints on"),
+) -> None:
+    """Write a gettext template (.pot) of the kit's text ids: each entry gives the English text, its variables
+    and where it prints (component, face) as #. comments, and a picture of it in context, for a translator
+    starting a new language."""
+    def go() -> None:
+        import shutil
+        import tempfile
+
+        from generator.build import check_kits, check_out, load_kits
+        from generator.build.extract import PICTURES, extract, to_pot, write_pictures
+
+        check_out(out)
+        if not kit.exists():
+            _fail(f"{kit}: no such kit folder")
+        (loaded,) = load_kits([kit])
+        check_kits([loaded])
+        entries = extract(loaded)
+        folder = out / loaded.meta.id
+        folder.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".pnpkit-extract-", dir=folder))
+        try:  # everything is made in a stage and moved in at the end: never a half-written template
+            if pictures:
+                write_pictures(entries, stage / PICTURES, fonts=loaded.fonts)
+            target = folder / f"{loaded.meta.id}.pot"
+            (stage / target.name).write_text(to_pot(loaded, entries, PICTURES), encoding="utf-8")
+            if (folder / PICTURES).exists():
+                os.replace(folder / PICTURES, stage / "old")
+            if pictures:
+                os.replace(stage / PICTURES, folder / PICTURES)
+            os.replace(stage / target.name, target)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+        placed = sum(1 for e in entries if e.places)
+        drawn = f", {sum(1 for e in entries if e.picture_file)} pictures in {folder / PICTURES}" if pictures else ""
+        _say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component{drawn})")
     _run(go)
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
     """Static legality: the game's own checks, known components, the palette's colour-vision safety, catalogs
-    that parse as templates. With a build's `memo`, the colour and template checks the last build passed on
+    that parse as templates and speak to the players in one form of address. With a build's `memo`, the colour and template checks the last build passed on
     the same palette or the same strings are not run again (each is a pure function of what it checks)."""
     from generator.layout.compose import composer
 
@@ -52,6 +52,10 @@ def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
         if memo is not None and not found:
             memo.note_passed("templates", texts)
         problems += found
+    from generator.i18n.voice import address_problems
+
+    for cat in kit.catalogs.values():
+        problems += address_problems(cat)
     return problems
 
 

@@ -153,6 +153,57 @@ def verify_layout(kits: Sequence[Kit], *, langs: Sequence[str] | None = None, pa
     return warnings
 
 
+MAX_PSEUDO_ROUNDS = 40
+"""How many overflowing boxes `pseudo_overflows` names per kit before it stops looking."""
+
+
+def pseudo_overflows(kit: Kit, *, paper: str | None = None, seed: int | None = None) -> tuple[list[Problem], list[str]]:
+    """Every box of `kit` whose string would overflow in the pseudo-locale (40 % longer than English), each
+    located at its English catalog line, and the layout warnings. Composing stops at the first overflow, so
+    the string found is put back in English and the kit composed again until it fits; a layout error that
+    names no catalog string is raised as it is."""
+    from dataclasses import replace
+
+    from generator.i18n.pseudo import pseudo_catalog
+    from generator.spec.catalogs import PSEUDO
+
+    english = with_tool_catalogs(kit)["en"]
+    keep: set[str] = set()
+    found: list[Problem] = []
+    for _ in range(MAX_PSEUDO_ROUNDS):
+        trial = replace(kit, catalogs={**kit.catalogs, PSEUDO: pseudo_catalog(english, frozenset(keep))})
+        try:
+            return found, verify_layout([trial], langs=[PSEUDO], paper=paper, seed=seed)
+        except (SpecError, LocatedLayoutError) as e:
+            problems = e.problems if isinstance(e, SpecError) else _located_lines(str(e))
+            fresh = [p for p in problems if p.key in english.messages and p.key not in keep]
+            if not fresh:  # a text drawn with no id: find the catalog string it quotes
+                pseudo = pseudo_catalog(english, frozenset(keep)).messages
+                for p in problems or [Problem(kit.display, None, "", str(e))]:
+                    quoting = [tid for tid, text in pseudo.items() if tid not in keep and len(text) >= 6
+                               and (text in p.message or text[:12] in p.message)]
+                    for tid in sorted(quoting, key=lambda t: -len(pseudo[t]))[:1]:
+                        said = p.message if p.message.startswith(p.file) else f"{p.file}: {p.message}"
+                        fresh.append(Problem(english.path, english.lines.get(tid), tid, said))
+            if not fresh:
+                raise
+            found += fresh
+            keep.update(p.key for p in fresh)
+    return found, []
+
+
+def _located_lines(message: str) -> list[Problem]:
+    """The lines of a LocatedLayoutError (`FILE:LINE: KEY: message`) as problems."""
+    import re
+
+    out = []
+    for line in message.splitlines():
+        m = re.match(r"^(.+?):(\d+): ([^\s:]+): (.*)$", line)
+        if m:
+            out.append(Problem(m.group(1), int(m.group(2)), m.group(3), m.group(4)))
+    return out
+
+
 CALIBRATION = "calibration"
 """The part id of the duplex calibration sheet: kept as a PDF in the folder's .pnpkit/ (beside the build
 record) so the kit PDF can be reassembled without drawing it again."""
@@ -309,4 +360,4 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
 
 
 __all__ = ["CALIBRATION", "FolderPlan", "Part", "Planned", "calibration", "compose_one", "kit_measure",
-           "plan_build", "plan_incremental", "print_data", "verify_layout"]
+           "plan_build", "plan_incremental", "print_data", "pseudo_overflows", "verify_layout"]

@@ -78,8 +78,9 @@ def _tool_catalog(lang: str, stamp: tuple[int, int]) -> Catalog:
 
 
 def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
-    """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them."""
-    from generator.spec.catalogs import Catalog
+    """The kit's catalogs with pnpkit's own strings (calibration page) added where the kit lacks them, and the
+    pseudo-locale's made from the English one."""
+    from generator.spec.catalogs import PSEUDO, Catalog
 
     out = {}
     for lang, cat in kit.catalogs.items():
@@ -93,7 +94,11 @@ def with_tool_catalogs(kit: Kit) -> dict[str, Catalog]:
         merged = dict(_tool_catalog(lang, stamp).messages) if stamp != (-1, -1) or lang == "en" else {}
         merged.update(cat.messages)
         lines = dict(cat.lines)
-        out[lang] = Catalog(lang, cat.path, merged, lines)
+        out[lang] = Catalog(lang, cat.path, merged, lines, cat.header)
+    if "en" in out and PSEUDO not in out:
+        from generator.i18n.pseudo import pseudo_catalog
+
+        out[PSEUDO] = pseudo_catalog(out["en"])  # any kit can be tried in the pseudo-locale (--lang qps)
     return out
 
 

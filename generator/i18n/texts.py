@@ -13,7 +13,7 @@ from jinja2 import TemplateError
 
 from generator.errors import Problem, SpecError
 from generator.i18n.sandbox import MAX_OUTPUT, CatalogEnvironment, Helper, TemplateLimit
-from generator.spec.catalogs import Catalog
+from generator.spec.catalogs import PSEUDO, Catalog
 
 FALLBACK = "en"
 MAX_RENDERED = MAX_OUTPUT
@@ -27,7 +27,7 @@ class Texts:
         self.lang = lang
         self.catalogs = catalogs
         self.context = dict(context)
-        self.locale = Locale.parse(lang)
+        self.locale = Locale.parse(FALLBACK if lang == PSEUDO else lang)  # qps: English numbers and plurals
         self._warn = warn
         self._warned: set[str] = set()
         self._cache: dict[str, Any] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
@@ -21,6 +21,8 @@ from generator.errors import Problem, SpecError
 from generator.spec.paths import read_bytes, resolve_inside
 
 MAX_CATALOG_BYTES = 512 * 1024
+PSEUDO = "qps"
+"""The pseudo-locale (generator/i18n/pseudo.py): English lengthened and accented; any kit can be built in it."""
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
 _KEYWORD_RE = re.compile(rf"^(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])[ \t]+({_QUOTED})[ \t]*$")
 _CONTINUATION_RE = re.compile(rf"^({_QUOTED})[ \t]*$")
@@ -36,6 +38,8 @@ class Catalog:
     path: str
     messages: Mapping[str, str]
     lines: Mapping[str, int]
+    header: Mapping[str, tuple[str, int]] = field(default_factory=lambda: MappingProxyType({}))
+    """The header's fields (name -> value, line), e.g. X-Form-Of-Address (docs/translating.md)."""
 
 
 def _unquote(quoted: str) -> str:
@@ -94,6 +98,43 @@ def strict_problems(text: str, display: str) -> list[Problem]:
     return problems
 
 
+def header_fields(text: str) -> dict[str, tuple[str, int]]:
+    """The fields of a .po header (the msgstr of the first `msgid ""`): name -> (value, line of the field)."""
+    fields: dict[str, tuple[str, int]] = {}
+    state = ""  # "" before the header, "id" in its msgid, "str" in its msgstr
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if state == "str":
+                break
+            continue
+        m = _KEYWORD_RE.match(line)
+        if m:
+            if state == "" and m.group(1) == "msgid" and m.group(2) == '""':
+                state = "id"
+            elif state == "id" and m.group(1) == "msgstr":
+                state = "str"
+                chunk = _unquote(m.group(2))
+                if chunk:
+                    _header_line(chunk, lineno, fields)
+            else:
+                break
+            continue
+        m = _CONTINUATION_RE.match(line)
+        if m and state == "str":
+            _header_line(_unquote(m.group(1)), lineno, fields)
+        elif not m or state != "id":
+            break
+    return fields
+
+
+def _header_line(chunk: str, lineno: int, fields: dict[str, tuple[str, int]]) -> None:
+    for part in chunk.split("\n"):
+        name, sep, value = part.partition(":")
+        if sep and name.strip():
+            fields.setdefault(name.strip(), (value.strip(), lineno))
+
+
 def _clip(text: str, limit: int = 60) -> str:
     shown = repr(text)
     return shown if len(shown) <= limit else shown[:limit - 3] + "..."
@@ -127,7 +168,8 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
             lines[m.id] = m.lineno or 0
     if problems:
         raise SpecError(problems)
-    return Catalog(lang, display, MappingProxyType(messages), MappingProxyType(lines))
+    return Catalog(lang, display, MappingProxyType(messages), MappingProxyType(lines),
+                   MappingProxyType(header_fields(text)))
 
 
 def read_catalog(path: Path, display: str, lang: str, root: Path | None = None) -> Catalog:

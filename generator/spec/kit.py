@@ -19,7 +19,7 @@ import generator.games.registry as registry
 from generator.errors import OptionError, Problem, SpecError
 from generator.spec.assets import ArtSpec, KitArt, resolve_art
 from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
-from generator.spec.catalogs import Catalog, read_catalog
+from generator.spec.catalogs import PSEUDO, Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
 from generator.spec.paths import read_bytes, resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
@@ -158,9 +158,10 @@ class Kit:
 
     def chosen_languages(self, langs: Sequence[str] | None) -> list[str]:
         """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking for
-        one the kit does not ship is an OptionError (a usage error, exit 2)."""
+        one the kit does not ship is an OptionError (a usage error, exit 2). The pseudo-locale `qps` is made
+        from English, so every kit has it."""
         for lang in langs or ():
-            if lang not in self.meta.languages:
+            if lang not in self.meta.languages and lang != PSEUDO:
                 raise OptionError(f"--lang: {self.display} ships {', '.join(self.meta.languages)}; got {lang!r}")
         return list(langs or self.meta.languages)
 

@@ -15,11 +15,13 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.deck.spec import DeckComponent, DeckGame, Rows
+from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import Helper
 from generator.layout.compose import Component, Context, sheet_component
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Face, Op, Place, Text
 from generator.layout.template import FaceRenderer
+from generator.spec.catalogs import PSEUDO
 from generator.spec.template import FaceTemplate
 
 
@@ -56,7 +58,10 @@ def localized(row: Mapping[str, Any], lang: str, where: str, warn: Any) -> dict[
             out[col] = value
     for base, by in bases.items():
         value = by.get(lang)
-        if value in (None, ""):
+        if lang == PSEUDO:  # the pseudo-locale is made from the English cell
+            english = out.get(base, by.get("en"))
+            value = pseudo_text(english) if isinstance(english, str) else english
+        elif value in (None, ""):
             english = out.get(base, by.get("en"))
             if lang != "en" and warn is not None:
                 warn(f"{where}: column {base}@{lang}: no {lang} translation; using English")

@@ -1,0 +1,89 @@
+"""`pnpkit i18n extract`: a .pot whose entries say where each text id prints."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from PIL import Image
+
+from generator.build.extract import extract, to_pot
+from generator.build.load import with_tool_catalogs
+from generator.spec.catalogs import strict_problems
+from generator.spec.kit import load_kit
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _entries(text: str) -> dict[str, list[str]]:
+    cat = read_po(text.splitlines(keepends=True))
+    return {m.id: list(m.auto_comments) for m in cat if m.id}
+
+
+def test_every_id_is_listed_with_its_english_text_and_places():
+    kit = load_kit(ROOT / "layouts" / "sprout_sheet")
+    pot = to_pot(kit, extract(kit))
+    assert strict_problems(pot, "sprout_sheet.pot") == []
+    entries = _entries(pot)
+    assert set(entries) == set(with_tool_catalogs(kit)["en"].messages)
+    assert entries["goal.back"] == ["en: Goal card", "prints on: goals (Goal cards), face goal-back"]
+    assert entries["goal.low"][:2] == ["en: Fill {{ n }} of the rows 1 to 3.", "variables: n"]
+    assert "prints on: goals (Goal cards), face row-low" in entries["goal.low"]
+    # a wrapped rules paragraph is traced back from its lines
+    assert "prints on: rules (Rules summary), face rules" in entries["rules.setup"]
+
+
+def test_a_string_the_settings_never_print_says_so():
+    kit = load_kit(ROOT / "layouts" / "ripple_rush")
+    entries = _entries(to_pot(kit, extract(kit)))
+    used, unused = ("rules.round.any", "rules.round.seat") if kit.game.rules.announced_order == "any" else \
+        ("rules.round.seat", "rules.round.any")
+    assert "prints on: rules (Rules summary), face rules" in entries[used]
+    assert any(c.startswith("prints on: nothing with this kit.yaml") for c in entries[unused])
+
+
+def test_hostile_english_text_cannot_break_the_template():
+    kit = load_kit(ROOT / "layouts" / "sprout_sheet")
+    entries = extract(kit)
+    entries[0].english = 'line one\nmsgid "injected"\r\n#, fuzzy\\'
+    pot = to_pot(kit, entries)
+    assert strict_problems(pot, "x.pot") == []
+    assert "injected" not in _entries(pot)
+
+
+def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "generator", "i18n", "extract", "layouts/sprout_sheet", "--out", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert run.returncode == 0, run.stderr
+    pot = tmp_path / "sprout_sheet" / "sprout_sheet.pot"
+    assert f"wrote {pot}" in run.stdout
+    entries = _entries(pot.read_text(encoding="utf-8"))
+    picture = next(c for c in entries["goal.back"] if c.startswith("picture: ")).removeprefix("picture: ")
+    with Image.open(pot.parent / picture) as im:  # the goal card's back, upright, at 100 dpi
+        assert im.size == (round(124.72 * 100 / 72), round(178.58 * 100 / 72))
+        rgb = im.convert("RGB")
+        assert rgb.getpixel((5, 5)) == (0x3D, 0x7A, 0x3A)  # the back's green, not a blank page
+    setup = next(c for c in entries["rules.setup"] if c.startswith("picture: ")).removeprefix("picture: ")
+    with Image.open(pot.parent / setup) as im:  # a band of the rules sheet, not the whole sheet
+        assert im.width > 500 and im.height < 200
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for args in (["layouts/no_such_kit"], ["layouts/sprout_sheet", "--out", str(blocker)]):
+        run = subprocess.run([sys.executable, "-m", "generator", "i18n", "extract", *args],
+                             capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert blocker.read_text() == "x"
+
+
+def test_same_kit_same_bytes(tmp_path):
+    from generator.build.extract import write_pictures
+
+    kit = load_kit(ROOT / "layouts" / "sprout_sheet")
+    made = []
+    for name in ("a", "b"):
+        entries = extract(kit)
+        write_pictures(entries, tmp_path / name)
+        made.append((to_pot(kit, entries), {p.name: p.read_bytes() for p in sorted((tmp_path / name).iterdir())}))
+    assert made[0] == made[1] and len(made[0][1]) > 10
