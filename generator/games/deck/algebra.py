@@ -1,0 +1,581 @@
+"""Exact draw algebra of a deck (docs/deck-kind.md, "Conditions"): conditions on a hand -- counts of cards
+meeting a `where`, `same` / `distinct` / `run` over a field's values, sums of a field, and `all_of` / `any_of`
+/ `none_of` of these -- and the exact number of hands that meet one, in integers.
+
+The count is a dynamic program over the deck's multiset, never an enumeration of hands: the cards are cut into
+classes by everything the condition reads (a field's value, a `where`'s truth, a summed value); the classes are
+grouped by the values of one "primary" field (the one a `run` or `same` reads), and the groups are taken one at a
+time in the run's declared order. The state holds only what the condition needs -- cards drawn so far, capped
+counts per value of the other fields, capped counts of `where` cards, capped sums, and per primary field how
+many of its values have reached each count (a finished group is never looked at again) -- and a choice of x_c
+cards from a class of size s_c weighs C(s_c, x_c). A hand of n from N is one of C(N, n) equally likely hands,
+so the probability is an exact `Fraction`. When the deck is the same for every value of a secondary field
+(a suit of a standard deck), that field's counts are kept sorted: the condition cannot tell the values apart.
+
+Numbers in a condition or bound are exact: an int, a fraction written "1/4165", or a decimal read from its text
+("0.5" is 1/2, never the float 0.49999...)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, PlainSerializer, StrictInt, model_validator
+
+from generator.spec.base import MAX_SMALL, SpecModel
+
+MAX_STATES = 200_000
+"""States of the dynamic program past which a condition is sampled instead (the report says so)."""
+_NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
+_RATIO = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
+
+
+def parse_exact(v: Any) -> Fraction:
+    """An exact number from a spec: an int, a fraction "a/b", a decimal string, or a YAML float read back from
+    the text it was written as (its `text` when the loader kept it, else the shortest decimal that reads back
+    to the same float -- the written decimal for up to 15 significant digits). ValueError otherwise."""
+    if isinstance(v, Fraction):
+        return v
+    if isinstance(v, bool) or v is None:
+        raise ValueError(f"expected a number, a fraction such as 1/4165 or a decimal such as 0.5; got {v!r}")
+    if isinstance(v, int):
+        return Fraction(v)
+    if isinstance(v, float):
+        text = getattr(v, "text", None)
+        if not math.isfinite(v):
+            raise ValueError(f"expected a finite number; got {v!r}")
+        return Fraction(text if isinstance(text, str) else repr(v))
+    if isinstance(v, str) and len(v) <= 60 and (_NUMBER.match(v) or _RATIO.match(v)):
+        if _RATIO.match(v) and int(v.split("/")[1]) == 0:
+            raise ValueError(f"a fraction over 0; got {v!r}")
+        return Fraction(v.replace(" ", ""))
+    shown = v if not isinstance(v, str) or len(v) <= 60 else v[:57] + "..."
+    raise ValueError(f"expected a number, a fraction such as 1/4165 or a decimal such as 0.5; got {shown!r}")
+
+
+def fraction_text(v: Fraction) -> str:
+    """A fraction as the spec writes it: "3" or "1/4165"."""
+    return str(v)
+
+
+ExactNumber = Annotated[Fraction, BeforeValidator(parse_exact), PlainSerializer(fraction_text)]
+"""A number read exactly (see parse_exact), dumped as its text."""
+
+
+class ExactBound(SpecModel):
+    """The range an exact value must lie in; either end may be omitted. Ends are read exactly (1/4165, 0.5):
+    a value equal to an end lies inside."""
+
+    min: ExactNumber | None = Field(None, description="the least allowed value (a number, a fraction or a decimal)")
+    max: ExactNumber | None = Field(None, description="the largest allowed value")
+
+
+class Turns(SpecModel):
+    """Cards seen by a turn: an opening hand, then cards drawn each turn; the player on the play skips the
+    first turn's draw (as the published land-count tables count)."""
+
+    opening: StrictInt = Field(ge=1, le=MAX_SMALL, description="cards in the opening hand")
+    per_turn: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards drawn each turn")
+    turn: StrictInt = Field(ge=1, le=MAX_SMALL, description="the turn by which the hand is looked at (1 = first turn)")
+    on: Literal["play", "draw"] = Field(description="play: no draw on the first turn; draw: a draw every turn")
+
+    def seen(self) -> int:
+        """Cards seen by the end of the turn's draw."""
+        return self.opening + self.per_turn * (self.turn - (1 if self.on == "play" else 0))
+
+
+LEAF_KEYS = ("where", "same", "distinct", "run", "sum")
+GROUP_KEYS = ("all_of", "any_of", "none_of")
+RANGE_KEYS = ("at_least", "at_most", "exactly", "between")
+
+
+class HandCondition(SpecModel):
+    """A condition on a hand: exactly one of where / same / distinct / run / sum / all_of / any_of / none_of,
+    with a range (at_least, at_most, exactly or between) where it counts."""
+
+    where: str | None = Field(None, max_length=500, description=(
+        "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"))
+    same: str | None = Field(None, max_length=100, description=(
+        "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
+        "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are"))
+    distinct: str | None = Field(None, max_length=100, description=(
+        "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"))
+    run: str | None = Field(None, max_length=100, description=(
+        "a field: the hand holds `length` consecutive values of `order` (a straight)"))
+    sum: str | None = Field(None, max_length=100, description=(
+        "a numeric field: its sum over the hand is in the range (exact, by dynamic programming)"))
+    all_of: list[HandCondition] | None = Field(None, max_length=12, description="every condition listed holds")
+    any_of: list[HandCondition] | None = Field(None, max_length=12, description="at least one listed holds")
+    none_of: list[HandCondition] | None = Field(None, max_length=12, description="no condition listed holds")
+    at_least: ExactNumber | None = Field(None, description="the count (or sum) is at least this")
+    at_most: ExactNumber | None = Field(None, description="the count (or sum) is at most this")
+    exactly: ExactNumber | None = Field(None, description="the count (or sum) is exactly this")
+    between: list[ExactNumber] | None = Field(None, min_length=2, max_length=2, description=(
+        "[low, high]: the count (or sum) lies in low..high, both included"))
+    values: StrictInt | None = Field(None, ge=0, le=MAX_SMALL, description=(
+        "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, values: 2); "
+        "default: at least one"))
+    length: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="run: how many consecutive values")
+    order: list[str | int] | None = Field(None, min_length=1, max_length=200, description=(
+        "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, 2, ..., "
+        "K, A]); default: the field's numbers in increasing order"))
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> HandCondition:
+        kinds = [k for k in LEAF_KEYS + GROUP_KEYS if getattr(self, k) is not None]
+        if len(kinds) != 1:
+            got = ", ".join(kinds) if kinds else "none"
+            raise ValueError(f"a condition needs exactly one of {', '.join(LEAF_KEYS + GROUP_KEYS)}; got {got}")
+        kind = kinds[0]
+        ranges = [k for k in RANGE_KEYS if getattr(self, k) is not None]
+        if kind in GROUP_KEYS:
+            if getattr(self, kind) == []:
+                raise ValueError(f"{kind}: expected at least one condition; got an empty list")
+            extra = ranges + [k for k in ("values", "length", "order") if getattr(self, k) is not None]
+            if extra:
+                raise ValueError(f"{kind} takes a list of conditions, not {', '.join(extra)}")
+            return self
+        if kind == "run":
+            if ranges:
+                raise ValueError(f"run takes length (and order), not {', '.join(ranges)}")
+            if self.length is None:
+                raise ValueError("run needs length (how many consecutive values)")
+        elif self.length is not None or self.order is not None:
+            raise ValueError(f"length and order belong to run, not {kind}")
+        if self.values is not None and kind != "same":
+            raise ValueError(f"values belongs to same, not {kind}")
+        if kind != "distinct" and kind != "run" and not ranges:
+            raise ValueError(f"{kind} needs a range: at_least, at_most, exactly or between")
+        if len(ranges) > 1 and ("exactly" in ranges or "between" in ranges):
+            raise ValueError(f"give one of exactly / between, or at_least and at_most; got {', '.join(ranges)}")
+        lo, hi = self.range()
+        if lo is not None and hi is not None and lo > hi:
+            raise ValueError(f"the range {lo}..{hi} is empty")
+        if kind != "sum":
+            for k in ranges:
+                ends = self.between if k == "between" else [getattr(self, k)]
+                for e in ends or []:
+                    if e.denominator != 1 or e < 0:
+                        raise ValueError(f"{k}: a number of cards is a whole number >= 0; got {e}")
+        return self
+
+    def kind(self) -> str:
+        """Which key the condition uses."""
+        return next(k for k in LEAF_KEYS + GROUP_KEYS if getattr(self, k) is not None)
+
+    def range(self) -> tuple[Fraction | None, Fraction | None]:
+        """(low, high) of the range, None where open."""
+        if self.exactly is not None:
+            return self.exactly, self.exactly
+        if self.between is not None:
+            return self.between[0], self.between[1]
+        return self.at_least, self.at_most
+
+    def children(self) -> list[HandCondition]:
+        """The listed conditions of all_of / any_of / none_of (none for a leaf)."""
+        return self.all_of or self.any_of or self.none_of or []
+
+
+HandCondition.model_rebuild()
+
+
+def walk(cond: HandCondition, key: str) -> Iterator[tuple[str, HandCondition]]:
+    """(dotted key, condition) of the condition and every condition inside it."""
+    yield key, cond
+    kind = cond.kind()
+    if kind in GROUP_KEYS:
+        for i, c in enumerate(cond.children()):
+            yield from walk(c, f"{key}.{kind}[{i}]")
+
+
+def value_text(v: Any) -> str:
+    """A field's value as conditions compare it: its text ('' for an empty cell; 10, not 10.0, for whole
+    numbers)."""
+    if v is None:
+        return ""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def number_of(v: Any) -> Fraction:
+    """A summed cell as an exact number (an empty cell is 0)."""
+    if v is None or v == "":
+        return Fraction(0)
+    return parse_exact(v)
+
+
+def default_order(values: Sequence[Any]) -> list[str] | None:
+    """A run's default order: the field's values in increasing numeric order (None if some are not numbers)."""
+    try:
+        nums = sorted({parse_exact(v) if not isinstance(v, str) else parse_exact(v.strip()) for v in values
+                       if v is not None and v != ""})
+    except ValueError:
+        return None
+    return [value_text(int(n) if n.denominator == 1 else float(n)) for n in nums]
+
+
+def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | None, key: str, size: int,
+                  columns: Sequence[str], rows: Sequence[dict[str, Any]], row_at: Callable[[int], str],
+                  where_problem: Callable[[str], str | None]) -> list[tuple[str, str]]:
+    """(key, message) for every problem of a `hand` check: its hand size against the deck, and every field a
+    condition names (a column; numbers for a sum; a run's order values of the field)."""
+    out: list[tuple[str, str]] = []
+    if (hand is None) == (turns is None):
+        out.append((key, "a hand check needs hand (cards drawn) or turns (cards seen by a turn), not both"))
+    seen = hand if hand is not None else turns.seen() if turns is not None else 0
+    if seen > size:
+        what = f"a hand of {seen}" if hand is not None else f"{seen} cards seen by turn {turns.turn if turns else 0}"
+        out.append((f"{key}.{'hand' if hand is not None else 'turns'}", f"the deck holds {size} cards; got {what}"))
+    if has is None:
+        out.append((key, "a hand check needs has (the condition on the hand)"))
+        return out
+    for at, cond in walk(has, f"{key}.has"):
+        kind = cond.kind()
+        if kind in GROUP_KEYS:
+            continue
+        if kind == "where":
+            why = where_problem(str(cond.where))
+            if why:
+                out.append((f"{at}.where", why))
+            continue
+        field = str(getattr(cond, kind))
+        if field not in columns:
+            out.append((f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}"))
+            continue
+        if kind == "sum":
+            for i, row in enumerate(rows):
+                v = row.get(field)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                    out.append((f"{at}.sum", f"{row_at(i)}: column {field}: expected a number (declare it int or "
+                                             f"number in fields); got {v!r}"))
+                    break
+        if kind == "run":
+            have = {value_text(r.get(field)) for r in rows}
+            order = [value_text(v) for v in cond.order] if cond.order else default_order([r.get(field) for r in rows])
+            if order is None:
+                out.append((f"{at}.order", f"the values of {field} are not all numbers; give order (e.g. "
+                                           f"[A, 2, ..., K, A])"))
+                continue
+            unknown = [v for v in order if v not in have]
+            if unknown:
+                out.append((f"{at}.order", f"{unknown[0]!r} is not a value of {field} "
+                                           f"(values: {', '.join(sorted(have)[:20])})"))
+            if cond.length is not None and cond.length > len(order):
+                out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
+    return out
+
+
+# ---------------------------------------------------------------- direct evaluation (sampling, tests' oracle)
+
+def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[str, dict[str, Any]], bool]) -> bool:
+    """Whether a concrete hand meets the condition (`where(expr, card)` evaluates a where)."""
+    kind = cond.kind()
+    if kind == "all_of":
+        return all(holds(c, hand, where) for c in cond.children())
+    if kind == "any_of":
+        return any(holds(c, hand, where) for c in cond.children())
+    if kind == "none_of":
+        return not any(holds(c, hand, where) for c in cond.children())
+    lo, hi = cond.range()
+
+    def inside(x: Fraction | int) -> bool:
+        return (lo is None or x >= lo) and (hi is None or x <= hi)
+
+    if kind == "where":
+        assert cond.where is not None
+        return inside(sum(1 for card in hand if where(cond.where, card)))
+    if kind == "sum":
+        return inside(sum((number_of(card.get(str(cond.sum))) for card in hand), Fraction(0)))
+    field = str(getattr(cond, kind))
+    counts: dict[str, int] = {}
+    for card in hand:
+        v = value_text(card.get(field))
+        counts[v] = counts.get(v, 0) + 1
+    if kind == "same":
+        n = sum(1 for c in counts.values() if inside(c))
+        return n >= 1 if cond.values is None else n == cond.values
+    if kind == "distinct":
+        if lo is None and hi is None:
+            return len(counts) == len(hand)
+        return inside(len(counts))
+    order = [value_text(v) for v in cond.order] if cond.order else default_order([c.get(field) for c in hand]) or []
+    streak = 0
+    for v in order:
+        streak = streak + 1 if counts.get(v, 0) > 0 else 0
+        if streak >= int(cond.length or 0):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- the exact count
+
+@dataclass(frozen=True)
+class Count:
+    """Hands meeting a condition out of all hands (both exact integers)."""
+
+    good: int
+    total: int
+
+    @property
+    def value(self) -> Fraction:
+        """The probability, exact."""
+        return Fraction(self.good, self.total)
+
+
+class NotExact(Exception):
+    """The condition has no exact method here (the caller samples it and says so)."""
+
+
+@dataclass(frozen=True)
+class _Leaf:
+    kind: str
+    field: str
+    lo: Fraction | None
+    hi: Fraction | None
+    values: int | None = None
+    length: int = 0
+    order: tuple[str, ...] = ()
+
+    def inside(self, x: Fraction | int) -> bool:
+        return (self.lo is None or x >= self.lo) and (self.hi is None or x <= self.hi)
+
+    def count_cap(self) -> int:
+        """The count past which nothing the leaf asks changes."""
+        if self.hi is not None:
+            return int(self.hi) + 1
+        return int(self.lo) if self.lo is not None else 1
+
+
+def _leaves(cond: HandCondition, hand: int, out: list[_Leaf]) -> Any:
+    """The tree with leaves replaced by their index in `out`."""
+    kind = cond.kind()
+    if kind in GROUP_KEYS:
+        return (kind, [_leaves(c, hand, out) for c in cond.children()])
+    lo, hi = cond.range()
+    if kind == "distinct" and lo is None and hi is None:
+        lo = hi = Fraction(hand)
+    leaf = _Leaf(kind, str(getattr(cond, kind)), lo, hi, cond.values, int(cond.length or 0),
+                 tuple(value_text(v) for v in cond.order or ()))
+    out.append(leaf)
+    return len(out) - 1
+
+
+def _truth(tree: Any, facts: Sequence[bool]) -> bool:
+    if isinstance(tree, int):
+        return facts[tree]
+    kind, parts = tree
+    got = [_truth(p, facts) for p in parts]
+    return all(got) if kind == "all_of" else any(got) if kind == "any_of" else not any(got)
+
+
+def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
+                where: Callable[[str, dict[str, Any]], bool]) -> Count:
+    """The exact number of `hand`-card hands from `cards` (one dict per card, copies repeated) meeting `cond`,
+    over C(len(cards), hand). NotExact when no exact method applies (two runs over different fields or orders,
+    or more than MAX_STATES states)."""
+    total = math.comb(len(cards), hand)
+    leaves: list[_Leaf] = []
+    tree = _leaves(cond, hand, leaves)
+    runs = [lf for lf in leaves if lf.kind == "run"]
+    if len({(lf.field, lf.order) for lf in runs}) > 1:
+        raise NotExact("runs over different fields or orders")
+    grouped = [lf.field for lf in leaves if lf.kind in ("same", "distinct", "run")]
+    primary: str | None = None
+    if runs:
+        primary = runs[0].field
+    elif grouped:
+        primary = max(sorted(set(grouped)), key=lambda f: len({value_text(c.get(f)) for c in cards}))
+    others = sorted({f for f in grouped if f != primary})
+    wheres = sorted({lf.field for lf in leaves if lf.kind == "where"})
+    sums = sorted({lf.field for lf in leaves if lf.kind == "sum"})
+    q_values = {f: sorted({value_text(c.get(f)) for c in cards}) for f in others}
+    q_index = {f: {v: i for i, v in enumerate(vs)} for f, vs in q_values.items()}
+    q_cap = {f: min(hand, max(lf.count_cap() for lf in leaves if lf.field == f and lf.kind in ("same", "distinct")))
+             for f in others}
+    w_cap = {w: min(hand, max(lf.count_cap() for lf in leaves if lf.kind == "where" and lf.field == w)) for w in wheres}
+    s_cap: dict[str, Fraction | None] = {}
+    for f in sums:
+        nums = [number_of(c.get(f)) for c in cards]
+        ends = [lf for lf in leaves if lf.kind == "sum" and lf.field == f]
+        if min(nums, default=Fraction(0)) < 0:
+            s_cap[f] = None  # a negative value can bring a sum back: no saturation
+        else:
+            s_cap[f] = max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends)
+    # each card's class: (primary value, secondary values, where truths, summed values)
+    classes: dict[tuple[Any, ...], int] = {}
+    for c in cards:
+        key = (value_text(c.get(primary)) if primary else "",
+               tuple(q_index[f][value_text(c.get(f))] for f in others),
+               tuple(where(w, c) for w in wheres),
+               tuple(number_of(c.get(f)) for f in sums))
+        classes[key] = classes.get(key, 0) + 1
+    # groups in processing order: a run's order first (absent values are empty groups), then the rest
+    by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
+    for key, n in sorted(classes.items(), key=lambda kv: repr(kv[0])):
+        by_value.setdefault(key[0], []).append((key, n))
+    run = runs[0] if runs else None
+    if primary is None:  # no grouped field: every class is its own group
+        groups = [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))]
+    else:
+        seq: list[str] = []
+        for v in (run.order if run and run.order else ()):
+            if v not in seq:
+                seq.append(v)
+        if run is not None and not run.order:
+            seq = default_order([c.get(primary) for c in cards]) or []
+            if not seq:
+                raise NotExact(f"run over {primary}: its values are not numbers; give order")
+        seq += [v for v in sorted(by_value) if v not in seq]
+        groups = [(v, by_value.get(v, [])) for v in seq]
+    run_order = (run.order or tuple(seq)) if run is not None else ()
+    recurring = sorted({v for v in run_order if run_order.count(v) > 1})
+    # after the group at a first occurrence: the order positions walked (the value, then repeats that follow)
+    walks: dict[str, list[str | int]] = {}
+    if run is not None:
+        seen: set[str] = set()
+        pos = 0
+        while pos < len(run_order):
+            v = run_order[pos]
+            steps: list[str | int] = [v]
+            seen.add(v)
+            pos += 1
+            while pos < len(run_order) and run_order[pos] in seen:
+                steps.append(recurring.index(run_order[pos]))
+                pos += 1
+            walks.setdefault(v, steps)
+    symmetric = len(others) == 1 and _symmetric(groups, len(q_values[others[0]]))
+    p_leaves = [i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")]
+    p_caps = {i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1) if leaves[i].kind == "same"
+              else leaves[i].count_cap() for i in p_leaves if leaves[i].kind != "run"}
+
+    def group_moves(members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
+        """(x, q counts added, where counts added, sums added) -> ways, for one group."""
+        moves: dict[tuple[Any, ...], int] = {(0, tuple((0,) * len(q_values[f]) for f in others), (0,) * len(wheres),
+                                              (Fraction(0),) * len(sums)): 1}
+        for (_, qs, ws, ss), size in members:
+            nxt: dict[tuple[Any, ...], int] = {}
+            for (x, qd, wd, sd), ways in moves.items():
+                for k in range(0, min(size, hand - x) + 1):
+                    q2 = tuple(tuple(min(q_cap[f], n + (k if j == qs[fi] else 0)) for j, n in enumerate(qd[fi]))
+                               for fi, f in enumerate(others))
+                    w2 = tuple(min(w_cap[w], wd[wi] + (k if ws[wi] else 0)) for wi, w in enumerate(wheres))
+                    s2 = tuple(s + k * ss[si] for si, s in enumerate(sd))
+                    nxt[(x + k, q2, w2, s2)] = nxt.get((x + k, q2, w2, s2), 0) + ways * math.comb(size, k)
+            moves = nxt
+        return moves
+
+    remaining = [0] * (len(groups) + 1)
+    for gi in range(len(groups) - 1, -1, -1):
+        remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
+    start_p = tuple(((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves)
+    states: dict[tuple[Any, ...], int] = {(0, tuple((0,) * len(q_values[f]) for f in others), (0,) * len(wheres),
+                                          (Fraction(0),) * len(sums), start_p): 1}
+    q_memo: dict[tuple[Any, Any], Any] = {}
+    p_memo: dict[tuple[Any, int, str], Any] = {}
+    for gi, (value, members) in enumerate(groups):
+        moves = group_moves(members)
+        nxt: dict[tuple[Any, ...], int] = {}
+        for (drawn, qv, wv, sv, pv), ways in states.items():
+            for (x, qd, wd, sd), mw in moves.items():
+                d2 = drawn + x
+                if d2 > hand or d2 + remaining[gi + 1] < hand:
+                    continue
+                q2 = q_memo.get((qv, qd))
+                if q2 is None:
+                    q2 = tuple(tuple(min(q_cap[f], a + b) for a, b in zip(qv[fi], qd[fi], strict=True))
+                               for fi, f in enumerate(others))
+                    if symmetric:
+                        q2 = tuple(tuple(sorted(v)) for v in q2)
+                    q_memo[(qv, qd)] = q2
+                w2 = tuple(min(w_cap[w], a + b) for w, a, b in zip(wheres, wv, wd, strict=True)) if wheres else wv
+                s2 = tuple(_cap_sum(a + b, s_cap[f]) for f, a, b in zip(sums, sv, sd, strict=True)) if sums else sv
+                p2 = p_memo.get((pv, x, value))
+                if p2 is None:
+                    p2 = tuple(_step(leaves[i], p_caps.get(i, 0), st, x, walks.get(value, []), recurring, value)
+                               for i, st in zip(p_leaves, pv, strict=True))
+                    p_memo[(pv, x, value)] = p2
+                nxt[(d2, q2, w2, s2, p2)] = nxt.get((d2, q2, w2, s2, p2), 0) + ways * mw
+        states = nxt
+        if len(states) > MAX_STATES:
+            raise NotExact(f"more than {MAX_STATES:,} states")
+    good = 0
+    for (drawn, qv, wv, sv, pv), ways in states.items():
+        if drawn != hand:
+            continue
+        facts = []
+        for i, lf in enumerate(leaves):
+            if lf.kind == "where":
+                facts.append(lf.inside(wv[wheres.index(lf.field)]))
+            elif lf.kind == "sum":
+                facts.append(lf.inside(sv[sums.index(lf.field)]))
+            elif lf.field == primary:
+                st = pv[p_leaves.index(i)]
+                if lf.kind == "run":
+                    facts.append(bool(st[0]))
+                elif lf.kind == "same":
+                    facts.append(st >= 1 if lf.values is None else st == lf.values)
+                else:
+                    facts.append(lf.inside(st))
+            else:
+                vec = qv[others.index(lf.field)]
+                if lf.kind == "same":
+                    n = sum(1 for c in vec if lf.inside(c))
+                    facts.append(n >= 1 if lf.values is None else n == lf.values)
+                else:
+                    facts.append(lf.inside(sum(1 for c in vec if c > 0)))
+        if _truth(tree, facts):
+            good += ways
+    return Count(good, total)
+
+
+def _cap_sum(s: Fraction, cap: Fraction | None) -> Fraction:
+    return s if cap is None else min(s, cap)
+
+
+def _step(leaf: _Leaf, cap: int, st: Any, x: int, walk_: list[str | int], recurring: list[str], value: str) -> Any:
+    """A primary-field leaf's state after its group for `value` put x cards in the hand."""
+    if leaf.kind == "same":
+        return min(cap, st + (1 if leaf.inside(x) else 0))
+    if leaf.kind == "distinct":
+        return min(cap, st + (1 if x > 0 else 0))
+    found, streak, mem = st
+    if found:
+        return st
+    mem = tuple((x > 0) if v == value else m for v, m in zip(recurring, mem, strict=True))
+    for step in walk_:
+        present = x > 0 if isinstance(step, str) else mem[step]
+        streak = streak + 1 if present else 0
+        if streak >= leaf.length:
+            return (True, 0, (False,) * len(recurring))
+    return (False, streak, mem)
+
+
+def _symmetric(groups: list[tuple[str, list[tuple[tuple[Any, ...], int]]]], n_values: int) -> bool:
+    """Every group holds, for everything else a class records, the same number of cards of each value of the
+    one secondary field: its values are interchangeable and its counts may be kept sorted."""
+    for _, members in groups:
+        rest: dict[tuple[Any, ...], dict[int, int]] = {}
+        for (_, qs, ws, ss), n in members:
+            rest.setdefault((ws, ss), {})[qs[0]] = n
+        for per in rest.values():
+            if len(per) != n_values or len(set(per.values())) != 1:
+                return False
+    return True
+
+
+def fraction_shown(good: int, total: int) -> str:
+    """"624 / 2,598,960 (0.0240 %)": the count, the total and the percentage to three significant figures."""
+    pct = Fraction(good * 100, total) if total else Fraction(0)
+    return f"{good:,} / {total:,} ({_pct(pct)} %)"
+
+
+def _pct(p: Fraction) -> str:
+    if p == 0:
+        return "0"
+    digits = max(1, 3 - math.floor(math.log10(float(p))) - 1)
+    return f"{float(p):.{min(digits, 12)}f}"
