@@ -272,15 +272,17 @@ def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | No
 
 # ---------------------------------------------------------------- direct evaluation (sampling, tests' oracle)
 
-def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[str, dict[str, Any]], bool]) -> bool:
-    """Whether a concrete hand meets the condition (`where(expr, card)` evaluates a where)."""
+def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[str, dict[str, Any]], bool],
+          deck: Sequence[dict[str, Any]] = ()) -> bool:
+    """Whether a concrete hand meets the condition (`where(expr, card)` evaluates a where; a run without an
+    order follows the numbers of `deck`, the cards the hand came from)."""
     kind = cond.kind()
     if kind == "all_of":
-        return all(holds(c, hand, where) for c in cond.children())
+        return all(holds(c, hand, where, deck) for c in cond.children())
     if kind == "any_of":
-        return any(holds(c, hand, where) for c in cond.children())
+        return any(holds(c, hand, where, deck) for c in cond.children())
     if kind == "none_of":
-        return not any(holds(c, hand, where) for c in cond.children())
+        return not any(holds(c, hand, where, deck) for c in cond.children())
     lo, hi = cond.range()
 
     def inside(x: Fraction | int) -> bool:
@@ -303,7 +305,7 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
         if lo is None and hi is None:
             return len(counts) == len(hand)
         return inside(len(counts))
-    order = [value_text(v) for v in cond.order] if cond.order else default_order([c.get(field) for c in hand]) or []
+    order = [value_text(v) for v in cond.order] if cond.order else default_order([c.get(field) for c in deck]) or []
     streak = 0
     for v in order:
         streak = streak + 1 if counts.get(v, 0) > 0 else 0

@@ -144,7 +144,7 @@ class HandSampler:
         hits = 0
         for _ in range(games):
             picked = rng.choice(len(cards), size=self.hand, replace=False)
-            hits += holds(self.condition, [cards[int(i)] for i in sorted(picked)], where)
+            hits += holds(self.condition, [cards[int(i)] for i in sorted(picked)], where, cards)
         return {"hits": np.array([hits], dtype=np.int64)}
 
 
