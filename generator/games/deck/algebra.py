@@ -30,6 +30,8 @@ from generator.spec.base import MAX_SMALL, SpecModel
 
 MAX_STATES = 200_000
 """States of the dynamic program past which a condition is sampled instead (the report says so)."""
+MAX_EXPONENT = 30
+"""Exact numbers lie within 1e-30..1e30 in size (a count, a sum or a probability; never a float overflow)."""
 _NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
 _RATIO = re.compile(r"^\s*[-+]?\d+\s*/\s*\d+\s*$")
 
@@ -43,16 +45,24 @@ def parse_exact(v: Any) -> Fraction:
     if isinstance(v, bool) or v is None:
         raise ValueError(f"expected a number, a fraction such as 1/4165 or a decimal such as 0.5; got {v!r}")
     if isinstance(v, int):
+        if abs(v) > 10**MAX_EXPONENT:
+            raise ValueError(f"a number between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}; got {v}")
         return Fraction(v)
     if isinstance(v, float):
         text = getattr(v, "text", None)
         if not math.isfinite(v):
             raise ValueError(f"expected a finite number; got {v!r}")
-        return Fraction(text if isinstance(text, str) else repr(v))
+        return parse_exact(text if isinstance(text, str) else repr(v))
     if isinstance(v, str) and len(v) <= 60 and (_NUMBER.match(v) or _RATIO.match(v)):
         if _RATIO.match(v) and int(v.split("/")[1]) == 0:
             raise ValueError(f"a fraction over 0; got {v!r}")
-        return Fraction(v.replace(" ", ""))
+        exponent = re.search(r"[eE]([-+]?\d+)", v)
+        if exponent and abs(int(exponent.group(1))) > MAX_EXPONENT:
+            raise ValueError(f"a number between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}; got {v!r}")
+        out = Fraction(v.replace(" ", ""))
+        if abs(out) > 10**MAX_EXPONENT:
+            raise ValueError(f"a number between 1e-{MAX_EXPONENT} and 1e{MAX_EXPONENT}; got {v!r}")
+        return out
     shown = v if not isinstance(v, str) or len(v) <= 60 else v[:57] + "..."
     raise ValueError(f"expected a number, a fraction such as 1/4165 or a decimal such as 0.5; got {shown!r}")
 
@@ -101,7 +111,8 @@ class HandCondition(SpecModel):
         "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"))
     same: str | None = Field(None, max_length=100, description=(
         "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
-        "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are"))
+        "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range with 0 "
+        "counts the deck's values the hand lacks"))
     distinct: str | None = Field(None, max_length=100, description=(
         "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"))
     run: str | None = Field(None, max_length=100, description=(
@@ -294,7 +305,7 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
     if kind == "sum":
         return inside(sum((number_of(card.get(str(cond.sum))) for card in hand), Fraction(0)))
     field = str(getattr(cond, kind))
-    counts: dict[str, int] = {}
+    counts: dict[str, int] = {value_text(card.get(field)): 0 for card in deck}  # a value the hand lacks: 0 cards
     for card in hand:
         v = value_text(card.get(field))
         counts[v] = counts.get(v, 0) + 1
@@ -302,9 +313,8 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
         n = sum(1 for c in counts.values() if inside(c))
         return n >= 1 if cond.values is None else n == cond.values
     if kind == "distinct":
-        if lo is None and hi is None:
-            return len(counts) == len(hand)
-        return inside(len(counts))
+        held = sum(1 for c in counts.values() if c > 0)
+        return held == len(hand) if lo is None and hi is None else inside(held)
     order = [value_text(v) for v in cond.order] if cond.order else default_order([c.get(field) for c in deck]) or []
     streak = 0
     for v in order:

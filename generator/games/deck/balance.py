@@ -5,7 +5,7 @@ with no exact method (the report names the method)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,6 +30,7 @@ from generator.games.deck.draws import hand_distribution, largest_share
 from generator.games.deck.rules import deck_cards
 from generator.games.deck.spec import DeckGame, DrawCheck
 from generator.i18n.sandbox import CatalogEnvironment
+from generator.spec.yamlio import clip
 
 
 def matches(cards: list[dict[str, Any]], where: str) -> list[bool]:
@@ -119,6 +120,20 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
         figures["marked"] = marked
         figures["distribution"] = hand_distribution(len(cards), marked, hand_size(check))
     return count.value, fraction_shown(count.good, count.total), figures
+
+
+def where_row_problem(rows: Sequence[dict[str, Any]], source: str, row_at: Callable[[int], str]) -> str | None:
+    """Why a `where` that compiles cannot be evaluated on some row (the first such row), or None: the sandbox's
+    refusals, names a row lacks and type errors are all the spec's to fix, found before `check` runs."""
+    env = CatalogEnvironment()
+    tmpl = env.compile_checked("{% if " + source + " %}1{% endif %}")
+    for i, row in enumerate(rows):
+        env.start()
+        try:
+            tmpl.render(row)
+        except Exception as e:  # any failure of a user's expression is a located spec problem
+            return f"{row_at(i)}: cannot be evaluated on this row: {clip(str(e) or type(e).__name__, 160)}"
+    return None
 
 
 def exact_value(spec: DeckGame, check: DrawCheck) -> tuple[float, dict[str, Any]]:

@@ -168,7 +168,8 @@ def test_numbers_are_read_exactly(text, value):
     assert parse_exact(text) == value
 
 
-@pytest.mark.parametrize("bad", ["1/0", "abc", "nan", True, None, "1/2/3", float("inf")])
+@pytest.mark.parametrize("bad", ["1/0", "abc", "nan", True, None, "1/2/3", float("inf"), "1e999", "1e-99999999",
+                                 10**40, "1" + "0" * 40 + "/3"])
 def test_numbers_that_are_not_refused(bad):
     with pytest.raises(ValueError):
         parse_exact(bad)
