@@ -82,6 +82,9 @@ def _check(rng: random.Random) -> dict[str, Any]:
     if rng.random() < 0.2:
         check["turns"] = {"opening": rng.choice([1, 2, 3]), "turn": rng.choice([1, 2]),
                           "on": rng.choice(["play", "draw", "sideways"]), "per_turn": rng.choice([0, 1, -1])}
+        if rng.random() < 0.5:
+            check["turns"]["mulligan"] = {"keep": _condition(rng, 1), "times": rng.choice([1, 2, 0, 9]),
+                                          "rule": rng.choice(["redraw", "smaller", "london"])}
     return check
 
 
@@ -100,6 +103,10 @@ def _outcome(check: dict[str, Any], seed: int) -> str:
     cards = deck_cards(spec, "cards")
     hand = draw.hand if draw.hand is not None else draw.turns.seen()
     assert draw.has is not None
+    if draw.turns is not None and draw.turns.mulligan is not None:
+        if report.tolerances[0].method == "exact":
+            assert report.tolerances[0].evidence.fraction == _brute_mulligans(cards, draw), check
+        return "counted"
     try:
         got = count_hands(cards, draw.has, hand, where_of(cards))
     except NotExact:
@@ -110,6 +117,29 @@ def _outcome(check: dict[str, Any], seed: int) -> str:
     assert (got.good, got.total) == (brute, math.comb(len(cards), hand)), check
     assert report.tolerances[0].evidence.fraction == Fraction(brute, got.total)
     return "counted"
+
+
+def _brute_mulligans(cards: list[dict[str, Any]], draw: Any) -> Fraction:
+    """The mulligan rule played out over every opening hand and every later draw of each try."""
+    where = where_of(cards)
+    turns, keep = draw.turns, draw.turns.mulligan.keep
+    sizes, later = turns.sizes(), turns.later()
+    reach, out = Fraction(1), Fraction(0)
+    idx = range(len(cards))
+    for m, size in enumerate(sizes):
+        last = m == len(sizes) - 1
+        good = kept = ways = 0
+        for opening in itertools.combinations(idx, size):
+            hand = [cards[i] for i in opening]
+            ok = last or holds(keep, hand, where, cards)
+            kept += ok
+            rest = [i for i in idx if i not in opening]
+            for more in itertools.combinations(rest, later):
+                ways += 1
+                good += ok and holds(draw.has, hand + [cards[i] for i in more], where, cards)
+        out += reach * Fraction(good, ways)
+        reach *= 1 - Fraction(kept, math.comb(len(cards), size))
+    return out
 
 
 SEEDS = int(os.environ.get("FUZZ_DRAWS_SEEDS", "8"))
@@ -138,3 +168,24 @@ def test_hostile_shapes(bad):
     except ValidationError:
         return
     assert count_hands(deck_cards(deck(ROWS), "cards"), cond, 3, lambda e, c: True).good == 0
+
+
+VALID = [{"where": "type == 'action'", "at_least": 1}, {"where": "cost >= 2", "at_most": 1},
+         {"same": "suit", "at_least": 2}, {"distinct": "rank", "at_least": 2}, {"run": "rank", "length": 2},
+         {"sum": "cost", "between": [1, 4]}, {"none_of": [{"same": "rank", "exactly": 2}]},
+         {"any_of": [{"where": "type == 'event'", "exactly": 1}, {"same": "suit", "exactly": 0}]}]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_mulligans_equal_the_rule_played_out(seed):
+    """Valid random mulligan rules (the hostile generator above mostly ends in refusals for these)."""
+    rng = random.Random(seed)
+    check = {"name": "m", "kind": "hand", "component": "cards", "bound": {"min": 0}, "has": rng.choice(VALID),
+             "turns": {"opening": 3, "turn": rng.choice([1, 2]), "on": rng.choice(["play", "draw"]),
+                       "mulligan": {"keep": rng.choice(VALID), "times": rng.choice([1, 2]),
+                                    "rule": rng.choice(["redraw", "smaller"])}}}
+    spec = deck(ROWS, balance={"draws": [check]})
+    assert legal_problems(spec) == []
+    tol = balance_report(spec, games=10, seed=seed).tolerances[0]
+    assert tol.method == "exact" and tol.evidence.fraction == _brute_mulligans(deck_cards(spec, "cards"),
+                                                                               spec.balance.draws[0])

@@ -84,20 +84,6 @@ class ExactBound(SpecModel):
     max: ExactNumber | None = Field(None, description="the largest allowed value")
 
 
-class Turns(SpecModel):
-    """Cards seen by a turn: an opening hand, then cards drawn each turn; the player on the play skips the
-    first turn's draw (as the published land-count tables count)."""
-
-    opening: StrictInt = Field(ge=1, le=MAX_SMALL, description="cards in the opening hand")
-    per_turn: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards drawn each turn")
-    turn: StrictInt = Field(ge=1, le=MAX_SMALL, description="the turn by which the hand is looked at (1 = first turn)")
-    on: Literal["play", "draw"] = Field(description="play: no draw on the first turn; draw: a draw every turn")
-
-    def seen(self) -> int:
-        """Cards seen by the end of the turn's draw."""
-        return self.opening + self.per_turn * (self.turn - (1 if self.on == "play" else 0))
-
-
 LEAF_KEYS = ("where", "same", "distinct", "run", "sum")
 GROUP_KEYS = ("all_of", "any_of", "none_of")
 RANGE_KEYS = ("at_least", "at_most", "exactly", "between")
@@ -194,6 +180,45 @@ class HandCondition(SpecModel):
 HandCondition.model_rebuild()
 
 
+class Mulligan(SpecModel):
+    """A declared mulligan rule: an opening hand that does not meet `keep` is shuffled back and a new one drawn,
+    at most `times` times; the last hand is kept whatever it holds."""
+
+    keep: HandCondition = Field(description="the condition an opening hand must meet to be kept")
+    times: StrictInt = Field(1, ge=1, le=7, description="mulligans allowed")
+    rule: Literal["redraw", "smaller"] = Field("redraw", description=(
+        "redraw: a new hand of the same size (a free mulligan); smaller: one card fewer at each mulligan"))
+
+
+class Turns(SpecModel):
+    """Cards seen by a turn: an opening hand, then cards drawn each turn; the player on the play skips the
+    first turn's draw (as the published land-count tables count); optionally a declared mulligan rule."""
+
+    opening: StrictInt = Field(ge=1, le=MAX_SMALL, description="cards in the opening hand")
+    per_turn: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards drawn each turn")
+    turn: StrictInt = Field(ge=1, le=MAX_SMALL, description="the turn by which the hand is looked at (1 = first turn)")
+    on: Literal["play", "draw"] = Field(description="play: no draw on the first turn; draw: a draw every turn")
+    mulligan: Mulligan | None = Field(None, description=(
+        "the mulligan rule: an opening hand that does not meet `keep` is shuffled back and redrawn"))
+
+    def later(self) -> int:
+        """Cards drawn after the opening hand, by the end of the turn's draw."""
+        return self.per_turn * (self.turn - (1 if self.on == "play" else 0))
+
+    def seen(self) -> int:
+        """Cards seen by the end of the turn's draw (without a mulligan)."""
+        return self.opening + self.later()
+
+    def sizes(self) -> list[int]:
+        """The opening hand's size at each try: the first, then after each mulligan."""
+        if self.mulligan is None:
+            return [self.opening]
+        step = 1 if self.mulligan.rule == "smaller" else 0
+        return [self.opening - step * m for m in range(self.mulligan.times + 1)]
+
+
+
+
 def walk(cond: HandCondition, key: str) -> Iterator[tuple[str, HandCondition]]:
     """(dotted key, condition) of the condition and every condition inside it."""
     yield key, cond
@@ -242,10 +267,16 @@ def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | No
     if seen > size:
         what = f"a hand of {seen}" if hand is not None else f"{seen} cards seen by turn {turns.turn if turns else 0}"
         out.append((f"{key}.{'hand' if hand is not None else 'turns'}", f"the deck holds {size} cards; got {what}"))
+    if turns is not None and turns.mulligan is not None and min(turns.sizes()) < 1:
+        out.append((f"{key}.turns.mulligan.times", f"{turns.mulligan.times} smaller mulligans of an opening hand of "
+                                                   f"{turns.opening} leave no card"))
     if has is None:
         out.append((key, "a hand check needs has (the condition on the hand)"))
         return out
-    for at, cond in walk(has, f"{key}.has"):
+    conditions = [(has, f"{key}.has")]
+    if turns is not None and turns.mulligan is not None:
+        conditions.append((turns.mulligan.keep, f"{key}.turns.mulligan.keep"))
+    for at, cond in (pair for top, base in conditions for pair in walk(top, base)):
         kind = cond.kind()
         if kind in GROUP_KEYS:
             continue
@@ -352,6 +383,7 @@ class _Leaf:
     values: int | None = None
     length: int = 0
     order: tuple[str, ...] = ()
+    scope: str = "all"
 
     def inside(self, x: Fraction | int) -> bool:
         return (self.lo is None or x >= self.lo) and (self.hi is None or x <= self.hi)
@@ -363,16 +395,16 @@ class _Leaf:
         return int(self.lo) if self.lo is not None else 1
 
 
-def _leaves(cond: HandCondition, hand: int, out: list[_Leaf]) -> Any:
-    """The tree with leaves replaced by their index in `out`."""
+def _leaves(cond: HandCondition, hand: int, out: list[_Leaf], scope: str = "all") -> Any:
+    """The tree with leaves replaced by their index in `out` (each leaf reading the cards of `scope`)."""
     kind = cond.kind()
     if kind in GROUP_KEYS:
-        return (kind, [_leaves(c, hand, out) for c in cond.children()])
+        return (kind, [_leaves(c, hand, out, scope) for c in cond.children()])
     lo, hi = cond.range()
     if kind == "distinct" and lo is None and hi is None:
         lo = hi = Fraction(hand)
     leaf = _Leaf(kind, str(getattr(cond, kind)), lo, hi, cond.values, int(cond.length or 0),
-                 tuple(value_text(v) for v in cond.order or ()))
+                 tuple(value_text(v) for v in cond.order or ()), scope)
     out.append(leaf)
     return len(out) - 1
 
@@ -390,9 +422,44 @@ def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
     """The exact number of `hand`-card hands from `cards` (one dict per card, copies repeated) meeting `cond`,
     over C(len(cards), hand). NotExact when no exact method applies (two runs over different fields or orders,
     or more than MAX_STATES states)."""
-    total = math.comb(len(cards), hand)
+    return _count(cards, [(cond, "all")], 0, hand, where)
+
+
+def count_kept(cards: Sequence[dict[str, Any]], keep: HandCondition, cond: HandCondition, opening: int, later: int,
+               where: Callable[[str, dict[str, Any]], bool]) -> Count:
+    """Draws of an `opening` hand and then `later` more cards where the opening hand meets `keep` and all the
+    cards seen meet `cond`, over C(N, opening) C(N - opening, later): the two draws counted together, exactly."""
+    return _count(cards, [(keep, "open"), (cond, "all")], opening, opening + later, where)
+
+
+def with_mulligans(cards: Sequence[dict[str, Any]], cond: HandCondition, turns: Turns,
+                   where: Callable[[str, dict[str, Any]], bool]) -> Fraction:
+    """P(the cards seen by the turn meet `cond`) under the turns' mulligan rule, exactly: each try m is reached
+    when every earlier opening hand failed `keep`; a try before the last ends the mulligans when its opening hand
+    meets `keep` (counted with the later draws in one dynamic program), the last is kept whatever it holds."""
+    later = turns.later()
+    sizes = turns.sizes()
+    if turns.mulligan is None:
+        return count_hands(cards, cond, turns.seen(), where).value
+    keep = turns.mulligan.keep
+    reach = Fraction(1)
+    out = Fraction(0)
+    for m, size in enumerate(sizes):
+        if m == len(sizes) - 1:
+            out += reach * count_hands(cards, cond, size + later, where).value
+            break
+        out += reach * count_kept(cards, keep, cond, size, later, where).value
+        reach *= 1 - count_hands(cards, keep, size, where).value
+    return out
+
+
+def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str]], opening: int, hand: int,
+           where: Callable[[str, dict[str, Any]], bool]) -> Count:
+    """Draws of `hand` cards whose first `opening` form the opening hand (0: one draw), meeting every condition
+    in its scope: "open" reads the opening hand, "all" every card drawn."""
+    total = math.comb(len(cards), opening) * math.comb(len(cards) - opening, hand - opening)
     leaves: list[_Leaf] = []
-    tree = _leaves(cond, hand, leaves)
+    trees = [_leaves(c, opening if scope == "open" else hand, leaves, scope) for c, scope in conds]
     runs = [lf for lf in leaves if lf.kind == "run"]
     if len({(lf.field, lf.order) for lf in runs}) > 1:
         raise NotExact("runs over different fields or orders")
@@ -402,39 +469,47 @@ def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
         primary = runs[0].field
     elif grouped:
         primary = max(sorted(set(grouped)), key=lambda f: len({value_text(c.get(f)) for c in cards}))
-    others = sorted({f for f in grouped if f != primary})
-    wheres = sorted({lf.field for lf in leaves if lf.kind == "where"})
-    sums = sorted({lf.field for lf in leaves if lf.kind == "sum"})
-    q_values = {f: sorted({value_text(c.get(f)) for c in cards}) for f in others}
+    size_of = {"open": opening, "all": hand}
+    q_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind in ("same", "distinct") and lf.field != primary})
+    w_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "where"})
+    s_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "sum"})
+    q_fields = sorted({f for _, f in q_keys})
+    q_values = {f: sorted({value_text(c.get(f)) for c in cards}) for f in q_fields}
     q_index = {f: {v: i for i, v in enumerate(vs)} for f, vs in q_values.items()}
-    q_cap = {f: min(hand, max(lf.count_cap() for lf in leaves if lf.field == f and lf.kind in ("same", "distinct")))
-             for f in others}
-    w_cap = {w: min(hand, max(lf.count_cap() for lf in leaves if lf.kind == "where" and lf.field == w)) for w in wheres}
-    s_cap: dict[str, Fraction | None] = {}
-    for f in sums:
-        nums = [number_of(c.get(f)) for c in cards]
-        ends = [lf for lf in leaves if lf.kind == "sum" and lf.field == f]
+
+    def cap(key: tuple[str, str], kinds: tuple[str, ...]) -> int:
+        return min(size_of[key[0]], max(lf.count_cap() for lf in leaves if (lf.scope, lf.field) == key
+                                        and lf.kind in kinds))
+
+    q_cap = [cap(k, ("same", "distinct")) for k in q_keys]
+    w_cap = [cap(k, ("where",)) for k in w_keys]
+    s_cap: list[Fraction | None] = []
+    for s_key in s_keys:
+        nums = [number_of(c.get(s_key[1])) for c in cards]
+        ends = [lf for lf in leaves if lf.kind == "sum" and (lf.scope, lf.field) == s_key]
         if min(nums, default=Fraction(0)) < 0:
-            s_cap[f] = None  # a negative value can bring a sum back: no saturation
+            s_cap.append(None)  # a negative value can bring a sum back: no saturation
         else:
-            s_cap[f] = max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends)
+            s_cap.append(max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends))
+    w_exprs = sorted({f for _, f in w_keys})
+    s_fields = sorted({f for _, f in s_keys})
     # each card's class: (primary value, secondary values, where truths, summed values)
     classes: dict[tuple[Any, ...], int] = {}
     for c in cards:
         key = (value_text(c.get(primary)) if primary else "",
-               tuple(q_index[f][value_text(c.get(f))] for f in others),
-               tuple(where(w, c) for w in wheres),
-               tuple(number_of(c.get(f)) for f in sums))
+               tuple(q_index[f][value_text(c.get(f))] for f in q_fields),
+               tuple(where(w, c) for w in w_exprs),
+               tuple(number_of(c.get(f)) for f in s_fields))
         classes[key] = classes.get(key, 0) + 1
     # groups in processing order: a run's order first (absent values are empty groups), then the rest
     by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
     for key, n in sorted(classes.items(), key=lambda kv: repr(kv[0])):
         by_value.setdefault(key[0], []).append((key, n))
     run = runs[0] if runs else None
+    seq: list[str] = []
     if primary is None:  # no grouped field: every class is its own group
         groups = [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))]
     else:
-        seq: list[str] = []
         for v in (run.order if run and run.order else ()):
             if v not in seq:
                 seq.append(v)
@@ -460,24 +535,35 @@ def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
                 steps.append(recurring.index(run_order[pos]))
                 pos += 1
             walks.setdefault(v, steps)
-    symmetric = len(others) == 1 and _symmetric(groups, len(q_values[others[0]]))
+    symmetric = len(q_fields) == 1 and _symmetric(groups, len(q_values[q_fields[0]]))
     p_leaves = [i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")]
     p_caps = {i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1) if leaves[i].kind == "same"
               else leaves[i].count_cap() for i in p_leaves if leaves[i].kind != "run"}
+    q_of = [q_fields.index(f) for _, f in q_keys]
+    w_of = [w_exprs.index(f) for _, f in w_keys]
+    s_of = [s_fields.index(f) for _, f in s_keys]
+    q_open = [scope == "open" for scope, _ in q_keys]
+    w_open = [scope == "open" for scope, _ in w_keys]
+    s_open = [scope == "open" for scope, _ in s_keys]
 
     def group_moves(members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
-        """(x, q counts added, where counts added, sums added) -> ways, for one group."""
-        moves: dict[tuple[Any, ...], int] = {(0, tuple((0,) * len(q_values[f]) for f in others), (0,) * len(wheres),
-                                              (Fraction(0),) * len(sums)): 1}
+        """(opening cards, all cards, q counts added, where counts added, sums added) -> ways, for one group."""
+        moves: dict[tuple[Any, ...], int] = {
+            (0, 0, tuple((0,) * len(q_values[f]) for _, f in q_keys), (0,) * len(w_keys),
+             (Fraction(0),) * len(s_keys)): 1}
         for (_, qs, ws, ss), size in members:
             nxt: dict[tuple[Any, ...], int] = {}
-            for (x, qd, wd, sd), ways in moves.items():
-                for k in range(0, min(size, hand - x) + 1):
-                    q2 = tuple(tuple(min(q_cap[f], n + (k if j == qs[fi] else 0)) for j, n in enumerate(qd[fi]))
-                               for fi, f in enumerate(others))
-                    w2 = tuple(min(w_cap[w], wd[wi] + (k if ws[wi] else 0)) for wi, w in enumerate(wheres))
-                    s2 = tuple(s + k * ss[si] for si, s in enumerate(sd))
-                    nxt[(x + k, q2, w2, s2)] = nxt.get((x + k, q2, w2, s2), 0) + ways * math.comb(size, k)
+            for (xo, xa, qd, wd, sd), ways in moves.items():
+                for ko in range(0, min(size, opening - xo) + 1):
+                    for kl in range(0, min(size - ko, hand - opening - (xa - xo)) + 1):
+                        ka = ko + kl
+                        q2 = tuple(tuple(min(q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
+                                         for j, n in enumerate(qd[i])) for i in range(len(q_keys)))
+                        w2 = tuple(min(w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
+                                   for i in range(len(w_keys)))
+                        s2 = tuple(sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(s_keys)))
+                        key = (xo + ko, xa + ka, q2, w2, s2)
+                        nxt[key] = nxt.get(key, 0) + ways * math.comb(size, ko) * math.comb(size - ko, kl)
             moves = nxt
         return moves
 
@@ -485,46 +571,50 @@ def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
     for gi in range(len(groups) - 1, -1, -1):
         remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
     start_p = tuple(((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves)
-    states: dict[tuple[Any, ...], int] = {(0, tuple((0,) * len(q_values[f]) for f in others), (0,) * len(wheres),
-                                          (Fraction(0),) * len(sums), start_p): 1}
+    states: dict[tuple[Any, ...], int] = {
+        (0, 0, tuple((0,) * len(q_values[f]) for _, f in q_keys), (0,) * len(w_keys), (Fraction(0),) * len(s_keys),
+         start_p): 1}
     q_memo: dict[tuple[Any, Any], Any] = {}
-    p_memo: dict[tuple[Any, int, str], Any] = {}
+    p_memo: dict[tuple[Any, int, int, str], Any] = {}
     for gi, (value, members) in enumerate(groups):
         moves = group_moves(members)
         nxt: dict[tuple[Any, ...], int] = {}
-        for (drawn, qv, wv, sv, pv), ways in states.items():
-            for (x, qd, wd, sd), mw in moves.items():
-                d2 = drawn + x
-                if d2 > hand or d2 + remaining[gi + 1] < hand:
+        for (do, da, qv, wv, sv, pv), ways in states.items():
+            for (xo, xa, qd, wd, sd), mw in moves.items():
+                o2, a2 = do + xo, da + xa
+                if o2 > opening or a2 > hand or a2 + remaining[gi + 1] < hand:
                     continue
                 q2 = q_memo.get((qv, qd))
                 if q2 is None:
-                    q2 = tuple(tuple(min(q_cap[f], a + b) for a, b in zip(qv[fi], qd[fi], strict=True))
-                               for fi, f in enumerate(others))
-                    if symmetric:
-                        q2 = tuple(tuple(sorted(v)) for v in q2)
+                    q2 = tuple(tuple(min(q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
+                               for i in range(len(q_keys)))
+                    if symmetric:  # the values are interchangeable: sort them (jointly over the scopes)
+                        q2 = tuple(zip(*sorted(zip(*q2, strict=True)), strict=True)) if q2 and q2[0] else q2
                     q_memo[(qv, qd)] = q2
-                w2 = tuple(min(w_cap[w], a + b) for w, a, b in zip(wheres, wv, wd, strict=True)) if wheres else wv
-                s2 = tuple(_cap_sum(a + b, s_cap[f]) for f, a, b in zip(sums, sv, sd, strict=True)) if sums else sv
-                p2 = p_memo.get((pv, x, value))
+                w2 = tuple(min(w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True))) if w_keys else wv
+                s2 = tuple(_cap_sum(a + b, s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True))) \
+                    if s_keys else sv
+                p2 = p_memo.get((pv, xo, xa, value))
                 if p2 is None:
-                    p2 = tuple(_step(leaves[i], p_caps.get(i, 0), st, x, walks.get(value, []), recurring, value)
+                    p2 = tuple(_step(leaves[i], p_caps.get(i, 0), st, xo if leaves[i].scope == "open" else xa,
+                                     walks.get(value, []), recurring, value)
                                for i, st in zip(p_leaves, pv, strict=True))
-                    p_memo[(pv, x, value)] = p2
-                nxt[(d2, q2, w2, s2, p2)] = nxt.get((d2, q2, w2, s2, p2), 0) + ways * mw
+                    p_memo[(pv, xo, xa, value)] = p2
+                nxt[(o2, a2, q2, w2, s2, p2)] = nxt.get((o2, a2, q2, w2, s2, p2), 0) + ways * mw
         states = nxt
         if len(states) > MAX_STATES:
             raise NotExact(f"more than {MAX_STATES:,} states")
     good = 0
-    for (drawn, qv, wv, sv, pv), ways in states.items():
-        if drawn != hand:
+    for (do, da, qv, wv, sv, pv), ways in states.items():
+        if do != opening or da != hand:
             continue
         facts = []
         for i, lf in enumerate(leaves):
+            at = (lf.scope, lf.field)
             if lf.kind == "where":
-                facts.append(lf.inside(wv[wheres.index(lf.field)]))
+                facts.append(lf.inside(wv[w_keys.index(at)]))
             elif lf.kind == "sum":
-                facts.append(lf.inside(sv[sums.index(lf.field)]))
+                facts.append(lf.inside(sv[s_keys.index(at)]))
             elif lf.field == primary:
                 st = pv[p_leaves.index(i)]
                 if lf.kind == "run":
@@ -534,13 +624,13 @@ def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
                 else:
                     facts.append(lf.inside(st))
             else:
-                vec = qv[others.index(lf.field)]
+                vec = qv[q_keys.index(at)]
                 if lf.kind == "same":
                     n = sum(1 for c in vec if lf.inside(c))
                     facts.append(n >= 1 if lf.values is None else n == lf.values)
                 else:
                     facts.append(lf.inside(sum(1 for c in vec if c > 0)))
-        if _truth(tree, facts):
+        if all(_truth(tree, facts) for tree in trees):
             good += ways
     return Count(good, total)
 

@@ -20,11 +20,13 @@ from generator.games.deck.algebra import (
     Count,
     HandCondition,
     NotExact,
+    Turns,
     count_hands,
     fraction_shown,
     holds,
     number_of,
     value_text,
+    with_mulligans,
 )
 from generator.games.deck.draws import hand_distribution, largest_share
 from generator.games.deck.rules import deck_cards
@@ -105,6 +107,12 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
         total = sum((number_of(c.get(check.field)) for c in cards), Fraction(0))
         value = check.hand * total / len(cards)
         return value, f"{value} ({float(value):.4g})", {"deck": len(cards), "mean": float(total / len(cards))}
+    if check.turns is not None and check.turns.mulligan is not None:
+        assert check.has is not None
+        value = with_mulligans(cards, check.has, check.turns, where_of(cards))
+        return value, fraction_shown(value.numerator, value.denominator), {
+            "deck": len(cards), "opening": check.turns.sizes(), "later": check.turns.later(),
+            "mulligan": check.turns.mulligan.rule}
     count = exact_count(spec, check)
     figures: dict[str, Any] = {"deck": len(cards), "hand": hand_size(check), "hands": count.total,
                                "good": count.good}
@@ -150,16 +158,24 @@ class HandSampler:
     cards: tuple[tuple[tuple[str, Any], ...], ...]
     hand: int
     condition: HandCondition
+    turns: Turns | None = None
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
-        """`games` seeded hands; how many meet the condition."""
+        """`games` seeded hands (with the turns' mulligans, if any); how many meet the condition."""
         rng = np.random.default_rng(seed)
         cards = [dict(c) for c in self.cards]
         where = where_of(cards)
+        mulligan = self.turns.mulligan if self.turns is not None else None
+        sizes = self.turns.sizes() if self.turns is not None and mulligan is not None else [self.hand]
+        later = self.turns.later() if self.turns is not None and mulligan is not None else 0
         hits = 0
         for _ in range(games):
-            picked = rng.choice(len(cards), size=self.hand, replace=False)
-            hits += holds(self.condition, [cards[int(i)] for i in sorted(picked)], where, cards)
+            for m, size in enumerate(sizes):
+                picked = [int(i) for i in rng.choice(len(cards), size=size + later, replace=False)]
+                opening = [cards[i] for i in sorted(picked[:size])]
+                if m == len(sizes) - 1 or mulligan is None or holds(mulligan.keep, opening, where, cards):
+                    hits += holds(self.condition, [cards[i] for i in sorted(picked)], where, cards)
+                    break
         return {"hits": np.array([hits], dtype=np.int64)}
 
 
@@ -180,7 +196,7 @@ def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: 
             cards = tuple(tuple(sorted(c.items())) for c in deck_cards(spec, check.component))
             setting = f"draw {n}: {hand_size(check)} cards"
             g = budget(setting)
-            tally = run(HandSampler(cards, hand_size(check), cond), g, seed, executor, progress=progress)
+            tally = run(HandSampler(cards, hand_size(check), cond, check.turns), g, seed, executor, progress=progress)
             ev: Exact | Proportion = Proportion(float(tally["hits"].sum()), g)
             rep.tolerances.append(bounded(check.name, ev, check.bound, key, (setting,)))
             figures = {"method": f"Monte-Carlo (no exact method: {why})", "samples": g,

@@ -47,7 +47,7 @@ def test_the_documented_conditions_hold_on_the_poker_deck(tmp_path):
 
     body = DRAWS.search(DOC.read_text(encoding="utf-8"))["body"]
     for key in ("where:", "same:", "distinct:", "run:", "sum:", "all_of:", "any_of:", "none_of:", "at_least:",
-                "at_most:", "exactly:", "between:", "values:", "order:", "turns:"):
+                "at_most:", "exactly:", "between:", "values:", "order:", "turns:", "mulligan:"):
         assert key in body, key
     kit = tmp_path / "poker_hands"
     shutil.copytree(ROOT / "docs" / "examples" / "poker_hands", kit)
@@ -58,7 +58,7 @@ def test_the_documented_conditions_hold_on_the_poker_deck(tmp_path):
     (kit / "kit.yaml").write_text(text, encoding="utf-8")
     r = pnpkit("check", str(kit))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("HOLDS") == body.count("name:") == 14
+    assert r.stdout.count("HOLDS") == body.count("name:") == 15
     assert "measured 120 / 1,326 (9.05 %)" in r.stdout  # two ten-valued cards: C(16, 2) of C(52, 2)
 
 
@@ -66,7 +66,7 @@ ELEMENTS = [tpl.TextElement, tpl.RectElement, tpl.EllipseElement, tpl.LineElemen
             tpl.IconElement, tpl.ImageElement, tpl.RepeatElement, tpl.GridElement]
 MODELS = [deck_spec.DeckGame, deck_spec.DeckComponent, deck_spec.ComponentRules, deck_spec.DrawCheck,
           deck_spec.DeckBalance, deck_spec.Deal, tpl.FaceTemplate, tpl.TemplateChoice, algebra.HandCondition,
-          algebra.Turns, algebra.ExactBound]
+          algebra.Turns, algebra.Mulligan, algebra.ExactBound]
 
 
 @pytest.mark.parametrize("model", ELEMENTS + MODELS, ids=lambda m: m.__name__)
