@@ -501,40 +501,9 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
                tuple(where(w, c) for w in w_exprs),
                tuple(number_of(c.get(f)) for f in s_fields))
         classes[key] = classes.get(key, 0) + 1
-    # groups in processing order: a run's order first (absent values are empty groups), then the rest
-    by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
-    for key, n in sorted(classes.items(), key=lambda kv: repr(kv[0])):
-        by_value.setdefault(key[0], []).append((key, n))
     run = runs[0] if runs else None
-    seq: list[str] = []
-    if primary is None:  # no grouped field: every class is its own group
-        groups = [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))]
-    else:
-        for v in (run.order if run and run.order else ()):
-            if v not in seq:
-                seq.append(v)
-        if run is not None and not run.order:
-            seq = default_order([c.get(primary) for c in cards]) or []
-            if not seq:
-                raise NotExact(f"run over {primary}: its values are not numbers; give order")
-        seq += [v for v in sorted(by_value) if v not in seq]
-        groups = [(v, by_value.get(v, [])) for v in seq]
-    run_order = (run.order or tuple(seq)) if run is not None else ()
-    recurring = sorted({v for v in run_order if run_order.count(v) > 1})
-    # after the group at a first occurrence: the order positions walked (the value, then repeats that follow)
-    walks: dict[str, list[str | int]] = {}
-    if run is not None:
-        seen: set[str] = set()
-        pos = 0
-        while pos < len(run_order):
-            v = run_order[pos]
-            steps: list[str | int] = [v]
-            seen.add(v)
-            pos += 1
-            while pos < len(run_order) and run_order[pos] in seen:
-                steps.append(recurring.index(run_order[pos]))
-                pos += 1
-            walks.setdefault(v, steps)
+    groups, seq = _groups(classes, primary, run, cards)
+    recurring, walks = _run_walks((run.order or tuple(seq)) if run is not None else ())
     symmetric = len(q_fields) == 1 and _symmetric(groups, len(q_values[q_fields[0]]))
     p_leaves = [i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")]
     p_caps = {i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1) if leaves[i].kind == "same"
@@ -608,31 +577,75 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     for (do, da, qv, wv, sv, pv), ways in states.items():
         if do != opening or da != hand:
             continue
-        facts = []
-        for i, lf in enumerate(leaves):
-            at = (lf.scope, lf.field)
-            if lf.kind == "where":
-                facts.append(lf.inside(wv[w_keys.index(at)]))
-            elif lf.kind == "sum":
-                facts.append(lf.inside(sv[s_keys.index(at)]))
-            elif lf.field == primary:
-                st = pv[p_leaves.index(i)]
-                if lf.kind == "run":
-                    facts.append(bool(st[0]))
-                elif lf.kind == "same":
-                    facts.append(st >= 1 if lf.values is None else st == lf.values)
-                else:
-                    facts.append(lf.inside(st))
-            else:
-                vec = qv[q_keys.index(at)]
-                if lf.kind == "same":
-                    n = sum(1 for c in vec if lf.inside(c))
-                    facts.append(n >= 1 if lf.values is None else n == lf.values)
-                else:
-                    facts.append(lf.inside(sum(1 for c in vec if c > 0)))
+        facts = [_fact(lf, i, primary, p_leaves, pv, dict(zip(q_keys, qv, strict=True)),
+                       dict(zip(w_keys, wv, strict=True)), dict(zip(s_keys, sv, strict=True)))
+                 for i, lf in enumerate(leaves)]
         if all(_truth(tree, facts) for tree in trees):
             good += ways
     return Count(good, total)
+
+
+def _groups(classes: dict[tuple[Any, ...], int], primary: str | None, run: _Leaf | None,
+            cards: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, list[tuple[tuple[Any, ...], int]]]], list[str]]:
+    """The classes grouped by the primary field's value, in processing order: a run's order first (a value no
+    card has is an empty group), then the rest; without a primary field every class is its own group."""
+    by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
+    for key, n in sorted(classes.items(), key=lambda kv: repr(kv[0])):
+        by_value.setdefault(key[0], []).append((key, n))
+    if primary is None:
+        return [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))], []
+    seq: list[str] = []
+    for v in (run.order if run and run.order else ()):
+        if v not in seq:
+            seq.append(v)
+    if run is not None and not run.order:
+        seq = default_order([c.get(primary) for c in cards]) or []
+        if not seq:
+            raise NotExact(f"run over {primary}: its values are not numbers; give order")
+    seq += [v for v in sorted(by_value) if v not in seq]
+    return [(v, by_value.get(v, [])) for v in seq], seq
+
+
+def _run_walks(run_order: tuple[str, ...]) -> tuple[list[str], dict[str, list[str | int]]]:
+    """The values a run's order lists more than once (their presence is remembered), and per value the order
+    positions walked after its group: the value itself, then the repeats that follow it."""
+    recurring = sorted({v for v in run_order if run_order.count(v) > 1})
+    walks: dict[str, list[str | int]] = {}
+    seen: set[str] = set()
+    pos = 0
+    while pos < len(run_order):
+        v = run_order[pos]
+        steps: list[str | int] = [v]
+        seen.add(v)
+        pos += 1
+        while pos < len(run_order) and run_order[pos] in seen:
+            steps.append(recurring.index(run_order[pos]))
+            pos += 1
+        walks.setdefault(v, steps)
+    return recurring, walks
+
+
+def _fact(lf: _Leaf, i: int, primary: str | None, p_leaves: list[int], pv: tuple[Any, ...],
+          qv: dict[tuple[str, str], tuple[int, ...]], wv: dict[tuple[str, str], int],
+          sv: dict[tuple[str, str], Fraction]) -> bool:
+    """Whether leaf i holds in a final state."""
+    at = (lf.scope, lf.field)
+    if lf.kind == "where":
+        return lf.inside(wv[at])
+    if lf.kind == "sum":
+        return lf.inside(sv[at])
+    if lf.field == primary:
+        st = pv[p_leaves.index(i)]
+        if lf.kind == "run":
+            return bool(st[0])
+        if lf.kind == "same":
+            return bool(st >= 1 if lf.values is None else st == lf.values)
+        return lf.inside(st)
+    vec = qv[at]
+    if lf.kind == "same":
+        n = sum(1 for c in vec if lf.inside(c))
+        return n >= 1 if lf.values is None else n == lf.values
+    return lf.inside(sum(1 for c in vec if c > 0))
 
 
 def _cap_sum(s: Fraction, cap: Fraction | None) -> Fraction:
