@@ -316,3 +316,25 @@ def test_validate_locates_a_malformed_condition(tmp_path):
     assert re.search(rf"kit\.yaml:{line}: game\.balance\.draws\[1\]\.has\.exactly: .*got 'four'", r.stderr), r.stderr
     line = next(i for i, t in enumerate(text.splitlines(), 1) if "max: 1/0" in t)
     assert re.search(rf"kit\.yaml:{line}: game\.balance\.draws\[9\]\.bound\.max: .*'1/0'", r.stderr), r.stderr
+
+
+def test_a_decimal_is_read_from_the_text_written(tmp_path):
+    """0.42499999999999999999 is the float 0.425, but not the number 17/40: a bound written so FAILS, exactly."""
+    import shutil
+
+    kit = tmp_path / "lands"
+    shutil.copytree(LANDS, kit)
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    head, tail = text.split("    draws:\n", 1)
+    draws = ("    draws:\n"
+             "      - {name: below, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+             "         bound: {max: 0.42499999999999999999}}\n"
+             "      - {name: equal, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+             "         bound: {min: 0.425, max: 0.42500000000000000000}}\n")
+    (kit / "kit.yaml").write_text(head + draws + "\ncomponents:" + tail.split("\ncomponents:", 1)[1], encoding="utf-8")
+    assert float("0.42499999999999999999") == 0.425
+    r = pnpkit("check", str(kit))
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "1 of 2 tolerances failed" in r.stdout
+    assert re.search(r"FAILS\s+below", r.stdout) and re.search(r"HOLDS\s+equal", r.stdout)
+    assert "..42499999999999999999/100000000000000000000" in r.stdout and "allowed 17/40..17/40" in r.stdout
