@@ -109,9 +109,9 @@ class Tolerance:
 
     def describe(self) -> str:
         """A sentence: verdict, measured value, interval with its level and method, bound, spec key."""
-        lo_b = "-inf" if self.minimum is None else str(self.exact_minimum) if self.exact_minimum is not None \
+        lo_b = "-inf" if self.minimum is None else exact_text(self.exact_minimum) if self.exact_minimum is not None \
             else f"{self.minimum:g}"
-        hi_b = "inf" if self.maximum is None else str(self.exact_maximum) if self.exact_maximum is not None \
+        hi_b = "inf" if self.maximum is None else exact_text(self.exact_maximum) if self.exact_maximum is not None \
             else f"{self.maximum:g}"
         where = f" [{self.spec_key}]" if self.spec_key else ""
         if self.low is not None and self.high is not None:
@@ -142,6 +142,24 @@ class Tolerance:
                     "exact_maximum": None if self.exact_maximum is None else str(self.exact_maximum)}
                    if self.exact_minimum is not None or self.exact_maximum is not None else {}),
                 "evidence": ev}
+
+
+def exact_text(v: Fraction) -> str:
+    """An exact bound as a reader wrote it: a decimal where it has one (0.9, 0.0025), else the fraction
+    (1/4165)."""
+    den, twos, fives = v.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    places = max(twos, fives)
+    if den != 1 or places > 30:
+        return str(v)
+    if places == 0:
+        return str(v.numerator)
+    scaled = abs(v.numerator) * 10**places // v.denominator
+    whole, frac = divmod(scaled, 10**places)
+    return f"{'-' if v < 0 else ''}{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
 
 
 def _level(confidence: float) -> str:

@@ -23,7 +23,7 @@ from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from generator.engine.report import BalanceReport, Table, Tolerance
+from generator.engine.report import BalanceReport, Table, Tolerance, exact_text
 from generator.render.html_report import fmt_value, verdict_line, verdict_sort_key
 
 FAIL_STYLE = "bold red"
@@ -33,8 +33,8 @@ STYLES = {"FAILS": FAIL_STYLE, "UNDECIDED": UNDECIDED_STYLE, "HOLDS": None}
 
 
 def _bound(t: Tolerance) -> str:
-    lo = "" if t.minimum is None else str(t.exact_minimum) if t.exact_minimum is not None else f"{t.minimum:g}"
-    hi = "" if t.maximum is None else str(t.exact_maximum) if t.exact_maximum is not None else f"{t.maximum:g}"
+    lo = "" if t.minimum is None else exact_text(t.exact_minimum) if t.exact_minimum is not None else f"{t.minimum:g}"
+    hi = "" if t.maximum is None else exact_text(t.exact_maximum) if t.exact_maximum is not None else f"{t.maximum:g}"
     return f"{lo}..{hi}" if lo or hi else "any"
 
 
