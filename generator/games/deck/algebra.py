@@ -239,9 +239,14 @@ def value_text(v: Any) -> str:
 
 
 def number_of(v: Any) -> Fraction:
-    """A summed cell as an exact number (an empty cell is 0)."""
+    """A summed cell as an exact number: an int, or a float as the shortest decimal that reads back to it (the
+    decimal a data file wrote); an empty cell is 0. Data cells are numbers of any size (not spec bounds)."""
     if v is None or v == "":
         return Fraction(0)
+    if isinstance(v, float) and math.isfinite(v):
+        return Fraction(repr(v))
+    if isinstance(v, int) and not isinstance(v, bool):
+        return Fraction(v)
     return parse_exact(v)
 
 

@@ -305,6 +305,15 @@ def test_unknown_fields_and_orders_are_legal_problems():
                for k, m in problems)
 
 
+def test_a_sum_over_cells_of_any_size_is_exact():
+    """Data cells are summed as the decimals they are, however large (a bound's 1e30 limit is the spec's)."""
+    cards = [{"cost": 1.5}, {"cost": 1e300}, {"cost": 0.1}, {"cost": 0.2}]
+    at_most = HandCondition.model_validate({"sum": "cost", "at_most": "3/10"})
+    assert count_hands(cards, at_most, 2, _where).good == 1  # 0.1 + 0.2 is 3/10 exactly, not 0.30000000000000004
+    big = HandCondition.model_validate({"sum": "cost", "at_least": 10**30})
+    assert count_hands(cards, big, 2, _where).good == 3
+
+
 def test_validate_locates_a_malformed_condition(tmp_path):
     import shutil
 
