@@ -212,8 +212,8 @@ def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: 
                                        f"hand", [str(k) for k in range(len(dist))], dist, y_label="probability"))
         rep.figures["draws"][check.name] = {"kind": check.kind, "value": ev.estimate(),
                                             **({"exact": str(value)} if isinstance(ev, Exact) else {}), **figures}
-        rows.append([check.name, check.kind, shown])
-    rep.tables.append(Table("Draw checks", ["check", "kind", "value"], rows))
+        rows.append([check.name, check.kind, shown, "exact" if isinstance(ev, Exact) else "Monte-Carlo"])
+    rep.tables.append(Table("Draw checks", ["check", "kind", "value", "method"], rows))
     for p in range(spec.deal.players.min, spec.deal.players.max + 1):
         rep.headline[str(p)] = Headline(policy="deal", score_mean=float(spec.deal.hand), seat_shares=[1.0 / p] * p,
                                         game_length=float(spec.deal.hand), length_unit="cards per seat")
