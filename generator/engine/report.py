@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -38,6 +39,9 @@ class Tolerance:
     """The look (1 = first batch) at which this verdict was taken."""
     needed_games: int | None = None
     """For an UNDECIDED verdict: rough games per setting the estimate needs to decide it."""
+    exact_minimum: Fraction | None = None
+    """The bound as written, exactly (1/4165, 0.5 as 1/2): an exact value is decided against it, not the float."""
+    exact_maximum: Fraction | None = None
 
     @property
     def measured(self) -> float:
@@ -47,6 +51,11 @@ class Tolerance:
     @cached_property
     def _interval(self) -> tuple[float, float]:
         return interval(self.evidence, self.alpha)
+
+    @property
+    def shown(self) -> str | None:
+        """How an exact value is written ("624 / 2,598,960 (0.0240 %)"); None: a float to format."""
+        return self.evidence.shown if isinstance(self.evidence, Exact) and self.evidence.shown else None
 
     @property
     def low(self) -> float | None:
@@ -71,6 +80,13 @@ class Tolerance:
     @property
     def verdict(self) -> Verdict:
         """HOLDS, FAILS or UNDECIDED."""
+        ev = self.evidence
+        if isinstance(ev, Exact) and ev.fraction is not None:  # exact value, exact ends: no rounding either side
+            def end(exact: Fraction | None, bound: float | None) -> Fraction | None:
+                return exact if exact is not None else None if bound is None else Fraction(bound)
+            lo_b, hi_b = end(self.exact_minimum, self.minimum), end(self.exact_maximum, self.maximum)
+            inside = (lo_b is None or ev.fraction >= lo_b) and (hi_b is None or ev.fraction <= hi_b)
+            return Verdict.HOLDS if inside else Verdict.FAILS
         lo, hi = self._interval
         return decide(lo, hi, self.minimum, self.maximum)
 
@@ -93,8 +109,10 @@ class Tolerance:
 
     def describe(self) -> str:
         """A sentence: verdict, measured value, interval with its level and method, bound, spec key."""
-        lo_b = "-inf" if self.minimum is None else f"{self.minimum:g}"
-        hi_b = "inf" if self.maximum is None else f"{self.maximum:g}"
+        lo_b = "-inf" if self.minimum is None else exact_text(self.exact_minimum) if self.exact_minimum is not None \
+            else f"{self.minimum:g}"
+        hi_b = "inf" if self.maximum is None else exact_text(self.exact_maximum) if self.exact_maximum is not None \
+            else f"{self.maximum:g}"
         where = f" [{self.spec_key}]" if self.spec_key else ""
         if self.low is not None and self.high is not None:
             iv = f" ({_level(self.confidence)} {self.method} interval {self.low:.4g}..{self.high:.4g})"
@@ -105,19 +123,43 @@ class Tolerance:
         if self.verdict is Verdict.UNDECIDED:
             n = self.needed_games if self.needed_games is not None else self.estimate_needed()
             more = f"; about {n} games per setting would decide it" if n else "; sits on its bound"
-        return (f"{self.name}: {self.verdict.value}{games}: measured {self.measured:.4g}{iv}, "
+        shown = self.shown or f"{self.measured:.4g}"
+        return (f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, "
                 f"allowed {lo_b}..{hi_b}{where}{more}")
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict: verdict, estimate, interval, method, bound, games and the evidence."""
         ev = asdict(self.evidence)
         ev["kind"] = type(self.evidence).__name__
+        if ev.get("fraction") is not None:  # exact rationals as their text, "1/4165"
+            ev["fraction"] = str(ev["fraction"])
         return {"name": self.name, "verdict": self.verdict.value, "ok": self.ok, "measured": self.measured,
                 "low": self.low, "high": self.high, "confidence": self.confidence, "method": self.method,
                 "minimum": self.minimum, "maximum": self.maximum, "spec_key": self.spec_key,
                 "settings": list(self.settings), "games": self.games, "look": self.look,
                 "needed_games": self.needed_games if self.needed_games is not None else self.estimate_needed(),
+                **({"exact_minimum": None if self.exact_minimum is None else str(self.exact_minimum),
+                    "exact_maximum": None if self.exact_maximum is None else str(self.exact_maximum)}
+                   if self.exact_minimum is not None or self.exact_maximum is not None else {}),
                 "evidence": ev}
+
+
+def exact_text(v: Fraction) -> str:
+    """An exact bound as a reader wrote it: a decimal where it has one (0.9, 0.0025), else the fraction
+    (1/4165)."""
+    den, twos, fives = v.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    places = max(twos, fives)
+    if den != 1 or places > 30:
+        return str(v)
+    if places == 0:
+        return str(v.numerator)
+    scaled = abs(v.numerator) * 10**places // v.denominator
+    whole, frac = divmod(scaled, 10**places)
+    return f"{'-' if v < 0 else ''}{whole}.{frac:0{places}d}".rstrip("0").rstrip(".")
 
 
 def _level(confidence: float) -> str:
@@ -127,8 +169,12 @@ def _level(confidence: float) -> str:
 
 def bounded(name: str, evidence: Evidence, bound: Any, spec_key: str, settings: tuple[str, ...] = ()) -> Tolerance:
     """THE way games build a tolerance: a spec Bound (anything with .min / .max), the evidence measured against
-    it, the spec key it lives under and the settings the evidence came from."""
-    return Tolerance(name, evidence, bound.min, bound.max, spec_key, tuple(settings))
+    it, the spec key it lives under and the settings the evidence came from. Ends written exactly (Fraction)
+    are kept as they are for exact evidence, and as floats for every reader of minimum / maximum."""
+    lo, hi = bound.min, bound.max
+    return Tolerance(name, evidence, None if lo is None else float(lo), None if hi is None else float(hi), spec_key,
+                     tuple(settings), exact_minimum=lo if isinstance(lo, Fraction) else None,
+                     exact_maximum=hi if isinstance(hi, Fraction) else None)
 
 
 @dataclass(frozen=True)

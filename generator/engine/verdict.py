@@ -24,6 +24,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from fractions import Fraction
 from typing import Literal
 
 from scipy import stats as sps
@@ -188,6 +189,10 @@ class Exact:
     """A value without sampling noise (counted over every case, or fixed by the spec)."""
 
     value: float
+    fraction: Fraction | None = None
+    """The value as an exact rational where one was counted (decided against exact bounds without rounding)."""
+    shown: str = ""
+    """How a report writes the value, e.g. "624 / 2,598,960 (0.0240 %)" (empty: the float)."""
 
     def estimate(self) -> float:
         """The measured value."""

@@ -23,7 +23,7 @@ from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from generator.engine.report import BalanceReport, Table, Tolerance
+from generator.engine.report import BalanceReport, Table, Tolerance, exact_text
 from generator.render.html_report import fmt_value, verdict_line, verdict_sort_key
 
 FAIL_STYLE = "bold red"
@@ -33,8 +33,8 @@ STYLES = {"FAILS": FAIL_STYLE, "UNDECIDED": UNDECIDED_STYLE, "HOLDS": None}
 
 
 def _bound(t: Tolerance) -> str:
-    lo = "" if t.minimum is None else f"{t.minimum:g}"
-    hi = "" if t.maximum is None else f"{t.maximum:g}"
+    lo = "" if t.minimum is None else exact_text(t.exact_minimum) if t.exact_minimum is not None else f"{t.minimum:g}"
+    hi = "" if t.maximum is None else exact_text(t.exact_maximum) if t.exact_maximum is not None else f"{t.maximum:g}"
     return f"{lo}..{hi}" if lo or hi else "any"
 
 
@@ -52,7 +52,7 @@ def _tolerance_table(report: BalanceReport) -> RichTable:
     table.add_column("spec key")
     table.add_column("verdict")
     for t in sorted(report.tolerances, key=verdict_sort_key):  # failed, undecided, holding; spec order within
-        table.add_row(Text(t.name), fmt_value(t.measured), _interval(t), _bound(t), str(t.games or ""),
+        table.add_row(Text(t.name), t.shown or fmt_value(t.measured), _interval(t), _bound(t), str(t.games or ""),
                       Text(t.spec_key), t.verdict.value, style=STYLES[t.verdict.value])
     return table
 
@@ -78,7 +78,7 @@ def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
         out += [Text(line, style=style) for line in name]
         interval = f", interval {_interval(t)}" if _interval(t) else ""
         games = f", {t.games} games" if t.games else ""
-        out += [Text(line) for line in _wrap(f"measured {fmt_value(t.measured)}{interval}{games}", width, indent, indent)]
+        out += [Text(line) for line in _wrap(f"measured {t.shown or fmt_value(t.measured)}{interval}{games}", width, indent, indent)]
     return out
 
 

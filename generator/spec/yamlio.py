@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,7 @@ def parse_yaml(data: bytes, display: str) -> tuple[Any, dict[Loc, int]]:
         raise SpecError([Problem(display, None, "", f"nested more than {MAX_DEPTH} levels deep")]) from None
     lines: dict[Loc, int] = {}
     counter = [0]
-    data_out = _plain(raw, (), lines, counter, display)
+    data_out = _plain(raw, (), lines, counter, display, text.splitlines())
     return data_out, lines
 
 
@@ -109,7 +110,45 @@ def clip(text: str, limit: int = 80) -> str:
     return out if len(out) <= limit else out[:limit - 3] + "..."
 
 
-def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], display: str) -> Any:
+class DecimalFloat(float):
+    """A YAML float whose written decimal the float does not hold (more digits than a float keeps): the float,
+    with `text` as written, so a reader that wants the exact number (games/deck's exact bounds) has it."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> DecimalFloat:
+        out = super().__new__(cls, value)
+        out.text = text
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DecimalFloat, (float(self), self.text))
+
+
+_DECIMAL_RE = re.compile(r"[-+]?(\d[\d_]*(\.[\d_]*)?|\.[\d_]+)([eE][-+]?\d+)?")
+
+
+def _float(node: float, at: tuple[int, int] | None, source: list[str]) -> float:
+    """A float scalar: the float, or a DecimalFloat where the text written says more than the float holds."""
+    from fractions import Fraction
+
+    value = float(node)
+    if at is None or not 0 <= at[0] < len(source) or not math.isfinite(value):
+        return value
+    m = _DECIMAL_RE.match(source[at[0]], at[1])
+    if m is None:
+        return value
+    written = m.group(0).replace("_", "")
+    try:
+        if float(written) != value or Fraction(written) == Fraction(repr(value)):
+            return value
+    except (ValueError, ZeroDivisionError):
+        return value
+    return DecimalFloat(value, written)
+
+
+def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], display: str,
+           source: list[str] | None = None) -> Any:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     counter[0] += 1
@@ -128,7 +167,10 @@ def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], displ
                 lines[child] = node.lc.key(k)[0] + 1
             except (KeyError, TypeError, AttributeError):
                 lines[child] = lines.get(loc, 1)
-            out[key] = _plain(v, child, lines, counter, display)
+            if isinstance(v, float) and not isinstance(v, bool) and source is not None:
+                out[key] = _float(v, _position(node.lc.value, k), source)
+                continue
+            out[key] = _plain(v, child, lines, counter, display, source)
         return out
     if isinstance(node, CommentedSeq):
         items = []
@@ -138,7 +180,10 @@ def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], displ
                 lines[child] = node.lc.item(i)[0] + 1
             except (KeyError, TypeError, AttributeError):
                 lines[child] = lines.get(loc, 1)
-            items.append(_plain(v, child, lines, counter, display))
+            if isinstance(v, float) and source is not None:
+                items.append(_float(v, _position(node.lc.item, i), source))
+                continue
+            items.append(_plain(v, child, lines, counter, display, source))
         return items
     if isinstance(node, bool) or node is None:
         return node
@@ -149,6 +194,15 @@ def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], displ
     if isinstance(node, str):
         return str(node)
     return str(node)
+
+
+def _position(where: Any, key: Any) -> tuple[int, int] | None:
+    """(line, column), 0-based, of a mapping's value or a sequence's item, None if the parser kept none."""
+    try:
+        line, col = where(key)
+        return int(line), int(col)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None
 
 
 def _dotted(loc: Loc) -> str:

@@ -4,8 +4,11 @@ and row), templates that exist, draw checks and the deal that fit the deck. Ever
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
+from generator.games.deck.algebra import draw_problems
+from generator.games.deck.balance import where_row_problem
 from generator.games.deck.spec import DeckGame, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
@@ -98,7 +101,14 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
             continue
         rows = spec.rows(check.component)
         size = sum(int(r.get("count") or 0) for r in rows.rows)
-        if check.kind != "share":
+        if check.kind == "hand":
+            at = partial(_at, rows)
+            out += draw_problems(check.has, check.hand, check.turns, key, size, rows.table.columns, rows.rows, at,
+                                 lambda source, at=at, rows=rows: template_problem(  # type: ignore[misc]
+                                     env, "{% if " + source + " %}1{% endif %}") or where_row_problem(rows.rows, source, at))
+        elif check.turns is not None or check.has is not None:
+            out.append((key, f"has and turns belong to a hand check, not {check.kind}"))
+        if check.kind not in ("share", "hand"):
             if check.hand is None:
                 out.append((key, f"a {check.kind} check needs hand (cards drawn)"))
             elif check.hand > size:
@@ -112,7 +122,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 why = template_problem(env, "{% if " + str(source) + " %}1{% endif %}")
                 if why:
                     out.append((where_key, why))
-        else:
+        elif check.kind != "hand":
             if not check.field:
                 out.append((key, f"a {check.kind} check needs field"))
             elif check.field not in rows.table.columns:

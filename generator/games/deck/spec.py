@@ -15,8 +15,9 @@ from typing import Any, Literal
 from pydantic import Field, PrivateAttr, StrictInt
 
 from generator.errors import Problem, SpecError
+from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
 from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
-from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, Bound, SequentialCheck, SpecModel
+from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, SequentialCheck, SpecModel
 from generator.spec.paths import read_bytes, resolve_inside
 from generator.spec.tables import (
     MAX_ROWS,
@@ -95,11 +96,13 @@ class DrawCheck(SpecModel):
       the deck into, counted with exact integers);
     - share: the largest share of the deck held by one value of `field` -- exact;
     - expected_sum: the expected sum of `field` over a `hand`-card draw -- exact;
-    - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- seeded Monte-Carlo (no closed
-      form is used), judged with an interval like self-play."""
+    - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- exact (dynamic programming);
+    - hand: P(a `hand`-card draw, or the cards seen by a turn (`turns`), meets the condition `has`) -- exact
+      (games/deck/algebra.py), sampled only where no exact method applies (the report says so).
+    Every exact value is a fraction, judged against a bound read exactly (1/4165, 0.5)."""
 
     name: str = Field(max_length=120, description="what the check says, for the report")
-    kind: Literal["hand_has", "share", "expected_sum", "sum_at_most"] = Field(description="the property")
+    kind: Literal["hand_has", "share", "expected_sum", "sum_at_most", "hand"] = Field(description="the property")
     component: str = Field(description="the component whose cards are drawn")
     hand: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="cards drawn")
     where: str | None = Field(None, max_length=500, description="condition over a card's fields (hand_has)")
@@ -108,14 +111,19 @@ class DrawCheck(SpecModel):
         "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
         "and an action in the same hand; cards may meet more than one"))
     field: str | None = Field(None, description="the field measured (share, expected_sum, sum_at_most)")
-    limit: float | None = Field(None, description="the sum's bound (sum_at_most)")
-    bound: Bound = Field(description="the range the value must lie in, {min, max}")
+    limit: ExactNumber | None = Field(None, description="the sum's bound (sum_at_most), read exactly")
+    has: HandCondition | None = Field(None, description="the condition on the hand (hand): see Conditions")
+    turns: Turns | None = Field(None, description=(
+        "instead of hand: the cards seen by a turn, {opening, per_turn, turn, on: play | draw} (hand)"))
+    bound: ExactBound = Field(description="the range the value must lie in, {min, max}; ends read exactly "
+                                          "(1/4165, 0.5)")
 
 
 class DeckBalance(SequentialCheck):
     """The draw checks `pnpkit check` judges."""
 
-    games: StrictInt = Field(2000, ge=1, le=MAX_GAMES, description="Monte-Carlo draws per look (sum_at_most only)")
+    games: StrictInt = Field(2000, ge=1, le=MAX_GAMES, description=(
+        "Monte-Carlo draws per look (only a hand condition with no exact method)"))
     draws: list[DrawCheck] = Field(default_factory=list, max_length=50, description="the draw properties")
 
 

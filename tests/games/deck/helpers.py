@@ -32,3 +32,12 @@ def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
     data = game_section("harvest_deck", overrides)
     return DeckGame.model_validate(data).with_files(KIT, lambda rel: f"layouts/harvest_deck/{rel}",
                                                     lambda key: None, "layouts/harvest_deck/kit.yaml")
+
+
+def load_example(folder: Path) -> DeckGame:
+    """The game section of a kit folder (docs/examples/...), loaded as `pnpkit` loads it."""
+    from generator.spec.kit import load_kit
+
+    game = load_kit(folder).game
+    assert isinstance(game, DeckGame)
+    return game

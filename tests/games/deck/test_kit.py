@@ -45,7 +45,7 @@ def test_a_changed_cell_is_printed_and_exported(kit, tmp_path):  # noqa: F811
 def test_every_shipped_draw_check_holds_exactly(kit_name):
     rep = balance_report(shipped(), games=2000, seed=1)
     exact = [t for t in rep.tolerances if t.evidence.__class__.__name__ == "Exact"]
-    assert len(exact) == 5 and all(t.verdict == Verdict.HOLDS for t in rep.tolerances)
+    assert len(exact) == len(rep.tolerances) == 6 and all(t.verdict == Verdict.HOLDS for t in rep.tolerances)
 
 
 def test_japanese_names_come_from_their_column(tmp_path):
