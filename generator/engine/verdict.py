@@ -229,7 +229,7 @@ def _normal_quantile(p: float) -> float:
     return float(ndtri(p))
 
 
-def _wilson(successes: float, n: float, alpha: float) -> tuple[float, float]:
+def wilson_interval(successes: float, n: float, alpha: float) -> tuple[float, float]:
     """The two-sided 1 - alpha Wilson score interval of successes / n, clipped to [0, 1]: statsmodels'
     `proportion_confint(method="wilson")`, operation for operation, so the bounds are the same floats."""
     crit = -_normal_quantile(alpha / 2)
@@ -258,7 +258,7 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
         if ev.n <= 0:
             return (math.nan, math.nan)
         k = min(max(ev.successes, 0.0), ev.n)
-        lo, hi = _wilson(k, ev.n, alpha)
+        lo, hi = wilson_interval(k, ev.n, alpha)
         p = k / ev.n
         lo, hi = min(p, max(0.0, float(lo))), max(p, min(1.0, float(hi)))  # rounding never excludes p
         x, y = ev.scale * lo + ev.shift, ev.scale * hi + ev.shift

@@ -172,10 +172,10 @@ def test_family_wise_error_rate_is_kept_where_point_estimates_are_not() -> None:
 def test_wilson_interval_is_statsmodels_to_the_bit(successes, n, alpha):
     from statsmodels.stats.proportion import proportion_confint
 
-    from generator.engine.verdict import _wilson
+    from generator.engine.verdict import wilson_interval
 
     lo, hi = proportion_confint(successes, n, alpha=alpha, method="wilson")
-    assert _wilson(successes, n, alpha) == (float(lo), float(hi))
+    assert wilson_interval(successes, n, alpha) == (float(lo), float(hi))
 
 
 @pytest.mark.parametrize("p,df", [(0.975, 1), (0.975, 3.7), (0.9995, 199), (0.6, 1e6)])
