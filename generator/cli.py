@@ -12,6 +12,7 @@ import os
 import re
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
@@ -633,6 +634,7 @@ def check(
 
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
+        _compile_first(loaded)
         run = check_balance(loaded, games=games, seed=seed, workers=workers, dask=dask, switches=report is not None,
                             progress=lambda label: _progress(None, label), totals=_console(stderr=True).is_terminal,
                             on_report=lambda rep: print_report(rep, _console()))
@@ -646,6 +648,105 @@ def check(
             sys.stderr.write(run.summary() + "\n")
             raise typer.Exit(run.exit_code)
     _run(go)
+
+
+def _compile_first(kits: list[Any]) -> None:
+    """Before a command plays a game whose kernels numba has not cached yet: say on stderr what is compiled and
+    why, compile it by a tiny warm-up run under a spinner with the time elapsed, and say how long it took (the
+    time is kept as the estimate the next first run quotes). Nothing is said when every kernel is cached. A
+    compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+    import importlib.util
+
+    from generator.engine.kernel import HAVE_NUMBA
+    from generator.engine.kernelcache import (
+        has_kernels,
+        is_cached,
+        last_compile_seconds,
+        prune,
+        record_compile_seconds,
+        user_cache_dir,
+    )
+    from generator.games.registry import get as game_plugin
+
+    if not HAVE_NUMBA:
+        return
+    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
+    engine = Path(__file__).resolve().parent / "engine"
+    seen: set[str] = set()
+    for kit in kits:
+        plugin = game_plugin(kit.game_id)
+        spec = importlib.util.find_spec(plugin.source)
+        if kit.game_id in seen or spec is None or spec.origin is None:
+            continue
+        seen.add(kit.game_id)
+        package = Path(spec.origin).resolve().parent
+        if not has_kernels(package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
+            continue
+        if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
+            prune(cache_dir)
+        name = plugin.name or plugin.id
+        last = last_compile_seconds(kit.game_id)
+        about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
+        sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
+        sys.stderr.flush()
+        from generator.checking import warm_up
+
+        with _spinner(f"compiling the {name} engine"):
+            ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
+        record_compile_seconds(kit.game_id, seconds)
+        sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
+
+
+@contextmanager
+def _spinner(label: str) -> Iterator[None]:
+    """A spinner with the time elapsed on a terminal (stderr); nothing otherwise."""
+    if not _is_terminal(stderr=True):
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as bar:
+        bar.add_task(label, total=None)
+        yield
+
+
+@_command("cache", summary="Show or clear the compiled self-play kernels' disk caches")
+def kernel_cache(clear: bool = typer.Option(False, "--clear", help="remove them all (the next check compiles again)")) -> None:
+    """Where numba keeps the compiled self-play kernels: one folder per pnpkit version (or kernel edit), with
+    its size and age. A new version's first run removes all but the newest few; --clear removes every one."""
+    def go() -> None:
+        from generator.engine.kernelcache import cache_base, cache_folders, user_cache_dir
+        from generator.engine.kernelcache import clear as clear_caches
+
+        if user_cache_dir():
+            _say(f"NUMBA_CACHE_DIR is set ({os.environ['NUMBA_CACHE_DIR']}): pnpkit neither lists nor clears that "
+                 f"folder")
+            return
+        from generator.engine.kernel import source_salt
+
+        current = cache_base() / source_salt()
+        if clear:
+            gone = clear_caches(current)
+            _say(f"removed {_count(len(gone), 'kernel cache folder')}, {_megabytes(sum(f.size for f in gone))} "
+                 f"from {cache_base()}")
+            return
+        folders = cache_folders(current)
+        _say(f"{_count(len(folders), 'kernel cache folder')}, {_megabytes(sum(f.size for f in folders))} "
+             f"in {cache_base()}")
+        now = time.time()
+        for f in folders:
+            _say(f"  {f.path.name}  {_megabytes(f.size):>9}  {_ago(now - f.modified):>12}"
+                 f"{'  (this pnpkit)' if f.current else ''}")
+    _run(go)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def _ago(seconds: float) -> str:
+    return "just now" if seconds < 60 else f"{_duration(seconds)} ago"
 
 
 @_command(summary="Compile the self-play kernels now, so the first check is fast")

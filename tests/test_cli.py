@@ -665,3 +665,75 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     shown = [line.strip()[len("number_cards."):] for line in lines if line.startswith("    number_cards.")]
     assert len(shown) == len(declared) >= 2 and all(s.startswith(d) for s, d in zip(shown, declared))
     assert not any(line.startswith("    goal_cards.") for line in lines)  # a disabled component has no slots
+
+
+# ------------------------------------------------------------------ a first run that explains itself (issue 38 item 1)
+
+
+def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch, capsys):
+    """With Ripple Rush's kernels missing from the cache folder, the check says what it compiles and why, compiles
+    it by a warm-up run, says how long it took (kept as the next estimate); with them cached it says nothing.
+    The warm-up itself is replaced here (compiling is what bench/ and the warmup test measure)."""
+    pytest.importorskip("numba")
+    import generator.checking
+    from generator.build import load_kits
+    from generator.cli import _compile_first
+    from generator.engine import kernel  # noqa: F401  (sets NUMBA_CACHE_DIR as every command does)
+    from generator.engine.kernelcache import module_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"))
+    warmed = []
+
+    def fake_warm_up(kits, *, games, progress):
+        warmed.extend(k.meta.id for k in kits)
+        yield kits[0].meta.id, 12.34
+
+    monkeypatch.setattr(generator.checking, "warm_up", fake_warm_up)
+    kits = load_kits([RR, RR])  # the same game twice: compiled once
+    _compile_first(kits)
+    cache = tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"
+    assert warmed == ["ripple_rush"]
+    assert capsys.readouterr().err == (
+        "compiling the Ripple Rush engine once (up to a minute or two); later runs start in under a second\n"
+        f"compiled the Ripple Rush engine in 12.3 s, cached in {cache}\n")
+    _compile_first(kits)  # still not cached (the fake compiled nothing): the estimate is the last run's
+    assert capsys.readouterr().err.startswith("compiling the Ripple Rush engine once (about 12 s as last time)")
+    for package in (ROOT / "generator" / "games" / "ripple_rush", ROOT / "generator" / "engine"):
+        where = module_cache_dir(cache, package / "kernel.py")
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "kernel.play-1.py311.nbi").write_bytes(b"")
+    warmed.clear()
+    _compile_first(kits)
+    assert (warmed, capsys.readouterr().err) == ([], "")
+
+
+def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
+    base = tmp_path / "pnpkit" / "numba"
+    for salt, size in (("1111111111111111", 2_500_000), ("2222222222222222", 400_000)):
+        (base / salt / "engine_x").mkdir(parents=True)
+        (base / salt / "engine_x" / "kernel.f-1.py311.nbc").write_bytes(b"x" * size)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def cache(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "generator", "cache", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    r = cache()
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # with this pnpkit's own folder, which numba makes (empty) when the kernels' module is imported
+    assert lines[0] == f"3 kernel cache folders, 2.9 MB in {base}"
+    shown = sorted(line.split()[:3] + (["this"] if line.endswith("(this pnpkit)") else []) for line in lines[1:])
+    from generator.engine.kernel import source_salt
+
+    assert shown == sorted([["1111111111111111", "2.5", "MB"], ["2222222222222222", "0.4", "MB"],
+                            [source_salt(), "0.0", "MB", "this"]])
+    r = cache("--clear")
+    assert (r.returncode, r.stdout) == (0, f"removed 3 kernel cache folders, 2.9 MB from {base}\n")
+    assert not any(base.iterdir())
+    mine = tmp_path / "mine"
+    r = subprocess.run([sys.executable, "-m", "generator", "cache", "--clear"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120, check=False, env={**env, "NUMBA_CACHE_DIR": str(mine)})
+    assert r.returncode == 0 and "NUMBA_CACHE_DIR is set" in r.stdout
