@@ -657,7 +657,6 @@ def _compile_first(kits: list[Any]) -> None:
     compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
     import importlib.util
 
-    from generator.engine.kernel import HAVE_NUMBA
     from generator.engine.kernelcache import (
         has_kernels,
         is_cached,
@@ -668,20 +667,25 @@ def _compile_first(kits: list[Any]) -> None:
     )
     from generator.games.registry import get as game_plugin
 
+    compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package)
+    for kit in kits:
+        spec = importlib.util.find_spec(game_plugin(kit.game_id).source)
+        if kit.game_id not in compiled and spec is not None and spec.origin is not None:
+            package = Path(spec.origin).resolve().parent
+            if has_kernels(package):
+                compiled[kit.game_id] = (kit, package)
+    if not compiled:  # a deck kit: no kernel, numba is not even imported
+        return
+    from generator.engine.kernel import HAVE_NUMBA
+
     if not HAVE_NUMBA:
         return
     cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
     engine = Path(__file__).resolve().parent / "engine"
-    seen: set[str] = set()
-    for kit in kits:
+    for kit, package in compiled.values():
+        if is_cached(cache_dir, package) and is_cached(cache_dir, engine):
+            continue
         plugin = game_plugin(kit.game_id)
-        spec = importlib.util.find_spec(plugin.source)
-        if kit.game_id in seen or spec is None or spec.origin is None:
-            continue
-        seen.add(kit.game_id)
-        package = Path(spec.origin).resolve().parent
-        if not has_kernels(package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
-            continue
         if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
             prune(cache_dir)
         name = plugin.name or plugin.id

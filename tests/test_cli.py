@@ -737,3 +737,17 @@ def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
     r = subprocess.run([sys.executable, "-m", "generator", "cache", "--clear"], cwd=tmp_path, capture_output=True,
                        text=True, timeout=120, check=False, env={**env, "NUMBA_CACHE_DIR": str(mine)})
     assert r.returncode == 0 and "NUMBA_CACHE_DIR is set" in r.stdout
+
+
+def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
+    """A deck kit plays no compiled game and its draws are exact or sampled by numpy: its check imports neither
+    numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove)."""
+    code, heavy = _probe([["check", str(ROOT / "layouts" / "harvest_deck")]])[0]
+    assert (code, heavy) == (0, [])
+    r = subprocess.run([sys.executable, "-c", "import sys; from generator.cli import app\n"
+                        "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
+                        "except SystemExit: pass\n"
+                        "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))"],
+                       cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                       timeout=300, check=False)
+    assert r.stdout.splitlines()[-1] == "[]", r.stdout + r.stderr
