@@ -660,7 +660,9 @@ def _compile_first(kits: list[Any]) -> None:
     from generator.engine.kernelcache import (
         has_kernels,
         is_cached,
+        is_warm,
         last_compile_seconds,
+        mark_warm,
         prune,
         record_compile_seconds,
         user_cache_dir,
@@ -683,7 +685,7 @@ def _compile_first(kits: list[Any]) -> None:
     cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
     engine = Path(__file__).resolve().parent / "engine"
     for kit, package in compiled.values():
-        if is_cached(cache_dir, package) and is_cached(cache_dir, engine):
+        if is_warm(cache_dir, package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
             continue
         plugin = game_plugin(kit.game_id)
         if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
@@ -698,6 +700,7 @@ def _compile_first(kits: list[Any]) -> None:
         with _spinner(f"compiling the {name} engine"):
             ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
         record_compile_seconds(kit.game_id, seconds)
+        mark_warm(cache_dir, package)
         sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
 
 

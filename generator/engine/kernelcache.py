@@ -57,11 +57,34 @@ def has_kernels(package: Path) -> bool:
 
 def is_cached(cache_dir: Path, package: Path) -> bool:
     """Whether numba holds compiled code for the modules of `package` in `cache_dir` (an index file of each
-    module with compiled functions): False means the next run that plays this game compiles it."""
+    module with compiled functions, or the mark of a warm-up that compiled what a check plays, in case a
+    module's kernels serve another command): False means the next run that plays this game compiles it."""
+    if is_warm(cache_dir, package):
+        return True
     jit = re.compile(r"^@jit", re.M)
     modules = [p for p in sorted(package.glob("*.py")) if jit.search(p.read_text(encoding="utf-8"))]
     where = module_cache_dir(cache_dir, package / "x.py")
     return bool(modules) and all(any(where.glob(f"{p.stem}.*.nbi")) for p in modules)
+
+
+def _warm_mark(cache_dir: Path, package: Path) -> Path:
+    return module_cache_dir(cache_dir, package / "x.py") / ".pnpkit-warm"
+
+
+def is_warm(cache_dir: Path, package: Path) -> bool:
+    """Whether a warm-up of `package`'s game (this checkout's folder) has run into `cache_dir`."""
+    return _warm_mark(cache_dir, package).is_file()
+
+
+def mark_warm(cache_dir: Path, package: Path) -> None:
+    """Note that a warm-up compiled `package`'s kernels into `cache_dir` (so the notice is not repeated even if
+    one of its modules holds kernels that a check never plays); best effort."""
+    try:
+        mark = _warm_mark(cache_dir, package)
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.touch()
+    except OSError:
+        pass
 
 
 @dataclass(frozen=True)

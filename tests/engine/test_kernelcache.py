@@ -60,6 +60,17 @@ def test_a_game_is_cached_when_each_module_with_kernels_has_an_index(tmp_path):
     assert not is_cached(tmp_path, package)  # sheet.py's kernels are not there yet
     (where / "sheet.score-3.py311.nbi").write_bytes(b"")
     assert is_cached(tmp_path, package)
+
+
+def test_a_warm_up_marks_its_game_cached_in_its_own_folder(tmp_path):
+    """A module whose kernels a check never plays would leave the game 'uncompiled' for ever: the warm-up's mark
+    says it is done, for this checkout's package folder only."""
+    from generator.engine.kernelcache import mark_warm
+
+    package = ROOT / "generator" / "games" / "peak_dice"
+    mark_warm(tmp_path, package)
+    assert is_cached(tmp_path, package)
+    assert not is_cached(tmp_path, ROOT / "generator" / "games" / "ripple_rush")
     assert not is_cached(tmp_path, ROOT / "generator" / "games" / "deck")  # no kernels: nothing to be cached
 
 
