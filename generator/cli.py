@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
+from typer.core import TyperCommand, TyperGroup
+
+try:  # newer typer carries its own copy of click
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click.exceptions import ClickException  # type: ignore[assignment]
 
 from generator.errors import KitError, OptionError
 from generator.interrupts import Terminated, install_for_process, signals_recorded
@@ -25,8 +33,97 @@ from generator.spec.choices import MAX_GAMES, MAX_SEED, Duplex, Paper, PrintMode
 if TYPE_CHECKING:
     from rich.console import Console
 
+_TYPE_LABEL = re.compile(r" <([^<>]*)>$")
+"""The Python type typer prints after a parameter's name in --help (`<int>`, `<list[Path]>`, `<a4|letter|a3>`)."""
+
+
+class _Command(TyperCommand):
+    """A command whose --help names values as a user types them: `--seed SEED`, `--paper [a4|letter|a3]`, `KIT`;
+    never a Python type."""
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        args, opts = [], []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None:
+                continue
+            name, text = record
+            if param.param_type_name == "argument":
+                args.append((_TYPE_LABEL.sub("", name), text))
+                continue
+            label = _TYPE_LABEL.search(name)
+            if label:
+                shown = f"[{label[1]}]" if "|" in label[1] else param.metavar or (param.name or "value").upper()
+                name = f"{name[:label.start()]} {shown}"
+            opts.append((name, text))
+        if args:
+            with formatter.section("Arguments"):
+                formatter.write_dl(args)
+        if opts:
+            with formatter.section("Options"):
+                formatter.write_dl(opts)
+
+
+class _Group(TyperGroup):
+    """The `pnpkit` group: each command's one-line summary in full, and every error in one style
+    (`error: ...`, as the commands' own messages), click's usage errors included."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.short_help or cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        def run(standalone: bool) -> Any:
+            return super(_Group, self).main(args, prog_name, complete_var, standalone, windows_expand_args, **extra)
+
+        if not standalone_mode:
+            return run(False)
+        try:
+            code = run(False)
+        except ClickException as e:
+            import io
+
+            shown = io.StringIO()
+            e.show(file=shown)
+            text = re.sub(r"(?m)^Error: ", "error: ", shown.getvalue(), count=1)
+            sys.stderr.write(text.replace(": Value error, ", ": "))  # pydantic's wording inside typer's choices
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            sys.stderr.write("aborted\n")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
-                  help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play.")
+                  cls=_Group, help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by "
+                                   "seeded self-play.")
+
+
+def _command(name: str | None = None, *, summary: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A command of the app with its one-line summary for `pnpkit --help` (at most 64 characters, so the list
+    reads on one line each at 80 columns)."""
+    return app.command(name, cls=_Command, short_help=summary)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from generator import __version__
+
+        sys.stdout.write(f"pnpkit {__version__}\n")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                        help="print pnpkit's version and exit")) -> None:
+    """pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play."""
 
 
 @cache
@@ -39,19 +136,33 @@ def _console(stderr: bool = False) -> Console:
 
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     sys.stderr.write(f"error: {_clean(message)}\n")
     raise typer.Exit(1)
+
+
+KIT_HELP = "kit folders, or ids of shipped kits (pnpkit list); a folder of that name here wins (default: every shipped kit)"
+"""The help of every KIT... argument."""
+
+
+def _kit_path(path: Path) -> Path:
+    """A kit as the user typed it: a folder that exists is taken as given (a local folder wins over an id);
+    otherwise a shipped kit's id (`pnpkit list`) names its folder, from any working folder, installed or not."""
+    if path.exists():
+        return path
+    from generator.build import shipped_kits
+
+    shipped = {p.name: p for p in shipped_kits()}
+    if str(path) in shipped:
+        return shipped[str(path)]
+    _fail(f"{path}: no such kit folder, nor a shipped kit id (shipped: {', '.join(shipped) or 'none'})")
 
 
 def _kit_paths(kits: list[Path] | None) -> list[Path]:
     from generator.build import shipped_kits
 
     if kits:
-        for k in kits:
-            if not k.exists():
-                _fail(f"{k}: no such kit folder")
-        return list(kits)
+        return [_kit_path(k) for k in kits]
     found = shipped_kits()
     if not found:
         _fail("no kits found in layouts/")
@@ -243,16 +354,16 @@ def _image_format(value: str) -> str:
     return value
 
 
-@app.command()
+@_command(summary="Build the printable PDFs of kits (only what changed is redrawn)")
 def build(
-    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
     lang: str | None = typer.Option(None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"),
-    paper: Paper | None = typer.Option(None, "--paper", help="paper size (default: the kit's print.paper)"),
+    paper: Paper | None = typer.Option(None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder"),
     seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
     png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
-    mode: PrintMode | None = typer.Option(None, "--mode", help="home (N-up sheets) or shop (one card per page with bleed and TrimBox); overrides print.mode"),
-    duplex: Duplex | None = typer.Option(None, "--duplex", help="how the sheet is flipped for the backs; overrides print.duplex"),
+    mode: PrintMode | None = typer.Option(None, "--mode", case_sensitive=False, help="home (N-up sheets) or shop (one card per page with bleed and TrimBox); overrides print.mode"),
+    duplex: Duplex | None = typer.Option(None, "--duplex", case_sensitive=False, help="how the sheet is flipped for the backs; overrides print.duplex"),
     pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
     force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
     greyscale: bool = typer.Option(False, "--greyscale", help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale"),
@@ -276,15 +387,22 @@ def build(
             for f in result.files:
                 _say(str(f))
         t = result.timings
-        _say(f"{len(result.files)} files written ({result.rebuilt} parts drawn, {result.skipped} unchanged), "
-             f"{result.pages} pages in {sum(t.values()):.2f} s "
+        _say(f"{_count(len(result.files), 'file')} written ({_count(result.rebuilt, 'part')} drawn, "
+             f"{result.skipped} unchanged), {_count(result.pages, 'page')} in {sum(t.values()):.2f} s "
              f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})")
+        for pdf in _kit_pdfs(result.outputs):
+            _say(f"kit PDF: {pdf}")
     _run(go, safe_points=True)
 
 
-@app.command()
+def _kit_pdfs(outputs: list[Path]) -> list[Path]:
+    """The whole-kit PDFs (OUT/<kit>/<lang>/kit-<paper>.pdf) among a build's outputs, in output order."""
+    return [p for p in outputs if p.name.startswith("kit-") and p.suffix == ".pdf"]
+
+
+@_command(summary="Export kits to Tabletop Simulator or print-on-demand card images")
 def export(
-    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
     tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
     cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
     pages: bool = typer.Option(False, "--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"),
@@ -320,14 +438,15 @@ def export(
         for f in result.files:
             _console().print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        _console().print(f"{len(result.files)} files, {result.cards} card images in {sum(t.values()):.2f} s "
+        _console().print(f"{_count(len(result.files), 'file')}, {_count(result.cards, 'card image')} in {sum(t.values()):.2f} s "
                           f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
     _run(go)
 
 
-@app.command()
-def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
-             lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships; qps: the pseudo-locale)")) -> None:
+@_command(summary="Check specs, catalogs, text fit and glyphs without writing")
+def validate(kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
+             lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit "
+                                                                  "ships; qps: the pseudo-locale)")) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
@@ -359,13 +478,14 @@ def validate(kits: list[Path] | None = typer.Argument(None, help="kit folders (d
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
-            _console().print(f"{k.display}: ok ({k.game_id}, {len(k.components)} components, {', '.join(k.chosen_languages(asked))})", highlight=False)
+            _console().print(f"{k.display}: ok ({k.game_id}, {_count(len(k.components), 'component')}, "
+                             f"{', '.join(k.chosen_languages(asked))})", highlight=False)
     _run(go)
 
 
-@app.command()
+@_command(summary="Start a kit: copy a shipped kit or a starter template")
 def new(
-    name: Path = typer.Argument(..., help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
+    name: Path = typer.Argument(..., metavar="NAME", help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
     source: str | None = typer.Option(None, "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"),
     template: str | None = typer.Option(None, "--template", help="a starter kit instead: deck (a data kit: CSV + templates)"),
 ) -> None:
@@ -396,14 +516,14 @@ def new(
     _run(go)
 
 
-@app.command()
+@_command(summary="Live preview in the browser, redrawn as the kit's files change")
 def serve(
-    kit: Path = typer.Argument(..., help="the kit folder to preview"),
+    kit: Path = typer.Argument(..., metavar="KIT", help="the kit folder or shipped kit id to preview"),
     port: int = typer.Option(8000, "--port", callback=_at_least(1, 65535), help="TCP port"),
     host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
     lang: str | None = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
-    paper: Paper | None = typer.Option(None, "--paper", help="paper size (default: the kit's print.paper)"),
+    paper: Paper | None = typer.Option(None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"),
     games: int = typer.Option(200, "--games", callback=_at_least(1, SERVE_MAX_CHECK_GAMES),
                               help="games per setting the page's 'run check' button starts with"),
 ) -> None:
@@ -415,44 +535,39 @@ def serve(
         except ImportError as e:
             _fail(f"pnpkit serve needs the 'serve' extra (pip install 'pnpkit[serve]'): {e}")
             return
-        if not (kit / "kit.yaml").is_file():
-            _fail(f"{kit}: no kit.yaml in this folder")
+        folder = _kit_path(kit)
+        if not (folder / "kit.yaml").is_file():
+            _fail(f"{folder}: no kit.yaml in this folder")
         from generator.spec.kit import LANGUAGE_TAG
 
         if lang is not None and not LANGUAGE_TAG.fullmatch(lang):
             raise _bad(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
-        run_server(kit, out=out, host=host, port=port, lang=lang, paper=paper, check_games=games)
+        run_server(folder, out=out, host=host, port=port, lang=lang, paper=paper, check_games=games)
     _run(go)
 
 
-@app.command("list")
-def list_kits(slots: Path | None = typer.Option(None, "--slots", help="list the art slots of this kit folder")) -> None:
-    """The shipped kits (components, languages) and every registered game (built in or a plugin); with --slots KIT,
-    every art slot of the kit's components with its box in mm."""
+@_command("list", summary="Show kits (languages, components, art slots) and games")
+def list_kits(
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
+    slots: bool = typer.Option(False, "--slots", help="also every art slot of the kits' components, with its box in mm "
+                                                      "(`list --slots KIT` as before)"),
+) -> None:
+    """Each kit's game, languages, components and folder (your own kit folders too); with --slots, every art
+    slot you can fill in kit.yaml. Without KIT: the shipped kits and every registered game (built in or a plugin)."""
     def go() -> None:
+        from generator.build import load_kits
+
+        for k in load_kits(_kit_paths(kits)):
+            enabled = [c for c, s in k.components.items() if s.enabled]
+            _say_wrapped(f"{k.meta.id}: a {k.game_id} kit in {', '.join(k.meta.languages)}", indent=4)
+            _say_wrapped(f"  {_count(len(enabled), 'component')}: {', '.join(enabled)}", indent=4)
+            _say(f"  folder: {k.dir}")  # a path is never wrapped or cut: it is copied
+            if slots:
+                _list_slots(k)
+        if kits:
+            return
         from rich.table import Table
 
-        from generator.build import load_kits, shipped_kits
-
-        if slots is not None:
-            from generator.layout.art import slot_rows
-
-            (kit,) = load_kits([slots])
-            found = Table(title=f"art slots of {kit.meta.id} (components.<id>.art.<slot>)")
-            for col in ("component", "slot", "face", "box (mm)", "fields", "replaces", "filled with"):
-                found.add_column(col)
-            for cid, name, face, w, h, fields, what, filled in slot_rows(kit):
-                found.add_row(cid, name, face, f"{w:.1f} x {h:.1f}", fields, what, filled)
-            _console().print(found)
-            return
-
-        table = Table(title="shipped kits")
-        for col in ("kit", "game", "components", "languages", "folder"):
-            table.add_column(col)
-        for k in load_kits(shipped_kits()):
-            table.add_row(k.meta.id, k.game_id, ", ".join(c for c, s in k.components.items() if s.enabled),
-                          ", ".join(k.meta.languages), str(k.dir))
-        _console().print(table)
         from generator.games.registry import BUILTIN, games
 
         known = Table(title="registered games (game.kind)")
@@ -465,7 +580,40 @@ def list_kits(slots: Path | None = typer.Option(None, "--slots", help="list the 
     _run(go)
 
 
-@app.command()
+def _list_slots(kit: Any) -> None:
+    """The art slots of one kit, a few short lines each (readable at 80 columns)."""
+    from generator.layout.art import slot_rows
+
+    rows = slot_rows(kit)
+    if not rows:
+        _say("  art slots: none")
+        return
+    _say("  art slots (kit.yaml: components.<component>.art.<slot>):")
+    for cid, name, face, w, h, fields, what, filled in rows:
+        _say_wrapped(f"    {cid}.{name} ({face}, {w:.1f} x {h:.1f} mm{'; fields ' + fields if fields else ''})", indent=8)
+        _say_wrapped(f"        {what}", indent=8)
+        if filled:
+            _say(f"        filled with {filled}")
+
+
+def _count(n: int, word: str, plural: str | None = None) -> str:
+    """`1 component`, `2 components`."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
+
+def _say_wrapped(text: str, indent: int) -> None:
+    """One line to stdout, wrapped at the terminal's width (COLUMNS, else 80); later lines indented."""
+    import shutil
+    import textwrap
+
+    width = max(40, shutil.get_terminal_size().columns)
+    lead = len(text) - len(text.lstrip(" "))
+    for line in textwrap.wrap(text.strip(" "), width=width, initial_indent=" " * lead, subsequent_indent=" " * indent,
+                              break_long_words=False, break_on_hyphens=False):
+        _say(line)
+
+
+@_command(summary="Print the JSON Schema of kit.yaml for editor completion")
 def schema(game: str | None = typer.Option(None, "--game", help="print only this game's section schema")) -> None:
     """Print the JSON Schema of a kit spec (kit.yaml) for editor completion."""
     def go() -> None:
@@ -475,9 +623,9 @@ def schema(game: str | None = typer.Option(None, "--game", help="print only this
     _run(go)
 
 
-@app.command()
+@_command(summary="Prove kits legal and balanced by seeded self-play")
 def check(
-    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
     games: int | None = typer.Option(None, "--games", callback=_check_games, help=f"games per setting, 1..{MAX_GAMES:,} (default: the spec's balance.games)"),
     seed: int | None = typer.Option(None, "--seed", callback=_seed, help="run seed, 0..2**63-1 (default: the kit's kit.seed)"),
     workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
@@ -499,6 +647,7 @@ def check(
 
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
+        _compile_first(loaded)
         run = check_balance(loaded, games=games, seed=seed, workers=workers, dask=dask, switches=report is not None,
                             progress=lambda label: _progress(None, label), totals=_console(stderr=True).is_terminal,
                             on_report=lambda rep: print_report(rep, _console()))
@@ -514,9 +663,115 @@ def check(
     _run(go)
 
 
-@app.command()
+def _compile_first(kits: list[Any]) -> None:
+    """Before a command plays a game whose kernels numba has not cached yet: say on stderr what is compiled and
+    why, compile it by a tiny warm-up run under a spinner with the time elapsed, and say how long it took (the
+    time is kept as the estimate the next first run quotes). Nothing is said when every kernel is cached. A
+    compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+    import importlib.util
+
+    from generator.engine.kernelcache import (
+        has_kernels,
+        is_cached,
+        is_warm,
+        last_compile_seconds,
+        mark_warm,
+        prune,
+        record_compile_seconds,
+        user_cache_dir,
+    )
+    from generator.games.registry import get as game_plugin
+
+    compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package)
+    for kit in kits:
+        spec = importlib.util.find_spec(game_plugin(kit.game_id).source)
+        if kit.game_id not in compiled and spec is not None and spec.origin is not None:
+            package = Path(spec.origin).resolve().parent
+            if has_kernels(package):
+                compiled[kit.game_id] = (kit, package)
+    if not compiled:  # a deck kit: no kernel, numba is not even imported
+        return
+    from generator.engine.kernel import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        return
+    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
+    engine = Path(__file__).resolve().parent / "engine"
+    for kit, package in compiled.values():
+        if is_warm(cache_dir, package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
+            continue
+        plugin = game_plugin(kit.game_id)
+        if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
+            prune(cache_dir)
+        name = plugin.name or plugin.id
+        last = last_compile_seconds(kit.game_id)
+        about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
+        sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
+        sys.stderr.flush()
+        from generator.checking import warm_up
+
+        with _spinner(f"compiling the {name} engine"):
+            ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
+        record_compile_seconds(kit.game_id, seconds)
+        mark_warm(cache_dir, package)
+        sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
+
+
+@contextmanager
+def _spinner(label: str) -> Iterator[None]:
+    """A spinner with the time elapsed on a terminal (stderr); nothing otherwise."""
+    if not _is_terminal(stderr=True):
+        yield
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=_console(stderr=True), transient=True) as bar:
+        bar.add_task(label, total=None)
+        yield
+
+
+@_command("cache", summary="Show or clear the compiled self-play kernels' disk caches")
+def kernel_cache(clear: bool = typer.Option(False, "--clear", help="remove them all (the next check compiles again)")) -> None:
+    """Where numba keeps the compiled self-play kernels: one folder per pnpkit version (or kernel edit), with
+    its size and age. A new version's first run removes all but the newest few; --clear removes every one."""
+    def go() -> None:
+        from generator.engine.kernelcache import cache_base, cache_folders, user_cache_dir
+        from generator.engine.kernelcache import clear as clear_caches
+
+        if user_cache_dir():
+            _say(f"NUMBA_CACHE_DIR is set ({os.environ['NUMBA_CACHE_DIR']}): pnpkit neither lists nor clears that "
+                 f"folder")
+            return
+        from generator.engine.kernel import source_salt
+
+        current = cache_base() / source_salt()
+        if clear:
+            gone = clear_caches(current)
+            _say(f"removed {_count(len(gone), 'kernel cache folder')}, {_megabytes(sum(f.size for f in gone))} "
+                 f"from {cache_base()}")
+            return
+        folders = cache_folders(current)
+        _say(f"{_count(len(folders), 'kernel cache folder')}, {_megabytes(sum(f.size for f in folders))} "
+             f"in {cache_base()}")
+        now = time.time()
+        for f in folders:
+            _say(f"  {f.path.name}  {_megabytes(f.size):>9}  {_ago(now - f.modified):>12}"
+                 f"{'  (this pnpkit)' if f.current else ''}")
+    _run(go)
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def _ago(seconds: float) -> str:
+    return "just now" if seconds < 60 else f"{_duration(seconds)} ago"
+
+
+@_command(summary="Compile the self-play kernels now, so the first check is fast")
 def warmup(
-    kits: list[Path] | None = typer.Argument(None, help="kit folders (default: every shipped kit)"),
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
     games: int = typer.Option(2, "--games", callback=_at_least(1), help="games per setting in the warm-up run (any number compiles)"),
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
@@ -541,9 +796,9 @@ def warmup(
     _run(go)
 
 
-@app.command()
+@_command(summary="Search a kit's parameters until every balance tolerance holds")
 def tune(
-    kit: Path = typer.Argument(..., help="kit folder to tune"),
+    kit: Path = typer.Argument(..., metavar="KIT", help="the kit folder or shipped kit id to tune"),
     trials: int | None = typer.Option(None, "--trials", callback=_at_least(1), help="trials the study holds when done (default: tune.trials)"),
     seed: int | None = typer.Option(None, "--seed", callback=_seed, help="search and proof seed, 0..2**63-1 (default: the kit's kit.seed)"),
     workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
@@ -558,10 +813,9 @@ def tune(
     def go() -> None:
         from generator.tune.run import tune as run_tune
 
-        if not kit.exists():
-            _fail(f"{kit}: no such kit folder")
+        folder = _kit_path(kit)
         # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
-        o = run_tune(kit, params=param or (), targets=target or (), trials=trials, seed=seed, workers=workers,
+        o = run_tune(folder, params=param or (), targets=target or (), trials=trials, seed=seed, workers=workers,
                      dask=dask, storage=storage, out=out, console=_console(stderr=True))
         played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
         _console().print(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)", highlight=False)
@@ -630,7 +884,7 @@ def main() -> None:
     # wants them sets the variable (to anything, e.g. an empty string) and keeps them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     install_for_process()  # (again: `python -m generator` installs it before importing this module)
-    app()
+    app(prog_name="pnpkit")  # `python -m generator` is the same command: its usage lines say pnpkit
 
 
 if __name__ == "__main__":

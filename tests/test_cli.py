@@ -1,6 +1,7 @@
 """The command line: exit codes, messages without tracebacks, nothing written on bad input."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,10 +66,13 @@ def test_unknown_language_and_paper_are_clear_errors():
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
-    assert ".pdf" not in r.stdout and "5 files written" in r.stdout and "pages in" in r.stdout
+    summary, *kit_pdfs = r.stdout.splitlines()  # the summary, then where the kit PDF is; no part listed
+    assert "5 files written" in summary and "pages in" in summary
+    assert kit_pdfs == [f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"]
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
-    listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf")]
+    assert r.stdout.splitlines()[-1] == f"kit PDF: {tmp_path / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
+    listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf") and not line.startswith("kit PDF: ")]
     assert sorted(p.name for p in listed) == sorted(
         ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf"])
     assert all(p.is_file() for p in listed)
@@ -295,14 +299,14 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--games", "1000000000000"], "Error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
-    (["--games", str(10**30)], "Error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
-    (["--games", "0"], "Error: Invalid value for '--games': expected a number >= 1; got 0"),
-    (["--games", "-1"], "Error: Invalid value for '--games': expected a number >= 1; got -1"),
-    (["--seed", "-1"], "Error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
-    (["--seed", str(2**63)], "Error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
-    (["--dask", ""], "Error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
-    (["--workers", "0"], "Error: Invalid value for '--workers': expected a number >= 1; got 0"),
+    (["--games", "1000000000000"], "error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
+    (["--games", str(10**30)], "error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
+    (["--games", "0"], "error: Invalid value for '--games': expected a number >= 1; got 0"),
+    (["--games", "-1"], "error: Invalid value for '--games': expected a number >= 1; got -1"),
+    (["--seed", "-1"], "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
+    (["--seed", str(2**63)], "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
+    (["--dask", ""], "error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
+    (["--workers", "0"], "error: Invalid value for '--workers': expected a number >= 1; got 0"),
 ])
 def test_check_refuses_impossible_options_up_front(args, message):
     r = pnpkit("check", str(RR), *args)
@@ -313,7 +317,7 @@ def test_check_refuses_impossible_options_up_front(args, message):
 
 
 @pytest.mark.parametrize("command,args,message", [
-    ("build", ["--paper", "tabloid"], "Invalid value for '--paper': Value error, 'tabloid' is not one of 'a4', 'letter', 'a3'."),
+    ("build", ["--paper", "tabloid"], "Invalid value for '--paper': 'tabloid' is not one of 'a4', 'letter', 'a3'."),
     ("build", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
     ("build", ["--duplex", "both"], "'both' is not one of 'long', 'short', 'none'"),
     ("export", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
@@ -547,3 +551,209 @@ def test_help_and_validate_load_no_kernels_rasteriser_or_statistics(command, pro
 
 def test_the_start_up_probe_sees_a_heavy_import():
     assert _probe([["--help"]], pre="import statsmodels.stats.proportion") == [(0, ["statsmodels"])]
+
+
+# ------------------------------------------------------------------ what a user types (issue 38 item 3)
+
+
+def test_build_a_shipped_kit_by_its_id_from_an_empty_folder(tmp_path):
+    """`pnpkit build ripple_rush --paper A4 --out o` in a folder with no layouts/: the id names the shipped kit,
+    the paper is matched whatever its case, and the summary ends with where the kit PDF is."""
+    import pypdf
+
+    r = pnpkit("build", "ripple_rush", "--lang", "en", "--paper", "A4", "--out", "o", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    pdf = tmp_path / "o" / "ripple_rush" / "en" / "kit-a4.pdf"
+    assert r.stdout.splitlines()[-1] == f"kit PDF: {Path('o') / 'ripple_rush' / 'en' / 'kit-a4.pdf'}"
+    sizes = {tuple(sorted((round(float(p.mediabox.width)), round(float(p.mediabox.height))))) for p in pypdf.PdfReader(pdf).pages}
+    assert sizes == {(595, 842)}  # A4 in points, upright or landscape
+
+
+def test_a_local_folder_wins_over_a_shipped_id_and_an_unknown_one_is_named(tmp_path):
+    shutil.copytree(RR, tmp_path / "ripple_rush")
+    spec = tmp_path / "ripple_rush" / "kit.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("rows: 8", "rows: eight"), encoding="utf-8")
+    r = pnpkit("validate", "ripple_rush", cwd=tmp_path)  # the broken local copy, not the shipped kit
+    assert r.returncode == 1 and r.stderr.startswith("error: 1 problem in ripple_rush/kit.yaml\n"), r.stderr
+    r = pnpkit("validate", "ripple_rsh", cwd=tmp_path)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr == ("error: ripple_rsh: no such kit folder, nor a shipped kit id (shipped: harvest_deck, "
+                        "peak_dice, raindrops, ripple_rush, rummy_cards, sprout_sheet)\n")
+
+
+def test_version_is_the_package_version():
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    r = pnpkit("--version")
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"pnpkit {version}\n", "")
+
+
+PYTHON_TYPE = re.compile(r"<(?:int|str|float|bool|path|Path|list\[[^\]]*\]|[a-z0-9_-]+(?:\|[a-z0-9_-]+)+)>")
+"""What typer prints after a parameter when no metavar is given: a Python type or `<a|b>` choices."""
+
+
+def _help(*args: str) -> str:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    r = subprocess.run([sys.executable, "-m", "generator", *args, "--help"], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60, check=False)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_help_lists_every_command_on_one_full_line_at_80_columns():
+    import typer
+
+    from generator.cli import app
+
+    text = _help()
+    assert text.startswith("Usage: pnpkit ")
+    section = text[text.index("Commands:"):].splitlines()[1:]
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    assert len(section) == len(commands) >= 10  # one line each
+    for line, (name, cmd) in zip(section, commands.items()):
+        assert len(line) <= 80 and "..." not in line
+        assert line.split(None, 1) == [name, cmd.short_help]
+
+
+@pytest.mark.parametrize("command", ["build", "export", "validate", "new", "serve", "list", "schema", "check",
+                                     "warmup", "tune"])
+def test_command_help_names_values_not_python_types(command):
+    text = _help(command)
+    assert not PYTHON_TYPE.search(text), PYTHON_TYPE.search(text)
+    assert text.startswith(f"Usage: pnpkit {command} ")
+
+
+def test_the_type_pattern_sees_typers_labels():
+    assert [PYTHON_TYPE.search(t) is not None for t in ("kits... <list[Path]>", "--seed <int>", "--paper <a4|letter>",
+                                                         "--seed SEED", "[KIT]...")] == [True, True, True, False, False]
+
+
+def test_usage_errors_and_kit_errors_share_one_style(tmp_path):
+    usage = pnpkit("build", str(RR), "--paper", "A5", "--out", str(tmp_path))
+    assert usage.returncode == 2 and "Error" not in usage.stderr
+    assert usage.stderr.splitlines()[-1] == "error: Invalid value for '--paper': 'A5' is not one of 'a4', 'letter', 'a3'."
+    unknown = pnpkit("bogus")
+    assert unknown.returncode == 2 and unknown.stderr.splitlines()[-1] == "error: No such command 'bogus'."
+    assert not list(tmp_path.iterdir())
+
+
+def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
+    """`pnpkit list KIT --slots` of a designer's own folder (long path): its languages, components (one of them
+    disabled, so '1 component' is counted) and slots, every line within 80 columns but the folder's, which is
+    printed whole."""
+    from generator.build import load_kits
+    from generator.layout.compose import composer
+
+    kit = tmp_path / ("a_rather_long_folder_name_" * 4) / "my_kit"
+    shutil.copytree(RR, kit)
+    spec = kit / "kit.yaml"
+    text = spec.read_text(encoding="utf-8")
+    for cid in ("score_sheet", "goal_cards", "rules"):
+        text = text.replace(f"\n  {cid}:\n", f"\n  {cid}:\n    enabled: false\n", 1)
+    spec.write_text(text.replace("languages: [en, ja, es, de, fr]", "languages: [en, de]"), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    r = subprocess.run([sys.executable, "-m", "generator", "list", str(kit), "--slots"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["ripple_rush: a ripple_rush kit in en, de", "  1 component: number_cards", f"  folder: {kit}"]
+    assert all(len(line) <= 80 for line in lines if not line.startswith("  folder: "))
+    assert "registered games" not in r.stdout  # only the kits asked for
+    (loaded,) = load_kits([kit])
+    declared = [f"{slot.name} (" for slot in composer(loaded.game_id).SLOTS["number_cards"]]
+    shown = [line.strip()[len("number_cards."):] for line in lines if line.startswith("    number_cards.")]
+    assert len(shown) == len(declared) >= 2 and all(s.startswith(d) for s, d in zip(shown, declared))
+    assert not any(line.startswith("    goal_cards.") for line in lines)  # a disabled component has no slots
+
+
+# ------------------------------------------------------------------ a first run that explains itself (issue 38 item 1)
+
+
+def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch, capsys):
+    """With Ripple Rush's kernels missing from the cache folder, the check says what it compiles and why, compiles
+    it by a warm-up run, says how long it took (kept as the next estimate); with them cached it says nothing.
+    The warm-up itself is replaced here (compiling is what bench/ and the warmup test measure)."""
+    pytest.importorskip("numba")
+    import generator.checking
+    from generator.build import load_kits
+    from generator.cli import _compile_first
+    from generator.engine import kernel  # noqa: F401  (sets NUMBA_CACHE_DIR as every command does)
+    from generator.engine.kernelcache import module_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"))
+    warmed = []
+
+    def fake_warm_up(kits, *, games, progress):
+        warmed.extend(k.meta.id for k in kits)
+        yield kits[0].meta.id, 12.34
+
+    monkeypatch.setattr(generator.checking, "warm_up", fake_warm_up)
+    kits = load_kits([RR, RR])  # the same game twice: compiled once
+    _compile_first(kits)
+    cache = tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"
+    assert warmed == ["ripple_rush"]
+    assert capsys.readouterr().err == (
+        "compiling the Ripple Rush engine once (up to a minute or two); later runs start in under a second\n"
+        f"compiled the Ripple Rush engine in 12.3 s, cached in {cache}\n")
+    _compile_first(kits)  # the warm-up's mark: done, even though the fake compiled nothing
+    assert capsys.readouterr().err == ""
+    for mark in cache.rglob(".pnpkit-warm"):
+        mark.unlink()
+    _compile_first(kits)  # not cached: the estimate is the last run's
+    assert capsys.readouterr().err.startswith("compiling the Ripple Rush engine once (about 12 s as last time)")
+    for mark in cache.rglob(".pnpkit-warm"):
+        mark.unlink()
+    for package in (ROOT / "generator" / "games" / "ripple_rush", ROOT / "generator" / "engine"):
+        where = module_cache_dir(cache, package / "kernel.py")
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "kernel.play-1.py311.nbi").write_bytes(b"")
+    warmed.clear()
+    _compile_first(kits)
+    assert (warmed, capsys.readouterr().err) == ([], "")
+
+
+def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
+    base = tmp_path / "pnpkit" / "numba"
+    for salt, size in (("1111111111111111", 2_500_000), ("2222222222222222", 400_000)):
+        (base / salt / "engine_x").mkdir(parents=True)
+        (base / salt / "engine_x" / "kernel.f-1.py311.nbc").write_bytes(b"x" * size)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+
+    def cache(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "generator", "cache", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=120, check=False)
+
+    r = cache()
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    # with this pnpkit's own folder, which numba makes (empty) when the kernels' module is imported
+    assert lines[0] == f"3 kernel cache folders, 2.9 MB in {base}"
+    shown = sorted(line.split()[:3] + (["this"] if line.endswith("(this pnpkit)") else []) for line in lines[1:])
+    from generator.engine.kernel import source_salt
+
+    assert shown == sorted([["1111111111111111", "2.5", "MB"], ["2222222222222222", "0.4", "MB"],
+                            [source_salt(), "0.0", "MB", "this"]])
+    r = cache("--clear")
+    assert (r.returncode, r.stdout) == (0, f"removed 3 kernel cache folders, 2.9 MB from {base}\n")
+    assert not any(base.iterdir())
+    mine = tmp_path / "mine"
+    r = subprocess.run([sys.executable, "-m", "generator", "cache", "--clear"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=120, check=False, env={**env, "NUMBA_CACHE_DIR": str(mine)})
+    assert r.returncode == 0 and "NUMBA_CACHE_DIR is set" in r.stdout
+
+
+def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
+    """A deck kit plays no compiled game and its draws are exact or sampled by numpy: its check imports neither
+    numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove)."""
+    code, heavy = _probe([["check", str(ROOT / "layouts" / "harvest_deck")]])[0]
+    assert (code, heavy) == (0, [])
+    r = subprocess.run([sys.executable, "-c", "import sys; from generator.cli import app\n"
+                        "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
+                        "except SystemExit: pass\n"
+                        "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))"],
+                       cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                       timeout=300, check=False)
+    assert r.stdout.splitlines()[-1] == "[]", r.stdout + r.stderr

@@ -81,3 +81,34 @@ def test_new_needs_exactly_one_of_from_and_template(tmp_path):
         assert r.returncode == 1 and "either --from" in r.stderr and not (tmp_path / "x").exists()
     r = pnpkit("new", "x", "--template", "nope", cwd=tmp_path)
     assert r.returncode == 1 and "--template: expected one of deck; got 'nope'" in r.stderr
+
+
+def _shipped_languages() -> set[str]:
+    """Every language some kit in layouts/ ships, read from the kit.yaml files with a YAML reader."""
+    from ruamel.yaml import YAML
+
+    out: set[str] = set()
+    for spec in sorted((ROOT / "layouts").glob("*/kit.yaml")):
+        out |= set(YAML(typ="safe").load(spec.read_text(encoding="utf-8"))["kit"]["languages"])
+    return out
+
+
+def test_new_template_deck_ships_every_language_pnpkit_ships(tmp_path):
+    """The starter deck has a catalog and a card name for every language of the shipped kits (en ja es de fr),
+    and builds in each: a name missing in the CSV would fall back to English with a warning."""
+    import pdfplumber
+
+    langs = _shipped_languages()
+    assert {"en", "ja", "es", "de", "fr"} <= langs
+    r = pnpkit("new", "my_game", "--template", "deck", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    kit = tmp_path / "my_game"
+    assert {p.stem for p in (kit / "locales").glob("*.po")} == langs
+    header = (kit / "data" / "cards.csv").read_text(encoding="utf-8").splitlines()[0].split(",")
+    assert {f"name@{lang}" for lang in langs - {"en"}} <= set(header)
+    b = pnpkit("build", "my_game", "--out", "out", "--lang", ",".join(sorted(langs)), cwd=tmp_path)
+    assert b.returncode == 0 and "warning" not in b.stderr, b.stderr
+    words = {"de": "Funke", "fr": "Étincelle", "es": "Chispa"}
+    for lang, word in words.items():
+        with pdfplumber.open(tmp_path / "out" / "my_game" / lang / "cards-a4.pdf") as pdf:
+            assert pdf.pages[0].extract_text().count(word) == 4, lang

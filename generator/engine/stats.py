@@ -11,14 +11,14 @@ Z95 = 1.959963984540054
 
 
 def wilson(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float, float]:
-    """Share and its Wilson score interval (statsmodels' `proportion_confint`, the one the verdicts use):
-    (p, low, high); (nan, nan, nan) when n == 0."""
+    """Share and its Wilson score interval (statsmodels' `proportion_confint` arithmetic, the one the verdicts
+    use, without importing statsmodels and pandas): (p, low, high); (nan, nan, nan) when n == 0."""
     if n <= 0:
         return (math.nan, math.nan, math.nan)
-    from statsmodels.stats.proportion import proportion_confint
+    from generator.engine.verdict import wilson_interval
 
     p = successes / n
-    low, high = proportion_confint(successes, n, alpha=1.0 - confidence, method="wilson")
+    low, high = wilson_interval(successes, n, 1.0 - confidence)
     # clamp so that rounding never puts p outside its own interval (0/n must give low == 0 exactly)
     return (p, min(p, max(0.0, float(low))), max(p, min(1.0, float(high))))
 

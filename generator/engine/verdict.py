@@ -6,8 +6,8 @@ means, a rank correlation (rho, n), the extreme of several of those (largest min
 smallest, largest distance from a fair value), or an exact value. This module turns evidence into a two-sided
 interval at a given alpha and names the method:
 
-- proportion: Wilson score interval (statsmodels `proportion_confint`, method "wilson");
-- mean: Student t interval; difference of means: Welch t interval (scipy `t.ppf`);
+- proportion: Wilson score interval (the arithmetic of statsmodels `proportion_confint`, method "wilson");
+- mean: Student t interval; difference of means: Welch t interval (scipy.special `stdtrit`, what `t.ppf` calls);
 - rank correlation: Fisher z with the Bonett-Wright standard error sqrt((1 + rho^2 / 2) / (n - 3));
 - extreme of k parts: each part's interval at alpha / k (Bonferroni), then the range of the extreme over the
   box of part intervals (exact interval arithmetic, so the joint coverage carries over);
@@ -16,6 +16,9 @@ interval at a given alpha and names the method:
 `decide(low, high, minimum, maximum)`: HOLDS when the interval lies inside the allowed range, FAILS when it lies
 entirely outside, UNDECIDED otherwise. The sequential driver (engine/sequential.py) chooses alpha so that the
 verdicts are simultaneous over every tolerance of a kit and every planned look.
+
+The quantiles come from scipy.special, imported when an interval is first asked for (an exact value needs none),
+not from scipy.stats or statsmodels (pandas): importing those took 0.8 s of every `pnpkit check`.
 """
 
 from __future__ import annotations
@@ -26,9 +29,6 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from typing import Literal
-
-from scipy import stats as sps
-from statsmodels.stats.proportion import proportion_confint
 
 
 class Verdict(str, Enum):
@@ -220,10 +220,37 @@ def method(ev: Evidence) -> str:
     return METHODS[type(ev)]
 
 
+def _t_quantile(p: float, df: float) -> float:
+    """The p quantile of Student's t with df degrees of freedom (scipy's `t.ppf`)."""
+    from scipy.special import stdtrit
+
+    return float(stdtrit(df, p))
+
+
+def _normal_quantile(p: float) -> float:
+    """The p quantile of the standard normal (scipy's `norm.ppf`)."""
+    from scipy.special import ndtri
+
+    return float(ndtri(p))
+
+
+def wilson_interval(successes: float, n: float, alpha: float) -> tuple[float, float]:
+    """The two-sided 1 - alpha Wilson score interval of successes / n, clipped to [0, 1]: statsmodels'
+    `proportion_confint(method="wilson")`, operation for operation, so the bounds are the same floats."""
+    crit = -_normal_quantile(alpha / 2)
+    q = successes / n
+    crit2 = crit ** 2
+    denom = 1 + crit2 / n
+    center = (q + crit2 / (2 * n)) / denom
+    dist = crit * math.sqrt(q * (1.0 - q) / n + crit2 / (4.0 * n ** 2))
+    dist /= denom
+    return min(max(center - dist, 0.0), 1.0), min(max(center + dist, 0.0), 1.0)
+
+
 def _t_half(sd: float, n: float, alpha: float) -> float:
     if n < 2:
         return math.inf
-    return float(sps.t.ppf(1 - alpha / 2, n - 1)) * sd / math.sqrt(n)
+    return _t_quantile(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
 
 
 def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
@@ -236,7 +263,7 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
         if ev.n <= 0:
             return (math.nan, math.nan)
         k = min(max(ev.successes, 0.0), ev.n)
-        lo, hi = proportion_confint(k, ev.n, alpha=alpha, method="wilson")
+        lo, hi = wilson_interval(k, ev.n, alpha)
         p = k / ev.n
         lo, hi = min(p, max(0.0, float(lo))), max(p, min(1.0, float(hi)))  # rounding never excludes p
         x, y = ev.scale * lo + ev.shift, ev.scale * hi + ev.shift
@@ -256,14 +283,14 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
         if se == 0:
             return (d, d)
         df = (va + vb) ** 2 / ((va ** 2 / (a.n - 1) if va else 0.0) + (vb ** 2 / (b.n - 1) if vb else 0.0))
-        h = float(sps.t.ppf(1 - alpha / 2, df)) * se
+        h = _t_quantile(1 - alpha / 2, df) * se
         return (d - h, d + h)
     if isinstance(ev, Ratio):
         if ev.n < 2 or ev.mean_y == 0:
             return (math.nan, math.nan) if ev.n == 0 else (-math.inf, math.inf)
         r = ev.mean_x / ev.mean_y
         var = max(0.0, ev.var_x - 2 * r * ev.cov_xy + r * r * ev.var_y) / (ev.n * ev.mean_y ** 2)
-        h = float(sps.t.ppf(1 - alpha / 2, ev.n - 1)) * math.sqrt(var)
+        h = _t_quantile(1 - alpha / 2, ev.n - 1) * math.sqrt(var)
         return (r - h, r + h)
     if isinstance(ev, RankCorrelationOfMeans):
         return _bootstrap_rank(ev, alpha)
@@ -273,7 +300,7 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
         r = min(max(ev.rho, -0.999999), 0.999999)
         se = math.sqrt((1 + r * r / 2) / (ev.n - 3))
         z = math.atanh(r)
-        q = float(sps.norm.ppf(1 - alpha / 2))
+        q = _normal_quantile(1 - alpha / 2)
         return (math.tanh(z - q * se), math.tanh(z + q * se))
     # Extreme: each part at alpha / k, then exact interval arithmetic over the box of part intervals
     k = len(ev.parts)
@@ -298,6 +325,7 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
 
 def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, float]:
     import numpy as np
+    from scipy import stats as sps
 
     k = len(ev.x)
     if k < 4:
@@ -314,7 +342,7 @@ def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, fl
     rho = np.clip((ry * rx[None, :]).mean(axis=1), -0.999999, 0.999999)
     z = np.arctanh(rho)
     centre = float(z.mean())  # the replicates' own centre: the observed rho may sit at +-1 with few items
-    q = float(sps.norm.ppf(1 - alpha / 2))
+    q = _normal_quantile(1 - alpha / 2)
     sd = float(z.std(ddof=1))
     return (math.tanh(centre - q * sd), math.tanh(centre + q * sd))
 

@@ -163,3 +163,41 @@ def test_family_wise_error_rate_is_kept_where_point_estimates_are_not() -> None:
         wrong_point += any(0.40 <= x / n <= 0.50 for x in k)
     assert wrong_ci / kits <= 0.10
     assert wrong_point / kits > 0.5
+
+
+# ------------------------------------------------------------------ the same floats without scipy.stats / statsmodels
+
+@pytest.mark.parametrize("successes,n,alpha", [(0, 1, 0.05), (1, 1, 0.05), (37, 200, 0.05), (50.5, 101, 1e-4),
+                                               (3, 1_000_000, 0.001), (999_999, 1_000_000, 0.3), (7, 9, 0.5)])
+def test_wilson_interval_is_statsmodels_to_the_bit(successes, n, alpha):
+    from statsmodels.stats.proportion import proportion_confint
+
+    from generator.engine.verdict import wilson_interval
+
+    lo, hi = proportion_confint(successes, n, alpha=alpha, method="wilson")
+    assert wilson_interval(successes, n, alpha) == (float(lo), float(hi))
+
+
+@pytest.mark.parametrize("p,df", [(0.975, 1), (0.975, 3.7), (0.9995, 199), (0.6, 1e6)])
+def test_t_and_normal_quantiles_are_scipy_stats_to_the_bit(p, df):
+    from scipy import stats
+
+    from generator.engine.verdict import _normal_quantile, _t_quantile
+
+    assert _t_quantile(p, df) == float(stats.t.ppf(p, df))
+    assert _normal_quantile(p) == float(stats.norm.ppf(p))
+
+
+def test_an_exact_value_loads_no_statistics_library():
+    """A deck kit's check decides exact draw values: verdict.py alone loads neither scipy nor statsmodels."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    code = ("import sys; from generator.engine.verdict import Exact, decide, interval; "
+            "lo, hi = interval(Exact(0.5), 0.05); decide(lo, hi, 0.4, 0.6); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'statsmodels', 'pandas'}))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert r.stdout == "[]\n"

@@ -91,10 +91,10 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--cards", "--size", "a5"], "Error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n"),
-    (["--tts", "--format", "gif"], "Error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
-    (["--tts", "--format", "jpeg", "--quality", "0"], "Error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
-    (["--cards", "--dpi", "20"], "Error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
+    (["--cards", "--size", "a5"], "error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n"),
+    (["--tts", "--format", "gif"], "error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
+    (["--tts", "--format", "jpeg", "--quality", "0"], "error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
+    (["--cards", "--dpi", "20"], "error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
 ])
 def test_bad_export_options_are_usage_errors_exit_2_and_nothing_written(tmp_path, args, message):
     res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])

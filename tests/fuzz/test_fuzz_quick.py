@@ -143,6 +143,12 @@ def test_cli_hostile_paths(tmp_path, target):
     ["build", "layouts/ripple_rush", "--seed", str(2**64)],
     ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
     ["build", "layouts/nope"],
+    # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not there
+    ["build", "\x1b[2Jripple_rush"],
+    ["check", "../ripple_rush"],
+    ["list", "RIPPLE_RUSH"],
+    ["validate", "ripple_rush/../../../etc"],
+    ["serve", "ripple_rush/.."],
 ])
 def test_cli_hostile_options(args):
     r = _cli(*args)

@@ -1,29 +1,39 @@
 """Exact draw probabilities of a deck: a hand of n cards drawn without replacement from N, of which K meet a
-condition, holds X of them with X ~ Hypergeometric(N, K, n) (scipy.stats.hypergeom); means of sums are n times
-the deck's mean. `monte_carlo_sum` is the seeded sampler for properties without a closed form here."""
+condition, holds X of them with X ~ Hypergeometric(N, K, n), counted in exact integers (C(K, k) C(N - K, n - k)
+hands of C(N, n)) and divided once, so each probability is the float nearest the exact fraction and no
+statistics library is loaded for a check; means of sums are n times the deck's mean. `monte_carlo_sum` is the seeded sampler for properties without a closed form here."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
-from scipy.stats import hypergeom
 
 from generator.engine.runner import Tally
 
 
 def hand_distribution(deck: int, marked: int, hand: int) -> list[float]:
     """P(X = k) for k = 0..hand: k of the `marked` cards in a `hand`-card draw from `deck` cards."""
-    return [float(p) for p in hypergeom(deck, marked, hand).pmf(np.arange(hand + 1))]
+    hands = math.comb(deck, hand)
+    return [float(Fraction(_hands_with(deck, marked, hand, k), hands)) if hands else math.nan for k in range(hand + 1)]
+
+
+def _hands_with(deck: int, marked: int, hand: int, k: int) -> int:
+    """How many `hand`-card hands from `deck` cards hold exactly k of the `marked` ones."""
+    return math.comb(marked, k) * math.comb(deck - marked, hand - k) if 0 <= k <= hand else 0
 
 
 def p_at_least(deck: int, marked: int, hand: int, at_least: int) -> float:
     """P(X >= at_least): at least that many marked cards in the hand (exact)."""
     if at_least <= 0:
         return 1.0
-    return float(hypergeom(deck, marked, hand).sf(at_least - 1))
+    hands = math.comb(deck, hand)
+    if not hands:
+        return math.nan
+    return float(Fraction(sum(_hands_with(deck, marked, hand, k) for k in range(at_least, hand + 1)), hands))
 
 
 def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[int]) -> float:
