@@ -17,15 +17,17 @@ from generator.errors import RenderError
 FLAVOUR = "2b"
 
 
-def to_pdfa(path: Path) -> None:
+def to_pdfa(path: Path, shown: Path | None = None) -> None:
     """Rewrite the PDF at `path` as PDF/A-2b (replaced atomically); a RenderError lists the validator's findings
-    when the written file does not pass."""
+    when the written file does not pass, naming `shown` (the output the user asked for: `path` is a staging
+    file of it) rather than `path`."""
     try:
         import pikepdf
         from pikepdf import pdfa
     except ImportError as e:
         raise RenderError(f"--pdfa needs pikepdf with its PDF/A extras (pip install 'pikepdf[pdfa]>=10.18'): {e}") from None
     path = Path(path)
+    name = Path(shown) if shown is not None else path
     tmp = path.with_name(f".{path.name}.{os.getpid()}.pdfa.part")
     try:
         with pikepdf.open(path) as pdf:
@@ -41,10 +43,10 @@ def to_pdfa(path: Path) -> None:
         report = pdfa.validate_written(tmp, FLAVOUR, kwargs)
         if not report.passed:
             findings = "\n".join(f"  {f}" for f in report.findings[:20])
-            raise RenderError(f"{path}: not valid PDF/A-{FLAVOUR} after conversion ({len(report.findings)} findings):\n{findings}")
+            raise RenderError(f"{name}: not valid PDF/A-{FLAVOUR} after conversion ({len(report.findings)} findings):\n{findings}")
         os.replace(tmp, path)
     except OSError as e:
-        raise RenderError(f"cannot write {path}: {e.strerror or e}") from e
+        raise RenderError(f"cannot write {name}: {e.strerror or e}") from e
     finally:
         if tmp.exists():
             tmp.unlink()
