@@ -75,6 +75,13 @@ class ArtSpec(SpecModel):
     def _path_only(cls, v: Any) -> Any:
         return {"path": v} if isinstance(v, str) else v
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says so."""
+        mapping = handler.resolve_ref_schema(handler(core_schema))
+        return {"anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
+                "title": mapping.get("title", cls.__name__), "description": mapping.get("description", "")}
+
 
 @dataclass(frozen=True)
 class Asset:

@@ -13,12 +13,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
 
 import generator.games.registry as registry
 from generator.errors import OptionError, Problem, SpecError
 from generator.spec.assets import ArtSpec, KitArt, resolve_art
-from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
+from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts, svg_text_chain, svg_text_missing
 from generator.spec.paths import read_bytes, resolve_dir, resolve_inside
@@ -31,7 +39,7 @@ LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|[0-9]{3
 """A language as Babel names it and as the catalog file is named: `de`, `pt_BR`, `zh_Hant_TW`."""
 MAX_COPIES = 50
 MAX_MESSAGE = 300
-PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
+PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420)), WithJsonSchema(LENGTH_JSON)]
 """A printed piece's side: 5 mm (a small token) up to 420 mm (the long side of A3, the largest paper)."""
 
 
