@@ -82,6 +82,7 @@ class _Painter:
         self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
         self.forms: dict[int, tuple[str, bool]] | None = None
         self.vectors: dict[tuple[str, str | None], str] = {}
+        self.vector_art: dict[str, str] = {}  # form name -> "art <slot> (<file>)", for PDF/A findings inside it
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -201,8 +202,10 @@ class _Painter:
             drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint, self.greyscale)
             key = (op.asset.sha256, op.tint)
             if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
-                drawing = _embedded_text(drawing, self.fonts, f"art {op.slot or '(no slot)'} ({op.asset.shown})")
+                where = f"art {op.slot or '(no slot)'} ({op.asset.shown})"
+                drawing = _embedded_text(drawing, self.fonts, where)
                 name = f"pnpkitV{len(self.vectors)}"
+                self.vector_art[name] = where
                 c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
                 renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
                 c.endForm()
@@ -515,6 +518,6 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         if pdfa:
             from generator.render.pdfa import to_pdfa
 
-            to_pdfa(tmp, shown=Path(shown or path))
+            to_pdfa(tmp, shown=Path(shown or path), art=painter.vector_art)
 
     atomic_write(path, draw, what="the PDF")

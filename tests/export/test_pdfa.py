@@ -190,3 +190,19 @@ def test_a_pdfa_failure_names_the_output_file_not_its_staging_copy(tmp_path):
     message = str(info.value)
     assert message.startswith(f"{tmp_path / 'out' / 'kit-a4.pdf'}: not valid PDF/A-2b"), message
     assert "FontDescriptor" in message and ".part" not in message
+
+
+def test_a_pdfa_finding_inside_svg_art_names_the_output_the_slot_and_the_file(tmp_path, monkeypatch):
+    """With svglib's own fonts (as before SVG text was set in the kit's faces) the validator refuses an
+    unembedded font inside the art's form: the message names the output file and the art that draws with it."""
+    import generator.render.pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "_embedded_text", lambda drawing, fonts, where, lenient=False: drawing)
+    res = CliRunner().invoke(app, ["build", str(MAKE_IT_YOURS), "--lang", "en", "--pdfa", "--out", str(tmp_path)])
+    assert res.exit_code == 1, res.output
+    assert "Traceback" not in res.output and ".part" not in res.output and ".pnpkit-stage" not in res.output, res.output
+    first = res.output.splitlines()[0]
+    assert first.startswith(f"error: {tmp_path / 'make_it_yours' / 'en'}/") and "-a4.pdf: not valid PDF/A-2b" in first, first
+    finding = next(line for line in res.output.splitlines() if "FontDescriptor" in line)
+    assert "(in art logo (assets/logo.svg)" in finding or "(in art icon (assets/suits/" in finding, finding
+    assert not (tmp_path / "make_it_yours").exists()
