@@ -41,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     # xdist registers this mark itself; registered here too so a run without xdist (-p no:xdist) accepts it
     config.addinivalue_line("markers", "xdist_group(name): run the tests of a group on one xdist worker")
+    if _is_worker(config):
+        config.pluginmanager.register(_GroupedNodeIds(), "pnpkit-grouped-node-ids")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -79,6 +81,40 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if shared and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: file order otherwise
+
+
+def _group_suffix(item: pytest.Item) -> str:
+    """The `@<group>` that --dist loadgroup expects at the end of a grouped test's node id ('' if ungrouped)."""
+    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                    for m in item.iter_markers("xdist_group")})
+    return f"@{'_'.join(names)}" if names else ""
+
+
+class _GroupedNodeIds:
+    """Registered on xdist workers (pytest_configure): gives each grouped test the node id suffix that xdist
+    meant to give it (see `pytest_collection_modifyitems` below)."""
+
+    @pytest.hookimpl(trylast=True)  # after xdist's own hook, which suffixes the group to each grouped node id
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """Make sure each grouped test's node id ends in `@<group>`, the only way the controller's loadgroup
+        scheduler learns the group. pytest-xdist (3.8 and older) writes `item._nodeid`, which pytest 9 no
+        longer reads (node ids are structured `NodeId`s in `item._id`): its suffix is lost there and every test
+        is scheduled alone, so a module fixture is made on every worker. Here the suffix is written where this
+        pytest keeps the id, and only when missing, so a pytest or xdist that does it already is left alone."""
+        if not config.getvalue("loadgroup"):
+            return
+        for item in items:
+            suffix = _group_suffix(item)
+            if not suffix or item.nodeid.endswith(suffix):
+                continue
+            node_id = getattr(item, "_id", None)
+            if node_id is None or isinstance(node_id, str):
+                item._nodeid = item.nodeid + suffix  # type: ignore[attr-defined]  # pytest < 9
+            else:
+                item._id = type(node_id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]  # pytest 9
+            if not item.nodeid.endswith(suffix):
+                raise pytest.UsageError(f"cannot give {item.nodeid} its xdist group {suffix}: this pytest keeps "
+                                        "node ids where tests/conftest.py does not look")
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -38,7 +38,8 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
         for p in planned:
             rel = p.path.relative_to(out)
             tmp = new_root / rel
-            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa, fonts=p.fonts, greyscale=p.greyscale)
+            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa, fonts=p.fonts, greyscale=p.greyscale,
+                      shown=p.path)
             written.append(p.path)
             if png and p.png:
                 write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
@@ -86,7 +87,7 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)
                     write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
-                              greyscale=plan.kit.print.greyscale)
+                              greyscale=plan.kit.print.greyscale, shown=part.path)
                     part.record["sha256"] = file_digest(tmp)
                     if part.cid != CALIBRATION:
                         written.append(part.path)
@@ -101,7 +102,8 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 entries[part.name] = part.record
             kit_pdf = staged / plan.kit_name
             if plan.kit_rebuild:
-                merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa)
+                merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa,
+                           shown=plan.folder / plan.kit_name)
                 written.append(plan.folder / plan.kit_name)
                 entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": plan.page_count}
             (staged / MANIFEST).parent.mkdir(exist_ok=True)

@@ -30,9 +30,10 @@ def _bookmarks(items: Any, index: dict[tuple[int, int], int], offset: int) -> li
 
 
 def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, author: str = "pnpkit",
-               pdfa: bool = False) -> None:
+               pdfa: bool = False, shown: Path | None = None) -> None:
     """Write `path` as the pages of `parts` in order, with every part's bookmarks (nested ones too) pointing
-    at the same pages, the document title and language set; PDF/A-2b when `pdfa`."""
+    at the same pages, the document title and language set; PDF/A-2b when `pdfa`. `shown`: the path a
+    PDF/A error names (the output file, where `path` is its staging copy)."""
     import pikepdf
     from pikepdf import Name, OutlineItem, String
 
@@ -81,6 +82,6 @@ def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, auth
         if pdfa:
             from generator.render.pdfa import to_pdfa
 
-            to_pdfa(tmp)
+            to_pdfa(tmp, shown=Path(shown or path))
 
     atomic_write(Path(path), write, what="the PDF")

@@ -28,6 +28,7 @@ from generator.layout.ops import (
 )
 from generator.render.fonts import (
     FONT_NAMES,
+    _codes,
     check_glyphs,
     font_name,
     register_fonts,
@@ -81,6 +82,7 @@ class _Painter:
         self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
         self.forms: dict[int, tuple[str, bool]] | None = None
         self.vectors: dict[tuple[str, str | None], str] = {}
+        self.vector_art: dict[str, str] = {}  # form name -> "art <slot> (<file>)", for PDF/A findings inside it
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -200,7 +202,10 @@ class _Painter:
             drawing: Any = _tinted(op.asset.sha256, op.asset.picture, op.tint, self.greyscale)
             key = (op.asset.sha256, op.tint)
             if key not in self.vectors:  # each SVG (and tint) is drawn once per PDF, as a Form XObject
+                where = f"art {op.slot or '(no slot)'} ({op.asset.shown})"
+                drawing = _embedded_text(drawing, self.fonts, where)
                 name = f"pnpkitV{len(self.vectors)}"
+                self.vector_art[name] = where
                 c.beginForm(name, lowerx=0, lowery=0, upperx=drawing.width, uppery=drawing.height)
                 renderPDF.draw(drawing, c, 0, 0, showBoundary=False)
                 c.endForm()
@@ -378,6 +383,75 @@ def _tinted(sha: str, drawing: object, tint: str | None, greyscale: bool = False
     return _TINTED[key]
 
 
+def _embedded_text(drawing: Any, fonts: KitFonts | None, where: str, *, lenient: bool = False) -> Any:
+    """A copy of an svglib drawing whose texts are set in faces that are embedded. svglib names the SVG's
+    font-family (Arial, Times-Bold...), which ReportLab writes as an unembedded standard Type 1 font that a
+    PDF/A file may not hold and a printer replaces with what it has: each text is set instead in the kit's
+    body faces of its weight (`svg_text_chain`; bold when svglib's font name says so), cut into runs when one
+    face lacks a character another has, the runs placed one after another from the text's anchor. A character
+    no face has (the kit check refuses it for a slot's art) is a RenderError naming `where` (`lenient`: drawn
+    as the first face's missing-glyph box, for raster previews set in the built-in face). The drawing's
+    initial font is the built-in face, so ReportLab declares no Helvetica for an SVG without text."""
+    import copy
+
+    from reportlab.graphics.shapes import String
+
+    from generator.spec.assets import svg_texts
+    from generator.spec.fonts import svg_text_chain, svg_text_missing
+
+    copied = copy.deepcopy(drawing)
+    copied.initialFontName = FONT_NAMES["regular"]
+
+    def runs(child: Any) -> list[Any]:
+        text, weight = svg_texts(_Holder([child]))[0]
+        chain = svg_text_chain(fonts, weight)
+        missing = svg_text_missing(text, chain)
+        if missing and not lenient:
+            raise RenderError(f"{where}: the SVG's text {text[:40]!r} has characters no {weight} face has: "
+                              f"{_codes(missing)}")
+        parts: list[tuple[str, str]] = []
+        for ch in text:
+            face = next((f.name for f in chain if ord(ch) in f.cmap), chain[0].name)
+            if parts and parts[-1][0] == face:
+                parts[-1] = (face, parts[-1][1] + ch)
+            else:
+                parts.append((face, ch))
+        size = float(child.fontSize)
+        widths = [pdfmetrics.stringWidth(part, face, size) for face, part in parts]
+        anchor = getattr(child, "textAnchor", "start")
+        x = float(child.x) - {"middle": sum(widths) / 2, "end": sum(widths)}.get(anchor, 0.0)
+        out = []
+        for (face, part), width in zip(parts, widths):
+            piece = copy.copy(child)
+            piece.x, piece.text, piece.fontName, piece.textAnchor = x, part, face, "start"
+            out.append(piece)
+            x += width
+        return out
+
+    def walk(node: Any) -> None:
+        contents = getattr(node, "contents", None)
+        if contents is None:
+            return
+        new: list[Any] = []
+        for child in contents:
+            if isinstance(child, String):
+                new.extend(runs(child))
+            else:
+                walk(child)
+                new.append(child)
+        contents[:] = new
+
+    walk(copied)
+    return copied
+
+
+class _Holder:
+    """A node with `contents`, to read one String with `svg_texts`."""
+
+    def __init__(self, contents: list[Any]):
+        self.contents = contents
+
+
 def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
     """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first use."""
     seen: dict[int, int] = {}
@@ -400,11 +474,13 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
 
 
 def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None, greyscale: bool = False) -> None:
+              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None, greyscale: bool = False,
+              shown: Path | None = None) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
     `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
-    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits)."""
+    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path a
+    PDF/A error names (the output file, where `path` is its staging copy)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages, fonts)
@@ -442,6 +518,6 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
         if pdfa:
             from generator.render.pdfa import to_pdfa
 
-            to_pdfa(tmp)
+            to_pdfa(tmp, shown=Path(shown or path), art=painter.vector_art)
 
     atomic_write(path, draw, what="the PDF")

@@ -79,9 +79,9 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
     from reportlab.graphics import renderPDF
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.render.pdf import _tinted
+    from generator.render.pdf import _embedded_text, _tinted
 
-    shape = _tinted(sha, drawing, tint)
+    shape = _embedded_text(_tinted(sha, drawing, tint), None, "", lenient=True)  # texts in the built-in face
     buf = io.BytesIO()
     shape_any: Any = shape
     canvas = Canvas(buf, pagesize=(shape_any.width, shape_any.height), invariant=1)

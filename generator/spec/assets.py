@@ -75,6 +75,13 @@ class ArtSpec(SpecModel):
     def _path_only(cls, v: Any) -> Any:
         return {"path": v} if isinstance(v, str) else v
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says so."""
+        mapping = handler.resolve_ref_schema(handler(core_schema))
+        return {"anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
+                "title": mapping.get("title", cls.__name__), "description": mapping.get("description", "")}
+
 
 @dataclass(frozen=True)
 class Asset:
@@ -96,6 +103,12 @@ class Asset:
     def is_vector(self) -> bool:
         """Whether the art is an SVG (drawn as vector paths)."""
         return self.kind == "svg"
+
+    def svg_texts(self) -> list[tuple[str, str]]:
+        """An SVG's texts as svglib draws them: (characters, weight 'regular' or 'bold'), in document order;
+        the renderer sets each in the kit's body faces of that weight (embedded), never in the font-family
+        the SVG names."""
+        return svg_texts(self.picture) if self.kind == "svg" else []
 
 
 @dataclass(frozen=True)
@@ -243,8 +256,6 @@ def check_svg(data: bytes) -> tuple[float, float]:
         tag = _local(el.tag) if isinstance(el.tag, str) else ""
         if tag in _FORBIDDEN_TAGS or "XInclude" in str(el.tag):
             raise ValueError(f"<{tag}> is refused (scripts and embedded documents)")
-        if tag in ("text", "tspan", "textPath"):
-            raise ValueError(f"<{tag}> is refused: its font would not be embedded; convert the text to paths")
         if tag == "image":
             raise ValueError("<image> is refused: an SVG must be vector shapes (give a raster as its own file)")
         for name, value in el.attrib.items():
@@ -297,6 +308,22 @@ def _svg_size(root: Any) -> tuple[float, float]:
             return 0.0, 0.0
         return (w if w is not None else box[2] * 0.75), (h if h is not None else box[3] * 0.75)
     return w, h
+
+
+def svg_texts(drawing: Any) -> list[tuple[str, str]]:
+    """The texts (svglib String nodes) of an svglib drawing: (characters, 'bold' when svglib's font name for
+    the SVG's family and weight says so, else 'regular')."""
+    out: list[tuple[str, str]] = []
+
+    def walk(node: Any) -> None:
+        for child in getattr(node, "contents", ()) or ():
+            if hasattr(child, "contents"):
+                walk(child)
+            elif isinstance(getattr(child, "text", None), str) and hasattr(child, "fontName"):
+                out.append((child.text, "bold" if "bold" in str(child.fontName or "").lower() else "regular"))
+
+    walk(drawing)
+    return out
 
 
 def _svg_drawing(data: bytes) -> Any:

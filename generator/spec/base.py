@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, WithJsonSchema
 
 from generator.spec.choices import MAX_GAMES as MAX_GAMES
 from generator.spec.choices import MAX_SEED as MAX_SEED
@@ -24,7 +24,16 @@ def _length(v: Any) -> float:
     return parse_length(v)
 
 
-Length = Annotated[float, BeforeValidator(_length)]
+_DIGITS = r"[\d\uff10-\uff19]"  # \d is ASCII in an editor's (ECMA) regex; validate also takes full-width digits
+LENGTH_PATTERN = rf"^\s*-?{_DIGITS}+(\.{_DIGITS}+)?\s*(mm|cm|in|pt)\s*$"
+"""What `parse_length` accepts, as a JSON Schema pattern (its range is checked by validate, not the schema)."""
+LENGTH_JSON: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN, "maxLength": 40},
+                                         {"const": 0, "description": "0 needs no unit"}]}
+"""The JSON Schema of a Length as written in kit.yaml (the models hold points, a number: `pnpkit schema` describes
+the YAML an editor checks, so every length type carries this)."""
+
+
+Length = Annotated[float, BeforeValidator(_length), WithJsonSchema(LENGTH_JSON)]
 """A length written with a unit ("63.5mm", "2.5in", "12pt") and held in points."""
 
 

@@ -110,6 +110,10 @@ class KitFonts:
         """The faces that draw `text` (set in `weight` at `size`), first choice first."""
         return self.chains[self.role_of(text, size)][weight]
 
+    def svg_chain(self, weight: str) -> tuple[FontFile, ...]:
+        """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not points)."""
+        return self.chains["body"][weight]
+
     def key(self) -> list[tuple[str, str, list[str]]]:
         """What a build key needs: every chain's files by content."""
         return [(role, w, [f.sha256 for f in chain]) for role, by in sorted(self.chains.items())
@@ -131,6 +135,16 @@ def _builtin(weight: str) -> FontFile:
         _BUILTIN_CACHE[weight] = FontFile(BUILTIN_NAMES[weight], BUILTIN, data, hashlib.sha256(data).hexdigest(),
                                           cmap, builtin=True)
     return _BUILTIN_CACHE[weight]
+
+
+def svg_text_chain(fonts: KitFonts | None, weight: str) -> tuple[FontFile, ...]:
+    """The faces an SVG's text of `weight` is set in: the kit's body chain, else the built-in face."""
+    return fonts.svg_chain(weight) if fonts is not None else (_builtin(weight),)
+
+
+def svg_text_missing(text: str, chain: tuple[FontFile, ...]) -> str:
+    """The distinct characters of an SVG text that no face of `chain` has (whitespace aside), in order."""
+    return "".join(dict.fromkeys(ch for ch in text if not ch.isspace() and not any(ord(ch) in f.cmap for f in chain)))
 
 
 def font_problem(data: bytes) -> str | None:

@@ -13,14 +13,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
 
 import generator.games.registry as registry
 from generator.errors import OptionError, Problem, SpecError
 from generator.spec.assets import ArtSpec, KitArt, resolve_art
-from generator.spec.base import MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
+from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import PSEUDO, Catalog, read_catalog
-from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts
+from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts, svg_text_chain, svg_text_missing
 from generator.spec.paths import read_bytes, resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
 from generator.spec.tune import TuneSpec
@@ -31,7 +39,7 @@ LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|[0-9]{3
 """A language as Babel names it and as the catalog file is named: `de`, `pt_BR`, `zh_Hant_TW`."""
 MAX_COPIES = 50
 MAX_MESSAGE = 300
-PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420))]
+PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420)), WithJsonSchema(LENGTH_JSON)]
 """A printed piece's side: 5 mm (a small token) up to 420 mm (the long side of A3, the largest paper)."""
 
 
@@ -419,10 +427,30 @@ def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
                 art = resolve_art(top.components, root, display, lambda key: line_of(lines, parse_dotted(key)))
             except SpecError as e:
                 problems.extend(e.problems)
+            else:
+                problems.extend(_svg_text_problems(art, fonts, display))
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
     return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts, art)
+
+
+def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str) -> list[Problem]:
+    """An SVG's text is drawn in the kit's body faces (embedded, so PDF/A holds it): a character none of them
+    has is a located problem at the slot, naming the file and the characters."""
+    out: list[Problem] = []
+    for (cid, slot), slot_art in sorted(art.slots.items()) if art is not None else ():
+        for asset in slot_art.assets.values():
+            for text, weight in asset.svg_texts():
+                missing = svg_text_missing(text, svg_text_chain(fonts, weight))
+                if missing:
+                    faces = ", ".join(f.shown if not f.builtin else "BIZ UDPGothic" for f in svg_text_chain(fonts, weight))
+                    codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
+                    out.append(Problem(display, slot_art.line, f"components.{cid}.art.{slot}",
+                                       f"{asset.shown}: the SVG's text {text[:40]!r} has characters no {weight} face "
+                                       f"of the kit has ({faces}): {codes}; convert the text to paths or add a font"))
+                    break
+    return out
 
 
 def _slot_problems(top: KitFile, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:

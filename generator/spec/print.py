@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
-from generator.spec.base import SpecModel, bounded_length
+from generator.spec.base import LENGTH_JSON, SpecModel, bounded_length
 from generator.spec.choices import Duplex, Paper, PrintMode
 
-Offset = Annotated[float, BeforeValidator(bounded_length(-10, 10))]
+Offset = Annotated[float, BeforeValidator(bounded_length(-10, 10)), WithJsonSchema(LENGTH_JSON)]
 """A printer's back-side misregistration: a few millimetres at most (10 mm either way)."""
-Margin = Annotated[float, BeforeValidator(bounded_length(0, 40))]
+Margin = Annotated[float, BeforeValidator(bounded_length(0, 40)), WithJsonSchema(LENGTH_JSON)]
 """The unprintable margin: 0..40 mm (printers need 3-6 mm; 40 mm still leaves an A4 page usable)."""
-Bleed = Annotated[float, BeforeValidator(bounded_length(0, 10))]
+Bleed = Annotated[float, BeforeValidator(bounded_length(0, 10)), WithJsonSchema(LENGTH_JSON)]
 """Bleed beyond the trim: 0..10 mm (print shops ask for 2-5 mm)."""
-Gutter = Annotated[float, BeforeValidator(bounded_length(0, 30))]
+Gutter = Annotated[float, BeforeValidator(bounded_length(0, 30)), WithJsonSchema(LENGTH_JSON)]
 """Space between cards: 0..30 mm."""
 
 

@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, StrictInt, field_validator, model_validator
+from pydantic import BeforeValidator, Field, StrictInt, WithJsonSchema, field_validator, model_validator
 
-from generator.spec.base import Length, SpecModel
+from generator.spec.base import LENGTH_JSON, Length, SpecModel
 from generator.spec.paths import relative_path_problem
 from generator.units import parse_length
 
@@ -40,7 +40,9 @@ def _coord(v: Any) -> tuple[float, bool]:
     return (points, False)
 
 
-Coord = Annotated[tuple[float, bool], BeforeValidator(_coord)]
+COORD_JSON: dict[str, Any] = {"anyOf": [*LENGTH_JSON["anyOf"], {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?%$"}]}
+"""A Coord as written: a length (or 0) or a percentage."""
+Coord = Annotated[tuple[float, bool], BeforeValidator(_coord), WithJsonSchema(COORD_JSON)]
 """A position or size: a length with a unit ('3mm', '0.5in') or a percentage of the face ('50%')."""
 Tmpl = Annotated[str, Field(max_length=MAX_TEMPLATE)]
 """A sandboxed template over the row's fields, e.g. '{{ name }}' or '{{ t(rules) }}'."""

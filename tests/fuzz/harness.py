@@ -493,7 +493,8 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
             "svg_not_xml": "<svg <<<",
             "svg_css_import": svg.format("<style>@import url(file:///etc/passwd);</style>"),
             "svg_xinclude": svg.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>'),
-            "svg_text": svg.format('<text x="1" y="9">Logo</text>'),
+            # text is drawn in the kit's embedded faces: one with a character none of them has is refused
+            "svg_text": svg.format('<text x="1" y="9" font-family="Arial">Logo \U0001F30A</text>'),
             "svg_huge": svg.format("<g/>" * 1_200_000),
         }[op]
         data = body.encode()

@@ -215,6 +215,7 @@ ART_MESSAGES = {
     "svg_file_href": "only references inside the file ('#id') are allowed, no external or file: references",
     "svg_script": "<script> is refused",
     "svg_deep": "elements nested over 40 deep",
+    "svg_text": "assets/art.svg: the SVG's text 'Logo \U0001F30A' has characters no regular face of the kit has",
     "symlink_out": "resolves outside the kit folder",
     "dotdot": "expected a path inside the kit folder (no '..')",
 }

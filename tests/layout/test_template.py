@@ -66,7 +66,8 @@ def test_repeat_places_copies_a_step_apart_and_wraps():
     out = ops({"type": "repeat", "times": "cost", "dx": "5mm", "per_line": 3, "line_dy": "6mm",
                "element": {"type": "icon", "name": "star", "x": "0mm", "y": "0mm", "w": "4mm", "h": "4mm"}},
               {"cost": 4})
-    assert [(p.x, p.y) for p in out] == pytest.approx([(0, 0), (mm(5), 0), (mm(10), 0), (0, -mm(6))])
+    # pytest 9's approx compares flat sequences only: the (x, y) pairs one after another, four copies
+    assert [c for p in out for c in (p.x, p.y)] == pytest.approx([0, 0, mm(5), 0, mm(10), 0, 0, -mm(6)])
     assert all(isinstance(p, Place) and isinstance(p.ops[0], Polygon) for p in out)
     assert ops({"type": "repeat", "times": "{{ cost - 4 }}", "element": {"type": "rect", "x": "0mm", "y": "0mm",
                                                                         "w": "1mm", "h": "1mm"}}, {"cost": 4}) == []

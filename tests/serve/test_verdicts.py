@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
+pytest.importorskip("httpx2")  # starlette.testclient's client (httpx is deprecated there)
 from starlette.testclient import TestClient
 
 from generator.serve import CHECK_JSON, PAGE, Preview, _summary, _verdicts, make_app

@@ -174,3 +174,25 @@ def test_a_bad_src_is_refused_by_the_model(element, why):
 
     with pytest.raises(ValidationError, match=why.replace(".", r"\.").replace("{", r"\{")):
         FaceTemplate.model_validate({"front": [element]})
+
+
+def test_an_svg_icons_text_is_embedded_and_one_no_face_can_draw_is_a_clean_error(tmp_path):
+    """An SVG's <text> is set in the kit's faces (embedded, so --pdfa passes); a character none has is an error
+    naming the element kind and the file (deck art is checked when drawn), exit 1, nothing written."""
+    from pikepdf import pdfa
+
+    kit = _art_kit(tmp_path)
+    text_svg = SVG.replace("{colour}", "#2980b9").replace(
+        "</svg>", '<text x="2" y="20" font-family="Helvetica" font-size="6">ICE {char}</text></svg>')
+    (kit / "assets" / "ice.svg").write_text(text_svg.replace("{char}", "!"), encoding="utf-8")
+    out = tmp_path / "out"
+    r = pnpkit("build", str(kit), "--out", str(out), "--lang", "en", "--pdfa")
+    assert r.returncode == 0, r.stderr
+    cards = out / "tiny_deck" / "en" / "cards-a4.pdf"
+    assert pdfa.validate_written(cards, "2b").passed
+    (kit / "assets" / "ice.svg").write_text(text_svg.replace("{char}", "\U0001F30A"), encoding="utf-8")
+    r = pnpkit("build", str(kit), "--out", str(tmp_path / "out2"), "--lang", "en")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "art icon (assets/ice.svg): the SVG's text 'ICE \U0001F30A' has characters no regular face has: U+1F30A" \
+        in r.stderr, r.stderr
+    assert not (tmp_path / "out2" / "tiny_deck").exists()
