@@ -108,9 +108,10 @@ def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: 
     is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
     from generator.layout.collide import check_collisions
     from generator.layout.legibility import check_min_sizes
-    from generator.layout.textfit import check_text_fit
+    from generator.layout.textfit import check_one_line_texts, check_text_fit
     from generator.render.fonts import ink_extent
 
+    check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
     check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)

@@ -10,6 +10,7 @@ continuation, and no msgid may repeat (per msgctxt).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ def strict_problems(text: str, display: str) -> list[Problem]:
     entries: list[tuple[str, int, dict[str, str]]] = []  # (keyword being continued, line, fields)
     current: dict[str, str] | None = None
     key = ""
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -94,6 +95,18 @@ def strict_problems(text: str, display: str) -> list[Problem]:
     return problems
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of a .po text: cut at LF, CR LF or CR only (str.splitlines also cuts at U+2028, NEL and
+    form feeds, which a quoted string may hold)."""
+    lines = re.split("\r\n|\r|\n", text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _control_characters(text: str) -> str:
+    """Control characters of a translation other than line breaks (\\n, \\r), in order of first appearance."""
+    return "".join(dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\x85"))
+
+
 def _clip(text: str, limit: int = 60) -> str:
     shown = repr(text)
     return shown if len(shown) <= limit else shown[:limit - 3] + "..."
@@ -111,7 +124,7 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
     if problems:
         raise SpecError(problems)
     try:
-        cat = read_po([line + "\n" for line in text.splitlines()], locale=lang, abort_invalid=True)
+        cat = read_po([line + "\n" for line in _lines(text)], locale=lang, abort_invalid=True)
     except (PoFileError, ValueError, LookupError) as e:
         raise SpecError([Problem(display, None, "", f"cannot parse the catalog: {_clip(str(e), 120)}")]) from None
     messages: dict[str, str] = {}
@@ -121,6 +134,12 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
             continue
         if not isinstance(m.id, str) or not isinstance(m.string, str):
             problems.append(Problem(display, m.lineno, str(m.id), "plural entries are not used; write plural(n, ...) in the template"))
+            continue
+        bad = _control_characters(m.string)
+        if bad:
+            codes = ", ".join(f"U+{ord(ch):04X}" for ch in bad)
+            problems.append(Problem(display, m.lineno, m.id, f"control character {codes} cannot be printed "
+                                                             f"(a line break is \\n); got {_clip(m.string)}"))
             continue
         if m.string:
             messages[m.id] = m.string

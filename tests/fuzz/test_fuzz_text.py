@@ -1,0 +1,95 @@
+"""Hostile text (issue 34): line breaks and control characters in catalog strings and data cells. Each is a
+clean located error naming the catalog line (or the data row), or a clean build where the text wraps; never a
+traceback (Pillow's text measurement used to end the build with `raqm_layout() failed`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import subprocess
+import sys
+
+import pytest
+
+from tests.fuzz.harness import ROOT, Case, cli_env, materialise, run_case
+
+
+def _run(case: Case, lang: str, tmp_path) -> tuple[str, str]:
+    """Build one case in one language: ('clean', last message line) or ('accepted', files); nothing else."""
+    from generator.build import build
+    from generator.errors import KitError
+
+    kit = materialise(case, tmp_path)
+    out = tmp_path / "out"
+    try:
+        result = build([kit], out=out, langs=[lang])
+    except KitError as e:
+        assert not out.exists() or not [p for p in out.rglob("*.pdf")]
+        return "clean", str(e).split("\n")[-1]
+    return "accepted", f"{len(result.files)} files"
+
+
+def _po_case(kit: str, lang: str, msgid: str, value: str) -> tuple[Case, int]:
+    path = f"locales/{lang}.po"
+    text = (ROOT / "layouts" / kit / path).read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, s in enumerate(lines) if s.strip() == f'msgid "{msgid}"')
+    quoted = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    lines[at + 1] = f'msgstr "{quoted}"\n'
+    return Case(kit, f"po {msgid} {value!r}", {path: "".join(lines).encode("utf-8")}), at + 1
+
+
+def _csv_case(column: str, value: str) -> Case:
+    data = (ROOT / "layouts" / "harvest_deck" / "data" / "cards.csv").read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(data)))
+    rows[1][rows[0].index(column)] = value
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return Case("harvest_deck", f"csv {column} {value!r}", {"data/cards.csv": buf.getvalue().encode("utf-8")})
+
+
+@pytest.mark.parametrize("kit, lang, value", [
+    ("ripple_rush", "en", "a\nb\nc"),
+    ("ripple_rush", "en", "a\u2028b"),
+    ("rummy_cards", "ja", "ラミー\nカード"),
+])
+def test_a_line_break_in_a_one_line_catalog_string_is_located(kit, lang, value, tmp_path):
+    case, line = _po_case(kit, lang, "kit.title", value)
+    kind, detail = _run(case, lang, tmp_path)
+    assert kind == "clean", detail
+    assert "a line break in a text printed on one line" in detail and repr(value) in detail, detail
+    assert f"locales/{lang}.po:" in detail, detail
+
+
+@pytest.mark.parametrize("value", ["a\tb", "a\x07b", "a\x1b[2Jb"])
+def test_a_control_character_in_a_catalog_is_located_at_its_line(value):
+    case, line = _po_case("ripple_rush", "en", "kit.title", value)
+    kind, detail = run_case(case)
+    assert kind == "clean", detail
+    assert f"en.po:{line}: kit.title: control character U+{ord(value[1]):04X}" in detail, detail
+
+
+def test_a_line_break_in_wrapped_rules_text_builds():
+    case, _ = _po_case("harvest_deck", "en", "rules.goal", "Grow the richest field.\nShuffle the cards.")
+    kind, detail = run_case(case)
+    assert kind == "accepted", detail
+
+
+@pytest.mark.parametrize("value", ["Wh\neat", "Wh\r\neat", "Wh\x07eat"])
+def test_a_hostile_data_cell_names_its_row(value):
+    kind, detail = run_case(_csv_case("name", value))
+    assert kind == "clean", detail
+    assert "data/cards.csv:2 (id wheat-1, en): game.templates." in detail, detail
+
+
+def test_cli_line_break_in_a_title_is_one_located_line(tmp_path):
+    case, line = _po_case("ripple_rush", "en", "kit.title", "a\nb\nc")
+    kit = materialise(case, tmp_path)
+    out = tmp_path / "out"
+    for command in (["validate", str(kit)], ["build", str(kit), "--lang", "en", "--out", str(out)]):
+        r = subprocess.run([sys.executable, "-m", "generator", *command], env=cli_env(), capture_output=True,
+                           text=True, check=False, timeout=120)
+        assert r.returncode == 1, r.stderr
+        assert "Traceback" not in r.stderr
+        assert r.stderr.splitlines()[1].startswith(f"  {kit / 'locales' / 'en.po'}:{line}: kit.title: a line break"), r.stderr
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
