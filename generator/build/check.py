@@ -118,9 +118,10 @@ def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: 
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
-    """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
+    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at its
+    catalog line (by text id)."""
     from generator.layout.ops import iter_texts
-    from generator.render.fonts import font_names, missing_glyphs
+    from generator.render.fonts import font_names, missing_glyphs, shaping_problem
 
     catalogs = {(k.meta.id, lang): cat for k in kits for lang, cat in with_tool_catalogs(k).items()}
     fonts = {k.meta.id: k.fonts for k in kits}
@@ -130,13 +131,19 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
         for page in p.pages:
             for t in iter_texts(page.ops):
                 missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)
-                if not missing:
+                unshapable = "" if missing else shaping_problem(t.text, t.font, fonts.get(kit_id), t.size)
+                if not missing and not unshapable:
                     continue
                 codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
                 cat = catalogs.get((kit_id, p.lang))
                 if cat is not None and t.text_id and t.text_id not in cat.messages:
                     cat = catalogs.get((kit_id, "en"))
-                if cat is not None and t.text_id in cat.messages:
+                if unshapable:
+                    where = (cat.path, cat.lines.get(t.text_id), t.text_id) if cat is not None and t.text_id in cat.messages \
+                        else (str(p.path.relative_to(p.path.parents[2])), None, t.text_id or "")
+                    problems.setdefault((where[0], t.text_id or t.text), Problem(*where, f"text {t.text[:40]!r} "
+                                                                                     f"(language {p.lang}): {unshapable}"))
+                elif cat is not None and t.text_id in cat.messages:
                     key = (cat.path, t.text_id)
                     problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
                                                      f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -14,6 +14,9 @@ from generator.errors import RenderError
 from generator.layout.ops import Page, iter_texts
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
+
+if TYPE_CHECKING:
+    from generator.render.shaping import ShapedLine
 
 FONT_FILES: Final[dict[str, Path]] = {
     "regular": fonts_dir() / "BIZUDPGothic-Regular.ttf",
@@ -209,10 +212,35 @@ def _cmap(font: str) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
-def text_width(text: str, font: str, size: float) -> float:
-    """Advance width of `text` in points set in font key `font` at `size`."""
+def shaped_line(text: str, font: str, size: float, fonts: KitFonts | None = None) -> ShapedLine:
+    """One line of `text` shaped (bidi order, HarfBuzz glyphs) in font key `font`, or with a kit's `fonts` in
+    the faces of its chain for the text's role at `size`: what is measured and what is drawn."""
+    from generator.render.shaping import shape_runs
+
     register_fonts()
-    return float(pdfmetrics.stringWidth(text, font_name(font), size))
+    if fonts is None:
+        return shape_runs(text, ((font_name(font), text),))
+    register_kit_fonts(fonts)
+    return shape_runs(text, tuple(text_runs(text, font, size, fonts)))
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
+    register_fonts()
+    line = shaped_line(text, font, size)
+    if line.plain:
+        return float(pdfmetrics.stringWidth(text, font_name(font), size))
+    return line.advance * size / 1000
+
+
+def shaping_problem(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
+    """Why `text` would not print as written in its faces ('' when it does): a character no face has, or a
+    script (Arabic, Devanagari, ...) whose face has no OpenType rules to join or order its letters."""
+    from generator.render.shaping import unshaped
+
+    if missing_glyphs(text, font, fonts, size):  # reported as missing glyphs, with the characters
+        return ""
+    return unshaped(shaped_line(text, font, size, fonts))
 
 
 def missing_glyphs(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
@@ -244,9 +272,13 @@ def check_glyphs(pages: Sequence[Page], fonts: KitFonts | None = None) -> None:
         where = f"page {number}" + (f" ({page.label})" if page.label else "")
         for t in iter_texts(page.ops):
             missing = missing_glyphs(t.text, t.font, fonts, t.size)
+            tid = t.text_id or "(no id)"
             if missing:
-                tid = t.text_id or "(no id)"
                 problems.append(f"  {where}: text {tid} {t.text!r}: {_codes(missing)}")
+                continue
+            unshapable = shaping_problem(t.text, t.font, fonts, t.size)
+            if unshapable:
+                problems.append(f"  {where}: text {tid} {t.text!r}: {unshapable}")
     if problems:
         n = len(problems)
         what = "BIZ UDPGothic" if fonts is None else "the kit's fonts"
@@ -295,7 +327,10 @@ def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
     register_kit_fonts(fonts)
 
     def measure(text: str, font: str, size: float) -> float:
-        return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in text_runs(text, font, size, fonts)))
+        line = shaped_line(text, font, size, fonts)
+        if line.plain:
+            return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in text_runs(text, font, size, fonts)))
+        return line.advance * size / 1000
 
     return measure
 

@@ -1,0 +1,257 @@
+"""Shaped text: one line ordered by the Unicode bidi algorithm (python-bidi) and shaped by HarfBuzz (kerning,
+ligatures, Arabic joining, Indic reordering) in the faces ReportLab embeds. The same shaped line gives the
+layout room its width (`line_width`) and the PDF its glyphs and their positions (`ShapedLine.runs`), so what
+is fitted is what is drawn.
+
+A line whose glyphs are exactly its characters' glyphs at their plain advances, left to right (most Latin and
+Japanese text in the built-in font), is `plain`: it is measured and drawn character by character as before,
+which keeps those PDFs byte for byte what they were.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import uharfbuzz as hb
+from bidi import algorithm as bidi_algorithm
+from reportlab.pdfbase import pdfmetrics
+
+FEATURES: dict[str, Any] = {"kern": True, "liga": True, "clig": True, "calt": True}
+"""OpenType features asked of every shaped run (HarfBuzz turns on the script's required ones itself)."""
+
+_NEEDS_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "Arab": ("Arabic", ("arab",)), "Syrc": ("Syriac", ("syrc",)), "Nkoo": ("N'Ko", ("nko ",)),
+    "Deva": ("Devanagari", ("dev2", "deva")), "Beng": ("Bengali", ("bng2", "beng")),
+    "Guru": ("Gurmukhi", ("gur2", "guru")), "Gujr": ("Gujarati", ("gjr2", "gujr")),
+    "Orya": ("Oriya", ("ory2", "orya")), "Taml": ("Tamil", ("tml2", "taml")),
+    "Telu": ("Telugu", ("tel2", "telu")), "Knda": ("Kannada", ("knd2", "knda")),
+    "Mlym": ("Malayalam", ("mlm2", "mlym")), "Sinh": ("Sinhala", ("sinh",)), "Khmr": ("Khmer", ("khmr",)),
+    "Mymr": ("Myanmar", ("mym2", "mymr")), "Tibt": ("Tibetan", ("tibt",)),
+}
+"""Scripts whose letters change shape or order by the font's OpenType rules: a font without rules for the
+script (GSUB script tags) prints isolated, unordered letters, a silently wrong page."""
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One positioned glyph: its id in the face, the index of the first character of its cluster in the line,
+    and its advance and offsets in thousandths of the size (PDF text space units)."""
+
+    gid: int
+    cluster: int
+    x_advance: float
+    y_advance: float
+    x_offset: float
+    y_offset: float
+
+
+@dataclass(frozen=True)
+class GlyphRun:
+    """Glyphs of one face and one direction, left to right as printed."""
+
+    face: str
+    """ReportLab's registered name of the face."""
+    rtl: bool
+    script: str
+    """HarfBuzz's ISO 15924 script tag of the run (e.g. 'Arab', 'Latn')."""
+    glyphs: tuple[Glyph, ...]
+
+    @property
+    def advance(self) -> float:
+        """Advance of the run in thousandths of the size."""
+        return sum(g.x_advance for g in self.glyphs)
+
+
+@dataclass(frozen=True)
+class ShapedLine:
+    """One line shaped: its runs in visual order (left to right) and whether it is plain (see the module)."""
+
+    text: str
+    runs: tuple[GlyphRun, ...]
+    plain: bool
+
+    @property
+    def advance(self) -> float:
+        """Advance of the line in thousandths of the size."""
+        return sum(r.advance for r in self.runs)
+
+
+@lru_cache(maxsize=64)
+def _hb_font(face: str) -> tuple[Any, float, frozenset[str]]:
+    """HarfBuzz font of a registered face (the very bytes ReportLab embeds), its units-to-1000 scale and the
+    scripts its GSUB has rules for."""
+    ttf = pdfmetrics.getFont(face)
+    hb_face = hb.Face(hb.Blob(ttf.face._ttf_data))
+    font = hb.Font(hb_face)
+    scripts = frozenset(hb_face.get_table_script_tags("GSUB")) if hasattr(hb_face, "get_table_script_tags") else frozenset()
+    return font, 1000.0 / hb_face.upem, scripts
+
+
+def bidi_levels(text: str) -> list[int]:
+    """The resolved embedding level of each character of one line (even: left to right, odd: right to left),
+    the paragraph direction taken from its first strong character."""
+    if not any(unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI") for ch in text):
+        return [0] * len(text)
+    storage = bidi_algorithm.get_empty_storage()
+    storage["base_level"] = bidi_algorithm.get_base_level(text)
+    storage["base_dir"] = ("L", "R")[storage["base_level"]]
+    bidi_algorithm.get_embedding_levels(text, storage, False)
+    bidi_algorithm.explicit_embed_and_overrides(storage, False)
+    bidi_algorithm.resolve_weak_types(storage, False)
+    bidi_algorithm.resolve_neutral_types(storage, False)
+    bidi_algorithm.resolve_implicit_levels(storage, False)
+    chars = storage["chars"]
+    if len(chars) != len(text):  # explicit embedding controls were removed: level them with their neighbours
+        levels: list[int] = []
+        kept = iter(chars)
+        current = storage["base_level"]
+        for ch in text:
+            if ch in bidi_algorithm.X9_REMOVED:
+                levels.append(current)
+            else:
+                current = next(kept)["level"]
+                levels.append(current)
+        return levels
+    base = storage["base_level"]
+    levels = [c["level"] for c in chars]
+    # rule L1: trailing whitespace takes the paragraph level
+    i = len(text)
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+        levels[i] = base
+    return levels
+
+
+def _visual_order(levels: list[int]) -> list[int]:
+    """Rule L2: indices of items (by their levels) in visual order."""
+    order = list(range(len(levels)))
+    if not levels:
+        return order
+    highest = max(levels)
+    lowest_odd = min((lv for lv in levels if lv % 2), default=highest + 1)
+    for level in range(highest, lowest_odd - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = reversed(order[i:j])
+                i = j
+            else:
+                i += 1
+    return order
+
+
+def _shape_item(text: str, start: int, end: int, face: str, rtl: bool) -> GlyphRun:
+    font, scale, _ = _hb_font(face)
+    buf = hb.Buffer()
+    buf.add_str(text, start, end - start)  # the rest of the line is context (joining across a face change)
+    buf.direction = "rtl" if rtl else "ltr"
+    buf.guess_segment_properties()
+    buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
+    hb.shape(font, buf, FEATURES)
+    glyphs = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * scale, pos.y_advance * scale,
+                         pos.x_offset * scale, pos.y_offset * scale)
+                   for info, pos in zip(buf.glyph_infos, buf.glyph_positions, strict=True))
+    return GlyphRun(face, rtl, str(buf.script or ""), glyphs)
+
+
+def _is_plain(text: str, run: GlyphRun, start: int) -> bool:
+    """Whether `run` is its characters' own glyphs at their own widths, in logical order."""
+    if run.rtl:
+        return False
+    face = pdfmetrics.getFont(run.face).face
+    chars = text[start:start + len(run.glyphs)]
+    if len(chars) != len(run.glyphs):
+        return False
+    for i, (ch, g) in enumerate(zip(chars, run.glyphs, strict=True)):
+        code = ord(ch)
+        if (g.cluster != start + i or g.gid != face.charToGlyph.get(code) or g.x_offset or g.y_offset
+                or abs(g.x_advance - face.charWidths.get(code, -1)) > 0.01):
+            return False
+    return True
+
+
+@lru_cache(maxsize=8192)
+def shape_runs(text: str, faces: tuple[tuple[str, str], ...]) -> ShapedLine:
+    """Shape one line given as (face, characters) runs in logical order (what the font chain chose)."""
+    levels = bidi_levels(text)
+    items: list[tuple[int, int, str, int]] = []  # start, end, face, level
+    pos = 0
+    for face, part in faces:
+        for k in range(pos, pos + len(part)):
+            if items and items[-1][2] == face and items[-1][3] == levels[k] and items[-1][1] == k:
+                items[-1] = (items[-1][0], k + 1, face, levels[k])
+            else:
+                items.append((k, k + 1, face, levels[k]))
+        pos += len(part)
+    runs = [_shape_item(text, s, e, f, bool(lv % 2)) for s, e, f, lv in items]
+    plain = all(lv == 0 for _, _, _, lv in items) and all(_is_plain(text, r, s)
+                                                          for r, (s, _, _, _) in zip(runs, items, strict=True))
+    order = _visual_order([lv for _, _, _, lv in items])
+    return ShapedLine(text, tuple(runs[i] for i in order), plain)
+
+
+def unshaped(line: ShapedLine) -> str:
+    """Why a shaped line would print wrong, or '': the characters no face has a glyph for (HarfBuzz gave
+    .notdef), or a complex script run in a face without OpenType rules for it."""
+    missing = "".join(dict.fromkeys(line.text[g.cluster] for r in line.runs for g in r.glyphs if g.gid == 0))
+    if missing:
+        return "no glyph for " + " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
+    for run in line.runs:
+        need = _NEEDS_RULES.get(run.script)
+        if need is None:
+            continue
+        name, tags = need
+        _, _, scripts = _hb_font(run.face)
+        if not scripts & set(tags):
+            return (f"the font {run.face} cannot shape {name}: it has no OpenType rules for the script "
+                    f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order")
+    return ""
+
+
+@lru_cache(maxsize=64)
+def _private_codes(face: str) -> dict[int, int]:
+    """Glyph id -> a private-use character code for every glyph the face's cmap does not reach (ligatures,
+    joining forms): ReportLab subsets and embeds by character, so such a glyph is drawn through a code of its
+    own. Assigned in glyph order to the codes U+E000..U+F8FF the cmap leaves free, so a glyph has the same code
+    in every process (same spec, same bytes)."""
+    font = pdfmetrics.getFont(face).face
+    reached = set(font.charToGlyph.values())
+    unmapped = [g for g in range(font.numGlyphs) if g not in reached]
+    free = [c for c in range(0xE000, 0xF900) if c not in font.charToGlyph]
+    return dict(zip(unmapped, free, strict=False))
+
+
+def pdf_string(run: GlyphRun) -> Any:
+    """ReportLab's ShapedStr of a run: one character code per glyph (the glyph's own character, else a private
+    code mapped to it in the face) with the HarfBuzz advance and offsets ReportLab's text object turns into
+    TJ adjustments and text rise."""
+    from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
+
+    from generator.errors import RenderError
+
+    ttf = pdfmetrics.getFont(run.face)
+    face = ttf.face
+    hb_font, scale, _ = _hb_font(run.face)
+    chars: list[str] = []
+    data: list[Any] = []
+    for g in run.glyphs:
+        reach = face.glyphToChar.get(g.gid)
+        if reach:
+            code = min(reach)
+        else:
+            code = _private_codes(run.face).get(g.gid, -1)
+            if code < 0:
+                raise RenderError(f"{run.face}: glyph {g.gid} cannot be embedded (no character code left for it)")
+            if code not in face.charToGlyph:
+                face.charToGlyph[code] = g.gid
+                face.glyphToChar.setdefault(g.gid, []).append(code)
+                face.charWidths[code] = hb_font.get_glyph_h_advance(g.gid) * scale
+        chars.append(chr(code))
+        data.append(ShapeData(g.cluster, g.x_advance, g.y_advance, g.x_offset, g.y_offset, face.getCharWidth(code)))
+    return ShapedStr("".join(chars), shapeData=data)
