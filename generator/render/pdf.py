@@ -324,7 +324,7 @@ class _Painter:
                 c.setFont(run.face, op.size)
                 self.font = (run.face, op.size)
             t = c.beginText(x, y)
-            t.textOut(pdf_string(run))
+            t.textOut(pdf_string(run, line.text))
             c.drawText(t)
             x += run.advance * op.size / 1000
         if op.rotate:

@@ -17,7 +17,7 @@ from typing import Any
 
 import uharfbuzz as hb
 from bidi import algorithm as bidi_algorithm
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 
 FEATURES: dict[str, Any] = {"kern": True, "liga": True, "clig": True, "calt": True}
 """OpenType features asked of every shaped run (HarfBuzz turns on the script's required ones itself)."""
@@ -58,6 +58,10 @@ class GlyphRun:
     script: str
     """HarfBuzz's ISO 15924 script tag of the run (e.g. 'Arab', 'Latn')."""
     glyphs: tuple[Glyph, ...]
+    start: int
+    """Index of the run's first character in the line."""
+    end: int
+    """Index past its last character."""
 
     @property
     def advance(self) -> float:
@@ -86,7 +90,10 @@ def _hb_font(face: str) -> tuple[Any, float, frozenset[str]]:
     ttf = pdfmetrics.getFont(face)
     hb_face = hb.Face(hb.Blob(ttf.face._ttf_data))
     font = hb.Font(hb_face)
-    scripts = frozenset(hb_face.get_table_script_tags("GSUB")) if hasattr(hb_face, "get_table_script_tags") else frozenset()
+    if hasattr(hb_face, "get_table_script_tags"):
+        scripts = frozenset(hb_face.get_table_script_tags("GSUB"))
+    else:  # uharfbuzz before 0.42
+        scripts = frozenset(hb.ot_layout_table_get_script_tags(hb_face, "GSUB"))
     return font, 1000.0 / hb_face.upem, scripts
 
 
@@ -157,7 +164,7 @@ def _shape_item(text: str, start: int, end: int, face: str, rtl: bool) -> GlyphR
     glyphs = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * scale, pos.y_advance * scale,
                          pos.x_offset * scale, pos.y_offset * scale)
                    for info, pos in zip(buf.glyph_infos, buf.glyph_positions, strict=True))
-    return GlyphRun(face, rtl, str(buf.script or ""), glyphs)
+    return GlyphRun(face, rtl, str(buf.script or ""), glyphs, start, end)
 
 
 def _is_plain(text: str, run: GlyphRun, start: int) -> bool:
@@ -216,19 +223,46 @@ def unshaped(line: ShapedLine) -> str:
 
 @lru_cache(maxsize=64)
 def _private_codes(face: str) -> dict[int, int]:
-    """Glyph id -> a private-use character code for every glyph the face's cmap does not reach (ligatures,
+    """Glyph id -> a private-use character code for every glyph the face's own cmap does not reach (ligatures,
     joining forms): ReportLab subsets and embeds by character, so such a glyph is drawn through a code of its
-    own. Assigned in glyph order to the codes U+E000..U+F8FF the cmap leaves free, so a glyph has the same code
-    in every process (same spec, same bytes)."""
-    font = pdfmetrics.getFont(face).face
-    reached = set(font.charToGlyph.values())
-    unmapped = [g for g in range(font.numGlyphs) if g not in reached]
-    free = [c for c in range(0xE000, 0xF900) if c not in font.charToGlyph]
+    own. Assigned in glyph order to the codes U+E000..U+F8FF the font's cmap leaves free (read from the font
+    bytes, not ReportLab's tables, which gain these codes as they are used), so a glyph has the same code in
+    every process: same spec, same bytes."""
+    font, _, _ = _hb_font(face)
+    unicodes = font.face.unicodes
+    reached = {font.get_nominal_glyph(u) for u in unicodes}
+    unmapped = [g for g in range(font.face.glyph_count) if g not in reached]
+    free = [c for c in range(0xE000, 0xF900) if c not in unicodes]
     return dict(zip(unmapped, free, strict=False))
 
 
-def pdf_string(run: GlyphRun) -> Any:
-    """ReportLab's ShapedStr of a run: one character code per glyph (the glyph's own character, else a private
+_PRIVATE_TEXT: dict[tuple[bytes, int], str] = {}
+"""(face's PostScript name, private code) -> the characters the glyph stands for (its cluster), for the PDF's
+ToUnicode map: copying 'office' out of a PDF whose 'ffi' is one glyph gives 'office', not a private-use code."""
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """ReportLab's ToUnicode CMap of a font subset, with each private code of a shaped glyph mapped to its
+    characters (UTF-16BE, as a CMap's bfchar destination string is)."""
+    face = fontname.split("+", 1)[-1].encode("latin-1", "replace")
+    text: str = _RL_TO_UNICODE(fontname, subset)
+    changes = {i: _PRIVATE_TEXT[face, code] for i, code in enumerate(subset) if (face, code) in _PRIVATE_TEXT}
+    if not changes:
+        return text
+    lines = text.split("\n")
+    for i, chars in changes.items():
+        old = f"<{i:02X}> <{subset[i]:04X}>"
+        at = lines.index(old)
+        lines[at] = f"<{i:02X}> <{chars.encode('utf-16-be').hex().upper()}>"
+    return "\n".join(lines)
+
+
+_RL_TO_UNICODE = ttfonts.makeToUnicodeCMap
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # TTFont.addObjects looks it up in its module when a PDF is saved
+
+
+def pdf_string(run: GlyphRun, text: str) -> Any:
+    """ReportLab's ShapedStr of a run of the line `text`: one character code per glyph (the glyph's own character, else a private
     code mapped to it in the face) with the HarfBuzz advance and offsets ReportLab's text object turns into
     TJ adjustments and text rise."""
     from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
@@ -240,6 +274,8 @@ def pdf_string(run: GlyphRun) -> Any:
     hb_font, scale, _ = _hb_font(run.face)
     chars: list[str] = []
     data: list[Any] = []
+    starts = sorted({g.cluster for g in run.glyphs})
+    clusters = {a: text[a:b] for a, b in zip(starts, [*starts[1:], run.end], strict=True)}
     for g in run.glyphs:
         reach = face.glyphToChar.get(g.gid)
         if reach:
@@ -252,6 +288,8 @@ def pdf_string(run: GlyphRun) -> Any:
                 face.charToGlyph[code] = g.gid
                 face.glyphToChar.setdefault(g.gid, []).append(code)
                 face.charWidths[code] = hb_font.get_glyph_h_advance(g.gid) * scale
+            if clusters.get(g.cluster):
+                _PRIVATE_TEXT.setdefault((face.name, code), clusters[g.cluster])
         chars.append(chr(code))
         data.append(ShapeData(g.cluster, g.x_advance, g.y_advance, g.x_offset, g.y_offset, face.getCharWidth(code)))
     return ShapedStr("".join(chars), shapeData=data)
