@@ -132,20 +132,27 @@ def font_tables() -> dict[str, Any]:
     for `offer_font_tables`; a face whose tables cannot be kept exactly is left out."""
     import itertools
 
+    from generator.render.shaping import added_codes
+
     register_fonts()
     out: dict[str, Any] = {"version": font_tables_version()}
     for key in FONT_FILES:
         face = pdfmetrics.getFont(FONT_NAMES[key]).face
-        widths = _pack_numbers([*face.charWidths.values(), face.defaultWidth])
+        added = added_codes(FONT_NAMES[key])  # a shaped glyph's private code is not the font's: left out
+        char_to_glyph = {c: g for c, g in face.charToGlyph.items() if c not in added}
+        glyph_to_char = {g: cs for g, cs in ((g, [c for c in cs if c not in added])
+                                            for g, cs in face.glyphToChar.items()) if cs}
+        char_widths = {c: w for c, w in face.charWidths.items() if c not in added}
+        widths = _pack_numbers([*char_widths.values(), face.defaultWidth])
         advances = _pack_numbers([m[0] for m in face.hmetrics])
         bearings = _pack_numbers([m[1] for m in face.hmetrics])
         if widths is None or advances is None or bearings is None or not all(type(p) is int for p in face.glyphPos):
             continue
         out[key] = {
-            "chars": _pack(face.charToGlyph.keys()), "glyphs": _pack(face.charToGlyph.values()),
-            "width_chars": _pack(face.charWidths.keys()), "widths": widths,
-            "glyph_keys": _pack(face.glyphToChar.keys()), "glyph_counts": _pack(map(len, face.glyphToChar.values())),
-            "glyph_chars": _pack(itertools.chain.from_iterable(face.glyphToChar.values())),
+            "chars": _pack(char_to_glyph.keys()), "glyphs": _pack(char_to_glyph.values()),
+            "width_chars": _pack(char_widths.keys()), "widths": widths,
+            "glyph_keys": _pack(glyph_to_char.keys()), "glyph_counts": _pack(map(len, glyph_to_char.values())),
+            "glyph_chars": _pack(itertools.chain.from_iterable(glyph_to_char.values())),
             "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos),
         }  # not the parser's cursor (_pos): it moves as pages are drawn, and every later read seeks first
     return out

@@ -236,6 +236,15 @@ def _private_codes(face: str) -> dict[int, int]:
     return dict(zip(unmapped, free, strict=False))
 
 
+_ADDED: dict[str, set[int]] = {}
+"""Registered face name -> the private codes `pdf_string` added to ReportLab's tables of the face."""
+
+
+def added_codes(face: str) -> frozenset[int]:
+    """The private codes shaping added to a registered face's character tables (not the font's own)."""
+    return frozenset(_ADDED.get(face, ()))
+
+
 _PRIVATE_TEXT: dict[tuple[bytes, int], str] = {}
 """(face's PostScript name, private code) -> the characters the glyph stands for (its cluster), for the PDF's
 ToUnicode map: copying 'office' out of a PDF whose 'ffi' is one glyph gives 'office', not a private-use code."""
@@ -288,6 +297,7 @@ def pdf_string(run: GlyphRun, text: str) -> Any:
                 face.charToGlyph[code] = g.gid
                 face.glyphToChar.setdefault(g.gid, []).append(code)
                 face.charWidths[code] = hb_font.get_glyph_h_advance(g.gid) * scale
+                _ADDED.setdefault(run.face, set()).add(code)
             if clusters.get(g.cluster):
                 _PRIVATE_TEXT.setdefault((face.name, code), clusters[g.cluster])
         chars.append(chr(code))
