@@ -97,11 +97,17 @@ def _hb_font(face: str) -> tuple[Any, float, frozenset[str]]:
     return font, 1000.0 / hb_face.upem, scripts
 
 
+_ISOLATES = str.maketrans({"\u2066": "\u202a", "\u2067": "\u202b", "\u2068": "\u202a", "\u2069": "\u202c"})
+"""Isolates (LRI, RLI, FSI, PDI) read as the embeddings they nest like (LRE, RLE, LRE, PDF): python-bidi's
+level resolver predates isolates (and refuses them)."""
+
+
 def bidi_levels(text: str) -> list[int]:
     """The resolved embedding level of each character of one line (even: left to right, odd: right to left),
     the paragraph direction taken from its first strong character."""
     if not any(unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI") for ch in text):
         return [0] * len(text)
+    text = text.translate(_ISOLATES)
     storage = bidi_algorithm.get_empty_storage()
     storage["base_level"] = bidi_algorithm.get_base_level(text)
     storage["base_dir"] = ("L", "R")[storage["base_level"]]
@@ -116,7 +122,7 @@ def bidi_levels(text: str) -> list[int]:
         kept = iter(chars)
         current = storage["base_level"]
         for ch in text:
-            if ch in bidi_algorithm.X9_REMOVED:
+            if unicodedata.bidirectional(ch) in bidi_algorithm.X9_REMOVED:
                 levels.append(current)
             else:
                 current = next(kept)["level"]

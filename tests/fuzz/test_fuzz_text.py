@@ -93,3 +93,38 @@ def test_cli_line_break_in_a_title_is_one_located_line(tmp_path):
         assert "Traceback" not in r.stderr
         assert r.stderr.splitlines()[1].startswith(f"  {kit / 'locales' / 'en.po'}:{line}: kit.title: a line break"), r.stderr
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+_DEJAVU = (ROOT / "tests" / "render" / "fonts" / "DejaVuSans-ArabicHebrew.ttf").read_bytes()
+_STYLE = ("\nstyle:\n  fonts:\n    body:\n      regular: assets/fonts/d.ttf\n      bold: assets/fonts/d.ttf\n"
+          "      fallback: [{regular: builtin, bold: builtin}]\n")
+
+
+def _shaping_case(value: str, *, own_font: bool) -> Case:
+    case, _ = _po_case("ripple_rush", "en", "kit.title", value)
+    if own_font:
+        text = (ROOT / "layouts" / "ripple_rush" / "kit.yaml").read_text(encoding="utf-8")
+        case.files["kit.yaml"] = (text + _STYLE).encode("utf-8")
+        case.files["assets/fonts/d.ttf"] = _DEJAVU
+    return case
+
+
+@pytest.mark.parametrize("value, own_font", [
+    ("مرحبا", False),                       # Arabic in the built-in font: no glyphs
+    ("\u202eevil\u202c title", False),      # bidi override controls
+    ("\u202bשלום abc\u202c 123", True),     # an embedding, balanced
+    ("\u2067שלום (abc\u2069", True),        # an isolate, an unbalanced bracket
+    ("ع" + "\u0651" * 3000, True),          # thousands of marks on one letter
+    ("abc\u200d\u200c\u200bdef", False),    # joiners and a zero-width space
+    ("لا" * 300, True),                     # a long line of ligatures
+], ids=["arabic-builtin", "override", "embedding", "isolate", "marks", "joiners", "ligatures"])
+def test_hostile_shaping_input_is_a_clean_error_or_a_clean_build(value, own_font):
+    """Text that stresses bidi and shaping ends as a located error or a build, never a traceback or a hang."""
+    import time
+
+    t0 = time.perf_counter()
+    kind, detail = run_case(_shaping_case(value, own_font=own_font))
+    assert kind in ("clean", "accepted"), detail
+    assert time.perf_counter() - t0 < 60
+    if kind == "clean":
+        assert "en.po:" in detail, detail

@@ -47,42 +47,50 @@ def _outline(font: TTFont, glyph: str) -> tuple:
 
 
 def drawn_glyphs(pdf: Path) -> list[tuple[tuple, float, float]]:
-    """(outline, x, y) of every glyph shown on page 1, in drawing order: x, y its origin in points."""
+    """(outline, x, y) of every glyph shown on page 1, in drawing order (form XObjects followed where they are
+    drawn): x, y its origin in the text space of the stream that shows it, in points."""
     out: list[tuple[tuple, float, float]] = []
     with pikepdf.open(pdf) as doc:
         page = doc.pages[0]
-        fonts = page.obj.Resources.Font
-        decoded: dict[str, tuple[TTFont, dict[int, str], list[float], int]] = {}
-        x = y = size = rise = 0.0
-        current = None
-        for operands, op in pikepdf.parse_content_stream(page):
-            name = str(op)
-            if name == "Tm":
-                x, y = float(operands[4]), float(operands[5])
-            elif name == "Td":
-                x, y = x + float(operands[0]), y + float(operands[1])
-            elif name == "Ts":
-                rise = float(operands[0])
-            elif name == "Tf":
-                key, size = str(operands[0]), float(operands[1])
-                if key not in decoded:
-                    f = fonts[key]
-                    tt = TTFont(io.BytesIO(f.FontDescriptor.FontFile2.read_bytes()))
-                    decoded[key] = (tt, tt.getBestCmap() or tt["cmap"].tables[0].cmap,
-                                    [float(w) for w in f.Widths], int(f.FirstChar))
-                current = decoded[key]
-            elif name in ("Tj", "TJ"):
-                assert current is not None
-                tt, cmap, widths, first = current
-                items = operands[0] if name == "TJ" else [operands[0]]
-                for item in items:
-                    if isinstance(item, (int, float, Decimal)):
-                        x -= float(item) / 1000 * size
-                        continue
-                    for code in bytes(item):
-                        out.append((_outline(tt, cmap[code]), x, y + rise))
-                        x += widths[code - first] / 1000 * size
+        _show(page, page.obj.Resources, {}, out)
     return out
+
+
+def _show(stream, resources, decoded: dict, out: list) -> None:
+    x = y = size = rise = 0.0
+    current = None
+    for operands, op in pikepdf.parse_content_stream(stream):
+        name = str(op)
+        if name == "Do":
+            xobj = resources.XObject[str(operands[0])]
+            if xobj.Subtype == "/Form":
+                _show(xobj, xobj.get("/Resources", resources), decoded, out)
+        elif name == "Tm":
+            x, y = float(operands[4]), float(operands[5])
+        elif name == "Td":
+            x, y = x + float(operands[0]), y + float(operands[1])
+        elif name == "Ts":
+            rise = float(operands[0])
+        elif name == "Tf":
+            f = resources.Font[str(operands[0])]
+            size = float(operands[1])
+            key = f.objgen
+            if key not in decoded:
+                tt = TTFont(io.BytesIO(f.FontDescriptor.FontFile2.read_bytes()))
+                decoded[key] = (tt, tt.getBestCmap() or tt["cmap"].tables[0].cmap,
+                                [float(w) for w in f.Widths], int(f.FirstChar))
+            current = decoded[key]
+        elif name in ("Tj", "TJ"):
+            assert current is not None
+            tt, cmap, widths, first = current
+            items = operands[0] if name == "TJ" else [operands[0]]
+            for item in items:
+                if isinstance(item, (int, float, Decimal)):
+                    x -= float(item) / 1000 * size
+                    continue
+                for code in bytes(item):
+                    out.append((_outline(tt, cmap[code]), x, y + rise))
+                    x += widths[code - first] / 1000 * size
 
 
 def harfbuzz(file: str, text: str, x0: float, y0: float, features: dict | None = None) -> list[tuple[tuple, float, float]]:
