@@ -12,6 +12,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import RenderError
 from generator.layout.ops import Page, iter_texts
+from generator.render.shaping import line_metrics, line_problem, shape_runs
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
 
@@ -222,8 +223,6 @@ def _cmap(font: str) -> frozenset[int]:
 def shaped_line(text: str, font: str, size: float, fonts: KitFonts | None = None) -> ShapedLine:
     """One line of `text` shaped (bidi order, HarfBuzz glyphs) in font key `font`, or with a kit's `fonts` in
     the faces of its chain for the text's role at `size`: what is measured and what is drawn."""
-    from generator.render.shaping import shape_runs
-
     register_fonts()
     if fonts is None:
         return shape_runs(text, ((font_name(font), text),))
@@ -234,20 +233,22 @@ def shaped_line(text: str, font: str, size: float, fonts: KitFonts | None = None
 def text_width(text: str, font: str, size: float) -> float:
     """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
     register_fonts()
-    line = shaped_line(text, font, size)
-    if line.plain:
+    advance, plain = line_metrics(text, ((font_name(font), text),))
+    if plain:
         return float(pdfmetrics.stringWidth(text, font_name(font), size))
-    return line.advance * size / 1000
+    return advance * size / 1000
 
 
 def shaping_problem(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
     """Why `text` would not print as written in its faces ('' when it does): a character no face has, or a
     script (Arabic, Devanagari, ...) whose face has no OpenType rules to join or order its letters."""
-    from generator.render.shaping import unshaped
-
     if missing_glyphs(text, font, fonts, size):  # reported as missing glyphs, with the characters
         return ""
-    return unshaped(shaped_line(text, font, size, fonts))
+    register_fonts()
+    if fonts is None:
+        return line_problem(text, ((font_name(font), text),))
+    register_kit_fonts(fonts)
+    return line_problem(text, tuple(text_runs(text, font, size, fonts)))
 
 
 def missing_glyphs(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
@@ -334,10 +335,11 @@ def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
     register_kit_fonts(fonts)
 
     def measure(text: str, font: str, size: float) -> float:
-        line = shaped_line(text, font, size, fonts)
-        if line.plain:
-            return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in text_runs(text, font, size, fonts)))
-        return line.advance * size / 1000
+        runs = tuple(text_runs(text, font, size, fonts))
+        advance, plain = line_metrics(text, runs)
+        if plain:
+            return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in runs))
+        return advance * size / 1000
 
     return measure
 

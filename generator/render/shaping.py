@@ -10,6 +10,7 @@ which keeps those PDFs byte for byte what they were.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -97,6 +98,13 @@ def _hb_font(face: str) -> tuple[Any, float, frozenset[str]]:
     return font, 1000.0 / hb_face.upem, scripts
 
 
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067"
+                  "\U00010800-\U00010fff\U0001e800-\U0001efff]")
+"""Characters that can make a line right to left: the Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan and
+Mandaic blocks, their presentation forms, the right-to-left historic blocks, RLM, RLE, RLO and RLI. A line
+without any is one left-to-right run."""
+_WORDS = re.compile("[^ ]+| +")
+
 _ISOLATES = str.maketrans({"\u2066": "\u202a", "\u2067": "\u202b", "\u2068": "\u202a", "\u2069": "\u202c"})
 """Isolates (LRI, RLI, FSI, PDI) read as the embeddings they nest like (LRE, RLE, LRE, PDF): python-bidi's
 level resolver predates isolates (and refuses them)."""
@@ -105,7 +113,7 @@ level resolver predates isolates (and refuses them)."""
 def bidi_levels(text: str) -> list[int]:
     """The resolved embedding level of each character of one line (even: left to right, odd: right to left),
     the paragraph direction taken from its first strong character."""
-    if not any(unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI") for ch in text):
+    if not _RTL.search(text):
         return [0] * len(text)
     text = text.translate(_ISOLATES)
     storage = bidi_algorithm.get_empty_storage()
@@ -159,71 +167,120 @@ def _visual_order(levels: list[int]) -> list[int]:
     return order
 
 
-def _shape_item(text: str, start: int, end: int, face: str, rtl: bool) -> GlyphRun:
+_Piece = tuple[tuple[tuple[int, int, float, float, float, float], ...], str, bool, float]
+"""A shaped piece: its glyphs (gid, cluster in the piece, x/y advance, x/y offset), script, plain, advance."""
+
+
+@lru_cache(maxsize=65536)
+def _shape_piece(piece: str, face: str, rtl: bool) -> _Piece:
+    """One word (or run of spaces) of one face and direction, shaped; cached, as wrapping measures the same
+    words over and over."""
     font, scale, _ = _hb_font(face)
     buf = hb.Buffer()
-    buf.add_str(text, start, end - start)  # the rest of the line is context (joining across a face change)
+    buf.add_str(piece)
     buf.direction = "rtl" if rtl else "ltr"
     buf.guess_segment_properties()
     buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
     hb.shape(font, buf, FEATURES)
-    glyphs = tuple(Glyph(info.codepoint, info.cluster, pos.x_advance * scale, pos.y_advance * scale,
-                         pos.x_offset * scale, pos.y_offset * scale)
+    glyphs = tuple((info.codepoint, info.cluster, pos.x_advance * scale, pos.y_advance * scale,
+                    pos.x_offset * scale, pos.y_offset * scale)
                    for info, pos in zip(buf.glyph_infos, buf.glyph_positions, strict=True))
-    return GlyphRun(face, rtl, str(buf.script or ""), glyphs, start, end)
+    plain = not rtl and len(glyphs) == len(piece)
+    if plain:
+        rl_face = pdfmetrics.getFont(face).face
+        to_glyph, widths = rl_face.charToGlyph, rl_face.charWidths
+        for i, (ch, (gid, cluster, x_advance, _, x_offset, y_offset)) in enumerate(zip(piece, glyphs, strict=True)):
+            code = ord(ch)
+            if (cluster != i or gid != to_glyph.get(code) or x_offset or y_offset
+                    or abs(x_advance - widths.get(code, -1)) > 0.01):
+                plain = False
+                break
+    return glyphs, str(buf.script or ""), plain, sum(g[2] for g in glyphs)
 
 
-def _is_plain(text: str, run: GlyphRun, start: int) -> bool:
-    """Whether `run` is its characters' own glyphs at their own widths, in logical order."""
-    if run.rtl:
-        return False
-    face = pdfmetrics.getFont(run.face).face
-    chars = text[start:start + len(run.glyphs)]
-    if len(chars) != len(run.glyphs):
-        return False
-    for i, (ch, g) in enumerate(zip(chars, run.glyphs, strict=True)):
-        code = ord(ch)
-        if (g.cluster != start + i or g.gid != face.charToGlyph.get(code) or g.x_offset or g.y_offset
-                or abs(g.x_advance - face.charWidths.get(code, -1)) > 0.01):
-            return False
-    return True
-
-
-@lru_cache(maxsize=8192)
-def shape_runs(text: str, faces: tuple[tuple[str, str], ...]) -> ShapedLine:
-    """Shape one line given as (face, characters) runs in logical order (what the font chain chose)."""
-    levels = bidi_levels(text)
-    items: list[tuple[int, int, str, int]] = []  # start, end, face, level
+def _items(text: str, faces: tuple[tuple[str, str], ...], levels: list[int]) -> list[tuple[int, int, str, int]]:
+    """(start, end, face, level) pieces of a line in logical order: one face, one level, and either a word or
+    a run of spaces (HarfBuzz shapes words; nothing joins or ligates across a space)."""
+    items: list[tuple[int, int, str, int]] = []
     pos = 0
     for face, part in faces:
         for k in range(pos, pos + len(part)):
-            if items and items[-1][2] == face and items[-1][3] == levels[k] and items[-1][1] == k:
+            if (items and items[-1][1] == k and items[-1][2] == face and items[-1][3] == levels[k]
+                    and (text[k] == " ") == (text[k - 1] == " ")):
                 items[-1] = (items[-1][0], k + 1, face, levels[k])
             else:
                 items.append((k, k + 1, face, levels[k]))
         pos += len(part)
-    runs = [_shape_item(text, s, e, f, bool(lv % 2)) for s, e, f, lv in items]
-    plain = all(lv == 0 for _, _, _, lv in items) and all(_is_plain(text, r, s)
-                                                          for r, (s, _, _, _) in zip(runs, items, strict=True))
-    order = _visual_order([lv for _, _, _, lv in items])
-    return ShapedLine(text, tuple(runs[i] for i in order), plain)
+    return items
 
 
-def unshaped(line: ShapedLine) -> str:
-    """Why a shaped line would print wrong, or '': the characters no face has a glyph for (HarfBuzz gave
-    .notdef), or a complex script run in a face without OpenType rules for it."""
-    missing = "".join(dict.fromkeys(line.text[g.cluster] for r in line.runs for g in r.glyphs if g.gid == 0))
+@lru_cache(maxsize=16384)
+def line_metrics(text: str, faces: tuple[tuple[str, str], ...]) -> tuple[float, bool]:
+    """(advance in thousandths of the size, plain) of one line given as (face, characters) runs: what the
+    layout measures, from the same shaped pieces `shape_runs` draws."""
+    if len(faces) == 1 and not _RTL.search(text):  # the common case, word by word at C speed
+        face = faces[0][0]
+        advance, plain = 0.0, True
+        for word in _WORDS.findall(text):
+            _, _, piece_plain, piece_advance = _shape_piece(word, face, False)
+            advance += piece_advance
+            plain = plain and piece_plain
+        return advance, plain
+    levels = bidi_levels(text)
+    advance, plain = 0.0, not any(levels)
+    for start, end, face, level in _items(text, faces, levels):
+        _, _, piece_plain, piece_advance = _shape_piece(text[start:end], face, bool(level % 2))
+        advance += piece_advance
+        plain = plain and piece_plain
+    return advance, plain
+
+
+_COMMON = {"Zyyy", "Zinh", "Zzzz", ""}
+"""HarfBuzz's script tags of spaces, digits and punctuation (common), marks (inherited) and unknown."""
+
+
+@lru_cache(maxsize=1024)
+def shape_runs(text: str, faces: tuple[tuple[str, str], ...]) -> ShapedLine:
+    """Shape one line given as (face, characters) runs in logical order (what the font chain chose): its
+    glyph runs in visual order, pieces of one face and direction that meet on the line merged."""
+    levels = bidi_levels(text)
+    items = _items(text, faces, levels)
+    pieces: list[GlyphRun] = []
+    for start, end, face, level in items:
+        glyphs, script, _, _ = _shape_piece(text[start:end], face, bool(level % 2))
+        pieces.append(GlyphRun(face, bool(level % 2), script,
+                               tuple(Glyph(g, c + start, xa, ya, xo, yo) for g, c, xa, ya, xo, yo in glyphs), start, end))
+    runs: list[GlyphRun] = []
+    for i in _visual_order([lv for _, _, _, lv in items]):
+        piece = pieces[i]
+        last = runs[-1] if runs else None
+        scripts = {last.script, piece.script} - _COMMON if last is not None else set()
+        if last is not None and last.face == piece.face and last.rtl == piece.rtl and len(scripts) <= 1:
+            runs[-1] = GlyphRun(last.face, last.rtl, scripts.pop() if scripts else last.script,
+                                last.glyphs + piece.glyphs, min(last.start, piece.start), max(last.end, piece.end))
+        else:
+            runs.append(piece)
+    return ShapedLine(text, tuple(runs), line_metrics(text, faces)[1])
+
+
+@lru_cache(maxsize=4096)
+def line_problem(text: str, faces: tuple[tuple[str, str], ...]) -> str:
+    """Why a line would print wrong, or '': the characters no face has a glyph for (HarfBuzz gave .notdef),
+    or a complex script in a face without OpenType rules for it (its letters would print unjoined or out of
+    order)."""
+    levels = bidi_levels(text)
+    missing: dict[str, None] = {}
+    for start, end, face, level in _items(text, faces, levels):
+        glyphs, script, _, _ = _shape_piece(text[start:end], face, bool(level % 2))
+        missing.update((text[start + g[1]], None) for g in glyphs if g[0] == 0)
+        need = _NEEDS_RULES.get(script)
+        if need is not None and not missing:
+            name, tags = need
+            if not _hb_font(face)[2] & set(tags):
+                return (f"the font {face} cannot shape {name}: it has no OpenType rules for the script "
+                        f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order")
     if missing:
         return "no glyph for " + " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
-    for run in line.runs:
-        need = _NEEDS_RULES.get(run.script)
-        if need is None:
-            continue
-        name, tags = need
-        _, _, scripts = _hb_font(run.face)
-        if not scripts & set(tags):
-            return (f"the font {run.face} cannot shape {name}: it has no OpenType rules for the script "
-                    f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order")
     return ""
 
 
@@ -290,7 +347,8 @@ def pdf_string(run: GlyphRun, text: str) -> Any:
     chars: list[str] = []
     data: list[Any] = []
     starts = sorted({g.cluster for g in run.glyphs})
-    clusters = {a: text[a:b] for a, b in zip(starts, [*starts[1:], run.end], strict=True)}
+    ends = [*starts[1:], run.end]
+    clusters = {a: text[a:b].rstrip(" ") or text[a:b] for a, b in zip(starts, ends, strict=True)}
     for g in run.glyphs:
         reach = face.glyphToChar.get(g.gid)
         if reach:
