@@ -129,7 +129,7 @@ def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
         return e
     message = str(e)
     if isinstance(e, LineBreakError):
-        origin = texts.locate(repr(e.text))
+        origin = texts.origins.get(e.text) or texts.locate(repr(e.text))
         if origin is not None:
             path, line, tid = origin
             return SpecError([Problem(path, line, tid, f"{e.problem} ({lang}); got {e.text[:80]!r}")])

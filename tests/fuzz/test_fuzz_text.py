@@ -51,6 +51,7 @@ def _csv_case(column: str, value: str) -> Case:
 @pytest.mark.parametrize("kit, lang, value", [
     ("ripple_rush", "en", "a\nb\nc"),
     ("ripple_rush", "en", "a\u2028b"),
+    ("ripple_rush", "en", "a\nb"),
     ("rummy_cards", "ja", "ラミー\nカード"),
 ])
 def test_a_line_break_in_a_one_line_catalog_string_is_located(kit, lang, value, tmp_path):
