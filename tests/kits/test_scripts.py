@@ -46,8 +46,13 @@ def _contains(seq: list, part: list) -> bool:
 
 
 def test_an_arabic_title_prints_shaped_in_a_kit(tmp_path):
+    """Built as PDF/A-2b: the shaped glyphs' private codes and ToUnicode entries pass pikepdf's validator."""
+    from pikepdf import pdfa
+
     out = tmp_path / "out"
-    build([_kit(tmp_path)], out=out, langs=["en"])
+    build([_kit(tmp_path)], out=out, langs=["en"], pdfa=True)
+    for pdf in sorted((out / "ripple_rush" / "en").glob("*.pdf")):
+        assert pdfa.validate_written(pdf, "2b").passed, pdf.name
     drawn = _outlines(drawn_glyphs(out / "ripple_rush" / "en" / "rules-a4.pdf"))
     assert _contains(drawn, _outlines(harfbuzz(DEJAVU, TITLE, 0, 0)))
     # the letters one by one (isolated, in memory order) are not what is printed
