@@ -115,15 +115,23 @@ def bidi_levels(text: str) -> list[int]:
     the paragraph direction taken from its first strong character."""
     if not _RTL.search(text):
         return [0] * len(text)
-    text = text.translate(_ISOLATES)
+    # unassigned code points have no bidi class here; UAX #9 gives them L, or R in the right-to-left blocks
+    text = "".join(ch if unicodedata.bidirectional(ch) else "\u05d0" if _RTL.match(ch) else "a"
+                   for ch in text.translate(_ISOLATES))
     storage = bidi_algorithm.get_empty_storage()
-    storage["base_level"] = bidi_algorithm.get_base_level(text)
-    storage["base_dir"] = ("L", "R")[storage["base_level"]]
-    bidi_algorithm.get_embedding_levels(text, storage, False)
-    bidi_algorithm.explicit_embed_and_overrides(storage, False)
-    bidi_algorithm.resolve_weak_types(storage, False)
-    bidi_algorithm.resolve_neutral_types(storage, False)
-    bidi_algorithm.resolve_implicit_levels(storage, False)
+    try:
+        storage["base_level"] = bidi_algorithm.get_base_level(text)
+        storage["base_dir"] = ("L", "R")[storage["base_level"]]
+        bidi_algorithm.get_embedding_levels(text, storage, False)
+        bidi_algorithm.explicit_embed_and_overrides(storage, False)
+        bidi_algorithm.resolve_weak_types(storage, False)
+        bidi_algorithm.resolve_neutral_types(storage, False)
+        bidi_algorithm.resolve_implicit_levels(storage, False)
+    except (AssertionError, LookupError, ValueError, TypeError) as e:  # a case python-bidi's resolver refuses
+        from generator.errors import RenderError
+
+        raise RenderError(f"text {text[:60]!r}: the Unicode bidi algorithm cannot order it ({type(e).__name__}: "
+                          f"{str(e)[:80]}); remove its direction control characters") from None
     chars = storage["chars"]
     if len(chars) != len(text):  # explicit embedding controls were removed: level them with their neighbours
         levels: list[int] = []
