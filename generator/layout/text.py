@@ -38,9 +38,9 @@ def _codes(chars: str) -> str:
     return ", ".join(f"U+{ord(ch):04X}" for ch in chars)
 
 
-class LineBreakError(LayoutError):
-    """A text that cannot be set as it is: a line break where one line is drawn, or a control character.
-    Carries the text so the build can locate it at its catalog line."""
+class UnprintableTextError(LayoutError):
+    """A text that cannot be set as it is: a line break where one line is drawn, a control character, broken
+    rich-text markup. Carries the text so the build can locate it at its catalog line."""
 
     def __init__(self, where: str, text: str, problem: str):
         self.text = text
@@ -49,13 +49,13 @@ class LineBreakError(LayoutError):
 
 
 def check_printable(text: str, where: str, *, one_line: bool = False) -> None:
-    """Raise a LineBreakError naming `where` when `text` holds a control character, or (`one_line`) a line
+    """Raise a UnprintableTextError naming `where` when `text` holds a control character, or (`one_line`) a line
     break: a one-line slot cannot show one, and a shaper or rasteriser would fail or draw a box for it."""
     bad = control_characters(text)
     if bad:
-        raise LineBreakError(where, text, f"control character {_codes(bad)} cannot be printed")
+        raise UnprintableTextError(where, text, f"control character {_codes(bad)} cannot be printed")
     if one_line and has_line_break(text):
-        raise LineBreakError(where, text, "a line break in a text printed on one line (only wrapped text "
+        raise UnprintableTextError(where, text, "a line break in a text printed on one line (only wrapped text "
                                           "breaks lines)")
 
 
@@ -160,7 +160,7 @@ class Fitted:
 def fit_block(text: str, font: str, width: float, height: float, measure: Measure, *, size: float,
               min_size: float, leading: float = 1.3, where: str = "") -> Fitted:
     """Wrap `text` into width x height, shrinking the size in 0.25 pt steps down to min_size; a text that
-    still does not fit is a LayoutError naming `where`; a control character is a LineBreakError."""
+    still does not fit is a LayoutError naming `where`; a control character is a UnprintableTextError."""
     check_printable(text, where)
     s = size
     while True:
@@ -176,7 +176,7 @@ def fit_block(text: str, font: str, width: float, height: float, measure: Measur
 
 def fit_line(text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float,
              where: str = "") -> float:
-    """The largest size <= size at which one line fits `width` (LayoutError below min_size; a LineBreakError
+    """The largest size <= size at which one line fits `width` (LayoutError below min_size; a UnprintableTextError
     for a line break or control character)."""
     check_printable(text, where, one_line=True)
     w = measure(text, font, size)

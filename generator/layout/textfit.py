@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from generator.errors import LocatedLayoutError
 from generator.layout.compose import Component
 from generator.layout.ops import Op, Page, Place, Rect, Text, iter_texts
-from generator.layout.text import LineBreakError, Measure, check_printable
+from generator.layout.text import Measure, UnprintableTextError, check_printable
 from generator.spec.catalogs import Catalog
 from generator.units import pt_text
 
@@ -210,7 +210,7 @@ def check_one_line_texts(components: Sequence[Component], where: str, catalog: C
             for op in iter_texts(page.ops):
                 try:
                     check_printable(op.text, op.text_id or "(no id)", one_line=True)
-                except LineBreakError as e:
+                except UnprintableTextError as e:
                     line = catalog.lines.get(op.text_id) if catalog is not None and op.text_id else None
                     source = f"{catalog.path}:{line}: " if catalog is not None and line is not None else f"{where}: "
                     problems.setdefault((op.text_id, op.text), f"{source}{e} ({comp.id}, {lang})")

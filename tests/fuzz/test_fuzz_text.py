@@ -129,3 +129,22 @@ def test_hostile_shaping_input_is_a_clean_error_or_a_clean_build(value, own_font
     assert time.perf_counter() - t0 < 60
     if kind == "clean":
         assert "en.po:" in detail, detail
+
+
+@pytest.mark.parametrize("value", [
+    "**Plant** it :leaf: and **score",      # an unclosed bold: a located error
+    ":star:" * 400,                          # more icons than a card holds: does not fit, located
+    r"\*\*not bold\*\* \:star\: \\",         # escapes only
+    "**" * 500,                              # empty bold runs
+    "**a\tb**",                              # a control character inside a run
+])
+def test_hostile_rich_text_in_a_card_is_a_clean_error_or_a_clean_build(value):
+    po = (ROOT / "layouts" / "harvest_deck" / "locales" / "en.po").read_text(encoding="utf-8")
+    at = po.index('msgid "effect.resource"')
+    start = po.index('msgstr "', at) + len('msgstr "')
+    quoted = value.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    text = po[:start] + quoted + po[po.index('"\n', start):]
+    kind, detail = run_case(Case("harvest_deck", f"rich {value[:20]!r}", {"locales/en.po": text.encode("utf-8")}))
+    assert kind in ("clean", "accepted"), detail
+    if kind == "clean":
+        assert "en.po:" in detail or "cards.csv:" in detail, detail

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from generator.errors import SpecError
-from generator.layout.text import LineBreakError, control_characters, fit_block, fit_line, paragraphs, wrap
+from generator.layout.text import (
+    UnprintableTextError,
+    control_characters,
+    fit_block,
+    fit_line,
+    paragraphs,
+    wrap,
+)
 from generator.spec.catalogs import parse_catalog
 
 
@@ -27,7 +34,7 @@ def test_a_break_inside_a_wrapped_block_starts_a_line_the_width_does_not_need():
 
 
 def test_a_break_in_a_one_line_slot_names_the_slot_and_the_text():
-    with pytest.raises(LineBreakError) as e:
+    with pytest.raises(UnprintableTextError) as e:
         fit_line("a\nb\nc", "regular", 100, _measure, size=10, min_size=5, where="title")
     assert str(e.value) == ("title: a line break in a text printed on one line (only wrapped text breaks lines); "
                             "got 'a\\nb\\nc'")
@@ -37,9 +44,9 @@ def test_a_break_in_a_one_line_slot_names_the_slot_and_the_text():
 @pytest.mark.parametrize("ch", ["\t", "\x00", "\x07", "\x1b", "\x7f", "\x9b"])
 def test_a_control_character_is_an_error_wrapped_or_not(ch):
     assert control_characters(f"a{ch}b\nc") == ch
-    with pytest.raises(LineBreakError, match=f"control character U\\+{ord(ch):04X} cannot be printed"):
+    with pytest.raises(UnprintableTextError, match=f"control character U\\+{ord(ch):04X} cannot be printed"):
         fit_line(f"a{ch}b", "regular", 100, _measure, size=10, min_size=5, where="w")
-    with pytest.raises(LineBreakError, match=f"U\\+{ord(ch):04X}"):
+    with pytest.raises(UnprintableTextError, match=f"U\\+{ord(ch):04X}"):
         fit_block(f"a{ch}b", "regular", 100, 100, _measure, size=10, min_size=5, where="w")
 
 
