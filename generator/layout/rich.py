@@ -1,7 +1,8 @@
-"""Rich text in a template's text element: `**bold**` runs and `:symbol:` inline icons (pnpkit's built-in
-symbols), with `\\*` and `\\:` for a literal star or colon. A rich text is cut into pieces, wrapped word by
-word with each piece measured in its own weight, and drawn as one Text op per run of a line plus the icons'
-shapes, so the fit, glyph and collision checks see every piece like any other text."""
+"""Rich text in a template's text element: `**bold**` runs, `[#c33a2b]colour spans[/]` and `:symbol:`
+inline icons (pnpkit's built-in symbols), with `\\*`, `\\:` and `\\[` for a literal star, colon or bracket.
+A rich text is cut into pieces, wrapped word by word with each piece measured in its own weight, and drawn
+as one Text op per run of a line plus the icons' shapes, so the fit, glyph and collision checks see every
+piece like any other text."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from generator.errors import LayoutError
-from generator.layout.ops import Anchor, Circle, FontKey, Op, Path, Polygon, Text
+from generator.layout.ops import INKS, Anchor, Circle, FontKey, Op, Path, Polygon, Text
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, UnprintableTextError, check_printable, paragraphs
 from generator.units import pt_text
@@ -20,7 +21,8 @@ X_HEIGHT = 0.54
 ICON_SIDE = 0.12
 """Room on each side of an inline icon, as a fraction of the size."""
 
-_TOKEN = re.compile(r"\\([*:\\])|\*\*|:([a-z][a-z0-9_]*):")
+_TOKEN = re.compile(r"\\([*:\\\[])|\*\*|:([a-z][a-z0-9_]*):|\[(#[0-9a-fA-F]{6}|[a-z]+)\]|\[/\]")
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 @dataclass(frozen=True)
@@ -30,41 +32,65 @@ class Piece:
     text: str
     bold: bool
     icon: str = ""
+    colour: str | None = None
+    """'#rrggbb' or an ink name; None: the element's colour."""
+
+
+def _is_colour(name: str) -> bool:
+    return bool(_HEX.fullmatch(name)) or name in INKS
 
 
 def is_rich(text: str) -> bool:
-    """Whether `text` uses rich-text markup: `**`, an escape, or `:name:` naming a built-in symbol."""
-    return any(m.group(0) == "**" or m.group(1) or m.group(2) in SYMBOLS for m in _TOKEN.finditer(text))
+    """Whether `text` uses rich-text markup: `**`, an escape, `:name:` naming a built-in symbol, or a colour
+    span `[#rrggbb]...[/]` / `[ink name]...[/]`."""
+    return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2) in SYMBOLS
+               or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text))
 
 
 def parse_rich(text: str, where: str = "", *, bold: bool = False) -> list[Piece]:
     """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol is an icon (any other
-    `:word:` stays text), `\\*`, `\\:` and `\\\\` are literal. An unclosed `**` is a LayoutError naming `where`."""
+    `:word:` stays text), `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
+    stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, or a `[/]` with no span,
+    is an UnprintableTextError naming `where`."""
     out: list[Piece] = []
     buf = ""
     start = bold
+    colours: list[str] = []
     pos = 0
+
+    def flush() -> None:
+        nonlocal buf
+        if buf:
+            out.append(Piece(buf, bold, colour=colours[-1] if colours else None))
+        buf = ""
+
     for m in _TOKEN.finditer(text):
         buf += text[pos:m.start()]
         pos = m.end()
         if m.group(1):
             buf += m.group(1)
         elif m.group(0) == "**":
-            if buf:
-                out.append(Piece(buf, bold))
-            buf, bold = "", not bold
+            flush()
+            bold = not bold
         elif m.group(2) in SYMBOLS:
-            if buf:
-                out.append(Piece(buf, bold))
-            buf = ""
-            out.append(Piece("", bold, m.group(2)))
+            flush()
+            out.append(Piece("", bold, m.group(2), colours[-1] if colours else None))
+        elif m.group(3) and _is_colour(m.group(3)):
+            flush()
+            colours.append(m.group(3))
+        elif m.group(0) == "[/]":
+            if not colours:
+                raise UnprintableTextError(where, text, "a [/] closes no colour span")
+            flush()
+            colours.pop()
         else:
             buf += m.group(0)
     buf += text[pos:]
-    if buf:
-        out.append(Piece(buf, bold))
+    flush()
     if bold != start:
         raise UnprintableTextError(where, text, "a ** (bold) is not closed")
+    if colours:
+        raise UnprintableTextError(where, text, f"a colour span [{colours[-1]}] is not closed with [/]")
     return out
 
 
@@ -91,7 +117,7 @@ def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
                 close()
                 paras.append([])
             for word in re.findall(r"[^ ]+ *| +", para):
-                current.append(Piece(word, piece.bold))
+                current.append(Piece(word, piece.bold, colour=piece.colour))
                 if word.endswith(" "):
                     close()
     close()
@@ -116,7 +142,7 @@ def _trimmed(line: list[Piece]) -> list[Piece]:
     while out and not out[-1].icon and not out[-1].text.strip():
         out.pop()
     if out and not out[-1].icon:
-        out[-1] = Piece(out[-1].text.rstrip(" "), out[-1].bold)
+        out[-1] = Piece(out[-1].text.rstrip(" "), out[-1].bold, colour=out[-1].colour)
     return out
 
 
@@ -194,8 +220,8 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
     for pieces in block.lines:
         line: list[Piece] = []
         for p in pieces:  # one op per run of one weight, not per word
-            if line and not p.icon and not line[-1].icon and line[-1].bold == p.bold:
-                line[-1] = Piece(line[-1].text + p.text, p.bold)
+            if line and not p.icon and not line[-1].icon and (line[-1].bold, line[-1].colour) == (p.bold, p.colour):
+                line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour)
             else:
                 line.append(p)
         w = _width(line, base, s, measure)
@@ -204,11 +230,14 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
             if p.icon:
                 bottom, top = _unit_extent(p.icon)
                 r = s * X_HEIGHT / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
-                ops += symbol(p.icon, cx + s * (ICON_SIDE + X_HEIGHT / 2), y - bottom * r, r, fill=fill, stroke=None)
+                ops += symbol(p.icon, cx + s * (ICON_SIDE + X_HEIGHT / 2), y - bottom * r, r, fill=p.colour or fill,
+                              stroke=None)
                 cx += s * (X_HEIGHT + 2 * ICON_SIDE)
             elif p.text:
                 font = _font(p, base)
-                ops.append(Text(cx, y, p.text, s, font=font, fill=fill, anchor="start", text_id=text_id))
+                if p.text.strip():  # a run of spaces only moves the pen
+                    ops.append(Text(cx, y, p.text, s, font=font, fill=p.colour or fill, anchor="start",
+                                    text_id=text_id))
                 cx += measure(p.text, font, s)
         y -= block.leading
     return ops

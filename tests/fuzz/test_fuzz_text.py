@@ -137,6 +137,8 @@ def test_hostile_shaping_input_is_a_clean_error_or_a_clean_build(value, own_font
     r"\*\*not bold\*\* \:star\: \\",         # escapes only
     "**" * 500,                              # empty bold runs
     "**a\tb**",                              # a control character inside a run
+    "[#c33a2b]open span :star:",             # an unclosed colour span
+    "[/] [coin] [#zzzzzz] [ink][ink][/][/]", # a stray close, unknown names, nested spans
 ])
 def test_hostile_rich_text_in_a_card_is_a_clean_error_or_a_clean_build(value):
     po = (ROOT / "layouts" / "harvest_deck" / "locales" / "en.po").read_text(encoding="utf-8")

@@ -83,4 +83,25 @@ def test_the_example_of_docs_text_md_prints_bold_runs_and_icons():
     texts = [op for op in drawn if isinstance(op, Text)]
     assert [t.text for t in texts if t.font == "bold"] == ["Plant", "3"]
     assert len({t.y for t in texts}) == 2  # the hard break: two lines
-    assert len([op for op in drawn if not isinstance(op, Text)]) == 2  # the leaf and the star
+    assert [op.fill for op in drawn if not isinstance(op, Text)] == ["ink", "#2e7d32"]  # the leaf, the star
+    assert next(t.fill for t in texts if t.text == "3") == "#2e7d32"
+
+
+def test_a_colour_span_paints_its_words_and_icons():
+    assert parse_rich("a [#c33a2b]red :star:[/] b [coin] [muted]m[/]") == [
+        Piece("a ", False), Piece("red ", False, colour="#c33a2b"), Piece("", False, "star", "#c33a2b"),
+        Piece(" b [coin] ", False), Piece("m", False, colour="muted")]
+    drawn = ops({"type": "text", "x": "0mm", "y": "0mm", "w": "60mm", "h": "10mm", "colour": "ink",
+                 "text": "Pay [#c33a2b]**2** :drop:[/] now", "align": "left"})
+    assert [(op.text, op.font, op.fill) for op in drawn if isinstance(op, Text)] == [
+        ("Pay ", "regular", "ink"), ("2", "bold", "#c33a2b"), (" now", "regular", "ink")]
+    assert [op.fill for op in drawn if not isinstance(op, Text)] == ["#c33a2b"]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("a [#c33a2b]b", r"a colour span \[#c33a2b\] is not closed with \[/\]"),
+    ("a [/] b", r"a \[/\] closes no colour span"),
+])
+def test_a_broken_colour_span_is_located(text, problem):
+    with pytest.raises(LayoutError, match=f"^front: {problem}; got "):
+        parse_rich(text, "front")
