@@ -112,18 +112,20 @@ def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: 
     is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
     from generator.layout.collide import check_collisions
     from generator.layout.legibility import check_min_sizes
-    from generator.layout.textfit import check_text_fit
+    from generator.layout.textfit import check_one_line_texts, check_text_fit
     from generator.render.fonts import ink_extent
 
+    check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
     check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
-    """Every printed text whose characters the font lacks, located at its catalog line (by text id)."""
+    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at its
+    catalog line (by text id)."""
     from generator.layout.ops import iter_texts
-    from generator.render.fonts import font_names, missing_glyphs
+    from generator.render.fonts import font_names, missing_glyphs, shaping_problem
 
     catalogs = {(k.meta.id, lang): cat for k in kits for lang, cat in with_tool_catalogs(k).items()}
     fonts = {k.meta.id: k.fonts for k in kits}
@@ -133,13 +135,19 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
         for page in p.pages:
             for t in iter_texts(page.ops):
                 missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)
-                if not missing:
+                unshapable = "" if missing else shaping_problem(t.text, t.font, fonts.get(kit_id), t.size)
+                if not missing and not unshapable:
                     continue
                 codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
                 cat = catalogs.get((kit_id, p.lang))
                 if cat is not None and t.text_id and t.text_id not in cat.messages:
                     cat = catalogs.get((kit_id, "en"))
-                if cat is not None and t.text_id in cat.messages:
+                if unshapable:
+                    where = (cat.path, cat.lines.get(t.text_id), t.text_id) if cat is not None and t.text_id in cat.messages \
+                        else (str(p.path.relative_to(p.path.parents[2])), None, t.text_id or "")
+                    problems.setdefault((where[0], t.text_id or t.text), Problem(*where, f"text {t.text[:40]!r} "
+                                                                                     f"(language {p.lang}): {unshapable}"))
+                elif cat is not None and t.text_id in cat.messages:
                     key = (cat.path, t.text_id)
                     problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
                                                      f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "

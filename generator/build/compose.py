@@ -123,11 +123,17 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
 def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
     """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string it quotes, else at the
     kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    from generator.layout.text import UnprintableTextError
     from generator.units import to_mm
 
     if isinstance(e, LocatedLayoutError):
         return e
     message = str(e)
+    if isinstance(e, UnprintableTextError):
+        origin = texts.origins.get(e.text) or texts.locate(repr(e.text))
+        if origin is not None:
+            path, line, tid = origin
+            return SpecError([Problem(path, line, tid, f"{e.problem} ({lang}); got {e.text[:80]!r}")])
     where = texts.locate(message)
     if where is not None:
         path, line, tid = where

@@ -120,9 +120,11 @@ def scan(lang: str, text: str) -> Iterator[Hit]:
         for m in _FR_ENCLITIC_RE.finditer(printed_text(text)):
             if not m.group(1).lower().endswith("ez"):
                 yield Hit("tu", m.group(0))
-        for word, starts in words:
+        for i, (word, starts) in enumerate(words):
             low = word.lower().replace("’", "'")
-            if low in _FR_TU or (starts and word in _FR_TU_IMPERATIVES):
+            # an imperative opens a clause and goes on ("Garde une carte"); a word alone is a label ("Garde")
+            goes_on = i + 1 < len(words) and not words[i + 1][1]
+            if low in _FR_TU or (starts and goes_on and word in _FR_TU_IMPERATIVES):
                 yield Hit("tu", word)
             elif low in _FR_VOUS or (len(low) > 4 and low.endswith("ez") and low not in _FR_NOT_VERBS):
                 yield Hit("vous", word)

@@ -35,6 +35,7 @@ from generator.layout.ops import (
     Text,
     art_op,
 )
+from generator.layout.rich import fit_rich, is_rich, parse_rich, rich_ops
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
 from generator.spec.assets import Asset
@@ -188,6 +189,13 @@ class FaceRenderer:
         anchor = anchors[el.align]
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
+        if is_rich(text):
+            block = fit_rich(parse_rich(text, label), font, bw, bh, self.measure, size=el.size if el.wrap else
+                             min(el.size, bh / 1.3), min_size=el.min_size, wrap=el.wrap, where=label)
+            top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[el.valign]
+            ops += rich_ops(block, tx, top, self.measure, base=font, fill=colour, anchor=anchor,
+                            text_id=str(context.get("text_id", "")))
+            return ops
         if el.wrap:
             fitted = fit_block(text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label)
             top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[el.valign]

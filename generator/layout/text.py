@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,6 +13,51 @@ from generator.units import pt_text
 
 Measure = Callable[[str, str, float], float]
 """(text, font key, size) -> width in points."""
+
+_BREAK_RE = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+"""A hard line break: LF, CR LF, CR, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR."""
+
+
+def paragraphs(text: str) -> list[str]:
+    """`text` cut at its hard line breaks (every newline convention counts as one break)."""
+    return _BREAK_RE.split(text)
+
+
+def has_line_break(text: str) -> bool:
+    """Whether `text` holds a hard line break."""
+    return _BREAK_RE.search(text) is not None
+
+
+def control_characters(text: str) -> str:
+    """The distinct control characters of `text` that cannot be printed (tabs, NUL, ESC, ...), line breaks
+    excepted, in order of first appearance."""
+    return "".join(dict.fromkeys(ch for ch in _BREAK_RE.sub("", text) if unicodedata.category(ch) == "Cc"))
+
+
+def _codes(chars: str) -> str:
+    return ", ".join(f"U+{ord(ch):04X}" for ch in chars)
+
+
+class UnprintableTextError(LayoutError):
+    """A text that cannot be set as it is: a line break where one line is drawn, a control character, broken
+    rich-text markup. Carries the text so the build can locate it at its catalog line."""
+
+    def __init__(self, where: str, text: str, problem: str):
+        self.text = text
+        self.problem = problem
+        super().__init__(f"{where}: {problem}; got {text[:80]!r}")
+
+
+def check_printable(text: str, where: str, *, one_line: bool = False) -> None:
+    """Raise a UnprintableTextError naming `where` when `text` holds a control character, or (`one_line`) a line
+    break: a one-line slot cannot show one, and a shaper or rasteriser would fail or draw a box for it."""
+    bad = control_characters(text)
+    if bad:
+        raise UnprintableTextError(where, text, f"control character {_codes(bad)} cannot be printed")
+    if one_line and has_line_break(text):
+        raise UnprintableTextError(where, text, "a line break in a text printed on one line (only wrapped text "
+                                          "breaks lines)")
+
 
 # Characters that must not start a line in Japanese (kinsoku shori), and must not end one.
 _NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々)]}.,:;!?%")
@@ -83,7 +130,7 @@ def wrap(text: str, font: str, size: float, width: float, measure: Measure) -> l
     (a paragraph does not end on one word or on fewer than 4 Japanese characters when the line above can give
     some); explicit newlines are kept."""
     lines: list[str] = []
-    for para in text.split("\n"):
+    for para in paragraphs(text):
         rows: list[list[str]] = [[]]
         for tok in _tokens(para):
             trial = "".join(rows[-1]) + tok
@@ -113,7 +160,8 @@ class Fitted:
 def fit_block(text: str, font: str, width: float, height: float, measure: Measure, *, size: float,
               min_size: float, leading: float = 1.3, where: str = "") -> Fitted:
     """Wrap `text` into width x height, shrinking the size in 0.25 pt steps down to min_size; a text that
-    still does not fit is a LayoutError naming `where`."""
+    still does not fit is a LayoutError naming `where`; a control character is a UnprintableTextError."""
+    check_printable(text, where)
     s = size
     while True:
         lines = wrap(text, font, s, width, measure)
@@ -128,7 +176,9 @@ def fit_block(text: str, font: str, width: float, height: float, measure: Measur
 
 def fit_line(text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float,
              where: str = "") -> float:
-    """The largest size <= size at which one line fits `width` (LayoutError below min_size)."""
+    """The largest size <= size at which one line fits `width` (LayoutError below min_size; a UnprintableTextError
+    for a line break or control character)."""
+    check_printable(text, where, one_line=True)
     w = measure(text, font, size)
     if w <= width:
         return size

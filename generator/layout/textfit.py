@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from generator.errors import LocatedLayoutError
 from generator.layout.compose import Component
-from generator.layout.ops import Op, Page, Place, Rect, Text
-from generator.layout.text import Measure
+from generator.layout.ops import Op, Page, Place, Rect, Text, iter_texts
+from generator.layout.text import Measure, UnprintableTextError, check_printable
 from generator.spec.catalogs import Catalog
 from generator.units import pt_text
 
@@ -198,6 +198,24 @@ def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None
         if past > TOLERANCE:
             out.append(f"text {op.text_id or '(no id)'} {op.text!r} reaches {pt_text(past)} outside")
     return out
+
+
+def check_one_line_texts(components: Sequence[Component], where: str, catalog: Catalog | None, lang: str) -> None:
+    """Raise one LocatedLayoutError naming every drawn string (each Text op is one line) that holds a line
+    break or a control character, at its catalog line when it has a text id: a composer that draws a string
+    without fitting it must not hand either to the shaper or the rasteriser."""
+    problems: dict[tuple[str, str], str] = {}
+    for comp in components:
+        for page in comp.pages:
+            for op in iter_texts(page.ops):
+                try:
+                    check_printable(op.text, op.text_id or "(no id)", one_line=True)
+                except UnprintableTextError as e:
+                    line = catalog.lines.get(op.text_id) if catalog is not None and op.text_id else None
+                    source = f"{catalog.path}:{line}: " if catalog is not None and line is not None else f"{where}: "
+                    problems.setdefault((op.text_id, op.text), f"{source}{e} ({comp.id}, {lang})")
+    if problems:
+        raise LocatedLayoutError("\n".join(problems.values()))
 
 
 def check_text_fit(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,

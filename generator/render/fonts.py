@@ -5,15 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import RenderError
 from generator.layout.ops import Page, iter_texts
+from generator.render.shaping import line_metrics, line_problem, shape_runs
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
+
+if TYPE_CHECKING:
+    from generator.render.shaping import ShapedLine
 
 FONT_FILES: Final[dict[str, Path]] = {
     "regular": fonts_dir() / "BIZUDPGothic-Regular.ttf",
@@ -129,20 +133,27 @@ def font_tables() -> dict[str, Any]:
     for `offer_font_tables`; a face whose tables cannot be kept exactly is left out."""
     import itertools
 
+    from generator.render.shaping import added_codes
+
     register_fonts()
     out: dict[str, Any] = {"version": font_tables_version()}
     for key in FONT_FILES:
         face = pdfmetrics.getFont(FONT_NAMES[key]).face
-        widths = _pack_numbers([*face.charWidths.values(), face.defaultWidth])
+        added = added_codes(FONT_NAMES[key])  # a shaped glyph's private code is not the font's: left out
+        char_to_glyph = {c: g for c, g in face.charToGlyph.items() if c not in added}
+        glyph_to_char = {g: cs for g, cs in ((g, [c for c in cs if c not in added])
+                                            for g, cs in face.glyphToChar.items()) if cs}
+        char_widths = {c: w for c, w in face.charWidths.items() if c not in added}
+        widths = _pack_numbers([*char_widths.values(), face.defaultWidth])
         advances = _pack_numbers([m[0] for m in face.hmetrics])
         bearings = _pack_numbers([m[1] for m in face.hmetrics])
         if widths is None or advances is None or bearings is None or not all(type(p) is int for p in face.glyphPos):
             continue
         out[key] = {
-            "chars": _pack(face.charToGlyph.keys()), "glyphs": _pack(face.charToGlyph.values()),
-            "width_chars": _pack(face.charWidths.keys()), "widths": widths,
-            "glyph_keys": _pack(face.glyphToChar.keys()), "glyph_counts": _pack(map(len, face.glyphToChar.values())),
-            "glyph_chars": _pack(itertools.chain.from_iterable(face.glyphToChar.values())),
+            "chars": _pack(char_to_glyph.keys()), "glyphs": _pack(char_to_glyph.values()),
+            "width_chars": _pack(char_widths.keys()), "widths": widths,
+            "glyph_keys": _pack(glyph_to_char.keys()), "glyph_counts": _pack(map(len, glyph_to_char.values())),
+            "glyph_chars": _pack(itertools.chain.from_iterable(glyph_to_char.values())),
             "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos),
         }  # not the parser's cursor (_pos): it moves as pages are drawn, and every later read seeks first
     return out
@@ -209,10 +220,35 @@ def _cmap(font: str) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
-def text_width(text: str, font: str, size: float) -> float:
-    """Advance width of `text` in points set in font key `font` at `size`."""
+def shaped_line(text: str, font: str, size: float, fonts: KitFonts | None = None) -> ShapedLine:
+    """One line of `text` shaped (bidi order, HarfBuzz glyphs) in font key `font`, or with a kit's `fonts` in
+    the faces of its chain for the text's role at `size`: what is measured and what is drawn."""
     register_fonts()
-    return float(pdfmetrics.stringWidth(text, font_name(font), size))
+    if fonts is None:
+        return shape_runs(text, ((font_name(font), text),))
+    register_kit_fonts(fonts)
+    return shape_runs(text, tuple(text_runs(text, font, size, fonts)))
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
+    register_fonts()
+    advance, plain = line_metrics(text, ((font_name(font), text),))
+    if plain:
+        return float(pdfmetrics.stringWidth(text, font_name(font), size))
+    return advance * size / 1000
+
+
+def shaping_problem(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
+    """Why `text` would not print as written in its faces ('' when it does): a character no face has, or a
+    script (Arabic, Devanagari, ...) whose face has no OpenType rules to join or order its letters."""
+    if missing_glyphs(text, font, fonts, size):  # reported as missing glyphs, with the characters
+        return ""
+    register_fonts()
+    if fonts is None:
+        return line_problem(text, ((font_name(font), text),))
+    register_kit_fonts(fonts)
+    return line_problem(text, tuple(text_runs(text, font, size, fonts)))
 
 
 def missing_glyphs(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
@@ -244,9 +280,13 @@ def check_glyphs(pages: Sequence[Page], fonts: KitFonts | None = None) -> None:
         where = f"page {number}" + (f" ({page.label})" if page.label else "")
         for t in iter_texts(page.ops):
             missing = missing_glyphs(t.text, t.font, fonts, t.size)
+            tid = t.text_id or "(no id)"
             if missing:
-                tid = t.text_id or "(no id)"
                 problems.append(f"  {where}: text {tid} {t.text!r}: {_codes(missing)}")
+                continue
+            unshapable = shaping_problem(t.text, t.font, fonts, t.size)
+            if unshapable:
+                problems.append(f"  {where}: text {tid} {t.text!r}: {unshapable}")
     if problems:
         n = len(problems)
         what = "BIZ UDPGothic" if fonts is None else "the kit's fonts"
@@ -295,7 +335,11 @@ def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
     register_kit_fonts(fonts)
 
     def measure(text: str, font: str, size: float) -> float:
-        return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in text_runs(text, font, size, fonts)))
+        runs = tuple(text_runs(text, font, size, fonts))
+        advance, plain = line_metrics(text, runs)
+        if plain:
+            return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in runs))
+        return advance * size / 1000
 
     return measure
 

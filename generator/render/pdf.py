@@ -33,8 +33,10 @@ from generator.render.fonts import (
     font_name,
     register_fonts,
     register_kit_fonts,
+    shaped_line,
     text_runs,
 )
+from generator.render.shaping import ShapedLine, pdf_string
 from generator.resources import atomic_write
 from generator.spec.colours import to_grey
 from generator.spec.fonts import KitFonts
@@ -273,6 +275,10 @@ class _Painter:
         self.fill, self.stroke, self.width, self.dash, self.font, self.stack = saved
 
     def text(self, op: Text) -> None:
+        line = shaped_line(op.text, op.font, op.size, self.fonts)
+        if not line.plain:
+            self.shaped(op, line)
+            return
         if self.fonts is not None:
             self.text_runs(op, self.fonts)
             return
@@ -299,6 +305,35 @@ class _Painter:
         if op.rotate:
             self.pop()
 
+
+    def shaped(self, op: Text, line: ShapedLine) -> None:
+        """A shaped line (bidi order, ligatures, kerning, joined and reordered scripts): each run's glyphs at
+        HarfBuzz's positions, runs left to right from the anchor."""
+        c = self.c
+        self.set_fill(op.fill)
+        x, y = op.x, op.y
+        if op.rotate:
+            self.push()
+            c.translate(x, y)
+            c.rotate(op.rotate)
+            x = y = 0.0
+        width = line.advance * op.size / 1000
+        if op.anchor == "middle":
+            x -= width / 2
+        elif op.anchor == "end":
+            x -= width
+        elif op.anchor != "start":
+            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
+        for run in line.runs:
+            if (run.face, op.size) != self.font:
+                c.setFont(run.face, op.size)
+                self.font = (run.face, op.size)
+            t = c.beginText(x, y)
+            t.textOut(pdf_string(run, line.text))
+            c.drawText(t)
+            x += run.advance * op.size / 1000
+        if op.rotate:
+            self.pop()
 
     def text_runs(self, op: Text, fonts: KitFonts) -> None:
         """A text in a kit's fonts: one run per face of its chain, placed one after the other."""

@@ -10,6 +10,7 @@ continuation, and no msgid may repeat (per msgctxt).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,7 @@ def strict_problems(text: str, display: str) -> list[Problem]:
     entries: list[tuple[str, int, dict[str, str]]] = []  # (keyword being continued, line, fields)
     current: dict[str, str] | None = None
     key = ""
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -102,7 +103,7 @@ def header_fields(text: str) -> dict[str, tuple[str, int]]:
     """The fields of a .po header (the msgstr of the first `msgid ""`): name -> (value, line of the field)."""
     fields: dict[str, tuple[str, int]] = {}
     state = ""  # "" before the header, "id" in its msgid, "str" in its msgstr
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(_lines(text), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             if state == "str":
@@ -135,6 +136,18 @@ def _header_line(chunk: str, lineno: int, fields: dict[str, tuple[str, int]]) ->
             fields.setdefault(name.strip(), (value.strip(), lineno))
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of a .po text: cut at LF, CR LF or CR only (str.splitlines also cuts at U+2028, NEL and
+    form feeds, which a quoted string may hold)."""
+    lines = re.split("\r\n|\r|\n", text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _control_characters(text: str) -> str:
+    """Control characters of a translation other than line breaks (\\n, \\r), in order of first appearance."""
+    return "".join(dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\x85"))
+
+
 def _clip(text: str, limit: int = 60) -> str:
     shown = repr(text)
     return shown if len(shown) <= limit else shown[:limit - 3] + "..."
@@ -152,7 +165,7 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
     if problems:
         raise SpecError(problems)
     try:
-        cat = read_po([line + "\n" for line in text.splitlines()], locale=lang, abort_invalid=True)
+        cat = read_po([line + "\n" for line in _lines(text)], locale=lang, abort_invalid=True)
     except (PoFileError, ValueError, LookupError) as e:
         raise SpecError([Problem(display, None, "", f"cannot parse the catalog: {_clip(str(e), 120)}")]) from None
     messages: dict[str, str] = {}
@@ -162,6 +175,12 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
             continue
         if not isinstance(m.id, str) or not isinstance(m.string, str):
             problems.append(Problem(display, m.lineno, str(m.id), "plural entries are not used; write plural(n, ...) in the template"))
+            continue
+        bad = _control_characters(m.string)
+        if bad:
+            codes = ", ".join(f"U+{ord(ch):04X}" for ch in bad)
+            problems.append(Problem(display, m.lineno, m.id, f"control character {codes} cannot be printed "
+                                                             f"(a line break is \\n); got {_clip(m.string)}"))
             continue
         if m.string:
             messages[m.id] = m.string

@@ -161,9 +161,10 @@ def _csv_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tupl
     rows: list[tuple[int, list[Cell]]] = []
     header: list[str] | None = None
     head_line = 1
+    read_to = 0
     try:
         for cells in reader:
-            line = reader.line_num
+            line, read_to = read_to + 1, reader.line_num  # a quoted cell may span lines: name the first
             if header is None:
                 if not any(c.strip() for c in cells):
                     continue

@@ -146,3 +146,10 @@ def test_sprout_goal_card_backs_name_one_card():
     ids = re.findall(r"t\('([^']+)'\)", back)
     assert ids == ["goal.back"]
     assert {lang: cat.messages["goal.back"] for lang, cat in kit.catalogs.items()}["en"] == "Goal card"
+
+
+def test_a_french_imperative_alone_is_a_label_not_an_address() -> None:
+    from generator.i18n.voice import scan
+
+    assert [h.word for h in scan("fr", "Garde")] == []  # the card type "Guard"
+    assert [h.word for h in scan("fr", "Garde une carte.")] == ["Garde"]

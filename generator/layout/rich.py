@@ -1,0 +1,243 @@
+"""Rich text in a template's text element: `**bold**` runs, `[#c33a2b]colour spans[/]` and `:symbol:`
+inline icons (pnpkit's built-in symbols), with `\\*`, `\\:` and `\\[` for a literal star, colon or bracket.
+A rich text is cut into pieces, wrapped word by word with each piece measured in its own weight, and drawn
+as one Text op per run of a line plus the icons' shapes, so the fit, glyph and collision checks see every
+piece like any other text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from generator.errors import LayoutError
+from generator.layout.ops import INKS, Anchor, Circle, FontKey, Op, Path, Polygon, Text
+from generator.layout.shapes import SYMBOLS, symbol
+from generator.layout.text import Measure, UnprintableTextError, check_printable, paragraphs
+from generator.units import pt_text
+
+X_HEIGHT = 0.54
+"""Height of an inline icon as a fraction of the text size: BIZ UDPGothic's x-height (1108 of 2048 units)."""
+ICON_SIDE = 0.12
+"""Room on each side of an inline icon, as a fraction of the size."""
+
+_TOKEN = re.compile(r"\\([*:\\\[])|\*\*|:([a-z][a-z0-9_]*):|\[(#[0-9a-fA-F]{6}|[a-z]+)\]|\[/\]")
+_HEX = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A run of text in one weight, or one inline icon (`icon` names the symbol, `text` is empty)."""
+
+    text: str
+    bold: bool
+    icon: str = ""
+    colour: str | None = None
+    """'#rrggbb' or an ink name; None: the element's colour."""
+
+
+def _is_colour(name: str) -> bool:
+    return bool(_HEX.fullmatch(name)) or name in INKS
+
+
+def is_rich(text: str) -> bool:
+    """Whether `text` uses rich-text markup: `**`, an escape, `:name:` naming a built-in symbol, or a colour
+    span `[#rrggbb]...[/]` / `[ink name]...[/]`."""
+    return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2) in SYMBOLS
+               or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text))
+
+
+def parse_rich(text: str, where: str = "", *, bold: bool = False) -> list[Piece]:
+    """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol is an icon (any other
+    `:word:` stays text), `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
+    stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, or a `[/]` with no span,
+    is an UnprintableTextError naming `where`."""
+    out: list[Piece] = []
+    buf = ""
+    start = bold
+    colours: list[str] = []
+    pos = 0
+
+    def flush() -> None:
+        nonlocal buf
+        if buf:
+            out.append(Piece(buf, bold, colour=colours[-1] if colours else None))
+        buf = ""
+
+    for m in _TOKEN.finditer(text):
+        buf += text[pos:m.start()]
+        pos = m.end()
+        if m.group(1):
+            buf += m.group(1)
+        elif m.group(0) == "**":
+            flush()
+            bold = not bold
+        elif m.group(2) in SYMBOLS:
+            flush()
+            out.append(Piece("", bold, m.group(2), colours[-1] if colours else None))
+        elif m.group(3) and _is_colour(m.group(3)):
+            flush()
+            colours.append(m.group(3))
+        elif m.group(0) == "[/]":
+            if not colours:
+                raise UnprintableTextError(where, text, "a [/] closes no colour span")
+            flush()
+            colours.pop()
+        else:
+            buf += m.group(0)
+    buf += text[pos:]
+    flush()
+    if bold != start:
+        raise UnprintableTextError(where, text, "a ** (bold) is not closed")
+    if colours:
+        raise UnprintableTextError(where, text, f"a colour span [{colours[-1]}] is not closed with [/]")
+    return out
+
+
+Atom = tuple[Piece, ...]
+"""A word: pieces with no break opportunity inside (it may end with spaces)."""
+
+
+def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
+    """Paragraphs (at hard line breaks) of words."""
+    paras: list[list[Atom]] = [[]]
+    current: list[Piece] = []
+
+    def close() -> None:
+        if current:
+            paras[-1].append(tuple(current))
+            current.clear()
+
+    for piece in pieces:
+        if piece.icon:
+            current.append(piece)
+            continue
+        for n, para in enumerate(paragraphs(piece.text)):
+            if n:
+                close()
+                paras.append([])
+            for word in re.findall(r"[^ ]+ *| +", para):
+                current.append(Piece(word, piece.bold, colour=piece.colour))
+                if word.endswith(" "):
+                    close()
+    close()
+    return paras
+
+
+def _font(piece: Piece, base: FontKey) -> FontKey:
+    return "bold" if piece.bold or base == "bold" else "regular"
+
+
+def _width(pieces: tuple[Piece, ...] | list[Piece], base: FontKey, size: float, measure: Measure) -> float:
+    """Advance of pieces set side by side (each text run in its weight, each icon its x-height plus room)."""
+    total = 0.0
+    for p in pieces:
+        total += size * (X_HEIGHT + 2 * ICON_SIDE) if p.icon else measure(p.text, _font(p, base), size)
+    return total
+
+
+def _trimmed(line: list[Piece]) -> list[Piece]:
+    """A line without its trailing spaces."""
+    out = list(line)
+    while out and not out[-1].icon and not out[-1].text.strip():
+        out.pop()
+    if out and not out[-1].icon:
+        out[-1] = Piece(out[-1].text.rstrip(" "), out[-1].bold, colour=out[-1].colour)
+    return out
+
+
+def wrap_rich(pieces: list[Piece], base: FontKey, size: float, width: float, measure: Measure) -> list[list[Piece]]:
+    """Greedy line breaking between words (hard breaks kept); a word wider than the line gets a line."""
+    lines: list[list[Piece]] = []
+    for para in _atoms(pieces):
+        line: list[Piece] = []
+        for atom in para:
+            trial = _trimmed(line + list(atom))
+            if line and _width(trial, base, size, measure) > width:
+                lines.append(_trimmed(line))
+                line = list(atom)
+            else:
+                line += atom
+        lines.append(_trimmed(line))
+    return lines
+
+
+@dataclass(frozen=True)
+class RichBlock:
+    """Wrapped rich lines, the size chosen and the line height."""
+
+    lines: tuple[tuple[Piece, ...], ...]
+    size: float
+    leading: float
+
+    @property
+    def height(self) -> float:
+        """Height from the first line's top to the last baseline."""
+        return self.leading * len(self.lines)
+
+
+def fit_rich(pieces: list[Piece], base: FontKey, width: float, height: float, measure: Measure, *, size: float,
+             min_size: float, leading: float = 1.3, wrap: bool = True, where: str = "") -> RichBlock:
+    """Wrap (or keep on one line) `pieces` into width x height, shrinking the size in 0.25 pt steps down to
+    min_size; a LayoutError naming `where` when it still does not fit."""
+    for p in pieces:
+        check_printable(p.text, where, one_line=not wrap)
+    s = size
+    while True:
+        lines = wrap_rich(pieces, base, s, width, measure) if wrap else [_trimmed(list(pieces))]
+        too_wide = any(_width(line, base, s, measure) > width + 0.01 for line in lines)
+        if not too_wide and len(lines) * s * leading <= height + 0.01:
+            return RichBlock(tuple(tuple(line) for line in lines), s, s * leading)
+        if s - 0.25 < min_size:
+            shown = "".join(p.text or f":{p.icon}:" for p in pieces)
+            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at "
+                              f"{pt_text(min_size)}: {shown[:60]!r}")
+        s -= 0.25
+
+
+@cache
+def _unit_extent(kind: str) -> tuple[float, float]:
+    """How far a built-in symbol of radius 1 centred at 0 reaches below and above its centre."""
+    ys: list[float] = []
+    for op in symbol(kind, 0.0, 0.0, 1.0, fill="ink", stroke=None):
+        if isinstance(op, Circle):
+            ys += [op.cy - op.r, op.cy + op.r]
+        elif isinstance(op, Polygon):
+            ys += [y for _, y in op.points]
+        elif isinstance(op, Path):
+            ys += [float(v) for c in op.commands for v in c[2::2] if isinstance(v, (int, float))]
+    return (min(ys), max(ys)) if ys else (-1.0, 1.0)
+
+
+def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: FontKey = "regular",
+             fill: str = "ink", anchor: Anchor = "start", text_id: str = "") -> list[Op]:
+    """Ops of a fitted rich block whose first line's top sits at `top`: per line, one Text op per run of one
+    weight (anchored at its start) and each icon's symbol on the baseline, one x-height tall, in the text's
+    colour; the line placed by `anchor` about x."""
+    ops: list[Op] = []
+    s = block.size
+    y = top - s
+    for pieces in block.lines:
+        line: list[Piece] = []
+        for p in pieces:  # one op per run of one weight, not per word
+            if line and not p.icon and not line[-1].icon and (line[-1].bold, line[-1].colour) == (p.bold, p.colour):
+                line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour)
+            else:
+                line.append(p)
+        w = _width(line, base, s, measure)
+        cx = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+        for p in line:
+            if p.icon:
+                bottom, top = _unit_extent(p.icon)
+                r = s * X_HEIGHT / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
+                ops += symbol(p.icon, cx + s * (ICON_SIDE + X_HEIGHT / 2), y - bottom * r, r, fill=p.colour or fill,
+                              stroke=None)
+                cx += s * (X_HEIGHT + 2 * ICON_SIDE)
+            elif p.text:
+                font = _font(p, base)
+                if p.text.strip():  # a run of spaces only moves the pen
+                    ops.append(Text(cx, y, p.text, s, font=font, fill=p.colour or fill, anchor="start",
+                                    text_id=text_id))
+                cx += measure(p.text, font, s)
+        y -= block.leading
+    return ops
