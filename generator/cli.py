@@ -829,7 +829,8 @@ def tune(
     _run(go)
 
 
-i18n_app = typer.Typer(no_args_is_help=True, help="translation tools: a .pot template of a kit's text ids")
+i18n_app = typer.Typer(no_args_is_help=True, help="Translation tools: a .pot template of a kit's text ids",
+                       short_help="Translation tools: a .pot template of a kit's text ids")
 app.add_typer(i18n_app, name="i18n")
 
 

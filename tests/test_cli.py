@@ -325,7 +325,7 @@ def test_check_refuses_impossible_options_up_front(args, message):
     ("export", ["--dpi", "5"], "Invalid value for '--dpi': expected a number in 72..1200; got 5"),
     ("export", ["--quality", "101"], "Invalid value for '--quality': expected a number in 1..100; got 101"),
     ("export", ["--format", "gif"], "Invalid value for '--format': expected one of png, jpeg; got 'gif'"),
-    ("export", ["--size", "huge"], "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square; got 'huge'"),
+    ("export", ["--size", "huge"], "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'huge'"),
     ("serve", ["--paper", "tabloid"], "'tabloid' is not one of 'a4', 'letter', 'a3'"),
     ("serve", ["--port", "0"], "Invalid value for '--port': expected a number in 1..65535; got 0"),
     ("serve", ["--games", "0"], "Invalid value for '--games': expected a number in 1..100000; got 0"),

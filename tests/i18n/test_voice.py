@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 KITS = shipped_kits()
 CHOSEN = {"de": "du", "fr": "vous", "es": "tú"}
 CATALOGS = sorted([*ROOT.glob("layouts/*/locales/*.po"), *ROOT.glob("generator/i18n/locales/*.po"),
-                   *ROOT.glob("generator/templates/deck/locales/*.po")])
+                   *ROOT.glob("generator/templates/deck/locales/*.po"),
+                   *ROOT.glob("docs/examples/*/locales/*.po")])
 
 
 def _catalog(lang: str, body: str, form: str | None = None) -> str:
