@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, model_validator
 
 from generator.spec.choices import MAX_GAMES as MAX_GAMES
 from generator.spec.choices import MAX_SEED as MAX_SEED
@@ -53,6 +53,12 @@ class Bound(SpecModel):
 
     min: float | None = None
     max: float | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Bound:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min:g} is above max {self.max:g}: no value can lie in the range")
+        return self
 
 
 

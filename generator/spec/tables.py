@@ -178,6 +178,11 @@ def _csv_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tupl
         raise SpecError([Problem(shown, reader.line_num, "", f"not valid CSV ({e})")]) from None
     if header is None:
         raise SpecError([Problem(shown, 1, "", "no header row (expected column names, e.g. id,count,name)")])
+    for sep, what in ((";", "semicolons"), ("\t", "tabs")):
+        if any(sep in h for h in header):
+            raise SpecError([Problem(shown, head_line, "", f"the header {_clip(','.join(header), 60)} holds {what}: "
+                                     f"the file looks separated by {what} (as some spreadsheet programs save CSV); "
+                                     "pnpkit reads comma-separated CSV: save it with commas, or as .xlsx")])
     return (header, head_line), rows
 
 

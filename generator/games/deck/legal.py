@@ -6,6 +6,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from generator.games.deck.expressions import (
+    MAX_ALL_OF_WORK,
+    Conditions,
+    all_of_work,
+    column_types,
+    name_problems,
+    rule_field_problems,
+    template_problems,
+)
 from generator.games.deck.spec import DeckGame, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
@@ -25,6 +34,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     """(dotted key under game, message) for every declared rule the rows break and every dangling name."""
     out: list[tuple[str, str]] = []
     env = CatalogEnvironment()
+    evaluator = Conditions(spec)
     ids: dict[str, set[str]] = {}
     for cid, comp in spec.decks.items():
         rows = spec.rows(cid)
@@ -53,6 +63,9 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 else:
                     seen[rid] = i
             ids[cid] = set(seen)
+    out += template_problems(spec, env)
+    missing, skip = rule_field_problems(spec)
+    out += missing
     for cid, rule in spec.rules.items():
         key = f"rules.{cid}"
         if cid not in spec.decks:
@@ -63,16 +76,22 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
         if rule.total is not None and sum(counts) != rule.total:
             out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
         for field in rule.required:
+            if (cid, field) in skip:
+                continue
             for i, row in enumerate(rows.rows):
                 if _value(row, field) == "":
                     out.append((f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell"))
         for field, allowed in rule.values.items():
+            if (cid, field) in skip:
+                continue
             for i, row in enumerate(rows.rows):
                 v = _value(row, field)
                 if v != "" and v not in allowed:
                     out.append((f"{key}.values.{field}", f"{_at(rows, i)}: column {field}: expected one of "
                                                          f"{', '.join(allowed)}; got {v!r}"))
         for field, want in rule.count_by.items():
+            if (cid, field) in skip:
+                continue
             got: Counter[str] = Counter()
             for row, n in zip(rows.rows, counts, strict=True):
                 got[_value(row, field)] += n
@@ -83,6 +102,8 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     out.append((f"{key}.count_by.{field}", f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
                                                            f"cards; expected {want.get(v, 0)}"))
         for field, target in rule.refs.items():
+            if (cid, field) in skip:
+                continue
             if target not in ids:
                 out.append((f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}"))
                 continue
@@ -98,6 +119,10 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
             continue
         rows = spec.rows(check.component)
         size = sum(int(r.get("count") or 0) for r in rows.rows)
+        if size == 0:
+            out.append((f"{key}.component", f"{rows.table.shown}: the deck of {check.component} holds no cards "
+                                            "(every count is 0); a draw check needs cards"))
+            continue
         if check.kind != "share":
             if check.hand is None:
                 out.append((key, f"a {check.kind} check needs hand (cards drawn)"))
@@ -108,10 +133,33 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
             conditions = [(f"{key}.where", check.where)] if check.where else [
                 (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+            types = column_types(spec, check.component)
+            truths: list[list[bool]] = []
             for where_key, source in conditions:
-                why = template_problem(env, "{% if " + str(source) + " %}1{% endif %}")
+                text = "{% if " + str(source) + " %}1{% endif %}"
+                why = template_problem(env, text)
                 if why:
                     out.append((where_key, why))
+                    continue
+                found = name_problems(env, text, sorted(types), types, rows.table.shown)
+                out += [(where_key, m) for m in found]
+                if found:
+                    continue
+                met, why = evaluator.truths(check.component, str(source))
+                if why:
+                    out.append((where_key, why))
+                elif met is not None:
+                    truths.append(met)
+            if check.all_of and check.hand is not None and len(truths) == len(check.all_of):
+                cells: dict[tuple[bool, ...], int] = {}
+                for row, *t in zip(rows.rows, *truths, strict=True):
+                    cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
+                work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
+                if work > MAX_ALL_OF_WORK:
+                    out.append((f"{key}.all_of", f"the exact count of {len(check.all_of)} conditions over a "
+                                                 f"{check.hand}-card hand from {size:,} cards needs up to {work:,} "
+                                                 f"steps; the budget is {MAX_ALL_OF_WORK:,} (draw fewer cards, lower "
+                                                 "at_least or use fewer conditions)"))
         else:
             if not check.field:
                 out.append((key, f"a {check.kind} check needs field"))

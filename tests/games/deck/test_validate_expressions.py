@@ -1,0 +1,160 @@
+"""Validate proves what check and build will evaluate (issue 34): every expression of a data kit is parsed, its
+names checked against the data's columns (with a "did you mean" from the real names), text columns used as
+numbers refused, every `where` evaluated over the rows; element errors name the offending key."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.errors import SpecError
+from generator.games.deck.expressions import MAX_ALL_OF_WORK
+from generator.games.deck.legal import legal_problems
+from tests.games.deck.helpers import deck
+from tests.games.deck.test_data import kit, pnpkit  # noqa: F401  (the kit-copy fixture)
+from tests.kitcopy import edit
+
+ROWS = [{"id": "a", "count": 2, "type": "x", "cost": 1, "name": "A"},
+        {"id": "b", "count": 3, "type": "y", "cost": 2, "name": "B"}]
+
+
+def _where(where: str, rows: list[dict[str, object]] = ROWS) -> list[tuple[str, str]]:
+    spec = deck(rows, balance={"draws": [{"name": "n", "kind": "hand_has", "component": "cards", "hand": 2,
+                                          "where": where, "bound": {"min": 0.1}}]})
+    return legal_problems(spec)
+
+
+def test_a_typo_in_where_names_the_column_it_meant():
+    assert _where("tpye == 'x'") == [("balance.draws[0].where", "no column 'tpye' in kit.yaml; did you mean type?")]
+
+
+def test_a_name_far_from_every_column_lists_the_columns():
+    assert _where("zzz == 1") == [("balance.draws[0].where",
+                                   "no column 'zzz' in kit.yaml (columns: cost, count, id, name, type)")]
+
+
+@pytest.mark.parametrize(("where", "what"), [("type > 2", "compared with the number 2"),
+                                             ("2 <= name", "compared with the number 2"),
+                                             ("name + 1", "used in arithmetic with a number")])
+def test_a_text_column_used_as_a_number_says_to_declare_it(where, what):
+    col = where.replace("2 <= ", "").split()[0]
+    assert _where(where) == [("balance.draws[0].where", f"column {col} of kit.yaml is text, {what}; declare it "
+                                                        f"int or number in game.decks fields (e.g. fields: {{{col}: int}})")]
+
+
+def test_a_declared_number_compares_with_a_number():
+    assert _where("cost > 1 and type == 'x'") == []
+
+
+@pytest.mark.parametrize(("where", "error"), [
+    ("1/0", "ZeroDivisionError: division by zero"),
+    ("''.__class__", "SecurityError: access to attribute '__class__' of 'str' object is unsafe."),
+    ("cost / (cost - 2) > 0", "ZeroDivisionError: division by zero"),
+])
+def test_a_where_that_fails_names_the_first_row_it_fails_on(where, error):
+    rows = [*ROWS, {"id": "c", "count": 1, "type": "x", "cost": 2, "name": "C"}]
+    line = 2 if "cost - 2" in where else 1  # row b (cost 2) is the first to divide by zero
+    assert _where(where, rows) == [("balance.draws[0].where", f"kit.yaml:{line}: {error}")]
+
+
+def test_a_share_over_a_deck_of_no_cards_is_located():
+    spec = deck([{"id": "a", "count": 0, "cost": 1}], deal={"component": "cards", "hand": 1, "players": {"min": 1, "max": 1}},
+                balance={"draws": [{"name": "n", "kind": "share", "component": "cards", "field": "id",
+                                    "bound": {"max": 0.5}}]})
+    assert ("balance.draws[0].component", "kit.yaml: the deck of cards holds no cards (every count is 0); a draw "
+                                          "check needs cards") in legal_problems(spec)
+
+
+def test_an_all_of_past_the_budget_is_refused_within_seconds():
+    rows = [{"id": f"c{i}", "count": 1, "cost": 1, "a": i % 2, "b": i % 3, "c": i % 5, "d": i % 7} for i in range(5000)]
+    spec = deck(rows, decks={"cards": {"data": rows, "fields": {k: "int" for k in "abcd"}, "template": "plain"}},
+                balance={"draws": [{"name": "n", "kind": "hand_has", "component": "cards", "hand": 100, "bound": {"min": 0.1},
+                                    "all_of": [{"where": f"{k} == 1", "at_least": 20} for k in "abcd"]}]})
+    t0 = time.perf_counter()
+    problems = legal_problems(spec)
+    assert time.perf_counter() - t0 < 10
+    assert len(problems) == 1 and problems[0][0] == "balance.draws[0].all_of", problems
+    assert f"the budget is {MAX_ALL_OF_WORK:,}" in problems[0][1] and "100-card hand from 5,000 cards" in problems[0][1]
+
+
+def test_a_small_all_of_is_within_the_budget():
+    spec = deck(ROWS, balance={"draws": [{"name": "n", "kind": "hand_has", "component": "cards", "hand": 3,
+                                          "bound": {"min": 0.1}, "all_of": [{"where": "type == 'x'"},
+                                                                            {"where": "type == 'y'"}]}]})
+    assert legal_problems(spec) == []
+
+
+def test_a_template_name_that_is_no_column_is_located():
+    spec = deck(ROWS, templates={"plain": {"front": [
+        {"type": "text", "x": "0mm", "y": "0mm", "w": "100%", "h": "20%", "text": "{{ nmae }}"},
+        {"type": "repeat", "times": "csot", "element": {"type": "icon", "name": "star", "x": "0mm", "y": "0mm",
+                                                         "w": "5mm", "h": "5mm"}},
+        {"type": "text", "x": "0mm", "y": "0mm", "w": "100%", "h": "20%", "text": "{{ t('x') }} {{ i }}",
+         "when": "tpye == 'x'"}]}})
+    assert legal_problems(spec) == [
+        ("templates.plain.front[0].text", "used by cards: no column 'nmae' in kit.yaml; did you mean name?"),
+        ("templates.plain.front[1].times", "no column 'csot' in kit.yaml (the copies to draw); did you mean cost?"),
+        ("templates.plain.front[2].when", "used by cards: no column 'tpye' in kit.yaml; did you mean type?"),
+    ]
+
+
+def test_a_rule_field_that_is_no_column_is_one_message():
+    spec = deck(ROWS, rules={"cards": {"required": ["nmae"], "values": {"tpye": ["x"]}, "refs": {"nmae": "cards"}}})
+    assert legal_problems(spec) == [
+        ("rules.cards.required", "no column 'nmae' in kit.yaml; did you mean name?"),
+        ("rules.cards.values.tpye", "no column 'tpye' in kit.yaml; did you mean type?"),
+        ("rules.cards.refs.nmae", "no column 'nmae' in kit.yaml; did you mean name?"),
+    ]
+
+
+def test_a_bad_count_is_one_message():
+    with pytest.raises(SpecError) as e:
+        deck([{"id": "a", "count": "three", "cost": 1}])
+    assert [str(p) for p in e.value.problems] == ["kit.yaml:1: column count: expected an integer; got 'three'"]
+
+
+def test_contradictory_bounds_are_refused():
+    with pytest.raises(Exception, match="min 0.9 is above max 0.1"):
+        deck(ROWS, balance={"draws": [{"name": "n", "kind": "share", "component": "cards", "field": "type",
+                                       "bound": {"min": 0.9, "max": 0.1}}]})
+
+
+def test_validate_locates_every_expression_problem_of_a_kit(kit: Path):  # noqa: F811
+    yaml = kit / "kit.yaml"
+    edit(yaml, "where: \"type == 'action'\"", "where: \"tpye == 'action'\"")
+    edit(yaml, "times: value", "times: valeu")
+    edit(yaml, "required: [name, type, text]", "required: [name, tpye, text]")
+    edit(yaml, "where: \"type == 'resource'\"", "where: \"value > 'x'\"")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.splitlines()
+    csv = kit / "data" / "cards.csv"
+    assert lines[0] == f"error: 4 problems in {yaml}", r.stderr
+    assert any(s.endswith(f"game.templates.action.front[7].times: no column 'valeu' in {csv} (the copies to draw); "
+                          "did you mean value?") for s in lines), r.stderr
+    assert any(s.endswith(f"game.rules.cards.required: no column 'tpye' in {csv}; did you mean type?")
+               for s in lines), r.stderr
+    assert any(s.endswith(f"game.balance.draws[1].where: no column 'tpye' in {csv}; did you mean type?")
+               for s in lines), r.stderr
+    assert any(f"game.balance.draws[0].where: {csv}:2: TypeError: '>' not supported" in s for s in lines), r.stderr
+
+
+def test_an_element_error_names_the_offending_key(kit: Path):  # noqa: F811
+    yaml = kit / "kit.yaml"
+    edit(yaml, "size: 7pt, colour: muted}", "size: 7pt, color: muted}")
+    edit(yaml, "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted}",
+         "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted, rotate: 90}")
+    edit(yaml, "{type: rect, x: 3mm, y: 3mm,", "{type: rect, x: 3, y: 3mm, opacity: 0.5,")
+    edit(yaml, "bound: {min: 0.9}", "bound: {min: 0.9, max: 0.1}")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    text = r.stderr
+    assert "game.templates.crop.front[8].color: unknown key (not part of the spec); got 'muted'; did you mean colour?" in text
+    assert "game.templates.action.front[8].rotate: unknown key (not part of the spec); got 90" in text
+    assert "game.templates.crop.front[1].opacity: unknown key (not part of the spec); got 0.5; that key belongs to " \
+           "another kind of element here" in text
+    assert "game.templates.crop.front[1].x: expected a length with a unit" in text
+    assert "game.balance.draws[0].bound: min 0.9 is above max 0.1" in text
+    assert ".text: unknown key" not in text and ".rect." not in text
