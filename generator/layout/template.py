@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,8 @@ from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
 from generator.spec.assets import Asset
 from generator.spec.template import (
+    MAX_DRAWN_OPS,
+    MAX_REPEAT_COPIES,
     AnyElement,
     Coord,
     EllipseElement,
@@ -55,7 +58,7 @@ from generator.spec.template import (
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-MAX_REPEAT_COPIES = 100
+_DRAWN: weakref.WeakKeyDictionary[CatalogEnvironment, list[int]] = weakref.WeakKeyDictionary()
 KAPPA = 0.5522847498
 """Bezier handle length of a quarter ellipse."""
 
@@ -70,6 +73,18 @@ class FaceRenderer:
     assets: Mapping[str, Asset] = field(default_factory=dict)
     """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
     _cache: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ budget
+
+    def charge(self, ops: int, where: str) -> None:
+        """Count `ops` drawing ops against the command's MAX_DRAWN_OPS (shared by every renderer of the same
+        template environment); a LayoutError naming `where` past it."""
+        drawn = _DRAWN.setdefault(self.env, [0])
+        drawn[0] += ops
+        if drawn[0] > MAX_DRAWN_OPS:
+            raise LayoutError(f"{where}: the faces of this command need over {MAX_DRAWN_OPS:,} drawing ops (rows x "
+                              f"elements x copies; {drawn[0]:,} so far); the budget of one command is "
+                              f"{MAX_DRAWN_OPS:,}: fewer rows, copies or repeated elements")
 
     # ------------------------------------------------------------------ templates
 
@@ -136,7 +151,9 @@ class FaceRenderer:
         """One face: every element whose `when` holds, in order. `table` gives grid rows their fields."""
         ops: list[Op] = []
         for i, el in enumerate(elements):
-            ops += self.element(el, context, width, height, f"{where}[{i}]", table)
+            drawn = self.element(el, context, width, height, f"{where}[{i}]", table)
+            self.charge(len(drawn), f"{where}[{i}]")
+            ops += drawn
         return Face(name, width, height, tuple(ops), bleed)
 
     def element(self, el: AnyElement, context: Mapping[str, Any], w: float, h: float, where: str,
@@ -249,6 +266,7 @@ class FaceRenderer:
             dx = k * _at(el.dx, w) + line * _at(el.line_dx, w)
             dy = k * _at(el.dy, h) + line * _at(el.line_dy, h)
             inner = self.element(el.element, {**context, "i": i}, w, h, f"{where}.element")
+            self.charge(len(inner), f"{where}.element")
             if inner:
                 ops.append(Place(dx, -dy, tuple(inner)))
         return ops

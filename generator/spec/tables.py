@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -225,19 +226,29 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
             wb = load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
     except Exception as e:  # openpyxl raises many types for a damaged workbook
         raise SpecError([Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]) from None
+    header: list[str] | None = None
+    head_line = 1
+    rows: list[tuple[int, list[Cell]]] = []
+    line = 0
     try:
-        ws = wb.worksheets[0]
-        header: list[str] | None = None
-        head_line = 1
-        rows: list[tuple[int, list[Cell]]] = []
-        for line, cells in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), 1):
+        sheets = wb.worksheets
+        if not sheets:
+            raise SpecError([Problem(shown, None, "", "the workbook has no sheet pnpkit can read (the rows are read "
+                                                      "from the first sheet)")])
+        for line, cells in enumerate(sheets[0].iter_rows(max_col=MAX_COLUMNS + 1), 1):
+            if line > MAX_ROWS + head_line:  # rows as stored, blank ones included: the cap bounds the work
+                raise SpecError([Problem(shown, line, "", f"over {MAX_ROWS:,} rows stored in the sheet (blank rows "
+                                                          f"count); the limit is {MAX_ROWS:,}: delete the rows "
+                                                          "below the data")])
             values: list[Cell] = []
             for cell in cells:
                 v = cell.value
+                col = getattr(cell, "column_letter", "?")
                 if getattr(cell, "data_type", "") == "f" or (isinstance(v, str) and v.startswith("=")):
-                    col = getattr(cell, "column_letter", "?")
                     raise SpecError([Problem(shown, line, f"cell {col}{line}", f"a formula ({_clip(v)}); pnpkit "
                                                                                "reads values only: paste the values")])
+                if isinstance(v, float) and not math.isfinite(v):
+                    raise SpecError([Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")])
                 if v is not None and not isinstance(v, (str, int, float, bool)):
                     v = str(v)
                 values.append(v)
@@ -253,6 +264,12 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
             rows.append((line, values))
             if len(rows) > MAX_ROWS:
                 break
+    except SpecError:
+        raise
+    except Exception as e:  # a damaged sheet (a shared string out of range, a NaN cell, a relationship that
+        # points outside the package) fails inside openpyxl's reader, row by row
+        raise SpecError([Problem(shown, line + 1 if line else None, "", f"a sheet openpyxl cannot read "
+                                 f"({type(e).__name__}: {_clip(str(e), 80)})")]) from None
     finally:
         wb.close()
     if header is None:

@@ -18,11 +18,23 @@ from jinja2 import TemplateError, meta, nodes
 from generator.games.deck.spec import DeckComponent, DeckGame, Rows
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.tables import FieldType
-from generator.spec.template import AnyElement, GridElement, RepeatElement
+from generator.spec.template import (
+    MAX_DRAWN_OPS,
+    MAX_REPEAT_COPIES,
+    AnyElement,
+    GridElement,
+    RepeatElement,
+    TextElement,
+)
 
 MAX_ALL_OF_WORK = 2_000_000
 """Budget of an exact `all_of` count: (count states) x (cards drawn from a cell), summed over the cells."""
-MAX_EVALUATIONS = 200_000
+MAX_FACE_RENDERS = 200_000
+"""Budget of template strings a kit's faces render per language (every string of every element of every
+distinct row, repeated elements once per copy, grid labels once per cell), estimated before any is rendered."""
+MAX_FACE_OPS = MAX_DRAWN_OPS
+"""Budget of drawing ops a kit's faces make per language (every copy of a card counted), estimated likewise."""
+MAX_EVALUATIONS = 50_000
 """Budget of `where` evaluations at validate time (distinct value sets x conditions), for the whole kit."""
 FACE_HELPERS = frozenset({"t", "lang", "text_id", "i", "range"})
 """Names a card face's templates see besides the row's columns (`i` inside a repeat)."""
@@ -113,12 +125,22 @@ class Conditions:
         self.spec = spec
         self.env = CatalogEnvironment()
         self.evaluations = 0
+        self.refused = False
+        """Set when the kit's conditions are refused as a whole (past the budget): nothing more is evaluated."""
+
+    def needed(self, cid: str, where: str) -> int:
+        """Evaluations `truths` would make: the distinct sets of the values `where` reads (nothing rendered)."""
+        tree = _parse(self.env, "{% if " + where + " %}1{% endif %}")
+        if tree is None:
+            return 0
+        names = _names(tree)
+        return len({tuple(row.get(n) for n in names) for row in self.spec.rows(cid).rows})
 
     def truths(self, cid: str, where: str) -> tuple[list[bool] | None, str | None]:
         """(whether each row meets `where`, None) or (None, why not: the row and the error)."""
         rows = self.spec.rows(cid)
         tree = _parse(self.env, "{% if " + where + " %}1{% endif %}")
-        if tree is None:
+        if tree is None or self.refused:
             return None, None
         names = _names(tree)
         try:
@@ -132,8 +154,8 @@ class Conditions:
             if key not in seen:
                 self.evaluations += 1
                 if self.evaluations > MAX_EVALUATIONS:
-                    return None, (f"evaluating the kit's conditions over the rows needs more than "
-                                  f"{MAX_EVALUATIONS:,} evaluations (the budget of one command)")
+                    return None, (f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the "
+                                  "kit's conditions need more over the rows")
                 self.env.start()
                 try:
                     seen[key] = tmpl.render(row) == "1"
@@ -168,9 +190,10 @@ def _strings(el: AnyElement, key: str) -> Iterator[tuple[str, str, bool]]:
     inner = el.element if isinstance(el, RepeatElement) else None
     if isinstance(el, RepeatElement) and isinstance(el.times, str):
         yield f"{key}.times", el.times, False
+    fields = type(el).model_fields
     for attr in ("text", "name", "fill", "stroke", "colour", "tint", "column_label", "row_label", "bonus",
                  "header_fill"):
-        value = getattr(el, attr, None)
+        value = getattr(el, attr) if attr in fields else None
         if isinstance(value, str) and "{" in value:
             yield f"{key}.{attr}", value, False
     if inner is not None:
@@ -209,6 +232,73 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
     return list(dict.fromkeys(out))
 
 
+def _copies(el: RepeatElement, row: dict[str, Any]) -> int:
+    if isinstance(el.times, int):
+        return max(0, min(el.times, MAX_REPEAT_COPIES))
+    if "{" not in el.times:
+        value = row.get(el.times)
+        return max(0, min(value, MAX_REPEAT_COPIES)) if isinstance(value, int) and not isinstance(value, bool) else 0
+    return MAX_REPEAT_COPIES  # a template: at most the cap
+
+
+def _own_strings(el: AnyElement, memo: dict[int, int]) -> int:
+    key = id(el)
+    if key not in memo:
+        inner = sum(1 for _ in _strings(el.element, "")) if isinstance(el, RepeatElement) else 0
+        memo[key] = sum(1 for _ in _strings(el, "")) - inner
+    return memo[key]
+
+
+def _work(el: AnyElement, row: dict[str, Any], memo: dict[int, int]) -> tuple[int, int]:
+    """(template strings rendered, drawing ops made) by one element for one row: an estimate from above for
+    repeats whose count is a template (the cap), close elsewhere."""
+    strings = _own_strings(el, memo)
+    if isinstance(el, RepeatElement):
+        n = _copies(el, row)
+        inner_strings, inner_ops = _work(el.element, row, memo)
+        return strings + n * inner_strings, n * (inner_ops + 1)
+    if isinstance(el, GridElement):
+        cells = el.rows * el.columns
+        return (strings + cells * (1 if el.bonus else 0) + el.rows + el.columns,
+                3 * (el.rows + 1) * (el.columns + 1))
+    return strings, 2 if isinstance(el, TextElement) else 1
+
+
+def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
+    """The faces' template strings and drawing ops per language, estimated from the rows and templates before
+    anything is rendered: past MAX_FACE_RENDERS or MAX_FACE_OPS a located error with the figure needed."""
+    renders = ops = 0
+    memo: dict[int, int] = {}
+    for cid, comp in spec.decks.items():
+        rows: list[dict[str, Any]] = [{}] if comp.kind == "sheet" else list(spec.rows(cid).rows)
+        for seen, row in enumerate(rows, 1):
+            if isinstance(comp.template, str):
+                name: str | None = comp.template
+            else:
+                value = row.get(comp.template.by)
+                name = comp.template.cases.get("" if value is None else str(value), comp.template.default)
+            tpl = spec.templates.get(name) if name is not None else None
+            if tpl is None:
+                continue
+            copies = int(row.get("count") or 0) if comp.kind == "cards" else 1
+            for el in [*tpl.front, *(tpl.back or [])]:
+                r, o = _work(el, row, memo)
+                renders += r
+                ops += o * copies
+            if renders > MAX_FACE_RENDERS or ops > MAX_FACE_OPS:  # stop counting: the estimate is enough
+                where = f"decks.{cid}.template"
+                share = f"{seen:,} of {len(rows):,} rows of {spec.rows(cid).table.shown}"
+                if renders > MAX_FACE_RENDERS:
+                    return [(where, f"over the budget of {MAX_FACE_RENDERS:,} template strings per language (one "
+                                    f"command): the faces would render about {renders * len(rows) // seen:,} "
+                                    f"({renders:,} for the first {share}; rows x elements, repeated elements per "
+                                    "copy)")]
+                return [(where, f"over the budget of {MAX_FACE_OPS:,} drawing ops per language (one command): the "
+                                f"faces would draw about {ops * len(rows) // seen:,} ({ops:,} for the first {share}; "
+                                "rows x copies x elements, repeated elements per copy)")]
+    return []
+
+
 def rule_field_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
     """Fields `game.rules` names that are not columns: the problems and the (component, field) pairs to skip."""
     out: list[tuple[str, str]] = []
@@ -228,5 +318,5 @@ def rule_field_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], set[tupl
     return out, bad
 
 
-__all__ = ["Conditions", "all_of_work", "column_types", "did_you_mean", "name_problems", "rule_field_problems",
+__all__ = ["Conditions", "all_of_work", "work_problems", "column_types", "did_you_mean", "name_problems", "rule_field_problems",
            "template_problems"]

@@ -114,6 +114,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         where = f"{source}:{line} (id {fields.get('id')!s}, {ctx.lang}): game.templates.{name}"
         context = {**fields, "text_id": f"{source}:{line}"}
         front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
+        draw.charge(len(front.ops) * (n - 1), f"{where}.front (count {n})")  # every copy is drawn
         fronts += [front] * n
         if has_back and tpl.back is not None:
             back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back")

@@ -8,12 +8,14 @@ from typing import Any
 
 from generator.games.deck.expressions import (
     MAX_ALL_OF_WORK,
+    MAX_EVALUATIONS,
     Conditions,
     all_of_work,
     column_types,
     name_problems,
     rule_field_problems,
     template_problems,
+    work_problems,
 )
 from generator.games.deck.spec import DeckGame, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
@@ -64,6 +66,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     seen[rid] = i
             ids[cid] = set(seen)
     out += template_problems(spec, env)
+    out += work_problems(spec)
     missing, skip = rule_field_problems(spec)
     out += missing
     for cid, rule in spec.rules.items():
@@ -112,6 +115,13 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 if v and v not in ids[target]:
                     out.append((f"{key}.refs.{field}", f"{_at(rows, i)}: column {field}: {v!r} is not an id of "
                                                        f"{target}"))
+    needed = sum(evaluator.needed(c.component, w) for c in spec.balance.draws if c.component in spec.decks
+                 for w in ([c.where] if c.where else [a.where for a in c.all_of]))
+    if needed > MAX_EVALUATIONS:  # refused before any is evaluated
+        out.append(("balance.draws", f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
+                                     f"conditions would be evaluated over {needed:,} distinct rows in all "
+                                     "(conditions x distinct values they read)"))
+        evaluator.refused = True
     for n, check in enumerate(spec.balance.draws):
         key = f"balance.draws[{n}]"
         if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
@@ -156,9 +166,9 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
                 work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
                 if work > MAX_ALL_OF_WORK:
-                    out.append((f"{key}.all_of", f"the exact count of {len(check.all_of)} conditions over a "
-                                                 f"{check.hand}-card hand from {size:,} cards needs up to {work:,} "
-                                                 f"steps; the budget is {MAX_ALL_OF_WORK:,} (draw fewer cards, lower "
+                    out.append((f"{key}.all_of", f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
+                                                 f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
+                                                 f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
                                                  "at_least or use fewer conditions)"))
         else:
             if not check.field:

@@ -76,7 +76,8 @@ def test_an_all_of_past_the_budget_is_refused_within_seconds():
     problems = legal_problems(spec)
     assert time.perf_counter() - t0 < 10
     assert len(problems) == 1 and problems[0][0] == "balance.draws[0].all_of", problems
-    assert f"the budget is {MAX_ALL_OF_WORK:,}" in problems[0][1] and "100-card hand from 5,000 cards" in problems[0][1]
+    assert problems[0][1].startswith(f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of 4 "
+                                     "conditions over a 100-card hand from 5,000 cards needs up to "), problems
 
 
 def test_a_small_all_of_is_within_the_budget():
@@ -158,3 +159,34 @@ def test_an_element_error_names_the_offending_key(kit: Path):  # noqa: F811
     assert "game.templates.crop.front[1].x: expected a length with a unit" in text
     assert "game.balance.draws[0].bound: min 0.9 is above max 0.1" in text
     assert ".text: unknown key" not in text and ".rect." not in text
+
+
+def test_a_grid_looping_in_every_cell_stops_at_the_command_budget():
+    from generator.errors import LayoutError
+    from generator.i18n.sandbox import MAX_COMMAND_STEPS, CatalogEnvironment
+    from generator.layout.template import FaceRenderer
+    from generator.spec.template import GridElement
+
+    grid = GridElement.model_validate({"type": "grid", "x": "0mm", "y": "0mm", "w": "100%", "h": "100%", "rows": 60,
+                                       "columns": 60, "bonus": "{% for a in range(300) %}{% for b in range(300) %}"
+                                                               "{% endfor %}{% endfor %}"})
+    env = CatalogEnvironment()
+    t0 = time.perf_counter()
+    with pytest.raises(LayoutError, match=f"over {MAX_COMMAND_STEPS:,} steps .*the budget of one command"):
+        FaceRenderer(env, None).face("sheet", [grid], {}, 500.0, 700.0, 0.0, "game.templates.sheet.front")  # type: ignore[arg-type]
+    assert time.perf_counter() - t0 < 10
+    assert MAX_COMMAND_STEPS < env.total_steps < MAX_COMMAND_STEPS + 10
+
+
+def test_the_faces_of_a_kit_past_the_ops_budget_are_refused_before_drawing():
+    rows = [{"id": f"c{i}", "count": 10, "cost": 1} for i in range(500)]
+    rep = {"type": "repeat", "times": 100, "element": {"type": "rect", "x": "0mm", "y": "0mm", "w": "1mm", "h": "1mm"}}
+    spec = deck(rows, templates={"plain": {"front": [rep] * 20}}, deal={"component": "cards", "hand": 1,
+                                                                        "players": {"min": 1, "max": 1}})
+    problems = legal_problems(spec)
+    assert len(problems) == 1 and problems[0][0] == "decks.cards.template", problems
+    # 500 rows x 10 copies x 20 repeats x 100 copies x (the rect and its placement)
+    assert problems[0][1].startswith("over the budget of 1,000,000 drawing ops per language (one command): the "
+                                     "faces would draw about 20,000,000 ("), problems
+    small = deck(rows[:2], templates={"plain": {"front": [rep] * 20}})
+    assert legal_problems(small) == []
