@@ -243,7 +243,9 @@ class FaceRenderer:
         if asset is None:
             return []
         x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
-        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image")]
+        # a box that runs past the trim into the bleed is full-bleed art: the print check wants it covered
+        bleed = x < 0 or y < 0 or x + bw > w or y + bh > h
+        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image", bleed=bleed)]
 
     def asset(self, src: str, context: Mapping[str, Any], where: str) -> Asset | None:
         """The decoded file an asset path names for this face's fields (None when a named field is empty)."""

@@ -190,3 +190,32 @@ def test_the_faces_of_a_kit_past_the_ops_budget_are_refused_before_drawing():
                                      "faces would draw about 20,000,000 ("), problems
     small = deck(rows[:2], templates={"plain": {"front": [rep] * 20}})
     assert legal_problems(small) == []
+
+
+def test_a_low_resolution_image_on_a_deck_card_fails_validate(tmp_path: Path):
+    import io
+
+    from PIL import Image
+
+    from tests.games.deck.test_assets import _art_kit
+
+    folder = _art_kit(tmp_path)
+    buf = io.BytesIO()
+    Image.new("RGB", (42, 17), (200, 120, 40)).save(buf, format="PNG")  # contained in 20x8 mm: 54 dpi
+    (folder / "assets" / "banner.png").write_bytes(buf.getvalue())
+    r = pnpkit("validate", str(folder))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "game.decks.cards.template: an image element draws assets/banner.png: 42x17 px printed at 19.8x8.0 mm " \
+           "is 54 dpi, under print.art_dpi_min (150 dpi)" in r.stderr, r.stderr
+
+
+def test_an_image_into_the_bleed_that_leaves_it_uncovered_fails_validate(tmp_path: Path):
+    from tests.games.deck.test_assets import _art_kit
+
+    folder = _art_kit(tmp_path)
+    edit(folder / "kit.yaml", "{type: image, src: assets/banner.png, x: 4mm, y: 22mm, w: 20mm, h: 8mm, fit: contain}",
+         "{type: image, src: assets/banner.png, x: -3mm, y: -3mm, w: 40mm, h: 40mm, fit: contain}")
+    r = pnpkit("validate", str(folder))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover the " \
+           "bleed (fit: contain leaves" in r.stderr, r.stderr
