@@ -164,12 +164,12 @@ class FaceRenderer:
         if isinstance(el, TextElement):
             return self._text(el, context, w, h, where)
         if isinstance(el, RectElement):
-            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
             return [Rect(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
                          stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width,
                          radius=min(el.radius, bw / 2, bh / 2))]
         if isinstance(el, EllipseElement):
-            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
             return [ellipse(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
                             stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
         if isinstance(el, LineElement):
@@ -192,7 +192,7 @@ class FaceRenderer:
 
     def _text(self, el: TextElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
         text = self.render(el.text, context, f"{where}.text").strip()
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         ops: list[Op] = []
         fill = self.colour(el.fill, context, f"{where}.fill")
         if fill is not None:
@@ -223,7 +223,7 @@ class FaceRenderer:
         return ops
 
     def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         if el.src is not None:
             asset = self.asset(el.src, context, f"{where}.src")
             if asset is None:
@@ -242,7 +242,7 @@ class FaceRenderer:
         asset = self.asset(el.src, context, f"{where}.src")
         if asset is None:
             return []
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         # a box that runs past the trim into the bleed is full-bleed art: the print check wants it covered
         bleed = x < 0 or y < 0 or x + bw > w or y + bh > h
         return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image", bleed=bleed)]
@@ -275,7 +275,7 @@ class FaceRenderer:
 
     def _grid(self, el: GridElement, context: Mapping[str, Any], w: float, h: float, where: str,
               table: Sequence[Mapping[str, Any]]) -> list[Op]:
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
         head_fill = self.colour(el.header_fill, context, f"{where}.header_fill")
         cell_fill = self.colour(el.fill, context, f"{where}.fill")
@@ -348,11 +348,14 @@ def _at(c: Coord, extent: float) -> float:
     return extent * value / 100.0 if pct else value
 
 
-def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float) -> tuple[float, float, float, float]:
-    """(left, bottom, width, height) in op coordinates from a top-left spec box."""
+def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float,
+         where: str = "") -> tuple[float, float, float, float]:
+    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element (its
+    row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
-        raise LayoutError(f"a box of {bw:.1f} x {bh:.1f} pt: width and height must be positive")
+        raise LayoutError(f"{where + ': ' if where else ''}a box of {bw:.1f} x {bh:.1f} pt: width and height must "
+                          "be positive")
     return bx, fh - by - bh, bw, bh
 
 __all__ = ["FaceRenderer", "ellipse"]

@@ -40,6 +40,9 @@ MAX_CELL = 2_000
 SUFFIXES = (".csv", ".xlsx")
 _COLUMN = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}(@[a-z]{2,3}(_[A-Za-z]{2,4})?)?")
 
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Control characters a cell may not hold (tab and line breaks are left to the text layout)."""
+
 Cell = str | int | float | bool | None
 FieldType = Literal["text", "int", "number", "bool"]
 
@@ -140,6 +143,9 @@ def _table(source: str, shown: str, header: tuple[list[str], int], body: list[tu
             if isinstance(c, str) and len(c) > MAX_CELL:
                 problems.append(Problem(shown, line, f"column {n}",
                                         f"a cell of {len(c):,} characters; the limit is {MAX_CELL:,}"))
+            elif isinstance(c, str) and (bad := _CONTROL.search(c)):
+                problems.append(Problem(shown, line, f"column {n}", f"a control character U+{ord(bad.group()):04X} "
+                                        f"in {_clip(c)}: it cannot be printed; delete it"))
         rows.append(Row(line, dict(zip(names, cells, strict=True))))
     if problems:
         raise SpecError(problems[:50])

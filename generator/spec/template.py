@@ -68,6 +68,13 @@ class BoxElement(Element):
     w: Coord = Field(description="width (length or %)")
     h: Coord = Field(description="height (length or %)")
 
+    @field_validator("w", "h")
+    @classmethod
+    def _positive(cls, v: tuple[float, bool]) -> tuple[float, bool]:
+        if v[0] <= 0:
+            raise ValueError("expected a positive width and height (a box of no size draws nothing)")
+        return v
+
 
 class TextElement(BoxElement):
     """A string fitted to its box (shrunk down to min_size, else a located error) and glyph-checked."""

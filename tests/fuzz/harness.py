@@ -383,8 +383,6 @@ def font_case(kit: str, op: str, rng: np.random.Generator) -> Case:
         data = b"ttcf" + good
     elif op == "woff":
         data = b"wOFF" + good[4:]
-    elif op == "semicolons":
-        data = good.replace(b",", b";")
     elif op == "symlink_out":
         links[path] = str(ROOT / "fonts" / "BIZUDPGothic-Regular.ttf")  # a valid font, but outside the kit
     elif op == "symlink_loop":
@@ -501,8 +499,6 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
         data = body.encode()
     elif op == "png_huge_file":
         data = _small_png() + b"\0" * (41 * 1024 * 1024)
-    elif op == "semicolons":
-        data = good.replace(b",", b";")
     elif op == "symlink_out":
         links[path] = str(ROOT / "fonts" / "BIZUDPGothic-Regular.ttf")  # a real file, but outside the kit
     elif op == "dotdot":
@@ -534,7 +530,7 @@ DATA_KIT = "harvest_deck"
 DATA_MUTATIONS = ["million_rows", "huge_cell", "big_cell", "latin1", "utf16", "bom", "ragged", "bad_int", "nul",
                   "quote", "empty", "xlsx_bomb", "xlsx_external", "xlsx_formula", "xlsx_garbage", "xlsx_macro",
                   "xlsx_good", "symlink_out", "dotdot", "absolute", "directory", "xlsx_no_sheets", "xlsx_rel_outside",
-                  "xlsx_nan", "xlsx_inf", "xlsx_shared_string", "xlsx_blank_rows", "semicolons"]
+                  "xlsx_nan", "xlsx_inf", "xlsx_shared_string", "xlsx_blank_rows", "semicolons", "control"]
 """What a kit's data file can be: a located error or a documented cap for each, except `bom` and `xlsx_good`
 (a byte-order mark is dropped; a plain workbook of the same rows builds)."""
 
@@ -663,6 +659,11 @@ def data_case(op: str, rng: np.random.Generator) -> Case:
             data = _xlsx(table)
     elif op == "semicolons":
         data = good.replace(b",", b";")
+    elif op == "control":
+        rows[row][3] += "\x1b[2J"
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        data = buf.getvalue().encode()
     elif op == "symlink_out":
         path = "data/out.csv"
         links[path] = str(ROOT / "layouts" / "harvest_deck" / "data" / "cards.csv")

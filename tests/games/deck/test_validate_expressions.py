@@ -219,3 +219,30 @@ def test_an_image_into_the_bleed_that_leaves_it_uncovered_fails_validate(tmp_pat
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover the " \
            "bleed (fit: contain leaves" in r.stderr, r.stderr
+
+
+def test_a_box_of_negative_width_names_its_element(kit: Path):  # noqa: F811
+    edit(kit / "kit.yaml", "{type: ellipse, x: 47mm, y: 5mm, w: 11mm,", "{type: ellipse, x: 47mm, y: 5mm, w: -11mm,")
+    r = pnpkit("validate", str(kit))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.splitlines()[1].endswith("game.templates.crop.front[3].w: expected a positive width and height "
+                                             "(a box of no size draws nothing); got '-11mm'"), r.stderr
+
+
+def test_a_label_with_a_control_character_is_located_at_its_row(tmp_path: Path):
+    import shutil
+
+    from tests.games.deck.helpers import ROOT
+
+    folder = tmp_path / "sprout_sheet"
+    shutil.copytree(ROOT / "layouts" / "sprout_sheet", folder)
+    rows = folder / "data" / "rows.csv"
+    lines = rows.read_text(encoding="utf-8").split("\n")
+    cells = lines[1].split(",")
+    cells[-1] = cells[-1] + "\x1b[31m"
+    lines[1] = ",".join(cells)
+    rows.write_text("\n".join(lines), encoding="utf-8")
+    r = pnpkit("validate", str(folder))
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    head = lines[0].split(",")
+    assert r.stderr.splitlines()[1].startswith(f"  {rows}:2: column {head[-1]}: a control character U+001B in "), r.stderr
