@@ -209,6 +209,9 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
         known = sorted(types)
         sheet = comp.kind == "sheet"
         helpers = FACE_HELPERS | (SHEET_NAMES if sheet else frozenset())
+        if not isinstance(comp.template, str) and comp.template.by not in types and not sheet:
+            out.append((f"decks.{cid}.template.by", f"no column {comp.template.by!r} in {rows.table.shown} (the "
+                                                    f"field that picks the template){did_you_mean(comp.template.by, known)}"))
         for name in _templates_of(comp):
             tpl = spec.templates.get(name)
             if tpl is None:

@@ -246,3 +246,10 @@ def test_a_label_with_a_control_character_is_located_at_its_row(tmp_path: Path):
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     head = lines[0].split(",")
     assert r.stderr.splitlines()[1].startswith(f"  {rows}:2: column {head[-1]}: a control character U+001B in "), r.stderr
+
+
+def test_a_template_choice_by_a_field_that_is_no_column_is_located():
+    spec = deck(ROWS, decks={"cards": {"data": ROWS, "fields": {"cost": "int"},
+                                       "template": {"by": "tpye", "cases": {"x": "plain"}, "default": "plain"}}})
+    assert legal_problems(spec) == [("decks.cards.template.by", "no column 'tpye' in kit.yaml (the field that picks "
+                                                                "the template); did you mean type?")]
