@@ -248,7 +248,7 @@ def test_quick_slice_of_hostile_data():
 BUDGET_KEYS = {
     "grid_loop": "game.templates.sheet.front[6].bonus: template",
     "draw_ops": "game.decks.cards.template: over the budget of 1,000,000 drawing ops per language",
-    "all_of": "game.balance.draws[2].all_of: over the budget of 2,000,000 steps: the exact count of 4 conditions",
+    "all_of": "game.balance.draws[2].all_of: over the budget of 1,000,000 steps: the exact count of 4 conditions",
     "when_rows": "game.decks.cards.template: over the budget of 200,000 template strings per language",
     "where_rows": "game.balance.draws: over the budget of 50,000 evaluations",
 }
