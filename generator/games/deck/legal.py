@@ -17,7 +17,7 @@ from generator.games.deck.expressions import (
     template_problems,
     work_problems,
 )
-from generator.games.deck.spec import DeckGame, Rows
+from generator.games.deck.spec import DeckGame, DrawCheck, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
 MAX_LISTED = 20
@@ -141,35 +141,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
         if check.kind == "hand_has":
             if bool(check.where) == bool(check.all_of):
                 out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
-            conditions = [(f"{key}.where", check.where)] if check.where else [
-                (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
-            types = column_types(spec, check.component)
-            truths: list[list[bool]] = []
-            for where_key, source in conditions:
-                text = "{% if " + str(source) + " %}1{% endif %}"
-                why = template_problem(env, text)
-                if why:
-                    out.append((where_key, why))
-                    continue
-                found = name_problems(env, text, sorted(types), types, rows.table.shown)
-                out += [(where_key, m) for m in found]
-                if found:
-                    continue
-                met, why = evaluator.truths(check.component, str(source))
-                if why:
-                    out.append((where_key, why))
-                elif met is not None:
-                    truths.append(met)
-            if check.all_of and check.hand is not None and len(truths) == len(check.all_of):
-                cells: dict[tuple[bool, ...], int] = {}
-                for row, *t in zip(rows.rows, *truths, strict=True):
-                    cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
-                work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
-                if work > MAX_ALL_OF_WORK:
-                    out.append((f"{key}.all_of", f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
-                                                 f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
-                                                 f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
-                                                 "at_least or use fewer conditions)"))
+            out += _condition_problems(spec, check, key, env, evaluator)
         else:
             if not check.field:
                 out.append((key, f"a {check.kind} check needs field"))
@@ -194,3 +166,42 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     if deal.players.min > deal.players.max:
         out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
     return out[:200]
+
+
+def _condition_problems(spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment,
+                        evaluator: Conditions) -> list[tuple[str, str]]:
+    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the rows,
+    and the exact all_of count within its work budget."""
+    out: list[tuple[str, str]] = []
+    rows = spec.rows(check.component)
+    size = sum(int(r.get("count") or 0) for r in rows.rows)
+    conditions = [(f"{key}.where", check.where)] if check.where else [
+        (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+    types = column_types(spec, check.component)
+    truths: list[list[bool]] = []
+    for where_key, source in conditions:
+        text = "{% if " + str(source) + " %}1{% endif %}"
+        why = template_problem(env, text)
+        if why:
+            out.append((where_key, why))
+            continue
+        found = name_problems(env, text, sorted(types), types, rows.table.shown)
+        out += [(where_key, m) for m in found]
+        if found:
+            continue
+        met, why = evaluator.truths(check.component, str(source))
+        if why:
+            out.append((where_key, why))
+        elif met is not None:
+            truths.append(met)
+    if check.all_of and check.hand is not None and len(truths) == len(check.all_of):
+        cells: dict[tuple[bool, ...], int] = {}
+        for row, *t in zip(rows.rows, *truths, strict=True):
+            cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
+        work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
+        if work > MAX_ALL_OF_WORK:
+            out.append((f"{key}.all_of", f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
+                                         f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
+                                         f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
+                                         "at_least or use fewer conditions)"))
+    return out
