@@ -253,3 +253,37 @@ def test_a_template_choice_by_a_field_that_is_no_column_is_located():
                                        "template": {"by": "tpye", "cases": {"x": "plain"}, "default": "plain"}}})
     assert legal_problems(spec) == [("decks.cards.template.by", "no column 'tpye' in kit.yaml (the field that picks "
                                                                 "the template); did you mean type?")]
+
+
+@pytest.mark.parametrize(("op", "line", "message"), [
+    ("xlsx_no_sheets", None, "the workbook has no sheet pnpkit can read (the rows are read from the first sheet)"),
+    ("xlsx_rel_outside", None, "the workbook has no sheet pnpkit can read (the rows are read from the first sheet)"),
+    ("xlsx_nan", 3, "a sheet openpyxl cannot read (ValueError: "),
+    ("xlsx_inf", 3, "a sheet openpyxl cannot read (ValueError: "),
+    ("xlsx_shared_string", 3, "a sheet openpyxl cannot read (IndexError: "),
+    ("xlsx_blank_rows", 5002, "over 5,000 rows stored in the sheet (blank rows count); the limit is 5,000: delete "
+                              "the rows below the data"),
+])
+def test_a_damaged_workbook_is_one_located_error(tmp_path: Path, op: str, line: int | None, message: str):
+    from generator.spec.tables import read_table
+    from tests.fuzz.harness import _hostile_xlsx
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "cards.xlsx").write_bytes(_hostile_xlsx(op, [["id", "count"], ["a", 1], ["b", 2]]))
+    t0 = time.perf_counter()
+    with pytest.raises(SpecError) as e:
+        read_table(tmp_path, "data/cards.xlsx", "data/cards.xlsx")
+    assert time.perf_counter() - t0 < 10
+    [problem] = e.value.problems
+    assert (problem.file, problem.line) == ("data/cards.xlsx", line) and problem.message.startswith(message), problem
+
+
+def test_a_semicolon_separated_csv_gets_a_hint(tmp_path: Path):
+    from generator.spec.tables import read_table
+
+    (tmp_path / "cards.csv").write_text("id;count;name\na;1;Apple\n", encoding="utf-8")
+    with pytest.raises(SpecError) as e:
+        read_table(tmp_path, "cards.csv", "cards.csv")
+    assert [str(p) for p in e.value.problems] == [
+        "cards.csv:1: the header 'id;count;name' holds semicolons: the file looks separated by semicolons (as some "
+        "spreadsheet programs save CSV); pnpkit reads comma-separated CSV: save it with commas, or as .xlsx"]
