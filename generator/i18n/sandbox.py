@@ -36,7 +36,7 @@ MAX_VALUE = 4000
 MAX_INT_DIGITS = 30
 MAX_EXPONENT = 64
 MAX_SECONDS = 0.5
-MAX_COMMAND_STEPS = 1_000_000
+MAX_COMMAND_STEPS = 10**6
 """Loop iterations, calls and strings rendered by one environment (one language of one command) in all: a face
 template run for every row and every grid cell stops within seconds however small each string's own work is."""
 

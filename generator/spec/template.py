@@ -22,7 +22,7 @@ MAX_GRID = 60
 MAX_TEMPLATE = 2_000
 MAX_REPEAT_COPIES = 100
 """Copies a repeat element draws (a number, a field or a template giving 0..MAX_REPEAT_COPIES)."""
-MAX_DRAWN_OPS = 1_000_000
+MAX_DRAWN_OPS = 10**6
 """Drawing ops one language of one command may lay out (copies of a face included): thousands of rows times
 repeated elements times copies stop as a located error instead of exhausting memory."""
 _PERCENT = re.compile(r"(-?[0-9]+(\.[0-9]+)?)%")

@@ -27,7 +27,7 @@ from generator.spec.template import (
     TextElement,
 )
 
-MAX_ALL_OF_WORK = 1_000_000
+MAX_ALL_OF_WORK = 10**6
 """Budget of an exact `all_of` count: (count states) x (cards drawn from a cell), summed over the cells."""
 MAX_FACE_RENDERS = 200_000
 """Budget of template strings a kit's faces render per language (every string of every element of every
