@@ -90,14 +90,16 @@ def translation_warnings(kit: Kit) -> list[str]:
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
-    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised."""
-    if kit.art is None:
-        return
+    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised. A data
+    kit's art is drawn by its templates' image and icon elements (no `art:` section), checked the same way."""
     from generator.layout.art import art_problems
 
     errors = []
     for slot, message, is_error in art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min):
-        problem = kit.problem(f"components.{comp.id}.art.{slot}", message)
+        if kit.art is None:  # the art of a template element, located at the component's data and template
+            problem = kit.problem(f"game.decks.{comp.id}.template", f"an {slot} element draws {message}")
+        else:
+            problem = kit.problem(f"components.{comp.id}.art.{slot}", message)
         if is_error:
             errors.append(problem)
         else:

@@ -12,7 +12,8 @@ locates at the .po line:
 - caps: `range()` at most MAX_RANGE items, `for` nested at most MAX_LOOP_DEPTH deep, at most MAX_STEPS loop
   iterations plus calls per string, strings and lists built by `*`, `+`, `~` at most MAX_VALUE items, integers
   at most MAX_INT_DIGITS digits, `**` exponents at most MAX_EXPONENT, output at most MAX_OUTPUT characters,
-  at most MAX_SECONDS of rendering per string, and template source at most MAX_SOURCE characters.
+  at most MAX_SECONDS of rendering per string, and template source at most MAX_SOURCE characters; all strings an
+  environment renders share MAX_COMMAND_STEPS (each string rendered counts one).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ MAX_VALUE = 4000
 MAX_INT_DIGITS = 30
 MAX_EXPONENT = 64
 MAX_SECONDS = 0.5
+MAX_COMMAND_STEPS = 10**6
+"""Loop iterations, calls and strings rendered by one environment (one language of one command) in all: a face
+template run for every row and every grid cell stops within seconds however small each string's own work is."""
 
 #: Filters a catalog string may use; everything that formats with a width, pads, randomises, reprs or
 #: builds markup is left out.
@@ -119,6 +123,8 @@ class CatalogEnvironment(SandboxedEnvironment):
                             __loop=self._loop, __concat=self._concat)
         self._deadline = 0.0
         self._steps = 0
+        self.total_steps = 0
+        """Steps of every string this environment rendered (the budget MAX_COMMAND_STEPS)."""
 
     # ------------------------------------------------------------------ caps at render
 
@@ -126,14 +132,22 @@ class CatalogEnvironment(SandboxedEnvironment):
         """Reset the per-string budget (time and steps) before rendering one string."""
         self._deadline = time.perf_counter() + MAX_SECONDS
         self._steps = 0
+        self._charge()
 
     def step(self) -> None:
         """Count one loop iteration or call; refuse past the step or time budget."""
         self._steps += 1
+        self._charge()
         if self._steps > MAX_STEPS:
             raise TemplateLimit(f"more than {MAX_STEPS} loop iterations and calls")
         if self._steps % 256 == 0 and time.perf_counter() > self._deadline:
             raise TemplateLimit(f"rendering took longer than {MAX_SECONDS} s")
+
+    def _charge(self) -> None:
+        self.total_steps += 1
+        if self.total_steps > MAX_COMMAND_STEPS:
+            raise TemplateLimit(f"the templates of this command took over {MAX_COMMAND_STEPS:,} steps (loop "
+                                "iterations, calls and strings rendered): the budget of one command")
 
     def _range(self, *args: Any) -> range:
         if not args or not all(isinstance(a, int) and not isinstance(a, bool) for a in args):

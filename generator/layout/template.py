@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,8 @@ from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
 from generator.spec.assets import Asset
 from generator.spec.template import (
+    MAX_DRAWN_OPS,
+    MAX_REPEAT_COPIES,
     AnyElement,
     Coord,
     EllipseElement,
@@ -56,7 +59,7 @@ from generator.spec.template import (
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-MAX_REPEAT_COPIES = 100
+_DRAWN: weakref.WeakKeyDictionary[CatalogEnvironment, list[int]] = weakref.WeakKeyDictionary()
 KAPPA = 0.5522847498
 """Bezier handle length of a quarter ellipse."""
 
@@ -71,6 +74,18 @@ class FaceRenderer:
     assets: Mapping[str, Asset] = field(default_factory=dict)
     """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
     _cache: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ budget
+
+    def charge(self, ops: int, where: str) -> None:
+        """Count `ops` drawing ops against the command's MAX_DRAWN_OPS (shared by every renderer of the same
+        template environment); a LayoutError naming `where` past it."""
+        drawn = _DRAWN.setdefault(self.env, [0])
+        drawn[0] += ops
+        if drawn[0] > MAX_DRAWN_OPS:
+            raise LayoutError(f"{where}: the faces of this command need over {MAX_DRAWN_OPS:,} drawing ops (rows x "
+                              f"elements x copies; {drawn[0]:,} so far); the budget of one command is "
+                              f"{MAX_DRAWN_OPS:,}: fewer rows, copies or repeated elements")
 
     # ------------------------------------------------------------------ templates
 
@@ -137,7 +152,9 @@ class FaceRenderer:
         """One face: every element whose `when` holds, in order. `table` gives grid rows their fields."""
         ops: list[Op] = []
         for i, el in enumerate(elements):
-            ops += self.element(el, context, width, height, f"{where}[{i}]", table)
+            drawn = self.element(el, context, width, height, f"{where}[{i}]", table)
+            self.charge(len(drawn), f"{where}[{i}]")
+            ops += drawn
         return Face(name, width, height, tuple(ops), bleed)
 
     def element(self, el: AnyElement, context: Mapping[str, Any], w: float, h: float, where: str,
@@ -148,12 +165,12 @@ class FaceRenderer:
         if isinstance(el, TextElement):
             return self._text(el, context, w, h, where)
         if isinstance(el, RectElement):
-            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
             return [Rect(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
                          stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width,
                          radius=min(el.radius, bw / 2, bh / 2))]
         if isinstance(el, EllipseElement):
-            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+            x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
             return [ellipse(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
                             stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
         if isinstance(el, LineElement):
@@ -176,7 +193,7 @@ class FaceRenderer:
 
     def _text(self, el: TextElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
         text = self.render(el.text, context, f"{where}.text").strip()
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         ops: list[Op] = []
         fill = self.colour(el.fill, context, f"{where}.fill")
         if fill is not None:
@@ -214,7 +231,7 @@ class FaceRenderer:
         return ops
 
     def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         if el.src is not None:
             asset = self.asset(el.src, context, f"{where}.src")
             if asset is None:
@@ -233,8 +250,10 @@ class FaceRenderer:
         asset = self.asset(el.src, context, f"{where}.src")
         if asset is None:
             return []
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
-        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image")]
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
+        # a box that runs past the trim into the bleed is full-bleed art: the print check wants it covered
+        bleed = x < 0 or y < 0 or x + bw > w or y + bh > h
+        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image", bleed=bleed)]
 
     def asset(self, src: str, context: Mapping[str, Any], where: str) -> Asset | None:
         """The decoded file an asset path names for this face's fields (None when a named field is empty)."""
@@ -257,13 +276,14 @@ class FaceRenderer:
             dx = k * _at(el.dx, w) + line * _at(el.line_dx, w)
             dy = k * _at(el.dy, h) + line * _at(el.line_dy, h)
             inner = self.element(el.element, {**context, "i": i}, w, h, f"{where}.element")
+            self.charge(len(inner), f"{where}.element")
             if inner:
                 ops.append(Place(dx, -dy, tuple(inner)))
         return ops
 
     def _grid(self, el: GridElement, context: Mapping[str, Any], w: float, h: float, where: str,
               table: Sequence[Mapping[str, Any]]) -> list[Op]:
-        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h)
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
         head_fill = self.colour(el.header_fill, context, f"{where}.header_fill")
         cell_fill = self.colour(el.fill, context, f"{where}.fill")
@@ -336,11 +356,14 @@ def _at(c: Coord, extent: float) -> float:
     return extent * value / 100.0 if pct else value
 
 
-def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float) -> tuple[float, float, float, float]:
-    """(left, bottom, width, height) in op coordinates from a top-left spec box."""
+def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float,
+         where: str = "") -> tuple[float, float, float, float]:
+    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element (its
+    row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
-        raise LayoutError(f"a box of {bw:.1f} x {bh:.1f} pt: width and height must be positive")
+        raise LayoutError(f"{where + ': ' if where else ''}a box of {bw:.1f} x {bh:.1f} pt: width and height must "
+                          "be positive")
     return bx, fh - by - bh, bw, bh
 
 __all__ = ["FaceRenderer", "ellipse"]

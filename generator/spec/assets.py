@@ -195,7 +195,10 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
         w, h = image.size
         if w <= 0 or h <= 0 or w * h > MAX_PIXELS:
             raise ValueError(f"{w}x{h} pixels is over the limit of {MAX_PIXELS:,} pixels (a decompression bomb?)")
-        frames = int(getattr(image, "n_frames", 1))
+        try:
+            frames = int(getattr(image, "n_frames", 1))
+        except Exception as e:  # counting frames reads the whole file for some formats
+            raise ValueError(f"damaged: Pillow cannot read it ({_why(e)})") from None
         if frames > 1:
             raise ValueError(f"an animation of {frames} frames; give a still image")
         mode = image.mode
@@ -219,7 +222,10 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     elif mode == "CMYK" and kind == "jpeg" and "adobe" in image.info:
         pass  # Pillow already undoes Adobe's inverted CMYK on reading
     if image.mode != target:
-        image = image.convert(target)
+        try:  # Pillow's conversion of a decoded but odd image (a palette out of range) is inside the guard too
+            image = image.convert(target)
+        except Exception as e:
+            raise ValueError(f"damaged: Pillow cannot convert it to {target} ({_why(e)})") from None
     image.info.pop("icc_profile", None)
     return image, mode
 

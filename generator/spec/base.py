@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, WithJsonSchema, model_validator
 
 from generator.spec.choices import MAX_GAMES as MAX_GAMES
 from generator.spec.choices import MAX_SEED as MAX_SEED
@@ -63,6 +63,11 @@ class Bound(SpecModel):
     min: float | None = None
     max: float | None = None
 
+    @model_validator(mode="after")
+    def _ordered(self) -> Bound:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {self.min:g} is above max {self.max:g}: no value can lie in the range")
+        return self
 
 
 # Caps on the integers of a spec (issue 12): MAX_SEED and MAX_GAMES live in generator/spec/choices.py, which the

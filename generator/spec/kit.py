@@ -303,7 +303,10 @@ def _did_you_mean(model: Any, loc: Loc) -> str:
     """"; did you mean goals?" for an unknown key close to a known one (difflib), else ""."""
     if model is None or not loc or not isinstance(loc[-1], str):
         return ""
-    close = difflib.get_close_matches(loc[-1], _keys_at(model, loc[:-1]), n=1, cutoff=0.6)
+    keys = _keys_at(model, loc[:-1])
+    if loc[-1] in keys:  # allowed on another branch of a union (`opacity` is an image's, not a rect's)
+        return "; that key belongs to another kind of element here"
+    close = difflib.get_close_matches(loc[-1], keys, n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 
 
@@ -334,7 +337,10 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
     """Drop the union/tag steps pydantic adds to a location, keeping the path that exists in the data."""
     out: list[str | int] = []
     cur = data
-    for part in loc:
+    for n, part in enumerate(loc):
+        if isinstance(cur, dict) and n + 1 < len(loc) and cur.get("type") == part and isinstance(part, str) \
+                and not isinstance(cur.get(part), (dict, list)):
+            continue  # a discriminated union's tag step (`text` of a text element), not the element's `text` key
         if isinstance(cur, dict) and part in cur:
             out.append(part)
             cur = cur[part]

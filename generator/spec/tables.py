@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import math
 import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -38,6 +39,9 @@ MAX_COLUMNS = 100
 MAX_CELL = 2_000
 SUFFIXES = (".csv", ".xlsx")
 _COLUMN = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}(@[a-z]{2,3}(_[A-Za-z]{2,4})?)?")
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+"""Control characters a cell may not hold (tab and line breaks are left to the text layout)."""
 
 Cell = str | int | float | bool | None
 FieldType = Literal["text", "int", "number", "bool"]
@@ -139,6 +143,9 @@ def _table(source: str, shown: str, header: tuple[list[str], int], body: list[tu
             if isinstance(c, str) and len(c) > MAX_CELL:
                 problems.append(Problem(shown, line, f"column {n}",
                                         f"a cell of {len(c):,} characters; the limit is {MAX_CELL:,}"))
+            elif isinstance(c, str) and (bad := _CONTROL.search(c)):
+                problems.append(Problem(shown, line, f"column {n}", f"a control character U+{ord(bad.group()):04X} "
+                                        f"in {_clip(c)}: it cannot be printed; delete it"))
         rows.append(Row(line, dict(zip(names, cells, strict=True))))
     if problems:
         raise SpecError(problems[:50])
@@ -179,6 +186,11 @@ def _csv_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tupl
         raise SpecError([Problem(shown, reader.line_num, "", f"not valid CSV ({e})")]) from None
     if header is None:
         raise SpecError([Problem(shown, 1, "", "no header row (expected column names, e.g. id,count,name)")])
+    for sep, what in ((";", "semicolons"), ("\t", "tabs")):
+        if any(sep in h for h in header):
+            raise SpecError([Problem(shown, head_line, "", f"the header {_clip(','.join(header), 60)} holds {what}: "
+                                     f"the file looks separated by {what} (as some spreadsheet programs save CSV); "
+                                     "pnpkit reads comma-separated CSV: save it with commas, or as .xlsx")])
     return (header, head_line), rows
 
 
@@ -221,19 +233,29 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
             wb = load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
     except Exception as e:  # openpyxl raises many types for a damaged workbook
         raise SpecError([Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]) from None
+    header: list[str] | None = None
+    head_line = 1
+    rows: list[tuple[int, list[Cell]]] = []
+    line = 0
     try:
-        ws = wb.worksheets[0]
-        header: list[str] | None = None
-        head_line = 1
-        rows: list[tuple[int, list[Cell]]] = []
-        for line, cells in enumerate(ws.iter_rows(max_col=MAX_COLUMNS + 1), 1):
+        sheets = wb.worksheets
+        if not sheets:
+            raise SpecError([Problem(shown, None, "", "the workbook has no sheet pnpkit can read (the rows are read "
+                                                      "from the first sheet)")])
+        for line, cells in enumerate(sheets[0].iter_rows(max_col=MAX_COLUMNS + 1), 1):
+            if line > MAX_ROWS + head_line:  # rows as stored, blank ones included: the cap bounds the work
+                raise SpecError([Problem(shown, line, "", f"over {MAX_ROWS:,} rows stored in the sheet (blank rows "
+                                                          f"count); the limit is {MAX_ROWS:,}: delete the rows "
+                                                          "below the data")])
             values: list[Cell] = []
             for cell in cells:
                 v = cell.value
+                col = getattr(cell, "column_letter", "?")
                 if getattr(cell, "data_type", "") == "f" or (isinstance(v, str) and v.startswith("=")):
-                    col = getattr(cell, "column_letter", "?")
                     raise SpecError([Problem(shown, line, f"cell {col}{line}", f"a formula ({_clip(v)}); pnpkit "
                                                                                "reads values only: paste the values")])
+                if isinstance(v, float) and not math.isfinite(v):
+                    raise SpecError([Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")])
                 if v is not None and not isinstance(v, (str, int, float, bool)):
                     v = str(v)
                 values.append(v)
@@ -249,6 +271,12 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
             rows.append((line, values))
             if len(rows) > MAX_ROWS:
                 break
+    except SpecError:
+        raise
+    except Exception as e:  # a damaged sheet (a shared string out of range, a NaN cell, a relationship that
+        # points outside the package) fails inside openpyxl's reader, row by row
+        raise SpecError([Problem(shown, line + 1 if line else None, "", f"a sheet openpyxl cannot read "
+                                 f"({type(e).__name__}: {_clip(str(e), 80)})")]) from None
     finally:
         wb.close()
     if header is None:

@@ -20,6 +20,11 @@ MAX_ELEMENTS = 200
 MAX_REPEAT = 100
 MAX_GRID = 60
 MAX_TEMPLATE = 2_000
+MAX_REPEAT_COPIES = 100
+"""Copies a repeat element draws (a number, a field or a template giving 0..MAX_REPEAT_COPIES)."""
+MAX_DRAWN_OPS = 10**6
+"""Drawing ops one language of one command may lay out (copies of a face included): thousands of rows times
+repeated elements times copies stop as a located error instead of exhausting memory."""
 _PERCENT = re.compile(r"(-?[0-9]+(\.[0-9]+)?)%")
 
 
@@ -64,6 +69,13 @@ class BoxElement(Element):
     y: Coord = Field(description="top edge from the face's top (length or %)")
     w: Coord = Field(description="width (length or %)")
     h: Coord = Field(description="height (length or %)")
+
+    @field_validator("w", "h")
+    @classmethod
+    def _positive(cls, v: tuple[float, bool]) -> tuple[float, bool]:
+        if v[0] <= 0:
+            raise ValueError("expected a positive width and height (a box of no size draws nothing)")
+        return v
 
 
 class TextElement(BoxElement):

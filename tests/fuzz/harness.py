@@ -530,7 +530,8 @@ DATA_KIT = "harvest_deck"
 """The shipped data kit whose data/cards.csv the data mutations replace."""
 DATA_MUTATIONS = ["million_rows", "huge_cell", "big_cell", "latin1", "utf16", "bom", "ragged", "bad_int", "nul",
                   "quote", "empty", "xlsx_bomb", "xlsx_external", "xlsx_formula", "xlsx_garbage", "xlsx_macro",
-                  "xlsx_good", "symlink_out", "dotdot", "absolute", "directory"]
+                  "xlsx_good", "symlink_out", "dotdot", "absolute", "directory", "xlsx_no_sheets", "xlsx_rel_outside",
+                  "xlsx_nan", "xlsx_inf", "xlsx_shared_string", "xlsx_blank_rows", "semicolons", "control"]
 """What a kit's data file can be: a located error or a documented cap for each, except `bom` and `xlsx_good`
 (a byte-order mark is dropped; a plain workbook of the same rows builds)."""
 
@@ -559,6 +560,43 @@ def _xlsx(rows: list[list[Any]], extra: dict[str, bytes] | None = None, formula:
         for name, data in extra.items():
             dst.writestr(name, data)
     return out.getvalue()
+
+
+def _xlsx_edit(data: bytes, member: str, edit: Callable[[str], str]) -> bytes:
+    """The workbook with one member's XML rewritten (members written in the same order)."""
+    import io
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for item in src.infolist():
+            body = src.read(item.filename)
+            if item.filename == member:
+                body = edit(body.decode("utf-8")).encode("utf-8")
+            dst.writestr(item.filename, body, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+    return out.getvalue()
+
+
+def _hostile_xlsx(op: str, table: list[list[Any]]) -> bytes:
+    """A workbook of `table` damaged as `op` says (issue 34): no sheets, a sheet relationship out of the package,
+    NaN / INF number cells, a shared-string index out of range, 1.5 million blank rows after the data."""
+    import re as _re
+
+    good = _xlsx(table)
+    sheet = "xl/worksheets/sheet1.xml"
+    if op == "xlsx_no_sheets":
+        return _xlsx_edit(good, "xl/workbook.xml", lambda x: _re.sub(r"<sheets>.*</sheets>", "<sheets/>", x))
+    if op == "xlsx_rel_outside":
+        return _xlsx_edit(good, "xl/_rels/workbook.xml.rels",
+                          lambda x: x.replace("/xl/worksheets/sheet1.xml", "../../../../etc/hostname"))
+    if op in ("xlsx_nan", "xlsx_inf"):
+        value = "NaN" if op == "xlsx_nan" else "INF"
+        return _xlsx_edit(good, sheet, lambda x: _re.sub(r'(<c r="B3" t="n"><v>)[^<]*', rf"\g<1>{value}", x))
+    if op == "xlsx_shared_string":
+        return _xlsx_edit(good, sheet, lambda x: x.replace('<c r="A3" t="inlineStr"><is><t>', '<c r="A3" t="s"><v>99999</v><is><t>', 1))
+    blank = "".join(f'<row r="{n}"><c r="A{n}"/></row>' for n in range(len(table) + 1, 1_500_001))
+    return _xlsx_edit(good, sheet, lambda x: _re.sub(r'<dimension ref="A1:([A-Z]+)[0-9]+"/>', r'<dimension ref="A1:\g<1>1500000"/>',
+                                                     x).replace("</sheetData>", blank + "</sheetData>"))
 
 
 def data_case(op: str, rng: np.random.Generator) -> Case:
@@ -613,10 +651,20 @@ def data_case(op: str, rng: np.random.Generator) -> Case:
             data = _xlsx(table, {"xl/vbaProject.bin": b"\0" * 100})
         elif op == "xlsx_formula":
             data = _xlsx(table, formula=True)
+        elif op in ("xlsx_no_sheets", "xlsx_rel_outside", "xlsx_nan", "xlsx_inf", "xlsx_shared_string",
+                    "xlsx_blank_rows"):
+            data = _hostile_xlsx(op, table)
         elif op == "xlsx_garbage":
             data = b"PK\x03\x04" + rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
         else:
             data = _xlsx(table)
+    elif op == "semicolons":
+        data = good.replace(b",", b";")
+    elif op == "control":
+        rows[row][3] += "\x1b[2J"
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        data = buf.getvalue().encode()
     elif op == "symlink_out":
         path = "data/out.csv"
         links[path] = str(ROOT / "layouts" / "harvest_deck" / "data" / "cards.csv")
@@ -631,6 +679,50 @@ def data_case(op: str, rng: np.random.Generator) -> Case:
         files[path] = data
     files["kit.yaml"] = text.replace("data: data/cards.csv", f"data: {path}").encode()
     return Case(DATA_KIT, f"data {op}", files, links)
+
+
+BUDGET_MUTATIONS = ["grid_loop", "draw_ops", "all_of", "when_rows", "where_rows"]
+"""Unbounded work inside every documented cap (issue 34): each must end as a located error within seconds."""
+BUDGET_SECONDS = 10.0
+
+
+def budget_case(op: str) -> Case:
+    """A data kit whose work passes a command's budget: a 60x60 grid whose bonus loops 90,000 steps per cell,
+    5,000 rows x 200 repeats x 100 copies, an all_of of four conditions over a 100-card hand from 5,000 cards,
+    a `when:` on 200 elements over 5,000 rows, a `where` over 5,000 distinct rows in 50 checks."""
+    if op == "grid_loop":
+        text = (ROOT / "layouts" / "sprout_sheet" / "kit.yaml").read_text(encoding="utf-8")
+        text = text.replace("rows: 6\n          columns: 8\n          column_label: \"{{ c + 1 }}\"",
+                            "rows: 60\n          columns: 60", 1)
+        text = text.replace("bonus: \"{{ bonus if c + 1 == star else '' }}\"",
+                            "bonus: \"{% for a in range(300) %}{% for b in range(300) %}{% endfor %}{% endfor %}\"", 1)
+        return Case("sprout_sheet", f"budget {op}", {"kit.yaml": text.encode()})
+    kit_dir = ROOT / "layouts" / DATA_KIT
+    text = (kit_dir / "kit.yaml").read_text(encoding="utf-8")
+    head = "id,count,type,name,name@ja,name@es,name@de,name@fr,cost,value,icon,colour,text\n"
+    rows = "".join(f"c{i},1,{('resource', 'action', 'event')[i % 3]},N{i},,,,,{i % 4},{i % 5},leaf,#c9a227,"
+                   f"effect.resource\n" for i in range(5000))
+    files = {"data/cards.csv": (head + rows).encode()}
+    text = text.replace("total: 50", "total: 5000").replace("count_by: {type: {resource: 30, action: 16, event: 4}}",
+                                                            "count_by: {}")
+    if op == "draw_ops":
+        rep = ("        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, w: 1mm, "
+               "h: 1mm}\n")
+        text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + rep * 190, 1)
+    elif op == "all_of":
+        conditions = "".join(f"          - {{where: \"cost == {k}\", at_least: 20}}\n" for k in range(4))
+        text = text.replace("        hand: 6\n        all_of:\n          - {where: \"type == 'resource'\", at_least: 1}\n"
+                            "          - {where: \"type == 'action'\", at_least: 1}\n",
+                            "        hand: 100\n        all_of:\n" + conditions, 1)
+    elif op == "when_rows":
+        el = ("        - {type: rect, x: 1mm, y: 1mm, w: 1mm, h: 1mm, when: \"(range(999)|sum) > cost\"}\n")
+        text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + el * 190, 1)
+    elif op == "where_rows":
+        draws = "".join(f"      - {{name: w{k}, kind: hand_has, component: cards, hand: 5, where: \"name != 'x{k}' and "
+                        f"(range(999)|sum) > 0\", bound: {{min: 0}}}}\n" for k in range(44))
+        text = text.replace("    draws:\n", "    draws:\n" + draws, 1)
+    files["kit.yaml"] = text.encode()
+    return Case(DATA_KIT, f"budget {op}", files)
 
 
 def make_data_cases(n: int, seed: int) -> list[Case]:

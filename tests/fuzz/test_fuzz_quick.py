@@ -250,3 +250,56 @@ def test_quick_slice_of_hostile_data():
     kinds = {o.case.label: o.kind for o in summary.outcomes}
     assert kinds == {f"data {op}": "accepted" if op in ("bom", "xlsx_good") else "clean" for op in DATA_MUTATIONS}, \
         [(o.case.label, o.kind, o.detail) for o in summary.outcomes]
+
+
+BUDGET_KEYS = {
+    "grid_loop": "game.templates.sheet.front[6].bonus: template",
+    "draw_ops": "game.decks.cards.template: over the budget of 1,000,000 drawing ops per language",
+    "all_of": "game.balance.draws[2].all_of: over the budget of 1,000,000 steps: the exact count of 4 conditions",
+    "when_rows": "game.decks.cards.template: over the budget of 200,000 template strings per language",
+    "where_rows": "game.balance.draws: over the budget of 50,000 evaluations",
+}
+
+
+def test_quick_slice_of_budget_cases():
+    """Unbounded work inside every cap (issue 34): a 60x60 grid looping 90,000 steps per cell, 5,000 rows x 190
+    repeats x 100 copies, an all_of of four conditions over a 100-card hand from 5,000 cards, a `when:` on 190
+    elements over 5,000 rows, 50 `where`s over 5,000 distinct rows: each a clean located error (the key named,
+    the budget quoted), nothing written, within BUDGET_SECONDS."""
+    from tests.fuzz.harness import BUDGET_MUTATIONS, BUDGET_SECONDS, budget_case
+
+    summary = run_cases([budget_case(op) for op in BUDGET_MUTATIONS])
+    got = {o.case.label: (o.kind, o.detail) for o in summary.outcomes}
+    for op, key in BUDGET_KEYS.items():
+        kind, detail = got[f"budget {op}"]
+        # (a detail is clipped to 200 characters: the grid's message quotes its template before the budget)
+        assert kind == "clean" and key in detail and ("budget" in detail or op == "grid_loop"), (op, kind, detail)
+    slow = [(o.case.label, round(o.seconds, 1)) for o in summary.outcomes if o.seconds > BUDGET_SECONDS]
+    assert slow == []
+
+
+def test_hostile_where_conditions_are_problems_not_tracebacks():
+    """Every hostile template as a draw check's `where` and as an all_of condition (issue 34): legal_problems
+    returns located problems (or none for a harmless one) and raises nothing, quickly."""
+    import time as _time
+
+    from generator.games.deck.legal import legal_problems
+    from tests.fuzz.harness import HOSTILE_TEMPLATES
+    from tests.games.deck.helpers import deck
+
+    rows = [{"id": f"c{i}", "count": 1 + i % 3, "type": "xy"[i % 2], "cost": i % 4, "name": f"N{i}"} for i in range(40)]
+    exprs = [t[3:-3] for t in HOSTILE_TEMPLATES if t.startswith("{{ ") and t.endswith(" }}")]  # as conditions
+    hostile = [*(t for t in HOSTILE_TEMPLATES if len(t) <= 500), *exprs, "1/0", "name + 1", "''.__class__", "cost > 'a'", "1 %}{% include 'x' %}{% if 1",
+               "tpye == 'x'", "range(10**6)|sum", "[1] * 10**9"]
+    refused = 0
+    for where in hostile:
+        spec = deck(rows, balance={"draws": [
+            {"name": "a", "kind": "hand_has", "component": "cards", "hand": 5, "where": where, "bound": {"min": 0}},
+            {"name": "b", "kind": "hand_has", "component": "cards", "hand": 5, "bound": {"min": 0},
+             "all_of": [{"where": "type == 'x'"}, {"where": where}]}]})
+        t0 = _time.perf_counter()
+        problems = legal_problems(spec)
+        assert _time.perf_counter() - t0 < 10, where
+        assert all(isinstance(k, str) and isinstance(m, str) and "Traceback" not in m for k, m in problems)
+        refused += bool(problems)
+    assert refused >= len(hostile) - 2  # `range` alone is a harmless (always true) condition

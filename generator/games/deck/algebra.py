@@ -83,6 +83,12 @@ class ExactBound(SpecModel):
     min: ExactNumber | None = Field(None, description="the least allowed value (a number, a fraction or a decimal)")
     max: ExactNumber | None = Field(None, description="the largest allowed value")
 
+    @model_validator(mode="after")
+    def _ordered(self) -> ExactBound:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min {float(self.min):g} is above max {float(self.max):g}: no value can lie in the range")
+        return self
+
 
 LEAF_KEYS = ("where", "same", "distinct", "run", "sum")
 GROUP_KEYS = ("all_of", "any_of", "none_of")

@@ -122,6 +122,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
         where = f"{source}:{line} (id {fields.get('id')!s}, {ctx.lang}): game.templates.{name}"
         context = {**fields, "text_id": f"{source}:{line}"}
         front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
+        draw.charge(len(front.ops) * (n - 1), f"{where}.front (count {n})")  # every copy is drawn
         fronts += [front] * n
         captions[front.name] = _caption(front, fields)
         if has_back and tpl.back is not None:

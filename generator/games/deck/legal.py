@@ -9,7 +9,18 @@ from typing import Any
 
 from generator.games.deck.algebra import draw_problems
 from generator.games.deck.balance import where_row_problem
-from generator.games.deck.spec import DeckGame, Rows
+from generator.games.deck.expressions import (
+    MAX_ALL_OF_WORK,
+    MAX_EVALUATIONS,
+    Conditions,
+    all_of_work,
+    column_types,
+    name_problems,
+    rule_field_problems,
+    template_problems,
+    work_problems,
+)
+from generator.games.deck.spec import DeckGame, DrawCheck, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
 MAX_LISTED = 20
@@ -28,6 +39,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     """(dotted key under game, message) for every declared rule the rows break and every dangling name."""
     out: list[tuple[str, str]] = []
     env = CatalogEnvironment()
+    evaluator = Conditions(spec)
     ids: dict[str, set[str]] = {}
     for cid, comp in spec.decks.items():
         rows = spec.rows(cid)
@@ -56,6 +68,10 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 else:
                     seen[rid] = i
             ids[cid] = set(seen)
+    out += template_problems(spec, env)
+    out += work_problems(spec)
+    missing, skip = rule_field_problems(spec)
+    out += missing
     for cid, rule in spec.rules.items():
         key = f"rules.{cid}"
         if cid not in spec.decks:
@@ -66,16 +82,22 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
         if rule.total is not None and sum(counts) != rule.total:
             out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
         for field in rule.required:
+            if (cid, field) in skip:
+                continue
             for i, row in enumerate(rows.rows):
                 if _value(row, field) == "":
                     out.append((f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell"))
         for field, allowed in rule.values.items():
+            if (cid, field) in skip:
+                continue
             for i, row in enumerate(rows.rows):
                 v = _value(row, field)
                 if v != "" and v not in allowed:
                     out.append((f"{key}.values.{field}", f"{_at(rows, i)}: column {field}: expected one of "
                                                          f"{', '.join(allowed)}; got {v!r}"))
         for field, want in rule.count_by.items():
+            if (cid, field) in skip:
+                continue
             got: Counter[str] = Counter()
             for row, n in zip(rows.rows, counts, strict=True):
                 got[_value(row, field)] += n
@@ -86,6 +108,8 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     out.append((f"{key}.count_by.{field}", f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
                                                            f"cards; expected {want.get(v, 0)}"))
         for field, target in rule.refs.items():
+            if (cid, field) in skip:
+                continue
             if target not in ids:
                 out.append((f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}"))
                 continue
@@ -94,6 +118,13 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 if v and v not in ids[target]:
                     out.append((f"{key}.refs.{field}", f"{_at(rows, i)}: column {field}: {v!r} is not an id of "
                                                        f"{target}"))
+    needed = sum(evaluator.needed(c.component, w) for c in spec.balance.draws if c.component in spec.decks
+                 for w in ([c.where] if c.where else [a.where for a in c.all_of]))
+    if needed > MAX_EVALUATIONS:  # refused before any is evaluated
+        out.append(("balance.draws", f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
+                                     f"conditions would be evaluated over {needed:,} distinct rows in all "
+                                     "(conditions x distinct values they read)"))
+        evaluator.refused = True
     for n, check in enumerate(spec.balance.draws):
         key = f"balance.draws[{n}]"
         if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
@@ -101,6 +132,10 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
             continue
         rows = spec.rows(check.component)
         size = sum(int(r.get("count") or 0) for r in rows.rows)
+        if size == 0:
+            out.append((f"{key}.component", f"{rows.table.shown}: the deck of {check.component} holds no cards "
+                                            "(every count is 0); a draw check needs cards"))
+            continue
         if check.kind == "hand":
             at = partial(_at, rows)
             out += draw_problems(check.has, check.hand, check.turns, key, size, rows.table.columns, rows.rows, at,
@@ -116,12 +151,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
         if check.kind == "hand_has":
             if bool(check.where) == bool(check.all_of):
                 out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
-            conditions = [(f"{key}.where", check.where)] if check.where else [
-                (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
-            for where_key, source in conditions:
-                why = template_problem(env, "{% if " + str(source) + " %}1{% endif %}")
-                if why:
-                    out.append((where_key, why))
+            out += _condition_problems(spec, check, key, env, evaluator)
         elif check.kind != "hand":
             if not check.field:
                 out.append((key, f"a {check.kind} check needs field"))
@@ -146,3 +176,42 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     if deal.players.min > deal.players.max:
         out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
     return out[:200]
+
+
+def _condition_problems(spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment,
+                        evaluator: Conditions) -> list[tuple[str, str]]:
+    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the rows,
+    and the exact all_of count within its work budget."""
+    out: list[tuple[str, str]] = []
+    rows = spec.rows(check.component)
+    size = sum(int(r.get("count") or 0) for r in rows.rows)
+    conditions = [(f"{key}.where", check.where)] if check.where else [
+        (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+    types = column_types(spec, check.component)
+    truths: list[list[bool]] = []
+    for where_key, source in conditions:
+        text = "{% if " + str(source) + " %}1{% endif %}"
+        why = template_problem(env, text)
+        if why:
+            out.append((where_key, why))
+            continue
+        found = name_problems(env, text, sorted(types), types, rows.table.shown)
+        out += [(where_key, m) for m in found]
+        if found:
+            continue
+        met, why = evaluator.truths(check.component, str(source))
+        if why:
+            out.append((where_key, why))
+        elif met is not None:
+            truths.append(met)
+    if check.all_of and check.hand is not None and len(truths) == len(check.all_of):
+        cells: dict[tuple[bool, ...], int] = {}
+        for row, *t in zip(rows.rows, *truths, strict=True):
+            cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
+        work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
+        if work > MAX_ALL_OF_WORK:
+            out.append((f"{key}.all_of", f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
+                                         f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
+                                         f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
+                                         "at_least or use fewer conditions)"))
+    return out

@@ -332,13 +332,15 @@ def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
     rows: list[dict[str, Any]] = []
     for row in table.rows:
         out: dict[str, Any] = {}
+        bad_cells: set[str] = set()
         for col, cell in row.cells.items():
             kind = kinds.get(col, kinds.get(col.split("@")[0], "text"))
             value, why = convert_cell(cell, kind)
             if why:
                 problems.append(table.problem(row.line, f"column {col}", why))
+                bad_cells.add(col)
             out[col] = value
-        if comp.kind == "cards" and "count" in out:
+        if comp.kind == "cards" and "count" in out and "count" not in bad_cells:  # one message per bad cell
             n = out["count"]
             if n is None:
                 problems.append(table.problem(row.line, "column count", "expected an integer; got an empty cell"))
