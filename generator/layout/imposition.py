@@ -362,26 +362,30 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
 
 SCALE_LABEL_SIZE: Final = 6.0
 """Size of the calibration scale's numbers (the legible floor for fine print)."""
+SCALE_REACH_MM: Final = 10
+"""The calibration scales run from -10 to +10 mm: the whole range print.back_offset accepts."""
 
 
 def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
-    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each mm tick is labelled with the back offset that
-    a front line seen there means (minus its position, see module docstring). Labels alternate sides, 2 mm
-    apart on each, and start 1 mm past the longest tick (the 0 tick included)."""
+    """A +-SCALE_REACH_MM scale (the whole print.back_offset range) in 0.5 mm steps centred on (cx, cy); a
+    label gives the back offset that a front line seen there means (minus its position, see module
+    docstring). Every 2 mm is labelled, the labels
+    alternating sides (4 mm apart on each), starting 1 mm past the longest tick (the 0 tick included)."""
     ops: list[Op] = []
     size = SCALE_LABEL_SIZE
     reach = mm(3.0) + mm(1.0)
-    for i in range(-10, 11):
+    steps = int(SCALE_REACH_MM * 2)
+    for i in range(-steps, steps + 1):
         t = mm(i * 0.5)
         length = mm(3.0) if i == 0 else mm(2.0) if i % 2 == 0 else mm(1.2)
         if vertical:
             ops.append(Line(cx - length, cy + t, cx + length, cy + t, stroke="cut", width=0.2))
         else:
             ops.append(Line(cx + t, cy - length, cx + t, cy + length, stroke="cut", width=0.2))
-        if i % 2 == 0:
+        if i % 4 == 0:  # every 2 mm, sides alternating: labels on one side 4 mm apart
             value = -i // 2
             label = f"{value:+d}" if value else "0"
-            side = 1 if (i // 2) % 2 == 0 else -1
+            side = 1 if (i // 4) % 2 == 0 else -1
             if vertical:
                 ops.append(Text(cx + side * reach, cy + t - size * 0.36, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end"))
@@ -390,9 +394,9 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
                 ops.append(Text(cx + t + size * 0.36, cy + side * reach, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end", rotate=90))
     if vertical:
-        ops.append(Text(cx, cy + mm(10), caption, 8, font="bold", fill="cut", anchor="middle"))
+        ops.append(Text(cx, cy + mm(SCALE_REACH_MM + 3), caption, 8, font="bold", fill="cut", anchor="middle"))
     else:
-        ops.append(Text(cx - mm(8), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
+        ops.append(Text(cx - mm(SCALE_REACH_MM + 2), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
     return ops
 
 
@@ -414,7 +418,7 @@ def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructio
         Circle(cx, cy, mm(10), stroke="cut", width=0.3),
         Circle(cx, cy, mm(20), stroke="muted", width=0.3),
     ]
-    pages = [Page(page_w, page_h, front, bookmark=title, label="calibration front")]
+    pages = [Page(page_w, page_h, front, bookmark=title, label="calibration front 1")]
     if settings.ruler:
         pages[0].ops.extend(ruler((page_w - RULER_SPAN) / 2, settings.margin))
     # Back: scales where the front's lines pass whatever the flip (the centre maps to the centre).
@@ -425,5 +429,5 @@ def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructio
     back += _scale_ops(cx - mm(40), cy, True, "y")
     back.append(Circle(cx, cy, mm(2), stroke="muted", width=0.3))
     if settings.duplex != "none":
-        pages.append(Page(page_w, page_h, back, label="calibration back"))
+        pages.append(Page(page_w, page_h, back, label="calibration back 1"))
     return pages

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -161,8 +162,30 @@ def test_calibration_pages() -> None:
     texts = [t.text for t in iter_texts(pages[0].ops)]
     assert texts[:3] == ["Calibrate", "one", "two"]
     back_labels = {t.text for t in iter_texts(pages[1].ops)}
-    assert {"+5", "-5", "0", "+1", "-1"} <= back_labels
+    assert {"+10", "-10", "+6", "-6", "0", "+2", "-2"} <= back_labels  # the whole print.back_offset range
     assert len(calibration_pages(PrintSpec(duplex="none"), "a4", title="t", instructions=[])) == 1
+
+
+def test_calibration_scale_labels_are_legible_and_apart() -> None:
+    from generator.render.fonts import text_width
+
+    back = calibration_pages(PrintSpec(), "a4", title="Calibrate", instructions=[])[1]
+    labels = [t for t in iter_texts(back.ops) if re.fullmatch(r"[+-]?\d+", t.text)]
+    assert len(labels) == 4 * 11  # four scales, -10..+10 every 2 mm
+    boxes = []
+    for t in labels:
+        assert t.size >= 6
+        w = text_width(t.text, t.font, t.size)
+        lo, hi = -0.05 * t.size, 0.75 * t.size  # descent and cap height across the baseline
+        a0, a1 = (0.0, w) if t.anchor == "start" else (-w, 0.0)
+        if t.rotate == 90:  # reads upwards: along +y, its top towards -x
+            boxes.append((t.x - hi, t.y + a0, t.x - lo, t.y + a1))
+        else:
+            boxes.append((t.x + a0, t.y + lo, t.x + a1, t.y + hi))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)
 
 
 def test_dump_golden(golden: object) -> None:
