@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from generator.build import build, load_kits, plan_incremental, shipped_kits, with_print
-from generator.layout.ops import Page, Place
+from generator.layout.marks import MARK_WIDTH
+from generator.layout.ops import Line, Page, Place
 from generator.layout.sheets import PageSides, page_sides, sheet_count, sheet_map
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
+from generator.units import mm
 from tests.sheetcheck import duplex_problems, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,12 +90,45 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
             assert f_label["n"] == b_label["n"], f"{where}: {pages[front.page].label} backed by {pages[row.page].label}"
             named = [op.name for op in pages[row.page].ops if isinstance(op, Place) and op.name]
             assert len(named) == len(row.slots), where
+        for cid, part in parts.items():
+            for page in part.pages or []:
+                m = _LABEL.match(page.label)
+                if cid != "calibration" and m and m["side"] == "front" and not page.trim_box:  # a sheet of pieces
+                    assert crop_mark_problems(page) == [], f"{where}: {page.label}"
         # every page of every part is printed exactly once
         printed = sorted((r.component, r.page) for r in sides if r.page is not None)
         assert printed == sorted((cid, i) for cid, p in parts.items() for i in range(len(p.pages or []))), where
         if any(r.side == "back" and r.component not in ("", "calibration") for r in sides):  # it prints backs
             assert any(r.component == "calibration" for r in sides), f"{where}: no calibration sheet"
             assert sides[0].component == "checklist" and sides[2].component == "calibration", where
+
+
+def crop_mark_problems(page: Page) -> list[str]:
+    """Cut lines of a sheet of pieces that lack a crop mark at either end: every vertical cut needs a mark
+    above and below the pieces, every horizontal cut one left and right, each at least 2 mm long."""
+    marks = [op for op in page.ops if isinstance(op, Line) and op.stroke == "cut" and op.width == MARK_WIDTH]
+    vertical: dict[float, list[Line]] = {}
+    horizontal: dict[float, list[Line]] = {}
+    for m in marks:
+        if abs(m.x1 - m.x2) < 1e-6:
+            vertical.setdefault(round(m.x1, 3), []).append(m)
+        else:
+            horizontal.setdefault(round(m.y1, 3), []).append(m)
+    problems = []
+    if len(vertical) < 2 or len(horizontal) < 2:
+        problems.append(f"{len(vertical)} vertical and {len(horizontal)} horizontal cuts marked")
+    for name, cuts, along in (("vertical", vertical, lambda m: (m.y1, m.y2)), ("horizontal", horizontal, lambda m: (m.x1, m.x2))):
+        centres = [sum(along(m)) / 2 for ms in cuts.values() for m in ms]
+        if not centres:
+            continue
+        middle = (min(centres) + max(centres)) / 2  # the marks before the pieces and those after them
+        for at, ms in sorted(cuts.items()):
+            long_enough = [m for m in ms if abs(along(m)[1] - along(m)[0]) >= mm(2) - 1e-6]
+            before = any(sum(along(m)) / 2 < middle for m in long_enough)
+            after = any(sum(along(m)) / 2 > middle for m in long_enough)
+            if not (before and after):
+                problems.append(f"{name} cut at {at}: marks {[tuple(round(v, 1) for v in along(m)) for m in ms]}")
+    return problems
 
 
 def _parts_and_sides(folder: Path, kit_pdf: str) -> tuple[list[tuple[str, Path]], dict[str, list[PageSides]], dict[str, object]]:
