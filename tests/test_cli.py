@@ -65,12 +65,16 @@ def test_unknown_language_and_paper_are_clear_errors():
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
-    assert ".pdf" not in r.stdout and "5 files written" in r.stdout and "pages in" in r.stdout
+    # no file list; the print checklist's steps (naming the kit PDF to print) and the counts
+    assert not [line for line in r.stdout.splitlines() if line.endswith(".pdf")]
+    assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
+    assert "6 files written" in r.stdout and "pages in" in r.stdout
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
     listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf")]
     assert sorted(p.name for p in listed) == sorted(
-        ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf"])
+        ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf",
+         "calibration-letter.pdf"])
     assert all(p.is_file() for p in listed)
     assert not list(tmp_path.glob(".pnpkit-*"))  # the staging folder is gone
 

@@ -291,6 +291,16 @@ class FolderPlan:
         return self.kit_rebuild or any(p.pages is not None for p in self.parts)
 
 
+def _sides_ok(entry: dict[str, Any]) -> bool:
+    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well formed)."""
+    from generator.layout.sheets import sides_from_json
+
+    sides = sides_from_json(entry.get("sides"))
+    finish = entry.get("finish")
+    return (sides is not None and len(sides) == entry.get("pages") and isinstance(finish, list)
+            and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish))
+
+
 def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
                      seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
                      warn: Callable[[str], None], progress: Callable[[str], None] | None = None,
@@ -310,7 +320,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
     from generator.i18n.texts import Texts
     from generator.layout.checklist import finishing
     from generator.layout.compose import Context, composer, template_context
-    from generator.layout.sheets import page_sides, sides_from_json, sides_to_json
+    from generator.layout.sheets import page_sides, sides_to_json
 
     tool = tool or tool_key()
     plans: list[FolderPlan] = []
@@ -340,7 +350,7 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                 spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
                 part = Part(cid, name, folder / name, spec, lang, want_png)
                 if (not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png)
-                        and sides_from_json(entries[name].get("sides")) is not None and "finish" in entries[name]):
+                        and _sides_ok(entries[name])):
                     part.record = dict(entries[name])
                 parts.append(part)
             if any(not p.record for p in parts if p.cid != CHECKLIST):  # the checklist counts every part's sheets
