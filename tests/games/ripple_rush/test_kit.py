@@ -104,7 +104,7 @@ def test_rebuild_is_byte_identical(tmp_path):
 def test_letter_paper(built):
     r = pypdf.PdfReader(str(built("ripple_rush", "letter", langs=("en",)) / "en" / "number_cards-letter.pdf"))
     assert float(r.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
-    assert len(r.pages) == 24  # 9 poker cards per Letter page too
+    assert len(r.pages) == 26  # 8 poker cards per Letter page (turned, to leave the crop marks room): 13 sheets
 
 
 def test_outline_has_one_entry_per_component(built):
