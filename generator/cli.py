@@ -383,6 +383,8 @@ def build(
                               print_overrides=overrides, pdfa=pdfa, force=force)
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
+        for line in result.checklists:
+            _say(line)
         if verbose:
             for f in result.files:
                 _say(str(f))

@@ -58,7 +58,8 @@ def test_a_one_string_edit_reuses_parse_checks_and_print_data_and_matches_a_clea
     en = kit / "locales" / "en.po"
     edit(en, SETUP, f"{SETUP}Shuffle well. ")
     again = build([kit], out=out)
-    assert (again.rebuilt, calls["yaml"], calls["colours"], calls["print_data"]) == (1, 1, 1, 1)
+    # the rules card and the print checklist (which counts every part's sheets)
+    assert (again.rebuilt, calls["yaml"], calls["colours"], calls["print_data"]) == (2, 1, 1, 1)
     # only the edited catalog's strings are checked again
     assert calls["templates"] - templates == len(_messages(en))
     build([kit], out=tmp_path / "clean")
@@ -76,7 +77,7 @@ def test_a_changed_kit_yaml_is_parsed_checked_and_asked_again(kit, tmp_path, cal
     build([kit], out=out)
     edit(kit / "kit.yaml", '{id: red,    colour: "#d62d3a"', '{id: red,    colour: "#d62d3b"')
     r = build([kit], out=out)
-    assert (calls["yaml"], calls["colours"], calls["print_data"]) == (2, 2, 2) and r.rebuilt == 25
+    assert (calls["yaml"], calls["colours"], calls["print_data"]) == (2, 2, 2) and r.rebuilt == 30
     build([kit], out=tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
 
@@ -154,7 +155,7 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "[]", "[0,", "0]"], done.stdout  # both faces: headers only
+    assert done.stdout.split() == ["2", "[]", "[0,", "0]"], done.stdout  # rules + checklist; both faces: headers only
     build([kit], out=tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
 
@@ -171,10 +172,10 @@ def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp
     build([kit], out=out)
     assert digests == [1]
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
-    assert build([kit], out=out).rebuilt == 1 and digests == [1]  # the recorded key, for the recorded stamp
+    assert build([kit], out=out).rebuilt == 2 and digests == [1]  # the recorded key, for the recorded stamp
     assert build([kit], out=out).rebuilt == 0 and digests == [1]
     monkeypatch.setattr(keys, "tool_stamp", lambda: "another version of the sources")
     assert build([kit], out=out).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
     monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or "another generator")
     monkeypatch.setattr(keys, "tool_stamp", lambda: "yet another version")
-    assert build([kit], out=out).rebuilt == 25 and digests == [1, 1, 1]
+    assert build([kit], out=out).rebuilt == 30 and digests == [1, 1, 1]

@@ -66,15 +66,19 @@ def test_unknown_language_and_paper_are_clear_errors():
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
-    summary, *kit_pdfs = r.stdout.splitlines()  # the summary, then where the kit PDF is; no part listed
-    assert "5 files written" in summary and "pages in" in summary
-    assert kit_pdfs == [f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"]
+    # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit PDF is
+    lines = r.stdout.splitlines()
+    assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
+    assert "6 files written" in r.stdout and "pages in" in r.stdout
+    assert [line for line in lines if line.endswith(".pdf")] == [
+        f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"]
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == f"kit PDF: {tmp_path / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
     listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf") and not line.startswith("kit PDF: ")]
     assert sorted(p.name for p in listed) == sorted(
-        ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf"])
+        ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf",
+         "calibration-letter.pdf"])
     assert all(p.is_file() for p in listed)
     assert not list(tmp_path.glob(".pnpkit-*"))  # the staging folder is gone
 

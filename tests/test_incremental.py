@@ -2,6 +2,7 @@
 its bookmarks, and the result is byte-identical to a clean build; --force draws everything; nothing is
 written when an edit breaks the kit."""
 
+import json
 import re
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from generator.errors import KitError
 from tests.kitcopy import copy_ripple_rush, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
-PARTS = 25  # 4 components + the calibration sheet, in 5 languages
+PARTS = 30  # 4 components + the calibration sheet + the print checklist, in 5 languages
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(
     before = tree(out)
     edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Shuffle well. ')
     again = build([kit], out=out)
-    assert (again.rebuilt, again.skipped) == (1, PARTS - 1)
+    assert (again.rebuilt, again.skipped) == (2, PARTS - 2)  # the rules and the checklist that counts their sheets
     assert sorted(p.relative_to(out).as_posix() for p in again.files) == ["ripple_rush/en/kit-a4.pdf",
                                                                            "ripple_rush/en/rules-a4.pdf"]
     assert rebuilt_names(out, before) == ["ripple_rush/en/kit-a4.pdf", "ripple_rush/en/rules-a4.pdf"]
@@ -71,10 +72,10 @@ def test_a_string_falling_back_to_english_is_keyed_on_the_english_text(kit, tmp_
     assert cut != text
     ja.write_text(cut, encoding="utf-8")
     r = build([kit], out=out, langs=["ja", "en"])
-    assert r.rebuilt == 1  # ja rules card now prints the English string
+    assert r.rebuilt == 2  # ja rules card now prints the English string (and the ja checklist is redrawn)
     edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Now. ')
     r = build([kit], out=out, langs=["ja", "en"])
-    assert r.rebuilt == 2  # both rules cards print the edited English string
+    assert r.rebuilt == 4  # both rules cards print the edited English string (and both checklists)
     build([kit], out=tmp_path / "clean", langs=["ja", "en"])
     assert tree(out) == tree(tmp_path / "clean")
 
@@ -86,7 +87,7 @@ def test_a_tampered_output_file_is_drawn_again(kit, tmp_path):
     good = target.read_bytes()
     target.write_bytes(good[:-10])
     r = build([kit], out=out, langs=["en"])
-    assert r.rebuilt == 1 and target.read_bytes() == good
+    assert r.rebuilt == 2 and target.read_bytes() == good  # the goal cards and the checklist
 
 
 def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path):
@@ -95,13 +96,13 @@ def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path
     folder = out / "ripple_rush" / "en"
     reader = pypdf.PdfReader(folder / "kit-a4.pdf")
     marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    starts, page = [], 0
-    for name in ("score_sheet", "number_cards", "goal_cards", "rules"):
-        starts.append(page)
-        page += len(pypdf.PdfReader(folder / f"{name}-a4.pdf").pages)
-    starts.append(page)
-    assert marks == list(zip(["Score sheets", "Number cards", "Goal cards", "Rules summary", "Duplex calibration"], starts))
-    assert len(reader.pages) == page + len(pypdf.PdfReader(folder / ".pnpkit" / "calibration-a4.pdf").pages)
+    sheets = json.loads((folder / ".pnpkit" / "build.json").read_text(encoding="utf-8"))["entries"]["kit-a4.pdf"]["sheets"]
+    names = ("checklist", "calibration", "score_sheet", "number_cards", "goal_cards", "rules")
+    starts = [next(i for i, row in enumerate(sheets) if row["component"] == name) for name in names]
+    assert starts[:2] == [0, 2] and all(i % 2 == 0 for i in starts)  # each on the front of a sheet
+    assert marks == list(zip(["Print checklist", "Duplex calibration", "Score sheets", "Number cards", "Goal cards",
+                              "Rules summary"], starts))
+    assert len(reader.pages) == len(sheets)
     assert reader.metadata.title == "Ripple Rush"
     assert reader.trailer["/Root"]["/PageMode"] == "/UseOutlines"
 
@@ -128,11 +129,14 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
 
     first = cli()
     assert first.returncode == 0, first.stderr
-    assert "5 files written (5 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
+    # 4 components, the calibration sheet and the kit PDF; parts: the components, calibration and checklist
+    assert "6 files written (6 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
+    assert "ripple_rush/en: 1. Print kit-a4.pdf" in first.stdout and "18 sheets" in first.stdout
     again = cli()
-    assert "0 files written (0 parts drawn, 5 unchanged)" in again.stdout.replace("\n", " ")
+    assert "0 files written (0 parts drawn, 6 unchanged)" in again.stdout.replace("\n", " ")
+    assert "ripple_rush/en: 1. Print kit-a4.pdf" in again.stdout  # the summary is kept with the build record
     forced = cli("--force")
-    assert "5 files written (5 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
+    assert "6 files written (6 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
 
 
 
@@ -154,7 +158,7 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     target = out / "ripple_rush" / "ja" / "number_cards-a4.pdf"
     target.write_bytes(b"%PDF-1.4 tampered")
     fixed = build([kit], out=out)
-    assert (fixed.rebuilt, loads) == (1, [1]) and tree(out) == before
+    assert (fixed.rebuilt, loads) == (2, [1]) and tree(out) == before
     en_only = build([kit], out=out, langs=["en"])
     assert (en_only.rebuilt, en_only.skipped, loads) == (0, PARTS // 5, [1, 1])  # 5 languages
     po = kit / "locales" / "es.po"

@@ -23,6 +23,7 @@ from generator.build.check import (
 )
 from generator.build.compose import (
     CALIBRATION,
+    CHECKLIST,
     FolderPlan,
     Part,
     Planned,
@@ -64,6 +65,8 @@ class BuildResult:
     """Component PDFs kept from the last build because their content key is unchanged."""
     outputs: list[Path] = field(default_factory=list)
     """Every file of the build in OUT, written or kept (parts, previews, kit PDFs, build records)."""
+    checklists: list[str] = field(default_factory=list)
+    """Each kit and language's print checklist in short: '<kit>/<lang>: what to print, how, sheets'."""
 
 def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
           seed: int | None = None, png: bool = False, progress: Callable[..., None] | None = None,
@@ -101,7 +104,7 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
         check_out(out)
         return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
-                           skipped=int(record.get("parts", 0)),
+                           skipped=int(record.get("parts", 0)), checklists=[str(c) for c in record.get("checklists", [])],
                            timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     with recording_reads() as looks:
@@ -162,6 +165,7 @@ def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo:
 
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
     report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped,
+              "checklists": result.checklists,
               "memo": memo.dump(), "tool": tool, "reads": reads}
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
     atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
@@ -207,11 +211,13 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
                       for path in [*(p for part in plan.parts
                                      for p in ([part.path, part.path.with_suffix(".png")] if part.png else [part.path])),
                                    plan.folder / plan.kit_name, plan.folder / MANIFEST]]
+    result.checklists = [f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
+                         for plan in plans if plan.checklist_summary()]
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
     return result
 
 
-__all__ = ["CALIBRATION", "STAGE_PREFIX", "TOOL_CATALOGS", "BuildResult", "FolderPlan", "Part", "Planned",
+__all__ = ["CALIBRATION", "CHECKLIST", "STAGE_PREFIX", "TOOL_CATALOGS", "BuildResult", "FolderPlan", "Part", "Planned",
            "build", "calibration", "check_art", "check_kit", "check_kits", "check_layout", "check_out",
            "check_targets", "compose_one", "file_tag", "glyph_problems", "kit_measure", "load_kits", "plan_build",
            "plan_incremental", "print_data", "raise_glyph_problems", "render_all", "render_incremental",

@@ -133,7 +133,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
     fonts = {k.meta.id: k.fonts for k in kits}
     problems: dict[tuple[str, str], Problem] = {}
     for p in planned:
-        kit_id = p.path.parent.parent.name
+        folder = p.path.parent.parent if p.path.parent.name == ".pnpkit" else p.path.parent  # OUT/<kit>/<lang>/
+        kit_id = folder.parent.name
         for page in p.pages:
             for t in iter_texts(page.ops):
                 missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change 
     from generator.i18n.texts import Texts
     from generator.layout.compose import Component
     from generator.layout.ops import Page
+    from generator.layout.sheets import PageSides, SheetSide
     from generator.spec.kit import Kit
 
 
@@ -97,24 +98,80 @@ def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str,
     return calibration_pages(kit.print, paper, title=texts("print.calibration.title"), instructions=lines)
 
 
+def checklist_summary(kit: Kit, texts: Texts, paper: str, sheets: int, calibration_sheet: int | None) -> list[str]:
+    """The print checklist's opening steps (also the build summary's lines for this kit and language)."""
+    duplex = kit.print.duplex if kit.print.mode == "home" else "none"
+    lines = [texts("print.checklist.print", file=f"kit-{paper}.pdf", paper=paper.upper() if paper != "letter" else "Letter",
+                   sheets=sheets),
+             texts(f"print.checklist.duplex.{duplex}")]
+    if calibration_sheet is not None:
+        lines.append(texts("print.checklist.calibration", sheet=calibration_sheet, file=f"calibration-{paper}.pdf"))
+    if kit.print.ruler:
+        lines.append(texts("print.checklist.ruler"))
+    return lines
+
+
+def checklist(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float],
+              parts: Sequence[Part]) -> tuple[list[Page], list[str]]:
+    """The print checklist page in the kit's language, counted from the sheet map of `parts` (the checklist
+    itself is one one-sided page), and its opening lines for the build summary."""
+    from generator.layout.checklist import ChecklistRow, checklist_page
+    from generator.layout.sheets import PageSides, sheet_count, sheet_map
+
+    sides = [(p.cid, [PageSides("single", 1, ())] if p.cid == CHECKLIST else p.sides()) for p in parts]
+    sheets = sheet_map(sides, duplex=kit.print.duplex != "none")
+    rows: list[ChecklistRow] = []
+    calibration_sheet: int | None = None
+    for p in parts:
+        mine = sorted({s.sheet for s in sheets if s.component == p.cid})
+        if p.cid == CHECKLIST or not mine:
+            continue
+        span = f"{mine[0]}" if mine[0] == mine[-1] else f"{mine[0]}-{mine[-1]}"
+        if p.cid == CALIBRATION:
+            calibration_sheet = mine[0]
+            rows.append(ChecklistRow(texts("print.calibration.title"), span, len(mine),
+                                     texts("print.checklist.stock.plain"), texts("print.checklist.do.calibration")))
+            continue
+        finish = p.record.get("finish", [])
+        steps = "; ".join(texts(f"print.checklist.do.{f}") for f in finish)
+        stock = texts("print.checklist.stock.card" if "cut" in finish else "print.checklist.stock.plain")
+        rows.append(ChecklistRow(texts(kit.components[p.cid].title), span, len(mine), stock, steps))
+    intro = checklist_summary(kit, texts, paper, sheet_count(sheets), calibration_sheet)
+    after = [texts("print.checklist.cut1"), texts("print.checklist.cut2"), texts("print.checklist.cut3")]
+    columns = (texts("print.checklist.col.part"), texts("print.checklist.col.sheets"),
+               texts("print.checklist.col.paper"), texts("print.checklist.col.steps"))
+    return [checklist_page(paper, kit.print.margin, title=texts("print.checklist.title"), intro=intro,
+                           table_heading=texts("print.checklist.parts"), columns=columns, rows=rows,
+                           after_heading=texts("print.checklist.after"), after=after, measure=measure)], intro
+
+
 def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
                measure: Callable[[str, str, float], float], warn: Callable[[str], None],
                progress: Callable[[str], None] | None = None) -> list[Planned]:
     """Compose every file of every kit and language (nothing written yet): the build's own planner
     (`plan_incremental`) with nothing kept, so `validate`, the tests and `build` choose the same languages,
     parts and calibration sheet and run the same checks. Each component is a file (with its PNG preview);
-    each kit PDF holds every part's pages, the calibration sheet last."""
+    each kit PDF holds every part's pages in the order of its sheet map (checklist, calibration sheet, then
+    the components, each starting on the front of a sheet, blank backs where a page has no back)."""
+    from generator.layout.ops import Page
+
     plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=True, pdfa=False, force=True,
                              measure=measure, warn=warn, progress=progress)
     planned: list[Planned] = []
     for plan in plans:
-        everything: list[Page] = []
         for part in plan.parts:
             assert part.pages is not None  # force: every part is composed
-            if part.cid != CALIBRATION:
-                planned.append(Planned(part.path, part.pages, part.title, plan.lang, png=True, fonts=plan.kit.fonts,
+            if part.cid != CHECKLIST:
+                planned.append(Planned(part.path, part.pages, part.title, plan.lang, png=part.png, fonts=plan.kit.fonts,
                                        greyscale=plan.kit.print.greyscale))
-            everything.extend(part.pages)
+        everything: list[Page] = []
+        for item in plan.page_order():
+            if item is None:
+                everything.append(Page(everything[-1].width, everything[-1].height, []))
+            else:
+                pages = plan.parts[item[0]].pages
+                assert pages is not None
+                everything.append(pages[item[1]])
         planned.append(Planned(plan.folder / plan.kit_name, everything, plan.kit_title, plan.lang, fonts=plan.kit.fonts,
                                greyscale=plan.kit.print.greyscale))
     return planned
@@ -211,8 +268,13 @@ def _located_lines(message: str) -> list[Problem]:
 
 
 CALIBRATION = "calibration"
-"""The part id of the duplex calibration sheet: kept as a PDF in the folder's .pnpkit/ (beside the build
-record) so the kit PDF can be reassembled without drawing it again."""
+"""The part id of the duplex calibration sheet: written as calibration-<paper>.pdf beside the kit PDF (and
+put right after the checklist in it, so it is printed first)."""
+CHECKLIST = "checklist"
+"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/ (beside
+the build record) so the kit PDF can be reassembled without drawing it again."""
+TOOL_PARTS = (CHECKLIST, CALIBRATION)
+"""Parts pnpkit adds to every kit (not components of the kit.yaml)."""
 
 
 @dataclass
@@ -229,6 +291,17 @@ class Part:
     pages: list[Page] | None = None
     title: str = ""
     record: dict[str, Any] = field(default_factory=dict)
+
+    def sides(self) -> list[PageSides]:
+        """What each page of the part is (front, back, one-sided), from its pages or the build record."""
+        from generator.layout.sheets import page_sides, sides_from_json
+
+        if self.pages is not None:
+            return page_sides(self.pages)
+        sides = sides_from_json(self.record.get("sides"))
+        if sides is None:  # a kept part always has them (plan_incremental composes any part without)
+            raise KitError(f"{self.path}: the build record lacks its page sides")
+        return sides
 
 
 @dataclass
@@ -252,10 +325,38 @@ class FolderPlan:
         """Pages of the kit PDF (every part's pages)."""
         return sum(len(p.pages) if p.pages is not None else int(p.record.get("pages", 0)) for p in self.parts)
 
+    def sheet_map(self) -> list[SheetSide]:
+        """The sides of every sheet of the kit PDF (generator.layout.sheets)."""
+        from generator.layout.sheets import sheet_map
+
+        return sheet_map([(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex != "none")
+
+    def checklist_summary(self) -> list[str]:
+        """The print checklist's opening lines (what to print, how, how many sheets); [] without a checklist."""
+        for p in self.parts:
+            if p.cid == CHECKLIST:
+                return [str(line) for line in p.record.get("summary", [])]
+        return []
+
+    def page_order(self) -> list[tuple[int, int] | None]:
+        """The kit PDF's pages: (part index, page index) of each, None for a blank back."""
+        index = {p.cid: k for k, p in enumerate(self.parts)}
+        return [None if s.page is None else (index[s.component], s.page) for s in self.sheet_map()]
+
     @property
     def needs_write(self) -> bool:
         """Whether anything in the folder changes."""
         return self.kit_rebuild or any(p.pages is not None for p in self.parts)
+
+
+def _sides_ok(entry: dict[str, Any]) -> bool:
+    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well formed)."""
+    from generator.layout.sheets import sides_from_json
+
+    sides = sides_from_json(entry.get("sides"))
+    finish = entry.get("finish")
+    return (sides is not None and len(sides) == entry.get("pages") and isinstance(finish, list)
+            and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish))
 
 
 def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
@@ -275,7 +376,9 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         tool_key,
     )
     from generator.i18n.texts import Texts
+    from generator.layout.checklist import finishing
     from generator.layout.compose import Context, composer, template_context
+    from generator.layout.sheets import page_sides, sides_to_json
 
     tool = tool or tool_key()
     plans: list[FolderPlan] = []
@@ -294,16 +397,24 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
             entries = {} if force else read_manifest(folder)
             ids = [cid for cid, c in kit.components.items() if c.enabled]
             if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
-                ids.append(CALIBRATION)
+                ids.insert(0, CALIBRATION)
+            if kit.print.mode == "home":
+                ids.insert(0, CHECKLIST)
             parts: list[Part] = []
             for cid in ids:
-                name = f"{cid}-{file_tag(kit, kit_paper)}.pdf" if cid != CALIBRATION else f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
-                want_png = png and cid != CALIBRATION
+                name = (f"{CACHE_DIR}/{cid}-{kit_paper}.pdf" if cid == CHECKLIST else f"{cid}-{kit_paper}.pdf"
+                        if cid == CALIBRATION else f"{cid}-{file_tag(kit, kit_paper)}.pdf")
+                want_png = png and cid not in TOOL_PARTS
                 spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
                 part = Part(cid, name, folder / name, spec, lang, want_png)
-                if not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png):
+                if (not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png)
+                        and _sides_ok(entries[name])):
                     part.record = dict(entries[name])
                 parts.append(part)
+            if any(not p.record for p in parts if p.cid != CHECKLIST):  # the checklist counts every part's sheets
+                for p in parts:
+                    if p.cid == CHECKLIST:
+                        p.record = {}
             need = [p for p in parts if not p.record]
             texts: Texts | None = None
             if need:
@@ -331,14 +442,21 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         check_art(kit, comp, hear)  # before anything is written
                         composed.append(comp)
                         by_id[comp.id].pages = comp.pages
-                        by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:],
+                                                 "finish": list(finishing(comp.pages))}
                         by_id[comp.id].title = comp.title
                     check_layout(kit, lang, composed, measure, catalogs.get(lang))
                     if CALIBRATION in by_id:
                         texts.used, mark = set(), len(heard)
                         by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
-                        by_id[CALIBRATION].record = {"used": sorted(texts.used), "warnings": heard[mark:]}
+                        by_id[CALIBRATION].record = {"used": sorted(texts.used), "warnings": heard[mark:], "finish": []}
                         by_id[CALIBRATION].title = texts("print.calibration.title")
+                    if CHECKLIST in by_id:
+                        texts.used, mark = set(), len(heard)
+                        pages, summary = checklist(kit, texts, kit_paper, measure, parts)
+                        by_id[CHECKLIST].pages = pages
+                        by_id[CHECKLIST].record = {"used": sorted(texts.used), "warnings": heard[mark:], "summary": summary}
+                        by_id[CHECKLIST].title = texts("print.checklist.title")
                 except LayoutError as e:
                     raise _locate(e, texts, kit, lang) from None
                 kit_title = texts(kit.meta.title)
@@ -347,8 +465,9 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
                     used = sorted(set(p.record["used"]) | {kit.meta.title})
                     p.record.update(spec=p.spec, used=used, key=part_key(p.spec, texts_key(catalogs, lang, used)),
-                                    pages=len(p.pages))
-                    if p.cid != CALIBRATION:
+                                    pages=len(p.pages), sides=sides_to_json(page_sides(p.pages)),
+                                    finish=p.record.get("finish", []))
+                    if p.cid not in TOOL_PARTS:
                         p.title = f"{kit_title} - {p.title}"
             kit_name = f"kit-{file_tag(kit, kit_paper)}.pdf"
             kit_key = part_key(spec_key(kit, tool=tool, part="kit", lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=False),
@@ -365,5 +484,6 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
     return plans
 
 
-__all__ = ["CALIBRATION", "FolderPlan", "Part", "Planned", "calibration", "compose_one", "kit_measure",
-           "plan_build", "plan_incremental", "print_data", "pseudo_overflows", "verify_layout"]
+__all__ = ["CALIBRATION", "CHECKLIST", "TOOL_PARTS", "FolderPlan", "Part", "Planned", "calibration", "checklist",
+           "compose_one", "kit_measure", "plan_build", "plan_incremental", "print_data", "pseudo_overflows",
+           "verify_layout"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from generator.build.compose import CALIBRATION, FolderPlan, Planned
+from generator.build.compose import CHECKLIST, FolderPlan, Planned
 from generator.build.staging import check_out, check_targets, staged_folders
 from generator.errors import RenderError
 from generator.interrupts import checkpoint
@@ -89,7 +89,7 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                     write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
                               greyscale=plan.kit.print.greyscale, shown=part.path)
                     part.record["sha256"] = file_digest(tmp)
-                    if part.cid != CALIBRATION:
+                    if part.cid != CHECKLIST:
                         written.append(part.path)
                     if part.png:
                         from generator.render.png import write_png  # pypdfium2: loaded only for previews
@@ -102,10 +102,12 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 entries[part.name] = part.record
             kit_pdf = staged / plan.kit_name
             if plan.kit_rebuild:
+                sheets = plan.sheet_map()
                 merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa,
-                           shown=plan.folder / plan.kit_name)
+                           order=plan.page_order(), shown=plan.folder / plan.kit_name)
                 written.append(plan.folder / plan.kit_name)
-                entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": plan.page_count}
+                entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": len(sheets),
+                                          "sheets": [s.to_json() for s in sheets], "checklist": plan.checklist_summary()}
             (staged / MANIFEST).parent.mkdir(exist_ok=True)
             atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
     return written

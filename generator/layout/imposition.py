@@ -61,7 +61,10 @@ class Grid:
     pitch_y: float
     """distance between the bottom trim edges of neighbouring rows (card_h + gutter)"""
     bleed: float = 0.0
-    """art kept beyond each trim edge (0 for abutting cards, else min(bleed, gutter / 2))"""
+    """art kept beyond each trim edge facing a neighbour (0 for abutting cards, else min(bleed, gutter / 2))"""
+    outer_bleed: float = 0.0
+    """art kept beyond the trim edges with no neighbour (the grid's outside, a short page's last row): the
+    print bleed, so a cut outside the outer line still meets art, not white"""
     page_w: float = 0.0
     """page width"""
     page_h: float = 0.0
@@ -89,7 +92,19 @@ class Grid:
         x1 = self.x0 + (cols - 1) * self.pitch_x + self.card_w
         y0 = self.y0 + (self.rows - rows) * self.pitch_y
         y1 = self.y0 + (self.rows - 1) * self.pitch_y + self.card_h
-        return self.x0 - self.bleed, y0 - self.bleed, x1 + self.bleed, y1 + self.bleed
+        b = max(self.bleed, self.outer_bleed)
+        return self.x0 - b, y0 - b, x1 + b, y1 + b
+
+    def card_bleeds(self, row: int, col: int, count: int) -> tuple[float, float, float, float]:
+        """Bleed on the page's left, bottom, right and top of the card at (row, col) of a page holding the
+        first `count` cards: the outer bleed where no card of the page is next to it, else the shared one."""
+        def taken(r: int, c: int) -> bool:
+            return 0 <= r < self.rows and 0 <= c < self.cols and r * self.cols + c < count
+
+        def side(r: int, c: int) -> float:
+            return self.bleed if taken(r, c) else max(self.bleed, self.outer_bleed)
+
+        return side(row, col - 1), side(row + 1, col), side(row, col + 1), side(row - 1, col)
 
     def cuts(self, count: int | None = None) -> tuple[list[float], list[float]]:
         """x of every vertical cut and y of every horizontal cut (shared cuts once), of all cells or of the
@@ -106,6 +121,14 @@ class Grid:
         return sorted(xs), sorted(ys)
 
 
+MARK_ROOM: Final = MARK_GAP + mm(3)
+"""Room a grid keeps between its outer bleed and the printer's margin on every side, for its crop marks."""
+MIN_MARK_ROOM: Final = MARK_GAP + mm(2)
+"""The least room for crop marks a grid takes instead of fitting one card fewer a page."""
+MIN_OUTER_BLEED: Final = mm(1.5)
+"""The least outer bleed a grid takes instead of fitting one card fewer a page (a 1 mm miscut still meets art)."""
+
+
 def _fit(room: float, size: float, gutter: float, bleed: float) -> int:
     return max(0, math.floor((room - 2 * bleed + gutter + _EPS) / (size + gutter)))
 
@@ -115,19 +138,40 @@ def card_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec,
     """The grid holding the most cards of card_w x card_h on `paper` inside the printer's margin.
 
     landscape None tries both paper orientations; allow_rotate tries the card turned 90 degrees. Ties go to
-    portrait paper, then to unrotated cards. The grid is centred inside the margin."""
+    portrait paper, then to unrotated cards. The grid is centred inside the margin and keeps the print bleed
+    beyond its outer cuts and room for crop marks on every side (MARK_ROOM); only where no card would fit
+    with that room does it go without (a card nearly as big as the paper)."""
     if paper not in PAPER:
         raise LayoutError(f"unknown paper {paper!r}; expected one of {', '.join(sorted(PAPER))}")
     gutter = settings.gutter
     bleed = min(settings.bleed, gutter / 2) if gutter > 0 else 0.0
-    margin = settings.margin
+    outer = max(bleed, settings.bleed) if settings.mode == "home" else bleed
+    tight = max(bleed, min(outer, MIN_OUTER_BLEED))
+    best: Grid | None = None
+    # the most cards a page; of equals, the most room for bleed and marks; without room for marks only a
+    # card that fits no other way (nearly the paper's size)
+    for keep in ((outer, MARK_ROOM), (tight, MIN_MARK_ROOM)):
+        try:
+            grid = _best_grid(paper, card_w, card_h, settings, landscape, allow_rotate, bleed, *keep)
+        except LayoutError:
+            continue
+        if best is None or grid.per_page > best.per_page:
+            best = grid
+    return best or _best_grid(paper, card_w, card_h, settings, landscape, allow_rotate, bleed, bleed, 0.0)
+
+
+def _best_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec, landscape: bool | None,
+               allow_rotate: bool, bleed: float, outer: float, mark_room: float) -> Grid:
+    """card_grid for one choice of outer bleed and room for marks."""
+    gutter = settings.gutter
+    margin = settings.margin + mark_room
     best: tuple[int, bool, bool, int, int] | None = None
     for land in ([False, True] if landscape is None else [landscape]):
         page_w, page_h = paper_size(paper, land)
         for rot in ([False, True] if allow_rotate and abs(card_w - card_h) > _EPS else [False]):
             w, h = (card_h, card_w) if rot else (card_w, card_h)
-            cols = _fit(page_w - 2 * margin, w, gutter, bleed)
-            rows = _fit(page_h - 2 * margin, h, gutter, bleed)
+            cols = _fit(page_w - 2 * margin, w, gutter, max(bleed, outer))
+            rows = _fit(page_h - 2 * margin, h, gutter, max(bleed, outer))
             if cols * rows > 0 and (best is None or cols * rows > best[3] * best[4]):
                 best = (0, land, rot, cols, rows)
     if best is None:
@@ -141,7 +185,7 @@ def card_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec,
     total_h = rows * h + (rows - 1) * gutter
     return Grid(cols=cols, rows=rows, card_w=w, card_h=h, rotated=rot, landscape=land,
                 x0=(page_w - total_w) / 2, y0=(page_h - total_h) / 2,
-                pitch_x=w + gutter, pitch_y=h + gutter, bleed=bleed, page_w=page_w, page_h=page_h)
+                pitch_x=w + gutter, pitch_y=h + gutter, bleed=bleed, outer_bleed=outer, page_w=page_w, page_h=page_h)
 
 
 def _ruler_spot(page_w: float, page_h: float, margin: float, art: Box) -> tuple[Box, str]:
@@ -211,11 +255,15 @@ def _check_sizes(faces: Sequence[Face], w: float, h: float, component: str, what
                               f"expected {to_mm(w):.1f} x {to_mm(h):.1f} mm like the first front")
 
 
-def _place(face: Face, x: float, y: float, grid: Grid) -> Place:
-    """The face with its trim's bottom-left page corner at (x, y) (on the page, after rotation)."""
+def _place(face: Face, x: float, y: float, grid: Grid,
+           bleeds: tuple[float, float, float, float] | None = None) -> Place:
+    """The face with its trim's bottom-left page corner at (x, y) (on the page, after rotation), its art
+    kept `bleeds` (page left, bottom, right, top; default the grid's shared bleed) beyond its trim."""
     b = grid.bleed
-    nb = -b or 0.0  # no '-0.00' in dumps
-    clip = (nb, nb, face.width + 2 * b, face.height + 2 * b)
+    left, bottom, right, top = bleeds if bleeds is not None else (b, b, b, b)
+    if grid.rotated:  # turned counter-clockwise: the face's left is the page's bottom, its bottom the page's right
+        left, bottom, right, top = bottom, right, top, left
+    clip = (-left or 0.0, -bottom or 0.0, face.width + left + right, face.height + bottom + top)  # no '-0.00' in dumps
     if grid.rotated:
         return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name)
     return Place(x, y, face.ops, clip=clip, name=face.name)
@@ -280,12 +328,16 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
             marks += cut_lines(xs, ys, art)
         front_ops: list[Op] = []
         back_ops: list[Op] = []
+        count = len(fronts[start:start + n])
         for k, front in enumerate(fronts[start:start + n]):
             x, y = grid.cell(k // grid.cols, k % grid.cols)
-            front_ops.append(_place(front, x, y, grid))
+            bleeds = grid.card_bleeds(k // grid.cols, k % grid.cols, count)
+            front_ops.append(_place(front, x, y, grid, bleeds))
             if backs is not None:
                 bx, by = (page_w - x - grid.card_w, y) if mirror_x else (x, page_h - y - grid.card_h)
-                back_ops.append(_place(backs[start + k], bx - off_x, by - off_y, grid))
+                left, bottom, right, top = bleeds  # the back's neighbours are the front's, mirrored
+                mirrored = (right, bottom, left, top) if mirror_x else (left, top, right, bottom)
+                back_ops.append(_place(backs[start + k], bx - off_x, by - off_y, grid, mirrored))
         front_ops += marks
         if ruler_box is not None:
             front_ops += _ruler_ops(ruler_box, side)
@@ -362,26 +414,30 @@ def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, pa
 
 SCALE_LABEL_SIZE: Final = 6.0
 """Size of the calibration scale's numbers (the legible floor for fine print)."""
+SCALE_REACH_MM: Final = 10
+"""The calibration scales run from -10 to +10 mm: the whole range print.back_offset accepts."""
 
 
 def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
-    """A +-5 mm scale in 0.5 mm steps centred on (cx, cy); each mm tick is labelled with the back offset that
-    a front line seen there means (minus its position, see module docstring). Labels alternate sides, 2 mm
-    apart on each, and start 1 mm past the longest tick (the 0 tick included)."""
+    """A +-SCALE_REACH_MM scale (the whole print.back_offset range) in 0.5 mm steps centred on (cx, cy); a
+    label gives the back offset that a front line seen there means (minus its position, see module
+    docstring). Every 2 mm is labelled, the labels
+    alternating sides (4 mm apart on each), starting 1 mm past the longest tick (the 0 tick included)."""
     ops: list[Op] = []
     size = SCALE_LABEL_SIZE
     reach = mm(3.0) + mm(1.0)
-    for i in range(-10, 11):
+    steps = int(SCALE_REACH_MM * 2)
+    for i in range(-steps, steps + 1):
         t = mm(i * 0.5)
         length = mm(3.0) if i == 0 else mm(2.0) if i % 2 == 0 else mm(1.2)
         if vertical:
             ops.append(Line(cx - length, cy + t, cx + length, cy + t, stroke="cut", width=0.2))
         else:
             ops.append(Line(cx + t, cy - length, cx + t, cy + length, stroke="cut", width=0.2))
-        if i % 2 == 0:
+        if i % 4 == 0:  # every 2 mm, sides alternating: labels on one side 4 mm apart
             value = -i // 2
             label = f"{value:+d}" if value else "0"
-            side = 1 if (i // 2) % 2 == 0 else -1
+            side = 1 if (i // 4) % 2 == 0 else -1
             if vertical:
                 ops.append(Text(cx + side * reach, cy + t - size * 0.36, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end"))
@@ -390,9 +446,9 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
                 ops.append(Text(cx + t + size * 0.36, cy + side * reach, label, size, fill="cut",
                                 anchor="start" if side > 0 else "end", rotate=90))
     if vertical:
-        ops.append(Text(cx, cy + mm(10), caption, 8, font="bold", fill="cut", anchor="middle"))
+        ops.append(Text(cx, cy + mm(SCALE_REACH_MM + 3), caption, 8, font="bold", fill="cut", anchor="middle"))
     else:
-        ops.append(Text(cx - mm(8), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
+        ops.append(Text(cx - mm(SCALE_REACH_MM + 2), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
     return ops
 
 
@@ -414,7 +470,7 @@ def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructio
         Circle(cx, cy, mm(10), stroke="cut", width=0.3),
         Circle(cx, cy, mm(20), stroke="muted", width=0.3),
     ]
-    pages = [Page(page_w, page_h, front, bookmark=title, label="calibration front")]
+    pages = [Page(page_w, page_h, front, bookmark=title, label="calibration front 1")]
     if settings.ruler:
         pages[0].ops.extend(ruler((page_w - RULER_SPAN) / 2, settings.margin))
     # Back: scales where the front's lines pass whatever the flip (the centre maps to the centre).
@@ -425,5 +481,5 @@ def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructio
     back += _scale_ops(cx - mm(40), cy, True, "y")
     back.append(Circle(cx, cy, mm(2), stroke="muted", width=0.3))
     if settings.duplex != "none":
-        pages.append(Page(page_w, page_h, back, label="calibration back"))
+        pages.append(Page(page_w, page_h, back, label="calibration back 1"))
     return pages

@@ -30,10 +30,13 @@ def _bookmarks(items: Any, index: dict[tuple[int, int], int], offset: int) -> li
 
 
 def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, author: str = "pnpkit",
-               pdfa: bool = False, shown: Path | None = None) -> None:
+               pdfa: bool = False, order: Sequence[tuple[int, int] | None] | None = None,
+               shown: Path | None = None) -> None:
     """Write `path` as the pages of `parts` in order, with every part's bookmarks (nested ones too) pointing
-    at the same pages, the document title and language set; PDF/A-2b when `pdfa`. `shown`: the path a
-    PDF/A error names (the output file, where `path` is its staging copy)."""
+    at the same pages, the document title and language set; PDF/A-2b when `pdfa`. `order` (the sheet map):
+    the (part, page) of each page of the result, None for a blank page the size of the page before it; every
+    page of every part must appear once. `shown`: the path a PDF/A error names (the output file, where `path`
+    is its staging copy)."""
     import pikepdf
     from pikepdf import Name, OutlineItem, String
 
@@ -45,13 +48,23 @@ def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, auth
         try:
             merged = pikepdf.new()
             marks: list[Bookmark] = []
-            for part in parts:
-                src = pikepdf.open(part)
-                sources.append(src)
-                index = {page.obj.objgen: i for i, page in enumerate(src.pages)}
+            sources.extend(pikepdf.open(part) for part in parts)
+            sequence = order if order is not None else [(k, i) for k, src in enumerate(sources)
+                                                          for i in range(len(src.pages))]
+            where: dict[tuple[int, int], int] = {}
+            for n, item in enumerate(sequence):
+                if item is None:
+                    box = merged.pages[-1].mediabox if len(merged.pages) else [0, 0, 595.28, 841.89]
+                    merged.add_blank_page(page_size=(float(box[2]) - float(box[0]), float(box[3]) - float(box[1])))
+                    continue
+                where[item] = n
+                merged.pages.append(sources[item[0]].pages[item[1]])
+            for k, src in enumerate(sources):
+                if any((k, i) not in where for i in range(len(src.pages))):
+                    raise RenderError(f"{path}: the page order leaves out pages of {parts[k]}")
+                index = {page.obj.objgen: where[(k, i)] for i, page in enumerate(src.pages)}
                 with src.open_outline() as outline:
-                    marks.extend(_bookmarks(outline.root, index, len(merged.pages)))
-                merged.pages.extend(src.pages)
+                    marks.extend(_bookmarks(outline.root, index, 0))
 
             def add(into: Any, items: list[Bookmark]) -> None:
                 for text, page, children in items:

@@ -303,3 +303,35 @@ def test_hostile_where_conditions_are_problems_not_tracebacks():
         assert all(isinstance(k, str) and isinstance(m, str) and "Traceback" not in m for k, m in problems)
         refused += bool(problems)
     assert refused >= len(hostile) - 2  # `range` alone is a harmless (always true) condition
+
+
+HOSTILE_SIDES = ["missing", None, "front", [["front", 1]], [["sideways", 1, []]], [["front", "1", []]],
+                 [["front", 1, ["x"]]], [["back", 1, [0]]] * 3, {"kind": "front"}]
+
+
+@pytest.mark.parametrize("sides", HOSTILE_SIDES, ids=[repr(s)[:24] for s in HOSTILE_SIDES])
+def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
+    """The build record's page sides (the sheet map's input for kept parts) edited by hand or by another tool:
+    the part is composed again and the kit PDF is the one a clean build writes."""
+    import json
+
+    from generator.build import build
+
+    kit = ROOT / "layouts" / "sprout_sheet"
+    out = tmp_path / "out"
+    build([kit], out=out, langs=["en"])
+    record = out / "sprout_sheet" / "en" / ".pnpkit" / "build.json"
+    data = json.loads(record.read_text(encoding="utf-8"))
+    entry = data["entries"]["goals-a4.pdf"]
+    if sides == "missing":
+        del entry["sides"]
+    else:
+        entry["sides"] = sides
+    record.write_text(json.dumps(data), encoding="utf-8")
+    for stale in (out / ".pnpkit" / "inputs").glob("*.json"):  # make the build look at the parts
+        stale.unlink()
+    again = build([kit], out=out, langs=["en"])
+    assert again.rebuilt >= 1
+    build([kit], out=tmp_path / "clean", langs=["en"])
+    for name in ("kit-a4.pdf", "goals-a4.pdf", "calibration-a4.pdf"):
+        assert (out / "sprout_sheet" / "en" / name).read_bytes() == (tmp_path / "clean" / "sprout_sheet" / "en" / name).read_bytes()

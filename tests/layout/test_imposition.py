@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from generator.errors import LayoutError
 from generator.layout.imposition import (
+    MIN_MARK_ROOM,
+    MIN_OUTER_BLEED,
     calibration_pages,
     card_grid,
     impose_cards,
@@ -20,10 +23,13 @@ from generator.spec.print import PrintSpec
 from generator.units import CARD_PRESETS, PAPER, mm
 from tests.layout.faces import card
 
-# Worked by hand: paper minus 2 x 5 mm margin, divided by the card (or the card turned), both orientations.
+# Worked by hand: paper minus 2 x 5 mm margin minus, on each side, room for crop marks and outer bleed (3.5 mm
+# + 3 mm, or at least 2.5 mm + 1.5 mm), divided by the card (or the card turned), both orientations. E.g. a4
+# square: (200 - 8) / 70 = 2 across, (287 - 8) / 70 = 3 down; bridge: 3 x 3 portrait, landscape (287 - 8) /
+# 57.2 = 4 x 2; letter poker: 266.7 mm of three rows > 279.4 - 10 - 8, so 2 x 4 turned.
 EXPECTED = {
-    ("a4", "poker"): 9, ("a4", "bridge"): 10, ("a4", "mini"): 18, ("a4", "tarot"): 4, ("a4", "square"): 8,
-    ("letter", "poker"): 9, ("letter", "bridge"): 9, ("letter", "mini"): 18, ("letter", "tarot"): 4,
+    ("a4", "poker"): 9, ("a4", "bridge"): 9, ("a4", "mini"): 18, ("a4", "tarot"): 4, ("a4", "square"): 6,
+    ("letter", "poker"): 8, ("letter", "bridge"): 8, ("letter", "mini"): 16, ("letter", "tarot"): 4,
     ("letter", "square"): 6,
 }
 
@@ -35,11 +41,17 @@ def test_cards_per_page(paper: str, preset: str) -> None:
     assert grid.per_page == EXPECTED[paper, preset]
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_nine_poker_cards_on_portrait_home_sheets(paper: str) -> None:
-    grid = card_grid(paper, *CARD_PRESETS["poker"], PrintSpec(), landscape=False)
+def test_nine_poker_cards_on_portrait_a4_home_sheets() -> None:
+    grid = card_grid("a4", *CARD_PRESETS["poker"], PrintSpec(), landscape=False)
     assert (grid.cols, grid.rows, grid.rotated, grid.landscape) == (3, 3, False, False)
     assert grid.pitch_x == pytest.approx(mm(63.5)) and grid.pitch_y == pytest.approx(mm(88.9))
+    assert grid.outer_bleed == pytest.approx(mm(1.5))  # the least outer bleed, to keep the ninth card
+
+
+def test_poker_cards_turned_on_letter_to_leave_room_for_marks() -> None:
+    grid = card_grid("letter", *CARD_PRESETS["poker"], PrintSpec(), landscape=False)
+    assert (grid.cols, grid.rows, grid.rotated) == (2, 4, True)
+    assert grid.outer_bleed == pytest.approx(mm(3))
 
 
 def test_custom_size_and_no_rotation() -> None:
@@ -54,13 +66,15 @@ def test_grid_inside_margin_and_no_overlap(paper: str, preset: str, gutter: str)
     settings = PrintSpec(gutter=gutter)
     g = card_grid(paper, *CARD_PRESETS[preset], settings)
     x0, y0, x1, y1 = g.art_box()
-    m = settings.margin
+    m = settings.margin + MIN_MARK_ROOM  # the crop marks have room on every side
     assert x0 >= m - 1e-6 and y0 >= m - 1e-6 and x1 <= g.page_w - m + 1e-6 and y1 <= g.page_h - m + 1e-6
-    # one more column or row would not fit
-    assert x1 - x0 + g.pitch_x > g.page_w - 2 * m
-    assert y1 - y0 + g.pitch_y > g.page_h - 2 * m
+    # one more column or row would not fit even with the least outer bleed
+    tight = 2 * max(g.bleed, MIN_OUTER_BLEED)
+    assert (x1 - x0) - 2 * max(g.bleed, g.outer_bleed) + tight + g.pitch_x > g.page_w - 2 * m
+    assert (y1 - y0) - 2 * max(g.bleed, g.outer_bleed) + tight + g.pitch_y > g.page_h - 2 * m
     assert g.pitch_x - g.card_w == pytest.approx(settings.gutter)
     assert g.bleed == pytest.approx(min(settings.bleed, settings.gutter / 2))
+    assert g.outer_bleed >= min(settings.bleed, MIN_OUTER_BLEED) - 1e-9  # a 1 mm miscut outside still meets art
 
 
 def test_card_larger_than_paper_is_a_layout_error() -> None:
@@ -161,8 +175,30 @@ def test_calibration_pages() -> None:
     texts = [t.text for t in iter_texts(pages[0].ops)]
     assert texts[:3] == ["Calibrate", "one", "two"]
     back_labels = {t.text for t in iter_texts(pages[1].ops)}
-    assert {"+5", "-5", "0", "+1", "-1"} <= back_labels
+    assert {"+10", "-10", "+6", "-6", "0", "+2", "-2"} <= back_labels  # the whole print.back_offset range
     assert len(calibration_pages(PrintSpec(duplex="none"), "a4", title="t", instructions=[])) == 1
+
+
+def test_calibration_scale_labels_are_legible_and_apart() -> None:
+    from generator.render.fonts import text_width
+
+    back = calibration_pages(PrintSpec(), "a4", title="Calibrate", instructions=[])[1]
+    labels = [t for t in iter_texts(back.ops) if re.fullmatch(r"[+-]?\d+", t.text)]
+    assert len(labels) == 4 * 11  # four scales, -10..+10 every 2 mm
+    boxes = []
+    for t in labels:
+        assert t.size >= 6
+        w = text_width(t.text, t.font, t.size)
+        lo, hi = -0.05 * t.size, 0.75 * t.size  # descent and cap height across the baseline
+        a0, a1 = (0.0, w) if t.anchor == "start" else (-w, 0.0)
+        if t.rotate == 90:  # reads upwards: along +y, its top towards -x
+            boxes.append((t.x - hi, t.y + a0, t.x - lo, t.y + a1))
+        else:
+            boxes.append((t.x + a0, t.y + lo, t.x + a1, t.y + hi))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)
 
 
 def test_dump_golden(golden: object) -> None:

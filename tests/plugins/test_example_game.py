@@ -60,7 +60,7 @@ def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
     assert "20" in text.split()  # the 20th turn line (game.sheet_rows)
     rules = PdfReader(out / "pig" / "ja" / "rules-a4.pdf").pages[0].extract_text()
     assert "ピッグ" in rules and "50点" in rules and "6面ダイス" in rules
-    assert len(PdfReader(out / "pig" / "en" / "kit-a4.pdf").pages) == 2
+    assert len(PdfReader(out / "pig" / "en" / "kit-a4.pdf").pages) == 3  # the print checklist, then its 2 pages (duplex none)
 
     report = tmp_path / "pig.json"
     c = pnpkit("check", str(KIT), "--workers", "1", "--json", str(report), path=[PIG])

@@ -204,7 +204,7 @@ def test_changing_one_image_redraws_only_its_component(tmp_path):
     build([kit], out=out, langs=["en"])
     (kit / "assets" / "back.png").write_bytes(_png(_back_px(), (20, 160, 60)))
     again = build([kit], out=out, langs=["en"])
-    assert again.rebuilt == 1, again  # number_cards (the kit PDF is reassembled, not redrawn)
+    assert again.rebuilt == 2, again  # number_cards and the checklist (the kit PDF is reassembled, not redrawn)
     clean = tmp_path / "clean"
     build([kit], out=clean, langs=["en"])
     for pdf in sorted((clean / "ripple_rush" / "en").glob("*.pdf")):

@@ -62,9 +62,9 @@ def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_pa
     out = tmp_path / "out"
     assert pnpkit("build", str(kit), "--out", str(out), "--lang", "en").returncode == 0
     again = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
-    assert "(0 parts drawn, 3 unchanged)" in again.stdout
+    assert "(0 parts drawn, 5 unchanged)" in again.stdout  # 3 components, the calibration sheet, the checklist
     _set_cell(kit, 5, "name", "Spelt")
     edited = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
-    assert "(3 parts drawn, 0 unchanged)" in edited.stdout  # the build key covers the whole game section
+    assert "(5 parts drawn, 0 unchanged)" in edited.stdout  # the build key covers the whole game section
     with pdfplumber.open(out / "harvest_deck" / "en" / "cards-a4.pdf") as pdf:
         assert "Spelt" in pdf.pages[0].extract_text()

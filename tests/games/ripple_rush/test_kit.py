@@ -13,6 +13,7 @@ import pytest
 from generator.build import build
 from generator.spec.kit import load_kit
 from generator.units import PAPER
+from tests.sheetcheck import recorded_sheets
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "ripple_rush"
@@ -26,10 +27,13 @@ def page_texts(pdf: Path) -> list[str]:
 def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     folder = built("ripple_rush") / lang
     names = sorted(p.name for p in folder.glob("*.pdf"))
-    assert names == sorted(["score_sheet-a4.pdf", "number_cards-a4.pdf", "goal_cards-a4.pdf", "rules-a4.pdf", "kit-a4.pdf"])
+    assert names == sorted(["score_sheet-a4.pdf", "number_cards-a4.pdf", "goal_cards-a4.pdf", "rules-a4.pdf", "kit-a4.pdf",
+                            "calibration-a4.pdf"])
     kit_pages = len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages)
     parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
-    assert kit_pages == parts + 2  # + the duplex calibration sheet (front and back)
+    sheets = recorded_sheets(folder, "kit-a4.pdf")
+    assert kit_pages == len(sheets) == 2 * sheets[-1]["sheet"]  # duplex: every sheet has a back
+    assert kit_pages == parts + 1 + sum(row["page"] is None for row in sheets)  # + checklist + blank backs
 
 
 def test_hundred_distinct_number_cards(built):
@@ -100,7 +104,7 @@ def test_rebuild_is_byte_identical(tmp_path):
 def test_letter_paper(built):
     r = pypdf.PdfReader(str(built("ripple_rush", "letter", langs=("en",)) / "en" / "number_cards-letter.pdf"))
     assert float(r.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
-    assert len(r.pages) == 24  # 9 poker cards per Letter page too
+    assert len(r.pages) == 26  # 8 poker cards per Letter page (turned, to leave the crop marks room): 13 sheets
 
 
 def test_outline_has_one_entry_per_component(built):

@@ -82,7 +82,8 @@ def test_every_catalog_has_every_english_id():
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_one_pdf_per_component_and_a_kit_pdf(kit_out, lang):
     names = sorted(p.name for p in (kit_out() / lang).glob("*.pdf"))
-    assert names == sorted(["number_cards-a4.pdf", "score_pad-a4.pdf", "card_holder-a4.pdf", "rules-a4.pdf", "kit-a4.pdf"])
+    assert names == sorted(["number_cards-a4.pdf", "score_pad-a4.pdf", "card_holder-a4.pdf", "rules-a4.pdf", "kit-a4.pdf",
+                            "calibration-a4.pdf"])
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])

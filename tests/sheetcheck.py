@@ -1,0 +1,107 @@
+"""An independent reader of an assembled kit PDF: which part page each kit page is (by its content stream, as
+the merge copies it), and whether the file prints duplex-correctly -- every back side the back drawn for its
+front (same component, same sheet of that component, same item slots), one-sided pages with a blank back, and
+every part starting on the front of a sheet. Used by the tests and to show what today's files get wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pikepdf
+
+from generator.layout.sheets import PageSides
+
+
+def _content(page: pikepdf.Page) -> bytes:
+    """The page's drawing, as stored (the merge copies streams without decoding)."""
+    contents = page.obj.get("/Contents")
+    if contents is None:
+        return b""
+    if isinstance(contents, pikepdf.Array):
+        return b"".join(bytes(c.read_raw_bytes()) for c in contents)
+    return bytes(contents.read_raw_bytes())
+
+
+def kit_sources(kit_pdf: Path, parts: Sequence[tuple[str, Path]]) -> list[tuple[str, int] | None]:
+    """For each page of `kit_pdf`: (part id, page of that part's PDF) whose drawing it is, None for a blank
+    page; a page found in no part is reported as ('?', -1). Pages drawn alike (identical card backs) are told
+    apart by order: the page after the previous one's source, else the first one not yet used."""
+    index: dict[bytes, list[tuple[str, int]]] = {}
+    for cid, path in parts:
+        with pikepdf.open(path) as pdf:
+            for i, page in enumerate(pdf.pages):
+                index.setdefault(_content(page), []).append((cid, i))
+    out: list[tuple[str, int] | None] = []
+    used: set[tuple[str, int]] = set()
+    last: tuple[str, int] | None = None
+    with pikepdf.open(kit_pdf) as pdf:
+        for page in pdf.pages:
+            data = _content(page)
+            if not data.strip():
+                out.append(None)
+                continue
+            found = index.get(data, [])
+            follow = (last[0], last[1] + 1) if last is not None else None
+            pick = (follow if follow in found else next((c for c in found if c not in used), None)
+                    or (found[0] if found else ("?", -1)))
+            used.add(pick)
+            out.append(pick)
+            last = pick
+    return out
+
+
+def duplex_problems(sources: Sequence[tuple[str, int] | None], sides: dict[str, Sequence[PageSides]],
+                    *, duplex: bool) -> list[str]:
+    """What prints wrong when the kit pages `sources` go through a duplex printer (pages 2k and 2k+1 share a
+    sheet) or a single-sided one (`duplex` False: every page its own sheet, no back pages expected)."""
+    problems: list[str] = []
+    if not duplex:
+        for n, src in enumerate(sources):
+            if src is None or src[0] == "?":
+                problems.append(f"page {n + 1}: {'blank' if src is None else 'unknown'} page in a single-sided kit")
+            elif sides[src[0]][src[1]].kind == "back":
+                problems.append(f"page {n + 1}: a back ({src[0]} p{src[1] + 1}) printed as a front")
+        return problems
+    if len(sources) % 2:
+        problems.append(f"{len(sources)} pages: the last sheet has no back")
+    seen_parts: set[str] = set()
+    for k in range(0, len(sources), 2):
+        front = sources[k]
+        back = sources[k + 1] if k + 1 < len(sources) else None
+        sheet = k // 2 + 1
+        if front is None or front[0] == "?":
+            problems.append(f"sheet {sheet}: front is {'blank' if front is None else 'not a page of any part'}")
+            continue
+        cid, i = front
+        here = sides[cid][i]
+        if here.kind == "back":
+            problems.append(f"sheet {sheet}: {cid} p{i + 1} is a back printed on a front side")
+        for src in (front, back):
+            if src is not None and src[0] not in seen_parts:
+                seen_parts.add(src[0])
+                if src is back:
+                    problems.append(f"sheet {sheet}: {src[0]} starts on a back side")
+        wants_back = here.kind == "front" and i + 1 < len(sides[cid]) and sides[cid][i + 1].kind == "back"
+        if wants_back:
+            expected = sides[cid][i + 1]
+            if back is None or back != (cid, i + 1):
+                got = "a blank page" if back is None else f"{back[0]} p{back[1] + 1}"
+                problems.append(f"sheet {sheet}: the back of {cid} p{i + 1} should be {cid} p{i + 2}, got {got}")
+            elif expected.sheet != here.sheet or expected.slots != here.slots:
+                problems.append(f"sheet {sheet}: {cid} p{i + 2} backs sheet {expected.sheet} slots "
+                                f"{expected.slots}, the front holds sheet {here.sheet} slots {here.slots}")
+        elif back is not None:
+            problems.append(f"sheet {sheet}: one-sided {cid} p{i + 1} has {back[0]} p{back[1] + 1} on its back")
+    return problems
+
+
+def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
+    """The sheet map the build record of OUT/<kit>/<lang>/ `folder` keeps for `kit_pdf`."""
+    import json
+
+    entries = json.loads((folder / ".pnpkit" / "build.json").read_text(encoding="utf-8"))["entries"]
+    return list(entries[kit_pdf]["sheets"])
+
+
+__all__ = ["duplex_problems", "kit_sources", "recorded_sheets"]
