@@ -80,7 +80,10 @@ def test_a_line_break_in_wrapped_rules_text_builds():
 def test_a_hostile_data_cell_names_its_row(value):
     kind, detail = run_case(_csv_case("name", value))
     assert kind == "clean", detail
-    assert "data/cards.csv:2 (id wheat-1, en): game.templates." in detail, detail
+    if "\x07" in value:  # a control character is refused where the data is read, at its row and column
+        assert "data/cards.csv:2: column name: a control character U+0007" in detail, detail
+    else:  # a line break prints in wrapped text: refused where the name is printed on one line
+        assert "data/cards.csv:2 (id wheat-1, en): game.templates." in detail, detail
 
 
 def test_cli_line_break_in_a_title_is_one_located_line(tmp_path):

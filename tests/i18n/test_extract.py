@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 from PIL import Image
 
@@ -61,8 +62,12 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     assert f"wrote {pot}" in run.stdout
     entries = _entries(pot.read_text(encoding="utf-8"))
     picture = next(c for c in entries["goal.back"] if c.startswith("picture: ")).removeprefix("picture: ")
-    with Image.open(pot.parent / picture) as im:  # the goal card's back, upright, at 100 dpi
-        assert im.size == (round(124.72 * 100 / 72), round(178.58 * 100 / 72))
+    with Image.open(pot.parent / picture) as im:  # the goal card's back, upright, at 100 dpi, with what bleed
+        # the sheet gives it past its outer cuts (at most the kit's 3 mm a side)
+        bleed = 2 * 3 / 25.4 * 100
+        assert round(124.72 * 100 / 72) <= im.width <= round(124.72 * 100 / 72 + bleed)
+        assert round(178.58 * 100 / 72) <= im.height <= round(178.58 * 100 / 72 + bleed)
+        assert im.width / im.height == pytest.approx(124.72 / 178.58, rel=0.05)
         rgb = im.convert("RGB")
         assert rgb.getpixel((5, 5)) == (0x3D, 0x7A, 0x3A)  # the back's green, not a blank page
     setup = next(c for c in entries["rules.setup"] if c.startswith("picture: ")).removeprefix("picture: ")
