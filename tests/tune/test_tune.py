@@ -15,11 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
+from generator.contract import games
+from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
 from generator.engine.tunables import Tunable, distance, find
-from generator.games.registry import games
 from generator.spec.edit import set_value
-from generator.spec.kit import load_kit
 from generator.tune.edit import tuned_yaml
 from generator.tune.plan import TuneUsageError, make_plan, parse_param
 from generator.tune.search import search
