@@ -139,7 +139,7 @@ class GamePlugin:
     def problems(self) -> list[str]:
         """What is wrong with this plugin's own fields (checked when it is registered)."""
         out = []
-        if not _ID.fullmatch(self.id):
+        if not (isinstance(self.id, str) and _ID.fullmatch(self.id)):
             out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
         for f in (*REFS, *OPTIONAL_REFS):
             ref = getattr(self, f)
