@@ -18,13 +18,13 @@ sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.runner import DEFAULT_CHUNK, run
-from generator.games.ripple_rush import RippleRushSim, Setup
+from generator.games.ripple_rush.sim import RippleRushSim, Setup
 from tests.games.shipped import game_spec
 
 _PURE = """
 import sys, time, numpy as np
 sys.path.insert(0, {root!r})
-from generator.games.ripple_rush import RippleRushSim, Setup
+from generator.games.ripple_rush.sim import RippleRushSim, Setup
 from tests.games.shipped import game_spec
 sim = RippleRushSim(Setup.from_spec(game_spec("ripple_rush")), 4, ("greedy",))
 t = time.process_time(); sim.play(np.random.SeedSequence(1), {n}); print({n} / (time.process_time() - t))
@@ -35,7 +35,7 @@ import sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, {root!r})
 from generator.engine.executors import ProcessExecutor
-from generator.games.ripple_rush import balance_report
+from generator.games.ripple_rush.balance import balance_report
 from tests.games.shipped import game_spec
 spec = game_spec("ripple_rush")
 spec = spec.model_copy(update={{"balance": spec.balance.model_copy(update={{"policies": ["greedy"]}})}})

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.games.rummy_cards import balance_report
+from generator.games.rummy_cards.balance import balance_report
 from generator.games.rummy_cards.sim import simulation_from_spec
 from generator.games.rummy_cards.solver import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame

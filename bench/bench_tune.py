@@ -51,7 +51,7 @@ def main() -> None:
 
 
 def _first_param(kit: Path) -> list[str]:
-    from generator.spec.kit import load_kit
+    from generator.contract.load import load_kit
 
     k = load_kit(kit)
     declared = tunables_of(k)

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import generator.games.registry as registry
+from generator.contract import Refit, registry
 from generator.engine.report import BalanceReport
 from generator.errors import KitError
-from generator.games.registry import Refit
 from generator.spec.kit import Kit
 
 if TYPE_CHECKING:
@@ -175,7 +174,7 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
     """One kit's sequential check: its report, and the report as the HTML report shows it."""
     from generator.engine.sequential import Budget, CachingExecutor, judge
 
-    balance_report = registry.get(kit.game_id).balance_report()
+    balance_report = registry.get(kit.game_id).load.balance_report()
     first = games or default_games(kit)
     cap = max(first, max_games(kit, first))
     run_seed = kit.meta.seed if seed is None else seed
@@ -223,8 +222,9 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     apart. Components are composed one at a time, only until such a page is found."""
     from generator.build.compose import kit_measure, print_data
     from generator.build.load import with_tool_catalogs
+    from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
-    from generator.layout.compose import Context, compose_kit, template_context
+    from generator.layout.compose import Context
     from generator.render.fonts import text_width
     from generator.render.report_colours import colour_check as check_page
     from generator.render.report_colours import palette_colours
@@ -261,7 +261,8 @@ def refit(kit: Kit, report: BalanceReport) -> Refit:
     from generator.spec.edit import set_value
 
     plugin = registry.get(kit.game_id)
-    edit = plugin.refit()(report) if plugin.refit is not None else None
+    propose = plugin.load.refit()
+    edit = propose(report) if propose is not None else None
     if edit is None:
         raise KitError(f"{kit.display}: --refit needs a game that proposes spec edits from play "
                        f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none")
@@ -292,7 +293,7 @@ def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[t
 
     for kit in kits:
         start = time.perf_counter()
-        registry.get(kit.game_id).balance_report()(kit.game, games=games, seed=kit.meta.seed,
+        registry.get(kit.game_id).load.balance_report()(kit.game, games=games, seed=kit.meta.seed,
                                                    executor=SerialExecutor(), kit=kit.meta.id)
         progress(kit.meta.id)
         yield kit.meta.id, time.perf_counter() - start

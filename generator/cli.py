@@ -570,7 +570,7 @@ def list_kits(
             return
         from rich.table import Table
 
-        from generator.games.registry import BUILTIN, games
+        from generator.contract import BUILTIN, games
 
         known = Table(title="registered games (game.kind)")
         for col in ("game", "name", "ruleset", "from"):
@@ -584,7 +584,7 @@ def list_kits(
 
 def _list_slots(kit: Any) -> None:
     """The art slots of one kit, a few short lines each (readable at 80 columns)."""
-    from generator.layout.art import slot_rows
+    from generator.contract.compose import slot_rows
 
     rows = slot_rows(kit)
     if not rows:
@@ -619,7 +619,7 @@ def _say_wrapped(text: str, indent: int) -> None:
 def schema(game: str | None = typer.Option(None, "--game", help="print only this game's section schema")) -> None:
     """Print the JSON Schema of a kit spec (kit.yaml) for editor completion."""
     def go() -> None:
-        from generator.spec.schema import kit_schema
+        from generator.contract.schema import kit_schema
 
         _console().print_json(json.dumps(kit_schema(game)))
     _run(go)
@@ -672,6 +672,7 @@ def _compile_first(kits: list[Any]) -> None:
     compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
     import importlib.util
 
+    from generator.contract import get as game_plugin
     from generator.engine.kernelcache import (
         has_kernels,
         is_cached,
@@ -682,7 +683,6 @@ def _compile_first(kits: list[Any]) -> None:
         record_compile_seconds,
         user_cache_dir,
     )
-    from generator.games.registry import get as game_plugin
 
     compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package)
     for kit in kits:

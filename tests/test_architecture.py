@@ -12,7 +12,10 @@ ALLOWED = {
     "spec": set(),
     # and, for a game's layout.py only, layout (see LAYOUT_MODULE); i18n for its template sandbox only: the deck
     # kind evaluates the `where:` conditions of its rules and draw checks in the catalog sandbox
-    "games": {"spec", "engine", "i18n"},
+    "games": {"spec", "engine", "i18n", "contract"},
+    # the game contract: the registry, the plugin record and its loader, the load phase's door to the games,
+    # the composer lookup, the schema and the shipped api_test; it names the types of the rooms below it
+    "contract": {"spec", "engine", "layout", "i18n"},
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
@@ -22,7 +25,6 @@ ALLOWED = {
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
 GROUND = {"errors", "units", "resources", "interrupts", "__init__"}
-REGISTRY = "generator.games.registry"  # ground floor: strings only, every room may look a game up
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
 HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;
 # tune: `pnpkit tune` loads kits, runs checks and writes a kit folder and a report
@@ -31,23 +33,16 @@ DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2", "svglib"}
 DECODING_DOOR = "spec/assets.py"  # the one door that decodes art files (Pillow, svglib) at the edge
 
 
-TYPE_ONLY = {"generator.layout.compose"}
-"""What a module may import under `if TYPE_CHECKING:` beyond its room's doors: the Composer protocol, which a
-game's plugin record (and the registry) names as the type its composer loader returns. Never run."""
-
-
 def _type_checking_block(node: ast.AST) -> bool:
     return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
-def imports_of(path: Path, *, runtime_only: bool = False, top_level_only: bool = False) -> set[str]:
-    """Every module `path` imports (`runtime_only`: less what it imports under `if TYPE_CHECKING:` from
-    TYPE_ONLY; `top_level_only`: only what importing the module itself runs, not function bodies)."""
+def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
+    """Every module `path` imports, type-only imports included (`top_level_only`: only what importing the module
+    itself runs, not function bodies nor `if TYPE_CHECKING:` blocks)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if runtime_only and _type_checking_block(node):
-            skip |= {id(n) for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and n.module in TYPE_ONLY}
         if top_level_only and (_type_checking_block(node) or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
             skip |= {id(n) for n in ast.walk(node) if n is not node}
     out = set()
@@ -72,7 +67,7 @@ def test_rooms_import_downhill_only():
         room = room_of(path)
         if room in HALLWAY or room in GROUND:
             continue
-        for mod in imports_of(path, runtime_only=True):
+        for mod in imports_of(path):
             top = mod.split(".")[0]
             door = path.relative_to(PKG).as_posix() == DECODING_DOOR and top in ("PIL", "svglib")
             if top in DRAWING_LIBS and room != "render" and not door:
@@ -81,7 +76,7 @@ def test_rooms_import_downhill_only():
                 continue
             parts = mod.split(".")
             target = parts[1] if len(parts) > 1 else "__init__"
-            if target in GROUND or target == room or mod == REGISTRY:
+            if target in GROUND or target == room:
                 continue
             if room == "games" and target == "layout" and path.stem.startswith(LAYOUT_MODULE):
                 continue
@@ -123,12 +118,15 @@ def test_the_check_can_fail():
 
 
 def test_the_registry_and_the_game_packages_import_nothing_heavy():
-    """Looking a game up imports its package's __init__ and the registry: both import, when loaded, nothing of
-    pnpkit but the registry (their loaders import a game's modules when called; types are for mypy only)."""
-    allowed = {"generator.errors", "generator.games.registry", "generator.games.lazy", "__future__"}
+    """Looking a game up imports its package's __init__ and the contract's registry and plugin record: they
+    import, when loaded, nothing of pnpkit but each other (a record's strings name a game's modules, imported
+    when resolved; types are for mypy only)."""
+    allowed = {"generator.errors", "generator.contract", "generator.contract.plugin", "generator.contract.registry",
+               "__future__"}
     stdlib = {"importlib", "re", "dataclasses", "functools", "types", "typing", "importlib.metadata",
-              "collections.abc"}
-    for path in [PKG / "games" / "registry.py", *sorted(PKG.glob("games/*/__init__.py"))]:
+              "collections.abc", "pathlib"}
+    light = [PKG / "contract" / name for name in ("__init__.py", "plugin.py", "registry.py")]
+    for path in [*light, *sorted(PKG.glob("games/*/__init__.py"))]:
         extra = {m for m in imports_of(path, top_level_only=True) if m not in allowed and m not in stdlib}
         assert extra == set(), f"{path.relative_to(PKG)} imports {sorted(extra)}"
 
@@ -138,7 +136,7 @@ def test_looking_every_game_up_loads_no_game_module():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom generator.games.registry import games\ngames()\n"
+    code = ("import sys\nfrom generator.contract.registry import games\ngames()\n"
             "print(sorted(m for m in sys.modules if m.startswith('generator.') and m.count('.') > 2"
             " or m.split('.')[0] in ('numba', 'pydantic', 'numpy')))")
     r = subprocess.run([sys.executable, "-c", code], cwd=PKG.parent, capture_output=True, text=True, check=True,
@@ -147,23 +145,77 @@ def test_looking_every_game_up_loads_no_game_module():
 
 
 def test_the_import_walker_separates_run_time_from_type_only_imports():
-    """The registry names the Composer protocol for mypy only; run time, it imports no layout."""
-    registry = PKG / "games" / "registry.py"
-    assert "generator.layout.compose" in imports_of(registry)
-    assert "generator.layout.compose" not in imports_of(registry, runtime_only=True)
-    assert "generator.games.ripple_rush.rules" in imports_of(PKG / "games" / "ripple_rush" / "__init__.py")
-    assert "generator.games.ripple_rush.rules" not in imports_of(PKG / "games" / "ripple_rush" / "__init__.py",
-                                                                 top_level_only=True)
+    """The plugin record names the Composer protocol for mypy only; importing it imports no layout."""
+    plugin = PKG / "contract" / "plugin.py"
+    assert "generator.layout.compose" in imports_of(plugin)
+    assert "generator.layout.compose" not in imports_of(plugin, top_level_only=True)
+    assert "generator.contract.load" in imports_of(PKG / "contract" / "api_test.py")
+    assert "generator.contract.load" not in imports_of(PKG / "contract" / "api_test.py", top_level_only=True)
+
+
+def room_graph() -> dict[str, set[str]]:
+    """Room -> the other rooms of generator/ its modules import (type-only imports included)."""
+    graph: dict[str, set[str]] = {}
+    for path in PKG.rglob("*.py"):
+        room = room_of(path)
+        for mod in imports_of(path):
+            parts = mod.split(".")
+            if parts[0] == "generator" and len(parts) > 1 and parts[1] != room:
+                graph.setdefault(room, set()).add(parts[1])
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import circle among the rooms of `graph` (each found once, from its first room in sorted order)."""
+    found: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(graph.get(path[-1], ())):
+            if nxt == path[0]:
+                found.append(path)
+            elif nxt not in path and nxt > path[0]:
+                walk([*path, nxt])
+
+    for start in sorted(graph):
+        walk([start])
+    return found
+
+
+def test_no_import_circle_crosses_rooms():
+    """The rooms import each other downhill only: no circle, type-only imports counted (the one there was,
+    spec -> the registry -> layout -> spec, went when spec stopped looking games up)."""
+    assert circles({"spec": {"games"}, "games": {"layout"}, "layout": {"spec"}}) == [["games", "layout", "spec"]]
+    assert circles(room_graph()) == []
+
+
+PROBE = re.compile(r"\b(?:hasattr|getattr)\(\s*([^,]*)")
+PLUGINISH = re.compile(r"plugin|composer|drawer|registry|import_module|generator\.games|\bGAME\b")
+
+
+def probes(text: str) -> list[str]:
+    """The `hasattr`/`getattr` calls in `text` whose object is a plugin, a composer or a game module."""
+    return [m.group(0) for m in PROBE.finditer(text) if PLUGINISH.search(m.group(1))]
+
+
+def test_no_hook_is_probed_outside_the_contract():
+    """Every optional hook is a declared field of the plugin record: nothing outside generator/contract/ asks
+    a plugin, a composer or a game module whether it has an attribute."""
+    assert probes('known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else ()')
+    assert probes('declared = getattr(registry.get(kind).composer(), "SLOTS", {})')
+    assert not probes('n = getattr(kit.game.balance, "games", None)')
+    bad = [f"{p.relative_to(PKG)}: {hit}" for p in sorted(PKG.rglob("*.py")) if room_of(p) != "contract"
+           for hit in probes(p.read_text(encoding="utf-8"))]
+    assert bad == []
 
 
 def test_no_game_is_named_outside_its_folder():
     """Every game is reached through the registry: no module outside games/<game>/ names a game id."""
-    from generator.games.registry import BUILTIN
+    from generator.contract.registry import BUILTIN
 
     bad = []
     for path in PKG.rglob("*.py"):
         rel = path.relative_to(PKG)
-        if rel.parts[0] == "games" and (len(rel.parts) > 2 or rel.name == "registry.py"):
+        if (rel.parts[0] == "games" and len(rel.parts) > 2) or rel.as_posix() == "contract/registry.py":
             continue  # a game's own folder, and the registry's list of built-ins
         text = path.read_text(encoding="utf-8")
         # an id that is an everyday word ("deck") counts when written as a string literal, the others anywhere

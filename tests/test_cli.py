@@ -87,8 +87,8 @@ def test_list_and_schema():
     r = pnpkit("list")
     assert r.returncode == 0 and "ripple_rush" in r.stdout
     games = r.stdout[r.stdout.index("registered games"):]
-    from generator.games.registry import BUILTIN
-    from generator.games.registry import games as registered
+    from generator.contract import BUILTIN
+    from generator.contract import games as registered
 
     for gid in BUILTIN:  # every built-in game with its ruleset version (the subprocess sees no test plugin)
         assert gid in games and registered()[gid].ruleset in games
@@ -647,7 +647,7 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     disabled, so '1 component' is counted) and slots, every line within 80 columns but the folder's, which is
     printed whole."""
     from generator.build import load_kits
-    from generator.layout.compose import composer
+    from generator.contract.compose import composer
 
     kit = tmp_path / ("a_rather_long_folder_name_" * 4) / "my_kit"
     shutil.copytree(RR, kit)

@@ -7,19 +7,19 @@ from pathlib import Path
 import pytest
 
 from generator.build import build, check_kit, shipped_kits
+from generator.contract import registry
+from generator.contract.load import load_kit
+from generator.contract.plugin import REFS
 from generator.engine.executors import SerialExecutor
-from generator.games import registry
-from generator.games.registry import LOADERS
 from generator.layout.compose import Composer
 from generator.render.html_report import to_json_text
-from generator.spec.kit import load_kit
 
 KITS = shipped_kits()
 IDS = [k.name for k in KITS]
 
 
 def test_every_built_in_game_ships_a_kit():
-    from generator.games.registry import BUILTIN
+    from generator.contract import BUILTIN
 
     assert {load_kit(k).game_id for k in KITS} == set(BUILTIN)
 
@@ -35,17 +35,16 @@ def test_game_plugin_implements_the_contract(kit_dir):
     kit = load_kit(kit_dir)
     plugin = registry.get(kit.game_id)
     assert plugin.problems() == []
-    for field in LOADERS:
-        assert callable(getattr(plugin, field)), field
-    assert isinstance(plugin.composer(), Composer)
-    assert plugin.spec() is type(kit.game)
-    assert list(plugin.players(kit.game)), "the kit plays with no player count"
+    assert set(REFS) <= set(plugin.refs())
+    assert isinstance(plugin.load.composer(), Composer)
+    assert plugin.load.spec() is type(kit.game)
+    assert list(plugin.load.players()(kit.game)), "the kit plays with no player count"
 
 
 @pytest.mark.parametrize("kit_dir", KITS, ids=IDS)
 def test_a_few_seeded_games_give_the_same_figures_twice(kit_dir):
     kit = load_kit(kit_dir)
-    balance_report = registry.get(kit.game_id).balance_report()
+    balance_report = registry.get(kit.game_id).load.balance_report()
     a = balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
     b = balance_report(kit.game, games=8, seed=5, executor=SerialExecutor(), kit=kit.meta.id)
     assert to_json_text([a]) == to_json_text([b])

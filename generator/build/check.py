@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import generator.games.registry as registry
 from generator.build.load import with_tool_catalogs
+from generator.contract import registry
 from generator.errors import Problem, RenderError, SpecError
 
 if TYPE_CHECKING:
@@ -23,13 +23,10 @@ def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
     """Static legality: the game's own checks, known components, the palette's colour-vision safety, catalogs
     that parse as templates and speak to the players in one form of address. With a build's `memo`, the colour and template checks the last build passed on
     the same palette or the same strings are not run again (each is a pure function of what it checks)."""
-    from generator.layout.compose import composer
-
     problems: list[Problem] = []
-    for key, message in registry.get(kit.game_id).legal_problems()(kit.game):
+    for key, message in registry.get(kit.game_id).load.legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
-    drawer = composer(kit.game_id)
-    known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else drawer.component_ids()
+    known = registry.get(kit.game_id).load.component_ids(kit.game)
     en = kit.catalogs["en"].messages
     for cid, comp in kit.components.items():
         if cid not in known:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import generator.games.registry as registry
 from generator.build.check import check_art, check_layout, raise_glyph_problems
 from generator.build.load import with_tool_catalogs
+from generator.contract import registry
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
 from generator.interrupts import checkpoint
 
@@ -30,12 +30,12 @@ def print_data(kit: Kit, seed: int, memo: Memo | None = None) -> dict[str, Any]:
     of the game section and the seed: with a build's `memo`, what the last build got for the same section and
     seed is reused when it was plain JSON data (the game's rules are then not even imported)."""
     if memo is None:
-        return dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+        return dict(registry.get(kit.game_id).load.print_data()(kit.game, seed))
     key = memo.key("print_data", [kit.game_id, kit.game.model_dump(mode="json"), seed])
     hit = memo.recall_json(key)
     if isinstance(hit, dict):
         return hit
-    data = dict(registry.get(kit.game_id).print_data()(kit.game, seed))
+    data = dict(registry.get(kit.game_id).load.print_data()(kit.game, seed))
     memo.remember_json(key, data)
     return data
 
@@ -73,8 +73,9 @@ def kit_measure(kit: Kit, measure: Callable[[str, str, float], float]) -> Callab
 def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
                 warn: Callable[[str], None], texts: Texts | None = None) -> tuple[list[Component], Texts]:
     """All components of one kit in one language (with `texts` when the caller made them)."""
+    from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
-    from generator.layout.compose import Context, compose_kit, template_context
+    from generator.layout.compose import Context
 
     if texts is None:
         texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=warn)
@@ -375,9 +376,10 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
         texts_key,
         tool_key,
     )
+    from generator.contract.compose import composer, template_context
     from generator.i18n.texts import Texts
     from generator.layout.checklist import finishing
-    from generator.layout.compose import Context, composer, template_context
+    from generator.layout.compose import Context
     from generator.layout.sheets import page_sides, sides_to_json
 
     tool = tool or tool_key()

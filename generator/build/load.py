@@ -30,7 +30,7 @@ def shipped_kits() -> list[Path]:
 def load_kits(paths: Sequence[Path], *, memo: Memo | None = None) -> list[Kit]:
     """Load every kit; problems of all kits are reported together. With a build's `memo`, a kit.yaml whose
     bytes the last build parsed is not parsed again."""
-    from generator.spec.kit import load_kit
+    from generator.contract.load import load_kit
     from generator.spec.yamlio import parse_yaml
 
     parse = parse_yaml if memo is None else memo_parse(memo)

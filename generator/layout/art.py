@@ -9,10 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from generator.errors import LayoutError
-from generator.layout.compose import Context, composer
-from generator.layout.imposition import sheet_slot
+from generator.layout.compose import Context
 from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
-from generator.spec.kit import Kit
 from generator.units import mm_text
 
 Box = tuple[float, float, float, float]
@@ -81,25 +79,6 @@ def art_or(ctx: Context, cid: str, slot: Slot, cx: float, cy: float, r: float, d
     return [art] if art is not None else list(drawing)
 
 
-def slot_rows(kit: Kit) -> list[tuple[str, str, str, float, float, str, str, str]]:
-    """Every art slot of every enabled component of `kit` as (component, slot, face, box width mm, box height mm,
-    {field}s, what it replaces, the file the kit fills it with or ''): the composer's own SLOTS declaration on the
-    component's trim size (cards) or its sheet slot on the kit's paper (sheets)."""
-    declared: Slots = getattr(composer(kit.game_id), "SLOTS", {})
-    rows = []
-    for cid, comp in kit.components.items():
-        if not comp.enabled:
-            continue
-        size = comp.trim_size() or sheet_slot(kit.print.paper, comp.per_page or 2,
-                                              True if comp.landscape is None else comp.landscape, kit.print)
-        for slot in declared.get(cid, ()):
-            _, _, w, h = slot.box_on(*size)
-            filled = comp.art[slot.name].path if slot.name in comp.art else ""
-            rows.append((cid, slot.name, slot.face, w / 72 * 25.4, h / 72 * 25.4,
-                         ", ".join("{" + f + "}" for f in slot.fields), slot.what, filled))
-    return rows
-
-
 def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tuple[str, str, bool]]:
     """(slot, message, is_error) for the art placed on `pages`: raster art printed below `dpi_warn` (a warning)
     or `dpi_min` (an error) dots per inch, and art that must cover its box (bleed) but does not (an error).
@@ -127,4 +106,4 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
     return out
 
 
-__all__ = ["FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art", "slot_rows"]
+__all__ = ["FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art"]

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-import generator.games.registry as registry
 from generator.errors import LayoutError
 from generator.i18n.texts import Texts
 from generator.layout.imposition import impose_sheets, sheet_slot
@@ -47,8 +46,8 @@ class Context:
 
 @runtime_checkable
 class Composer(Protocol):
-    """What a game's composer (its layout module) offers the build: the GamePlugin's `composer` loader returns
-    one, and mypy --strict checks each game's layout module against it where the loader is written."""
+    """What a game's composer (its layout module) offers the build: the module a GamePlugin's `composer` string
+    names (generator/contract/); `generator.contract.api_test` checks each game's against it."""
 
     def component_ids(self) -> tuple[str, ...]:
         """The components this composer can draw (the ids kit.yaml's `components:` may list)."""
@@ -62,21 +61,6 @@ class Composer(Protocol):
     def compose(self, ctx: Context, /) -> Iterable[Component]:
         """Every enabled component of the kit in one language, in the spec's order."""
         ...
-
-
-def composer(game_id: str) -> Composer:
-    """The composer of a game, from the registry."""
-    return registry.get(game_id).composer()
-
-
-def template_context(kit: Kit, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Numbers from the spec (and the rules' print data) that rule templates may use."""
-    return dict(composer(kit.game_id).template_context(kit.game, extras or {}))
-
-
-def compose_kit(ctx: Context) -> list[Component]:
-    """Every enabled component of the kit in one language."""
-    return list(composer(ctx.kit.game_id).compose(ctx))
 
 
 Builder = Callable[[Context, str], Component]

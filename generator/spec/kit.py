@@ -23,7 +23,6 @@ from pydantic import (
     field_validator,
 )
 
-import generator.games.registry as registry
 from generator.errors import OptionError, Problem, SpecError
 from generator.spec.assets import ArtSpec, KitArt, resolve_art
 from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
@@ -179,9 +178,49 @@ class Kit:
         return Problem(self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE))
 
 
-def game_model(kind: str) -> type[BaseModel]:
-    """The pydantic model of a game's section (from the game registry)."""
-    return registry.get(kind).spec()
+@dataclass(frozen=True)
+class GameSection:
+    """The `game:` section of a kit.yaml as parsed, with what a validator needs to read the files it names and
+    to locate its problems. `spec/` knows no game: the load phase validates the section through the game
+    contract (generator/contract/load.py)."""
+
+    raw: dict[str, Any]
+    """The section as YAML gave it."""
+    top: KitFile | None
+    """The rest of the kit file, validated (None when it has problems of its own)."""
+    root: Path
+    """The kit folder, resolved: files the section names are read inside it."""
+    display: str
+    """The kit.yaml path as messages show it."""
+    lines: dict[Loc, int]
+    """Where each key of kit.yaml is."""
+    kit_dir: Path
+    """The kit folder as given (for showing a file of the kit)."""
+
+    def line(self, key: str) -> int | None:
+        """The line of a dotted key of kit.yaml."""
+        return line_of(self.lines, parse_dotted(key))
+
+    def problem(self, key: str, message: str) -> Problem:
+        """A problem located at a dotted key of kit.yaml."""
+        return Problem(self.display, self.line(key), key, message)
+
+    def shown(self, rel: str) -> str:
+        """A file of the kit folder as messages show it."""
+        return _display(self.kit_dir / rel)
+
+    def validation_problems(self, e: ValidationError, model: Any) -> list[Problem]:
+        """The located problems of the section's pydantic errors against `model`."""
+        return _problems(e, ("game",), self.raw, self.lines, self.display, model)
+
+
+GameCheck = Callable[[GameSection], "tuple[Any, list[Problem]]"]
+"""What validates a kit's game section: the validated section (or None) and every problem found."""
+
+
+def describe(value: Any) -> str:
+    """A value for a message: repr (control characters escaped), at most 80 characters."""
+    return _describe(value)
 
 
 def _describe(value: Any) -> str:
@@ -362,8 +401,10 @@ ParseYaml = Callable[[bytes, str], tuple[Any, dict[Loc, int]]]
 """`parse_yaml(data, display)` or a function that answers as it does (a build's memo of the last parse)."""
 
 
-def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
-    """Load and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError.
+def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = parse_yaml) -> Kit:
+    """Read and validate a kit folder (or its kit.yaml); every problem is reported at once as SpecError. The
+    game section is validated by `check_game` (the game contract's, in `generator.contract.load.load_kit`):
+    this room knows no game.
 
     Files are resolved once: kit.yaml and every catalog must resolve (symlinks followed) inside the kit
     folder and be regular files; nothing outside the folder is opened. `parse` reads kit.yaml's bytes.
@@ -390,23 +431,8 @@ def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
     game: Any = None
     raw_game = data.get("game")
     if isinstance(raw_game, dict):
-        kind = raw_game.get("kind")
-        known = registry.game_ids()
-        if not isinstance(kind, str) or kind not in known:
-            problems.append(Problem(display, line_of(lines, ("game", "kind")), "game.kind",
-                                    f"expected one of {', '.join(known)}; got {_describe(kind)}"))
-        else:
-            try:
-                game = game_model(kind).model_validate(raw_game)
-            except ValidationError as e:
-                problems.extend(_problems(e, ("game",), raw_game, lines, display, game_model(kind)))
-            if game is not None and hasattr(game, "with_files"):
-                # a game that reads files of the kit folder (the data rows of a `deck` kit): confined, capped
-                try:
-                    game = game.with_files(root, lambda rel: _display(kit_dir / rel),
-                                           lambda key: line_of(lines, parse_dotted(key)), display)
-                except SpecError as e:
-                    problems.extend(e.problems)
+        game, found = check_game(GameSection(raw_game, top, root, display, lines, kit_dir))
+        problems.extend(found)
     catalogs: dict[str, Catalog] = {}
     if top is not None:
         for i, lang in enumerate(top.kit.languages):
@@ -427,7 +453,6 @@ def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
             problems.extend(e.problems)
     art: KitArt | None = None
     if top is not None and any(c.art for c in top.components.values()):
-        problems.extend(_slot_problems(top, data, lines, display))
         if not problems:
             try:
                 art = resolve_art(top.components, root, display, lambda key: line_of(lines, parse_dotted(key)))
@@ -456,30 +481,6 @@ def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str)
                                        f"{asset.shown}: the SVG's text {text[:40]!r} has characters no {weight} face "
                                        f"of the kit has ({faces}): {codes}; convert the text to paths or add a font"))
                     break
-    return out
-
-
-def _slot_problems(top: KitFile, data: Any, lines: dict[Loc, int], display: str) -> list[Problem]:
-    """Art in a slot the game's composer does not declare for that component (its SLOTS) is a located problem."""
-    kind = data.get("game", {}).get("kind") if isinstance(data.get("game"), dict) else None
-    if not isinstance(kind, str) or kind not in registry.game_ids():
-        return []
-    declared = getattr(registry.get(kind).composer(), "SLOTS", {})
-    out = []
-    for cid, comp in top.components.items():
-        slots = {s.name: s for s in declared.get(cid, ())}
-        for slot, art in comp.art.items():
-            where = f"components.{cid}.art.{slot}"
-            if slot not in slots:
-                expected = f"one of {', '.join(slots)}" if slots else "nothing: this component has no art slots"
-                out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
-                                   f"no such art slot; expected {expected} (pnpkit list --slots)"))
-                continue
-            unknown = [f for f in re.findall(r"\{([a-z_][a-z0-9_]*)\}", art.path) if f not in slots[slot].fields]
-            if unknown:
-                known = ", ".join("{" + f + "}" for f in slots[slot].fields) or "none"
-                out.append(Problem(display, line_of(lines, parse_dotted(where)), where,
-                                   f"{art.path!r}: this slot's faces have no field {{{unknown[0]}}}; its fields: {known}"))
     return out
 
 

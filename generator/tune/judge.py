@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-import generator.games.registry as registry
+from generator.contract import registry
 from generator.engine.report import BalanceReport, Tolerance
 from generator.engine.tunables import distance
 from generator.engine.verdict import Verdict
@@ -55,11 +55,11 @@ def candidate_spec(plan: Plan, values: dict[str, Any]) -> tuple[Any, str]:
 
     plugin = registry.get(plan.kit.game_id)
     try:
-        spec = plugin.spec().model_validate(candidate_game(plan, values))
+        spec = plugin.load.spec().model_validate(candidate_game(plan, values))
     except ValidationError as e:
         first = e.errors()[0]
         return None, f"invalid: {'.'.join(map(str, first['loc']))}: {first['msg']}"
-    problems = list(plugin.legal_problems()(spec))
+    problems = list(plugin.load.legal_problems()(spec))
     if problems:
         key, msg = problems[0]
         return None, f"illegal: {key}: {msg}"
@@ -93,7 +93,7 @@ def target_gaps(plan: Plan, rep: BalanceReport) -> list[float]:
 
 def play(plan: Plan, spec: Any, games: int, seed: int, executor: Any) -> BalanceReport:
     """One look of the game's own balance check at a fixed games count."""
-    rep: BalanceReport = registry.get(plan.kit.game_id).balance_report()(spec, games=games, seed=seed,
+    rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(spec, games=games, seed=seed,
                                                                       executor=executor, kit=plan.kit.meta.id)
     return rep
 

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-import generator.games.registry as registry
 from generator.build import check_kit, load_kits
+from generator.contract import registry
 from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
 from generator.spec.base import Bound
@@ -179,7 +179,7 @@ def fmt_number(x: float) -> str:
 def tunables_of(kit: Kit) -> tuple[Tunable, ...]:
     """The tunables the kit's game declares (none: an empty tuple)."""
     plugin = registry.get(kit.game_id)
-    return tuple(plugin.tunables()) if plugin.tunables is not None else ()
+    return tuple(plugin.load.tunables())
 
 
 def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] = (), trials: int | None = None,

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import generator.games.registry as registry
+from generator.contract import registry
 from generator.engine.report import BalanceReport
 from generator.engine.sequential import CachingExecutor, judge
 from generator.engine.tunables import distance
@@ -101,7 +101,7 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
     cache = executor if isinstance(executor, CachingExecutor) else CachingExecutor(executor)
 
     def make(budget: Any) -> BalanceReport:
-        rep: BalanceReport = registry.get(plan.kit.game_id).balance_report()(
+        rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(
             spec, games=budget, seed=plan.seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id)
         return rep
 

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from generator.games import registry
+from generator.contract import registry
 from generator.spec.yamlio import read_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,4 +47,4 @@ def game_section(kit: str, overrides: Mapping[str, Any] | None = None, *, new_ke
 def game_spec(kit: str, overrides: Mapping[str, Any] | None = None, *, new_keys: bool = False) -> Any:
     """The shipped kit's game section with overrides, validated by the game's own model."""
     data = game_section(kit, overrides, new_keys=new_keys)
-    return registry.get(data["kind"]).spec().model_validate(data)
+    return registry.get(data["kind"]).load.spec().model_validate(data)

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.build import shipped_kits
+from generator.contract import registry
+from generator.contract.load import load_kit
 from generator.engine.game import is_game
 from generator.errors import RuleViolation
-from generator.games import registry
-from generator.spec.kit import Kit, load_kit
+from generator.spec.kit import Kit
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))
@@ -40,12 +41,12 @@ def test_every_registered_game_has_a_kit_to_play():
 
 def _seats(game_id: str) -> list[int]:
     """The player counts of the game's kit, as its plugin record states them."""
-    return list(registry.get(game_id).players(KITS[game_id].game))
+    return list(registry.get(game_id).load.players()(KITS[game_id].game))
 
 
 def _play(game_id: str, players: int, seed: int, moves_seed: int) -> tuple[list[int], object]:
     """Play to the end choosing uniformly among the legal moves; returns the move indices and the outcome."""
-    game = registry.get(game_id).new_game()(KITS[game_id].game, players)
+    game = registry.get(game_id).load.new_game()(KITS[game_id].game, players)
     assert is_game(game) and game.players == players
     state = game.new_state(np.random.default_rng(seed))
     chooser = np.random.default_rng(moves_seed)
@@ -71,7 +72,7 @@ def test_the_stated_player_counts_are_exactly_those_the_rules_accept(game_id):
     """`players(spec)` is the contract: every count it states builds a game, the counts around it are refused."""
     seats = _seats(game_id)
     assert seats and seats == sorted(set(seats)) and seats[0] >= 1, f"{game_id}: players() = {seats}"
-    new_game = registry.get(game_id).new_game()
+    new_game = registry.get(game_id).load.new_game()
     for n in seats:
         assert new_game(KITS[game_id].game, n).players == n
     for n in sorted({0, seats[0] - 1, seats[-1] + 1} - set(seats)):

@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 
 from generator.build import print_data, shipped_kits, with_tool_catalogs
+from generator.contract.compose import template_context
+from generator.contract.load import load_kit
 from generator.i18n.texts import Texts, missing_ids
-from generator.layout.compose import template_context
 from generator.render.fonts import missing_glyphs
-from generator.spec.kit import load_kit
 
 KITS = shipped_kits()
 TOOL = Path(__file__).resolve().parents[2] / "generator" / "i18n" / "locales"

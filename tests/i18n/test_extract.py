@@ -12,8 +12,8 @@ from PIL import Image
 
 from generator.build.extract import extract, to_pot
 from generator.build.load import with_tool_catalogs
+from generator.contract.load import load_kit
 from generator.spec.catalogs import strict_problems
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,10 +14,10 @@ import pypdf
 import pytest
 
 from generator.build import build, check_kits, load_kits, shipped_kits, verify_layout
+from generator.contract.load import load_kit
 from generator.errors import RenderError, SpecError
 from generator.i18n.texts import Texts
 from generator.spec.catalogs import read_catalog
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = Path(__file__).resolve().parent / "fonts"

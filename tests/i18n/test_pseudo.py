@@ -11,10 +11,10 @@ import pytest
 
 from generator.build import shipped_kits, with_tool_catalogs
 from generator.build.compose import pseudo_overflows
+from generator.contract.load import load_kit
 from generator.i18n.pseudo import GROWTH, pseudo_text
 from generator.render.fonts import missing_glyphs
 from generator.spec.catalogs import PSEUDO
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 KITS = shipped_kits()

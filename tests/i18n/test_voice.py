@@ -12,9 +12,9 @@ import pytest
 
 from generator.build import shipped_kits
 from generator.build.check import check_kit
+from generator.contract.load import load_kit
 from generator.i18n.voice import FORMS, HEADER, address_problems, scan
 from generator.spec.catalogs import parse_catalog, read_catalog
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 KITS = shipped_kits()

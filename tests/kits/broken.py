@@ -55,8 +55,8 @@ def rummy_cards(dest: Path) -> Path:
 def raindrops(dest: Path) -> Path:
     """Card points turned upside down (written as a refit override): the hardest cards give the fewest points,
     so points no longer follow difficulty (points_difficulty_spearman strongly negative)."""
+    from generator.contract.load import load_kit
     from generator.games.raindrops.memory import generate_memory_cards
-    from generator.spec.kit import load_kit
 
     out = _copy("raindrops", dest)
     spec = load_kit(out).game

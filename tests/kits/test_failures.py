@@ -35,8 +35,8 @@ def test_variant_sheets_carry_their_codes(tmp_path):
     build([kit], out=tmp_path / "o", langs=["en"])
     import pypdf
 
-    from generator.games.ripple_rush import generate_variants
-    from generator.spec.kit import load_kit
+    from generator.contract.load import load_kit
+    from generator.games.ripple_rush.variants import generate_variants
 
     k = load_kit(kit)
     accepted = [v for v in generate_variants(k.game, k.meta.seed) if v.accepted][:2]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.contract import registry
+from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
 from generator.engine.report import BalanceReport
 from generator.engine.sequential import Budget, CachingExecutor, judge
 from generator.engine.verdict import Verdict
-from generator.games import registry
-from generator.spec.kit import load_kit
 from tests.kits.broken import BROKEN, ROOT
 
 SEEDS = (1, 2)
@@ -21,7 +21,7 @@ GAMES = 100
 
 def _check(folder: Path, seed: int, games: int = GAMES, cap: int = GAMES) -> BalanceReport:
     kit = load_kit(folder)
-    balance_report = registry.get(kit.game_id).balance_report()
+    balance_report = registry.get(kit.game_id).load.balance_report()
     cache = CachingExecutor(SerialExecutor())
 
     def make(b: Budget) -> BalanceReport:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import load_kits, print_data, with_tool_catalogs
+from generator.contract.compose import compose_kit, template_context
 from generator.errors import LayoutError
 from generator.games.ripple_rush import layout as rr
 from generator.i18n.texts import Texts
@@ -21,7 +22,7 @@ from generator.layout.collide import (
     outside_safe_area,
     safe_inset,
 )
-from generator.layout.compose import Component, Context, compose_kit, template_context
+from generator.layout.compose import Component, Context
 from generator.layout.ops import Circle, Face, Page, Place, Polygon, Rect, Text
 from generator.layout.text import block_ops, fit_block
 from generator.render.fonts import ink_extent, text_width

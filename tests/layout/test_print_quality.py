@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from generator.build import load_kits, print_data, with_tool_catalogs
+from generator.contract.compose import compose_kit, template_context
 from generator.i18n.texts import Texts
-from generator.layout.compose import Context, compose_kit, template_context
+from generator.layout.compose import Context
 from generator.layout.geometry import (
     distance_to_polygon_edge,
     drawn,

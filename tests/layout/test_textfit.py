@@ -5,9 +5,10 @@ from pathlib import Path
 import pytest
 
 from generator.build import load_kits, print_data, with_tool_catalogs
+from generator.contract.compose import compose_kit, template_context
 from generator.errors import LayoutError
 from generator.i18n.texts import Texts
-from generator.layout.compose import Context, compose_kit, template_context
+from generator.layout.compose import Context
 from generator.layout.ops import Page, Place, Rect, Text
 from generator.layout.textfit import text_fit_problems, text_overflows
 from generator.render.fonts import text_width

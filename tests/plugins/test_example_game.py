@@ -19,11 +19,10 @@ import pytest
 from pypdf import PdfReader
 
 from generator.build import check_kit
+from generator.contract import BUILTIN, registry
+from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
-from generator.games import registry
-from generator.games.registry import BUILTIN
 from generator.render.html_report import to_json_text
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "tests" / "plugins" / "pig"
@@ -113,10 +112,8 @@ def _plugin_folder(root: Path, name: str, entry: str, module: str) -> Path:
     return folder
 
 
-PLUGIN = ("from generator.games.registry import GamePlugin\n"
-          "def f(*a): pass\n"
-          "GAME = GamePlugin(id={id!r}, ruleset='1', players=f, spec=f, composer=f, legal_problems=f, "
-          "balance_report=f, transcript=f, new_game=f)\n")
+PLUGIN = ("from generator.contract import GamePlugin\n"
+          "GAME = GamePlugin(id={id!r}, ruleset='1', spec='broken_game:Spec', package='broken_game')\n")
 
 
 @pytest.mark.parametrize("entry, module, message", [
@@ -124,7 +121,7 @@ PLUGIN = ("from generator.games.registry import GamePlugin\n"
      "entry point 'boom' (broken_game:GAME) in group 'pnpkit.games': cannot be loaded (RuntimeError: boom at import)"),
     ("notaplugin = broken_game:GAME", "GAME = {'id': 'dict'}\n",
      ("entry point 'notaplugin' (broken_game:GAME) in group 'pnpkit.games': expected a "
-      "generator.games.registry.GamePlugin; got dict")),
+      "generator.contract.GamePlugin; got dict")),
     ("missing = broken_game:NOPE", "GAME = None\n",
      "entry point 'missing' (broken_game:NOPE) in group 'pnpkit.games': cannot be loaded (AttributeError: "),
     ("twin = broken_game:GAME", PLUGIN.format(id="peak_dice"),
@@ -194,7 +191,7 @@ def test_the_example_kit_passes_the_static_checks_and_its_checks_can_fail():
     kit = load_kit(KIT)
     assert check_kit(kit) == []
     bad = kit.game.model_copy(update={"bust_face": 7, "players": kit.game.players.model_copy(update={"min": 1})})
-    assert registry.get("pig").legal_problems()(bad) == [
+    assert registry.get("pig").load.legal_problems()(bad) == [
         ("bust_face", "expected a face of the 6-sided die (1..6); got 7"),
         ("players.min", "a race needs at least 2 players; got 1")]
 
@@ -203,10 +200,10 @@ def test_the_example_rules_refuse_an_illegal_action_and_a_player_count():
     from generator.errors import RuleViolation
 
     plugin, spec = registry.get("pig"), load_kit(KIT).game
-    assert list(plugin.players(spec)) == [2, 3]
+    assert list(plugin.load.players()(spec)) == [2, 3]
     with pytest.raises(RuleViolation):
-        plugin.new_game()(spec, 4)  # the kit says 2..3
-    game = plugin.new_game()(spec, 2)
+        plugin.load.new_game()(spec, 4)  # the kit says 2..3
+    game = plugin.load.new_game()(spec, 2)
     state = game.new_state(np.random.default_rng(1))
     assert list(game.legal_actions(state)) == ["roll"]  # nothing to hold before the first roll
     with pytest.raises(RuleViolation):
@@ -214,7 +211,7 @@ def test_the_example_rules_refuse_an_illegal_action_and_a_player_count():
 
 
 def test_the_example_balance_is_seeded():
-    balance_report, kit = registry.get("pig").balance_report(), load_kit(KIT)
+    balance_report, kit = registry.get("pig").load.balance_report(), load_kit(KIT)
     a = balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
     b = balance_report(kit.game, games=60, seed=5, executor=SerialExecutor(), kit="pig")
     c = balance_report(kit.game, games=60, seed=6, executor=SerialExecutor(), kit="pig")
@@ -222,7 +219,7 @@ def test_the_example_balance_is_seeded():
 
 
 def test_the_example_playthrough_matches_its_golden(golden):
-    text = registry.get("pig").transcript()(load_kit(KIT).game, 7, 2)
+    text = registry.get("pig").load.transcript()(load_kit(KIT).game, 7, 2)
     golden.check(GOLDEN / "pig_playthrough_2p.txt", text)
 
 

@@ -14,9 +14,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from generator.build import build
+from generator.contract.load import load_kit
 from generator.errors import KitError, SpecError
 from generator.layout.ops import Vector, iter_art
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
@@ -229,8 +229,8 @@ def test_slot_names_and_placeholders_are_checked(tmp_path):
 def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
     """`pnpkit list --slots KIT` and `pnpkit schema` show the slots each composer declares, with box sizes."""
     import generator.games.ripple_rush.layout as composer
-    from generator.layout.art import slot_rows
-    from generator.spec.schema import kit_schema
+    from generator.contract.compose import slot_rows
+    from generator.contract.schema import kit_schema
 
     kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: assets/back.png}"}, {"assets/back.png": _png(_back_px())}))
     rows = {(cid, name): (w, h, filled) for cid, name, _, w, h, _, _, filled in slot_rows(kit)}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import check_kit
+from generator.contract.load import load_kit
 from generator.spec.colours import (
     SIMULATIONS,
     ColourSafety,
@@ -21,7 +22,6 @@ from generator.spec.colours import (
     simulate,
     to_grey,
 )
-from generator.spec.kit import load_kit
 from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.contract.load import load_kit
 from generator.errors import SpecError
-from generator.spec.kit import KitFile, _keys_at, load_kit
+from generator.spec.kit import KitFile, _keys_at
 from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.contract.load import load_kit
 from generator.errors import SpecError
-from generator.spec.kit import load_kit
 from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def test_unknown_game_kind(kit_copy):
     (p,) = e.value.problems
     assert p.key == "game.kind" and p.line == line_of(kit_copy, "kind: chess")
     # every registered game: the built-ins, then entry points (the test process registers tests/plugins/*)
-    from generator.games.registry import BUILTIN, game_ids
+    from generator.contract import BUILTIN, game_ids
 
     assert game_ids()[:5] == list(BUILTIN) == ["ripple_rush", "peak_dice", "raindrops", "rummy_cards", "deck"]
     assert p.message == f"expected one of {', '.join(game_ids())}; got 'chess'"

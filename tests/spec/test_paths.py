@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.contract.load import load_kit
 from generator.errors import SpecError
-from generator.spec.kit import load_kit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,11 +15,11 @@ import pytest
 from typer.testing import CliRunner
 
 from generator.cli import app
+from generator.contract import games
+from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
 from generator.engine.tunables import Tunable, distance, find
-from generator.games.registry import games
 from generator.spec.edit import set_value
-from generator.spec.kit import load_kit
 from generator.tune.edit import tuned_yaml
 from generator.tune.plan import TuneUsageError, make_plan, parse_param
 from generator.tune.search import search
@@ -68,9 +68,8 @@ def test_every_shipped_game_declares_the_issue_tunables_at_real_spec_paths():
         "rummy_cards": {"game.initial_meld", "game.hand_size", "game.joker_penalty"},
     }
     for gid, paths in wanted.items():
-        loader = games()[gid].tunables
-        assert loader is not None
-        declared = loader()
+        assert games()[gid].tunables is not None
+        declared = games()[gid].load.tunables()
         assert paths <= {t.path for t in declared}
         kit = load_kit(ROOT / "layouts" / gid)
         model = type(kit.game)
@@ -81,9 +80,7 @@ def test_every_shipped_game_declares_the_issue_tunables_at_real_spec_paths():
                 assert k in fields, f"{gid}: {t.path}"
                 ann = fields[k].annotation
                 node = ann if hasattr(ann, "model_fields") else object
-    rr = games()["ripple_rush"].tunables
-    assert rr is not None
-    bonuses = find(rr(), "bonuses")
+    bonuses = find(games()["ripple_rush"].load.tunables(), "bonuses")
     assert bonuses is not None and bonuses.kind == "permutation"
 
 

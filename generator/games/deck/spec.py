@@ -7,7 +7,7 @@ and a cell that is not of its declared type is a located error `data/cards.csv:1
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -354,4 +354,9 @@ def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
     return Rows(table, tuple(rows), tuple(r.line for r in table.rows)), problems
 
 
-__all__ = ["DeckGame", "DrawCheck", "Rows"]
+def players(spec: DeckGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return range(spec.deal.players.min, spec.deal.players.max + 1)
+
+
+__all__ = ["DeckGame", "DrawCheck", "Rows", "players"]

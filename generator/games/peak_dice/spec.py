@@ -4,6 +4,7 @@ Shapes only; cross-field legality is `generator.games.peak_dice.legal_problems`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictFloat, StrictInt, StrictStr
@@ -165,3 +166,8 @@ class PeakDiceGame(SpecModel):
         if isinstance(self.peak_after, int):
             return tuple(self.peak_after for _ in self.colours)
         return tuple(self.peak_after)
+
+
+def players(spec: PeakDiceGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return range(spec.players.min, spec.players.max + 1)

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from generator.contract import Refit
 from generator.games.raindrops.components import MemoryCard
-from generator.games.registry import Refit
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ component table, colour ids that exist, coverable patterns) is `generator.games.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -307,3 +308,8 @@ class RaindropsGame(SpecModel):
     memory_cards: MemoryCards = Field(description="Memory-card deck.")
     rules: Rules = Field(description="Rule figures from the seed.")
     balance: Balance = Field(description="Balance tolerances.")
+
+
+def players(spec: RaindropsGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return sorted(set(spec.rules.players))

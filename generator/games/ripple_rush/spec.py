@@ -4,6 +4,7 @@ balance tolerances and generated sheet variants. Shapes only; cross-field legali
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal, Union
 
 from pydantic import Field, StrictInt, StrictStr, field_validator
@@ -127,3 +128,8 @@ class RippleRushGame(SpecModel):
                                    description="House-rule switches (disputed readings of the rulebook).")
     balance: RippleRushBalance = Field(description="Balance self-play settings and tolerances.")
     variants: RippleRushVariants = Field(description="Generated sheet variants for variety or tournaments.")
+
+
+def players(spec: RippleRushGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return range(spec.players.min, spec.players.max + 1)

@@ -12,7 +12,7 @@ from generator.engine.runner import run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Mean, Proportion
-from generator.games.rummy_cards import GAME_ID
+from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
 
@@ -23,7 +23,7 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
     charts and tolerances; one random-legal seat in turn as a skill comparison."""
     b = spec.balance
     budget = as_budget(games)
-    rep = BalanceReport(kit=kit, game=GAME_ID, games_per_setting=budget.default, seed=seed)
+    rep = BalanceReport(kit=kit, game=GAME.id, games_per_setting=budget.default, seed=seed)
     rows_turns, rows_seat, rows_round, rows_skill = [], [], [], []  # type: ignore[var-annotated]
     figs: dict[str, object] = {}
     tol: list[Tolerance] = []

@@ -5,6 +5,7 @@ Shapes only; cross-field legality (deck arithmetic, distinct colours, pad column
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, StrictInt
@@ -158,3 +159,8 @@ class RummyCardsGame(SpecModel):
     score_pad: RummyScorePad = Field(description="Printed score pad.")
     balance: RummyBalance = Field(description="Self-play settings and tolerances.")
     rules: RummyRules = Field(default_factory=RummyRules, description="House-rule switches and the match length.")
+
+
+def players(spec: RummyCardsGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return range(spec.players.min, spec.players.max + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.games.rummy_cards import GAME_ID
+from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.policies import MeldFinder
 from generator.games.rummy_cards.rules import RULESET_VERSION, Draw, Game
 from generator.games.rummy_cards.spec import RummyCardsGame
@@ -17,7 +17,7 @@ def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
     rng = np.random.default_rng(seed)
     state = game.new_round(rng)
     pol = MeldFinder()
-    lines = [f"Rummy Cards {GAME_ID} ruleset {RULESET_VERSION} seed {seed} players {players}"]
+    lines = [f"Rummy Cards {GAME.id} ruleset {RULESET_VERSION} seed {seed} players {players}"]
     for p, h in enumerate(state.hands):
         lines.append(f"deal p{p}: {' '.join(d.name(c) for c in h)}")
     while not game.is_over(state):

@@ -36,7 +36,7 @@ def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
 
 def load_example(folder: Path) -> DeckGame:
     """The game section of a kit folder (docs/examples/...), loaded as `pnpkit` loads it."""
-    from generator.spec.kit import load_kit
+    from generator.contract.load import load_kit
 
     game = load_kit(folder).game
     assert isinstance(game, DeckGame)

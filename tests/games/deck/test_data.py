@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.contract.load import load_kit
 from generator.errors import SpecError
 from generator.games.deck.layout import localized
-from generator.spec.kit import load_kit
 from generator.spec.tables import MAX_ROWS, read_table
 from tests.games.deck.helpers import KIT, ROOT, deck
 

@@ -14,14 +14,16 @@ from hypothesis import strategies as st
 
 from generator.engine.kernel import seed_state
 from generator.engine.runner import run
-from generator.games.peak_dice import POLICIES, Game, Simulation, build_tables, play_reference, transcript
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice import planner as P
 from generator.games.peak_dice.balance import win_shares
 from generator.games.peak_dice.planner import plan_arrays, plan_of, plan_workspace
-from generator.games.peak_dice.rules import Pass, Reroll, Roll, State, Write
+from generator.games.peak_dice.policies import POLICIES, play_reference
+from generator.games.peak_dice.rules import Game, Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice.sheet import NEG, colour_sums, setup_of, workspace
-from generator.games.peak_dice.sim import play
+from generator.games.peak_dice.sim import Simulation, play
+from generator.games.peak_dice.tables import build_tables
+from generator.games.peak_dice.transcript import transcript
 from tests.games.peak_dice.conftest import D6, make_spec
 
 HERE = Path(__file__).parent

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from generator.games.peak_dice import balance_report, generate_variants, legal_problems
-from generator.games.peak_dice.variants import variant_code
+from generator.games.peak_dice.balance import balance_report
+from generator.games.peak_dice.legal import legal_problems
+from generator.games.peak_dice.variants import generate_variants, variant_code
 from tests.games.peak_dice.conftest import D6, default_section, make_spec
 
 

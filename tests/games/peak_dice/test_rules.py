@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.peak_dice import Game, Pass, Reroll, Roll, State, Write, miss_penalty, second_lowest
+from generator.games.peak_dice.rules import (
+    Game,
+    Pass,
+    Reroll,
+    Roll,
+    State,
+    Write,
+    miss_penalty,
+    second_lowest,
+)
 from generator.games.peak_dice.tables import build_tables
 from tests.games.peak_dice.conftest import make_spec
 

@@ -7,14 +7,14 @@ from collections import Counter
 
 import pytest
 
-from generator.games.raindrops import (
+from generator.games.raindrops.components import (
     build_bag,
     build_bonus_tiles,
     build_cloud_tokens,
     build_thunder_tokens,
-    legal_problems,
+    component_problems,
 )
-from generator.games.raindrops.components import component_problems
+from generator.games.raindrops.legal import legal_problems
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
 
 
@@ -125,7 +125,7 @@ def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
     from pathlib import Path
 
     from generator.build import check_kit
-    from generator.spec.kit import load_kit
+    from generator.contract.load import load_kit
 
     kit = tmp_path / "raindrops"
     shutil.copytree(Path(__file__).resolve().parents[3] / "layouts" / "raindrops", kit)

@@ -10,11 +10,11 @@ import numpy as np
 import pdfplumber
 import pytest
 
+from generator.contract.load import load_kit
 from generator.errors import LayoutError
 from generator.games.raindrops import layout
 from generator.games.raindrops.figures import print_data, rule_figures
 from generator.games.raindrops.rules import MARKER_START, SPECIALS, new_game
-from generator.spec.kit import load_kit
 from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]

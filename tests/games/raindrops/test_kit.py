@@ -11,8 +11,8 @@ import pypdf
 import pytest
 from PIL import Image
 
+from generator.contract.load import load_kit
 from generator.render.png import write_png
-from generator.spec.kit import load_kit
 from generator.units import PAPER, mm
 from tests.sheetcheck import recorded_sheets
 
@@ -93,8 +93,9 @@ def test_54_memory_cards_and_their_backs(built):
     from dataclasses import replace
 
     from generator.build import load_kits, print_data, with_tool_catalogs
+    from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
-    from generator.layout.compose import Context, compose_kit, template_context
+    from generator.layout.compose import Context
     from generator.layout.ops import iter_texts
     from generator.render.fonts import text_width
 

@@ -14,17 +14,12 @@ import numpy as np
 import pytest
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.games.raindrops import (
-    balance_report,
-    build_bag,
-    generate_memory_cards,
-    legal_problems,
-    verify_cover,
-)
-from generator.games.raindrops.cover import check_cover
+from generator.games.raindrops.balance import balance_report
+from generator.games.raindrops.components import build_bag
+from generator.games.raindrops.cover import check_cover, verify_cover
 from generator.games.raindrops.difficulty import measure
-from generator.games.raindrops.legal import card_problems
-from generator.games.raindrops.memory import points_from_difficulty
+from generator.games.raindrops.legal import card_problems, legal_problems
+from generator.games.raindrops.memory import generate_memory_cards, points_from_difficulty
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
 from tests.games.shipped import game_spec
 

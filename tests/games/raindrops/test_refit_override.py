@@ -1,6 +1,6 @@
 """Points written by `check --refit` (game.memory_cards.points.refit) replace the generated points."""
 
-from generator.games.raindrops import generate_memory_cards
+from generator.games.raindrops.memory import generate_memory_cards
 from tests.games.raindrops.test_components_spec import SPEC, make_spec
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from generator.games import registry
+from generator.contract import registry
 
 
 def test_legal_module_loads_no_numba_and_no_kernel():
@@ -18,7 +18,7 @@ def test_legal_module_loads_no_numba_and_no_kernel():
 
 def test_plugin_loads_the_shared_module_names():
     g = registry.get("raindrops")
-    loaded = (g.legal_problems(), g.balance_report(), g.transcript(), g.new_game(), g.print_data(), g.refit())
+    loaded = (g.load.legal_problems(), g.load.balance_report(), g.load.transcript(), g.load.new_game(), g.load.print_data(), g.load.refit())
     assert [f"{f.__module__}:{f.__name__}" for f in loaded] == [
         "generator.games.raindrops.legal:legal_problems", "generator.games.raindrops.balance:balance_report",
         "generator.games.raindrops.transcript:transcript", "generator.games.raindrops.rules:new_game",

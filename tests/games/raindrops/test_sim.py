@@ -101,8 +101,8 @@ def test_balance_report_simulation_reads_every_house_rule_from_the_spec() -> Non
     simulation it runs must see each flipped setting (rule Params, and the wild bonus tiles' colours)."""
     from pathlib import Path
 
+    from generator.contract.load import load_kit
     from generator.games.raindrops.sim import simulation
-    from generator.spec.kit import load_kit
 
     spec = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops").game
     flips = {"bag_empties": "tile_needed", "window_refill": "next_turn", "final_last_turn_card": "not_usable",
@@ -129,9 +129,9 @@ def test_a_tiny_check_has_no_log_of_zero_speed() -> None:
     import warnings
     from pathlib import Path
 
+    from generator.contract.load import load_kit
     from generator.engine.executors import SerialExecutor
-    from generator.games.raindrops import balance_report
-    from generator.spec.kit import load_kit
+    from generator.games.raindrops.balance import balance_report
 
     kit = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops")
     with warnings.catch_warnings():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.games.ripple_rush import Card, Game
+from generator.games.ripple_rush.rules import Card, Game
 
 SUIT = {"blue": 0, "red": 1, "green": 2, "orange": 3}
 

@@ -8,8 +8,8 @@ import re
 import numpy as np
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
-from generator.games.ripple_rush import balance_report, generate_variants
-from generator.games.ripple_rush.variants import variant_code
+from generator.games.ripple_rush.balance import balance_report
+from generator.games.ripple_rush.variants import generate_variants, variant_code
 from tests.games.ripple_rush.conftest import make_spec
 
 

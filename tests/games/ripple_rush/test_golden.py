@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.games.ripple_rush import transcript
+from generator.games.ripple_rush.transcript import transcript
 
 
 def test_golden_playthrough_2p(spec, golden):

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.games.ripple_rush import PASS, Card, Cell, Game, RippleRushSim, Setup, Write
 from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
 from generator.games.ripple_rush.policies import POLICIES
-from generator.games.ripple_rush.sim import winners
+from generator.games.ripple_rush.rules import PASS, Card, Cell, Game, Write
+from generator.games.ripple_rush.sim import RippleRushSim, Setup, winners
 from tests.games.ripple_rush.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]

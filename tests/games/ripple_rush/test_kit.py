@@ -11,7 +11,7 @@ import pypdf
 import pytest
 
 from generator.build import build
-from generator.spec.kit import load_kit
+from generator.contract.load import load_kit
 from generator.units import PAPER
 from tests.sheetcheck import recorded_sheets
 

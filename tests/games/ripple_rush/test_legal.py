@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from generator.games.ripple_rush import legal_problems
+from generator.games.ripple_rush.legal import legal_problems
 from generator.games.ripple_rush.spec import RippleRushGame
 from tests.games.ripple_rush.conftest import make_spec
 from tests.games.shipped import game_section

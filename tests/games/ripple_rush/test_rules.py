@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.ripple_rush import PASS, Cell, Decision, Game, State, Write
+from generator.games.ripple_rush.rules import PASS, Cell, Decision, Game, State, Write
 from tests.games.ripple_rush.conftest import make_spec
 from tests.games.ripple_rush.helpers import card, deck_starting, sheet
 

@@ -20,6 +20,7 @@ from generator.build import (
     render_all,
     with_tool_catalogs,
 )
+from generator.contract.load import load_kit
 from generator.errors import LayoutError
 from generator.games.rummy_cards import layout as rc
 from generator.games.rummy_cards.figures import print_data, rule_figures
@@ -29,7 +30,6 @@ from generator.i18n.texts import Texts
 from generator.layout.ops import iter_texts
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
-from generator.spec.kit import load_kit
 from generator.units import CARD_PRESETS, PAPER, mm
 from tests.games.shipped import game_spec
 

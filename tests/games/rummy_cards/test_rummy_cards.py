@@ -15,35 +15,34 @@ from hypothesis import strategies as st
 from generator.engine.kernel import seed_state
 from generator.engine.switches import switch_values
 from generator.errors import RuleViolation
-from generator.games.rummy_cards import (
+from generator.games.rummy_cards.balance import balance_report
+from generator.games.rummy_cards.legal import legal_problems
+from generator.games.rummy_cards.policies import MeldFinder, RandomLegal, find_best_play
+from generator.games.rummy_cards.rules import (
     Draw,
     Game,
     Lay,
     Meld,
     State,
-    balance_report,
-    find_best_play,
+    hand_total,
     is_valid_meld,
-    legal_problems,
     meld_value,
-    play_round,
     read_meld,
     score_exhausted,
     score_out,
-    solve_counts,
-    transcript,
 )
-from generator.games.rummy_cards.policies import MeldFinder, RandomLegal
-from generator.games.rummy_cards.rules import hand_total
 from generator.games.rummy_cards.sim import (
     RES_TURNS,
     RES_WINNERS,
     Workspace,
     logged_round,
+    play_round,
     round_workspace,
     simulation_from_spec,
 )
+from generator.games.rummy_cards.solver import solve_counts
 from generator.games.rummy_cards.spec import RummyCardsGame
+from generator.games.rummy_cards.transcript import transcript
 from tests.games.rummy_cards.replay import replay
 from tests.games.shipped import game_section
 
@@ -110,7 +109,7 @@ def test_valid_melds(meld: Meld) -> None:
 ])
 def test_invalid_melds(meld: Meld, why: str) -> None:
     assert not is_valid_meld(D, meld)
-    from generator.games.rummy_cards import meld_roles
+    from generator.games.rummy_cards.rules import meld_roles
     with pytest.raises(RuleViolation, match=why.replace(".", r"\.")):
         meld_roles(D, meld)
 
@@ -765,7 +764,7 @@ def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
 
 def test_match_adds_up_rounds_like_the_score_pad() -> None:
     """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest wins."""
-    from generator.games.rummy_cards import match_from_scores, play_match
+    from generator.games.rummy_cards.sim import match_from_scores, play_match
     m = match_from_scores(np.array([[10, -4, -6], [-3, 8, -5], [-2, -2, 4]]))
     assert m.running_totals == ((10, -4, -6), (7, 4, -11), (5, 2, -7)) and m.totals == (5, 2, -7)
     assert m.winners == (0,)

@@ -3,6 +3,7 @@ cross-field legality is `pnpkit_pig.legal`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, StrictInt
@@ -37,3 +38,8 @@ class PigGame(SpecModel):
     turn_limit: StrictInt = Field(200, ge=1, le=MAX_TURNS, description="Safety stop: after this many turns the highest score wins.")
     sheet_rows: StrictInt = Field(20, ge=4, le=40, description="Turn lines on the printed score sheet.")
     balance: PigBalance = Field(description="Self-play settings and tolerances.")
+
+
+def players(spec: PigGame) -> Sequence[int]:
+    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    return range(spec.players.min, spec.players.max + 1)

@@ -6,20 +6,21 @@ from typing import Any
 
 from pydantic import Field, create_model
 
-import generator.games.registry as registry
+from generator.contract import registry
+from generator.contract.load import game_model
 from generator.errors import KitError
 from generator.spec.fonts import StyleSpec
-from generator.spec.kit import ComponentSpec, KitFile, KitMeta, game_model
+from generator.spec.kit import ComponentSpec, KitFile, KitMeta
 from generator.spec.print import PrintSpec
 from generator.spec.tune import TuneSpec
 
 
 def art_slots(games: list[str]) -> dict[str, Any]:
-    """Every art slot each game's composer declares (its SLOTS): game -> component -> slot -> face, box (fractions
+    """Every art slot each game declares (its plugin's `slots`): game -> component -> slot -> face, box (fractions
     of the face's trim: x, y, w, h from the bottom-left), {field}s and what it replaces."""
     out: dict[str, Any] = {}
     for gid in games:
-        declared = getattr(registry.get(gid).composer(), "SLOTS", {})
+        declared = registry.get(gid).load.slots()
         out[gid] = {cid: {s.name: {"face": s.face, "box": [round(v, 4) for v in s.box], "fields": list(s.fields),
                                    "description": s.what} for s in slots} for cid, slots in declared.items()}
     return out
