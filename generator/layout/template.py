@@ -70,6 +70,8 @@ class FaceRenderer:
     helpers: Mapping[str, Any] = field(default_factory=dict)
     assets: Mapping[str, Asset] = field(default_factory=dict)
     """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
+    icons: Mapping[str, Asset] = field(default_factory=dict)
+    """The kit's own inline icons (`style.icons`) a rich text may name as :name:."""
     _cache: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ templates
@@ -190,11 +192,11 @@ class FaceRenderer:
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
         if is_rich(text):
-            block = fit_rich(parse_rich(text, label), font, bw, bh, self.measure, size=el.size if el.wrap else
+            block = fit_rich(parse_rich(text, label, icons=self.icons), font, bw, bh, self.measure, size=el.size if el.wrap else
                              min(el.size, bh / 1.3), min_size=el.min_size, wrap=el.wrap, where=label)
             top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[el.valign]
             ops += rich_ops(block, tx, top, self.measure, base=font, fill=colour, anchor=anchor,
-                            text_id=str(context.get("text_id", "")))
+                            text_id=str(context.get("text_id", "")), icons=self.icons)
             return ops
         if el.wrap:
             fitted = fit_block(text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from generator.errors import Problem, SpecError
 from generator.resources import fonts_dir
@@ -25,6 +25,8 @@ from generator.spec.base import Length, SpecModel
 from generator.spec.colours import ColourSafety
 from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
 from generator.spec.style import Legibility
+
+_ICON_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 BUILTIN = "builtin"
 """The name that picks the vendored BIZ UDPGothic (fonts/) instead of a file."""
@@ -78,6 +80,22 @@ class StyleSpec(Legibility):
         "embedding allowed by the licence), subset and embedded"))
     colour_safety: ColourSafety = Field(default_factory=ColourSafety, description=(
         "how far apart the game's colours stay for colour-blind readers and in greyscale prints"))
+    icons: list[str] = Field(default_factory=list, max_length=64, description=(
+        "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
+        ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
+        "symbol (e.g. star) replaces it in the kit's texts"))
+
+    @field_validator("icons")
+    @classmethod
+    def _icon_names(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if not _ICON_NAME.fullmatch(name):
+                raise ValueError("an icon name is lower-case letters, digits and _ (starting with a letter, at most "
+                                 f"40), the file assets/icons/<name>.svg; got {name[:60]!r}")
+        dup = sorted({n for n in v if v.count(n) > 1})
+        if dup:
+            raise ValueError(f"icons named twice: {', '.join(dup)}")
+        return v
 
 
 @dataclass(frozen=True)

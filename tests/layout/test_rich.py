@@ -19,8 +19,21 @@ def _box(op) -> tuple[float, float, float, float]:
 
 def test_markup_is_parsed_into_bold_runs_icons_and_escapes():
     assert parse_rich("**Gain** 2 :star:") == [Piece("Gain", True), Piece(" 2 ", False), Piece("", False, "star")]
-    assert parse_rich(r"2 \* 3 \:star\: :coinage: 4:5") == [Piece("2 * 3 :star: :coinage: 4:5", False)]
-    assert not is_rich("Score: 5 :coinage: 4:5") and is_rich("a **b**") and is_rich(r"a \* b")
+    assert parse_rich(r"2 \* 3 \:star\: \:coinage: 4:5") == [Piece("2 * 3 :star: :coinage: 4:5", False)]
+    assert not is_rich("Score: 5, 4:5 at 12:30:00") and is_rich("a **b**") and is_rich(r"a \* b")
+    assert is_rich("a :coinage: b")  # an unknown icon is refused by parse_rich, not printed as written
+
+
+def test_an_unknown_icon_is_refused_with_the_nearest_names():
+    with pytest.raises(LayoutError, match=r"^cards.csv:2: no icon :starr: \(did you mean :star:\? built-in symbols: "
+                                          r"circle, .*the kit's icons \(style.icons\): none; .*got 'Gain :starr:'$"):
+        parse_rich("Gain :starr:", "cards.csv:2")
+
+
+def test_italic_is_refused_because_the_fonts_have_none():
+    with pytest.raises(LayoutError, match=r"^en.po:7: \*italic\* cannot be printed: the kit's fonts have no italic"):
+        parse_rich("a *very* good card", "en.po:7")
+    assert parse_rich(r"2 \* 3 * 4 **b**") == [Piece("2 * 3 * 4 ", False), Piece("b", True)]
 
 
 def test_an_unclosed_bold_names_the_element():

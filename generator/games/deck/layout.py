@@ -87,7 +87,7 @@ def renderer(ctx: Context) -> FaceRenderer:
     spec: DeckGame = ctx.kit.game
     return FaceRenderer(texts.env, ctx.measure, {
         "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
-        spec.assets())
+        spec.assets(), ctx.kit.icons)
 
 
 def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:
