@@ -453,13 +453,16 @@ def resolve_icons(names: list[str], root: Path, display: str,
     for i, name in enumerate(names):
         shown = icon_path(name)
         key = f"style.icons[{i}]"
+        line = key_line(key) or key_line("style.icons")
         try:
             real = resolve_inside(root, root / shown, display, f"the icon {shown!r}")
             if real is None:
-                raise ValueError(f"no such file in the kit folder: {shown!r} (the icon :{name}:)")
+                problems.append(Problem(display, line, key, f"no such file in the kit folder: {shown!r} (the icon "
+                                                            f":{name}:)"))
+                continue
             icons[name] = probe(read_bytes(real, display, MAX_SVG_BYTES, shown), shown)
         except SpecError as e:
-            problems.append(Problem(display, key_line(key) or key_line("style.icons"), key, e.problems[0].message))
+            problems.append(Problem(display, line, key, e.problems[0].message))
         except ValueError as e:
-            problems.append(Problem(display, key_line(key) or key_line("style.icons"), key, f"{shown}: {e}"))
+            problems.append(Problem(display, line, key, f"{shown}: {e}"))
     return icons, problems

@@ -208,6 +208,7 @@ def read_catalog(path: Path, display: str, lang: str, root: Path | None = None) 
 
 _LONE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}(?!\})")
 """`{name}` that is not part of a `{{ name }}` expression."""
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 
 
 def lone_placeholders(catalog: Catalog) -> list[str]:
@@ -215,7 +216,8 @@ def lone_placeholders(catalog: Catalog) -> list[str]:
     `{{ name }}`): 'FILE:LINE: MSGID: ...', in catalog order."""
     out = []
     for tid, text in sorted(catalog.messages.items(), key=lambda kv: (catalog.lines.get(kv[0], 0), kv[0])):
-        found = list(dict.fromkeys(m.group(0) for m in _LONE.finditer(text)))
+        outside = _JINJA.sub(" ", text)  # what Jinja prints as written
+        found = list(dict.fromkeys(m.group(0) for m in _LONE.finditer(outside)))
         if found:
             names = ", ".join(found[:5])
             fixed = ", ".join("{{ " + _LONE.fullmatch(f).group(1) + " }}" for f in found[:5])  # type: ignore[union-attr]
