@@ -118,3 +118,34 @@ def test_a_colour_span_paints_its_words_and_icons():
 def test_a_broken_colour_span_is_located(text, problem):
     with pytest.raises(LayoutError, match=f"^front: {problem}; got "):
         parse_rich(text, "front")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es", "de", "fr"])
+def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tmp_path):
+    """The rules summary sets catalog strings as rich text: Ripple Rush's 'Writing a number' names each suit's
+    symbol in its colour (from the spec, not typed into the catalogs), one x-height tall on the text's baseline,
+    and its 'must' is a bold run."""
+    from generator.build import load_kits, plan_build
+    from generator.layout.ops import Circle, iter_texts
+    from generator.render.fonts import text_width
+    from tests.kitcopy import RR
+
+    (kit,) = load_kits([RR])
+    planned = plan_build([kit], out=tmp_path, langs=[lang], paper="a4", seed=None, measure=text_width,
+                         warn=lambda m: None)
+    page = next(p for p in planned if p.path.name == "rules-a4.pdf").pages[0]
+    face = next(op for op in page.ops if isinstance(op, Place)).ops  # the first summary on the sheet
+    write = [op for op in iter_texts(face) if op.text_id == "rules.write"]
+    assert any(op.font == "bold" for op in write) and any(op.font == "regular" for op in write)
+    assert "**" not in "".join(op.text for op in write) and ":circle:" not in "".join(op.text for op in write)
+    first = write[0]
+    start, end = face.index(first), face.index(write[1])
+    shapes = [op for op in face[start:end] if isinstance(op, (Circle, Polygon))]
+    suits = {s.colour: s.symbol for s in kit.game.suits}
+    assert [op.fill for op in shapes] == list(suits)  # column order, each in its suit's colour
+    assert type(shapes[0]) is Circle and suits[shapes[0].fill] == "circle"
+    baseline = next(op.y for op in write if op.x > first.x)  # the text after the icons, on the same line
+    for op in shapes:
+        lo = op.cy - op.r if isinstance(op, Circle) else _box(op)[1]
+        hi = op.cy + op.r if isinstance(op, Circle) else _box(op)[3]
+        assert lo == pytest.approx(baseline, abs=0.01) and hi - lo == pytest.approx(X_HEIGHT * first.size, abs=0.01)
