@@ -14,7 +14,7 @@ from generator.layout.compose import Context
 from generator.layout.geometry import drawn
 from generator.layout.ops import Face, Op, Place, Rect, Text
 from generator.layout.rich import fit_rich, is_rich, parse_rich, rich_ops
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.text import UnprintableTextError, block_ops, fit_block, fit_line
 from generator.units import mm
 
 Body = Callable[[Context, float, float, float, float], tuple[list[Op], float]]
@@ -40,16 +40,24 @@ def section(ctx: Context, head_id: str, body_id: str, x: float, y: float, width:
 
 
 def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width: float, size: float,
-              colour: str = "ink") -> tuple[list[Op], float]:
-    """A wrapped rules paragraph whose first line's top is `top`, at exactly `size`: rich text (`**bold**`,
-    `:icon:`, colour spans; see docs/text.md) when it uses markup, else plain. Returns the ops and its height.
-    A markup problem is an UnprintableTextError (the build locates it at the string's catalog line)."""
+              colour: str = "ink", *, bullet: str = "") -> tuple[list[Op], float]:
+    """A wrapped rules paragraph (`bullet` before its first word) whose first line's top is `top`, at exactly
+    `size`: rich text (`**bold**`, `:icon:`, colour spans; see docs/text.md) when it uses markup, else plain.
+    Returns the ops and its height. A markup problem is an UnprintableTextError quoting `text` as the catalog
+    gave it (the build locates it at the string's catalog line)."""
     where = f"{text_id} ({ctx.lang})"
-    if is_rich(text):
-        block = fit_rich(parse_rich(text, where, icons=ctx.kit.icons), "regular", width, 10_000, ctx.measure,
-                         size=size, min_size=size, where=where)
-        return rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons), block.height
-    fitted = fit_block(text, "regular", width, 10_000, ctx.measure, size=size, min_size=size, where=where)
+    try:
+        if is_rich(text):
+            block = fit_rich(parse_rich(bullet + text, where, icons=ctx.kit.icons), "regular", width, 10_000,
+                             ctx.measure, size=size, min_size=size, where=where)
+            ops = rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons)
+            return ops, block.height
+        fitted = fit_block(bullet + text, "regular", width, 10_000, ctx.measure, size=size, min_size=size,
+                           where=where)
+    except UnprintableTextError as e:
+        if not bullet:
+            raise
+        raise UnprintableTextError(where, text, e.problem) from None
     return list(block_ops(fitted, x, top, fill=colour, text_id=text_id)), fitted.height
 
 

@@ -149,3 +149,27 @@ def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tm
         lo = op.cy - op.r if isinstance(op, Circle) else _box(op)[1]
         hi = op.cy + op.r if isinstance(op, Circle) else _box(op)[3]
         assert lo == pytest.approx(baseline, abs=0.01) and hi - lo == pytest.approx(X_HEIGHT * first.size, abs=0.01)
+
+
+@pytest.mark.parametrize(("kit_name", "tid", "old"), [
+    ("ripple_rush", "rules.end", "Highest total wins;"),
+    ("raindrops", "rules.house.bag_empties.last_tile_drawn", "put the discarded"),  # a bulleted paragraph
+])
+def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, kit_name, tid, old):
+    import shutil
+
+    from generator.build import load_kits, plan_build
+    from generator.errors import KitError
+    from generator.render.fonts import text_width
+    from tests.kitcopy import ROOT, edit
+
+    kit = tmp_path / kit_name
+    shutil.copytree(ROOT / "layouts" / kit_name, kit)
+    edit(kit / "locales" / "en.po", old, old.replace(" ", " :starr: ", 1))
+    line = next(n for n, text in enumerate((kit / "locales" / "en.po").read_text().splitlines(), 1)
+                if text == f'msgid "{tid}"')
+    (loaded,) = load_kits([kit])
+    with pytest.raises(KitError) as e:
+        plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
+                   warn=lambda m: None)
+    assert f"en.po:{line}: {tid}: no icon :starr: (did you mean :star:?" in str(e.value)

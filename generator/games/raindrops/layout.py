@@ -559,7 +559,7 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
                           text_id="rules.house.title", role="heading")]
     y -= hs * 1.45
     for tid in house_rule_ids(ctx.kit.game):
-        drawn, height = paragraph(ctx, tid, "• " + ctx.texts(tid), x, y, width, size)
+        drawn, height = paragraph(ctx, tid, ctx.texts(tid), x, y, width, size, bullet="• ")
         ops += drawn
         y -= height + size * 0.25
     return ops, y - size * 0.35
