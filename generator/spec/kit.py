@@ -435,6 +435,15 @@ def load_kit(path: Path | str, *, parse: ParseYaml = parse_yaml) -> Kit:
     if top is not None and top.style.icons:
         icons, bad = resolve_icons(top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key)))
         problems.extend(bad)
+        for i, name in enumerate(top.style.icons):  # an icon's own text is drawn in the kit's faces, as art's is
+            for text, weight in icons[name].svg_texts() if name in icons else ():
+                missing = svg_text_missing(text, svg_text_chain(fonts, weight))
+                if missing:
+                    codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
+                    problems.append(Problem(display, line_of(lines, ("style", "icons", i)), f"style.icons[{i}]",
+                                            f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
+                                            f"{weight} face of the kit has: {codes}; convert the text to paths"))
+                    break
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated

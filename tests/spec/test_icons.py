@@ -112,3 +112,16 @@ def test_only_a_lone_brace_pair_is_a_placeholder_warning():
     cat = Catalog("en", "en.po", {"a": "{{ hero }} {% if x %}{x}{% endif %}", "b": "{{hero}} { a, b } {}", "c": "{{ {x} }}"},
                   {"a": 3, "b": 5, "c": 7})
     assert lone_placeholders(cat) == ["en.po:3: a: {x} prints as written (a lone placeholder); write {{ x }}"]
+
+
+def test_an_icon_whose_text_the_fonts_cannot_print_is_located(tmp_path):
+    from generator.errors import SpecError
+    from generator.spec.kit import load_kit
+
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text x="2" y="15">\xd7\x90\xd7\x91'
+           b'</text></svg>')  # Hebrew, which the built-in font has not
+    kit = starter(tmp_path, svg=svg)
+    with pytest.raises(SpecError) as e:
+        load_kit(kit)
+    assert "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the kit " \
+           "has: U+05D0 'א' U+05D1 'ב'" in str(e.value)
