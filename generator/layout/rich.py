@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from generator.errors import LayoutError
-from generator.layout.ops import INKS, Anchor, Circle, FontKey, Op, Path, Polygon, Text, art_op
+from generator.layout.ops import INKS, INLINE_ICON, Anchor, Circle, FontKey, Op, Path, Polygon, Text, art_op
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import (
     _NO_END,
@@ -302,7 +302,7 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
                 if asset is None:
                     raise LayoutError(f"{text_id or 'text'}: the kit icon :{p.icon}: was not loaded")
                 ops.append(art_op(asset, cx + s * ICON_SIDE, y, s * X_HEIGHT * p.aspect, s * X_HEIGHT, fit="contain",
-                                  tint=p.colour, slot=f"icon:{p.icon}"))
+                                  tint=p.colour, slot=f"{INLINE_ICON}{p.icon}"))
                 cx += _icon_advance(p, s)
             elif p.icon:
                 bottom, top = _unit_extent(p.icon)

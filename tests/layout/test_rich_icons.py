@@ -71,3 +71,17 @@ def test_hostile_icon_names_are_never_paths():
     pieces = parse_rich(r"**x** :../../etc/passwd: :/dev/zero: :A:", icons=icons())
     assert all(not p.icon for p in pieces)
     assert "".join(p.text for p in pieces) == "x :../../etc/passwd: :/dev/zero: :A:"
+
+
+def test_the_collision_check_sees_an_inline_icon_and_the_line_clears_it():
+    from generator.layout.collide import face_collisions
+    from generator.layout.geometry import drawn
+
+    drawn_ops = draw("**Gain** 2 :coin: then :bar: more")
+    assert face_collisions(drawn_ops, measure) == []  # the words keep ICON_SIDE away from each icon
+    (coin,) = [op for op in drawn_ops if isinstance(op, Vector) and op.slot == "icon:coin"]
+    x, y, w, h = fitted(coin)
+    assert [d.box for d in drawn([coin], measure)] == [pytest.approx((x, y, x + w, y + h))]  # measured, not skipped
+    over = Text(x, y, "XX", 10.0, text_id="other")  # a string drawn where the coin is
+    found = face_collisions([over, *drawn_ops], measure)
+    assert (over, "an inline icon (coin) drawn over it") in found
