@@ -28,10 +28,12 @@ from generator.layout.text import (
     paragraphs,
 )
 from generator.spec.assets import Asset
+from generator.spec.kit import Kit
 from generator.units import pt_text
 
 X_HEIGHT = 0.54
-"""Height of an inline icon as a fraction of the text size: BIZ UDPGothic's x-height (1108 of 2048 units)."""
+"""Height of an inline icon as a fraction of the text size when the kit has no fonts of its own: BIZ UDPGothic's
+x-height (1108 of 2048 units). A kit with `style.fonts` uses its body face's (`kit_x_height`)."""
 ICON_SIDE = 0.12
 """Room on each side of an inline icon, as a fraction of the size."""
 MAX_ASPECT = 3.0
@@ -56,6 +58,8 @@ class Piece:
     """An icon's width over its height (a kit icon's SVG; 1 for a built-in symbol)."""
     own: bool = False
     """The icon is the kit's own SVG (`style.icons`), not a built-in symbol."""
+    height: float = X_HEIGHT
+    """An icon's height as a fraction of the size: the x-height of the text's face."""
 
 
 def _is_colour(name: str) -> bool:
@@ -83,8 +87,14 @@ def unknown_icon(name: str, icons: Collection[str] = ()) -> str:
             f"{', '.join(sorted(icons)) or 'none'}; write \\: for a literal colon)")
 
 
-def parse_rich(text: str, where: str = "", *, bold: bool = False,
-               icons: Mapping[str, Asset] | None = None) -> list[Piece]:
+def kit_x_height(kit: Kit) -> float:
+    """The x-height (a fraction of the size) inline icons stand as tall as: the kit's body face's, else the
+    built-in font's."""
+    return kit.fonts.x_height if kit.fonts is not None else X_HEIGHT
+
+
+def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping[str, Asset] | None = None,
+               x_height: float = X_HEIGHT) -> list[Piece]:
     """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol or of one of the kit's
     `icons` is an icon, `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
     stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, a `[/]` with no span, a
@@ -120,7 +130,7 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False,
                 raise UnprintableTextError(where, text, unknown_icon(name, kit_icons))
             flush()
             aspect = min(MAX_ASPECT, max(1 / MAX_ASPECT, own.width / own.height)) if own is not None else 1.0
-            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None))
+            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None, x_height))
         elif m.group(3) and _is_colour(m.group(3)):
             flush()
             colours.append(m.group(3))
@@ -201,7 +211,7 @@ def _width(pieces: tuple[Piece, ...] | list[Piece], base: FontKey, size: float, 
 
 def _icon_advance(p: Piece, size: float) -> float:
     """The pen's move over an inline icon: its width at one x-height tall, and room on each side."""
-    return size * (X_HEIGHT * p.aspect + 2 * ICON_SIDE)
+    return size * (p.height * p.aspect + 2 * ICON_SIDE)
 
 
 def _trimmed(line: list[Piece]) -> list[Piece]:
@@ -301,15 +311,15 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
                 asset = (icons or {}).get(p.icon)
                 if asset is None:
                     raise LayoutError(f"{text_id or 'text'}: the kit icon :{p.icon}: was not loaded")
-                ops.append(art_op(asset, cx + s * ICON_SIDE, y, s * X_HEIGHT * p.aspect, s * X_HEIGHT, fit="contain",
+                ops.append(art_op(asset, cx + s * ICON_SIDE, y, s * p.height * p.aspect, s * p.height, fit="contain",
                                   tint=p.colour, slot=f"{INLINE_ICON}{p.icon}"))
                 cx += _icon_advance(p, s)
             elif p.icon:
                 bottom, top = _unit_extent(p.icon)
-                r = s * X_HEIGHT / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
-                ops += symbol(p.icon, cx + s * (ICON_SIDE + X_HEIGHT / 2), y - bottom * r, r, fill=p.colour or fill,
+                r = s * p.height / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
+                ops += symbol(p.icon, cx + s * (ICON_SIDE + p.height / 2), y - bottom * r, r, fill=p.colour or fill,
                               stroke=None)
-                cx += s * (X_HEIGHT + 2 * ICON_SIDE)
+                cx += _icon_advance(p, s)
             elif p.text:
                 font = _font(p, base)
                 if p.text.strip():  # a run of spaces only moves the pen

@@ -13,7 +13,7 @@ from generator.errors import LayoutError
 from generator.layout.compose import Context
 from generator.layout.geometry import drawn
 from generator.layout.ops import Face, Op, Place, Rect, Text
-from generator.layout.rich import fit_rich, is_rich, parse_rich, rich_ops
+from generator.layout.rich import fit_rich, is_rich, kit_x_height, parse_rich, rich_ops
 from generator.layout.text import UnprintableTextError, block_ops, fit_block, fit_line
 from generator.units import mm
 
@@ -48,7 +48,7 @@ def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width
     where = f"{text_id} ({ctx.lang})"
     try:
         if is_rich(text):
-            block = fit_rich(parse_rich(bullet + text, where, icons=ctx.kit.icons), "regular", width, 10_000,
+            block = fit_rich(parse_rich(bullet + text, where, icons=ctx.kit.icons, x_height=kit_x_height(ctx.kit)), "regular", width, 10_000,
                              ctx.measure, size=size, min_size=size, where=where)
             ops = rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons)
             return ops, block.height

@@ -35,7 +35,7 @@ from generator.layout.ops import (
     Text,
     art_op,
 )
-from generator.layout.rich import fit_rich, is_rich, parse_rich, rich_ops
+from generator.layout.rich import X_HEIGHT, fit_rich, is_rich, parse_rich, rich_ops
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
 from generator.spec.assets import Asset
@@ -72,6 +72,8 @@ class FaceRenderer:
     """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
     icons: Mapping[str, Asset] = field(default_factory=dict)
     """The kit's own inline icons (`style.icons`) a rich text may name as :name:."""
+    x_height: float = X_HEIGHT
+    """How tall an inline icon stands, as a fraction of the size (the body face's x-height)."""
     _cache: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ templates
@@ -192,7 +194,7 @@ class FaceRenderer:
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
         if is_rich(text):
-            block = fit_rich(parse_rich(text, label, icons=self.icons), font, bw, bh, self.measure, size=el.size if el.wrap else
+            block = fit_rich(parse_rich(text, label, icons=self.icons, x_height=self.x_height), font, bw, bh, self.measure, size=el.size if el.wrap else
                              min(el.size, bh / 1.3), min_size=el.min_size, wrap=el.wrap, where=label)
             top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[el.valign]
             ops += rich_ops(block, tx, top, self.measure, base=font, fill=colour, anchor=anchor,

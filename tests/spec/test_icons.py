@@ -125,3 +125,42 @@ def test_an_icon_whose_text_the_fonts_cannot_print_is_located(tmp_path):
         load_kit(kit)
     assert "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the kit " \
            "has: U+05D0 'א' U+05D1 'ב'" in str(e.value)
+
+
+def test_the_icon_stands_as_tall_as_the_kit_body_fonts_x_height(tmp_path):
+    """With `style.fonts`, an inline icon is the body face's x-height tall (DejaVu Sans: its 'x' glyph's top, the
+    font has no OS/2 sxHeight), not the built-in font's."""
+    from fontTools.ttLib import TTFont
+
+    from generator.build import load_kits, plan_build
+    from generator.layout.ops import Place, Text, Vector, fitted
+    from generator.render.fonts import text_width
+
+    font = ROOT / "tests" / "render" / "fonts" / "DejaVuSans-ArabicHebrew.ttf"
+    kit = starter(tmp_path)
+    (kit / "assets" / "fonts").mkdir()
+    shutil.copy(font, kit / "assets" / "fonts" / "body.ttf")
+    spec = kit / "kit.yaml"
+    spec.write_text(spec.read_text(encoding="utf-8").replace(
+        "style:\n", "style:\n  fonts:\n    body: {regular: assets/fonts/body.ttf, bold: assets/fonts/body.ttf, "
+        "fallback: [{regular: builtin, bold: builtin}]}\n"), encoding="utf-8")
+    with TTFont(font) as tt:
+        expected = tt["glyf"][tt.getBestCmap()[ord("x")]].yMax / tt["head"].unitsPerEm
+    assert abs(expected - 0.54) > 0.005  # else the test could not tell the two apart
+    (loaded,) = load_kits([kit])
+    assert loaded.fonts is not None and loaded.fonts.x_height == pytest.approx(expected)
+    planned = plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
+                         warn=lambda m: None)
+    page = next(p for p in planned if p.path.name.startswith("cards")).pages[0]
+
+    def walk(ops):
+        for op in ops:
+            if isinstance(op, Place):
+                yield from walk(op.ops)
+            else:
+                yield op
+
+    ops = list(walk(page.ops))
+    icon = next(op for op in ops if isinstance(op, Vector) and op.slot == "icon:coin")
+    size = next(op.size for op in ops if isinstance(op, Text) and op.text == "Gain")
+    assert fitted(icon)[3] == pytest.approx(expected * size, abs=0.01)
