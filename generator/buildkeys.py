@@ -81,6 +81,8 @@ def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int
         # the art files this part draws, by content (absent without art, so those kits keep their keys): a
         # changed image redraws only the components that use it
         **({"art": kit.art.key(None if part == "kit" else part)} if kit.art is not None else {}),
+        # the kit's inline icons by content (absent without style.icons)
+        **({"icons": sorted((n, a.sha256) for n, a in kit.icons.items())} if kit.icons else {}),
     })
 
 

@@ -586,6 +586,7 @@ def _list_slots(kit: Any) -> None:
     """The art slots of one kit, a few short lines each (readable at 80 columns)."""
     from generator.contract.compose import slot_rows
 
+    _list_icons(kit)
     rows = slot_rows(kit)
     if not rows:
         _say("  art slots: none")
@@ -596,6 +597,23 @@ def _list_slots(kit: Any) -> None:
         _say_wrapped(f"        {what}", indent=8)
         if filled:
             _say(f"        filled with {filled}")
+
+
+def _list_icons(kit: Any) -> None:
+    """The inline icons a text of the kit may name as :name: -- the kit's own (style.icons) and the built-in
+    symbols -- a few short lines (readable at 80 columns)."""
+    from generator.layout.shapes import SYMBOLS
+    from generator.spec.assets import icon_path
+
+    own = sorted(kit.icons)
+    if own:
+        _say("  inline icons (kit.yaml: style.icons; in a text :name:):")
+        for name in own:
+            replaces = "; replaces the built-in symbol" if name in SYMBOLS else ""
+            _say_wrapped(f"    :{name}: {icon_path(name)}{replaces}", indent=8)
+    else:
+        _say("  inline icons (kit.yaml: style.icons): none")
+    _say_wrapped("    built in: " + " ".join(f":{n}:" for n in SYMBOLS if n not in own), indent=6)
 
 
 def _count(n: int, word: str, plural: str | None = None) -> str:

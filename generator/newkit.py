@@ -122,7 +122,10 @@ def new_kit(target: Path, source: str | None = None, *, template: str | None = N
         for po in sorted((tmp / "kit" / "locales").glob("*.po")):
             po.write_text(_rename_title_in_catalog(po.read_text(encoding="utf-8"), old_title, title_id, kit_id, source_id),
                           encoding="utf-8")
-        readme = (src / "README.md").read_text(encoding="utf-8").format(kit_id=kit_id, title_id=title_id) \
+        # the starter README names {kit_id} and {title_id}; its {{ field }} examples are the template syntax itself
+        # and stay as written (str.format would turn them into a lone { field })
+        readme = (src / "README.md").read_text(encoding="utf-8").replace("{kit_id}", kit_id) \
+            .replace("{title_id}", title_id) \
             if template is not None else _readme(kit_id, source_id, title_id, languages)
         (tmp / "kit" / "README.md").write_text(readme, encoding="utf-8")
         if os.path.lexists(target):  # appeared meanwhile

@@ -1,6 +1,7 @@
 """`pnpkit new NAME --from KIT`: a renamed, validating copy; never overwrites; bad names refused."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,11 @@ def test_new_template_deck_scaffolds_a_data_kit_that_builds(tmp_path):
     kit = tmp_path / "my_game"
     assert (kit / "data" / "cards.csv").is_file() and "data/cards.csv" in (kit / "README.md").read_text()
     assert "id: my_game" in (kit / "kit.yaml").read_text()
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    # one placeholder syntax: the README shows {{ name }} as the templates and catalogs take it, never { name }
+    assert "`{{ field }}` prints a field" in readme and "{{ name }}" in readme
+    assert not re.search(r"(?<!\{)\{ *[a-z_]+ *\}(?!\})", readme.replace("`{name}`", "")), readme
+    assert "# my_game" in readme and "{kit_id}" not in readme
     csv_path = kit / "data" / "cards.csv"
     csv_path.write_text(csv_path.read_text(encoding="utf-8").replace("Spark,", "Ember,"), encoding="utf-8")
     r = pnpkit("build", "my_game", "--out", "out", "--lang", "en", cwd=tmp_path)

@@ -79,11 +79,14 @@ def check_kits(kits: Sequence[Kit], *, memo: Memo | None = None) -> None:
 
 
 def translation_warnings(kit: Kit) -> list[str]:
-    """One line per language whose catalog lacks English ids (they fall back to English)."""
+    """One line per language whose catalog lacks English ids (they fall back to English), and one per catalog
+    string holding a lone `{name}` placeholder (it prints as written; values go in as `{{ name }}`)."""
     from generator.i18n.texts import missing_ids
+    from generator.spec.catalogs import lone_placeholders
 
     return [f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
-            for lang, ids in missing_ids(kit.catalogs).items() if ids]
+            for lang, ids in missing_ids(kit.catalogs).items() if ids] + \
+        [w for lang in sorted(kit.catalogs) for w in lone_placeholders(kit.catalogs[lang])]
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:

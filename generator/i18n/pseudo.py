@@ -4,7 +4,7 @@ against translation before a translator starts.
 Every catalog string becomes `[Ŝţŕîñĝ ōñé ţŵō]`: its letters accented (a glyph test that the font has them),
 brackets that show where a box cut it off, and filler words that make it 40 % longer than the English (German
 and French run 20-35 % longer than English). Template tags (`{{ n }}`, `{% if %}`) are kept as they are, so
-the spec's numbers and plural choices still print.
+the spec's numbers and plural choices still print; so is rich-text markup (`:coin:`, `[#c33a2b]`, `[/]`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,10 @@ _ACCENTED = str.maketrans(
     "åçđéĝĥîķĺñöŕšţûŵýžÅßÇĐÉĜĤÎĶĹÑÖŘŠŤÛŴÝŽ",  # letters the built-in font has accented
 )
 _FILLER = " öñé ţŵö ţĥŕéé ƒöûŕ ƒîvé šîx šévéñ éîĝĥţ ñîñé ţéñ"
-_TAG_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+_TAG_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|(:[a-z][a-z0-9_]*:|\[#[0-9a-fA-F]{6}\]|\[[a-z]+\]|\[/\]|\\.)",
+                     re.DOTALL)
+"""Template tags, and rich-text markup (an icon `:name:`, a colour span's `[#rrggbb]` / `[ink]` / `[/]`, an
+escape), which stay as written so the pseudo-locale prints the same icons and colours."""
 
 
 def accent(text: str) -> str:
@@ -45,7 +48,7 @@ def pseudo_text(template: str) -> str:
         chunk = template[last:m.start()]
         parts.append(accent(chunk))
         parts.append(m.group(0))
-        visible += len(chunk) + 2  # a tag prints a value: count it as a short number
+        visible += len(chunk) + (1 if m.group(1) else 2)  # a tag prints a value: count it as a short number
         last = m.end()
     chunk = template[last:]
     parts.append(accent(chunk))

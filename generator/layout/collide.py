@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from generator.errors import LocatedLayoutError
 from generator.layout.compose import Component
 from generator.layout.geometry import Drawn, drawn, point_in_polygon
-from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text
+from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text, is_inline_icon
 from generator.layout.text import Measure
 from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
 from generator.spec.catalogs import Catalog
@@ -140,7 +140,7 @@ class _Shape:
         half = self.stroke / 2
         if not _boxes_meet(b, self.box):
             return False
-        if self.kind == "rect":
+        if self.kind in ("rect", "icon"):
             return True
         if self.circle is not None:
             cx, cy, r = self.circle
@@ -150,7 +150,7 @@ class _Shape:
         return _poly_meets_box(self.points, grown, self.closed)
 
     def holds_point(self, x: float, y: float) -> bool:
-        if self.kind == "rect":
+        if self.kind in ("rect", "icon"):
             return self.box[0] <= x <= self.box[2] and self.box[1] <= y <= self.box[3]
         if self.circle is not None:
             return math.hypot(x - self.circle[0], y - self.circle[1]) <= self.circle[2]
@@ -159,7 +159,7 @@ class _Shape:
     def holds_box(self, b: Box) -> bool:
         """Whether the box lies inside the shape's stroke (inside its fill when it has none)."""
         half = self.stroke / 2
-        if self.kind == "rect":
+        if self.kind in ("rect", "icon"):
             return _box_in(b, _shrink(self.box, self.stroke))
         corners = [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]
         if self.circle is not None:
@@ -170,7 +170,8 @@ class _Shape:
         return not _poly_meets_box(self.points, _shrink(b, -half), True) or half == 0
 
     def describe(self, over: bool) -> str:
-        what = {"rect": "a rectangle", "circle": "a circle", "poly": "a shape", "path": "a symbol", "line": "a line"}[self.kind]
+        what = {"rect": "a rectangle", "circle": "a circle", "poly": "a shape", "path": "a symbol", "line": "a line",
+                "icon": "an inline icon"}[self.kind]
         return f"{what} ({self.colour}){' drawn over it' if over else ''}"
 
 
@@ -197,6 +198,8 @@ def _shape(d: Drawn) -> _Shape | None:
         raw = [(float(c[i]), float(c[i + 1])) for c in op.commands for i in range(1, len(c) - 1, 2)]  # type: ignore[arg-type]
         pts = tuple(_hull([_apply(m, p) for p in raw]))
         return _Shape("path", fill is not None, width, colour, d.order, d.box, points=pts) if len(pts) >= 3 else None
+    if is_inline_icon(op):  # its box, never a string's background
+        return _Shape("icon", False, 0.0, getattr(op, "slot", "")[len("icon:"):], d.order, d.box)
     return None
 
 

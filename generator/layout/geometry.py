@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text
+from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text, fitted, is_inline_icon
 from generator.layout.text import Measure
 from generator.layout.textfit import _IDENTITY, Box, Matrix, _apply_box, _mul, _place_matrix, text_box
 
@@ -48,6 +48,9 @@ def own_box(op: Op, measure: Measure) -> Box | None:
         return _points_box(pts, op.width / 2 if op.stroke else 0.0) if pts else None
     if isinstance(op, Text):
         return text_box(op, measure)
+    if is_inline_icon(op):  # a kit icon in a line of text: where its art lands (other art is not measured)
+        x, y, w, h = fitted(op)  # type: ignore[arg-type]
+        return x, y, x + w, y + h
     return None
 
 

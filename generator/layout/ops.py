@@ -160,6 +160,16 @@ class Vector:
 Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place, Image, Vector]
 
 
+INLINE_ICON = "icon:"
+"""The `slot` prefix of a kit icon drawn inside a line of rich text (`icon:coin`): the collision check and the
+rules flow measure it like a shape of the line."""
+
+
+def is_inline_icon(op: Op) -> bool:
+    """Whether `op` is a kit icon set inside a line of rich text."""
+    return isinstance(op, (Image, Vector)) and op.slot.startswith(INLINE_ICON)
+
+
 def art_op(asset: Asset, x: float, y: float, w: float, h: float, *, fit: Fit = "contain", opacity: float = 1.0,
            tint: str | None = None, slot: str = "", bleed: bool = False) -> Image | Vector:
     """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster

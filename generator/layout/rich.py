@@ -1,28 +1,48 @@
 """Rich text in a template's text element: `**bold**` runs, `[#c33a2b]colour spans[/]` and `:symbol:`
-inline icons (pnpkit's built-in symbols), with `\\*`, `\\:` and `\\[` for a literal star, colon or bracket.
+inline icons (pnpkit's built-in symbols and the kit's own `style.icons` SVGs), with `\\*`, `\\:` and `\\[` for a
+literal star, colon or bracket. A `:name:` that names neither is an error with the nearest names; so is an
+`*italic*` span (the kit's fonts have bold faces, no italic ones).
 A rich text is cut into pieces, wrapped word by word with each piece measured in its own weight, and drawn
 as one Text op per run of a line plus the icons' shapes, so the fit, glyph and collision checks see every
 piece like any other text."""
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from generator.errors import LayoutError
-from generator.layout.ops import INKS, Anchor, Circle, FontKey, Op, Path, Polygon, Text
+from generator.layout.ops import INKS, INLINE_ICON, Anchor, Circle, FontKey, Op, Path, Polygon, Text, art_op
 from generator.layout.shapes import SYMBOLS, symbol
-from generator.layout.text import Measure, UnprintableTextError, check_printable, paragraphs
+from generator.layout.text import (
+    _NO_END,
+    _NO_START,
+    Measure,
+    UnprintableTextError,
+    _is_cjk,
+    _tokens,
+    check_printable,
+    paragraphs,
+)
+from generator.spec.assets import Asset
+from generator.spec.kit import Kit
 from generator.units import pt_text
 
 X_HEIGHT = 0.54
-"""Height of an inline icon as a fraction of the text size: BIZ UDPGothic's x-height (1108 of 2048 units)."""
+"""Height of an inline icon as a fraction of the text size when the kit has no fonts of its own: BIZ UDPGothic's
+x-height (1108 of 2048 units). A kit with `style.fonts` uses its body face's (`kit_x_height`)."""
 ICON_SIDE = 0.12
 """Room on each side of an inline icon, as a fraction of the size."""
+MAX_ASPECT = 3.0
+"""A kit icon is drawn at most three x-heights wide (a wider SVG is fitted into that, keeping its shape)."""
 
 _TOKEN = re.compile(r"\\([*:\\\[])|\*\*|:([a-z][a-z0-9_]*):|\[(#[0-9a-fA-F]{6}|[a-z]+)\]|\[/\]")
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
+_ITALIC = re.compile(r"(?<![*\\])\*(?=[^\s*])[^*\n]*?(?<=[^\s*\\])\*(?!\*)")
+"""A single-star span `*word*` (after `**` and escapes are blanked out)."""
 
 
 @dataclass(frozen=True)
@@ -34,24 +54,55 @@ class Piece:
     icon: str = ""
     colour: str | None = None
     """'#rrggbb' or an ink name; None: the element's colour."""
+    aspect: float = 1.0
+    """An icon's width over its height (a kit icon's SVG; 1 for a built-in symbol)."""
+    own: bool = False
+    """The icon is the kit's own SVG (`style.icons`), not a built-in symbol."""
+    height: float = X_HEIGHT
+    """An icon's height as a fraction of the size: the x-height of the text's face."""
 
 
 def _is_colour(name: str) -> bool:
     return bool(_HEX.fullmatch(name)) or name in INKS
 
 
+def _italic(text: str) -> bool:
+    """Whether `text` holds a single-star `*italic*` span (escapes and `**` do not count)."""
+    return bool(_ITALIC.search(re.sub(r"\\.|\*\*", "  ", text)))
+
+
 def is_rich(text: str) -> bool:
-    """Whether `text` uses rich-text markup: `**`, an escape, `:name:` naming a built-in symbol, or a colour
-    span `[#rrggbb]...[/]` / `[ink name]...[/]`."""
-    return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2) in SYMBOLS
-               or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text))
+    """Whether `text` uses rich-text markup: `**`, an escape, an icon `:name:`, a colour span
+    `[#rrggbb]...[/]` / `[ink name]...[/]`, or an `*italic*` span (refused by parse_rich)."""
+    return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2)
+               or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text)) or _italic(text)
 
 
-def parse_rich(text: str, where: str = "", *, bold: bool = False) -> list[Piece]:
-    """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol is an icon (any other
-    `:word:` stays text), `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
-    stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, or a `[/]` with no span,
-    is an UnprintableTextError naming `where`."""
+def unknown_icon(name: str, icons: Collection[str] = ()) -> str:
+    """The message for `:name:` naming neither a built-in symbol nor one of the kit's `icons`."""
+    known = sorted(set(SYMBOLS) | set(icons))
+    near = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(':' + n + ':' for n in near)}? " if near else ""
+    return (f"no icon :{name[:40]}: ({hint}built-in symbols: {', '.join(SYMBOLS)}; the kit's icons (style.icons): "
+            f"{', '.join(sorted(icons)) or 'none'}; write \\: for a literal colon)")
+
+
+def kit_x_height(kit: Kit) -> float:
+    """The x-height (a fraction of the size) inline icons stand as tall as: the kit's body face's, else the
+    built-in font's."""
+    return kit.fonts.x_height if kit.fonts is not None else X_HEIGHT
+
+
+def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping[str, Asset] | None = None,
+               x_height: float = X_HEIGHT) -> list[Piece]:
+    """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol or of one of the kit's
+    `icons` is an icon, `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
+    stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, a `[/]` with no span, a
+    `:name:` that is no icon or an `*italic*` span is an UnprintableTextError naming `where`."""
+    kit_icons: Mapping[str, Asset] = icons or {}
+    if _italic(text):
+        raise UnprintableTextError(where, text, "*italic* cannot be printed: the kit's fonts have no italic "
+                                                "face (use **bold**, or write \\* for a literal star)")
     out: list[Piece] = []
     buf = ""
     start = bold
@@ -72,9 +123,14 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False) -> list[Piece]
         elif m.group(0) == "**":
             flush()
             bold = not bold
-        elif m.group(2) in SYMBOLS:
+        elif m.group(2):
+            name = m.group(2)
+            own = kit_icons.get(name)
+            if own is None and name not in SYMBOLS:
+                raise UnprintableTextError(where, text, unknown_icon(name, kit_icons))
             flush()
-            out.append(Piece("", bold, m.group(2), colours[-1] if colours else None))
+            aspect = min(MAX_ASPECT, max(1 / MAX_ASPECT, own.width / own.height)) if own is not None else 1.0
+            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None, x_height))
         elif m.group(3) and _is_colour(m.group(3)):
             flush()
             colours.append(m.group(3))
@@ -98,8 +154,20 @@ Atom = tuple[Piece, ...]
 """A word: pieces with no break opportunity inside (it may end with spaces)."""
 
 
+def _breakable(prev: Piece, nxt: Piece) -> bool:
+    """Whether a line may break between `prev` and `nxt` (neither a space): beside a CJK character, as plain
+    wrapping does, kinsoku kept (no break before a closing bracket or '。', none after an opening one); an icon
+    counts as a CJK character when it stands beside one."""
+    before = prev.text[-1:] if not prev.icon else ""
+    after = nxt.text[:1] if not nxt.icon else ""
+    if after in _NO_START or before in _NO_END:
+        return False
+    return (bool(before) and _is_cjk(before)) or (bool(after) and _is_cjk(after))
+
+
 def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
-    """Paragraphs (at hard line breaks) of words."""
+    """Paragraphs (at hard line breaks) of words: a word ends after its spaces, and beside CJK characters
+    (Japanese breaks between characters)."""
     paras: list[list[Atom]] = [[]]
     current: list[Piece] = []
 
@@ -108,18 +176,23 @@ def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
             paras[-1].append(tuple(current))
             current.clear()
 
+    def add(piece: Piece) -> None:
+        if current and _breakable(current[-1], piece):
+            close()
+        current.append(piece)
+        if piece.text.endswith(" "):
+            close()
+
     for piece in pieces:
         if piece.icon:
-            current.append(piece)
+            add(piece)
             continue
         for n, para in enumerate(paragraphs(piece.text)):
             if n:
                 close()
                 paras.append([])
-            for word in re.findall(r"[^ ]+ *| +", para):
-                current.append(Piece(word, piece.bold, colour=piece.colour))
-                if word.endswith(" "):
-                    close()
+            for word in _tokens(para):
+                add(Piece(word, piece.bold, colour=piece.colour))
     close()
     return paras
 
@@ -132,8 +205,13 @@ def _width(pieces: tuple[Piece, ...] | list[Piece], base: FontKey, size: float, 
     """Advance of pieces set side by side (each text run in its weight, each icon its x-height plus room)."""
     total = 0.0
     for p in pieces:
-        total += size * (X_HEIGHT + 2 * ICON_SIDE) if p.icon else measure(p.text, _font(p, base), size)
+        total += _icon_advance(p, size) if p.icon else measure(p.text, _font(p, base), size)
     return total
+
+
+def _icon_advance(p: Piece, size: float) -> float:
+    """The pen's move over an inline icon: its width at one x-height tall, and room on each side."""
+    return size * (p.height * p.aspect + 2 * ICON_SIDE)
 
 
 def _trimmed(line: list[Piece]) -> list[Piece]:
@@ -210,10 +288,12 @@ def _unit_extent(kind: str) -> tuple[float, float]:
 
 
 def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: FontKey = "regular",
-             fill: str = "ink", anchor: Anchor = "start", text_id: str = "") -> list[Op]:
+             fill: str = "ink", anchor: Anchor = "start", text_id: str = "",
+             icons: Mapping[str, Asset] | None = None) -> list[Op]:
     """Ops of a fitted rich block whose first line's top sits at `top`: per line, one Text op per run of one
-    weight (anchored at its start) and each icon's symbol on the baseline, one x-height tall, in the text's
-    colour; the line placed by `anchor` about x."""
+    weight (anchored at its start) and each icon on the baseline, one x-height tall: a built-in symbol in the
+    text's colour, a kit icon (`icons`) as its SVG in its own colours (tinted inside a colour span); the line
+    placed by `anchor` about x."""
     ops: list[Op] = []
     s = block.size
     y = top - s
@@ -227,12 +307,19 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
         w = _width(line, base, s, measure)
         cx = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
         for p in line:
-            if p.icon:
+            if p.own:
+                asset = (icons or {}).get(p.icon)
+                if asset is None:
+                    raise LayoutError(f"{text_id or 'text'}: the kit icon :{p.icon}: was not loaded")
+                ops.append(art_op(asset, cx + s * ICON_SIDE, y, s * p.height * p.aspect, s * p.height, fit="contain",
+                                  tint=p.colour, slot=f"{INLINE_ICON}{p.icon}"))
+                cx += _icon_advance(p, s)
+            elif p.icon:
                 bottom, top = _unit_extent(p.icon)
-                r = s * X_HEIGHT / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
-                ops += symbol(p.icon, cx + s * (ICON_SIDE + X_HEIGHT / 2), y - bottom * r, r, fill=p.colour or fill,
+                r = s * p.height / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
+                ops += symbol(p.icon, cx + s * (ICON_SIDE + p.height / 2), y - bottom * r, r, fill=p.colour or fill,
                               stroke=None)
-                cx += s * (X_HEIGHT + 2 * ICON_SIDE)
+                cx += _icon_advance(p, s)
             elif p.text:
                 font = _font(p, base)
                 if p.text.strip():  # a run of spaces only moves the pen

@@ -13,7 +13,8 @@ from generator.errors import LayoutError
 from generator.layout.compose import Context
 from generator.layout.geometry import drawn
 from generator.layout.ops import Face, Op, Place, Rect, Text
-from generator.layout.text import block_ops, fit_block, fit_line
+from generator.layout.rich import fit_rich, is_rich, kit_x_height, parse_rich, rich_ops
+from generator.layout.text import UnprintableTextError, block_ops, fit_block, fit_line
 from generator.units import mm
 
 Body = Callable[[Context, float, float, float, float], tuple[list[Op], float]]
@@ -34,10 +35,30 @@ def section(ctx: Context, head_id: str, body_id: str, x: float, y: float, width:
     hs = heading_size(ctx, size)
     ops: list[Op] = [Text(x, y - hs, ctx.texts(head_id), hs, font="bold", fill=colour, text_id=head_id, role="heading")]
     y -= hs * HEADING_GAP
-    fitted = fit_block(ctx.texts(body_id), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
-                       where=f"{body_id} ({ctx.lang})")
-    ops += block_ops(fitted, x, y, text_id=body_id)
-    return ops, y - fitted.height - size * gap
+    body, height = paragraph(ctx, body_id, ctx.texts(body_id), x, y, width, size)
+    return ops + body, y - height - size * gap
+
+
+def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width: float, size: float,
+              colour: str = "ink", *, bullet: str = "") -> tuple[list[Op], float]:
+    """A wrapped rules paragraph (`bullet` before its first word) whose first line's top is `top`, at exactly
+    `size`: rich text (`**bold**`, `:icon:`, colour spans; see docs/text.md) when it uses markup, else plain.
+    Returns the ops and its height. A markup problem is an UnprintableTextError quoting `text` as the catalog
+    gave it (the build locates it at the string's catalog line)."""
+    where = f"{text_id} ({ctx.lang})"
+    try:
+        if is_rich(text):
+            block = fit_rich(parse_rich(bullet + text, where, icons=ctx.kit.icons, x_height=kit_x_height(ctx.kit)), "regular", width, 10_000,
+                             ctx.measure, size=size, min_size=size, where=where)
+            ops = rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons)
+            return ops, block.height
+        fitted = fit_block(bullet + text, "regular", width, 10_000, ctx.measure, size=size, min_size=size,
+                           where=where)
+    except UnprintableTextError as e:
+        if not bullet:
+            raise
+        raise UnprintableTextError(where, text, e.problem) from None
+    return list(block_ops(fitted, x, top, fill=colour, text_id=text_id)), fitted.height
 
 
 def _frame(ctx: Context, w: float, h: float, band: str, pad: float, logo: Op | None) -> tuple[list[Op], float]:

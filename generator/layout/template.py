@@ -36,7 +36,7 @@ from generator.layout.ops import (
     Text,
     art_op,
 )
-from generator.layout.rich import fit_rich, is_rich, parse_rich, rich_ops
+from generator.layout.rich import X_HEIGHT, fit_rich, is_rich, parse_rich, rich_ops
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import Measure, block_ops, fit_block, fit_line
 from generator.spec.assets import Asset
@@ -73,6 +73,10 @@ class FaceRenderer:
     helpers: Mapping[str, Any] = field(default_factory=dict)
     assets: Mapping[str, Asset] = field(default_factory=dict)
     """The files image and icon elements draw, by path as written (read and decoded when the kit loaded)."""
+    icons: Mapping[str, Asset] = field(default_factory=dict)
+    """The kit's own inline icons (`style.icons`) a rich text may name as :name:."""
+    x_height: float = X_HEIGHT
+    """How tall an inline icon stands, as a fraction of the size (the body face's x-height)."""
     _cache: dict[str, Any] = field(default_factory=dict)
 
     # ------------------------------------------------------------------ budget
@@ -207,11 +211,11 @@ class FaceRenderer:
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
         if is_rich(text):
-            block = fit_rich(parse_rich(text, label), font, bw, bh, self.measure, size=el.size if el.wrap else
+            block = fit_rich(parse_rich(text, label, icons=self.icons, x_height=self.x_height), font, bw, bh, self.measure, size=el.size if el.wrap else
                              min(el.size, bh / 1.3), min_size=el.min_size, wrap=el.wrap, where=label)
             top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[el.valign]
             ops += rich_ops(block, tx, top, self.measure, base=font, fill=colour, anchor=anchor,
-                            text_id=str(context.get("text_id", "")))
+                            text_id=str(context.get("text_id", "")), icons=self.icons)
             return ops
         if el.wrap:
             fitted = fit_block(text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label)

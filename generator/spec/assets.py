@@ -438,3 +438,37 @@ def _inside(root: Path, shown: str, display: str) -> Path | None:
         return resolve_inside(root, root / shown, display, f"the art {shown!r}")
     except SpecError as e:
         raise ValueError(e.problems[0].message) from None
+
+
+ICON_FOLDER = "assets/icons"
+"""Where a kit's own inline icons live: `style.icons: [coin]` is assets/icons/coin.svg."""
+
+
+def icon_path(name: str) -> str:
+    """The file of the kit icon `name`, relative to the kit folder."""
+    return f"{ICON_FOLDER}/{name}.svg"
+
+
+def resolve_icons(names: list[str], root: Path, display: str,
+                  key_line: Callable[[str], int | None]) -> tuple[dict[str, Asset], list[Problem]]:
+    """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at MAX_SVG_BYTES,
+    regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened. Each problem is
+    located at its `style.icons[i]`."""
+    icons: dict[str, Asset] = {}
+    problems: list[Problem] = []
+    for i, name in enumerate(names):
+        shown = icon_path(name)
+        key = f"style.icons[{i}]"
+        line = key_line(key) or key_line("style.icons")
+        try:
+            real = resolve_inside(root, root / shown, display, f"the icon {shown!r}")
+            if real is None:
+                problems.append(Problem(display, line, key, f"no such file in the kit folder: {shown!r} (the icon "
+                                                            f":{name}:)"))
+                continue
+            icons[name] = probe(read_bytes(real, display, MAX_SVG_BYTES, shown), shown)
+        except SpecError as e:
+            problems.append(Problem(display, line, key, e.problems[0].message))
+        except ValueError as e:
+            problems.append(Problem(display, line, key, f"{shown}: {e}"))
+    return icons, problems

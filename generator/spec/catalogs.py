@@ -204,3 +204,23 @@ def read_catalog(path: Path, display: str, lang: str, root: Path | None = None) 
     if real is None or not real.is_file():
         raise SpecError([Problem(display, None, "", f"missing catalog for language {lang!r}")])
     return parse_catalog(read_bytes(real, display, MAX_CATALOG_BYTES, what), display, lang)
+
+
+_LONE = re.compile(r"(?<!\{)\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}(?!\})")
+"""`{name}` that is not part of a `{{ name }}` expression."""
+_JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+
+
+def lone_placeholders(catalog: Catalog) -> list[str]:
+    """One warning per catalog string holding a lone `{name}` (it prints as written: values go in as
+    `{{ name }}`): 'FILE:LINE: MSGID: ...', in catalog order."""
+    out = []
+    for tid, text in sorted(catalog.messages.items(), key=lambda kv: (catalog.lines.get(kv[0], 0), kv[0])):
+        outside = _JINJA.sub(" ", text)  # what Jinja prints as written
+        found = list(dict.fromkeys(m.group(0) for m in _LONE.finditer(outside)))
+        if found:
+            names = ", ".join(found[:5])
+            fixed = ", ".join("{{ " + _LONE.fullmatch(f).group(1) + " }}" for f in found[:5])  # type: ignore[union-attr]
+            out.append(f"{catalog.path}:{catalog.lines.get(tid, 0)}: {tid}: {names} prints as written (a lone "
+                       f"placeholder); write {fixed}")
+    return out

@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from generator.errors import Problem, SpecError
 from generator.resources import fonts_dir
@@ -25,6 +25,8 @@ from generator.spec.base import Length, SpecModel
 from generator.spec.colours import ColourSafety
 from generator.spec.paths import read_bytes, relative_path_problem, resolve_inside
 from generator.spec.style import Legibility
+
+_ICON_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 BUILTIN = "builtin"
 """The name that picks the vendored BIZ UDPGothic (fonts/) instead of a file."""
@@ -78,6 +80,22 @@ class StyleSpec(Legibility):
         "embedding allowed by the licence), subset and embedded"))
     colour_safety: ColourSafety = Field(default_factory=ColourSafety, description=(
         "how far apart the game's colours stay for colour-blind readers and in greyscale prints"))
+    icons: list[str] = Field(default_factory=list, max_length=64, description=(
+        "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
+        ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
+        "symbol (e.g. star) replaces it in the kit's texts"))
+
+    @field_validator("icons")
+    @classmethod
+    def _icon_names(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if not _ICON_NAME.fullmatch(name):
+                raise ValueError("an icon name is lower-case letters, digits and _ (starting with a letter, at most "
+                                 f"40), the file assets/icons/<name>.svg; got {name[:60]!r}")
+        dup = sorted({n for n in v if v.count(n) > 1})
+        if dup:
+            raise ValueError(f"icons named twice: {', '.join(dup)}")
+        return v
 
 
 @dataclass(frozen=True)
@@ -90,6 +108,9 @@ class FontFile:
     sha256: str
     cmap: frozenset[int] = field(repr=False)
     builtin: bool = False
+    x_height: float = 0.54
+    """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what an
+    inline icon of rich text stands as tall as."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +135,11 @@ class KitFonts:
         """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not points)."""
         return self.chains["body"][weight]
 
+    @property
+    def x_height(self) -> float:
+        """The x-height of the body's regular face (a fraction of the size): inline icons are this tall."""
+        return self.chains["body"]["regular"][0].x_height
+
     def key(self) -> list[tuple[str, str, list[str]]]:
         """What a build key needs: every chain's files by content."""
         return [(role, w, [f.sha256 for f in chain]) for role, by in sorted(self.chains.items())
@@ -132,9 +158,30 @@ def _builtin(weight: str) -> FontFile:
         data = path.read_bytes()
         with TTFont(io.BytesIO(data), lazy=True) as font:
             cmap = frozenset(font.getBestCmap() or {})
+            x_height = _x_height(font)
         _BUILTIN_CACHE[weight] = FontFile(BUILTIN_NAMES[weight], BUILTIN, data, hashlib.sha256(data).hexdigest(),
-                                          cmap, builtin=True)
+                                          cmap, builtin=True, x_height=x_height)
     return _BUILTIN_CACHE[weight]
+
+
+def _x_height(font: Any) -> float:
+    """A face's x-height as a fraction of the em: OS/2 sxHeight (version 2 and later), else the top of its 'x'
+    glyph, else 0.54; held to 0.3..0.8 (a damaged table must not make an icon vanish or tower)."""
+    value = 0.54
+    try:
+        upm = float(font["head"].unitsPerEm)
+        os2 = font["OS/2"] if "OS/2" in font else None
+        if os2 is not None and getattr(os2, "version", 0) >= 2 and getattr(os2, "sxHeight", 0) > 0:
+            value = os2.sxHeight / upm
+        else:
+            name = (font.getBestCmap() or {}).get(ord("x"))
+            if name is not None and "glyf" in font:
+                glyph = font["glyf"][name]
+                if getattr(glyph, "numberOfContours", 0):
+                    value = glyph.yMax / upm
+    except Exception:  # fontTools raises many types for damaged tables; the face already passed font_problem
+        pass
+    return min(0.8, max(0.3, value))
 
 
 def svg_text_chain(fonts: KitFonts | None, weight: str) -> tuple[FontFile, ...]:
@@ -241,8 +288,9 @@ def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[
 
                     with TTFont(io.BytesIO(data), lazy=True) as font:
                         cmap = frozenset(font.getBestCmap() or {})
+                        x_height = _x_height(font)
                     sha = hashlib.sha256(data).hexdigest()
-                    files[shown] = FontFile(f"pnpkit-{sha[:16]}", shown, data, sha, cmap)
+                    files[shown] = FontFile(f"pnpkit-{sha[:16]}", shown, data, sha, cmap, x_height=x_height)
                     return files[shown]
                 why = f"{shown}: {why}"
         problems.append(Problem(display, key_line(key), key, str(why)))

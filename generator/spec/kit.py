@@ -8,7 +8,7 @@ import os
 import re
 import types
 import typing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from generator.errors import OptionError, Problem, SpecError
-from generator.spec.assets import ArtSpec, KitArt, resolve_art
+from generator.spec.assets import ArtSpec, Asset, KitArt, resolve_art, resolve_icons
 from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import PSEUDO, Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts, svg_text_chain, svg_text_missing
@@ -157,6 +157,8 @@ class Kit:
     """The resolved, checked `style.fonts` (None: every text in the built-in BIZ UDPGothic)."""
     art: KitArt | None = field(default=None, repr=False, compare=False)
     """Every filled art slot, its files checked and decoded (None: no component has art)."""
+    icons: Mapping[str, Asset] = field(default_factory=dict, repr=False, compare=False)
+    """The kit's own inline icons (`style.icons`) by name, each SVG checked and decoded."""
 
     @property
     def game_id(self) -> str:
@@ -460,10 +462,24 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
                 problems.extend(e.problems)
             else:
                 problems.extend(_svg_text_problems(art, fonts, display))
+    icons: dict[str, Asset] = {}
+    if top is not None and top.style.icons:
+        icons, bad = resolve_icons(top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key)))
+        problems.extend(bad)
+        for i, name in enumerate(top.style.icons):  # an icon's own text is drawn in the kit's faces, as art's is
+            for text, weight in icons[name].svg_texts() if name in icons else ():
+                missing = svg_text_missing(text, svg_text_chain(fonts, weight))
+                if missing:
+                    codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
+                    problems.append(Problem(display, line_of(lines, ("style", "icons", i)), f"style.icons[{i}]",
+                                            f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
+                                            f"{weight} face of the kit has: {codes}; convert the text to paths"))
+                    break
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts, art)
+    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts, art,
+               icons)
 
 
 def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str) -> list[Problem]:

@@ -34,6 +34,20 @@ def test_a_pseudo_string_is_longer_accented_and_keeps_its_tags(text):
     assert outside != TAG.sub("", text)
 
 
+def test_a_pseudo_string_keeps_its_rich_text_markup():
+    """Icons, colour spans and escapes stay as written, so qps prints the same icons in the same colours (an
+    accented `:çöîñ:` would print as letters, an accented `[#ç33å2b]` as text); the words are accented."""
+    from generator.layout.rich import parse_rich
+    from generator.spec.assets import probe
+    from tests.spec.test_icons import COIN
+
+    out = pseudo_text(r"**Gain** 2 :coin: [#c33a2b]red :star:[/] [muted]x[/] \:no")
+    assert ":coin:" in out and "[#c33a2b]" in out and ":star:[/]" in out and "[muted]" in out and "\\:" in out
+    pieces = parse_rich(out, "qps", icons={"coin": probe(COIN, "assets/icons/coin.svg")})
+    assert [p.icon for p in pieces if p.icon] == ["coin", "star"]
+    assert [p.text for p in pieces if p.bold] == ["Ĝåîñ"] and {p.colour for p in pieces} == {None, "#c33a2b", "muted"}
+
+
 def test_the_empty_string_stays_empty():
     assert pseudo_text("") == ""
 

@@ -19,8 +19,21 @@ def _box(op) -> tuple[float, float, float, float]:
 
 def test_markup_is_parsed_into_bold_runs_icons_and_escapes():
     assert parse_rich("**Gain** 2 :star:") == [Piece("Gain", True), Piece(" 2 ", False), Piece("", False, "star")]
-    assert parse_rich(r"2 \* 3 \:star\: :coinage: 4:5") == [Piece("2 * 3 :star: :coinage: 4:5", False)]
-    assert not is_rich("Score: 5 :coinage: 4:5") and is_rich("a **b**") and is_rich(r"a \* b")
+    assert parse_rich(r"2 \* 3 \:star\: \:coinage: 4:5") == [Piece("2 * 3 :star: :coinage: 4:5", False)]
+    assert not is_rich("Score: 5, 4:5 at 12:30:00") and is_rich("a **b**") and is_rich(r"a \* b")
+    assert is_rich("a :coinage: b")  # an unknown icon is refused by parse_rich, not printed as written
+
+
+def test_an_unknown_icon_is_refused_with_the_nearest_names():
+    with pytest.raises(LayoutError, match=r"^cards.csv:2: no icon :starr: \(did you mean :star:\? built-in symbols: "
+                                          r"circle, .*the kit's icons \(style.icons\): none; .*got 'Gain :starr:'$"):
+        parse_rich("Gain :starr:", "cards.csv:2")
+
+
+def test_italic_is_refused_because_the_fonts_have_none():
+    with pytest.raises(LayoutError, match=r"^en.po:7: \*italic\* cannot be printed: the kit's fonts have no italic"):
+        parse_rich("a *very* good card", "en.po:7")
+    assert parse_rich(r"2 \* 3 * 4 **b**") == [Piece("2 * 3 * 4 ", False), Piece("b", True)]
 
 
 def test_an_unclosed_bold_names_the_element():
@@ -105,3 +118,58 @@ def test_a_colour_span_paints_its_words_and_icons():
 def test_a_broken_colour_span_is_located(text, problem):
     with pytest.raises(LayoutError, match=f"^front: {problem}; got "):
         parse_rich(text, "front")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "es", "de", "fr"])
+def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tmp_path):
+    """The rules summary sets catalog strings as rich text: Ripple Rush's 'Writing a number' names each suit's
+    symbol in its colour (from the spec, not typed into the catalogs), one x-height tall on the text's baseline,
+    and its 'must' is a bold run."""
+    from generator.build import load_kits, plan_build
+    from generator.layout.ops import Circle, iter_texts
+    from generator.render.fonts import text_width
+    from tests.kitcopy import RR
+
+    (kit,) = load_kits([RR])
+    planned = plan_build([kit], out=tmp_path, langs=[lang], paper="a4", seed=None, measure=text_width,
+                         warn=lambda m: None)
+    page = next(p for p in planned if p.path.name == "rules-a4.pdf").pages[0]
+    face = next(op for op in page.ops if isinstance(op, Place)).ops  # the first summary on the sheet
+    write = [op for op in iter_texts(face) if op.text_id == "rules.write"]
+    assert any(op.font == "bold" for op in write) and any(op.font == "regular" for op in write)
+    assert "**" not in "".join(op.text for op in write) and ":circle:" not in "".join(op.text for op in write)
+    first = write[0]
+    start, end = face.index(first), face.index(write[1])
+    shapes = [op for op in face[start:end] if isinstance(op, (Circle, Polygon))]
+    suits = {s.colour: s.symbol for s in kit.game.suits}
+    assert [op.fill for op in shapes] == list(suits)  # column order, each in its suit's colour
+    assert type(shapes[0]) is Circle and suits[shapes[0].fill] == "circle"
+    baseline = next(op.y for op in write if op.x > first.x)  # the text after the icons, on the same line
+    for op in shapes:
+        lo = op.cy - op.r if isinstance(op, Circle) else _box(op)[1]
+        hi = op.cy + op.r if isinstance(op, Circle) else _box(op)[3]
+        assert lo == pytest.approx(baseline, abs=0.01) and hi - lo == pytest.approx(X_HEIGHT * first.size, abs=0.01)
+
+
+@pytest.mark.parametrize(("kit_name", "tid", "old"), [
+    ("ripple_rush", "rules.end", "Highest total wins;"),
+    ("raindrops", "rules.house.bag_empties.last_tile_drawn", "put the discarded"),  # a bulleted paragraph
+])
+def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, kit_name, tid, old):
+    import shutil
+
+    from generator.build import load_kits, plan_build
+    from generator.errors import KitError
+    from generator.render.fonts import text_width
+    from tests.kitcopy import ROOT, edit
+
+    kit = tmp_path / kit_name
+    shutil.copytree(ROOT / "layouts" / kit_name, kit)
+    edit(kit / "locales" / "en.po", old, old.replace(" ", " :starr: ", 1))
+    line = next(n for n, text in enumerate((kit / "locales" / "en.po").read_text().splitlines(), 1)
+                if text == f'msgid "{tid}"')
+    (loaded,) = load_kits([kit])
+    with pytest.raises(KitError) as e:
+        plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
+                   warn=lambda m: None)
+    assert f"en.po:{line}: {tid}: no icon :starr: (did you mean :star:?" in str(e.value)

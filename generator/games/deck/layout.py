@@ -20,6 +20,7 @@ from generator.i18n.sandbox import Helper
 from generator.layout.compose import Component, Context, sheet_component
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Face, Op, Place, Text
+from generator.layout.rich import kit_x_height
 from generator.layout.template import FaceRenderer
 from generator.spec.catalogs import PSEUDO
 from generator.spec.template import FaceTemplate
@@ -87,7 +88,7 @@ def renderer(ctx: Context) -> FaceRenderer:
     spec: DeckGame = ctx.kit.game
     return FaceRenderer(texts.env, ctx.measure, {
         "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
-        spec.assets())
+        spec.assets(), ctx.kit.icons, kit_x_height(ctx.kit))
 
 
 def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:

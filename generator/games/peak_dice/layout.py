@@ -18,7 +18,7 @@ from generator.layout.marks import MARK_GAP, RULER_THICKNESS, ruler
 from generator.layout.ops import Circle, Face, Line, Op, Page, Polygon, Rect, Text
 from generator.layout.patterns import pattern_in_rect, pattern_ink
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_faces
+from generator.layout.summary import paragraph, section, summary_faces
 from generator.layout.text import block_ops, circle_text, fit_block, fit_line
 from generator.units import mm, paper_size
 
@@ -586,11 +586,10 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
             ops += row
         if body_id.startswith("rules.end."):  # the end's second switch: a sheet filled in step B
             tid = f"rules.end.sheet_full_in_b.{rules.sheet_full_in_b}"
-            fitted = fit_block(ctx.texts(tid), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size,
-                               where=f"{tid} ({ctx.lang})")
             y += size * 0.6  # the paragraph continues the section above (section() left a gap under it)
-            ops += block_ops(fitted, pad, y, text_id=tid)
-            y -= fitted.height + size * 0.6
+            drawn, height = paragraph(ctx, tid, ctx.texts(tid), pad, y, body_w, size)
+            ops += drawn
+            y -= height + size * 0.6
     return ops, y
 
 

@@ -14,7 +14,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
-from generator.layout.summary import heading_size, section, summary_faces
+from generator.layout.summary import heading_size, paragraph, section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm
@@ -559,10 +559,9 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
                           text_id="rules.house.title", role="heading")]
     y -= hs * 1.45
     for tid in house_rule_ids(ctx.kit.game):
-        fitted = fit_block("• " + ctx.texts(tid), "regular", width, 10_000, ctx.measure, size=size, min_size=size,
-                           where=f"{tid} ({ctx.lang})")
-        ops += block_ops(fitted, x, y, text_id=tid)
-        y -= fitted.height + size * 0.25
+        drawn, height = paragraph(ctx, tid, ctx.texts(tid), x, y, width, size, bullet="• ")
+        ops += drawn
+        y -= height + size * 0.25
     return ops, y - size * 0.35
 
 

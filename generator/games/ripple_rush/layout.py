@@ -54,6 +54,8 @@ def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict
     return {
         "rows": game.rows,
         "suits": len(game.suits),
+        # each suit's symbol inline in its colour (rich text, docs/text.md), in column order
+        "suit_icons": " ".join(f"[{s.colour}]:{s.symbol}:[/]" for s in game.suits),
         "number_min": game.numbers.min,
         "number_max": game.numbers.max,
         "deck_total": fig["deck_total"],

@@ -14,7 +14,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import section, summary_faces
+from generator.layout.summary import paragraph, section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
@@ -608,10 +608,9 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         drawn, y = section(ctx, head_id, body_ids[0], pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
         for body_id in body_ids[1:]:  # a further sentence of a house rule, its own paragraph under the first
-            fitted = fit_block(t(body_id), "regular", body_w, 10_000, ctx.measure, size=size, min_size=size,
-                               where=f"{body_id} ({ctx.lang})")
-            ops += block_ops(fitted, pad, y + size * 0.25, text_id=body_id)
-            y -= fitted.height + size * 0.25
+            body, height = paragraph(ctx, body_id, t(body_id), pad, y + size * 0.25, body_w, size)
+            ops += body
+            y -= height + size * 0.25
         if body_ids[0] == "rules.melds":
             y = _meld_examples(ctx, ops, pad, y, size)
     return ops, y
