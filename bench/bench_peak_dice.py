@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.kernel import seed_state
 from generator.engine.runner import DEFAULT_CHUNK, run
-from generator.games.peak_dice.tables import build_tables
 from generator.games.peak_dice.sim import Simulation, play
+from generator.games.peak_dice.tables import build_tables
 from tests.games.peak_dice.conftest import make_spec
 
 

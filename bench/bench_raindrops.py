@@ -25,12 +25,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from generator.contract.load import load_kit
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.runner import run
 from generator.games.raindrops.balance import balance_report
 from generator.games.raindrops.memory import generate_memory_cards
 from generator.games.raindrops.sim import CHUNK, FullGames, simulation
-from generator.contract.load import load_kit
 
 KIT = Path(__file__).resolve().parent.parent / "layouts" / "raindrops"
 
