@@ -25,10 +25,11 @@ _ACCENTED = str.maketrans(
     "åçđéĝĥîķĺñöŕšţûŵýžÅßÇĐÉĜĤÎĶĹÑÖŘŠŤÛŴÝŽ",  # letters the built-in font has accented
 )
 _FILLER = " öñé ţŵö ţĥŕéé ƒöûŕ ƒîvé šîx šévéñ éîĝĥţ ñîñé ţéñ"
-_TAG_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|(:[a-z][a-z0-9_]*:|\[#[0-9a-fA-F]{6}\]|\[[a-z]+\]|\[/\]|\\.)",
+_TAG_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|(:[a-z][a-z0-9_]*:|\[#[0-9a-fA-F]{6}\]|\[[a-z]+\]|\[/\]|\\(?!\{[{%#]).)",
                      re.DOTALL)
 """Template tags, and rich-text markup (an icon `:name:`, a colour span's `[#rrggbb]` / `[ink]` / `[/]`, an
-escape), which stay as written so the pseudo-locale prints the same icons and colours."""
+escape), which stay as written so the pseudo-locale prints the same icons and colours. A backslash before a
+template tag escapes nothing: the tag is still a tag to Jinja."""
 
 
 def accent(text: str) -> str:

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.contract.load import load_kit
 from generator.errors import LayoutError, SpecError
 from generator.layout.rich import parse_rich
 from generator.spec.assets import MAX_SVG_BYTES, probe
-from generator.spec.kit import load_kit
 from tests.spec.test_icons import COIN, starter
 
 

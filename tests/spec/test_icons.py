@@ -115,8 +115,8 @@ def test_only_a_lone_brace_pair_is_a_placeholder_warning():
 
 
 def test_an_icon_whose_text_the_fonts_cannot_print_is_located(tmp_path):
+    from generator.contract.load import load_kit
     from generator.errors import SpecError
-    from generator.spec.kit import load_kit
 
     svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text x="2" y="15">\xd7\x90\xd7\x91'
            b'</text></svg>')  # Hebrew, which the built-in font has not

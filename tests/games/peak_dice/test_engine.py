@@ -75,7 +75,7 @@ def test_pure_mode_without_numba_matches_compiled(spec) -> None:
     code = ("import sys; sys.path.insert(0, '.');"
             "from tests.games.peak_dice.conftest import make_spec;"
             "from generator.engine import kernel;"
-            "from generator.games.peak_dice import build_tables;"
+            "from generator.games.peak_dice.tables import build_tables;"
             "from generator.games.peak_dice.sim import play;"
             "assert not kernel.HAVE_NUMBA;"
             "out = play(build_tables(make_spec()), ['reroll', 'planner'], 300, kernel.seed_state(5), 2);"

@@ -104,7 +104,7 @@ _PURE = """
 import json, sys, numpy as np
 sys.path.insert(0, {root!r})
 from generator.engine.kernel import HAVE_NUMBA
-from generator.games.ripple_rush import RippleRushSim, Setup
+from generator.games.ripple_rush.sim import RippleRushSim, Setup
 from tests.games.ripple_rush.conftest import make_spec
 t = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong")).play(np.random.SeedSequence(9), 6)
 print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}}}}))
