@@ -36,7 +36,7 @@ def without_art(dst: Path) -> Path:
 
 def timed_builds(kit: Path, langs: list[str], repeat: int, where: Path) -> tuple[float, int]:
     """Median seconds of `repeat` clean builds and the page count."""
-    from generator.build import build
+    from generator.pipeline import build
 
     times, pages = [], 0
     for i in range(repeat):

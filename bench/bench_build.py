@@ -203,7 +203,7 @@ def incremental(repeat: int) -> float:
     """Clean build vs rebuild after a one-msgstr edit of the Ripple Rush rules card; returns clean/incremental."""
     import shutil
 
-    from generator.build import build
+    from generator.pipeline import build
     from generator.render.fonts import register_fonts
 
     register_fonts()
@@ -268,7 +268,7 @@ def main() -> None:
     if args.only == "incremental":
         incremental(args.repeat)
         return
-    from generator.build import build
+    from generator.pipeline import build
     from generator.render.fonts import register_fonts
 
     t0 = time.perf_counter()

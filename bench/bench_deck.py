@@ -80,8 +80,8 @@ def main() -> int:
     ap.add_argument("--cards", type=int, default=500)
     ap.add_argument("--dpi", type=int, default=150)
     args = ap.parse_args()
-    from generator.build import build
     from generator.export import ExportOptions, export
+    from generator.pipeline import build
 
     with tempfile.TemporaryDirectory() as tmp:
         where = Path(tmp)
@@ -101,14 +101,14 @@ def main() -> int:
 
 
 def _count(kit: Path) -> int:
-    from generator.build import load_kits
+    from generator.pipeline import load_kits
 
     k = load_kits([kit])[0]
     return count_faces(k)
 
 
 def count_faces(k) -> int:  # type: ignore[no-untyped-def]
-    from generator.build import compose_one, print_data
+    from generator.pipeline import compose_one, print_data
     from generator.render.fonts import text_width
 
     comps, _ = compose_one(k, "en", k.print.paper, k.meta.seed, print_data(k, k.meta.seed), text_width,

@@ -27,9 +27,9 @@ def main() -> None:
 
     import numpy as np
 
-    from generator.build import compose_one, load_kits, print_data, shipped_kits, with_print
     from generator.export import ExportOptions, export
     from generator.exportplan.plan import decks_and_boards
+    from generator.pipeline import compose_one, load_kits, print_data, shipped_kits, with_print
     from generator.render.export_images import write_tts_deck
     from generator.render.fonts import text_width
     from generator.render.pilraster import draw_page

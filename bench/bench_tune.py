@@ -15,9 +15,9 @@ import json
 import time
 from pathlib import Path
 
-from generator.build import shipped_kits
 from generator.engine.executors import ProcessExecutor
 from generator.engine.tunables import Space
+from generator.pipeline import shipped_kits
 from generator.tune.plan import make_plan, tunables_of
 from generator.tune.search import search
 

@@ -220,11 +220,11 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as printed
     and under each simulation, with the pair table. None when the game names no colours a player must tell
     apart. Components are composed one at a time, only until such a page is found."""
-    from generator.build.compose import kit_measure, print_data
-    from generator.build.load import with_tool_catalogs
     from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context
+    from generator.pipeline.compose import kit_measure, print_data
+    from generator.pipeline.load import with_tool_catalogs
     from generator.render.fonts import text_width
     from generator.render.report_colours import colour_check as check_page
     from generator.render.report_colours import palette_colours

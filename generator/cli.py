@@ -150,7 +150,7 @@ def _kit_path(path: Path) -> Path:
     otherwise a shipped kit's id (`pnpkit list`) names its folder, from any working folder, installed or not."""
     if path.exists():
         return path
-    from generator.build import shipped_kits
+    from generator.pipeline import shipped_kits
 
     shipped = {p.name: p for p in shipped_kits()}
     if str(path) in shipped:
@@ -159,7 +159,7 @@ def _kit_path(path: Path) -> Path:
 
 
 def _kit_paths(kits: list[Path] | None) -> list[Path]:
-    from generator.build import shipped_kits
+    from generator.pipeline import shipped_kits
 
     if kits:
         return [_kit_path(k) for k in kits]
@@ -371,8 +371,8 @@ def build(
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
     def go() -> None:
-        from generator.build import build as do_build
-        from generator.build import check_out
+        from generator.pipeline import build as do_build
+        from generator.pipeline import check_out
 
         check_out(out)
         overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex), ("greyscale", greyscale or None))
@@ -452,9 +452,9 @@ def validate(kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
     def go() -> None:
-        from generator.build import check_kits, load_kits, translation_warnings, verify_layout
-        from generator.build.compose import pseudo_overflows
         from generator.errors import Problem, SpecError
+        from generator.pipeline import check_kits, load_kits, translation_warnings, verify_layout
+        from generator.pipeline.compose import pseudo_overflows
         from generator.spec.catalogs import PSEUDO
 
         paths = _kit_paths(kits)
@@ -496,8 +496,8 @@ def new(
     def go() -> None:
         import shutil
 
-        from generator.build import check_kits, load_kits, verify_layout
         from generator.newkit import new_kit
+        from generator.pipeline import check_kits, load_kits, verify_layout
 
         made = new_kit(name, source, template=template)
         try:
@@ -557,7 +557,7 @@ def list_kits(
     """Each kit's game, languages, components and folder (your own kit folders too); with --slots, every art
     slot you can fill in kit.yaml. Without KIT: the shipped kits and every registered game (built in or a plugin)."""
     def go() -> None:
-        from generator.build import load_kits
+        from generator.pipeline import load_kits
 
         for k in load_kits(_kit_paths(kits)):
             enabled = [c for c, s in k.components.items() if s.enabled]
@@ -660,9 +660,9 @@ def check(
     doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any fails;
     3: none fails but some are still undecided at the cap."""
     def go() -> None:
-        from generator.build import check_kits, load_kits
         from generator.checking import check_balance, write_reports
         from generator.checking import refit as write_refit
+        from generator.pipeline import check_kits, load_kits
         from generator.render.console import print_report
 
         loaded = load_kits(_kit_paths(kits))
@@ -796,9 +796,9 @@ def warmup(
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
     def go() -> None:
-        from generator.build import check_kits, load_kits
         from generator.checking import warm_up
         from generator.engine.kernel import HAVE_NUMBA
+        from generator.pipeline import check_kits, load_kits
 
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
@@ -867,8 +867,8 @@ def i18n_extract(
         import shutil
         import tempfile
 
-        from generator.build import check_kits, check_out, load_kits
-        from generator.build.extract import PICTURES, extract, to_pot, write_pictures
+        from generator.pipeline import check_kits, check_out, load_kits
+        from generator.pipeline.extract import PICTURES, extract, to_pot, write_pictures
 
         check_out(out)
         if not kit.exists():

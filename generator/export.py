@@ -16,16 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.build import (
-    check_kits,
-    check_out,
-    compose_one,
-    load_kits,
-    print_data,
-    staged_folders,
-    translation_warnings,
-    with_print,
-)
 from generator.errors import KitError
 from generator.exportplan.plan import (
     POD_SIZES,
@@ -41,6 +31,16 @@ from generator.exportplan.plan import (
 )
 from generator.exportplan.tts import BoardImage, deck_rows, first_keys, saved_object
 from generator.layout.compose import Component
+from generator.pipeline import (
+    check_kits,
+    check_out,
+    compose_one,
+    load_kits,
+    print_data,
+    staged_folders,
+    translation_warnings,
+    with_print,
+)
 from generator.spec.kit import Kit
 
 FORMATS = ("png", "jpeg")

@@ -68,7 +68,7 @@ class Preview:
 
     def build_now(self) -> None:
         """Build the chosen language and paper (incrementally) and record the pictures or the errors."""
-        from generator.build import build, load_kits
+        from generator.pipeline import build, load_kits
 
         t = time.perf_counter()
         try:
@@ -93,8 +93,8 @@ class Preview:
                           "kept": result.skipped, "files": [f.name for f in result.files]}
 
     def _components(self, kit: Any) -> list[dict[str, Any]]:
-        from generator.build import file_tag
         from generator.buildkeys import read_manifest
+        from generator.pipeline import file_tag
         from generator.render.png import page_count
 
         self.tag = file_tag(kit, str(self.paper))  # the files' suffix: the paper, or "shop"

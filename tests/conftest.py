@@ -168,7 +168,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if marker.exists():
         return
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-    from generator.build import shipped_kits
+    from generator.pipeline import shipped_kits
 
     logs = Path(tempfile.mkdtemp(prefix="pnpkit-warmup-"))
     os.environ[WARMUP_LOGS] = str(logs)  # before xdist starts the workers (its sessionstart is trylast)
@@ -272,7 +272,7 @@ def built(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-
     """built(kit_name, paper="a4", langs=None) -> the output folder of that kit (built once per session, paper
     and languages; None: every language of the kit). A test that reads one language of another paper asks for
     it alone (a third of the build); a build of every language serves a request for some."""
-    from generator.build import build
+    from generator.pipeline import build
 
     cache: dict[tuple[str, str, tuple[str, ...] | None], Path] = {}
 

@@ -26,9 +26,9 @@ ALLOWED = {
 }
 GROUND = {"errors", "units", "resources", "interrupts", "__init__"}
 LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
-HALLWAY = {"cli", "__main__", "build", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;
+HALLWAY = {"cli", "__main__", "pipeline", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;
 # tune: `pnpkit tune` loads kits, runs checks and writes a kit folder and a report
-# build is the package generator/build/ (its phase modules, in PHASES below, all belong to the hallway)
+# pipeline is the package generator/pipeline/ (its phase modules, in PHASES below, all belong to the hallway)
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2", "svglib"}
 DECODING_DOOR = "spec/assets.py"  # the one door that decodes art files (Pillow, svglib) at the edge
 
@@ -93,22 +93,22 @@ pipeline in __init__ imports them all). Type-only imports (`if TYPE_CHECKING:`) 
 
 
 def build_phase_imports(path: Path) -> set[str]:
-    """The generator.build.* modules `path` imports at run time (not under `if TYPE_CHECKING:`)."""
+    """The generator.pipeline.* modules `path` imports at run time (not under `if TYPE_CHECKING:`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {id(n) for node in ast.walk(tree) if _type_checking_block(node) for n in ast.walk(node)}
-    return {node.module.removeprefix("generator.build.") for node in ast.walk(tree)
+    return {node.module.removeprefix("generator.pipeline.") for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and id(node) not in typing_only and node.module
-            and node.module.startswith("generator.build.")}
+            and node.module.startswith("generator.pipeline.")}
 
 
 def test_the_build_phases_import_earlier_phases_only():
-    modules = {p.stem for p in (PKG / "build").glob("*.py")}
-    assert modules == set(PHASES), "a new module of generator/build/ needs its place in PHASES"
-    bad = [f"build/{name}.py imports generator.build.{mod}" for i, name in enumerate(PHASES)
-           for mod in build_phase_imports(PKG / "build" / f"{name}.py") if mod not in PHASES[:i]]
+    modules = {p.stem for p in (PKG / "pipeline").glob("*.py")}
+    assert modules == set(PHASES), "a new module of generator/pipeline/ needs its place in PHASES"
+    bad = [f"pipeline/{name}.py imports generator.pipeline.{mod}" for i, name in enumerate(PHASES)
+           for mod in build_phase_imports(PKG / "pipeline" / f"{name}.py") if mod not in PHASES[:i]]
     assert bad == []
-    assert build_phase_imports(PKG / "build" / "compose.py") >= {"load", "check"}  # the walker sees them
-    assert "compose" not in build_phase_imports(PKG / "build" / "staging.py")  # Planned: for mypy only
+    assert build_phase_imports(PKG / "pipeline" / "compose.py") >= {"load", "check"}  # the walker sees them
+    assert "compose" not in build_phase_imports(PKG / "pipeline" / "staging.py")  # Planned: for mypy only
 
 
 def test_the_check_can_fail():

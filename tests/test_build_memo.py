@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
 from generator.buildkeys import INPUTS, Memo
 from generator.errors import KitError
+from generator.pipeline import build
 from tests.kitcopy import copy_ripple_rush, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -147,7 +147,7 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
             "parsed = []\nreal = TTFontFile.extractInfo\n"
             "def counted(self, charInfo=1):\n    parsed.append(charInfo)\n    return real(self, charInfo)\n"
             "TTFontFile.extractInfo = counted\n"
-            "from generator.build import build\n"
+            "from generator.pipeline import build\n"
             f"r = build([Path({str(kit)!r})], out=Path({str(out)!r}))\n"
             "heavy = ('ruamel', 'numpy', 'daltonlens', 'colorspacious', 'pypdfium2', 'numba', 'statsmodels')\n"
             "print(r.rebuilt, sorted(m for m in sys.modules if m.split('.')[0] in heavy"

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from generator.build import check_kits, load_kits
 from generator.checking import check_balance
+from generator.pipeline import check_kits, load_kits
 from generator.render.console import new_progress, progress_for
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -646,8 +646,8 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     """`pnpkit list KIT --slots` of a designer's own folder (long path): its languages, components (one of them
     disabled, so '1 component' is counted) and slots, every line within 80 columns but the folder's, which is
     printed whole."""
-    from generator.build import load_kits
     from generator.contract.compose import composer
+    from generator.pipeline import load_kits
 
     kit = tmp_path / ("a_rather_long_folder_name_" * 4) / "my_kit"
     shutil.copytree(RR, kit)
@@ -680,10 +680,10 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     The warm-up itself is replaced here (compiling is what bench/ and the warmup test measure)."""
     pytest.importorskip("numba")
     import generator.checking
-    from generator.build import load_kits
     from generator.cli import _compile_first
     from generator.engine import kernel  # noqa: F401  (sets NUMBA_CACHE_DIR as every command does)
     from generator.engine.kernelcache import module_cache_dir
+    from generator.pipeline import load_kits
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"))

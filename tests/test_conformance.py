@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build, check_kit, shipped_kits
 from generator.contract import registry
 from generator.contract.load import load_kit
 from generator.contract.plugin import REFS
 from generator.engine.executors import SerialExecutor
 from generator.layout.compose import Composer
+from generator.pipeline import build, check_kit, shipped_kits
 from generator.render.html_report import to_json_text
 
 KITS = shipped_kits()
@@ -82,7 +82,7 @@ def test_rules_sheet_prints_one_page_per_copy(kit_dir, tmp_path):
     """`copies` on the rules summary means pages of it (it was ignored by three of the four games)."""
     from dataclasses import replace
 
-    from generator.build import check_kits, load_kits, plan_build
+    from generator.pipeline import check_kits, load_kits, plan_build
     from generator.render.fonts import text_width
 
     def rules_pages(copies: int) -> int:

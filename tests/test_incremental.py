@@ -9,8 +9,8 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from generator.build import build
 from generator.errors import KitError
+from generator.pipeline import build
 from tests.kitcopy import copy_ripple_rush, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +144,7 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     """A rebuild whose input files (kit.yaml, catalogs), generator, fonts, options and outputs are those of the
     last build of the same kit and options reports what that build reported and loads nothing; when an output
     file, the options or a catalog's bytes differ, the kit is loaded and keyed part by part again."""
-    import generator.build as b
+    import generator.pipeline as b
 
     out = tmp_path / "out"
     first = build([kit], out=out)
@@ -184,7 +184,7 @@ def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatc
     kit.yaml): new bytes in any one of them load the kit again, and the build matches a clean one."""
     import shutil
 
-    import generator.build as b
+    import generator.pipeline as b
 
     kit = tmp_path / "harvest_deck"
     shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)

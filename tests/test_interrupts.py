@@ -61,16 +61,16 @@ if point == "kernels":  # inside llvmlite's ctypes callback, where an exception 
         return real_hook(cls, ll_module)
     codegen.JITCodeLibrary._object_getbuffer_hook = classmethod(hook)
 elif point == "load":
-    import generator.build as b
+    import generator.pipeline as b
     before(b, "load_kits")
 elif point == "compose":
-    import generator.build.compose as c
+    import generator.pipeline.compose as c
     before(c, "check_art")
 elif point == "swap":
-    import generator.build.staging as s
+    import generator.pipeline.staging as s
     after(s, "_swap")
 elif point == "returned":
-    import generator.build as b
+    import generator.pipeline as b
     after(b, "build")
 elif point == "finished":  # the command is over; typer and the interpreter still run
     import generator.cli as cli
@@ -101,7 +101,7 @@ def _run(point: str, sig: str, *args: str, timeout: float = 120) -> subprocess.C
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    from generator.build import build
+    from generator.pipeline import build
 
     out = tmp_path_factory.mktemp("first") / "out"
     build([KIT], out=out, langs=["en"])

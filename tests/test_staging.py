@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import staging
+from generator.pipeline import staging
 
 
 def test_a_signal_right_after_the_stage_is_made_leaves_no_stage(tmp_path: Path, monkeypatch) -> None:

@@ -56,7 +56,7 @@ def fonts_registered() -> bool:
 # ------------------------------------------------------------------ the faces' per-character tables, kept
 # ReportLab's TrueType parser reads the cmap, hmtx and loca of the two 4.6 MB faces entry by entry in Python
 # (about 28 ms a face); the rest is a few header fields. A build keeps those tables beside its record as packed
-# arrays (generator.build: OUT/.pnpkit/fonts.json), so a rebuild that draws restores them and parses the
+# arrays (generator.pipeline: OUT/.pnpkit/fonts.json), so a rebuild that draws restores them and parses the
 # headers only; the face is the same object, attribute for attribute (tests/render/test_font_tables.py).
 
 _TABLES_FORMAT = 1

@@ -10,8 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from generator.build import check_kit, load_kits
 from generator.errors import SpecError
+from generator.pipeline import check_kit, load_kits
 from generator.spec.paths import read_kit_file
 from generator.spec.yamlio import MAX_SPEC_BYTES, parse_yaml
 from generator.tune.plan import Plan, get_path

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
-from generator.build import check_kit, load_kits
 from generator.contract import registry
 from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
+from generator.pipeline import check_kit, load_kits
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.paths import read_kit_file

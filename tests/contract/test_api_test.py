@@ -11,7 +11,6 @@ import textwrap
 
 import pytest
 
-from generator.build import shipped_kits
 from generator.contract import BUILTIN, GamePlugin, games, registry, resolve
 from generator.contract.api_test import api_problems, api_test
 from generator.contract.load import load_kit
@@ -19,6 +18,7 @@ from generator.contract.plugin import OPTIONAL_REFS, REFS
 from generator.engine.game import is_game
 from generator.errors import KitError
 from generator.layout.compose import Composer
+from generator.pipeline import shipped_kits
 from tests.conftest import ROOT
 
 PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from generator.build import load_kits
 from generator.export import ExportOptions, export
+from generator.pipeline import load_kits
 
 ROOT = Path(__file__).resolve().parents[2]
 RUMMY = ROOT / "layouts" / "rummy_cards"
@@ -155,8 +155,8 @@ def test_base_url_prefixes_every_image(tmp_path):
 
 
 def test_every_shipped_kit_exports_every_card_of_every_deck_onto_valid_sheets(tmp_path):
-    from generator.build import compose_one, print_data, shipped_kits, with_print
     from generator.exportplan.plan import decks_and_boards
+    from generator.pipeline import compose_one, print_data, shipped_kits, with_print
     from generator.render.fonts import text_width
 
     export(shipped_kits(), out=tmp_path, langs=["en"], options=ExportOptions(tts=True))

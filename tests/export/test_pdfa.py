@@ -8,8 +8,8 @@ import pytest
 from pikepdf import pdfa
 from typer.testing import CliRunner
 
-from generator.build import build
 from generator.cli import app
+from generator.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]
 RUMMY = ROOT / "layouts" / "rummy_cards"

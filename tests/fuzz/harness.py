@@ -2,7 +2,7 @@
 full run (`python bench/fuzz.py`).
 
 Every case is one mutated kit folder (kit.yaml or a catalog changed by a seeded numpy Generator). A case is
-built in a worker process (`generator.build.build`, English only, into a fresh output folder) and classified:
+built in a worker process (`generator.pipeline.build`, English only, into a fresh output folder) and classified:
 
 - clean error: a KitError (the CLI prints it and exits 1) and the output folder holds no file;
 - accepted: the build succeeded and wrote exactly the files it reports, with no staging folder left;
@@ -737,8 +737,8 @@ def _listing(out: Path) -> list[str]:
 
 def run_case(case: Case) -> tuple[str, str]:
     """Build one case in this process; (kind, detail). Runs inside the worker."""
-    from generator.build import STAGE_PREFIX, build
     from generator.errors import KitError
+    from generator.pipeline import STAGE_PREFIX, build
 
     with tempfile.TemporaryDirectory(prefix="pnpkit-fuzz-") as tmp:
         kit = materialise(case, Path(tmp))

@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 
-from generator.build.extract import Entry, to_pot
 from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 from generator.i18n.voice import address_problems, scan
+from generator.pipeline.extract import Entry, to_pot
 from generator.spec.catalogs import parse_catalog, strict_problems
 from tests.fuzz.harness import HOSTILE_TEMPLATES
 
@@ -63,6 +63,6 @@ def test_hostile_ids_stay_inside_the_template_and_its_folder():
     from babel.messages.pofile import read_po
 
     assert [m.id for m in read_po(pot.splitlines(keepends=True)) if m.id] == ids
-    from generator.build.extract import _SAFE_RE
+    from generator.pipeline.extract import _SAFE_RE
 
     assert all("/" not in _SAFE_RE.sub("_", t) and "\\" not in _SAFE_RE.sub("_", t) for t in ids)

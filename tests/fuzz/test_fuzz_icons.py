@@ -63,7 +63,7 @@ def test_an_undeclared_fifo_beside_the_icons_is_never_opened(tmp_path):
 
 
 def test_a_path_in_a_card_text_prints_as_written(tmp_path):
-    from generator.build import build
+    from generator.pipeline import build
 
     effect = '        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**x** :../../etc/passwd:", size: 8pt, align: left}\n'
     kit = starter(tmp_path, effect=effect)

@@ -47,9 +47,9 @@ def test_harness_can_see_a_traceback(monkeypatch):
     def broken_build(*a, **k):
         raise ZeroDivisionError("boom")
 
-    import generator.build
+    import generator.pipeline
 
-    monkeypatch.setattr(generator.build, "build", broken_build)
+    monkeypatch.setattr(generator.pipeline, "build", broken_build)
     kind, detail = harness.run_case(case)
     assert kind == "traceback" and "ZeroDivisionError" in detail
 
@@ -315,7 +315,7 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
     the part is composed again and the kit PDF is the one a clean build writes."""
     import json
 
-    from generator.build import build
+    from generator.pipeline import build
 
     kit = ROOT / "layouts" / "sprout_sheet"
     out = tmp_path / "out"

@@ -16,8 +16,8 @@ from tests.fuzz.harness import ROOT, Case, cli_env, materialise, run_case
 
 def _run(case: Case, lang: str, tmp_path) -> tuple[str, str]:
     """Build one case in one language: ('clean', last message line) or ('accepted', files); nothing else."""
-    from generator.build import build
     from generator.errors import KitError
+    from generator.pipeline import build
 
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"

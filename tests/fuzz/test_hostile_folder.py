@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build import build
+from generator.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]
 KIT = ROOT / "layouts" / "harvest_deck"  # a small deck kit: data, art and five catalogs, built in about a second

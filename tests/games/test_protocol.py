@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build import shipped_kits
 from generator.contract import registry
 from generator.contract.load import load_kit
 from generator.engine.game import is_game
 from generator.errors import RuleViolation
+from generator.pipeline import shipped_kits
 from generator.spec.kit import Kit
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import print_data, shipped_kits, with_tool_catalogs
 from generator.contract.compose import template_context
 from generator.contract.load import load_kit
 from generator.i18n.texts import Texts, missing_ids
+from generator.pipeline import print_data, shipped_kits, with_tool_catalogs
 from generator.render.fonts import missing_glyphs
 
 KITS = shipped_kits()

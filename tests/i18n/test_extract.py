@@ -10,9 +10,9 @@ import pytest
 from babel.messages.pofile import read_po
 from PIL import Image
 
-from generator.build.extract import extract, to_pot
-from generator.build.load import with_tool_catalogs
 from generator.contract.load import load_kit
+from generator.pipeline.extract import extract, to_pot
+from generator.pipeline.load import with_tool_catalogs
 from generator.spec.catalogs import strict_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
 
 
 def test_same_kit_same_bytes(tmp_path):
-    from generator.build.extract import write_pictures
+    from generator.pipeline.extract import write_pictures
 
     kit = load_kit(ROOT / "layouts" / "sprout_sheet")
     made = []

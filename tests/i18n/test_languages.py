@@ -13,10 +13,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from generator.build import build, check_kits, load_kits, shipped_kits, verify_layout
 from generator.contract.load import load_kit
 from generator.errors import RenderError, SpecError
 from generator.i18n.texts import Texts
+from generator.pipeline import build, check_kits, load_kits, shipped_kits, verify_layout
 from generator.spec.catalogs import read_catalog
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import shipped_kits, with_tool_catalogs
-from generator.build.compose import pseudo_overflows
 from generator.contract.load import load_kit
 from generator.i18n.pseudo import GROWTH, pseudo_text
+from generator.pipeline import shipped_kits, with_tool_catalogs
+from generator.pipeline.compose import pseudo_overflows
 from generator.render.fonts import missing_glyphs
 from generator.spec.catalogs import PSEUDO
 

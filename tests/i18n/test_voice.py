@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import shipped_kits
-from generator.build.check import check_kit
 from generator.contract.load import load_kit
 from generator.i18n.voice import FORMS, HEADER, address_problems, scan
+from generator.pipeline import shipped_kits
+from generator.pipeline.check import check_kit
 from generator.spec.catalogs import parse_catalog, read_catalog
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build
 from generator.errors import RenderError
+from generator.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import check_kits, load_kits, plan_build, shipped_kits
 from generator.layout.ops import dump
+from generator.pipeline import check_kits, load_kits, plan_build, shipped_kits
 from generator.render.fonts import text_width
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from generator.build import build
+from generator.pipeline import build
 from tests.fuzz.harness import ROOT
 from tests.render.test_shaping import DEJAVU, FONTS, drawn_glyphs, harfbuzz
 
@@ -61,9 +61,9 @@ def test_an_arabic_title_prints_shaped_in_a_kit(tmp_path):
 
 def test_arabic_in_a_font_without_it_is_located_at_its_catalog_line(tmp_path):
     """The built-in font has no Arabic: validate names the catalog line, the id and the characters."""
-    from generator.build.compose import verify_layout
     from generator.contract.load import load_kit
     from generator.errors import KitError
+    from generator.pipeline.compose import verify_layout
 
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)

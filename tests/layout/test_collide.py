@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.contract.compose import compose_kit, template_context
 from generator.errors import LayoutError
 from generator.games.ripple_rush import layout as rr
@@ -25,6 +24,7 @@ from generator.layout.collide import (
 from generator.layout.compose import Component, Context
 from generator.layout.ops import Circle, Face, Page, Place, Polygon, Rect, Text
 from generator.layout.text import block_ops, fit_block
+from generator.pipeline import load_kits, print_data, with_tool_catalogs
 from generator.render.fonts import ink_extent, text_width
 from generator.units import CARD_PRESETS, mm
 

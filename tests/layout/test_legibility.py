@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build, load_kits, print_data, with_tool_catalogs
 from generator.contract.compose import compose_kit, template_context
 from generator.contract.load import load_kit
 from generator.errors import LayoutError, SpecError
@@ -17,6 +16,7 @@ from generator.i18n.texts import Texts
 from generator.layout.compose import Component, Context
 from generator.layout.legibility import check_min_sizes, undersized
 from generator.layout.ops import Page, Place, Text, iter_texts
+from generator.pipeline import build, load_kits, print_data, with_tool_catalogs
 from generator.render.fonts import text_width
 from generator.spec.style import MinSize
 

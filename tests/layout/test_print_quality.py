@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.contract.compose import compose_kit, template_context
 from generator.i18n.texts import Texts
 from generator.layout.compose import Context
@@ -23,6 +22,7 @@ from generator.layout.marks import MARK_GAP, MARK_LENGTH
 from generator.layout.ops import Circle, Line, Op, Page, Place, Polygon, Rect, Text, iter_texts
 from generator.layout.ops import Path as PathOp
 from generator.layout.textfit import text_box
+from generator.pipeline import load_kits, print_data, with_tool_catalogs
 from generator.render.fonts import text_width
 from generator.units import mm
 

@@ -125,8 +125,8 @@ def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tm
     """The rules summary sets catalog strings as rich text: Ripple Rush's 'Writing a number' names each suit's
     symbol in its colour (from the spec, not typed into the catalogs), one x-height tall on the text's baseline,
     and its 'must' is a bold run."""
-    from generator.build import load_kits, plan_build
     from generator.layout.ops import Circle, iter_texts
+    from generator.pipeline import load_kits, plan_build
     from generator.render.fonts import text_width
     from tests.kitcopy import RR
 
@@ -158,8 +158,8 @@ def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tm
 def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, kit_name, tid, old):
     import shutil
 
-    from generator.build import load_kits, plan_build
     from generator.errors import KitError
+    from generator.pipeline import load_kits, plan_build
     from generator.render.fonts import text_width
     from tests.kitcopy import ROOT, edit
 

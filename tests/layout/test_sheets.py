@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import build, load_kits, plan_incremental, shipped_kits, with_print
 from generator.layout.marks import MARK_WIDTH
 from generator.layout.ops import Line, Page, Place
 from generator.layout.sheets import PageSides, page_sides, sheet_count, sheet_map
+from generator.pipeline import build, load_kits, plan_incremental, shipped_kits, with_print
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
 from generator.units import mm

@@ -4,13 +4,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import load_kits, print_data, with_tool_catalogs
 from generator.contract.compose import compose_kit, template_context
 from generator.errors import LayoutError
 from generator.i18n.texts import Texts
 from generator.layout.compose import Context
 from generator.layout.ops import Page, Place, Rect, Text
 from generator.layout.textfit import text_fit_problems, text_overflows
+from generator.pipeline import load_kits, print_data, with_tool_catalogs
 from generator.render.fonts import text_width
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,8 +99,8 @@ def test_the_rummy_back_label_fits_its_white_box_in_english_spanish_and_japanese
 
 
 def test_the_build_refuses_a_string_that_runs_past_its_trim_and_writes_nothing(tmp_path, monkeypatch):
-    from generator.build import build
     from generator.games.rummy_cards import layout as rc
+    from generator.pipeline import build
 
     real = rc.back_face
 

@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 from pypdf import PdfReader
 
-from generator.build import check_kit
 from generator.contract import BUILTIN, registry
 from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
+from generator.pipeline import check_kit
 from generator.render.html_report import to_json_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,10 +13,10 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageDraw
 
-from generator.build import build
 from generator.contract.load import load_kit
 from generator.errors import KitError, SpecError
 from generator.layout.ops import Vector, iter_art
+from generator.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
@@ -126,7 +126,7 @@ def test_svg_suit_icons_are_vector_paths_on_cards_sheet_and_goals(tmp_path):
 
 def test_icons_replace_every_suit_symbol_in_the_ops(tmp_path):
     """The composer draws a Vector op wherever it drew a suit symbol, one file per suit ({suit} filled in)."""
-    from generator.build import compose_one, print_data
+    from generator.pipeline import compose_one, print_data
     from generator.render.fonts import text_width
 
     icon = '{icon: {path: "assets/suits/{suit}.svg", tint: true}}'
@@ -269,7 +269,7 @@ def test_the_pil_backend_draws_the_same_art(tmp_path):
     icons land in the same places (mean difference on the pages well under what a missing picture gives)."""
     import numpy as np
 
-    from generator.build import compose_one, print_data
+    from generator.pipeline import compose_one, print_data
     from generator.render.fonts import text_width
     from generator.render.pilraster import draw_page
     from generator.render.raster import rasterize

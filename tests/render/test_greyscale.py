@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2
 
-from generator.build import build
+from generator.pipeline import build
 from generator.render.pdf import grey_rgb
 
 ROOT = Path(__file__).resolve().parents[2]

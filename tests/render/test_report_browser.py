@@ -88,8 +88,8 @@ def test_the_width_check_can_fail(tmp_path: Path) -> None:
 def test_the_colour_vision_section_fits_the_page_and_its_pictures_load(tmp_path: Path) -> None:
     """Issue 26 item 4: the five pictures of a page (as printed, protanopia, deuteranopia, tritanopia, greyscale)
     decode in the browser and, with the pair table, stay within the page at 1,280 px."""
-    from generator.build import load_kits
     from generator.checking import colour_check
+    from generator.pipeline import load_kits
 
     kit = load_kits([Path(__file__).resolve().parents[2] / "layouts" / "ripple_rush"])[0]
     path = tmp_path / "report.html"

@@ -12,8 +12,8 @@ import pytest
 from daltonlens import simulate as dl
 from PIL import Image
 
-from generator.build import load_kits
 from generator.checking import CheckRun, colour_check, write_reports
+from generator.pipeline import load_kits
 from generator.render.html_report import to_html
 from generator.render.report_colours import NORMAL, ColourCheck
 from generator.spec.colours import SIMULATIONS, to_grey

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import check_kit
 from generator.contract.load import load_kit
+from generator.pipeline import check_kit
 from generator.spec.colours import (
     SIMULATIONS,
     ColourSafety,

@@ -142,7 +142,7 @@ def test_no_union_model_names_in_key_paths(tmp_path):
 
 def test_what_validates_builds(tmp_path):
     """A spec at the caps of the issue's crashing fields builds (die faces 0 and 99, many path markers)."""
-    from generator.build import build
+    from generator.pipeline import build
 
     kit = copy(tmp_path, "peak_dice")
     edit(kit, "- {colour: red,    values: [1, 2, 3, 4, 5, 6]}", "- {colour: red,    values: [0, 2, 3, 4, 5, 99]}")
@@ -152,7 +152,7 @@ def test_what_validates_builds(tmp_path):
 
 
 def test_piece_larger_than_the_paper_is_located_at_its_size(tmp_path):
-    from generator.build import verify_layout
+    from generator.pipeline import verify_layout
 
     kit = copy(tmp_path, "raindrops")
     edit(kit, "size: {width: 66mm, height: 88mm}", "size: {width: 400mm, height: 400mm}")
@@ -167,7 +167,7 @@ def test_a_component_id_with_brackets_is_located_not_a_crash(tmp_path):
     """Found by the fuzzer (a flipped byte): key paths are parsed back from text, and a user key may hold '['."""
     kit = copy(tmp_path, "ripple_rush")
     edit(kit, "  number_cards:", "  number[cards:")
-    from generator.build import check_kit
+    from generator.pipeline import check_kit
 
     found = [str(p).replace(str(kit / "kit.yaml"), "KIT") for p in check_kit(load_kit(kit))]
     assert found == [(f"KIT:{line_of(kit, 'number[cards:')}: components.number[cards: expected one of "

@@ -44,7 +44,7 @@ def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_a_card_prints_the_kit_icon_from_its_svg(tmp_path):
     import pikepdf
 
-    from generator.build import build
+    from generator.pipeline import build
 
     kit = starter(tmp_path)
     result = build([kit], out=tmp_path / "out", langs=["en"])
@@ -132,8 +132,8 @@ def test_the_icon_stands_as_tall_as_the_kit_body_fonts_x_height(tmp_path):
     font has no OS/2 sxHeight), not the built-in font's."""
     from fontTools.ttLib import TTFont
 
-    from generator.build import load_kits, plan_build
     from generator.layout.ops import Place, Text, Vector, fitted
+    from generator.pipeline import load_kits, plan_build
     from generator.render.fonts import text_width
 
     font = ROOT / "tests" / "render" / "fonts" / "DejaVuSans-ArabicHebrew.ttf"

@@ -95,7 +95,7 @@ def test_replayed_reads_open_only_inside_the_named_kit_folders(tmp_path, monkeyp
     file outside the kit) is refused before anything is opened, and a faithful one sees what the load saw."""
     import shutil
 
-    from generator.build.load import load_kits
+    from generator.pipeline.load import load_kits
     from generator.spec import paths
 
     kit = tmp_path / "kit"

@@ -14,9 +14,9 @@ import pytest
 from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
-from generator.build import load_kits
 from generator.cli import app
 from generator.errors import SpecError
+from generator.pipeline import load_kits
 
 ROOT = Path(__file__).resolve().parents[2]
 KITS = sorted([*ROOT.glob("layouts/*/kit.yaml"), *ROOT.glob("docs/examples/*/kit.yaml")])

@@ -9,11 +9,11 @@ import pypdf
 import pytest
 from PIL import Image
 
-from generator.build import compose_one
 from generator.contract.load import load_kit
 from generator.games.peak_dice import layout as composer
 from generator.layout.ops import Circle, Rect, Text, iter_texts
 from generator.layout.patterns import PATTERNS, ops_bounds, pattern_in_circle, pattern_in_rect
+from generator.pipeline import compose_one
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.render.png import write_png

@@ -124,8 +124,8 @@ def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
     import shutil
     from pathlib import Path
 
-    from generator.build import check_kit
     from generator.contract.load import load_kit
+    from generator.pipeline import check_kit
 
     kit = tmp_path / "raindrops"
     shutil.copytree(Path(__file__).resolve().parents[3] / "layouts" / "raindrops", kit)

@@ -49,7 +49,7 @@ PRINTED = {"en": "firstto{}cardsendsthegame", "ja": "{}枚目の完成で終了"
 
 @pytest.mark.parametrize("end_cards", [7, 10])
 def test_a_changed_figure_is_printed_on_the_rules_card_in_every_language(end_cards, tmp_path):
-    from generator.build import compose_one
+    from generator.pipeline import compose_one
     from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
 

@@ -92,11 +92,11 @@ def test_54_memory_cards_and_their_backs(built):
     assert backs.count("RAINDROPS") + backs.count("SPORDNIAR") == 54
     from dataclasses import replace
 
-    from generator.build import load_kits, print_data, with_tool_catalogs
     from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context
     from generator.layout.ops import iter_texts
+    from generator.pipeline import load_kits, print_data, with_tool_catalogs
     from generator.render.fonts import text_width
 
     (kit,) = load_kits([ROOT / "layouts" / "raindrops"])
@@ -203,7 +203,7 @@ def flipped_kit(tmp_path_factory):
     """The shipped kit with every house-rule switch set the other way, built in all three languages."""
     import shutil
 
-    from generator.build import build
+    from generator.pipeline import build
 
     root = tmp_path_factory.mktemp("raindrops-flipped")
     kit = root / "raindrops"

@@ -10,8 +10,8 @@ import pikepdf
 import pypdf
 import pytest
 
-from generator.build import build
 from generator.contract.load import load_kit
+from generator.pipeline import build
 from generator.units import PAPER
 from tests.sheetcheck import recorded_sheets
 
@@ -137,8 +137,8 @@ SWITCH_TEXT = {  # (switch, setting): the sentence each language prints on the r
 def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, setting, tmp_path):
     from dataclasses import replace
 
-    from generator.build import compose_one
     from generator.games.ripple_rush.figures import print_data
+    from generator.pipeline import compose_one
     from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
 
@@ -165,7 +165,7 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
 def _rules_card_text(kit, lang, tmp_path, figures=None):
     """The printed rules card of `kit` in `lang`, composed with what the build passes (rule figures replaced
     by `figures` where given), as PDF text."""
-    from generator.build import compose_one, print_data
+    from generator.pipeline import compose_one, print_data
     from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
 

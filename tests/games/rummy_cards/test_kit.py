@@ -11,15 +11,6 @@ import pikepdf
 import pypdf
 import pytest
 
-from generator.build import (
-    build,
-    check_kit,
-    compose_one,
-    load_kits,
-    plan_build,
-    render_all,
-    with_tool_catalogs,
-)
 from generator.contract.load import load_kit
 from generator.errors import LayoutError
 from generator.games.rummy_cards import layout as rc
@@ -28,6 +19,15 @@ from generator.games.rummy_cards.rules import MELD_MIN
 from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.i18n.texts import Texts
 from generator.layout.ops import iter_texts
+from generator.pipeline import (
+    build,
+    check_kit,
+    compose_one,
+    load_kits,
+    plan_build,
+    render_all,
+    with_tool_catalogs,
+)
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.units import CARD_PRESETS, PAPER, mm

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.build.check import check_art, check_layout, raise_glyph_problems
-from generator.build.load import with_tool_catalogs
 from generator.contract import registry
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
 from generator.interrupts import checkpoint
+from generator.pipeline.check import check_art, check_layout, raise_glyph_problems
+from generator.pipeline.load import with_tool_catalogs
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
     from generator.buildkeys import Memo

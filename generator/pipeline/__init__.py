@@ -5,14 +5,15 @@ build with nothing kept. `export` and `serve` use the same phase functions, impo
 
 from __future__ import annotations
 
-import os  # noqa: F401  (generator.build.os: tests make the staging's os.rename fail through it)
+import os  # noqa: F401  (generator.pipeline.os: tests make the staging's os.rename fail through it)
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.build.check import (
+from generator.interrupts import checkpoint
+from generator.pipeline.check import (
     check_art,
     check_kit,
     check_kits,
@@ -21,7 +22,7 @@ from generator.build.check import (
     raise_glyph_problems,
     translation_warnings,
 )
-from generator.build.compose import (
+from generator.pipeline.compose import (
     CALIBRATION,
     CHECKLIST,
     FolderPlan,
@@ -36,16 +37,21 @@ from generator.build.compose import (
     print_data,
     verify_layout,
 )
-from generator.build.load import (
+from generator.pipeline.load import (
     TOOL_CATALOGS,
     load_kits,
     shipped_kits,
     with_print,
     with_tool_catalogs,
 )
-from generator.build.render import render_all, render_incremental
-from generator.build.staging import STAGE_PREFIX, check_out, check_targets, signals_deferred, staged_folders
-from generator.interrupts import checkpoint
+from generator.pipeline.render import render_all, render_incremental
+from generator.pipeline.staging import (
+    STAGE_PREFIX,
+    check_out,
+    check_targets,
+    signals_deferred,
+    staged_folders,
+)
 
 if TYPE_CHECKING:
     from generator.buildkeys import Memo

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from generator.build.compose import CHECKLIST, FolderPlan, Planned
-from generator.build.staging import check_out, check_targets, staged_folders
 from generator.errors import RenderError
 from generator.interrupts import checkpoint
+from generator.pipeline.compose import CHECKLIST, FolderPlan, Planned
+from generator.pipeline.staging import check_out, check_targets, staged_folders
 
 
 def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from generator.errors import RenderError
 
 if TYPE_CHECKING:
-    from generator.build.compose import Planned
+    from generator.pipeline.compose import Planned
 
 
 STAGE_PREFIX = ".pnpkit-stage-"

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.build.compose import compose_one, kit_measure, print_data
-from generator.build.load import with_tool_catalogs
+from generator.pipeline.compose import compose_one, kit_measure, print_data
+from generator.pipeline.load import with_tool_catalogs
 
 if TYPE_CHECKING:
     from generator.layout.ops import Op, Page, Place

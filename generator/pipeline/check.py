@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from generator.build.load import with_tool_catalogs
 from generator.contract import registry
 from generator.errors import Problem, RenderError, SpecError
+from generator.pipeline.load import with_tool_catalogs
 
 if TYPE_CHECKING:
-    from generator.build.compose import Planned
     from generator.buildkeys import Memo
     from generator.layout.compose import Component
+    from generator.pipeline.compose import Planned
     from generator.spec.catalogs import Catalog
     from generator.spec.kit import Kit
 
