@@ -247,7 +247,7 @@ def test_unwritable_out_is_a_clear_error(tmp_path):
 
 def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
     """The second kit/language folder cannot be moved into place: the first is moved back (all or nothing)."""
-    from generator import build as b
+    from generator import pipeline as b
     from generator.errors import RenderError
 
     out = tmp_path / "out"
@@ -389,7 +389,7 @@ def test_validate_checks_glyphs_and_names_the_catalog_line(tmp_path):
 
 def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
     """kill -9 cannot be cleaned up after; the next build into the same OUT removes the dead build's stage."""
-    from generator import build as b
+    from generator import pipeline as b
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
                           check=True)
