@@ -192,3 +192,20 @@ def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, 
         plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
                    warn=lambda m: None)
     assert f"en.po:{line}: {tid}: no icon :starr: (did you mean :star:?" in str(e.value)
+
+
+def test_an_italic_run_leans_into_the_next_run_of_its_line_but_not_into_other_things():
+    from generator.layout.collide import face_collisions
+    from generator.layout.ops import Rect
+
+    def measure(text: str, font: str, size: float) -> float:
+        return 0.5 * size * len(text)
+
+    line = [Text(10, 50, "then ", 10, font="italic", text_id="c:2"), Text(35, 50, "draw", 10, font="bold_italic",
+                                                                          text_id="c:2")]
+    assert face_collisions(line, measure) == []  # runs of one line, set side by side
+    beside = Rect(35.5, 49, 20, 8, fill=None, stroke="#000000")  # just right of 'then ', at the height of its top
+    assert face_collisions([line[0], beside], measure)  # the leaning top reaches it
+    assert face_collisions([Text(10, 50, "then ", 10, text_id="c:2"), beside], measure) == []  # upright: clear
+    below = Text(35.5, 45, "x", 10, text_id="c:3")  # another line: the lean counts
+    assert face_collisions([line[0], below], measure)
