@@ -203,21 +203,28 @@ def _shape(d: Drawn) -> _Shape | None:
     return None
 
 
+def _same_line(a: Drawn, b: Drawn) -> bool:
+    """Whether two texts stand on one baseline (same placement, y and rotation): runs of one line."""
+    assert isinstance(a.op, Text) and isinstance(b.op, Text)
+    return a.matrix == b.matrix and a.op.y == b.op.y and a.op.rotate == b.op.rotate
+
+
 def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None = None) -> list[tuple[Text, str]]:
     """Every (string, what it meets) on one face (ops in the face's own coordinates)."""
     items = drawn(ops, measure)
-    texts: list[tuple[Drawn, Box]] = []
+    texts: list[tuple[Drawn, Box, Box]] = []
     shapes: list[_Shape] = []
     for d in items:
         if isinstance(d.op, Text):
             if d.op.text.strip():
-                texts.append((d, _apply_box(d.matrix, text_box(d.op, measure, extent))))
+                texts.append((d, _apply_box(d.matrix, text_box(d.op, measure, extent)),
+                              _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))))
         elif not d.backdrop:
             s = _shape(d)
             if s is not None:
                 shapes.append(s)
     out: list[tuple[Text, str]] = []
-    for i, (d, box) in enumerate(texts):
+    for i, (d, box, plain) in enumerate(texts):
         assert isinstance(d.op, Text)
         core = _shrink(box, TOLERANCE)
         if core[0] >= core[2] or core[1] >= core[3]:
@@ -226,9 +233,13 @@ def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None =
         # the last filled shape before the string that holds all of it hides whatever was drawn before it there
         under = max((s.order for s in shapes if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)),
                     default=-1)
-        for d2, box2 in texts[i + 1:]:
+        for d2, box2, plain2 in texts[i + 1:]:
             assert isinstance(d2.op, Text)
-            if _boxes_meet(core, _shrink(box2, TOLERANCE)):
+            if _same_line(d, d2):  # runs set side by side on one baseline: an italic's lean reaches into the next
+                box2, core2 = plain2, _shrink(plain, TOLERANCE)
+            else:
+                core2 = core
+            if _boxes_meet(core2, _shrink(box2, TOLERANCE)):
                 out.append((d.op, f"text {d2.op.text_id or '(no id)'} {d2.op.text[:30]!r}"))
         for s in shapes:
             if s.order < under or not s.meets(core):

@@ -8,13 +8,19 @@ Colours are "#rrggbb" or one of the named inks in INKS. `dump()` gives the text 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
 from generator.spec.assets import Asset, Fit
 
 Anchor = Literal["start", "middle", "end"]
-FontKey = Literal["regular", "bold"]
+FontKey = Literal["regular", "bold", "italic", "bold_italic"]
+"""A text's weight and slope: the italic keys come from rich text's `*italic*` (a kit's italic face, else a
+synthetic oblique of the upright one)."""
+ITALIC_SLANT = math.tan(math.radians(12))
+"""How far a synthetic oblique leans: x moves by this much per unit of height (12 degrees, as word processors
+slant a face with no italic); a Text of an italic key has its box widened by it (geometry's text_box)."""
 Role = Literal["body", "fine", "heading", "number"]
 
 INKS = {
@@ -23,6 +29,16 @@ INKS = {
     "muted": "#8a8a8a",      # helper lines, captions
     "paper": "#ffffff",
 }
+
+
+def is_italic(font: str) -> bool:
+    """Whether a font key is one of the italic ones."""
+    return font in ("italic", "bold_italic")
+
+
+def upright(font: str) -> str:
+    """The upright key of a font key ('bold_italic' -> 'bold'): the face a synthetic oblique slants."""
+    return {"italic": "regular", "bold_italic": "bold"}.get(font, font)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
-"""Rich text in a template's text element: `**bold**` runs, `[#c33a2b]colour spans[/]` and `:symbol:`
-inline icons (pnpkit's built-in symbols and the kit's own `style.icons` SVGs), with `\\*`, `\\:` and `\\[` for a
-literal star, colon or bracket. A `:name:` that names neither is an error with the nearest names; so is an
-`*italic*` span (the kit's fonts have bold faces, no italic ones).
+"""Rich text in a template's text element: `**bold**` and `*italic*` runs, `[#c33a2b]colour spans[/]` and
+`:symbol:` inline icons (pnpkit's built-in symbols and the kit's own `style.icons` SVGs), with `\\*`, `\\:` and
+`\\[` for a literal star, colon or bracket. A `:name:` that names neither is an error with the nearest names.
+Italic is the kit's italic face where `style.fonts` gives one, else the upright face slanted (the renderer's
+synthetic oblique).
 A rich text is cut into pieces, wrapped word by word with each piece measured in its own weight, and drawn
 as one Text op per run of a line plus the icons' shapes, so the fit, glyph and collision checks see every
 piece like any other text."""
@@ -15,7 +16,19 @@ from dataclasses import dataclass
 from functools import cache
 
 from generator.errors import LayoutError
-from generator.layout.ops import INKS, INLINE_ICON, Anchor, Circle, FontKey, Op, Path, Polygon, Text, art_op
+from generator.layout.ops import (
+    INKS,
+    INLINE_ICON,
+    Anchor,
+    Circle,
+    FontKey,
+    Op,
+    Path,
+    Polygon,
+    Text,
+    art_op,
+    is_italic,
+)
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import (
     _NO_END,
@@ -39,7 +52,7 @@ ICON_SIDE = 0.12
 MAX_ASPECT = 3.0
 """A kit icon is drawn at most three x-heights wide (a wider SVG is fitted into that, keeping its shape)."""
 
-_TOKEN = re.compile(r"\\([*:\\\[])|\*\*|:([a-z][a-z0-9_]*):|\[(#[0-9a-fA-F]{6}|[a-z]+)\]|\[/\]")
+_TOKEN = re.compile(r"\\([*:\\\[])|\*\*|\*|:([a-z][a-z0-9_]*):|\[(#[0-9a-fA-F]{6}|[a-z]+)\]|\[/\]")
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _ITALIC = re.compile(r"(?<![*\\])\*(?=[^\s*])[^*\n]*?(?<=[^\s*\\])\*(?!\*)")
 """A single-star span `*word*` (after `**` and escapes are blanked out)."""
@@ -60,6 +73,7 @@ class Piece:
     """The icon is the kit's own SVG (`style.icons`), not a built-in symbol."""
     height: float = X_HEIGHT
     """An icon's height as a fraction of the size: the x-height of the text's face."""
+    italic: bool = False
 
 
 def _is_colour(name: str) -> bool:
@@ -73,7 +87,7 @@ def _italic(text: str) -> bool:
 
 def is_rich(text: str) -> bool:
     """Whether `text` uses rich-text markup: `**`, an escape, an icon `:name:`, a colour span
-    `[#rrggbb]...[/]` / `[ink name]...[/]`, or an `*italic*` span (refused by parse_rich)."""
+    `[#rrggbb]...[/]` / `[ink name]...[/]`, or an `*italic*` span."""
     return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2)
                or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text)) or _italic(text)
 
@@ -95,24 +109,23 @@ def kit_x_height(kit: Kit) -> float:
 
 def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping[str, Asset] | None = None,
                x_height: float = X_HEIGHT) -> list[Piece]:
-    """`text` as pieces: `**` switches bold on and off, `:name:` of a built-in symbol or of one of the kit's
-    `icons` is an icon, `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]`
-    stays text), `\\*`, `\\:`, `\\[` and `\\\\` are literal. An unclosed `**` or span, a `[/]` with no span, a
-    `:name:` that is no icon or an `*italic*` span is an UnprintableTextError naming `where`."""
+    """`text` as pieces: `**` switches bold on and off, `*` italic (a star with spaces or the text's ends on
+    both sides stays a star), `:name:` of a built-in symbol or of one of the kit's `icons` is an icon,
+    `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]` stays text), `\\*`, `\\:`,
+    `\\[` and `\\\\` are literal. An unclosed `**`, `*` or span, a `[/]` with no span or a `:name:` that is no
+    icon is an UnprintableTextError naming `where`."""
     kit_icons: Mapping[str, Asset] = icons or {}
-    if _italic(text):
-        raise UnprintableTextError(where, text, "*italic* cannot be printed: the kit's fonts have no italic "
-                                                "face (use **bold**, or write \\* for a literal star)")
     out: list[Piece] = []
     buf = ""
     start = bold
+    italic = False
     colours: list[str] = []
     pos = 0
 
     def flush() -> None:
         nonlocal buf
         if buf:
-            out.append(Piece(buf, bold, colour=colours[-1] if colours else None))
+            out.append(Piece(buf, bold, colour=colours[-1] if colours else None, italic=italic))
         buf = ""
 
     for m in _TOKEN.finditer(text):
@@ -123,6 +136,12 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
         elif m.group(0) == "**":
             flush()
             bold = not bold
+        elif m.group(0) == "*":
+            if text[m.start() - 1:m.start()].strip() or text[m.end():m.end() + 1].strip():
+                flush()
+                italic = not italic
+            else:  # "2 * 3": a star standing alone is a star
+                buf += "*"
         elif m.group(2):
             name = m.group(2)
             own = kit_icons.get(name)
@@ -130,7 +149,8 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
                 raise UnprintableTextError(where, text, unknown_icon(name, kit_icons))
             flush()
             aspect = min(MAX_ASPECT, max(1 / MAX_ASPECT, own.width / own.height)) if own is not None else 1.0
-            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None, x_height))
+            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None, x_height,
+                             italic))
         elif m.group(3) and _is_colour(m.group(3)):
             flush()
             colours.append(m.group(3))
@@ -145,6 +165,8 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
     flush()
     if bold != start:
         raise UnprintableTextError(where, text, "a ** (bold) is not closed")
+    if italic:
+        raise UnprintableTextError(where, text, "a * (italic) is not closed (write \\* for a literal star)")
     if colours:
         raise UnprintableTextError(where, text, f"a colour span [{colours[-1]}] is not closed with [/]")
     return out
@@ -192,13 +214,17 @@ def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
                 close()
                 paras.append([])
             for word in _tokens(para):
-                add(Piece(word, piece.bold, colour=piece.colour))
+                add(Piece(word, piece.bold, colour=piece.colour, italic=piece.italic))
     close()
     return paras
 
 
 def _font(piece: Piece, base: FontKey) -> FontKey:
-    return "bold" if piece.bold or base == "bold" else "regular"
+    """The font key of a piece in an element of font `base`: bold and italic each from either."""
+    bold = piece.bold or base in ("bold", "bold_italic")
+    if piece.italic or is_italic(base):
+        return "bold_italic" if bold else "italic"
+    return "bold" if bold else "regular"
 
 
 def _width(pieces: tuple[Piece, ...] | list[Piece], base: FontKey, size: float, measure: Measure) -> float:
@@ -220,7 +246,7 @@ def _trimmed(line: list[Piece]) -> list[Piece]:
     while out and not out[-1].icon and not out[-1].text.strip():
         out.pop()
     if out and not out[-1].icon:
-        out[-1] = Piece(out[-1].text.rstrip(" "), out[-1].bold, colour=out[-1].colour)
+        out[-1] = Piece(out[-1].text.rstrip(" "), out[-1].bold, colour=out[-1].colour, italic=out[-1].italic)
     return out
 
 
@@ -300,8 +326,9 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
     for pieces in block.lines:
         line: list[Piece] = []
         for p in pieces:  # one op per run of one weight, not per word
-            if line and not p.icon and not line[-1].icon and (line[-1].bold, line[-1].colour) == (p.bold, p.colour):
-                line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour)
+            if (line and not p.icon and not line[-1].icon
+                    and (line[-1].bold, line[-1].italic, line[-1].colour) == (p.bold, p.italic, p.colour)):
+                line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour, italic=p.italic)
             else:
                 line.append(p)
         w = _width(line, base, s, measure)

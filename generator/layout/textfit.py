@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from generator.errors import LocatedLayoutError
 from generator.layout.compose import Component
-from generator.layout.ops import Op, Page, Place, Rect, Text, iter_texts
+from generator.layout.ops import ITALIC_SLANT, Op, Page, Place, Rect, Text, is_italic, iter_texts
 from generator.layout.text import Measure, UnprintableTextError, check_printable
 from generator.spec.catalogs import Catalog
 from generator.units import pt_text
@@ -165,13 +165,16 @@ Extent = Callable[[str, str, float], tuple[float, float]]
 """(text, font key, size) -> how far its ink reaches below and above the baseline (points)."""
 
 
-def text_box(op: Text, measure: Measure, extent: Extent | None = None) -> Box:
+def text_box(op: Text, measure: Measure, extent: Extent | None = None, *, lean: bool = True) -> Box:
     """The extent of a Text op in its own coordinates (rotation about its anchor point included); vertically
-    the ink extent when given, else DESCENT..ASCENT of the size."""
+    the ink extent when given, else DESCENT..ASCENT of the size; an italic run's widened by the slant (its top
+    leans right, its descenders left) unless `lean` is False."""
     w = measure(op.text, op.font, op.size)
     x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[op.anchor]
     bottom, top = extent(op.text, op.font, op.size) if extent is not None else (-DESCENT * op.size, ASCENT * op.size)
     local: Box = (x0, bottom, x0 + w, top)
+    if lean and is_italic(op.font):  # leaning glyphs reach right by the slant at the top, left at the bottom
+        local = (x0 + min(0.0, bottom) * ITALIC_SLANT, bottom, x0 + w + max(0.0, top) * ITALIC_SLANT, top)
     if op.rotate:
         r = math.radians(op.rotate)
         cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)

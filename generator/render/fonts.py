@@ -11,7 +11,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import RenderError
-from generator.layout.ops import Page, iter_texts
+from generator.layout.ops import Page, is_italic, iter_texts, upright
 from generator.render.shaping import line_metrics, line_problem, shape_runs
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
@@ -206,9 +206,10 @@ def _tt_font(name: str, path: Path, face: Any) -> TTFont:
 
 
 def font_name(font: str) -> str:
-    """The registered name for a font key; a RenderError for an unknown key."""
+    """The registered name for a font key (an italic key: its upright face, drawn slanted); a RenderError for an
+    unknown key."""
     try:
-        return FONT_NAMES[font]
+        return FONT_NAMES[upright(font)]
     except KeyError:
         raise RenderError(f"unknown font {font!r}; expected one of {', '.join(FONT_NAMES)}") from None
 
@@ -314,6 +315,17 @@ def register_kit_fonts(fonts: KitFonts) -> None:
                 known.add(face.name)
 
 
+def oblique_faces(text: str, font: str, size: float, fonts: KitFonts | None) -> frozenset[str]:
+    """The registered names of the faces `text` is drawn with that a synthetic oblique slants (ITALIC_SLANT):
+    for an italic key, the built-in face, or each face of the kit's italic chain that is an upright one (the
+    role gave no italic file); none for an upright key."""
+    if not is_italic(font):
+        return frozenset()
+    if fonts is None:
+        return frozenset({font_name(font)})
+    return frozenset(f.name for f in fonts.chain(text, font, size) if f.oblique)
+
+
 def text_runs(text: str, font: str, size: float, fonts: KitFonts) -> list[tuple[str, str]]:
     """`text` cut into (registered font name, characters) runs: each character in the first face of its
     chain that has it (the first face when none has it: the glyph check refuses that before drawing)."""
@@ -352,7 +364,7 @@ _INK_PX = 200
 def _ink_unit(text: str, font: str) -> tuple[float, float]:
     from PIL import ImageFont
 
-    face = ImageFont.truetype(str(FONT_FILES[font]), _INK_PX)
+    face = ImageFont.truetype(str(FONT_FILES[upright(font)]), _INK_PX)
     _, top, _, bottom = face.getbbox(text, anchor="ls")
     return -bottom / _INK_PX, -top / _INK_PX
 

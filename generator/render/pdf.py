@@ -14,6 +14,7 @@ from generator.errors import RenderError
 from generator.layout import ops as _ops
 from generator.layout.ops import (
     INKS,
+    ITALIC_SLANT,
     Circle,
     Image,
     Line,
@@ -31,6 +32,7 @@ from generator.render.fonts import (
     _codes,
     check_glyphs,
     font_name,
+    oblique_faces,
     register_fonts,
     register_kit_fonts,
     shaped_line,
@@ -276,11 +278,12 @@ class _Painter:
 
     def text(self, op: Text) -> None:
         line = shaped_line(op.text, op.font, op.size, self.fonts)
+        slanted = oblique_faces(op.text, op.font, op.size, self.fonts)
         if not line.plain:
-            self.shaped(op, line)
+            self.shaped(op, line, slanted)
             return
-        if self.fonts is not None:
-            self.text_runs(op, self.fonts)
+        if self.fonts is not None or slanted:
+            self.text_runs(op, self.fonts, slanted)
             return
         c = self.c
         self.set_fill(op.fill)
@@ -306,7 +309,16 @@ class _Painter:
             self.pop()
 
 
-    def shaped(self, op: Text, line: ShapedLine) -> None:
+    def show(self, x: float, y: float, content: Any, slanted: bool) -> None:
+        """One run at (x, y): a text object whose matrix leans by ITALIC_SLANT when `slanted` (a synthetic
+        oblique; the advances, and so the pen, are the upright face's)."""
+        t = self.c.beginText(x, y)
+        if slanted:
+            t.setTextTransform(1, 0, ITALIC_SLANT, 1, x, y)
+        t.textOut(content)
+        self.c.drawText(t)
+
+    def shaped(self, op: Text, line: ShapedLine, slanted: frozenset[str] = frozenset()) -> None:
         """A shaped line (bidi order, ligatures, kerning, joined and reordered scripts): each run's glyphs at
         HarfBuzz's positions, runs left to right from the anchor."""
         c = self.c
@@ -328,18 +340,17 @@ class _Painter:
             if (run.face, op.size) != self.font:
                 c.setFont(run.face, op.size)
                 self.font = (run.face, op.size)
-            t = c.beginText(x, y)
-            t.textOut(pdf_string(run, line.text))
-            c.drawText(t)
+            self.show(x, y, pdf_string(run, line.text), run.face in slanted)
             x += run.advance * op.size / 1000
         if op.rotate:
             self.pop()
 
-    def text_runs(self, op: Text, fonts: KitFonts) -> None:
-        """A text in a kit's fonts: one run per face of its chain, placed one after the other."""
+    def text_runs(self, op: Text, fonts: KitFonts | None, slanted: frozenset[str] = frozenset()) -> None:
+        """A text in a kit's fonts (None: the built-in face): one run per face of its chain, placed one after
+        the other, each slanted when its face is in `slanted`."""
         c = self.c
         self.set_fill(op.fill)
-        runs = text_runs(op.text, op.font, op.size, fonts)
+        runs = text_runs(op.text, op.font, op.size, fonts) if fonts is not None else [(font_name(op.font), op.text)]
         widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
         x, y = op.x, op.y
         if op.rotate:
@@ -357,7 +368,10 @@ class _Painter:
             if (name, op.size) != self.font:
                 c.setFont(name, op.size)
                 self.font = (name, op.size)
-            c.drawString(x, y, part)
+            if name in slanted:
+                self.show(x, y, part, True)
+            else:
+                c.drawString(x, y, part)
             x += width
         if op.rotate:
             self.pop()

@@ -13,7 +13,20 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from generator.layout import ops as _ops
-from generator.layout.ops import INKS, Circle, Line, Op, Page, Place, Polygon, Rect, Text, Vector, fitted
+from generator.layout.ops import (
+    INKS,
+    Circle,
+    Line,
+    Op,
+    Page,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+    Vector,
+    fitted,
+    upright,
+)
 from generator.layout.ops import Image as ImageOp
 from generator.render.fonts import FONT_FILES
 
@@ -29,7 +42,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=256)
 def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(FONT_FILES[key]), max(px, 1))
+    return ImageFont.truetype(str(FONT_FILES[upright(key)]), max(px, 1))  # a preview: italic drawn upright
 
 
 def _mul(m: Matrix, n: Matrix) -> Matrix:

@@ -13,7 +13,7 @@ import io
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -37,6 +37,8 @@ MAX_FONT_BYTES = 32 * 1024 * 1024
 MAX_FALLBACKS = 6
 ROLES = ("body", "heading", "number")
 Weight = Literal["regular", "bold"]
+WEIGHTS = ("regular", "bold", "italic", "bold_italic")
+"""The chains of a role: each font key of a Text op."""
 _NUMBER_TEXT = re.compile(r"[\s0-9+\-−×÷=%.,/:()–]*[0-9][\s0-9+\-−×÷=%.,/:()–]*")
 
 _FILE_HELP = ("a TrueType font file (.ttf, or .otf with TrueType outlines) inside the kit folder, as a path "
@@ -48,6 +50,11 @@ class FontPair(SpecModel):
 
     regular: str = Field(description=f"regular weight: {_FILE_HELP}")
     bold: str = Field(description=f"bold weight: {_FILE_HELP}")
+    italic: str | None = Field(None, description=(
+        f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted 12 "
+        "degrees (a synthetic oblique)"))
+    bold_italic: str | None = Field(None, description=(
+        f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 degrees"))
 
 
 class RoleFonts(FontPair):
@@ -111,6 +118,8 @@ class FontFile:
     x_height: float = 0.54
     """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what an
     inline icon of rich text stands as tall as."""
+    oblique: bool = False
+    """In an italic chain: this upright face is drawn slanted (the role gave no italic file for it)."""
 
 
 @dataclass(frozen=True)
@@ -262,8 +271,8 @@ def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[
 
     def load(shown: str, key: str) -> FontFile | None:
         weight = key.rsplit(".", 1)[1]
-        if shown == BUILTIN:
-            return _builtin(weight)
+        if shown == BUILTIN:  # BIZ UDPGothic has no italic: its upright face, slanted by the caller
+            return _builtin({"italic": "regular", "bold_italic": "bold"}.get(weight, weight))
         if shown in files:
             return files[shown]
         why = check_font_path(shown)
@@ -303,12 +312,17 @@ def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[
         if fonts is None:
             fonts, base = spec.body, "style.fonts.body"
         by: dict[str, tuple[FontFile, ...]] = {}
-        for weight in ("regular", "bold"):
+        for weight in WEIGHTS:
             chain: list[FontFile] = []
             pairs = [(fonts, base)] + [(p, f"{base}.fallback[{i}]") for i, p in enumerate(fonts.fallback)]
             for pair, where in pairs:
-                got = load(getattr(pair, weight), f"{where}.{weight}")
-                if got is not None and got not in chain:
+                upright = {"italic": "regular", "bold_italic": "bold"}.get(weight, weight)
+                own = getattr(pair, weight)
+                got = load(own, f"{where}.{weight}") if own is not None else load(getattr(pair, upright),
+                                                                                   f"{where}.{upright}")
+                if got is not None and weight != upright and (own is None or got.builtin):
+                    got = replace(got, oblique=True)  # no italic file: the upright face, slanted
+                if got is not None and all(got.name != f.name for f in chain):
                     chain.append(got)
             by[weight] = tuple(chain)
         chains[role] = by

@@ -30,10 +30,29 @@ def test_an_unknown_icon_is_refused_with_the_nearest_names():
         parse_rich("Gain :starr:", "cards.csv:2")
 
 
-def test_italic_is_refused_because_the_fonts_have_none():
-    with pytest.raises(LayoutError, match=r"^en.po:7: \*italic\* cannot be printed: the kit's fonts have no italic"):
-        parse_rich("a *very* good card", "en.po:7")
+def test_italic_and_bold_nest_either_way_and_a_lone_star_stays_a_star():
+    assert parse_rich("a *very* good card") == [Piece("a ", False), Piece("very", False, italic=True),
+                                                Piece(" good card", False)]
+    assert parse_rich("*it **both** it*") == [Piece("it ", False, italic=True), Piece("both", True, italic=True),
+                                              Piece(" it", False, italic=True)]
+    assert parse_rich("**b *both* b**") == [Piece("b ", True), Piece("both", True, italic=True), Piece(" b", True)]
+    assert parse_rich("***both***") == [Piece("both", True, italic=True)]
     assert parse_rich(r"2 \* 3 * 4 **b**") == [Piece("2 * 3 * 4 ", False), Piece("b", True)]
+    assert is_rich("a *very* good card") and not is_rich("2 * 3")
+
+
+def test_an_unclosed_italic_names_the_element():
+    with pytest.raises(LayoutError, match=r"^en.po:7: a \* \(italic\) is not closed \(write \\\* for a literal "
+                                          r"star\); got 'a \*very good card'$"):
+        parse_rich("a *very good card", "en.po:7")
+
+
+def test_italic_runs_are_drawn_in_the_italic_keys():
+    drawn = ops({"type": "text", "x": "0mm", "y": "0mm", "w": "60mm", "h": "10mm",
+                 "text": "*Once* **per *turn***", "size": "10pt", "align": "left"})
+    texts = [op for op in drawn if isinstance(op, Text)]
+    assert [(t.text, t.font) for t in texts] == [("Once", "italic"), ("per ", "bold"), ("turn", "bold_italic")]
+    assert len({t.y for t in texts}) == 1
 
 
 def test_an_unclosed_bold_names_the_element():
@@ -173,3 +192,20 @@ def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, 
         plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
                    warn=lambda m: None)
     assert f"en.po:{line}: {tid}: no icon :starr: (did you mean :star:?" in str(e.value)
+
+
+def test_an_italic_run_leans_into_the_next_run_of_its_line_but_not_into_other_things():
+    from generator.layout.collide import face_collisions
+    from generator.layout.ops import Rect
+
+    def measure(text: str, font: str, size: float) -> float:
+        return 0.5 * size * len(text)
+
+    line = [Text(10, 50, "then ", 10, font="italic", text_id="c:2"), Text(35, 50, "draw", 10, font="bold_italic",
+                                                                          text_id="c:2")]
+    assert face_collisions(line, measure) == []  # runs of one line, set side by side
+    beside = Rect(35.5, 49, 20, 8, fill=None, stroke="#000000")  # just right of 'then ', at the height of its top
+    assert face_collisions([line[0], beside], measure)  # the leaning top reaches it
+    assert face_collisions([Text(10, 50, "then ", 10, text_id="c:2"), beside], measure) == []  # upright: clear
+    below = Text(35.5, 45, "x", 10, text_id="c:3")  # another line: the lean counts
+    assert face_collisions([line[0], below], measure)

@@ -43,5 +43,6 @@ def test_check_glyphs_lists_every_problem_inside_places() -> None:
 
 
 def test_unknown_font_key() -> None:
-    with pytest.raises(RenderError, match="unknown font 'italic'"):
-        text_width("x", "italic", 10)
+    with pytest.raises(RenderError, match="unknown font 'light'"):
+        text_width("x", "light", 10)
+    assert text_width("xA", "italic", 10) == text_width("xA", "regular", 10)  # a slanted regular: same advances

@@ -1,5 +1,5 @@
-"""Shaped text in the PDF: the glyph ids and positions drawn are HarfBuzz's own for Arabic, Hebrew and
-Devanagari; bidi order; kerning and ligatures; the layout measures what is drawn; a script the font cannot
+"""Shaped text in the PDF: the glyph ids and positions drawn are HarfBuzz's own for Arabic, Hebrew,
+Devanagari and Thai; bidi order; kerning and ligatures; the layout measures what is drawn; a script the font cannot
 shape is refused. The PDF is read back independently: pikepdf walks the content stream (Tm, Tf, Ts, TJ) and
 fontTools decodes each shown code through the embedded subset font to its outline, compared with the outline
 of the glyph HarfBuzz chose in the original font."""
@@ -25,11 +25,14 @@ from generator.spec.fonts import FontPair, FontsSpec, RoleFonts, resolve_fonts
 FONTS = Path(__file__).parent / "fonts"
 DEJAVU = "DejaVuSans-ArabicHebrew.ttf"
 NOTO_DEVA = "NotoSansDevanagari-Regular.ttf"
+NOTO_THAI = "NotoSansThai-Regular.ttf"
 SIZE = 20.0
 
 ARABIC = "مرحبا بالعالم"
 HEBREW = "שלום עולם"
 DEVANAGARI = "नमस्ते क्षत्रिय"
+THAI = "สวัสดีชาวโลก ที่นี่ น้ำ"
+"""Thai with stacked marks: a tone mark over an upper vowel (ที่, นี่) and over a consonant (น้ำ, with SARA AM)."""
 
 
 def _fonts(root: Path, file: str):
@@ -127,8 +130,8 @@ def _same(drawn, expected) -> None:
         assert x1 == pytest.approx(x2, abs=0.01) and y1 == pytest.approx(y2, abs=0.01), (i, x1, x2, y1, y2)
 
 
-@pytest.mark.parametrize("file, text", [(DEJAVU, ARABIC), (DEJAVU, HEBREW), (NOTO_DEVA, DEVANAGARI)],
-                         ids=["arabic", "hebrew", "devanagari"])
+@pytest.mark.parametrize("file, text", [(DEJAVU, ARABIC), (DEJAVU, HEBREW), (NOTO_DEVA, DEVANAGARI),
+                                        (NOTO_THAI, THAI)], ids=["arabic", "hebrew", "devanagari", "thai"])
 def test_drawn_glyphs_and_positions_are_harfbuzz_own(tmp_path, file, text):
     pdf = _draw(tmp_path, file, [Text(30, 100, text, SIZE)])
     _same(drawn_glyphs(pdf), harfbuzz(file, text, 30, 100))
@@ -143,6 +146,20 @@ def test_arabic_is_joined_and_right_to_left(tmp_path):
     assert len(drawn) == 4 and [d[0] for d in drawn] != [i[0] for i in isolated][::-1]
     first_letter = harfbuzz(DEJAVU, "محمد", 0, 0)[-1][0]  # HarfBuzz puts the first letter last (rightmost)
     assert max(drawn, key=lambda d: d[1])[0] == first_letter
+
+
+def test_thai_tone_mark_rises_over_an_upper_vowel(tmp_path):
+    """The tone mark MAI EK over the upper vowel SARA II (ที่) is drawn higher than over a bare consonant (ท่):
+    the font's own rules pick the raised form, drawn as HarfBuzz chose it, not the marks stacked blindly."""
+    def mark_bottom(text: str) -> float:
+        pdf = _draw(tmp_path, NOTO_THAI, [Text(30, 100, text, SIZE)])
+        drawn = drawn_glyphs(pdf)
+        _same(drawn, harfbuzz(NOTO_THAI, text, 30, 100))
+        outline, _, y = drawn[-1]  # the tone mark comes last
+        return y + min(pt[1] for _, pts in outline for pt in pts) * SIZE / upem  # in points
+
+    upem = TTFont(FONTS / NOTO_THAI)["head"].unitsPerEm
+    assert mark_bottom("ที่") > mark_bottom("ท่") + 0.1 * SIZE
 
 
 def test_anchors_place_the_shaped_width(tmp_path):
