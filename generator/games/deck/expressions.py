@@ -275,11 +275,7 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
     for cid, comp in spec.decks.items():
         rows: list[dict[str, Any]] = [{}] if comp.kind == "sheet" else list(spec.rows(cid).rows)
         for seen, row in enumerate(rows, 1):
-            if isinstance(comp.template, str):
-                name: str | None = comp.template
-            else:
-                value = row.get(comp.template.by)
-                name = comp.template.cases.get("" if value is None else str(value), comp.template.default)
+            name = comp.template_for(row)
             tpl = spec.templates.get(name) if name is not None else None
             if tpl is None:
                 continue

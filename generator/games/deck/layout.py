@@ -72,13 +72,10 @@ def localized(row: Mapping[str, Any], lang: str, where: str, warn: Any) -> dict[
 
 
 def _template(spec: DeckGame, comp: DeckComponent, fields: Mapping[str, Any], cid: str) -> tuple[str, FaceTemplate]:
-    if isinstance(comp.template, str):
-        return comp.template, spec.templates[comp.template]
-    choice = comp.template
-    value = "" if fields.get(choice.by) is None else str(fields.get(choice.by))
-    name = choice.cases.get(value, choice.default)
+    name = comp.template_for(fields)
     if name is None:
-        raise LayoutError(f"components.{cid}: no template for {choice.by} {value!r}")
+        by = comp.template.by if not isinstance(comp.template, str) else ""
+        raise LayoutError(f"components.{cid}: no template for {by} {'' if fields.get(by) is None else str(fields.get(by))!r}")
     return name, spec.templates[name]
 
 

@@ -7,7 +7,7 @@ and a cell that is not of its declared type is a located error `data/cards.csv:1
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -66,6 +66,13 @@ class DeckComponent(SpecModel):
         "undeclared columns are text; count is always int"))
     template: str | TemplateChoice = Field(description=(
         "a template name from game.templates, or {by: field, cases: {value: template}, default: template}"))
+
+    def template_for(self, row: Mapping[str, Any]) -> str | None:
+        """The name of the template a row is drawn with (None: its `by` value has no case and no default)."""
+        if isinstance(self.template, str):
+            return self.template
+        value = row.get(self.template.by)
+        return self.template.cases.get("" if value is None else str(value), self.template.default)
 
 
 class ComponentRules(SpecModel):
@@ -283,11 +290,7 @@ def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display
             def problem(key: str, message: str, at: int | None = at, rows: Rows = rows) -> Problem:
                 return Problem(display, key_line(key), key, message) if at is None else rows.problem(at, key, message)
 
-            if isinstance(comp.template, str):
-                name: str | None = comp.template
-            else:
-                value = fields.get(comp.template.by)
-                name = comp.template.cases.get("" if value is None else str(value), comp.template.default)
+            name = comp.template_for(fields)
             tpl = game.templates.get(name) if name is not None else None
             if tpl is None:
                 continue  # the composer names a row without a template
