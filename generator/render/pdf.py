@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -291,23 +292,30 @@ class _Painter:
         if key != self.font:
             c.setFont(key[0], op.size)
             self.font = key
-        x, y = op.x, op.y
-        if op.rotate:
-            self.push()
-            c.translate(x, y)
-            c.rotate(op.rotate)
-            x = y = 0.0
-        if op.anchor == "start":
-            c.drawString(x, y, op.text)
-        elif op.anchor == "middle":
-            c.drawCentredString(x, y, op.text)
-        elif op.anchor == "end":
-            c.drawRightString(x, y, op.text)
-        else:
-            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
-        if op.rotate:
-            self.pop()
+        with self.turned(op) as (x, y):
+            if op.anchor == "start":
+                c.drawString(x, y, op.text)
+            elif op.anchor == "middle":
+                c.drawCentredString(x, y, op.text)
+            elif op.anchor == "end":
+                c.drawRightString(x, y, op.text)
+            else:
+                raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
 
+    @contextmanager
+    def turned(self, op: Text) -> Iterator[tuple[float, float]]:
+        """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned by
+        `op.rotate` about that point (restored after)."""
+        if not op.rotate:
+            yield op.x, op.y
+            return
+        self.push()
+        self.c.translate(op.x, op.y)
+        self.c.rotate(op.rotate)
+        try:
+            yield 0.0, 0.0
+        finally:
+            self.pop()
 
     def show(self, x: float, y: float, content: Any, slanted: bool) -> None:
         """One run at (x, y): a text object whose matrix leans by ITALIC_SLANT when `slanted` (a synthetic
@@ -323,27 +331,14 @@ class _Painter:
         HarfBuzz's positions, runs left to right from the anchor."""
         c = self.c
         self.set_fill(op.fill)
-        x, y = op.x, op.y
-        if op.rotate:
-            self.push()
-            c.translate(x, y)
-            c.rotate(op.rotate)
-            x = y = 0.0
-        width = line.advance * op.size / 1000
-        if op.anchor == "middle":
-            x -= width / 2
-        elif op.anchor == "end":
-            x -= width
-        elif op.anchor != "start":
-            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
-        for run in line.runs:
-            if (run.face, op.size) != self.font:
-                c.setFont(run.face, op.size)
-                self.font = (run.face, op.size)
-            self.show(x, y, pdf_string(run, line.text), run.face in slanted)
-            x += run.advance * op.size / 1000
-        if op.rotate:
-            self.pop()
+        with self.turned(op) as (x, y):
+            x = _start(op, x, line.advance * op.size / 1000)
+            for run in line.runs:
+                if (run.face, op.size) != self.font:
+                    c.setFont(run.face, op.size)
+                    self.font = (run.face, op.size)
+                self.show(x, y, pdf_string(run, line.text), run.face in slanted)
+                x += run.advance * op.size / 1000
 
     def text_runs(self, op: Text, fonts: KitFonts | None, slanted: frozenset[str] = frozenset()) -> None:
         """A text in a kit's fonts (None: the built-in face): one run per face of its chain, placed one after
@@ -352,29 +347,28 @@ class _Painter:
         self.set_fill(op.fill)
         runs = text_runs(op.text, op.font, op.size, fonts) if fonts is not None else [(font_name(op.font), op.text)]
         widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
-        x, y = op.x, op.y
-        if op.rotate:
-            self.push()
-            c.translate(x, y)
-            c.rotate(op.rotate)
-            x = y = 0.0
-        if op.anchor == "middle":
-            x -= sum(widths) / 2
-        elif op.anchor == "end":
-            x -= sum(widths)
-        elif op.anchor != "start":
-            raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
-        for (name, part), width in zip(runs, widths):
-            if (name, op.size) != self.font:
-                c.setFont(name, op.size)
-                self.font = (name, op.size)
-            if name in slanted:
-                self.show(x, y, part, True)
-            else:
-                c.drawString(x, y, part)
-            x += width
-        if op.rotate:
-            self.pop()
+        with self.turned(op) as (x, y):
+            x = _start(op, x, sum(widths))
+            for (name, part), width in zip(runs, widths):
+                if (name, op.size) != self.font:
+                    c.setFont(name, op.size)
+                    self.font = (name, op.size)
+                if name in slanted:
+                    self.show(x, y, part, True)
+                else:
+                    c.drawString(x, y, part)
+                x += width
+
+
+def _start(op: Text, x: float, width: float) -> float:
+    """Where a line `width` wide starts for its anchor at x."""
+    if op.anchor == "middle":
+        return x - width / 2
+    if op.anchor == "end":
+        return x - width
+    if op.anchor != "start":
+        raise RenderError(f"unknown text anchor {op.anchor!r} for {op.text_id or op.text!r}")
+    return x
 
 
 _READERS: dict[str, object] = {}
