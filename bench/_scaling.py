@@ -57,9 +57,11 @@ class Scaling:
     def line(self) -> str:
         """A one-line summary."""
         w = " + ".join(f"{x:.2f}" for x in self.workers_cpu)  # the split: see the module docstring
-        return (f"2 workers (warm pool): {self.idle_speedup:.2f}x one worker on two idle cores (serial "
-                f"{self.serial_cpu:.2f} CPU s; 2 workers {w} CPU s, parent {self.parent_cpu:.2f} CPU s); "
-                f"wall here {self.wall_speedup:.2f}x (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        return (
+            f"2 workers (warm pool): {self.idle_speedup:.2f}x one worker on two idle cores (serial "
+            f"{self.serial_cpu:.2f} CPU s; 2 workers {w} CPU s, parent {self.parent_cpu:.2f} CPU s); "
+            f"wall here {self.wall_speedup:.2f}x (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        )
 
 
 def _bound(workers: list[float], parent: float, chunk_cpu: float) -> float:

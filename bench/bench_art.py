@@ -52,10 +52,14 @@ def timed_builds(kit: Path, langs: list[str], repeat: int, where: Path) -> tuple
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lang", default="en", help="comma-separated languages (default en)")
-    ap.add_argument("--repeat", type=int, default=3, help="clean builds per kit; the median counts (default 3)")
+    ap.add_argument(
+        "--repeat", type=int, default=3, help="clean builds per kit; the median counts (default 3)"
+    )
     args = ap.parse_args()
     langs = args.lang.split(",")
-    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (walls on a shared machine are noisy)")
+    print(
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} (walls on a shared machine are noisy)"
+    )
     with tempfile.TemporaryDirectory(prefix="pnpkit-bench-art-") as tmp:
         where = Path(tmp)
         plain = without_art(where / "plain")
@@ -63,8 +67,10 @@ def main() -> int:
         base, base_pages = timed_builds(plain, langs, args.repeat, where)
         art, art_pages = timed_builds(EXAMPLE, langs, args.repeat, where)
     ratio = art / base
-    print(f"without art: {base:.2f} s ({base_pages} pages); with art: {art:.2f} s ({art_pages} pages); "
-          f"ratio {ratio:.2f}x (limit {LIMIT:.1f}x)")
+    print(
+        f"without art: {base:.2f} s ({base_pages} pages); with art: {art:.2f} s ({art_pages} pages); "
+        f"ratio {ratio:.2f}x (limit {LIMIT:.1f}x)"
+    )
     return 0 if ratio <= LIMIT else 1
 
 

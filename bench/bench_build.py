@@ -86,13 +86,17 @@ CPU: list[float] = []
 def _pnpkit(*args: str, cwd: Path) -> float:
     """Wall seconds of one `python -m generator ARGS` process (this checkout first on the path); its CPU seconds
     are appended to CPU."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    )
     if PYCACHE is not None:  # as an installed package runs: its modules compiled once, not by every process
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True
+    )
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
@@ -102,8 +106,10 @@ def _pnpkit(*args: str, cwd: Path) -> float:
 
 
 def _figures(name: str, values: list[float]) -> str:
-    return (f"{name}: best {min(values):.3f} s, median {statistics.median(values):.3f} s of {len(values)} "
-            f"({', '.join(f'{x:.2f}' for x in values)})")
+    return (
+        f"{name}: best {min(values):.3f} s, median {statistics.median(values):.3f} s of {len(values)} "
+        f"({', '.join(f'{x:.2f}' for x in values)})"
+    )
 
 
 def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
@@ -136,8 +142,10 @@ def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
             if previous is not None:  # the last round's incremental build of this very text
                 a, b = _tree(previous), _tree(out)
                 if a != b:
-                    raise SystemExit(f"bench: incremental output differs from a clean build: "
-                                     f"{sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))}")
+                    raise SystemExit(
+                        f"bench: incremental output differs from a clean build: "
+                        f"{sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))}"
+                    )
                 shutil.rmtree(previous)
             if i == repeat:
                 break
@@ -151,16 +159,22 @@ def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
             previous = out
         clean, same, edit = min(clean_s), min(same_s), min(edit_s)
         langs = len(list((kit / "locales").glob("*.po")))
-        print(f"pnpkit build of a `pnpkit new` Ripple Rush kit ({langs} languages), whole processes, same run, "
-              f"{'bytecode cached as installed' if bytecode else 'no bytecode cache (every process compiles)'}:")
+        print(
+            f"pnpkit build of a `pnpkit new` Ripple Rush kit ({langs} languages), whole processes, same run, "
+            f"{'bytecode cached as installed' if bytecode else 'no bytecode cache (every process compiles)'}:"
+        )
         print("  " + _figures("clean build", clean_s))
         print("  " + _figures("unchanged rebuild", same_s))
         print("  " + _figures("one rules msgstr edited", edit_s))
-        print(f"  ratios to the clean build (bests): unchanged {same / clean:.2f}x (target <= 0.25x), "
-              f"one-string edit {edit / clean:.2f}x (target <= 0.35x); incremental outputs byte-identical to clean builds")
+        print(
+            f"  ratios to the clean build (bests): unchanged {same / clean:.2f}x (target <= 0.25x), "
+            f"one-string edit {edit / clean:.2f}x (target <= 0.35x); incremental outputs byte-identical to clean builds"
+        )
         c_clean, c_same, c_edit = (min(cpu[k]) for k in ("clean", "unchanged", "edit"))
-        print(f"  CPU seconds (user + system, bests; steadier than wall time on a busy machine): clean {c_clean:.2f}, "
-              f"unchanged {c_same:.2f} ({c_same / c_clean:.2f}x), one-string edit {c_edit:.2f} ({c_edit / c_clean:.2f}x)")
+        print(
+            f"  CPU seconds (user + system, bests; steadier than wall time on a busy machine): clean {c_clean:.2f}, "
+            f"unchanged {c_same:.2f} ({c_same / c_clean:.2f}x), one-string edit {c_edit:.2f} ({c_edit / c_clean:.2f}x)"
+        )
         redraw = serve_redraw(kit, root / "serve-out", original, repeat)
         return {"clean": clean, "unchanged": same, "edit": edit, "serve": redraw}
 
@@ -194,8 +208,10 @@ def serve_redraw(kit: Path, out: Path, original: str, repeat: int) -> float:
         drawn = int(preview.built["drawn"])
         if preview.errors:
             raise SystemExit(f"bench: the preview does not build: {preview.errors}")
-    print(f"pnpkit serve redraw after one rules msgstr edit (en): {_figures('build + pictures', times)}; "
-          f"{drawn} part drawn (target <= 0.5 s)")
+    print(
+        f"pnpkit serve redraw after one rules msgstr edit (en): {_figures('build + pictures', times)}; "
+        f"{drawn} part drawn (target <= 0.5 s)"
+    )
     return min(times)
 
 
@@ -238,11 +254,17 @@ def incremental(repeat: int) -> float:
             shutil.rmtree(ref)
             shutil.rmtree(out)
         clean, inc = min(clean_s), min(inc_s)
-        print(f"clean build ripple_rush en+ja+es (edited kit): best {clean:.3f} s of {repeat} "
-              f"({', '.join(f'{x:.3f}' for x in clean_s)})")
-        print(f"incremental rebuild after one rules-card msgstr edit (en): best {inc:.3f} s of {repeat} "
-              f"({', '.join(f'{x:.3f}' for x in inc_s)}); {rebuilt} parts drawn, {skipped} kept")
-        print(f"speed-up clean/incremental: {clean / inc:.1f}x (same-run ratio of bests); outputs byte-identical: yes")
+        print(
+            f"clean build ripple_rush en+ja+es (edited kit): best {clean:.3f} s of {repeat} "
+            f"({', '.join(f'{x:.3f}' for x in clean_s)})"
+        )
+        print(
+            f"incremental rebuild after one rules-card msgstr edit (en): best {inc:.3f} s of {repeat} "
+            f"({', '.join(f'{x:.3f}' for x in inc_s)}); {rebuilt} parts drawn, {skipped} kept"
+        )
+        print(
+            f"speed-up clean/incremental: {clean / inc:.1f}x (same-run ratio of bests); outputs byte-identical: yes"
+        )
         return clean / inc
 
 
@@ -250,8 +272,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", choices=("all", "process", "incremental", "deck"), default="all")
-    ap.add_argument("--no-bytecode", action="store_true",
-                    help="process figures: leave bytecode caching as the environment has it (see `process`)")
+    ap.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="process figures: leave bytecode caching as the environment has it (see `process`)",
+    )
     args = ap.parse_args()
     if args.only in ("all", "deck"):  # issue 25: cards/s of a 500-card data deck against Ripple Rush's cards
         sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -290,7 +315,9 @@ def main() -> None:
     print(f"font registration (once per process): {font_s:.2f} s")
     print(f"pnpkit build ripple_rush en+ja+es: {el:.2f} s, {r.pages} pages, {len(r.files)} files")
     print("  phases: " + ", ".join(f"{k} {v:.2f} s" for k, v in r.timings.items()))
-    print(f"  {cards / el:,.0f} cards/s (every card drawn once; the kit PDF is merged from the component PDFs)")
+    print(
+        f"  {cards / el:,.0f} cards/s (every card drawn once; the kit PDF is merged from the component PDFs)"
+    )
     print(f"raw ReportLab, same {cards} simple cards: {raw:.2f} s = {cards / raw:,.0f} cards/s")
     print(f"ratio pnpkit/raw (time): {el / raw:.1f}x")
     incremental(args.repeat)

@@ -27,8 +27,9 @@ def run_once(args: list[str], pythonpath: Path) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds user+sys, exit code) of one process and its children."""
     env = dict(os.environ, PYTHONPATH=str(pythonpath))
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *args], cwd=pythonpath, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, *args], cwd=pythonpath, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -48,20 +49,30 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--kits", default="", help="comma-separated kit ids (default: every shipped kit)")
-    ap.add_argument("--against", type=Path, default=None, help="another pnpkit checkout to measure the same way")
+    ap.add_argument(
+        "--against", type=Path, default=None, help="another pnpkit checkout to measure the same way"
+    )
     opts = ap.parse_args()
-    kits = [k for k in opts.kits.split(",") if k] or sorted(p.parent.name for p in (ROOT / "layouts").glob("*/kit.yaml"))
+    kits = [k for k in opts.kits.split(",") if k] or sorted(
+        p.parent.name for p in (ROOT / "layouts").glob("*/kit.yaml")
+    )
     pass_wall, pass_cpu, _ = measure(["-c", "pass"], ROOT, opts.repeat)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; median of {opts.repeat}")
     print(f"{'python -c pass':<28} {pass_wall:6.2f} s wall {pass_cpu:6.2f} s CPU")
     for kit in kits:
         wall, cpu, code = measure(["-m", "generator", "check", f"layouts/{kit}"], ROOT, opts.repeat)
-        line = (f"check {kit:<22} {wall:6.2f} s wall {cpu:6.2f} s CPU  (exit {code}; "
-                f"{wall / pass_wall:5.1f}x python -c pass")
+        line = (
+            f"check {kit:<22} {wall:6.2f} s wall {cpu:6.2f} s CPU  (exit {code}; "
+            f"{wall / pass_wall:5.1f}x python -c pass"
+        )
         if opts.against is not None:
-            old_wall, old_cpu, _ = measure(["-m", "generator", "check", f"layouts/{kit}"], opts.against, opts.repeat)
-            line += f"; {wall / old_wall:4.2f}x wall, {cpu / old_cpu:4.2f}x CPU of {opts.against}: " \
-                    f"{old_wall:.2f} s, {old_cpu:.2f} s CPU"
+            old_wall, old_cpu, _ = measure(
+                ["-m", "generator", "check", f"layouts/{kit}"], opts.against, opts.repeat
+            )
+            line += (
+                f"; {wall / old_wall:4.2f}x wall, {cpu / old_cpu:4.2f}x CPU of {opts.against}: "
+                f"{old_wall:.2f} s, {old_cpu:.2f} s CPU"
+            )
         print(line + ")", flush=True)
 
 

@@ -38,7 +38,9 @@ def data_kit(where: Path, cards: int) -> Path:
     (kit / "data" / "cards.csv").write_text(out.getvalue(), encoding="utf-8")
     text = (kit / "kit.yaml").read_text(encoding="utf-8")
     text = re.sub(r"\n  rules:\n    cards:\n(      .*\n)+", "\n", text)  # the shipped totals no longer apply
-    text = text.replace("  rules:\n    title: component.rules", "  rules:\n    title: component.rules\n    enabled: false")
+    text = text.replace(
+        "  rules:\n    title: component.rules", "  rules:\n    title: component.rules\n    enabled: false"
+    )
     (kit / "kit.yaml").write_text(text, encoding="utf-8")
     return kit
 
@@ -90,13 +92,22 @@ def main() -> int:
         for name, kit in kits.items():
             n = _count(kit)
             b = best(lambda kit=kit: build([kit], out=where / "b", langs=["en"], force=True), args.repeat)
-            e = best(lambda kit=kit: export([kit], out=where / "e", langs=["en"],
-                                            options=ExportOptions(cards=True, dpi=args.dpi)), args.repeat)
+            e = best(
+                lambda kit=kit: export(
+                    [kit], out=where / "e", langs=["en"], options=ExportOptions(cards=True, dpi=args.dpi)
+                ),
+                args.repeat,
+            )
             rates[name] = (n / b, n / e)
-            print(f"{name}: {n} cards; build {b:.2f} s = {n / b:.0f} cards/s; --cards export {e:.2f} s = "
-                  f"{n / e:.0f} cards/s", flush=True)
+            print(
+                f"{name}: {n} cards; build {b:.2f} s = {n / b:.0f} cards/s; --cards export {e:.2f} s = "
+                f"{n / e:.0f} cards/s",
+                flush=True,
+            )
         (db, de), (rb, re_) = rates["data deck"], rates["Ripple Rush number cards"]
-        print(f"data deck / Ripple Rush: build {db / rb:.0%}, --cards export {de / re_:.0%} (issue 25 asks >= 50 %)")
+        print(
+            f"data deck / Ripple Rush: build {db / rb:.0%}, --cards export {de / re_:.0%} (issue 25 asks >= 50 %)"
+        )
     return 0
 
 
@@ -111,8 +122,9 @@ def count_faces(k) -> int:  # type: ignore[no-untyped-def]
     from generator.pipeline import compose_one, print_data
     from generator.render.fonts import text_width
 
-    comps, _ = compose_one(k, "en", k.print.paper, k.meta.seed, print_data(k, k.meta.seed), text_width,
-                           warn=lambda m: None)
+    comps, _ = compose_one(
+        k, "en", k.print.paper, k.meta.seed, print_data(k, k.meta.seed), text_width, warn=lambda m: None
+    )
     return _faces(comps)
 
 

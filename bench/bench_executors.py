@@ -51,8 +51,14 @@ def pure_rate(games: int) -> float:
     """Games/s of the kernel as plain Python (PNPKIT_PURE=1), in a fresh interpreter."""
     env = dict(os.environ, PNPKIT_PURE="1")
     root = str(Path(__file__).resolve().parents[1])
-    out = subprocess.run([sys.executable, "-c", PURE_SNIPPET, str(games)], env=env, cwd=root, check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", PURE_SNIPPET, str(games)],
+        env=env,
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -67,7 +73,9 @@ def main() -> None:
 
     sim = DiceRace(players=4, target=30)
     run(sim, 10, 0)  # compile (or load the numba cache) outside the timings
-    print(f"toy dice race, 4 players to 30; {args.games} games in chunks of {args.chunk}; {os.cpu_count()} cores")
+    print(
+        f"toy dice race, 4 players to 30; {args.games} games in chunks of {args.chunk}; {os.cpu_count()} cores"
+    )
 
     pure = pure_rate(args.pure_games)
     t_serial, serial = timed(lambda: run(sim, args.games, args.seed, SerialExecutor(), chunk_size=args.chunk))
@@ -77,15 +85,20 @@ def main() -> None:
     pool_rate = args.games / t_pool
     print(f"  pure Python, serial : {pure:12,.0f} games/s  (PNPKIT_PURE=1, {args.pure_games} games)")
     print(f"  compiled, serial    : {serial_rate:12,.0f} games/s  ({serial_rate / pure:.0f}x pure)")
-    print(f"  compiled, 2 procs   : {pool_rate:12,.0f} games/s  (speed-up {pool_rate / serial_rate:.2f}x vs serial,"
-          f" pool start-up included)")
+    print(
+        f"  compiled, 2 procs   : {pool_rate:12,.0f} games/s  (speed-up {pool_rate / serial_rate:.2f}x vs serial,"
+        f" pool start-up included)"
+    )
     print(f"  identical tallies   : {same(serial, pooled)}")
     if args.dask:
-        t_dask, dasked = timed(lambda: run(sim, args.games, args.seed, DaskExecutor("local", 2),
-                                                   chunk_size=args.chunk))
+        t_dask, dasked = timed(
+            lambda: run(sim, args.games, args.seed, DaskExecutor("local", 2), chunk_size=args.chunk)
+        )
         dask_rate = args.games / t_dask
-        print(f"  compiled, Dask 2 w. : {dask_rate:12,.0f} games/s  (speed-up {dask_rate / serial_rate:.2f}x vs serial,"
-              f" cluster start-up included); identical: {same(serial, dasked)}")
+        print(
+            f"  compiled, Dask 2 w. : {dask_rate:12,.0f} games/s  (speed-up {dask_rate / serial_rate:.2f}x vs serial,"
+            f" cluster start-up included); identical: {same(serial, dasked)}"
+        )
 
 
 if __name__ == "__main__":

@@ -49,7 +49,17 @@ def best_of(repeats: int, fn) -> tuple[float, float, object]:  # type: ignore[no
 
 def full_check(repeats: int) -> tuple[float, float]:
     """(best wall, its CPU seconds incl. workers) of the CLI's full check: 10,000 games, 2 workers."""
-    cmd = [sys.executable, "-m", "generator", "check", "layouts/peak_dice", "--games", "10000", "--workers", "2"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "generator",
+        "check",
+        "layouts/peak_dice",
+        "--games",
+        "10000",
+        "--workers",
+        "2",
+    ]
     best = (float("inf"), 0.0)
     for _ in range(repeats):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,23 +82,35 @@ def misses(games: int) -> None:
     from scipy.stats import binomtest
 
     for reading in ("compulsory", "optional"):
-        spec = make_spec(rules={"step_b": reading, "miss_track_full": "keep_counting", "final_turn_miss": "skipped",
-                                "column_score": "second_lowest_distinct"})
+        spec = make_spec(
+            rules={
+                "step_b": reading,
+                "miss_track_full": "keep_counting",
+                "final_turn_miss": "skipped",
+                "column_score": "second_lowest_distinct",
+            }
+        )
         t = build_tables(spec)
         worst: dict[int, np.ndarray] = {}
         for n, seq in zip((2, 3, 4), np.random.SeedSequence(20180301).spawn(3)):
             out = play(t, ["planner"] * n, spec.balance.turn_limit, seed_state(seq), games)
             worst[n] = out["games.misses"].max(axis=1)
-            print(f"step_b {reading:<10} {n}p: mean score {out['games.scores'].mean():6.2f}, "
-                  f"past {spec.miss_boxes} misses {(worst[n] > spec.miss_boxes).mean():.4f}, "
-                  f"mean turns {out['games.turns'].mean():5.2f}, most misses {worst[n].max()}")
+            print(
+                f"step_b {reading:<10} {n}p: mean score {out['games.scores'].mean():6.2f}, "
+                f"past {spec.miss_boxes} misses {(worst[n] > spec.miss_boxes).mean():.4f}, "
+                f"mean turns {out['games.turns'].mean():5.2f}, most misses {worst[n].max()}"
+            )
         bound = spec.balance.miss_box_overflow.max
         for boxes in range(1, 1000):
-            ub = [binomtest(int((m > boxes).sum()), games).proportion_ci(0.98, "exact").high
-                  for m in worst.values()]
+            ub = [
+                binomtest(int((m > boxes).sum()), games).proportion_ci(0.98, "exact").high
+                for m in worst.values()
+            ]
             if max(ub) < bound:
-                print(f"step_b {reading}: smallest track with the 99% upper bound < {bound} at 2-4 players: "
-                      f"{boxes} boxes ({games} games per count)")
+                print(
+                    f"step_b {reading}: smallest track with the 99% upper bound < {bound} at 2-4 players: "
+                    f"{boxes} boxes ({games} games per count)"
+                )
                 break
 
 
@@ -108,13 +130,17 @@ def main() -> None:
         _, cpu, out = best_of(repeats, lambda pol=pol: play(t, [pol] * 3, 300, seed_state(1), games))
         turns = int(out["active_turns"][0])  # type: ignore[index]
         rates[pol] = games / cpu
-        print(f"compiled {pol:<12} 3p: {rates[pol]:8.0f} games/s per core ({cpu / turns * 1e6:5.2f} us CPU per turn), "
-              f"{load()}")
+        print(
+            f"compiled {pol:<12} 3p: {rates[pol]:8.0f} games/s per core ({cpu / turns * 1e6:5.2f} us CPU per turn), "
+            f"{load()}"
+        )
     n_pure = max(4, games // 1000)
     _, pure_cpu, _ = best_of(1, lambda: play(t, [policy] * 3, 300, seed_state(1), n_pure, pure=True))
     pure = n_pure / pure_cpu
-    print(f"pure-Python {policy} 3p: {pure:8.1f} games/s per core -> compiled is {rates[policy] / pure:.0f}x faster "
-          f"({n_pure} games)")
+    print(
+        f"pure-Python {policy} 3p: {pure:8.1f} games/s per core -> compiled is {rates[policy] / pure:.0f}x faster "
+        f"({n_pure} games)"
+    )
     sim = Simulation(t, (policy,) * 3, spec.balance.turn_limit)
     n2 = max(games, 20_000)  # 20 chunks: enough to keep 2 workers busy past the pool start-up
     serial, _, _ = best_of(repeats, lambda: run(sim, n2, 2, SerialExecutor()))
@@ -124,14 +150,18 @@ def main() -> None:
             run(sim, n2, 2, ex)
 
     two, _, _ = best_of(repeats, two_workers)
-    print(f"2 workers: {serial / two:.2f}x speed-up over serial ({n2} games, wall {serial:.2f} s -> {two:.2f} s), "
-          f"{load()}")
+    print(
+        f"2 workers: {serial / two:.2f}x speed-up over serial ({n2} games, wall {serial:.2f} s -> {two:.2f} s), "
+        f"{load()}"
+    )
     from _scaling import measure  # bench/ is on sys.path when this script runs
 
     print(measure(sim, n2, DEFAULT_CHUNK, repeat=max(repeats, 5)).line())
     wall, cpu = full_check(repeats)
-    print(f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s wall, "
-          f"{cpu:.2f} s CPU (parent + workers), {load()}")
+    print(
+        f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s wall, "
+        f"{cpu:.2f} s CPU (parent + workers), {load()}"
+    )
 
 
 if __name__ == "__main__":

@@ -56,9 +56,12 @@ def _cpu_all() -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=None,
-                    help="full games per player count and mode in the full check (default: the kit's "
-                         "balance.play.games)")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="full games per player count and mode in the full check (default: the kit's balance.play.games)",
+    )
     ap.add_argument("--no-full", action="store_true", help="skip the full check")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many tries per rate")
     args = ap.parse_args()
@@ -81,9 +84,13 @@ def main() -> None:
     gap_py = cpu_rate(dataclasses.replace(gap3, compiled=False), 100)
     print(f"3 players, greedy in every seat  : {fast:7.1f} full games/s per core (compiled full-game kernel)")
     print(f"  baseline: Python fast path     : {py:7.1f} full games/s per core (kernel is {fast / py:.1f}x)")
-    print(f"  baseline: readable reference   : {ref:7.1f} full games/s per core (kernel is {fast / ref:.1f}x)")
-    print(f"3 players, 1 greedy vs 2 random  : {gap:7.1f} full games/s per core (compiled; Python fast path "
-          f"{gap_py:.1f}, kernel is {gap / gap_py:.1f}x)")
+    print(
+        f"  baseline: readable reference   : {ref:7.1f} full games/s per core (kernel is {fast / ref:.1f}x)"
+    )
+    print(
+        f"3 players, 1 greedy vs 2 random  : {gap:7.1f} full games/s per core (compiled; Python fast path "
+        f"{gap_py:.1f}, kernel is {gap / gap_py:.1f}x)"
+    )
 
     from _scaling import measure  # bench/ is on sys.path when this script runs
 
@@ -95,8 +102,10 @@ def main() -> None:
     if args.games is None and play is not None:
         args.games = play.games
     if play is None or play.games < args.games:
-        raise SystemExit(f"game.balance.play.games ({play.games if play else 'none'}) caps the check below "
-                         f"{args.games} games")
+        raise SystemExit(
+            f"game.balance.play.games ({play.games if play else 'none'}) caps the check below "
+            f"{args.games} games"
+        )
     t = time.perf_counter()
     cpu = _cpu_all()
     with ProcessExecutor(2) as ex:
@@ -104,9 +113,11 @@ def main() -> None:
     wall = time.perf_counter() - t
     cpu = _cpu_all() - cpu  # the pool is shut down: its workers' time is in RUSAGE_CHILDREN now
     failed = [x.name for x in rep.tolerances if not x.ok]
-    print(f"full check, {args.games} games per player count and mode, 2 workers: {wall:.1f} s wall here, "
-          f"{cpu:.1f} CPU s in all = {cpu / 2:.1f} s on 2 idle cores (load average {os.getloadavg()[0]:.1f}); "
-          f"{len(rep.tolerances)} tolerances, {len(failed)} outside")
+    print(
+        f"full check, {args.games} games per player count and mode, 2 workers: {wall:.1f} s wall here, "
+        f"{cpu:.1f} CPU s in all = {cpu / 2:.1f} s on 2 idle cores (load average {os.getloadavg()[0]:.1f}); "
+        f"{len(rep.tolerances)} tolerances, {len(failed)} outside"
+    )
     for name in failed:
         print(f"  outside: {name}")
 

@@ -69,18 +69,27 @@ def main() -> None:
     global REPEAT
     REPEAT = max(1, args.repeat)
     setup = Setup.from_spec(game_spec("ripple_rush"))
-    print(f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows walls)")
+    print(
+        f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows walls)"
+    )
     rates = {}
     for pol, n in (("greedy", args.games), ("strong", args.games // 4), ("random", args.games)):
         cpu, wall = per_core(RippleRushSim(setup, 4, (pol,)), n)
         rates[pol] = cpu
         print(f"4 players, {pol:7s}: {cpu:10,.0f} games/s per core (CPU time), {wall:10,.0f} wall, {n} games")
     pure_n = 40
-    r = subprocess.run([sys.executable, "-c", _PURE.format(root=str(ROOT), n=pure_n)], capture_output=True, text=True,
-                       env=dict(os.environ, PNPKIT_PURE="1"), check=True)
+    r = subprocess.run(
+        [sys.executable, "-c", _PURE.format(root=str(ROOT), n=pure_n)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PNPKIT_PURE="1"),
+        check=True,
+    )
     pure = float(r.stdout.strip())
-    print(f"baseline pure Python (PNPKIT_PURE=1), greedy: {pure:,.0f} games/s per core -> compiled is "
-          f"{rates['greedy'] / pure:,.0f}x")
+    print(
+        f"baseline pure Python (PNPKIT_PURE=1), greedy: {pure:,.0f} games/s per core -> compiled is "
+        f"{rates['greedy'] / pure:,.0f}x"
+    )
     sim = RippleRushSim(setup, 4, ("greedy",))
     games = 2 * args.games
     t = time.perf_counter()
@@ -91,18 +100,26 @@ def main() -> None:
         b = run(sim, games, 5, ex)
     two = time.perf_counter() - t
     assert all(np.array_equal(a[k], b[k]) for k in a)
-    print(f"{games} greedy 4-player games: 1 worker {one:.2f} s, 2 workers {two:.2f} s wall (pool start-up "
-          f"included) -> {one / two:.2f}x here (identical tallies)")
+    print(
+        f"{games} greedy 4-player games: 1 worker {one:.2f} s, 2 workers {two:.2f} s wall (pool start-up "
+        f"included) -> {one / two:.2f}x here (identical tallies)"
+    )
     from _scaling import measure  # bench/ is on sys.path when this script runs
 
     print(measure(sim, games, DEFAULT_CHUNK, repeat=max(REPEAT, 5)).line())
     if args.no_full:
         return
     for workers in (1, 2):
-        r = subprocess.run([sys.executable, "-c", _BALANCE.format(root=str(ROOT), workers=workers)],
-                           capture_output=True, text=True, check=True)
-        print(f"full balance run, greedy, 10,000 games x player counts 1-5, {workers} workers: "
-              f"{float(r.stdout.strip()):.2f} s wall including interpreter start-up")
+        r = subprocess.run(
+            [sys.executable, "-c", _BALANCE.format(root=str(ROOT), workers=workers)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        print(
+            f"full balance run, greedy, 10,000 games x player counts 1-5, {workers} workers: "
+            f"{float(r.stdout.strip()):.2f} s wall including interpreter start-up"
+        )
 
 
 if __name__ == "__main__":

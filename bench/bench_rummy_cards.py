@@ -40,7 +40,10 @@ from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_section
 
 SPEC = game_section("rummy_cards")  # the shipped kit's game section
-PLAY_SPEC = {**SPEC, "balance": {k: v for k, v in SPEC["balance"].items() if k not in ("confidence", "max_games")}}
+PLAY_SPEC = {
+    **SPEC,
+    "balance": {k: v for k, v in SPEC["balance"].items() if k not in ("confidence", "max_games")},
+}
 """SPEC for the timed self-play: without the sequential-check fields, which self-play does not read and a
 baseline tree from before spec/base.SequentialCheck refuses."""
 BASELINES = ["ac06553", "671deca", "463b2f1"]
@@ -78,12 +81,15 @@ print(json.dumps(out))
 
 def baseline_tree(rev: str) -> Path:
     """generator/ at `rev`, extracted once under output/bench_baseline/."""
-    sha = subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.strip()
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
     dest = ROOT / "output" / "bench_baseline" / sha
     if not (dest / "generator").is_dir():
         dest.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "archive", sha, "generator"], cwd=ROOT, capture_output=True, check=True)
+        archive = subprocess.run(
+            ["git", "archive", sha, "generator"], cwd=ROOT, capture_output=True, check=True
+        )
         subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
     return dest
 
@@ -92,8 +98,14 @@ def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
     """One fresh-process measurement of the tree's self-play (see MEASURE)."""
     env = {k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}
     env["PYTHONPATH"] = str(tree)
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(tree), json.dumps(PLAY_SPEC), str(rounds)], env=env,
-                         cwd=tree, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(tree), json.dumps(PLAY_SPEC), str(rounds)],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     result: dict[str, dict[str, float | str | int]] = json.loads(out)
     return result
 
@@ -153,8 +165,10 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
             main_t += plain
             retr_t += max(full - plain, 0.0)
             tj = int(np.sum(a[1]) + np.sum(a[2]))  # type: ignore[call-overload]
-            kind = (f"opened, {'lays' if laid else 'lays nothing'}, {'table jokers' if tj else 'no table joker'}"
-                    f"{', known to lay nothing' if a[7] else ''}")
+            kind = (
+                f"opened, {'lays' if laid else 'lays nothing'}, {'table jokers' if tj else 'no table joker'}"
+                f"{', known to lay nothing' if a[7] else ''}"
+            )
         kinds.setdefault(kind, []).append(full)
     total = sum(per_call)
     whole = float("inf")
@@ -162,20 +176,28 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
         t = time.process_time()
         s.play(np.random.SeedSequence(1), rounds)
         whole = min(whole, time.process_time() - t)
-    print(f"profile: {rounds} rounds x {players} players, {len(calls)} solver turns, {skipped[0]} opening turns "
-          f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel {whole:.3f} "
-          f"CPU s ({rounds / whole:,.0f} rounds/s)")
+    print(
+        f"profile: {rounds} rounds x {players} players, {len(calls)} solver turns, {skipped[0]} opening turns "
+        f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel {whole:.3f} "
+        f"CPU s ({rounds / whole:,.0f} rounds/s)"
+    )
     for kind, ts in sorted(kinds.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {kind:60s} {len(ts):5d} turns {100 * sum(ts) / total:5.1f}% of the time, "
-              f"{1e6 * sum(ts) / len(ts):7.0f} us each")
+        print(
+            f"  {kind:60s} {len(ts):5d} turns {100 * sum(ts) / total:5.1f}% of the time, "
+            f"{1e6 * sum(ts) / len(ts):7.0f} us each"
+        )
     opened = sum(sum(ts) for k, ts in kinds.items() if k.startswith("opened"))
-    print(f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval {100 * retr_t / total:.0f}% "
-          f"of the time (retrieval off: {main_t:.3f} s of {opened:.3f} s)")
+    print(
+        f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval {100 * retr_t / total:.0f}% "
+        f"of the time (retrieval off: {main_t:.3f} s of {opened:.3f} s)"
+    )
     srt = sorted(per_call, reverse=True)
     for q in (0.01, 0.1):
         n = max(1, int(q * len(srt)))
-        print(f"  the slowest {100 * q:.0f}% of turns ({n}): {100 * sum(srt[:n]) / total:.0f}% of the time "
-              f"(slowest {1e3 * srt[0]:.1f} ms)")
+        print(
+            f"  the slowest {100 * q:.0f}% of turns ({n}): {100 * sum(srt[:n]) / total:.0f}% of the time "
+            f"(slowest {1e3 * srt[0]:.1f} ms)"
+        )
 
 
 def load() -> str:
@@ -187,13 +209,22 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=200, help="rounds per player count and measurement")
     ap.add_argument("--reps", type=int, default=3, help="measurements per path (best of)")
-    ap.add_argument("--baseline", action="append", help="git revision of an old path (repeatable; default: "
-                    + ", ".join(BASELINES) + ")")
+    ap.add_argument(
+        "--baseline",
+        action="append",
+        help="git revision of an old path (repeatable; default: " + ", ".join(BASELINES) + ")",
+    )
     ap.add_argument("--games", type=int, default=2000, help="rounds per player count in the full check")
     ap.add_argument("--no-full", action="store_true", help="skip the full checks (serial and 2 workers)")
-    ap.add_argument("--scaling-rounds", type=int, default=2000,
-                    help="3-player rounds in the 2-worker measurement (chunks of 50, as the check plays them)")
-    ap.add_argument("--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds")
+    ap.add_argument(
+        "--scaling-rounds",
+        type=int,
+        default=2000,
+        help="3-player rounds in the 2-worker measurement (chunks of 50, as the check plays them)",
+    )
+    ap.add_argument(
+        "--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds"
+    )
     args = ap.parse_args()
     args.baseline = args.baseline or BASELINES
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
@@ -210,8 +241,13 @@ def main() -> None:
     cases = []
     for _ in range(300):
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
-        cases.append((np.zeros(C * N, np.int64), np.bincount(deck[:int(rng.integers(14, 24))], minlength=C * N),
-                      int(rng.integers(0, 2))))
+        cases.append(
+            (
+                np.zeros(C * N, np.int64),
+                np.bincount(deck[: int(rng.integers(14, 24))], minlength=C * N),
+                int(rng.integers(0, 2)),
+            )
+        )
     solve_counts(cases[0][0], cases[0][1], 0, no_rj, no_gj, C, N, 1, -1, dec, ws)
     t = time.process_time()
     for f, h, j in cases:
@@ -238,8 +274,11 @@ def main() -> None:
             same = "identical tallies" if digests["new"][p] == digests[rev][p] else "other tallies"
             parts.append(f"{rev} {old:,.1f} -> {new / old:.2f}x ({same})")
         print(f"self-play {p}p meld finders: {new:,.1f} rounds/s per core; " + "; ".join(parts))
-    print("solver give-ups in " + f"{args.reps} x {args.rounds} rounds x 3: "
-          + ", ".join(f"{name} {n}" for name, n in giveups.items()))
+    print(
+        "solver give-ups in "
+        + f"{args.reps} x {args.rounds} rounds x 3: "
+        + ", ".join(f"{name} {n}" for name, n in giveups.items())
+    )
     print(f"load averages after the rates: {load()}")
 
     from _scaling import measure as scaling  # bench/ is on sys.path when this script runs

@@ -30,7 +30,9 @@ def main() -> None:
     ap.add_argument("kits", nargs="*", type=Path)
     a = ap.parse_args()
     kits = a.kits or shipped_kits()
-    print(f"{'kit':<14} {'parameter':<32} {'trials':>6} {'played':>6} {'games':>6} {'seconds':>8} {'trials/min':>10}")
+    print(
+        f"{'kit':<14} {'parameter':<32} {'trials':>6} {'played':>6} {'games':>6} {'seconds':>8} {'trials/min':>10}"
+    )
     with ProcessExecutor(a.workers) as executor:
         for kit in kits:
             params = _first_param(kit)
@@ -40,14 +42,20 @@ def main() -> None:
             plan = make_plan(kit, params=params, trials=a.trials, seed=1)
             plan.settings = plan.settings.model_copy(update={"games": a.games})
             marks: list[float] = []
-            found = search(plan, executor,
-                           progress=lambda done, total, what, marks=marks: marks.append(time.perf_counter()))
+            found = search(
+                plan,
+                executor,
+                progress=lambda done, total, what, marks=marks: marks.append(time.perf_counter()),
+            )
             # a repeated candidate is served from memory: count the distinct ones the search played
             played = len({json.dumps(j.values, sort_keys=True) for j in found.judged.values()})
             span = marks[-1] - marks[1] if len(marks) > 2 else float("nan")
             rate = (played - 1) / span * 60 if played > 1 and span > 0 else float("nan")
-            print(f"{plan.kit.meta.id:<14} {plan.space[0].path:<32} {a.trials:>6} {played:>6} {a.games:>6} "
-                  f"{marks[-1] - marks[0]:>8.1f} {rate:>10.1f}", flush=True)
+            print(
+                f"{plan.kit.meta.id:<14} {plan.space[0].path:<32} {a.trials:>6} {played:>6} {a.games:>6} "
+                f"{marks[-1] - marks[0]:>8.1f} {rate:>10.1f}",
+                flush=True,
+            )
 
 
 def _first_param(kit: Path) -> list[str]:
@@ -61,7 +69,11 @@ def _first_param(kit: Path) -> list[str]:
     s = Space(t)
     if t.kind == "int":
         return [f"{t.path}={int(t.low or 0)}..{int(t.high or 0)}"]
-    return [f"{s.path}=permutation" if t.kind == "permutation" else f"{t.path}=choice:{','.join(map(str, t.choices))}"]
+    return [
+        f"{s.path}=permutation"
+        if t.kind == "permutation"
+        else f"{t.path}=choice:{','.join(map(str, t.choices))}"
+    ]
 
 
 if __name__ == "__main__":

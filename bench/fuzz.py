@@ -35,20 +35,28 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=12, help="mutation seed (default 12)")
     ap.add_argument("--verbose", action="store_true", help="print every case")
     args = ap.parse_args()
-    cases = (make_cases(args.specs, args.seed) + make_font_cases(args.font_specs, args.seed)
-             + make_art_cases(args.art_specs, args.seed) + make_data_cases(args.data_specs, args.seed))
+    cases = (
+        make_cases(args.specs, args.seed)
+        + make_font_cases(args.font_specs, args.seed)
+        + make_art_cases(args.art_specs, args.seed)
+        + make_data_cases(args.data_specs, args.seed)
+    )
     t0 = time.perf_counter()
 
     def progress(i, o):
         if args.verbose or o.kind not in ("clean", "accepted"):
-            print(f"[{i + 1}/{len(cases)}] {o.kind:9} {o.seconds:5.1f}s {o.case.kit}: {o.case.label} -- {o.detail[:300]}",
-                  flush=True)
+            print(
+                f"[{i + 1}/{len(cases)}] {o.kind:9} {o.seconds:5.1f}s {o.case.kit}: {o.case.label} -- {o.detail[:300]}",
+                flush=True,
+            )
         elif (i + 1) % 100 == 0:
             print(f"[{i + 1}/{len(cases)}] {time.perf_counter() - t0:.0f} s", flush=True)
 
     summary = run_cases(cases, progress=progress)
     slowest = max(summary.outcomes, key=lambda o: o.seconds)
-    print(f"wall {time.perf_counter() - t0:.0f} s; slowest case {slowest.seconds:.1f} s ({slowest.case.kit}: {slowest.case.label})")
+    print(
+        f"wall {time.perf_counter() - t0:.0f} s; slowest case {slowest.seconds:.1f} s ({slowest.case.kit}: {slowest.case.label})"
+    )
     print(summary.line())
     return 1 if summary.bugs() else 0
 

@@ -29,7 +29,7 @@ KITS = ("ripple_rush", "peak_dice", "raindrops", "rummy_cards")
 
 
 def seeds_of(text: str) -> list[int]:
-    """"1-10" or "1,3,5" -> seeds."""
+    """ "1-10" or "1,3,5" -> seeds."""
     out: list[int] = []
     for part in text.split(","):
         if "-" in part:
@@ -42,14 +42,26 @@ def seeds_of(text: str) -> list[int]:
 
 def check(folder: Path, seed: int, workers: int, games: int | None, json_path: Path) -> dict[str, object]:
     """One `python -m generator check` run: exit code, wall and CPU seconds (this process's children)."""
-    cmd = [sys.executable, "-m", "generator", "check", str(folder), "--seed", str(seed), "--workers", str(workers),
-           "--json", str(json_path)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "generator",
+        "check",
+        str(folder),
+        "--seed",
+        str(seed),
+        "--workers",
+        str(workers),
+        "--json",
+        str(json_path),
+    ]
     if games:
         cmd += ["--games", str(games)]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False,
-                       env=dict(os.environ, PYTHONHASHSEED="0"))
+    r = subprocess.run(
+        cmd, cwd=ROOT, capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONHASHSEED="0")
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -60,8 +72,14 @@ def check(folder: Path, seed: int, workers: int, games: int | None, json_path: P
         looks = rep.get("looks", [])
         for t in rep["tolerances"]:
             counts[t["verdict"]] += 1
-    return {"rc": r.returncode, "wall": wall, "cpu": cpu, "counts": counts, "looks": looks,
-            "stderr": r.stderr.strip().splitlines()[-1:] if r.returncode else []}
+    return {
+        "rc": r.returncode,
+        "wall": wall,
+        "cpu": cpu,
+        "counts": counts,
+        "looks": looks,
+        "stderr": r.stderr.strip().splitlines()[-1:] if r.returncode else [],
+    }
 
 
 def main() -> int:
@@ -72,8 +90,12 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=None)
     ap.add_argument("--kits", default=",".join(KITS))
     ap.add_argument("--broken", action="store_true", help="also run the broken variants (must exit 1)")
-    ap.add_argument("--compare-workers", action="store_true", help="also run each kit at the first seed with "
-                    "1 worker and compare the JSON bytes with the --workers run")
+    ap.add_argument(
+        "--compare-workers",
+        action="store_true",
+        help="also run each kit at the first seed with "
+        "1 worker and compare the JSON bytes with the --workers run",
+    )
     ap.add_argument("--out", type=Path, default=Path("/tmp/pnpkit-sweep"))
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -90,9 +112,11 @@ def main() -> int:
             c = r["counts"]
             good = r["rc"] == 0 if a.games is None else r["rc"] != 1
             ok &= good
-            print(f"{kit:<22} {seed:>4} {r['rc']:>3} {r['wall']:>7.1f} {r['cpu']:>7.1f}  "
-                  f"{c['HOLDS']}/{c['FAILS']}/{c['UNDECIDED']}  {r['looks']}{'' if good else '  <-- ' + str(r['stderr'])}",
-                  flush=True)
+            print(
+                f"{kit:<22} {seed:>4} {r['rc']:>3} {r['wall']:>7.1f} {r['cpu']:>7.1f}  "
+                f"{c['HOLDS']}/{c['FAILS']}/{c['UNDECIDED']}  {r['looks']}{'' if good else '  <-- ' + str(r['stderr'])}",
+                flush=True,
+            )
     print(f"shipped kits: {len(kits) * len(seeds)} runs, wall {total_wall:.1f} s, CPU {total_cpu:.1f} s")
     if a.broken:
         bw = bc = 0.0
@@ -104,9 +128,12 @@ def main() -> int:
                 bc += float(r["cpu"])  # type: ignore[arg-type]
                 good = r["rc"] == 1
                 ok &= good
-                print(f"{kit + ' (broken)':<22} {seed:>4} {r['rc']:>3} {r['wall']:>7.1f} {r['cpu']:>7.1f}  "
-                      f"{r['counts']['HOLDS']}/{r['counts']['FAILS']}/{r['counts']['UNDECIDED']}"
-                      f"{'' if good else '  <-- expected exit 1'}", flush=True)
+                print(
+                    f"{kit + ' (broken)':<22} {seed:>4} {r['rc']:>3} {r['wall']:>7.1f} {r['cpu']:>7.1f}  "
+                    f"{r['counts']['HOLDS']}/{r['counts']['FAILS']}/{r['counts']['UNDECIDED']}"
+                    f"{'' if good else '  <-- expected exit 1'}",
+                    flush=True,
+                )
         print(f"broken variants: {len(kits) * len(seeds)} runs, wall {bw:.1f} s, CPU {bc:.1f} s")
     if a.compare_workers:
         for kit in kits:
@@ -115,7 +142,9 @@ def main() -> int:
             many = a.out / f"{kit}-{seeds[0]}.json"
             same = one.read_bytes() == many.read_bytes()
             ok &= same
-            print(f"{kit}: seed {seeds[0]}, 1 vs {a.workers} workers: JSON {'identical' if same else 'DIFFERENT'}")
+            print(
+                f"{kit}: seed {seeds[0]}, 1 vs {a.workers} workers: JSON {'identical' if same else 'DIFFERENT'}"
+            )
     return 0 if ok else 1
 
 

@@ -25,7 +25,9 @@ _PKG = Path(__file__).resolve().parent
 
 
 def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")).hexdigest()
+    return hashlib.sha256(
+        json.dumps(value, sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    ).hexdigest()
 
 
 def generator_digest() -> str:
@@ -64,26 +66,37 @@ def recorded_tool_key(record: Mapping[str, Any], stamp: str) -> str:
     return tool_key()
 
 
-def spec_key(kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool) -> str:
+def spec_key(
+    kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool
+) -> str:
     """The key of everything a part reads besides catalog strings: the generator and fonts (`tool`), the seed, language,
     paper and output options, and the spec subtrees a composer reads -- `kit`, `print`, `game` (rules text and
     generated decks come from the game's figures) and `components` (composers read sibling components' sizes)."""
-    return _digest({
-        "format": FORMAT, "tool": tool, "part": part, "lang": lang,
-        "paper": paper, "seed": seed, "pdfa": pdfa, "png": png,
-        "kit": kit.meta.model_dump(mode="json"), "print": kit.print.model_dump(mode="json"),
-        "game": kit.game.model_dump(mode="json"),
-        "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
-        # how text is set (the min_size floors decide where a summary flows onto a second face) and the kit's
-        # fonts by content (absent without style.fonts)
-        "style": kit.style.model_dump(mode="json"),
-        **({"fonts": kit.fonts.key()} if kit.fonts is not None else {}),
-        # the art files this part draws, by content (absent without art, so those kits keep their keys): a
-        # changed image redraws only the components that use it
-        **({"art": kit.art.key(None if part == "kit" else part)} if kit.art is not None else {}),
-        # the kit's inline icons by content (absent without style.icons)
-        **({"icons": sorted((n, a.sha256) for n, a in kit.icons.items())} if kit.icons else {}),
-    })
+    return _digest(
+        {
+            "format": FORMAT,
+            "tool": tool,
+            "part": part,
+            "lang": lang,
+            "paper": paper,
+            "seed": seed,
+            "pdfa": pdfa,
+            "png": png,
+            "kit": kit.meta.model_dump(mode="json"),
+            "print": kit.print.model_dump(mode="json"),
+            "game": kit.game.model_dump(mode="json"),
+            "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
+            # how text is set (the min_size floors decide where a summary flows onto a second face) and the kit's
+            # fonts by content (absent without style.fonts)
+            "style": kit.style.model_dump(mode="json"),
+            **({"fonts": kit.fonts.key()} if kit.fonts is not None else {}),
+            # the art files this part draws, by content (absent without art, so those kits keep their keys): a
+            # changed image redraws only the components that use it
+            **({"art": kit.art.key(None if part == "kit" else part)} if kit.art is not None else {}),
+            # the kit's inline icons by content (absent without style.icons)
+            **({"icons": sorted((n, a.sha256) for n, a in kit.icons.items())} if kit.icons else {}),
+        }
+    )
 
 
 def texts_key(catalogs: Mapping[str, Catalog], lang: str, used: Iterable[str]) -> str:
@@ -122,19 +135,32 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != FORMAT
+        or not isinstance(data.get("entries"), dict)
+    ):
         return {}
     return dict(data["entries"])
 
 
 def dump_manifest(entries: Mapping[str, Any]) -> bytes:
     """The record as bytes (sorted, so the same build gives the same file)."""
-    return (json.dumps({"format": FORMAT, "entries": dict(entries)}, sort_keys=True, ensure_ascii=False, indent=1)
-            + "\n").encode("utf-8")
+    return (
+        json.dumps({"format": FORMAT, "entries": dict(entries)}, sort_keys=True, ensure_ascii=False, indent=1)
+        + "\n"
+    ).encode("utf-8")
 
 
-def is_unchanged(entry: Mapping[str, Any] | None, folder: Path, name: str, spec: str,
-                 catalogs: Mapping[str, Catalog], lang: str, png: bool) -> bool:
+def is_unchanged(
+    entry: Mapping[str, Any] | None,
+    folder: Path,
+    name: str,
+    spec: str,
+    catalogs: Mapping[str, Catalog],
+    lang: str,
+    png: bool,
+) -> bool:
     """Whether the last build's output `name` in `folder` is still what this build would write: same spec key,
     same strings for the ids it used, and the file(s) on disk are the ones that build wrote."""
     if not entry or entry.get("spec") != spec or not isinstance(entry.get("used"), list):
@@ -156,7 +182,12 @@ successful build read and the digest of every file it wrote or kept (see `unchan
 
 
 def _where(paths: Iterable[Path], options: Mapping[str, Any]) -> dict[str, Any]:
-    return {"format": FORMAT, "kits": [os.path.abspath(p) for p in paths], "cwd": os.getcwd(), "options": dict(options)}
+    return {
+        "format": FORMAT,
+        "kits": [os.path.abspath(p) for p in paths],
+        "cwd": os.getcwd(),
+        "options": dict(options),
+    }
 
 
 def inputs_name(paths: Iterable[Path], options: Mapping[str, Any]) -> str:
@@ -188,14 +219,25 @@ def read_inputs_record(out: Path, name: str) -> dict[str, Any]:
         data = json.loads((out / INPUTS / f"{name}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return data if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("files"), dict) else {}
+    return (
+        data
+        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("files"), dict)
+        else {}
+    )
 
 
 def dump_inputs_record(key: str, files: Mapping[str, str | None], result: Mapping[str, Any]) -> bytes:
     """The record of a successful build: its inputs key, the digest of every output file (relative to OUT) and
     what the build reported (warnings, pages, parts), sorted so the same build gives the same bytes."""
-    return (json.dumps({"format": FORMAT, "key": key, "files": dict(files), **result}, sort_keys=True,
-                       ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return (
+        json.dumps(
+            {"format": FORMAT, "key": key, "files": dict(files), **result},
+            sort_keys=True,
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\n"
+    ).encode("utf-8")
 
 
 def unchanged_inputs(out: Path, record: Mapping[str, Any], key: str) -> bool:
@@ -235,7 +277,9 @@ class Memo:
 
     def __init__(self, tool: str, stored: Any = None) -> None:
         self.tool = tool
-        entries = stored.get("entries") if isinstance(stored, Mapping) and stored.get("tool") == tool else None
+        entries = (
+            stored.get("entries") if isinstance(stored, Mapping) and stored.get("tool") == tool else None
+        )
         self._stored: dict[str, Any] = dict(entries) if isinstance(entries, Mapping) else {}
         self.kept: dict[str, Any] = {}
 
@@ -286,6 +330,27 @@ class Memo:
         return {"tool": self.tool, "entries": dict(sorted(self.kept.items()))}
 
 
-__all__ = ["CACHE_DIR", "INPUTS", "MANIFEST", "Memo", "dump_inputs_record", "dump_manifest", "file_digest", "fonts_digest",
-           "generator_digest", "inputs_key", "inputs_name", "is_unchanged", "part_key", "read_inputs_record",
-           "read_manifest", "recorded_reads", "recorded_tool_key", "spec_key", "texts_key", "tool_key", "tool_stamp", "unchanged_inputs"]
+__all__ = [
+    "CACHE_DIR",
+    "INPUTS",
+    "MANIFEST",
+    "Memo",
+    "dump_inputs_record",
+    "dump_manifest",
+    "file_digest",
+    "fonts_digest",
+    "generator_digest",
+    "inputs_key",
+    "inputs_name",
+    "is_unchanged",
+    "part_key",
+    "read_inputs_record",
+    "read_manifest",
+    "recorded_reads",
+    "recorded_tool_key",
+    "spec_key",
+    "texts_key",
+    "tool_key",
+    "tool_stamp",
+    "unchanged_inputs",
+]

@@ -66,10 +66,16 @@ class CheckRun:
         if not undecided:
             return ""
         need = [t.needed_games for t in undecided if t.needed_games]
-        more = (f"; the estimates need about {max(need)} games per setting (rerun with --games, or raise "
-                f"balance.max_games)" if need else "; some estimates sit on their bound")
-        return (f"{len(undecided)} balance tolerance{'s' if len(undecided) != 1 else ''} undecided at "
-                f"balance.max_games{more}")
+        more = (
+            f"; the estimates need about {max(need)} games per setting (rerun with --games, or raise "
+            f"balance.max_games)"
+            if need
+            else "; some estimates sit on their bound"
+        )
+        return (
+            f"{len(undecided)} balance tolerance{'s' if len(undecided) != 1 else ''} undecided at "
+            f"balance.max_games{more}"
+        )
 
 
 def default_games(kit: Kit) -> int:
@@ -104,7 +110,9 @@ class _DryRun:
         self.tallies = tallies
         self.games = 0
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Count the pending games of `chunks`; a one-game tally for each chunk."""
         from generator.engine.sequential import _sim_key
 
@@ -120,7 +128,9 @@ def _ignore(*_: object) -> None:
     """The dry run's progress callback: the report passes it on to the runs that move the bar."""
 
 
-def planned_games(build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]) -> int | None:
+def planned_games(
+    build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]
+) -> int | None:
     """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as the
     real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies (`tallies` keeps
     them per simulation between looks). None when the dry run cannot say (a report that cannot be built from one
@@ -139,9 +149,18 @@ def planned_games(build: Callable[[Executor], object], cache: CachingExecutor, t
     return dry.games
 
 
-def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, workers: int | None,
-                  dask: str | None, switches: bool, progress: ProgressFor,
-                  on_report: Callable[[BalanceReport], None] = lambda r: None, totals: bool = False) -> CheckRun:
+def check_balance(
+    kits: Sequence[Kit],
+    *,
+    games: int | None,
+    seed: int | None,
+    workers: int | None,
+    dask: str | None,
+    switches: bool,
+    progress: ProgressFor,
+    on_report: Callable[[BalanceReport], None] = lambda r: None,
+    totals: bool = False,
+) -> CheckRun:
     """Judge every kit (loaded and statically checked) by sequential self-play: batches double from `games`
     (default: the spec's balance.games) up to balance.max_games while a tolerance is undecided. One worker
     pool serves every kit and setting. `switches` (the HTML report is asked for): also measure each house-rule
@@ -155,8 +174,9 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
     with make_executor(workers, dask) as executor:
         for kit in kits:
             with progress(kit.meta.id) as advance:
-                rep, shown = _check_kit(kit, executor, games=games, seed=seed, switches=switches, advance=advance,
-                                        totals=totals)
+                rep, shown = _check_kit(
+                    kit, executor, games=games, seed=seed, switches=switches, advance=advance, totals=totals
+                )
             run.reports.append(rep)
             run.html_reports.append(shown)
             if switches:  # the HTML report is asked for
@@ -164,13 +184,23 @@ def check_balance(kits: Sequence[Kit], *, games: int | None, seed: int | None, w
                     run.colour_checks.append(colour_check(kit, seed))
                 except KitError as e:  # a page that does not compose: the balance verdicts still stand
                     run.colour_checks.append(None)
-                    run.html_reports[-1] = replace(shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"])
+                    run.html_reports[-1] = replace(
+                        shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"]
+                    )
             on_report(rep)
     return run
 
 
-def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | None, switches: bool,
-               advance: Advance, totals: bool) -> tuple[BalanceReport, BalanceReport]:
+def _check_kit(
+    kit: Kit,
+    executor: Executor,
+    *,
+    games: int | None,
+    seed: int | None,
+    switches: bool,
+    advance: Advance,
+    totals: bool,
+) -> tuple[BalanceReport, BalanceReport]:
     """One kit's sequential check: its report, and the report as the HTML report shows it."""
     from generator.engine.sequential import Budget, CachingExecutor, judge
 
@@ -190,9 +220,20 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
             advance(label, total=n)
 
     def make(budget: Budget) -> BalanceReport:
-        announce(look[0], lambda ex: balance_report(kit.game, games=Budget(budget.default, dict(budget.per_setting)),
-                                                    seed=run_seed, executor=ex, kit=kit.meta.id, progress=_ignore))
-        return balance_report(kit.game, games=budget, seed=run_seed, executor=cache, progress=advance, kit=kit.meta.id)
+        announce(
+            look[0],
+            lambda ex: balance_report(
+                kit.game,
+                games=Budget(budget.default, dict(budget.per_setting)),
+                seed=run_seed,
+                executor=ex,
+                kit=kit.meta.id,
+                progress=_ignore,
+            ),
+        )
+        return balance_report(
+            kit.game, games=budget, seed=run_seed, executor=cache, progress=advance, kit=kit.meta.id
+        )
 
     def name_look(text: str) -> None:
         look[0] = text
@@ -203,10 +244,15 @@ def _check_kit(kit: Kit, executor: Executor, *, games: int | None, seed: int | N
         from generator.engine.switches import switch_effects, switch_table
 
         switch_games = max(1, min(first, SWITCH_GAMES_CAP))
-        announce("house-rule switches", lambda ex: switch_effects(balance_report, kit.game, games=switch_games,
-                                                                  seed=run_seed, executor=ex, progress=_ignore))
-        rows = switch_effects(balance_report, kit.game, games=switch_games, seed=run_seed, executor=cache,
-                              progress=advance)
+        announce(
+            "house-rule switches",
+            lambda ex: switch_effects(
+                balance_report, kit.game, games=switch_games, seed=run_seed, executor=ex, progress=_ignore
+            ),
+        )
+        rows = switch_effects(
+            balance_report, kit.game, games=switch_games, seed=run_seed, executor=cache, progress=advance
+        )
         if rows:
             shown = replace(rep, tables=rep.tables + [switch_table(rows)], switches=rows)
     from generator.spec.colours import colour_notes
@@ -240,7 +286,9 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     measure = kit_measure(kit, text_width)
     best: tuple[int, str, int, Page] | None = None
     for cid in kit.components:
-        ctx = Context(kit, lang, texts, measure, kit.print.paper, run_seed, kit.print, extras, only=frozenset([cid]))
+        ctx = Context(
+            kit, lang, texts, measure, kit.print.paper, run_seed, kit.print, extras, only=frozenset([cid])
+        )
         for comp in compose_kit(ctx):
             for i, page in enumerate(comp.pages):
                 found = len(swatches & set(palette_colours(page.ops)))
@@ -251,8 +299,15 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     if best is None or best[0] == 0:
         return None
     _, title, number, page = best
-    return check_page(page, component=title, page_number=number, lang=lang, game=kit.game,
-                      safety=kit.style.colour_safety, fonts=kit.fonts)
+    return check_page(
+        page,
+        component=title,
+        page_number=number,
+        lang=lang,
+        game=kit.game,
+        safety=kit.style.colour_safety,
+        fonts=kit.fonts,
+    )
 
 
 def refit(kit: Kit, report: BalanceReport) -> Refit:
@@ -264,8 +319,10 @@ def refit(kit: Kit, report: BalanceReport) -> Refit:
     propose = plugin.load.refit()
     edit = propose(report) if propose is not None else None
     if edit is None:
-        raise KitError(f"{kit.display}: --refit needs a game that proposes spec edits from play "
-                       f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none")
+        raise KitError(
+            f"{kit.display}: --refit needs a game that proposes spec edits from play "
+            f"(e.g. Raindrops with game.balance.play); {plugin.name or plugin.id} proposed none"
+        )
     set_value(kit.dir / "kit.yaml", edit.path, edit.value)
     return edit
 
@@ -293,11 +350,24 @@ def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[t
 
     for kit in kits:
         start = time.perf_counter()
-        registry.get(kit.game_id).load.balance_report()(kit.game, games=games, seed=kit.meta.seed,
-                                                   executor=SerialExecutor(), kit=kit.meta.id)
+        registry.get(kit.game_id).load.balance_report()(
+            kit.game, games=games, seed=kit.meta.seed, executor=SerialExecutor(), kit=kit.meta.id
+        )
         progress(kit.meta.id)
         yield kit.meta.id, time.perf_counter() - start
 
 
-__all__ = ["EXIT_FAILS", "EXIT_HOLDS", "EXIT_UNDECIDED", "CheckRun", "check_balance", "confidence",
-           "default_games", "max_games", "planned_games", "refit", "warm_up", "write_reports"]
+__all__ = [
+    "EXIT_FAILS",
+    "EXIT_HOLDS",
+    "EXIT_UNDECIDED",
+    "CheckRun",
+    "check_balance",
+    "confidence",
+    "default_games",
+    "max_games",
+    "planned_games",
+    "refit",
+    "warm_up",
+    "write_reports",
+]

@@ -53,8 +53,10 @@ class _Command(TyperCommand):
                 continue
             label = _TYPE_LABEL.search(name)
             if label:
-                shown = f"[{label[1]}]" if "|" in label[1] else param.metavar or (param.name or "value").upper()
-                name = f"{name[:label.start()]} {shown}"
+                shown = (
+                    f"[{label[1]}]" if "|" in label[1] else param.metavar or (param.name or "value").upper()
+                )
+                name = f"{name[: label.start()]} {shown}"
             opts.append((name, text))
         if args:
             with formatter.section("Arguments"):
@@ -78,10 +80,19 @@ class _Group(TyperGroup):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
         def run(standalone: bool) -> Any:
-            return super(_Group, self).main(args, prog_name, complete_var, standalone, windows_expand_args, **extra)
+            return super(_Group, self).main(
+                args, prog_name, complete_var, standalone, windows_expand_args, **extra
+            )
 
         if not standalone_mode:
             return run(False)
@@ -93,7 +104,9 @@ class _Group(TyperGroup):
             shown = io.StringIO()
             e.show(file=shown)
             text = re.sub(r"(?m)^Error: ", "error: ", shown.getvalue(), count=1)
-            sys.stderr.write(text.replace(": Value error, ", ": "))  # pydantic's wording inside typer's choices
+            sys.stderr.write(
+                text.replace(": Value error, ", ": ")
+            )  # pydantic's wording inside typer's choices
             sys.exit(e.exit_code)
         except typer.Abort:
             sys.stderr.write("aborted\n")
@@ -101,12 +114,19 @@ class _Group(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
-                  cls=_Group, help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by "
-                                   "seeded self-play.")
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    cls=_Group,
+    help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play.",
+)
 
 
-def _command(name: str | None = None, *, summary: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def _command(
+    name: str | None = None, *, summary: str
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """A command of the app with its one-line summary for `pnpkit --help` (at most 64 characters, so the list
     reads on one line each at 80 columns)."""
     return app.command(name, cls=_Command, short_help=summary)
@@ -121,8 +141,11 @@ def _print_version(value: bool) -> None:
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
-                                        help="print pnpkit's version and exit")) -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="print pnpkit's version and exit"
+    ),
+) -> None:
     """pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play."""
 
 
@@ -132,8 +155,6 @@ def _console(stderr: bool = False) -> Console:
     from rich.console import Console
 
     return Console(stderr=stderr)
-
-
 
 
 def _fail(message: str) -> NoReturn:
@@ -177,7 +198,9 @@ def _langs(value: str | None) -> list[str] | None:
 
     bad = [v for v in out if not LANGUAGE_TAG.fullmatch(v)]
     if bad:  # which of them the kit ships is checked against kit.languages
-        raise _bad(f"--lang: expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(bad)}")
+        raise _bad(
+            f"--lang: expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(bad)}"
+        )
     return out
 
 
@@ -225,8 +248,11 @@ def _clean(message: str) -> str:
     """A message safe for a terminal: control characters escaped, every line at most MAX_LINE characters."""
     out = []
     for line in message.split("\n"):
-        line = "".join(ch if ch.isprintable() or ch in " \t" else ch.encode("unicode_escape").decode("ascii") for ch in line)
-        out.append(line if len(line) <= MAX_LINE else line[:MAX_LINE - 3] + "...")
+        line = "".join(
+            ch if ch.isprintable() or ch in " \t" else ch.encode("unicode_escape").decode("ascii")
+            for ch in line
+        )
+        out.append(line if len(line) <= MAX_LINE else line[: MAX_LINE - 3] + "...")
     return "\n".join(out)
 
 
@@ -303,7 +329,9 @@ def _at_least(low: int, high: int | None = None) -> Callable[[int | None], int |
 def _seed(value: int | None) -> int | None:
     """--seed: 0..MAX_SEED, the rule of kit.seed."""
     if value is not None and not 0 <= value <= MAX_SEED:
-        raise _bad(f"expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(value)}")
+        raise _bad(
+            f"expected a whole number in 0..2**63-1 (the same rule as kit.seed); got {_clip_number(value)}"
+        )
     return value
 
 
@@ -313,8 +341,10 @@ def _check_games(value: int | None) -> int | None:
     if value is not None and value > MAX_GAMES:
         cores = _cores()
         est = min(value, 10**30) / 1000 * CORE_SECONDS_PER_1000_GAMES / max(cores, 1)
-        raise _bad(f"at most {MAX_GAMES:,} games per setting; got {_clip_number(value)} "
-                   f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})")
+        raise _bad(
+            f"at most {MAX_GAMES:,} games per setting; got {_clip_number(value)} "
+            f"(estimated time: up to {_duration(est)} per setting on {cores} core{'s' if cores != 1 else ''})"
+        )
     return value
 
 
@@ -323,8 +353,10 @@ def _workers(value: int | None) -> int | None:
     _at_least(1)(value)
     cores = _cores()
     if value is not None and value > cores:
-        sys.stderr.write(f"warning: --workers {_clip_number(value)} is more than the {cores} cores available; "
-                         f"using {cores}\n")
+        sys.stderr.write(
+            f"warning: --workers {_clip_number(value)} is more than the {cores} cores available; "
+            f"using {cores}\n"
+        )
         return cores
     return value
 
@@ -357,30 +389,77 @@ def _image_format(value: str) -> str:
 @_command(summary="Build the printable PDFs of kits (only what changed is redrawn)")
 def build(
     kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"),
-    paper: Paper | None = typer.Option(None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"),
+    lang: str | None = typer.Option(
+        None, "--lang", help="comma-separated languages, e.g. en,ja (default: all the kit ships)"
+    ),
+    paper: Paper | None = typer.Option(
+        None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"
+    ),
     out: Path = typer.Option(Path("output"), "--out", help="output folder"),
-    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
-    png: bool = typer.Option(False, "--png/--no-png", help="also write a PNG preview of each component's first page"),
-    mode: PrintMode | None = typer.Option(None, "--mode", case_sensitive=False, help="home (N-up sheets) or shop (one card per page with bleed and TrimBox); overrides print.mode"),
-    duplex: Duplex | None = typer.Option(None, "--duplex", case_sensitive=False, help="how the sheet is flipped for the backs; overrides print.duplex"),
-    pdfa: bool = typer.Option(False, "--pdfa", help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator"),
-    force: bool = typer.Option(False, "--force", help="draw every component again, even those whose content key is unchanged since the last build into OUT"),
-    greyscale: bool = typer.Option(False, "--greyscale", help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale"),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        callback=_seed,
+        help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)",
+    ),
+    png: bool = typer.Option(
+        False, "--png/--no-png", help="also write a PNG preview of each component's first page"
+    ),
+    mode: PrintMode | None = typer.Option(
+        None,
+        "--mode",
+        case_sensitive=False,
+        help="home (N-up sheets) or shop (one card per page with bleed and TrimBox); overrides print.mode",
+    ),
+    duplex: Duplex | None = typer.Option(
+        None,
+        "--duplex",
+        case_sensitive=False,
+        help="how the sheet is flipped for the backs; overrides print.duplex",
+    ),
+    pdfa: bool = typer.Option(
+        False,
+        "--pdfa",
+        help="write PDF/A-2b (sRGB output intent, XMP metadata), checked by pikepdf's PDF/A validator",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="draw every component again, even those whose content key is unchanged since the last build into OUT",
+    ),
+    greyscale: bool = typer.Option(
+        False,
+        "--greyscale",
+        help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale",
+    ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="list every file written"),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
+
     def go() -> None:
         from generator.pipeline import build as do_build
         from generator.pipeline import check_out
 
         check_out(out)
-        overrides = {name: value for name, value in (("mode", mode), ("duplex", duplex), ("greyscale", greyscale or None))
-                     if value is not None}
+        overrides = {
+            name: value
+            for name, value in (("mode", mode), ("duplex", duplex), ("greyscale", greyscale or None))
+            if value is not None
+        }
         paths = _kit_paths(kits)
         with _progress(None, "building") as advance:
-            result = do_build(paths, out=out, langs=_langs(lang), paper=paper, seed=seed, png=png, progress=advance,
-                              print_overrides=overrides, pdfa=pdfa, force=force)
+            result = do_build(
+                paths,
+                out=out,
+                langs=_langs(lang),
+                paper=paper,
+                seed=seed,
+                png=png,
+                progress=advance,
+                print_overrides=overrides,
+                pdfa=pdfa,
+                force=force,
+            )
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for line in result.checklists:
@@ -389,11 +468,14 @@ def build(
             for f in result.files:
                 _say(str(f))
         t = result.timings
-        _say(f"{_count(len(result.files), 'file')} written ({_count(result.rebuilt, 'part')} drawn, "
-             f"{result.skipped} unchanged), {_count(result.pages, 'page')} in {sum(t.values()):.2f} s "
-             f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})")
+        _say(
+            f"{_count(len(result.files), 'file')} written ({_count(result.rebuilt, 'part')} drawn, "
+            f"{result.skipped} unchanged), {_count(result.pages, 'page')} in {sum(t.values()):.2f} s "
+            f"(load {t['load']:.2f}, check {t['check']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})"
+        )
         for pdf in _kit_pdfs(result.outputs):
             _say(f"kit PDF: {pdf}")
+
     _run(go, safe_points=True)
 
 
@@ -405,52 +487,114 @@ def _kit_pdfs(outputs: list[Path]) -> list[Path]:
 @_command(summary="Export kits to Tabletop Simulator or print-on-demand card images")
 def export(
     kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-    tts: bool = typer.Option(False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
-    cards: bool = typer.Option(False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"),
-    pages: bool = typer.Option(False, "--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"),
-    showcase: str | None = typer.Option(None, "--showcase", metavar="DECK[:ID,ID,...]",
-                                        help="a hand of cards of that deck fanned on one PNG (default: its first 5 "
-                                             "cards), in OUT/<kit>/<lang>/showcase/"),
-    lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit ships)"),
-    out: Path = typer.Option(Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
-    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)"),
-    dpi: int = typer.Option(300, "--dpi", callback=_at_least(*DPI_RANGE), help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})"),
-    size: str | None = typer.Option(None, "--size", callback=_pod_size, help="card images: a print-on-demand size: The Game Crafter "
-                                                                              "(tgc-poker, tgc-bridge, tgc-mini, tgc-square), MakePlayingCards (mpc-poker, "
-                                                                              "mpc-bridge, mpc-mini, mpc-tarot) or DriveThruCards (dtc-poker, dtc-tarot); "
-                                                                              "default: each deck's own size with the kit's bleed"),
-    base_url: str | None = typer.Option(None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+    tts: bool = typer.Option(
+        False, "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"
+    ),
+    cards: bool = typer.Option(
+        False, "--cards", help="one PNG per card face and back with bleed, and manifest.csv"
+    ),
+    pages: bool = typer.Option(
+        False, "--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"
+    ),
+    showcase: str | None = typer.Option(
+        None,
+        "--showcase",
+        metavar="DECK[:ID,ID,...]",
+        help="a hand of cards of that deck fanned on one PNG (default: its first 5 "
+        "cards), in OUT/<kit>/<lang>/showcase/",
+    ),
+    lang: str | None = typer.Option(
+        None, "--lang", help="comma-separated languages (default: all the kit ships)"
+    ),
+    out: Path = typer.Option(
+        Path("output"), "--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        callback=_seed,
+        help="seed for everything random, 0..2**63-1 (default: the kit's kit.seed)",
+    ),
+    dpi: int = typer.Option(
+        300,
+        "--dpi",
+        callback=_at_least(*DPI_RANGE),
+        help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})",
+    ),
+    size: str | None = typer.Option(
+        None,
+        "--size",
+        callback=_pod_size,
+        help="card images: a print-on-demand size: The Game Crafter "
+        "(tgc-poker, tgc-bridge, tgc-mini, tgc-square), MakePlayingCards (mpc-poker, "
+        "mpc-bridge, mpc-mini, mpc-tarot) or DriveThruCards (dtc-poker, dtc-tarot); "
+        "default: each deck's own size with the kit's bleed",
+    ),
+    base_url: str | None = typer.Option(
+        None, "--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"
+    ),
     fmt: str = typer.Option("png", "--format", callback=_image_format, help="TTS images: png or jpeg"),
-    quality: int = typer.Option(90, "--quality", callback=_at_least(*QUALITY_RANGE), help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})"),
-    workers: int | None = typer.Option(None, "--workers", callback=_at_least(1), help="processes rasterising in parallel (default: up to 2; 1 = none)"),
+    quality: int = typer.Option(
+        90,
+        "--quality",
+        callback=_at_least(*QUALITY_RANGE),
+        help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})",
+    ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        callback=_at_least(1),
+        help="processes rasterising in parallel (default: up to 2; 1 = none)",
+    ),
 ) -> None:
     """Export kits beyond paper: Tabletop Simulator decks (--tts), print-on-demand card images (--cards), pictures
     of every page (--pages) and a fanned hand of cards (--showcase)."""
+
     def go() -> None:
         from generator.export import ExportOptions
         from generator.export import export as do_export
 
-        options = ExportOptions(tts=tts, cards=cards, pages=pages, showcase=showcase, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality,
-                                workers=workers)
+        options = ExportOptions(
+            tts=tts,
+            cards=cards,
+            pages=pages,
+            showcase=showcase,
+            dpi=dpi,
+            size=size,
+            base_url=base_url,
+            fmt=fmt,
+            quality=quality,
+            workers=workers,
+        )
         paths = _kit_paths(kits)
         with _progress(None, "exporting") as advance:
-            result = do_export(paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance)
+            result = do_export(
+                paths, out=out, langs=_langs(lang), seed=seed, options=options, progress=advance
+            )
         for w in result.warnings:
             sys.stderr.write(f"warning: {w}\n")
         for f in result.files:
             _console().print(str(f), highlight=False, soft_wrap=True)
         t = result.timings
-        _console().print(f"{_count(len(result.files), 'file')}, {_count(result.cards, 'card image')} in {sum(t.values()):.2f} s "
-                          f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})", highlight=False)
+        _console().print(
+            f"{_count(len(result.files), 'file')}, {_count(result.cards, 'card image')} in {sum(t.values()):.2f} s "
+            f"(load {t['load']:.2f}, compose {t['compose']:.2f}, render {t['render']:.2f})",
+            highlight=False,
+        )
+
     _run(go)
 
 
 @_command(summary="Check specs, catalogs, text fit and glyphs without writing")
-def validate(kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-             lang: str | None = typer.Option(None, "--lang", help="comma-separated languages (default: all the kit "
-                                                                  "ships; qps: the pseudo-locale)")) -> None:
+def validate(
+    kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
+    lang: str | None = typer.Option(
+        None, "--lang", help="comma-separated languages (default: all the kit ships; qps: the pseudo-locale)"
+    ),
+) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if any."""
+
     def go() -> None:
         from generator.errors import Problem, SpecError
         from generator.pipeline import check_kits, load_kits, translation_warnings, verify_layout
@@ -480,19 +624,32 @@ def validate(kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=
         for k in loaded:
             for w in translation_warnings(k):
                 sys.stderr.write(f"warning: {w}\n")
-            _console().print(f"{k.display}: ok ({k.game_id}, {_count(len(k.components), 'component')}, "
-                             f"{', '.join(k.chosen_languages(asked))})", highlight=False)
+            _console().print(
+                f"{k.display}: ok ({k.game_id}, {_count(len(k.components), 'component')}, "
+                f"{', '.join(k.chosen_languages(asked))})",
+                highlight=False,
+            )
+
     _run(go)
 
 
 @_command(summary="Start a kit: copy a shipped kit or a starter template")
 def new(
-    name: Path = typer.Argument(..., metavar="NAME", help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)"),
-    source: str | None = typer.Option(None, "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"),
-    template: str | None = typer.Option(None, "--template", help="a starter kit instead: deck (a data kit: CSV + templates)"),
+    name: Path = typer.Argument(
+        ...,
+        metavar="NAME",
+        help="the new kit's folder; its name becomes kit.id (lower-case letters, digits, _)",
+    ),
+    source: str | None = typer.Option(
+        None, "--from", help="a shipped kit id (see `pnpkit list`) or a kit folder to copy"
+    ),
+    template: str | None = typer.Option(
+        None, "--template", help="a starter kit instead: deck (a data kit: CSV + templates)"
+    ),
 ) -> None:
     """Start a variant: copy a kit to NAME/ (kit.id and title text id renamed, comments kept, README stub),
     validate it and print the next commands. Never overwrites. `--template deck` starts a data kit instead."""
+
     def go() -> None:
         import shutil
 
@@ -507,14 +664,22 @@ def new(
         except KitError:
             shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
             raise
-        _console().print(f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
-                          f"{made.title_id}); it validates", highlight=False)
+        _console().print(
+            f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
+            f"{made.title_id}); it validates",
+            highlight=False,
+        )
         for f in made.files:
             _console().print(f"  {f}", highlight=False, soft_wrap=True)
         _console().print("next:", highlight=False)
-        for cmd in (f"pnpkit serve {made.folder}", f"pnpkit validate {made.folder}", f"pnpkit check {made.folder}",
-                    f"pnpkit build {made.folder}"):
+        for cmd in (
+            f"pnpkit serve {made.folder}",
+            f"pnpkit validate {made.folder}",
+            f"pnpkit check {made.folder}",
+            f"pnpkit build {made.folder}",
+        ):
             _console().print(f"  {cmd}", highlight=False, soft_wrap=True)
+
     _run(go)
 
 
@@ -525,12 +690,19 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="address to bind (default: this machine only)"),
     out: Path = typer.Option(Path("output"), "--out", help="output folder the preview builds into"),
     lang: str | None = typer.Option(None, "--lang", help="language shown first (default: the kit's first)"),
-    paper: Paper | None = typer.Option(None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"),
-    games: int = typer.Option(200, "--games", callback=_at_least(1, SERVE_MAX_CHECK_GAMES),
-                              help="games per setting the page's 'run check' button starts with"),
+    paper: Paper | None = typer.Option(
+        None, "--paper", case_sensitive=False, help="paper size (default: the kit's print.paper)"
+    ),
+    games: int = typer.Option(
+        200,
+        "--games",
+        callback=_at_least(1, SERVE_MAX_CHECK_GAMES),
+        help="games per setting the page's 'run check' button starts with",
+    ),
 ) -> None:
     """Live preview in the browser: every component's pages, rebuilt incrementally when a file of the kit
     changes, validation errors inline, the balance verdicts with a 'run check' button."""
+
     def go() -> None:
         try:
             from generator.serve import serve as run_server
@@ -545,17 +717,22 @@ def serve(
         if lang is not None and not LANGUAGE_TAG.fullmatch(lang):
             raise _bad(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
         run_server(folder, out=out, host=host, port=port, lang=lang, paper=paper, check_games=games)
+
     _run(go)
 
 
 @_command("list", summary="Show kits (languages, components, art slots) and games")
 def list_kits(
     kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-    slots: bool = typer.Option(False, "--slots", help="also every art slot of the kits' components, with its box in mm "
-                                                      "(`list --slots KIT` as before)"),
+    slots: bool = typer.Option(
+        False,
+        "--slots",
+        help="also every art slot of the kits' components, with its box in mm (`list --slots KIT` as before)",
+    ),
 ) -> None:
     """Each kit's game, languages, components and folder (your own kit folders too); with --slots, every art
     slot you can fill in kit.yaml. Without KIT: the shipped kits and every registered game (built in or a plugin)."""
+
     def go() -> None:
         from generator.pipeline import load_kits
 
@@ -576,9 +753,14 @@ def list_kits(
         for col in ("game", "name", "ruleset", "from"):
             known.add_column(col)
         for gid, plugin in games().items():
-            known.add_row(gid, plugin.name or gid, plugin.ruleset,
-                          "built in" if gid in BUILTIN else f"plugin ({plugin.source})")
+            known.add_row(
+                gid,
+                plugin.name or gid,
+                plugin.ruleset,
+                "built in" if gid in BUILTIN else f"plugin ({plugin.source})",
+            )
         _console().print(known)
+
     _run(go)
 
 
@@ -593,7 +775,10 @@ def _list_slots(kit: Any) -> None:
         return
     _say("  art slots (kit.yaml: components.<component>.art.<slot>):")
     for cid, name, face, w, h, fields, what, filled in rows:
-        _say_wrapped(f"    {cid}.{name} ({face}, {w:.1f} x {h:.1f} mm{'; fields ' + fields if fields else ''})", indent=8)
+        _say_wrapped(
+            f"    {cid}.{name} ({face}, {w:.1f} x {h:.1f} mm{'; fields ' + fields if fields else ''})",
+            indent=8,
+        )
         _say_wrapped(f"        {what}", indent=8)
         if filled:
             _say(f"        filled with {filled}")
@@ -628,37 +813,63 @@ def _say_wrapped(text: str, indent: int) -> None:
 
     width = max(40, shutil.get_terminal_size().columns)
     lead = len(text) - len(text.lstrip(" "))
-    for line in textwrap.wrap(text.strip(" "), width=width, initial_indent=" " * lead, subsequent_indent=" " * indent,
-                              break_long_words=False, break_on_hyphens=False):
+    for line in textwrap.wrap(
+        text.strip(" "),
+        width=width,
+        initial_indent=" " * lead,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ):
         _say(line)
 
 
 @_command(summary="Print the JSON Schema of kit.yaml for editor completion")
-def schema(game: str | None = typer.Option(None, "--game", help="print only this game's section schema")) -> None:
+def schema(
+    game: str | None = typer.Option(None, "--game", help="print only this game's section schema"),
+) -> None:
     """Print the JSON Schema of a kit spec (kit.yaml) for editor completion."""
+
     def go() -> None:
         from generator.contract.schema import kit_schema
 
         _console().print_json(json.dumps(kit_schema(game)))
+
     _run(go)
 
 
 @_command(summary="Prove kits legal and balanced by seeded self-play")
 def check(
     kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-    games: int | None = typer.Option(None, "--games", callback=_check_games, help=f"games per setting, 1..{MAX_GAMES:,} (default: the spec's balance.games)"),
-    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="run seed, 0..2**63-1 (default: the kit's kit.seed)"),
-    workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
-    dask: str | None = typer.Option(None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
+    games: int | None = typer.Option(
+        None,
+        "--games",
+        callback=_check_games,
+        help=f"games per setting, 1..{MAX_GAMES:,} (default: the spec's balance.games)",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", callback=_seed, help="run seed, 0..2**63-1 (default: the kit's kit.seed)"
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", callback=_workers, help="worker processes (default: all cores)"
+    ),
+    dask: str | None = typer.Option(
+        None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"
+    ),
     json_path: Path | None = typer.Option(None, "--json", help="write every figure to this JSON file"),
     report: Path | None = typer.Option(None, "--report", help="write a self-contained HTML report"),
-    refit: bool = typer.Option(False, "--refit", help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)"),
+    refit: bool = typer.Option(
+        False,
+        "--refit",
+        help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)",
+    ),
 ) -> None:
     """Prove kits legal (static checks) and balanced (seeded self-play against the spec's tolerances).
 
     Each tolerance gets a statistical verdict: HOLDS, FAILS or UNDECIDED; undecided ones get more games (batches
     doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any fails;
     3: none fails but some are still undecided at the cap."""
+
     def go() -> None:
         from generator.checking import check_balance, write_reports
         from generator.checking import refit as write_refit
@@ -668,9 +879,17 @@ def check(
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         _compile_first(loaded)
-        run = check_balance(loaded, games=games, seed=seed, workers=workers, dask=dask, switches=report is not None,
-                            progress=lambda label: _progress(None, label), totals=_console(stderr=True).is_terminal,
-                            on_report=lambda rep: print_report(rep, _console()))
+        run = check_balance(
+            loaded,
+            games=games,
+            seed=seed,
+            workers=workers,
+            dask=dask,
+            switches=report is not None,
+            progress=lambda label: _progress(None, label),
+            totals=_console(stderr=True).is_terminal,
+            on_report=lambda rep: print_report(rep, _console()),
+        )
         if refit:
             for k, rep in zip(loaded, run.reports):
                 edit = write_refit(k, rep)
@@ -680,6 +899,7 @@ def check(
         if run.exit_code:
             sys.stderr.write(run.summary() + "\n")
             raise typer.Exit(run.exit_code)
+
     _run(go)
 
 
@@ -745,39 +965,56 @@ def _spinner(label: str) -> Iterator[None]:
         return
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                  console=_console(stderr=True), transient=True) as bar:
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=_console(stderr=True),
+        transient=True,
+    ) as bar:
         bar.add_task(label, total=None)
         yield
 
 
 @_command("cache", summary="Show or clear the compiled self-play kernels' disk caches")
-def kernel_cache(clear: bool = typer.Option(False, "--clear", help="remove them all (the next check compiles again)")) -> None:
+def kernel_cache(
+    clear: bool = typer.Option(False, "--clear", help="remove them all (the next check compiles again)"),
+) -> None:
     """Where numba keeps the compiled self-play kernels: one folder per pnpkit version (or kernel edit), with
     its size and age. A new version's first run removes all but the newest few; --clear removes every one."""
+
     def go() -> None:
         from generator.engine.kernelcache import cache_base, cache_folders, user_cache_dir
         from generator.engine.kernelcache import clear as clear_caches
 
         if user_cache_dir():
-            _say(f"NUMBA_CACHE_DIR is set ({os.environ['NUMBA_CACHE_DIR']}): pnpkit neither lists nor clears that "
-                 f"folder")
+            _say(
+                f"NUMBA_CACHE_DIR is set ({os.environ['NUMBA_CACHE_DIR']}): pnpkit neither lists nor clears that "
+                f"folder"
+            )
             return
         from generator.engine.kernel import source_salt
 
         current = cache_base() / source_salt()
         if clear:
             gone = clear_caches(current)
-            _say(f"removed {_count(len(gone), 'kernel cache folder')}, {_megabytes(sum(f.size for f in gone))} "
-                 f"from {cache_base()}")
+            _say(
+                f"removed {_count(len(gone), 'kernel cache folder')}, {_megabytes(sum(f.size for f in gone))} "
+                f"from {cache_base()}"
+            )
             return
         folders = cache_folders(current)
-        _say(f"{_count(len(folders), 'kernel cache folder')}, {_megabytes(sum(f.size for f in folders))} "
-             f"in {cache_base()}")
+        _say(
+            f"{_count(len(folders), 'kernel cache folder')}, {_megabytes(sum(f.size for f in folders))} "
+            f"in {cache_base()}"
+        )
         now = time.time()
         for f in folders:
-            _say(f"  {f.path.name}  {_megabytes(f.size):>9}  {_ago(now - f.modified):>12}"
-                 f"{'  (this pnpkit)' if f.current else ''}")
+            _say(
+                f"  {f.path.name}  {_megabytes(f.size):>9}  {_ago(now - f.modified):>12}"
+                f"{'  (this pnpkit)' if f.current else ''}"
+            )
+
     _run(go)
 
 
@@ -792,9 +1029,12 @@ def _ago(seconds: float) -> str:
 @_command(summary="Compile the self-play kernels now, so the first check is fast")
 def warmup(
     kits: list[Path] | None = typer.Argument(None, metavar="KIT", help=KIT_HELP),
-    games: int = typer.Option(2, "--games", callback=_at_least(1), help="games per setting in the warm-up run (any number compiles)"),
+    games: int = typer.Option(
+        2, "--games", callback=_at_least(1), help="games per setting in the warm-up run (any number compiles)"
+    ),
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
+
     def go() -> None:
         from generator.checking import warm_up
         from generator.engine.kernel import HAVE_NUMBA
@@ -803,40 +1043,76 @@ def warmup(
         loaded = load_kits(_kit_paths(kits))
         check_kits(loaded)
         if not HAVE_NUMBA:
-            _console().print("numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
-                             "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play",
-                             highlight=False, soft_wrap=True)
+            _console().print(
+                "numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
+                "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play",
+                highlight=False,
+                soft_wrap=True,
+            )
         with _progress(len(loaded), "compiling the self-play kernels (first run only)") as advance:
             done = list(warm_up(loaded, games=games, progress=advance))
         for name, secs in done:
             _console().print(f"warm: {name} ({secs:.1f} s)", highlight=False)
         if HAVE_NUMBA:
             where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
-            _console().print(f"kernels cached in {where} (later runs load them)", highlight=False, soft_wrap=True)
+            _console().print(
+                f"kernels cached in {where} (later runs load them)", highlight=False, soft_wrap=True
+            )
+
     _run(go)
 
 
 @_command(summary="Search a kit's parameters until every balance tolerance holds")
 def tune(
     kit: Path = typer.Argument(..., metavar="KIT", help="the kit folder or shipped kit id to tune"),
-    trials: int | None = typer.Option(None, "--trials", callback=_at_least(1), help="trials the study holds when done (default: tune.trials)"),
-    seed: int | None = typer.Option(None, "--seed", callback=_seed, help="search and proof seed, 0..2**63-1 (default: the kit's kit.seed)"),
-    workers: int | None = typer.Option(None, "--workers", callback=_workers, help="worker processes (default: all cores)"),
-    dask: str | None = typer.Option(None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"),
-    storage: str | None = typer.Option(None, "--storage", help="optuna storage, e.g. sqlite:///tune.db (resumes)"),
-    out: Path = typer.Option(Path("tuned"), "--out", help="folder for OUT/<kit>-tuned/ and OUT/<kit>-tune.html"),
-    param: list[str] | None = typer.Option(None, "--param", help="path=lo..hi, path=choice:a,b or path=permutation (replaces tune.params)"),
-    target: list[str] | None = typer.Option(None, "--target", help="tolerance=value to aim at (replaces tune.targets)"),
+    trials: int | None = typer.Option(
+        None,
+        "--trials",
+        callback=_at_least(1),
+        help="trials the study holds when done (default: tune.trials)",
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", callback=_seed, help="search and proof seed, 0..2**63-1 (default: the kit's kit.seed)"
+    ),
+    workers: int | None = typer.Option(
+        None, "--workers", callback=_workers, help="worker processes (default: all cores)"
+    ),
+    dask: str | None = typer.Option(
+        None, "--dask", callback=_dask, help="'local' for a LocalCluster or tcp://host:port of a scheduler"
+    ),
+    storage: str | None = typer.Option(
+        None, "--storage", help="optuna storage, e.g. sqlite:///tune.db (resumes)"
+    ),
+    out: Path = typer.Option(
+        Path("tuned"), "--out", help="folder for OUT/<kit>-tuned/ and OUT/<kit>-tune.html"
+    ),
+    param: list[str] | None = typer.Option(
+        None, "--param", help="path=lo..hi, path=choice:a,b or path=permutation (replaces tune.params)"
+    ),
+    target: list[str] | None = typer.Option(
+        None, "--target", help="tolerance=value to aim at (replaces tune.targets)"
+    ),
 ) -> None:
     """Search a kit's tunable parameters until every balance tolerance holds (closest to the original), prove the
     best candidates with the full check on a fresh seed stream and write the winner as OUT/<kit>-tuned/."""
+
     def go() -> None:
         from generator.tune.run import tune as run_tune
 
         folder = _kit_path(kit)
         # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
-        o = run_tune(folder, params=param or (), targets=target or (), trials=trials, seed=seed, workers=workers,
-                     dask=dask, storage=storage, out=out, console=_console(stderr=True))
+        o = run_tune(
+            folder,
+            params=param or (),
+            targets=target or (),
+            trials=trials,
+            seed=seed,
+            workers=workers,
+            dask=dask,
+            storage=storage,
+            out=out,
+            console=_console(stderr=True),
+        )
         played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
         _console().print(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)", highlight=False)
         _console().print(f"wrote {o.report}", highlight=False)
@@ -846,23 +1122,34 @@ def tune(
         for p, v in changed.items():
             _console().print(f"  {p}: {o.plan.original[p]} -> {v}", highlight=False)
         _console().print(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)", highlight=False)
+
     _run(go)
 
 
-i18n_app = typer.Typer(no_args_is_help=True, help="Translation tools: a .pot template of a kit's text ids",
-                       short_help="Translation tools: a .pot template of a kit's text ids")
+i18n_app = typer.Typer(
+    no_args_is_help=True,
+    help="Translation tools: a .pot template of a kit's text ids",
+    short_help="Translation tools: a .pot template of a kit's text ids",
+)
 app.add_typer(i18n_app, name="i18n")
 
 
 @i18n_app.command("extract")
 def i18n_extract(
     kit: Path = typer.Argument(..., help="the kit folder"),
-    out: Path = typer.Option(Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot and OUT/<kit>/pot-pictures/"),
-    pictures: bool = typer.Option(True, "--pictures/--no-pictures", help="a cropped picture per entry: the face, or a band of the sheet, it prints on"),
+    out: Path = typer.Option(
+        Path("output"), "--out", help="output folder: writes OUT/<kit>/<kit>.pot and OUT/<kit>/pot-pictures/"
+    ),
+    pictures: bool = typer.Option(
+        True,
+        "--pictures/--no-pictures",
+        help="a cropped picture per entry: the face, or a band of the sheet, it prints on",
+    ),
 ) -> None:
     """Write a gettext template (.pot) of the kit's text ids: each entry gives the English text, its variables
     and where it prints (component, face) as #. comments, and a picture of it in context, for a translator
     starting a new language."""
+
     def go() -> None:
         import shutil
         import tempfile
@@ -892,8 +1179,13 @@ def i18n_extract(
         finally:
             shutil.rmtree(stage, ignore_errors=True)
         placed = sum(1 for e in entries if e.places)
-        drawn = f", {sum(1 for e in entries if e.picture_file)} pictures in {folder / PICTURES}" if pictures else ""
+        drawn = (
+            f", {sum(1 for e in entries if e.picture_file)} pictures in {folder / PICTURES}"
+            if pictures
+            else ""
+        )
         _say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component{drawn})")
+
     _run(go)
 
 
@@ -910,4 +1202,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-

@@ -112,11 +112,20 @@ def _safe_area_warnings(kit_id: str, lang: str, deck: Deck, size: PodSize | None
                 continue
             checked.add(page.face)
             x0, y0, x1, y1 = page.trim_box
-            outside += [f"{page.face}: {msg}" for msg in texts_outside(page, (x0 + safe, y0 + safe, x1 - safe, y1 - safe), text_width, ink_extent)]
+            outside += [
+                f"{page.face}: {msg}"
+                for msg in texts_outside(
+                    page, (x0 + safe, y0 + safe, x1 - safe, y1 - safe), text_width, ink_extent
+                )
+            ]
     if not outside:
         return []
-    return [(f"{kit_id}/{lang}: {deck.component}: {len(outside)} strings reach outside the safe area "
-            f"({safe / 72 * 25.4:.1f} mm inside the trim), e.g. {outside[0]}")]
+    return [
+        (
+            f"{kit_id}/{lang}: {deck.component}: {len(outside)} strings reach outside the safe area "
+            f"({safe / 72 * 25.4:.1f} mm inside the trim), e.g. {outside[0]}"
+        )
+    ]
 
 
 @dataclass
@@ -150,8 +159,9 @@ def _showcase_hand(plan: _Plan, showcase: str) -> tuple[Deck, list[Card]] | None
         raise KitError(f"--showcase: {plan.kit.display}: {e}") from None
 
 
-def _compose_decks(kit: Kit, lang: str, seed: int, extras: dict[str, Any], bleed: float | None,
-                   warn: Callable[[str], None]) -> tuple[list[Deck], list[Board], str]:
+def _compose_decks(
+    kit: Kit, lang: str, seed: int, extras: dict[str, Any], bleed: float | None, warn: Callable[[str], None]
+) -> tuple[list[Deck], list[Board], str]:
     from generator.render.fonts import text_width
 
     overrides: dict[str, Any] = {"mode": "shop", "duplex": "long"}
@@ -163,9 +173,19 @@ def _compose_decks(kit: Kit, lang: str, seed: int, extras: dict[str, Any], bleed
     return decks, boards, texts(kit.meta.title)
 
 
-def _write_tts_object(staged: Path, final: Path, prefix: str, kit: Kit, lang: str, title: str, decks: list[Deck],
-                      boards: list[Board], tts_jobs: list[Future[Any]], board_jobs: list[Future[Any]],
-                      base_url: str | None) -> None:
+def _write_tts_object(
+    staged: Path,
+    final: Path,
+    prefix: str,
+    kit: Kit,
+    lang: str,
+    title: str,
+    decks: list[Deck],
+    boards: list[Board],
+    tts_jobs: list[Future[Any]],
+    board_jobs: list[Future[Any]],
+    base_url: str | None,
+) -> None:
     """The saved object and each deck's sidecar CSV, from the written sheets and tiles, in a fixed order."""
     from generator.render.export_images import tts_images
 
@@ -180,14 +200,25 @@ def _write_tts_object(staged: Path, final: Path, prefix: str, kit: Kit, lang: st
         rel, w, h = f.result()
         tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
     obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
-    (staged / f"{kit.meta.id}-{lang}.json").write_bytes((json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode())
+    (staged / f"{kit.meta.id}-{lang}.json").write_bytes(
+        (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+    )
     for images_of, key in zip(images, first_keys(images)):
         rows = deck_rows(images_of, key)
-        (staged / f"{images_of.deck.component}.csv").write_bytes(_csv(rows, ("card_id", "sheet", "slot", "index", "id", "name")))
+        (staged / f"{images_of.deck.component}.csv").write_bytes(
+            _csv(rows, ("card_id", "sheet", "slot", "index", "id", "name"))
+        )
 
 
-def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, seed: int | None = None,
-           options: ExportOptions, progress: Callable[..., None] | None = None) -> ExportResult:
+def export(
+    paths: Sequence[Path],
+    *,
+    out: Path,
+    langs: Sequence[str] | None = None,
+    seed: int | None = None,
+    options: ExportOptions,
+    progress: Callable[..., None] | None = None,
+) -> ExportResult:
     """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
     (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
     from generator.render.export_images import (
@@ -225,14 +256,16 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
         kit_seed = kit.meta.seed if seed is None else seed
         extras = print_data(kit, kit_seed)
         for lang in langs or kit.meta.languages:
-            decks, boards, title = _compose_decks(kit, lang, kit_seed, extras, size.bleed if size else None,
-                                                  result.warnings.append)
+            decks, boards, title = _compose_decks(
+                kit, lang, kit_seed, extras, size.bleed if size else None, result.warnings.append
+            )
             plan = _Plan(kit, lang, decks, boards, title)
             if options.pages:
                 from generator.render.fonts import text_width
 
-                plan.pages, _ = compose_one(kit, lang, kit.print.paper, kit_seed, extras, text_width,
-                                            result.warnings.append)
+                plan.pages, _ = compose_one(
+                    kit, lang, kit.print.paper, kit_seed, extras, text_width, result.warnings.append
+                )
             if options.showcase:
                 plan.hand = _showcase_hand(plan, options.showcase)
             plans.append(plan)
@@ -242,14 +275,29 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
     t2 = time.perf_counter()
     check_out(out)
     # the tts/, cards/, pages/ and showcase/ folders of every kit/language are replaced whole, all or nothing
-    subs = [sub for sub, on in (("tts", options.tts), ("cards", options.cards), ("pages", options.pages),
-                                ("showcase", bool(options.showcase))) if on]
-    folders = sorted({out / p.kit.meta.id / p.lang / sub for p in plans for sub in subs
-                      if sub != "showcase" or p.hand is not None})
+    subs = [
+        sub
+        for sub, on in (
+            ("tts", options.tts),
+            ("cards", options.cards),
+            ("pages", options.pages),
+            ("showcase", bool(options.showcase)),
+        )
+        if on
+    ]
+    folders = sorted(
+        {
+            out / p.kit.meta.id / p.lang / sub
+            for p in plans
+            for sub in subs
+            if sub != "showcase" or p.hand is not None
+        }
+    )
     pool = _pool(options.workers)
     written: list[Path] = []
     try:
         with staged_folders(out, folders, keep_existing=False) as stage:
+
             def submit(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
                 if pool is not None:
                     fut = pool.submit(fn, *args, **kwargs)
@@ -261,8 +309,18 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                 return fut
 
             # every image job is submitted first (decks, boards and card files of every kit run in parallel) ...
-            jobs: list[tuple[Kit, str, list[Deck], list[Board], str, list[Future[Any]], list[Future[Any]],
-                             list[tuple[Deck, Future[Any]]]]] = []
+            jobs: list[
+                tuple[
+                    Kit,
+                    str,
+                    list[Deck],
+                    list[Board],
+                    str,
+                    list[Future[Any]],
+                    list[Future[Any]],
+                    list[tuple[Deck, Future[Any]]],
+                ]
+            ] = []
             picture_jobs: list[Future[Any]] = []  # pages and showcases: files only, no result to assemble
             for plan in plans:
                 kit, lang, decks, boards, title = plan.kit, plan.lang, plan.decks, plan.boards, plan.title
@@ -273,27 +331,58 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                 card_jobs: list[tuple[Deck, Future[Any]]] = []
                 if options.tts:
                     folder = stage / rel_root / "tts"
-                    tts_jobs = [submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality, look=look)
-                                for d in decks]
-                    board_jobs = [submit(write_board, b, folder, fmt=options.fmt, quality=options.quality, look=look)
-                                  for b in boards]
+                    tts_jobs = [
+                        submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality, look=look)
+                        for d in decks
+                    ]
+                    board_jobs = [
+                        submit(write_board, b, folder, fmt=options.fmt, quality=options.quality, look=look)
+                        for b in boards
+                    ]
                 if options.cards:
                     for d in decks:
                         if size is not None and not matches(d, size):
-                            result.warnings.append(f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
-                                                   f"not exported as cards (export it without --size)")
+                            result.warnings.append(
+                                f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
+                                f"not exported as cards (export it without --size)"
+                            )
                             continue
                         result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
-                        card_jobs.append((d, submit(write_cards, d, stage / rel_root / "cards", dpi=options.dpi, size=size,
-                                                          look=look)))
+                        card_jobs.append(
+                            (
+                                d,
+                                submit(
+                                    write_cards,
+                                    d,
+                                    stage / rel_root / "cards",
+                                    dpi=options.dpi,
+                                    size=size,
+                                    look=look,
+                                ),
+                            )
+                        )
                 for comp in plan.pages:
-                    picture_jobs.append(submit(write_pages, comp.id, kit.print.paper, comp.pages, stage / rel_root / "pages",
-                                               look=look))
+                    picture_jobs.append(
+                        submit(
+                            write_pages,
+                            comp.id,
+                            kit.print.paper,
+                            comp.pages,
+                            stage / rel_root / "pages",
+                            look=look,
+                        )
+                    )
                 if plan.hand is not None:
                     deck, hand = plan.hand
-                    picture_jobs.append(submit(write_showcase, deck, hand,
-                                               stage / rel_root / "showcase" / f"{safe_name(deck.component)}.png",
-                                               look=look))
+                    picture_jobs.append(
+                        submit(
+                            write_showcase,
+                            deck,
+                            hand,
+                            stage / rel_root / "showcase" / f"{safe_name(deck.component)}.png",
+                            look=look,
+                        )
+                    )
                 jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
             # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
             for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:
@@ -301,22 +390,62 @@ def export(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = No
                 if options.tts:
                     folder = rel_root / "tts"
                     result.cards += sum(len({c.front.face for c in d.cards}) for d in decks)
-                    _write_tts_object(stage / folder, (out / folder).resolve(), f"{kit.meta.id}/{lang}/tts", kit, lang,
-                                      title, decks, boards, tts_jobs, board_jobs, options.base_url)
-                    written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
+                    _write_tts_object(
+                        stage / folder,
+                        (out / folder).resolve(),
+                        f"{kit.meta.id}/{lang}/tts",
+                        kit,
+                        lang,
+                        title,
+                        decks,
+                        boards,
+                        tts_jobs,
+                        board_jobs,
+                        options.base_url,
+                    )
+                    written += sorted(
+                        p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file()
+                    )
                 if options.cards:
                     folder = rel_root / "cards"
                     rows_out: list[dict[str, Any]] = []
                     for _, f in card_jobs:
                         made = f.result()
                         result.cards += len(made)
-                        rows_out += [{"component": m.component, "index": m.index, "id": m.id, "side": m.side, "count": m.count,
-                                      "file": m.file, "width_px": m.size_px[0], "height_px": m.size_px[1], "sha256": m.sha256}
-                                     for m in made]
+                        rows_out += [
+                            {
+                                "component": m.component,
+                                "index": m.index,
+                                "id": m.id,
+                                "side": m.side,
+                                "count": m.count,
+                                "file": m.file,
+                                "width_px": m.size_px[0],
+                                "height_px": m.size_px[1],
+                                "sha256": m.sha256,
+                            }
+                            for m in made
+                        ]
                     (stage / folder).mkdir(parents=True, exist_ok=True)
-                    (stage / folder / "manifest.csv").write_bytes(_csv(rows_out, ("component", "index", "id", "side", "count", "file",
-                                                                                  "width_px", "height_px", "sha256")))
-                    written += sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
+                    (stage / folder / "manifest.csv").write_bytes(
+                        _csv(
+                            rows_out,
+                            (
+                                "component",
+                                "index",
+                                "id",
+                                "side",
+                                "count",
+                                "file",
+                                "width_px",
+                                "height_px",
+                                "sha256",
+                            ),
+                        )
+                    )
+                    written += sorted(
+                        p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file()
+                    )
             for job in picture_jobs:
                 job.result()  # raises what the job raised
             for folder in folders:

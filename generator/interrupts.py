@@ -108,5 +108,12 @@ def signals_recorded(*, safe_points: bool) -> Iterator[None]:
                 signal.signal(s, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
 
 
-__all__ = ["EXIT_CODES", "HANDLED", "Terminated", "checkpoint", "install_for_process", "pending",
-           "signals_recorded"]
+__all__ = [
+    "EXIT_CODES",
+    "HANDLED",
+    "Terminated",
+    "checkpoint",
+    "install_for_process",
+    "pending",
+    "signals_recorded",
+]

@@ -36,7 +36,11 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 def template_names() -> list[str]:
     """The starter kits `--template` offers."""
-    return sorted(p.name for p in TEMPLATES.iterdir() if (p / "kit.yaml").is_file()) if TEMPLATES.is_dir() else []
+    return (
+        sorted(p.name for p in TEMPLATES.iterdir() if (p / "kit.yaml").is_file())
+        if TEMPLATES.is_dir()
+        else []
+    )
 
 
 def template_folder(name: str) -> Path:
@@ -54,8 +58,14 @@ def source_folder(source: str) -> Path:
     shipped = layouts_dir() / source
     if KIT_ID.fullmatch(source) and (shipped / "kit.yaml").is_file():
         return shipped
-    known = sorted(p.name for p in layouts_dir().iterdir() if (p / "kit.yaml").is_file()) if layouts_dir().is_dir() else []
-    raise KitError(f"--from: expected a kit folder (holding kit.yaml) or one of {', '.join(known)}; got {source!r}")
+    known = (
+        sorted(p.name for p in layouts_dir().iterdir() if (p / "kit.yaml").is_file())
+        if layouts_dir().is_dir()
+        else []
+    )
+    raise KitError(
+        f"--from: expected a kit folder (holding kit.yaml) or one of {', '.join(known)}; got {source!r}"
+    )
 
 
 def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, source_id: str) -> str:
@@ -67,19 +77,21 @@ def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, s
 
 def _readme(kit_id: str, source_id: str, title_id: str, languages: list[str]) -> str:
     catalogs = ", ".join(f"locales/{lang}.po" for lang in languages)
-    return (f"# {kit_id}\n\nA variant of the `{source_id}` kit, made by `pnpkit new {kit_id} --from {source_id}`.\n\n"
-            "## What to edit\n\n"
-            "- `kit.yaml` `game:` -- the rules' numbers (the printed rules text is generated from them);\n"
-            "  `game.balance` holds the tolerances `pnpkit check` holds the variant to.\n"
-            "- `kit.yaml` `components:` -- which pieces are printed, their sizes and copies.\n"
-            "- `kit.yaml` `print:` -- paper, margins, bleed, duplex.\n"
-            f"- {catalogs} -- every printed word (`{title_id}` is the kit's title).\n"
-            "- `kit.yaml` `kit.seed` -- the seed of everything random (decks, self-play).\n\n"
-            "## Then\n\n"
-            f"    pnpkit serve {kit_id}      # live preview while you edit\n"
-            f"    pnpkit validate {kit_id}\n"
-            f"    pnpkit check {kit_id}\n"
-            f"    pnpkit build {kit_id}\n")
+    return (
+        f"# {kit_id}\n\nA variant of the `{source_id}` kit, made by `pnpkit new {kit_id} --from {source_id}`.\n\n"
+        "## What to edit\n\n"
+        "- `kit.yaml` `game:` -- the rules' numbers (the printed rules text is generated from them);\n"
+        "  `game.balance` holds the tolerances `pnpkit check` holds the variant to.\n"
+        "- `kit.yaml` `components:` -- which pieces are printed, their sizes and copies.\n"
+        "- `kit.yaml` `print:` -- paper, margins, bleed, duplex.\n"
+        f"- {catalogs} -- every printed word (`{title_id}` is the kit's title).\n"
+        "- `kit.yaml` `kit.seed` -- the seed of everything random (decks, self-play).\n\n"
+        "## Then\n\n"
+        f"    pnpkit serve {kit_id}      # live preview while you edit\n"
+        f"    pnpkit validate {kit_id}\n"
+        f"    pnpkit check {kit_id}\n"
+        f"    pnpkit build {kit_id}\n"
+    )
 
 
 def new_kit(target: Path, source: str | None = None, *, template: str | None = None) -> NewKit:
@@ -88,10 +100,14 @@ def new_kit(target: Path, source: str | None = None, *, template: str | None = N
     an existing path is never overwritten. Validation is the caller's (it needs the build room)."""
     kit_id = target.name
     if not KIT_ID.fullmatch(kit_id):
-        raise KitError(f"NAME: expected lower-case letters, digits and _ (at most 40, a letter first), as kit.id; "
-                       f"got {kit_id!r}")
+        raise KitError(
+            f"NAME: expected lower-case letters, digits and _ (at most 40, a letter first), as kit.id; "
+            f"got {kit_id!r}"
+        )
     if os.path.lexists(target):
-        raise KitError(f"{target}: already exists; pnpkit new never overwrites (choose another NAME or remove it)")
+        raise KitError(
+            f"{target}: already exists; pnpkit new never overwrites (choose another NAME or remove it)"
+        )
     if (source is None) == (template is None):
         raise KitError("give either --from KIT (a variant of a kit) or --template NAME (a starter kit)")
     src = template_folder(template) if template is not None else source_folder(str(source))
@@ -116,17 +132,27 @@ def new_kit(target: Path, source: str | None = None, *, template: str | None = N
     languages = [str(x) for x in meta.get("languages", ["en"])]
     tmp = Path(tempfile.mkdtemp(prefix=f".{kit_id}.", suffix=".new", dir=parent))
     try:
-        shutil.copytree(src, tmp / "kit", symlinks=False,
-                        ignore=shutil.ignore_patterns("README.md", ".*", "__pycache__"))
+        shutil.copytree(
+            src, tmp / "kit", symlinks=False, ignore=shutil.ignore_patterns("README.md", ".*", "__pycache__")
+        )
         (tmp / "kit" / "kit.yaml").write_text(buf.getvalue(), encoding="utf-8")
         for po in sorted((tmp / "kit" / "locales").glob("*.po")):
-            po.write_text(_rename_title_in_catalog(po.read_text(encoding="utf-8"), old_title, title_id, kit_id, source_id),
-                          encoding="utf-8")
+            po.write_text(
+                _rename_title_in_catalog(
+                    po.read_text(encoding="utf-8"), old_title, title_id, kit_id, source_id
+                ),
+                encoding="utf-8",
+            )
         # the starter README names {kit_id} and {title_id}; its {{ field }} examples are the template syntax itself
         # and stay as written (str.format would turn them into a lone { field })
-        readme = (src / "README.md").read_text(encoding="utf-8").replace("{kit_id}", kit_id) \
-            .replace("{title_id}", title_id) \
-            if template is not None else _readme(kit_id, source_id, title_id, languages)
+        readme = (
+            (src / "README.md")
+            .read_text(encoding="utf-8")
+            .replace("{kit_id}", kit_id)
+            .replace("{title_id}", title_id)
+            if template is not None
+            else _readme(kit_id, source_id, title_id, languages)
+        )
         (tmp / "kit" / "README.md").write_text(readme, encoding="utf-8")
         if os.path.lexists(target):  # appeared meanwhile
             raise KitError(f"{target}: already exists; pnpkit new never overwrites")

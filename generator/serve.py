@@ -41,8 +41,15 @@ class Preview:
     """The state of one kit's preview: the chosen language and paper, the last build's pictures or errors,
     the balance check worker."""
 
-    def __init__(self, kit_dir: Path, out: Path, *, lang: str | None = None, paper: str | None = None,
-                 check_games: int = 200):
+    def __init__(
+        self,
+        kit_dir: Path,
+        out: Path,
+        *,
+        lang: str | None = None,
+        paper: str | None = None,
+        check_games: int = 200,
+    ):
         self.kit_dir = kit_dir.resolve()
         self.out = out.resolve()
         self.lang = lang
@@ -56,8 +63,14 @@ class Preview:
         self.errors: list[dict[str, Any]] = []
         self.warnings: list[str] = []
         self.built: dict[str, Any] = {}
-        self.check: dict[str, Any] = {"status": "idle", "progress": "", "done": 0, "total": 0, "reports": [],
-                                      "message": ""}
+        self.check: dict[str, Any] = {
+            "status": "idle",
+            "progress": "",
+            "done": 0,
+            "total": 0,
+            "reports": [],
+            "message": "",
+        }
         self._listeners: set[asyncio.Queue[int]] = set()
         self._lock: asyncio.Lock | None = None
         self._pictures: OrderedDict[tuple[str, str, int], bytes] = OrderedDict()
@@ -81,16 +94,22 @@ class Preview:
                 self.paper = kit.print.paper
             result = build([self.kit_dir], out=self.out, langs=[self.lang], paper=self.paper)
         except SpecError as e:
-            self.errors = [{"file": p.file, "line": p.line, "key": p.key, "message": p.message, "text": str(p)}
-                           for p in e.problems]
+            self.errors = [
+                {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "text": str(p)}
+                for p in e.problems
+            ]
         except KitError as e:
             self.errors = [{"file": "", "line": None, "key": "", "message": str(e), "text": str(e)}]
         else:
             self.errors = []
             self.warnings = list(result.warnings)
             self.components = self._components(kit)
-            self.built = {"seconds": round(time.perf_counter() - t, 3), "drawn": result.rebuilt,
-                          "kept": result.skipped, "files": [f.name for f in result.files]}
+            self.built = {
+                "seconds": round(time.perf_counter() - t, 3),
+                "drawn": result.rebuilt,
+                "kept": result.skipped,
+                "files": [f.name for f in result.files],
+            }
 
     def _components(self, kit: Any) -> list[dict[str, Any]]:
         from generator.buildkeys import read_manifest
@@ -127,10 +146,20 @@ class Preview:
 
     def state(self) -> dict[str, Any]:
         """What the page shows."""
-        return {"version": self.version, "kit": self.kit_id, "languages": self.languages, "papers": list(PAPERS),
-                "lang": self.lang, "paper": self.paper, "components": self.components, "errors": self.errors,
-                "warnings": self.warnings[:20], "built": self.built, "check": self.check,
-                "check_games": self.check_games}
+        return {
+            "version": self.version,
+            "kit": self.kit_id,
+            "languages": self.languages,
+            "papers": list(PAPERS),
+            "lang": self.lang,
+            "paper": self.paper,
+            "components": self.components,
+            "errors": self.errors,
+            "warnings": self.warnings[:20],
+            "built": self.built,
+            "check": self.check,
+            "check_games": self.check_games,
+        }
 
     # ------------------------------------------------------------ pictures and files
 
@@ -184,8 +213,19 @@ class Preview:
         root = Path(__file__).resolve().parent.parent
         env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
         self._worker = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "generator", "check", str(self.kit_dir), "--games", str(games), "--json", str(target),
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "generator",
+            "check",
+            str(self.kit_dir),
+            "--games",
+            str(games),
+            "--json",
+            str(target),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
         self.check.update(status="running", progress="starting", done=0, total=0, message="", games=games)
         self.bump()
         asyncio.get_running_loop().create_task(self._follow(self._worker, target))
@@ -210,8 +250,11 @@ class Preview:
             if found:
                 done, total = found[-1]
                 n_total = int(total) if total.isdigit() else 0
-                self.check.update(done=int(done), total=n_total,
-                                  progress=f"{done} of {total} steps" if n_total else f"{done} games played")
+                self.check.update(
+                    done=int(done),
+                    total=n_total,
+                    progress=f"{done} of {total} steps" if n_total else f"{done} games played",
+                )
                 if time.monotonic() - last > 0.3:
                     last = time.monotonic()
                     self.bump()
@@ -223,8 +266,9 @@ class Preview:
             lines = [ln.strip() for ln in tail.replace("\r", "\n").splitlines() if ln.strip()]
             self.check.update(status="error", message="\n".join(lines[-8:]) or f"check exited with {rc}")
         else:
-            self.check.update(status="done", reports=_verdicts(doc), progress="",
-                              message=_summary(_verdicts(doc)))
+            self.check.update(
+                status="done", reports=_verdicts(doc), progress="", message=_summary(_verdicts(doc))
+            )
         self.bump()
 
     # ------------------------------------------------------------ events
@@ -267,8 +311,9 @@ def is_watched(path: Path, kit_dir: Path, out: Path) -> bool:
         rel = path.relative_to(kit_dir)
     except ValueError:
         return False
-    return not any(part.startswith(".") for part in rel.parts) and \
-        not path.name.endswith(("~", ".part", ".swp", ".tmp"))
+    return not any(part.startswith(".") for part in rel.parts) and not path.name.endswith(
+        ("~", ".part", ".swp", ".tmp")
+    )
 
 
 def _shown(x: Any) -> Any:
@@ -295,15 +340,34 @@ def _verdicts(doc: Any) -> list[dict[str, Any]]:
     UNDECIDED with the games per setting it would need), every figure safe to send as JSON."""
     out = []
     for rep in doc.get("reports", []) if isinstance(doc, dict) else []:
-        rows = [{"name": t.get("name"), "measured": _shown(t.get("measured")) if "measured" in t else None,
-                 "min": _shown(t.get("minimum")), "max": _shown(t.get("maximum")), "verdict": _verdict(t),
-                 "ok": _verdict(t) == "HOLDS", "needed": _shown(t.get("needed_games")), "key": t.get("spec_key", "")}
-                for t in rep.get("tolerances", [])]
+        rows = [
+            {
+                "name": t.get("name"),
+                "measured": _shown(t.get("measured")) if "measured" in t else None,
+                "min": _shown(t.get("minimum")),
+                "max": _shown(t.get("maximum")),
+                "verdict": _verdict(t),
+                "ok": _verdict(t) == "HOLDS",
+                "needed": _shown(t.get("needed_games")),
+                "key": t.get("spec_key", ""),
+            }
+            for t in rep.get("tolerances", [])
+        ]
         verdicts = {r["verdict"] for r in rows}
-        verdict = rep.get("verdict") if rep.get("verdict") in ("HOLDS", "FAILS", "UNDECIDED") else (
-            "FAILS" if "FAILS" in verdicts else "UNDECIDED" if "UNDECIDED" in verdicts else "HOLDS")
-        out.append({"kit": rep.get("kit"), "games": _shown(rep.get("games_per_setting")), "ok": verdict == "HOLDS",
-                    "verdict": verdict, "rows": rows})
+        verdict = (
+            rep.get("verdict")
+            if rep.get("verdict") in ("HOLDS", "FAILS", "UNDECIDED")
+            else ("FAILS" if "FAILS" in verdicts else "UNDECIDED" if "UNDECIDED" in verdicts else "HOLDS")
+        )
+        out.append(
+            {
+                "kit": rep.get("kit"),
+                "games": _shown(rep.get("games_per_setting")),
+                "ok": verdict == "HOLDS",
+                "verdict": verdict,
+                "rows": rows,
+            }
+        )
     return out
 
 
@@ -337,7 +401,9 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
         lang = body.get("lang") if isinstance(body, dict) else None
         paper = body.get("paper") if isinstance(body, dict) else None
         if lang not in preview.languages or paper not in PAPERS:
-            return JSONResponse({"error": f"expected lang in {preview.languages} and paper in {PAPERS}"}, status_code=400)
+            return JSONResponse(
+                {"error": f"expected lang in {preview.languages} and paper in {PAPERS}"}, status_code=400
+            )
         preview.lang, preview.paper = lang, paper
         await preview.rebuild()
         return JSONResponse(preview.state())
@@ -354,8 +420,9 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
         return JSONResponse({"started": started}, status_code=202 if started else 409)
 
     async def events(request: Request) -> Response:
-        return StreamingResponse(preview.events(request), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
+        return StreamingResponse(
+            preview.events(request), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
 
     async def picture(request: Request) -> Response:
         lang, cid = request.path_params["lang"], request.path_params["cid"]
@@ -401,14 +468,24 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
     return Starlette(routes=routes, lifespan=lifespan)
 
 
-def serve(kit_dir: Path, *, out: Path, host: str = "127.0.0.1", port: int = 8000, lang: str | None = None,
-          paper: str | None = None, check_games: int = 200) -> None:
+def serve(
+    kit_dir: Path,
+    *,
+    out: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    lang: str | None = None,
+    paper: str | None = None,
+    check_games: int = 200,
+) -> None:
     """Run the preview server until interrupted."""
     import uvicorn
 
     preview = Preview(kit_dir, out, lang=lang, paper=paper, check_games=check_games)
-    print(f"pnpkit serve: http://{host}:{port}/  (kit {preview.kit_dir}, outputs {preview.out}; Ctrl-C stops)",
-          flush=True)
+    print(
+        f"pnpkit serve: http://{host}:{port}/  (kit {preview.kit_dir}, outputs {preview.out}; Ctrl-C stops)",
+        flush=True,
+    )
     uvicorn.run(make_app(preview), host=host, port=port, log_level="warning")
 
 

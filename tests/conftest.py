@@ -31,10 +31,17 @@ for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-goldens", action="store_true", default=False,
-                     help="rewrite golden files with the current output (read the diff before committing)")
-    parser.addini("workers", "pytest-xdist workers when no -n is given (-n0 or -p no:xdist: one process)",
-                  default="auto")
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite golden files with the current output (read the diff before committing)",
+    )
+    parser.addini(
+        "workers",
+        "pytest-xdist workers when no -n is given (-n0 or -p no:xdist: one process)",
+        default="auto",
+    )
     parser.addini("dist", "pytest-xdist distribution when no -n is given", default="loadgroup")
 
 
@@ -76,8 +83,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         defs = info.name2fixturedefs.values() if info is not None else ()
-        shared = any(d.scope in ("module", "package", "session") and str(d.baseid).startswith("tests")
-                     for chain in defs for d in chain)
+        shared = any(
+            d.scope in ("module", "package", "session") and str(d.baseid).startswith("tests")
+            for chain in defs
+            for d in chain
+        )
         if shared and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: file order otherwise
@@ -85,8 +95,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _group_suffix(item: pytest.Item) -> str:
     """The `@<group>` that --dist loadgroup expects at the end of a grouped test's node id ('' if ungrouped)."""
-    names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-                    for m in item.iter_markers("xdist_group")})
+    names = sorted(
+        {
+            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+            for m in item.iter_markers("xdist_group")
+        }
+    )
     return f"@{'_'.join(names)}" if names else ""
 
 
@@ -113,8 +127,10 @@ class _GroupedNodeIds:
             else:
                 item._id = type(node_id).parse(item.nodeid + suffix)  # type: ignore[attr-defined]  # pytest 9
             if not item.nodeid.endswith(suffix):
-                raise pytest.UsageError(f"cannot give {item.nodeid} its xdist group {suffix}: this pytest keeps "
-                                        "node ids where tests/conftest.py does not look")
+                raise pytest.UsageError(
+                    f"cannot give {item.nodeid} its xdist group {suffix}: this pytest keeps "
+                    "node ids where tests/conftest.py does not look"
+                )
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -167,7 +183,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     marker = Path(os.environ["NUMBA_CACHE_DIR"]) / f"warm-{_sources_stamp()}"
     if marker.exists():
         return
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    )
     from generator.pipeline import shipped_kits
 
     logs = Path(tempfile.mkdtemp(prefix="pnpkit-warmup-"))
@@ -175,8 +193,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     for kit in shipped_kits():
         err = tempfile.TemporaryFile()
         with open(logs / f"{kit.name}.out", "wb") as out:
-            proc = subprocess.Popen([sys.executable, "-m", "generator", "warmup", str(kit)], cwd=ROOT, env=env,
-                                    stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "generator", "warmup", str(kit)],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+            )
         _warmup.append((kit.name, proc, err))
     _warm_marker.append(marker)
 
@@ -189,7 +213,11 @@ def _suite_warmup(kit: str) -> tuple[int, str, Path] | None:
     rc = Path(logs) / f"{kit}.rc" if logs else None
     if rc is None or not rc.exists():
         return None
-    return int(rc.read_text()), rc.with_suffix(".out").read_text(encoding="utf-8"), Path(os.environ["NUMBA_CACHE_DIR"])
+    return (
+        int(rc.read_text()),
+        rc.with_suffix(".out").read_text(encoding="utf-8"),
+        Path(os.environ["NUMBA_CACHE_DIR"]),
+    )
 
 
 def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
@@ -220,8 +248,10 @@ def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
         _warm_marker[0].touch()
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"numba kernels compiled once for all workers ({', '.join(names)}): waited "
-                            f"{time.perf_counter() - t:.0f} s" + "".join(f"\nwarm-up failed: {f}" for f in failed))
+        reporter.write_line(
+            f"numba kernels compiled once for all workers ({', '.join(names)}): waited "
+            f"{time.perf_counter() - t:.0f} s" + "".join(f"\nwarm-up failed: {f}" for f in failed)
+        )
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -252,7 +282,9 @@ class Golden:
             path.write_text(text, encoding="utf-8")
             return
         expected = path.read_text(encoding="utf-8").replace("\r\n", "\n")
-        assert text.replace("\r\n", "\n") == expected, f"output differs from golden {path}; rerun with --update-goldens if intended"
+        assert text.replace("\r\n", "\n") == expected, (
+            f"output differs from golden {path}; rerun with --update-goldens if intended"
+        )
 
 
 @pytest.fixture
@@ -282,7 +314,9 @@ def built(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-
             return cache[(name, paper, None)]
         if key not in cache:
             out = tmp_path_factory.mktemp(f"{name}-{paper}")
-            build([ROOT / "layouts" / name], out=out, paper=paper, langs=None if langs is None else list(langs))
+            build(
+                [ROOT / "layouts" / name], out=out, paper=paper, langs=None if langs is None else list(langs)
+            )
             cache[key] = out / name
         return cache[key]
 

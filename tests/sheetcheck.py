@@ -43,23 +43,29 @@ def kit_sources(kit_pdf: Path, parts: Sequence[tuple[str, Path]]) -> list[tuple[
                 continue
             found = index.get(data, [])
             follow = (last[0], last[1] + 1) if last is not None else None
-            pick = (follow if follow in found else next((c for c in found if c not in used), None)
-                    or (found[0] if found else ("?", -1)))
+            pick = (
+                follow
+                if follow in found
+                else next((c for c in found if c not in used), None) or (found[0] if found else ("?", -1))
+            )
             used.add(pick)
             out.append(pick)
             last = pick
     return out
 
 
-def duplex_problems(sources: Sequence[tuple[str, int] | None], sides: dict[str, Sequence[PageSides]],
-                    *, duplex: bool) -> list[str]:
+def duplex_problems(
+    sources: Sequence[tuple[str, int] | None], sides: dict[str, Sequence[PageSides]], *, duplex: bool
+) -> list[str]:
     """What prints wrong when the kit pages `sources` go through a duplex printer (pages 2k and 2k+1 share a
     sheet) or a single-sided one (`duplex` False: every page its own sheet, no back pages expected)."""
     problems: list[str] = []
     if not duplex:
         for n, src in enumerate(sources):
             if src is None or src[0] == "?":
-                problems.append(f"page {n + 1}: {'blank' if src is None else 'unknown'} page in a single-sided kit")
+                problems.append(
+                    f"page {n + 1}: {'blank' if src is None else 'unknown'} page in a single-sided kit"
+                )
             elif sides[src[0]][src[1]].kind == "back":
                 problems.append(f"page {n + 1}: a back ({src[0]} p{src[1] + 1}) printed as a front")
         return problems
@@ -71,7 +77,9 @@ def duplex_problems(sources: Sequence[tuple[str, int] | None], sides: dict[str, 
         back = sources[k + 1] if k + 1 < len(sources) else None
         sheet = k // 2 + 1
         if front is None or front[0] == "?":
-            problems.append(f"sheet {sheet}: front is {'blank' if front is None else 'not a page of any part'}")
+            problems.append(
+                f"sheet {sheet}: front is {'blank' if front is None else 'not a page of any part'}"
+            )
             continue
         cid, i = front
         here = sides[cid][i]
@@ -87,12 +95,18 @@ def duplex_problems(sources: Sequence[tuple[str, int] | None], sides: dict[str, 
             expected = sides[cid][i + 1]
             if back is None or back != (cid, i + 1):
                 got = "a blank page" if back is None else f"{back[0]} p{back[1] + 1}"
-                problems.append(f"sheet {sheet}: the back of {cid} p{i + 1} should be {cid} p{i + 2}, got {got}")
+                problems.append(
+                    f"sheet {sheet}: the back of {cid} p{i + 1} should be {cid} p{i + 2}, got {got}"
+                )
             elif expected.sheet != here.sheet or expected.slots != here.slots:
-                problems.append(f"sheet {sheet}: {cid} p{i + 2} backs sheet {expected.sheet} slots "
-                                f"{expected.slots}, the front holds sheet {here.sheet} slots {here.slots}")
+                problems.append(
+                    f"sheet {sheet}: {cid} p{i + 2} backs sheet {expected.sheet} slots "
+                    f"{expected.slots}, the front holds sheet {here.sheet} slots {here.slots}"
+                )
         elif back is not None:
-            problems.append(f"sheet {sheet}: one-sided {cid} p{i + 1} has {back[0]} p{back[1] + 1} on its back")
+            problems.append(
+                f"sheet {sheet}: one-sided {cid} p{i + 1} has {back[0]} p{back[1] + 1} on its back"
+            )
     return problems
 
 

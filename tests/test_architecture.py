@@ -19,14 +19,28 @@ ALLOWED = {
     "engine": {"spec"},
     "i18n": {"spec"},
     "layout": {"spec", "i18n"},
-    "exportplan": {"layout", "spec", "i18n"},  # export plans as data (TTS sheets, card files); `export.py` runs them
+    "exportplan": {
+        "layout",
+        "spec",
+        "i18n",
+    },  # export plans as data (TTS sheets, card files); `export.py` runs them
     "render": {"layout", "engine", "spec", "exportplan"},
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
 GROUND = {"errors", "units", "resources", "interrupts", "__init__"}
-LAYOUT_MODULE = "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
-HALLWAY = {"cli", "__main__", "pipeline", "checking", "export", "serve", "tune"}  # serve: the preview server calls the build;
+LAYOUT_MODULE = (
+    "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
+)
+HALLWAY = {
+    "cli",
+    "__main__",
+    "pipeline",
+    "checking",
+    "export",
+    "serve",
+    "tune",
+}  # serve: the preview server calls the build;
 # tune: `pnpkit tune` loads kits, runs checks and writes a kit folder and a report
 # pipeline is the package generator/pipeline/ (its phase modules, in PHASES below, all belong to the hallway)
 DRAWING_LIBS = {"reportlab", "PIL", "pypdfium2", "svglib"}
@@ -43,7 +57,9 @@ def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if top_level_only and (_type_checking_block(node) or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        if top_level_only and (
+            _type_checking_block(node) or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ):
             skip |= {id(n) for n in ast.walk(node) if n is not node}
     out = set()
     for node in ast.walk(tree):
@@ -96,16 +112,25 @@ def build_phase_imports(path: Path) -> set[str]:
     """The generator.pipeline.* modules `path` imports at run time (not under `if TYPE_CHECKING:`)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {id(n) for node in ast.walk(tree) if _type_checking_block(node) for n in ast.walk(node)}
-    return {node.module.removeprefix("generator.pipeline.") for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and id(node) not in typing_only and node.module
-            and node.module.startswith("generator.pipeline.")}
+    return {
+        node.module.removeprefix("generator.pipeline.")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and id(node) not in typing_only
+        and node.module
+        and node.module.startswith("generator.pipeline.")
+    }
 
 
 def test_the_build_phases_import_earlier_phases_only():
     modules = {p.stem for p in (PKG / "pipeline").glob("*.py")}
     assert modules == set(PHASES), "a new module of generator/pipeline/ needs its place in PHASES"
-    bad = [f"pipeline/{name}.py imports generator.pipeline.{mod}" for i, name in enumerate(PHASES)
-           for mod in build_phase_imports(PKG / "pipeline" / f"{name}.py") if mod not in PHASES[:i]]
+    bad = [
+        f"pipeline/{name}.py imports generator.pipeline.{mod}"
+        for i, name in enumerate(PHASES)
+        for mod in build_phase_imports(PKG / "pipeline" / f"{name}.py")
+        if mod not in PHASES[:i]
+    ]
     assert bad == []
     assert build_phase_imports(PKG / "pipeline" / "compose.py") >= {"load", "check"}  # the walker sees them
     assert "compose" not in build_phase_imports(PKG / "pipeline" / "staging.py")  # Planned: for mypy only
@@ -121,10 +146,24 @@ def test_the_registry_and_the_game_packages_import_nothing_heavy():
     """Looking a game up imports its package's __init__ and the contract's registry and plugin record: they
     import, when loaded, nothing of pnpkit but each other (a record's strings name a game's modules, imported
     when resolved; types are for mypy only)."""
-    allowed = {"generator.errors", "generator.contract", "generator.contract.plugin", "generator.contract.registry",
-               "__future__"}
-    stdlib = {"importlib", "re", "dataclasses", "functools", "types", "typing", "importlib.metadata",
-              "collections.abc", "pathlib"}
+    allowed = {
+        "generator.errors",
+        "generator.contract",
+        "generator.contract.plugin",
+        "generator.contract.registry",
+        "__future__",
+    }
+    stdlib = {
+        "importlib",
+        "re",
+        "dataclasses",
+        "functools",
+        "types",
+        "typing",
+        "importlib.metadata",
+        "collections.abc",
+        "pathlib",
+    }
     light = [PKG / "contract" / name for name in ("__init__.py", "plugin.py", "registry.py")]
     for path in [*light, *sorted(PKG.glob("games/*/__init__.py"))]:
         extra = {m for m in imports_of(path, top_level_only=True) if m not in allowed and m not in stdlib}
@@ -136,11 +175,19 @@ def test_looking_every_game_up_loads_no_game_module():
     import subprocess
     import sys
 
-    code = ("import sys\nfrom generator.contract.registry import games\ngames()\n"
-            "print(sorted(m for m in sys.modules if m.startswith('generator.') and m.count('.') > 2"
-            " or m.split('.')[0] in ('numba', 'pydantic', 'numpy')))")
-    r = subprocess.run([sys.executable, "-c", code], cwd=PKG.parent, capture_output=True, text=True, check=True,
-                       env={**__import__("os").environ, "PYTHONPATH": str(PKG.parent)})
+    code = (
+        "import sys\nfrom generator.contract.registry import games\ngames()\n"
+        "print(sorted(m for m in sys.modules if m.startswith('generator.') and m.count('.') > 2"
+        " or m.split('.')[0] in ('numba', 'pydantic', 'numpy')))"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PKG.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(PKG.parent)},
+    )
     assert r.stdout.strip() == "[]", r.stdout
 
 
@@ -184,7 +231,9 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_import_circle_crosses_rooms():
     """The rooms import each other downhill only: no circle, type-only imports counted (the one there was,
     spec -> the registry -> layout -> spec, went when spec stopped looking games up)."""
-    assert circles({"spec": {"games"}, "games": {"layout"}, "layout": {"spec"}}) == [["games", "layout", "spec"]]
+    assert circles({"spec": {"games"}, "games": {"layout"}, "layout": {"spec"}}) == [
+        ["games", "layout", "spec"]
+    ]
     assert circles(room_graph()) == []
 
 
@@ -200,11 +249,17 @@ def probes(text: str) -> list[str]:
 def test_no_hook_is_probed_outside_the_contract():
     """Every optional hook is a declared field of the plugin record: nothing outside generator/contract/ asks
     a plugin, a composer or a game module whether it has an attribute."""
-    assert probes('known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else ()')
+    assert probes(
+        'known = drawer.component_ids_for(kit.game) if hasattr(drawer, "component_ids_for") else ()'
+    )
     assert probes('declared = getattr(registry.get(kind).composer(), "SLOTS", {})')
     assert not probes('n = getattr(kit.game.balance, "games", None)')
-    bad = [f"{p.relative_to(PKG)}: {hit}" for p in sorted(PKG.rglob("*.py")) if room_of(p) != "contract"
-           for hit in probes(p.read_text(encoding="utf-8"))]
+    bad = [
+        f"{p.relative_to(PKG)}: {hit}"
+        for p in sorted(PKG.rglob("*.py"))
+        if room_of(p) != "contract"
+        for hit in probes(p.read_text(encoding="utf-8"))
+    ]
     assert bad == []
 
 
@@ -219,8 +274,11 @@ def test_no_game_is_named_outside_its_folder():
             continue  # a game's own folder, and the registry's list of built-ins
         text = path.read_text(encoding="utf-8")
         # an id that is an everyday word ("deck") counts when written as a string literal, the others anywhere
-        bad += [f"{rel}: {gid}" for gid in BUILTIN
-                if (gid in text if "_" in gid else re.search(rf"[\"']{gid}[\"']", text))]
+        bad += [
+            f"{rel}: {gid}"
+            for gid in BUILTIN
+            if (gid in text if "_" in gid else re.search(rf"[\"']{gid}[\"']", text))
+        ]
     assert bad == []
 
 

@@ -40,6 +40,7 @@ def calls(monkeypatch):
         def wrapper(*a, **k):
             counts[name] += 1
             return fn(*a, **k)
+
         return wrapper
 
     monkeypatch.setattr(yamlio, "parse_yaml", counted("yaml", yamlio.parse_yaml))
@@ -87,13 +88,19 @@ def test_the_memo_never_hides_a_failing_check(kit, tmp_path):
     out = tmp_path / "out"
     build([kit], out=out)
     before = tree(out)
-    edit(kit / "kit.yaml", '{id: red,    colour: "#d62d3a", symbol: square}',
-         '{id: red,    colour: "#1f6fd3", symbol: square}')
+    edit(
+        kit / "kit.yaml",
+        '{id: red,    colour: "#d62d3a", symbol: square}',
+        '{id: red,    colour: "#1f6fd3", symbol: square}',
+    )
     build([kit], out=out)  # close colours, different marks: a note, the build passes
     passed = tree(out)
     assert passed != before
-    edit(kit / "kit.yaml", '{id: red,    colour: "#1f6fd3", symbol: square}',
-         '{id: red,    colour: "#1f6fd3", symbol: circle}')
+    edit(
+        kit / "kit.yaml",
+        '{id: red,    colour: "#1f6fd3", symbol: square}',
+        '{id: red,    colour: "#1f6fd3", symbol: circle}',
+    )
     with pytest.raises(KitError, match=r"look alike under protanopia"):
         build([kit], out=out)
     assert tree(out) == passed
@@ -143,19 +150,23 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
     build([kit], out=out)
     assert (out / ".pnpkit" / "fonts.json").is_file()
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
-    code = ("import sys\nfrom pathlib import Path\nfrom reportlab.pdfbase.ttfonts import TTFontFile\n"
-            "parsed = []\nreal = TTFontFile.extractInfo\n"
-            "def counted(self, charInfo=1):\n    parsed.append(charInfo)\n    return real(self, charInfo)\n"
-            "TTFontFile.extractInfo = counted\n"
-            "from generator.pipeline import build\n"
-            f"r = build([Path({str(kit)!r})], out=Path({str(out)!r}))\n"
-            "heavy = ('ruamel', 'numpy', 'daltonlens', 'colorspacious', 'pypdfium2', 'numba', 'statsmodels')\n"
-            "print(r.rebuilt, sorted(m for m in sys.modules if m.split('.')[0] in heavy"
-            " or m.endswith(('.rules', '.figures'))), parsed)")
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom reportlab.pdfbase.ttfonts import TTFontFile\n"
+        "parsed = []\nreal = TTFontFile.extractInfo\n"
+        "def counted(self, charInfo=1):\n    parsed.append(charInfo)\n    return real(self, charInfo)\n"
+        "TTFontFile.extractInfo = counted\n"
+        "from generator.pipeline import build\n"
+        f"r = build([Path({str(kit)!r})], out=Path({str(out)!r}))\n"
+        "heavy = ('ruamel', 'numpy', 'daltonlens', 'colorspacious', 'pypdfium2', 'numba', 'statsmodels')\n"
+        "print(r.rebuilt, sorted(m for m in sys.modules if m.split('.')[0] in heavy"
+        " or m.endswith(('.rules', '.figures'))), parsed)"
+    )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["2", "[]", "[0,", "0]"], done.stdout  # rules + checklist; both faces: headers only
+    assert done.stdout.split() == ["2", "[]", "[0,", "0]"], (
+        done.stdout
+    )  # rules + checklist; both faces: headers only
     build([kit], out=tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
 

@@ -27,7 +27,9 @@ def small_kit(tmp_path: Path, max_games: int) -> Path:
     y = kit / "kit.yaml"
     text = y.read_text(encoding="utf-8")
     start = text.index("    max_games:")
-    y.write_text(text[:start] + f"    max_games: {max_games}" + text[text.index("\n", start):], encoding="utf-8")
+    y.write_text(
+        text[:start] + f"    max_games: {max_games}" + text[text.index("\n", start) :], encoding="utf-8"
+    )
     return kit
 
 
@@ -48,7 +50,9 @@ def test_the_bar_has_done_total_elapsed_and_time_remaining_columns() -> None:
     assert any("1600/19000" in f for f in frames) and all(len(f) <= 80 for f in frames), frames
 
 
-def test_check_announces_each_batch_total_and_counts_up_to_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_announces_each_batch_total_and_counts_up_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Before each batch the check counts the games it will play (a dry run: chunks the cache keeps are not
     counted again) and the bar restarts at 0 of that total; the games played add up to it exactly. On a
     terminal the bar shows "done/total" and the time remaining."""
@@ -64,13 +68,16 @@ def test_check_announces_each_batch_total_and_counts_up_to_it(tmp_path: Path, mo
     @contextmanager
     def progress(label: str) -> Iterator[Callable[..., None]]:
         with progress_for(console, None, label) as advance:
+
             def spy(step: Any = 1, *, total: int | None = None) -> None:
                 calls.append((step, total))
                 advance(step, total=total)
 
             yield spy
 
-    run = check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=True, progress=progress, totals=True)
+    run = check_balance(
+        kits, games=40, seed=3, workers=1, dask=None, switches=True, progress=progress, totals=True
+    )
     assert run.reports[0].looks  # it played
     phases: list[tuple[str, int, int]] = []
     for step, total in calls:
@@ -81,8 +88,9 @@ def test_check_announces_each_batch_total_and_counts_up_to_it(tmp_path: Path, mo
             label, n, done = phases[-1]
             phases[-1] = (label, n, done + step)
     looks = run.reports[0].looks
-    assert [label for label, _, _ in phases] == [f"batch {k + 1}/2 ({n} games per setting)"
-                                                 for k, n in enumerate(looks)] + ["house-rule switches"]
+    assert [label for label, _, _ in phases] == [
+        f"batch {k + 1}/2 ({n} games per setting)" for k, n in enumerate(looks)
+    ] + ["house-rule switches"]
     assert all(n == done and n > 0 for _, n, done in phases), phases
     out = buf.getvalue()
     # the bar draws on a timer, so only its last state is sure to be drawn: the last phase's full count

@@ -15,7 +15,14 @@ RR = ROOT / "layouts" / "ripple_rush"
 
 def pnpkit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture
@@ -48,7 +55,12 @@ def test_illegal_kit_is_refused_by_build(tmp_path):
     dst = tmp_path / "illegal"
     shutil.copytree(RR, dst)
     p = dst / "kit.yaml"
-    p.write_text(p.read_text(encoding="utf-8").replace("bonuses: [5, 10, blue, red,", "bonuses: [5, 10, blue, purple,"), encoding="utf-8")
+    p.write_text(
+        p.read_text(encoding="utf-8").replace(
+            "bonuses: [5, 10, blue, red,", "bonuses: [5, 10, blue, purple,"
+        ),
+        encoding="utf-8",
+    )
     r = pnpkit("build", str(dst), "--out", str(tmp_path / "o"))
     assert r.returncode == 1
     assert "game.bonuses[3]" in r.stderr and "purple" in r.stderr
@@ -60,7 +72,11 @@ def test_unknown_language_and_paper_are_clear_errors():
     # a language the kit does not ship is a usage error like a bad paper (issue 26: --lang xx exits 2)
     assert r.returncode == 2 and "--lang" in r.stderr and "ships en, ja, es, de, fr; got 'it'" in r.stderr
     r = pnpkit("build", str(RR), "--paper", "a5")
-    assert r.returncode == 2 and "Invalid value for '--paper'" in r.stderr and "'a5' is not one of 'a4', 'letter', 'a3'" in r.stderr
+    assert (
+        r.returncode == 2
+        and "Invalid value for '--paper'" in r.stderr
+        and "'a5' is not one of 'a4', 'letter', 'a3'" in r.stderr
+    )
 
 
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
@@ -71,14 +87,26 @@ def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
     assert "6 files written" in r.stdout and "pages in" in r.stdout
     assert [line for line in lines if line.endswith(".pdf")] == [
-        f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"]
+        f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
+    ]
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == f"kit PDF: {tmp_path / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
-    listed = [Path(line) for line in r.stdout.splitlines() if line.endswith(".pdf") and not line.startswith("kit PDF: ")]
+    listed = [
+        Path(line)
+        for line in r.stdout.splitlines()
+        if line.endswith(".pdf") and not line.startswith("kit PDF: ")
+    ]
     assert sorted(p.name for p in listed) == sorted(
-        ["score_sheet-letter.pdf", "number_cards-letter.pdf", "goal_cards-letter.pdf", "rules-letter.pdf", "kit-letter.pdf",
-         "calibration-letter.pdf"])
+        [
+            "score_sheet-letter.pdf",
+            "number_cards-letter.pdf",
+            "goal_cards-letter.pdf",
+            "rules-letter.pdf",
+            "kit-letter.pdf",
+            "calibration-letter.pdf",
+        ]
+    )
     assert all(p.is_file() for p in listed)
     assert not list(tmp_path.glob(".pnpkit-*"))  # the staging folder is gone
 
@@ -86,7 +114,7 @@ def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
 def test_list_and_schema():
     r = pnpkit("list")
     assert r.returncode == 0 and "ripple_rush" in r.stdout
-    games = r.stdout[r.stdout.index("registered games"):]
+    games = r.stdout[r.stdout.index("registered games") :]
     from generator.contract import BUILTIN
     from generator.contract import games as registered
 
@@ -116,16 +144,24 @@ def test_print_shop_and_duplex_options(tmp_path):
 
     r = pnpkit("build", str(RR), "--lang", "en", "--mode", "shop", "--out", str(tmp_path / "shop"))
     assert r.returncode == 0, r.stderr
-    assert not list((tmp_path / "shop").rglob("*-a4.pdf"))  # shop pages have no paper size: not named after one
+    assert not list(
+        (tmp_path / "shop").rglob("*-a4.pdf")
+    )  # shop pages have no paper size: not named after one
     page = pypdf.PdfReader(str(tmp_path / "shop" / "ripple_rush" / "en" / "number_cards-shop.pdf")).pages[0]
-    assert float(page.mediabox.width) == pytest.approx(180.0 + 2 * 3 * 72 / 25.4, abs=0.1)  # poker + 3 mm bleed
+    assert float(page.mediabox.width) == pytest.approx(
+        180.0 + 2 * 3 * 72 / 25.4, abs=0.1
+    )  # poker + 3 mm bleed
     assert float(page.trimbox.width) == pytest.approx(180.0, abs=0.1)
     r = pnpkit("build", str(RR), "--lang", "en", "--duplex", "none", "--out", str(tmp_path / "simplex"))
     assert r.returncode == 0, r.stderr
     pages = pypdf.PdfReader(str(tmp_path / "simplex" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages
     assert len(pages) == 12  # fronts only: no back pages
     bad = pnpkit("build", str(RR), "--mode", "poster")
-    assert bad.returncode == 2 and "'poster' is not one of 'home', 'shop'" in bad.stderr and "--mode" in bad.stderr
+    assert (
+        bad.returncode == 2
+        and "'poster' is not one of 'home', 'shop'" in bad.stderr
+        and "--mode" in bad.stderr
+    )
 
 
 def _loosen(kit: Path, **bounds: str) -> None:
@@ -147,10 +183,30 @@ def test_check_exit_codes_json_and_report(tmp_path):
     ok = tmp_path / "ok"
     shutil.copytree(RR, ok)
     wide = "{min: 0.0, max: 1.0}"
-    _loosen(ok, goal_completion=wide, goal_spread="{max: 100}", unplaceable_share=wide, tie_rate=wide,
-            seat_win_share="{min: 0.0, max: 10.0}", skill_gap="{min: -100}")
+    _loosen(
+        ok,
+        goal_completion=wide,
+        goal_spread="{max: 100}",
+        unplaceable_share=wide,
+        tie_rate=wide,
+        seat_win_share="{min: 0.0, max: 10.0}",
+        skill_gap="{min: -100}",
+    )
     a, b, html = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "r.html"
-    r = pnpkit("check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(a), "--report", str(html))
+    r = pnpkit(
+        "check",
+        str(ok),
+        "--games",
+        "120",
+        "--workers",
+        "1",
+        "--seed",
+        "3",
+        "--json",
+        str(a),
+        "--report",
+        str(html),
+    )
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     pnpkit("check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(b))
     assert a.read_bytes() == b.read_bytes()
@@ -174,8 +230,16 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     kit = tmp_path / "kit"
     shutil.copytree(RR, kit)
     wide = "{min: 0.0, max: 1.0}"
-    _loosen(kit, max_games="480", goal_completion=wide, goal_spread="{max: 1000000}",
-            unplaceable_share=wide, tie_rate=wide, seat_win_share="{min: 0.97, max: 10.0}", skill_gap="{min: -100}")
+    _loosen(
+        kit,
+        max_games="480",
+        goal_completion=wide,
+        goal_spread="{max: 1000000}",
+        unplaceable_share=wide,
+        tie_rate=wide,
+        seat_win_share="{min: 0.97, max: 10.0}",
+        skill_gap="{min: -100}",
+    )
     out = tmp_path / "r.json"
     r = pnpkit("check", str(kit), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(out))
     assert r.returncode == 3, r.stdout[-2000:] + r.stderr
@@ -184,7 +248,9 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
     rep = json.loads(out.read_text())["reports"][0]
     assert rep["verdict"] == "UNDECIDED" and rep["looks"] == [120, 240, 480]
     seats = [t for t in rep["tolerances"] if t["spec_key"] == "game.balance.seat_win_share"]
-    assert {t["verdict"] for t in seats} <= {"HOLDS", "UNDECIDED"} and "UNDECIDED" in {t["verdict"] for t in seats}
+    assert {t["verdict"] for t in seats} <= {"HOLDS", "UNDECIDED"} and "UNDECIDED" in {
+        t["verdict"] for t in seats
+    }
     open_ = [t for t in seats if t["verdict"] == "UNDECIDED"]
     assert all(t["games"] == 480 and t["look"] == 3 and t["method"] == "Wilson score" for t in open_)
     assert all(t["low"] < 0.97 < t["high"] for t in open_)
@@ -202,6 +268,7 @@ def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
 
 # ------------------------------------------------------------------ hostile output (issue 12)
 
+
 def _inodes(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_ino for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -214,7 +281,9 @@ def test_folder_in_the_way_of_one_output_file_changes_nothing(tmp_path):
     before = _inodes(out)
     r = pnpkit("build", str(RR), "--lang", "en,ja", "--out", str(out))
     assert r.returncode == 1
-    assert r.stderr.endswith("kit-a4.pdf: a folder (or other non-file) is in the way of an output file; nothing was written\n")
+    assert r.stderr.endswith(
+        "kit-a4.pdf: a folder (or other non-file) is in the way of an output file; nothing was written\n"
+    )
     assert "Traceback" not in r.stderr
     assert _inodes(out) == before
     assert not list(out.glob(".pnpkit-*"))
@@ -227,7 +296,11 @@ def test_out_that_is_a_file_or_below_a_file_is_a_clear_error(tmp_path, case):
     out = f if case == "file" else f / "sub" / "dir"
     r = pnpkit("build", str(RR), "--lang", "en", "--out", str(out))
     assert r.returncode == 1
-    expected = "this is a file (or a broken link), not a folder" if case == "file" else f"{f} is a file, so no folder can be made below it"
+    expected = (
+        "this is a file (or a broken link), not a folder"
+        if case == "file"
+        else f"{f} is a file, so no folder can be made below it"
+    )
     assert r.stderr == f"error: --out {out}: {expected}\n"
     assert f.read_text(encoding="utf-8") == "x"
 
@@ -263,9 +336,14 @@ def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
         real_rename(src, dst)
 
     monkeypatch.setattr(b.os, "rename", flaky)
-    with pytest.raises(RenderError, match="cannot move the new files into place .No space left on device.; every folder was put back"):
+    with pytest.raises(
+        RenderError,
+        match="cannot move the new files into place .No space left on device.; every folder was put back",
+    ):
         b.build([RR], out=out, langs=["en", "ja"], seed=7)
-    assert any(Path(d).name == "en" and Path(d).parent == out / "ripple_rush" for _, d in calls)  # en was swapped, then put back
+    assert any(
+        Path(d).name == "en" and Path(d).parent == out / "ripple_rush" for _, d in calls
+    )  # en was swapped, then put back
     assert _inodes(out) == before
     assert not list(out.glob(".pnpkit-*"))
 
@@ -288,10 +366,18 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
 
     out = tmp_path / "out"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "build", str(RR), "--out", str(out), "--png"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", str(RR), "--out", str(out), "--png"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 120
-    while not list(out.glob(".pnpkit-stage-*/**/*.pdf")) and proc.poll() is None and time.monotonic() < deadline:
+    while (
+        not list(out.glob(".pnpkit-stage-*/**/*.pdf")) and proc.poll() is None and time.monotonic() < deadline
+    ):
         time.sleep(0.005)
     assert proc.poll() is None, "the build ended before a staged file was seen"
     proc.send_signal(getattr(signal, sig))
@@ -302,16 +388,34 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
     assert sorted(p.name for p in out.iterdir()) == []
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--games", "1000000000000"], "error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to "),
-    (["--games", str(10**30)], "error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to "),
-    (["--games", "0"], "error: Invalid value for '--games': expected a number >= 1; got 0"),
-    (["--games", "-1"], "error: Invalid value for '--games': expected a number >= 1; got -1"),
-    (["--seed", "-1"], "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1"),
-    (["--seed", str(2**63)], "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808"),
-    (["--dask", ""], "error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''"),
-    (["--workers", "0"], "error: Invalid value for '--workers': expected a number >= 1; got 0"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (
+            ["--games", "1000000000000"],
+            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to ",
+        ),
+        (
+            ["--games", str(10**30)],
+            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to ",
+        ),
+        (["--games", "0"], "error: Invalid value for '--games': expected a number >= 1; got 0"),
+        (["--games", "-1"], "error: Invalid value for '--games': expected a number >= 1; got -1"),
+        (
+            ["--seed", "-1"],
+            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1",
+        ),
+        (
+            ["--seed", str(2**63)],
+            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808",
+        ),
+        (
+            ["--dask", ""],
+            "error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''",
+        ),
+        (["--workers", "0"], "error: Invalid value for '--workers': expected a number >= 1; got 0"),
+    ],
+)
 def test_check_refuses_impossible_options_up_front(args, message):
     r = pnpkit("check", str(RR), *args)
     assert r.returncode == 2
@@ -320,22 +424,37 @@ def test_check_refuses_impossible_options_up_front(args, message):
     assert r.stdout == ""
 
 
-@pytest.mark.parametrize("command,args,message", [
-    ("build", ["--paper", "tabloid"], "Invalid value for '--paper': 'tabloid' is not one of 'a4', 'letter', 'a3'."),
-    ("build", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
-    ("build", ["--duplex", "both"], "'both' is not one of 'long', 'short', 'none'"),
-    ("export", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
-    ("export", ["--workers", "0"], "Invalid value for '--workers': expected a number >= 1; got 0"),
-    ("export", ["--dpi", "5"], "Invalid value for '--dpi': expected a number in 72..1200; got 5"),
-    ("export", ["--quality", "101"], "Invalid value for '--quality': expected a number in 1..100; got 101"),
-    ("export", ["--format", "gif"], "Invalid value for '--format': expected one of png, jpeg; got 'gif'"),
-    ("export", ["--size", "huge"], "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'huge'"),
-    ("serve", ["--paper", "tabloid"], "'tabloid' is not one of 'a4', 'letter', 'a3'"),
-    ("serve", ["--port", "0"], "Invalid value for '--port': expected a number in 1..65535; got 0"),
-    ("serve", ["--games", "0"], "Invalid value for '--games': expected a number in 1..100000; got 0"),
-    ("warmup", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
-    ("check", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
-])
+@pytest.mark.parametrize(
+    "command,args,message",
+    [
+        (
+            "build",
+            ["--paper", "tabloid"],
+            "Invalid value for '--paper': 'tabloid' is not one of 'a4', 'letter', 'a3'.",
+        ),
+        ("build", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
+        ("build", ["--duplex", "both"], "'both' is not one of 'long', 'short', 'none'"),
+        ("export", ["--seed", "-1"], "Invalid value for '--seed': expected a whole number in 0..2**63-1"),
+        ("export", ["--workers", "0"], "Invalid value for '--workers': expected a number >= 1; got 0"),
+        ("export", ["--dpi", "5"], "Invalid value for '--dpi': expected a number in 72..1200; got 5"),
+        (
+            "export",
+            ["--quality", "101"],
+            "Invalid value for '--quality': expected a number in 1..100; got 101",
+        ),
+        ("export", ["--format", "gif"], "Invalid value for '--format': expected one of png, jpeg; got 'gif'"),
+        (
+            "export",
+            ["--size", "huge"],
+            "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'huge'",
+        ),
+        ("serve", ["--paper", "tabloid"], "'tabloid' is not one of 'a4', 'letter', 'a3'"),
+        ("serve", ["--port", "0"], "Invalid value for '--port': expected a number in 1..65535; got 0"),
+        ("serve", ["--games", "0"], "Invalid value for '--games': expected a number in 1..100000; got 0"),
+        ("warmup", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
+        ("check", ["--games", "-1"], "Invalid value for '--games': expected a number >= 1; got -1"),
+    ],
+)
 def test_every_bad_option_is_a_usage_error_naming_the_value_and_what_is_allowed(command, args, message):
     """One rule for every command (it was exit 1 in one command, 2 in another for the same option): the option
     parser refuses the value before anything runs, exit 2, the allowed values in the message."""
@@ -350,12 +469,16 @@ def test_check_caps_workers_at_the_core_count_with_a_warning(tmp_path):
     r = pnpkit("check", str(RR), "--games", "2", "--workers", str(2**31), "--json", str(tmp_path / "r.json"))
     assert r.returncode in (0, 1)  # 2 games may miss tolerances; the point is no traceback and a capped pool
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    assert f"warning: --workers 2147483648 is more than the {cores} cores available; using {cores}" in r.stderr
+    assert (
+        f"warning: --workers 2147483648 is more than the {cores} cores available; using {cores}" in r.stderr
+    )
     assert "Traceback" not in r.stderr
 
 
 def _po_line(po: Path, text_id: str) -> int:
-    return next(i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == f'msgid "{text_id}"')
+    return next(
+        i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == f'msgid "{text_id}"'
+    )
 
 
 def test_validate_fits_every_text_and_names_its_catalog_line(tmp_path):
@@ -363,8 +486,12 @@ def test_validate_fits_every_text_and_names_its_catalog_line(tmp_path):
     kit = tmp_path / "rr"
     shutil.copytree(RR, kit)
     po = kit / "locales" / "en.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "RIPPLE RUSH"', 'msgstr "' + "SUPERCALIFRAGILISTIC" * 10 + '"'),
-                  encoding="utf-8")
+    po.write_text(
+        po.read_text(encoding="utf-8").replace(
+            'msgstr "RIPPLE RUSH"', 'msgstr "' + "SUPERCALIFRAGILISTIC" * 10 + '"'
+        ),
+        encoding="utf-8",
+    )
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1
     assert f"en.po:{_po_line(po, 'cards.back')}: cards.back: does not fit (en): " in r.stderr, r.stderr
@@ -379,7 +506,7 @@ def test_validate_checks_glyphs_and_names_the_catalog_line(tmp_path):
     line = _po_line(po, "sheet.total")
     lines = text.splitlines()
     assert lines[line].startswith('msgstr "')
-    lines[line] = lines[line][:-1] + ' \U0001F3B2"'
+    lines[line] = lines[line][:-1] + ' \U0001f3b2"'
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1
@@ -391,8 +518,9 @@ def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
     """kill -9 cannot be cleaned up after; the next build into the same OUT removes the dead build's stage."""
     from generator import pipeline as b
 
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
-                          check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     out = tmp_path / "out"
     stale = out / f"{b.STAGE_PREFIX}{int(dead.stdout)}-abc"
     (stale / "new" / "ripple_rush").mkdir(parents=True)
@@ -400,6 +528,7 @@ def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
     live.mkdir()
     b.build([RR], out=out, langs=["en"])
     assert not stale.exists() and live.exists()
+
 
 @pytest.mark.slow  # compiles the Ripple Rush kernels into an empty cache folder, unless this run already did
 def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup):
@@ -412,8 +541,14 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup)
     if ran is None:
         cache = tmp_path / "numba"
         env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(cache), PNPKIT_PURE="0")
-        r = subprocess.run([sys.executable, "-m", "generator", "warmup", str(RR), "--games", "1"], cwd=ROOT,
-                           env=env, capture_output=True, text=True, timeout=600)
+        r = subprocess.run(
+            [sys.executable, "-m", "generator", "warmup", str(RR), "--games", "1"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         ran = (r.returncode, r.stdout, cache)
     code, stdout, cache = ran
     assert code == 0, stdout
@@ -422,14 +557,21 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup)
     bad = pnpkit("warmup", "--games", "0")
     assert bad.returncode == 2 and "Invalid value for '--games': expected a number >= 1; got 0" in bad.stderr
     missing = pnpkit("warmup", str(tmp_path / "nope"))
-    assert missing.returncode == 1 and "no such kit folder" in missing.stderr and "Traceback" not in missing.stderr
+    assert (
+        missing.returncode == 1
+        and "no such kit folder" in missing.stderr
+        and "Traceback" not in missing.stderr
+    )
 
 
 def test_schema_of_an_unknown_game_is_a_clear_error():
     r = pnpkit("schema", "--game", "foo")
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and r.stdout == ""
-    assert r.stderr == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards, deck; got 'foo'\n"
+    assert (
+        r.stderr
+        == "error: --game: expected one of ripple_rush, peak_dice, raindrops, rummy_cards, deck; got 'foo'\n"
+    )
 
 
 # The start-up probe: a fresh interpreter runs commands in-process through the typer app, one after another,
@@ -456,10 +598,17 @@ def _probe(commands: list[list[str]], pre: str = "") -> list[tuple[int, list[str
     import json
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-c", PROBE.format(pre=pre), json.dumps(commands)], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=300, check=False)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE.format(pre=pre), json.dumps(commands)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert "Traceback" not in r.stderr, r.stderr
-    lines = [json.loads(line) for line in r.stdout.splitlines() if line.startswith('[[')]
+    lines = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("[[")]
     assert [args for args, _, _ in lines] == commands, r.stdout + r.stderr
     return [(code, heavy) for _, code, heavy in lines]
 
@@ -480,7 +629,10 @@ def probed() -> dict[str, tuple[int, list[str]]]:
     `validate` of every kit that prints no self-play (Ripple Rush first, so its validate line is its own
     and the help's); each self-play kit, which loads numba, is validated in an interpreter of its own."""
     light = [k.parent.name for k in KITS if k.parent.name not in SELF_PLAY_IN_PRINT]
-    commands = {**START_UP, **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light}}
+    commands = {
+        **START_UP,
+        **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light},
+    }
     out = dict(zip(commands, _probe(list(commands.values()))))
     for name in sorted(SELF_PLAY_IN_PRINT):
         out[f"validate:{name}"] = _probe([["validate", str(ROOT / "layouts" / name)]])[0]
@@ -518,7 +670,13 @@ def _definitions(root: Path, name: str) -> list[str]:
         if name not in text:
             continue
         for node in ast.parse(text).body:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
             if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                 out.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return out
@@ -533,12 +691,19 @@ def test_the_values_of_the_closed_sets_are_written_once():
     """No second copy of a set under another name: the literal lists appear in generator/spec/choices.py only."""
     import re
 
-    written = {"papers": r"""["']a4["'],\s*["']letter["'],\s*["']a3["']""", "modes": r"""["']home["'],\s*["']shop["']""",
-               "duplex": r"""["']long["'],\s*["']short["'],\s*["']none["']""", "seed cap": r"=\s*2\s*\*\*\s*63\s*-\s*1",
-               "games cap": r"\b1_000_000\b"}
+    written = {
+        "papers": r"""["']a4["'],\s*["']letter["'],\s*["']a3["']""",
+        "modes": r"""["']home["'],\s*["']shop["']""",
+        "duplex": r"""["']long["'],\s*["']short["'],\s*["']none["']""",
+        "seed cap": r"=\s*2\s*\*\*\s*63\s*-\s*1",
+        "games cap": r"\b1_000_000\b",
+    }
     for what, pattern in written.items():
-        found = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "generator").rglob("*.py"))
-                 if re.search(pattern, p.read_text(encoding="utf-8"))]
+        found = [
+            str(p.relative_to(ROOT))
+            for p in sorted((ROOT / "generator").rglob("*.py"))
+            if re.search(pattern, p.read_text(encoding="utf-8"))
+        ]
         assert found == ["generator/spec/choices.py"], (what, found)
 
 
@@ -569,7 +734,10 @@ def test_build_a_shipped_kit_by_its_id_from_an_empty_folder(tmp_path):
     assert r.returncode == 0, r.stderr
     pdf = tmp_path / "o" / "ripple_rush" / "en" / "kit-a4.pdf"
     assert r.stdout.splitlines()[-1] == f"kit PDF: {Path('o') / 'ripple_rush' / 'en' / 'kit-a4.pdf'}"
-    sizes = {tuple(sorted((round(float(p.mediabox.width)), round(float(p.mediabox.height))))) for p in pypdf.PdfReader(pdf).pages}
+    sizes = {
+        tuple(sorted((round(float(p.mediabox.width)), round(float(p.mediabox.height)))))
+        for p in pypdf.PdfReader(pdf).pages
+    }
     assert sizes == {(595, 842)}  # A4 in points, upright or landscape
 
 
@@ -581,8 +749,10 @@ def test_a_local_folder_wins_over_a_shipped_id_and_an_unknown_one_is_named(tmp_p
     assert r.returncode == 1 and r.stderr.startswith("error: 1 problem in ripple_rush/kit.yaml\n"), r.stderr
     r = pnpkit("validate", "ripple_rsh", cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr == ("error: ripple_rsh: no such kit folder, nor a shipped kit id (shipped: harvest_deck, "
-                        "peak_dice, raindrops, ripple_rush, rummy_cards, sprout_sheet)\n")
+    assert r.stderr == (
+        "error: ripple_rsh: no such kit folder, nor a shipped kit id (shipped: harvest_deck, "
+        "peak_dice, raindrops, ripple_rush, rummy_cards, sprout_sheet)\n"
+    )
 
 
 def test_version_is_the_package_version():
@@ -599,8 +769,15 @@ PYTHON_TYPE = re.compile(r"<(?:int|str|float|bool|path|Path|list\[[^\]]*\]|[a-z0
 
 def _help(*args: str) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    r = subprocess.run([sys.executable, "-m", "generator", *args, "--help"], cwd=ROOT, env=env, capture_output=True,
-                       text=True, timeout=60, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", *args, "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -612,7 +789,7 @@ def test_help_lists_every_command_on_one_full_line_at_80_columns():
 
     text = _help()
     assert text.startswith("Usage: pnpkit ")
-    section = text[text.index("Commands:"):].splitlines()[1:]
+    section = text[text.index("Commands:") :].splitlines()[1:]
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     assert len(section) == len(commands) >= 10  # one line each
     for line, (name, cmd) in zip(section, commands.items()):
@@ -620,8 +797,9 @@ def test_help_lists_every_command_on_one_full_line_at_80_columns():
         assert line.split(None, 1) == [name, cmd.short_help]
 
 
-@pytest.mark.parametrize("command", ["build", "export", "validate", "new", "serve", "list", "schema", "check",
-                                     "warmup", "tune"])
+@pytest.mark.parametrize(
+    "command", ["build", "export", "validate", "new", "serve", "list", "schema", "check", "warmup", "tune"]
+)
 def test_command_help_names_values_not_python_types(command):
     text = _help(command)
     assert not PYTHON_TYPE.search(text), PYTHON_TYPE.search(text)
@@ -629,14 +807,19 @@ def test_command_help_names_values_not_python_types(command):
 
 
 def test_the_type_pattern_sees_typers_labels():
-    assert [PYTHON_TYPE.search(t) is not None for t in ("kits... <list[Path]>", "--seed <int>", "--paper <a4|letter>",
-                                                         "--seed SEED", "[KIT]...")] == [True, True, True, False, False]
+    assert [
+        PYTHON_TYPE.search(t) is not None
+        for t in ("kits... <list[Path]>", "--seed <int>", "--paper <a4|letter>", "--seed SEED", "[KIT]...")
+    ] == [True, True, True, False, False]
 
 
 def test_usage_errors_and_kit_errors_share_one_style(tmp_path):
     usage = pnpkit("build", str(RR), "--paper", "A5", "--out", str(tmp_path))
     assert usage.returncode == 2 and "Error" not in usage.stderr
-    assert usage.stderr.splitlines()[-1] == "error: Invalid value for '--paper': 'A5' is not one of 'a4', 'letter', 'a3'."
+    assert (
+        usage.stderr.splitlines()[-1]
+        == "error: Invalid value for '--paper': 'A5' is not one of 'a4', 'letter', 'a3'."
+    )
     unknown = pnpkit("bogus")
     assert unknown.returncode == 2 and unknown.stderr.splitlines()[-1] == "error: No such command 'bogus'."
     assert not list(tmp_path.iterdir())
@@ -657,16 +840,27 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
         text = text.replace(f"\n  {cid}:\n", f"\n  {cid}:\n    enabled: false\n", 1)
     spec.write_text(text.replace("languages: [en, ja, es, de, fr]", "languages: [en, de]"), encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    r = subprocess.run([sys.executable, "-m", "generator", "list", str(kit), "--slots"], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=120, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "list", str(kit), "--slots"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[:3] == ["ripple_rush: a ripple_rush kit in en, de", "  1 component: number_cards", f"  folder: {kit}"]
+    assert lines[:3] == [
+        "ripple_rush: a ripple_rush kit in en, de",
+        "  1 component: number_cards",
+        f"  folder: {kit}",
+    ]
     assert all(len(line) <= 80 for line in lines if not line.startswith("  folder: "))
     assert "registered games" not in r.stdout  # only the kits asked for
     (loaded,) = load_kits([kit])
     declared = [f"{slot.name} (" for slot in composer(loaded.game_id).SLOTS["number_cards"]]
-    shown = [line.strip()[len("number_cards."):] for line in lines if line.startswith("    number_cards.")]
+    shown = [line.strip()[len("number_cards.") :] for line in lines if line.startswith("    number_cards.")]
     assert len(shown) == len(declared) >= 2 and all(s.startswith(d) for s, d in zip(shown, declared))
     assert not any(line.startswith("    goal_cards.") for line in lines)  # a disabled component has no slots
 
@@ -700,13 +894,16 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     assert warmed == ["ripple_rush"]
     assert capsys.readouterr().err == (
         "compiling the Ripple Rush engine once (up to a minute or two); later runs start in under a second\n"
-        f"compiled the Ripple Rush engine in 12.3 s, cached in {cache}\n")
+        f"compiled the Ripple Rush engine in 12.3 s, cached in {cache}\n"
+    )
     _compile_first(kits)  # the warm-up's mark: done, even though the fake compiled nothing
     assert capsys.readouterr().err == ""
     for mark in cache.rglob(".pnpkit-warm"):
         mark.unlink()
     _compile_first(kits)  # not cached: the estimate is the last run's
-    assert capsys.readouterr().err.startswith("compiling the Ripple Rush engine once (about 12 s as last time)")
+    assert capsys.readouterr().err.startswith(
+        "compiling the Ripple Rush engine once (about 12 s as last time)"
+    )
     for mark in cache.rglob(".pnpkit-warm"):
         mark.unlink()
     for package in (ROOT / "generator" / "games" / "ripple_rush", ROOT / "generator" / "engine"):
@@ -727,25 +924,46 @@ def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
     env.pop("NUMBA_CACHE_DIR", None)
 
     def cache(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "generator", "cache", *args], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "generator", "cache", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
     r = cache()
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     # with this pnpkit's own folder, which numba makes (empty) when the kernels' module is imported
     assert lines[0] == f"3 kernel cache folders, 2.9 MB in {base}"
-    shown = sorted(line.split()[:3] + (["this"] if line.endswith("(this pnpkit)") else []) for line in lines[1:])
+    shown = sorted(
+        line.split()[:3] + (["this"] if line.endswith("(this pnpkit)") else []) for line in lines[1:]
+    )
     from generator.engine.kernel import source_salt
 
-    assert shown == sorted([["1111111111111111", "2.5", "MB"], ["2222222222222222", "0.4", "MB"],
-                            [source_salt(), "0.0", "MB", "this"]])
+    assert shown == sorted(
+        [
+            ["1111111111111111", "2.5", "MB"],
+            ["2222222222222222", "0.4", "MB"],
+            [source_salt(), "0.0", "MB", "this"],
+        ]
+    )
     r = cache("--clear")
     assert (r.returncode, r.stdout) == (0, f"removed 3 kernel cache folders, 2.9 MB from {base}\n")
     assert not any(base.iterdir())
     mine = tmp_path / "mine"
-    r = subprocess.run([sys.executable, "-m", "generator", "cache", "--clear"], cwd=tmp_path, capture_output=True,
-                       text=True, timeout=120, check=False, env={**env, "NUMBA_CACHE_DIR": str(mine)})
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "cache", "--clear"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**env, "NUMBA_CACHE_DIR": str(mine)},
+    )
     assert r.returncode == 0 and "NUMBA_CACHE_DIR is set" in r.stdout
 
 
@@ -754,10 +972,20 @@ def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
     numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove)."""
     code, heavy = _probe([["check", str(ROOT / "layouts" / "harvest_deck")]])[0]
     assert (code, heavy) == (0, [])
-    r = subprocess.run([sys.executable, "-c", "import sys; from generator.cli import app\n"
-                        "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
-                        "except SystemExit: pass\n"
-                        "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))"],
-                       cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
-                       timeout=300, check=False)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from generator.cli import app\n"
+            "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
+            "except SystemExit: pass\n"
+            "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert r.stdout.splitlines()[-1] == "[]", r.stdout + r.stderr

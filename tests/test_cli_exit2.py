@@ -14,16 +14,21 @@ RR = ROOT / "layouts" / "ripple_rush"
 
 def pnpkit(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=ROOT
+    )
 
 
-@pytest.mark.parametrize("args,says", [
-    (["build", str(RR), "--paper", "tabloid"], "'a4', 'letter', 'a3'"),
-    (["build", str(RR), "--lang", "xx"], "ships en, ja, es, de, fr; got 'xx'"),
-    (["build", str(RR), "--games", "-1"], "No such option: --games"),  # build plays no games
-    (["check", str(RR), "--games", "-1"], "expected a number >= 1; got -1"),
-    (["check", str(RR), "--workers", "0"], "got 0"),
-])
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["build", str(RR), "--paper", "tabloid"], "'a4', 'letter', 'a3'"),
+        (["build", str(RR), "--lang", "xx"], "ships en, ja, es, de, fr; got 'xx'"),
+        (["build", str(RR), "--games", "-1"], "No such option: --games"),  # build plays no games
+        (["check", str(RR), "--games", "-1"], "expected a number >= 1; got -1"),
+        (["check", str(RR), "--workers", "0"], "got 0"),
+    ],
+)
 def test_bad_options_exit_2(args, says, tmp_path):
     r = pnpkit(*args, *(["--out", str(tmp_path)] if args[0] == "build" else []))
     assert r.returncode == 2, (r.returncode, r.stderr)

@@ -91,8 +91,9 @@ def test_rules_sheet_prints_one_page_per_copy(kit_dir, tmp_path):
         comps["rules"] = comps["rules"].model_copy(update={"copies": copies})
         kit = replace(kit, components=comps)
         check_kits([kit])
-        planned = plan_build([kit], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
-                             warn=lambda m: None)
+        planned = plan_build(
+            [kit], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width, warn=lambda m: None
+        )
         return sum(len(p.pages) for p in planned if p.path.name == "rules-a4.pdf")
 
     one = rules_pages(1)

@@ -24,7 +24,9 @@ def kit(tmp_path):
 
 def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
     after = tree(out)
-    return sorted(k for k in after if before.get(k) != after[k] and ".pnpkit" not in k.split("/"))  # bookkeeping aside
+    return sorted(
+        k for k in after if before.get(k) != after[k] and ".pnpkit" not in k.split("/")
+    )  # bookkeeping aside
 
 
 def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(kit, tmp_path):
@@ -32,11 +34,20 @@ def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(
     first = build([kit], out=out)
     assert (first.rebuilt, first.skipped) == (PARTS, 0)
     before = tree(out)
-    edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Shuffle well. ')
+    edit(
+        kit / "locales" / "en.po",
+        'msgid "rules.setup"\nmsgstr "',
+        'msgid "rules.setup"\nmsgstr "Shuffle well. ',
+    )
     again = build([kit], out=out)
-    assert (again.rebuilt, again.skipped) == (2, PARTS - 2)  # the rules and the checklist that counts their sheets
-    assert sorted(p.relative_to(out).as_posix() for p in again.files) == ["ripple_rush/en/kit-a4.pdf",
-                                                                           "ripple_rush/en/rules-a4.pdf"]
+    assert (again.rebuilt, again.skipped) == (
+        2,
+        PARTS - 2,
+    )  # the rules and the checklist that counts their sheets
+    assert sorted(p.relative_to(out).as_posix() for p in again.files) == [
+        "ripple_rush/en/kit-a4.pdf",
+        "ripple_rush/en/rules-a4.pdf",
+    ]
     assert rebuilt_names(out, before) == ["ripple_rush/en/kit-a4.pdf", "ripple_rush/en/rules-a4.pdf"]
     build([kit], out=tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
@@ -96,12 +107,25 @@ def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path
     folder = out / "ripple_rush" / "en"
     reader = pypdf.PdfReader(folder / "kit-a4.pdf")
     marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
-    sheets = json.loads((folder / ".pnpkit" / "build.json").read_text(encoding="utf-8"))["entries"]["kit-a4.pdf"]["sheets"]
+    sheets = json.loads((folder / ".pnpkit" / "build.json").read_text(encoding="utf-8"))["entries"][
+        "kit-a4.pdf"
+    ]["sheets"]
     names = ("checklist", "calibration", "score_sheet", "number_cards", "goal_cards", "rules")
     starts = [next(i for i, row in enumerate(sheets) if row["component"] == name) for name in names]
     assert starts[:2] == [0, 2] and all(i % 2 == 0 for i in starts)  # each on the front of a sheet
-    assert marks == list(zip(["Print checklist", "Duplex calibration", "Score sheets", "Number cards", "Goal cards",
-                              "Rules summary"], starts))
+    assert marks == list(
+        zip(
+            [
+                "Print checklist",
+                "Duplex calibration",
+                "Score sheets",
+                "Number cards",
+                "Goal cards",
+                "Rules summary",
+            ],
+            starts,
+        )
+    )
     assert len(reader.pages) == len(sheets)
     assert reader.metadata.title == "Ripple Rush"
     assert reader.trailer["/Root"]["/PageMode"] == "/UseOutlines"
@@ -124,8 +148,24 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
 
     def cli(*args):
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        return subprocess.run([sys.executable, "-m", "generator", "build", str(kit), "--lang", "en", "--out",
-                               str(tmp_path / "out"), *args], env=env, capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "build",
+                str(kit),
+                "--lang",
+                "en",
+                "--out",
+                str(tmp_path / "out"),
+                *args,
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
     first = cli()
     assert first.returncode == 0, first.stderr
@@ -137,7 +177,6 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
     assert "ripple_rush/en: 1. Print kit-a4.pdf" in again.stdout  # the summary is kept with the build record
     forced = cli("--force")
     assert "6 files written (6 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
-
 
 
 def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, monkeypatch):
@@ -200,5 +239,6 @@ def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatc
     assert loads == [1]
     assert build([kit], out=out, langs=["en"]).files == [] and loads == [1]
     build([kit], out=tmp_path / "clean", langs=["en"])
-    assert {k: v for k, v in tree(out).items() if not k.startswith(".pnpkit/")} == \
-        {k: v for k, v in tree(tmp_path / "clean").items() if not k.startswith(".pnpkit/")}
+    assert {k: v for k, v in tree(out).items() if not k.startswith(".pnpkit/")} == {
+        k: v for k, v in tree(tmp_path / "clean").items() if not k.startswith(".pnpkit/")
+    }

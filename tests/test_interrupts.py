@@ -82,21 +82,37 @@ from generator.cli import main
 main()
 """
 
-CASES = [("load", "SIGINT"), ("compose", "SIGTERM"), ("swap", "SIGINT"), ("swap", "SIGTERM"), ("returned", "SIGINT"),
-         ("finished", "SIGTERM"), ("exit", "SIGINT")]
+CASES = [
+    ("load", "SIGINT"),
+    ("compose", "SIGTERM"),
+    ("swap", "SIGINT"),
+    ("swap", "SIGTERM"),
+    ("returned", "SIGINT"),
+    ("finished", "SIGTERM"),
+    ("exit", "SIGINT"),
+]
 NEW = {"swap", "returned", "finished", "exit"}
 """The points after the output swap: OUT holds the new output (new files), else the old (the same files)."""
 
 
 def _files(out: Path) -> dict[str, tuple[bytes, int]]:
-    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_ino) for p in sorted(out.rglob("*"))
-            if p.is_file()}
+    return {
+        p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_ino)
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _run(point: str, sig: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", PROBE, point, sig, *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE, point, sig, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +125,9 @@ def built(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("point,sig", CASES, ids=[f"{p}-{s}" for p, s in CASES])
-def test_a_signal_at_any_point_of_a_forced_rebuild_exits_130_or_143_with_whole_output(tmp_path, built, point, sig):
+def test_a_signal_at_any_point_of_a_forced_rebuild_exits_130_or_143_with_whole_output(
+    tmp_path, built, point, sig
+):
     out = tmp_path / "out"
     shutil.copytree(built, out)  # the old output
     before = _files(out)
@@ -119,7 +137,9 @@ def test_a_signal_at_any_point_of_a_forced_rebuild_exits_130_or_143_with_whole_o
     after = _files(out)
     assert {k: v[0] for k, v in after.items()} == {k: v[0] for k, v in before.items()}  # whole: every byte
     pdf = "harvest_deck/en/kit-a4.pdf"
-    assert (after[pdf][1] != before[pdf][1]) == (point in NEW)  # the new files after the swap, the old before it
+    assert (after[pdf][1] != before[pdf][1]) == (
+        point in NEW
+    )  # the new files after the swap, the old before it
     assert not list(out.glob(".pnpkit-stage-*"))
 
 
@@ -127,8 +147,17 @@ def test_sigterm_while_compiled_kernels_load_is_not_swallowed(tmp_path):
     """The case that was lost: SIGTERM inside numba's object-cache callback (a ctypes callback prints and
     swallows an exception raised there), so the build carried on and exited 0."""
     out = tmp_path / "out"
-    r = _run("kernels", "SIGTERM", "build", str(ROOT / "layouts" / "raindrops"), "--lang", "en", "--out", str(out),
-             "--force")
+    r = _run(
+        "kernels",
+        "SIGTERM",
+        "build",
+        str(ROOT / "layouts" / "raindrops"),
+        "--lang",
+        "en",
+        "--out",
+        str(out),
+        "--force",
+    )
     assert r.returncode == 143, (r.returncode, r.stderr)
     assert "Traceback" not in r.stderr and "Exception ignored" not in r.stderr, r.stderr
     assert not out.exists() or not list(out.rglob("*.pdf"))  # stopped before anything was swapped in

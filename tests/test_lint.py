@@ -25,8 +25,15 @@ def test_ruff_check_is_clean():
 def test_ruff_sees_a_finding(tmp_path):
     """The lint test can fail: an unused import is reported under the project's settings."""
     (tmp_path / "bad.py").write_text("import os\n", encoding="utf-8")
-    r = _ruff("check", "--config", str(ROOT / "pyproject.toml"), "--output-format", "concise", str(tmp_path / "bad.py"),
-              cwd=tmp_path)
+    r = _ruff(
+        "check",
+        "--config",
+        str(ROOT / "pyproject.toml"),
+        "--output-format",
+        "concise",
+        str(tmp_path / "bad.py"),
+        cwd=tmp_path,
+    )
     if r.returncode not in (0, 1):
         pytest.fail(r.stdout + r.stderr)
     assert r.returncode == 1 and "F401" in r.stdout

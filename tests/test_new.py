@@ -13,8 +13,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.slow  # new, validate and build in fresh interpreters
@@ -43,7 +49,10 @@ def test_new_refuses_to_overwrite(tmp_path):
     (tmp_path / "mine" / "keep.txt").write_text("mine", encoding="utf-8")
     r = pnpkit("new", "mine", "--from", "ripple_rush", cwd=tmp_path)
     assert r.returncode == 1
-    assert r.stderr == "error: mine: already exists; pnpkit new never overwrites (choose another NAME or remove it)\n"
+    assert (
+        r.stderr
+        == "error: mine: already exists; pnpkit new never overwrites (choose another NAME or remove it)\n"
+    )
     assert [p.name for p in (tmp_path / "mine").iterdir()] == ["keep.txt"]
 
 
@@ -53,8 +62,10 @@ def test_new_bad_name_and_source(tmp_path):
     assert "NAME: expected lower-case letters, digits and _" in r.stderr and "got 'My-Kit'" in r.stderr
     r = pnpkit("new", "ok_name", "--from", "nope", cwd=tmp_path)
     assert r.returncode == 1
-    assert "--from: expected a kit folder (holding kit.yaml) or one of harvest_deck, peak_dice, raindrops, ripple_rush, " \
-           "rummy_cards, sprout_sheet; got 'nope'" in r.stderr
+    assert (
+        "--from: expected a kit folder (holding kit.yaml) or one of harvest_deck, peak_dice, raindrops, ripple_rush, "
+        "rummy_cards, sprout_sheet; got 'nope'" in r.stderr
+    )
     assert list(tmp_path.iterdir()) == []
 
 

@@ -27,7 +27,12 @@ def test_pdfium_reads_what_pdfplumber_reads_in_the_same_order(built, lang):
     sheet = built("peak_dice") / lang / "score_sheet-a4.pdf"
     rules = built("peak_dice") / lang / "rules-a4.pdf"
     (sw, sh), (w, h) = _size(sheet), _size(rules)
-    for pdf, box in ((sheet, (0, 0, sw, sh / 2)), (rules, (0, 0, w / 2, h)), (rules, (w / 2, 0, w, h)), (rules, None)):
+    for pdf, box in (
+        (sheet, (0, 0, sw, sh / 2)),
+        (rules, (0, 0, w / 2, h)),
+        (rules, (w / 2, 0, w, h)),
+        (rules, None),
+    ):
         text = page_text(pdf, box)
         assert len(text) > 100 and text == _plumber(pdf, box), (pdf.name, box)
 

@@ -17,7 +17,9 @@ def test_a_signal_right_after_the_stage_is_made_leaves_no_stage(tmp_path: Path, 
     made: list[str] = []
     real = tempfile.mkdtemp
 
-    def mkdtemp_then_signal(*a, **k):  # the folder exists, then SIGINT arrives before the caller sees its name
+    def mkdtemp_then_signal(
+        *a, **k
+    ):  # the folder exists, then SIGINT arrives before the caller sees its name
         path = real(*a, **k)
         made.append(path)
         os.kill(os.getpid(), signal.SIGINT)

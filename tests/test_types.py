@@ -20,7 +20,9 @@ pytestmark = pytest.mark.xdist_group("mypy-cache")
 @pytest.mark.slow  # mypy over the package: 20 s of CPU with an empty cache (a clean clone)
 def test_mypy_strict_is_clean():
     pytest.importorskip("mypy")
-    r = subprocess.run([sys.executable, "-m", "mypy", "generator"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "generator"], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
 
 
@@ -28,6 +30,12 @@ def test_mypy_strict_checks_the_example_plugin_against_the_contract():
     """Pig, the third-party example (tests/plugins/pig), is held to the same typed contract as the built-ins."""
     pytest.importorskip("mypy")
     env = {**os.environ, "MYPYPATH": str(ROOT / "tests" / "plugins" / "pig")}
-    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "-p", "pnpkit_pig"], cwd=ROOT, env=env,
-                       capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "-p", "pnpkit_pig"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

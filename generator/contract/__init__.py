@@ -15,5 +15,16 @@ string is first resolved."""
 from generator.contract.plugin import BalanceReporter, GamePlugin, NewGame, Refit, WithFiles, resolve
 from generator.contract.registry import BUILTIN, ENTRY_POINT_GROUP, game_ids, games, get
 
-__all__ = ["BUILTIN", "ENTRY_POINT_GROUP", "BalanceReporter", "GamePlugin", "NewGame", "Refit", "WithFiles",
-           "game_ids", "games", "get", "resolve"]
+__all__ = [
+    "BUILTIN",
+    "ENTRY_POINT_GROUP",
+    "BalanceReporter",
+    "GamePlugin",
+    "NewGame",
+    "Refit",
+    "WithFiles",
+    "game_ids",
+    "games",
+    "get",
+    "resolve",
+]

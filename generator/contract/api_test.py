@@ -72,8 +72,11 @@ def _ref_problems(plugin: GamePlugin) -> tuple[dict[str, Any], list[str]]:
                 out.append(f"{shown}: expected a pydantic model class; got {type(value).__name__}")
         elif field == "composer":
             if not isinstance(value, Composer):
-                missing = [m for m in ("component_ids", "template_context", "compose") if not callable(
-                    getattr(value, m, None))]
+                missing = [
+                    m
+                    for m in ("component_ids", "template_context", "compose")
+                    if not callable(getattr(value, m, None))
+                ]
                 out.append(f"{shown}: not a Composer (missing {', '.join(missing)})")
         elif field == "tunables":
             if not isinstance(value, Sequence) or not all(isinstance(t, Tunable) for t in value):
@@ -90,11 +93,14 @@ def _ref_problems(plugin: GamePlugin) -> tuple[dict[str, Any], list[str]]:
 def _slot_problems(shown: str, slots: Any, composer: Any, fixed_ids: bool) -> list[str]:
     """A slots mapping must map component ids the composer draws to sequences of Slot."""
     if not isinstance(slots, Mapping) or not all(
-            isinstance(v, Sequence) and all(isinstance(s, Slot) for s in v) for v in slots.values()):
+        isinstance(v, Sequence) and all(isinstance(s, Slot) for s in v) for v in slots.values()
+    ):
         return [f"{shown}: expected a mapping of component id -> sequence of generator.layout.art.Slot"]
     known = set(composer.component_ids()) if fixed_ids and isinstance(composer, Composer) else None
     if known is not None and set(slots) - known:
-        return [f"{shown}: slots for components the composer does not draw: {', '.join(sorted(set(slots) - known))}"]
+        return [
+            f"{shown}: slots for components the composer does not draw: {', '.join(sorted(set(slots) - known))}"
+        ]
     return []
 
 
@@ -119,7 +125,9 @@ def _play(new_game: Callable[[Any, int], Any], spec: Any, players: int, seed: in
         return [f"{players} players: no end after {MAX_STEPS} random legal moves"]
     out = game.outcome(state)
     if len(out.scores) != players or not set(out.winners) <= set(range(players)):
-        return [f"{players} players: the outcome has {len(out.scores)} scores and winners {list(out.winners)}"]
+        return [
+            f"{players} players: the outcome has {len(out.scores)} scores and winners {list(out.winners)}"
+        ]
     return []
 
 
@@ -143,9 +151,15 @@ def _spec_problems(plugin: GamePlugin, resolved: Mapping[str, Any], spec: Any) -
     seats = list(resolved["players"](spec)) if "players" in resolved else [1]
     if not seats or seats != sorted(set(seats)) or seats[0] < 1:
         return [f"players(spec) = {seats}: expected distinct counts >= 1, ascending"]
-    out = [f"legal_problems(spec) = {p!r}: expected (key, message) pairs"
-           for p in resolved["legal_problems"](spec) if not (isinstance(p, tuple) and len(p) == 2)
-           ] if "legal_problems" in resolved else []
+    out = (
+        [
+            f"legal_problems(spec) = {p!r}: expected (key, message) pairs"
+            for p in resolved["legal_problems"](spec)
+            if not (isinstance(p, tuple) and len(p) == 2)
+        ]
+        if "legal_problems" in resolved
+        else []
+    )
     if "new_game" in resolved:
         for n in seats:
             out += _play(resolved["new_game"], spec, n, seed=n)

@@ -36,13 +36,24 @@ def slot_rows(kit: Kit) -> list[tuple[str, str, str, float, float, str, str, str
     for cid, comp in kit.components.items():
         if not comp.enabled:
             continue
-        size = comp.trim_size() or sheet_slot(kit.print.paper, comp.per_page or 2,
-                                              True if comp.landscape is None else comp.landscape, kit.print)
+        size = comp.trim_size() or sheet_slot(
+            kit.print.paper, comp.per_page or 2, True if comp.landscape is None else comp.landscape, kit.print
+        )
         for slot in declared.get(cid, ()):
             _, _, w, h = slot.box_on(*size)
             filled = comp.art[slot.name].path if slot.name in comp.art else ""
-            rows.append((cid, slot.name, slot.face, w / 72 * 25.4, h / 72 * 25.4,
-                         ", ".join("{" + f + "}" for f in slot.fields), slot.what, filled))
+            rows.append(
+                (
+                    cid,
+                    slot.name,
+                    slot.face,
+                    w / 72 * 25.4,
+                    h / 72 * 25.4,
+                    ", ".join("{" + f + "}" for f in slot.fields),
+                    slot.what,
+                    filled,
+                )
+            )
     return rows
 
 

@@ -33,7 +33,9 @@ def check_game(section: GameSection) -> tuple[Any, list[Problem]]:
     kind = section.raw.get("kind")
     known = registry.game_ids()
     if not isinstance(kind, str) or kind not in known:
-        problems.append(section.problem("game.kind", f"expected one of {', '.join(known)}; got {describe(kind)}"))
+        problems.append(
+            section.problem("game.kind", f"expected one of {', '.join(known)}; got {describe(kind)}")
+        )
         return None, problems
     plugin = registry.get(kind)
     model = plugin.load.spec()
@@ -62,14 +64,25 @@ def slot_problems(kind: str, top: KitFile, section: GameSection) -> list[Problem
         for slot, art in comp.art.items():
             where = f"components.{cid}.art.{slot}"
             if slot not in slots:
-                expected = f"one of {', '.join(slots)}" if slots else "nothing: this component has no art slots"
-                out.append(section.problem(where, f"no such art slot; expected {expected} (pnpkit list --slots)"))
+                expected = (
+                    f"one of {', '.join(slots)}" if slots else "nothing: this component has no art slots"
+                )
+                out.append(
+                    section.problem(where, f"no such art slot; expected {expected} (pnpkit list --slots)")
+                )
                 continue
-            unknown = [f for f in re.findall(r"\{([a-z_][a-z0-9_]*)\}", art.path) if f not in slots[slot].fields]
+            unknown = [
+                f for f in re.findall(r"\{([a-z_][a-z0-9_]*)\}", art.path) if f not in slots[slot].fields
+            ]
             if unknown:
                 known = ", ".join("{" + f + "}" for f in slots[slot].fields) or "none"
-                out.append(section.problem(where, f"{art.path!r}: this slot's faces have no field "
-                                                  f"{{{unknown[0]}}}; its fields: {known}"))
+                out.append(
+                    section.problem(
+                        where,
+                        f"{art.path!r}: this slot's faces have no field "
+                        f"{{{unknown[0]}}}; its fields: {known}",
+                    )
+                )
     return out
 
 

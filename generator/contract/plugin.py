@@ -48,8 +48,17 @@ class NewGame(Protocol):
 class BalanceReporter(Protocol):
     """`balance_report(spec, *, games, seed, executor, progress, kit)`: seeded self-play judged by the spec."""
 
-    def __call__(self, spec: Any, /, *, games: Any, seed: int, executor: Any = None,
-                 progress: Callable[..., None] | None = None, kit: str = "") -> BalanceReport:
+    def __call__(
+        self,
+        spec: Any,
+        /,
+        *,
+        games: Any,
+        seed: int,
+        executor: Any = None,
+        progress: Callable[..., None] | None = None,
+        kit: str = "",
+    ) -> BalanceReport:
         """The report of every tolerance; `games` is a count or a budget (engine/sequential.py)."""
         ...
 
@@ -58,8 +67,15 @@ class WithFiles(Protocol):
     """`with_files(section, root, shown, key_line, display)`: a validated game section with the files of the kit
     folder it names read, confined and capped (the data rows of a `deck` kit); SpecError with every problem."""
 
-    def __call__(self, section: Any, root: Path, shown: Callable[[str], str],
-                 key_line: Callable[[str], int | None], display: str, /) -> Any:
+    def __call__(
+        self,
+        section: Any,
+        root: Path,
+        shown: Callable[[str], str],
+        key_line: Callable[[str], int | None],
+        display: str,
+        /,
+    ) -> Any:
         """The section with its files read."""
         ...
 
@@ -153,8 +169,11 @@ class GamePlugin:
 
     def refs(self) -> dict[str, str]:
         """Every `"module:attr"` string the record fills, by field."""
-        refs = {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name in (*REFS, *OPTIONAL_REFS) and getattr(self, f.name) is not None}
+        refs = {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name in (*REFS, *OPTIONAL_REFS) and getattr(self, f.name) is not None
+        }
         return {f: self.package + ref if ref.startswith(".") else ref for f, ref in refs.items()}
 
     @property
@@ -248,5 +267,15 @@ class Loaders:
         return cast("WithFiles", self._get("with_files"))
 
 
-__all__ = ["OPTIONAL_REFS", "REFS", "BalanceReporter", "GamePlugin", "Loaders", "NewGame", "Refit", "WithFiles",
-           "no_print_data", "resolve"]
+__all__ = [
+    "OPTIONAL_REFS",
+    "REFS",
+    "BalanceReporter",
+    "GamePlugin",
+    "Loaders",
+    "NewGame",
+    "Refit",
+    "WithFiles",
+    "no_print_data",
+    "resolve",
+]

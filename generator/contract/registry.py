@@ -22,7 +22,9 @@ def games() -> dict[str, GamePlugin]:
     """Every registered game by id: the built-ins first, then entry points sorted by name."""
     found: dict[str, GamePlugin] = {}
     for gid in BUILTIN:
-        found[gid] = _checked(importlib.import_module(f"generator.games.{gid}").GAME, f"generator.games.{gid}")
+        found[gid] = _checked(
+            importlib.import_module(f"generator.games.{gid}").GAME, f"generator.games.{gid}"
+        )
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         where = f"entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP!r}"
         try:

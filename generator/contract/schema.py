@@ -21,8 +21,18 @@ def art_slots(games: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for gid in games:
         declared = registry.get(gid).load.slots()
-        out[gid] = {cid: {s.name: {"face": s.face, "box": [round(v, 4) for v in s.box], "fields": list(s.fields),
-                                   "description": s.what} for s in slots} for cid, slots in declared.items()}
+        out[gid] = {
+            cid: {
+                s.name: {
+                    "face": s.face,
+                    "box": [round(v, 4) for v in s.box],
+                    "fields": list(s.fields),
+                    "description": s.what,
+                }
+                for s in slots
+            }
+            for cid, slots in declared.items()
+        }
     return out
 
 
@@ -49,9 +59,15 @@ def kit_schema(game: str | None = None) -> dict[str, Any]:
         print=(PrintSpec, Field(default_factory=PrintSpec, description="print settings")),
         style=(StyleSpec, Field(default_factory=StyleSpec, description="the kit's own look: fonts by role")),
         game=(game_type, Field(description="the game's parameters; `kind` picks the game")),
-        components=(dict[str, ComponentSpec], Field(description=(
-            "printed components by id; each may fill its art slots (components.<id>.art.<slot>): "
-            + art_slot_summary([game] if game else known)))),
+        components=(
+            dict[str, ComponentSpec],
+            Field(
+                description=(
+                    "printed components by id; each may fill its art slots (components.<id>.art.<slot>): "
+                    + art_slot_summary([game] if game else known)
+                )
+            ),
+        ),
         tune=(TuneSpec | None, KitFile.model_fields["tune"]),
     )
     schema = Kit.model_json_schema()

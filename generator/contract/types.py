@@ -9,5 +9,20 @@ from generator.engine.tunables import Tunable
 from generator.layout.art import Slot, Slots
 from generator.layout.compose import Component, Composer, Context
 
-__all__ = ["BalanceReport", "BalanceReporter", "Component", "Composer", "Context", "Game", "GamePlugin", "NewGame",
-           "Outcome", "Refit", "Slot", "Slots", "Tunable", "WithFiles", "is_game"]
+__all__ = [
+    "BalanceReport",
+    "BalanceReporter",
+    "Component",
+    "Composer",
+    "Context",
+    "Game",
+    "GamePlugin",
+    "NewGame",
+    "Outcome",
+    "Refit",
+    "Slot",
+    "Slots",
+    "Tunable",
+    "WithFiles",
+    "is_game",
+]

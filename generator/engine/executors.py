@@ -14,7 +14,9 @@ from generator.errors import KitError
 
 def _check_workers(workers: int | None, option: str = "--workers") -> None:
     if workers is not None and workers < 0:
-        raise KitError(f"{option}: expected a number of workers >= 1 (0 or none = one per core); got {workers}")
+        raise KitError(
+            f"{option}: expected a number of workers >= 1 (0 or none = one per core); got {workers}"
+        )
 
 
 class SerialExecutor:
@@ -29,7 +31,9 @@ class SerialExecutor:
     def close(self) -> None:
         """Nothing to release."""
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Play chunks one after another."""
         out = []
         for c in chunks:
@@ -66,7 +70,9 @@ class ProcessExecutor:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Play chunks across processes."""
         if self.workers <= 1 or len(chunks) <= 1:
             return SerialExecutor().map(sim, chunks, progress)
@@ -75,13 +81,17 @@ class ProcessExecutor:
         if self._pool is None:
             import multiprocessing as mp
 
-            sim.play(todo[0].seed, 1)  # warm: load the kernels once, before the fork (the game is thrown away)
+            sim.play(
+                todo[0].seed, 1
+            )  # warm: load the kernels once, before the fork (the game is thrown away)
 
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
         # chunks go in guided batches (one task, one message each way): per-task costs in the parent (futures,
         # unpickling) were 0.13 CPU s of 1.6 s on 200 Ripple Rush chunks, the 2-worker speed-up 1.76x
-        futs = {self._pool.submit(play_chunks, sim, batch): batch for batch in guided_batches(todo, self.workers)}
+        futs = {
+            self._pool.submit(play_chunks, sim, batch): batch for batch in guided_batches(todo, self.workers)
+        }
         try:
             for f in as_completed(futs):
                 for c, tally in zip(futs[f], f.result()):
@@ -134,8 +144,12 @@ class DaskExecutor:
         except ImportError as e:
             raise KitError("--dask needs the optional extra: pip install 'pnpkit[dask]'") from e
         if self.address == "local":
-            cluster = LocalCluster(n_workers=self.workers or os.cpu_count() or 1, threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
+            cluster = LocalCluster(
+                n_workers=self.workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+            )
             try:
                 return Client(cluster), cluster
             except BaseException:
@@ -144,13 +158,19 @@ class DaskExecutor:
         try:
             return Client(self.address, timeout=f"{self.timeout}s"), None
         except (OSError, ValueError, TypeError) as e:
-            raise KitError(f"--dask {self.address}: cannot reach the Dask scheduler within {self.timeout:g} s "
-                           f"(expected 'local' or tcp://host:port of a running scheduler): {e}") from e
+            raise KitError(
+                f"--dask {self.address}: cannot reach the Dask scheduler within {self.timeout:g} s "
+                f"(expected 'local' or tcp://host:port of a running scheduler): {e}"
+            ) from e
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Play chunks as Dask futures."""
         if self._client is None:
-            self._client, self._cluster = self._connect()  # raises KitError when dask is missing or unreachable
+            self._client, self._cluster = (
+                self._connect()
+            )  # raises KitError when dask is missing or unreachable
         client = self._client
         try:
             from dask.distributed import as_completed as d_completed
@@ -163,8 +183,10 @@ class DaskExecutor:
                 try:
                     results[c.index] = f.result()
                 except ModuleNotFoundError as e:
-                    raise KitError(f"--dask {self.address}: a Dask worker cannot import {e.name!r}; install pnpkit "
-                                   f"(same version) in every worker's environment") from e
+                    raise KitError(
+                        f"--dask {self.address}: a Dask worker cannot import {e.name!r}; install pnpkit "
+                        f"(same version) in every worker's environment"
+                    ) from e
                 if progress:
                     progress(c.games)
             return [results[c.index] for c in chunks]
@@ -173,7 +195,9 @@ class DaskExecutor:
             raise
 
 
-def make_executor(workers: int | None = None, dask: str | None = None) -> SerialExecutor | ProcessExecutor | DaskExecutor:
+def make_executor(
+    workers: int | None = None, dask: str | None = None
+) -> SerialExecutor | ProcessExecutor | DaskExecutor:
     """Pick the executor for the CLI's --workers / --dask options."""
     if dask:
         return DaskExecutor(dask, workers)

@@ -66,7 +66,9 @@ class Game(Protocol[S, A]):
 def is_game(obj: Any) -> bool:
     """Whether `obj` has every method and attribute of the Game protocol."""
     return isinstance(getattr(obj, "players", None), int) and all(
-        callable(getattr(obj, name, None)) for name in ("new_state", "to_move", "legal_actions", "apply", "outcome"))
+        callable(getattr(obj, name, None))
+        for name in ("new_state", "to_move", "legal_actions", "apply", "outcome")
+    )
 
 
 __all__ = ["Game", "Outcome", "is_game"]

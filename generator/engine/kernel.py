@@ -24,8 +24,11 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 _JIT_LINE = re.compile(r"^@jit", re.M)
-_IMPORT = re.compile(r"^(?:from\s+(generator(?:\.\w+)*)\s+import\s+(?:\(([\w\s,]+)\)|([\w ,]+))"
-                     r"|import\s+(generator(?:\.\w+)*))", re.M)
+_IMPORT = re.compile(
+    r"^(?:from\s+(generator(?:\.\w+)*)\s+import\s+(?:\(([\w\s,]+)\)|([\w ,]+))"
+    r"|import\s+(generator(?:\.\w+)*))",
+    re.M,
+)
 
 
 def kernel_sources(package: Path | None = None) -> list[Path]:
@@ -113,6 +116,7 @@ _OPTIONS: dict[str, Any] = {"nogil": True, "no_cfunc_wrapper": True}
 """Every kernel function releases the GIL and has no C-callable wrapper (numba builds one per function for
 first-class function use, which pnpkit never makes: 11 % of the Raindrops compile)."""
 
+
 @cache
 def _step_dispatcher() -> type:
     """numba's CPU dispatcher for a step compiled for compiled callers only. Numba gives every compiled function
@@ -137,7 +141,10 @@ def _step_dispatcher() -> type:
             if self._python_twin is None:
                 self._python_twin = _twin(self.py_func, self.targetoptions)
             entry = self._python_twin._compile_for_args(*args, **kws)
-            for sig, cres in self._python_twin.overloads.items():  # `_insert`: numba's C base class, unstubbed
+            for (
+                sig,
+                cres,
+            ) in self._python_twin.overloads.items():  # `_insert`: numba's C base class, unstubbed
                 self._insert([a._code for a in sig], cres.entry_point, cres.objectmode)  # type: ignore[attr-defined]
             return entry
 

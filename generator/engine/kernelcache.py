@@ -132,7 +132,7 @@ def prune(current: Path, keep: int = KEEP_CACHES, *, now: float | None = None) -
     now = time.time() if now is None else now
     others = [f for f in cache_folders(current) if f.path != current]
     removed = []
-    for f in others[max(0, keep - 1):]:
+    for f in others[max(0, keep - 1) :]:
         if now - f.modified < KEEP_RECENT_SECONDS:
             continue
         shutil.rmtree(f.path, ignore_errors=True)

@@ -81,9 +81,13 @@ class Tolerance:
     def verdict(self) -> Verdict:
         """HOLDS, FAILS or UNDECIDED."""
         ev = self.evidence
-        if isinstance(ev, Exact) and ev.fraction is not None:  # exact value, exact ends: no rounding either side
+        if (
+            isinstance(ev, Exact) and ev.fraction is not None
+        ):  # exact value, exact ends: no rounding either side
+
             def end(exact: Fraction | None, bound: float | None) -> Fraction | None:
                 return exact if exact is not None else None if bound is None else Fraction(bound)
+
             lo_b, hi_b = end(self.exact_minimum, self.minimum), end(self.exact_maximum, self.maximum)
             inside = (lo_b is None or ev.fraction >= lo_b) and (hi_b is None or ev.fraction <= hi_b)
             return Verdict.HOLDS if inside else Verdict.FAILS
@@ -109,10 +113,20 @@ class Tolerance:
 
     def describe(self) -> str:
         """A sentence: verdict, measured value, interval with its level and method, bound, spec key."""
-        lo_b = "-inf" if self.minimum is None else exact_text(self.exact_minimum) if self.exact_minimum is not None \
+        lo_b = (
+            "-inf"
+            if self.minimum is None
+            else exact_text(self.exact_minimum)
+            if self.exact_minimum is not None
             else f"{self.minimum:g}"
-        hi_b = "inf" if self.maximum is None else exact_text(self.exact_maximum) if self.exact_maximum is not None \
+        )
+        hi_b = (
+            "inf"
+            if self.maximum is None
+            else exact_text(self.exact_maximum)
+            if self.exact_maximum is not None
             else f"{self.maximum:g}"
+        )
         where = f" [{self.spec_key}]" if self.spec_key else ""
         if self.low is not None and self.high is not None:
             iv = f" ({_level(self.confidence)} {self.method} interval {self.low:.4g}..{self.high:.4g})"
@@ -124,8 +138,10 @@ class Tolerance:
             n = self.needed_games if self.needed_games is not None else self.estimate_needed()
             more = f"; about {n} games per setting would decide it" if n else "; sits on its bound"
         shown = self.shown or f"{self.measured:.4g}"
-        return (f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, "
-                f"allowed {lo_b}..{hi_b}{where}{more}")
+        return (
+            f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, "
+            f"allowed {lo_b}..{hi_b}{where}{more}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict: verdict, estimate, interval, method, bound, games and the evidence."""
@@ -133,15 +149,32 @@ class Tolerance:
         ev["kind"] = type(self.evidence).__name__
         if ev.get("fraction") is not None:  # exact rationals as their text, "1/4165"
             ev["fraction"] = str(ev["fraction"])
-        return {"name": self.name, "verdict": self.verdict.value, "ok": self.ok, "measured": self.measured,
-                "low": self.low, "high": self.high, "confidence": self.confidence, "method": self.method,
-                "minimum": self.minimum, "maximum": self.maximum, "spec_key": self.spec_key,
-                "settings": list(self.settings), "games": self.games, "look": self.look,
-                "needed_games": self.needed_games if self.needed_games is not None else self.estimate_needed(),
-                **({"exact_minimum": None if self.exact_minimum is None else str(self.exact_minimum),
-                    "exact_maximum": None if self.exact_maximum is None else str(self.exact_maximum)}
-                   if self.exact_minimum is not None or self.exact_maximum is not None else {}),
-                "evidence": ev}
+        return {
+            "name": self.name,
+            "verdict": self.verdict.value,
+            "ok": self.ok,
+            "measured": self.measured,
+            "low": self.low,
+            "high": self.high,
+            "confidence": self.confidence,
+            "method": self.method,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "spec_key": self.spec_key,
+            "settings": list(self.settings),
+            "games": self.games,
+            "look": self.look,
+            "needed_games": self.needed_games if self.needed_games is not None else self.estimate_needed(),
+            **(
+                {
+                    "exact_minimum": None if self.exact_minimum is None else str(self.exact_minimum),
+                    "exact_maximum": None if self.exact_maximum is None else str(self.exact_maximum),
+                }
+                if self.exact_minimum is not None or self.exact_maximum is not None
+                else {}
+            ),
+            "evidence": ev,
+        }
 
 
 def exact_text(v: Fraction) -> str:
@@ -167,14 +200,23 @@ def _level(confidence: float) -> str:
     return f"{confidence * 100:.6g}%"
 
 
-def bounded(name: str, evidence: Evidence, bound: Any, spec_key: str, settings: tuple[str, ...] = ()) -> Tolerance:
+def bounded(
+    name: str, evidence: Evidence, bound: Any, spec_key: str, settings: tuple[str, ...] = ()
+) -> Tolerance:
     """THE way games build a tolerance: a spec Bound (anything with .min / .max), the evidence measured against
     it, the spec key it lives under and the settings the evidence came from. Ends written exactly (Fraction)
     are kept as they are for exact evidence, and as floats for every reader of minimum / maximum."""
     lo, hi = bound.min, bound.max
-    return Tolerance(name, evidence, None if lo is None else float(lo), None if hi is None else float(hi), spec_key,
-                     tuple(settings), exact_minimum=lo if isinstance(lo, Fraction) else None,
-                     exact_maximum=hi if isinstance(hi, Fraction) else None)
+    return Tolerance(
+        name,
+        evidence,
+        None if lo is None else float(lo),
+        None if hi is None else float(hi),
+        spec_key,
+        tuple(settings),
+        exact_minimum=lo if isinstance(lo, Fraction) else None,
+        exact_maximum=hi if isinstance(hi, Fraction) else None,
+    )
 
 
 @dataclass(frozen=True)
@@ -229,9 +271,13 @@ class Headline:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-able fields (score_label only when set)."""
-        out: dict[str, Any] = {"policy": self.policy, "score_mean": self.score_mean,
-                               "seat_shares": list(self.seat_shares), "game_length": self.game_length,
-                               "length_unit": self.length_unit}
+        out: dict[str, Any] = {
+            "policy": self.policy,
+            "score_mean": self.score_mean,
+            "seat_shares": list(self.seat_shares),
+            "game_length": self.game_length,
+            "length_unit": self.length_unit,
+        }
         if self.score_label:
             out["score_label"] = self.score_label
         return out

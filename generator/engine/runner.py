@@ -65,7 +65,7 @@ def guided_batches(chunks: Sequence[Chunk], workers: int) -> list[list[Chunk]]:
     i = 0
     while i < len(chunks):
         size = max(1, (len(chunks) - i) // (2 * workers))
-        out.append(list(chunks[i:i + size]))
+        out.append(list(chunks[i : i + size]))
         i += size
     return out
 
@@ -110,7 +110,9 @@ def _pad(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 class Executor(Protocol):
     """Maps chunks to tallies, returning them in chunk order."""
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Play every chunk; call progress(games_done_in_chunk) as chunks finish."""
         ...
 
@@ -121,13 +123,17 @@ def derived_seed(*keys: int) -> int:
     return int(np.random.SeedSequence(list(keys)).generate_state(1, dtype=np.uint32)[0])
 
 
-def run(sim: Simulation, games: int, seed: int, executor: Executor | None = None,
-        chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Tally:
+def run(
+    sim: Simulation,
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
     """Play a whole run and return the merged tally; the result depends only on (sim, games, seed)."""
     from generator.engine.executors import SerialExecutor
 
     chunks = plan_chunks(games, seed, chunk_size)
     ex = executor or SerialExecutor()
     return merge_tallies(ex.map(sim, chunks, progress))
-
-

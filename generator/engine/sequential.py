@@ -78,7 +78,9 @@ class CachingExecutor:
         """The chunks `map` would play (those not kept from an earlier call)."""
         return [c for c, k in zip(chunks, self._keys(sim, chunks)) if k not in self._cache]
 
-    def map(self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None) -> list[Tally]:
+    def map(
+        self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
+    ) -> list[Tally]:
         """Tallies of `chunks` in order, playing only those not seen before."""
         keys = self._keys(sim, chunks)
         missing = [(c, k) for c, k in zip(chunks, keys) if k not in self._cache]
@@ -95,8 +97,15 @@ def _games_of(t: Tolerance, given: Mapping[str, int]) -> int:
     return max(pool) if pool else 0
 
 
-def judge(make_report: Callable[[Budget], BalanceReport], *, first: int, cap: int, confidence: float,
-          progress: Callable[..., None] | None = None, stop_on_fail: bool = True) -> BalanceReport:
+def judge(
+    make_report: Callable[[Budget], BalanceReport],
+    *,
+    first: int,
+    cap: int,
+    confidence: float,
+    progress: Callable[..., None] | None = None,
+    stop_on_fail: bool = True,
+) -> BalanceReport:
     """Run the sequential check: build the report at each look, freeze decided verdicts, extend the settings of
     undecided ones, stop when all are decided or at the cap (or, with `stop_on_fail`, as soon as one FAILS:
     the kit fails whatever the rest say, and the undecided rest is reported as such). Returns the last look's

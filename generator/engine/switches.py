@@ -34,14 +34,30 @@ def switch_values(rules: BaseModel) -> list[tuple[str, Any, list[Any]]]:
 
 
 def _row(label: str, value: Any, headline: dict[str, Headline]) -> dict[str, Any]:
-    return {"switch": label, "value": value if isinstance(value, (str, int, float)) else str(value),
-            "players": {n: {"score_mean": h.score_mean, "seat_shares": list(h.seat_shares),
-                            "game_length": h.game_length, "length_unit": h.length_unit}
-                        for n, h in headline.items()}}
+    return {
+        "switch": label,
+        "value": value if isinstance(value, (str, int, float)) else str(value),
+        "players": {
+            n: {
+                "score_mean": h.score_mean,
+                "seat_shares": list(h.seat_shares),
+                "game_length": h.game_length,
+                "length_unit": h.length_unit,
+            }
+            for n, h in headline.items()
+        },
+    }
 
 
-def switch_effects(balance_report: Callable[..., BalanceReport], spec: BaseModel, *, games: int, seed: int,
-                   executor: Any = None, progress: Callable[..., None] | None = None) -> list[dict[str, Any]]:
+def switch_effects(
+    balance_report: Callable[..., BalanceReport],
+    spec: BaseModel,
+    *,
+    games: int,
+    seed: int,
+    executor: Any = None,
+    progress: Callable[..., None] | None = None,
+) -> list[dict[str, Any]]:
     """Rows for the "house rules: effect of flipping each switch" table: first the kit as specified, then one
     row per switch and other value. Empty when the game spec has no `rules` model or it has no switches."""
     rules = getattr(spec, "rules", None)
@@ -73,9 +89,18 @@ def switch_table(rows: list[dict[str, Any]]) -> Table:
             if h is None:
                 continue
             shares = h.get("seat_shares") or []
-            out.append([r["switch"], r["value"], int(n),
-                        None if h.get("score_mean") is None else round(float(h["score_mean"]), 2),
-                        " / ".join(f"{x:.3f}" for x in shares),
-                        None if h.get("game_length") is None else round(float(h["game_length"]), 2)])
-    return Table("House rules: effect of flipping each switch (same seed and games; a description, not a verdict)",
-                 ["switch", "value", "players", "score mean", "seat shares", "length"], out)
+            out.append(
+                [
+                    r["switch"],
+                    r["value"],
+                    int(n),
+                    None if h.get("score_mean") is None else round(float(h["score_mean"]), 2),
+                    " / ".join(f"{x:.3f}" for x in shares),
+                    None if h.get("game_length") is None else round(float(h["game_length"]), 2),
+                ]
+            )
+    return Table(
+        "House rules: effect of flipping each switch (same seed and games; a description, not a verdict)",
+        ["switch", "value", "players", "score mean", "seat shares", "length"],
+        out,
+    )

@@ -25,11 +25,23 @@ def variant_stream(seed: int) -> int:
     return derived_seed(seed, VARIANT_STREAM)
 
 
-def rejudge_variants(rep: BalanceReport, default: Simulation, variants: Iterable[tuple[str, Simulation]], *,
-                     games: int, seed: int, executor: Executor | None, progress: Callable[[int], None] | None,
-                     score: str, evidence: Callable[[np.ndarray, np.ndarray], Evidence],
-                     name: Callable[[str], str], bound: Bound, spec_key: str, accepted_on: str,
-                     note_tail: str = "") -> list[Tolerance]:
+def rejudge_variants(
+    rep: BalanceReport,
+    default: Simulation,
+    variants: Iterable[tuple[str, Simulation]],
+    *,
+    games: int,
+    seed: int,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+    score: str,
+    evidence: Callable[[np.ndarray, np.ndarray], Evidence],
+    name: Callable[[str], str],
+    bound: Bound,
+    spec_key: str,
+    accepted_on: str,
+    note_tail: str = "",
+) -> list[Tolerance]:
     """Play `default` and each (code, simulation) of `variants` for `games` games of the variant stream of
     `seed`; per game the table's mean of the tally's `score` (games x seats) is taken, `evidence(variant,
     default)` compares the two arrays (paired per game), and the variant's tolerance `name(code)` is bounded
@@ -38,7 +50,9 @@ def rejudge_variants(rep: BalanceReport, default: Simulation, variants: Iterable
     stream = variant_stream(seed)
 
     def table_means(sim: Simulation) -> np.ndarray:
-        means: np.ndarray = run(sim, games, stream, executor, progress=progress)[score].astype(np.float64).mean(axis=1)
+        means: np.ndarray = (
+            run(sim, games, stream, executor, progress=progress)[score].astype(np.float64).mean(axis=1)
+        )
         return means
 
     base = table_means(default)
@@ -47,6 +61,8 @@ def rejudge_variants(rep: BalanceReport, default: Simulation, variants: Iterable
         tol = bounded(name(code), evidence(table_means(sim), base), bound, spec_key, ("variants",))
         rep.tolerances.append(tol)
         out.append(tol)
-    rep.notes.append(f"Sheet variants: accepted at build on {accepted_on}, re-judged here on {games} games of "
-                     f"another seed stream (spawn key {VARIANT_STREAM:#x}){note_tail}.")
+    rep.notes.append(
+        f"Sheet variants: accepted at build on {accepted_on}, re-judged here on {games} games of "
+        f"another seed stream (spawn key {VARIANT_STREAM:#x}){note_tail}."
+    )
     return out

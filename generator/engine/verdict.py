@@ -129,7 +129,9 @@ class Ratio:
         ya = np.asarray(y, dtype=np.float64)
         n = xa.size
         if n < 2:
-            return cls(n, float(xa.mean()) if n else math.nan, float(ya.mean()) if n else math.nan, 0.0, 0.0, 0.0)
+            return cls(
+                n, float(xa.mean()) if n else math.nan, float(ya.mean()) if n else math.nan, 0.0, 0.0, 0.0
+            )
         c = np.cov(xa, ya, ddof=1)
         return cls(n, float(xa.mean()), float(ya.mean()), float(c[0, 0]), float(c[1, 1]), float(c[0, 1]))
 
@@ -199,7 +201,9 @@ class Exact:
         return self.value
 
 
-Evidence = Proportion | Mean | MeanDifference | RankCorrelation | RankCorrelationOfMeans | Ratio | Extreme | Exact
+Evidence = (
+    Proportion | Mean | MeanDifference | RankCorrelation | RankCorrelationOfMeans | Ratio | Extreme | Exact
+)
 
 METHODS: dict[type, str] = {
     Proportion: "Wilson score",
@@ -239,10 +243,10 @@ def wilson_interval(successes: float, n: float, alpha: float) -> tuple[float, fl
     `proportion_confint(method="wilson")`, operation for operation, so the bounds are the same floats."""
     crit = -_normal_quantile(alpha / 2)
     q = successes / n
-    crit2 = crit ** 2
+    crit2 = crit**2
     denom = 1 + crit2 / n
     center = (q + crit2 / (2 * n)) / denom
-    dist = crit * math.sqrt(q * (1.0 - q) / n + crit2 / (4.0 * n ** 2))
+    dist = crit * math.sqrt(q * (1.0 - q) / n + crit2 / (4.0 * n**2))
     dist /= denom
     return min(max(center - dist, 0.0), 1.0), min(max(center + dist, 0.0), 1.0)
 
@@ -277,19 +281,19 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
         a, b = ev.a, ev.b
         if a.n < 2 or b.n < 2:
             return (-math.inf, math.inf) if a.n > 0 and b.n > 0 else (math.nan, math.nan)
-        va, vb = a.sd ** 2 / a.n, b.sd ** 2 / b.n
+        va, vb = a.sd**2 / a.n, b.sd**2 / b.n
         se = math.sqrt(va + vb)
         d = a.mean - b.mean
         if se == 0:
             return (d, d)
-        df = (va + vb) ** 2 / ((va ** 2 / (a.n - 1) if va else 0.0) + (vb ** 2 / (b.n - 1) if vb else 0.0))
+        df = (va + vb) ** 2 / ((va**2 / (a.n - 1) if va else 0.0) + (vb**2 / (b.n - 1) if vb else 0.0))
         h = _t_quantile(1 - alpha / 2, df) * se
         return (d - h, d + h)
     if isinstance(ev, Ratio):
         if ev.n < 2 or ev.mean_y == 0:
             return (math.nan, math.nan) if ev.n == 0 else (-math.inf, math.inf)
         r = ev.mean_x / ev.mean_y
-        var = max(0.0, ev.var_x - 2 * r * ev.cov_xy + r * r * ev.var_y) / (ev.n * ev.mean_y ** 2)
+        var = max(0.0, ev.var_x - 2 * r * ev.cov_xy + r * r * ev.var_y) / (ev.n * ev.mean_y**2)
         h = _t_quantile(1 - alpha / 2, ev.n - 1) * math.sqrt(var)
         return (r - h, r + h)
     if isinstance(ev, RankCorrelationOfMeans):
@@ -337,8 +341,9 @@ def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, fl
     rx = sps.rankdata(np.asarray(ev.x, dtype=np.float64))
     ry = sps.rankdata(draws, axis=1)
     rx = (rx - rx.mean()) / (rx.std() or 1.0)
-    ry = (ry - ry.mean(axis=1, keepdims=True)) / np.where(ry.std(axis=1, keepdims=True) > 0,
-                                                          ry.std(axis=1, keepdims=True), 1.0)
+    ry = (ry - ry.mean(axis=1, keepdims=True)) / np.where(
+        ry.std(axis=1, keepdims=True) > 0, ry.std(axis=1, keepdims=True), 1.0
+    )
     rho = np.clip((ry * rx[None, :]).mean(axis=1), -0.999999, 0.999999)
     z = np.arctanh(rho)
     centre = float(z.mean())  # the replicates' own centre: the observed rho may sit at +-1 with few items
@@ -358,8 +363,9 @@ def decide(low: float, high: float, minimum: float | None, maximum: float | None
     return Verdict.UNDECIDED
 
 
-def games_to_decide(estimate: float, low: float, high: float, minimum: float | None, maximum: float | None,
-                    games: int) -> int | None:
+def games_to_decide(
+    estimate: float, low: float, high: float, minimum: float | None, maximum: float | None, games: int
+) -> int | None:
     """Rough games per setting an undecided tolerance needs: the interval's half width shrinks like
     1/sqrt(games), and it must shrink below the distance from the estimate to the nearest bound.
     None when the estimate sits exactly on a bound (no finite number of games decides it)."""
@@ -396,5 +402,5 @@ def combine_means(parts: Sequence[Mean]) -> Mean:
     if n <= 0:
         return Mean(0, math.nan, math.nan)
     m = sum(p.n * p.mean for p in parts) / n
-    ss = sum((p.n - 1) * p.sd ** 2 + p.n * (p.mean - m) ** 2 for p in parts)
+    ss = sum((p.n - 1) * p.sd**2 + p.n * (p.mean - m) ** 2 for p in parts)
     return Mean(n, m, math.sqrt(ss / max(1.0, n - 1)))

@@ -37,23 +37,28 @@ class PodSize:
 
     def pixels(self, dpi: int) -> tuple[int, int]:
         """Width and height of one card image with its bleed at `dpi`."""
-        return (round((self.trim_w + 2 * self.bleed) * dpi / INCH), round((self.trim_h + 2 * self.bleed) * dpi / INCH))
+        return (
+            round((self.trim_w + 2 * self.bleed) * dpi / INCH),
+            round((self.trim_h + 2 * self.bleed) * dpi / INCH),
+        )
 
 
 POD_SIZES: Final[dict[str, PodSize]] = {
     # The Game Crafter templates: 1/8 in bleed, 1/8 in safe area inside the trim
-    "tgc-poker": PodSize("tgc-poker", 2.5 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),      # 825 x 1125 px at 300 dpi
-    "tgc-bridge": PodSize("tgc-bridge", 2.25 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),   # 750 x 1125 px
-    "tgc-mini": PodSize("tgc-mini", 1.75 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),       # 600 x 825 px
-    "tgc-square": PodSize("tgc-square", 2.5 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),    # 825 x 825 px
+    "tgc-poker": PodSize(
+        "tgc-poker", 2.5 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH
+    ),  # 825 x 1125 px at 300 dpi
+    "tgc-bridge": PodSize("tgc-bridge", 2.25 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),  # 750 x 1125 px
+    "tgc-mini": PodSize("tgc-mini", 1.75 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),  # 600 x 825 px
+    "tgc-square": PodSize("tgc-square", 2.5 * INCH, 2.5 * INCH, 0.125 * INCH, 0.125 * INCH),  # 825 x 825 px
     # MakePlayingCards templates: 0.12 in bleed, 0.12 in safe area inside the trim
-    "mpc-poker": PodSize("mpc-poker", 2.5 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),        # 822 x 1122 px
-    "mpc-bridge": PodSize("mpc-bridge", 2.25 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),     # 747 x 1122 px
-    "mpc-mini": PodSize("mpc-mini", 1.75 * INCH, 2.5 * INCH, 0.12 * INCH, 0.12 * INCH),         # 597 x 822 px
-    "mpc-tarot": PodSize("mpc-tarot", 2.75 * INCH, 4.75 * INCH, 0.12 * INCH, 0.12 * INCH),      # 897 x 1497 px
+    "mpc-poker": PodSize("mpc-poker", 2.5 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),  # 822 x 1122 px
+    "mpc-bridge": PodSize("mpc-bridge", 2.25 * INCH, 3.5 * INCH, 0.12 * INCH, 0.12 * INCH),  # 747 x 1122 px
+    "mpc-mini": PodSize("mpc-mini", 1.75 * INCH, 2.5 * INCH, 0.12 * INCH, 0.12 * INCH),  # 597 x 822 px
+    "mpc-tarot": PodSize("mpc-tarot", 2.75 * INCH, 4.75 * INCH, 0.12 * INCH, 0.12 * INCH),  # 897 x 1497 px
     # DriveThruCards templates: 1/8 in bleed, 1/8 in safe area inside the trim
-    "dtc-poker": PodSize("dtc-poker", 2.5 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),      # 825 x 1125 px
-    "dtc-tarot": PodSize("dtc-tarot", 2.75 * INCH, 4.75 * INCH, 0.125 * INCH, 0.125 * INCH),    # 900 x 1500 px
+    "dtc-poker": PodSize("dtc-poker", 2.5 * INCH, 3.5 * INCH, 0.125 * INCH, 0.125 * INCH),  # 825 x 1125 px
+    "dtc-tarot": PodSize("dtc-tarot", 2.75 * INCH, 4.75 * INCH, 0.125 * INCH, 0.125 * INCH),  # 900 x 1500 px
 }
 """--size choices; 'native' (the component's own trim and the kit's bleed) is the default."""
 
@@ -123,8 +128,10 @@ def decks_and_boards(components: Sequence[Component]) -> tuple[list[Deck], list[
         if comp.pages and all(p.trim_box is not None and p.face for p in comp.pages):
             fronts = [p for p in comp.pages if f"{comp.id} front " in p.label]
             backs = {_card_number(p.label): p for p in comp.pages if f"{comp.id} back " in p.label}
-            cards = tuple(Card(i, p.face, p, backs.get(_card_number(p.label)), *comp.captions.get(p.face, (p.face, "")))
-                          for i, p in enumerate(fronts, 1))
+            cards = tuple(
+                Card(i, p.face, p, backs.get(_card_number(p.label)), *comp.captions.get(p.face, (p.face, "")))
+                for i, p in enumerate(fronts, 1)
+            )
             x0, y0, x1, y1 = fronts[0].trim_box or (0.0, 0.0, 0.0, 0.0)
             decks.append(Deck(comp.id, comp.title, cards, x1 - x0, y1 - y0, x0))
         elif comp.pages:
@@ -138,13 +145,19 @@ def first_face(page: Page, component: str) -> Page:
     for op in page.ops:
         if isinstance(op, Place) and op.clip is not None and not op.rotate and op.scale == 1.0:
             cx, cy, cw, ch = op.clip
-            return Page(cw, ch, [Place(-cx, -cy, op.ops, clip=(cx, cy, cw, ch), window=op.window)],
-                        label=f"{component} 1", face=component)
+            return Page(
+                cw,
+                ch,
+                [Place(-cx, -cy, op.ops, clip=(cx, cy, cw, ch), window=op.window)],
+                label=f"{component} 1",
+                face=component,
+            )
     # no single clipped face (dice nets, stickers drawn straight on the page): the whole page
     return Page(page.width, page.height, list(page.ops), label=f"{component} 1", face=component)
 
 
 # ---------------------------------------------------------------- Tabletop Simulator
+
 
 @dataclass(frozen=True)
 class SheetGrid:
@@ -165,7 +178,9 @@ class SheetGrid:
 def tts_card_px(trim_w: float, trim_h: float, max_dpi: int = TTS_MAX_DPI) -> tuple[int, int]:
     """Pixel size of one card on a TTS sheet: the largest that lets a full 10 x 7 sheet stay within 4096 px
     on each side, at most max_dpi; the card's proportions are kept."""
-    dpi = min(max_dpi, TTS_MAX_PX * INCH / (TTS_MAX_COLS * trim_w), TTS_MAX_PX * INCH / (TTS_MAX_ROWS * trim_h))
+    dpi = min(
+        max_dpi, TTS_MAX_PX * INCH / (TTS_MAX_COLS * trim_w), TTS_MAX_PX * INCH / (TTS_MAX_ROWS * trim_h)
+    )
     w = min(math.floor(trim_w * dpi / INCH), TTS_MAX_PX // TTS_MAX_COLS)
     h = min(math.floor(trim_h * dpi / INCH), TTS_MAX_PX // TTS_MAX_ROWS)
     return max(w, 1), max(h, 1)
@@ -207,8 +222,11 @@ def card_file(component: str, index: int, card_id: str, side: str) -> str:
 
 def matches(deck: Deck, size: PodSize) -> bool:
     """Whether the deck's trim is the size's trim (either orientation)."""
-    return ((abs(deck.trim_w - size.trim_w) <= SIZE_TOLERANCE and abs(deck.trim_h - size.trim_h) <= SIZE_TOLERANCE)
-            or (abs(deck.trim_w - size.trim_h) <= SIZE_TOLERANCE and abs(deck.trim_h - size.trim_w) <= SIZE_TOLERANCE))
+    return (
+        abs(deck.trim_w - size.trim_w) <= SIZE_TOLERANCE and abs(deck.trim_h - size.trim_h) <= SIZE_TOLERANCE
+    ) or (
+        abs(deck.trim_w - size.trim_h) <= SIZE_TOLERANCE and abs(deck.trim_h - size.trim_w) <= SIZE_TOLERANCE
+    )
 
 
 def describe(deck: Deck) -> str:

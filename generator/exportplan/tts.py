@@ -45,8 +45,17 @@ def guid(*parts: str) -> str:
 
 
 def _transform(x: float, z: float, scale: float, *, face_down: bool = False) -> dict[str, float]:
-    return {"posX": round(x, 3), "posY": 1.0, "posZ": round(z, 3), "rotX": 0.0, "rotY": 180.0,
-            "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale, 4), "scaleY": 1.0, "scaleZ": round(scale, 4)}
+    return {
+        "posX": round(x, 3),
+        "posY": 1.0,
+        "posZ": round(z, 3),
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0 if face_down else 0.0,
+        "scaleX": round(scale, 4),
+        "scaleY": 1.0,
+        "scaleZ": round(scale, 4),
+    }
 
 
 def card_id(deck_key: int, slot: int) -> int:
@@ -77,9 +86,17 @@ def deck_rows(images: DeckImages, first_key: int) -> list[dict[str, Any]]:
     for k, grid in enumerate(images.sheets):
         for slot, i in enumerate(grid.cards):
             card = images.deck.cards[i]
-            rows.append({"card_id": card_id(first_key + k, slot), "sheet": grid.number, "slot": slot,
-                         "index": card.index, "id": card.id, "name": card.name or card.id,
-                         "description": card.description})
+            rows.append(
+                {
+                    "card_id": card_id(first_key + k, slot),
+                    "sheet": grid.number,
+                    "slot": slot,
+                    "index": card.index,
+                    "id": card.id,
+                    "name": card.name or card.id,
+                    "description": card.description,
+                }
+            )
     return rows
 
 
@@ -92,27 +109,52 @@ def deck_object(images: DeckImages, first_key: int, x: float, kit: str, lang: st
     rows = deck_rows(images, first_key)
     for row in rows:
         key = str(row["card_id"] // 100)
-        cards.append({"Name": "Card", "GUID": guid(kit, lang, deck.component, str(row["index"])),
-                      "Nickname": row["name"], "Description": row["description"], "CardID": row["card_id"],
-                      "CustomDeck": {key: decks[key]}, "Transform": _transform(x, 0.0, scale, face_down=True)})
+        cards.append(
+            {
+                "Name": "Card",
+                "GUID": guid(kit, lang, deck.component, str(row["index"])),
+                "Nickname": row["name"],
+                "Description": row["description"],
+                "CardID": row["card_id"],
+                "CustomDeck": {key: decks[key]},
+                "Transform": _transform(x, 0.0, scale, face_down=True),
+            }
+        )
     if len(cards) == 1:
         return cards[0] | {"Nickname": deck.title}
-    return {"Name": "DeckCustom", "GUID": guid(kit, lang, deck.component), "Nickname": deck.title,
-            "Description": f"{len(cards)} cards ({deck.component})", "DeckIDs": [r["card_id"] for r in rows],
-            "CustomDeck": decks, "ContainedObjects": cards, "Transform": _transform(x, 0.0, scale, face_down=True)}
+    return {
+        "Name": "DeckCustom",
+        "GUID": guid(kit, lang, deck.component),
+        "Nickname": deck.title,
+        "Description": f"{len(cards)} cards ({deck.component})",
+        "DeckIDs": [r["card_id"] for r in rows],
+        "CustomDeck": decks,
+        "ContainedObjects": cards,
+        "Transform": _transform(x, 0.0, scale, face_down=True),
+    }
 
 
 def tile_object(board: BoardImage, x: float, kit: str, lang: str) -> dict[str, Any]:
     """A Custom_Tile showing a board (score sheet, rules) at its printed proportions."""
-    return {"Name": "Custom_Tile", "GUID": guid(kit, lang, board.component), "Nickname": board.title,
-            "Description": board.component, "Transform": _transform(x, 8.0, board.width / mm(100)),
-            "CustomImage": {"ImageURL": board.url, "ImageSecondaryURL": board.url, "ImageScalar": 1.0,
-                            "WidthScale": 0.0,
-                            "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}}}
+    return {
+        "Name": "Custom_Tile",
+        "GUID": guid(kit, lang, board.component),
+        "Nickname": board.title,
+        "Description": board.component,
+        "Transform": _transform(x, 8.0, board.width / mm(100)),
+        "CustomImage": {
+            "ImageURL": board.url,
+            "ImageSecondaryURL": board.url,
+            "ImageScalar": 1.0,
+            "WidthScale": 0.0,
+            "CustomTile": {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True},
+        },
+    }
 
 
-def saved_object(kit: str, lang: str, title: str, decks: Sequence[DeckImages], boards: Sequence[BoardImage],
-                 version: str) -> dict[str, Any]:
+def saved_object(
+    kit: str, lang: str, title: str, decks: Sequence[DeckImages], boards: Sequence[BoardImage], version: str
+) -> dict[str, Any]:
     """The whole kit as a TTS saved object: one Bag of decks and tiles (CustomDeck keys numbered from 1)."""
     contained: list[dict[str, Any]] = []
     key = 1
@@ -121,11 +163,28 @@ def saved_object(kit: str, lang: str, title: str, decks: Sequence[DeckImages], b
         key += len(images.sheets)
     for n, board in enumerate(boards):
         contained.append(tile_object(board, 6.0 * n, kit, lang))
-    bag: Mapping[str, Any] = {"Name": "Bag", "GUID": guid(kit, lang), "Nickname": title,
-                              "Description": f"pnpkit {kit} {version} ({lang})", "Transform": _transform(0, -6, 1.0),
-                              "ContainedObjects": contained}
-    return {"SaveName": title, "GameMode": "", "Date": "", "VersionNumber": "", "Note": "", "Table": "", "Sky": "",
-            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [dict(bag)]}
+    bag: Mapping[str, Any] = {
+        "Name": "Bag",
+        "GUID": guid(kit, lang),
+        "Nickname": title,
+        "Description": f"pnpkit {kit} {version} ({lang})",
+        "Transform": _transform(0, -6, 1.0),
+        "ContainedObjects": contained,
+    }
+    return {
+        "SaveName": title,
+        "GameMode": "",
+        "Date": "",
+        "VersionNumber": "",
+        "Note": "",
+        "Table": "",
+        "Sky": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": [dict(bag)],
+    }
 
 
 def first_keys(decks: Sequence[DeckImages]) -> list[int]:

@@ -25,8 +25,10 @@ _ACCENTED = str.maketrans(
     "åçđéĝĥîķĺñöŕšţûŵýžÅßÇĐÉĜĤÎĶĹÑÖŘŠŤÛŴÝŽ",  # letters the built-in font has accented
 )
 _FILLER = " öñé ţŵö ţĥŕéé ƒöûŕ ƒîvé šîx šévéñ éîĝĥţ ñîñé ţéñ"
-_TAG_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|(:[a-z][a-z0-9_]*:|\[#[0-9a-fA-F]{6}\]|\[[a-z]+\]|\[/\]|\\(?!\{[{%#]).)",
-                     re.DOTALL)
+_TAG_RE = re.compile(
+    r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|(:[a-z][a-z0-9_]*:|\[#[0-9a-fA-F]{6}\]|\[[a-z]+\]|\[/\]|\\(?!\{[{%#]).)",
+    re.DOTALL,
+)
 """Template tags, and rich-text markup (an icon `:name:`, a colour span's `[#rrggbb]` / `[ink]` / `[/]`, an
 escape), which stay as written so the pseudo-locale prints the same icons and colours. A backslash before a
 template tag escapes nothing: the tag is still a tag to Jinja."""
@@ -46,7 +48,7 @@ def pseudo_text(template: str) -> str:
     visible = 0
     last = 0
     for m in _TAG_RE.finditer(template):
-        chunk = template[last:m.start()]
+        chunk = template[last : m.start()]
         parts.append(accent(chunk))
         parts.append(m.group(0))
         visible += len(chunk) + (1 if m.group(1) else 2)  # a tag prints a value: count it as a short number
@@ -65,8 +67,9 @@ def pseudo_catalog(english: Catalog, keep: frozenset[str] = frozenset()) -> Cata
     """The pseudo-locale's catalog, made from the English one (same ids, lines and file: an overflow in `qps`
     is located at the English string, which is what a translator will translate). Ids in `keep` stay English
     (a box already reported as overflowing, so the next one can be found)."""
-    messages: Mapping[str, str] = MappingProxyType({tid: text if tid in keep else pseudo_text(text)
-                                                    for tid, text in english.messages.items()})
+    messages: Mapping[str, str] = MappingProxyType(
+        {tid: text if tid in keep else pseudo_text(text) for tid, text in english.messages.items()}
+    )
     return Catalog(PSEUDO, english.path, messages, english.lines, english.header)
 
 

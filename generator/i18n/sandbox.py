@@ -43,19 +43,61 @@ template run for every row and every grid cell stops within seconds however smal
 #: Filters a catalog string may use; everything that formats with a width, pads, randomises, reprs or
 #: builds markup is left out.
 ALLOWED_FILTERS = (
-    "abs", "capitalize", "default", "d", "first", "float", "int", "last", "length", "count", "lower", "max",
-    "min", "reverse", "round", "sort", "sum", "title", "trim", "unique", "upper", "wordcount",
+    "abs",
+    "capitalize",
+    "default",
+    "d",
+    "first",
+    "float",
+    "int",
+    "last",
+    "length",
+    "count",
+    "lower",
+    "max",
+    "min",
+    "reverse",
+    "round",
+    "sort",
+    "sum",
+    "title",
+    "trim",
+    "unique",
+    "upper",
+    "wordcount",
 )
 #: Methods of strings, lists and mappings a template may call (none of them grows a value).
-ALLOWED_METHODS = frozenset({
-    "upper", "lower", "title", "capitalize", "strip", "lstrip", "rstrip", "startswith", "endswith",
-    "isdigit", "isalpha", "items", "keys", "values", "get", "index", "count",
-})
+ALLOWED_METHODS = frozenset(
+    {
+        "upper",
+        "lower",
+        "title",
+        "capitalize",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "startswith",
+        "endswith",
+        "isdigit",
+        "isalpha",
+        "items",
+        "keys",
+        "values",
+        "get",
+        "index",
+        "count",
+    }
+)
 #: Names a template may not use: `self` prints a TemplateReference, the others belong to macros.
 REFUSED_NAMES = frozenset({"self", "caller", "varargs", "kwargs"})
 _REFUSED_NODES: dict[type[nodes.Node], str] = {
-    nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from ... import",
-    nodes.Extends: "extends", nodes.Block: "block", nodes.Macro: "macro", nodes.CallBlock: "call",
+    nodes.Include: "include",
+    nodes.Import: "import",
+    nodes.FromImport: "from ... import",
+    nodes.Extends: "extends",
+    nodes.Block: "block",
+    nodes.Macro: "macro",
+    nodes.CallBlock: "call",
 }
 _PRINTABLE = (str, int, float, bool, type(None))
 
@@ -96,7 +138,7 @@ def _size(value: Any) -> int:
 
 
 def _check_int(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** MAX_INT_DIGITS:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**MAX_INT_DIGITS:
         raise TemplateLimit(f"a number with more than {MAX_INT_DIGITS} digits")
     return value
 
@@ -115,12 +157,14 @@ class CatalogEnvironment(SandboxedEnvironment):
     def __init__(self) -> None:
         from jinja2 import StrictUndefined
 
-        super().__init__(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False,
-                         finalize=self._finalize)
+        super().__init__(
+            undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False, finalize=self._finalize
+        )
         self.filters = {name: FILTERS[name] for name in ALLOWED_FILTERS}
         self.globals.clear()
-        self.globals.update(range=Helper("range", "range(1, 4)", self._range),
-                            __loop=self._loop, __concat=self._concat)
+        self.globals.update(
+            range=Helper("range", "range(1, 4)", self._range), __loop=self._loop, __concat=self._concat
+        )
         self._deadline = 0.0
         self._steps = 0
         self.total_steps = 0
@@ -146,8 +190,10 @@ class CatalogEnvironment(SandboxedEnvironment):
     def _charge(self) -> None:
         self.total_steps += 1
         if self.total_steps > MAX_COMMAND_STEPS:
-            raise TemplateLimit(f"the templates of this command took over {MAX_COMMAND_STEPS:,} steps (loop "
-                                "iterations, calls and strings rendered): the budget of one command")
+            raise TemplateLimit(
+                f"the templates of this command took over {MAX_COMMAND_STEPS:,} steps (loop "
+                "iterations, calls and strings rendered): the budget of one command"
+            )
 
     def _range(self, *args: Any) -> range:
         if not args or not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
@@ -195,7 +241,11 @@ class CatalogEnvironment(SandboxedEnvironment):
             raise TemplateLimit(f"an exponent above {MAX_EXPONENT}")
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * max(n, 0) > MAX_VALUE:
+                if (
+                    isinstance(seq, (str, list, tuple))
+                    and isinstance(n, int)
+                    and len(seq) * max(n, 0) > MAX_VALUE
+                ):
                     raise TemplateLimit(f"a value of {len(seq) * n} items; the limit is {MAX_VALUE}")
         if operator == "+" and _size(left) + _size(right) > MAX_VALUE:
             raise TemplateLimit(f"a value of more than {MAX_VALUE} items")
@@ -223,19 +273,25 @@ class CatalogEnvironment(SandboxedEnvironment):
             raise TemplateLimit(f"the text is {len(source)} characters; the limit is {MAX_SOURCE}")
         tree = self.parse(source)
         for node in tree.find_all(tuple(_REFUSED_NODES)):
-            raise SecurityError(f"'{{% {_REFUSED_NODES[type(node)]} %}}' is not allowed in catalog strings "
-                                f"(they are self-contained: no other templates, blocks or macros)")
+            raise SecurityError(
+                f"'{{% {_REFUSED_NODES[type(node)]} %}}' is not allowed in catalog strings "
+                f"(they are self-contained: no other templates, blocks or macros)"
+            )
         for name in tree.find_all(nodes.Name):
             if name.name in REFUSED_NAMES or name.name.startswith("__"):
                 raise SecurityError(f"'{name.name}' is not available in catalog strings")
         for f in tree.find_all((nodes.Filter, nodes.Test)):
             if isinstance(f, nodes.Filter) and f.name not in self.filters:
-                raise SecurityError(f"no filter named '{f.name}'; catalog strings may use {', '.join(sorted(set(ALLOWED_FILTERS)))}")
+                raise SecurityError(
+                    f"no filter named '{f.name}'; catalog strings may use {', '.join(sorted(set(ALLOWED_FILTERS)))}"
+                )
         _check_depth(tree, 0)
         for loop in tree.find_all(nodes.For):
             if loop.recursive:
                 raise SecurityError("recursive loops are not allowed in catalog strings")
-            loop.iter = nodes.Call(nodes.Name("__loop", "load"), [loop.iter], [], None, None, lineno=loop.lineno)
+            loop.iter = nodes.Call(
+                nodes.Name("__loop", "load"), [loop.iter], [], None, None, lineno=loop.lineno
+            )
         _wrap_concat(tree)
         tree.set_environment(self)
         return tree

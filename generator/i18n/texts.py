@@ -22,8 +22,13 @@ MAX_RENDERED = MAX_OUTPUT
 class Texts:
     """Localized strings for one language, with the spec's numbers as template variables."""
 
-    def __init__(self, lang: str, catalogs: Mapping[str, Catalog], context: Mapping[str, Any],
-                 warn: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        lang: str,
+        catalogs: Mapping[str, Catalog],
+        context: Mapping[str, Any],
+        warn: Callable[[str], None] | None = None,
+    ):
         self.lang = lang
         self.catalogs = catalogs
         self.context = dict(context)
@@ -36,8 +41,11 @@ class Texts:
         """Every text id looked up (or asked about with `has`): an incremental build keys a component on them."""
         """Every string handed out -> (catalog, line, text id): layout errors quote a string, this locates it."""
         env = CatalogEnvironment()
-        env.globals.update(plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),
-                           num=Helper("num", "num(1234.5)", self._num), join=Helper("join", "join(values)", self._join))
+        env.globals.update(
+            plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),
+            num=Helper("num", "num(1234.5)", self._num),
+            join=Helper("join", "join(values)", self._join),
+        )
         self.env = env
 
     def _plural(self, n: int, **forms: str) -> str:
@@ -81,11 +89,21 @@ class Texts:
         if text_id not in cat.messages:
             cat = self._catalog(FALLBACK)
             if text_id not in cat.messages:
-                raise SpecError([Problem(self._catalog(FALLBACK).path, None, text_id,
-                                         "text id is used by the layout but missing from the English catalog")])
+                raise SpecError(
+                    [
+                        Problem(
+                            self._catalog(FALLBACK).path,
+                            None,
+                            text_id,
+                            "text id is used by the layout but missing from the English catalog",
+                        )
+                    ]
+                )
             if self._warn and text_id not in self._warned:
                 self._warned.add(text_id)
-                self._warn(f"{self._catalog(self.lang).path}: {text_id}: no {self.lang} translation; using English")
+                self._warn(
+                    f"{self._catalog(self.lang).path}: {text_id}: no {self.lang} translation; using English"
+                )
         key = f"{cat.lang}\0{text_id}"
         tmpl = self._cache.get(key)
         try:
@@ -110,7 +128,9 @@ class Texts:
         for chunk in tmpl.generate(context):
             size += len(chunk)
             if size > MAX_RENDERED:
-                raise TemplateLimit(f"renders to more than {MAX_RENDERED} characters; the limit is {MAX_RENDERED}")
+                raise TemplateLimit(
+                    f"renders to more than {MAX_RENDERED} characters; the limit is {MAX_RENDERED}"
+                )
             out.append(chunk)
         return "".join(out)
 

@@ -38,18 +38,24 @@ def _words(*names: str) -> frozenset[str]:
 
 # German ------------------------------------------------------------------------------------------------------
 _DE_DU_PRONOUNS = _words("du dich dir dein deine deinen deinem deiner deines")
-_DE_DU_VERBS = _words("kannst darfst musst hast bist willst sollst ziehst legst nimmst gibst spielst wirfst trägst "
-                      "behältst brauchst siehst bekommst erhältst wählst würfelst schreibst")
-_DE_DU_IMPERATIVES = _words("Trage Ziehe Zieh Nimm Gib Lege Leg Mische Misch Wirf Setze Setz Decke Fülle Nutze "
-                            "Schreibe Kreuze Wähle Behalte Spiele Dreh Drehe Tausche Beginne Folge Baue Werte "
-                            "Schlage Halte Pflanze Bezahle Sortiere Staple Bilde Lies Zähle Würfle Würfele Addiere "
-                            "Markiere Notiere Schiebe Stelle Tu Hebe Teile Schneide Falte Klebe Drucke Zeige Sage")
+_DE_DU_VERBS = _words(
+    "kannst darfst musst hast bist willst sollst ziehst legst nimmst gibst spielst wirfst trägst "
+    "behältst brauchst siehst bekommst erhältst wählst würfelst schreibst"
+)
+_DE_DU_IMPERATIVES = _words(
+    "Trage Ziehe Zieh Nimm Gib Lege Leg Mische Misch Wirf Setze Setz Decke Fülle Nutze "
+    "Schreibe Kreuze Wähle Behalte Spiele Dreh Drehe Tausche Beginne Folge Baue Werte "
+    "Schlage Halte Pflanze Bezahle Sortiere Staple Bilde Lies Zähle Würfle Würfele Addiere "
+    "Markiere Notiere Schiebe Stelle Tu Hebe Teile Schneide Falte Klebe Drucke Zeige Sage"
+)
 _DE_IHR_PRONOUNS = _words("euch euer eure euren eurem eurer eures")
 _DE_IHR_VERBS = _words("dürft könnt müsst habt seid wollt sollt wisst")
-_DE_IHR_IMPERATIVES = _words("Mischt Gebt Nehmt Zieht Legt Deckt Stapelt Sortiert Füllt Bildet Spielt Tragt "
-                             "Schreibt Würfelt Wählt Zählt Lest Haltet Setzt Werft Teilt Dreht Tauscht Kreuzt "
-                             "Notiert Markiert Behaltet Beginnt Wertet Addiert Ordnet Schiebt Lasst Verteilt Stellt "
-                             "Sagt Zeigt Sucht Entfernt Bereitet Schneidet Faltet Klebt Druckt Seht Hebt Nutzt")
+_DE_IHR_IMPERATIVES = _words(
+    "Mischt Gebt Nehmt Zieht Legt Deckt Stapelt Sortiert Füllt Bildet Spielt Tragt "
+    "Schreibt Würfelt Wählt Zählt Lest Haltet Setzt Werft Teilt Dreht Tauscht Kreuzt "
+    "Notiert Markiert Behaltet Beginnt Wertet Addiert Ordnet Schiebt Lasst Verteilt Stellt "
+    "Sagt Zeigt Sucht Entfernt Bereitet Schneidet Faltet Klebt Druckt Seht Hebt Nutzt"
+)
 # after a clause-initial "Zieht", these make it a third-person statement ("Zieht jemand ..., ..."), not an order
 _DE_SUBJECTS = _words("jemand niemand man er sie es wer keiner keine jeder jede einer alle beide")
 # "ihr" after these is "her", not "you": "mit ihr", "gib ihr"
@@ -59,15 +65,19 @@ _DE_IHR_DATIVE = _words("mit von zu bei aus nach seit gegenüber gib gebt gibt z
 _FR_TU = _words("tu toi ton ta tes te t'")
 _FR_VOUS = _words("vous votre vos")
 _FR_NOT_VERBS = _words("chez assez nez rez")
-_FR_TU_IMPERATIVES = _words("Pioche Joue Plante Marque Garde Gagne Échange Cultive Mélange Distribue Lance Coche "
-                            "Remplis Additionne Révèle Prends Pose Place Retourne Défausse Écris Choisis Fais Mets "
-                            "Lis Tiens Imprime Découpe Plie Colle Note Compte Paie Déplace Prends Suis Laisse Reporte")
+_FR_TU_IMPERATIVES = _words(
+    "Pioche Joue Plante Marque Garde Gagne Échange Cultive Mélange Distribue Lance Coche "
+    "Remplis Additionne Révèle Prends Pose Place Retourne Défausse Écris Choisis Fais Mets "
+    "Lis Tiens Imprime Découpe Plie Colle Note Compte Paie Déplace Prends Suis Laisse Reporte"
+)
 # an imperative with a hyphenated pronoun ("distribue-en", "plante-la") is tu unless it ends in -ez
 _FR_ENCLITIC_RE = re.compile(r"\b([^\W\d_]+)-(?:la|le|les|en|y|lui|leur|moi|toi)\b", re.IGNORECASE)
 
 # Spanish -----------------------------------------------------------------------------------------------------
-_ES_TU = _words("tú te ti tu tus contigo tuyo tuya tuyos tuyas puedes quieres debes tienes eres estás haces "
-                "juegas robas coges tomas necesitas sabes")
+_ES_TU = _words(
+    "tú te ti tu tus contigo tuyo tuya tuyos tuyas puedes quieres debes tienes eres estás haces "
+    "juegas robas coges tomas necesitas sabes"
+)
 _ES_VOSOTROS = _words("vosotros vosotras os vuestro vuestra vuestros vuestras")
 _ES_NOT_IMPERATIVES = _words("red pared sed usted césped huésped lid vid ad id sud david madrid ardid")
 
@@ -86,7 +96,7 @@ def printed_text(template: str) -> str:
     out: list[str] = []
     last = 0
     for m in _TAG_RE.finditer(template):
-        out.append(template[last:m.start()])
+        out.append(template[last : m.start()])
         # a tag stands for a value (a number): never a word of either form
         out.append(" 0 ")
         out.extend(f" {a or b} " for a, b in _LITERAL_RE.findall(m.group(0)))
@@ -101,8 +111,8 @@ def _tokens(text: str) -> list[tuple[str, bool]]:
     start = True
     pos = 0
     for m in _WORD_RE.finditer(text):
-        between = text[pos:m.start()]
-        if any(c in _CLAUSE_END for c in between) or (between.strip() and between.strip()[-1:] in "–—-(" ):
+        between = text[pos : m.start()]
+        if any(c in _CLAUSE_END for c in between) or (between.strip() and between.strip()[-1:] in "–—-("):
             start = True
         out.append((m.group(0), start))
         start = False
@@ -133,9 +143,16 @@ def scan(lang: str, text: str) -> Iterator[Hit]:
             low = word.lower().replace("’", "'")
             if low in _ES_TU:
                 yield Hit("tú", word)
-            elif (low in _ES_VOSOTROS or low.endswith(("áis", "éis"))
-                  or (len(low) > 3 and low.endswith(("ad", "ed", "id")) and not low.endswith(("dad", "tad"))
-                      and low not in _ES_NOT_IMPERATIVES)):
+            elif (
+                low in _ES_VOSOTROS
+                or low.endswith(("áis", "éis"))
+                or (
+                    len(low) > 3
+                    and low.endswith(("ad", "ed", "id"))
+                    and not low.endswith(("dad", "tad"))
+                    and low not in _ES_NOT_IMPERATIVES
+                )
+            ):
                 yield Hit("vosotros", word)
 
 
@@ -169,8 +186,11 @@ def address_problems(catalog: Catalog) -> list[Problem]:
     if declared is not None and declared[0] not in forms:
         got = repr(declared[0]) if len(declared[0]) <= 40 else repr(declared[0][:40]) + "..."
         return [Problem(catalog.path, declared[1], HEADER, f"expected {forms[0]} or {forms[1]}; got {got}")]
-    hits = [(tid, hit) for tid in sorted(catalog.messages, key=lambda t: (catalog.lines.get(t, 0), t))
-            for hit in scan(base, catalog.messages[tid])]
+    hits = [
+        (tid, hit)
+        for tid in sorted(catalog.messages, key=lambda t: (catalog.lines.get(t, 0), t))
+        for hit in scan(base, catalog.messages[tid])
+    ]
     if declared is not None:
         chosen, why = declared[0], f"the catalog's {HEADER} is {declared[0]!r}"
     else:
@@ -178,12 +198,20 @@ def address_problems(catalog: Catalog) -> list[Problem]:
         if min(counts.values()) == 0:
             return []
         chosen = max(forms, key=lambda f: (counts[f], f == forms[0]))
-        why = (f"the catalog mixes {forms[0]} ({counts[forms[0]]} words) and {forms[1]} ({counts[forms[1]]}); "
-               f"declare one with a header line {HEADER}: {forms[0]} or {forms[1]}")
+        why = (
+            f"the catalog mixes {forms[0]} ({counts[forms[0]]} words) and {forms[1]} ({counts[forms[1]]}); "
+            f"declare one with a header line {HEADER}: {forms[0]} or {forms[1]}"
+        )
     for tid, hit in hits:
         if hit.form != chosen:
-            problems.append(Problem(catalog.path, catalog.lines.get(tid), tid,
-                                    f"{hit.word!r} addresses the players as {hit.form}; {why}"))
+            problems.append(
+                Problem(
+                    catalog.path,
+                    catalog.lines.get(tid),
+                    tid,
+                    f"{hit.word!r} addresses the players as {hit.form}; {why}",
+                )
+            )
     return problems
 
 

@@ -38,13 +38,24 @@ Slots = Mapping[str, Sequence[Slot]]
 """A composer's SLOTS: component id -> its slots."""
 
 FULL: Box = (0.0, 0.0, 1.0, 1.0)
-RULES_LOGO = Slot("logo", "sheet", (0.035, 0.922, 0.5, 0.068), (), "the kit's title in the rules summary's band")
+RULES_LOGO = Slot(
+    "logo", "sheet", (0.035, 0.922, 0.5, 0.068), (), "the kit's title in the rules summary's band"
+)
 """The logo slot of every rules summary (layout/summary.py draws its band the same for every game)."""
 
 
-def slot_art(ctx: Context, cid: str, slot: Slot, width: float, height: float, *, bleed: float = 0.0,
-             values: Mapping[str, object] | None = None, box: Box | None = None,
-             colour: str | None = None) -> Op | None:
+def slot_art(
+    ctx: Context,
+    cid: str,
+    slot: Slot,
+    width: float,
+    height: float,
+    *,
+    bleed: float = 0.0,
+    values: Mapping[str, object] | None = None,
+    box: Box | None = None,
+    colour: str | None = None,
+) -> Op | None:
     """The op drawing the kit's art in `slot` of component `cid` on a face of `width` x `height` (its box, or the
     given `box` in points, e.g. wherever a suit symbol goes), None when the kit leaves the slot empty.
     `values` fill the path's {field}s; `colour` is what `tint: true` paints in."""
@@ -56,8 +67,10 @@ def slot_art(ctx: Context, cid: str, slot: Slot, width: float, height: float, *,
     asset = filled.pick(values or {})
     if asset is None:
         got = ", ".join(f"{k}={v}" for k, v in sorted((values or {}).items()))
-        raise LayoutError(f"{ctx.kit.display}:{filled.line or ''}: components.{cid}.art.{slot.name}: no file "
-                          f"{filled.spec.path!r} for {got or 'this face'}")
+        raise LayoutError(
+            f"{ctx.kit.display}:{filled.line or ''}: components.{cid}.art.{slot.name}: no file "
+            f"{filled.spec.path!r} for {got or 'this face'}"
+        )
     x, y, w, h = box if box is not None else slot.box_on(width, height)
     spec = filled.spec
     if spec.bleed and bleed > 0:  # run into the bleed on every side where the box touches the trim
@@ -67,12 +80,23 @@ def slot_art(ctx: Context, cid: str, slot: Slot, width: float, height: float, *,
         y1 = y + h + bleed if y + h >= height - 1e-6 else y + h
         x, y, w, h = x0, y0, x1 - x0, y1 - y0
     tint = colour if spec.tint is True else (spec.tint if isinstance(spec.tint, str) else None)
-    return art_op(asset, x, y, w, h, fit=spec.fit, opacity=spec.opacity, tint=tint, slot=slot.name,
-                  bleed=spec.bleed)
+    return art_op(
+        asset, x, y, w, h, fit=spec.fit, opacity=spec.opacity, tint=tint, slot=slot.name, bleed=spec.bleed
+    )
 
 
-def art_or(ctx: Context, cid: str, slot: Slot, cx: float, cy: float, r: float, drawing: Sequence[Op], *,
-           values: Mapping[str, object] | None = None, colour: str | None = None) -> list[Op]:
+def art_or(
+    ctx: Context,
+    cid: str,
+    slot: Slot,
+    cx: float,
+    cy: float,
+    r: float,
+    drawing: Sequence[Op],
+    *,
+    values: Mapping[str, object] | None = None,
+    colour: str | None = None,
+) -> list[Op]:
     """The kit's art for `slot` in the square of half-side `r` around (cx, cy) (where a symbol goes), else the
     composer's own `drawing` of it."""
     art = slot_art(ctx, cid, slot, 0, 0, values=values, box=(cx - r, cy - r, 2 * r, 2 * r), colour=colour)
@@ -91,18 +115,34 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
             gap = max(x - op.x, y - op.y, op.x + op.w - x - w, op.y + op.h - y - h)
             if op.bleed and gap > 0.05 and (op.slot, op.asset.shown, "bleed") not in seen:
                 seen.add((op.slot, op.asset.shown, "bleed"))
-                out.append((op.slot, f"{op.asset.shown}: full-bleed art does not cover the bleed (fit: {op.fit} "
-                                     f"leaves {mm_text(gap)} uncovered); use fit: cover or stretch", True))
+                out.append(
+                    (
+                        op.slot,
+                        f"{op.asset.shown}: full-bleed art does not cover the bleed (fit: {op.fit} "
+                        f"leaves {mm_text(gap)} uncovered); use fit: cover or stretch",
+                        True,
+                    )
+                )
             if isinstance(op, Image) and w > 0 and h > 0:
                 dpi = min(op.asset.width / (w * scale / 72), op.asset.height / (h * scale / 72))
                 too_low = dpi < dpi_min
                 if dpi >= dpi_warn or (op.slot, op.asset.shown, str(too_low)) in seen:
                     continue
                 seen.add((op.slot, op.asset.shown, str(too_low)))
-                limit = f"print.art_dpi_min ({dpi_min} dpi)" if too_low else f"print.art_dpi_warn ({dpi_warn} dpi)"
-                out.append((op.slot, f"{op.asset.shown}: {op.asset.width:.0f}x{op.asset.height:.0f} px printed at "
-                                     f"{w * scale / 72 * 25.4:.1f}x{h * scale / 72 * 25.4:.1f} mm is {dpi:.0f} dpi, "
-                                     f"under {limit}", too_low))
+                limit = (
+                    f"print.art_dpi_min ({dpi_min} dpi)"
+                    if too_low
+                    else f"print.art_dpi_warn ({dpi_warn} dpi)"
+                )
+                out.append(
+                    (
+                        op.slot,
+                        f"{op.asset.shown}: {op.asset.width:.0f}x{op.asset.height:.0f} px printed at "
+                        f"{w * scale / 72 * 25.4:.1f}x{h * scale / 72 * 25.4:.1f} mm is {dpi:.0f} dpi, "
+                        f"under {limit}",
+                        too_low,
+                    )
+                )
     return out
 
 

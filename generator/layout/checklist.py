@@ -40,6 +40,7 @@ class ChecklistRow:
 
 def has_fold_lines(pages: Sequence[Page]) -> bool:
     """Whether any page draws a dashed ink line (a fold line) in its pieces."""
+
     def walk(ops: Sequence[Op] | tuple[Op, ...]) -> bool:
         for op in ops:
             if isinstance(op, Line) and op.dash and op.stroke == "ink":
@@ -47,6 +48,7 @@ def has_fold_lines(pages: Sequence[Page]) -> bool:
             if isinstance(op, Place) and walk(op.ops):
                 return True
         return False
+
     return any(walk(p.ops) for p in pages)
 
 
@@ -66,20 +68,34 @@ def finishing(pages: Sequence[Page]) -> tuple[str, ...]:
     return tuple(steps)
 
 
-def checklist_page(paper: str, margin: float, *, title: str, intro: Sequence[str], table_heading: str,
-                   columns: tuple[str, str, str, str], rows: Sequence[ChecklistRow], after_heading: str,
-                   after: Sequence[str], measure: Callable[[str, str, float], float]) -> Page:
+def checklist_page(
+    paper: str,
+    margin: float,
+    *,
+    title: str,
+    intro: Sequence[str],
+    table_heading: str,
+    columns: tuple[str, str, str, str],
+    rows: Sequence[ChecklistRow],
+    after_heading: str,
+    after: Sequence[str],
+    measure: Callable[[str, str, float], float],
+) -> Page:
     """One portrait page: the title, the numbered steps of `intro`, a table of parts (name, sheets, paper,
     what to do) and the finishing steps of `after`. Raises LayoutError when it does not fit on one page."""
     page_w, page_h = paper_size(paper, False)
     left = margin + mm(10)
     width = page_w - 2 * left
     y = page_h - margin - mm(12)
-    ops: list[Op] = [Text(left, y, title, TITLE_SIZE, font="bold", text_id="print.checklist.title", role="heading")]
+    ops: list[Op] = [
+        Text(left, y, title, TITLE_SIZE, font="bold", text_id="print.checklist.title", role="heading")
+    ]
     y -= TITLE_SIZE * 1.6
     step = BODY_SIZE * LEADING
 
-    def para(text: str, text_id: str, x: float, w: float, *, font: str = "regular", size: float = BODY_SIZE) -> None:
+    def para(
+        text: str, text_id: str, x: float, w: float, *, font: str = "regular", size: float = BODY_SIZE
+    ) -> None:
         nonlocal y
         for line in wrap(text, font, size, w, measure):
             ops.append(Text(x, y, line, size, font="bold" if font == "bold" else "regular", text_id=text_id))
@@ -89,7 +105,11 @@ def checklist_page(paper: str, margin: float, *, title: str, intro: Sequence[str
         para(text, f"print.checklist.intro[{i}]", left, width)
         y -= step * 0.4
     y -= step * 0.6
-    ops.append(Text(left, y, table_heading, HEADING_SIZE, font="bold", text_id="print.checklist.parts", role="heading"))
+    ops.append(
+        Text(
+            left, y, table_heading, HEADING_SIZE, font="bold", text_id="print.checklist.parts", role="heading"
+        )
+    )
     y -= HEADING_SIZE * 1.5
     # columns: part 30 %, sheets 12 %, paper 22 %, steps the rest
     xs = [left, left + width * 0.30, left + width * 0.42, left + width * 0.64]
@@ -109,7 +129,11 @@ def checklist_page(paper: str, margin: float, *, title: str, intro: Sequence[str
         ops.append(Line(left, y + step * 0.6, left + width, y + step * 0.6, stroke="muted", width=0.3))
         y -= step * 0.3
     y -= step * 0.8
-    ops.append(Text(left, y, after_heading, HEADING_SIZE, font="bold", text_id="print.checklist.after", role="heading"))
+    ops.append(
+        Text(
+            left, y, after_heading, HEADING_SIZE, font="bold", text_id="print.checklist.after", role="heading"
+        )
+    )
     y -= HEADING_SIZE * 1.5
     for i, text in enumerate(after):
         para(text, f"print.checklist.after[{i}]", left, width)

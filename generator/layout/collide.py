@@ -45,8 +45,10 @@ class Collision:
 
     def message(self, lang: str) -> str:
         """One line for the error."""
-        return (f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): text {self.text_id or '(no id)'} "
-                f"{self.text[:50]!r} collides with {self.other}")
+        return (
+            f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): text {self.text_id or '(no id)'} "
+            f"{self.text[:50]!r} collides with {self.other}"
+        )
 
 
 def _apply(m: Matrix, p: Point) -> Point:
@@ -170,8 +172,14 @@ class _Shape:
         return not _poly_meets_box(self.points, _shrink(b, -half), True) or half == 0
 
     def describe(self, over: bool) -> str:
-        what = {"rect": "a rectangle", "circle": "a circle", "poly": "a shape", "path": "a symbol", "line": "a line",
-                "icon": "an inline icon"}[self.kind]
+        what = {
+            "rect": "a rectangle",
+            "circle": "a circle",
+            "poly": "a shape",
+            "path": "a symbol",
+            "line": "a line",
+            "icon": "an inline icon",
+        }[self.kind]
         return f"{what} ({self.colour}){' drawn over it' if over else ''}"
 
 
@@ -187,19 +195,36 @@ def _shape(d: Drawn) -> _Shape | None:
         return _Shape("rect", fill is not None, width, colour, d.order, d.box)
     if isinstance(op, Circle):
         cx, cy = _apply(m, (op.cx, op.cy))
-        return _Shape("circle", fill is not None, width, colour, d.order, d.box, circle=(cx, cy, op.r * _scale(m)))
+        return _Shape(
+            "circle", fill is not None, width, colour, d.order, d.box, circle=(cx, cy, op.r * _scale(m))
+        )
     if isinstance(op, Line):
         ends: tuple[Point, ...] = (_apply(m, (op.x1, op.y1)), _apply(m, (op.x2, op.y2)))
-        return _Shape("line", False, op.width * _scale(m), op.stroke, d.order, d.box, points=ends, closed=False)
+        return _Shape(
+            "line", False, op.width * _scale(m), op.stroke, d.order, d.box, points=ends, closed=False
+        )
     if isinstance(op, Polygon):
         corners: tuple[Point, ...] = tuple(_apply(m, p) for p in op.points)
-        return _Shape("poly", fill is not None and op.closed, width, colour, d.order, d.box, points=corners, closed=op.closed)
+        return _Shape(
+            "poly",
+            fill is not None and op.closed,
+            width,
+            colour,
+            d.order,
+            d.box,
+            points=corners,
+            closed=op.closed,
+        )
     if isinstance(op, Path):
         raw = [(float(c[i]), float(c[i + 1])) for c in op.commands for i in range(1, len(c) - 1, 2)]  # type: ignore[arg-type]
         pts = tuple(_hull([_apply(m, p) for p in raw]))
-        return _Shape("path", fill is not None, width, colour, d.order, d.box, points=pts) if len(pts) >= 3 else None
+        return (
+            _Shape("path", fill is not None, width, colour, d.order, d.box, points=pts)
+            if len(pts) >= 3
+            else None
+        )
     if is_inline_icon(op):  # its box, never a string's background
-        return _Shape("icon", False, 0.0, getattr(op, "slot", "")[len("icon:"):], d.order, d.box)
+        return _Shape("icon", False, 0.0, getattr(op, "slot", "")[len("icon:") :], d.order, d.box)
     return None
 
 
@@ -209,7 +234,9 @@ def _same_line(a: Drawn, b: Drawn) -> bool:
     return a.matrix == b.matrix and a.op.y == b.op.y and a.op.rotate == b.op.rotate
 
 
-def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None = None) -> list[tuple[Text, str]]:
+def face_collisions(
+    ops: Sequence[Op], measure: Measure, extent: Extent | None = None
+) -> list[tuple[Text, str]]:
     """Every (string, what it meets) on one face (ops in the face's own coordinates)."""
     items = drawn(ops, measure)
     texts: list[tuple[Drawn, Box, Box]] = []
@@ -217,8 +244,13 @@ def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None =
     for d in items:
         if isinstance(d.op, Text):
             if d.op.text.strip():
-                texts.append((d, _apply_box(d.matrix, text_box(d.op, measure, extent)),
-                              _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))))
+                texts.append(
+                    (
+                        d,
+                        _apply_box(d.matrix, text_box(d.op, measure, extent)),
+                        _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False)),
+                    )
+                )
         elif not d.backdrop:
             s = _shape(d)
             if s is not None:
@@ -231,11 +263,19 @@ def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None =
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         # the last filled shape before the string that holds all of it hides whatever was drawn before it there
-        under = max((s.order for s in shapes if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)),
-                    default=-1)
-        for d2, box2, plain2 in texts[i + 1:]:
+        under = max(
+            (
+                s.order
+                for s in shapes
+                if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)
+            ),
+            default=-1,
+        )
+        for d2, box2, plain2 in texts[i + 1 :]:
             assert isinstance(d2.op, Text)
-            if _same_line(d, d2):  # runs set side by side on one baseline: an italic's lean reaches into the next
+            if _same_line(
+                d, d2
+            ):  # runs set side by side on one baseline: an italic's lean reaches into the next
                 box2, core2 = plain2, _shrink(plain, TOLERANCE)
             else:
                 core2 = core
@@ -245,7 +285,12 @@ def face_collisions(ops: Sequence[Op], measure: Measure, extent: Extent | None =
             if s.order < under or not s.meets(core):
                 continue
             over = s.order > d.order
-            if not over and s.filled and s.holds_point(cx, cy) and (s.stroke == 0 or s.kind == "rect" or s.holds_box(core)):
+            if (
+                not over
+                and s.filled
+                and s.holds_point(cx, cy)
+                and (s.stroke == 0 or s.kind == "rect" or s.holds_box(core))
+            ):
                 continue  # its background
             if not s.filled and s.kind != "line" and s.holds_box(core):
                 continue  # inside an outline
@@ -263,8 +308,13 @@ def safe_inset(w: float, h: float, margin: float) -> float:
     return min(margin, min(w, h) / SMALL_FACE_SHARE)
 
 
-def outside_safe_area(ops: Sequence[Op], clip: tuple[float, float, float, float], margin: float, measure: Measure,
-                      extent: Extent | None = None) -> list[tuple[Text, str]]:
+def outside_safe_area(
+    ops: Sequence[Op],
+    clip: tuple[float, float, float, float],
+    margin: float,
+    measure: Measure,
+    extent: Extent | None = None,
+) -> list[tuple[Text, str]]:
     """Every (string, how far it leaves the safe area) of one face whose trim is `clip` (x, y, w, h)."""
     x, y, w, h = clip
     inset = safe_inset(w, h, margin)
@@ -276,8 +326,13 @@ def outside_safe_area(ops: Sequence[Op], clip: tuple[float, float, float, float]
         box = _apply_box(d.matrix, text_box(d.op, measure, extent))
         past = max(area[0] - box[0], area[1] - box[1], box[2] - area[2], box[3] - area[3])
         if past > TOLERANCE:
-            out.append((d.op, f"the face's safe area ({mm_text(inset)} inside the trim): "
-                              f"it reaches {mm_text(past)} past it"))
+            out.append(
+                (
+                    d.op,
+                    f"the face's safe area ({mm_text(inset)} inside the trim): "
+                    f"it reaches {mm_text(past)} past it",
+                )
+            )
     return out
 
 
@@ -290,8 +345,12 @@ def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
                 _faces(op.ops, out)
 
 
-def collisions(components: Sequence[Component], measure: Measure, extent: Extent | None = None,
-               safe_margin: float | None = None) -> list[Collision]:
+def collisions(
+    components: Sequence[Component],
+    measure: Measure,
+    extent: Extent | None = None,
+    safe_margin: float | None = None,
+) -> list[Collision]:
     """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and with
     `safe_margin` every string that leaves its face's safe area."""
     seen: dict[tuple[str, str, str, str, str], Collision] = {}
@@ -313,8 +372,15 @@ def collisions(components: Sequence[Component], measure: Measure, extent: Extent
     return list(seen.values())
 
 
-def check_collisions(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
-                     lang: str, extent: Extent | None = None, safe_margin: float | None = None) -> None:
+def check_collisions(
+    components: Sequence[Component],
+    measure: Measure,
+    where: str,
+    catalog: Catalog | None,
+    lang: str,
+    extent: Extent | None = None,
+    safe_margin: float | None = None,
+) -> None:
     """Raise one LocatedLayoutError naming every collision (component, face, language, string id, the other
     element or the safe area it leaves), each located at its string's catalog line when it has one."""
     problems = []
@@ -324,4 +390,3 @@ def check_collisions(components: Sequence[Component], measure: Measure, where: s
         problems.append(f"{source}: {c.message(lang)}")
     if problems:
         raise LocatedLayoutError("\n".join(problems))
-

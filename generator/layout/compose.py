@@ -72,7 +72,9 @@ def figures_of(game_id: str) -> Callable[[Mapping[str, Any] | None], Mapping[str
 
     def figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
         if not extras or "figures" not in extras:
-            raise LayoutError(f"{game_id}: the rules figures are missing (the build passes print_data()['figures'])")
+            raise LayoutError(
+                f"{game_id}: the rules figures are missing (the build passes print_data()['figures'])"
+            )
         found: Mapping[str, Any] = extras["figures"]
         return found
 
@@ -85,8 +87,10 @@ def compose_components(ctx: Context, builders: Mapping[str, Builder], game_name:
         if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
             continue
         if cid not in builders:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: {game_name} has no such component; "
-                              f"expected one of {', '.join(builders)}")
+            raise LayoutError(
+                f"{ctx.kit.display}: components.{cid}: {game_name} has no such component; "
+                f"expected one of {', '.join(builders)}"
+            )
         yield builders[cid](ctx, cid)
 
 
@@ -123,8 +127,15 @@ def summary_sheet(make_face: FaceMaker) -> Builder:
     return build
 
 
-def sheet_component(ctx: Context, cid: str, make_face: FaceMaker, *,
-                    count: int | None = None, landscape: bool = True, per_page: int = 2) -> Component:
+def sheet_component(
+    ctx: Context,
+    cid: str,
+    make_face: FaceMaker,
+    *,
+    count: int | None = None,
+    landscape: bool = True,
+    per_page: int = 2,
+) -> Component:
     """A component of identical large faces (rules summaries, player boards): the face is sized to a slot of
     the page (component per_page / landscape override the defaults given here) and repeated `count` times
     (default: one page's worth per copy)."""
@@ -138,5 +149,8 @@ def sheet_component(ctx: Context, cid: str, make_face: FaceMaker, *,
     wanted = count if count is not None else n_page * comp.copies
     # a face that flowed onto several prints all its parts for each copy (rather than the same part twice)
     faces = parts * max(1, wanted // len(parts)) if len(parts) > 1 else parts * wanted
-    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=n_page, landscape=land,
-                                               bookmark=title))
+    return Component(
+        cid,
+        title,
+        impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=n_page, landscape=land, bookmark=title),
+    )

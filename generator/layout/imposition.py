@@ -98,6 +98,7 @@ class Grid:
     def card_bleeds(self, row: int, col: int, count: int) -> tuple[float, float, float, float]:
         """Bleed on the page's left, bottom, right and top of the card at (row, col) of a page holding the
         first `count` cards: the outer bleed where no card of the page is next to it, else the shared one."""
+
         def taken(r: int, c: int) -> bool:
             return 0 <= r < self.rows and 0 <= c < self.cols and r * self.cols + c < count
 
@@ -133,8 +134,15 @@ def _fit(room: float, size: float, gutter: float, bleed: float) -> int:
     return max(0, math.floor((room - 2 * bleed + gutter + _EPS) / (size + gutter)))
 
 
-def card_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec,
-              landscape: bool | None = None, *, allow_rotate: bool = True) -> Grid:
+def card_grid(
+    paper: str,
+    card_w: float,
+    card_h: float,
+    settings: PrintSpec,
+    landscape: bool | None = None,
+    *,
+    allow_rotate: bool = True,
+) -> Grid:
     """The grid holding the most cards of card_w x card_h on `paper` inside the printer's margin.
 
     landscape None tries both paper orientations; allow_rotate tries the card turned 90 degrees. Ties go to
@@ -160,15 +168,24 @@ def card_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec,
     return best or _best_grid(paper, card_w, card_h, settings, landscape, allow_rotate, bleed, bleed, 0.0)
 
 
-def _best_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec, landscape: bool | None,
-               allow_rotate: bool, bleed: float, outer: float, mark_room: float) -> Grid:
+def _best_grid(
+    paper: str,
+    card_w: float,
+    card_h: float,
+    settings: PrintSpec,
+    landscape: bool | None,
+    allow_rotate: bool,
+    bleed: float,
+    outer: float,
+    mark_room: float,
+) -> Grid:
     """card_grid for one choice of outer bleed and room for marks."""
     gutter = settings.gutter
     margin = settings.margin + mark_room
     best: tuple[int, bool, bool, int, int] | None = None
-    for land in ([False, True] if landscape is None else [landscape]):
+    for land in [False, True] if landscape is None else [landscape]:
         page_w, page_h = paper_size(paper, land)
-        for rot in ([False, True] if allow_rotate and abs(card_w - card_h) > _EPS else [False]):
+        for rot in [False, True] if allow_rotate and abs(card_w - card_h) > _EPS else [False]:
             w, h = (card_h, card_w) if rot else (card_w, card_h)
             cols = _fit(page_w - 2 * margin, w, gutter, max(bleed, outer))
             rows = _fit(page_h - 2 * margin, h, gutter, max(bleed, outer))
@@ -177,15 +194,29 @@ def _best_grid(paper: str, card_w: float, card_h: float, settings: PrintSpec, la
     if best is None:
         raise LayoutError(
             f"a {to_mm(card_w):.1f} x {to_mm(card_h):.1f} mm card does not fit on {paper} inside a "
-            f"{to_mm(margin):.1f} mm margin with {to_mm(bleed):.1f} mm bleed")
+            f"{to_mm(margin):.1f} mm margin with {to_mm(bleed):.1f} mm bleed"
+        )
     _, land, rot, cols, rows = best
     page_w, page_h = paper_size(paper, land)
     w, h = (card_h, card_w) if rot else (card_w, card_h)
     total_w = cols * w + (cols - 1) * gutter
     total_h = rows * h + (rows - 1) * gutter
-    return Grid(cols=cols, rows=rows, card_w=w, card_h=h, rotated=rot, landscape=land,
-                x0=(page_w - total_w) / 2, y0=(page_h - total_h) / 2,
-                pitch_x=w + gutter, pitch_y=h + gutter, bleed=bleed, outer_bleed=outer, page_w=page_w, page_h=page_h)
+    return Grid(
+        cols=cols,
+        rows=rows,
+        card_w=w,
+        card_h=h,
+        rotated=rot,
+        landscape=land,
+        x0=(page_w - total_w) / 2,
+        y0=(page_h - total_h) / 2,
+        pitch_x=w + gutter,
+        pitch_y=h + gutter,
+        bleed=bleed,
+        outer_bleed=outer,
+        page_w=page_w,
+        page_h=page_h,
+    )
 
 
 def _ruler_spot(page_w: float, page_h: float, margin: float, art: Box) -> tuple[Box, str]:
@@ -237,40 +268,60 @@ def _mirrors_x(settings: PrintSpec, landscape: bool) -> bool:
     return long_edge_vertical if settings.duplex == "long" else not long_edge_vertical
 
 
-def _backs_for(fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
-               settings: PrintSpec, component: str) -> list[Face] | None:
+def _backs_for(
+    fronts: Sequence[Face], backs: Sequence[Face] | Face | None, settings: PrintSpec, component: str
+) -> list[Face] | None:
     if backs is None or settings.duplex == "none":
         return None
     back_list = [backs] * len(fronts) if isinstance(backs, Face) else list(backs)
     if len(back_list) != len(fronts):
-        raise LayoutError(f"{component}: {len(fronts)} fronts but {len(back_list)} backs "
-                          f"(give one back for all, or one per front)")
+        raise LayoutError(
+            f"{component}: {len(fronts)} fronts but {len(back_list)} backs "
+            f"(give one back for all, or one per front)"
+        )
     return back_list
 
 
 def _check_sizes(faces: Sequence[Face], w: float, h: float, component: str, what: str) -> None:
     for f in faces:
         if abs(f.width - w) > 0.01 or abs(f.height - h) > 0.01:
-            raise LayoutError(f"{component}: {what} {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
-                              f"expected {to_mm(w):.1f} x {to_mm(h):.1f} mm like the first front")
+            raise LayoutError(
+                f"{component}: {what} {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
+                f"expected {to_mm(w):.1f} x {to_mm(h):.1f} mm like the first front"
+            )
 
 
-def _place(face: Face, x: float, y: float, grid: Grid,
-           bleeds: tuple[float, float, float, float] | None = None) -> Place:
+def _place(
+    face: Face, x: float, y: float, grid: Grid, bleeds: tuple[float, float, float, float] | None = None
+) -> Place:
     """The face with its trim's bottom-left page corner at (x, y) (on the page, after rotation), its art
     kept `bleeds` (page left, bottom, right, top; default the grid's shared bleed) beyond its trim."""
     b = grid.bleed
     left, bottom, right, top = bleeds if bleeds is not None else (b, b, b, b)
-    if grid.rotated:  # turned counter-clockwise: the face's left is the page's bottom, its bottom the page's right
+    if (
+        grid.rotated
+    ):  # turned counter-clockwise: the face's left is the page's bottom, its bottom the page's right
         left, bottom, right, top = bottom, right, top, left
-    clip = (-left or 0.0, -bottom or 0.0, face.width + left + right, face.height + bottom + top)  # no '-0.00' in dumps
+    clip = (
+        -left or 0.0,
+        -bottom or 0.0,
+        face.width + left + right,
+        face.height + bottom + top,
+    )  # no '-0.00' in dumps
     if grid.rotated:
         return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name)
     return Place(x, y, face.ops, clip=clip, name=face.name)
 
 
-def impose_cards(component: str, fronts: Sequence[Face], backs: Sequence[Face] | Face | None,
-                 settings: PrintSpec, paper: str, *, bookmark: str | None = None) -> list[Page]:
+def impose_cards(
+    component: str,
+    fronts: Sequence[Face],
+    backs: Sequence[Face] | Face | None,
+    settings: PrintSpec,
+    paper: str,
+    *,
+    bookmark: str | None = None,
+) -> list[Page]:
     """Pages for a deck: N-up home sheets (fronts, then a mirrored back page after each) or, in shop mode,
     one card per page at trim + bleed with TrimBox/BleedBox, fronts and backs interleaved.
 
@@ -283,27 +334,47 @@ def impose_cards(component: str, fronts: Sequence[Face], backs: Sequence[Face] |
     if back_list is not None:
         _check_sizes(back_list, fw, fh, component, "back")
     title = component if bookmark is None else bookmark
-    pages = (_shop_pages if settings.mode == "shop" else _home_pages)(component, fronts, back_list, settings, paper)
+    pages = (_shop_pages if settings.mode == "shop" else _home_pages)(
+        component, fronts, back_list, settings, paper
+    )
     pages[0].bookmark = title
     return pages
 
 
-def _shop_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None,
-                settings: PrintSpec, paper: str) -> list[Page]:
+def _shop_pages(
+    component: str, fronts: Sequence[Face], backs: list[Face] | None, settings: PrintSpec, paper: str
+) -> list[Page]:
     b = settings.bleed
     pages: list[Page] = []
     for i, front in enumerate(fronts):
         sides = [("front", front)] + ([("back", backs[i])] if backs is not None else [])
         for side, face in sides:
             w, h = face.width + 2 * b, face.height + 2 * b
-            pages.append(Page(w, h, [Place(b, b, face.ops, clip=(-b, -b, face.width + 2 * b, face.height + 2 * b), name=face.name)],
-                              trim_box=(b, b, b + face.width, b + face.height), bleed_box=(0.0, 0.0, w, h),
-                              label=f"{component} {side} {i + 1}", face=face.name))
+            pages.append(
+                Page(
+                    w,
+                    h,
+                    [
+                        Place(
+                            b,
+                            b,
+                            face.ops,
+                            clip=(-b, -b, face.width + 2 * b, face.height + 2 * b),
+                            name=face.name,
+                        )
+                    ],
+                    trim_box=(b, b, b + face.width, b + face.height),
+                    bleed_box=(0.0, 0.0, w, h),
+                    label=f"{component} {side} {i + 1}",
+                    face=face.name,
+                )
+            )
     return pages
 
 
-def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None,
-                settings: PrintSpec, paper: str) -> list[Page]:
+def _home_pages(
+    component: str, fronts: Sequence[Face], backs: list[Face] | None, settings: PrintSpec, paper: str
+) -> list[Page]:
     grid = card_grid(paper, fronts[0].width, fronts[0].height, settings)
     page_w, page_h, margin = grid.page_w, grid.page_h, settings.margin
     printable: Box = (margin, margin, page_w - margin, page_h - margin)
@@ -314,13 +385,13 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
     for start in range(0, len(fronts), n):
         sheet = start // n + 1
         # marks and the ruler go around the cards this page holds (a short last page has empty rows)
-        art = grid.art_box(len(fronts[start:start + n]))
+        art = grid.art_box(len(fronts[start : start + n]))
         ruler_box, side = _ruler_spot(page_w, page_h, margin, art) if settings.ruler else (None, "")
         limits = list(printable)
         if ruler_box is not None:  # keep marks clear of the ruler
             idx = {"left": 0, "bottom": 1, "right": 2, "top": 3}[side]
             limits[idx] = ruler_box[idx + 2 if idx < 2 else idx - 2]
-        xs, ys = grid.cuts(len(fronts[start:start + n]))
+        xs, ys = grid.cuts(len(fronts[start : start + n]))
         marks: list[Op] = []
         if settings.crop_marks:
             marks += crop_marks(xs, ys, art, (limits[0], limits[1], limits[2], limits[3]))
@@ -328,8 +399,8 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
             marks += cut_lines(xs, ys, art)
         front_ops: list[Op] = []
         back_ops: list[Op] = []
-        count = len(fronts[start:start + n])
-        for k, front in enumerate(fronts[start:start + n]):
+        count = len(fronts[start : start + n])
+        for k, front in enumerate(fronts[start : start + n]):
             x, y = grid.cell(k // grid.cols, k % grid.cols)
             bleeds = grid.card_bleeds(k // grid.cols, k % grid.cols, count)
             front_ops.append(_place(front, x, y, grid, bleeds))
@@ -349,8 +420,9 @@ def _home_pages(component: str, fronts: Sequence[Face], backs: list[Face] | None
     return pages
 
 
-def _sheet_layout(paper: str, per_page: int, landscape: bool,
-                  settings: PrintSpec) -> tuple[float, float, int, int, float, float, Box]:
+def _sheet_layout(
+    paper: str, per_page: int, landscape: bool, settings: PrintSpec
+) -> tuple[float, float, int, int, float, float, Box]:
     if per_page < 1:
         raise LayoutError(f"per_page must be at least 1, got {per_page}")
     page_w, page_h = paper_size(paper, landscape)
@@ -379,29 +451,42 @@ def sheet_slot(paper: str, per_page: int, landscape: bool, settings: PrintSpec) 
     return sw, sh
 
 
-def impose_sheets(component: str, faces: Sequence[Face], settings: PrintSpec, paper: str, *,
-                  per_page: int, landscape: bool, bookmark: str | None = None) -> list[Page]:
+def impose_sheets(
+    component: str,
+    faces: Sequence[Face],
+    settings: PrintSpec,
+    paper: str,
+    *,
+    per_page: int,
+    landscape: bool,
+    bookmark: str | None = None,
+) -> list[Page]:
     """Pages holding `per_page` large faces each (score sheets, boards), centred in equal slots with cut
     marks at each face's corners and the check ruler along the bottom."""
     page_w, page_h, cols, rows, sw, sh, area = _sheet_layout(paper, per_page, landscape, settings)
     for f in faces:
         if f.width > sw + 0.01 or f.height > sh + 0.01:
-            raise LayoutError(f"{component}: sheet {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
-                              f"a slot for {per_page} per page on {paper} is {to_mm(sw):.1f} x {to_mm(sh):.1f} mm")
+            raise LayoutError(
+                f"{component}: sheet {f.name!r} is {to_mm(f.width):.1f} x {to_mm(f.height):.1f} mm; "
+                f"a slot for {per_page} per page on {paper} is {to_mm(sw):.1f} x {to_mm(sh):.1f} mm"
+            )
     pages: list[Page] = []
     half_gap = SHEET_GAP / 2
     for start in range(0, len(faces), per_page):
         ops: list[Op] = []
-        for k, face in enumerate(faces[start:start + per_page]):
+        for k, face in enumerate(faces[start : start + per_page]):
             r, c = divmod(k, cols)
             slot_x = area[0] + c * (sw + SHEET_GAP)
             slot_y = area[3] - (r + 1) * sh - r * SHEET_GAP
             fx, fy = slot_x + (sw - face.width) / 2, slot_y + (sh - face.height) / 2
             ops.append(Place(fx, fy, face.ops, clip=(0.0, 0.0, face.width, face.height), name=face.name))
             if settings.crop_marks:
-                limits = (slot_x - (half_gap if c else SHEET_MARK_ROOM), slot_y - (half_gap if r < rows - 1 else SHEET_MARK_ROOM),
-                          slot_x + sw + (half_gap if c < cols - 1 else SHEET_MARK_ROOM),
-                          slot_y + sh + (half_gap if r else SHEET_MARK_ROOM))
+                limits = (
+                    slot_x - (half_gap if c else SHEET_MARK_ROOM),
+                    slot_y - (half_gap if r < rows - 1 else SHEET_MARK_ROOM),
+                    slot_x + sw + (half_gap if c < cols - 1 else SHEET_MARK_ROOM),
+                    slot_y + sh + (half_gap if r else SHEET_MARK_ROOM),
+                )
                 box = (fx, fy, fx + face.width, fy + face.height)
                 ops += crop_marks([box[0], box[2]], [box[1], box[3]], box, limits)
         if settings.ruler:
@@ -439,20 +524,43 @@ def _scale_ops(cx: float, cy: float, vertical: bool, caption: str) -> list[Op]:
             label = f"{value:+d}" if value else "0"
             side = 1 if (i // 4) % 2 == 0 else -1
             if vertical:
-                ops.append(Text(cx + side * reach, cy + t - size * 0.36, label, size, fill="cut",
-                                anchor="start" if side > 0 else "end"))
+                ops.append(
+                    Text(
+                        cx + side * reach,
+                        cy + t - size * 0.36,
+                        label,
+                        size,
+                        fill="cut",
+                        anchor="start" if side > 0 else "end",
+                    )
+                )
             else:
                 # turned 90 degrees so neighbouring labels 1 mm apart do not collide
-                ops.append(Text(cx + t + size * 0.36, cy + side * reach, label, size, fill="cut",
-                                anchor="start" if side > 0 else "end", rotate=90))
+                ops.append(
+                    Text(
+                        cx + t + size * 0.36,
+                        cy + side * reach,
+                        label,
+                        size,
+                        fill="cut",
+                        anchor="start" if side > 0 else "end",
+                        rotate=90,
+                    )
+                )
     if vertical:
-        ops.append(Text(cx, cy + mm(SCALE_REACH_MM + 3), caption, 8, font="bold", fill="cut", anchor="middle"))
+        ops.append(
+            Text(cx, cy + mm(SCALE_REACH_MM + 3), caption, 8, font="bold", fill="cut", anchor="middle")
+        )
     else:
-        ops.append(Text(cx - mm(SCALE_REACH_MM + 2), cy - 3, caption, 8, font="bold", fill="cut", anchor="end"))
+        ops.append(
+            Text(cx - mm(SCALE_REACH_MM + 2), cy - 3, caption, 8, font="bold", fill="cut", anchor="end")
+        )
     return ops
 
 
-def calibration_pages(settings: PrintSpec, paper: str, *, title: str, instructions: Sequence[str]) -> list[Page]:
+def calibration_pages(
+    settings: PrintSpec, paper: str, *, title: str, instructions: Sequence[str]
+) -> list[Page]:
     """A duplex calibration sheet: a front with a centred cross-hair, and a back (placed for the same flip,
     with NO back offset) with an x and a y scale in 0.5 mm steps. The number under the front's line that shows
     through is the back offset to enter (x on the horizontal scale, y on the vertical one), in mm."""

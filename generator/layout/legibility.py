@@ -33,9 +33,11 @@ class Undersized:
 
     def message(self, lang: str) -> str:
         """One line for the error."""
-        return (f"{self.component} ({lang}): {self.text_id or '(no id)'} {self.text[:60]!r} is printed at "
-                f"{pt_text(self.size)}, under the {self.role} floor {self.floor:g} pt (style.min_size.{self.role}); "
-                f"shorten the text, give it more room, or lower the floor")
+        return (
+            f"{self.component} ({lang}): {self.text_id or '(no id)'} {self.text[:60]!r} is printed at "
+            f"{pt_text(self.size)}, under the {self.role} floor {self.floor:g} pt (style.min_size.{self.role}); "
+            f"shorten the text, give it more room, or lower the floor"
+        )
 
 
 def _walk(ops: Sequence[Op], scale: float, out: list[tuple[Text, float]]) -> None:
@@ -62,8 +64,9 @@ def undersized(components: Sequence[Component], floors: MinSize) -> list[Undersi
     return list(found.values())
 
 
-def check_min_sizes(components: Sequence[Component], floors: MinSize, where: str, catalog: Catalog | None,
-                    lang: str) -> None:
+def check_min_sizes(
+    components: Sequence[Component], floors: MinSize, where: str, catalog: Catalog | None, lang: str
+) -> None:
     """Raise one LocatedLayoutError naming every string printed below its role's floor, each located at its
     catalog line when it has a text id (else at `where`, the kit)."""
     problems = []

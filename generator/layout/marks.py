@@ -41,8 +41,12 @@ def ruler(x: float, y: float, *, vertical: bool = False, label: str = "50 mm") -
     return [Place(x, y, tuple(ops))]
 
 
-def crop_marks(xs: Sequence[float], ys: Sequence[float], box: tuple[float, float, float, float],
-               limits: tuple[float, float, float, float]) -> list[Op]:
+def crop_marks(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    box: tuple[float, float, float, float],
+    limits: tuple[float, float, float, float],
+) -> list[Op]:
     """Marks extending every cut line `xs` (vertical cuts) and `ys` (horizontal cuts) outward from `box`
     (x0, y0, x1, y1, the art area including any bleed) towards `limits` (x0, y0, x1, y1, the printable area).
 

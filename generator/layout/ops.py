@@ -24,9 +24,9 @@ slant a face with no italic); a Text of an italic key has its box widened by it 
 Role = Literal["body", "fine", "heading", "number"]
 
 INKS = {
-    "cut": "#000000",        # crop marks and cut lines
-    "ink": "#1a1a1a",        # body text and outlines
-    "muted": "#8a8a8a",      # helper lines, captions
+    "cut": "#000000",  # crop marks and cut lines
+    "ink": "#1a1a1a",  # body text and outlines
+    "muted": "#8a8a8a",  # helper lines, captions
     "paper": "#ffffff",
 }
 
@@ -186,8 +186,19 @@ def is_inline_icon(op: Op) -> bool:
     return isinstance(op, (Image, Vector)) and op.slot.startswith(INLINE_ICON)
 
 
-def art_op(asset: Asset, x: float, y: float, w: float, h: float, *, fit: Fit = "contain", opacity: float = 1.0,
-           tint: str | None = None, slot: str = "", bleed: bool = False) -> Image | Vector:
+def art_op(
+    asset: Asset,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    *,
+    fit: Fit = "contain",
+    opacity: float = 1.0,
+    tint: str | None = None,
+    slot: str = "",
+    bleed: bool = False,
+) -> Image | Vector:
     """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster
     is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
@@ -250,11 +261,17 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
     for op in ops:
         if isinstance(op, Rect):
             extra = f" r={_f(op.radius)}" if op.radius else ""
-            out.append(f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}")
+            out.append(
+                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}"
+            )
         elif isinstance(op, Line):
-            out.append(f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}")
+            out.append(
+                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}"
+            )
         elif isinstance(op, Circle):
-            out.append(f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
+            out.append(
+                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}"
+            )
         elif isinstance(op, Polygon):
             pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in op.points)
             out.append(f"{indent}poly {pts} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
@@ -263,14 +280,18 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
             out.append(f"{indent}path {cmds} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
         elif isinstance(op, Text):
             tid = f" {op.text_id}" if op.text_id else ""
-            out.append(f"{indent}text {_f(op.x)} {_f(op.y)} {op.font}@{op.size:g} {op.anchor}{tid} {op.text!r}")
+            out.append(
+                f"{indent}text {_f(op.x)} {_f(op.y)} {op.font}@{op.size:g} {op.anchor}{tid} {op.text!r}"
+            )
         elif isinstance(op, (Image, Vector)):
             kind = "vector" if isinstance(op, Vector) else "image"
             extra = f" opacity={op.opacity:g}" if op.opacity != 1 else ""
             extra += f" tint={op.tint}" if isinstance(op, Vector) and op.tint else ""
             extra += " bleed" if op.bleed else ""
-            out.append(f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
-                       f"sha={op.asset.sha256[:12]}{extra}")
+            out.append(
+                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
+                f"sha={op.asset.sha256[:12]}{extra}"
+            )
         elif isinstance(op, Place):
             clip = f" clip={','.join(_f(v) for v in op.clip)}" if op.clip else ""
             rot = f" rot={op.rotate:g}" if op.rotate else ""

@@ -18,9 +18,11 @@ Inside = Callable[[float, float, float], bool]
 
 def luminance(colour: str) -> float:
     """Relative luminance (0 black .. 1 white) of "#rrggbb"."""
+
     def chan(h: str) -> float:
         c = int(h, 16) / 255
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * chan(colour[1:3]) + 0.7152 * chan(colour[3:5]) + 0.0722 * chan(colour[5:7])
 
 
@@ -28,13 +30,14 @@ def pattern_ink(background: str) -> str:
     """The pattern's colour on `background`: white on dark colours, a dark tone on light ones (so the pattern
     still shows when the page is printed in grey)."""
     if luminance(background) > 0.35:
-        r, g, b = (int(background[i:i + 2], 16) for i in (1, 3, 5))
+        r, g, b = (int(background[i : i + 2], 16) for i in (1, 3, 5))
         return f"#{int(r * 0.45):02x}{int(g * 0.45):02x}{int(b * 0.45):02x}"
     return "#ffffff"
 
 
 def _rect_clipper(x: float, y: float, w: float, h: float) -> Clipper:
     """Liang-Barsky: the part of a segment inside the rectangle."""
+
     def clip(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float, float, float] | None:
         dx, dy = x2 - x1, y2 - y1
         t0, t1 = 0.0, 1.0
@@ -51,11 +54,13 @@ def _rect_clipper(x: float, y: float, w: float, h: float) -> Clipper:
             if t0 > t1:
                 return None
         return x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy
+
     return clip
 
 
 def _circle_clipper(cx: float, cy: float, r: float) -> Clipper:
     """The part of a segment inside the circle (a chord when the segment crosses it)."""
+
     def clip(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float, float, float] | None:
         dx, dy = x2 - x1, y2 - y1
         fx, fy = x1 - cx, y1 - cy
@@ -72,11 +77,13 @@ def _circle_clipper(cx: float, cy: float, r: float) -> Clipper:
         if t0 >= t1:
             return None
         return x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy
+
     return clip
 
 
-def _diagonals(box: tuple[float, float, float, float], spacing: float, slope: int, clip: Clipper,
-               ink: str, width: float) -> list[Op]:
+def _diagonals(
+    box: tuple[float, float, float, float], spacing: float, slope: int, clip: Clipper, ink: str, width: float
+) -> list[Op]:
     """Lines at +-45 degrees every `spacing` (measured across the lines), clipped."""
     x, y, w, h = box
     step = spacing * math.sqrt(2)
@@ -94,7 +101,9 @@ def _diagonals(box: tuple[float, float, float, float], spacing: float, slope: in
     return ops
 
 
-def _waves(box: tuple[float, float, float, float], spacing: float, clip: Clipper, ink: str, width: float) -> list[Op]:
+def _waves(
+    box: tuple[float, float, float, float], spacing: float, clip: Clipper, ink: str, width: float
+) -> list[Op]:
     """Horizontal sine waves every `spacing`, cut where they leave the shape."""
     x, y, w, h = box
     amp, period = spacing * 0.25, spacing * 1.6
@@ -141,8 +150,16 @@ def _dots(box: tuple[float, float, float, float], spacing: float, inside: Inside
     return ops
 
 
-def _pattern(kind: str, box: tuple[float, float, float, float], clip: Clipper, inside: Inside, *,
-             ink: str, spacing: float, width: float) -> list[Op]:
+def _pattern(
+    kind: str,
+    box: tuple[float, float, float, float],
+    clip: Clipper,
+    inside: Inside,
+    *,
+    ink: str,
+    spacing: float,
+    width: float,
+) -> list[Op]:
     if kind == "stripes":
         return _diagonals(box, spacing, 1, clip, ink, width)
     if kind == "cross":
@@ -156,21 +173,36 @@ def _pattern(kind: str, box: tuple[float, float, float, float], clip: Clipper, i
     raise ValueError(f"unknown pattern {kind!r}; expected one of {', '.join(PATTERNS)}")
 
 
-def pattern_in_rect(kind: str, x: float, y: float, w: float, h: float, *, ink: str, spacing: float,
-                    width: float = 0.6) -> list[Op]:
+def pattern_in_rect(
+    kind: str, x: float, y: float, w: float, h: float, *, ink: str, spacing: float, width: float = 0.6
+) -> list[Op]:
     """Pattern `kind` filling the rectangle (x, y, w, h), every op inside it."""
+
     def inside(px: float, py: float, r: float) -> bool:
         return x + r <= px <= x + w - r and y + r <= py <= y + h - r
-    return _pattern(kind, (x, y, w, h), _rect_clipper(x, y, w, h), inside, ink=ink, spacing=spacing, width=width)
+
+    return _pattern(
+        kind, (x, y, w, h), _rect_clipper(x, y, w, h), inside, ink=ink, spacing=spacing, width=width
+    )
 
 
-def pattern_in_circle(kind: str, cx: float, cy: float, r: float, *, ink: str, spacing: float,
-                      width: float = 0.6) -> list[Op]:
+def pattern_in_circle(
+    kind: str, cx: float, cy: float, r: float, *, ink: str, spacing: float, width: float = 0.6
+) -> list[Op]:
     """Pattern `kind` filling the circle: stripes as chords, whole dots, waves cut at the rim."""
+
     def inside(px: float, py: float, pr: float) -> bool:
         return math.hypot(px - cx, py - cy) + pr <= r
-    return _pattern(kind, (cx - r, cy - r, 2 * r, 2 * r), _circle_clipper(cx, cy, r), inside,
-                    ink=ink, spacing=spacing, width=width)
+
+    return _pattern(
+        kind,
+        (cx - r, cy - r, 2 * r, 2 * r),
+        _circle_clipper(cx, cy, r),
+        inside,
+        ink=ink,
+        spacing=spacing,
+        width=width,
+    )
 
 
 def ops_bounds(ops: Sequence[Op]) -> tuple[float, float, float, float]:

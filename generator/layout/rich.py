@@ -88,8 +88,10 @@ def _italic(text: str) -> bool:
 def is_rich(text: str) -> bool:
     """Whether `text` uses rich-text markup: `**`, an escape, an icon `:name:`, a colour span
     `[#rrggbb]...[/]` / `[ink name]...[/]`, or an `*italic*` span."""
-    return any(m.group(0) in ("**", "[/]") or m.group(1) or m.group(2)
-               or (m.group(3) and _is_colour(m.group(3))) for m in _TOKEN.finditer(text)) or _italic(text)
+    return any(
+        m.group(0) in ("**", "[/]") or m.group(1) or m.group(2) or (m.group(3) and _is_colour(m.group(3)))
+        for m in _TOKEN.finditer(text)
+    ) or _italic(text)
 
 
 def unknown_icon(name: str, icons: Collection[str] = ()) -> str:
@@ -97,8 +99,10 @@ def unknown_icon(name: str, icons: Collection[str] = ()) -> str:
     known = sorted(set(SYMBOLS) | set(icons))
     near = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(':' + n + ':' for n in near)}? " if near else ""
-    return (f"no icon :{name[:40]}: ({hint}built-in symbols: {', '.join(SYMBOLS)}; the kit's icons (style.icons): "
-            f"{', '.join(sorted(icons)) or 'none'}; write \\: for a literal colon)")
+    return (
+        f"no icon :{name[:40]}: ({hint}built-in symbols: {', '.join(SYMBOLS)}; the kit's icons (style.icons): "
+        f"{', '.join(sorted(icons)) or 'none'}; write \\: for a literal colon)"
+    )
 
 
 def kit_x_height(kit: Kit) -> float:
@@ -107,8 +111,14 @@ def kit_x_height(kit: Kit) -> float:
     return kit.fonts.x_height if kit.fonts is not None else X_HEIGHT
 
 
-def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping[str, Asset] | None = None,
-               x_height: float = X_HEIGHT) -> list[Piece]:
+def parse_rich(
+    text: str,
+    where: str = "",
+    *,
+    bold: bool = False,
+    icons: Mapping[str, Asset] | None = None,
+    x_height: float = X_HEIGHT,
+) -> list[Piece]:
     """`text` as pieces: `**` switches bold on and off, `*` italic (a star with spaces or the text's ends on
     both sides stays a star), `:name:` of a built-in symbol or of one of the kit's `icons` is an icon,
     `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]` stays text), `\\*`, `\\:`,
@@ -129,7 +139,7 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
         buf = ""
 
     for m in _TOKEN.finditer(text):
-        buf += text[pos:m.start()]
+        buf += text[pos : m.start()]
         pos = m.end()
         if m.group(1):
             buf += m.group(1)
@@ -137,7 +147,7 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
             flush()
             bold = not bold
         elif m.group(0) == "*":
-            if text[m.start() - 1:m.start()].strip() or text[m.end():m.end() + 1].strip():
+            if text[m.start() - 1 : m.start()].strip() or text[m.end() : m.end() + 1].strip():
                 flush()
                 italic = not italic
             else:  # "2 * 3": a star standing alone is a star
@@ -149,8 +159,18 @@ def parse_rich(text: str, where: str = "", *, bold: bool = False, icons: Mapping
                 raise UnprintableTextError(where, text, unknown_icon(name, kit_icons))
             flush()
             aspect = min(MAX_ASPECT, max(1 / MAX_ASPECT, own.width / own.height)) if own is not None else 1.0
-            out.append(Piece("", bold, name, colours[-1] if colours else None, aspect, own is not None, x_height,
-                             italic))
+            out.append(
+                Piece(
+                    "",
+                    bold,
+                    name,
+                    colours[-1] if colours else None,
+                    aspect,
+                    own is not None,
+                    x_height,
+                    italic,
+                )
+            )
         elif m.group(3) and _is_colour(m.group(3)):
             flush()
             colours.append(m.group(3))
@@ -250,7 +270,9 @@ def _trimmed(line: list[Piece]) -> list[Piece]:
     return out
 
 
-def wrap_rich(pieces: list[Piece], base: FontKey, size: float, width: float, measure: Measure) -> list[list[Piece]]:
+def wrap_rich(
+    pieces: list[Piece], base: FontKey, size: float, width: float, measure: Measure
+) -> list[list[Piece]]:
     """Greedy line breaking between words (hard breaks kept); a word wider than the line gets a line."""
     lines: list[list[Piece]] = []
     for para in _atoms(pieces):
@@ -280,8 +302,19 @@ class RichBlock:
         return self.leading * len(self.lines)
 
 
-def fit_rich(pieces: list[Piece], base: FontKey, width: float, height: float, measure: Measure, *, size: float,
-             min_size: float, leading: float = 1.3, wrap: bool = True, where: str = "") -> RichBlock:
+def fit_rich(
+    pieces: list[Piece],
+    base: FontKey,
+    width: float,
+    height: float,
+    measure: Measure,
+    *,
+    size: float,
+    min_size: float,
+    leading: float = 1.3,
+    wrap: bool = True,
+    where: str = "",
+) -> RichBlock:
     """Wrap (or keep on one line) `pieces` into width x height, shrinking the size in 0.25 pt steps down to
     min_size; a LayoutError naming `where` when it still does not fit."""
     for p in pieces:
@@ -294,8 +327,10 @@ def fit_rich(pieces: list[Piece], base: FontKey, width: float, height: float, me
             return RichBlock(tuple(tuple(line) for line in lines), s, s * leading)
         if s - 0.25 < min_size:
             shown = "".join(p.text or f":{p.icon}:" for p in pieces)
-            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at "
-                              f"{pt_text(min_size)}: {shown[:60]!r}")
+            raise LayoutError(
+                f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at "
+                f"{pt_text(min_size)}: {shown[:60]!r}"
+            )
         s -= 0.25
 
 
@@ -313,9 +348,18 @@ def _unit_extent(kind: str) -> tuple[float, float]:
     return (min(ys), max(ys)) if ys else (-1.0, 1.0)
 
 
-def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: FontKey = "regular",
-             fill: str = "ink", anchor: Anchor = "start", text_id: str = "",
-             icons: Mapping[str, Asset] | None = None) -> list[Op]:
+def rich_ops(
+    block: RichBlock,
+    x: float,
+    top: float,
+    measure: Measure,
+    *,
+    base: FontKey = "regular",
+    fill: str = "ink",
+    anchor: Anchor = "start",
+    text_id: str = "",
+    icons: Mapping[str, Asset] | None = None,
+) -> list[Op]:
     """Ops of a fitted rich block whose first line's top sits at `top`: per line, one Text op per run of one
     weight (anchored at its start) and each icon on the baseline, one x-height tall: a built-in symbol in the
     text's colour, a kit icon (`icons`) as its SVG in its own colours (tinted inside a colour span); the line
@@ -326,8 +370,12 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
     for pieces in block.lines:
         line: list[Piece] = []
         for p in pieces:  # one op per run of one weight, not per word
-            if (line and not p.icon and not line[-1].icon
-                    and (line[-1].bold, line[-1].italic, line[-1].colour) == (p.bold, p.italic, p.colour)):
+            if (
+                line
+                and not p.icon
+                and not line[-1].icon
+                and (line[-1].bold, line[-1].italic, line[-1].colour) == (p.bold, p.italic, p.colour)
+            ):
                 line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour, italic=p.italic)
             else:
                 line.append(p)
@@ -338,20 +386,46 @@ def rich_ops(block: RichBlock, x: float, top: float, measure: Measure, *, base: 
                 asset = (icons or {}).get(p.icon)
                 if asset is None:
                     raise LayoutError(f"{text_id or 'text'}: the kit icon :{p.icon}: was not loaded")
-                ops.append(art_op(asset, cx + s * ICON_SIDE, y, s * p.height * p.aspect, s * p.height, fit="contain",
-                                  tint=p.colour, slot=f"{INLINE_ICON}{p.icon}"))
+                ops.append(
+                    art_op(
+                        asset,
+                        cx + s * ICON_SIDE,
+                        y,
+                        s * p.height * p.aspect,
+                        s * p.height,
+                        fit="contain",
+                        tint=p.colour,
+                        slot=f"{INLINE_ICON}{p.icon}",
+                    )
+                )
                 cx += _icon_advance(p, s)
             elif p.icon:
                 bottom, top = _unit_extent(p.icon)
                 r = s * p.height / (top - bottom)  # the symbol's own ink one x-height tall, on the baseline
-                ops += symbol(p.icon, cx + s * (ICON_SIDE + p.height / 2), y - bottom * r, r, fill=p.colour or fill,
-                              stroke=None)
+                ops += symbol(
+                    p.icon,
+                    cx + s * (ICON_SIDE + p.height / 2),
+                    y - bottom * r,
+                    r,
+                    fill=p.colour or fill,
+                    stroke=None,
+                )
                 cx += _icon_advance(p, s)
             elif p.text:
                 font = _font(p, base)
                 if p.text.strip():  # a run of spaces only moves the pen
-                    ops.append(Text(cx, y, p.text, s, font=font, fill=p.colour or fill, anchor="start",
-                                    text_id=text_id))
+                    ops.append(
+                        Text(
+                            cx,
+                            y,
+                            p.text,
+                            s,
+                            font=font,
+                            fill=p.colour or fill,
+                            anchor="start",
+                            text_id=text_id,
+                        )
+                    )
                 cx += measure(p.text, font, s)
         y -= block.leading
     return ops

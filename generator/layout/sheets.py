@@ -51,8 +51,13 @@ class SheetSide:
 
     def to_json(self) -> dict[str, object]:
         """The row as plain JSON for the build record."""
-        return {"sheet": self.sheet, "side": self.side, "component": self.component, "page": self.page,
-                "slots": list(self.slots)}
+        return {
+            "sheet": self.sheet,
+            "side": self.side,
+            "component": self.component,
+            "page": self.page,
+            "slots": list(self.slots),
+        }
 
 
 def page_sides(pages: Sequence[Page]) -> list[PageSides]:
@@ -96,9 +101,14 @@ def sides_from_json(data: object) -> list[PageSides] | None:
         return None
     out: list[PageSides] = []
     for row in data:
-        if (not isinstance(row, list) or len(row) != 3 or row[0] not in ("front", "back", "single")
-                or not isinstance(row[1], int) or not isinstance(row[2], list)
-                or not all(isinstance(s, int) for s in row[2])):
+        if (
+            not isinstance(row, list)
+            or len(row) != 3
+            or row[0] not in ("front", "back", "single")
+            or not isinstance(row[1], int)
+            or not isinstance(row[2], list)
+            or not all(isinstance(s, int) for s in row[2])
+        ):
             return None
         out.append(PageSides(row[0], row[1], tuple(row[2])))
     return out
@@ -120,7 +130,12 @@ def sheet_map(parts: Sequence[tuple[str, Sequence[PageSides]]], *, duplex: bool)
                 i += 1
                 continue
             after = sides[i + 1] if i + 1 < len(sides) else None
-            if here.kind == "front" and after is not None and after.kind == "back" and after.sheet == here.sheet:
+            if (
+                here.kind == "front"
+                and after is not None
+                and after.kind == "back"
+                and after.sheet == here.sheet
+            ):
                 out.append(SheetSide(sheet, "back", component, i + 1, after.slots))
                 i += 2
             else:
@@ -134,4 +149,12 @@ def sheet_count(sides: Sequence[SheetSide]) -> int:
     return max((s.sheet for s in sides), default=0)
 
 
-__all__ = ["PageSides", "SheetSide", "page_sides", "sheet_count", "sheet_map", "sides_from_json", "sides_to_json"]
+__all__ = [
+    "PageSides",
+    "SheetSide",
+    "page_sides",
+    "sheet_count",
+    "sheet_map",
+    "sides_from_json",
+    "sides_to_json",
+]

@@ -29,18 +29,40 @@ def heading_size(ctx: Context, size: float) -> float:
     return max(size * 1.12, ctx.kit.style.min_size.heading)
 
 
-def section(ctx: Context, head_id: str, body_id: str, x: float, y: float, width: float, size: float,
-            colour: str, *, gap: float = 0.6) -> tuple[list[Op], float]:
+def section(
+    ctx: Context,
+    head_id: str,
+    body_id: str,
+    x: float,
+    y: float,
+    width: float,
+    size: float,
+    colour: str,
+    *,
+    gap: float = 0.6,
+) -> tuple[list[Op], float]:
     """A bold heading and its wrapped paragraph; returns the ops and the y under them."""
     hs = heading_size(ctx, size)
-    ops: list[Op] = [Text(x, y - hs, ctx.texts(head_id), hs, font="bold", fill=colour, text_id=head_id, role="heading")]
+    ops: list[Op] = [
+        Text(x, y - hs, ctx.texts(head_id), hs, font="bold", fill=colour, text_id=head_id, role="heading")
+    ]
     y -= hs * HEADING_GAP
     body, height = paragraph(ctx, body_id, ctx.texts(body_id), x, y, width, size)
     return ops + body, y - height - size * gap
 
 
-def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width: float, size: float,
-              colour: str = "ink", *, bullet: str = "") -> tuple[list[Op], float]:
+def paragraph(
+    ctx: Context,
+    text_id: str,
+    text: str,
+    x: float,
+    top: float,
+    width: float,
+    size: float,
+    colour: str = "ink",
+    *,
+    bullet: str = "",
+) -> tuple[list[Op], float]:
     """A wrapped rules paragraph (`bullet` before its first word) whose first line's top is `top`, at exactly
     `size`: rich text (`**bold**`, `:icon:`, colour spans; see docs/text.md) when it uses markup, else plain.
     Returns the ops and its height. A markup problem is an UnprintableTextError quoting `text` as the catalog
@@ -48,12 +70,21 @@ def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width
     where = f"{text_id} ({ctx.lang})"
     try:
         if is_rich(text):
-            block = fit_rich(parse_rich(bullet + text, where, icons=ctx.kit.icons, x_height=kit_x_height(ctx.kit)), "regular", width, 10_000,
-                             ctx.measure, size=size, min_size=size, where=where)
+            block = fit_rich(
+                parse_rich(bullet + text, where, icons=ctx.kit.icons, x_height=kit_x_height(ctx.kit)),
+                "regular",
+                width,
+                10_000,
+                ctx.measure,
+                size=size,
+                min_size=size,
+                where=where,
+            )
             ops = rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons)
             return ops, block.height
-        fitted = fit_block(bullet + text, "regular", width, 10_000, ctx.measure, size=size, min_size=size,
-                           where=where)
+        fitted = fit_block(
+            bullet + text, "regular", width, 10_000, ctx.measure, size=size, min_size=size, where=where
+        )
     except UnprintableTextError as e:
         if not bullet:
             raise
@@ -61,47 +92,100 @@ def paragraph(ctx: Context, text_id: str, text: str, x: float, top: float, width
     return list(block_ops(fitted, x, top, fill=colour, text_id=text_id)), fitted.height
 
 
-def _frame(ctx: Context, w: float, h: float, band: str, pad: float, logo: Op | None) -> tuple[list[Op], float]:
+def _frame(
+    ctx: Context, w: float, h: float, band: str, pad: float, logo: Op | None
+) -> tuple[list[Op], float]:
     """The white face, the title band (title, subtitle; a `logo`, the kit's art.logo op, takes the title's
     place); returns the ops and the body's top."""
     t = ctx.texts
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"rules title ({ctx.lang})")
+    ts = fit_line(
+        title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"rules title ({ctx.lang})"
+    )
     ops.append(Rect(0, h - pad - ts * 1.4, w, ts * 1.4 + pad, fill=band, stroke=None))
-    ops.append(logo if logo is not None else
-               Text(pad, h - pad - ts * 0.95, title, ts, font="bold", fill="#ffffff", text_id=ctx.kit.meta.title,
-                    role="heading"))
+    ops.append(
+        logo
+        if logo is not None
+        else Text(
+            pad,
+            h - pad - ts * 0.95,
+            title,
+            ts,
+            font="bold",
+            fill="#ffffff",
+            text_id=ctx.kit.meta.title,
+            role="heading",
+        )
+    )
     if t.has("rules.subtitle"):
         sub = t("rules.subtitle")
         room = w - 2 * pad - ctx.measure(title, "bold", ts) - mm(6)  # what the title leaves of the band
-        ss = fit_line(sub, "regular", room, ctx.measure, size=mm(3), min_size=ctx.kit.style.min_size.fine,
-                      where=f"rules.subtitle ({ctx.lang})")
-        ops.append(Text(w - pad, h - pad - ts * 0.95, sub, ss, fill="#ffffff", anchor="end", text_id="rules.subtitle",
-                        role="fine"))
+        ss = fit_line(
+            sub,
+            "regular",
+            room,
+            ctx.measure,
+            size=mm(3),
+            min_size=ctx.kit.style.min_size.fine,
+            where=f"rules.subtitle ({ctx.lang})",
+        )
+        ops.append(
+            Text(
+                w - pad,
+                h - pad - ts * 0.95,
+                sub,
+                ss,
+                fill="#ffffff",
+                anchor="end",
+                text_id="rules.subtitle",
+                role="fine",
+            )
+        )
     return ops, h - pad - ts * 1.4 - mm(4.5)
 
 
 def _footer(ctx: Context, w: float, pad: float, part: int, parts: int) -> Text:
     # the footer names the game as the reader knows it (the localized title), not the kit's internal id
-    label = f"{ctx.texts(ctx.kit.meta.title)} v{ctx.kit.meta.version}" + (f" · {part}/{parts}" if parts > 1 else "")
-    return Text(w - pad, mm(3.5), label, mm(2.2), fill="muted", anchor="end", text_id=ctx.kit.meta.title, role="fine")
+    label = f"{ctx.texts(ctx.kit.meta.title)} v{ctx.kit.meta.version}" + (
+        f" · {part}/{parts}" if parts > 1 else ""
+    )
+    return Text(
+        w - pad, mm(3.5), label, mm(2.2), fill="muted", anchor="end", text_id=ctx.kit.meta.title, role="fine"
+    )
 
 
 def _union(op: Op, ctx: Context) -> tuple[float, float, float, float]:
     boxes = [d.box for d in drawn([op], ctx.measure)] or [(0.0, 0.0, 0.0, 0.0)]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _cuts(ops: Sequence[Op], ctx: Context) -> list[float]:
     """Where the body may be cut: the top of each section heading (nothing straddles it), highest first."""
     items = drawn(ops, ctx.measure)
     tops = [d.box[3] for d in items if isinstance(d.op, Text) and d.op.role == "heading"]
-    return sorted((c for c in tops if not any(d.box[1] < c - 0.01 and d.box[3] > c + 0.01 for d in items)), reverse=True)
+    return sorted(
+        (c for c in tops if not any(d.box[1] < c - 0.01 and d.box[3] > c + 0.01 for d in items)), reverse=True
+    )
 
 
-def summary_faces(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
-                  size: float = mm(3.6), bottom: float = mm(9), logo: Op | None = None) -> list[Face]:
+def summary_faces(
+    ctx: Context,
+    w: float,
+    h: float,
+    body: Body,
+    *,
+    band: str,
+    pad: float = mm(6.5),
+    size: float = mm(3.6),
+    bottom: float = mm(9),
+    logo: Op | None = None,
+) -> list[Face]:
     """The summary as one face, the body at the largest size (in 0.25 pt steps) that ends above `bottom`; when
     even the body floor does not fit, the body at the floor flows onto as many faces as it needs."""
     floor = ctx.kit.style.min_size.body
@@ -125,14 +209,22 @@ def summary_faces(ctx: Context, w: float, h: float, body: Body, *, band: str, pa
         if min(b[1] for _, b in rest) + shift >= bottom:
             cut = None
         else:
-            fitting = [c for c in heads if c + shift < top - 1
-                       and all(b[1] + shift >= bottom for _, b in rest if b[3] > c)
-                       and any(b[3] <= c for _, b in rest)]
+            fitting = [
+                c
+                for c in heads
+                if c + shift < top - 1
+                and all(b[1] + shift >= bottom for _, b in rest if b[3] > c)
+                and any(b[3] <= c for _, b in rest)
+            ]
             if not fitting:
-                below = [(b[3], op.text_id) for op, b in rest if isinstance(op, Text) and op.role == "heading"]
+                below = [
+                    (b[3], op.text_id) for op, b in rest if isinstance(op, Text) and op.role == "heading"
+                ]
                 name = max(below)[1] if below else "(the first section)"
-                raise LayoutError(f"rules summary ({ctx.lang}): section {name} does not fit one face even at the body "
-                                  f"floor {floor:g} pt (style.min_size.body); shorten it or give the component more room")
+                raise LayoutError(
+                    f"rules summary ({ctx.lang}): section {name} does not fit one face even at the body "
+                    f"floor {floor:g} pt (style.min_size.body); shorten it or give the component more room"
+                )
             cut = min(fitting)
         here = [op for op, b in rest if cut is None or b[3] > cut]
         pieces.append(here if not shift else [Place(0, shift, tuple(here))])
@@ -142,12 +234,24 @@ def summary_faces(ctx: Context, w: float, h: float, body: Body, *, band: str, pa
         shift = top - cut
     faces = []
     for i, piece in enumerate(pieces, 1):
-        faces.append(Face(f"rules-{i}", w, h, tuple(frame + piece + [_footer(ctx, w, pad, i, len(pieces))]), 0.0))
+        faces.append(
+            Face(f"rules-{i}", w, h, tuple(frame + piece + [_footer(ctx, w, pad, i, len(pieces))]), 0.0)
+        )
     return faces
 
 
-def summary_face(ctx: Context, w: float, h: float, body: Body, *, band: str, pad: float = mm(6.5),
-                 size: float = mm(3.6), bottom: float = mm(9), logo: Op | None = None) -> Face:
+def summary_face(
+    ctx: Context,
+    w: float,
+    h: float,
+    body: Body,
+    *,
+    band: str,
+    pad: float = mm(6.5),
+    size: float = mm(3.6),
+    bottom: float = mm(9),
+    logo: Op | None = None,
+) -> Face:
     """The summary when it fits one face at or above the body floor (else a LayoutError: use summary_faces)."""
     faces = summary_faces(ctx, w, h, body, band=band, pad=pad, size=size, bottom=bottom, logo=logo)
     if len(faces) > 1:

@@ -87,9 +87,11 @@ class FaceRenderer:
         drawn = _DRAWN.setdefault(self.env, [0])
         drawn[0] += ops
         if drawn[0] > MAX_DRAWN_OPS:
-            raise LayoutError(f"{where}: the faces of this command need over {MAX_DRAWN_OPS:,} drawing ops (rows x "
-                              f"elements x copies; {drawn[0]:,} so far); the budget of one command is "
-                              f"{MAX_DRAWN_OPS:,}: fewer rows, copies or repeated elements")
+            raise LayoutError(
+                f"{where}: the faces of this command need over {MAX_DRAWN_OPS:,} drawing ops (rows x "
+                f"elements x copies; {drawn[0]:,} so far); the budget of one command is "
+                f"{MAX_DRAWN_OPS:,}: fewer rows, copies or repeated elements"
+            )
 
     # ------------------------------------------------------------------ templates
 
@@ -130,7 +132,9 @@ class FaceRenderer:
             return None
         if _HEX.fullmatch(value) or value in INKS:
             return value
-        raise LayoutError(f"{where}: expected a colour '#rrggbb' or one of {', '.join(INKS)}; got {value[:40]!r}")
+        raise LayoutError(
+            f"{where}: expected a colour '#rrggbb' or one of {', '.join(INKS)}; got {value[:40]!r}"
+        )
 
     def count(self, source: int | str, context: Mapping[str, Any], where: str) -> int:
         """A repeat count: a number, a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
@@ -144,15 +148,26 @@ class FaceRenderer:
         try:
             n = int(str(value).strip())
         except ValueError:
-            raise LayoutError(f"{where}: expected a whole number of copies; got {str(value)[:40]!r}") from None
+            raise LayoutError(
+                f"{where}: expected a whole number of copies; got {str(value)[:40]!r}"
+            ) from None
         if not 0 <= n <= MAX_REPEAT_COPIES:
             raise LayoutError(f"{where}: expected 0..{MAX_REPEAT_COPIES} copies; got {n}")
         return n
 
     # ------------------------------------------------------------------ faces
 
-    def face(self, name: str, elements: Sequence[AnyElement], context: Mapping[str, Any], width: float,
-             height: float, bleed: float, where: str, table: Sequence[Mapping[str, Any]] = ()) -> Face:
+    def face(
+        self,
+        name: str,
+        elements: Sequence[AnyElement],
+        context: Mapping[str, Any],
+        width: float,
+        height: float,
+        bleed: float,
+        where: str,
+        table: Sequence[Mapping[str, Any]] = (),
+    ) -> Face:
         """One face: every element whose `when` holds, in order. `table` gives grid rows their fields."""
         ops: list[Op] = []
         for i, el in enumerate(elements):
@@ -161,8 +176,15 @@ class FaceRenderer:
             ops += drawn
         return Face(name, width, height, tuple(ops), bleed)
 
-    def element(self, el: AnyElement, context: Mapping[str, Any], w: float, h: float, where: str,
-                table: Sequence[Mapping[str, Any]] = ()) -> list[Op]:
+    def element(
+        self,
+        el: AnyElement,
+        context: Mapping[str, Any],
+        w: float,
+        h: float,
+        where: str,
+        table: Sequence[Mapping[str, Any]] = (),
+    ) -> list[Op]:
         """The ops of one element (none when its condition is false)."""
         if el.when is not None and not self.condition(el.when, context, f"{where}.when"):
             return []
@@ -170,21 +192,53 @@ class FaceRenderer:
             return self._text(el, context, w, h, where)
         if isinstance(el, RectElement):
             x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
-            return [Rect(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
-                         stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width,
-                         radius=min(el.radius, bw / 2, bh / 2))]
+            return [
+                Rect(
+                    x,
+                    y,
+                    bw,
+                    bh,
+                    fill=self.colour(el.fill, context, f"{where}.fill"),
+                    stroke=self.colour(el.stroke, context, f"{where}.stroke"),
+                    width=el.width,
+                    radius=min(el.radius, bw / 2, bh / 2),
+                )
+            ]
         if isinstance(el, EllipseElement):
             x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
-            return [ellipse(x, y, bw, bh, fill=self.colour(el.fill, context, f"{where}.fill"),
-                            stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
+            return [
+                ellipse(
+                    x,
+                    y,
+                    bw,
+                    bh,
+                    fill=self.colour(el.fill, context, f"{where}.fill"),
+                    stroke=self.colour(el.stroke, context, f"{where}.stroke"),
+                    width=el.width,
+                )
+            ]
         if isinstance(el, LineElement):
             stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
-            return [Line(_at(el.x, w), h - _at(el.y, h), _at(el.x2, w), h - _at(el.y2, h), stroke=stroke,
-                         width=el.width)]
+            return [
+                Line(
+                    _at(el.x, w),
+                    h - _at(el.y, h),
+                    _at(el.x2, w),
+                    h - _at(el.y2, h),
+                    stroke=stroke,
+                    width=el.width,
+                )
+            ]
         if isinstance(el, PolygonElement):
             pts = tuple((_at(px, w), h - _at(py, h)) for px, py in el.points)
-            return [Polygon(pts, fill=self.colour(el.fill, context, f"{where}.fill"),
-                            stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)]
+            return [
+                Polygon(
+                    pts,
+                    fill=self.colour(el.fill, context, f"{where}.fill"),
+                    stroke=self.colour(el.stroke, context, f"{where}.stroke"),
+                    width=el.width,
+                )
+            ]
         if isinstance(el, IconElement):
             return self._icon(el, context, w, h, where)
         if isinstance(el, ImageElement):
@@ -211,27 +265,70 @@ class FaceRenderer:
         tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
         label = f"{where} {text[:40]!r}"
         if is_rich(text):
-            block = fit_rich(parse_rich(text, label, icons=self.icons, x_height=self.x_height), font, bw, bh, self.measure, size=el.size if el.wrap else
-                             min(el.size, bh / 1.3), min_size=el.min_size, wrap=el.wrap, where=label)
-            top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[el.valign]
-            ops += rich_ops(block, tx, top, self.measure, base=font, fill=colour, anchor=anchor,
-                            text_id=str(context.get("text_id", "")), icons=self.icons)
+            block = fit_rich(
+                parse_rich(text, label, icons=self.icons, x_height=self.x_height),
+                font,
+                bw,
+                bh,
+                self.measure,
+                size=el.size if el.wrap else min(el.size, bh / 1.3),
+                min_size=el.min_size,
+                wrap=el.wrap,
+                where=label,
+            )
+            top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[
+                el.valign
+            ]
+            ops += rich_ops(
+                block,
+                tx,
+                top,
+                self.measure,
+                base=font,
+                fill=colour,
+                anchor=anchor,
+                text_id=str(context.get("text_id", "")),
+                icons=self.icons,
+            )
             return ops
         if el.wrap:
-            fitted = fit_block(text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label)
-            top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[el.valign]
-            ops += block_ops(fitted, tx, top, font=font, fill=colour, anchor=anchor, text_id=str(context.get("text_id", "")))
+            fitted = fit_block(
+                text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label
+            )
+            top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[
+                el.valign
+            ]
+            ops += block_ops(
+                fitted,
+                tx,
+                top,
+                font=font,
+                fill=colour,
+                anchor=anchor,
+                text_id=str(context.get("text_id", "")),
+            )
             return ops
-        size = fit_line(text, font, bw, self.measure, size=min(el.size, bh / 0.95), min_size=el.min_size,
-                        where=label)
+        size = fit_line(
+            text, font, bw, self.measure, size=min(el.size, bh / 0.95), min_size=el.min_size, where=label
+        )
         if el.valign == "top":
             base = y + bh - size * 0.82
         elif el.valign == "bottom":
             base = y + size * 0.14
         else:
             base = y + bh / 2 - size * 0.34
-        ops.append(Text(tx, base, text, size, font=font, fill=colour, anchor=anchor,
-                        text_id=str(context.get("text_id", ""))))
+        ops.append(
+            Text(
+                tx,
+                base,
+                text,
+                size,
+                font=font,
+                fill=colour,
+                anchor=anchor,
+                text_id=str(context.get("text_id", "")),
+            )
+        )
         return ops
 
     def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
@@ -247,10 +344,19 @@ class FaceRenderer:
             return []
         if name not in SYMBOLS:
             raise LayoutError(f"{where}.name: expected one of {', '.join(SYMBOLS)}; got {name[:40]!r}")
-        return symbol(name, x + bw / 2, y + bh / 2, min(bw, bh) / 2, fill=self.colour(el.fill, context, f"{where}.fill"),
-                      stroke=self.colour(el.stroke, context, f"{where}.stroke"), width=el.width)
+        return symbol(
+            name,
+            x + bw / 2,
+            y + bh / 2,
+            min(bw, bh) / 2,
+            fill=self.colour(el.fill, context, f"{where}.fill"),
+            stroke=self.colour(el.stroke, context, f"{where}.stroke"),
+            width=el.width,
+        )
 
-    def _image(self, el: ImageElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+    def _image(
+        self, el: ImageElement, context: Mapping[str, Any], w: float, h: float, where: str
+    ) -> list[Op]:
         asset = self.asset(el.src, context, f"{where}.src")
         if asset is None:
             return []
@@ -264,15 +370,21 @@ class FaceRenderer:
         try:
             shown = fill_path(src, context)
         except KeyError as e:
-            raise LayoutError(f"{where}: {src!r} names {{{e.args[0]}}}, but the face has no such field") from None
+            raise LayoutError(
+                f"{where}: {src!r} names {{{e.args[0]}}}, but the face has no such field"
+            ) from None
         if shown is None:
             return None
         asset = self.assets.get(shown)
         if asset is None:  # every file is resolved when the kit loads; a path that differs here was not
-            raise LayoutError(f"{where}: {shown!r} was not read when the kit loaded (a localized field in the path?)")
+            raise LayoutError(
+                f"{where}: {shown!r} was not read when the kit loaded (a localized field in the path?)"
+            )
         return asset
 
-    def _repeat(self, el: RepeatElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
+    def _repeat(
+        self, el: RepeatElement, context: Mapping[str, Any], w: float, h: float, where: str
+    ) -> list[Op]:
         n = self.count(el.times, context, f"{where}.times")
         ops: list[Op] = []
         for i in range(n):
@@ -285,8 +397,15 @@ class FaceRenderer:
                 ops.append(Place(dx, -dy, tuple(inner)))
         return ops
 
-    def _grid(self, el: GridElement, context: Mapping[str, Any], w: float, h: float, where: str,
-              table: Sequence[Mapping[str, Any]]) -> list[Op]:
+    def _grid(
+        self,
+        el: GridElement,
+        context: Mapping[str, Any],
+        w: float,
+        h: float,
+        where: str,
+        table: Sequence[Mapping[str, Any]],
+    ) -> list[Op]:
         x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         stroke = self.colour(el.stroke, context, f"{where}.stroke") or "ink"
         head_fill = self.colour(el.header_fill, context, f"{where}.header_fill")
@@ -298,13 +417,30 @@ class FaceRenderer:
         top = y + bh
         ops: list[Op] = []
 
-        def label(text: str, lx: float, ly: float, lw: float, lh: float, size: float, bold: bool, tag: str) -> None:
+        def label(
+            text: str, lx: float, ly: float, lw: float, lh: float, size: float, bold: bool, tag: str
+        ) -> None:
             if not text:
                 return
-            s = fit_line(text, "bold" if bold else "regular", lw - 2, self.measure, size=min(size, lh * 0.6),
-                         min_size=4.0, where=f"{where}.{tag} {text[:40]!r}")
-            ops.append(Text(lx + lw / 2, ly + lh / 2 - s * 0.34, text, s, font="bold" if bold else "regular",
-                            anchor="middle"))
+            s = fit_line(
+                text,
+                "bold" if bold else "regular",
+                lw - 2,
+                self.measure,
+                size=min(size, lh * 0.6),
+                min_size=4.0,
+                where=f"{where}.{tag} {text[:40]!r}",
+            )
+            ops.append(
+                Text(
+                    lx + lw / 2,
+                    ly + lh / 2 - s * 0.34,
+                    text,
+                    s,
+                    font="bold" if bold else "regular",
+                    anchor="middle",
+                )
+            )
 
         if el.column_label:
             if label_w:
@@ -312,34 +448,68 @@ class FaceRenderer:
             for c in range(el.columns):
                 cx = x + label_w + c * cell_w
                 ops.append(Rect(cx, top - cell_h, cell_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
-                label(self.render(el.column_label, {**context, "c": c}, f"{where}.column_label").strip(),
-                      cx, top - cell_h, cell_w, cell_h, el.font_size, True, "column_label")
+                label(
+                    self.render(el.column_label, {**context, "c": c}, f"{where}.column_label").strip(),
+                    cx,
+                    top - cell_h,
+                    cell_w,
+                    cell_h,
+                    el.font_size,
+                    True,
+                    "column_label",
+                )
         first = top - (cell_h if el.column_label else 0.0)
         for r in range(el.rows):
             row_ctx = {**context, **(table[r] if r < len(table) else {}), "r": r}
             ry = first - (r + 1) * cell_h
             if label_w and el.row_label:
                 ops.append(Rect(x, ry, label_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
-                label(self.render(el.row_label, row_ctx, f"{where}.row_label").strip(), x, ry, label_w, cell_h,
-                      el.font_size, True, "row_label")
+                label(
+                    self.render(el.row_label, row_ctx, f"{where}.row_label").strip(),
+                    x,
+                    ry,
+                    label_w,
+                    cell_h,
+                    el.font_size,
+                    True,
+                    "row_label",
+                )
             for c in range(el.columns):
                 cx = x + label_w + c * cell_w
                 ops.append(Rect(cx, ry, cell_w, cell_h, fill=cell_fill, stroke=stroke, width=0.6))
                 if el.cell == "circle":
-                    ops.append(Circle(cx + cell_w / 2, ry + cell_h / 2, min(cell_w, cell_h) * 0.36, fill=None,
-                                      stroke="muted", width=0.6))
+                    ops.append(
+                        Circle(
+                            cx + cell_w / 2,
+                            ry + cell_h / 2,
+                            min(cell_w, cell_h) * 0.36,
+                            fill=None,
+                            stroke="muted",
+                            width=0.6,
+                        )
+                    )
                 if el.bonus:
                     text = self.render(el.bonus, {**row_ctx, "c": c}, f"{where}.bonus").strip()
                     if text:
                         bs = min(cell_h * 0.32, el.font_size * 0.8)
-                        bs = fit_line(text, "bold", cell_w * 0.45, self.measure, size=bs, min_size=3.5,
-                                      where=f"{where}.bonus {text[:40]!r}")
-                        ops.append(Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold",
-                                        anchor="end"))
+                        bs = fit_line(
+                            text,
+                            "bold",
+                            cell_w * 0.45,
+                            self.measure,
+                            size=bs,
+                            min_size=3.5,
+                            where=f"{where}.bonus {text[:40]!r}",
+                        )
+                        ops.append(
+                            Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold", anchor="end")
+                        )
         return ops
 
 
-def ellipse(x: float, y: float, w: float, h: float, *, fill: str | None, stroke: str | None, width: float) -> Op:
+def ellipse(
+    x: float, y: float, w: float, h: float, *, fill: str | None, stroke: str | None, width: float
+) -> Op:
     """An ellipse filling the box (a Circle when it is round, else four Bezier quarters)."""
     if abs(w - h) < 1e-6:
         return Circle(x + w / 2, y + h / 2, w / 2, fill=fill, stroke=stroke, width=width)
@@ -351,7 +521,8 @@ def ellipse(x: float, y: float, w: float, h: float, *, fill: str | None, stroke:
         ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
         ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
         ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy),
-        ("Z",))
+        ("Z",),
+    )
     return Path(cmds, fill=fill, stroke=stroke, width=width)
 
 
@@ -360,14 +531,18 @@ def _at(c: Coord, extent: float) -> float:
     return extent * value / 100.0 if pct else value
 
 
-def _box(x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float,
-         where: str = "") -> tuple[float, float, float, float]:
+def _box(
+    x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float, where: str = ""
+) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element (its
     row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
-        raise LayoutError(f"{where + ': ' if where else ''}a box of {bw:.1f} x {bh:.1f} pt: width and height must "
-                          "be positive")
+        raise LayoutError(
+            f"{where + ': ' if where else ''}a box of {bw:.1f} x {bh:.1f} pt: width and height must "
+            "be positive"
+        )
     return bx, fh - by - bh, bw, bh
+
 
 __all__ = ["FaceRenderer", "ellipse"]

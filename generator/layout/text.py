@@ -55,12 +55,15 @@ def check_printable(text: str, where: str, *, one_line: bool = False) -> None:
     if bad:
         raise UnprintableTextError(where, text, f"control character {_codes(bad)} cannot be printed")
     if one_line and has_line_break(text):
-        raise UnprintableTextError(where, text, "a line break in a text printed on one line (only wrapped text "
-                                          "breaks lines)")
+        raise UnprintableTextError(
+            where, text, "a line break in a text printed on one line (only wrapped text breaks lines)"
+        )
 
 
 # Characters that must not start a line in Japanese (kinsoku shori), and must not end one.
-_NO_START = set("、。，．・：；？！ー）」』】〕〉》”’ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々)]}.,:;!?%")
+_NO_START = set(
+    "、。，．・：；？！ー）」』】〕〉》”’ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々)]}.,:;!?%"
+)
 _NO_END = set("（「『【〔〈《“‘([{")
 
 
@@ -157,8 +160,18 @@ class Fitted:
         return self.leading * len(self.lines)
 
 
-def fit_block(text: str, font: str, width: float, height: float, measure: Measure, *, size: float,
-              min_size: float, leading: float = 1.3, where: str = "") -> Fitted:
+def fit_block(
+    text: str,
+    font: str,
+    width: float,
+    height: float,
+    measure: Measure,
+    *,
+    size: float,
+    min_size: float,
+    leading: float = 1.3,
+    where: str = "",
+) -> Fitted:
     """Wrap `text` into width x height, shrinking the size in 0.25 pt steps down to min_size; a text that
     still does not fit is a LayoutError naming `where`; a control character is a UnprintableTextError."""
     check_printable(text, where)
@@ -169,13 +182,16 @@ def fit_block(text: str, font: str, width: float, height: float, measure: Measur
         if not too_wide and len(lines) * s * leading <= height + 0.01:
             return Fitted(tuple(lines), s, s * leading)
         if s - 0.25 < min_size:
-            raise LayoutError(f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {pt_text(min_size)}: "
-                              f"{text[:60]!r}")
+            raise LayoutError(
+                f"{where}: text does not fit a {width:.0f}x{height:.0f} pt box even at {pt_text(min_size)}: "
+                f"{text[:60]!r}"
+            )
         s -= 0.25
 
 
-def fit_line(text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float,
-             where: str = "") -> float:
+def fit_line(
+    text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float, where: str = ""
+) -> float:
     """The largest size <= size at which one line fits `width` (LayoutError below min_size; a UnprintableTextError
     for a line break or control character)."""
     check_printable(text, where, one_line=True)
@@ -184,69 +200,135 @@ def fit_line(text: str, font: str, width: float, measure: Measure, *, size: floa
         return size
     s = size * width / w
     if s < min_size:
-        raise LayoutError(f"{where}: {text!r} needs {pt_text(w)} at {pt_text(size)} but the box is {pt_text(width)} wide "
-                          f"(min size {pt_text(min_size)})")
+        raise LayoutError(
+            f"{where}: {text!r} needs {pt_text(w)} at {pt_text(size)} but the box is {pt_text(width)} wide "
+            f"(min size {pt_text(min_size)})"
+        )
     return s
 
 
-def block_ops(fitted: Fitted, x: float, top: float, *, font: FontKey = "regular", fill: str = "ink",
-              anchor: Anchor = "start", text_id: str = "", role: Role = "body") -> list[Text]:
+def block_ops(
+    fitted: Fitted,
+    x: float,
+    top: float,
+    *,
+    font: FontKey = "regular",
+    fill: str = "ink",
+    anchor: Anchor = "start",
+    text_id: str = "",
+    role: Role = "body",
+) -> list[Text]:
     """Text ops for a fitted block whose first line's top sits at `top`."""
     ops: list[Text] = []
     y = top - fitted.size
     for line in fitted.lines:
-        ops.append(Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id, role=role))
+        ops.append(
+            Text(x, y, line, fitted.size, font=font, fill=fill, anchor=anchor, text_id=text_id, role=role)
+        )
         y -= fitted.leading
     return ops
 
 
-def number_ops(text: str, x: float, baseline: float, size: float, fill: str, measure: Measure, *,
-               rotate: float = 0.0, font: FontKey = "bold") -> list[Op]:
+def number_ops(
+    text: str,
+    x: float,
+    baseline: float,
+    size: float,
+    fill: str,
+    measure: Measure,
+    *,
+    rotate: float = 0.0,
+    font: FontKey = "bold",
+) -> list[Op]:
     """A centred number; 6 and 9 underlined so they read the same upside down (a corner index turned 180
     degrees gets its bar under the turned glyph). Every card number and corner index draws through this."""
-    ops: list[Op] = [Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate, role="number")]
+    ops: list[Op] = [
+        Text(x, baseline, text, size, font=font, fill=fill, anchor="middle", rotate=rotate, role="number")
+    ]
     if text in ("6", "9"):
         uw = measure(text, font, size)
         thick = size * 0.06
-        y = baseline - size * 0.09 - thick if not rotate else baseline + size * 0.09  # clear of the glyph's ink
+        y = (
+            baseline - size * 0.09 - thick if not rotate else baseline + size * 0.09
+        )  # clear of the glyph's ink
         ops.append(Rect(x - uw / 2, y, uw, thick, fill=fill, stroke=None))
     return ops
 
 
-def circle_text(text: str, cx: float, cy: float, r: float, measure: Measure, *, size: float, stroke: float = 1.0,
-                room: float | None = None, font: FontKey = "bold", fill: str = "ink", ascent: float = 0.72) -> Text:
+def circle_text(
+    text: str,
+    cx: float,
+    cy: float,
+    r: float,
+    measure: Measure,
+    *,
+    size: float,
+    stroke: float = 1.0,
+    room: float | None = None,
+    font: FontKey = "bold",
+    fill: str = "ink",
+    ascent: float = 0.72,
+) -> Text:
     """A number centred in a circle of radius r, at `size` or smaller so that the corners of its box (advance
     width x cap height) keep `room` points (default the larger of 1.5 pt and 0.22 r) inside the circle's
     stroke: two-digit numbers no longer touch it."""
     inner = r - stroke / 2 - (max(1.5, 0.22 * r) if room is None else room)
     w = measure(text, font, size)
     half_w, half_h = w / 2, size * ascent / 2
-    reach = (half_w ** 2 + half_h ** 2) ** 0.5
+    reach = (half_w**2 + half_h**2) ** 0.5
     if reach > inner > 0:
         size *= inner / reach
     return Text(cx, cy - size * ascent / 2, text, size, font=font, fill=fill, anchor="middle", role="number")
 
 
-def vertical_label(text: str, cx: float, cy: float, size: float, length: float, measure: Measure, *,
-                   font: FontKey = "regular", fill: str = "ink", text_id: str = "", min_size: float = 4.0,
-                   where: str = "") -> list[Text]:
+def vertical_label(
+    text: str,
+    cx: float,
+    cy: float,
+    size: float,
+    length: float,
+    measure: Measure,
+    *,
+    font: FontKey = "regular",
+    fill: str = "ink",
+    text_id: str = "",
+    min_size: float = 4.0,
+    where: str = "",
+) -> list[Text]:
     """A label running up a narrow column, centred on (cx, cy) within `length` points along it. Japanese is
     set vertically (tategaki): each character upright, top to bottom, one em apart; a long-vowel mark is turned
     to run down the column. Latin text is turned 90 degrees to read bottom to top, its glyphs centred on cx."""
     if text and all(_is_cjk(ch) for ch in text):
         s = min(size, length / len(text))
         if s < min_size:
-            raise LayoutError(f"{where}: {text!r} needs {pt_text(len(text) * min_size)} of column at {pt_text(min_size)}; "
-                              f"the column has {pt_text(length)}")
+            raise LayoutError(
+                f"{where}: {text!r} needs {pt_text(len(text) * min_size)} of column at {pt_text(min_size)}; "
+                f"the column has {pt_text(length)}"
+            )
         ops: list[Text] = []
         top = cy + s * len(text) / 2
         for i, ch in enumerate(text):
             centre = top - (i + 0.5) * s
             if ch in "ー−～〜":  # a horizontal stroke becomes vertical in a vertical line
-                ops.append(Text(cx - s * 0.38, centre, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id,
-                                rotate=-90))
+                ops.append(
+                    Text(
+                        cx - s * 0.38,
+                        centre,
+                        ch,
+                        s,
+                        font=font,
+                        fill=fill,
+                        anchor="middle",
+                        text_id=text_id,
+                        rotate=-90,
+                    )
+                )
             else:
-                ops.append(Text(cx, centre - s * 0.38, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id))
+                ops.append(
+                    Text(cx, centre - s * 0.38, ch, s, font=font, fill=fill, anchor="middle", text_id=text_id)
+                )
         return ops
     s = fit_line(text, font, length, measure, size=size, min_size=min_size, where=where)
-    return [Text(cx + s * 0.36, cy, text, s, font=font, fill=fill, anchor="middle", rotate=90, text_id=text_id)]
+    return [
+        Text(cx + s * 0.36, cy, text, s, font=font, fill=fill, anchor="middle", rotate=90, text_id=text_id)
+    ]

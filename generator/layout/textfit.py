@@ -41,8 +41,14 @@ def _mul(m: Matrix, n: Matrix) -> Matrix:
     """m applied after n (n is the inner transform)."""
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
 
 
 def _place_matrix(op: Place) -> Matrix:
@@ -63,8 +69,12 @@ def _apply_box(m: Matrix, box: Box) -> Box:
 
 
 def _inside(inner: Box, outer: Box) -> bool:
-    return (inner[0] >= outer[0] - TOLERANCE and inner[1] >= outer[1] - TOLERANCE
-            and inner[2] <= outer[2] + TOLERANCE and inner[3] <= outer[3] + TOLERANCE)
+    return (
+        inner[0] >= outer[0] - TOLERANCE
+        and inner[1] >= outer[1] - TOLERANCE
+        and inner[2] <= outer[2] + TOLERANCE
+        and inner[3] <= outer[3] + TOLERANCE
+    )
 
 
 def _holds(box: Box, x: float, y: float) -> bool:
@@ -88,26 +98,57 @@ class Overflow:
 
     def message(self) -> str:
         """One line for a LayoutError."""
-        sides = [f"{name} {pt_text(v)}" for name, v in (("left", self.left), ("right", self.right),
-                                                     ("bottom", self.bottom), ("top", self.top)) if v > TOLERANCE]
+        sides = [
+            f"{name} {pt_text(v)}"
+            for name, v in (
+                ("left", self.left),
+                ("right", self.right),
+                ("bottom", self.bottom),
+                ("top", self.top),
+            )
+            if v > TOLERANCE
+        ]
         where = f"page {self.page}" + (f" ({self.label})" if self.label else "")
         return f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: {', '.join(sides)}"
 
 
 def _overflow(page: int, label: str, op: Text, box: Box, outer: Box, what: str) -> Overflow:
-    return Overflow(page, label, op.text_id, op.text, what, outer[0] - box[0], box[2] - outer[2],
-                    outer[1] - box[1], box[3] - outer[3])
+    return Overflow(
+        page,
+        label,
+        op.text_id,
+        op.text,
+        what,
+        outer[0] - box[0],
+        box[2] - outer[2],
+        outer[1] - box[1],
+        box[3] - outer[3],
+    )
 
 
-def _walk(ops: Sequence[Op], m: Matrix, clips: tuple[Box, ...], backdrops: list[Box], measure: Measure,
-          page: int, label: str, out: list[Overflow]) -> None:
+def _walk(
+    ops: Sequence[Op],
+    m: Matrix,
+    clips: tuple[Box, ...],
+    backdrops: list[Box],
+    measure: Measure,
+    page: int,
+    label: str,
+    out: list[Overflow],
+) -> None:
     for op in ops:
         if isinstance(op, Rect):
             if op.fill is not None:
                 painted = _apply_box(m, (op.x, op.y, op.x + op.w, op.y + op.h))
-                for clip in clips:  # only what shows is a backdrop (a card's bleed under its neighbour is not)
-                    painted = (max(painted[0], clip[0]), max(painted[1], clip[1]),
-                               min(painted[2], clip[2]), min(painted[3], clip[3]))
+                for (
+                    clip
+                ) in clips:  # only what shows is a backdrop (a card's bleed under its neighbour is not)
+                    painted = (
+                        max(painted[0], clip[0]),
+                        max(painted[1], clip[1]),
+                        min(painted[2], clip[2]),
+                        min(painted[3], clip[3]),
+                    )
                 if painted[0] < painted[2] and painted[1] < painted[3]:
                     backdrops.append(painted)
         elif isinstance(op, Place):
@@ -142,9 +183,13 @@ def text_overflows(pages: Sequence[Page], measure: Measure) -> list[Overflow]:
     return out
 
 
-
-def text_fit_problems(pages: Sequence[Page], measure: Measure, where: str,
-                      locate: Callable[[str], str | None] | None = None, origin: str = "") -> list[str]:
+def text_fit_problems(
+    pages: Sequence[Page],
+    measure: Measure,
+    where: str,
+    locate: Callable[[str], str | None] | None = None,
+    origin: str = "",
+) -> list[str]:
     """One message per distinct string of `pages` that runs past its box or trim (with the number of other
     places the same string is drawn): 'SOURCE: TEXT_ID: WHERE: page N (label): text ... runs past ...', SOURCE
     being the catalog line `locate(text_id)` gives (e.g. 'layouts/k/locales/en.po:23') or else `origin`."""
@@ -171,7 +216,9 @@ def text_box(op: Text, measure: Measure, extent: Extent | None = None, *, lean: 
     leans right, its descenders left) unless `lean` is False."""
     w = measure(op.text, op.font, op.size)
     x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[op.anchor]
-    bottom, top = extent(op.text, op.font, op.size) if extent is not None else (-DESCENT * op.size, ASCENT * op.size)
+    bottom, top = (
+        extent(op.text, op.font, op.size) if extent is not None else (-DESCENT * op.size, ASCENT * op.size)
+    )
     local: Box = (x0, bottom, x0 + w, top)
     if lean and is_italic(op.font):  # leaning glyphs reach right by the slant at the top, left at the bottom
         local = (x0 + min(0.0, bottom) * ITALIC_SLANT, bottom, x0 + w + max(0.0, top) * ITALIC_SLANT, top)
@@ -182,7 +229,9 @@ def text_box(op: Text, measure: Measure, extent: Extent | None = None, *, lean: 
     return local[0] + op.x, local[1] + op.y, local[2] + op.x, local[3] + op.y
 
 
-def _boxes(ops: Sequence[Op], m: Matrix, measure: Measure, extent: Extent | None, out: list[tuple[Text, Box]]) -> None:
+def _boxes(
+    ops: Sequence[Op], m: Matrix, measure: Measure, extent: Extent | None, out: list[tuple[Text, Box]]
+) -> None:
     for op in ops:
         if isinstance(op, Place):
             _boxes(op.ops, _mul(m, _place_matrix(op)), measure, extent, out)
@@ -203,7 +252,9 @@ def texts_outside(page: Page, area: Box, measure: Measure, extent: Extent | None
     return out
 
 
-def check_one_line_texts(components: Sequence[Component], where: str, catalog: Catalog | None, lang: str) -> None:
+def check_one_line_texts(
+    components: Sequence[Component], where: str, catalog: Catalog | None, lang: str
+) -> None:
     """Raise one LocatedLayoutError naming every drawn string (each Text op is one line) that holds a line
     break or a control character, at its catalog line when it has a text id: a composer that draws a string
     without fitting it must not hand either to the shaper or the rasteriser."""
@@ -215,21 +266,30 @@ def check_one_line_texts(components: Sequence[Component], where: str, catalog: C
                     check_printable(op.text, op.text_id or "(no id)", one_line=True)
                 except UnprintableTextError as e:
                     line = catalog.lines.get(op.text_id) if catalog is not None and op.text_id else None
-                    source = f"{catalog.path}:{line}: " if catalog is not None and line is not None else f"{where}: "
+                    source = (
+                        f"{catalog.path}:{line}: "
+                        if catalog is not None and line is not None
+                        else f"{where}: "
+                    )
                     problems.setdefault((op.text_id, op.text), f"{source}{e} ({comp.id}, {lang})")
     if problems:
         raise LocatedLayoutError("\n".join(problems.values()))
 
 
-def check_text_fit(components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None,
-                   lang: str) -> None:
+def check_text_fit(
+    components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None, lang: str
+) -> None:
     """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past its
     box or trim, each located at its catalog line when it has a text id."""
+
     def locate(tid: str) -> str | None:
         line = catalog.lines.get(tid) if catalog is not None else None
         return f"{catalog.path}:{line}" if catalog is not None and line is not None else None
 
-    problems = [p for comp in components
-                for p in text_fit_problems(comp.pages, measure, f"{comp.id} ({lang})", locate, origin=where)]
+    problems = [
+        p
+        for comp in components
+        for p in text_fit_problems(comp.pages, measure, f"{comp.id} ({lang})", locate, origin=where)
+    ]
     if problems:
         raise LocatedLayoutError("\n".join(problems))

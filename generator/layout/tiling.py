@@ -83,22 +83,28 @@ def plan_tiling(face: Face, paper: str, settings: PrintSpec, overlap: float) -> 
         if best is None or t.sheets < best.sheets:
             best = t
     if best is None:
-        raise LayoutError(f"{face.name}: a {to_mm(face.width):.0f} x {to_mm(face.height):.0f} mm face cannot be tiled on "
-                          f"{paper} with {to_mm(overlap):.0f} mm overlap (the printable area is smaller than the overlap)")
+        raise LayoutError(
+            f"{face.name}: a {to_mm(face.width):.0f} x {to_mm(face.height):.0f} mm face cannot be tiled on "
+            f"{paper} with {to_mm(overlap):.0f} mm overlap (the printable area is smaller than the overlap)"
+        )
     return best
 
 
 def target_ops(x: float, y: float) -> list[Op]:
     """One alignment target centred at (x, y): circle and cross."""
     arm = TARGET_RADIUS * 1.5
-    return [Circle(x, y, TARGET_RADIUS, fill=None, stroke="cut", width=0.35),
-            Line(x - arm, y, x + arm, y, stroke="cut", width=0.3),
-            Line(x, y - arm, x, y + arm, stroke="cut", width=0.3)]
+    return [
+        Circle(x, y, TARGET_RADIUS, fill=None, stroke="cut", width=0.35),
+        Line(x - arm, y, x + arm, y, stroke="cut", width=0.3),
+        Line(x, y - arm, x, y + arm, stroke="cut", width=0.3),
+    ]
 
 
 def _glue_ops(x0: float, y0: float, x1: float, y1: float, text: str, vertical: bool) -> list[Op]:
     """A shaded, hatched band (x0..x1, y0..y1) in page coordinates with `text` along it."""
-    ops: list[Op] = [Rect(x0, y0, x1 - x0, y1 - y0, fill=GLUE_FILL, stroke=GLUE_HATCH, width=0.4, dash=(2, 2))]
+    ops: list[Op] = [
+        Rect(x0, y0, x1 - x0, y1 - y0, fill=GLUE_FILL, stroke=GLUE_HATCH, width=0.4, dash=(2, 2))
+    ]
     step = mm(4)
     w, h = x1 - x0, y1 - y0
     hatch: list[Op] = []
@@ -114,12 +120,29 @@ def _glue_ops(x0: float, y0: float, x1: float, y1: float, text: str, vertical: b
         for i in range(n):
             if vertical:
                 ty = y0 + (i + 0.5) * h / n
-                ops.append(Rect(cx - size * 0.7, ty - size * 3, size * 1.4, size * 6, fill=GLUE_FILL, stroke=None))
-                ops.append(Text(cx + size * 0.35, ty, text, size, font="bold", fill="#555555", anchor="middle", rotate=90))
+                ops.append(
+                    Rect(cx - size * 0.7, ty - size * 3, size * 1.4, size * 6, fill=GLUE_FILL, stroke=None)
+                )
+                ops.append(
+                    Text(
+                        cx + size * 0.35,
+                        ty,
+                        text,
+                        size,
+                        font="bold",
+                        fill="#555555",
+                        anchor="middle",
+                        rotate=90,
+                    )
+                )
             else:
                 tx = x0 + (i + 0.5) * w / n
-                ops.append(Rect(tx - size * 3, cy - size * 0.7, size * 6, size * 1.4, fill=GLUE_FILL, stroke=None))
-                ops.append(Text(tx, cy - size * 0.35, text, size, font="bold", fill="#555555", anchor="middle"))
+                ops.append(
+                    Rect(tx - size * 3, cy - size * 0.7, size * 6, size * 1.4, fill=GLUE_FILL, stroke=None)
+                )
+                ops.append(
+                    Text(tx, cy - size * 0.35, text, size, font="bold", fill="#555555", anchor="middle")
+                )
     return ops
 
 
@@ -129,19 +152,38 @@ def _map_ops(x: float, y: float, t: Tiling, row: int, col: int) -> list[Op]:
     ops: list[Op] = []
     for r in range(t.rows):
         for c in range(t.cols):
-            ops.append(Rect(x + c * cell, y + (t.rows - 1 - r) * cell, cell, cell,
-                            fill="#555555" if (r, c) == (row, col) else "#ffffff", stroke="cut", width=0.3))
+            ops.append(
+                Rect(
+                    x + c * cell,
+                    y + (t.rows - 1 - r) * cell,
+                    cell,
+                    cell,
+                    fill="#555555" if (r, c) == (row, col) else "#ffffff",
+                    stroke="cut",
+                    width=0.3,
+                )
+            )
     return ops
 
 
-def tile_face(face: Face, paper: str, settings: PrintSpec, overlap: float, *, glue_text: str = "",
-              label: str = "", bookmark: str | None = None) -> list[Page]:
+def tile_face(
+    face: Face,
+    paper: str,
+    settings: PrintSpec,
+    overlap: float,
+    *,
+    glue_text: str = "",
+    label: str = "",
+    bookmark: str | None = None,
+) -> list[Page]:
     """Pages printing `face` at 100 %: one sheet when it fits, else overlapping strips with crop marks,
     "glue here" bands (`glue_text`) and alignment targets on every seam. `label` heads each sheet,
     followed by "n/total" and a map of the sheets."""
     if overlap < 2 * TARGET_RADIUS:
-        raise LayoutError(f"{face.name}: overlap {to_mm(overlap):.1f} mm is too small for the alignment targets "
-                          f"(at least {to_mm(2 * TARGET_RADIUS):.0f} mm)")
+        raise LayoutError(
+            f"{face.name}: overlap {to_mm(overlap):.1f} mm is too small for the alignment targets "
+            f"(at least {to_mm(2 * TARGET_RADIUS):.0f} mm)"
+        )
     t = plan_tiling(face, paper, settings, overlap)
     page_w, page_h = paper_size(paper, t.landscape)
     ax0, ay0, ax1, ay1 = _area(paper, t.landscape, settings)
@@ -151,9 +193,9 @@ def tile_face(face: Face, paper: str, settings: PrintSpec, overlap: float, *, gl
         for col in range(t.cols):
             sx0, sy0, sx1, sy1 = t.strip(row, col, face.height)
             sw, sh = sx1 - sx0, sy1 - sy0
-            px = ax0 + (ax1 - ax0 - sw) / 2   # page position of the strip's bottom-left corner
+            px = ax0 + (ax1 - ax0 - sw) / 2  # page position of the strip's bottom-left corner
             py = ay0 + (ay1 - ay0 - sh) / 2
-            dx, dy = px - sx0, py - sy0        # face -> page
+            dx, dy = px - sx0, py - sy0  # face -> page
             ops: list[Op] = [Place(dx, dy, face.ops, clip=(sx0, sy0, sw, sh), window=True)]
             if col < t.cols - 1:  # the next sheet to the right lies on this band
                 seam = t.strip(row, col + 1, face.height)[0]

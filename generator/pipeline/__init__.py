@@ -74,9 +74,20 @@ class BuildResult:
     checklists: list[str] = field(default_factory=list)
     """Each kit and language's print checklist in short: '<kit>/<lang>: what to print, how, sheets'."""
 
-def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = None, paper: str | None = None,
-          seed: int | None = None, png: bool = False, progress: Callable[..., None] | None = None,
-          print_overrides: Mapping[str, Any] | None = None, pdfa: bool = False, force: bool = False) -> BuildResult:
+
+def build(
+    paths: Sequence[Path],
+    *,
+    out: Path,
+    langs: Sequence[str] | None = None,
+    paper: str | None = None,
+    seed: int | None = None,
+    png: bool = False,
+    progress: Callable[..., None] | None = None,
+    print_overrides: Mapping[str, Any] | None = None,
+    pdfa: bool = False,
+    force: bool = False,
+) -> BuildResult:
     """Load, check, compose and render kits; raises KitError before writing anything if any phase fails.
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
@@ -98,8 +109,14 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     from generator.spec.paths import recording_reads
 
     t0 = time.perf_counter()
-    options = {"langs": list(langs) if langs else None, "paper": paper, "seed": seed, "png": png, "pdfa": pdfa,
-               "print": dict(sorted((print_overrides or {}).items()))}
+    options = {
+        "langs": list(langs) if langs else None,
+        "paper": paper,
+        "seed": seed,
+        "png": png,
+        "pdfa": pdfa,
+        "print": dict(sorted((print_overrides or {}).items())),
+    }
     name = inputs_name(paths, options)
     record = {} if force else read_inputs_record(out, name)
     stamp = tool_stamp()
@@ -109,17 +126,41 @@ def build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None = Non
     seen = recorded_reads(record, paths) if record else None
     if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
         check_out(out)
-        return BuildResult(warnings=list(record.get("warnings", [])), pages=int(record.get("pages", 0)),
-                           skipped=int(record.get("parts", 0)), checklists=[str(c) for c in record.get("checklists", [])],
-                           timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0})
+        return BuildResult(
+            warnings=list(record.get("warnings", [])),
+            pages=int(record.get("pages", 0)),
+            skipped=int(record.get("parts", 0)),
+            checklists=[str(c) for c in record.get("checklists", [])],
+            timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
+        )
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     with recording_reads() as looks:
-        result = _build(paths, out=out, langs=langs, paper=paper, seed=seed, png=png, progress=progress,
-                        print_overrides=print_overrides, pdfa=pdfa, force=force, memo=memo, tool=tool)
+        result = _build(
+            paths,
+            out=out,
+            langs=langs,
+            paper=paper,
+            seed=seed,
+            png=png,
+            progress=progress,
+            print_overrides=print_overrides,
+            pdfa=pdfa,
+            force=force,
+            memo=memo,
+            tool=tool,
+        )
     reads = [[*read, value] for read, value in looks.items()]
-    if tool_stamp() == stamp and recorded_reads({"reads": reads}, paths) == reads:  # no input changed meanwhile
-        _record_inputs(out, (name, inputs_key(paths, options, tool, reads)), result, memo,
-                       {"stamp": stamp, "key": tool}, reads)
+    if (
+        tool_stamp() == stamp and recorded_reads({"reads": reads}, paths) == reads
+    ):  # no input changed meanwhile
+        _record_inputs(
+            out,
+            (name, inputs_key(paths, options, tool, reads)),
+            result,
+            memo,
+            {"stamp": stamp, "key": tool},
+            reads,
+        )
         _keep_font_tables(out, tool)
     return result
 
@@ -163,22 +204,52 @@ def _keep_font_tables(out: Path, tool: str) -> None:
     body = json.dumps({"format": 1, "tool": tool, "tables": font_tables()}, sort_keys=True) + "\n"
     atomic_write(out / FONT_TABLES, body.encode("utf-8"), what="the font tables")
 
-def _record_inputs(out: Path, keyed: tuple[str, str], result: BuildResult, memo: Memo, tool: dict[str, str],
-                   reads: list[list[Any]]) -> None:
+
+def _record_inputs(
+    out: Path,
+    keyed: tuple[str, str],
+    result: BuildResult,
+    memo: Memo,
+    tool: dict[str, str],
+    reads: list[list[Any]],
+) -> None:
     """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
     from generator.resources import atomic_write
 
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
-    report = {"warnings": result.warnings, "pages": result.pages, "parts": result.rebuilt + result.skipped,
-              "checklists": result.checklists,
-              "memo": memo.dump(), "tool": tool, "reads": reads}
+    report = {
+        "warnings": result.warnings,
+        "pages": result.pages,
+        "parts": result.rebuilt + result.skipped,
+        "checklists": result.checklists,
+        "memo": memo.dump(),
+        "tool": tool,
+        "reads": reads,
+    }
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
-    atomic_write(out / INPUTS / f"{keyed[0]}.json", dump_inputs_record(keyed[1], files, report), what="the build record")
+    atomic_write(
+        out / INPUTS / f"{keyed[0]}.json",
+        dump_inputs_record(keyed[1], files, report),
+        what="the build record",
+    )
 
-def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
-           png: bool, progress: Callable[..., None] | None, print_overrides: Mapping[str, Any] | None, pdfa: bool,
-           force: bool, memo: Memo | None = None, tool: str | None = None) -> BuildResult:
+
+def _build(
+    paths: Sequence[Path],
+    *,
+    out: Path,
+    langs: Sequence[str] | None,
+    paper: str | None,
+    seed: int | None,
+    png: bool,
+    progress: Callable[..., None] | None,
+    print_overrides: Mapping[str, Any] | None,
+    pdfa: bool,
+    force: bool,
+    memo: Memo | None = None,
+    tool: str | None = None,
+) -> BuildResult:
     """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
     from generator.buildkeys import MANIFEST
     from generator.render.fonts import text_width
@@ -196,10 +267,27 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
     t2 = time.perf_counter()
     if tool is not None and not force:
         _offer_font_tables(out, tool)
-    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force,
-                             measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool)
-    composed = [Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts) for plan in plans for part in plan.parts
-                if part.pages is not None]
+    plans = plan_incremental(
+        kits,
+        out=out,
+        langs=langs,
+        paper=paper,
+        seed=seed,
+        png=png,
+        pdfa=pdfa,
+        force=force,
+        measure=text_width,
+        warn=result.warnings.append,
+        progress=progress,
+        memo=memo,
+        tool=tool,
+    )
+    composed = [
+        Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts)
+        for plan in plans
+        for part in plan.parts
+        if part.pages is not None
+    ]
     raise_glyph_problems(kits, composed)
     checkpoint()
     for plan in plans:
@@ -213,19 +301,61 @@ def _build(paths: Sequence[Path], *, out: Path, langs: Sequence[str] | None, pap
     result.pages = sum(plan.page_count for plan in plans)
     result.skipped = sum(1 for plan in plans for part in plan.parts if part.pages is None)
     result.rebuilt = sum(1 for plan in plans for part in plan.parts if part.pages is not None)
-    result.outputs = [path for plan in plans
-                      for path in [*(p for part in plan.parts
-                                     for p in ([part.path, part.path.with_suffix(".png")] if part.png else [part.path])),
-                                   plan.folder / plan.kit_name, plan.folder / MANIFEST]]
-    result.checklists = [f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
-                         for plan in plans if plan.checklist_summary()]
+    result.outputs = [
+        path
+        for plan in plans
+        for path in [
+            *(
+                p
+                for part in plan.parts
+                for p in ([part.path, part.path.with_suffix(".png")] if part.png else [part.path])
+            ),
+            plan.folder / plan.kit_name,
+            plan.folder / MANIFEST,
+        ]
+    ]
+    result.checklists = [
+        f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
+        for plan in plans
+        if plan.checklist_summary()
+    ]
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
     return result
 
 
-__all__ = ["CALIBRATION", "CHECKLIST", "STAGE_PREFIX", "TOOL_CATALOGS", "BuildResult", "FolderPlan", "Part", "Planned",
-           "build", "calibration", "check_art", "check_kit", "check_kits", "check_layout", "check_out",
-           "check_targets", "compose_one", "file_tag", "glyph_problems", "kit_measure", "load_kits", "plan_build",
-           "plan_incremental", "print_data", "raise_glyph_problems", "render_all", "render_incremental",
-           "shipped_kits", "signals_deferred", "staged_folders", "translation_warnings", "verify_layout",
-           "with_print", "with_tool_catalogs"]
+__all__ = [
+    "CALIBRATION",
+    "CHECKLIST",
+    "STAGE_PREFIX",
+    "TOOL_CATALOGS",
+    "BuildResult",
+    "FolderPlan",
+    "Part",
+    "Planned",
+    "build",
+    "calibration",
+    "check_art",
+    "check_kit",
+    "check_kits",
+    "check_layout",
+    "check_out",
+    "check_targets",
+    "compose_one",
+    "file_tag",
+    "glyph_problems",
+    "kit_measure",
+    "load_kits",
+    "plan_build",
+    "plan_incremental",
+    "print_data",
+    "raise_glyph_problems",
+    "render_all",
+    "render_incremental",
+    "shipped_kits",
+    "signals_deferred",
+    "staged_folders",
+    "translation_warnings",
+    "verify_layout",
+    "with_print",
+    "with_tool_catalogs",
+]

@@ -30,9 +30,15 @@ def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
     en = kit.catalogs["en"].messages
     for cid, comp in kit.components.items():
         if cid not in known:
-            problems.append(kit.problem(f"components.{cid}", f"expected one of {', '.join(known)}; got {cid!r}"))
+            problems.append(
+                kit.problem(f"components.{cid}", f"expected one of {', '.join(known)}; got {cid!r}")
+            )
         if comp.title not in en:
-            problems.append(kit.problem(f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"))
+            problems.append(
+                kit.problem(
+                    f"components.{cid}.title", f"text id {comp.title!r} is not in the English catalog"
+                )
+            )
     if kit.meta.title not in en:
         problems.append(kit.problem("kit.title", f"text id {kit.meta.title!r} is not in the English catalog"))
     problems += _colour_problems(kit, memo)
@@ -44,8 +50,11 @@ def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
         from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
         env = env or CatalogEnvironment()
-        found = [Problem(cat.path, cat.lines.get(tid), tid, problem) for tid, text in cat.messages.items()
-                 if (problem := template_problem(env, text))]
+        found = [
+            Problem(cat.path, cat.lines.get(tid), tid, problem)
+            for tid, text in cat.messages.items()
+            if (problem := template_problem(env, text))
+        ]
         if memo is not None and not found:
             memo.note_passed("templates", texts)
         problems += found
@@ -84,9 +93,11 @@ def translation_warnings(kit: Kit) -> list[str]:
     from generator.i18n.texts import missing_ids
     from generator.spec.catalogs import lone_placeholders
 
-    return [f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
-            for lang, ids in missing_ids(kit.catalogs).items() if ids] + \
-        [w for lang in sorted(kit.catalogs) for w in lone_placeholders(kit.catalogs[lang])]
+    return [
+        f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+        for lang, ids in missing_ids(kit.catalogs).items()
+        if ids
+    ] + [w for lang in sorted(kit.catalogs) for w in lone_placeholders(kit.catalogs[lang])]
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
@@ -108,8 +119,13 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
         raise SpecError(errors)
 
 
-def check_layout(kit: Kit, lang: str, components: Sequence[Component], measure: Callable[[str, str, float], float],
-                 catalog: Catalog | None) -> None:
+def check_layout(
+    kit: Kit,
+    lang: str,
+    components: Sequence[Component],
+    measure: Callable[[str, str, float], float],
+    catalog: Catalog | None,
+) -> None:
     """The layout checks of composed components, before anything is written: every text fits its box, no text
     is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
     from generator.layout.collide import check_collisions
@@ -133,7 +149,9 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
     fonts = {k.meta.id: k.fonts for k in kits}
     problems: dict[tuple[str, str], Problem] = {}
     for p in planned:
-        folder = p.path.parent.parent if p.path.parent.name == ".pnpkit" else p.path.parent  # OUT/<kit>/<lang>/
+        folder = (
+            p.path.parent.parent if p.path.parent.name == ".pnpkit" else p.path.parent
+        )  # OUT/<kit>/<lang>/
         kit_id = folder.parent.name
         for page in p.pages:
             for t in iter_texts(page.ops):
@@ -146,19 +164,38 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
                 if cat is not None and t.text_id and t.text_id not in cat.messages:
                     cat = catalogs.get((kit_id, "en"))
                 if unshapable:
-                    where = (cat.path, cat.lines.get(t.text_id), t.text_id) if cat is not None and t.text_id in cat.messages \
+                    where = (
+                        (cat.path, cat.lines.get(t.text_id), t.text_id)
+                        if cat is not None and t.text_id in cat.messages
                         else (str(p.path.relative_to(p.path.parents[2])), None, t.text_id or "")
-                    problems.setdefault((where[0], t.text_id or t.text), Problem(*where, f"text {t.text[:40]!r} "
-                                                                                     f"(language {p.lang}): {unshapable}"))
+                    )
+                    problems.setdefault(
+                        (where[0], t.text_id or t.text),
+                        Problem(*where, f"text {t.text[:40]!r} (language {p.lang}): {unshapable}"),
+                    )
                 elif cat is not None and t.text_id in cat.messages:
                     key = (cat.path, t.text_id)
-                    problems.setdefault(key, Problem(cat.path, cat.lines.get(t.text_id), t.text_id,
-                                                     f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
-                                                     f"{t.font}, language {p.lang}): {codes}"))
+                    problems.setdefault(
+                        key,
+                        Problem(
+                            cat.path,
+                            cat.lines.get(t.text_id),
+                            t.text_id,
+                            f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
+                            f"{t.font}, language {p.lang}): {codes}",
+                        ),
+                    )
                 else:
                     shown = repr(t.text[:40])
-                    problems.setdefault((str(p.path), t.text), Problem(str(p.path.relative_to(p.path.parents[2])), None,
-                                                                      t.text_id or "", f"text {shown}: characters missing from the font: {codes}"))
+                    problems.setdefault(
+                        (str(p.path), t.text),
+                        Problem(
+                            str(p.path.relative_to(p.path.parents[2])),
+                            None,
+                            t.text_id or "",
+                            f"text {shown}: characters missing from the font: {codes}",
+                        ),
+                    )
     return list(problems.values())
 
 
@@ -169,5 +206,12 @@ def raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> Non
         raise RenderError(str(SpecError(problems)))
 
 
-__all__ = ["check_art", "check_kit", "check_layout", "check_kits", "glyph_problems", "raise_glyph_problems",
-           "translation_warnings"]
+__all__ = [
+    "check_art",
+    "check_kit",
+    "check_layout",
+    "check_kits",
+    "glyph_problems",
+    "raise_glyph_problems",
+    "translation_warnings",
+]

@@ -70,8 +70,16 @@ def kit_measure(kit: Kit, measure: Callable[[str, str, float], float]) -> Callab
     return fonts_measure(kit.fonts)
 
 
-def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, Any], measure: Callable[[str, str, float], float],
-                warn: Callable[[str], None], texts: Texts | None = None) -> tuple[list[Component], Texts]:
+def compose_one(
+    kit: Kit,
+    lang: str,
+    paper: str,
+    seed: int,
+    extras: dict[str, Any],
+    measure: Callable[[str, str, float], float],
+    warn: Callable[[str], None],
+    texts: Texts | None = None,
+) -> tuple[list[Component], Texts]:
     """All components of one kit in one language (with `texts` when the caller made them)."""
     from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
@@ -85,7 +93,9 @@ def compose_one(kit: Kit, lang: str, paper: str, seed: int, extras: dict[str, An
     return components, texts
 
 
-def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]) -> list[Page]:
+def calibration(
+    kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float]
+) -> list[Page]:
     """The duplex calibration sheet in the kit's language."""
     from generator.layout.imposition import calibration_pages
     from generator.layout.text import wrap
@@ -99,21 +109,32 @@ def calibration(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str,
     return calibration_pages(kit.print, paper, title=texts("print.calibration.title"), instructions=lines)
 
 
-def checklist_summary(kit: Kit, texts: Texts, paper: str, sheets: int, calibration_sheet: int | None) -> list[str]:
+def checklist_summary(
+    kit: Kit, texts: Texts, paper: str, sheets: int, calibration_sheet: int | None
+) -> list[str]:
     """The print checklist's opening steps (also the build summary's lines for this kit and language)."""
     duplex = kit.print.duplex if kit.print.mode == "home" else "none"
-    lines = [texts("print.checklist.print", file=f"kit-{paper}.pdf", paper=paper.upper() if paper != "letter" else "Letter",
-                   sheets=sheets),
-             texts(f"print.checklist.duplex.{duplex}")]
+    lines = [
+        texts(
+            "print.checklist.print",
+            file=f"kit-{paper}.pdf",
+            paper=paper.upper() if paper != "letter" else "Letter",
+            sheets=sheets,
+        ),
+        texts(f"print.checklist.duplex.{duplex}"),
+    ]
     if calibration_sheet is not None:
-        lines.append(texts("print.checklist.calibration", sheet=calibration_sheet, file=f"calibration-{paper}.pdf"))
+        lines.append(
+            texts("print.checklist.calibration", sheet=calibration_sheet, file=f"calibration-{paper}.pdf")
+        )
     if kit.print.ruler:
         lines.append(texts("print.checklist.ruler"))
     return lines
 
 
-def checklist(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float],
-              parts: Sequence[Part]) -> tuple[list[Page], list[str]]:
+def checklist(
+    kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, float], float], parts: Sequence[Part]
+) -> tuple[list[Page], list[str]]:
     """The print checklist page in the kit's language, counted from the sheet map of `parts` (the checklist
     itself is one one-sided page), and its opening lines for the build summary."""
     from generator.layout.checklist import ChecklistRow, checklist_page
@@ -130,8 +151,15 @@ def checklist(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, f
         span = f"{mine[0]}" if mine[0] == mine[-1] else f"{mine[0]}-{mine[-1]}"
         if p.cid == CALIBRATION:
             calibration_sheet = mine[0]
-            rows.append(ChecklistRow(texts("print.calibration.title"), span, len(mine),
-                                     texts("print.checklist.stock.plain"), texts("print.checklist.do.calibration")))
+            rows.append(
+                ChecklistRow(
+                    texts("print.calibration.title"),
+                    span,
+                    len(mine),
+                    texts("print.checklist.stock.plain"),
+                    texts("print.checklist.do.calibration"),
+                )
+            )
             continue
         finish = p.record.get("finish", [])
         steps = "; ".join(texts(f"print.checklist.do.{f}") for f in finish)
@@ -139,16 +167,39 @@ def checklist(kit: Kit, texts: Texts, paper: str, measure: Callable[[str, str, f
         rows.append(ChecklistRow(texts(kit.components[p.cid].title), span, len(mine), stock, steps))
     intro = checklist_summary(kit, texts, paper, sheet_count(sheets), calibration_sheet)
     after = [texts("print.checklist.cut1"), texts("print.checklist.cut2"), texts("print.checklist.cut3")]
-    columns = (texts("print.checklist.col.part"), texts("print.checklist.col.sheets"),
-               texts("print.checklist.col.paper"), texts("print.checklist.col.steps"))
-    return [checklist_page(paper, kit.print.margin, title=texts("print.checklist.title"), intro=intro,
-                           table_heading=texts("print.checklist.parts"), columns=columns, rows=rows,
-                           after_heading=texts("print.checklist.after"), after=after, measure=measure)], intro
+    columns = (
+        texts("print.checklist.col.part"),
+        texts("print.checklist.col.sheets"),
+        texts("print.checklist.col.paper"),
+        texts("print.checklist.col.steps"),
+    )
+    return [
+        checklist_page(
+            paper,
+            kit.print.margin,
+            title=texts("print.checklist.title"),
+            intro=intro,
+            table_heading=texts("print.checklist.parts"),
+            columns=columns,
+            rows=rows,
+            after_heading=texts("print.checklist.after"),
+            after=after,
+            measure=measure,
+        )
+    ], intro
 
 
-def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None, seed: int | None,
-               measure: Callable[[str, str, float], float], warn: Callable[[str], None],
-               progress: Callable[[str], None] | None = None) -> list[Planned]:
+def plan_build(
+    kits: Sequence[Kit],
+    *,
+    out: Path,
+    langs: Sequence[str] | None,
+    paper: str | None,
+    seed: int | None,
+    measure: Callable[[str, str, float], float],
+    warn: Callable[[str], None],
+    progress: Callable[[str], None] | None = None,
+) -> list[Planned]:
     """Compose every file of every kit and language (nothing written yet): the build's own planner
     (`plan_incremental`) with nothing kept, so `validate`, the tests and `build` choose the same languages,
     parts and calibration sheet and run the same checks. Each component is a file (with its PNG preview);
@@ -156,15 +207,35 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
     the components, each starting on the front of a sheet, blank backs where a page has no back)."""
     from generator.layout.ops import Page
 
-    plans = plan_incremental(kits, out=out, langs=langs, paper=paper, seed=seed, png=True, pdfa=False, force=True,
-                             measure=measure, warn=warn, progress=progress)
+    plans = plan_incremental(
+        kits,
+        out=out,
+        langs=langs,
+        paper=paper,
+        seed=seed,
+        png=True,
+        pdfa=False,
+        force=True,
+        measure=measure,
+        warn=warn,
+        progress=progress,
+    )
     planned: list[Planned] = []
     for plan in plans:
         for part in plan.parts:
             assert part.pages is not None  # force: every part is composed
             if part.cid != CHECKLIST:
-                planned.append(Planned(part.path, part.pages, part.title, plan.lang, png=part.png, fonts=plan.kit.fonts,
-                                       greyscale=plan.kit.print.greyscale))
+                planned.append(
+                    Planned(
+                        part.path,
+                        part.pages,
+                        part.title,
+                        plan.lang,
+                        png=part.png,
+                        fonts=plan.kit.fonts,
+                        greyscale=plan.kit.print.greyscale,
+                    )
+                )
         everything: list[Page] = []
         for item in plan.page_order():
             if item is None:
@@ -173,8 +244,16 @@ def plan_build(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, p
                 pages = plan.parts[item[0]].pages
                 assert pages is not None
                 everything.append(pages[item[1]])
-        planned.append(Planned(plan.folder / plan.kit_name, everything, plan.kit_title, plan.lang, fonts=plan.kit.fonts,
-                               greyscale=plan.kit.print.greyscale))
+        planned.append(
+            Planned(
+                plan.folder / plan.kit_name,
+                everything,
+                plan.kit_title,
+                plan.lang,
+                fonts=plan.kit.fonts,
+                greyscale=plan.kit.print.greyscale,
+            )
+        )
     return planned
 
 
@@ -203,16 +282,22 @@ def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
     return SpecError([Problem(kit.display, None, "", f"cannot be laid out ({lang}): {message}")])
 
 
-def verify_layout(kits: Sequence[Kit], *, langs: Sequence[str] | None = None, paper: str | None = None,
-                  seed: int | None = None) -> list[str]:
+def verify_layout(
+    kits: Sequence[Kit],
+    *,
+    langs: Sequence[str] | None = None,
+    paper: str | None = None,
+    seed: int | None = None,
+) -> list[str]:
     """What `validate` adds to the static checks: compose every component in every language (texts rendered,
     fitted to their boxes) and check every character has a glyph -- a build without writing. Returns the
     warnings; raises a located KitError on the first kit that cannot be laid out."""
     from generator.render.fonts import text_width
 
     warnings: list[str] = []
-    planned = plan_build(kits, out=Path("."), langs=langs, paper=paper, seed=seed, measure=text_width,
-                         warn=warnings.append)
+    planned = plan_build(
+        kits, out=Path("."), langs=langs, paper=paper, seed=seed, measure=text_width, warn=warnings.append
+    )
     raise_glyph_problems(kits, planned)
     return warnings
 
@@ -221,7 +306,9 @@ MAX_PSEUDO_ROUNDS = 40
 """How many overflowing boxes `pseudo_overflows` names per kit before it stops looking."""
 
 
-def pseudo_overflows(kit: Kit, *, paper: str | None = None, seed: int | None = None) -> tuple[list[Problem], list[str]]:
+def pseudo_overflows(
+    kit: Kit, *, paper: str | None = None, seed: int | None = None
+) -> tuple[list[Problem], list[str]]:
     """Every box of `kit` whose string would overflow in the pseudo-locale (40 % longer than English), each
     located at its English catalog line, and the layout warnings. Composing stops at the first overflow, so
     the string found is put back in English and the kit composed again until it fits; a layout error that
@@ -244,8 +331,13 @@ def pseudo_overflows(kit: Kit, *, paper: str | None = None, seed: int | None = N
             if not fresh:  # a text drawn with no id: find the catalog string it quotes
                 pseudo = pseudo_catalog(english, frozenset(keep)).messages
                 for p in problems or [Problem(kit.display, None, "", str(e))]:
-                    quoting = [tid for tid, text in pseudo.items() if tid not in keep and len(text) >= 6
-                               and (text in p.message or text[:12] in p.message)]
+                    quoting = [
+                        tid
+                        for tid, text in pseudo.items()
+                        if tid not in keep
+                        and len(text) >= 6
+                        and (text in p.message or text[:12] in p.message)
+                    ]
                     for tid in sorted(quoting, key=lambda t: -len(pseudo[t]))[:1]:
                         said = p.message if p.message.startswith(p.file) else f"{p.file}: {p.message}"
                         fresh.append(Problem(english.path, english.lines.get(tid), tid, said))
@@ -356,14 +448,30 @@ def _sides_ok(entry: dict[str, Any]) -> bool:
 
     sides = sides_from_json(entry.get("sides"))
     finish = entry.get("finish")
-    return (sides is not None and len(sides) == entry.get("pages") and isinstance(finish, list)
-            and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish))
+    return (
+        sides is not None
+        and len(sides) == entry.get("pages")
+        and isinstance(finish, list)
+        and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish)
+    )
 
 
-def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | None, paper: str | None,
-                     seed: int | None, png: bool, pdfa: bool, force: bool, measure: Callable[[str, str, float], float],
-                     warn: Callable[[str], None], progress: Callable[[str], None] | None = None,
-                     memo: Memo | None = None, tool: str | None = None) -> list[FolderPlan]:
+def plan_incremental(
+    kits: Sequence[Kit],
+    *,
+    out: Path,
+    langs: Sequence[str] | None,
+    paper: str | None,
+    seed: int | None,
+    png: bool,
+    pdfa: bool,
+    force: bool,
+    measure: Callable[[str, str, float], float],
+    warn: Callable[[str], None],
+    progress: Callable[[str], None] | None = None,
+    memo: Memo | None = None,
+    tool: str | None = None,
+) -> list[FolderPlan]:
     """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed
     (`memo`: the build's, for the print data; `tool`: the build's tool key, else `tool_key()`)."""
     from generator.buildkeys import (
@@ -404,16 +512,35 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                 ids.insert(0, CHECKLIST)
             parts: list[Part] = []
             for cid in ids:
-                name = (f"{CACHE_DIR}/{cid}-{kit_paper}.pdf" if cid == CHECKLIST else f"{cid}-{kit_paper}.pdf"
-                        if cid == CALIBRATION else f"{cid}-{file_tag(kit, kit_paper)}.pdf")
+                name = (
+                    f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
+                    if cid == CHECKLIST
+                    else f"{cid}-{kit_paper}.pdf"
+                    if cid == CALIBRATION
+                    else f"{cid}-{file_tag(kit, kit_paper)}.pdf"
+                )
                 want_png = png and cid not in TOOL_PARTS
-                spec = spec_key(kit, tool=tool, part=cid, lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=want_png)
+                spec = spec_key(
+                    kit,
+                    tool=tool,
+                    part=cid,
+                    lang=lang,
+                    paper=kit_paper,
+                    seed=kit_seed,
+                    pdfa=pdfa,
+                    png=want_png,
+                )
                 part = Part(cid, name, folder / name, spec, lang, want_png)
-                if (not force and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png)
-                        and _sides_ok(entries[name])):
+                if (
+                    not force
+                    and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png)
+                    and _sides_ok(entries[name])
+                ):
                     part.record = dict(entries[name])
                 parts.append(part)
-            if any(not p.record for p in parts if p.cid != CHECKLIST):  # the checklist counts every part's sheets
+            if any(
+                not p.record for p in parts if p.cid != CHECKLIST
+            ):  # the checklist counts every part's sheets
                 for p in parts:
                     if p.cid == CHECKLIST:
                         p.record = {}
@@ -428,8 +555,17 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                     warn(message)
 
                 texts = Texts(lang, catalogs, template_context(kit, extras), warn=hear)
-                ctx = Context(kit, lang, texts, measure, kit_paper, kit_seed, kit.print, extras,
-                              only=frozenset(p.cid for p in need))
+                ctx = Context(
+                    kit,
+                    lang,
+                    texts,
+                    measure,
+                    kit_paper,
+                    kit_seed,
+                    kit.print,
+                    extras,
+                    only=frozenset(p.cid for p in need),
+                )
                 by_id = {p.cid: p for p in need}
                 composed: list[Component] = []
                 try:
@@ -444,20 +580,31 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                         check_art(kit, comp, hear)  # before anything is written
                         composed.append(comp)
                         by_id[comp.id].pages = comp.pages
-                        by_id[comp.id].record = {"used": sorted(texts.used), "warnings": heard[mark:],
-                                                 "finish": list(finishing(comp.pages))}
+                        by_id[comp.id].record = {
+                            "used": sorted(texts.used),
+                            "warnings": heard[mark:],
+                            "finish": list(finishing(comp.pages)),
+                        }
                         by_id[comp.id].title = comp.title
                     check_layout(kit, lang, composed, measure, catalogs.get(lang))
                     if CALIBRATION in by_id:
                         texts.used, mark = set(), len(heard)
                         by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
-                        by_id[CALIBRATION].record = {"used": sorted(texts.used), "warnings": heard[mark:], "finish": []}
+                        by_id[CALIBRATION].record = {
+                            "used": sorted(texts.used),
+                            "warnings": heard[mark:],
+                            "finish": [],
+                        }
                         by_id[CALIBRATION].title = texts("print.calibration.title")
                     if CHECKLIST in by_id:
                         texts.used, mark = set(), len(heard)
                         pages, summary = checklist(kit, texts, kit_paper, measure, parts)
                         by_id[CHECKLIST].pages = pages
-                        by_id[CHECKLIST].record = {"used": sorted(texts.used), "warnings": heard[mark:], "summary": summary}
+                        by_id[CHECKLIST].record = {
+                            "used": sorted(texts.used),
+                            "warnings": heard[mark:],
+                            "summary": summary,
+                        }
                         by_id[CHECKLIST].title = texts("print.checklist.title")
                 except LayoutError as e:
                     raise _locate(e, texts, kit, lang) from None
@@ -466,17 +613,37 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
                     if p.pages is None:
                         raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
                     used = sorted(set(p.record["used"]) | {kit.meta.title})
-                    p.record.update(spec=p.spec, used=used, key=part_key(p.spec, texts_key(catalogs, lang, used)),
-                                    pages=len(p.pages), sides=sides_to_json(page_sides(p.pages)),
-                                    finish=p.record.get("finish", []))
+                    p.record.update(
+                        spec=p.spec,
+                        used=used,
+                        key=part_key(p.spec, texts_key(catalogs, lang, used)),
+                        pages=len(p.pages),
+                        sides=sides_to_json(page_sides(p.pages)),
+                        finish=p.record.get("finish", []),
+                    )
                     if p.cid not in TOOL_PARTS:
                         p.title = f"{kit_title} - {p.title}"
             kit_name = f"kit-{file_tag(kit, kit_paper)}.pdf"
-            kit_key = part_key(spec_key(kit, tool=tool, part="kit", lang=lang, paper=kit_paper, seed=kit_seed, pdfa=pdfa, png=False),
-                               texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts))
+            kit_key = part_key(
+                spec_key(
+                    kit,
+                    tool=tool,
+                    part="kit",
+                    lang=lang,
+                    paper=kit_paper,
+                    seed=kit_seed,
+                    pdfa=pdfa,
+                    png=False,
+                ),
+                texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts),
+            )
             old = entries.get(kit_name) or {}
-            rebuild = force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
-            plan = FolderPlan(kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild)
+            rebuild = (
+                force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
+            )
+            plan = FolderPlan(
+                kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild
+            )
             if rebuild:
                 if texts is None:
                     extras = print_data(kit, kit_seed, memo) if extras is None else extras
@@ -486,6 +653,20 @@ def plan_incremental(kits: Sequence[Kit], *, out: Path, langs: Sequence[str] | N
     return plans
 
 
-__all__ = ["CALIBRATION", "CHECKLIST", "TOOL_PARTS", "FolderPlan", "Part", "Planned", "calibration", "checklist",
-           "compose_one", "kit_measure", "plan_build", "plan_incremental", "print_data", "pseudo_overflows",
-           "verify_layout"]
+__all__ = [
+    "CALIBRATION",
+    "CHECKLIST",
+    "TOOL_PARTS",
+    "FolderPlan",
+    "Part",
+    "Planned",
+    "calibration",
+    "checklist",
+    "compose_one",
+    "kit_measure",
+    "plan_build",
+    "plan_incremental",
+    "print_data",
+    "pseudo_overflows",
+    "verify_layout",
+]

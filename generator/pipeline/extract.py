@@ -56,8 +56,9 @@ class Drawn:
     at: tuple[float, float] | None
 
 
-def _texts(ops: Iterable[Op], face: str, place: Place | None = None,
-           at: tuple[float, float] | None = (0.0, 0.0)) -> Iterable[Drawn]:
+def _texts(
+    ops: Iterable[Op], face: str, place: Place | None = None, at: tuple[float, float] | None = (0.0, 0.0)
+) -> Iterable[Drawn]:
     """Every text op under `ops`, with its face and picture source."""
     from generator.layout.ops import Place, Text
 
@@ -67,9 +68,13 @@ def _texts(ops: Iterable[Op], face: str, place: Place | None = None,
             if op.name and op.clip is not None:
                 yield from _texts(op.ops, op.name, op, (0.0, 0.0))  # positions in the face's own coordinates
             else:
-                yield from _texts(op.ops, op.name or face, place, None if op.rotate or op.scale != 1 else inner)
+                yield from _texts(
+                    op.ops, op.name or face, place, None if op.rotate or op.scale != 1 else inner
+                )
         elif isinstance(op, Text):
-            yield Drawn(face, op.text, op.text_id, place, None if at is None else (at[0] + op.x, at[1] + op.y))
+            yield Drawn(
+                face, op.text, op.text_id, place, None if at is None else (at[0] + op.x, at[1] + op.y)
+            )
 
 
 def _norm(text: str) -> str:
@@ -83,15 +88,24 @@ def extract(kit: Kit, *, paper: str | None = None) -> list[Entry]:
     catalogs = with_tool_catalogs(kit)
     english = catalogs["en"]
     seed = kit.meta.seed
-    components, texts = compose_one(kit, "en", paper or kit.print.paper, seed, print_data(kit, seed),
-                                    kit_measure(kit, text_width), lambda _: None)
+    components, texts = compose_one(
+        kit,
+        "en",
+        paper or kit.print.paper,
+        seed,
+        print_data(kit, seed),
+        kit_measure(kit, text_width),
+        lambda _: None,
+    )
     rendered: dict[str, list[str]] = {}  # a string handed out -> the ids that gave it
     for out, (_, _, tid) in texts.origins.items():
         rendered.setdefault(_norm(out), []).append(tid)
     entries = {tid: Entry(tid, text, english.lines.get(tid)) for tid, text in english.messages.items()}
     calibrated = kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none"
     for tid in set(entries) - set(kit.catalogs["en"].messages) if calibrated else ():
-        entries[tid].places.append("the duplex calibration sheet (pnpkit's own string; a kit catalog may override it)")
+        entries[tid].places.append(
+            "the duplex calibration sheet (pnpkit's own string; a kit catalog may override it)"
+        )
     for comp in components:
         for number, page in enumerate(comp.pages, 1):
             if page.bookmark:  # the PDF's outline entry (the component's title)
@@ -149,7 +163,9 @@ def write_pictures(entries: list[Entry], folder: Path, *, dpi: int = 100, fonts:
         (folder / e.picture_file).write_bytes(encode(image, "png", dpi=dpi))
 
 
-def _sources(fragment: str, text_id: str, rendered: dict[str, list[str]], entries: dict[str, Entry]) -> list[str]:
+def _sources(
+    fragment: str, text_id: str, rendered: dict[str, list[str]], entries: dict[str, Entry]
+) -> list[str]:
     """The ids a drawn line of text comes from: its own text id, else the strings it is (a part of)."""
     if text_id in entries:
         return [text_id]
@@ -164,7 +180,13 @@ def _sources(fragment: str, text_id: str, rendered: dict[str, list[str]], entrie
 
 
 def _quote(text: str) -> str:
-    body = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    body = (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\n", "\\n")
+        .replace("\t", "\\t")
+        .replace("\r", "\\r")
+    )
     return f'"{body}"'
 
 
@@ -175,11 +197,17 @@ def _comment(text: str) -> str:
 def to_pot(kit: Kit, entries: list[Entry], pictures: str = "pictures") -> str:
     """The .pot text of `entries` (UTF-8, msgid = text id, msgstr empty)."""
     title = kit.catalogs["en"].messages.get(kit.meta.title, kit.meta.id)
-    out = [f"# Translation template for {_comment(title)} (kit {kit.meta.id}), made by pnpkit i18n extract.",
-           "# msgid is a text id; write the translation in msgstr. {{ ... }} are the spec's numbers: keep them.",
-           "# Each entry's #. lines give the English text and where it prints (component, face).",
-           'msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', '"Language: \\n"',
-           '"X-Form-Of-Address: \\n"', ""]
+    out = [
+        f"# Translation template for {_comment(title)} (kit {kit.meta.id}), made by pnpkit i18n extract.",
+        "# msgid is a text id; write the translation in msgstr. {{ ... }} are the spec's numbers: keep them.",
+        "# Each entry's #. lines give the English text and where it prints (component, face).",
+        'msgid ""',
+        'msgstr ""',
+        '"Content-Type: text/plain; charset=UTF-8\\n"',
+        '"Language: \\n"',
+        '"X-Form-Of-Address: \\n"',
+        "",
+    ]
     for e in entries:
         out.append(f"#. en: {_comment(e.english)}")
         variables = sorted(set(_VARIABLE_RE.findall(e.english)) - {"plural", "num", "join"})
@@ -193,7 +221,9 @@ def to_pot(kit: Kit, entries: list[Entry], pictures: str = "pictures") -> str:
             if more:
                 out.append(f"#. prints on:{more}")
         else:
-            out.append("#. prints on: nothing with this kit.yaml (a variant, house rule or option that is off)")
+            out.append(
+                "#. prints on: nothing with this kit.yaml (a variant, house rule or option that is off)"
+            )
         if e.picture_file:
             out.append(f"#. picture: {pictures}/{e.picture_file}")
         if e.line is not None:

@@ -12,8 +12,14 @@ from generator.pipeline.compose import CHECKLIST, FolderPlan, Planned
 from generator.pipeline.staging import check_out, check_targets, staged_folders
 
 
-def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
-               progress: Callable[[str], None] | None = None, pdfa: bool = False) -> list[Path]:
+def render_all(
+    planned: Sequence[Planned],
+    out: Path,
+    *,
+    png: bool = False,
+    progress: Callable[[str], None] | None = None,
+    pdfa: bool = False,
+) -> list[Path]:
     """Write every planned PDF (PDF/A-2b when `pdfa`) and PNG previews, all or nothing.
 
     Everything is written into a staging folder `OUT/.pnpkit-stage-<pid>-*` (same filesystem): each
@@ -38,8 +44,16 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
         for p in planned:
             rel = p.path.relative_to(out)
             tmp = new_root / rel
-            write_pdf(p.pages, tmp, title=p.title, lang=p.lang, pdfa=pdfa, fonts=p.fonts, greyscale=p.greyscale,
-                      shown=p.path)
+            write_pdf(
+                p.pages,
+                tmp,
+                title=p.title,
+                lang=p.lang,
+                pdfa=pdfa,
+                fonts=p.fonts,
+                greyscale=p.greyscale,
+                shown=p.path,
+            )
             written.append(p.path)
             if png and p.png:
                 write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
@@ -49,8 +63,14 @@ def render_all(planned: Sequence[Planned], out: Path, *, png: bool = False,
     return written
 
 
-def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = False, pdfa: bool = False,
-                       progress: Callable[..., None] | None = None) -> list[Path]:
+def render_incremental(
+    plans: Sequence[FolderPlan],
+    out: Path,
+    *,
+    png: bool = False,
+    pdfa: bool = False,
+    progress: Callable[..., None] | None = None,
+) -> list[Path]:
     """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
     only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
     from generator.buildkeys import MANIFEST, dump_manifest, file_digest
@@ -86,8 +106,16 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
                 tmp = staged / part.name
                 if part.pages is not None:
                     tmp.parent.mkdir(exist_ok=True)
-                    write_pdf(part.pages, tmp, title=part.title, lang=part.lang, pdfa=pdfa, fonts=plan.kit.fonts,
-                              greyscale=plan.kit.print.greyscale, shown=part.path)
+                    write_pdf(
+                        part.pages,
+                        tmp,
+                        title=part.title,
+                        lang=part.lang,
+                        pdfa=pdfa,
+                        fonts=plan.kit.fonts,
+                        greyscale=plan.kit.print.greyscale,
+                        shown=part.path,
+                    )
                     part.record["sha256"] = file_digest(tmp)
                     if part.cid != CHECKLIST:
                         written.append(part.path)
@@ -103,11 +131,23 @@ def render_incremental(plans: Sequence[FolderPlan], out: Path, *, png: bool = Fa
             kit_pdf = staged / plan.kit_name
             if plan.kit_rebuild:
                 sheets = plan.sheet_map()
-                merge_pdfs([staged / p.name for p in plan.parts], kit_pdf, title=plan.kit_title, lang=plan.lang, pdfa=pdfa,
-                           order=plan.page_order(), shown=plan.folder / plan.kit_name)
+                merge_pdfs(
+                    [staged / p.name for p in plan.parts],
+                    kit_pdf,
+                    title=plan.kit_title,
+                    lang=plan.lang,
+                    pdfa=pdfa,
+                    order=plan.page_order(),
+                    shown=plan.folder / plan.kit_name,
+                )
                 written.append(plan.folder / plan.kit_name)
-                entries[plan.kit_name] = {"key": plan.kit_key, "sha256": file_digest(kit_pdf), "pages": len(sheets),
-                                          "sheets": [s.to_json() for s in sheets], "checklist": plan.checklist_summary()}
+                entries[plan.kit_name] = {
+                    "key": plan.kit_key,
+                    "sha256": file_digest(kit_pdf),
+                    "pages": len(sheets),
+                    "sheets": [s.to_json() for s in sheets],
+                    "checklist": plan.checklist_summary(),
+                }
             (staged / MANIFEST).parent.mkdir(exist_ok=True)
             atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
     return written

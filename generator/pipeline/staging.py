@@ -43,12 +43,16 @@ def check_targets(planned: Sequence[Planned], out: Path) -> list[Path]:
         for i in range(1, len(rel.parts) + 1):
             step = out.joinpath(*rel.parts[:i])
             if os.path.lexists(step) and not step.is_dir():
-                raise RenderError(f"{step}: a file is in the way of the output folder {folder}; nothing was written")
+                raise RenderError(
+                    f"{step}: a file is in the way of the output folder {folder}; nothing was written"
+                )
     for p in planned:
         for final in (p.path, p.path.with_suffix(".png")):
             if os.path.lexists(final) and not final.is_file():
-                raise RenderError(f"{final}: a folder (or other non-file) is in the way of an output file; "
-                                  "nothing was written")
+                raise RenderError(
+                    f"{final}: a folder (or other non-file) is in the way of an output file; "
+                    "nothing was written"
+                )
     return folders
 
 
@@ -81,7 +85,9 @@ def signals_deferred() -> Iterator[None]:
         for s, handler in before.items():
             signal.signal(s, signal.SIG_DFL if handler is None else handler)  # None: set outside Python
         if pending:
-            signal.raise_signal(pending[0])  # to the handler that was in place: KeyboardInterrupt, Terminated, ...
+            signal.raise_signal(
+                pending[0]
+            )  # to the handler that was in place: KeyboardInterrupt, Terminated, ...
 
 
 def _swap(folders: Sequence[Path], out: Path, new_root: Path, old_root: Path) -> None:
@@ -91,7 +97,11 @@ def _swap(folders: Sequence[Path], out: Path, new_root: Path, old_root: Path) ->
     try:
         for folder in folders:
             rel = folder.relative_to(out)
-            made = [d for d in reversed(folder.parents) if d != out and out in d.parents and not os.path.lexists(d)]
+            made = [
+                d
+                for d in reversed(folder.parents)
+                if d != out and out in d.parents and not os.path.lexists(d)
+            ]
             backed = os.path.lexists(folder)
             if backed:
                 (old_root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -115,14 +125,16 @@ def _swap(folders: Sequence[Path], out: Path, new_root: Path, old_root: Path) ->
                     d.rmdir()
                 except OSError:
                     pass
-        raise RenderError(f"{out}: cannot move the new files into place ({e.strerror or e}); "
-                          "every folder was put back as it was") from e
+        raise RenderError(
+            f"{out}: cannot move the new files into place ({e.strerror or e}); "
+            "every folder was put back as it was"
+        ) from e
 
 
 def _remove_stale_stages(out: Path) -> None:
     """Staging folders left by a killed build (its process is gone) are removed."""
     for stage in out.glob(f"{STAGE_PREFIX}*"):
-        pid = stage.name[len(STAGE_PREFIX):].split("-")[0]
+        pid = stage.name[len(STAGE_PREFIX) :].split("-")[0]
         if pid.isdigit() and int(pid) != os.getpid():
             try:
                 os.kill(int(pid), 0)
@@ -164,7 +176,9 @@ def staged_folders(out: Path, folders: Sequence[Path], *, keep_existing: bool = 
         with signals_deferred():
             _swap(folders, out, new_root, old_root)
     except OSError as e:
-        raise RenderError(f"{out}: cannot write the output ({e.strerror or e}); nothing was changed") from None
+        raise RenderError(
+            f"{out}: cannot write the output ({e.strerror or e}); nothing was changed"
+        ) from None
     finally:
         if stage is not None:
             with signals_deferred():

@@ -33,8 +33,20 @@ STYLES = {"FAILS": FAIL_STYLE, "UNDECIDED": UNDECIDED_STYLE, "HOLDS": None}
 
 
 def _bound(t: Tolerance) -> str:
-    lo = "" if t.minimum is None else exact_text(t.exact_minimum) if t.exact_minimum is not None else f"{t.minimum:g}"
-    hi = "" if t.maximum is None else exact_text(t.exact_maximum) if t.exact_maximum is not None else f"{t.maximum:g}"
+    lo = (
+        ""
+        if t.minimum is None
+        else exact_text(t.exact_minimum)
+        if t.exact_minimum is not None
+        else f"{t.minimum:g}"
+    )
+    hi = (
+        ""
+        if t.maximum is None
+        else exact_text(t.exact_maximum)
+        if t.exact_maximum is not None
+        else f"{t.maximum:g}"
+    )
     return f"{lo}..{hi}" if lo or hi else "any"
 
 
@@ -52,8 +64,16 @@ def _tolerance_table(report: BalanceReport) -> RichTable:
     table.add_column("spec key")
     table.add_column("verdict")
     for t in sorted(report.tolerances, key=verdict_sort_key):  # failed, undecided, holding; spec order within
-        table.add_row(Text(t.name), t.shown or fmt_value(t.measured), _interval(t), _bound(t), str(t.games or ""),
-                      Text(t.spec_key), t.verdict.value, style=STYLES[t.verdict.value])
+        table.add_row(
+            Text(t.name),
+            t.shown or fmt_value(t.measured),
+            _interval(t),
+            _bound(t),
+            str(t.games or ""),
+            Text(t.spec_key),
+            t.verdict.value,
+            style=STYLES[t.verdict.value],
+        )
     return table
 
 
@@ -64,33 +84,51 @@ def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
     """The tolerances for a narrow console (a pipe is 80 columns): failed first, a heading for each run of the
     same spec key and bound, then per tolerance its verdict and name on one line and its figures on the next;
     nothing cut, numbers never split."""
-    out = [Text(f"{report.kit or report.game}: {len(report.tolerances)} balance tolerances, failed first",
-                style="bold")]
+    out = [
+        Text(
+            f"{report.kit or report.game}: {len(report.tolerances)} balance tolerances, failed first",
+            style="bold",
+        )
+    ]
     heading = None
     indent = " " * (VERDICT_WIDTH + 4)
     for t in sorted(report.tolerances, key=verdict_sort_key):
         if (t.spec_key, _bound(t)) != heading:
             heading = (t.spec_key, _bound(t))
-            out += [Text(line, style="dim") for line in _wrap(f"{t.spec_key or '(no spec key)'}: allowed {_bound(t)}",
-                                                              width, "", "  ")]
+            out += [
+                Text(line, style="dim")
+                for line in _wrap(f"{t.spec_key or '(no spec key)'}: allowed {_bound(t)}", width, "", "  ")
+            ]
         style = STYLES[t.verdict.value] or ""
         name = _wrap(t.name, width, f"  {t.verdict.value:<{VERDICT_WIDTH}}  ", indent)
         out += [Text(line, style=style) for line in name]
         interval = f", interval {_interval(t)}" if _interval(t) else ""
         games = f", {t.games} games" if t.games else ""
-        out += [Text(line) for line in _wrap(f"measured {t.shown or fmt_value(t.measured)}{interval}{games}", width, indent, indent)]
+        out += [
+            Text(line)
+            for line in _wrap(
+                f"measured {t.shown or fmt_value(t.measured)}{interval}{games}", width, indent, indent
+            )
+        ]
     return out
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     """`text` in lines of at most `width` characters, broken between words only (a number is never split)."""
-    return textwrap.wrap(text, width=max(width, len(first) + 20), initial_indent=first, subsequent_indent=rest,
-                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+    return textwrap.wrap(
+        text,
+        width=max(width, len(first) + 20),
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [first.rstrip()]
 
 
 def _is_numeric(t: Table, i: int) -> bool:
-    return bool(t.rows) and all(isinstance(r[i], (int, float)) and not isinstance(r[i], bool)
-                                for r in t.rows if i < len(r))
+    return bool(t.rows) and all(
+        isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in t.rows if i < len(r)
+    )
 
 
 def _data_tables(t: Table, width: int) -> list[RichTable]:
@@ -98,14 +136,19 @@ def _data_tables(t: Table, width: int) -> list[RichTable]:
     columns (the first and the text columns right after it) and takes as many of the others as fit, so no
     cell is cut or wrapped."""
     cells = [[fmt_value(v) for v in row] for row in t.rows]
-    natural = [max([cell_len(name), *(cell_len(r[i]) for r in cells if i < len(r))]) for i, name in enumerate(t.columns)]
+    natural = [
+        max([cell_len(name), *(cell_len(r[i]) for r in cells if i < len(r))])
+        for i, name in enumerate(t.columns)
+    ]
     keys = 1
     while keys < len(t.columns) and not _is_numeric(t, keys):
         keys += 1
     keys = min(keys, len(t.columns))
 
     def needed(cols: Sequence[int]) -> int:
-        return sum(natural[i] for i in cols) + 3 * len(cols) + 1  # the heavy-head box: 2 padding + 1 rule each
+        return (
+            sum(natural[i] for i in cols) + 3 * len(cols) + 1
+        )  # the heavy-head box: 2 padding + 1 rule each
 
     rest = list(range(keys, len(t.columns)))
     groups: list[list[int]] = []
@@ -123,8 +166,13 @@ def _data_tables(t: Table, width: int) -> list[RichTable]:
         title = t.title if len(groups) == 1 else f"{t.title} ({k + 1} of {len(groups)})"
         table = RichTable(title=Text(title), title_justify="left")
         for i in cols:
-            table.add_column(Text(t.columns[i]), justify="right" if _is_numeric(t, i) else "left",
-                             min_width=natural[i], no_wrap=len(groups) > 1 or needed(cols) <= width, overflow="fold")
+            table.add_column(
+                Text(t.columns[i]),
+                justify="right" if _is_numeric(t, i) else "left",
+                min_width=natural[i],
+                no_wrap=len(groups) > 1 or needed(cols) <= width,
+                overflow="fold",
+            )
         for row in cells:
             table.add_row(*(Text(row[i]) if i < len(row) else Text("") for i in cols))
         out.append(table)
@@ -142,8 +190,10 @@ def print_report(report: BalanceReport, console: Console) -> None:
     head.append(line, style={"fail": FAIL_STYLE, "pass": PASS_STYLE}.get(state, UNDECIDED_STYLE))
     console.print(head)
     looks = f" (looks at {', '.join(map(str, report.looks))})" if report.looks else ""
-    details = (f"game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
-               f"verdicts at {report.confidence * 100:.6g}% together")
+    details = (
+        f"game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
+        f"verdicts at {report.confidence * 100:.6g}% together"
+    )
     for text in _wrap(details, width, "  ", "  "):
         console.print(Text(text, style="dim"), soft_wrap=True)
     if report.tolerances:
@@ -169,9 +219,20 @@ def new_progress(console: Console, unit: str = "ETA") -> Progress:
     """The one look of pnpkit's progress bars: description, bar, done/total, elapsed, `unit`, time remaining;
     cleared when done."""
     # the description gives way first (cut with an ellipsis); counts and times keep their width at 80 columns
-    description = TextColumn("[bold]{task.description}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis"))
-    return Progress(description, BarColumn(bar_width=20), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn(unit), TimeRemainingColumn(), console=console, transient=True, expand=True)
+    description = TextColumn(
+        "[bold]{task.description}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis")
+    )
+    return Progress(
+        description,
+        BarColumn(bar_width=20),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn(unit),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        expand=True,
+    )
 
 
 @contextmanager
@@ -187,7 +248,9 @@ def progress_for(console: Console, total: int | None, label: str) -> Iterator[Ca
 
         def advance(step: Any = 1, *, total: int | None = None, **_: Any) -> None:
             if total is not None:  # a phase announces its total: the bar restarts at 0 of total, with an ETA
-                prog.reset(task, total=total, description=f"{label} {step}" if isinstance(step, str) else label)
+                prog.reset(
+                    task, total=total, description=f"{label} {step}" if isinstance(step, str) else label
+                )
                 return
             prog.advance(task, step if isinstance(step, (int, float)) else 1)
             if isinstance(step, str):
@@ -197,14 +260,24 @@ def progress_for(console: Console, total: int | None, label: str) -> Iterator[Ca
 
 
 @contextmanager
-def progress_bar(console: Console, total: int, *, description: str = "self-play") -> Iterator[Callable[[int], None]]:
+def progress_bar(
+    console: Console, total: int, *, description: str = "self-play"
+) -> Iterator[Callable[[int], None]]:
     """A context manager giving `advance(n)` for games done: a rich progress bar on a terminal, silent
     otherwise (pipes, CI logs, tests)."""
     if not console.is_terminal or total <= 0:
         yield lambda n: None
         return
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
     with progress:
         task = progress.add_task(description, total=total)
 

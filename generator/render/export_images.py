@@ -66,8 +66,16 @@ class TtsDeckFiles:
     back_files: list[str] = field(default_factory=list)
 
 
-def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int = 90, max_dpi: int = 300,
-                   progress: Progress | None = None, look: Look = Look()) -> TtsDeckFiles:
+def write_tts_deck(
+    deck: Deck,
+    folder: Path,
+    *,
+    fmt: str = "png",
+    quality: int = 90,
+    max_dpi: int = 300,
+    progress: Progress | None = None,
+    look: Look = Look(),
+) -> TtsDeckFiles:
     """The deck's face sheets (10 x 7 at most, 4096 px at most) and its back: one image when all cards share
     a back, else back sheets laid out like the face sheets. Cards are cut at the trim."""
     ext = "jpg" if fmt == "jpeg" else "png"
@@ -78,9 +86,19 @@ def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int =
     pages = fronts + backs
     b = deck.bleed
     crop = (b, b, b, b)
-    images = dict(zip([("front", p.face) for p in fronts] + [("back", p.face) for p in backs],
-                      rasterize(pages, [card_px] * len(pages), [crop] * len(pages), done=progress,
-                                fonts=look.fonts, greyscale=look.greyscale)))
+    images = dict(
+        zip(
+            [("front", p.face) for p in fronts] + [("back", p.face) for p in backs],
+            rasterize(
+                pages,
+                [card_px] * len(pages),
+                [crop] * len(pages),
+                done=progress,
+                fonts=look.fonts,
+                greyscale=look.greyscale,
+            ),
+        )
+    )
     out = TtsDeckFiles(deck, sheets)
     name = safe_name(deck.component)
     shared = deck.shared_back
@@ -113,15 +131,27 @@ def write_tts_deck(deck: Deck, folder: Path, *, fmt: str = "png", quality: int =
 def tts_images(files: TtsDeckFiles, url: Callable[[str], str]) -> DeckImages:
     """The deck's files as the URLs the saved object points to."""
     unique = files.deck.has_backs and files.deck.shared_back is None
-    return DeckImages(files.deck, tuple(files.sheets), tuple(url(f) for f in files.face_files),
-                      tuple(url(f) for f in files.back_files), unique_back=unique)
+    return DeckImages(
+        files.deck,
+        tuple(files.sheets),
+        tuple(url(f) for f in files.face_files),
+        tuple(url(f) for f in files.back_files),
+        unique_back=unique,
+    )
 
 
 BOARD_DPI = 150
 
 
-def write_board(board: Board, folder: Path, *, fmt: str = "png", quality: int = 90,
-                progress: Progress | None = None, look: Look = Look()) -> tuple[str, float, float]:
+def write_board(
+    board: Board,
+    folder: Path,
+    *,
+    fmt: str = "png",
+    quality: int = 90,
+    progress: Progress | None = None,
+    look: Look = Look(),
+) -> tuple[str, float, float]:
     """A board (score sheet, rules) as one image for a Custom_Tile, at 150 dpi or the largest within 4096 px;
     returns the file (relative to `folder`) and the board's width and height in points."""
     w, h = board.page.width, board.page.height
@@ -147,8 +177,15 @@ class CardImage:
     size_px: tuple[int, int]
 
 
-def write_cards(deck: Deck, folder: Path, *, dpi: int, size: PodSize | None,
-                progress: Progress | None = None, look: Look = Look()) -> list[CardImage]:
+def write_cards(
+    deck: Deck,
+    folder: Path,
+    *,
+    dpi: int,
+    size: PodSize | None,
+    progress: Progress | None = None,
+    look: Look = Look(),
+) -> list[CardImage]:
     """One PNG per distinct front and back of the deck, trim plus bleed at `dpi` (a print-on-demand size
     fixes the pixels, e.g. tgc-poker 825 x 1125 at 300 dpi), named `<component>/<index>-<id>-<side>.png`."""
     counts: dict[tuple[str, str], int] = {}
@@ -167,14 +204,19 @@ def write_cards(deck: Deck, folder: Path, *, dpi: int, size: PodSize | None,
     else:
         px = [(round(p.width * dpi / INCH), round(p.height * dpi / INCH)) for p in pages]
     out: list[CardImage] = []
-    for key, image, wh in zip(keys, rasterize(pages, px, done=progress, fonts=look.fonts,
-                                                             greyscale=look.greyscale), px):
+    for key, image, wh in zip(
+        keys, rasterize(pages, px, done=progress, fonts=look.fonts, greyscale=look.greyscale), px
+    ):
         side, _ = key
         index, ident, _page = first[key]
         rel = card_file(deck.component, index, ident, side)
         data = encode(image, "png", dpi=dpi)
         _write(folder / rel, data)
-        out.append(CardImage(deck.component, index, ident, side, counts[key], rel, hashlib.sha256(data).hexdigest(), wh))
+        out.append(
+            CardImage(
+                deck.component, index, ident, side, counts[key], rel, hashlib.sha256(data).hexdigest(), wh
+            )
+        )
     return out
 
 
@@ -184,28 +226,47 @@ SHOWCASE_CARD_PX = 600
 """Width of one card in a showcase."""
 
 
-def write_pages(component: str, paper: str, pages: Sequence[Page], folder: Path, *, dpi: int = PAGE_DPI,
-                progress: Progress | None = None, look: Look = Look()) -> list[str]:
+def write_pages(
+    component: str,
+    paper: str,
+    pages: Sequence[Page],
+    folder: Path,
+    *,
+    dpi: int = PAGE_DPI,
+    progress: Progress | None = None,
+    look: Look = Look(),
+) -> list[str]:
     """Every page of a component as printed (marks, backs and all) as `<component>-<paper>-<NN>.png`."""
     sizes = [(max(1, round(p.width * dpi / INCH)), max(1, round(p.height * dpi / INCH))) for p in pages]
     out = []
-    for n, image in enumerate(rasterize(pages, sizes, done=progress, fonts=look.fonts, greyscale=look.greyscale), 1):
+    for n, image in enumerate(
+        rasterize(pages, sizes, done=progress, fonts=look.fonts, greyscale=look.greyscale), 1
+    ):
         rel = page_file(component, paper, n)
         _write(folder / rel, encode(image, "png", dpi=dpi))
         out.append(rel)
     return out
 
 
-def write_showcase(deck: Deck, hand: Sequence[Card], path: Path, *, progress: Progress | None = None,
-                   look: Look = Look()) -> tuple[int, int]:
+def write_showcase(
+    deck: Deck, hand: Sequence[Card], path: Path, *, progress: Progress | None = None, look: Look = Look()
+) -> tuple[int, int]:
     """A hand of cards fanned on one transparent PNG (cut at the trim, corners square), for a rulebook, a shop
     page or a crowdfunding post; returns its pixel size."""
     w = SHOWCASE_CARD_PX
     h = max(1, round(w * deck.trim_h / deck.trim_w))
     b = deck.bleed
     fronts = [c.front for c in hand]
-    images = list(rasterize(fronts, [(w, h)] * len(fronts), [(b, b, b, b)] * len(fronts), done=progress,
-                            fonts=look.fonts, greyscale=look.greyscale))
+    images = list(
+        rasterize(
+            fronts,
+            [(w, h)] * len(fronts),
+            [(b, b, b, b)] * len(fronts),
+            done=progress,
+            fonts=look.fonts,
+            greyscale=look.greyscale,
+        )
+    )
     size, slots = fan_layout(len(images), (w, h))
     canvas = Image.new("RGBA", size, (0, 0, 0, 0))
     for image, slot in zip(images, slots):

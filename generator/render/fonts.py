@@ -108,8 +108,11 @@ def _pack_numbers(values: Sequence[Any]) -> dict[str, Any] | None:
             runs[-1][1] += 1
         else:
             runs.append([kind, 1])
-    return {"runs": runs, "ints": _pack(v for v in values if type(v) is int),
-            "floats": _pack((v for v in values if type(v) is float), "d")}
+    return {
+        "runs": runs,
+        "ints": _pack(v for v in values if type(v) is int),
+        "floats": _pack((v for v in values if type(v) is float), "d"),
+    }
 
 
 def _unpack_numbers(packed: Mapping[str, Any]) -> list[Any]:
@@ -121,7 +124,7 @@ def _unpack_numbers(packed: Mapping[str, Any]) -> list[Any]:
         start = taken[kind == 1]
         if count < 1 or start + count > len(source):
             raise ValueError("damaged number table")
-        out += source[start:start + count]
+        out += source[start : start + count]
         taken[kind == 1] += count
     if taken != [len(ints), len(floats)]:
         raise ValueError("damaged number table")
@@ -141,20 +144,33 @@ def font_tables() -> dict[str, Any]:
         face = pdfmetrics.getFont(FONT_NAMES[key]).face
         added = added_codes(FONT_NAMES[key])  # a shaped glyph's private code is not the font's: left out
         char_to_glyph = {c: g for c, g in face.charToGlyph.items() if c not in added}
-        glyph_to_char = {g: cs for g, cs in ((g, [c for c in cs if c not in added])
-                                            for g, cs in face.glyphToChar.items()) if cs}
+        glyph_to_char = {
+            g: cs
+            for g, cs in ((g, [c for c in cs if c not in added]) for g, cs in face.glyphToChar.items())
+            if cs
+        }
         char_widths = {c: w for c, w in face.charWidths.items() if c not in added}
         widths = _pack_numbers([*char_widths.values(), face.defaultWidth])
         advances = _pack_numbers([m[0] for m in face.hmetrics])
         bearings = _pack_numbers([m[1] for m in face.hmetrics])
-        if widths is None or advances is None or bearings is None or not all(type(p) is int for p in face.glyphPos):
+        if (
+            widths is None
+            or advances is None
+            or bearings is None
+            or not all(type(p) is int for p in face.glyphPos)
+        ):
             continue
         out[key] = {
-            "chars": _pack(char_to_glyph.keys()), "glyphs": _pack(char_to_glyph.values()),
-            "width_chars": _pack(char_widths.keys()), "widths": widths,
-            "glyph_keys": _pack(glyph_to_char.keys()), "glyph_counts": _pack(map(len, glyph_to_char.values())),
+            "chars": _pack(char_to_glyph.keys()),
+            "glyphs": _pack(char_to_glyph.values()),
+            "width_chars": _pack(char_widths.keys()),
+            "widths": widths,
+            "glyph_keys": _pack(glyph_to_char.keys()),
+            "glyph_counts": _pack(map(len, glyph_to_char.values())),
             "glyph_chars": _pack(itertools.chain.from_iterable(glyph_to_char.values())),
-            "advances": advances, "bearings": bearings, "positions": _pack(face.glyphPos),
+            "advances": advances,
+            "bearings": bearings,
+            "positions": _pack(face.glyphPos),
         }  # not the parser's cursor (_pos): it moves as pages are drawn, and every later read seeks first
     return out
 
@@ -291,8 +307,10 @@ def check_glyphs(pages: Sequence[Page], fonts: KitFonts | None = None) -> None:
     if problems:
         n = len(problems)
         what = "BIZ UDPGothic" if fonts is None else "the kit's fonts"
-        raise RenderError(f"{n} text{'s' if n != 1 else ''} with characters missing from the font "
-                          f"({what}):\n" + "\n".join(problems))
+        raise RenderError(
+            f"{n} text{'s' if n != 1 else ''} with characters missing from the font "
+            f"({what}):\n" + "\n".join(problems)
+        )
 
 
 def register_kit_fonts(fonts: KitFonts) -> None:
@@ -310,8 +328,10 @@ def register_kit_fonts(fonts: KitFonts) -> None:
                 try:
                     pdfmetrics.registerFont(TTFont(face.name, io.BytesIO(face.data)))
                 except Exception as e:  # ReportLab's TTF parser raises several types
-                    raise RenderError(f"style.fonts: {face.shown}: the PDF writer cannot embed this font "
-                                      f"({type(e).__name__}: {str(e)[:100]})") from None
+                    raise RenderError(
+                        f"style.fonts: {face.shown}: the PDF writer cannot embed this font "
+                        f"({type(e).__name__}: {str(e)[:100]})"
+                    ) from None
                 known.add(face.name)
 
 

@@ -39,6 +39,7 @@ BARS_HEIGHT = 230.0
 
 # ---------------------------------------------------------------------------------------------- formatting
 
+
 def _num(x: float) -> str:
     """SVG coordinates with two decimals: stable text, sub-pixel precision."""
     return f"{x:.2f}"
@@ -64,6 +65,7 @@ def fmt_value(v: Any) -> str:
 
 def _bound(t: Tolerance) -> str:
     """The allowed range; shares as percentages."""
+
     def b(v: float) -> str:
         return f"{v * 100:g}%" if is_share(t) else f"{v:g}"
 
@@ -124,6 +126,7 @@ def _tick_label(v: float, percent: bool) -> str:
 
 # ---------------------------------------------------------------------------------------------- chart geometry
 
+
 @dataclass(frozen=True)
 class _Svg:
     """A chart laid out as plain shapes for the template (every number already formatted)."""
@@ -145,8 +148,17 @@ def _histogram_svg(h: Histogram) -> _Svg:
     nonzero = [(off + i) for _, off, counts in series for i, c in enumerate(counts) if c > 0]
     panels: list[dict[str, Any]] = []
     if not nonzero:
-        return _Svg("histogram", h.title, _num(CHART_WIDTH), _num(40.0), [], [], h.x_label, "share of games",
-                    "no data")
+        return _Svg(
+            "histogram",
+            h.title,
+            _num(CHART_WIDTH),
+            _num(40.0),
+            [],
+            [],
+            h.x_label,
+            "share of games",
+            "no data",
+        )
     x_min, x_max = min(nonzero), max(nonzero)
     n_values = x_max - x_min + 1
     shares_max = max(c / sum(counts) for _, _, counts in series if sum(counts) > 0 for c in counts)
@@ -169,24 +181,47 @@ def _histogram_svg(h: Histogram) -> _Svg:
             share = c / total
             bh = plot_h * (share - y0) / (y1 - y0)
             x = PLOT_LEFT + (value - x_min) * slot + (slot - bar_w) / 2
-            bars.append({"x": _num(x), "y": _num(base - bh), "w": _num(bar_w), "h": _num(bh),
-                         "tip": f"{label}: value {value}: {c} of {total} games ({share * 100:.1f}%)"})
-        xticks = [{"x": _num(PLOT_LEFT + (v - x_min) * slot + slot / 2), "y": _num(base + 14), "text": str(v)}
-                  for v in range(x_min, x_max + 1) if (v - x_min) % label_every == 0]
+            bars.append(
+                {
+                    "x": _num(x),
+                    "y": _num(base - bh),
+                    "w": _num(bar_w),
+                    "h": _num(bh),
+                    "tip": f"{label}: value {value}: {c} of {total} games ({share * 100:.1f}%)",
+                }
+            )
+        xticks = [
+            {"x": _num(PLOT_LEFT + (v - x_min) * slot + slot / 2), "y": _num(base + 14), "text": str(v)}
+            for v in range(x_min, x_max + 1)
+            if (v - x_min) % label_every == 0
+        ]
         yt = [{"y": _num(base - plot_h * (t - y0) / (y1 - y0)), "text": _tick_label(t, True)} for t in yticks]
         if total > 0:
             mean = sum((off + i) * c for i, c in enumerate(counts)) / total
             caption = f"{label} — {total} games, mean {mean:.3g}"
         else:
             caption = f"{label} — no games"
-        panels.append({"caption": caption, "caption_y": _num(top + 14), "colour": colour,
-                       "bars": bars, "whiskers": [], "xticks": xticks, "yticks": yt,
-                       "axis_y": _num(base), "axis_top": _num(top + HIST_TOP), "reference": None,
-                       "value_labels": [], "rotate": False})
+        panels.append(
+            {
+                "caption": caption,
+                "caption_y": _num(top + 14),
+                "colour": colour,
+                "bars": bars,
+                "whiskers": [],
+                "xticks": xticks,
+                "yticks": yt,
+                "axis_y": _num(base),
+                "axis_top": _num(top + HIST_TOP),
+                "reference": None,
+                "value_labels": [],
+                "rotate": False,
+            }
+        )
     height = HIST_PANEL_HEIGHT * len(series) + 8
     legend = [{"colour": PALETTE[k % len(PALETTE)], "text": label} for k, (label, _, _) in enumerate(series)]
-    return _Svg("histogram", h.title, _num(CHART_WIDTH), _num(height), panels, legend, h.x_label,
-                "share of games", "")
+    return _Svg(
+        "histogram", h.title, _num(CHART_WIDTH), _num(height), panels, legend, h.x_label, "share of games", ""
+    )
 
 
 def _bars_svg(b: Bars) -> _Svg:
@@ -230,26 +265,56 @@ def _bars_svg(b: Bars) -> _Svg:
         has_interval = _finite(l) and _finite(h)
         if has_interval:
             interval = f", 95% interval {fmt_value(l)} .. {fmt_value(h)}"
-        bars.append({"x": _num(cx - bar_w / 2), "y": _num(top), "w": _num(bar_w), "h": _num(bot - top),
-                     "tip": f"{label}: {fmt_value(v)}{interval}"})
+        bars.append(
+            {
+                "x": _num(cx - bar_w / 2),
+                "y": _num(top),
+                "w": _num(bar_w),
+                "h": _num(bot - top),
+                "tip": f"{label}: {fmt_value(v)}{interval}",
+            }
+        )
         label_y = y_of(max(v, h if has_interval and h is not None else v))
         if has_interval:
+            assert l is not None and h is not None  # _finite rules out None
             cap = min(bar_w / 2, 8.0)
-            whiskers.append({"x": _num(cx), "y1": _num(y_of(l)), "y2": _num(y_of(h)),  # type: ignore[arg-type]
-                             "x1": _num(cx - cap), "x2": _num(cx + cap)})
+            whiskers.append(
+                {
+                    "x": _num(cx),
+                    "y1": _num(y_of(l)),
+                    "y2": _num(y_of(h)),
+                    "x1": _num(cx - cap),
+                    "x2": _num(cx + cap),
+                }
+            )
         if n <= 16:
             value_labels.append({"x": _num(cx), "y": _num(label_y - 4), "text": fmt_value(v)})
     reference = None
     if _finite(b.reference):
         ry = y_of(float(b.reference))  # type: ignore[arg-type]
-        reference = {"y": _num(ry), "x1": _num(PLOT_LEFT), "x2": _num(CHART_WIDTH - PLOT_RIGHT),
-                     "text": f"reference {fmt_value(b.reference)}", "text_x": _num(CHART_WIDTH - PLOT_RIGHT),
-                     "text_y": _num(ry - 4)}
+        reference = {
+            "y": _num(ry),
+            "x1": _num(PLOT_LEFT),
+            "x2": _num(CHART_WIDTH - PLOT_RIGHT),
+            "text": f"reference {fmt_value(b.reference)}",
+            "text_x": _num(CHART_WIDTH - PLOT_RIGHT),
+            "text_y": _num(ry - 4),
+        }
     yt = [{"y": _num(y_of(t)), "text": _tick_label(t, False)} for t in yticks]
-    panel = {"caption": "", "caption_y": _num(0.0), "colour": PALETTE[0], "bars": bars, "whiskers": whiskers,
-             "xticks": xticks, "yticks": yt, "axis_y": _num(y_of(max(y0, min(0.0, y1)))),
-             "axis_top": _num(PLOT_TOP), "reference": reference, "value_labels": value_labels,
-             "rotate": rotate}
+    panel = {
+        "caption": "",
+        "caption_y": _num(0.0),
+        "colour": PALETTE[0],
+        "bars": bars,
+        "whiskers": whiskers,
+        "xticks": xticks,
+        "yticks": yt,
+        "axis_y": _num(y_of(max(y0, min(0.0, y1)))),
+        "axis_top": _num(PLOT_TOP),
+        "reference": reference,
+        "value_labels": value_labels,
+        "rotate": rotate,
+    }
     note = "whiskers: 95% interval" if whiskers else ""
     return _Svg("bars", b.title, _num(CHART_WIDTH), _num(height), [panel], [], "", b.y_label, note)
 
@@ -275,18 +340,41 @@ def verdict_sort_key(t: Tolerance) -> int:
 def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
     """Failed tolerances first, then undecided ones (stable: spec order within each group)."""
     ordered = sorted(tolerances, key=verdict_sort_key)
-    return [{"name": t.name, "measured": _measured(t), "interval": _interval(t), "bound": _bound(t),
-             "spec_key": t.spec_key, "ok": t.ok, "state": STATES[t.verdict.value], "mark": MARKS[t.verdict.value],
-             "method": t.method if t.low is not None else "exact",
-             "level": f"{t.confidence * 100:.6g}%", "games": t.games or "",
-             "sentence": t.describe()} for t in ordered]
+    return [
+        {
+            "name": t.name,
+            "measured": _measured(t),
+            "interval": _interval(t),
+            "bound": _bound(t),
+            "spec_key": t.spec_key,
+            "ok": t.ok,
+            "state": STATES[t.verdict.value],
+            "mark": MARKS[t.verdict.value],
+            "method": t.method if t.low is not None else "exact",
+            "level": f"{t.confidence * 100:.6g}%",
+            "games": t.games or "",
+            "sentence": t.describe(),
+        }
+        for t in ordered
+    ]
 
 
 def _table(t: Table) -> dict[str, Any]:
-    numeric = [all(isinstance(r[i], (int, float, np.number)) and not isinstance(r[i], bool)
-                   for r in t.rows if i < len(r)) and bool(t.rows) for i in range(len(t.columns))]
-    return {"title": t.title, "columns": t.columns, "numeric": numeric,
-            "rows": [[fmt_value(v) for v in r] for r in t.rows]}
+    numeric = [
+        all(
+            isinstance(r[i], (int, float, np.number)) and not isinstance(r[i], bool)
+            for r in t.rows
+            if i < len(r)
+        )
+        and bool(t.rows)
+        for i in range(len(t.columns))
+    ]
+    return {
+        "title": t.title,
+        "columns": t.columns,
+        "numeric": numeric,
+        "rows": [[fmt_value(v) for v in r] for r in t.rows],
+    }
 
 
 def verdict_line(r: BalanceReport) -> tuple[str, str]:
@@ -305,6 +393,7 @@ def verdict_line(r: BalanceReport) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------- summary
+
 
 def is_share(t: Tolerance) -> bool:
     """A share of games or points (a plain proportion or a ratio of totals): shown as a percentage."""
@@ -341,7 +430,7 @@ def spec_figure(t: Tolerance, v: float, up: bool) -> str:
         return fmt_value(v)
     width = (t.high - t.low) if t.low is not None and t.high is not None else None
     d = _decimals(width)
-    step = 10.0 ** -d
+    step = 10.0**-d
     r = (math.ceil if up else math.floor)(round(v / step, 9)) * step
     return f"{r:.{d}f}"
 
@@ -359,30 +448,45 @@ def advice(t: Tolerance) -> str:
     key, which way the game's figure (or the bound) has to move and by about how much."""
     m = t.measured
     lo, hi = (t.low, t.high) if t.low is not None and t.high is not None else (m, m)
+
     def f(v: float | None) -> str:
         return plain_figure(t, v)
 
     key = t.spec_key or "its tolerance"
-    interval = "" if t.low is None else f" (between {f(lo)} and {f(hi)} at {t.confidence * 100:.6g}% confidence)"
+    interval = (
+        "" if t.low is None else f" (between {f(lo)} and {f(hi)} at {t.confidence * 100:.6g}% confidence)"
+    )
     if t.verdict.value == "FAILS":
         if t.maximum is not None and lo > t.maximum:
-            return (f"{t.name} is {f(m)}{interval}, above its maximum {f(t.maximum)}: the game has to bring it down "
-                    f"by about {_change(t, m - t.maximum)}, or raise {key}.max to {spec_figure(t, hi, up=True)} or more.")
+            return (
+                f"{t.name} is {f(m)}{interval}, above its maximum {f(t.maximum)}: the game has to bring it down "
+                f"by about {_change(t, m - t.maximum)}, or raise {key}.max to {spec_figure(t, hi, up=True)} or more."
+            )
         if t.minimum is not None and hi < t.minimum:
-            return (f"{t.name} is {f(m)}{interval}, below its minimum {f(t.minimum)}: the game has to raise it "
-                    f"by about {_change(t, t.minimum - m)}, or lower {key}.min to {spec_figure(t, lo, up=False)} or less.")
+            return (
+                f"{t.name} is {f(m)}{interval}, below its minimum {f(t.minimum)}: the game has to raise it "
+                f"by about {_change(t, t.minimum - m)}, or lower {key}.min to {spec_figure(t, lo, up=False)} or less."
+            )
         return f"{t.name} is {f(m)}{interval}, outside {_bound(t)} [{key}]."
     if t.verdict.value == "UNDECIDED":
         n = t.needed_games if t.needed_games is not None else t.estimate_needed()
-        more = (f"about {n:,} games per setting would decide it (pnpkit check --games {n})" if n
-                else "it sits on its bound, so more games will not decide it" if t.games
-                else "more games per setting would narrow it")
+        more = (
+            f"about {n:,} games per setting would decide it (pnpkit check --games {n})"
+            if n
+            else "it sits on its bound, so more games will not decide it"
+            if t.games
+            else "more games per setting would narrow it"
+        )
         if t.maximum is not None and hi > t.maximum:
-            return (f"{t.name} is {f(m)}{interval}, too close to its maximum {f(t.maximum)} to tell: {more}; "
-                    f"or raise {key}.max to {spec_figure(t, hi, up=True)} to hold with these games.")
+            return (
+                f"{t.name} is {f(m)}{interval}, too close to its maximum {f(t.maximum)} to tell: {more}; "
+                f"or raise {key}.max to {spec_figure(t, hi, up=True)} to hold with these games."
+            )
         if t.minimum is not None and lo < t.minimum:
-            return (f"{t.name} is {f(m)}{interval}, too close to its minimum {f(t.minimum)} to tell: {more}; "
-                    f"or lower {key}.min to {spec_figure(t, lo, up=False)} to hold with these games.")
+            return (
+                f"{t.name} is {f(m)}{interval}, too close to its minimum {f(t.minimum)} to tell: {more}; "
+                f"or lower {key}.min to {spec_figure(t, lo, up=False)} to hold with these games."
+            )
         return f"{t.name} is {f(m)}{interval}, undecided against {_bound(t)} [{key}]: {more}."
     return f"{t.name} holds at {f(m)} [{key}]."
 
@@ -390,8 +494,12 @@ def advice(t: Tolerance) -> str:
 def _view(v: ColourView) -> dict[str, Any]:
     """A picture for the template: a data: URI and its pixel size (read from the PNG's IHDR)."""
     width, height = struct.unpack(">II", v.png[16:24])
-    return {"label": v.label, "src": "data:image/png;base64," + base64.b64encode(v.png).decode("ascii"),
-            "width": width, "height": height}
+    return {
+        "label": v.label,
+        "src": "data:image/png;base64," + base64.b64encode(v.png).decode("ascii"),
+        "width": width,
+        "height": height,
+    }
 
 
 VERDICT_MARKS = {"error": "✗ error: same mark", "note": "note: marks differ", "ok": "✓ ok"}
@@ -402,24 +510,54 @@ def _colours(c: ColourCheck | None) -> dict[str, Any] | None:
     if c is None:
         return None
     sims = [name for name, _ in c.pairs[0].under] if c.pairs else []
-    rows = [{"a": p.a, "b": p.b, "marks": p.a.mark if p.a.mark == p.b.mark else f"{p.a.mark} / {p.b.mark}",
-             "normal": {"text": f"{p.normal:.1f}", "low": p.normal < c.threshold},
-             "under": [{"text": f"{d:.1f}", "low": d < c.threshold} for _, d in p.under],
-             "state": {"error": "fail", "note": "undecided", "ok": "pass"}[p.verdict], "mark": VERDICT_MARKS[p.verdict]}
-            for p in c.pairs]
-    return {"component": c.component, "page": c.page, "lang": c.lang, "dpi": c.dpi, "key": c.key,
-            "threshold": f"{c.threshold:g}", "views": [_view(v) for v in c.views], "simulations": sims, "rows": rows}
+    rows = [
+        {
+            "a": p.a,
+            "b": p.b,
+            "marks": p.a.mark if p.a.mark == p.b.mark else f"{p.a.mark} / {p.b.mark}",
+            "normal": {"text": f"{p.normal:.1f}", "low": p.normal < c.threshold},
+            "under": [{"text": f"{d:.1f}", "low": d < c.threshold} for _, d in p.under],
+            "state": {"error": "fail", "note": "undecided", "ok": "pass"}[p.verdict],
+            "mark": VERDICT_MARKS[p.verdict],
+        }
+        for p in c.pairs
+    ]
+    return {
+        "component": c.component,
+        "page": c.page,
+        "lang": c.lang,
+        "dpi": c.dpi,
+        "key": c.key,
+        "threshold": f"{c.threshold:g}",
+        "views": [_view(v) for v in c.views],
+        "simulations": sims,
+        "rows": rows,
+    }
 
 
 def _kit(i: int, r: BalanceReport, colours: ColourCheck | None = None) -> dict[str, Any]:
     verdict, state = verdict_line(r)
-    return {"anchor": f"kit-{i + 1}", "kit": r.kit or r.game, "game": r.game, "games": r.games_per_setting,
-            "seed": r.seed, "verdict": verdict, "state": state, "tolerances": _tolerance_rows(r.tolerances),
-            "confidence": f"{r.confidence * 100:.6g}%", "looks": ", ".join(str(x) for x in r.looks),
-            "tables": [_table(t) for t in r.tables], "charts": [_chart(c) for c in r.charts],
-            "notes": list(r.notes), "colours": _colours(colours),
-            "summary": [{"state": STATES[t.verdict.value], "text": advice(t)}
-                        for t in sorted(r.tolerances, key=verdict_sort_key) if not t.ok]}
+    return {
+        "anchor": f"kit-{i + 1}",
+        "kit": r.kit or r.game,
+        "game": r.game,
+        "games": r.games_per_setting,
+        "seed": r.seed,
+        "verdict": verdict,
+        "state": state,
+        "tolerances": _tolerance_rows(r.tolerances),
+        "confidence": f"{r.confidence * 100:.6g}%",
+        "looks": ", ".join(str(x) for x in r.looks),
+        "tables": [_table(t) for t in r.tables],
+        "charts": [_chart(c) for c in r.charts],
+        "notes": list(r.notes),
+        "colours": _colours(colours),
+        "summary": [
+            {"state": STATES[t.verdict.value], "text": advice(t)}
+            for t in sorted(r.tolerances, key=verdict_sort_key)
+            if not t.ok
+        ],
+    }
 
 
 _TEMPLATE = r"""<!DOCTYPE html>
@@ -604,6 +742,7 @@ nav ul { padding-left: 1.2em; }
 </html>
 """
 
+
 @cache
 def _template() -> Any:
     """The page template, compiled on first use: the terminal report (render/console.py) shares this module's
@@ -611,22 +750,35 @@ def _template() -> Any:
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
 
-    env = SandboxedEnvironment(autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined,
-                               keep_trailing_newline=True)
+    env = SandboxedEnvironment(
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+    )
     return env.from_string(_TEMPLATE)
 
 
-def to_html(reports: Sequence[BalanceReport], *, title: str,
-            colours: Sequence[ColourCheck | None] | None = None) -> str:
+def to_html(
+    reports: Sequence[BalanceReport], *, title: str, colours: Sequence[ColourCheck | None] | None = None
+) -> str:
     """The whole HTML page as text (what `write_html` writes); `colours`: each kit's colour-vision section."""
     sections = list(colours or [])
     kits = [_kit(i, r, sections[i] if i < len(sections) else None) for i, r in enumerate(reports)]
-    page: str = _template().render(title=title, kits=kits, left=PLOT_LEFT, right=CHART_WIDTH - PLOT_RIGHT,
-                                   pass_colour=PASS_COLOUR, fail_colour=FAIL_COLOUR)
+    page: str = _template().render(
+        title=title,
+        kits=kits,
+        left=PLOT_LEFT,
+        right=CHART_WIDTH - PLOT_RIGHT,
+        pass_colour=PASS_COLOUR,
+        fail_colour=FAIL_COLOUR,
+    )
     return page
 
 
 # ---------------------------------------------------------------------------------------------- files
+
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """The report's folder is created if needed; the file is written by the one atomic writer."""
@@ -638,8 +790,13 @@ def _atomic_write(path: Path, data: bytes) -> None:
     atomic_write(path, data, what="the report")
 
 
-def write_html(reports: list[BalanceReport], path: Path, *, title: str,
-               colours: Sequence[ColourCheck | None] | None = None) -> None:
+def write_html(
+    reports: list[BalanceReport],
+    path: Path,
+    *,
+    title: str,
+    colours: Sequence[ColourCheck | None] | None = None,
+) -> None:
     """Write one self-contained HTML report for `reports` to `path` (atomically; same input, same bytes), with
     each kit's colour-vision section where `colours` has one."""
     _atomic_write(Path(path), to_html(reports, title=title, colours=colours).encode("utf-8"))

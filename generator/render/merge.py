@@ -29,9 +29,17 @@ def _bookmarks(items: Any, index: dict[tuple[int, int], int], offset: int) -> li
     return out
 
 
-def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, author: str = "pnpkit",
-               pdfa: bool = False, order: Sequence[tuple[int, int] | None] | None = None,
-               shown: Path | None = None) -> None:
+def merge_pdfs(
+    parts: Sequence[Path],
+    path: Path,
+    *,
+    title: str,
+    lang: str,
+    author: str = "pnpkit",
+    pdfa: bool = False,
+    order: Sequence[tuple[int, int] | None] | None = None,
+    shown: Path | None = None,
+) -> None:
     """Write `path` as the pages of `parts` in order, with every part's bookmarks (nested ones too) pointing
     at the same pages, the document title and language set; PDF/A-2b when `pdfa`. `order` (the sheet map):
     the (part, page) of each page of the result, None for a blank page the size of the page before it; every
@@ -49,13 +57,18 @@ def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, auth
             merged = pikepdf.new()
             marks: list[Bookmark] = []
             sources.extend(pikepdf.open(part) for part in parts)
-            sequence = order if order is not None else [(k, i) for k, src in enumerate(sources)
-                                                          for i in range(len(src.pages))]
+            sequence = (
+                order
+                if order is not None
+                else [(k, i) for k, src in enumerate(sources) for i in range(len(src.pages))]
+            )
             where: dict[tuple[int, int], int] = {}
             for n, item in enumerate(sequence):
                 if item is None:
                     box = merged.pages[-1].mediabox if len(merged.pages) else [0, 0, 595.28, 841.89]
-                    merged.add_blank_page(page_size=(float(box[2]) - float(box[0]), float(box[3]) - float(box[1])))
+                    merged.add_blank_page(
+                        page_size=(float(box[2]) - float(box[0]), float(box[3]) - float(box[1]))
+                    )
                     continue
                 where[item] = n
                 merged.pages.append(sources[item[0]].pages[item[1]])
@@ -85,9 +98,13 @@ def merge_pdfs(parts: Sequence[Path], path: Path, *, title: str, lang: str, auth
             info[Name.ModDate] = String(INVARIANT_DATE)
             # the parts' streams are copied as they are (ReportLab already compressed the page contents): no
             # decoding, recompression or object streams -- 2 ms instead of 20 for a Ripple Rush kit, ~18% bigger
-            merged.save(tmp, deterministic_id=True, compress_streams=False,
-                        stream_decode_level=pikepdf.StreamDecodeLevel.none,
-                        object_stream_mode=pikepdf.ObjectStreamMode.disable)
+            merged.save(
+                tmp,
+                deterministic_id=True,
+                compress_streams=False,
+                stream_decode_level=pikepdf.StreamDecodeLevel.none,
+                object_stream_mode=pikepdf.ObjectStreamMode.disable,
+            )
             merged.close()
         finally:
             for src in sources:

@@ -84,10 +84,14 @@ class _Painter:
         self.width: float = -1.0
         self.dash: tuple[float, ...] = _NO_DASH
         self.font: tuple[str, float] | None = None
-        self.stack: list[tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]] = []
+        self.stack: list[
+            tuple[str | None, str | None, float, tuple[float, ...], tuple[str, float] | None]
+        ] = []
         self.forms: dict[int, tuple[str, bool]] | None = None
         self.vectors: dict[tuple[str, str | None], str] = {}
-        self.vector_art: dict[str, str] = {}  # form name -> "art <slot> (<file>)", for PDF/A findings inside it
+        self.vector_art: dict[
+            str, str
+        ] = {}  # form name -> "art <slot> (<file>)", for PDF/A findings inside it
 
     def reset(self) -> None:
         """Forget the state at the start of a page (ReportLab starts every page afresh)."""
@@ -122,8 +126,9 @@ class _Painter:
             self.c.setDash(list(d), 0)
             self.dash = d
 
-    def paint(self, fill: str | None, stroke: str | None, width: float,
-              dash: tuple[float, ...] | None = None) -> tuple[int, int]:
+    def paint(
+        self, fill: str | None, stroke: str | None, width: float, dash: tuple[float, ...] | None = None
+    ) -> tuple[int, int]:
         if fill is not None:
             self.set_fill(fill)
         if stroke is not None:
@@ -199,8 +204,14 @@ class _Painter:
             c.setFillAlpha(op.opacity)
             c.setStrokeAlpha(op.opacity)
         if isinstance(op, Image):
-            c.drawImage(_image_reader(op.asset.sha256, op.asset.picture, self.greyscale), x, y, w, h,
-                        mask="auto" if op.asset.picture.mode == "RGBA" else None)
+            c.drawImage(
+                _image_reader(op.asset.sha256, op.asset.picture, self.greyscale),
+                x,
+                y,
+                w,
+                h,
+                mask="auto" if op.asset.picture.mode == "RGBA" else None,
+            )
         else:
             from reportlab.graphics import renderPDF
 
@@ -345,7 +356,11 @@ class _Painter:
         the other, each slanted when its face is in `slanted`."""
         c = self.c
         self.set_fill(op.fill)
-        runs = text_runs(op.text, op.font, op.size, fonts) if fonts is not None else [(font_name(op.font), op.text)]
+        runs = (
+            text_runs(op.text, op.font, op.size, fonts)
+            if fonts is not None
+            else [(font_name(op.font), op.text)]
+        )
         widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
         with self.turned(op) as (x, y):
             x = _start(op, x, sum(widths))
@@ -450,8 +465,10 @@ def _embedded_text(drawing: Any, fonts: KitFonts | None, where: str, *, lenient:
         chain = svg_text_chain(fonts, weight)
         missing = svg_text_missing(text, chain)
         if missing and not lenient:
-            raise RenderError(f"{where}: the SVG's text {text[:40]!r} has characters no {weight} face has: "
-                              f"{_codes(missing)}")
+            raise RenderError(
+                f"{where}: the SVG's text {text[:40]!r} has characters no {weight} face has: "
+                f"{_codes(missing)}"
+            )
         parts: list[tuple[str, str]] = []
         for ch in text:
             face = next((f.name for f in chain if ord(ch) in f.cmap), chain[0].name)
@@ -516,9 +533,19 @@ def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
     return {key: (f"pnpkitF{i}", False) for i, key in enumerate(k for k in order if seen[k] > 1)}
 
 
-def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "pnpkit", subject: str = "",
-              lang: str = "en", pdfa: bool = False, fonts: KitFonts | None = None, greyscale: bool = False,
-              shown: Path | None = None) -> None:
+def write_pdf(
+    pages: Sequence[Page],
+    path: Path,
+    *,
+    title: str,
+    author: str = "pnpkit",
+    subject: str = "",
+    lang: str = "en",
+    pdfa: bool = False,
+    fonts: KitFonts | None = None,
+    greyscale: bool = False,
+    shown: Path | None = None,
+) -> None:
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
     `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
@@ -533,8 +560,15 @@ def write_pdf(pages: Sequence[Page], path: Path, *, title: str, author: str = "p
     path = Path(path)
 
     def draw(tmp: Path) -> None:
-        canvas = Canvas(str(tmp), pagesize=(pages[0].width, pages[0].height), invariant=1, pageCompression=1,
-                        initialFontName=FONT_NAMES["regular"], initialFontSize=10, lang=lang)
+        canvas = Canvas(
+            str(tmp),
+            pagesize=(pages[0].width, pages[0].height),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=FONT_NAMES["regular"],
+            initialFontSize=10,
+            lang=lang,
+        )
         canvas.setTitle(title)
         canvas.setAuthor(author)
         canvas.setSubject(subject)

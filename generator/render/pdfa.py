@@ -29,13 +29,17 @@ def to_pdfa(path: Path, shown: Path | None = None, art: Mapping[str, str] | None
         import pikepdf
         from pikepdf import pdfa
     except ImportError as e:
-        raise RenderError(f"--pdfa needs pikepdf with its PDF/A extras (pip install 'pikepdf[pdfa]>=10.18'): {e}") from None
+        raise RenderError(
+            f"--pdfa needs pikepdf with its PDF/A extras (pip install 'pikepdf[pdfa]>=10.18'): {e}"
+        ) from None
     path = Path(path)
     name = Path(shown) if shown is not None else path
     tmp = path.with_name(f".{path.name}.{os.getpid()}.pdfa.part")
     try:
         with pikepdf.open(path) as pdf:
-            for page in pdf.pages:  # ReportLab writes an empty /Trans on every page; PDF/A wants no transitions
+            for (
+                page
+            ) in pdf.pages:  # ReportLab writes an empty /Trans on every page; PDF/A wants no transitions
                 if "/Trans" in page.obj:
                     del page.obj["/Trans"]
             pdfa.prepare(pdf, FLAVOUR)
@@ -54,7 +58,9 @@ def to_pdfa(path: Path, shown: Path | None = None, art: Mapping[str, str] | None
                 return f"  {f}" + (f" (in {owner})" if owner else "")
 
             findings = "\n".join(located(f) for f in report.findings[:20])
-            raise RenderError(f"{name}: not valid PDF/A-{FLAVOUR} after conversion ({len(report.findings)} findings):\n{findings}")
+            raise RenderError(
+                f"{name}: not valid PDF/A-{FLAVOUR} after conversion ({len(report.findings)} findings):\n{findings}"
+            )
         os.replace(tmp, path)
     except OSError as e:
         raise RenderError(f"cannot write {name}: {e.strerror or e}") from e
@@ -124,5 +130,8 @@ def _art_objects(pikepdf: Any, path: Path, art: Mapping[str, str]) -> dict[tuple
                 draw(page, page.obj.get("/Resources"), None)
     except Exception:  # the findings are reported as they are; naming the art is a courtesy
         return {}
-    return {objgen: ", ".join(dict.fromkeys(who[:3])) + (" and others" if len(set(who)) > 3 else "")
-            for objgen, who in owners.items() if objgen not in outside}
+    return {
+        objgen: ", ".join(dict.fromkeys(who[:3])) + (" and others" if len(set(who)) > 3 else "")
+        for objgen, who in owners.items()
+        if objgen not in outside
+    }

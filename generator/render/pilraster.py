@@ -48,7 +48,14 @@ def _font(key: str, px: int) -> ImageFont.FreeTypeFont:
 def _mul(m: Matrix, n: Matrix) -> Matrix:
     a, b, c, d, e, f = m
     a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+    return (
+        a * a2 + c * b2,
+        b * a2 + d * b2,
+        a * c2 + c * d2,
+        b * c2 + d * d2,
+        a * e2 + c * f2 + e,
+        b * e2 + d * f2 + f,
+    )
 
 
 def _pt(m: Matrix, x: float, y: float) -> tuple[float, float]:
@@ -64,21 +71,35 @@ def _rounded(x: float, y: float, w: float, h: float, r: float) -> list[tuple[flo
         return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
     r = min(r, w / 2, h / 2)
     pts: list[tuple[float, float]] = []
-    for cx, cy, start in ((x + w - r, y + r, -90), (x + w - r, y + h - r, 0), (x + r, y + h - r, 90), (x + r, y + r, 180)):
+    for cx, cy, start in (
+        (x + w - r, y + r, -90),
+        (x + w - r, y + h - r, 0),
+        (x + r, y + h - r, 90),
+        (x + r, y + r, 180),
+    ):
         for k in range(7):
             a = math.radians(start + 15 * k)
             pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return pts
 
 
-def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, float], p3: tuple[float, float],
-            n: int = 12) -> list[tuple[float, float]]:
+def _bezier(
+    p0: tuple[float, float],
+    p1: tuple[float, float],
+    p2: tuple[float, float],
+    p3: tuple[float, float],
+    n: int = 12,
+) -> list[tuple[float, float]]:
     out = []
     for k in range(1, n + 1):
         t = k / n
         u = 1 - t
-        out.append((u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
-                    u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1]))
+        out.append(
+            (
+                u**3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t**3 * p3[0],
+                u**3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t**3 * p3[1],
+            )
+        )
     return out
 
 
@@ -104,8 +125,14 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
     doc = pdfium.PdfDocument(buf.getvalue())
     try:
         page = doc[0]
-        image = page.render(scale=max(size[0] / page.get_width(), size[1] / page.get_height()),
-                            fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+        image = (
+            page.render(
+                scale=max(size[0] / page.get_width(), size[1] / page.get_height()),
+                fill_color=(255, 255, 255, 0),
+            )
+            .to_pil()
+            .convert("RGBA")
+        )
     finally:
         doc.close()
     resized: Image.Image = image.resize(size, Image.Resampling.LANCZOS)
@@ -117,8 +144,15 @@ class _Drawer:
         self.image = image
         self.draw = ImageDraw.Draw(image)
 
-    def shape(self, pts: list[tuple[float, float]], m: Matrix, fill: str | None, stroke: str | None, width: float,
-              closed: bool = True) -> None:
+    def shape(
+        self,
+        pts: list[tuple[float, float]],
+        m: Matrix,
+        fill: str | None,
+        stroke: str | None,
+        width: float,
+        closed: bool = True,
+    ) -> None:
         px = [_pt(m, x, y) for x, y in pts]
         if len(px) < 2:
             return
@@ -132,7 +166,9 @@ class _Drawer:
         s = _scale_of(m)
         font = _font(op.font, round(op.size * s))
         anchor = {"start": "ls", "middle": "ms", "end": "rs"}[op.anchor]
-        angle = math.degrees(math.atan2(-m[1], m[0])) + op.rotate  # counter-clockwise as seen (image y runs down)
+        angle = (
+            math.degrees(math.atan2(-m[1], m[0])) + op.rotate
+        )  # counter-clockwise as seen (image y runs down)
         x, y = _pt(m, op.x, op.y)
         if abs(angle) < 0.01:
             self.draw.text((x, y), op.text, font=font, fill=_rgb(op.fill), anchor=anchor)
@@ -140,7 +176,9 @@ class _Drawer:
         box = font.getbbox(op.text, anchor=anchor)
         pad = 2
         layer = Image.new("L", (int(box[2] - box[0]) + 2 * pad, int(box[3] - box[1]) + 2 * pad), 0)
-        ImageDraw.Draw(layer).text((pad - int(box[0]), pad - int(box[1])), op.text, font=font, fill=255, anchor=anchor)
+        ImageDraw.Draw(layer).text(
+            (pad - int(box[0]), pad - int(box[1])), op.text, font=font, fill=255, anchor=anchor
+        )
         rot = layer.rotate(angle, resample=Image.Resampling.BILINEAR, expand=True)
         # where the anchor point lands in the rotated layer: rotate it about the layer centre
         cx, cy = layer.width / 2, layer.height / 2
@@ -170,8 +208,12 @@ class _Drawer:
             box = [_pt(m, op.x, op.y), _pt(m, op.x + op.w, op.y + op.h)]
             bl, br = sorted(c[0] for c in box)
             bt, bb = sorted(c[1] for c in box)
-            crop = (max(0, round(bl - left)), max(0, round(bt - top)),
-                    min(size[0], round(br - left)), min(size[1], round(bb - top)))
+            crop = (
+                max(0, round(bl - left)),
+                max(0, round(bt - top)),
+                min(size[0], round(br - left)),
+                min(size[1], round(bb - top)),
+            )
             art, left, top = art.crop(crop), left + crop[0], top + crop[1]
         self.image.paste(art, (round(left), round(top)), art)
 
@@ -182,7 +224,10 @@ class _Drawer:
             elif isinstance(op, Line):
                 self.shape([(op.x1, op.y1), (op.x2, op.y2)], m, None, op.stroke, op.width, closed=False)
             elif isinstance(op, Circle):
-                ring = [(op.cx + op.r * math.cos(k * math.pi / 24), op.cy + op.r * math.sin(k * math.pi / 24)) for k in range(48)]
+                ring = [
+                    (op.cx + op.r * math.cos(k * math.pi / 24), op.cy + op.r * math.sin(k * math.pi / 24))
+                    for k in range(48)
+                ]
                 self.shape(ring, m, op.fill, op.stroke, op.width)
             elif isinstance(op, Polygon):
                 self.shape(list(op.points), m, op.fill, op.stroke, op.width, closed=op.closed)
@@ -195,7 +240,14 @@ class _Drawer:
                     elif cmd[0] == "C" and pts:
                         pts += _bezier(pts[-1], (v[0], v[1]), (v[2], v[3]), (v[4], v[5]))
                 closed = any(c[0] == "Z" for c in op.commands)
-                self.shape(pts, m, op.fill if closed or op.fill else None, op.stroke, op.width, closed=closed or op.fill is not None)
+                self.shape(
+                    pts,
+                    m,
+                    op.fill if closed or op.fill else None,
+                    op.stroke,
+                    op.width,
+                    closed=closed or op.fill is not None,
+                )
             elif isinstance(op, Text):
                 self.text(op, m)
             elif isinstance(op, (ImageOp, Vector)):
@@ -203,7 +255,10 @@ class _Drawer:
             elif isinstance(op, Place):
                 r = math.radians(op.rotate)
                 cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)
-                self.ops(op.ops, _mul(m, (cos * op.scale, sin * op.scale, -sin * op.scale, cos * op.scale, op.x, op.y)))
+                self.ops(
+                    op.ops,
+                    _mul(m, (cos * op.scale, sin * op.scale, -sin * op.scale, cos * op.scale, op.x, op.y)),
+                )
 
 
 def draw_page(page: Page, size: tuple[int, int]) -> Image.Image:

@@ -28,9 +28,15 @@ Crop = tuple[float, float, float, float]
 """Points cut off the left, bottom, right and top of a page before rasterising (a card's bleed)."""
 
 
-def rasterize(pages: Sequence[Page], sizes: Sequence[tuple[int, int]], crops: Sequence[Crop] | None = None, *,
-              done: Callable[[], None] | None = None, fonts: KitFonts | None = None,
-              greyscale: bool = False) -> Iterator[Image.Image]:
+def rasterize(
+    pages: Sequence[Page],
+    sizes: Sequence[tuple[int, int]],
+    crops: Sequence[Crop] | None = None,
+    *,
+    done: Callable[[], None] | None = None,
+    fonts: KitFonts | None = None,
+    greyscale: bool = False,
+) -> Iterator[Image.Image]:
     """Each page (less its crop) as an RGB image of exactly the given pixel size, in order, drawn as the printed
     PDF draws it (the kit's `fonts` and `greyscale` included)."""
     if len(sizes) != len(pages) or (crops is not None and len(crops) != len(pages)):
@@ -73,7 +79,9 @@ def encode(image: Image.Image, fmt: str = "png", *, quality: int = 90, dpi: int 
     if fmt == "png":
         return png_bytes(image, dpi=dpi)
     elif fmt == "jpeg":
-        image.save(buf, format="JPEG", quality=quality, optimize=False, progressive=False, subsampling=0, **extra)
+        image.save(
+            buf, format="JPEG", quality=quality, optimize=False, progressive=False, subsampling=0, **extra
+        )
     else:
         raise RenderError(f"unknown image format {fmt!r}; expected png or jpeg")
     return buf.getvalue()
@@ -90,7 +98,9 @@ def paste(sheet: Image.Image, card: Image.Image, at: tuple[int, int]) -> None:
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    )
 
 
 def png_bytes(image: Image.Image, *, dpi: int | None = None, alpha: bool = False) -> bytes:

@@ -107,18 +107,47 @@ def pair_rows(game: Any, safety: ColourSafety) -> tuple[str, tuple[PairRow, ...]
         a, b = ms[0].a, ms[0].b
         close = [m for m in ms if m.delta_e < safety.min_delta_e]
         verdict = "ok" if not close else "error" if a.mark == b.mark else "note"
-        rows.append(PairRow(a, b, delta_e(_rgb(a.hex), _rgb(b.hex)), tuple((m.simulation, m.delta_e) for m in ms),
-                            verdict))
+        rows.append(
+            PairRow(
+                a, b, delta_e(_rgb(a.hex), _rgb(b.hex)), tuple((m.simulation, m.delta_e) for m in ms), verdict
+            )
+        )
     return key, tuple(rows)
 
 
-def colour_check(page: Page, *, component: str, page_number: int, lang: str, game: Any, safety: ColourSafety,
-                 fonts: KitFonts | None, dpi: int = VIEW_DPI) -> ColourCheck:
+def colour_check(
+    page: Page,
+    *,
+    component: str,
+    page_number: int,
+    lang: str,
+    game: Any,
+    safety: ColourSafety,
+    fonts: KitFonts | None,
+    dpi: int = VIEW_DPI,
+) -> ColourCheck:
     """The report's colour section for `page` (page `page_number`, from 1, of `component`)."""
     key, rows = pair_rows(game, safety)
-    return ColourCheck(component, page_number, lang, dpi, key, float(safety.min_delta_e),
-                       page_views(page, fonts=fonts, dpi=dpi), rows)
+    return ColourCheck(
+        component,
+        page_number,
+        lang,
+        dpi,
+        key,
+        float(safety.min_delta_e),
+        page_views(page, fonts=fonts, dpi=dpi),
+        rows,
+    )
 
 
-__all__ = ["NORMAL", "VIEW_DPI", "ColourCheck", "ColourView", "PairRow", "colour_check", "page_views",
-           "pair_rows", "palette_colours"]
+__all__ = [
+    "NORMAL",
+    "VIEW_DPI",
+    "ColourCheck",
+    "ColourView",
+    "PairRow",
+    "colour_check",
+    "page_views",
+    "pair_rows",
+    "palette_colours",
+]

@@ -24,13 +24,22 @@ FEATURES: dict[str, Any] = {"kern": True, "liga": True, "clig": True, "calt": Tr
 """OpenType features asked of every shaped run (HarfBuzz turns on the script's required ones itself)."""
 
 _NEEDS_RULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "Arab": ("Arabic", ("arab",)), "Syrc": ("Syriac", ("syrc",)), "Nkoo": ("N'Ko", ("nko ",)),
-    "Deva": ("Devanagari", ("dev2", "deva")), "Beng": ("Bengali", ("bng2", "beng")),
-    "Guru": ("Gurmukhi", ("gur2", "guru")), "Gujr": ("Gujarati", ("gjr2", "gujr")),
-    "Orya": ("Oriya", ("ory2", "orya")), "Taml": ("Tamil", ("tml2", "taml")),
-    "Telu": ("Telugu", ("tel2", "telu")), "Knda": ("Kannada", ("knd2", "knda")),
-    "Mlym": ("Malayalam", ("mlm2", "mlym")), "Sinh": ("Sinhala", ("sinh",)), "Khmr": ("Khmer", ("khmr",)),
-    "Mymr": ("Myanmar", ("mym2", "mymr")), "Tibt": ("Tibetan", ("tibt",)),
+    "Arab": ("Arabic", ("arab",)),
+    "Syrc": ("Syriac", ("syrc",)),
+    "Nkoo": ("N'Ko", ("nko ",)),
+    "Deva": ("Devanagari", ("dev2", "deva")),
+    "Beng": ("Bengali", ("bng2", "beng")),
+    "Guru": ("Gurmukhi", ("gur2", "guru")),
+    "Gujr": ("Gujarati", ("gjr2", "gujr")),
+    "Orya": ("Oriya", ("ory2", "orya")),
+    "Taml": ("Tamil", ("tml2", "taml")),
+    "Telu": ("Telugu", ("tel2", "telu")),
+    "Knda": ("Kannada", ("knd2", "knda")),
+    "Mlym": ("Malayalam", ("mlm2", "mlym")),
+    "Sinh": ("Sinhala", ("sinh",)),
+    "Khmr": ("Khmer", ("khmr",)),
+    "Mymr": ("Myanmar", ("mym2", "mymr")),
+    "Tibt": ("Tibetan", ("tibt",)),
 }
 """Scripts whose letters change shape or order by the font's OpenType rules: a font without rules for the
 script (GSUB script tags) prints isolated, unordered letters, a silently wrong page."""
@@ -98,8 +107,10 @@ def _hb_font(face: str) -> tuple[Any, float, frozenset[str]]:
     return font, 1000.0 / hb_face.upem, scripts
 
 
-_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067"
-                  "\U00010800-\U00010fff\U0001e800-\U0001efff]")
+_RTL = re.compile(
+    "[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u202b\u202e\u2067"
+    "\U00010800-\U00010fff\U0001e800-\U0001efff]"
+)
 """Characters that can make a line right to left: the Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan and
 Mandaic blocks, their presentation forms, the right-to-left historic blocks, RLM, RLE, RLO and RLI. A line
 without any is one left-to-right run."""
@@ -116,8 +127,10 @@ def bidi_levels(text: str) -> list[int]:
     if not _RTL.search(text):
         return [0] * len(text)
     # unassigned code points have no bidi class here; UAX #9 gives them L, or R in the right-to-left blocks
-    text = "".join(ch if unicodedata.bidirectional(ch) else "\u05d0" if _RTL.match(ch) else "a"
-                   for ch in text.translate(_ISOLATES))
+    text = "".join(
+        ch if unicodedata.bidirectional(ch) else "\u05d0" if _RTL.match(ch) else "a"
+        for ch in text.translate(_ISOLATES)
+    )
     storage = bidi_algorithm.get_empty_storage()
     try:
         storage["base_level"] = bidi_algorithm.get_base_level(text)
@@ -130,8 +143,10 @@ def bidi_levels(text: str) -> list[int]:
     except (AssertionError, LookupError, ValueError, TypeError) as e:  # a case python-bidi's resolver refuses
         from generator.errors import RenderError
 
-        raise RenderError(f"text {text[:60]!r}: the Unicode bidi algorithm cannot order it ({type(e).__name__}: "
-                          f"{str(e)[:80]}); remove its direction control characters") from None
+        raise RenderError(
+            f"text {text[:60]!r}: the Unicode bidi algorithm cannot order it ({type(e).__name__}: "
+            f"{str(e)[:80]}); remove its direction control characters"
+        ) from None
     chars = storage["chars"]
     if len(chars) != len(text):  # explicit embedding controls were removed: level them with their neighbours
         levels: list[int] = []
@@ -190,31 +205,53 @@ def _shape_piece(piece: str, face: str, rtl: bool) -> _Piece:
     buf.guess_segment_properties()
     buf.cluster_level = hb.BufferClusterLevel.MONOTONE_CHARACTERS
     hb.shape(font, buf, FEATURES)
-    glyphs = tuple((info.codepoint, info.cluster, pos.x_advance * scale, pos.y_advance * scale,
-                    pos.x_offset * scale, pos.y_offset * scale)
-                   for info, pos in zip(buf.glyph_infos, buf.glyph_positions, strict=True))
+    glyphs = tuple(
+        (
+            info.codepoint,
+            info.cluster,
+            pos.x_advance * scale,
+            pos.y_advance * scale,
+            pos.x_offset * scale,
+            pos.y_offset * scale,
+        )
+        for info, pos in zip(buf.glyph_infos, buf.glyph_positions, strict=True)
+    )
     plain = not rtl and len(glyphs) == len(piece)
     if plain:
         rl_face = pdfmetrics.getFont(face).face
         to_glyph, widths = rl_face.charToGlyph, rl_face.charWidths
-        for i, (ch, (gid, cluster, x_advance, _, x_offset, y_offset)) in enumerate(zip(piece, glyphs, strict=True)):
+        for i, (ch, (gid, cluster, x_advance, _, x_offset, y_offset)) in enumerate(
+            zip(piece, glyphs, strict=True)
+        ):
             code = ord(ch)
-            if (cluster != i or gid != to_glyph.get(code) or x_offset or y_offset
-                    or abs(x_advance - widths.get(code, -1)) > 0.01):
+            if (
+                cluster != i
+                or gid != to_glyph.get(code)
+                or x_offset
+                or y_offset
+                or abs(x_advance - widths.get(code, -1)) > 0.01
+            ):
                 plain = False
                 break
     return glyphs, str(buf.script or ""), plain, sum(g[2] for g in glyphs)
 
 
-def _items(text: str, faces: tuple[tuple[str, str], ...], levels: list[int]) -> list[tuple[int, int, str, int]]:
+def _items(
+    text: str, faces: tuple[tuple[str, str], ...], levels: list[int]
+) -> list[tuple[int, int, str, int]]:
     """(start, end, face, level) pieces of a line in logical order: one face, one level, and either a word or
     a run of spaces (HarfBuzz shapes words; nothing joins or ligates across a space)."""
     items: list[tuple[int, int, str, int]] = []
     pos = 0
     for face, part in faces:
         for k in range(pos, pos + len(part)):
-            if (items and items[-1][1] == k and items[-1][2] == face and items[-1][3] == levels[k]
-                    and (text[k] == " ") == (text[k - 1] == " ")):
+            if (
+                items
+                and items[-1][1] == k
+                and items[-1][2] == face
+                and items[-1][3] == levels[k]
+                and (text[k] == " ") == (text[k - 1] == " ")
+            ):
                 items[-1] = (items[-1][0], k + 1, face, levels[k])
             else:
                 items.append((k, k + 1, face, levels[k]))
@@ -256,16 +293,30 @@ def shape_runs(text: str, faces: tuple[tuple[str, str], ...]) -> ShapedLine:
     pieces: list[GlyphRun] = []
     for start, end, face, level in items:
         glyphs, script, _, _ = _shape_piece(text[start:end], face, bool(level % 2))
-        pieces.append(GlyphRun(face, bool(level % 2), script,
-                               tuple(Glyph(g, c + start, xa, ya, xo, yo) for g, c, xa, ya, xo, yo in glyphs), start, end))
+        pieces.append(
+            GlyphRun(
+                face,
+                bool(level % 2),
+                script,
+                tuple(Glyph(g, c + start, xa, ya, xo, yo) for g, c, xa, ya, xo, yo in glyphs),
+                start,
+                end,
+            )
+        )
     runs: list[GlyphRun] = []
     for i in _visual_order([lv for _, _, _, lv in items]):
         piece = pieces[i]
         last = runs[-1] if runs else None
         scripts = {last.script, piece.script} - _COMMON if last is not None else set()
         if last is not None and last.face == piece.face and last.rtl == piece.rtl and len(scripts) <= 1:
-            runs[-1] = GlyphRun(last.face, last.rtl, scripts.pop() if scripts else last.script,
-                                last.glyphs + piece.glyphs, min(last.start, piece.start), max(last.end, piece.end))
+            runs[-1] = GlyphRun(
+                last.face,
+                last.rtl,
+                scripts.pop() if scripts else last.script,
+                last.glyphs + piece.glyphs,
+                min(last.start, piece.start),
+                max(last.end, piece.end),
+            )
         else:
             runs.append(piece)
     return ShapedLine(text, tuple(runs), line_metrics(text, faces)[1])
@@ -285,8 +336,10 @@ def line_problem(text: str, faces: tuple[tuple[str, str], ...]) -> str:
         if need is not None and not missing:
             name, tags = need
             if not _hb_font(face)[2] & set(tags):
-                return (f"the font {face} cannot shape {name}: it has no OpenType rules for the script "
-                        f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order")
+                return (
+                    f"the font {face} cannot shape {name}: it has no OpenType rules for the script "
+                    f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order"
+                )
     if missing:
         return "no glyph for " + " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
     return ""
@@ -338,7 +391,9 @@ def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
 
 
 _RL_TO_UNICODE = ttfonts.makeToUnicodeCMap
-ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # TTFont.addObjects looks it up in its module when a PDF is saved
+ttfonts.makeToUnicodeCMap = (
+    _to_unicode_cmap  # TTFont.addObjects looks it up in its module when a PDF is saved
+)
 
 
 def pdf_string(run: GlyphRun, text: str) -> Any:
@@ -364,7 +419,9 @@ def pdf_string(run: GlyphRun, text: str) -> Any:
         else:
             code = _private_codes(run.face).get(g.gid, -1)
             if code < 0:
-                raise RenderError(f"{run.face}: glyph {g.gid} cannot be embedded (no character code left for it)")
+                raise RenderError(
+                    f"{run.face}: glyph {g.gid} cannot be embedded (no character code left for it)"
+                )
             if code not in face.charToGlyph:
                 face.charToGlyph[code] = g.gid
                 face.glyphToChar.setdefault(g.gid, []).append(code)
@@ -373,5 +430,7 @@ def pdf_string(run: GlyphRun, text: str) -> Any:
             if clusters.get(g.cluster):
                 _PRIVATE_TEXT.setdefault((face.name, code), clusters[g.cluster])
         chars.append(chr(code))
-        data.append(ShapeData(g.cluster, g.x_advance, g.y_advance, g.x_offset, g.y_offset, face.getCharWidth(code)))
+        data.append(
+            ShapeData(g.cluster, g.x_advance, g.y_advance, g.x_offset, g.y_offset, face.getCharWidth(code))
+        )
     return ShapedStr("".join(chars), shapeData=data)

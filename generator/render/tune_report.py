@@ -49,27 +49,37 @@ def trials_svg(trials: list[dict[str, Any]]) -> str:
     def y(v: float) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (1 - v / top)
 
-    parts = [f'<svg viewBox="0 0 {_n(WIDTH)} {_n(HEIGHT)}" role="img" aria-label="score by trial">',
-             f'<line x1="{_n(LEFT)}" y1="{_n(y(0))}" x2="{_n(WIDTH - RIGHT)}" y2="{_n(y(0))}" stroke="#999"/>',
-             f'<line x1="{_n(LEFT)}" y1="{_n(TOP)}" x2="{_n(LEFT)}" y2="{_n(y(0))}" stroke="#999"/>']
+    parts = [
+        f'<svg viewBox="0 0 {_n(WIDTH)} {_n(HEIGHT)}" role="img" aria-label="score by trial">',
+        f'<line x1="{_n(LEFT)}" y1="{_n(y(0))}" x2="{_n(WIDTH - RIGHT)}" y2="{_n(y(0))}" stroke="#999"/>',
+        f'<line x1="{_n(LEFT)}" y1="{_n(TOP)}" x2="{_n(LEFT)}" y2="{_n(y(0))}" stroke="#999"/>',
+    ]
     for v in (0.0, top / 2, top):
-        parts.append(f'<text x="{_n(LEFT - 4)}" y="{_n(y(v) + 4)}" text-anchor="end" font-size="10">'
-                     f'{10 ** v - 1:.3g}</text>')
+        parts.append(
+            f'<text x="{_n(LEFT - 4)}" y="{_n(y(v) + 4)}" text-anchor="end" font-size="10">'
+            f"{10**v - 1:.3g}</text>"
+        )
     best = math.inf
     line = []
     for i, (t, v) in enumerate(zip(trials, ys)):
         colour = PASS_COLOUR if t["violation"] == 0 and not t["illegal"] else FAIL_COLOUR
         fill = "none" if t["pruned"] else colour
-        parts.append(f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="3.5" fill="{fill}" stroke="{colour}">'
-                     f'<title>trial {t["number"]}: {fmt_value(t["score"])}</title></circle>')
+        parts.append(
+            f'<circle cx="{_n(x(i))}" cy="{_n(y(v))}" r="3.5" fill="{fill}" stroke="{colour}">'
+            f"<title>trial {t['number']}: {fmt_value(t['score'])}</title></circle>"
+        )
         if not t["pruned"]:
             best = min(best, v)
         if best < math.inf:
             line.append(f"{_n(x(i))},{_n(y(best))}")
     if line:
-        parts.append(f'<polyline points="{" ".join(line)}" fill="none" stroke="{PALETTE[0]}" stroke-width="1.5"/>')
-    parts.append(f'<text x="{_n((LEFT + WIDTH - RIGHT) / 2)}" y="{_n(HEIGHT - 6)}" text-anchor="middle" '
-                 f'font-size="11">trial (1..{n}); score, log scale; hollow = pruned after the first batch</text>')
+        parts.append(
+            f'<polyline points="{" ".join(line)}" fill="none" stroke="{PALETTE[0]}" stroke-width="1.5"/>'
+        )
+    parts.append(
+        f'<text x="{_n((LEFT + WIDTH - RIGHT) / 2)}" y="{_n(HEIGHT - 6)}" text-anchor="middle" '
+        f'font-size="11">trial (1..{n}); score, log scale; hollow = pruned after the first batch</text>'
+    )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -85,9 +95,11 @@ def importance_svg(imp: dict[str, float]) -> str:
     for i, (name, v) in enumerate(rows):
         yy = 5 + 22.0 * i
         w = (WIDTH - left - 60) * max(0.0, min(1.0, v))
-        parts.append(f'<text x="{_n(left - 6)}" y="{_n(yy + 14)}" text-anchor="end" font-size="11">{_esc(name)}</text>'
-                     f'<rect x="{_n(left)}" y="{_n(yy + 3)}" width="{_n(w)}" height="14" fill="{PALETTE[0]}"/>'
-                     f'<text x="{_n(left + w + 4)}" y="{_n(yy + 14)}" font-size="11">{v:.3f}</text>')
+        parts.append(
+            f'<text x="{_n(left - 6)}" y="{_n(yy + 14)}" text-anchor="end" font-size="11">{_esc(name)}</text>'
+            f'<rect x="{_n(left)}" y="{_n(yy + 3)}" width="{_n(w)}" height="14" fill="{PALETTE[0]}"/>'
+            f'<text x="{_n(left + w + 4)}" y="{_n(yy + 14)}" font-size="11">{v:.3f}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -98,8 +110,12 @@ def _esc(s: str) -> str:
 
 def _verdicts(r: BalanceReport) -> dict[str, Any]:
     verdict, state = verdict_line(r)
-    return {"verdict": verdict, "state": state, "rows": _tolerance_rows(r.tolerances),
-            "looks": ", ".join(str(x) for x in r.looks)}
+    return {
+        "verdict": verdict,
+        "state": state,
+        "rows": _tolerance_rows(r.tolerances),
+        "looks": ", ".join(str(x) for x in r.looks),
+    }
 
 
 _PAGE = r"""<!DOCTYPE html>
@@ -159,8 +175,13 @@ _PAGE = r"""<!DOCTYPE html>
 </html>
 """
 
-_env = SandboxedEnvironment(autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined,
-                            keep_trailing_newline=True)
+_env = SandboxedEnvironment(
+    autoescape=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+)
 _page = _env.from_string(_PAGE)
 
 
@@ -168,18 +189,33 @@ def to_html(d: dict[str, Any]) -> str:
     """The page as text."""
     trials = []
     for t in d["trials"]:
-        state = t["illegal"] or ("pruned (hopeless)" if t["pruned"] else
-                                 ("all estimates in bounds" if t["violation"] == 0 else "outside bounds"))
-        trials.append({**t, "params": json.dumps(t["values"], sort_keys=True, ensure_ascii=False),
-                       "score_text": fmt_value(t["score"]), "violation_text": fmt_value(t["violation"]),
-                       "distance_text": fmt_value(t["distance"]), "state": state})
+        state = t["illegal"] or (
+            "pruned (hopeless)"
+            if t["pruned"]
+            else ("all estimates in bounds" if t["violation"] == 0 else "outside bounds")
+        )
+        trials.append(
+            {
+                **t,
+                "params": json.dumps(t["values"], sort_keys=True, ensure_ascii=False),
+                "score_text": fmt_value(t["score"]),
+                "violation_text": fmt_value(t["violation"]),
+                "distance_text": fmt_value(t["distance"]),
+                "state": state,
+            }
+        )
     columns = [{"title": "original", "v": _verdicts(d["original"])}]
     for i, p in enumerate(d["proven"]):
         changed = ", ".join(f"{k}={v}" for k, v in sorted(p["values"].items()))
-        how = (f"holds on all {p['streams']} proof streams" if p["holds"]
-               else f"does not hold on proof stream {p['streams']}")
+        how = (
+            f"holds on all {p['streams']} proof streams"
+            if p["holds"]
+            else f"does not hold on proof stream {p['streams']}"
+        )
         raised = "".join(f"; {k} raised to {v}" for k, v in sorted(p.get("budget", {}).items()))
-        columns.append({"title": f"candidate {i + 1}: {changed} ({how}{raised})", "v": _verdicts(p["report"])})
+        columns.append(
+            {"title": f"candidate {i + 1}: {changed} ({how}{raised})", "v": _verdicts(p["report"])}
+        )
     changes = []
     if d["winner"] is not None:
         orig = {s["path"]: s["original"] for s in d["space"]}
@@ -189,14 +225,27 @@ def to_html(d: dict[str, Any]) -> str:
                 changes.append({"path": path, "old": orig.get(path), "new": shown})
     for path, v in sorted(d.get("winner_budget", {}).items()):
         changes.append({"path": path, "old": "the kit's", "new": str(v)})
-    effects = [{**e, "rows": [[r[0], fmt_value(r[1]), fmt_value(r[2]), fmt_value(r[2] - r[1])] for r in e["rows"]]}
-               for e in d["effects"]]
-    front = [{"params": json.dumps(f["values"], sort_keys=True, ensure_ascii=False),
-              "gaps": [fmt_value(g) for g in f["gaps"]], "distance": fmt_value(f["distance"])}
-             for f in d.get("front", [])]
-    return _page.render(d={**d, "trials": trials, "effects": effects}, style=STYLE, columns=columns, front=front,
-                        changes=changes, trials_svg=trials_svg(d["trials"]),
-                        importance_svg=importance_svg(d["importance"]))
+    effects = [
+        {**e, "rows": [[r[0], fmt_value(r[1]), fmt_value(r[2]), fmt_value(r[2] - r[1])] for r in e["rows"]]}
+        for e in d["effects"]
+    ]
+    front = [
+        {
+            "params": json.dumps(f["values"], sort_keys=True, ensure_ascii=False),
+            "gaps": [fmt_value(g) for g in f["gaps"]],
+            "distance": fmt_value(f["distance"]),
+        }
+        for f in d.get("front", [])
+    ]
+    return _page.render(
+        d={**d, "trials": trials, "effects": effects},
+        style=STYLE,
+        columns=columns,
+        front=front,
+        changes=changes,
+        trials_svg=trials_svg(d["trials"]),
+        importance_svg=importance_svg(d["importance"]),
+    )
 
 
 def write_tune_report(path: Path, d: dict[str, Any]) -> None:

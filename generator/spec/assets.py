@@ -44,24 +44,38 @@ _EXT: dict[str, Kind] = {".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".webp"
 _PIL_FORMAT = {"PNG": "png", "JPEG": "jpeg", "WEBP": "webp"}
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
-_PATH_HELP = ("an image (.png, .jpg, .webp) or .svg file inside the kit folder, as a path relative to it "
-              "(e.g. assets/back.png); {field} names the face's data (e.g. assets/suits/{suit}.svg)")
+_PATH_HELP = (
+    "an image (.png, .jpg, .webp) or .svg file inside the kit folder, as a path relative to it "
+    "(e.g. assets/back.png); {field} names the face's data (e.g. assets/suits/{suit}.svg)"
+)
 
 
 class ArtSpec(SpecModel):
     """The art in one slot of a component, and how it fills the slot's box."""
 
     path: str = Field(description=f"the file: {_PATH_HELP}")
-    fit: Fit = Field("cover", description=(
-        "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the rest "
-        "shows what is under it); stretch: fill the box exactly, distorting the art"))
-    bleed: bool = Field(False, description=(
-        "run the art past the trim into the bleed on every side where the box touches the trim (backs and "
-        "backgrounds); art that then does not cover the bleed is an error"))
+    fit: Fit = Field(
+        "cover",
+        description=(
+            "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the rest "
+            "shows what is under it); stretch: fill the box exactly, distorting the art"
+        ),
+    )
+    bleed: bool = Field(
+        False,
+        description=(
+            "run the art past the trim into the bleed on every side where the box touches the trim (backs and "
+            "backgrounds); art that then does not cover the bleed is an error"
+        ),
+    )
     opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
-    tint: bool | str = Field(False, description=(
-        "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw in (the "
-        "suit or colour of the symbol it replaces), or '#rrggbb'"))
+    tint: bool | str = Field(
+        False,
+        description=(
+            "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw in (the "
+            "suit or colour of the symbol it replaces), or '#rrggbb'"
+        ),
+    )
 
     @field_validator("tint")
     @classmethod
@@ -79,8 +93,11 @@ class ArtSpec(SpecModel):
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
         """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says so."""
         mapping = handler.resolve_ref_schema(handler(core_schema))
-        return {"anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
-                "title": mapping.get("title", cls.__name__), "description": mapping.get("description", "")}
+        return {
+            "anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
+            "title": mapping.get("title", cls.__name__),
+            "description": mapping.get("description", ""),
+        }
 
 
 @dataclass(frozen=True)
@@ -143,11 +160,15 @@ class KitArt:
 
     def key(self, component: str | None = None) -> list[tuple[str, str, list[tuple[str, str]]]]:
         """What a build key needs: each slot's files by content (one component's, or every one)."""
-        return [(cid, slot, sorted((a.shown, a.sha256) for a in art.assets.values()))
-                for (cid, slot), art in sorted(self.slots.items()) if component is None or cid == component]
+        return [
+            (cid, slot, sorted((a.shown, a.sha256) for a in art.assets.values()))
+            for (cid, slot), art in sorted(self.slots.items())
+            if component is None or cid == component
+        ]
 
 
 # ---------------------------------------------------------------- the door
+
 
 def probe(data: bytes, shown: str) -> Asset:
     """The checked, decoded asset of a file's bytes; a hostile or broken file raises ValueError saying why."""
@@ -194,7 +215,9 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
             raise ValueError(f"damaged: Pillow cannot read it ({_why(e)})") from None
         w, h = image.size
         if w <= 0 or h <= 0 or w * h > MAX_PIXELS:
-            raise ValueError(f"{w}x{h} pixels is over the limit of {MAX_PIXELS:,} pixels (a decompression bomb?)")
+            raise ValueError(
+                f"{w}x{h} pixels is over the limit of {MAX_PIXELS:,} pixels (a decompression bomb?)"
+            )
         try:
             frames = int(getattr(image, "n_frames", 1))
         except Exception as e:  # counting frames reads the whole file for some formats
@@ -207,15 +230,20 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
         except Exception as e:
             raise ValueError(f"truncated or damaged ({_why(e)})") from None
     icc = image.info.get("icc_profile")
-    alpha = mode in ("RGBA", "LA", "PA") or (mode == "P" and "transparency" in image.info) or \
-        (mode in ("RGB", "L") and "transparency" in image.info)
+    alpha = (
+        mode in ("RGBA", "LA", "PA")
+        or (mode == "P" and "transparency" in image.info)
+        or (mode in ("RGB", "L") and "transparency" in image.info)
+    )
     target = "RGBA" if alpha else "RGB"
     if icc and mode in ("RGB", "RGBA", "CMYK", "L"):
         # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no other profile
         try:
             src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             srgb = ImageCms.createProfile("sRGB")
-            converted = ImageCms.profileToProfile(image, src, srgb, outputMode="RGBA" if mode == "RGBA" else "RGB")
+            converted = ImageCms.profileToProfile(
+                image, src, srgb, outputMode="RGBA" if mode == "RGBA" else "RGB"
+            )
             image = converted if converted is not None else image
         except Exception as e:
             raise ValueError(f"its colour profile (ICC) is damaged ({_why(e)})") from None
@@ -263,14 +291,18 @@ def check_svg(data: bytes) -> tuple[float, float]:
         if tag in _FORBIDDEN_TAGS or "XInclude" in str(el.tag):
             raise ValueError(f"<{tag}> is refused (scripts and embedded documents)")
         if tag == "image":
-            raise ValueError("<image> is refused: an SVG must be vector shapes (give a raster as its own file)")
+            raise ValueError(
+                "<image> is refused: an SVG must be vector shapes (give a raster as its own file)"
+            )
         for name, value in el.attrib.items():
             local = _local(name)
             if local.lower().startswith("on"):
                 raise ValueError(f"the event handler {local}= on <{tag}> is refused (scripts)")
             if name in _HREF_ATTRS and not value.strip().startswith("#"):
-                raise ValueError(f"<{tag} {local}={value[:60]!r}>: only references inside the file ('#id') are "
-                                 "allowed, no external or file: references")
+                raise ValueError(
+                    f"<{tag} {local}={value[:60]!r}>: only references inside the file ('#id') are "
+                    "allowed, no external or file: references"
+                )
             for url in _URL.findall(value):
                 if url and not url.startswith("#"):
                     raise ValueError(f"<{tag} {local}=... url({url[:60]!r})>: only url(#id) is allowed")
@@ -279,7 +311,9 @@ def check_svg(data: bytes) -> tuple[float, float]:
                 raise ValueError("<style> imports or links an outside file; only url(#id) is allowed")
     width, height = _svg_size(root)
     if not (0 < width <= 20_000 and 0 < height <= 20_000):
-        raise ValueError(f"its size {width:g}x{height:g} pt is empty or absurd; give width/height or a viewBox")
+        raise ValueError(
+            f"its size {width:g}x{height:g} pt is empty or absurd; give width/height or a viewBox"
+        )
     return width, height
 
 
@@ -306,8 +340,11 @@ def _svg_size(root: Any) -> tuple[float, float]:
         m = _LENGTH.fullmatch(value or "")
         return float(m.group(1)) * _UNIT[m.group(2)] if m else None
 
-    box = [float(v) for v in re.split(r"[\s,]+", (root.get("viewBox") or "").strip()) if v] \
-        if re.fullmatch(r"[\s,0-9.eE+-]*", root.get("viewBox") or "") else []
+    box = (
+        [float(v) for v in re.split(r"[\s,]+", (root.get("viewBox") or "").strip()) if v]
+        if re.fullmatch(r"[\s,0-9.eE+-]*", root.get("viewBox") or "")
+        else []
+    )
     w, h = length(root.get("width")), length(root.get("height"))
     if w is None or h is None:
         if len(box) != 4:
@@ -355,8 +392,10 @@ def _why(e: BaseException) -> str:
 
 # ---------------------------------------------------------------- resolving
 
-def resolve_art(components: Mapping[str, Any], root: Path, display: str,
-                key_line: Callable[[str], int | None]) -> KitArt | None:
+
+def resolve_art(
+    components: Mapping[str, Any], root: Path, display: str, key_line: Callable[[str], int | None]
+) -> KitArt | None:
     """Every `components.<id>.art.<slot>` file resolved inside `root`, read once (capped) and decoded behind the
     door; a path with {field} placeholders takes every file its pattern matches. Every problem located."""
     problems: list[Problem] = []
@@ -388,16 +427,23 @@ def resolve_art(components: Mapping[str, Any], root: Path, display: str,
                 problems.append(Problem(display, key_line(f"{key}.path") or key_line(key), key, str(e)))
                 continue
             if spec.tint is not False and any(not a.is_vector for a in found.values()):
-                problems.append(Problem(display, key_line(key), f"{key}.tint",
-                                        "only SVG art can be tinted; a raster image keeps its own colours"))
+                problems.append(
+                    Problem(
+                        display,
+                        key_line(key),
+                        f"{key}.tint",
+                        "only SVG art can be tinted; a raster image keeps its own colours",
+                    )
+                )
             slots[(cid, slot)] = SlotArt(cid, slot, spec, fields, found, key_line(key))
     if problems:
         raise SpecError(problems)
     return KitArt(slots) if slots else None
 
 
-def _resolve_one(template: str, fields: tuple[str, ...], root: Path, display: str,
-                 load: Callable[[str, Path], Asset]) -> dict[str, Asset]:
+def _resolve_one(
+    template: str, fields: tuple[str, ...], root: Path, display: str, load: Callable[[str, Path], Asset]
+) -> dict[str, Asset]:
     why = relative_path_problem(template, _PATH_HELP)
     if why:
         raise ValueError(why)
@@ -412,8 +458,9 @@ def _resolve_one(template: str, fields: tuple[str, ...], root: Path, display: st
     folder, _, name = template.replace("\\", "/").rpartition("/")
     if _FIELD.search(folder):
         raise ValueError(f"a placeholder may only be in the file name, not in the folder; got {template!r}")
-    pattern = re.compile("".join(f"(?P<{m}>[^/\\\\]+)" if i % 2 else re.escape(m)
-                                 for i, m in enumerate(_FIELD.split(name))))
+    pattern = re.compile(
+        "".join(f"(?P<{m}>[^/\\\\]+)" if i % 2 else re.escape(m) for i, m in enumerate(_FIELD.split(name)))
+    )
     try:
         base = (root / folder).resolve(strict=True)
     except OSError:
@@ -449,8 +496,9 @@ def icon_path(name: str) -> str:
     return f"{ICON_FOLDER}/{name}.svg"
 
 
-def resolve_icons(names: list[str], root: Path, display: str,
-                  key_line: Callable[[str], int | None]) -> tuple[dict[str, Asset], list[Problem]]:
+def resolve_icons(
+    names: list[str], root: Path, display: str, key_line: Callable[[str], int | None]
+) -> tuple[dict[str, Asset], list[Problem]]:
     """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at MAX_SVG_BYTES,
     regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened. Each problem is
     located at its `style.icons[i]`."""
@@ -463,8 +511,11 @@ def resolve_icons(names: list[str], root: Path, display: str,
         try:
             real = resolve_inside(root, root / shown, display, f"the icon {shown!r}")
             if real is None:
-                problems.append(Problem(display, line, key, f"no such file in the kit folder: {shown!r} (the icon "
-                                                            f":{name}:)"))
+                problems.append(
+                    Problem(
+                        display, line, key, f"no such file in the kit folder: {shown!r} (the icon :{name}:)"
+                    )
+                )
                 continue
             icons[name] = probe(read_bytes(real, display, MAX_SVG_BYTES, shown), shown)
         except SpecError as e:

@@ -15,7 +15,9 @@ from generator.units import MM, parse_length
 class SpecModel(BaseModel):
     """Every spec model: frozen, unknown keys are errors, no coercion of strings into numbers."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, populate_by_name=True, allow_inf_nan=False
+    )
 
 
 def _length(v: Any) -> float:
@@ -24,11 +26,17 @@ def _length(v: Any) -> float:
     return parse_length(v)
 
 
-_DIGITS = r"[\d\uff10-\uff19]"  # \d is ASCII in an editor's (ECMA) regex; validate also takes full-width digits
+_DIGITS = (
+    r"[\d\uff10-\uff19]"  # \d is ASCII in an editor's (ECMA) regex; validate also takes full-width digits
+)
 LENGTH_PATTERN = rf"^\s*-?{_DIGITS}+(\.{_DIGITS}+)?\s*(mm|cm|in|pt)\s*$"
 """What `parse_length` accepts, as a JSON Schema pattern (its range is checked by validate, not the schema)."""
-LENGTH_JSON: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN, "maxLength": 40},
-                                         {"const": 0, "description": "0 needs no unit"}]}
+LENGTH_JSON: dict[str, Any] = {
+    "anyOf": [
+        {"type": "string", "pattern": LENGTH_PATTERN, "maxLength": 40},
+        {"const": 0, "description": "0 needs no unit"},
+    ]
+}
 """The JSON Schema of a Length as written in kit.yaml (the models hold points, a number: `pnpkit schema` describes
 the YAML an editor checks, so every length type carries this)."""
 
@@ -100,8 +108,18 @@ class SequentialCheck(SpecModel):
     """The settings every game's `balance:` section shares: how sure the verdicts must be and how far the
     check may extend play while a tolerance is UNDECIDED (a game's balance model inherits them)."""
 
-    confidence: float = Field(0.99, gt=0.5, lt=1, description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.")
-    max_games: StrictInt | None = Field(None, ge=1, le=MAX_GAMES, description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).")
+    confidence: float = Field(
+        0.99,
+        gt=0.5,
+        lt=1,
+        description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.",
+    )
+    max_games: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=MAX_GAMES,
+        description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).",
+    )
 
 
 def repeats(values: Iterable[Hashable]) -> Iterator[tuple[int, int]]:

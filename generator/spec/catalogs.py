@@ -63,8 +63,12 @@ def strict_problems(text: str, display: str) -> list[Problem]:
         m = _KEYWORD_RE.match(line)
         if m:
             key = m.group(1)
-            if key in ("msgctxt", "msgid") and (current is None or "msgstr" in current or "msgstr[0]" in current
-                                                or (key == "msgid" and "msgid" in current)):
+            if key in ("msgctxt", "msgid") and (
+                current is None
+                or "msgstr" in current
+                or "msgstr[0]" in current
+                or (key == "msgid" and "msgid" in current)
+            ):
                 current = {}
                 entries.append((key, lineno, current))
             if current is None:
@@ -77,7 +81,7 @@ def strict_problems(text: str, display: str) -> list[Problem]:
             current[key] = current.get(key, "") + _unquote(m.group(1))
             continue
         if line.count('"') % 2 == 1 or (line.startswith(("msg", '"')) and not line.endswith('"')):
-            why = "unterminated string (a closing \" is missing)"
+            why = 'unterminated string (a closing " is missing)'
         else:
             why = "expected msgid, msgstr, a quoted continuation or a # comment"
         problems.append(Problem(display, lineno, "", f"{why}; got {_clip(raw)}"))
@@ -87,15 +91,27 @@ def strict_problems(text: str, display: str) -> list[Problem]:
             continue
         ident = (fields.get("msgctxt", ""), fields["msgid"])
         if ident in seen:
-            problems.append(Problem(display, lineno, fields["msgid"] or "(header)",
-                                    f"msgid repeats the entry at line {seen[ident]}; each text id appears once"))
+            problems.append(
+                Problem(
+                    display,
+                    lineno,
+                    fields["msgid"] or "(header)",
+                    f"msgid repeats the entry at line {seen[ident]}; each text id appears once",
+                )
+            )
         else:
             seen[ident] = lineno
         if fields["msgid"] == "" and "msgctxt" not in fields:
             m = _CHARSET_RE.search(fields.get("msgstr", ""))
             if m and m.group(1).strip().lower() not in ("utf-8", "utf8"):
-                problems.append(Problem(display, lineno, "charset",
-                                        f"expected UTF-8 (catalogs are UTF-8 text); got {_clip(m.group(1))}"))
+                problems.append(
+                    Problem(
+                        display,
+                        lineno,
+                        "charset",
+                        f"expected UTF-8 (catalogs are UTF-8 text); got {_clip(m.group(1))}",
+                    )
+                )
     return problems
 
 
@@ -145,12 +161,14 @@ def _lines(text: str) -> list[str]:
 
 def _control_characters(text: str) -> str:
     """Control characters of a translation other than line breaks (\\n, \\r), in order of first appearance."""
-    return "".join(dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\x85"))
+    return "".join(
+        dict.fromkeys(ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\x85")
+    )
 
 
 def _clip(text: str, limit: int = 60) -> str:
     shown = repr(text)
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
 
 
 def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
@@ -158,37 +176,66 @@ def parse_catalog(data: bytes, display: str, lang: str) -> Catalog:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SpecError([Problem(display, line, "", f"not UTF-8 text ({e.reason} at byte {e.start}); "
-                                                    "save the catalog as UTF-8")]) from None
+        line = data[: e.start].count(b"\n") + 1
+        raise SpecError(
+            [
+                Problem(
+                    display,
+                    line,
+                    "",
+                    f"not UTF-8 text ({e.reason} at byte {e.start}); save the catalog as UTF-8",
+                )
+            ]
+        ) from None
     problems = strict_problems(text, display)
     if problems:
         raise SpecError(problems)
     try:
         cat = read_po([line + "\n" for line in _lines(text)], locale=lang, abort_invalid=True)
     except (PoFileError, ValueError, LookupError) as e:
-        raise SpecError([Problem(display, None, "", f"cannot parse the catalog: {_clip(str(e), 120)}")]) from None
+        raise SpecError(
+            [Problem(display, None, "", f"cannot parse the catalog: {_clip(str(e), 120)}")]
+        ) from None
     messages: dict[str, str] = {}
     lines: dict[str, int] = {}
     for m in cat:
         if not m.id or m.fuzzy:
             continue
         if not isinstance(m.id, str) or not isinstance(m.string, str):
-            problems.append(Problem(display, m.lineno, str(m.id), "plural entries are not used; write plural(n, ...) in the template"))
+            problems.append(
+                Problem(
+                    display,
+                    m.lineno,
+                    str(m.id),
+                    "plural entries are not used; write plural(n, ...) in the template",
+                )
+            )
             continue
         bad = _control_characters(m.string)
         if bad:
             codes = ", ".join(f"U+{ord(ch):04X}" for ch in bad)
-            problems.append(Problem(display, m.lineno, m.id, f"control character {codes} cannot be printed "
-                                                             f"(a line break is \\n); got {_clip(m.string)}"))
+            problems.append(
+                Problem(
+                    display,
+                    m.lineno,
+                    m.id,
+                    f"control character {codes} cannot be printed "
+                    f"(a line break is \\n); got {_clip(m.string)}",
+                )
+            )
             continue
         if m.string:
             messages[m.id] = m.string
             lines[m.id] = m.lineno or 0
     if problems:
         raise SpecError(problems)
-    return Catalog(lang, display, MappingProxyType(messages), MappingProxyType(lines),
-                   MappingProxyType(header_fields(text)))
+    return Catalog(
+        lang,
+        display,
+        MappingProxyType(messages),
+        MappingProxyType(lines),
+        MappingProxyType(header_fields(text)),
+    )
 
 
 def read_catalog(path: Path, display: str, lang: str, root: Path | None = None) -> Catalog:
@@ -221,6 +268,8 @@ def lone_placeholders(catalog: Catalog) -> list[str]:
         if found:
             names = ", ".join(found[:5])
             fixed = ", ".join("{{ " + _LONE.fullmatch(f).group(1) + " }}" for f in found[:5])  # type: ignore[union-attr]
-            out.append(f"{catalog.path}:{catalog.lines.get(tid, 0)}: {tid}: {names} prints as written (a lone "
-                       f"placeholder); write {fixed}")
+            out.append(
+                f"{catalog.path}:{catalog.lines.get(tid, 0)}: {tid}: {names} prints as written (a lone "
+                f"placeholder); write {fixed}"
+            )
     return out

@@ -30,10 +30,16 @@ SIMULATIONS = ("protanopia", "deuteranopia", "tritanopia", "greyscale")
 class ColourSafety(SpecModel):
     """The colour difference two colours a player must tell apart keep under every colour-vision simulation."""
 
-    min_delta_e: StrictFloat | StrictInt = Field(10.0, ge=0, le=100, description=(
-        "smallest CIEDE2000 difference between two game colours under simulated protanopia, deuteranopia, "
-        "tritanopia (Viénot 1999 / Brettel 1997) and in greyscale; a pair below it that also shares its "
-        "symbol/shape/pattern fails validate, one with different marks is a note in the report"))
+    min_delta_e: StrictFloat | StrictInt = Field(
+        10.0,
+        ge=0,
+        le=100,
+        description=(
+            "smallest CIEDE2000 difference between two game colours under simulated protanopia, deuteranopia, "
+            "tritanopia (Viénot 1999 / Brettel 1997) and in greyscale; a pair below it that also shares its "
+            "symbol/shape/pattern fails validate, one with different marks is a note in the report"
+        ),
+    )
 
 
 @dataclass(frozen=True)
@@ -60,8 +66,10 @@ class PairMeasure:
 
     def describe(self) -> str:
         marks = f"both marked {self.a.mark}" if self.same_mark else f"marked {self.a.mark} and {self.b.mark}"
-        return (f"{self.a.id} ({self.a.hex}) and {self.b.id} ({self.b.hex}) differ by ΔE00 {self.delta_e:.1f} "
-                f"under {self.simulation}, {marks}")
+        return (
+            f"{self.a.id} ({self.a.hex}) and {self.b.id} ({self.b.hex}) differ by ΔE00 {self.delta_e:.1f} "
+            f"under {self.simulation}, {marks}"
+        )
 
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
@@ -98,8 +106,11 @@ def simulate_pixels(rgb: Any, simulation: str) -> Any:
     else:
         from daltonlens import simulate as dl
 
-        deficiency = {"protanopia": dl.Deficiency.PROTAN, "deuteranopia": dl.Deficiency.DEUTAN,
-                      "tritanopia": dl.Deficiency.TRITAN}[simulation]
+        deficiency = {
+            "protanopia": dl.Deficiency.PROTAN,
+            "deuteranopia": dl.Deficiency.DEUTAN,
+            "tritanopia": dl.Deficiency.TRITAN,
+        }[simulation]
         sim = dl.Simulator_Brettel1997() if simulation == "tritanopia" else dl.Simulator_Vienot1999()
         seen = sim.simulate_cvd(colours[:, None, :], deficiency, severity=1.0)[:, 0, :]
     return np.asarray(seen, dtype=np.uint8)[inverse.reshape(-1)].reshape(pixels.shape)
@@ -126,7 +137,7 @@ def measure(swatches: Sequence[Swatch]) -> list[PairMeasure]:
     """Every pair of swatches under every simulation, in palette order."""
     out: list[PairMeasure] = []
     for i, a in enumerate(swatches):
-        for b in swatches[i + 1:]:
+        for b in swatches[i + 1 :]:
             for sim in SIMULATIONS:
                 out.append(PairMeasure(a, b, sim, delta_e(simulate(a.hex, sim), simulate(b.hex, sim))))
     return out
@@ -142,7 +153,9 @@ def palette(game: Any) -> tuple[str, list[Swatch]]:
             continue
         swatches = []
         for e in entries:
-            parts = [str(getattr(e, f)) for f in ("symbol", "shape", "pattern") if getattr(e, f, None) is not None]
+            parts = [
+                str(getattr(e, f)) for f in ("symbol", "shape", "pattern") if getattr(e, f, None) is not None
+            ]
             swatches.append(Swatch(str(e.id), str(e.colour).lower(), "+".join(parts) or "nothing"))
         return key, swatches
     return "", []
@@ -163,7 +176,9 @@ def check_palette(game: Any, safety: ColourSafety) -> SafetyResult:
     key, swatches = palette(game)
     measures = measure(swatches)
     close = [m for m in measures if m.delta_e < safety.min_delta_e]
-    return SafetyResult(key, [m for m in close if m.same_mark], [m for m in close if not m.same_mark], measures)
+    return SafetyResult(
+        key, [m for m in close if m.same_mark], [m for m in close if not m.same_mark], measures
+    )
 
 
 def colour_problems(kit: Kit) -> list[Problem]:
@@ -179,10 +194,13 @@ def colour_problems(kit: Kit) -> list[Problem]:
     for ms in pairs.values():
         a, b = ms[0].a, ms[0].b
         under = ", ".join(f"{m.simulation} ΔE00 {m.delta_e:.1f}" for m in ms)
-        out.append(kit.problem(
-            f"game.{result.key}[{ids.index(b.id)}].colour",
-            f"{a.id} ({a.hex}) and {b.id} ({b.hex}) are both marked {a.mark} and look alike under {under} "
-            f"(style.colour_safety.min_delta_e is {bound:g}): give them different marks or move the colours apart"))
+        out.append(
+            kit.problem(
+                f"game.{result.key}[{ids.index(b.id)}].colour",
+                f"{a.id} ({a.hex}) and {b.id} ({b.hex}) are both marked {a.mark} and look alike under {under} "
+                f"(style.colour_safety.min_delta_e is {bound:g}): give them different marks or move the colours apart",
+            )
+        )
     return out
 
 
@@ -194,7 +212,10 @@ def colour_notes(kit: Kit) -> list[str]:
     for m in result.notes:
         pairs.setdefault((m.a.id, m.b.id), []).append(m)
     bound = kit.style.colour_safety.min_delta_e
-    return [f"colours {ms[0].a.id} ({ms[0].a.hex}) and {ms[0].b.id} ({ms[0].b.hex}) look alike under "
-            + ", ".join(f"{m.simulation} (ΔE00 {m.delta_e:.1f})" for m in ms)
-            + f", below style.colour_safety.min_delta_e {bound:g}; their marks {ms[0].a.mark} and {ms[0].b.mark} "
-            "tell them apart" for ms in pairs.values()]
+    return [
+        f"colours {ms[0].a.id} ({ms[0].a.hex}) and {ms[0].b.id} ({ms[0].b.hex}) look alike under "
+        + ", ".join(f"{m.simulation} (ΔE00 {m.delta_e:.1f})" for m in ms)
+        + f", below style.colour_safety.min_delta_e {bound:g}; their marks {ms[0].a.mark} and {ms[0].b.mark} "
+        "tell them apart"
+        for ms in pairs.values()
+    ]

@@ -41,8 +41,10 @@ WEIGHTS = ("regular", "bold", "italic", "bold_italic")
 """The chains of a role: each font key of a Text op."""
 _NUMBER_TEXT = re.compile(r"[\s0-9+\-−×÷=%.,/:()–]*[0-9][\s0-9+\-−×÷=%.,/:()–]*")
 
-_FILE_HELP = ("a TrueType font file (.ttf, or .otf with TrueType outlines) inside the kit folder, as a path "
-              "relative to it (e.g. assets/fonts/Inter-Regular.ttf), or 'builtin' for BIZ UDPGothic")
+_FILE_HELP = (
+    "a TrueType font file (.ttf, or .otf with TrueType outlines) inside the kit folder, as a path "
+    "relative to it (e.g. assets/fonts/Inter-Regular.ttf), or 'builtin' for BIZ UDPGothic"
+)
 
 
 class FontPair(SpecModel):
@@ -50,55 +52,91 @@ class FontPair(SpecModel):
 
     regular: str = Field(description=f"regular weight: {_FILE_HELP}")
     bold: str = Field(description=f"bold weight: {_FILE_HELP}")
-    italic: str | None = Field(None, description=(
-        f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted 12 "
-        "degrees (a synthetic oblique)"))
-    bold_italic: str | None = Field(None, description=(
-        f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 degrees"))
+    italic: str | None = Field(
+        None,
+        description=(
+            f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted 12 "
+            "degrees (a synthetic oblique)"
+        ),
+    )
+    bold_italic: str | None = Field(
+        None,
+        description=(
+            f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 degrees"
+        ),
+    )
 
 
 class RoleFonts(FontPair):
     """One role's faces and the fonts tried, in order, for characters its own faces lack."""
 
-    fallback: list[FontPair] = Field(default_factory=list, max_length=MAX_FALLBACKS, description=(
-        "the fallback chain: pairs tried in order for each character the role's own faces lack (one per "
-        "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must be "
-        "in one of them"))
+    fallback: list[FontPair] = Field(
+        default_factory=list,
+        max_length=MAX_FALLBACKS,
+        description=(
+            "the fallback chain: pairs tried in order for each character the role's own faces lack (one per "
+            "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must be "
+            "in one of them"
+        ),
+    )
 
 
 class FontsSpec(SpecModel):
     """Which fonts draw which text."""
 
-    body: RoleFonts = Field(description="running text, labels and everything that is not a heading or a number")
-    heading: RoleFonts | None = Field(None, description=(
-        "text set at heading_size or larger (titles, card names); default: the body fonts"))
-    number: RoleFonts | None = Field(None, description=(
-        "texts made only of digits and number signs (card values, scores, sums); default: the body fonts"))
-    heading_size: Length = Field(10.0, description="text at this size or larger is drawn with the heading role "
-                                                  "(default 10pt)")
+    body: RoleFonts = Field(
+        description="running text, labels and everything that is not a heading or a number"
+    )
+    heading: RoleFonts | None = Field(
+        None, description=("text set at heading_size or larger (titles, card names); default: the body fonts")
+    )
+    number: RoleFonts | None = Field(
+        None,
+        description=(
+            "texts made only of digits and number signs (card values, scores, sums); default: the body fonts"
+        ),
+    )
+    heading_size: Length = Field(
+        10.0, description="text at this size or larger is drawn with the heading role (default 10pt)"
+    )
 
 
 class StyleSpec(Legibility):
     """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print at."""
 
-    fonts: FontsSpec | None = Field(None, description=(
-        "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
-        "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
-        "embedding allowed by the licence), subset and embedded"))
-    colour_safety: ColourSafety = Field(default_factory=ColourSafety, description=(
-        "how far apart the game's colours stay for colour-blind readers and in greyscale prints"))
-    icons: list[str] = Field(default_factory=list, max_length=64, description=(
-        "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
-        ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
-        "symbol (e.g. star) replaces it in the kit's texts"))
+    fonts: FontsSpec | None = Field(
+        None,
+        description=(
+            "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
+            "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
+            "embedding allowed by the licence), subset and embedded"
+        ),
+    )
+    colour_safety: ColourSafety = Field(
+        default_factory=ColourSafety,
+        description=(
+            "how far apart the game's colours stay for colour-blind readers and in greyscale prints"
+        ),
+    )
+    icons: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description=(
+            "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
+            ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
+            "symbol (e.g. star) replaces it in the kit's texts"
+        ),
+    )
 
     @field_validator("icons")
     @classmethod
     def _icon_names(cls, v: list[str]) -> list[str]:
         for name in v:
             if not _ICON_NAME.fullmatch(name):
-                raise ValueError("an icon name is lower-case letters, digits and _ (starting with a letter, at most "
-                                 f"40), the file assets/icons/<name>.svg; got {name[:60]!r}")
+                raise ValueError(
+                    "an icon name is lower-case letters, digits and _ (starting with a letter, at most "
+                    f"40), the file assets/icons/<name>.svg; got {name[:60]!r}"
+                )
         dup = sorted({n for n in v if v.count(n) > 1})
         if dup:
             raise ValueError(f"icons named twice: {', '.join(dup)}")
@@ -151,8 +189,11 @@ class KitFonts:
 
     def key(self) -> list[tuple[str, str, list[str]]]:
         """What a build key needs: every chain's files by content."""
-        return [(role, w, [f.sha256 for f in chain]) for role, by in sorted(self.chains.items())
-                for w, chain in sorted(by.items())]
+        return [
+            (role, w, [f.sha256 for f in chain])
+            for role, by in sorted(self.chains.items())
+            for w, chain in sorted(by.items())
+        ]
 
 
 _BUILTIN_CACHE: dict[str, FontFile] = {}
@@ -168,8 +209,15 @@ def _builtin(weight: str) -> FontFile:
         with TTFont(io.BytesIO(data), lazy=True) as font:
             cmap = frozenset(font.getBestCmap() or {})
             x_height = _x_height(font)
-        _BUILTIN_CACHE[weight] = FontFile(BUILTIN_NAMES[weight], BUILTIN, data, hashlib.sha256(data).hexdigest(),
-                                          cmap, builtin=True, x_height=x_height)
+        _BUILTIN_CACHE[weight] = FontFile(
+            BUILTIN_NAMES[weight],
+            BUILTIN,
+            data,
+            hashlib.sha256(data).hexdigest(),
+            cmap,
+            builtin=True,
+            x_height=x_height,
+        )
     return _BUILTIN_CACHE[weight]
 
 
@@ -200,7 +248,9 @@ def svg_text_chain(fonts: KitFonts | None, weight: str) -> tuple[FontFile, ...]:
 
 def svg_text_missing(text: str, chain: tuple[FontFile, ...]) -> str:
     """The distinct characters of an SVG text that no face of `chain` has (whitespace aside), in order."""
-    return "".join(dict.fromkeys(ch for ch in text if not ch.isspace() and not any(ord(ch) in f.cmap for f in chain)))
+    return "".join(
+        dict.fromkeys(ch for ch in text if not ch.isspace() and not any(ord(ch) in f.cmap for f in chain))
+    )
 
 
 def font_problem(data: bytes) -> str | None:
@@ -211,7 +261,9 @@ def font_problem(data: bytes) -> str | None:
         return "a font collection (.ttc); give one TrueType font file (.ttf)"
     if data[:4] in (b"wOFF", b"wOF2"):
         return "a web font (WOFF); give the TrueType font file (.ttf)"
-    logging.getLogger("fontTools").setLevel(logging.ERROR)  # its warnings about damaged tables are ours to report
+    logging.getLogger("fontTools").setLevel(
+        logging.ERROR
+    )  # its warnings about damaged tables are ours to report
     try:
         font = TTFont(io.BytesIO(data), lazy=True)
     except Exception as e:  # fontTools raises many types for garbage input
@@ -223,8 +275,10 @@ def font_problem(data: bytes) -> str | None:
                 return f"truncated: table {tag.strip()!r} ends at byte {end:,}, the file has {len(data):,}"
         if "glyf" not in font:
             if "CFF " in font or "CFF2" in font:
-                return ("PostScript (CFF) outlines: only TrueType outlines (glyf) can be embedded; convert it to "
-                        "TrueType (e.g. with fontTools' otf2ttf) or pick the .ttf release")
+                return (
+                    "PostScript (CFF) outlines: only TrueType outlines (glyf) can be embedded; convert it to "
+                    "TrueType (e.g. with fontTools' otf2ttf) or pick the .ttf release"
+                )
             return "no TrueType outlines (no glyf table)"
         for tag in ("head", "hhea", "maxp", "hmtx", "loca", "cmap", "post", "name"):
             if tag not in font:
@@ -233,8 +287,10 @@ def font_problem(data: bytes) -> str | None:
         if "OS/2" in font:
             fs_type = int(font["OS/2"].fsType)
             if fs_type & 0x0002:
-                return (f"its licence forbids embedding (OS/2 fsType {fs_type:#06x}: restricted licence); a PDF "
-                        "must embed its fonts")
+                return (
+                    f"its licence forbids embedding (OS/2 fsType {fs_type:#06x}: restricted licence); a PDF "
+                    "must embed its fonts"
+                )
             if fs_type & 0x0200:
                 return f"its licence allows embedding bitmaps only (OS/2 fsType {fs_type:#06x})"
         cmap = font.getBestCmap()
@@ -264,7 +320,9 @@ def check_font_path(shown: str) -> str | None:
     return relative_path_problem(shown, _FILE_HELP)
 
 
-def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[[str], int | None]) -> KitFonts:
+def resolve_fonts(
+    spec: FontsSpec, root: Path, display: str, key_line: Callable[[str], int | None]
+) -> KitFonts:
     """Every file of `style.fonts` resolved inside `root`, read once and checked; every problem located."""
     problems: list[Problem] = []
     files: dict[str, FontFile] = {}
@@ -318,8 +376,11 @@ def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[
             for pair, where in pairs:
                 upright = {"italic": "regular", "bold_italic": "bold"}.get(weight, weight)
                 own = getattr(pair, weight)
-                got = load(own, f"{where}.{weight}") if own is not None else load(getattr(pair, upright),
-                                                                                   f"{where}.{upright}")
+                got = (
+                    load(own, f"{where}.{weight}")
+                    if own is not None
+                    else load(getattr(pair, upright), f"{where}.{upright}")
+                )
                 if got is not None and weight != upright and (own is None or got.builtin):
                     got = replace(got, oblique=True)  # no italic file: the upright face, slanted
                 if got is not None and all(got.name != f.name for f in chain):
@@ -330,4 +391,3 @@ def resolve_fonts(spec: FontsSpec, root: Path, display: str, key_line: Callable[
         unique = list({(p.line, p.key, p.message): p for p in problems}.values())
         raise SpecError(unique)
     return KitFonts(chains, float(spec.heading_size))
-

@@ -54,15 +54,23 @@ class ComponentSpec(SpecModel):
 
     title: str = Field(description="text id of the component's name (PDF bookmark and file title)")
     size: Literal["poker", "bridge", "mini", "tarot", "square"] | SizeSpec | None = Field(
-        None, description="card preset or explicit size; sheets and boards take their size from the paper")
+        None, description="card preset or explicit size; sheets and boards take their size from the paper"
+    )
     per_page: int | None = Field(None, ge=1, le=16, description="sheets per page (score pads, boards)")
-    landscape: bool | None = Field(None, description="paper orientation for sheets; cards choose the best fit")
+    landscape: bool | None = Field(
+        None, description="paper orientation for sheets; cards choose the best fit"
+    )
     back: bool = Field(True, description="print a back for every card (duplex)")
     copies: int = Field(1, ge=1, le=MAX_COPIES, description="how many sheets or sets to print")
     enabled: bool = Field(True, description="set false to leave the component out of the build")
-    art: dict[str, ArtSpec] = Field(default_factory=dict, max_length=20, description=(
-        "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and their boxes): "
-        "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the built-in drawing"))
+    art: dict[str, ArtSpec] = Field(
+        default_factory=dict,
+        max_length=20,
+        description=(
+            "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and their boxes): "
+            "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the built-in drawing"
+        ),
+    )
 
     def trim_size(self) -> tuple[float, float] | None:
         """Width and height in points, or None when the composer sizes it from the paper."""
@@ -79,7 +87,9 @@ def language_problem(lang: str) -> str | None:
 
     shown = clip(repr(lang), 60)
     if not LANGUAGE_TAG.fullmatch(lang):
-        return f"expected a language such as en, de, fr or pt_BR (the catalog is locales/<lang>.po); got {shown}"
+        return (
+            f"expected a language such as en, de, fr or pt_BR (the catalog is locales/<lang>.po); got {shown}"
+        )
     try:
         Locale.parse(lang)
     except (UnknownLocaleError, ValueError):
@@ -101,12 +111,19 @@ Language = Annotated[str, AfterValidator(_language)]
 class KitMeta(SpecModel):
     """Who the kit is and which languages it ships."""
 
-    id: str = Field(description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)")
+    id: str = Field(
+        description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)"
+    )
     title: str = Field(description="text id of the kit's title")
-    languages: list[Language] = Field(min_length=1, max_length=50, description=(
-        "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number formats come "
-        "from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, zh_Hant; each needs "
-        "locales/<lang>.po; en is required (the fallback)"))
+    languages: list[Language] = Field(
+        min_length=1,
+        max_length=50,
+        description=(
+            "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number formats come "
+            "from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, zh_Hant; each needs "
+            "locales/<lang>.po; en is required (the fallback)"
+        ),
+    )
     seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
     version: str = Field("1", description="the kit's own version, printed small on the rules card")
 
@@ -127,14 +144,15 @@ class KitMeta(SpecModel):
         return v
 
 
-
-
 class KitFile(SpecModel):
     """The top level of kit.yaml (the game section is validated against its game's model)."""
 
     kit: KitMeta
     print: PrintSpec = Field(default_factory=PrintSpec)
-    style: StyleSpec = Field(default_factory=StyleSpec, description="the kit's own look: fonts by role, and the `min_size` floors per text role")
+    style: StyleSpec = Field(
+        default_factory=StyleSpec,
+        description="the kit's own look: fonts by role, and the `min_size` floors per text role",
+    )
     game: dict[str, Any] = Field(description="the game's parameters; `kind` picks the game")
     components: dict[str, ComponentSpec] = Field(description="printed components by id")
     tune: TuneSpec | None = Field(None, description="what `pnpkit tune` may change and what it aims for")
@@ -171,13 +189,17 @@ class Kit:
         from English, so every kit has it."""
         for lang in langs or ():
             if lang not in self.meta.languages and lang != PSEUDO:
-                raise OptionError(f"--lang: {self.display} ships {', '.join(self.meta.languages)}; got {lang!r}")
+                raise OptionError(
+                    f"--lang: {self.display} ships {', '.join(self.meta.languages)}; got {lang!r}"
+                )
         return list(langs or self.meta.languages)
 
     def problem(self, key: str, message: str) -> Problem:
         """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
         characters escaped: a game's check may quote a 200,000-character value)."""
-        return Problem(self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE))
+        return Problem(
+            self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE)
+        )
 
 
 @dataclass(frozen=True)
@@ -251,8 +273,14 @@ def _huge_ints(data: Any, loc: Loc, lines: dict[Loc, int], display: str) -> list
         limit = MAX_SEED if loc and loc[-1] in _SEED_KEYS else MAX_ANY_INT
         if abs(data) > limit:
             shown = str(data) if len(str(data)) <= 24 else f"{str(data)[:6]}... ({len(str(data))} digits)"
-            out.append(Problem(display, line_of(lines, loc), dotted(loc),
-                               f"expected a whole number of at most {limit:,} in size; got {shown}"))
+            out.append(
+                Problem(
+                    display,
+                    line_of(lines, loc),
+                    dotted(loc),
+                    f"expected a whole number of at most {limit:,} in size; got {shown}",
+                )
+            )
     return out
 
 
@@ -261,7 +289,8 @@ def _union_branch(loc: tuple[Any, ...], data: Any) -> tuple[tuple[Any, ...], str
     cur = data
     for i, part in enumerate(loc):
         if (isinstance(cur, dict) and part in cur) or (
-                isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)):
+            isinstance(cur, list) and isinstance(part, int) and 0 <= part < len(cur)
+        ):
             cur = cur[part]
         elif isinstance(part, str) and (part[:1].isupper() or part in _UNION_STEPS or "[" in part):
             return loc[:i], part
@@ -279,6 +308,7 @@ def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
         if hit:
             counts.setdefault(hit[0], {}).setdefault(hit[1], 0)
             counts[hit[0]][hit[1]] += 1
+
     def value_at(where: tuple[Any, ...]) -> Any:
         cur = data
         for part in where:
@@ -289,7 +319,9 @@ def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
         # a mapping was meant for a model member, a scalar for a scalar member; then the fewest errors
         return (0 if isinstance(value_at(where), dict) == member[:1].isupper() else 1, n)
 
-    best = {where: min(by.items(), key=lambda kv: rank(where, kv[0], kv[1]))[0] for where, by in counts.items()}
+    best = {
+        where: min(by.items(), key=lambda kv: rank(where, kv[0], kv[1]))[0] for where, by in counts.items()
+    }
     kept = []
     for err in errors:
         hit = _union_branch(tuple(err["loc"]), data)
@@ -301,6 +333,7 @@ def _closest_branches(errors: list[Any], data: Any) -> list[Any]:
 def _keys_at(model: Any, loc: Loc) -> list[str]:
     """The keys the spec allows at `loc` inside `model` (a pydantic model type), following fields, list items,
     mapping values and the branches of unions; [] where the path leaves the models."""
+
     def models(tp: Any) -> list[type[BaseModel]]:
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             return [tp]
@@ -329,7 +362,8 @@ def _keys_at(model: Any, loc: Loc) -> list[str]:
                 nxt += inner(tp)
             for m in models(tp):
                 f = m.model_fields.get(str(part)) or next(
-                    (f for f in m.model_fields.values() if f.alias == part), None)
+                    (f for f in m.model_fields.values() if f.alias == part), None
+                )
                 if f is not None:
                     nxt.append(f.annotation)
         current = nxt
@@ -341,7 +375,7 @@ def _keys_at(model: Any, loc: Loc) -> list[str]:
 
 
 def _did_you_mean(model: Any, loc: Loc) -> str:
-    """"; did you mean goals?" for an unknown key close to a known one (difflib), else ""."""
+    """ "; did you mean goals?" for an unknown key close to a known one (difflib), else ""."""
     if model is None or not loc or not isinstance(loc[-1], str):
         return ""
     keys = _keys_at(model, loc[:-1])
@@ -351,15 +385,16 @@ def _did_you_mean(model: Any, loc: Loc) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
-def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str,
-              model: Any = None) -> list[Problem]:
+def _problems(
+    e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int], display: str, model: Any = None
+) -> list[Problem]:
     out = []
     for err in _closest_branches(e.errors(include_url=False), data):
         loc = _real_loc(tuple(err["loc"]), data)
         full = prefix + loc
         msg = err["msg"]
         if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
+            msg = msg[len("Value error, ") :]
         if err["type"] == "missing":
             text = "required key is missing"
         elif err["type"] == "extra_forbidden":
@@ -368,7 +403,7 @@ def _problems(e: ValidationError, prefix: Loc, data: Any, lines: dict[Loc, int],
             text = msg
         else:
             if msg.startswith("Input should be "):
-                msg = "expected " + msg[len("Input should be "):]
+                msg = "expected " + msg[len("Input should be ") :]
             text = f"{msg[0].lower() + msg[1:]}; got {_describe(err['input'])}"
         out.append(Problem(display, line_of(lines, full), clip(dotted(full), 120), clip(text, MAX_MESSAGE)))
     return out
@@ -379,8 +414,13 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
     out: list[str | int] = []
     cur = data
     for n, part in enumerate(loc):
-        if isinstance(cur, dict) and n + 1 < len(loc) and cur.get("type") == part and isinstance(part, str) \
-                and not isinstance(cur.get(part), (dict, list)):
+        if (
+            isinstance(cur, dict)
+            and n + 1 < len(loc)
+            and cur.get("type") == part
+            and isinstance(part, str)
+            and not isinstance(cur.get(part), (dict, list))
+        ):
             continue  # a discriminated union's tag step (`text` of a text element), not the element's `text` key
         if isinstance(cur, dict) and part in cur:
             out.append(part)
@@ -396,7 +436,18 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
     return tuple(out)
 
 
-_UNION_STEPS = {"str", "int", "float", "bool", "list", "dict", "SizeSpec", "literal", "function-before", "function-after"}
+_UNION_STEPS = {
+    "str",
+    "int",
+    "float",
+    "bool",
+    "list",
+    "dict",
+    "SizeSpec",
+    "literal",
+    "function-before",
+    "function-after",
+}
 
 
 ParseYaml = Callable[[bytes, str], tuple[Any, dict[Loc, int]]]
@@ -421,7 +472,9 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
     data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
     if not isinstance(data, dict):
-        raise SpecError([Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")])
+        raise SpecError(
+            [Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")]
+        )
     problems: list[Problem] = _huge_ints(data, (), lines, display)
     if problems:  # the models would repeat them (or overflow on them): report the net's findings alone
         raise SpecError(problems)
@@ -440,8 +493,14 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         for i, lang in enumerate(top.kit.languages):
             po = kit_dir / "locales" / f"{lang}.po"
             if not os.path.lexists(po):  # a language is available when its catalog exists
-                problems.append(Problem(display, line_of(lines, ("kit", "languages", i)), f"kit.languages[{i}]",
-                                        f"no catalog for language {lang!r}: expected locales/{lang}.po in the kit folder"))
+                problems.append(
+                    Problem(
+                        display,
+                        line_of(lines, ("kit", "languages", i)),
+                        f"kit.languages[{i}]",
+                        f"no catalog for language {lang!r}: expected locales/{lang}.po in the kit folder",
+                    )
+                )
                 continue
             try:
                 catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
@@ -450,36 +509,62 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
     fonts: KitFonts | None = None
     if top is not None and top.style.fonts is not None:
         try:
-            fonts = resolve_fonts(top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key)))
+            fonts = resolve_fonts(
+                top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key))
+            )
         except SpecError as e:
             problems.extend(e.problems)
     art: KitArt | None = None
     if top is not None and any(c.art for c in top.components.values()):
         if not problems:
             try:
-                art = resolve_art(top.components, root, display, lambda key: line_of(lines, parse_dotted(key)))
+                art = resolve_art(
+                    top.components, root, display, lambda key: line_of(lines, parse_dotted(key))
+                )
             except SpecError as e:
                 problems.extend(e.problems)
             else:
                 problems.extend(_svg_text_problems(art, fonts, display))
     icons: dict[str, Asset] = {}
     if top is not None and top.style.icons:
-        icons, bad = resolve_icons(top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key)))
+        icons, bad = resolve_icons(
+            top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key))
+        )
         problems.extend(bad)
-        for i, name in enumerate(top.style.icons):  # an icon's own text is drawn in the kit's faces, as art's is
+        for i, name in enumerate(
+            top.style.icons
+        ):  # an icon's own text is drawn in the kit's faces, as art's is
             for text, weight in icons[name].svg_texts() if name in icons else ():
                 missing = svg_text_missing(text, svg_text_chain(fonts, weight))
                 if missing:
                     codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
-                    problems.append(Problem(display, line_of(lines, ("style", "icons", i)), f"style.icons[{i}]",
-                                            f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
-                                            f"{weight} face of the kit has: {codes}; convert the text to paths"))
+                    problems.append(
+                        Problem(
+                            display,
+                            line_of(lines, ("style", "icons", i)),
+                            f"style.icons[{i}]",
+                            f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
+                            f"{weight} face of the kit has: {codes}; convert the text to paths",
+                        )
+                    )
                     break
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
-    return Kit(root, display, top.kit, top.print, game, dict(top.components), catalogs, lines, top.style, fonts, art,
-               icons)
+    return Kit(
+        root,
+        display,
+        top.kit,
+        top.print,
+        game,
+        dict(top.components),
+        catalogs,
+        lines,
+        top.style,
+        fonts,
+        art,
+        icons,
+    )
 
 
 def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str) -> list[Problem]:
@@ -491,11 +576,19 @@ def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str)
             for text, weight in asset.svg_texts():
                 missing = svg_text_missing(text, svg_text_chain(fonts, weight))
                 if missing:
-                    faces = ", ".join(f.shown if not f.builtin else "BIZ UDPGothic" for f in svg_text_chain(fonts, weight))
+                    faces = ", ".join(
+                        f.shown if not f.builtin else "BIZ UDPGothic" for f in svg_text_chain(fonts, weight)
+                    )
                     codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
-                    out.append(Problem(display, slot_art.line, f"components.{cid}.art.{slot}",
-                                       f"{asset.shown}: the SVG's text {text[:40]!r} has characters no {weight} face "
-                                       f"of the kit has ({faces}): {codes}; convert the text to paths or add a font"))
+                    out.append(
+                        Problem(
+                            display,
+                            slot_art.line,
+                            f"components.{cid}.art.{slot}",
+                            f"{asset.shown}: the SVG's text {text[:40]!r} has characters no {weight} face "
+                            f"of the kit has ({faces}): {codes}; convert the text to paths or add a font",
+                        )
+                    )
                     break
     return out
 

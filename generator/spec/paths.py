@@ -62,14 +62,19 @@ def replay_reads(reads: object, kits: Iterable[Path]) -> list[tuple[Read, str | 
     reports it)."""
     if not isinstance(reads, list):
         return None
-    named = {os.path.abspath(k.parent if (k.name == "kit.yaml" or k.is_file()) else k) for k in map(Path, kits)}
+    named = {
+        os.path.abspath(k.parent if (k.name == "kit.yaml" or k.is_file()) else k) for k in map(Path, kits)
+    }
     roots: set[str] = set()
     resolved: set[str] = set()
     out: list[tuple[Read, str | None]] = []
     try:
         for entry in reads:
-            if (not isinstance(entry, (list, tuple)) or len(entry) != 4
-                    or not all(isinstance(x, str) for x in entry[:3])):
+            if (
+                not isinstance(entry, (list, tuple))
+                or len(entry) != 4
+                or not all(isinstance(x, str) for x in entry[:3])
+            ):
                 return None
             kind, path, detail = entry[0], entry[1], entry[2]
             seen: str | None
@@ -81,7 +86,9 @@ def replay_reads(reads: object, kits: Iterable[Path]) -> list[tuple[Read, str | 
                 seen = None if real is None else str(real)
                 if seen is not None:
                     resolved.add(seen)
-            elif kind == "read" and path in resolved and detail.isdigit():  # only a file resolved inside a kit
+            elif (
+                kind == "read" and path in resolved and detail.isdigit()
+            ):  # only a file resolved inside a kit
                 seen = hashlib.sha256(read_bytes(Path(path), path, int(detail), "a file")).hexdigest()
             elif kind == "list" and detail in roots:
                 seen = "/".join(list_names(Path(detail), Path(path)))
@@ -134,8 +141,17 @@ def resolve_inside(root: Path, path: Path, display: str, what: str) -> Path | No
     except (RuntimeError, OSError) as e:
         raise SpecError([Problem(display, None, "", f"cannot open {what} ({_why(e)})")]) from None
     if real != root and root not in real.parents:
-        raise SpecError([Problem(display, None, "", f"{what} resolves outside the kit folder (symlink?); "
-                                                    "kits may only read files inside their own folder")])
+        raise SpecError(
+            [
+                Problem(
+                    display,
+                    None,
+                    "",
+                    f"{what} resolves outside the kit folder (symlink?); "
+                    "kits may only read files inside their own folder",
+                )
+            ]
+        )
     try:
         mode = os.stat(real).st_mode
     except OSError as e:

@@ -80,7 +80,9 @@ def path_problem(source: str) -> str | None:
     """Why a data path written in kit.yaml is refused before it is opened (absolute, '..', wrong suffix)."""
     why = check_font_path(source)
     if why is not None:
-        return why.replace("a TrueType font file (.ttf, or .otf with TrueType outlines)", "a data file (.csv, .xlsx)")
+        return why.replace(
+            "a TrueType font file (.ttf, or .otf with TrueType outlines)", "a data file (.csv, .xlsx)"
+        )
     if not source.lower().endswith(SUFFIXES):
         return f"expected a .csv or .xlsx file inside the kit folder (e.g. data/cards.csv); got {source!r}"
     return None
@@ -103,7 +105,9 @@ def read_table(root: Path, source: str, shown: str) -> Table:
     return _table(source, shown, header, body, digest)
 
 
-def inline_table(rows: Sequence[Mapping[str, Any]], shown: str, first_line: Callable[[int], int | None]) -> Table:
+def inline_table(
+    rows: Sequence[Mapping[str, Any]], shown: str, first_line: Callable[[int], int | None]
+) -> Table:
     """A table from rows written in kit.yaml (a list of mappings); `first_line(i)` is row i's line there."""
     columns: list[str] = []
     for r in rows:
@@ -114,12 +118,15 @@ def inline_table(rows: Sequence[Mapping[str, Any]], shown: str, first_line: Call
     for i, r in enumerate(rows):
         line = first_line(i) or i + 1
         body.append((line, [r.get(c) for c in columns]))
-    digest = hashlib.sha256(repr([sorted((str(k), repr(v)) for k, v in r.items()) for r in rows]).encode()).hexdigest()
+    digest = hashlib.sha256(
+        repr([sorted((str(k), repr(v)) for k, v in r.items()) for r in rows]).encode()
+    ).hexdigest()
     return _table("", shown, (columns, 1), body, digest)
 
 
-def _table(source: str, shown: str, header: tuple[list[str], int], body: list[tuple[int, list[Cell]]],
-           digest: str) -> Table:
+def _table(
+    source: str, shown: str, header: tuple[list[str], int], body: list[tuple[int, list[Cell]]], digest: str
+) -> Table:
     names, head_line = header
     problems: list[Problem] = []
     if len(names) > MAX_COLUMNS:
@@ -127,8 +134,15 @@ def _table(source: str, shown: str, header: tuple[list[str], int], body: list[tu
     seen: set[str] = set()
     for n in names:
         if not _COLUMN.fullmatch(n):
-            problems.append(Problem(shown, head_line, f"column {_clip(n)}", "expected a column name of letters, "
-                                    "digits and _ (a letter first), optionally @lang (e.g. name@ja)"))
+            problems.append(
+                Problem(
+                    shown,
+                    head_line,
+                    f"column {_clip(n)}",
+                    "expected a column name of letters, "
+                    "digits and _ (a letter first), optionally @lang (e.g. name@ja)",
+                )
+            )
         elif n in seen:
             problems.append(Problem(shown, head_line, f"column {n}", "the column name repeats"))
         seen.add(n)
@@ -137,15 +151,30 @@ def _table(source: str, shown: str, header: tuple[list[str], int], body: list[tu
     rows = []
     for line, cells in body[:MAX_ROWS]:
         if len(cells) != len(names):
-            problems.append(Problem(shown, line, "", f"expected {len(names)} cells like the header; got {len(cells)}"))
+            problems.append(
+                Problem(shown, line, "", f"expected {len(names)} cells like the header; got {len(cells)}")
+            )
             continue
         for n, c in zip(names, cells, strict=True):
             if isinstance(c, str) and len(c) > MAX_CELL:
-                problems.append(Problem(shown, line, f"column {n}",
-                                        f"a cell of {len(c):,} characters; the limit is {MAX_CELL:,}"))
+                problems.append(
+                    Problem(
+                        shown,
+                        line,
+                        f"column {n}",
+                        f"a cell of {len(c):,} characters; the limit is {MAX_CELL:,}",
+                    )
+                )
             elif isinstance(c, str) and (bad := _CONTROL.search(c)):
-                problems.append(Problem(shown, line, f"column {n}", f"a control character U+{ord(bad.group()):04X} "
-                                        f"in {_clip(c)}: it cannot be printed; delete it"))
+                problems.append(
+                    Problem(
+                        shown,
+                        line,
+                        f"column {n}",
+                        f"a control character U+{ord(bad.group()):04X} "
+                        f"in {_clip(c)}: it cannot be printed; delete it",
+                    )
+                )
         rows.append(Row(line, dict(zip(names, cells, strict=True))))
     if problems:
         raise SpecError(problems[:50])
@@ -159,8 +188,17 @@ def _csv_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tupl
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise SpecError([Problem(shown, line, "", f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,}); "
-                                                  "save the file as UTF-8 CSV")]) from None
+        raise SpecError(
+            [
+                Problem(
+                    shown,
+                    line,
+                    "",
+                    f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start:,}); "
+                    "save the file as UTF-8 CSV",
+                )
+            ]
+        ) from None
     if "\0" in text:
         line = text[: text.index("\0")].count("\n") + 1
         raise SpecError([Problem(shown, line, "", "a NUL character: not a text file")])
@@ -188,9 +226,18 @@ def _csv_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tupl
         raise SpecError([Problem(shown, 1, "", "no header row (expected column names, e.g. id,count,name)")])
     for sep, what in ((";", "semicolons"), ("\t", "tabs")):
         if any(sep in h for h in header):
-            raise SpecError([Problem(shown, head_line, "", f"the header {_clip(','.join(header), 60)} holds {what}: "
-                                     f"the file looks separated by {what} (as some spreadsheet programs save CSV); "
-                                     "pnpkit reads comma-separated CSV: save it with commas, or as .xlsx")])
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        head_line,
+                        "",
+                        f"the header {_clip(','.join(header), 60)} holds {what}: "
+                        f"the file looks separated by {what} (as some spreadsheet programs save CSV); "
+                        "pnpkit reads comma-separated CSV: save it with commas, or as .xlsx",
+                    )
+                ]
+            )
     return (header, head_line), rows
 
 
@@ -207,18 +254,45 @@ def _xlsx_check(data: bytes, shown: str) -> None:
     for info in zf.infolist():
         name = info.filename
         if name.startswith("xl/externalLinks/"):
-            raise SpecError([Problem(shown, None, "", "the workbook links to other files (external links); "
-                                                      "pnpkit reads only the kit folder: paste the values")])
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        None,
+                        "",
+                        "the workbook links to other files (external links); "
+                        "pnpkit reads only the kit folder: paste the values",
+                    )
+                ]
+            )
         if name.endswith("vbaProject.bin"):
             raise SpecError([Problem(shown, None, "", "the workbook holds macros; save it as a plain .xlsx")])
         total += info.file_size
         if info.file_size > MAX_XLSX_RATIO * max(info.compress_size, 1) and info.file_size > 1024 * 1024:
-            raise SpecError([Problem(shown, None, "", f"{name} unpacks {info.file_size:,} bytes from "
-                                                      f"{info.compress_size:,} (a zip bomb?); the limit is "
-                                                      f"{MAX_XLSX_RATIO} times")])
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        None,
+                        "",
+                        f"{name} unpacks {info.file_size:,} bytes from "
+                        f"{info.compress_size:,} (a zip bomb?); the limit is "
+                        f"{MAX_XLSX_RATIO} times",
+                    )
+                ]
+            )
         if total > MAX_XLSX_UNZIPPED:
-            raise SpecError([Problem(shown, None, "", f"the workbook unpacks to over {MAX_XLSX_UNZIPPED:,} bytes; "
-                                                      f"the limit is {MAX_XLSX_UNZIPPED:,}")])
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        None,
+                        "",
+                        f"the workbook unpacks to over {MAX_XLSX_UNZIPPED:,} bytes; "
+                        f"the limit is {MAX_XLSX_UNZIPPED:,}",
+                    )
+                ]
+            )
 
 
 def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tuple[int, list[Cell]]]]:
@@ -232,7 +306,9 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
             warnings.simplefilter("ignore")
             wb = load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
     except Exception as e:  # openpyxl raises many types for a damaged workbook
-        raise SpecError([Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]) from None
+        raise SpecError(
+            [Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]
+        ) from None
     header: list[str] | None = None
     head_line = 1
     rows: list[tuple[int, list[Cell]]] = []
@@ -240,22 +316,49 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
     try:
         sheets = wb.worksheets
         if not sheets:
-            raise SpecError([Problem(shown, None, "", "the workbook has no sheet pnpkit can read (the rows are read "
-                                                      "from the first sheet)")])
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        None,
+                        "",
+                        "the workbook has no sheet pnpkit can read (the rows are read from the first sheet)",
+                    )
+                ]
+            )
         for line, cells in enumerate(sheets[0].iter_rows(max_col=MAX_COLUMNS + 1), 1):
             if line > MAX_ROWS + head_line:  # rows as stored, blank ones included: the cap bounds the work
-                raise SpecError([Problem(shown, line, "", f"over {MAX_ROWS:,} rows stored in the sheet (blank rows "
-                                                          f"count); the limit is {MAX_ROWS:,}: delete the rows "
-                                                          "below the data")])
+                raise SpecError(
+                    [
+                        Problem(
+                            shown,
+                            line,
+                            "",
+                            f"over {MAX_ROWS:,} rows stored in the sheet (blank rows "
+                            f"count); the limit is {MAX_ROWS:,}: delete the rows "
+                            "below the data",
+                        )
+                    ]
+                )
             values: list[Cell] = []
             for cell in cells:
                 v = cell.value
                 col = getattr(cell, "column_letter", "?")
                 if getattr(cell, "data_type", "") == "f" or (isinstance(v, str) and v.startswith("=")):
-                    raise SpecError([Problem(shown, line, f"cell {col}{line}", f"a formula ({_clip(v)}); pnpkit "
-                                                                               "reads values only: paste the values")])
+                    raise SpecError(
+                        [
+                            Problem(
+                                shown,
+                                line,
+                                f"cell {col}{line}",
+                                f"a formula ({_clip(v)}); pnpkit reads values only: paste the values",
+                            )
+                        ]
+                    )
                 if isinstance(v, float) and not math.isfinite(v):
-                    raise SpecError([Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")])
+                    raise SpecError(
+                        [Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")]
+                    )
                 if v is not None and not isinstance(v, (str, int, float, bool)):
                     v = str(v)
                 values.append(v)
@@ -275,8 +378,16 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
         raise
     except Exception as e:  # a damaged sheet (a shared string out of range, a NaN cell, a relationship that
         # points outside the package) fails inside openpyxl's reader, row by row
-        raise SpecError([Problem(shown, line + 1 if line else None, "", f"a sheet openpyxl cannot read "
-                                 f"({type(e).__name__}: {_clip(str(e), 80)})")]) from None
+        raise SpecError(
+            [
+                Problem(
+                    shown,
+                    line + 1 if line else None,
+                    "",
+                    f"a sheet openpyxl cannot read ({type(e).__name__}: {_clip(str(e), 80)})",
+                )
+            ]
+        ) from None
     finally:
         wb.close()
     if header is None:
@@ -322,5 +433,15 @@ def convert_cell(value: Cell, kind: FieldType) -> tuple[Any, str | None]:
     return None, f"expected a number; got {_clip(value)}"
 
 
-__all__ = ["MAX_CELL", "MAX_COLUMNS", "MAX_DATA_BYTES", "MAX_ROWS", "MAX_XLSX_UNZIPPED", "Row", "Table",
-           "convert_cell", "inline_table", "read_table"]
+__all__ = [
+    "MAX_CELL",
+    "MAX_COLUMNS",
+    "MAX_DATA_BYTES",
+    "MAX_ROWS",
+    "MAX_XLSX_UNZIPPED",
+    "Row",
+    "Table",
+    "convert_cell",
+    "inline_table",
+    "read_table",
+]

@@ -45,21 +45,33 @@ def _coord(v: Any) -> tuple[float, bool]:
     return (points, False)
 
 
-COORD_JSON: dict[str, Any] = {"anyOf": [*LENGTH_JSON["anyOf"], {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?%$"}]}
+COORD_JSON: dict[str, Any] = {
+    "anyOf": [*LENGTH_JSON["anyOf"], {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?%$"}]
+}
 """A Coord as written: a length (or 0) or a percentage."""
 Coord = Annotated[tuple[float, bool], BeforeValidator(_coord), WithJsonSchema(COORD_JSON)]
 """A position or size: a length with a unit ('3mm', '0.5in') or a percentage of the face ('50%')."""
 Tmpl = Annotated[str, Field(max_length=MAX_TEMPLATE)]
 """A sandboxed template over the row's fields, e.g. '{{ name }}' or '{{ t(rules) }}'."""
-Colour = Annotated[str, Field(max_length=MAX_TEMPLATE, description=(
-    "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour }}'"))]
+Colour = Annotated[
+    str,
+    Field(
+        max_length=MAX_TEMPLATE,
+        description=(
+            "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour }}'"
+        ),
+    ),
+]
 
 
 class Element(SpecModel):
     """What every element shares."""
 
-    when: Tmpl | None = Field(None, description="a condition over the row's fields, e.g. \"type == 'resource'\"; "
-                                                "the element is drawn only when it is true")
+    when: Tmpl | None = Field(
+        None,
+        description="a condition over the row's fields, e.g. \"type == 'resource'\"; "
+        "the element is drawn only when it is true",
+    )
 
 
 class BoxElement(Element):
@@ -83,14 +95,18 @@ class TextElement(BoxElement):
 
     type: Literal["text"]
     text: Tmpl = Field(description="the string: a template over the row's fields, e.g. '{{ name }}'")
-    font: Literal["regular", "bold"] = Field("regular", description="weight (the kit's style.fonts roles apply)")
+    font: Literal["regular", "bold"] = Field(
+        "regular", description="weight (the kit's style.fonts roles apply)"
+    )
     size: Length = Field(10.0, description="largest size, e.g. '9pt'")
     min_size: Length = Field(5.0, description="smallest size before the text is an error")
     align: Literal["left", "center", "right"] = Field("center", description="horizontal alignment")
     valign: Literal["top", "middle", "bottom"] = Field("middle", description="vertical alignment")
     wrap: bool = Field(False, description="wrap into lines (a paragraph) instead of one line")
     colour: Colour = Field("ink", description="text colour")
-    fill: Colour | None = Field(None, description="a box drawn behind the text (the fit check measures against it)")
+    fill: Colour | None = Field(
+        None, description="a box drawn behind the text (the fit check measures against it)"
+    )
 
 
 class RectElement(BoxElement):
@@ -128,7 +144,9 @@ class PolygonElement(Element):
     """A closed polygon through points [x, y] (each a length or %), from the top-left."""
 
     type: Literal["polygon"]
-    points: list[Annotated[list[Coord], Field(min_length=2, max_length=2)]] = Field(min_length=2, max_length=64, description="the corners, [x, y] each")
+    points: list[Annotated[list[Coord], Field(min_length=2, max_length=2)]] = Field(
+        min_length=2, max_length=64, description="the corners, [x, y] each"
+    )
     fill: Colour | None = Field(None, description="fill colour")
     stroke: Colour | None = Field("ink", description="outline colour (null for none)")
     width: Length = Field(0.5, description="outline width")
@@ -140,14 +158,27 @@ class IconElement(BoxElement):
     paths inside the box, optionally painted in one colour (`tint`)."""
 
     type: Literal["icon"]
-    name: Tmpl | None = Field(None, description=(
-        "the built-in symbol's name or a template giving it, e.g. '{{ suit_icon }}' (give name or src)"))
-    src: str | None = Field(None, max_length=200, description=(
-        "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give name or "
-        "src); read and checked once when the kit loads"))
-    tint: Colour | None = Field(None, description=(
-        "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own colours "
-        "if omitted)"))
+    name: Tmpl | None = Field(
+        None,
+        description=(
+            "the built-in symbol's name or a template giving it, e.g. '{{ suit_icon }}' (give name or src)"
+        ),
+    )
+    src: str | None = Field(
+        None,
+        max_length=200,
+        description=(
+            "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give name or "
+            "src); read and checked once when the kit loads"
+        ),
+    )
+    tint: Colour | None = Field(
+        None,
+        description=(
+            "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own colours "
+            "if omitted)"
+        ),
+    )
     fill: Colour | None = Field("ink", description="name only: fill colour of the built-in symbol")
     stroke: Colour | None = Field(None, description="name only: outline colour of the built-in symbol")
     width: Length = Field(0.8, description="name only: outline width of the built-in symbol")
@@ -155,7 +186,9 @@ class IconElement(BoxElement):
     @model_validator(mode="after")
     def _one_source(self) -> IconElement:
         if (self.name is None) == (self.src is None):
-            raise ValueError("give either name (a built-in symbol) or src (an .svg file), not both or neither")
+            raise ValueError(
+                "give either name (a built-in symbol) or src (an .svg file), not both or neither"
+            )
         if self.src is not None:
             why = path_problem(self.src)
             if why is None and not self.src.lower().endswith(".svg"):
@@ -170,12 +203,20 @@ class ImageElement(BoxElement):
     columns as {field}, e.g. assets/cards/{id}.png. Every file is read and checked once when the kit loads."""
 
     type: Literal["image"]
-    src: str = Field(max_length=200, description=(
-        "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a row whose "
-        "field is empty draws no image"))
-    fit: Literal["cover", "contain", "stretch"] = Field("cover", description=(
-        "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; stretch: "
-        "fill the box exactly, distorting it"))
+    src: str = Field(
+        max_length=200,
+        description=(
+            "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a row whose "
+            "field is empty draws no image"
+        ),
+    )
+    fit: Literal["cover", "contain", "stretch"] = Field(
+        "cover",
+        description=(
+            "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; stretch: "
+            "fill the box exactly, distorting it"
+        ),
+    )
     opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
 
     @field_validator("src")
@@ -221,8 +262,10 @@ def fill_path(src: str, fields: Mapping[str, Any]) -> str | None:
     return _PATH_FIELD.sub(lambda m: values[m.group(1)], src)
 
 
-Leaf = Annotated[TextElement | RectElement | EllipseElement | LineElement | PolygonElement | IconElement
-                 | ImageElement, Field(discriminator="type")]
+Leaf = Annotated[
+    TextElement | RectElement | EllipseElement | LineElement | PolygonElement | IconElement | ImageElement,
+    Field(discriminator="type"),
+]
 
 
 class RepeatElement(Element):
@@ -230,12 +273,16 @@ class RepeatElement(Element):
     element's own position is that of the first copy and it sees `i` (0, 1, ...)."""
 
     type: Literal["repeat"]
-    times: StrictInt | Tmpl = Field(description="how many copies: a number, a field name or a template, e.g. 3, 'cost' "
-                                               "or '{{ cost - 1 }}'")
+    times: StrictInt | Tmpl = Field(
+        description="how many copies: a number, a field name or a template, e.g. 3, 'cost' "
+        "or '{{ cost - 1 }}'"
+    )
     element: Leaf = Field(description="the element to repeat")
     dx: Coord = Field((0.0, False), description="step to the right between copies")
     dy: Coord = Field((0.0, False), description="step down between copies")
-    per_line: StrictInt = Field(MAX_REPEAT, ge=1, le=MAX_REPEAT, description="copies per line before wrapping")
+    per_line: StrictInt = Field(
+        MAX_REPEAT, ge=1, le=MAX_REPEAT, description="copies per line before wrapping"
+    )
     line_dx: Coord = Field((0.0, False), description="step to the right between lines")
     line_dy: Coord = Field((0.0, False), description="step down between lines")
 
@@ -248,9 +295,13 @@ class GridElement(BoxElement):
     type: Literal["grid"]
     rows: StrictInt = Field(ge=1, le=MAX_GRID, description="rows of cells")
     columns: StrictInt = Field(ge=1, le=MAX_GRID, description="columns of cells")
-    column_label: Tmpl | None = Field(None, description="header of column c, e.g. '{{ c + 1 }}' (no header if omitted)")
+    column_label: Tmpl | None = Field(
+        None, description="header of column c, e.g. '{{ c + 1 }}' (no header if omitted)"
+    )
     row_label: Tmpl | None = Field(None, description="label of row r, e.g. '{{ t(name) }}' from data row r")
-    label_width: Coord = Field((25.0, True), description="width of the label column (length or % of the grid)")
+    label_width: Coord = Field(
+        (25.0, True), description="width of the label column (length or % of the grid)"
+    )
     cell: Literal["square", "circle", "none"] = Field("square", description="shape drawn in each cell")
     bonus: Tmpl | None = Field(None, description="small label printed in a cell's corner (empty = none)")
     fill: Colour = Field("#ffffff", description="cell colour")
@@ -259,14 +310,26 @@ class GridElement(BoxElement):
     font_size: Length = Field(9.0, description="largest label size")
 
 
-AnyElement = Annotated[TextElement | RectElement | EllipseElement | LineElement | PolygonElement | IconElement
-                       | ImageElement | RepeatElement | GridElement, Field(discriminator="type")]
+AnyElement = Annotated[
+    TextElement
+    | RectElement
+    | EllipseElement
+    | LineElement
+    | PolygonElement
+    | IconElement
+    | ImageElement
+    | RepeatElement
+    | GridElement,
+    Field(discriminator="type"),
+]
 
 
 class FaceTemplate(SpecModel):
     """A card's two faces (the back may be left out; the component then prints no per-row back)."""
 
-    front: list[AnyElement] = Field(max_length=MAX_ELEMENTS, description="elements of the front, drawn in order")
+    front: list[AnyElement] = Field(
+        max_length=MAX_ELEMENTS, description="elements of the front, drawn in order"
+    )
     back: list[AnyElement] | None = Field(None, max_length=MAX_ELEMENTS, description="elements of the back")
 
 
@@ -278,6 +341,18 @@ class TemplateChoice(SpecModel):
     default: str | None = Field(None, description="template for any other value (an error if omitted)")
 
 
-__all__ = ["AnyElement", "Coord", "FaceTemplate", "GridElement", "IconElement", "ImageElement", "Leaf",
-           "RepeatElement", "TemplateChoice", "TextElement", "fill_path", "path_fields",
-           "path_problem"]
+__all__ = [
+    "AnyElement",
+    "Coord",
+    "FaceTemplate",
+    "GridElement",
+    "IconElement",
+    "ImageElement",
+    "Leaf",
+    "RepeatElement",
+    "TemplateChoice",
+    "TextElement",
+    "fill_path",
+    "path_fields",
+    "path_problem",
+]

@@ -37,8 +37,10 @@ def parse_yaml(data: bytes, display: str) -> tuple[Any, dict[Loc, int]]:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SpecError([Problem(display, line, "", f"not UTF-8 text ({e.reason} at byte {e.start})")]) from None
+        line = data[: e.start].count(b"\n") + 1
+        raise SpecError(
+            [Problem(display, line, "", f"not UTF-8 text ({e.reason} at byte {e.start})")]
+        ) from None
     problems = _shape_problems(text, display)
     if problems:
         raise SpecError(problems)
@@ -95,19 +97,30 @@ def _shape_problems(text: str, display: str) -> list[Problem]:
             elif ch in "]}":
                 flow = max(0, flow - 1)
         if flow + depth > MAX_DEPTH:
-            problems.append(Problem(display, lineno, "", f"nested more than {MAX_DEPTH} levels deep; refusing"))
+            problems.append(
+                Problem(display, lineno, "", f"nested more than {MAX_DEPTH} levels deep; refusing")
+            )
             return problems
         m = _LONG_NUMBER_RE.search(body)
         if m:
-            problems.append(Problem(display, lineno, "", f"a number of {len(m.group(0))} digits; "
-                                                         f"numbers in a kit have at most {MAX_DIGITS - 1}"))
+            problems.append(
+                Problem(
+                    display,
+                    lineno,
+                    "",
+                    f"a number of {len(m.group(0))} digits; numbers in a kit have at most {MAX_DIGITS - 1}",
+                )
+            )
     return problems
 
 
 def clip(text: str, limit: int = 80) -> str:
     """`text` cut to `limit` characters (with ...), control characters escaped: safe to print in a message."""
-    out = "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii") for ch in text[:limit + 1])
-    return out if len(out) <= limit else out[:limit - 3] + "..."
+    out = "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text[: limit + 1]
+    )
+    return out if len(out) <= limit else out[: limit - 3] + "..."
 
 
 class DecimalFloat(float):
@@ -147,17 +160,34 @@ def _float(node: float, at: tuple[int, int] | None, source: list[str]) -> float:
     return DecimalFloat(value, written)
 
 
-def _plain(node: Any, loc: Loc, lines: dict[Loc, int], counter: list[int], display: str,
-           source: list[str] | None = None) -> Any:
+def _plain(
+    node: Any,
+    loc: Loc,
+    lines: dict[Loc, int],
+    counter: list[int],
+    display: str,
+    source: list[str] | None = None,
+) -> Any:
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     counter[0] += 1
     if counter[0] > MAX_NODES:
-        raise SpecError([Problem(display, lines.get(loc), _dotted(loc), f"more than {MAX_NODES} YAML nodes (aliases expanding?); refusing")])
+        raise SpecError(
+            [
+                Problem(
+                    display,
+                    lines.get(loc),
+                    _dotted(loc),
+                    f"more than {MAX_NODES} YAML nodes (aliases expanding?); refusing",
+                )
+            ]
+        )
     tag = getattr(node, "tag", None)
     tag_value = getattr(tag, "value", None) if tag is not None else None
     if tag_value and str(tag_value) not in _PLAIN_TAGS:
-        raise SpecError([Problem(display, lines.get(loc), _dotted(loc), f"YAML tags are not allowed; got {tag_value!r}")])
+        raise SpecError(
+            [Problem(display, lines.get(loc), _dotted(loc), f"YAML tags are not allowed; got {tag_value!r}")]
+        )
     if isinstance(node, CommentedMap):
         out: dict[str, Any] = {}
         for k, v in node.items():
@@ -221,7 +251,7 @@ def dotted(loc: Loc) -> str:
 
 
 def parse_dotted(path: str) -> Loc:
-    """"game.bonuses[3]" -> ("game", "bonuses", 3). Only trailing [digits] are indices: a user key such as
+    """ "game.bonuses[3]" -> ("game", "bonuses", 3). Only trailing [digits] are indices: a user key such as
     "number[cards" stays one key."""
     out: list[str | int] = []
     for part in path.split("."):

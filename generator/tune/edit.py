@@ -27,10 +27,15 @@ def _yaml_value(v: Any) -> Any:
     return v
 
 
-def _changes(plan: Plan, values: dict[str, Any], budget: dict[str, Any]) -> list[tuple[tuple[str, ...], Any, Any]]:
+def _changes(
+    plan: Plan, values: dict[str, Any], budget: dict[str, Any]
+) -> list[tuple[tuple[str, ...], Any, Any]]:
     """(kit.yaml keys, old value, new value) of every value the tuned kit changes."""
-    out = [(s.tunable.keys, plan.original[s.path], values[s.path]) for s in plan.space
-           if values[s.path] != plan.original[s.path]]
+    out = [
+        (s.tunable.keys, plan.original[s.path], values[s.path])
+        for s in plan.space
+        if values[s.path] != plan.original[s.path]
+    ]
     for path, new in sorted(budget.items()):
         keys = tuple(path.split("."))
         old = get_path(plan.raw_game, keys[1:])
@@ -52,8 +57,11 @@ def tuned_yaml(plan: Plan, values: dict[str, Any], budget: dict[str, Any] | None
     lines = text.split("\n")
     for keys, old, new in changed:
         line_no = where.get(keys)
-        edited = None if line_no is None else _edit_line(lines[line_no - 1], keys, old, new,
-                                                        flow=_in_flow(where, keys))
+        edited = (
+            None
+            if line_no is None
+            else _edit_line(lines[line_no - 1], keys, old, new, flow=_in_flow(where, keys))
+        )
         if edited is None:
             return _tuned_yaml_rt(plan, changed)
         lines[line_no - 1] = edited  # type: ignore[operator]
@@ -137,8 +145,9 @@ def _tuned_yaml_rt(plan: Plan, changed: list[tuple[tuple[str, ...], Any, Any]]) 
     yaml.preserve_quotes = True
     yaml.width = 120
     yaml.indent(mapping=2, sequence=4, offset=2)
-    data = yaml.load(read_kit_file(plan.kit.dir / "kit.yaml", plan.kit.display, MAX_SPEC_BYTES, "kit.yaml")
-                     .decode("utf-8"))
+    data = yaml.load(
+        read_kit_file(plan.kit.dir / "kit.yaml", plan.kit.display, MAX_SPEC_BYTES, "kit.yaml").decode("utf-8")
+    )
     for keys, old, new in changed:
         parent = get_path(data, keys[:-1])
         parent[keys[-1]] = _yaml_value(new)
@@ -148,7 +157,7 @@ def _tuned_yaml_rt(plan: Plan, changed: list[tuple[tuple[str, ...], Any, Any]]) 
         while depth > 0 and holder.fa.flow_style():
             depth -= 1
             holder, key = get_path(data, keys[:depth]), keys[depth]
-            note = f"pnpkit tune: {'.'.join(keys[depth + 1:])} was {show_value(old)}"
+            note = f"pnpkit tune: {'.'.join(keys[depth + 1 :])} was {show_value(old)}"
         _add_note(holder, key, note)
     buf = io.StringIO()
     yaml.dump(data, buf)
@@ -181,8 +190,9 @@ def write_tuned(plan: Plan, values: dict[str, Any], out: Path, budget: dict[str,
     stage = Path(tempfile.mkdtemp(prefix=".tune-", dir=out))
     try:
         staged = stage / dest.name
-        shutil.copytree(plan.kit.dir, staged, symlinks=False,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*"))
+        shutil.copytree(
+            plan.kit.dir, staged, symlinks=False, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
+        )
         (staged / "kit.yaml").write_text(tuned_yaml(plan, values, budget), encoding="utf-8")
         (kit,) = load_kits([staged])
         problems = check_kit(kit)

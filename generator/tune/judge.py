@@ -33,7 +33,11 @@ class Judged:
 
     @property
     def score(self) -> float:
-        return self.violation * VIOLATION_WEIGHT + self.target_gap + self.distance * (0.01 if self.target_gap else 1)
+        return (
+            self.violation * VIOLATION_WEIGHT
+            + self.target_gap
+            + self.distance * (0.01 if self.target_gap else 1)
+        )
 
     def objectives(self) -> tuple[float, ...]:
         """One value per target (a multi-objective search): each target's gap, the bounds first."""
@@ -85,21 +89,26 @@ def target_gaps(plan: Plan, rep: BalanceReport) -> list[float]:
     """Per target: the mean distance of its tolerances' measured values from the target value."""
     out = []
     for tg in plan.targets:
-        vals = [abs(t.measured - tg.value) for t in rep.tolerances if t.spec_key == tg.spec_key
-                and not math.isnan(t.measured)]
+        vals = [
+            abs(t.measured - tg.value)
+            for t in rep.tolerances
+            if t.spec_key == tg.spec_key and not math.isnan(t.measured)
+        ]
         out.append(float(np.mean(vals)) if vals else 0.0)
     return out
 
 
 def play(plan: Plan, spec: Any, games: int, seed: int, executor: Any) -> BalanceReport:
     """One look of the game's own balance check at a fixed games count."""
-    rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(spec, games=games, seed=seed,
-                                                                      executor=executor, kit=plan.kit.meta.id)
+    rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(
+        spec, games=games, seed=seed, executor=executor, kit=plan.kit.meta.id
+    )
     return rep
 
 
-def judge_candidate(plan: Plan, values: dict[str, Any], executor: Any,
-                    on_first_batch: Callable[[float], bool] | None = None) -> Judged:
+def judge_candidate(
+    plan: Plan, values: dict[str, Any], executor: Any, on_first_batch: Callable[[float], bool] | None = None
+) -> Judged:
     """Play a candidate on the search stream: a first batch, then (unless a tolerance FAILS: hopeless) a
     second batch as large. `on_first_batch(score)` may stop it too (an optuna pruner)."""
     d = distance(plan.space, plan.original, values)
@@ -110,16 +119,30 @@ def judge_candidate(plan: Plan, values: dict[str, Any], executor: Any,
     rep = play(plan, spec, g, plan.search_seed, executor)
     hopeless = any(t.verdict is Verdict.FAILS for t in rep.tolerances)
     gaps = target_gaps(plan, rep)
-    first = Judged(values, sum(violation(t) for t in rep.tolerances), d, sum(gaps), hopeless,
-                   measured=measured_values(rep), gaps=gaps)
+    first = Judged(
+        values,
+        sum(violation(t) for t in rep.tolerances),
+        d,
+        sum(gaps),
+        hopeless,
+        measured=measured_values(rep),
+        gaps=gaps,
+    )
     stop = on_first_batch(first.score) if on_first_batch else False
     if hopeless or stop:
         first.hopeless = True
         return first
     rep = play(plan, spec, 2 * g, plan.search_seed, executor)
     gaps = target_gaps(plan, rep)
-    return Judged(values, sum(violation(t) for t in rep.tolerances), d, sum(gaps), False,
-                  measured=measured_values(rep), gaps=gaps)
+    return Judged(
+        values,
+        sum(violation(t) for t in rep.tolerances),
+        d,
+        sum(gaps),
+        False,
+        measured=measured_values(rep),
+        gaps=gaps,
+    )
 
 
 def measured_values(rep: BalanceReport) -> dict[str, float]:

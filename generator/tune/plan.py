@@ -36,6 +36,7 @@ class TuneUsageError(OptionError):
 
 # ---------------------------------------------------------------------------------------------- the plan
 
+
 @dataclass(frozen=True)
 class Target:
     """Pull every tolerance under `spec_key` towards `value`."""
@@ -69,13 +70,23 @@ class Plan:
     def proof_seeds(self) -> list[int]:
         """The proof streams, none the search used: the run seed itself first (so `pnpkit check --seed S`, or a
         plain `pnpkit check` when S is the kit's seed, repeats the proof exactly), then derived ones."""
-        return [self.seed] + [stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs - 1)]
+        return [self.seed] + [
+            stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs - 1)
+        ]
 
     def study_name(self) -> str:
         """One study per kit, space, targets, budget and seed: a storage may hold several tunes."""
-        key = json.dumps([self.kit.meta.id, [_space_json(s) for s in self.space],
-                          [[t.tolerance, t.value] for t in self.targets], self.settings.games, self.seed],
-                         sort_keys=True, default=str)
+        key = json.dumps(
+            [
+                self.kit.meta.id,
+                [_space_json(s) for s in self.space],
+                [[t.tolerance, t.value] for t in self.targets],
+                self.settings.games,
+                self.seed,
+            ],
+            sort_keys=True,
+            default=str,
+        )
         return f"{STUDY_PREFIX}:{self.kit.meta.id}:{hashlib.sha256(key.encode()).hexdigest()[:12]}"
 
 
@@ -111,9 +122,11 @@ def parse_param(text: str) -> tuple[str, float | None, float | None, tuple[Any, 
     path, eq, rng = text.partition("=")
     path, rng = path.strip(), rng.strip()
     if not eq or not path or not rng:
-        raise TuneUsageError(f"--param: expected path=lo..hi, path=choice:a,b or path=permutation; got {text!r}")
+        raise TuneUsageError(
+            f"--param: expected path=lo..hi, path=choice:a,b or path=permutation; got {text!r}"
+        )
     if rng.startswith("choice:"):
-        items = tuple(_scalar(x.strip()) for x in rng[len("choice:"):].split(",") if x.strip())
+        items = tuple(_scalar(x.strip()) for x in rng[len("choice:") :].split(",") if x.strip())
         if len(items) < 2:
             raise TuneUsageError(f"--param {path}: a choice needs at least two values; got {rng!r}")
         return path, None, None, items
@@ -140,8 +153,15 @@ def _scalar(text: str) -> Any:
     return {"true": True, "false": False}.get(text, text)
 
 
-def _space_for(t: Tunable, lo: float | None, hi: float | None, choices: tuple[Any, ...] | None,
-               original: Any, where: Callable[[str], Exception], kit_name: str) -> Space:
+def _space_for(
+    t: Tunable,
+    lo: float | None,
+    hi: float | None,
+    choices: tuple[Any, ...] | None,
+    original: Any,
+    where: Callable[[str], Exception],
+    kit_name: str,
+) -> Space:
     """The search range of one tunable, refused (by `where(message)`) when it leaves the legal range."""
     if t.kind in ("int", "float"):
         if choices is not None:
@@ -150,9 +170,13 @@ def _space_for(t: Tunable, lo: float | None, hi: float | None, choices: tuple[An
         lo = float(t.low if lo is None else lo)
         hi = float(t.high if hi is None else hi)
         if lo < t.low or hi > t.high:
-            raise where(f"{t.path}: range {fmt_number(lo)}..{fmt_number(hi)} leaves the legal range: {t.describe()}")
+            raise where(
+                f"{t.path}: range {fmt_number(lo)}..{fmt_number(hi)} leaves the legal range: {t.describe()}"
+            )
         if t.kind == "int" and (lo != int(lo) or hi != int(hi)):
-            raise where(f"{t.path}: expected whole numbers for {t.describe()}; got {fmt_number(lo)}..{fmt_number(hi)}")
+            raise where(
+                f"{t.path}: expected whole numbers for {t.describe()}; got {fmt_number(lo)}..{fmt_number(hi)}"
+            )
         if lo > hi:
             raise where(f"{t.path}: the range {fmt_number(lo)}..{fmt_number(hi)} is empty (min > max)")
         return Space(t, lo, hi)
@@ -182,15 +206,23 @@ def tunables_of(kit: Kit) -> tuple[Tunable, ...]:
     return tuple(plugin.load.tunables())
 
 
-def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] = (), trials: int | None = None,
-              seed: int | None = None) -> Plan:
+def make_plan(
+    kit_path: Path,
+    *,
+    params: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    trials: int | None = None,
+    seed: int | None = None,
+) -> Plan:
     """Load and check the kit, then the search space from `--param` (usage errors) or its `tune:` section (spec
     errors located in kit.yaml)."""
     (kit,) = load_kits([kit_path])
     problems = check_kit(kit)
     if problems:
         raise SpecError(problems)
-    raw, lines = parse_yaml(read_kit_file(kit.dir / "kit.yaml", kit.display, MAX_SPEC_BYTES, "kit.yaml"), kit.display)
+    raw, lines = parse_yaml(
+        read_kit_file(kit.dir / "kit.yaml", kit.display, MAX_SPEC_BYTES, "kit.yaml"), kit.display
+    )
     raw_game = copy.deepcopy(dict(raw["game"]))
     settings = TuneSpec.model_validate(raw.get("tune") or {})
     declared = tunables_of(kit)
@@ -203,6 +235,7 @@ def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[s
     def located(key: tuple[str | int, ...]) -> Callable[[str], Exception]:
         def make(msg: str) -> Exception:
             return SpecError([Problem(kit.display, line_of(lines, key), ".".join(map(str, key)), msg)])
+
         return make
 
     def known(path: str) -> str:
@@ -227,11 +260,15 @@ def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[s
             hi = None if p.max is None else float(p.max)
             space.append(_space_for(t, lo, hi, choices, _original(raw_game, t), located(key), kit.display))
     if not space:
-        raise TuneUsageError("nothing to tune: pass --param path=lo..hi (or list tune.params in kit.yaml); "
-                             "tunable: " + ", ".join(t.path for t in declared))
+        raise TuneUsageError(
+            "nothing to tune: pass --param path=lo..hi (or list tune.params in kit.yaml); "
+            "tunable: " + ", ".join(t.path for t in declared)
+        )
     paths = [s.path for s in space]
     if len(set(paths)) != len(paths):
-        raise TuneUsageError(f"--param: a path is given twice: {', '.join(sorted({p for p in paths if paths.count(p) > 1}))}")
+        raise TuneUsageError(
+            f"--param: a path is given twice: {', '.join(sorted({p for p in paths if paths.count(p) > 1}))}"
+        )
     goal: list[Target] = []
     if targets:
         for text in targets:
@@ -239,17 +276,22 @@ def make_plan(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[s
             try:
                 value = float(val)
             except ValueError:
-                raise TuneUsageError(f"--target: expected tolerance=value such as seat_win_share=1; got {text!r}") from None
+                raise TuneUsageError(
+                    f"--target: expected tolerance=value such as seat_win_share=1; got {text!r}"
+                ) from None
             if not eq or not _is_tolerance(kit.game.balance, name.strip()):
-                raise TuneUsageError(f"--target {name.strip()!r} names no tolerance of game.balance; expected one "
-                                     f"of {', '.join(tolerance_names(kit.game.balance))}")
+                raise TuneUsageError(
+                    f"--target {name.strip()!r} names no tolerance of game.balance; expected one "
+                    f"of {', '.join(tolerance_names(kit.game.balance))}"
+                )
             goal.append(Target(name.strip(), value))
     else:
         for i, tg in enumerate(settings.targets):
             if not _is_tolerance(kit.game.balance, tg.tolerance):
                 raise located(("tune", "targets", i, "tolerance"))(
                     f"{tg.tolerance!r} names no tolerance of game.balance; expected one of "
-                    f"{', '.join(tolerance_names(kit.game.balance))}")
+                    f"{', '.join(tolerance_names(kit.game.balance))}"
+                )
             goal.append(Target(tg.tolerance, float(tg.value)))
     n = settings.trials if trials is None else trials
     if n < 1:

@@ -91,8 +91,14 @@ def proven(plan: Plan, values: dict[str, Any], spec: Any, executor: Any) -> Prov
     return out
 
 
-def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., None] | None = None, *,
-               seed: int | None = None) -> BalanceReport:
+def full_check(
+    plan: Plan,
+    spec: Any,
+    executor: Any,
+    progress: Callable[..., None] | None = None,
+    *,
+    seed: int | None = None,
+) -> BalanceReport:
     """The game's sequential check (as `pnpkit check` runs it) on the proof stream."""
     b = spec.balance
     first = int(b.games)
@@ -102,11 +108,17 @@ def full_check(plan: Plan, spec: Any, executor: Any, progress: Callable[..., Non
 
     def make(budget: Any) -> BalanceReport:
         rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(
-            spec, games=budget, seed=plan.seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id)
+            spec, games=budget, seed=plan.seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id
+        )
         return rep
 
-    return judge(make, first=first, cap=max(first, cap), confidence=float(conf) if isinstance(conf, float) else 0.99,
-                 progress=progress)
+    return judge(
+        make,
+        first=first,
+        cap=max(first, cap),
+        confidence=float(conf) if isinstance(conf, float) else 0.99,
+        progress=progress,
+    )
 
 
 def proof_order(plan: Plan, found: Search) -> list[Judged]:
@@ -128,7 +140,9 @@ def proof_order(plan: Plan, found: Search) -> list[Judged]:
     reach = min(j.distance for j in hold)
     # the nearer ones (estimates outside a bound but not hopeless, or never sampled) come on top of the
     # `candidates` budget, which counts the candidates whose estimates held
-    pool = {values_key(j.values): j for j in best if not j.hopeless and j.violation != 0 and j.distance < reach}
+    pool = {
+        values_key(j.values): j for j in best if not j.hopeless and j.violation != 0 and j.distance < reach
+    }
     if len(plan.space) == 1 and plan.space[0].kind == "int":
         s = plan.space[0]
         near = min(hold, key=lambda j: (j.distance, j.score))
@@ -137,13 +151,16 @@ def proof_order(plan: Plan, found: Search) -> list[Judged]:
         for v in range(lo + 1, hi):
             values = {s.path: v}
             if values_key(values) not in sampled:
-                pool[values_key(values)] = Judged(values, math.nan, distance(plan.space, plan.original, values), 0.0, False)
+                pool[values_key(values)] = Judged(
+                    values, math.nan, distance(plan.space, plan.original, values), 0.0, False
+                )
     order = sorted(pool.values(), key=lambda j: (j.distance, j.score))
     return order + sorted(hold, key=lambda j: (j.distance, j.score))[:n]
 
 
 def pareto(judged: Sequence[Judged]) -> list[Judged]:
     """The candidates no other candidate beats on every target (lower gaps), in their given order."""
+
     def gaps(j: Judged) -> tuple[float, ...]:
         return tuple(j.gaps) if j.gaps else (j.target_gap,)
 
@@ -155,8 +172,12 @@ def pareto(judged: Sequence[Judged]) -> list[Judged]:
     return out
 
 
-def prove(plan: Plan, candidates: Sequence[Judged], executor: Any,
-          progress: Callable[[int, int, str], None] | None = None) -> tuple[Proven, list[Proven]]:
+def prove(
+    plan: Plan,
+    candidates: Sequence[Judged],
+    executor: Any,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> tuple[Proven, list[Proven]]:
     """The original and then each candidate (in proof order) under the full check; stops at the first that
     holds. Without targets an original that holds (perhaps with a raised game budget) needs no candidate."""
     total = len(candidates) + 1

@@ -77,38 +77,71 @@ def importance(study: Any) -> dict[str, float]:
         ev = optuna.importance.PedAnovaImportanceEvaluator()
         with warnings.catch_warnings():  # "too few trials: importances will be equal" is the report's to say
             warnings.simplefilter("ignore")
-            got = optuna.importance.get_param_importances(study, evaluator=ev,
-                                                          target=None if len(study.directions) == 1 else
-                                                          lambda t: sum(t.values))
+            got = optuna.importance.get_param_importances(
+                study, evaluator=ev, target=None if len(study.directions) == 1 else lambda t: sum(t.values)
+            )
         return {k: float(v) for k, v in got.items()}
     except (RuntimeError, ValueError, ImportError, ZeroDivisionError):
         return {}
-
-
 
 
 def report_data(o: TuneResult) -> dict[str, Any]:
     """Everything the HTML report shows, deterministic (no times)."""
     trials = []
     for number, j in sorted(o.found.judged.items()):
-        trials.append({"number": number + 1, "values": j.values, "score": j.score, "violation": j.violation,
-                       "distance": j.distance, "pruned": j.hopeless, "illegal": j.illegal})
+        trials.append(
+            {
+                "number": number + 1,
+                "values": j.values,
+                "score": j.score,
+                "violation": j.violation,
+                "distance": j.distance,
+                "pruned": j.hopeless,
+                "illegal": j.illegal,
+            }
+        )
     return {
-        "kit": o.plan.kit.meta.id, "game": o.plan.kit.game_id, "seed": o.plan.seed,
-        "search_seed": o.plan.search_seed, "proof_seeds": o.plan.proof_seeds, "games": o.plan.settings.games,
-        "space": [{"path": s.path, "kind": s.kind, "range": _range_text(s), "original": show_value(o.plan.original[s.path])}
-                  for s in o.plan.space],
+        "kit": o.plan.kit.meta.id,
+        "game": o.plan.kit.game_id,
+        "seed": o.plan.seed,
+        "search_seed": o.plan.search_seed,
+        "proof_seeds": o.plan.proof_seeds,
+        "games": o.plan.settings.games,
+        "space": [
+            {
+                "path": s.path,
+                "kind": s.kind,
+                "range": _range_text(s),
+                "original": show_value(o.plan.original[s.path]),
+            }
+            for s in o.plan.space
+        ],
         "targets": [{"tolerance": t.tolerance, "value": t.value} for t in o.plan.targets],
         "trials": trials,
         "importance": importance(o.found.study),
         "original": o.original.report,
-        "proven": [{"values": p.values, "report": p.report, "holds": p.holds, "streams": p.streams,
-                    "budget": p.budget} for p in o.proven],
+        "proven": [
+            {
+                "values": p.values,
+                "report": p.report,
+                "holds": p.holds,
+                "streams": p.streams,
+                "budget": p.budget,
+            }
+            for p in o.proven
+        ],
         "winner": None if o.winner is None else o.winner.values,
         "winner_budget": {} if o.winner is None else o.winner.budget,
         "front": _front(o),
-        "effects": [{"path": e.path, "old": show_value(e.old), "new": show_value(e.new),
-                     "rows": [list(r) for r in e.rows]} for e in o.effects],
+        "effects": [
+            {
+                "path": e.path,
+                "old": show_value(e.old),
+                "new": show_value(e.new),
+                "rows": [list(r) for r in e.rows],
+            }
+            for e in o.effects
+        ],
     }
 
 
@@ -117,7 +150,9 @@ def _front(o: TuneResult) -> list[dict[str, Any]]:
     legal ones when none did), closest to the original first (the first `tune.candidates`, as the proof)."""
     if len(o.plan.targets) < 2:
         return []
-    return [{"values": j.values, "gaps": j.gaps, "distance": j.distance} for j in proof_order(o.plan, o.found)]
+    return [
+        {"values": j.values, "gaps": j.gaps, "distance": j.distance} for j in proof_order(o.plan, o.found)
+    ]
 
 
 def _range_text(s: Space) -> str:
@@ -127,5 +162,3 @@ def _range_text(s: Space) -> str:
     if s.kind == "choice":
         return ", ".join(map(str, s.choices))
     return "any order"
-
-

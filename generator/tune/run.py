@@ -36,9 +36,19 @@ def progress_bar(console: Any) -> Iterator[Callable[[int, int, str], None]]:
         yield update
 
 
-def tune(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] = (), trials: int | None = None,
-         seed: int | None = None, workers: int | None = None, dask: str | None = None, storage: str | None = None,
-         out: Path = Path("tuned"), console: Any = None) -> TuneResult:
+def tune(
+    kit_path: Path,
+    *,
+    params: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    trials: int | None = None,
+    seed: int | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    storage: str | None = None,
+    out: Path = Path("tuned"),
+    console: Any = None,
+) -> TuneResult:
     """The whole tune: plan, search, proof, the tuned kit and the report (see the module docstring)."""
     from generator.engine.executors import make_executor
     from generator.render.tune_report import write_tune_report
@@ -50,8 +60,11 @@ def tune(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] =
             found = search(plan, executor, storage=storage, progress=progress)
         except KeyboardInterrupt:
             if console is not None:
-                kept = (f"the finished trials are kept in {storage}: run the same command to continue"
-                        if storage else "nothing is kept (no --storage): pass --storage sqlite:///FILE to resume")
+                kept = (
+                    f"the finished trials are kept in {storage}: run the same command to continue"
+                    if storage
+                    else "nothing is kept (no --storage): pass --storage sqlite:///FILE to resume"
+                )
                 console.print(f"tune interrupted: {kept}", highlight=False, soft_wrap=True)
             raise
         original, proven = prove(plan, proof_order(plan, found), executor, progress)
@@ -62,6 +75,8 @@ def tune(kit_path: Path, *, params: Sequence[str] = (), targets: Sequence[str] =
     kit_dir = write_tuned(plan, winner.values, out, winner.budget) if winner is not None else None
     report = out / f"{plan.kit.dir.name}-tune.html"
     out.mkdir(parents=True, exist_ok=True)
-    outcome = TuneResult(plan, found, original, proven, winner, kit_dir, report, eff, time.perf_counter() - t0)
+    outcome = TuneResult(
+        plan, found, original, proven, winner, kit_dir, report, eff, time.perf_counter() - t0
+    )
     write_tune_report(report, report_data(outcome))
     return outcome

@@ -48,8 +48,13 @@ class Search:
     """Trials this run played (the rest came from the storage)."""
 
 
-def search(plan: Plan, executor: Any, *, storage: str | None = None,
-           progress: Callable[[int, int, str], None] | None = None) -> Search:
+def search(
+    plan: Plan,
+    executor: Any,
+    *,
+    storage: str | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> Search:
     """Run (or continue, from `storage`) the TPE search until the study holds `plan.trials` finished trials."""
     try:
         import optuna
@@ -61,13 +66,20 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
     # several targets: a multi-objective study (one objective per target; TPE's multi-objective mode, seeded),
     # whose Pareto front the proof walks closest to the original first
     objectives = len(plan.targets) if len(plan.targets) > 1 else 1
-    sampler = optuna.samplers.TPESampler(seed=plan.seed % 2**32, n_startup_trials=min(10, max(1, plan.trials // 2)))
+    sampler = optuna.samplers.TPESampler(
+        seed=plan.seed % 2**32, n_startup_trials=min(10, max(1, plan.trials // 2))
+    )
     try:
         # pruning is the hopeless rule of judge_candidate (a FAILING tolerance after the first batch), not a
         # median of other trials: a candidate is never dropped for being merely worse than its neighbours
-        study = optuna.create_study(study_name=plan.study_name(), storage=storage, sampler=sampler,
-                                    pruner=optuna.pruners.NopPruner(), directions=["minimize"] * objectives,
-                                    load_if_exists=True)
+        study = optuna.create_study(
+            study_name=plan.study_name(),
+            storage=storage,
+            sampler=sampler,
+            pruner=optuna.pruners.NopPruner(),
+            directions=["minimize"] * objectives,
+            load_if_exists=True,
+        )
     except Exception as e:  # a bad URL or an unreadable database: name it
         raise TuneUsageError(f"--storage {storage!r}: cannot open ({type(e).__name__}: {e})") from None
     cache = CachingExecutor(executor)
@@ -86,9 +98,11 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
         k = values_key(values)
         j = seen.get(k)
         if j is None:
+
             def prune(score: float) -> bool:
                 trial.report(score, 0)
                 return bool(trial.should_prune())
+
             j = judge_candidate(plan, values, cache, prune if objectives == 1 else None)
             seen[k] = j
         for name, v in _attrs(j).items():
@@ -104,21 +118,38 @@ def search(plan: Plan, executor: Any, *, storage: str | None = None,
         progress(finished, plan.trials, "searching")
     if todo:
         study.optimize(objective, n_trials=todo, catch=())
-    judged = {t.number: _from_attrs(t.user_attrs) for t in study.get_trials(deepcopy=False, states=done_states)
-              if "values" in t.user_attrs}
+    judged = {
+        t.number: _from_attrs(t.user_attrs)
+        for t in study.get_trials(deepcopy=False, states=done_states)
+        if "values" in t.user_attrs
+    }
     return Search(study, judged, played)
 
 
 def _attrs(j: Judged) -> dict[str, Any]:
-    return {"values": values_key(j.values), "violation": j.violation, "distance": j.distance, "target_gap": j.target_gap,
-            "hopeless": j.hopeless, "illegal": j.illegal, "measured": json.dumps(j.measured, sort_keys=True),
-            "gaps": json.dumps(j.gaps)}
+    return {
+        "values": values_key(j.values),
+        "violation": j.violation,
+        "distance": j.distance,
+        "target_gap": j.target_gap,
+        "hopeless": j.hopeless,
+        "illegal": j.illegal,
+        "measured": json.dumps(j.measured, sort_keys=True),
+        "gaps": json.dumps(j.gaps),
+    }
 
 
 def _from_attrs(a: dict[str, Any]) -> Judged:
-    return Judged(json.loads(a["values"]), float(a["violation"]), float(a["distance"]), float(a["target_gap"]),
-                  bool(a["hopeless"]), str(a.get("illegal", "")), json.loads(a.get("measured", "{}")),
-                  json.loads(a.get("gaps", "[]")))
+    return Judged(
+        json.loads(a["values"]),
+        float(a["violation"]),
+        float(a["distance"]),
+        float(a["target_gap"]),
+        bool(a["hopeless"]),
+        str(a.get("illegal", "")),
+        json.loads(a.get("measured", "{}")),
+        json.loads(a.get("gaps", "[]")),
+    )
 
 
 def ranked(found: Search) -> list[Judged]:
@@ -127,5 +158,7 @@ def ranked(found: Search) -> list[Judged]:
     best: dict[str, tuple[int, Judged]] = {}
     for number, j in sorted(found.judged.items()):
         best.setdefault(values_key(j.values), (number, j))
-    order = sorted(best.values(), key=lambda nj: (nj[1].illegal != "", nj[1].violation > 0, nj[1].score, nj[0]))
+    order = sorted(
+        best.values(), key=lambda nj: (nj[1].illegal != "", nj[1].violation > 0, nj[1].score, nj[0])
+    )
     return [j for _, j in order]

@@ -58,7 +58,7 @@ def test_every_registered_game_passes_the_shipped_api_test(game_id):
     api_test(registry.get(game_id), KITS[game_id])
 
 
-TINY = '''
+TINY = """
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -121,15 +121,15 @@ def transcript(spec, seed, players):
 
 def players(spec):
     return (2,)
-'''
-OUTCOME = '''
+"""
+OUTCOME = """
     def outcome(self, state):
         return Ended()
-'''
-COMPOSE = '''
+"""
+COMPOSE = """
 def compose(ctx, /):
     return []
-'''
+"""
 
 
 @pytest.fixture
@@ -143,10 +143,17 @@ def tiny(tmp_path, monkeypatch, request):
 
 
 def _record(module: str, **changes: str) -> GamePlugin:
-    plugin = GamePlugin(id="tiny", ruleset="1", players=f"{module}:players", spec=f"{module}:Spec",
-                        composer=module, legal_problems=f"{module}:legal_problems",
-                        balance_report=f"{module}:balance_report", transcript=f"{module}:transcript",
-                        new_game=f"{module}:new_game")
+    plugin = GamePlugin(
+        id="tiny",
+        ruleset="1",
+        players=f"{module}:players",
+        spec=f"{module}:Spec",
+        composer=module,
+        legal_problems=f"{module}:legal_problems",
+        balance_report=f"{module}:balance_report",
+        transcript=f"{module}:transcript",
+        new_game=f"{module}:new_game",
+    )
     return dataclasses.replace(plugin, **changes)
 
 
@@ -163,7 +170,8 @@ def test_rules_missing_a_protocol_method_fail(tiny):
     (folder / f"{module}.py").write_text(textwrap.dedent(TINY.format(outcome="", compose=COMPOSE)))
     plugin = _record(module)
     assert api_problems(plugin, spec=plugin.load.spec()()) == [
-        "new_game(spec, 2) is not a Game of 2 players (generator/engine/game.py)"]
+        "new_game(spec, 2) is not a Game of 2 players (generator/engine/game.py)"
+    ]
     with pytest.raises(AssertionError, match="game 'tiny' does not conform to the contract"):
         api_test(plugin, spec=plugin.load.spec()())
 
@@ -174,16 +182,34 @@ def test_a_composer_without_compose_fails(tiny):
     assert api_problems(_record(module)) == [f"composer = {module!r}: not a Composer (missing compose)"]
 
 
-@pytest.mark.parametrize("field, ref, message", [
-    ("new_game", "{m}:no_such_thing", "new_game: '{m}:no_such_thing': '{m}' has no attribute 'no_such_thing'"),
-    ("legal_problems", "tiny_no_such_module:f",
-     "legal_problems: 'tiny_no_such_module:f': cannot import 'tiny_no_such_module' (ModuleNotFoundError: "),
-    ("spec", "{m}:new_game", "spec = '{m}:new_game': expected a pydantic model class; got function"),
-    ("transcript", "{m}:legal_problems", "transcript = '{m}:legal_problems': its signature (spec) cannot take "
-                                         "pnpkit's call"),
-    ("tunables", "{m}:Spec", "tunables = '{m}:Spec': expected a sequence of generator.engine.tunables.Tunable"),
-    ("slots", "{m}:Ended", "slots = '{m}:Ended': expected a mapping of component id -> sequence of "),
-], ids=["no-attr", "no-module", "not-a-model", "wrong-shape", "not-tunables", "not-slots"])
+@pytest.mark.parametrize(
+    "field, ref, message",
+    [
+        (
+            "new_game",
+            "{m}:no_such_thing",
+            "new_game: '{m}:no_such_thing': '{m}' has no attribute 'no_such_thing'",
+        ),
+        (
+            "legal_problems",
+            "tiny_no_such_module:f",
+            "legal_problems: 'tiny_no_such_module:f': cannot import 'tiny_no_such_module' (ModuleNotFoundError: ",
+        ),
+        ("spec", "{m}:new_game", "spec = '{m}:new_game': expected a pydantic model class; got function"),
+        (
+            "transcript",
+            "{m}:legal_problems",
+            "transcript = '{m}:legal_problems': its signature (spec) cannot take pnpkit's call",
+        ),
+        (
+            "tunables",
+            "{m}:Spec",
+            "tunables = '{m}:Spec': expected a sequence of generator.engine.tunables.Tunable",
+        ),
+        ("slots", "{m}:Ended", "slots = '{m}:Ended': expected a mapping of component id -> sequence of "),
+    ],
+    ids=["no-attr", "no-module", "not-a-model", "wrong-shape", "not-tunables", "not-slots"],
+)
 def test_a_string_that_names_the_wrong_thing_fails(tiny, field, ref, message):
     module, _ = tiny
     problems = api_problems(_record(module, **{field: ref.format(m=module)}))
@@ -193,13 +219,17 @@ def test_a_string_that_names_the_wrong_thing_fails(tiny, field, ref, message):
 def test_a_record_with_no_strings_is_refused_at_registration():
     plugin = dataclasses.replace(registry.get("peak_dice"), composer=print, print_data="not a ref!")
     assert plugin.problems() == [
-        f"composer = {print!r} is not a 'module:attr' string", "print_data = 'not a ref!' is not a 'module:attr' string"]
+        f"composer = {print!r} is not a 'module:attr' string",
+        "print_data = 'not a ref!' is not a 'module:attr' string",
+    ]
     assert api_problems({"id": "x"}) == ["expected a generator.contract.GamePlugin; got dict"]
 
 
 def test_a_string_that_names_nothing_is_a_located_error_when_loaded(tiny):
     module, _ = tiny
-    with pytest.raises(KitError, match=rf"game 'tiny': new_game = '{module}:nope': '{module}' has no attribute"):
+    with pytest.raises(
+        KitError, match=rf"game 'tiny': new_game = '{module}:nope': '{module}' has no attribute"
+    ):
         _record(module, new_game=f"{module}:nope").load.new_game()
 
 

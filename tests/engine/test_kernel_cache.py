@@ -24,7 +24,8 @@ def _package(tmp_path: Path) -> Path:
     (pkg / "games" / "pig" / "kernel.py").write_text(
         "from generator.engine.kernel import jit\nfrom generator.games.pig import (\n    rules,\n)\n\n\n"
         "@jit\ndef roll(x):\n    return x + rules.SIDES\n\n\ndef picture():\n    from generator.render import page\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     (pkg / "games" / "pig" / "rules.py").write_text("SIDES = 6\n", encoding="utf-8")
     (pkg / "render" / "page.py").write_text("A4 = 1\n", encoding="utf-8")
     return pkg
@@ -34,12 +35,18 @@ def test_the_salt_follows_the_kernels_and_their_callees_only(tmp_path, monkeypat
     pkg = _package(tmp_path)
     monkeypatch.setattr(kernel, "_PACKAGE", pkg)
     assert [p.relative_to(pkg).as_posix() for p in kernel.kernel_sources()] == [
-        "engine/kernel.py", "games/pig/__init__.py", "games/pig/kernel.py", "games/pig/rules.py"]
+        "engine/kernel.py",
+        "games/pig/__init__.py",
+        "games/pig/kernel.py",
+        "games/pig/rules.py",
+    ]
     first = kernel.source_salt()
     assert kernel.source_salt() == first  # stable
     (pkg / "render" / "page.py").write_text("A4 = 2\n", encoding="utf-8")  # compiled code cannot see it
     assert kernel.source_salt() == first
-    (pkg / "games" / "pig" / "rules.py").write_text("SIDES = 8\n", encoding="utf-8")  # a frozen global changes
+    (pkg / "games" / "pig" / "rules.py").write_text(
+        "SIDES = 8\n", encoding="utf-8"
+    )  # a frozen global changes
     second = kernel.source_salt()
     assert second != first
     (pkg / "engine" / "kernel.py").write_text("def jit(f):\n    return f  # faster\n", encoding="utf-8")
@@ -52,16 +59,26 @@ def test_the_shipped_kernels_salt_covers_every_compiled_module():
     import re
 
     salted = {p.relative_to(ROOT / "generator").as_posix() for p in kernel.kernel_sources()}
-    compiled = {p.relative_to(ROOT / "generator").as_posix() for p in (ROOT / "generator").rglob("*.py")
-                if re.search(r"^@jit", p.read_text(encoding="utf-8"), re.M)}
+    compiled = {
+        p.relative_to(ROOT / "generator").as_posix()
+        for p in (ROOT / "generator").rglob("*.py")
+        if re.search(r"^@jit", p.read_text(encoding="utf-8"), re.M)
+    }
     assert compiled and compiled <= salted
     assert "games/raindrops/kernel.py" in salted and "games/rummy_cards/solver.py" in salted
     assert not {s for s in salted if s.startswith(("render/", "build/", "layout/", "cli"))}
 
 
 def _probe(env: dict[str, str]) -> list[str]:
-    r = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
-                       check=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     return r.stdout.split()
 
 

@@ -27,8 +27,15 @@ def _twice(a):  # type: ignore[no-untyped-def]
 
 @jit
 def _calls_with_constants(x):  # type: ignore[no-untyped-def]
-    return (_add(x, 0) + _add(x, 1) + _add(x, np.int64(2)) + _pick(True, x, 0) + _pick(False, 0, x)
-            + _twice(3) + _twice(x))
+    return (
+        _add(x, 0)
+        + _add(x, 1)
+        + _add(x, np.int64(2))
+        + _pick(True, x, 0)
+        + _pick(False, 0, x)
+        + _twice(3)
+        + _twice(x)
+    )
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")

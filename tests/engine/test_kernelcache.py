@@ -46,8 +46,12 @@ def test_module_cache_dir_is_numbas_own_locator(tmp_path):
     from numba.core.caching import _CacheLocator
 
     source = ROOT / "generator" / "games" / "ripple_rush" / "kernel.py"
-    assert module_cache_dir(tmp_path, source) == tmp_path / _CacheLocator.get_suitable_cache_subpath(str(source))
-    assert module_cache_dir(tmp_path, source).name.endswith(hashlib.sha1(str(source.parent).encode()).hexdigest())
+    assert module_cache_dir(tmp_path, source) == tmp_path / _CacheLocator.get_suitable_cache_subpath(
+        str(source)
+    )
+    assert module_cache_dir(tmp_path, source).name.endswith(
+        hashlib.sha1(str(source.parent).encode()).hexdigest()
+    )
 
 
 def test_a_game_is_cached_when_each_module_with_kernels_has_an_index(tmp_path):

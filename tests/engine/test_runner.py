@@ -56,11 +56,15 @@ def test_plan_rejects_bad_sizes() -> None:
         plan_chunks(10, 0, 0)
 
 
-tally_st = st.fixed_dictionaries({
-    "hist": st.lists(st.integers(0, 50), min_size=1, max_size=6).map(lambda v: np.array(v, dtype=np.int64)),
-    "count": st.integers(0, 9).map(lambda v: np.array([v], dtype=np.int64)),
-    "games.x": st.lists(st.integers(-5, 5), max_size=5).map(lambda v: np.array(v, dtype=np.int64)),
-})
+tally_st = st.fixed_dictionaries(
+    {
+        "hist": st.lists(st.integers(0, 50), min_size=1, max_size=6).map(
+            lambda v: np.array(v, dtype=np.int64)
+        ),
+        "count": st.integers(0, 9).map(lambda v: np.array([v], dtype=np.int64)),
+        "games.x": st.lists(st.integers(-5, 5), max_size=5).map(lambda v: np.array(v, dtype=np.int64)),
+    }
+)
 
 
 @given(tallies=st.lists(tally_st, min_size=1, max_size=6), cut=st.integers(0, 6))
@@ -133,8 +137,10 @@ def test_chunk_is_picklable() -> None:
 def test_merge_concatenates_each_per_game_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """200 chunks: one concatenate per "games.*" key (chunk-by-chunk concatenation copied the growing array each
     time, quadratic in the number of chunks), and the same arrays as concatenating in one go."""
-    chunks = [{"games.score": np.full((3, 2), i), "games.n": np.arange(i, i + 3), "sum": np.array([i])}
-              for i in range(200)]
+    chunks = [
+        {"games.score": np.full((3, 2), i), "games.n": np.arange(i, i + 3), "sum": np.array([i])}
+        for i in range(200)
+    ]
     calls = []
     real = np.concatenate
 
@@ -175,7 +181,9 @@ def test_guided_batches_keep_every_chunk_once_in_order_and_shrink(n: int, worker
     assert all(s >= 1 for s in sizes) and sizes == sorted(sizes, reverse=True)
     if n >= 4 * workers:
         assert len(batches) < n  # fewer tasks than chunks
-        assert sizes[-1] == 1 and sizes[0] == n // (2 * workers)  # the last ones small: the workers end together
+        assert sizes[-1] == 1 and sizes[0] == n // (
+            2 * workers
+        )  # the last ones small: the workers end together
 
 
 def test_play_chunks_is_play_chunk_for_each() -> None:

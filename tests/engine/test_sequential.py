@@ -24,8 +24,15 @@ def toy_report(games: int | Budget, seed: int, executor: Any, bounds: dict[str, 
     for n in (2, 3):
         g = budget(f"{n}p")
         t = run(DiceRace(players=n, target=12), g, seed + n, executor, chunk_size=100)
-        rep.tolerances.append(bounded(f"seat 1 x {n}", Proportion(float(t["wins"][0]), g, scale=float(n)),
-                                      bounds[f"{n}p"], "game.balance.seat", (f"{n}p",)))
+        rep.tolerances.append(
+            bounded(
+                f"seat 1 x {n}",
+                Proportion(float(t["wins"][0]), g, scale=float(n)),
+                bounds[f"{n}p"],
+                "game.balance.seat",
+                (f"{n}p",),
+            )
+        )
     rep.headline = {str(n): Headline("race", 0.0, (0.5,) * n, 0.0, "turns") for n in (2, 3)}
     return rep
 
@@ -43,7 +50,9 @@ def test_caching_executor_plays_only_new_chunks() -> None:
     a = run(sim, 250, 5, cache, chunk_size=100)
     assert cache.played_games == 250
     b = run(sim, 450, 5, cache, chunk_size=100)
-    assert cache.played_games == 250 + 50 + 200  # the short last chunk (50 games) grows to 100 and is replayed
+    assert (
+        cache.played_games == 250 + 50 + 200
+    )  # the short last chunk (50 games) grows to 100 and is replayed
     direct = run(sim, 450, 5, chunk_size=100)
     assert all(np.array_equal(b[k], direct[k]) for k in direct)
     assert not all(np.array_equal(a[k], b[k]) for k in a)
@@ -82,8 +91,12 @@ def test_fails_early_and_stops() -> None:
 
 def test_same_result_serial_and_processes() -> None:
     bounds = {"2p": Bound(min=0.9, max=1.1), "3p": Bound(min=0.8, max=1.2)}
-    a = judge(lambda b: toy_report(b, 4, CachingExecutor(SerialExecutor()), bounds), first=100, cap=400,
-              confidence=0.99)
+    a = judge(
+        lambda b: toy_report(b, 4, CachingExecutor(SerialExecutor()), bounds),
+        first=100,
+        cap=400,
+        confidence=0.99,
+    )
     with ProcessExecutor(2) as ex:
         cache = CachingExecutor(ex)
         b = judge(lambda bb: toy_report(bb, 4, cache, bounds), first=100, cap=400, confidence=0.99)

@@ -57,15 +57,23 @@ def test_mean_ci_matches_numpy() -> None:
     assert mean == pytest.approx(data.mean(), abs=1e-12)
     assert sd == pytest.approx(data.std(ddof=1), abs=1e-12)
     half = sps.norm.ppf(0.975) * data.std(ddof=1) / math.sqrt(len(data))
-    assert (low, high) == (pytest.approx(data.mean() - half, abs=1e-9), pytest.approx(data.mean() + half, abs=1e-9))
+    assert (low, high) == (
+        pytest.approx(data.mean() - half, abs=1e-9),
+        pytest.approx(data.mean() + half, abs=1e-9),
+    )
     assert all(math.isnan(x) for x in mean_ci(0, 0, 0))
 
 
 hist_st = st.lists(st.integers(0, 30), min_size=1, max_size=25).filter(lambda h: sum(h) > 0)
 
 
-@given(hist=hist_st, offset=st.integers(-10, 10),
-       qs=st.lists(st.one_of(st.integers(0, 100), st.sampled_from([2.5, 12.5, 33.3, 97.5])), min_size=1, max_size=6))
+@given(
+    hist=hist_st,
+    offset=st.integers(-10, 10),
+    qs=st.lists(
+        st.one_of(st.integers(0, 100), st.sampled_from([2.5, 12.5, 33.3, 97.5])), min_size=1, max_size=6
+    ),
+)
 @settings(max_examples=100, deadline=None)
 def test_hist_percentiles_match_numpy_on_expanded_data(hist: list[int], offset: int, qs: list[float]) -> None:
     """Nearest rank = numpy's inverted_cdf (Hyndman & Fan definition 1) on the values written out."""

@@ -27,8 +27,15 @@ class FakeGame(SpecModel):
     rules: FakeRules = FakeRules()
 
 
-def fake_balance_report(spec: FakeGame, *, games: int | Budget, seed: int, executor: Any = None,
-                        progress: Any = None, kit: str = "") -> BalanceReport:
+def fake_balance_report(
+    spec: FakeGame,
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: Any = None,
+    progress: Any = None,
+    kit: str = "",
+) -> BalanceReport:
     """The dice race, whose target depends on the switches, as a game's balance_report would play it."""
     budget = as_budget(games)
     target = (8 if spec.rules.short_race else 16) + {"first": 0, "last": 2, "random": 4}[spec.rules.start]
@@ -36,22 +43,31 @@ def fake_balance_report(spec: FakeGame, *, games: int | Budget, seed: int, execu
     for n in (2, 3):
         g = budget(f"{n}p")
         t = run(DiceRace(players=n, target=target), g, seed, executor, chunk_size=100)
-        rep.headline[str(n)] = Headline(policy="race", score_mean=float(target),
-                                        seat_shares=[float(w) / g for w in t["wins"]],
-                                        game_length=float(t["games.turns"].mean()), length_unit="turns")
+        rep.headline[str(n)] = Headline(
+            policy="race",
+            score_mean=float(target),
+            seat_shares=[float(w) / g for w in t["wins"]],
+            game_length=float(t["games.turns"].mean()),
+            length_unit="turns",
+        )
     return rep
 
 
-
-
 def test_switches_are_bool_and_literal_fields_only() -> None:
-    assert switch_values(FakeRules()) == [("short_race", False, [True]), ("start", "first", ["last", "random"])]
+    assert switch_values(FakeRules()) == [
+        ("short_race", False, [True]),
+        ("start", "first", ["last", "random"]),
+    ]
 
 
 def test_each_flip_is_played_with_the_flipped_spec() -> None:
     rows = switch_effects(fake_balance_report, FakeGame(), games=200, seed=3)
-    assert [(r["switch"], r["value"]) for r in rows] == [("as specified", ""), ("short_race", True),
-                                                          ("start", "last"), ("start", "random")]
+    assert [(r["switch"], r["value"]) for r in rows] == [
+        ("as specified", ""),
+        ("short_race", True),
+        ("start", "last"),
+        ("start", "random"),
+    ]
     assert [r["players"]["2"]["score_mean"] for r in rows] == [16.0, 8.0, 18.0, 20.0]
     # a shorter race is a shorter game: the flipped row measured its own games
     assert rows[1]["players"]["3"]["game_length"] < rows[0]["players"]["3"]["game_length"]

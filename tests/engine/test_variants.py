@@ -25,12 +25,25 @@ class Scores:
         return {"games.scores": rng.integers(0, 10, size=(games, 2)).astype(np.float64) + self.bonus}
 
 
-def _rejudge(rep: BalanceReport, evidence: Callable[[np.ndarray, np.ndarray], Evidence], bound: Bound,
-             seed: int = 7) -> list[Tolerance]:
-    return rejudge_variants(rep, Scores(), [("V-EVEN", Scores()), ("V-PLUS", Scores(3.0))], games=50, seed=seed,
-                            executor=None, progress=None, score="games.scores", evidence=evidence,
-                            name=lambda code: f"variant {code}", bound=bound, spec_key="game.variants.tol",
-                            accepted_on="the build's games", note_tail=", paired")
+def _rejudge(
+    rep: BalanceReport, evidence: Callable[[np.ndarray, np.ndarray], Evidence], bound: Bound, seed: int = 7
+) -> list[Tolerance]:
+    return rejudge_variants(
+        rep,
+        Scores(),
+        [("V-EVEN", Scores()), ("V-PLUS", Scores(3.0))],
+        games=50,
+        seed=seed,
+        executor=None,
+        progress=None,
+        score="games.scores",
+        evidence=evidence,
+        name=lambda code: f"variant {code}",
+        bound=bound,
+        spec_key="game.variants.tol",
+        accepted_on="the build's games",
+        note_tail=", paired",
+    )
 
 
 def test_variants_are_played_on_the_same_games_of_their_own_stream() -> None:
@@ -41,8 +54,10 @@ def test_variants_are_played_on_the_same_games_of_their_own_stream() -> None:
     # same games for default and variant: an identical sheet differs by exactly 0, a 3-point better one by 3
     assert tols[0].measured == 0.0 and tols[1].measured == 3.0
     assert not tols[0].failed and tols[1].failed
-    assert rep.notes == [f"Sheet variants: accepted at build on the build's games, re-judged here on 50 games of "
-                         f"another seed stream (spawn key {VARIANT_STREAM:#x}), paired."]
+    assert rep.notes == [
+        f"Sheet variants: accepted at build on the build's games, re-judged here on 50 games of "
+        f"another seed stream (spawn key {VARIANT_STREAM:#x}), paired."
+    ]
 
 
 def test_the_stream_is_not_the_seed_and_depends_on_it() -> None:

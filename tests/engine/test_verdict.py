@@ -36,15 +36,21 @@ def test_proportion_is_wilson_and_scales() -> None:
     lo, hi = interval(Proportion(37, 120), 0.01)
     assert (lo, hi) == pytest.approx((ci.low, ci.high), abs=1e-9)
     # a seat's share x players: the interval scales with it; share - 1/3 shifts it
-    assert interval(Proportion(37, 120, scale=3.0), 0.01) == pytest.approx((3 * ci.low, 3 * ci.high), abs=1e-9)
-    assert interval(Proportion(37, 120, shift=-1 / 3), 0.01) == pytest.approx((ci.low - 1 / 3, ci.high - 1 / 3))
+    assert interval(Proportion(37, 120, scale=3.0), 0.01) == pytest.approx(
+        (3 * ci.low, 3 * ci.high), abs=1e-9
+    )
+    assert interval(Proportion(37, 120, shift=-1 / 3), 0.01) == pytest.approx(
+        (ci.low - 1 / 3, ci.high - 1 / 3)
+    )
     assert method(Proportion(1, 2)) == "Wilson score"
 
 
 def test_mean_is_student_t() -> None:
     x = np.random.default_rng(1).normal(40, 7, size=57)
     want = sps.t.interval(0.999, len(x) - 1, loc=x.mean(), scale=sps.sem(x))
-    assert interval(Mean(len(x), float(x.mean()), float(x.std(ddof=1))), 0.001) == pytest.approx(want, abs=1e-9)
+    assert interval(Mean(len(x), float(x.mean()), float(x.std(ddof=1))), 0.001) == pytest.approx(
+        want, abs=1e-9
+    )
 
 
 def test_mean_difference_is_welch() -> None:
@@ -102,9 +108,17 @@ def test_exact_and_empty() -> None:
     assert decide(math.nan, math.nan, 0, 1) is Verdict.UNDECIDED
 
 
-@pytest.mark.parametrize(("lo", "hi", "want"), [
-    (0.2, 0.3, Verdict.HOLDS), (0.05, 0.09, Verdict.FAILS), (0.5, 0.6, Verdict.FAILS),
-    (0.09, 0.2, Verdict.UNDECIDED), (0.3, 0.45, Verdict.UNDECIDED), (0.1, 0.4, Verdict.HOLDS)])
+@pytest.mark.parametrize(
+    ("lo", "hi", "want"),
+    [
+        (0.2, 0.3, Verdict.HOLDS),
+        (0.05, 0.09, Verdict.FAILS),
+        (0.5, 0.6, Verdict.FAILS),
+        (0.09, 0.2, Verdict.UNDECIDED),
+        (0.3, 0.45, Verdict.UNDECIDED),
+        (0.1, 0.4, Verdict.HOLDS),
+    ],
+)
 def test_decide(lo: float, hi: float, want: Verdict) -> None:
     assert decide(lo, hi, 0.1, 0.4) is want
 
@@ -140,10 +154,13 @@ def test_combine_means_matches_pooled_sample() -> None:
 
 
 def test_tolerance_json_names_verdict_method_and_evidence() -> None:
-    t = Tolerance("row 1", Proportion(30, 100), 0.1, 0.5, "game.balance.rows", ("2p greedy",), alpha=0.001,
-                  games=100)
+    t = Tolerance(
+        "row 1", Proportion(30, 100), 0.1, 0.5, "game.balance.rows", ("2p greedy",), alpha=0.001, games=100
+    )
     j = t.to_json()
-    assert j["verdict"] == "HOLDS" and j["method"] == "Wilson score" and j["confidence"] == pytest.approx(0.999)
+    assert (
+        j["verdict"] == "HOLDS" and j["method"] == "Wilson score" and j["confidence"] == pytest.approx(0.999)
+    )
     assert j["evidence"] == {"kind": "Proportion", "successes": 30, "n": 100, "scale": 1.0, "shift": 0.0}
     assert j["settings"] == ["2p greedy"] and j["games"] == 100
 
@@ -167,8 +184,19 @@ def test_family_wise_error_rate_is_kept_where_point_estimates_are_not() -> None:
 
 # ------------------------------------------------------------------ the same floats without scipy.stats / statsmodels
 
-@pytest.mark.parametrize("successes,n,alpha", [(0, 1, 0.05), (1, 1, 0.05), (37, 200, 0.05), (50.5, 101, 1e-4),
-                                               (3, 1_000_000, 0.001), (999_999, 1_000_000, 0.3), (7, 9, 0.5)])
+
+@pytest.mark.parametrize(
+    "successes,n,alpha",
+    [
+        (0, 1, 0.05),
+        (1, 1, 0.05),
+        (37, 200, 0.05),
+        (50.5, 101, 1e-4),
+        (3, 1_000_000, 0.001),
+        (999_999, 1_000_000, 0.3),
+        (7, 9, 0.5),
+    ],
+)
 def test_wilson_interval_is_statsmodels_to_the_bit(successes, n, alpha):
     from statsmodels.stats.proportion import proportion_confint
 
@@ -196,8 +224,10 @@ def test_an_exact_value_loads_no_statistics_library():
     from pathlib import Path
 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    code = ("import sys; from generator.engine.verdict import Exact, decide, interval; "
-            "lo, hi = interval(Exact(0.5), 0.05); decide(lo, hi, 0.4, 0.6); "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'statsmodels', 'pandas'}))")
+    code = (
+        "import sys; from generator.engine.verdict import Exact, decide, interval; "
+        "lo, hi = interval(Exact(0.5), 0.05); decide(lo, hi, 0.4, 0.6); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'scipy', 'statsmodels', 'pandas'}))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert r.stdout == "[]\n"

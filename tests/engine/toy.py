@@ -19,9 +19,21 @@ from generator.engine.runner import Tally
 
 
 @jit
-def _race(state: np.ndarray, games: int, players: int, target: int, sides: int, max_rerolls: int,
-          max_turns: int, wins: np.ndarray, turns_hist: np.ndarray, pos_hist: np.ndarray,
-          rolls_hist: np.ndarray, games_turns: np.ndarray, games_winner: np.ndarray) -> None:
+def _race(
+    state: np.ndarray,
+    games: int,
+    players: int,
+    target: int,
+    sides: int,
+    max_rerolls: int,
+    max_turns: int,
+    wins: np.ndarray,
+    turns_hist: np.ndarray,
+    pos_hist: np.ndarray,
+    rolls_hist: np.ndarray,
+    games_turns: np.ndarray,
+    games_winner: np.ndarray,
+) -> None:
     """Play `games` races, adding into the histogram arrays and writing one entry per game."""
     pos = np.zeros(players, dtype=np.int64)
     for g in range(games):
@@ -83,8 +95,21 @@ class DiceRace:
         games_turns = np.zeros(games, dtype=np.int64)
         games_winner = np.zeros(games, dtype=np.int64)
         kernel = _race.py_func if self.pure else _race  # type: ignore[attr-defined]
-        kernel(state, games, self.players, self.target, self.sides, self.max_rerolls, self.max_turns,
-               wins, turns_hist, pos_hist, rolls_hist, games_turns, games_winner)
+        kernel(
+            state,
+            games,
+            self.players,
+            self.target,
+            self.sides,
+            self.max_rerolls,
+            self.max_turns,
+            wins,
+            turns_hist,
+            pos_hist,
+            rolls_hist,
+            games_turns,
+            games_winner,
+        )
         return {
             "games": np.array([games], dtype=np.int64),
             "wins": wins,

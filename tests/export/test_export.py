@@ -21,7 +21,9 @@ RUMMY = ROOT / "layouts" / "rummy_cards"
 def exported(tmp_path_factory):
     """Rummy Cards in English: TTS sheets and TGC poker card images, exported once for the module."""
     out = tmp_path_factory.mktemp("export")
-    result = export([RUMMY], out=out, langs=["en"], options=ExportOptions(tts=True, cards=True, size="tgc-poker"))
+    result = export(
+        [RUMMY], out=out, langs=["en"], options=ExportOptions(tts=True, cards=True, size="tgc-poker")
+    )
     return out / "rummy_cards" / "en", result
 
 
@@ -50,7 +52,9 @@ def test_every_tts_sheet_is_within_4096_px_and_10_by_7_and_holds_the_whole_deck(
             width, height = sheet.size
         assert width <= 4096 and height <= 4096
         assert 2 <= entry["NumWidth"] <= 10 and 2 <= entry["NumHeight"] <= 7
-        assert width % entry["NumWidth"] == 0 and height % entry["NumHeight"] == 0  # TTS cuts the sheet evenly
+        assert (
+            width % entry["NumWidth"] == 0 and height % entry["NumHeight"] == 0
+        )  # TTS cuts the sheet evenly
         assert entry["BackIsHidden"] is True and entry["UniqueBack"] is False
         assert Path(unquote(urlparse(entry["BackURL"]).path)).is_file()
         ids = [i for i in deck["DeckIDs"] if i // 100 == int(key)]
@@ -74,7 +78,10 @@ def test_the_sidecar_csv_lists_the_deck_in_definition_order(exported):
 def test_every_sheet_slot_shows_the_colour_of_the_card_the_csv_names_there(exported):
     # read the frame colour of each slot back from the pixels and compare it with the colour in the card's id
     folder, _ = exported
-    colours = {c.id: tuple(int(c.colour[k:k + 2], 16) for k in (1, 3, 5)) for c in load_kits([RUMMY])[0].game.colours}
+    colours = {
+        c.id: tuple(int(c.colour[k : k + 2], 16) for k in (1, 3, 5))
+        for c in load_kits([RUMMY])[0].game.colours
+    }
     rows = read_csv(folder / "tts" / "number_cards.csv")
     deck = next(o for o in bag(folder)["ContainedObjects"] if o["Name"] == "DeckCustom")["CustomDeck"]
     checked = 0
@@ -117,10 +124,19 @@ def test_card_pngs_are_825_by_1125_with_art_in_the_bleed(exported):
         with Image.open(path) as im:
             assert im.size == (825, 1125)
             px = np.asarray(im.convert("RGB")).astype(int)
-        band = np.concatenate([px[:37].reshape(-1, 3), px[-37:].reshape(-1, 3), px[:, :37].reshape(-1, 3),
-                               px[:, -37:].reshape(-1, 3)])
+        band = np.concatenate(
+            [
+                px[:37].reshape(-1, 3),
+                px[-37:].reshape(-1, 3),
+                px[:, :37].reshape(-1, 3),
+                px[:, -37:].reshape(-1, 3),
+            ]
+        )
         white = (band.min(axis=1) > 235).mean()
-        assert white == 0.0, (r["file"], white)  # full-bleed cards: no white edge anywhere in the outer 1/8 in
+        assert white == 0.0, (
+            r["file"],
+            white,
+        )  # full-bleed cards: no white edge anywhere in the outer 1/8 in
 
 
 def test_the_back_png_is_the_printed_back(exported):
@@ -132,7 +148,9 @@ def test_the_back_png_is_the_printed_back(exported):
 
 def test_two_exports_are_byte_identical(exported, tmp_path):
     folder, _ = exported
-    again = export([RUMMY], out=tmp_path, langs=["en"], options=ExportOptions(tts=True, cards=True, size="tgc-poker"))
+    again = export(
+        [RUMMY], out=tmp_path, langs=["en"], options=ExportOptions(tts=True, cards=True, size="tgc-poker")
+    )
     first = sorted(p.relative_to(folder) for p in folder.rglob("*") if p.is_file())
     second_root = tmp_path / "rummy_cards" / "en"
     second = sorted(p.relative_to(second_root) for p in second_root.rglob("*") if p.is_file())
@@ -140,15 +158,32 @@ def test_two_exports_are_byte_identical(exported, tmp_path):
     differ = [str(p) for p in first if (folder / p).read_bytes() != (second_root / p).read_bytes()]
     # the saved object names its images by absolute file:/// URL, so only it may differ between folders
     assert differ == ["tts/rummy_cards-en.json"]
-    a = (folder / "tts" / "rummy_cards-en.json").read_text(encoding="utf-8").replace(folder.parent.parent.resolve().as_uri(), "ROOT")
-    b = (second_root / "tts" / "rummy_cards-en.json").read_text(encoding="utf-8").replace(tmp_path.resolve().as_uri(), "ROOT")
+    a = (
+        (folder / "tts" / "rummy_cards-en.json")
+        .read_text(encoding="utf-8")
+        .replace(folder.parent.parent.resolve().as_uri(), "ROOT")
+    )
+    b = (
+        (second_root / "tts" / "rummy_cards-en.json")
+        .read_text(encoding="utf-8")
+        .replace(tmp_path.resolve().as_uri(), "ROOT")
+    )
     assert a == b
 
 
 def test_base_url_prefixes_every_image(tmp_path):
-    export([RUMMY], out=tmp_path, langs=["ja"], options=ExportOptions(tts=True, base_url="https://example.org/pnp/"))
+    export(
+        [RUMMY],
+        out=tmp_path,
+        langs=["ja"],
+        options=ExportOptions(tts=True, base_url="https://example.org/pnp/"),
+    )
     text = (tmp_path / "rummy_cards" / "ja" / "tts" / "rummy_cards-ja.json").read_text(encoding="utf-8")
-    urls = [line.split('"')[3] for line in text.splitlines() if '"FaceURL"' in line or '"BackURL"' in line or '"ImageURL"' in line]
+    urls = [
+        line.split('"')[3]
+        for line in text.splitlines()
+        if '"FaceURL"' in line or '"BackURL"' in line or '"ImageURL"' in line
+    ]
     assert urls and all(u.startswith("https://example.org/pnp/rummy_cards/ja/tts/") for u in urls)
     assert "file://" not in text
     assert "ラミーカード" in text or "ラミー" in text  # the bag carries the Japanese kit title
@@ -162,8 +197,15 @@ def test_every_shipped_kit_exports_every_card_of_every_deck_onto_valid_sheets(tm
     export(shipped_kits(), out=tmp_path, langs=["en"], options=ExportOptions(tts=True))
     for kit in load_kits(shipped_kits()):
         shop = with_print(kit, {"mode": "shop", "duplex": "long"})
-        comps, _ = compose_one(shop, "en", shop.print.paper, kit.meta.seed, print_data(kit, kit.meta.seed), text_width,
-                               lambda _: None)
+        comps, _ = compose_one(
+            shop,
+            "en",
+            shop.print.paper,
+            kit.meta.seed,
+            print_data(kit, kit.meta.seed),
+            text_width,
+            lambda _: None,
+        )
         decks, boards = decks_and_boards(comps)
         expected = {d.title: len(d.cards) for d in decks}
         folder = tmp_path / kit.meta.id / "en" / "tts"
@@ -189,7 +231,6 @@ def test_rummy_card_text_stays_inside_the_print_shops_safe_area(exported):
     _, result = exported
     unsafe = [w for w in result.warnings if "safe area" in w]
     assert unsafe == []
-
 
 
 def test_card_images_are_drawn_in_the_kit_fonts_as_the_pdf_is(tmp_path):

@@ -60,7 +60,9 @@ def test_no_transitions_javascript_or_actions_and_every_font_embedded(archived):
                 for font in page.Resources.get("/Font", {}).values():
                     fonts += 1
                     desc = font.get("/FontDescriptor")
-                    assert desc is not None and ("/FontFile2" in desc or "/FontFile" in desc or "/FontFile3" in desc)
+                    assert desc is not None and (
+                        "/FontFile2" in desc or "/FontFile" in desc or "/FontFile3" in desc
+                    )
             assert fonts > 0
 
 
@@ -80,11 +82,13 @@ def test_the_build_command_takes_pdfa(tmp_path):
 # ------------------------------------------------------------------ SVG art (docs/examples/make_it_yours)
 
 MAKE_IT_YOURS = ROOT / "docs" / "examples" / "make_it_yours"
-TEXT_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 100" width="400" height="100">'
-            '<rect width="400" height="100" fill="#0b3954"/>'
-            '<text x="20" y="45" font-family="Arial" font-size="30" fill="#ffd23f">{regular}</text>'
-            '<text x="380" y="85" font-family="Times" font-weight="bold" font-size="24" text-anchor="end" '
-            'fill="#8ecae6">{bold}</text></svg>')
+TEXT_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 100" width="400" height="100">'
+    '<rect width="400" height="100" fill="#0b3954"/>'
+    '<text x="20" y="45" font-family="Arial" font-size="30" fill="#ffd23f">{regular}</text>'
+    '<text x="380" y="85" font-family="Times" font-weight="bold" font-size="24" text-anchor="end" '
+    'fill="#8ecae6">{bold}</text></svg>'
+)
 
 
 def _fonts(path: Path) -> list[tuple[str, bool]]:
@@ -93,9 +97,15 @@ def _fonts(path: Path) -> list[tuple[str, bool]]:
     found = []
     with pikepdf.open(path) as pdf:
         for obj in pdf.objects:
-            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" and obj.get("/Subtype") != "/Type0":
+            if (
+                isinstance(obj, pikepdf.Dictionary)
+                and obj.get("/Type") == "/Font"
+                and obj.get("/Subtype") != "/Type0"
+            ):
                 desc = obj.get("/FontDescriptor")
-                embedded = desc is not None and any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                embedded = desc is not None and any(
+                    k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3")
+                )
                 found.append((str(obj.get("/BaseFont")), embedded))
     return found
 
@@ -110,7 +120,9 @@ def _kit_with_text_logo(tmp_path: Path, regular: str = "Ripple Rush", bold: str 
 
 
 def test_make_it_yours_with_svg_art_builds_as_pdfa_and_every_file_passes(tmp_path):
-    res = CliRunner().invoke(app, ["build", str(MAKE_IT_YOURS), "--lang", "en", "--pdfa", "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        app, ["build", str(MAKE_IT_YOURS), "--lang", "en", "--pdfa", "--out", str(tmp_path)]
+    )
     assert res.exit_code == 0, res.output
     files = sorted((tmp_path / "make_it_yours" / "en").glob("*.pdf"))
     assert {p.name for p in files} >= {"kit-a4.pdf", "score_sheet-a4.pdf", "goal_cards-a4.pdf"}
@@ -119,8 +131,12 @@ def test_make_it_yours_with_svg_art_builds_as_pdfa_and_every_file_passes(tmp_pat
         assert report.passed, (path.name, [str(f) for f in report.findings[:5]])
         assert all(embedded for _, embedded in _fonts(path)), (path.name, _fonts(path))
     with pikepdf.open(tmp_path / "make_it_yours" / "en" / "score_sheet-a4.pdf") as pdf:
-        forms = [x for page in pdf.pages for x in page.Resources.get("/XObject", {}).values()
-                 if x.get("/Subtype") == "/Form"]
+        forms = [
+            x
+            for page in pdf.pages
+            for x in page.Resources.get("/XObject", {}).values()
+            if x.get("/Subtype") == "/Form"
+        ]
         assert forms, "the SVG logo is drawn as a form XObject"
 
 
@@ -140,19 +156,26 @@ def test_svg_text_is_set_in_an_embedded_font_and_reads_back(tmp_path):
     assert {"Ripple", "Rush", "MADE", "BY", "YOU"} <= words, words
     # the plain build embeds the SVG's text too (the same faces; no unembedded standard font)
     build([kit], out=tmp_path / "plain", langs=["en"])
-    assert all(embedded for _, embedded in _fonts(tmp_path / "plain" / "make_it_yours" / "en" / "score_sheet-a4.pdf"))
+    assert all(
+        embedded for _, embedded in _fonts(tmp_path / "plain" / "make_it_yours" / "en" / "score_sheet-a4.pdf")
+    )
 
 
 def test_svg_text_no_font_can_draw_is_refused_at_the_slot_naming_the_file(tmp_path):
-    kit = _kit_with_text_logo(tmp_path, regular="wave \U0001F30A")
-    for command in (["validate", str(kit)], ["build", str(kit), "--lang", "en", "--pdfa", "--out", str(tmp_path / "out")]):
+    kit = _kit_with_text_logo(tmp_path, regular="wave \U0001f30a")
+    for command in (
+        ["validate", str(kit)],
+        ["build", str(kit), "--lang", "en", "--pdfa", "--out", str(tmp_path / "out")],
+    ):
         res = CliRunner().invoke(app, command)
         assert res.exit_code == 1, res.output
         assert "Traceback" not in res.output
         lines = [line.strip() for line in res.output.splitlines() if "art.logo" in line]
-        assert lines[0] == (f"{kit / 'kit.yaml'}:80: components.score_sheet.art.logo: assets/logo.svg: the SVG's text "
-                            "'wave \U0001F30A' has characters no regular face of the kit has (BIZ UDPGothic): "
-                            "U+1F30A '\U0001F30A'; convert the text to paths or add a font"), res.output
+        assert lines[0] == (
+            f"{kit / 'kit.yaml'}:80: components.score_sheet.art.logo: assets/logo.svg: the SVG's text "
+            "'wave \U0001f30a' has characters no regular face of the kit has (BIZ UDPGothic): "
+            "U+1F30A '\U0001f30a'; convert the text to paths or add a font"
+        ), res.output
         assert ".part" not in res.output and ".pnpkit-stage" not in res.output, res.output
     assert not (tmp_path / "out" / "make_it_yours").exists()
 
@@ -167,9 +190,12 @@ def test_the_renderer_names_the_slot_and_file_of_an_svg_text_it_cannot_set():
     from generator.errors import RenderError
     from generator.render.pdf import _embedded_text
 
-    drawing = svg2rlg(io.BytesIO(TEXT_SVG.format(regular="ok", bold="\U0001F30A").encode()))
-    with pytest.raises(RenderError, match=r"^art logo \(assets/logo\.svg\): the SVG's text '.' has characters no "
-                                          r"bold face has: U\+1F30A"):
+    drawing = svg2rlg(io.BytesIO(TEXT_SVG.format(regular="ok", bold="\U0001f30a").encode()))
+    with pytest.raises(
+        RenderError,
+        match=r"^art logo \(assets/logo\.svg\): the SVG's text '.' has characters no "
+        r"bold face has: U\+1F30A",
+    ):
         _embedded_text(drawing, None, "art logo (assets/logo.svg)")
 
 
@@ -198,11 +224,18 @@ def test_a_pdfa_finding_inside_svg_art_names_the_output_the_slot_and_the_file(tm
     import generator.render.pdf as pdf_module
 
     monkeypatch.setattr(pdf_module, "_embedded_text", lambda drawing, fonts, where, lenient=False: drawing)
-    res = CliRunner().invoke(app, ["build", str(MAKE_IT_YOURS), "--lang", "en", "--pdfa", "--out", str(tmp_path)])
+    res = CliRunner().invoke(
+        app, ["build", str(MAKE_IT_YOURS), "--lang", "en", "--pdfa", "--out", str(tmp_path)]
+    )
     assert res.exit_code == 1, res.output
-    assert "Traceback" not in res.output and ".part" not in res.output and ".pnpkit-stage" not in res.output, res.output
+    assert (
+        "Traceback" not in res.output and ".part" not in res.output and ".pnpkit-stage" not in res.output
+    ), res.output
     first = res.output.splitlines()[0]
-    assert first.startswith(f"error: {tmp_path / 'make_it_yours' / 'en'}/") and "-a4.pdf: not valid PDF/A-2b" in first, first
+    assert (
+        first.startswith(f"error: {tmp_path / 'make_it_yours' / 'en'}/")
+        and "-a4.pdf: not valid PDF/A-2b" in first
+    ), first
     finding = next(line for line in res.output.splitlines() if "FontDescriptor" in line)
     assert "(in art logo (assets/logo.svg)" in finding or "(in art icon (assets/suits/" in finding, finding
     assert not (tmp_path / "make_it_yours").exists()

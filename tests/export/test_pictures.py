@@ -47,9 +47,26 @@ def per_row(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert text.count(old) == 1
     yaml.write_text(text.replace(old, old.replace('"#2d4a22"', '"{{ colour }}"')), encoding="utf-8")
     out = tmp / "out"
-    res = runner.invoke(app, ["export", str(kit), "--lang", "en", "--tts", "--cards", "--pages",
-                              "--showcase", "cards:wheat-4,plough-1,market-1,storm,festival", "--dpi", "100",
-                              "--out", str(out), "--workers", "1"])
+    res = runner.invoke(
+        app,
+        [
+            "export",
+            str(kit),
+            "--lang",
+            "en",
+            "--tts",
+            "--cards",
+            "--pages",
+            "--showcase",
+            "cards:wheat-4,plough-1,market-1,storm,festival",
+            "--dpi",
+            "100",
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+        ],
+    )
     assert res.exit_code == 0, res.output
     return out / "harvest_deck" / "en"
 
@@ -86,7 +103,9 @@ def test_card_files_hold_one_back_per_distinct_back(per_row: Path) -> None:
 
 
 def test_tts_cards_are_named_and_described_as_printed(per_row: Path) -> None:
-    deck = json.loads((per_row / "tts" / "harvest_deck-en.json").read_text())["ObjectStates"][0]["ContainedObjects"][0]
+    deck = json.loads((per_row / "tts" / "harvest_deck-en.json").read_text())["ObjectStates"][0][
+        "ContainedObjects"
+    ][0]
     names = {r["id"]: r["name"] for r in rows()}
     ids = [r["id"] for r in csv.DictReader(open(per_row / "tts" / "cards.csv", encoding="utf-8"))]
     for card, card_id in zip(deck["ContainedObjects"], ids):
@@ -98,7 +117,9 @@ def test_tts_cards_are_named_and_described_as_printed(per_row: Path) -> None:
 
 def test_shared_backs_stay_one_image(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    res = runner.invoke(app, ["export", str(HARVEST), "--lang", "en", "--tts", "--out", str(out), "--workers", "1"])
+    res = runner.invoke(
+        app, ["export", str(HARVEST), "--lang", "en", "--tts", "--out", str(out), "--workers", "1"]
+    )
     assert res.exit_code == 0, res.output
     tts = out / "harvest_deck" / "en" / "tts"
     assert (tts / "cards-back.png").is_file() and not (tts / "cards-back-1.png").exists()
@@ -133,12 +154,25 @@ def test_showcase_fans_the_chosen_cards_on_a_transparent_picture(per_row: Path) 
 
 
 def test_showcase_names_a_card_the_deck_does_not_hold(tmp_path: Path) -> None:
-    res = runner.invoke(app, ["export", str(HARVEST), "--lang", "en", "--showcase", "cards:wheat-1,stormm",
-                              "--out", str(tmp_path / "o")])
+    res = runner.invoke(
+        app,
+        [
+            "export",
+            str(HARVEST),
+            "--lang",
+            "en",
+            "--showcase",
+            "cards:wheat-1,stormm",
+            "--out",
+            str(tmp_path / "o"),
+        ],
+    )
     assert res.exit_code == 1
     assert "no card 'stormm' in cards" in res.output
     assert not (tmp_path / "o" / "harvest_deck").exists()
-    res = runner.invoke(app, ["export", str(HARVEST), "--lang", "en", "--showcase", "crads", "--out", str(tmp_path / "o")])
+    res = runner.invoke(
+        app, ["export", str(HARVEST), "--lang", "en", "--showcase", "crads", "--out", str(tmp_path / "o")]
+    )
     assert res.exit_code == 1 and "no kit has a deck of cards named 'crads'" in res.output
 
 
@@ -151,8 +185,16 @@ def test_fan_layout_keeps_every_card_on_the_canvas_and_is_symmetric() -> None:
         assert slots[0].x < slots[-1].x or n == 1
 
 
-@pytest.mark.parametrize(("name", "pixels"), [("tgc-poker", (825, 1125)), ("mpc-poker", (822, 1122)),
-                                              ("mpc-bridge", (747, 1122)), ("mpc-tarot", (897, 1497)),
-                                              ("dtc-poker", (825, 1125)), ("dtc-tarot", (900, 1500))])
+@pytest.mark.parametrize(
+    ("name", "pixels"),
+    [
+        ("tgc-poker", (825, 1125)),
+        ("mpc-poker", (822, 1122)),
+        ("mpc-bridge", (747, 1122)),
+        ("mpc-tarot", (897, 1497)),
+        ("dtc-poker", (825, 1125)),
+        ("dtc-tarot", (900, 1500)),
+    ],
+)
 def test_print_on_demand_sizes_match_the_shops_templates(name: str, pixels: tuple[int, int]) -> None:
     assert POD_SIZES[name].pixels(300) == pixels

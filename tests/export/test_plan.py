@@ -56,23 +56,44 @@ def test_card_files_sort_in_deck_order_and_are_safe_names():
 
 
 def _page(name: str, colour: str, w: float = 60.0, h: float = 90.0, b: float = 9.0) -> Page:
-    return Page(w + 2 * b, h + 2 * b, [Place(b, b, (Rect(-b, -b, w + 2 * b, h + 2 * b, fill=colour, stroke=None),),
-                                             clip=(-b, -b, w + 2 * b, h + 2 * b))],
-                trim_box=(b, b, b + w, b + h), bleed_box=(0, 0, w + 2 * b, h + 2 * b), face=name)
+    return Page(
+        w + 2 * b,
+        h + 2 * b,
+        [
+            Place(
+                b,
+                b,
+                (Rect(-b, -b, w + 2 * b, h + 2 * b, fill=colour, stroke=None),),
+                clip=(-b, -b, w + 2 * b, h + 2 * b),
+            )
+        ],
+        trim_box=(b, b, b + w, b + h),
+        bleed_box=(0, 0, w + 2 * b, h + 2 * b),
+        face=name,
+    )
 
 
 def test_cards_with_their_own_backs_get_back_sheets_and_unique_back(tmp_path):
-    cards = tuple(Card(i, f"c{i}", _page(f"c{i}", "#ff0000"), _page(f"b{i}", "#0000ff" if i % 2 else "#00ff00"))
-                  for i in range(1, 4))
+    cards = tuple(
+        Card(i, f"c{i}", _page(f"c{i}", "#ff0000"), _page(f"b{i}", "#0000ff" if i % 2 else "#00ff00"))
+        for i in range(1, 4)
+    )
     deck = Deck("tiles", "Tiles", cards, 60.0, 90.0, 9.0)
     files = write_tts_deck(deck, tmp_path)
     assert files.face_files == ["tiles-sheet-1.png"] and files.back_files == ["tiles-back-1.png"]
     with Image.open(tmp_path / "tiles-back-1.png") as im:
         back = im.convert("RGB")
     cw = back.width // 3
-    assert [back.getpixel((k * cw + cw // 2, 10)) for k in range(3)] == [(0, 0, 255), (0, 255, 0), (0, 0, 255)]
+    assert [back.getpixel((k * cw + cw // 2, 10)) for k in range(3)] == [
+        (0, 0, 255),
+        (0, 255, 0),
+        (0, 0, 255),
+    ]
     obj = deck_object(tts_images(files, lambda name: name), 1, 0.0, "k", "en")
-    assert obj["CustomDeck"]["1"]["UniqueBack"] is True and obj["CustomDeck"]["1"]["FaceURL"] == "tiles-sheet-1.png"
+    assert (
+        obj["CustomDeck"]["1"]["UniqueBack"] is True
+        and obj["CustomDeck"]["1"]["FaceURL"] == "tiles-sheet-1.png"
+    )
     assert obj["CustomDeck"]["1"]["BackURL"] == "tiles-back-1.png"
     assert obj["CustomDeck"]["1"]["UniqueBack"] is True
 
@@ -90,38 +111,84 @@ def test_a_deck_without_backs_gets_a_plain_back_and_a_single_card_is_a_card(tmp_
 runner = CliRunner()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--cards", "--size", "a5"], "error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n"),
-    (["--tts", "--format", "gif"], "error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n"),
-    (["--tts", "--format", "jpeg", "--quality", "0"], "error: Invalid value for '--quality': expected a number in 1..100; got 0\n"),
-    (["--cards", "--dpi", "20"], "error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--cards", "--size", "a5"],
+            "error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n",
+        ),
+        (
+            ["--tts", "--format", "gif"],
+            "error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n",
+        ),
+        (
+            ["--tts", "--format", "jpeg", "--quality", "0"],
+            "error: Invalid value for '--quality': expected a number in 1..100; got 0\n",
+        ),
+        (
+            ["--cards", "--dpi", "20"],
+            "error: Invalid value for '--dpi': expected a number in 72..1200; got 20\n",
+        ),
+    ],
+)
 def test_bad_export_options_are_usage_errors_exit_2_and_nothing_written(tmp_path, args, message):
-    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
+    res = runner.invoke(
+        app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args]
+    )
     assert res.exit_code == 2 and res.stderr.endswith(message), res.stderr
     assert not (tmp_path / "o" / "rummy_cards").exists()
 
 
 def test_a_language_the_kit_does_not_ship_is_a_usage_error_exit_2_and_nothing_written(tmp_path):
-    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"),
-                              "--tts", "--lang", "it"])
+    res = runner.invoke(
+        app,
+        [
+            "export",
+            str(ROOT / "layouts" / "rummy_cards"),
+            "--out",
+            str(tmp_path / "o"),
+            "--tts",
+            "--lang",
+            "it",
+        ],
+    )
     assert res.exit_code == 2, res.stderr
     assert res.stderr == "error: --lang: layouts/rummy_cards/kit.yaml ships en, ja, es, de, fr; got 'it'\n"
     assert not (tmp_path / "o" / "rummy_cards").exists()
 
 
-@pytest.mark.parametrize("args, message", [
-    ([], "error: nothing to export: pass --tts, --cards, --pages and/or --showcase\n"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "error: nothing to export: pass --tts, --cards, --pages and/or --showcase\n"),
+    ],
+)
 def test_bad_export_requests_are_one_located_line_exit_1_and_nothing_written(tmp_path, args, message):
-    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args])
+    res = runner.invoke(
+        app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--out", str(tmp_path / "o"), *args]
+    )
     assert (res.exit_code, res.stderr) == (1, message)
     assert not (tmp_path / "o" / "rummy_cards").exists()
 
 
 def test_the_export_command_writes_jpeg_sheets_and_says_what_it_wrote(tmp_path):
-    res = runner.invoke(app, ["export", str(ROOT / "layouts" / "rummy_cards"), "--tts", "--lang", "es", "--format", "jpeg",
-                              "--quality", "80", "--out", str(tmp_path)])
+    res = runner.invoke(
+        app,
+        [
+            "export",
+            str(ROOT / "layouts" / "rummy_cards"),
+            "--tts",
+            "--lang",
+            "es",
+            "--format",
+            "jpeg",
+            "--quality",
+            "80",
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert res.exit_code == 0, res.stderr
     sheet = tmp_path / "rummy_cards" / "es" / "tts" / "number_cards-sheet-1.jpg"
     assert str(sheet) in res.stdout

@@ -42,21 +42,96 @@ MEMORY_LIMIT = 3 * 1024**3
 # ------------------------------------------------------------------ hostile values
 
 HOSTILE_SCALARS: list[Any] = [
-    0, -1, -7, 1, 2, 3, 7, 10**6, 10**12, 10**20, 2**63, -(2**63), 10**30, 0.5, -0.5, 1e308, float("inf"),
-    True, False, None, "", "3", "12", "x", "0mm", "-40mm", "-10mm", "900mm", "0.0000001mm", "1e9mm", "\uff15mm",
-    "63.5mm", "1in", "2cm", "12pt", "\x1b[31mred", "a" * 300, "#ff0000", "white", "en", "poker", "nan", "-0mm",
+    0,
+    -1,
+    -7,
+    1,
+    2,
+    3,
+    7,
+    10**6,
+    10**12,
+    10**20,
+    2**63,
+    -(2**63),
+    10**30,
+    0.5,
+    -0.5,
+    1e308,
+    float("inf"),
+    True,
+    False,
+    None,
+    "",
+    "3",
+    "12",
+    "x",
+    "0mm",
+    "-40mm",
+    "-10mm",
+    "900mm",
+    "0.0000001mm",
+    "1e9mm",
+    "\uff15mm",
+    "63.5mm",
+    "1in",
+    "2cm",
+    "12pt",
+    "\x1b[31mred",
+    "a" * 300,
+    "#ff0000",
+    "white",
+    "en",
+    "poker",
+    "nan",
+    "-0mm",
 ]
 HOSTILE_TEMPLATES: list[str] = [
-    "{% include 'x' %}", "{% import 'x' as y %}", "{% from 'x' import y %}", "{% extends 'x' %}",
-    "{% for i in range(10**6) %}x{% endfor %}", "{{ self }}", "{{ '%s'|format(self) }}", "{{ plural }}", "{{ num }}",
-    "{{ [1, 2, 3]|random }}", "{{ 'x' * 10**9 }}", "{{ 9**9**9 }}", "{{ lipsum() }}", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
-    "{{ ''.__class__.__mro__ }}", "{{ 1/0 }}", "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
-    "{{", "{% if %}", "{{ nope }}", "{{ plural(1) }}", "{{ join(1) }}", "{{ '{:>99999999}'.format(1) }}", "\x00\x1b[2J",
-    "{{ 'a' % 1 }}", "{% set a = 'x' * 4000 %}{{ a ~ a }}", "{% for x in 'ab' recursive %}{{ loop(x) }}{% endfor %}",
-    "x" * 5000, "{{ range }}", "{{ players_min|center(10**9) }}", "{{ players_min ~ '' }}",
+    "{% include 'x' %}",
+    "{% import 'x' as y %}",
+    "{% from 'x' import y %}",
+    "{% extends 'x' %}",
+    "{% for i in range(10**6) %}x{% endfor %}",
+    "{{ self }}",
+    "{{ '%s'|format(self) }}",
+    "{{ plural }}",
+    "{{ num }}",
+    "{{ [1, 2, 3]|random }}",
+    "{{ 'x' * 10**9 }}",
+    "{{ 9**9**9 }}",
+    "{{ lipsum() }}",
+    "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+    "{{ ''.__class__.__mro__ }}",
+    "{{ 1/0 }}",
+    "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+    "{{",
+    "{% if %}",
+    "{{ nope }}",
+    "{{ plural(1) }}",
+    "{{ join(1) }}",
+    "{{ '{:>99999999}'.format(1) }}",
+    "\x00\x1b[2J",
+    "{{ 'a' % 1 }}",
+    "{% set a = 'x' * 4000 %}{{ a ~ a }}",
+    "{% for x in 'ab' recursive %}{{ loop(x) }}{% endfor %}",
+    "x" * 5000,
+    "{{ range }}",
+    "{{ players_min|center(10**9) }}",
+    "{{ players_min ~ '' }}",
 ]
-PO_MUTATIONS = ["unterminated", "duplicate", "latin1_header", "unknown_charset", "latin1_bytes", "garbage", "template",
-                "cr", "empty", "truncate", "bom"]
+PO_MUTATIONS = [
+    "unterminated",
+    "duplicate",
+    "latin1_header",
+    "unknown_charset",
+    "latin1_bytes",
+    "garbage",
+    "template",
+    "cr",
+    "empty",
+    "truncate",
+    "bom",
+]
 
 
 @dataclass
@@ -93,8 +168,10 @@ class Summary:
     def line(self) -> str:
         """The one-line result the issue asks for."""
         c = self.counts()
-        return (f"{len(self.outcomes)} specs: {c['clean']} clean errors, {c['accepted']} accepted, "
-                f"{c['traceback']} tracebacks, {c['partial']} partial outputs, {c['slow']} slow")
+        return (
+            f"{len(self.outcomes)} specs: {c['clean']} clean errors, {c['accepted']} accepted, "
+            f"{c['traceback']} tracebacks, {c['partial']} partial outputs, {c['slow']} slow"
+        )
 
     def bugs(self) -> list[Outcome]:
         """Every case that is not a clean error or a clean build."""
@@ -102,6 +179,7 @@ class Summary:
 
 
 # ------------------------------------------------------------------ mutations
+
 
 def _leaves(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [path] if path else []
@@ -144,7 +222,9 @@ def _structural(rng: np.random.Generator, data: Any) -> tuple[str, Any]:
     parent = _get(data, path[:-1])
     key = path[-1]
     dotted = ".".join(str(p) for p in path)
-    op = rng.choice(["scalar", "scalar", "scalar", "near", "near", "delete", "unknown", "list", "deep", "swap_type"])
+    op = rng.choice(
+        ["scalar", "scalar", "scalar", "near", "near", "delete", "unknown", "list", "deep", "swap_type"]
+    )
     current = parent[key]
     if op == "near" and isinstance(current, int) and not isinstance(current, bool):
         # near-valid numbers: cross-field rules (kept > dealt, more goals than rows) and "validates must build"
@@ -189,26 +269,41 @@ def _structural(rng: np.random.Generator, data: Any) -> tuple[str, Any]:
 def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
     """Change the kit.yaml text itself."""
     lines = text.split("\n")
-    op = rng.choice(["cr", "crlf", "drop_line", "dup_line", "truncate", "tab", "fullwidth", "byte", "bom",
-                     "deep_flow", "long_number", "control", "anchor_bomb"])
+    op = rng.choice(
+        [
+            "cr",
+            "crlf",
+            "drop_line",
+            "dup_line",
+            "truncate",
+            "tab",
+            "fullwidth",
+            "byte",
+            "bom",
+            "deep_flow",
+            "long_number",
+            "control",
+            "anchor_bomb",
+        ]
+    )
     i = int(rng.integers(len(lines)))
     if op == "cr":
         return "CR line endings", text.replace("\n", "\r").encode()
     if op == "crlf":
         return "CRLF line endings", text.replace("\n", "\r\n").encode()
     if op == "drop_line":
-        return f"drop line {i + 1}", "\n".join(lines[:i] + lines[i + 1:]).encode()
+        return f"drop line {i + 1}", "\n".join(lines[:i] + lines[i + 1 :]).encode()
     if op == "dup_line":
-        return f"duplicate line {i + 1}", "\n".join(lines[:i + 1] + lines[i:]).encode()
+        return f"duplicate line {i + 1}", "\n".join(lines[: i + 1] + lines[i:]).encode()
     if op == "truncate":
         cut = int(rng.integers(len(text)))
         return f"truncate at {cut}", text[:cut].encode()
     if op == "tab":
-        return f"tab on line {i + 1}", "\n".join(lines[:i] + ["\t" + lines[i]] + lines[i + 1:]).encode()
+        return f"tab on line {i + 1}", "\n".join(lines[:i] + ["\t" + lines[i]] + lines[i + 1 :]).encode()
     if op == "fullwidth":
         digits = [m.start() for m in re.finditer(r"\d", text)]
         j = digits[int(rng.integers(len(digits)))]
-        return f"full-width digit at {j}", (text[:j] + chr(0xFF10 + int(text[j])) + text[j + 1:]).encode()
+        return f"full-width digit at {j}", (text[:j] + chr(0xFF10 + int(text[j])) + text[j + 1 :]).encode()
     if op == "byte":
         raw = bytearray(text.encode())
         j = int(rng.integers(len(raw)))
@@ -223,9 +318,13 @@ def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
         n = int(rng.choice([40, 310, 5000]))
         return f"number of {n} digits", text.replace("seed: ", "seed: " + "9" * n + "  # ", 1).encode()
     if op == "control":
-        return f"control chars on line {i + 1}", "\n".join(lines[:i] + [lines[i] + " \x07\x1b[2J"] + lines[i + 1:]).encode()
-    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-                                                            for p, c in zip("abcdefgh", "bcdefghi"))
+        return f"control chars on line {i + 1}", "\n".join(
+            lines[:i] + [lines[i] + " \x07\x1b[2J"] + lines[i + 1 :]
+        ).encode()
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefgh", "bcdefghi")
+    )
     return "alias bomb", (text + "\n" + bomb).encode()
 
 
@@ -235,7 +334,7 @@ def _po(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
     entries = [m for m in re.finditer(r'^msgstr "(.+)"$', text, flags=re.MULTILINE)]
     m = entries[int(rng.integers(len(entries)))]
     if op == "unterminated":
-        return op, (text[:m.end() - 1] + text[m.end():]).encode()
+        return op, (text[: m.end() - 1] + text[m.end() :]).encode()
     if op == "duplicate":
         block = re.search(r'^msgid "[^"]+"\nmsgstr ".*"$', text, flags=re.MULTILINE)
         assert block is not None
@@ -245,13 +344,13 @@ def _po(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
     if op == "unknown_charset":
         return op, text.replace("charset=UTF-8", "charset=klingon").encode()
     if op == "latin1_bytes":
-        return op, text.encode("utf-8")[: m.end() - 1] + b"\xe9" + text.encode("utf-8")[m.end() - 1:]
+        return op, text.encode("utf-8")[: m.end() - 1] + b"\xe9" + text.encode("utf-8")[m.end() - 1 :]
     if op == "garbage":
         return op, (text + "\nthis is not a po line\n").encode()
     if op == "template":
         t = HOSTILE_TEMPLATES[int(rng.integers(len(HOSTILE_TEMPLATES)))]
         quoted = t.replace("\\", "\\\\").replace('"', '\\"').replace("\x00", "\\x00")
-        return f"template {t[:40]!r}", (text[:m.start(1)] + quoted + text[m.end(1):]).encode()
+        return f"template {t[:40]!r}", (text[: m.start(1)] + quoted + text[m.end(1) :]).encode()
     if op == "cr":
         return op, text.replace("\n", "\r").encode()
     if op == "empty":
@@ -295,6 +394,7 @@ def make_cases(n: int, seed: int) -> list[Case]:
 
 # ------------------------------------------------------------------ running
 
+
 def materialise(case: Case, where: Path) -> Path:
     """A copy of the case's kit with its files replaced (and its links made); returns the kit folder."""
     dst = where / case.kit
@@ -311,12 +411,30 @@ def materialise(case: Case, where: Path) -> Path:
 # ------------------------------------------------------------------ hostile fonts (issue 24)
 
 TEST_FONTS = ROOT / "tests" / "i18n" / "fonts"
-FONT_MUTATIONS = ["garbage", "empty", "truncated", "cut_table", "flipped", "restricted", "bitmap_only", "cff", "ttc",
-                  "woff", "symlink_out", "symlink_loop", "absolute", "dotdot", "directory", "missing"]
+FONT_MUTATIONS = [
+    "garbage",
+    "empty",
+    "truncated",
+    "cut_table",
+    "flipped",
+    "restricted",
+    "bitmap_only",
+    "cff",
+    "ttc",
+    "woff",
+    "symlink_out",
+    "symlink_loop",
+    "absolute",
+    "dotdot",
+    "directory",
+    "missing",
+]
 """What a kit's font file can be: every one must end as a located error (or, for a file whose flipped bytes
 still parse, a clean build), never a traceback or partial output."""
-_STYLE = ("\nstyle:\n  fonts:\n    body:\n      regular: {path}\n      bold: builtin\n"
-          "      fallback: [{{regular: builtin, bold: builtin}}]\n")
+_STYLE = (
+    "\nstyle:\n  fonts:\n    body:\n      regular: {path}\n      bold: builtin\n"
+    "      fallback: [{{regular: builtin, bold: builtin}}]\n"
+)
 
 
 def _cff_font() -> bytes:
@@ -404,17 +522,46 @@ def font_case(kit: str, op: str, rng: np.random.Generator) -> Case:
 def make_font_cases(n: int, seed: int) -> list[Case]:
     """`n` seeded hostile-font cases, cycling over the mutations and the shipped kits."""
     rng = np.random.default_rng(seed)
-    return [font_case(KITS[i % len(KITS)].name, FONT_MUTATIONS[i % len(FONT_MUTATIONS)], rng) for i in range(n)]
+    return [
+        font_case(KITS[i % len(KITS)].name, FONT_MUTATIONS[i % len(FONT_MUTATIONS)], rng) for i in range(n)
+    ]
 
 
 # ------------------------------------------------------------------ hostile art (issue 24)
 
-ART_MUTATIONS = ["png_bomb", "webp_bomb", "truncated_png", "mislabelled", "garbage", "empty", "gif", "svg_billion_laughs",
-                 "svg_external_entity", "svg_file_href", "svg_http_image", "svg_script", "svg_onload", "svg_deep",
-                 "svg_not_xml", "svg_css_import", "svg_xinclude", "svg_text", "svg_huge", "png_huge_file", "symlink_out", "dotdot",
-                 "absolute", "missing"]
+ART_MUTATIONS = [
+    "png_bomb",
+    "webp_bomb",
+    "truncated_png",
+    "mislabelled",
+    "garbage",
+    "empty",
+    "gif",
+    "svg_billion_laughs",
+    "svg_external_entity",
+    "svg_file_href",
+    "svg_http_image",
+    "svg_script",
+    "svg_onload",
+    "svg_deep",
+    "svg_not_xml",
+    "svg_css_import",
+    "svg_xinclude",
+    "svg_text",
+    "svg_huge",
+    "png_huge_file",
+    "symlink_out",
+    "dotdot",
+    "absolute",
+    "missing",
+]
 """What a kit's art file can be: every one must end as a located error, never a traceback or partial output."""
-ART_SLOTS = {"ripple_rush": "number_cards", "peak_dice": "rules", "raindrops": "rules", "rummy_cards": "rules"}
+ART_SLOTS = {
+    "ripple_rush": "number_cards",
+    "peak_dice": "rules",
+    "raindrops": "rules",
+    "rummy_cards": "rules",
+}
 """A component of each shipped kit with an art slot (`back` on cards, `logo` on rules sheets)."""
 
 
@@ -422,7 +569,9 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     import struct
     import zlib
 
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (
+        struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    )
 
 
 def _png_bomb() -> bytes:
@@ -430,8 +579,12 @@ def _png_bomb() -> bytes:
     import struct
     import zlib
 
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0))
-            + _png_chunk(b"IDAT", zlib.compress(b"\0" * 4096)) + _png_chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0))
+        + _png_chunk(b"IDAT", zlib.compress(b"\0" * 4096))
+        + _png_chunk(b"IEND", b"")
+    )
 
 
 def _small_png(size: tuple[int, int] = (64, 64)) -> bytes:
@@ -482,9 +635,9 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
         path = "assets/art.svg"
         body = {
             "svg_billion_laughs": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;'
-                                  '&a;&a;&a;&a;">]>' + svg.format("<text>&b;</text>"),
+            '&a;&a;&a;&a;">]>' + svg.format("<text>&b;</text>"),
             "svg_external_entity": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-                                   + svg.format("<text>&x;</text>"),
+            + svg.format("<text>&x;</text>"),
             "svg_file_href": svg.format('<use xlink:href="file:///etc/passwd#a"/>'),
             "svg_http_image": svg.format('<image href="http://example.com/a.png" width="10" height="10"/>'),
             "svg_script": svg.format("<script>alert(1)</script>"),
@@ -492,9 +645,11 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
             "svg_deep": svg.format("<g>" * 5000 + "</g>" * 5000),
             "svg_not_xml": "<svg <<<",
             "svg_css_import": svg.format("<style>@import url(file:///etc/passwd);</style>"),
-            "svg_xinclude": svg.format('<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>'),
+            "svg_xinclude": svg.format(
+                '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>'
+            ),
             # text is drawn in the kit's embedded faces: one with a character none of them has is refused
-            "svg_text": svg.format('<text x="1" y="9" font-family="Arial">Logo \U0001F30A</text>'),
+            "svg_text": svg.format('<text x="1" y="9" font-family="Arial">Logo \U0001f30a</text>'),
             "svg_huge": svg.format("<g/>" * 1_200_000),
         }[op]
         data = body.encode()
@@ -528,10 +683,37 @@ def make_art_cases(n: int, seed: int) -> list[Case]:
 
 DATA_KIT = "harvest_deck"
 """The shipped data kit whose data/cards.csv the data mutations replace."""
-DATA_MUTATIONS = ["million_rows", "huge_cell", "big_cell", "latin1", "utf16", "bom", "ragged", "bad_int", "nul",
-                  "quote", "empty", "xlsx_bomb", "xlsx_external", "xlsx_formula", "xlsx_garbage", "xlsx_macro",
-                  "xlsx_good", "symlink_out", "dotdot", "absolute", "directory", "xlsx_no_sheets", "xlsx_rel_outside",
-                  "xlsx_nan", "xlsx_inf", "xlsx_shared_string", "xlsx_blank_rows", "semicolons", "control"]
+DATA_MUTATIONS = [
+    "million_rows",
+    "huge_cell",
+    "big_cell",
+    "latin1",
+    "utf16",
+    "bom",
+    "ragged",
+    "bad_int",
+    "nul",
+    "quote",
+    "empty",
+    "xlsx_bomb",
+    "xlsx_external",
+    "xlsx_formula",
+    "xlsx_garbage",
+    "xlsx_macro",
+    "xlsx_good",
+    "symlink_out",
+    "dotdot",
+    "absolute",
+    "directory",
+    "xlsx_no_sheets",
+    "xlsx_rel_outside",
+    "xlsx_nan",
+    "xlsx_inf",
+    "xlsx_shared_string",
+    "xlsx_blank_rows",
+    "semicolons",
+    "control",
+]
 """What a kit's data file can be: a located error or a documented cap for each, except `bom` and `xlsx_good`
 (a byte-order mark is dropped; a plain workbook of the same rows builds)."""
 
@@ -587,16 +769,28 @@ def _hostile_xlsx(op: str, table: list[list[Any]]) -> bytes:
     if op == "xlsx_no_sheets":
         return _xlsx_edit(good, "xl/workbook.xml", lambda x: _re.sub(r"<sheets>.*</sheets>", "<sheets/>", x))
     if op == "xlsx_rel_outside":
-        return _xlsx_edit(good, "xl/_rels/workbook.xml.rels",
-                          lambda x: x.replace("/xl/worksheets/sheet1.xml", "../../../../etc/hostname"))
+        return _xlsx_edit(
+            good,
+            "xl/_rels/workbook.xml.rels",
+            lambda x: x.replace("/xl/worksheets/sheet1.xml", "../../../../etc/hostname"),
+        )
     if op in ("xlsx_nan", "xlsx_inf"):
         value = "NaN" if op == "xlsx_nan" else "INF"
         return _xlsx_edit(good, sheet, lambda x: _re.sub(r'(<c r="B3" t="n"><v>)[^<]*', rf"\g<1>{value}", x))
     if op == "xlsx_shared_string":
-        return _xlsx_edit(good, sheet, lambda x: x.replace('<c r="A3" t="inlineStr"><is><t>', '<c r="A3" t="s"><v>99999</v><is><t>', 1))
+        return _xlsx_edit(
+            good,
+            sheet,
+            lambda x: x.replace('<c r="A3" t="inlineStr"><is><t>', '<c r="A3" t="s"><v>99999</v><is><t>', 1),
+        )
     blank = "".join(f'<row r="{n}"><c r="A{n}"/></row>' for n in range(len(table) + 1, 1_500_001))
-    return _xlsx_edit(good, sheet, lambda x: _re.sub(r'<dimension ref="A1:([A-Z]+)[0-9]+"/>', r'<dimension ref="A1:\g<1>1500000"/>',
-                                                     x).replace("</sheetData>", blank + "</sheetData>"))
+    return _xlsx_edit(
+        good,
+        sheet,
+        lambda x: _re.sub(
+            r'<dimension ref="A1:([A-Z]+)[0-9]+"/>', r'<dimension ref="A1:\g<1>1500000"/>', x
+        ).replace("</sheetData>", blank + "</sheetData>"),
+    )
 
 
 def data_case(op: str, rng: np.random.Generator) -> Case:
@@ -614,7 +808,9 @@ def data_case(op: str, rng: np.random.Generator) -> Case:
     data: bytes | None = None
     row = int(rng.integers(1, len(rows)))
     if op == "million_rows":
-        data = good + b"".join(b"x%d,1,resource,A,,,,,0,1,leaf,#000000,effect.resource\n" % i for i in range(10**6))
+        data = good + b"".join(
+            b"x%d,1,resource,A,,,,,0,1,leaf,#000000,effect.resource\n" % i for i in range(10**6)
+        )
     elif op == "huge_cell":
         data = good.rstrip(b"\n") + b"\nbig,1,resource," + b"a" * 10_000_000 + b",,,,,0,1,leaf,#000000,x\n"
     elif op == "big_cell":
@@ -651,8 +847,14 @@ def data_case(op: str, rng: np.random.Generator) -> Case:
             data = _xlsx(table, {"xl/vbaProject.bin": b"\0" * 100})
         elif op == "xlsx_formula":
             data = _xlsx(table, formula=True)
-        elif op in ("xlsx_no_sheets", "xlsx_rel_outside", "xlsx_nan", "xlsx_inf", "xlsx_shared_string",
-                    "xlsx_blank_rows"):
+        elif op in (
+            "xlsx_no_sheets",
+            "xlsx_rel_outside",
+            "xlsx_nan",
+            "xlsx_inf",
+            "xlsx_shared_string",
+            "xlsx_blank_rows",
+        ):
             data = _hostile_xlsx(op, table)
         elif op == "xlsx_garbage":
             data = b"PK\x03\x04" + rng.integers(0, 256, 3000, dtype=np.uint8).tobytes()
@@ -692,34 +894,52 @@ def budget_case(op: str) -> Case:
     a `when:` on 200 elements over 5,000 rows, a `where` over 5,000 distinct rows in 50 checks."""
     if op == "grid_loop":
         text = (ROOT / "layouts" / "sprout_sheet" / "kit.yaml").read_text(encoding="utf-8")
-        text = text.replace("rows: 6\n          columns: 8\n          column_label: \"{{ c + 1 }}\"",
-                            "rows: 60\n          columns: 60", 1)
-        text = text.replace("bonus: \"{{ bonus if c + 1 == star else '' }}\"",
-                            "bonus: \"{% for a in range(300) %}{% for b in range(300) %}{% endfor %}{% endfor %}\"", 1)
+        text = text.replace(
+            'rows: 6\n          columns: 8\n          column_label: "{{ c + 1 }}"',
+            "rows: 60\n          columns: 60",
+            1,
+        )
+        text = text.replace(
+            "bonus: \"{{ bonus if c + 1 == star else '' }}\"",
+            'bonus: "{% for a in range(300) %}{% for b in range(300) %}{% endfor %}{% endfor %}"',
+            1,
+        )
         return Case("sprout_sheet", f"budget {op}", {"kit.yaml": text.encode()})
     kit_dir = ROOT / "layouts" / DATA_KIT
     text = (kit_dir / "kit.yaml").read_text(encoding="utf-8")
     head = "id,count,type,name,name@ja,name@es,name@de,name@fr,cost,value,icon,colour,text\n"
-    rows = "".join(f"c{i},1,{('resource', 'action', 'event')[i % 3]},N{i},,,,,{i % 4},{i % 5},leaf,#c9a227,"
-                   f"effect.resource\n" for i in range(5000))
+    rows = "".join(
+        f"c{i},1,{('resource', 'action', 'event')[i % 3]},N{i},,,,,{i % 4},{i % 5},leaf,#c9a227,"
+        f"effect.resource\n"
+        for i in range(5000)
+    )
     files = {"data/cards.csv": (head + rows).encode()}
-    text = text.replace("total: 50", "total: 5000").replace("count_by: {type: {resource: 30, action: 16, event: 4}}",
-                                                            "count_by: {}")
+    text = text.replace("total: 50", "total: 5000").replace(
+        "count_by: {type: {resource: 30, action: 16, event: 4}}", "count_by: {}"
+    )
     if op == "draw_ops":
-        rep = ("        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, w: 1mm, "
-               "h: 1mm}\n")
+        rep = (
+            "        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, w: 1mm, "
+            "h: 1mm}\n"
+        )
         text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + rep * 190, 1)
     elif op == "all_of":
-        conditions = "".join(f"          - {{where: \"cost == {k}\", at_least: 20}}\n" for k in range(4))
-        text = text.replace("        hand: 6\n        all_of:\n          - {where: \"type == 'resource'\", at_least: 1}\n"
-                            "          - {where: \"type == 'action'\", at_least: 1}\n",
-                            "        hand: 100\n        all_of:\n" + conditions, 1)
+        conditions = "".join(f'          - {{where: "cost == {k}", at_least: 20}}\n' for k in range(4))
+        text = text.replace(
+            "        hand: 6\n        all_of:\n          - {where: \"type == 'resource'\", at_least: 1}\n"
+            "          - {where: \"type == 'action'\", at_least: 1}\n",
+            "        hand: 100\n        all_of:\n" + conditions,
+            1,
+        )
     elif op == "when_rows":
-        el = ("        - {type: rect, x: 1mm, y: 1mm, w: 1mm, h: 1mm, when: \"(range(999)|sum) > cost\"}\n")
+        el = '        - {type: rect, x: 1mm, y: 1mm, w: 1mm, h: 1mm, when: "(range(999)|sum) > cost"}\n'
         text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + el * 190, 1)
     elif op == "where_rows":
-        draws = "".join(f"      - {{name: w{k}, kind: hand_has, component: cards, hand: 5, where: \"name != 'x{k}' and "
-                        f"(range(999)|sum) > 0\", bound: {{min: 0}}}}\n" for k in range(44))
+        draws = "".join(
+            f"      - {{name: w{k}, kind: hand_has, component: cards, hand: 5, where: \"name != 'x{k}' and "
+            f'(range(999)|sum) > 0", bound: {{min: 0}}}}\n'
+            for k in range(44)
+        )
         text = text.replace("    draws:\n", "    draws:\n" + draws, 1)
     files["kit.yaml"] = text.encode()
     return Case(DATA_KIT, f"budget {op}", files)
@@ -805,7 +1025,11 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
                     break
                 except queue.Empty:
                     if not proc.is_alive():
-                        kind, detail, seconds = "traceback", f"worker died (exit {proc.exitcode})", time.perf_counter() - t0
+                        kind, detail, seconds = (
+                            "traceback",
+                            f"worker died (exit {proc.exitcode})",
+                            time.perf_counter() - t0,
+                        )
                         start()
                         break
                     if time.perf_counter() - t0 > HANG_SECONDS:

@@ -23,16 +23,46 @@ from generator.games.deck.legal import legal_problems
 from generator.games.deck.rules import deck_cards
 from tests.games.deck.helpers import deck
 
-ROWS = [{"id": "a", "count": 3, "type": "resource", "cost": 0, "suit": "x", "rank": 1},
-        {"id": "b", "count": 2, "type": "action", "cost": 2, "suit": "y", "rank": 2},
-        {"id": "c", "count": 1, "type": "event", "cost": 5, "suit": "x", "rank": 3},
-        {"id": "d", "count": 2, "type": "action", "cost": 1, "suit": "z", "rank": 3},
-        {"id": "e", "count": 1, "type": "resource", "cost": 3, "suit": "y", "rank": 5}]
+ROWS = [
+    {"id": "a", "count": 3, "type": "resource", "cost": 0, "suit": "x", "rank": 1},
+    {"id": "b", "count": 2, "type": "action", "cost": 2, "suit": "y", "rank": 2},
+    {"id": "c", "count": 1, "type": "event", "cost": 5, "suit": "x", "rank": 3},
+    {"id": "d", "count": 2, "type": "action", "cost": 1, "suit": "z", "rank": 3},
+    {"id": "e", "count": 1, "type": "resource", "cost": 3, "suit": "y", "rank": 5},
+]
 FIELDS = ["type", "suit", "rank", "cost", "id", "nope", "", "count", "x" * 200]
-WHERES = ["type == 'action'", "cost >= 2", "rank in [1, 3]", "type ==", "{{ 1 }}", "cost.__class__",
-          "range(10**9) | list", "suit != 'x' and cost < 3"]
-HOSTILE = [None, True, -1, 10**30, "1/0", "nan", "inf", "-0.5", "1e999", [], {}, "½", 0.1, "3/2", 2.5, "a" * 500,
-           [1], [1, 2, 3], [3, 1], {"where": "x"}]
+WHERES = [
+    "type == 'action'",
+    "cost >= 2",
+    "rank in [1, 3]",
+    "type ==",
+    "{{ 1 }}",
+    "cost.__class__",
+    "range(10**9) | list",
+    "suit != 'x' and cost < 3",
+]
+HOSTILE = [
+    None,
+    True,
+    -1,
+    10**30,
+    "1/0",
+    "nan",
+    "inf",
+    "-0.5",
+    "1e999",
+    [],
+    {},
+    "½",
+    0.1,
+    "3/2",
+    2.5,
+    "a" * 500,
+    [1],
+    [1, 2, 3],
+    [3, 1],
+    {"where": "x"},
+]
 
 
 def _range(rng: random.Random) -> dict[str, Any]:
@@ -59,7 +89,9 @@ def _condition(rng: random.Random, depth: int) -> Any:
         kind = rng.choice(["all_of", "any_of", "none_of"])
         return {kind: [_condition(rng, depth + 1) for _ in range(rng.choice([0, 1, 2, 3]))]}
     kind = rng.choice(["where", "same", "distinct", "run", "sum"])
-    out: dict[str, Any] = {kind: rng.choice(WHERES) if kind == "where" else rng.choice(FIELDS[:4] * 3 + FIELDS)}
+    out: dict[str, Any] = {
+        kind: rng.choice(WHERES) if kind == "where" else rng.choice(FIELDS[:4] * 3 + FIELDS)
+    }
     if kind == "run":
         out["length"] = rng.choice([1, 2, 3, 0, 200, "2"])
         if rng.random() < 0.5:
@@ -74,17 +106,30 @@ def _condition(rng: random.Random, depth: int) -> Any:
 
 
 def _check(rng: random.Random) -> dict[str, Any]:
-    check: dict[str, Any] = {"name": "fuzz", "kind": "hand", "component": "cards", "has": _condition(rng, 0),
-                             "bound": rng.choice([{"min": 0}, {"max": "1/2"}, {"min": 0.25, "max": "3/4"}] * 3 +
-                                                 [{"min": rng.choice(HOSTILE)}])}
+    check: dict[str, Any] = {
+        "name": "fuzz",
+        "kind": "hand",
+        "component": "cards",
+        "has": _condition(rng, 0),
+        "bound": rng.choice(
+            [{"min": 0}, {"max": "1/2"}, {"min": 0.25, "max": "3/4"}] * 3 + [{"min": rng.choice(HOSTILE)}]
+        ),
+    }
     if rng.random() < 0.85:
         check["hand"] = rng.choice([1, 2, 3, 4] * 3 + [0, 10, 200])
     if rng.random() < 0.2:
-        check["turns"] = {"opening": rng.choice([1, 2, 3]), "turn": rng.choice([1, 2]),
-                          "on": rng.choice(["play", "draw", "sideways"]), "per_turn": rng.choice([0, 1, -1])}
+        check["turns"] = {
+            "opening": rng.choice([1, 2, 3]),
+            "turn": rng.choice([1, 2]),
+            "on": rng.choice(["play", "draw", "sideways"]),
+            "per_turn": rng.choice([0, 1, -1]),
+        }
         if rng.random() < 0.5:
-            check["turns"]["mulligan"] = {"keep": _condition(rng, 1), "times": rng.choice([1, 2, 0, 9]),
-                                          "rule": rng.choice(["redraw", "smaller", "london"])}
+            check["turns"]["mulligan"] = {
+                "keep": _condition(rng, 1),
+                "times": rng.choice([1, 2, 0, 9]),
+                "rule": rng.choice(["redraw", "smaller", "london"]),
+            }
     return check
 
 
@@ -159,8 +204,14 @@ def test_the_generator_reaches_both_sides():
     assert seen.count("refused") >= 20 and seen.count("counted") >= 15
 
 
-@pytest.mark.parametrize("bad", [[{"same": "rank", "at_least": 2}] * 13, {"all_of": [{"all_of": [{"all_of": []}]}]},
-                                 {"where": "type == 'action'", "at_least": 10**30}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [{"same": "rank", "at_least": 2}] * 13,
+        {"all_of": [{"all_of": [{"all_of": []}]}]},
+        {"where": "type == 'action'", "at_least": 10**30},
+    ],
+)
 def test_hostile_shapes(bad):
     """A list where a mapping goes, an empty list deep inside, a count beyond any hand: refused or counted."""
     try:
@@ -170,22 +221,42 @@ def test_hostile_shapes(bad):
     assert count_hands(deck_cards(deck(ROWS), "cards"), cond, 3, lambda e, c: True).good == 0
 
 
-VALID = [{"where": "type == 'action'", "at_least": 1}, {"where": "cost >= 2", "at_most": 1},
-         {"same": "suit", "at_least": 2}, {"distinct": "rank", "at_least": 2}, {"run": "rank", "length": 2},
-         {"sum": "cost", "between": [1, 4]}, {"none_of": [{"same": "rank", "exactly": 2}]},
-         {"any_of": [{"where": "type == 'event'", "exactly": 1}, {"same": "suit", "exactly": 0}]}]
+VALID = [
+    {"where": "type == 'action'", "at_least": 1},
+    {"where": "cost >= 2", "at_most": 1},
+    {"same": "suit", "at_least": 2},
+    {"distinct": "rank", "at_least": 2},
+    {"run": "rank", "length": 2},
+    {"sum": "cost", "between": [1, 4]},
+    {"none_of": [{"same": "rank", "exactly": 2}]},
+    {"any_of": [{"where": "type == 'event'", "exactly": 1}, {"same": "suit", "exactly": 0}]},
+]
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_mulligans_equal_the_rule_played_out(seed):
     """Valid random mulligan rules (the hostile generator above mostly ends in refusals for these)."""
     rng = random.Random(seed)
-    check = {"name": "m", "kind": "hand", "component": "cards", "bound": {"min": 0}, "has": rng.choice(VALID),
-             "turns": {"opening": 3, "turn": rng.choice([1, 2]), "on": rng.choice(["play", "draw"]),
-                       "mulligan": {"keep": rng.choice(VALID), "times": rng.choice([1, 2]),
-                                    "rule": rng.choice(["redraw", "smaller"])}}}
+    check = {
+        "name": "m",
+        "kind": "hand",
+        "component": "cards",
+        "bound": {"min": 0},
+        "has": rng.choice(VALID),
+        "turns": {
+            "opening": 3,
+            "turn": rng.choice([1, 2]),
+            "on": rng.choice(["play", "draw"]),
+            "mulligan": {
+                "keep": rng.choice(VALID),
+                "times": rng.choice([1, 2]),
+                "rule": rng.choice(["redraw", "smaller"]),
+            },
+        },
+    }
     spec = deck(ROWS, balance={"draws": [check]})
     assert legal_problems(spec) == []
     tol = balance_report(spec, games=10, seed=seed).tolerances[0]
-    assert tol.method == "exact" and tol.evidence.fraction == _brute_mulligans(deck_cards(spec, "cards"),
-                                                                               spec.balance.draws[0])
+    assert tol.method == "exact" and tol.evidence.fraction == _brute_mulligans(
+        deck_cards(spec, "cards"), spec.balance.draws[0]
+    )

@@ -16,12 +16,22 @@ from generator.pipeline.extract import Entry, to_pot
 from generator.spec.catalogs import parse_catalog, strict_problems
 from tests.fuzz.harness import HOSTILE_TEMPLATES
 
-ALPHABET = list("abcdeüßéñ tuvosihrdu{}%#'\"\\-.;:!?·–\u0301\u200b\t") + ["{{ n }}", "{% if a %}", "{% endif %}", "ihr", "vous", "os"]
+ALPHABET = list("abcdeüßéñ tuvosihrdu{}%#'\"\\-.;:!?·–\u0301\u200b\t") + [
+    "{{ n }}",
+    "{% if a %}",
+    "{% endif %}",
+    "ihr",
+    "vous",
+    "os",
+]
 
 
 def _strings(seed: int, n: int) -> list[str]:
     rng = np.random.default_rng(seed)
-    return ["".join(ALPHABET[i] for i in rng.integers(len(ALPHABET), size=int(rng.integers(0, 200)))) for _ in range(n)]
+    return [
+        "".join(ALPHABET[i] for i in rng.integers(len(ALPHABET), size=int(rng.integers(0, 200))))
+        for _ in range(n)
+    ]
 
 
 @pytest.mark.parametrize("value", ["", "Sie", "du\x07", "x" * 10_000, "ihr; du", "DU", "\u202edu", "du ihr"])
@@ -52,10 +62,12 @@ def test_pseudo_keeps_every_template_that_compiles_compiling():
 def test_hostile_ids_stay_inside_the_template_and_its_folder():
     from types import SimpleNamespace
 
-    ids = ['../../etc/passwd', 'a"b', "line\nbreak", "back\\slash", "ünï.cödé", "#, fuzzy"]
-    kit = SimpleNamespace(meta=SimpleNamespace(id="k", title="kit.title"),
-                          catalogs={"en": SimpleNamespace(messages={}, path="k/locales/en.po")})
-    entries = [Entry(tid, f'text of {tid}\n#. evil', 3) for tid in ids]
+    ids = ["../../etc/passwd", 'a"b', "line\nbreak", "back\\slash", "ünï.cödé", "#, fuzzy"]
+    kit = SimpleNamespace(
+        meta=SimpleNamespace(id="k", title="kit.title"),
+        catalogs={"en": SimpleNamespace(messages={}, path="k/locales/en.po")},
+    )
+    entries = [Entry(tid, f"text of {tid}\n#. evil", 3) for tid in ids]
     for i, e in enumerate(entries):
         e.picture_file = f"{i + 1:03d}-x.png"
     pot = to_pot(kit, entries)  # type: ignore[arg-type]

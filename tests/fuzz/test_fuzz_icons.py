@@ -49,10 +49,14 @@ def test_a_huge_svg_is_refused_unread(tmp_path):
 
 
 def test_an_svg_with_entities_is_refused(tmp_path):
-    bomb = (b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
-            b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&b;</text></svg>')
+    bomb = (
+        b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&b;</text></svg>'
+    )
     kit = starter(tmp_path, svg=bomb)
-    assert "style.icons[0]: assets/icons/coin.svg: an SVG with a DOCTYPE or entities is refused" in problem(kit)
+    assert "style.icons[0]: assets/icons/coin.svg: an SVG with a DOCTYPE or entities is refused" in problem(
+        kit
+    )
 
 
 def test_an_undeclared_fifo_beside_the_icons_is_never_opened(tmp_path):
@@ -71,8 +75,12 @@ def test_a_path_in_a_card_text_prints_as_written(tmp_path):
     assert any(p.suffix == ".pdf" for p in result.files)
 
 
-NAMES = st.one_of(st.text(max_size=50), st.sampled_from(["../../etc/passwd", "/dev/zero", "coin/../coin", "coin.svg",
-                                                          "CON", "nul\x00", "star", "coin"]))
+NAMES = st.one_of(
+    st.text(max_size=50),
+    st.sampled_from(
+        ["../../etc/passwd", "/dev/zero", "coin/../coin", "coin.svg", "CON", "nul\x00", "star", "coin"]
+    ),
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -93,9 +101,32 @@ ICONS = {"coin": probe(COIN, "assets/icons/coin.svg")}
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(st.sampled_from([":coin:", ":star:", ":coins:", "**", "*", "\\:", "\\*", ":", "[/]",
-                                           "[#123456]", "[muted]", " ", "\n", "a"]),
-                          st.text(alphabet=":*[]\\/#.az_ 0", max_size=6)), max_size=12))
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    ":coin:",
+                    ":star:",
+                    ":coins:",
+                    "**",
+                    "*",
+                    "\\:",
+                    "\\*",
+                    ":",
+                    "[/]",
+                    "[#123456]",
+                    "[muted]",
+                    " ",
+                    "\n",
+                    "a",
+                ]
+            ),
+            st.text(alphabet=":*[]\\/#.az_ 0", max_size=6),
+        ),
+        max_size=12,
+    )
+)
 def test_any_markup_parses_or_is_a_located_error(parts):
     text = "".join(parts)
     try:

@@ -18,8 +18,13 @@ from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.spec.fonts import FontsSpec, RoleFonts, resolve_fonts
 
-STARS = st.lists(st.one_of(st.sampled_from(["*", "**", "***", "\\*", " ", "a", "Wb", "\n", " * ", "*a*"]),
-                           st.text(alphabet="*\\ aW_", max_size=5)), max_size=14)
+STARS = st.lists(
+    st.one_of(
+        st.sampled_from(["*", "**", "***", "\\*", " ", "a", "Wb", "\n", " * ", "*a*"]),
+        st.text(alphabet="*\\ aW_", max_size=5),
+    ),
+    max_size=14,
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -64,8 +64,15 @@ def test_quick_slice_of_mutated_specs():
 
 
 def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=cli_env(), capture_output=True, check=False,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=cli_env(),
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=120,
+    )
 
 
 def _assert_clean_failure(r: subprocess.CompletedProcess, out: Path | None = None) -> None:
@@ -91,7 +98,9 @@ def test_cli_sample_of_mutated_specs(tmp_path, index):
         _assert_clean_failure(r, out)
 
 
-@pytest.mark.parametrize("template", [HOSTILE_TEMPLATES[i] for i in (0, 5, 7, 9)], ids=["include", "self", "plural", "random"])
+@pytest.mark.parametrize(
+    "template", [HOSTILE_TEMPLATES[i] for i in (0, 5, 7, 9)], ids=["include", "self", "plural", "random"]
+)
 def test_cli_hostile_template_names_the_po_line(tmp_path, template):
     kit = tmp_path / "rr"
     (tmp_path / "rr").parent.mkdir(exist_ok=True)
@@ -102,7 +111,9 @@ def test_cli_hostile_template_names_the_po_line(tmp_path, template):
     text = po.read_text(encoding="utf-8")
     quoted = template.replace("\\", "\\\\").replace('"', '\\"')
     po.write_text(text.replace('msgstr "Ripple Rush"', f'msgstr "{quoted}"', 1), encoding="utf-8")
-    line = next(i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == 'msgid "kit.title"')
+    line = next(
+        i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == 'msgid "kit.title"'
+    )
     out = tmp_path / "out"
     r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
@@ -136,20 +147,23 @@ def test_cli_hostile_paths(tmp_path, target):
     assert "root:x" not in r.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["check", "layouts/ripple_rush", "--games", str(10**12)],
-    ["check", "layouts/ripple_rush", "--seed", "-1"],
-    ["check", "layouts/ripple_rush", "--dask", ""],
-    ["build", "layouts/ripple_rush", "--seed", str(2**64)],
-    ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
-    ["build", "layouts/nope"],
-    # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not there
-    ["build", "\x1b[2Jripple_rush"],
-    ["check", "../ripple_rush"],
-    ["list", "RIPPLE_RUSH"],
-    ["validate", "ripple_rush/../../../etc"],
-    ["serve", "ripple_rush/.."],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "layouts/ripple_rush", "--games", str(10**12)],
+        ["check", "layouts/ripple_rush", "--seed", "-1"],
+        ["check", "layouts/ripple_rush", "--dask", ""],
+        ["build", "layouts/ripple_rush", "--seed", str(2**64)],
+        ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
+        ["build", "layouts/nope"],
+        # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not there
+        ["build", "\x1b[2Jripple_rush"],
+        ["check", "../ripple_rush"],
+        ["list", "RIPPLE_RUSH"],
+        ["validate", "ripple_rush/../../../etc"],
+        ["serve", "ripple_rush/.."],
+    ],
+)
 def test_cli_hostile_options(args):
     r = _cli(*args)
     assert r.returncode in (1, 2)
@@ -189,9 +203,14 @@ def test_cli_hostile_font_is_one_located_line(tmp_path, op):
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
-    line = next(i for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
-                if s.strip().startswith("regular: ") and "builtin" not in s)
-    assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: style.fonts.body.regular: "), r.stderr
+    line = next(
+        i
+        for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
+        if s.strip().startswith("regular: ") and "builtin" not in s
+    )
+    assert len(lines) == 2 and lines[1].startswith(
+        f"  {kit / 'kit.yaml'}:{line}: style.fonts.body.regular: "
+    ), r.stderr
     assert FONT_MESSAGES[op] in lines[1], r.stderr
 
 
@@ -215,7 +234,7 @@ ART_MESSAGES = {
     "svg_file_href": "only references inside the file ('#id') are allowed, no external or file: references",
     "svg_script": "<script> is refused",
     "svg_deep": "elements nested over 40 deep",
-    "svg_text": "assets/art.svg: the SVG's text 'Logo \U0001F30A' has characters no regular face of the kit has",
+    "svg_text": "assets/art.svg: the SVG's text 'Logo \U0001f30a' has characters no regular face of the kit has",
     "symlink_out": "resolves outside the kit folder",
     "dotdot": "expected a path inside the kit folder (no '..')",
 }
@@ -232,9 +251,14 @@ def test_cli_hostile_art_is_one_located_line(tmp_path, op):
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
-    line = next(i for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
-                if s.strip().startswith("art: "))
-    assert len(lines) == 2 and lines[1].startswith(f"  {kit / 'kit.yaml'}:{line}: components.number_cards.art.back: "), r.stderr
+    line = next(
+        i
+        for i, s in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
+        if s.strip().startswith("art: ")
+    )
+    assert len(lines) == 2 and lines[1].startswith(
+        f"  {kit / 'kit.yaml'}:{line}: components.number_cards.art.back: "
+    ), r.stderr
     assert ART_MESSAGES[op] in lines[1], r.stderr
 
 
@@ -248,8 +272,9 @@ def test_quick_slice_of_hostile_data():
     bugs = [f"{o.case.kit}: {o.case.label}: {o.kind}: {o.detail[:300]}" for o in summary.bugs()]
     assert bugs == [], summary.line()
     kinds = {o.case.label: o.kind for o in summary.outcomes}
-    assert kinds == {f"data {op}": "accepted" if op in ("bom", "xlsx_good") else "clean" for op in DATA_MUTATIONS}, \
-        [(o.case.label, o.kind, o.detail) for o in summary.outcomes]
+    assert kinds == {
+        f"data {op}": "accepted" if op in ("bom", "xlsx_good") else "clean" for op in DATA_MUTATIONS
+    }, [(o.case.label, o.kind, o.detail) for o in summary.outcomes]
 
 
 BUDGET_KEYS = {
@@ -273,7 +298,11 @@ def test_quick_slice_of_budget_cases():
     for op, key in BUDGET_KEYS.items():
         kind, detail = got[f"budget {op}"]
         # (a detail is clipped to 200 characters: the grid's message quotes its template before the budget)
-        assert kind == "clean" and key in detail and ("budget" in detail or op == "grid_loop"), (op, kind, detail)
+        assert kind == "clean" and key in detail and ("budget" in detail or op == "grid_loop"), (
+            op,
+            kind,
+            detail,
+        )
     slow = [(o.case.label, round(o.seconds, 1)) for o in summary.outcomes if o.seconds > BUDGET_SECONDS]
     assert slow == []
 
@@ -287,16 +316,48 @@ def test_hostile_where_conditions_are_problems_not_tracebacks():
     from tests.fuzz.harness import HOSTILE_TEMPLATES
     from tests.games.deck.helpers import deck
 
-    rows = [{"id": f"c{i}", "count": 1 + i % 3, "type": "xy"[i % 2], "cost": i % 4, "name": f"N{i}"} for i in range(40)]
+    rows = [
+        {"id": f"c{i}", "count": 1 + i % 3, "type": "xy"[i % 2], "cost": i % 4, "name": f"N{i}"}
+        for i in range(40)
+    ]
     exprs = [t[3:-3] for t in HOSTILE_TEMPLATES if t.startswith("{{ ") and t.endswith(" }}")]  # as conditions
-    hostile = [*(t for t in HOSTILE_TEMPLATES if len(t) <= 500), *exprs, "1/0", "name + 1", "''.__class__", "cost > 'a'", "1 %}{% include 'x' %}{% if 1",
-               "tpye == 'x'", "range(10**6)|sum", "[1] * 10**9"]
+    hostile = [
+        *(t for t in HOSTILE_TEMPLATES if len(t) <= 500),
+        *exprs,
+        "1/0",
+        "name + 1",
+        "''.__class__",
+        "cost > 'a'",
+        "1 %}{% include 'x' %}{% if 1",
+        "tpye == 'x'",
+        "range(10**6)|sum",
+        "[1] * 10**9",
+    ]
     refused = 0
     for where in hostile:
-        spec = deck(rows, balance={"draws": [
-            {"name": "a", "kind": "hand_has", "component": "cards", "hand": 5, "where": where, "bound": {"min": 0}},
-            {"name": "b", "kind": "hand_has", "component": "cards", "hand": 5, "bound": {"min": 0},
-             "all_of": [{"where": "type == 'x'"}, {"where": where}]}]})
+        spec = deck(
+            rows,
+            balance={
+                "draws": [
+                    {
+                        "name": "a",
+                        "kind": "hand_has",
+                        "component": "cards",
+                        "hand": 5,
+                        "where": where,
+                        "bound": {"min": 0},
+                    },
+                    {
+                        "name": "b",
+                        "kind": "hand_has",
+                        "component": "cards",
+                        "hand": 5,
+                        "bound": {"min": 0},
+                        "all_of": [{"where": "type == 'x'"}, {"where": where}],
+                    },
+                ]
+            },
+        )
         t0 = _time.perf_counter()
         problems = legal_problems(spec)
         assert _time.perf_counter() - t0 < 10, where
@@ -305,8 +366,17 @@ def test_hostile_where_conditions_are_problems_not_tracebacks():
     assert refused >= len(hostile) - 2  # `range` alone is a harmless (always true) condition
 
 
-HOSTILE_SIDES = ["missing", None, "front", [["front", 1]], [["sideways", 1, []]], [["front", "1", []]],
-                 [["front", 1, ["x"]]], [["back", 1, [0]]] * 3, {"kind": "front"}]
+HOSTILE_SIDES = [
+    "missing",
+    None,
+    "front",
+    [["front", 1]],
+    [["sideways", 1, []]],
+    [["front", "1", []]],
+    [["front", 1, ["x"]]],
+    [["back", 1, [0]]] * 3,
+    {"kind": "front"},
+]
 
 
 @pytest.mark.parametrize("sides", HOSTILE_SIDES, ids=[repr(s)[:24] for s in HOSTILE_SIDES])
@@ -334,4 +404,6 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
     assert again.rebuilt >= 1
     build([kit], out=tmp_path / "clean", langs=["en"])
     for name in ("kit-a4.pdf", "goals-a4.pdf", "calibration-a4.pdf"):
-        assert (out / "sprout_sheet" / "en" / name).read_bytes() == (tmp_path / "clean" / "sprout_sheet" / "en" / name).read_bytes()
+        assert (out / "sprout_sheet" / "en" / name).read_bytes() == (
+            tmp_path / "clean" / "sprout_sheet" / "en" / name
+        ).read_bytes()

@@ -12,8 +12,24 @@ from generator.render.shaping import bidi_levels
 
 _ALPHABET = st.one_of(
     st.characters(codec="utf-8"),
-    st.sampled_from(list("abc AV fi ffl שלום مرحبا لا ٣ 123 ()[]") + ["\u202a", "\u202b", "\u202c", "\u202d",
-                    "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200d", "\u200c", "\u200f", "\u0651"]),
+    st.sampled_from(
+        list("abc AV fi ffl שלום مرحبا لا ٣ 123 ()[]")
+        + [
+            "\u202a",
+            "\u202b",
+            "\u202c",
+            "\u202d",
+            "\u202e",
+            "\u2066",
+            "\u2067",
+            "\u2068",
+            "\u2069",
+            "\u200d",
+            "\u200c",
+            "\u200f",
+            "\u0651",
+        ]
+    ),
 )
 
 

@@ -48,12 +48,15 @@ def _csv_case(column: str, value: str) -> Case:
     return Case("harvest_deck", f"csv {column} {value!r}", {"data/cards.csv": buf.getvalue().encode("utf-8")})
 
 
-@pytest.mark.parametrize("kit, lang, value", [
-    ("ripple_rush", "en", "a\nb\nc"),
-    ("ripple_rush", "en", "a\u2028b"),
-    ("ripple_rush", "en", "a\nb"),
-    ("rummy_cards", "ja", "ラミー\nカード"),
-])
+@pytest.mark.parametrize(
+    "kit, lang, value",
+    [
+        ("ripple_rush", "en", "a\nb\nc"),
+        ("ripple_rush", "en", "a\u2028b"),
+        ("ripple_rush", "en", "a\nb"),
+        ("rummy_cards", "ja", "ラミー\nカード"),
+    ],
+)
 def test_a_line_break_in_a_one_line_catalog_string_is_located(kit, lang, value, tmp_path):
     case, line = _po_case(kit, lang, "kit.title", value)
     kind, detail = _run(case, lang, tmp_path)
@@ -91,17 +94,27 @@ def test_cli_line_break_in_a_title_is_one_located_line(tmp_path):
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
     for command in (["validate", str(kit)], ["build", str(kit), "--lang", "en", "--out", str(out)]):
-        r = subprocess.run([sys.executable, "-m", "generator", *command], env=cli_env(), capture_output=True,
-                           text=True, check=False, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-m", "generator", *command],
+            env=cli_env(),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
         assert r.returncode == 1, r.stderr
         assert "Traceback" not in r.stderr
-        assert r.stderr.splitlines()[1].startswith(f"  {kit / 'locales' / 'en.po'}:{line}: kit.title: a line break"), r.stderr
+        assert r.stderr.splitlines()[1].startswith(
+            f"  {kit / 'locales' / 'en.po'}:{line}: kit.title: a line break"
+        ), r.stderr
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
 
 
 _DEJAVU = (ROOT / "tests" / "render" / "fonts" / "DejaVuSans-ArabicHebrew.ttf").read_bytes()
-_STYLE = ("\nstyle:\n  fonts:\n    body:\n      regular: assets/fonts/d.ttf\n      bold: assets/fonts/d.ttf\n"
-          "      fallback: [{regular: builtin, bold: builtin}]\n")
+_STYLE = (
+    "\nstyle:\n  fonts:\n    body:\n      regular: assets/fonts/d.ttf\n      bold: assets/fonts/d.ttf\n"
+    "      fallback: [{regular: builtin, bold: builtin}]\n"
+)
 
 
 def _shaping_case(value: str, *, own_font: bool) -> Case:
@@ -113,15 +126,19 @@ def _shaping_case(value: str, *, own_font: bool) -> Case:
     return case
 
 
-@pytest.mark.parametrize("value, own_font", [
-    ("مرحبا", False),                       # Arabic in the built-in font: no glyphs
-    ("\u202eevil\u202c title", False),      # bidi override controls
-    ("\u202bשלום abc\u202c 123", True),     # an embedding, balanced
-    ("\u2067שלום (abc\u2069", True),        # an isolate, an unbalanced bracket
-    ("ع" + "\u0651" * 3000, True),          # thousands of marks on one letter
-    ("abc\u200d\u200c\u200bdef", False),    # joiners and a zero-width space
-    ("لا" * 300, True),                     # a long line of ligatures
-], ids=["arabic-builtin", "override", "embedding", "isolate", "marks", "joiners", "ligatures"])
+@pytest.mark.parametrize(
+    "value, own_font",
+    [
+        ("مرحبا", False),  # Arabic in the built-in font: no glyphs
+        ("\u202eevil\u202c title", False),  # bidi override controls
+        ("\u202bשלום abc\u202c 123", True),  # an embedding, balanced
+        ("\u2067שלום (abc\u2069", True),  # an isolate, an unbalanced bracket
+        ("ع" + "\u0651" * 3000, True),  # thousands of marks on one letter
+        ("abc\u200d\u200c\u200bdef", False),  # joiners and a zero-width space
+        ("لا" * 300, True),  # a long line of ligatures
+    ],
+    ids=["arabic-builtin", "override", "embedding", "isolate", "marks", "joiners", "ligatures"],
+)
 def test_hostile_shaping_input_is_a_clean_error_or_a_clean_build(value, own_font):
     """Text that stresses bidi and shaping ends as a located error or a build, never a traceback or a hang."""
     import time
@@ -134,22 +151,27 @@ def test_hostile_shaping_input_is_a_clean_error_or_a_clean_build(value, own_font
         assert "en.po:" in detail, detail
 
 
-@pytest.mark.parametrize("value", [
-    "**Plant** it :leaf: and **score",      # an unclosed bold: a located error
-    ":star:" * 400,                          # more icons than a card holds: does not fit, located
-    r"\*\*not bold\*\* \:star\: \\",         # escapes only
-    "**" * 500,                              # empty bold runs
-    "**a\tb**",                              # a control character inside a run
-    "[#c33a2b]open span :star:",             # an unclosed colour span
-    "[/] [coin] [#zzzzzz] [ink][ink][/][/]", # a stray close, unknown names, nested spans
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "**Plant** it :leaf: and **score",  # an unclosed bold: a located error
+        ":star:" * 400,  # more icons than a card holds: does not fit, located
+        r"\*\*not bold\*\* \:star\: \\",  # escapes only
+        "**" * 500,  # empty bold runs
+        "**a\tb**",  # a control character inside a run
+        "[#c33a2b]open span :star:",  # an unclosed colour span
+        "[/] [coin] [#zzzzzz] [ink][ink][/][/]",  # a stray close, unknown names, nested spans
+    ],
+)
 def test_hostile_rich_text_in_a_card_is_a_clean_error_or_a_clean_build(value):
     po = (ROOT / "layouts" / "harvest_deck" / "locales" / "en.po").read_text(encoding="utf-8")
     at = po.index('msgid "effect.resource"')
     start = po.index('msgstr "', at) + len('msgstr "')
     quoted = value.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
-    text = po[:start] + quoted + po[po.index('"\n', start):]
-    kind, detail = run_case(Case("harvest_deck", f"rich {value[:20]!r}", {"locales/en.po": text.encode("utf-8")}))
+    text = po[:start] + quoted + po[po.index('"\n', start) :]
+    kind, detail = run_case(
+        Case("harvest_deck", f"rich {value[:20]!r}", {"locales/en.po": text.encode("utf-8")})
+    )
     assert kind in ("clean", "accepted"), detail
     if kind == "clean":
         assert "en.po:" in detail or "cards.csv:" in detail, detail

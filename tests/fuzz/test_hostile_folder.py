@@ -24,11 +24,23 @@ from hypothesis import strategies as st
 from generator.pipeline import build
 
 ROOT = Path(__file__).resolve().parents[2]
-KIT = ROOT / "layouts" / "harvest_deck"  # a small deck kit: data, art and five catalogs, built in about a second
+KIT = (
+    ROOT / "layouts" / "harvest_deck"
+)  # a small deck kit: data, art and five catalogs, built in about a second
 MEMORY = 2_000_000 * 1024  # `ulimit -v 2000000`
 WARM_SECONDS = 5.0
 
-HOSTILE = ("devzero", "urandom", "fifo", "socket", "outside_file", "outside_dir", "outside_po", "huge", "loop")
+HOSTILE = (
+    "devzero",
+    "urandom",
+    "fifo",
+    "socket",
+    "outside_file",
+    "outside_dir",
+    "outside_po",
+    "huge",
+    "loop",
+)
 PLACES = (".", "assets", "data", "locales")
 
 
@@ -83,8 +95,11 @@ def outside_folder(tmp: Path) -> Path:
 
 def outputs(out: Path) -> dict[str, bytes]:
     """Every output file's bytes, less the inputs record (it names the kit folder, which differs)."""
-    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
-            if p.is_file() and p.relative_to(out).parts[:2] != (".pnpkit", "inputs")}
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.relative_to(out).parts[:2] != (".pnpkit", "inputs")
+    }
 
 
 def _limited() -> None:
@@ -113,7 +128,9 @@ def cli(*args: str, log: Path | None = None) -> subprocess.CompletedProcess[str]
     if log is not None:
         env["PNPKIT_OPEN_LOG"] = str(log)
         cmd = [sys.executable, "-c", PROBE, "x", *args]
-    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, preexec_fn=_limited)
+    return subprocess.run(
+        cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, preexec_fn=_limited
+    )
 
 
 def test_a_folder_of_hostile_entries_builds_fast_and_as_the_clean_kit(tmp_path):
@@ -140,12 +157,25 @@ def _allowed_roots(*folders: Path) -> list[str]:
     import site
     import sysconfig
 
-    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, str(ROOT / "generator"),
-             str(ROOT / "fonts"), *sysconfig.get_paths().values(), *site.getsitepackages(), *map(str, folders)}
+    roots = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        str(ROOT / "generator"),
+        str(ROOT / "fonts"),
+        *sysconfig.get_paths().values(),
+        *site.getsitepackages(),
+        *map(str, folders),
+    }
     # the drawing library's own optional settings files in the home folder, and the time zone database
     home = Path.home()
-    extra = {str(home / ".reportlab_mods"), str(home / ".reportlab_settings"), "/usr/share/zoneinfo",
-             "/etc/localtime"}
+    extra = {
+        str(home / ".reportlab_mods"),
+        str(home / ".reportlab_settings"),
+        "/usr/share/zoneinfo",
+        "/etc/localtime",
+    }
     return sorted(os.path.realpath(r) for r in roots | extra)
 
 
@@ -163,16 +193,35 @@ def test_nothing_outside_the_kit_output_package_or_python_is_opened(tmp_path, re
     r = cli("build", str(kit), "--lang", "en", "--out", str(out), log=log)
     assert r.returncode == 0, r.stderr
     opened = json.loads(log.read_text(encoding="utf-8"))
-    assert any(os.path.realpath(p) == str((kit / "kit.yaml").resolve()) for p in opened)  # the hook saw the build
+    assert any(
+        os.path.realpath(p) == str((kit / "kit.yaml").resolve()) for p in opened
+    )  # the hook saw the build
     roots = _allowed_roots(kit.resolve(), out.resolve(), log.resolve())
-    strays = sorted({p for p in opened if "/" in p and not any(
-        os.path.realpath(p) == r or os.path.realpath(p).startswith(r + os.sep) for r in roots)})
+    strays = sorted(
+        {
+            p
+            for p in opened
+            if "/" in p
+            and not any(os.path.realpath(p) == r or os.path.realpath(p).startswith(r + os.sep) for r in roots)
+        }
+    )
     assert strays == []
     kit_real = str(kit.resolve())
-    used = {"kit.yaml", "data/cards.csv", "assets/emblem.svg", "locales/en.po", "locales/ja.po", "locales/es.po",
-            "locales/de.po", "locales/fr.po"}
-    in_kit = {os.path.relpath(os.path.realpath(p), kit_real) for p in opened
-              if "/" in p and os.path.realpath(p).startswith(kit_real + os.sep)}
+    used = {
+        "kit.yaml",
+        "data/cards.csv",
+        "assets/emblem.svg",
+        "locales/en.po",
+        "locales/ja.po",
+        "locales/es.po",
+        "locales/de.po",
+        "locales/fr.po",
+    }
+    in_kit = {
+        os.path.relpath(os.path.realpath(p), kit_real)
+        for p in opened
+        if "/" in p and os.path.realpath(p).startswith(kit_real + os.sep)
+    }
     assert in_kit <= used and "kit.yaml" in in_kit  # no hostile entry, nor anything else unused, is opened
 
 
@@ -210,7 +259,9 @@ def test_any_hostile_extras_build_exactly_as_the_clean_kit(tmp_path_factory, cle
     limits = resource.getrlimit(resource.RLIMIT_AS)
     in_use = os.sysconf("SC_PAGE_SIZE") * int(Path("/proc/self/statm").read_text().split()[0])
     cap = in_use + MEMORY if limits[1] == resource.RLIM_INFINITY else min(in_use + MEMORY, limits[1])
-    resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))  # reading /dev/zero fails the example, not the machine
+    resource.setrlimit(
+        resource.RLIMIT_AS, (cap, limits[1])
+    )  # reading /dev/zero fails the example, not the machine
     try:
         build([kit], out=tmp / "out", langs=["en"])
         again = build([kit], out=tmp / "out", langs=["en"])  # keyed on the used files alone: nothing to do

@@ -1,7 +1,7 @@
 """Test fixtures are the shipped kits plus explicit overrides: no hand copy of a kit's defaults.
 
-    game_section("ripple_rush")                              # layouts/ripple_rush/kit.yaml's game: as dicts
-    game_spec("ripple_rush", {"balance.games": 2000})        # validated, with dotted-key overrides
+game_section("ripple_rush")                              # layouts/ripple_rush/kit.yaml's game: as dicts
+game_spec("ripple_rush", {"balance.games": 2000})        # validated, with dotted-key overrides
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def _raw(kit: str) -> Any:
     return data["game"]
 
 
-def game_section(kit: str, overrides: Mapping[str, Any] | None = None, *, new_keys: bool = False) -> dict[str, Any]:
+def game_section(
+    kit: str, overrides: Mapping[str, Any] | None = None, *, new_keys: bool = False
+) -> dict[str, Any]:
     """The shipped kit's `game:` section as plain data (a fresh copy), with dotted keys replaced:
     {"balance.games": 2000, "rules.draw": "always", "colours": [...]}; a key the kit lacks is refused unless
     `new_keys` (an optional field the kit leaves out), so a typo cannot pass silently."""
@@ -38,8 +40,10 @@ def game_section(kit: str, overrides: Mapping[str, Any] | None = None, *, new_ke
             node[int(last)] = copy.deepcopy(value)
         else:
             if last not in node and not new_keys:
-                raise KeyError(f"{kit}: game.{dotted} is not in the shipped kit (pass new_keys=True for an "
-                               f"optional key the kit leaves out)")
+                raise KeyError(
+                    f"{kit}: game.{dotted} is not in the shipped kit (pass new_keys=True for an "
+                    f"optional key the kit leaves out)"
+                )
             node[last] = copy.deepcopy(value)
     return data
 

@@ -45,7 +45,9 @@ def test_numbers_in_rule_text_come_from_the_spec():
     kit = load_kit(KITS[[k.name for k in KITS].index("ripple_rush")])
     game = kit.game.model_copy(update={"goals": kit.game.goals.model_copy(update={"points": 4})})
     kit4 = type(kit)(kit.dir, kit.display, kit.meta, kit.print, game, kit.components, kit.catalogs, kit.lines)
-    ctx = template_context(kit4, print_data(kit4, kit.meta.seed))  # rule figures come from the rules (issue 13)
+    ctx = template_context(
+        kit4, print_data(kit4, kit.meta.seed)
+    )  # rule figures come from the rules (issue 13)
     for lang, needle in (("en", "+4 points"), ("ja", "+4点"), ("es", "+4 puntos")):
         text = Texts(lang, kit.catalogs, ctx)("goal.row", row=2)
         assert needle in text, text
@@ -61,8 +63,12 @@ def test_missing_translation_falls_back_to_english_with_a_warning():
     ja = kit.catalogs["ja"]
     trimmed = Catalog("ja", ja.path, {k: v for k, v in ja.messages.items() if k != "sheet.total"}, ja.lines)
     warnings = []
-    t = Texts("ja", {**kit.catalogs, "ja": trimmed}, template_context(kit, print_data(kit, kit.meta.seed)),
-              warn=warnings.append)
+    t = Texts(
+        "ja",
+        {**kit.catalogs, "ja": trimmed},
+        template_context(kit, print_data(kit, kit.meta.seed)),
+        warn=warnings.append,
+    )
     assert t("sheet.total") == "Total"
     assert t("sheet.total") == "Total"
     assert len(warnings) == 1 and "sheet.total" in warnings[0] and "using English" in warnings[0]

@@ -39,8 +39,11 @@ def test_every_id_is_listed_with_its_english_text_and_places():
 def test_a_string_the_settings_never_print_says_so():
     kit = load_kit(ROOT / "layouts" / "ripple_rush")
     entries = _entries(to_pot(kit, extract(kit)))
-    used, unused = ("rules.round.any", "rules.round.seat") if kit.game.rules.announced_order == "any" else \
-        ("rules.round.seat", "rules.round.any")
+    used, unused = (
+        ("rules.round.any", "rules.round.seat")
+        if kit.game.rules.announced_order == "any"
+        else ("rules.round.seat", "rules.round.any")
+    )
     assert "prints on: rules (Rules summary), face rules" in entries[used]
     assert any(c.startswith("prints on: nothing with this kit.yaml") for c in entries[unused])
 
@@ -55,8 +58,22 @@ def test_hostile_english_text_cannot_break_the_template():
 
 
 def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
-    run = subprocess.run([sys.executable, "-m", "generator", "i18n", "extract", "layouts/sprout_sheet", "--out", str(tmp_path)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "i18n",
+            "extract",
+            "layouts/sprout_sheet",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     pot = tmp_path / "sprout_sheet" / "sprout_sheet.pot"
     assert f"wrote {pot}" in run.stdout
@@ -76,8 +93,13 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     for args in (["layouts/no_such_kit"], ["layouts/sprout_sheet", "--out", str(blocker)]):
-        run = subprocess.run([sys.executable, "-m", "generator", "i18n", "extract", *args],
-                             capture_output=True, text=True, cwd=ROOT, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "generator", "i18n", "extract", *args],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+        )
         assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert blocker.read_text() == "x"
 
@@ -90,5 +112,7 @@ def test_same_kit_same_bytes(tmp_path):
     for name in ("a", "b"):
         entries = extract(kit)
         write_pictures(entries, tmp_path / name)
-        made.append((to_pot(kit, entries), {p.name: p.read_bytes() for p in sorted((tmp_path / name).iterdir())}))
+        made.append(
+            (to_pot(kit, entries), {p.name: p.read_bytes() for p in sorted((tmp_path / name).iterdir())})
+        )
     assert made[0] == made[1] and len(made[0][1]) > 10

@@ -29,9 +29,14 @@ REFUSED = [
     ("{{ 'x' * 10**9 }}", "a value of 1000000000 items; the limit is 4000"),
     ("{{ 9**9**9 }}", "a number with more than 30 digits"),
     ("{% set a = 'x' * 4000 %}{% set b = a ~ a %}{{ b }}", "a string of more than 4000 characters"),
-    ("{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}", "more than 100000 loop iterations"),
-    ("{% for i in range(2) %}{% for j in range(2) %}{% for k in range(2) %}{% endfor %}{% endfor %}{% endfor %}",
-     "loops nested more than 2 deep"),
+    (
+        "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+        "more than 100000 loop iterations",
+    ),
+    (
+        "{% for i in range(2) %}{% for j in range(2) %}{% for k in range(2) %}{% endfor %}{% endfor %}{% endfor %}",
+        "loops nested more than 2 deep",
+    ),
     ("{% for x in [1] recursive %}{{ loop(x) }}{% endfor %}", "recursive loops are not allowed"),
     ("{{ 'x'.ljust(10**9) }}", "access to attribute 'ljust' of 'str' object is unsafe"),
     ("{{ '{:>999999999}'.format(1) }}", "str.format is not allowed"),
@@ -67,14 +72,17 @@ def test_features_needing_a_loader_or_self_are_refused_before_rendering(text):
     assert template_problem(CatalogEnvironment(), text) is not None
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("{{ plural(n, one='card', other='cards') }}", "cards"),
-    ("{{ num(1234.5) }}", "1,234.5"),
-    ("{{ join([1, 2, 3]) }}", "1, 2, and 3"),
-    ("{{ n ~ ' cards' }}", "5 cards"),
-    ("{% for i in range(3) %}{{ loop.index }}{% endfor %}", "123"),
-    ("{{ n * 3 }} {{ 'ab'|upper }}", "15 AB"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("{{ plural(n, one='card', other='cards') }}", "cards"),
+        ("{{ num(1234.5) }}", "1,234.5"),
+        ("{{ join([1, 2, 3]) }}", "1, 2, and 3"),
+        ("{{ n ~ ' cards' }}", "5 cards"),
+        ("{% for i in range(3) %}{{ loop.index }}{% endfor %}", "123"),
+        ("{{ n * 3 }} {{ 'ab'|upper }}", "15 AB"),
+    ],
+)
 def test_ordinary_templates_still_render(text, expected):
     assert render(text) == expected
 

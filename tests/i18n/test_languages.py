@@ -34,13 +34,22 @@ KOREAN = {
 
 def pnpkit(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "250"}
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def line_of(kit: Path, needle: str) -> int:
-    return next(i for i, line in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
-                if needle in line)
+    return next(
+        i
+        for i, line in enumerate((kit / "kit.yaml").read_text(encoding="utf-8").splitlines(), 1)
+        if needle in line
+    )
 
 
 @pytest.fixture
@@ -106,8 +115,11 @@ def test_unknown_language_and_missing_catalog_are_located(kit: Path) -> None:
     with pytest.raises(SpecError) as e:
         load_kit(kit)
     (p,) = e.value.problems
-    assert (p.line, p.key, p.message) == (line, "kit.languages[1]",
-                                          "no catalog for language 'it': expected locales/it.po in the kit folder")
+    assert (p.line, p.key, p.message) == (
+        line,
+        "kit.languages[1]",
+        "no catalog for language 'it': expected locales/it.po in the kit folder",
+    )
 
 
 def test_english_stays_required(kit: Path) -> None:
@@ -116,8 +128,17 @@ def test_english_stays_required(kit: Path) -> None:
         load_kit(kit)
 
 
-@pytest.mark.parametrize(("lang", "n", "word"), [("de", 1, "Punkt"), ("de", 2, "Punkte"), ("fr", 0, "point"),
-                                                 ("fr", 1, "point"), ("fr", 2, "points"), ("fr", 1_000_000, "points")])
+@pytest.mark.parametrize(
+    ("lang", "n", "word"),
+    [
+        ("de", 1, "Punkt"),
+        ("de", 2, "Punkte"),
+        ("fr", 0, "point"),
+        ("fr", 1, "point"),
+        ("fr", 2, "points"),
+        ("fr", 1_000_000, "points"),
+    ],
+)
 def test_cldr_plural_rules_from_babel(lang: str, n: int, word: str) -> None:
     """French counts 0 as singular (CLDR 'one' is 0 and 1); German does not; numbers come formatted."""
     kit = load_kit(RR)
@@ -139,7 +160,9 @@ def test_build_rummy_in_german_and_french_prints_german_and_french(tmp_path: Pat
 
 def test_lang_option_takes_what_the_kit_declares(tmp_path: Path) -> None:
     proc = pnpkit("build", "layouts/rummy_cards", "--lang", "it", "--out", str(tmp_path / "o"))
-    assert proc.returncode == 2 and "Traceback" not in proc.stderr  # a usage error: exit 2 like every bad option
+    assert (
+        proc.returncode == 2 and "Traceback" not in proc.stderr
+    )  # a usage error: exit 2 like every bad option
     assert "--lang: layouts/rummy_cards/kit.yaml ships en, ja, es, de, fr; got 'it'" in proc.stderr
     proc = pnpkit("build", "layouts/rummy_cards", "--lang", "en;rm -rf", "--out", str(tmp_path / "o"))
     assert proc.returncode == 2 and "--lang: expected a comma-separated list of languages" in proc.stderr
@@ -166,7 +189,10 @@ def test_korean_without_a_korean_font_fails_validate_naming_the_characters(kit: 
         verify_layout(kits, langs=["ko"])
     message = str(e.value)
     assert "locales/ko.po" in message and "goal.title" in message
-    assert "characters missing from the font (BIZ UDPGothic, bold, language ko): U+BAA9 '목', U+D45C '표'" in message
+    assert (
+        "characters missing from the font (BIZ UDPGothic, bold, language ko): U+BAA9 '목', U+D45C '표'"
+        in message
+    )
     proc = pnpkit("validate", str(kit))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "U+BAA9 '목'" in proc.stderr
 
@@ -177,15 +203,20 @@ def test_korean_builds_once_the_kit_brings_a_font_for_it(kit: Path, tmp_path: Pa
     (kit / "assets").mkdir()
     shutil.copy(FONTS / "PnpkitTestHangul.ttf", kit / "assets" / "hangul.ttf")
     with open(kit / "kit.yaml", "a", encoding="utf-8") as fh:
-        fh.write("\nstyle:\n  fonts:\n    body:\n      regular: assets/hangul.ttf\n      bold: assets/hangul.ttf\n"
-                 "      fallback: [{regular: builtin, bold: builtin}]\n")
+        fh.write(
+            "\nstyle:\n  fonts:\n    body:\n      regular: assets/hangul.ttf\n      bold: assets/hangul.ttf\n"
+            "      fallback: [{regular: builtin, bold: builtin}]\n"
+        )
     kits = load_kits([kit])
     verify_layout(kits, langs=["ko"])
     out = tmp_path / "out"
     build([kit], out=out, langs=["ko"])
     reader = pypdf.PdfReader(out / "ripple_rush" / "ko" / "goal_cards-a4.pdf")
-    fonts = {str(f.get_object()["/BaseFont"]) for page in reader.pages
-             for f in (page["/Resources"].get("/Font") or {}).values()}
+    fonts = {
+        str(f.get_object()["/BaseFont"])
+        for page in reader.pages
+        for f in (page["/Resources"].get("/Font") or {}).values()
+    }
     assert any(name.endswith("+PnpkitTestHangul") for name in fonts), fonts  # subset and embedded
     assert any("BIZUDPGothic" in name for name in fonts), fonts  # the fallback draws the Latin and digits
     text = "".join(p.extract_text() for p in reader.pages)

@@ -21,8 +21,17 @@ KITS = shipped_kits()
 TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
 
 
-@pytest.mark.parametrize("text", ["Set-up", "Shuffle the {{ n }} cards.", "{{ plural(n, one='card', other='cards') }} left",
-                                  "{% if a %}Yes{% else %}No{% endif %}", "Ok", "2–4 players · {{ rounds }} rounds"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set-up",
+        "Shuffle the {{ n }} cards.",
+        "{{ plural(n, one='card', other='cards') }} left",
+        "{% if a %}Yes{% else %}No{% endif %}",
+        "Ok",
+        "2–4 players · {{ rounds }} rounds",
+    ],
+)
 def test_a_pseudo_string_is_longer_accented_and_keeps_its_tags(text):
     out = pseudo_text(text)
     assert out.startswith("[") and out.endswith("]")
@@ -45,7 +54,11 @@ def test_a_pseudo_string_keeps_its_rich_text_markup():
     assert ":coin:" in out and "[#c33a2b]" in out and ":star:[/]" in out and "[muted]" in out and "\\:" in out
     pieces = parse_rich(out, "qps", icons={"coin": probe(COIN, "assets/icons/coin.svg")})
     assert [p.icon for p in pieces if p.icon] == ["coin", "star"]
-    assert [p.text for p in pieces if p.bold] == ["Ĝåîñ"] and {p.colour for p in pieces} == {None, "#c33a2b", "muted"}
+    assert [p.text for p in pieces if p.bold] == ["Ĝåîñ"] and {p.colour for p in pieces} == {
+        None,
+        "#c33a2b",
+        "muted",
+    }
 
 
 def test_the_empty_string_stays_empty():
@@ -55,7 +68,12 @@ def test_the_empty_string_stays_empty():
 @pytest.mark.parametrize("kit_dir", KITS, ids=[k.name for k in KITS])
 def test_every_pseudo_string_has_its_glyphs(kit_dir):
     cat = with_tool_catalogs(load_kit(kit_dir))[PSEUDO]
-    assert {tid: m for tid, text in cat.messages.items() for f in ("regular", "bold") if (m := missing_glyphs(text, f))} == {}
+    assert {
+        tid: m
+        for tid, text in cat.messages.items()
+        for f in ("regular", "bold")
+        if (m := missing_glyphs(text, f))
+    } == {}
 
 
 @pytest.mark.parametrize("kit_dir", KITS, ids=[k.name for k in KITS])
@@ -70,12 +88,22 @@ def test_every_shipped_kit_fits_qps_or_names_each_box(kit_dir):
 
 
 def test_validate_in_qps_through_the_cli():
-    run = subprocess.run([sys.executable, "-m", "generator", "validate", "layouts/sprout_sheet", "--lang", "qps"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", "layouts/sprout_sheet", "--lang", "qps"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert "sprout_sheet/kit.yaml: ok (deck, 3 components, qps)" in run.stdout
-    run = subprocess.run([sys.executable, "-m", "generator", "validate", "layouts/raindrops", "--lang", "qps"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", "layouts/raindrops", "--lang", "qps"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "layouts/raindrops/locales/en.po:" in run.stderr and "(qps)" in run.stderr
 
@@ -88,7 +116,9 @@ def test_each_overflowing_box_is_named_not_just_the_first(tmp_path):
     spec = kit_dir / "kit.yaml"
     text = spec.read_text(encoding="utf-8")
     # the goal-name box made so narrow that English fits only near its smallest size: longer names overflow
-    narrow = text.replace("{type: text, x: 5mm, y: 20mm, w: 34mm, h: 9mm,", "{type: text, x: 5mm, y: 20mm, w: 24mm, h: 9mm,")
+    narrow = text.replace(
+        "{type: text, x: 5mm, y: 20mm, w: 34mm, h: 9mm,", "{type: text, x: 5mm, y: 20mm, w: 24mm, h: 9mm,"
+    )
     assert narrow != text
     spec.write_text(narrow, encoding="utf-8")
     kit = load_kit(kit_dir)

@@ -17,7 +17,9 @@ def problems(text: str, data: bytes | None = None) -> list[str]:
 
 def test_unterminated_string_is_located_not_truncated():
     text = HEADER + 'msgid "kit.title"\nmsgstr "Ripple Rush\n'
-    assert problems(text) == ["en.po:6: unterminated string (a closing \" is missing); got 'msgstr \"Ripple Rush'"]
+    assert problems(text) == [
+        "en.po:6: unterminated string (a closing \" is missing); got 'msgstr \"Ripple Rush'"
+    ]
 
 
 def test_repeated_msgid_is_located():
@@ -36,13 +38,17 @@ def test_unknown_charset_is_refused_without_a_lookup_error():
 
 
 def test_latin1_bytes_are_refused_at_their_line():
-    data = (HEADER + 'msgid "a"\nmsgstr "caf').encode("utf-8") + b"\xe9\"\n"
-    assert problems("", data) == ["en.po:6: not UTF-8 text (invalid continuation byte at byte 85); save the catalog as UTF-8"]
+    data = (HEADER + 'msgid "a"\nmsgstr "caf').encode("utf-8") + b'\xe9"\n'
+    assert problems("", data) == [
+        "en.po:6: not UTF-8 text (invalid continuation byte at byte 85); save the catalog as UTF-8"
+    ]
 
 
 def test_garbage_line_is_located():
     text = HEADER + 'msgid "a"\nmsgstr "b"\nhello there\n'
-    assert problems(text) == ["en.po:7: expected msgid, msgstr, a quoted continuation or a # comment; got 'hello there'"]
+    assert problems(text) == [
+        "en.po:7: expected msgid, msgstr, a quoted continuation or a # comment; got 'hello there'"
+    ]
 
 
 def test_well_formed_catalog_with_continuations_bom_and_cr_line_endings():

@@ -62,12 +62,18 @@ def raindrops(dest: Path) -> Path:
     spec = load_kit(out).game
     cards = generate_memory_cards(spec, spec.seed)
     p = spec.memory_cards.points
-    flipped = {c.id: (p.max + p.min - (c.points - (p.cat_bonus if c.cat else 0))) + (p.cat_bonus if c.cat else 0)
-               for c in cards}
+    flipped = {
+        c.id: (p.max + p.min - (c.points - (p.cat_bonus if c.cat else 0))) + (p.cat_bonus if c.cat else 0)
+        for c in cards
+    }
     body = ", ".join(f"{k}: {v}" for k, v in sorted(flipped.items()))
     _edit(out / "kit.yaml", r"cat_bonus: (\d+)\}", rf"cat_bonus: \1, refit: {{{body}}}}}")
     return out
 
 
 BROKEN: dict[str, Callable[[Path], Path]] = {
-    "ripple_rush": ripple_rush, "peak_dice": peak_dice, "raindrops": raindrops, "rummy_cards": rummy_cards}
+    "ripple_rush": ripple_rush,
+    "peak_dice": peak_dice,
+    "raindrops": raindrops,
+    "rummy_cards": rummy_cards,
+}

@@ -16,7 +16,9 @@ def test_missing_glyph_is_named_and_nothing_is_written(tmp_path):
     kit = tmp_path / "rr"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "es.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Total"', 'msgstr "Total 🎲"'), encoding="utf-8")
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "Total"', 'msgstr "Total 🎲"'), encoding="utf-8"
+    )
     out = tmp_path / "out"
     with pytest.raises(RenderError) as e:
         build([kit], out=out, langs=["en", "es"])
@@ -30,7 +32,9 @@ def test_variant_sheets_carry_their_codes(tmp_path):
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     y = kit / "kit.yaml"
     text = y.read_text(encoding="utf-8")
-    text = text.replace("    count: 0 ", "    count: 2 ").replace("    games: 2000\n    players: 2", "    games: 200\n    players: 2")
+    text = text.replace("    count: 0 ", "    count: 2 ").replace(
+        "    games: 2000\n    players: 2", "    games: 200\n    players: 2"
+    )
     y.write_text(text, encoding="utf-8")
     build([kit], out=tmp_path / "o", langs=["en"])
     import pypdf

@@ -18,7 +18,9 @@ KITS = shipped_kits()
 def test_first_page_of_every_component_matches_its_golden(kit_dir, golden, tmp_path):
     kits = load_kits([kit_dir])
     check_kits(kits)
-    planned = plan_build(kits, out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width, warn=lambda m: None)
+    planned = plan_build(
+        kits, out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width, warn=lambda m: None
+    )
     seen = 0
     for p in planned:
         if p.path.name.startswith("kit-"):

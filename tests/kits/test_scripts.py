@@ -33,7 +33,10 @@ def _kit(tmp_path: Path) -> Path:
     with (kit / "kit.yaml").open("a", encoding="utf-8") as f:
         f.write("\n" + STYLE)
     po = kit / "locales" / "en.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Ripple Rush"', f'msgstr "{TITLE}"', 1), encoding="utf-8")
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "Ripple Rush"', f'msgstr "{TITLE}"', 1),
+        encoding="utf-8",
+    )
     return kit
 
 
@@ -42,7 +45,7 @@ def _outlines(glyphs) -> list[tuple]:
 
 
 def _contains(seq: list, part: list) -> bool:
-    return any(seq[i:i + len(part)] == part for i in range(len(seq) - len(part) + 1))
+    return any(seq[i : i + len(part)] == part for i in range(len(seq) - len(part) + 1))
 
 
 def test_an_arabic_title_prints_shaped_in_a_kit(tmp_path):
@@ -68,7 +71,10 @@ def test_arabic_in_a_font_without_it_is_located_at_its_catalog_line(tmp_path):
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "en.po"
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Ripple Rush"', f'msgstr "{TITLE}"', 1), encoding="utf-8")
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "Ripple Rush"', f'msgstr "{TITLE}"', 1),
+        encoding="utf-8",
+    )
     try:
         verify_layout([load_kit(kit)], langs=["en"])
     except KitError as e:

@@ -17,9 +17,29 @@ def marker_colour(side: int, n: int) -> str:
 def card(n: int, width: float, height: float, *, side: int = 1, bleed: float = mm(3)) -> Face:
     """A test face: bleed fill, a trim border, a centred colour-coded marker and its number."""
     label = ("F" if side == 1 else "B") + str(n)
-    return Face(f"{label}", width, height, (
-        Rect(-bleed, -bleed, width + 2 * bleed, height + 2 * bleed, fill="#e8eefc" if side == 1 else "#fce8e0", stroke=None),
-        Rect(0, 0, width, height, stroke="ink", width=0.5),
-        Rect(width / 2 - MARKER / 2, height / 2 - MARKER / 2, MARKER, MARKER, fill=marker_colour(side, n), stroke=None),
-        Text(width / 2, height / 2 + 20, label, 14, font="bold", anchor="middle", text_id=f"card.{n}"),
-    ), bleed=bleed)
+    return Face(
+        f"{label}",
+        width,
+        height,
+        (
+            Rect(
+                -bleed,
+                -bleed,
+                width + 2 * bleed,
+                height + 2 * bleed,
+                fill="#e8eefc" if side == 1 else "#fce8e0",
+                stroke=None,
+            ),
+            Rect(0, 0, width, height, stroke="ink", width=0.5),
+            Rect(
+                width / 2 - MARKER / 2,
+                height / 2 - MARKER / 2,
+                MARKER,
+                MARKER,
+                fill=marker_colour(side, n),
+                stroke=None,
+            ),
+            Text(width / 2, height / 2 + 20, label, 14, font="bold", anchor="middle", text_id=f"card.{n}"),
+        ),
+        bleed=bleed,
+    )

@@ -44,7 +44,9 @@ def _old_goal_face(ctx: Context, row: int) -> Face:
     face = rr.goal_face(ctx, row, w, h, 0.0)
     inset = mm(3.5)
     desc = ctx.texts("goal.row", row=row)
-    fitted = fit_block(desc, "regular", w - 2 * inset - mm(6), h * 0.12, ctx.measure, size=mm(3.4), min_size=6)
+    fitted = fit_block(
+        desc, "regular", w - 2 * inset - mm(6), h * 0.12, ctx.measure, size=mm(3.4), min_size=6
+    )
     ops = [op for op in face.ops if not (isinstance(op, Text) and op.text_id == "goal.row")]
     at = next(i for i, op in enumerate(ops) if isinstance(op, Circle) and op.fill == rr.HIGHLIGHT)
     ops[at:at] = block_ops(fitted, w / 2, h * 0.25, anchor="middle", text_id="goal.row")
@@ -56,16 +58,32 @@ def test_the_spanish_goal_card_as_shipped_before_the_fix_fails_the_collision_che
     old = _old_goal_face(ctx, 1)
     found = face_collisions(old.ops, text_width, ink_extent)
     assert [(t.text_id, t.text, other) for t, other in found] == [
-        ("goal.row", "de la fila 1: +3 puntos.", "a circle (#ffd23f) drawn over it")]
-    page = Page(300, 300, [Place(0, 0, old.ops, clip=(0, 0, old.width, old.height), name=old.name)], label="goal_cards front 1")
+        ("goal.row", "de la fila 1: +3 puntos.", "a circle (#ffd23f) drawn over it")
+    ]
+    page = Page(
+        300,
+        300,
+        [Place(0, 0, old.ops, clip=(0, 0, old.width, old.height), name=old.name)],
+        label="goal_cards front 1",
+    )
     with pytest.raises(LayoutError) as e:
-        check_collisions([Component("goal_cards", "Objetivos", [page])], text_width, "layouts/ripple_rush/kit.yaml",
-                         ctx.kit.catalogs["es"], "es", ink_extent)
+        check_collisions(
+            [Component("goal_cards", "Objetivos", [page])],
+            text_width,
+            "layouts/ripple_rush/kit.yaml",
+            ctx.kit.catalogs["es"],
+            "es",
+            ink_extent,
+        )
     line = ctx.kit.catalogs["es"].lines["goal.row"]
-    assert str(e.value) == (f"layouts/ripple_rush/locales/es.po:{line}: goal.row: goal_cards (es): face goal-1 (page 1): "
-                            "text goal.row 'de la fila 1: +3 puntos.' collides with a circle (#ffd23f) drawn over it")
+    assert str(e.value) == (
+        f"layouts/ripple_rush/locales/es.po:{line}: goal.row: goal_cards (es): face goal-1 (page 1): "
+        "text goal.row 'de la fila 1: +3 puntos.' collides with a circle (#ffd23f) drawn over it"
+    )
     # the shipped card keeps the text beside the badge
-    assert face_collisions(rr.goal_face(ctx, 1, *CARD_PRESETS["poker"], 0.0).ops, text_width, ink_extent) == []
+    assert (
+        face_collisions(rr.goal_face(ctx, 1, *CARD_PRESETS["poker"], 0.0).ops, text_width, ink_extent) == []
+    )
 
 
 @pytest.mark.parametrize("kit", ["ripple_rush", "peak_dice", "raindrops", "rummy_cards"])
@@ -85,12 +103,18 @@ def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_
     assert face_collisions([cell, Text(45, 6, "ABCD", 10)], fixed) == []
     outline = Rect(0, 0, 60, 20, fill=None, stroke="ink", width=1)
     assert [o for _, o in face_collisions([outline, Text(45, 6, "ABCD", 10)], fixed)] == ["a rectangle (ink)"]
-    assert [o for _, o in face_collisions([inside, Text(20, 8, "XY", 10, text_id="b")], fixed)] == ["text b 'XY'"]
+    assert [o for _, o in face_collisions([inside, Text(20, 8, "XY", 10, text_id="b")], fixed)] == [
+        "text b 'XY'"
+    ]
     ring = Circle(30, 10, 9, fill=None, stroke="ink", width=1.2)
-    assert [o for _, o in face_collisions([ring, Text(30, 6, "ABCD", 10, anchor="middle")], fixed)] == ["a circle (ink)"]
+    assert [o for _, o in face_collisions([ring, Text(30, 6, "ABCD", 10, anchor="middle")], fixed)] == [
+        "a circle (ink)"
+    ]
     assert face_collisions([ring, Text(30, 7, "A", 6, anchor="middle")], fixed) == []
     tri = Polygon(((0, 0), (40, 0), (20, 30)), fill="#ff0000", stroke=None)
-    assert [o for _, o in face_collisions([Text(15, 10, "AB", 10), tri], fixed)] == ["a shape (#ff0000) drawn over it"]
+    assert [o for _, o in face_collisions([Text(15, 10, "AB", 10), tri], fixed)] == [
+        "a shape (#ff0000) drawn over it"
+    ]
     # a declared backdrop (a faded symbol behind a card's number) may lie across a string
     assert face_collisions([Place(0, 0, (tri,), backdrop=True), Text(15, 10, "AB", 10)], fixed) == []
 
@@ -105,15 +129,22 @@ def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path
     text = po.read_text(encoding="utf-8")
     line = "msgstr \"Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, one='point', other='points') }}.\""
     assert line in text
-    body = line[len('msgstr "'):-1]
+    body = line[len('msgstr "') : -1]
     po.write_text(text.replace(line, f'msgstr "{body} {body}"'), encoding="utf-8")
-    msgid = text[:text.index(line)].count("\n")  # the entry's msgid line, just above its msgstr
-    r = subprocess.run([sys.executable, "-m", "generator", "validate", str(kit)], capture_output=True, text=True,
-                       cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    msgid = text[: text.index(line)].count("\n")  # the entry's msgid line, just above its msgstr
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", str(kit)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr
-    assert f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not fit a " \
-           "113x38 pt box even at 9.64 pt" in r.stderr, r.stderr
+    assert (
+        f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not fit a "
+        "113x38 pt box even at 9.64 pt" in r.stderr
+    ), r.stderr
 
 
 def test_every_shipped_language_sets_the_goal_text_in_at_most_three_lines_at_one_size():
@@ -138,17 +169,22 @@ def test_a_string_that_leaves_its_faces_safe_area_is_an_error_naming_component_f
     near = Text(mm(1), mm(10), "AB", 10, text_id="card.name")  # glyphs from 1 mm: 2 mm past the safe area
     assert outside_safe_area([inside], (0, 0, w, h), margin, fixed) == []
     ((text, why),) = outside_safe_area([inside, near], (0, 0, w, h), margin, fixed)
-    assert text.text_id == "card.name" and why == ("the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm "
-                                                   "past it")
+    assert text.text_id == "card.name" and why == (
+        "the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm past it"
+    )
     # the far edge counts as much as the near one, in the face's own coordinates
     assert len(outside_safe_area([Text(w - mm(2), mm(10), "A", 10)], (0, 0, w, h), margin, fixed)) == 1
-    page = Page(300, 300, [Place(10, 10, (inside, near), clip=(0, 0, w, h), name="red-7")], label="cards front 1")
+    page = Page(
+        300, 300, [Place(10, 10, (inside, near), clip=(0, 0, w, h), name="red-7")], label="cards front 1"
+    )
     comp = Component("number_cards", "Cards", [page])
     assert collisions([comp], fixed) == []  # without a margin only collisions are judged
     with pytest.raises(LayoutError) as e:
         check_collisions([comp], fixed, "layouts/x/kit.yaml", None, "de", safe_margin=margin)
-    assert str(e.value) == ("layouts/x/kit.yaml: number_cards (de): face red-7 (page 1): text card.name 'AB' collides "
-                            "with the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm past it")
+    assert str(e.value) == (
+        "layouts/x/kit.yaml: number_cards (de): face red-7 (page 1): text card.name 'AB' collides "
+        "with the face's safe area (3.0 mm inside the trim): it reaches 2.0 mm past it"
+    )
 
 
 def test_the_card_holder_titles_keep_inside_the_safe_area_in_japanese():

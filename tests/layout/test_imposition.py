@@ -28,8 +28,15 @@ from tests.layout.faces import card
 # square: (200 - 8) / 70 = 2 across, (287 - 8) / 70 = 3 down; bridge: 3 x 3 portrait, landscape (287 - 8) /
 # 57.2 = 4 x 2; letter poker: 266.7 mm of three rows > 279.4 - 10 - 8, so 2 x 4 turned.
 EXPECTED = {
-    ("a4", "poker"): 9, ("a4", "bridge"): 9, ("a4", "mini"): 18, ("a4", "tarot"): 4, ("a4", "square"): 6,
-    ("letter", "poker"): 8, ("letter", "bridge"): 8, ("letter", "mini"): 16, ("letter", "tarot"): 4,
+    ("a4", "poker"): 9,
+    ("a4", "bridge"): 9,
+    ("a4", "mini"): 18,
+    ("a4", "tarot"): 4,
+    ("a4", "square"): 6,
+    ("letter", "poker"): 8,
+    ("letter", "bridge"): 8,
+    ("letter", "mini"): 16,
+    ("letter", "tarot"): 4,
     ("letter", "square"): 6,
 }
 
@@ -74,11 +81,15 @@ def test_grid_inside_margin_and_no_overlap(paper: str, preset: str, gutter: str)
     assert (y1 - y0) - 2 * max(g.bleed, g.outer_bleed) + tight + g.pitch_y > g.page_h - 2 * m
     assert g.pitch_x - g.card_w == pytest.approx(settings.gutter)
     assert g.bleed == pytest.approx(min(settings.bleed, settings.gutter / 2))
-    assert g.outer_bleed >= min(settings.bleed, MIN_OUTER_BLEED) - 1e-9  # a 1 mm miscut outside still meets art
+    assert (
+        g.outer_bleed >= min(settings.bleed, MIN_OUTER_BLEED) - 1e-9
+    )  # a 1 mm miscut outside still meets art
 
 
 def test_card_larger_than_paper_is_a_layout_error() -> None:
-    with pytest.raises(LayoutError, match=r"a 300\.0 x 400\.0 mm card does not fit on a4 inside a 5\.0 mm margin"):
+    with pytest.raises(
+        LayoutError, match=r"a 300\.0 x 400\.0 mm card does not fit on a4 inside a 5\.0 mm margin"
+    ):
         card_grid("a4", mm(300), mm(400), PrintSpec())
 
 
@@ -196,15 +207,20 @@ def test_calibration_scale_labels_are_legible_and_apart() -> None:
         else:
             boxes.append((t.x + a0, t.y + lo, t.x + a1, t.y + hi))
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
             assert apart, (a, b)
 
 
 def test_dump_golden(golden: object) -> None:
     w, h = CARD_PRESETS["mini"]
-    pages = impose_cards("deck", [card(i, w, h) for i in range(2)], card(0, w, h, side=2),
-                         PrintSpec(back_offset={"x": "0.5mm", "y": "-1mm"}), "letter")
+    pages = impose_cards(
+        "deck",
+        [card(i, w, h) for i in range(2)],
+        card(0, w, h, side=2),
+        PrintSpec(back_offset={"x": "0.5mm", "y": "-1mm"}),
+        "letter",
+    )
     golden.check(Path(__file__).parent / "goldens" / "deck_mini_letter.txt", dump(pages))  # type: ignore[attr-defined]
 
 

@@ -36,8 +36,9 @@ def test_a_break_inside_a_wrapped_block_starts_a_line_the_width_does_not_need():
 def test_a_break_in_a_one_line_slot_names_the_slot_and_the_text():
     with pytest.raises(UnprintableTextError) as e:
         fit_line("a\nb\nc", "regular", 100, _measure, size=10, min_size=5, where="title")
-    assert str(e.value) == ("title: a line break in a text printed on one line (only wrapped text breaks lines); "
-                            "got 'a\\nb\\nc'")
+    assert str(e.value) == (
+        "title: a line break in a text printed on one line (only wrapped text breaks lines); got 'a\\nb\\nc'"
+    )
     assert e.value.text == "a\nb\nc"
 
 
@@ -55,15 +56,19 @@ def test_plain_text_has_no_control_characters():
 
 
 def _po(msgstr: str) -> bytes:
-    return ('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-            f'msgid "kit.title"\nmsgstr "{msgstr}"\n').encode()
+    return (
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        f'msgid "kit.title"\nmsgstr "{msgstr}"\n'
+    ).encode()
 
 
 def test_a_catalog_string_with_a_tab_is_located_at_its_line():
     with pytest.raises(SpecError) as e:
         parse_catalog(_po("a\\tb"), "locales/en.po", "en")
-    assert str(e.value).splitlines()[1] == ("  locales/en.po:4: kit.title: control character U+0009 cannot be printed "
-                                            "(a line break is \\n); got 'a\\tb'")
+    assert str(e.value).splitlines()[1] == (
+        "  locales/en.po:4: kit.title: control character U+0009 cannot be printed "
+        "(a line break is \\n); got 'a\\tb'"
+    )
 
 
 def test_a_catalog_string_with_newlines_loads():

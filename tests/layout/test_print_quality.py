@@ -54,7 +54,9 @@ def test_crop_marks_and_the_ruler_go_around_the_cloud_tokens_that_exist(kits):
     marks = [op for op in page.ops if isinstance(op, Line)]
     assert marks
     bleed = mm(3)  # the outer bleed the grid keeps beyond the last row, the marks start past it
-    assert min(min(m.y1, m.y2) for m in marks) >= lowest - bleed - MARK_GAP - MARK_LENGTH - 3.5, "marks beside empty rows"
+    assert min(min(m.y1, m.y2) for m in marks) >= lowest - bleed - MARK_GAP - MARK_LENGTH - 3.5, (
+        "marks beside empty rows"
+    )
     rulers = [op for op in page.ops if isinstance(op, Place) and not op.clip]
     assert rulers and all(r.rotate == 0 for r in rulers)
     assert all(r.y < lowest for r in rulers)
@@ -85,9 +87,18 @@ def test_every_6_and_9_is_underlined_in_the_centre_and_in_both_corners(kits, kit
         bars = [r for r in ops if isinstance(r, Rect) and r.fill]
         for t in texts:
             (tx0, _, tx1, _) = text_box(t, text_width)
-            below = [b for b in bars if b.h <= 0.08 * t.size and b.x >= tx0 - 0.5 and b.x + b.w <= tx1 + 0.5
-                     and (b.y + b.h <= t.y and b.y >= t.y - 0.2 * t.size if not t.rotate
-                          else b.y >= t.y and b.y + b.h <= t.y + 0.2 * t.size)]
+            below = [
+                b
+                for b in bars
+                if b.h <= 0.08 * t.size
+                and b.x >= tx0 - 0.5
+                and b.x + b.w <= tx1 + 0.5
+                and (
+                    b.y + b.h <= t.y and b.y >= t.y - 0.2 * t.size
+                    if not t.rotate
+                    else b.y >= t.y and b.y + b.h <= t.y + 0.2 * t.size
+                )
+            ]
             assert below, f"{kit}: {t.text!r} at {t.x:.0f},{t.y:.0f} rotated {t.rotate} has no bar"
             checked += 1
     assert checked >= 12
@@ -121,7 +132,9 @@ def test_card_back_rings_keep_clear_of_the_frame(kits, kit):
 
 def test_the_bonus_cross_stays_inside_its_symbol(kits):
     # row 6 of the Ripple Rush sheet: the white x spilled over the triangle's outline
-    (sheet,) = faces_on(kits("ripple_rush")["score_sheet"])[:1] or [kits("ripple_rush")["score_sheet"][0].ops[0].ops]
+    (sheet,) = faces_on(kits("ripple_rush")["score_sheet"])[:1] or [
+        kits("ripple_rush")["score_sheet"][0].ops[0].ops
+    ]
     crosses = [op for op in sheet if isinstance(op, Line) and op.stroke == "#ffffff"]
     shapes = [op for op in sheet if isinstance(op, Polygon) and op.fill and op.stroke == "ink"]
     assert crosses
@@ -130,13 +143,20 @@ def test_the_bonus_cross_stays_inside_its_symbol(kits):
         dx, dy = ln.x2 - ln.x1, ln.y2 - ln.y1
         n = (dx * dx + dy * dy) ** 0.5
         px, py = -dy / n * ln.width / 2, dx / n * ln.width / 2
-        corners = [(ln.x1 + px, ln.y1 + py), (ln.x1 - px, ln.y1 - py), (ln.x2 + px, ln.y2 + py), (ln.x2 - px, ln.y2 - py)]
+        corners = [
+            (ln.x1 + px, ln.y1 + py),
+            (ln.x1 - px, ln.y1 - py),
+            (ln.x2 + px, ln.y2 + py),
+            (ln.x2 - px, ln.y2 - py),
+        ]
         mid = ((ln.x1 + ln.x2) / 2, (ln.y1 + ln.y2) / 2)
         owners = [s for s in shapes if point_in_polygon(*mid, s.points)]
         for s in owners:
             for x, y in corners:
-                assert point_in_polygon(x, y, s.points) and distance_to_polygon_edge(x, y, s.points) >= s.width / 2, \
-                    f"cross corner {x:.1f},{y:.1f} over the outline of {len(s.points)}-gon"
+                assert (
+                    point_in_polygon(x, y, s.points)
+                    and distance_to_polygon_edge(x, y, s.points) >= s.width / 2
+                ), f"cross corner {x:.1f},{y:.1f} over the outline of {len(s.points)}-gon"
             checked += 1
     assert checked >= 2
 
@@ -153,9 +173,16 @@ def test_peak_dice_chevrons_have_air_between_the_circles(kits):
     assert len(chevrons) >= 20
     for ch in chevrons:
         (a, b, c) = ch.points
-        pts = [(p[0] + (q[0] - p[0]) * t / 10, p[1] + (q[1] - p[1]) * t / 10) for p, q in ((a, b), (b, c)) for t in range(11)]
-        room = min(((x - ci.cx) ** 2 + (y - ci.cy) ** 2) ** 0.5 - ci.r - ci.width / 2 - ch.width / 2
-                   for x, y in pts for ci in circles)
+        pts = [
+            (p[0] + (q[0] - p[0]) * t / 10, p[1] + (q[1] - p[1]) * t / 10)
+            for p, q in ((a, b), (b, c))
+            for t in range(11)
+        ]
+        room = min(
+            ((x - ci.cx) ** 2 + (y - ci.cy) ** 2) ** 0.5 - ci.r - ci.width / 2 - ch.width / 2
+            for x, y in pts
+            for ci in circles
+        )
         assert room >= mm(0.8), f"chevron at {b[0]:.0f},{b[1]:.0f} has {room:.2f} pt of air"
 
 
@@ -167,10 +194,14 @@ def test_the_peak_line_summit_stays_inside_the_grid_frame(kits):
     assert summits
     for s in summits:
         top = max(y for _, y in s.points)
-        assert top <= frame.y + frame.h - frame.width / 2 - 0.5, f"summit reaches {top:.1f}, frame at {frame.y + frame.h:.1f}"
+        assert top <= frame.y + frame.h - frame.width / 2 - 0.5, (
+            f"summit reaches {top:.1f}, frame at {frame.y + frame.h:.1f}"
+        )
 
 
-@pytest.mark.parametrize("kit, comp", [("peak_dice", "rules"), ("ripple_rush", "score_sheet"), ("ripple_rush", "rules")])
+@pytest.mark.parametrize(
+    "kit, comp", [("peak_dice", "rules"), ("ripple_rush", "score_sheet"), ("ripple_rush", "rules")]
+)
 def test_numbers_in_circles_keep_clear_of_the_outline(kits, kit, comp):
     # the two-digit example numbers of the Peak Dice rules touched their circles
     checked = 0
@@ -186,7 +217,9 @@ def test_numbers_in_circles_keep_clear_of_the_outline(kits, kit, comp):
                 r = (c.box[2] - c.box[0]) / 2 - c.op.width  # the inner edge of the stroke
                 if abs(cx - ccx) < r and abs(cy - ccy) < r:
                     glyphs = (d.box[0], d.box[1] + 0.12 * d.op.size, d.box[2], d.box[1] + 0.84 * d.op.size)
-                    assert inside_circle(glyphs, ccx, ccy, r) >= max(1.5, 0.2 * r) - 0.01, f"{d.op.text!r} touches its circle"
+                    assert inside_circle(glyphs, ccx, ccy, r) >= max(1.5, 0.2 * r) - 0.01, (
+                        f"{d.op.text!r} touches its circle"
+                    )
                     checked += 1
     assert checked >= 3
 
@@ -194,8 +227,15 @@ def test_numbers_in_circles_keep_clear_of_the_outline(kits, kit, comp):
 def _room_in_cell(items: list, text) -> float:
     """The horizontal room between a text and the inner edges of the filled cell it sits on."""
     cx, cy = (text.box[0] + text.box[2]) / 2, (text.box[1] + text.box[3]) / 2
-    cells = [d for d in items[:text.order] if isinstance(d.op, Rect) and d.op.fill and d.op.stroke
-             and d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3]]
+    cells = [
+        d
+        for d in items[: text.order]
+        if isinstance(d.op, Rect)
+        and d.op.fill
+        and d.op.stroke
+        and d.box[0] <= cx <= d.box[2]
+        and d.box[1] <= cy <= d.box[3]
+    ]
     cell = cells[-1]
     inner_x0, inner_x1 = cell.box[0] + cell.op.width, cell.box[2] - cell.op.width
     return min(text.box[0] - inner_x0, inner_x1 - text.box[2])
@@ -244,8 +284,13 @@ def test_calibration_scale_labels_are_legible_and_clear_of_the_ticks():
         assert not others, f"label {d.op.text!r} on label {others[0].op.text!r}"
 
 
-@pytest.mark.parametrize("kit, comp, tid, text", [("ripple_rush", "score_sheet", "sheet.ascending", "大きい数"),
-                                                  ("rummy_cards", "score_pad", "pad.round", "ラウンド")])
+@pytest.mark.parametrize(
+    "kit, comp, tid, text",
+    [
+        ("ripple_rush", "score_sheet", "sheet.ascending", "大きい数"),
+        ("rummy_cards", "score_pad", "pad.round", "ラウンド"),
+    ],
+)
 def test_japanese_column_labels_are_set_vertically_not_turned(kits, kit, comp, tid, text):
     # 「大きい数」 and 「ラウンド」 were rotated sideways: tategaki stacks the characters upright, top to bottom
     glyphs = [op for op in _sheet_ops(kits(kit, "ja")[comp]) if isinstance(op, Text) and op.text_id == tid]
@@ -274,7 +319,9 @@ def test_widow_control_keeps_four_japanese_characters_on_the_last_line():
     from generator.layout.text import wrap
 
     text = "あいうえおかきくけこさしすせそたちつてとなにぬねのはひふへほまみむめもやゆよらりるん。"
-    lines = wrap(text, "regular", 10, 100, lambda t, f, s: len(t) * s)  # 10 characters a line: greedy ends on 'ん。'
+    lines = wrap(
+        text, "regular", 10, 100, lambda t, f, s: len(t) * s
+    )  # 10 characters a line: greedy ends on 'ん。'
     assert "".join(lines) == text
     assert len(lines[-1]) >= 4 and all(len(line) <= 10 for line in lines)
 
@@ -282,7 +329,9 @@ def test_widow_control_keeps_four_japanese_characters_on_the_last_line():
 def test_the_rummy_rules_do_not_end_a_paragraph_on_a_lone_line(kits):
     # the Japanese rules ended a paragraph on 「ん。」
     for lang in ("ja", "en", "es"):
-        (face, *_) = faces_on(kits("rummy_cards", lang)["rules"]) or [kits("rummy_cards", lang)["rules"][0].ops]
+        (face, *_) = faces_on(kits("rummy_cards", lang)["rules"]) or [
+            kits("rummy_cards", lang)["rules"][0].ops
+        ]
         by_id: dict[str, list[Text]] = {}
         for t in iter_texts(face):
             if t.text_id.startswith("rules."):

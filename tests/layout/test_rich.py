@@ -18,40 +18,74 @@ def _box(op) -> tuple[float, float, float, float]:
 
 
 def test_markup_is_parsed_into_bold_runs_icons_and_escapes():
-    assert parse_rich("**Gain** 2 :star:") == [Piece("Gain", True), Piece(" 2 ", False), Piece("", False, "star")]
+    assert parse_rich("**Gain** 2 :star:") == [
+        Piece("Gain", True),
+        Piece(" 2 ", False),
+        Piece("", False, "star"),
+    ]
     assert parse_rich(r"2 \* 3 \:star\: \:coinage: 4:5") == [Piece("2 * 3 :star: :coinage: 4:5", False)]
     assert not is_rich("Score: 5, 4:5 at 12:30:00") and is_rich("a **b**") and is_rich(r"a \* b")
     assert is_rich("a :coinage: b")  # an unknown icon is refused by parse_rich, not printed as written
 
 
 def test_an_unknown_icon_is_refused_with_the_nearest_names():
-    with pytest.raises(LayoutError, match=r"^cards.csv:2: no icon :starr: \(did you mean :star:\? built-in symbols: "
-                                          r"circle, .*the kit's icons \(style.icons\): none; .*got 'Gain :starr:'$"):
+    with pytest.raises(
+        LayoutError,
+        match=r"^cards.csv:2: no icon :starr: \(did you mean :star:\? built-in symbols: "
+        r"circle, .*the kit's icons \(style.icons\): none; .*got 'Gain :starr:'$",
+    ):
         parse_rich("Gain :starr:", "cards.csv:2")
 
 
 def test_italic_and_bold_nest_either_way_and_a_lone_star_stays_a_star():
-    assert parse_rich("a *very* good card") == [Piece("a ", False), Piece("very", False, italic=True),
-                                                Piece(" good card", False)]
-    assert parse_rich("*it **both** it*") == [Piece("it ", False, italic=True), Piece("both", True, italic=True),
-                                              Piece(" it", False, italic=True)]
-    assert parse_rich("**b *both* b**") == [Piece("b ", True), Piece("both", True, italic=True), Piece(" b", True)]
+    assert parse_rich("a *very* good card") == [
+        Piece("a ", False),
+        Piece("very", False, italic=True),
+        Piece(" good card", False),
+    ]
+    assert parse_rich("*it **both** it*") == [
+        Piece("it ", False, italic=True),
+        Piece("both", True, italic=True),
+        Piece(" it", False, italic=True),
+    ]
+    assert parse_rich("**b *both* b**") == [
+        Piece("b ", True),
+        Piece("both", True, italic=True),
+        Piece(" b", True),
+    ]
     assert parse_rich("***both***") == [Piece("both", True, italic=True)]
     assert parse_rich(r"2 \* 3 * 4 **b**") == [Piece("2 * 3 * 4 ", False), Piece("b", True)]
     assert is_rich("a *very* good card") and not is_rich("2 * 3")
 
 
 def test_an_unclosed_italic_names_the_element():
-    with pytest.raises(LayoutError, match=r"^en.po:7: a \* \(italic\) is not closed \(write \\\* for a literal "
-                                          r"star\); got 'a \*very good card'$"):
+    with pytest.raises(
+        LayoutError,
+        match=r"^en.po:7: a \* \(italic\) is not closed \(write \\\* for a literal "
+        r"star\); got 'a \*very good card'$",
+    ):
         parse_rich("a *very good card", "en.po:7")
 
 
 def test_italic_runs_are_drawn_in_the_italic_keys():
-    drawn = ops({"type": "text", "x": "0mm", "y": "0mm", "w": "60mm", "h": "10mm",
-                 "text": "*Once* **per *turn***", "size": "10pt", "align": "left"})
+    drawn = ops(
+        {
+            "type": "text",
+            "x": "0mm",
+            "y": "0mm",
+            "w": "60mm",
+            "h": "10mm",
+            "text": "*Once* **per *turn***",
+            "size": "10pt",
+            "align": "left",
+        }
+    )
     texts = [op for op in drawn if isinstance(op, Text)]
-    assert [(t.text, t.font) for t in texts] == [("Once", "italic"), ("per ", "bold"), ("turn", "bold_italic")]
+    assert [(t.text, t.font) for t in texts] == [
+        ("Once", "italic"),
+        ("per ", "bold"),
+        ("turn", "bold_italic"),
+    ]
     assert len({t.y for t in texts}) == 1
 
 
@@ -61,8 +95,18 @@ def test_an_unclosed_bold_names_the_element():
 
 
 def test_a_card_prints_a_bold_run_and_an_icon_on_the_baseline():
-    drawn = ops({"type": "text", "x": "0mm", "y": "0mm", "w": "60mm", "h": "10mm", "text": "**Gain** 2 :triangle:",
-                 "size": "10pt", "align": "left"})
+    drawn = ops(
+        {
+            "type": "text",
+            "x": "0mm",
+            "y": "0mm",
+            "w": "60mm",
+            "h": "10mm",
+            "text": "**Gain** 2 :triangle:",
+            "size": "10pt",
+            "align": "left",
+        }
+    )
     texts = [op for op in drawn if isinstance(op, Text)]
     assert [(t.text, t.font) for t in texts] == [("Gain", "bold"), (" 2 ", "regular")]
     assert texts[0].y == texts[1].y and texts[1].x == pytest.approx(texts[0].x + 0.5 * 10 * 4)
@@ -86,9 +130,20 @@ def test_rich_text_wraps_between_words_and_keeps_hard_breaks():
 
 
 def test_rich_text_that_cannot_fit_is_located():
-    with pytest.raises(LayoutError, match=r"^front\[1\]: text does not fit a 10x10 pt box even at 5.00 pt: 'Gain a great many coins'$"):
-        fit_rich(parse_rich("**Gain** a great many coins"), "regular", 10, 10, lambda t, f, s: len(t) * s,
-                 size=10, min_size=5, where="front[1]")
+    with pytest.raises(
+        LayoutError,
+        match=r"^front\[1\]: text does not fit a 10x10 pt box even at 5.00 pt: 'Gain a great many coins'$",
+    ):
+        fit_rich(
+            parse_rich("**Gain** a great many coins"),
+            "regular",
+            10,
+            10,
+            lambda t, f, s: len(t) * s,
+            size=10,
+            min_size=5,
+            where="front[1]",
+        )
 
 
 def test_a_line_break_in_one_line_rich_text_is_refused():
@@ -110,8 +165,19 @@ def test_the_example_of_docs_text_md_prints_bold_runs_and_icons():
     doc = (ROOT / "docs" / "text.md").read_text(encoding="utf-8")
     msgstr = re.search(r'^msgid "effect.resource"\nmsgstr "(.*)"$', doc, flags=re.MULTILINE).group(1)
     text = msgstr.replace("\\n", "\n").replace("{{ n }}", "3")
-    drawn = ops({"type": "text", "x": "6mm", "y": "59mm", "w": "51.5mm", "h": "17mm", "text": text, "wrap": True,
-                 "size": "9.5pt", "min_size": "6pt"})
+    drawn = ops(
+        {
+            "type": "text",
+            "x": "6mm",
+            "y": "59mm",
+            "w": "51.5mm",
+            "h": "17mm",
+            "text": text,
+            "wrap": True,
+            "size": "9.5pt",
+            "min_size": "6pt",
+        }
+    )
     texts = [op for op in drawn if isinstance(op, Text)]
     assert [t.text for t in texts if t.font == "bold"] == ["Plant", "3"]
     assert len({t.y for t in texts}) == 2  # the hard break: two lines
@@ -121,19 +187,39 @@ def test_the_example_of_docs_text_md_prints_bold_runs_and_icons():
 
 def test_a_colour_span_paints_its_words_and_icons():
     assert parse_rich("a [#c33a2b]red :star:[/] b [coin] [muted]m[/]") == [
-        Piece("a ", False), Piece("red ", False, colour="#c33a2b"), Piece("", False, "star", "#c33a2b"),
-        Piece(" b [coin] ", False), Piece("m", False, colour="muted")]
-    drawn = ops({"type": "text", "x": "0mm", "y": "0mm", "w": "60mm", "h": "10mm", "colour": "ink",
-                 "text": "Pay [#c33a2b]**2** :drop:[/] now", "align": "left"})
+        Piece("a ", False),
+        Piece("red ", False, colour="#c33a2b"),
+        Piece("", False, "star", "#c33a2b"),
+        Piece(" b [coin] ", False),
+        Piece("m", False, colour="muted"),
+    ]
+    drawn = ops(
+        {
+            "type": "text",
+            "x": "0mm",
+            "y": "0mm",
+            "w": "60mm",
+            "h": "10mm",
+            "colour": "ink",
+            "text": "Pay [#c33a2b]**2** :drop:[/] now",
+            "align": "left",
+        }
+    )
     assert [(op.text, op.font, op.fill) for op in drawn if isinstance(op, Text)] == [
-        ("Pay ", "regular", "ink"), ("2", "bold", "#c33a2b"), (" now", "regular", "ink")]
+        ("Pay ", "regular", "ink"),
+        ("2", "bold", "#c33a2b"),
+        (" now", "regular", "ink"),
+    ]
     assert [op.fill for op in drawn if not isinstance(op, Text)] == ["#c33a2b"]
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("a [#c33a2b]b", r"a colour span \[#c33a2b\] is not closed with \[/\]"),
-    ("a [/] b", r"a \[/\] closes no colour span"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("a [#c33a2b]b", r"a colour span \[#c33a2b\] is not closed with \[/\]"),
+        ("a [/] b", r"a \[/\] closes no colour span"),
+    ],
+)
 def test_a_broken_colour_span_is_located(text, problem):
     with pytest.raises(LayoutError, match=f"^front: {problem}; got "):
         parse_rich(text, "front")
@@ -150,8 +236,9 @@ def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tm
     from tests.kitcopy import RR
 
     (kit,) = load_kits([RR])
-    planned = plan_build([kit], out=tmp_path, langs=[lang], paper="a4", seed=None, measure=text_width,
-                         warn=lambda m: None)
+    planned = plan_build(
+        [kit], out=tmp_path, langs=[lang], paper="a4", seed=None, measure=text_width, warn=lambda m: None
+    )
     page = next(p for p in planned if p.path.name == "rules-a4.pdf").pages[0]
     face = next(op for op in page.ops if isinstance(op, Place)).ops  # the first summary on the sheet
     write = [op for op in iter_texts(face) if op.text_id == "rules.write"]
@@ -167,13 +254,18 @@ def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tm
     for op in shapes:
         lo = op.cy - op.r if isinstance(op, Circle) else _box(op)[1]
         hi = op.cy + op.r if isinstance(op, Circle) else _box(op)[3]
-        assert lo == pytest.approx(baseline, abs=0.01) and hi - lo == pytest.approx(X_HEIGHT * first.size, abs=0.01)
+        assert lo == pytest.approx(baseline, abs=0.01) and hi - lo == pytest.approx(
+            X_HEIGHT * first.size, abs=0.01
+        )
 
 
-@pytest.mark.parametrize(("kit_name", "tid", "old"), [
-    ("ripple_rush", "rules.end", "Highest total wins;"),
-    ("raindrops", "rules.house.bag_empties.last_tile_drawn", "put the discarded"),  # a bulleted paragraph
-])
+@pytest.mark.parametrize(
+    ("kit_name", "tid", "old"),
+    [
+        ("ripple_rush", "rules.end", "Highest total wins;"),
+        ("raindrops", "rules.house.bag_empties.last_tile_drawn", "put the discarded"),  # a bulleted paragraph
+    ],
+)
 def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, kit_name, tid, old):
     import shutil
 
@@ -185,12 +277,22 @@ def test_an_unknown_icon_in_rules_text_is_located_at_its_catalog_line(tmp_path, 
     kit = tmp_path / kit_name
     shutil.copytree(ROOT / "layouts" / kit_name, kit)
     edit(kit / "locales" / "en.po", old, old.replace(" ", " :starr: ", 1))
-    line = next(n for n, text in enumerate((kit / "locales" / "en.po").read_text().splitlines(), 1)
-                if text == f'msgid "{tid}"')
+    line = next(
+        n
+        for n, text in enumerate((kit / "locales" / "en.po").read_text().splitlines(), 1)
+        if text == f'msgid "{tid}"'
+    )
     (loaded,) = load_kits([kit])
     with pytest.raises(KitError) as e:
-        plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
-                   warn=lambda m: None)
+        plan_build(
+            [loaded],
+            out=tmp_path,
+            langs=["en"],
+            paper="a4",
+            seed=None,
+            measure=text_width,
+            warn=lambda m: None,
+        )
     assert f"en.po:{line}: {tid}: no icon :starr: (did you mean :star:?" in str(e.value)
 
 
@@ -201,11 +303,17 @@ def test_an_italic_run_leans_into_the_next_run_of_its_line_but_not_into_other_th
     def measure(text: str, font: str, size: float) -> float:
         return 0.5 * size * len(text)
 
-    line = [Text(10, 50, "then ", 10, font="italic", text_id="c:2"), Text(35, 50, "draw", 10, font="bold_italic",
-                                                                          text_id="c:2")]
+    line = [
+        Text(10, 50, "then ", 10, font="italic", text_id="c:2"),
+        Text(35, 50, "draw", 10, font="bold_italic", text_id="c:2"),
+    ]
     assert face_collisions(line, measure) == []  # runs of one line, set side by side
-    beside = Rect(35.5, 49, 20, 8, fill=None, stroke="#000000")  # just right of 'then ', at the height of its top
+    beside = Rect(
+        35.5, 49, 20, 8, fill=None, stroke="#000000"
+    )  # just right of 'then ', at the height of its top
     assert face_collisions([line[0], beside], measure)  # the leaning top reaches it
-    assert face_collisions([Text(10, 50, "then ", 10, text_id="c:2"), beside], measure) == []  # upright: clear
+    assert (
+        face_collisions([Text(10, 50, "then ", 10, text_id="c:2"), beside], measure) == []
+    )  # upright: clear
     below = Text(35.5, 45, "x", 10, text_id="c:3")  # another line: the lean counts
     assert face_collisions([line[0], below], measure)

@@ -25,8 +25,9 @@ def icons() -> dict:
 
 def draw(text: str, width: float = 300.0, size: float = 10.0) -> list:
     kit = icons()
-    block = fit_rich(parse_rich(text, "cards.csv:2", icons=kit), "regular", width, 200, measure, size=size,
-                     min_size=5)
+    block = fit_rich(
+        parse_rich(text, "cards.csv:2", icons=kit), "regular", width, 200, measure, size=size, min_size=5
+    )
     return rich_ops(block, 0.0, 100.0, measure, icons=kit, text_id="effect")
 
 
@@ -53,7 +54,9 @@ def test_a_wide_icon_keeps_its_shape_and_moves_the_pen_by_its_width():
 
 
 def test_an_icon_in_a_colour_span_is_tinted_and_wraps_with_its_words():
-    drawn = draw("one two three [#c33a2b]four :coin:[/] five", width=measure("one two three ", "regular", 10) + 1)
+    drawn = draw(
+        "one two three [#c33a2b]four :coin:[/] five", width=measure("one two three ", "regular", 10) + 1
+    )
     (icon,) = [op for op in drawn if isinstance(op, Vector)]
     assert icon.tint == "#c33a2b"
     lines = sorted({op.y for op in drawn if isinstance(op, Text)}, reverse=True)
@@ -61,8 +64,11 @@ def test_an_icon_in_a_colour_span_is_tinted_and_wraps_with_its_words():
 
 
 def test_an_unknown_icon_names_the_kits_icons_and_the_nearest():
-    with pytest.raises(LayoutError, match=r"^cards.csv:2: no icon :coins: \(did you mean :coin: or :cross:\? built-in symbols: "
-                                          r".*the kit's icons \(style.icons\): bar, coin; .*got 'Gain :coins:'$"):
+    with pytest.raises(
+        LayoutError,
+        match=r"^cards.csv:2: no icon :coins: \(did you mean :coin: or :cross:\? built-in symbols: "
+        r".*the kit's icons \(style.icons\): bar, coin; .*got 'Gain :coins:'$",
+    ):
         parse_rich("Gain :coins:", "cards.csv:2", icons=icons())
 
 
@@ -81,7 +87,9 @@ def test_the_collision_check_sees_an_inline_icon_and_the_line_clears_it():
     assert face_collisions(drawn_ops, measure) == []  # the words keep ICON_SIDE away from each icon
     (coin,) = [op for op in drawn_ops if isinstance(op, Vector) and op.slot == "icon:coin"]
     x, y, w, h = fitted(coin)
-    assert [d.box for d in drawn([coin], measure)] == [pytest.approx((x, y, x + w, y + h))]  # measured, not skipped
+    assert [d.box for d in drawn([coin], measure)] == [
+        pytest.approx((x, y, x + w, y + h))
+    ]  # measured, not skipped
     over = Text(x, y, "XX", 10.0, text_id="other")  # a string drawn where the coin is
     found = face_collisions([over, *drawn_ops], measure)
     assert (over, "an inline icon (coin) drawn over it") in found

@@ -27,8 +27,11 @@ def placed(page) -> Place:
 def face_targets(page) -> set[tuple[float, float]]:
     """Target centres on a page, in FACE coordinates (page position minus the face's placement)."""
     p = placed(page)
-    return {(round(op.cx - p.x, 3), round(op.cy - p.y, 3)) for op in page.ops
-            if isinstance(op, Circle) and abs(op.r - TARGET_RADIUS) < 1e-6}
+    return {
+        (round(op.cx - p.x, 3), round(op.cy - p.y, 3))
+        for op in page.ops
+        if isinstance(op, Circle) and abs(op.r - TARGET_RADIUS) < 1e-6
+    }
 
 
 def test_fits_on_a3_in_one_sheet_without_targets() -> None:
@@ -47,14 +50,16 @@ def test_board_is_cut_into_two_portrait_strips_sharing_the_overlap(paper: str) -
     assert len(pages) == 2
     clips = [placed(p).clip for p in pages]
     assert clips[0][0] == 0 and clips[1][0] + clips[1][2] == pytest.approx(face.width)
-    assert clips[0][0] + clips[0][2] - clips[1][0] == pytest.approx(OVERLAP)   # the shared band
+    assert clips[0][0] + clips[0][2] - clips[1][0] == pytest.approx(OVERLAP)  # the shared band
     for page in pages:
         px = placed(page)
         x0, y0, w, h = px.clip
         assert px.x + x0 >= PrintSpec().margin and px.x + x0 + w <= page.width - PrintSpec().margin
 
 
-@pytest.mark.parametrize("size,paper,sheets", [((370, 240), "a4", 2), ((500, 400), "a4", 6), ((420, 560), "letter", 8)])
+@pytest.mark.parametrize(
+    "size,paper,sheets", [((370, 240), "a4", 2), ((500, 400), "a4", 6), ((420, 560), "letter", 8)]
+)
 def test_every_target_is_printed_on_both_sheets_it_joins(size, paper, sheets) -> None:
     face = big_face(*size)
     pages = tile_face(face, paper, PrintSpec(), OVERLAP, glue_text="glue")
@@ -71,7 +76,10 @@ def test_every_target_is_printed_on_both_sheets_it_joins(size, paper, sheets) ->
 
 def test_glue_band_is_on_the_sheet_underneath_only() -> None:
     pages = tile_face(big_face(370, 240), "a4", PrintSpec(), OVERLAP, glue_text="glue")
-    bands = [[op for op in p.ops if isinstance(op, Rect) and op.dash and op.w == pytest.approx(OVERLAP)] for p in pages]
+    bands = [
+        [op for op in p.ops if isinstance(op, Rect) and op.dash and op.w == pytest.approx(OVERLAP)]
+        for p in pages
+    ]
     assert len(bands[0]) == 1 and bands[1] == []
     p = placed(pages[0])
     assert bands[0][0].x + bands[0][0].w == pytest.approx(p.x + p.clip[0] + p.clip[2])  # at the right edge

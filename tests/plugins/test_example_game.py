@@ -33,8 +33,15 @@ GOLDEN = Path(__file__).parent / "golden"
 def pnpkit(*args: str, path: list[Path] = (), cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """`python -m generator ARGS` in a fresh interpreter whose PYTHONPATH is pnpkit plus `path`."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(p) for p in [ROOT, *path]))
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def line_of(path: Path, text: str) -> int:
@@ -43,6 +50,7 @@ def line_of(path: Path, text: str) -> int:
 
 
 # ------------------------------------------------------------------ with the plugin installed
+
 
 @pytest.mark.slow  # validate, build and check in fresh interpreters
 def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
@@ -55,11 +63,15 @@ def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
     assert b.returncode == 0, b.stderr
     sheet = PdfReader(out / "pig" / "en" / "score_sheet-a4.pdf")
     text = sheet.pages[0].extract_text()
-    assert "Pig" in text and "Player 3" in text and "reach 50 points" in text  # target and seats from kit.yaml
+    assert (
+        "Pig" in text and "Player 3" in text and "reach 50 points" in text
+    )  # target and seats from kit.yaml
     assert "20" in text.split()  # the 20th turn line (game.sheet_rows)
     rules = PdfReader(out / "pig" / "ja" / "rules-a4.pdf").pages[0].extract_text()
     assert "ピッグ" in rules and "50点" in rules and "6面ダイス" in rules
-    assert len(PdfReader(out / "pig" / "en" / "kit-a4.pdf").pages) == 3  # the print checklist, then its 2 pages (duplex none)
+    assert (
+        len(PdfReader(out / "pig" / "en" / "kit-a4.pdf").pages) == 3
+    )  # the print checklist, then its 2 pages (duplex none)
 
     report = tmp_path / "pig.json"
     c = pnpkit("check", str(KIT), "--workers", "1", "--json", str(report), path=[PIG])
@@ -93,42 +105,69 @@ def test_check_fails_a_tolerance_the_example_game_breaks(tmp_path):
 
 # ------------------------------------------------------------------ without it, or broken
 
+
 def test_without_the_plugin_the_kind_is_an_unknown_game():
     r = pnpkit("validate", str(KIT))
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     line = line_of(KIT / "kit.yaml", "kind: pig")
-    assert (f"tests/plugins/pig/kit/kit.yaml:{line}: game.kind: expected one of "
-            f"{', '.join(BUILTIN)}; got 'pig'") in r.stderr
+    assert (
+        f"tests/plugins/pig/kit/kit.yaml:{line}: game.kind: expected one of {', '.join(BUILTIN)}; got 'pig'"
+    ) in r.stderr
 
 
 def _plugin_folder(root: Path, name: str, entry: str, module: str) -> Path:
     """A folder with a one-module package `name` (source `module`) and a dist-info registering `entry`."""
     folder = root / name
     (folder / f"{name}-0.1.dist-info").mkdir(parents=True)
-    (folder / f"{name}-0.1.dist-info" / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+    (folder / f"{name}-0.1.dist-info" / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n"
+    )
     (folder / f"{name}-0.1.dist-info" / "entry_points.txt").write_text(f"[pnpkit.games]\n{entry}\n")
     (folder / f"{name}.py").write_text(module)
     return folder
 
 
-PLUGIN = ("from generator.contract import GamePlugin\n"
-          "GAME = GamePlugin(id={id!r}, ruleset='1', spec='broken_game:Spec', package='broken_game')\n")
+PLUGIN = (
+    "from generator.contract import GamePlugin\n"
+    "GAME = GamePlugin(id={id!r}, ruleset='1', spec='broken_game:Spec', package='broken_game')\n"
+)
 
 
-@pytest.mark.parametrize("entry, module, message", [
-    ("boom = broken_game:GAME", "raise RuntimeError('boom at import')\n",
-     "entry point 'boom' (broken_game:GAME) in group 'pnpkit.games': cannot be loaded (RuntimeError: boom at import)"),
-    ("notaplugin = broken_game:GAME", "GAME = {'id': 'dict'}\n",
-     ("entry point 'notaplugin' (broken_game:GAME) in group 'pnpkit.games': expected a "
-      "generator.contract.GamePlugin; got dict")),
-    ("missing = broken_game:NOPE", "GAME = None\n",
-     "entry point 'missing' (broken_game:NOPE) in group 'pnpkit.games': cannot be loaded (AttributeError: "),
-    ("twin = broken_game:GAME", PLUGIN.format(id="peak_dice"),
-     "entry point 'twin' (broken_game:GAME) in group 'pnpkit.games': game id 'peak_dice' is already registered"),
-    ("badid = broken_game:GAME", PLUGIN.format(id="Bad-Id"),
-     "entry point 'badid' (broken_game:GAME) in group 'pnpkit.games': id 'Bad-Id' is not folder-safe"),
-], ids=["raises", "not-a-plugin", "no-such-name", "duplicate-id", "bad-id"])
+@pytest.mark.parametrize(
+    "entry, module, message",
+    [
+        (
+            "boom = broken_game:GAME",
+            "raise RuntimeError('boom at import')\n",
+            "entry point 'boom' (broken_game:GAME) in group 'pnpkit.games': cannot be loaded (RuntimeError: boom at import)",
+        ),
+        (
+            "notaplugin = broken_game:GAME",
+            "GAME = {'id': 'dict'}\n",
+            (
+                "entry point 'notaplugin' (broken_game:GAME) in group 'pnpkit.games': expected a "
+                "generator.contract.GamePlugin; got dict"
+            ),
+        ),
+        (
+            "missing = broken_game:NOPE",
+            "GAME = None\n",
+            "entry point 'missing' (broken_game:NOPE) in group 'pnpkit.games': cannot be loaded (AttributeError: ",
+        ),
+        (
+            "twin = broken_game:GAME",
+            PLUGIN.format(id="peak_dice"),
+            "entry point 'twin' (broken_game:GAME) in group 'pnpkit.games': game id 'peak_dice' is already registered",
+        ),
+        (
+            "badid = broken_game:GAME",
+            PLUGIN.format(id="Bad-Id"),
+            "entry point 'badid' (broken_game:GAME) in group 'pnpkit.games': id 'Bad-Id' is not folder-safe",
+        ),
+    ],
+    ids=["raises", "not-a-plugin", "no-such-name", "duplicate-id", "bad-id"],
+)
 def test_a_broken_entry_point_is_a_clear_error(tmp_path, entry, module, message):
     folder = _plugin_folder(tmp_path, "broken_game", entry, module)
     r = pnpkit("validate", str(ROOT / "layouts" / "peak_dice"), path=[folder])
@@ -142,19 +181,30 @@ def test_two_plugins_with_one_id_are_refused(tmp_path):
     a = _plugin_folder(tmp_path / "a", "pig_a", "pig_a = pnpkit_pig:GAME", "")
     r = pnpkit("validate", str(KIT), path=[PIG, a])
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "entry point 'pig_a' (pnpkit_pig:GAME) in group 'pnpkit.games': game id 'pig' is already registered" in r.stderr
+    assert (
+        "entry point 'pig_a' (pnpkit_pig:GAME) in group 'pnpkit.games': game id 'pig' is already registered"
+        in r.stderr
+    )
 
 
 # ------------------------------------------------------------------ nothing outside its folder
+
 
 def test_adding_the_example_game_touches_nothing_outside_its_folder(tmp_path):
     """No file of pnpkit names the example game, and a copy of its folder alone, outside this repository, is a
     working game: pnpkit finds it through the entry point only."""
     names = re.compile(r"\b(pig|pnpkit_pig)\b")
-    pnpkit_files = [*(ROOT / "generator").rglob("*.py"), *(ROOT / "generator").rglob("*.po"),
-                    *(ROOT / "layouts").rglob("*"), ROOT / "pyproject.toml"]
-    assert [str(p.relative_to(ROOT)) for p in pnpkit_files if p.is_file()
-            and names.search(p.read_text(encoding="utf-8", errors="replace"))] == []
+    pnpkit_files = [
+        *(ROOT / "generator").rglob("*.py"),
+        *(ROOT / "generator").rglob("*.po"),
+        *(ROOT / "layouts").rglob("*"),
+        ROOT / "pyproject.toml",
+    ]
+    assert [
+        str(p.relative_to(ROOT))
+        for p in pnpkit_files
+        if p.is_file() and names.search(p.read_text(encoding="utf-8", errors="replace"))
+    ] == []
     copy = tmp_path / "elsewhere" / "pig"
     shutil.copytree(PIG, copy, ignore=shutil.ignore_patterns("__pycache__"))
     r = pnpkit("validate", str(copy / "kit"), path=[copy], cwd=tmp_path)
@@ -179,21 +229,25 @@ def test_the_example_game_imports_only_pnpkit_and_itself():
 
 # ------------------------------------------------------------------ in this process (tests/conftest.py)
 
+
 def test_the_example_game_is_registered_in_the_test_process():
     import pnpkit_pig
 
     assert registry.get("pig") is pnpkit_pig.GAME
-    assert registry.game_ids()[:len(BUILTIN)] == list(BUILTIN)  # built-ins first, then entry points
+    assert registry.game_ids()[: len(BUILTIN)] == list(BUILTIN)  # built-ins first, then entry points
     assert registry.get("pig").problems() == []
 
 
 def test_the_example_kit_passes_the_static_checks_and_its_checks_can_fail():
     kit = load_kit(KIT)
     assert check_kit(kit) == []
-    bad = kit.game.model_copy(update={"bust_face": 7, "players": kit.game.players.model_copy(update={"min": 1})})
+    bad = kit.game.model_copy(
+        update={"bust_face": 7, "players": kit.game.players.model_copy(update={"min": 1})}
+    )
     assert registry.get("pig").load.legal_problems()(bad) == [
         ("bust_face", "expected a face of the 6-sided die (1..6); got 7"),
-        ("players.min", "a race needs at least 2 players; got 1")]
+        ("players.min", "a race needs at least 2 players; got 1"),
+    ]
 
 
 def test_the_example_rules_refuse_an_illegal_action_and_a_player_count():
@@ -228,10 +282,17 @@ def test_the_docs_quote_the_example_as_it_is():
     quotes must be the files, or the how-to teaches code that no longer runs."""
     doc = (ROOT / "docs" / "game-contract.md").read_text(encoding="utf-8")
     quotes = re.findall(r"<!-- quote: (\S+) -->\n```\w*\n(.*?)```\n", doc, flags=re.DOTALL)
-    assert sorted(path for path, _ in quotes) == sorted([
-        "tests/plugins/pig/pnpkit_pig/__init__.py", "tests/plugins/pig/pnpkit_pig/rules.py",
-        "tests/plugins/pig/pnpkit_pig-0.1.dist-info/entry_points.txt", "tests/plugins/pig/kit/kit.yaml"])
+    assert sorted(path for path, _ in quotes) == sorted(
+        [
+            "tests/plugins/pig/pnpkit_pig/__init__.py",
+            "tests/plugins/pig/pnpkit_pig/rules.py",
+            "tests/plugins/pig/pnpkit_pig-0.1.dist-info/entry_points.txt",
+            "tests/plugins/pig/kit/kit.yaml",
+        ]
+    )
     for path, text in quotes:
-        assert text == (ROOT / path).read_text(encoding="utf-8"), f"docs/game-contract.md quotes an old {path}"
+        assert text == (ROOT / path).read_text(encoding="utf-8"), (
+            f"docs/game-contract.md quotes an old {path}"
+        )
     line = line_of(KIT / "kit.yaml", "kind: pig")
     assert f"tests/plugins/pig/kit/kit.yaml:{line}: game.kind: expected one of" in doc

@@ -21,16 +21,20 @@ from generator.pipeline import build
 ROOT = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
 BACK_COLOUR = (200, 30, 120)
-SHAPES = {"blue": '<circle cx="50" cy="50" r="45" fill="#123456"/>',
-          "red": '<rect x="8" y="8" width="84" height="84" fill="#123456"/>',
-          "green": '<polygon points="50,5 95,50 50,95 5,50" fill="#123456"/>',
-          "orange": '<path d="M50 5 L61 38 L95 38 L67 58 L78 92 L50 71 L22 92 L33 58 L5 38 L39 38 Z" fill="#123456"/>'}
+SHAPES = {
+    "blue": '<circle cx="50" cy="50" r="45" fill="#123456"/>',
+    "red": '<rect x="8" y="8" width="84" height="84" fill="#123456"/>',
+    "green": '<polygon points="50,5 95,50 50,95 5,50" fill="#123456"/>',
+    "orange": '<path d="M50 5 L61 38 L95 38 L67 58 L78 92 L50 71 L22 92 L33 58 L5 38 L39 38 Z" fill="#123456"/>',
+}
 
 
 def _png(size: tuple[int, int], colour: tuple[int, ...] = BACK_COLOUR, mode: str = "RGB") -> bytes:
     image = Image.new(mode, size, colour)
-    ImageDraw.Draw(image).rectangle((size[0] // 3, size[1] // 3, size[0] // 2, size[1] // 2),
-                                    fill=(250, 200, 40) + (() if mode == "RGB" else (255,)))
+    ImageDraw.Draw(image).rectangle(
+        (size[0] // 3, size[1] // 3, size[0] // 2, size[1] // 2),
+        fill=(250, 200, 40) + (() if mode == "RGB" else (255,)),
+    )
     buf = io.BytesIO()
     image.save(buf, format="PNG")
     return buf.getvalue()
@@ -47,8 +51,9 @@ def make_kit(tmp_path: Path, art: dict[str, str], files: dict[str, bytes], *, ic
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     if icons:
         for suit, shape in SHAPES.items():
-            files[f"assets/suits/{suit}.svg"] = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{shape}'
-                                                 "</svg>").encode()
+            files[f"assets/suits/{suit}.svg"] = (
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{shape}</svg>'
+            ).encode()
     for rel, data in files.items():
         (kit / rel).parent.mkdir(parents=True, exist_ok=True)
         (kit / rel).write_bytes(data)
@@ -64,14 +69,19 @@ def make_kit(tmp_path: Path, art: dict[str, str], files: dict[str, bytes], *, ic
 def _image_xobjects(pdf_path: Path) -> int:
     """How many image XObjects the PDF holds anywhere (pages and nested forms)."""
     with pikepdf.open(pdf_path) as pdf:
-        return sum(1 for obj in pdf.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image")
+        return sum(
+            1 for obj in pdf.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Image"
+        )
 
 
 def test_a_full_bleed_png_back_reaches_the_bleed(tmp_path):
     """Done means: components.number_cards.art.back: assets/back.png (full bleed) builds, and the back's pixels
     in the PDF show the image out to the bleed (print-shop pages: one card with its bleed per page)."""
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
-                   {"assets/back.png": _png(_back_px())})
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
+        {"assets/back.png": _png(_back_px())},
+    )
     out = tmp_path / "out"
     result = build([kit], out=out, langs=["en"], print_overrides={"mode": "shop"})
     pdf_path = out / "ripple_rush" / "en" / "number_cards-shop.pdf"  # shop files carry no paper size
@@ -80,20 +90,34 @@ def test_a_full_bleed_png_back_reaches_the_bleed(tmp_path):
     try:
         page = doc[1]  # shop mode: front, back, front, back...
         w, h = page.get_size()
-        assert abs(w - (63.5 + 6) * MM) < 1 and abs(h - (88.9 + 6) * MM) < 1  # the page is the card and its bleed
+        assert (
+            abs(w - (63.5 + 6) * MM) < 1 and abs(h - (88.9 + 6) * MM) < 1
+        )  # the page is the card and its bleed
         image = page.render(scale=2).to_pil().convert("RGB")
     finally:
         doc.close()
-    for x, y in ((1, 1), (image.width - 2, 1), (1, image.height - 2), (image.width - 2, image.height - 2),
-                 (image.width // 2, 2)):
-        assert all(abs(a - b) <= 3 for a, b in zip(image.getpixel((x, y)), BACK_COLOUR)), (x, y, image.getpixel((x, y)))
+    for x, y in (
+        (1, 1),
+        (image.width - 2, 1),
+        (1, image.height - 2),
+        (image.width - 2, image.height - 2),
+        (image.width // 2, 2),
+    ):
+        assert all(abs(a - b) <= 3 for a, b in zip(image.getpixel((x, y)), BACK_COLOUR)), (
+            x,
+            y,
+            image.getpixel((x, y)),
+        )
     assert _image_xobjects(pdf_path) == 1  # one image, drawn on every back
 
 
 def test_without_bleed_the_back_stops_at_the_trim(tmp_path):
     """The same image without `bleed: true` is fitted to the trim: the bleed keeps the paper colour."""
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, fit: cover}}"},
-                   {"assets/back.png": _png(_back_px())})
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.png, fit: cover}}"},
+        {"assets/back.png": _png(_back_px())},
+    )
     out = tmp_path / "out"
     build([kit], out=out, langs=["en"], print_overrides={"mode": "shop"})
     doc = pdfium.PdfDocument(str(out / "ripple_rush" / "en" / "number_cards-shop.pdf"))
@@ -102,18 +126,27 @@ def test_without_bleed_the_back_stops_at_the_trim(tmp_path):
     finally:
         doc.close()
     assert image.getpixel((1, 1)) != BACK_COLOUR
-    assert all(abs(a - b) <= 3 for a, b in zip(image.getpixel((image.width // 2, image.height // 2 + 40)), BACK_COLOUR))
+    assert all(
+        abs(a - b) <= 3
+        for a, b in zip(image.getpixel((image.width // 2, image.height // 2 + 40)), BACK_COLOUR)
+    )
 
 
 def test_svg_suit_icons_are_vector_paths_on_cards_sheet_and_goals(tmp_path):
     """Done means: an SVG icon for each suit appears as vector paths (no embedded raster) on the number cards,
     the score sheet and the goal cards."""
     icon = '{icon: {path: "assets/suits/{suit}.svg", tint: true}}'
-    kit_dir = make_kit(tmp_path, {"number_cards": icon, "score_sheet": icon, "goal_cards": icon}, {}, icons=True)
+    kit_dir = make_kit(
+        tmp_path, {"number_cards": icon, "score_sheet": icon, "goal_cards": icon}, {}, icons=True
+    )
     kit = load_kit(kit_dir)
     assert kit.art is not None
     assert sorted(a.shown for a in kit.art.get("number_cards", "icon").assets.values()) == [  # type: ignore[union-attr]
-        "assets/suits/blue.svg", "assets/suits/green.svg", "assets/suits/orange.svg", "assets/suits/red.svg"]
+        "assets/suits/blue.svg",
+        "assets/suits/green.svg",
+        "assets/suits/orange.svg",
+        "assets/suits/red.svg",
+    ]
     out = tmp_path / "out"
     plain = tmp_path / "plain"
     build([kit_dir], out=out, langs=["en"])
@@ -130,8 +163,12 @@ def test_icons_replace_every_suit_symbol_in_the_ops(tmp_path):
     from generator.render.fonts import text_width
 
     icon = '{icon: {path: "assets/suits/{suit}.svg", tint: true}}'
-    kit = load_kit(make_kit(tmp_path, {"number_cards": icon, "score_sheet": icon, "goal_cards": icon}, {}, icons=True))
-    comps, _ = compose_one(kit, "en", "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda m: None)
+    kit = load_kit(
+        make_kit(tmp_path, {"number_cards": icon, "score_sheet": icon, "goal_cards": icon}, {}, icons=True)
+    )
+    comps, _ = compose_one(
+        kit, "en", "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda m: None
+    )
     by_id = {c.id: c for c in comps}
     for cid, least in (("number_cards", 100 * 3), ("score_sheet", 8), ("goal_cards", 8 * 4)):
         vectors = [op for page in by_id[cid].pages for op, _ in iter_art(page.ops)]
@@ -143,11 +180,18 @@ def test_icons_replace_every_suit_symbol_in_the_ops(tmp_path):
 def test_low_resolution_art_warns_then_errors(tmp_path):
     """Raster art below print.art_dpi_warn (300) at its printed size warns; below art_dpi_min (150) errors,
     before anything is written."""
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
-                   {"assets/back.png": _png(_back_px(200))})
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
+        {"assets/back.png": _png(_back_px(200))},
+    )
     result = build([kit], out=tmp_path / "out", langs=["en"])
-    assert any("components.number_cards.art.back: assets/back.png: 547x747 px printed at 69.5x94.9 mm is 200 dpi" in w and
-               "under print.art_dpi_warn (300 dpi)" in w for w in result.warnings), result.warnings
+    assert any(
+        "components.number_cards.art.back: assets/back.png: 547x747 px printed at 69.5x94.9 mm is 200 dpi"
+        in w
+        and "under print.art_dpi_warn (300 dpi)" in w
+        for w in result.warnings
+    ), result.warnings
     (kit / "assets" / "back.png").write_bytes(_png(_back_px(100)))
     out = tmp_path / "out2"
     with pytest.raises(SpecError) as e:
@@ -158,13 +202,18 @@ def test_low_resolution_art_warns_then_errors(tmp_path):
 
 def test_full_bleed_art_that_does_not_cover_the_bleed_is_an_error(tmp_path):
     """`bleed: true` with fit: contain and a square image leaves the bleed uncovered: an error naming the key."""
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true, fit: contain}}"},
-                   {"assets/back.png": _png((2000, 2000))})
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.png, bleed: true, fit: contain}}"},
+        {"assets/back.png": _png((2000, 2000))},
+    )
     with pytest.raises(SpecError) as e:
         build([kit], out=tmp_path / "out", langs=["en"])
     (problem,) = e.value.problems
     assert problem.key == "components.number_cards.art.back"
-    assert problem.message.startswith("assets/back.png: full-bleed art does not cover the bleed (fit: contain")
+    assert problem.message.startswith(
+        "assets/back.png: full-bleed art does not cover the bleed (fit: contain"
+    )
 
 
 def test_cmyk_jpeg_and_transparency(tmp_path):
@@ -174,9 +223,11 @@ def test_cmyk_jpeg_and_transparency(tmp_path):
     buf = io.BytesIO()
     cmyk.save(buf, format="JPEG", quality=95)
     logo = _png((1200, 300), (0, 0, 0, 0), mode="RGBA")
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.jpg, bleed: true}}",
-                              "rules": "{logo: assets/logo.png}"},
-                   {"assets/back.jpg": buf.getvalue(), "assets/logo.png": logo})
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.jpg, bleed: true}}", "rules": "{logo: assets/logo.png}"},
+        {"assets/back.jpg": buf.getvalue(), "assets/logo.png": logo},
+    )
     loaded = load_kit(kit)
     back = next(iter(loaded.art.get("number_cards", "back").assets.values()))  # type: ignore[union-attr]
     assert back.source_mode == "CMYK" and back.picture.mode == "RGB"
@@ -197,14 +248,21 @@ def test_cmyk_jpeg_and_transparency(tmp_path):
 def test_changing_one_image_redraws_only_its_component(tmp_path):
     """Build keys include each used asset's content hash: a changed back image redraws number_cards only, and
     the result is byte-identical to a clean build."""
-    kit = make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true}}",
-                              "goal_cards": "{back: {path: assets/goal.png, bleed: true}}"},
-                   {"assets/back.png": _png(_back_px()), "assets/goal.png": _png(_back_px(), (10, 90, 200))})
+    kit = make_kit(
+        tmp_path,
+        {
+            "number_cards": "{back: {path: assets/back.png, bleed: true}}",
+            "goal_cards": "{back: {path: assets/goal.png, bleed: true}}",
+        },
+        {"assets/back.png": _png(_back_px()), "assets/goal.png": _png(_back_px(), (10, 90, 200))},
+    )
     out = tmp_path / "out"
     build([kit], out=out, langs=["en"])
     (kit / "assets" / "back.png").write_bytes(_png(_back_px(), (20, 160, 60)))
     again = build([kit], out=out, langs=["en"])
-    assert again.rebuilt == 2, again  # number_cards and the checklist (the kit PDF is reassembled, not redrawn)
+    assert again.rebuilt == 2, (
+        again
+    )  # number_cards and the checklist (the kit PDF is reassembled, not redrawn)
     clean = tmp_path / "clean"
     build([kit], out=clean, langs=["en"])
     for pdf in sorted((clean / "ripple_rush" / "en").glob("*.pdf")):
@@ -217,13 +275,16 @@ def test_slot_names_and_placeholders_are_checked(tmp_path):
     with pytest.raises(SpecError) as e:
         load_kit(kit)
     assert e.value.problems[0].key == "components.number_cards.art.frog"
-    assert e.value.problems[0].message == ("no such art slot; expected one of back, background, icon "
-                                           "(pnpkit list --slots)")
+    assert e.value.problems[0].message == (
+        "no such art slot; expected one of back, background, icon (pnpkit list --slots)"
+    )
     kit2 = make_kit(tmp_path / "b", {"number_cards": '{icon: "assets/suits/{suit}.svg"}'}, {}, icons=True)
     (kit2 / "assets" / "suits" / "orange.svg").unlink()
     with pytest.raises(KitError) as e2:
         build([kit2], out=tmp_path / "out", langs=["en"])
-    assert "components.number_cards.art.icon: no file 'assets/suits/{suit}.svg' for suit=orange" in str(e2.value)
+    assert "components.number_cards.art.icon: no file 'assets/suits/{suit}.svg' for suit=orange" in str(
+        e2.value
+    )
 
 
 def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
@@ -232,14 +293,21 @@ def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
     from generator.contract.compose import slot_rows
     from generator.contract.schema import kit_schema
 
-    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: assets/back.png}"}, {"assets/back.png": _png(_back_px())}))
+    kit = load_kit(
+        make_kit(tmp_path, {"number_cards": "{back: assets/back.png}"}, {"assets/back.png": _png(_back_px())})
+    )
     rows = {(cid, name): (w, h, filled) for cid, name, _, w, h, _, _, filled in slot_rows(kit)}
     assert rows[("number_cards", "back")] == pytest.approx((63.5, 88.9, "assets/back.png"))
     declared = {(cid, s.name) for cid, slots in composer.SLOTS.items() for s in slots}
     assert set(rows) == declared
     schema = kit_schema("ripple_rush")
     assert set(schema["x-art-slots"]["ripple_rush"]["number_cards"]) == {"back", "background", "icon"}
-    for game in ("ripple_rush", "peak_dice", "raindrops", "rummy_cards"):  # back/background on cards, logo on rules
+    for game in (
+        "ripple_rush",
+        "peak_dice",
+        "raindrops",
+        "rummy_cards",
+    ):  # back/background on cards, logo on rules
         slots = kit_schema(game)["x-art-slots"][game]
         assert "logo" in slots["rules"], game
         assert any("icon" in s for s in slots.values()), game
@@ -275,10 +343,21 @@ def test_the_pil_backend_draws_the_same_art(tmp_path):
     from generator.render.raster import rasterize
 
     icon = '{icon: {path: "assets/suits/{suit}.svg", tint: true}}'
-    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: {path: assets/back.png, bleed: true}, icon: "
-                                                      '{path: "assets/suits/{suit}.svg", tint: true}}',
-                                       "score_sheet": icon}, {"assets/back.png": _png(_back_px())}, icons=True))
-    comps, _ = compose_one(kit, "en", "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda m: None)
+    kit = load_kit(
+        make_kit(
+            tmp_path,
+            {
+                "number_cards": "{back: {path: assets/back.png, bleed: true}, icon: "
+                '{path: "assets/suits/{suit}.svg", tint: true}}',
+                "score_sheet": icon,
+            },
+            {"assets/back.png": _png(_back_px())},
+            icons=True,
+        )
+    )
+    comps, _ = compose_one(
+        kit, "en", "a4", kit.meta.seed, print_data(kit, kit.meta.seed), text_width, lambda m: None
+    )
     by_id = {c.id: c for c in comps}
     from dataclasses import replace
 
@@ -286,8 +365,11 @@ def test_the_pil_backend_draws_the_same_art(tmp_path):
     from generator.layout.ops import Place
 
     def strip(ops):  # the page without its art
-        return [replace(op, ops=tuple(strip(op.ops))) if isinstance(op, Place) else op for op in ops
-                if not isinstance(op, (ImageOp, Vector))]
+        return [
+            replace(op, ops=tuple(strip(op.ops))) if isinstance(op, Place) else op
+            for op in ops
+            if not isinstance(op, (ImageOp, Vector))
+        ]
 
     for page, margin in ((by_id["number_cards"].pages[1], 0.25), (by_id["score_sheet"].pages[0], 0.9)):
         size = (round(page.width), round(page.height))
@@ -304,7 +386,8 @@ def test_a_placeholder_the_slot_does_not_have_is_located(tmp_path):
     with pytest.raises(SpecError) as e:
         load_kit(kit)
     assert [p.message for p in e.value.problems] == [
-        "'assets/suits/{colour}.svg': this slot's faces have no field {colour}; its fields: {suit}"]
+        "'assets/suits/{colour}.svg': this slot's faces have no field {colour}; its fields: {suit}"
+    ]
 
 
 def test_icc_profiles_are_applied_and_a_damaged_one_is_located(tmp_path):
@@ -317,11 +400,15 @@ def test_icc_profiles_are_applied_and_a_damaged_one_is_located(tmp_path):
         buf = io.BytesIO()
         Image.new("RGB", _back_px(), BACK_COLOUR).save(buf, format="PNG", icc_profile=icc)
         files[f"assets/{name}"] = buf.getvalue()
-    kit = load_kit(make_kit(tmp_path, {"number_cards": "{back: {path: assets/good.png, bleed: true}}"}, dict(files)))
+    kit = load_kit(
+        make_kit(tmp_path, {"number_cards": "{back: {path: assets/good.png, bleed: true}}"}, dict(files))
+    )
     picture = next(iter(kit.art.get("number_cards", "back").assets.values())).picture  # type: ignore[union-attr]
     assert picture.mode == "RGB" and "icc_profile" not in picture.info
     assert all(abs(a - b) <= 2 for a, b in zip(picture.getpixel((5, 5)), BACK_COLOUR))
-    bad = make_kit(tmp_path / "b", {"number_cards": "{back: {path: assets/bad.png, bleed: true}}"}, dict(files))
+    bad = make_kit(
+        tmp_path / "b", {"number_cards": "{back: {path: assets/bad.png, bleed: true}}"}, dict(files)
+    )
     with pytest.raises(SpecError) as e:
         load_kit(bad)
     assert e.value.problems[0].message.startswith("assets/bad.png: its colour profile (ICC) is damaged")

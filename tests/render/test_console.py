@@ -12,25 +12,49 @@ from generator.engine.verdict import Proportion
 from generator.render.console import print_report, progress_bar
 from tests.engine.toy import DiceRace
 
-PASSING = Tolerance("seat 1 win share (3 players)", Proportion(680, 2000), 0.25, 0.40, "game.balance.first_seat",
-                    games=2000)
-FAILING = Tolerance("row 3 completion rate [bold]4p[/bold]", Proportion(84, 2000), 0.10, 0.90,
-                    "game.balance.row_completion", games=2000)
-UNDECIDED = Tolerance("seat 2 win share (3 players)", Proportion(780, 2000), 0.25, 0.40, "game.balance.first_seat",
-                      games=2000)
+PASSING = Tolerance(
+    "seat 1 win share (3 players)", Proportion(680, 2000), 0.25, 0.40, "game.balance.first_seat", games=2000
+)
+FAILING = Tolerance(
+    "row 3 completion rate [bold]4p[/bold]",
+    Proportion(84, 2000),
+    0.10,
+    0.90,
+    "game.balance.row_completion",
+    games=2000,
+)
+UNDECIDED = Tolerance(
+    "seat 2 win share (3 players)", Proportion(780, 2000), 0.25, 0.40, "game.balance.first_seat", games=2000
+)
 
 
 def report() -> BalanceReport:
-    return BalanceReport(kit="ripple_rush", game="ripple_rush", games_per_setting=2000, seed=42,
-                         tables=[Table("Scores by player count", ["players", "mean", "sd"],
-                                       [[2, 48.125, 6.5], [3, float("nan"), 7.25]])],
-                         tolerances=[PASSING, FAILING], notes=["greedy policy"])
+    return BalanceReport(
+        kit="ripple_rush",
+        game="ripple_rush",
+        games_per_setting=2000,
+        seed=42,
+        tables=[
+            Table(
+                "Scores by player count",
+                ["players", "mean", "sd"],
+                [[2, 48.125, 6.5], [3, float("nan"), 7.25]],
+            )
+        ],
+        tolerances=[PASSING, FAILING],
+        notes=["greedy policy"],
+    )
 
 
 def render(r: BalanceReport, *, colour: bool = False, width: int = 160) -> str:
     buf = io.StringIO()
-    console = Console(file=buf, width=width, force_terminal=colour, color_system="standard" if colour else None,
-                      legacy_windows=False)
+    console = Console(
+        file=buf,
+        width=width,
+        force_terminal=colour,
+        color_system="standard" if colour else None,
+        legacy_windows=False,
+    )
     print_report(r, console)
     return buf.getvalue()
 
@@ -39,8 +63,10 @@ def test_failed_tolerance_sentence_is_printed() -> None:
     out = render(report(), width=60)  # narrow: the sentence is wrapped between words, nothing cut
     assert " ".join(FAILING.describe().split()) in " ".join(out.split())
     assert all(len(line) <= 60 for line in out.splitlines())
-    assert ("row 3 completion rate [bold]4p[/bold]: FAILS after 2000 games per setting: measured 0.042 (99% Wilson "
-            "score interval 0.03188..0.05515), allowed 0.1..0.9") in " ".join(out.split())
+    assert (
+        "row 3 completion rate [bold]4p[/bold]: FAILS after 2000 games per setting: measured 0.042 (99% Wilson "
+        "score interval 0.03188..0.05515), allowed 0.1..0.9"
+    ) in " ".join(out.split())
     assert PASSING.describe() not in out  # only failures get a sentence
     assert "1 of 2 tolerances failed" in out
 

@@ -20,12 +20,29 @@ def test_check_piped_at_80_columns(tmp_path: Path) -> None:
     y = kit / "kit.yaml"
     text = y.read_text(encoding="utf-8")
     start = text.index("    max_games:")
-    y.write_text(text[:start] + "    max_games: 60" + text[text.index("\n", start):], encoding="utf-8")
+    y.write_text(text[:start] + "    max_games: 60" + text[text.index("\n", start) :], encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
     env.pop("FORCE_COLOR", None)
-    r = subprocess.run([sys.executable, "-m", "generator", "check", str(kit), "--games", "60", "--workers", "1",
-                        "--json", str(tmp_path / "r.json")], cwd=ROOT, env=env, capture_output=True, text=True,
-                       timeout=600)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "check",
+            str(kit),
+            "--games",
+            "60",
+            "--workers",
+            "1",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode in (0, 1, 3), r.stderr
     lines = r.stdout.splitlines()
     assert len(lines) > 80

@@ -27,10 +27,14 @@ def _same(restored, parsed) -> list[str]:
                 bad.append(key)
         elif a[key] != b[key] or type(a[key]) is not type(b[key]):
             bad.append(key)
-        elif isinstance(a[key], dict) and (list(a[key]) != list(b[key]) or any(
-                type(x) is not type(y) for x, y in zip(a[key].values(), b[key].values(), strict=True))):
+        elif isinstance(a[key], dict) and (
+            list(a[key]) != list(b[key])
+            or any(type(x) is not type(y) for x, y in zip(a[key].values(), b[key].values(), strict=True))
+        ):
             bad.append(key)  # the same order and the same number types (ints stay ints, floats floats)
-        elif key == "hmetrics" and any(type(x[0]) is not type(y[0]) for x, y in zip(a[key], b[key], strict=True)):
+        elif key == "hmetrics" and any(
+            type(x[0]) is not type(y[0]) for x, y in zip(a[key], b[key], strict=True)
+        ):
             bad.append(key)
     return bad
 
@@ -41,7 +45,9 @@ def test_a_restored_face_is_the_parsed_face(tables, key):
     restored = fonts._face_from_tables(path, tables[key], tables["version"])
     assert restored is not None
     assert _same(restored, TTFontFace(str(path))) == []
-    assert any(type(m[0]) is float for m in restored.hmetrics) and type(restored.hmetrics[0][0]) is int  # mixed kinds
+    assert (
+        any(type(m[0]) is float for m in restored.hmetrics) and type(restored.hmetrics[0][0]) is int
+    )  # mixed kinds
 
 
 def test_tables_that_do_not_fit_are_not_used(tables):

@@ -30,8 +30,10 @@ def test_missing_glyphs() -> None:
 
 
 def test_check_glyphs_lists_every_problem_inside_places() -> None:
-    pages = [Page(10, 10, [Place(0, 0, (Text(0, 0, "x😀", 5, text_id="a.b"),))], label="p"),
-             Page(10, 10, [Text(0, 0, "ก", 5, font="bold")])]
+    pages = [
+        Page(10, 10, [Place(0, 0, (Text(0, 0, "x😀", 5, text_id="a.b"),))], label="p"),
+        Page(10, 10, [Text(0, 0, "ก", 5, font="bold")]),
+    ]
     with pytest.raises(RenderError) as err:
         check_glyphs(pages)
     assert str(err.value).splitlines() == [
@@ -45,4 +47,6 @@ def test_check_glyphs_lists_every_problem_inside_places() -> None:
 def test_unknown_font_key() -> None:
     with pytest.raises(RenderError, match="unknown font 'light'"):
         text_width("x", "light", 10)
-    assert text_width("xA", "italic", 10) == text_width("xA", "regular", 10)  # a slanted regular: same advances
+    assert text_width("xA", "italic", 10) == text_width(
+        "xA", "regular", 10
+    )  # a slanted regular: same advances

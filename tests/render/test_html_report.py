@@ -59,24 +59,43 @@ def parse(html: str) -> Page:
     return p
 
 
-HIST = Histogram("Score by player count", {"2 players": (3, [1, 0, 4, 2]), "3 players": (1, [0, 5, 0, 0, 0, 0, 1])},
-                 x_label="score")
-BARS = Bars("Win share by seat", ["seat 1", "seat 2", "seat 3", "seat 4"], [0.4, 0.2, 0.1, float("nan")],
-            lows=[0.35, 0.15, 0.05, float("nan")], highs=[0.45, 0.25, 0.15, float("nan")], reference=0.25,
-            y_label="win share")
+HIST = Histogram(
+    "Score by player count",
+    {"2 players": (3, [1, 0, 4, 2]), "3 players": (1, [0, 5, 0, 0, 0, 0, 1])},
+    x_label="score",
+)
+BARS = Bars(
+    "Win share by seat",
+    ["seat 1", "seat 2", "seat 3", "seat 4"],
+    [0.4, 0.2, 0.1, float("nan")],
+    lows=[0.35, 0.15, 0.05, float("nan")],
+    highs=[0.45, 0.25, 0.15, float("nan")],
+    reference=0.25,
+    y_label="win share",
+)
 ROWS = Bars("Row completion", ["row 1", "row 2"], [3.0, 1.5])
 
 
 def sample(kit: str = "Ripple test", name: str = "row 3 completion") -> BalanceReport:
     return BalanceReport(
-        kit=kit, game="toy", games_per_setting=500, seed=7,
+        kit=kit,
+        game="toy",
+        games_per_setting=500,
+        seed=7,
         tables=[Table("Scores", ["players", "mean", "note"], [[2, 41.25, "ok"], [3, float("nan"), name]])],
         charts=[HIST, BARS, ROWS],
-        tolerances=[Tolerance("seat 1 win share", Proportion(135, 500), 0.2, 0.35, "game.balance.seat"),
-                    Tolerance(name, Proportion(25, 500), 0.10, None, "game.balance.rows")],
-        figures={"mean": np.float64(41.25), "bad": float("nan"), "by_players": {2: [1, 2], 3: np.arange(2)},
-                 "inf": float("inf")},
-        notes=["a note"])
+        tolerances=[
+            Tolerance("seat 1 win share", Proportion(135, 500), 0.2, 0.35, "game.balance.seat"),
+            Tolerance(name, Proportion(25, 500), 0.10, None, "game.balance.rows"),
+        ],
+        figures={
+            "mean": np.float64(41.25),
+            "bad": float("nan"),
+            "by_players": {2: [1, 2], 3: np.arange(2)},
+            "inf": float("inf"),
+        },
+        notes=["a note"],
+    )
 
 
 def test_svg_bar_counts_follow_the_data() -> None:
@@ -141,8 +160,9 @@ def test_verdict_banner_and_failed_first() -> None:
     # the failed ones alone above the charts, then every tolerance (failed first) in an open <details>
     assert rows == ["fail", "fail", "pass"]
     assert any(t == "details" and "open" in a for t, a in page.tags)
-    ok = BalanceReport(kit="k", game="g", games_per_setting=1, seed=0,
-                       tolerances=[Tolerance("x", Exact(0.5), 0.0, 1.0)])
+    ok = BalanceReport(
+        kit="k", game="g", games_per_setting=1, seed=0, tolerances=[Tolerance("x", Exact(0.5), 0.0, 1.0)]
+    )
     assert "all 1 tolerances hold" in "".join(parse(to_html([ok], title="t")).text)
 
 
@@ -189,12 +209,24 @@ def _toy_report(seed: int) -> BalanceReport:
     t = run(DiceRace(players=3, target=15), 300, seed, chunk_size=100)
     shares = [wilson(int(w), 300) for w in t["wins"]]
     return BalanceReport(
-        kit="toy", game="dice_race", games_per_setting=300, seed=seed,
-        charts=[Histogram("turns", {"3 players": (0, t["turns_hist"].tolist())}),
-                Bars("win share", ["1", "2", "3"], [s[0] for s in shares], [s[1] for s in shares],
-                     [s[2] for s in shares], reference=1 / 3)],
+        kit="toy",
+        game="dice_race",
+        games_per_setting=300,
+        seed=seed,
+        charts=[
+            Histogram("turns", {"3 players": (0, t["turns_hist"].tolist())}),
+            Bars(
+                "win share",
+                ["1", "2", "3"],
+                [s[0] for s in shares],
+                [s[1] for s in shares],
+                [s[2] for s in shares],
+                reference=1 / 3,
+            ),
+        ],
         tolerances=[Tolerance("seat 1", Proportion(float(t["wins"][0]), 300), None, 0.5)],
-        figures={"wins": t["wins"], "turns": t["games.turns"][:5]})
+        figures={"wins": t["wins"], "turns": t["games.turns"][:5]},
+    )
 
 
 def test_same_seed_same_json_and_html(tmp_path: Path) -> None:
@@ -209,8 +241,13 @@ def test_same_seed_same_json_and_html(tmp_path: Path) -> None:
 
 
 def test_empty_histogram_and_all_nan_bars_still_render() -> None:
-    r = BalanceReport(kit="k", game="g", games_per_setting=0, seed=0,
-                      charts=[Histogram("empty", {"2 players": (0, [0, 0])}), Bars("nan", ["a"], [math.nan])])
+    r = BalanceReport(
+        kit="k",
+        game="g",
+        games_per_setting=0,
+        seed=0,
+        charts=[Histogram("empty", {"2 players": (0, [0, 0])}), Bars("nan", ["a"], [math.nan])],
+    )
     page = parse(to_html([r], title="t"))
     assert [len(c["bar"]) for c in page.charts] == [0, 0]
     assert "no tolerances checked" in "".join(page.text)
@@ -236,18 +273,30 @@ def test_the_page_opens_with_a_plain_summary_naming_key_direction_and_amount() -
     """Issue 26 item 5: what fails or is undecided, its spec key, which way to move and roughly how much."""
     from generator.engine.verdict import Mean
 
-    rep = BalanceReport(kit="Broken", game="toy", games_per_setting=1000, seed=1, tables=[], charts=[],
-                        tolerances=[Tolerance("tie rate", Proportion(97, 1000), None, 0.10, "game.balance.tie_rate",
-                                              games=1000),
-                                    Tolerance("goal spread", Mean(2000, 3.4, 1.0), None, 3.0, "game.balance.goal_spread"),
-                                    Tolerance("seat share", Proportion(500, 1000), 0.4, 0.6, "game.balance.seat")])
+    rep = BalanceReport(
+        kit="Broken",
+        game="toy",
+        games_per_setting=1000,
+        seed=1,
+        tables=[],
+        charts=[],
+        tolerances=[
+            Tolerance("tie rate", Proportion(97, 1000), None, 0.10, "game.balance.tie_rate", games=1000),
+            Tolerance("goal spread", Mean(2000, 3.4, 1.0), None, 3.0, "game.balance.goal_spread"),
+            Tolerance("seat share", Proportion(500, 1000), 0.4, 0.6, "game.balance.seat"),
+        ],
+    )
     html = to_html([rep], title="t")
-    summary = html[html.index('<section class="summary"'):html.index("</section>")]
+    summary = html[html.index('<section class="summary"') : html.index("</section>")]
     assert html.index('<section class="summary"') < html.index('<section class="kit"')
-    assert "goal spread is 3.40 (between 3.34 and 3.46 at 99% confidence), above its maximum 3.00: the game has to " \
-           "bring it down by about 0.40, or raise game.balance.goal_spread.max to 3.46 or more." in summary
-    assert "tie rate is 9.7% (between 7.5% and 12.4% at 99% confidence), too close to its maximum 10.0% to tell: " \
-           "about 79,985 games per setting would decide it" in summary
+    assert (
+        "goal spread is 3.40 (between 3.34 and 3.46 at 99% confidence), above its maximum 3.00: the game has to "
+        "bring it down by about 0.40, or raise game.balance.goal_spread.max to 3.46 or more." in summary
+    )
+    assert (
+        "tie rate is 9.7% (between 7.5% and 12.4% at 99% confidence), too close to its maximum 10.0% to tell: "
+        "about 79,985 games per setting would decide it" in summary
+    )
     assert "raise game.balance.tie_rate.max to 0.124 to hold" in summary
     assert "seat share" not in summary  # holding tolerances are not in the summary
     assert summary.index("goal spread") < summary.index("tie rate")  # failures first

@@ -49,12 +49,21 @@ def test_the_slant_is_twelve_degrees():
 
 def test_builtin_italic_is_the_upright_face_slanted_in_the_text_matrix(tmp_path):
     pdf = tmp_path / "i.pdf"
-    write_pdf(_page(Text(10, 150, "Up", SIZE), Text(10, 100, "slnt", SIZE, font="italic"),
-                    Text(10, 50, "BOLD", SIZE, font="bold_italic"), Text(200, 50, "XYZ", SIZE, font="bold")),
-              pdf, title="t")
+    write_pdf(
+        _page(
+            Text(10, 150, "Up", SIZE),
+            Text(10, 100, "slnt", SIZE, font="italic"),
+            Text(10, 50, "BOLD", SIZE, font="bold_italic"),
+            Text(200, 50, "XYZ", SIZE, font="bold"),
+        ),
+        pdf,
+        title="t",
+    )
     chars = _chars(pdf)
     assert chars["U"][0].endswith("BIZUDPGothic-Regular") and chars["U"][1][2] == 0
-    assert chars["s"][0].endswith("BIZUDPGothic-Regular") and chars["s"][1][2] == pytest.approx(TAN12, abs=1e-5)
+    assert chars["s"][0].endswith("BIZUDPGothic-Regular") and chars["s"][1][2] == pytest.approx(
+        TAN12, abs=1e-5
+    )
     assert chars["B"][0].endswith("BIZUDPGothic-Bold") and chars["B"][1][2] == pytest.approx(TAN12, abs=1e-5)
     assert chars["X"][0].endswith("BIZUDPGothic-Bold") and chars["X"][1][2] == 0
     # the pen moves as upright: the slanted 't' stands where the upright face's advances put it
@@ -88,13 +97,19 @@ def _kit(tmp_path: Path, **faces: str):
 def test_a_kit_italic_file_is_embedded_and_drawn_upright(tmp_path):
     fonts, _ = _kit(tmp_path, italic="Italic.ttf")
     pdf = tmp_path / "k.pdf"
-    write_pdf(_page(Text(10, 150, "Up", SIZE), Text(10, 100, "AV office", SIZE, font="italic")), pdf, title="t",
-              fonts=fonts)
+    write_pdf(
+        _page(Text(10, 150, "Up", SIZE), Text(10, 100, "AV office", SIZE, font="italic")),
+        pdf,
+        title="t",
+        fonts=fonts,
+    )
     chars = _chars(pdf)
     assert chars["A"][0].endswith("+PnpkitTestItalic") and chars["A"][1][2] == 0  # its own face: no slant
     assert chars["U"][0].endswith("+DejaVuSans")
     with pikepdf.open(pdf) as doc:
-        (own,) = [f for f in doc.pages[0].Resources.Font.values() if str(f.BaseFont).endswith("+PnpkitTestItalic")]
+        (own,) = [
+            f for f in doc.pages[0].Resources.Font.values() if str(f.BaseFont).endswith("+PnpkitTestItalic")
+        ]
         subset = TTFont(io.BytesIO(own.FontDescriptor.FontFile2.read_bytes()))
     assert subset["name"].getDebugName(6) == "PnpkitTestItalic" and subset["head"].macStyle & 2
     assert all(k == 0 for k in _skews(pdf))
@@ -103,7 +118,9 @@ def test_a_kit_italic_file_is_embedded_and_drawn_upright(tmp_path):
 def test_a_kit_role_without_italic_slants_its_regular_face_shaped_text_too(tmp_path):
     fonts, _ = _kit(tmp_path)
     pdf = tmp_path / "o.pdf"
-    write_pdf(_page(Text(10, 100, "AV office", SIZE, font="italic")), pdf, title="t", fonts=fonts)  # kerned, ligated
+    write_pdf(
+        _page(Text(10, 100, "AV office", SIZE, font="italic")), pdf, title="t", fonts=fonts
+    )  # kerned, ligated
     assert _skews(pdf) and all(k == pytest.approx(TAN12, abs=1e-5) for k in _skews(pdf) if k)
     assert sum(1 for k in _skews(pdf) if k) >= 1
     measure = kit_measure(fonts)

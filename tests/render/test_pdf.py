@@ -69,7 +69,9 @@ def test_crop_marks_sit_on_the_trim_corners(tmp_path: Path) -> None:
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
         h = page.height
-        borders = [r for r in page.rects if abs(r["width"] - POKER[0]) < 0.1 and abs(r["height"] - POKER[1]) < 0.1]
+        borders = [
+            r for r in page.rects if abs(r["width"] - POKER[0]) < 0.1 and abs(r["height"] - POKER[1]) < 0.1
+        ]
         lines = [ln for ln in page.lines if ln["stroking_color"] in ((0,), (0, 0, 0), [0], [0, 0, 0])]
     assert len(borders) == 9
     left = min(r["x0"] for r in borders)
@@ -80,13 +82,26 @@ def test_crop_marks_sit_on_the_trim_corners(tmp_path: Path) -> None:
     outer = [(x, y) for x, y in corners if x in (left, right) or y in (bottom, top)]
     for x, y in outer:
         if y in (bottom, top):  # a vertical mark continues the vertical trim edge beyond the cards
-            assert any(abs(ln["x0"] - x) < 0.1 and abs(ln["x1"] - x) < 0.1
-                       and (h - ln["top"] < bottom or h - ln["bottom"] > top) for ln in lines), (x, y)
+            assert any(
+                abs(ln["x0"] - x) < 0.1
+                and abs(ln["x1"] - x) < 0.1
+                and (h - ln["top"] < bottom or h - ln["bottom"] > top)
+                for ln in lines
+            ), (x, y)
         if x in (left, right):
-            assert any(abs(ln["top"] - (h - y)) < 0.1 and abs(ln["bottom"] - (h - y)) < 0.1
-                       and (ln["x1"] < left or ln["x0"] > right) for ln in lines), (x, y)
+            assert any(
+                abs(ln["top"] - (h - y)) < 0.1
+                and abs(ln["bottom"] - (h - y)) < 0.1
+                and (ln["x1"] < left or ln["x0"] > right)
+                for ln in lines
+            ), (x, y)
     for ln in lines:  # no mark enters the card area
-        assert ln["x1"] <= left + 0.1 or ln["x0"] >= right - 0.1 or h - ln["top"] <= bottom + 0.1 or h - ln["bottom"] >= top - 0.1
+        assert (
+            ln["x1"] <= left + 0.1
+            or ln["x0"] >= right - 0.1
+            or h - ln["top"] <= bottom + 0.1
+            or h - ln["bottom"] >= top - 0.1
+        )
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -178,13 +193,18 @@ def test_metadata_and_outline(tmp_path: Path) -> None:
 def test_missing_glyph_names_text_page_and_codepoints_and_writes_nothing(tmp_path: Path) -> None:
     out = tmp_path / "x.pdf"
     out.write_bytes(b"old")
-    bad = Page(100, 100, [Text(10, 10, "ok", 10, text_id="fine"), Text(10, 30, "A😀B\u0e01😀", 10, text_id="card.title")],
-               label="deck front 1")
+    bad = Page(
+        100,
+        100,
+        [Text(10, 10, "ok", 10, text_id="fine"), Text(10, 30, "A😀B\u0e01😀", 10, text_id="card.title")],
+        label="deck front 1",
+    )
     with pytest.raises(RenderError) as err:
         write_pdf([Page(100, 100), bad], out, title="t")
     assert str(err.value) == (
         "1 text with characters missing from the font (BIZ UDPGothic):\n"
-        "  page 2 (deck front 1): text card.title 'A😀Bก😀': U+1F600 '😀' U+0E01 'ก'")
+        "  page 2 (deck front 1): text card.title 'A😀Bก😀': U+1F600 '😀' U+0E01 'ก'"
+    )
     assert out.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["x.pdf"]
 

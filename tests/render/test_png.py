@@ -16,7 +16,9 @@ from generator.render.png import write_png
 def test_png_pixels_and_size(tmp_path: Path) -> None:
     pdf = tmp_path / "a.pdf"
     # a red square placed, rotated 90 degrees and clipped: only its left half (in its own coordinates) shows
-    square = Place(150, 50, (Rect(0, 0, 100, 100, fill="#ff0000", stroke=None),), clip=(0, 0, 50, 100), rotate=90)
+    square = Place(
+        150, 50, (Rect(0, 0, 100, 100, fill="#ff0000", stroke=None),), clip=(0, 0, 50, 100), rotate=90
+    )
     write_pdf([Page(200, 200, [square]), Page(100, 50)], pdf, title="t")
     png = tmp_path / "a.png"
     write_png(pdf, png, dpi=72)

@@ -18,12 +18,21 @@ from tests.render.test_html_report import sample
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = os.environ.get("PNPKIT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 WIDTH = 1280
 
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
-                                reason="no system Chromium (.ci/run installs Debian's chromium)")
+pytestmark = pytest.mark.skipif(
+    shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
+    reason="no system Chromium (.ci/run installs Debian's chromium)",
+)
 
 MEASURE = """() => ({
   scroll: document.documentElement.scrollWidth,
@@ -39,16 +48,38 @@ def wide_report() -> BalanceReport:
     unbroken spec keys and cell values."""
     base = sample(kit="Ripple Rush (a long kit name that goes on and on)", name="row 3 completion " * 6)
     counts = [f"{n} players" for n in range(2, 13)]
-    wide = Table("Win share by seat and player count", ["seat", *counts],
-                 [[f"seat {s}", *[0.123456 * s / n for n in range(2, 13)]] for s in range(1, 7)])
-    unbroken = Table("Unbroken values", ["key", "value"],
-                     [["game.balance." + "very_long_key_" * 12, "x" * 300], ["sheet", "長い文字列" * 40]])
-    more = [Tolerance(f"seat {s} win share ({n} players, greedy against random-legal opponents)",
-                      Proportion(40 + s, 200), 0.1, 0.4, "game.balance.seat_win_share." + "x" * 60)
-            for s in range(1, 5) for n in (2, 3, 4, 5)]
-    return BalanceReport(kit=base.kit, game=base.game, games_per_setting=base.games_per_setting, seed=base.seed,
-                         tables=[*base.tables, wide, unbroken], charts=base.charts,
-                         tolerances=[*base.tolerances, *more], figures=base.figures, notes=base.notes)
+    wide = Table(
+        "Win share by seat and player count",
+        ["seat", *counts],
+        [[f"seat {s}", *[0.123456 * s / n for n in range(2, 13)]] for s in range(1, 7)],
+    )
+    unbroken = Table(
+        "Unbroken values",
+        ["key", "value"],
+        [["game.balance." + "very_long_key_" * 12, "x" * 300], ["sheet", "長い文字列" * 40]],
+    )
+    more = [
+        Tolerance(
+            f"seat {s} win share ({n} players, greedy against random-legal opponents)",
+            Proportion(40 + s, 200),
+            0.1,
+            0.4,
+            "game.balance.seat_win_share." + "x" * 60,
+        )
+        for s in range(1, 5)
+        for n in (2, 3, 4, 5)
+    ]
+    return BalanceReport(
+        kit=base.kit,
+        game=base.game,
+        games_per_setting=base.games_per_setting,
+        seed=base.seed,
+        tables=[*base.tables, wide, unbroken],
+        charts=base.charts,
+        tolerances=[*base.tolerances, *more],
+        figures=base.figures,
+        notes=base.notes,
+    )
 
 
 def measure(path: Path) -> dict[str, Any]:
@@ -108,5 +139,7 @@ def test_the_colour_vision_section_fits_the_page_and_its_pictures_load(tmp_path:
         finally:
             browser.close()
     assert found["scroll"] <= WIDTH
-    assert len(found["images"]) == 5 and all(w > 500 and done and right <= WIDTH for w, done, right in found["images"])
+    assert len(found["images"]) == 5 and all(
+        w > 500 and done and right <= WIDTH for w, done, right in found["images"]
+    )
     assert found["table"] <= WIDTH

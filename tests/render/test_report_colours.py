@@ -36,7 +36,12 @@ def pixels(png: bytes) -> np.ndarray:
 
 
 def test_the_page_is_the_first_that_prints_every_suit(ripple_rush: ColourCheck) -> None:
-    assert (ripple_rush.component, ripple_rush.page, ripple_rush.lang, ripple_rush.dpi) == ("Score sheets", 1, "en", 100)
+    assert (ripple_rush.component, ripple_rush.page, ripple_rush.lang, ripple_rush.dpi) == (
+        "Score sheets",
+        1,
+        "en",
+        100,
+    )
     assert [v.label for v in ripple_rush.views] == [NORMAL, *SIMULATIONS]
     shapes = {pixels(v.png).shape for v in ripple_rush.views}
     assert len(shapes) == 1 and sorted(shapes.pop()[:2]) == [827, 1169]  # an A4 page at 100 dpi
@@ -71,7 +76,9 @@ def test_the_pair_table_has_every_pair_and_the_palette_checks_verdict(ripple_rus
     red_green = rows[("red", "green")]
     under = dict(red_green.under)
     assert list(under) == list(SIMULATIONS)
-    assert round(under["deuteranopia"], 1) == 8.6 and red_green.verdict == "note"  # marks differ: square, hexagon
+    assert (
+        round(under["deuteranopia"], 1) == 8.6 and red_green.verdict == "note"
+    )  # marks differ: square, hexagon
     assert rows[("blue", "green")].verdict == "ok" and red_green.normal > 100
 
 
@@ -84,17 +91,23 @@ def test_the_report_embeds_the_five_pictures_and_the_table(ripple_rush: ColourCh
     assert '<td class="num low">8.6</td>' in html and "note: marks differ" in html
     assert "data:image" not in to_html([sample()], title="t")  # no section without a colour check
     path = tmp_path / "r.html"
-    write_reports(CheckRun([sample()], html_reports=[sample()], colour_checks=[ripple_rush]), json_path=None,
-                  html_path=path)
-    assert path.read_text(encoding="utf-8") == html.replace("<title>t</title>", "<title>pnpkit balance report</title>") \
-        .replace("<h1>t</h1>", "<h1>pnpkit balance report</h1>")
+    write_reports(
+        CheckRun([sample()], html_reports=[sample()], colour_checks=[ripple_rush]),
+        json_path=None,
+        html_path=path,
+    )
+    assert path.read_text(encoding="utf-8") == html.replace(
+        "<title>t</title>", "<title>pnpkit balance report</title>"
+    ).replace("<h1>t</h1>", "<h1>pnpkit balance report</h1>")
 
 
 def test_same_kit_same_seed_same_bytes(ripple_rush: ColourCheck) -> None:
     kit = load_kits([ROOT / "layouts" / "ripple_rush"])[0]
     again = colour_check(kit)
     assert again == ripple_rush
-    assert to_html([sample()], title="t", colours=[again]) == to_html([sample()], title="t", colours=[ripple_rush])
+    assert to_html([sample()], title="t", colours=[again]) == to_html(
+        [sample()], title="t", colours=[ripple_rush]
+    )
 
 
 def test_a_game_without_colours_to_tell_apart_has_no_section() -> None:

@@ -38,8 +38,10 @@ THAI = "สวัสดีชาวโลก ที่นี่ น้ำ"
 def _fonts(root: Path, file: str):
     root.mkdir(exist_ok=True)
     (root / file).write_bytes((FONTS / file).read_bytes())
-    spec = FontsSpec(body=RoleFonts(regular=file, bold=file, fallback=[FontPair(regular="builtin", bold="builtin")]),
-                     heading_size="100pt")
+    spec = FontsSpec(
+        body=RoleFonts(regular=file, bold=file, fallback=[FontPair(regular="builtin", bold="builtin")]),
+        heading_size="100pt",
+    )
     return resolve_fonts(spec, root, "kit.yaml", lambda key: None)
 
 
@@ -80,8 +82,12 @@ def _show(stream, resources, decoded: dict, out: list) -> None:
             key = f.objgen
             if key not in decoded:
                 tt = TTFont(io.BytesIO(f.FontDescriptor.FontFile2.read_bytes()))
-                decoded[key] = (tt, tt.getBestCmap() or tt["cmap"].tables[0].cmap,
-                                [float(w) for w in f.Widths], int(f.FirstChar))
+                decoded[key] = (
+                    tt,
+                    tt.getBestCmap() or tt["cmap"].tables[0].cmap,
+                    [float(w) for w in f.Widths],
+                    int(f.FirstChar),
+                )
             current = decoded[key]
         elif name in ("Tj", "TJ"):
             assert current is not None
@@ -96,7 +102,9 @@ def _show(stream, resources, decoded: dict, out: list) -> None:
                     x += widths[code - first] / 1000 * size
 
 
-def harfbuzz(file: str, text: str, x0: float, y0: float, features: dict | None = None) -> list[tuple[tuple, float, float]]:
+def harfbuzz(
+    file: str, text: str, x0: float, y0: float, features: dict | None = None
+) -> list[tuple[tuple, float, float]]:
     """HarfBuzz's own glyphs for `text` (direction and script guessed), as (outline, x, y) from (x0, y0)."""
     data = (FONTS / file).read_bytes()
     face = hb.Face(hb.Blob(data))
@@ -118,8 +126,12 @@ def harfbuzz(file: str, text: str, x0: float, y0: float, features: dict | None =
 def _draw(tmp_path: Path, file: str, texts: list[Text]) -> Path:
     fonts = _fonts(tmp_path / "kit", file)
     pdf = tmp_path / "shaped.pdf"
-    write_pdf([Page(400, 200, [Rect(0, 0, 400, 200, fill="#ffffff", stroke=None), *texts])], pdf, title="t",
-              fonts=fonts)
+    write_pdf(
+        [Page(400, 200, [Rect(0, 0, 400, 200, fill="#ffffff", stroke=None), *texts])],
+        pdf,
+        title="t",
+        fonts=fonts,
+    )
     return pdf
 
 
@@ -130,8 +142,11 @@ def _same(drawn, expected) -> None:
         assert x1 == pytest.approx(x2, abs=0.01) and y1 == pytest.approx(y2, abs=0.01), (i, x1, x2, y1, y2)
 
 
-@pytest.mark.parametrize("file, text", [(DEJAVU, ARABIC), (DEJAVU, HEBREW), (NOTO_DEVA, DEVANAGARI),
-                                        (NOTO_THAI, THAI)], ids=["arabic", "hebrew", "devanagari", "thai"])
+@pytest.mark.parametrize(
+    "file, text",
+    [(DEJAVU, ARABIC), (DEJAVU, HEBREW), (NOTO_DEVA, DEVANAGARI), (NOTO_THAI, THAI)],
+    ids=["arabic", "hebrew", "devanagari", "thai"],
+)
 def test_drawn_glyphs_and_positions_are_harfbuzz_own(tmp_path, file, text):
     pdf = _draw(tmp_path, file, [Text(30, 100, text, SIZE)])
     _same(drawn_glyphs(pdf), harfbuzz(file, text, 30, 100))
@@ -151,6 +166,7 @@ def test_arabic_is_joined_and_right_to_left(tmp_path):
 def test_thai_tone_mark_rises_over_an_upper_vowel(tmp_path):
     """The tone mark MAI EK over the upper vowel SARA II (ที่) is drawn higher than over a bare consonant (ท่):
     the font's own rules pick the raised form, drawn as HarfBuzz chose it, not the marks stacked blindly."""
+
     def mark_bottom(text: str) -> float:
         pdf = _draw(tmp_path, NOTO_THAI, [Text(30, 100, text, SIZE)])
         drawn = drawn_glyphs(pdf)
@@ -198,8 +214,10 @@ def test_a_kerned_pair_is_drawn_closer_than_unkerned(tmp_path):
     assert vx - ax < unkerned[1][1] - unkerned[0][1] - 0.5
     _same(drawn_glyphs(pdf), harfbuzz(DEJAVU, "AV", 30, 100))
     fonts = _fonts(tmp_path / "kit", DEJAVU)
-    assert kit_measure(fonts)("AV", "regular", SIZE) < kit_measure(fonts)("A", "regular", SIZE) + \
-        kit_measure(fonts)("V", "regular", SIZE) - 0.5
+    assert (
+        kit_measure(fonts)("AV", "regular", SIZE)
+        < kit_measure(fonts)("A", "regular", SIZE) + kit_measure(fonts)("V", "regular", SIZE) - 0.5
+    )
 
 
 def test_a_ligature_is_one_glyph_and_copies_as_its_letters(tmp_path):
@@ -225,8 +243,11 @@ def test_a_script_the_font_has_no_rules_for_is_refused(tmp_path):
     spec = FontsSpec(body=RoleFonts(regular="NoRules.ttf", bold="NoRules.ttf"))
     fonts = resolve_fonts(spec, root, "kit.yaml", lambda key: None)
     page = Page(400, 200, [Text(30, 100, DEVANAGARI, SIZE, text_id="rules.title")])
-    with pytest.raises(RenderError, match=r"text rules.title 'नमस्ते क्षत्रिय': the font .* cannot shape Devanagari: "
-                                          r"it has no OpenType rules for the script \(GSUB 'dev2' or 'deva'\)"):
+    with pytest.raises(
+        RenderError,
+        match=r"text rules.title 'नमस्ते क्षत्रिय': the font .* cannot shape Devanagari: "
+        r"it has no OpenType rules for the script \(GSUB 'dev2' or 'deva'\)",
+    ):
         write_pdf([page], tmp_path / "x.pdf", title="t", fonts=fonts)
     assert not (tmp_path / "x.pdf").exists()
 

@@ -34,9 +34,27 @@ def server(kit, tmp_path):
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     log = open(tmp_path / "serve.log", "w+", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(kit), "--port", str(port),
-                             "--out", str(tmp_path / "out"), "--lang", "en", "--games", "20"],
-                            cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "serve",
+            str(kit),
+            "--port",
+            str(port),
+            "--out",
+            str(tmp_path / "out"),
+            "--lang",
+            "en",
+            "--games",
+            "20",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:

@@ -10,12 +10,21 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = os.environ.get("PNPKIT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOT = os.environ.get("PNPKIT_SCREENSHOT")  # set to a path to keep a screenshot of the page (docs/images)
 
-pytestmark = pytest.mark.skipif(shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
-                                reason="no system Chromium (.ci/run installs Debian's chromium)")
+pytestmark = pytest.mark.skipif(
+    shutil.which(CHROMIUM) is None and not Path(CHROMIUM).exists(),
+    reason="no system Chromium (.ci/run installs Debian's chromium)",
+)
 
 
 def first_picture(page, cid: str) -> str:
@@ -25,7 +34,10 @@ def first_picture(page, cid: str) -> str:
 def wait_loaded(page, cid: str) -> None:
     page.wait_for_function(
         """(cid) => { const i = document.querySelector(`img[data-cid="${cid}"][data-page="0"]`);
-                      return i && i.complete && i.naturalWidth > 100; }""", arg=cid, timeout=60_000)
+                      return i && i.complete && i.naturalWidth > 100; }""",
+        arg=cid,
+        timeout=60_000,
+    )
 
 
 def test_edit_on_disk_shows_new_picture_then_inline_error(server, kit):
@@ -38,26 +50,40 @@ def test_edit_on_disk_shows_new_picture_then_inline_error(server, kit):
             page.evaluate("window.__noReload = 'still here'")
             before = first_picture(page, "score_sheet")
             rules_before = first_picture(page, "rules")
-            size_before = page.evaluate("""() => document.querySelector('img[data-cid="score_sheet"]').naturalWidth""")
+            size_before = page.evaluate(
+                """() => document.querySelector('img[data-cid="score_sheet"]').naturalWidth"""
+            )
 
             yaml = kit / "kit.yaml"
             text = yaml.read_text(encoding="utf-8")
             assert '{id: blue,   colour: "#1f6fd1"' in text
-            yaml.write_text(text.replace('{id: blue,   colour: "#1f6fd1"', '{id: blue,   colour: "#7a1fd1"'), encoding="utf-8")
-            page.wait_for_function("(old) => { const i = document.querySelector('img[data-cid=\"score_sheet\"][data-page=\"0\"]');"
-                                   " return i && i.getAttribute('src') !== old; }", arg=before, timeout=90_000)
+            yaml.write_text(
+                text.replace('{id: blue,   colour: "#1f6fd1"', '{id: blue,   colour: "#7a1fd1"'),
+                encoding="utf-8",
+            )
+            page.wait_for_function(
+                '(old) => { const i = document.querySelector(\'img[data-cid="score_sheet"][data-page="0"]\');'
+                " return i && i.getAttribute('src') !== old; }",
+                arg=before,
+                timeout=90_000,
+            )
             wait_loaded(page, "score_sheet")
             after = first_picture(page, "score_sheet")
             assert after != before and after.startswith("/page/en/score_sheet/0.png?v=")
-            assert page.evaluate("""() => document.querySelector('img[data-cid="score_sheet"]').naturalWidth""") == size_before
+            assert (
+                page.evaluate("""() => document.querySelector('img[data-cid="score_sheet"]').naturalWidth""")
+                == size_before
+            )
             assert page.is_hidden("#errors")
 
             broken = yaml.read_text(encoding="utf-8").replace("  rows: 8\n", "  rows: eight\n")
             yaml.write_text(broken, encoding="utf-8")
             line = broken.splitlines().index("  rows: eight") + 1
             # wait for the final state: an editor's write may be seen half-done first (an empty file is an error too)
-            page.wait_for_function("() => [...document.querySelectorAll('#errors li')].some(li => li.dataset.key === 'game.rows')",
-                                   timeout=90_000)
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('#errors li')].some(li => li.dataset.key === 'game.rows')",
+                timeout=90_000,
+            )
             item = page.inner_text("#errors li")
             assert item == f"my_rr/kit.yaml:{line}: game.rows: expected a valid integer; got 'eight'"
             assert page.get_attribute("#errors li", "data-key") == "game.rows"
@@ -80,9 +106,14 @@ def test_run_check_button_shows_progress_then_the_verdict_table(server):
             wait_loaded(page, "rules")
             assert page.input_value("#games") == "20"  # serve --games 20
             page.click("#run-check")
-            page.wait_for_selector("#check-progress progress", timeout=30_000)  # the worker runs; the page answers
+            page.wait_for_selector(
+                "#check-progress progress", timeout=30_000
+            )  # the worker runs; the page answers
             assert page.is_disabled("#run-check")
-            assert page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.check.status)") == "running"
+            assert (
+                page.evaluate("fetch('/api/state').then(r => r.json()).then(s => s.check.status)")
+                == "running"
+            )
             page.wait_for_selector("#verdicts table", timeout=180_000)
             rows = page.query_selector_all("#verdicts tr")
             assert len(rows) > 3

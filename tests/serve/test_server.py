@@ -45,15 +45,26 @@ def test_pictures_and_pdfs_of_the_kit_are_served(client):
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
     pdf = client.get("/pdf/en/kit-a4.pdf")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
-    assert "new EventSource(\"/events\")" in client.get("/").text
+    assert 'new EventSource("/events")' in client.get("/").text
 
 
-@pytest.mark.parametrize("path", [
-    "/pdf/en/..%2F..%2Fmy_rr%2Fkit.yaml", "/pdf/en/../../my_rr/kit.yaml", "/pdf/en/kit.yaml",
-    "/pdf/en/.pnpkit%2Fbuild.json", "/pdf/xx/kit-a4.pdf", "/pdf/ja/kit-a4.pdf",  # ja not built: not served
-    "/page/en/..%2Fkit/0.png", "/page/en/score_sheet/99.png", "/page/en/nope/0.png", "/page/ja/rules/0.png",
-    "/kit.yaml", "/out/my_rr/en/kit-a4.pdf",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/pdf/en/..%2F..%2Fmy_rr%2Fkit.yaml",
+        "/pdf/en/../../my_rr/kit.yaml",
+        "/pdf/en/kit.yaml",
+        "/pdf/en/.pnpkit%2Fbuild.json",
+        "/pdf/xx/kit-a4.pdf",
+        "/pdf/ja/kit-a4.pdf",  # ja not built: not served
+        "/page/en/..%2Fkit/0.png",
+        "/page/en/score_sheet/99.png",
+        "/page/en/nope/0.png",
+        "/page/ja/rules/0.png",
+        "/kit.yaml",
+        "/out/my_rr/en/kit-a4.pdf",
+    ],
+)
 def test_nothing_outside_the_kits_outputs_is_served(reader, path):
     assert reader.get(path).status_code == 404
 
@@ -67,7 +78,8 @@ def test_a_broken_spec_is_reported_located_and_the_last_pictures_stay(client):
     state = client.get("/api/state").json()
     line = text.splitlines().index("  rows: eight") + 1
     assert [(e["line"], e["key"], e["message"]) for e in state["errors"]] == [
-        (line, "game.rows", "expected a valid integer; got 'eight'")]
+        (line, "game.rows", "expected a valid integer; got 'eight'")
+    ]
     assert state["errors"][0]["file"].endswith("my_rr/kit.yaml")
     assert state["components"] == before
     assert client.get("/page/en/rules/0.png").status_code == 200
@@ -121,7 +133,9 @@ def test_an_asset_change_rebuilds_the_preview(tmp_path):
     yaml = kit / "kit.yaml"
     text = yaml.read_text(encoding="utf-8")
     at = text.rindex("\n  number_cards:\n") + len("\n  number_cards:\n")
-    yaml.write_text(text[:at] + "    art: {back: {path: assets/back.png, bleed: true}}\n" + text[at:], encoding="utf-8")
+    yaml.write_text(
+        text[:at] + "    art: {back: {path: assets/back.png, bleed: true}}\n" + text[at:], encoding="utf-8"
+    )
     preview = Preview(kit, out, lang="en")
     with TestClient(make_app(preview, watch=False)) as c:
         pdf = out / "ripple_rush" / "en" / "number_cards-a4.pdf"

@@ -17,19 +17,42 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tol(name, verdict, measured, lo=None, hi=None, needed=None):
-    return {"name": name, "verdict": verdict, "ok": verdict == "HOLDS", "measured": measured, "minimum": lo,
-            "maximum": hi, "spec_key": f"game.balance.{name}", "needed_games": needed}
+    return {
+        "name": name,
+        "verdict": verdict,
+        "ok": verdict == "HOLDS",
+        "measured": measured,
+        "minimum": lo,
+        "maximum": hi,
+        "spec_key": f"game.balance.{name}",
+        "needed_games": needed,
+    }
 
 
-DOC = {"ok": False, "reports": [{
-    "kit": "my_rr", "games_per_setting": 2000, "ok": False, "verdict": "UNDECIDED",
-    "tolerances": [
-        _tol("tie_rate", "HOLDS", 0.05, hi=0.1),
-        _tol("goal_spread", "UNDECIDED", 2.98, hi=3.0, needed=12000),
-        _tol("skill_gap", "HOLDS", float("inf"), lo=3.0),
-        {"name": "seat_win_share", "verdict": "UNDECIDED", "ok": False, "minimum": 0.85, "maximum": 1.15},
-        _tol("odd", "HOLDS", float("nan"), lo=float("-inf")),
-    ]}]}
+DOC = {
+    "ok": False,
+    "reports": [
+        {
+            "kit": "my_rr",
+            "games_per_setting": 2000,
+            "ok": False,
+            "verdict": "UNDECIDED",
+            "tolerances": [
+                _tol("tie_rate", "HOLDS", 0.05, hi=0.1),
+                _tol("goal_spread", "UNDECIDED", 2.98, hi=3.0, needed=12000),
+                _tol("skill_gap", "HOLDS", float("inf"), lo=3.0),
+                {
+                    "name": "seat_win_share",
+                    "verdict": "UNDECIDED",
+                    "ok": False,
+                    "minimum": 0.85,
+                    "maximum": 1.15,
+                },
+                _tol("odd", "HOLDS", float("nan"), lo=float("-inf")),
+            ],
+        }
+    ],
+}
 
 
 def test_undecided_is_not_fail_and_names_the_games_it_needs():
@@ -38,7 +61,10 @@ def test_undecided_is_not_fail_and_names_the_games_it_needs():
     rows = {r["name"]: r for r in rep["rows"]}
     assert rows["goal_spread"]["verdict"] == "UNDECIDED" and rows["goal_spread"]["needed"] == 12000
     assert rows["tie_rate"]["verdict"] == "HOLDS"
-    assert _summary([rep]) == "2 tolerances undecided, none fails: about 12,000 games per setting would decide them"
+    assert (
+        _summary([rep])
+        == "2 tolerances undecided, none fails: about 12,000 games per setting would decide them"
+    )
     failing = json.loads(json.dumps(DOC))
     failing["reports"][0]["tolerances"][0]["verdict"] = "FAILS"
     assert _summary(_verdicts(failing)) == "some tolerances fail"
@@ -63,7 +89,13 @@ def test_the_page_reads_an_undecided_check_with_infinities(tmp_path):
         assert r.status_code == 200
         check = r.json()["check"]
     assert check["status"] == "done" and check["message"].startswith("2 tolerances undecided")
-    assert [row["verdict"] for row in check["reports"][0]["rows"]] == ["HOLDS", "UNDECIDED", "HOLDS", "UNDECIDED", "HOLDS"]
+    assert [row["verdict"] for row in check["reports"][0]["rows"]] == [
+        "HOLDS",
+        "UNDECIDED",
+        "HOLDS",
+        "UNDECIDED",
+        "HOLDS",
+    ]
 
 
 def test_the_page_draws_undecided_apart_from_fail():

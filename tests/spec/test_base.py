@@ -18,8 +18,9 @@ class _Entry(SpecModel):
     colour: HexColour
 
 
-@pytest.mark.parametrize(("id_", "colour"), [("Blue", "#1f6fd1"), ("1st", "#1f6fd1"), ("blue", "blue"),
-                                               ("blue", "#1f6fd")])
+@pytest.mark.parametrize(
+    ("id_", "colour"), [("Blue", "#1f6fd1"), ("1st", "#1f6fd1"), ("blue", "blue"), ("blue", "#1f6fd")]
+)
 def test_spec_id_and_hex_colour_refuse_bad_values(id_: str, colour: str) -> None:
     with pytest.raises(ValidationError):
         _Entry(id=id_, colour=colour)

@@ -75,7 +75,9 @@ def test_shipped_ripple_rush_blue_and_red_are_a_note_in_greyscale():
 
 def test_two_colours_alike_under_deuteranopia_with_the_same_symbol_fail(tmp_path):
     kit = _copy(tmp_path, "rummy_cards")
-    edit(kit, '{id: black,  colour: "#222222", symbol: club}', '{id: black,  colour: "#558828", symbol: heart}')
+    edit(
+        kit, '{id: black,  colour: "#222222", symbol: club}', '{id: black,  colour: "#558828", symbol: heart}'
+    )
     problems = [p for p in check_kit(load_kit(kit)) if p.key.endswith(".colour")]
     assert len(problems) == 1, problems
     p = problems[0]
@@ -87,7 +89,9 @@ def test_two_colours_alike_under_deuteranopia_with_the_same_symbol_fail(tmp_path
 
 def test_the_threshold_is_the_spec_s(tmp_path):
     kit = _copy(tmp_path, "rummy_cards")
-    edit(kit, '{id: black,  colour: "#222222", symbol: club}', '{id: black,  colour: "#558828", symbol: heart}')
+    edit(
+        kit, '{id: black,  colour: "#222222", symbol: club}', '{id: black,  colour: "#558828", symbol: heart}'
+    )
     edit(kit, "\ngame:", "\nstyle: {colour_safety: {min_delta_e: 3}}\n\ngame:")
     assert not [p for p in check_kit(load_kit(kit)) if p.key.endswith(".colour")]
 
@@ -95,11 +99,24 @@ def test_the_threshold_is_the_spec_s(tmp_path):
 def test_validate_names_both_colours_and_the_simulation(tmp_path):
     kit = _copy(tmp_path, "ripple_rush")
     # red turned a green of its lightness: a deuteranope sees two greens, both drawn as hexagons
-    edit(kit, '{id: red,    colour: "#d62d3a", symbol: square}', '{id: red,    colour: "#558828", symbol: square}')
-    edit(kit, '{id: green,  colour: "#2e9e44", symbol: hexagon}', '{id: green,  colour: "#d62d3a", symbol: square}')
+    edit(
+        kit,
+        '{id: red,    colour: "#d62d3a", symbol: square}',
+        '{id: red,    colour: "#558828", symbol: square}',
+    )
+    edit(
+        kit,
+        '{id: green,  colour: "#2e9e44", symbol: hexagon}',
+        '{id: green,  colour: "#d62d3a", symbol: square}',
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-m", "generator", "validate", str(kit)], capture_output=True, text=True,
-                       env=env, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", str(kit)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     assert r.returncode == 1
     assert "red (#558828) and green (#d62d3a)" in r.stderr
     assert "deuteranopia ΔE00" in r.stderr and "Traceback" not in r.stderr
@@ -109,5 +126,8 @@ def test_alike_pairs_with_different_marks_are_report_notes():
     from generator.spec.colours import colour_notes
 
     notes = colour_notes(load_kit(ROOT / "layouts" / "ripple_rush"))
-    assert any(n.startswith("colours blue (#1f6fd1) and red (#d62d3a) look alike under greyscale (ΔE00 0.4)")
-               and n.endswith("their marks circle and square tell them apart") for n in notes), notes
+    assert any(
+        n.startswith("colours blue (#1f6fd1) and red (#d62d3a) look alike under greyscale (ΔE00 0.4)")
+        and n.endswith("their marks circle and square tell them apart")
+        for n in notes
+    ), notes

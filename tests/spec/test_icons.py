@@ -15,8 +15,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "generator" / "templates" / "deck"
 COIN = b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="9" fill="#e0a000"/></svg>'
-EFFECT = ('        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**Gain** {{ cost }} :coin:", '
-          'size: 10pt, align: left}\n')
+EFFECT = (
+    '        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**Gain** {{ cost }} :coin:", '
+    "size: 10pt, align: left}\n"
+)
 
 
 def starter(tmp_path: Path, *, icons: str = "[coin]", effect: str = EFFECT, svg: bytes | None = COIN) -> Path:
@@ -37,8 +39,15 @@ def starter(tmp_path: Path, *, icons: str = "[coin]", effect: str = EFFECT, svg:
 
 def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_a_card_prints_the_kit_icon_from_its_svg(tmp_path):
@@ -52,8 +61,11 @@ def test_a_card_prints_the_kit_icon_from_its_svg(tmp_path):
     with pikepdf.open(pdf) as doc:
         forms = [x for x in doc.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form"]
         assert forms  # the SVG, drawn once as a Form XObject and placed on every card
-        content = doc.pages[0].Contents.read_bytes() if not isinstance(doc.pages[0].Contents, pikepdf.Array) else \
-            b"".join(c.read_bytes() for c in doc.pages[0].Contents)
+        content = (
+            doc.pages[0].Contents.read_bytes()
+            if not isinstance(doc.pages[0].Contents, pikepdf.Array)
+            else b"".join(c.read_bytes() for c in doc.pages[0].Contents)
+        )
     assert content.count(b" Do") >= 4  # placed on every card of the sheet
 
 
@@ -61,9 +73,13 @@ def test_list_slots_names_the_kits_icons_and_the_built_in_ones(tmp_path):
     kit = starter(tmp_path)
     r = pnpkit("list", str(kit), "--slots", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "  inline icons (kit.yaml: style.icons; in a text :name:):\n    :coin: assets/icons/coin.svg\n" in r.stdout
-    assert ":star:" in r.stdout and all(len(line) <= 80 for line in r.stdout.splitlines()
-                                        if not line.startswith("  folder: "))
+    assert (
+        "  inline icons (kit.yaml: style.icons; in a text :name:):\n    :coin: assets/icons/coin.svg\n"
+        in r.stdout
+    )
+    assert ":star:" in r.stdout and all(
+        len(line) <= 80 for line in r.stdout.splitlines() if not line.startswith("  folder: ")
+    )
 
 
 def test_an_unknown_icon_in_a_card_text_is_a_located_error_with_did_you_mean(tmp_path):
@@ -77,9 +93,13 @@ def test_a_missing_icon_file_is_located_at_its_style_icons_entry(tmp_path):
     kit = starter(tmp_path, icons="[coin, gem]")
     r = pnpkit("validate", str(kit), cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    line = next(n for n, text in enumerate((kit / "kit.yaml").read_text().splitlines(), 1) if "icons:" in text)
-    assert f"kit.yaml:{line}: style.icons[1]: no such file in the kit folder: 'assets/icons/gem.svg' (the icon :gem:)" \
-        in r.stderr, r.stderr
+    line = next(
+        n for n, text in enumerate((kit / "kit.yaml").read_text().splitlines(), 1) if "icons:" in text
+    )
+    assert (
+        f"kit.yaml:{line}: style.icons[1]: no such file in the kit folder: 'assets/icons/gem.svg' (the icon :gem:)"
+        in r.stderr
+    ), r.stderr
 
 
 @pytest.mark.parametrize("name", ["../../etc/passwd", "Coin", "a b", "x" * 41, ""])
@@ -101,16 +121,22 @@ def test_a_lone_placeholder_in_a_catalog_is_a_located_warning(tmp_path):
     po.write_text("\n".join(lines) + "\n", encoding="utf-8")
     r = pnpkit("validate", "kit", "--lang", "en", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert (f"warning: kit/locales/en.po:{at + 1}: type.basic: {{hero}}, {{ n }} prints as written (a lone "
-            "placeholder); write {{ hero }}, {{ n }}\n") in r.stderr, r.stderr
+    assert (
+        f"warning: kit/locales/en.po:{at + 1}: type.basic: {{hero}}, {{ n }} prints as written (a lone "
+        "placeholder); write {{ hero }}, {{ n }}\n"
+    ) in r.stderr, r.stderr
     assert r.stderr.count("lone placeholder") == 1  # the other catalogs hold none
 
 
 def test_only_a_lone_brace_pair_is_a_placeholder_warning():
     from generator.spec.catalogs import Catalog, lone_placeholders
 
-    cat = Catalog("en", "en.po", {"a": "{{ hero }} {% if x %}{x}{% endif %}", "b": "{{hero}} { a, b } {}", "c": "{{ {x} }}"},
-                  {"a": 3, "b": 5, "c": 7})
+    cat = Catalog(
+        "en",
+        "en.po",
+        {"a": "{{ hero }} {% if x %}{x}{% endif %}", "b": "{{hero}} { a, b } {}", "c": "{{ {x} }}"},
+        {"a": 3, "b": 5, "c": 7},
+    )
     assert lone_placeholders(cat) == ["en.po:3: a: {x} prints as written (a lone placeholder); write {{ x }}"]
 
 
@@ -118,13 +144,17 @@ def test_an_icon_whose_text_the_fonts_cannot_print_is_located(tmp_path):
     from generator.contract.load import load_kit
     from generator.errors import SpecError
 
-    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text x="2" y="15">\xd7\x90\xd7\x91'
-           b'</text></svg>')  # Hebrew, which the built-in font has not
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><text x="2" y="15">\xd7\x90\xd7\x91'
+        b"</text></svg>"
+    )  # Hebrew, which the built-in font has not
     kit = starter(tmp_path, svg=svg)
     with pytest.raises(SpecError) as e:
         load_kit(kit)
-    assert "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the kit " \
-           "has: U+05D0 'א' U+05D1 'ב'" in str(e.value)
+    assert (
+        "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the kit "
+        "has: U+05D0 'א' U+05D1 'ב'" in str(e.value)
+    )
 
 
 def test_the_icon_stands_as_tall_as_the_kit_body_fonts_x_height(tmp_path):
@@ -141,16 +171,22 @@ def test_the_icon_stands_as_tall_as_the_kit_body_fonts_x_height(tmp_path):
     (kit / "assets" / "fonts").mkdir()
     shutil.copy(font, kit / "assets" / "fonts" / "body.ttf")
     spec = kit / "kit.yaml"
-    spec.write_text(spec.read_text(encoding="utf-8").replace(
-        "style:\n", "style:\n  fonts:\n    body: {regular: assets/fonts/body.ttf, bold: assets/fonts/body.ttf, "
-        "fallback: [{regular: builtin, bold: builtin}]}\n"), encoding="utf-8")
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace(
+            "style:\n",
+            "style:\n  fonts:\n    body: {regular: assets/fonts/body.ttf, bold: assets/fonts/body.ttf, "
+            "fallback: [{regular: builtin, bold: builtin}]}\n",
+        ),
+        encoding="utf-8",
+    )
     with TTFont(font) as tt:
         expected = tt["glyf"][tt.getBestCmap()[ord("x")]].yMax / tt["head"].unitsPerEm
     assert abs(expected - 0.54) > 0.005  # else the test could not tell the two apart
     (loaded,) = load_kits([kit])
     assert loaded.fonts is not None and loaded.fonts.x_height == pytest.approx(expected)
-    planned = plan_build([loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width,
-                         warn=lambda m: None)
+    planned = plan_build(
+        [loaded], out=tmp_path, langs=["en"], paper="a4", seed=None, measure=text_width, warn=lambda m: None
+    )
     page = next(p for p in planned if p.path.name.startswith("cards")).pages[0]
 
     def walk(ops):

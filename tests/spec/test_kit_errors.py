@@ -101,5 +101,6 @@ def test_copies_are_capped(kit_copy):
     edit(kit_copy, "copies: 2", "copies: 5000")
     with pytest.raises(SpecError) as e:
         load_kit(kit_copy)
-    assert "components.score_sheet.copies: expected less than or equal to 50; got 5000" in str(e.value) or \
-        "less than or equal to 50" in str(e.value)
+    assert "components.score_sheet.copies: expected less than or equal to 50; got 5000" in str(
+        e.value
+    ) or "less than or equal to 50" in str(e.value)

@@ -41,8 +41,12 @@ def problems(kit_dir) -> list[str]:
 def test_kit_yaml_symlinked_outside_is_refused_and_not_echoed(kit, outside):
     (kit / "kit.yaml").unlink()
     (kit / "kit.yaml").symlink_to(outside / "passwd")
-    assert problems(kit) == [("KIT/kit.yaml: kit.yaml resolves outside the kit folder (symlink?); "
-                              "kits may only read files inside their own folder")]
+    assert problems(kit) == [
+        (
+            "KIT/kit.yaml: kit.yaml resolves outside the kit folder (symlink?); "
+            "kits may only read files inside their own folder"
+        )
+    ]
 
 
 def test_kit_yaml_symlinked_to_a_valid_outside_spec_is_refused(kit, outside):
@@ -54,15 +58,22 @@ def test_kit_yaml_symlinked_to_a_valid_outside_spec_is_refused(kit, outside):
 def test_locales_folder_symlinked_outside_is_refused(kit, outside):
     shutil.rmtree(kit / "locales")
     (kit / "locales").symlink_to(outside / "locales")
-    assert problems(kit) == [f"KIT/locales/{lang}.po: the {lang} catalog resolves outside the kit folder (symlink?); "
-                             "kits may only read files inside their own folder" for lang in ("en", "ja", "es", "de", "fr")]
+    assert problems(kit) == [
+        f"KIT/locales/{lang}.po: the {lang} catalog resolves outside the kit folder (symlink?); "
+        "kits may only read files inside their own folder"
+        for lang in ("en", "ja", "es", "de", "fr")
+    ]
 
 
 def test_one_catalog_symlinked_outside_is_refused(kit, outside):
     (kit / "locales" / "en.po").unlink()
     (kit / "locales" / "en.po").symlink_to(outside / "locales" / "en.po")
-    assert problems(kit) == [("KIT/locales/en.po: the en catalog resolves outside the kit folder (symlink?); "
-                              "kits may only read files inside their own folder")]
+    assert problems(kit) == [
+        (
+            "KIT/locales/en.po: the en catalog resolves outside the kit folder (symlink?); "
+            "kits may only read files inside their own folder"
+        )
+    ]
 
 
 def test_symlink_inside_the_kit_is_followed(kit):
@@ -105,7 +116,11 @@ def test_replayed_reads_open_only_inside_the_named_kit_folders(tmp_path, monkeyp
     reads = [[*look, seen] for look, seen in looks.items()]
     assert [r[0] for r in reads[:3]] == ["dir", "resolve", "read"]
     assert {Path(r[1]).relative_to(kit).as_posix() for r in reads if r[0] == "read"} == {
-        "kit.yaml", "data/cards.csv", "assets/emblem.svg", *(f"locales/{lang}.po" for lang in ("en", "ja", "es", "de", "fr"))}
+        "kit.yaml",
+        "data/cards.csv",
+        "assets/emblem.svg",
+        *(f"locales/{lang}.po" for lang in ("en", "ja", "es", "de", "fr")),
+    }
     assert paths.replay_reads(reads, [kit]) == [(tuple(r[:3]), r[3]) for r in reads]
     opened: list[str] = []
     real_read = paths.read_bytes
@@ -113,10 +128,15 @@ def test_replayed_reads_open_only_inside_the_named_kit_folders(tmp_path, monkeyp
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret").write_text("x", encoding="utf-8")
-    tampered = [["dir", str(outside), "", str(outside)], ["resolve", str(outside / "secret"), str(outside),
-                                                          str(outside / "secret")], ["read", str(outside / "secret"), "9", "0"]]
+    tampered = [
+        ["dir", str(outside), "", str(outside)],
+        ["resolve", str(outside / "secret"), str(outside), str(outside / "secret")],
+        ["read", str(outside / "secret"), "9", "0"],
+    ]
     assert paths.replay_reads(tampered, [kit]) is None
-    assert paths.replay_reads(reads + [["read", str(outside / "secret"), "9", "0"]], [kit]) is None  # not resolved
+    assert (
+        paths.replay_reads(reads + [["read", str(outside / "secret"), "9", "0"]], [kit]) is None
+    )  # not resolved
     assert not any(p.startswith(str(outside)) for p in opened)
     (kit / "data" / "cards.csv").write_bytes(b"changed")
     seen = paths.replay_reads(reads, [kit])

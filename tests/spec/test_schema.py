@@ -32,7 +32,9 @@ def schema() -> dict[str, Any]:
 
 def _errors(schema: dict[str, Any], data: Any) -> list[str]:
     validator = jsonschema.Draft202012Validator(schema)
-    return sorted(f"{'/'.join(map(str, e.absolute_path))}: {e.message[:120]}" for e in validator.iter_errors(data))
+    return sorted(
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message[:120]}" for e in validator.iter_errors(data)
+    )
 
 
 def _yaml(path: Path) -> Any:
@@ -59,9 +61,16 @@ REFUSED = {
     "an unknown unit": ("  margin: 5mm ", "  margin: 5furlongs ", "print/margin"),
     "a string where a number goes": ("  seed: 20200601", "  seed: '20200601'", "kit/seed"),
     "an unknown key": ("  crop_marks: true", "  crop_markz: true", "print"),
-    "an unknown key in an art mapping": ("  score_sheet:\n", "  score_sheet:\n    art: {logo: {path: a.svg, fitt: cover}}\n",
-                                         "components/score_sheet/art/logo"),
-    "a number as an art path": ("  score_sheet:\n", "  score_sheet:\n    art: {logo: 7}\n", "components/score_sheet/art/logo"),
+    "an unknown key in an art mapping": (
+        "  score_sheet:\n",
+        "  score_sheet:\n    art: {logo: {path: a.svg, fitt: cover}}\n",
+        "components/score_sheet/art/logo",
+    ),
+    "a number as an art path": (
+        "  score_sheet:\n",
+        "  score_sheet:\n    art: {logo: 7}\n",
+        "components/score_sheet/art/logo",
+    ),
 }
 
 
@@ -82,7 +91,18 @@ def test_what_validate_refuses_for_its_type_the_schema_refuses(schema, tmp_path,
 def test_lengths_in_the_schema_take_what_validate_takes(schema):
     """A length: a unit after the number (spaces and full-width digits as validate reads them), or a bare 0."""
     base = _yaml(RR / "kit.yaml")
-    for margin, ok in [("5mm", True), (" 2.5 in ", True), ("\uff15mm", True), ("12pt", True), (0, True),
-                       ("-1mm", True), ("5", False), (5, False), ("5 px", False), ("mm", False), (True, False)]:
+    for margin, ok in [
+        ("5mm", True),
+        (" 2.5 in ", True),
+        ("\uff15mm", True),
+        ("12pt", True),
+        (0, True),
+        ("-1mm", True),
+        ("5", False),
+        (5, False),
+        ("5 px", False),
+        ("mm", False),
+        (True, False),
+    ]:
         data = {**base, "print": {**base["print"], "margin": margin}}
         assert (_errors(schema, data) == []) is ok, (margin, _errors(schema, data))

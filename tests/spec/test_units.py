@@ -3,7 +3,10 @@ import pytest
 from generator.units import CARD_PRESETS, PAPER, mm, parse_length, to_mm
 
 
-@pytest.mark.parametrize("text,points", [("63.5mm", 180.0), ("2.5in", 180.0), ("12pt", 12.0), ("1cm", 28.3465), ("0.5 mm", 1.41732)])
+@pytest.mark.parametrize(
+    "text,points",
+    [("63.5mm", 180.0), ("2.5in", 180.0), ("12pt", 12.0), ("1cm", 28.3465), ("0.5 mm", 1.41732)],
+)
 def test_parse_length(text, points):
     assert parse_length(text) == pytest.approx(points, abs=1e-3)
 
@@ -43,9 +46,19 @@ def test_a_fit_message_shows_rounded_lengths():
         return len(text) * size * 0.6
 
     with pytest.raises(LayoutError) as e:
-        fit_line("A much longer label", "bold", mm(20), measure, size=mm(5), min_size=mm(3), where="goal.title (en)")
-    assert str(e.value) == ("goal.title (en): 'A much longer label' needs 161.57 pt at 14.17 pt but the box is "
-                            "56.69 pt wide (min size 8.50 pt)")
+        fit_line(
+            "A much longer label",
+            "bold",
+            mm(20),
+            measure,
+            size=mm(5),
+            min_size=mm(3),
+            where="goal.title (en)",
+        )
+    assert str(e.value) == (
+        "goal.title (en): 'A much longer label' needs 161.57 pt at 14.17 pt but the box is "
+        "56.69 pt wide (min size 8.50 pt)"
+    )
     with pytest.raises(LayoutError) as e:
         vertical_label("大きい数", 10, 10, mm(3), mm(8), measure, min_size=mm(2.5), where="sheet.big (ja)")
     assert "needs 28.35 pt of column at 7.09 pt; the column has 22.68 pt" in str(e.value)

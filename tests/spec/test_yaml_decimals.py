@@ -12,8 +12,11 @@ from generator.spec.yamlio import DecimalFloat, parse_yaml
 
 
 def test_a_long_decimal_keeps_its_text():
-    data, lines = parse_yaml(b"a: {min: 0.5, max: 0.30000000000000000001}\nb: [0.1, 1.00000000000000000001e-3]\n"
-                             b"c: 1_000.5\nd: -2.50000000000000000001\n", "k.yaml")
+    data, lines = parse_yaml(
+        b"a: {min: 0.5, max: 0.30000000000000000001}\nb: [0.1, 1.00000000000000000001e-3]\n"
+        b"c: 1_000.5\nd: -2.50000000000000000001\n",
+        "k.yaml",
+    )
     assert type(data["a"]["min"]) is float and type(data["b"][0]) is float and type(data["c"]) is float
     assert isinstance(data["a"]["max"], DecimalFloat) and data["a"]["max"] == 0.3
     assert Fraction(data["a"]["max"].text) == Fraction(30000000000000000001, 10**20)

@@ -41,24 +41,34 @@ def copy_kit(src: Path, dst: Path, edits: dict[tuple[str, ...], object]) -> Path
 def quick_pd(tmp_path: Path, name: str = "pd") -> Path:
     """Peak Dice at 3 players with 3 miss boxes (about 10 % of games need more: fails a 0.03 overflow bound),
     loose other bounds and small budgets, so the whole tune (search and proof) runs in seconds."""
-    return copy_kit(PD, tmp_path / name, {
-        ("game", "miss_boxes"): 3,
-        ("game", "players"): {"min": 3, "max": 3},
-        ("game", "balance", "games"): 300,
-        ("game", "balance", "max_games"): 600,
-        ("game", "balance", "seat_win_share_gap"): {"min": -0.3, "max": 0.3},
-        ("game", "balance", "miss_box_overflow"): {"max": 0.03},
-        ("game", "balance", "game_turns"): {"min": 20, "max": 70},
-        ("game", "balance", "miss_turn_share"): {"max": 0.5},
-        ("game", "balance", "score_mean"): {"min": 0},
-        ("game", "balance", "stalled_share"): {"max": 0.5},
-        ("game", "balance", "reroll_gain"): {"min": 0},
-        ("tune",): {"params": [{"path": "game.miss_boxes", "min": 3, "max": 14}], "trials": 6, "games": 100,
-                    "candidates": 3, "proofs": 1},
-    })
+    return copy_kit(
+        PD,
+        tmp_path / name,
+        {
+            ("game", "miss_boxes"): 3,
+            ("game", "players"): {"min": 3, "max": 3},
+            ("game", "balance", "games"): 300,
+            ("game", "balance", "max_games"): 600,
+            ("game", "balance", "seat_win_share_gap"): {"min": -0.3, "max": 0.3},
+            ("game", "balance", "miss_box_overflow"): {"max": 0.03},
+            ("game", "balance", "game_turns"): {"min": 20, "max": 70},
+            ("game", "balance", "miss_turn_share"): {"max": 0.5},
+            ("game", "balance", "score_mean"): {"min": 0},
+            ("game", "balance", "stalled_share"): {"max": 0.5},
+            ("game", "balance", "reroll_gain"): {"min": 0},
+            ("tune",): {
+                "params": [{"path": "game.miss_boxes", "min": 3, "max": 14}],
+                "trials": 6,
+                "games": 100,
+                "candidates": 3,
+                "proofs": 1,
+            },
+        },
+    )
 
 
 # ---------------------------------------------------------------------------------------------- declarations
+
 
 def test_every_shipped_game_declares_the_issue_tunables_at_real_spec_paths():
     wanted = {
@@ -93,8 +103,12 @@ def test_tunable_ranges_are_checked_and_distance_prefers_fewer_smaller_changes()
     b = Space(Tunable("b", "game.b", "int", 0, 10), 0, 10)
     orig = {"game.a": 5, "game.b": 5}
     assert distance([a, b], orig, orig) == 0
-    assert distance([a, b], orig, {"game.a": 6, "game.b": 5}) < distance([a, b], orig, {"game.a": 9, "game.b": 5})
-    assert distance([a, b], orig, {"game.a": 10, "game.b": 5}) < distance([a, b], orig, {"game.a": 6, "game.b": 6})
+    assert distance([a, b], orig, {"game.a": 6, "game.b": 5}) < distance(
+        [a, b], orig, {"game.a": 9, "game.b": 5}
+    )
+    assert distance([a, b], orig, {"game.a": 10, "game.b": 5}) < distance(
+        [a, b], orig, {"game.a": 6, "game.b": 6}
+    )
 
 
 def test_parse_param_forms():
@@ -107,6 +121,7 @@ def test_parse_param_forms():
 
 
 # ---------------------------------------------------------------------------------------------- located errors
+
 
 def test_option_errors_exit_2_naming_the_option(tmp_path):
     cases = [
@@ -123,26 +138,40 @@ def test_option_errors_exit_2_naming_the_option(tmp_path):
 
 
 def test_spec_errors_in_the_tune_section_exit_1_with_file_and_line(tmp_path):
-    bad_path = copy_kit(PD, tmp_path / "a", {("tune", "params"): [{"path": "game.colours", "min": 1, "max": 2}]})
+    bad_path = copy_kit(
+        PD, tmp_path / "a", {("tune", "params"): [{"path": "game.colours", "min": 1, "max": 2}]}
+    )
     r = runner.invoke(app, ["tune", str(bad_path), "--out", str(tmp_path / "o")])
     assert r.exit_code == 1
     assert "kit.yaml:" in r.stderr and "tune.params.0.path" in r.stderr and "not tunable" in r.stderr
-    bad_range = copy_kit(PD, tmp_path / "b", {("tune", "params"): [{"path": "game.miss_boxes", "min": 8, "max": 31}]})
+    bad_range = copy_kit(
+        PD, tmp_path / "b", {("tune", "params"): [{"path": "game.miss_boxes", "min": 8, "max": 31}]}
+    )
     r = runner.invoke(app, ["tune", str(bad_range), "--out", str(tmp_path / "o")])
     assert r.exit_code == 1 and "tune.params.0" in r.stderr and "legal range" in r.stderr
     bad_target = copy_kit(PD, tmp_path / "c", {("tune", "targets"): [{"tolerance": "fairness", "value": 0}]})
     r = runner.invoke(app, ["tune", str(bad_target), "--out", str(tmp_path / "o")])
-    assert r.exit_code == 1 and "tune.targets.0.tolerance" in r.stderr and "'fairness' names no tolerance" in r.stderr
-    line = next(i for i, t in enumerate((bad_target / "kit.yaml").read_text().splitlines(), 1) if "fairness" in t)
+    assert (
+        r.exit_code == 1
+        and "tune.targets.0.tolerance" in r.stderr
+        and "'fairness' names no tolerance" in r.stderr
+    )
+    line = next(
+        i for i, t in enumerate((bad_target / "kit.yaml").read_text().splitlines(), 1) if "fairness" in t
+    )
     assert f"kit.yaml:{line}:" in r.stderr
     assert not (tmp_path / "o").exists()
 
 
 # ---------------------------------------------------------------------------------------------- the tuned kit.yaml
 
+
 def test_tuned_yaml_keeps_comments_and_annotates_old_values():
-    plan = make_plan(RR, params=["game.cards_per_player=15..25", "game.goals.points=1..6", "game.bonuses=permutation"],
-                     seed=1)
+    plan = make_plan(
+        RR,
+        params=["game.cards_per_player=15..25", "game.goals.points=1..6", "game.bonuses=permutation"],
+        seed=1,
+    )
     values = dict(plan.original)
     values["game.cards_per_player"] = 22
     values["game.goals.points"] = 5
@@ -161,6 +190,7 @@ def test_tuned_yaml_keeps_comments_and_annotates_old_values():
 
 
 # ---------------------------------------------------------------------------------------------- search and proof
+
 
 def test_the_proof_budget_ladder_doubles_the_kits_cap_up_to_proof_max_games():
     from generator.tune.proof import budget_ladder
@@ -198,8 +228,10 @@ def test_a_raised_game_budget_is_written_and_annotated():
     text = tuned_yaml(plan, values, {"game.balance.max_games": 64000})
     lines = text.splitlines()
     assert any(ln.startswith("  miss_boxes: 12") and "pnpkit tune: was 11" in ln for ln in lines)
-    assert any(ln.startswith("    max_games: 64000") and "# pnpkit tune: was 16000; ... up to this" in ln
-               for ln in lines)
+    assert any(
+        ln.startswith("    max_games: 64000") and "# pnpkit tune: was 16000; ... up to this" in ln
+        for ln in lines
+    )
     src = (PD / "kit.yaml").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(src) and sum(a != b for a, b in zip(src, lines)) == 2
 
@@ -208,7 +240,9 @@ def test_tune_writes_a_checked_kit_with_the_fewest_boxes_and_the_same_bytes_twic
     kit = quick_pd(tmp_path)
     outs = []
     for run in ("o1", "o2"):
-        r = runner.invoke(app, ["tune", str(kit), "--seed", "3", "--workers", "1", "--out", str(tmp_path / run)])
+        r = runner.invoke(
+            app, ["tune", str(kit), "--seed", "3", "--workers", "1", "--out", str(tmp_path / run)]
+        )
         assert r.exit_code == 0, r.output + r.stderr
         outs.append(tmp_path / run)
     a, b = ((o / "pd-tuned" / "kit.yaml").read_bytes() for o in outs)
@@ -249,7 +283,9 @@ def test_an_interrupted_search_continues_from_its_storage(tmp_path):
     assert first.played == 0 and len(first.judged) == 2  # both finished trials were kept
     again = search(plan, SerialExecutor(), storage=storage)
     assert again.played == 3 and len(again.judged) == 5
-    assert {k: v.values for k, v in first.judged.items()}.items() <= {k: v.values for k, v in again.judged.items()}.items()
+    assert {k: v.values for k, v in first.judged.items()}.items() <= {
+        k: v.values for k, v in again.judged.items()
+    }.items()
 
 
 def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp_path):
@@ -261,7 +297,9 @@ def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp
 
     kit = quick_pd(tmp_path)
     targets = ["game_turns=45", "miss_turn_share=0.1"]
-    plan = make_plan(kit, params=["game.miss_boxes=3..14", "game.rerolls=0..2"], targets=targets, trials=6, seed=5)
+    plan = make_plan(
+        kit, params=["game.miss_boxes=3..14", "game.rerolls=0..2"], targets=targets, trials=6, seed=5
+    )
     found = search(plan, SerialExecutor())
     assert len(found.study.directions) == 2
     legal = [j for j in ranked(found) if not j.illegal]
@@ -273,8 +311,21 @@ def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp
     order = proof_order(plan, found)
     assert order and all(j in front for j in order)
     assert [j.distance for j in order] == sorted(j.distance for j in order)
-    args = ["tune", str(kit), "--param", "game.miss_boxes=3..14", "--param", "game.rerolls=0..2", "--trials", "6",
-            "--seed", "5", "--workers", "1", *(x for tg in targets for x in ("--target", tg))]
+    args = [
+        "tune",
+        str(kit),
+        "--param",
+        "game.miss_boxes=3..14",
+        "--param",
+        "game.rerolls=0..2",
+        "--trials",
+        "6",
+        "--seed",
+        "5",
+        "--workers",
+        "1",
+        *(x for tg in targets for x in ("--target", tg)),
+    ]
     pages = []
     for run in ("m1", "m2"):
         r = runner.invoke(app, [*args, "--out", str(tmp_path / run)])
@@ -291,9 +342,11 @@ def _finished_trials(db: Path) -> list[tuple[int, str]]:
         return []
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
     try:
-        rows = con.execute("SELECT t.number, group_concat(p.param_name || '=' || p.param_value, ';') FROM trials t "
-                           "LEFT JOIN trial_params p ON p.trial_id = t.trial_id WHERE t.state IN ('COMPLETE', "
-                           "'PRUNED') GROUP BY t.trial_id ORDER BY t.number").fetchall()
+        rows = con.execute(
+            "SELECT t.number, group_concat(p.param_name || '=' || p.param_value, ';') FROM trials t "
+            "LEFT JOIN trial_params p ON p.trial_id = t.trial_id WHERE t.state IN ('COMPLETE', "
+            "'PRUNED') GROUP BY t.trial_id ORDER BY t.number"
+        ).fetchall()
     except sqlite3.OperationalError:  # the schema is not written yet
         return []
     finally:
@@ -309,10 +362,24 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
     kit = quick_pd(tmp_path)
     db = tmp_path / "tune.db"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "generator", "tune", str(kit), "--seed", "2", "--workers", "1",
-           "--storage", f"sqlite:///{db}", "--out", str(tmp_path / "o")]
-    proc = subprocess.Popen([*cmd, "--trials", "1000"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    cmd = [
+        sys.executable,
+        "-m",
+        "generator",
+        "tune",
+        str(kit),
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--storage",
+        f"sqlite:///{db}",
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    proc = subprocess.Popen(
+        [*cmd, "--trials", "1000"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 300
         while len(_finished_trials(db)) < 2:
@@ -328,7 +395,9 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
     assert "Traceback" not in err and "tune interrupted: the finished trials are kept in sqlite:///" in err
     kept = _finished_trials(db)
     assert 2 <= len(kept) < 1000 and not (tmp_path / "o" / "pd-tuned").exists()
-    r = subprocess.run([*cmd, "--trials", str(len(kept) + 2)], env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [*cmd, "--trials", str(len(kept) + 2)], env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     assert f"2 trials played, {len(kept) + 2} in the study" in r.stdout
     again = _finished_trials(db)
@@ -359,9 +428,15 @@ def test_issue_27_peak_dice_optional_step_b_gets_the_fewest_miss_boxes_the_check
     `pnpkit check --seed 5` passes it and one box fewer does not hold at that budget.
     That a second run writes the same bytes is shown on the same path (search, outward walk, raised budget, two
     workers) at a smaller scale by the next test: here a second run would cost another 50 CPU seconds."""
-    kit = copy_kit(PD, tmp_path / "pd", {("game", "rules", "step_b"): "optional",
-                                         ("game", "balance", "miss_box_overflow"): {"max": 0.001},
-                                         ("game", "miss_boxes"): 8})
+    kit = copy_kit(
+        PD,
+        tmp_path / "pd",
+        {
+            ("game", "rules", "step_b"): "optional",
+            ("game", "balance", "miss_box_overflow"): {"max": 0.001},
+            ("game", "miss_boxes"): 8,
+        },
+    )
     args = ["tune", str(kit), "--param", "game.miss_boxes=8..20", "--trials", "20", "--seed", "1"]
     r1 = runner.invoke(app, [*args, "--out", str(tmp_path / "o1")])
     assert r1.exit_code == 0, r1.stderr

@@ -4,8 +4,13 @@ no Python in the kit (docs/deck-kind.md). This package holds only its plugin rec
 from generator.contract.plugin import GamePlugin
 
 GAME = GamePlugin(
-    id="deck", name="Deck (data kit)", ruleset="1.0", package=__name__, spec=".spec:DeckGame",
-    component_ids_for=".layout:component_ids_for", with_files=".spec:DeckGame.with_files",
+    id="deck",
+    name="Deck (data kit)",
+    ruleset="1.0",
+    package=__name__,
+    spec=".spec:DeckGame",
+    component_ids_for=".layout:component_ids_for",
+    with_files=".spec:DeckGame.with_files",
 )
 
 __all__ = ["GAME"]

@@ -80,13 +80,17 @@ class ExactBound(SpecModel):
     """The range an exact value must lie in; either end may be omitted. Ends are read exactly (1/4165, 0.5):
     a value equal to an end lies inside."""
 
-    min: ExactNumber | None = Field(None, description="the least allowed value (a number, a fraction or a decimal)")
+    min: ExactNumber | None = Field(
+        None, description="the least allowed value (a number, a fraction or a decimal)"
+    )
     max: ExactNumber | None = Field(None, description="the largest allowed value")
 
     @model_validator(mode="after")
     def _ordered(self) -> ExactBound:
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min {float(self.min):g} is above max {float(self.max):g}: no value can lie in the range")
+            raise ValueError(
+                f"min {float(self.min):g} is above max {float(self.max):g}: no value can lie in the range"
+            )
         return self
 
 
@@ -99,40 +103,83 @@ class HandCondition(SpecModel):
     """A condition on a hand: exactly one of where / same / distinct / run / sum / all_of / any_of / none_of,
     with a range (at_least, at_most, exactly or between) where it counts."""
 
-    where: str | None = Field(None, max_length=500, description=(
-        "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"))
-    same: str | None = Field(None, max_length=100, description=(
-        "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
-        "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range with 0 "
-        "counts the deck's values the hand lacks"))
-    distinct: str | None = Field(None, max_length=100, description=(
-        "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"))
-    run: str | None = Field(None, max_length=100, description=(
-        "a field: the hand holds `length` consecutive values of `order` (a straight)"))
-    sum: str | None = Field(None, max_length=100, description=(
-        "a numeric field: its sum over the hand is in the range (exact, by dynamic programming)"))
-    all_of: list[HandCondition] | None = Field(None, max_length=12, description="every condition listed holds")
+    where: str | None = Field(
+        None,
+        max_length=500,
+        description=(
+            "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"
+        ),
+    )
+    same: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
+            "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range with 0 "
+            "counts the deck's values the hand lacks"
+        ),
+    )
+    distinct: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"
+        ),
+    )
+    run: str | None = Field(
+        None,
+        max_length=100,
+        description=("a field: the hand holds `length` consecutive values of `order` (a straight)"),
+    )
+    sum: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "a numeric field: its sum over the hand is in the range (exact, by dynamic programming)"
+        ),
+    )
+    all_of: list[HandCondition] | None = Field(
+        None, max_length=12, description="every condition listed holds"
+    )
     any_of: list[HandCondition] | None = Field(None, max_length=12, description="at least one listed holds")
     none_of: list[HandCondition] | None = Field(None, max_length=12, description="no condition listed holds")
     at_least: ExactNumber | None = Field(None, description="the count (or sum) is at least this")
     at_most: ExactNumber | None = Field(None, description="the count (or sum) is at most this")
     exactly: ExactNumber | None = Field(None, description="the count (or sum) is exactly this")
-    between: list[ExactNumber] | None = Field(None, min_length=2, max_length=2, description=(
-        "[low, high]: the count (or sum) lies in low..high, both included"))
-    values: StrictInt | None = Field(None, ge=0, le=MAX_SMALL, description=(
-        "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, values: 2); "
-        "default: at least one"))
+    between: list[ExactNumber] | None = Field(
+        None,
+        min_length=2,
+        max_length=2,
+        description=("[low, high]: the count (or sum) lies in low..high, both included"),
+    )
+    values: StrictInt | None = Field(
+        None,
+        ge=0,
+        le=MAX_SMALL,
+        description=(
+            "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, values: 2); "
+            "default: at least one"
+        ),
+    )
     length: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="run: how many consecutive values")
-    order: list[str | int] | None = Field(None, min_length=1, max_length=200, description=(
-        "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, 2, ..., "
-        "K, A]); default: the field's numbers in increasing order"))
+    order: list[str | int] | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description=(
+            "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, 2, ..., "
+            "K, A]); default: the field's numbers in increasing order"
+        ),
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> HandCondition:
         kinds = [k for k in LEAF_KEYS + GROUP_KEYS if getattr(self, k) is not None]
         if len(kinds) != 1:
             got = ", ".join(kinds) if kinds else "none"
-            raise ValueError(f"a condition needs exactly one of {', '.join(LEAF_KEYS + GROUP_KEYS)}; got {got}")
+            raise ValueError(
+                f"a condition needs exactly one of {', '.join(LEAF_KEYS + GROUP_KEYS)}; got {got}"
+            )
         kind = kinds[0]
         ranges = [k for k in RANGE_KEYS if getattr(self, k) is not None]
         if kind in GROUP_KEYS:
@@ -154,7 +201,9 @@ class HandCondition(SpecModel):
         if kind != "distinct" and kind != "run" and not ranges:
             raise ValueError(f"{kind} needs a range: at_least, at_most, exactly or between")
         if len(ranges) > 1 and ("exactly" in ranges or "between" in ranges):
-            raise ValueError(f"give one of exactly / between, or at_least and at_most; got {', '.join(ranges)}")
+            raise ValueError(
+                f"give one of exactly / between, or at_least and at_most; got {', '.join(ranges)}"
+            )
         lo, hi = self.range()
         if lo is not None and hi is not None and lo > hi:
             raise ValueError(f"the range {lo}..{hi} is empty")
@@ -192,8 +241,12 @@ class Mulligan(SpecModel):
 
     keep: HandCondition = Field(description="the condition an opening hand must meet to be kept")
     times: StrictInt = Field(1, ge=1, le=7, description="mulligans allowed")
-    rule: Literal["redraw", "smaller"] = Field("redraw", description=(
-        "redraw: a new hand of the same size (a free mulligan); smaller: one card fewer at each mulligan"))
+    rule: Literal["redraw", "smaller"] = Field(
+        "redraw",
+        description=(
+            "redraw: a new hand of the same size (a free mulligan); smaller: one card fewer at each mulligan"
+        ),
+    )
 
 
 class Turns(SpecModel):
@@ -202,10 +255,18 @@ class Turns(SpecModel):
 
     opening: StrictInt = Field(ge=1, le=MAX_SMALL, description="cards in the opening hand")
     per_turn: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards drawn each turn")
-    turn: StrictInt = Field(ge=1, le=MAX_SMALL, description="the turn by which the hand is looked at (1 = first turn)")
-    on: Literal["play", "draw"] = Field(description="play: no draw on the first turn; draw: a draw every turn")
-    mulligan: Mulligan | None = Field(None, description=(
-        "the mulligan rule: an opening hand that does not meet `keep` is shuffled back and redrawn"))
+    turn: StrictInt = Field(
+        ge=1, le=MAX_SMALL, description="the turn by which the hand is looked at (1 = first turn)"
+    )
+    on: Literal["play", "draw"] = Field(
+        description="play: no draw on the first turn; draw: a draw every turn"
+    )
+    mulligan: Mulligan | None = Field(
+        None,
+        description=(
+            "the mulligan rule: an opening hand that does not meet `keep` is shuffled back and redrawn"
+        ),
+    )
 
     def later(self) -> int:
         """Cards drawn after the opening hand, by the end of the turn's draw."""
@@ -221,8 +282,6 @@ class Turns(SpecModel):
             return [self.opening]
         step = 1 if self.mulligan.rule == "smaller" else 0
         return [self.opening - step * m for m in range(self.mulligan.times + 1)]
-
-
 
 
 def walk(cond: HandCondition, key: str) -> Iterator[tuple[str, HandCondition]]:
@@ -259,16 +318,29 @@ def number_of(v: Any) -> Fraction:
 def default_order(values: Sequence[Any]) -> list[str] | None:
     """A run's default order: the field's values in increasing numeric order (None if some are not numbers)."""
     try:
-        nums = sorted({parse_exact(v) if not isinstance(v, str) else parse_exact(v.strip()) for v in values
-                       if v is not None and v != ""})
+        nums = sorted(
+            {
+                parse_exact(v) if not isinstance(v, str) else parse_exact(v.strip())
+                for v in values
+                if v is not None and v != ""
+            }
+        )
     except ValueError:
         return None
     return [value_text(int(n) if n.denominator == 1 else float(n)) for n in nums]
 
 
-def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | None, key: str, size: int,
-                  columns: Sequence[str], rows: Sequence[dict[str, Any]], row_at: Callable[[int], str],
-                  where_problem: Callable[[str], str | None]) -> list[tuple[str, str]]:
+def draw_problems(
+    has: HandCondition | None,
+    hand: int | None,
+    turns: Turns | None,
+    key: str,
+    size: int,
+    columns: Sequence[str],
+    rows: Sequence[dict[str, Any]],
+    row_at: Callable[[int], str],
+    where_problem: Callable[[str], str | None],
+) -> list[tuple[str, str]]:
     """(key, message) for every problem of a `hand` check: its hand size against the deck, and every field a
     condition names (a column; numbers for a sum; a run's order values of the field)."""
     out: list[tuple[str, str]] = []
@@ -276,11 +348,22 @@ def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | No
         out.append((key, "a hand check needs hand (cards drawn) or turns (cards seen by a turn), not both"))
     seen = hand if hand is not None else turns.seen() if turns is not None else 0
     if seen > size:
-        what = f"a hand of {seen}" if hand is not None else f"{seen} cards seen by turn {turns.turn if turns else 0}"
-        out.append((f"{key}.{'hand' if hand is not None else 'turns'}", f"the deck holds {size} cards; got {what}"))
+        what = (
+            f"a hand of {seen}"
+            if hand is not None
+            else f"{seen} cards seen by turn {turns.turn if turns else 0}"
+        )
+        out.append(
+            (f"{key}.{'hand' if hand is not None else 'turns'}", f"the deck holds {size} cards; got {what}")
+        )
     if turns is not None and turns.mulligan is not None and min(turns.sizes()) < 1:
-        out.append((f"{key}.turns.mulligan.times", f"{turns.mulligan.times} smaller mulligans of an opening hand of "
-                                                   f"{turns.opening} leave no card"))
+        out.append(
+            (
+                f"{key}.turns.mulligan.times",
+                f"{turns.mulligan.times} smaller mulligans of an opening hand of "
+                f"{turns.opening} leave no card",
+            )
+        )
     if has is None:
         out.append((key, "a hand check needs has (the condition on the hand)"))
         return out
@@ -298,26 +381,45 @@ def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | No
             continue
         field = str(getattr(cond, kind))
         if field not in columns:
-            out.append((f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}"))
+            out.append(
+                (f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}")
+            )
             continue
         if kind == "sum":
             for i, row in enumerate(rows):
                 v = row.get(field)
                 if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                    out.append((f"{at}.sum", f"{row_at(i)}: column {field}: expected a number (declare it int or "
-                                             f"number in fields); got {v!r}"))
+                    out.append(
+                        (
+                            f"{at}.sum",
+                            f"{row_at(i)}: column {field}: expected a number (declare it int or "
+                            f"number in fields); got {v!r}",
+                        )
+                    )
                     break
         if kind == "run":
             have = {value_text(r.get(field)) for r in rows}
-            order = [value_text(v) for v in cond.order] if cond.order else default_order([r.get(field) for r in rows])
+            order = (
+                [value_text(v) for v in cond.order]
+                if cond.order
+                else default_order([r.get(field) for r in rows])
+            )
             if order is None:
-                out.append((f"{at}.order", f"the values of {field} are not all numbers; give order (e.g. "
-                                           f"[A, 2, ..., K, A])"))
+                out.append(
+                    (
+                        f"{at}.order",
+                        f"the values of {field} are not all numbers; give order (e.g. [A, 2, ..., K, A])",
+                    )
+                )
                 continue
             unknown = [v for v in order if v not in have]
             if unknown:
-                out.append((f"{at}.order", f"{unknown[0]!r} is not a value of {field} "
-                                           f"(values: {', '.join(sorted(have)[:20])})"))
+                out.append(
+                    (
+                        f"{at}.order",
+                        f"{unknown[0]!r} is not a value of {field} (values: {', '.join(sorted(have)[:20])})",
+                    )
+                )
             if cond.length is not None and cond.length > len(order):
                 out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
     return out
@@ -325,8 +427,13 @@ def draw_problems(has: HandCondition | None, hand: int | None, turns: Turns | No
 
 # ---------------------------------------------------------------- direct evaluation (sampling, tests' oracle)
 
-def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[str, dict[str, Any]], bool],
-          deck: Sequence[dict[str, Any]] = ()) -> bool:
+
+def holds(
+    cond: HandCondition,
+    hand: Sequence[dict[str, Any]],
+    where: Callable[[str, dict[str, Any]], bool],
+    deck: Sequence[dict[str, Any]] = (),
+) -> bool:
     """Whether a concrete hand meets the condition (`where(expr, card)` evaluates a where; a run without an
     order follows the numbers of `deck`, the cards the hand came from)."""
     kind = cond.kind()
@@ -347,7 +454,9 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
     if kind == "sum":
         return inside(sum((number_of(card.get(str(cond.sum))) for card in hand), Fraction(0)))
     field = str(getattr(cond, kind))
-    counts: dict[str, int] = {value_text(card.get(field)): 0 for card in deck}  # a value the hand lacks: 0 cards
+    counts: dict[str, int] = {
+        value_text(card.get(field)): 0 for card in deck
+    }  # a value the hand lacks: 0 cards
     for card in hand:
         v = value_text(card.get(field))
         counts[v] = counts.get(v, 0) + 1
@@ -357,7 +466,11 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
     if kind == "distinct":
         held = sum(1 for c in counts.values() if c > 0)
         return held == len(hand) if lo is None and hi is None else inside(held)
-    order = [value_text(v) for v in cond.order] if cond.order else default_order([c.get(field) for c in deck]) or []
+    order = (
+        [value_text(v) for v in cond.order]
+        if cond.order
+        else default_order([c.get(field) for c in deck]) or []
+    )
     streak = 0
     for v in order:
         streak = streak + 1 if counts.get(v, 0) > 0 else 0
@@ -367,6 +480,7 @@ def holds(cond: HandCondition, hand: Sequence[dict[str, Any]], where: Callable[[
 
 
 # ---------------------------------------------------------------- the exact count
+
 
 @dataclass(frozen=True)
 class Count:
@@ -414,8 +528,16 @@ def _leaves(cond: HandCondition, hand: int, out: list[_Leaf], scope: str = "all"
     lo, hi = cond.range()
     if kind == "distinct" and lo is None and hi is None:
         lo = hi = Fraction(hand)
-    leaf = _Leaf(kind, str(getattr(cond, kind)), lo, hi, cond.values, int(cond.length or 0),
-                 tuple(value_text(v) for v in cond.order or ()), scope)
+    leaf = _Leaf(
+        kind,
+        str(getattr(cond, kind)),
+        lo,
+        hi,
+        cond.values,
+        int(cond.length or 0),
+        tuple(value_text(v) for v in cond.order or ()),
+        scope,
+    )
     out.append(leaf)
     return len(out) - 1
 
@@ -428,23 +550,37 @@ def _truth(tree: Any, facts: Sequence[bool]) -> bool:
     return all(got) if kind == "all_of" else any(got) if kind == "any_of" else not any(got)
 
 
-def count_hands(cards: Sequence[dict[str, Any]], cond: HandCondition, hand: int,
-                where: Callable[[str, dict[str, Any]], bool]) -> Count:
+def count_hands(
+    cards: Sequence[dict[str, Any]],
+    cond: HandCondition,
+    hand: int,
+    where: Callable[[str, dict[str, Any]], bool],
+) -> Count:
     """The exact number of `hand`-card hands from `cards` (one dict per card, copies repeated) meeting `cond`,
     over C(len(cards), hand). NotExact when no exact method applies (two runs over different fields or orders,
     or more than MAX_STATES states)."""
     return _count(cards, [(cond, "all")], 0, hand, where)
 
 
-def count_kept(cards: Sequence[dict[str, Any]], keep: HandCondition, cond: HandCondition, opening: int, later: int,
-               where: Callable[[str, dict[str, Any]], bool]) -> Count:
+def count_kept(
+    cards: Sequence[dict[str, Any]],
+    keep: HandCondition,
+    cond: HandCondition,
+    opening: int,
+    later: int,
+    where: Callable[[str, dict[str, Any]], bool],
+) -> Count:
     """Draws of an `opening` hand and then `later` more cards where the opening hand meets `keep` and all the
     cards seen meet `cond`, over C(N, opening) C(N - opening, later): the two draws counted together, exactly."""
     return _count(cards, [(keep, "open"), (cond, "all")], opening, opening + later, where)
 
 
-def with_mulligans(cards: Sequence[dict[str, Any]], cond: HandCondition, turns: Turns,
-                   where: Callable[[str, dict[str, Any]], bool]) -> Fraction:
+def with_mulligans(
+    cards: Sequence[dict[str, Any]],
+    cond: HandCondition,
+    turns: Turns,
+    where: Callable[[str, dict[str, Any]], bool],
+) -> Fraction:
     """P(the cards seen by the turn meet `cond`) under the turns' mulligan rule, exactly: each try m is reached
     when every earlier opening hand failed `keep`; a try before the last ends the mulligans when its opening hand
     meets `keep` (counted with the later draws in one dynamic program), the last is kept whatever it holds."""
@@ -464,8 +600,13 @@ def with_mulligans(cards: Sequence[dict[str, Any]], cond: HandCondition, turns: 
     return out
 
 
-def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str]], opening: int, hand: int,
-           where: Callable[[str, dict[str, Any]], bool]) -> Count:
+def _count(
+    cards: Sequence[dict[str, Any]],
+    conds: list[tuple[HandCondition, str]],
+    opening: int,
+    hand: int,
+    where: Callable[[str, dict[str, Any]], bool],
+) -> Count:
     """Draws of `hand` cards whose first `opening` form the opening hand (0: one draw), meeting every condition
     in its scope: "open" reads the opening hand, "all" every card drawn."""
     total = math.comb(len(cards), opening) * math.comb(len(cards) - opening, hand - opening)
@@ -481,7 +622,9 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     elif grouped:
         primary = max(sorted(set(grouped)), key=lambda f: len({value_text(c.get(f)) for c in cards}))
     size_of = {"open": opening, "all": hand}
-    q_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind in ("same", "distinct") and lf.field != primary})
+    q_keys = sorted(
+        {(lf.scope, lf.field) for lf in leaves if lf.kind in ("same", "distinct") and lf.field != primary}
+    )
     w_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "where"})
     s_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "sum"})
     q_fields = sorted({f for _, f in q_keys})
@@ -489,8 +632,10 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     q_index = {f: {v: i for i, v in enumerate(vs)} for f, vs in q_values.items()}
 
     def cap(key: tuple[str, str], kinds: tuple[str, ...]) -> int:
-        return min(size_of[key[0]], max(lf.count_cap() for lf in leaves if (lf.scope, lf.field) == key
-                                        and lf.kind in kinds))
+        return min(
+            size_of[key[0]],
+            max(lf.count_cap() for lf in leaves if (lf.scope, lf.field) == key and lf.kind in kinds),
+        )
 
     q_cap = [cap(k, ("same", "distinct")) for k in q_keys]
     w_cap = [cap(k, ("where",)) for k in w_keys]
@@ -507,18 +652,27 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     # each card's class: (primary value, secondary values, where truths, summed values)
     classes: dict[tuple[Any, ...], int] = {}
     for c in cards:
-        key = (value_text(c.get(primary)) if primary else "",
-               tuple(q_index[f][value_text(c.get(f))] for f in q_fields),
-               tuple(where(w, c) for w in w_exprs),
-               tuple(number_of(c.get(f)) for f in s_fields))
+        key = (
+            value_text(c.get(primary)) if primary else "",
+            tuple(q_index[f][value_text(c.get(f))] for f in q_fields),
+            tuple(where(w, c) for w in w_exprs),
+            tuple(number_of(c.get(f)) for f in s_fields),
+        )
         classes[key] = classes.get(key, 0) + 1
     run = runs[0] if runs else None
     groups, seq = _groups(classes, primary, run, cards)
     recurring, walks = _run_walks((run.order or tuple(seq)) if run is not None else ())
     symmetric = len(q_fields) == 1 and _symmetric(groups, len(q_values[q_fields[0]]))
-    p_leaves = [i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")]
-    p_caps = {i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1) if leaves[i].kind == "same"
-              else leaves[i].count_cap() for i in p_leaves if leaves[i].kind != "run"}
+    p_leaves = [
+        i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")
+    ]
+    p_caps = {
+        i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1)
+        if leaves[i].kind == "same"
+        else leaves[i].count_cap()
+        for i in p_leaves
+        if leaves[i].kind != "run"
+    }
     q_of = [q_fields.index(f) for _, f in q_keys]
     w_of = [w_exprs.index(f) for _, f in w_keys]
     s_of = [s_fields.index(f) for _, f in s_keys]
@@ -529,19 +683,34 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     def group_moves(members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
         """(opening cards, all cards, q counts added, where counts added, sums added) -> ways, for one group."""
         moves: dict[tuple[Any, ...], int] = {
-            (0, 0, tuple((0,) * len(q_values[f]) for _, f in q_keys), (0,) * len(w_keys),
-             (Fraction(0),) * len(s_keys)): 1}
+            (
+                0,
+                0,
+                tuple((0,) * len(q_values[f]) for _, f in q_keys),
+                (0,) * len(w_keys),
+                (Fraction(0),) * len(s_keys),
+            ): 1
+        }
         for (_, qs, ws, ss), size in members:
             nxt: dict[tuple[Any, ...], int] = {}
             for (xo, xa, qd, wd, sd), ways in moves.items():
                 for ko in range(0, min(size, opening - xo) + 1):
                     for kl in range(0, min(size - ko, hand - opening - (xa - xo)) + 1):
                         ka = ko + kl
-                        q2 = tuple(tuple(min(q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
-                                         for j, n in enumerate(qd[i])) for i in range(len(q_keys)))
-                        w2 = tuple(min(w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
-                                   for i in range(len(w_keys)))
-                        s2 = tuple(sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(s_keys)))
+                        q2 = tuple(
+                            tuple(
+                                min(q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
+                                for j, n in enumerate(qd[i])
+                            )
+                            for i in range(len(q_keys))
+                        )
+                        w2 = tuple(
+                            min(w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
+                            for i in range(len(w_keys))
+                        )
+                        s2 = tuple(
+                            sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(s_keys))
+                        )
                         key = (xo + ko, xa + ka, q2, w2, s2)
                         nxt[key] = nxt.get(key, 0) + ways * math.comb(size, ko) * math.comb(size - ko, kl)
             moves = nxt
@@ -550,10 +719,19 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     remaining = [0] * (len(groups) + 1)
     for gi in range(len(groups) - 1, -1, -1):
         remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
-    start_p = tuple(((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves)
+    start_p = tuple(
+        ((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves
+    )
     states: dict[tuple[Any, ...], int] = {
-        (0, 0, tuple((0,) * len(q_values[f]) for _, f in q_keys), (0,) * len(w_keys), (Fraction(0),) * len(s_keys),
-         start_p): 1}
+        (
+            0,
+            0,
+            tuple((0,) * len(q_values[f]) for _, f in q_keys),
+            (0,) * len(w_keys),
+            (Fraction(0),) * len(s_keys),
+            start_p,
+        ): 1
+    }
     q_memo: dict[tuple[Any, Any], Any] = {}
     p_memo: dict[tuple[Any, int, int, str], Any] = {}
     for gi, (value, members) in enumerate(groups):
@@ -566,19 +744,37 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
                     continue
                 q2 = q_memo.get((qv, qd))
                 if q2 is None:
-                    q2 = tuple(tuple(min(q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
-                               for i in range(len(q_keys)))
+                    q2 = tuple(
+                        tuple(min(q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
+                        for i in range(len(q_keys))
+                    )
                     if symmetric:  # the values are interchangeable: sort them (jointly over the scopes)
                         q2 = tuple(zip(*sorted(zip(*q2, strict=True)), strict=True)) if q2 and q2[0] else q2
                     q_memo[(qv, qd)] = q2
-                w2 = tuple(min(w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True))) if w_keys else wv
-                s2 = tuple(_cap_sum(a + b, s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True))) \
-                    if s_keys else sv
+                w2 = (
+                    tuple(min(w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True)))
+                    if w_keys
+                    else wv
+                )
+                s2 = (
+                    tuple(_cap_sum(a + b, s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True)))
+                    if s_keys
+                    else sv
+                )
                 p2 = p_memo.get((pv, xo, xa, value))
                 if p2 is None:
-                    p2 = tuple(_step(leaves[i], p_caps.get(i, 0), st, xo if leaves[i].scope == "open" else xa,
-                                     walks.get(value, []), recurring, value)
-                               for i, st in zip(p_leaves, pv, strict=True))
+                    p2 = tuple(
+                        _step(
+                            leaves[i],
+                            p_caps.get(i, 0),
+                            st,
+                            xo if leaves[i].scope == "open" else xa,
+                            walks.get(value, []),
+                            recurring,
+                            value,
+                        )
+                        for i, st in zip(p_leaves, pv, strict=True)
+                    )
                     p_memo[(pv, xo, xa, value)] = p2
                 nxt[(o2, a2, q2, w2, s2, p2)] = nxt.get((o2, a2, q2, w2, s2, p2), 0) + ways * mw
         states = nxt
@@ -588,16 +784,30 @@ def _count(cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str
     for (do, da, qv, wv, sv, pv), ways in states.items():
         if do != opening or da != hand:
             continue
-        facts = [_fact(lf, i, primary, p_leaves, pv, dict(zip(q_keys, qv, strict=True)),
-                       dict(zip(w_keys, wv, strict=True)), dict(zip(s_keys, sv, strict=True)))
-                 for i, lf in enumerate(leaves)]
+        facts = [
+            _fact(
+                lf,
+                i,
+                primary,
+                p_leaves,
+                pv,
+                dict(zip(q_keys, qv, strict=True)),
+                dict(zip(w_keys, wv, strict=True)),
+                dict(zip(s_keys, sv, strict=True)),
+            )
+            for i, lf in enumerate(leaves)
+        ]
         if all(_truth(tree, facts) for tree in trees):
             good += ways
     return Count(good, total)
 
 
-def _groups(classes: dict[tuple[Any, ...], int], primary: str | None, run: _Leaf | None,
-            cards: Sequence[dict[str, Any]]) -> tuple[list[tuple[str, list[tuple[tuple[Any, ...], int]]]], list[str]]:
+def _groups(
+    classes: dict[tuple[Any, ...], int],
+    primary: str | None,
+    run: _Leaf | None,
+    cards: Sequence[dict[str, Any]],
+) -> tuple[list[tuple[str, list[tuple[tuple[Any, ...], int]]]], list[str]]:
     """The classes grouped by the primary field's value, in processing order: a run's order first (a value no
     card has is an empty group), then the rest; without a primary field every class is its own group."""
     by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
@@ -606,7 +816,7 @@ def _groups(classes: dict[tuple[Any, ...], int], primary: str | None, run: _Leaf
     if primary is None:
         return [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))], []
     seq: list[str] = []
-    for v in (run.order if run and run.order else ()):
+    for v in run.order if run and run.order else ():
         if v not in seq:
             seq.append(v)
     if run is not None and not run.order:
@@ -636,9 +846,16 @@ def _run_walks(run_order: tuple[str, ...]) -> tuple[list[str], dict[str, list[st
     return recurring, walks
 
 
-def _fact(lf: _Leaf, i: int, primary: str | None, p_leaves: list[int], pv: tuple[Any, ...],
-          qv: dict[tuple[str, str], tuple[int, ...]], wv: dict[tuple[str, str], int],
-          sv: dict[tuple[str, str], Fraction]) -> bool:
+def _fact(
+    lf: _Leaf,
+    i: int,
+    primary: str | None,
+    p_leaves: list[int],
+    pv: tuple[Any, ...],
+    qv: dict[tuple[str, str], tuple[int, ...]],
+    wv: dict[tuple[str, str], int],
+    sv: dict[tuple[str, str], Fraction],
+) -> bool:
     """Whether leaf i holds in a final state."""
     at = (lf.scope, lf.field)
     if lf.kind == "where":
@@ -663,7 +880,9 @@ def _cap_sum(s: Fraction, cap: Fraction | None) -> Fraction:
     return s if cap is None else min(s, cap)
 
 
-def _step(leaf: _Leaf, cap: int, st: Any, x: int, walk_: list[str | int], recurring: list[str], value: str) -> Any:
+def _step(
+    leaf: _Leaf, cap: int, st: Any, x: int, walk_: list[str | int], recurring: list[str], value: str
+) -> Any:
     """A primary-field leaf's state after its group for `value` put x cards in the hand."""
     if leaf.kind == "same":
         return min(cap, st + (1 if leaf.inside(x) else 0))
@@ -695,7 +914,7 @@ def _symmetric(groups: list[tuple[str, list[tuple[tuple[Any, ...], int]]]], n_va
 
 
 def fraction_shown(good: int, total: int) -> str:
-    """"624 / 2,598,960 (0.0240 %)": the count, the total and the percentage to three significant figures."""
+    """ "624 / 2,598,960 (0.0240 %)": the count, the total and the percentage to three significant figures."""
     pct = Fraction(good * 100, total) if total else Fraction(0)
     return f"{good:,} / {total:,} ({_pct(pct)} %)"
 

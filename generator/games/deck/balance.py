@@ -63,8 +63,9 @@ def condition_of(check: DrawCheck) -> HandCondition | None:
     if check.kind == "hand" and check.has is not None:
         return check.has
     if check.kind == "hand_has" and check.all_of:
-        return HandCondition.model_validate({"all_of": [{"where": c.where, "at_least": c.at_least}
-                                                        for c in check.all_of]})
+        return HandCondition.model_validate(
+            {"all_of": [{"where": c.where, "at_least": c.at_least} for c in check.all_of]}
+        )
     if check.kind == "hand_has" and check.where is not None:
         return HandCondition.model_validate({"where": check.where, "at_least": check.at_least})
     if check.kind == "sum_at_most" and check.field is not None and check.limit is not None:
@@ -101,7 +102,11 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
         assert check.field is not None
         largest, _ = largest_share([value_text(c.get(check.field)) for c in cards])
         n = sum(1 for c in cards if value_text(c.get(check.field)) == largest)
-        return Fraction(n, len(cards)), fraction_shown(n, len(cards)), {"deck": len(cards), "largest": largest}
+        return (
+            Fraction(n, len(cards)),
+            fraction_shown(n, len(cards)),
+            {"deck": len(cards), "largest": largest},
+        )
     if check.kind == "expected_sum":
         assert check.field is not None and check.hand is not None
         total = sum((number_of(c.get(check.field)) for c in cards), Fraction(0))
@@ -110,12 +115,23 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
     if check.turns is not None and check.turns.mulligan is not None:
         assert check.has is not None
         value = with_mulligans(cards, check.has, check.turns, where_of(cards))
-        return value, fraction_shown(value.numerator, value.denominator), {
-            "deck": len(cards), "opening": check.turns.sizes(), "later": check.turns.later(),
-            "mulligan": check.turns.mulligan.rule}
+        return (
+            value,
+            fraction_shown(value.numerator, value.denominator),
+            {
+                "deck": len(cards),
+                "opening": check.turns.sizes(),
+                "later": check.turns.later(),
+                "mulligan": check.turns.mulligan.rule,
+            },
+        )
     count = exact_count(spec, check)
-    figures: dict[str, Any] = {"deck": len(cards), "hand": hand_size(check), "hands": count.total,
-                               "good": count.good}
+    figures: dict[str, Any] = {
+        "deck": len(cards),
+        "hand": hand_size(check),
+        "hands": count.total,
+        "good": count.good,
+    }
     if check.kind == "hand_has" and check.all_of:
         truths = list(zip(*(matches(cards, c.where) for c in check.all_of), strict=True))
         cells: dict[tuple[bool, ...], int] = {}
@@ -130,7 +146,9 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
     return count.value, fraction_shown(count.good, count.total), figures
 
 
-def where_row_problem(rows: Sequence[dict[str, Any]], source: str, row_at: Callable[[int], str]) -> str | None:
+def where_row_problem(
+    rows: Sequence[dict[str, Any]], source: str, row_at: Callable[[int], str]
+) -> str | None:
     """Why a `where` that compiles cannot be evaluated on some row (the first such row), or None: the sandbox's
     refusals, names a row lacks and type errors are all the spec's to fix, found before `check` runs."""
     env = CatalogEnvironment()
@@ -179,8 +197,15 @@ class HandSampler:
         return {"hits": np.array([hits], dtype=np.int64)}
 
 
-def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
-                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+def balance_report(
+    spec: DeckGame,
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    kit: str = "",
+) -> BalanceReport:
     """Every draw check: exact (a fraction) where an exact method applies, seeded Monte-Carlo otherwise."""
     budget = as_budget(games)
     rep = BalanceReport(kit=kit, game="deck", games_per_setting=budget.default, seed=seed)
@@ -196,11 +221,16 @@ def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: 
             cards = tuple(tuple(sorted(c.items())) for c in deck_cards(spec, check.component))
             setting = f"draw {n}: {hand_size(check)} cards"
             g = budget(setting)
-            tally = run(HandSampler(cards, hand_size(check), cond, check.turns), g, seed, executor, progress=progress)
+            tally = run(
+                HandSampler(cards, hand_size(check), cond, check.turns), g, seed, executor, progress=progress
+            )
             ev: Exact | Proportion = Proportion(float(tally["hits"].sum()), g)
             rep.tolerances.append(bounded(check.name, ev, check.bound, key, (setting,)))
-            figures = {"method": f"Monte-Carlo (no exact method: {why})", "samples": g,
-                       "hits": int(tally["hits"].sum())}
+            figures = {
+                "method": f"Monte-Carlo (no exact method: {why})",
+                "samples": g,
+                "hits": int(tally["hits"].sum()),
+            }
             shown = f"{ev.estimate():.4g} (Monte-Carlo)"
         else:
             ev = Exact(float(value), fraction=value, shown=shown)
@@ -208,13 +238,28 @@ def balance_report(spec: DeckGame, *, games: int | Budget, seed: int, executor: 
             rep.tolerances.append(bounded(check.name, ev, check.bound, key))
             if "distribution" in figures:
                 dist = figures["distribution"]
-                rep.charts.append(Bars(f"{check.name}: cards meeting the condition in a {hand_size(check)}-card "
-                                       f"hand", [str(k) for k in range(len(dist))], dist, y_label="probability"))
-        rep.figures["draws"][check.name] = {"kind": check.kind, "value": ev.estimate(),
-                                            **({"exact": str(value)} if isinstance(ev, Exact) else {}), **figures}
+                rep.charts.append(
+                    Bars(
+                        f"{check.name}: cards meeting the condition in a {hand_size(check)}-card hand",
+                        [str(k) for k in range(len(dist))],
+                        dist,
+                        y_label="probability",
+                    )
+                )
+        rep.figures["draws"][check.name] = {
+            "kind": check.kind,
+            "value": ev.estimate(),
+            **({"exact": str(value)} if isinstance(ev, Exact) else {}),
+            **figures,
+        }
         rows.append([check.name, check.kind, shown, "exact" if isinstance(ev, Exact) else "Monte-Carlo"])
     rep.tables.append(Table("Draw checks", ["check", "kind", "value", "method"], rows))
     for p in range(spec.deal.players.min, spec.deal.players.max + 1):
-        rep.headline[str(p)] = Headline(policy="deal", score_mean=float(spec.deal.hand), seat_shares=[1.0 / p] * p,
-                                        game_length=float(spec.deal.hand), length_unit="cards per seat")
+        rep.headline[str(p)] = Headline(
+            policy="deal",
+            score_mean=float(spec.deal.hand),
+            seat_shares=[1.0 / p] * p,
+            game_length=float(spec.deal.hand),
+            length_unit="cards per seat",
+        )
     return rep

@@ -18,7 +18,10 @@ from generator.engine.runner import Tally
 def hand_distribution(deck: int, marked: int, hand: int) -> list[float]:
     """P(X = k) for k = 0..hand: k of the `marked` cards in a `hand`-card draw from `deck` cards."""
     hands = math.comb(deck, hand)
-    return [float(Fraction(_hands_with(deck, marked, hand, k), hands)) if hands else math.nan for k in range(hand + 1)]
+    return [
+        float(Fraction(_hands_with(deck, marked, hand, k), hands)) if hands else math.nan
+        for k in range(hand + 1)
+    ]
 
 
 def _hands_with(deck: int, marked: int, hand: int, k: int) -> int:
@@ -47,13 +50,21 @@ def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[i
         nxt: dict[tuple[int, tuple[int, ...]], int] = {}
         for (drawn, got), w in ways.items():
             for x in range(0, min(size, hand - drawn) + 1):
-                key = (drawn + x, tuple(min(g + (x if t else 0), need) for g, t, need in
-                                        zip(got, truths, at_least, strict=True)))
+                key = (
+                    drawn + x,
+                    tuple(
+                        min(g + (x if t else 0), need)
+                        for g, t, need in zip(got, truths, at_least, strict=True)
+                    ),
+                )
                 nxt[key] = nxt.get(key, 0) + w * math.comb(size, x)
         ways = nxt
     total = sum(cells.values())
-    good = sum(w for (drawn, got), w in ways.items() if drawn == hand and all(
-        g >= need for g, need in zip(got, at_least, strict=True)))
+    good = sum(
+        w
+        for (drawn, got), w in ways.items()
+        if drawn == hand and all(g >= need for g, need in zip(got, at_least, strict=True))
+    )
     return good / math.comb(total, hand)
 
 
@@ -84,7 +95,10 @@ class SumSampler:
         rng = np.random.default_rng(seed)
         vals = np.asarray(self.values, dtype=np.float64)
         keys = rng.random((games, len(vals)))
-        hands = np.argpartition(keys, self.hand - 1, axis=1)[:, : self.hand] if self.hand < len(vals) else \
-            np.tile(np.arange(len(vals)), (games, 1))
+        hands = (
+            np.argpartition(keys, self.hand - 1, axis=1)[:, : self.hand]
+            if self.hand < len(vals)
+            else np.tile(np.arange(len(vals)), (games, 1))
+        )
         sums = vals[hands].sum(axis=1)
         return {"hits": np.array([int((sums <= self.limit + 1e-9).sum())], dtype=np.int64)}

@@ -84,6 +84,7 @@ def _number(node: nodes.Node) -> bool:
 
 def _text_columns(tree: nodes.Template, types: dict[str, FieldType]) -> Iterator[tuple[str, str]]:
     """(column, what) for every text column compared with or used in arithmetic with a number."""
+
     def text(node: nodes.Node) -> str | None:
         if isinstance(node, nodes.Name) and types.get(node.name) == "text":
             return node.name
@@ -94,15 +95,24 @@ def _text_columns(tree: nodes.Template, types: dict[str, FieldType]) -> Iterator
         for a, b in zip(sides, sides[1:], strict=False):
             for col, other in ((text(a), b), (text(b), a)):
                 if col and _number(other):
-                    yield col, f"compared with the number {other.value if isinstance(other, nodes.Const) else '-'}"
+                    yield (
+                        col,
+                        f"compared with the number {other.value if isinstance(other, nodes.Const) else '-'}",
+                    )
     for op in tree.find_all(_ARITHMETIC):
         for col, other in ((text(op.left), op.right), (text(op.right), op.left)):
             if col and _number(other):
                 yield col, "used in arithmetic with a number"
 
 
-def name_problems(env: CatalogEnvironment, source: str, known: Sequence[str], types: dict[str, FieldType],
-                  shown: str, helpers: frozenset[str] = frozenset()) -> list[str]:
+def name_problems(
+    env: CatalogEnvironment,
+    source: str,
+    known: Sequence[str],
+    types: dict[str, FieldType],
+    shown: str,
+    helpers: frozenset[str] = frozenset(),
+) -> list[str]:
     """Messages for the names `source` reads that no row of `shown` has, and for text columns used as numbers."""
     tree = _parse(env, source)
     if tree is None:
@@ -112,8 +122,10 @@ def name_problems(env: CatalogEnvironment, source: str, known: Sequence[str], ty
         if name not in known and name not in helpers:
             out.append(f"no column {name!r} in {shown}{did_you_mean(name, known)}")
     for col, what in dict.fromkeys(_text_columns(tree, types)):
-        out.append(f"column {col} of {shown} is text, {what}; declare it int or number in "
-                   f"game.decks fields (e.g. fields: {{{col}: int}})")
+        out.append(
+            f"column {col} of {shown} is text, {what}; declare it int or number in "
+            f"game.decks fields (e.g. fields: {{{col}: int}})"
+        )
     return out
 
 
@@ -154,12 +166,21 @@ class Conditions:
             if key not in seen:
                 self.evaluations += 1
                 if self.evaluations > MAX_EVALUATIONS:
-                    return None, (f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the "
-                                  "kit's conditions need more over the rows")
+                    return None, (
+                        f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the "
+                        "kit's conditions need more over the rows"
+                    )
                 self.env.start()
                 try:
                     seen[key] = tmpl.render(row) == "1"
-                except (TemplateError, ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as e:
+                except (
+                    TemplateError,
+                    ArithmeticError,
+                    LookupError,
+                    TypeError,
+                    ValueError,
+                    RecursionError,
+                ) as e:
                     return None, f"{_at(rows, i)}: {type(e).__name__}: {e}"
             out.append(seen[key])
         return out, None
@@ -179,8 +200,11 @@ def all_of_work(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequenc
 def _templates_of(comp: DeckComponent) -> list[str]:
     if isinstance(comp.template, str):
         return [comp.template]
-    return list(dict.fromkeys([*comp.template.cases.values(), *([comp.template.default] if comp.template.default
-                                                                   else [])]))
+    return list(
+        dict.fromkeys(
+            [*comp.template.cases.values(), *([comp.template.default] if comp.template.default else [])]
+        )
+    )
 
 
 def _strings(el: AnyElement, key: str) -> Iterator[tuple[str, str, bool]]:
@@ -191,8 +215,18 @@ def _strings(el: AnyElement, key: str) -> Iterator[tuple[str, str, bool]]:
     if isinstance(el, RepeatElement) and isinstance(el.times, str):
         yield f"{key}.times", el.times, False
     fields = type(el).model_fields
-    for attr in ("text", "name", "fill", "stroke", "colour", "tint", "column_label", "row_label", "bonus",
-                 "header_fill"):
+    for attr in (
+        "text",
+        "name",
+        "fill",
+        "stroke",
+        "colour",
+        "tint",
+        "column_label",
+        "row_label",
+        "bonus",
+        "header_fill",
+    ):
         value = getattr(el, attr) if attr in fields else None
         if isinstance(value, str) and "{" in value:
             yield f"{key}.{attr}", value, False
@@ -210,8 +244,13 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
         sheet = comp.kind == "sheet"
         helpers = FACE_HELPERS | (SHEET_NAMES if sheet else frozenset())
         if not isinstance(comp.template, str) and comp.template.by not in types and not sheet:
-            out.append((f"decks.{cid}.template.by", f"no column {comp.template.by!r} in {rows.table.shown} (the "
-                                                    f"field that picks the template){did_you_mean(comp.template.by, known)}"))
+            out.append(
+                (
+                    f"decks.{cid}.template.by",
+                    f"no column {comp.template.by!r} in {rows.table.shown} (the "
+                    f"field that picks the template){did_you_mean(comp.template.by, known)}",
+                )
+            )
         for name in _templates_of(comp):
             tpl = spec.templates.get(name)
             if tpl is None:
@@ -219,10 +258,20 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
             for side, elements in (("front", tpl.front), ("back", tpl.back or [])):
                 for j, el in enumerate(elements):
                     base = f"templates.{name}.{side}[{j}]"
-                    if isinstance(el, RepeatElement) and isinstance(el.times, str) and "{" not in el.times \
-                            and el.times not in types and not sheet:
-                        out.append((f"{base}.times", f"no column {el.times!r} in {rows.table.shown} (the copies "
-                                                     f"to draw){did_you_mean(el.times, known)}"))
+                    if (
+                        isinstance(el, RepeatElement)
+                        and isinstance(el.times, str)
+                        and "{" not in el.times
+                        and el.times not in types
+                        and not sheet
+                    ):
+                        out.append(
+                            (
+                                f"{base}.times",
+                                f"no column {el.times!r} in {rows.table.shown} (the copies "
+                                f"to draw){did_you_mean(el.times, known)}",
+                            )
+                        )
                     for key, source, is_condition in _strings(el, base):
                         if key.endswith(".times") and "{" not in source:
                             continue
@@ -240,7 +289,11 @@ def _copies(el: RepeatElement, row: dict[str, Any]) -> int:
         return max(0, min(el.times, MAX_REPEAT_COPIES))
     if "{" not in el.times:
         value = row.get(el.times)
-        return max(0, min(value, MAX_REPEAT_COPIES)) if isinstance(value, int) and not isinstance(value, bool) else 0
+        return (
+            max(0, min(value, MAX_REPEAT_COPIES))
+            if isinstance(value, int) and not isinstance(value, bool)
+            else 0
+        )
     return MAX_REPEAT_COPIES  # a template: at most the cap
 
 
@@ -262,8 +315,10 @@ def _work(el: AnyElement, row: dict[str, Any], memo: dict[int, int]) -> tuple[in
         return strings + n * inner_strings, n * (inner_ops + 1)
     if isinstance(el, GridElement):
         cells = el.rows * el.columns
-        return (strings + cells * (1 if el.bonus else 0) + el.rows + el.columns,
-                3 * (el.rows + 1) * (el.columns + 1))
+        return (
+            strings + cells * (1 if el.bonus else 0) + el.rows + el.columns,
+            3 * (el.rows + 1) * (el.columns + 1),
+        )
     return strings, 2 if isinstance(el, TextElement) else 1
 
 
@@ -288,13 +343,23 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 where = f"decks.{cid}.template"
                 share = f"{seen:,} of {len(rows):,} rows of {spec.rows(cid).table.shown}"
                 if renders > MAX_FACE_RENDERS:
-                    return [(where, f"over the budget of {MAX_FACE_RENDERS:,} template strings per language (one "
-                                    f"command): the faces would render about {renders * len(rows) // seen:,} "
-                                    f"({renders:,} for the first {share}; rows x elements, repeated elements per "
-                                    "copy)")]
-                return [(where, f"over the budget of {MAX_FACE_OPS:,} drawing ops per language (one command): the "
-                                f"faces would draw about {ops * len(rows) // seen:,} ({ops:,} for the first {share}; "
-                                "rows x copies x elements, repeated elements per copy)")]
+                    return [
+                        (
+                            where,
+                            f"over the budget of {MAX_FACE_RENDERS:,} template strings per language (one "
+                            f"command): the faces would render about {renders * len(rows) // seen:,} "
+                            f"({renders:,} for the first {share}; rows x elements, repeated elements per "
+                            "copy)",
+                        )
+                    ]
+                return [
+                    (
+                        where,
+                        f"over the budget of {MAX_FACE_OPS:,} drawing ops per language (one command): the "
+                        f"faces would draw about {ops * len(rows) // seen:,} ({ops:,} for the first {share}; "
+                        "rows x copies x elements, repeated elements per copy)",
+                    )
+                ]
     return []
 
 
@@ -307,15 +372,31 @@ def rule_field_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], set[tupl
             continue
         rows = spec.rows(cid)
         known = sorted(column_types(spec, cid))
-        named = [("required", f) for f in rule.required] + [(f"values.{f}", f) for f in rule.values] + \
-            [(f"count_by.{f}", f) for f in rule.count_by] + [(f"refs.{f}", f) for f in rule.refs]
+        named = (
+            [("required", f) for f in rule.required]
+            + [(f"values.{f}", f) for f in rule.values]
+            + [(f"count_by.{f}", f) for f in rule.count_by]
+            + [(f"refs.{f}", f) for f in rule.refs]
+        )
         for where, field in named:
             if field.split("@")[0] not in known:
                 bad.add((cid, field))
-                out.append((f"rules.{cid}.{where}", f"no column {field!r} in {rows.table.shown}"
-                                                    f"{did_you_mean(field, known)}"))
+                out.append(
+                    (
+                        f"rules.{cid}.{where}",
+                        f"no column {field!r} in {rows.table.shown}{did_you_mean(field, known)}",
+                    )
+                )
     return out, bad
 
 
-__all__ = ["Conditions", "all_of_work", "work_problems", "column_types", "did_you_mean", "name_problems", "rule_field_problems",
-           "template_problems"]
+__all__ = [
+    "Conditions",
+    "all_of_work",
+    "work_problems",
+    "column_types",
+    "did_you_mean",
+    "name_problems",
+    "rule_field_problems",
+    "template_problems",
+]

@@ -38,8 +38,11 @@ def component_ids_for(spec: DeckGame) -> tuple[str, ...]:
 
 def template_context(game: DeckGame, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers catalog strings may use: `<component>_cards` (cards in a component) and the deal."""
-    out: dict[str, Any] = {"hand": game.deal.hand, "players_min": game.deal.players.min,
-                           "players_max": game.deal.players.max}
+    out: dict[str, Any] = {
+        "hand": game.deal.hand,
+        "players_min": game.deal.players.min,
+        "players_max": game.deal.players.max,
+    }
     for cid, comp in game.decks.items():
         if comp.kind == "cards":
             out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in game.rows(cid).rows)
@@ -71,11 +74,15 @@ def localized(row: Mapping[str, Any], lang: str, where: str, warn: Any) -> dict[
     return out
 
 
-def _template(spec: DeckGame, comp: DeckComponent, fields: Mapping[str, Any], cid: str) -> tuple[str, FaceTemplate]:
+def _template(
+    spec: DeckGame, comp: DeckComponent, fields: Mapping[str, Any], cid: str
+) -> tuple[str, FaceTemplate]:
     name = comp.template_for(fields)
     if name is None:
         by = comp.template.by if not isinstance(comp.template, str) else ""
-        raise LayoutError(f"components.{cid}: no template for {by} {'' if fields.get(by) is None else str(fields.get(by))!r}")
+        raise LayoutError(
+            f"components.{cid}: no template for {by} {'' if fields.get(by) is None else str(fields.get(by))!r}"
+        )
     return name, spec.templates[name]
 
 
@@ -83,15 +90,23 @@ def renderer(ctx: Context) -> FaceRenderer:
     """The template interpreter for this language: the catalog sandbox, the metrics, and `t()` for msgids."""
     texts = ctx.texts
     spec: DeckGame = ctx.kit.game
-    return FaceRenderer(texts.env, ctx.measure, {
-        "t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
-        spec.assets(), ctx.kit.icons, kit_x_height(ctx.kit))
+    return FaceRenderer(
+        texts.env,
+        ctx.measure,
+        {"t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
+        spec.assets(),
+        ctx.kit.icons,
+        kit_x_height(ctx.kit),
+    )
 
 
 def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:
     source = rows.table.source or "kit.yaml"
     warn = getattr(ctx.texts, "warn", None)
-    return [localized(row, ctx.lang, f"{source}:{line}", warn) for row, line in zip(rows.rows, rows.lines, strict=True)]
+    return [
+        localized(row, ctx.lang, f"{source}:{line}", warn)
+        for row, line in zip(rows.rows, rows.lines, strict=True)
+    ]
 
 
 def compose_cards(ctx: Context, cid: str) -> Component:
@@ -100,7 +115,9 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     comp = spec.decks[cid]
     size = ctx.kit.components[cid].trim_size()
     if size is None:
-        raise LayoutError(f"{ctx.kit.display}: components.{cid}: a card component needs a size (poker, bridge, ...)")
+        raise LayoutError(
+            f"{ctx.kit.display}: components.{cid}: a card component needs a size (poker, bridge, ...)"
+        )
     w, h = size
     bleed = ctx.print.bleed
     draw = renderer(ctx)
@@ -135,7 +152,9 @@ def compose_cards(ctx: Context, cid: str) -> Component:
             back = shared.setdefault(drawn, back)
             backs += [back] * n
     if has_back and backs and len(backs) != len(fronts):
-        raise LayoutError(f"components.{cid}: some templates have a back and some do not; give every one a back")
+        raise LayoutError(
+            f"components.{cid}: some templates have a back and some do not; give every one a back"
+        )
     title = ctx.texts(ctx.kit.components[cid].title)
     pages = impose_cards(cid, fronts, backs or None, ctx.print, ctx.paper, bookmark=title)
     return Component(cid, title, pages, captions)
@@ -158,8 +177,14 @@ def _caption(front: Face, fields: Mapping[str, Any]) -> tuple[str, str]:
 def _drawn(ops: tuple[Op, ...]) -> tuple[Op, ...]:
     """The ops as printed: less the catalog line each string came from, which differs row by row even where
     the ink does not."""
-    return tuple(replace(op, text_id="") if isinstance(op, Text) else
-                 replace(op, ops=_drawn(op.ops)) if isinstance(op, Place) else op for op in ops)
+    return tuple(
+        replace(op, text_id="")
+        if isinstance(op, Text)
+        else replace(op, ops=_drawn(op.ops))
+        if isinstance(op, Place)
+        else op
+        for op in ops
+    )
 
 
 def _texts(ops: Iterable[Op]) -> Iterator[str]:
@@ -179,8 +204,16 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     name, tpl = _template(spec, comp, {}, cid)
 
     def face(c: Context, w: float, h: float) -> Face:
-        return draw.face(cid, tpl.front, {"rows": len(table)}, w, h, 0.0,
-                         f"components.{cid} ({c.lang}): game.templates.{name}.front", table)
+        return draw.face(
+            cid,
+            tpl.front,
+            {"rows": len(table)},
+            w,
+            h,
+            0.0,
+            f"components.{cid} ({c.lang}): game.templates.{name}.front",
+            table,
+        )
 
     return sheet_component(ctx, cid, face, landscape=False, per_page=1)
 
@@ -192,6 +225,8 @@ def compose(ctx: Context) -> Iterator[Component]:
         if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
             continue
         if cid not in spec.decks:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}: not in game.decks; expected one of "
-                              f"{', '.join(spec.decks)}")
+            raise LayoutError(
+                f"{ctx.kit.display}: components.{cid}: not in game.decks; expected one of "
+                f"{', '.join(spec.decks)}"
+            )
         yield (compose_cards if spec.decks[cid].kind == "cards" else compose_sheet)(ctx, cid)

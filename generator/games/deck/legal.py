@@ -43,18 +43,28 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     ids: dict[str, set[str]] = {}
     for cid, comp in spec.decks.items():
         rows = spec.rows(cid)
-        names = [comp.template] if isinstance(comp.template, str) else [
-            *comp.template.cases.values(), *([comp.template.default] if comp.template.default else [])]
+        names = (
+            [comp.template]
+            if isinstance(comp.template, str)
+            else [*comp.template.cases.values(), *([comp.template.default] if comp.template.default else [])]
+        )
         for name in names:
             if name not in spec.templates:
-                out.append((f"decks.{cid}.template", f"expected one of {', '.join(spec.templates)}; got {name!r}"))
+                out.append(
+                    (f"decks.{cid}.template", f"expected one of {', '.join(spec.templates)}; got {name!r}")
+                )
         if not isinstance(comp.template, str):
             choice = comp.template
             for i, row in enumerate(rows.rows):
                 v = _value(row, choice.by)
                 if v not in choice.cases and choice.default is None:
-                    out.append((f"decks.{cid}.template.by", f"{_at(rows, i)}: {choice.by} {v!r} has no template "
-                                                            f"(cases: {', '.join(choice.cases)}; no default)"))
+                    out.append(
+                        (
+                            f"decks.{cid}.template.by",
+                            f"{_at(rows, i)}: {choice.by} {v!r} has no template "
+                            f"(cases: {', '.join(choice.cases)}; no default)",
+                        )
+                    )
                     break
         if comp.kind == "cards":
             seen: dict[str, int] = {}
@@ -63,8 +73,12 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 if not rid:
                     out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: every card needs an id"))
                 elif rid in seen:
-                    out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: {rid!r} repeats row "
-                                                     f"{rows.lines[seen[rid]]}"))
+                    out.append(
+                        (
+                            f"decks.{cid}.data",
+                            f"{_at(rows, i)}: column id: {rid!r} repeats row {rows.lines[seen[rid]]}",
+                        )
+                    )
                 else:
                     seen[rid] = i
             ids[cid] = set(seen)
@@ -75,26 +89,41 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     for cid, rule in spec.rules.items():
         key = f"rules.{cid}"
         if cid not in spec.decks:
-            out.append((key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}"))
+            out.append(
+                (key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}")
+            )
             continue
         rows = spec.rows(cid)
-        counts = [int(r.get("count") or 0) for r in rows.rows] if "count" in rows.table.columns else [1] * len(rows.rows)
+        counts = (
+            [int(r.get("count") or 0) for r in rows.rows]
+            if "count" in rows.table.columns
+            else [1] * len(rows.rows)
+        )
         if rule.total is not None and sum(counts) != rule.total:
-            out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
+            out.append(
+                (f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}")
+            )
         for field in rule.required:
             if (cid, field) in skip:
                 continue
             for i, row in enumerate(rows.rows):
                 if _value(row, field) == "":
-                    out.append((f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell"))
+                    out.append(
+                        (f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell")
+                    )
         for field, allowed in rule.values.items():
             if (cid, field) in skip:
                 continue
             for i, row in enumerate(rows.rows):
                 v = _value(row, field)
                 if v != "" and v not in allowed:
-                    out.append((f"{key}.values.{field}", f"{_at(rows, i)}: column {field}: expected one of "
-                                                         f"{', '.join(allowed)}; got {v!r}"))
+                    out.append(
+                        (
+                            f"{key}.values.{field}",
+                            f"{_at(rows, i)}: column {field}: expected one of "
+                            f"{', '.join(allowed)}; got {v!r}",
+                        )
+                    )
         for field, want in rule.count_by.items():
             if (cid, field) in skip:
                 continue
@@ -104,43 +133,85 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
             for v in sorted(set(want) | {k for k, n in got.items() if n}):
                 if got[v] != want.get(v, 0):
                     where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if _value(r, field) == v]
-                    lines = f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
-                    out.append((f"{key}.count_by.{field}", f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
-                                                           f"cards; expected {want.get(v, 0)}"))
+                    lines = (
+                        f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
+                    )
+                    out.append(
+                        (
+                            f"{key}.count_by.{field}",
+                            f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
+                            f"cards; expected {want.get(v, 0)}",
+                        )
+                    )
         for field, target in rule.refs.items():
             if (cid, field) in skip:
                 continue
             if target not in ids:
-                out.append((f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}"))
+                out.append(
+                    (f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}")
+                )
                 continue
             for i, row in enumerate(rows.rows):
                 v = _value(row, field)
                 if v and v not in ids[target]:
-                    out.append((f"{key}.refs.{field}", f"{_at(rows, i)}: column {field}: {v!r} is not an id of "
-                                                       f"{target}"))
-    needed = sum(evaluator.needed(c.component, w) for c in spec.balance.draws if c.component in spec.decks
-                 for w in ([c.where] if c.where else [a.where for a in c.all_of]))
+                    out.append(
+                        (
+                            f"{key}.refs.{field}",
+                            f"{_at(rows, i)}: column {field}: {v!r} is not an id of {target}",
+                        )
+                    )
+    needed = sum(
+        evaluator.needed(c.component, w)
+        for c in spec.balance.draws
+        if c.component in spec.decks
+        for w in ([c.where] if c.where else [a.where for a in c.all_of])
+    )
     if needed > MAX_EVALUATIONS:  # refused before any is evaluated
-        out.append(("balance.draws", f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
-                                     f"conditions would be evaluated over {needed:,} distinct rows in all "
-                                     "(conditions x distinct values they read)"))
+        out.append(
+            (
+                "balance.draws",
+                f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
+                f"conditions would be evaluated over {needed:,} distinct rows in all "
+                "(conditions x distinct values they read)",
+            )
+        )
         evaluator.refused = True
     for n, check in enumerate(spec.balance.draws):
         key = f"balance.draws[{n}]"
         if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
-            out.append((f"{key}.component", f"expected a card component of game.decks; got {check.component!r}"))
+            out.append(
+                (f"{key}.component", f"expected a card component of game.decks; got {check.component!r}")
+            )
             continue
         rows = spec.rows(check.component)
         size = sum(int(r.get("count") or 0) for r in rows.rows)
         if size == 0:
-            out.append((f"{key}.component", f"{rows.table.shown}: the deck of {check.component} holds no cards "
-                                            "(every count is 0); a draw check needs cards"))
+            out.append(
+                (
+                    f"{key}.component",
+                    f"{rows.table.shown}: the deck of {check.component} holds no cards "
+                    "(every count is 0); a draw check needs cards",
+                )
+            )
             continue
         if check.kind == "hand":
             at = partial(_at, rows)
-            out += draw_problems(check.has, check.hand, check.turns, key, size, rows.table.columns, rows.rows, at,
-                                 lambda source, at=at, rows=rows: template_problem(  # type: ignore[misc]
-                                     env, "{% if " + source + " %}1{% endif %}") or where_row_problem(rows.rows, source, at))
+            out += draw_problems(
+                check.has,
+                check.hand,
+                check.turns,
+                key,
+                size,
+                rows.table.columns,
+                rows.rows,
+                at,
+                lambda source, at=at, rows=rows: (
+                    template_problem(  # type: ignore[misc]
+                        env, "{% if " + source + " %}1{% endif %}"
+                    )
+                    or where_row_problem(rows.rows, source, at)
+                ),
+            )
         elif check.turns is not None or check.has is not None:
             out.append((key, f"has and turns belong to a hand check, not {check.kind}"))
         if check.kind not in ("share", "hand"):
@@ -150,7 +221,9 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
         if check.kind == "hand_has":
             if bool(check.where) == bool(check.all_of):
-                out.append((key, "a hand_has check needs where (one condition) or all_of (several), not both"))
+                out.append(
+                    (key, "a hand_has check needs where (one condition) or all_of (several), not both")
+                )
             out += _condition_problems(spec, check, key, env, evaluator)
         elif check.kind != "hand":
             if not check.field:
@@ -159,9 +232,16 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 out.append((f"{key}.field", f"expected a column of {rows.table.shown}; got {check.field!r}"))
             elif check.kind != "share":
                 for i, row in enumerate(rows.rows):
-                    if not isinstance(row.get(check.field), (int, float)) or isinstance(row.get(check.field), bool):
-                        out.append((f"{key}.field", f"{_at(rows, i)}: column {check.field}: expected a number "
-                                                    f"(declare it int or number in fields); got {row.get(check.field)!r}"))
+                    if not isinstance(row.get(check.field), (int, float)) or isinstance(
+                        row.get(check.field), bool
+                    ):
+                        out.append(
+                            (
+                                f"{key}.field",
+                                f"{_at(rows, i)}: column {check.field}: expected a number "
+                                f"(declare it int or number in fields); got {row.get(check.field)!r}",
+                            )
+                        )
                         break
         if check.kind == "sum_at_most" and check.limit is None:
             out.append((key, "a sum_at_most check needs limit"))
@@ -171,22 +251,31 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     else:
         size = sum(int(r.get("count") or 0) for r in spec.rows(deal.component).rows)
         if deal.hand * deal.players.max > size:
-            out.append(("deal.hand", f"{deal.players.max} hands of {deal.hand} need {deal.hand * deal.players.max} "
-                                     f"cards; the deck holds {size}"))
+            out.append(
+                (
+                    "deal.hand",
+                    f"{deal.players.max} hands of {deal.hand} need {deal.hand * deal.players.max} "
+                    f"cards; the deck holds {size}",
+                )
+            )
     if deal.players.min > deal.players.max:
         out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
     return out[:200]
 
 
-def _condition_problems(spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment,
-                        evaluator: Conditions) -> list[tuple[str, str]]:
+def _condition_problems(
+    spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
+) -> list[tuple[str, str]]:
     """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the rows,
     and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
     rows = spec.rows(check.component)
     size = sum(int(r.get("count") or 0) for r in rows.rows)
-    conditions = [(f"{key}.where", check.where)] if check.where else [
-        (f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+    conditions = (
+        [(f"{key}.where", check.where)]
+        if check.where
+        else [(f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
+    )
     types = column_types(spec, check.component)
     truths: list[list[bool]] = []
     for where_key, source in conditions:
@@ -210,8 +299,13 @@ def _condition_problems(spec: DeckGame, check: DrawCheck, key: str, env: Catalog
             cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
         work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
         if work > MAX_ALL_OF_WORK:
-            out.append((f"{key}.all_of", f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
-                                         f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
-                                         f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
-                                         "at_least or use fewer conditions)"))
+            out.append(
+                (
+                    f"{key}.all_of",
+                    f"over the budget of {MAX_ALL_OF_WORK:,} steps: the exact count of "
+                    f"{len(check.all_of)} conditions over a {check.hand}-card hand from "
+                    f"{size:,} cards needs up to {work:,} (draw fewer cards, lower "
+                    "at_least or use fewer conditions)",
+                )
+            )
     return out

@@ -48,7 +48,9 @@ class Deal:
         self.spec, self.players = spec, players
         self.cards = deck_cards(spec, spec.deal.component)
         if spec.deal.hand * players > len(self.cards):
-            raise RuleViolation(f"{players} hands of {spec.deal.hand} need more than the {len(self.cards)} cards")
+            raise RuleViolation(
+                f"{players} hands of {spec.deal.hand} need more than the {len(self.cards)} cards"
+            )
 
     def new_state(self, rng: np.random.Generator) -> State:
         """The deck shuffled by `rng`; nobody holds a card."""
@@ -69,7 +71,9 @@ class Deal:
         """The seat to move takes the top card."""
         seat = self.to_move(state)
         if seat is None or action != DRAW:
-            raise RuleViolation(f"{action!r} is not legal now; legal: {', '.join(self.legal_actions(state)) or 'none'}")
+            raise RuleViolation(
+                f"{action!r} is not legal now; legal: {', '.join(self.legal_actions(state)) or 'none'}"
+            )
         hands = list(state.hands)
         hands[seat] = hands[seat] + (state.order[state.dealt],)
         return State(state.order, state.dealt + 1, tuple(hands))

@@ -7,6 +7,7 @@ and a cell that is not of its declared type is a located error `data/cards.csv:1
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,17 +56,33 @@ class PlayerRange(SpecModel):
 class DeckComponent(SpecModel):
     """One component's data and look."""
 
-    kind: Literal["cards", "sheet"] = Field("cards", description=(
-        "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one face per copy "
-        "of the component (score pads, boards), whose grid rows take the data rows"))
-    data: str | list[dict[str, Any]] | None = Field(None, description=(
-        "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values only) or a "
-        "list of mappings written here; cards need columns id and count"))
-    fields: dict[str, FieldType] = Field(default_factory=dict, max_length=100, description=(
-        "declared column types (text, int, number, bool): a cell of the wrong type is a located error; "
-        "undeclared columns are text; count is always int"))
-    template: str | TemplateChoice = Field(description=(
-        "a template name from game.templates, or {by: field, cases: {value: template}, default: template}"))
+    kind: Literal["cards", "sheet"] = Field(
+        "cards",
+        description=(
+            "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one face per copy "
+            "of the component (score pads, boards), whose grid rows take the data rows"
+        ),
+    )
+    data: str | list[dict[str, Any]] | None = Field(
+        None,
+        description=(
+            "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values only) or a "
+            "list of mappings written here; cards need columns id and count"
+        ),
+    )
+    fields: dict[str, FieldType] = Field(
+        default_factory=dict,
+        max_length=100,
+        description=(
+            "declared column types (text, int, number, bool): a cell of the wrong type is a located error; "
+            "undeclared columns are text; count is always int"
+        ),
+    )
+    template: str | TemplateChoice = Field(
+        description=(
+            "a template name from game.templates, or {by: field, cases: {value: template}, default: template}"
+        )
+    )
 
     def template_for(self, row: Mapping[str, Any]) -> str | None:
         """The name of the template a row is drawn with (None: its `by` value has no case and no default)."""
@@ -82,16 +99,21 @@ class ComponentRules(SpecModel):
     total: StrictInt | None = Field(None, ge=0, le=MAX_DECK, description="the sum of count over all rows")
     required: list[str] = Field(default_factory=list, description="fields every row must fill")
     values: dict[str, list[str]] = Field(default_factory=dict, description="allowed values of a field")
-    count_by: dict[str, dict[str, StrictInt]] = Field(default_factory=dict, description=(
-        "copies per field value, e.g. {suit: {hearts: 13, spades: 13}}"))
-    refs: dict[str, str] = Field(default_factory=dict, description=(
-        "a field naming another component's id: {field: component}; an unknown id is an error"))
+    count_by: dict[str, dict[str, StrictInt]] = Field(
+        default_factory=dict, description=("copies per field value, e.g. {suit: {hearts: 13, spades: 13}}")
+    )
+    refs: dict[str, str] = Field(
+        default_factory=dict,
+        description=("a field naming another component's id: {field: component}; an unknown id is an error"),
+    )
 
 
 class Condition(SpecModel):
     """One part of a hand_has check: at least `at_least` cards of the hand meet `where`."""
 
-    where: str = Field(max_length=500, description="condition over a card's fields, e.g. \"type == 'resource'\"")
+    where: str = Field(
+        max_length=500, description="condition over a card's fields, e.g. \"type == 'resource'\""
+    )
     at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards of the hand that must meet it")
 
 
@@ -109,28 +131,44 @@ class DrawCheck(SpecModel):
     Every exact value is a fraction, judged against a bound read exactly (1/4165, 0.5)."""
 
     name: str = Field(max_length=120, description="what the check says, for the report")
-    kind: Literal["hand_has", "share", "expected_sum", "sum_at_most", "hand"] = Field(description="the property")
+    kind: Literal["hand_has", "share", "expected_sum", "sum_at_most", "hand"] = Field(
+        description="the property"
+    )
     component: str = Field(description="the component whose cards are drawn")
     hand: StrictInt | None = Field(None, ge=1, le=MAX_SMALL, description="cards drawn")
     where: str | None = Field(None, max_length=500, description="condition over a card's fields (hand_has)")
     at_least: StrictInt = Field(1, ge=0, le=MAX_SMALL, description="cards that must meet `where` (hand_has)")
-    all_of: list[Condition] = Field(default_factory=list, max_length=4, description=(
-        "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
-        "and an action in the same hand; cards may meet more than one"))
+    all_of: list[Condition] = Field(
+        default_factory=list,
+        max_length=4,
+        description=(
+            "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
+            "and an action in the same hand; cards may meet more than one"
+        ),
+    )
     field: str | None = Field(None, description="the field measured (share, expected_sum, sum_at_most)")
     limit: ExactNumber | None = Field(None, description="the sum's bound (sum_at_most), read exactly")
     has: HandCondition | None = Field(None, description="the condition on the hand (hand): see Conditions")
-    turns: Turns | None = Field(None, description=(
-        "instead of hand: the cards seen by a turn, {opening, per_turn, turn, on: play | draw} (hand)"))
-    bound: ExactBound = Field(description="the range the value must lie in, {min, max}; ends read exactly "
-                                          "(1/4165, 0.5)")
+    turns: Turns | None = Field(
+        None,
+        description=(
+            "instead of hand: the cards seen by a turn, {opening, per_turn, turn, on: play | draw} (hand)"
+        ),
+    )
+    bound: ExactBound = Field(
+        description="the range the value must lie in, {min, max}; ends read exactly (1/4165, 0.5)"
+    )
 
 
 class DeckBalance(SequentialCheck):
     """The draw checks `pnpkit check` judges."""
 
-    games: StrictInt = Field(2000, ge=1, le=MAX_GAMES, description=(
-        "Monte-Carlo draws per look (only a hand condition with no exact method)"))
+    games: StrictInt = Field(
+        2000,
+        ge=1,
+        le=MAX_GAMES,
+        description=("Monte-Carlo draws per look (only a hand condition with no exact method)"),
+    )
     draws: list[DrawCheck] = Field(default_factory=list, max_length=50, description="the draw properties")
 
 
@@ -160,10 +198,17 @@ class DeckGame(SpecModel):
     """A data kit's game section."""
 
     kind: Literal["deck"] = Field(description="The game: a deck of data rows and declarative templates.")
-    decks: dict[str, DeckComponent] = Field(min_length=1, max_length=20, description=(
-        "per component id (a key of components:), its rows and template"))
-    templates: dict[str, FaceTemplate] = Field(min_length=1, max_length=50, description="shared face templates")
-    rules: dict[str, ComponentRules] = Field(default_factory=dict, description="declared legality per component")
+    decks: dict[str, DeckComponent] = Field(
+        min_length=1,
+        max_length=20,
+        description=("per component id (a key of components:), its rows and template"),
+    )
+    templates: dict[str, FaceTemplate] = Field(
+        min_length=1, max_length=50, description="shared face templates"
+    )
+    rules: dict[str, ComponentRules] = Field(
+        default_factory=dict, description="declared legality per component"
+    )
     deal: Deal = Field(description="the deal the Game protocol plays (and the transcript shows)")
     balance: DeckBalance = Field(default_factory=DeckBalance, description="draw checks")
 
@@ -183,12 +228,15 @@ class DeckGame(SpecModel):
         """The section as data, with each table's content digest (a build key changes when a data file does)."""
         out = super().model_dump(**kwargs)
         out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
-        if self._assets:  # the art the faces draw, by content (absent without art, so those kits keep their keys)
+        if (
+            self._assets
+        ):  # the art the faces draw, by content (absent without art, so those kits keep their keys)
             out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
         return out
 
-    def with_files(self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None],
-                   display: str) -> DeckGame:
+    def with_files(
+        self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None], display: str
+    ) -> DeckGame:
         """This section with every component's rows read from the kit folder and typed; SpecError with every
         problem (file and row) otherwise."""
         problems: list[Problem] = []
@@ -202,7 +250,12 @@ class DeckGame(SpecModel):
                     why = path_problem(comp.data)
                     if why is None:
                         try:
-                            if resolve_inside(root, root / comp.data, display, f"the data file {comp.data!r}") is None:
+                            if (
+                                resolve_inside(
+                                    root, root / comp.data, display, f"the data file {comp.data!r}"
+                                )
+                                is None
+                            ):
                                 why = f"no such file in the kit folder: {comp.data!r}"
                         except SpecError as e:
                             why = e.problems[0].message
@@ -211,10 +264,18 @@ class DeckGame(SpecModel):
                     table = read_table(root, comp.data, shown(comp.data))
                 else:
                     if len(comp.data) > MAX_ROWS:
-                        raise SpecError([Problem(display, key_line(f"game.decks.{cid}.data"), f"game.decks.{cid}.data",
-                                                 f"{len(comp.data):,} rows; the limit is {MAX_ROWS:,}")])
-                    table = inline_table(comp.data, display,
-                                         lambda i, cid=cid: key_line(f"game.decks.{cid}.data[{i}]"))  # type: ignore[misc]
+                        raise SpecError(
+                            [
+                                Problem(
+                                    display,
+                                    key_line(f"game.decks.{cid}.data"),
+                                    f"game.decks.{cid}.data",
+                                    f"{len(comp.data):,} rows; the limit is {MAX_ROWS:,}",
+                                )
+                            ]
+                        )
+                    line_of = functools.partial(_row_line, key_line, f"game.decks.{cid}.data")
+                    table = inline_table(comp.data, display, line_of)
             except SpecError as e:
                 problems.extend(e.problems)
                 continue
@@ -243,8 +304,9 @@ def _art_elements(elements: list[AnyElement] | None, key: str) -> Iterator[tuple
             yield f"{at}.src", inner.src
 
 
-def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display: str,
-                    key_line: Callable[[str], int | None]) -> tuple[dict[str, Asset], list[Problem]]:
+def _resolve_assets(
+    game: DeckGame, loaded: dict[str, Rows], root: Path, display: str, key_line: Callable[[str], int | None]
+) -> tuple[dict[str, Asset], list[Problem]]:
     """Every file an image or icon element names for any row its template is used by, resolved inside the kit
     folder, read once (capped) and decoded by generator/spec/assets.py. A problem names the data row (file and
     line) and the template key; a file that fails is reported once per key."""
@@ -283,12 +345,17 @@ def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display
     for cid, comp in game.decks.items():
         rows = loaded[cid]
         # a sheet's face sees no row's fields; a card component's each row's
-        faces: list[tuple[dict[str, Any], int | None]] = \
+        faces: list[tuple[dict[str, Any], int | None]] = (
             [({}, None)] if comp.kind == "sheet" else [(row, i) for i, row in enumerate(rows.rows)]
+        )
         for fields, at in faces:
 
             def problem(key: str, message: str, at: int | None = at, rows: Rows = rows) -> Problem:
-                return Problem(display, key_line(key), key, message) if at is None else rows.problem(at, key, message)
+                return (
+                    Problem(display, key_line(key), key, message)
+                    if at is None
+                    else rows.problem(at, key, message)
+                )
 
             name = comp.template_for(fields)
             tpl = game.templates.get(name) if name is not None else None
@@ -300,8 +367,11 @@ def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display
                         shown = fill_path(src, fields)
                     except KeyError as e:
                         col = e.args[0]
-                        what = "a sheet's face has no row fields" if comp.kind == "sheet" else \
-                            f"the row has no column {col!r}"
+                        what = (
+                            "a sheet's face has no row fields"
+                            if comp.kind == "sheet"
+                            else f"the row has no column {col!r}"
+                        )
                         message = f"{src!r} names {{{col}}}, but {what}"
                         if (message, key) not in reported:
                             reported.add((message, key))
@@ -318,20 +388,33 @@ def _resolve_assets(game: DeckGame, loaded: dict[str, Rows], root: Path, display
     return assets, problems
 
 
-def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
-           key_line: Callable[[str], int | None]) -> tuple[Rows, list[Problem]]:
+def _typed(
+    table: Table, comp: DeckComponent, cid: str, display: str, key_line: Callable[[str], int | None]
+) -> tuple[Rows, list[Problem]]:
     problems: list[Problem] = []
     kinds: dict[str, FieldType] = {"count": "int", **comp.fields}
     if comp.kind == "cards":
         for need in ("id", "count"):
             if need not in table.columns:
-                problems.append(table.problem(1, f"column {need}", f"required by a card component ({cid}); "
-                                              f"columns are {', '.join(table.columns) or 'none'}"))
+                problems.append(
+                    table.problem(
+                        1,
+                        f"column {need}",
+                        f"required by a card component ({cid}); "
+                        f"columns are {', '.join(table.columns) or 'none'}",
+                    )
+                )
     for name in comp.fields:
         base = name.split("@")[0]
         if name not in table.columns and not any(c.split("@")[0] == base for c in table.columns):
-            problems.append(Problem(display, key_line(f"game.decks.{cid}.fields.{name}"),
-                                    f"game.decks.{cid}.fields.{name}", f"no such column in {table.shown}"))
+            problems.append(
+                Problem(
+                    display,
+                    key_line(f"game.decks.{cid}.fields.{name}"),
+                    f"game.decks.{cid}.fields.{name}",
+                    f"no such column in {table.shown}",
+                )
+            )
     rows: list[dict[str, Any]] = []
     for row in table.rows:
         out: dict[str, Any] = {}
@@ -346,14 +429,18 @@ def _typed(table: Table, comp: DeckComponent, cid: str, display: str,
         if comp.kind == "cards" and "count" in out and "count" not in bad_cells:  # one message per bad cell
             n = out["count"]
             if n is None:
-                problems.append(table.problem(row.line, "column count", "expected an integer; got an empty cell"))
+                problems.append(
+                    table.problem(row.line, "column count", "expected an integer; got an empty cell")
+                )
             elif not 0 <= n <= MAX_COUNT:
                 problems.append(table.problem(row.line, "column count", f"expected 0..{MAX_COUNT}; got {n}"))
         rows.append(out)
     if comp.kind == "cards" and not problems:
         total = sum(int(r.get("count") or 0) for r in rows)
         if total > MAX_DECK:
-            problems.append(table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}"))
+            problems.append(
+                table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}")
+            )
     return Rows(table, tuple(rows), tuple(r.line for r in table.rows)), problems
 
 
@@ -363,3 +450,8 @@ def players(spec: DeckGame) -> Sequence[int]:
 
 
 __all__ = ["DeckGame", "DrawCheck", "Rows", "players"]
+
+
+def _row_line(key_line: Callable[[str], int | None], key: str, i: int) -> int | None:
+    """The kit.yaml line of row `i` of the inline table at `key`."""
+    return key_line(f"{key}[{i}]")

@@ -13,8 +13,10 @@ def transcript(spec: DeckGame, seed: int, players: int) -> str:
     """Deal one hand per seat from `seed` and list every card taken."""
     game = Deal(spec, players)
     state = game.new_state(np.random.default_rng(seed))
-    lines = [f"Deck deal: {players} players, {spec.deal.hand} cards each from {spec.deal.component} "
-             f"({len(game.cards)} cards), seed {seed}, ruleset {GAME.ruleset}"]
+    lines = [
+        f"Deck deal: {players} players, {spec.deal.hand} cards each from {spec.deal.component} "
+        f"({len(game.cards)} cards), seed {seed}, ruleset {GAME.ruleset}"
+    ]
     while (seat := game.to_move(state)) is not None:
         card = game.cards[state.order[state.dealt]]
         state = game.apply(state, DRAW)

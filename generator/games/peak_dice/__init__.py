@@ -3,8 +3,14 @@
 from generator.contract.plugin import GamePlugin
 
 GAME = GamePlugin(
-    id="peak_dice", name="Peak Dice", ruleset="1.1", package=__name__, spec=".spec:PeakDiceGame",
-    print_data=".figures:print_data", tunables=".tunables:TUNABLES", slots=".layout:SLOTS",
+    id="peak_dice",
+    name="Peak Dice",
+    ruleset="1.1",
+    package=__name__,
+    spec=".spec:PeakDiceGame",
+    print_data=".figures:print_data",
+    tunables=".tunables:TUNABLES",
+    slots=".layout:SLOTS",
 )
 
 __all__ = ["GAME"]

@@ -48,7 +48,9 @@ def setting_figures(tally: Tally, players: int, miss_boxes: int) -> dict[str, An
         p, lo, hi = wilson(float(share[:, s].sum()), games)
         seats.append({"seat": s + 1, "win_share": p, "low": lo, "high": hi, "gap": p - 1.0 / players})
     turns = tally["games.turns"]
-    t_mean, t_sd, t_lo, t_hi = mean_ci(float(turns.sum()), float((turns.astype(np.float64) ** 2).sum()), games)
+    t_mean, t_sd, t_lo, t_hi = mean_ci(
+        float(turns.sum()), float((turns.astype(np.float64) ** 2).sum()), games
+    )
     flat = scores.ravel()
     offset = int(flat.min()) if flat.size else 0
     hist = np.bincount(flat - offset) if flat.size else np.zeros(1, dtype=np.int64)
@@ -64,23 +66,55 @@ def setting_figures(tally: Tally, players: int, miss_boxes: int) -> dict[str, An
     st_p, st_lo, st_hi = wilson(stalled, games)
     tie = float((share.max(axis=1) < 1.0).mean()) if games else math.nan
     return {
-        "players": players, "games": games, "seats": seats, "tie_share": tie,
-        "turns": {"mean": t_mean, "sd": t_sd, "low": t_lo, "high": t_hi,
-                  "percentiles": dict(zip(map(str, PERCENTILES), hist_percentiles(np.bincount(turns), PERCENTILES)))},
-        "score": {"mean": s_mean, "sd": s_sd, "percentiles": dict(zip(map(str, PERCENTILES), pct)),
-                  "hist_offset": offset, "hist": [int(x) for x in hist]},
+        "players": players,
+        "games": games,
+        "seats": seats,
+        "tie_share": tie,
+        "turns": {
+            "mean": t_mean,
+            "sd": t_sd,
+            "low": t_lo,
+            "high": t_hi,
+            "percentiles": dict(
+                zip(map(str, PERCENTILES), hist_percentiles(np.bincount(turns), PERCENTILES))
+            ),
+        },
+        "score": {
+            "mean": s_mean,
+            "sd": s_sd,
+            "percentiles": dict(zip(map(str, PERCENTILES), pct)),
+            "hist_offset": offset,
+            "hist": [int(x) for x in hist],
+        },
         "miss_turn_share": {"share": miss_p, "low": miss_lo, "high": miss_hi},
-        "miss_box_overflow": {"share": o_p, "low": o_lo, "high": o_hi, "boxes": miss_boxes,
-                              "max_misses": int(misses.max()) if misses.size else 0,
-                              "p999_misses": float(np.percentile(misses.max(axis=1), 99.9)) if games else math.nan},
-        "stalled_share": {"share": st_p, "low": st_lo, "high": st_hi, "stalled": int(ends[K.END_STALLED]),
-                          "turn_limit": int(ends[K.END_LIMIT])},
+        "miss_box_overflow": {
+            "share": o_p,
+            "low": o_lo,
+            "high": o_hi,
+            "boxes": miss_boxes,
+            "max_misses": int(misses.max()) if misses.size else 0,
+            "p999_misses": float(np.percentile(misses.max(axis=1), 99.9)) if games else math.nan,
+        },
+        "stalled_share": {
+            "share": st_p,
+            "low": st_lo,
+            "high": st_hi,
+            "stalled": int(ends[K.END_STALLED]),
+            "turn_limit": int(ends[K.END_LIMIT]),
+        },
         "reroll_turn_share": float(tally["reroll_turns"].sum()) / active if active else math.nan,
     }
 
 
-def balance_report(spec: PeakDiceGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
-                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+def balance_report(
+    spec: PeakDiceGame,
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    kit: str = "",
+) -> BalanceReport:
     """Self-play every player count with the spec's policy in every seat (like tables), measure the re-roll's
     value, check tolerances."""
     b = spec.balance
@@ -100,51 +134,127 @@ def balance_report(spec: PeakDiceGame, *, games: int | Budget, seed: int, execut
         figures["settings"][str(n)] = f
         share = win_shares(tally["games.scores"])
         seats = tuple(Proportion(float(share[:, s].sum()), g) for s in range(n))
-        rep.tolerances.append(_tol(f"largest seat win share distance from fair 1/{n} ({n} players, like tables)",
-                                   Extreme("max_distance", seats, 1.0 / n), b.seat_win_share_gap,
-                                   "seat_win_share_gap", setting))
+        rep.tolerances.append(
+            _tol(
+                f"largest seat win share distance from fair 1/{n} ({n} players, like tables)",
+                Extreme("max_distance", seats, 1.0 / n),
+                b.seat_win_share_gap,
+                "seat_win_share_gap",
+                setting,
+            )
+        )
         over = int((tally["games.misses"].max(axis=1) > spec.miss_boxes).sum())
-        rep.tolerances.append(_tol(f"games needing more than {spec.miss_boxes} miss boxes ({n} players)",
-                                   Proportion(over, g), b.miss_box_overflow, "miss_box_overflow", setting))
-        rep.tolerances.append(_tol(f"mean game length in turns ({n} players)",
-                                   Mean(g, f["turns"]["mean"], f["turns"]["sd"]), b.game_turns, "game_turns",
-                                   setting))
+        rep.tolerances.append(
+            _tol(
+                f"games needing more than {spec.miss_boxes} miss boxes ({n} players)",
+                Proportion(over, g),
+                b.miss_box_overflow,
+                "miss_box_overflow",
+                setting,
+            )
+        )
+        rep.tolerances.append(
+            _tol(
+                f"mean game length in turns ({n} players)",
+                Mean(g, f["turns"]["mean"], f["turns"]["sd"]),
+                b.game_turns,
+                "game_turns",
+                setting,
+            )
+        )
         # turns of one game are not independent, but the measured share (~0.13) sits far from its bound (0.2)
-        rep.tolerances.append(_tol(f"share of turns with a miss ({n} players)",
-                                   Proportion(float(tally["miss_turns"].sum()), float(tally["active_turns"].sum())),
-                                   b.miss_turn_share, "miss_turn_share", setting))
-        rep.tolerances.append(_tol(f"mean score ({n} players)", Mean.per_table(tally["games.scores"]), b.score_mean,
-                                   "score_mean", setting))
+        rep.tolerances.append(
+            _tol(
+                f"share of turns with a miss ({n} players)",
+                Proportion(float(tally["miss_turns"].sum()), float(tally["active_turns"].sum())),
+                b.miss_turn_share,
+                "miss_turn_share",
+                setting,
+            )
+        )
+        rep.tolerances.append(
+            _tol(
+                f"mean score ({n} players)",
+                Mean.per_table(tally["games.scores"]),
+                b.score_mean,
+                "score_mean",
+                setting,
+            )
+        )
         stalled = f["stalled_share"]["stalled"] + f["stalled_share"]["turn_limit"]
-        rep.tolerances.append(_tol(f"share of stalled games ({n} players)", Proportion(stalled, g),
-                                   b.stalled_share, "stalled_share", setting))
-        rep.headline[str(n)] = Headline(policy=b.policy, score_mean=f["score"]["mean"],
-                                        seat_shares=[s["win_share"] for s in f["seats"]],
-                                        game_length=f["turns"]["mean"], length_unit="turns")
-        rep.tables.append(Table(f"Win share by seat ({n} players, {b.policy})",
-                                ["seat", "win share", "95% low", "95% high"],
-                                [[s["seat"], round(s["win_share"], 4), round(s["low"], 4), round(s["high"], 4)]
-                                 for s in f["seats"]]))
-        rep.charts.append(Bars(f"Win share by seat ({n} players)", [f"seat {s['seat']}" for s in f["seats"]],
-                               [s["win_share"] for s in f["seats"]], [s["low"] for s in f["seats"]],
-                               [s["high"] for s in f["seats"]], reference=1.0 / n, y_label="win share"))
-        rep.charts.append(Histogram(f"Final scores ({n} players)",
-                                    {b.policy: (f["score"]["hist_offset"], f["score"]["hist"])}, "score"))
+        rep.tolerances.append(
+            _tol(
+                f"share of stalled games ({n} players)",
+                Proportion(stalled, g),
+                b.stalled_share,
+                "stalled_share",
+                setting,
+            )
+        )
+        rep.headline[str(n)] = Headline(
+            policy=b.policy,
+            score_mean=f["score"]["mean"],
+            seat_shares=[s["win_share"] for s in f["seats"]],
+            game_length=f["turns"]["mean"],
+            length_unit="turns",
+        )
+        rep.tables.append(
+            Table(
+                f"Win share by seat ({n} players, {b.policy})",
+                ["seat", "win share", "95% low", "95% high"],
+                [
+                    [s["seat"], round(s["win_share"], 4), round(s["low"], 4), round(s["high"], 4)]
+                    for s in f["seats"]
+                ],
+            )
+        )
+        rep.charts.append(
+            Bars(
+                f"Win share by seat ({n} players)",
+                [f"seat {s['seat']}" for s in f["seats"]],
+                [s["win_share"] for s in f["seats"]],
+                [s["low"] for s in f["seats"]],
+                [s["high"] for s in f["seats"]],
+                reference=1.0 / n,
+                y_label="win share",
+            )
+        )
+        rep.charts.append(
+            Histogram(
+                f"Final scores ({n} players)",
+                {b.policy: (f["score"]["hist_offset"], f["score"]["hist"])},
+                "score",
+            )
+        )
         pc = f["score"]["percentiles"]
-        summary.append([n, g, round(f["turns"]["mean"], 2), round(f["score"]["mean"], 2),
-                        round(f["score"]["sd"], 2)] + [pc[str(q)] for q in PERCENTILES]
-                       + [round(f["miss_turn_share"]["share"], 4), round(f["miss_box_overflow"]["share"], 4),
-                          f["miss_box_overflow"]["max_misses"], round(f["stalled_share"]["share"], 4)])
-    rep.tables.insert(0, Table(f"Self-play summary ({b.policy} at every seat)",
-                               ["players", "games", "turns", "score mean", "score sd"]
-                               + [f"p{q}" for q in PERCENTILES]
-                               + ["miss turns", f"> {spec.miss_boxes} misses", "max misses", "stalled"], summary))
+        summary.append(
+            [n, g, round(f["turns"]["mean"], 2), round(f["score"]["mean"], 2), round(f["score"]["sd"], 2)]
+            + [pc[str(q)] for q in PERCENTILES]
+            + [
+                round(f["miss_turn_share"]["share"], 4),
+                round(f["miss_box_overflow"]["share"], 4),
+                f["miss_box_overflow"]["max_misses"],
+                round(f["stalled_share"]["share"], 4),
+            ]
+        )
+    rep.tables.insert(
+        0,
+        Table(
+            f"Self-play summary ({b.policy} at every seat)",
+            ["players", "games", "turns", "score mean", "score sd"]
+            + [f"p{q}" for q in PERCENTILES]
+            + ["miss turns", f"> {spec.miss_boxes} misses", "max misses", "stalled"],
+            summary,
+        ),
+    )
     figures["reroll"] = reroll_value(spec, tables, budget, seed, executor, progress, tallies, rep)
     figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
     rep.figures = figures
     if any(t.failed for t in rep.tolerances if t.spec_key == "game.balance.miss_box_overflow"):
-        rep.notes.append(f"sheet defect: the miss track has {spec.miss_boxes} boxes, but self-play needs more "
-                         f"in more than {b.miss_box_overflow.max} of games (see miss_box_overflow figures)")
+        rep.notes.append(
+            f"sheet defect: the miss track has {spec.miss_boxes} boxes, but self-play needs more "
+            f"in more than {b.miss_box_overflow.max} of games (see miss_box_overflow figures)"
+        )
     return rep
 
 
@@ -152,9 +262,16 @@ REROLL_PAIRS = {"planner": ("planner_keep", "planner"), "planner_keep": ("planne
 """(never re-rolls, re-rolls) compared for the spec's policy; any other policy: greedy and reroll."""
 
 
-def reroll_value(spec: PeakDiceGame, tables: Tables, budget: Budget, seed: int, executor: Executor | None,
-                 progress: Callable[[int], None] | None, tallies: dict[int, Tally],
-                 rep: BalanceReport) -> dict[str, Any]:
+def reroll_value(
+    spec: PeakDiceGame,
+    tables: Tables,
+    budget: Budget,
+    seed: int,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+    tallies: dict[int, Tally],
+    rep: BalanceReport,
+) -> dict[str, Any]:
     """Mean score of the re-rolling policy minus its never-re-rolling twin (all seats alike)."""
     n = min(max(REROLL_PLAYERS, spec.players.min), spec.players.max)
     t = spec.balance.turn_limit
@@ -165,31 +282,60 @@ def reroll_value(spec: PeakDiceGame, tables: Tables, budget: Budget, seed: int, 
         if spec.balance.policy == name:
             tally = tallies[n]
         else:
-            tally = run(Simulation(tables, (name,) * n, t), budget(f"{n}p {name}"), seed, executor,
-                        progress=progress)
+            tally = run(
+                Simulation(tables, (name,) * n, t), budget(f"{n}p {name}"), seed, executor, progress=progress
+            )
         sc = tally["games.scores"].astype(np.float64).ravel()
-        m, sd, lo, hi = mean_ci(float(sc.sum()), float((sc ** 2).sum()), sc.size)
+        m, sd, lo, hi = mean_ci(float(sc.sum()), float((sc**2).sum()), sc.size)
         means[name] = Mean.per_table(tally["games.scores"])
-        out[name] = {"score_mean": m, "score_sd": sd, "low": lo, "high": hi,
-                     "turns_mean": float(tally["games.turns"].mean()) if tally["games.turns"].size else math.nan,
-                     "miss_turn_share": float(tally["miss_turns"].sum() / max(1, tally["active_turns"].sum())),
-                     "reroll_turn_share": float(tally["reroll_turns"].sum() / max(1, tally["active_turns"].sum()))}
+        out[name] = {
+            "score_mean": m,
+            "score_sd": sd,
+            "low": lo,
+            "high": hi,
+            "turns_mean": float(tally["games.turns"].mean()) if tally["games.turns"].size else math.nan,
+            "miss_turn_share": float(tally["miss_turns"].sum() / max(1, tally["active_turns"].sum())),
+            "reroll_turn_share": float(tally["reroll_turns"].sum() / max(1, tally["active_turns"].sum())),
+        }
     without, with_ = pair
-    tol = _tol(f"re-roll gain in mean score, {with_} minus {without} ({n} players)",
-               MeanDifference(means[with_], means[without]), spec.balance.reroll_gain, "reroll_gain",
-               f"{n}p {with_}", f"{n}p {without}")
+    tol = _tol(
+        f"re-roll gain in mean score, {with_} minus {without} ({n} players)",
+        MeanDifference(means[with_], means[without]),
+        spec.balance.reroll_gain,
+        "reroll_gain",
+        f"{n}p {with_}",
+        f"{n}p {without}",
+    )
     out["gain"] = tol.measured
     rep.tolerances.append(tol)
-    rep.tables.append(Table(f"Value of the re-roll ({n} players, all seats alike)",
-                            ["policy", "score mean", "score sd", "turns", "miss turns", "re-roll turns"],
-                            [[k, round(out[k]["score_mean"], 2), round(out[k]["score_sd"], 2),
-                              round(out[k]["turns_mean"], 2), round(out[k]["miss_turn_share"], 4),
-                              round(out[k]["reroll_turn_share"], 4)] for k in pair]))
+    rep.tables.append(
+        Table(
+            f"Value of the re-roll ({n} players, all seats alike)",
+            ["policy", "score mean", "score sd", "turns", "miss turns", "re-roll turns"],
+            [
+                [
+                    k,
+                    round(out[k]["score_mean"], 2),
+                    round(out[k]["score_sd"], 2),
+                    round(out[k]["turns_mean"], 2),
+                    round(out[k]["miss_turn_share"], 4),
+                    round(out[k]["reroll_turn_share"], 4),
+                ]
+                for k in pair
+            ],
+        )
+    )
     return out
 
 
-def _variants_out_of_sample(spec: PeakDiceGame, budget: Budget, seed: int, executor: Executor | None,
-                            progress: Callable[[int], None] | None, rep: BalanceReport) -> list[dict[str, Any]]:
+def _variants_out_of_sample(
+    spec: PeakDiceGame,
+    budget: Budget,
+    seed: int,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+    rep: BalanceReport,
+) -> list[dict[str, Any]]:
     """Each variant the build would print (accepted at this seed) is played again on an independent seed stream,
     side by side with the default sheet (same games); its expected score minus the default's (paired per game)
     is bounded by +- variants.score_tolerance."""
@@ -203,14 +349,27 @@ def _variants_out_of_sample(spec: PeakDiceGame, budget: Budget, seed: int, execu
         return []
     pols = (spec.balance.policy,) * v.players
     tols = rejudge_variants(
-        rep, Simulation(build_tables(spec), pols, spec.balance.turn_limit),
-        ((var.code, Simulation(build_tables(spec, var.peaks), pols, spec.balance.turn_limit)) for var in accepted),
-        games=budget("variants"), seed=seed, executor=executor, progress=progress, score="games.scores",
+        rep,
+        Simulation(build_tables(spec), pols, spec.balance.turn_limit),
+        (
+            (var.code, Simulation(build_tables(spec, var.peaks), pols, spec.balance.turn_limit))
+            for var in accepted
+        ),
+        games=budget("variants"),
+        seed=seed,
+        executor=executor,
+        progress=progress,
+        score="games.scores",
         evidence=lambda var, base: Mean.of(var - base),
-        name=lambda code: f"variant {code}: expected score minus the default sheet's ({v.players} players, out of "
-                          f"sample)",
+        name=lambda code: (
+            f"variant {code}: expected score minus the default sheet's ({v.players} players, out of sample)"
+        ),
         bound=Bound(min=-float(v.score_tolerance), max=float(v.score_tolerance)),
-        spec_key="game.variants.score_tolerance", accepted_on="the games of the build seed",
-        note_tail=", paired with the default sheet")
-    return [{"code": var.code, "build_expected_score": var.expected_score, "difference": tol.measured}
-            for var, tol in zip(accepted, tols, strict=True)]
+        spec_key="game.variants.score_tolerance",
+        accepted_on="the games of the build seed",
+        note_tail=", paired with the default sheet",
+    )
+    return [
+        {"code": var.code, "build_expected_score": var.expected_score, "difference": tol.measured}
+        for var, tol in zip(accepted, tols, strict=True)
+    ]

@@ -37,7 +37,9 @@ def example_row(spec: PeakDiceGame, row: int = 0) -> list[int]:
         return []
     top = len(sums) - 1
     rising = [sums[round(i * top / max(1, peak - 1))] if peak > 1 else sums[top] for i in range(peak)]
-    falling = [round((top - 1) - i * (top - 1) / max(1, n - peak - 1)) for i in range(n - peak)] if n > peak else []
+    falling = (
+        [round((top - 1) - i * (top - 1) / max(1, n - peak - 1)) for i in range(n - peak)] if n > peak else []
+    )
     return rising + [sums[i] for i in falling]
 
 
@@ -74,7 +76,9 @@ def rule_figures(spec: PeakDiceGame) -> dict[str, Any]:
         "miss_examples": [miss_penalty(k) for k in range(1, min(3, spec.miss_boxes) + 1)],
         "miss_next": [miss_cost(spec.miss_boxes + k) for k in (1, 2)],
         "example_column": column,
-        "example_score": second_lowest(column, spec.rules.column_score == "second_lowest_distinct") if column else 0,
+        "example_score": second_lowest(column, spec.rules.column_score == "second_lowest_distinct")
+        if column
+        else 0,
         "example_row": example_row(spec, 0),
     }
 

@@ -81,10 +81,16 @@ class Results(NamedTuple):
 
 def results(games: int, seats: int, dice: int, log_rows: int = 0) -> Results:
     """Zeroed Results for `games` games of `seats` seats (an event log of `log_rows` rows)."""
-    return Results(np.zeros((games, seats), dtype=np.int64), np.zeros((games, seats), dtype=np.int64),
-                   np.zeros(games, dtype=np.int64), np.zeros(games, dtype=np.int64),
-                   np.zeros((games, seats), dtype=np.int64), np.zeros(COUNTERS, dtype=np.int64),
-                   np.zeros((log_rows, LOG_FACES + dice), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    return Results(
+        np.zeros((games, seats), dtype=np.int64),
+        np.zeros((games, seats), dtype=np.int64),
+        np.zeros(games, dtype=np.int64),
+        np.zeros(games, dtype=np.int64),
+        np.zeros((games, seats), dtype=np.int64),
+        np.zeros(COUNTERS, dtype=np.int64),
+        np.zeros((log_rows, LOG_FACES + dice), dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
 
 
 @jit_noref
@@ -92,7 +98,13 @@ def write_utility(setup: Setup, ws: Workspace, p: int, r: int, v: int) -> float:
     """How well writing v fits row r: 1 = skips no achievable value, <= 0 = skips more than the row's fair
     share of slack; NEG when illegal or when the row could no longer be completed."""
     sheet, filled = ws.sheet, ws.filled
-    peaks, row_length, cnt_lt, totals, mass_lt = setup.peaks, setup.row_length, setup.cnt_lt, setup.totals, setup.mass_lt
+    peaks, row_length, cnt_lt, totals, mass_lt = (
+        setup.peaks,
+        setup.row_length,
+        setup.cnt_lt,
+        setup.totals,
+        setup.mass_lt,
+    )
     if not is_legal_write(sheet, filled, peaks, row_length, p, r, v):
         return NEG
     f = filled[p, r]
@@ -125,7 +137,6 @@ def write_utility(setup: Setup, ws: Workspace, p: int, r: int, v: int) -> float:
     return 1.0 - waste / allowed  # type: ignore[no-any-return]  # compiled: numpy scalar
 
 
-
 @jit_noref
 def best_colour(setup: Setup, ws: Workspace, p: int, forbidden: int) -> int:
     """The legal colour (not `forbidden`) for the sums ws.sums with the highest write utility, lowest index on
@@ -147,12 +158,16 @@ def best_colour(setup: Setup, ws: Workspace, p: int, forbidden: int) -> int:
 
 
 @jit_noref
-def random_colour(rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int, may_pass: bool) -> int:
+def random_colour(
+    rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int, may_pass: bool
+) -> int:
     """Uniform choice among the legal colours for ws.sums (not `forbidden`) and, when allowed, passing (-1)."""
     sums, scratch = ws.sums, ws.scratch
     n = 0
     for r in range(setup.peaks.shape[0]):
-        if r != forbidden and is_legal_write(ws.sheet, ws.filled, setup.peaks, setup.row_length, p, r, sums[r]):
+        if r != forbidden and is_legal_write(
+            ws.sheet, ws.filled, setup.peaks, setup.row_length, p, r, sums[r]
+        ):
             scratch[n] = r
             n += 1
     if n == 0:
@@ -254,8 +269,9 @@ def choose_b(policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: int, 
 
 
 @jit_noref
-def choose_c(policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int,
-             avoid_miss: bool) -> int:
+def choose_c(
+    policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int, avoid_miss: bool
+) -> int:
     """Step C for player p and the sums ws.sums: a legal colour other than `forbidden`, or -1. Greedy writes when the value fits
     the row's slack, or (avoid_miss: the active player wrote nothing yet) whenever the row stays completable."""
     if policy == POLICY_RANDOM:
@@ -274,7 +290,12 @@ def score_sheet(setup: Setup, ws: Workspace, p: int) -> int:
     """Player p's score: the complete columns' second lowest values (setup.distinct_columns: equal values count
     once) minus the miss penalty 1 + 2 + ... + misses (only the first miss_cap misses when miss_cap >= 0)."""
     sheet, filled, column = ws.sheet, ws.filled, ws.column
-    row_length, distinct, miss_cap, misses = setup.row_length, setup.distinct_columns, setup.miss_cap, ws.misses[p]
+    row_length, distinct, miss_cap, misses = (
+        setup.row_length,
+        setup.distinct_columns,
+        setup.miss_cap,
+        ws.misses[p],
+    )
     rows = filled.shape[1]
     total = 0
     for i in range(row_length):
@@ -302,8 +323,9 @@ def score_sheet(setup: Setup, ws: Workspace, p: int) -> int:
 
 
 @jit_noref
-def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: int, x: int, y: int,
-              faces: np.ndarray) -> None:
+def log_event(
+    log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: int, x: int, y: int, faces: np.ndarray
+) -> None:
     """Append one event row [kind, turn, player, x, y, faces...] when a log is kept."""
     i = n_log[0]
     if i >= log.shape[0]:
@@ -319,8 +341,9 @@ def log_event(log: np.ndarray, n_log: np.ndarray, kind: int, turn: int, player: 
 
 
 @jit
-def play_games(games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_limit: int, rng: np.ndarray,
-               res: Results) -> None:
+def play_games(
+    games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_limit: int, rng: np.ndarray, res: Results
+) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s], filling `res`.
 
     The planner policies read `plan` (planner.py): the next miss, the k-th, is valued at
@@ -424,7 +447,9 @@ def play_games(games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_
             for p in range(n_players):
                 if done[p] == cells:
                     full = True
-            if not wrote and (setup.final_turn_miss or not full):  # 「即座に」: a filled sheet ends the game first
+            if not wrote and (
+                setup.final_turn_miss or not full
+            ):  # 「即座に」: a filled sheet ends the game first
                 misses[active] += 1
                 counts[MISS_TURNS] += 1
                 if keep_log:

@@ -24,9 +24,24 @@ from generator.units import mm, paper_size
 
 INK_DARK = "#26203a"
 WHITE_DIE = "#ffffff"
-SYMBOL_SHAPES = {"▲": "triangle", "△": "triangle", "●": "circle", "○": "circle", "✚": "cross", "+": "cross",
-                 "◆": "diamond", "◇": "diamond", "♦": "diamond", "■": "square", "□": "square", "★": "star",
-                 "☆": "star", "♥": "heart", "♣": "club", "☀": "sun"}
+SYMBOL_SHAPES = {
+    "▲": "triangle",
+    "△": "triangle",
+    "●": "circle",
+    "○": "circle",
+    "✚": "cross",
+    "+": "cross",
+    "◆": "diamond",
+    "◇": "diamond",
+    "♦": "diamond",
+    "■": "square",
+    "□": "square",
+    "★": "star",
+    "☆": "star",
+    "♥": "heart",
+    "♣": "club",
+    "☀": "sun",
+}
 """Glyphs a spec may give as a row symbol, drawn as shapes (the font has no dingbats)."""
 DEFAULT_DIE_FACE = mm(16)
 
@@ -38,14 +53,39 @@ DEFAULT_DIE_FACE = mm(16)
 _figures = figures_of("peak_dice")
 
 
-TEXT_FIGURES = ("rows", "others", "row_length", "circles_total", "peak_after", "peak_uniform", "falling",
-                "dice_count", "coloured_dice", "white_dice", "mixed_dice", "rerolls", "players_min", "players_max",
-                "sum_min", "sum_max", "miss_boxes", "miss_max", "miss_next", "example_column", "example_score")
+TEXT_FIGURES = (
+    "rows",
+    "others",
+    "row_length",
+    "circles_total",
+    "peak_after",
+    "peak_uniform",
+    "falling",
+    "dice_count",
+    "coloured_dice",
+    "white_dice",
+    "mixed_dice",
+    "rerolls",
+    "players_min",
+    "players_max",
+    "sum_min",
+    "sum_max",
+    "miss_boxes",
+    "miss_max",
+    "miss_next",
+    "example_column",
+    "example_score",
+)
 """The rule figures the rule texts may name, each passed through as figures.py computed it."""
 
 
-_ICON = Slot("icon", "sheet", (0.02, 0.7, 0.03, 0.03), ("colour",),
-             "every row's colour symbol on the score sheet (on its white disc)")
+_ICON = Slot(
+    "icon",
+    "sheet",
+    (0.02, 0.7, 0.03, 0.03),
+    ("colour",),
+    "every row's colour symbol on the score sheet (on its white disc)",
+)
 _LOGO = Slot("logo", "sheet", (0.035, 0.925, 0.4, 0.05), (), "the kit's title in the header")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "score_sheet": (_LOGO, _ICON),
@@ -65,6 +105,7 @@ def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def _colour_of(game: Any, cid: str) -> Any | None:
     for c in game.colours:
@@ -95,6 +136,7 @@ def _ink_of(colour: str) -> str:
 
 # ---------------------------------------------------------------- score sheet
 
+
 def _band(ctx: Context, c: Any, x: float, y: float, w: float, h: float) -> list[Op]:
     """The row header: the colour with its pattern, the symbol on a white disc and the colour's name."""
     ops: list[Op] = [Rect(x, y, w, h, fill=c.colour, stroke=None)]
@@ -102,16 +144,37 @@ def _band(ctx: Context, c: Any, x: float, y: float, w: float, h: float) -> list[
     r = min(h * 0.32, mm(4))
     cx, cy = x + mm(1.5) + r, y + h / 2
     ops.append(Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=0.6))
-    ops += art_or(ctx, "score_sheet", _ICON, cx, cy, r * 0.62, row_symbol(ctx, c.symbol, cx, cy, r * 0.62, _ink_of(c.colour)),
-                  values={"colour": c.id}, colour=_ink_of(c.colour))
+    ops += art_or(
+        ctx,
+        "score_sheet",
+        _ICON,
+        cx,
+        cy,
+        r * 0.62,
+        row_symbol(ctx, c.symbol, cx, cy, r * 0.62, _ink_of(c.colour)),
+        values={"colour": c.id},
+        colour=_ink_of(c.colour),
+    )
     name = colour_name(ctx, c.id)
     px = cx + r + mm(1.2)
     pw = x + w - mm(1.2) - px
-    size = fit_line(name, "bold", pw - mm(1.6), ctx.measure, size=mm(3.2), min_size=5, where=f"colour.{c.id} ({ctx.lang})")
+    size = fit_line(
+        name, "bold", pw - mm(1.6), ctx.measure, size=mm(3.2), min_size=5, where=f"colour.{c.id} ({ctx.lang})"
+    )
     ph = size * 1.5
     ops.append(Rect(px, cy - ph / 2, pw, ph, fill="#ffffff", stroke="ink", width=0.5, radius=ph / 2 * 0.6))
-    ops.append(Text(px + pw / 2, cy - size * 0.36, name, size, font="bold", fill=_ink_of(c.colour), anchor="middle",
-                    text_id=f"colour.{c.id}"))
+    ops.append(
+        Text(
+            px + pw / 2,
+            cy - size * 0.36,
+            name,
+            size,
+            font="bold",
+            fill=_ink_of(c.colour),
+            anchor="middle",
+            text_id=f"colour.{c.id}",
+        )
+    )
     ops.append(Rect(x, y, w, h, fill=None, stroke="ink", width=0.8))
     return ops
 
@@ -138,10 +201,16 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     # header: title, variant code, name line
     title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w * 0.4, ctx.measure, size=mm(6.5), min_size=9, where=f"sheet title ({ctx.lang})")
+    ts = fit_line(
+        title, "bold", w * 0.4, ctx.measure, size=mm(6.5), min_size=9, where=f"sheet title ({ctx.lang})"
+    )
     base = h - pad - ts * 0.8
     logo = slot_art(ctx, "score_sheet", _LOGO, w, h)
-    ops.append(logo if logo is not None else Text(pad, base, title, ts, font="bold", fill=INK_DARK, text_id=ctx.kit.meta.title))
+    ops.append(
+        logo
+        if logo is not None
+        else Text(pad, base, title, ts, font="bold", fill=INK_DARK, text_id=ctx.kit.meta.title)
+    )
     tx = pad + ctx.measure(title, "bold", ts) + mm(4)
     if variant is not None:
         label = t("sheet.variant", code=variant.code)
@@ -167,7 +236,17 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     sq = min(d * 1.02, mm(12))
     # column numbers
     for k in range(n):
-        ops.append(Text(gx0 + (k + 0.5) * cw, grid_top + mm(1.3), str(k + 1), mm(3), font="bold", fill="muted", anchor="middle"))
+        ops.append(
+            Text(
+                gx0 + (k + 0.5) * cw,
+                grid_top + mm(1.3),
+                str(k + 1),
+                mm(3),
+                font="bold",
+                fill="muted",
+                anchor="middle",
+            )
+        )
     for r, c in enumerate(game.colours):
         y = grid_top - (r + 1) * rh
         ops.append(Rect(gx0, y, n * cw, rh, fill=lighten(c.colour, 0.82), stroke=None))
@@ -177,31 +256,75 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             cx = gx0 + (k + 0.5) * cw
             ops.append(Circle(cx, cy, d / 2, fill="#ffffff", stroke=_ink_of(c.colour), width=1.6))
             if k < n - 1 and k + 1 != peaks[r]:
-                ops.append(_chevron(gx0 + (k + 1) * cw, cy, min(mm(1.1), (cw - d) * 0.25), k + 1 < peaks[r], _ink_of(c.colour)))
+                ops.append(
+                    _chevron(
+                        gx0 + (k + 1) * cw,
+                        cy,
+                        min(mm(1.1), (cw - d) * 0.25),
+                        k + 1 < peaks[r],
+                        _ink_of(c.colour),
+                    )
+                )
         if peaks[r] < n:  # the thick peak line after circle peaks[r], with a small summit on top
             px = gx0 + peaks[r] * cw
-            summit = r == 0 or peaks[r - 1] != peaks[r]  # a small summit where the line starts, inside its row
+            summit = (
+                r == 0 or peaks[r - 1] != peaks[r]
+            )  # a small summit where the line starts, inside its row
             head = mm(1.6) if summit else 0.0
-            ops.append(Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92 - head, fill=INK_DARK, stroke=None))
+            ops.append(
+                Rect(px - mm(0.7), y + rh * 0.04, mm(1.4), rh * 0.92 - head, fill=INK_DARK, stroke=None)
+            )
             if summit:
                 apex = y + rh * 0.96
-                ops.append(Polygon(((px - mm(1.6), apex - head), (px + mm(1.6), apex - head), (px, apex)),
-                                   fill=INK_DARK, stroke=None))
+                ops.append(
+                    Polygon(
+                        ((px - mm(1.6), apex - head), (px + mm(1.6), apex - head), (px, apex)),
+                        fill=INK_DARK,
+                        stroke=None,
+                    )
+                )
     ops.append(Rect(gx0, grid_top - rows * rh, n * cw, rows * rh, fill=None, stroke="ink", width=1.0))
     # a square score box under every column
     by = grid_top - rows * rh - mm(2) - sq
     for k in range(n):
         ops.append(Rect(gx0 + (k + 0.5) * cw - sq / 2, by, sq, sq, fill="#ffffff", stroke="ink", width=1.5))
     lbl = t("sheet.column_score")
-    fitted = fit_block(lbl, "bold", band_w, sq, ctx.measure, size=mm(2.8), min_size=5, where=f"sheet.column_score ({ctx.lang})")
-    ops += block_ops(fitted, pad + band_w, by + sq / 2 + fitted.height / 2 + fitted.size * 0.1, font="bold",
-                     anchor="end", text_id="sheet.column_score")
+    fitted = fit_block(
+        lbl,
+        "bold",
+        band_w,
+        sq,
+        ctx.measure,
+        size=mm(2.8),
+        min_size=5,
+        where=f"sheet.column_score ({ctx.lang})",
+    )
+    ops += block_ops(
+        fitted,
+        pad + band_w,
+        by + sq / 2 + fitted.height / 2 + fitted.size * 0.1,
+        font="bold",
+        anchor="end",
+        text_id="sheet.column_score",
+    )
     # miss track, top to bottom at the right of the rows
     if box_values:
         mx0 = w - pad - miss_w
         ml = t("sheet.misses")
-        ms = fit_line(ml, "bold", miss_w, ctx.measure, size=mm(3), min_size=5, where=f"sheet.misses ({ctx.lang})")
-        ops.append(Text(mx0 + miss_w / 2, grid_top + mm(1.3), ml, ms, font="bold", anchor="middle", text_id="sheet.misses"))
+        ms = fit_line(
+            ml, "bold", miss_w, ctx.measure, size=mm(3), min_size=5, where=f"sheet.misses ({ctx.lang})"
+        )
+        ops.append(
+            Text(
+                mx0 + miss_w / 2,
+                grid_top + mm(1.3),
+                ml,
+                ms,
+                font="bold",
+                anchor="middle",
+                text_id="sheet.misses",
+            )
+        )
         room = rows * rh + sq + mm(1.5)
         per_col = len(box_values)
         cols = 1
@@ -215,8 +338,17 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
             byy = grid_top - (k + 1) * pitch + (pitch - bs) / 2
             ops.append(Rect(bx, byy, bs, bs, fill="#ffffff", stroke="ink", width=1.0, radius=mm(0.8)))
-            ops.append(Text(bx + bs / 2, byy + bs / 2 - bs * 0.14, f"−{value}", bs * 0.4, fill="muted", anchor="middle",
-                            role="fine"))
+            ops.append(
+                Text(
+                    bx + bs / 2,
+                    byy + bs / 2 - bs * 0.14,
+                    f"−{value}",
+                    bs * 0.4,
+                    fill="muted",
+                    anchor="middle",
+                    role="fine",
+                )
+            )
     # total area: columns - misses = total, at the bottom right
     fy = pad
     box_h = mm(9)
@@ -228,11 +360,17 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         xs -= box_w
         items.append(Rect(xs, fy, box_w, box_h, fill="#ffffff", stroke="ink", width=width, radius=mm(1.2)))
         lab = t(tid)
-        ls = fit_line(lab, "bold", box_w + mm(2), ctx.measure, size=mm(2.8), min_size=5, where=f"{tid} ({ctx.lang})")
-        items.append(Text(xs + box_w / 2, fy + box_h + mm(1.2), lab, ls, font="bold", anchor="middle", text_id=tid))
+        ls = fit_line(
+            lab, "bold", box_w + mm(2), ctx.measure, size=mm(2.8), min_size=5, where=f"{tid} ({ctx.lang})"
+        )
+        items.append(
+            Text(xs + box_w / 2, fy + box_h + mm(1.2), lab, ls, font="bold", anchor="middle", text_id=tid)
+        )
         if i < len(parts) - 1:
             sign = "=" if i == 0 else "−"
-            items.append(Text(xs - mm(3), fy + box_h / 2 - mm(1.6), sign, mm(4.5), font="bold", anchor="middle"))
+            items.append(
+                Text(xs - mm(3), fy + box_h / 2 - mm(1.6), sign, mm(4.5), font="bold", anchor="middle")
+            )
             xs -= mm(6)
     ops += items
     foot_w = xs - pad - mm(4)
@@ -240,8 +378,16 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     rules = game.rules
     foot_ids = (f"sheet.footer.{rules.column_score}", f"sheet.footer.miss.{rules.miss_track_full}")
     foot = " ".join(t(i) for i in foot_ids)
-    fitted = fit_block(foot, "regular", foot_w, foot_h - mm(2), ctx.measure, size=mm(2.6),
-                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    fitted = fit_block(
+        foot,
+        "regular",
+        foot_w,
+        foot_h - mm(2),
+        ctx.measure,
+        size=mm(2.6),
+        min_size=ctx.kit.style.min_size.fine,
+        where=f"sheet.footer ({ctx.lang})",
+    )
     ops += block_ops(fitted, pad, fy + box_h + mm(4.5), fill="muted", text_id="+".join(foot_ids), role="fine")
     if variant is not None:  # the sorting code in the bottom-left corner, inside the 3 mm safe area
         ops.append(Text(pad, mm(3.15), variant.code, mm(2.12), fill="muted", role="fine"))
@@ -259,8 +405,13 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     variants = [v for v in ctx.extras.get("variants", []) if getattr(v, "accepted", True)]
     faces += [sheet_face(ctx, w, h, v, i + 1) for i, v in enumerate(variants)]
     title = ctx.texts(comp.title)
-    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape,
-                                               bookmark=title))
+    return Component(
+        cid,
+        title,
+        impose_sheets(
+            cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape, bookmark=title
+        ),
+    )
 
 
 # ---------------------------------------------------------------- dice faces
@@ -284,9 +435,21 @@ def die_face_ops(ctx: Context, colour_id: str, value: int, x: float, y: float, s
     ops: list[Op] = [Rect(x, y, s, s, fill=fill, stroke=None)]
     ink = INK_DARK
     if c is not None:
-        ops += pattern_in_rect(c.pattern, x, y, s, s, ink=pattern_ink(c.colour), spacing=s * 0.12, width=s * 0.02)
+        ops += pattern_in_rect(
+            c.pattern, x, y, s, s, ink=pattern_ink(c.colour), spacing=s * 0.12, width=s * 0.02
+        )
         inset = s * 0.14
-        ops.append(Rect(x + inset, y + inset, s - 2 * inset, s - 2 * inset, fill="#ffffff", stroke=None, radius=s * 0.12))
+        ops.append(
+            Rect(
+                x + inset,
+                y + inset,
+                s - 2 * inset,
+                s - 2 * inset,
+                fill="#ffffff",
+                stroke=None,
+                radius=s * 0.12,
+            )
+        )
         ink = _ink_of(c.colour)
     cx, cy = x + s / 2, y + s / 2
     if value in PIPS:
@@ -295,7 +458,9 @@ def die_face_ops(ctx: Context, colour_id: str, value: int, x: float, y: float, s
             ops.append(Circle(cx + dx * off, cy + dy * off, pr, fill=ink, stroke=None))
     else:
         text = str(value)
-        size = fit_line(text, "bold", s * 0.6, ctx.measure, size=s * 0.5, min_size=3, where=f"die face {value}")
+        size = fit_line(
+            text, "bold", s * 0.6, ctx.measure, size=s * 0.5, min_size=3, where=f"die face {value}"
+        )
         ops.append(Text(cx, cy - size * 0.36, text, size, font="bold", fill=ink, anchor="middle"))
         if value in (6, 9, 66, 99, 68, 89, 86, 98):  # tell 6 from 9 when the die lies upside down
             uw = ctx.measure(text, "bold", size)
@@ -317,8 +482,10 @@ def _die_size(ctx: Context, cid: str) -> float:
     if size is None:
         return DEFAULT_DIE_FACE
     if abs(size[0] - size[1]) > 0.01:
-        raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a die face is square; got "
-                          f"{size[0] / mm(1):.1f} x {size[1] / mm(1):.1f} mm")
+        raise LayoutError(
+            f"{ctx.kit.display}: components.{cid}.size: a die face is square; got "
+            f"{size[0] / mm(1):.1f} x {size[1] / mm(1):.1f} mm"
+        )
     return size[0]
 
 
@@ -326,8 +493,15 @@ def _die_size(ctx: Context, cid: str) -> float:
 # (0, 5), (1, 4) and (2, 3) are opposite (a standard 1-6 die gets 1|6, 2|5, 3|4).
 NET_SLOTS = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2), (1, 3))
 # glue tabs: (column, row, side) for the 7 edges glued to another face
-NET_TABS = ((0, 1, "top"), (0, 1, "bottom"), (0, 1, "left"), (2, 1, "top"), (2, 1, "bottom"), (2, 1, "right"),
-            (1, 3, "bottom"))
+NET_TABS = (
+    (0, 1, "top"),
+    (0, 1, "bottom"),
+    (0, 1, "left"),
+    (2, 1, "top"),
+    (2, 1, "bottom"),
+    (2, 1, "right"),
+    (1, 3, "bottom"),
+)
 
 
 def _tab(x: float, y: float, s: float, side: str, depth: float) -> tuple[tuple[float, float], ...]:
@@ -347,8 +521,10 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
     tabs, solid cut outline, dashed fold lines, and the die's label in the free corner."""
     faces = die.expanded()
     if len(faces) != 6:
-        raise LayoutError(f"{ctx.kit.display}: game.dice[{k - 1}]: a cube net needs 6 faces; this die has "
-                          f"{len(faces)} (disable dice_nets and print dice_stickers instead)")
+        raise LayoutError(
+            f"{ctx.kit.display}: game.dice[{k - 1}]: a cube net needs 6 faces; this die has "
+            f"{len(faces)} (disable dice_nets and print dice_stickers instead)"
+        )
     depth = s * 0.35
     ox, oy = x + depth, y + depth  # (column 0, row 3) bottom-left corner
 
@@ -356,7 +532,7 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
         return ox + col * s, oy + (3 - row) * s
 
     ops: list[Op] = []
-    for (col, row, side) in NET_TABS:
+    for col, row, side in NET_TABS:
         fx, fy = at(col, row)
         pts = _tab(fx, fy, s, side, depth)
         ops.append(Polygon(pts, fill="#eeeeee", stroke=None))
@@ -373,36 +549,70 @@ def net_ops(ctx: Context, k: int, die: Any, x: float, y: float, s: float) -> lis
         fx, fy = at(col, 1)
         ops.append(Line(fx, fy, fx, fy + s, stroke="ink", width=0.5, dash=fold))
     # cut outline: every face edge that is neither shared nor a tab base, solid
-    cut = [((1, 0), "top"), ((1, 0), "left"), ((1, 0), "right"), ((1, 2), "left"), ((1, 2), "right"),
-           ((1, 3), "left"), ((1, 3), "right")]
+    cut = [
+        ((1, 0), "top"),
+        ((1, 0), "left"),
+        ((1, 0), "right"),
+        ((1, 2), "left"),
+        ((1, 2), "right"),
+        ((1, 3), "left"),
+        ((1, 3), "right"),
+    ]
     for (col, row), side in cut:
         fx, fy = at(col, row)
-        seg = {"top": (fx, fy + s, fx + s, fy + s), "left": (fx, fy, fx, fy + s),
-               "right": (fx + s, fy, fx + s, fy + s)}[side]
+        seg = {
+            "top": (fx, fy + s, fx + s, fy + s),
+            "left": (fx, fy, fx, fy + s),
+            "right": (fx + s, fy, fx + s, fy + s),
+        }[side]
         ops.append(Line(*seg, stroke="ink", width=0.6))
     for col, row, side in NET_TABS:  # tab bases fold
         fx, fy = at(col, row)
-        seg = {"top": (fx, fy + s, fx + s, fy + s), "bottom": (fx, fy, fx + s, fy), "left": (fx, fy, fx, fy + s),
-               "right": (fx + s, fy, fx + s, fy + s)}[side]
+        seg = {
+            "top": (fx, fy + s, fx + s, fy + s),
+            "bottom": (fx, fy, fx + s, fy),
+            "left": (fx, fy, fx, fy + s),
+            "right": (fx + s, fy, fx + s, fy + s),
+        }[side]
         ops.append(Line(*seg, stroke="ink", width=0.5, dash=fold))
     label = die_label(ctx, k, die)
     lx, ly = at(0, 2)
-    fitted = fit_block(label, "bold", s + depth - mm(3.5), s, ctx.measure, size=mm(2.6), min_size=4,
-                       where=f"dice.label ({ctx.lang})")
+    fitted = fit_block(
+        label,
+        "bold",
+        s + depth - mm(3.5),
+        s,
+        ctx.measure,
+        size=mm(2.6),
+        min_size=4,
+        where=f"dice.label ({ctx.lang})",
+    )
     ops += block_ops(fitted, lx - depth + mm(0.5), ly + s - depth - mm(1), font="bold", text_id="dice.label")
     return ops
 
 
-def _page_frame(ctx: Context, title: str, title_id: str, note: str, note_id: str, landscape: bool = False
-                ) -> tuple[float, float, list[Op], tuple[float, float, float, float]]:
+def _page_frame(
+    ctx: Context, title: str, title_id: str, note: str, note_id: str, landscape: bool = False
+) -> tuple[float, float, list[Op], tuple[float, float, float, float]]:
     """A page with its title and instructions at the top and the check ruler at the bottom; returns the page
     size, the ops and the free area (x0, y0, x1, y1) below the instructions."""
     pw, ph = paper_size(ctx.paper, landscape)
     m = ctx.print.margin + mm(3)
     ops: list[Op] = []
-    ts = fit_line(title, "bold", pw - 2 * m, ctx.measure, size=mm(5.5), min_size=8, where=f"{title_id} ({ctx.lang})")
+    ts = fit_line(
+        title, "bold", pw - 2 * m, ctx.measure, size=mm(5.5), min_size=8, where=f"{title_id} ({ctx.lang})"
+    )
     ops.append(Text(m, ph - m - ts * 0.8, title, ts, font="bold", fill=INK_DARK, text_id=title_id))
-    fitted = fit_block(note, "regular", pw - 2 * m, mm(16), ctx.measure, size=mm(3), min_size=6, where=f"{note_id} ({ctx.lang})")
+    fitted = fit_block(
+        note,
+        "regular",
+        pw - 2 * m,
+        mm(16),
+        ctx.measure,
+        size=mm(3),
+        min_size=6,
+        where=f"{note_id} ({ctx.lang})",
+    )
     top = ph - m - ts * 1.3
     ops += block_ops(fitted, m, top, text_id=note_id)
     area_top = top - fitted.height - mm(4)
@@ -426,12 +636,16 @@ def compose_dice_nets(ctx: Context, cid: str) -> Component:
     pages: list[Page] = []
     i = 0
     while i < len(dice):
-        pw, ph, ops, (x0, y0, x1, y1) = _page_frame(ctx, title, comp.title, ctx.texts("nets.instructions"), "nets.instructions")
+        pw, ph, ops, (x0, y0, x1, y1) = _page_frame(
+            ctx, title, comp.title, ctx.texts("nets.instructions"), "nets.instructions"
+        )
         cols = max(1, int((x1 - x0 + mm(4)) // (nw + mm(4))))
         rows = max(1, int((y1 - y0 + mm(4)) // (nh + mm(4))))
         if nw > x1 - x0 or nh > y1 - y0:
-            raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a net of {s / mm(1):.1f} mm faces "
-                              f"({nw / mm(1):.0f} x {nh / mm(1):.0f} mm) does not fit on {ctx.paper}")
+            raise LayoutError(
+                f"{ctx.kit.display}: components.{cid}.size: a net of {s / mm(1):.1f} mm faces "
+                f"({nw / mm(1):.0f} x {nh / mm(1):.0f} mm) does not fit on {ctx.paper}"
+            )
         gx = (x1 - x0 - cols * nw) / max(1, cols - 1) if cols > 1 else 0.0
         for slot in range(cols * rows):
             if i >= len(dice):
@@ -466,7 +680,15 @@ def compose_dice_stickers(ctx: Context, cid: str) -> Component:
         while i < len(dice) and y - s - mm(2) >= y0:
             k, die = dice[i]
             label = die_label(ctx, k, die)
-            ls = fit_line(label, "bold", label_w - mm(2), ctx.measure, size=mm(3), min_size=5, where=f"dice.label ({ctx.lang})")
+            ls = fit_line(
+                label,
+                "bold",
+                label_w - mm(2),
+                ctx.measure,
+                size=mm(3),
+                min_size=5,
+                where=f"dice.label ({ctx.lang})",
+            )
             ops.append(Text(x0, y - s / 2 - ls * 0.36, label, ls, font="bold", text_id="dice.label"))
             x = x0 + label_w
             for face in die.expanded():
@@ -485,6 +707,7 @@ def compose_dice_stickers(ctx: Context, cid: str) -> Component:
 
 
 # ---------------------------------------------------------------- rules summary
+
 
 def _example_row_ops(ctx: Context, x: float, top: float, width: float) -> tuple[list[Op], float]:
     """The first row filled with a legal example: rising to the peak line, falling after it."""
@@ -542,14 +765,31 @@ def _dice_legend(ctx: Context, x: float, top: float, width: float) -> tuple[list
     for k, die in enumerate(game.dice):
         faces = die.expanded()
         fx = x + k * step + (step - s) / 2
-        ops += die_face_ops(ctx, faces[0].colour, max(f.value for f in faces if f.value <= 6) if any(f.value <= 6 for f in faces) else faces[0].value,
-                            fx, top - s, s)
+        ops += die_face_ops(
+            ctx,
+            faces[0].colour,
+            max(f.value for f in faces if f.value <= 6)
+            if any(f.value <= 6 for f in faces)
+            else faces[0].value,
+            fx,
+            top - s,
+            s,
+        )
         ops.append(Rect(fx, top - s, s, s, fill=None, stroke="ink", width=0.5))
         colours = {f.colour for f in faces}
         name = colour_name(ctx, faces[0].colour) if len(colours) == 1 else ctx.texts("dice.mixed")
-        ns = fit_line(name, "regular", step - mm(1), ctx.measure, size=mm(2.4), min_size=ctx.kit.style.min_size.fine,
-                      where=f"colour name ({ctx.lang})")
-        ops.append(Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle", role="fine"))
+        ns = fit_line(
+            name,
+            "regular",
+            step - mm(1),
+            ctx.measure,
+            size=mm(2.4),
+            min_size=ctx.kit.style.min_size.fine,
+            where=f"colour name ({ctx.lang})",
+        )
+        ops.append(
+            Text(x + k * step + step / 2, top - s - mm(1) - ns * 0.8, name, ns, anchor="middle", role="fine")
+        )
     return ops, top - s - mm(5)
 
 
@@ -562,16 +802,22 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     ops: list[Op] = []
     y = top
     rules = ctx.kit.game.rules  # each house-rule switch picks the paragraph that states its reading
-    sections = [("rules.dice.title", "rules.dice"), ("rules.turn.title", f"rules.turn.{rules.step_b}"),
-                ("rules.write.title", "rules.write"), ("rules.score.title", f"rules.score.{rules.column_score}"),
-                ("rules.miss.title", f"rules.miss.{rules.miss_track_full}"),
-                ("rules.end.title", f"rules.end.{rules.final_turn_miss}")]
+    sections = [
+        ("rules.dice.title", "rules.dice"),
+        ("rules.turn.title", f"rules.turn.{rules.step_b}"),
+        ("rules.write.title", "rules.write"),
+        ("rules.score.title", f"rules.score.{rules.column_score}"),
+        ("rules.miss.title", f"rules.miss.{rules.miss_track_full}"),
+        ("rules.end.title", f"rules.end.{rules.final_turn_miss}"),
+    ]
     if not _figures(ctx.extras)["peak_uniform"] or ctx.extras.get("variants"):
         sections.append(("rules.variants.title", "rules.variants"))
     for head_id, body_id in sections:
         text_w = body_w
         if body_id.startswith("rules.score."):  # a worked column beside the text
-            col_ops, cw, low = _example_column_ops(ctx, pad + body_w - EXAMPLE_CELL, y - size * 1.12 * 1.45 + mm(1))
+            col_ops, cw, low = _example_column_ops(
+                ctx, pad + body_w - EXAMPLE_CELL, y - size * 1.12 * 1.45 + mm(1)
+            )
             ops += col_ops
             text_w = body_w - cw - mm(4)
         drawn, y = section(ctx, head_id, body_id, pad, y, text_w, size, INK_DARK)
@@ -593,15 +839,17 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
     return ops, y
 
 
-BUILDERS = Builders("Peak Dice", {
-    "score_sheet": compose_sheet,
-    "dice_nets": compose_dice_nets,
-    "dice_stickers": compose_dice_stickers,
-    "rules": summary_sheet(rules_face),
-})
+BUILDERS = Builders(
+    "Peak Dice",
+    {
+        "score_sheet": compose_sheet,
+        "dice_nets": compose_dice_nets,
+        "dice_stickers": compose_dice_stickers,
+        "rules": summary_sheet(rules_face),
+    },
+)
 compose = BUILDERS.compose
 component_ids = BUILDERS.component_ids
 
 
-__all__ = ["compose", "template_context", "component_ids",
-           "die_face_ops", "net_ops", "NET_SLOTS"]
+__all__ = ["compose", "template_context", "component_ids", "die_face_ops", "net_ops", "NET_SLOTS"]

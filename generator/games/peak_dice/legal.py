@@ -12,9 +12,11 @@ def row_fill_problem(name: str, length: int, peak: int, sums: list[int]) -> str 
     if len(sums) - 1 >= need:
         return None
     span = f"{sums[0]}..{sums[-1]}" if sums else "nothing"
-    return (f"row {name}: {length} circles with the peak after circle {peak} need a peak value with {peak - 1} "
-            f"smaller values before it and {length - peak} after it, i.e. {need + 1} different sums, but the "
-            f"{name} sum can only be {span} ({len(sums)} different values)")
+    return (
+        f"row {name}: {length} circles with the peak after circle {peak} need a peak value with {peak - 1} "
+        f"smaller values before it and {length - peak} after it, i.e. {need + 1} different sums, but the "
+        f"{name} sum can only be {span} ({len(sums)} different values)"
+    )
 
 
 def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
@@ -24,19 +26,30 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
     seen: set[str] = set()
     for i, cid in enumerate(ids):
         if cid == WHITE:
-            out.append((f"colours[{i}].id", "'white' is reserved for white faces (they count for every colour)"))
+            out.append(
+                (f"colours[{i}].id", "'white' is reserved for white faces (they count for every colour)")
+            )
         elif cid in seen:
             out.append((f"colours[{i}].id", f"colour '{cid}' is listed twice"))
         seen.add(cid)
     if len(ids) < 2:
-        out.append(("colours", f"a column scores its second lowest value, so the sheet needs at least 2 rows; "
-                               f"got {len(ids)}"))
+        out.append(
+            (
+                "colours",
+                f"a column scores its second lowest value, so the sheet needs at least 2 rows; "
+                f"got {len(ids)}",
+            )
+        )
     length = spec.row_length
     peaks_ok = True
     if isinstance(spec.peak_after, list):
         if len(spec.peak_after) != len(ids):
-            out.append(("peak_after", f"expected one peak position per row ({len(ids)} rows); "
-                                      f"got {len(spec.peak_after)}"))
+            out.append(
+                (
+                    "peak_after",
+                    f"expected one peak position per row ({len(ids)} rows); got {len(spec.peak_after)}",
+                )
+            )
             peaks_ok = False
         for i, pk in enumerate(spec.peak_after):
             if not 1 <= pk <= length:
@@ -57,7 +70,9 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
         else:
             for k, f in enumerate(faces):
                 if f.colour not in known:
-                    out.append((f"dice[{d}].faces[{k}].colour", f"expected one of {allowed}; got '{f.colour}'"))
+                    out.append(
+                        (f"dice[{d}].faces[{k}].colour", f"expected one of {allowed}; got '{f.colour}'")
+                    )
                     colours_ok = False
         if isinstance(die, PlainDie):
             for k, v in enumerate(die.values):
@@ -80,8 +95,14 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
     var = spec.variants
     for i, pk in enumerate(var.peak_positions):
         if not 1 <= pk <= length:
-            out.append((f"variants.peak_positions[{i}]", f"expected a circle number in 1..{length}; got {pk}"))
+            out.append(
+                (f"variants.peak_positions[{i}]", f"expected a circle number in 1..{length}; got {pk}")
+            )
     if not spec.players.min <= var.players <= spec.players.max:
-        out.append(("variants.players", f"expected a player count in {spec.players.min}..{spec.players.max}; "
-                                        f"got {var.players}"))
+        out.append(
+            (
+                "variants.players",
+                f"expected a player count in {spec.players.min}..{spec.players.max}; got {var.players}",
+            )
+        )
     return out

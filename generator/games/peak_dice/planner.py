@@ -53,8 +53,16 @@ class PlannerParams:
     score each)."""
 
 
-DEFAULT_PARAMS = PlannerParams(weight=0.25, tempo=0.6, endgame=1.0, miss_weight=1.0, miss_future=2.0, reroll_dice=2,
-                               doom_base=100.0, doom_circle=20.0)
+DEFAULT_PARAMS = PlannerParams(
+    weight=0.25,
+    tempo=0.6,
+    endgame=1.0,
+    miss_weight=1.0,
+    miss_future=2.0,
+    reroll_dice=2,
+    doom_base=100.0,
+    doom_circle=20.0,
+)
 """Tuned by self-play of the default sheet (mean score is flat within about 1 point around these values)."""
 
 
@@ -77,8 +85,16 @@ class Plan(NamedTuple):
 def plan_of(t: Tables) -> Plan:
     """The planner's view of a Tables (its tables and PlannerParams, and the step-B house rule)."""
     pr = t.planner
-    return Plan(t.plan_v, t.plan_q, float(pr.miss_weight), float(pr.miss_future), int(pr.reroll_dice),
-                float(pr.doom_base), float(pr.doom_circle), not t.step_b_optional)
+    return Plan(
+        t.plan_v,
+        t.plan_q,
+        float(pr.miss_weight),
+        float(pr.miss_future),
+        int(pr.reroll_dice),
+        float(pr.doom_base),
+        float(pr.doom_circle),
+        not t.step_b_optional,
+    )
 
 
 class PlanWork(NamedTuple):
@@ -98,12 +114,19 @@ class PlanWork(NamedTuple):
     """int64[5, width]: scratch."""
 
 
-def plan_arrays(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray,
-                params: PlannerParams = DEFAULT_PARAMS, pure: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def plan_arrays(
+    peaks: np.ndarray,
+    row_length: int,
+    mass_lt: np.ndarray,
+    params: PlannerParams = DEFAULT_PARAMS,
+    pure: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as plan_table fills them."""
     rows = peaks.shape[0]
     shape = (rows, rows, row_length + 1, mass_lt.shape[1] - 1)
-    tempos = np.asarray([params.tempo * (rows / (k + 1)) ** params.endgame for k in range(rows)], dtype=np.float64)
+    tempos = np.asarray(
+        [params.tempo * (rows / (k + 1)) ** params.endgame for k in range(rows)], dtype=np.float64
+    )
     plan_v = np.zeros(shape, dtype=np.float64)
     plan_q = np.zeros(shape, dtype=np.float64)
     fn = py_func(plan_table) if pure else plan_table
@@ -125,10 +148,16 @@ DR_ROWS = 4
 every face is white, the lowest die with the same faces (d itself when none is lower), then the rows."""
 
 
-
 @jit
-def plan_table(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, weight: float, tempos: np.ndarray,
-               plan_v: np.ndarray, plan_q: np.ndarray) -> None:
+def plan_table(
+    peaks: np.ndarray,
+    row_length: int,
+    mass_lt: np.ndarray,
+    weight: float,
+    tempos: np.ndarray,
+    plan_v: np.ndarray,
+    plan_q: np.ndarray,
+) -> None:
     """The planner's row values, by backward induction over one row at a time.
 
     A row alone sees one fresh roll of its colour's sum per opportunity; each opportunity costs a tempo (the
@@ -192,8 +221,15 @@ def plan_table(peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, weight: 
 
 
 @jit_noref
-def plan_setup(dice_colour: np.ndarray, dice_value: np.ndarray, dice_faces: np.ndarray, cnt_lt: np.ndarray,
-               span: np.ndarray, add: np.ndarray, drows: np.ndarray) -> None:
+def plan_setup(
+    dice_colour: np.ndarray,
+    dice_value: np.ndarray,
+    dice_faces: np.ndarray,
+    cnt_lt: np.ndarray,
+    span: np.ndarray,
+    add: np.ndarray,
+    drows: np.ndarray,
+) -> None:
     """The planner's static helpers, filled once per chunk (so no decision allocates):
     span[r] = (lowest, highest) sum colour r can show (the only sums a gain table needs);
     add[d, k, r] = what face k of die d adds to the sum of colour r (its value when it shows r or white);
@@ -279,8 +315,9 @@ def plan_level(filled: np.ndarray, row_length: int, p: int) -> int:
 
 
 @jit_noref
-def row_reach(peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray, totals: np.ndarray, r: int, f: int,
-              a: int) -> int:
+def row_reach(
+    peaks: np.ndarray, row_length: int, cnt_lt: np.ndarray, totals: np.ndarray, r: int, f: int, a: int
+) -> int:
     """The most circles row r can ever hold with f circles filled, the last holding a (row_length exactly
     when row_completable): rising through the achievable sums above a to the top sum at the peak, then
     falling through the sums below it; a rising part that reaches the top sum early is stuck there."""
@@ -436,8 +473,16 @@ def _count_twins(drows: np.ndarray, faces: np.ndarray, twins: np.ndarray) -> Non
 
 
 @jit_inline
-def _white_memo(setup: Setup, faces: np.ndarray, sums: np.ndarray, tp: np.ndarray, drows: np.ndarray,
-                memo: np.ndarray, neg_m: float, lim: float) -> int:
+def _white_memo(
+    setup: Setup,
+    faces: np.ndarray,
+    sums: np.ndarray,
+    tp: np.ndarray,
+    drows: np.ndarray,
+    memo: np.ndarray,
+    neg_m: float,
+    lim: float,
+) -> int:
     """memo[w]: the value of the roll with the white dice totalling w, the other dice as rolled; returns the
     white dice's total as rolled."""
     dice_value, dice_faces = setup.dice_value, setup.dice_faces
@@ -488,8 +533,20 @@ def _rest_top2(hit: int, now: np.ndarray, top_p: np.ndarray, neg_m: float) -> tu
 
 
 @jit_inline
-def _one_die_total(d: int, white: int, setup: Setup, faces: np.ndarray, sums: np.ndarray, tp: np.ndarray,
-                   pw: PlanWork, memo: np.ndarray, f1: float, f2: float, neg_m: float, lim: float) -> float:
+def _one_die_total(
+    d: int,
+    white: int,
+    setup: Setup,
+    faces: np.ndarray,
+    sums: np.ndarray,
+    tp: np.ndarray,
+    pw: PlanWork,
+    memo: np.ndarray,
+    f1: float,
+    f2: float,
+    neg_m: float,
+    lim: float,
+) -> float:
     """The summed value of every outcome of re-rolling die d (f1, f2: the top two of the rows it cannot change)."""
     dice_value, add, drows, base = setup.dice_value, pw.add, pw.drows, pw.iwork[0]
     fd = faces[d]
@@ -523,9 +580,23 @@ def _one_die_total(d: int, white: int, setup: Setup, faces: np.ndarray, sums: np
 
 
 @jit_inline
-def _two_dice_total(d1: int, d2: int, white: int, setup: Setup, faces: np.ndarray, sums: np.ndarray,
-                    tp: np.ndarray, pw: PlanWork, memo: np.ndarray, f1: float, f2: float, cap: float, best_e: float,
-                    neg_m: float, lim: float) -> tuple[float, int]:
+def _two_dice_total(
+    d1: int,
+    d2: int,
+    white: int,
+    setup: Setup,
+    faces: np.ndarray,
+    sums: np.ndarray,
+    tp: np.ndarray,
+    pw: PlanWork,
+    memo: np.ndarray,
+    f1: float,
+    f2: float,
+    cap: float,
+    best_e: float,
+    neg_m: float,
+    lim: float,
+) -> tuple[float, int]:
     """The summed value of the outcomes of re-rolling dice d1 < d2, and how many outcomes were left when it
     stopped early (all of them at `cap` could not beat best_e); 0 when every outcome counted."""
     dice_value, dice_faces, add, drows = setup.dice_value, setup.dice_faces, pw.add, pw.drows
@@ -583,8 +654,9 @@ def _two_dice_total(d1: int, d2: int, white: int, setup: Setup, faces: np.ndarra
 
 
 @jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
-def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
-                max_dice: int) -> int:
+def plan_reroll(
+    setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float, max_dice: int
+) -> int:
     """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
     exact expected roll value (plan_bound over every outcome of those dice; plan.forced: step B is compulsory)
     beats keeping the roll, and
@@ -633,15 +705,17 @@ def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, m
             best_mask = 1 << d
     for d2 in range(n_dice if max_dice >= 2 else 0):
         for d1 in range(d2):
-            if twins[d1] > 0 or twins[d2] > (1 if drows[d1, DR_TWIN] == drows[d2, DR_TWIN] and
-                                             faces[d1] == faces[d2] else 0):
+            if twins[d1] > 0 or twins[d2] > (
+                1 if drows[d1, DR_TWIN] == drows[d2, DR_TWIN] and faces[d1] == faces[d2] else 0
+            ):
                 continue
             f1, f2, cap = _rest_top2(drows[d1, DR_MASK] | drows[d2, DR_MASK], now, top[p], neg_m)
             if cap <= best_e:
                 continue
             n_out = setup.dice_faces[d1] * setup.dice_faces[d2]
-            total, left = _two_dice_total(d1, d2, white, setup, faces, sums, tp, pw, memo, f1, f2, cap, best_e,
-                                          neg_m, lim)
+            total, left = _two_dice_total(
+                d1, d2, white, setup, faces, sums, tp, pw, memo, f1, f2, cap, best_e, neg_m, lim
+            )
             if left == 0 and total / n_out > best_e:
                 best_e = total / n_out + TIE
                 best_mask = (1 << d1) | (1 << d2)
@@ -651,8 +725,17 @@ def plan_reroll(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, m
 
 
 @jit_noref
-def plan_reroll_large(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float,
-                      max_dice: int, best_e: float, best_mask: int) -> tuple[float, int]:
+def plan_reroll_large(
+    setup: Setup,
+    plan: Plan,
+    ws: Workspace,
+    pw: PlanWork,
+    p: int,
+    miss_cost: float,
+    max_dice: int,
+    best_e: float,
+    best_mask: int,
+) -> tuple[float, int]:
     """plan_reroll's sets of 3..max_dice dice (not used by the default planner): every outcome enumerated,
     with the same bound and early stop; returns the updated (best value, best mask)."""
     faces, sums, table = ws.faces, ws.sums, ws.table
@@ -734,8 +817,16 @@ def plan_reroll_large(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: 
 
 
 @jit_noref
-def plan_choose(setup: Setup, plan: Plan, ws: Workspace, p: int, forbidden: int, may_pass: bool, avoid_miss: bool,
-                miss_cost: float) -> int:
+def plan_choose(
+    setup: Setup,
+    plan: Plan,
+    ws: Workspace,
+    p: int,
+    forbidden: int,
+    may_pass: bool,
+    avoid_miss: bool,
+    miss_cost: float,
+) -> int:
     """The planner's write for player p (step B: forbidden = -1; step C: the colour chosen in B): the colour
     with the highest gain when it is >= 0; when the write would save the active player a miss (avoid_miss),
     the best write costing less than the miss; when passing is not allowed, the best legal write (plan.forced,

@@ -56,21 +56,32 @@ class Policy:
         load_sheets(ws, state)
         ws.faces[:] = state.faces
         planner = self.code in (K.POLICY_PLANNER, K.POLICY_PLANNER_KEEP)
-        miss_cost = float(miss_value(state.misses[state.active], t.miss_cap, plan.miss_weight, plan.miss_future))
+        miss_cost = float(
+            miss_value(state.misses[state.active], t.miss_cap, plan.miss_weight, plan.miss_future)
+        )
         if state.phase == "reroll":
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
-                mask = plan_reroll(setup, plan, ws, plan_workspace(setup, game.players), p, miss_cost,
-                                   plan.reroll_dice)
+                mask = plan_reroll(
+                    setup, plan, ws, plan_workspace(setup, game.players), p, miss_cost, plan.reroll_dice
+                )
             else:
                 mask = K.choose_reroll(self.code, NO_DRAWS, setup, ws, p)
             return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))
         colour_sums(t.dice_colour, t.dice_value, ws.faces, game.rows, ws.sums)
         if planner:
             b_step = state.phase == "b"
-            c = plan_choose(setup, plan, ws, p, -1 if b_step else state.chosen, game.step_b_optional or not b_step,
-                            b_step or (p == state.active and not state.wrote), miss_cost)
+            c = plan_choose(
+                setup,
+                plan,
+                ws,
+                p,
+                -1 if b_step else state.chosen,
+                game.step_b_optional or not b_step,
+                b_step or (p == state.active and not state.wrote),
+                miss_cost,
+            )
         elif state.phase == "b":
             c = K.choose_b(self.code, NO_DRAWS, setup, ws, p, game.step_b_optional)
         else:
@@ -120,7 +131,9 @@ def roll(game: Game, state: State, rng: np.random.Generator) -> Roll:
     return Roll(tuple(int(rng.integers(int(game.tables.dice_faces[d]))) for d in game.dice_to_roll(state)))
 
 
-def play_reference(game: Game, policies: Sequence[Policy], rng: np.random.Generator) -> list[tuple[State, Action]]:
+def play_reference(
+    game: Game, policies: Sequence[Policy], rng: np.random.Generator
+) -> list[tuple[State, Action]]:
     """Play one game through the reference rules; returns every (state before, action) and ends with the
     final state reachable as game.apply(*history[-1])."""
     state = game.initial_state()

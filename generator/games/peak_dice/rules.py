@@ -133,10 +133,17 @@ def miss_cost(k: int, cap: int | None = None) -> int:
 class Game:
     """Static rules of one Peak Dice sheet and dice set, built once from a validated spec."""
 
-    def __init__(self, spec: PeakDiceGame, players: int, peaks: Sequence[int] | None = None,
-                 tables: Tables | None = None):
+    def __init__(
+        self,
+        spec: PeakDiceGame,
+        players: int,
+        peaks: Sequence[int] | None = None,
+        tables: Tables | None = None,
+    ):
         if not spec.players.min <= players <= spec.players.max:
-            raise RuleViolation(f"this kit plays {spec.players.min}..{spec.players.max} players, got {players}")
+            raise RuleViolation(
+                f"this kit plays {spec.players.min}..{spec.players.max} players, got {players}"
+            )
         self.spec = spec
         self.players = players
         self.tables = tables if tables is not None else build_tables(spec, peaks)
@@ -184,11 +191,15 @@ class Game:
             return None
         last = row_values[-1]
         if n < peak and value <= last:
-            return (f"circle {n + 1} of row {name} is before the peak line (after circle {peak}), so it must be "
-                    f"above {last} (circle {n}); got {value}")
+            return (
+                f"circle {n + 1} of row {name} is before the peak line (after circle {peak}), so it must be "
+                f"above {last} (circle {n}); got {value}"
+            )
         if n >= peak and value >= last:
-            return (f"circle {n + 1} of row {name} is after the peak line (after circle {peak}), so it must be "
-                    f"below {last} (circle {n}); got {value}")
+            return (
+                f"circle {n + 1} of row {name} is after the peak line (after circle {peak}), so it must be "
+                f"below {last} (circle {n}); got {value}"
+            )
         return None
 
     def can_write(self, row_values: Sequence[int], row: int, value: int) -> bool:
@@ -215,15 +226,25 @@ class Game:
     def legal_colours(self, state: State, player: int, forbidden: int = -1) -> list[int]:
         """Colours whose current sum the player may write (row order), leaving out `forbidden`."""
         sums = self.sums(state.faces)
-        return [r for r in range(self.rows)
-                if r != forbidden and self.can_write(state.sheets[player][r], r, sums[r])]
+        return [
+            r
+            for r in range(self.rows)
+            if r != forbidden and self.can_write(state.sheets[player][r], r, sums[r])
+        ]
 
     # -- playing -----------------------------------------------------------------------------------------
     def initial_state(self) -> State:
         """Empty sheets, seat 0 to roll."""
         empty = tuple(tuple(() for _ in range(self.rows)) for _ in range(self.players))
-        return State(sheets=empty, misses=(0,) * self.players, active=0, turn=1, phase="roll",
-                     faces=(0,) * self.tables.dice, rerolls_left=self.spec.rerolls)
+        return State(
+            sheets=empty,
+            misses=(0,) * self.players,
+            active=0,
+            turn=1,
+            phase="roll",
+            faces=(0,) * self.tables.dice,
+            rerolls_left=self.spec.rerolls,
+        )
 
     def actor(self, state: State) -> int | None:
         """The player to decide now, or None at a chance node or at the end."""
@@ -248,7 +269,7 @@ class Game:
             return []
         if state.phase == "reroll":
             n = self.tables.dice
-            return [Reroll(tuple(d for d in range(n) if m >> d & 1)) for m in range(2 ** n)]
+            return [Reroll(tuple(d for d in range(n) if m >> d & 1)) for m in range(2**n)]
         forbidden = state.chosen if state.phase == "c" else -1
         colours = self.legal_colours(state, p, forbidden)
         out: list[Action] = [Write(p, c) for c in colours]
@@ -269,8 +290,9 @@ class Game:
                 raise RuleViolation(f"player {p} must choose dice to re-roll (or none); got {action}")
             dice = action.dice
             if list(dice) != sorted(set(dice)) or any(not 0 <= d < self.tables.dice for d in dice):
-                raise RuleViolation(f"re-roll needs distinct ascending dice in 0..{self.tables.dice - 1}; "
-                                    f"got {list(dice)}")
+                raise RuleViolation(
+                    f"re-roll needs distinct ascending dice in 0..{self.tables.dice - 1}; got {list(dice)}"
+                )
             if not dice:
                 return replace(state, phase="b", rerolls_left=0)
             return replace(state, phase="reroll_roll", pending=dice, rerolls_left=state.rerolls_left - 1)
@@ -327,11 +349,15 @@ class Game:
         if isinstance(action, Write):
             if not 0 <= action.colour < self.rows:
                 # checked first: after a passed step B `chosen` is -1, and -1 would name the last colour
-                raise RuleViolation(f"step C: player {action.player}: colour index must be in "
-                                    f"0..{self.rows - 1}; got {action.colour}")
+                raise RuleViolation(
+                    f"step C: player {action.player}: colour index must be in "
+                    f"0..{self.rows - 1}; got {action.colour}"
+                )
             if action.colour == state.chosen:
-                raise RuleViolation(f"step C: player {action.player} cannot write "
-                                    f"{self.colour_name(action.colour)}, the colour the active player chose in B")
+                raise RuleViolation(
+                    f"step C: player {action.player} cannot write "
+                    f"{self.colour_name(action.colour)}, the colour the active player chose in B"
+                )
             s = self._write(state, action.player, action.colour)
             if action.player == state.active:
                 s = replace(s, wrote=True)
@@ -351,8 +377,17 @@ class Game:
             return replace(s, phase="over", end="stalled")
         if s.turn >= self.turn_limit:
             return replace(s, phase="over", end="turn_limit")
-        return replace(s, active=(s.active + 1) % self.players, turn=s.turn + 1, phase="roll",
-                       rerolls_left=self.spec.rerolls, pending=(), chosen=-1, wrote=False, c_next=0)
+        return replace(
+            s,
+            active=(s.active + 1) % self.players,
+            turn=s.turn + 1,
+            phase="roll",
+            rerolls_left=self.spec.rerolls,
+            pending=(),
+            chosen=-1,
+            wrote=False,
+            c_next=0,
+        )
 
     # -- scoring -----------------------------------------------------------------------------------------
     def column_scores(self, sheet: Sequence[Sequence[int]]) -> tuple[int | None, ...]:
@@ -367,7 +402,9 @@ class Game:
 
     def score(self, sheet: Sequence[Sequence[int]], misses: int) -> int:
         """Complete columns' scores minus the miss penalty."""
-        return sum(c for c in self.column_scores(sheet) if c is not None) - miss_penalty(misses, self.miss_cap)
+        return sum(c for c in self.column_scores(sheet) if c is not None) - miss_penalty(
+            misses, self.miss_cap
+        )
 
     def outcome(self, state: State) -> Outcome:
         """Scores and winners of a finished game (highest score wins; tied players share the win)."""

@@ -57,9 +57,22 @@ class Setup(NamedTuple):
 
 def setup_of(t: Tables) -> Setup:
     """The kernel's view of a Tables."""
-    return Setup(t.peaks, t.row_length, t.dice_colour, t.dice_value, t.dice_faces, t.cnt_lt, t.totals, t.mass_lt,
-                 t.rerolls, t.step_b_optional, t.miss_cap, t.final_turn_miss, t.distinct_columns,
-                 t.b_full_plays_c)
+    return Setup(
+        t.peaks,
+        t.row_length,
+        t.dice_colour,
+        t.dice_value,
+        t.dice_faces,
+        t.cnt_lt,
+        t.totals,
+        t.mass_lt,
+        t.rerolls,
+        t.step_b_optional,
+        t.miss_cap,
+        t.final_turn_miss,
+        t.distinct_columns,
+        t.b_full_plays_c,
+    )
 
 
 class Workspace(NamedTuple):
@@ -99,19 +112,27 @@ class Workspace(NamedTuple):
 def workspace(setup: Setup, players: int) -> Workspace:
     """A fresh Workspace for `players` seats (every row dirty)."""
     rows = setup.peaks.shape[0]
-    return Workspace(np.zeros((players, rows, setup.row_length), dtype=np.int64),
-                     np.zeros((players, rows), dtype=np.int64), np.zeros(players, dtype=np.int64),
-                     np.zeros(players, dtype=np.int64), np.zeros(players, dtype=np.int64),
-                     np.ones((players, rows), dtype=np.int64),
-                     np.zeros((players, rows, setup.cnt_lt.shape[1] - 1), dtype=np.float64),
-                     np.zeros(setup.dice_faces.shape[0], dtype=np.int64), np.zeros(rows, dtype=np.int64),
-                     np.zeros(rows, dtype=np.int64), np.zeros(rows + 2, dtype=np.int64),
-                     np.zeros(rows, dtype=np.int64), np.zeros(1, dtype=np.float64))
+    return Workspace(
+        np.zeros((players, rows, setup.row_length), dtype=np.int64),
+        np.zeros((players, rows), dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.ones((players, rows), dtype=np.int64),
+        np.zeros((players, rows, setup.cnt_lt.shape[1] - 1), dtype=np.float64),
+        np.zeros(setup.dice_faces.shape[0], dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows + 2, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(1, dtype=np.float64),
+    )
 
 
 @jit_noref
-def colour_sums(dice_colour: np.ndarray, dice_value: np.ndarray, faces: np.ndarray, rows: int,
-                sums: np.ndarray) -> None:
+def colour_sums(
+    dice_colour: np.ndarray, dice_value: np.ndarray, faces: np.ndarray, rows: int, sums: np.ndarray
+) -> None:
     """sums[r] = values of faces showing colour r + values of all white faces (white index = rows)."""
     for r in range(rows):
         sums[r] = 0
@@ -126,8 +147,9 @@ def colour_sums(dice_colour: np.ndarray, dice_value: np.ndarray, faces: np.ndarr
 
 
 @jit_noref
-def is_legal_write(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                   p: int, r: int, v: int) -> bool:
+def is_legal_write(
+    sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int, p: int, r: int, v: int
+) -> bool:
     """Writing v next in row r of player p: a free circle, rising up to the peak line, falling after it."""
     f = filled[p, r]
     if f >= row_length:
@@ -141,8 +163,16 @@ def is_legal_write(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row
 
 
 @jit_noref
-def row_completable(sheet: np.ndarray, filled: np.ndarray, peaks: np.ndarray, row_length: int,
-                    cnt_lt: np.ndarray, totals: np.ndarray, p: int, r: int) -> bool:
+def row_completable(
+    sheet: np.ndarray,
+    filled: np.ndarray,
+    peaks: np.ndarray,
+    row_length: int,
+    cnt_lt: np.ndarray,
+    totals: np.ndarray,
+    p: int,
+    r: int,
+) -> bool:
     """Row r of player p can still be filled with achievable sums (rising to the peak, falling after)."""
     f = filled[p, r]
     pk = peaks[r]
@@ -168,9 +198,20 @@ def do_write(setup: Setup, ws: Workspace, p: int, r: int, v: int) -> None:
     if ws.filled[p, r] == setup.row_length:
         for i in range(ws.dirty.shape[1]):
             ws.dirty[p, i] = 1
-    if not row_completable(ws.sheet, ws.filled, setup.peaks, setup.row_length, setup.cnt_lt, setup.totals, p, r):
+    if not row_completable(
+        ws.sheet, ws.filled, setup.peaks, setup.row_length, setup.cnt_lt, setup.totals, p, r
+    ):
         ws.dead[p] = 1
 
 
-__all__ = ["NEG", "Setup", "Workspace", "colour_sums", "do_write", "is_legal_write", "row_completable", "setup_of",
-           "workspace"]
+__all__ = [
+    "NEG",
+    "Setup",
+    "Workspace",
+    "colour_sums",
+    "do_write",
+    "is_legal_write",
+    "row_completable",
+    "setup_of",
+    "workspace",
+]

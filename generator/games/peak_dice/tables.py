@@ -86,8 +86,9 @@ def achievable_sums(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: 
     return sums
 
 
-def sum_distribution(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: int, white: int,
-                     size: int) -> np.ndarray:
+def sum_distribution(
+    faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: int, white: int, size: int
+) -> np.ndarray:
     """Probability of every colour sum 0..size-1 for one fresh roll (faces equally likely)."""
     dist = np.zeros(size, dtype=np.float64)
     dist[0] = 1.0
@@ -135,8 +136,24 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
     pk = np.asarray(list(peaks) if peaks is not None else list(spec.peaks()), dtype=np.int64)
     params = planner if planner is not None else DEFAULT_PARAMS
     plan_v, plan_q = plan_arrays(pk, spec.row_length, mass, params)
-    return Tables(ids, spec.row_length, pk, dcol, dval, nf, cnt, totals, mass, spec.miss_boxes, spec.rerolls,
-                  spec.rules.step_b == "optional",
-                  spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
-                  spec.rules.final_turn_miss == "taken", spec.rules.column_score == "second_lowest_distinct",
-                  spec.rules.sheet_full_in_b == "step_c_played", plan_v, plan_q, params)
+    return Tables(
+        ids,
+        spec.row_length,
+        pk,
+        dcol,
+        dval,
+        nf,
+        cnt,
+        totals,
+        mass,
+        spec.miss_boxes,
+        spec.rerolls,
+        spec.rules.step_b == "optional",
+        spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
+        spec.rules.final_turn_miss == "taken",
+        spec.rules.column_score == "second_lowest_distinct",
+        spec.rules.sheet_full_in_b == "step_c_played",
+        plan_v,
+        plan_q,
+        params,
+    )

@@ -26,12 +26,14 @@ def transcript(spec: PeakDiceGame, seed: int, players: int) -> str:
     game = Game(spec, players)
     policy = spec.balance.policy
     history = play_reference(game, [POLICIES[policy]] * players, np.random.default_rng(seed))
-    lines = [f"Peak Dice playthrough: {players} players, policy {policy} at every seat, seed {seed}, "
-             f"ruleset {RULESET_VERSION}",
-             f"sheet: rows {', '.join(game.colour_name(r) for r in range(game.rows))}; {game.row_length} circles, "
-             f"peak after {', '.join(str(p) for p in game.peaks)}; {spec.miss_boxes} miss boxes; "
-             f"{spec.rerolls} re-roll(s)",
-             "house rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items())]
+    lines = [
+        f"Peak Dice playthrough: {players} players, policy {policy} at every seat, seed {seed}, "
+        f"ruleset {RULESET_VERSION}",
+        f"sheet: rows {', '.join(game.colour_name(r) for r in range(game.rows))}; {game.row_length} circles, "
+        f"peak after {', '.join(str(p) for p in game.peaks)}; {spec.miss_boxes} miss boxes; "
+        f"{spec.rerolls} re-roll(s)",
+        "house rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
+    ]
     final: State | None = None
     for state, action in history:
         if isinstance(action, Roll):
@@ -47,8 +49,10 @@ def transcript(spec: PeakDiceGame, seed: int, players: int) -> str:
             value = game.sums(state.faces)[action.colour]
             circle = len(state.sheets[action.player][action.colour]) + 1
             step = "B" if state.phase == "b" else "C"
-            lines.append(f"  {step}: player {action.player + 1} writes {value} in {game.colour_name(action.colour)} "
-                         f"circle {circle}")
+            lines.append(
+                f"  {step}: player {action.player + 1} writes {value} in {game.colour_name(action.colour)} "
+                f"circle {circle}"
+            )
         elif isinstance(action, Pass):
             step = "B" if state.phase == "b" else "C"
             lines.append(f"  {step}: player {action.player + 1} passes")

@@ -60,8 +60,10 @@ def generate_variants(spec: PeakDiceGame, seed: int) -> list[Variant]:
     tables = build_tables(spec)
     out = []
     for peaks in chosen:
-        why = [row_fill_problem(tables.colour_ids[r], spec.row_length, peaks[r], tables.achievable(r))
-               for r in range(rows)]
+        why = [
+            row_fill_problem(tables.colour_ids[r], spec.row_length, peaks[r], tables.achievable(r))
+            for r in range(rows)
+        ]
         problems = [w for w in why if w]
         if problems:
             out.append(Variant(variant_code(peaks), peaks, math.nan, False, problems[0]))
@@ -69,7 +71,14 @@ def generate_variants(spec: PeakDiceGame, seed: int) -> list[Variant]:
         e = expected_score(spec, peaks, seed)
         diff = e - base
         ok = abs(diff) <= v.score_tolerance
-        out.append(Variant(variant_code(peaks), peaks, e, ok,
-                           f"expected score {e:.2f} vs default {base:.2f}: {diff:+.2f} "
-                           f"({'within' if ok else 'outside'} ±{v.score_tolerance:g})"))
+        out.append(
+            Variant(
+                variant_code(peaks),
+                peaks,
+                e,
+                ok,
+                f"expected score {e:.2f} vs default {base:.2f}: {diff:+.2f} "
+                f"({'within' if ok else 'outside'} ±{v.score_tolerance:g})",
+            )
+        )
     return out

@@ -4,9 +4,15 @@ reference rules, policies, the compiled full-game kernel and balance. This packa
 from generator.contract.plugin import GamePlugin
 
 GAME = GamePlugin(
-    id="raindrops", name="Raindrops", ruleset="0.3.0", package=__name__, spec=".spec:RaindropsGame",
-    print_data=".figures:print_data", refit=".refit:refit_edit",
-    tunables=".tunables:TUNABLES", slots=".layout:SLOTS",
+    id="raindrops",
+    name="Raindrops",
+    ruleset="0.3.0",
+    package=__name__,
+    spec=".spec:RaindropsGame",
+    print_data=".figures:print_data",
+    refit=".refit:refit_edit",
+    tunables=".tunables:TUNABLES",
+    slots=".layout:SLOTS",
 )
 
 __all__ = ["GAME"]

@@ -178,9 +178,13 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
     shapes = [c.shape for c in spec.colours]
     for i, c in enumerate(spec.colours):
         if shapes.index(c.shape) != i:
-            probs.append((f"colours[{i}].shape",
-                          f"shape {c.shape!r} is already the shape of {spec.colours[shapes.index(c.shape)].id}; "
-                          "each colour needs its own shape for colour-blind play"))
+            probs.append(
+                (
+                    f"colours[{i}].shape",
+                    f"shape {c.shape!r} is already the shape of {spec.colours[shapes.index(c.shape)].id}; "
+                    "each colour needs its own shape for colour-blind play",
+                )
+            )
     opts = ", ".join(ids)
 
     def half_problems(key: str, v: str | list[str]) -> list[tuple[str, str]]:
@@ -199,43 +203,84 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
         if not hp:
             a, b = set(_half(k.a)), set(_half(k.b))
             if a & b:
-                probs.append((key, f"a raindrop tile shows two different colours, but halves {sorted(a)} and "
-                                   f"{sorted(b)} share {', '.join(sorted(a & b))}"))
+                probs.append(
+                    (
+                        key,
+                        f"a raindrop tile shows two different colours, but halves {sorted(a)} and "
+                        f"{sorted(b)} share {', '.join(sorted(a & b))}",
+                    )
+                )
             if len(a) > 1 and len(b) > 1:
                 probs.append((key, "at most one half of a raindrop tile may be wild; both are"))
     if total != SEED_COUNTS["raindrop_tiles"]:
         counts = " + ".join(str(k.count) for k in spec.bag.tiles)
-        probs.append(("bag.tiles", f"{counts} = {total} raindrop tiles, but the seed's component table has "
-                                   f"{SEED_COUNTS['raindrop_tiles']}"))
+        probs.append(
+            (
+                "bag.tiles",
+                f"{counts} = {total} raindrop tiles, but the seed's component table has "
+                f"{SEED_COUNTS['raindrop_tiles']}",
+            )
+        )
     window = spec.window.columns * spec.window.tiles_per_column
     if window > total:
-        probs.append(("window", f"{spec.window.columns} columns x {spec.window.tiles_per_column} tiles = {window} "
-                                f"window places, but the bag holds only {total} tiles"))
+        probs.append(
+            (
+                "window",
+                f"{spec.window.columns} columns x {spec.window.tiles_per_column} tiles = {window} "
+                f"window places, but the bag holds only {total} tiles",
+            )
+        )
 
     n_bonus = 0
     for i, bk in enumerate(spec.bonus_tiles.kinds):
         n_bonus += len(bk.points)
         if bk.colour != WILD and bk.colour not in known:
-            probs.append((f"bonus_tiles.kinds[{i}].colour", f"expected one of {opts}, {WILD}; got {bk.colour!r}"))
+            probs.append(
+                (f"bonus_tiles.kinds[{i}].colour", f"expected one of {opts}, {WILD}; got {bk.colour!r}")
+            )
         if bk.colour != WILD and bk.pairs is not None:
-            probs.append((f"bonus_tiles.kinds[{i}].pairs", f"only a wild kind prints a pair of colours; got {bk.pairs}"))
+            probs.append(
+                (
+                    f"bonus_tiles.kinds[{i}].pairs",
+                    f"only a wild kind prints a pair of colours; got {bk.pairs}",
+                )
+            )
         if bk.colour == WILD and spec.rules.wild_bonus == "two_colours":
             if bk.pairs is None or len(bk.pairs) != len(bk.points):
                 got = "none" if bk.pairs is None else f"{len(bk.pairs)} pairs"
-                probs.append((f"bonus_tiles.kinds[{i}].pairs",
-                              (f"rules.wild_bonus two_colours: expected one pair of colours per wild tile "
-                               f"({len(bk.points)}); got {got}")))
+                probs.append(
+                    (
+                        f"bonus_tiles.kinds[{i}].pairs",
+                        (
+                            f"rules.wild_bonus two_colours: expected one pair of colours per wild tile "
+                            f"({len(bk.points)}); got {got}"
+                        ),
+                    )
+                )
             for j, pair in enumerate(bk.pairs or []):
                 if len(pair) != 2 or len(set(pair)) != 2 or not set(pair) <= known:
-                    probs.append((f"bonus_tiles.kinds[{i}].pairs[{j}]",
-                                  f"expected two different colours of {opts}; got {pair}"))
+                    probs.append(
+                        (
+                            f"bonus_tiles.kinds[{i}].pairs[{j}]",
+                            f"expected two different colours of {opts}; got {pair}",
+                        )
+                    )
     if n_bonus != SEED_COUNTS["bonus_tiles"]:
         counts = " + ".join(str(len(k.points)) for k in spec.bonus_tiles.kinds)
-        probs.append(("bonus_tiles.kinds", f"{counts} = {n_bonus} bonus tiles, but the seed's component table "
-                                           f"has {SEED_COUNTS['bonus_tiles']}"))
+        probs.append(
+            (
+                "bonus_tiles.kinds",
+                f"{counts} = {n_bonus} bonus tiles, but the seed's component table "
+                f"has {SEED_COUNTS['bonus_tiles']}",
+            )
+        )
     if spec.bonus_tiles.offer > n_bonus:
-        probs.append(("bonus_tiles.offer", f"an offer of {spec.bonus_tiles.offer} needs that many of the "
-                                           f"{n_bonus} bonus tiles"))
+        probs.append(
+            (
+                "bonus_tiles.offer",
+                f"an offer of {spec.bonus_tiles.offer} needs that many of the {n_bonus} bonus tiles",
+            )
+        )
 
     types = [t.id for t in spec.cloud_tokens.types]
     n_cloud = 0
@@ -245,50 +290,93 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
             probs.append((f"cloud_tokens.types[{i}].id", f"cloud type {t.id!r} is used twice"))
         for sym in t.condition:
             if sym not in types:
-                probs.append((f"cloud_tokens.types[{i}].condition.{sym}",
-                              f"expected a cloud symbol ({', '.join(types)}); got {sym!r}"))
+                probs.append(
+                    (
+                        f"cloud_tokens.types[{i}].condition.{sym}",
+                        f"expected a cloud symbol ({', '.join(types)}); got {sym!r}",
+                    )
+                )
         if any(t.points[j] < t.points[j + 1] for j in range(len(t.points) - 1)):
-            probs.append((f"cloud_tokens.types[{i}].points",
-                          f"the gold top token should be worth the most, and each next at most the one above; "
-                          f"got {t.points}"))
+            probs.append(
+                (
+                    f"cloud_tokens.types[{i}].points",
+                    f"the gold top token should be worth the most, and each next at most the one above; "
+                    f"got {t.points}",
+                )
+            )
     if n_cloud != SEED_COUNTS["cloud_tokens"]:
         counts = " + ".join(str(len(t.points)) for t in spec.cloud_tokens.types)
-        probs.append(("cloud_tokens.types", f"{counts} = {n_cloud} cloud tokens, but the seed's component table "
-                                            f"has {SEED_COUNTS['cloud_tokens']}"))
+        probs.append(
+            (
+                "cloud_tokens.types",
+                f"{counts} = {n_cloud} cloud tokens, but the seed's component table "
+                f"has {SEED_COUNTS['cloud_tokens']}",
+            )
+        )
 
     n_thunder = sum(v.count for v in spec.thunder_tokens.values)
     if n_thunder != SEED_COUNTS["thunder_tokens"]:
         counts = " + ".join(str(v.count) for v in spec.thunder_tokens.values)
-        probs.append(("thunder_tokens.values", f"{counts} = {n_thunder} thunder tokens, but the seed's component "
-                                               f"table has {SEED_COUNTS['thunder_tokens']}"))
+        probs.append(
+            (
+                "thunder_tokens.values",
+                f"{counts} = {n_thunder} thunder tokens, but the seed's component "
+                f"table has {SEED_COUNTS['thunder_tokens']}",
+            )
+        )
     if spec.player_boards != SEED_COUNTS["player_boards"]:
-        probs.append(("player_boards", f"the seed's component table has {SEED_COUNTS['player_boards']} player "
-                                       f"boards; got {spec.player_boards}"))
+        probs.append(
+            (
+                "player_boards",
+                f"the seed's component table has {SEED_COUNTS['player_boards']} player "
+                f"boards; got {spec.player_boards}",
+            )
+        )
     if spec.action_markers != spec.player_boards:
-        probs.append(("action_markers", f"one action marker per player board ({spec.player_boards}); "
-                                        f"got {spec.action_markers}"))
+        probs.append(
+            (
+                "action_markers",
+                f"one action marker per player board ({spec.player_boards}); got {spec.action_markers}",
+            )
+        )
     players = spec.rules.players
     hi = min(SEED_PLAYERS[1], spec.player_boards)
     for i, p in enumerate(players):
         if not SEED_PLAYERS[0] <= p <= hi:
-            probs.append((f"rules.players[{i}]", (f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, "
-                                                  f"one board each); got {p}")))
+            probs.append(
+                (
+                    f"rules.players[{i}]",
+                    (f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, one board each); got {p}"),
+                )
+            )
 
     mc = spec.memory_cards
     if mc.count != SEED_COUNTS["memory_cards"]:
-        probs.append(("memory_cards.count", f"the seed's component table has {SEED_COUNTS['memory_cards']} memory "
-                                            f"cards; got {mc.count}"))
+        probs.append(
+            (
+                "memory_cards.count",
+                f"the seed's component table has {SEED_COUNTS['memory_cards']} memory cards; got {mc.count}",
+            )
+        )
     size = mc.grid.rows * mc.grid.columns
     if mc.cells.min > mc.cells.max:
         probs.append(("memory_cards.cells", f"range {mc.cells.min}..{mc.cells.max} is empty"))
     for end in ("min", "max"):
         v = getattr(mc.cells, end)
         if v % 2:
-            probs.append((f"memory_cards.cells.{end}", f"a pattern is covered by whole tiles (2 drops each), "
-                                                        f"so drops must be even; got {v}"))
+            probs.append(
+                (
+                    f"memory_cards.cells.{end}",
+                    f"a pattern is covered by whole tiles (2 drops each), so drops must be even; got {v}",
+                )
+            )
         if v > size:
-            probs.append((f"memory_cards.cells.{end}", f"{mc.grid.rows} x {mc.grid.columns} grid has {size} cells; "
-                                                        f"got {v}"))
+            probs.append(
+                (
+                    f"memory_cards.cells.{end}",
+                    f"{mc.grid.rows} x {mc.grid.columns} grid has {size} cells; got {v}",
+                )
+            )
     if mc.cats > mc.count:
         probs.append(("memory_cards.cats", f"{mc.cats} cat cards in a deck of {mc.count}"))
     if mc.points.min > mc.points.max:

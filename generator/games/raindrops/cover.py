@@ -84,13 +84,17 @@ def explain_uncoverable(pattern: Pattern, pairs: Collection[tuple[str, str]]) ->
         nbs = [(r + dr, c + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))]
         nbs = [(a, b) for a, b in nbs if (a, b) in set(cells)]
         if not any((x, pattern[a][b]) in pair_set for a, b in nbs):
-            why = ", ".join(f"({a},{b}) {pattern[a][b]}: no {x}/{pattern[a][b]} tile in the bag" for a, b in nbs)
+            why = ", ".join(
+                f"({a},{b}) {pattern[a][b]}: no {x}/{pattern[a][b]} tile in the bag" for a, b in nbs
+            )
             lonely.append(f"cell ({r},{c}) {x} cannot be covered ({why or 'no neighbouring drop'})")
     if lonely:
         return "; ".join(lonely) + f" (pattern {draw_pattern(pattern)})"
     listed = ", ".join(f"({r},{c}) {pattern[r][c]}" for r, c in cells)
-    return (f"no exact cover of the {len(cells)} drops {listed} by tiles of the bag exists "
-            f"(exhaustive search; pattern {draw_pattern(pattern)})")
+    return (
+        f"no exact cover of the {len(cells)} drops {listed} by tiles of the bag exists "
+        f"(exhaustive search; pattern {draw_pattern(pattern)})"
+    )
 
 
 def verify_cover(card: MemoryCard, bag: Sequence[RaindropTile]) -> list[str]:
@@ -98,8 +102,9 @@ def verify_cover(card: MemoryCard, bag: Sequence[RaindropTile]) -> list[str]:
     return check_cover(card.pattern, card.cover, bag_pairs(tuple(bag)), label=f"card {card.id}")
 
 
-def check_cover(pattern: Pattern, cover: Sequence[Domino], pairs: Collection[tuple[str, str]],
-                label: str = "pattern") -> list[str]:
+def check_cover(
+    pattern: Pattern, cover: Sequence[Domino], pairs: Collection[tuple[str, str]], label: str = "pattern"
+) -> list[str]:
     """Re-check a cover independently of the solver: cells, adjacency, colours, pairs, exactness."""
     pair_set = set(pairs)
     out: list[str] = []

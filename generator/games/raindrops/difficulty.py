@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -27,17 +28,20 @@ from generator.games.raindrops.components import RaindropTile, bag_pairs
 class CardTables:
     """A set of patterns as flat arrays for the kernel (one row per card)."""
 
-    pl_i: np.ndarray      # [cards, P] first cell of each placement
-    pl_j: np.ndarray      # [cards, P] second cell
-    pl_ci: np.ndarray     # [cards, P] colour index wanted on the first cell
-    pl_cj: np.ndarray     # [cards, P] colour index wanted on the second cell
-    n_pl: np.ndarray      # [cards] placements in use
-    cover_ok: np.ndarray  # [cards, 2**maxcells] True when the uncovered rest can still be covered by bag pairs
-    full: np.ndarray      # [cards] mask of all cells
+    pl_i: np.ndarray  # [cards, P] first cell of each placement
+    pl_j: np.ndarray  # [cards, P] second cell
+    pl_ci: np.ndarray  # [cards, P] colour index wanted on the first cell
+    pl_cj: np.ndarray  # [cards, P] colour index wanted on the second cell
+    n_pl: np.ndarray  # [cards] placements in use
+    cover_ok: (
+        np.ndarray
+    )  # [cards, 2**maxcells] True when the uncovered rest can still be covered by bag pairs
+    full: np.ndarray  # [cards] mask of all cells
 
 
-def card_tables(patterns: Sequence[Sequence[Sequence[str | None]]], colour_ids: Sequence[str],
-                bag: Sequence[RaindropTile]) -> CardTables:
+def card_tables(
+    patterns: Sequence[Sequence[Sequence[str | None]]], colour_ids: Sequence[str], bag: Sequence[RaindropTile]
+) -> CardTables:
     """Placements and still-coverable masks of every pattern, for the kernel."""
     pairs = bag_pairs(tuple(bag))
     cidx = {c: i for i, c in enumerate(colour_ids)}
@@ -59,9 +63,15 @@ def card_tables(patterns: Sequence[Sequence[Sequence[str | None]]], colour_ids: 
         per_card.append((pls, ok, (1 << n) - 1))
     p_max = max(1, max(len(p) for p, _, _ in per_card))
     m = len(per_card)
-    t = CardTables(np.zeros((m, p_max), np.int64), np.zeros((m, p_max), np.int64),
-                   np.zeros((m, p_max), np.int64), np.zeros((m, p_max), np.int64),
-                   np.zeros(m, np.int64), np.zeros((m, 1 << maxn), np.bool_), np.zeros(m, np.int64))
+    t = CardTables(
+        np.zeros((m, p_max), np.int64),
+        np.zeros((m, p_max), np.int64),
+        np.zeros((m, p_max), np.int64),
+        np.zeros((m, p_max), np.int64),
+        np.zeros(m, np.int64),
+        np.zeros((m, 1 << maxn), np.bool_),
+        np.zeros(m, np.int64),
+    )
     for k, (pls, ok, full) in enumerate(per_card):
         for q, (i, j, ci, cj) in enumerate(pls):
             t.pl_i[k, q], t.pl_j[k, q], t.pl_ci[k, q], t.pl_cj[k, q] = i, j, ci, cj
@@ -116,8 +126,18 @@ def _fits(k: int, q: int, ha: int, hb: int, pl_ci: np.ndarray, pl_cj: np.ndarray
 
 
 @jit
-def _spot(k: int, mask: int, ha: int, hb: int, pl_i: np.ndarray, pl_j: np.ndarray, pl_ci: np.ndarray,
-          pl_cj: np.ndarray, n_pl: np.ndarray, cover_ok: np.ndarray) -> int:
+def _spot(
+    k: int,
+    mask: int,
+    ha: int,
+    hb: int,
+    pl_i: np.ndarray,
+    pl_j: np.ndarray,
+    pl_ci: np.ndarray,
+    pl_cj: np.ndarray,
+    n_pl: np.ndarray,
+    cover_ok: np.ndarray,
+) -> int:
     """The first placement where the tile fits and the card stays coverable; -1 if none."""
     for q in range(n_pl[k]):
         d = (1 << pl_i[k, q]) | (1 << pl_j[k, q])
@@ -127,9 +147,21 @@ def _spot(k: int, mask: int, ha: int, hb: int, pl_i: np.ndarray, pl_j: np.ndarra
 
 
 @jit
-def _place_all(k: int, mask: int, tiles: np.ndarray, n: int, used: np.ndarray, ta: np.ndarray, tb: np.ndarray,
-               pl_i: np.ndarray, pl_j: np.ndarray, pl_ci: np.ndarray, pl_cj: np.ndarray, n_pl: np.ndarray,
-               cover_ok: np.ndarray) -> int:
+def _place_all(
+    k: int,
+    mask: int,
+    tiles: np.ndarray,
+    n: int,
+    used: np.ndarray,
+    ta: np.ndarray,
+    tb: np.ndarray,
+    pl_i: np.ndarray,
+    pl_j: np.ndarray,
+    pl_ci: np.ndarray,
+    pl_cj: np.ndarray,
+    n_pl: np.ndarray,
+    cover_ok: np.ndarray,
+) -> int:
     """Place tiles[0:n] greedily in order; marks used[]; returns the new covered mask."""
     for s in range(n):
         used[s] = False
@@ -142,7 +174,9 @@ def _place_all(k: int, mask: int, tiles: np.ndarray, n: int, used: np.ndarray, t
 
 
 @jit
-def _symbol(win: np.ndarray, flip: np.ndarray, tpc: int, y: int, x: int, ta: np.ndarray, tb: np.ndarray) -> int:
+def _symbol(
+    win: np.ndarray, flip: np.ndarray, tpc: int, y: int, x: int, ta: np.ndarray, tb: np.ndarray
+) -> int:
     slot = tpc - 1 - y // 2
     t = win[x, slot]
     upper = (y % 2) == 0
@@ -152,9 +186,24 @@ def _symbol(win: np.ndarray, flip: np.ndarray, tpc: int, y: int, x: int, ta: np.
 
 
 @jit
-def solo_game(k: int, ta: np.ndarray, tb: np.ndarray, ncol: int, tpc: int, n_colours: int,
-              pl_i: np.ndarray, pl_j: np.ndarray, pl_ci: np.ndarray, pl_cj: np.ndarray, n_pl: np.ndarray,
-              cover_ok: np.ndarray, full: np.ndarray, max_drops: int, slots: int, state: np.ndarray) -> int:
+def solo_game(
+    k: int,
+    ta: np.ndarray,
+    tb: np.ndarray,
+    ncol: int,
+    tpc: int,
+    n_colours: int,
+    pl_i: np.ndarray,
+    pl_j: np.ndarray,
+    pl_ci: np.ndarray,
+    pl_cj: np.ndarray,
+    n_pl: np.ndarray,
+    cover_ok: np.ndarray,
+    full: np.ndarray,
+    max_drops: int,
+    slots: int,
+    state: np.ndarray,
+) -> int:
     """Drops the reference policy needs to complete card k alone (max_drops + 1 if it never does)."""
     n_tiles = ta.shape[0]
     rows = 2 * tpc
@@ -219,7 +268,9 @@ def solo_game(k: int, ta: np.ndarray, tb: np.ndarray, ncol: int, tpc: int, n_col
                                 n_path += 1
                                 cand[n] = win[px[y], sl]
                                 n += 1
-                        m2 = _place_all(k, mask, cand, n, used, ta, tb, pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok)
+                        m2 = _place_all(
+                            k, mask, cand, n, used, ta, tb, pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok
+                        )
                         keep = 0
                         for u in range(n):
                             if not used[u] and keep < slots:
@@ -288,14 +339,47 @@ def solo_game(k: int, ta: np.ndarray, tb: np.ndarray, ncol: int, tpc: int, n_col
 
 
 @jit
-def _solo_tally(ta: np.ndarray, tb: np.ndarray, ncol: int, tpc: int, n_colours: int, pl_i: np.ndarray,
-                pl_j: np.ndarray, pl_ci: np.ndarray, pl_cj: np.ndarray, n_pl: np.ndarray, cover_ok: np.ndarray,
-                full: np.ndarray, max_drops: int, slots: int, games: int, state: np.ndarray,
-                out_sum: np.ndarray, out_sq: np.ndarray, out_unf: np.ndarray) -> None:
+def _solo_tally(
+    ta: np.ndarray,
+    tb: np.ndarray,
+    ncol: int,
+    tpc: int,
+    n_colours: int,
+    pl_i: np.ndarray,
+    pl_j: np.ndarray,
+    pl_ci: np.ndarray,
+    pl_cj: np.ndarray,
+    n_pl: np.ndarray,
+    cover_ok: np.ndarray,
+    full: np.ndarray,
+    max_drops: int,
+    slots: int,
+    games: int,
+    state: np.ndarray,
+    out_sum: np.ndarray,
+    out_sq: np.ndarray,
+    out_unf: np.ndarray,
+) -> None:
     for _ in range(games):
         for k in range(full.shape[0]):
-            d = solo_game(k, ta, tb, ncol, tpc, n_colours, pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok, full,
-                          max_drops, slots, state)
+            d = solo_game(
+                k,
+                ta,
+                tb,
+                ncol,
+                tpc,
+                n_colours,
+                pl_i,
+                pl_j,
+                pl_ci,
+                pl_cj,
+                n_pl,
+                cover_ok,
+                full,
+                max_drops,
+                slots,
+                state,
+            )
             if d > max_drops:
                 out_unf[k] += 1
                 d = max_drops
@@ -323,25 +407,61 @@ class SoloDifficulty:
         out_sum = np.zeros(m, np.int64)
         out_sq = np.zeros(m, np.int64)
         out_unf = np.zeros(m, np.int64)
-        _solo_tally(self.ta, self.tb, self.columns, self.tiles_per_column, self.n_colours, t.pl_i, t.pl_j,
-                    t.pl_ci, t.pl_cj, t.n_pl, t.cover_ok, t.full, self.max_drops, self.reserve_slots, games,
-                    seed_state(seed), out_sum, out_sq, out_unf)
-        return {"drops_sum": out_sum, "drops_sq": out_sq, "unfinished": out_unf,
-                "runs": np.full(m, games, np.int64)}
+        _solo_tally(
+            self.ta,
+            self.tb,
+            self.columns,
+            self.tiles_per_column,
+            self.n_colours,
+            t.pl_i,
+            t.pl_j,
+            t.pl_ci,
+            t.pl_cj,
+            t.n_pl,
+            t.cover_ok,
+            t.full,
+            self.max_drops,
+            self.reserve_slots,
+            games,
+            seed_state(seed),
+            out_sum,
+            out_sq,
+            out_unf,
+        )
+        return {
+            "drops_sum": out_sum,
+            "drops_sq": out_sq,
+            "unfinished": out_unf,
+            "runs": np.full(m, games, np.int64),
+        }
 
 
-def solo_simulation(spec: object, patterns: Sequence[Sequence[Sequence[str | None]]],
-                    bag: Sequence[RaindropTile]) -> SoloDifficulty:
+def solo_simulation(
+    spec: Any, patterns: Sequence[Sequence[Sequence[str | None]]], bag: Sequence[RaindropTile]
+) -> SoloDifficulty:
     """The solo-drop simulation for these patterns under the spec's window, bag and reserve."""
-    colour_ids = [c.id for c in spec.colours]  # type: ignore[attr-defined]
+    colour_ids = [c.id for c in spec.colours]
     ta, tb = tile_arrays(bag, colour_ids)
-    return SoloDifficulty(ta, tb, spec.window.columns, spec.window.tiles_per_column,  # type: ignore[attr-defined]
-                          len(colour_ids), card_tables(patterns, colour_ids, bag),
-                          spec.memory_cards.difficulty.max_drops, spec.rules.reserve_slots)  # type: ignore[attr-defined]
+    return SoloDifficulty(
+        ta,
+        tb,
+        spec.window.columns,
+        spec.window.tiles_per_column,
+        len(colour_ids),
+        card_tables(patterns, colour_ids, bag),
+        spec.memory_cards.difficulty.max_drops,
+        spec.rules.reserve_slots,
+    )
 
 
-def measure(spec: object, patterns: Sequence[Sequence[Sequence[str | None]]], bag: Sequence[RaindropTile],
-            games: int, seed: int, executor: Executor | None = None,
-            progress: Callable[[int], None] | None = None) -> Tally:
+def measure(
+    spec: object,
+    patterns: Sequence[Sequence[Sequence[str | None]]],
+    bag: Sequence[RaindropTile],
+    games: int,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
     """Tally of `games` solo games per pattern (drops_sum, drops_sq, unfinished, runs), seeded."""
     return run(solo_simulation(spec, patterns, bag), games, seed, executor, chunk_size=50, progress=progress)

@@ -23,20 +23,32 @@ def rule_figures(game_spec: Any) -> dict[str, Any]:
     players = list(game_spec.rules.players)
     thunder = build_thunder_tokens(game_spec)
     return {
-        "players_min": min(players), "players_max": max(players),
-        "cards_dealt": p.cards_dealt, "cards_kept": p.cards_kept, "cards_display": p.cards_dealt - p.cards_kept,
-        "display": p.display, "reserve_slots": p.reserve_slots, "bonus_max_tiles": p.bonus_max_tiles,
-        "end_cards": p.end_cards, "end_bag_empties": p.end_bag_empties,
-        "thunder_one": p.thunder_draw[0], "thunder_two": p.thunder_draw[-1],
+        "players_min": min(players),
+        "players_max": max(players),
+        "cards_dealt": p.cards_dealt,
+        "cards_kept": p.cards_kept,
+        "cards_display": p.cards_dealt - p.cards_kept,
+        "display": p.display,
+        "reserve_slots": p.reserve_slots,
+        "bonus_max_tiles": p.bonus_max_tiles,
+        "end_cards": p.end_cards,
+        "end_bag_empties": p.end_bag_empties,
+        "thunder_one": p.thunder_draw[0],
+        "thunder_two": p.thunder_draw[-1],
         "thunder_values": sorted({t.value for t in thunder}),
-        "columns": p.columns, "tiles_per_column": p.tiles_per_column,
-        "tiles": len(build_bag(game_spec)), "bonus_tiles": len(build_bonus_tiles(game_spec)),
-        "bonus_offer": p.bonus_offer, "cloud_tokens": len(build_cloud_tokens(game_spec)),
+        "columns": p.columns,
+        "tiles_per_column": p.tiles_per_column,
+        "tiles": len(build_bag(game_spec)),
+        "bonus_tiles": len(build_bonus_tiles(game_spec)),
+        "bonus_offer": p.bonus_offer,
+        "cloud_tokens": len(build_cloud_tokens(game_spec)),
         "thunder_tokens": len(thunder),
-        "memory_cards": game_spec.memory_cards.count, "cat_bonus": game_spec.memory_cards.points.cat_bonus,
+        "memory_cards": game_spec.memory_cards.count,
+        "cat_bonus": game_spec.memory_cards.points.cat_bonus,
         "path_markers": game_spec.path_markers,
         "special_slots": list(SPECIALS),
-        "action_start_slot": MARKER_START + 1,  # slots are printed 1, 2, 3 from the left; MARKER_START counts from 0
+        "action_start_slot": MARKER_START
+        + 1,  # slots are printed 1, 2, 3 from the left; MARKER_START counts from 0
     }
 
 

@@ -190,7 +190,10 @@ def game_rng(lo: int, hi: int) -> np.random.Generator:
     mt = np.zeros(MT_N + 1, dtype=np.int64)
     mt_seed(mt, lo, hi)
     bits = np.random.MT19937()
-    bits.state = {"bit_generator": "MT19937", "state": {"key": mt[:MT_N].astype(np.uint32), "pos": int(mt[MT_N])}}
+    bits.state = {
+        "bit_generator": "MT19937",
+        "state": {"key": mt[:MT_N].astype(np.uint32), "pos": int(mt[MT_N])},
+    }
     return np.random.Generator(bits)
 
 
@@ -365,9 +368,26 @@ MEAN_THUNDER, MEAN_BONUS = range(2)
 PART_CARDS, PART_BONUS, PART_CLOUDS, PART_THUNDER, PART_INCOMPLETE = range(5)
 """Columns of Tallies.parts: the score parts A to E (sim.PARTS)."""
 
-R_COLUMNS, R_CAP, R_DEALT, R_KEPT, R_DISPLAY, R_RESERVE, R_BONUS_MAX, R_OFFER, R_END_CARDS, R_END_EMPTIES, \
-    R_AT_LAST, R_FINAL_FRESH_USABLE, R_ONE_HALF, R_MAXCELLS, R_BY_CHOICE, R_NCOLOURS, R_DROP_REFILL, \
-    R_FINAL_CLOUDS = range(18)
+(
+    R_COLUMNS,
+    R_CAP,
+    R_DEALT,
+    R_KEPT,
+    R_DISPLAY,
+    R_RESERVE,
+    R_BONUS_MAX,
+    R_OFFER,
+    R_END_CARDS,
+    R_END_EMPTIES,
+    R_AT_LAST,
+    R_FINAL_FRESH_USABLE,
+    R_ONE_HALF,
+    R_MAXCELLS,
+    R_BY_CHOICE,
+    R_NCOLOURS,
+    R_DROP_REFILL,
+    R_FINAL_CLOUDS,
+) = range(18)
 
 MODE_RANDOM = 0
 MODE_GREEDY = 1
@@ -388,12 +408,29 @@ def tables(game: Raindrops) -> Setup:
     maxcells = max(len(c) for c in game.card_cells.values())
     if maxcells > 16:  # the spec's grid is at most 4 x 4
         raise ValueError(f"the compiled kernel handles memory cards of up to 16 drops; got {maxcells}")
-    rules = np.array([p.columns, p.tiles_per_column, p.cards_dealt, p.cards_kept, p.display, p.reserve_slots,
-                      p.bonus_max_tiles, p.bonus_offer, p.end_cards, p.end_bag_empties,
-                      p.bag_empties == "last_tile_drawn", p.final_last_turn_card == "usable",
-                      p.bonus_per_tile == "one_half", maxcells, p.bonus_refill == "by_choice",
-                      len(game.colours), p.window_refill == "drop_step", p.final_clouds == "earned"],
-                     dtype=i64)
+    rules = np.array(
+        [
+            p.columns,
+            p.tiles_per_column,
+            p.cards_dealt,
+            p.cards_kept,
+            p.display,
+            p.reserve_slots,
+            p.bonus_max_tiles,
+            p.bonus_offer,
+            p.end_cards,
+            p.end_bag_empties,
+            p.bag_empties == "last_tile_drawn",
+            p.final_last_turn_card == "usable",
+            p.bonus_per_tile == "one_half",
+            maxcells,
+            p.bonus_refill == "by_choice",
+            len(game.colours),
+            p.window_refill == "drop_step",
+            p.final_clouds == "earned",
+        ],
+        dtype=i64,
+    )
     bpts = np.zeros(max_bonus, dtype=i64)
     bmask = np.zeros(max_bonus, dtype=i64)
     for b, t in game.bonus.items():
@@ -403,13 +440,17 @@ def tables(game: Raindrops) -> Setup:
     for k, th in game.thunder.items():
         tval[k] = th.value
     types = game.cloud_types
-    syms = sorted({s for c in game.clouds.values() for s, _ in c.condition}
-                  | {c.cloud for c in game.cards.values() if c.cloud is not None})
+    syms = sorted(
+        {s for c in game.clouds.values() for s, _ in c.condition}
+        | {c.cloud for c in game.cards.values() if c.cloud is not None}
+    )
     cstack = np.zeros((max(1, len(types)), max(1, len(game.clouds))), dtype=i64)
     cstack_n = np.zeros(max(1, len(types)), dtype=i64)
     cpts = np.zeros(max_cloud, dtype=i64)
     cond = np.zeros((max(1, len(types)), max(1, len(syms))), dtype=i64)
-    for cid in sorted(game.clouds):  # spec order within a type: the gold token first, as new_state stacks them
+    for cid in sorted(
+        game.clouds
+    ):  # spec order within a type: the gold token first, as new_state stacks them
         c = game.clouds[cid]
         ty = types.index(c.type)
         cstack[ty, cstack_n[ty]] = cid
@@ -450,17 +491,45 @@ def tables(game: Raindrops) -> Setup:
             for j, m in enumerate(opts):
                 nxt[i, j] = m
         cover_table(nxt, len(cells), covers[cid])
-    return Setup(rules, np.array(p.thunder_draw, dtype=i64), np.array(game.tile_ids, dtype=i64),
-                  pol.ma.copy(), pol.mb.copy(), np.array(sorted(game.bonus), dtype=i64), bpts, bmask,
-                  np.array(sorted(game.thunder), dtype=i64), tval, cstack, cstack_n, cpts, cond,
-                  np.array(game.card_ids, dtype=i64), c_n, c_pts, c_ratio, c_per, c_sym, c_col, c_np, c_pi, c_pj,
-                  covers, np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64))
+    return Setup(
+        rules,
+        np.array(p.thunder_draw, dtype=i64),
+        np.array(game.tile_ids, dtype=i64),
+        pol.ma.copy(),
+        pol.mb.copy(),
+        np.array(sorted(game.bonus), dtype=i64),
+        bpts,
+        bmask,
+        np.array(sorted(game.thunder), dtype=i64),
+        tval,
+        cstack,
+        cstack_n,
+        cpts,
+        cond,
+        np.array(game.card_ids, dtype=i64),
+        c_n,
+        c_pts,
+        c_ratio,
+        c_per,
+        c_sym,
+        c_col,
+        c_np,
+        c_pi,
+        c_pj,
+        covers,
+        np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64),
+    )
 
 
 @lru_cache(maxsize=8)
-def tables_for(params: Params, bag: tuple[RaindropTile, ...], cards: tuple[MemoryCard, ...],
-               bonus: tuple[BonusTile, ...], clouds: tuple[CloudToken, ...],
-               thunder: tuple[ThunderToken, ...]) -> Setup:
+def tables_for(
+    params: Params,
+    bag: tuple[RaindropTile, ...],
+    cards: tuple[MemoryCard, ...],
+    bonus: tuple[BonusTile, ...],
+    clouds: tuple[CloudToken, ...],
+    thunder: tuple[ThunderToken, ...],
+) -> Setup:
     """`tables` of the game built from these components, once per process (every chunk of a run reuses it)."""
     return tables(Raindrops(params, bag, cards, bonus, clouds, thunder))
 
@@ -488,31 +557,70 @@ def workspace(players: int, setup: Setup) -> Workspace:
     T = setup.cstack.shape[0]
     H = max(rules[R_DEALT], rules[R_KEPT]) + 2
     return Workspace(
-        np.zeros(N_SC, dtype=i64), np.zeros(NT, dtype=i64), np.zeros((P, NT), dtype=i64), np.zeros(P, dtype=i64),
-        np.zeros((P, setup.bpts.shape[0]), dtype=i64), np.zeros(P, dtype=i64), np.zeros((P, H), dtype=i64),
-        np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64), np.zeros(NT, dtype=i64), np.zeros(NB, dtype=i64),
-        np.zeros(ncol, dtype=i64), np.zeros((ncol, ncol), dtype=i64), np.zeros(ACT_OVER_B + 1, dtype=i64),
+        np.zeros(N_SC, dtype=i64),
+        np.zeros(NT, dtype=i64),
+        np.zeros((P, NT), dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros((P, setup.bpts.shape[0]), dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros(NT, dtype=i64),
+        np.zeros(NB, dtype=i64),
+        np.zeros(ncol, dtype=i64),
+        np.zeros((ncol, ncol), dtype=i64),
+        np.zeros(ACT_OVER_B + 1, dtype=i64),
         np.zeros(NT + 1, dtype=i64),
         # bag, discard, window, bonus stack and offer, thunder ring, cloud heads, deck, display
-        np.zeros(NT, dtype=i64), np.zeros(NT, dtype=i64), np.zeros((C, cap), dtype=i64),
-        np.zeros((C, cap), dtype=i64), np.zeros(C, dtype=i64), np.zeros(NB, dtype=i64), np.zeros(NB, dtype=i64),
-        np.zeros(NTH, dtype=i64), np.zeros(T, dtype=i64), np.zeros(NC, dtype=i64), np.zeros(NC + P, dtype=i64),
+        np.zeros(NT, dtype=i64),
+        np.zeros(NT, dtype=i64),
+        np.zeros((C, cap), dtype=i64),
+        np.zeros((C, cap), dtype=i64),
+        np.zeros(C, dtype=i64),
+        np.zeros(NB, dtype=i64),
+        np.zeros(NB, dtype=i64),
+        np.zeros(NTH, dtype=i64),
+        np.zeros(T, dtype=i64),
+        np.zeros(NC, dtype=i64),
+        np.zeros(NC + P, dtype=i64),
         # greedy, marker, turns, used_bon, hsince, hnt, hnb, htiles, comp_n, comp, comp_after, have, points
-        np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64),
-        np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64), np.zeros((P, H), dtype=i64),
-        np.zeros((P, H, rules[R_MAXCELLS]), dtype=i64), np.zeros(P, dtype=i64), np.zeros((P, NC), dtype=i64),
-        np.zeros((P, NC), dtype=i64), np.zeros((P, T), dtype=i64), np.zeros(P, dtype=i64), np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros((P, H), dtype=i64),
+        np.zeros((P, H, rules[R_MAXCELLS]), dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros((P, NC), dtype=i64),
+        np.zeros((P, NC), dtype=i64),
+        np.zeros((P, T), dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
         # scratch
-        np.zeros(setup.cond.shape[1], dtype=i64), np.zeros(setup.ma.shape[0], dtype=np.float64),
-        np.zeros(setup.thunder_draw.shape[0] + 1, dtype=np.float64), np.zeros(DROP_PATH + rows, dtype=i64),
-        np.zeros(64, dtype=i64), np.zeros(NTH, dtype=i64), np.zeros((C, cap), dtype=i64), np.zeros(P, dtype=i64),
-        np.zeros(P, dtype=i64), np.zeros(P, dtype=i64), np.zeros((rows, C), dtype=i64),
-        np.zeros((rows, C), dtype=i64), np.zeros((5, rows), dtype=i64), np.zeros(rows, dtype=np.float64))
+        np.zeros(setup.cond.shape[1], dtype=i64),
+        np.zeros(setup.ma.shape[0], dtype=np.float64),
+        np.zeros(setup.thunder_draw.shape[0] + 1, dtype=np.float64),
+        np.zeros(DROP_PATH + rows, dtype=i64),
+        np.zeros(64, dtype=i64),
+        np.zeros(NTH, dtype=i64),
+        np.zeros((C, cap), dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros(P, dtype=i64),
+        np.zeros((rows, C), dtype=i64),
+        np.zeros((rows, C), dtype=i64),
+        np.zeros((5, rows), dtype=i64),
+        np.zeros(rows, dtype=np.float64),
+    )
 
 
 @jit
-def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup,
-               tally: Tallies) -> None:
+def play_games(
+    lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup, tally: Tallies
+) -> None:
     """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
     ws = workspace(players, setup)
     mt = np.zeros(MT_N + 1, dtype=np.int64)
@@ -521,8 +629,17 @@ def play_games(lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mo
 
 
 @jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
-def play_game(mt: np.ndarray, lo: int, hi: int, g: int, mode: int, turn_limit: int, setup: Setup, ws: Workspace,
-              tally: Tallies) -> None:
+def play_game(
+    mt: np.ndarray,
+    lo: int,
+    hi: int,
+    g: int,
+    mode: int,
+    turn_limit: int,
+    setup: Setup,
+    ws: Workspace,
+    tally: Tallies,
+) -> None:
     """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without reference
     counting, as are its steps: they allocate nothing, and the Workspace is passed through them at no cost."""
     P = ws.greedy.shape[0]
@@ -698,8 +815,16 @@ def _refill_window(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
 
 
 @jit_noref
-def refill_window(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray,
-                  col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray) -> None:
+def refill_window(
+    mt: np.ndarray,
+    rules: np.ndarray,
+    sc: np.ndarray,
+    bag: np.ndarray,
+    discard: np.ndarray,
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    col_len: np.ndarray,
+) -> None:
     """`Raindrops._refill_window`: columns left to right, each up to tiles_per_column from the bag, each tile
     turned by a coin; an empty bag is reshuffled (counted when the last tile comes out under
     bag_empties "last_tile_drawn", when a tile is needed under "tile_needed")."""
@@ -735,7 +860,9 @@ def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndar
 
 
 @jit_noref
-def _bag_empties(mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray) -> bool:
+def _bag_empties(
+    mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray
+) -> bool:
     """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
     the bag is still empty."""
     sc[S_EMPTIES] += 1
@@ -786,8 +913,24 @@ def _greedy_drop(cur: int, setup: Setup, ws: Workspace) -> int:
         tg[i] = setup.means[MEAN_THUNDER] if sc[S_THN] > 0 else 0.0
     has_bonus = sc[S_OFFN] > 0 or sc[S_BSH] < setup.bonus_ids.shape[0]
     bvalue = setup.means[MEAN_BONUS] if has_bonus else 0.0
-    best_drop(col_tiles, col_flip, col_len, setup.ma, setup.mb, w, setup.rules[R_BONUS_MAX], bvalue, tg,
-              ws.marker[cur], True, out, ws.gm, ws.gt, ws.walk, ws.pv)
+    best_drop(
+        col_tiles,
+        col_flip,
+        col_len,
+        setup.ma,
+        setup.mb,
+        w,
+        setup.rules[R_BONUS_MAX],
+        bvalue,
+        tg,
+        ws.marker[cur],
+        True,
+        out,
+        ws.gm,
+        ws.gt,
+        ws.walk,
+        ws.pv,
+    )
     plen = out[DROP_LEN]
     if plen > 0 and out[DROP_KIND] >= 0:
         do_special(col_tiles, col_flip, col_len, out[DROP_KIND], out[DROP_COL], out[DROP_IDX])
@@ -803,7 +946,9 @@ def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
     if kind >= 0:
         do_special(ws.col_tiles, ws.col_flip, ws.col_len, kind, c, i)
         ws.marker[cur] = kind
-    npaths = _paths(-1, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out)
+    npaths = _paths(
+        -1, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out
+    )
     k = mt_below(mt, npaths if npaths > 0 else 1)
     if npaths == 0:
         return 0
@@ -820,8 +965,18 @@ def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int,
 
 
 @jit_noref
-def _paths(target: int, col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray,
-           mb: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray, out: np.ndarray) -> int:
+def _paths(
+    target: int,
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    col_len: np.ndarray,
+    ma: np.ndarray,
+    mb: np.ndarray,
+    gm: np.ndarray,
+    gt: np.ndarray,
+    walk: np.ndarray,
+    out: np.ndarray,
+) -> int:
     """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
     number `target`, its columns (row by row) written to out[DROP_PATH:]."""
     pc, nd = walk[WALK_COL], walk[WALK_NEXT]
@@ -1227,8 +1382,9 @@ def _bonuses(p: int, ws: Workspace) -> int:
 
 
 @jit_noref
-def _act(act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: int, over_a: int,
-         over_b: int) -> None:
+def _act(
+    act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: int, over_a: int, over_b: int
+) -> None:
     """Write a placement to act (ACT_* slots)."""
     act[ACT_KIND] = kind
     act[ACT_SLOT] = s
@@ -1240,8 +1396,9 @@ def _act(act: np.ndarray, kind: int, s: int, piece: int, cell_a: int, cell_b: in
 
 
 @jit_noref
-def _overlay(ia: int, ib: int, oka: int, okb: int, wa: int, wb: int, bons: np.ndarray,
-             bmask: np.ndarray) -> tuple[int, int]:
+def _overlay(
+    ia: int, ib: int, oka: int, okb: int, wa: int, wb: int, bons: np.ndarray, bmask: np.ndarray
+) -> tuple[int, int]:
     """Overlay choice (ia, ib) of a Place whose halves fit colours wa, wb (oka, okb: the tile's own half
     fits): (bonus over half a, bonus over half b), -1 where the tile's half fits by itself, bonus bons[ia] /
     bons[ib] over a half that does not; (-2, -2) where that bonus lacks the colour or would lie on both halves."""
@@ -1309,7 +1466,14 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
     coverable (10 + share covered) before an overlay where it could not be finished otherwise (5 - 0.1 cost).
     The first value above `best` goes to ws.act; returns the highest value."""
     pool, bons, act = ws.pool, ws.bons, ws.act
-    ma, mb, bpts, bmask, c_col, covers = setup.ma, setup.mb, setup.bpts, setup.bmask, setup.c_col, setup.covers
+    ma, mb, bpts, bmask, c_col, covers = (
+        setup.ma,
+        setup.mb,
+        setup.bpts,
+        setup.bmask,
+        setup.c_col,
+        setup.covers,
+    )
     one_half = setup.rules[R_ONE_HALF] != 0
     card = ws.hcard[p, s]
     cov = ws.hcov[p, s]
@@ -1546,8 +1710,9 @@ def _binom(n: int, k: int) -> int:
 
 
 @jit
-def _place_count(oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray, both: np.ndarray,
-                 one_half: bool) -> int:
+def _place_count(
+    oka: int, okb: int, wa: int, wb: int, nb: int, fits: np.ndarray, both: np.ndarray, one_half: bool
+) -> int:
     """How many Place actions one tile, way round and open pair give (RandomPolicy's buckets)."""
     if oka and okb:
         return 1

@@ -36,9 +36,16 @@ _figures = figures_of("raindrops")
 _BACK = Slot("back", "back", FULL, (), "the back (rain on a window, plain colour on tiles)")
 _TILE_BACKGROUND = Slot("background", "front", FULL, ("top", "bottom"), "the tile's two colour tints")
 _MEMORY_BACKGROUND = Slot("background", "front", FULL, ("id",), "the card's pale field")
-_ICON = Slot("icon", "front", (0.12, 0.56, 0.76, 0.38), ("colour",), "every raindrop of one colour (its shape)")
-_CLOUD = Slot("cloud", "front", (0.27, 0.47, 0.3, 0.3), ("cloud",),
-              "the cloud pictures: umbrella, boots, frog and snail ({cloud} names which)")
+_ICON = Slot(
+    "icon", "front", (0.12, 0.56, 0.76, 0.38), ("colour",), "every raindrop of one colour (its shape)"
+)
+_CLOUD = Slot(
+    "cloud",
+    "front",
+    (0.27, 0.47, 0.3, 0.3),
+    ("cloud",),
+    "the cloud pictures: umbrella, boots, frog and snail ({cloud} names which)",
+)
 _LOGO = Slot("logo", "sheet", (0.035, 0.9, 0.45, 0.075), (), "the kit's title in the header")
 SLOTS: dict[str, tuple[Slot, ...]] = {
     "raindrop_tiles": (_BACK, _TILE_BACKGROUND, _ICON),
@@ -78,18 +85,30 @@ def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float, ci
     cols = _colours(ctx)
     if len(half) == 1:
         c = cols[half[0]]
-        return art_or(ctx, cid, _ICON, cx, cy, r, symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8),
-                      values={"colour": c.id}, colour=c.colour)
+        return art_or(
+            ctx,
+            cid,
+            _ICON,
+            cx,
+            cy,
+            r,
+            symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8),
+            values={"colour": c.id},
+            colour=c.colour,
+        )
     a, b = cols[half[0]], cols[half[1]]
     return art.wild_drop(cx, cy, r, (a.colour, b.colour), (a.shape, b.shape))
 
 
 # ---------------------------------------------------------------- tiles and tokens
 
+
 def raindrop_face(ctx: Context, a: tuple[str, ...], b: tuple[str, ...], w: float, h: float) -> Face:
     """A raindrop tile: half `a` on top, half `b` below, each on a tint of its colour."""
     cols = _colours(ctx)
-    background = slot_art(ctx, "raindrop_tiles", _TILE_BACKGROUND, w, h, values={"top": "+".join(a), "bottom": "+".join(b)})
+    background = slot_art(
+        ctx, "raindrop_tiles", _TILE_BACKGROUND, w, h, values={"top": "+".join(a), "bottom": "+".join(b)}
+    )
     ops: list[Op] = [background] if background is not None else []
     for half, y in ((a, h / 2), (b, 0.0)):
         tint = lighten(cols[half[0]].colour, 0.82) if len(half) == 1 else "#eceff3"
@@ -112,15 +131,26 @@ def compose_raindrop_tiles(ctx: Context, cid: str) -> Component:
             faces[key] = raindrop_face(ctx, t.a, t.b, w, h)
         fronts.append(faces[key])
     art_back = slot_art(ctx, cid, _BACK, w, h)
-    back = Face("tile-back", w, h, (art_back,) if art_back is not None else (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),),
-                0.0) if _back(ctx, cid) else None
+    back = (
+        Face(
+            "tile-back",
+            w,
+            h,
+            (art_back,) if art_back is not None else (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),),
+            0.0,
+        )
+        if _back(ctx, cid)
+        else None
+    )
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
 def _points_badge(cx: float, cy: float, r: float, value: str, fill: str = "#ffffff") -> list[Op]:
-    return [Circle(cx, cy, r, fill=fill, stroke="ink", width=0.7),
-            Text(cx, cy - r * 0.38, value, r * 1.1, font="bold", anchor="middle")]
+    return [
+        Circle(cx, cy, r, fill=fill, stroke="ink", width=0.7),
+        Text(cx, cy - r * 0.38, value, r * 1.1, font="bold", anchor="middle"),
+    ]
 
 
 def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
@@ -129,8 +159,13 @@ def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
     ops: list[Op] = []
     if tile.wild:
         ops.append(Rect(0, 0, w, h, fill="#f1f3f5", stroke=None))
-        ops += art.split_disc(w * 0.45, h * 0.45, min(w, h) * 0.33, [cols[c].colour for c in tile.colours],
-                              [cols[c].shape for c in tile.colours])
+        ops += art.split_disc(
+            w * 0.45,
+            h * 0.45,
+            min(w, h) * 0.33,
+            [cols[c].colour for c in tile.colours],
+            [cols[c].shape for c in tile.colours],
+        )
     else:
         c = cols[tile.colours[0]]
         ops.append(Rect(0, 0, w, h, fill=lighten(c.colour, 0.82), stroke=None))
@@ -140,15 +175,25 @@ def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
     return Face(f"bonus-{'+'.join(tile.colours)}-{tile.points}", w, h, tuple(ops), 0.0)
 
 
-def _plain_back(ctx: Context, name: str, w: float, h: float, fill: str, label_id: str | None,
-                pic: list[Op] | None = None) -> Face:
+def _plain_back(
+    ctx: Context, name: str, w: float, h: float, fill: str, label_id: str | None, pic: list[Op] | None = None
+) -> Face:
     ops: list[Op] = [Rect(0, 0, w, h, fill=fill, stroke=None)]
     ops += pic or []
     if label_id:
         label = ctx.texts(label_id)
-        size = fit_line(label, "bold", w * 0.85, ctx.measure, size=min(h * 0.2, mm(4)), min_size=3.5,
-                        where=f"{label_id} ({ctx.lang})")
-        ops.append(Text(w / 2, h * 0.12, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id))
+        size = fit_line(
+            label,
+            "bold",
+            w * 0.85,
+            ctx.measure,
+            size=min(h * 0.2, mm(4)),
+            min_size=3.5,
+            where=f"{label_id} ({ctx.lang})",
+        )
+        ops.append(
+            Text(w / 2, h * 0.12, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id)
+        )
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(name, w, h, tuple(ops), 0.0)
 
@@ -164,10 +209,23 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
             faces[key] = bonus_face(ctx, t, w, h)
         fronts.append(faces[key])
     art_back = slot_art(ctx, cid, _BACK, w, h)
-    back = (Face("bonus-back", w, h, (art_back,), 0.0) if art_back is not None else
-            _plain_back(ctx, "bonus-back", w, h, SKY, "bonus.back",
-                        symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1))) \
-        if _back(ctx, cid) else None
+    back = (
+        (
+            Face("bonus-back", w, h, (art_back,), 0.0)
+            if art_back is not None
+            else _plain_back(
+                ctx,
+                "bonus-back",
+                w,
+                h,
+                SKY,
+                "bonus.back",
+                symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1),
+            )
+        )
+        if _back(ctx, cid)
+        else None
+    )
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
@@ -177,11 +235,23 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     the top token of each stack has a gold border."""
     ops: list[Op] = [Rect(0, 0, w, h, fill="#e7f5ff", stroke=None)]
     if token.gold:
-        ops.append(Rect(mm(1), mm(1), w - mm(2), h - mm(2), fill=None, stroke=GOLD, width=mm(1.4), radius=mm(2)))
+        ops.append(
+            Rect(mm(1), mm(1), w - mm(2), h - mm(2), fill=None, stroke=GOLD, width=mm(1.4), radius=mm(2))
+        )
     ops += art.cloud_shape(w * 0.42, h * 0.6, w * 0.4, fill="#ffffff", width=0.8)
-    ops += art_or(ctx, "cloud_tokens", _CLOUD, w * 0.42, h * 0.62, w * 0.15,
-                  art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15), values={"cloud": token.type})
-    ops += _points_badge(w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff")
+    ops += art_or(
+        ctx,
+        "cloud_tokens",
+        _CLOUD,
+        w * 0.42,
+        h * 0.62,
+        w * 0.15,
+        art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15),
+        values={"cloud": token.type},
+    )
+    ops += _points_badge(
+        w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff"
+    )
     # condition: "2 x [symbol]" per cloud symbol, along the bottom
     n = len(token.condition)
     slot = (w - mm(4)) / n
@@ -192,18 +262,33 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
         tw = ctx.measure(label, "bold", size)
         start = mm(2) + slot * i + (slot - (tw + gap + 2 * r)) / 2
         ops.append(Text(start, mm(3.3), label, size, font="bold", role="number"))
-        ops += art_or(ctx, "cloud_tokens", _CLOUD, start + tw + gap + r, mm(5), r,
-                      art.cloud_symbol(sym, start + tw + gap + r, mm(5), r), values={"cloud": sym})
+        ops += art_or(
+            ctx,
+            "cloud_tokens",
+            _CLOUD,
+            start + tw + gap + r,
+            mm(5),
+            r,
+            art.cloud_symbol(sym, start + tw + gap + r, mm(5), r),
+            values={"cloud": sym},
+        )
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
-    return Face(f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0)
+    return Face(
+        f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0
+    )
 
 
 def compose_cloud_tokens(ctx: Context, cid: str) -> Component:
     """Cloud tokens, stack by stack (gold top token first)."""
     w, h = _size(ctx, cid, (mm(30), mm(30)))
     fronts = [cloud_face(ctx, t, w, h) for t in ctx.extras["cloud_tokens"]]
-    back = _plain_back(ctx, "cloud-back", w, h, "#74c0fc", None, art.cloud_shape(w / 2, h / 2, w * 0.4, fill="#ffffff")) \
-        if _back(ctx, cid) else None
+    back = (
+        _plain_back(
+            ctx, "cloud-back", w, h, "#74c0fc", None, art.cloud_shape(w / 2, h / 2, w * 0.4, fill="#ffffff")
+        )
+        if _back(ctx, cid)
+        else None
+    )
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
@@ -212,8 +297,10 @@ def thunder_face(value: int, w: float, h: float) -> Face:
     """A thunder token's face: a bolt and its value."""
     ops: list[Op] = [Rect(0, 0, w, h, fill=STORM, stroke=None)]
     ops += art.bolt(w * 0.3, h * 0.55, h * 0.32)
-    ops += [Circle(w * 0.66, h * 0.45, h * 0.26, fill="#ffffff", stroke="#ffd43b", width=1.5),
-            Text(w * 0.66, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle")]
+    ops += [
+        Circle(w * 0.66, h * 0.45, h * 0.26, fill="#ffffff", stroke="#ffd43b", width=1.5),
+        Text(w * 0.66, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle"),
+    ]
     ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"thunder-{value}", w, h, tuple(ops), 0.0)
 
@@ -223,8 +310,11 @@ def compose_thunder_tokens(ctx: Context, cid: str) -> Component:
     w, h = _size(ctx, cid, (mm(25), mm(25)))
     faces = {v: thunder_face(v, w, h) for v in sorted({t.value for t in ctx.extras["thunder_tokens"]})}
     fronts = [faces[t.value] for t in ctx.extras["thunder_tokens"]]
-    back = _plain_back(ctx, "thunder-back", w, h, STORM, None, art.bolt(w / 2, h / 2, h * 0.35, fill="#ffd43b")) \
-        if _back(ctx, cid) else None
+    back = (
+        _plain_back(ctx, "thunder-back", w, h, STORM, None, art.bolt(w / 2, h / 2, h * 0.35, fill="#ffd43b"))
+        if _back(ctx, cid)
+        else None
+    )
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
@@ -234,16 +324,31 @@ def marker_face(kind: str, w: float, h: float) -> Face:
     cx, cy, r = w / 2, h / 2, min(w, h) * 0.44
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke=None)]
     if kind == "path":
-        ops += [Circle(cx, cy, r * 0.8, fill="#99e9f2", stroke="ink", width=0.8),
-                Circle(cx - r * 0.25, cy + r * 0.25, r * 0.22, fill="#ffffff", stroke=None),
-                Circle(cx, cy, r * 0.5, fill=None, stroke="#3bc9db", width=0.8)]
+        ops += [
+            Circle(cx, cy, r * 0.8, fill="#99e9f2", stroke="ink", width=0.8),
+            Circle(cx - r * 0.25, cy + r * 0.25, r * 0.22, fill="#ffffff", stroke=None),
+            Circle(cx, cy, r * 0.5, fill=None, stroke="#3bc9db", width=0.8),
+        ]
     else:
         ops.append(Circle(cx, cy, r, fill="#e9ecef", stroke="ink", width=1.0))
-        ops += symbol("drop", cx, cy + (r * 0.25 if kind == "start" else 0), r * (0.45 if kind == "start" else 0.62),
-                      fill=SKY, stroke=None)
+        ops += symbol(
+            "drop",
+            cx,
+            cy + (r * 0.25 if kind == "start" else 0),
+            r * (0.45 if kind == "start" else 0.62),
+            fill=SKY,
+            stroke=None,
+        )
         if kind == "start":
-            ops += art.arrow(cx - r * 0.7, cy - r * 0.45, cx + r * 0.75, cy - r * 0.45, stroke="#7b3fa0", width=r * 0.22,
-                             head=r * 0.5)
+            ops += art.arrow(
+                cx - r * 0.7,
+                cy - r * 0.45,
+                cx + r * 0.75,
+                cy - r * 0.45,
+                stroke="#7b3fa0",
+                width=r * 0.22,
+                head=r * 0.5,
+            )
     ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
     return Face(f"marker-{kind}", w, h, tuple(ops), 0.0)
 
@@ -254,23 +359,48 @@ def compose_markers(ctx: Context, cid: str) -> Component:
     w, h = _size(ctx, cid, (mm(22), mm(22)))
     start, action, path = marker_face("start", w, h), marker_face("action", w, h), marker_face("path", w, h)
     fronts = [start] + [action] * (game.action_markers - 1) + [path] * game.path_markers
-    back = _plain_back(ctx, "marker-back", w, h, "#adb5bd", None,
-                       [Circle(w / 2, h / 2, min(w, h) * 0.44, fill="#ced4da", stroke="ink", width=1.0)]) \
-        if _back(ctx, cid) else None
+    back = (
+        _plain_back(
+            ctx,
+            "marker-back",
+            w,
+            h,
+            "#adb5bd",
+            None,
+            [Circle(w / 2, h / 2, min(w, h) * 0.44, fill="#ced4da", stroke="ink", width=1.0)],
+        )
+        if _back(ctx, cid)
+        else None
+    )
     title = _title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
 # ---------------------------------------------------------------- memory cards
 
+
 def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     """A memory card: its drop pattern on 20 mm cells (a tile covers two), points, cloud symbol or cat."""
     game = ctx.kit.game
     grid = game.memory_cards.grid
     background = slot_art(ctx, "memory_cards", _MEMORY_BACKGROUND, w, h, values={"id": card.id})
-    ops: list[Op] = [background] if background is not None else [
-        Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
-        Rect(mm(1.2), mm(1.2), w - mm(2.4), h - mm(2.4), fill=None, stroke="#74c0fc", width=1.2, radius=mm(2.5))]
+    ops: list[Op] = (
+        [background]
+        if background is not None
+        else [
+            Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
+            Rect(
+                mm(1.2),
+                mm(1.2),
+                w - mm(2.4),
+                h - mm(2.4),
+                fill=None,
+                stroke="#74c0fc",
+                width=1.2,
+                radius=mm(2.5),
+            ),
+        ]
+    )
     rows, cols = len(card.pattern), len(card.pattern[0])
     grid_top = h - mm(3)
     x0 = (w - cols * CELL) / 2
@@ -281,8 +411,18 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
             if cid is None:
                 continue
             x, y = x0 + c * CELL, top - (r + 1) * CELL
-            ops.append(Rect(x + mm(0.5), y + mm(0.5), CELL - mm(1), CELL - mm(1), fill=lighten(colours[cid].colour, 0.8),
-                            stroke="#adb5bd", width=0.5, radius=mm(1.5)))
+            ops.append(
+                Rect(
+                    x + mm(0.5),
+                    y + mm(0.5),
+                    CELL - mm(1),
+                    CELL - mm(1),
+                    fill=lighten(colours[cid].colour, 0.8),
+                    stroke="#adb5bd",
+                    width=0.5,
+                    radius=mm(1.5),
+                )
+            )
             ops += drop(ctx, (cid,), x + CELL / 2, y + CELL / 2, CELL * 0.36, "memory_cards")
     band = grid_top - grid.rows * CELL
     cy = band / 2
@@ -290,8 +430,16 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
         ops += art.cat(mm(11), cy, min(band * 0.42, mm(8)))
     else:
         ops += art.cloud_shape(mm(13), cy + mm(1), mm(11), fill="#ffffff", width=0.7)
-        ops += art_or(ctx, "memory_cards", _CLOUD, mm(13), cy + mm(1.4), mm(5.2),
-                      art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2)), values={"cloud": card.cloud})
+        ops += art_or(
+            ctx,
+            "memory_cards",
+            _CLOUD,
+            mm(13),
+            cy + mm(1.4),
+            mm(5.2),
+            art.cloud_symbol(card.cloud, mm(13), cy + mm(1.4), mm(5.2)),
+            values={"cloud": card.cloud},
+        )
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
     if ctx.print.print_ids:  # the card's sorting id only when the spec asks (print.print_ids)
         ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle", role="fine"))
@@ -309,7 +457,9 @@ def memory_back(ctx: Context, w: float, h: float) -> Face:
     # the rain stays inside a frame 3 mm in from the trim, so neighbouring backs do not read as one field;
     # rows of 5 and 4 drops alternate, centred, so the back looks the same turned 180 degrees
     inset, r = mm(3), mm(3)
-    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#4dabf7", width=1, radius=mm(2.5)))
+    ops.append(
+        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#4dabf7", width=1, radius=mm(2.5))
+    )
     room_x0, room_y0 = inset + mm(1.5) + r, inset + mm(1.5) + r
     room_w, room_h = w - 2 * room_x0, h - 2 * room_y0
     for j in range(7):
@@ -319,9 +469,33 @@ def memory_back(ctx: Context, w: float, h: float) -> Face:
             x = room_x0 + room_w * (i + (0.5 if j % 2 else 0.0)) / 4
             ops += symbol("drop", x, y, r, fill="#4dabf7", stroke=None)
     label = ctx.texts("cards.back")
-    size = fit_line(label, "bold", w - mm(10), ctx.measure, size=mm(6), min_size=7, where=f"cards.back ({ctx.lang})")
-    ops.append(Rect(mm(3), h / 2 - size * 0.9, w - mm(6), size * 1.8, fill=SKY, stroke="#ffffff", width=1, radius=mm(2)))
-    ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill="#ffffff", anchor="middle", text_id="cards.back"))
+    size = fit_line(
+        label, "bold", w - mm(10), ctx.measure, size=mm(6), min_size=7, where=f"cards.back ({ctx.lang})"
+    )
+    ops.append(
+        Rect(
+            mm(3),
+            h / 2 - size * 0.9,
+            w - mm(6),
+            size * 1.8,
+            fill=SKY,
+            stroke="#ffffff",
+            width=1,
+            radius=mm(2),
+        )
+    )
+    ops.append(
+        Text(
+            w / 2,
+            h / 2 - size * 0.35,
+            label,
+            size,
+            font="bold",
+            fill="#ffffff",
+            anchor="middle",
+            text_id="cards.back",
+        )
+    )
     return Face("memory-back", w, h, tuple(ops), 0.0)
 
 
@@ -330,8 +504,10 @@ def compose_memory_cards(ctx: Context, cid: str) -> Component:
     w, h = _size(ctx, cid, (mm(66), mm(88)))
     grid = ctx.kit.game.memory_cards.grid
     if grid.columns * CELL > w or grid.rows * CELL + mm(18) > h:
-        raise LayoutError(f"{ctx.kit.display}: components.{cid}.size: a {grid.rows} x {grid.columns} grid of 20 mm cells "
-                          f"needs at least {grid.columns * 20} x {grid.rows * 20 + 18} mm")
+        raise LayoutError(
+            f"{ctx.kit.display}: components.{cid}.size: a {grid.rows} x {grid.columns} grid of 20 mm cells "
+            f"needs at least {grid.columns * 20} x {grid.rows * 20 + 18} mm"
+        )
     fronts = [memory_face(ctx, c, w, h) for c in ctx.extras["memory_cards"]]
     back = memory_back(ctx, w, h) if _back(ctx, cid) else None
     title = _title(ctx, cid)
@@ -340,17 +516,37 @@ def compose_memory_cards(ctx: Context, cid: str) -> Component:
 
 # ---------------------------------------------------------------- boards
 
-def _text_box(ctx: Context, tid: str, x: float, top: float, width: float, height: float, size: float,
-              **kw: Any) -> tuple[list[Op], float]:
-    fitted = fit_block(ctx.texts(tid), kw.pop("font", "regular"), width, height, ctx.measure, size=size,
-                       min_size=min(size, 5.0), where=f"{tid} ({ctx.lang})")
+
+def _text_box(
+    ctx: Context, tid: str, x: float, top: float, width: float, height: float, size: float, **kw: Any
+) -> tuple[list[Op], float]:
+    fitted = fit_block(
+        ctx.texts(tid),
+        kw.pop("font", "regular"),
+        width,
+        height,
+        ctx.measure,
+        size=size,
+        min_size=min(size, 5.0),
+        where=f"{tid} ({ctx.lang})",
+    )
     ops: list[Op] = list(block_ops(fitted, x, top, text_id=tid, **kw))
     return ops, fitted.height
 
 
-def _heading(ctx: Context, tid: str, x: float, y: float, width: float, size: float, fill: str = SKY,
-             anchor: str = "start") -> list[Op]:
-    s = fit_line(ctx.texts(tid), "bold", width, ctx.measure, size=size, min_size=5, where=f"{tid} ({ctx.lang})")
+def _heading(
+    ctx: Context,
+    tid: str,
+    x: float,
+    y: float,
+    width: float,
+    size: float,
+    fill: str = SKY,
+    anchor: str = "start",
+) -> list[Op]:
+    s = fit_line(
+        ctx.texts(tid), "bold", width, ctx.measure, size=size, min_size=5, where=f"{tid} ({ctx.lang})"
+    )
     return [Text(x, y, ctx.texts(tid), s, font="bold", fill=fill, anchor=anchor, text_id=tid)]  # type: ignore[arg-type]
 
 
@@ -374,22 +570,69 @@ def board_face(ctx: Context) -> Face:
     gx, gy = wx + frame, wy + frame
     top_row_y = gy + ntiles * slot_h
     ops.append(Rect(gx, top_row_y, ncol * pitch, CELL, fill=TOP_GREEN, stroke="ink", width=0.8))
-    ops += _heading(ctx, "board.green_row", gx + ncol * pitch / 2, top_row_y + CELL * 0.4, ncol * pitch - mm(6), mm(4.5),
-                    fill="#ffffff", anchor="middle")
+    ops += _heading(
+        ctx,
+        "board.green_row",
+        gx + ncol * pitch / 2,
+        top_row_y + CELL * 0.4,
+        ncol * pitch - mm(6),
+        mm(4.5),
+        fill="#ffffff",
+        anchor="middle",
+    )
     for c in range(ncol):
         x = gx + c * pitch
         ops.append(Rect(x, gy, pitch, ntiles * slot_h, fill=GLASS, stroke="ink", width=0.6))
         for t in range(ntiles):
             y = gy + t * slot_h + mm(1)
-            ops.append(Rect(x + (pitch - CELL) / 2, y, CELL, 2 * CELL, fill=None, stroke="#9ec5e8", width=0.6, dash=(2, 2)))
-            ops.append(Line(x + (pitch - CELL) / 2 + mm(2), y + CELL, x + (pitch + CELL) / 2 - mm(2), y + CELL,
-                            stroke="#c5dcf0", width=0.4))
-        ops.append(Text(x + pitch / 2, gy - frame * 0.7, str(c + 1), mm(4), font="bold", fill="#ffffff", anchor="middle"))
+            ops.append(
+                Rect(
+                    x + (pitch - CELL) / 2,
+                    y,
+                    CELL,
+                    2 * CELL,
+                    fill=None,
+                    stroke="#9ec5e8",
+                    width=0.6,
+                    dash=(2, 2),
+                )
+            )
+            ops.append(
+                Line(
+                    x + (pitch - CELL) / 2 + mm(2),
+                    y + CELL,
+                    x + (pitch + CELL) / 2 - mm(2),
+                    y + CELL,
+                    stroke="#c5dcf0",
+                    width=0.4,
+                )
+            )
+        ops.append(
+            Text(
+                x + pitch / 2,
+                gy - frame * 0.7,
+                str(c + 1),
+                mm(4),
+                font="bold",
+                fill="#ffffff",
+                anchor="middle",
+            )
+        )
     # bottom row: thunder reminder right next to the window
     by = gy + mm(1)
-    ops.append(Rect(gx - mm(1), by, ncol * pitch + mm(2), CELL, fill=None, stroke="#fab005", width=1.6, dash=(4, 2)))
+    ops.append(
+        Rect(gx - mm(1), by, ncol * pitch + mm(2), CELL, fill=None, stroke="#fab005", width=1.6, dash=(4, 2))
+    )
     ops += art.bolt(wx + win_w + mm(7), by + CELL / 2, mm(6))
-    ops += _heading(ctx, "board.bottom_row", wx + win_w + mm(14), by + CELL / 2 - mm(1.5), panel - mm(26), mm(4), fill=STORM)
+    ops += _heading(
+        ctx,
+        "board.bottom_row",
+        wx + win_w + mm(14),
+        by + CELL / 2 - mm(1.5),
+        panel - mm(26),
+        mm(4),
+        fill=STORM,
+    )
     # left panel: the drop rule with a diagram, wild drops, refill order
     lx, lw = mm(10), wx - mm(20)
     y = h - mm(32)
@@ -422,8 +665,18 @@ def board_face(ctx: Context) -> Face:
     offer = fig["bonus_offer"]
     step = min(CELL + mm(4), (rw - CELL - mm(1)) / max(1, offer - 1))
     for i in range(offer):
-        ops.append(Rect(rx + i * step, y - CELL - mm(1), CELL + mm(1), CELL + mm(1), fill="#ffffff", stroke=GOLD,
-                        width=0.8, dash=(2, 2)))
+        ops.append(
+            Rect(
+                rx + i * step,
+                y - CELL - mm(1),
+                CELL + mm(1),
+                CELL + mm(1),
+                fill="#ffffff",
+                stroke=GOLD,
+                width=0.8,
+                dash=(2, 2),
+            )
+        )
     y -= CELL + mm(9)
     ops += _heading(ctx, "board.thunder.title", rx, y, rw, mm(5.5))
     y -= mm(4)
@@ -434,7 +687,9 @@ def board_face(ctx: Context) -> Face:
     y -= max(used, mm(27)) + mm(8)
     ops += _heading(ctx, "board.clouds.title", rx, y, rw, mm(5.5))
     y -= mm(3)
-    size = min(mm(21), (rw - mm(3) * (len(game.cloud_tokens.types) - 1)) / max(1, len(game.cloud_tokens.types)))
+    size = min(
+        mm(21), (rw - mm(3) * (len(game.cloud_tokens.types) - 1)) / max(1, len(game.cloud_tokens.types))
+    )
     for i, t in enumerate(game.cloud_tokens.types):
         x = rx + i * (size + mm(3))
         ops.append(Rect(x, y - size, size, size, fill="#ffffff", stroke=GOLD, width=1.2, radius=mm(2)))
@@ -448,22 +703,49 @@ def _drop_diagram(ctx: Context, cx: float, cy: float, cell: float) -> list[Op]:
     cols = list(ctx.kit.game.colours)
     path, others = cols[-1], cols[:-1] or cols
     o = [others[i % len(others)] for i in range(3)]
-    rows = [[o[0], path, o[2]], [path, path, o[1]], [o[2], o[0], path]]  # path: top middle, down, then diagonal
+    rows = [
+        [o[0], path, o[2]],
+        [path, path, o[1]],
+        [o[2], o[0], path],
+    ]  # path: top middle, down, then diagonal
     ops: list[Op] = []
     for r, line in enumerate(rows):
         for c, col in enumerate(line):
             x, y = cx + (c - 1) * cell * 1.5, cy + (1 - r) * cell * 1.5
-            ops.append(Rect(x - cell * 0.7, y - cell * 0.7, cell * 1.4, cell * 1.4, fill="#ffffff", stroke="#adb5bd", width=0.5))
+            ops.append(
+                Rect(
+                    x - cell * 0.7,
+                    y - cell * 0.7,
+                    cell * 1.4,
+                    cell * 1.4,
+                    fill="#ffffff",
+                    stroke="#adb5bd",
+                    width=0.5,
+                )
+            )
             ops += symbol(col.shape, x, y, cell * 0.45, fill=col.colour, stroke="ink", width=0.6)
     s = cell * 1.5
-    ops += art.arrow(cx + s * 0.2, cy + s - cell * 0.3, cx + s * 0.2, cy + cell * 0.3, stroke="#2b8a3e", width=1.6)
-    ops += art.arrow(cx + cell * 0.3, cy - cell * 0.3, cx + s - cell * 0.3, cy - s + cell * 0.3, stroke="#2b8a3e", width=1.6)
+    ops += art.arrow(
+        cx + s * 0.2, cy + s - cell * 0.3, cx + s * 0.2, cy + cell * 0.3, stroke="#2b8a3e", width=1.6
+    )
+    ops += art.arrow(
+        cx + cell * 0.3,
+        cy - cell * 0.3,
+        cx + s - cell * 0.3,
+        cy - s + cell * 0.3,
+        stroke="#2b8a3e",
+        width=1.6,
+    )
     # forbidden: sideways, crossed out
-    ops += art.arrow(cx - cell * 0.25, cy - cell * 0.05, cx - s + cell * 0.3, cy - cell * 0.05, stroke="#c92a2a", width=1.2)
+    ops += art.arrow(
+        cx - cell * 0.25, cy - cell * 0.05, cx - s + cell * 0.3, cy - cell * 0.05, stroke="#c92a2a", width=1.2
+    )
     k = cell * 0.25
     mx = cx - s / 2
-    ops += [Line(mx - k, cy - k, mx + k, cy + k, stroke="#c92a2a", width=1.6),
-            Line(mx - k, cy + k, mx + k, cy - k, stroke="#c92a2a", width=1.6)]
+    ops += [
+        Line(mx - k, cy - k, mx + k, cy + k, stroke="#c92a2a", width=1.6),
+        Line(mx - k, cy + k, mx + k, cy - k, stroke="#c92a2a", width=1.6),
+    ]
     return ops
 
 
@@ -471,8 +753,9 @@ def compose_window_board(ctx: Context, cid: str) -> Component:
     """The window board on one A3 sheet or overlapping A4/Letter strips with glue bands and alignment targets."""
     title = _title(ctx, cid)
     face = board_face(ctx)
-    pages = tile_face(face, ctx.paper, ctx.print, OVERLAP, glue_text=ctx.texts("tiling.glue"), label=title,
-                      bookmark=title)
+    pages = tile_face(
+        face, ctx.paper, ctx.print, OVERLAP, glue_text=ctx.texts("tiling.glue"), label=title, bookmark=title
+    )
     return Component(cid, title, pages)
 
 
@@ -484,7 +767,11 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
     ops: list[Op] = [Rect(0, 0, w, h, fill="#f4f8fc", stroke="ink", width=0.8, radius=mm(3))]
     ops.append(Rect(0, h - mm(13), w, mm(13), fill=SKY, stroke=None))
     logo = slot_art(ctx, "player_boards", _LOGO, w, h, box=(pad, h - mm(12), w * 0.45, mm(10)))
-    ops += [logo] if logo is not None else _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
+    ops += (
+        [logo]
+        if logo is not None
+        else _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
+    )
     ops += _heading(ctx, "player.title", w - pad, h - mm(9), w * 0.45, mm(4.5), fill="#ffffff", anchor="end")
     # special actions: one slot each, in the rules' order
     kinds = fig["special_slots"]
@@ -495,16 +782,43 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
     sy = top - mm(7) - slot_h
     for i, key in enumerate(kinds):
         x = pad + i * slot_w
-        ops.append(Rect(x + mm(1), sy, slot_w - mm(2), slot_h, fill="#ffffff", stroke="ink", width=0.8, radius=mm(2)))
+        ops.append(
+            Rect(x + mm(1), sy, slot_w - mm(2), slot_h, fill="#ffffff", stroke="ink", width=0.8, radius=mm(2))
+        )
         ops.append(Circle(x + mm(5), sy + slot_h - mm(4.5), mm(3), fill=SKY, stroke=None))
-        ops.append(Text(x + mm(5), sy + slot_h - mm(5.8), str(i + 1), mm(3.6), font="bold", fill="#ffffff", anchor="middle"))
+        ops.append(
+            Text(
+                x + mm(5),
+                sy + slot_h - mm(5.8),
+                str(i + 1),
+                mm(3.6),
+                font="bold",
+                fill="#ffffff",
+                anchor="middle",
+            )
+        )
         ops += art.ACTION_ICONS[key](x + slot_w / 2, sy + slot_h - mm(15), mm(8))
-        ops += _heading(ctx, f"player.{key}", x + slot_w / 2, sy + mm(14), slot_w - mm(4), mm(4.2), anchor="middle")
-        body, _ = _text_box(ctx, f"player.{key}.hint", x + mm(2.5), sy + mm(11), slot_w - mm(5), mm(10), mm(2.6))
+        ops += _heading(
+            ctx, f"player.{key}", x + slot_w / 2, sy + mm(14), slot_w - mm(4), mm(4.2), anchor="middle"
+        )
+        body, _ = _text_box(
+            ctx, f"player.{key}.hint", x + mm(2.5), sy + mm(11), slot_w - mm(5), mm(10), mm(2.6)
+        )
         ops += body
         if i + 1 == fig["action_start_slot"]:  # markers start here
-            ops.append(Rect(x + mm(0.2), sy - mm(0.8), slot_w - mm(0.4), slot_h + mm(1.6), fill=None, stroke="#7b3fa0",
-                            width=1.2, dash=(3, 2), radius=mm(2.5)))
+            ops.append(
+                Rect(
+                    x + mm(0.2),
+                    sy - mm(0.8),
+                    slot_w - mm(0.4),
+                    slot_h + mm(1.6),
+                    fill=None,
+                    stroke="#7b3fa0",
+                    width=1.2,
+                    dash=(3, 2),
+                    radius=mm(2.5),
+                )
+            )
     body, used = _text_box(ctx, "player.actions.note", pad, sy - mm(2), w * 0.62 - pad, mm(12), mm(2.8))
     ops += body
     # reserve: tile slots of the tile size
@@ -512,13 +826,28 @@ def player_board_face(ctx: Context, w: float, h: float) -> Face:
     ops += _heading(ctx, "player.reserve", rx, top - mm(4), w - rx - pad, mm(4.2))
     for i in range(fig["reserve_slots"]):
         x = rx + i * (CELL + mm(5))
-        ops.append(Rect(x, top - mm(8) - 2 * CELL - mm(1), CELL + mm(1), 2 * CELL + mm(1), fill="#ffffff", stroke="ink",
-                        width=0.8, dash=(3, 2), radius=mm(1)))
-        ops += symbol("drop", x + CELL / 2 + mm(0.5), top - mm(8) - CELL - mm(0.5), mm(4), fill="#dee2e6", stroke=None)
+        ops.append(
+            Rect(
+                x,
+                top - mm(8) - 2 * CELL - mm(1),
+                CELL + mm(1),
+                2 * CELL + mm(1),
+                fill="#ffffff",
+                stroke="ink",
+                width=0.8,
+                dash=(3, 2),
+                radius=mm(1),
+            )
+        )
+        ops += symbol(
+            "drop", x + CELL / 2 + mm(0.5), top - mm(8) - CELL - mm(0.5), mm(4), fill="#dee2e6", stroke=None
+        )
     # bonus reserve and the completed-cards edge along the bottom
     by = mm(16)
     bh = sy - mm(16) - by
-    ops.append(Rect(pad, by, w - 2 * pad, bh, fill="#fff9db", stroke=GOLD, width=0.8, dash=(3, 2), radius=mm(2)))
+    ops.append(
+        Rect(pad, by, w - 2 * pad, bh, fill="#fff9db", stroke=GOLD, width=0.8, dash=(3, 2), radius=mm(2))
+    )
     ops += _heading(ctx, "player.bonus", pad + mm(3), by + bh - mm(5.5), w * 0.7, mm(4))
     ops.append(Text(w - pad - mm(4), by + bh / 2 - mm(3), "∞", mm(9), font="bold", fill=GOLD, anchor="end"))
     ops.append(Rect(0, 0, w, mm(12), fill="#dde7f0", stroke=None))
@@ -536,14 +865,27 @@ def compose_player_boards(ctx: Context, cid: str) -> Component:
 
 # ---------------------------------------------------------------- rules summary
 
-SECTIONS = (("rules.setup.title", "rules.setup"), ("rules.turn.title", "rules.turn"),
-            ("rules.actions.title", "rules.actions"), ("rules.drop.title", "rules.drop"),
-            ("rules.place.title", "rules.place"), ("rules.clouds.title", "rules.clouds"),
-            ("rules.end.title", "rules.end"), ("rules.score.title", "rules.score"))
+SECTIONS = (
+    ("rules.setup.title", "rules.setup"),
+    ("rules.turn.title", "rules.turn"),
+    ("rules.actions.title", "rules.actions"),
+    ("rules.drop.title", "rules.drop"),
+    ("rules.place.title", "rules.place"),
+    ("rules.clouds.title", "rules.clouds"),
+    ("rules.end.title", "rules.end"),
+    ("rules.score.title", "rules.score"),
+)
 
 
-HOUSE_RULES = ("bag_empties", "window_refill", "final_last_turn_card", "final_clouds", "bonus_per_tile",
-               "wild_bonus", "bonus_refill")
+HOUSE_RULES = (
+    "bag_empties",
+    "window_refill",
+    "final_last_turn_card",
+    "final_clouds",
+    "bonus_per_tile",
+    "wild_bonus",
+    "bonus_refill",
+)
 """The house-rule switches of `game.rules`; the rules card prints the kit's reading of each."""
 
 
@@ -555,8 +897,18 @@ def house_rule_ids(game: Any) -> list[str]:
 def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) -> tuple[list[Op], float]:
     """The heading and one sentence per switch, each chosen by the spec's setting."""
     hs = heading_size(ctx, size)
-    ops: list[Op] = [Text(x, y - hs, ctx.texts("rules.house.title"), hs, font="bold", fill=SKY,
-                          text_id="rules.house.title", role="heading")]
+    ops: list[Op] = [
+        Text(
+            x,
+            y - hs,
+            ctx.texts("rules.house.title"),
+            hs,
+            font="bold",
+            fill=SKY,
+            text_id="rules.house.title",
+            role="heading",
+        )
+    ]
     y -= hs * 1.45
     for tid in house_rule_ids(ctx.kit.game):
         drawn, height = paragraph(ctx, tid, ctx.texts(tid), x, y, width, size, bullet="• ")
@@ -575,7 +927,9 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     y = top - size
     xx = x
     for c in ctx.kit.game.colours:  # legend: each colour's shape and name
-        ops += symbol(c.shape, xx + size * 0.8, y + size * 0.3, size * 0.8, fill=c.colour, stroke="ink", width=0.6)
+        ops += symbol(
+            c.shape, xx + size * 0.8, y + size * 0.3, size * 0.8, fill=c.colour, stroke="ink", width=0.6
+        )
         name = ctx.texts(f"colour.{c.id}")
         ops.append(Text(xx + size * 2, y, name, size, font="bold", text_id=f"colour.{c.id}"))
         xx += size * 3.2 + ctx.measure(name, "bold", size)
@@ -589,17 +943,20 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     return ops, y
 
 
-BUILDERS = Builders("Raindrops", {
-    "window_board": compose_window_board,
-    "raindrop_tiles": compose_raindrop_tiles,
-    "bonus_tiles": compose_bonus_tiles,
-    "cloud_tokens": compose_cloud_tokens,
-    "thunder_tokens": compose_thunder_tokens,
-    "player_boards": compose_player_boards,
-    "markers": compose_markers,
-    "memory_cards": compose_memory_cards,
-    "rules": summary_sheet(rules_face),
-})
+BUILDERS = Builders(
+    "Raindrops",
+    {
+        "window_board": compose_window_board,
+        "raindrop_tiles": compose_raindrop_tiles,
+        "bonus_tiles": compose_bonus_tiles,
+        "cloud_tokens": compose_cloud_tokens,
+        "thunder_tokens": compose_thunder_tokens,
+        "player_boards": compose_player_boards,
+        "markers": compose_markers,
+        "memory_cards": compose_memory_cards,
+        "rules": summary_sheet(rules_face),
+    },
+)
 compose = BUILDERS.compose
 component_ids = BUILDERS.component_ids
 

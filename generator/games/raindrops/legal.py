@@ -30,10 +30,16 @@ def card_problems(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> list[tu
         probs += [("memory_cards", m) for m in verify_cover(card, bag)]
         rows, cols = len(card.pattern), max((len(r) for r in card.pattern), default=0)
         if rows > mc.grid.rows or cols > mc.grid.columns:
-            probs.append(("memory_cards.grid", f"{key}: pattern is {rows} x {cols}, the card grid "
-                                               f"{mc.grid.rows} x {mc.grid.columns}"))
+            probs.append(
+                (
+                    "memory_cards.grid",
+                    f"{key}: pattern is {rows} x {cols}, the card grid {mc.grid.rows} x {mc.grid.columns}",
+                )
+            )
         if not mc.cells.min <= card.cells <= mc.cells.max:
-            probs.append(("memory_cards.cells", f"{key}: {card.cells} drops, allowed {mc.cells.min}..{mc.cells.max}"))
+            probs.append(
+                ("memory_cards.cells", f"{key}: {card.cells} drops, allowed {mc.cells.min}..{mc.cells.max}")
+            )
         if card.pattern in first:
             probs.append(("memory_cards", f"{key}: same pattern as card {first[card.pattern]}"))
         first.setdefault(card.pattern, card.id)
@@ -53,8 +59,12 @@ def card_problems(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> list[tu
     for i, t in enumerate(spec.cloud_tokens.types):
         for sym, need in t.condition.items():
             if sym in counts and counts[sym] < need:
-                probs.append((f"cloud_tokens.types[{i}].condition.{sym}",
-                              f"needs {need} cards showing {sym}, but the deck has {counts[sym]}"))
+                probs.append(
+                    (
+                        f"cloud_tokens.types[{i}].condition.{sym}",
+                        f"needs {need} cards showing {sym}, but the deck has {counts[sym]}",
+                    )
+                )
     return probs
 
 
@@ -66,7 +76,9 @@ def symbol_counts(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> dict[st
 def legal_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
     """Every static problem of the spec: component counts and colours, then the generated deck and its proofs."""
     probs = component_problems(spec)
-    if any(k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs):
+    if any(
+        k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs
+    ):
         return probs  # the deck cannot be generated meaningfully from a broken bag, grid or colour list
     try:
         cards = generate_memory_cards(spec, spec.seed)

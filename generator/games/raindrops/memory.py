@@ -48,8 +48,15 @@ def _pair_weights(bag: tuple[RaindropTile, ...]) -> tuple[list[tuple[str, str]],
     return keys, w / w.sum()
 
 
-def _grow(rng: np.random.Generator, rows: int, cols: int, n_cells: int, connected: bool,
-          pairs: list[tuple[str, str]], weights: np.ndarray) -> Pattern | None:
+def _grow(
+    rng: np.random.Generator,
+    rows: int,
+    cols: int,
+    n_cells: int,
+    connected: bool,
+    pairs: list[tuple[str, str]],
+    weights: np.ndarray,
+) -> Pattern | None:
     """One random pattern of n_cells drops built from whole tiles; None when the growth got stuck."""
     cells: dict[tuple[int, int], str] = {}
     slots = [((r, c), (r, c + 1)) for r in range(rows) for c in range(cols - 1)]
@@ -57,8 +64,15 @@ def _grow(rng: np.random.Generator, rows: int, cols: int, n_cells: int, connecte
     while len(cells) < n_cells:
         free = [s for s in slots if s[0] not in cells and s[1] not in cells]
         if connected and cells:
-            free = [s for s in free if any((p[0] + dr, p[1] + dc) in cells for p in s
-                                           for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))]
+            free = [
+                s
+                for s in free
+                if any(
+                    (p[0] + dr, p[1] + dc) in cells
+                    for p in s
+                    for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                )
+            ]
         if not free:
             return None
         p, q = free[int(rng.integers(len(free)))]
@@ -86,8 +100,10 @@ def generate_patterns(spec: RaindropsGame, seed: int) -> list[tuple[Pattern, tup
             if pat is not None and pat not in seen:
                 break
         else:
-            raise KitError(f"memory_cards: could not find {mc.count} distinct patterns of {sizes} drops on a "
-                           f"{mc.grid.rows} x {mc.grid.columns} grid (stuck at card {i + 1})")
+            raise KitError(
+                f"memory_cards: could not find {mc.count} distinct patterns of {sizes} drops on a "
+                f"{mc.grid.rows} x {mc.grid.columns} grid (stuck at card {i + 1})"
+            )
         cover = find_cover(pat, allowed)
         if cover is None:  # growth used bag pairs, so this means solver or bag disagree: never hide it
             raise KitError(f"memory card {i + 1}: {explain_uncoverable(pat, allowed)}")
@@ -96,8 +112,9 @@ def generate_patterns(spec: RaindropsGame, seed: int) -> list[tuple[Pattern, tup
     return out
 
 
-def points_from_difficulty(difficulty: np.ndarray, cat: np.ndarray, p_min: int, p_max: int,
-                           cat_bonus: int) -> np.ndarray:
+def points_from_difficulty(
+    difficulty: np.ndarray, cat: np.ndarray, p_min: int, p_max: int, cat_bonus: int
+) -> np.ndarray:
     """Points: rank quantile of difficulty (ties share the lower rank) onto p_min..p_max, + cat_bonus on cats."""
     n = difficulty.shape[0]
     levels = p_max - p_min + 1
@@ -107,8 +124,9 @@ def points_from_difficulty(difficulty: np.ndarray, cat: np.ndarray, p_min: int, 
     return points
 
 
-def _assign_symbols(spec: RaindropsGame, difficulty: np.ndarray,
-                    rng: np.random.Generator) -> tuple[np.ndarray, list[str | None]]:
+def _assign_symbols(
+    spec: RaindropsGame, difficulty: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, list[str | None]]:
     mc = spec.memory_cards
     n = difficulty.shape[0]
     order = np.argsort(difficulty, kind="stable")
@@ -120,7 +138,7 @@ def _assign_symbols(spec: RaindropsGame, difficulty: np.ndarray,
     clouds: list[str | None] = [None] * n
     rest = [int(i) for i in order if not cat[i]]
     for start in range(0, len(rest), len(types)):
-        block = rest[start:start + len(types)]
+        block = rest[start : start + len(types)]
         perm = rng.permutation(len(types))
         for idx, card in enumerate(block):
             clouds[card] = types[int(perm[idx])]
@@ -160,4 +178,5 @@ def _generate(spec: RaindropsGame, seed: int) -> tuple[MemoryCard, ...]:
             points[card_id - 1] = value
     return tuple(
         MemoryCard(i + 1, pat, int(points[i]), clouds[i], bool(cat[i]), cover, float(difficulty[i]))
-        for i, (pat, cover) in enumerate(pats))
+        for i, (pat, cover) in enumerate(pats)
+    )

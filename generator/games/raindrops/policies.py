@@ -102,8 +102,9 @@ _special_at = py_func(special_at)
 
 
 @jit_noref
-def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
-               i: int) -> None:
+def do_special(
+    col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int, i: int
+) -> None:
     """`Raindrops.do_special` on the window arrays: flip (kind 0) tile i of column c, swap it (1) with the tile
     at its height in column c + 1, or move it (2) to the top of its column; kind -1 does nothing."""
     if kind == 0:
@@ -115,8 +116,9 @@ def do_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray,
 
 
 @jit_noref
-def undo_special(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int,
-                 i: int) -> None:
+def undo_special(
+    col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int, i: int
+) -> None:
     """Take back `do_special(kind, c, i)` (a flip and a swap undo themselves; the top tile goes back to i)."""
     if kind == 0:
         col_flip[c, i] = 1 - col_flip[c, i]
@@ -185,8 +187,15 @@ def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
 
 
 @jit_noref
-def window_grid(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
-                gm: np.ndarray, gt: np.ndarray) -> None:
+def window_grid(
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    col_len: np.ndarray,
+    ma: np.ndarray,
+    mb: np.ndarray,
+    gm: np.ndarray,
+    gt: np.ndarray,
+) -> None:
     """`Raindrops.window_masks` on arrays: gm[row, column] = the colour mask of the symbol there (0: no tile),
     gt[row, column] = its tile."""
     rows = gm.shape[0]
@@ -282,8 +291,11 @@ class RandomPolicy:
             for slot, h in held:
                 cov = h.covered
                 colour = game.colour_at[h.card]
-                pc = [(x, y, game.bit[colour[x]], game.bit[colour[y]])
-                      for x, y in game.card_pairs[h.card] if x not in cov and y not in cov]
+                pc = [
+                    (x, y, game.bit[colour[x]], game.bit[colour[y]])
+                    for x, y in game.card_pairs[h.card]
+                    if x not in cov and y not in cov
+                ]
                 if not pc:
                     continue
                 for tid in tiles:
@@ -322,8 +334,11 @@ class RandomPolicy:
             if st.phase == "final":
                 return EndPlacement(tuple(ps.reserve))
             pool = sorted(set(st.hand) | set(ps.reserve))
-            keeps = [keep for n in range(min(game.params.reserve_slots, len(pool)) + 1)
-                     for keep in itertools.combinations(pool, n)]
+            keeps = [
+                keep
+                for n in range(min(game.params.reserve_slots, len(pool)) + 1)
+                for keep in itertools.combinations(pool, n)
+            ]
             return EndPlacement(keeps[int(rng.integers(len(keeps)))])
         found = list(buckets())
         n_place = sum(b[-1] for b in found)
@@ -353,15 +368,33 @@ colours still common to its symbols, its tiles, its bottom-row tiles, the next s
 def drop_scratch(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """`best_drop`'s scratch arrays for a window of `rows` x `cols` symbols: grid masks, grid tiles, the walk
     (WALK_* rows) and the walk's values."""
-    return (np.zeros((rows, cols), dtype=np.int64), np.zeros((rows, cols), dtype=np.int64),
-            np.zeros((5, rows), dtype=np.int64), np.zeros(rows, dtype=np.float64))
+    return (
+        np.zeros((rows, cols), dtype=np.int64),
+        np.zeros((rows, cols), dtype=np.int64),
+        np.zeros((5, rows), dtype=np.int64),
+        np.zeros(rows, dtype=np.float64),
+    )
 
 
 @jit_noref
-def best_drop(col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, ma: np.ndarray, mb: np.ndarray,
-              w: np.ndarray, bonus_max: int, bonus_value: float, thunder_gain: np.ndarray, marker: int,
-              specials: bool, out: np.ndarray, gm: np.ndarray, gt: np.ndarray, walk: np.ndarray,
-              pv: np.ndarray) -> float:
+def best_drop(
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    col_len: np.ndarray,
+    ma: np.ndarray,
+    mb: np.ndarray,
+    w: np.ndarray,
+    bonus_max: int,
+    bonus_value: float,
+    thunder_gain: np.ndarray,
+    marker: int,
+    specials: bool,
+    out: np.ndarray,
+    gm: np.ndarray,
+    gt: np.ndarray,
+    walk: np.ndarray,
+    pv: np.ndarray,
+) -> float:
     """Best (special action, path) by value = sum of w over taken tiles (+ bonus_value when at most
     bonus_max tiles, + thunder_gain[bottom-row tiles]).
 
@@ -434,7 +467,9 @@ class GreedyPolicy:
 
     name = "greedy"
 
-    def __init__(self, game: Raindrops, *, specials: bool = True, pure: bool = False, reference: bool = False):
+    def __init__(
+        self, game: Raindrops, *, specials: bool = True, pure: bool = False, reference: bool = False
+    ):
         self.game = game
         self.specials = specials
         self.kernel = py_func(best_drop) if pure else best_drop
@@ -467,7 +502,6 @@ class GreedyPolicy:
                     out.add((y, x))
         return out
 
-
     # ------------------------------------------------------------------------------ fast tables
     def _tables(self) -> None:
         """Per-card bit tables for the fast choices: a cell is a bit of the card's cell mask; a colour is a bit
@@ -481,14 +515,25 @@ class GreedyPolicy:
         self.cper: dict[int, float] = {}
         self.cover_memo: dict[int, bool] = {}
         self.first_fit: dict[tuple[int, int, int], tuple[Cell, Cell] | None] = {}
-        self.open_memo: dict[int, tuple[list[tuple[Cell, Cell, int, int, int]],
-                                        list[tuple[Cell, Cell, int, int, int]], list[tuple[int, int, float]]]] = {}
+        self.open_memo: dict[
+            int,
+            tuple[
+                list[tuple[Cell, Cell, int, int, int]],
+                list[tuple[Cell, Cell, int, int, int]],
+                list[tuple[int, int, float]],
+            ],
+        ] = {}
         # the colour pairs a tile fits, as codes (colour bit | colour bit): a tile with halves a, b fits an
         # open pair of colours x, y (either way round) exactly when x | y is one of its codes
         colour_bits = tuple(g.bit.values())
-        self.codes = {t: tuple(sorted({u | v for u in colour_bits if g.mask_a[t] & u
-                                       for v in colour_bits if g.mask_b[t] & v}))
-                      for t in g.tiles}
+        self.codes = {
+            t: tuple(
+                sorted(
+                    {u | v for u in colour_bits if g.mask_a[t] & u for v in colour_bits if g.mask_b[t] & v}
+                )
+            )
+            for t in g.tiles
+        }
         self.bmask = {b: g.half_mask(t.colours) for b, t in g.bonus.items()}
         self.bcost = {b: t.points + 1 for b, t in g.bonus.items()}
         for cid, cells in g.card_cells.items():
@@ -535,9 +580,13 @@ class GreedyPolicy:
             m |= bits[cell]
         return m
 
-    def _open(self, card: int, cov: int) -> tuple[list[tuple[Cell, Cell, int, int, int]],
-                                                   list[tuple[Cell, Cell, int, int, int]],
-                                                   list[tuple[int, int, float]]]:
+    def _open(
+        self, card: int, cov: int
+    ) -> tuple[
+        list[tuple[Cell, Cell, int, int, int]],
+        list[tuple[Cell, Cell, int, int, int]],
+        list[tuple[int, int, float]],
+    ]:
         """For a card with cells `cov` covered (memoised): its open adjacent pairs, those a tile may fill
         leaving the card coverable (all of them when two drops are left), and their needs for `_needs`."""
         key = (card << 24) | cov
@@ -550,8 +599,9 @@ class GreedyPolicy:
             got = self.open_memo[key] = (pairs, ok, [(bx, by, per) for _, _, _, bx, by in pairs])
         return got
 
-    def _first_fit(self, key: tuple[int, int, int],
-                   ok_pairs: list[tuple[Cell, Cell, int, int, int]]) -> tuple[Cell, Cell] | None:
+    def _first_fit(
+        self, key: tuple[int, int, int], ok_pairs: list[tuple[Cell, Cell, int, int, int]]
+    ) -> tuple[Cell, Cell] | None:
         """The first open pair (and way round) a tile fills; key = (card << 24 | covered cells, half a, half b)
         (memoised); None when it fills none."""
         _, a, b = key
@@ -653,7 +703,7 @@ class GreedyPolicy:
         p = g.params
         ps = st.players[st.current]
         pad = [(0, False)] * p.tiles_per_column
-        cols = [col + pad[len(col):] for col in st.columns]
+        cols = [col + pad[len(col) :] for col in st.columns]
         ct = np.array([[tid for tid, _ in col] for col in cols], dtype=np.int64)
         cf = np.array([[1 if f else 0 for _, f in col] for col in cols], dtype=np.int64)
         cl = np.array([len(col) for col in st.columns], dtype=np.int64)
@@ -663,14 +713,28 @@ class GreedyPolicy:
             thunder[1:] = self.thunder_mean
         bonus_value = self.bonus_mean if (st.bonus_offer or st.bonus_stack) else 0.0
         out = self.out
-        self.kernel(ct, cf, cl, self.ma, self.mb, w, p.bonus_max_tiles, bonus_value, thunder, ps.marker,
-                    self.specials, out, *self.scratch)
+        self.kernel(
+            ct,
+            cf,
+            cl,
+            self.ma,
+            self.mb,
+            w,
+            p.bonus_max_tiles,
+            bonus_value,
+            thunder,
+            ps.marker,
+            self.specials,
+            out,
+            *self.scratch,
+        )
         n = int(out[DROP_LEN])
         if n == 0:
             return NoSpecial(), ()
         kind = int(out[DROP_KIND])
-        sp: Special | NoSpecial = (NoSpecial() if kind < 0 else
-                                   Special(SPECIALS[kind], int(out[DROP_COL]), int(out[DROP_IDX])))
+        sp: Special | NoSpecial = (
+            NoSpecial() if kind < 0 else Special(SPECIALS[kind], int(out[DROP_COL]), int(out[DROP_IDX]))
+        )
         return sp, tuple((r, int(out[DROP_PATH + r])) for r in range(n))
 
     def choose(self, game: Raindrops, st: State, rng: np.random.Generator) -> Action:
@@ -800,8 +864,9 @@ class GreedyPolicy:
                             for ba in ca:
                                 for bb in cb:
                                     if ba is None or ba != bb:
-                                        cost = ((bcost[ba] if ba is not None else 0)
-                                                + (bcost[bb] if bb is not None else 0))
+                                        cost = (bcost[ba] if ba is not None else 0) + (
+                                            bcost[bb] if bb is not None else 0
+                                        )
                                         v = 100.0 + pts - cost if left == 2 else 5.0 - 0.1 * cost
                                         if v > best:
                                             best, pick = v, Place(tid, slot, cells, ba, bb)

@@ -34,8 +34,9 @@ class CardPlay:
         return self.turns_held / self.completed if self.completed else math.inf
 
 
-def refit_points(cards: Sequence[MemoryCard], completion_stats: Mapping[int, CardPlay],
-                 *, minimum: int = 1) -> dict[int, int]:
+def refit_points(
+    cards: Sequence[MemoryCard], completion_stats: Mapping[int, CardPlay], *, minimum: int = 1
+) -> dict[int, int]:
     """Proposed points per card id; each group's (cat / cloud) total equals today's, every card >= minimum
     when the group's total allows it."""
     out = {c.id: c.points for c in cards}
@@ -47,8 +48,10 @@ def refit_points(cards: Sequence[MemoryCard], completion_stats: Mapping[int, Car
         finite = [s for s in speeds if math.isfinite(s)]
         worst = max(finite) if finite else 1.0
         # never completed: at least as hard as the hardest completed card, and at least its turns held
-        diff = [s if math.isfinite(s) else max(worst, completion_stats[c.id].turns_held) * 1.25
-                for s, c in zip(speeds, group)]
+        diff = [
+            s if math.isfinite(s) else max(worst, completion_stats[c.id].turns_held) * 1.25
+            for s, c in zip(speeds, group)
+        ]
         total = sum(c.points for c in group)
         floor_total = minimum * len(group)
         if total < floor_total:
@@ -80,5 +83,8 @@ def refit_edit(report: Any) -> Refit | None:
     if not proposal:
         return None
     points = {int(k): int(v) for k, v in proposal["points"].items()}
-    return Refit(("game", "memory_cards", "points", "refit"), points,
-                 f"{len(points)} card points (deck total change {proposal['total_change']:+.1%})")
+    return Refit(
+        ("game", "memory_cards", "points", "refit"),
+        points,
+        f"{len(points)} card points (deck total change {proposal['total_change']:+.1%})",
+    )

@@ -97,29 +97,42 @@ class Params:
         return 2 * self.tiles_per_column
 
     @classmethod
-    def from_spec(cls, spec: object) -> Params:
+    def from_spec(cls, spec: Any) -> Params:
         """Read the figures from a validated `RaindropsGame`."""
-        r = spec.rules  # type: ignore[attr-defined]
-        return cls(columns=spec.window.columns, tiles_per_column=spec.window.tiles_per_column,  # type: ignore[attr-defined]
-                   cards_dealt=r.cards_dealt, cards_kept=r.cards_kept, display=r.display,
-                   reserve_slots=r.reserve_slots, bonus_max_tiles=r.bonus_max_tiles,
-                   bonus_offer=spec.bonus_tiles.offer, end_cards=r.end_cards,  # type: ignore[attr-defined]
-                   end_bag_empties=r.end_bag_empties, thunder_draw=tuple(r.thunder_draw),
-                   bag_empties=r.bag_empties, window_refill=r.window_refill,
-                   final_last_turn_card=r.final_last_turn_card, final_clouds=r.final_clouds,
-                   bonus_per_tile=r.bonus_per_tile, bonus_refill=r.bonus_refill)
+        r = spec.rules
+        return cls(
+            columns=spec.window.columns,
+            tiles_per_column=spec.window.tiles_per_column,
+            cards_dealt=r.cards_dealt,
+            cards_kept=r.cards_kept,
+            display=r.display,
+            reserve_slots=r.reserve_slots,
+            bonus_max_tiles=r.bonus_max_tiles,
+            bonus_offer=spec.bonus_tiles.offer,
+            end_cards=r.end_cards,
+            end_bag_empties=r.end_bag_empties,
+            thunder_draw=tuple(r.thunder_draw),
+            bag_empties=r.bag_empties,
+            window_refill=r.window_refill,
+            final_last_turn_card=r.final_last_turn_card,
+            final_clouds=r.final_clouds,
+            bonus_per_tile=r.bonus_per_tile,
+            bonus_refill=r.bonus_refill,
+        )
 
 
 # ----------------------------------------------------------------------------------------------- actions
 @dataclass(frozen=True)
 class KeepCards:
     """Set-up: put the dealt card with this id into the display, keep the others."""
+
     to_display: int
 
 
 @dataclass(frozen=True)
 class Special:
     """Move the marker to `kind` and do it: flip (col, idx); swap (col, idx) with (col+1, idx); top (col, idx)."""
+
     kind: str
     col: int
     idx: int
@@ -133,18 +146,21 @@ class NoSpecial:
 @dataclass(frozen=True)
 class Drop:
     """Take the tiles under a path of symbol cells, top row first."""
+
     cells: tuple[Cell, ...]
 
 
 @dataclass(frozen=True)
 class KeepThunder:
     """Keep this drawn thunder token; the other goes under the stack."""
+
     token: int
 
 
 @dataclass(frozen=True)
 class TakeBonus:
     """Take this face-up bonus tile."""
+
     bonus: int
 
 
@@ -152,6 +168,7 @@ class TakeBonus:
 class Place:
     """Lay raindrop tile `tile` on held card `slot`: half a on cells[0], half b on cells[1]; optional bonus
     tiles laid on half a / half b first to change its colour."""
+
     tile: int
     slot: int
     cells: tuple[Cell, Cell]
@@ -162,6 +179,7 @@ class Place:
 @dataclass(frozen=True)
 class PlaceBonus:
     """Lay bonus tile `bonus` directly on one drop of held card `slot`."""
+
     bonus: int
     slot: int
     cell: Cell
@@ -170,29 +188,44 @@ class PlaceBonus:
 @dataclass(frozen=True)
 class RefillBonus:
     """`bonus_refill: by_choice`: refill the bonus offer from the stack before taking one (True) or not."""
+
     refill: bool
 
 
 @dataclass(frozen=True)
 class TakeCard:
     """After completing a card: take this display card, or the deck's top card when None."""
+
     card: int | None
 
 
 @dataclass(frozen=True)
 class EndPlacement:
     """Stop placing; keep these raindrop tiles in reserve, discard the others taken or held."""
+
     keep: tuple[int, ...]
 
 
-Action = Union[KeepCards, Special, NoSpecial, Drop, KeepThunder, RefillBonus, TakeBonus, Place, PlaceBonus, TakeCard,
-               EndPlacement]
+Action = Union[
+    KeepCards,
+    Special,
+    NoSpecial,
+    Drop,
+    KeepThunder,
+    RefillBonus,
+    TakeBonus,
+    Place,
+    PlaceBonus,
+    TakeCard,
+    EndPlacement,
+]
 
 
 # ------------------------------------------------------------------------------------------------- state
 @dataclass
 class Held:
     """A memory card on a player's board and what lies on it."""
+
     card: int
     covered: dict[Cell, str] = field(default_factory=dict)
     """cell -> "t<tile id>" or "b<bonus id>" (what covers it)."""
@@ -204,12 +237,15 @@ class Held:
     """The holder's own turn count when the card was taken (0 = dealt at set-up)."""
 
     def copy(self) -> Held:
-        return Held(self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh, self.since)
+        return Held(
+            self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh, self.since
+        )
 
 
 @dataclass
 class PlayerState:
     """One player's board."""
+
     held: list[Held] = field(default_factory=list)
     completed: list[int] = field(default_factory=list)
     reserve: list[int] = field(default_factory=list)
@@ -224,15 +260,25 @@ class PlayerState:
     """Own turns each completed card was held (parallel to `completed`); measures card difficulty in play."""
 
     def copy(self) -> PlayerState:
-        return PlayerState([h.copy() for h in self.held], list(self.completed), list(self.reserve),
-                           list(self.bonus_reserve), list(self.used_bonuses), list(self.clouds),
-                           list(self.thunder), self.marker, list(self.dealt), self.turns,
-                           list(self.completed_after))
+        return PlayerState(
+            [h.copy() for h in self.held],
+            list(self.completed),
+            list(self.reserve),
+            list(self.bonus_reserve),
+            list(self.used_bonuses),
+            list(self.clouds),
+            list(self.thunder),
+            self.marker,
+            list(self.dealt),
+            self.turns,
+            list(self.completed_after),
+        )
 
 
 @dataclass
 class State:
     """Everything that changes during a game. Owned by its player loop; `copy()` forks it."""
+
     players: list[PlayerState]
     columns: list[list[tuple[int, bool]]]
     """Per column, bottom to top: (tile id, flipped)."""
@@ -263,11 +309,28 @@ class State:
 
     def copy(self) -> State:
         rng = copy.deepcopy(self.rng)  # the fork draws what the original would have drawn
-        return State([p.copy() for p in self.players], [list(c) for c in self.columns], list(self.bag),
-                     list(self.discard), list(self.bonus_stack), list(self.bonus_offer), list(self.thunder_stack),
-                     {k: list(v) for k, v in self.cloud_stacks.items()}, list(self.deck), list(self.display), rng,
-                     self.current, self.phase, list(self.hand), list(self.drawn_thunder), self.taken_count,
-                     self.bag_empties, self.end_trigger, self.turn, None if self.log is None else list(self.log))
+        return State(
+            [p.copy() for p in self.players],
+            [list(c) for c in self.columns],
+            list(self.bag),
+            list(self.discard),
+            list(self.bonus_stack),
+            list(self.bonus_offer),
+            list(self.thunder_stack),
+            {k: list(v) for k, v in self.cloud_stacks.items()},
+            list(self.deck),
+            list(self.display),
+            rng,
+            self.current,
+            self.phase,
+            list(self.hand),
+            list(self.drawn_thunder),
+            self.taken_count,
+            self.bag_empties,
+            self.end_trigger,
+            self.turn,
+            None if self.log is None else list(self.log),
+        )
 
     def tile_count(self) -> int:
         """Raindrop tiles anywhere: bag, window, discard, hand, reserves and cards (constant)."""
@@ -280,6 +343,7 @@ class State:
 @dataclass(frozen=True)
 class Score:
     """One player's score, part by part."""
+
     cards: int
     """(A) printed points of completed memory cards."""
     bonus: int
@@ -300,6 +364,7 @@ class Score:
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: scores by seat part by part, the winning seats and which tie-break decided."""
+
     parts: tuple[Score, ...]
     winners: tuple[int, ...]
     tie_break: str
@@ -317,9 +382,15 @@ class Outcome:
 class Raindrops:
     """Static rules of one Raindrops set-up, built once from components and figures."""
 
-    def __init__(self, params: Params, bag: Sequence[RaindropTile], cards: Sequence[MemoryCard],
-                 bonus_tiles: Sequence[BonusTile], cloud_tokens: Sequence[CloudToken],
-                 thunder_tokens: Sequence[ThunderToken]):
+    def __init__(
+        self,
+        params: Params,
+        bag: Sequence[RaindropTile],
+        cards: Sequence[MemoryCard],
+        bonus_tiles: Sequence[BonusTile],
+        cloud_tokens: Sequence[CloudToken],
+        thunder_tokens: Sequence[ThunderToken],
+    ):
         self.params = params
         self.tiles = {t.id: t for t in bag}
         self.cards = {c.id: c for c in cards}
@@ -328,28 +399,47 @@ class Raindrops:
         self.thunder = {t.id: t for t in thunder_tokens}
         self.tile_ids = tuple(t.id for t in bag)
         self.card_ids = tuple(c.id for c in cards)
-        colours: list[str] = sorted({x for t in bag for h in (t.a, t.b) for x in h}
-                                    | {x for c in cards for row in c.pattern for x in row if x is not None})
+        colours: list[str] = sorted(
+            {x for t in bag for h in (t.a, t.b) for x in h}
+            | {x for c in cards for row in c.pattern for x in row if x is not None}
+        )
         self.colours = tuple(colours)
         self.bit = {c: 1 << i for i, c in enumerate(colours)}
         self.mask_a = {t.id: self.half_mask(t.a) for t in bag}
         self.mask_b = {t.id: self.half_mask(t.b) for t in bag}
         self.cloud_types: tuple[str, ...] = tuple(dict.fromkeys(c.type for c in cloud_tokens))
         self.cloud_cond = {c.type: c.condition for c in cloud_tokens}
-        self.card_cells = {c.id: tuple((r, k) for r, row in enumerate(c.pattern) for k, x in enumerate(row)
-                                       if x is not None) for c in cards}
+        self.card_cells = {
+            c.id: tuple((r, k) for r, row in enumerate(c.pattern) for k, x in enumerate(row) if x is not None)
+            for c in cards
+        }
         self.colour_at: dict[int, dict[Cell, str]] = {
             c.id: {(r, k): x for r, row in enumerate(c.pattern) for k, x in enumerate(row) if x is not None}
-            for c in cards}
-        self.card_pairs = {cid: tuple((x, y) for x in cells for y in ((x[0] + 1, x[1]), (x[0], x[1] + 1))
-                                      if y in self.colour_at[cid]) for cid, cells in self.card_cells.items()}
+            for c in cards
+        }
+        self.card_pairs = {
+            cid: tuple(
+                (x, y)
+                for x in cells
+                for y in ((x[0] + 1, x[1]), (x[0], x[1] + 1))
+                if y in self.colour_at[cid]
+            )
+            for cid, cells in self.card_cells.items()
+        }
 
     @classmethod
-    def from_spec(cls, spec: object, cards: Sequence[MemoryCard]) -> Raindrops:
+    def from_spec(cls, spec: Any, cards: Sequence[MemoryCard]) -> Raindrops:
         """Build from a validated RaindropsGame and its memory cards."""
         from generator.games.raindrops import components as comp
-        return cls(Params.from_spec(spec), comp.build_bag(spec), cards, comp.build_bonus_tiles(spec),  # type: ignore[arg-type]
-                   comp.build_cloud_tokens(spec), comp.build_thunder_tokens(spec))  # type: ignore[arg-type]
+
+        return cls(
+            Params.from_spec(spec),
+            comp.build_bag(spec),
+            cards,
+            comp.build_bonus_tiles(spec),
+            comp.build_cloud_tokens(spec),
+            comp.build_thunder_tokens(spec),
+        )
 
     def half_mask(self, half: Iterable[str]) -> int:
         """Bit mask of the colours a half (or bonus tile) matches."""
@@ -377,8 +467,20 @@ class Raindrops:
             stacks[self.clouds[cid].type].append(cid)  # spec order: gold top token first
         deck = list(self.card_ids)
         rng.shuffle(deck)
-        st = State([PlayerState() for _ in range(players)], [[] for _ in range(p.columns)], bag, [],
-                   bonus, [], thunder, stacks, deck, [], rng, log=[] if log else None)
+        st = State(
+            [PlayerState() for _ in range(players)],
+            [[] for _ in range(p.columns)],
+            bag,
+            [],
+            bonus,
+            [],
+            thunder,
+            stacks,
+            deck,
+            [],
+            rng,
+            log=[] if log else None,
+        )
         self._refill_window(st)
         for _ in range(min(p.bonus_offer, len(st.bonus_stack))):
             st.bonus_offer.append(st.bonus_stack.pop(0))
@@ -408,7 +510,9 @@ class Raindrops:
     def _bag_empties(self, st: State) -> bool:
         st.bag_empties += 1
         if st.log is not None:
-            st.log.append(f"  the bag is empty ({st.bag_empties}); {len(st.discard)} discarded tiles go back in")
+            st.log.append(
+                f"  the bag is empty ({st.bag_empties}); {len(st.discard)} discarded tiles go back in"
+            )
         if st.bag_empties >= self.params.end_bag_empties and st.end_trigger is None:
             st.end_trigger = "bag"
         self._reshuffle(st)
@@ -485,8 +589,10 @@ class Raindrops:
                 pr, pc = prev
                 if r != pr + 1 or abs(c - pc) > 1:
                     way = "sideways" if r == pr else ("up" if r < pr else "more than one step")
-                    return (f"step ({pr}, {pc}) -> ({r}, {c}) goes {way}; a path moves only straight down or "
-                            f"diagonally down one row")
+                    return (
+                        f"step ({pr}, {pc}) -> ({r}, {c}) goes {way}; a path moves only straight down or "
+                        f"diagonally down one row"
+                    )
             sym = self.symbol(st, r, c)
             if sym is None:
                 return f"cell ({r}, {c}) is empty"
@@ -578,8 +684,10 @@ class Raindrops:
                 return f"cell {cell} of card {h.card} is already covered; tiles are never stacked"
         overs = [b for b in (a.over_a, a.over_b) if b is not None]
         if len(overs) > 1 and self.params.bonus_per_tile == "one_half":
-            return ("a bonus tile changes one symbol of a raindrop tile; one bonus tile per raindrop tile "
-                    "(house rule bonus_per_tile: one_half)")
+            return (
+                "a bonus tile changes one symbol of a raindrop tile; one bonus tile per raindrop tile "
+                "(house rule bonus_per_tile: one_half)"
+            )
         if len(set(overs)) != len(overs):
             return f"bonus tile {overs[0]} cannot lie on both halves"
         for b in overs:
@@ -590,8 +698,10 @@ class Raindrops:
             shown = self.bonus[over].colours if over is not None else half
             want = self.card_colour(h.card, cell)
             if want not in shown:
-                return (f"half {name} of tile {a.tile} shows {'/'.join(shown)} but card {h.card} needs {want} at "
-                        f"{cell}; both halves must match")
+                return (
+                    f"half {name} of tile {a.tile} shows {'/'.join(shown)} but card {h.card} needs {want} at "
+                    f"{cell}; both halves must match"
+                )
         return None
 
     def bonus_problem(self, st: State, a: PlaceBonus) -> str | None:
@@ -702,11 +812,15 @@ class Raindrops:
         assert ps is not None
         if ph == "setup":
             if not isinstance(a, KeepCards) or a.to_display not in ps.dealt:
-                raise RuleViolation(f"set-up: choose which dealt card ({ps.dealt}) goes to the display; got {a}")
+                raise RuleViolation(
+                    f"set-up: choose which dealt card ({ps.dealt}) goes to the display; got {a}"
+                )
             st.display.append(a.to_display)
             ps.held = [Held(c) for c in ps.dealt if c != a.to_display][: self.params.cards_kept]
             ps.dealt = []
-            self._say(st, f"seat {st.current} keeps cards {[h.card for h in ps.held]}, shows card {a.to_display}")
+            self._say(
+                st, f"seat {st.current} keeps cards {[h.card for h in ps.held]}, shows card {a.to_display}"
+            )
             if st.current + 1 < len(st.players):
                 st.current += 1
                 return
@@ -719,11 +833,17 @@ class Raindrops:
                 pass
             elif isinstance(a, Special):
                 if a.kind not in SPECIALS:
-                    raise RuleViolation(f"unknown special action {a.kind!r}; expected one of {', '.join(SPECIALS)}")
+                    raise RuleViolation(
+                        f"unknown special action {a.kind!r}; expected one of {', '.join(SPECIALS)}"
+                    )
                 if SPECIALS.index(a.kind) == ps.marker:
-                    raise RuleViolation(f"the marker starts this turn on {a.kind}; it must move to another slot")
+                    raise RuleViolation(
+                        f"the marker starts this turn on {a.kind}; it must move to another slot"
+                    )
                 if not self.can_special(st.columns, a):
-                    raise RuleViolation(f"{a.kind} at column {a.col}, tile {a.idx} is not possible on this window")
+                    raise RuleViolation(
+                        f"{a.kind} at column {a.col}, tile {a.idx} is not possible on this window"
+                    )
                 self.do_special(st.columns, a)
                 ps.marker = SPECIALS.index(a.kind)
                 self._say(st, f"  {a.kind} column {a.col} tile {a.idx}")
@@ -759,7 +879,9 @@ class Raindrops:
             return
         if ph == "refill":
             if not isinstance(a, RefillBonus):
-                raise RuleViolation(f"choose whether to refill the bonus offer {st.bonus_offer} first; got {a}")
+                raise RuleViolation(
+                    f"choose whether to refill the bonus offer {st.bonus_offer} first; got {a}"
+                )
             if a.refill:
                 self._refill_offer(st)
                 self._say(st, f"  refills the bonus offer ({len(st.bonus_offer)} face up)")
@@ -815,8 +937,10 @@ class Raindrops:
                     self._next_final(st)
                     return
                 if len(a.keep) > self.params.reserve_slots:
-                    raise RuleViolation(f"at most {self.params.reserve_slots} raindrop tiles stay in reserve; "
-                                        f"got {len(a.keep)}")
+                    raise RuleViolation(
+                        f"at most {self.params.reserve_slots} raindrop tiles stay in reserve; "
+                        f"got {len(a.keep)}"
+                    )
                 bad = [t for t in a.keep if t not in pool]
                 if bad or len(set(a.keep)) != len(a.keep):
                     raise RuleViolation(f"tiles {bad or list(a.keep)} are not the player's to keep")
@@ -867,8 +991,11 @@ class Raindrops:
                 st.hand.append(st.columns[c].pop(i)[0])
         st.taken_count = len(taken)
         if st.log is not None:
-            self._say(st, f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
-                          f"{[self.tile_text(t) for t in st.hand]}")
+            self._say(
+                st,
+                f"  drops {self._path_text(cells)}: takes {len(taken)} tiles "
+                f"{[self.tile_text(t) for t in st.hand]}",
+            )
         if self.params.window_refill == "drop_step":
             self._refill_window(st)  # the drop step ends with the refill; the bag may empty in this turn
         draw = self.params.thunder_draw[bottom - 1] if 0 < bottom <= len(self.params.thunder_draw) else 0
@@ -921,8 +1048,12 @@ class Raindrops:
         h.covered[a.cells[0]] = f"t{a.tile}"
         h.covered[a.cells[1]] = f"t{a.tile}"
         if st.log is not None:
-            over = "".join(f" (bonus {b} on half {n})" for b, n in ((a.over_a, "a"), (a.over_b, "b")) if b is not None)
-            self._say(st, f"  tile {self.tile_text(a.tile)} on card {h.card} at {a.cells[0]}{a.cells[1]}{over}")
+            over = "".join(
+                f" (bonus {b} on half {n})" for b, n in ((a.over_a, "a"), (a.over_b, "b")) if b is not None
+            )
+            self._say(
+                st, f"  tile {self.tile_text(a.tile)} on card {h.card} at {a.cells[0]}{a.cells[1]}{over}"
+            )
         self._check_complete(st, a.slot)
 
     def _check_complete(self, st: State, slot: int) -> None:
@@ -935,8 +1066,10 @@ class Raindrops:
         ps.completed.append(h.card)
         ps.completed_after.append(ps.turns - h.since)
         del ps.held[slot]
-        self._say(st, f"  completes card {h.card} ({self.cards[h.card].points} points; "
-                      f"{len(ps.completed)} completed)")
+        self._say(
+            st,
+            f"  completes card {h.card} ({self.cards[h.card].points} points; {len(ps.completed)} completed)",
+        )
         if st.phase == "final":
             return
         if len(ps.completed) >= self.params.end_cards and st.end_trigger is None:
@@ -1055,5 +1188,4 @@ def new_game(spec: Any, players: int) -> RaindropsPlay:
     allowed = list(spec.rules.players)
     if players not in allowed:
         raise RuleViolation(f"this kit plays with {allowed} players (game.rules.players); got {players}")
-    return RaindropsPlay(Raindrops.from_spec(spec, generate_memory_cards(spec, spec.seed)),
-                         players)
+    return RaindropsPlay(Raindrops.from_spec(spec, generate_memory_cards(spec, spec.seed)), players)

@@ -61,12 +61,15 @@ class FullGames:
         """The rules object."""
         return Raindrops(self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder)
 
-    def play_one(self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy,
-                 randomp: RandomPolicy) -> tuple[State, Outcome, int]:
+    def play_one(
+        self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy, randomp: RandomPolicy
+    ) -> tuple[State, Outcome, int]:
         """One game from an integer seed; returns the final state, outcome and the greedy seat (-1: all)."""
         from generator.games.raindrops.kernel import game_rng
 
-        rng = game_rng(seed & 0xFFFFFFFF, seed >> 32)  # the kernel's stream for this seed, as a numpy Generator
+        rng = game_rng(
+            seed & 0xFFFFFFFF, seed >> 32
+        )  # the kernel's stream for this seed, as a numpy Generator
         st = game.new_state(self.players, rng)
         gseat = index % self.players if self.mode == "gap" else -1
         pols = [greedy if (self.mode == "greedy" or s == gseat) else randomp for s in range(self.players)]
@@ -111,8 +114,9 @@ class FullGames:
                 t["wins"][w] += share
             t["ties"][("total", "cards", "shared").index(out.tie_break)] += 1
             for s in out.parts:
-                t["games.parts"][g] += np.array([s.cards, s.bonus, s.clouds, s.thunder, s.incomplete],
-                                                dtype=np.int64)
+                t["games.parts"][g] += np.array(
+                    [s.cards, s.bonus, s.clouds, s.thunder, s.incomplete], dtype=np.int64
+                )
             t["parts"] += t["games.parts"][g]
             for ps in st.players:
                 for c, k in zip(ps.completed, ps.completed_after, strict=True):
@@ -134,7 +138,6 @@ class FullGames:
                 others = [out.scores[s] for s in range(n) if s != gseat]
                 t["games.margin"][g] = out.scores[gseat] - sum(others) / max(1, len(others))
         return t
-
 
     def _play_compiled(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
@@ -164,26 +167,55 @@ class FullGames:
         }
         fn = py_func(K.play_games) if self.pure else K.play_games
         cloud = t["games.clouds"] if len(self.clouds) else np.zeros((games, 1), dtype=np.int64)
-        fn(lo, hi, n, self.turn_limit, K.MODES[self.mode], tb,
-           K.Tallies(t["wins"], t["ties"], t["games.parts"], t["card_held"], t["card_done"], t["card_turns"], cloud,
-                     t["games.turns"], t["games.rounds"], t["games.trigger"], t["greedy_wins"], t["games.margin"]))
+        fn(
+            lo,
+            hi,
+            n,
+            self.turn_limit,
+            K.MODES[self.mode],
+            tb,
+            K.Tallies(
+                t["wins"],
+                t["ties"],
+                t["games.parts"],
+                t["card_held"],
+                t["card_done"],
+                t["card_turns"],
+                cloud,
+                t["games.turns"],
+                t["games.rounds"],
+                t["games.trigger"],
+                t["greedy_wins"],
+                t["games.margin"],
+            ),
+        )
         t["parts"] = t["games.parts"].sum(axis=0)
         t["cloud_taken"] = t["games.clouds"].sum(axis=0)
         return t
 
 
-def simulation(spec: Any, cards: Sequence[MemoryCard], players: int, mode: str, *, pure: bool = False) -> FullGames:
+def simulation(
+    spec: Any, cards: Sequence[MemoryCard], players: int, mode: str, *, pure: bool = False
+) -> FullGames:
     """A FullGames job from a validated RaindropsGame (its `balance.play` section) and its cards."""
     from generator.games.raindrops import components as comp
 
-    return FullGames(Params.from_spec(spec), comp.build_bag(spec), tuple(cards), comp.build_bonus_tiles(spec),
-                     comp.build_cloud_tokens(spec), comp.build_thunder_tokens(spec), players, mode,
-                     spec.balance.play.turn_limit, pure)
+    return FullGames(
+        Params.from_spec(spec),
+        comp.build_bag(spec),
+        tuple(cards),
+        comp.build_bonus_tiles(spec),
+        comp.build_cloud_tokens(spec),
+        comp.build_thunder_tokens(spec),
+        players,
+        mode,
+        spec.balance.play.turn_limit,
+        pure,
+    )
 
 
 def _tol(name: str, evidence: Evidence, bound: Any, key: str, *settings: str) -> Tolerance:
     return bounded(name, evidence, bound, f"game.balance.play.{key}", settings)
-
 
 
 def summarise(t: Tally, players: int) -> dict[str, Any]:
@@ -216,9 +248,15 @@ def summarise(t: Tally, players: int) -> dict[str, Any]:
     }
 
 
-def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Budget, seed: int, executor: Any,
-                     progress: Callable[[int], None] | None = None
-                     ) -> tuple[list[Table], list[Histogram | Bars], list[Tolerance], dict[str, Any]]:
+def full_game_report(
+    spec: Any,
+    cards: Sequence[MemoryCard],
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: Any,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Table], list[Histogram | Bars], list[Tolerance], dict[str, Any]]:
     """Full-game balance for every player count of `game.rules.players`: seat win shares (95% intervals),
     length, end trigger, score parts, greedy-versus-random gap, card completion and speed, cloud take rates,
     and the refit proposal. Games per player count and mode (greedy, gap) from the budget, at most
@@ -243,14 +281,30 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
         t = run(sim, games, seed + 1000 * n, executor, chunk_size=CHUNK, progress=progress)
         f = summarise(t, n)
         gap_games = budget(mixed, cap=bal.games)
-        gap = run(simulation(spec, cards, n, "gap"), gap_games, seed + 1000 * n + 1, executor, chunk_size=CHUNK,
-                  progress=progress)
+        gap = run(
+            simulation(spec, cards, n, "gap"),
+            gap_games,
+            seed + 1000 * n + 1,
+            executor,
+            chunk_size=CHUNK,
+            progress=progress,
+        )
         gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), gap_games)
-        f["greedy_vs_random"] = {"share": gp, "low": glo, "high": ghi, "fair": 1.0 / n, "games": gap_games,
-                                 "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan")}
-        headline[str(n)] = Headline(policy="greedy", score_mean=f["mean_score"],
-                                    seat_shares=[x["share"] for x in f["seats"]], game_length=f["rounds_mean"],
-                                    length_unit="rounds")
+        f["greedy_vs_random"] = {
+            "share": gp,
+            "low": glo,
+            "high": ghi,
+            "fair": 1.0 / n,
+            "games": gap_games,
+            "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan"),
+        }
+        headline[str(n)] = Headline(
+            policy="greedy",
+            score_mean=f["mean_score"],
+            seat_shares=[x["share"] for x in f["seats"]],
+            game_length=f["rounds_mean"],
+            length_unit="rounds",
+        )
         rates = {ty: float(t["cloud_taken"][i]) / (games * n) for i, ty in enumerate(types)}
         f["cloud_take_rates"] = rates
         for ty, r in rates.items():
@@ -260,92 +314,231 @@ def full_game_report(spec: Any, cards: Sequence[MemoryCard], *, games: int | Bud
         card_done = t["card_done"] if card_done is None else card_done + t["card_done"]
         card_turns = t["card_turns"] if card_turns is None else card_turns + t["card_turns"]
 
-        tables.append(Table(f"Full games, {n} players, greedy in every seat ({games} games)",
-                            ["seat", "win share", "95% low", "95% high"],
-                            [[s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)]
-                             for s in f["seats"]]))
-        charts.append(Bars(f"Win share by seat, {n} players", [f"seat {s['seat']}" for s in f["seats"]],
-                           [s["share"] for s in f["seats"]], [s["low"] for s in f["seats"]],
-                           [s["high"] for s in f["seats"]], reference=1.0 / n, y_label="win share"))
-        charts.append(Histogram(f"Game length, {n} players", {"rounds": (0, [int(x) for x in
-                                                                             np.bincount(t["games.rounds"])])},
-                                x_label="rounds"))
+        tables.append(
+            Table(
+                f"Full games, {n} players, greedy in every seat ({games} games)",
+                ["seat", "win share", "95% low", "95% high"],
+                [
+                    [s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)]
+                    for s in f["seats"]
+                ],
+            )
+        )
+        charts.append(
+            Bars(
+                f"Win share by seat, {n} players",
+                [f"seat {s['seat']}" for s in f["seats"]],
+                [s["share"] for s in f["seats"]],
+                [s["low"] for s in f["seats"]],
+                [s["high"] for s in f["seats"]],
+                reference=1.0 / n,
+                y_label="win share",
+            )
+        )
+        charts.append(
+            Histogram(
+                f"Game length, {n} players",
+                {"rounds": (0, [int(x) for x in np.bincount(t["games.rounds"])])},
+                x_label="rounds",
+            )
+        )
         seats = tuple(Proportion(float(t["wins"][s]), games) for s in range(n))
-        tols.append(_tol(f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
-                         Extreme("max_distance", seats, 1.0 / n), bal.seat_advantage, "seat_advantage", like))
-        tols.append(_tol(f"mean rounds ({n} players)", Mean.of(t["games.rounds"]), bal.rounds, "rounds", like))
+        tols.append(
+            _tol(
+                f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
+                Extreme("max_distance", seats, 1.0 / n),
+                bal.seat_advantage,
+                "seat_advantage",
+                like,
+            )
+        )
+        tols.append(
+            _tol(f"mean rounds ({n} players)", Mean.of(t["games.rounds"]), bal.rounds, "rounds", like)
+        )
         trig = np.bincount(t["games.trigger"], minlength=3)
-        tols.append(_tol(f"share ended by a 10th card ({n} players)", Proportion(float(trig[1]), games),
-                         bal.cards_trigger_share, "cards_trigger_share", like))
-        tols.append(_tol(f"share stopped by the turn limit ({n} players)", Proportion(float(trig[0]), games),
-                         bal.limit_share, "limit_share", like))
+        tols.append(
+            _tol(
+                f"share ended by a 10th card ({n} players)",
+                Proportion(float(trig[1]), games),
+                bal.cards_trigger_share,
+                "cards_trigger_share",
+                like,
+            )
+        )
+        tols.append(
+            _tol(
+                f"share stopped by the turn limit ({n} players)",
+                Proportion(float(trig[0]), games),
+                bal.limit_share,
+                "limit_share",
+                like,
+            )
+        )
         per_game_total = t["games.parts"].sum(axis=1)
         for i, name in enumerate(PARTS):
-            tols.append(_tol(f"score share of {name} ({n} players)", Ratio.of(t["games.parts"][:, i], per_game_total),
-                             getattr(bal.parts, name), f"parts.{name}", like))
-        tols.append(_tol(f"greedy win share against random ({n} players, greedy seat rotating)",
-                         Proportion(float(gap["greedy_wins"][0]), gap_games), bal.greedy_win_share,
-                         "greedy_win_share", mixed))
+            tols.append(
+                _tol(
+                    f"score share of {name} ({n} players)",
+                    Ratio.of(t["games.parts"][:, i], per_game_total),
+                    getattr(bal.parts, name),
+                    f"parts.{name}",
+                    like,
+                )
+            )
+        tols.append(
+            _tol(
+                f"greedy win share against random ({n} players, greedy seat rotating)",
+                Proportion(float(gap["greedy_wins"][0]), gap_games),
+                bal.greedy_win_share,
+                "greedy_win_share",
+                mixed,
+            )
+        )
         if types:
             take = tuple(Mean.of(t["games.clouds"][:, i] / n) for i in range(len(types)))
-            tols.append(_tol(f"cloud take-rate spread ({n} players)", Extreme("range", take),
-                             bal.cloud_take_spread, "cloud_take_spread", like))
+            tols.append(
+                _tol(
+                    f"cloud take-rate spread ({n} players)",
+                    Extreme("range", take),
+                    bal.cloud_take_spread,
+                    "cloud_take_spread",
+                    like,
+                )
+            )
     summary_rows = []
     for n, f in figures["players"].items():
-        summary_rows.append([int(n), round(f["rounds_mean"], 2), f["rounds_p10_p50_p90"][1],
-                             round(f["cards_trigger_share"], 3), round(f["mean_score"], 1),
-                             *[round(f["parts"][p], 3) for p in PARTS],
-                             round(f["greedy_vs_random"]["share"], 3)])
-    tables.append(Table("Full games: length, end trigger, score parts (A-E shares), greedy vs random",
-                        ["players", "rounds", "median", "10th-card end", "mean score", "A cards", "B bonus",
-                         "C clouds", "D thunder", "E incomplete", "greedy win vs random"], summary_rows))
+        summary_rows.append(
+            [
+                int(n),
+                round(f["rounds_mean"], 2),
+                f["rounds_p10_p50_p90"][1],
+                round(f["cards_trigger_share"], 3),
+                round(f["mean_score"], 1),
+                *[round(f["parts"][p], 3) for p in PARTS],
+                round(f["greedy_vs_random"]["share"], 3),
+            ]
+        )
+    tables.append(
+        Table(
+            "Full games: length, end trigger, score parts (A-E shares), greedy vs random",
+            [
+                "players",
+                "rounds",
+                "median",
+                "10th-card end",
+                "mean score",
+                "A cards",
+                "B bonus",
+                "C clouds",
+                "D thunder",
+                "E incomplete",
+                "greedy win vs random",
+            ],
+            summary_rows,
+        )
+    )
     if types:
-        tables.append(Table("Cloud token take rates (tokens per player per game)", ["players", *types],
-                            [[int(n), *[round(f["cloud_take_rates"][ty], 4) for ty in types]]
-                             for n, f in figures["players"].items()]))
+        tables.append(
+            Table(
+                "Cloud token take rates (tokens per player per game)",
+                ["players", *types],
+                [
+                    [int(n), *[round(f["cloud_take_rates"][ty], 4) for ty in types]]
+                    for n, f in figures["players"].items()
+                ],
+            )
+        )
     if card_held is not None:
         assert card_done is not None and card_turns is not None
-        stats = {c.id: CardPlay(int(card_held[c.id]), int(card_done[c.id]), float(card_turns[c.id]))
-                 for c in cards}
+        stats = {
+            c.id: CardPlay(int(card_held[c.id]), int(card_done[c.id]), float(card_turns[c.id])) for c in cards
+        }
         rows = []
         pts, speed = [], []
         for c in sorted(cards, key=lambda c: c.id):
             s = stats[c.id]
             tpc = s.turns_per_completion
-            rows.append([c.id, c.points, "cat" if c.cat else (c.cloud or ""), s.held, s.completed,
-                         round(s.completed / s.held, 3) if s.held else None,
-                         round(tpc, 2) if np.isfinite(tpc) else None])
+            rows.append(
+                [
+                    c.id,
+                    c.points,
+                    "cat" if c.cat else (c.cloud or ""),
+                    s.held,
+                    s.completed,
+                    round(s.completed / s.held, 3) if s.held else None,
+                    round(tpc, 2) if np.isfinite(tpc) else None,
+                ]
+            )
             if s.held and np.isfinite(tpc):
                 pts.append(c.points)
                 speed.append(tpc)
         rho = spearman(pts, speed)
         proposal = refit_points(cards, stats)
-        tables.append(Table("Memory cards in full games (all player counts): completion and speed once held",
-                            ["card", "points", "symbol", "held", "completed", "completion rate",
-                             "turns held per completion"], rows))
-        figures["cards"] = {str(c.id): {"points": c.points, "held": stats[c.id].held,
-                                        "completed": stats[c.id].completed, "turns_held": stats[c.id].turns_held}
-                            for c in cards}
+        tables.append(
+            Table(
+                "Memory cards in full games (all player counts): completion and speed once held",
+                [
+                    "card",
+                    "points",
+                    "symbol",
+                    "held",
+                    "completed",
+                    "completion rate",
+                    "turns held per completion",
+                ],
+                rows,
+            )
+        )
+        figures["cards"] = {
+            str(c.id): {
+                "points": c.points,
+                "held": stats[c.id].held,
+                "completed": stats[c.id].completed,
+                "turns_held": stats[c.id].turns_held,
+            }
+            for c in cards
+        }
         figures["points_speed_spearman"] = rho
-        figures["refit"] = {"points": {str(k): v for k, v in sorted(proposal.items())},
-                            "total_change": total_change(cards, proposal),
-                            "spearman_after": spearman([proposal[c.id] for c in cards if stats[c.id].held
-                                                        and np.isfinite(stats[c.id].turns_per_completion)],
-                                                       speed)}
+        figures["refit"] = {
+            "points": {str(k): v for k, v in sorted(proposal.items())},
+            "total_change": total_change(cards, proposal),
+            "spearman_after": spearman(
+                [
+                    proposal[c.id]
+                    for c in cards
+                    if stats[c.id].held and np.isfinite(stats[c.id].turns_per_completion)
+                ],
+                speed,
+            ),
+        }
         figures["cloud_take_rates"] = cloud_rates
-        figures["refit"]["note"] = ("fitted on these games: its spearman_after is in-sample and is no verdict; "
-                                    "after --refit, a check judges the new points on fresh games (the check "
-                                    "never reuses the games a refit was fitted on when run with another seed)")
+        figures["refit"]["note"] = (
+            "fitted on these games: its spearman_after is in-sample and is no verdict; "
+            "after --refit, a check judges the new points on fresh games (the check "
+            "never reuses the games a refit was fitted on when run with another seed)"
+        )
         # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions); a card
         # only ever completed on the turn it came (0 turns held: seen in the 2-game warm-up) has no log speed
-        finite = [c for c in sorted(cards, key=lambda c: c.id)
-                  if stats[c.id].held and stats[c.id].completed and np.isfinite(stats[c.id].turns_per_completion)
-                  and stats[c.id].turns_per_completion > 0]
-        tols.append(_tol("rank correlation of card points with turns per completion",
-                         RankCorrelationOfMeans(tuple(float(c.points) for c in finite),
-                                                tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
-                                                tuple(1.0 / float(np.sqrt(stats[c.id].completed)) for c in finite)),
-                         bal.points_speed_spearman, "points_speed_spearman",
-                         *[f"{n}p greedy" for n in spec.rules.players if n >= 2]))
+        finite = [
+            c
+            for c in sorted(cards, key=lambda c: c.id)
+            if stats[c.id].held
+            and stats[c.id].completed
+            and np.isfinite(stats[c.id].turns_per_completion)
+            and stats[c.id].turns_per_completion > 0
+        ]
+        tols.append(
+            _tol(
+                "rank correlation of card points with turns per completion",
+                RankCorrelationOfMeans(
+                    tuple(float(c.points) for c in finite),
+                    tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
+                    tuple(1.0 / float(np.sqrt(stats[c.id].completed)) for c in finite),
+                ),
+                bal.points_speed_spearman,
+                "points_speed_spearman",
+                *[f"{n}p greedy" for n in spec.rules.players if n >= 2],
+            )
+        )
     figures["headline"] = headline
     return tables, charts, tols, figures

@@ -19,19 +19,30 @@ def play_transcript(game: Raindrops, seed: int, players: int) -> str:
         game.apply(st, pol.choose(game, st, rng))
     out = game.outcome(st)
     from generator.games.raindrops import GAME
+
     RULESET_VERSION = GAME.ruleset
 
     p = game.params
-    wild = ("two_colours" if any(b.wild and len(b.colours) == 2 for b in game.bonus.values()) else "all_colours")
-    lines = [f"Raindrops playthrough (ruleset {RULESET_VERSION}): {players} players, seed {seed}, greedy in every seat",
-             (f"house rules: bag_empties {p.bag_empties}, window_refill {p.window_refill}, final_last_turn_card "
-              f"{p.final_last_turn_card}, final_clouds {p.final_clouds}, bonus_per_tile {p.bonus_per_tile}, "
-              f"wild_bonus {wild}, bonus_refill {p.bonus_refill}"), *(st.log or [])]
+    wild = (
+        "two_colours" if any(b.wild and len(b.colours) == 2 for b in game.bonus.values()) else "all_colours"
+    )
+    lines = [
+        f"Raindrops playthrough (ruleset {RULESET_VERSION}): {players} players, seed {seed}, greedy in every seat",
+        (
+            f"house rules: bag_empties {p.bag_empties}, window_refill {p.window_refill}, final_last_turn_card "
+            f"{p.final_last_turn_card}, final_clouds {p.final_clouds}, bonus_per_tile {p.bonus_per_tile}, "
+            f"wild_bonus {wild}, bonus_refill {p.bonus_refill}"
+        ),
+        *(st.log or []),
+    ]
     for i, s in enumerate(out.parts):
-        lines.append(f"seat {i}: A {s.cards} + B {s.bonus} + C {s.clouds} + D {s.thunder} + E {s.incomplete} "
-                     f"= {s.total}")
-    lines.append(f"winners {list(out.winners)} (tie-break: {out.tie_break}; end: {out.trigger}; "
-                 f"{out.turns} turns)")
+        lines.append(
+            f"seat {i}: A {s.cards} + B {s.bonus} + C {s.clouds} + D {s.thunder} + E {s.incomplete} "
+            f"= {s.total}"
+        )
+    lines.append(
+        f"winners {list(out.winners)} (tie-break: {out.tie_break}; end: {out.trigger}; {out.turns} turns)"
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -4,8 +4,14 @@ generated sheet variants, all driven by the kit spec (`generator.games.ripple_ru
 from generator.contract.plugin import GamePlugin
 
 GAME = GamePlugin(
-    id="ripple_rush", name="Ripple Rush", ruleset="1.1", package=__name__, spec=".spec:RippleRushGame",
-    print_data=".figures:print_data", tunables=".tunables:TUNABLES", slots=".layout:SLOTS",
+    id="ripple_rush",
+    name="Ripple Rush",
+    ruleset="1.1",
+    package=__name__,
+    spec=".spec:RippleRushGame",
+    print_data=".figures:print_data",
+    tunables=".tunables:TUNABLES",
+    slots=".layout:SLOTS",
 )
 
 __all__ = ["GAME"]

@@ -63,10 +63,14 @@ def find_gap(sheet: np.ndarray, p: int, c: int, rows: int, n: int) -> tuple[int,
     (lo, hi), lo = -1 / hi = rows at the edges. lo == -2 when `n` is already in the column. Legal cells are
     lo+1 .. hi-1. (Sheets are indexed in place: a column view would cost an atomic incref/decref per call.)"""
     lo = -1
-    if n >= 1:  # every legal number: an empty cell (0) is below n, so `v >= n` alone finds the first filled cell >= n
+    if (
+        n >= 1
+    ):  # every legal number: an empty cell (0) is below n, so `v >= n` alone finds the first filled cell >= n
         for h in range(rows):
             v = sheet[p, c, h]
-            if v >= n:  # the one data-dependent branch per cell, taken once; empty cells only steer the select
+            if (
+                v >= n
+            ):  # the one data-dependent branch per cell, taken once; empty cells only steer the select
                 if v == n:
                     return -2, rows
                 return lo, h
@@ -107,7 +111,9 @@ def value_at(sheet: np.ndarray, p: int, c: int, rows: int, h: int, nmin: int, nm
 
 
 @no_refcount
-def x_bounds(sheet: np.ndarray, p: int, c: int, rows: int, nmin: int, nmax: int, x_any: bool) -> tuple[int, int]:
+def x_bounds(
+    sheet: np.ndarray, p: int, c: int, rows: int, nmin: int, nmax: int, x_any: bool
+) -> tuple[int, int]:
     """The smallest and largest number an X bonus may write in column c: the cards' range, or with `x_any`
     `rows` beyond the column's extremes (nmin..nmax when empty), so the ends always have room."""
     if not x_any:
@@ -181,8 +187,21 @@ def write_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, h: int, n
 
 
 @inline
-def greedy_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, lo: int, hi: int, rows: int,
-                cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int) -> tuple[int, float]:
+def greedy_cell(
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c: int,
+    n: int,
+    lo: int,
+    hi: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+) -> tuple[int, float]:
     """Greedy: the cell nearest the linear interpolation of n between its gap's bounds, pulled towards rows
     it would complete; (h, gain)."""
     lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
@@ -199,9 +218,24 @@ def greedy_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, 
 
 
 @no_refcount
-def strong_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, lo: int, hi: int, rows: int,
-                cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray,
-                u_total: int, rounds_left: int) -> tuple[int, float]:
+def strong_cell(
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c: int,
+    n: int,
+    lo: int,
+    hi: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+) -> tuple[int, float]:
     """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h, gain)."""
     lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
     hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
@@ -228,16 +262,49 @@ def strong_cell(sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int, 
 
 
 @inline
-def choose_in_gap(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int, n: int,
-                  lo: int, hi: int, rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray,
-                  goal_points: int, unseen: np.ndarray, u_total: int, rounds_left: int) -> tuple[int, float]:
+def choose_in_gap(
+    pol: int,
+    rng: np.ndarray,
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c: int,
+    n: int,
+    lo: int,
+    hi: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+) -> tuple[int, float]:
     """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
     if pol == POLICY_RANDOM:
         return lo + 1 + int(rand_below(rng, hi - lo - 1)), 1.0
     if pol == POLICY_GREEDY:
         return greedy_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points)
-    return strong_cell(sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
-                       u_total, rounds_left)
+    return strong_cell(
+        sheet,
+        rowfill,
+        p,
+        c,
+        n,
+        lo,
+        hi,
+        rows,
+        cols,
+        nmin,
+        nmax,
+        isgoal,
+        goal_points,
+        unseen,
+        u_total,
+        rounds_left,
+    )
 
 
 @no_refcount
@@ -249,9 +316,25 @@ def accepts(pol: int, gain: float) -> bool:
 
 
 @inline
-def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c_only: int, n: int,
-                  rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
-                  unseen: np.ndarray, u_total: int, rounds_left: int, optional: bool) -> tuple[int, int]:
+def decide_number(
+    pol: int,
+    rng: np.ndarray,
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c_only: int,
+    n: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+    optional: bool,
+) -> tuple[int, int]:
     """Choose where to write number n (column c_only, or any column when c_only < 0): (c, h); c = -1 passes,
     c = -2 means there was no legal cell at all (no decision)."""
     c0 = c_only if c_only >= 0 else 0
@@ -265,8 +348,26 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
         for c in range(c0, c1):  # with one column, this picks its best cell (every gain is > -1e9)
             lo, hi = find_gap(sheet, p, c, rows, n)
             if lo != -2 and hi - lo >= 2:
-                h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, n, lo, hi, rows, cols, nmin, nmax,
-                                        isgoal, goal_points, unseen, u_total, rounds_left)
+                h, gain = choose_in_gap(
+                    pol,
+                    rng,
+                    sheet,
+                    rowfill,
+                    p,
+                    c,
+                    n,
+                    lo,
+                    hi,
+                    rows,
+                    cols,
+                    nmin,
+                    nmax,
+                    isgoal,
+                    goal_points,
+                    unseen,
+                    u_total,
+                    rounds_left,
+                )
                 if best_c == -2 or gain > best:
                     best = gain
                     best_c = c
@@ -296,28 +397,76 @@ def decide_number(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndar
 
 
 @jit
-def decide_suit(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
-                rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
-                unseen: np.ndarray, u_total: int, rounds_left: int, x_any: bool) -> tuple[int, int]:
+def decide_suit(
+    pol: int,
+    rng: np.ndarray,
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+    x_any: bool,
+) -> tuple[int, int]:
     """Choose (h, n) for an X(suit) bonus in column c; h = -1 passes, h = -2 means no legal write exists."""
     pre = np.zeros(nmax - nmin + 2, dtype=np.int64)
-    return suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points, unseen,
-                       u_total, rounds_left, pre, x_any)
+    return suit_choice(
+        pol,
+        rng,
+        sheet,
+        rowfill,
+        p,
+        c,
+        rows,
+        cols,
+        nmin,
+        nmax,
+        isgoal,
+        goal_points,
+        unseen,
+        u_total,
+        rounds_left,
+        pre,
+        x_any,
+    )
 
 
 @no_refcount
-def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int, c: int,
-                rows: int, cols: int, nmin: int, nmax: int, isgoal: np.ndarray, goal_points: int,
-                unseen: np.ndarray, u_total: int, rounds_left: int, pre: np.ndarray,
-                x_any: bool) -> tuple[int, int]:
+def suit_choice(
+    pol: int,
+    rng: np.ndarray,
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    c: int,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+    pre: np.ndarray,
+    x_any: bool,
+) -> tuple[int, int]:
     """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game loop."""
     xmin, xmax = x_bounds(sheet, p, c, rows, nmin, nmax, x_any)
     options = 0
     for h in range(rows):
         if sheet[p, c, h] == 0:
             lo, hi = neighbours(sheet, p, c, rows, h)
-            room = room_between(value_at(sheet, p, c, rows, lo, xmin, xmax),
-                                value_at(sheet, p, c, rows, hi, xmin, xmax))
+            room = room_between(
+                value_at(sheet, p, c, rows, lo, xmin, xmax), value_at(sheet, p, c, rows, hi, xmin, xmax)
+            )
             if room > 0:
                 options += room
     if options == 0:
@@ -369,15 +518,25 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
                 best_n = n
         else:
             k = hi - lo - 1
-            before = expected_fill(k, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax)))
+            before = expected_fill(
+                k, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax))
+            )
             for n in range(lo_v + 1, hi_v):
                 if n == 0:
                     continue
                 kb = min(h - lo - 1, n - lo_v - 1)
                 ka = min(hi - h - 1, hi_v - n - 1)
-                gain = (1.0 + rv - before
-                        + expected_fill(kb, scale * (pre_at(pre, n - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax)))
-                        + expected_fill(ka, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, n, nmin, nmax))))
+                gain = (
+                    1.0
+                    + rv
+                    - before
+                    + expected_fill(
+                        kb, scale * (pre_at(pre, n - 1, nmin, nmax) - pre_at(pre, lo_v, nmin, nmax))
+                    )
+                    + expected_fill(
+                        ka, scale * (pre_at(pre, hi_v - 1, nmin, nmax) - pre_at(pre, n, nmin, nmax))
+                    )
+                )
                 if gain > best:
                     best = gain
                     best_h = h
@@ -388,10 +547,25 @@ def suit_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarra
 
 
 @inline
-def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.ndarray, p: int,
-                     ksuit: np.ndarray, knum: np.ndarray, kopen: np.ndarray, rows: int, cols: int, nmin: int,
-                     nmax: int, isgoal: np.ndarray, goal_points: int, unseen: np.ndarray, u_total: int,
-                     rounds_left: int) -> tuple[int, int, int]:
+def announced_choice(
+    pol: int,
+    rng: np.ndarray,
+    sheet: np.ndarray,
+    rowfill: np.ndarray,
+    p: int,
+    ksuit: np.ndarray,
+    knum: np.ndarray,
+    kopen: np.ndarray,
+    rows: int,
+    cols: int,
+    nmin: int,
+    nmax: int,
+    isgoal: np.ndarray,
+    goal_points: int,
+    unseen: np.ndarray,
+    u_total: int,
+    rounds_left: int,
+) -> tuple[int, int, int]:
     """Announced cards in any order: which open card k (kopen[k]) to write, and where (c, h): (k, c, h);
     k = -1 stops taking announced cards, k = -2 means no open card has a legal cell (no decision)."""
     if pol != POLICY_RANDOM:
@@ -407,8 +581,26 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
                 lo, hi = find_gap(sheet, p, c, rows, knum[k])
                 if lo != -2 and hi - lo >= 2:
                     found = True
-                    h, gain = choose_in_gap(pol, rng, sheet, rowfill, p, c, knum[k], lo, hi, rows, cols, nmin,
-                                            nmax, isgoal, goal_points, unseen, u_total, rounds_left)
+                    h, gain = choose_in_gap(
+                        pol,
+                        rng,
+                        sheet,
+                        rowfill,
+                        p,
+                        c,
+                        knum[k],
+                        lo,
+                        hi,
+                        rows,
+                        cols,
+                        nmin,
+                        nmax,
+                        isgoal,
+                        goal_points,
+                        unseen,
+                        u_total,
+                        rounds_left,
+                    )
                     if gain > best:
                         best = gain
                         best_k = k
@@ -440,7 +632,9 @@ def announced_choice(pol: int, rng: np.ndarray, sheet: np.ndarray, rowfill: np.n
 
 
 @no_refcount
-def log_decision(log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c: int, h: int, n: int) -> None:
+def log_decision(
+    log: np.ndarray, nlog: np.ndarray, g: int, p: int, kind: int, c: int, h: int, n: int
+) -> None:
     """Append one decision to the log when recording (log has rows; nlog[0] counts them)."""
     i = nlog[0]
     if i < log.shape[0]:
@@ -520,12 +714,29 @@ class Workspace(NamedTuple):
     kopen: np.ndarray
 
 
-
 @inline
-def cascade(pol: int, rng: np.ndarray, prm: Params, ws: Workspace, out: Tallies, rec: Record, p: int, h: int,
-            u_total: int, rounds_left: int, g: int) -> None:
+def cascade(
+    pol: int,
+    rng: np.ndarray,
+    prm: Params,
+    ws: Workspace,
+    out: Tallies,
+    rec: Record,
+    p: int,
+    h: int,
+    u_total: int,
+    rounds_left: int,
+    g: int,
+) -> None:
     """Resolve the bonus of just-completed row h and every row its writes complete in turn."""
-    rows, cols, nmin, nmax, goal_points, x_any = prm.rows, prm.cols, prm.nmin, prm.nmax, prm.goal_points, prm.x_any
+    rows, cols, nmin, nmax, goal_points, x_any = (
+        prm.rows,
+        prm.cols,
+        prm.nmin,
+        prm.nmax,
+        prm.goal_points,
+        prm.x_any,
+    )
     bkind, bval = prm.bkind, prm.bval
     sheet, rowfill, isgoal, unseen, pre = ws.sheet, ws.rowfill, ws.isgoal, ws.unseen, ws.pre
     fired, used = out.fired, out.used
@@ -533,12 +744,46 @@ def cascade(pol: int, rng: np.ndarray, prm: Params, ws: Workspace, out: Tallies,
         fired[h] += 1
         if bkind[h] == 0:
             n = int(bval[h])
-            c, h2 = decide_number(pol, rng, sheet, rowfill, p, -1, n, rows, cols, nmin, nmax, isgoal,
-                                  goal_points, unseen, u_total, rounds_left, True)
+            c, h2 = decide_number(
+                pol,
+                rng,
+                sheet,
+                rowfill,
+                p,
+                -1,
+                n,
+                rows,
+                cols,
+                nmin,
+                nmax,
+                isgoal,
+                goal_points,
+                unseen,
+                u_total,
+                rounds_left,
+                True,
+            )
         else:
             c = int(bval[h])
-            h2, n = suit_choice(pol, rng, sheet, rowfill, p, c, rows, cols, nmin, nmax, isgoal, goal_points,
-                                unseen, u_total, rounds_left, pre, x_any)
+            h2, n = suit_choice(
+                pol,
+                rng,
+                sheet,
+                rowfill,
+                p,
+                c,
+                rows,
+                cols,
+                nmin,
+                nmax,
+                isgoal,
+                goal_points,
+                unseen,
+                u_total,
+                rounds_left,
+                pre,
+                x_any,
+            )
             if h2 == -2:
                 c = -2
             elif h2 == -1:
@@ -576,15 +821,35 @@ def workspace(players: int, cols: int, rows: int, nmin: int, nmax: int) -> Works
     """Scratch for `play_loop`."""
     span = nmax - nmin + 1
     z = np.zeros
-    return Workspace(z(cols * span, np.int64), z(rows, np.int64), z((players, cols, rows), np.int64),
-                     z((players, rows), np.int64), z((cols, span), np.int64), z(rows, np.int64),
-                     z(players, np.int64), z(players, np.int64), z(players, np.int64), z(players, np.bool_),
-                     z(players, np.int64), z(players, np.int64), z(span + 1, np.int64), z(players, np.bool_))
+    return Workspace(
+        z(cols * span, np.int64),
+        z(rows, np.int64),
+        z((players, cols, rows), np.int64),
+        z((players, rows), np.int64),
+        z((cols, span), np.int64),
+        z(rows, np.int64),
+        z(players, np.int64),
+        z(players, np.int64),
+        z(players, np.int64),
+        z(players, np.bool_),
+        z(players, np.int64),
+        z(players, np.int64),
+        z(span + 1, np.int64),
+        z(players, np.bool_),
+    )
 
 
 @jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
-def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: Params, out: Tallies, rec: Record,
-              ws: Workspace) -> None:
+def play_loop(
+    rng: np.ndarray,
+    games: int,
+    mix: np.ndarray,
+    rotate: bool,
+    prm: Params,
+    out: Tallies,
+    rec: Record,
+    ws: Workspace,
+) -> None:
     """Play `games` games of setting `prm`; fill `out` (per-game score/colsdone/seatpol[g, p], summed
     counters) and, when `rec.on`, the decision log, decks and goal rows of `rec`. `ws` is a `workspace`.
 
@@ -592,9 +857,22 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
     """
     players, cols, rows, nmin, nmax, rounds = prm.players, prm.cols, prm.rows, prm.nmin, prm.nmax, prm.rounds
     revealed, goal_points, any_order = prm.revealed, prm.goal_points, prm.any_order
-    score, colsdone, seatpol, rows_done, counts = out.score, out.colsdone, out.seatpol, out.rows_done, out.counts
+    score, colsdone, seatpol, rows_done, counts = (
+        out.score,
+        out.colsdone,
+        out.seatpol,
+        out.rows_done,
+        out.counts,
+    )
     record, log, nlog, decks, goal_log = rec.on, rec.log, rec.nlog, rec.decks, rec.goal_log
-    deck, gperm, sheet, rowfill, unseen, isgoal = ws.deck, ws.gperm, ws.sheet, ws.rowfill, ws.unseen, ws.isgoal
+    deck, gperm, sheet, rowfill, unseen, isgoal = (
+        ws.deck,
+        ws.gperm,
+        ws.sheet,
+        ws.rowfill,
+        ws.unseen,
+        ws.isgoal,
+    )
     pol, cs, cn, placeable, glo, ghi, kopen = ws.pol, ws.cs, ws.cn, ws.placeable, ws.glo, ws.ghi, ws.kopen
     span = nmax - nmin + 1
     total = cols * span
@@ -649,8 +927,26 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 if not placeable[p]:
                     continue
                 c = cs[p]
-                h, _ = choose_in_gap(pol[p], rng, sheet, rowfill, p, c, cn[p], glo[p], ghi[p], rows, cols, nmin,
-                                     nmax, isgoal, goal_points, unseen, u_total, left)
+                h, _ = choose_in_gap(
+                    pol[p],
+                    rng,
+                    sheet,
+                    rowfill,
+                    p,
+                    c,
+                    cn[p],
+                    glo[p],
+                    ghi[p],
+                    rows,
+                    cols,
+                    nmin,
+                    nmax,
+                    isgoal,
+                    goal_points,
+                    unseen,
+                    u_total,
+                    left,
+                )
                 if record:
                     log_decision(log, nlog, g, p, KIND_OWN, c, h, cn[p])
                 if write_cell(sheet, rowfill, p, c, h, cn[p], cols):
@@ -662,8 +958,25 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                     for q in range(players):
                         kopen[q] = q != p and not placeable[q]
                     while True:
-                        k, c, h = announced_choice(pol[p], rng, sheet, rowfill, p, cs, cn, kopen, rows, cols, nmin,
-                                                   nmax, isgoal, goal_points, unseen, u_total, left)
+                        k, c, h = announced_choice(
+                            pol[p],
+                            rng,
+                            sheet,
+                            rowfill,
+                            p,
+                            cs,
+                            cn,
+                            kopen,
+                            rows,
+                            cols,
+                            nmin,
+                            nmax,
+                            isgoal,
+                            goal_points,
+                            unseen,
+                            u_total,
+                            left,
+                        )
                         if k == -2:
                             break
                         counts[COUNT_ANNOUNCED_OFFERED] += 1
@@ -681,8 +994,25 @@ def play_loop(rng: np.ndarray, games: int, mix: np.ndarray, rotate: bool, prm: P
                 for q in range(players):
                     if q == p or placeable[q]:
                         continue
-                    c, h = decide_number(pol[p], rng, sheet, rowfill, p, cs[q], cn[q], rows, cols, nmin, nmax,
-                                         isgoal, goal_points, unseen, u_total, left, True)
+                    c, h = decide_number(
+                        pol[p],
+                        rng,
+                        sheet,
+                        rowfill,
+                        p,
+                        cs[q],
+                        cn[q],
+                        rows,
+                        cols,
+                        nmin,
+                        nmax,
+                        isgoal,
+                        goal_points,
+                        unseen,
+                        u_total,
+                        left,
+                        True,
+                    )
                     if c == -2:
                         continue
                     counts[COUNT_ANNOUNCED_OFFERED] += 1

@@ -24,9 +24,16 @@ _figures = figures_of("ripple_rush")
 _BACK = Slot("back", "back", FULL, (), "the card back (navy ripples and label)")
 _BACKGROUND = Slot("background", "front", FULL, ("suit", "number"), "the card's frame and white field")
 _ICON = Slot("icon", "front", (0.14, 0.243, 0.72, 0.514), ("suit",), "every suit symbol (centre and corners)")
-_GOAL_ICON = Slot("icon", "front", (0.27, 0.83, 0.06, 0.043), ("suit",), "the suit symbols over the sheet in miniature")
-_SHEET_ICON = Slot("icon", "sheet", (0.2, 0.86, 0.053, 0.038), ("suit",),
-                   "every suit symbol (column headers and suit bonuses)")
+_GOAL_ICON = Slot(
+    "icon", "front", (0.27, 0.83, 0.06, 0.043), ("suit",), "the suit symbols over the sheet in miniature"
+)
+_SHEET_ICON = Slot(
+    "icon",
+    "sheet",
+    (0.2, 0.86, 0.053, 0.038),
+    ("suit",),
+    "every suit symbol (column headers and suit bonuses)",
+)
 _LOGO = Slot("logo", "sheet", (0.044, 0.913, 0.5, 0.053), (), "the kit's title in the header")
 _GOAL_BACKGROUND = Slot("background", "front", FULL, ("row",), "the card's navy frame and cream field")
 SLOTS: dict[str, tuple[Slot, ...]] = {
@@ -38,10 +45,22 @@ SLOTS: dict[str, tuple[Slot, ...]] = {
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
 
 
-def suit_icon(ctx: Context, cid: str, suit: Any, cx: float, cy: float, r: float, *, fill: str,
-              stroke: str | None = "ink", width: float = 0.5) -> list[Op]:
+def suit_icon(
+    ctx: Context,
+    cid: str,
+    suit: Any,
+    cx: float,
+    cy: float,
+    r: float,
+    *,
+    fill: str,
+    stroke: str | None = "ink",
+    width: float = 0.5,
+) -> list[Op]:
     """A suit's symbol, or the kit's icon art in the symbol's box when `art.icon` is filled (tinted in `fill`)."""
-    art = slot_art(ctx, cid, _ICON, 0, 0, values={"suit": suit.id}, box=(cx - r, cy - r, 2 * r, 2 * r), colour=fill)
+    art = slot_art(
+        ctx, cid, _ICON, 0, 0, values={"suit": suit.id}, box=(cx - r, cy - r, 2 * r, 2 * r), colour=fill
+    )
     if art is not None:
         return [art]
     return symbol(suit.symbol, cx, cy, r, fill=fill, stroke=stroke, width=width)
@@ -85,20 +104,45 @@ def _ink_of(colour: str) -> str:
 
 # ---------------------------------------------------------------- cards
 
-def number_face(ctx: Context, suit: Any, n: int, w: float, h: float, bleed: float, cid: str = "number_cards") -> Face:
+
+def number_face(
+    ctx: Context, suit: Any, n: int, w: float, h: float, bleed: float, cid: str = "number_cards"
+) -> Face:
     """One number card: colour frame to the bleed, big number, faded symbol, corner indices."""
     col = suit.colour
     inset = mm(3.5)
     background = slot_art(ctx, cid, _BACKGROUND, w, h, bleed=bleed, values={"suit": suit.id, "number": n})
-    ops: list[Op] = [background] if background is not None else [
-        Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
-        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3))]
+    ops: list[Op] = (
+        [background]
+        if background is not None
+        else [
+            Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=col, stroke=None),
+            Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(3)),
+        ]
+    )
     icon = slot_art(ctx, cid, _ICON, w, h, values={"suit": suit.id}, colour=lighten(col, 0.82))
-    ops.append(Place(0, 0, tuple([icon] if icon is not None else
-                                 symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)),
-                     backdrop=True))  # the number sits across it
+    ops.append(
+        Place(
+            0,
+            0,
+            tuple(
+                [icon]
+                if icon is not None
+                else symbol(suit.symbol, w / 2, h / 2, w * 0.36, fill=lighten(col, 0.82), stroke=None)
+            ),
+            backdrop=True,
+        )
+    )  # the number sits across it
     text = str(n)
-    size = fit_line(text, "bold", w - 2 * inset - mm(8), ctx.measure, size=w * 0.46, min_size=20, where=f"number card {suit.id} {n}")
+    size = fit_line(
+        text,
+        "bold",
+        w - 2 * inset - mm(8),
+        ctx.measure,
+        size=w * 0.46,
+        min_size=20,
+        where=f"number card {suit.id} {n}",
+    )
     ops += number_ops(text, w / 2, h / 2 - size * 0.36, size, _ink_of(col), ctx.measure)
     ops += _corner(ctx, suit, text, inset, w, h, cid)
     return Face(f"{suit.id}-{n}", w, h, tuple(ops), bleed)
@@ -108,16 +152,31 @@ def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float
     size = mm(6.2)
     x = inset + mm(2.2)
     top = h - inset - mm(1.5)
-    ops: list[Op] = number_ops(text, x + size * 0.55, top - size * 0.85, size, _ink_of(suit.colour), ctx.measure)
-    ops += suit_icon(ctx, cid, suit, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, width=0.5)
+    ops: list[Op] = number_ops(
+        text, x + size * 0.55, top - size * 0.85, size, _ink_of(suit.colour), ctx.measure
+    )
+    ops += suit_icon(
+        ctx, cid, suit, x + size * 0.55, top - size * 1.55, size * 0.38, fill=suit.colour, width=0.5
+    )
     # the same index upside down in the opposite corner (6 and 9 underlined like the centre number)
-    ops += number_ops(text, w - x - size * 0.55, h - (top - size * 0.85), size, _ink_of(suit.colour), ctx.measure,
-                      rotate=180)
-    ops += suit_icon(ctx, cid, suit, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, width=0.5)
+    ops += number_ops(
+        text,
+        w - x - size * 0.55,
+        h - (top - size * 0.85),
+        size,
+        _ink_of(suit.colour),
+        ctx.measure,
+        rotate=180,
+    )
+    ops += suit_icon(
+        ctx, cid, suit, w - x - size * 0.55, h - (top - size * 1.55), size * 0.38, fill=suit.colour, width=0.5
+    )
     return ops
 
 
-def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str, cid: str = "") -> Face:
+def back_face(
+    ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str, cid: str = ""
+) -> Face:
     """A card back: navy field with ripples and the localized label; symmetric so flips do not matter. The kit's
     `art.back` replaces all of it."""
     art = slot_art(ctx, cid, _BACK, w, h, bleed=bleed)
@@ -125,15 +184,42 @@ def back_face(ctx: Context, name: str, w: float, h: float, bleed: float, label_i
         return Face(name, w, h, (art,), bleed)
     ops: list[Op] = [Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None)]
     inset = mm(3.5)
-    ops.append(Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3)))
+    ops.append(
+        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill=None, stroke="#c9d6ff", width=1.2, radius=mm(3))
+    )
     # the outer ring keeps 2 mm of navy between it and the frame (it touched the frame at 0.44 w)
     outer = min(w, h) / 2 - inset - 0.6 - 0.8 - mm(2)
     for i, r in enumerate((0.12, 0.2, 0.28, 0.36, 0.44)):
-        ops.append(Circle(w / 2, h / 2, outer * r / 0.44, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6))
+        ops.append(
+            Circle(
+                w / 2, h / 2, outer * r / 0.44, fill=None, stroke="#5b74b8" if i % 2 else "#8ea2dd", width=1.6
+            )
+        )
     label = ctx.texts(label_id)
-    size = fit_line(label, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5.5), min_size=7, where=f"{label_id} ({ctx.lang})")
-    ops.append(Rect(inset + mm(2), h / 2 - size * 0.9, w - 2 * inset - mm(4), size * 1.8, fill=NAVY, stroke=None))
-    ops.append(Text(w / 2, h / 2 - size * 0.35, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id))
+    size = fit_line(
+        label,
+        "bold",
+        w - 2 * inset - mm(6),
+        ctx.measure,
+        size=mm(5.5),
+        min_size=7,
+        where=f"{label_id} ({ctx.lang})",
+    )
+    ops.append(
+        Rect(inset + mm(2), h / 2 - size * 0.9, w - 2 * inset - mm(4), size * 1.8, fill=NAVY, stroke=None)
+    )
+    ops.append(
+        Text(
+            w / 2,
+            h / 2 - size * 0.35,
+            label,
+            size,
+            font="bold",
+            fill="#ffffff",
+            anchor="middle",
+            text_id=label_id,
+        )
+    )
     return Face(name, w, h, tuple(ops), bleed)
 
 
@@ -157,8 +243,9 @@ def compose_number_cards(ctx: Context, cid: str) -> Component:
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
-def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_row: int | None,
-              cid: str = "goal_cards") -> list[Op]:
+def mini_grid(
+    ctx: Context, x: float, y: float, w: float, h: float, highlight_row: int | None, cid: str = "goal_cards"
+) -> list[Op]:
     """A small picture of the sheet (rows x suits) with one row highlighted; row 1 is the top row."""
     game = ctx.kit.game
     cols, rows = len(game.suits), game.rows
@@ -171,9 +258,21 @@ def mini_grid(ctx: Context, x: float, y: float, w: float, h: float, highlight_ro
         ops.append(Text(x + cw / 2, yy + rh * 0.3, str(r), rh * 0.55, font="bold", anchor="middle"))
         for c, s in enumerate(game.suits):
             xx = x + (c + 1) * cw
-            ops.append(Rect(xx, yy, cw, rh, fill=lighten(s.colour, 0.35) if hl else "#ffffff", stroke="ink", width=1.4 if hl else 0.5))
+            ops.append(
+                Rect(
+                    xx,
+                    yy,
+                    cw,
+                    rh,
+                    fill=lighten(s.colour, 0.35) if hl else "#ffffff",
+                    stroke="ink",
+                    width=1.4 if hl else 0.5,
+                )
+            )
     for c, s in enumerate(game.suits):
-        ops += suit_icon(ctx, cid, s, x + (c + 1.5) * cw, y + h + rh * 0.55, min(cw, rh) * 0.32, fill=s.colour, width=0.4)
+        ops += suit_icon(
+            ctx, cid, s, x + (c + 1.5) * cw, y + h + rh * 0.55, min(cw, rh) * 0.32, fill=s.colour, width=0.4
+        )
     return ops
 
 
@@ -182,12 +281,29 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
     game = ctx.kit.game
     inset = mm(3.5)
     background = slot_art(ctx, cid, _GOAL_BACKGROUND, w, h, bleed=bleed, values={"row": row})
-    ops: list[Op] = [background] if background is not None else [
-        Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None),
-        Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#fffdf4", stroke=None, radius=mm(3))]
+    ops: list[Op] = (
+        [background]
+        if background is not None
+        else [
+            Rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, fill=NAVY, stroke=None),
+            Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#fffdf4", stroke=None, radius=mm(3)),
+        ]
+    )
     title = ctx.texts("goal.title")
-    ts = fit_line(title, "bold", w - 2 * inset - mm(6), ctx.measure, size=mm(5), min_size=7, where=f"goal.title ({ctx.lang})")
-    ops.append(Text(w / 2, h - inset - mm(4) - ts * 0.8, title, ts, font="bold", anchor="middle", text_id="goal.title"))
+    ts = fit_line(
+        title,
+        "bold",
+        w - 2 * inset - mm(6),
+        ctx.measure,
+        size=mm(5),
+        min_size=7,
+        where=f"goal.title ({ctx.lang})",
+    )
+    ops.append(
+        Text(
+            w / 2, h - inset - mm(4) - ts * 0.8, title, ts, font="bold", anchor="middle", text_id="goal.title"
+        )
+    )
     gw, gh = w * 0.62, h * 0.5
     ops += mini_grid(ctx, (w - gw) / 2, h * 0.3, gw, gh, row, cid)
     desc = ctx.texts("goal.row", row=row)
@@ -198,7 +314,15 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
     top = h * 0.25
     if ctx.measure(desc, "regular", mm(2.6)) <= box_w and top - mm(3.4) * 1.15 >= badge_top:
         # one line above the badge when it fits at a readable size
-        ds = fit_line(desc, "regular", box_w, ctx.measure, size=mm(3.4), min_size=mm(2.6), where=f"goal.row ({ctx.lang})")
+        ds = fit_line(
+            desc,
+            "regular",
+            box_w,
+            ctx.measure,
+            size=mm(3.4),
+            min_size=mm(2.6),
+            where=f"goal.row ({ctx.lang})",
+        )
         ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
     else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
         left, right = inset + mm(2), bx - r - 0.5 - mm(2)
@@ -206,8 +330,17 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
         # the block's top and the badge's lower edge (3 on a poker card): a longer text is a goal.row error
         size, leading = max(mm(3.4), ctx.kit.style.min_size.body), 1.3
         lines = max(1, int((top - (by - r)) // (size * leading)))
-        fitted = fit_block(desc, "regular", right - left, lines * size * leading, ctx.measure, size=size,
-                           min_size=size, leading=leading, where=f"goal.row ({ctx.lang}, at most {lines} lines)")
+        fitted = fit_block(
+            desc,
+            "regular",
+            right - left,
+            lines * size * leading,
+            ctx.measure,
+            size=size,
+            min_size=size,
+            leading=leading,
+            where=f"goal.row ({ctx.lang}, at most {lines} lines)",
+        )
         ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
     ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"
@@ -227,20 +360,27 @@ def compose_goal_cards(ctx: Context, cid: str) -> Component:
 
 # ---------------------------------------------------------------- score sheet
 
-def bonus_ops(ctx: Context, bonus: int | str, cx: float, cy: float, r: float, cid: str = "score_sheet") -> list[Op]:
+
+def bonus_ops(
+    ctx: Context, bonus: int | str, cx: float, cy: float, r: float, cid: str = "score_sheet"
+) -> list[Op]:
     """A row bonus: a number in a circle, or the suit's symbol with a cross (write any number there)."""
     if isinstance(bonus, int):
-        return [Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
-                circle_text(str(bonus), cx, cy, r, ctx.measure, size=r * 1.05, stroke=1.2)]
+        return [
+            Circle(cx, cy, r, fill="#ffffff", stroke="ink", width=1.2),
+            circle_text(str(bonus), cx, cy, r, ctx.measure, size=r * 1.05, stroke=1.2),
+        ]
     s = _suit(ctx.kit.game, bonus)
     outline = 0.8
     ops = suit_icon(ctx, cid, s, cx, cy, r * 1.05, fill=s.colour, width=outline)
     # the cross sits on the symbol's inner circle, its stroke ends clear of the outline (a triangle's is small)
     ix, iy, ir = inner_circle(s.symbol, cx, cy, r * 1.05)
     lw = min(r * 0.22, ir * 0.34)
-    k = (ir - outline / 2 - lw / 2 - 0.4) / 2 ** 0.5
-    ops += [Line(ix - k, iy - k, ix + k, iy + k, stroke="#ffffff", width=lw),
-            Line(ix - k, iy + k, ix + k, iy - k, stroke="#ffffff", width=lw)]
+    k = (ir - outline / 2 - lw / 2 - 0.4) / 2**0.5
+    ops += [
+        Line(ix - k, iy - k, ix + k, iy + k, stroke="#ffffff", width=lw),
+        Line(ix - k, iy + k, ix + k, iy - k, stroke="#ffffff", width=lw),
+    ]
     return ops
 
 
@@ -252,15 +392,28 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     pad = mm(6)
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
     title = t(ctx.kit.meta.title)
-    ts = fit_line(title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"sheet title ({ctx.lang})")
+    ts = fit_line(
+        title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"sheet title ({ctx.lang})"
+    )
     logo = slot_art(ctx, "score_sheet", _LOGO, w, h)
-    ops.append(logo if logo is not None else
-               Text(pad, h - pad - ts * 0.85, title, ts, font="bold", fill=NAVY, text_id=ctx.kit.meta.title))
+    ops.append(
+        logo
+        if logo is not None
+        else Text(pad, h - pad - ts * 0.85, title, ts, font="bold", fill=NAVY, text_id=ctx.kit.meta.title)
+    )
     name = t("sheet.name")
     ns = mm(3.4)
     nx = w * 0.6
     ops.append(Text(nx, h - pad - ts * 0.8, name, ns, text_id="sheet.name"))
-    ops.append(Line(nx + ctx.measure(name, "regular", ns) + mm(2), h - pad - ts * 0.8 - 1, w - pad, h - pad - ts * 0.8 - 1, width=0.6))
+    ops.append(
+        Line(
+            nx + ctx.measure(name, "regular", ns) + mm(2),
+            h - pad - ts * 0.8 - 1,
+            w - pad,
+            h - pad - ts * 0.8 - 1,
+            width=0.6,
+        )
+    )
     bonuses = list(variant.bonuses) if variant is not None else list(game.bonuses)
     # grid geometry
     cols = len(game.suits)
@@ -277,50 +430,134 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     for c, s in enumerate(game.suits):
         x = left + c * cw
         ops.append(Rect(x, grid_top, cw, header_h, fill=s.colour, stroke="ink", width=0.8))
-        ops += suit_icon(ctx, "score_sheet", s, x + cw / 2, grid_top + header_h / 2, header_h * 0.33, fill="#ffffff", width=0.8)
+        ops += suit_icon(
+            ctx,
+            "score_sheet",
+            s,
+            x + cw / 2,
+            grid_top + header_h / 2,
+            header_h * 0.33,
+            fill="#ffffff",
+            width=0.8,
+        )
     hdr = t("sheet.bonus")
-    hs = fit_line(hdr, "bold", bonus_w + label_w - mm(1), ctx.measure, size=mm(2.8), min_size=5, where=f"sheet.bonus ({ctx.lang})")
-    ops.append(Text(pad + (label_w + bonus_w) / 2, grid_top + header_h / 2 - hs * 0.35, hdr, hs, font="bold", anchor="middle", text_id="sheet.bonus"))
+    hs = fit_line(
+        hdr,
+        "bold",
+        bonus_w + label_w - mm(1),
+        ctx.measure,
+        size=mm(2.8),
+        min_size=5,
+        where=f"sheet.bonus ({ctx.lang})",
+    )
+    ops.append(
+        Text(
+            pad + (label_w + bonus_w) / 2,
+            grid_top + header_h / 2 - hs * 0.35,
+            hdr,
+            hs,
+            font="bold",
+            anchor="middle",
+            text_id="sheet.bonus",
+        )
+    )
     for r in range(1, game.rows + 1):
         y = grid_top - r * rh
-        ops.append(Text(pad + label_w / 2, y + rh / 2 - rh * 0.14, str(r), rh * 0.36, fill="muted", anchor="middle"))
-        ops += bonus_ops(ctx, bonuses[r - 1], pad + label_w + bonus_w / 2, y + rh / 2, min(bonus_w, rh) * 0.36)
+        ops.append(
+            Text(pad + label_w / 2, y + rh / 2 - rh * 0.14, str(r), rh * 0.36, fill="muted", anchor="middle")
+        )
+        ops += bonus_ops(
+            ctx, bonuses[r - 1], pad + label_w + bonus_w / 2, y + rh / 2, min(bonus_w, rh) * 0.36
+        )
         for c, s in enumerate(game.suits):
             ops.append(Rect(left + c * cw, y, cw, rh, fill=lighten(s.colour, 0.9), stroke="ink", width=0.6))
-    ops.append(Rect(left, grid_top - game.rows * rh, cw * cols, game.rows * rh, fill=None, stroke="ink", width=1.6))
+    ops.append(
+        Rect(left, grid_top - game.rows * rh, cw * cols, game.rows * rh, fill=None, stroke="ink", width=1.6)
+    )
     # the ascending arrow on the right
     ax = left + cols * cw + mm(4.5)
     y0, y1 = grid_top - game.rows * rh + mm(2), grid_top - mm(6)
     ops.append(Line(ax, y0, ax, y1, width=1.4))
     ops.append(Polygon(((ax - mm(1.8), y1), (ax + mm(1.8), y1), (ax, y1 + mm(4))), fill="ink", stroke=None))
     asc = t("sheet.ascending")
-    ops += vertical_label(asc, ax + mm(3.6) - mm(2.6) * 0.36, (y0 + y1) / 2, mm(2.6), y1 - y0, ctx.measure, fill="muted",
-                          text_id="sheet.ascending", where=f"sheet.ascending ({ctx.lang})")
+    ops += vertical_label(
+        asc,
+        ax + mm(3.6) - mm(2.6) * 0.36,
+        (y0 + y1) / 2,
+        mm(2.6),
+        y1 - y0,
+        ctx.measure,
+        fill="muted",
+        text_id="sheet.ascending",
+        where=f"sheet.ascending ({ctx.lang})",
+    )
     # run boxes under each column
     by = grid_top - game.rows * rh - mm(3) - mm(10)
     lbl = t("sheet.run")
     # two lines beside the run boxes when one would shrink under the body floor
-    run = fit_block(lbl, "regular", label_w + bonus_w - mm(1), mm(10), ctx.measure, size=mm(2.6),
-                    min_size=ctx.kit.style.min_size.body, where=f"sheet.run ({ctx.lang})")
+    run = fit_block(
+        lbl,
+        "regular",
+        label_w + bonus_w - mm(1),
+        mm(10),
+        ctx.measure,
+        size=mm(2.6),
+        min_size=ctx.kit.style.min_size.body,
+        where=f"sheet.run ({ctx.lang})",
+    )
     ops += block_ops(run, pad, by + mm(5) + run.height / 2, text_id="sheet.run")
     for c, s in enumerate(game.suits):
-        ops.append(Rect(left + c * cw + mm(2), by, cw - mm(4), mm(10), fill="#ffffff", stroke=s.colour, width=1.6, radius=mm(1.5)))
+        ops.append(
+            Rect(
+                left + c * cw + mm(2),
+                by,
+                cw - mm(4),
+                mm(10),
+                fill="#ffffff",
+                stroke=s.colour,
+                width=1.6,
+                radius=mm(1.5),
+            )
+        )
     # goals and total
     gy = by - mm(14)
     bw = (w - pad - left) / 3
-    for i, (tid, extra) in enumerate((("sheet.goals", f"{game.goals.revealed} × {game.goals.points}"), ("sheet.total", ""))):
+    for i, (tid, extra) in enumerate(
+        (("sheet.goals", f"{game.goals.revealed} × {game.goals.points}"), ("sheet.total", ""))
+    ):
         x = left + i * (bw + mm(4))
         label = t(tid)
         lw = ctx.measure(label, "bold", mm(3))
         ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
-        ops.append(Rect(x + lw + mm(2), gy, bw - lw - mm(2), mm(10), fill="#ffffff", stroke="ink", width=1.2 + i, radius=mm(1.5)))
+        ops.append(
+            Rect(
+                x + lw + mm(2),
+                gy,
+                bw - lw - mm(2),
+                mm(10),
+                fill="#ffffff",
+                stroke="ink",
+                width=1.2 + i,
+                radius=mm(1.5),
+            )
+        )
         if extra:
-            ops.append(Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end", role="fine"))
+            ops.append(
+                Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end", role="fine")
+            )
     foot_text = t("sheet.footer")
     # the footnote keeps to the fine-print floor: 10.5 mm of room, clear of the variant code at the right
     code_w = ctx.measure(variant.code, "regular", mm(2.4)) + mm(3) if variant is not None else 0.0
-    fitted = fit_block(foot_text, "regular", w - 2 * pad - code_w, mm(10.5), ctx.measure, size=mm(2.5),
-                       min_size=ctx.kit.style.min_size.fine, where=f"sheet.footer ({ctx.lang})")
+    fitted = fit_block(
+        foot_text,
+        "regular",
+        w - 2 * pad - code_w,
+        mm(10.5),
+        ctx.measure,
+        size=mm(2.5),
+        min_size=ctx.kit.style.min_size.fine,
+        where=f"sheet.footer ({ctx.lang})",
+    )
     ops += block_ops(fitted, pad, mm(13), fill="muted", text_id="sheet.footer", role="fine")
     if variant is not None:
         # baseline 3.3 mm up: the code's glyphs stay inside the 3 mm safe area
@@ -342,10 +579,17 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
         one = sheet_face(ctx, w, h, None, 0)
         faces = [one] * (per_page * comp.copies)
     title = ctx.texts(comp.title)
-    return Component(cid, title, impose_sheets(cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape, bookmark=title))
+    return Component(
+        cid,
+        title,
+        impose_sheets(
+            cid, faces, ctx.print, ctx.paper, per_page=per_page, landscape=landscape, bookmark=title
+        ),
+    )
 
 
 # ---------------------------------------------------------------- rules summary
+
 
 def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
     """The rules summary, every figure from the spec (templates filled with template_context)."""
@@ -356,10 +600,14 @@ def _rules_body(ctx: Context, x: float, top: float, width: float, size: float) -
     ops: list[Op] = []
     y = top
     rules = ctx.kit.game.rules  # each house-rule switch picks the paragraph that states its reading
-    bodies = {"round": f"rules.round.{rules.announced_order}", "bonus": f"rules.bonus.{rules.x_bonus_numbers}"}
+    bodies = {
+        "round": f"rules.round.{rules.announced_order}",
+        "bonus": f"rules.bonus.{rules.x_bonus_numbers}",
+    }
     for name in ("setup", "round", "write", "bonus", "end"):
-        drawn, y = section(ctx, f"rules.{name}.title", bodies.get(name, f"rules.{name}"), x, y, width, size, NAVY,
-                           gap=0.7)
+        drawn, y = section(
+            ctx, f"rules.{name}.title", bodies.get(name, f"rules.{name}"), x, y, width, size, NAVY, gap=0.7
+        )
         ops += drawn
         if name == "setup":
             y = _deck_table(ctx, ops, x, y, width)
@@ -397,12 +645,15 @@ def _bonus_legend(ctx: Context, ops: list[Op], x: float, top: float) -> float:
     return top - 2 * r - mm(4)
 
 
-BUILDERS = Builders("Ripple Rush", {
-    "score_sheet": compose_sheet,
-    "number_cards": compose_number_cards,
-    "goal_cards": compose_goal_cards,
-    "rules": summary_sheet(rules_face),
-})
+BUILDERS = Builders(
+    "Ripple Rush",
+    {
+        "score_sheet": compose_sheet,
+        "number_cards": compose_number_cards,
+        "goal_cards": compose_goal_cards,
+        "rules": summary_sheet(rules_face),
+    },
+)
 compose = BUILDERS.compose
 component_ids = BUILDERS.component_ids
 

@@ -52,26 +52,89 @@ class Policy:
             b = game.bonuses[d.row - 1]
             if isinstance(b, str):
                 c = game.suits.index(b)
-                h, n = K.decide_suit(self.code, ks, a["sheet"], a["rowfill"], p, c, game.rows, len(game.suits),
-                                     game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
-                                     a["u_total"], a["left"], game.x_any_integer)
+                h, n = K.decide_suit(
+                    self.code,
+                    ks,
+                    a["sheet"],
+                    a["rowfill"],
+                    p,
+                    c,
+                    game.rows,
+                    len(game.suits),
+                    game.nmin,
+                    game.nmax,
+                    a["isgoal"],
+                    game.goal_points,
+                    a["unseen"],
+                    a["u_total"],
+                    a["left"],
+                    game.x_any_integer,
+                )
                 return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
-            c, h = K.decide_number(self.code, ks, a["sheet"], a["rowfill"], p, -1, b, game.rows, len(game.suits),
-                                   game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
-                                   a["u_total"], a["left"], True)
+            c, h = K.decide_number(
+                self.code,
+                ks,
+                a["sheet"],
+                a["rowfill"],
+                p,
+                -1,
+                b,
+                game.rows,
+                len(game.suits),
+                game.nmin,
+                game.nmax,
+                a["isgoal"],
+                game.goal_points,
+                a["unseen"],
+                a["u_total"],
+                a["left"],
+                True,
+            )
             return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
         if d.card is None:  # announced cards in any order: the kernel's choice over the open cards
             ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
             knum = np.array([k.number for k in d.cards], dtype=np.int64)
             kopen = np.ones(len(d.cards), dtype=np.bool_)
-            k, c, h = K.announced_choice(self.code, ks, a["sheet"], a["rowfill"], p, ksuit, knum, kopen, game.rows,
-                                         len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points,
-                                         a["unseen"], a["u_total"], a["left"])
+            k, c, h = K.announced_choice(
+                self.code,
+                ks,
+                a["sheet"],
+                a["rowfill"],
+                p,
+                ksuit,
+                knum,
+                kopen,
+                game.rows,
+                len(game.suits),
+                game.nmin,
+                game.nmax,
+                a["isgoal"],
+                game.goal_points,
+                a["unseen"],
+                a["u_total"],
+                a["left"],
+            )
             return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
         assert d.card is not None
-        c, h = K.decide_number(self.code, ks, a["sheet"], a["rowfill"], p, d.card.suit, d.card.number, game.rows,
-                               len(game.suits), game.nmin, game.nmax, a["isgoal"], game.goal_points, a["unseen"],
-                               a["u_total"], a["left"], d.kind == "announced")
+        c, h = K.decide_number(
+            self.code,
+            ks,
+            a["sheet"],
+            a["rowfill"],
+            p,
+            d.card.suit,
+            d.card.number,
+            game.rows,
+            len(game.suits),
+            game.nmin,
+            game.nmax,
+            a["isgoal"],
+            game.goal_points,
+            a["unseen"],
+            a["u_total"],
+            a["left"],
+            d.kind == "announced",
+        )
         return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
 
 
@@ -91,8 +154,14 @@ def _arrays(game: Game, state: State, player: int) -> _KernelView:
     seen = state.deck[: state.round * game.players]
     for card in seen:
         unseen[card.suit, card.number - game.nmin] = 0
-    return {"sheet": sheet, "rowfill": rowfill, "isgoal": isgoal, "unseen": unseen,
-            "u_total": cols * span - len(seen), "left": game.rounds - state.round}
+    return {
+        "sheet": sheet,
+        "rowfill": rowfill,
+        "isgoal": isgoal,
+        "unseen": unseen,
+        "u_total": cols * span - len(seen),
+        "left": game.rounds - state.round,
+    }
 
 
 def _kernel_stream(rng: np.random.Generator, code: int) -> np.ndarray:

@@ -30,7 +30,9 @@ from generator.errors import RuleViolation
 from generator.games.ripple_rush import GAME
 from generator.games.ripple_rush.spec import RippleRushGame
 
-RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/ripple_rush/__init__.py)
+RULESET_VERSION = (
+    GAME.ruleset
+)  # the plugin record holds the version (generator/games/ripple_rush/__init__.py)
 """1.1: house-rule switches (X bonus numbers, order of announced cards, default: any order), off-sheet
 writes and impossible goal rows are RuleViolations."""
 
@@ -141,15 +143,27 @@ class Game:
     _suit_index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def from_spec(cls, spec: RippleRushGame, players: int, bonuses: Sequence[int | str] | None = None) -> Game:
+    def from_spec(
+        cls, spec: RippleRushGame, players: int, bonuses: Sequence[int | str] | None = None
+    ) -> Game:
         """The rules of `spec` for `players` players (optionally with another bonus order, top row first)."""
         if not spec.players.min <= players <= spec.players.max:
             raise RuleViolation(f"{players} players: this kit is for {spec.players.min}..{spec.players.max}")
         ids = tuple(s.id for s in spec.suits)
-        return cls(ids, spec.numbers.min, spec.numbers.max, spec.rows,
-                   tuple(spec.bonuses if bonuses is None else bonuses), spec.cards_per_player, players,
-                   spec.goals.points, spec.goals.revealed, spec.rules.x_bonus_numbers == "any_integer",
-                   spec.rules.announced_order == "any", {s: i for i, s in enumerate(ids)})
+        return cls(
+            ids,
+            spec.numbers.min,
+            spec.numbers.max,
+            spec.rows,
+            tuple(spec.bonuses if bonuses is None else bonuses),
+            spec.cards_per_player,
+            players,
+            spec.goals.points,
+            spec.goals.revealed,
+            spec.rules.x_bonus_numbers == "any_integer",
+            spec.rules.announced_order == "any",
+            {s: i for i, s in enumerate(ids)},
+        )
 
     # -- naming -----------------------------------------------------------------------------------------
     def card_name(self, card: Card) -> str:
@@ -189,22 +203,30 @@ class Game:
         """A blank sheet."""
         return tuple((0,) * self.rows for _ in self.suits)
 
-    def deal(self, deck: Sequence[Card], goals: Sequence[int], sheets: Sequence[Sheet] | None = None) -> State:
+    def deal(
+        self, deck: Sequence[Card], goals: Sequence[int], sheets: Sequence[Sheet] | None = None
+    ) -> State:
         """A game dealt with `deck` (draw order: round by round, seat by seat) and revealed goal rows."""
         need = self.deck_size
         if len(deck) != need:
-            raise RuleViolation(f"deck holds {len(deck)} cards, {self.players} players need "
-                                f"{self.rounds} x {self.players} = {need}")
+            raise RuleViolation(
+                f"deck holds {len(deck)} cards, {self.players} players need "
+                f"{self.rounds} x {self.players} = {need}"
+            )
         if len(set(deck)) != len(deck):
             raise RuleViolation("deck holds a card twice")
         for r in goals:
             if not 1 <= r <= self.rows:
                 raise RuleViolation(f"goal row {r}: the sheet has rows 1..{self.rows}")
         if len(set(goals)) != len(goals):
-            raise RuleViolation(f"goal rows {tuple(goals)}: each row has one goal card, a row cannot be revealed twice")
+            raise RuleViolation(
+                f"goal rows {tuple(goals)}: each row has one goal card, a row cannot be revealed twice"
+            )
         if len(goals) not in (0, self.goals_revealed):
-            raise RuleViolation(f"{len(goals)} goal rows revealed: this game reveals {self.goals_revealed} "
-                                f"(or none in the basic game)")
+            raise RuleViolation(
+                f"{len(goals)} goal rows revealed: this game reveals {self.goals_revealed} "
+                f"(or none in the basic game)"
+            )
         sh = tuple(sheets) if sheets is not None else tuple(self.empty_sheet() for _ in range(self.players))
         return self._settle(State(sh, tuple(deck), tuple(goals), 0))
 
@@ -235,7 +257,9 @@ class Game:
                 out.append(r)
         return tuple(out)
 
-    def legal_cells(self, sheet: Sheet, column: int, number: int, any_number: bool = False) -> tuple[Cell, ...]:
+    def legal_cells(
+        self, sheet: Sheet, column: int, number: int, any_number: bool = False
+    ) -> tuple[Cell, ...]:
         """Cells where `number` may go in `column`."""
         return tuple(Cell(column, r) for r in self.legal_rows(sheet, column, number, any_number))
 
@@ -265,12 +289,15 @@ class Game:
             r = col.index(number) + 1
             return f"{self.suits[cell.column]} {number} is already written in row {r}"
         above = [(r, v) for r, v in enumerate(col[: cell.row - 1], start=1) if v and v < number]
-        below = [(r, v) for r, v in enumerate(col[cell.row:], start=cell.row + 1) if v and v > number]
+        below = [(r, v) for r, v in enumerate(col[cell.row :], start=cell.row + 1) if v and v > number]
         if above or below:
             parts = [f"{v} in row {r} above it is smaller" for r, v in above]
             parts += [f"{v} in row {r} below it is larger" for r, v in below]
-            return (f"cannot write {number} in {where}: " + "; ".join(parts)
-                    + " (numbers must ascend from the bottom of a column to its top)")
+            return (
+                f"cannot write {number} in {where}: "
+                + "; ".join(parts)
+                + " (numbers must ascend from the bottom of a column to its top)"
+            )
         return None
 
     def can_write(self, sheet: Sheet, decision: Decision) -> bool:
@@ -318,7 +345,9 @@ class Game:
             return acts
         if d.card is None:  # announced cards in any order: write any one still open, or stop
             acts.append(PASS)
-            writes = [Write(cell, k.number) for k in d.cards for cell in self.legal_cells(sheet, k.suit, k.number)]
+            writes = [
+                Write(cell, k.number) for k in d.cards for cell in self.legal_cells(sheet, k.suit, k.number)
+            ]
             return acts + sorted(writes)
         if d.kind == "announced":
             acts.append(PASS)
@@ -337,25 +366,31 @@ class Game:
             if d.kind == "own":
                 assert d.card is not None
                 rows = ", ".join(str(r) for r in self.legal_rows(sheet, d.card.suit, d.card.number))
-                raise RuleViolation(f"{who} must write {self.card_name(d.card)}: it fits in "
-                                    f"{self.suits[d.card.suit]} row(s) {rows}")
+                raise RuleViolation(
+                    f"{who} must write {self.card_name(d.card)}: it fits in "
+                    f"{self.suits[d.card.suit]} row(s) {rows}"
+                )
             return self._settle(replace(state, agenda=rest))
         if not isinstance(action, Write):
             raise RuleViolation(f"not an action: {action!r}")
         cell, n = action.cell, action.number
         if not self.has_cell(cell):
             # checked first: a negative column would otherwise index a suit from the end and be misnamed
-            raise RuleViolation(f"{who}: there is no cell column {cell.column}, row {cell.row} on a "
-                                f"{len(self.suits)}x{self.rows} sheet (columns 0..{len(self.suits) - 1}, "
-                                f"rows 1..{self.rows})")
+            raise RuleViolation(
+                f"{who}: there is no cell column {cell.column}, row {cell.row} on a "
+                f"{len(self.suits)}x{self.rows} sheet (columns 0..{len(self.suits) - 1}, "
+                f"rows 1..{self.rows})"
+            )
         any_number = False
         later: tuple[Decision, ...] = ()
         if d.kind == "announced" and d.card is None:
             open_cards = [k for k in d.cards if (k.suit, k.number) == (cell.column, n)]
             if not open_cards:
                 names = ", ".join(self.card_name(k) for k in d.cards)
-                raise RuleViolation(f"{who} may write one of the announced cards {names}; "
-                                    f"{self.suits[cell.column]} {n} is not one of them")
+                raise RuleViolation(
+                    f"{who} may write one of the announced cards {names}; "
+                    f"{self.suits[cell.column]} {n} is not one of them"
+                )
             left = tuple(k for k in d.cards if k != open_cards[0])
             later = (replace(d, cards=left),) if left else ()
         elif d.kind in ("own", "announced"):
@@ -363,14 +398,18 @@ class Game:
             if n != d.card.number:
                 raise RuleViolation(f"{who} is writing {self.card_name(d.card)}, not {n}")
             if cell.column != d.card.suit:
-                raise RuleViolation(f"{self.card_name(d.card)} goes in the {self.suits[d.card.suit]} column, "
-                                    f"not in {self.cell_name(cell)}")
+                raise RuleViolation(
+                    f"{self.card_name(d.card)} goes in the {self.suits[d.card.suit]} column, "
+                    f"not in {self.cell_name(cell)}"
+                )
         else:
             b = self.bonuses[d.row - 1]
             if isinstance(b, str):
                 if cell.column != self._suit_index[b]:
-                    raise RuleViolation(f"bonus X({b}) of row {d.row} is written in the {b} column, "
-                                        f"not in {self.cell_name(cell)}")
+                    raise RuleViolation(
+                        f"bonus X({b}) of row {d.row} is written in the {b} column, "
+                        f"not in {self.cell_name(cell)}"
+                    )
                 any_number = self.x_any_integer
             elif n != b:
                 raise RuleViolation(f"bonus of row {d.row} is the number {b}, not {n}")
@@ -379,8 +418,8 @@ class Game:
             raise RuleViolation(f"{who}: {why}")
         col = list(sheet[cell.column])
         col[cell.row - 1] = n
-        new_sheet = sheet[: cell.column] + (tuple(col),) + sheet[cell.column + 1:]
-        sheets = state.sheets[: d.player] + (new_sheet,) + state.sheets[d.player + 1:]
+        new_sheet = sheet[: cell.column] + (tuple(col),) + sheet[cell.column + 1 :]
+        sheets = state.sheets[: d.player] + (new_sheet,) + state.sheets[d.player + 1 :]
         rest = later + rest  # any-order announced cards: the rest come back after this write's bonuses
         if all(c[cell.row - 1] != 0 for c in new_sheet):
             rest = (Decision(d.player, "bonus", row=cell.row),) + rest
@@ -397,15 +436,23 @@ class Game:
 
     def _start_round(self, state: State) -> State:
         t = state.round
-        drawn = state.deck[t * self.players:(t + 1) * self.players]
-        announced = tuple(p for p in range(self.players)
-                          if not self.legal_rows(state.sheets[p], drawn[p].suit, drawn[p].number))
+        drawn = state.deck[t * self.players : (t + 1) * self.players]
+        announced = tuple(
+            p
+            for p in range(self.players)
+            if not self.legal_rows(state.sheets[p], drawn[p].suit, drawn[p].number)
+        )
         agenda = [Decision(p, "own", drawn[p]) for p in range(self.players) if p not in announced]
         if self.announced_any_order:
-            agenda += [Decision(p, "announced", cards=tuple(drawn[q] for q in announced if q != p))
-                       for p in range(self.players) if any(q != p for q in announced)]
+            agenda += [
+                Decision(p, "announced", cards=tuple(drawn[q] for q in announced if q != p))
+                for p in range(self.players)
+                if any(q != p for q in announced)
+            ]
         else:
-            agenda += [Decision(p, "announced", drawn[q]) for p in range(self.players) for q in announced if q != p]
+            agenda += [
+                Decision(p, "announced", drawn[q]) for p in range(self.players) for q in announced if q != p
+            ]
         return replace(state, round=t + 1, drawn=drawn, announced=announced, agenda=tuple(agenda))
 
     # -- scoring ------------------------------------------------------------------------------------------

@@ -12,7 +12,11 @@ from generator.engine.runner import Tally
 from generator.games.ripple_rush import kernel as K
 from generator.games.ripple_rush.spec import RippleRushGame
 
-POLICY_CODES: dict[str, int] = {"random": K.POLICY_RANDOM, "greedy": K.POLICY_GREEDY, "strong": K.POLICY_STRONG}
+POLICY_CODES: dict[str, int] = {
+    "random": K.POLICY_RANDOM,
+    "greedy": K.POLICY_GREEDY,
+    "strong": K.POLICY_STRONG,
+}
 POLICY_NAMES: dict[int, str] = {v: k for k, v in POLICY_CODES.items()}
 
 
@@ -38,9 +42,20 @@ class Setup:
 
     def params(self, players: int) -> K.Params:
         """The kernel's view of these rules for `players` seats."""
-        return K.Params(players, self.cols, self.rows, self.nmin, self.nmax, self.rounds,
-                        np.array(self.bkind, dtype=np.int64), np.array(self.bval, dtype=np.int64), self.revealed,
-                        self.goal_points, self.x_any, self.any_order)
+        return K.Params(
+            players,
+            self.cols,
+            self.rows,
+            self.nmin,
+            self.nmax,
+            self.rounds,
+            np.array(self.bkind, dtype=np.int64),
+            np.array(self.bval, dtype=np.int64),
+            self.revealed,
+            self.goal_points,
+            self.x_any,
+            self.any_order,
+        )
 
     @classmethod
     def from_spec(cls, spec: RippleRushGame, bonuses: tuple[int | str, ...] | None = None) -> Setup:
@@ -56,9 +71,19 @@ class Setup:
             else:
                 kinds.append(0)
                 vals.append(int(b))
-        return cls(len(spec.suits), spec.rows, spec.numbers.min, spec.numbers.max, spec.cards_per_player,
-                   tuple(kinds), tuple(vals), spec.goals.revealed, spec.goals.points,
-                   spec.rules.x_bonus_numbers == "any_integer", spec.rules.announced_order == "any")
+        return cls(
+            len(spec.suits),
+            spec.rows,
+            spec.numbers.min,
+            spec.numbers.max,
+            spec.cards_per_player,
+            tuple(kinds),
+            tuple(vals),
+            spec.goals.revealed,
+            spec.goals.points,
+            spec.rules.x_bonus_numbers == "any_integer",
+            spec.rules.announced_order == "any",
+        )
 
 
 @dataclass(frozen=True)
@@ -90,12 +115,21 @@ class RippleRushSim:
         used = np.zeros(s.rows, dtype=np.int64)
         counts = np.zeros(K.N_COUNTS, dtype=np.int64)
         if self.record:
-            rec = K.Record(True, np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64),
-                           np.zeros(1, dtype=np.int64), np.zeros((games, P * s.rounds), dtype=np.int64),
-                           np.zeros((games, max(s.revealed, 1)), dtype=np.int64))
+            rec = K.Record(
+                True,
+                np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros(1, dtype=np.int64),
+                np.zeros((games, P * s.rounds), dtype=np.int64),
+                np.zeros((games, max(s.revealed, 1)), dtype=np.int64),
+            )
         else:
-            rec = K.Record(False, np.zeros((1, K.LOG_WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64),
-                           np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+            rec = K.Record(
+                False,
+                np.zeros((1, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros(1, dtype=np.int64),
+                np.zeros((1, 1), dtype=np.int64),
+                np.zeros((1, 1), dtype=np.int64),
+            )
         mix = np.array([POLICY_CODES[p] for p in self.policies], dtype=np.int64)
         fn = py_func(K.play_loop) if self.pure else K.play_loop
         ws = K.workspace(P, s.cols, s.rows, s.nmin, s.nmax)
@@ -107,17 +141,36 @@ class RippleRushSim:
                 idx = np.nonzero(which == a)[0]
                 if idx.size == 0:
                     continue
-                part = K.Tallies(np.zeros((idx.size, P), dtype=np.int64), np.zeros((idx.size, P), dtype=np.int64),
-                                 np.zeros((idx.size, P), dtype=np.int64), rows_done, fired, used, counts)
+                part = K.Tallies(
+                    np.zeros((idx.size, P), dtype=np.int64),
+                    np.zeros((idx.size, P), dtype=np.int64),
+                    np.zeros((idx.size, P), dtype=np.int64),
+                    rows_done,
+                    fired,
+                    used,
+                    counts,
+                )
                 fn(rng, idx.size, mix[np.array(seating, dtype=np.int64)], False, prm, part, rec, ws)
                 score[idx], colsdone[idx], seatpol[idx] = part.score, part.colsdone, part.seatpol
         else:
-            fn(rng, games, mix, self.rotate, prm, K.Tallies(score, colsdone, seatpol, rows_done, fired, used, counts),
-               rec, ws)
+            fn(
+                rng,
+                games,
+                mix,
+                self.rotate,
+                prm,
+                K.Tallies(score, colsdone, seatpol, rows_done, fired, used, counts),
+                rec,
+                ws,
+            )
         out: Tally = {
-            "games.score": score, "games.colsdone": colsdone, "games.policy": seatpol,
-            "rows_done": rows_done[::-1].copy(), "bonus_fired": fired[::-1].copy(),
-            "bonus_used": used[::-1].copy(), "counts": counts,
+            "games.score": score,
+            "games.colsdone": colsdone,
+            "games.policy": seatpol,
+            "rows_done": rows_done[::-1].copy(),
+            "bonus_fired": fired[::-1].copy(),
+            "bonus_used": used[::-1].copy(),
+            "counts": counts,
         }
         if self.record:
             n = int(rec.nlog[0])

@@ -31,7 +31,7 @@ class Suit(SpecModel):
     """One suit: a colour AND a symbol (colour-blind safe); its order is the column order on the sheet."""
 
     id: SpecId = Field(description="Identifier used by bonuses and catalogs.")
-    colour: HexColour = Field(description="Print colour as \"#rrggbb\".")
+    colour: HexColour = Field(description='Print colour as "#rrggbb".')
     symbol: Symbol = Field(description="Symbol printed with the colour.")
 
 
@@ -52,22 +52,40 @@ class PlayerRange(SpecModel):
 class Goals(SpecModel):
     """Advanced-game goal cards: one per sheet row; some are revealed at set-up."""
 
-    points: StrictInt = Field(ge=0, le=MAX_POINTS, description="Points for each revealed goal whose row is completely filled.")
-    revealed: StrictInt = Field(ge=0, le=MAX_SMALL, description="Goal cards revealed at set-up (0 = basic game).")
+    points: StrictInt = Field(
+        ge=0, le=MAX_POINTS, description="Points for each revealed goal whose row is completely filled."
+    )
+    revealed: StrictInt = Field(
+        ge=0, le=MAX_SMALL, description="Goal cards revealed at set-up (0 = basic game)."
+    )
 
 
 class RippleRushBalance(SequentialCheck):
     """Self-play settings and the tolerances `pnpkit check` holds the measured figures to."""
 
-    games: StrictInt = Field(ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides.")
-    policies: list[PolicyName] = Field(min_length=1, description="Policies played in self-play, each at every player count.")
-    reference_policy: PolicyName = Field(description="Policy whose figures the tolerances below are checked against.")
-    goal_completion: Bound = Field(description="Share of player-games completing each row (= each goal card), every player count.")
-    goal_spread: Bound = Field(description="Completion rate of the easiest row divided by that of the hardest.")
-    unplaceable_share: Bound = Field(description="Share of drawn cards that could not be written by their drawer.")
+    games: StrictInt = Field(
+        ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides."
+    )
+    policies: list[PolicyName] = Field(
+        min_length=1, description="Policies played in self-play, each at every player count."
+    )
+    reference_policy: PolicyName = Field(
+        description="Policy whose figures the tolerances below are checked against."
+    )
+    goal_completion: Bound = Field(
+        description="Share of player-games completing each row (= each goal card), every player count."
+    )
+    goal_spread: Bound = Field(
+        description="Completion rate of the easiest row divided by that of the hardest."
+    )
+    unplaceable_share: Bound = Field(
+        description="Share of drawn cards that could not be written by their drawer."
+    )
     tie_rate: Bound = Field(description="Share of multiplayer games ending in a shared win.")
     seat_win_share: Bound = Field(description="Each seat's win share divided by the fair share 1/players.")
-    skill_gap: Bound = Field(description="Mean score of the strongest policy minus that of random, in points.")
+    skill_gap: Bound = Field(
+        description="Mean score of the strongest policy minus that of random, in points."
+    )
 
     @field_validator("policies")
     @classmethod
@@ -80,13 +98,23 @@ class RippleRushBalance(SequentialCheck):
 class RippleRushVariants(SpecModel):
     """Generated sheet variants (shuffled row bonuses), screened by expected score against the default sheet."""
 
-    count: StrictInt = Field(ge=0, le=MAX_SMALL, description="How many accepted variants to generate (0 = none).")
-    tolerance: float = Field(gt=0, lt=1, description="Allowed relative difference of expected score from the default sheet.")
+    count: StrictInt = Field(
+        ge=0, le=MAX_SMALL, description="How many accepted variants to generate (0 = none)."
+    )
+    tolerance: float = Field(
+        gt=0, lt=1, description="Allowed relative difference of expected score from the default sheet."
+    )
     shuffle: Literal["bonuses"] = Field(description="What is shuffled per sheet.")
-    seed_offset: StrictInt = Field(ge=0, le=MAX_SEED, description="Added to the run seed so variant draws differ from balance runs.")
-    games: StrictInt = Field(ge=1, le=MAX_BUILD_GAMES, description="Games used to measure each variant's expected score.")
+    seed_offset: StrictInt = Field(
+        ge=0, le=MAX_SEED, description="Added to the run seed so variant draws differ from balance runs."
+    )
+    games: StrictInt = Field(
+        ge=1, le=MAX_BUILD_GAMES, description="Games used to measure each variant's expected score."
+    )
     players: StrictInt = Field(ge=1, le=8, description="Player count at which expected scores are measured.")
-    max_attempts: StrictInt = Field(ge=1, le=MAX_PIECES, description="Candidate sheets tried at most, accepted or not.")
+    max_attempts: StrictInt = Field(
+        ge=1, le=MAX_PIECES, description="Candidate sheets tried at most, accepted or not."
+    )
 
 
 Bonus = Union[StrictInt, StrictStr]
@@ -99,17 +127,19 @@ class RippleRushRules(SpecModel):
     x_bonus_numbers: Literal["card_range", "any_integer"] = Field(
         "card_range",
         description="What a coloured X bonus lets you write (the seed: 「その色の列の任意のスペースに任意の数字を"
-                    "書き込むことができます」, 'any number'). card_range (default, the literal reading for a deck "
-                    "numbered numbers.min..numbers.max): any whole number of the cards' range that fits the "
-                    "column. any_integer: any whole number that fits, also below or above the cards' range "
-                    "(e.g. -1 or 26), so an X can fill a cell below the column's smallest card or above its "
-                    "largest.")
+        "書き込むことができます」, 'any number'). card_range (default, the literal reading for a deck "
+        "numbered numbers.min..numbers.max): any whole number of the cards' range that fits the "
+        "column. any_integer: any whole number that fits, also below or above the cards' range "
+        "(e.g. -1 or 26), so an X can fill a cell below the column's smallest card or above its "
+        "largest.",
+    )
     announced_order: Literal["any", "seat"] = Field(
         "any",
         description="In which order a player takes the announced cards of the others (the seed: 「全員が他のプレイ"
-                    "ヤーが書き込めなかった数字を書き込みます(任意)」, no order named). any (default, the literal "
-                    "reading): each player picks which announced card to write next, or stops. seat: each "
-                    "announced card is offered in the announcers' seat order, to take or decline.")
+        "ヤーが書き込めなかった数字を書き込みます(任意)」, no order named). any (default, the literal "
+        "reading): each player picks which announced card to write next, or stops. seat: each "
+        "announced card is offered in the announcers' seat order, to take or decline.",
+    )
 
 
 class RippleRushGame(SpecModel):
@@ -118,14 +148,21 @@ class RippleRushGame(SpecModel):
     kind: Literal["ripple_rush"] = Field(description="Discriminator: this section describes Ripple Rush.")
     suits: list[Suit] = Field(min_length=1, max_length=8, description="Suits in column order, left to right.")
     numbers: NumberRange = Field(description="Card numbers of every suit (deck = suits x numbers).")
-    rows: StrictInt = Field(ge=1, le=16, description="Rows of the sheet; numbers ascend from the bottom of a column to its top.")
+    rows: StrictInt = Field(
+        ge=1, le=16, description="Rows of the sheet; numbers ascend from the bottom of a column to its top."
+    )
     bonuses: list[Annotated[Bonus, Field()]] = Field(
-        description="Row bonus, top row first: a number (write it in any column) or a suit id (write any number in that column).")
-    cards_per_player: StrictInt = Field(ge=1, le=MAX_SMALL, description="Cards in the deck per player = rounds played.")
+        description="Row bonus, top row first: a number (write it in any column) or a suit id (write any number in that column)."
+    )
+    cards_per_player: StrictInt = Field(
+        ge=1, le=MAX_SMALL, description="Cards in the deck per player = rounds played."
+    )
     players: PlayerRange = Field(description="Supported player counts.")
     goals: Goals = Field(description="Advanced-game goal cards.")
-    rules: RippleRushRules = Field(default_factory=RippleRushRules,
-                                   description="House-rule switches (disputed readings of the rulebook).")
+    rules: RippleRushRules = Field(
+        default_factory=RippleRushRules,
+        description="House-rule switches (disputed readings of the rulebook).",
+    )
     balance: RippleRushBalance = Field(description="Balance self-play settings and tolerances.")
     variants: RippleRushVariants = Field(description="Generated sheet variants for variety or tournaments.")
 

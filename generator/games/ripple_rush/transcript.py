@@ -29,17 +29,22 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     seat = [POLICIES[names[p % len(names)]] for p in range(players)]
     rng = np.random.default_rng(seed)  # one stream: the deal, then the random policy's choices
     state = game.new_state(rng)
-    out = [f"Ripple Rush (ruleset {RULESET_VERSION}), seeded playthrough: seed {seed}, {players} players",
-           "Seats: " + ", ".join(f"P{p + 1} {seat[p].name}" for p in range(players)),
-           "House rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
-           "Goal rows revealed: " + (", ".join(f"row {r}" for r in state.goals) or "none")
-           + f" ({game.goal_points} points each)"]
+    out = [
+        f"Ripple Rush (ruleset {RULESET_VERSION}), seeded playthrough: seed {seed}, {players} players",
+        "Seats: " + ", ".join(f"P{p + 1} {seat[p].name}" for p in range(players)),
+        "House rules: " + ", ".join(f"{k} {v}" for k, v in spec.rules.model_dump().items()),
+        "Goal rows revealed: "
+        + (", ".join(f"row {r}" for r in state.goals) or "none")
+        + f" ({game.goal_points} points each)",
+    ]
     last_round = 0
     while not game.is_over(state):
         if state.round != last_round:
             last_round = state.round
-            out.append(f"Round {state.round}: " + ", ".join(
-                f"P{p + 1} draws {game.card_name(c)}" for p, c in enumerate(state.drawn)))
+            out.append(
+                f"Round {state.round}: "
+                + ", ".join(f"P{p + 1} draws {game.card_name(c)}" for p, c in enumerate(state.drawn))
+            )
             for q in state.announced:
                 out.append(f"  P{q + 1} cannot write {game.card_name(state.drawn[q])} and announces it")
         d = game.to_decide(state)
@@ -49,7 +54,11 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
         if d.kind == "bonus":
             what = f"bonus {game.bonus_name(d.row)} of row {d.row}"
         elif d.kind == "announced" and d.card is None:  # any order: name the card taken, or all declined
-            taken = [k for k in d.cards if isinstance(act, Write) and (k.suit, k.number) == (act.cell.column, act.number)]
+            taken = [
+                k
+                for k in d.cards
+                if isinstance(act, Write) and (k.suit, k.number) == (act.cell.column, act.number)
+            ]
             what = "announced " + ", ".join(game.card_name(k) for k in (taken or list(d.cards)))
         elif d.kind == "announced":
             assert d.card is not None
@@ -68,13 +77,21 @@ def transcript(spec: RippleRushGame, seed: int, players: int, policies: Sequence
     out.append("Final sheets:")
     for p, sh in enumerate(state.sheets):
         score = res.details[p]
-        out.append(f"P{p + 1}: runs " + " + ".join(str(r) for r in score.runs)
-                   + f" + goals {len(score.goals_completed)} x {game.goal_points} = {score.total}"
-                   + f" (completed columns {score.completed_columns})")
+        out.append(
+            f"P{p + 1}: runs "
+            + " + ".join(str(r) for r in score.runs)
+            + f" + goals {len(score.goals_completed)} x {game.goal_points} = {score.total}"
+            + f" (completed columns {score.completed_columns})"
+        )
         out += format_sheet(game, sh)
-    out.append("Winner" + ("s" if len(res.winners) > 1 else "") + ": " + ", ".join(f"P{p + 1}" for p in res.winners)
-               + (" (tie broken by completed columns)" if res.tie_break_used else "")
-               + (" (shared win)" if res.shared else ""))
+    out.append(
+        "Winner"
+        + ("s" if len(res.winners) > 1 else "")
+        + ": "
+        + ", ".join(f"P{p + 1}" for p in res.winners)
+        + (" (tie broken by completed columns)" if res.tie_break_used else "")
+        + (" (shared win)" if res.shared else "")
+    )
     return "\n".join(out) + "\n"
 
 

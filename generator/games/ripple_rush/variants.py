@@ -29,13 +29,14 @@ class Variant:
 
 def variant_code(index: int, bonuses: tuple[int | str, ...]) -> str:
     """A short printable code, e.g. 'V3-7K2': the candidate number and a checksum of the bonus order."""
-    h = zlib.crc32(",".join(str(b) for b in bonuses).encode("utf-8")) % (36 ** 3)
-    tail = "".join(_B36[(h // 36 ** k) % 36] for k in (2, 1, 0))
+    h = zlib.crc32(",".join(str(b) for b in bonuses).encode("utf-8")) % (36**3)
+    tail = "".join(_B36[(h // 36**k) % 36] for k in (2, 1, 0))
     return f"V{index}-{tail}"
 
 
-def expected_score(spec: RippleRushGame, bonuses: tuple[int | str, ...], seed: int,
-                   executor: Executor | None = None) -> float:
+def expected_score(
+    spec: RippleRushGame, bonuses: tuple[int | str, ...], seed: int, executor: Executor | None = None
+) -> float:
     """Mean score per player of the reference policy on a sheet with these bonuses."""
     v = spec.variants
     sim = RippleRushSim(Setup.from_spec(spec, bonuses), v.players, (spec.balance.reference_policy,))

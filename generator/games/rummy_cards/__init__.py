@@ -3,8 +3,14 @@
 from generator.contract.plugin import GamePlugin
 
 GAME = GamePlugin(
-    id="rummy_cards", name="Rummy Cards", ruleset="1.2.0", package=__name__, spec=".spec:RummyCardsGame",
-    print_data=".figures:print_data", tunables=".tunables:TUNABLES", slots=".layout:SLOTS",
+    id="rummy_cards",
+    name="Rummy Cards",
+    ruleset="1.2.0",
+    package=__name__,
+    spec=".spec:RummyCardsGame",
+    print_data=".figures:print_data",
+    tunables=".tunables:TUNABLES",
+    slots=".layout:SLOTS",
 )
 
 __all__ = ["GAME"]

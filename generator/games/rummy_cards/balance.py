@@ -17,8 +17,15 @@ from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
 from generator.games.rummy_cards.spec import RummyCardsGame
 
 
-def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, executor: object = None,
-                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+def balance_report(
+    spec: RummyCardsGame,
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: object = None,
+    progress: Callable[[int], None] | None = None,
+    kit: str = "",
+) -> BalanceReport:
     """Self-play of meld finders at every player count (like tables: meld finders in every seat); figures,
     charts and tolerances; one random-legal seat in turn as a skill comparison."""
     b = spec.balance
@@ -43,13 +50,25 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
         for ti, thr in enumerate(b.meld_thresholds):
             x = first[:, :, ti].ravel()
             ok = x[x > 0].astype(float)
-            m, sd, lo, hi = mean_ci(ok.sum(), (ok ** 2).sum(), len(ok))
-            ttm[str(thr)] = {"mean": m, "sd": sd, "low": lo, "high": hi, "never_share": float((x <= 0).mean())}
-            rows_turns.append([P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)])
+            m, sd, lo, hi = mean_ci(ok.sum(), (ok**2).sum(), len(ok))
+            ttm[str(thr)] = {
+                "mean": m,
+                "sd": sd,
+                "low": lo,
+                "high": hi,
+                "never_share": float((x <= 0).mean()),
+            }
+            rows_turns.append(
+                [P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)]
+            )
             if thr == spec.initial_meld:
                 # one observation per player-round; players of one round share a deal, but the bound is wide
-                bound(f"turns until the initial meld is possible ({P} players)", Mean(len(ok), m, sd),
-                      "turns_to_initial_meld", setting)
+                bound(
+                    f"turns until the initial meld is possible ({P} players)",
+                    Mean(len(ok), m, sd),
+                    "turns_to_initial_meld",
+                    setting,
+                )
         f["turns_to_initial_meld"] = ttm
         wins = win_credit(t["games.winners"], P).sum(axis=0)
         seats = []
@@ -57,63 +76,134 @@ def balance_report(spec: RummyCardsGame, *, games: int | Budget, seed: int, exec
             p, lo, hi = wilson(float(wins[s]), n)
             seats.append({"share": p, "low": lo, "high": hi})
             rows_seat.append([P, s + 1, round(p, 3), round(lo, 3), round(hi, 3)])
-            bound(f"seat {s + 1} win share / fair share ({P} players)", Proportion(float(wins[s]), n, scale=float(P)),
-                  "seat_win_share", setting)
+            bound(
+                f"seat {s + 1} win share / fair share ({P} players)",
+                Proportion(float(wins[s]), n, scale=float(P)),
+                "seat_win_share",
+                setting,
+            )
         f["seat_win_share"] = seats
-        rep.charts.append(Bars(f"Win share by seat, {P} players", [f"seat {s + 1}" for s in range(P)],
-                               [x["share"] for x in seats], [x["low"] for x in seats], [x["high"] for x in seats],
-                               reference=1 / P, y_label="share of rounds"))
+        rep.charts.append(
+            Bars(
+                f"Win share by seat, {P} players",
+                [f"seat {s + 1}" for s in range(P)],
+                [x["share"] for x in seats],
+                [x["low"] for x in seats],
+                [x["high"] for x in seats],
+                reference=1 / P,
+                y_label="share of rounds",
+            )
+        )
         turns = t["games.turns"].astype(float)
-        m, sd, lo, hi = mean_ci(turns.sum(), (turns ** 2).sum(), n)
+        m, sd, lo, hi = mean_ci(turns.sum(), (turns**2).sum(), n)
         f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
         bound(f"mean turns per round ({P} players)", Mean.of(turns), "round_length", setting)
-        rep.charts.append(Histogram(f"Round length, {P} players", {f"{P}p": (0, np.bincount(t['games.turns']).tolist())}, "turns"))
+        rep.charts.append(
+            Histogram(
+                f"Round length, {P} players", {f"{P}p": (0, np.bincount(t["games.turns"]).tolist())}, "turns"
+            )
+        )
         ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
         f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
-        bound(f"rounds ending with an exhausted pile ({P} players)", Proportion(float(t["games.exhausted"].sum()), n),
-              "exhausted_share", setting)
+        bound(
+            f"rounds ending with an exhausted pile ({P} players)",
+            Proportion(float(t["games.exhausted"].sum()), n),
+            "exhausted_share",
+            setting,
+        )
         sc = t["games.scores"]
         srt = np.sort(sc, axis=1)
         margin = (srt[:, -1] - srt[:, -2]).astype(float)
-        mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin ** 2).sum(), n)
+        mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin**2).sum(), n)
         f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
         f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
         bound(f"winner's margin over the best loser ({P} players)", Mean.of(margin), "winner_margin", setting)
         # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
-        rep.headline[str(P)] = Headline(policy="meld finder", score_mean=float(srt[:, -1].astype(float).mean()),
-                                        score_label="winner's round score",
-                                        seat_shares=[x["share"] for x in seats], game_length=m,
-                                        length_unit="turns per round")
+        rep.headline[str(P)] = Headline(
+            policy="meld finder",
+            score_mean=float(srt[:, -1].astype(float).mean()),
+            score_label="winner's round score",
+            seat_shares=[x["share"] for x in seats],
+            game_length=m,
+            length_unit="turns per round",
+        )
         f["joker_retrievals"] = int(t["joker_retrievals"].sum())
-        rows_round.append([P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]])
-        f["skill"] = _skill(spec, P, max(1, budget(f"{P}p one random seat", cap=max(1, budget.default // 4))), seed,
-                            executor, progress, rows_skill)
+        rows_round.append(
+            [P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]]
+        )
+        f["skill"] = _skill(
+            spec,
+            P,
+            max(1, budget(f"{P}p one random seat", cap=max(1, budget.default // 4))),
+            seed,
+            executor,
+            progress,
+            rows_skill,
+        )
         figs[f"{P}p"] = f
-    rep.tables.append(Table("Own turns until the initial meld is possible",
-                            ["players", "threshold", "mean", "low", "high", "never"], rows_turns))
+    rep.tables.append(
+        Table(
+            "Own turns until the initial meld is possible",
+            ["players", "threshold", "mean", "low", "high", "never"],
+            rows_turns,
+        )
+    )
     rep.tables.append(Table("Win share by seat", ["players", "seat", "share", "low", "high"], rows_seat))
-    rep.tables.append(Table("Rounds", ["players", "mean turns", "exhausted share", "winner margin", "solver give-ups",
-                                      "joker retrievals"], rows_round))
-    rep.tables.append(Table("How much skill matters: one random-legal seat (rotating) among meld finders",
-                            ["players", "player", "mean score", "low", "high", "win share", "low", "high"],
-                            rows_skill))
+    rep.tables.append(
+        Table(
+            "Rounds",
+            [
+                "players",
+                "mean turns",
+                "exhausted share",
+                "winner margin",
+                "solver give-ups",
+                "joker retrievals",
+            ],
+            rows_round,
+        )
+    )
+    rep.tables.append(
+        Table(
+            "How much skill matters: one random-legal seat (rotating) among meld finders",
+            ["players", "player", "mean score", "low", "high", "win share", "low", "high"],
+            rows_skill,
+        )
+    )
     rep.figures.update(figs)
     rep.tolerances.extend(tol)
-    rep.notes.append("Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
-                     "in the same rounds, before each player's opening.")
-    rep.notes.append("Skill: games/4 further rounds per player count with one random-legal player (uniform over "
-                     "Game.legal_actions: draw, one new meld, one card added to a table meld; under rules.draw "
-                     "only_when_unable no draw while a turn lays a card, the meld finder's lay alone when none of "
-                     "those lays) in seat g % players; "
-                     "per-player mean round score and win share (fair share 1/players), 95% intervals.")
+    rep.notes.append(
+        "Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
+        "in the same rounds, before each player's opening."
+    )
+    rep.notes.append(
+        "Skill: games/4 further rounds per player count with one random-legal player (uniform over "
+        "Game.legal_actions: draw, one new meld, one card added to a table meld; under rules.draw "
+        "only_when_unable no draw while a turn lays a card, the meld finder's lay alone when none of "
+        "those lays) in seat g % players; "
+        "per-player mean round score and win share (fair share 1/players), 95% intervals."
+    )
     return rep
 
 
-def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object,
-           progress: Callable[[int], None] | None, rows: list[list[object]]) -> dict[str, object]:
+def _skill(
+    spec: RummyCardsGame,
+    P: int,
+    games: int,
+    seed: int,
+    executor: object,
+    progress: Callable[[int], None] | None,
+    rows: list[list[object]],
+) -> dict[str, object]:
     """Meld finder versus random-legal at P players: mean score and win share of each, 95% intervals."""
-    t = run(simulation_from_spec(spec, P, ROTATE_RANDOM), games, seed + 100 + P, executor,  # type: ignore[arg-type]
-            chunk_size=50, progress=progress)
+    t = run(
+        simulation_from_spec(spec, P, ROTATE_RANDOM),
+        games,
+        seed + 100 + P,
+        executor,  # type: ignore[arg-type]
+        chunk_size=50,
+        progress=progress,
+    )
     sc = t["games.scores"].astype(float)
     seat = t["games.random_seat"]
     n = len(seat)
@@ -121,12 +211,16 @@ def _skill(spec: RummyCardsGame, P: int, games: int, seed: int, executor: object
     finder = (sc.sum(axis=1) - rnd) / (P - 1)  # zero-sum: the meld finders' mean, one value per round
     rnd_wins = float(win_credit(t["games.winners"], P)[np.arange(n), seat].sum())
     out: dict[str, object] = {"rounds": n}
-    for name, x, wins, trials in (("random", rnd, rnd_wins, n),
-                                  ("meld_finder", finder, n - rnd_wins, n * (P - 1))):
-        m, sd, lo, hi = mean_ci(x.sum(), (x ** 2).sum(), n)
+    for name, x, wins, trials in (
+        ("random", rnd, rnd_wins, n),
+        ("meld_finder", finder, n - rnd_wins, n * (P - 1)),
+    ):
+        m, sd, lo, hi = mean_ci(x.sum(), (x**2).sum(), n)
         p, plo, phi = wilson(wins, trials)
         out[name] = {"mean_score": m, "low": lo, "high": hi, "win_share": p, "win_low": plo, "win_high": phi}
-        rows.append([P, name, round(m, 1), round(lo, 1), round(hi, 1), round(p, 3), round(plo, 3), round(phi, 3)])
+        rows.append(
+            [P, name, round(m, 1), round(lo, 1), round(hi, 1), round(p, 3), round(plo, 3), round(phi, 3)]
+        )
     return out
 
 

@@ -36,8 +36,9 @@ class Play:
     retrieved_joker: int | None = None
 
 
-def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                             dict[int, list[int]], list[tuple[int, bool, int]]]:
+def table_counts(
+    game: Game, table: tuple[Meld, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, list[int]], list[tuple[int, bool, int]]]:
     """Per kind: real table cards, run jokers and group jokers standing for it (a group joker: the lowest
     missing colour); the real cards' ids by kind; and every table joker as (id, is_group, kind)."""
     d = game.deck
@@ -61,8 +62,9 @@ def table_counts(game: Game, table: tuple[Meld, ...]) -> tuple[np.ndarray, np.nd
     return real, jrun, jgrp, real_ids, sorted(jokers)
 
 
-def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool,
-                   retrieval: bool = True) -> Play:
+def find_best_play(
+    game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], opening: bool, retrieval: bool = True
+) -> Play:
     """The exact best lay (solver.solve_turn): opening -> new melds from the hand only, most points (jokers =
     their card); otherwise the whole table rearranged with the hand, joker retrieval included, most penalty
     points (joker = joker_penalty), then cards. A table joker stays in a set of its kind (run colour, group
@@ -85,8 +87,23 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
         real, jrun, jgrp, real_ids, table_jokers = table_counts(game, table)
     layout = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
     out = np.zeros(OUT_SIZE, np.int64)
-    solve_turn(real, jrun, jgrp, hand_counts, len(hand_jokers), opening, retrieval, False, C, N, d.num_min, game.spec.joker_penalty,
-               layout, out, _workspaces(C, N))
+    solve_turn(
+        real,
+        jrun,
+        jgrp,
+        hand_counts,
+        len(hand_jokers),
+        opening,
+        retrieval,
+        False,
+        C,
+        N,
+        d.num_min,
+        game.spec.joker_penalty,
+        layout,
+        out,
+        _workspaces(C, N),
+    )
     best, nm, retrieved = int(out[OUT_BEST]), int(out[OUT_MELDS]), int(out[OUT_RETRIEVED])
     if best <= 0 or best & 255 == 0:
         return Play(0, 0, None)
@@ -99,14 +116,16 @@ def find_best_play(game: Game, hand: tuple[int, ...], table: tuple[Meld, ...], o
     for j, g, kk in table_jokers:
         if j != freed:
             family_pool.setdefault((int(g), kk % N if g else kk // N), []).append(j)
-    pools = {SRC_TABLE: {k: list(v) for k, v in real_ids.items()},
-             SRC_HAND: {k: list(v) for k, v in hand_ids.items()}}
+    pools = {
+        SRC_TABLE: {k: list(v) for k, v in real_ids.items()},
+        SRC_HAND: {k: list(v) for k, v in hand_ids.items()},
+    }
     jokers = sorted(hand_jokers)
     melds = []
     for i in range(nm):
         is_group_row = layout[i, 0] == GROUP
         cards: list[int] = []
-        for e in layout[i, 2:2 + layout[i, 1]]:
+        for e in layout[i, 2 : 2 + layout[i, 1]]:
             k, src = int(e) >> 3, int(e) & 7
             if src == SRC_HAND_JOKER:
                 cards.append(jokers.pop(0))
@@ -148,11 +167,16 @@ class MeldFinder:
         if opening and state.table and game.spec.rules.opening_turn == "may_add_after_opening":
             # the opening melds stay as laid; the rest of the hand goes to the table of before (a joker
             # retrieval too unless rules.opening_retrieval is next_turn)
-            opening_melds = play.table[len(state.table):]
+            opening_melds = play.table[len(state.table) :]
             laid = {c for m in opening_melds for c in m.cards}
             rest = tuple(c for c in state.hands[p] if c not in laid)
-            more = find_best_play(game, rest, state.table, opening=False,
-                                  retrieval=game.spec.rules.opening_retrieval == "after_opening_melds")
+            more = find_best_play(
+                game,
+                rest,
+                state.table,
+                opening=False,
+                retrieval=game.spec.rules.opening_retrieval == "after_opening_melds",
+            )
             if more.table is not None:
                 return Lay(more.table + opening_melds)
         return Lay(play.table)

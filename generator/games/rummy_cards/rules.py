@@ -27,7 +27,9 @@ from generator.errors import RuleViolation
 from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.spec import RummyCardsGame
 
-RULESET_VERSION = GAME.ruleset  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
+RULESET_VERSION = (
+    GAME.ruleset
+)  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
 MELD_MIN = 3
 """Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a retrieved joker goes into a
 new meld with MELD_MIN - 1 cards from the hand."""
@@ -138,14 +140,16 @@ class Deck:
         if name == "joker":
             return self.n_kinds * self.copies + copy
         for ci, c in enumerate(self.colours):
-            if name.startswith(c) and name[len(c):].isdigit():
-                return self.kind_of(ci, int(name[len(c):])) * self.copies + copy
+            if name.startswith(c) and name[len(c) :].isdigit():
+                return self.kind_of(ci, int(name[len(c) :])) * self.copies + copy
         raise ValueError(f"no card named {name!r}")
 
 
 def deck_from_spec(spec: RummyCardsGame) -> Deck:
     """The deck a spec describes."""
-    return Deck(tuple(c.id for c in spec.colours), spec.numbers.min, spec.numbers.max, spec.copies, spec.jokers)
+    return Deck(
+        tuple(c.id for c in spec.colours), spec.numbers.min, spec.numbers.max, spec.copies, spec.jokers
+    )
 
 
 def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
@@ -161,8 +165,10 @@ def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
         colour = deck.colour(real[0][1])
         for _, k in real:
             if deck.colour(k) != colour:
-                raise RuleViolation(f"run [{names}]: a run has one colour, got {deck.colours[deck.colour(k)]} "
-                                    f"among {deck.colours[colour]}")
+                raise RuleViolation(
+                    f"run [{names}]: a run has one colour, got {deck.colours[deck.colour(k)]} "
+                    f"among {deck.colours[colour]}"
+                )
         i0, k0 = real[0]
         start = deck.number(k0) - i0
         for i, k in real:
@@ -170,16 +176,22 @@ def meld_roles(deck: Deck, meld: Meld) -> tuple[frozenset[int], ...]:
                 raise RuleViolation(f"run [{names}]: place {i + 1} needs {start + i}, got {deck.number(k)}")
         end = start + len(cards) - 1
         if start < deck.num_min or end > deck.num_max:
-            raise RuleViolation(f"run [{names}]: numbers {start}..{end} leave {deck.num_min}..{deck.num_max} "
-                                f"(no wrap from {deck.num_max} to {deck.num_min})")
+            raise RuleViolation(
+                f"run [{names}]: numbers {start}..{end} leave {deck.num_min}..{deck.num_max} "
+                f"(no wrap from {deck.num_max} to {deck.num_min})"
+            )
         return tuple(frozenset({deck.kind_of(colour, start + i)}) for i in range(len(cards)))
     number = deck.number(real[0][1])
     if len(cards) > len(deck.colours):
-        raise RuleViolation(f"group [{names}]: a group has at most {len(deck.colours)} cards, got {len(cards)}")
+        raise RuleViolation(
+            f"group [{names}]: a group has at most {len(deck.colours)} cards, got {len(cards)}"
+        )
     seen: set[int] = set()
     for _, k in real:
         if deck.number(k) != number:
-            raise RuleViolation(f"group [{names}]: a group has one number, got {deck.number(k)} among {number}")
+            raise RuleViolation(
+                f"group [{names}]: a group has one number, got {deck.number(k)} among {number}"
+            )
         if deck.colour(k) in seen:
             raise RuleViolation(f"group [{names}]: colours must differ, {deck.colours[deck.colour(k)]} twice")
         seen.add(deck.colour(k))
@@ -233,9 +245,16 @@ def score_out(totals: Sequence[int], winner: int) -> tuple[int, ...]:
     return tuple(s)
 
 
-def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: str, tie_rule: str, *,
-                    tie_pay: str, remainder: str, below_winner: str
-                    ) -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
+def score_exhausted(
+    totals: Sequence[int],
+    sizes: Sequence[int],
+    winner_rule: str,
+    tie_rule: str,
+    *,
+    tie_pay: str,
+    remainder: str,
+    below_winner: str,
+) -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
     """Pile exhausted (the RummyRules exhausted_* switches, by value): the fewest cards (winner_rule
     "fewest_cards") or the lowest total ("lowest_total") wins. A tie: "share" -> every tied player wins;
     "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total (below
@@ -250,8 +269,11 @@ def score_exhausted(totals: Sequence[int], sizes: Sequence[int], winner_rule: st
     if len(tied) > 1 and tie_rule == "tie_break":
         low2 = min(other[p] for p in tied)
         tied2 = [p for p in tied if other[p] == low2]
-        tie_break = ("fewer cards" if winner_rule == "lowest_total" else "lower total") if len(tied2) == 1 \
+        tie_break = (
+            ("fewer cards" if winner_rule == "lowest_total" else "lower total")
+            if len(tied2) == 1
             else "lower seat"
+        )
         tied = tied2[:1]
 
     def owed(loser: int, ref: int) -> int:
@@ -288,8 +310,9 @@ class Game:
     def __post_init__(self) -> None:
         self.deck = deck_from_spec(self.spec)
         if not self.spec.players.min <= self.players <= self.spec.players.max:
-            raise RuleViolation(f"{self.players} players: this game is for "
-                                f"{self.spec.players.min}..{self.spec.players.max}")
+            raise RuleViolation(
+                f"{self.players} players: this game is for {self.spec.players.min}..{self.spec.players.max}"
+            )
 
     def deal(self, order: Sequence[int]) -> State:
         """Set-up from a shuffled deck order: player p gets order[p*hand_size:(p+1)*hand_size]."""
@@ -297,8 +320,8 @@ class Game:
         n = self.players
         if n * hs > len(order):
             raise RuleViolation(f"cannot deal {n} x {hs} cards from {len(order)}")
-        hands = tuple(tuple(sorted(order[p * hs:(p + 1) * hs])) for p in range(n))
-        pile = tuple(reversed(order[n * hs:]))  # the next card dealt is on top (last)
+        hands = tuple(tuple(sorted(order[p * hs : (p + 1) * hs])) for p in range(n))
+        pile = tuple(reversed(order[n * hs :]))  # the next card dealt is on top (last)
         return State(hands, (), pile, (False,) * n)
 
     def new_round(self, rng: np.random.Generator) -> State:
@@ -379,11 +402,14 @@ class Game:
             elif len(m.cards) < C:
                 v = next(deck.kind(x) for x in m.cards if not deck.is_joker(x)) % N
                 present = {deck.colour(deck.kind(x)) for x in m.cards if not deck.is_joker(x)}
-                adds += [m.cards + (by_kind[col * N + v],) for col in range(C)
-                         if col not in present and col * N + v in by_kind]
+                adds += [
+                    m.cards + (by_kind[col * N + v],)
+                    for col in range(C)
+                    if col not in present and col * N + v in by_kind
+                ]
                 adds += [m.cards + (jokers[0],)] if jokers else []
             for cards in adds:
-                out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1:]))
+                out.append(Lay(state.table[:i] + (Meld(m.kind, cards),) + state.table[i + 1 :]))
         return self._drop_draw(state, out)
 
     def _drop_draw(self, state: State, plays: list[Action]) -> list[Action]:
@@ -421,16 +447,28 @@ class Game:
         p = state.current
         n = self.players
         if isinstance(action, Draw):
-            if self.spec.rules.draw == "only_when_unable" and any(isinstance(a, Lay) for a in self.legal_actions(state)):
-                raise RuleViolation(f"player {p} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
-                                    "draw only if you cannot lay)")
+            if self.spec.rules.draw == "only_when_unable" and any(
+                isinstance(a, Lay) for a in self.legal_actions(state)
+            ):
+                raise RuleViolation(
+                    f"player {p} can lay, so may not draw (rules.draw: only_when_unable; the seed: "
+                    "draw only if you cannot lay)"
+                )
             hands = list(state.hands)
             if state.pile:
                 hands[p] = tuple(sorted(hands[p] + (state.pile[-1],)))
-                return State(tuple(hands), state.table, state.pile[:-1], state.opened, (p + 1) % n,
-                             state.turn + 1, 0)
-            return State(state.hands, state.table, state.pile, state.opened, (p + 1) % n, state.turn + 1,
-                         state.passes + 1)
+                return State(
+                    tuple(hands), state.table, state.pile[:-1], state.opened, (p + 1) % n, state.turn + 1, 0
+                )
+            return State(
+                state.hands,
+                state.table,
+                state.pile,
+                state.opened,
+                (p + 1) % n,
+                state.turn + 1,
+                state.passes + 1,
+            )
         new_table = action.table
         self.check_lay(state, new_table)
         laid = {c for m in new_table for c in m.cards} - {c for m in state.table for c in m.cards}
@@ -452,8 +490,10 @@ class Game:
             raise RuleViolation(f"card {deck.name(dup[0])} appears twice on the table")
         missing = [c for c in old_cards if c not in set(new_cards)]
         if missing:
-            raise RuleViolation(f"table card {deck.name(missing[0])} must stay on the table "
-                                f"({len(missing)} card(s) taken off)")
+            raise RuleViolation(
+                f"table card {deck.name(missing[0])} must stay on the table "
+                f"({len(missing)} card(s) taken off)"
+            )
         laid = [c for c in new_cards if c not in set(old_cards)]
         not_own = [c for c in laid if c not in hand]
         if not_own:
@@ -471,27 +511,37 @@ class Game:
             total = sum(meld_value(deck, m) for m in own)
             if total < self.spec.initial_meld:
                 parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
-                raise RuleViolation(f"initial meld: melds of own cards {parts} = {total} points, needs at least "
-                                    f"{self.spec.initial_meld}")
+                raise RuleViolation(
+                    f"initial meld: melds of own cards {parts} = {total} points, needs at least "
+                    f"{self.spec.initial_meld}"
+                )
             if self.spec.rules.opening_retrieval == "next_turn":
-                old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+                old_family = {
+                    c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)
+                }
                 for j in sorted(old_family):
                     if joker_family(deck, roles[j][1]) != old_family[j]:
-                        raise RuleViolation("a joker may not be retrieved on the turn of the initial meld "
-                                            "(rules.opening_retrieval next_turn; it must stay in a set of its kind)")
+                        raise RuleViolation(
+                            "a joker may not be retrieved on the turn of the initial meld "
+                            "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
+                        )
                 return
             # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」): with
             # the initial melds down, a retrieval follows the opened player's rules below
         elif not state.opened[p]:
             new_melds = [m for m in new_table if m not in state.table]
-            if len(new_table) - len(new_melds) != len(state.table) or any(m not in new_table for m in state.table):
+            if len(new_table) - len(new_melds) != len(state.table) or any(
+                m not in new_table for m in state.table
+            ):
                 raise RuleViolation("before the initial meld the table melds may not be changed")
             if any(c not in hand for m in new_melds for c in m.cards):
                 raise RuleViolation("the initial meld uses own cards only")
             total = sum(meld_value(deck, m) for m in new_melds)
             if total < self.spec.initial_meld:
                 parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
-                raise RuleViolation(f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}")
+                raise RuleViolation(
+                    f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}"
+                )
             return
         old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
         old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
@@ -504,17 +554,23 @@ class Game:
             want = " or ".join(deck.kind_name(k) for k in sorted(old_roles[j]))
             repl = [c for c in sorted(laid_set - used_replacements) if deck.kind(c) in old_roles[j]]
             if not repl:
-                raise RuleViolation(f"joker standing for {want} was moved: retrieve it by laying {want} from the hand")
+                raise RuleViolation(
+                    f"joker standing for {want} was moved: retrieve it by laying {want} from the hand"
+                )
             used_replacements.add(repl[0])
             # the seed: 「自分のラックから2枚以上のタイルを使って新しいセットを作らなければなりません」
             table_mates = [c for c in m.cards if c != j and c not in laid_set]
             if table_mates:
-                raise RuleViolation(f"a retrieved joker must go into a new set of cards from the hand, not a meld "
-                                    f"with table card {deck.name(table_mates[0])}")
+                raise RuleViolation(
+                    f"a retrieved joker must go into a new set of cards from the hand, not a meld "
+                    f"with table card {deck.name(table_mates[0])}"
+                )
             from_hand = [c for c in m.cards if c in laid_set and c not in used_replacements]
             if len(from_hand) < 2:
-                raise RuleViolation(f"a retrieved joker must be used in a meld with 2+ cards from the hand, "
-                                    f"got {len(from_hand)}")
+                raise RuleViolation(
+                    f"a retrieved joker must be used in a meld with 2+ cards from the hand, "
+                    f"got {len(from_hand)}"
+                )
 
     def outcome(self, state: State) -> Outcome:
         """Scores of a finished round (zero-sum)."""
@@ -525,9 +581,15 @@ class Game:
         if not self.is_over(state):
             raise RuleViolation("the round is not over")
         r = self.spec.rules
-        scores, ws, tb = score_exhausted(totals, [len(h) for h in state.hands], r.exhausted_winner, r.exhausted_tie,
-                                         tie_pay=r.exhausted_tie_pay, remainder=r.exhausted_tie_remainder,
-                                         below_winner=r.exhausted_below_winner)
+        scores, ws, tb = score_exhausted(
+            totals,
+            [len(h) for h in state.hands],
+            r.exhausted_winner,
+            r.exhausted_tie,
+            tie_pay=r.exhausted_tie_pay,
+            remainder=r.exhausted_tie_remainder,
+            below_winner=r.exhausted_below_winner,
+        )
         return Outcome(scores, ws, totals, "exhausted", tb)
 
 
@@ -654,18 +716,28 @@ class TurnGame:
             return _start(state.round)
         if isinstance(action, EndTurn):
             if state.loose:
-                raise RuleViolation(f"{len(state.loose)} lifted card(s) are not on the table again "
-                                    f"(first {g.deck.name(state.loose[0])})")
+                raise RuleViolation(
+                    f"{len(state.loose)} lifted card(s) are not on the table again "
+                    f"(first {g.deck.name(state.loose[0])})"
+                )
             return _start(g.apply(state.round, Lay(state.table)))
         if isinstance(action, Lift):
             if state.lift_from < 0:
                 raise RuleViolation("no lifting after a meld was formed this turn")
             if not state.lift_from <= action.index < len(state.table):
-                raise RuleViolation(f"lift {action.index}: expected a table index in "
-                                    f"{state.lift_from}..{len(state.table) - 1}")
+                raise RuleViolation(
+                    f"lift {action.index}: expected a table index in "
+                    f"{state.lift_from}..{len(state.table) - 1}"
+                )
             m = state.table[action.index]
-            return TurnState(state.round, True, state.table[:action.index] + state.table[action.index + 1:],
-                             tuple(sorted(state.loose + m.cards)), state.hand, action.index)
+            return TurnState(
+                state.round,
+                True,
+                state.table[: action.index] + state.table[action.index + 1 :],
+                tuple(sorted(state.loose + m.cards)),
+                state.hand,
+                action.index,
+            )
         if isinstance(action, Form):
             meld_roles(g.deck, action.meld)  # RuleViolation naming what is wrong with the meld
             cards = action.meld.cards
@@ -674,10 +746,17 @@ class TurnGame:
                 raise RuleViolation("a meld holds each card once")
             for c in cards:
                 if c not in loose and c not in hand:
-                    raise RuleViolation(f"card {g.deck.name(c)} is neither loose on the table nor in the hand")
-            return TurnState(state.round, True, state.table + (action.meld,),
-                             tuple(c for c in state.loose if c not in cards),
-                             tuple(c for c in state.hand if c not in cards), -1)
+                    raise RuleViolation(
+                        f"card {g.deck.name(c)} is neither loose on the table nor in the hand"
+                    )
+            return TurnState(
+                state.round,
+                True,
+                state.table + (action.meld,),
+                tuple(c for c in state.loose if c not in cards),
+                tuple(c for c in state.hand if c not in cards),
+                -1,
+            )
         raise RuleViolation(f"not a Rummy Cards action: {action!r}")
 
     def outcome(self, state: TurnState) -> Outcome:

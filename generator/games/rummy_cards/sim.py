@@ -55,8 +55,18 @@ def _hand_jokers_on_table(tab: np.ndarray, ntab: int) -> int:
 
 
 @jit
-def random_plays(act: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: int, opened: bool, n_colours: int,
-                 n_numbers: int, num_min: int, initial_meld: int) -> int:
+def random_plays(
+    act: int,
+    tab: np.ndarray,
+    ntab: int,
+    hand: np.ndarray,
+    hj: int,
+    opened: bool,
+    n_colours: int,
+    n_numbers: int,
+    num_min: int,
+    initial_meld: int,
+) -> int:
     """The random-legal player's play list, in the order of `Game.legal_actions`: 0 draw; new runs (colour,
     first place, last place; each place the hand's card, else a joker); new groups (number, colour subset,
     jokers); opened players: single-card additions to table melds (run low end, high end: the card, then a
@@ -255,9 +265,14 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
     """A Workspace for `rounds` rounds of `setup`, logging the first `log_turns` turns of each."""
     P, T = setup.players, setup.thresholds.shape[0]
     size = setup.n_colours * setup.n_numbers * setup.copies + setup.n_jokers
-    return Workspace(workspaces(setup.n_colours, setup.n_numbers), np.zeros((rounds, P), np.int64),
-                     np.zeros((rounds, P, T), np.int64), np.zeros(log_turns, np.int64),
-                     np.full((log_turns, 2), -1, np.int64), np.zeros(size, np.int64))
+    return Workspace(
+        workspaces(setup.n_colours, setup.n_numbers),
+        np.zeros((rounds, P), np.int64),
+        np.zeros((rounds, P, T), np.int64),
+        np.zeros(log_turns, np.int64),
+        np.full((log_turns, 2), -1, np.int64),
+        np.zeros(size, np.int64),
+    )
 
 
 @jit
@@ -288,8 +303,9 @@ def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
 
 
 @jit
-def _lay(layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray,
-         p: int) -> None:
+def _lay(
+    layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray, p: int
+) -> None:
     """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's hand."""
     for mi in range(nmelds):
         for i in range(tab.shape[1]):
@@ -303,12 +319,25 @@ def _lay(layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.n
 
 
 @jit
-def _random_lay(act: int, p: int, setup: Setup, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: np.ndarray,
-                opened: np.ndarray, t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray) -> int:
+def _random_lay(
+    act: int,
+    p: int,
+    setup: Setup,
+    tab: np.ndarray,
+    ntab: int,
+    hand: np.ndarray,
+    hj: np.ndarray,
+    opened: np.ndarray,
+    t_real: np.ndarray,
+    t_jrun: np.ndarray,
+    t_jgrp: np.ndarray,
+) -> int:
     """Seat p makes play `act` of its random-legal list (a lay); returns the table's meld count."""
     C, N = setup.n_colours, setup.n_numbers
     j_before = _hand_jokers_on_table(tab, ntab)
-    ntab = random_plays(act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld)
+    ntab = random_plays(
+        act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld
+    )
     hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
     opened[p] = 1
     table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
@@ -316,9 +345,22 @@ def _random_lay(act: int, p: int, setup: Setup, tab: np.ndarray, ntab: int, hand
 
 
 @jit
-def _random_turn(rng: np.ndarray, p: int, turn: int, n_plays: int, setup: Setup, tab: np.ndarray, ntab: int,
-                 hand: np.ndarray, hj: np.ndarray, opened: np.ndarray, t_real: np.ndarray, t_jrun: np.ndarray,
-                 t_jgrp: np.ndarray, choices: np.ndarray) -> int:
+def _random_turn(
+    rng: np.ndarray,
+    p: int,
+    turn: int,
+    n_plays: int,
+    setup: Setup,
+    tab: np.ndarray,
+    ntab: int,
+    hand: np.ndarray,
+    hj: np.ndarray,
+    opened: np.ndarray,
+    t_real: np.ndarray,
+    t_jrun: np.ndarray,
+    t_jgrp: np.ndarray,
+    choices: np.ndarray,
+) -> int:
     """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld count."""
     if not setup.draw_by_choice and n_plays > 1:
         pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
@@ -353,9 +395,21 @@ def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray
 
 
 @jit
-def _finder_lay(p: int, turn: int, forced: bool, setup: Setup, tab: np.ndarray, ntab: int, hand: np.ndarray,
-                hj: np.ndarray, opened: np.ndarray, first_possible: np.ndarray, layout: np.ndarray, res: np.ndarray,
-                stats: np.ndarray) -> tuple[bool, int, int]:
+def _finder_lay(
+    p: int,
+    turn: int,
+    forced: bool,
+    setup: Setup,
+    tab: np.ndarray,
+    ntab: int,
+    hand: np.ndarray,
+    hj: np.ndarray,
+    opened: np.ndarray,
+    first_possible: np.ndarray,
+    layout: np.ndarray,
+    res: np.ndarray,
+    stats: np.ndarray,
+) -> tuple[bool, int, int]:
     """The meld finder's search result (res, layout) taken: counters and first_possible noted, the melds laid
     when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld count)."""
     best = res[OUT_BEST]
@@ -376,8 +430,18 @@ def _finder_lay(p: int, turn: int, forced: bool, setup: Setup, tab: np.ndarray, 
 
 
 @jit
-def _lay_after_opening(p: int, base: int, tab: np.ndarray, ntab: int, hand: np.ndarray, hj: np.ndarray,
-                       layout: np.ndarray, spare: np.ndarray, res: np.ndarray, stats: np.ndarray) -> int:
+def _lay_after_opening(
+    p: int,
+    base: int,
+    tab: np.ndarray,
+    ntab: int,
+    hand: np.ndarray,
+    hj: np.ndarray,
+    layout: np.ndarray,
+    spare: np.ndarray,
+    res: np.ndarray,
+    stats: np.ndarray,
+) -> int:
     """rules.opening_turn may_add_after_opening: the search of the rest of the hand against the table before
     this turn (res, layout) laid there, the opening melds tab[base:ntab] kept after it; the meld count."""
     stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
@@ -442,43 +506,83 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
         forced = False
         n_plays = 0
         if p == random_seat:
-            n_plays = random_plays(-1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min,
-                                   setup.initial_meld)
+            n_plays = random_plays(
+                -1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld
+            )
             forced = draw_only_when_unable and n_plays == 1
         if p == random_seat and not forced:
-            ntab = _random_turn(rng, p, turn, n_plays, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp,
-                                ws.choices)
+            ntab = _random_turn(
+                rng, p, turn, n_plays, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp, ws.choices
+            )
         else:
             if forced and turn < ws.choices.shape[0]:
                 ws.choices[turn, 0] = 0  # Game.legal_actions lists one play: the finder's lay, else Draw
                 ws.choices[turn, 1] = 1
             need = _opening_need(p, forced, setup, first_possible)
             if opened[p] == 0 and opening_points_bound(hand[p], hj[p], C, N, setup.num_min) < need:
-                res[OUT_BEST] = 0  # no opening can reach `need` (nor a listed lay): the search could only say so
+                res[OUT_BEST] = (
+                    0  # no opening can reach `need` (nor a listed lay): the search could only say so
+                )
                 res[OUT_MELDS] = 0
                 res[OUT_RETRIEVED] = -1
                 res[OUT_GIVEUPS] = 0
             else:
-                solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], opened[p] == 0, True,
-                           opened[p] == 1 and known[p] and not forced, C, N, setup.num_min, setup.joker_penalty,
-                           layout, res, ws.solver)
+                solve_turn(
+                    t_real,
+                    t_jrun,
+                    t_jgrp,
+                    hand[p],
+                    hj[p],
+                    opened[p] == 0,
+                    True,
+                    opened[p] == 1 and known[p] and not forced,
+                    C,
+                    N,
+                    setup.num_min,
+                    setup.joker_penalty,
+                    layout,
+                    res,
+                    ws.solver,
+                )
                 if opened[p] == 1 and res[OUT_EXACT] == 1 and not forced:
                     if not (res[OUT_BEST] > 0 and (res[OUT_BEST] & 255) > 0):
                         stats[STAT_NEXT_KNOWN] = 2
                     elif res[OUT_RETRIEVED] < 0:
                         stats[STAT_NEXT_KNOWN] = 1
-            laid, base, ntab = _finder_lay(p, turn, forced, setup, tab, ntab, hand, hj, opened, first_possible,
-                                           layout, res, stats)
+            laid, base, ntab = _finder_lay(
+                p, turn, forced, setup, tab, ntab, hand, hj, opened, first_possible, layout, res, stats
+            )
             if laid:
                 if base > 0 and setup.add_after_opening and not forced:
                     # the rest of the hand goes to the table found before this turn (no retrieval)
                     table_cards(tab, base, C, N, t_real, t_jrun, t_jgrp)
-                    solve_turn(t_real, t_jrun, t_jgrp, hand[p], hj[p], False, not setup.retrieval_next_turn, False,
-                               C, N, setup.num_min, setup.joker_penalty, layout, res, ws.solver)
+                    solve_turn(
+                        t_real,
+                        t_jrun,
+                        t_jgrp,
+                        hand[p],
+                        hj[p],
+                        False,
+                        not setup.retrieval_next_turn,
+                        False,
+                        C,
+                        N,
+                        setup.num_min,
+                        setup.joker_penalty,
+                        layout,
+                        res,
+                        ws.solver,
+                    )
                     ntab = _lay_after_opening(p, base, tab, ntab, hand, hj, layout, spare, res, stats)
                 table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
-            elif draw_only_when_unable and res[OUT_GIVEUPS] > 0 and random_plays(
-                    -1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld) > 1:
+            elif (
+                draw_only_when_unable
+                and res[OUT_GIVEUPS] > 0
+                and random_plays(
+                    -1, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld
+                )
+                > 1
+            ):
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose). Only
                 # after a give-up: an exact search that lays nothing (or opens below initial_meld) leaves no
                 # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat mix)
@@ -522,8 +626,9 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
 
 
 @jit
-def _score_round(setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray,
-                 out: np.ndarray) -> None:
+def _score_round(
+    setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray, out: np.ndarray
+) -> None:
     """The round's zero-sum scores (rules.score_round) and out[RES_WINNER, RES_EXHAUSTED, RES_WINNERS]."""
     players = setup.players
     N = setup.n_numbers
@@ -630,8 +735,11 @@ def _pay_exhausted(setup: Setup, totals: np.ndarray, mask: int, scores: np.ndarr
     for _ in range(rest):  # one point each: seat order, or the lower total first
         taker = -1
         for q in range(players):
-            if (mask >> q) & 1 and not given[q] and (
-                    taker < 0 or (setup.remainder_lower_total and totals[q] < totals[taker])):
+            if (
+                (mask >> q) & 1
+                and not given[q]
+                and (taker < 0 or (setup.remainder_lower_total and totals[q] < totals[taker]))
+            ):
                 taker = q
         given[taker] = True
         scores[taker] += 1
@@ -667,31 +775,66 @@ class RummySimulation:
     def setup(self) -> Setup:
         """The kernel's Setup of this job."""
         draw, lowest, tie, add, next_turn, all_pass, each, lower_first, plus = self.rules
-        return Setup(self.players, self.n_colours, self.n_numbers, self.num_min, self.copies, self.jokers,
-                     self.hand_size, self.initial_meld, self.joker_penalty, self.max_turns,
-                     np.array(self.thresholds, np.int64), draw == 1, lowest == 1, tie == 1, add == 1,
-                     next_turn == 1, all_pass == 1, each == 1, lower_first == 1, plus == 1)
+        return Setup(
+            self.players,
+            self.n_colours,
+            self.n_numbers,
+            self.num_min,
+            self.copies,
+            self.jokers,
+            self.hand_size,
+            self.initial_meld,
+            self.joker_penalty,
+            self.max_turns,
+            np.array(self.thresholds, np.int64),
+            draw == 1,
+            lowest == 1,
+            tie == 1,
+            add == 1,
+            next_turn == 1,
+            all_pass == 1,
+            each == 1,
+            lower_first == 1,
+            plus == 1,
+        )
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` rounds from `seed`; per-round arrays under games.*."""
         rng = seed_state(seed)
         setup = self.setup()
         ws = round_workspace(setup, games)
-        seat = np.array([g % self.players if self.random_seat == ROTATE_RANDOM else self.random_seat
-                         for g in range(games)], np.int64).reshape(games)
+        seat = np.array(
+            [
+                g % self.players if self.random_seat == ROTATE_RANDOM else self.random_seat
+                for g in range(games)
+            ],
+            np.int64,
+        ).reshape(games)
         results = np.zeros((games, RES_SIZE), np.int64)
         play_rounds(rng, setup, ws, seat, results)
         winner, exhausted = results[:, RES_WINNER].copy(), results[:, RES_EXHAUSTED].copy()
         turns, winners = results[:, RES_TURNS].copy(), results[:, RES_WINNERS].copy()
         giveups = np.array([results[:, RES_GIVEUPS].sum()], np.int64)
         retrievals = np.array([results[:, RES_RETRIEVALS].sum()], np.int64)
-        return {"games.winner": winner, "games.winners": winners, "games.exhausted": exhausted, "games.turns": turns,
-                "games.scores": ws.scores, "games.first_possible": ws.first_possible, "games.random_seat": seat,
-                "solver_giveups": giveups, "joker_retrievals": retrievals}
+        return {
+            "games.winner": winner,
+            "games.winners": winners,
+            "games.exhausted": exhausted,
+            "games.turns": turns,
+            "games.scores": ws.scores,
+            "games.first_possible": ws.first_possible,
+            "games.random_seat": seat,
+            "solver_giveups": giveups,
+            "joker_retrievals": retrievals,
+        }
 
 
-def logged_round(sim: RummySimulation, seed: int | np.random.SeedSequence, random_seat: int = NO_RANDOM,
-                 log_turns: int | None = None) -> tuple[np.ndarray, Workspace]:
+def logged_round(
+    sim: RummySimulation,
+    seed: int | np.random.SeedSequence,
+    random_seat: int = NO_RANDOM,
+    log_turns: int | None = None,
+) -> tuple[np.ndarray, Workspace]:
     """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns, default
     max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row 0)."""
     setup = sim.setup()
@@ -705,20 +848,37 @@ def rules_code(rules: object) -> tuple[int, ...]:
     opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner, exhausted_tie_remainder
     lower_total_first, exhausted_below_winner scores_plus."""
     r: Any = rules
-    return (int(r.draw == "by_choice"), int(r.exhausted_winner == "lowest_total"),
-            int(r.exhausted_tie == "tie_break"), int(r.opening_turn == "may_add_after_opening"),
-            int(r.opening_retrieval == "next_turn"), int(r.exhausted_end == "all_pass"),
-            int(r.exhausted_tie_pay == "each_winner"), int(r.exhausted_tie_remainder == "lower_total_first"),
-            int(r.exhausted_below_winner == "scores_plus"))
+    return (
+        int(r.draw == "by_choice"),
+        int(r.exhausted_winner == "lowest_total"),
+        int(r.exhausted_tie == "tie_break"),
+        int(r.opening_turn == "may_add_after_opening"),
+        int(r.opening_retrieval == "next_turn"),
+        int(r.exhausted_end == "all_pass"),
+        int(r.exhausted_tie_pay == "each_winner"),
+        int(r.exhausted_tie_remainder == "lower_total_first"),
+        int(r.exhausted_below_winner == "scores_plus"),
+    )
 
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:
     """The self-play job for a validated RummyCardsGame at a player count."""
-    s = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
-    return RummySimulation(players, len(s.colours), s.numbers.max - s.numbers.min + 1, s.numbers.min,  # type: ignore[attr-defined]
-                           s.copies, s.jokers, s.hand_size, s.initial_meld, s.joker_penalty,  # type: ignore[attr-defined]
-                           tuple(s.balance.meld_thresholds), s.balance.max_turns, random_seat,  # type: ignore[attr-defined]
-                           rules_code(s.rules))  # type: ignore[attr-defined]
+    s: Any = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
+    return RummySimulation(
+        players,
+        len(s.colours),
+        s.numbers.max - s.numbers.min + 1,
+        s.numbers.min,
+        s.copies,
+        s.jokers,
+        s.hand_size,
+        s.initial_meld,
+        s.joker_penalty,
+        tuple(s.balance.meld_thresholds),
+        s.balance.max_turns,
+        random_seat,
+        rules_code(s.rules),
+    )
 
 
 @dataclass(frozen=True)
@@ -738,8 +898,12 @@ def match_from_scores(round_scores: np.ndarray) -> MatchResult:
     run_tot = np.cumsum(sc, axis=0)
     totals = tuple(int(x) for x in run_tot[-1])
     best = max(totals)
-    return MatchResult(tuple(tuple(int(x) for x in r) for r in sc), tuple(tuple(int(x) for x in r) for r in run_tot),
-                       totals, tuple(p for p, t in enumerate(totals) if t == best))
+    return MatchResult(
+        tuple(tuple(int(x) for x in r) for r in sc),
+        tuple(tuple(int(x) for x in r) for r in run_tot),
+        totals,
+        tuple(p for p, t in enumerate(totals) if t == best),
+    )
 
 
 def play_match(spec: object, players: int, seed: int, rounds: int | None = None) -> MatchResult:

@@ -69,8 +69,9 @@ DEAD_RUN_CUT = True  # the dead-run cut (see the module text); resume_counts' de
 
 
 @jit
-def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                                                      np.ndarray, np.ndarray, np.ndarray]:
+def new_workspace(
+    n_colours: int, n_numbers: int, cap: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Reusable arrays for solve_counts with room for `cap` (+ ROW_PAD) states per layer (allocate once per
     simulation): keys, score, parent, dec per layer, the hash table and its used slots, the state count per
     layer."""
@@ -81,9 +82,15 @@ def new_workspace(n_colours: int, n_numbers: int, cap: int) -> tuple[np.ndarray,
     # rows of cap + ROW_PAD entries: rows a power of two apart would all fall in the same cache sets, and a
     # search touches the first few hundred entries of several rows of four arrays at once
     row = cap + ROW_PAD
-    return (np.empty((n_layers, row), np.int64), np.empty((n_layers, row), np.int64),
-            np.empty((n_layers, row), np.int32), np.empty((n_layers, row), np.int32),
-            np.zeros((hsize, 2), np.int64), np.empty(row, np.int64), np.zeros(n_layers, np.int64))
+    return (
+        np.empty((n_layers, row), np.int64),
+        np.empty((n_layers, row), np.int64),
+        np.empty((n_layers, row), np.int32),
+        np.empty((n_layers, row), np.int32),
+        np.zeros((hsize, 2), np.int64),
+        np.empty(row, np.int64),
+        np.zeros(n_layers, np.int64),
+    )
 
 
 class SolverWorkspace(NamedTuple):
@@ -178,6 +185,7 @@ def _slot_dominators() -> tuple[np.ndarray, np.ndarray]:
     x == y, x == 3+ (it may end now or go on), or x == 2 and y == 1 (both must take the next card; then 2 is
     3+ while 1 is 2, which must take one more). A pair dominates another when its slots dominate the other's
     under one of the two matchings."""
+
     def sdom(x: int, y: int) -> bool:
         return x == y or x == 3 or (x == 2 and y == 1)
 
@@ -194,13 +202,25 @@ def _slot_dominators() -> tuple[np.ndarray, np.ndarray]:
 
 
 SLOT_DOMS, N_SLOT_DOMS = _slot_dominators()
-SLOT_DOM_MASK = np.array([sum(1 << int(d) for d in SLOT_DOMS[c, :N_SLOT_DOMS[c]]) for c in range(16)], np.int64)
+SLOT_DOM_MASK = np.array(
+    [sum(1 << int(d) for d in SLOT_DOMS[c, : N_SLOT_DOMS[c]]) for c in range(16)], np.int64
+)
 """Per pair code, the bit set of the codes that dominate it."""
 
 
 @jit_noref
-def _prune_dominated(L: int, n: int, c_lo: int, c_hi: int, keys: np.ndarray, score: np.ndarray, dec: np.ndarray,
-                     htab: np.ndarray, hmask: int, present: np.ndarray) -> None:
+def _prune_dominated(
+    L: int,
+    n: int,
+    c_lo: int,
+    c_hi: int,
+    keys: np.ndarray,
+    score: np.ndarray,
+    dec: np.ndarray,
+    htab: np.ndarray,
+    hmask: int,
+    present: np.ndarray,
+) -> None:
     """Mark (dec = -1) every state of layer L that another state dominates with a score at least as high:
     the same key but fewer hand jokers used, or the same key but one colour's run slots dominating
     (SLOT_DOMS: a 3+ slot for any slot, a 2 for a 1).
@@ -263,8 +283,17 @@ MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 
 
 
 @jit
-def _transitions(a: int, b: int, f: int, h: int, code_out: np.ndarray, g_out: np.ndarray, laid_out: np.ndarray,
-                 dec_out: np.ndarray, lim_out: np.ndarray) -> int:
+def _transitions(
+    a: int,
+    b: int,
+    f: int,
+    h: int,
+    code_out: np.ndarray,
+    g_out: np.ndarray,
+    laid_out: np.ndarray,
+    dec_out: np.ndarray,
+    lim_out: np.ndarray,
+) -> int:
     """The moves of one colour at one number from run slots (a, b), with f table and h hand cards of the kind:
     each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
     Per move: the new slot pair code, g, the hand cards it lays, the decision bits and the limit (table run
@@ -302,8 +331,16 @@ def _transitions(a: int, b: int, f: int, h: int, code_out: np.ndarray, g_out: np
                                 code_out[n] = na | (nb << 2)
                                 g_out[n] = g
                                 laid_out[n] = r + g - f
-                                dec_out[n] = (ea | (fa << 1) | (eb << 2) | (fb << 3) | (g << 4) | (sw << 6)
-                                              | (ta << 7) | (tb << 8))
+                                dec_out[n] = (
+                                    ea
+                                    | (fa << 1)
+                                    | (eb << 2)
+                                    | (fb << 3)
+                                    | (g << 4)
+                                    | (sw << 6)
+                                    | (ta << 7)
+                                    | (tb << 8)
+                                )
                                 lim_out[n] = (ta + tb) | (jn << 8)
                                 n += 1
     return n
@@ -369,9 +406,19 @@ def move_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.nda
 
 
 @jit
-def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
-                 group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                 decisions: np.ndarray, ws: SolverWorkspace) -> int:
+def solve_counts(
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    run_jokers: np.ndarray,
+    group_jokers: np.ndarray,
+    n_colours: int,
+    n_numbers: int,
+    num_min: int,
+    joker_value: int,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+) -> int:
     """Best objective (points*256+cards laid from hand), decisions[layer] filled along the optimum; -1/-2.
 
     Table jokers are forced wildcards of their set's kind (the seed lets sets holding a joker be added to,
@@ -381,15 +428,39 @@ def solve_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jok
     ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on entry and is left so
     (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
     """
-    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, ws, 0)
+    return resume_counts(
+        forced,
+        hand,
+        hand_jokers,
+        run_jokers,
+        group_jokers,
+        n_colours,
+        n_numbers,
+        num_min,
+        joker_value,
+        decisions,
+        ws,
+        0,
+    )
 
 
 @jit
-def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
-                  group_jokers: np.ndarray, n_colours: int, n_numbers: int, num_min: int, joker_value: int,
-                  decisions: np.ndarray, ws: SolverWorkspace, start: int, prune_at: int = PRUNE_AT,
-                  dead_run_cut: bool = DEAD_RUN_CUT) -> int:
+def resume_counts(
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    run_jokers: np.ndarray,
+    group_jokers: np.ndarray,
+    n_colours: int,
+    n_numbers: int,
+    num_min: int,
+    joker_value: int,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+    start: int,
+    prune_at: int = PRUNE_AT,
+    dead_run_cut: bool = DEAD_RUN_CUT,
+) -> int:
     """solve_counts, keeping the workspace's layers for number indexes below `start` - LOOK_AHEAD (0: a fresh
     search).
 
@@ -404,20 +475,60 @@ def resume_counts(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jo
     _close_groups), at a number boundary less the dominated states (_prune_dominated); at the end the best
     complete state (_best_boundary) and the decisions that lead to it (_trace_back).
     """
-    return _search(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min, joker_value,
-                   decisions, ws, start, prune_at, dead_run_cut, np.empty(n_colours, np.int64),
-                   np.empty(n_colours, np.int64), np.empty(16, np.int64))
+    return _search(
+        forced,
+        hand,
+        hand_jokers,
+        run_jokers,
+        group_jokers,
+        n_colours,
+        n_numbers,
+        num_min,
+        joker_value,
+        decisions,
+        ws,
+        start,
+        prune_at,
+        dead_run_cut,
+        np.empty(n_colours, np.int64),
+        np.empty(n_colours, np.int64),
+        np.empty(16, np.int64),
+    )
 
 
 @jit_noref
-def _search(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray, group_jokers: np.ndarray,
-            C: int, N: int, num_min: int, joker_value: int, decisions: np.ndarray, ws: SolverWorkspace, start: int,
-            prune_at: int, dead_run_cut: bool, order: np.ndarray, present: np.ndarray, short: np.ndarray) -> int:
+def _search(
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    run_jokers: np.ndarray,
+    group_jokers: np.ndarray,
+    C: int,
+    N: int,
+    num_min: int,
+    joker_value: int,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+    start: int,
+    prune_at: int,
+    dead_run_cut: bool,
+    order: np.ndarray,
+    present: np.ndarray,
+    short: np.ndarray,
+) -> int:
     """resume_counts' search, its steps inlined (_prune_dominated aside, once a number) and nothing allocated,
     so it compiles without reference counting: a search takes tens of microseconds, and a call per layer
     (+8%) or counted references per state (5x, the steps inlined into resume_counts) showed. order, present,
     short: scratch arrays of C, C and 16 entries."""
-    keys, score, parent, dec, htab, hpos, count = ws.keys, ws.score, ws.parent, ws.dec, ws.htab, ws.hpos, ws.counts
+    keys, score, parent, dec, htab, hpos, count = (
+        ws.keys,
+        ws.score,
+        ws.parent,
+        ws.dec,
+        ws.htab,
+        ws.hpos,
+        ws.counts,
+    )
     start = max(start - LOOK_AHEAD, 0)  # the layers below read the input up to LOOK_AHEAD numbers on
     if start == 0:
         keys[0, 0] = 0
@@ -435,8 +546,25 @@ def _search(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: 
             last = pos == C - 1  # the last colour's layer also closes the number's groups
             room = _group_room(forced, hand, order, pos, v, C, N)
             _run_shortfall(forced, hand, c, v, N, short)
-            hmask = _colour_layer(ws, L, c, v, last, forced, hand, hand_jokers, run_jokers[c], group_jokers[v],
-                                  room, short, num * 256 + 1, jv * 256 + 1, C, N, dead_run_cut)
+            hmask = _colour_layer(
+                ws,
+                L,
+                c,
+                v,
+                last,
+                forced,
+                hand,
+                hand_jokers,
+                run_jokers[c],
+                group_jokers[v],
+                room,
+                short,
+                num * 256 + 1,
+                jv * 256 + 1,
+                C,
+                N,
+                dead_run_cut,
+            )
             if hmask < 0:
                 return GIVE_UP
             L += 1
@@ -461,14 +589,18 @@ def _colour_order(forced: np.ndarray, hand: np.ndarray, v: int, C: int, N: int, 
         order[pos] = pos
     for pos in range(1, C):
         q = pos
-        while q > 0 and (forced[order[q - 1] * N + v] + hand[order[q - 1] * N + v]
-                         > forced[order[q] * N + v] + hand[order[q] * N + v]):
+        while q > 0 and (
+            forced[order[q - 1] * N + v] + hand[order[q - 1] * N + v]
+            > forced[order[q] * N + v] + hand[order[q] * N + v]
+        ):
             order[q - 1], order[q] = order[q], order[q - 1]
             q -= 1
 
 
 @jit_inline
-def _group_room(forced: np.ndarray, hand: np.ndarray, order: np.ndarray, pos: int, v: int, C: int, N: int) -> int:
+def _group_room(
+    forced: np.ndarray, hand: np.ndarray, order: np.ndarray, pos: int, v: int, C: int, N: int
+) -> int:
     """Colour step: at most how many more cards can join number index v's groups from the colours after
     order[pos] (hand jokers aside): each colour's cards of the number, at most 3 (a copy per group)."""
     room = 0
@@ -492,9 +624,25 @@ def _run_shortfall(forced: np.ndarray, hand: np.ndarray, c: int, v: int, N: int,
 
 
 @jit_inline
-def _colour_layer(ws: SolverWorkspace, L: int, c: int, v: int, last: bool, forced: np.ndarray, hand: np.ndarray,
-                  hand_jokers: int, run_jokers_c: int, gjv: int, room: int, short: np.ndarray, unit: int,
-                  junit: int, C: int, N: int, dead_run_cut: bool) -> int:
+def _colour_layer(
+    ws: SolverWorkspace,
+    L: int,
+    c: int,
+    v: int,
+    last: bool,
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    run_jokers_c: int,
+    gjv: int,
+    room: int,
+    short: np.ndarray,
+    unit: int,
+    junit: int,
+    C: int,
+    N: int,
+    dead_run_cut: bool,
+) -> int:
     """Colour step: layer L + 1 from layer L's live states by colour c's moves at number index v (each run
     slot ends or takes the kind, the other cards go to the number's groups; the number's last colour also
     closes them, _close_groups). Returns the layer's hash mask, or -1 past the workspace's row (give up).
@@ -543,7 +691,9 @@ def _colour_layer(ws: SolverWorkspace, L: int, c: int, v: int, last: bool, force
             nkey = base + ((a0 & 15) << (4 * c)) + ((lim & 255) << tsh)
             if last:
                 nkey += ((a0 >> 32) & 0xF) << 32  # the hand jokers the move's runs use
-                hmask = _close_groups(ws, L + 1, si, nkey, val, d, sumg + g, mg, gjv, jr - jn, junit, C, hmask)
+                hmask = _close_groups(
+                    ws, L + 1, si, nkey, val, d, sumg + g, mg, gjv, jr - jn, junit, C, hmask
+                )
             elif sumg + g + gjv > 0 and not _groups_possible(sumg + g + gjv, mg, room + jr - jn, C):
                 continue  # number v's groups can no longer be completed: a dead end
             else:
@@ -554,15 +704,30 @@ def _colour_layer(ws: SolverWorkspace, L: int, c: int, v: int, last: bool, force
 
 
 @jit_inline
-def _close_groups(ws: SolverWorkspace, nxt: int, si: int, nkey: int, val: int, d: int, real: int, maxg: int,
-                  gjv: int, spare: int, junit: int, C: int, hmask: int) -> int:
+def _close_groups(
+    ws: SolverWorkspace,
+    nxt: int,
+    si: int,
+    nkey: int,
+    val: int,
+    d: int,
+    real: int,
+    maxg: int,
+    gjv: int,
+    spare: int,
+    junit: int,
+    C: int,
+    hmask: int,
+) -> int:
     """Last-colour step: one move's boundary states of layer nxt, one per count jh <= spare of hand jokers
     joining the number's groups with its gjv table group jokers, where they close (_groups_close). Returns
     the hash mask, or -1 (give up)."""
     for jh in range(spare + 1):
         jg = jh + gjv
         if _groups_close(real, jg, maxg, C):
-            hmask = _offer(ws, nxt, nkey + (jh << 32), val + jh * junit, si, d | (jg << DEC_GROUP_JOKERS), hmask)
+            hmask = _offer(
+                ws, nxt, nkey + (jh << 32), val + jh * junit, si, d | (jg << DEC_GROUP_JOKERS), hmask
+            )
             if hmask < 0:
                 return -1
     return hmask
@@ -662,8 +827,15 @@ def _emit(layout: np.ndarray, n: int, kind: int, entries: np.ndarray, length: in
 
 
 @jit
-def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarray, group_jokers: np.ndarray,
-           n_colours: int, n_numbers: int, layout: np.ndarray) -> int:
+def decode(
+    decisions: np.ndarray,
+    table_real: np.ndarray,
+    table_joker: np.ndarray,
+    group_jokers: np.ndarray,
+    n_colours: int,
+    n_numbers: int,
+    layout: np.ndarray,
+) -> int:
     """Melds of the optimum into layout rows [type, length, entries...]; entry = kind*8+source. Returns count.
 
     Cards of one kind are taken in the order table cards, table jokers locked to that kind, hand cards.
@@ -705,7 +877,11 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                         else:
                             p = placed[k]
                             placed[k] = p + 1
-                            src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
+                            src = (
+                                SRC_TABLE
+                                if p < table_real[k]
+                                else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
+                            )
                             ent = k * 8 + src
                         run_buf[c, s, run_len[c, s]] = ent
                         run_len[c, s] += 1
@@ -726,7 +902,11 @@ def decode(decisions: np.ndarray, table_real: np.ndarray, table_joker: np.ndarra
                 for _i in range(g):
                     p = placed[k]
                     placed[k] = p + 1
-                    src = SRC_TABLE if p < table_real[k] else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
+                    src = (
+                        SRC_TABLE
+                        if p < table_real[k]
+                        else (SRC_TABLE_JOKER if p < table_real[k] + table_joker[k] else SRC_HAND)
+                    )
                     gcol[c, gcnt[c]] = k * 8 + src
                     gcnt[c] += 1
             else:
@@ -793,8 +973,14 @@ def is_joker_entry(ent: int) -> bool:
 
 
 @jit
-def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, run_locks: np.ndarray,
-                group_locks: np.ndarray) -> None:
+def joker_locks(
+    layout: np.ndarray,
+    n_melds: int,
+    n_colours: int,
+    n_numbers: int,
+    run_locks: np.ndarray,
+    group_locks: np.ndarray,
+) -> None:
     """Add to run_locks[kind] / group_locks[kind] the kind each run / group joker on the laid-out table stands
     for (runs: its place; groups: the lowest colour missing among the group's real cards)."""
     N = n_numbers
@@ -823,8 +1009,15 @@ def joker_locks(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 
 
 @jit
-def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int, real: np.ndarray,
-                run_locks: np.ndarray, group_locks: np.ndarray) -> None:
+def table_cards(
+    layout: np.ndarray,
+    n_melds: int,
+    n_colours: int,
+    n_numbers: int,
+    real: np.ndarray,
+    run_locks: np.ndarray,
+    group_locks: np.ndarray,
+) -> None:
     """Recount a whole laid-out table: real cards per kind, run and group jokers per kind they stand for
     (arrays overwritten)."""
     for k in range(real.shape[0]):
@@ -840,16 +1033,40 @@ def table_cards(layout: np.ndarray, n_melds: int, n_colours: int, n_numbers: int
 
 
 @jit
-def solve_exact(forced: np.ndarray, hand: np.ndarray, hand_jokers: int, run_jokers: np.ndarray,
-                group_jokers: np.ndarray, n_colours: int, n_numbers: int,
-                num_min: int, joker_value: int, decisions: np.ndarray, ws: SolverWorkspace) -> int:
+def solve_exact(
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    run_jokers: np.ndarray,
+    group_jokers: np.ndarray,
+    n_colours: int,
+    n_numbers: int,
+    num_min: int,
+    joker_value: int,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+) -> int:
     """A fresh solve_counts in the CAP workspace (-2 only past CAP states in a layer)."""
-    return resume_counts(forced, hand, hand_jokers, run_jokers, group_jokers, n_colours, n_numbers, num_min,
-                         joker_value, decisions, ws, 0)
+    return resume_counts(
+        forced,
+        hand,
+        hand_jokers,
+        run_jokers,
+        group_jokers,
+        n_colours,
+        n_numbers,
+        num_min,
+        joker_value,
+        decisions,
+        ws,
+        0,
+    )
 
 
 @jit
-def opening_points_bound(hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int, num_min: int) -> int:
+def opening_points_bound(
+    hand: np.ndarray, hand_jokers: int, n_colours: int, n_numbers: int, num_min: int
+) -> int:
     """An upper bound on the opening search's points (solve_turn with opening True: new melds of hand cards
     only, a joker counted as the number it stands for), without a search: every hand card that some meld of
     hand cards could hold, at face value (both copies), plus each hand joker at the highest number.
@@ -890,10 +1107,23 @@ def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
 
 
 @jit
-def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hand_jokers: int,
-               opening: bool, retrieval: bool, known_nothing: bool,
-               n_colours: int, n_numbers: int, num_min: int, joker_penalty: int, layout: np.ndarray,
-               out: np.ndarray, ws: SolverWorkspace) -> None:
+def solve_turn(
+    t_real: np.ndarray,
+    t_jrun: np.ndarray,
+    t_jgrp: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    opening: bool,
+    retrieval: bool,
+    known_nothing: bool,
+    n_colours: int,
+    n_numbers: int,
+    num_min: int,
+    joker_penalty: int,
+    layout: np.ndarray,
+    out: np.ndarray,
+    ws: SolverWorkspace,
+) -> None:
     """The meld finder's whole turn: out[OUT_BEST] objective, [OUT_MELDS] melds in layout, [OUT_RETRIEVED]
     retrieved joker (the kind it stood for, + n_kinds for a group joker) or -1, [OUT_GIVEUPS] give-ups; ws the
     search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
@@ -921,7 +1151,9 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     out[OUT_RETRIEVED] = -1
     out[OUT_GIVEUPS] = 0
     if opening:
-        best = solve_exact(zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, ws)
+        best = solve_exact(
+            zeros, hand, hand_jokers, np.zeros(C, np.int64), zn, C, N, num_min, -1, decisions, ws
+        )
         out[OUT_EXACT] = 1
         if best == GIVE_UP:
             out[OUT_GIVEUPS] += 1
@@ -959,8 +1191,25 @@ def solve_turn(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand:
     out[OUT_BEST] = best
     if not retrieval:
         return
-    _best_retrieval(t_real, t_jrun, t_jgrp, t_lock, rj, gj, forced, hand, hand_jokers, C, N, num_min,
-                    joker_penalty, layout, out, decisions, ws)
+    _best_retrieval(
+        t_real,
+        t_jrun,
+        t_jgrp,
+        t_lock,
+        rj,
+        gj,
+        forced,
+        hand,
+        hand_jokers,
+        C,
+        N,
+        num_min,
+        joker_penalty,
+        layout,
+        out,
+        decisions,
+        ws,
+    )
 
 
 MAX_CANDIDATES = 2048  # candidate melds for the freed joker per retrieved kind (a 4 x 13 deck has fewer)
@@ -971,10 +1220,25 @@ CAND_F = 6
 
 
 @jit
-def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, t_lock: np.ndarray,
-                    rj: np.ndarray, gj: np.ndarray, forced: np.ndarray, hand: np.ndarray, hand_jokers: int, C: int,
-                    N: int, num_min: int, joker_penalty: int, layout: np.ndarray, out: np.ndarray,
-                    decisions: np.ndarray, ws: SolverWorkspace) -> None:
+def _best_retrieval(
+    t_real: np.ndarray,
+    t_jrun: np.ndarray,
+    t_jgrp: np.ndarray,
+    t_lock: np.ndarray,
+    rj: np.ndarray,
+    gj: np.ndarray,
+    forced: np.ndarray,
+    hand: np.ndarray,
+    hand_jokers: int,
+    C: int,
+    N: int,
+    num_min: int,
+    joker_penalty: int,
+    layout: np.ndarray,
+    out: np.ndarray,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
     joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
     search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
@@ -1021,8 +1285,26 @@ def _best_retrieval(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, 
         if nc > 0 and best_kf < 0 and not greedy and n_table_jokers == 1:
             greedy = _greedy_incumbent(kf, hand, cand, nc, layout, out, C, N, num_min)
         if nc > 0 and table_size <= EXACT_RETRIEVAL_TABLE:
-            best_kf = _search_candidates(kf, cand, nc, forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min,
-                                         joker_penalty, decisions, ws, out, best_kf, best_meld, best_dec)
+            best_kf = _search_candidates(
+                kf,
+                cand,
+                nc,
+                forced2,
+                hand2,
+                hand_jokers,
+                rj2,
+                gj2,
+                C,
+                N,
+                num_min,
+                joker_penalty,
+                decisions,
+                ws,
+                out,
+                best_kf,
+                best_meld,
+                best_dec,
+            )
         hand2[k] += 1
     if best_kf < 0:
         return
@@ -1095,8 +1377,17 @@ def _set_candidate(row: np.ndarray, typ: int, a: int, b: int, e: int, jp: int, g
 
 
 @jit
-def _greedy_incumbent(kf: int, hand: np.ndarray, cand: np.ndarray, nc: int, layout: np.ndarray, out: np.ndarray,
-                      C: int, N: int, num_min: int) -> bool:
+def _greedy_incumbent(
+    kf: int,
+    hand: np.ndarray,
+    cand: np.ndarray,
+    nc: int,
+    layout: np.ndarray,
+    out: np.ndarray,
+    C: int,
+    N: int,
+    num_min: int,
+) -> bool:
     """Retrieval step without a search: keep the best table, swap the joker kf (coded as out[OUT_RETRIEVED])
     for the unlaid hand card of its kind, and put it in the richest candidate (the first of equals) made only
     of cards that table leaves in the hand; out/layout updated. Whether there was one."""
@@ -1127,10 +1418,26 @@ def _greedy_incumbent(kf: int, hand: np.ndarray, cand: np.ndarray, nc: int, layo
 
 
 @jit
-def _search_candidates(kf: int, cand: np.ndarray, nc: int, forced2: np.ndarray, hand2: np.ndarray,
-                       hand_jokers: int, rj2: np.ndarray, gj2: np.ndarray, C: int, N: int, num_min: int, jv: int,
-                       decisions: np.ndarray, ws: SolverWorkspace, out: np.ndarray, best_kf: int,
-                       best_meld: np.ndarray, best_dec: np.ndarray) -> int:
+def _search_candidates(
+    kf: int,
+    cand: np.ndarray,
+    nc: int,
+    forced2: np.ndarray,
+    hand2: np.ndarray,
+    hand_jokers: int,
+    rj2: np.ndarray,
+    gj2: np.ndarray,
+    C: int,
+    N: int,
+    num_min: int,
+    jv: int,
+    decisions: np.ndarray,
+    ws: SolverWorkspace,
+    out: np.ndarray,
+    best_kf: int,
+    best_meld: np.ndarray,
+    best_dec: np.ndarray,
+) -> int:
     """Retrieval step, exact: the joker kf replaced by the hand's card (forced2, hand2 without it), each
     candidate meld with the table search of what is left, richest first, while its gain plus the search
     without it (a bound) can beat out[OUT_BEST]. A better one updates out[OUT_BEST], best_meld and best_dec;
@@ -1151,7 +1458,9 @@ def _search_candidates(kf: int, cand: np.ndarray, nc: int, forced2: np.ndarray, 
             break
         low = m[CAND_B] if m[CAND_TYP] == RUN else m[CAND_A]
         _take(m, hand2, C, N, -1)
-        r = resume_counts(forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid))
+        r = resume_counts(
+            forced2, hand2, hand_jokers, rj2, gj2, C, N, num_min, jv, decisions, ws, min(low, valid)
+        )
         _take(m, hand2, C, N, 1)
         valid = low
         if r == GIVE_UP:
@@ -1166,9 +1475,19 @@ def _search_candidates(kf: int, cand: np.ndarray, nc: int, forced2: np.ndarray, 
 
 
 @jit
-def _without_joker(fam: int, k: int, N: int, rj: np.ndarray, gj: np.ndarray, t_lock: np.ndarray,
-                   forced: np.ndarray, rj2: np.ndarray, gj2: np.ndarray, lock2: np.ndarray,
-                   forced2: np.ndarray) -> None:
+def _without_joker(
+    fam: int,
+    k: int,
+    N: int,
+    rj: np.ndarray,
+    gj: np.ndarray,
+    t_lock: np.ndarray,
+    forced: np.ndarray,
+    rj2: np.ndarray,
+    gj2: np.ndarray,
+    lock2: np.ndarray,
+    forced2: np.ndarray,
+) -> None:
     """rj2/gj2/lock2/forced2 = the search inputs once a run (fam 0) or group (fam 1) joker standing for kind k
     has been replaced by a real card of kind k (which must then be on the table: forced)."""
     rj2[:] = rj

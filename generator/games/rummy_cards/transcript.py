@@ -31,13 +31,17 @@ def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
             lines.append(f"t{state.turn + 1} p{p} {what}; hand {len(state2.hands[p])}")
         else:
             laid = before - set(state2.hands[p])
-            lines.append(f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand {len(state2.hands[p])}")
+            lines.append(
+                f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand {len(state2.hands[p])}"
+            )
             lines.append("  table: " + " | ".join(" ".join(d.name(c) for c in m.cards) for m in state2.table))
         state = state2
     o = game.outcome(state)
-    lines.append(f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; "
-                 f"winner {' '.join(f'p{w}' for w in o.winners)}"
-                 + (f" (tie-break: {o.tie_break})" if o.tie_break else ""))
+    lines.append(
+        f"end: {o.reason}; hand totals {list(o.hand_totals)}; scores {list(o.scores)}; "
+        f"winner {' '.join(f'p{w}' for w in o.winners)}"
+        + (f" (tie-break: {o.tie_break})" if o.tie_break else "")
+    )
     return "\n".join(lines) + "\n"
 
 

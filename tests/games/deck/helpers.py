@@ -18,8 +18,13 @@ def deck(rows: list[dict[str, Any]], **extra: Any) -> DeckGame:
     data: dict[str, Any] = {
         "kind": "deck",
         "decks": {"cards": {"data": rows, "fields": {"cost": "int"}, "template": "plain"}},
-        "templates": {"plain": {"front": [{"type": "text", "x": "0mm", "y": "0mm", "w": "100%", "h": "20%",
-                                           "text": "{{ id }}"}]}},
+        "templates": {
+            "plain": {
+                "front": [
+                    {"type": "text", "x": "0mm", "y": "0mm", "w": "100%", "h": "20%", "text": "{{ id }}"}
+                ]
+            }
+        },
         "deal": {"component": "cards", "hand": 1, "players": {"min": 1, "max": 2}},
     }
     data.update(copy.deepcopy(extra))
@@ -30,8 +35,9 @@ def deck(rows: list[dict[str, Any]], **extra: Any) -> DeckGame:
 def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
     """The shipped harvest_deck section (its CSV read from the kit folder), with dotted overrides."""
     data = game_section("harvest_deck", overrides)
-    return DeckGame.model_validate(data).with_files(KIT, lambda rel: f"layouts/harvest_deck/{rel}",
-                                                    lambda key: None, "layouts/harvest_deck/kit.yaml")
+    return DeckGame.model_validate(data).with_files(
+        KIT, lambda rel: f"layouts/harvest_deck/{rel}", lambda key: None, "layouts/harvest_deck/kit.yaml"
+    )
 
 
 def load_example(folder: Path) -> DeckGame:

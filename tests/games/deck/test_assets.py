@@ -20,8 +20,10 @@ from generator.spec.template import fill_path
 from tests.games.deck.test_data import pnpkit
 from tests.games.deck.test_docs import _example
 
-SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
-       '<path d="M12 2 L22 22 L2 22 Z" fill="{colour}"/></svg>')
+SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">'
+    '<path d="M12 2 L22 22 L2 22 Z" fill="{colour}"/></svg>'
+)
 PNG_SIZE = (301, 117)  # odd sizes, so the image XObject is recognisably this file
 
 
@@ -42,7 +44,8 @@ def _art_kit(tmp_path):
     text = text.replace(
         "        - {type: line, x: 4mm, y: 66mm,",
         "        - {type: image, src: assets/banner.png, x: 4mm, y: 22mm, w: 20mm, h: 8mm, fit: contain}\n"
-        "        - {type: line, x: 4mm, y: 66mm,")
+        "        - {type: line, x: 4mm, y: 66mm,",
+    )
     (kit / "kit.yaml").write_text(text, encoding="utf-8")
     (kit / "assets").mkdir()
     (kit / "assets" / "fire.svg").write_text(SVG.replace("{colour}", "#c0392b"), encoding="utf-8")
@@ -53,7 +56,9 @@ def _art_kit(tmp_path):
 
 def _game(kit) -> DeckGame:
     raw = yaml.safe_load((kit / "kit.yaml").read_text(encoding="utf-8"))["game"]
-    return DeckGame.model_validate(raw).with_files(kit.resolve(), lambda rel: rel, lambda key: None, "kit.yaml")
+    return DeckGame.model_validate(raw).with_files(
+        kit.resolve(), lambda rel: rel, lambda key: None, "kit.yaml"
+    )
 
 
 def test_an_svg_icon_prints_as_paths_and_a_png_as_an_image(tmp_path):
@@ -99,11 +104,39 @@ def test_the_renderer_emits_vector_and_image_ops(tmp_path):
 
     game = _game(_art_kit(tmp_path))
     draw = FaceRenderer(CatalogEnvironment(), None, {}, game.assets())  # type: ignore[arg-type]  # no text drawn
-    tpl = FaceTemplate.model_validate({"front": [
-        {"type": "icon", "src": "assets/{type}.svg", "tint": "{{ tint }}", "x": "10%", "y": "10%", "w": "20mm",
-         "h": "10mm"},
-        {"type": "image", "src": "assets/banner.png", "x": 0, "y": 0, "w": "50%", "h": "50%", "opacity": 0.5},
-        {"type": "icon", "src": "assets/{type}.svg", "x": 0, "y": 0, "w": "1mm", "h": "1mm", "when": "False"}]})
+    tpl = FaceTemplate.model_validate(
+        {
+            "front": [
+                {
+                    "type": "icon",
+                    "src": "assets/{type}.svg",
+                    "tint": "{{ tint }}",
+                    "x": "10%",
+                    "y": "10%",
+                    "w": "20mm",
+                    "h": "10mm",
+                },
+                {
+                    "type": "image",
+                    "src": "assets/banner.png",
+                    "x": 0,
+                    "y": 0,
+                    "w": "50%",
+                    "h": "50%",
+                    "opacity": 0.5,
+                },
+                {
+                    "type": "icon",
+                    "src": "assets/{type}.svg",
+                    "x": 0,
+                    "y": 0,
+                    "w": "1mm",
+                    "h": "1mm",
+                    "when": "False",
+                },
+            ]
+        }
+    )
     face = draw.face("f", tpl.front, {"type": "fire", "tint": "#123456"}, 100, 200, 0, "here")
     vector, image = face.ops
     assert isinstance(vector, Vector) and vector.asset.shown == "assets/fire.svg" and vector.tint == "#123456"
@@ -115,25 +148,31 @@ def test_the_renderer_emits_vector_and_image_ops(tmp_path):
 
 def test_fill_path():
     assert fill_path("assets/{suit}/{id}.png", {"suit": "sun", "id": 3}) == "assets/{suit}/{id}.png".replace(
-        "{suit}", "sun").replace("{id}", "3")
+        "{suit}", "sun"
+    ).replace("{id}", "3")
     assert fill_path("assets/{suit}.svg", {"suit": None}) is None
     with pytest.raises(KeyError):
         fill_path("assets/{suit}.svg", {})
 
 
-@pytest.mark.parametrize("breakage, message", [
-    ("missing", "no such file in the kit folder: 'assets/ice.svg'"),
-    ("script", "assets/ice.svg: <script> is refused"),
-    ("mislabelled", "assets/ice.svg: not well-formed XML"),
-])
+@pytest.mark.parametrize(
+    "breakage, message",
+    [
+        ("missing", "no such file in the kit folder: 'assets/ice.svg'"),
+        ("script", "assets/ice.svg: <script> is refused"),
+        ("mislabelled", "assets/ice.svg: not well-formed XML"),
+    ],
+)
 def test_a_bad_icon_file_is_one_located_error(tmp_path, breakage, message):
     kit = _art_kit(tmp_path)
     icon = kit / "assets" / "ice.svg"
     if breakage == "missing":
         icon.unlink()
     elif breakage == "script":
-        icon.write_text(SVG.replace("{colour}", "#000000").replace("</svg>", "<script>alert(1)</script></svg>"),
-                        encoding="utf-8")
+        icon.write_text(
+            SVG.replace("{colour}", "#000000").replace("</svg>", "<script>alert(1)</script></svg>"),
+            encoding="utf-8",
+        )
     else:
         icon.write_bytes(_png())
     out = tmp_path / "out"
@@ -150,23 +189,46 @@ def test_a_bad_icon_file_is_one_located_error(tmp_path, breakage, message):
 
 def test_a_column_the_row_lacks_is_a_located_error(tmp_path):
     kit = _art_kit(tmp_path)
-    text = (kit / "kit.yaml").read_text(encoding="utf-8").replace("src: assets/banner.png", 'src: "assets/{art}.png"')
+    text = (
+        (kit / "kit.yaml")
+        .read_text(encoding="utf-8")
+        .replace("src: assets/banner.png", 'src: "assets/{art}.png"')
+    )
     (kit / "kit.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(SpecError) as e:
         _game(kit)
     assert [str(p) for p in e.value.problems] == [
         "data/cards.csv:2: game.templates.hot.front[4].src: 'assets/{art}.png' names {art}, but the row has no "
-        "column 'art'"]
+        "column 'art'"
+    ]
 
 
-@pytest.mark.parametrize("element, why", [
-    ({"type": "icon", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "give either name"),
-    ({"type": "icon", "name": "sun", "src": "a.svg", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "give either name"),
-    ({"type": "icon", "src": "assets/a.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "must be an .svg file"),
-    ({"type": "image", "src": "../outside.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "inside the kit folder"),
-    ({"type": "image", "src": "/etc/passwd.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "not an absolute one"),
-    ({"type": "image", "src": "assets/{{ id }}.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "placeholder"),
-])
+@pytest.mark.parametrize(
+    "element, why",
+    [
+        ({"type": "icon", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}, "give either name"),
+        (
+            {"type": "icon", "name": "sun", "src": "a.svg", "x": 0, "y": 0, "w": "1mm", "h": "1mm"},
+            "give either name",
+        ),
+        (
+            {"type": "icon", "src": "assets/a.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"},
+            "must be an .svg file",
+        ),
+        (
+            {"type": "image", "src": "../outside.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"},
+            "inside the kit folder",
+        ),
+        (
+            {"type": "image", "src": "/etc/passwd.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"},
+            "not an absolute one",
+        ),
+        (
+            {"type": "image", "src": "assets/{{ id }}.png", "x": 0, "y": 0, "w": "1mm", "h": "1mm"},
+            "placeholder",
+        ),
+    ],
+)
 def test_a_bad_src_is_refused_by_the_model(element, why):
     from pydantic import ValidationError
 
@@ -183,16 +245,19 @@ def test_an_svg_icons_text_is_embedded_and_one_no_face_can_draw_is_a_clean_error
 
     kit = _art_kit(tmp_path)
     text_svg = SVG.replace("{colour}", "#2980b9").replace(
-        "</svg>", '<text x="2" y="20" font-family="Helvetica" font-size="6">ICE {char}</text></svg>')
+        "</svg>", '<text x="2" y="20" font-family="Helvetica" font-size="6">ICE {char}</text></svg>'
+    )
     (kit / "assets" / "ice.svg").write_text(text_svg.replace("{char}", "!"), encoding="utf-8")
     out = tmp_path / "out"
     r = pnpkit("build", str(kit), "--out", str(out), "--lang", "en", "--pdfa")
     assert r.returncode == 0, r.stderr
     cards = out / "tiny_deck" / "en" / "cards-a4.pdf"
     assert pdfa.validate_written(cards, "2b").passed
-    (kit / "assets" / "ice.svg").write_text(text_svg.replace("{char}", "\U0001F30A"), encoding="utf-8")
+    (kit / "assets" / "ice.svg").write_text(text_svg.replace("{char}", "\U0001f30a"), encoding="utf-8")
     r = pnpkit("build", str(kit), "--out", str(tmp_path / "out2"), "--lang", "en")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
-    assert "art icon (assets/ice.svg): the SVG's text 'ICE \U0001F30A' has characters no regular face has: U+1F30A" \
-        in r.stderr, r.stderr
+    assert (
+        "art icon (assets/ice.svg): the SVG's text 'ICE \U0001f30a' has characters no regular face has: U+1F30A"
+        in r.stderr
+    ), r.stderr
     assert not (tmp_path / "out2" / "tiny_deck").exists()

@@ -20,8 +20,14 @@ from tests.games.deck.helpers import KIT, ROOT, deck
 
 def pnpkit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture
@@ -46,7 +52,9 @@ def test_a_bad_cell_is_one_located_line_exit_1_nothing_written(kit, tmp_path):
     out = tmp_path / "out"
     r = pnpkit("build", str(kit), "--out", str(out))
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.splitlines()[1:] == [f"  {kit / 'data' / 'cards.csv'}:17: column cost: expected an integer; got 'x'"]
+    assert r.stderr.splitlines()[1:] == [
+        f"  {kit / 'data' / 'cards.csv'}:17: column cost: expected an integer; got 'x'"
+    ]
     assert not out.exists()
 
 
@@ -54,7 +62,10 @@ def test_a_duplicate_id_is_located_by_validate(kit):
     _set_cell(kit, 9, "id", "wheat-2")
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1
-    assert f"game.decks.cards.data: {kit / 'data' / 'cards.csv'}:9: column id: 'wheat-2' repeats row 3" in r.stderr
+    assert (
+        f"game.decks.cards.data: {kit / 'data' / 'cards.csv'}:9: column id: 'wheat-2' repeats row 3"
+        in r.stderr
+    )
 
 
 def test_a_million_rows_stop_at_the_row_cap(tmp_path):
@@ -62,13 +73,17 @@ def test_a_million_rows_stop_at_the_row_cap(tmp_path):
     (tmp_path / "data" / "big.csv").write_bytes(b"id,count\n" + b"a,1\n" * 10**6)
     with pytest.raises(SpecError) as e:
         read_table(tmp_path, "data/big.csv", "data/big.csv")
-    assert [str(p) for p in e.value.problems] == [f"data/big.csv: {MAX_ROWS + 1:,} rows or more; the limit is {MAX_ROWS:,}"]
+    assert [str(p) for p in e.value.problems] == [
+        f"data/big.csv: {MAX_ROWS + 1:,} rows or more; the limit is {MAX_ROWS:,}"
+    ]
 
 
 def test_bom_and_crlf_are_read(tmp_path):
     (tmp_path / "t.csv").write_bytes(b"\xef\xbb\xbfid,count\r\na,2\r\n")
     t = read_table(tmp_path, "t.csv", "t.csv")
-    assert t.columns == ("id", "count") and t.rows[0].cells == {"id": "a", "count": "2"} and t.rows[0].line == 2
+    assert (
+        t.columns == ("id", "count") and t.rows[0].cells == {"id": "a", "count": "2"} and t.rows[0].line == 2
+    )
 
 
 def test_xlsx_gives_the_same_rows_as_csv(kit):
@@ -98,8 +113,10 @@ def test_a_missing_translation_falls_back_to_english_with_a_warning():
     assert localized(row, "ja", "data/cards.csv:2", warned.append)["name"] == "小麦"
     assert localized(row, "es", "data/cards.csv:2", warned.append)["name"] == "Wheat"
     assert localized(row, "de", "data/cards.csv:2", warned.append)["name"] == "Wheat"
-    assert warned == ["data/cards.csv:2: column name@es: no es translation; using English",
-                      "data/cards.csv:2: column name@de: no de translation; using English"]
+    assert warned == [
+        "data/cards.csv:2: column name@es: no es translation; using English",
+        "data/cards.csv:2: column name@de: no de translation; using English",
+    ]
 
 
 def test_each_broken_rule_is_one_located_line(kit):
@@ -112,6 +129,8 @@ def test_each_broken_rule_is_one_located_line(kit):
     lines = r.stderr.splitlines()[1:]
     assert len(lines) == 2
     assert lines[0].endswith(f"game.rules.cards.total: {data}: 51 cards in all; expected 50")
-    assert lines[1].endswith(f"game.rules.cards.count_by.type: {data} (rows 2, 3, 4, 5, 6, 7, 8, 9 ...): type "
-                             "'resource': 31 cards; expected 30")
+    assert lines[1].endswith(
+        f"game.rules.cards.count_by.type: {data} (rows 2, 3, 4, 5, 6, 7, 8, 9 ...): type "
+        "'resource': 31 cards; expected 30"
+    )
     assert all(line.startswith(f"  {kit / 'kit.yaml'}:") for line in lines)

@@ -46,15 +46,36 @@ def test_the_documented_conditions_hold_on_the_poker_deck(tmp_path):
     import shutil
 
     body = DRAWS.search(DOC.read_text(encoding="utf-8"))["body"]
-    for key in ("where:", "same:", "distinct:", "run:", "sum:", "all_of:", "any_of:", "none_of:", "at_least:",
-                "at_most:", "exactly:", "between:", "values:", "order:", "turns:", "mulligan:"):
+    for key in (
+        "where:",
+        "same:",
+        "distinct:",
+        "run:",
+        "sum:",
+        "all_of:",
+        "any_of:",
+        "none_of:",
+        "at_least:",
+        "at_most:",
+        "exactly:",
+        "between:",
+        "values:",
+        "order:",
+        "turns:",
+        "mulligan:",
+    ):
         assert key in body, key
     kit = tmp_path / "poker_hands"
     shutil.copytree(ROOT / "docs" / "examples" / "poker_hands", kit)
     text = (kit / "kit.yaml").read_text(encoding="utf-8")
     head, tail = text.split("  balance:\n", 1)
-    text = head + "  balance:\n" + "\n".join("    " + line for line in body.splitlines()) + "\n\ncomponents:" + \
-        tail.split("\ncomponents:", 1)[1]
+    text = (
+        head
+        + "  balance:\n"
+        + "\n".join("    " + line for line in body.splitlines())
+        + "\n\ncomponents:"
+        + tail.split("\ncomponents:", 1)[1]
+    )
     (kit / "kit.yaml").write_text(text, encoding="utf-8")
     r = pnpkit("check", str(kit))
     assert r.returncode == 0, r.stdout + r.stderr
@@ -62,11 +83,31 @@ def test_the_documented_conditions_hold_on_the_poker_deck(tmp_path):
     assert "measured 120 / 1,326 (9.05 %)" in r.stdout  # two ten-valued cards: C(16, 2) of C(52, 2)
 
 
-ELEMENTS = [tpl.TextElement, tpl.RectElement, tpl.EllipseElement, tpl.LineElement, tpl.PolygonElement,
-            tpl.IconElement, tpl.ImageElement, tpl.RepeatElement, tpl.GridElement]
-MODELS = [deck_spec.DeckGame, deck_spec.DeckComponent, deck_spec.ComponentRules, deck_spec.DrawCheck,
-          deck_spec.DeckBalance, deck_spec.Deal, tpl.FaceTemplate, tpl.TemplateChoice, algebra.HandCondition,
-          algebra.Turns, algebra.Mulligan, algebra.ExactBound]
+ELEMENTS = [
+    tpl.TextElement,
+    tpl.RectElement,
+    tpl.EllipseElement,
+    tpl.LineElement,
+    tpl.PolygonElement,
+    tpl.IconElement,
+    tpl.ImageElement,
+    tpl.RepeatElement,
+    tpl.GridElement,
+]
+MODELS = [
+    deck_spec.DeckGame,
+    deck_spec.DeckComponent,
+    deck_spec.ComponentRules,
+    deck_spec.DrawCheck,
+    deck_spec.DeckBalance,
+    deck_spec.Deal,
+    tpl.FaceTemplate,
+    tpl.TemplateChoice,
+    algebra.HandCondition,
+    algebra.Turns,
+    algebra.Mulligan,
+    algebra.ExactBound,
+]
 
 
 @pytest.mark.parametrize("model", ELEMENTS + MODELS, ids=lambda m: m.__name__)

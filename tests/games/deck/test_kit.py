@@ -35,9 +35,9 @@ def test_a_changed_cell_is_printed_and_exported(kit, tmp_path):  # noqa: F811
     cols = 10  # TTS sheets are 10 wide
     w = sheet.width // cols
     h = round(w * 88.9 / 63.5)  # poker cards
-    assert sheet.getpixel((2, 2)) == (0, 255, 0)                    # slot 0: the changed colour at the frame
-    assert sheet.getpixel((2 * w + 2, 2)) != (0, 255, 0)            # slot 2: wheat-2 keeps its own
-    assert sheet.getpixel((w // 2, int(h * 0.45))) == (0, 255, 0)      # slot 0: the icon is tinted with it too
+    assert sheet.getpixel((2, 2)) == (0, 255, 0)  # slot 0: the changed colour at the frame
+    assert sheet.getpixel((2 * w + 2, 2)) != (0, 255, 0)  # slot 2: wheat-2 keeps its own
+    assert sheet.getpixel((w // 2, int(h * 0.45))) == (0, 255, 0)  # slot 0: the icon is tinted with it too
     assert sheet.getpixel((2 * w + w // 2, int(h * 0.45))) != (0, 255, 0)
 
 
@@ -50,8 +50,14 @@ def test_every_shipped_draw_check_holds_exactly(kit_name):
 
 def test_japanese_names_come_from_their_column(tmp_path):
     out = tmp_path / "out"
-    r = pnpkit("build", str(Path(shipped.__code__.co_filename).parents[3] / "layouts" / "harvest_deck"),
-               "--out", str(out), "--lang", "ja")
+    r = pnpkit(
+        "build",
+        str(Path(shipped.__code__.co_filename).parents[3] / "layouts" / "harvest_deck"),
+        "--out",
+        str(out),
+        "--lang",
+        "ja",
+    )
     assert r.returncode == 0, r.stderr
     with pdfplumber.open(out / "harvest_deck" / "ja" / "cards-a4.pdf") as pdf:
         assert "小麦" in pdf.pages[0].extract_text() and len(pdf.pages) == 12
@@ -62,7 +68,9 @@ def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_pa
     out = tmp_path / "out"
     assert pnpkit("build", str(kit), "--out", str(out), "--lang", "en").returncode == 0
     again = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
-    assert "(0 parts drawn, 5 unchanged)" in again.stdout  # 3 components, the calibration sheet, the checklist
+    assert (
+        "(0 parts drawn, 5 unchanged)" in again.stdout
+    )  # 3 components, the calibration sheet, the checklist
     _set_cell(kit, 5, "name", "Spelt")
     edited = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
     assert "(5 parts drawn, 0 unchanged)" in edited.stdout  # the build key covers the whole game section

@@ -19,8 +19,9 @@ def default_section() -> dict[str, Any]:
     return game_section("peak_dice")
 
 
-def make_spec(overrides: Mapping[str, Any] | None = None, *, rules: Mapping[str, str] | None = None,
-              **changes: Any) -> PeakDiceGame:
+def make_spec(
+    overrides: Mapping[str, Any] | None = None, *, rules: Mapping[str, str] | None = None, **changes: Any
+) -> PeakDiceGame:
     """The shipped spec with dotted keys replaced (`{"variants.count": 2}`), whole top-level keys replaced
     (`dice=[...]`) and, with `rules`, those house-rule switches set (the others stay as shipped)."""
     dotted = {**changes, **{f"rules.{k}": v for k, v in (rules or {}).items()}, **(overrides or {})}

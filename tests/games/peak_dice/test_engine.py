@@ -62,8 +62,8 @@ def test_plan_values_follow_the_rules_of_a_row(spec) -> None:
     t = build_tables(spec)
     lv = 3  # every row open
     assert (t.plan_v[:, :, 9, :] == 0).all()
-    assert t.plan_v[lv, 0, 1, 18] <= NEG / 2          # 18 in circle 1: nothing can rise above it
-    assert t.plan_v[lv, 0, 4, 17] > NEG / 2           # 17 in circle 4: 18 can still come
+    assert t.plan_v[lv, 0, 1, 18] <= NEG / 2  # 18 in circle 1: nothing can rise above it
+    assert t.plan_v[lv, 0, 4, 17] > NEG / 2  # 17 in circle 4: 18 can still come
     assert t.plan_q[lv, 0, 0, 6] > t.plan_q[lv, 0, 0, 14]
     ok = t.plan_q[lv, 0, 0, 3:19]
     assert t.plan_v[lv, 0, 0, 0] <= ok.max()
@@ -72,23 +72,28 @@ def test_plan_values_follow_the_rules_of_a_row(spec) -> None:
 
 
 def test_pure_mode_without_numba_matches_compiled(spec) -> None:
-    code = ("import sys; sys.path.insert(0, '.');"
-            "from tests.games.peak_dice.conftest import make_spec;"
-            "from generator.engine import kernel;"
-            "from generator.games.peak_dice.tables import build_tables;"
-            "from generator.games.peak_dice.sim import play;"
-            "assert not kernel.HAVE_NUMBA;"
-            "out = play(build_tables(make_spec()), ['reroll', 'planner'], 300, kernel.seed_state(5), 2);"
-            "print(out['games.scores'].tolist(), out['games.turns'].tolist())")
+    code = (
+        "import sys; sys.path.insert(0, '.');"
+        "from tests.games.peak_dice.conftest import make_spec;"
+        "from generator.engine import kernel;"
+        "from generator.games.peak_dice.tables import build_tables;"
+        "from generator.games.peak_dice.sim import play;"
+        "assert not kernel.HAVE_NUMBA;"
+        "out = play(build_tables(make_spec()), ['reroll', 'planner'], 300, kernel.seed_state(5), 2);"
+        "print(out['games.scores'].tolist(), out['games.turns'].tolist())"
+    )
     env = dict(os.environ, PNPKIT_PURE="1")
-    res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                         check=True)
+    res = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
     out = play(build_tables(spec), ["reroll", "planner"], 300, seed_state(5), 2)
     assert res.stdout.strip() == f"{out['games.scores'].tolist()} {out['games.turns'].tolist()}"
 
 
-@pytest.mark.parametrize("policy,players", [("random", 2), ("greedy", 3), ("reroll", 4), ("planner", 2),
-                                            ("planner", 4), ("planner_keep", 3)])
+@pytest.mark.parametrize(
+    "policy,players",
+    [("random", 2), ("greedy", 3), ("reroll", 4), ("planner", 2), ("planner", 4), ("planner_keep", 3)],
+)
 def test_kernel_agrees_with_reference_rules(spec, policy, players) -> None:
     _agrees_with_reference(spec, policy, players, range(3))
 
@@ -134,8 +139,11 @@ SPEC = make_spec()
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4),
-       policy=st.sampled_from(["random", "greedy", "reroll", "planner", "planner_keep"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    policy=st.sampled_from(["random", "greedy", "reroll", "planner", "planner_keep"]),
+)
 def test_any_seed_ends_legally_rows_rise_then_fall_and_replay_is_identical(seed, players, policy) -> None:
     g = Game(SPEC, players)
     history = play_reference(g, [POLICIES[policy]] * players, np.random.default_rng(seed))
@@ -146,8 +154,8 @@ def test_any_seed_ends_legally_rows_rise_then_fall_and_replay_is_identical(seed,
     for sh in final.sheets:
         for r, row in enumerate(sh):
             pk = g.peaks[r]
-            assert all(a < b for a, b in zip(row[:pk], row[1:pk]))       # rising up to the peak
-            assert all(a > b for a, b in zip(row[pk - 1:], row[pk:]))    # falling after it
+            assert all(a < b for a, b in zip(row[:pk], row[1:pk]))  # rising up to the peak
+            assert all(a > b for a, b in zip(row[pk - 1 :], row[pk:]))  # falling after it
             assert all(v in g.tables.achievable(r) for v in row)
     again = play_reference(g, [POLICIES[policy]] * players, np.random.default_rng(seed))
     assert [a for _, a in again] == [a for _, a in history]
@@ -221,8 +229,10 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
     forced = not t.step_b_optional
     lv = max(0, int((filled[p] < t.row_length).sum()) - 1)
     ws = _workspace(t, sheet, filled)
-    gains = [[P.plan_gain(setup_of(t), plan_of(t), ws, lv, p, r, v)
-              for v in range(t.cnt_lt.shape[1] - 1)] for r in range(t.rows)]
+    gains = [
+        [P.plan_gain(setup_of(t), plan_of(t), ws, lv, p, r, v) for v in range(t.cnt_lt.shape[1] - 1)]
+        for r in range(t.rows)
+    ]
     sums = np.zeros(t.rows, dtype=np.int64)
 
     def value(fc):
@@ -294,10 +304,19 @@ def test_planner_reroll_general_dice_and_three_dice_sets() -> None:
 
     from generator.games.peak_dice.planner import DEFAULT_PARAMS
 
-    mixed = [{"faces": [{"colour": c, "value": v} for c, v in zip(["purple", "blue", "white", "red", "yellow",
-                                                                    "white"], [1, 2, 3, 4, 5, 6])]}]
-    spec = make_spec(dice=mixed + [{"colour": c, "values": D6} for c in ("purple", "blue", "red", "yellow")]
-                     + [{"colour": "white", "values": [1, 2, 3]}])
+    mixed = [
+        {
+            "faces": [
+                {"colour": c, "value": v}
+                for c, v in zip(["purple", "blue", "white", "red", "yellow", "white"], [1, 2, 3, 4, 5, 6])
+            ]
+        }
+    ]
+    spec = make_spec(
+        dice=mixed
+        + [{"colour": c, "values": D6} for c in ("purple", "blue", "red", "yellow")]
+        + [{"colour": "white", "values": [1, 2, 3]}]
+    )
     t = build_tables(spec, planner=replace(DEFAULT_PARAMS, reroll_dice=3))
     states = _decision_states(t, 2, [5, 6], per_game=6)
     for st_ in states:
@@ -332,8 +351,13 @@ HOUSE_RULES = [
     {"final_turn_miss": "taken"},
     {"column_score": "second_lowest"},
     {"sheet_full_in_b": "step_c_played"},
-    {"step_b": "optional", "miss_track_full": "capped", "final_turn_miss": "taken", "column_score": "second_lowest",
-     "sheet_full_in_b": "step_c_played"},
+    {
+        "step_b": "optional",
+        "miss_track_full": "capped",
+        "final_turn_miss": "taken",
+        "column_score": "second_lowest",
+        "sheet_full_in_b": "step_c_played",
+    },
 ]
 
 
@@ -360,7 +384,9 @@ def test_each_switch_changes_self_play() -> None:
     """Flipping any one switch changes the tallies of the same seeded games (the kernel reads every one)."""
     base = play(build_tables(make_spec(miss_boxes=3)), ["planner"] * 3, 300, seed_state(2), 40)
     for rules in HOUSE_RULES[:5]:
-        other = play(build_tables(make_spec(rules=rules, miss_boxes=3)), ["planner"] * 3, 300, seed_state(2), 40)
+        other = play(
+            build_tables(make_spec(rules=rules, miss_boxes=3)), ["planner"] * 3, 300, seed_state(2), 40
+        )
         assert not np.array_equal(base["games.scores"], other["games.scores"]), rules
 
 
@@ -380,7 +406,9 @@ def _forced_state():
     for r in (2, 3):
         sheet[0, r] = [3, 5, 7, 9, 15, 12, 10, 8, 4]
         filled[0, r] = 9
-    faces = np.array([1, 0, 0, 0, 0, 0], dtype=np.int64)  # purple 2, blue 1, red 1, yellow 1, white 1, white 1
+    faces = np.array(
+        [1, 0, 0, 0, 0, 0], dtype=np.int64
+    )  # purple 2, blue 1, red 1, yellow 1, white 1, white 1
     return t, sheet, filled, faces
 
 
@@ -496,8 +524,9 @@ def replay_log(g: Game, log: np.ndarray, policy=None) -> State:
     return state
 
 
-@pytest.mark.parametrize("policy,players,tied", [("random", 2, 17), ("random", 4, 25), ("greedy", 3, 109),
-                                                 ("planner", 3, 84)])
+@pytest.mark.parametrize(
+    "policy,players,tied", [("random", 2, 17), ("random", 4, 25), ("greedy", 3, 109), ("planner", 3, 84)]
+)
 def test_kernel_winners_are_the_reference_outcome_winners(policy, players, tied) -> None:
     """balance.win_shares credits the seats the reference Outcome names as winners (ties shared), on the
     kernel's own games replayed action by action through the reference rules; `tied` is a seed whose game

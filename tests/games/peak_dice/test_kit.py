@@ -49,7 +49,9 @@ def kit_with(overrides=None, **game_changes):
 
 def writing_circles(ops):
     """The white circles players write in (coloured rims; the band's symbol discs have ink rims)."""
-    return [op for op in ops if isinstance(op, Circle) and op.fill == "#ffffff" and op.stroke not in ("ink", None)]
+    return [
+        op for op in ops if isinstance(op, Circle) and op.fill == "#ffffff" and op.stroke not in ("ink", None)
+    ]
 
 
 def composed(kit, lang="en", extras=None):
@@ -61,6 +63,7 @@ def composed(kit, lang="en", extras=None):
 
 
 # ------------------------------------------------------------------ the built kit
+
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
@@ -77,12 +80,28 @@ def test_extracted_text_equals_catalog_strings(built, lang):
     cat = load_kit(KIT).catalogs[lang].messages
     folder = built("peak_dice") / lang
     sheet = flat(folder / "score_sheet-a4.pdf")
-    for tid in ("kit.title", "sheet.name", "sheet.column_score", "sheet.misses", "sheet.columns", "sheet.total",
-                "colour.purple", "colour.blue", "colour.red", "colour.yellow"):
+    for tid in (
+        "kit.title",
+        "sheet.name",
+        "sheet.column_score",
+        "sheet.misses",
+        "sheet.columns",
+        "sheet.total",
+        "colour.purple",
+        "colour.blue",
+        "colour.red",
+        "colour.yellow",
+    ):
         assert cat[tid].replace(" ", "") in sheet, tid
     rules = flat(folder / "rules-a4.pdf")
-    for tid in ("rules.dice.title", "rules.turn.title", "rules.write.title", "rules.score.title", "rules.miss.title",
-                "rules.end.title"):
+    for tid in (
+        "rules.dice.title",
+        "rules.turn.title",
+        "rules.write.title",
+        "rules.score.title",
+        "rules.miss.title",
+        "rules.end.title",
+    ):
         assert cat[tid].replace(" ", "") in rules, tid
     assert cat["component.dice_nets"].replace(" ", "") in flat(folder / "dice_nets-a4.pdf")
     assert cat["component.dice_stickers"].replace(" ", "") in flat(folder / "dice_stickers-a4.pdf")
@@ -93,7 +112,9 @@ def test_sheet_prints_column_numbers_and_the_miss_track(built):
     text = page_texts(built("peak_dice") / "en" / "score_sheet-a4.pdf")[0]
     for k in range(1, game.miss_boxes + 1):
         assert f"−{k}" in text
-    n = game.miss_boxes  # the footer's note on a full track (keep counting) names the next misses; no box does
+    n = (
+        game.miss_boxes
+    )  # the footer's note on a full track (keep counting) names the next misses; no box does
     boxes_only = re.sub(rf"\(−{n + 1},\s*−{n + 2}", "", re.sub(r"\s+", " ", text))
     assert f"−{n + 1}" not in boxes_only
     with pdfplumber.open(built("peak_dice") / "en" / "score_sheet-a4.pdf") as doc:
@@ -110,7 +131,10 @@ def test_rules_numbers_follow_the_spec(built):
     assert "re-roll any of them once" in rules
     assert "Each row has 9 circles" in rules and "after circle 5" in rules
     n = load_kit(KIT).game.miss_boxes  # the printed figures follow the spec's miss track
-    assert f"{n} boxes; every further miss costs one more (−{n + 1}, −{n + 2}" in rules and "−1, −3, and −6" in rules
+    assert (
+        f"{n} boxes; every further miss costs one more (−{n + 1}, −{n + 2}" in rules
+        and "−1, −3, and −6" in rules
+    )
     assert "filled all 36 circles" in rules
     assert "2–4 players" in rules
 
@@ -119,14 +143,22 @@ def test_rules_numbers_in_japanese_and_spanish(built):
     ja = flat(built("peak_dice") / "ja" / "rules-a4.pdf")
     n = load_kit(KIT).game.miss_boxes
     assert "各行は9マス" in ja and "5マス目の後" in ja and f"ミス欄は{n}個" in ja and "36マス" in ja
-    es = re.sub(r"\s+", " ", " ".join(page_texts(built("peak_dice") / "es" / "rules-a4.pdf")).replace("\n", " "))
-    assert "Cada fila tiene 9 círculos" in es and "tras el círculo 5" in es and f"La hoja tiene {n} casillas" in es
+    es = re.sub(
+        r"\s+", " ", " ".join(page_texts(built("peak_dice") / "es" / "rules-a4.pdf")).replace("\n", " ")
+    )
+    assert (
+        "Cada fila tiene 9 círculos" in es
+        and "tras el círculo 5" in es
+        and f"La hoja tiene {n} casillas" in es
+    )
 
 
 def _square_rects(pdf: Path, side: float) -> list[list[dict]]:
     with pdfplumber.open(pdf) as doc:
-        return [[r for r in page.rects if abs(r["width"] - side) < 0.5 and abs(r["height"] - side) < 0.5]
-                for page in doc.pages]
+        return [
+            [r for r in page.rects if abs(r["width"] - side) < 0.5 and abs(r["height"] - side) < 0.5]
+            for page in doc.pages
+        ]
 
 
 def test_dice_net_faces_are_exactly_the_spec_size(built):
@@ -142,21 +174,29 @@ def test_dice_net_faces_are_exactly_the_spec_size(built):
     # the six faces of one net touch along shared edges: 4 in a column, 2 beside the second
     first = sorted(pages[0][:6], key=lambda r: (round(r["x0"]), -round(r["top"])))
     xs = sorted({round(r["x0"], 2) for r in first})
-    assert len(xs) == 3 and xs[1] - xs[0] == pytest.approx(side, abs=0.01) and xs[2] - xs[1] == pytest.approx(side, abs=0.01)
+    assert (
+        len(xs) == 3
+        and xs[1] - xs[0] == pytest.approx(side, abs=0.01)
+        and xs[2] - xs[1] == pytest.approx(side, abs=0.01)
+    )
 
 
 def test_stickers_are_the_sticker_size(built):
     kit = load_kit(KIT)
     side = kit.components["dice_stickers"].trim_size()[0]
-    faces = [r for p in _square_rects(built("peak_dice") / "en" / "dice_stickers-a4.pdf", side) for r in p
-             if r["fill"]]
+    faces = [
+        r
+        for p in _square_rects(built("peak_dice") / "en" / "dice_stickers-a4.pdf", side)
+        for r in p
+        if r["fill"]
+    ]
     assert len(faces) == 6 * len(kit.game.dice)
 
 
 def test_every_page_looks_printed(built, tmp_path):
     """Every page rasterised: ink on it, the row colours on the sheet, nothing drawn in the printer's margin."""
     kit = load_kit(KIT)
-    colours = [tuple(int(c.colour[i:i + 2], 16) for i in (1, 3, 5)) for c in kit.game.colours]
+    colours = [tuple(int(c.colour[i : i + 2], 16) for i in (1, 3, 5)) for c in kit.game.colours]
     margin_px = int(kit.print.margin / 72 * 50) - 1
     for lang in ("en", "ja", "es"):
         for name in PARTS:
@@ -169,7 +209,9 @@ def test_every_page_looks_printed(built, tmp_path):
                 w, h = im.size
                 dark = sum(1 for x in range(0, w, 2) for y in range(0, h, 2) if sum(px[x, y]) < 600)
                 assert dark > 0.01 * (w // 2) * (h // 2), (lang, name, i)
-                edge = [px[x, y] for x in range(w) for y in list(range(margin_px)) + list(range(h - margin_px, h))]
+                edge = [
+                    px[x, y] for x in range(w) for y in list(range(margin_px)) + list(range(h - margin_px, h))
+                ]
                 assert all(p == (255, 255, 255) for p in edge), (lang, name, i)
                 if name.startswith("score_sheet"):
                     seen = set(im.getcolors(maxcolors=1 << 20) or [])
@@ -179,6 +221,7 @@ def test_every_page_looks_printed(built, tmp_path):
 
 
 # ------------------------------------------------------------------ composed directly
+
 
 def test_variants_are_printed_with_their_code_and_peaks():
     kit = load_kit(KIT)
@@ -191,8 +234,14 @@ def test_variants_are_printed_with_their_code_and_peaks():
     assert "PD-3647" in texts and "Sheet PD-3647" in texts and "PD-5555x" not in texts
     # the peak lines of the variant sheet sit after circles 3, 6, 4 and 7
     last = sheet.pages[-1].ops[0]
-    bars = sorted((op for op in last.ops if isinstance(op, Rect) and op.fill == composer.INK_DARK
-                   and abs(op.w - mm(1.4)) < 0.01), key=lambda r: -r.y)
+    bars = sorted(
+        (
+            op
+            for op in last.ops
+            if isinstance(op, Rect) and op.fill == composer.INK_DARK and abs(op.w - mm(1.4)) < 0.01
+        ),
+        key=lambda r: -r.y,
+    )
     circles = writing_circles(last.ops)
     row0 = sorted({round(c.cx, 2) for c in circles})
     pitch = row0[1] - row0[0]
@@ -214,10 +263,19 @@ def test_sheet_shape_follows_the_spec():
 
 
 def test_mixed_dice_get_nets_and_stickers(tmp_path):
-    faced = {"faces": [{"colour": c, "value": v} for c, v in
-                       (("purple", 1), ("blue", 2), ("red", 3), ("yellow", 4), ("white", 5), ("white", 0))]}
-    kit = kit_with(dice=[faced, {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
-                         {"colour": "white", "values": [1, 2, 3, 4, 5, 6]}])
+    faced = {
+        "faces": [
+            {"colour": c, "value": v}
+            for c, v in (("purple", 1), ("blue", 2), ("red", 3), ("yellow", 4), ("white", 5), ("white", 0))
+        ]
+    }
+    kit = kit_with(
+        dice=[
+            faced,
+            {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
+            {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
+        ]
+    )
     parts = composed(kit)
     texts = [t.text for p in parts["dice_nets"].pages for t in iter_texts(p.ops)]
     assert "Die 1 · Mixed" in " ".join(texts).replace("· ", "·").replace("·", "· ") and "0" in texts
@@ -228,7 +286,11 @@ def test_mixed_dice_get_nets_and_stickers(tmp_path):
 
 def test_a_die_without_six_faces_has_no_net():
     from generator.errors import LayoutError
-    kit = kit_with(dice=[{"colour": "purple", "values": [1, 2, 3, 4]}] + [{"colour": "white", "values": [1, 2, 3, 4, 5, 6]}] * 3)
+
+    kit = kit_with(
+        dice=[{"colour": "purple", "values": [1, 2, 3, 4]}]
+        + [{"colour": "white", "values": [1, 2, 3, 4, 5, 6]}] * 3
+    )
     with pytest.raises(LayoutError, match=r"game.dice\[0\]: a cube net needs 6 faces; this die has 4"):
         composed(kit)
 
@@ -242,8 +304,13 @@ def test_patterns_stay_inside_their_shape(kind):
         assert x0 >= 10 - 1e-6 and y0 >= 20 - 1e-6 and x1 <= 60 + 1e-6 and y1 <= 50 + 1e-6
     cops = pattern_in_circle(kind, 0, 0, 20, ink="#000000", spacing=4)
     for op in cops:
-        pts = [(op.x1, op.y1), (op.x2, op.y2)] if hasattr(op, "x1") else \
-            [(op.cx, op.cy)] if isinstance(op, Circle) else list(op.points)
+        pts = (
+            [(op.x1, op.y1), (op.x2, op.y2)]
+            if hasattr(op, "x1")
+            else [(op.cx, op.cy)]
+            if isinstance(op, Circle)
+            else list(op.points)
+        )
         for x, y in pts:
             assert (x * x + y * y) ** 0.5 <= 20 + 1e-6 + (op.r if isinstance(op, Circle) else 0)
 
@@ -282,13 +349,25 @@ def _rules_text(kit, lang: str, tmp_path: Path) -> str:
 
 
 FIGURE_TEXT = {  # the spec change, the figures it moves, and what each language's rules card must then print
-    "miss_boxes 14": ({"miss_boxes": 14}, {"miss_boxes": 14, "miss_next": [15, 16]},
-                      {"en": "has14boxes;everyfurthermisscostsonemore(−15,−16",
-                       "ja": "ミス欄は14個", "es": "Lahojatiene14casillas"}),
-    "capped 8": ({"miss_boxes": 8, "rules.miss_track_full": "capped"}, {"miss_max": 36},
-                 {"en": "atmost−36", "ja": "最大−36点", "es": "comomucho−36"}),
-    "row 11, peak 6": ({"row_length": 11, "peak_after": 6}, {"circles_total": 44, "peak_after": 6},
-                       {"en": "Eachrowhas11circles", "ja": "各行は11マス", "es": "Cadafilatiene11círculos"}),
+    "miss_boxes 14": (
+        {"miss_boxes": 14},
+        {"miss_boxes": 14, "miss_next": [15, 16]},
+        {
+            "en": "has14boxes;everyfurthermisscostsonemore(−15,−16",
+            "ja": "ミス欄は14個",
+            "es": "Lahojatiene14casillas",
+        },
+    ),
+    "capped 8": (
+        {"miss_boxes": 8, "rules.miss_track_full": "capped"},
+        {"miss_max": 36},
+        {"en": "atmost−36", "ja": "最大−36点", "es": "comomucho−36"},
+    ),
+    "row 11, peak 6": (
+        {"row_length": 11, "peak_after": 6},
+        {"circles_total": 44, "peak_after": 6},
+        {"en": "Eachrowhas11circles", "ja": "各行は11マス", "es": "Cadafilatiene11círculos"},
+    ),
 }
 
 
@@ -343,43 +422,79 @@ def test_the_composer_prints_the_figures_it_is_given(tmp_path):
 # ------------------------------------------------------------------ house-rule switches (issue 11)
 
 SWITCH_TEXT = {  # (switch, setting, component): the sentence each language prints for that setting only
-    ("step_b", "compulsory", "rules"): {"en": "player must pick one of the 4 colours", "ja": "1色を必ず選び",
-                                        "es": "debe elegir uno de los 4 colores"},
-    ("step_b", "optional", "rules"): {"en": "or write nothing.", "ja": "書かなくてもかまいません",
-                                      "es": "o no escribir nada."},
-    ("miss_track_full", "keep_counting", "rules"): {"en": "every further miss costs one more (−12, −13",
-                                                    "ja": "全部埋まった後もミスのたびに失点は1点ずつ増えます",
-                                                    "es": "cada fallo más cuesta uno más (−12, −13"},
-    ("miss_track_full", "capped", "rules"): {"en": "misses cost nothing more: at most −66",
-                                             "ja": "それ以上の失点はありません（最大−66点）",
-                                             "es": "los fallos ya no cuestan nada: como mucho −66"},
-    ("final_turn_miss", "skipped", "rules"): {"en": "the active player then takes no miss",
-                                              "ja": "このとき手番プレイヤーはミスを取りません",
-                                              "es": "el jugador activo ya no anota fallo"},
-    ("final_turn_miss", "taken", "rules"): {"en": "still takes the miss", "ja": "それでもミスを取ります",
-                                            "es": "anota igualmente el fallo"},
-    ("sheet_full_in_b", "game_ends", "rules"): {"en": "nobody plays that turn's step C",
-                                                "ja": "その手番のステップCはだれも行いません",
-                                                "es": "nadie juega el paso C de ese turno"},
-    ("sheet_full_in_b", "step_c_played", "rules"): {"en": "every player still plays that turn's step C",
-                                                    "ja": "その手番のステップCは全員が行い",
-                                                    "es": "todos juegan aún el paso C de ese turno"},
-    ("column_score", "second_lowest_distinct", "rules"): {"en": "(equal numbers count once): 9, 10, 9, and 12 scores 10",
-                                                          "ja": ("（同じ数", "つと数えます）。例：9、10、9、12なら10点"),  # a digit of the worked column may interleave
-                                                          "es": "(los números iguales cuentan una vez): 9, 10, 9 y 12 puntúa 10"},
-    ("column_score", "second_lowest", "rules"): {"en": "(equal numbers count separately): 9, 10, 9, and 12 scores 9",
-                                                 "ja": ("（同じ数", "別々に数えます）。例：9、10、9、12なら9点"),
-                                                 "es": "(los números iguales cuentan por separado): 9, 10, 9 y 12 puntúa 9"},
-    ("column_score", "second_lowest_distinct", "score_sheet"): {"en": "equal numbers counting once (9, 10, 9, and 12 → 10)",
-                                                                "ja": "同じ数は1つと数えます。9、10、9、12→10",
-                                                                "es": "los números iguales cuentan una vez (9, 10, 9 y 12 → 10)"},
-    ("column_score", "second_lowest", "score_sheet"): {"en": "equal numbers counting separately (9, 10, 9, and 12 → 9)",
-                                                       "ja": "同じ数も別々に数えます。9、10、9、12→9",
-                                                       "es": "los números iguales cuentan por separado (9, 10, 9 y 12 → 9)"},
-    ("miss_track_full", "keep_counting", "score_sheet"): {"en": "note further misses beside them (−12, −13",
-                                                          "ja": "続きは横に書き足します", "es": "anota los demás fallos al lado"},
-    ("miss_track_full", "capped", "score_sheet"): {"en": "further misses cost nothing.",
-                                                   "ja": "それ以上の失点はありません", "es": "los demás fallos no cuestan nada"},
+    ("step_b", "compulsory", "rules"): {
+        "en": "player must pick one of the 4 colours",
+        "ja": "1色を必ず選び",
+        "es": "debe elegir uno de los 4 colores",
+    },
+    ("step_b", "optional", "rules"): {
+        "en": "or write nothing.",
+        "ja": "書かなくてもかまいません",
+        "es": "o no escribir nada.",
+    },
+    ("miss_track_full", "keep_counting", "rules"): {
+        "en": "every further miss costs one more (−12, −13",
+        "ja": "全部埋まった後もミスのたびに失点は1点ずつ増えます",
+        "es": "cada fallo más cuesta uno más (−12, −13",
+    },
+    ("miss_track_full", "capped", "rules"): {
+        "en": "misses cost nothing more: at most −66",
+        "ja": "それ以上の失点はありません（最大−66点）",
+        "es": "los fallos ya no cuestan nada: como mucho −66",
+    },
+    ("final_turn_miss", "skipped", "rules"): {
+        "en": "the active player then takes no miss",
+        "ja": "このとき手番プレイヤーはミスを取りません",
+        "es": "el jugador activo ya no anota fallo",
+    },
+    ("final_turn_miss", "taken", "rules"): {
+        "en": "still takes the miss",
+        "ja": "それでもミスを取ります",
+        "es": "anota igualmente el fallo",
+    },
+    ("sheet_full_in_b", "game_ends", "rules"): {
+        "en": "nobody plays that turn's step C",
+        "ja": "その手番のステップCはだれも行いません",
+        "es": "nadie juega el paso C de ese turno",
+    },
+    ("sheet_full_in_b", "step_c_played", "rules"): {
+        "en": "every player still plays that turn's step C",
+        "ja": "その手番のステップCは全員が行い",
+        "es": "todos juegan aún el paso C de ese turno",
+    },
+    ("column_score", "second_lowest_distinct", "rules"): {
+        "en": "(equal numbers count once): 9, 10, 9, and 12 scores 10",
+        "ja": (
+            "（同じ数",
+            "つと数えます）。例：9、10、9、12なら10点",
+        ),  # a digit of the worked column may interleave
+        "es": "(los números iguales cuentan una vez): 9, 10, 9 y 12 puntúa 10",
+    },
+    ("column_score", "second_lowest", "rules"): {
+        "en": "(equal numbers count separately): 9, 10, 9, and 12 scores 9",
+        "ja": ("（同じ数", "別々に数えます）。例：9、10、9、12なら9点"),
+        "es": "(los números iguales cuentan por separado): 9, 10, 9 y 12 puntúa 9",
+    },
+    ("column_score", "second_lowest_distinct", "score_sheet"): {
+        "en": "equal numbers counting once (9, 10, 9, and 12 → 10)",
+        "ja": "同じ数は1つと数えます。9、10、9、12→10",
+        "es": "los números iguales cuentan una vez (9, 10, 9 y 12 → 10)",
+    },
+    ("column_score", "second_lowest", "score_sheet"): {
+        "en": "equal numbers counting separately (9, 10, 9, and 12 → 9)",
+        "ja": "同じ数も別々に数えます。9、10、9、12→9",
+        "es": "los números iguales cuentan por separado (9, 10, 9 y 12 → 9)",
+    },
+    ("miss_track_full", "keep_counting", "score_sheet"): {
+        "en": "note further misses beside them (−12, −13",
+        "ja": "続きは横に書き足します",
+        "es": "anota los demás fallos al lado",
+    },
+    ("miss_track_full", "capped", "score_sheet"): {
+        "en": "further misses cost nothing.",
+        "ja": "それ以上の失点はありません",
+        "es": "los demás fallos no cuestan nada",
+    },
 }
 
 

@@ -17,26 +17,36 @@ def test_default_spec_is_legal(spec) -> None:
 def test_unknown_die_colour_reported_with_choices() -> None:
     dice = list(default_section()["dice"]) + [{"faces": [{"colour": "green", "value": 1}]}]
     assert legal_problems(make_spec(dice=dice)) == [
-        ("dice[6].faces[0].colour", "expected one of purple, blue, red, yellow, white; got 'green'")]
+        ("dice[6].faces[0].colour", "expected one of purple, blue, red, yellow, white; got 'green'")
+    ]
 
 
 def test_row_that_dice_cannot_fill_is_reported_with_arithmetic() -> None:
     # one white d6 only: every colour sum is 1..6; 12 circles peaking after 6 need 7 different sums
     probs = legal_problems(make_spec(dice=[{"colour": "white", "values": D6}], row_length=12, peak_after=6))
     assert len(probs) == 4
-    assert probs[0] == ("peak_after", "row purple: 12 circles with the peak after circle 6 need a peak value "
-                                      "with 5 smaller values before it and 6 after it, i.e. 7 different sums, "
-                                      "but the purple sum can only be 1..6 (6 different values)")
-    assert legal_problems(make_spec(dice=[{"colour": "white", "values": D6}], row_length=11, peak_after=6)) == []
-    assert legal_problems(make_spec(dice=[{"colour": "white", "values": D6}], row_length=9, peak_after=5)) == []
+    assert probs[0] == (
+        "peak_after",
+        "row purple: 12 circles with the peak after circle 6 need a peak value "
+        "with 5 smaller values before it and 6 after it, i.e. 7 different sums, "
+        "but the purple sum can only be 1..6 (6 different values)",
+    )
+    assert (
+        legal_problems(make_spec(dice=[{"colour": "white", "values": D6}], row_length=11, peak_after=6)) == []
+    )
+    assert (
+        legal_problems(make_spec(dice=[{"colour": "white", "values": D6}], row_length=9, peak_after=5)) == []
+    )
 
 
 def test_peak_per_row_length_and_range_checked() -> None:
     assert legal_problems(make_spec(peak_after=[5, 5, 5])) == [
-        ("peak_after", "expected one peak position per row (4 rows); got 3")]
+        ("peak_after", "expected one peak position per row (4 rows); got 3")
+    ]
     assert legal_problems(make_spec(peak_after=[5, 0, 5, 10])) == [
         ("peak_after[1]", "expected a circle number in 1..9; got 0"),
-        ("peak_after[3]", "expected a circle number in 1..9; got 10")]
+        ("peak_after[3]", "expected a circle number in 1..9; got 10"),
+    ]
 
 
 def test_duplicate_colour_and_player_range_reported_together() -> None:
@@ -50,8 +60,18 @@ def test_duplicate_colour_and_player_range_reported_together() -> None:
 def test_balance_report_small_run_fills_every_tolerance(spec) -> None:
     rep = balance_report(spec, games=40, seed=1)
     keys = {t.spec_key for t in rep.tolerances}
-    assert keys == {f"game.balance.{k}" for k in ("seat_win_share_gap", "miss_box_overflow", "game_turns",
-                                                  "miss_turn_share", "score_mean", "stalled_share", "reroll_gain")}
+    assert keys == {
+        f"game.balance.{k}"
+        for k in (
+            "seat_win_share_gap",
+            "miss_box_overflow",
+            "game_turns",
+            "miss_turn_share",
+            "score_mean",
+            "stalled_share",
+            "reroll_gain",
+        )
+    }
     for n in ("2", "3", "4"):
         seats = rep.figures["settings"][n]["seats"]
         assert len(seats) == int(n)
@@ -98,7 +118,9 @@ def test_accepted_variants_are_rejudged_out_of_sample() -> None:
     their score difference is bounded by +- variants.score_tolerance (issue 10: nothing judged in-sample)."""
     spec = make_spec()
     wide = spec.variants.model_copy(update={"count": 2, "score_tolerance": 100, "games": 200})
-    spec = spec.model_copy(update={"variants": wide, "players": spec.players.model_copy(update={"min": 3, "max": 3})})
+    spec = spec.model_copy(
+        update={"variants": wide, "players": spec.players.model_copy(update={"min": 3, "max": 3})}
+    )
     rep = balance_report(spec, games=200, seed=4)
     var = [t for t in rep.tolerances if t.spec_key == "game.variants.score_tolerance"]
     assert len(var) == 2 and all("out of sample" in t.name for t in var)
@@ -114,11 +136,13 @@ def test_validate_loads_neither_numba_nor_the_kernels() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[3]
-    code = ("import sys; sys.argv = ['pnpkit', 'validate', 'layouts/peak_dice'];"
-            "from generator.cli import main\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-            "print(sorted(m for m in sys.modules if m == 'numba' or m.split('.')[-1] in "
-            "('kernel', 'planner', 'sheet', 'sim')))")
+    code = (
+        "import sys; sys.argv = ['pnpkit', 'validate', 'layouts/peak_dice'];"
+        "from generator.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(sorted(m for m in sys.modules if m == 'numba' or m.split('.')[-1] in "
+        "('kernel', 'planner', 'sheet', 'sim')))"
+    )
     res = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1] == "[]"

@@ -30,6 +30,7 @@ def at_step_b(game: Game, sheets: tuple[tuple[tuple[int, ...], ...], ...], value
     """A state at step B with the given sheets and dice values."""
     s = game.initial_state()
     from dataclasses import replace
+
     return replace(s, sheets=sheets, faces=faces_for(values), phase="b", rerolls_left=0)
 
 
@@ -61,9 +62,14 @@ def test_colour_sum_is_colour_faces_plus_all_white_faces(spec) -> None:
 
 
 def test_general_dice_colour_shown_by_no_die_sums_whites_only() -> None:
-    spec = make_spec(dice=[{"faces": [{"colour": "purple", "value": 3}, {"colour": "blue", "value": 4}]},
-                           {"colour": "white", "values": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}],
-                     row_length=4, peak_after=2)
+    spec = make_spec(
+        dice=[
+            {"faces": [{"colour": "purple", "value": 3}, {"colour": "blue", "value": 4}]},
+            {"colour": "white", "values": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]},
+        ],
+        row_length=4,
+        peak_after=2,
+    )
     g = Game(spec, 2)
     # die 0 shows purple 3, white shows 5: purple 8, blue/red/yellow only the white 5
     assert g.sums((0, 4)) == (8, 5, 5, 5)
@@ -109,8 +115,11 @@ def test_apply_rejects_illegal_write_with_numbers(spec) -> None:
     g = Game(spec, 2)
     sheets = (((10,), (), (), ()), ((), (), (), ()))
     s = at_step_b(g, sheets, [1, 1, 1, 1, 2, 2])  # purple sum 5 <= 10
-    with pytest.raises(RuleViolation, match=r"circle 2 of row purple is before the peak line \(after circle 5\), "
-                                            r"so it must be above 10 \(circle 1\); got 5"):
+    with pytest.raises(
+        RuleViolation,
+        match=r"circle 2 of row purple is before the peak line \(after circle 5\), "
+        r"so it must be above 10 \(circle 1\); got 5",
+    ):
         g.apply(s, Write(0, PURPLE))
 
 
@@ -207,6 +216,7 @@ def test_game_ends_at_once_when_a_sheet_is_full_after_b(spec) -> None:
 def test_tied_scores_share_the_win(spec) -> None:
     g = Game(spec, 2)
     from dataclasses import replace
+
     s = replace(g.initial_state(), phase="over", end="sheet_full")
     out = g.outcome(s)
     assert out.winners == (0, 1) and out.tie_break.startswith("shared")
@@ -215,7 +225,7 @@ def test_tied_scores_share_the_win(spec) -> None:
 def test_one_reroll_of_any_subset(spec) -> None:
     g = Game(spec, 2)
     s = g.apply(g.initial_state(), Roll(faces_for([1, 2, 3, 4, 5, 6])))
-    assert s.phase == "reroll" and len(g.legal_actions(s)) == 2 ** 6
+    assert s.phase == "reroll" and len(g.legal_actions(s)) == 2**6
     s = g.apply(s, Reroll((0, 4)))
     assert g.dice_to_roll(s) == (0, 4)
     s = g.apply(s, Roll((5, 0)))
@@ -255,13 +265,18 @@ def test_step_c_bad_colour_index_after_a_passed_b_names_the_value_not_a_colour(s
 
 # --- house-rule switches (issue 11) ----------------------------------------------------------------------
 
+
 def test_column_score_counting_equal_values_separately_is_a_switch() -> None:
     assert second_lowest([9, 10, 9, 12], distinct=False) == 9
     assert second_lowest([8, 8, 8, 8], distinct=False) == 8
     assert second_lowest([4, 7, 5, 6], distinct=False) == 5
     sheet = ((9, 10), (10, 11), (9, 12), (12, 13))
     assert Game(make_spec(), 2).column_scores(sheet)[:3] == (10, 11, None)
-    assert Game(make_spec(rules={"column_score": "second_lowest"}), 2).column_scores(sheet)[:3] == (9, 11, None)
+    assert Game(make_spec(rules={"column_score": "second_lowest"}), 2).column_scores(sheet)[:3] == (
+        9,
+        11,
+        None,
+    )
 
 
 def test_full_miss_track_keeps_counting_by_default_or_is_capped() -> None:
@@ -297,11 +312,16 @@ def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
     """Seed, step B: 「※ダイスに出ていない色を選ぶことも可能です。その場合は白ダイスの数値のみその色の列に書き込みます。」
     With a die whose faces carry several colours, a colour no die shows may still be chosen; it writes the
     white dice alone."""
-    mixed = {"faces": [{"colour": c, "value": v} for c, v in
-                       zip(["purple", "blue", "red", "yellow", "purple", "blue"], [1, 2, 3, 4, 5, 6])]}
+    mixed = {
+        "faces": [
+            {"colour": c, "value": v}
+            for c, v in zip(["purple", "blue", "red", "yellow", "purple", "blue"], [1, 2, 3, 4, 5, 6])
+        ]
+    }
     white = {"colour": "white", "values": [1, 2, 3, 4, 5, 6]}
     g = Game(make_spec(dice=[mixed, white, white]), 2)
     from dataclasses import replace
+
     s = replace(g.initial_state(), faces=(0, 1, 2), phase="b", rerolls_left=0)  # purple 1, white 2, white 3
     assert g.sums(s.faces) == (6, 5, 5, 5)
     writes = {a.colour for a in g.legal_actions(s) if isinstance(a, Write)}
@@ -334,7 +354,7 @@ def test_protocol_rolls_come_from_the_numpy_generator_and_rolls_are_not_moves() 
     expect = np.random.default_rng(7)
     assert table.state.faces == tuple(int(expect.integers(6)) for _ in range(6))
     assert table.state.phase == "reroll" and game.to_move(table) == 0
-    assert len(game.legal_actions(table)) == 2 ** 6
+    assert len(game.legal_actions(table)) == 2**6
     with pytest.raises(RuleViolation, match="rolled by the game"):
         game.apply(table, Roll((0,) * 6))
     table = game.apply(table, Reroll((0, 1)))  # the two re-rolled dice come from the same generator
@@ -365,8 +385,8 @@ def test_a_sheet_filled_in_step_b_ends_the_game_before_anyone_plays_step_c() -> 
 def test_a_sheet_filled_in_step_b_lets_everyone_play_step_c_if_the_switch_says_so() -> None:
     g, s = _active_fills_in_b({"sheet_full_in_b": "step_c_played"})
     assert s.phase == "c" and g.actor(s) == 0
-    assert g.legal_actions(s) == [Pass(0)]             # a full sheet has nothing left to write
+    assert g.legal_actions(s) == [Pass(0)]  # a full sheet has nothing left to write
     s = g.apply(s, Pass(0))
     assert g.actor(s) == 1 and Write(1, RED) in g.legal_actions(s)
-    s = g.apply(s, Write(1, RED))                      # red 4 after 3: the other player still writes
+    s = g.apply(s, Write(1, RED))  # red 4 after 3: the other player still writes
     assert s.phase == "over" and s.end == "sheet_full" and s.sheets[1][2] == (3, 4) and s.misses == (0, 0)

@@ -57,8 +57,9 @@ def test_a_changed_figure_is_printed_on_the_rules_card_in_every_language(end_car
     game = game_spec("raindrops", {"rules.end_cards": end_cards})
     kit = replace(kit, game=game)
     for lang in ("en", "ja", "es"):
-        comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width,
-                               lambda w: None)
+        comps, _ = compose_one(
+            kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width, lambda w: None
+        )
         rules = next(c for c in comps if c.id == "rules")
         pdf = tmp_path / f"rules-{lang}.pdf"
         write_pdf(rules.pages, pdf, title="rules", lang=lang)

@@ -61,10 +61,21 @@ def test_mt19937_python_functions_match_the_compiled_ones() -> None:
     assert [K.mt_next(a) for _ in range(700)] == [py_func(K.mt_next)(b) for _ in range(700)]
 
 
-def _sim(players: int = 3, params=PARAMS, bonus=None, turn_limit: int = 2000, mode: str = "greedy",
-         **kw: bool) -> FullGames:
-    return FullGames(params, bag84(), deck54(), bonus or bonus28(), clouds12(), thunder10(), players, mode,
-                     turn_limit, **kw)
+def _sim(
+    players: int = 3, params=PARAMS, bonus=None, turn_limit: int = 2000, mode: str = "greedy", **kw: bool
+) -> FullGames:
+    return FullGames(
+        params,
+        bag84(),
+        deck54(),
+        bonus or bonus28(),
+        clouds12(),
+        thunder10(),
+        players,
+        mode,
+        turn_limit,
+        **kw,
+    )
 
 
 def _same(a: Tally, b: Tally) -> None:
@@ -88,8 +99,9 @@ def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int
 @pytest.mark.parametrize("switch, value", HOUSE_RULES)
 @pytest.mark.parametrize("turn_limit", [2000, 14])
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
-def test_compiled_tally_equals_the_reference_for_each_house_rule(switch: str, value: str, turn_limit: int,
-                                                                 mode: str) -> None:
+def test_compiled_tally_equals_the_reference_for_each_house_rule(
+    switch: str, value: str, turn_limit: int, mode: str
+) -> None:
     """Every setting of every switch (and games cut by the turn limit) gives the reference's tallies, with
     greedy seats and with random seats (which make every choice a switch touches: refusing a refill, bonus
     tiles on both halves, keeping odd reserves)."""
@@ -149,9 +161,16 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 def test_compiled_and_pure_mode_give_identical_tallies() -> None:
     def go(pure: bool) -> dict:
         env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
-        r = subprocess.run([sys.executable, "-c", _PURE.format(root=str(ROOT))], env=env, capture_output=True,
-                           text=True, check=True, cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, "-c", _PURE.format(root=str(ROOT))],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
         return json.loads(r.stdout)  # type: ignore[no-any-return]
+
     pure, fast = go(True), go(False)
     assert pure.pop("numba") is False
     fast.pop("numba")

@@ -74,8 +74,11 @@ def _load(g: Raindrops, st: State, setup: K.Setup) -> K.Workspace:
     ws.col_tiles[:] = tiles
     ws.col_flip[:] = flips
     ws.col_len[:] = lens
-    for name, items, slot in (("bag", st.bag, K.S_BAGN), ("discard", st.discard, K.S_DISCN),
-                              ("hand", st.hand, K.S_HANDN)):
+    for name, items, slot in (
+        ("bag", st.bag, K.S_BAGN),
+        ("discard", st.discard, K.S_DISCN),
+        ("hand", st.hand, K.S_HANDN),
+    ):
         getattr(ws, name)[: len(items)] = items
         ws.sc[slot] = len(items)
     ws.sc[K.S_EMPTIES] = st.bag_empties

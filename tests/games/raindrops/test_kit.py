@@ -18,8 +18,17 @@ from tests.sheetcheck import recorded_sheets
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "raindrops"
-COMPONENTS = ["window_board", "raindrop_tiles", "bonus_tiles", "cloud_tokens", "thunder_tokens", "player_boards",
-              "markers", "memory_cards", "rules"]
+COMPONENTS = [
+    "window_board",
+    "raindrop_tiles",
+    "bonus_tiles",
+    "cloud_tokens",
+    "thunder_tokens",
+    "player_boards",
+    "markers",
+    "memory_cards",
+    "rules",
+]
 
 
 def _near(a: float, b: float, tol: float = 0.5) -> bool:
@@ -28,7 +37,16 @@ def _near(a: float, b: float, tol: float = 0.5) -> bool:
 
 def sized_rects(page, w: float, h: float) -> list[dict]:
     """Rectangles of w x h on a page (either way round: the imposition may turn pieces)."""
-    return [r for r in page.rects if r["stroke"] and not r["fill"] and ((_near(r["width"], w) and _near(r["height"], h)) or (_near(r["width"], h) and _near(r["height"], w)))]
+    return [
+        r
+        for r in page.rects
+        if r["stroke"]
+        and not r["fill"]
+        and (
+            (_near(r["width"], w) and _near(r["height"], h))
+            or (_near(r["width"], h) and _near(r["height"], w))
+        )
+    ]
 
 
 def words(pdf: Path, pages=None) -> list[str]:
@@ -44,7 +62,9 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     assert names == sorted([f"{c}-a4.pdf" for c in COMPONENTS] + ["kit-a4.pdf", "calibration-a4.pdf"])
     parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
     blanks = sum(row["page"] is None for row in recorded_sheets(folder, "kit-a4.pdf"))
-    assert len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks  # + checklist, blank backs
+    assert (
+        len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks
+    )  # + checklist, blank backs
 
 
 def test_84_raindrop_tiles_of_20_by_40_mm(built):
@@ -63,9 +83,18 @@ def test_12_cloud_tokens_three_per_type_four_gold_tops(built):
     with pdfplumber.open(built("raindrops") / "en" / "cloud_tokens-a4.pdf") as doc:
         page = doc.pages[0]
         tokens = sized_rects(page, mm(30), mm(30))
-        gold = [c for c in page.rects + page.curves if _near(c["width"], mm(28)) and c["stroke"]
-                and tuple(round(v, 2) for v in c["stroking_color"]) == (0.83, 0.63, 0.09)]  # GOLD #d4a017
-        points = [w["text"] for w in page.extract_words() if re.fullmatch(r"\d", w["text"]) and w["bottom"] - w["top"] > 9]
+        gold = [
+            c
+            for c in page.rects + page.curves
+            if _near(c["width"], mm(28))
+            and c["stroke"]
+            and tuple(round(v, 2) for v in c["stroking_color"]) == (0.83, 0.63, 0.09)
+        ]  # GOLD #d4a017
+        points = [
+            w["text"]
+            for w in page.extract_words()
+            if re.fullmatch(r"\d", w["text"]) and w["bottom"] - w["top"] > 9
+        ]
     assert len(tokens) == 12
     assert len(gold) == 4
     assert Counter(points) == Counter({"6": 4, "4": 4, "3": 4})
@@ -79,7 +108,9 @@ def test_thunder_values_on_the_face_plain_back_aligned_for_duplex(built):
         assert Counter(values) == Counter({"3": 4, "4": 3, "5": 3})
         assert not [w for w in back.extract_words() if re.fullmatch(r"[345]", w["text"])]
         fr = sorted((round(r["x0"], 1), round(r["top"], 1)) for r in sized_rects(front, mm(25), mm(25)))
-        br = sorted((round(back.width - r["x1"], 1), round(r["top"], 1)) for r in sized_rects(back, mm(25), mm(25)))
+        br = sorted(
+            (round(back.width - r["x1"], 1), round(r["top"], 1)) for r in sized_rects(back, mm(25), mm(25))
+        )
     assert len(fr) == 10 and fr == br  # long-edge flip on portrait paper mirrors x
 
 
@@ -88,7 +119,9 @@ def test_54_memory_cards_and_their_backs(built):
     n = len(pypdf.PdfReader(str(pdf)).pages)
     # no internal ids on the printed faces unless print.print_ids asks for them (issue 26)
     assert [w for w in words(pdf, range(0, n, 2)) if re.fullmatch(r"#\d+", w)] == []
-    backs = words(pdf, range(1, n, 2))  # the cards are turned on the sheet: the reader may read them backwards
+    backs = words(
+        pdf, range(1, n, 2)
+    )  # the cards are turned on the sheet: the reader may read them backwards
     assert backs.count("RAINDROPS") + backs.count("SPORDNIAR") == 54
     from dataclasses import replace
 
@@ -102,8 +135,16 @@ def test_54_memory_cards_and_their_backs(built):
     (kit,) = load_kits([ROOT / "layouts" / "raindrops"])
     kit = replace(kit, print=kit.print.model_copy(update={"print_ids": True}))
     extras = print_data(kit, kit.meta.seed)
-    ctx = Context(kit, "en", Texts("en", with_tool_catalogs(kit), template_context(kit, extras), warn=lambda _: None),
-                  text_width, kit.print.paper, kit.meta.seed, kit.print, extras)
+    ctx = Context(
+        kit,
+        "en",
+        Texts("en", with_tool_catalogs(kit), template_context(kit, extras), warn=lambda _: None),
+        text_width,
+        kit.print.paper,
+        kit.meta.seed,
+        kit.print,
+        extras,
+    )
     (cards,) = [c for c in compose_kit(ctx) if c.id == "memory_cards"]
     ids = [t.text for p in cards.pages for t in iter_texts(p.ops) if re.fullmatch(r"#\d+", t.text)]
     assert sorted(int(i[1:]) for i in ids) == list(range(1, 55))
@@ -129,10 +170,18 @@ def test_board_strips_align_across_sheets(built, paper):
     with pdfplumber.open(pdf) as doc:
         assert len(doc.pages) == 2
         for p in doc.pages:
-            targets = sorted((c["x0"] + c["width"] / 2, p.height - (c["top"] + c["bottom"]) / 2) for c in p.curves
-                             if _near(c["width"], mm(6)) and _near(c["height"], mm(6)))
-            crops = sorted({round(ln["x0"], 2) for ln in p.lines if _near(ln["x0"], ln["x1"], 0.01)
-                            and _near(abs(ln["bottom"] - ln["top"]), mm(5), 0.3)})
+            targets = sorted(
+                (c["x0"] + c["width"] / 2, p.height - (c["top"] + c["bottom"]) / 2)
+                for c in p.curves
+                if _near(c["width"], mm(6)) and _near(c["height"], mm(6))
+            )
+            crops = sorted(
+                {
+                    round(ln["x0"], 2)
+                    for ln in p.lines
+                    if _near(ln["x0"], ln["x1"], 0.01) and _near(abs(ln["bottom"] - ln["top"]), mm(5), 0.3)
+                }
+            )
             found.append((targets, crops))
     (t1, (l1, r1)), (t2, (l2, r2)) = found
     assert len(t1) == len(t2) == 3
@@ -147,7 +196,9 @@ def test_board_fits_one_a3_sheet(built):
     pdf = built("raindrops", "a3", langs=("en",)) / "en" / "window_board-a3.pdf"
     r = pypdf.PdfReader(str(pdf))
     assert len(r.pages) == 1
-    assert sorted((float(r.pages[0].mediabox.width), float(r.pages[0].mediabox.height))) == pytest.approx(sorted(PAPER["a3"]), abs=0.1)
+    assert sorted((float(r.pages[0].mediabox.width), float(r.pages[0].mediabox.height))) == pytest.approx(
+        sorted(PAPER["a3"]), abs=0.1
+    )
 
 
 @pytest.mark.parametrize("lang", ["ja", "es"])
@@ -156,7 +207,11 @@ def test_three_languages_extracted(built, lang):
     folder = built("raindrops") / lang
 
     def flat(name: str) -> str:
-        return "".join(p.extract_text() or "" for p in pypdf.PdfReader(str(folder / name)).pages).replace("\n", "").replace(" ", "")
+        return (
+            "".join(p.extract_text() or "" for p in pypdf.PdfReader(str(folder / name)).pages)
+            .replace("\n", "")
+            .replace(" ", "")
+        )
 
     boards = flat("player_boards-a4.pdf")
     for tid in ("player.flip", "player.swap", "player.top", "player.title"):
@@ -169,7 +224,9 @@ def test_three_languages_extracted(built, lang):
 
 
 def test_rule_numbers_come_from_the_spec(built):
-    rules = " ".join(p.extract_text() or "" for p in pypdf.PdfReader(str(built("raindrops") / "en" / "rules-a4.pdf")).pages)
+    rules = " ".join(
+        p.extract_text() or "" for p in pypdf.PdfReader(str(built("raindrops") / "en" / "rules-a4.pdf")).pages
+    )
     rules = rules.replace("\n", " ")
     for phrase in ("84 raindrop tiles", "reveal 4", "completed 10 cards", "emptied 2 times", "3, 4, and 5"):
         assert phrase in rules, phrase
@@ -192,10 +249,15 @@ def test_every_page_rendered_has_ink_and_colour(built, tmp_path):
         assert ink > 0.002 * im.width * im.height, f"page {i + 1} looks blank"
 
 
-FLIPPED = {"bag_empties": ("last_tile_drawn", "tile_needed"), "window_refill": ("drop_step", "next_turn"),
-           "final_last_turn_card": ("usable", "not_usable"), "final_clouds": ("earned", "not_earned"),
-           "bonus_per_tile": ("one_half", "both_halves"), "wild_bonus": ("two_colours", "all_colours"),
-           "bonus_refill": ("by_choice", "always")}
+FLIPPED = {
+    "bag_empties": ("last_tile_drawn", "tile_needed"),
+    "window_refill": ("drop_step", "next_turn"),
+    "final_last_turn_card": ("usable", "not_usable"),
+    "final_clouds": ("earned", "not_earned"),
+    "bonus_per_tile": ("one_half", "both_halves"),
+    "wild_bonus": ("two_colours", "all_colours"),
+    "bonus_refill": ("by_choice", "always"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -235,4 +297,3 @@ def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
     for name, (literal, flip) in FLIPPED.items():
         assert sentence(name, literal) in shipped and sentence(name, flip) not in shipped, (name, literal)
         assert sentence(name, flip) in other and sentence(name, literal) not in other, (name, flip)
-

@@ -60,7 +60,9 @@ def test_every_stored_cover_reverified(spec, cards) -> None:
         assert verify_cover(card, bag) == [], card.id
         assert check_cover(card.pattern, card.cover, pairs) == [], card.id
         covered = sorted(cell for p, q, _, _ in card.cover for cell in (p, q))
-        drops = sorted((r, c) for r, row in enumerate(card.pattern) for c, v in enumerate(row) if v is not None)
+        drops = sorted(
+            (r, c) for r, row in enumerate(card.pattern) for c, v in enumerate(row) if v is not None
+        )
         assert covered == drops
 
 
@@ -70,10 +72,17 @@ def test_deck_shape(spec, cards) -> None:
     assert Counter(c.cells for c in cards) == {4: 18, 6: 18, 8: 18}
     for c in cards:
         assert len(c.pattern) <= 3 and all(len(r) <= 3 for r in c.pattern)
-        assert any(v is not None for v in c.pattern[0]) and any(r[0] is not None for r in c.pattern)  # cropped
+        assert any(v is not None for v in c.pattern[0]) and any(
+            r[0] is not None for r in c.pattern
+        )  # cropped
         assert c.cat == (c.cloud is None)
     assert sum(c.cat for c in cards) == 6
-    assert Counter(c.cloud for c in cards if not c.cat) == {"umbrella": 12, "boots": 12, "frog": 12, "snail": 12}
+    assert Counter(c.cloud for c in cards if not c.cat) == {
+        "umbrella": 12,
+        "boots": 12,
+        "frog": 12,
+        "snail": 12,
+    }
 
 
 def test_points_follow_build_difficulty(cards) -> None:
@@ -95,7 +104,7 @@ def test_points_from_difficulty_rank_quantiles() -> None:
 def test_symbols_spread_over_difficulty(cards) -> None:
     # every cloud symbol gets cards from the easy and the hard half of the deck
     ranked = sorted((c for c in cards if not c.cat), key=lambda c: c.difficulty)
-    easy, hard = ranked[: len(ranked) // 2], ranked[len(ranked) // 2:]
+    easy, hard = ranked[: len(ranked) // 2], ranked[len(ranked) // 2 :]
     for sym in ("umbrella", "boots", "frog", "snail"):
         assert 4 <= sum(c.cloud == sym for c in easy) <= 8, sym
         assert 4 <= sum(c.cloud == sym for c in hard) <= 8, sym
@@ -116,14 +125,19 @@ def test_grid_too_small_for_distinct_patterns() -> None:
     mc["cells"] = {"min": 2, "max": 4}
     probs = legal_problems(make_spec(memory_cards=mc))
     assert probs and probs[0][0] == "memory_cards"
-    assert probs[0][1].startswith("memory_cards: could not find 54 distinct patterns of [2, 4] drops on a 1 x 4 grid")
+    assert probs[0][1].startswith(
+        "memory_cards: could not find 54 distinct patterns of [2, 4] drops on a 1 x 4 grid"
+    )
 
 
 def test_cloud_condition_beyond_the_deck() -> None:
     clouds = copy.deepcopy(SPEC["cloud_tokens"])
     clouds["types"][0]["condition"] = {"umbrella": 13}
     probs = legal_problems(make_spec(cloud_tokens=clouds))
-    assert ("cloud_tokens.types[0].condition.umbrella", "needs 13 cards showing umbrella, but the deck has 12") in probs
+    assert (
+        "cloud_tokens.types[0].condition.umbrella",
+        "needs 13 cards showing umbrella, but the deck has 12",
+    ) in probs
 
 
 def test_harder_patterns_measure_harder(spec) -> None:
@@ -138,16 +152,25 @@ def test_harder_patterns_measure_harder(spec) -> None:
 def test_compiled_and_pure_difficulty_agree(spec, cards) -> None:
     pats = [c.pattern for c in cards[:6]]
     fast = measure(spec, pats, build_bag(spec), 3, 11)
-    code = ("import json,sys; from tests.games.raindrops.test_components_spec import make_spec;"
-            "from generator.games.raindrops.components import build_bag;"
-            "from generator.games.raindrops.difficulty import measure;"
-            "pats=json.loads(sys.argv[1]); pats=[tuple(tuple(r) for r in p) for p in pats]; s=make_spec();"
-            "t=measure(s, pats, build_bag(s), 3, 11); print(json.dumps({k: v.tolist() for k, v in t.items()}))")
+    code = (
+        "import json,sys; from tests.games.raindrops.test_components_spec import make_spec;"
+        "from generator.games.raindrops.components import build_bag;"
+        "from generator.games.raindrops.difficulty import measure;"
+        "pats=json.loads(sys.argv[1]); pats=[tuple(tuple(r) for r in p) for p in pats]; s=make_spec();"
+        "t=measure(s, pats, build_bag(s), 3, 11); print(json.dumps({k: v.tolist() for k, v in t.items()}))"
+    )
     env = dict(os.environ, PNPKIT_PURE="1")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env["PYTHONPATH"] = root
-    out = subprocess.run([sys.executable, "-c", code, json.dumps(pats)], env=env, cwd=root, capture_output=True,
-                         text=True, check=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(pats)],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
     pure = json.loads(out.stdout)
     assert {k: v.tolist() for k, v in fast.items()} == pure
 
@@ -156,8 +179,11 @@ def test_balance_report_figures_and_tolerances(cards) -> None:
     spec = game_spec("raindrops", {"balance.play": None})  # the card-level balance alone (no full games)
     rep = balance_report(spec, games=60, seed=3, executor=SerialExecutor(), kit="raindrops")
     keys = [t.spec_key for t in rep.tolerances]
-    assert keys == ["game.balance.points_difficulty_spearman", "game.balance.cloud_reach_spread",
-                    "game.balance.unfinished_share"]
+    assert keys == [
+        "game.balance.points_difficulty_spearman",
+        "game.balance.cloud_reach_spread",
+        "game.balance.unfinished_share",
+    ]
     table = rep.tables[0]
     assert "points" in table.columns and "difficulty (check)" in table.columns and len(table.rows) == 54
     fig = rep.figures["memory_cards"]
@@ -177,8 +203,13 @@ def test_check_judges_points_out_of_sample_even_at_the_build_seed(spec, cards) -
     number (in-sample: the points were fitted on those very games). Its solo games now come from another
     spawn key, so the re-measured difficulties differ from the build's, and the report says so."""
     samples = spec.memory_cards.difficulty.samples
-    rep = balance_report(spec.model_copy(update={"balance": spec.balance.model_copy(update={"play": None})}),
-                         games=samples, seed=spec.seed, executor=SerialExecutor(), kit="raindrops")
+    rep = balance_report(
+        spec.model_copy(update={"balance": spec.balance.model_copy(update={"play": None})}),
+        games=samples,
+        seed=spec.seed,
+        executor=SerialExecutor(),
+        kit="raindrops",
+    )
     fig = rep.figures["memory_cards"]["cards"]
     same = sum(c["difficulty"] == c["difficulty_build"] for c in fig)
     assert same < len(fig) // 10

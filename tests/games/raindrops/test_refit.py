@@ -12,10 +12,14 @@ from tests.games.raindrops.test_rules_fixtures import card, deck54
 
 
 @settings(max_examples=60, deadline=None)
-@given(hs.lists(hs.tuples(hs.integers(0, 30), hs.integers(0, 30), hs.integers(0, 300)), min_size=54, max_size=54))
+@given(
+    hs.lists(hs.tuples(hs.integers(0, 30), hs.integers(0, 30), hs.integers(0, 300)), min_size=54, max_size=54)
+)
 def test_total_stays_within_5_percent(stats) -> None:
     cards = deck54()
-    cs = {c.id: CardPlay(h, min(d, h), float(t if h else 0)) for c, (h, d, t) in zip(cards, stats, strict=True)}
+    cs = {
+        c.id: CardPlay(h, min(d, h), float(t if h else 0)) for c, (h, d, t) in zip(cards, stats, strict=True)
+    }
     new = refit_points(cards, cs)
     assert abs(total_change(cards, new)) <= 0.05
     assert all(v >= 1 for v in new.values())

@@ -88,18 +88,23 @@ def test_path_straight_and_diagonal_steps_any_length() -> None:
     set_window(st, WINDOW)
     paths = g.drop_paths(st)
     assert BLUE in paths
-    assert BLUE[:1] in paths and BLUE[:3] in paths      # any length, even 1; need not reach the bottom
-    assert not any(p[:len(BLUE)] == BLUE and len(p) > len(BLUE) for p in paths)  # (5,2) is O: the blue path stops
+    assert BLUE[:1] in paths and BLUE[:3] in paths  # any length, even 1; need not reach the bottom
+    assert not any(
+        p[: len(BLUE)] == BLUE and len(p) > len(BLUE) for p in paths
+    )  # (5,2) is O: the blue path stops
     assert all(p[0][0] == 0 for p in paths)
 
 
-@pytest.mark.parametrize("cells, word", [
-    (((0, 1), (0, 0)), "sideways"),
-    (((0, 1), (1, 0), (0, 0)), "up"),
-    (((0, 0), (1, 2)), "one step"),
-    (((1, 0),), "top row"),
-    (((0, 1), (1, 1)), "path's colour"),
-])
+@pytest.mark.parametrize(
+    "cells, word",
+    [
+        (((0, 1), (0, 0)), "sideways"),
+        (((0, 1), (1, 0), (0, 0)), "up"),
+        (((0, 0), (1, 2)), "one step"),
+        (((1, 0),), "top row"),
+        (((0, 1), (1, 1)), "path's colour"),
+    ],
+)
 def test_forbidden_steps(cells, word) -> None:
     g, st = start()
     set_window(st, WINDOW)
@@ -115,9 +120,9 @@ def test_wild_matches_either_colour_but_the_path_keeps_one() -> None:
     # tile 1 shows blue / green+orange; flipped, its wild half is on top (row 0 of column 1)
     set_window(st, [["BO", "GP", "BG", "PB"], [(1, True), "OP", "BG", "PB"], ["BG", "PB", "OG", "BO"]])
     assert sym(g, st, 0, 1) == "GO"
-    assert g.path_problem(st, ((0, 1), (1, 0), (2, 1))) is None        # wild as orange, orange, orange
-    assert g.path_problem(st, ((0, 1), (1, 0), (2, 0))) is not None    # orange then green: colour changed
-    assert g.path_problem(st, ((0, 1), (1, 2))) is None                # wild as green, then green
+    assert g.path_problem(st, ((0, 1), (1, 0), (2, 1))) is None  # wild as orange, orange, orange
+    assert g.path_problem(st, ((0, 1), (1, 0), (2, 0))) is not None  # orange then green: colour changed
+    assert g.path_problem(st, ((0, 1), (1, 2))) is None  # wild as green, then green
 
 
 def test_drop_takes_every_touched_tile_once_and_the_rest_slide_down() -> None:
@@ -129,9 +134,9 @@ def test_drop_takes_every_touched_tile_once_and_the_rest_slide_down() -> None:
     taken = [before[1][3][0], before[0][3][0], before[0][2][0], before[1][2][0], before[2][1][0]]
     assert sorted(st.hand) == sorted(taken)
     assert st.columns[0][:2] == before[0][:2] and st.columns[1][:2] == before[1][:2]
-    assert st.columns[2][:3] == [before[2][0], before[2][2], before[2][3]]   # slid down over the gap
-    assert [len(c) for c in st.columns] == [4, 4, 4]                     # and refilled in the drop step
-    assert st.phase == "place"                                           # 5 tiles: no bonus tile
+    assert st.columns[2][:3] == [before[2][0], before[2][2], before[2][3]]  # slid down over the gap
+    assert [len(c) for c in st.columns] == [4, 4, 4]  # and refilled in the drop step
+    assert st.phase == "place"  # 5 tiles: no bonus tile
     assert st.tile_count() == 84
 
 
@@ -146,22 +151,23 @@ def test_refill_columns_left_to_right_bottom_to_top() -> None:
     assert [t for t, _ in st.columns[0][2:]] == nxt[:2] and st.columns[2][3][0] == nxt[2]
 
 
-@pytest.mark.parametrize("refill, choice, shown", [("always", None, 4), ("by_choice", True, 4),
-                                                   ("by_choice", False, 2)])
+@pytest.mark.parametrize(
+    "refill, choice, shown", [("always", None, 4), ("by_choice", True, 4), ("by_choice", False, 2)]
+)
 def test_three_or_fewer_tiles_earn_a_bonus_tile_after_refilling_the_offer(refill, choice, shown) -> None:
     # seed: 「表向きのタイルを4枚にすることができます」 (may refill): house rule bonus_refill
     g, st = start(bonus_refill=refill)
     set_window(st, WINDOW)
     st.bonus_offer = st.bonus_offer[:2]
     g.apply(st, NoSpecial())
-    g.apply(st, Drop(BLUE[:3]))          # 2 tiles (rows 0-1 of col 1 and col 0, rows 2-3 of col 0): 3 tiles
+    g.apply(st, Drop(BLUE[:3]))  # 2 tiles (rows 0-1 of col 1 and col 0, rows 2-3 of col 0): 3 tiles
     if choice is not None:
         assert st.phase == "refill" and g.legal_actions(st) == [RefillBonus(False), RefillBonus(True)]
         with pytest.raises(RuleViolation):
             g.apply(st, TakeBonus(st.bonus_offer[0]))
         g.apply(st, RefillBonus(choice))
     assert len(st.hand) == 3 and st.phase == "bonus"
-    assert len(st.bonus_offer) == shown   # refilled to 4 before taking, unless the player declined
+    assert len(st.bonus_offer) == shown  # refilled to 4 before taking, unless the player declined
     if shown < 4:
         return
     pick = st.bonus_offer[3]
@@ -182,7 +188,7 @@ def test_one_bottom_row_tile_draws_one_thunder_token() -> None:
     set_window(st, ZIGZAG)
     top = st.thunder_stack[0]
     g.apply(st, NoSpecial())
-    g.apply(st, Drop(zig(7)))                   # ends on row 6 of column 0: one bottom-row tile
+    g.apply(st, Drop(zig(7)))  # ends on row 6 of column 0: one bottom-row tile
     assert st.players[0].thunder == [top] and len(st.thunder_stack) == 9
 
 
@@ -191,13 +197,13 @@ def test_two_bottom_row_tiles_draw_two_keep_one_other_under_the_stack() -> None:
     set_window(st, ZIGZAG)
     first, second = st.thunder_stack[:2]
     g.apply(st, NoSpecial())
-    g.apply(st, Drop(zig(8)))                   # rows 6 and 7 in different columns: two bottom-row tiles
+    g.apply(st, Drop(zig(8)))  # rows 6 and 7 in different columns: two bottom-row tiles
     assert st.phase == "thunder" and sorted(st.drawn_thunder) == sorted([first, second])
     with pytest.raises(RuleViolation):
         g.apply(st, KeepThunder(999))
     g.apply(st, KeepThunder(second))
     assert st.players[0].thunder == [second] and st.thunder_stack[-1] == first and len(st.thunder_stack) == 9
-    assert len(st.hand) == 8 and [len(c) for c in st.columns] == [4, 4]   # emptied, then refilled
+    assert len(st.hand) == 8 and [len(c) for c in st.columns] == [4, 4]  # emptied, then refilled
     assert not set(st.hand) & {t for c in st.columns for t, _ in c}
 
 
@@ -230,13 +236,13 @@ def test_special_flip_swap_top() -> None:
 def test_marker_never_stays_on_the_slot_it_starts_on() -> None:
     g, st = start()
     set_window(st, WINDOW)
-    assert st.players[0].marker == 2                       # starts on the 3rd slot (top)
+    assert st.players[0].marker == 2  # starts on the 3rd slot (top)
     assert not any(a.kind == "top" for a in g.specials(st))
     with pytest.raises(RuleViolation, match="must move"):
         g.apply(st, Special("top", 0, 0))
     g.apply(st, Special("flip", 0, 0))
     assert st.players[0].marker == 0
-    st.phase = "special"                                   # next turn of the same player: flip is barred now
+    st.phase = "special"  # next turn of the same player: flip is barred now
     with pytest.raises(RuleViolation, match="must move"):
         g.apply(st, Special("flip", 0, 0))
     assert {a.kind for a in g.specials(st)} == {"swap", "top"}
@@ -247,9 +253,9 @@ def test_swap_needs_a_horizontal_neighbour() -> None:
     set_window(st, WINDOW)
     st.columns[2] = st.columns[2][:1]
     with pytest.raises(RuleViolation):
-        g.apply(st, Special("swap", 1, 3))                 # column 2 has no tile at index 3
+        g.apply(st, Special("swap", 1, 3))  # column 2 has no tile at index 3
     with pytest.raises(RuleViolation):
-        g.apply(st, Special("swap", 2, 0))                 # no column to the right
+        g.apply(st, Special("swap", 2, 0))  # no column to the right
 
 
 CARD = card(900, ["OB", "GP"], points=6, cloud="rain")
@@ -273,8 +279,8 @@ def board(*cards, hand: list[tuple[str, str]] = ()):
 def test_tile_goes_on_two_matching_cells_horizontal_or_vertical() -> None:
     g, st = board(CARD, hand=[("B", "O"), ("B", "P")])
     ob, bp = st.hand
-    g.apply(st, Place(ob, 0, ((0, 1), (0, 0))))            # horizontal, half a (blue) on the blue cell
-    assert g.place_problem(st, Place(bp, 0, ((0, 1), (1, 1)))) is not None   # stacked on a covered cell
+    g.apply(st, Place(ob, 0, ((0, 1), (0, 0))))  # horizontal, half a (blue) on the blue cell
+    assert g.place_problem(st, Place(bp, 0, ((0, 1), (1, 1)))) is not None  # stacked on a covered cell
     assert st.players[0].held[0].covered == {(0, 0): f"t{ob}", (0, 1): f"t{ob}"}
     g2, st2 = board(CARD, hand=[("G", "O")])
     g2.apply(st2, Place(st2.hand[0], 0, ((1, 0), (0, 0))))  # vertical
@@ -289,7 +295,7 @@ def test_half_matching_and_stacking_are_refused() -> None:
     with pytest.raises(RuleViolation, match="not side by side"):
         g.apply(st, Place(ob, 0, ((0, 1), (1, 0))))
     with pytest.raises(RuleViolation, match="both halves must match"):
-        g.apply(st, Place(bo, 0, ((0, 0), (0, 1))))         # the wrong way round
+        g.apply(st, Place(bo, 0, ((0, 0), (0, 1))))  # the wrong way round
     g.apply(st, Place(bo, 0, ((0, 1), (0, 0))))
     with pytest.raises(RuleViolation, match="never stacked"):
         g.apply(st, Place(ob, 0, ((0, 1), (0, 0))))
@@ -304,6 +310,7 @@ def _give_bonus(st, colour: str) -> int:
 
 def st_game_bonus(b: int):
     from tests.games.raindrops.test_rules_fixtures import bonus28
+
     return {x.id: x.colours for x in bonus28()}[b]
 
 
@@ -313,10 +320,12 @@ def test_bonus_tile_on_a_card_cell_or_on_a_tile_half() -> None:
     green = _give_bonus(st, G)
     op = st.hand[0]
     with pytest.raises(RuleViolation):
-        g.apply(st, PlaceBonus(green, 0, (0, 1)))           # green bonus on a blue cell
+        g.apply(st, PlaceBonus(green, 0, (0, 1)))  # green bonus on a blue cell
     g.apply(st, Place(op, 0, ((0, 0), (0, 1)), over_b=blue))  # blue bonus turns the purple half blue
     g.apply(st, PlaceBonus(green, 0, (1, 0)))
-    assert st.players[0].bonus_reserve == [] and sorted(st.players[0].held[0].bonuses) == sorted([blue, green])
+    assert st.players[0].bonus_reserve == [] and sorted(st.players[0].held[0].bonuses) == sorted(
+        [blue, green]
+    )
 
 
 def test_completing_a_card_discards_tiles_keeps_bonuses_and_takes_a_new_card() -> None:
@@ -332,7 +341,7 @@ def test_completing_a_card_discards_tiles_keeps_bonuses_and_takes_a_new_card() -
     assert ps.held[-1].card == disp[1] and ps.held[-1].fresh
     assert g.place_problem(st, Place(ob, len(ps.held) - 1, ((0, 0), (0, 1)))) is not None
     g.apply(st, EndPlacement(()))
-    assert len(st.display) == 4                              # refilled at the end of the turn
+    assert len(st.display) == 4  # refilled at the end of the turn
 
 
 def test_reserve_keeps_at_most_two_tiles() -> None:
@@ -353,7 +362,7 @@ def test_cloud_tokens_one_per_type_and_cats_count_for_none() -> None:
     ps.completed = [rain[0]] + cat
     st.phase = "place"
     g.apply(st, EndPlacement(()))
-    assert ps.clouds == []                                    # one rain card and two cats: rain needs 2
+    assert ps.clouds == []  # one rain card and two cats: rain needs 2
     ps.completed = rain[:3]
     st.current, st.phase = 0, "place"
     g.apply(st, EndPlacement(()))
@@ -361,7 +370,7 @@ def test_cloud_tokens_one_per_type_and_cats_count_for_none() -> None:
     assert g.clouds[ps.clouds[0]].gold
     st.current, st.phase = 0, "place"
     g.apply(st, EndPlacement(()))
-    assert len(ps.clouds) == 1                                # at most one per type
+    assert len(ps.clouds) == 1  # at most one per type
 
 
 def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
@@ -373,7 +382,7 @@ def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
     g.apply(st, st.phase == "bonus" and TakeBonus(st.bonus_offer[0]) or EndPlacement(()))
     while st.current == 0:
         g.apply(st, EndPlacement(()))
-    assert st.bag_empties == 1 and st.end_trigger is None     # seat 1 refilled: reshuffled once
+    assert st.bag_empties == 1 and st.end_trigger is None  # seat 1 refilled: reshuffled once
     assert st.tile_count() == 84
     st.discard.extend(st.bag)
     st.bag = []
@@ -391,7 +400,7 @@ def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
             st.discard.extend(st.bag)
             st.bag = []
         g.apply(st, EndPlacement(()))
-    assert st.phase == "final"                               # the last seat played: equal turns
+    assert st.phase == "final"  # the last seat played: equal turns
     assert [p.turns for p in st.players] == [1, 1, 1]
     for _ in range(3):
         g.apply(st, EndPlacement(tuple(st.players[st.current].reserve)))
@@ -401,8 +410,9 @@ def test_bag_empties_reshuffle_once_second_time_ends_after_the_round() -> None:
 def test_tenth_card_triggers_the_end_and_the_round_is_finished() -> None:
     g, st = start(players=3)
     ps = st.players[0]
-    ps.completed = [c for c in g.card_ids if c not in st.display and all(c != h.card for p in st.players
-                                                                          for h in p.held)][:9]
+    ps.completed = [
+        c for c in g.card_ids if c not in st.display and all(c != h.card for p in st.players for h in p.held)
+    ][:9]
     c0 = ps.held[0].card
     ps.held[0].covered = {cell: "x" for cell in g.card_cells[c0][2:]}
     first, second = g.card_cells[c0][:2]
@@ -415,7 +425,7 @@ def test_tenth_card_triggers_the_end_and_the_round_is_finished() -> None:
     assert st.end_trigger == "cards" and len(ps.completed) == 10
     g.apply(st, TakeCard(None))
     g.apply(st, EndPlacement(()))
-    for seat in (1, 2):                                       # the round is finished
+    for seat in (1, 2):  # the round is finished
         assert st.current == seat and st.phase == "special"
         g.apply(st, NoSpecial())
         g.apply(st, Drop(((0, 0),)))
@@ -447,14 +457,14 @@ def test_rulebook_scoring_example_48_8_15_4_is_75() -> None:
     # 48 card points from completed cards (6 + 6 + 6 + 6 + 6 + 6 + 6 + 6 with the fixture deck's 6-drop cards)
     six = [c.id for c in g.cards.values() if c.points == 6 and not c.cat][:8]
     ps.completed = six
-    ps.used_bonuses = [1, 2, 3]                              # 3 used: 1 point each
-    ps.bonus_reserve = [5, 3]                                # unused, printed 2 + 1 = ... see assert
+    ps.used_bonuses = [1, 2, 3]  # 3 used: 1 point each
+    ps.bonus_reserve = [5, 3]  # unused, printed 2 + 1 = ... see assert
     assert sum(g.bonus[b].points for b in ps.bonus_reserve) == 5
-    ps.clouds = [1, 4, 10]                                   # 5 + 5 + 5
+    ps.clouds = [1, 4, 10]  # 5 + 5 + 5
     assert sum(g.clouds[t].points for t in ps.clouds) == 15
     ps.thunder = [5]
     assert g.thunder[5].value == 4
-    ps.held = [Held(six[0] + 1), Held(six[0] + 2)]           # no tiles on her incomplete cards
+    ps.held = [Held(six[0] + 1), Held(six[0] + 2)]  # no tiles on her incomplete cards
     s = g.score(ps)
     assert (s.cards, s.bonus, s.clouds, s.thunder, s.incomplete, s.total) == (48, 8, 15, 4, 0, 75)
 
@@ -502,18 +512,18 @@ def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need, ref
     g, st = start(players=2, bag_empties=when, window_refill=refill)
     g.apply(st, NoSpecial())
     if refill == "drop_step":
-        _leave_in_bag(st, 1)               # the drop below takes 1 tile: its refill draws the bag's last tile
+        _leave_in_bag(st, 1)  # the drop below takes 1 tile: its refill draws the bag's last tile
     g.apply(st, Drop(((0, 0),)))
     if refill == "next_turn":
         _leave_in_bag(st, sum(g.params.tiles_per_column - len(c) for c in st.columns))
-    _finish_turn(g, st)                    # by seat 1's turn the window has taken the bag's last tile
+    _finish_turn(g, st)  # by seat 1's turn the window has taken the bag's last tile
     assert st.bag_empties == at_draw and (len(st.bag) > 0) == (at_draw == 1)
     assert st.tile_count() == 84
     g.apply(st, NoSpecial())
     g.apply(st, Drop(((0, 0),)))
     if at_draw == 0 and refill == "next_turn":
         assert st.bag == []
-    _finish_turn(g, st)                    # a tile was needed (seat 1's drop step, or seat 0's turn start)
+    _finish_turn(g, st)  # a tile was needed (seat 1's drop step, or seat 0's turn start)
     assert st.bag_empties == at_need and st.tile_count() == 84
 
 
@@ -526,10 +536,10 @@ def test_the_dropping_player_refills_the_window_in_the_same_turn() -> None:
     set_window(st, WINDOW)
     bag = list(st.bag)
     g.apply(st, NoSpecial())
-    g.apply(st, Drop(BLUE))                                  # 5 tiles: columns 0 and 1 lose 2, column 2 one
-    assert st.current == 0 and st.phase == "place"           # still Olivia's turn
-    drawn = list(reversed(bag[-5:]))                         # drawn from the end of the bag
-    assert [t for t, _ in st.columns[0][2:]] == drawn[:2]    # columns left to right, each bottom to top
+    g.apply(st, Drop(BLUE))  # 5 tiles: columns 0 and 1 lose 2, column 2 one
+    assert st.current == 0 and st.phase == "place"  # still Olivia's turn
+    drawn = list(reversed(bag[-5:]))  # drawn from the end of the bag
+    assert [t for t, _ in st.columns[0][2:]] == drawn[:2]  # columns left to right, each bottom to top
     assert [t for t, _ in st.columns[1][2:]] == drawn[2:4] and st.columns[2][3][0] == drawn[4]
     assert st.bag == bag[:-5] and st.tile_count() == 84
 
@@ -552,21 +562,21 @@ def test_the_last_seat_emptying_the_bag_again_ends_the_game_after_its_turn(refil
     refilled at the start of seat 0's turn (next_turn) the emptying falls in the next round and every player
     plays one more turn."""
     g, st = start(players=3, window_refill=refill)
-    for _ in range(2):                                      # seats 0 and 1 play a plain turn
+    for _ in range(2):  # seats 0 and 1 play a plain turn
         g.apply(st, NoSpecial())
         g.apply(st, Drop(((0, 0),)))
         _finish_turn(g, st)
-    st.bag_empties = 1                                      # the bag has emptied once already
+    st.bag_empties = 1  # the bag has emptied once already
     assert st.current == 2 and st.end_trigger is None
     g.apply(st, NoSpecial())
     if refill == "drop_step":
         _leave_in_bag(st, 1)
-    g.apply(st, Drop(((0, 0),)))                            # takes 1 tile; the refill draws the bag's last one
+    g.apply(st, Drop(((0, 0),)))  # takes 1 tile; the refill draws the bag's last one
     if refill == "next_turn":
         _leave_in_bag(st, 1)
     assert st.end_trigger == ("bag" if refill == "drop_step" else None)
     _finish_turn(g, st)
-    for _ in range(3 * more_turns):                          # the extra round under next_turn
+    for _ in range(3 * more_turns):  # the extra round under next_turn
         assert st.end_trigger == "bag" and st.phase == "special"
         g.apply(st, NoSpecial())
         g.apply(st, Drop(((0, 0),)))
@@ -582,14 +592,24 @@ def test_final_placement_on_a_card_taken_in_the_last_turn(last_turn_card, clouds
     引くことはありません」: house rule final_last_turn_card (whether the wait 「この時点で、取ったばかりの記憶カードに
     タイルを置くことはできません。次のターンまで待つ必要があります」 still holds when there is no next turn); and
     「シンボルが一致したら、ただちにそのトークンを獲得します」: house rule final_clouds. The two are independent."""
-    g, st = start(players=2, cards=(CARD, card(901, ["OB"], 2, cloud="rain"), card(902, ["OB"], 2),
-                                    *(card(i, ["OB"], 2) for i in range(1, 20))),
-                  final_last_turn_card=last_turn_card, final_clouds=clouds)
+    g, st = start(
+        players=2,
+        cards=(
+            CARD,
+            card(901, ["OB"], 2, cloud="rain"),
+            card(902, ["OB"], 2),
+            *(card(i, ["OB"], 2) for i in range(1, 20)),
+        ),
+        final_last_turn_card=last_turn_card,
+        final_clouds=clouds,
+    )
     ps = st.players[1]
-    ps.completed = [901]                  # one rain card done; a second rain card earns the rain cloud
-    ps.held = [Held(900, fresh=True, since=1), Held(902, since=0)]   # 900 taken in the last turn, 902 older
-    ps.reserve = [next(t for t in sorted(st.bag) if TILES[t].a == (B,) and TILES[t].b == (O,)),
-                  next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,))]
+    ps.completed = [901]  # one rain card done; a second rain card earns the rain cloud
+    ps.held = [Held(900, fresh=True, since=1), Held(902, since=0)]  # 900 taken in the last turn, 902 older
+    ps.reserve = [
+        next(t for t in sorted(st.bag) if TILES[t].a == (B,) and TILES[t].b == (O,)),
+        next(t for t in sorted(st.bag) if TILES[t].a == (G,) and TILES[t].b == (P,)),
+    ]
     for t in ps.reserve:
         st.bag.remove(t)
     st.end_trigger = "cards"
@@ -601,7 +621,7 @@ def test_final_placement_on_a_card_taken_in_the_last_turn(last_turn_card, clouds
     assert g.place_problem(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0)))) is None  # the older card: always
     if last_turn_card == "not_usable":
         assert g.place_problem(st, place) is not None and all(a.slot == 1 for a in g.placements(st))
-        g.apply(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0))))       # completes 902, a second rain card
+        g.apply(st, Place(ps.reserve[0], 1, ((0, 1), (0, 0))))  # completes 902, a second rain card
         assert ps.completed == [901, 902] and ps.clouds == []
         g.apply(st, EndPlacement(tuple(ps.reserve)))
         assert st.phase == "over"
@@ -625,7 +645,7 @@ def test_one_bonus_tile_per_raindrop_tile(rule, ok) -> None:
     st.bag.remove(t)
     st.hand.append(t)
     orange, blue = _give_bonus(st, O), _give_bonus(st, B)
-    both = Place(t, 0, ((0, 0), (0, 1)), over_a=orange, over_b=blue)   # O B from a G P tile: two bonus tiles
+    both = Place(t, 0, ((0, 0), (0, 1)), over_a=orange, over_b=blue)  # O B from a G P tile: two bonus tiles
     assert (both in g.placements(st)) == ok
     if ok:
         g.apply(st, both)

@@ -44,8 +44,11 @@ def bonus28(wild: str = "all_colours") -> tuple[BonusTile, ...]:
         for p in (1, 1, 2, 2, 3, 3):
             out.append(BonusTile(len(out) + 1, (c,), p, False))
     for i in range(4):
-        out.append(BonusTile(len(out) + 1, COLOURS if wild == "all_colours" else tuple(sorted(WILD_PAIRS[i])), 0,
-                             True))
+        out.append(
+            BonusTile(
+                len(out) + 1, COLOURS if wild == "all_colours" else tuple(sorted(WILD_PAIRS[i])), 0, True
+            )
+        )
     return tuple(out)
 
 
@@ -54,8 +57,12 @@ CLOUD_TYPES = ("rain", "fog", "snow", "storm")
 
 def clouds12() -> tuple[CloudToken, ...]:
     """4 types x 3 tokens (5, 3, 2): rain needs 2 rain cards, fog 2 fog, snow 1 snow + 1 rain, storm one of each."""
-    conds = {"rain": (("rain", 2),), "fog": (("fog", 2),), "snow": (("rain", 1), ("snow", 1)),
-             "storm": (("fog", 1), ("rain", 1), ("snow", 1), ("storm", 1))}
+    conds = {
+        "rain": (("rain", 2),),
+        "fog": (("fog", 2),),
+        "snow": (("rain", 1), ("snow", 1)),
+        "storm": (("fog", 1), ("rain", 1), ("snow", 1), ("storm", 1)),
+    }
     out: list[CloudToken] = []
     for t in CLOUD_TYPES:
         for i, p in enumerate((5, 3, 2)):
@@ -69,7 +76,9 @@ def thunder10() -> tuple[ThunderToken, ...]:
     return tuple(ThunderToken(i + 1, v) for i, v in enumerate(vals))
 
 
-def card(cid: int, pattern: list[str], points: int = 5, cloud: str | None = "rain", cat: bool = False) -> MemoryCard:
+def card(
+    cid: int, pattern: list[str], points: int = 5, cloud: str | None = "rain", cat: bool = False
+) -> MemoryCard:
     """A card from rows like "OB." (O orange, P purple, G green, B blue, . no drop)."""
     letters = {"O": O, "P": P, "G": G, "B": B, ".": None}
     pat = tuple(tuple(letters[ch] for ch in row) for row in pattern)
@@ -81,11 +90,11 @@ def deck54() -> tuple[MemoryCard, ...]:
     shapes = []
     pairs = list(itertools.permutations("OPGB", 2))
     for x, y in pairs:
-        shapes.append([x + y, y + x])                # 4 drops
-        shapes.append([x + x + y, y + y + x])        # 6 drops
-        shapes.append([x + y + x + y])               # 4 drops in a row
-        shapes.append([x + ".", y + x, "." + y])     # 4 drops, a staircase
-        shapes.append([x + y + ".", "." + x + y])     # 4 drops, a step
+        shapes.append([x + y, y + x])  # 4 drops
+        shapes.append([x + x + y, y + y + x])  # 6 drops
+        shapes.append([x + y + x + y])  # 4 drops in a row
+        shapes.append([x + ".", y + x, "." + y])  # 4 drops, a staircase
+        shapes.append([x + y + ".", "." + x + y])  # 4 drops, a step
     out = []
     for i, s in enumerate(shapes[:54]):
         cells = sum(ch != "." for row in s for ch in row)
@@ -96,10 +105,23 @@ def deck54() -> tuple[MemoryCard, ...]:
 
 def game(cards: tuple[MemoryCard, ...] | None = None, params: Params = PARAMS) -> Raindrops:
     """The rules over the hand-made kit."""
-    return Raindrops(params, bag84(), cards if cards is not None else deck54(), bonus28(), clouds12(), thunder10())
+    return Raindrops(
+        params, bag84(), cards if cards is not None else deck54(), bonus28(), clouds12(), thunder10()
+    )
 
 
 def test_fixture_counts() -> None:
-    assert (PARAMS.columns, PARAMS.tiles_per_column, PARAMS.end_cards, PARAMS.thunder_draw) == (6, 4, 10, (1, 2))
-    assert (len(bag84()), len(bonus28()), len(clouds12()), len(thunder10()), len(deck54())) == (84, 28, 12, 10, 54)
+    assert (PARAMS.columns, PARAMS.tiles_per_column, PARAMS.end_cards, PARAMS.thunder_draw) == (
+        6,
+        4,
+        10,
+        (1, 2),
+    )
+    assert (len(bag84()), len(bonus28()), len(clouds12()), len(thunder10()), len(deck54())) == (
+        84,
+        28,
+        12,
+        10,
+        54,
+    )
     assert sum(t.is_wild for t in bag84()) == 12

@@ -33,15 +33,17 @@ def test_any_seed_ends_legally_and_no_tile_is_created_or_lost(seed: int, players
     while st.phase != "over":
         a = pol.choose(G, st, rng)
         if st.phase in ("special", "drop"):
-            assert a in G.legal_actions(st)      # the kernel's choice is a legal action of the reference rules
+            assert a in G.legal_actions(st)  # the kernel's choice is a legal action of the reference rules
         G.apply(st, a)
         steps += 1
         assert st.tile_count() == 84
-        assert len(set(st.bag) | set(st.discard) | set(st.hand)) == len(st.bag) + len(st.discard) + len(st.hand)
+        assert len(set(st.bag) | set(st.discard) | set(st.hand)) == len(st.bag) + len(st.discard) + len(
+            st.hand
+        )
         assert steps < 20000
     out = G.outcome(st)
     assert out.trigger in ("cards", "bag")
-    assert len({p.turns for p in st.players}) == 1          # equal turns
+    assert len({p.turns for p in st.players}) == 1  # equal turns
     assert all(len(p.reserve) <= PARAMS.reserve_slots for p in st.players)
     assert all(len(p.clouds) == len({G.clouds[t].type for t in p.clouds}) for p in st.players)
 
@@ -105,9 +107,15 @@ def test_balance_report_simulation_reads_every_house_rule_from_the_spec() -> Non
     from generator.games.raindrops.sim import simulation
 
     spec = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops").game
-    flips = {"bag_empties": "tile_needed", "window_refill": "next_turn", "final_last_turn_card": "not_usable",
-             "final_clouds": "not_earned",
-             "bonus_per_tile": "both_halves", "wild_bonus": "all_colours", "bonus_refill": "always"}
+    flips = {
+        "bag_empties": "tile_needed",
+        "window_refill": "next_turn",
+        "final_last_turn_card": "not_usable",
+        "final_clouds": "not_earned",
+        "bonus_per_tile": "both_halves",
+        "wild_bonus": "all_colours",
+        "bonus_refill": "always",
+    }
     literal = simulation(spec, deck54(), 3, "greedy")
     assert all(len(b.colours) == 2 for b in literal.bonus if b.wild)
     for name, value in flips.items():
@@ -117,7 +125,9 @@ def test_balance_report_simulation_reads_every_house_rule_from_the_spec() -> Non
         if name == "wild_bonus":
             assert all(len(b.colours) == 4 for b in sim.bonus if b.wild) and sim.params == literal.params
         else:
-            assert getattr(sim.params, name) == value and getattr(literal.params, name) == getattr(spec.rules, name)
+            assert getattr(sim.params, name) == value and getattr(literal.params, name) == getattr(
+                spec.rules, name
+            )
             assert sim.bonus == literal.bonus
 
 
@@ -136,6 +146,8 @@ def test_a_tiny_check_has_no_log_of_zero_speed() -> None:
     kit = load_kit(Path(__file__).resolve().parents[3] / "layouts" / "raindrops")
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        report = balance_report(kit.game, games=2, seed=kit.meta.seed, executor=SerialExecutor(), kit=kit.meta.id)
+        report = balance_report(
+            kit.game, games=2, seed=kit.meta.seed, executor=SerialExecutor(), kit=kit.meta.id
+        )
     rank = [t for t in report.tolerances if "rank correlation" in t.name]
     assert rank and all(np.isfinite(e) for t in rank for e in t.evidence.estimates)  # type: ignore[attr-defined]

@@ -30,8 +30,19 @@ G = game()
 
 def sim(mode: str, players: int, **kw: bool) -> FullGames:
     """The Python paths (compiled=False): the compiled kernel is proven equal to them in test_kernel.py."""
-    return FullGames(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10(), players, mode, 2000,
-                     compiled=False, **kw)
+    return FullGames(
+        PARAMS,
+        bag84(),
+        deck54(),
+        bonus28(),
+        clouds12(),
+        thunder10(),
+        players,
+        mode,
+        2000,
+        compiled=False,
+        **kw,
+    )
 
 
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
@@ -44,13 +55,22 @@ def test_fast_tally_equals_the_reference_tally(mode: str, players: int) -> None:
         np.testing.assert_array_equal(fast[k], ref[k], err_msg=k)
 
 
-HOUSE_RULES = [("bag_empties", "last_tile_drawn"), ("bag_empties", "tile_needed"),
-               ("window_refill", "drop_step"), ("window_refill", "next_turn"),
-               ("final_last_turn_card", "usable"), ("final_last_turn_card", "not_usable"),
-               ("final_clouds", "earned"), ("final_clouds", "not_earned"),
-               ("bonus_per_tile", "one_half"), ("bonus_per_tile", "both_halves"),
-               ("wild_bonus", "two_colours"), ("wild_bonus", "all_colours"),
-               ("bonus_refill", "by_choice"), ("bonus_refill", "always")]
+HOUSE_RULES = [
+    ("bag_empties", "last_tile_drawn"),
+    ("bag_empties", "tile_needed"),
+    ("window_refill", "drop_step"),
+    ("window_refill", "next_turn"),
+    ("final_last_turn_card", "usable"),
+    ("final_last_turn_card", "not_usable"),
+    ("final_clouds", "earned"),
+    ("final_clouds", "not_earned"),
+    ("bonus_per_tile", "one_half"),
+    ("bonus_per_tile", "both_halves"),
+    ("wild_bonus", "two_colours"),
+    ("wild_bonus", "all_colours"),
+    ("bonus_refill", "by_choice"),
+    ("bonus_refill", "always"),
+]
 
 
 @pytest.mark.parametrize("switch, value", HOUSE_RULES)
@@ -61,8 +81,19 @@ def test_fast_tally_equals_the_reference_tally_for_each_house_rule(switch: str, 
     bonus = bonus28(value) if switch == "wild_bonus" else bonus28()
     tallies = []
     for reference in (False, True):
-        s = FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000, reference=reference,
-                      compiled=False)
+        s = FullGames(
+            params,
+            bag84(),
+            deck54(),
+            bonus,
+            clouds12(),
+            thunder10(),
+            3,
+            "gap",
+            2000,
+            reference=reference,
+            compiled=False,
+        )
         tallies.append(run(s, 4, seed=33, chunk_size=2))
     fast, ref = tallies
     assert fast.keys() == ref.keys()
@@ -72,9 +103,16 @@ def test_fast_tally_equals_the_reference_tally_for_each_house_rule(switch: str, 
 
 def test_house_rules_change_the_games() -> None:
     """Each switch is honoured by self-play: flipping it changes the tallies of the same seeded games."""
+
     def tally(params, bonus):
-        return run(FullGames(params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000,
-                             compiled=False), 4, seed=38, chunk_size=2)
+        return run(
+            FullGames(
+                params, bag84(), deck54(), bonus, clouds12(), thunder10(), 3, "gap", 2000, compiled=False
+            ),
+            4,
+            seed=38,
+            chunk_size=2,
+        )
 
     base = tally(PARAMS, bonus28())  # seed 38: one of these 4 games has a final completion that earns a cloud
     for switch, value in HOUSE_RULES[1::2]:
@@ -99,32 +137,41 @@ def _walk(game, seed: int, players: int, steps: int):
 
 @settings(max_examples=60, deadline=None)
 @given(seed=hs.integers(0, 2**32 - 1), players=hs.sampled_from([2, 3, 4]), steps=hs.integers(0, 400))
-def test_fast_and_reference_policies_choose_the_same_at_any_reachable_state(seed: int, players: int,
-                                                                          steps: int) -> None:
+def test_fast_and_reference_policies_choose_the_same_at_any_reachable_state(
+    seed: int, players: int, steps: int
+) -> None:
     st, rng = _walk(G, seed, players, steps)
     if st.phase == "over":
         return
-    for pol_fast, pol_ref in ((GreedyPolicy(G), GreedyPolicy(G, reference=True)),
-                              (RandomPolicy(), RandomPolicy(reference=True))):
+    for pol_fast, pol_ref in (
+        (GreedyPolicy(G), GreedyPolicy(G, reference=True)),
+        (RandomPolicy(), RandomPolicy(reference=True)),
+    ):
         a, b = np.random.default_rng(seed), np.random.default_rng(seed)
         x, y = pol_fast.choose(G, st.copy(), a), pol_ref.choose(G, st.copy(), b)
         assert x == y
-        assert a.bit_generator.state == b.bit_generator.state  # the same draws, so the rest of the game stays in step
+        assert (
+            a.bit_generator.state == b.bit_generator.state
+        )  # the same draws, so the rest of the game stays in step
 
 
 CARDS = (card(1, ["OBG"], 9), card(2, ["OO"], 9), card(3, ["OOPB"], 9), *deck54()[3:])
 GB = game(CARDS)
 
 
-@pytest.mark.parametrize("card_id, covered, hand, bonuses, kind", [
-    (1, [(0, 0), (0, 1)], [73], [7, 13], "bonus"),            # one green drop left: a green bonus tile ends it
-    (2, [], [73], [13, 19], "overlay"),                       # O O: tile 73 (O/P) with an orange bonus on half b
-    (3, [], [73, 30], [13], "overlay"),                       # O O P B is stuck: only an overlay unsticks it
-    (3, [], [73, 30], [], "none"),                            # stuck and no bonus tile: nothing worth placing
-    (4, [], [73], [13], "place"),                             # O over P: the plain tile, no bonus spent
-])
-def test_fast_greedy_places_overlays_and_bonus_tiles_like_the_reference(card_id, covered, hand, bonuses,
-                                                                         kind) -> None:
+@pytest.mark.parametrize(
+    "card_id, covered, hand, bonuses, kind",
+    [
+        (1, [(0, 0), (0, 1)], [73], [7, 13], "bonus"),  # one green drop left: a green bonus tile ends it
+        (2, [], [73], [13, 19], "overlay"),  # O O: tile 73 (O/P) with an orange bonus on half b
+        (3, [], [73, 30], [13], "overlay"),  # O O P B is stuck: only an overlay unsticks it
+        (3, [], [73, 30], [], "none"),  # stuck and no bonus tile: nothing worth placing
+        (4, [], [73], [13], "place"),  # O over P: the plain tile, no bonus spent
+    ],
+)
+def test_fast_greedy_places_overlays_and_bonus_tiles_like_the_reference(
+    card_id, covered, hand, bonuses, kind
+) -> None:
     rng = np.random.default_rng(1)
     st = GB.new_state(2, rng)
     while st.phase != "place":
@@ -134,8 +181,15 @@ def test_fast_greedy_places_overlays_and_bonus_tiles_like_the_reference(card_id,
     st.hand, ps.reserve, ps.bonus_reserve = list(hand), [], list(bonuses)
     x = GreedyPolicy(GB)._best_placement(st)
     assert x == GreedyPolicy(GB, reference=True)._best_placement(st)
-    got = ("none" if x is None else "bonus" if isinstance(x, PlaceBonus)
-           else "overlay" if x.over_a is not None or x.over_b is not None else "place")
+    got = (
+        "none"
+        if x is None
+        else "bonus"
+        if isinstance(x, PlaceBonus)
+        else "overlay"
+        if x.over_a is not None or x.over_b is not None
+        else "place"
+    )
     assert got == kind
 
 

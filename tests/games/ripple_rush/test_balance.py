@@ -31,8 +31,17 @@ def test_report_has_every_figure_and_a_tolerance_per_bound(spec):
     assert abs(sum(x["share"] for x in s["win_share_by_seat"]) - 1) < 1e-9
     assert 0 < s["unplaceable_share"]["share"] < 1
     keys = {t.spec_key for t in rep.tolerances}
-    assert keys == {f"game.balance.{k}" for k in ("goal_completion", "goal_spread", "unplaceable_share",
-                                                    "tie_rate", "seat_win_share", "skill_gap")}
+    assert keys == {
+        f"game.balance.{k}"
+        for k in (
+            "goal_completion",
+            "goal_spread",
+            "unplaceable_share",
+            "tie_rate",
+            "seat_win_share",
+            "skill_gap",
+        )
+    }
     assert sum(done) == 300 * (3 + 4 + 4)
     json.dumps(rep.to_json())
     # skill matters: the strong policy outscores random at every player count
@@ -40,12 +49,18 @@ def test_report_has_every_figure_and_a_tolerance_per_bound(spec):
 
 
 def test_failed_tolerance_names_the_measured_value_and_interval():
-    rep = balance_report(_small(goal_completion={"min": 0.9, "max": 1.0}, policies=["greedy"]), games=200, seed=1)
+    rep = balance_report(
+        _small(goal_completion={"min": 0.9, "max": 1.0}, policies=["greedy"]), games=200, seed=1
+    )
     bad = [t for t in rep.tolerances if t.failed]
     assert bad and not rep.ok
     msg = bad[0].describe()
     assert msg.startswith("row 1 completion rate = goal card 1 (1 player, greedy): FAILS: measured 0.17")
-    assert "99% Wilson score interval" in msg and "allowed 0.9..1" in msg and "[game.balance.goal_completion]" in msg
+    assert (
+        "99% Wilson score interval" in msg
+        and "allowed 0.9..1" in msg
+        and "[game.balance.goal_completion]" in msg
+    )
 
 
 def test_same_seed_identical_figures_whatever_the_executor():
@@ -58,8 +73,17 @@ def test_same_seed_identical_figures_whatever_the_executor():
 
 
 def test_variants_are_distinct_coded_and_screened(spec):
-    v = make_spec(variants={"count": 3, "tolerance": 0.05, "shuffle": "bonuses", "seed_offset": 7, "games": 300,
-                            "players": 2, "max_attempts": 8})
+    v = make_spec(
+        variants={
+            "count": 3,
+            "tolerance": 0.05,
+            "shuffle": "bonuses",
+            "seed_offset": 7,
+            "games": 300,
+            "players": 2,
+            "max_attempts": 8,
+        }
+    )
     out = generate_variants(v, seed=1)
     assert 3 <= len(out) <= 8
     assert len({x.bonuses for x in out}) == len(out) and all(x.bonuses != tuple(v.bonuses) for x in out)
@@ -77,8 +101,17 @@ def test_variant_code_shape():
 
 
 def test_tight_variant_tolerance_rejects():
-    v = make_spec(variants={"count": 2, "tolerance": 0.0001, "shuffle": "bonuses", "seed_offset": 0, "games": 200,
-                            "players": 1, "max_attempts": 4})
+    v = make_spec(
+        variants={
+            "count": 2,
+            "tolerance": 0.0001,
+            "shuffle": "bonuses",
+            "seed_offset": 0,
+            "games": 200,
+            "players": 1,
+            "max_attempts": 4,
+        }
+    )
     out = generate_variants(v, seed=2)
     assert len(out) == 4 and not all(x.accepted for x in out)
 
@@ -93,7 +126,11 @@ def test_mixed_tables_seat_every_assignment():
     spec = make_spec()
     table = seatings(3, 4)
     assert len(table) == 36 and len(set(table)) == 36 and all(len(set(s)) == 3 for s in table)
-    t = run(RippleRushSim(Setup.from_spec(spec), 4, ("random", "greedy", "strong"), every_seating=True), 36 * 10, 5)
+    t = run(
+        RippleRushSim(Setup.from_spec(spec), 4, ("random", "greedy", "strong"), every_seating=True),
+        36 * 10,
+        5,
+    )
     pol = t["games.policy"]
     counts = [np.bincount(pol[:, p], minlength=3)[[0, 1, 2]].tolist() for p in range(4)]
     assert all(len(set(c)) == 1 for c in counts), counts  # per seat: each policy equally often
@@ -106,8 +143,10 @@ def test_accepted_variants_are_rejudged_out_of_sample():
     """A variant accepted at build (on the games of seed + seed_offset) is played again on another seed stream
     and bounded by 1 +- variants.tolerance; a variant far from the default would fail there."""
     base = make_spec()
-    spec = make_spec(players={"min": 2, "max": 2},
-                     variants=dict(base.variants.model_dump(), count=1, games=400, players=2, tolerance=0.05))
+    spec = make_spec(
+        players={"min": 2, "max": 2},
+        variants=dict(base.variants.model_dump(), count=1, games=400, players=2, tolerance=0.05),
+    )
     rep = balance_report(spec, games=400, seed=2)
     var = [t for t in rep.tolerances if t.spec_key == "game.variants.tolerance"]
     assert len(var) == 1 and "out of sample" in var[0].name and var[0].settings == ("variants",)

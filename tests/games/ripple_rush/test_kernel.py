@@ -114,9 +114,16 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 def test_compiled_and_pure_paths_give_identical_tallies():
     def go(pure: bool) -> dict:
         env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
-        r = subprocess.run([sys.executable, "-c", _PURE.format(root=str(ROOT))], env=env, capture_output=True,
-                           text=True, check=True, cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, "-c", _PURE.format(root=str(ROOT))],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        )
         return json.loads(r.stdout)
+
     pure, fast = go(True), go(False)
     assert pure.pop("numba") is False
     fast.pop("numba")
@@ -131,11 +138,17 @@ def test_py_func_path_matches_compiled(spec):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), players=st.integers(1, 5), pol=st.sampled_from(["random", "greedy", "strong"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(1, 5),
+    pol=st.sampled_from(["random", "greedy", "strong"]),
+)
 def test_any_seed_plays_to_a_legal_end_and_replays_identically(seed, players, pol):
     spec = make_spec()
     t1, _ = replay(spec, players, (pol,), seed, 2)
-    t2 = RippleRushSim(Setup.from_spec(spec), players, (pol,), record=True).play(np.random.SeedSequence(seed), 2)
+    t2 = RippleRushSim(Setup.from_spec(spec), players, (pol,), record=True).play(
+        np.random.SeedSequence(seed), 2
+    )
     assert all(np.array_equal(t1[k], t2[k]) for k in t1)
 
 
@@ -214,8 +227,11 @@ def _same_decisions(spec):
 
 # --- house-rule switches (issue 11): every setting is played alike by the kernel and the reference rules -----
 
-HOUSE_RULES = [{"x_bonus_numbers": x, "announced_order": o}
-               for x in ("card_range", "any_integer") for o in ("any", "seat")]
+HOUSE_RULES = [
+    {"x_bonus_numbers": x, "announced_order": o}
+    for x in ("card_range", "any_integer")
+    for o in ("any", "seat")
+]
 
 
 @pytest.mark.parametrize("rules", HOUSE_RULES, ids=lambda r: f"{r['x_bonus_numbers']}-{r['announced_order']}")
@@ -240,7 +256,9 @@ def test_every_house_rule_setting_pure_path_matches_compiled(rules):
 
 def _log(rules, players, pols, seed=5, games=40):
     spec = make_spec(rules=rules)
-    return RippleRushSim(Setup.from_spec(spec), players, pols, record=True).play(np.random.SeedSequence(seed), games)
+    return RippleRushSim(Setup.from_spec(spec), players, pols, record=True).play(
+        np.random.SeedSequence(seed), games
+    )
 
 
 def test_any_integer_x_bonus_writes_numbers_outside_the_range_and_card_range_never_does():
@@ -263,7 +281,9 @@ def test_announced_order_any_takes_cards_out_of_seat_order_and_changes_the_talli
     for g in range(60):
         deck = anyo["games.decks"][g]
         rows = log[(log[:, 0] == g) & (log[:, 2] == KIND_ANNOUNCED) & (log[:, 3] >= 0)]
-        dealt = {(int(c) // span, int(c) % span + 1): divmod(i, 5) for i, c in enumerate(deck)}  # (round, seat)
+        dealt = {
+            (int(c) // span, int(c) % span + 1): divmod(i, 5) for i, c in enumerate(deck)
+        }  # (round, seat)
         last: dict[tuple[int, int], int] = {}
         for _, p, _, c, _, n in rows:
             rnd, q = dealt[(int(c), int(n))]
@@ -288,8 +308,11 @@ def _find_gap_reference(col: list[int], n: int) -> tuple[int, int]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(cells=st.lists(st.integers(-30, 30), min_size=1, max_size=16), n=st.integers(-32, 32),
-       empty=st.lists(st.booleans(), min_size=16, max_size=16))
+@given(
+    cells=st.lists(st.integers(-30, 30), min_size=1, max_size=16),
+    n=st.integers(-32, 32),
+    empty=st.lists(st.booleans(), min_size=16, max_size=16),
+)
 def test_find_gap_fast_path_and_general_path_agree_with_the_reference(cells, n, empty):
     """find_gap branches on n >= 1 (its compiled loop for every legal number) and keeps the general loop for
     n < 1; both give the reference answer on ascending columns with empty cells, negative numbers included."""

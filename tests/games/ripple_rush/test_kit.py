@@ -27,8 +27,16 @@ def page_texts(pdf: Path) -> list[str]:
 def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     folder = built("ripple_rush") / lang
     names = sorted(p.name for p in folder.glob("*.pdf"))
-    assert names == sorted(["score_sheet-a4.pdf", "number_cards-a4.pdf", "goal_cards-a4.pdf", "rules-a4.pdf", "kit-a4.pdf",
-                            "calibration-a4.pdf"])
+    assert names == sorted(
+        [
+            "score_sheet-a4.pdf",
+            "number_cards-a4.pdf",
+            "goal_cards-a4.pdf",
+            "rules-a4.pdf",
+            "kit-a4.pdf",
+            "calibration-a4.pdf",
+        ]
+    )
     kit_pages = len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages)
     parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
     sheets = recorded_sheets(folder, "kit-a4.pdf")
@@ -42,7 +50,9 @@ def test_hundred_distinct_number_cards(built):
     with pdfplumber.open(pdf) as doc:
         for page in doc.pages[::2]:  # fronts; every other page is the backs
             for w in page.extract_words():
-                if re.fullmatch(r"\d{1,2}", w["text"]) and w["bottom"] - w["top"] > 40:  # the big centre numbers
+                if (
+                    re.fullmatch(r"\d{1,2}", w["text"]) and w["bottom"] - w["top"] > 40
+                ):  # the big centre numbers
                     # the card's colour tells the suit: take the fill colour of the glyph
                     faces[w["text"]] += 1
     assert sorted(int(k) for k in faces) == list(range(1, 26))
@@ -86,8 +96,14 @@ def test_every_font_embedded_and_subset_no_helvetica(built):
             fonts = page.Resources.get("/Font", {})
             for _, f in fonts.items():
                 names.add(str(f.BaseFont))
-                desc = f.DescendantFonts[0].FontDescriptor if "/DescendantFonts" in f else f.get("/FontDescriptor")
-                assert desc is not None and any(k in desc for k in ("/FontFile2", "/FontFile3", "/FontFile")), f.BaseFont
+                desc = (
+                    f.DescendantFonts[0].FontDescriptor
+                    if "/DescendantFonts" in f
+                    else f.get("/FontDescriptor")
+                )
+                assert desc is not None and any(
+                    k in desc for k in ("/FontFile2", "/FontFile3", "/FontFile")
+                ), f.BaseFont
     assert names and all(re.fullmatch(r"/[A-Z]{6}\+BIZUDPGothic-(Regular|Bold)", n) for n in names), names
 
 
@@ -98,13 +114,17 @@ def test_rebuild_is_byte_identical(tmp_path):
     files_a = sorted(p.relative_to(a) for p in a.rglob("*.pdf"))
     assert files_a == sorted(p.relative_to(b) for p in b.rglob("*.pdf"))
     for rel in files_a:
-        assert hashlib.sha256((a / rel).read_bytes()).digest() == hashlib.sha256((b / rel).read_bytes()).digest(), rel
+        assert (
+            hashlib.sha256((a / rel).read_bytes()).digest() == hashlib.sha256((b / rel).read_bytes()).digest()
+        ), rel
 
 
 def test_letter_paper(built):
     r = pypdf.PdfReader(str(built("ripple_rush", "letter", langs=("en",)) / "en" / "number_cards-letter.pdf"))
     assert float(r.pages[0].mediabox.width) == pytest.approx(612, abs=0.1)
-    assert len(r.pages) == 26  # 8 poker cards per Letter page (turned, to leave the crop marks room): 13 sheets
+    assert (
+        len(r.pages) == 26
+    )  # 8 poker cards per Letter page (turned, to leave the crop marks room): 13 sheets
 
 
 def test_outline_has_one_entry_per_component(built):
@@ -118,18 +138,26 @@ def test_outline_has_one_entry_per_component(built):
 # ------------------------------------------------------------------ house-rule switches (issue 11)
 
 SWITCH_TEXT = {  # (switch, setting): the sentence each language prints on the rules card for that setting only
-    ("announced_order", "any"): {"en": "write the announced cards, in any order they like",
-                                 "ja": "宣言されたカードを好きな順に書いてよい",
-                                 "es": "las cartas anunciadas, en el orden que prefiera"},
-    ("announced_order", "seat"): {"en": "one at a time in the seat order of the players who announced them",
-                                  "ja": "宣言した人の席順に1枚ずつ書いてよい",
-                                  "es": "una a una en el orden de asiento de quienes las anunciaron"},
-    ("x_bonus_numbers", "card_range"): {"en": "write any number from 1 to 25 in that colour's column",
-                                        "ja": "1～25の好きな数字を書けます",
-                                        "es": "cualquier número del 1 al 25 en la columna de ese color"},
-    ("x_bonus_numbers", "any_integer"): {"en": "any whole number in that colour's column, even one below 1 or above 25",
-                                         "ja": "好きな整数を書けます（1より小さい数や25より大きい数も可）",
-                                         "es": "cualquier número entero en la columna de ese color, incluso menor que 1 o mayor que 25"},
+    ("announced_order", "any"): {
+        "en": "write the announced cards, in any order they like",
+        "ja": "宣言されたカードを好きな順に書いてよい",
+        "es": "las cartas anunciadas, en el orden que prefiera",
+    },
+    ("announced_order", "seat"): {
+        "en": "one at a time in the seat order of the players who announced them",
+        "ja": "宣言した人の席順に1枚ずつ書いてよい",
+        "es": "una a una en el orden de asiento de quienes las anunciaron",
+    },
+    ("x_bonus_numbers", "card_range"): {
+        "en": "write any number from 1 to 25 in that colour's column",
+        "ja": "1～25の好きな数字を書けます",
+        "es": "cualquier número del 1 al 25 en la columna de ese color",
+    },
+    ("x_bonus_numbers", "any_integer"): {
+        "en": "any whole number in that colour's column, even one below 1 or above 25",
+        "ja": "好きな整数を書けます（1より小さい数や25より大きい数も可）",
+        "es": "cualquier número entero en la columna de ese color, incluso menor que 1 o mayor que 25",
+    },
 }
 
 
@@ -147,8 +175,9 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
     kit = replace(kit, game=game)
     others = [s for (sw, s) in SWITCH_TEXT if sw == switch and s != setting]
     for lang in ("en", "ja", "es"):
-        comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width,
-                               lambda w: None)
+        comps, _ = compose_one(
+            kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width, lambda w: None
+        )
         rules = next(c for c in comps if c.id == "rules")
         pdf = tmp_path / f"rules-{lang}.pdf"
         write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
@@ -161,6 +190,7 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
 
 
 # ------------------------------------------------------------------ rule figures come from the rules (issue 13)
+
 
 def _rules_card_text(kit, lang, tmp_path, figures=None):
     """The printed rules card of `kit` in `lang`, composed with what the build passes (rule figures replaced
@@ -209,8 +239,17 @@ def test_the_rules_card_prints_the_figures_it_is_given_not_its_own_arithmetic(tm
     """Figures the composer is handed (here deliberately not the spec's arithmetic) are what it prints: it
     computes none of them itself."""
     kit = load_kit(KIT)
-    text = _rules_card_text(kit, "en", tmp_path, {"deck_total": 99, "goal_max": 77, "goal_cards": 13,
-                                                  "deck_sizes": [[1, 21], [2, 42], [3, 63], [4, 84], [5, 105]]})
+    text = _rules_card_text(
+        kit,
+        "en",
+        tmp_path,
+        {
+            "deck_total": 99,
+            "goal_max": 77,
+            "goal_cards": 13,
+            "deck_sizes": [[1, 21], [2, 42], [3, 63], [4, 84], [5, 105]],
+        },
+    )
     assert "Shufflethe99numbercards" in text and "(upto+77)" in text and "the13goal" in text, text
     assert "2142638410" + "5" in text and "20406080100" not in text, text
 
@@ -224,8 +263,11 @@ def test_rule_figures_are_the_reference_rules_numbers():
     fig = rule_figures(spec)
     assert fig["deck_total"] == 4 * 20 == len(Game.from_spec(spec, 1).full_deck())
     assert fig["deck"][:2] == [[0, 1], [0, 2]] and fig["deck"][-1] == [3, 20]
-    assert fig["deck_sizes"] == [[p, Game.from_spec(spec, p).deck_size] for p in (1, 2, 3, 4)] == \
-        [[1, 20], [2, 40], [3, 60], [4, 80]]
+    assert (
+        fig["deck_sizes"]
+        == [[p, Game.from_spec(spec, p).deck_size] for p in (1, 2, 3, 4)]
+        == [[1, 20], [2, 40], [3, 60], [4, 80]]
+    )
     assert fig["goal_max"] == 3 * 3 and fig["goal_cards"] == 8 and fig["rounds"] == 20
     # the most goal points is what the rules score for a full sheet with every revealed goal row complete
     game = Game.from_spec(spec, 1)

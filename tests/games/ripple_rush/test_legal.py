@@ -35,7 +35,8 @@ def test_one_bonus_and_one_goal_card_per_row():
 def test_deck_size_per_player_count_fits_the_box():
     spec = make_spec(cards_per_player=21)
     assert legal_problems(spec) == [
-        ("cards_per_player", "5 players x 21 cards = 105, but the deck holds 4 suits x 25 numbers = 100")]
+        ("cards_per_player", "5 players x 21 cards = 105, but the deck holds 4 suits x 25 numbers = 100")
+    ]
     assert legal_problems(make_spec(players={"min": 1, "max": 4}, cards_per_player=25)) == []
 
 
@@ -43,9 +44,17 @@ def test_deck_is_suits_times_range_without_duplicates():
     suits = game_section("ripple_rush")["suits"]
     suits[3] = {"id": "blue", "colour": "#1f6fd1", "symbol": "circle"}
     probs = dict(legal_problems(make_spec(suits=suits, bonuses=[5, 10, "blue", "red", "green", 12, 15, 20])))
-    assert probs["suits[3].id"] == "suit 'blue' is already suits[0]; the deck would hold every blue card twice"
-    assert probs["suits[3].colour"] == "colour '#1f6fd1' is already used by suits[0] (blue); suits must differ in colour"
-    assert probs["suits[3].symbol"] == "symbol 'circle' is already used by suits[0] (blue); suits must differ in symbol"
+    assert (
+        probs["suits[3].id"] == "suit 'blue' is already suits[0]; the deck would hold every blue card twice"
+    )
+    assert (
+        probs["suits[3].colour"]
+        == "colour '#1f6fd1' is already used by suits[0] (blue); suits must differ in colour"
+    )
+    assert (
+        probs["suits[3].symbol"]
+        == "symbol 'circle' is already used by suits[0] (blue); suits must differ in symbol"
+    )
     assert legal_problems(make_spec(numbers={"min": 9, "max": 3}))[0] == ("numbers", "range 9..3 is empty")
 
 

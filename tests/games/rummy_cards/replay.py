@@ -10,8 +10,13 @@ from generator.games.rummy_cards.rules import Game, Lay, State
 from generator.games.rummy_cards.sim import LOG_DRAW, LOG_PASS, Workspace
 
 
-def replay(game: Game, ws: Workspace, random_seat: int, max_turns: int | None = None,
-           states: list[State] | None = None) -> tuple[State, list[int]]:
+def replay(
+    game: Game,
+    ws: Workspace,
+    random_seat: int,
+    max_turns: int | None = None,
+    states: list[State] | None = None,
+) -> tuple[State, list[int]]:
     """The reference round the kernel logged in `ws` (round 0), and its per-turn log in the kernel's terms
     (cards laid, LOG_DRAW, LOG_PASS). At the random-legal seat the reference must list exactly as many plays
     as the kernel did (asserted) and takes the kernel's pick; the meld finders decide for themselves. With
@@ -27,7 +32,9 @@ def replay(game: Game, ws: Workspace, random_seat: int, max_turns: int | None = 
         if p == random_seat:
             acts = game.legal_actions(s)
             pick, listed = (int(x) for x in ws.choices[s.turn])
-            assert listed == len(acts), f"turn {s.turn}: the kernel listed {listed} plays, the rules {len(acts)}"
+            assert listed == len(acts), (
+                f"turn {s.turn}: the kernel listed {listed} plays, the rules {len(acts)}"
+            )
             a = acts[pick]
         else:
             a = MeldFinder().choose(game, s, unused)

@@ -16,7 +16,7 @@ def random_table(rng: np.random.Generator, melds: int, C: int, N: int) -> np.nda
             kinds = [c * N + v for v in range(s, s + length)]
         else:
             v = int(rng.integers(N))
-            kinds = [c * N + v for c in sorted(rng.permutation(C)[:int(rng.integers(3, C + 1))])]
+            kinds = [c * N + v for c in sorted(rng.permutation(C)[: int(rng.integers(3, C + 1))])]
         if all(t[k] < 2 for k in kinds):
             t[kinds] += 1
     return t

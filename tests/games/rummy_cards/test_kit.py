@@ -48,8 +48,12 @@ def kit_out(tmp_path_factory):
         if paper not in cache:
             out = tmp_path_factory.mktemp(f"rummy-{paper}")
             # with the small sorting ids on (print.print_ids, off in the shipped kit): the tests read faces by them
-            kits = [replace(k, print=k.print.model_copy(update={"print_ids": True})) for k in load_kits([KIT])]
-            planned = plan_build(kits, out=out, langs=None, paper=paper, seed=None, measure=text_width, warn=lambda _: None)
+            kits = [
+                replace(k, print=k.print.model_copy(update={"print_ids": True})) for k in load_kits([KIT])
+            ]
+            planned = plan_build(
+                kits, out=out, langs=None, paper=paper, seed=None, measure=text_width, warn=lambda _: None
+            )
             render_all(planned, out)
             cache[paper] = out / "rummy_cards"
         return cache[paper]
@@ -82,8 +86,16 @@ def test_every_catalog_has_every_english_id():
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_one_pdf_per_component_and_a_kit_pdf(kit_out, lang):
     names = sorted(p.name for p in (kit_out() / lang).glob("*.pdf"))
-    assert names == sorted(["number_cards-a4.pdf", "score_pad-a4.pdf", "card_holder-a4.pdf", "rules-a4.pdf", "kit-a4.pdf",
-                            "calibration-a4.pdf"])
+    assert names == sorted(
+        [
+            "number_cards-a4.pdf",
+            "score_pad-a4.pdf",
+            "card_holder-a4.pdf",
+            "rules-a4.pdf",
+            "kit-a4.pdf",
+            "calibration-a4.pdf",
+        ]
+    )
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
@@ -188,11 +200,26 @@ def _printed_rules(game, lang: str, tmp_path: Path, extras=None) -> str:
 
 
 # the sentence of each language that prints initial_meld, joker_penalty, hand_size and the deck total
-FIGURE_TEXT = {"en": ("atleast{initial_meld}points", "ajoker:{joker_penalty}points", "and{hand_size}cards",
-                      "={total_cards}cards"),
-               "ja": ("合計{initial_meld}点以上", "ジョーカーは{joker_penalty}点", "カード{hand_size}枚", "＝{total_cards}枚"),
-               "es": ("almenos{initial_meld}puntos", "comodín:{joker_penalty}puntos", "y{hand_size}cartas",
-                      "={total_cards}cartas")}
+FIGURE_TEXT = {
+    "en": (
+        "atleast{initial_meld}points",
+        "ajoker:{joker_penalty}points",
+        "and{hand_size}cards",
+        "={total_cards}cards",
+    ),
+    "ja": (
+        "合計{initial_meld}点以上",
+        "ジョーカーは{joker_penalty}点",
+        "カード{hand_size}枚",
+        "＝{total_cards}枚",
+    ),
+    "es": (
+        "almenos{initial_meld}puntos",
+        "comodín:{joker_penalty}puntos",
+        "y{hand_size}cartas",
+        "={total_cards}cartas",
+    ),
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
@@ -200,8 +227,10 @@ def test_changed_figures_are_read_back_from_the_printed_rules_card(lang, tmp_pat
     """Issue 13: a figure changed in the spec is the number the rules card prints, in every language (the
     figures come from figures.print_data, the layout restates none)."""
     shipped = game_spec("rummy_cards")
-    changed = game_spec("rummy_cards", {"initial_meld": 37, "joker_penalty": 23, "hand_size": 11, "jokers": 3,
-                                        "total_cards": 107})
+    changed = game_spec(
+        "rummy_cards",
+        {"initial_meld": 37, "joker_penalty": 23, "hand_size": 11, "jokers": 3, "total_cards": 107},
+    )
     before, after = _printed_rules(shipped, lang, tmp_path), _printed_rules(changed, lang, tmp_path)
     for template in FIGURE_TEXT[lang]:
         assert template.format(**rule_figures(shipped)) in before, (lang, template)
@@ -221,8 +250,16 @@ def test_the_meld_minimum_is_printed_from_the_rules_figures(tmp_path):
     examples = []
     for fig in (rule_figures(game), figures):
         comps, _ = compose_one(kit, "en", "a4", kit.meta.seed, {"figures": fig}, text_width, lambda w: None)
-        examples.append(sum(1 for c in comps if c.id == "rules" for p in c.pages[:1] for op in iter_texts(p.ops)
-                            if op.text.isdigit()))
+        examples.append(
+            sum(
+                1
+                for c in comps
+                if c.id == "rules"
+                for p in c.pages[:1]
+                for op in iter_texts(p.ops)
+                if op.text.isdigit()
+            )
+        )
     assert examples[1] > examples[0]  # one more mini card in the group and in the run
     with pytest.raises(LayoutError, match="rules figures are missing"):
         rc.template_context(game, {})
@@ -232,7 +269,10 @@ def test_holder_geometry_is_a_closed_three_tier_stand():
     h = rc.holder_geometry(CARD_PRESETS["poker"][1], mm(170))
     assert len(h.grooves) == 3
     zs = [h.profile[g][1] for g in h.grooves]
-    assert [round((b - a) / mm(1), 3) for a, b in zip(zs, zs[1:])] == [25.0, 25.0]  # each tier's corners show 25 mm higher
+    assert [round((b - a) / mm(1), 3) for a, b in zip(zs, zs[1:])] == [
+        25.0,
+        25.0,
+    ]  # each tier's corners show 25 mm higher
     assert h.profile[0][1] == 0 and h.profile[-1][1] == 0  # both ends stand on the table
     assert all(0 < a < 360 for a in h.interior_angles())
     assert sum(h.segments()) < PAPER["letter"][1] - mm(40)  # the strip fits one Letter page
@@ -264,8 +304,10 @@ def test_pages_render_to_png_with_the_card_colours(kit_out, tmp_path):
     raw = img.tobytes()
     colours = Counter(zip(raw[0::3], raw[1::3], raw[2::3]))
     near = lambda rgb, target: sum(abs(a - b) for a, b in zip(rgb, target)) < 40  # noqa: E731
-    assert sum(n for rgb, n in colours.items() if near(rgb, (0xd1, 0x26, 0x2f))) > 1000  # red frames
-    assert sum(n for rgb, n in colours.items() if near(rgb, (0xf2, 0xb7, 0x05))) > 50  # the jokers' yellow band
+    assert sum(n for rgb, n in colours.items() if near(rgb, (0xD1, 0x26, 0x2F))) > 1000  # red frames
+    assert (
+        sum(n for rgb, n in colours.items() if near(rgb, (0xF2, 0xB7, 0x05))) > 50
+    )  # the jokers' yellow band
 
 
 def test_cli_build(tmp_path):
@@ -277,45 +319,93 @@ def test_cli_build(tmp_path):
 
 
 SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence that only that setting prints
-    "en": (("Only if you cannot lay a card", "the player with the fewest cards in hand wins; players tied",
+    "en": (
+        (
+            "Only if you cannot lay a card",
+            "the player with the fewest cards in hand wins; players tied",
             "Once it is down you may, in the same turn, also add",
             "In that turn you may also take a joker from the table",
             "the round ends as soon as the last card of the pile has been drawn",
-            "or 0 if their total is lower", "the losers pay against the lowest total among them",
-            "go one each to the winners in turn order"),
-           ("If you cannot or will not lay a card", "the lowest hand total wins (a tie: fewer cards",
-            "From your next turn on you may add", "play goes on without drawing",
-            "scores the difference as plus points")),
-    "ja": (("カードを出せないときだけ", "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
+            "or 0 if their total is lower",
+            "the losers pay against the lowest total among them",
+            "go one each to the winners in turn order",
+        ),
+        (
+            "If you cannot or will not lay a card",
+            "the lowest hand total wins (a tie: fewer cards",
+            "From your next turn on you may add",
+            "play goes on without drawing",
+            "scores the difference as plus points",
+        ),
+    ),
+    "ja": (
+        (
+            "カードを出せないときだけ",
+            "手札の枚数が最も少ない人が勝ちます。同じ枚数の人はみな勝者",
             "これを出したら、同じ手番のうちに場の組み合わせに足したり",
-            "その手番のうちに場のジョーカーを取ってもかまいません", "山札の最後の1枚が引かれたら",
-            "自分の合計のほうが少なければ0点", "その中で最も少ない合計と比べて払い", "手番順に1点ずつ勝者に配ります"),
-           ("カードを出せない、または出さないときは", "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
-            "並べ替えたりできるのは、次の手番からです", "引かずに続けます", "その差をプラス点とします")),
-    "es": (("Solo si no puedes bajar ninguna carta", "gana quien tenga menos cartas en la mano; si hay empate",
+            "その手番のうちに場のジョーカーを取ってもかまいません",
+            "山札の最後の1枚が引かれたら",
+            "自分の合計のほうが少なければ0点",
+            "その中で最も少ない合計と比べて払い",
+            "手番順に1点ずつ勝者に配ります",
+        ),
+        (
+            "カードを出せない、または出さないときは",
+            "手札の合計が最も少ない人が勝ちます（同じなら手札の枚数",
+            "並べ替えたりできるのは、次の手番からです",
+            "引かずに続けます",
+            "その差をプラス点とします",
+        ),
+    ),
+    "es": (
+        (
+            "Solo si no puedes bajar ninguna carta",
+            "gana quien tenga menos cartas en la mano; si hay empate",
             "Una vez bajada, en el mismo turno también puedes añadir",
-            "también puedes tomar un comodín de la mesa", "termina en cuanto se roba la última carta",
-            "o 0 si su total es menor", "pagan respecto al total más bajo entre ellos",
-            "a los ganadores en orden de turno"),
-           ("Si no puedes o no quieres bajar cartas", "gana el total de mano más bajo (con empate",
-            "A partir de tu siguiente turno puedes añadir", "se sigue jugando sin robar",
-            "anota la diferencia como puntos positivos")),
+            "también puedes tomar un comodín de la mesa",
+            "termina en cuanto se roba la última carta",
+            "o 0 si su total es menor",
+            "pagan respecto al total más bajo entre ellos",
+            "a los ganadores en orden de turno",
+        ),
+        (
+            "Si no puedes o no quieres bajar cartas",
+            "gana el total de mano más bajo (con empate",
+            "A partir de tu siguiente turno puedes añadir",
+            "se sigue jugando sin robar",
+            "anota la diferencia como puntos positivos",
+        ),
+    ),
 }
 # the settings of the switches the flipped card hides (their paragraphs print only under the literal settings of
 # opening_turn and exhausted_tie) are read in their own card below
 HIDDEN_SENTENCES = {
-    "en": ("You may take a joker from the table only from your next turn on",
-           "each loser pays every winner, each against that winner's own total"),
+    "en": (
+        "You may take a joker from the table only from your next turn on",
+        "each loser pays every winner, each against that winner's own total",
+    ),
     "ja": ("場のジョーカーを取れるのは次の手番からです", "負けた人は勝者一人ひとりに"),
-    "es": ("No puedes tomar un comodín de la mesa hasta tu siguiente turno",
-           "cada perdedor paga a cada ganador"),
+    "es": (
+        "No puedes tomar un comodín de la mesa hasta tu siguiente turno",
+        "cada perdedor paga a cada ganador",
+    ),
 }
-REMAINDER_SENTENCES = {"en": "the lower hand total first", "ja": "手札の合計が少ない勝者から順に",
-                       "es": "primero al total más bajo"}
-FLIPPED_RULES = {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
-                 "opening_turn": "own_melds_only", "opening_retrieval": "next_turn", "exhausted_end": "all_pass",
-                 "exhausted_tie_pay": "each_winner", "exhausted_tie_remainder": "lower_total_first",
-                 "exhausted_below_winner": "scores_plus"}
+REMAINDER_SENTENCES = {
+    "en": "the lower hand total first",
+    "ja": "手札の合計が少ない勝者から順に",
+    "es": "primero al total más bajo",
+}
+FLIPPED_RULES = {
+    "draw": "by_choice",
+    "exhausted_winner": "lowest_total",
+    "exhausted_tie": "tie_break",
+    "opening_turn": "own_melds_only",
+    "opening_retrieval": "next_turn",
+    "exhausted_end": "all_pass",
+    "exhausted_tie_pay": "each_winner",
+    "exhausted_tie_remainder": "lower_total_first",
+    "exhausted_below_winner": "scores_plus",
+}
 
 
 def _rules_only_kit(tmp: Path, flipped: bool | dict[str, str]) -> Path:
@@ -338,11 +428,14 @@ def _rules_only_kit(tmp: Path, flipped: bool | dict[str, str]) -> Path:
 def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipped):
     kit = _rules_only_kit(tmp_path / "kit", flipped)
     out = tmp_path / "out"
-    planned = plan_build(load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width,
-                         warn=lambda _: None)
+    planned = plan_build(
+        load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width, warn=lambda _: None
+    )
     render_all(planned, out)
+
     def squash(s: str) -> str:
         return re.sub(r"\s+", "", s)
+
     for lang, (literal, other) in SWITCH_SENTENCES.items():
         pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
         plumber = squash("".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
@@ -351,8 +444,16 @@ def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipp
             assert squash(sentence) in plumber, (lang, sentence)
         for sentence in not_chosen:
             assert squash(sentence) not in plumber, (lang, sentence)
-        assert squash({"en": "A match has 12 rounds", "ja": "12ラウンドを終えたら",
-                       "es": "Una partida tiene 12 rondas"}[lang]) in plumber
+        assert (
+            squash(
+                {
+                    "en": "A match has 12 rounds",
+                    "ja": "12ラウンドを終えたら",
+                    "es": "Una partida tiene 12 rondas",
+                }[lang]
+            )
+            in plumber
+        )
 
 
 def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_path):
@@ -362,13 +463,21 @@ def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_
     from generator.games.rummy_cards.spec import RummyRules
 
     assert set(FLIPPED_RULES) == {name for name, _, _ in switch_values(RummyRules())}
-    for flips, sentences in (({"opening_retrieval": "next_turn", "exhausted_tie_pay": "each_winner"}, HIDDEN_SENTENCES),
-                             ({"exhausted_tie_remainder": "lower_total_first"},
-                              {k: (v,) for k, v in REMAINDER_SENTENCES.items()})):
+    for flips, sentences in (
+        ({"opening_retrieval": "next_turn", "exhausted_tie_pay": "each_winner"}, HIDDEN_SENTENCES),
+        ({"exhausted_tie_remainder": "lower_total_first"}, {k: (v,) for k, v in REMAINDER_SENTENCES.items()}),
+    ):
         kit = _rules_only_kit(tmp_path / "kit" / "-".join(flips), flips)
         out = tmp_path / "out" / "-".join(flips)
-        planned = plan_build(load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width,
-                             warn=lambda _: None)
+        planned = plan_build(
+            load_kits([kit]),
+            out=out,
+            langs=None,
+            paper="a4",
+            seed=None,
+            measure=text_width,
+            warn=lambda _: None,
+        )
         render_all(planned, out)
         for lang, wanted in sentences.items():
             pdf = out / "rummy_cards" / lang / "rules-a4.pdf"

@@ -54,8 +54,12 @@ def group(names: str) -> Meld:
     return Meld("group", cs(names))
 
 
-def turn(hand0: str, table: tuple[Meld, ...] = (), opened: tuple[bool, bool] = (True, True),
-         pile: str = "yellow1 yellow2") -> TurnState:
+def turn(
+    hand0: str,
+    table: tuple[Meld, ...] = (),
+    opened: tuple[bool, bool] = (True, True),
+    pile: str = "yellow1 yellow2",
+) -> TurnState:
     return TurnState(State((tuple(sorted(cs(hand0))), cs("blue1")), table, cs(pile), opened))
 
 
@@ -86,22 +90,43 @@ def test_new_state_deals_from_the_numpy_generator() -> None:
     assert TG.to_move(a) == 0 and not a.building
 
 
-@pytest.mark.parametrize("hand, table, final", [
-    # the seed's example: red 4, 6 and 7 laid into three table runs (the meld finder's table)
-    ("red4 red6 red7", (run("black4 black5 black6 black7"), run("yellow4 yellow5 yellow6 yellow7"),
-                        run("blue4 blue5 blue6")),
-     (group("yellow4 blue4 black4 red4"), group("yellow5 blue5 black5"), group("yellow6 blue6 black6 red6"),
-      group("yellow7 black7 red7"))),
-    # take red8 from a group of four into a new run
-    ("red7 red9 joker", (group("blue8 black8 yellow8 red8"),),
-     (group("yellow8 blue8 black8"), run("red7 red8 red9"))),
-    # joker retrieval: red6 replaces it, the joker goes into a new set with 2 hand cards
-    ("red6 blue9 yellow9 red1", (run("red5 joker red7"),), (run("red5 red6 red7"), group("yellow9 blue9 joker"))),
-    # an opening of two melds, neither worth the initial meld alone
-    ("red10 red11 red12 blue2 blue3 blue4", (), (run("red10 red11 red12"), run("blue2 blue3 blue4"))),
-])
-def test_a_turn_no_simple_play_lists_is_built_step_by_step(hand: str, table: tuple[Meld, ...],
-                                                            final: tuple[Meld, ...]) -> None:
+@pytest.mark.parametrize(
+    "hand, table, final",
+    [
+        # the seed's example: red 4, 6 and 7 laid into three table runs (the meld finder's table)
+        (
+            "red4 red6 red7",
+            (
+                run("black4 black5 black6 black7"),
+                run("yellow4 yellow5 yellow6 yellow7"),
+                run("blue4 blue5 blue6"),
+            ),
+            (
+                group("yellow4 blue4 black4 red4"),
+                group("yellow5 blue5 black5"),
+                group("yellow6 blue6 black6 red6"),
+                group("yellow7 black7 red7"),
+            ),
+        ),
+        # take red8 from a group of four into a new run
+        (
+            "red7 red9 joker",
+            (group("blue8 black8 yellow8 red8"),),
+            (group("yellow8 blue8 black8"), run("red7 red8 red9")),
+        ),
+        # joker retrieval: red6 replaces it, the joker goes into a new set with 2 hand cards
+        (
+            "red6 blue9 yellow9 red1",
+            (run("red5 joker red7"),),
+            (run("red5 red6 red7"), group("yellow9 blue9 joker")),
+        ),
+        # an opening of two melds, neither worth the initial meld alone
+        ("red10 red11 red12 blue2 blue3 blue4", (), (run("red10 red11 red12"), run("blue2 blue3 blue4"))),
+    ],
+)
+def test_a_turn_no_simple_play_lists_is_built_step_by_step(
+    hand: str, table: tuple[Meld, ...], final: tuple[Meld, ...]
+) -> None:
     opened = (bool(table), True)
     s = turn(hand, table, opened)
     want = TG.game.apply(s.round, Lay(final))
@@ -150,8 +175,10 @@ def test_every_step_is_checked_again() -> None:
     assert TG.apply(formed, ResetTurn()) == s  # back to the start of the turn
     # a table that is valid but breaks a rule: Game.apply's check at the end (the unopened player rearranges
     # without laying an initial meld of own cards)
-    closed = TG.apply(TG.apply(turn("red7 red9 joker", (group("blue8 black8 yellow8 red8"),), (False, True)),
-                               BuildTurn()), Lift(0))
+    closed = TG.apply(
+        TG.apply(turn("red7 red9 joker", (group("blue8 black8 yellow8 red8"),), (False, True)), BuildTurn()),
+        Lift(0),
+    )
     closed = TG.apply(TG.apply(closed, Form(group("blue8 black8 yellow8"))), Form(run("red7 red8 red9")))
     assert EndTurn() not in TG.legal_actions(closed)
     with pytest.raises(RuleViolation, match="initial meld: melds of own cards 0 = 0 points"):
@@ -164,7 +191,9 @@ def test_formable_melds_are_valid_distinct_and_cover_each_source() -> None:
     melds = formable_melds(D, loose, hand)
     assert len(set(melds)) == len(melds) and all(is_valid_meld(D, m) for m in melds)
     assert run("red7 red8 red9") in melds and run("joker red8 red9") in melds
-    assert group("blue8:1 black8 red8") in melds and group("blue8 black8 red8") in melds  # loose or hand blue8
+    assert (
+        group("blue8:1 black8 red8") in melds and group("blue8 black8 red8") in melds
+    )  # loose or hand blue8
     assert group("black8 red8 joker") in melds
     assert all(set(m.cards) <= set(loose) | set(hand) for m in melds)
 
@@ -180,19 +209,31 @@ def test_outcome_is_the_reference_outcome() -> None:
 
 # ---- the balance code's win credit against the reference winners -------------------------------------------
 
+
 def _credit(winners: tuple[int, ...], players: int) -> list[float]:
     return [1 / len(winners) if p in winners else 0.0 for p in range(players)]
 
 
 @pytest.mark.parametrize("rules", [{}, {"exhausted_tie": "tie_break"}, {"exhausted_winner": "lowest_total"}])
 @pytest.mark.parametrize("seed, players, random_seat", [(21, 2, -1), (22, 3, 0), (23, 4, 2)])
-def test_win_credit_of_kernel_rounds_equals_the_reference_winners(rules: dict[str, str], seed: int, players: int,
-                                                                 random_seat: int) -> None:
+def test_win_credit_of_kernel_rounds_equals_the_reference_winners(
+    rules: dict[str, str], seed: int, players: int, random_seat: int
+) -> None:
     """balance.win_credit (kernel winner masks -> per-seat share) against Outcome.winners of the same rounds
     replayed through the reference rules. A small deck (one copy of 1..6 in four colours, no jokers) ends most
     rounds with an exhausted pile, so shared wins (rules.exhausted_tie share) are among them."""
-    spec = game_spec("rummy_cards", {"numbers.max": 6, "copies": 1, "jokers": 0, "total_cards": 24, "hand_size": 6,
-                                     "initial_meld": 10, **{f"rules.{k}": v for k, v in rules.items()}})
+    spec = game_spec(
+        "rummy_cards",
+        {
+            "numbers.max": 6,
+            "copies": 1,
+            "jokers": 0,
+            "total_cards": 24,
+            "hand_size": 6,
+            "initial_meld": 10,
+            **{f"rules.{k}": v for k, v in rules.items()},
+        },
+    )
     sim = simulation_from_spec(spec, players)
     credits, ref = [], []
     for r in range(8):

@@ -83,33 +83,50 @@ def group(names: str) -> Meld:
 
 # ---- melds -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("meld", [
-    group("yellow7 blue7 black7"), group("yellow7 blue7 black7 red7"), run("black6 black7 black8 black9"),
-    run("red1 red2 red3"), run("red11 red12 red13"),
-    group("joker blue7 black7"), group("yellow7 joker black7"), group("yellow7 blue7 joker"),
-    group("yellow7 blue7 black7 joker"), group("joker joker red7"),
-    run("joker red2 red3"), run("red1 joker red3"), run("red1 red2 joker"), run("joker joker red3"),
-    run("red4 joker joker red7"),
-])
+
+@pytest.mark.parametrize(
+    "meld",
+    [
+        group("yellow7 blue7 black7"),
+        group("yellow7 blue7 black7 red7"),
+        run("black6 black7 black8 black9"),
+        run("red1 red2 red3"),
+        run("red11 red12 red13"),
+        group("joker blue7 black7"),
+        group("yellow7 joker black7"),
+        group("yellow7 blue7 joker"),
+        group("yellow7 blue7 black7 joker"),
+        group("joker joker red7"),
+        run("joker red2 red3"),
+        run("red1 joker red3"),
+        run("red1 red2 joker"),
+        run("joker joker red3"),
+        run("red4 joker joker red7"),
+    ],
+)
 def test_valid_melds(meld: Meld) -> None:
     assert is_valid_meld(D, meld)
 
 
-@pytest.mark.parametrize("meld, why", [
-    (group("yellow7 blue7"), "3 or more cards, got 2"),
-    (group("yellow7 yellow7:1 black7"), "colours must differ, yellow twice"),
-    (group("yellow7 blue7 black8"), "one number, got 8 among 7"),
-    (group("yellow7 blue7 black7 red7 joker"), "at most 4 cards, got 5"),
-    (run("red12 red13 red1"), "place 3 needs 14, got 1"),
-    (run("red13 joker joker"), "numbers 13..15 leave 1..13"),
-    (run("joker joker red1"), "numbers -1..1 leave 1..13"),
-    (run("red5 red6 blue7"), "a run has one colour"),
-    (run("red5 red7 red8"), "place 2 needs 6, got 7"),
-    (run("red5 joker red8"), "place 3 needs 7, got 8"),
-])
+@pytest.mark.parametrize(
+    "meld, why",
+    [
+        (group("yellow7 blue7"), "3 or more cards, got 2"),
+        (group("yellow7 yellow7:1 black7"), "colours must differ, yellow twice"),
+        (group("yellow7 blue7 black8"), "one number, got 8 among 7"),
+        (group("yellow7 blue7 black7 red7 joker"), "at most 4 cards, got 5"),
+        (run("red12 red13 red1"), "place 3 needs 14, got 1"),
+        (run("red13 joker joker"), "numbers 13..15 leave 1..13"),
+        (run("joker joker red1"), "numbers -1..1 leave 1..13"),
+        (run("red5 red6 blue7"), "a run has one colour"),
+        (run("red5 red7 red8"), "place 2 needs 6, got 7"),
+        (run("red5 joker red8"), "place 3 needs 7, got 8"),
+    ],
+)
 def test_invalid_melds(meld: Meld, why: str) -> None:
     assert not is_valid_meld(D, meld)
     from generator.games.rummy_cards.rules import meld_roles
+
     with pytest.raises(RuleViolation, match=why.replace(".", r"\.")):
         meld_roles(D, meld)
 
@@ -124,8 +141,14 @@ def test_joker_value_is_inferred_from_its_meld() -> None:
 
 # ---- turns ---------------------------------------------------------------------------------------------
 
-def state(hand0: str, hand1: str = "blue1", table: tuple[Meld, ...] = (), opened: tuple[bool, bool] = (False, False),
-          pile: str = "yellow1 yellow2") -> State:
+
+def state(
+    hand0: str,
+    hand1: str = "blue1",
+    table: tuple[Meld, ...] = (),
+    opened: tuple[bool, bool] = (False, False),
+    pile: str = "yellow1 yellow2",
+) -> State:
     return State((tuple(sorted(cs(hand0))), tuple(sorted(cs(hand1)))), table, cs(pile), opened)
 
 
@@ -133,7 +156,9 @@ def test_initial_meld_needs_the_threshold_from_own_cards() -> None:
     s = state("red10 red11 red12 blue2 blue3 blue4")
     s2 = GAME.apply(s, Lay((run("red10 red11 red12"), run("blue2 blue3 blue4"))))  # 33 + 9 = 42
     assert s2.opened[0] and s2.hands[0] == ()
-    with pytest.raises(RuleViolation, match=r"initial meld: melds of own cards 9 = 9 points, needs at least 40"):
+    with pytest.raises(
+        RuleViolation, match=r"initial meld: melds of own cards 9 = 9 points, needs at least 40"
+    ):
         GAME.apply(s, Lay((run("blue2 blue3 blue4"),)))
     with pytest.raises(RuleViolation, match=r"initial meld: 9 = 9 points, needs at least 40"):
         OWN.apply(s, Lay((run("blue2 blue3 blue4"),)))
@@ -155,7 +180,10 @@ def test_initial_meld_may_not_use_table_cards() -> None:
     ok = OWN.apply(s, Lay(table + (group("red13 yellow13 black13 blue13"),)))
     assert ok.hands[0] == cs("blue8")
     # may_add_after_opening (the default): the table card does not count towards the 40 points
-    assert GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13")))).hands[0] == ()
+    assert (
+        GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"), group("red13 yellow13 black13 blue13")))).hands[0]
+        == ()
+    )
     with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
         GAME.apply(s, Lay((run("blue5 blue6 blue7 blue8"),)))
 
@@ -179,7 +207,11 @@ def test_seed_example_take_red8_from_a_group_of_four() -> None:
 
 
 def test_seed_example_three_runs_and_red_4_6_7_all_laid() -> None:
-    table = (run("black4 black5 black6 black7"), run("yellow4 yellow5 yellow6 yellow7"), run("blue4 blue5 blue6"))
+    table = (
+        run("black4 black5 black6 black7"),
+        run("yellow4 yellow5 yellow6 yellow7"),
+        run("blue4 blue5 blue6"),
+    )
     play = find_best_play(GAME, cs("red4 red6 red7"), table, opening=False)
     assert (play.points, play.cards) == (17, 3)
     s = state("red4 red6 red7", table=table, opened=(True, True))
@@ -206,10 +238,14 @@ def test_joker_retrieval() -> None:
     with pytest.raises(RuleViolation, match="joker standing for red6 was moved: retrieve it by laying red6"):
         GAME.apply(s_bad, Lay((run("red3 red4 red5"), group("joker blue9 yellow9"))))
     # freed joker with only one hand card (and a table card taken to make up the set: not a new set)
-    s_one = state("red6 blue9 red1", table=table + (run("yellow9 yellow10 yellow11 yellow12"),),
-                  opened=(True, True))
+    s_one = state(
+        "red6 blue9 red1", table=table + (run("yellow9 yellow10 yellow11 yellow12"),), opened=(True, True)
+    )
     with pytest.raises(RuleViolation, match="must go into a new set .* table card yellow9"):
-        GAME.apply(s_one, Lay((run("red5 red6 red7"), run("yellow10 yellow11 yellow12"), group("joker blue9 yellow9"))))
+        GAME.apply(
+            s_one,
+            Lay((run("red5 red6 red7"), run("yellow10 yellow11 yellow12"), group("joker blue9 yellow9"))),
+        )
     # a player who has not opened may not touch the table
     s_closed = state("red6 blue9 yellow9", table=table, opened=(False, True))
     with pytest.raises(RuleViolation, match="may not be changed"):
@@ -278,6 +314,7 @@ def test_meld_finder_moves_a_table_joker_within_its_set() -> None:
 
 # ---- scoring --------------------------------------------------------------------------------------------
 
+
 def test_scoring_when_a_player_goes_out_is_zero_sum() -> None:
     assert score_out([0, 12, 30], 0) == (42, -12, -30)
 
@@ -307,15 +344,18 @@ def test_a_loser_below_the_winners_total_scores_zero_by_default_plus_by_switch()
     この結果は、マイナス分として採点されます。 これらの合計は、プラス量として勝者に得点されます」 - the result is
     scored as a minus and the sum as the winner's plus; under fewest_cards a loser may hold less than the winner:
     by default that loser scores 0 (a minus of nothing), with scores_plus the difference as plus points."""
-    scores, _, _ = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share",
-                                   **{**LITERAL, "below_winner": "scores_plus"})
+    scores, _, _ = score_exhausted(
+        [20, 12, 45], [2, 3, 5], "fewest_cards", "share", **{**LITERAL, "below_winner": "scores_plus"}
+    )
     assert scores == (17, 8, -25)
-    scores, _, _ = score_exhausted([30, 12, 20], [2, 3, 5], "fewest_cards", "share",
-                                   **{**LITERAL, "below_winner": "scores_plus"})
+    scores, _, _ = score_exhausted(
+        [30, 12, 20], [2, 3, 5], "fewest_cards", "share", **{**LITERAL, "below_winner": "scores_plus"}
+    )
     assert scores == (-28, 18, 10)  # the winner's plus turns minus
     assert score_exhausted([30, 12, 20], [2, 3, 5], "fewest_cards", "share", **LITERAL)[0] == (0, 0, 0)
-    s = State((cs("red13 blue13"), cs("red1 red2 red3"), cs("red10 red11 red12 red13")), (), (),
-              (True, True, True))
+    s = State(
+        (cs("red13 blue13"), cs("red1 red2 red3"), cs("red10 red11 red12 red13")), (), (), (True, True, True)
+    )
     g3 = Game(SPEC_M, 3)
     assert g3.outcome(s).scores == (20, 0, -20)  # seat 0 wins with 2 cards (26); 6 < 26 pays 0; 46 - 26 = 20
     plus = Game(spec_with(rules={"exhausted_below_winner": "scores_plus"}), 3)
@@ -345,11 +385,23 @@ def test_tied_winners_pay_and_remainder_switches() -> None:
     each = {**LITERAL, "tie_pay": "each_winner"}
     assert score_exhausted(totals, sizes, "fewest_cards", "share", **each)[0] == (27, 35, -26, -36)
     # each_winner, scores_zero: a loser below one winner's total pays that winner nothing
-    assert score_exhausted([20, 10, 15, 30], [2, 2, 4, 3], "fewest_cards", "share", **each)[0] == (10, 25, -5, -30)
-    s = State((cs("red1 red13"), cs("red4 red6"), cs("blue9 blue10 blue11"), cs("black10 black11 black12")),
-              (), (), (True,) * 4)  # totals 14, 10, 30, 33; two cards each for seats 0 and 1
-    for rules, want in (({}, (22, 21, -20, -23)), ({"exhausted_tie_remainder": "lower_total_first"}, (21, 22, -20, -23)),
-                        ({"exhausted_tie_pay": "each_winner"}, (35, 43, -36, -42))):
+    assert score_exhausted([20, 10, 15, 30], [2, 2, 4, 3], "fewest_cards", "share", **each)[0] == (
+        10,
+        25,
+        -5,
+        -30,
+    )
+    s = State(
+        (cs("red1 red13"), cs("red4 red6"), cs("blue9 blue10 blue11"), cs("black10 black11 black12")),
+        (),
+        (),
+        (True,) * 4,
+    )  # totals 14, 10, 30, 33; two cards each for seats 0 and 1
+    for rules, want in (
+        ({}, (22, 21, -20, -23)),
+        ({"exhausted_tie_remainder": "lower_total_first"}, (21, 22, -20, -23)),
+        ({"exhausted_tie_pay": "each_winner"}, (35, 43, -36, -42)),
+    ):
         assert Game(spec_with(rules=rules), 4).outcome(s).scores == want, rules
 
 
@@ -386,7 +438,10 @@ def test_joker_retrieval_on_the_opening_turn_by_default_next_turn_switch() -> No
     assert isinstance(play, Lay) and later.apply(s, play).hands[0] == tuple(sorted(cs("blue9 yellow9")))
     # the retrieval still needs the initial melds down (the joker meld is no meld of own cards)
     with pytest.raises(RuleViolation, match="melds of own cards 0 = 0 points"):
-        GAME.apply(state("red6 blue9 yellow9", table=table), Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))))
+        GAME.apply(
+            state("red6 blue9 yellow9", table=table),
+            Lay((run("red5 red6 red7"), group("joker blue9 yellow9"))),
+        )
 
 
 def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
@@ -470,8 +525,10 @@ def test_opening_turn_may_add_after_opening_by_default_own_melds_only_switch() -
     assert SPEC_M.rules.opening_turn == "may_add_after_opening"
     assert GAME.apply(s, lay).hands[0] == ()
     with pytest.raises(RuleViolation, match="initial meld: melds of own cards 36 = 36 points"):
-        GAME.apply(state("red11 red12 red13 blue8", table=table),
-                   Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))))
+        GAME.apply(
+            state("red11 red12 red13 blue8", table=table),
+            Lay((run("blue5 blue6 blue7 blue8"), run("red11 red12 red13"))),
+        )
     # the meld finder uses it: the opening run, then blue8 on the table's run in the same turn
     play = MeldFinder().choose(GAME, s, np.random.default_rng(1))
     assert isinstance(play, Lay) and GAME.apply(s, play).hands[0] == ()
@@ -481,10 +538,17 @@ def test_opening_turn_may_add_after_opening_by_default_own_melds_only_switch() -
     assert own.apply(s, MeldFinder().choose(own, s, np.random.default_rng(1))).hands[0] == cs("blue8")
 
 
-FLIPPED = {"draw": "by_choice", "exhausted_winner": "lowest_total", "exhausted_tie": "tie_break",
-           "opening_turn": "own_melds_only", "opening_retrieval": "next_turn", "exhausted_end": "all_pass",
-           "exhausted_tie_pay": "each_winner", "exhausted_tie_remainder": "lower_total_first",
-           "exhausted_below_winner": "scores_plus"}
+FLIPPED = {
+    "draw": "by_choice",
+    "exhausted_winner": "lowest_total",
+    "exhausted_tie": "tie_break",
+    "opening_turn": "own_melds_only",
+    "opening_retrieval": "next_turn",
+    "exhausted_end": "all_pass",
+    "exhausted_tie_pay": "each_winner",
+    "exhausted_tie_remainder": "lower_total_first",
+    "exhausted_below_winner": "scores_plus",
+}
 SWITCH_SPECS = [spec_with(rules={k: v}) for k, v in FLIPPED.items()] + [spec_with(rules=FLIPPED)]
 # an initial meld of 100 points: the pile runs out in most 4-player rounds
 SHORT_PILE = [spec_with(initial_meld=100, rules=r) for r in ({}, {"exhausted_end": "all_pass"})]
@@ -497,8 +561,9 @@ def test_every_switch_is_flipped_in_the_agreement_tests() -> None:
 
 @pytest.mark.parametrize("spec", SHORT_PILE)
 @pytest.mark.parametrize("seed, players, random_seat", [(31, 4, -1), (32, 4, 1), (33, 4, 0)])
-def test_kernel_agrees_on_rounds_the_pile_ends(spec: RummyCardsGame, seed: int, players: int,
-                                               random_seat: int) -> None:
+def test_kernel_agrees_on_rounds_the_pile_ends(
+    spec: RummyCardsGame, seed: int, players: int, random_seat: int
+) -> None:
     """The pile runs out in most of these rounds: the kernel ends them where the reference does under both
     exhausted_end settings."""
     test_kernel_agrees_with_reference_rules(seed, players, random_seat, spec)
@@ -510,9 +575,17 @@ def test_a_short_pile_ends_rounds_exhausted_and_sooner_when_the_last_card_ends_t
     assert a["games.exhausted"].mean() > 0.3 and a["games.turns"].mean() < b["games.turns"].mean()
 
 
-@pytest.mark.parametrize("rules", [{}, {"exhausted_winner": "lowest_total"}, {"exhausted_tie_pay": "each_winner"},
-                                   {"exhausted_tie_remainder": "lower_total_first"},
-                                   {"exhausted_below_winner": "scores_plus"}, {"exhausted_tie": "tie_break"}])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"exhausted_winner": "lowest_total"},
+        {"exhausted_tie_pay": "each_winner"},
+        {"exhausted_tie_remainder": "lower_total_first"},
+        {"exhausted_below_winner": "scores_plus"},
+        {"exhausted_tie": "tie_break"},
+    ],
+)
 def test_kernel_exhausted_scores_equal_the_reference_scoring(rules: dict[str, str]) -> None:
     """Rounds cut at max_turns 10 end exhausted with many tied hand sizes: per round, the kernel's scores and
     winners are score_exhausted's on the replayed hands under each scoring switch."""
@@ -524,19 +597,27 @@ def test_kernel_exhausted_scores_equal_the_reference_scoring(rules: dict[str, st
         res, ws, _ = replay_kernel_round(seed, players, -1, spec)
         s, _ = replay(Game(spec, players), ws, -1, max_turns=10)
         totals = [hand_total(D, h, spec.joker_penalty) for h in s.hands]
-        scores, winners, _ = score_exhausted(totals, [len(h) for h in s.hands], r.exhausted_winner, r.exhausted_tie,
-                                             tie_pay=r.exhausted_tie_pay, remainder=r.exhausted_tie_remainder,
-                                             below_winner=r.exhausted_below_winner)
+        scores, winners, _ = score_exhausted(
+            totals,
+            [len(h) for h in s.hands],
+            r.exhausted_winner,
+            r.exhausted_tie,
+            tie_pay=r.exhausted_tie_pay,
+            remainder=r.exhausted_tie_remainder,
+            below_winner=r.exhausted_below_winner,
+        )
         assert tuple(ws.scores[0]) == scores and res[RES_WINNERS] == sum(1 << w for w in winners), seed
         ties += len(winners) > 1
-    assert ties > 0 or r.exhausted_tie == "tie_break" or r.exhausted_winner == "lowest_total"  # equal totals: rare
-
+    assert (
+        ties > 0 or r.exhausted_tie == "tie_break" or r.exhausted_winner == "lowest_total"
+    )  # equal totals: rare
 
 
 @pytest.mark.parametrize("spec", [SPEC_M] + SWITCH_SPECS)
 @pytest.mark.parametrize("seed, players, random_seat", [(7, 2, 0), (8, 3, 2), (9, 4, -1)])
-def test_kernel_agrees_with_reference_rules_for_every_switch(spec: RummyCardsGame, seed: int, players: int,
-                                                             random_seat: int) -> None:
+def test_kernel_agrees_with_reference_rules_for_every_switch(
+    spec: RummyCardsGame, seed: int, players: int, random_seat: int
+) -> None:
     test_kernel_agrees_with_reference_rules(seed, players, random_seat, spec)
 
 
@@ -565,13 +646,15 @@ def test_joker_in_hand_costs_the_spec_penalty() -> None:
 
 # ---- legal checks ---------------------------------------------------------------------------------------
 
+
 def test_defaults_are_legal() -> None:
     assert legal_problems(SPEC_M) == []
 
 
 def test_seed_contradiction_four_jokers_and_106_rejected() -> None:
     assert legal_problems(spec_with(jokers=4)) == [
-        ("total_cards", "4 colours x 13 numbers x 2 copies = 104, + 4 jokers = 108, but total_cards says 106")]
+        ("total_cards", "4 colours x 13 numbers x 2 copies = 104, + 4 jokers = 108, but total_cards says 106")
+    ]
 
 
 def test_colours_and_symbols_distinct_and_pad_matches_players() -> None:
@@ -579,30 +662,54 @@ def test_colours_and_symbols_distinct_and_pad_matches_players() -> None:
     cols[3]["symbol"] = "sun"
     cols[2]["colour"] = "#1F5FBF"
     probs = legal_problems(spec_with(colours=cols, score_pad={"players": 3, "rounds": 12}))
-    assert ("colours[2].colour", "expected a colour distinct from the other colours; got '#1f5fbf', already used by colours[1]") in probs
-    assert ("colours[3].symbol", "expected a symbol distinct from the other colours; got 'sun', already used by colours[0]") in probs
+    assert (
+        "colours[2].colour",
+        "expected a colour distinct from the other colours; got '#1f5fbf', already used by colours[1]",
+    ) in probs
+    assert (
+        "colours[3].symbol",
+        "expected a symbol distinct from the other colours; got 'sun', already used by colours[0]",
+    ) in probs
     assert ("score_pad.players", "expected 4 player columns (players.max); got 3") in probs
 
 
-HEAVY = ("numba", "generator.engine.kernel", "generator.games.rummy_cards.solver", "generator.games.rummy_cards.sim",
-         "generator.games.rummy_cards.policies")
+HEAVY = (
+    "numba",
+    "generator.engine.kernel",
+    "generator.games.rummy_cards.solver",
+    "generator.games.rummy_cards.sim",
+    "generator.games.rummy_cards.policies",
+)
 
 
-@pytest.mark.parametrize("code", [
-    "import generator.games.rummy_cards.legal, generator.games.rummy_cards.figures",
-    "from generator.cli import app; from typer.testing import CliRunner; "
-    "r = CliRunner().invoke(app, ['validate', 'layouts/rummy_cards']); assert r.exit_code == 0, r.output",
-])
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import generator.games.rummy_cards.legal, generator.games.rummy_cards.figures",
+        "from generator.cli import app; from typer.testing import CliRunner; "
+        "r = CliRunner().invoke(app, ['validate', 'layouts/rummy_cards']); assert r.exit_code == 0, r.output",
+    ],
+)
 def test_legality_figures_and_validate_load_no_numba_nor_solver(code: str) -> None:
     """legal.py and figures.py are light (issue 13): `pnpkit validate` of the kit imports no compiled code."""
-    probe = code + f"; import sys; print(sorted(m for m in sys.modules if m.startswith({HEAVY[:1]!r})))" \
+    probe = (
+        code
+        + f"; import sys; print(sorted(m for m in sys.modules if m.startswith({HEAVY[:1]!r})))"
         + f"; print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                         cwd=HERE.parents[2], env={k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}).stdout
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=HERE.parents[2],
+        env={k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"},
+    ).stdout
     assert out.split("\n")[:2] == ["[]", "[]"], out
 
 
 # ---- solver, kernel, properties -------------------------------------------------------------------------
+
 
 def test_solver_opening_counts_joker_as_its_card() -> None:
     play = find_best_play(GAME, cs("red11 red12 joker blue1"), (), opening=True)
@@ -614,16 +721,19 @@ def test_solver_prefers_points_then_cards() -> None:
     assert (play.points, play.cards) == (45, 6)
 
 
-def replay_kernel_round(seed: int, players: int, random_seat: int = -1,
-                        spec: RummyCardsGame = SPEC_M) -> tuple[np.ndarray, Workspace, list[int]]:
+def replay_kernel_round(
+    seed: int, players: int, random_seat: int = -1, spec: RummyCardsGame = SPEC_M
+) -> tuple[np.ndarray, Workspace, list[int]]:
     res, ws = logged_round(simulation_from_spec(spec, players), seed, random_seat)
-    return res, ws, ws.log[:res[RES_TURNS]].tolist()
+    return res, ws, ws.log[: res[RES_TURNS]].tolist()
 
 
-@pytest.mark.parametrize("seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1),
-                                                        (6, 4, 3)])
-def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat: int,
-                                            spec: RummyCardsGame = SPEC_M) -> None:
+@pytest.mark.parametrize(
+    "seed, players, random_seat", [(1, 2, -1), (2, 3, -1), (3, 4, -1), (4, 2, 0), (5, 3, 1), (6, 4, 3)]
+)
+def test_kernel_agrees_with_reference_rules(
+    seed: int, players: int, random_seat: int, spec: RummyCardsGame = SPEC_M
+) -> None:
     """The kernel's round, replayed from its logged deal and random-legal choices through the reference rules
     (meld finders deciding for themselves): the same cards laid or drawn every turn, the same scores and
     winners. Every kernel Draw passes `Game.apply`, which refuses it while any turn lays a card (rules.draw
@@ -636,7 +746,7 @@ def test_kernel_agrees_with_reference_rules(seed: int, players: int, random_seat
     assert tuple(ws.scores[0]) == o.scores
     assert res[RES_WINNERS] == sum(1 << w for w in o.winners)
     if random_seat >= 0:  # every turn of the random seat logged its choice
-        assert (ws.choices[random_seat:res[RES_TURNS]:players, 1] >= 1).all()
+        assert (ws.choices[random_seat : res[RES_TURNS] : players, 1] >= 1).all()
 
 
 def test_the_replay_follows_the_kernels_random_choices() -> None:
@@ -644,7 +754,7 @@ def test_the_replay_follows_the_kernels_random_choices() -> None:
     choices changed makes the reference round differ from the kernel's (so the agreement above is not the
     meld finders' alone)."""
     res, ws, log = replay_kernel_round(5, 3, 1)
-    listed = ws.choices[:res[RES_TURNS], 1]
+    listed = ws.choices[: res[RES_TURNS], 1]
     turns = np.flatnonzero(listed > 1)
     assert turns.size > 0
     t = int(turns[0])
@@ -657,21 +767,33 @@ def test_the_replay_follows_the_kernels_random_choices() -> None:
 
 
 def test_compiled_and_pure_paths_give_identical_tallies() -> None:
-    code = ("import numpy as np, json; from tests.games.shipped import game_spec;"
-            "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
-            "t=f(game_spec('rummy_cards'),3).play(np.random.SeedSequence(5),2);"
-            "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))")
+    code = (
+        "import numpy as np, json; from tests.games.shipped import game_spec;"
+        "from generator.games.rummy_cards.sim import simulation_from_spec as f;"
+        "t=f(game_spec('rummy_cards'),3).play(np.random.SeedSequence(5),2);"
+        "print(json.dumps({k:v.tolist() for k,v in sorted(t.items())}))"
+    )
     outs = []
     for pure in ("0", "1"):
         env = dict(os.environ, PNPKIT_PURE=pure)
-        outs.append(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                                   check=True, cwd=HERE.parents[2]).stdout)
+        outs.append(
+            subprocess.run(
+                [sys.executable, "-c", code],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=HERE.parents[2],
+            ).stdout
+        )
     assert outs[0] == outs[1] and outs[0]
 
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), random_seat=st.booleans())
-def test_any_seeded_turns_keep_the_table_valid_and_no_card_lost(seed: int, players: int, random_seat: bool) -> None:
+def test_any_seeded_turns_keep_the_table_valid_and_no_card_lost(
+    seed: int, players: int, random_seat: bool
+) -> None:
     game = Game(SPEC_M, players)
     rng = np.random.default_rng(seed)
     s = game.new_round(rng)
@@ -688,8 +810,10 @@ def test_any_seeded_turns_keep_the_table_valid_and_no_card_lost(seed: int, playe
 def test_round_scores_are_zero_sum_over_simulated_rounds() -> None:
     t = simulation_from_spec(SPEC_M, 3).play(np.random.SeedSequence(11), 20)
     assert (t["games.scores"].sum(axis=1) == 0).all()
-    assert ((t["games.first_possible"][:, :, 0] <= t["games.first_possible"][:, :, 1]) |
-            (t["games.first_possible"][:, :, 1] < 0)).all()
+    assert (
+        (t["games.first_possible"][:, :, 0] <= t["games.first_possible"][:, :, 1])
+        | (t["games.first_possible"][:, :, 1] < 0)
+    ).all()
 
 
 def test_balance_report_is_deterministic_and_has_every_tolerance() -> None:
@@ -697,8 +821,16 @@ def test_balance_report_is_deterministic_and_has_every_tolerance() -> None:
     r2 = balance_report(SPEC_M, games=12, seed=3, executor=None)
     assert r1.figures == r2.figures
     keys = {t.spec_key for t in r1.tolerances}
-    assert keys == {f"game.balance.{k}" for k in ("turns_to_initial_meld", "seat_win_share", "round_length",
-                                                   "exhausted_share", "winner_margin")}
+    assert keys == {
+        f"game.balance.{k}"
+        for k in (
+            "turns_to_initial_meld",
+            "seat_win_share",
+            "round_length",
+            "exhausted_share",
+            "winner_margin",
+        )
+    }
     assert all(r1.figures[f"{p}p"]["zero_sum_violations"] == 0 for p in (2, 3, 4))
 
 
@@ -707,6 +839,7 @@ def test_golden_playthrough_2p(golden) -> None:  # type: ignore[no-untyped-def]
 
 
 # ---- joker retrieval, exact fallback, random-legal plays ------------------------------------------------
+
 
 def test_meld_finder_retrieves_the_joker_when_it_pays() -> None:
     table = (run("red5 joker red7"),)
@@ -733,27 +866,158 @@ def test_solver_is_exact_past_a_small_workspace() -> None:
         solve_exact,
         workspaces,
     )
-    forced = np.array([1, 0, 1, 2, 1, 1, 1, 0, 0, 0, 0, 1, 2, 1, 0, 0, 2, 1, 2, 1, 1, 2, 2, 1, 2, 3, 1, 0, 2, 2, 1, 1,
-                       1, 1, 1, 0, 0, 1, 1, 1, 0, 2, 2, 2, 1, 0, 0, 0, 0, 0, 0, 1], np.int64)
-    hand = np.array([1, 1, 1, 0, 1, 1, 1, 2, 2, 1, 0, 1, 0, 0, 1, 2, 0, 1, 0, 1, 1, 0, 0, 1, 0, 0, 1, 2, 0, 0, 1, 1,
-                     1, 0, 0, 2, 1, 0, 1, 1, 2, 0, 0, 0, 1, 2, 1, 2, 1, 1, 2, 1], np.int64)  # a 2p give-up (43 cards)
+
+    forced = np.array(
+        [
+            1,
+            0,
+            1,
+            2,
+            1,
+            1,
+            1,
+            0,
+            0,
+            0,
+            0,
+            1,
+            2,
+            1,
+            0,
+            0,
+            2,
+            1,
+            2,
+            1,
+            1,
+            2,
+            2,
+            1,
+            2,
+            3,
+            1,
+            0,
+            2,
+            2,
+            1,
+            1,
+            1,
+            1,
+            1,
+            0,
+            0,
+            1,
+            1,
+            1,
+            0,
+            2,
+            2,
+            2,
+            1,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            1,
+        ],
+        np.int64,
+    )
+    hand = np.array(
+        [
+            1,
+            1,
+            1,
+            0,
+            1,
+            1,
+            1,
+            2,
+            2,
+            1,
+            0,
+            1,
+            0,
+            0,
+            1,
+            2,
+            0,
+            1,
+            0,
+            1,
+            1,
+            0,
+            0,
+            1,
+            0,
+            0,
+            1,
+            2,
+            0,
+            0,
+            1,
+            1,
+            1,
+            0,
+            0,
+            2,
+            1,
+            0,
+            1,
+            1,
+            2,
+            0,
+            0,
+            0,
+            1,
+            2,
+            1,
+            2,
+            1,
+            1,
+            2,
+            1,
+        ],
+        np.int64,
+    )  # a 2p give-up (43 cards)
     dec = np.zeros(65, np.int64)
     tiny = new_workspace(4, 13, 1024)  # far below CAP: this 43-card search outgrows it
     no_run_jokers, no_group_jokers = np.zeros(4, np.int64), np.zeros(13, np.int64)
-    assert solve_counts(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
-                        SolverWorkspace(*tiny, *move_table())) == -2
-    assert solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec,
-                       workspaces(4, 13)) == 75563
+    assert (
+        solve_counts(
+            forced,
+            hand,
+            0,
+            no_run_jokers,
+            no_group_jokers,
+            4,
+            13,
+            1,
+            25,
+            dec,
+            SolverWorkspace(*tiny, *move_table()),
+        )
+        == -2
+    )
+    assert (
+        solve_exact(forced, hand, 0, no_run_jokers, no_group_jokers, 4, 13, 1, 25, dec, workspaces(4, 13))
+        == 75563
+    )
 
 
 def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
     table = (run("red5 red6 red7"), group("blue9 yellow9 black9"))
     s = state("red4 red8 red9 red10 red9:1 joker", table=table, opened=(True, True))
     acts = Game(spec_with(rules={"draw": "by_choice"}), 2).legal_actions(s)
-    assert isinstance(acts[0], Draw) and GAME.legal_actions(s) == acts[1:]  # the seed: no draw while a lay is on
+    assert (
+        isinstance(acts[0], Draw) and GAME.legal_actions(s) == acts[1:]
+    )  # the seed: no draw while a lay is on
     for a in acts[1:]:
         GAME.apply(s, a)  # raises on an illegal play
-    added = {tuple(D.name(x) for x in a.table[0].cards) for a in acts if isinstance(a, Lay) and len(a.table) == 2}
+    added = {
+        tuple(D.name(x) for x in a.table[0].cards) for a in acts if isinstance(a, Lay) and len(a.table) == 2
+    }
     assert ("red4", "red5", "red6", "red7") in added and ("joker", "red5", "red6", "red7") in added
     assert ("red5", "red6", "red7", "red8") in added
     closed = state("red4 red8 red9 red10 joker", table=table, opened=(False, True))
@@ -762,9 +1026,11 @@ def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
 
 # ---- a match of several rounds -------------------------------------------------------------------------
 
+
 def test_match_adds_up_rounds_like_the_score_pad() -> None:
     """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest wins."""
     from generator.games.rummy_cards.sim import match_from_scores, play_match
+
     m = match_from_scores(np.array([[10, -4, -6], [-3, 8, -5], [-2, -2, 4]]))
     assert m.running_totals == ((10, -4, -6), (7, 4, -11), (5, 2, -7)) and m.totals == (5, 2, -7)
     assert m.winners == (0,)
@@ -773,7 +1039,9 @@ def test_match_adds_up_rounds_like_the_score_pad() -> None:
     match = play_match(spec, 2, seed=5)
     assert len(match.round_scores) == 3 and all(sum(r) == 0 for r in match.round_scores)
     assert match.totals == tuple(sum(r[p] for r in match.round_scores) for p in range(2))
-    assert play_match(spec, 2, seed=5) == match and len(play_match(spec, 2, seed=5, rounds=2).round_scores) == 2
+    assert (
+        play_match(spec, 2, seed=5) == match and len(play_match(spec, 2, seed=5, rounds=2).round_scores) == 2
+    )
     # the reference rules give the same rounds from the kernel's deals (one stream, a fresh deal per round)
     game = Game(spec, 2)
     sim = simulation_from_spec(spec, 2)
@@ -802,11 +1070,12 @@ def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: 
     """resume_counts keeps the workspace's layers below `start` from the previous search; when the inputs agree
     below `start` the value and the decisions along the optimum are a fresh search's."""
     from generator.games.rummy_cards.solver import resume_counts, workspaces
+
     rng = np.random.default_rng(seed)
     C, N = 4, 13
     deck = rng.permutation(np.repeat(np.arange(C * N), 2))
-    forced = np.bincount(deck[:int(rng.integers(0, 30))], minlength=C * N).astype(np.int64)
-    hand = np.bincount(deck[30:30 + int(rng.integers(5, 20))], minlength=C * N).astype(np.int64)
+    forced = np.bincount(deck[: int(rng.integers(0, 30))], minlength=C * N).astype(np.int64)
+    hand = np.bincount(deck[30 : 30 + int(rng.integers(5, 20))], minlength=C * N).astype(np.int64)
     hand2 = hand.copy()  # differs from `hand` only at numbers >= start
     for k in range(C * N):
         if k % N >= start:
@@ -826,6 +1095,7 @@ def test_a_search_resumed_from_a_different_input_differs() -> None:
     """The resume really keeps the old layers (so the test above can fail): resuming above a difference in the
     hand gives the old hand's answer, not the new one's."""
     from generator.games.rummy_cards.solver import resume_counts, workspaces
+
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
     old = np.zeros(C * N, np.int64)
@@ -847,6 +1117,7 @@ def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to()
     the resume backed off, the yellow 1 2 run cut for want of a yellow 3 stayed cut when the 3 came (the
     retrieval's candidate searches resume so; a 3-player round laid 4 points less than the reference)."""
     from generator.games.rummy_cards.solver import LOOK_AHEAD, resume_counts, workspaces
+
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
     without = np.zeros(C * N, np.int64)
@@ -867,6 +1138,7 @@ def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
     """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
     (the search's order and ties depend on indexes, never on where a key sits in the table)."""
     from generator.games.rummy_cards.solver import _grow, _hash, _lookup, new_workspace
+
     keys, _, _, _, htab, hpos, _ = new_workspace(4, 13, 1024)
     rng = np.random.default_rng(7)
     layer = 3

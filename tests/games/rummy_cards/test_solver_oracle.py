@@ -73,7 +73,9 @@ def oracle(forced: np.ndarray, hand: np.ndarray, jokers: int, C: int, N: int) ->
             result = max(result, fill(meld, tuple(f_rest), h, j, must, 0))
         return result
 
-    def fill(meld: tuple[int, ...], f: tuple[int, ...], h: tuple[int, ...], j: int, placed: int, got: int) -> int:
+    def fill(
+        meld: tuple[int, ...], f: tuple[int, ...], h: tuple[int, ...], j: int, placed: int, got: int
+    ) -> int:
         """Fill the meld's other places from table cards, hand cards or jokers; best total over the rest."""
         places = [k for k in meld if k != placed]
         result = -1
@@ -110,27 +112,41 @@ def _cases(n: int, seed: int) -> list[tuple[int, int, np.ndarray, np.ndarray, in
         C, N = int(rng.integers(3, 5)), int(rng.integers(5, 8))
         forced = random_table(rng, int(rng.integers(0, 4)), C, N)
         deck = rng.permutation(np.repeat(np.arange(C * N), 2))
-        hand = np.minimum(np.bincount(deck[:int(rng.integers(3, 9))], minlength=C * N), 2 - forced)
+        hand = np.minimum(np.bincount(deck[: int(rng.integers(3, 9))], minlength=C * N), 2 - forced)
         cases.append((C, N, forced, hand.astype(np.int64), int(rng.integers(0, 3))))
     return cases
 
 
-def _check_layout(layout: np.ndarray, n_melds: int, forced: np.ndarray, hand: np.ndarray, jokers: int, C: int,
-                  N: int, objective: int) -> None:
+def _check_layout(
+    layout: np.ndarray,
+    n_melds: int,
+    forced: np.ndarray,
+    hand: np.ndarray,
+    jokers: int,
+    C: int,
+    N: int,
+    objective: int,
+) -> None:
     """The decoded melds are valid, hold every table card, and lay exactly the objective's hand cards."""
     table = np.zeros(C * N, np.int64)
     laid = np.zeros(C * N, np.int64)
     laid_jokers = 0
     for mi in range(n_melds):
         kind, length = int(layout[mi, 0]), int(layout[mi, 1])
-        entries = [int(e) for e in layout[mi, 2:2 + length]]
+        entries = [int(e) for e in layout[mi, 2 : 2 + length]]
         kinds = [e >> 3 for e in entries]
         assert length >= 3
         if kind == RUN:
-            assert len({k // N for k in kinds}) == 1 and [k % N for k in kinds] == list(range(kinds[0] % N, kinds[0] % N + length))
+            assert len({k // N for k in kinds}) == 1 and [k % N for k in kinds] == list(
+                range(kinds[0] % N, kinds[0] % N + length)
+            )
         else:  # a group: one number, real cards of distinct colours (jokers stand for missing ones), 3..C cards
             real = [e >> 3 for e in entries if e & 7 != SRC_HAND_JOKER]
-            assert kind == GROUP and len({k % N for k in kinds}) == 1 and len({k // N for k in real}) == len(real)
+            assert (
+                kind == GROUP
+                and len({k % N for k in kinds}) == 1
+                and len({k // N for k in real}) == len(real)
+            )
             assert length <= C
         for e in entries:
             src = e & 7
@@ -153,8 +169,19 @@ def test_solver_finds_the_oracles_optimum_and_decodes_a_valid_table(seed: int) -
     for C, N, forced, hand, jokers in _cases(70, seed):
         ws = workspaces(C, N)
         dec = np.zeros(N * C, np.int64)
-        got = solve_counts(forced, hand, jokers, np.zeros(C, np.int64), np.zeros(N, np.int64), C, N, NUM_MIN,
-                           JOKER_VALUE, dec, ws)
+        got = solve_counts(
+            forced,
+            hand,
+            jokers,
+            np.zeros(C, np.int64),
+            np.zeros(N, np.int64),
+            C,
+            N,
+            NUM_MIN,
+            JOKER_VALUE,
+            dec,
+            ws,
+        )
         want = oracle(forced, hand, jokers, C, N)
         assert got == want, (C, N, forced.tolist(), hand.tolist(), jokers)
         if got > 0:
@@ -196,7 +223,11 @@ def test_no_group_of_jokers_only() -> None:
     dec = np.zeros(N * C, np.int64)
     gj = np.zeros(N, np.int64)
     gj[4] = 1
-    assert solve_counts(z, z, 2, no_rj, gj, C, N, NUM_MIN, JOKER_VALUE, dec, ws) == -1  # the table joker must stay
+    assert (
+        solve_counts(z, z, 2, no_rj, gj, C, N, NUM_MIN, JOKER_VALUE, dec, ws) == -1
+    )  # the table joker must stay
     one = z.copy()
     one[4] = 1  # colour 0, number 5: with the table joker and a hand joker, a group of three
-    assert solve_counts(z, one, 1, no_rj, gj, C, N, NUM_MIN, JOKER_VALUE, dec, ws) == (5 * 256 + 1) + (JOKER_VALUE * 256 + 1)
+    assert solve_counts(z, one, 1, no_rj, gj, C, N, NUM_MIN, JOKER_VALUE, dec, ws) == (5 * 256 + 1) + (
+        JOKER_VALUE * 256 + 1
+    )

@@ -63,7 +63,7 @@ def gain(*numbers: int) -> int:
 def as_meld(row: np.ndarray) -> Meld:
     """A layout row [type, length, entry...] as the reference rules' Meld (a joker entry: a joker card)."""
     cards = []
-    for j, ent in enumerate(row[2:2 + row[1]]):
+    for j, ent in enumerate(row[2 : 2 + row[1]]):
         if solver.is_joker_entry(int(ent)):
             cards.append(DECK.card("joker", j))
         else:
@@ -72,6 +72,7 @@ def as_meld(row: np.ndarray) -> Meld:
 
 
 # ---- the table search's steps ------------------------------------------------------------------------
+
 
 def test_colour_order_puts_the_colours_with_fewest_cards_of_the_number_first() -> None:
     forced = counts((Y, 5))
@@ -89,14 +90,18 @@ def test_group_room_counts_the_later_colours_cards_at_most_three_each() -> None:
     assert rooms == [0 + 1 + 3, 1 + 3, 3, 0]  # after blue: red, black, yellow; after red: black, yellow
 
 
-@pytest.mark.parametrize("number, expect", [
-    # at 5, with a yellow 6 in the hand but no yellow 7
-    (5, {0: 0, 1: 1, 2: 0, 3: 0, 1 | (1 << 2): 1 + 2, 2 | (1 << 2): 1 + 1, 2 | (2 << 2): 1}),
-    # at 13 nothing follows: every place a short run still needs counts as a joker
-    (13, {0: 0, 1: 2, 2: 1, 3: 0, 1 | (1 << 2): 4, 3 | (1 << 2): 2, 2 | (2 << 2): 2}),
-])
-def test_run_shortfall_counts_the_jokers_a_short_run_needs_to_reach_three(number: int,
-                                                                          expect: dict[int, int]) -> None:
+@pytest.mark.parametrize(
+    "number, expect",
+    [
+        # at 5, with a yellow 6 in the hand but no yellow 7
+        (5, {0: 0, 1: 1, 2: 0, 3: 0, 1 | (1 << 2): 1 + 2, 2 | (1 << 2): 1 + 1, 2 | (2 << 2): 1}),
+        # at 13 nothing follows: every place a short run still needs counts as a joker
+        (13, {0: 0, 1: 2, 2: 1, 3: 0, 1 | (1 << 2): 4, 3 | (1 << 2): 2, 2 | (2 << 2): 2}),
+    ],
+)
+def test_run_shortfall_counts_the_jokers_a_short_run_needs_to_reach_three(
+    number: int, expect: dict[int, int]
+) -> None:
     """Slot pair code ab = a | b << 2, a slot's value the length of yellow's run so far (3: 3 or more). At 5
     the hand holds a yellow 6 but no 7: a run of 1 needs the 6 (there) and a 7 (a joker); two runs of 1 need
     two 6s (one short) and two 7s; a run of 2 needs only a 6, so a run of 2 and one of 1 are one 6 short and
@@ -110,6 +115,7 @@ def test_run_shortfall_counts_the_jokers_a_short_run_needs_to_reach_three(number
 def _can_split_into_groups(colour_counts: tuple[int, ...], jokers: int) -> bool:
     """Brute force over the reference rules: the cards of one number (per colour) and the jokers make groups
     that the rules accept, every card and joker in one."""
+
     @cache
     def split(left: tuple[int, ...], j: int) -> bool:
         if sum(left) == 0:
@@ -155,17 +161,21 @@ def _start(ws: SolverWorkspace) -> None:
     ws.keys[0, 0], ws.score[0, 0], ws.parent[0, 0], ws.dec[0, 0], ws.counts[0] = 0, 0, -1, 0, 1
 
 
-@pytest.mark.parametrize("hand_cards, room, cut, expect", [
-    # yellow 1 2 3 in the hand: keep the 1, or start a run with it (slot a = 1); no group (no room)
-    (((Y, 1), (Y, 2), (Y, 3)), 0, True, {(0, 0), (1, gain(1))}),
-    # yellow 1 alone: the run it would start can never reach 3, the dead-run cut refuses it
-    (((Y, 1),), 0, True, {(0, 0)}),
-    (((Y, 1),), 0, False, {(0, 0), (1, gain(1))}),
-    # room for two more 1s from later colours: the 1 may also go to the groups (1 group card, yellow's 1)
-    (((Y, 1),), 2, True, {(0, 0), ((1 << 36) | (1 << 42), gain(1))}),
-])
-def test_colour_layer_lists_the_moves_of_one_colour(hand_cards: tuple[tuple[int, int], ...], room: int,
-                                                    cut: bool, expect: set[tuple[int, int]]) -> None:
+@pytest.mark.parametrize(
+    "hand_cards, room, cut, expect",
+    [
+        # yellow 1 2 3 in the hand: keep the 1, or start a run with it (slot a = 1); no group (no room)
+        (((Y, 1), (Y, 2), (Y, 3)), 0, True, {(0, 0), (1, gain(1))}),
+        # yellow 1 alone: the run it would start can never reach 3, the dead-run cut refuses it
+        (((Y, 1),), 0, True, {(0, 0)}),
+        (((Y, 1),), 0, False, {(0, 0), (1, gain(1))}),
+        # room for two more 1s from later colours: the 1 may also go to the groups (1 group card, yellow's 1)
+        (((Y, 1),), 2, True, {(0, 0), ((1 << 36) | (1 << 42), gain(1))}),
+    ],
+)
+def test_colour_layer_lists_the_moves_of_one_colour(
+    hand_cards: tuple[tuple[int, int], ...], room: int, cut: bool, expect: set[tuple[int, int]]
+) -> None:
     """One colour layer from the empty state: yellow at number 1, not the number's last colour. A state's key
     holds the colour's run slots (4 bits a colour), then hand jokers used (<< 32), the number's group cards
     (<< 36) and the largest colour count among them (<< 42)."""
@@ -175,7 +185,9 @@ def test_colour_layer_lists_the_moves_of_one_colour(hand_cards: tuple[tuple[int,
     forced = np.zeros(C * N, np.int64)
     short = np.zeros(16, np.int64)
     solver._run_shortfall(forced, hand, Y, 0, N, short)
-    hmask = solver._colour_layer(ws, 0, Y, 0, False, forced, hand, 0, 0, 0, room, short, gain(1), JOKER, C, N, cut)
+    hmask = solver._colour_layer(
+        ws, 0, Y, 0, False, forced, hand, 0, 0, 0, room, short, gain(1), JOKER, C, N, cut
+    )
     assert hmask == 255
     assert _layer(ws, 1) == expect
 
@@ -233,11 +245,13 @@ def test_best_boundary_takes_the_best_valid_table_first_on_a_tie() -> None:
     ws = workspaces(C, N)
     rj = np.array([1, 0, 0, 0], np.int64)
     placed = 1 << TJ_SHIFT
-    states = [(placed | 3, 20, 0),               # yellow run of 3+, the joker placed: valid
-              (placed | 2, 30, 0),               # a yellow run of 2 still open
-              (3, 40, 0),                        # the table's run joker left out
-              (placed | 3 | (3 << 4), 20, 0),    # valid, as good as the first
-              (placed, 50, -1)]                  # dominated (pruned)
+    states = [
+        (placed | 3, 20, 0),  # yellow run of 3+, the joker placed: valid
+        (placed | 2, 30, 0),  # a yellow run of 2 still open
+        (3, 40, 0),  # the table's run joker left out
+        (placed | 3 | (3 << 4), 20, 0),  # valid, as good as the first
+        (placed, 50, -1),
+    ]  # dominated (pruned)
     for i, (key, score, dec) in enumerate(states):
         ws.keys[5, i], ws.score[5, i], ws.dec[5, i] = key, score, dec
     ws.counts[5] = len(states)
@@ -261,6 +275,7 @@ def test_trace_back_reads_the_decisions_along_the_parents() -> None:
 
 # ---- the joker retrieval's steps ----------------------------------------------------------------------
 
+
 def test_retrievable_needs_a_hand_card_a_table_joker_stands_for() -> None:
     jrun, jgrp = counts((Y, 6)), np.zeros(C * N, np.int64)
     assert solver._retrievable(jrun, jgrp, counts((Y, 6)))
@@ -275,15 +290,22 @@ def test_candidate_melds_are_the_new_melds_of_the_freed_joker() -> None:
     hand = counts((Y, 5), (Y, 6), (B, 9), (K, 9))
     cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
     nc = solver._candidate_melds(kind(R, 7), hand, C, N, NUM_MIN, cand)
-    assert cand[:nc].tolist() == [[RUN, Y, 3, 5, 3, gain(5, 6)],
-                                  [RUN, Y, 4, 6, 6, gain(5, 6)],
-                                  [GROUP, 8, (1 << B) | (1 << K), 0, 0, gain(9, 9)]]
+    assert cand[:nc].tolist() == [
+        [RUN, Y, 3, 5, 3, gain(5, 6)],
+        [RUN, Y, 4, 6, 6, gain(5, 6)],
+        [GROUP, 8, (1 << B) | (1 << K), 0, 0, gain(9, 9)],
+    ]
     layout = np.zeros((nc, 2 + N), np.int64)
     for i in range(nc):
         solver._write_meld(layout, i, cand[i], C, N)
         assert is_valid_meld(DECK, as_meld(layout[i]))
-    assert layout[2, :5].tolist() == [GROUP, 3, kind(B, 9) * 8 + SRC_HAND, kind(K, 9) * 8 + SRC_HAND,
-                                      kind(Y, 9) * 8 + SRC_FREED_JOKER]
+    assert layout[2, :5].tolist() == [
+        GROUP,
+        3,
+        kind(B, 9) * 8 + SRC_HAND,
+        kind(K, 9) * 8 + SRC_HAND,
+        kind(Y, 9) * 8 + SRC_FREED_JOKER,
+    ]
     # the joker's own kind stays out: with yellow 6 as the retrieved card's kind only the 9s remain
     assert solver._candidate_melds(kind(Y, 6), hand, C, N, NUM_MIN, cand) == 1
     assert cand[0, CAND_GAIN] == gain(9, 9)
@@ -303,8 +325,13 @@ def test_take_and_fits_follow_a_candidates_hand_cards() -> None:
 def _joker_table() -> tuple[np.ndarray, np.ndarray]:
     """A table of one run, yellow 4 5 and a table joker as yellow 6; out says the search laid nothing."""
     layout = np.zeros((8, 2 + N), np.int64)
-    layout[0, :5] = [RUN, 3, kind(Y, 4) * 8 + SRC_TABLE, kind(Y, 5) * 8 + SRC_TABLE,
-                     kind(Y, 6) * 8 + SRC_TABLE_JOKER]
+    layout[0, :5] = [
+        RUN,
+        3,
+        kind(Y, 4) * 8 + SRC_TABLE,
+        kind(Y, 5) * 8 + SRC_TABLE,
+        kind(Y, 6) * 8 + SRC_TABLE_JOKER,
+    ]
     out = np.zeros(OUT_SIZE, np.int64)
     out[OUT_MELDS], out[OUT_RETRIEVED] = 1, -1
     return layout, out
@@ -324,7 +351,9 @@ def test_greedy_incumbent_swaps_the_card_in_and_lays_the_richest_candidate() -> 
     assert layout[0, 4] == kind(Y, 6) * 8 + SRC_HAND
     assert all(is_valid_meld(DECK, as_meld(layout[i])) for i in range(2))
     layout, out = _joker_table()
-    assert not solver._greedy_incumbent(kind(Y, 6), counts((Y, 6), (B, 9)), cand, nc, layout, out, C, N, NUM_MIN)
+    assert not solver._greedy_incumbent(
+        kind(Y, 6), counts((Y, 6), (B, 9)), cand, nc, layout, out, C, N, NUM_MIN
+    )
     assert out[OUT_BEST] == 0 and out[OUT_MELDS] == 1  # black 9 not in the hand: no candidate fits
 
 
@@ -340,11 +369,50 @@ def test_search_candidates_finds_the_retrieval_by_an_exact_search() -> None:
     best_meld, best_dec = np.zeros(CAND_F, np.int64), np.zeros(N * C, np.int64)
     decisions = np.zeros(N * C, np.int64)
     ws = workspaces(C, N)
-    kf = solver._search_candidates(kind(Y, 6), cand, nc, forced2, hand2, 0, rj2, gj2, C, N, NUM_MIN, 25, decisions,
-                                   ws, out, -1, best_meld, best_dec)
+    kf = solver._search_candidates(
+        kind(Y, 6),
+        cand,
+        nc,
+        forced2,
+        hand2,
+        0,
+        rj2,
+        gj2,
+        C,
+        N,
+        NUM_MIN,
+        25,
+        decisions,
+        ws,
+        out,
+        -1,
+        best_meld,
+        best_dec,
+    )
     assert kf == kind(Y, 6) and out[OUT_BEST] == gain(6, 9, 9)
     assert best_meld.tolist() == cand[0].tolist() and (best_dec == decisions).all()
     assert hand2.tolist() == counts((B, 9), (K, 9)).tolist()  # the hand is given back
     out[OUT_BEST] = gain(6, 9, 9)  # nothing better: the bound stops before any candidate search
-    assert solver._search_candidates(kind(Y, 6), cand, nc, forced2, hand2, 0, rj2, gj2, C, N, NUM_MIN, 25,
-                                     decisions, ws, out, -1, best_meld, best_dec) == -1
+    assert (
+        solver._search_candidates(
+            kind(Y, 6),
+            cand,
+            nc,
+            forced2,
+            hand2,
+            0,
+            rj2,
+            gj2,
+            C,
+            N,
+            NUM_MIN,
+            25,
+            decisions,
+            ws,
+            out,
+            -1,
+            best_meld,
+            best_dec,
+        )
+        == -1
+    )

@@ -29,8 +29,23 @@ def _opening_points(hand: np.ndarray, jokers: int) -> int:
     """The exact opening search's points for a hand (0 when it lays nothing)."""
     out = np.zeros(OUT_SIZE, np.int64)
     z = np.zeros(C * N, np.int64)
-    solve_turn(z, z, z, hand, jokers, True, True, False, C, N, 1, 25, np.zeros((64, 2 + N), np.int64), out,
-               workspaces(C, N))
+    solve_turn(
+        z,
+        z,
+        z,
+        hand,
+        jokers,
+        True,
+        True,
+        False,
+        C,
+        N,
+        1,
+        25,
+        np.zeros((64, 2 + N), np.int64),
+        out,
+        workspaces(C, N),
+    )
     return int(out[OUT_BEST]) >> 8 if out[OUT_BEST] > 0 else 0
 
 
@@ -50,16 +65,20 @@ def _hand(*kinds: tuple[int, int]) -> np.ndarray:
     return h
 
 
-@pytest.mark.parametrize("kinds, jokers, bound", [
-    (((0, 1), (1, 5), (2, 9), (3, 13)), 0, 0),                  # no two cards can meet: nothing counts
-    (((0, 11), (0, 12), (0, 13)), 0, 36),                        # a run: its cards at face value
-    (((0, 7), (1, 7), (2, 7), (0, 1)), 0, 21),                   # a group counts, the lone 1 does not
-    (((0, 7), (1, 7), (0, 1)), 1, 7 + 7 + 13),                   # a joker makes the 7s a group; the 1 stays alone
-    (((0, 5), (0, 7), (0, 7)), 0, 0),                            # a gap and no joker: no run, no group
-    (((0, 5), (0, 7), (0, 7)), 1, 5 + 7 + 7 + 13),               # the joker fills the gap (both copies count)
-])
-def test_opening_bound_counts_only_cards_some_meld_could_hold(kinds: tuple[tuple[int, int], ...], jokers: int,
-                                                               bound: int) -> None:
+@pytest.mark.parametrize(
+    "kinds, jokers, bound",
+    [
+        (((0, 1), (1, 5), (2, 9), (3, 13)), 0, 0),  # no two cards can meet: nothing counts
+        (((0, 11), (0, 12), (0, 13)), 0, 36),  # a run: its cards at face value
+        (((0, 7), (1, 7), (2, 7), (0, 1)), 0, 21),  # a group counts, the lone 1 does not
+        (((0, 7), (1, 7), (0, 1)), 1, 7 + 7 + 13),  # a joker makes the 7s a group; the 1 stays alone
+        (((0, 5), (0, 7), (0, 7)), 0, 0),  # a gap and no joker: no run, no group
+        (((0, 5), (0, 7), (0, 7)), 1, 5 + 7 + 7 + 13),  # the joker fills the gap (both copies count)
+    ],
+)
+def test_opening_bound_counts_only_cards_some_meld_could_hold(
+    kinds: tuple[tuple[int, int], ...], jokers: int, bound: int
+) -> None:
     hand = _hand(*kinds)
     assert opening_points_bound(hand, jokers, C, N, 1) == bound
     assert bound >= _opening_points(hand, jokers)
@@ -72,18 +91,28 @@ def _kernel_round(spec: RummyCardsGame, players: int, seed: int, random_seat: in
     ws = round_workspace(setup, 1, setup.max_turns)
     ws.log[:] = -9
     res = py_func(play_round)(seed_state(seed), setup, ws, 0, random_seat)
-    return [res.tolist(), ws.scores.ravel().tolist(), ws.first_possible.ravel().tolist(),
-            ws.log[:res[RES_TURNS]].tolist(), ws.choices[:res[RES_TURNS]].ravel().tolist()]
+    return [
+        res.tolist(),
+        ws.scores.ravel().tolist(),
+        ws.first_possible.ravel().tolist(),
+        ws.log[: res[RES_TURNS]].tolist(),
+        ws.choices[: res[RES_TURNS]].ravel().tolist(),
+    ]
 
 
-@pytest.mark.parametrize("seed, players, random_seat, changes", [
-    (11, 2, -1, {}), (12, 3, -1, {}), (13, 4, 1, {}),
-    (14, 3, -1, {"rules.opening_turn": "own_melds_only", "rules.draw": "by_choice"}),
-    (15, 2, 0, {"initial_meld": 30, "balance.meld_thresholds": [20, 45]}),
-])
-def test_rounds_with_and_without_the_opening_shortcut_are_identical(monkeypatch: pytest.MonkeyPatch, seed: int,
-                                                                     players: int, random_seat: int,
-                                                                     changes: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    "seed, players, random_seat, changes",
+    [
+        (11, 2, -1, {}),
+        (12, 3, -1, {}),
+        (13, 4, 1, {}),
+        (14, 3, -1, {"rules.opening_turn": "own_melds_only", "rules.draw": "by_choice"}),
+        (15, 2, 0, {"initial_meld": 30, "balance.meld_thresholds": [20, 45]}),
+    ],
+)
+def test_rounds_with_and_without_the_opening_shortcut_are_identical(
+    monkeypatch: pytest.MonkeyPatch, seed: int, players: int, random_seat: int, changes: dict[str, object]
+) -> None:
     """The kernel skips the opening search when opening_points_bound proves it cannot reach the smallest
     threshold still open; with the bound disabled (every search run) the round is the same turn for turn,
     first_possible included. The count of skipped turns shows the shortcut was taken."""
@@ -132,19 +161,26 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
     rng = np.random.default_rng(seed)
     forced = random_table(rng, int(rng.integers(3, 8)), C, N)
     deck = rng.permutation(np.repeat(np.arange(C * N), 2))
-    hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
+    hand = np.minimum(np.bincount(deck[: int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(
+        np.int64
+    )
     rj, gj = np.zeros(C, np.int64), np.zeros(N, np.int64)
     ws = workspaces(C, N)
     results = []
     for prune_at in (0, 10**9):
         dec = np.zeros(N * (C + 1), np.int64)
-        results.append(solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, prune_at,
-                                            solver.DEAD_RUN_CUT))
+        results.append(
+            solver.resume_counts(
+                forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, prune_at, solver.DEAD_RUN_CUT
+            )
+        )
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
     assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
 
 
-def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A meld finder that laid its exact optimum (no retrieval) and saw nobody lay since knows its next table
     search lays nothing, and the kernel skips it (solve_turn's known_nothing). Every skipped search, run in
     full at the same point of real rounds, gives the same result and table (2 and 3 players, both draw rules),
@@ -152,16 +188,25 @@ def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(monkey
     real = sim_module.solve_turn
     seen = {"known": 0, "opened": 0}
 
-    def checking(t_real: np.ndarray, t_jrun: np.ndarray, t_jgrp: np.ndarray, hand: np.ndarray, hj: int,
-                 opening: bool, retrieval: bool, known_nothing: bool, *rest: object) -> None:
+    def checking(
+        t_real: np.ndarray,
+        t_jrun: np.ndarray,
+        t_jgrp: np.ndarray,
+        hand: np.ndarray,
+        hj: int,
+        opening: bool,
+        retrieval: bool,
+        known_nothing: bool,
+        *rest: object,
+    ) -> None:
         args = (t_real, t_jrun, t_jgrp, hand, hj, opening, retrieval)
         layout, out = rest[4], rest[5]
         if known_nothing:
             real(*args, False, *rest)
-            full_out, full_layout = out.copy(), layout[:out[1]].copy()  # type: ignore[attr-defined,index]
+            full_out, full_layout = out.copy(), layout[: out[1]].copy()  # type: ignore[attr-defined,index]
             real(*args, True, *rest)
             assert out[:4].tolist() == full_out[:4].tolist()  # type: ignore[index]
-            assert (layout[:out[1]] == full_layout).all()  # type: ignore[index]
+            assert (layout[: out[1]] == full_layout).all()  # type: ignore[index]
             seen["known"] += 1
         else:
             real(*args, False, *rest)
@@ -184,7 +229,9 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     rng = np.random.default_rng(seed)
     forced = random_table(rng, int(rng.integers(3, 8)), C, N)
     deck = rng.permutation(np.repeat(np.arange(C * N), 2))
-    hand = np.minimum(np.bincount(deck[:int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(np.int64)
+    hand = np.minimum(np.bincount(deck[: int(rng.integers(8, 20))], minlength=C * N), 2 - forced).astype(
+        np.int64
+    )
     rj = np.array([int(run_joker), 0, 0, 0], np.int64)
     if run_joker:  # the table joker stands in a yellow run: give it one (yellow 1 2 + the joker as 3)
         forced[0:2] = np.maximum(forced[0:2], 1)
@@ -194,8 +241,9 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     results, decisions, states = [], [], []
     for cut in (True, False):
         dec = np.zeros(N * (C + 1), np.int64)
-        results.append(solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, solver.PRUNE_AT,
-                                            cut))
+        results.append(
+            solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, solver.PRUNE_AT, cut)
+        )
         decisions.append(dec)
         states.append(int(ws.counts.sum()))
     assert results[0] == results[1]
@@ -218,7 +266,8 @@ def test_the_dead_run_cut_cuts() -> None:
     ws = workspaces(C, N)
     counts = []
     for cut in (True, False):
-        solver.resume_counts(forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0,
-                             solver.PRUNE_AT, cut)
+        solver.resume_counts(
+            forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0, solver.PRUNE_AT, cut
+        )
         counts.append(int(ws.counts.sum()))
     assert counts[0] < 0.8 * counts[1]

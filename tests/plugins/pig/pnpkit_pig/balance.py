@@ -49,8 +49,15 @@ class SelfPlay:
         return {"games.shares": shares, "games.rounds": rounds, "games.scores": scores}
 
 
-def balance_report(spec: PigGame, *, games: int | Budget, seed: int, executor: Executor | None = None,
-                   progress: Callable[[int], None] | None = None, kit: str = "") -> BalanceReport:
+def balance_report(
+    spec: PigGame,
+    *,
+    games: int | Budget,
+    seed: int,
+    executor: Executor | None = None,
+    progress: Callable[[int], None] | None = None,
+    kit: str = "",
+) -> BalanceReport:
     """Self-play every player count of the kit and judge the spec's tolerances."""
     b, budget = spec.balance, as_budget(games)
     rep = BalanceReport(kit=kit, game="pig", games_per_setting=budget.default, seed=seed)
@@ -62,19 +69,54 @@ def balance_report(spec: PigGame, *, games: int | Budget, seed: int, executor: E
         share, rounds = tally["games.shares"], tally["games.rounds"].astype(np.float64)
         seats = tuple(Proportion(float(share[:, s].sum()), g) for s in range(n))
         sd = float(rounds.std(ddof=1)) if g > 1 else 0.0
-        rep.tolerances.append(bounded(f"largest seat win share distance from fair 1/{n} ({n} players)",
-                                      Extreme("max_distance", seats, 1.0 / n), b.seat_win_share_gap,
-                                      "game.balance.seat_win_share_gap", (setting,)))
-        rep.tolerances.append(bounded(f"mean game length in rounds ({n} players)", Mean(g, float(rounds.mean()), sd),
-                                      b.game_rounds, "game.balance.game_rounds", (setting,)))
+        rep.tolerances.append(
+            bounded(
+                f"largest seat win share distance from fair 1/{n} ({n} players)",
+                Extreme("max_distance", seats, 1.0 / n),
+                b.seat_win_share_gap,
+                "game.balance.seat_win_share_gap",
+                (setting,),
+            )
+        )
+        rep.tolerances.append(
+            bounded(
+                f"mean game length in rounds ({n} players)",
+                Mean(g, float(rounds.mean()), sd),
+                b.game_rounds,
+                "game.balance.game_rounds",
+                (setting,),
+            )
+        )
         wins = [p.estimate() for p in seats]
         score_mean = float(tally["games.scores"].mean()) if g else math.nan
-        rep.figures["settings"][str(n)] = {"games": g, "seat_win_share": wins, "rounds_mean": float(rounds.mean()),
-                                           "rounds_sd": sd, "score_mean": score_mean}
-        rep.headline[str(n)] = Headline(policy=f"hold at {b.hold_at}", score_mean=score_mean, seat_shares=wins,
-                                        game_length=float(rounds.mean()), length_unit="rounds")
-        rep.tables.append(Table(f"Win share by seat ({n} players, hold at {b.hold_at})", ["seat", "win share"],
-                                [[s + 1, round(w, 4)] for s, w in enumerate(wins)]))
-        rep.charts.append(Bars(f"Win share by seat ({n} players)", [f"seat {s + 1}" for s in range(n)], wins,
-                               reference=1.0 / n, y_label="win share"))
+        rep.figures["settings"][str(n)] = {
+            "games": g,
+            "seat_win_share": wins,
+            "rounds_mean": float(rounds.mean()),
+            "rounds_sd": sd,
+            "score_mean": score_mean,
+        }
+        rep.headline[str(n)] = Headline(
+            policy=f"hold at {b.hold_at}",
+            score_mean=score_mean,
+            seat_shares=wins,
+            game_length=float(rounds.mean()),
+            length_unit="rounds",
+        )
+        rep.tables.append(
+            Table(
+                f"Win share by seat ({n} players, hold at {b.hold_at})",
+                ["seat", "win share"],
+                [[s + 1, round(w, 4)] for s, w in enumerate(wins)],
+            )
+        )
+        rep.charts.append(
+            Bars(
+                f"Win share by seat ({n} players)",
+                [f"seat {s + 1}" for s in range(n)],
+                wins,
+                reference=1.0 / n,
+                y_label="win share",
+            )
+        )
     return rep

@@ -10,7 +10,9 @@ def legal_problems(spec: PigGame) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if spec.bust_face > spec.die_sides:
         sides = spec.die_sides
-        out.append(("bust_face", f"expected a face of the {sides}-sided die (1..{sides}); got {spec.bust_face}"))
+        out.append(
+            ("bust_face", f"expected a face of the {sides}-sided die (1..{sides}); got {spec.bust_face}")
+        )
     if spec.players.min > spec.players.max:
         out.append(("players", f"min {spec.players.min} is above max {spec.players.max}"))
     if spec.players.min < 2:

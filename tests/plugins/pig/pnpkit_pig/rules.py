@@ -77,8 +77,14 @@ class Pig:
 
     def _next_turn(self, state: State, scores: tuple[int, ...]) -> State:
         turn = state.turn + 1
-        return replace(state, scores=scores, seat=turn % self.players, turn_total=0, turn=turn,
-                       over=turn >= self.spec.turn_limit)
+        return replace(
+            state,
+            scores=scores,
+            seat=turn % self.players,
+            turn_total=0,
+            turn=turn,
+            over=turn >= self.spec.turn_limit,
+        )
 
     def outcome(self, state: State) -> Outcome:
         """Scores and winners of a finished game."""
