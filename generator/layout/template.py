@@ -1,4 +1,5 @@
-"""The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields -> drawing
+"""The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields ->
+drawing
 ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
 
 Positions in the spec are measured from the face's top-left corner; ops use PDF's bottom-left origin, so every
@@ -44,8 +45,11 @@ from generator.spec.template import (
     MAX_DRAWN_OPS,
     MAX_REPEAT_COPIES,
     AnyElement,
+    BoxElement,
     Coord,
     EllipseElement,
+    Fill,
+    Gradient,
     GridElement,
     IconElement,
     ImageElement,
@@ -66,7 +70,8 @@ KAPPA = 0.5522847498
 
 @dataclass
 class FaceRenderer:
-    """Renders element lists for one language: the sandbox, text metrics and the helpers templates may call."""
+    """Renders element lists for one language: the sandbox, text metrics and the helpers templates may
+    call."""
 
     env: CatalogEnvironment
     measure: Measure
@@ -78,6 +83,10 @@ class FaceRenderer:
     x_height: float = X_HEIGHT
     """How tall an inline icon stands, as a fraction of the size (the body face's x-height)."""
     _cache: dict[str, Any] = field(default_factory=dict)
+    _corner: tuple[float, float] = (0.0, 0.0)
+    """The face being drawn: its corner radius and bleed (images are clipped to the rounded card)."""
+    _shift: tuple[float, float] = (0.0, 0.0)
+    """Where the copy of a repeat being drawn is placed (a mask is drawn in the face's coordinates)."""
 
     # ------------------------------------------------------------------ budget
 
@@ -136,8 +145,20 @@ class FaceRenderer:
             f"{where}: expected a colour '#rrggbb' or one of {', '.join(INKS)}; got {value[:40]!r}"
         )
 
+    def fill(
+        self, source: Fill | None, context: Mapping[str, Any], where: str
+    ) -> tuple[str | None, tuple[str, str, float] | None]:
+        """A fill -> (colour, None) or, for a gradient, (its start colour, (start, end, angle))."""
+        if not isinstance(source, Gradient):
+            return self.colour(source, context, where), None
+        ends = [self.colour(c, context, f"{where}.gradient[{i}]") for i, c in enumerate(source.gradient)]
+        if ends[0] is None or ends[1] is None:
+            raise LayoutError(f"{where}.gradient: both colours are needed; got {ends[0]!r} and {ends[1]!r}")
+        return ends[0], (ends[0], ends[1], source.angle)
+
     def count(self, source: int | str, context: Mapping[str, Any], where: str) -> int:
-        """A repeat count: a number, a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
+        """A repeat count: a number, a field name or a template giving a whole number in
+        0..MAX_REPEAT_COPIES."""
         value: Any
         if isinstance(source, int):
             value = source
@@ -167,9 +188,13 @@ class FaceRenderer:
         bleed: float,
         where: str,
         table: Sequence[Mapping[str, Any]] = (),
+        radius: float = 0.0,
     ) -> Face:
-        """One face: every element whose `when` holds, in order. `table` gives grid rows their fields."""
+        """One face: every element whose `when` holds, in order. `table` gives grid rows their fields;
+        `radius`
+        rounds the card's corners, which clip its images."""
         ops: list[Op] = []
+        self._corner = (min(radius, width / 2, height / 2), bleed)
         for i, el in enumerate(elements):
             drawn = self.element(el, context, width, height, f"{where}[{i}]", table)
             self.charge(len(drawn), f"{where}[{i}]")
@@ -185,23 +210,43 @@ class FaceRenderer:
         where: str,
         table: Sequence[Mapping[str, Any]] = (),
     ) -> list[Op]:
-        """The ops of one element (none when its condition is false)."""
+        """The ops of one element (none when its condition is false), turned by its `rotate` about its box's
+        centre and drawn with its `opacity`."""
         if el.when is not None and not self.condition(el.when, context, f"{where}.when"):
             return []
+        ops = self._draw(el, context, w, h, where, table)
+        if ops and el.opacity < 1 and not isinstance(el, ImageElement):  # an image carries its own
+            ops = [Place(0.0, 0.0, tuple(ops), opacity=el.opacity)]
+        if ops and el.rotate % 360:
+            cx, cy = _centre(el, ops, w, h, where)
+            ops = [Place(cx, cy, (Place(-cx, -cy, tuple(ops)),), rotate=el.rotate)]
+        return ops
+
+    def _draw(
+        self,
+        el: AnyElement,
+        context: Mapping[str, Any],
+        w: float,
+        h: float,
+        where: str,
+        table: Sequence[Mapping[str, Any]],
+    ) -> list[Op]:
         if isinstance(el, TextElement):
             return self._text(el, context, w, h, where)
         if isinstance(el, RectElement):
             x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
+            fill, gradient = self.fill(el.fill, context, f"{where}.fill")
             return [
                 Rect(
                     x,
                     y,
                     bw,
                     bh,
-                    fill=self.colour(el.fill, context, f"{where}.fill"),
+                    fill=fill,
                     stroke=self.colour(el.stroke, context, f"{where}.stroke"),
                     width=el.width,
                     radius=min(el.radius, bw / 2, bh / 2),
+                    gradient=gradient,
                 )
             ]
         if isinstance(el, EllipseElement):
@@ -253,11 +298,14 @@ class FaceRenderer:
         text = self.render(el.text, context, f"{where}.text").strip()
         x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         ops: list[Op] = []
-        fill = self.colour(el.fill, context, f"{where}.fill")
+        fill, gradient = self.fill(el.fill, context, f"{where}.fill")
         if fill is not None:
-            ops.append(Rect(x, y, bw, bh, fill=fill, stroke=None))
+            ops.append(Rect(x, y, bw, bh, fill=fill, stroke=None, gradient=gradient))
         if not text:
             return ops
+        pad = min(el.padding, bw / 2 - 0.5, bh / 2 - 0.5)  # a % box may be small on a small face
+        if pad > 0:
+            x, y, bw, bh = x + pad, y + pad, bw - 2 * pad, bh - 2 * pad
         colour = self.colour(el.colour, context, f"{where}.colour") or "ink"
         font: FontKey = el.font
         anchors: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
@@ -362,8 +410,17 @@ class FaceRenderer:
             return []
         x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
         # a box that runs past the trim into the bleed is full-bleed art: the print check wants it covered
-        bleed = x < 0 or y < 0 or x + bw > w or y + bh > h
-        return [art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image", bleed=bleed)]
+        sx, sy = self._shift
+        bleed = x + sx < 0 or y + sy < 0 or x + sx + bw > w or y + sy + bh > h
+        art = art_op(asset, x, y, bw, bh, fit=el.fit, opacity=el.opacity, slot="image", bleed=bleed)
+        radius, out = self._corner
+        if radius <= 0:
+            return [art]
+        # the rounded card clips its pictures; full-bleed art to the rounded bleed edge, so the cut card shows
+        # all of it and the bleed stays covered
+        grow = out if bleed else 0.0
+        mask = (-sx - grow, -sy - grow, w + 2 * grow, h + 2 * grow, radius + grow)
+        return [Place(0.0, 0.0, (art,), mask=mask)]
 
     def asset(self, src: str, context: Mapping[str, Any], where: str) -> Asset | None:
         """The decoded file an asset path names for this face's fields (None when a named field is empty)."""
@@ -387,11 +444,19 @@ class FaceRenderer:
     ) -> list[Op]:
         n = self.count(el.times, context, f"{where}.times")
         ops: list[Op] = []
+        step_x, step_y = _at(el.dx, w), _at(el.dy, h)
+        share = {"left": 0.0, "center": 0.5, "right": 1.0}[el.align]
         for i in range(n):
             line, k = divmod(i, el.per_line)
-            dx = k * _at(el.dx, w) + line * _at(el.line_dx, w)
-            dy = k * _at(el.dy, h) + line * _at(el.line_dy, h)
-            inner = self.element(el.element, {**context, "i": i}, w, h, f"{where}.element")
+            in_line = min(el.per_line, n - line * el.per_line)  # copies on this line
+            back = (in_line - 1) * share  # steps the line moves back to sit as aligned
+            dx = (k - back) * step_x + line * _at(el.line_dx, w)
+            dy = (k - back) * step_y + line * _at(el.line_dy, h)
+            self._shift = (dx, -dy)
+            try:
+                inner = self.element(el.element, {**context, "i": i}, w, h, f"{where}.element")
+            finally:
+                self._shift = (0.0, 0.0)
             self.charge(len(inner), f"{where}.element")
             if inner:
                 ops.append(Place(dx, -dy, tuple(inner)))
@@ -526,6 +591,33 @@ def ellipse(
     return Path(cmds, fill=fill, stroke=stroke, width=width)
 
 
+def _centre(el: AnyElement, ops: Sequence[Op], w: float, h: float, where: str) -> tuple[float, float]:
+    """The point an element turns about (op coordinates): its box's centre; a line's middle; a polygon's or a
+    repeat's box (every copy's) centre."""
+    x0, y0, x1, y1 = _extent(el, w, h, where)
+    if isinstance(el, RepeatElement):
+        shifts = [(op.x, op.y) for op in ops if isinstance(op, Place)] or [(0.0, 0.0)]
+        xs = [v for dx, _ in shifts for v in (x0 + dx, x1 + dx)]
+        ys = [v for _, dy in shifts for v in (y0 + dy, y1 + dy)]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def _extent(el: AnyElement, w: float, h: float, where: str) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of an element as written (a repeat's: its first copy's)."""
+    if isinstance(el, RepeatElement):
+        return _extent(el.element, w, h, where)
+    if isinstance(el, BoxElement):
+        x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
+        return x, y, x + bw, y + bh
+    if isinstance(el, LineElement):
+        pts = [(_at(el.x, w), h - _at(el.y, h)), (_at(el.x2, w), h - _at(el.y2, h))]
+    else:
+        pts = [(_at(px, w), h - _at(py, h)) for px, py in el.points]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _at(c: Coord, extent: float) -> float:
     value, pct = c
     return extent * value / 100.0 if pct else value
@@ -534,7 +626,8 @@ def _at(c: Coord, extent: float) -> float:
 def _box(
     x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float, where: str = ""
 ) -> tuple[float, float, float, float]:
-    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element (its
+    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element
+    (its
     row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):

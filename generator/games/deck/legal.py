@@ -1,4 +1,5 @@
-"""Static legality of a data kit: the declared `game.rules` over the rows (every broken row named with its file
+"""Static legality of a data kit: the declared `game.rules` over the rows (every broken row named with its
+file
 and row), templates that exist, draw checks and the deal that fit the deck. Every problem at once."""
 
 from __future__ import annotations
@@ -246,7 +247,9 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
         if check.kind == "sum_at_most" and check.limit is None:
             out.append((key, "a sum_at_most check needs limit"))
     deal = spec.deal
-    if deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
+    if deal is None:
+        pass  # a kit of sheets only deals nothing
+    elif deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
         out.append(("deal.component", f"expected a card component of game.decks; got {deal.component!r}"))
     else:
         size = sum(int(r.get("count") or 0) for r in spec.rows(deal.component).rows)
@@ -258,7 +261,7 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     f"cards; the deck holds {size}",
                 )
             )
-    if deal.players.min > deal.players.max:
+    if deal is not None and deal.players.min > deal.players.max:
         out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
     return out[:200]
 
@@ -266,7 +269,8 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
 def _condition_problems(
     spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
 ) -> list[tuple[str, str]]:
-    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the rows,
+    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the
+    rows,
     and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
     rows = spec.rows(check.component)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr, StrictInt
+from pydantic import Field, PrivateAttr, StrictInt, field_validator
 
 from generator.errors import Problem, SpecError
 from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
@@ -37,6 +37,7 @@ from generator.spec.template import (
     RepeatElement,
     TemplateChoice,
     fill_path,
+    resolve_extends,
 )
 from generator.spec.template import path_problem as asset_path_problem
 
@@ -59,14 +60,16 @@ class DeckComponent(SpecModel):
     kind: Literal["cards", "sheet"] = Field(
         "cards",
         description=(
-            "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one face per copy "
+            "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one "
+            "face per copy "
             "of the component (score pads, boards), whose grid rows take the data rows"
         ),
     )
     data: str | list[dict[str, Any]] | None = Field(
         None,
         description=(
-            "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values only) or a "
+            "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values "
+            "only) or a "
             "list of mappings written here; cards need columns id and count"
         ),
     )
@@ -142,7 +145,8 @@ class DrawCheck(SpecModel):
         default_factory=list,
         max_length=4,
         description=(
-            "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
+            "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a "
+            "resource "
             "and an action in the same hand; cards may meet more than one"
         ),
     )
@@ -209,8 +213,20 @@ class DeckGame(SpecModel):
     rules: dict[str, ComponentRules] = Field(
         default_factory=dict, description="declared legality per component"
     )
-    deal: Deal = Field(description="the deal the Game protocol plays (and the transcript shows)")
+    deal: Deal | None = Field(
+        None,
+        description=(
+            "the deal the Game protocol plays (and the transcript shows); a kit of sheets only (a score pad) "
+            "leaves it out"
+        ),
+    )
     balance: DeckBalance = Field(default_factory=DeckBalance, description="draw checks")
+
+    @field_validator("templates")
+    @classmethod
+    def _extends(cls, v: dict[str, FaceTemplate]) -> dict[str, FaceTemplate]:
+        """Each template with the one it `extends` merged in (an unknown parent or a cycle is an error)."""
+        return resolve_extends(v)
 
     _rows: dict[str, Rows] = PrivateAttr(default_factory=dict)
     _assets: dict[str, Asset] = PrivateAttr(default_factory=dict)
@@ -225,7 +241,8 @@ class DeckGame(SpecModel):
         return self._assets
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-        """The section as data, with each table's content digest (a build key changes when a data file does)."""
+        """The section as data, with each table's content digest (a build key changes when a data file
+        does)."""
         out = super().model_dump(**kwargs)
         out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
         if (
@@ -422,6 +439,10 @@ def _typed(
         for col, cell in row.cells.items():
             kind = kinds.get(col, kinds.get(col.split("@")[0], "text"))
             value, why = convert_cell(cell, kind)
+            if value is None and kind == "text":
+                value = (
+                    ""  # an empty text cell is the empty string (docs/deck-kind.md), as a template tests it
+                )
             if why:
                 problems.append(table.problem(row.line, f"column {col}", why))
                 bad_cells.add(col)
@@ -445,7 +466,11 @@ def _typed(
 
 
 def players(spec: DeckGame) -> Sequence[int]:
-    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    """The player counts of a kit's game section, ascending (the plugin record's `players`); a kit with no
+    deal
+    (sheets only) is played by one."""
+    if spec.deal is None:
+        return range(1, 2)
     return range(spec.deal.players.min, spec.deal.players.max + 1)
 
 
