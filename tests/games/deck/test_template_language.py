@@ -17,10 +17,9 @@ import pytest
 from PIL import Image
 from pydantic import TypeAdapter, ValidationError
 
-from generator.games.deck.spec import DeckGame
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.layout.geometry import drawn
-from generator.layout.ops import Page, Place, Rect, Text, iter_texts
+from generator.layout.ops import Page, Place, Rect, iter_texts
 from generator.layout.template import FaceRenderer
 from generator.render.pdf import write_pdf
 from generator.render.pilraster import draw_page
