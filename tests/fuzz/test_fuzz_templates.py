@@ -1,8 +1,7 @@
 """Hostile template keys (docs/deck-kind.md): `extends` chains and cycles, `remove` and `id`, `rotate`,
 `opacity`, `padding`, gradients, a card `radius`, `repeat` alignment and `ref()` calls. Each is either
-refused by
-the model (a ValidationError pydantic locates) or drawn, never a traceback of another kind; what is drawn is
-the same ops twice and renders to a PDF."""
+refused by the model (a ValidationError pydantic locates) or drawn, never a traceback of another kind; what
+is drawn is the same ops twice and renders to a PDF."""
 
 from __future__ import annotations
 
