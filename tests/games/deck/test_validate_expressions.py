@@ -248,7 +248,7 @@ def test_validate_locates_every_expression_problem_of_a_kit(kit: Path):  # noqa:
     assert lines[0] == f"error: 4 problems in {yaml}", r.stderr
     assert any(
         s.endswith(
-            f"game.templates.action.front[7].times: no column 'valeu' in {csv} (the copies to draw); "
+            f"game.templates.action.front[8].times: no column 'valeu' in {csv} (the copies to draw); "
             "did you mean value?"
         )
         for s in lines
@@ -271,23 +271,23 @@ def test_an_element_error_names_the_offending_key(kit: Path):  # noqa: F811
     edit(
         yaml,
         "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted}",
-        "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted, rotate: 90}",
+        "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted, rotation: 90}",
     )
-    edit(yaml, "{type: rect, x: 3mm, y: 3mm,", "{type: rect, x: 3, y: 3mm, opacity: 0.5,")
+    edit(yaml, "{type: rect, x: 3mm, y: 3mm,", "{type: rect, x: 3, y: 3mm, tint: ink,")
     edit(yaml, "bound: {min: 0.9}", "bound: {min: 0.9, max: 0.1}")
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     text = r.stderr
     assert (
-        "game.templates.crop.front[8].color: unknown key (not part of the spec); got 'muted'; did you mean colour?"
+        "game.templates.crop.front[7].color: unknown key (not part of the spec); got 'muted'; did you mean colour?"
         in text
     )
-    assert "game.templates.action.front[8].rotate: unknown key (not part of the spec); got 90" in text
+    assert "game.templates.action.front[7].rotation: unknown key (not part of the spec); got 90" in text
     assert (
-        "game.templates.crop.front[1].opacity: unknown key (not part of the spec); got 0.5; that key belongs to "
+        "game.templates.crop.front[0].tint: unknown key (not part of the spec); got 'ink'; that key belongs to "
         "another kind of element here" in text
     )
-    assert "game.templates.crop.front[1].x: expected a length with a unit" in text
+    assert "game.templates.crop.front[0].x: expected a length with a unit" in text
     assert "game.balance.draws[0].bound: min 0.9 is above max 0.1" in text
     assert ".text: unknown key" not in text and ".rect." not in text
 
@@ -386,7 +386,7 @@ def test_a_box_of_negative_width_names_its_element(kit: Path):  # noqa: F811
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.splitlines()[1].endswith(
-        "game.templates.crop.front[3].w: expected a positive width and height "
+        "game.templates.crop.front[2].w: expected a positive width and height "
         "(a box of no size draws nothing); got '-11mm'"
     ), r.stderr
 
