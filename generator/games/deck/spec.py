@@ -1,45 +1,31 @@
 """The `game:` section of a data kit (`game.kind: deck`, docs/deck-kind.md): where each component's rows come
 from and their field types, the shared face templates, the declared rules and the draw checks.
 
-The rows themselves are read when the kit loads (`with_files`, called by generator/spec/kit.py for any game
-model that has it): files are confined to the kit folder and read with the caps of generator/spec/tables.py,
-and a cell that is not of its declared type is a located error `data/cards.csv:17: column cost: ...`."""
+These models only validate what kit.yaml says. The rows and the art files are read in the load phase by
+generator/games/deck/files.py (the plugin's `with_files` hook), through the kit folder's one door, and handed
+to the section with `with_data`."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, PrivateAttr, StrictInt, field_validator
 
-from generator.errors import Problem, SpecError
+from generator.errors import Problem
 from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
-from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
+from generator.spec.assets import Asset
 from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, SequentialCheck, SpecModel
-from generator.spec.paths import read_bytes, resolve_inside
 from generator.spec.tables import (
-    MAX_ROWS,
     FieldType,
     Table,
-    convert_cell,
-    inline_table,
-    path_problem,
-    read_table,
 )
 from generator.spec.template import (
-    AnyElement,
     FaceTemplate,
-    IconElement,
-    ImageElement,
-    RepeatElement,
     TemplateChoice,
-    fill_path,
     resolve_extends,
 )
-from generator.spec.template import path_problem as asset_path_problem
 
 MAX_COUNT = MAX_PIECES
 """Copies of one row (the `count` column)."""
@@ -251,232 +237,20 @@ class DeckGame(SpecModel):
             out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
         return out
 
-    def with_files(
-        self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None], display: str
-    ) -> DeckGame:
-        """This section with every component's rows read from the kit folder and typed; SpecError with every
-        problem (file and row) otherwise."""
-        problems: list[Problem] = []
-        loaded: dict[str, Rows] = {}
-        for cid, comp in self.decks.items():
-            try:
-                if comp.data is None:
-                    table = inline_table([], display, lambda i: None)
-                elif isinstance(comp.data, str):
-                    key = f"game.decks.{cid}.data"
-                    why = path_problem(comp.data)
-                    if why is None:
-                        try:
-                            if (
-                                resolve_inside(
-                                    root, root / comp.data, display, f"the data file {comp.data!r}"
-                                )
-                                is None
-                            ):
-                                why = f"no such file in the kit folder: {comp.data!r}"
-                        except SpecError as e:
-                            why = e.problems[0].message
-                    if why is not None:  # refused before anything is opened: located in kit.yaml
-                        raise SpecError([Problem(display, key_line(key), key, why)])
-                    table = read_table(root, comp.data, shown(comp.data))
-                else:
-                    if len(comp.data) > MAX_ROWS:
-                        raise SpecError(
-                            [
-                                Problem(
-                                    display,
-                                    key_line(f"game.decks.{cid}.data"),
-                                    f"game.decks.{cid}.data",
-                                    f"{len(comp.data):,} rows; the limit is {MAX_ROWS:,}",
-                                )
-                            ]
-                        )
-                    line_of = functools.partial(_row_line, key_line, f"game.decks.{cid}.data")
-                    table = inline_table(comp.data, display, line_of)
-            except SpecError as e:
-                problems.extend(e.problems)
-                continue
-            typed, bad = _typed(table, comp, cid, display, key_line)
-            problems += bad
-            loaded[cid] = typed
-        if problems:
-            raise SpecError(problems)
-        assets, problems = _resolve_assets(self, loaded, root, display, key_line)
-        if problems:
-            raise SpecError(problems)
+    def with_data(self, rows: dict[str, Rows], assets: dict[str, Asset]) -> DeckGame:
+        """This section with the rows and art the load phase read for it (generator/games/deck/files.py)."""
         copy = self.model_copy()
-        copy._rows = loaded
-        copy._assets = assets
+        copy._rows = dict(rows)
+        copy._assets = dict(assets)
         return copy
-
-
-def _art_elements(elements: list[AnyElement] | None, key: str) -> Iterator[tuple[str, str]]:
-    """(key, src) of every image and SVG icon element of a face, repeated ones included."""
-    for j, el in enumerate(elements or []):
-        at = f"{key}[{j}]"
-        inner = el.element if isinstance(el, RepeatElement) else el
-        if isinstance(el, RepeatElement):
-            at += ".element"
-        if isinstance(inner, (ImageElement, IconElement)) and inner.src is not None:
-            yield f"{at}.src", inner.src
-
-
-def _resolve_assets(
-    game: DeckGame, loaded: dict[str, Rows], root: Path, display: str, key_line: Callable[[str], int | None]
-) -> tuple[dict[str, Asset], list[Problem]]:
-    """Every file an image or icon element names for any row its template is used by, resolved inside the kit
-    folder, read once (capped) and decoded by generator/spec/assets.py. A problem names the data row (file and
-    line) and the template key; a file that fails is reported once per key."""
-    assets: dict[str, Asset] = {}
-    failed: dict[str, str] = {}
-    problems: list[Problem] = []
-    reported: set[tuple[str, str]] = set()
-
-    def load(shown: str) -> Asset:
-        if shown in failed:
-            raise ValueError(failed[shown])
-        if shown not in assets:
-            try:
-                if len(assets) >= MAX_ASSETS:
-                    raise ValueError(f"over {MAX_ASSETS} art files in one kit")
-                why = asset_path_problem(shown)
-                if why:
-                    raise ValueError(why)
-                try:
-                    real = resolve_inside(root, root / shown, display, f"the art {shown!r}")
-                    if real is None:
-                        raise ValueError(f"no such file in the kit folder: {shown!r}")
-                    limit = MAX_SVG_BYTES if shown.lower().endswith(".svg") else MAX_RASTER_BYTES
-                    data = read_bytes(real, display, limit, shown)
-                except SpecError as e:
-                    raise ValueError(e.problems[0].message) from None
-                try:
-                    assets[shown] = probe(data, shown)
-                except ValueError as e:
-                    raise ValueError(f"{shown}: {e}") from None
-            except ValueError as e:
-                failed[shown] = str(e)
-                raise
-        return assets[shown]
-
-    for cid, comp in game.decks.items():
-        rows = loaded[cid]
-        # a sheet's face sees no row's fields; a card component's each row's
-        faces: list[tuple[dict[str, Any], int | None]] = (
-            [({}, None)] if comp.kind == "sheet" else [(row, i) for i, row in enumerate(rows.rows)]
-        )
-        for fields, at in faces:
-
-            def problem(key: str, message: str, at: int | None = at, rows: Rows = rows) -> Problem:
-                return (
-                    Problem(display, key_line(key), key, message)
-                    if at is None
-                    else rows.problem(at, key, message)
-                )
-
-            name = comp.template_for(fields)
-            tpl = game.templates.get(name) if name is not None else None
-            if tpl is None:
-                continue  # the composer names a row without a template
-            for side, elements in (("front", tpl.front), ("back", tpl.back)):
-                for key, src in _art_elements(elements, f"game.templates.{name}.{side}"):
-                    try:
-                        shown = fill_path(src, fields)
-                    except KeyError as e:
-                        col = e.args[0]
-                        what = (
-                            "a sheet's face has no row fields"
-                            if comp.kind == "sheet"
-                            else f"the row has no column {col!r}"
-                        )
-                        message = f"{src!r} names {{{col}}}, but {what}"
-                        if (message, key) not in reported:
-                            reported.add((message, key))
-                            problems.append(problem(key, message))
-                        continue
-                    if shown is None:
-                        continue
-                    try:
-                        load(shown)
-                    except ValueError as e:
-                        if (shown, key) not in reported:
-                            reported.add((shown, key))
-                            problems.append(problem(key, str(e)))
-    return assets, problems
-
-
-def _typed(
-    table: Table, comp: DeckComponent, cid: str, display: str, key_line: Callable[[str], int | None]
-) -> tuple[Rows, list[Problem]]:
-    problems: list[Problem] = []
-    kinds: dict[str, FieldType] = {"count": "int", **comp.fields}
-    if comp.kind == "cards":
-        for need in ("id", "count"):
-            if need not in table.columns:
-                problems.append(
-                    table.problem(
-                        1,
-                        f"column {need}",
-                        f"required by a card component ({cid}); "
-                        f"columns are {', '.join(table.columns) or 'none'}",
-                    )
-                )
-    for name in comp.fields:
-        base = name.split("@")[0]
-        if name not in table.columns and not any(c.split("@")[0] == base for c in table.columns):
-            problems.append(
-                Problem(
-                    display,
-                    key_line(f"game.decks.{cid}.fields.{name}"),
-                    f"game.decks.{cid}.fields.{name}",
-                    f"no such column in {table.shown}",
-                )
-            )
-    rows: list[dict[str, Any]] = []
-    for row in table.rows:
-        out: dict[str, Any] = {}
-        bad_cells: set[str] = set()
-        for col, cell in row.cells.items():
-            kind = kinds.get(col, kinds.get(col.split("@")[0], "text"))
-            value, why = convert_cell(cell, kind)
-            if value is None and kind == "text":
-                value = (
-                    ""  # an empty text cell is the empty string (docs/deck-kind.md), as a template tests it
-                )
-            if why:
-                problems.append(table.problem(row.line, f"column {col}", why))
-                bad_cells.add(col)
-            out[col] = value
-        if comp.kind == "cards" and "count" in out and "count" not in bad_cells:  # one message per bad cell
-            n = out["count"]
-            if n is None:
-                problems.append(
-                    table.problem(row.line, "column count", "expected an integer; got an empty cell")
-                )
-            elif not 0 <= n <= MAX_COUNT:
-                problems.append(table.problem(row.line, "column count", f"expected 0..{MAX_COUNT}; got {n}"))
-        rows.append(out)
-    if comp.kind == "cards" and not problems:
-        total = sum(int(r.get("count") or 0) for r in rows)
-        if total > MAX_DECK:
-            problems.append(
-                table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}")
-            )
-    return Rows(table, tuple(rows), tuple(r.line for r in table.rows)), problems
 
 
 def players(spec: DeckGame) -> Sequence[int]:
     """The player counts of a kit's game section, ascending (the plugin record's `players`); a kit with no
-    deal
-    (sheets only) is played by one."""
+    deal (sheets only) is played by one."""
     if spec.deal is None:
         return range(1, 2)
     return range(spec.deal.players.min, spec.deal.players.max + 1)
 
 
 __all__ = ["DeckGame", "DrawCheck", "Rows", "players"]
-
-
-def _row_line(key_line: Callable[[str], int | None], key: str, i: int) -> int | None:
-    """The kit.yaml line of row `i` of the inline table at `key`."""
-    return key_line(f"{key}[{i}]")
