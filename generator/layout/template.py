@@ -1,6 +1,5 @@
 """The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields ->
-drawing
-ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
+drawing ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
 
 Positions in the spec are measured from the face's top-left corner; ops use PDF's bottom-left origin, so every
 y is flipped here. Strings, colours, icon names and counts are sandboxed Jinja2 templates rendered with the
@@ -62,10 +61,34 @@ from generator.spec.template import (
 )
 
 _HEX = re.compile(r"#[0-9a-fA-F]{6}")
+_ANCHORS: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DRAWN: weakref.WeakKeyDictionary[CatalogEnvironment, list[int]] = weakref.WeakKeyDictionary()
 KAPPA = 0.5522847498
 """Bezier handle length of a quarter ellipse."""
+
+
+@dataclass(frozen=True)
+class _TextBox:
+    """Where a text element sets its words: the box (padding taken off), its colour, catalog line, label."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    colour: str
+    text_id: str
+    label: str
+
+    def anchor_x(self, align: str) -> float:
+        """The x the lines are anchored at for `align`."""
+        return {"left": self.x, "center": self.x + self.w / 2, "right": self.x + self.w}[align]
+
+    def top(self, valign: str, height: float) -> float:
+        """The top of a block `height` tall set at `valign`."""
+        return {"top": self.y + self.h, "middle": self.y + (self.h + height) / 2, "bottom": self.y + height}[
+            valign
+        ]
 
 
 @dataclass
@@ -191,8 +214,7 @@ class FaceRenderer:
         radius: float = 0.0,
     ) -> Face:
         """One face: every element whose `when` holds, in order. `table` gives grid rows their fields;
-        `radius`
-        rounds the card's corners, which clip its images."""
+        `radius` rounds the card's corners, which clip its images."""
         ops: list[Op] = []
         self._corner = (min(radius, width / 2, height / 2), bleed)
         for i, el in enumerate(elements):
@@ -307,77 +329,86 @@ class FaceRenderer:
         if pad > 0:
             x, y, bw, bh = x + pad, y + pad, bw - 2 * pad, bh - 2 * pad
         colour = self.colour(el.colour, context, f"{where}.colour") or "ink"
-        font: FontKey = el.font
-        anchors: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
-        anchor = anchors[el.align]
-        tx = {"start": x, "middle": x + bw / 2, "end": x + bw}[anchor]
-        label = f"{where} {text[:40]!r}"
+        set_in = _TextBox(x, y, bw, bh, colour, str(context.get("text_id", "")), f"{where} {text[:40]!r}")
         if is_rich(text):
-            block = fit_rich(
-                parse_rich(text, label, icons=self.icons, x_height=self.x_height),
-                font,
-                bw,
-                bh,
-                self.measure,
-                size=el.size if el.wrap else min(el.size, bh / 1.3),
-                min_size=el.min_size,
-                wrap=el.wrap,
-                where=label,
-            )
-            top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[
-                el.valign
-            ]
-            ops += rich_ops(
-                block,
-                tx,
-                top,
-                self.measure,
-                base=font,
-                fill=colour,
-                anchor=anchor,
-                text_id=str(context.get("text_id", "")),
-                icons=self.icons,
-            )
-            return ops
+            return ops + self._rich_text(el, text, set_in)
         if el.wrap:
-            fitted = fit_block(
-                text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label
-            )
-            top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[
-                el.valign
-            ]
-            ops += block_ops(
-                fitted,
-                tx,
-                top,
-                font=font,
-                fill=colour,
-                anchor=anchor,
-                text_id=str(context.get("text_id", "")),
-            )
-            return ops
+            return ops + self._paragraph(el, text, set_in)
+        return ops + self._line(el, text, set_in)
+
+    def _rich_text(self, el: TextElement, text: str, box: _TextBox) -> list[Op]:
+        """Rich text (bold, italic, inline icons) fitted to the box, one line or wrapped."""
+        block = fit_rich(
+            parse_rich(text, box.label, icons=self.icons, x_height=self.x_height),
+            el.font,
+            box.w,
+            box.h,
+            self.measure,
+            size=el.size if el.wrap else min(el.size, box.h / 1.3),
+            min_size=el.min_size,
+            wrap=el.wrap,
+            where=box.label,
+        )
+        return rich_ops(
+            block,
+            box.anchor_x(el.align),
+            box.top(el.valign, block.height),
+            self.measure,
+            base=el.font,
+            fill=box.colour,
+            anchor=_ANCHORS[el.align],
+            text_id=box.text_id,
+            icons=self.icons,
+        )
+
+    def _paragraph(self, el: TextElement, text: str, box: _TextBox) -> list[Op]:
+        """Plain text wrapped into lines that fit the box."""
+        fitted = fit_block(
+            text, el.font, box.w, box.h, self.measure, size=el.size, min_size=el.min_size, where=box.label
+        )
+        ops: list[Op] = []
+        ops += block_ops(
+            fitted,
+            box.anchor_x(el.align),
+            box.top(el.valign, fitted.height),
+            font=el.font,
+            fill=box.colour,
+            anchor=_ANCHORS[el.align],
+            text_id=box.text_id,
+        )
+        return ops
+
+    def _line(self, el: TextElement, text: str, box: _TextBox) -> list[Op]:
+        """Plain text on one line, shrunk to fit the box's width."""
         size = fit_line(
-            text, font, bw, self.measure, size=min(el.size, bh / 0.95), min_size=el.min_size, where=label
+            text,
+            el.font,
+            box.w,
+            self.measure,
+            size=min(el.size, box.h / 0.95),
+            min_size=el.min_size,
+            where=box.label,
         )
         if el.valign == "top":
-            base = y + bh - size * 0.82
+            base = box.y + box.h - size * 0.82
         elif el.valign == "bottom":
-            base = y + size * 0.14
+            base = box.y + size * 0.14
         else:
-            base = y + bh / 2 - size * 0.34
-        ops.append(
+            base = box.y + box.h / 2 - size * 0.34
+        font: FontKey = el.font
+        anchor = _ANCHORS[el.align]
+        return [
             Text(
-                tx,
+                box.anchor_x(el.align),
                 base,
                 text,
                 size,
                 font=font,
-                fill=colour,
+                fill=box.colour,
                 anchor=anchor,
-                text_id=str(context.get("text_id", "")),
+                text_id=box.text_id,
             )
-        )
-        return ops
+        ]
 
     def _icon(self, el: IconElement, context: Mapping[str, Any], w: float, h: float, where: str) -> list[Op]:
         x, y, bw, bh = _box(el.x, el.y, el.w, el.h, w, h, where)
@@ -481,47 +512,15 @@ class FaceRenderer:
         cell_w = (bw - label_w) / el.columns
         top = y + bh
         ops: list[Op] = []
-
-        def label(
-            text: str, lx: float, ly: float, lw: float, lh: float, size: float, bold: bool, tag: str
-        ) -> None:
-            if not text:
-                return
-            s = fit_line(
-                text,
-                "bold" if bold else "regular",
-                lw - 2,
-                self.measure,
-                size=min(size, lh * 0.6),
-                min_size=4.0,
-                where=f"{where}.{tag} {text[:40]!r}",
-            )
-            ops.append(
-                Text(
-                    lx + lw / 2,
-                    ly + lh / 2 - s * 0.34,
-                    text,
-                    s,
-                    font="bold" if bold else "regular",
-                    anchor="middle",
-                )
-            )
-
         if el.column_label:
             if label_w:
                 ops.append(Rect(x, top - cell_h, label_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
             for c in range(el.columns):
                 cx = x + label_w + c * cell_w
                 ops.append(Rect(cx, top - cell_h, cell_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
-                label(
-                    self.render(el.column_label, {**context, "c": c}, f"{where}.column_label").strip(),
-                    cx,
-                    top - cell_h,
-                    cell_w,
-                    cell_h,
-                    el.font_size,
-                    True,
-                    "column_label",
+                text = self.render(el.column_label, {**context, "c": c}, f"{where}.column_label").strip()
+                ops += self._label(
+                    text, (cx, top - cell_h, cell_w, cell_h), el.font_size, f"{where}.column_label"
                 )
         first = top - (cell_h if el.column_label else 0.0)
         for r in range(el.rows):
@@ -529,46 +528,56 @@ class FaceRenderer:
             ry = first - (r + 1) * cell_h
             if label_w and el.row_label:
                 ops.append(Rect(x, ry, label_w, cell_h, fill=head_fill, stroke=stroke, width=0.6))
-                label(
-                    self.render(el.row_label, row_ctx, f"{where}.row_label").strip(),
-                    x,
-                    ry,
-                    label_w,
-                    cell_h,
-                    el.font_size,
-                    True,
-                    "row_label",
-                )
+                text = self.render(el.row_label, row_ctx, f"{where}.row_label").strip()
+                ops += self._label(text, (x, ry, label_w, cell_h), el.font_size, f"{where}.row_label")
             for c in range(el.columns):
-                cx = x + label_w + c * cell_w
-                ops.append(Rect(cx, ry, cell_w, cell_h, fill=cell_fill, stroke=stroke, width=0.6))
-                if el.cell == "circle":
-                    ops.append(
-                        Circle(
-                            cx + cell_w / 2,
-                            ry + cell_h / 2,
-                            min(cell_w, cell_h) * 0.36,
-                            fill=None,
-                            stroke="muted",
-                            width=0.6,
-                        )
-                    )
-                if el.bonus:
-                    text = self.render(el.bonus, {**row_ctx, "c": c}, f"{where}.bonus").strip()
-                    if text:
-                        bs = min(cell_h * 0.32, el.font_size * 0.8)
-                        bs = fit_line(
-                            text,
-                            "bold",
-                            cell_w * 0.45,
-                            self.measure,
-                            size=bs,
-                            min_size=3.5,
-                            where=f"{where}.bonus {text[:40]!r}",
-                        )
-                        ops.append(
-                            Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold", anchor="end")
-                        )
+                cell = (x + label_w + c * cell_w, ry, cell_w, cell_h)
+                ops += self._cell(el, cell, cell_fill, stroke, {**row_ctx, "c": c}, where)
+        return ops
+
+    def _label(self, text: str, box: tuple[float, float, float, float], size: float, where: str) -> list[Op]:
+        """A header or row label centred in its cell, shrunk to fit it."""
+        if not text:
+            return []
+        lx, ly, lw, lh = box
+        s = fit_line(
+            text,
+            "bold",
+            lw - 2,
+            self.measure,
+            size=min(size, lh * 0.6),
+            min_size=4.0,
+            where=f"{where} {text[:40]!r}",
+        )
+        return [Text(lx + lw / 2, ly + lh / 2 - s * 0.34, text, s, font="bold", anchor="middle")]
+
+    def _cell(
+        self,
+        el: GridElement,
+        box: tuple[float, float, float, float],
+        fill: str | None,
+        stroke: str,
+        context: Mapping[str, Any],
+        where: str,
+    ) -> list[Op]:
+        """One cell to write in: its box, its circle and its bonus label in the corner."""
+        cx, ry, cell_w, cell_h = box
+        ops: list[Op] = [Rect(cx, ry, cell_w, cell_h, fill=fill, stroke=stroke, width=0.6)]
+        if el.cell == "circle":
+            r = min(cell_w, cell_h) * 0.36
+            ops.append(Circle(cx + cell_w / 2, ry + cell_h / 2, r, fill=None, stroke="muted", width=0.6))
+        text = self.render(el.bonus, context, f"{where}.bonus").strip() if el.bonus else ""
+        if text:
+            bs = fit_line(
+                text,
+                "bold",
+                cell_w * 0.45,
+                self.measure,
+                size=min(cell_h * 0.32, el.font_size * 0.8),
+                min_size=3.5,
+                where=f"{where}.bonus {text[:40]!r}",
+            )
+            ops.append(Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold", anchor="end"))
         return ops
 
 
@@ -627,8 +636,7 @@ def _box(
     x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float, where: str = ""
 ) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element
-    (its
-    row, template and index) in the error."""
+    (its row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
         raise LayoutError(

@@ -3,17 +3,18 @@ meeting a `where`, `same` / `distinct` / `run` over a field's values, sums of a 
 / `none_of` of these -- and the exact number of hands that meet one, in integers.
 
 The count is a dynamic program over the deck's multiset, never an enumeration of hands: the cards are cut into
-classes by everything the condition reads (a field's value, a `where`'s truth, a summed value); the classes are
-grouped by the values of one "primary" field (the one a `run` or `same` reads), and the groups are taken one at a
-time in the run's declared order. The state holds only what the condition needs -- cards drawn so far, capped
-counts per value of the other fields, capped counts of `where` cards, capped sums, and per primary field how
-many of its values have reached each count (a finished group is never looked at again) -- and a choice of x_c
-cards from a class of size s_c weighs C(s_c, x_c). A hand of n from N is one of C(N, n) equally likely hands,
-so the probability is an exact `Fraction`. When the deck is the same for every value of a secondary field
-(a suit of a standard deck), that field's counts are kept sorted: the condition cannot tell the values apart.
+classes by everything the condition reads (a field's value, a `where`'s truth, a summed value); the classes
+are grouped by the values of one "primary" field (the one a `run` or `same` reads), and the groups are taken
+one at a time in the run's declared order. The state holds only what the condition needs -- cards drawn so
+far, capped counts per value of the other fields, capped counts of `where` cards, capped sums, and per primary
+field how many of its values have reached each count (a finished group is never looked at again) -- and a
+choice of x_c cards from a class of size s_c weighs C(s_c, x_c). A hand of n from N is one of C(N, n) equally
+likely hands, so the probability is an exact `Fraction`. When the deck is the same for every value of a
+secondary field (a suit of a standard deck), that field's counts are kept sorted: the condition cannot tell
+the values apart.
 
-Numbers in a condition or bound are exact: an int, a fraction written "1/4165", or a decimal read from its text
-("0.5" is 1/2, never the float 0.49999...)."""
+Numbers in a condition or bound are exact: an int, a fraction written "1/4165", or a decimal read from its
+text ("0.5" is 1/2, never the float 0.49999...)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, StrictInt, model_validator
@@ -107,15 +109,18 @@ class HandCondition(SpecModel):
         None,
         max_length=500,
         description=(
-            "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"
+            "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in "
+            "the range"
         ),
     )
     same: str | None = Field(
         None,
         max_length=100,
         description=(
-            "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
-            "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range with 0 "
+            "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is "
+            "four of "
+            "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range "
+            "with 0 "
             "counts the deck's values the hand lacks"
         ),
     )
@@ -123,7 +128,8 @@ class HandCondition(SpecModel):
         None,
         max_length=100,
         description=(
-            "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"
+            "a field: the number of different values of it in the hand is in the range (no range: all cards "
+            "differ)"
         ),
     )
     run: str | None = Field(
@@ -157,7 +163,8 @@ class HandCondition(SpecModel):
         ge=0,
         le=MAX_SMALL,
         description=(
-            "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, values: 2); "
+            "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, "
+            "values: 2); "
             "default: at least one"
         ),
     )
@@ -167,7 +174,8 @@ class HandCondition(SpecModel):
         min_length=1,
         max_length=200,
         description=(
-            "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, 2, ..., "
+            "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, "
+            "2, ..., "
             "K, A]); default: the field's numbers in increasing order"
         ),
     )
@@ -236,8 +244,8 @@ HandCondition.model_rebuild()
 
 
 class Mulligan(SpecModel):
-    """A declared mulligan rule: an opening hand that does not meet `keep` is shuffled back and a new one drawn,
-    at most `times` times; the last hand is kept whatever it holds."""
+    """A declared mulligan rule: an opening hand that does not meet `keep` is shuffled back and a new one
+    drawn, at most `times` times; the last hand is kept whatever it holds."""
 
     keep: HandCondition = Field(description="the condition an opening hand must meet to be kept")
     times: StrictInt = Field(1, ge=1, le=7, description="mulligans allowed")
@@ -316,7 +324,8 @@ def number_of(v: Any) -> Fraction:
 
 
 def default_order(values: Sequence[Any]) -> list[str] | None:
-    """A run's default order: the field's values in increasing numeric order (None if some are not numbers)."""
+    """A run's default order: the field's values in increasing numeric order (None if some are not
+    numbers)."""
     try:
         nums = sorted(
             {
@@ -343,6 +352,37 @@ def draw_problems(
 ) -> list[tuple[str, str]]:
     """(key, message) for every problem of a `hand` check: its hand size against the deck, and every field a
     condition names (a column; numbers for a sum; a run's order values of the field)."""
+    out = _size_problems(hand, turns, key, size)
+    if has is None:
+        out.append((key, "a hand check needs has (the condition on the hand)"))
+        return out
+    conditions = [(has, f"{key}.has")]
+    if turns is not None and turns.mulligan is not None:
+        conditions.append((turns.mulligan.keep, f"{key}.turns.mulligan.keep"))
+    for at, cond in (pair for top, base in conditions for pair in walk(top, base)):
+        kind = cond.kind()
+        if kind in GROUP_KEYS:
+            continue
+        if kind == "where":
+            why = where_problem(str(cond.where))
+            if why:
+                out.append((f"{at}.where", why))
+            continue
+        field = str(getattr(cond, kind))
+        if field not in columns:
+            out.append(
+                (f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}")
+            )
+        elif kind == "sum":
+            out += _sum_problems(at, field, rows, row_at)
+        elif kind == "run":
+            out += _run_problems(at, cond, field, rows)
+    return out
+
+
+def _size_problems(hand: int | None, turns: Turns | None, key: str, size: int) -> list[tuple[str, str]]:
+    """A hand check's draw: a hand or turns (not both), no more cards than the deck holds, a mulligan that
+    leaves a card."""
     out: list[tuple[str, str]] = []
     if (hand is None) == (turns is None):
         out.append((key, "a hand check needs hand (cards drawn) or turns (cards seen by a turn), not both"))
@@ -364,64 +404,50 @@ def draw_problems(
                 f"{turns.opening} leave no card",
             )
         )
-    if has is None:
-        out.append((key, "a hand check needs has (the condition on the hand)"))
-        return out
-    conditions = [(has, f"{key}.has")]
-    if turns is not None and turns.mulligan is not None:
-        conditions.append((turns.mulligan.keep, f"{key}.turns.mulligan.keep"))
-    for at, cond in (pair for top, base in conditions for pair in walk(top, base)):
-        kind = cond.kind()
-        if kind in GROUP_KEYS:
-            continue
-        if kind == "where":
-            why = where_problem(str(cond.where))
-            if why:
-                out.append((f"{at}.where", why))
-            continue
-        field = str(getattr(cond, kind))
-        if field not in columns:
-            out.append(
-                (f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}")
-            )
-            continue
-        if kind == "sum":
-            for i, row in enumerate(rows):
-                v = row.get(field)
-                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                    out.append(
-                        (
-                            f"{at}.sum",
-                            f"{row_at(i)}: column {field}: expected a number (declare it int or "
-                            f"number in fields); got {v!r}",
-                        )
-                    )
-                    break
-        if kind == "run":
-            have = {value_text(r.get(field)) for r in rows}
-            order = (
-                [value_text(v) for v in cond.order]
-                if cond.order
-                else default_order([r.get(field) for r in rows])
-            )
-            if order is None:
-                out.append(
-                    (
-                        f"{at}.order",
-                        f"the values of {field} are not all numbers; give order (e.g. [A, 2, ..., K, A])",
-                    )
+    return out
+
+
+def _sum_problems(
+    at: str, field: str, rows: Sequence[dict[str, Any]], row_at: Callable[[int], str]
+) -> list[tuple[str, str]]:
+    """The first row whose summed field is not a number."""
+    for i, row in enumerate(rows):
+        v = row.get(field)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            return [
+                (
+                    f"{at}.sum",
+                    f"{row_at(i)}: column {field}: expected a number (declare it int or "
+                    f"number in fields); got {v!r}",
                 )
-                continue
-            unknown = [v for v in order if v not in have]
-            if unknown:
-                out.append(
-                    (
-                        f"{at}.order",
-                        f"{unknown[0]!r} is not a value of {field} (values: {', '.join(sorted(have)[:20])})",
-                    )
-                )
-            if cond.length is not None and cond.length > len(order):
-                out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
+            ]
+    return []
+
+
+def _run_problems(
+    at: str, cond: HandCondition, field: str, rows: Sequence[dict[str, Any]]
+) -> list[tuple[str, str]]:
+    """A run's order: given or numeric, made of values of the field, no shorter than the run."""
+    have = {value_text(r.get(field)) for r in rows}
+    order = [value_text(v) for v in cond.order] if cond.order else default_order([r.get(field) for r in rows])
+    if order is None:
+        return [
+            (
+                f"{at}.order",
+                f"the values of {field} are not all numbers; give order (e.g. [A, 2, ..., K, A])",
+            )
+        ]
+    out: list[tuple[str, str]] = []
+    unknown = [v for v in order if v not in have]
+    if unknown:
+        out.append(
+            (
+                f"{at}.order",
+                f"{unknown[0]!r} is not a value of {field} (values: {', '.join(sorted(have)[:20])})",
+            )
+        )
+    if cond.length is not None and cond.length > len(order):
+        out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
     return out
 
 
@@ -571,7 +597,8 @@ def count_kept(
     where: Callable[[str, dict[str, Any]], bool],
 ) -> Count:
     """Draws of an `opening` hand and then `later` more cards where the opening hand meets `keep` and all the
-    cards seen meet `cond`, over C(N, opening) C(N - opening, later): the two draws counted together, exactly."""
+    cards seen meet `cond`, over C(N, opening) C(N - opening, later): the two draws counted together,
+    exactly."""
     return _count(cards, [(keep, "open"), (cond, "all")], opening, opening + later, where)
 
 
@@ -581,9 +608,10 @@ def with_mulligans(
     turns: Turns,
     where: Callable[[str, dict[str, Any]], bool],
 ) -> Fraction:
-    """P(the cards seen by the turn meet `cond`) under the turns' mulligan rule, exactly: each try m is reached
-    when every earlier opening hand failed `keep`; a try before the last ends the mulligans when its opening hand
-    meets `keep` (counted with the later draws in one dynamic program), the last is kept whatever it holds."""
+    """P(the cards seen by the turn meet `cond`) under the turns' mulligan rule, exactly: each try m is
+    reached when every earlier opening hand failed `keep`; a try before the last ends the mulligans when its
+    opening hand meets `keep` (counted with the later draws in one dynamic program), the last is kept whatever
+    it holds."""
     later = turns.later()
     sizes = turns.sizes()
     if turns.mulligan is None:
@@ -600,16 +628,59 @@ def with_mulligans(
     return out
 
 
-def _count(
-    cards: Sequence[dict[str, Any]],
-    conds: list[tuple[HandCondition, str]],
-    opening: int,
-    hand: int,
-    where: Callable[[str, dict[str, Any]], bool],
-) -> Count:
-    """Draws of `hand` cards whose first `opening` form the opening hand (0: one draw), meeting every condition
-    in its scope: "open" reads the opening hand, "all" every card drawn."""
-    total = math.comb(len(cards), opening) * math.comb(len(cards) - opening, hand - opening)
+@dataclass
+class _Plan:
+    """What the dynamic programme of one count tracks: the leaves of the conditions, the primary field (whose
+    values are the groups the cards are taken in), and per tracked (scope, field) of the other leaves -- same
+    / distinct (q), where (w) and sum (s) -- its cap and where a card's class holds its value."""
+
+    opening: int
+    hand: int
+    leaves: list[_Leaf]
+    trees: list[Any]
+    primary: str | None
+    q_keys: list[tuple[str, str]]
+    q_values: dict[str, list[str]]
+    q_fields: list[str]
+    w_keys: list[tuple[str, str]]
+    w_exprs: list[str]
+    s_keys: list[tuple[str, str]]
+    s_fields: list[str]
+    q_cap: list[int]
+    w_cap: list[int]
+    s_cap: list[Fraction | None]
+    p_leaves: list[int]
+    p_caps: dict[int, int]
+
+    @cached_property
+    def q_index(self) -> dict[str, dict[str, int]]:
+        """Per secondary field, each value's index in `q_values`."""
+        return {f: {v: i for i, v in enumerate(vs)} for f, vs in self.q_values.items()}
+
+    def empty(self) -> tuple[Any, ...]:
+        """The q, w and s parts of a state before any card is taken."""
+        return (
+            tuple((0,) * len(self.q_values[f]) for _, f in self.q_keys),
+            (0,) * len(self.w_keys),
+            (Fraction(0),) * len(self.s_keys),
+        )
+
+    def card_class(
+        self, card: dict[str, Any], where: Callable[[str, dict[str, Any]], bool]
+    ) -> tuple[Any, ...]:
+        """A card's class: (primary value, secondary value indices, where truths, summed values)."""
+        return (
+            value_text(card.get(self.primary)) if self.primary else "",
+            tuple(self.q_index[f][value_text(card.get(f))] for f in self.q_fields),
+            tuple(where(w, card) for w in self.w_exprs),
+            tuple(number_of(card.get(f)) for f in self.s_fields),
+        )
+
+
+def _plan(
+    cards: Sequence[dict[str, Any]], conds: list[tuple[HandCondition, str]], opening: int, hand: int
+) -> _Plan:
+    """The leaves of `conds` and what the count must track of them (NotExact for runs that disagree)."""
     leaves: list[_Leaf] = []
     trees = [_leaves(c, opening if scope == "open" else hand, leaves, scope) for c, scope in conds]
     runs = [lf for lf in leaves if lf.kind == "run"]
@@ -628,8 +699,6 @@ def _count(
     w_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "where"})
     s_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "sum"})
     q_fields = sorted({f for _, f in q_keys})
-    q_values = {f: sorted({value_text(c.get(f)) for c in cards}) for f in q_fields}
-    q_index = {f: {v: i for i, v in enumerate(vs)} for f, vs in q_values.items()}
 
     def cap(key: tuple[str, str], kinds: tuple[str, ...]) -> int:
         return min(
@@ -637,169 +706,204 @@ def _count(
             max(lf.count_cap() for lf in leaves if (lf.scope, lf.field) == key and lf.kind in kinds),
         )
 
-    q_cap = [cap(k, ("same", "distinct")) for k in q_keys]
-    w_cap = [cap(k, ("where",)) for k in w_keys]
-    s_cap: list[Fraction | None] = []
-    for s_key in s_keys:
-        nums = [number_of(c.get(s_key[1])) for c in cards]
-        ends = [lf for lf in leaves if lf.kind == "sum" and (lf.scope, lf.field) == s_key]
-        if min(nums, default=Fraction(0)) < 0:
-            s_cap.append(None)  # a negative value can bring a sum back: no saturation
-        else:
-            s_cap.append(max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends))
-    w_exprs = sorted({f for _, f in w_keys})
-    s_fields = sorted({f for _, f in s_keys})
-    # each card's class: (primary value, secondary values, where truths, summed values)
-    classes: dict[tuple[Any, ...], int] = {}
-    for c in cards:
-        key = (
-            value_text(c.get(primary)) if primary else "",
-            tuple(q_index[f][value_text(c.get(f))] for f in q_fields),
-            tuple(where(w, c) for w in w_exprs),
-            tuple(number_of(c.get(f)) for f in s_fields),
-        )
-        classes[key] = classes.get(key, 0) + 1
-    run = runs[0] if runs else None
-    groups, seq = _groups(classes, primary, run, cards)
-    recurring, walks = _run_walks((run.order or tuple(seq)) if run is not None else ())
-    symmetric = len(q_fields) == 1 and _symmetric(groups, len(q_values[q_fields[0]]))
     p_leaves = [
         i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")
     ]
-    p_caps = {
-        i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1)
-        if leaves[i].kind == "same"
-        else leaves[i].count_cap()
-        for i in p_leaves
-        if leaves[i].kind != "run"
-    }
-    q_of = [q_fields.index(f) for _, f in q_keys]
-    w_of = [w_exprs.index(f) for _, f in w_keys]
-    s_of = [s_fields.index(f) for _, f in s_keys]
-    q_open = [scope == "open" for scope, _ in q_keys]
-    w_open = [scope == "open" for scope, _ in w_keys]
-    s_open = [scope == "open" for scope, _ in s_keys]
-
-    def group_moves(members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
-        """(opening cards, all cards, q counts added, where counts added, sums added) -> ways, for one group."""
-        moves: dict[tuple[Any, ...], int] = {
-            (
-                0,
-                0,
-                tuple((0,) * len(q_values[f]) for _, f in q_keys),
-                (0,) * len(w_keys),
-                (Fraction(0),) * len(s_keys),
-            ): 1
-        }
-        for (_, qs, ws, ss), size in members:
-            nxt: dict[tuple[Any, ...], int] = {}
-            for (xo, xa, qd, wd, sd), ways in moves.items():
-                for ko in range(0, min(size, opening - xo) + 1):
-                    for kl in range(0, min(size - ko, hand - opening - (xa - xo)) + 1):
-                        ka = ko + kl
-                        q2 = tuple(
-                            tuple(
-                                min(q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
-                                for j, n in enumerate(qd[i])
-                            )
-                            for i in range(len(q_keys))
-                        )
-                        w2 = tuple(
-                            min(w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
-                            for i in range(len(w_keys))
-                        )
-                        s2 = tuple(
-                            sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(s_keys))
-                        )
-                        key = (xo + ko, xa + ka, q2, w2, s2)
-                        nxt[key] = nxt.get(key, 0) + ways * math.comb(size, ko) * math.comb(size - ko, kl)
-            moves = nxt
-        return moves
-
-    remaining = [0] * (len(groups) + 1)
-    for gi in range(len(groups) - 1, -1, -1):
-        remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
-    start_p = tuple(
-        ((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves
+    return _Plan(
+        opening,
+        hand,
+        leaves,
+        trees,
+        primary,
+        q_keys,
+        {f: sorted({value_text(c.get(f)) for c in cards}) for f in q_fields},
+        q_fields,
+        w_keys,
+        sorted({f for _, f in w_keys}),
+        s_keys,
+        sorted({f for _, f in s_keys}),
+        [cap(k, ("same", "distinct")) for k in q_keys],
+        [cap(k, ("where",)) for k in w_keys],
+        [_sum_cap(cards, leaves, k) for k in s_keys],
+        p_leaves,
+        {
+            i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1)
+            if leaves[i].kind == "same"
+            else leaves[i].count_cap()
+            for i in p_leaves
+            if leaves[i].kind != "run"
+        },
     )
-    states: dict[tuple[Any, ...], int] = {
-        (
-            0,
-            0,
-            tuple((0,) * len(q_values[f]) for _, f in q_keys),
-            (0,) * len(w_keys),
-            (Fraction(0),) * len(s_keys),
-            start_p,
-        ): 1
-    }
-    q_memo: dict[tuple[Any, Any], Any] = {}
-    p_memo: dict[tuple[Any, int, int, str], Any] = {}
-    for gi, (value, members) in enumerate(groups):
-        moves = group_moves(members)
+
+
+def _sum_cap(cards: Sequence[dict[str, Any]], leaves: list[_Leaf], key: tuple[str, str]) -> Fraction | None:
+    """The sum past which nothing a sum leaf of `key` asks changes (None: a negative value can bring it
+    back)."""
+    if min((number_of(c.get(key[1])) for c in cards), default=Fraction(0)) < 0:
+        return None
+    ends = [lf for lf in leaves if lf.kind == "sum" and (lf.scope, lf.field) == key]
+    return max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends)
+
+
+def _group_moves(plan: _Plan, members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
+    """(opening cards, all cards, q counts added, where counts added, sums added) -> ways, for one group."""
+    q_of = [plan.q_fields.index(f) for _, f in plan.q_keys]
+    w_of = [plan.w_exprs.index(f) for _, f in plan.w_keys]
+    s_of = [plan.s_fields.index(f) for _, f in plan.s_keys]
+    q_open = [scope == "open" for scope, _ in plan.q_keys]
+    w_open = [scope == "open" for scope, _ in plan.w_keys]
+    s_open = [scope == "open" for scope, _ in plan.s_keys]
+    opening, hand = plan.opening, plan.hand
+    moves: dict[tuple[Any, ...], int] = {(0, 0, *plan.empty()): 1}
+    for (_, qs, ws, ss), size in members:
         nxt: dict[tuple[Any, ...], int] = {}
-        for (do, da, qv, wv, sv, pv), ways in states.items():
-            for (xo, xa, qd, wd, sd), mw in moves.items():
-                o2, a2 = do + xo, da + xa
-                if o2 > opening or a2 > hand or a2 + remaining[gi + 1] < hand:
-                    continue
-                q2 = q_memo.get((qv, qd))
-                if q2 is None:
+        for (xo, xa, qd, wd, sd), ways in moves.items():
+            for ko in range(0, min(size, opening - xo) + 1):
+                for kl in range(0, min(size - ko, hand - opening - (xa - xo)) + 1):
+                    ka = ko + kl
                     q2 = tuple(
-                        tuple(min(q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
-                        for i in range(len(q_keys))
-                    )
-                    if symmetric:  # the values are interchangeable: sort them (jointly over the scopes)
-                        q2 = tuple(zip(*sorted(zip(*q2, strict=True)), strict=True)) if q2 and q2[0] else q2
-                    q_memo[(qv, qd)] = q2
-                w2 = (
-                    tuple(min(w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True)))
-                    if w_keys
-                    else wv
-                )
-                s2 = (
-                    tuple(_cap_sum(a + b, s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True)))
-                    if s_keys
-                    else sv
-                )
-                p2 = p_memo.get((pv, xo, xa, value))
-                if p2 is None:
-                    p2 = tuple(
-                        _step(
-                            leaves[i],
-                            p_caps.get(i, 0),
-                            st,
-                            xo if leaves[i].scope == "open" else xa,
-                            walks.get(value, []),
-                            recurring,
-                            value,
+                        tuple(
+                            min(plan.q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
+                            for j, n in enumerate(qd[i])
                         )
-                        for i, st in zip(p_leaves, pv, strict=True)
+                        for i in range(len(plan.q_keys))
                     )
-                    p_memo[(pv, xo, xa, value)] = p2
-                nxt[(o2, a2, q2, w2, s2, p2)] = nxt.get((o2, a2, q2, w2, s2, p2), 0) + ways * mw
-        states = nxt
-        if len(states) > MAX_STATES:
-            raise NotExact(f"more than {MAX_STATES:,} states")
+                    w2 = tuple(
+                        min(plan.w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
+                        for i in range(len(plan.w_keys))
+                    )
+                    s2 = tuple(
+                        sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(plan.s_keys))
+                    )
+                    key = (xo + ko, xa + ka, q2, w2, s2)
+                    nxt[key] = nxt.get(key, 0) + ways * math.comb(size, ko) * math.comb(size - ko, kl)
+        moves = nxt
+    return moves
+
+
+@dataclass
+class _Walk:
+    """The run the primary field is walked along and the memos of one count's steps."""
+
+    recurring: list[str]
+    walks: dict[str, list[str | int]]
+    symmetric: bool
+    q_memo: dict[tuple[Any, Any], Any]
+    p_memo: dict[tuple[Any, int, int, str], Any]
+
+
+def _advance(
+    plan: _Plan,
+    walk: _Walk,
+    states: dict[tuple[Any, ...], int],
+    value: str,
+    moves: dict[tuple[Any, ...], int],
+    rest: int,
+) -> dict[tuple[Any, ...], int]:
+    """The states after one group (the cards of one primary value) is taken, `rest` cards left after it."""
+    nxt: dict[tuple[Any, ...], int] = {}
+    for (do, da, qv, wv, sv, pv), ways in states.items():
+        for (xo, xa, qd, wd, sd), mw in moves.items():
+            o2, a2 = do + xo, da + xa
+            if o2 > plan.opening or a2 > plan.hand or a2 + rest < plan.hand:
+                continue
+            q2 = walk.q_memo.get((qv, qd))
+            if q2 is None:
+                q2 = tuple(
+                    tuple(min(plan.q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
+                    for i in range(len(plan.q_keys))
+                )
+                if walk.symmetric:  # the values are interchangeable: sort them (jointly over the scopes)
+                    q2 = tuple(zip(*sorted(zip(*q2, strict=True)), strict=True)) if q2 and q2[0] else q2
+                walk.q_memo[(qv, qd)] = q2
+            w2 = (
+                tuple(min(plan.w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True)))
+                if plan.w_keys
+                else wv
+            )
+            s2 = (
+                tuple(_cap_sum(a + b, plan.s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True)))
+                if plan.s_keys
+                else sv
+            )
+            p2 = walk.p_memo.get((pv, xo, xa, value))
+            if p2 is None:
+                p2 = tuple(
+                    _step(
+                        plan.leaves[i],
+                        plan.p_caps.get(i, 0),
+                        st,
+                        xo if plan.leaves[i].scope == "open" else xa,
+                        walk.walks.get(value, []),
+                        walk.recurring,
+                        value,
+                    )
+                    for i, st in zip(plan.p_leaves, pv, strict=True)
+                )
+                walk.p_memo[(pv, xo, xa, value)] = p2
+            nxt[(o2, a2, q2, w2, s2, p2)] = nxt.get((o2, a2, q2, w2, s2, p2), 0) + ways * mw
+    return nxt
+
+
+def _good(plan: _Plan, states: dict[tuple[Any, ...], int]) -> int:
+    """The ways of the final states (every card drawn) whose facts meet every condition."""
     good = 0
     for (do, da, qv, wv, sv, pv), ways in states.items():
-        if do != opening or da != hand:
+        if do != plan.opening or da != plan.hand:
             continue
         facts = [
             _fact(
                 lf,
                 i,
-                primary,
-                p_leaves,
+                plan.primary,
+                plan.p_leaves,
                 pv,
-                dict(zip(q_keys, qv, strict=True)),
-                dict(zip(w_keys, wv, strict=True)),
-                dict(zip(s_keys, sv, strict=True)),
+                dict(zip(plan.q_keys, qv, strict=True)),
+                dict(zip(plan.w_keys, wv, strict=True)),
+                dict(zip(plan.s_keys, sv, strict=True)),
             )
-            for i, lf in enumerate(leaves)
+            for i, lf in enumerate(plan.leaves)
         ]
-        if all(_truth(tree, facts) for tree in trees):
+        if all(_truth(tree, facts) for tree in plan.trees):
             good += ways
-    return Count(good, total)
+    return good
+
+
+def _count(
+    cards: Sequence[dict[str, Any]],
+    conds: list[tuple[HandCondition, str]],
+    opening: int,
+    hand: int,
+    where: Callable[[str, dict[str, Any]], bool],
+) -> Count:
+    """Draws of `hand` cards whose first `opening` form the opening hand (0: one draw), meeting every
+    condition in its scope: "open" reads the opening hand, "all" every card drawn. The cards are taken group
+    by group (one value of the primary field each); a state counts what the conditions need of the cards taken
+    so far."""
+    total = math.comb(len(cards), opening) * math.comb(len(cards) - opening, hand - opening)
+    plan = _plan(cards, conds, opening, hand)
+    classes: dict[tuple[Any, ...], int] = {}
+    for c in cards:
+        key = plan.card_class(c, where)
+        classes[key] = classes.get(key, 0) + 1
+    runs = [lf for lf in plan.leaves if lf.kind == "run"]
+    run = runs[0] if runs else None
+    groups, seq = _groups(classes, plan.primary, run, cards)
+    recurring, walks = _run_walks((run.order or tuple(seq)) if run is not None else ())
+    symmetric = len(plan.q_fields) == 1 and _symmetric(groups, len(plan.q_values[plan.q_fields[0]]))
+    walk = _Walk(recurring, walks, symmetric, {}, {})
+    remaining = [0] * (len(groups) + 1)
+    for gi in range(len(groups) - 1, -1, -1):
+        remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
+    start_p = tuple(
+        ((False, 0, (False,) * len(recurring)) if plan.leaves[i].kind == "run" else 0) for i in plan.p_leaves
+    )
+    states: dict[tuple[Any, ...], int] = {(0, 0, *plan.empty(), start_p): 1}
+    for gi, (value, members) in enumerate(groups):
+        states = _advance(plan, walk, states, value, _group_moves(plan, members), remaining[gi + 1])
+        if len(states) > MAX_STATES:
+            raise NotExact(f"more than {MAX_STATES:,} states")
+    return Count(_good(plan, states), total)
 
 
 def _groups(
