@@ -1,6 +1,5 @@
 """The composer of a data kit: every row of a card component drawn `count` times from its template (picked by
-a
-field's value when the template is a choice), backs from the template's back; a sheet component is one face
+a field's value when the template is a choice), backs from the template's back; a sheet component is one face
 per copy whose grid rows take the data rows. Drawing is generator/layout/template.py; imposition, bleed,
 duplex backs and shop mode are generator/layout/imposition.py, as for every game.
 
@@ -18,7 +17,7 @@ from generator.errors import LayoutError
 from generator.games.deck.spec import DeckComponent, DeckGame, Rows
 from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import Helper
-from generator.layout.compose import Component, Context, sheet_component
+from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Face, Op, Place, Text
 from generator.layout.rich import kit_x_height
@@ -111,8 +110,7 @@ def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:
 
 class Refs:
     """`ref('owner')` for a row of one component: the row of another component whose id its ref field
-    (declared
-    in game.rules.<component>.refs) names, in the language drawn."""
+    (declared in game.rules.<component>.refs) names, in the language drawn."""
 
     def __init__(self, ctx: Context, cid: str):
         spec: DeckGame = ctx.kit.game
@@ -265,14 +263,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 
 def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
+    """Every enabled component, in the spec's order: cards or a sheet as game.decks declares each."""
     spec: DeckGame = ctx.kit.game
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
-            continue
-        if cid not in spec.decks:
-            raise LayoutError(
-                f"{ctx.kit.display}: components.{cid}: not in game.decks; expected one of "
-                f"{', '.join(spec.decks)}"
-            )
-        yield (compose_cards if spec.decks[cid].kind == "cards" else compose_sheet)(ctx, cid)
+    builders = {cid: compose_cards if d.kind == "cards" else compose_sheet for cid, d in spec.decks.items()}
+    return compose_components(ctx, builders, "game.decks")
