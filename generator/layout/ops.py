@@ -210,8 +210,7 @@ def art_op(
     bleed: bool = False,
 ) -> Image | Vector:
     """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a
-    raster
-    is never tinted). Composers and template interpreters emit art only through this."""
+    raster is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
         return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
     return Image(asset, x, y, w, h, fit, opacity, slot, bleed)

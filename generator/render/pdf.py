@@ -359,8 +359,7 @@ class _Painter:
     @contextmanager
     def turned(self, op: Text) -> Iterator[tuple[float, float]]:
         """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned
-        by
-        `op.rotate` about that point (restored after)."""
+        by `op.rotate` about that point (restored after)."""
         if not op.rotate:
             yield op.x, op.y
             return
@@ -594,9 +593,8 @@ def write_pdf(
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
     `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
-    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the
-    path a
-    PDF/A error names (the output file, where `path` is its staging copy)."""
+    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path
+    a PDF/A error names (the output file, where `path` is its staging copy)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages, fonts)

@@ -107,8 +107,7 @@ def _bezier(
 @lru_cache(maxsize=64)
 def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int, int]) -> Image.Image:
     """An SVG drawing as RGBA pixels of `size` (drawn by ReportLab into a one-page PDF, rasterised by pdfium:
-    the
-    same shapes the PDF holds)."""
+    the same shapes the PDF holds)."""
     import io
 
     import pypdfium2 as pdfium
@@ -192,8 +191,7 @@ class _Drawer:
 
     def art(self, op: ImageOp | Vector, m: Matrix) -> None:
         """Art pasted into its fitted box (axis-aligned placements; a half turn flips it), clipped to its box
-        for
-        cover, with its opacity."""
+        for cover, with its opacity."""
         x, y, w, h = fitted(op)
         corners = [_pt(m, x, y), _pt(m, x + w, y + h)]
         left, right = sorted(c[0] for c in corners)

@@ -71,8 +71,8 @@ ElementId = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$", max_lengt
 
 class Gradient(SpecModel):
     """A linear gradient fill: `{gradient: ['#f6e7b0', '#c98a2b'], angle: 90}` runs from the first colour to
-    the
-    second across the box; angle 0 runs left to right, 90 bottom to top (counter-clockwise, in degrees)."""
+    the second across the box; angle 0 runs left to right, 90 bottom to top (counter-clockwise, in
+    degrees)."""
 
     gradient: list[Colour] = Field(
         min_length=2, max_length=2, description="the two colours: where the gradient starts and ends"
@@ -205,9 +205,8 @@ class PolygonElement(Element):
 
 class IconElement(BoxElement):
     """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf,
-    club,
-    cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as vector
-    paths inside the box, optionally painted in one colour (`tint`)."""
+    club, cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as
+    vector paths inside the box, optionally painted in one colour (`tint`)."""
 
     type: Literal["icon"]
     name: Tmpl | None = Field(
@@ -445,8 +444,7 @@ def _merge(
     parent: list[AnyElement] | None, child: list[AnyElement] | None, remove: list[str]
 ) -> list[AnyElement] | None:
     """The parent's elements with the child's of the same id in their place, `remove` ids dropped and the
-    child's
-    other elements after them."""
+    child's other elements after them."""
     if parent is None:
         return child
     mine = {el.id: el for el in child or [] if el.id is not None}

@@ -1,8 +1,7 @@
 """Draw checks of a data kit (`game.balance.draws`): exact fractions (the draw algebra of algebra.py for every
 hand condition and sum, linearity of expectation, shares) judged as `Exact` evidence against bounds read
 exactly -- HOLDS or FAILS with no seed dependence -- and a seeded Monte-Carlo `Proportion` only for a
-condition
-with no exact method (the report names the method)."""
+condition with no exact method (the report names the method)."""
 
 from __future__ import annotations
 
@@ -151,8 +150,8 @@ def where_row_problem(
     rows: Sequence[dict[str, Any]], source: str, row_at: Callable[[int], str]
 ) -> str | None:
     """Why a `where` that compiles cannot be evaluated on some row (the first such row), or None: the
-    sandbox's
-    refusals, names a row lacks and type errors are all the spec's to fix, found before `check` runs."""
+    sandbox's refusals, names a row lacks and type errors are all the spec's to fix, found before `check`
+    runs."""
     env = CatalogEnvironment()
     tmpl = env.compile_checked("{% if " + source + " %}1{% endif %}")
     for i, row in enumerate(rows):

@@ -1,11 +1,11 @@
 """Every expression of a data kit checked at validate time against the data it will see at check and build
-time:
-`balance.draws` conditions (`where`), a template's `when`, `times` and text/colour/name templates, and the
-fields `game.rules` names. A name that is not a column (or a helper the template language offers) is a located
-error with a "did you mean" from the real column names; a text column compared with, or added to, a number is
-an error that says to declare the column; every `where` is evaluated over the rows (once per distinct set of
-the values it reads) so `1/0`, `name + 1` or a refused attribute is an error naming the data row, not a
-traceback in `pnpkit check`. The exact `all_of` count is refused when its work would pass MAX_ALL_OF_WORK."""
+time: `balance.draws` conditions (`where`), a template's `when`, `times` and text/colour/name templates, and
+the fields `game.rules` names. A name that is not a column (or a helper the template language offers) is a
+located error with a "did you mean" from the real column names; a text column compared with, or added to, a
+number is an error that says to declare the column; every `where` is evaluated over the rows (once per
+distinct set of the values it reads) so `1/0`, `name + 1` or a refused attribute is an error naming the data
+row, not a traceback in `pnpkit check`. The exact `all_of` count is refused when its work would pass
+MAX_ALL_OF_WORK."""
 
 from __future__ import annotations
 
@@ -198,8 +198,7 @@ def _at(rows: Rows, i: int) -> str:
 
 def all_of_work(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[int]) -> int:
     """An upper bound of the exact all_of count's work: per cell, the states (cards drawn so far, each
-    condition's
-    count capped at its threshold) times the cards the cell may give."""
+    condition's count capped at its threshold) times the cards the cell may give."""
     states = (hand + 1) * math.prod(n + 1 for n in at_least)
     return sum(states * (min(size, hand) + 1) for size in cells.values())
 

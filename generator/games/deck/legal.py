@@ -308,8 +308,7 @@ def _condition_problems(
     spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
 ) -> list[tuple[str, str]]:
     """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the
-    rows,
-    and the exact all_of count within its work budget."""
+    rows, and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
     rows = spec.rows(check.component)
     size = sum(int(r.get("count") or 0) for r in rows.rows)
