@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr, StrictInt, field_validator
+from pydantic import Field, PrivateAttr, StrictInt, field_validator, model_validator
 
 from generator.errors import Problem
 from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
@@ -38,6 +38,12 @@ class PlayerRange(SpecModel):
 
     min: StrictInt = Field(ge=1, le=8, description="Fewest players.")
     max: StrictInt = Field(ge=1, le=8, description="Most players.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> PlayerRange:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
 
 
 class DeckComponent(SpecModel):
@@ -148,6 +154,22 @@ class DrawCheck(SpecModel):
     bound: ExactBound = Field(
         description="the range the value must lie in, {min, max}; ends read exactly (1/4165, 0.5)"
     )
+
+    @model_validator(mode="after")
+    def _shape(self) -> DrawCheck:
+        """The keys each kind of check needs and those it may not have (legal.py checks them on the data)."""
+        kind = self.kind
+        if kind != "hand" and (self.turns is not None or self.has is not None):
+            raise ValueError(f"has and turns belong to a hand check, not {kind}")
+        if kind not in ("share", "hand") and self.hand is None:
+            raise ValueError(f"a {kind} check needs hand (cards drawn)")
+        if kind == "hand_has" and bool(self.where) == bool(self.all_of):
+            raise ValueError("a hand_has check needs where (one condition) or all_of (several), not both")
+        if kind not in ("hand", "hand_has") and not self.field:
+            raise ValueError(f"a {kind} check needs field")
+        if kind == "sum_at_most" and self.limit is None:
+            raise ValueError("a sum_at_most check needs limit")
+        return self
 
 
 class DeckBalance(SequentialCheck):
