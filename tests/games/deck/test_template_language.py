@@ -6,6 +6,7 @@ Each is read back from real output: the PDF's structure (pikepdf), its text boxe
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -268,42 +269,23 @@ def test_an_empty_text_cell_is_the_empty_string():
     assert face([el], rows[0]).ops == () and len(face([el], rows[1]).ops) == 1
 
 
-PEOPLE = """kit: {id: pets, title: kit.title, languages: [en], seed: 1, version: "1.0"}
-print: {paper: a4, margin: 5mm, bleed: 0mm, gutter: 0mm, crop_marks: false, cut_lines: false, duplex: none}
-game:
-  kind: deck
-  decks:
-    people:
-      data:
-        - {id: ann, count: 1, name: Annabel}
-        - {id: bo, count: 1, name: Bonifacio}
-      template: person
-    pets:
-      data:
-        - {id: rex, count: 1, name: Rex, owner: ann}
-        - {id: tom, count: 1, name: Tom, owner: OWNER}
-      template: pet
-  templates:
-    person:
-      front:
-        - {type: text, x: 2mm, y: 2mm, w: 40mm, h: 10mm, text: "{{ name }}"}
-    pet:
-      front:
-        - {type: text, x: 2mm, y: 2mm, w: 40mm, h: 10mm, text: "{{ name }}"}
-        - {type: text, x: 2mm, y: 20mm, w: 40mm, h: 10mm, text: "of {{ ref('owner').name }}"}
-  rules:
-    pets:
-      refs: {owner: people}
-components:
-  people: {title: kit.title, size: mini}
-  pets: {title: kit.title, size: mini}
-"""
+DOC = ROOT / "docs" / "deck-kind.md"
+
+
+def documented(name: str) -> str:
+    """The kit.yaml of docs/deck-kind.md's block marked `<!-- {name} example: kit.yaml -->`."""
+    text = DOC.read_text(encoding="utf-8")
+    found = re.search(rf"<!-- {name} example: kit\.yaml -->\n```yaml\n(.*?)\n```", text, re.S)
+    assert found, name
+    return found.group(1) + "\n"
 
 
 def _people(tmp_path: Path, owner: str) -> Path:
     kit = tmp_path / "pets"
     (kit / "locales").mkdir(parents=True)
-    (kit / "kit.yaml").write_text(PEOPLE.replace("OWNER", owner), encoding="utf-8")
+    text = documented("ref")
+    assert text.count("owner: bo}") == 1
+    (kit / "kit.yaml").write_text(text.replace("owner: bo}", f"owner: {owner}}}"), encoding="utf-8")
     (kit / "locales" / "en.po").write_text('msgid "kit.title"\nmsgstr "Pets"\n', encoding="utf-8")
     return kit
 
@@ -329,23 +311,7 @@ def test_a_ref_to_an_unknown_id_is_a_located_error_of_validate(tmp_path):
 def test_a_kit_of_sheets_only_builds_without_a_deal(tmp_path):
     kit = tmp_path / "pad"
     kit.mkdir()
-    (kit / "kit.yaml").write_text(
-        """kit: {id: pad, title: kit.title, languages: [en], seed: 1, version: "1.0"}
-print: {paper: a4, margin: 5mm, bleed: 0mm, gutter: 0mm, crop_marks: false, cut_lines: false, duplex: none}
-game:
-  kind: deck
-  decks:
-    pad: {kind: sheet, template: pad}
-  templates:
-    pad:
-      front:
-        - {type: text, x: 5%, y: 2%, w: 90%, h: 6%, text: "{{ t('kit.title') }}", size: 20pt, padding: 1mm}
-        - {type: grid, x: 5%, y: 10%, w: 90%, h: 80%, rows: 10, columns: 4, column_label: "{{ c + 1 }}"}
-components:
-  pad: {title: kit.title, per_page: 1, landscape: false}
-""",
-        encoding="utf-8",
-    )
+    (kit / "kit.yaml").write_text(documented("sheet-only"), encoding="utf-8")
     (kit / "locales").mkdir()
     (kit / "locales" / "en.po").write_text('msgid "kit.title"\nmsgstr "Score pad"\n', encoding="utf-8")
     done = pnpkit("build", str(kit), "--out", str(tmp_path / "out"))
