@@ -1,7 +1,7 @@
-"""Draw checks of a data kit (`game.balance.draws`): exact fractions (the draw algebra of algebra.py for every
-hand condition and sum, linearity of expectation, shares) judged as `Exact` evidence against bounds read
-exactly -- HOLDS or FAILS with no seed dependence -- and a seeded Monte-Carlo `Proportion` only for a
-condition with no exact method (the report names the method)."""
+"""Draw checks of a data kit (`game.balance.draws`): exact fractions (the draw algebra of algebra.py and
+counting.py for every hand condition and sum, linearity of expectation, shares) judged as `Exact` evidence
+against bounds read exactly -- HOLDS or FAILS with no seed dependence -- and a seeded Monte-Carlo `Proportion`
+only for a condition with no exact method (the report names the method)."""
 
 from __future__ import annotations
 
@@ -16,18 +16,8 @@ from generator.engine.report import BalanceReport, Bars, Headline, Table, bounde
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Exact, Proportion
-from generator.games.deck.algebra import (
-    Count,
-    HandCondition,
-    NotExact,
-    Turns,
-    count_hands,
-    fraction_shown,
-    holds,
-    number_of,
-    value_text,
-    with_mulligans,
-)
+from generator.games.deck.algebra import HandCondition, Turns, fraction_shown, holds, number_of, value_text
+from generator.games.deck.counting import Count, NotExact, count_hands, with_mulligans
 from generator.games.deck.draws import hand_distribution, largest_share
 from generator.games.deck.rules import deck_cards
 from generator.games.deck.spec import DeckGame, DrawCheck, players

@@ -122,7 +122,7 @@ class DrawCheck(SpecModel):
     - expected_sum: the expected sum of `field` over a `hand`-card draw -- exact;
     - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- exact (dynamic programming);
     - hand: P(a `hand`-card draw, or the cards seen by a turn (`turns`), meets the condition `has`) -- exact
-      (games/deck/algebra.py), sampled only where no exact method applies (the report says so).
+      (games/deck/algebra.py, counting.py), sampled only where no exact method applies (the report says so).
     Every exact value is a fraction, judged against a bound read exactly (1/4165, 0.5)."""
 
     name: str = Field(max_length=120, description="what the check says, for the report")
