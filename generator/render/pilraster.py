@@ -140,6 +140,14 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
     return resized
 
 
+def _composite(base: Image.Image, art: Image.Image, x: int, y: int) -> None:
+    """`art` laid over the RGBA `base` at (x, y) by its alpha (the part inside `base`)."""
+    left, top = max(0, -x), max(0, -y)
+    right, bottom = min(art.width, base.width - x), min(art.height, base.height - y)
+    if right > left and bottom > top:
+        base.alpha_composite(art.crop((left, top, right, bottom)), dest=(x + left, y + top))
+
+
 class _Drawer:
     def __init__(self, image: Image.Image):
         self.image = image
@@ -216,7 +224,10 @@ class _Drawer:
                 min(size[1], round(bb - top)),
             )
             art, left, top = art.crop(crop), left + crop[0], top + crop[1]
-        self.image.paste(art, (round(left), round(top)), art)
+        if self.image.mode == "RGBA":  # a layer: composite, so the art's alpha is not applied twice
+            _composite(self.image, art, round(left), round(top))
+        else:
+            self.image.paste(art, (round(left), round(top)), art)
 
     def ops(self, ops: Sequence[Op], m: Matrix) -> None:
         for op in ops:

@@ -328,7 +328,16 @@ def test_a_kit_of_sheets_only_builds_without_a_deal(tmp_path):
 def test_the_pillow_raster_draws_rotation_gradient_opacity_and_clipped_art_as_pdfium_does(tmp_path):
     elements = [
         {"type": "rect", "x": 0, "y": 0, "w": "100%", "h": "100%", "fill": {"gradient": [RED, BLUE]}},
-        {"type": "image", "src": "assets/a.png", "x": 0, "y": 0, "w": "100%", "h": "50%", "fit": "stretch"},
+        {
+            "type": "image",
+            "src": "assets/a.png",
+            "x": 0,
+            "y": 0,
+            "w": "100%",
+            "h": "50%",
+            "fit": "stretch",
+            "opacity": 0.5,  # see-through art inside the rounded clip's layer: its alpha counts once
+        },
         {"type": "rect", "x": "10mm", "y": "55mm", "w": "40mm", "h": "10mm", "fill": "#ffcc00", "rotate": 30},
         {
             "type": "ellipse",
