@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 from generator.spec.assets import Asset, Fit
 
@@ -54,6 +54,10 @@ class Rect:
     width: float = 0.5
     radius: float = 0.0
     dash: tuple[float, ...] | None = None
+    gradient: tuple[str, str, float] | None = None
+    """A linear gradient filling the rect instead of `fill`: (start colour, end colour, angle in degrees, 0
+    left
+    to right, 90 bottom to top); `fill` stays the start colour for checks that read one colour."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,13 @@ class Place:
     name: str = ""
     """The name of the face this place draws (imposition sets it), for messages about that face."""
     backdrop: bool = False
-    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across them."""
+    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across
+    them."""
+    opacity: float = 1.0
+    """The ops drawn with this alpha (a template element's `opacity`)."""
+    mask: tuple[float, float, float, float, float] | None = None
+    """A rounded-rectangle clip (x, y, w, h, radius) that is part of the art (a card's rounded corners), not a
+    face's trim: the checks do not take it for a face."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +183,7 @@ class Vector:
     tint: str | None = None
 
 
-Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place, Image, Vector]
+Op = Rect | Line | Circle | Polygon | Path | Text | Place | Image | Vector
 
 
 INLINE_ICON = "icon:"
@@ -199,8 +209,8 @@ def art_op(
     slot: str = "",
     bleed: bool = False,
 ) -> Image | Vector:
-    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster
-    is never tinted). Composers and template interpreters emit art only through this."""
+    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a
+    raster is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
         return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
     return Image(asset, x, y, w, h, fit, opacity, slot, bleed)
@@ -244,7 +254,8 @@ class Page:
     bookmark_level: int = 0
     label: str = ""
     face: str = ""
-    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by it."""
+    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by
+    it."""
 
 
 def _f(v: float) -> str:
@@ -261,22 +272,30 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
     for op in ops:
         if isinstance(op, Rect):
             extra = f" r={_f(op.radius)}" if op.radius else ""
+            if op.gradient:
+                extra += f" gradient={op.gradient[0]}>{op.gradient[1]}@{op.gradient[2]:g}"
             out.append(
-                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}"
+                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} "
+                f"stroke={_colour(op.stroke)}{extra}"
             )
         elif isinstance(op, Line):
             out.append(
-                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}"
+                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} "
+                f"w={_f(op.width)}"
             )
         elif isinstance(op, Circle):
             out.append(
-                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}"
+                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} "
+                f"stroke={_colour(op.stroke)}"
             )
         elif isinstance(op, Polygon):
             pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in op.points)
             out.append(f"{indent}poly {pts} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
         elif isinstance(op, Path):
-            cmds = " ".join(str(c[0]) + ",".join(_f(float(v)) for v in c[1:]) for c in op.commands)  # type: ignore[arg-type]
+            cmds = " ".join(
+                str(c[0]) + ",".join(_f(float(v)) for v in c[1:])  # type: ignore[arg-type]
+                for c in op.commands
+            )
             out.append(f"{indent}path {cmds} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
         elif isinstance(op, Text):
             tid = f" {op.text_id}" if op.text_id else ""
@@ -289,12 +308,15 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
             extra += f" tint={op.tint}" if isinstance(op, Vector) and op.tint else ""
             extra += " bleed" if op.bleed else ""
             out.append(
-                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
+                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} "
+                f"{op.slot}={op.asset.shown} "
                 f"sha={op.asset.sha256[:12]}{extra}"
             )
         elif isinstance(op, Place):
             clip = f" clip={','.join(_f(v) for v in op.clip)}" if op.clip else ""
             rot = f" rot={op.rotate:g}" if op.rotate else ""
+            rot += f" opacity={op.opacity:g}" if op.opacity != 1 else ""
+            rot += f" mask={','.join(_f(v) for v in op.mask)}" if op.mask else ""
             out.append(f"{indent}place {_f(op.x)} {_f(op.y)}{rot}{clip}")
             out.extend(dump_ops(op.ops, indent + "  "))
     return out

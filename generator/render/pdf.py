@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -146,6 +148,11 @@ class _Painter:
                 assert isinstance(op, Rect)
                 if op.fill is None and op.stroke is None:
                     continue
+                if op.gradient is not None:
+                    self.gradient(op)
+                    if op.stroke is None:
+                        continue
+                    op = replace(op, fill=None)
                 s, f = self.paint(op.fill, op.stroke, op.width, op.dash)
                 if op.radius:
                     c.roundRect(op.x, op.y, op.w, op.h, op.radius, stroke=s, fill=f)
@@ -234,6 +241,35 @@ class _Painter:
         self.width = -1.0
         self.font = None
 
+    def gradient(self, op: Rect) -> None:
+        """A rect filled with its linear gradient: clipped to the (rounded) rect, shaded along the angle from
+        one side of the box to the other."""
+        assert op.gradient is not None
+        from reportlab.lib.colors import Color
+
+        c = self.c
+        start, end, angle = op.gradient
+        a = math.radians(angle)
+        dx, dy = math.cos(a), math.sin(a)
+        half = (op.w * abs(dx) + op.h * abs(dy)) / 2  # the box's half-extent along the direction
+        cx, cy = op.x + op.w / 2, op.y + op.h / 2
+        self.push()
+        p = c.beginPath()
+        if op.radius:
+            p.roundRect(op.x, op.y, op.w, op.h, op.radius)
+        else:
+            p.rect(op.x, op.y, op.w, op.h)
+        c.clipPath(p, stroke=0, fill=0)
+        c.linearGradient(
+            cx - dx * half,
+            cy - dy * half,
+            cx + dx * half,
+            cy + dy * half,
+            (Color(*self.ink(start)), Color(*self.ink(end))),
+            extend=True,
+        )
+        self.pop()
+
     def path(self, op: PathOp) -> object:
         p = self.c.beginPath()
         for cmd in op.commands:
@@ -263,6 +299,13 @@ class _Painter:
             p = c.beginPath()
             p.rect(*op.clip)
             c.clipPath(p, stroke=0, fill=0)
+        if op.mask is not None:
+            p = c.beginPath()
+            p.roundRect(*op.mask)
+            c.clipPath(p, stroke=0, fill=0)
+        if op.opacity < 1:
+            c.setFillAlpha(op.opacity)
+            c.setStrokeAlpha(op.opacity)
         if form is not None:
             # a face drawn many times (card backs, repeated sheets) is drawn once as a Form XObject
             name, defined = form
@@ -315,8 +358,8 @@ class _Painter:
 
     @contextmanager
     def turned(self, op: Text) -> Iterator[tuple[float, float]]:
-        """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned by
-        `op.rotate` about that point (restored after)."""
+        """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned
+        by `op.rotate` about that point (restored after)."""
         if not op.rotate:
             yield op.x, op.y
             return
@@ -364,7 +407,7 @@ class _Painter:
         widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
         with self.turned(op) as (x, y):
             x = _start(op, x, sum(widths))
-            for (name, part), width in zip(runs, widths):
+            for (name, part), width in zip(runs, widths, strict=True):
                 if (name, op.size) != self.font:
                     c.setFont(name, op.size)
                     self.font = (name, op.size)
@@ -481,7 +524,7 @@ def _embedded_text(drawing: Any, fonts: KitFonts | None, where: str, *, lenient:
         anchor = getattr(child, "textAnchor", "start")
         x = float(child.x) - {"middle": sum(widths) / 2, "end": sum(widths)}.get(anchor, 0.0)
         out = []
-        for (face, part), width in zip(parts, widths):
+        for (face, part), width in zip(parts, widths, strict=True):
             piece = copy.copy(child)
             piece.x, piece.text, piece.fontName, piece.textAnchor = x, part, face, "start"
             out.append(piece)
@@ -513,7 +556,8 @@ class _Holder:
 
 
 def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
-    """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first use."""
+    """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first
+    use."""
     seen: dict[int, int] = {}
     order: list[int] = []
 
@@ -549,8 +593,8 @@ def write_pdf(
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
     `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
-    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path a
-    PDF/A error names (the output file, where `path` is its staging copy)."""
+    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path
+    a PDF/A error names (the output file, where `path` is its staging copy)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages, fonts)

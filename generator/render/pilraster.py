@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+import numpy as np
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from generator.layout import ops as _ops
 from generator.layout.ops import (
@@ -105,8 +106,8 @@ def _bezier(
 
 @lru_cache(maxsize=64)
 def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int, int]) -> Image.Image:
-    """An SVG drawing as RGBA pixels of `size` (drawn by ReportLab into a one-page PDF, rasterised by pdfium: the
-    same shapes the PDF holds)."""
+    """An SVG drawing as RGBA pixels of `size` (drawn by ReportLab into a one-page PDF, rasterised by pdfium:
+    the same shapes the PDF holds)."""
     import io
 
     import pypdfium2 as pdfium
@@ -137,6 +138,14 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
         doc.close()
     resized: Image.Image = image.resize(size, Image.Resampling.LANCZOS)
     return resized
+
+
+def _composite(base: Image.Image, art: Image.Image, x: int, y: int) -> None:
+    """`art` laid over the RGBA `base` at (x, y) by its alpha (the part inside `base`)."""
+    left, top = max(0, -x), max(0, -y)
+    right, bottom = min(art.width, base.width - x), min(art.height, base.height - y)
+    if right > left and bottom > top:
+        base.alpha_composite(art.crop((left, top, right, bottom)), dest=(x + left, y + top))
 
 
 class _Drawer:
@@ -189,8 +198,8 @@ class _Drawer:
         self.image.paste(Image.new("RGB", rot.size, _rgb(op.fill)), (round(ox), round(oy)), rot)
 
     def art(self, op: ImageOp | Vector, m: Matrix) -> None:
-        """Art pasted into its fitted box (axis-aligned placements; a half turn flips it), clipped to its box for
-        cover, with its opacity."""
+        """Art pasted into its fitted box (axis-aligned placements; a half turn flips it), clipped to its box
+        for cover, with its opacity."""
         x, y, w, h = fitted(op)
         corners = [_pt(m, x, y), _pt(m, x + w, y + h)]
         left, right = sorted(c[0] for c in corners)
@@ -215,12 +224,20 @@ class _Drawer:
                 min(size[1], round(bb - top)),
             )
             art, left, top = art.crop(crop), left + crop[0], top + crop[1]
-        self.image.paste(art, (round(left), round(top)), art)
+        if self.image.mode == "RGBA":  # a layer: composite, so the art's alpha is not applied twice
+            _composite(self.image, art, round(left), round(top))
+        else:
+            self.image.paste(art, (round(left), round(top)), art)
 
     def ops(self, ops: Sequence[Op], m: Matrix) -> None:
         for op in ops:
             if isinstance(op, Rect):
-                self.shape(_rounded(op.x, op.y, op.w, op.h, op.radius), m, op.fill, op.stroke, op.width)
+                outline = _rounded(op.x, op.y, op.w, op.h, op.radius)
+                if op.gradient is not None:
+                    self.gradient(op, outline, m)
+                    self.shape(outline, m, None, op.stroke, op.width)
+                else:
+                    self.shape(outline, m, op.fill, op.stroke, op.width)
             elif isinstance(op, Line):
                 self.shape([(op.x1, op.y1), (op.x2, op.y2)], m, None, op.stroke, op.width, closed=False)
             elif isinstance(op, Circle):
@@ -255,10 +272,51 @@ class _Drawer:
             elif isinstance(op, Place):
                 r = math.radians(op.rotate)
                 cos, sin = round(math.cos(r), 12), round(math.sin(r), 12)
-                self.ops(
-                    op.ops,
-                    _mul(m, (cos * op.scale, sin * op.scale, -sin * op.scale, cos * op.scale, op.x, op.y)),
-                )
+                inner = _mul(m, (cos * op.scale, sin * op.scale, -sin * op.scale, cos * op.scale, op.x, op.y))
+                if op.opacity < 1 or op.mask is not None:
+                    self.layer(op, inner)
+                else:
+                    self.ops(op.ops, inner)
+
+    def layer(self, op: Place, m: Matrix) -> None:
+        """A place drawn with an alpha or a rounded clip: its ops on a layer of their own, pasted through the
+        mask (the rounded rect) at the opacity."""
+        layer = Image.new("RGBA", self.image.size, (255, 255, 255, 0))
+        _Drawer(layer).ops(op.ops, m)
+        alpha = layer.getchannel("A")
+        if op.mask is not None:
+            x, y, w, h, r = op.mask
+            clip = Image.new("L", self.image.size, 0)
+            ImageDraw.Draw(clip).polygon([_pt(m, px, py) for px, py in _rounded(x, y, w, h, r)], fill=255)
+            alpha = ImageChops.multiply(alpha, clip)
+        if op.opacity < 1:
+            alpha = alpha.point(lambda a: round(a * op.opacity))
+        self.image.paste(layer.convert("RGB"), (0, 0), alpha)
+
+    def gradient(self, op: Rect, outline: list[tuple[float, float]], m: Matrix) -> None:
+        """A rect filled with its linear gradient (the colour at a pixel from its place along the angle)."""
+        assert op.gradient is not None
+        start, end, angle = op.gradient
+        a = math.radians(angle)
+        dx, dy = math.cos(a), math.sin(a)
+        half = (op.w * abs(dx) + op.h * abs(dy)) / 2
+        cx, cy = op.x + op.w / 2, op.y + op.h / 2
+        p0, p1 = _pt(m, cx - dx * half, cy - dy * half), _pt(m, cx + dx * half, cy + dy * half)
+        px = [_pt(m, x, y) for x, y in outline]
+        left, top = max(0, int(min(p[0] for p in px))), max(0, int(min(p[1] for p in px)))
+        right = min(self.image.width, int(math.ceil(max(p[0] for p in px))) + 1)
+        bottom = min(self.image.height, int(math.ceil(max(p[1] for p in px))) + 1)
+        if right <= left or bottom <= top:
+            return
+        vx, vy = p1[0] - p0[0], p1[1] - p0[1]
+        length = vx * vx + vy * vy or 1.0
+        ys, xs = np.mgrid[top:bottom, left:right]
+        t = np.clip(((xs + 0.5 - p0[0]) * vx + (ys + 0.5 - p0[1]) * vy) / length, 0.0, 1.0)[..., None]
+        c0, c1 = np.array(_rgb(start), float), np.array(_rgb(end), float)
+        pixels = Image.fromarray(np.round(c0 * (1 - t) + c1 * t).astype(np.uint8), "RGB")
+        clip = Image.new("L", self.image.size, 0)
+        ImageDraw.Draw(clip).polygon(px, fill=255)
+        self.image.paste(pixels, (left, top), clip.crop((left, top, right, bottom)))
 
 
 def draw_page(page: Page, size: tuple[int, int]) -> Image.Image:

@@ -58,20 +58,54 @@ Colour = Annotated[
     Field(
         max_length=MAX_TEMPLATE,
         description=(
-            "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour }}'"
+            "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour "
+            "}}'"
         ),
     ),
 ]
 
 
+ElementId = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]*$", max_length=60)]
+"""An element's name, by which a template that `extends` another replaces or removes it."""
+
+
+class Gradient(SpecModel):
+    """A linear gradient fill: `{gradient: ['#f6e7b0', '#c98a2b'], angle: 90}` runs from the first colour to
+    the second across the box; angle 0 runs left to right, 90 bottom to top (counter-clockwise, in
+    degrees)."""
+
+    gradient: list[Colour] = Field(
+        min_length=2, max_length=2, description="the two colours: where the gradient starts and ends"
+    )
+    angle: float = Field(
+        90.0, ge=-360.0, le=360.0, description="direction in degrees: 0 left to right, 90 bottom to top"
+    )
+
+
+Fill = Annotated[Colour | Gradient, Field(description="a colour, or {gradient: [c1, c2], angle: 90}")]
+"""A fill: a colour (or a template giving one) or a linear gradient."""
+
+
 class Element(SpecModel):
     """What every element shares."""
 
+    id: ElementId | None = Field(
+        None, description="a name a template that extends this one uses to replace or remove the element"
+    )
     when: Tmpl | None = Field(
         None,
         description="a condition over the row's fields, e.g. \"type == 'resource'\"; "
         "the element is drawn only when it is true",
     )
+    rotate: float = Field(
+        0.0,
+        ge=-360.0,
+        le=360.0,
+        description=(
+            "degrees counter-clockwise about the element's box centre (the checks see the turned box)"
+        ),
+    )
+    opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
 
 
 class BoxElement(Element):
@@ -104,16 +138,33 @@ class TextElement(BoxElement):
     valign: Literal["top", "middle", "bottom"] = Field("middle", description="vertical alignment")
     wrap: bool = Field(False, description="wrap into lines (a paragraph) instead of one line")
     colour: Colour = Field("ink", description="text colour")
-    fill: Colour | None = Field(
-        None, description="a box drawn behind the text (the fit check measures against it)"
+    fill: Fill | None = Field(None, description="a box drawn behind the text (a colour or a gradient)")
+    padding: Length = Field(
+        0.0, description="room kept between the box's edges and the text, e.g. '1.5mm' (the text fits inside)"
     )
+
+    @field_validator("padding")
+    @classmethod
+    def _padding(cls, v: float) -> float:
+        if not 0 <= v <= 100 * 2.8346:
+            raise ValueError(f"expected a padding in 0..100mm; got {v / 2.8346:.1f}mm")
+        return v
+
+    @model_validator(mode="after")
+    def _room(self) -> TextElement:
+        for value, pct in (self.w, self.h):
+            if not pct and 2 * self.padding >= value:
+                raise ValueError(
+                    "the padding leaves no room for the text: twice the padding must be under w and h"
+                )
+        return self
 
 
 class RectElement(BoxElement):
     """A rectangle."""
 
     type: Literal["rect"]
-    fill: Colour | None = Field(None, description="fill colour (none if omitted)")
+    fill: Fill | None = Field(None, description="fill colour or gradient (none if omitted)")
     stroke: Colour | None = Field("ink", description="outline colour (null for none)")
     width: Length = Field(0.5, description="outline width, e.g. '0.5pt'")
     radius: Length = Field(0.0, description="corner radius, e.g. '2mm'")
@@ -153,9 +204,9 @@ class PolygonElement(Element):
 
 
 class IconElement(BoxElement):
-    """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf, club,
-    cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as vector
-    paths inside the box, optionally painted in one colour (`tint`)."""
+    """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf,
+    club, cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as
+    vector paths inside the box, optionally painted in one colour (`tint`)."""
 
     type: Literal["icon"]
     name: Tmpl | None = Field(
@@ -168,14 +219,16 @@ class IconElement(BoxElement):
         None,
         max_length=200,
         description=(
-            "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give name or "
+            "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column "
+            "(give name or "
             "src); read and checked once when the kit loads"
         ),
     )
     tint: Colour | None = Field(
         None,
         description=(
-            "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own colours "
+            "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own "
+            "colours "
             "if omitted)"
         ),
     )
@@ -192,7 +245,10 @@ class IconElement(BoxElement):
         if self.src is not None:
             why = path_problem(self.src)
             if why is None and not self.src.lower().endswith(".svg"):
-                why = f"an icon's src must be an .svg file (use an image element for pictures); got {self.src!r}"
+                why = (
+                    "an icon's src must be an .svg file (use an image element for pictures); "
+                    f"got {self.src!r}"
+                )
             if why:
                 raise ValueError(why)
         return self
@@ -206,18 +262,19 @@ class ImageElement(BoxElement):
     src: str = Field(
         max_length=200,
         description=(
-            "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a row whose "
+            "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a "
+            "row whose "
             "field is empty draws no image"
         ),
     )
     fit: Literal["cover", "contain", "stretch"] = Field(
         "cover",
         description=(
-            "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; stretch: "
+            "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; "
+            "stretch: "
             "fill the box exactly, distorting it"
         ),
     )
-    opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
 
     @field_validator("src")
     @classmethod
@@ -285,6 +342,14 @@ class RepeatElement(Element):
     )
     line_dx: Coord = Field((0.0, False), description="step to the right between lines")
     line_dy: Coord = Field((0.0, False), description="step down between lines")
+    align: Literal["left", "center", "right"] = Field(
+        "left",
+        description=(
+            "where each line of copies sits: left, the element's position is the first copy's; center, the "
+            "middle "
+            "of the line's; right, the last copy's (so 1, 2 or 3 pips stay centred)"
+        ),
+    )
 
 
 class GridElement(BoxElement):
@@ -327,14 +392,108 @@ AnyElement = Annotated[
 class FaceTemplate(SpecModel):
     """A card's two faces (the back may be left out; the component then prints no per-row back)."""
 
-    front: list[AnyElement] = Field(
-        max_length=MAX_ELEMENTS, description="elements of the front, drawn in order"
+    extends: str | None = Field(
+        None,
+        max_length=100,
+        description=(
+            "another template this one inherits: its elements, with this one's replacing those of the same "
+            "id, "
+            "`remove` ids left out and the others added after them"
+        ),
+    )
+    front: list[AnyElement] | None = Field(
+        None, max_length=MAX_ELEMENTS, description="elements of the front, drawn in order"
     )
     back: list[AnyElement] | None = Field(None, max_length=MAX_ELEMENTS, description="elements of the back")
+    remove: list[ElementId] = Field(
+        default_factory=list, max_length=MAX_ELEMENTS, description="ids of inherited elements to leave out"
+    )
+    radius: Length = Field(
+        0.0,
+        description=(
+            "the card's corner radius, e.g. '3mm': images are clipped to the rounded card (art that runs "
+            "into the "
+            "bleed to the rounded bleed edge)"
+        ),
+    )
+
+    @field_validator("radius")
+    @classmethod
+    def _radius(cls, v: float) -> float:
+        if not 0 <= v <= 50 * 2.8346:
+            raise ValueError(f"expected a radius in 0..50mm; got {v / 2.8346:.1f}mm")
+        return v
+
+    @model_validator(mode="after")
+    def _ids(self) -> FaceTemplate:
+        for side, elements in (("front", self.front), ("back", self.back)):
+            seen: set[str] = set()
+            for el in elements or []:
+                if el.id is not None and el.id in seen:
+                    raise ValueError(f"{side}: two elements have the id {el.id!r}; ids name one element each")
+                if el.id is not None:
+                    seen.add(el.id)
+        if self.extends is None and self.front is None:
+            raise ValueError("front: give the front's elements (or `extends:` a template that has them)")
+        if self.extends is None and self.remove:
+            raise ValueError("remove: only a template that `extends` another removes elements")
+        return self
+
+
+def _merge(
+    parent: list[AnyElement] | None, child: list[AnyElement] | None, remove: list[str]
+) -> list[AnyElement] | None:
+    """The parent's elements with the child's of the same id in their place, `remove` ids dropped and the
+    child's other elements after them."""
+    if parent is None:
+        return child
+    mine = {el.id: el for el in child or [] if el.id is not None}
+    out = [mine.pop(el.id, el) if el.id is not None else el for el in parent if el.id not in remove]
+    out += [el for el in child or [] if el.id is None or el.id in mine]
+    return out
+
+
+def resolve_extends(templates: Mapping[str, FaceTemplate]) -> dict[str, FaceTemplate]:
+    """Every template with what it `extends` merged in (parents first); ValueError naming the template for an
+    unknown parent, a cycle, or a removed id the parent does not have."""
+    done: dict[str, FaceTemplate] = {}
+
+    def resolve(name: str, chain: tuple[str, ...]) -> FaceTemplate:
+        if name in done:
+            return done[name]
+        tpl = templates[name]
+        if tpl.extends is None:
+            done[name] = tpl
+            return tpl
+        if tpl.extends not in templates:
+            raise ValueError(
+                f"{name}.extends: no template {tpl.extends!r}; expected one of {', '.join(sorted(templates))}"
+            )
+        if tpl.extends in chain:
+            raise ValueError(f"{name}.extends: a cycle {' -> '.join((*chain, tpl.extends))}")
+        parent = resolve(tpl.extends, (*chain, tpl.extends))
+        have = {el.id for el in (parent.front or []) + (parent.back or []) if el.id is not None}
+        unknown = [r for r in tpl.remove if r not in have]
+        if unknown:
+            raise ValueError(f"{name}.remove: {tpl.extends!r} has no element with id {unknown[0]!r}")
+        merged = tpl.model_copy(
+            update={
+                "front": _merge(parent.front, tpl.front, tpl.remove),
+                "back": _merge(parent.back, tpl.back, tpl.remove),
+                "radius": tpl.radius if "radius" in tpl.model_fields_set else parent.radius,
+            }
+        )
+        done[name] = merged
+        return merged
+
+    for name in templates:
+        resolve(name, (name,))
+    return done
 
 
 class TemplateChoice(SpecModel):
-    """Pick a shared template by a field's value: {by: type, cases: {resource: res, action: act}, default: x}."""
+    """Pick a shared template by a field's value: {by: type, cases: {resource: res, action: act}, default:
+    x}."""
 
     by: str = Field(description="the field whose value picks the template")
     cases: dict[str, str] = Field(max_length=100, description="field value -> template name")
@@ -345,6 +504,8 @@ __all__ = [
     "AnyElement",
     "Coord",
     "FaceTemplate",
+    "Fill",
+    "Gradient",
     "GridElement",
     "IconElement",
     "ImageElement",
@@ -355,4 +516,5 @@ __all__ = [
     "fill_path",
     "path_fields",
     "path_problem",
+    "resolve_extends",
 ]

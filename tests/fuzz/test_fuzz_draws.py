@@ -1,8 +1,8 @@
-"""Hostile hand conditions (game.balance.draws[].has, bounds, turns): a seeded sample of random condition trees,
-with hostile keys and values mixed in, goes through the spec model, `validate`'s legal checks and `check`'s
-draw report. Each is refused with a located message (pydantic error or legal problem) or counted; a counted
-one must equal the enumeration of every hand (the exact dynamic program against the direct evaluator), and
-nothing may raise anything else."""
+"""Hostile hand conditions (game.balance.draws[].has, bounds, turns): a seeded sample of random condition
+trees, with hostile keys and values mixed in, goes through the spec model, `validate`'s legal checks and
+`check`'s draw report. Each is refused with a located message (pydantic error or legal problem) or counted; a
+counted one must equal the enumeration of every hand (the exact dynamic program against the direct evaluator),
+and nothing may raise anything else."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ import pytest
 from pydantic import ValidationError
 
 from generator.errors import KitError
-from generator.games.deck.algebra import HandCondition, NotExact, count_hands, holds
+from generator.games.deck.algebra import HandCondition, holds
 from generator.games.deck.balance import balance_report, where_of
+from generator.games.deck.counting import NotExact, count_hands
 from generator.games.deck.legal import legal_problems
 from generator.games.deck.rules import deck_cards
 from tests.games.deck.helpers import deck

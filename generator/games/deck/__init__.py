@@ -10,7 +10,7 @@ GAME = GamePlugin(
     package=__name__,
     spec=".spec:DeckGame",
     component_ids_for=".layout:component_ids_for",
-    with_files=".spec:DeckGame.with_files",
+    with_files=".files:load_files",
 )
 
 __all__ = ["GAME"]

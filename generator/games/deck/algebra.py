@@ -2,25 +2,16 @@
 meeting a `where`, `same` / `distinct` / `run` over a field's values, sums of a field, and `all_of` / `any_of`
 / `none_of` of these -- and the exact number of hands that meet one, in integers.
 
-The count is a dynamic program over the deck's multiset, never an enumeration of hands: the cards are cut into
-classes by everything the condition reads (a field's value, a `where`'s truth, a summed value); the classes are
-grouped by the values of one "primary" field (the one a `run` or `same` reads), and the groups are taken one at a
-time in the run's declared order. The state holds only what the condition needs -- cards drawn so far, capped
-counts per value of the other fields, capped counts of `where` cards, capped sums, and per primary field how
-many of its values have reached each count (a finished group is never looked at again) -- and a choice of x_c
-cards from a class of size s_c weighs C(s_c, x_c). A hand of n from N is one of C(N, n) equally likely hands,
-so the probability is an exact `Fraction`. When the deck is the same for every value of a secondary field
-(a suit of a standard deck), that field's counts are kept sorted: the condition cannot tell the values apart.
+The exact count is generator/games/deck/counting.py (a dynamic program over the deck's multiset).
 
-Numbers in a condition or bound are exact: an int, a fraction written "1/4165", or a decimal read from its text
-("0.5" is 1/2, never the float 0.49999...)."""
+Numbers in a condition or bound are exact: an int, a fraction written "1/4165", or a decimal read from its
+text ("0.5" is 1/2, never the float 0.49999...)."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
@@ -28,8 +19,6 @@ from pydantic import BeforeValidator, Field, PlainSerializer, StrictInt, model_v
 
 from generator.spec.base import MAX_SMALL, SpecModel
 
-MAX_STATES = 200_000
-"""States of the dynamic program past which a condition is sampled instead (the report says so)."""
 MAX_EXPONENT = 30
 """Exact numbers lie within 1e-30..1e30 in size (a count, a sum or a probability; never a float overflow)."""
 _NUMBER = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$")
@@ -107,15 +96,18 @@ class HandCondition(SpecModel):
         None,
         max_length=500,
         description=(
-            "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in the range"
+            "cards meeting this condition over a card's fields, e.g. \"type == 'land'\": their number is in "
+            "the range"
         ),
     )
     same: str | None = Field(
         None,
         max_length=100,
         description=(
-            "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is four of "
-            "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range with 0 "
+            "a field: some value of it is held by a number of cards in the range (same: rank, exactly: 4 is "
+            "four of "
+            "a kind; same: suit, at_least: 5 a flush); with `values`, exactly that many values are; a range "
+            "with 0 "
             "counts the deck's values the hand lacks"
         ),
     )
@@ -123,7 +115,8 @@ class HandCondition(SpecModel):
         None,
         max_length=100,
         description=(
-            "a field: the number of different values of it in the hand is in the range (no range: all cards differ)"
+            "a field: the number of different values of it in the hand is in the range (no range: all cards "
+            "differ)"
         ),
     )
     run: str | None = Field(
@@ -157,7 +150,8 @@ class HandCondition(SpecModel):
         ge=0,
         le=MAX_SMALL,
         description=(
-            "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, values: 2); "
+            "same: exactly this many values of the field meet the range (two pair: same: rank, exactly: 2, "
+            "values: 2); "
             "default: at least one"
         ),
     )
@@ -167,7 +161,8 @@ class HandCondition(SpecModel):
         min_length=1,
         max_length=200,
         description=(
-            "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, 2, ..., "
+            "run: the field's values in order; a value may be listed at both ends (an ace high and low: [A, "
+            "2, ..., "
             "K, A]); default: the field's numbers in increasing order"
         ),
     )
@@ -236,8 +231,8 @@ HandCondition.model_rebuild()
 
 
 class Mulligan(SpecModel):
-    """A declared mulligan rule: an opening hand that does not meet `keep` is shuffled back and a new one drawn,
-    at most `times` times; the last hand is kept whatever it holds."""
+    """A declared mulligan rule: an opening hand that does not meet `keep` is shuffled back and a new one
+    drawn, at most `times` times; the last hand is kept whatever it holds."""
 
     keep: HandCondition = Field(description="the condition an opening hand must meet to be kept")
     times: StrictInt = Field(1, ge=1, le=7, description="mulligans allowed")
@@ -316,7 +311,8 @@ def number_of(v: Any) -> Fraction:
 
 
 def default_order(values: Sequence[Any]) -> list[str] | None:
-    """A run's default order: the field's values in increasing numeric order (None if some are not numbers)."""
+    """A run's default order: the field's values in increasing numeric order (None if some are not
+    numbers)."""
     try:
         nums = sorted(
             {
@@ -343,6 +339,37 @@ def draw_problems(
 ) -> list[tuple[str, str]]:
     """(key, message) for every problem of a `hand` check: its hand size against the deck, and every field a
     condition names (a column; numbers for a sum; a run's order values of the field)."""
+    out = _size_problems(hand, turns, key, size)
+    if has is None:
+        out.append((key, "a hand check needs has (the condition on the hand)"))
+        return out
+    conditions = [(has, f"{key}.has")]
+    if turns is not None and turns.mulligan is not None:
+        conditions.append((turns.mulligan.keep, f"{key}.turns.mulligan.keep"))
+    for at, cond in (pair for top, base in conditions for pair in walk(top, base)):
+        kind = cond.kind()
+        if kind in GROUP_KEYS:
+            continue
+        if kind == "where":
+            why = where_problem(str(cond.where))
+            if why:
+                out.append((f"{at}.where", why))
+            continue
+        field = str(getattr(cond, kind))
+        if field not in columns:
+            out.append(
+                (f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}")
+            )
+        elif kind == "sum":
+            out += _sum_problems(at, field, rows, row_at)
+        elif kind == "run":
+            out += _run_problems(at, cond, field, rows)
+    return out
+
+
+def _size_problems(hand: int | None, turns: Turns | None, key: str, size: int) -> list[tuple[str, str]]:
+    """A hand check's draw: a hand or turns (not both), no more cards than the deck holds, a mulligan that
+    leaves a card."""
     out: list[tuple[str, str]] = []
     if (hand is None) == (turns is None):
         out.append((key, "a hand check needs hand (cards drawn) or turns (cards seen by a turn), not both"))
@@ -364,64 +391,50 @@ def draw_problems(
                 f"{turns.opening} leave no card",
             )
         )
-    if has is None:
-        out.append((key, "a hand check needs has (the condition on the hand)"))
-        return out
-    conditions = [(has, f"{key}.has")]
-    if turns is not None and turns.mulligan is not None:
-        conditions.append((turns.mulligan.keep, f"{key}.turns.mulligan.keep"))
-    for at, cond in (pair for top, base in conditions for pair in walk(top, base)):
-        kind = cond.kind()
-        if kind in GROUP_KEYS:
-            continue
-        if kind == "where":
-            why = where_problem(str(cond.where))
-            if why:
-                out.append((f"{at}.where", why))
-            continue
-        field = str(getattr(cond, kind))
-        if field not in columns:
-            out.append(
-                (f"{at}.{kind}", f"expected a column of the deck ({', '.join(columns)}); got {field!r}")
-            )
-            continue
-        if kind == "sum":
-            for i, row in enumerate(rows):
-                v = row.get(field)
-                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                    out.append(
-                        (
-                            f"{at}.sum",
-                            f"{row_at(i)}: column {field}: expected a number (declare it int or "
-                            f"number in fields); got {v!r}",
-                        )
-                    )
-                    break
-        if kind == "run":
-            have = {value_text(r.get(field)) for r in rows}
-            order = (
-                [value_text(v) for v in cond.order]
-                if cond.order
-                else default_order([r.get(field) for r in rows])
-            )
-            if order is None:
-                out.append(
-                    (
-                        f"{at}.order",
-                        f"the values of {field} are not all numbers; give order (e.g. [A, 2, ..., K, A])",
-                    )
+    return out
+
+
+def _sum_problems(
+    at: str, field: str, rows: Sequence[dict[str, Any]], row_at: Callable[[int], str]
+) -> list[tuple[str, str]]:
+    """The first row whose summed field is not a number."""
+    for i, row in enumerate(rows):
+        v = row.get(field)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            return [
+                (
+                    f"{at}.sum",
+                    f"{row_at(i)}: column {field}: expected a number (declare it int or "
+                    f"number in fields); got {v!r}",
                 )
-                continue
-            unknown = [v for v in order if v not in have]
-            if unknown:
-                out.append(
-                    (
-                        f"{at}.order",
-                        f"{unknown[0]!r} is not a value of {field} (values: {', '.join(sorted(have)[:20])})",
-                    )
-                )
-            if cond.length is not None and cond.length > len(order):
-                out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
+            ]
+    return []
+
+
+def _run_problems(
+    at: str, cond: HandCondition, field: str, rows: Sequence[dict[str, Any]]
+) -> list[tuple[str, str]]:
+    """A run's order: given or numeric, made of values of the field, no shorter than the run."""
+    have = {value_text(r.get(field)) for r in rows}
+    order = [value_text(v) for v in cond.order] if cond.order else default_order([r.get(field) for r in rows])
+    if order is None:
+        return [
+            (
+                f"{at}.order",
+                f"the values of {field} are not all numbers; give order (e.g. [A, 2, ..., K, A])",
+            )
+        ]
+    out: list[tuple[str, str]] = []
+    unknown = [v for v in order if v not in have]
+    if unknown:
+        out.append(
+            (
+                f"{at}.order",
+                f"{unknown[0]!r} is not a value of {field} (values: {', '.join(sorted(have)[:20])})",
+            )
+        )
+    if cond.length is not None and cond.length > len(order):
+        out.append((f"{at}.length", f"a run of {cond.length} in an order of {len(order)} values"))
     return out
 
 
@@ -477,440 +490,6 @@ def holds(
         if streak >= int(cond.length or 0):
             return True
     return False
-
-
-# ---------------------------------------------------------------- the exact count
-
-
-@dataclass(frozen=True)
-class Count:
-    """Hands meeting a condition out of all hands (both exact integers)."""
-
-    good: int
-    total: int
-
-    @property
-    def value(self) -> Fraction:
-        """The probability, exact."""
-        return Fraction(self.good, self.total)
-
-
-class NotExact(Exception):
-    """The condition has no exact method here (the caller samples it and says so)."""
-
-
-@dataclass(frozen=True)
-class _Leaf:
-    kind: str
-    field: str
-    lo: Fraction | None
-    hi: Fraction | None
-    values: int | None = None
-    length: int = 0
-    order: tuple[str, ...] = ()
-    scope: str = "all"
-
-    def inside(self, x: Fraction | int) -> bool:
-        return (self.lo is None or x >= self.lo) and (self.hi is None or x <= self.hi)
-
-    def count_cap(self) -> int:
-        """The count past which nothing the leaf asks changes."""
-        if self.hi is not None:
-            return int(self.hi) + 1
-        return int(self.lo) if self.lo is not None else 1
-
-
-def _leaves(cond: HandCondition, hand: int, out: list[_Leaf], scope: str = "all") -> Any:
-    """The tree with leaves replaced by their index in `out` (each leaf reading the cards of `scope`)."""
-    kind = cond.kind()
-    if kind in GROUP_KEYS:
-        return (kind, [_leaves(c, hand, out, scope) for c in cond.children()])
-    lo, hi = cond.range()
-    if kind == "distinct" and lo is None and hi is None:
-        lo = hi = Fraction(hand)
-    leaf = _Leaf(
-        kind,
-        str(getattr(cond, kind)),
-        lo,
-        hi,
-        cond.values,
-        int(cond.length or 0),
-        tuple(value_text(v) for v in cond.order or ()),
-        scope,
-    )
-    out.append(leaf)
-    return len(out) - 1
-
-
-def _truth(tree: Any, facts: Sequence[bool]) -> bool:
-    if isinstance(tree, int):
-        return facts[tree]
-    kind, parts = tree
-    got = [_truth(p, facts) for p in parts]
-    return all(got) if kind == "all_of" else any(got) if kind == "any_of" else not any(got)
-
-
-def count_hands(
-    cards: Sequence[dict[str, Any]],
-    cond: HandCondition,
-    hand: int,
-    where: Callable[[str, dict[str, Any]], bool],
-) -> Count:
-    """The exact number of `hand`-card hands from `cards` (one dict per card, copies repeated) meeting `cond`,
-    over C(len(cards), hand). NotExact when no exact method applies (two runs over different fields or orders,
-    or more than MAX_STATES states)."""
-    return _count(cards, [(cond, "all")], 0, hand, where)
-
-
-def count_kept(
-    cards: Sequence[dict[str, Any]],
-    keep: HandCondition,
-    cond: HandCondition,
-    opening: int,
-    later: int,
-    where: Callable[[str, dict[str, Any]], bool],
-) -> Count:
-    """Draws of an `opening` hand and then `later` more cards where the opening hand meets `keep` and all the
-    cards seen meet `cond`, over C(N, opening) C(N - opening, later): the two draws counted together, exactly."""
-    return _count(cards, [(keep, "open"), (cond, "all")], opening, opening + later, where)
-
-
-def with_mulligans(
-    cards: Sequence[dict[str, Any]],
-    cond: HandCondition,
-    turns: Turns,
-    where: Callable[[str, dict[str, Any]], bool],
-) -> Fraction:
-    """P(the cards seen by the turn meet `cond`) under the turns' mulligan rule, exactly: each try m is reached
-    when every earlier opening hand failed `keep`; a try before the last ends the mulligans when its opening hand
-    meets `keep` (counted with the later draws in one dynamic program), the last is kept whatever it holds."""
-    later = turns.later()
-    sizes = turns.sizes()
-    if turns.mulligan is None:
-        return count_hands(cards, cond, turns.seen(), where).value
-    keep = turns.mulligan.keep
-    reach = Fraction(1)
-    out = Fraction(0)
-    for m, size in enumerate(sizes):
-        if m == len(sizes) - 1:
-            out += reach * count_hands(cards, cond, size + later, where).value
-            break
-        out += reach * count_kept(cards, keep, cond, size, later, where).value
-        reach *= 1 - count_hands(cards, keep, size, where).value
-    return out
-
-
-def _count(
-    cards: Sequence[dict[str, Any]],
-    conds: list[tuple[HandCondition, str]],
-    opening: int,
-    hand: int,
-    where: Callable[[str, dict[str, Any]], bool],
-) -> Count:
-    """Draws of `hand` cards whose first `opening` form the opening hand (0: one draw), meeting every condition
-    in its scope: "open" reads the opening hand, "all" every card drawn."""
-    total = math.comb(len(cards), opening) * math.comb(len(cards) - opening, hand - opening)
-    leaves: list[_Leaf] = []
-    trees = [_leaves(c, opening if scope == "open" else hand, leaves, scope) for c, scope in conds]
-    runs = [lf for lf in leaves if lf.kind == "run"]
-    if len({(lf.field, lf.order) for lf in runs}) > 1:
-        raise NotExact("runs over different fields or orders")
-    grouped = [lf.field for lf in leaves if lf.kind in ("same", "distinct", "run")]
-    primary: str | None = None
-    if runs:
-        primary = runs[0].field
-    elif grouped:
-        primary = max(sorted(set(grouped)), key=lambda f: len({value_text(c.get(f)) for c in cards}))
-    size_of = {"open": opening, "all": hand}
-    q_keys = sorted(
-        {(lf.scope, lf.field) for lf in leaves if lf.kind in ("same", "distinct") and lf.field != primary}
-    )
-    w_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "where"})
-    s_keys = sorted({(lf.scope, lf.field) for lf in leaves if lf.kind == "sum"})
-    q_fields = sorted({f for _, f in q_keys})
-    q_values = {f: sorted({value_text(c.get(f)) for c in cards}) for f in q_fields}
-    q_index = {f: {v: i for i, v in enumerate(vs)} for f, vs in q_values.items()}
-
-    def cap(key: tuple[str, str], kinds: tuple[str, ...]) -> int:
-        return min(
-            size_of[key[0]],
-            max(lf.count_cap() for lf in leaves if (lf.scope, lf.field) == key and lf.kind in kinds),
-        )
-
-    q_cap = [cap(k, ("same", "distinct")) for k in q_keys]
-    w_cap = [cap(k, ("where",)) for k in w_keys]
-    s_cap: list[Fraction | None] = []
-    for s_key in s_keys:
-        nums = [number_of(c.get(s_key[1])) for c in cards]
-        ends = [lf for lf in leaves if lf.kind == "sum" and (lf.scope, lf.field) == s_key]
-        if min(nums, default=Fraction(0)) < 0:
-            s_cap.append(None)  # a negative value can bring a sum back: no saturation
-        else:
-            s_cap.append(max((lf.hi + 1 if lf.hi is not None else (lf.lo or Fraction(0))) for lf in ends))
-    w_exprs = sorted({f for _, f in w_keys})
-    s_fields = sorted({f for _, f in s_keys})
-    # each card's class: (primary value, secondary values, where truths, summed values)
-    classes: dict[tuple[Any, ...], int] = {}
-    for c in cards:
-        key = (
-            value_text(c.get(primary)) if primary else "",
-            tuple(q_index[f][value_text(c.get(f))] for f in q_fields),
-            tuple(where(w, c) for w in w_exprs),
-            tuple(number_of(c.get(f)) for f in s_fields),
-        )
-        classes[key] = classes.get(key, 0) + 1
-    run = runs[0] if runs else None
-    groups, seq = _groups(classes, primary, run, cards)
-    recurring, walks = _run_walks((run.order or tuple(seq)) if run is not None else ())
-    symmetric = len(q_fields) == 1 and _symmetric(groups, len(q_values[q_fields[0]]))
-    p_leaves = [
-        i for i, lf in enumerate(leaves) if lf.field == primary and lf.kind in ("same", "distinct", "run")
-    ]
-    p_caps = {
-        i: (int(leaves[i].values or 0) + 1 if leaves[i].values is not None else 1)
-        if leaves[i].kind == "same"
-        else leaves[i].count_cap()
-        for i in p_leaves
-        if leaves[i].kind != "run"
-    }
-    q_of = [q_fields.index(f) for _, f in q_keys]
-    w_of = [w_exprs.index(f) for _, f in w_keys]
-    s_of = [s_fields.index(f) for _, f in s_keys]
-    q_open = [scope == "open" for scope, _ in q_keys]
-    w_open = [scope == "open" for scope, _ in w_keys]
-    s_open = [scope == "open" for scope, _ in s_keys]
-
-    def group_moves(members: list[tuple[tuple[Any, ...], int]]) -> dict[tuple[Any, ...], int]:
-        """(opening cards, all cards, q counts added, where counts added, sums added) -> ways, for one group."""
-        moves: dict[tuple[Any, ...], int] = {
-            (
-                0,
-                0,
-                tuple((0,) * len(q_values[f]) for _, f in q_keys),
-                (0,) * len(w_keys),
-                (Fraction(0),) * len(s_keys),
-            ): 1
-        }
-        for (_, qs, ws, ss), size in members:
-            nxt: dict[tuple[Any, ...], int] = {}
-            for (xo, xa, qd, wd, sd), ways in moves.items():
-                for ko in range(0, min(size, opening - xo) + 1):
-                    for kl in range(0, min(size - ko, hand - opening - (xa - xo)) + 1):
-                        ka = ko + kl
-                        q2 = tuple(
-                            tuple(
-                                min(q_cap[i], n + ((ko if q_open[i] else ka) if j == qs[q_of[i]] else 0))
-                                for j, n in enumerate(qd[i])
-                            )
-                            for i in range(len(q_keys))
-                        )
-                        w2 = tuple(
-                            min(w_cap[i], wd[i] + ((ko if w_open[i] else ka) if ws[w_of[i]] else 0))
-                            for i in range(len(w_keys))
-                        )
-                        s2 = tuple(
-                            sd[i] + (ko if s_open[i] else ka) * ss[s_of[i]] for i in range(len(s_keys))
-                        )
-                        key = (xo + ko, xa + ka, q2, w2, s2)
-                        nxt[key] = nxt.get(key, 0) + ways * math.comb(size, ko) * math.comb(size - ko, kl)
-            moves = nxt
-        return moves
-
-    remaining = [0] * (len(groups) + 1)
-    for gi in range(len(groups) - 1, -1, -1):
-        remaining[gi] = remaining[gi + 1] + sum(n for _, n in groups[gi][1])
-    start_p = tuple(
-        ((False, 0, (False,) * len(recurring)) if leaves[i].kind == "run" else 0) for i in p_leaves
-    )
-    states: dict[tuple[Any, ...], int] = {
-        (
-            0,
-            0,
-            tuple((0,) * len(q_values[f]) for _, f in q_keys),
-            (0,) * len(w_keys),
-            (Fraction(0),) * len(s_keys),
-            start_p,
-        ): 1
-    }
-    q_memo: dict[tuple[Any, Any], Any] = {}
-    p_memo: dict[tuple[Any, int, int, str], Any] = {}
-    for gi, (value, members) in enumerate(groups):
-        moves = group_moves(members)
-        nxt: dict[tuple[Any, ...], int] = {}
-        for (do, da, qv, wv, sv, pv), ways in states.items():
-            for (xo, xa, qd, wd, sd), mw in moves.items():
-                o2, a2 = do + xo, da + xa
-                if o2 > opening or a2 > hand or a2 + remaining[gi + 1] < hand:
-                    continue
-                q2 = q_memo.get((qv, qd))
-                if q2 is None:
-                    q2 = tuple(
-                        tuple(min(q_cap[i], a + b) for a, b in zip(qv[i], qd[i], strict=True))
-                        for i in range(len(q_keys))
-                    )
-                    if symmetric:  # the values are interchangeable: sort them (jointly over the scopes)
-                        q2 = tuple(zip(*sorted(zip(*q2, strict=True)), strict=True)) if q2 and q2[0] else q2
-                    q_memo[(qv, qd)] = q2
-                w2 = (
-                    tuple(min(w_cap[i], a + b) for i, (a, b) in enumerate(zip(wv, wd, strict=True)))
-                    if w_keys
-                    else wv
-                )
-                s2 = (
-                    tuple(_cap_sum(a + b, s_cap[i]) for i, (a, b) in enumerate(zip(sv, sd, strict=True)))
-                    if s_keys
-                    else sv
-                )
-                p2 = p_memo.get((pv, xo, xa, value))
-                if p2 is None:
-                    p2 = tuple(
-                        _step(
-                            leaves[i],
-                            p_caps.get(i, 0),
-                            st,
-                            xo if leaves[i].scope == "open" else xa,
-                            walks.get(value, []),
-                            recurring,
-                            value,
-                        )
-                        for i, st in zip(p_leaves, pv, strict=True)
-                    )
-                    p_memo[(pv, xo, xa, value)] = p2
-                nxt[(o2, a2, q2, w2, s2, p2)] = nxt.get((o2, a2, q2, w2, s2, p2), 0) + ways * mw
-        states = nxt
-        if len(states) > MAX_STATES:
-            raise NotExact(f"more than {MAX_STATES:,} states")
-    good = 0
-    for (do, da, qv, wv, sv, pv), ways in states.items():
-        if do != opening or da != hand:
-            continue
-        facts = [
-            _fact(
-                lf,
-                i,
-                primary,
-                p_leaves,
-                pv,
-                dict(zip(q_keys, qv, strict=True)),
-                dict(zip(w_keys, wv, strict=True)),
-                dict(zip(s_keys, sv, strict=True)),
-            )
-            for i, lf in enumerate(leaves)
-        ]
-        if all(_truth(tree, facts) for tree in trees):
-            good += ways
-    return Count(good, total)
-
-
-def _groups(
-    classes: dict[tuple[Any, ...], int],
-    primary: str | None,
-    run: _Leaf | None,
-    cards: Sequence[dict[str, Any]],
-) -> tuple[list[tuple[str, list[tuple[tuple[Any, ...], int]]]], list[str]]:
-    """The classes grouped by the primary field's value, in processing order: a run's order first (a value no
-    card has is an empty group), then the rest; without a primary field every class is its own group."""
-    by_value: dict[str, list[tuple[tuple[Any, ...], int]]] = {}
-    for key, n in sorted(classes.items(), key=lambda kv: repr(kv[0])):
-        by_value.setdefault(key[0], []).append((key, n))
-    if primary is None:
-        return [("", [kv]) for kv in sorted(classes.items(), key=lambda kv: repr(kv[0]))], []
-    seq: list[str] = []
-    for v in run.order if run and run.order else ():
-        if v not in seq:
-            seq.append(v)
-    if run is not None and not run.order:
-        seq = default_order([c.get(primary) for c in cards]) or []
-        if not seq:
-            raise NotExact(f"run over {primary}: its values are not numbers; give order")
-    seq += [v for v in sorted(by_value) if v not in seq]
-    return [(v, by_value.get(v, [])) for v in seq], seq
-
-
-def _run_walks(run_order: tuple[str, ...]) -> tuple[list[str], dict[str, list[str | int]]]:
-    """The values a run's order lists more than once (their presence is remembered), and per value the order
-    positions walked after its group: the value itself, then the repeats that follow it."""
-    recurring = sorted({v for v in run_order if run_order.count(v) > 1})
-    walks: dict[str, list[str | int]] = {}
-    seen: set[str] = set()
-    pos = 0
-    while pos < len(run_order):
-        v = run_order[pos]
-        steps: list[str | int] = [v]
-        seen.add(v)
-        pos += 1
-        while pos < len(run_order) and run_order[pos] in seen:
-            steps.append(recurring.index(run_order[pos]))
-            pos += 1
-        walks.setdefault(v, steps)
-    return recurring, walks
-
-
-def _fact(
-    lf: _Leaf,
-    i: int,
-    primary: str | None,
-    p_leaves: list[int],
-    pv: tuple[Any, ...],
-    qv: dict[tuple[str, str], tuple[int, ...]],
-    wv: dict[tuple[str, str], int],
-    sv: dict[tuple[str, str], Fraction],
-) -> bool:
-    """Whether leaf i holds in a final state."""
-    at = (lf.scope, lf.field)
-    if lf.kind == "where":
-        return lf.inside(wv[at])
-    if lf.kind == "sum":
-        return lf.inside(sv[at])
-    if lf.field == primary:
-        st = pv[p_leaves.index(i)]
-        if lf.kind == "run":
-            return bool(st[0])
-        if lf.kind == "same":
-            return bool(st >= 1 if lf.values is None else st == lf.values)
-        return lf.inside(st)
-    vec = qv[at]
-    if lf.kind == "same":
-        n = sum(1 for c in vec if lf.inside(c))
-        return n >= 1 if lf.values is None else n == lf.values
-    return lf.inside(sum(1 for c in vec if c > 0))
-
-
-def _cap_sum(s: Fraction, cap: Fraction | None) -> Fraction:
-    return s if cap is None else min(s, cap)
-
-
-def _step(
-    leaf: _Leaf, cap: int, st: Any, x: int, walk_: list[str | int], recurring: list[str], value: str
-) -> Any:
-    """A primary-field leaf's state after its group for `value` put x cards in the hand."""
-    if leaf.kind == "same":
-        return min(cap, st + (1 if leaf.inside(x) else 0))
-    if leaf.kind == "distinct":
-        return min(cap, st + (1 if x > 0 else 0))
-    found, streak, mem = st
-    if found:
-        return st
-    mem = tuple((x > 0) if v == value else m for v, m in zip(recurring, mem, strict=True))
-    for step in walk_:
-        present = x > 0 if isinstance(step, str) else mem[step]
-        streak = streak + 1 if present else 0
-        if streak >= leaf.length:
-            return (True, 0, (False,) * len(recurring))
-    return (False, streak, mem)
-
-
-def _symmetric(groups: list[tuple[str, list[tuple[tuple[Any, ...], int]]]], n_values: int) -> bool:
-    """Every group holds, for everything else a class records, the same number of cards of each value of the
-    one secondary field: its values are interchangeable and its counts may be kept sorted."""
-    for _, members in groups:
-        rest: dict[tuple[Any, ...], dict[int, int]] = {}
-        for (_, qs, ws, ss), n in members:
-            rest.setdefault((ws, ss), {})[qs[0]] = n
-        for per in rest.values():
-            if len(per) != n_values or len(set(per.values())) != 1:
-                return False
-    return True
 
 
 def fraction_shown(good: int, total: int) -> str:

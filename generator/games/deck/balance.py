@@ -1,7 +1,7 @@
-"""Draw checks of a data kit (`game.balance.draws`): exact fractions (the draw algebra of algebra.py for every
-hand condition and sum, linearity of expectation, shares) judged as `Exact` evidence against bounds read
-exactly -- HOLDS or FAILS with no seed dependence -- and a seeded Monte-Carlo `Proportion` only for a condition
-with no exact method (the report names the method)."""
+"""Draw checks of a data kit (`game.balance.draws`): exact fractions (the draw algebra of algebra.py and
+counting.py for every hand condition and sum, linearity of expectation, shares) judged as `Exact` evidence
+against bounds read exactly -- HOLDS or FAILS with no seed dependence -- and a seeded Monte-Carlo `Proportion`
+only for a condition with no exact method (the report names the method)."""
 
 from __future__ import annotations
 
@@ -16,21 +16,11 @@ from generator.engine.report import BalanceReport, Bars, Headline, Table, bounde
 from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Exact, Proportion
-from generator.games.deck.algebra import (
-    Count,
-    HandCondition,
-    NotExact,
-    Turns,
-    count_hands,
-    fraction_shown,
-    holds,
-    number_of,
-    value_text,
-    with_mulligans,
-)
+from generator.games.deck.algebra import HandCondition, Turns, fraction_shown, holds, number_of, value_text
+from generator.games.deck.counting import Count, NotExact, count_hands, with_mulligans
 from generator.games.deck.draws import hand_distribution, largest_share
 from generator.games.deck.rules import deck_cards
-from generator.games.deck.spec import DeckGame, DrawCheck
+from generator.games.deck.spec import DeckGame, DrawCheck, players
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.yamlio import clip
 
@@ -149,8 +139,9 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
 def where_row_problem(
     rows: Sequence[dict[str, Any]], source: str, row_at: Callable[[int], str]
 ) -> str | None:
-    """Why a `where` that compiles cannot be evaluated on some row (the first such row), or None: the sandbox's
-    refusals, names a row lacks and type errors are all the spec's to fix, found before `check` runs."""
+    """Why a `where` that compiles cannot be evaluated on some row (the first such row), or None: the
+    sandbox's refusals, names a row lacks and type errors are all the spec's to fix, found before `check`
+    runs."""
     env = CatalogEnvironment()
     tmpl = env.compile_checked("{% if " + source + " %}1{% endif %}")
     for i, row in enumerate(rows):
@@ -254,12 +245,13 @@ def balance_report(
         }
         rows.append([check.name, check.kind, shown, "exact" if isinstance(ev, Exact) else "Monte-Carlo"])
     rep.tables.append(Table("Draw checks", ["check", "kind", "value", "method"], rows))
-    for p in range(spec.deal.players.min, spec.deal.players.max + 1):
+    hand = 0 if spec.deal is None else spec.deal.hand
+    for p in players(spec):
         rep.headline[str(p)] = Headline(
             policy="deal",
-            score_mean=float(spec.deal.hand),
+            score_mean=float(hand),
             seat_shares=[1.0 / p] * p,
-            game_length=float(spec.deal.hand),
+            game_length=float(hand),
             length_unit="cards per seat",
         )
     return rep

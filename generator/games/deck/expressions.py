@@ -1,10 +1,11 @@
-"""Every expression of a data kit checked at validate time against the data it will see at check and build time:
-`balance.draws` conditions (`where`), a template's `when`, `times` and text/colour/name templates, and the
-fields `game.rules` names. A name that is not a column (or a helper the template language offers) is a located
-error with a "did you mean" from the real column names; a text column compared with, or added to, a number is
-an error that says to declare the column; every `where` is evaluated over the rows (once per distinct set of
-the values it reads) so `1/0`, `name + 1` or a refused attribute is an error naming the data row, not a
-traceback in `pnpkit check`. The exact `all_of` count is refused when its work would pass MAX_ALL_OF_WORK."""
+"""Every expression of a data kit checked at validate time against the data it will see at check and build
+time: `balance.draws` conditions (`where`), a template's `when`, `times` and text/colour/name templates, and
+the fields `game.rules` names. A name that is not a column (or a helper the template language offers) is a
+located error with a "did you mean" from the real column names; a text column compared with, or added to, a
+number is an error that says to declare the column; every `where` is evaluated over the rows (once per
+distinct set of the values it reads) so `1/0`, `name + 1` or a refused attribute is an error naming the data
+row, not a traceback in `pnpkit check`. The exact `all_of` count is refused when its work would pass
+MAX_ALL_OF_WORK."""
 
 from __future__ import annotations
 
@@ -31,12 +32,14 @@ MAX_ALL_OF_WORK = 10**6
 """Budget of an exact `all_of` count: (count states) x (cards drawn from a cell), summed over the cells."""
 MAX_FACE_RENDERS = 200_000
 """Budget of template strings a kit's faces render per language (every string of every element of every
-distinct row, repeated elements once per copy, grid labels once per cell), estimated before any is rendered."""
+distinct row, repeated elements once per copy, grid labels once per cell), estimated before any is
+rendered."""
 MAX_FACE_OPS = MAX_DRAWN_OPS
-"""Budget of drawing ops a kit's faces make per language (every copy of a card counted), estimated likewise."""
+"""Budget of drawing ops a kit's faces make per language (every copy of a card counted), estimated
+likewise."""
 MAX_EVALUATIONS = 50_000
 """Budget of `where` evaluations at validate time (distinct value sets x conditions), for the whole kit."""
-FACE_HELPERS = frozenset({"t", "lang", "text_id", "i", "range"})
+FACE_HELPERS = frozenset({"t", "lang", "text_id", "i", "range", "ref"})
 """Names a card face's templates see besides the row's columns (`i` inside a repeat)."""
 SHEET_NAMES = frozenset({"rows", "r", "c"})
 """Names a sheet face's templates see besides the helpers (grid labels see the data row of r, and r and c)."""
@@ -113,7 +116,8 @@ def name_problems(
     shown: str,
     helpers: frozenset[str] = frozenset(),
 ) -> list[str]:
-    """Messages for the names `source` reads that no row of `shown` has, and for text columns used as numbers."""
+    """Messages for the names `source` reads that no row of `shown` has, and for text columns used as
+    numbers."""
     tree = _parse(env, source)
     if tree is None:
         return []
@@ -138,10 +142,12 @@ class Conditions:
         self.env = CatalogEnvironment()
         self.evaluations = 0
         self.refused = False
-        """Set when the kit's conditions are refused as a whole (past the budget): nothing more is evaluated."""
+        """Set when the kit's conditions are refused as a whole (past the budget): nothing more is
+        evaluated."""
 
     def needed(self, cid: str, where: str) -> int:
-        """Evaluations `truths` would make: the distinct sets of the values `where` reads (nothing rendered)."""
+        """Evaluations `truths` would make: the distinct sets of the values `where` reads (nothing
+        rendered)."""
         tree = _parse(self.env, "{% if " + where + " %}1{% endif %}")
         if tree is None:
             return 0
@@ -191,8 +197,8 @@ def _at(rows: Rows, i: int) -> str:
 
 
 def all_of_work(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[int]) -> int:
-    """An upper bound of the exact all_of count's work: per cell, the states (cards drawn so far, each condition's
-    count capped at its threshold) times the cards the cell may give."""
+    """An upper bound of the exact all_of count's work: per cell, the states (cards drawn so far, each
+    condition's count capped at its threshold) times the cards the cell may give."""
     states = (hand + 1) * math.prod(n + 1 for n in at_least)
     return sum(states * (min(size, hand) + 1) for size in cells.values())
 
@@ -255,7 +261,7 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
             tpl = spec.templates.get(name)
             if tpl is None:
                 continue
-            for side, elements in (("front", tpl.front), ("back", tpl.back or [])):
+            for side, elements in (("front", tpl.front or []), ("back", tpl.back or [])):
                 for j, el in enumerate(elements):
                     base = f"templates.{name}.{side}[{j}]"
                     if (
@@ -276,7 +282,8 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
                         if key.endswith(".times") and "{" not in source:
                             continue
                         text = "{% if " + source + " %}1{% endif %}" if is_condition else source
-                        # a sheet's face sees no row but its grid rows do: names are checked against the columns
+                        # a sheet's face sees no row but its grid rows do: names are checked against the
+                        # columns
                         # only where a row is in scope
                         scope = known if not sheet or isinstance(el, GridElement) else []
                         for message in name_problems(env, text, scope, types, rows.table.shown, helpers):
@@ -335,7 +342,7 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
             if tpl is None:
                 continue
             copies = int(row.get("count") or 0) if comp.kind == "cards" else 1
-            for el in [*tpl.front, *(tpl.back or [])]:
+            for el in [*(tpl.front or []), *(tpl.back or [])]:
                 r, o = _work(el, row, memo)
                 renders += r
                 ops += o * copies
@@ -364,7 +371,8 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
 
 
 def rule_field_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
-    """Fields `game.rules` names that are not columns: the problems and the (component, field) pairs to skip."""
+    """Fields `game.rules` names that are not columns: the problems and the (component, field) pairs to
+    skip."""
     out: list[tuple[str, str]] = []
     bad: set[tuple[str, str]] = set()
     for cid, rule in spec.rules.items():

@@ -1,5 +1,5 @@
-"""The composer of a data kit: every row of a card component drawn `count` times from its template (picked by a
-field's value when the template is a choice), backs from the template's back; a sheet component is one face
+"""The composer of a data kit: every row of a card component drawn `count` times from its template (picked by
+a field's value when the template is a choice), backs from the template's back; a sheet component is one face
 per copy whose grid rows take the data rows. Drawing is generator/layout/template.py; imposition, bleed,
 duplex backs and shop mode are generator/layout/imposition.py, as for every game.
 
@@ -17,7 +17,7 @@ from generator.errors import LayoutError
 from generator.games.deck.spec import DeckComponent, DeckGame, Rows
 from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import Helper
-from generator.layout.compose import Component, Context, sheet_component
+from generator.layout.compose import Component, Context, compose_components, sheet_component
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Face, Op, Place, Text
 from generator.layout.rich import kit_x_height
@@ -38,11 +38,9 @@ def component_ids_for(spec: DeckGame) -> tuple[str, ...]:
 
 def template_context(game: DeckGame, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers catalog strings may use: `<component>_cards` (cards in a component) and the deal."""
-    out: dict[str, Any] = {
-        "hand": game.deal.hand,
-        "players_min": game.deal.players.min,
-        "players_max": game.deal.players.max,
-    }
+    out: dict[str, Any] = {}
+    if game.deal is not None:  # a kit of sheets only has no deal
+        out.update(hand=game.deal.hand, players_min=game.deal.players.min, players_max=game.deal.players.max)
     for cid, comp in game.decks.items():
         if comp.kind == "cards":
             out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in game.rows(cid).rows)
@@ -81,7 +79,8 @@ def _template(
     if name is None:
         by = comp.template.by if not isinstance(comp.template, str) else ""
         raise LayoutError(
-            f"components.{cid}: no template for {by} {'' if fields.get(by) is None else str(fields.get(by))!r}"
+            f"components.{cid}: no template for {by} "
+            f"{'' if fields.get(by) is None else str(fields.get(by))!r}"
         )
     return name, spec.templates[name]
 
@@ -109,6 +108,46 @@ def _rows_in(ctx: Context, rows: Rows) -> list[dict[str, Any]]:
     ]
 
 
+class Refs:
+    """`ref('owner')` for a row of one component: the row of another component whose id its ref field
+    (declared in game.rules.<component>.refs) names, in the language drawn."""
+
+    def __init__(self, ctx: Context, cid: str):
+        spec: DeckGame = ctx.kit.game
+        rule = spec.rules.get(cid)
+        self.ctx, self.targets = ctx, dict(rule.refs) if rule is not None else {}
+        self.tables: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def table(self, target: str) -> dict[str, dict[str, Any]]:
+        """The rows of component `target` by id (localized once)."""
+        if target not in self.tables:
+            spec: DeckGame = self.ctx.kit.game
+            self.tables[target] = {str(r.get("id")): r for r in _rows_in(self.ctx, spec.rows(target))}
+        return self.tables[target]
+
+    def lookup(self, fields: Mapping[str, Any], name: Any, where: str) -> dict[str, Any]:
+        """The referenced row's fields (every field '' when the ref cell is empty); LayoutError otherwise."""
+        target = self.targets.get(str(name))
+        if target is None:
+            declared = ", ".join(sorted(self.targets)) or "none"
+            raise LayoutError(
+                f"{where}({str(name)[:40]!r}): not a ref field; declare it in game.rules.<component>.refs "
+                f"(declared: {declared})"
+            )
+        rows = self.table(target)
+        value = fields.get(str(name))
+        if value in (None, ""):
+            return {col: "" for row in list(rows.values())[:1] for col in row}
+        row = rows.get(str(value))
+        if row is None:
+            raise LayoutError(f"{where}({name!r}): {target} has no row with id {str(value)[:40]!r}")
+        return row
+
+    def helper(self, fields: Mapping[str, Any], where: str) -> Helper:
+        """`ref(field)` bound to one row."""
+        return Helper("ref", "ref('owner').name", lambda name: self.lookup(fields, name, where))
+
+
 def compose_cards(ctx: Context, cid: str) -> Component:
     """Fronts (each row `count` times) and backs of a card component, imposed."""
     spec: DeckGame = ctx.kit.game
@@ -122,6 +161,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     bleed = ctx.print.bleed
     draw = renderer(ctx)
     rows = spec.rows(cid)
+    refs = Refs(ctx, cid)
     source = rows.table.source or "kit.yaml"
     fronts: list[Face] = []
     backs: list[Face] = []
@@ -135,13 +175,17 @@ def compose_cards(ctx: Context, cid: str) -> Component:
             continue
         name, tpl = _template(spec, comp, fields, cid)
         where = f"{source}:{line} (id {fields.get('id')!s}, {ctx.lang}): game.templates.{name}"
-        context = {**fields, "text_id": f"{source}:{line}"}
-        front = draw.face(f"{fields.get('id')}", tpl.front, context, w, h, bleed, f"{where}.front")
+        context = {**fields, "text_id": f"{source}:{line}", "ref": refs.helper(fields, f"{where}: ref")}
+        front = draw.face(
+            f"{fields.get('id')}", tpl.front or [], context, w, h, bleed, f"{where}.front", radius=tpl.radius
+        )
         draw.charge(len(front.ops) * (n - 1), f"{where}.front (count {n})")  # every copy is drawn
         fronts += [front] * n
         captions[front.name] = _caption(front, fields)
         if has_back and tpl.back is not None:
-            back = draw.face(f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back")
+            back = draw.face(
+                f"{name}-back", tpl.back, context, w, h, bleed, f"{where}.back", radius=tpl.radius
+            )
             # rows whose backs draw the same share one Face: exports rasterize a shared back once; a back that
             # draws differently (a per-row back) gets a name of its own, so exports tell the backs apart
             drawn = _drawn(back.ops)
@@ -206,7 +250,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
     def face(c: Context, w: float, h: float) -> Face:
         return draw.face(
             cid,
-            tpl.front,
+            tpl.front or [],
             {"rows": len(table)},
             w,
             h,
@@ -219,14 +263,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 
 def compose(ctx: Context) -> Iterator[Component]:
-    """Every enabled component, in the spec's order."""
+    """Every enabled component, in the spec's order: cards or a sheet as game.decks declares each."""
     spec: DeckGame = ctx.kit.game
-    for cid, comp in ctx.kit.components.items():
-        if not comp.enabled or (ctx.only is not None and cid not in ctx.only):
-            continue
-        if cid not in spec.decks:
-            raise LayoutError(
-                f"{ctx.kit.display}: components.{cid}: not in game.decks; expected one of "
-                f"{', '.join(spec.decks)}"
-            )
-        yield (compose_cards if spec.decks[cid].kind == "cards" else compose_sheet)(ctx, cid)
+    builders = {cid: compose_cards if d.kind == "cards" else compose_sheet for cid, d in spec.decks.items()}
+    return compose_components(ctx, builders, "game.decks")

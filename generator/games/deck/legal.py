@@ -1,5 +1,5 @@
-"""Static legality of a data kit: the declared `game.rules` over the rows (every broken row named with its file
-and row), templates that exist, draw checks and the deal that fit the deck. Every problem at once."""
+"""Static legality of a data kit: the declared `game.rules` over the rows (every broken row named with its
+file and row), templates that exist, draw checks and the deal that fit the deck. Every problem at once."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from generator.games.deck.expressions import (
     template_problems,
     work_problems,
 )
-from generator.games.deck.spec import DeckGame, DrawCheck, Rows
+from generator.games.deck.spec import ComponentRules, DeckGame, DrawCheck, Rows
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
 MAX_LISTED = 20
@@ -37,9 +37,26 @@ def _value(row: dict[str, Any], field: str) -> Any:
 
 def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     """(dotted key under game, message) for every declared rule the rows break and every dangling name."""
-    out: list[tuple[str, str]] = []
     env = CatalogEnvironment()
     evaluator = Conditions(spec)
+    out, ids = _component_problems(spec)
+    out += template_problems(spec, env)
+    out += work_problems(spec)
+    missing, skip = rule_field_problems(spec)
+    out += missing
+    for cid, rule in spec.rules.items():
+        out += _rule_problems(spec, cid, rule, ids, skip)
+    out += _budget_problems(spec, evaluator)
+    for n, check in enumerate(spec.balance.draws):
+        out += _draw_problems(spec, f"balance.draws[{n}]", check, env, evaluator)
+    out += _deal_problems(spec)
+    return out[:200]
+
+
+def _component_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
+    """Templates a component names that do not exist, rows no template case takes, missing and repeated ids;
+    and the ids of every card component."""
+    out: list[tuple[str, str]] = []
     ids: dict[str, set[str]] = {}
     for cid, comp in spec.decks.items():
         rows = spec.rows(cid)
@@ -67,185 +84,199 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     )
                     break
         if comp.kind == "cards":
-            seen: dict[str, int] = {}
-            for i, row in enumerate(rows.rows):
-                rid = _value(row, "id")
-                if not rid:
-                    out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: every card needs an id"))
-                elif rid in seen:
-                    out.append(
-                        (
-                            f"decks.{cid}.data",
-                            f"{_at(rows, i)}: column id: {rid!r} repeats row {rows.lines[seen[rid]]}",
-                        )
-                    )
-                else:
-                    seen[rid] = i
-            ids[cid] = set(seen)
-    out += template_problems(spec, env)
-    out += work_problems(spec)
-    missing, skip = rule_field_problems(spec)
-    out += missing
-    for cid, rule in spec.rules.items():
-        key = f"rules.{cid}"
-        if cid not in spec.decks:
+            found, problems = _id_problems(rows, cid)
+            out += problems
+            ids[cid] = found
+    return out, ids
+
+
+def _id_problems(rows: Rows, cid: str) -> tuple[set[str], list[tuple[str, str]]]:
+    """A card component's ids, and a problem for each row without one or repeating one."""
+    out: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    for i, row in enumerate(rows.rows):
+        rid = _value(row, "id")
+        if not rid:
+            out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: every card needs an id"))
+        elif rid in seen:
             out.append(
-                (key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}")
-            )
-            continue
-        rows = spec.rows(cid)
-        counts = (
-            [int(r.get("count") or 0) for r in rows.rows]
-            if "count" in rows.table.columns
-            else [1] * len(rows.rows)
-        )
-        if rule.total is not None and sum(counts) != rule.total:
-            out.append(
-                (f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}")
-            )
-        for field in rule.required:
-            if (cid, field) in skip:
-                continue
-            for i, row in enumerate(rows.rows):
-                if _value(row, field) == "":
-                    out.append(
-                        (f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell")
-                    )
-        for field, allowed in rule.values.items():
-            if (cid, field) in skip:
-                continue
-            for i, row in enumerate(rows.rows):
-                v = _value(row, field)
-                if v != "" and v not in allowed:
-                    out.append(
-                        (
-                            f"{key}.values.{field}",
-                            f"{_at(rows, i)}: column {field}: expected one of "
-                            f"{', '.join(allowed)}; got {v!r}",
-                        )
-                    )
-        for field, want in rule.count_by.items():
-            if (cid, field) in skip:
-                continue
-            got: Counter[str] = Counter()
-            for row, n in zip(rows.rows, counts, strict=True):
-                got[_value(row, field)] += n
-            for v in sorted(set(want) | {k for k, n in got.items() if n}):
-                if got[v] != want.get(v, 0):
-                    where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if _value(r, field) == v]
-                    lines = (
-                        f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
-                    )
-                    out.append(
-                        (
-                            f"{key}.count_by.{field}",
-                            f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} "
-                            f"cards; expected {want.get(v, 0)}",
-                        )
-                    )
-        for field, target in rule.refs.items():
-            if (cid, field) in skip:
-                continue
-            if target not in ids:
-                out.append(
-                    (f"{key}.refs.{field}", f"expected a card component of game.decks; got {target!r}")
+                (
+                    f"decks.{cid}.data",
+                    f"{_at(rows, i)}: column id: {rid!r} repeats row {rows.lines[seen[rid]]}",
                 )
-                continue
-            for i, row in enumerate(rows.rows):
-                v = _value(row, field)
-                if v and v not in ids[target]:
-                    out.append(
-                        (
-                            f"{key}.refs.{field}",
-                            f"{_at(rows, i)}: column {field}: {v!r} is not an id of {target}",
-                        )
-                    )
+            )
+        else:
+            seen[rid] = i
+    return set(seen), out
+
+
+def _rule_problems(
+    spec: DeckGame,
+    cid: str,
+    rule: ComponentRules,
+    ids: dict[str, set[str]],
+    skip: set[tuple[str, str]],
+) -> list[tuple[str, str]]:
+    """The rows of one component against its declared rules (fields that are not columns are skipped)."""
+    key = f"rules.{cid}"
+    if cid not in spec.decks:
+        return [(key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}")]
+    out: list[tuple[str, str]] = []
+    rows = spec.rows(cid)
+    counts = (
+        [int(r.get("count") or 0) for r in rows.rows]
+        if "count" in rows.table.columns
+        else [1] * len(rows.rows)
+    )
+    if rule.total is not None and sum(counts) != rule.total:
+        out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
+    for field in rule.required:
+        if (cid, field) not in skip:
+            out += [
+                (f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell")
+                for i, row in enumerate(rows.rows)
+                if _value(row, field) == ""
+            ]
+    for field, allowed in rule.values.items():
+        if (cid, field) not in skip:
+            out += [
+                (
+                    f"{key}.values.{field}",
+                    f"{_at(rows, i)}: column {field}: expected one of {', '.join(allowed)}; "
+                    f"got {_value(row, field)!r}",
+                )
+                for i, row in enumerate(rows.rows)
+                if _value(row, field) != "" and _value(row, field) not in allowed
+            ]
+    for field, want in rule.count_by.items():
+        if (cid, field) not in skip:
+            out += _count_by_problems(rows, counts, f"{key}.count_by.{field}", field, want)
+    for field, target in rule.refs.items():
+        if (cid, field) not in skip:
+            out += _ref_problems(rows, f"{key}.refs.{field}", field, target, ids)
+    return out
+
+
+def _count_by_problems(
+    rows: Rows, counts: list[int], key: str, field: str, want: dict[str, int]
+) -> list[tuple[str, str]]:
+    """Copies per value of `field` against the declared ones, naming the rows of each value that is off."""
+    out: list[tuple[str, str]] = []
+    got: Counter[str] = Counter()
+    for row, n in zip(rows.rows, counts, strict=True):
+        got[_value(row, field)] += n
+    for v in sorted(set(want) | {k for k, n in got.items() if n}):
+        if got[v] != want.get(v, 0):
+            where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if _value(r, field) == v]
+            lines = f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
+            out.append(
+                (key, f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} cards; expected {want.get(v, 0)}")
+            )
+    return out
+
+
+def _ref_problems(
+    rows: Rows, key: str, field: str, target: str, ids: dict[str, set[str]]
+) -> list[tuple[str, str]]:
+    """Each row whose reference column names no id of the target component."""
+    if target not in ids:
+        return [(key, f"expected a card component of game.decks; got {target!r}")]
+    return [
+        (key, f"{_at(rows, i)}: column {field}: {_value(row, field)!r} is not an id of {target}")
+        for i, row in enumerate(rows.rows)
+        if _value(row, field) and _value(row, field) not in ids[target]
+    ]
+
+
+def _budget_problems(spec: DeckGame, evaluator: Conditions) -> list[tuple[str, str]]:
+    """The draw conditions refused as a whole when they would take over MAX_EVALUATIONS evaluations."""
     needed = sum(
         evaluator.needed(c.component, w)
         for c in spec.balance.draws
         if c.component in spec.decks
         for w in ([c.where] if c.where else [a.where for a in c.all_of])
     )
-    if needed > MAX_EVALUATIONS:  # refused before any is evaluated
-        out.append(
-            (
-                "balance.draws",
-                f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
-                f"conditions would be evaluated over {needed:,} distinct rows in all "
-                "(conditions x distinct values they read)",
-            )
+    if needed <= MAX_EVALUATIONS:
+        return []
+    evaluator.refused = True  # refused before any is evaluated
+    return [
+        (
+            "balance.draws",
+            f"over the budget of {MAX_EVALUATIONS:,} evaluations (one command): the draw "
+            f"conditions would be evaluated over {needed:,} distinct rows in all "
+            "(conditions x distinct values they read)",
         )
-        evaluator.refused = True
-    for n, check in enumerate(spec.balance.draws):
-        key = f"balance.draws[{n}]"
-        if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
-            out.append(
-                (f"{key}.component", f"expected a card component of game.decks; got {check.component!r}")
+    ]
+
+
+def _draw_problems(
+    spec: DeckGame, key: str, check: DrawCheck, env: CatalogEnvironment, evaluator: Conditions
+) -> list[tuple[str, str]]:
+    """One draw check against the deck it draws from: its component, hand, condition and field."""
+    if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
+        return [(f"{key}.component", f"expected a card component of game.decks; got {check.component!r}")]
+    rows = spec.rows(check.component)
+    size = sum(int(r.get("count") or 0) for r in rows.rows)
+    if size == 0:
+        return [
+            (
+                f"{key}.component",
+                f"{rows.table.shown}: the deck of {check.component} holds no cards "
+                "(every count is 0); a draw check needs cards",
             )
-            continue
-        rows = spec.rows(check.component)
-        size = sum(int(r.get("count") or 0) for r in rows.rows)
-        if size == 0:
-            out.append(
+        ]
+    out: list[tuple[str, str]] = []
+    if check.kind == "hand":
+        at = partial(_at, rows)
+        out += draw_problems(
+            check.has,
+            check.hand,
+            check.turns,
+            key,
+            size,
+            rows.table.columns,
+            rows.rows,
+            at,
+            lambda source, at=at, rows=rows: (
+                template_problem(env, "{% if " + source + " %}1{% endif %}")  # type: ignore[misc]
+                or where_row_problem(rows.rows, source, at)
+            ),
+        )
+    if check.kind not in ("share", "hand") and check.hand is not None and check.hand > size:
+        out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
+    if check.kind == "hand_has":
+        out += _condition_problems(spec, check, key, env, evaluator)
+    elif check.kind != "hand":
+        out += _field_problems(rows, key, check)
+    return out
+
+
+def _field_problems(rows: Rows, key: str, check: DrawCheck) -> list[tuple[str, str]]:
+    """The field a share or sum check measures (the model requires one): a column, and a number in every row
+    (sums)."""
+    if check.field is None or check.field not in rows.table.columns:
+        return [(f"{key}.field", f"expected a column of {rows.table.shown}; got {check.field!r}")]
+    if check.kind == "share":
+        return []
+    for i, row in enumerate(rows.rows):
+        value = row.get(check.field)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return [
                 (
-                    f"{key}.component",
-                    f"{rows.table.shown}: the deck of {check.component} holds no cards "
-                    "(every count is 0); a draw check needs cards",
+                    f"{key}.field",
+                    f"{_at(rows, i)}: column {check.field}: expected a number "
+                    f"(declare it int or number in fields); got {value!r}",
                 )
-            )
-            continue
-        if check.kind == "hand":
-            at = partial(_at, rows)
-            out += draw_problems(
-                check.has,
-                check.hand,
-                check.turns,
-                key,
-                size,
-                rows.table.columns,
-                rows.rows,
-                at,
-                lambda source, at=at, rows=rows: (
-                    template_problem(  # type: ignore[misc]
-                        env, "{% if " + source + " %}1{% endif %}"
-                    )
-                    or where_row_problem(rows.rows, source, at)
-                ),
-            )
-        elif check.turns is not None or check.has is not None:
-            out.append((key, f"has and turns belong to a hand check, not {check.kind}"))
-        if check.kind not in ("share", "hand"):
-            if check.hand is None:
-                out.append((key, f"a {check.kind} check needs hand (cards drawn)"))
-            elif check.hand > size:
-                out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
-        if check.kind == "hand_has":
-            if bool(check.where) == bool(check.all_of):
-                out.append(
-                    (key, "a hand_has check needs where (one condition) or all_of (several), not both")
-                )
-            out += _condition_problems(spec, check, key, env, evaluator)
-        elif check.kind != "hand":
-            if not check.field:
-                out.append((key, f"a {check.kind} check needs field"))
-            elif check.field not in rows.table.columns:
-                out.append((f"{key}.field", f"expected a column of {rows.table.shown}; got {check.field!r}"))
-            elif check.kind != "share":
-                for i, row in enumerate(rows.rows):
-                    if not isinstance(row.get(check.field), (int, float)) or isinstance(
-                        row.get(check.field), bool
-                    ):
-                        out.append(
-                            (
-                                f"{key}.field",
-                                f"{_at(rows, i)}: column {check.field}: expected a number "
-                                f"(declare it int or number in fields); got {row.get(check.field)!r}",
-                            )
-                        )
-                        break
-        if check.kind == "sum_at_most" and check.limit is None:
-            out.append((key, "a sum_at_most check needs limit"))
+            ]
+    return []
+
+
+def _deal_problems(spec: DeckGame) -> list[tuple[str, str]]:
+    """The deal against the deck it deals from (a kit of sheets only deals nothing)."""
     deal = spec.deal
+    if deal is None:
+        return []
+    out: list[tuple[str, str]] = []
     if deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
         out.append(("deal.component", f"expected a card component of game.decks; got {deal.component!r}"))
     else:
@@ -258,16 +289,14 @@ def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
                     f"cards; the deck holds {size}",
                 )
             )
-    if deal.players.min > deal.players.max:
-        out.append(("deal.players", f"min {deal.players.min} is above max {deal.players.max}"))
-    return out[:200]
+    return out
 
 
 def _condition_problems(
     spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
 ) -> list[tuple[str, str]]:
-    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the rows,
-    and the exact all_of count within its work budget."""
+    """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the
+    rows, and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
     rows = spec.rows(check.component)
     size = sum(int(r.get("count") or 0) for r in rows.rows)

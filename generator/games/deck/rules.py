@@ -42,15 +42,15 @@ class Deal:
     """The deal of one kit for a fixed number of seats."""
 
     def __init__(self, spec: DeckGame, players: int):
-        rng = spec.deal.players
-        if not rng.min <= players <= rng.max:
-            raise RuleViolation(f"the deal is for {rng.min}..{rng.max} players; got {players}")
+        low, high = (1, 1) if spec.deal is None else (spec.deal.players.min, spec.deal.players.max)
+        if not low <= players <= high:
+            raise RuleViolation(f"the deal is for {low}..{high} players; got {players}")
         self.spec, self.players = spec, players
-        self.cards = deck_cards(spec, spec.deal.component)
-        if spec.deal.hand * players > len(self.cards):
-            raise RuleViolation(
-                f"{players} hands of {spec.deal.hand} need more than the {len(self.cards)} cards"
-            )
+        # a kit of sheets only (no deal) deals no card: its game ends before it starts
+        self.hand = 0 if spec.deal is None else spec.deal.hand
+        self.cards: list[dict[str, Any]] = [] if spec.deal is None else deck_cards(spec, spec.deal.component)
+        if self.hand * players > len(self.cards):
+            raise RuleViolation(f"{players} hands of {self.hand} need more than the {len(self.cards)} cards")
 
     def new_state(self, rng: np.random.Generator) -> State:
         """The deck shuffled by `rng`; nobody holds a card."""
@@ -59,7 +59,7 @@ class Deal:
 
     def to_move(self, state: State) -> int | None:
         """The seat that takes the next card (None once every hand is full)."""
-        if state.dealt >= self.spec.deal.hand * self.players:
+        if state.dealt >= self.hand * self.players:
             return None
         return state.dealt % self.players
 

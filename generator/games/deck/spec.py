@@ -1,44 +1,31 @@
 """The `game:` section of a data kit (`game.kind: deck`, docs/deck-kind.md): where each component's rows come
 from and their field types, the shared face templates, the declared rules and the draw checks.
 
-The rows themselves are read when the kit loads (`with_files`, called by generator/spec/kit.py for any game
-model that has it): files are confined to the kit folder and read with the caps of generator/spec/tables.py,
-and a cell that is not of its declared type is a located error `data/cards.csv:17: column cost: ...`."""
+These models only validate what kit.yaml says. The rows and the art files are read in the load phase by
+generator/games/deck/files.py (the plugin's `with_files` hook), through the kit folder's one door, and handed
+to the section with `with_data`."""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr, StrictInt
+from pydantic import Field, PrivateAttr, StrictInt, field_validator, model_validator
 
-from generator.errors import Problem, SpecError
+from generator.errors import Problem
 from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
-from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
+from generator.spec.assets import Asset
 from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, SequentialCheck, SpecModel
-from generator.spec.paths import read_bytes, resolve_inside
 from generator.spec.tables import (
-    MAX_ROWS,
     FieldType,
     Table,
-    convert_cell,
-    inline_table,
-    path_problem,
-    read_table,
 )
 from generator.spec.template import (
-    AnyElement,
     FaceTemplate,
-    IconElement,
-    ImageElement,
-    RepeatElement,
     TemplateChoice,
-    fill_path,
+    resolve_extends,
 )
-from generator.spec.template import path_problem as asset_path_problem
 
 MAX_COUNT = MAX_PIECES
 """Copies of one row (the `count` column)."""
@@ -52,6 +39,12 @@ class PlayerRange(SpecModel):
     min: StrictInt = Field(ge=1, le=8, description="Fewest players.")
     max: StrictInt = Field(ge=1, le=8, description="Most players.")
 
+    @model_validator(mode="after")
+    def _ordered(self) -> PlayerRange:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
 
 class DeckComponent(SpecModel):
     """One component's data and look."""
@@ -59,14 +52,16 @@ class DeckComponent(SpecModel):
     kind: Literal["cards", "sheet"] = Field(
         "cards",
         description=(
-            "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one face per copy "
+            "cards: one face per copy of each row (`count` copies), imposed N-up with backs; sheet: one "
+            "face per copy "
             "of the component (score pads, boards), whose grid rows take the data rows"
         ),
     )
     data: str | list[dict[str, Any]] | None = Field(
         None,
         description=(
-            "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values only) or a "
+            "the rows: a file in the kit folder (data/cards.csv or data/cards.xlsx: first sheet, values "
+            "only) or a "
             "list of mappings written here; cards need columns id and count"
         ),
     )
@@ -127,7 +122,7 @@ class DrawCheck(SpecModel):
     - expected_sum: the expected sum of `field` over a `hand`-card draw -- exact;
     - sum_at_most: P(the sum of `field` over a `hand`-card draw <= `limit`) -- exact (dynamic programming);
     - hand: P(a `hand`-card draw, or the cards seen by a turn (`turns`), meets the condition `has`) -- exact
-      (games/deck/algebra.py), sampled only where no exact method applies (the report says so).
+      (games/deck/algebra.py, counting.py), sampled only where no exact method applies (the report says so).
     Every exact value is a fraction, judged against a bound read exactly (1/4165, 0.5)."""
 
     name: str = Field(max_length=120, description="what the check says, for the report")
@@ -142,7 +137,8 @@ class DrawCheck(SpecModel):
         default_factory=list,
         max_length=4,
         description=(
-            "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a resource "
+            "hand_has with several conditions that must all hold (instead of where / at_least), e.g. a "
+            "resource "
             "and an action in the same hand; cards may meet more than one"
         ),
     )
@@ -158,6 +154,22 @@ class DrawCheck(SpecModel):
     bound: ExactBound = Field(
         description="the range the value must lie in, {min, max}; ends read exactly (1/4165, 0.5)"
     )
+
+    @model_validator(mode="after")
+    def _shape(self) -> DrawCheck:
+        """The keys each kind of check needs and those it may not have (legal.py checks them on the data)."""
+        kind = self.kind
+        if kind != "hand" and (self.turns is not None or self.has is not None):
+            raise ValueError(f"has and turns belong to a hand check, not {kind}")
+        if kind not in ("share", "hand") and self.hand is None:
+            raise ValueError(f"a {kind} check needs hand (cards drawn)")
+        if kind == "hand_has" and bool(self.where) == bool(self.all_of):
+            raise ValueError("a hand_has check needs where (one condition) or all_of (several), not both")
+        if kind not in ("hand", "hand_has") and not self.field:
+            raise ValueError(f"a {kind} check needs field")
+        if kind == "sum_at_most" and self.limit is None:
+            raise ValueError("a sum_at_most check needs limit")
+        return self
 
 
 class DeckBalance(SequentialCheck):
@@ -209,8 +221,20 @@ class DeckGame(SpecModel):
     rules: dict[str, ComponentRules] = Field(
         default_factory=dict, description="declared legality per component"
     )
-    deal: Deal = Field(description="the deal the Game protocol plays (and the transcript shows)")
+    deal: Deal | None = Field(
+        None,
+        description=(
+            "the deal the Game protocol plays (and the transcript shows); a kit of sheets only (a score pad) "
+            "leaves it out"
+        ),
+    )
     balance: DeckBalance = Field(default_factory=DeckBalance, description="draw checks")
+
+    @field_validator("templates")
+    @classmethod
+    def _extends(cls, v: dict[str, FaceTemplate]) -> dict[str, FaceTemplate]:
+        """Each template with the one it `extends` merged in (an unknown parent or a cycle is an error)."""
+        return resolve_extends(v)
 
     _rows: dict[str, Rows] = PrivateAttr(default_factory=dict)
     _assets: dict[str, Asset] = PrivateAttr(default_factory=dict)
@@ -225,7 +249,8 @@ class DeckGame(SpecModel):
         return self._assets
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-        """The section as data, with each table's content digest (a build key changes when a data file does)."""
+        """The section as data, with each table's content digest (a build key changes when a data file
+        does)."""
         out = super().model_dump(**kwargs)
         out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
         if (
@@ -234,224 +259,20 @@ class DeckGame(SpecModel):
             out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
         return out
 
-    def with_files(
-        self, root: Path, shown: Callable[[str], str], key_line: Callable[[str], int | None], display: str
-    ) -> DeckGame:
-        """This section with every component's rows read from the kit folder and typed; SpecError with every
-        problem (file and row) otherwise."""
-        problems: list[Problem] = []
-        loaded: dict[str, Rows] = {}
-        for cid, comp in self.decks.items():
-            try:
-                if comp.data is None:
-                    table = inline_table([], display, lambda i: None)
-                elif isinstance(comp.data, str):
-                    key = f"game.decks.{cid}.data"
-                    why = path_problem(comp.data)
-                    if why is None:
-                        try:
-                            if (
-                                resolve_inside(
-                                    root, root / comp.data, display, f"the data file {comp.data!r}"
-                                )
-                                is None
-                            ):
-                                why = f"no such file in the kit folder: {comp.data!r}"
-                        except SpecError as e:
-                            why = e.problems[0].message
-                    if why is not None:  # refused before anything is opened: located in kit.yaml
-                        raise SpecError([Problem(display, key_line(key), key, why)])
-                    table = read_table(root, comp.data, shown(comp.data))
-                else:
-                    if len(comp.data) > MAX_ROWS:
-                        raise SpecError(
-                            [
-                                Problem(
-                                    display,
-                                    key_line(f"game.decks.{cid}.data"),
-                                    f"game.decks.{cid}.data",
-                                    f"{len(comp.data):,} rows; the limit is {MAX_ROWS:,}",
-                                )
-                            ]
-                        )
-                    line_of = functools.partial(_row_line, key_line, f"game.decks.{cid}.data")
-                    table = inline_table(comp.data, display, line_of)
-            except SpecError as e:
-                problems.extend(e.problems)
-                continue
-            typed, bad = _typed(table, comp, cid, display, key_line)
-            problems += bad
-            loaded[cid] = typed
-        if problems:
-            raise SpecError(problems)
-        assets, problems = _resolve_assets(self, loaded, root, display, key_line)
-        if problems:
-            raise SpecError(problems)
+    def with_data(self, rows: dict[str, Rows], assets: dict[str, Asset]) -> DeckGame:
+        """This section with the rows and art the load phase read for it (generator/games/deck/files.py)."""
         copy = self.model_copy()
-        copy._rows = loaded
-        copy._assets = assets
+        copy._rows = dict(rows)
+        copy._assets = dict(assets)
         return copy
 
 
-def _art_elements(elements: list[AnyElement] | None, key: str) -> Iterator[tuple[str, str]]:
-    """(key, src) of every image and SVG icon element of a face, repeated ones included."""
-    for j, el in enumerate(elements or []):
-        at = f"{key}[{j}]"
-        inner = el.element if isinstance(el, RepeatElement) else el
-        if isinstance(el, RepeatElement):
-            at += ".element"
-        if isinstance(inner, (ImageElement, IconElement)) and inner.src is not None:
-            yield f"{at}.src", inner.src
-
-
-def _resolve_assets(
-    game: DeckGame, loaded: dict[str, Rows], root: Path, display: str, key_line: Callable[[str], int | None]
-) -> tuple[dict[str, Asset], list[Problem]]:
-    """Every file an image or icon element names for any row its template is used by, resolved inside the kit
-    folder, read once (capped) and decoded by generator/spec/assets.py. A problem names the data row (file and
-    line) and the template key; a file that fails is reported once per key."""
-    assets: dict[str, Asset] = {}
-    failed: dict[str, str] = {}
-    problems: list[Problem] = []
-    reported: set[tuple[str, str]] = set()
-
-    def load(shown: str) -> Asset:
-        if shown in failed:
-            raise ValueError(failed[shown])
-        if shown not in assets:
-            try:
-                if len(assets) >= MAX_ASSETS:
-                    raise ValueError(f"over {MAX_ASSETS} art files in one kit")
-                why = asset_path_problem(shown)
-                if why:
-                    raise ValueError(why)
-                try:
-                    real = resolve_inside(root, root / shown, display, f"the art {shown!r}")
-                    if real is None:
-                        raise ValueError(f"no such file in the kit folder: {shown!r}")
-                    limit = MAX_SVG_BYTES if shown.lower().endswith(".svg") else MAX_RASTER_BYTES
-                    data = read_bytes(real, display, limit, shown)
-                except SpecError as e:
-                    raise ValueError(e.problems[0].message) from None
-                try:
-                    assets[shown] = probe(data, shown)
-                except ValueError as e:
-                    raise ValueError(f"{shown}: {e}") from None
-            except ValueError as e:
-                failed[shown] = str(e)
-                raise
-        return assets[shown]
-
-    for cid, comp in game.decks.items():
-        rows = loaded[cid]
-        # a sheet's face sees no row's fields; a card component's each row's
-        faces: list[tuple[dict[str, Any], int | None]] = (
-            [({}, None)] if comp.kind == "sheet" else [(row, i) for i, row in enumerate(rows.rows)]
-        )
-        for fields, at in faces:
-
-            def problem(key: str, message: str, at: int | None = at, rows: Rows = rows) -> Problem:
-                return (
-                    Problem(display, key_line(key), key, message)
-                    if at is None
-                    else rows.problem(at, key, message)
-                )
-
-            name = comp.template_for(fields)
-            tpl = game.templates.get(name) if name is not None else None
-            if tpl is None:
-                continue  # the composer names a row without a template
-            for side, elements in (("front", tpl.front), ("back", tpl.back)):
-                for key, src in _art_elements(elements, f"game.templates.{name}.{side}"):
-                    try:
-                        shown = fill_path(src, fields)
-                    except KeyError as e:
-                        col = e.args[0]
-                        what = (
-                            "a sheet's face has no row fields"
-                            if comp.kind == "sheet"
-                            else f"the row has no column {col!r}"
-                        )
-                        message = f"{src!r} names {{{col}}}, but {what}"
-                        if (message, key) not in reported:
-                            reported.add((message, key))
-                            problems.append(problem(key, message))
-                        continue
-                    if shown is None:
-                        continue
-                    try:
-                        load(shown)
-                    except ValueError as e:
-                        if (shown, key) not in reported:
-                            reported.add((shown, key))
-                            problems.append(problem(key, str(e)))
-    return assets, problems
-
-
-def _typed(
-    table: Table, comp: DeckComponent, cid: str, display: str, key_line: Callable[[str], int | None]
-) -> tuple[Rows, list[Problem]]:
-    problems: list[Problem] = []
-    kinds: dict[str, FieldType] = {"count": "int", **comp.fields}
-    if comp.kind == "cards":
-        for need in ("id", "count"):
-            if need not in table.columns:
-                problems.append(
-                    table.problem(
-                        1,
-                        f"column {need}",
-                        f"required by a card component ({cid}); "
-                        f"columns are {', '.join(table.columns) or 'none'}",
-                    )
-                )
-    for name in comp.fields:
-        base = name.split("@")[0]
-        if name not in table.columns and not any(c.split("@")[0] == base for c in table.columns):
-            problems.append(
-                Problem(
-                    display,
-                    key_line(f"game.decks.{cid}.fields.{name}"),
-                    f"game.decks.{cid}.fields.{name}",
-                    f"no such column in {table.shown}",
-                )
-            )
-    rows: list[dict[str, Any]] = []
-    for row in table.rows:
-        out: dict[str, Any] = {}
-        bad_cells: set[str] = set()
-        for col, cell in row.cells.items():
-            kind = kinds.get(col, kinds.get(col.split("@")[0], "text"))
-            value, why = convert_cell(cell, kind)
-            if why:
-                problems.append(table.problem(row.line, f"column {col}", why))
-                bad_cells.add(col)
-            out[col] = value
-        if comp.kind == "cards" and "count" in out and "count" not in bad_cells:  # one message per bad cell
-            n = out["count"]
-            if n is None:
-                problems.append(
-                    table.problem(row.line, "column count", "expected an integer; got an empty cell")
-                )
-            elif not 0 <= n <= MAX_COUNT:
-                problems.append(table.problem(row.line, "column count", f"expected 0..{MAX_COUNT}; got {n}"))
-        rows.append(out)
-    if comp.kind == "cards" and not problems:
-        total = sum(int(r.get("count") or 0) for r in rows)
-        if total > MAX_DECK:
-            problems.append(
-                table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}")
-            )
-    return Rows(table, tuple(rows), tuple(r.line for r in table.rows)), problems
-
-
 def players(spec: DeckGame) -> Sequence[int]:
-    """The player counts of a kit's game section, ascending (the plugin record's `players`)."""
+    """The player counts of a kit's game section, ascending (the plugin record's `players`); a kit with no
+    deal (sheets only) is played by one."""
+    if spec.deal is None:
+        return range(1, 2)
     return range(spec.deal.players.min, spec.deal.players.max + 1)
 
 
 __all__ = ["DeckGame", "DrawCheck", "Rows", "players"]
-
-
-def _row_line(key_line: Callable[[str], int | None], key: str, i: int) -> int | None:
-    """The kit.yaml line of row `i` of the inline table at `key`."""
-    return key_line(f"{key}[{i}]")

@@ -13,6 +13,8 @@ def transcript(spec: DeckGame, seed: int, players: int) -> str:
     """Deal one hand per seat from `seed` and list every card taken."""
     game = Deal(spec, players)
     state = game.new_state(np.random.default_rng(seed))
+    if spec.deal is None:
+        return f"Deck deal: none (a kit of sheets only), seed {seed}, ruleset {GAME.ruleset}\n"
     lines = [
         f"Deck deal: {players} players, {spec.deal.hand} cards each from {spec.deal.component} "
         f"({len(game.cards)} cards), seed {seed}, ruleset {GAME.ruleset}"

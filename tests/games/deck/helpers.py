@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
+from generator.games.deck.files import load_files
 from generator.games.deck.spec import DeckGame
 from tests.games.shipped import game_section
 
@@ -29,14 +30,18 @@ def deck(rows: list[dict[str, Any]], **extra: Any) -> DeckGame:
     }
     data.update(copy.deepcopy(extra))
     spec = DeckGame.model_validate(data)
-    return spec.with_files(ROOT, str, lambda key: None, "kit.yaml")
+    return load_files(spec, ROOT, str, lambda key: None, "kit.yaml")
 
 
 def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
     """The shipped harvest_deck section (its CSV read from the kit folder), with dotted overrides."""
     data = game_section("harvest_deck", overrides)
-    return DeckGame.model_validate(data).with_files(
-        KIT, lambda rel: f"layouts/harvest_deck/{rel}", lambda key: None, "layouts/harvest_deck/kit.yaml"
+    return load_files(
+        DeckGame.model_validate(data),
+        KIT,
+        lambda rel: f"layouts/harvest_deck/{rel}",
+        lambda key: None,
+        "layouts/harvest_deck/kit.yaml",
     )
 
 

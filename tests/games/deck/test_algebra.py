@@ -1,5 +1,5 @@
-"""The exact draw algebra (generator/games/deck/algebra.py): every condition against brute-force enumeration of
-all hands, the poker hand classes and the land-count tables against independent counts (math.comb), exact
+"""The exact draw algebra (generator/games/deck/algebra.py): every condition against brute-force enumeration
+of all hands, the poker hand classes and the land-count tables against independent counts (math.comb), exact
 bounds, the Monte-Carlo fallback and located validation errors."""
 
 from __future__ import annotations
@@ -13,15 +13,9 @@ import pytest
 from pydantic import ValidationError
 
 from generator.engine.verdict import Verdict
-from generator.games.deck.algebra import (
-    HandCondition,
-    NotExact,
-    count_hands,
-    fraction_shown,
-    holds,
-    parse_exact,
-)
+from generator.games.deck.algebra import HandCondition, fraction_shown, holds, parse_exact
 from generator.games.deck.balance import balance_report, exact_fraction
+from generator.games.deck.counting import NotExact, count_hands
 from generator.games.deck.legal import legal_problems
 from tests.games.deck.helpers import ROOT, deck, load_example
 from tests.games.deck.test_data import pnpkit
@@ -503,7 +497,8 @@ def test_validate_locates_a_malformed_condition(tmp_path):
 
 
 def test_a_decimal_is_read_from_the_text_written(tmp_path):
-    """0.42499999999999999999 is the float 0.425, but not the number 17/40: a bound written so FAILS, exactly."""
+    """0.42499999999999999999 is the float 0.425, but not the number 17/40: a bound written so FAILS,
+    exactly."""
     import shutil
 
     kit = tmp_path / "lands"
@@ -512,9 +507,11 @@ def test_a_decimal_is_read_from_the_text_written(tmp_path):
     head, tail = text.split("    draws:\n", 1)
     draws = (
         "    draws:\n"
-        "      - {name: below, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+        "      - {name: below, kind: hand, component: cards, hand: 1,\n"
+        "         has: {where: \"type == 'land'\", exactly: 1},\n"
         "         bound: {max: 0.42499999999999999999}}\n"
-        "      - {name: equal, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+        "      - {name: equal, kind: hand, component: cards, hand: 1,\n"
+        "         has: {where: \"type == 'land'\", exactly: 1},\n"
         "         bound: {min: 0.425, max: 0.42500000000000000000}}\n"
     )
     (kit / "kit.yaml").write_text(

@@ -1,5 +1,5 @@
-"""docs/deck-kind.md stays true: its complete small kit is written out from the page and validated, built (with
-the documented fallback warning) and checked; every element and option of the models is documented."""
+"""docs/deck-kind.md stays true: its complete small kit is written out from the page and validated, built
+(with the documented fallback warning) and checked; every element and option of the models is documented."""
 
 from __future__ import annotations
 
@@ -35,6 +35,36 @@ def test_the_documented_kit_builds_and_checks(tmp_path):
     r = pnpkit("check", str(kit), "--games", "500")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("HOLDS") == 4
+
+
+TEMPLATES = re.compile(r"<!-- templates example: extends -->\n```yaml\n(?P<body>.*?)\n```", re.S)
+
+
+def test_the_documented_templates_extend_rotate_fade_and_fill_with_gradients(tmp_path):
+    """The Templates section's example, put into the small kit, builds: its gradients are PDF shadings, its
+    opacity a graphics state, its rounded card a clip, and every row's back prints the row's own rule."""
+    import pdfplumber
+    import pikepdf
+
+    body = TEMPLATES.search(DOC.read_text(encoding="utf-8"))["body"]
+    for key in ("extends:", "remove:", "radius:", "gradient:", "rotate:", "opacity:", "padding:", "align:"):
+        assert key in body, key
+    kit = _example(tmp_path)
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    head, rest = text.split("  templates:\n", 1)
+    tail = rest[rest.index("\n  rules:\n") :]
+    indented = "\n".join("    " + line for line in body.splitlines())
+    (kit / "kit.yaml").write_text(head + "  templates:\n" + indented + tail, encoding="utf-8")
+    r = pnpkit("build", str(kit), "--out", str(tmp_path / "out"), "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    (pdf,) = list((tmp_path / "out").rglob("en/kit-a4.pdf"))
+    with pikepdf.open(pdf) as doc:
+        raw = b"".join(bytes(str(dict(page.Resources.get("/ExtGState", {}))), "utf-8") for page in doc.pages)
+        shadings = sum(1 for page in doc.pages if "/Shading" in page.Resources)
+    assert shadings >= 1 and b"/ca\": Decimal('.8')" in raw
+    with pdfplumber.open(pdf) as doc:
+        words = " ".join(page.extract_text() or "" for page in doc.pages)
+    assert "Burn one card." in words and "Freeze one card." in words  # per-row backs
 
 
 DRAWS = re.compile(r"<!-- draws example: poker_hands -->\n```yaml\n(?P<body>.*?)\n```", re.S)
@@ -103,6 +133,7 @@ MODELS = [
     deck_spec.Deal,
     tpl.FaceTemplate,
     tpl.TemplateChoice,
+    tpl.Gradient,
     algebra.HandCondition,
     algebra.Turns,
     algebra.Mulligan,

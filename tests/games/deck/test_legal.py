@@ -1,6 +1,9 @@
-"""Declared legality of a data kit (`game.rules`): every broken row named with its file and row, one line each."""
+"""Declared legality of a data kit (`game.rules`): every broken row named with its file and row, one line
+each."""
 
 from __future__ import annotations
+
+import pytest
 
 from generator.games.deck.legal import legal_problems
 from tests.games.deck.helpers import deck, shipped
@@ -90,3 +93,35 @@ def test_draw_checks_and_deal_must_fit_the_deck():
     assert any(k == "balance.draws[0].where" for k, _ in problems)
     assert ("balance.draws[1].component", "expected a card component of game.decks; got 'nope'") in problems
     assert ("deal.hand", "2 hands of 3 need 6 cards; the deck holds 5") in problems
+
+
+@pytest.mark.parametrize(
+    ("check", "message"),
+    [
+        (
+            {"kind": "share", "field": "type", "hand": 2, "has": {"where": "x", "at_least": 1}},
+            "has and turns belong to a hand",
+        ),
+        ({"kind": "expected_sum", "field": "cost"}, "a expected_sum check needs hand"),
+        ({"kind": "hand_has", "hand": 2}, r"needs where \(one condition\) or all_of"),
+        ({"kind": "share"}, "a share check needs field"),
+        ({"kind": "sum_at_most", "hand": 2, "field": "cost"}, "a sum_at_most check needs limit"),
+    ],
+)
+def test_a_check_missing_a_key_its_kind_needs_is_refused_by_the_model(check, message):
+    """Shape checks are model validators: they need no data, so the model refuses them when the kit loads."""
+    from pydantic import ValidationError
+
+    from generator.games.deck.spec import DrawCheck
+
+    with pytest.raises(ValidationError, match=message):
+        DrawCheck.model_validate({"name": "n", "component": "cards", "bound": {"min": 0}, **check})
+
+
+def test_a_player_range_upside_down_is_refused_by_the_model():
+    from pydantic import ValidationError
+
+    from generator.games.deck.spec import PlayerRange
+
+    with pytest.raises(ValidationError, match="min 3 is above max 2"):
+        PlayerRange.model_validate({"min": 3, "max": 2})

@@ -1,5 +1,5 @@
-"""Validate proves what check and build will evaluate (issue 34): every expression of a data kit is parsed, its
-names checked against the data's columns (with a "did you mean" from the real names), text columns used as
+"""Validate proves what check and build will evaluate (issue 34): every expression of a data kit is parsed,
+its names checked against the data's columns (with a "did you mean" from the real names), text columns used as
 numbers refused, every `where` evaluated over the rows; element errors name the offending key."""
 
 from __future__ import annotations
@@ -248,7 +248,7 @@ def test_validate_locates_every_expression_problem_of_a_kit(kit: Path):  # noqa:
     assert lines[0] == f"error: 4 problems in {yaml}", r.stderr
     assert any(
         s.endswith(
-            f"game.templates.action.front[7].times: no column 'valeu' in {csv} (the copies to draw); "
+            f"game.templates.action.front[8].times: no column 'valeu' in {csv} (the copies to draw); "
             "did you mean value?"
         )
         for s in lines
@@ -271,23 +271,23 @@ def test_an_element_error_names_the_offending_key(kit: Path):  # noqa: F811
     edit(
         yaml,
         "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted}",
-        "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted, rotate: 90}",
+        "text: \"{{ t('type.action') }}\", size: 7pt, colour: muted, rotation: 90}",
     )
-    edit(yaml, "{type: rect, x: 3mm, y: 3mm,", "{type: rect, x: 3, y: 3mm, opacity: 0.5,")
+    edit(yaml, "{type: rect, x: 3mm, y: 3mm,", "{type: rect, x: 3, y: 3mm, tint: ink,")
     edit(yaml, "bound: {min: 0.9}", "bound: {min: 0.9, max: 0.1}")
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     text = r.stderr
     assert (
-        "game.templates.crop.front[8].color: unknown key (not part of the spec); got 'muted'; did you mean colour?"
-        in text
+        "game.templates.crop.front[7].color: unknown key (not part of the spec); got 'muted'; did you mean "
+        "colour?" in text
     )
-    assert "game.templates.action.front[8].rotate: unknown key (not part of the spec); got 90" in text
+    assert "game.templates.action.front[7].rotation: unknown key (not part of the spec); got 90" in text
     assert (
-        "game.templates.crop.front[1].opacity: unknown key (not part of the spec); got 0.5; that key belongs to "
-        "another kind of element here" in text
+        "game.templates.crop.front[0].tint: unknown key (not part of the spec); got 'ink'; that key belongs "
+        "to another kind of element here" in text
     )
-    assert "game.templates.crop.front[1].x: expected a length with a unit" in text
+    assert "game.templates.crop.front[0].x: expected a length with a unit" in text
     assert "game.balance.draws[0].bound: min 0.9 is above max 0.1" in text
     assert ".text: unknown key" not in text and ".rect." not in text
 
@@ -313,7 +313,9 @@ def test_a_grid_looping_in_every_cell_stops_at_the_command_budget():
     env = CatalogEnvironment()
     t0 = time.perf_counter()
     with pytest.raises(LayoutError, match=f"over {MAX_COMMAND_STEPS:,} steps .*the budget of one command"):
-        FaceRenderer(env, None).face("sheet", [grid], {}, 500.0, 700.0, 0.0, "game.templates.sheet.front")  # type: ignore[arg-type]
+        FaceRenderer(env, None).face(  # type: ignore[arg-type]
+            "sheet", [grid], {}, 500.0, 700.0, 0.0, "game.templates.sheet.front"
+        )
     assert time.perf_counter() - t0 < 10
     assert MAX_COMMAND_STEPS < env.total_steps < MAX_COMMAND_STEPS + 10
 
@@ -355,8 +357,8 @@ def test_a_low_resolution_image_on_a_deck_card_fails_validate(tmp_path: Path):
     r = pnpkit("validate", str(folder))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert (
-        "game.decks.cards.template: an image element draws assets/banner.png: 42x17 px printed at 19.8x8.0 mm "
-        "is 54 dpi, under print.art_dpi_min (150 dpi)" in r.stderr
+        "game.decks.cards.template: an image element draws assets/banner.png: 42x17 px printed at 19.8x8.0 "
+        "mm is 54 dpi, under print.art_dpi_min (150 dpi)" in r.stderr
     ), r.stderr
 
 
@@ -372,8 +374,8 @@ def test_an_image_into_the_bleed_that_leaves_it_uncovered_fails_validate(tmp_pat
     r = pnpkit("validate", str(folder))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert (
-        "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover the "
-        "bleed (fit: contain leaves" in r.stderr
+        "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover "
+        "the bleed (fit: contain leaves" in r.stderr
     ), r.stderr
 
 
@@ -386,7 +388,7 @@ def test_a_box_of_negative_width_names_its_element(kit: Path):  # noqa: F811
     r = pnpkit("validate", str(kit))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.splitlines()[1].endswith(
-        "game.templates.crop.front[3].w: expected a positive width and height "
+        "game.templates.crop.front[2].w: expected a positive width and height "
         "(a box of no size draws nothing); got '-11mm'"
     ), r.stderr
 
@@ -478,6 +480,7 @@ def test_a_semicolon_separated_csv_gets_a_hint(tmp_path: Path):
     with pytest.raises(SpecError) as e:
         read_table(tmp_path, "cards.csv", "cards.csv")
     assert [str(p) for p in e.value.problems] == [
-        "cards.csv:1: the header 'id;count;name' holds semicolons: the file looks separated by semicolons (as some "
-        "spreadsheet programs save CSV); pnpkit reads comma-separated CSV: save it with commas, or as .xlsx"
+        "cards.csv:1: the header 'id;count;name' holds semicolons: the file looks separated by semicolons "
+        "(as some spreadsheet programs save CSV); pnpkit reads comma-separated CSV: save it with commas, "
+        "or as .xlsx"
     ]
