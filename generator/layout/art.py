@@ -1,7 +1,8 @@
-"""Art slots: each game's composer declares, as data, the named boxes on its faces that a kit may fill with its
-own art (`components.<id>.art.<slot>`); `pnpkit list --slots` and `pnpkit schema` read the same declaration.
-A composer asks `slot_art` for the op that draws a filled slot and keeps its own drawing when the slot is empty.
-The print checks on placed art (`art_problems`: resolution, bleed coverage) read the ops alone."""
+"""Art slots: each game's composer declares, as data, the named boxes on its faces that a kit may fill with
+its own art (`components.<id>.art.<slot>`); `pnpkit list --slots` and `pnpkit schema` read the same
+declaration. A composer asks `slot_art` for the op that draws a filled slot and keeps its own drawing when the
+slot is empty. The print checks on placed art (`art_problems`: resolution, bleed coverage) read the ops
+alone."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from generator.errors import LayoutError
 from generator.layout.compose import Context
 from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
+from generator.spec.assets import Fit
 from generator.units import mm_text
 
 Box = tuple[float, float, float, float]
@@ -27,6 +29,12 @@ class Slot:
     fields: tuple[str, ...] = ()
     what: str = ""
     """What the art replaces, for people (list --slots, schema)."""
+
+    @property
+    def default_fit(self) -> Fit:
+        """How art fills this slot when the kit names no `fit`: a logo whole (contain), anything else filling
+        its box (cover)."""
+        return "contain" if self.name == "logo" else "cover"
 
     def box_on(self, width: float, height: float) -> Box:
         """The box in points on a face of `width` x `height` points."""
@@ -56,8 +64,8 @@ def slot_art(
     box: Box | None = None,
     colour: str | None = None,
 ) -> Op | None:
-    """The op drawing the kit's art in `slot` of component `cid` on a face of `width` x `height` (its box, or the
-    given `box` in points, e.g. wherever a suit symbol goes), None when the kit leaves the slot empty.
+    """The op drawing the kit's art in `slot` of component `cid` on a face of `width` x `height` (its box, or
+    the given `box` in points, e.g. wherever a suit symbol goes), None when the kit leaves the slot empty.
     `values` fill the path's {field}s; `colour` is what `tint: true` paints in."""
     if ctx.kit.art is None:
         return None
@@ -81,7 +89,16 @@ def slot_art(
         x, y, w, h = x0, y0, x1 - x0, y1 - y0
     tint = colour if spec.tint is True else (spec.tint if isinstance(spec.tint, str) else None)
     return art_op(
-        asset, x, y, w, h, fit=spec.fit, opacity=spec.opacity, tint=tint, slot=slot.name, bleed=spec.bleed
+        asset,
+        x,
+        y,
+        w,
+        h,
+        fit=spec.fit or slot.default_fit,
+        opacity=spec.opacity,
+        tint=tint,
+        slot=slot.name,
+        bleed=spec.bleed,
     )
 
 
@@ -104,9 +121,9 @@ def art_or(
 
 
 def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tuple[str, str, bool]]:
-    """(slot, message, is_error) for the art placed on `pages`: raster art printed below `dpi_warn` (a warning)
-    or `dpi_min` (an error) dots per inch, and art that must cover its box (bleed) but does not (an error).
-    Each problem once per slot and file."""
+    """(slot, message, is_error) for the art placed on `pages`: raster art printed below `dpi_warn` (a
+    warning) or `dpi_min` (an error) dots per inch, and art that must cover its box (bleed) but does not (an
+    error). Each problem once per slot and file."""
     out: list[tuple[str, str, bool]] = []
     seen: set[tuple[str, str, str]] = set()
     for page in pages:
