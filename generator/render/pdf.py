@@ -289,8 +289,8 @@ class _Painter:
         self.fill, self.stroke, self.width, self.dash, self.font, self.stack = saved
 
     def text(self, op: Text) -> None:
-        line = shaped_line(op.text, op.font, op.size, self.fonts)
-        slanted = oblique_faces(op.text, op.font, op.size, self.fonts)
+        line = shaped_line(op.text, op.font, op.size, self.fonts, op.role)
+        slanted = oblique_faces(op.text, op.font, op.size, self.fonts, op.role)
         if not line.plain:
             self.shaped(op, line, slanted)
             return
@@ -315,8 +315,8 @@ class _Painter:
 
     @contextmanager
     def turned(self, op: Text) -> Iterator[tuple[float, float]]:
-        """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned by
-        `op.rotate` about that point (restored after)."""
+        """Where a text's anchor lies while it is drawn: at (op.x, op.y), or at the origin of a state turned
+        by `op.rotate` about that point (restored after)."""
         if not op.rotate:
             yield op.x, op.y
             return
@@ -357,14 +357,14 @@ class _Painter:
         c = self.c
         self.set_fill(op.fill)
         runs = (
-            text_runs(op.text, op.font, op.size, fonts)
+            text_runs(op.text, op.font, op.size, fonts, op.role)
             if fonts is not None
             else [(font_name(op.font), op.text)]
         )
         widths = [pdfmetrics.stringWidth(part, name, op.size) for name, part in runs]
         with self.turned(op) as (x, y):
             x = _start(op, x, sum(widths))
-            for (name, part), width in zip(runs, widths):
+            for (name, part), width in zip(runs, widths, strict=True):
                 if (name, op.size) != self.font:
                     c.setFont(name, op.size)
                     self.font = (name, op.size)
@@ -481,7 +481,7 @@ def _embedded_text(drawing: Any, fonts: KitFonts | None, where: str, *, lenient:
         anchor = getattr(child, "textAnchor", "start")
         x = float(child.x) - {"middle": sum(widths) / 2, "end": sum(widths)}.get(anchor, 0.0)
         out = []
-        for (face, part), width in zip(parts, widths):
+        for (face, part), width in zip(parts, widths, strict=True):
             piece = copy.copy(child)
             piece.x, piece.text, piece.fontName, piece.textAnchor = x, part, face, "start"
             out.append(piece)
@@ -513,7 +513,8 @@ class _Holder:
 
 
 def _repeated_faces(pages: Sequence[Page]) -> dict[int, tuple[str, bool]]:
-    """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first use."""
+    """Op tuples placed more than once (by identity): they become Form XObjects, named in order of first
+    use."""
     seen: dict[int, int] = {}
     order: list[int] = []
 
@@ -549,8 +550,8 @@ def write_pdf(
     """Check every string's glyphs, draw `pages` into a PDF at `path` (replaced atomically; nothing is left
     behind on error), as PDF/A-2b when `pdfa`. Same pages and metadata give the same bytes. With a kit's
     `fonts`, every text is drawn with its role's chain (faces subset and embedded). `greyscale`: every colour
-    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path a
-    PDF/A error names (the output file, where `path` is its staging copy)."""
+    printed as the grey of its lightness (ink-saving; symbols and patterns carry the suits). `shown`: the path
+    a PDF/A error names (the output file, where `path` is its staging copy)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
     check_glyphs(pages, fonts)

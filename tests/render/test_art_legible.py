@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from generator.contract.load import load_kit
 from generator.layout.ops import fitted, iter_art
 
@@ -67,3 +69,74 @@ def test_other_slots_still_cover_and_a_named_fit_wins(tmp_path):
         ("rules", "logo"): "contain",
         ("number_cards", "back"): "cover",
     }
+
+
+def _rules_lines(tmp_path: Path, heading_size: str) -> tuple[dict[str, set[str]], list[str], list[str]]:
+    """make_it_yours' rules (en) drawn with style.fonts.heading_size set to `heading_size`: each printed
+    line's text -> the fonts pdfplumber reads on it, the heading strings and the body (paragraph) lines."""
+    import shutil
+
+    import pdfplumber
+
+    from generator.layout.ops import Place, Text
+    from generator.render.pdf import write_pdf
+
+    kit_dir = tmp_path / f"kit{heading_size}"
+    shutil.copytree(EXAMPLE, kit_dir)
+    text = (kit_dir / "kit.yaml").read_text(encoding="utf-8")
+    text = text.replace("  fonts:\n", f"  fonts:\n    heading_size: {heading_size}\n", 1)
+    (kit_dir / "kit.yaml").write_text(text, encoding="utf-8")
+    kit, comps = _compose(kit_dir)
+    pages = comps["rules"].pages
+    texts: list[Text] = []
+
+    def walk(ops: tuple[object, ...]) -> None:
+        for op in ops:
+            if isinstance(op, Place):
+                walk(op.ops)
+            elif isinstance(op, Text) and op.text.strip():
+                texts.append(op)
+
+    for page in pages:
+        walk(page.ops)
+    headings = [t.text for t in texts if t.role == "heading" and t.text_id.endswith(".title")]
+    body = [t.text for t in texts if t.role == "body" and t.font == "regular" and len(t.text.split()) > 2]
+    pdf = tmp_path / f"rules{heading_size}.pdf"
+    write_pdf(pages, pdf, title="rules", fonts=kit.fonts)
+    lines: dict[str, set[str]] = {}
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages:
+            rows: dict[tuple[int, int], list[dict[str, object]]] = {}
+            for ch in page.chars:
+                rows.setdefault((round(float(ch["top"])), round(float(ch["size"]) * 10)), []).append(ch)
+            for row in rows.values():
+                row.sort(key=lambda c: float(c["x0"]))  # type: ignore[arg-type]
+                segments: list[list[dict[str, object]]] = []
+                for ch in row:  # a wide gap parts two faces printed side by side on one sheet
+                    # type: ignore[arg-type]
+                    gap = float(ch["x0"]) - float(segments[-1][-1]["x1"]) if segments else 1e9
+                    if gap > 3 * float(ch["size"]):  # type: ignore[arg-type]
+                        segments.append([])
+                    segments[-1].append(ch)
+                for chars in segments:
+                    line = "".join(str(c["text"]) for c in chars)
+                    lines.setdefault(line.replace(" ", ""), set()).update(
+                        str(c["fontname"]).split("+")[-1] for c in chars if str(c["text"]).strip()
+                    )
+    return lines, headings, body
+
+
+@pytest.mark.parametrize("heading_size", ["9pt", "12pt"])
+def test_font_roles_follow_meaning_not_size(tmp_path, heading_size):
+    """make_it_yours sets its headings in DejaVu Serif and its body in BIZ UDPGothic. Its rules body is about
+    10 pt and its section headings about 11 pt: with heading_size 9pt the old rule (by size) drew the body in
+    the heading font, with 12pt the headings in the body font. By meaning: every rules heading line prints in
+    the heading font, every paragraph line in the body font, whatever heading_size says."""
+    lines, headings, body = _rules_lines(tmp_path, heading_size)
+    assert len(headings) >= 5 and len(body) >= 10, (headings, body)
+    for heading in headings:
+        fonts = lines[heading.replace(" ", "")]
+        assert fonts and all(f.startswith("DejaVuSerif") for f in fonts), (heading, fonts)
+    for text in body:
+        fonts = lines[text.replace(" ", "")]
+        assert fonts and all(f.startswith("BIZUDPGothic") for f in fonts), (text, fonts)
