@@ -1,8 +1,8 @@
 """Art slots: each game's composer declares, as data, the named boxes on its faces that a kit may fill with
 its own art (`components.<id>.art.<slot>`); `pnpkit list --slots` and `pnpkit schema` read the same
 declaration. A composer asks `slot_art` for the op that draws a filled slot and keeps its own drawing when the
-slot is empty. The print checks on placed art (`art_problems`: resolution, bleed coverage) read the ops
-alone."""
+slot is empty. The print checks on placed art (`art_problems`: resolution, bleed coverage, an opaque bleed
+band) read the ops and the art's own pixels."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from generator.errors import LayoutError
 from generator.layout.compose import Context
-from generator.layout.ops import Image, Op, Page, art_op, fitted, iter_art
+from generator.layout.ops import Image, Op, Page, Vector, art_op, fitted, iter_art
 from generator.spec.assets import Fit
 from generator.units import mm_text
 
@@ -81,12 +81,15 @@ def slot_art(
         )
     x, y, w, h = box if box is not None else slot.box_on(width, height)
     spec = filled.spec
+    band = (0.0, 0.0, 0.0, 0.0)
     if spec.bleed and bleed > 0:  # run into the bleed on every side where the box touches the trim
-        x0 = x - bleed if x <= 1e-6 else x
-        y0 = y - bleed if y <= 1e-6 else y
-        x1 = x + w + bleed if x + w >= width - 1e-6 else x + w
-        y1 = y + h + bleed if y + h >= height - 1e-6 else y + h
-        x, y, w, h = x0, y0, x1 - x0, y1 - y0
+        band = (
+            bleed if x <= 1e-6 else 0.0,
+            bleed if y <= 1e-6 else 0.0,
+            bleed if x + w >= width - 1e-6 else 0.0,
+            bleed if y + h >= height - 1e-6 else 0.0,
+        )
+        x, y, w, h = x - band[0], y - band[1], w + band[0] + band[2], h + band[1] + band[3]
     tint = colour if spec.tint is True else (spec.tint if isinstance(spec.tint, str) else None)
     return art_op(
         asset,
@@ -99,6 +102,7 @@ def slot_art(
         tint=tint,
         slot=slot.name,
         bleed=spec.bleed,
+        band=band,
     )
 
 
@@ -120,10 +124,46 @@ def art_or(
     return [art] if art is not None else list(drawing)
 
 
+_SIDES = ("left", "bottom", "right", "top")
+
+
+def _clear_band(op: Image | Vector) -> str:
+    """Where the bleed band of full-bleed raster art holds pixels that are not opaque ('' where none do):
+    '12 % of the 3 mm band on the left, top'. The band is read from the file's pixels where the art lands."""
+    fx, fy, fw, fh = fitted(op)
+    if fw <= 0 or fh <= 0:
+        return ""
+    x0, y0, x1, y1 = op.x, op.y, op.x + op.w, op.y + op.h
+    left, bottom, right, top = op.band
+    bands = (
+        (x0, y0, x0 + left, y1),
+        (x0, y0, x1, y0 + bottom),
+        (x1 - right, y0, x1, y1),
+        (x0, y1 - top, x1, y1),
+    )
+    found: list[tuple[str, float]] = []
+    for side, width, (bx0, by0, bx1, by1) in zip(_SIDES, op.band, bands, strict=True):
+        if width <= 0:
+            continue
+        bx0, by0, bx1, by1 = max(bx0, fx), max(by0, fy), min(bx1, fx + fw), min(by1, fy + fh)
+        if bx1 <= bx0 or by1 <= by0:
+            continue
+        share = op.asset.transparent_share(
+            ((bx0 - fx) / fw, 1 - (by1 - fy) / fh, (bx1 - fx) / fw, 1 - (by0 - fy) / fh)
+        )
+        if share > 0:
+            found.append((side, share))
+    if not found:
+        return ""
+    worst = max(share for _, share in found)
+    shown = f"{worst * 100:.0f} %" if worst >= 0.005 else "under 1 %"
+    return f"{shown} of the {mm_text(max(op.band))} band on the {', '.join(side for side, _ in found)}"
+
+
 def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tuple[str, str, bool]]:
     """(slot, message, is_error) for the art placed on `pages`: raster art printed below `dpi_warn` (a
-    warning) or `dpi_min` (an error) dots per inch, and art that must cover its box (bleed) but does not (an
-    error). Each problem once per slot and file."""
+    warning) or `dpi_min` (an error) dots per inch, art that must cover its box (bleed) but does not, and
+    full-bleed art whose bleed band holds transparent pixels (errors). Each problem once per slot and file."""
     out: list[tuple[str, str, bool]] = []
     seen: set[tuple[str, str, str]] = set()
     for page in pages:
@@ -140,6 +180,19 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
                         True,
                     )
                 )
+            if op.bleed and any(op.band) and (op.slot, op.asset.shown, "band") not in seen:
+                clear = _clear_band(op)
+                if clear:
+                    seen.add((op.slot, op.asset.shown, "band"))
+                    out.append(
+                        (
+                            op.slot,
+                            f"{op.asset.shown}: transparent pixels in the bleed band ({clear}) print as "
+                            f"white gutters where the cut strays; make the art opaque out to its edges, or "
+                            f"drop `bleed: true`",
+                            True,
+                        )
+                    )
             if isinstance(op, Image) and w > 0 and h > 0:
                 dpi = min(op.asset.width / (w * scale / 72), op.asset.height / (h * scale / 72))
                 too_low = dpi < dpi_min

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 from generator.spec.assets import Asset, Fit
 
@@ -136,7 +136,8 @@ class Place:
     name: str = ""
     """The name of the face this place draws (imposition sets it), for messages about that face."""
     backdrop: bool = False
-    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across them."""
+    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across
+    them."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,9 @@ class Image:
     """The art slot it fills (for messages and dumps)."""
     bleed: bool = False
     """The art must cover its whole box (it runs into the bleed): checked by `art_problems`."""
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """How far the box runs past the trim on the left, bottom, right and top (points): the bleed band, where
+    a transparent pixel would print as a white gutter (`art_problems`)."""
 
 
 @dataclass(frozen=True)
@@ -171,9 +175,10 @@ class Vector:
     slot: str = ""
     bleed: bool = False
     tint: str | None = None
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
-Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place, Image, Vector]
+Op = Rect | Line | Circle | Polygon | Path | Text | Place | Image | Vector
 
 
 INLINE_ICON = "icon:"
@@ -198,12 +203,13 @@ def art_op(
     tint: str | None = None,
     slot: str = "",
     bleed: bool = False,
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
 ) -> Image | Vector:
-    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster
-    is never tinted). Composers and template interpreters emit art only through this."""
+    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a
+    raster is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
-        return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
-    return Image(asset, x, y, w, h, fit, opacity, slot, bleed)
+        return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint, band)
+    return Image(asset, x, y, w, h, fit, opacity, slot, bleed, band)
 
 
 def fitted(op: Image | Vector) -> tuple[float, float, float, float]:
@@ -244,7 +250,8 @@ class Page:
     bookmark_level: int = 0
     label: str = ""
     face: str = ""
-    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by it."""
+    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by
+    it."""
 
 
 def _f(v: float) -> str:
@@ -262,21 +269,27 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
         if isinstance(op, Rect):
             extra = f" r={_f(op.radius)}" if op.radius else ""
             out.append(
-                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}"
+                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} "
+                f"stroke={_colour(op.stroke)}{extra}"
             )
         elif isinstance(op, Line):
             out.append(
-                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}"
+                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} "
+                f"w={_f(op.width)}"
             )
         elif isinstance(op, Circle):
             out.append(
-                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}"
+                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} "
+                f"stroke={_colour(op.stroke)}"
             )
         elif isinstance(op, Polygon):
             pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in op.points)
             out.append(f"{indent}poly {pts} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
         elif isinstance(op, Path):
-            cmds = " ".join(str(c[0]) + ",".join(_f(float(v)) for v in c[1:]) for c in op.commands)  # type: ignore[arg-type]
+            cmds = " ".join(
+                str(c[0]) + ",".join(_f(float(v)) for v in c[1:])  # type: ignore[arg-type]
+                for c in op.commands
+            )
             out.append(f"{indent}path {cmds} fill={_colour(op.fill)} stroke={_colour(op.stroke)}")
         elif isinstance(op, Text):
             tid = f" {op.text_id}" if op.text_id else ""
@@ -289,8 +302,8 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
             extra += f" tint={op.tint}" if isinstance(op, Vector) and op.tint else ""
             extra += " bleed" if op.bleed else ""
             out.append(
-                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
-                f"sha={op.asset.sha256[:12]}{extra}"
+                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} "
+                f"{op.slot}={op.asset.shown} sha={op.asset.sha256[:12]}{extra}"
             )
         elif isinstance(op, Place):
             clip = f" clip={','.join(_f(v) for v in op.clip)}" if op.clip else ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -38,6 +39,8 @@ MAX_SVG_DEPTH = 40
 """Elements nested deeper than this are refused (the parser and svglib recurse)."""
 MAX_SVG_ELEMENTS = 50_000
 MAX_ASSETS = 400
+OPAQUE = 250
+"""Alpha (0..255) from which a pixel counts as opaque (what prints as the art, not as the paper under it)."""
 """At most this many files per kit (a template such as assets/cards/{id}.png may match many)."""
 
 Fit = Literal["cover", "contain", "stretch"]
@@ -125,6 +128,22 @@ class Asset:
     def is_vector(self) -> bool:
         """Whether the art is an SVG (drawn as vector paths)."""
         return self.kind == "svg"
+
+    def transparent_share(self, box: tuple[float, float, float, float]) -> float:
+        """The share of a raster's pixels inside `box` (u0, v0, u1, v1: fractions of its width and height from
+        its top-left corner) that are not opaque (alpha under OPAQUE); 0 for a picture without an alpha
+        channel and for an SVG."""
+        if self.kind == "svg" or self.picture is None or self.picture.mode != "RGBA":
+            return 0.0
+        width: int = self.picture.size[0]
+        height: int = self.picture.size[1]
+        u0, v0, u1, v1 = box
+        left, right = max(0, math.floor(u0 * width)), min(width, math.ceil(u1 * width))
+        top, bottom = max(0, math.floor(v0 * height)), min(height, math.ceil(v1 * height))
+        if right <= left or bottom <= top:
+            return 0.0
+        counts: list[int] = self.picture.getchannel("A").crop((left, top, right, bottom)).histogram()
+        return sum(counts[:OPAQUE]) / ((right - left) * (bottom - top))
 
     def svg_texts(self) -> list[tuple[str, str]]:
         """An SVG's texts as svglib draws them: (characters, weight 'regular' or 'bold'), in document order;

@@ -3,7 +3,9 @@ bleed band of full-bleed art opaque, text and icons over art kept in contrast, f
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,16 +108,15 @@ def _rules_lines(tmp_path: Path, heading_size: str) -> tuple[dict[str, set[str]]
     lines: dict[str, set[str]] = {}
     with pdfplumber.open(pdf) as doc:
         for page in doc.pages:
-            rows: dict[tuple[int, int], list[dict[str, object]]] = {}
+            rows: dict[tuple[int, int], list[dict[str, Any]]] = {}
             for ch in page.chars:
                 rows.setdefault((round(float(ch["top"])), round(float(ch["size"]) * 10)), []).append(ch)
             for row in rows.values():
-                row.sort(key=lambda c: float(c["x0"]))  # type: ignore[arg-type]
-                segments: list[list[dict[str, object]]] = []
+                row.sort(key=lambda c: float(c["x0"]))
+                segments: list[list[dict[str, Any]]] = []
                 for ch in row:  # a wide gap parts two faces printed side by side on one sheet
-                    # type: ignore[arg-type]
                     gap = float(ch["x0"]) - float(segments[-1][-1]["x1"]) if segments else 1e9
-                    if gap > 3 * float(ch["size"]):  # type: ignore[arg-type]
+                    if gap > 3 * float(ch["size"]):
                         segments.append([])
                     segments[-1].append(ch)
                 for chars in segments:
@@ -140,3 +141,67 @@ def test_font_roles_follow_meaning_not_size(tmp_path, heading_size):
     for text in body:
         fonts = lines[text.replace(" ", "")]
         assert fonts and all(f.startswith("BIZUDPGothic") for f in fonts), (text, fonts)
+
+
+def _framed_back(band_px: int, alpha: int) -> bytes:
+    """A 300 dpi poker back with 3 mm bleed: an opaque field, its outer `band_px` pixels at `alpha`."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from tests.render.test_art import _back_px
+
+    size = _back_px()
+    image = Image.new("RGBA", size, (200, 30, 120, alpha))
+    ImageDraw.Draw(image).rectangle(
+        (band_px, band_px, size[0] - 1 - band_px, size[1] - 1 - band_px), fill=(200, 30, 120, 255)
+    )
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_transparent_pixels_in_a_bleed_band_are_a_located_error(tmp_path):
+    """A full-bleed back drawn at the trim size and padded with transparency out to the bleed prints white
+    gutters when the cut strays: an error at the art slot naming the file, and nothing is written."""
+    from generator.errors import SpecError
+    from generator.pipeline import build
+    from tests.render.test_art import make_kit
+
+    kit = make_kit(
+        tmp_path,
+        {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
+        {"assets/back.png": _framed_back(35, 0)},  # 35 px = 3 mm at 300 dpi: the whole band is clear
+    )
+    out = tmp_path / "out"
+    with pytest.raises(SpecError) as e:
+        build([kit], out=out, langs=["en"])
+    (problem,) = [p for p in e.value.problems if "bleed band" in p.message]
+    assert problem.key == "components.number_cards.art.back"
+    assert problem.line is not None
+    assert re.match(
+        r"assets/back\.png: transparent pixels in the bleed band \((9\d|100) % of the 3\.0 mm band on the "
+        r"left, bottom, right, top\) print as white gutters where the cut strays",
+        problem.message,
+    ), problem.message
+    assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+def test_an_opaque_bleed_band_and_a_band_outside_the_bleed_pass(tmp_path):
+    """An RGBA back opaque to its edges passes; so does one whose clear frame lies only in art that is not
+    drawn into the bleed (no `bleed: true`: it stops at the trim)."""
+    from generator.layout.art import art_problems
+    from tests.render.test_art import make_kit
+
+    for name, yaml, data in (
+        ("opaque", "{back: {path: assets/back.png, bleed: true}}", _framed_back(35, 255)),
+        ("trim", "{back: {path: assets/back.png}}", _framed_back(35, 0)),
+        ("faint", "{back: {path: assets/back.png, bleed: true}}", _framed_back(2, 128)),
+    ):
+        kit_dir = make_kit(tmp_path / name, {"number_cards": yaml}, {"assets/back.png": data})
+        _, comps = _compose(kit_dir)
+        problems = [m for _, m, _ in art_problems(comps["number_cards"].pages, 300, 150) if "bleed band" in m]
+        if name == "faint":  # two half-clear pixels at the very edge are still a gutter's worth of paper
+            assert len(problems) == 1 and "of the 3.0 mm band on the left, bottom, right, top" in problems[0]
+        else:
+            assert problems == [], (name, problems)
