@@ -45,6 +45,10 @@ class Slot:
 Slots = Mapping[str, Sequence[Slot]]
 """A composer's SLOTS: component id -> its slots."""
 
+BACKGROUND_SLOTS = frozenset({"back", "background"})
+"""Slots whose art is its face's background: strings and shapes may sit on it (the contrast check judges
+what is drawn there). Art of any other slot meeting a string or a shape is a collision (layout/collide.py)."""
+
 FULL: Box = (0.0, 0.0, 1.0, 1.0)
 RULES_LOGO = Slot(
     "logo", "sheet", (0.035, 0.922, 0.5, 0.068), (), "the kit's title in the rules summary's band"
@@ -216,4 +220,4 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
     return out
 
 
-__all__ = ["FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art"]
+__all__ = ["BACKGROUND_SLOTS", "FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art"]

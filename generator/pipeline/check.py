@@ -140,7 +140,16 @@ def check_layout(
     check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
-    check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)
+    check_collisions(
+        components,
+        measure,
+        kit.display,
+        catalog,
+        lang,
+        ink_extent,
+        kit.style.safe_margin,
+        locate=lambda key, message: str(kit.problem(key, message)),
+    )
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
