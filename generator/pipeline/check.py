@@ -120,6 +120,23 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
             warn(str(problem))
     if errors:
         raise SpecError(errors)
+    check_contrast(kit, comp, warn)
+
+
+def check_contrast(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
+    """Strings and icons drawn over the kit's art that keep too little contrast against the rendered pixels
+    under them (render/contrast.py): a warning each, located at the art's slot."""
+    from generator.render.contrast import art_contrast
+    from generator.render.fonts import kit_measure, text_width
+
+    measure = kit_measure(kit.fonts) if kit.fonts is not None else text_width
+    for low in art_contrast([comp], measure, kit.fonts):
+        key = (
+            f"components.{comp.id}.art.{low.slot}"
+            if kit.art is not None
+            else f"game.decks.{comp.id}.template"
+        )
+        warn(str(kit.problem(key, low.message())))
 
 
 def check_layout(

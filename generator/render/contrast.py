@@ -1,0 +1,368 @@
+"""Legibility over art, measured on rendered pixels: every string and icon drawn over the kit's art keeps a
+contrast against what prints under it.
+
+A string is judged by the WCAG 2 contrast ratio between its colour and each pixel under its box (4.5:1 below
+large type, 3:1 from 18 pt, or 14 pt bold, up); an icon (art drawn over other art, a tinted suit symbol on a
+card's background picture) by the CIEDE2000 colour difference between the pixels it paints and the same pixels
+without it (ΔE00 >= ICON_DELTA_E). A string takes a low percentile over its pixels, not the mean, so a busy
+picture that hides part of it counts while a stray pixel does not; an icon the median of the pixels it changes
+(its anti-aliased rim differs little by nature).
+
+The pixels come from the PDF renderer itself: each face that holds art is drawn (pdfium, as the kit prints)
+without its strings, and without its icons, then the strings and icons are judged against those pictures."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from PIL import Image as PILImage
+
+from generator.layout.compose import Component
+from generator.layout.geometry import Drawn, art_box, drawn
+from generator.layout.ops import INKS, Image, Op, Page, Place, Text, Vector, is_inline_icon
+from generator.layout.text import Measure
+from generator.layout.textfit import Box
+from generator.spec.fonts import KitFonts
+
+TEXT_RATIO = 4.5
+"""WCAG 2 (1.4.3): the least contrast ratio of text below large type."""
+LARGE_TEXT_RATIO = 3.0
+"""WCAG 2: the least contrast ratio of large type (18 pt and up, or 14 pt bold and up)."""
+LARGE_TEXT = 18.0
+LARGE_BOLD_TEXT = 14.0
+ICON_DELTA_E = 20.0
+"""The least CIEDE2000 difference between an icon's pixels and the art under them (20: clearly another
+colour; 2.3 is the smallest a trained eye tells apart side by side)."""
+PERCENTILE = 0.1
+"""The share of a box's pixels that may fall short (the anti-aliased rim of a glyph, a speck in a picture)."""
+DPI = 100
+"""The resolution the faces are judged at (pixels per inch of the printed face)."""
+
+RGB = tuple[float, float, float]
+
+
+# ---------------------------------------------------------------- colour science
+
+
+def _linear(channel: float) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0..255 channels): 0 black .. 1 white."""
+    r, g, b = (_linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: RGB, b: RGB) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours: 1 (the same) .. 21 (black on white)."""
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def to_lab(rgb: RGB) -> RGB:
+    """CIE L*a*b* (D65) of an sRGB colour (0..255 channels)."""
+    r, g, b = (_linear(c) for c in rgb)
+    x = (0.4124564 * r + 0.3575761 * g + 0.1804375 * b) / 0.95047
+    y = 0.2126729 * r + 0.7151522 * g + 0.0721750 * b
+    z = (0.0193339 * r + 0.1191920 * g + 0.9503041 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def delta_e00(lab1: RGB, lab2: RGB) -> float:
+    """The CIEDE2000 colour difference of two L*a*b* colours (Sharma, Wu and Dalal 2005, with kL = kC = kH
+    = 1)."""
+    l1, a1, b1 = lab1
+    l2, a2, b2 = lab2
+    c1, c2 = math.hypot(a1, b1), math.hypot(a2, b2)
+    c_bar7 = ((c1 + c2) / 2) ** 7
+    g = 0.5 * (1 - math.sqrt(c_bar7 / (c_bar7 + 25**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
+    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
+    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
+    dlp, dcp = l2 - l1, c2p - c1p
+    if c1p * c2p == 0:
+        dhp = 0.0
+    elif abs(h2p - h1p) <= 180:
+        dhp = h2p - h1p
+    else:
+        dhp = h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360
+    dhp_big = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dhp / 2))
+    l_bar, c_bar = (l1 + l2) / 2, (c1p + c2p) / 2
+    if c1p * c2p == 0:
+        h_bar = h1p + h2p
+    elif abs(h1p - h2p) <= 180:
+        h_bar = (h1p + h2p) / 2
+    else:
+        h_bar = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_bar - 30))
+        + 0.24 * math.cos(math.radians(2 * h_bar))
+        + 0.32 * math.cos(math.radians(3 * h_bar + 6))
+        - 0.20 * math.cos(math.radians(4 * h_bar - 63))
+    )
+    d_theta = 30 * math.exp(-(((h_bar - 275) / 25) ** 2))
+    r_c = 2 * math.sqrt(c_bar**7 / (c_bar**7 + 25**7))
+    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / math.sqrt(20 + (l_bar - 50) ** 2)
+    s_c = 1 + 0.045 * c_bar
+    s_h = 1 + 0.015 * c_bar * t
+    r_t = -math.sin(math.radians(2 * d_theta)) * r_c
+    return math.sqrt(
+        (dlp / s_l) ** 2 + (dcp / s_c) ** 2 + (dhp_big / s_h) ** 2 + r_t * (dcp / s_c) * (dhp_big / s_h)
+    )
+
+
+def _rgb(colour: str) -> RGB:
+    value = INKS.get(colour, colour)
+    n = int(value[1:7], 16)
+    return float((n >> 16) & 255), float((n >> 8) & 255), float(n & 255)
+
+
+def _low(values: Sequence[float], share: float = PERCENTILE) -> float:
+    """The `share`-th lowest of `values` (PERCENTILE: what all but a few pixels keep)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+# ---------------------------------------------------------------- the check
+
+
+@dataclass(frozen=True)
+class LowContrast:
+    """A string or an icon drawn over art with too little contrast against the pixels under it."""
+
+    component: str
+    face: str
+    slot: str
+    """The art slot under it."""
+    file: str
+    what: str
+    """"text 'rules.setup' 'Set-up' at 9.0 pt" or "the icon of slot icon (assets/suits/red.svg)"."""
+    measured: float
+    needed: float
+    unit: str
+    """':1' (a WCAG ratio) or ' ΔE00'."""
+
+    def message(self) -> str:
+        """One line for the warning (its kit.yaml key names the slot)."""
+        if self.unit == ":1":
+            got = f"a contrast of {self.measured:.1f}:1, under {self.needed:g}:1 (WCAG)"
+        else:
+            got = f"a colour difference of {self.measured:.0f} ΔE00, under {self.needed:g}"
+        return (
+            f"{self.component}: face {self.face or '?'}: {self.what} over the art of slot {self.slot} "
+            f"({self.file}) keeps {got} against the pixels under it; move it off the art, tint or fade "
+            f"the art, or set it on a plate"
+        )
+
+
+def _faces(ops: Sequence[Op], out: list[Place]) -> None:
+    for op in ops:
+        if isinstance(op, Place):
+            if op.clip is not None and not op.window:
+                out.append(op)
+            else:
+                _faces(op.ops, out)
+
+
+def _without(ops: Sequence[Op], drop: set[int]) -> tuple[Op, ...]:
+    """`ops` less the leaf ops whose id is in `drop` (nested places rebuilt)."""
+    out: list[Op] = []
+    for op in ops:
+        if isinstance(op, Place):
+            out.append(replace(op, ops=_without(op.ops, drop)))
+        elif id(op) not in drop:
+            out.append(op)
+    return tuple(out)
+
+
+@dataclass
+class _Face:
+    component: str
+    place: Place
+    arts: list[Drawn]
+    texts: list[tuple[Drawn, Drawn]]
+    """(text, the art under it)"""
+    icons: list[tuple[Drawn, Drawn]]
+    """(icon art, the art under it)"""
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _judged(components: Sequence[Component], measure: Measure) -> list[_Face]:
+    """Every distinct face with a string or an icon drawn over art (and that art)."""
+    out: list[_Face] = []
+    seen: set[int] = set()
+    for comp in components:
+        for page in comp.pages:
+            faces: list[Place] = []
+            _faces(page.ops, faces)
+            for place in faces:
+                if id(place.ops) in seen:
+                    continue
+                seen.add(id(place.ops))
+                items = drawn(place.ops, measure, art=True)
+                arts = [d for d in items if isinstance(d.op, (Image, Vector)) and not is_inline_icon(d.op)]
+                if not arts:
+                    continue
+                texts, icons = [], []
+                for d in items:
+                    under = [a for a in arts if a.order < d.order and _meets(a.box, d.box)]
+                    if not under:
+                        continue
+                    if isinstance(d.op, Text) and d.op.text.strip():
+                        texts.append((d, under[-1]))
+                    elif any(d is a for a in arts):
+                        icons.append((d, under[-1]))
+                if texts or icons:
+                    out.append(_Face(comp.id, place, arts, texts, icons))
+    return out
+
+
+def _page(place: Place, ops: tuple[Op, ...]) -> Page:
+    x, y, w, h = place.clip or (0.0, 0.0, 0.0, 0.0)
+    return Page(w, h, [Place(-x, -y, ops)])
+
+
+def _crop(image: PILImage.Image, box: Box, place: Place, scale: float) -> PILImage.Image | None:
+    """The part of a face's picture under `box` (face coordinates), None where nothing of it is inside."""
+    x, y, _, h = place.clip or (0.0, 0.0, 0.0, 0.0)
+    left = max(0, math.floor((box[0] - x) * scale))
+    right = min(image.width, math.ceil((box[2] - x) * scale))
+    top = max(0, math.floor((h - (box[3] - y)) * scale))
+    bottom = min(image.height, math.ceil((h - (box[1] - y)) * scale))
+    if right <= left or bottom <= top:
+        return None
+    return image.crop((left, top, right, bottom)).convert("RGB")
+
+
+_LINEAR = np.array([_linear(i) for i in range(256)])
+_WEIGHTS = np.array([0.2126, 0.7152, 0.0722])
+
+
+def _text_contrast(colour: RGB, crop: PILImage.Image) -> float:
+    """The PERCENTILE-th lowest WCAG ratio between `colour` and the pixels of `crop` (numpy: a face holds
+    tens of thousands of them)."""
+    lum = _LINEAR[np.asarray(crop, dtype=np.uint8)] @ _WEIGHTS
+    own = luminance(colour)
+    ratios = np.sort(((np.maximum(lum, own) + 0.05) / (np.minimum(lum, own) + 0.05)).ravel())
+    return float(ratios[min(len(ratios) - 1, int(len(ratios) * PERCENTILE))])
+
+
+def _pixels(image: PILImage.Image, box: Box, place: Place, scale: float) -> list[RGB]:
+    """The pixels of a face's picture under `box` (face coordinates)."""
+    x, y, _, h = place.clip or (0.0, 0.0, 0.0, 0.0)
+    left = max(0, math.floor((box[0] - x) * scale))
+    right = min(image.width, math.ceil((box[2] - x) * scale))
+    top = max(0, math.floor((h - (box[3] - y)) * scale))
+    bottom = min(image.height, math.ceil((h - (box[1] - y)) * scale))
+    if right <= left or bottom <= top:
+        return []
+    data = image.crop((left, top, right, bottom)).convert("RGB").tobytes()
+    return [(float(data[i]), float(data[i + 1]), float(data[i + 2])) for i in range(0, len(data), 3)]
+
+
+def _slot(d: Drawn) -> tuple[str, str]:
+    assert isinstance(d.op, (Image, Vector))
+    return d.op.slot, d.op.asset.shown
+
+
+def _face_name(place: Place) -> str:
+    return place.name
+
+
+def art_contrast(
+    components: Sequence[Component], measure: Measure, fonts: KitFonts | None = None
+) -> list[LowContrast]:
+    """Every string and icon drawn over art whose contrast against the rendered pixels under it falls short
+    (each once per component, string and slot)."""
+    from generator.render.raster import rasterize
+
+    faces = _judged(components, measure)
+    if not faces:
+        return []
+    scale = DPI / 72
+    pages: list[Page] = []
+    for f in faces:
+        drop_texts = {id(d.op) for d, _ in f.texts}
+        drop_icons = {id(d.op) for d, _ in f.icons}
+        pages.append(_page(f.place, _without(f.place.ops, drop_texts | drop_icons)))
+        if f.icons:
+            pages.append(_page(f.place, _without(f.place.ops, drop_texts)))
+    sizes = [(max(1, round(p.width * scale)), max(1, round(p.height * scale))) for p in pages]
+    images: Iterable[PILImage.Image] = rasterize(pages, sizes, fonts=fonts)
+    pictures = iter(list(images))
+    found: dict[tuple[str, str, str], LowContrast] = {}
+    for f in faces:
+        bare = next(pictures)
+        with_icons = next(pictures) if f.icons else None
+        for d, art in f.texts:
+            assert isinstance(d.op, Text)
+            text = d.op
+            crop = _crop(bare, d.box, f.place, scale)
+            if crop is None:
+                continue
+            ratio = _text_contrast(_rgb(text.fill), crop)
+            size = text.size * math.hypot(d.matrix[0], d.matrix[1])
+            large = size >= LARGE_TEXT - 1e-6 or (
+                text.font in ("bold", "bold_italic") and size >= LARGE_BOLD_TEXT - 1e-6
+            )
+            needed = LARGE_TEXT_RATIO if large else TEXT_RATIO
+            if ratio < needed:
+                slot, file = _slot(art)
+                what = f"text {text.text_id or '(no id)'} {text.text[:40]!r} at {size:.1f} pt"
+                key = (f.component, slot, f"{what} {text.fill}")
+                found.setdefault(
+                    key,
+                    LowContrast(f.component, _face_name(f.place), slot, file, what, ratio, needed, ":1"),
+                )
+        if with_icons is None:
+            continue
+        for d, art in f.icons:
+            box = art_box(d.op)  # type: ignore[arg-type]
+            if d.matrix != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
+                box = d.box
+            before, after = _pixels(bare, box, f.place, scale), _pixels(with_icons, box, f.place, scale)
+            painted = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+            if len(painted) < 4:
+                continue
+            # the median: an icon's anti-aliased rim differs little from what it is drawn on by nature
+            diff = _low([delta_e00(to_lab(a), to_lab(b)) for a, b in painted], 0.5)
+            if diff < ICON_DELTA_E:
+                slot, file = _slot(art)
+                own_slot, own_file = _slot(d)
+                what = f"the icon of slot {own_slot} ({own_file})"
+                key = (f.component, slot, what)
+                found.setdefault(
+                    key,
+                    LowContrast(
+                        f.component, _face_name(f.place), slot, file, what, diff, ICON_DELTA_E, " ΔE00"
+                    ),
+                )
+    return list(found.values())
+
+
+__all__ = [
+    "ICON_DELTA_E",
+    "LARGE_TEXT_RATIO",
+    "TEXT_RATIO",
+    "LowContrast",
+    "art_contrast",
+    "contrast_ratio",
+    "delta_e00",
+    "luminance",
+    "to_lab",
+]
