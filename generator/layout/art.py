@@ -32,9 +32,9 @@ class Slot:
 
     @property
     def default_fit(self) -> Fit:
-        """How art fills this slot when the kit names no `fit`: a logo whole (contain), anything else filling
-        its box (cover)."""
-        return "contain" if self.name == "logo" else "cover"
+        """How art fills this slot when the kit names no `fit`: a back or background fills its box (cover); a
+        logo, an icon or any other mark is drawn whole (contain), never cropped."""
+        return "cover" if self.name in BACKGROUND_SLOTS else "contain"
 
     def box_on(self, width: float, height: float) -> Box:
         """The box in points on a face of `width` x `height` points."""
@@ -48,6 +48,10 @@ Slots = Mapping[str, Sequence[Slot]]
 BACKGROUND_SLOTS = frozenset({"back", "background"})
 """Slots whose art is its face's background: strings and shapes may sit on it (the contrast check judges
 what is drawn there). Art of any other slot meeting a string or a shape is a collision (layout/collide.py)."""
+
+FADED_OPACITY = 0.25
+"""The most opacity a raster drawn as a faded backdrop keeps (`slot_art(faded=True)`): a raster is never
+tinted, so it is faded instead."""
 
 FULL: Box = (0.0, 0.0, 1.0, 1.0)
 RULES_LOGO = Slot(
@@ -67,10 +71,13 @@ def slot_art(
     values: Mapping[str, object] | None = None,
     box: Box | None = None,
     colour: str | None = None,
+    faded: bool = False,
 ) -> Op | None:
     """The op drawing the kit's art in `slot` of component `cid` on a face of `width` x `height` (its box, or
     the given `box` in points, e.g. wherever a suit symbol goes), None when the kit leaves the slot empty.
-    `values` fill the path's {field}s; `colour` is what `tint: true` paints in."""
+    `values` fill the path's {field}s; `colour` is what `tint: true` paints in. `faded`: the art is a pale
+    backdrop the composer prints on (a card's big number): an SVG is painted in `colour` whatever the kit's
+    `tint` says, a raster drawn at FADED_OPACITY at most."""
     if ctx.kit.art is None:
         return None
     filled = ctx.kit.art.get(cid, slot.name)
@@ -95,6 +102,11 @@ def slot_art(
         )
         x, y, w, h = x - band[0], y - band[1], w + band[0] + band[2], h + band[1] + band[3]
     tint = colour if spec.tint is True else (spec.tint if isinstance(spec.tint, str) else None)
+    opacity = spec.opacity
+    if faded and asset.is_vector:
+        tint = colour or tint
+    elif faded:
+        opacity = min(opacity, FADED_OPACITY)
     return art_op(
         asset,
         x,
@@ -102,7 +114,7 @@ def slot_art(
         w,
         h,
         fit=spec.fit or slot.default_fit,
-        opacity=spec.opacity,
+        opacity=opacity,
         tint=tint,
         slot=slot.name,
         bleed=spec.bleed,

@@ -63,8 +63,8 @@ class ArtSpec(SpecModel):
         None,
         description=(
             "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the "
-            "rest shows what is under it); stretch: fill the box exactly, distorting the art. Unset: contain "
-            "for a logo slot (a logo is never cropped), cover for every other slot"
+            "rest shows what is under it); stretch: fill the box exactly, distorting the art. Unset: cover "
+            "for a back or background slot, contain for a logo, an icon and every other mark (never cropped)"
         ),
     )
     bleed: bool = Field(

@@ -205,3 +205,103 @@ def test_an_opaque_bleed_band_and_a_band_outside_the_bleed_pass(tmp_path):
             assert len(problems) == 1 and "of the 3.0 mm band on the left, bottom, right, top" in problems[0]
         else:
             assert problems == [], (name, problems)
+
+
+def _rummy(tmp_path: Path, art: str, files: dict[str, bytes]) -> Path:
+    """A copy of layouts/rummy_cards whose number cards get `art` (the YAML of their art mapping)."""
+    import shutil
+
+    kit = tmp_path / "rummy"
+    shutil.copytree(ROOT / "layouts" / "rummy_cards", kit)
+    for rel, data in files.items():
+        (kit / rel).parent.mkdir(parents=True, exist_ok=True)
+        (kit / rel).write_bytes(data)
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"(\n  number_cards:[^\n]*\n)", rf"\1    art: {art}\n", text)
+    (kit / "kit.yaml").write_text(text, encoding="utf-8")
+    return kit
+
+
+def _dark_icons() -> dict[str, bytes]:
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        '<circle cx="50" cy="50" r="45" fill="#123456"/></svg>'
+    )
+    return {f"assets/{c}.svg": svg.encode() for c in ("yellow", "blue", "black", "red")}
+
+
+def test_the_rummy_centre_icon_is_pale_so_the_numerals_stay_legible(tmp_path):
+    """An untinted dark icon in the Rummy number cards' icon slot: the centre copy (the numeral prints across
+    it) is painted in the card colour's pale tint whatever the kit's `tint` says, so the contrast check finds
+    nothing; the corner copies keep the icon's own colours. Before, the red numerals sat on the navy icon at
+    2.3:1."""
+    from generator.layout.ops import Place, Vector
+    from generator.layout.shapes import lighten
+    from generator.pipeline.check import check_contrast
+
+    kit, comps = _compose(_rummy(tmp_path, '{icon: "assets/{colour}.svg"}', _dark_icons()))
+    cards = comps["number_cards"]
+    centre, corner = [], []
+
+    def walk(ops: tuple[object, ...], backdrop: bool) -> None:
+        for op in ops:
+            if isinstance(op, Place):
+                walk(op.ops, backdrop or op.backdrop)
+            elif isinstance(op, Vector) and op.slot == "icon":
+                (centre if backdrop else corner).append(op)
+
+    for page in cards.pages:
+        walk(tuple(page.ops), False)
+    assert len(centre) == 104 and len(corner) == 208
+    pale = {lighten(c.colour, 0.8) for c in kit.game.colours}  # what the composer draws without art
+    assert len(pale) == 4 and {op.tint for op in centre} == pale
+    assert {op.tint for op in corner} == {None}
+    heard: list[str] = []
+    check_contrast(kit, cards, heard.append)
+    assert heard == []
+
+
+def test_a_busy_background_behind_the_corner_indices_is_a_located_warning(tmp_path):
+    """A busy picture in the number cards' background slot (dark and light bars) hides the corner indices:
+    the contrast check names the kit.yaml line of the slot, the component, the face, the slot and the
+    string."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    from generator.games.rummy_cards.layout import INDEX_SIZE
+    from generator.pipeline.check import check_contrast
+
+    image = Image.new("RGB", (400, 560), (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    for x in range(0, 400, 10):
+        draw.rectangle((x, 0, x + 4, 560), fill=(30, 30, 30))
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    kit_dir = _rummy(tmp_path, "{background: assets/bars.png}", {"assets/bars.png": buf.getvalue()})
+    kit, comps = _compose(kit_dir)
+    heard: list[str] = []
+    check_contrast(kit, comps["number_cards"], heard.append)
+    line = next(
+        n
+        for n, text in enumerate((kit_dir / "kit.yaml").read_text().splitlines(), 1)
+        if "art: {background" in text
+    )
+    assert heard, "no warning"
+    assert all(
+        w.startswith(f"{kit.display}:{line}: components.number_cards.art.background: number_cards: face ")
+        for w in heard
+    ), heard[:2]
+    sevens = {
+        m.group(1)
+        for w in heard
+        for m in [
+            re.search(
+                r"face yellow-7-1: text \(no id\) '7' at (\d+\.\d) pt over the art of slot background "
+                r"\(assets/bars\.png\) keeps a contrast of 1\.\d:1, under 3:1 \(WCAG\)",
+                w,
+            )
+        ]
+        if m
+    }
+    assert sevens == {f"{INDEX_SIZE:.1f}"}, heard[:8]  # the corner indices (the centre number has its symbol)

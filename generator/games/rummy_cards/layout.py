@@ -151,7 +151,9 @@ def number_face(
             Rect(inset, inset, w - 2 * inset, h - 2 * inset, fill="#ffffff", stroke=None, radius=mm(2.5)),
         ]
     )
-    icon = slot_art(ctx, "number_cards", _ICON, w, h, values={"colour": colour.id}, colour=lighten(col, 0.8))
+    icon = slot_art(  # pale whatever the kit's tint: the number prints across it
+        ctx, "number_cards", _ICON, w, h, values={"colour": colour.id}, colour=lighten(col, 0.8), faded=True
+    )
     ops.append(
         Place(
             0,
