@@ -12,6 +12,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import RenderError
 from generator.layout.ops import Page, is_italic, iter_texts, upright
+from generator.layout.textfit import RoleMeasure
 from generator.render.shaping import line_metrics, line_problem, shape_runs
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
@@ -371,20 +372,27 @@ def text_runs(
     return runs
 
 
-def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
-    """The Measure of a kit: `text_width` for the built-in font, else the width of the chain's runs."""
-    if fonts is None:
-        return text_width
-    register_kit_fonts(fonts)
+class _KitMeasure(RoleMeasure):
+    """The width of the runs of a kit's chain for a text's role, as the PDF draws them."""
 
-    def measure(text: str, font: str, size: float) -> float:
-        runs = tuple(text_runs(text, font, size, fonts))
+    def __init__(self, fonts: KitFonts) -> None:
+        self.fonts = fonts
+
+    def by_role(self, text: str, font: str, size: float, role: str) -> float:
+        runs = tuple(text_runs(text, font, size, self.fonts, role))
         advance, plain = line_metrics(text, runs)
         if plain:
             return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in runs))
         return advance * size / 1000
 
-    return measure
+
+def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
+    """The Measure of a kit: `text_width` for the built-in font, else the width of the chain's runs (a
+    RoleMeasure: drawn ops are measured in their role's fonts)."""
+    if fonts is None:
+        return text_width
+    register_kit_fonts(fonts)
+    return _KitMeasure(fonts)
 
 
 _INK_PX = 200

@@ -305,3 +305,31 @@ def test_a_busy_background_behind_the_corner_indices_is_a_located_warning(tmp_pa
         if m
     }
     assert sevens == {f"{INDEX_SIZE:.1f}"}, heard[:8]  # the corner indices (the centre number has its symbol)
+
+
+def test_the_checks_measure_a_heading_in_the_heading_fonts_at_any_size(tmp_path):
+    """A rules heading under heading_size prints in the heading font: the fit and collision checks measure it
+    in that font too (the printed line's width as pdfplumber reads it), not in the body font."""
+    import pdfplumber
+
+    from generator.contract.load import load_kit
+    from generator.layout.ops import Page, Text
+    from generator.layout.textfit import text_box
+    from generator.render.fonts import kit_measure
+    from generator.render.pdf import write_pdf
+
+    kit = load_kit(EXAMPLE)
+    assert kit.fonts is not None
+    measure = kit_measure(kit.fonts)
+    heading = Text(20, 100, "Set-up and scoring", 8, font="bold", role="heading")
+    body = Text(20, 50, "Set-up and scoring", 8, font="bold")
+    pdf = tmp_path / "h.pdf"
+    write_pdf([Page(300, 150, [heading, body])], pdf, title="h", fonts=kit.fonts)
+    with pdfplumber.open(pdf) as doc:
+        chars = doc.pages[0].chars
+    for op in (heading, body):
+        line = [c for c in chars if abs(float(c["bottom"]) - (150 - op.y)) < 3]
+        printed = max(float(c["x1"]) for c in line) - min(float(c["x0"]) for c in line)
+        x0, _, x1, _ = text_box(op, measure)
+        assert abs((x1 - x0) - printed) < 0.1, (op.role, x1 - x0, printed)
+    assert abs((text_box(heading, measure)[2]) - text_box(body, measure)[2]) > 1  # two fonts, two widths
