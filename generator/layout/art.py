@@ -34,7 +34,7 @@ class Slot:
     def default_fit(self) -> Fit:
         """How art fills this slot when the kit names no `fit`: a back or background fills its box (cover); a
         logo, an icon or any other mark is drawn whole (contain), never cropped."""
-        return "cover" if self.name in BACKGROUND_SLOTS else "contain"
+        return "cover" if self.name in ("back", "background") else "contain"
 
     def box_on(self, width: float, height: float) -> Box:
         """The box in points on a face of `width` x `height` points."""
@@ -45,9 +45,10 @@ class Slot:
 Slots = Mapping[str, Sequence[Slot]]
 """A composer's SLOTS: component id -> its slots."""
 
-BACKGROUND_SLOTS = frozenset({"back", "background"})
+BACKGROUND_SLOTS = frozenset({"back", "background", "image"})
 """Slots whose art is its face's background: strings and shapes may sit on it (the contrast check judges
-what is drawn there). Art of any other slot meeting a string or a shape is a collision (layout/collide.py)."""
+what is drawn there). Art of any other slot meeting a string or a shape is a collision (layout/collide.py).
+`image` is a deck template's picture element: the template orders its layers itself."""
 
 FADED_OPACITY = 0.25
 """The most opacity a raster drawn as a faded backdrop keeps (`slot_art(faded=True)`): a raster is never

@@ -54,6 +54,9 @@ def test_a_string_meeting_art_collides_unless_the_art_is_a_declared_background()
     over = face_collisions([title, _logo(10, 100)], text_width)
     assert [what for _, what in over] == ["the art of slot logo (assets/logo.svg) drawn over it"]
     assert face_collisions([_logo(10, 100, slot="background"), title], text_width) == []
+    assert face_collisions([_logo(10, 100, slot="image"), title], text_width) == []  # a template's picture
+    over = face_collisions([title, _logo(10, 100, slot="background")], text_width)
+    assert [what for _, what in over] == ["the art of slot background (assets/logo.svg) drawn over it"]
     assert (
         art_collisions([Rect(0, 0, 50, 50, fill="#000000", stroke=None), _logo(0, 0, "back")], text_width)
         == []
