@@ -21,8 +21,20 @@ import numpy as np
 from PIL import Image as PILImage
 
 from generator.layout.compose import Component
-from generator.layout.geometry import Drawn, art_box, drawn
-from generator.layout.ops import INKS, Image, Op, Page, Place, Text, Vector, is_inline_icon
+from generator.layout.geometry import Drawn, drawn
+from generator.layout.ops import (
+    INKS,
+    Circle,
+    Image,
+    Op,
+    Page,
+    Path,
+    Place,
+    Polygon,
+    Text,
+    Vector,
+    is_inline_icon,
+)
 from generator.layout.text import Measure
 from generator.layout.textfit import Box
 from generator.spec.fonts import KitFonts
@@ -42,6 +54,8 @@ DPI = 100
 """The resolution the faces are judged at (pixels per inch of the printed face)."""
 
 RGB = tuple[float, float, float]
+ICON_SHAPES = (Path, Polygon, Circle)
+"""The composer's own symbols (a suit's heart, a raindrop, a bonus disc): icons when drawn over art."""
 
 
 # ---------------------------------------------------------------- colour science
@@ -123,16 +137,66 @@ def delta_e00(lab1: RGB, lab2: RGB) -> float:
     )
 
 
+def to_lab_array(rgb: np.ndarray) -> np.ndarray:
+    """`to_lab` of an (..., 3) array of sRGB pixels (0..255)."""
+    lin = _LINEAR[rgb.astype(np.uint8)]
+    xyz = lin @ np.array(
+        [
+            [0.4124564, 0.2126729, 0.0193339],
+            [0.3575761, 0.7151522, 0.1191920],
+            [0.1804375, 0.0721750, 0.9503041],
+        ]
+    )
+    xyz = xyz / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > (6 / 29) ** 3, np.cbrt(xyz), xyz / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.stack(
+        [116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1
+    )
+
+
+def delta_e00_array(lab1: np.ndarray, lab2: np.ndarray) -> np.ndarray:
+    """`delta_e00` of two (..., 3) arrays of L*a*b* colours, element by element."""
+    l1, a1, b1 = lab1[..., 0], lab1[..., 1], lab1[..., 2]
+    l2, a2, b2 = lab2[..., 0], lab2[..., 1], lab2[..., 2]
+    c_bar7 = ((np.hypot(a1, b1) + np.hypot(a2, b2)) / 2) ** 7
+    g = 0.5 * (1 - np.sqrt(c_bar7 / (c_bar7 + 25.0**7)))
+    a1p, a2p = (1 + g) * a1, (1 + g) * a2
+    c1p, c2p = np.hypot(a1p, b1), np.hypot(a2p, b2)
+    h1p = np.where(c1p == 0, 0.0, np.degrees(np.arctan2(b1, a1p)) % 360)
+    h2p = np.where(c2p == 0, 0.0, np.degrees(np.arctan2(b2, a2p)) % 360)
+    zero = c1p * c2p == 0
+    dh = h2p - h1p
+    dhp = np.where(zero, 0.0, np.where(np.abs(dh) <= 180, dh, np.where(dh > 0, dh - 360, dh + 360)))
+    dhp_big = 2 * np.sqrt(c1p * c2p) * np.sin(np.radians(dhp / 2))
+    l_bar, c_bar = (l1 + l2) / 2, (c1p + c2p) / 2
+    hs = h1p + h2p
+    h_bar = np.where(
+        zero,
+        hs,
+        np.where(np.abs(h1p - h2p) <= 180, hs / 2, np.where(hs < 360, (hs + 360) / 2, (hs - 360) / 2)),
+    )
+    t = (
+        1
+        - 0.17 * np.cos(np.radians(h_bar - 30))
+        + 0.24 * np.cos(np.radians(2 * h_bar))
+        + 0.32 * np.cos(np.radians(3 * h_bar + 6))
+        - 0.20 * np.cos(np.radians(4 * h_bar - 63))
+    )
+    d_theta = 30 * np.exp(-(((h_bar - 275) / 25) ** 2))
+    r_c = 2 * np.sqrt(c_bar**7 / (c_bar**7 + 25.0**7))
+    s_l = 1 + 0.015 * (l_bar - 50) ** 2 / np.sqrt(20 + (l_bar - 50) ** 2)
+    s_c = 1 + 0.045 * c_bar
+    s_h = 1 + 0.015 * c_bar * t
+    r_t = -np.sin(np.radians(2 * d_theta)) * r_c
+    dl, dc, dhh = (l2 - l1) / s_l, (c2p - c1p) / s_c, dhp_big / s_h
+    result: np.ndarray = np.sqrt(dl**2 + dc**2 + dhh**2 + r_t * dc * dhh)
+    return result
+
+
 def _rgb(colour: str) -> RGB:
     value = INKS.get(colour, colour)
     n = int(value[1:7], 16)
     return float((n >> 16) & 255), float((n >> 8) & 255), float(n & 255)
-
-
-def _low(values: Sequence[float], share: float = PERCENTILE) -> float:
-    """The `share`-th lowest of `values` (PERCENTILE: what all but a few pixels keep)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
 
 
 # ---------------------------------------------------------------- the check
@@ -148,7 +212,8 @@ class LowContrast:
     """The art slot under it."""
     file: str
     what: str
-    """"text 'rules.setup' 'Set-up' at 9.0 pt" or "the icon of slot icon (assets/suits/red.svg)"."""
+    """"text 'rules.setup' 'Set-up' at 9.0 pt", "the icon of slot icon (assets/suits/red.svg)" or "a symbol
+    (#d62d3a)"."""
     measured: float
     needed: float
     unit: str
@@ -225,7 +290,7 @@ def _judged(components: Sequence[Component], measure: Measure) -> list[_Face]:
                         continue
                     if isinstance(d.op, Text) and d.op.text.strip():
                         texts.append((d, under[-1]))
-                    elif any(d is a for a in arts):
+                    elif isinstance(d.op, ICON_SHAPES) or any(d is a for a in arts):
                         icons.append((d, under[-1]))
                 if texts or icons:
                     out.append(_Face(comp.id, place, arts, texts, icons))
@@ -262,22 +327,18 @@ def _text_contrast(colour: RGB, crop: PILImage.Image) -> float:
     return float(ratios[min(len(ratios) - 1, int(len(ratios) * PERCENTILE))])
 
 
-def _pixels(image: PILImage.Image, box: Box, place: Place, scale: float) -> list[RGB]:
-    """The pixels of a face's picture under `box` (face coordinates)."""
-    x, y, _, h = place.clip or (0.0, 0.0, 0.0, 0.0)
-    left = max(0, math.floor((box[0] - x) * scale))
-    right = min(image.width, math.ceil((box[2] - x) * scale))
-    top = max(0, math.floor((h - (box[3] - y)) * scale))
-    bottom = min(image.height, math.ceil((h - (box[1] - y)) * scale))
-    if right <= left or bottom <= top:
-        return []
-    data = image.crop((left, top, right, bottom)).convert("RGB").tobytes()
-    return [(float(data[i]), float(data[i + 1]), float(data[i + 2])) for i in range(0, len(data), 3)]
-
-
 def _slot(d: Drawn) -> tuple[str, str]:
     assert isinstance(d.op, (Image, Vector))
     return d.op.slot, d.op.asset.shown
+
+
+def _icon_name(d: Drawn) -> str:
+    """'the icon of slot icon (assets/suits/red.svg)' for art, 'a symbol (#d62d3a)' for a drawn shape."""
+    if isinstance(d.op, (Image, Vector)):
+        slot, file = _slot(d)
+        return f"the icon of slot {slot} ({file})"
+    colour = getattr(d.op, "fill", None) or getattr(d.op, "stroke", None) or "?"
+    return f"a symbol ({colour})"
 
 
 def _face_name(place: Place) -> str:
@@ -312,7 +373,9 @@ def art_contrast(
         for d, art in f.texts:
             assert isinstance(d.op, Text)
             text = d.op
-            crop = _crop(bare, d.box, f.place, scale)
+            crop = _crop(
+                with_icons if with_icons is not None else bare, d.box, f.place, scale
+            )  # all but the strings: what is under them
             if crop is None:
                 continue
             ratio = _text_contrast(_rgb(text.fill), crop)
@@ -332,19 +395,19 @@ def art_contrast(
         if with_icons is None:
             continue
         for d, art in f.icons:
-            box = art_box(d.op)  # type: ignore[arg-type]
-            if d.matrix != (1.0, 0.0, 0.0, 1.0, 0.0, 0.0):
-                box = d.box
-            before, after = _pixels(bare, box, f.place, scale), _pixels(with_icons, box, f.place, scale)
-            painted = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
-            if len(painted) < 4:
+            before, after = _crop(bare, d.box, f.place, scale), _crop(with_icons, d.box, f.place, scale)
+            if before is None or after is None:
+                continue
+            old = np.asarray(before, dtype=np.uint8).reshape(-1, 3)
+            new = np.asarray(after, dtype=np.uint8).reshape(-1, 3)
+            painted = np.any(old != new, axis=1)
+            if painted.sum() < 4:
                 continue
             # the median: an icon's anti-aliased rim differs little from what it is drawn on by nature
-            diff = _low([delta_e00(to_lab(a), to_lab(b)) for a, b in painted], 0.5)
+            diff = float(np.median(delta_e00_array(to_lab_array(old[painted]), to_lab_array(new[painted]))))
             if diff < ICON_DELTA_E:
                 slot, file = _slot(art)
-                own_slot, own_file = _slot(d)
-                what = f"the icon of slot {own_slot} ({own_file})"
+                what = _icon_name(d)
                 key = (f.component, slot, what)
                 found.setdefault(
                     key,

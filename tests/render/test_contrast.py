@@ -55,6 +55,19 @@ def test_ciede2000_matches_the_published_test_pairs(row):
     assert delta_e00(tuple(lab[3:]), tuple(lab[:3])) == pytest.approx(expected, abs=5e-5)  # symmetric
 
 
+def test_the_array_forms_agree_with_the_scalar_ones():
+    import numpy as np
+
+    from generator.render.contrast import delta_e00_array, to_lab_array
+
+    lab1 = np.array([row[:3] for row in SHARMA])
+    lab2 = np.array([row[3:6] for row in SHARMA])
+    assert delta_e00_array(lab1, lab2) == pytest.approx([row[6] for row in SHARMA], abs=5e-5)
+    pixels = np.array([[0, 0, 0], [255, 255, 255], [214, 45, 58], [31, 111, 209], [12, 200, 3]])
+    for rgb, lab in zip(pixels, to_lab_array(pixels), strict=True):
+        assert tuple(lab) == pytest.approx(to_lab(tuple(float(c) for c in rgb)), abs=1e-9)
+
+
 def test_wcag_contrast_reference_points():
     assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
     assert contrast_ratio((255, 255, 255), (255, 255, 255)) == pytest.approx(1.0)
@@ -160,3 +173,17 @@ def test_an_icon_that_melts_into_the_art_under_it_is_reported():
     assert low.what == "the icon of slot icon (assets/suits/red.svg)" and low.slot == "background"
     assert low.measured < ICON_DELTA_E and low.unit == " ΔE00"
     assert art_contrast([_component(field, far)], text_width) == []
+
+
+def test_a_drawn_symbol_over_a_picture_is_an_icon_too():
+    """The composer's own symbols (a suit's shape) drawn over art are judged like art icons."""
+    from generator.layout.ops import Circle, art_op
+    from generator.render.contrast import art_contrast
+    from generator.render.fonts import text_width
+
+    field = art_op(_picture(_png((360, 500), (30, 30, 30))), 0, 0, 180, 250, slot="background")
+    dark = Circle(90, 125, 30, fill="#222222", stroke=None)
+    light = Circle(90, 125, 30, fill="#f2b705", stroke=None)
+    (low,) = art_contrast([_component(field, dark)], text_width)
+    assert low.what == "a symbol (#222222)" and low.measured < 5
+    assert art_contrast([_component(field, light)], text_width) == []
