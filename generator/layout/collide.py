@@ -291,8 +291,8 @@ def face_collisions(
         if core[0] >= core[2] or core[1] >= core[3]:
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        # the last filled shape before the string that holds all of it hides whatever was drawn before it
-        # there
+        # the last filled shape before the string that holds all of it hides whatever was drawn before
+        # it there
         under = max(
             (
                 s.order

@@ -261,8 +261,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     )
     target = "RGBA" if alpha else "RGB"
     if icc and mode in ("RGB", "RGBA", "CMYK", "L"):
-        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no other
-        # profile
+        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no
+        # other profile
         try:
             src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             srgb = ImageCms.createProfile("sRGB")

@@ -290,8 +290,8 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
         Text(w / 2, h * 0.24, name, ns, font="bold", fill=JOKER_INK, anchor="middle", text_id="joker.name")
     )
     val = ctx.texts("joker.value")
-    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use the
-    # width
+    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use
+    # the width
     vs = fit_line(
         val,
         "regular",
