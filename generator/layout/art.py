@@ -170,11 +170,25 @@ def _clear_band(op: Image | Vector) -> str:
         )
         if share > 0:
             found.append((side, share))
+    return band_where(found, max(op.band))
+
+
+def band_where(found: Sequence[tuple[str, float]], width: float) -> str:
+    """'12 % of the 3.0 mm band on the left, top' for the (side, share of it not opaque) found ('' for
+    none)."""
     if not found:
         return ""
     worst = max(share for _, share in found)
     shown = f"{worst * 100:.0f} %" if worst >= 0.005 else "under 1 %"
-    return f"{shown} of the {mm_text(max(op.band))} band on the {', '.join(side for side, _ in found)}"
+    return f"{shown} of the {mm_text(width)} band on the {', '.join(side for side, _ in found)}"
+
+
+def band_message(shown: str, where: str) -> str:
+    """The error for art whose bleed band is not opaque (`where`: `band_where`'s answer)."""
+    return (
+        f"{shown}: transparent pixels in the bleed band ({where}) print as white gutters where the cut "
+        f"strays; make the art opaque out to its edges, or drop `bleed: true`"
+    )
 
 
 def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tuple[str, str, bool]]:
@@ -201,15 +215,7 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
                 clear = _clear_band(op)
                 if clear:
                     seen.add((op.slot, op.asset.shown, "band"))
-                    out.append(
-                        (
-                            op.slot,
-                            f"{op.asset.shown}: transparent pixels in the bleed band ({clear}) print as "
-                            f"white gutters where the cut strays; make the art opaque out to its edges, or "
-                            f"drop `bleed: true`",
-                            True,
-                        )
-                    )
+                    out.append((op.slot, band_message(op.asset.shown, clear), True))
             if isinstance(op, Image) and w > 0 and h > 0:
                 dpi = min(op.asset.width / (w * scale / 72), op.asset.height / (h * scale / 72))
                 too_low = dpi < dpi_min
@@ -233,4 +239,15 @@ def art_problems(pages: Sequence[Page], dpi_warn: int, dpi_min: int) -> list[tup
     return out
 
 
-__all__ = ["BACKGROUND_SLOTS", "FULL", "RULES_LOGO", "Slot", "Slots", "art_or", "art_problems", "slot_art"]
+__all__ = [
+    "BACKGROUND_SLOTS",
+    "FULL",
+    "band_message",
+    "band_where",
+    "RULES_LOGO",
+    "Slot",
+    "Slots",
+    "art_or",
+    "art_problems",
+    "slot_art",
+]

@@ -103,13 +103,16 @@ def translation_warnings(kit: Kit) -> list[str]:
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
-    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised. A
-    data kit's art is drawn by its templates' image and icon elements (no `art:` section), checked the same
-    way."""
+    """The print checks on a component's art (resolution, bleed coverage, an opaque bleed band; then the
+    contrast of what is drawn over it): warnings heard, errors raised. A data kit's art is drawn by its
+    templates' image and icon elements (no `art:` section), checked the same way."""
     from generator.layout.art import art_problems
+    from generator.render.contrast import vector_bands
 
     errors = []
-    for slot, message, is_error in art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min):
+    found = art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min)
+    found += [(slot, message, True) for slot, message in vector_bands(comp.pages)]
+    for slot, message, is_error in found:
         if kit.art is None:  # the art of a template element, located at the component's data and template
             problem = kit.problem(f"game.decks.{comp.id}.template", f"an {slot} element draws {message}")
         else:

@@ -31,6 +31,7 @@ from generator.layout.ops import (
     Path,
     Place,
     Polygon,
+    Rect,
     Text,
     Vector,
     is_inline_icon,
@@ -428,4 +429,61 @@ __all__ = [
     "delta_e00",
     "luminance",
     "to_lab",
+    "vector_bands",
 ]
+
+
+# ---------------------------------------------------------------- the bleed band of vector art
+
+BAND_DPI = 150
+"""Pixels per inch the bleed band of full-bleed SVG art is judged at (a 3 mm band: about 18 pixels)."""
+CLEAR = 24
+"""How far (0..255, any channel) a pixel of art drawn on black may differ from the same pixel drawn on white
+before it counts as letting the paper through."""
+
+
+def vector_bands(pages: Sequence[Page]) -> list[tuple[str, str]]:
+    """(slot, message) for each full-bleed SVG art whose bleed band lets the paper through (not opaque): the
+    art alone is drawn on white and on black (pdfium, as it prints); where the two differ, the band is clear.
+    Rasters are judged from their own alpha (layout/art.py); each art file and box once."""
+    from generator.layout.art import _SIDES, band_message, band_where
+    from generator.layout.ops import iter_art
+    from generator.render.raster import rasterize
+
+    jobs: dict[tuple[str, str, float, float, str, tuple[float, float, float, float]], Vector] = {}
+    for page in pages:
+        for op, _ in iter_art(page.ops):
+            if isinstance(op, Vector) and op.bleed and any(op.band) and op.w > 0 and op.h > 0:
+                key = (op.slot, op.asset.sha256, round(op.w, 2), round(op.h, 2), op.fit, op.band)
+                jobs.setdefault(key, op)
+    if not jobs:
+        return []
+    scale = BAND_DPI / 72
+    pages_out: list[Page] = []
+    for op in jobs.values():
+        art = Place(-op.x, -op.y, (op,), clip=(op.x, op.y, op.w, op.h))
+        pages_out.append(Page(op.w, op.h, [art]))
+        pages_out.append(Page(op.w, op.h, [Rect(0, 0, op.w, op.h, fill="#000000", stroke=None), art]))
+    sizes = [(max(1, round(p.width * scale)), max(1, round(p.height * scale))) for p in pages_out]
+    pictures = iter(list(rasterize(pages_out, sizes)))
+    out: list[tuple[str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for op in jobs.values():
+        on_white = np.asarray(next(pictures), dtype=np.int16)
+        on_black = np.asarray(next(pictures), dtype=np.int16)
+        clear = np.any(np.abs(on_white - on_black) > CLEAR, axis=2)
+        height, width = clear.shape
+        left, bottom, right, top = (max(1, round(b * scale)) if b > 0 else 0 for b in op.band)
+        regions = (
+            clear[:, :left],
+            clear[height - bottom :, :] if bottom else clear[:0],
+            clear[:, width - right :] if right else clear[:, :0],
+            clear[:top, :],
+        )
+        found = [
+            (side, float(r.mean())) for side, r in zip(_SIDES, regions, strict=True) if r.size and r.any()
+        ]
+        if found and (op.slot, op.asset.shown) not in seen:
+            seen.add((op.slot, op.asset.shown))
+            out.append((op.slot, band_message(op.asset.shown, band_where(found, max(op.band)))))
+    return out

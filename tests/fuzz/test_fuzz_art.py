@@ -80,3 +80,24 @@ def test_any_art_under_or_over_any_string_is_judged(data, box, slot, art_first, 
             and low.measured < low.needed
             and low.message().startswith("cards: face card-1: ")
         )
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.sampled_from([0.0, 1.0, 40.0, 60.0]),
+    st.tuples(LENGTHS, LENGTHS, LENGTHS, LENGTHS),
+    st.sampled_from([0.01, 1.0, 50.0, 300.0]),
+    FITS,
+)
+def test_any_svg_in_any_bleed_band_is_judged(inset, band, size, fit):
+    from generator.render.contrast import vector_bands
+
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        f'<rect x="{inset}" y="{inset}" width="{100 - 2 * inset}" height="{100 - 2 * inset}" '
+        'fill="#123"/></svg>'
+    ).encode()
+    op = art_op(probe(svg, "assets/back.svg"), 0, 0, size, size, fit=fit, slot="back", bleed=True, band=band)
+    page = Page(200, 200, [Place(0, 0, (op,), clip=(0, 0, 200, 200), name="back")])
+    for slot, message in vector_bands([page]):
+        assert slot == "back" and message.startswith("assets/back.svg: transparent pixels in the bleed band")

@@ -333,3 +333,39 @@ def test_the_checks_measure_a_heading_in_the_heading_fonts_at_any_size(tmp_path)
         x0, _, x1, _ = text_box(op, measure)
         assert abs((x1 - x0) - printed) < 0.1, (op.role, x1 - x0, printed)
     assert abs((text_box(heading, measure)[2]) - text_box(body, measure)[2]) > 1  # two fonts, two widths
+
+
+def _svg_back(inset: float) -> bytes:
+    """An SVG poker back with 3 mm bleed (69.5 x 94.9 mm): a field inset `inset` mm from its edges, the rest
+    left clear."""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="69.5mm" height="94.9mm" viewBox="0 0 69.5 94.9">'
+        f'<rect x="{inset}" y="{inset}" width="{69.5 - 2 * inset}" height="{94.9 - 2 * inset}" '
+        'fill="#1d2b4f"/>'
+        "</svg>"
+    ).encode()
+
+
+def test_a_clear_bleed_band_in_svg_art_is_an_error_too(tmp_path):
+    """An SVG back drawn only out to the trim (its 3 mm band left clear): the band is judged on the pixels the
+    PDF prints (the art on white and on black differ there), an error at the slot; an SVG opaque to its edges
+    passes."""
+    from generator.errors import SpecError
+    from generator.pipeline.check import check_art
+    from tests.render.test_art import make_kit
+
+    yaml = "{back: {path: assets/back.svg, bleed: true}}"
+    kit_dir = make_kit(tmp_path / "clear", {"number_cards": yaml}, {"assets/back.svg": _svg_back(3.0)})
+    kit, comps = _compose(kit_dir)
+    with pytest.raises(SpecError) as e:
+        check_art(kit, comps["number_cards"], print)
+    (problem,) = e.value.problems
+    assert problem.key == "components.number_cards.art.back" and problem.line is not None
+    assert re.match(
+        r"assets/back\.svg: transparent pixels in the bleed band \((9\d|100) % of the 3\.0 mm band on the "
+        r"left, bottom, right, top\) print as white gutters",
+        problem.message,
+    ), problem.message
+    kit_dir = make_kit(tmp_path / "opaque", {"number_cards": yaml}, {"assets/back.svg": _svg_back(0.0)})
+    kit, comps = _compose(kit_dir)
+    check_art(kit, comps["number_cards"], print)
