@@ -29,10 +29,12 @@ ProgressFor = Callable[[str], AbstractContextManager[Advance]]
 """Opens a progress display for one kit (the CLI's rich bar; silent elsewhere)."""
 
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
-"""The exit codes of `check`: every tolerance holds; any fails; none fails but some are undecided at the cap."""
+"""The exit codes of `check`: every tolerance holds; any fails; none fails but some are undecided at the
+cap."""
 
 SWITCH_GAMES_CAP = 400
-"""Games per setting of the house-rule switch table of the HTML report (at most; fewer when --games is less)."""
+"""Games per setting of the house-rule switch table of the HTML report (at most; fewer when --games is
+less)."""
 
 
 @dataclass
@@ -43,7 +45,8 @@ class CheckRun:
     html_reports: list[BalanceReport] = field(default_factory=list)
     """The reports as the HTML report shows them (with the house-rule switch table, when asked for)."""
     colour_checks: list[ColourCheck | None] = field(default_factory=list)
-    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without colours)."""
+    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without
+    colours)."""
 
     @property
     def exit_code(self) -> int:
@@ -99,11 +102,11 @@ def confidence(kit: Kit) -> float:
 
 
 class _DryRun:
-    """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep yet)
-    and answers every chunk with a one-game tally of its simulation, played once per simulation here, so the game
-    can build its report and ask for every setting it will play. What the games turn out does not change which
-    chunks a report asks for in the shipped games (a game whose later runs depend on earlier results gets a
-    close estimate: the bar then stops a little short of, or past, its total)."""
+    """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep
+    yet) and answers every chunk with a one-game tally of its simulation, played once per simulation here, so
+    the game can build its report and ask for every setting it will play. What the games turn out does not
+    change which chunks a report asks for in the shipped games (a game whose later runs depend on earlier
+    results gets a close estimate: the bar then stops a little short of, or past, its total)."""
 
     def __init__(self, cache: CachingExecutor, tallies: dict[str, Tally]):
         self.cache = cache
@@ -131,10 +134,10 @@ def _ignore(*_: object) -> None:
 def planned_games(
     build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]
 ) -> int | None:
-    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as the
-    real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies (`tallies` keeps
-    them per simulation between looks). None when the dry run cannot say (a report that cannot be built from one
-    game per simulation); the bar then has no total."""
+    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as
+    the real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies
+    (`tallies` keeps them per simulation between looks). None when the dry run cannot say (a report that
+    cannot be built from one game per simulation); the bar then has no total."""
     import warnings
 
     import numpy as np
@@ -262,10 +265,12 @@ def _check_kit(
 
 
 def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
-    """The colour-vision section of the HTML report for `kit`: the first page, in the kit's first language,
-    that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as printed
-    and under each simulation, with the pair table. None when the game names no colours a player must tell
-    apart. Components are composed one at a time, only until such a page is found."""
+    """The colour-vision section of the HTML report for `kit`, in the kit's first language: the faces that
+    carry the game's suit/colour swatches, one per colour where faces of one colour exist (a card front of
+    each suit, not a back that shows them all; render/report_colours.py picks them), else the first page that
+    prints the most swatches, pictured as printed and under each simulation, with the pair table. None when
+    the game names no colours a player must tell apart. Components are composed one at a time, only until a
+    face of each colour alone is found."""
     from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context
@@ -273,10 +278,11 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     from generator.pipeline.load import with_tool_catalogs
     from generator.render.fonts import text_width
     from generator.render.report_colours import colour_check as check_page
-    from generator.render.report_colours import palette_colours
+    from generator.render.report_colours import faces_check, palette_colours, pick_faces, swatch_faces
     from generator.spec.colours import palette
 
-    swatches = {s.hex for s in palette(kit.game)[1]}
+    order = [s.hex.lower() for s in palette(kit.game)[1]]
+    swatches = set(order)
     if len(swatches) < 2:
         return None
     run_seed = kit.meta.seed if seed is None else seed
@@ -285,17 +291,22 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=lambda w: None)
     measure = kit_measure(kit, text_width)
     best: tuple[int, str, int, Page] | None = None
+    faces = []
     for cid in kit.components:
         ctx = Context(
             kit, lang, texts, measure, kit.print.paper, run_seed, kit.print, extras, only=frozenset([cid])
         )
         for comp in compose_kit(ctx):
+            faces += swatch_faces(comp.title, comp.pages, order)
             for i, page in enumerate(comp.pages):
                 found = len(swatches & set(palette_colours(page.ops)))
                 if best is None or found > best[0]:
                     best = (found, comp.title, i + 1, page)
-        if best is not None and best[0] == len(swatches):
+        if swatches <= {next(iter(f.swatches)) for f in faces if len(f.swatches) == 1}:
             break
+    picked = pick_faces(faces, order)
+    if picked:
+        return faces_check(picked, lang=lang, game=kit.game, safety=kit.style.colour_safety, fonts=kit.fonts)
     if best is None or best[0] == 0:
         return None
     _, title, number, page = best

@@ -1,25 +1,38 @@
 """The collision check: on every face, no string overlaps another string, or a shape it is not printed on.
 
-Each face's ops get their drawn geometry: a string's box from the font metrics as drawn (advance width, the ink
-extent of its glyphs), a shape's outline from its geometry (half the stroke on either side). A string may sit
-on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field); it
-must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
+Each face's ops get their drawn geometry: a string's box from the font metrics as drawn (advance width, the
+ink extent of its glyphs), a shape's outline from its geometry (half the stroke on either side). A string may
+sit on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field);
+it must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
 collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
 outline it crosses. A string whose glyphs leave its face's safe area (the trim inset by `style.safe_margin`,
-less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string runs
-past its rectangle and trim.
+less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string
+runs past its rectangle and trim.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from generator.errors import LocatedLayoutError
+from generator.layout.art import BACKGROUND_SLOTS
 from generator.layout.compose import Component
 from generator.layout.geometry import Drawn, drawn, point_in_polygon
-from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text, is_inline_icon
+from generator.layout.ops import (
+    Circle,
+    Image,
+    Line,
+    Op,
+    Path,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+    Vector,
+    is_inline_icon,
+)
 from generator.layout.text import Measure
 from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
 from generator.spec.catalogs import Catalog
@@ -42,12 +55,21 @@ class Collision:
     text: str
     other: str
     """What it meets: "text 'goal.title' 'Goal'", 'a circle (#ffd23f) drawn over it', ..."""
+    art: str = ""
+    """The art slot that meets `other` ('' for a string's collision)."""
+    file: str = ""
+    """The art's file, as the kit names it."""
 
     def message(self, lang: str) -> str:
         """One line for the error."""
+        if self.art:
+            return (
+                f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): the art of slot "
+                f"{self.art} ({self.file}) meets {self.other}; move it clear, or fill a background slot"
+            )
         return (
-            f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): text {self.text_id or '(no id)'} "
-            f"{self.text[:50]!r} collides with {self.other}"
+            f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): "
+            f"text {self.text_id or '(no id)'} {self.text[:50]!r} collides with {self.other}"
         )
 
 
@@ -136,13 +158,15 @@ class _Shape:
     circle: tuple[float, float, float] | None = None
     points: tuple[Point, ...] = ()
     closed: bool = True
+    background: bool = False
+    """Art of a slot declared a face's background (`BACKGROUND_SLOTS`): text and shapes may sit on it."""
 
     def meets(self, b: Box) -> bool:
         """Whether the box touches the shape (its stroke included)."""
         half = self.stroke / 2
         if not _boxes_meet(b, self.box):
             return False
-        if self.kind in ("rect", "icon"):
+        if self.kind in ("rect", "icon", "art"):
             return True
         if self.circle is not None:
             cx, cy, r = self.circle
@@ -152,7 +176,7 @@ class _Shape:
         return _poly_meets_box(self.points, grown, self.closed)
 
     def holds_point(self, x: float, y: float) -> bool:
-        if self.kind in ("rect", "icon"):
+        if self.kind in ("rect", "icon", "art"):
             return self.box[0] <= x <= self.box[2] and self.box[1] <= y <= self.box[3]
         if self.circle is not None:
             return math.hypot(x - self.circle[0], y - self.circle[1]) <= self.circle[2]
@@ -161,7 +185,7 @@ class _Shape:
     def holds_box(self, b: Box) -> bool:
         """Whether the box lies inside the shape's stroke (inside its fill when it has none)."""
         half = self.stroke / 2
-        if self.kind in ("rect", "icon"):
+        if self.kind in ("rect", "icon", "art"):
             return _box_in(b, _shrink(self.box, self.stroke))
         corners = [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])]
         if self.circle is not None:
@@ -172,6 +196,8 @@ class _Shape:
         return not _poly_meets_box(self.points, _shrink(b, -half), True) or half == 0
 
     def describe(self, over: bool) -> str:
+        if self.kind == "art":
+            return f"the art of slot {self.colour}{' drawn over it' if over else ''}"
         what = {
             "rect": "a rectangle",
             "circle": "a circle",
@@ -225,6 +251,9 @@ def _shape(d: Drawn) -> _Shape | None:
         )
     if is_inline_icon(op):  # its box, never a string's background
         return _Shape("icon", False, 0.0, getattr(op, "slot", "")[len("icon:") :], d.order, d.box)
+    if isinstance(op, (Image, Vector)):
+        label = f"{op.slot} ({op.asset.shown})"
+        return _Shape("art", True, 0.0, label, d.order, d.box, background=op.slot in BACKGROUND_SLOTS)
     return None
 
 
@@ -238,7 +267,7 @@ def face_collisions(
     ops: Sequence[Op], measure: Measure, extent: Extent | None = None
 ) -> list[tuple[Text, str]]:
     """Every (string, what it meets) on one face (ops in the face's own coordinates)."""
-    items = drawn(ops, measure)
+    items = drawn(ops, measure, art=True)
     texts: list[tuple[Drawn, Box, Box]] = []
     shapes: list[_Shape] = []
     for d in items:
@@ -262,7 +291,8 @@ def face_collisions(
         if core[0] >= core[2] or core[1] >= core[3]:
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        # the last filled shape before the string that holds all of it hides whatever was drawn before it there
+        # the last filled shape before the string that holds all of it hides whatever was drawn before
+        # it there
         under = max(
             (
                 s.order
@@ -288,6 +318,7 @@ def face_collisions(
             if (
                 not over
                 and s.filled
+                and (s.kind != "art" or s.background)
                 and s.holds_point(cx, cy)
                 and (s.stroke == 0 or s.kind == "rect" or s.holds_box(core))
             ):
@@ -295,6 +326,46 @@ def face_collisions(
             if not s.filled and s.kind != "line" and s.holds_box(core):
                 continue  # inside an outline
             out.append((d.op, s.describe(over)))
+    return out
+
+
+def art_collisions(ops: Sequence[Op], measure: Measure) -> list[tuple[Image | Vector, str]]:
+    """Every (art, what it meets) on one face: a shape drawn over art that is not a declared background and
+    reaching past the art's box (a table over a logo; a mark set inside the art is its own), or such art
+    drawn over a shape that is not its own background (the filled shape drawn before it that holds it: a band,
+    a cell) nor an outline around it. Strings meeting art are `face_collisions`'."""
+    items = [(d, _shape(d)) for d in drawn(ops, measure, art=True) if not d.backdrop]
+    shapes = [s for _, s in items if s is not None]
+    arts = [
+        (d, s)
+        for d, s in items
+        if s is not None and s.kind == "art" and not s.background and isinstance(d.op, (Image, Vector))
+    ]
+    out: list[tuple[Image | Vector, str]] = []
+    for d, art in arts:
+        assert isinstance(d.op, (Image, Vector))
+        core = _shrink(art.box, TOLERANCE)
+        if core[0] >= core[2] or core[1] >= core[3]:
+            continue
+        under = max(
+            (
+                s.order
+                for s in shapes
+                if s.filled and s.order < art.order and s.kind != "line" and s.holds_box(core)
+            ),
+            default=-1,
+        )
+        for s in shapes:
+            if s.order == art.order or s.order < under or s.kind == "icon" or not s.meets(core):
+                continue
+            if s.order < art.order and s.kind != "line" and s.holds_box(core):
+                continue  # on its background, or inside an outline
+            if s.order > art.order:
+                if _box_in(s.box, _shrink(art.box, -TOLERANCE)):
+                    continue  # a mark set on the art (a cross on a symbol): the contrast check judges it
+                out.append((d.op, f"{s.describe(False)} drawn over it"))
+            else:
+                out.append((d.op, f"{s.describe(False)} it is drawn over"))
     return out
 
 
@@ -351,8 +422,8 @@ def collisions(
     extent: Extent | None = None,
     safe_margin: float | None = None,
 ) -> list[Collision]:
-    """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and with
-    `safe_margin` every string that leaves its face's safe area."""
+    """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and
+    with `safe_margin` every string that leaves its face's safe area."""
     seen: dict[tuple[str, str, str, str, str], Collision] = {}
     judged: set[int] = set()
     for comp in components:
@@ -369,6 +440,11 @@ def collisions(
                 for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))
+                for art, other in art_collisions(place.ops, measure):
+                    key = (comp.id, name, art.slot, art.asset.shown, other)
+                    seen.setdefault(
+                        key, Collision(comp.id, name, number, "", "", other, art.slot, art.asset.shown)
+                    )
     return list(seen.values())
 
 
@@ -380,11 +456,17 @@ def check_collisions(
     lang: str,
     extent: Extent | None = None,
     safe_margin: float | None = None,
+    locate: Callable[[str, str], str] | None = None,
 ) -> None:
     """Raise one LocatedLayoutError naming every collision (component, face, language, string id, the other
-    element or the safe area it leaves), each located at its string's catalog line when it has one."""
+    element or the safe area it leaves), each located at its string's catalog line when it has one; a
+    collision of art at its `components.<id>.art.<slot>` key through `locate` (key, message -> the line)."""
     problems = []
     for c in collisions(components, measure, extent, safe_margin):
+        if c.art:
+            key = f"components.{c.component}.art.{c.art}"
+            problems.append(locate(key, c.message(lang)) if locate else f"{where}: {key}: {c.message(lang)}")
+            continue
         line = catalog.lines.get(c.text_id) if catalog is not None and c.text_id else None
         source = f"{catalog.path}:{line}: {c.text_id}" if catalog is not None and line is not None else where
         problems.append(f"{source}: {c.message(lang)}")

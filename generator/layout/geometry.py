@@ -8,14 +8,28 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.layout.ops import Circle, Line, Op, Path, Place, Polygon, Rect, Text, fitted, is_inline_icon
+from generator.layout.ops import (
+    Circle,
+    Image,
+    Line,
+    Op,
+    Path,
+    Place,
+    Polygon,
+    Rect,
+    Text,
+    Vector,
+    fitted,
+    is_inline_icon,
+)
 from generator.layout.text import Measure
 from generator.layout.textfit import _IDENTITY, Box, Matrix, _apply_box, _mul, _place_matrix, text_box
 
 
 @dataclass(frozen=True)
 class Drawn:
-    """One leaf op as drawn: its transform, its box (x0, y0, x1, y1) in the outer coordinates and its order."""
+    """One leaf op as drawn: its transform, its box (x0, y0, x1, y1) in the outer coordinates and its
+    order."""
 
     op: Op
     matrix: Matrix
@@ -31,8 +45,15 @@ def _points_box(points: Sequence[tuple[float, float]], pad: float) -> Box:
     return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
 
 
-def own_box(op: Op, measure: Measure) -> Box | None:
-    """The box of a leaf op in its own coordinates (half the stroke width included); None for a Place."""
+def art_box(op: Image | Vector) -> Box:
+    """Where art lands (x0, y0, x1, y1): its fitted picture, clipped to its box (cover overflows it)."""
+    x, y, w, h = fitted(op)
+    return max(x, op.x), max(y, op.y), min(x + w, op.x + op.w), min(y + h, op.y + op.h)
+
+
+def own_box(op: Op, measure: Measure, *, art: bool = False) -> Box | None:
+    """The box of a leaf op in its own coordinates (half the stroke width included); None for a Place, and
+    for art other than an inline icon unless `art`."""
     if isinstance(op, Rect):
         pad = op.width / 2 if op.stroke else 0.0
         return op.x - pad, op.y - pad, op.x + op.w + pad, op.y + op.h + pad
@@ -51,11 +72,16 @@ def own_box(op: Op, measure: Measure) -> Box | None:
     if is_inline_icon(op):  # a kit icon in a line of text: where its art lands (other art is not measured)
         x, y, w, h = fitted(op)  # type: ignore[arg-type]
         return x, y, x + w, y + h
+    if art and isinstance(op, (Image, Vector)):
+        return art_box(op)
     return None
 
 
-def drawn(ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY) -> list[Drawn]:
-    """Every leaf op of `ops` in drawing order with its box in the coordinates of `ops` (Places followed)."""
+def drawn(
+    ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY, *, art: bool = False
+) -> list[Drawn]:
+    """Every leaf op of `ops` in drawing order with its box in the coordinates of `ops` (Places followed);
+    with `art`, the kit's art too (where its picture lands)."""
     out: list[Drawn] = []
 
     def walk(items: Sequence[Op], m: Matrix, backdrop: bool) -> None:
@@ -63,7 +89,7 @@ def drawn(ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY) -> li
             if isinstance(op, Place):
                 walk(op.ops, _mul(m, _place_matrix(op)), backdrop or op.backdrop)
                 continue
-            box = own_box(op, measure)
+            box = own_box(op, measure, art=art)
             if box is not None:
                 out.append(Drawn(op, m, _apply_box(m, box), len(out), backdrop))
 

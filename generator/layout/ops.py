@@ -164,6 +164,9 @@ class Image:
     """The art slot it fills (for messages and dumps)."""
     bleed: bool = False
     """The art must cover its whole box (it runs into the bleed): checked by `art_problems`."""
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """How far the box runs past the trim on the left, bottom, right and top (points): the bleed band, where
+    a transparent pixel would print as a white gutter (`art_problems`)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,7 @@ class Vector:
     slot: str = ""
     bleed: bool = False
     tint: str | None = None
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 Op = Rect | Line | Circle | Polygon | Path | Text | Place | Image | Vector
@@ -208,12 +212,13 @@ def art_op(
     tint: str | None = None,
     slot: str = "",
     bleed: bool = False,
+    band: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
 ) -> Image | Vector:
     """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a
     raster is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
-        return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
-    return Image(asset, x, y, w, h, fit, opacity, slot, bleed)
+        return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint, band)
+    return Image(asset, x, y, w, h, fit, opacity, slot, bleed, band)
 
 
 def fitted(op: Image | Vector) -> tuple[float, float, float, float]:

@@ -1,8 +1,8 @@
 """The rules summary every kit prints: a title band, sections of localized rule text set at the largest
 size at which everything fits, and the kit's version. Games add their own pictures between sections.
 
-The body never shrinks below the kit's body floor (`style.min_size.body`): a summary that does not fit one face
-at the floor flows onto further faces, cut before a section heading (a section is never split), each face
+The body never shrinks below the kit's body floor (`style.min_size.body`): a summary that does not fit one
+face at the floor flows onto further faces, cut before a section heading (a section is never split), each face
 with the title band and a '1/2' count beside the footer."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 from generator.errors import LayoutError
 from generator.layout.compose import Context
-from generator.layout.geometry import drawn
-from generator.layout.ops import Face, Op, Place, Rect, Text
+from generator.layout.geometry import art_box, drawn
+from generator.layout.ops import Face, Image, Op, Place, Rect, Text, Vector
 from generator.layout.rich import fit_rich, is_rich, kit_x_height, parse_rich, rich_ops
 from generator.layout.text import UnprintableTextError, block_ops, fit_block, fit_line
 from generator.units import mm
@@ -120,7 +120,11 @@ def _frame(
     )
     if t.has("rules.subtitle"):
         sub = t("rules.subtitle")
-        room = w - 2 * pad - ctx.measure(title, "bold", ts) - mm(6)  # what the title leaves of the band
+        # what the title (or the logo in its place, where its art lands) leaves of the band
+        taken = (
+            art_box(logo)[2] - pad if isinstance(logo, (Image, Vector)) else ctx.measure(title, "bold", ts)
+        )
+        room = w - 2 * pad - taken - mm(6)
         ss = fit_line(
             sub,
             "regular",
@@ -203,7 +207,7 @@ def summary_faces(
     boxes = [_union(op, ctx) for op in drawn_ops]
     heads = _cuts(drawn_ops, ctx)
     pieces: list[list[Op]] = []
-    rest = list(zip(drawn_ops, boxes))
+    rest = list(zip(drawn_ops, boxes, strict=True))
     shift = 0.0  # how far up the ops of the current face are moved
     while rest:
         if min(b[1] for _, b in rest) + shift >= bottom:
@@ -252,7 +256,8 @@ def summary_face(
     bottom: float = mm(9),
     logo: Op | None = None,
 ) -> Face:
-    """The summary when it fits one face at or above the body floor (else a LayoutError: use summary_faces)."""
+    """The summary when it fits one face at or above the body floor (else a LayoutError: use
+    summary_faces)."""
     faces = summary_faces(ctx, w, h, body, band=band, pad=pad, size=size, bottom=bottom, logo=logo)
     if len(faces) > 1:
         raise LayoutError(f"rules summary ({ctx.lang}) needs {len(faces)} faces at the body floor")

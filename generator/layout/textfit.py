@@ -109,7 +109,10 @@ class Overflow:
             if v > TOLERANCE
         ]
         where = f"page {self.page}" + (f" ({self.label})" if self.label else "")
-        return f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: {', '.join(sides)}"
+        return (
+            f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: "
+            f"{', '.join(sides)}"
+        )
 
 
 def _overflow(page: int, label: str, op: Text, box: Box, outer: Box, what: str) -> Overflow:
@@ -206,6 +209,19 @@ def text_fit_problems(
     return out
 
 
+class RoleMeasure:
+    """A Measure that knows a kit's fonts by role: called as a Measure it measures body text (or bold display
+    text at the kit's heading size); `by_role` measures a string as an op of `role` is drawn (a heading in the
+    heading fonts at any size). The checks measure drawn ops through it (`text_box`)."""
+
+    def __call__(self, text: str, font: str, size: float) -> float:
+        return self.by_role(text, font, size, "body")
+
+    def by_role(self, text: str, font: str, size: float, role: str) -> float:
+        """The advance width of `text` set in `font` at `size` as an op of `role`."""
+        raise NotImplementedError
+
+
 Extent = Callable[[str, str, float], tuple[float, float]]
 """(text, font key, size) -> how far its ink reaches below and above the baseline (points)."""
 
@@ -214,7 +230,11 @@ def text_box(op: Text, measure: Measure, extent: Extent | None = None, *, lean: 
     """The extent of a Text op in its own coordinates (rotation about its anchor point included); vertically
     the ink extent when given, else DESCENT..ASCENT of the size; an italic run's widened by the slant (its top
     leans right, its descenders left) unless `lean` is False."""
-    w = measure(op.text, op.font, op.size)
+    w = (
+        measure.by_role(op.text, op.font, op.size, op.role)
+        if isinstance(measure, RoleMeasure)
+        else measure(op.text, op.font, op.size)
+    )
     x0 = {"start": 0.0, "middle": -w / 2, "end": -w}[op.anchor]
     bottom, top = (
         extent(op.text, op.font, op.size) if extent is not None else (-DESCENT * op.size, ASCENT * op.size)
@@ -279,8 +299,8 @@ def check_one_line_texts(
 def check_text_fit(
     components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None, lang: str
 ) -> None:
-    """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past its
-    box or trim, each located at its catalog line when it has a text id."""
+    """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past
+    its box or trim, each located at its catalog line when it has a text id."""
 
     def locate(tid: str) -> str | None:
         line = catalog.lines.get(tid) if catalog is not None else None

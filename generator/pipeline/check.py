@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
     """Static legality: the game's own checks, known components, the palette's colour-vision safety, catalogs
-    that parse as templates and speak to the players in one form of address. With a build's `memo`, the colour and template checks the last build passed on
-    the same palette or the same strings are not run again (each is a pure function of what it checks)."""
+    that parse as templates and speak to the players in one form of address. With a build's `memo`, the colour
+    and template checks the last build passed on the same palette or the same strings are not run again (each
+    is a pure function of what it checks)."""
     problems: list[Problem] = []
     for key, message in registry.get(kit.game_id).load.legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
@@ -94,19 +95,24 @@ def translation_warnings(kit: Kit) -> list[str]:
     from generator.spec.catalogs import lone_placeholders
 
     return [
-        f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+        f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}"
+        f"{' ...' if len(ids) > 5 else ''}"
         for lang, ids in missing_ids(kit.catalogs).items()
         if ids
     ] + [w for lang in sorted(kit.catalogs) for w in lone_placeholders(kit.catalogs[lang])]
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
-    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised. A data
-    kit's art is drawn by its templates' image and icon elements (no `art:` section), checked the same way."""
+    """The print checks on a component's art (resolution, bleed coverage, an opaque bleed band; then the
+    contrast of what is drawn over it): warnings heard, errors raised. A data kit's art is drawn by its
+    templates' image and icon elements (no `art:` section), checked the same way."""
     from generator.layout.art import art_problems
+    from generator.render.contrast import vector_bands
 
     errors = []
-    for slot, message, is_error in art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min):
+    found = art_problems(comp.pages, kit.print.art_dpi_warn, kit.print.art_dpi_min)
+    found += [(slot, message, True) for slot, message in vector_bands(comp.pages)]
+    for slot, message, is_error in found:
         if kit.art is None:  # the art of a template element, located at the component's data and template
             problem = kit.problem(f"game.decks.{comp.id}.template", f"an {slot} element draws {message}")
         else:
@@ -117,6 +123,23 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
             warn(str(problem))
     if errors:
         raise SpecError(errors)
+    check_contrast(kit, comp, warn)
+
+
+def check_contrast(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
+    """Strings and icons drawn over the kit's art that keep too little contrast against the rendered pixels
+    under them (render/contrast.py): a warning each, located at the art's slot."""
+    from generator.render.contrast import art_contrast
+    from generator.render.fonts import kit_measure, text_width
+
+    measure = kit_measure(kit.fonts) if kit.fonts is not None else text_width
+    for low in art_contrast([comp], measure, kit.fonts):
+        key = (
+            f"components.{comp.id}.art.{low.slot}"
+            if kit.art is not None
+            else f"game.decks.{comp.id}.template"
+        )
+        warn(str(kit.problem(key, low.message())))
 
 
 def check_layout(
@@ -127,7 +150,8 @@ def check_layout(
     catalog: Catalog | None,
 ) -> None:
     """The layout checks of composed components, before anything is written: every text fits its box, no text
-    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
+    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that
+    fails."""
     from generator.layout.collide import check_collisions
     from generator.layout.legibility import check_min_sizes
     from generator.layout.textfit import check_one_line_texts, check_text_fit
@@ -136,12 +160,21 @@ def check_layout(
     check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
-    check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)
+    check_collisions(
+        components,
+        measure,
+        kit.display,
+        catalog,
+        lang,
+        ink_extent,
+        kit.style.safe_margin,
+        locate=lambda key, message: str(kit.problem(key, message)),
+    )
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
-    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at its
-    catalog line (by text id)."""
+    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at
+    its catalog line (by text id)."""
     from generator.layout.ops import iter_texts
     from generator.render.fonts import font_names, missing_glyphs, shaping_problem
 
@@ -155,8 +188,9 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
         kit_id = folder.parent.name
         for page in p.pages:
             for t in iter_texts(page.ops):
-                missing = missing_glyphs(t.text, t.font, fonts.get(kit_id), t.size)
-                unshapable = "" if missing else shaping_problem(t.text, t.font, fonts.get(kit_id), t.size)
+                kit_fonts = fonts.get(kit_id)
+                missing = missing_glyphs(t.text, t.font, kit_fonts, t.size, t.role)
+                unshapable = "" if missing else shaping_problem(t.text, t.font, kit_fonts, t.size, t.role)
                 if not missing and not unshapable:
                     continue
                 codes = ", ".join(f"U+{ord(c):04X} {c!r}" for c in sorted(set(missing)))
@@ -181,7 +215,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
                             cat.path,
                             cat.lines.get(t.text_id),
                             t.text_id,
-                            f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
+                            f"characters missing from the font "
+                            f"({font_names(kit_fonts, t.text, t.font, t.size, t.role)}, "
                             f"{t.font}, language {p.lang}): {codes}",
                         ),
                     )
@@ -200,7 +235,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
 
 
 def raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> None:
-    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph problem."""
+    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph
+    problem."""
     problems = glyph_problems(kits, planned)
     if problems:
         raise RenderError(str(SpecError(problems)))

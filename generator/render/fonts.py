@@ -12,6 +12,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from generator.errors import RenderError
 from generator.layout.ops import Page, is_italic, iter_texts, upright
+from generator.layout.textfit import RoleMeasure
 from generator.render.shaping import line_metrics, line_problem, shape_runs
 from generator.resources import fonts_dir
 from generator.spec.fonts import FontFile, KitFonts
@@ -33,8 +34,8 @@ _offered: Mapping[str, Any] | None = None
 
 
 def register_fonts() -> None:
-    """Register the vendored fonts with ReportLab (idempotent; parses each TTF once per process, or restores its
-    per-character tables from those a build offered, see `offer_font_tables`)."""
+    """Register the vendored fonts with ReportLab (idempotent; parses each TTF once per process, or restores
+    its per-character tables from those a build offered, see `offer_font_tables`)."""
     global _registered
     if _registered:
         return
@@ -55,9 +56,9 @@ def fonts_registered() -> bool:
 
 # ------------------------------------------------------------------ the faces' per-character tables, kept
 # ReportLab's TrueType parser reads the cmap, hmtx and loca of the two 4.6 MB faces entry by entry in Python
-# (about 28 ms a face); the rest is a few header fields. A build keeps those tables beside its record as packed
-# arrays (generator.pipeline: OUT/.pnpkit/fonts.json), so a rebuild that draws restores them and parses the
-# headers only; the face is the same object, attribute for attribute (tests/render/test_font_tables.py).
+# (about 28 ms a face); the rest is a few header fields. A build keeps those tables beside its record as
+# packed arrays (generator.pipeline: OUT/.pnpkit/fonts.json), so a rebuild that draws restores them and parses
+# the headers only; the face is the same object, attribute for attribute (tests/render/test_font_tables.py).
 
 _TABLES_FORMAT = 1
 
@@ -222,8 +223,8 @@ def _tt_font(name: str, path: Path, face: Any) -> TTFont:
 
 
 def font_name(font: str) -> str:
-    """The registered name for a font key (an italic key: its upright face, drawn slanted); a RenderError for an
-    unknown key."""
+    """The registered name for a font key (an italic key: its upright face, drawn slanted); a RenderError for
+    an unknown key."""
     try:
         return FONT_NAMES[upright(font)]
     except KeyError:
@@ -237,14 +238,16 @@ def _cmap(font: str) -> frozenset[int]:
     return frozenset(face.charToGlyph)
 
 
-def shaped_line(text: str, font: str, size: float, fonts: KitFonts | None = None) -> ShapedLine:
+def shaped_line(
+    text: str, font: str, size: float, fonts: KitFonts | None = None, role: str = "body"
+) -> ShapedLine:
     """One line of `text` shaped (bidi order, HarfBuzz glyphs) in font key `font`, or with a kit's `fonts` in
-    the faces of its chain for the text's role at `size`: what is measured and what is drawn."""
+    the faces of its chain for the text's `role` (its op's) at `size`: what is measured and what is drawn."""
     register_fonts()
     if fonts is None:
         return shape_runs(text, ((font_name(font), text),))
     register_kit_fonts(fonts)
-    return shape_runs(text, tuple(text_runs(text, font, size, fonts)))
+    return shape_runs(text, tuple(text_runs(text, font, size, fonts, role)))
 
 
 def text_width(text: str, font: str, size: float) -> float:
@@ -256,33 +259,38 @@ def text_width(text: str, font: str, size: float) -> float:
     return advance * size / 1000
 
 
-def shaping_problem(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
+def shaping_problem(
+    text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0, role: str = "body"
+) -> str:
     """Why `text` would not print as written in its faces ('' when it does): a character no face has, or a
     script (Arabic, Devanagari, ...) whose face has no OpenType rules to join or order its letters."""
-    if missing_glyphs(text, font, fonts, size):  # reported as missing glyphs, with the characters
+    if missing_glyphs(text, font, fonts, size, role):  # reported as missing glyphs, with the characters
         return ""
     register_fonts()
     if fonts is None:
         return line_problem(text, ((font_name(font), text),))
     register_kit_fonts(fonts)
-    return line_problem(text, tuple(text_runs(text, font, size, fonts)))
+    return line_problem(text, tuple(text_runs(text, font, size, fonts, role)))
 
 
-def missing_glyphs(text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0) -> str:
+def missing_glyphs(
+    text: str, font: str, fonts: KitFonts | None = None, size: float = 0.0, role: str = "body"
+) -> str:
     """The distinct characters of `text` that the font lacks, in order of first appearance; with a kit's
     `fonts`, those that no face of the chain the text is drawn with (its role at `size`) has."""
     if fonts is None:
         cmap = _cmap(font)
         return "".join(dict.fromkeys(ch for ch in text if ord(ch) not in cmap))
-    chain = fonts.chain(text, font, size)
+    chain = fonts.chain(text, font, size, role)
     return "".join(dict.fromkeys(ch for ch in text if not any(ord(ch) in f.cmap for f in chain)))
 
 
-def font_names(fonts: KitFonts | None, text: str, font: str, size: float) -> str:
+def font_names(fonts: KitFonts | None, text: str, font: str, size: float, role: str = "body") -> str:
     """The faces a text is drawn with, for messages: 'BIZ UDPGothic' or the chain's files."""
     if fonts is None:
         return "BIZ UDPGothic"
-    return ", ".join("BIZ UDPGothic" if f.builtin else f.shown for f in fonts.chain(text, font, size))
+    chain = fonts.chain(text, font, size, role)
+    return ", ".join("BIZ UDPGothic" if f.builtin else f.shown for f in chain)
 
 
 def _codes(chars: str) -> str:
@@ -296,12 +304,12 @@ def check_glyphs(pages: Sequence[Page], fonts: KitFonts | None = None) -> None:
     for number, page in enumerate(pages, 1):
         where = f"page {number}" + (f" ({page.label})" if page.label else "")
         for t in iter_texts(page.ops):
-            missing = missing_glyphs(t.text, t.font, fonts, t.size)
+            missing = missing_glyphs(t.text, t.font, fonts, t.size, t.role)
             tid = t.text_id or "(no id)"
             if missing:
                 problems.append(f"  {where}: text {tid} {t.text!r}: {_codes(missing)}")
                 continue
-            unshapable = shaping_problem(t.text, t.font, fonts, t.size)
+            unshapable = shaping_problem(t.text, t.font, fonts, t.size, t.role)
             if unshapable:
                 problems.append(f"  {where}: text {tid} {t.text!r}: {unshapable}")
     if problems:
@@ -335,7 +343,9 @@ def register_kit_fonts(fonts: KitFonts) -> None:
                 known.add(face.name)
 
 
-def oblique_faces(text: str, font: str, size: float, fonts: KitFonts | None) -> frozenset[str]:
+def oblique_faces(
+    text: str, font: str, size: float, fonts: KitFonts | None, role: str = "body"
+) -> frozenset[str]:
     """The registered names of the faces `text` is drawn with that a synthetic oblique slants (ITALIC_SLANT):
     for an italic key, the built-in face, or each face of the kit's italic chain that is an upright one (the
     role gave no italic file); none for an upright key."""
@@ -343,13 +353,15 @@ def oblique_faces(text: str, font: str, size: float, fonts: KitFonts | None) -> 
         return frozenset()
     if fonts is None:
         return frozenset({font_name(font)})
-    return frozenset(f.name for f in fonts.chain(text, font, size) if f.oblique)
+    return frozenset(f.name for f in fonts.chain(text, font, size, role) if f.oblique)
 
 
-def text_runs(text: str, font: str, size: float, fonts: KitFonts) -> list[tuple[str, str]]:
+def text_runs(
+    text: str, font: str, size: float, fonts: KitFonts, role: str = "body"
+) -> list[tuple[str, str]]:
     """`text` cut into (registered font name, characters) runs: each character in the first face of its
     chain that has it (the first face when none has it: the glyph check refuses that before drawing)."""
-    chain: tuple[FontFile, ...] = fonts.chain(text, font, size)
+    chain: tuple[FontFile, ...] = fonts.chain(text, font, size, role)
     runs: list[tuple[str, str]] = []
     for ch in text:
         face = next((f for f in chain if ord(ch) in f.cmap), chain[0])
@@ -360,20 +372,27 @@ def text_runs(text: str, font: str, size: float, fonts: KitFonts) -> list[tuple[
     return runs
 
 
-def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
-    """The Measure of a kit: `text_width` for the built-in font, else the width of the chain's runs."""
-    if fonts is None:
-        return text_width
-    register_kit_fonts(fonts)
+class _KitMeasure(RoleMeasure):
+    """The width of the runs of a kit's chain for a text's role, as the PDF draws them."""
 
-    def measure(text: str, font: str, size: float) -> float:
-        runs = tuple(text_runs(text, font, size, fonts))
+    def __init__(self, fonts: KitFonts) -> None:
+        self.fonts = fonts
+
+    def by_role(self, text: str, font: str, size: float, role: str) -> float:
+        runs = tuple(text_runs(text, font, size, self.fonts, role))
         advance, plain = line_metrics(text, runs)
         if plain:
             return float(sum(pdfmetrics.stringWidth(part, name, size) for name, part in runs))
         return advance * size / 1000
 
-    return measure
+
+def kit_measure(fonts: KitFonts | None) -> Callable[[str, str, float], float]:
+    """The Measure of a kit: `text_width` for the built-in font, else the width of the chain's runs (a
+    RoleMeasure: drawn ops are measured in their role's fonts)."""
+    if fonts is None:
+        return text_width
+    register_kit_fonts(fonts)
+    return _KitMeasure(fonts)
 
 
 _INK_PX = 200

@@ -124,7 +124,7 @@ def _tick_label(v: float, percent: bool) -> str:
     return f"{v:.4g}"
 
 
-# ---------------------------------------------------------------------------------------------- chart geometry
+# ------------------------------------------------------------------------------------------ chart geometry
 
 
 @dataclass(frozen=True)
@@ -253,7 +253,7 @@ def _bars_svg(b: Bars) -> _Svg:
     slot = plot_w / max(1, n)
     bar_w = max(2.0, min(56.0, slot * 0.6))
     bars, whiskers, value_labels, xticks = [], [], [], []
-    for i, (label, v) in enumerate(zip(b.labels, values)):
+    for i, (label, v) in enumerate(zip(b.labels, values, strict=False)):
         cx = PLOT_LEFT + slot * i + slot / 2
         xticks.append({"x": _num(cx), "y": _num(base + 14), "text": label})
         if not math.isfinite(v):
@@ -261,10 +261,10 @@ def _bars_svg(b: Bars) -> _Svg:
             continue
         top, bot = sorted((y_of(v), y_of(0.0)))
         interval = ""
-        l, h = lows[i], highs[i]
-        has_interval = _finite(l) and _finite(h)
+        low, h = lows[i], highs[i]
+        has_interval = _finite(low) and _finite(h)
         if has_interval:
-            interval = f", 95% interval {fmt_value(l)} .. {fmt_value(h)}"
+            interval = f", 95% interval {fmt_value(low)} .. {fmt_value(h)}"
         bars.append(
             {
                 "x": _num(cx - bar_w / 2),
@@ -276,12 +276,12 @@ def _bars_svg(b: Bars) -> _Svg:
         )
         label_y = y_of(max(v, h if has_interval and h is not None else v))
         if has_interval:
-            assert l is not None and h is not None  # _finite rules out None
+            assert low is not None and h is not None  # _finite rules out None
             cap = min(bar_w / 2, 8.0)
             whiskers.append(
                 {
                     "x": _num(cx),
-                    "y1": _num(y_of(l)),
+                    "y1": _num(y_of(low)),
                     "y2": _num(y_of(h)),
                     "x1": _num(cx - cap),
                     "x2": _num(cx + cap),
@@ -424,8 +424,8 @@ def plain_figure(t: Tolerance, v: float | None) -> str:
 
 
 def spec_figure(t: Tolerance, v: float, up: bool) -> str:
-    """A bound as it is written in kit.yaml (shares as fractions), rounded to what the interval supports, up or
-    down so that the suggested bound still covers the interval's end `v`."""
+    """A bound as it is written in kit.yaml (shares as fractions), rounded to what the interval supports, up
+    or down so that the suggested bound still covers the interval's end `v`."""
     if not math.isfinite(v):
         return fmt_value(v)
     width = (t.high - t.low) if t.low is not None and t.high is not None else None
@@ -444,8 +444,8 @@ def _change(t: Tolerance, d: float) -> str:
 
 
 def advice(t: Tolerance) -> str:
-    """One plain sentence for a failing or undecided tolerance: what was measured against which bound, the spec
-    key, which way the game's figure (or the bound) has to move and by about how much."""
+    """One plain sentence for a failing or undecided tolerance: what was measured against which bound, the
+    spec key, which way the game's figure (or the bound) has to move and by about how much."""
     m = t.measured
     lo, hi = (t.low, t.high) if t.low is not None and t.high is not None else (m, m)
 
@@ -459,13 +459,15 @@ def advice(t: Tolerance) -> str:
     if t.verdict.value == "FAILS":
         if t.maximum is not None and lo > t.maximum:
             return (
-                f"{t.name} is {f(m)}{interval}, above its maximum {f(t.maximum)}: the game has to bring it down "
-                f"by about {_change(t, m - t.maximum)}, or raise {key}.max to {spec_figure(t, hi, up=True)} or more."
+                f"{t.name} is {f(m)}{interval}, above its maximum {f(t.maximum)}: the game has to bring it "
+                f"down by about {_change(t, m - t.maximum)}, or raise {key}.max to "
+                f"{spec_figure(t, hi, up=True)} or more."
             )
         if t.minimum is not None and hi < t.minimum:
             return (
                 f"{t.name} is {f(m)}{interval}, below its minimum {f(t.minimum)}: the game has to raise it "
-                f"by about {_change(t, t.minimum - m)}, or lower {key}.min to {spec_figure(t, lo, up=False)} or less."
+                f"by about {_change(t, t.minimum - m)}, or lower {key}.min to "
+                f"{spec_figure(t, lo, up=False)} or less."
             )
         return f"{t.name} is {f(m)}{interval}, outside {_bound(t)} [{key}]."
     if t.verdict.value == "UNDECIDED":
@@ -525,11 +527,13 @@ def _colours(c: ColourCheck | None) -> dict[str, Any] | None:
     return {
         "component": c.component,
         "page": c.page,
+        "where": f"faces {', '.join(c.faces)}" if c.faces else f"page {c.page}",
         "lang": c.lang,
         "dpi": c.dpi,
         "key": c.key,
         "threshold": f"{c.threshold:g}",
         "views": [_view(v) for v in c.views],
+        "faces": list(c.faces),
         "simulations": sims,
         "rows": rows,
     }
@@ -568,7 +572,8 @@ _TEMPLATE = r"""<!DOCTYPE html>
 <meta name="generator" content="pnpkit">
 <title>{{ title }}</title>
 <style>
-:root { --ink: #1b1b1b; --muted: #5f5f5f; --rule: #d0d0d0; --pass: {{ pass_colour }}; --fail: {{ fail_colour }}; }
+:root { --ink: #1b1b1b; --muted: #5f5f5f; --rule: #d0d0d0; --pass: {{ pass_colour }}; --fail: {#
+#}{{ fail_colour }}; }
 * { box-sizing: border-box; }
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Hiragino Sans", sans-serif;
        color: var(--ink); background: #fff; margin: 0 auto; max-width: 960px; padding: 24px; }
@@ -590,7 +595,8 @@ th { border-bottom: 2px solid var(--ink); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .9em; }
 .mark { font-weight: 700; white-space: nowrap; }
-tr.fail .mark { color: var(--fail); } tr.pass .mark { color: var(--pass); } tr.undecided .mark { color: #b58900; }
+tr.fail .mark { color: var(--fail); } tr.pass .mark { color: var(--pass); } tr.undecided .mark { color: #b{#
+#}58900; }
 tr.fail td { background: #fdf3ee; }
 figure { margin: .5em 0 1.5em; }
 figcaption { font-weight: 600; margin-bottom: .2em; }
@@ -606,11 +612,13 @@ svg .caption { font-weight: 600; font-size: 12px; }
 .legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; font-size: .9em; margin: .2em 0; }
 .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin-right: .3em; }
 ul.notes { color: var(--muted); }
-.views { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: .8em; margin: .4em 0 1em; }
+.views { display: grid; grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); gap: .8em; margin: .{#
+#}4em 0 1em; }
 figure.view { margin: 0; } figure.view figcaption { font-weight: 400; text-align: center; }
 figure.view img { display: block; width: 100%; height: auto; border: 1px solid var(--rule); }
 td.low { font-weight: 700; text-decoration: underline; }
-details.all-tolerances { margin: 1em 0; } details.all-tolerances summary { cursor: pointer; font-weight: 600; }
+details.all-tolerances { margin: 1em 0; } details.all-tolerances summary { cursor: pointer; font-weight: 6{#
+#}00; }
 @media print { details.all-tolerances { display: block; } }
 nav ul { padding-left: 1.2em; }
 @media print {
@@ -625,10 +633,13 @@ nav ul { padding-left: 1.2em; }
 {% macro tolerance_table(rows, caption) %}
 <table class="tolerances">
 <caption>{{ caption }}</caption>
-<thead><tr><th>check</th><th class="num">measured</th><th class="num">interval</th><th>method</th><th class="num">allowed</th><th class="num">games</th><th>spec key</th><th>verdict</th></tr></thead>
+<thead><tr><th>check</th><th class="num">measured</th><th class="num">interval</th><th>method</th><th clas{#
+#}s="num">allowed</th><th class="num">games</th><th>spec key</th><th>verdict</th></tr></thead>
 <tbody>
 {% for t in rows %}
-<tr class="{{ t.state }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{{ t.interval }}</td><td>{{ t.method }}</td><td class="num">{{ t.bound }}</td><td class="num">{{ t.games }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ t.mark }}</td></tr>
+<tr class="{{ t.state }}"><td>{{ t.name }}</td><td class="num">{{ t.measured }}</td><td class="num">{#
+#}{{ t.interval }}</td><td>{{ t.method }}</td><td class="num">{{ t.bound }}</td><td class="num">{#
+#}{{ t.games }}</td><td class="key">{{ t.spec_key }}</td><td class="mark">{{ t.mark }}</td></tr>
 {% endfor %}
 </tbody>
 </table>
@@ -655,8 +666,11 @@ nav ul { padding-left: 1.2em; }
 {% for k in kits %}
 <section class="kit" id="{{ k.anchor }}">
 <h2>{{ k.kit }}</h2>
-<p class="meta">game {{ k.game }} · first batch {{ k.games }} games per setting{% if k.looks %} · looks at {{ k.looks }} games{% endif %} · seed {{ k.seed }} · all verdicts together at {{ k.confidence }} confidence</p>
-<div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {% elif k.state == "undecided" %}? {% endif %}{{ k.verdict }}</div>
+<p class="meta">game {{ k.game }} · first batch {{ k.games }} games per setting{% if k.looks %} · looks at{#
+#} {{ k.looks }} games{% endif %} · seed {{ k.seed }} · all verdicts together at {{ k.confidence }} confid{#
+#}ence</p>
+<div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {#
+#}{% elif k.state == "undecided" %}? {% endif %}{{ k.verdict }}</div>
 {% set failed = k.tolerances | rejectattr("ok") | list %}
 {% if failed %}
 {{ tolerance_table(failed, "Failed or undecided tolerances") }}{% endif %}
@@ -664,66 +678,93 @@ nav ul { padding-left: 1.2em; }
 <figure>
 <figcaption>{{ c.title }}{% if c.note %} <span class="note">({{ c.note }})</span>{% endif %}</figcaption>
 {% if c.legend|length > 1 %}
-<div class="legend">{% for l in c.legend %}<span><span class="swatch" style="background:{{ l.colour }}"></span>{{ l.text }}</span>{% endfor %}</div>
+<div class="legend">{% for l in c.legend %}<span><span class="swatch" style="background:{{ l.colour }}"></{#
+#}span>{{ l.text }}</span>{% endfor %}</div>
 {% endif %}
-<svg xmlns="http://www.w3.org/2000/svg" class="chart {{ c.kind }}" viewBox="0 0 {{ c.width }} {{ c.height }}" width="{{ c.width }}" height="{{ c.height }}" role="img" aria-label="{{ c.title }}">
+<svg xmlns="http://www.w3.org/2000/svg" class="chart {{ c.kind }}" viewBox="0 0 {{ c.width }} {#
+#}{{ c.height }}" width="{{ c.width }}" height="{{ c.height }}" role="img" aria-label="{{ c.title }}">
 <title>{{ c.title }}</title>
-{% if c.y_label %}<text x="12" y="{{ c.height|float / 2 }}" transform="rotate(-90 12 {{ c.height|float / 2 }})" text-anchor="middle">{{ c.y_label }}</text>
+{% if c.y_label %}<text x="12" y="{{ c.height|float / 2 }}" transform="rotate(-90 12 {#
+#}{{ c.height|float / 2 }})" text-anchor="middle">{{ c.y_label }}</text>
 {% endif %}
 {% for p in c.panels %}
 <g class="panel">
 {% if p.caption %}<text class="caption" x="{{ left }}" y="{{ p.caption_y }}">{{ p.caption }}</text>
 {% endif %}
-{% for t in p.yticks %}<line class="grid" x1="{{ left }}" x2="{{ right }}" y1="{{ t.y }}" y2="{{ t.y }}"/><text x="{{ left - 6 }}" y="{{ t.y }}" dy="0.32em" text-anchor="end">{{ t.text }}</text>
+{% for t in p.yticks %}<line class="grid" x1="{{ left }}" x2="{{ right }}" y1="{{ t.y }}" y2="{{ t.y }}"/>{#
+#}<text x="{{ left - 6 }}" y="{{ t.y }}" dy="0.32em" text-anchor="end">{{ t.text }}</text>
 {% endfor %}
-{% for b in p.bars %}<rect class="bar" x="{{ b.x }}" y="{{ b.y }}" width="{{ b.w }}" height="{{ b.h }}" fill="{{ p.colour }}"><title>{{ b.tip }}</title></rect>
+{% for b in p.bars %}<rect class="bar" x="{{ b.x }}" y="{{ b.y }}" width="{{ b.w }}" height="{{ b.h }}" fi{#
+#}ll="{{ p.colour }}"><title>{{ b.tip }}</title></rect>
 {% endfor %}
 <line class="axis" x1="{{ left }}" x2="{{ right }}" y1="{{ p.axis_y }}" y2="{{ p.axis_y }}"/>
 <line class="axis" x1="{{ left }}" x2="{{ left }}" y1="{{ p.axis_top }}" y2="{{ p.axis_y }}"/>
-{% for w in p.whiskers %}<g class="whisker"><line x1="{{ w.x }}" x2="{{ w.x }}" y1="{{ w.y1 }}" y2="{{ w.y2 }}"/><line x1="{{ w.x1 }}" x2="{{ w.x2 }}" y1="{{ w.y1 }}" y2="{{ w.y1 }}"/><line x1="{{ w.x1 }}" x2="{{ w.x2 }}" y1="{{ w.y2 }}" y2="{{ w.y2 }}"/></g>
+{% for w in p.whiskers %}<g class="whisker"><line x1="{{ w.x }}" x2="{{ w.x }}" y1="{{ w.y1 }}" y2="{#
+#}{{ w.y2 }}"/><line x1="{{ w.x1 }}" x2="{{ w.x2 }}" y1="{{ w.y1 }}" y2="{{ w.y1 }}"/><line x1="{{ w.x1 }}{#
+#}" x2="{{ w.x2 }}" y1="{{ w.y2 }}" y2="{{ w.y2 }}"/></g>
 {% endfor %}
-{% if p.reference %}<line class="reference" x1="{{ p.reference.x1 }}" x2="{{ p.reference.x2 }}" y1="{{ p.reference.y }}" y2="{{ p.reference.y }}"/><text class="ref-label" x="{{ p.reference.text_x }}" y="{{ p.reference.text_y }}" text-anchor="end">{{ p.reference.text }}</text>
+{% if p.reference %}<line class="reference" x1="{{ p.reference.x1 }}" x2="{{ p.reference.x2 }}" y1="{#
+#}{{ p.reference.y }}" y2="{{ p.reference.y }}"/><text class="ref-label" x="{{ p.reference.text_x }}" y="{#
+#}{{ p.reference.text_y }}" text-anchor="end">{{ p.reference.text }}</text>
 {% endif %}
-{% for v in p.value_labels %}<text class="value" x="{{ v.x }}" y="{{ v.y }}" text-anchor="middle">{{ v.text }}</text>
+{% for v in p.value_labels %}<text class="value" x="{{ v.x }}" y="{{ v.y }}" text-anchor="middle">{#
+#}{{ v.text }}</text>
 {% endfor %}
-{% for t in p.xticks %}{% if p.rotate %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor="end" transform="rotate(-35 {{ t.x }} {{ t.y }})">{{ t.text }}</text>{% else %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor="middle">{{ t.text }}</text>{% endif %}
+{% for t in p.xticks %}{% if p.rotate %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor="end" transform="rot{#
+#}ate(-35 {{ t.x }} {{ t.y }})">{{ t.text }}</text>{% else %}<text x="{{ t.x }}" y="{{ t.y }}" text-anchor{#
+#}="middle">{{ t.text }}</text>{% endif %}
 {% endfor %}
 </g>
 {% endfor %}
-{% if c.x_label %}<text x="{{ (left + right) / 2 }}" y="{{ c.height|float - 2 }}" text-anchor="middle">{{ c.x_label }}</text>
+{% if c.x_label %}<text x="{{ (left + right) / 2 }}" y="{{ c.height|float - 2 }}" text-anchor="middle">{#
+#}{{ c.x_label }}</text>
 {% endif %}
 </svg>
 </figure>
 {% endfor %}
 {% if k.tolerances %}
-<details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tolerances, each with its measured value, interval (simultaneous: {{ k.confidence }} for all together), method and spec key</summary>
+<details class="all-tolerances"{% if failed %} open{% endif %}><summary>All {{ k.tolerances|length }} tole{#
+#}rances, each with its measured value, interval (simultaneous: {{ k.confidence }} for all together), meth{#
+#}od and spec key</summary>
 {{ tolerance_table(k.tolerances, "Balance tolerances") }}</details>
 {% endif %}
 {% for t in k.tables %}
 <table class="data">
 <caption>{{ t.title }}</caption>
-<thead><tr>{% for col in t.columns %}<th{% if t.numeric[loop.index0] %} class="num"{% endif %}>{{ col }}</th>{% endfor %}</tr></thead>
+<thead><tr>{% for col in t.columns %}<th{% if t.numeric[loop.index0] %} class="num"{% endif %}>{{ col }}</{#
+#}th>{% endfor %}</tr></thead>
 <tbody>
-{% for row in t.rows %}<tr>{% for v in row %}<td{% if t.numeric[loop.index0] %} class="num"{% endif %}>{{ v }}</td>{% endfor %}</tr>
+{% for row in t.rows %}<tr>{% for v in row %}<td{% if t.numeric[loop.index0] %} class="num"{% endif %}>{#
+#}{{ v }}</td>{% endfor %}</tr>
 {% endfor %}
 </tbody>
 </table>
 {% endfor %}
 {% if k.colours %}{% set c = k.colours %}
 <section class="colours" aria-label="colour vision">
-<h3>Colour vision and greyscale: {{ c.component }}, page {{ c.page }} ({{ c.lang }})</h3>
-<p class="meta">The page as printed and as readers with protanopia, deuteranopia or tritanopia see it (daltonlens: Viénot 1999, Brettel 1997 for tritanopia), and in greyscale (each colour as the grey of its lightness, as <code>build --greyscale</code> prints it); {{ c.dpi }} dpi.</p>
+<h3>Colour vision and greyscale: {{ c.component }}, {{ c.where }} ({{ c.lang }})</h3>
+<p class="meta">{% if c.faces %}The faces that carry the game's colours{% else %}The page{% endif %} as pr{#
+#}inted and as readers with protanopia, deuteranopia or tritanopia see it (daltonlens: Viénot 1999, Brette{#
+#}l 1997 for tritanopia), and in greyscale (each colour as the grey of its lightness, as <code>build --gre{#
+#}yscale</code> prints it); {{ c.dpi }} dpi.</p>
 <div class="views">
-{% for v in c.views %}<figure class="view"><img src="{{ v.src }}" width="{{ v.width }}" height="{{ v.height }}" alt="{{ c.component }}, page {{ c.page }}: {{ v.label }}"><figcaption>{{ v.label }}</figcaption></figure>
+{% for v in c.views %}<figure class="view"><img src="{{ v.src }}" width="{{ v.width }}" height="{#
+#}{{ v.height }}" alt="{{ c.component }}, {{ c.where }}: {{ v.label }}"><figcaption>{{ v.label }}</figcapt{#
+#}ion></figure>
 {% endfor %}
 </div>
 {% if c.rows %}
 <table class="pairs">
-<caption>Every pair of game colours ({{ c.key }}): CIEDE2000 difference (ΔE00); under {{ c.threshold }} (style.colour_safety.min_delta_e) in bold</caption>
-<thead><tr><th>pair</th><th>marks</th><th class="num">normal</th>{% for s in c.simulations %}<th class="num">{{ s }}</th>{% endfor %}<th>verdict</th></tr></thead>
+<caption>Every pair of game colours ({{ c.key }}): CIEDE2000 difference (ΔE00); under {{ c.threshold }} (s{#
+#}tyle.colour_safety.min_delta_e) in bold</caption>
+<thead><tr><th>pair</th><th>marks</th><th class="num">normal</th>{% for s in c.simulations %}<th class="nu{#
+#}m">{{ s }}</th>{% endfor %}<th>verdict</th></tr></thead>
 <tbody>
 {% for p in c.rows %}
-<tr class="{{ p.state }}"><td><span class="swatch" style="background:{{ p.a.hex }}"></span>{{ p.a.id }} · <span class="swatch" style="background:{{ p.b.hex }}"></span>{{ p.b.id }}</td><td>{{ p.marks }}</td><td class="num{% if p.normal.low %} low{% endif %}">{{ p.normal.text }}</td>{% for d in p.under %}<td class="num{% if d.low %} low{% endif %}">{{ d.text }}</td>{% endfor %}<td class="mark">{{ p.mark }}</td></tr>
+<tr class="{{ p.state }}"><td><span class="swatch" style="background:{{ p.a.hex }}"></span>{{ p.a.id }} · {#
+#}<span class="swatch" style="background:{{ p.b.hex }}"></span>{{ p.b.id }}</td><td>{{ p.marks }}</td><td {#
+#}class="num{% if p.normal.low %} low{% endif %}">{{ p.normal.text }}</td>{% for d in p.under %}<td class={#
+#}"num{% if d.low %} low{% endif %}">{{ d.text }}</td>{% endfor %}<td class="mark">{{ p.mark }}</td></tr>
 {% endfor %}
 </tbody>
 </table>
@@ -803,7 +844,8 @@ def write_html(
 
 
 def to_jsonable(x: Any) -> Any:
-    """Plain JSON values: numpy scalars and arrays unwrapped, tuples as lists, keys as strings, NaN/inf -> None."""
+    """Plain JSON values: numpy scalars and arrays unwrapped, tuples as lists, keys as strings, NaN/inf ->
+    None."""
     if isinstance(x, dict):
         return {str(k): to_jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):

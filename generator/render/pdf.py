@@ -332,8 +332,8 @@ class _Painter:
         self.fill, self.stroke, self.width, self.dash, self.font, self.stack = saved
 
     def text(self, op: Text) -> None:
-        line = shaped_line(op.text, op.font, op.size, self.fonts)
-        slanted = oblique_faces(op.text, op.font, op.size, self.fonts)
+        line = shaped_line(op.text, op.font, op.size, self.fonts, op.role)
+        slanted = oblique_faces(op.text, op.font, op.size, self.fonts, op.role)
         if not line.plain:
             self.shaped(op, line, slanted)
             return
@@ -400,7 +400,7 @@ class _Painter:
         c = self.c
         self.set_fill(op.fill)
         runs = (
-            text_runs(op.text, op.font, op.size, fonts)
+            text_runs(op.text, op.font, op.size, fonts, op.role)
             if fonts is not None
             else [(font_name(op.font), op.text)]
         )

@@ -6,13 +6,15 @@ with defusedxml (no DOCTYPE, entities, external or `file:` references, scripts, 
 svglib turns it into vector drawings. What leaves this module is typed: `Asset` (content hash, kind, size and
 the decoded picture) and `KitArt` (every filled slot of every component).
 
-This is the only module outside render/ that may import Pillow and svglib (tests/test_architecture.py says so):
-decoding is parsing, and parsing happens at the edge, where a problem can still name its file, line and key."""
+This is the only module outside render/ that may import Pillow and svglib (tests/test_architecture.py says
+so): decoding is parsing, and parsing happens at the edge, where a problem can still name its file, line and
+key."""
 
 from __future__ import annotations
 
 import hashlib
 import io
+import math
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -31,11 +33,14 @@ MAX_RASTER_BYTES = 40 * 1024 * 1024
 MAX_SVG_BYTES = 4 * 1024 * 1024
 """An SVG over 4 MiB is refused unread (an icon is a few KiB)."""
 MAX_PIXELS = 60_000_000
-"""A raster over 60 megapixels is refused before it is decoded (A3 at 400 dpi is 31 Mpx): decompression bombs."""
+"""A raster over 60 megapixels is refused before it is decoded (A3 at 400 dpi is 31 Mpx): decompression
+bombs."""
 MAX_SVG_DEPTH = 40
 """Elements nested deeper than this are refused (the parser and svglib recurse)."""
 MAX_SVG_ELEMENTS = 50_000
 MAX_ASSETS = 400
+OPAQUE = 250
+"""Alpha (0..255) from which a pixel counts as opaque (what prints as the art, not as the paper under it)."""
 """At most this many files per kit (a template such as assets/cards/{id}.png may match many)."""
 
 Fit = Literal["cover", "contain", "stretch"]
@@ -54,26 +59,27 @@ class ArtSpec(SpecModel):
     """The art in one slot of a component, and how it fills the slot's box."""
 
     path: str = Field(description=f"the file: {_PATH_HELP}")
-    fit: Fit = Field(
-        "cover",
+    fit: Fit | None = Field(
+        None,
         description=(
-            "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the rest "
-            "shows what is under it); stretch: fill the box exactly, distorting the art"
+            "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the "
+            "rest shows what is under it); stretch: fill the box exactly, distorting the art. Unset: cover "
+            "for a back or background slot, contain for a logo, an icon and every other mark (never cropped)"
         ),
     )
     bleed: bool = Field(
         False,
         description=(
-            "run the art past the trim into the bleed on every side where the box touches the trim (backs and "
-            "backgrounds); art that then does not cover the bleed is an error"
+            "run the art past the trim into the bleed on every side where the box touches the trim (backs "
+            "and backgrounds); art that then does not cover the bleed is an error"
         ),
     )
     opacity: float = Field(1.0, ge=0.0, le=1.0, description="0 (invisible) .. 1 (opaque)")
     tint: bool | str = Field(
         False,
         description=(
-            "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw in (the "
-            "suit or colour of the symbol it replaces), or '#rrggbb'"
+            "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw "
+            "in (the suit or colour of the symbol it replaces), or '#rrggbb'"
         ),
     )
 
@@ -91,7 +97,8 @@ class ArtSpec(SpecModel):
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
-        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says so."""
+        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says
+        so."""
         mapping = handler.resolve_ref_schema(handler(core_schema))
         return {
             "anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
@@ -102,7 +109,8 @@ class ArtSpec(SpecModel):
 
 @dataclass(frozen=True)
 class Asset:
-    """One checked art file: where it is (as written), what it is, its content hash and its decoded picture."""
+    """One checked art file: where it is (as written), what it is, its content hash and its decoded
+    picture."""
 
     shown: str
     kind: Kind
@@ -120,6 +128,22 @@ class Asset:
     def is_vector(self) -> bool:
         """Whether the art is an SVG (drawn as vector paths)."""
         return self.kind == "svg"
+
+    def transparent_share(self, box: tuple[float, float, float, float]) -> float:
+        """The share of a raster's pixels inside `box` (u0, v0, u1, v1: fractions of its width and height from
+        its top-left corner) that are not opaque (alpha under OPAQUE); 0 for a picture without an alpha
+        channel and for an SVG."""
+        if self.kind == "svg" or self.picture is None or self.picture.mode != "RGBA":
+            return 0.0
+        width: int = self.picture.size[0]
+        height: int = self.picture.size[1]
+        u0, v0, u1, v1 = box
+        left, right = max(0, math.floor(u0 * width)), min(width, math.ceil(u1 * width))
+        top, bottom = max(0, math.floor(v0 * height)), min(height, math.ceil(v1 * height))
+        if right <= left or bottom <= top:
+            return 0.0
+        counts: list[int] = self.picture.getchannel("A").crop((left, top, right, bottom)).histogram()
+        return sum(counts[:OPAQUE]) / ((right - left) * (bottom - top))
 
     def svg_texts(self) -> list[tuple[str, str]]:
         """An SVG's texts as svglib draws them: (characters, weight 'regular' or 'bold'), in document order;
@@ -237,7 +261,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     )
     target = "RGBA" if alpha else "RGB"
     if icc and mode in ("RGB", "RGBA", "CMYK", "L"):
-        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no other profile
+        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no
+        # other profile
         try:
             src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             srgb = ImageCms.createProfile("sRGB")
@@ -250,7 +275,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     elif mode == "CMYK" and kind == "jpeg" and "adobe" in image.info:
         pass  # Pillow already undoes Adobe's inverted CMYK on reading
     if image.mode != target:
-        try:  # Pillow's conversion of a decoded but odd image (a palette out of range) is inside the guard too
+        # Pillow's conversion of a decoded but odd image (a palette out of range) is inside the guard too
+        try:
             image = image.convert(target)
         except Exception as e:
             raise ValueError(f"damaged: Pillow cannot convert it to {target} ({_why(e)})") from None
@@ -266,8 +292,9 @@ _UNIT = {"": 0.75, "px": 0.75, "pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in"
 
 
 def check_svg(data: bytes) -> tuple[float, float]:
-    """The size in points of an SVG that is safe to draw; ValueError saying why one is not: a DOCTYPE or entity,
-    an external or `file:` reference, a script or event handler, over-deep nesting, too many elements."""
+    """The size in points of an SVG that is safe to draw; ValueError saying why one is not: a DOCTYPE or
+    entity, an external or `file:` reference, a script or event handler, over-deep nesting, too many
+    elements."""
     import defusedxml.ElementTree as DET
     from defusedxml import DefusedXmlException
 
@@ -396,8 +423,8 @@ def _why(e: BaseException) -> str:
 def resolve_art(
     components: Mapping[str, Any], root: Path, display: str, key_line: Callable[[str], int | None]
 ) -> KitArt | None:
-    """Every `components.<id>.art.<slot>` file resolved inside `root`, read once (capped) and decoded behind the
-    door; a path with {field} placeholders takes every file its pattern matches. Every problem located."""
+    """Every `components.<id>.art.<slot>` file resolved inside `root`, read once (capped) and decoded behind
+    the door; a path with {field} placeholders takes every file its pattern matches. Every problem located."""
     problems: list[Problem] = []
     files: dict[str, Asset] = {}
     slots: dict[tuple[str, str], SlotArt] = {}
@@ -499,9 +526,9 @@ def icon_path(name: str) -> str:
 def resolve_icons(
     names: list[str], root: Path, display: str, key_line: Callable[[str], int | None]
 ) -> tuple[dict[str, Asset], list[Problem]]:
-    """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at MAX_SVG_BYTES,
-    regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened. Each problem is
-    located at its `style.icons[i]`."""
+    """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at
+    MAX_SVG_BYTES, regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened.
+    Each problem is located at its `style.icons[i]`."""
     icons: dict[str, Asset] = {}
     problems: list[Problem] = []
     for i, name in enumerate(names):

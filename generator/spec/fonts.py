@@ -55,14 +55,16 @@ class FontPair(SpecModel):
     italic: str | None = Field(
         None,
         description=(
-            f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted 12 "
+            f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted "
+            f"12 "
             "degrees (a synthetic oblique)"
         ),
     )
     bold_italic: str | None = Field(
         None,
         description=(
-            f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 degrees"
+            f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 "
+            f"degrees"
         ),
     )
 
@@ -75,8 +77,8 @@ class RoleFonts(FontPair):
         max_length=MAX_FALLBACKS,
         description=(
             "the fallback chain: pairs tried in order for each character the role's own faces lack (one per "
-            "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must be "
-            "in one of them"
+            "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must "
+            "be in one of them"
         ),
     )
 
@@ -88,7 +90,11 @@ class FontsSpec(SpecModel):
         description="running text, labels and everything that is not a heading or a number"
     )
     heading: RoleFonts | None = Field(
-        None, description=("text set at heading_size or larger (titles, card names); default: the body fonts")
+        None,
+        description=(
+            "headings (rules sections, titles) whatever their size, and bold display text at heading_size or "
+            "larger (card names); default: the body fonts"
+        ),
     )
     number: RoleFonts | None = Field(
         None,
@@ -97,19 +103,24 @@ class FontsSpec(SpecModel):
         ),
     )
     heading_size: Length = Field(
-        10.0, description="text at this size or larger is drawn with the heading role (default 10pt)"
+        10.0,
+        description=(
+            "bold text that is neither running text nor a declared heading (a title, a card name) at this "
+            "size or larger is drawn with the heading fonts (default 10pt); running text is body at any size"
+        ),
     )
 
 
 class StyleSpec(Legibility):
-    """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print at."""
+    """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print
+    at."""
 
     fonts: FontsSpec | None = Field(
         None,
         description=(
-            "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
-            "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
-            "embedding allowed by the licence), subset and embedded"
+            "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; "
+            "without it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType "
+            "outlines, embedding allowed by the licence), subset and embedded"
         ),
     )
     colour_safety: ColourSafety = Field(
@@ -122,9 +133,9 @@ class StyleSpec(Legibility):
         default_factory=list,
         max_length=64,
         description=(
-            "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
-            ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
-            "symbol (e.g. star) replaces it in the kit's texts"
+            "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text "
+            "says :<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a "
+            "built-in symbol (e.g. star) replaces it in the kit's texts"
         ),
     )
 
@@ -154,8 +165,8 @@ class FontFile:
     cmap: frozenset[int] = field(repr=False)
     builtin: bool = False
     x_height: float = 0.54
-    """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what an
-    inline icon of rich text stands as tall as."""
+    """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what
+    an inline icon of rich text stands as tall as."""
     oblique: bool = False
     """In an italic chain: this upright face is drawn slanted (the role gave no italic file for it)."""
 
@@ -167,19 +178,27 @@ class KitFonts:
     chains: dict[str, dict[str, tuple[FontFile, ...]]]
     heading_size: float
 
-    def role_of(self, text: str, size: float) -> str:
-        """The role a text op is drawn with: number (digits and signs only), heading (heading_size and up),
-        else body."""
-        if _NUMBER_TEXT.fullmatch(text):
+    def role_of(self, text: str, size: float, weight: str = "regular", meaning: str = "body") -> str:
+        """The fonts a text is drawn with, by what the text is (`meaning`: its op's role) before how large it
+        is: a heading is heading and fine print body at any size; a number (digits and signs only) is number;
+        running text (regular or italic) is body at any size; only bold text that declares no meaning (a
+        title, a card name) is heading from heading_size up."""
+        if meaning == "heading":
+            return "heading"
+        if meaning == "number" or _NUMBER_TEXT.fullmatch(text):
             return "number"
+        if meaning == "fine" or weight not in ("bold", "bold_italic"):
+            return "body"
         return "heading" if size >= self.heading_size - 1e-9 else "body"
 
-    def chain(self, text: str, weight: str, size: float) -> tuple[FontFile, ...]:
-        """The faces that draw `text` (set in `weight` at `size`), first choice first."""
-        return self.chains[self.role_of(text, size)][weight]
+    def chain(self, text: str, weight: str, size: float, meaning: str = "body") -> tuple[FontFile, ...]:
+        """The faces that draw `text` (set in `weight` at `size`, an op of role `meaning`), first choice
+        first."""
+        return self.chains[self.role_of(text, size, weight, meaning)][weight]
 
     def svg_chain(self, weight: str) -> tuple[FontFile, ...]:
-        """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not points)."""
+        """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not
+        points)."""
         return self.chains["body"][weight]
 
     @property

@@ -1,6 +1,8 @@
-"""Issue 26 item 4: "Render a page of each kit under each simulation for the report": the HTML check report shows
-one printed page of the kit as printed and under protanopia, deuteranopia, tritanopia and greyscale, made with the
-same simulation as the palette check, and the table of every pair of game colours."""
+"""Issue 26 item 4: "Render a page of each kit under each simulation for the report": the HTML check report
+shows the kit's printed faces as printed and under protanopia, deuteranopia, tritanopia and greyscale, made
+with the same simulation as the palette check, and the table of every pair of game colours. Issue 33 item 8:
+the faces are those that carry the suits (a card front of each colour, not a page of identical backs), large
+enough to read the symbols."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from PIL import Image
 from generator.checking import CheckRun, colour_check, write_reports
 from generator.pipeline import load_kits
 from generator.render.html_report import to_html
-from generator.render.report_colours import NORMAL, ColourCheck
+from generator.render.report_colours import MIN_FACE_PX, MIN_PICTURE_PX, NORMAL, ColourCheck
 from generator.spec.colours import SIMULATIONS, to_grey
 from tests.render.test_html_report import sample
 
@@ -35,26 +37,27 @@ def pixels(png: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
-def test_the_page_is_the_first_that_prints_every_suit(ripple_rush: ColourCheck) -> None:
-    assert (ripple_rush.component, ripple_rush.page, ripple_rush.lang, ripple_rush.dpi) == (
-        "Score sheets",
-        1,
-        "en",
-        100,
-    )
+def test_the_pictures_show_a_card_of_each_suit_large_enough_to_read(ripple_rush: ColourCheck) -> None:
+    """Ripple Rush: a number card of each suit side by side (the score sheet at 100 dpi showed its symbols
+    about 290 px wide for the whole sheet), each card at least MIN_FACE_PX wide."""
+    assert (ripple_rush.component, ripple_rush.lang, ripple_rush.dpi) == ("Number cards", "en", 120)
+    assert [f.split("-")[0] for f in ripple_rush.faces] == ["blue", "red", "green", "orange"]
     assert [v.label for v in ripple_rush.views] == [NORMAL, *SIMULATIONS]
     shapes = {pixels(v.png).shape for v in ripple_rush.views}
-    assert len(shapes) == 1 and sorted(shapes.pop()[:2]) == [827, 1169]  # an A4 page at 100 dpi
+    assert len(shapes) == 1
+    height, width = shapes.pop()[:2]
+    card = 63.5 / 25.4 * ripple_rush.dpi  # a poker card's width in pixels
+    assert card >= MIN_FACE_PX and width >= max(MIN_PICTURE_PX, 4 * card) and height >= 88.9 / 25.4 * 120
 
 
 def test_simulated_pages_differ_and_match_daltonlens_pixel_for_pixel(ripple_rush: ColourCheck) -> None:
-    """A red/green kit looks different under every simulation; a pixel of the red suit in the simulated picture is
-    exactly what daltonlens makes of that pixel (Viénot 1999 for protan/deutan, Brettel 1997 for tritan), and its
-    grey the grey of the same L* that `build --greyscale` prints."""
+    """A red/green kit looks different under every simulation; a pixel of the red suit in the simulated
+    picture is exactly what daltonlens makes of that pixel (Viénot 1999 for protan/deutan, Brettel 1997 for
+    tritan), and its grey the grey of the same L* that `build --greyscale` prints."""
     views = {v.label: pixels(v.png) for v in ripple_rush.views}
     original = views[NORMAL]
     red = np.argwhere(np.all(original == RED, axis=2))
-    assert len(red) > 100  # the red column's header is a flat fill
+    assert len(red) > 100  # the red card's frame is a flat fill
     y, x = red[len(red) // 2]
     for name in SIMULATIONS:
         assert (views[name] != original).any(axis=2).mean() > 0.01, name
@@ -87,7 +90,7 @@ def test_the_report_embeds_the_five_pictures_and_the_table(ripple_rush: ColourCh
     assert html.count('src="data:image/png;base64,') == 5
     for label in (NORMAL, *SIMULATIONS):
         assert f"<figcaption>{label}</figcaption>" in html
-    assert "Colour vision and greyscale: Score sheets, page 1 (en)" in html
+    assert "Colour vision and greyscale: Number cards, faces blue-5, red-7, green-9, orange-2 (en)" in html
     assert '<td class="num low">8.6</td>' in html and "note: marks differ" in html
     assert "data:image" not in to_html([sample()], title="t")  # no section without a colour check
     path = tmp_path / "r.html"
@@ -113,3 +116,26 @@ def test_same_kit_same_seed_same_bytes(ripple_rush: ColourCheck) -> None:
 def test_a_game_without_colours_to_tell_apart_has_no_section() -> None:
     kit = load_kits([ROOT / "layouts" / "harvest_deck"])[0]
     assert colour_check(kit) is None
+
+
+def _face_colours(check: ColourCheck, swatches: list[str]) -> list[set[str]]:
+    """Which of `swatches` each quarter of the normal picture shows (as flat pixels)."""
+    image = pixels(check.views[0].png)
+    rgb = {s: tuple(int(s[i : i + 2], 16) for i in (1, 3, 5)) for s in swatches}
+    quarters = np.array_split(image, len(check.faces), axis=1)
+    return [{s for s, c in rgb.items() if np.all(q == c, axis=2).sum() > 200} for q in quarters]
+
+
+def test_rummy_shows_a_card_front_of_each_colour_not_the_backs() -> None:
+    """Rummy Cards' backs show a ring of every colour's symbol; the report pictured page 2, a sheet of
+    identical backs. Now: one number card front per colour, each picture quarter printing its colour's frame,
+    the faces chosen from what the components draw (no game is named)."""
+    kit = load_kits([ROOT / "layouts" / "rummy_cards"])[0]
+    check = colour_check(kit)
+    assert check is not None
+    colours = [c.colour.lower() for c in kit.game.colours]
+    assert [f.split("-")[0] for f in check.faces] == [c.id for c in kit.game.colours]
+    assert check.component == "Number cards and jokers"
+    assert _face_colours(check, colours) == [{c} for c in colours]
+    width = pixels(check.views[0].png).shape[1]
+    assert width >= MIN_PICTURE_PX and width / len(check.faces) >= MIN_FACE_PX
