@@ -71,7 +71,7 @@ elif point == "swap":
     after(s, "_swap")
 elif point == "returned":
     import generator.pipeline as b
-    after(b, "build")
+    after(b, "build_run")
 elif point == "finished":  # the command is over; typer and the interpreter still run
     import generator.cli as cli
     after(cli, "_run")
