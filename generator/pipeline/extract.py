@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.pipeline.compose import compose_one, kit_measure, print_data
-from generator.pipeline.load import with_tool_catalogs
+from generator.pipeline.load import kit_seed, with_tool_catalogs
 
 if TYPE_CHECKING:
     from generator.layout.ops import Op, Page, Place
@@ -87,7 +87,7 @@ def extract(kit: Kit, *, paper: str | None = None) -> list[Entry]:
 
     catalogs = with_tool_catalogs(kit)
     english = catalogs["en"]
-    seed = kit.meta.seed
+    seed = kit_seed(kit, None)  # a template is the kit's own: its kit.seed
     components, texts = compose_one(
         kit,
         "en",

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from generator.contract import registry
 from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
-from generator.pipeline import check_kit, load_kits
+from generator.pipeline import check_kit, kit_seed, load_kits
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.paths import read_kit_file
@@ -297,7 +297,7 @@ def make_plan(
     if n < 1:
         raise TuneUsageError(f"--trials: expected a number >= 1; got {n}")
     original = {s.path: _original(raw_game, s.tunable) for s in space}
-    return Plan(kit, raw_game, space, goal, settings, n, kit.meta.seed if seed is None else seed, original)
+    return Plan(kit, raw_game, space, goal, settings, n, kit_seed(kit, seed), original)
 
 
 def _original(raw_game: dict[str, Any], t: Tunable) -> Any:
