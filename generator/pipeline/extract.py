@@ -232,4 +232,33 @@ def to_pot(kit: Kit, entries: list[Entry], pictures: str = "pictures") -> str:
     return "\n".join(out)
 
 
-__all__ = ["PICTURES", "Drawn", "Entry", "extract", "to_pot", "write_pictures"]
+
+
+def write_template(kit: Kit, out: Path, *, pictures: bool = True) -> tuple[Path, list[Entry]]:
+    """Write OUT/<kit>/<kit>.pot (and, with `pictures`, OUT/<kit>/pot-pictures/): the template's path and
+    entries. Everything is made in a stage beside them and moved in at the end: never a half-written
+    template."""
+    import os
+    import shutil
+    import tempfile
+
+    entries = extract(kit)
+    folder = out / kit.meta.id
+    folder.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".pnpkit-extract-", dir=folder))
+    target = folder / f"{kit.meta.id}.pot"
+    try:
+        if pictures:
+            write_pictures(entries, stage / PICTURES, fonts=kit.fonts)
+        (stage / target.name).write_text(to_pot(kit, entries, PICTURES), encoding="utf-8")
+        if (folder / PICTURES).exists():
+            os.replace(folder / PICTURES, stage / "old")
+        if pictures:
+            os.replace(stage / PICTURES, folder / PICTURES)
+        os.replace(stage / target.name, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return target, entries
+
+
+__all__ = ["PICTURES", "Drawn", "Entry", "extract", "to_pot", "write_pictures", "write_template"]
