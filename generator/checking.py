@@ -29,10 +29,12 @@ ProgressFor = Callable[[str], AbstractContextManager[Advance]]
 """Opens a progress display for one kit (the CLI's rich bar; silent elsewhere)."""
 
 EXIT_HOLDS, EXIT_FAILS, EXIT_UNDECIDED = 0, 1, 3
-"""The exit codes of `check`: every tolerance holds; any fails; none fails but some are undecided at the cap."""
+"""The exit codes of `check`: every tolerance holds; any fails; none fails but some are undecided at the
+cap."""
 
 SWITCH_GAMES_CAP = 400
-"""Games per setting of the house-rule switch table of the HTML report (at most; fewer when --games is less)."""
+"""Games per setting of the house-rule switch table of the HTML report (at most; fewer when --games is
+less)."""
 
 
 @dataclass
@@ -43,7 +45,8 @@ class CheckRun:
     html_reports: list[BalanceReport] = field(default_factory=list)
     """The reports as the HTML report shows them (with the house-rule switch table, when asked for)."""
     colour_checks: list[ColourCheck | None] = field(default_factory=list)
-    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without colours)."""
+    """Each kit's colour-vision section of the HTML report (when asked for; None for a game without
+    colours)."""
 
     @property
     def exit_code(self) -> int:
@@ -99,11 +102,11 @@ def confidence(kit: Kit) -> float:
 
 
 class _DryRun:
-    """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep yet)
-    and answers every chunk with a one-game tally of its simulation, played once per simulation here, so the game
-    can build its report and ask for every setting it will play. What the games turn out does not change which
-    chunks a report asks for in the shipped games (a game whose later runs depend on earlier results gets a
-    close estimate: the bar then stops a little short of, or past, its total)."""
+    """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep
+    yet) and answers every chunk with a one-game tally of its simulation, played once per simulation here, so
+    the game can build its report and ask for every setting it will play. What the games turn out does not
+    change which chunks a report asks for in the shipped games (a game whose later runs depend on earlier
+    results gets a close estimate: the bar then stops a little short of, or past, its total)."""
 
     def __init__(self, cache: CachingExecutor, tallies: dict[str, Tally]):
         self.cache = cache
@@ -131,10 +134,10 @@ def _ignore(*_: object) -> None:
 def planned_games(
     build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]
 ) -> int | None:
-    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as the
-    real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies (`tallies` keeps
-    them per simulation between looks). None when the dry run cannot say (a report that cannot be built from one
-    game per simulation); the bar then has no total."""
+    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as
+    the real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies
+    (`tallies` keeps them per simulation between looks). None when the dry run cannot say (a report that
+    cannot be built from one game per simulation); the bar then has no total."""
     import warnings
 
     import numpy as np
@@ -265,9 +268,9 @@ def _check_kit(
 
 def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     """The colour-vision section of the HTML report for `kit`: the first page, in the kit's first language,
-    that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as printed
-    and under each simulation, with the pair table. None when the game names no colours a player must tell
-    apart. Components are composed one at a time, only until such a page is found."""
+    that prints the most of the game's suit/colour swatches (all of them, where a page does), pictured as
+    printed and under each simulation, with the pair table. None when the game names no colours a player must
+    tell apart. Components are composed one at a time, only until such a page is found."""
     from generator.contract.compose import compose_kit, template_context
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context

@@ -67,7 +67,8 @@ class ExportOptions:
     pages: bool = False
     """every page of the build's PDFs as a PNG (OUT/<kit>/<lang>/pages/)"""
     showcase: str | None = None
-    """COMPONENT or COMPONENT:ID,ID,...: a hand of that deck's cards fanned on one PNG (OUT/<kit>/<lang>/showcase/)"""
+    """COMPONENT or COMPONENT:ID,ID,...: a hand of that deck's cards fanned on one PNG
+    (OUT/<kit>/<lang>/showcase/)"""
     dpi: int = 300
     size: str | None = None
     """a POD_SIZES name; None = each deck at its own trim with the kit's bleed"""
@@ -228,10 +229,10 @@ def export(
 def export_run(
     run: Run, options: ExportOptions, *, progress: Callable[..., None] | None = None
 ) -> ExportResult:
-    """Export a run's kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
-    (OUT/<kit>/<lang>/cards/), pictures of pages and showcases, in the build's phases: load, check, compose
-    (print-shop faces), render (rasterise into a staging folder, moved into place); raises KitError before
-    writing anything if a phase fails. The options are the CLI's, checked as it parsed them."""
+    """Export a run's kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card
+    images (OUT/<kit>/<lang>/cards/), pictures of pages and showcases, in the build's phases: load, check,
+    compose (print-shop faces), render (rasterise into a staging folder, moved into place); raises KitError
+    before writing anything if a phase fails. The options are the CLI's, checked as it parsed them."""
     if not (options.tts or options.cards or options.pages or options.showcase):
         raise KitError("nothing to export: pass --tts, --cards, --pages and/or --showcase")
     result = ExportResult()
@@ -450,7 +451,8 @@ MANIFEST_COLUMNS = ("component", "index", "id", "side", "count", "file", "width_
 def _write_card_manifest(
     each: _Submitted, stage: Path, options: ExportOptions, result: ExportResult
 ) -> list[Path]:
-    """The card files' manifest.csv of one kit x language (--cards): the files written, relative to the stage."""
+    """The card files' manifest.csv of one kit x language (--cards): the files written, relative to the
+    stage."""
     if not options.cards:
         return []
     folder = Path(each.plan.kit.meta.id) / each.plan.lang / "cards"

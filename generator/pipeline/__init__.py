@@ -108,12 +108,13 @@ def build(
 
 
 def build_run(run: Run, *, progress: Callable[..., None] | None = None) -> BuildResult:
-    """Load, check, compose and render a run's kits; raises KitError before writing anything if any phase fails.
+    """Load, check, compose and render a run's kits; raises KitError before writing anything if any phase
+    fails.
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
-    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
-    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
-    on the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
+    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from the
+    component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed on
+    the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
     through the kit door, `spec.paths`), the generator, fonts and options: when they and OUT's files are those
     of the last build of the same kits and options, nothing is loaded, composed or written."""
     from generator.buildkeys import Memo, inputs_name, read_inputs_record, recorded_tool_key, tool_stamp
@@ -141,8 +142,9 @@ def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> 
     """The last build's result when its inputs and OUT's files are unchanged (nothing to do), else None."""
     from generator.buildkeys import inputs_key, recorded_reads, unchanged_inputs
 
-    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit does
-    # not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or leak
+    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit
+    # does not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or
+    # leak
     seen = recorded_reads(record, run.paths) if record else None
     if seen is None or not unchanged_inputs(
         run.out, record, inputs_key(run.paths, run.options(), tool, seen)
@@ -166,8 +168,8 @@ def _same_reads(run: Run, reads: list[list[Any]]) -> bool:
 
 
 FONT_TABLES = ".pnpkit/fonts.json"
-"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under the
-tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
+"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under
+the tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
 
 
 def _offer_font_tables(out: Path, tool: str) -> None:
@@ -213,7 +215,8 @@ def _record_inputs(
     tool: dict[str, str],
     reads: list[list[Any]],
 ) -> None:
-    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see
+    build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest, inputs_key
     from generator.resources import atomic_write
 
@@ -241,7 +244,8 @@ def _build(
     run: Run, *, progress: Callable[..., None] | None, memo: Memo | None = None, tool: str | None = None
 ) -> BuildResult:
     """The build of `build_run` after its unchanged-inputs check: every phase, incremental per part. Safe
-    points between the phases: a recorded Ctrl-C / SIGTERM stops the build there, before anything is written."""
+    points between the phases: a recorded Ctrl-C / SIGTERM stops the build there, before anything is
+    written."""
     from generator.render.fonts import text_width
 
     result = BuildResult()

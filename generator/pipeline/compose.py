@@ -56,8 +56,8 @@ class Planned:
 
 
 def file_tag(kit: Kit, paper: str) -> str:
-    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one card
-    plus bleed each and have no paper size."""
+    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one
+    card plus bleed each and have no paper size."""
     return "shop" if kit.print.mode == "shop" else paper
 
 
@@ -258,8 +258,8 @@ def plan_build(
 
 
 def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
-    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string it quotes, else at the
-    kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string
+    it quotes, else at the kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
     from generator.layout.text import UnprintableTextError
     from generator.units import to_mm
 
@@ -364,8 +364,8 @@ CALIBRATION = "calibration"
 """The part id of the duplex calibration sheet: written as calibration-<paper>.pdf beside the kit PDF (and
 put right after the checklist in it, so it is printed first)."""
 CHECKLIST = "checklist"
-"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/ (beside
-the build record) so the kit PDF can be reassembled without drawing it again."""
+"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/
+(beside the build record) so the kit PDF can be reassembled without drawing it again."""
 TOOL_PARTS = (CHECKLIST, CALIBRATION)
 """Parts pnpkit adds to every kit (not components of the kit.yaml)."""
 
@@ -399,7 +399,8 @@ class Part:
 
 @dataclass
 class FolderPlan:
-    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's record."""
+    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's
+    record."""
 
     kit: Kit
     lang: str
@@ -425,7 +426,8 @@ class FolderPlan:
         return sheet_map([(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex != "none")
 
     def checklist_summary(self) -> list[str]:
-        """The print checklist's opening lines (what to print, how, how many sheets); [] without a checklist."""
+        """The print checklist's opening lines (what to print, how, how many sheets); [] without a
+        checklist."""
         for p in self.parts:
             if p.cid == CHECKLIST:
                 return [str(line) for line in p.record.get("summary", [])]
@@ -443,7 +445,8 @@ class FolderPlan:
 
 
 def _sides_ok(entry: dict[str, Any]) -> bool:
-    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well formed)."""
+    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well
+    formed)."""
     from generator.layout.sheets import sides_from_json
 
     sides = sides_from_json(entry.get("sides"))
@@ -489,8 +492,8 @@ def plan_run(
     memo: Memo | None = None,
     tool: str | None = None,
 ) -> list[FolderPlan]:
-    """Plan every OUT/<kit>/<lang>/ folder of a run: key every part, compose (and fit, and check) only the parts
-    whose key changed, title them, key the kit PDF (`memo`: the build's, for the print data; `tool`: the
+    """Plan every OUT/<kit>/<lang>/ folder of a run: key every part, compose (and fit, and check) only the
+    parts whose key changed, title them, key the kit PDF (`memo`: the build's, for the print data; `tool`: the
     build's tool key, else `tool_key()`)."""
     from generator.buildkeys import read_manifest, tool_key
 
@@ -512,8 +515,8 @@ def plan_run(
 
 @dataclass
 class _KitPlan:
-    """What planning one kit's folders shares across its languages: the run's choices for it and the print data,
-    asked of the game once, when a part is first composed."""
+    """What planning one kit's folders shares across its languages: the run's choices for it and the print
+    data, asked of the game once, when a part is first composed."""
 
     kit: Kit
     run: Run
@@ -630,8 +633,8 @@ class _Heard:
 def _compose_parts(
     each: _KitPlan, lang: str, need: list[Part], parts: list[Part], warn: Callable[[str], None]
 ) -> Texts:
-    """Compose phase: the parts of one folder whose key changed (components, then the calibration sheet and the
-    checklist, which counts every part's sheets), each checked before anything is written, then titled."""
+    """Compose phase: the parts of one folder whose key changed (components, then the calibration sheet and
+    the checklist, which counts every part's sheets), each checked before anything is written, then titled."""
     from generator.contract.compose import composer
     from generator.layout.checklist import finishing
     from generator.layout.compose import Context

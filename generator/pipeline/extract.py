@@ -46,8 +46,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One text op as drawn: its face (the innermost named place around it), text, text id and where a
-    picture of it can be cut from (that face, else its position on the page when no rotation is in between)."""
+    """One text op as drawn: its face (the innermost named place around it), text, text id and where a picture
+    of it can be cut from (that face, else its position on the page when no rotation is in between)."""
 
     face: str
     text: str
@@ -159,7 +159,8 @@ def write_pictures(entries: list[Entry], folder: Path, *, dpi: int = 100, fonts:
         sizes.append((max(1, round(w * dpi / 72)), max(1, round(h * dpi / 72))))
         e.picture_file = f"{i + 1:03d}-{_SAFE_RE.sub('_', e.tid)[:80]}.png"
     folder.mkdir(parents=True, exist_ok=True)
-    for e, image in zip(todo, rasterize(pages, sizes, crops, fonts=fonts), strict=True):  # type: ignore[arg-type]
+    images = rasterize(pages, sizes, crops, fonts=fonts)  # type: ignore[arg-type]
+    for e, image in zip(todo, images, strict=True):
         (folder / e.picture_file).write_bytes(encode(image, "png", dpi=dpi))
 
 
@@ -230,8 +231,6 @@ def to_pot(kit: Kit, entries: list[Entry], pictures: str = "pictures") -> str:
             out.append(f"#: {kit.catalogs['en'].path}:{e.line}")
         out += [f"msgid {_quote(e.tid)}", 'msgstr ""', ""]
     return "\n".join(out)
-
-
 
 
 def write_template(kit: Kit, out: Path, *, pictures: bool = True) -> tuple[Path, list[Entry]]:

@@ -1,6 +1,7 @@
-"""The load phase: a command's options and kit folders resolved once into a `Run` (validated kits, every problem
-of every kit reported together, the CLI's print overrides applied), the shipped kits and pnpkit's own catalogs
-merged into a kit's. Every command (build, validate, export, serve, check, tune) starts from a `Run`."""
+"""The load phase: a command's options and kit folders resolved once into a `Run` (validated kits, every
+problem of every kit reported together, the CLI's print overrides applied), the shipped kits and pnpkit's own
+catalogs merged into a kit's. Every command (build, validate, export, serve, check, tune) starts from a
+`Run`."""
 
 from __future__ import annotations
 
@@ -29,8 +30,8 @@ def kit_seed(kit: Kit, seed: int | None) -> int:
 
 @dataclass(frozen=True)
 class Run:
-    """One command's run, resolved once: the kits (loaded, checked by the command, print overrides applied) and
-    every option the phases read. The CLI checks the options as it parses them; the phases trust them."""
+    """One command's run, resolved once: the kits (loaded, checked by the command, print overrides applied)
+    and every option the phases read. The CLI checks the options as it parses them; the phases trust them."""
 
     paths: tuple[Path, ...]
     """The kit folders as given (a build keys its record on them)."""
