@@ -3,6 +3,7 @@ build's checks without writing. Each resolves one `Run` and hands it to the pipe
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -100,96 +101,96 @@ def _report_build(result: BuildResult, *, verbose: bool) -> None:
             say(f"kit PDF: {pdf}")
 
 
+# the options of `export` (each used there only)
+Tts = Annotated[
+    bool,
+    typer.Option("--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"),
+]
+Cards = Annotated[
+    bool, typer.Option("--cards", help="one PNG per card face and back with bleed, and manifest.csv")
+]
+Pages = Annotated[
+    bool,
+    typer.Option("--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"),
+]
+Showcase = Annotated[
+    str | None,
+    typer.Option(
+        "--showcase",
+        metavar="DECK[:ID,ID,...]",
+        help="a hand of cards of that deck fanned on one PNG (default: its first 5 "
+        "cards), in OUT/<kit>/<lang>/showcase/",
+    ),
+]
+ExportOut = Annotated[
+    Path,
+    typer.Option("--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
+]
+Dpi = Annotated[
+    int,
+    typer.Option(
+        "--dpi",
+        callback=at_least(*DPI_RANGE),
+        help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})",
+    ),
+]
+PodSize = Annotated[
+    str | None,
+    typer.Option(
+        "--size",
+        callback=pod_size,
+        help="card images: a print-on-demand size: The Game Crafter "
+        "(tgc-poker, tgc-bridge, tgc-mini, tgc-square), MakePlayingCards (mpc-poker, "
+        "mpc-bridge, mpc-mini, mpc-tarot) or DriveThruCards (dtc-poker, dtc-tarot); "
+        "default: each deck's own size with the kit's bleed",
+    ),
+]
+BaseUrl = Annotated[
+    str | None,
+    typer.Option("--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
+]
+ImageFormat = Annotated[str, typer.Option("--format", callback=image_format, help="TTS images: png or jpeg")]
+Quality = Annotated[
+    int,
+    typer.Option(
+        "--quality",
+        callback=at_least(*QUALITY_RANGE),
+        help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})",
+    ),
+]
+RasterWorkers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        callback=at_least(1),
+        help="processes rasterising in parallel (default: up to 2; 1 = none)",
+    ),
+]
+
+
 @command(summary="Export kits to Tabletop Simulator or print-on-demand card images")
 def export(
     kits: Kits = None,
-    tts: Annotated[
-        bool,
-        typer.Option(
-            "--tts", help="Tabletop Simulator deck sheets, backs, board tiles and <kit>-<lang>.json"
-        ),
-    ] = False,
-    cards: Annotated[
-        bool, typer.Option("--cards", help="one PNG per card face and back with bleed, and manifest.csv")
-    ] = False,
-    pages: Annotated[
-        bool,
-        typer.Option("--pages", help="every page of the build's PDFs as a PNG, in OUT/<kit>/<lang>/pages/"),
-    ] = False,
-    showcase: Annotated[
-        str | None,
-        typer.Option(
-            "--showcase",
-            metavar="DECK[:ID,ID,...]",
-            help="a hand of cards of that deck fanned on one PNG (default: its first 5 "
-            "cards), in OUT/<kit>/<lang>/showcase/",
-        ),
-    ] = None,
+    tts: Tts = False,
+    cards: Cards = False,
+    pages: Pages = False,
+    showcase: Showcase = None,
     lang: Lang = None,
-    out: Annotated[
-        Path,
-        typer.Option("--out", help="output folder: OUT/<kit>/<lang>/tts and OUT/<kit>/<lang>/cards"),
-    ] = Path("output"),
+    out: ExportOut = Path("output"),
     seed: Seed = None,
-    dpi: Annotated[
-        int,
-        typer.Option(
-            "--dpi",
-            callback=at_least(*DPI_RANGE),
-            help=f"card images: pixels per inch ({DPI_RANGE[0]}..{DPI_RANGE[1]})",
-        ),
-    ] = 300,
-    size: Annotated[
-        str | None,
-        typer.Option(
-            "--size",
-            callback=pod_size,
-            help="card images: a print-on-demand size: The Game Crafter "
-            "(tgc-poker, tgc-bridge, tgc-mini, tgc-square), MakePlayingCards (mpc-poker, "
-            "mpc-bridge, mpc-mini, mpc-tarot) or DriveThruCards (dtc-poker, dtc-tarot); "
-            "default: each deck's own size with the kit's bleed",
-        ),
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="TTS: URL prefix of hosted images (default: file:/// URLs)"),
-    ] = None,
-    fmt: Annotated[
-        str, typer.Option("--format", callback=image_format, help="TTS images: png or jpeg")
-    ] = "png",
-    quality: Annotated[
-        int,
-        typer.Option(
-            "--quality",
-            callback=at_least(*QUALITY_RANGE),
-            help=f"TTS JPEG quality ({QUALITY_RANGE[0]}..{QUALITY_RANGE[1]})",
-        ),
-    ] = 90,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            callback=at_least(1),
-            help="processes rasterising in parallel (default: up to 2; 1 = none)",
-        ),
-    ] = None,
+    dpi: Dpi = 300,
+    size: PodSize = None,
+    base_url: BaseUrl = None,
+    fmt: ImageFormat = "png",
+    quality: Quality = 90,
+    workers: RasterWorkers = None,
 ) -> None:
     """Export kits beyond paper: Tabletop Simulator decks (--tts), print-on-demand card images (--cards),
     pictures of every page (--pages) and a fanned hand of cards (--showcase)."""
     from generator.export import ExportOptions, export_run
 
-    options = ExportOptions(
-        tts=tts,
-        cards=cards,
-        pages=pages,
-        showcase=showcase,
-        dpi=dpi,
-        size=size,
-        base_url=base_url,
-        fmt=fmt,
-        quality=quality,
-        workers=workers,
-    )
+    what = ExportOptions(tts=tts, cards=cards, pages=pages, showcase=showcase)
+    options = replace(what, dpi=dpi, size=size, base_url=base_url, fmt=fmt, quality=quality, workers=workers)
     run = run_of(kits, lang=lang, out=out, seed=seed, workers=workers)
     with progress(None, "exporting") as advance:
         result = export_run(run, options, progress=advance)

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -26,6 +26,12 @@ from generator.cli.options import (
 )
 from generator.cli.output import ago, console, count, megabytes, progress, say, show, spinner
 from generator.spec.choices import MAX_GAMES
+
+if TYPE_CHECKING:
+    from generator.checking import CheckRun
+    from generator.engine.kernelcache import CacheFolder
+    from generator.pipeline import Run
+    from generator.tune.report import TuneResult
 
 
 @command(summary="Prove kits legal and balanced by seeded self-play")
@@ -61,25 +67,14 @@ def check(
     Each tolerance gets a statistical verdict: HOLDS, FAILS or UNDECIDED; undecided ones get more games
     (batches doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any
     fails; 3: none fails but some are still undecided at the cap."""
-    from generator.checking import check_balance, write_reports
     from generator.checking import refit as write_refit
+    from generator.checking import write_reports
     from generator.pipeline import check_kits, load_run
-    from generator.render.console import print_report
 
     run = load_run(run_of(kits, seed=seed, workers=workers))
     check_kits(run.kits)
     _compile_first(list(run.kits))
-    checked = check_balance(
-        run.kits,
-        games=games,
-        seed=run.seed,
-        workers=run.workers,
-        dask=dask,
-        switches=report is not None,
-        progress=lambda label: progress(None, label),
-        totals=console(stderr=True).is_terminal,
-        on_report=lambda rep: print_report(rep, console()),
-    )
+    checked = _play(run, games=games, dask=dask, switches=report is not None)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
             show(f"refit: {write_refit(k, rep).summary} written to {k.display}")
@@ -87,6 +82,24 @@ def check(
         show(f"wrote {path}")
     if checked.exit_code:
         raise Failure(checked.summary(), checked.exit_code)
+
+
+def _play(run: Run, *, games: int | None, dask: str | None, switches: bool) -> CheckRun:
+    """The balance check of a run's kits, with a progress bar per kit and each report printed when done."""
+    from generator.checking import check_balance
+    from generator.render.console import print_report
+
+    return check_balance(
+        run.kits,
+        games=games,
+        seed=run.seed,
+        workers=run.workers,
+        dask=dask,
+        switches=switches,
+        progress=lambda label: progress(None, label),
+        totals=console(stderr=True).is_terminal,
+        on_report=lambda rep: print_report(rep, console()),
+    )
 
 
 def _compile_first(kits: list[Any]) -> None:
@@ -176,8 +189,13 @@ def kernel_cache(
     size = megabytes(sum(f.size for f in folders))
     if clear:
         say(f"removed {count(len(folders), 'kernel cache folder')}, {size} from {cache_base()}")
-        return
-    say(f"{count(len(folders), 'kernel cache folder')}, {size} in {cache_base()}")
+    else:
+        say(f"{count(len(folders), 'kernel cache folder')}, {size} in {cache_base()}")
+        _list_caches(folders)
+
+
+def _list_caches(folders: Sequence[CacheFolder]) -> None:
+    """One line per kernel cache folder: its name, size and age."""
     now = time.time()
     for f in folders:
         this = "  (this pnpkit)" if f.current else ""
@@ -204,11 +222,7 @@ def warmup(
     run = load_run(run_of(kits))
     check_kits(run.kits)
     if not HAVE_NUMBA:
-        show(
-            "numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
-            "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play",
-            wrap=True,
-        )
+        show(NO_NUMBA, wrap=True)
     with progress(len(run.kits), "compiling the self-play kernels (first run only)") as advance:
         done = list(warm_up(list(run.kits), games=games, progress=advance))
     for name, secs in done:
@@ -216,6 +230,13 @@ def warmup(
     if HAVE_NUMBA:
         where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
         show(f"kernels cached in {where} (later runs load them)", wrap=True)
+
+
+NO_NUMBA = (
+    "numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
+    "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play"
+)
+"""What `warmup` says without numba."""
 
 
 @command(summary="Search a kit's parameters until every balance tolerance holds")
@@ -271,6 +292,12 @@ def tune(
         out=out,
         console=console(stderr=True),
     )
+    _report_tune(o)
+
+
+def _report_tune(o: TuneResult) -> None:
+    """What `tune` says: the trials, the report, the parameters it changed and the tuned kit (or that none
+    passed the proof: exit 1)."""
     played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
     show(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)")
     show(f"wrote {o.report}")
