@@ -210,7 +210,9 @@ def _check_kit(
     balance_report = registry.get(kit.game_id).load.balance_report()
     first = games or default_games(kit)
     cap = max(first, max_games(kit, first))
-    run_seed = kit.meta.seed if seed is None else seed
+    from generator.pipeline.load import kit_seed
+
+    run_seed = kit_seed(kit, seed)
     cache = CachingExecutor(executor)
     tallies: dict[str, Tally] = {}
     look = [""]
@@ -275,7 +277,7 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     from generator.i18n.texts import Texts
     from generator.layout.compose import Context
     from generator.pipeline.compose import kit_measure, print_data
-    from generator.pipeline.load import with_tool_catalogs
+    from generator.pipeline.load import kit_seed, with_tool_catalogs
     from generator.render.fonts import text_width
     from generator.render.report_colours import colour_check as check_page
     from generator.render.report_colours import faces_check, palette_colours, pick_faces, swatch_faces
@@ -285,7 +287,7 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     swatches = set(order)
     if len(swatches) < 2:
         return None
-    run_seed = kit.meta.seed if seed is None else seed
+    run_seed = kit_seed(kit, seed)
     lang = kit.meta.languages[0]
     extras = print_data(kit, run_seed)
     texts = Texts(lang, with_tool_catalogs(kit), template_context(kit, extras), warn=lambda w: None)

@@ -32,10 +32,11 @@ from generator.exportplan.plan import (
 from generator.exportplan.tts import BoardImage, deck_rows, first_keys, saved_object
 from generator.layout.compose import Component
 from generator.pipeline import (
+    Run,
     check_kits,
     check_out,
     compose_one,
-    load_kits,
+    load_run,
     print_data,
     staged_folders,
     translation_warnings,
@@ -66,7 +67,8 @@ class ExportOptions:
     pages: bool = False
     """every page of the build's PDFs as a PNG (OUT/<kit>/<lang>/pages/)"""
     showcase: str | None = None
-    """COMPONENT or COMPONENT:ID,ID,...: a hand of that deck's cards fanned on one PNG (OUT/<kit>/<lang>/showcase/)"""
+    """COMPONENT or COMPONENT:ID,ID,...: a hand of that deck's cards fanned on one PNG
+    (OUT/<kit>/<lang>/showcase/)"""
     dpi: int = 300
     size: str | None = None
     """a POD_SIZES name; None = each deck at its own trim with the kit's bleed"""
@@ -196,14 +198,14 @@ def _write_tts_object(
 
     images = [tts_images(f.result(), url) for f in tts_jobs]
     tiles = []
-    for b, f in zip(boards, board_jobs):
+    for b, f in zip(boards, board_jobs, strict=True):
         rel, w, h = f.result()
         tiles.append(BoardImage(b.component, b.title, url(rel), w, h))
     obj = saved_object(kit.meta.id, lang, title, images, tiles, kit.meta.version)
     (staged / f"{kit.meta.id}-{lang}.json").write_bytes(
         (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
     )
-    for images_of, key in zip(images, first_keys(images)):
+    for images_of, key in zip(images, first_keys(images), strict=True):
         rows = deck_rows(images_of, key)
         (staged / f"{images_of.deck.component}.csv").write_bytes(
             _csv(rows, ("card_id", "sheet", "slot", "index", "id", "name"))
@@ -219,62 +221,67 @@ def export(
     options: ExportOptions,
     progress: Callable[..., None] | None = None,
 ) -> ExportResult:
-    """Export kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card images
-    (OUT/<kit>/<lang>/cards/); raises KitError before writing anything if a phase fails."""
-    from generator.render.export_images import (
-        Look,
-        write_board,
-        write_cards,
-        write_pages,
-        write_showcase,
-        write_tts_deck,
-    )
+    """Export kits (see `export_run`); the Python API, with the options of `pnpkit export` as keywords."""
+    run = Run.of(paths, out=out, langs=langs, seed=seed, workers=options.workers)
+    return export_run(run, options, progress=progress)
 
+
+def export_run(
+    run: Run, options: ExportOptions, *, progress: Callable[..., None] | None = None
+) -> ExportResult:
+    """Export a run's kits for Tabletop Simulator (OUT/<kit>/<lang>/tts/) and/or as print-on-demand card
+    images (OUT/<kit>/<lang>/cards/), pictures of pages and showcases, in the build's phases: load, check,
+    compose (print-shop faces), render (rasterise into a staging folder, moved into place); raises KitError
+    before writing anything if a phase fails. The options are the CLI's, checked as it parsed them."""
     if not (options.tts or options.cards or options.pages or options.showcase):
         raise KitError("nothing to export: pass --tts, --cards, --pages and/or --showcase")
-    size: PodSize | None = None
-    if options.size is not None:
-        if options.size not in POD_SIZES:
-            raise KitError(f"--size: expected one of {', '.join(POD_SIZES)}; got {options.size!r}")
-        size = POD_SIZES[options.size]
-    if options.fmt not in FORMATS:
-        raise KitError(f"--format: expected one of {', '.join(FORMATS)}; got {options.fmt!r}")
-    if not 1 <= options.quality <= 100:
-        raise KitError(f"--quality: expected a number in 1..100; got {options.quality}")
-    if not 72 <= options.dpi <= 1200:
-        raise KitError(f"--dpi: expected a number in 72..1200; got {options.dpi}")
     result = ExportResult()
     t0 = time.perf_counter()
-    kits = load_kits(paths)
-    check_kits(kits)
-    for kit in kits:
+    run = load_run(run)
+    check_kits(run.kits)
+    for kit in run.kits:
         result.warnings.extend(translation_warnings(kit))
-        kit.chosen_languages(langs)
+        run.langs_for(kit)  # a language the kit does not ship is a usage error before any work
     t1 = time.perf_counter()
+    plans = _compose_exports(run, options, result.warnings.append)
+    t2 = time.perf_counter()
+    _render_exports(run, plans, options, result, progress)
+    t3 = time.perf_counter()
+    result.timings = {"load": t1 - t0, "compose": t2 - t1, "render": t3 - t2}
+    return result
+
+
+def _pod_size(options: ExportOptions) -> PodSize | None:
+    """The print-on-demand size the card images are made at (--size), None for each deck's own."""
+    return None if options.size is None else POD_SIZES[options.size]
+
+
+def _compose_exports(run: Run, options: ExportOptions, warn: Callable[[str], None]) -> list[_Plan]:
+    """Compose phase: each kit x language's print-shop faces (decks and boards), its pages (--pages) and the
+    hand of cards a showcase fans out."""
+    from generator.render.fonts import text_width
+
+    size = _pod_size(options)
     plans: list[_Plan] = []
-    for kit in kits:
-        kit_seed = kit.meta.seed if seed is None else seed
-        extras = print_data(kit, kit_seed)
-        for lang in langs or kit.meta.languages:
-            decks, boards, title = _compose_decks(
-                kit, lang, kit_seed, extras, size.bleed if size else None, result.warnings.append
-            )
+    for kit in run.kits:
+        seed = run.seed_for(kit)
+        extras = print_data(kit, seed)
+        for lang in run.langs_for(kit):
+            decks, boards, title = _compose_decks(kit, lang, seed, extras, size.bleed if size else None, warn)
             plan = _Plan(kit, lang, decks, boards, title)
             if options.pages:
-                from generator.render.fonts import text_width
-
-                plan.pages, _ = compose_one(
-                    kit, lang, kit.print.paper, kit_seed, extras, text_width, result.warnings.append
-                )
+                plan.pages, _ = compose_one(kit, lang, kit.print.paper, seed, extras, text_width, warn)
             if options.showcase:
                 plan.hand = _showcase_hand(plan, options.showcase)
             plans.append(plan)
     if options.showcase and not any(p.hand for p in plans):
         component = parse_showcase(options.showcase)[0]
         raise KitError(f"--showcase: no kit has a deck of cards named {component!r}")
-    t2 = time.perf_counter()
-    check_out(out)
-    # the tts/, cards/, pages/ and showcase/ folders of every kit/language are replaced whole, all or nothing
+    return plans
+
+
+def _export_folders(out: Path, plans: Sequence[_Plan], options: ExportOptions) -> list[Path]:
+    """The tts/, cards/, pages/ and showcase/ folders of every kit/language: each is replaced whole."""
     subs = [
         sub
         for sub, on in (
@@ -285,7 +292,7 @@ def export(
         )
         if on
     ]
-    folders = sorted(
+    return sorted(
         {
             out / p.kit.meta.id / p.lang / sub
             for p in plans
@@ -293,169 +300,180 @@ def export(
             if sub != "showcase" or p.hand is not None
         }
     )
-    pool = _pool(options.workers)
+
+
+class _Jobs:
+    """The image jobs of an export: run by a process pool or in this process, each counted by `progress`."""
+
+    def __init__(self, workers: int | None, progress: Callable[..., None] | None) -> None:
+        self.pool = _pool(workers)
+        self.progress = progress
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+        """`fn(*args, **kwargs)` as a job: its future (already done without a pool)."""
+        fut: Future[Any]
+        if self.pool is not None:
+            fut = self.pool.submit(fn, *args, **kwargs)
+        else:
+            fut = Future()
+            fut.set_result(fn(*args, **kwargs))
+        if self.progress:
+            progress = self.progress
+            fut.add_done_callback(lambda _: progress(1))
+        return fut
+
+    def close(self) -> None:
+        """Stop the pool (jobs not started are cancelled)."""
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+@dataclass
+class _Submitted:
+    """One kit x language's image jobs: TTS deck sheets, board tiles, card files and pictures."""
+
+    plan: _Plan
+    tts: list[Future[Any]] = field(default_factory=list)
+    boards: list[Future[Any]] = field(default_factory=list)
+    cards: list[tuple[Deck, Future[Any]]] = field(default_factory=list)
+    pictures: list[Future[Any]] = field(default_factory=list)
+    """pages and showcases: files only, no result to assemble"""
+
+
+def _render_exports(
+    run: Run,
+    plans: Sequence[_Plan],
+    options: ExportOptions,
+    result: ExportResult,
+    progress: Callable[..., None] | None,
+) -> None:
+    """Render phase: every image job is submitted first (decks, boards and card files of every kit run in
+    parallel), then the saved objects, sidecars and manifests are written in a fixed order from their results;
+    all into a staging folder moved into place whole, all or nothing."""
+    out = run.out
+    check_out(out)
+    folders = _export_folders(out, plans, options)
+    jobs = _Jobs(run.workers, progress)
     written: list[Path] = []
     try:
         with staged_folders(out, folders, keep_existing=False) as stage:
-
-            def submit(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-                if pool is not None:
-                    fut = pool.submit(fn, *args, **kwargs)
-                else:
-                    fut = Future()
-                    fut.set_result(fn(*args, **kwargs))
-                if progress:
-                    fut.add_done_callback(lambda _: progress(1))
-                return fut
-
-            # every image job is submitted first (decks, boards and card files of every kit run in parallel) ...
-            jobs: list[
-                tuple[
-                    Kit,
-                    str,
-                    list[Deck],
-                    list[Board],
-                    str,
-                    list[Future[Any]],
-                    list[Future[Any]],
-                    list[tuple[Deck, Future[Any]]],
-                ]
-            ] = []
-            picture_jobs: list[Future[Any]] = []  # pages and showcases: files only, no result to assemble
-            for plan in plans:
-                kit, lang, decks, boards, title = plan.kit, plan.lang, plan.decks, plan.boards, plan.title
-                rel_root = Path(kit.meta.id) / lang
-                look = Look(kit.fonts, kit.print.greyscale)  # images show what the PDF prints
-                tts_jobs: list[Future[Any]] = []
-                board_jobs: list[Future[Any]] = []
-                card_jobs: list[tuple[Deck, Future[Any]]] = []
-                if options.tts:
-                    folder = stage / rel_root / "tts"
-                    tts_jobs = [
-                        submit(write_tts_deck, d, folder, fmt=options.fmt, quality=options.quality, look=look)
-                        for d in decks
-                    ]
-                    board_jobs = [
-                        submit(write_board, b, folder, fmt=options.fmt, quality=options.quality, look=look)
-                        for b in boards
-                    ]
-                if options.cards:
-                    for d in decks:
-                        if size is not None and not matches(d, size):
-                            result.warnings.append(
-                                f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
-                                f"not exported as cards (export it without --size)"
-                            )
-                            continue
-                        result.warnings.extend(_safe_area_warnings(kit.meta.id, lang, d, size))
-                        card_jobs.append(
-                            (
-                                d,
-                                submit(
-                                    write_cards,
-                                    d,
-                                    stage / rel_root / "cards",
-                                    dpi=options.dpi,
-                                    size=size,
-                                    look=look,
-                                ),
-                            )
-                        )
-                for comp in plan.pages:
-                    picture_jobs.append(
-                        submit(
-                            write_pages,
-                            comp.id,
-                            kit.print.paper,
-                            comp.pages,
-                            stage / rel_root / "pages",
-                            look=look,
-                        )
-                    )
-                if plan.hand is not None:
-                    deck, hand = plan.hand
-                    picture_jobs.append(
-                        submit(
-                            write_showcase,
-                            deck,
-                            hand,
-                            stage / rel_root / "showcase" / f"{safe_name(deck.component)}.png",
-                            look=look,
-                        )
-                    )
-                jobs.append((kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs))
-            # ... then the saved objects, sidecars and manifests are written in a fixed order from their results
-            for kit, lang, decks, boards, title, tts_jobs, board_jobs, card_jobs in jobs:
-                rel_root = Path(kit.meta.id) / lang
-                if options.tts:
-                    folder = rel_root / "tts"
-                    result.cards += sum(len({c.front.face for c in d.cards}) for d in decks)
-                    _write_tts_object(
-                        stage / folder,
-                        (out / folder).resolve(),
-                        f"{kit.meta.id}/{lang}/tts",
-                        kit,
-                        lang,
-                        title,
-                        decks,
-                        boards,
-                        tts_jobs,
-                        board_jobs,
-                        options.base_url,
-                    )
-                    written += sorted(
-                        p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file()
-                    )
-                if options.cards:
-                    folder = rel_root / "cards"
-                    rows_out: list[dict[str, Any]] = []
-                    for _, f in card_jobs:
-                        made = f.result()
-                        result.cards += len(made)
-                        rows_out += [
-                            {
-                                "component": m.component,
-                                "index": m.index,
-                                "id": m.id,
-                                "side": m.side,
-                                "count": m.count,
-                                "file": m.file,
-                                "width_px": m.size_px[0],
-                                "height_px": m.size_px[1],
-                                "sha256": m.sha256,
-                            }
-                            for m in made
-                        ]
-                    (stage / folder).mkdir(parents=True, exist_ok=True)
-                    (stage / folder / "manifest.csv").write_bytes(
-                        _csv(
-                            rows_out,
-                            (
-                                "component",
-                                "index",
-                                "id",
-                                "side",
-                                "count",
-                                "file",
-                                "width_px",
-                                "height_px",
-                                "sha256",
-                            ),
-                        )
-                    )
-                    written += sorted(
-                        p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file()
-                    )
-            for job in picture_jobs:
-                job.result()  # raises what the job raised
+            submitted = [_submit_images(plan, stage, options, jobs, result.warnings.append) for plan in plans]
+            for each in submitted:
+                written += _write_tts(each, stage, out, options, result)
+                written += _write_card_manifest(each, stage, options, result)
+            for each in submitted:
+                for job in each.pictures:
+                    job.result()  # raises what the job raised
             for folder in folders:
                 if folder.name in ("pages", "showcase"):
                     staged = stage / folder.relative_to(out)
                     written += sorted(p.relative_to(stage) for p in staged.rglob("*") if p.is_file())
         result.files = [out / rel for rel in written]
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-    t3 = time.perf_counter()
-    result.timings = {"load": t1 - t0, "compose": t2 - t1, "render": t3 - t2}
-    return result
+        jobs.close()
+
+
+def _submit_images(
+    plan: _Plan, stage: Path, options: ExportOptions, jobs: _Jobs, warn: Callable[[str], None]
+) -> _Submitted:
+    """Submit one kit x language's image jobs, writing into its folders of the stage."""
+    from generator.render.export_images import (
+        Look,
+        write_board,
+        write_cards,
+        write_pages,
+        write_showcase,
+        write_tts_deck,
+    )
+
+    kit, lang, size = plan.kit, plan.lang, _pod_size(options)
+    root = stage / kit.meta.id / lang
+    look = Look(kit.fonts, kit.print.greyscale)  # images show what the PDF prints
+    each = _Submitted(plan)
+    if options.tts:
+        image = {"fmt": options.fmt, "quality": options.quality, "look": look}
+        each.tts = [jobs.submit(write_tts_deck, d, root / "tts", **image) for d in plan.decks]
+        each.boards = [jobs.submit(write_board, b, root / "tts", **image) for b in plan.boards]
+    if options.cards:
+        for d in plan.decks:
+            if size is not None and not matches(d, size):
+                warn(
+                    f"{kit.meta.id}/{lang}: {d.component} is {describe(d)}, not {size.name}; "
+                    f"not exported as cards (export it without --size)"
+                )
+                continue
+            for w in _safe_area_warnings(kit.meta.id, lang, d, size):
+                warn(w)
+            made = jobs.submit(write_cards, d, root / "cards", dpi=options.dpi, size=size, look=look)
+            each.cards.append((d, made))
+    for comp in plan.pages:
+        each.pictures.append(
+            jobs.submit(write_pages, comp.id, kit.print.paper, comp.pages, root / "pages", look=look)
+        )
+    if plan.hand is not None:
+        deck, hand = plan.hand
+        target = root / "showcase" / f"{safe_name(deck.component)}.png"
+        each.pictures.append(jobs.submit(write_showcase, deck, hand, target, look=look))
+    return each
+
+
+def _write_tts(
+    each: _Submitted, stage: Path, out: Path, options: ExportOptions, result: ExportResult
+) -> list[Path]:
+    """The TTS saved object and sidecars of one kit x language (--tts): the files written, relative to the
+    stage."""
+    if not options.tts:
+        return []
+    plan = each.plan
+    kit, lang = plan.kit, plan.lang
+    folder = Path(kit.meta.id) / lang / "tts"
+    result.cards += sum(len({c.front.face for c in d.cards}) for d in plan.decks)
+    _write_tts_object(
+        stage / folder,
+        (out / folder).resolve(),
+        f"{kit.meta.id}/{lang}/tts",
+        kit,
+        lang,
+        plan.title,
+        plan.decks,
+        plan.boards,
+        each.tts,
+        each.boards,
+        options.base_url,
+    )
+    return sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())
+
+
+MANIFEST_COLUMNS = ("component", "index", "id", "side", "count", "file", "width_px", "height_px", "sha256")
+"""The columns of OUT/<kit>/<lang>/cards/manifest.csv."""
+
+
+def _write_card_manifest(
+    each: _Submitted, stage: Path, options: ExportOptions, result: ExportResult
+) -> list[Path]:
+    """The card files' manifest.csv of one kit x language (--cards): the files written, relative to the
+    stage."""
+    if not options.cards:
+        return []
+    folder = Path(each.plan.kit.meta.id) / each.plan.lang / "cards"
+    rows: list[dict[str, Any]] = []
+    for _, job in each.cards:
+        made = job.result()
+        result.cards += len(made)
+        rows += [
+            {
+                "component": m.component,
+                "index": m.index,
+                "id": m.id,
+                "side": m.side,
+                "count": m.count,
+                "file": m.file,
+                "width_px": m.size_px[0],
+                "height_px": m.size_px[1],
+                "sha256": m.sha256,
+            }
+            for m in made
+        ]
+    (stage / folder).mkdir(parents=True, exist_ok=True)
+    (stage / folder / "manifest.csv").write_bytes(_csv(rows, MANIFEST_COLUMNS))
+    return sorted(p.relative_to(stage) for p in (stage / folder).rglob("*") if p.is_file())

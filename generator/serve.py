@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -81,18 +82,19 @@ class Preview:
 
     def build_now(self) -> None:
         """Build the chosen language and paper (incrementally) and record the pictures or the errors."""
-        from generator.pipeline import build, load_kits
+        from generator.pipeline import Run, build_run, load_run
 
         t = time.perf_counter()
         try:
-            kit = load_kits([self.kit_dir])[0]
+            run = load_run(Run.of([self.kit_dir], out=self.out))
+            kit = run.kits[0]
             self.kit_id = kit.meta.id
             self.languages = list(kit.meta.languages)
             if self.lang not in self.languages:
                 self.lang = self.languages[0]
             if self.paper not in PAPERS:
                 self.paper = kit.print.paper
-            result = build([self.kit_dir], out=self.out, langs=[self.lang], paper=self.paper)
+            result = build_run(replace(run, langs=(self.lang,), paper=self.paper, kits=()))
         except SpecError as e:
             self.errors = [
                 {"file": p.file, "line": p.line, "key": p.key, "message": p.message, "text": str(p)}
@@ -164,7 +166,8 @@ class Preview:
     # ------------------------------------------------------------ pictures and files
 
     def pdf_path(self, lang: str, name: str) -> Path | None:
-        """An output PDF of this kit, only when `name` is one of the kit's own outputs for the chosen paper."""
+        """An output PDF of this kit, only when `name` is one of the kit's own outputs for the chosen
+        paper."""
         known = {c["file"] for c in self.components} | {f"kit-{self.tag}.pdf"}
         if lang not in self.languages or name not in known:
             return None
@@ -303,8 +306,8 @@ class Preview:
 
 
 def is_watched(path: Path, kit_dir: Path, out: Path) -> bool:
-    """Whether a change to `path` rebuilds the preview: any file of the kit folder (kit.yaml, catalogs, fonts and
-    art in assets/), not the outputs, hidden folders or editor temporaries."""
+    """Whether a change to `path` rebuilds the preview: any file of the kit folder (kit.yaml, catalogs, fonts
+    and art in assets/), not the outputs, hidden folders or editor temporaries."""
     if out == path or out in path.parents:
         return False
     try:
@@ -318,7 +321,8 @@ def is_watched(path: Path, kit_dir: Path, out: Path) -> bool:
 
 def _shown(x: Any) -> Any:
     """A figure for the page: finite numbers as they are, infinities as "∞"/"-∞", NaN as "not measured" (JSON
-    has no infinity: the page would not load), anything else that is not a number (a missing value) as None."""
+    has no infinity: the page would not load), anything else that is not a number (a missing value) as
+    None."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         return x if isinstance(x, str) else None
     if math.isnan(x):
@@ -336,8 +340,8 @@ def _verdict(t: dict[str, Any]) -> str:
 
 
 def _verdicts(doc: Any) -> list[dict[str, Any]]:
-    """The verdict tables of a `check --json` document: per kit, each tolerance and its verdict (HOLDS, FAILS or
-    UNDECIDED with the games per setting it would need), every figure safe to send as JSON."""
+    """The verdict tables of a `check --json` document: per kit, each tolerance and its verdict (HOLDS, FAILS
+    or UNDECIDED with the games per setting it would need), every figure safe to send as JSON."""
     out = []
     for rep in doc.get("reports", []) if isinstance(doc, dict) else []:
         rows = [
@@ -387,11 +391,48 @@ def _summary(reports: list[dict[str, Any]]) -> str:
 def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
     """The preview's web app: the page, its state, events, pictures, PDFs and the check button."""
 
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await preview.rebuild()
+        watcher = asyncio.get_running_loop().create_task(preview.watch()) if watch else None
+        try:
+            yield
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+            preview.stop_check()
+
+    routes = [*_page_routes(preview), *_api_routes(preview), *_file_routes(preview)]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _page_routes(preview: Preview) -> list[Route]:
+    """The page itself, its state and its event stream."""
+
     async def page(request: Request) -> Response:
         return HTMLResponse(PAGE)
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def state(request: Request) -> Response:
         return JSONResponse(preview.state())
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(
+            preview.events(request), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    return [
+        Route("/", page),
+        Route("/favicon.ico", no_icon),
+        Route("/api/state", state),
+        Route("/events", events),
+    ]
+
+
+def _api_routes(preview: Preview) -> list[Route]:
+    """What the page asks for: another language or paper, a check run."""
 
     async def select(request: Request) -> Response:
         try:
@@ -419,10 +460,14 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
         started = await preview.run_check(games)
         return JSONResponse({"started": started}, status_code=202 if started else 409)
 
-    async def events(request: Request) -> Response:
-        return StreamingResponse(
-            preview.events(request), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
-        )
+    return [
+        Route("/api/select", select, methods=["POST"]),
+        Route("/api/check", check, methods=["POST"]),
+    ]
+
+
+def _file_routes(preview: Preview) -> list[Route]:
+    """The pictures of the pages and the PDFs."""
 
     async def picture(request: Request) -> Response:
         lang, cid = request.path_params["lang"], request.path_params["cid"]
@@ -441,31 +486,10 @@ def make_app(preview: Preview, *, watch: bool = True) -> Starlette:
             return Response(status_code=404)
         return FileResponse(path, media_type="application/pdf")
 
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await preview.rebuild()
-        watcher = asyncio.get_running_loop().create_task(preview.watch()) if watch else None
-        try:
-            yield
-        finally:
-            if watcher is not None:
-                watcher.cancel()
-            preview.stop_check()
-
-    async def no_icon(request: Request) -> Response:
-        return Response(status_code=204)
-
-    routes = [
-        Route("/", page),
-        Route("/favicon.ico", no_icon),
-        Route("/api/state", state),
-        Route("/api/select", select, methods=["POST"]),
-        Route("/api/check", check, methods=["POST"]),
-        Route("/events", events),
+    return [
         Route("/page/{lang}/{cid}/{page:int}.png", picture),
         Route("/pdf/{lang}/{name}", pdf),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
 
 
 def serve(
@@ -489,113 +513,5 @@ def serve(
     uvicorn.run(make_app(preview), host=host, port=port, log_level="warning")
 
 
-PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>pnpkit preview</title>
-<style>
-body{font:14px system-ui,sans-serif;margin:0;background:#eef0f3;color:#1d2330}
-header{position:sticky;top:0;background:#1d2330;color:#fff;padding:10px 16px;display:flex;gap:16px;align-items:center;z-index:2}
-header h1{font-size:16px;margin:0 12px 0 0}
-header select{font-size:14px}
-#status{margin-left:auto;font-size:12px;opacity:.8}
-main{display:grid;grid-template-columns:1fr 380px;gap:16px;padding:16px}
-#errors{display:none;background:#fff0f0;border:2px solid #d62d3a;border-radius:6px;padding:8px 12px;margin-bottom:12px}
-#errors h2{color:#b3151f;font-size:15px;margin:4px 0 8px}
-#errors li{font-family:ui-monospace,monospace;font-size:13px;margin:4px 0;white-space:pre-wrap}
-#errors .where{color:#b3151f;font-weight:bold}
-section.comp{background:#fff;border-radius:6px;padding:8px 12px;margin-bottom:12px}
-section.comp h2{font-size:15px;margin:4px 0 8px}
-section.comp h2 a{font-size:12px;font-weight:normal;margin-left:8px}
-.pages{display:flex;flex-wrap:wrap;gap:8px}
-.pages img{max-width:300px;border:1px solid #ccd;background:#fff}
-aside{background:#fff;border-radius:6px;padding:8px 12px;align-self:start}
-aside h2{font-size:15px}
-table{border-collapse:collapse;width:100%;font-size:12px}
-td,th{border-bottom:1px solid #e3e5ea;padding:3px 4px;text-align:left;vertical-align:top}
-.ok{color:#2e7d32;font-weight:bold}.fail{color:#c62828;font-weight:bold}.undecided{color:#8a5a00;font-weight:bold}
-progress{width:100%}
-</style></head><body>
-<header><h1 id="kit">pnpkit</h1>
-<label>language <select id="lang"></select></label>
-<label>paper <select id="paper"></select></label>
-<span id="status">connecting</span></header>
-<main><div>
-<div id="errors" role="alert"><h2>The kit does not build</h2><ul id="error-list"></ul></div>
-<div id="components"></div></div>
-<aside><h2>Balance</h2>
-<label>games per setting <input id="games" type="number" min="1" max="100000" value="200" style="width:80px"></label>
-<button id="run-check">Run check</button>
-<div id="check-progress"></div><div id="check-message"></div><div id="verdicts"></div></aside></main>
-<script>
-"use strict";
-let shown = null;
-const $ = (id) => document.getElementById(id);
-function esc(s){return String(s ?? "").replace(/[&<>"']/g, c => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;","'":"&#39;"}[c]));}
-function num(x){return x === null || x === undefined ? "none" : typeof x === "string" ? x : (Math.abs(x) >= 100 ? x.toFixed(0) : Number(x).toPrecision(3));}
-const SHOWN = {HOLDS: ["ok", "ok"], FAILS: ["fail", "FAIL"], UNDECIDED: ["undecided", "undecided"]};
-const HEAD = {HOLDS: "balanced", FAILS: "out of tolerance", UNDECIDED: "undecided"};
-function cell(t){const [cls, word] = SHOWN[t.verdict] || SHOWN.FAILS;
-  const more = t.verdict === "UNDECIDED" && typeof t.needed === "number" ? ` (about ${t.needed.toLocaleString("en")} games would decide)` : "";
-  return `<td class="${cls}">${word}${esc(more)}</td>`;}
-function options(sel, values, chosen){
-  const want = values.join(",");
-  if (sel.dataset.values !== want){ sel.innerHTML = values.map(v => `<option>${esc(v)}</option>`).join(""); sel.dataset.values = want; }
-  sel.value = chosen;
-}
-function render(s){
-  if (!shown) $("games").value = s.check_games;
-  shown = s;
-  $("kit").textContent = "pnpkit preview: " + s.kit;
-  options($("lang"), s.languages, s.lang); options($("paper"), s.papers, s.paper);
-  const b = s.built || {};
-  $("status").textContent = s.errors.length ? "last edit does not build; showing the last good pictures" :
-      `built in ${b.seconds ?? "?"} s: ${b.drawn ?? 0} drawn, ${b.kept ?? 0} unchanged`;
-  $("errors").style.display = s.errors.length ? "block" : "none";
-  $("error-list").innerHTML = s.errors.map(e => {
-    const where = e.file ? `${e.file}${e.line ? ":" + e.line : ""}` : "";
-    return `<li data-file="${esc(e.file)}" data-line="${esc(e.line)}" data-key="${esc(e.key)}">` +
-      (where ? `<span class="where">${esc(where)}</span>: ` : "") + (e.key ? `<b>${esc(e.key)}</b>: ` : "") + `${esc(e.message)}</li>`;
-  }).join("");
-  const box = $("components");
-  const keep = new Set();
-  for (const c of s.components){
-    keep.add(c.id);
-    let sec = box.querySelector(`section[data-cid="${c.id}"]`);
-    if (!sec){ sec = document.createElement("section"); sec.className = "comp"; sec.dataset.cid = c.id; box.appendChild(sec); }
-    const key = `${s.lang}/${c.file}/${c.digest}/${c.pages}`;
-    if (sec.dataset.key === key) continue;
-    sec.dataset.key = key;
-    let imgs = "";
-    for (let n = 0; n < c.pages; n++)
-      imgs += `<img alt="${esc(c.id)} page ${n + 1}" data-cid="${esc(c.id)}" data-page="${n}" src="/page/${s.lang}/${c.id}/${n}.png?v=${c.digest}">`;
-    sec.innerHTML = `<h2>${esc(c.id)} <a href="/pdf/${s.lang}/${esc(c.file)}" target="_blank">${esc(c.file)}</a></h2><div class="pages">${imgs}</div>`;
-  }
-  for (const sec of [...box.querySelectorAll("section")]) if (!keep.has(sec.dataset.cid)) sec.remove();
-  const ck = s.check;
-  $("run-check").disabled = ck.status === "running";
-  $("check-progress").innerHTML = ck.status === "running" ?
-    `<progress ${ck.total ? `max="${ck.total}" value="${ck.done}"` : ""}></progress> <span id="check-count">running: ${esc(ck.progress)}</span>` : "";
-  $("check-message").textContent = ck.message || "";
-  $("verdicts").innerHTML = (ck.reports || []).map(r =>
-    `<h3>${esc(r.kit)} <span class="${(SHOWN[r.verdict] || SHOWN.FAILS)[0]}">${HEAD[r.verdict] || HEAD.FAILS}</span></h3>` +
-    `<div>${esc(r.games)} games per setting</div><table><tr><th>tolerance</th><th>measured</th><th>min</th><th>max</th><th></th></tr>` +
-    r.rows.map(t => `<tr><td title="${esc(t.key)}">${esc(t.name)}</td><td>${t.measured === null ? "not measured" : num(t.measured)}</td><td>${num(t.min)}</td><td>${num(t.max)}</td>` +
-      cell(t) + `</tr>`).join("") + "</table>").join("");
-}
-async function refresh(){ const r = await fetch("/api/state", {cache: "no-store"}); render(await r.json()); }
-async function choose(){
-  $("status").textContent = "building";
-  const r = await fetch("/api/select", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({lang: $("lang").value, paper: $("paper").value})});
-  render(await r.json());
-}
-$("lang").addEventListener("change", choose); $("paper").addEventListener("change", choose);
-$("run-check").addEventListener("click", async () => {
-  $("run-check").disabled = true;
-  await fetch("/api/check", {method: "POST", headers: {"Content-Type": "application/json"},
-    body: JSON.stringify({games: Number($("games").value)})});
-});
-const events = new EventSource("/events");
-events.onmessage = () => refresh();
-events.onerror = () => { $("status").textContent = "server gone; retrying"; };
-</script></body></html>
-"""
+PAGE = (Path(__file__).parent / "serve_page.html").read_text(encoding="utf-8")
+"""The preview page: one HTML file with its style and script (it asks the server for everything else)."""

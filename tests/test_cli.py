@@ -322,6 +322,7 @@ def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
     """The second kit/language folder cannot be moved into place: the first is moved back (all or nothing)."""
     from generator import pipeline as b
     from generator.errors import RenderError
+    from generator.pipeline import staging
 
     out = tmp_path / "out"
     b.build([RR], out=out, langs=["en", "ja"])
@@ -335,7 +336,7 @@ def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
             raise OSError(28, "No space left on device")
         real_rename(src, dst)
 
-    monkeypatch.setattr(b.os, "rename", flaky)
+    monkeypatch.setattr(staging.os, "rename", flaky)  # where the swap calls it
     with pytest.raises(
         RenderError,
         match="cannot move the new files into place .No space left on device.; every folder was put back",

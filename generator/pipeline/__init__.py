@@ -5,7 +5,6 @@ build with nothing kept. `export` and `serve` use the same phase functions, impo
 
 from __future__ import annotations
 
-import os  # noqa: F401  (generator.pipeline.os: tests make the staging's os.rename fail through it)
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,12 +33,16 @@ from generator.pipeline.compose import (
     kit_measure,
     plan_build,
     plan_incremental,
+    plan_run,
     print_data,
     verify_layout,
 )
 from generator.pipeline.load import (
     TOOL_CATALOGS,
+    Run,
+    kit_seed,
     load_kits,
+    load_run,
     shipped_kits,
     with_print,
     with_tool_catalogs,
@@ -88,86 +91,85 @@ def build(
     pdfa: bool = False,
     force: bool = False,
 ) -> BuildResult:
-    """Load, check, compose and render kits; raises KitError before writing anything if any phase fails.
+    """Load, check, compose and render kits (see `build_run`); the Python API, with the options of
+    `pnpkit build` as keywords."""
+    run = Run.of(
+        paths,
+        out=out,
+        langs=langs,
+        paper=paper,
+        seed=seed,
+        png=png,
+        print_overrides=print_overrides,
+        pdfa=pdfa,
+        force=force,
+    )
+    return build_run(run, progress=progress)
+
+
+def build_run(run: Run, *, progress: Callable[..., None] | None = None) -> BuildResult:
+    """Load, check, compose and render a run's kits; raises KitError before writing anything if any phase
+    fails.
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
-    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
-    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
-    on the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
+    OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from the
+    component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed on
+    the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
     through the kit door, `spec.paths`), the generator, fonts and options: when they and OUT's files are those
     of the last build of the same kits and options, nothing is loaded, composed or written."""
-    from generator.buildkeys import (
-        Memo,
-        inputs_key,
-        inputs_name,
-        read_inputs_record,
-        recorded_reads,
-        recorded_tool_key,
-        tool_stamp,
-        unchanged_inputs,
-    )
+    from generator.buildkeys import Memo, inputs_name, read_inputs_record, recorded_tool_key, tool_stamp
     from generator.spec.paths import recording_reads
 
     t0 = time.perf_counter()
-    options = {
-        "langs": list(langs) if langs else None,
-        "paper": paper,
-        "seed": seed,
-        "png": png,
-        "pdfa": pdfa,
-        "print": dict(sorted((print_overrides or {}).items())),
-    }
-    name = inputs_name(paths, options)
-    record = {} if force else read_inputs_record(out, name)
+    name = inputs_name(run.paths, run.options())
+    record = {} if run.force else read_inputs_record(run.out, name)
     stamp = tool_stamp()
     tool = recorded_tool_key(record, stamp)
-    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit does
-    # not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or leak
-    seen = recorded_reads(record, paths) if record else None
-    if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
-        check_out(out)
-        return BuildResult(
-            warnings=list(record.get("warnings", [])),
-            pages=int(record.get("pages", 0)),
-            skipped=int(record.get("parts", 0)),
-            checklists=[str(c) for c in record.get("checklists", [])],
-            timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
-        )
+    kept = _unchanged_build(run, record, tool, t0)
+    if kept is not None:
+        return kept
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     with recording_reads() as looks:
-        result = _build(
-            paths,
-            out=out,
-            langs=langs,
-            paper=paper,
-            seed=seed,
-            png=png,
-            progress=progress,
-            print_overrides=print_overrides,
-            pdfa=pdfa,
-            force=force,
-            memo=memo,
-            tool=tool,
-        )
+        result = _build(run, progress=progress, memo=memo, tool=tool)
     reads = [[*read, value] for read, value in looks.items()]
-    if (
-        tool_stamp() == stamp and recorded_reads({"reads": reads}, paths) == reads
-    ):  # no input changed meanwhile
-        _record_inputs(
-            out,
-            (name, inputs_key(paths, options, tool, reads)),
-            result,
-            memo,
-            {"stamp": stamp, "key": tool},
-            reads,
-        )
-        _keep_font_tables(out, tool)
+    if tool_stamp() == stamp and _same_reads(run, reads):  # no input changed meanwhile
+        _record_inputs(run, name, result, memo, {"stamp": stamp, "key": tool}, reads)
+        _keep_font_tables(run.out, tool)
     return result
 
 
+def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> BuildResult | None:
+    """The last build's result when its inputs and OUT's files are unchanged (nothing to do), else None."""
+    from generator.buildkeys import inputs_key, recorded_reads, unchanged_inputs
+
+    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit
+    # does not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or
+    # leak
+    seen = recorded_reads(record, run.paths) if record else None
+    if seen is None or not unchanged_inputs(
+        run.out, record, inputs_key(run.paths, run.options(), tool, seen)
+    ):
+        return None
+    check_out(run.out)
+    return BuildResult(
+        warnings=list(record.get("warnings", [])),
+        pages=int(record.get("pages", 0)),
+        skipped=int(record.get("parts", 0)),
+        checklists=[str(c) for c in record.get("checklists", [])],
+        timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
+    )
+
+
+def _same_reads(run: Run, reads: list[list[Any]]) -> bool:
+    """Whether the files the build read are, read again now, what the build saw."""
+    from generator.buildkeys import recorded_reads
+
+    return recorded_reads({"reads": reads}, run.paths) == reads
+
+
 FONT_TABLES = ".pnpkit/fonts.json"
-"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under the
-tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
+"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under
+the tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
 
 
 def _offer_font_tables(out: Path, tool: str) -> None:
@@ -206,17 +208,20 @@ def _keep_font_tables(out: Path, tool: str) -> None:
 
 
 def _record_inputs(
-    out: Path,
-    keyed: tuple[str, str],
+    run: Run,
+    name: str,
     result: BuildResult,
     memo: Memo,
     tool: dict[str, str],
     reads: list[list[Any]],
 ) -> None:
-    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
-    from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see
+    build)."""
+    from generator.buildkeys import INPUTS, dump_inputs_record, file_digest, inputs_key
     from generator.resources import atomic_write
 
+    out = run.out
+    key = inputs_key(run.paths, run.options(), tool["key"], reads)
     files = {p.relative_to(out).as_posix(): file_digest(p) for p in result.outputs}
     report = {
         "warnings": result.warnings,
@@ -229,78 +234,88 @@ def _record_inputs(
     }
     (out / INPUTS).mkdir(parents=True, exist_ok=True)
     atomic_write(
-        out / INPUTS / f"{keyed[0]}.json",
-        dump_inputs_record(keyed[1], files, report),
+        out / INPUTS / f"{name}.json",
+        dump_inputs_record(key, files, report),
         what="the build record",
     )
 
 
 def _build(
-    paths: Sequence[Path],
-    *,
-    out: Path,
-    langs: Sequence[str] | None,
-    paper: str | None,
-    seed: int | None,
-    png: bool,
-    progress: Callable[..., None] | None,
-    print_overrides: Mapping[str, Any] | None,
-    pdfa: bool,
-    force: bool,
-    memo: Memo | None = None,
-    tool: str | None = None,
+    run: Run, *, progress: Callable[..., None] | None, memo: Memo | None = None, tool: str | None = None
 ) -> BuildResult:
-    """The build of `build` after its unchanged-inputs check: every phase, incremental per part."""
-    from generator.buildkeys import MANIFEST
+    """The build of `build_run` after its unchanged-inputs check: every phase, incremental per part. Safe
+    points between the phases: a recorded Ctrl-C / SIGTERM stops the build there, before anything is
+    written."""
     from generator.render.fonts import text_width
 
     result = BuildResult()
-    t0 = time.perf_counter()
-    checkpoint()  # safe points: a recorded Ctrl-C / SIGTERM stops the build here, before anything is written
-    kits = [with_print(k, print_overrides or {}) for k in load_kits(paths, memo=memo)]
-    t1 = time.perf_counter()
+    clock = _Clock()
     checkpoint()
-    check_kits(kits, memo=memo)
+    run = run.with_kits(load_kits(run.paths, memo=memo))
+    clock.lap("load")
     checkpoint()
-    for kit in kits:
-        result.warnings.extend(translation_warnings(kit))
-    t2 = time.perf_counter()
-    if tool is not None and not force:
-        _offer_font_tables(out, tool)
-    plans = plan_incremental(
-        kits,
-        out=out,
-        langs=langs,
-        paper=paper,
-        seed=seed,
-        png=png,
-        pdfa=pdfa,
-        force=force,
-        measure=text_width,
-        warn=result.warnings.append,
-        progress=progress,
-        memo=memo,
-        tool=tool,
+    check_kits(run.kits, memo=memo)
+    checkpoint()
+    result.warnings = [w for kit in run.kits for w in translation_warnings(kit)]
+    clock.lap("check")
+    if tool is not None and not run.force:
+        _offer_font_tables(run.out, tool)
+    plans = plan_run(
+        run, measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool
     )
-    composed = [
+    raise_glyph_problems(run.kits, _composed(plans))
+    checkpoint()
+    result.warnings = list(dict.fromkeys([*result.warnings, *_kept_warnings(plans)]))
+    clock.lap("compose")
+    result.files = render_incremental(plans, run.out, png=run.png, pdfa=run.pdfa, progress=progress)
+    clock.lap("render")
+    _tally(result, plans)
+    result.timings = clock.laps
+    return result
+
+
+class _Clock:
+    """The seconds each phase took, in order."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, phase: str) -> None:
+        """Note the time since the last lap as `phase`'s."""
+        now = time.perf_counter()
+        self.laps[phase], self._last = now - self._last, now
+
+
+def _composed(plans: Sequence[FolderPlan]) -> list[Planned]:
+    """The parts this build composed (the kept ones are not drawn again)."""
+    return [
         Planned(part.path, part.pages, part.title, part.lang, fonts=plan.kit.fonts)
         for plan in plans
         for part in plan.parts
         if part.pages is not None
     ]
-    raise_glyph_problems(kits, composed)
-    checkpoint()
-    for plan in plans:
-        for part in plan.parts:
-            if part.pages is None:
-                result.warnings.extend(part.record.get("warnings", []))
-    result.warnings = list(dict.fromkeys(result.warnings))
-    t3 = time.perf_counter()
-    result.files = render_incremental(plans, out, png=png, pdfa=pdfa, progress=progress)
-    t4 = time.perf_counter()
+
+
+def _kept_warnings(plans: Sequence[FolderPlan]) -> list[str]:
+    """The warnings the last build heard while composing the parts this build keeps."""
+    return [
+        w
+        for plan in plans
+        for part in plan.parts
+        if part.pages is None
+        for w in part.record.get("warnings", [])
+    ]
+
+
+def _tally(result: BuildResult, plans: Sequence[FolderPlan]) -> None:
+    """Fill in what the build holds: its pages, parts drawn and kept, every output file and the checklists."""
+    from generator.buildkeys import MANIFEST
+
+    parts = [part for plan in plans for part in plan.parts]
     result.pages = sum(plan.page_count for plan in plans)
-    result.skipped = sum(1 for plan in plans for part in plan.parts if part.pages is None)
-    result.rebuilt = sum(1 for plan in plans for part in plan.parts if part.pages is not None)
+    result.skipped = sum(1 for part in parts if part.pages is None)
+    result.rebuilt = len(parts) - result.skipped
     result.outputs = [
         path
         for plan in plans
@@ -319,8 +334,6 @@ def _build(
         for plan in plans
         if plan.checklist_summary()
     ]
-    result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
-    return result
 
 
 __all__ = [
@@ -329,10 +342,12 @@ __all__ = [
     "STAGE_PREFIX",
     "TOOL_CATALOGS",
     "BuildResult",
+    "Run",
     "FolderPlan",
     "Part",
     "Planned",
     "build",
+    "build_run",
     "calibration",
     "check_art",
     "check_kit",
@@ -343,10 +358,13 @@ __all__ = [
     "compose_one",
     "file_tag",
     "glyph_problems",
+    "kit_seed",
     "kit_measure",
     "load_kits",
+    "load_run",
     "plan_build",
     "plan_incremental",
+    "plan_run",
     "print_data",
     "raise_glyph_problems",
     "render_all",

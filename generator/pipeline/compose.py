@@ -5,7 +5,7 @@ composes everything for `validate` and the tests."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +13,7 @@ from generator.contract import registry
 from generator.errors import KitError, LayoutError, LocatedLayoutError, Problem, SpecError
 from generator.interrupts import checkpoint
 from generator.pipeline.check import check_art, check_layout, raise_glyph_problems
-from generator.pipeline.load import with_tool_catalogs
+from generator.pipeline.load import Run, with_tool_catalogs
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
     from generator.buildkeys import Memo
@@ -56,8 +56,8 @@ class Planned:
 
 
 def file_tag(kit: Kit, paper: str) -> str:
-    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one card
-    plus bleed each and have no paper size."""
+    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one
+    card plus bleed each and have no paper size."""
     return "shop" if kit.print.mode == "shop" else paper
 
 
@@ -258,8 +258,8 @@ def plan_build(
 
 
 def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
-    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string it quotes, else at the
-    kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string
+    it quotes, else at the kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
     from generator.layout.text import UnprintableTextError
     from generator.units import to_mm
 
@@ -364,8 +364,8 @@ CALIBRATION = "calibration"
 """The part id of the duplex calibration sheet: written as calibration-<paper>.pdf beside the kit PDF (and
 put right after the checklist in it, so it is printed first)."""
 CHECKLIST = "checklist"
-"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/ (beside
-the build record) so the kit PDF can be reassembled without drawing it again."""
+"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/
+(beside the build record) so the kit PDF can be reassembled without drawing it again."""
 TOOL_PARTS = (CHECKLIST, CALIBRATION)
 """Parts pnpkit adds to every kit (not components of the kit.yaml)."""
 
@@ -399,7 +399,8 @@ class Part:
 
 @dataclass
 class FolderPlan:
-    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's record."""
+    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's
+    record."""
 
     kit: Kit
     lang: str
@@ -425,7 +426,8 @@ class FolderPlan:
         return sheet_map([(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex != "none")
 
     def checklist_summary(self) -> list[str]:
-        """The print checklist's opening lines (what to print, how, how many sheets); [] without a checklist."""
+        """The print checklist's opening lines (what to print, how, how many sheets); [] without a
+        checklist."""
         for p in self.parts:
             if p.cid == CHECKLIST:
                 return [str(line) for line in p.record.get("summary", [])]
@@ -443,7 +445,8 @@ class FolderPlan:
 
 
 def _sides_ok(entry: dict[str, Any]) -> bool:
-    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well formed)."""
+    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well
+    formed)."""
     from generator.layout.sheets import sides_from_json
 
     sides = sides_from_json(entry.get("sides"))
@@ -472,185 +475,265 @@ def plan_incremental(
     memo: Memo | None = None,
     tool: str | None = None,
 ) -> list[FolderPlan]:
-    """Key every part of every kit and language; compose (and fit, and check) only the parts whose key changed
-    (`memo`: the build's, for the print data; `tool`: the build's tool key, else `tool_key()`)."""
-    from generator.buildkeys import (
-        CACHE_DIR,
-        file_digest,
-        is_unchanged,
-        part_key,
-        read_manifest,
-        spec_key,
-        texts_key,
-        tool_key,
+    """`plan_run` for loaded kits and the options of a build, given one by one."""
+    run = Run.of(
+        [k.dir for k in kits], out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force
     )
-    from generator.contract.compose import composer, template_context
-    from generator.i18n.texts import Texts
-    from generator.layout.checklist import finishing
-    from generator.layout.compose import Context
-    from generator.layout.sheets import page_sides, sides_to_json
+    run = replace(run, kits=tuple(kits))
+    return plan_run(run, measure=measure, warn=warn, progress=progress, memo=memo, tool=tool)
+
+
+def plan_run(
+    run: Run,
+    *,
+    measure: Callable[[str, str, float], float],
+    warn: Callable[[str], None],
+    progress: Callable[[str], None] | None = None,
+    memo: Memo | None = None,
+    tool: str | None = None,
+) -> list[FolderPlan]:
+    """Plan every OUT/<kit>/<lang>/ folder of a run: key every part, compose (and fit, and check) only the
+    parts whose key changed, title them, key the kit PDF (`memo`: the build's, for the print data; `tool`: the
+    build's tool key, else `tool_key()`)."""
+    from generator.buildkeys import read_manifest, tool_key
 
     tool = tool or tool_key()
     plans: list[FolderPlan] = []
-    base_measure = measure
-    for kit in kits:
-        measure = kit_measure(kit, base_measure)
-        kit_paper = paper or kit.print.paper
-        kit_seed = kit.meta.seed if seed is None else seed
-        chosen = kit.chosen_languages(langs)
-        catalogs = with_tool_catalogs(kit)
-        extras: dict[str, Any] | None = None
-        for lang in chosen:
+    for kit in run.kits:
+        each = _KitPlan(kit, run, kit_measure(kit, measure), memo)
+        for lang in run.langs_for(kit):
             if progress:
                 progress(f"{kit.meta.id}/{lang}")
-            folder = out / kit.meta.id / lang
-            entries = {} if force else read_manifest(folder)
-            ids = [cid for cid, c in kit.components.items() if c.enabled]
-            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
-                ids.insert(0, CALIBRATION)
-            if kit.print.mode == "home":
-                ids.insert(0, CHECKLIST)
-            parts: list[Part] = []
-            for cid in ids:
-                name = (
-                    f"{CACHE_DIR}/{cid}-{kit_paper}.pdf"
-                    if cid == CHECKLIST
-                    else f"{cid}-{kit_paper}.pdf"
-                    if cid == CALIBRATION
-                    else f"{cid}-{file_tag(kit, kit_paper)}.pdf"
-                )
-                want_png = png and cid not in TOOL_PARTS
-                spec = spec_key(
-                    kit,
-                    tool=tool,
-                    part=cid,
-                    lang=lang,
-                    paper=kit_paper,
-                    seed=kit_seed,
-                    pdfa=pdfa,
-                    png=want_png,
-                )
-                part = Part(cid, name, folder / name, spec, lang, want_png)
-                if (
-                    not force
-                    and is_unchanged(entries.get(name), folder, name, spec, catalogs, lang, want_png)
-                    and _sides_ok(entries[name])
-                ):
-                    part.record = dict(entries[name])
-                parts.append(part)
-            if any(
-                not p.record for p in parts if p.cid != CHECKLIST
-            ):  # the checklist counts every part's sheets
-                for p in parts:
-                    if p.cid == CHECKLIST:
-                        p.record = {}
+            folder = run.out / kit.meta.id / lang
+            entries = {} if run.force else read_manifest(folder)
+            parts = _key_parts(each, lang, folder, entries, tool)
             need = [p for p in parts if not p.record]
-            texts: Texts | None = None
-            if need:
-                extras = print_data(kit, kit_seed, memo) if extras is None else extras
-                heard: list[str] = []
-
-                def hear(message: str, heard: list[str] = heard) -> None:  # this language's list
-                    heard.append(message)
-                    warn(message)
-
-                texts = Texts(lang, catalogs, template_context(kit, extras), warn=hear)
-                ctx = Context(
-                    kit,
-                    lang,
-                    texts,
-                    measure,
-                    kit_paper,
-                    kit_seed,
-                    kit.print,
-                    extras,
-                    only=frozenset(p.cid for p in need),
-                )
-                by_id = {p.cid: p for p in need}
-                composed: list[Component] = []
-                try:
-                    stream = iter(composer(kit.game_id).compose(ctx))
-                    while True:
-                        texts.used, mark = set(), len(heard)
-                        try:
-                            comp = next(stream)
-                        except StopIteration:
-                            break
-                        checkpoint()  # a safe point between parts (kernels load inside composers)
-                        check_art(kit, comp, hear)  # before anything is written
-                        composed.append(comp)
-                        by_id[comp.id].pages = comp.pages
-                        by_id[comp.id].record = {
-                            "used": sorted(texts.used),
-                            "warnings": heard[mark:],
-                            "finish": list(finishing(comp.pages)),
-                        }
-                        by_id[comp.id].title = comp.title
-                    check_layout(kit, lang, composed, measure, catalogs.get(lang))
-                    if CALIBRATION in by_id:
-                        texts.used, mark = set(), len(heard)
-                        by_id[CALIBRATION].pages = calibration(kit, texts, kit_paper, measure)
-                        by_id[CALIBRATION].record = {
-                            "used": sorted(texts.used),
-                            "warnings": heard[mark:],
-                            "finish": [],
-                        }
-                        by_id[CALIBRATION].title = texts("print.calibration.title")
-                    if CHECKLIST in by_id:
-                        texts.used, mark = set(), len(heard)
-                        pages, summary = checklist(kit, texts, kit_paper, measure, parts)
-                        by_id[CHECKLIST].pages = pages
-                        by_id[CHECKLIST].record = {
-                            "used": sorted(texts.used),
-                            "warnings": heard[mark:],
-                            "summary": summary,
-                        }
-                        by_id[CHECKLIST].title = texts("print.checklist.title")
-                except LayoutError as e:
-                    raise _locate(e, texts, kit, lang) from None
-                kit_title = texts(kit.meta.title)
-                for p in need:
-                    if p.pages is None:
-                        raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
-                    used = sorted(set(p.record["used"]) | {kit.meta.title})
-                    p.record.update(
-                        spec=p.spec,
-                        used=used,
-                        key=part_key(p.spec, texts_key(catalogs, lang, used)),
-                        pages=len(p.pages),
-                        sides=sides_to_json(page_sides(p.pages)),
-                        finish=p.record.get("finish", []),
-                    )
-                    if p.cid not in TOOL_PARTS:
-                        p.title = f"{kit_title} - {p.title}"
-            kit_name = f"kit-{file_tag(kit, kit_paper)}.pdf"
-            kit_key = part_key(
-                spec_key(
-                    kit,
-                    tool=tool,
-                    part="kit",
-                    lang=lang,
-                    paper=kit_paper,
-                    seed=kit_seed,
-                    pdfa=pdfa,
-                    png=False,
-                ),
-                texts_key(catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts),
-            )
-            old = entries.get(kit_name) or {}
-            rebuild = (
-                force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
-            )
-            plan = FolderPlan(
-                kit, lang, kit_paper, kit_seed, folder, parts, entries, kit_name, kit_key, rebuild
-            )
-            if rebuild:
-                if texts is None:
-                    extras = print_data(kit, kit_seed, memo) if extras is None else extras
-                    texts = Texts(lang, catalogs, template_context(kit, extras), warn=warn)
-                plan.kit_title = texts(kit.meta.title)
-            plans.append(plan)
+            texts = _compose_parts(each, lang, need, parts, warn) if need else None
+            plans.append(_plan_kit_pdf(each, lang, folder, entries, parts, tool, texts, warn))
     return plans
+
+
+@dataclass
+class _KitPlan:
+    """What planning one kit's folders shares across its languages: the run's choices for it and the print
+    data, asked of the game once, when a part is first composed."""
+
+    kit: Kit
+    run: Run
+    measure: Callable[[str, str, float], float]
+    memo: Memo | None
+    extras_made: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.paper = self.run.paper_for(self.kit)
+        self.seed = self.run.seed_for(self.kit)
+        self.catalogs = with_tool_catalogs(self.kit)
+
+    def extras(self) -> dict[str, Any]:
+        """The kit's print data (generator.pipeline.compose.print_data) for this run's seed."""
+        if self.extras_made is None:
+            self.extras_made = print_data(self.kit, self.seed, self.memo)
+        return self.extras_made
+
+    def texts(self, lang: str, warn: Callable[[str], None]) -> Texts:
+        """The kit's texts in `lang`, with pnpkit's own strings and the print data's template context."""
+        from generator.contract.compose import template_context
+        from generator.i18n.texts import Texts
+
+        return Texts(lang, self.catalogs, template_context(self.kit, self.extras()), warn=warn)
+
+    def part_ids(self) -> list[str]:
+        """The parts of each folder: checklist and calibration sheet (home printing), then the components."""
+        p = self.kit.print
+        ids = [cid for cid, c in self.kit.components.items() if c.enabled]
+        if p.calibration and p.mode == "home" and p.duplex != "none":
+            ids.insert(0, CALIBRATION)
+        if p.mode == "home":
+            ids.insert(0, CHECKLIST)
+        return ids
+
+    def file_name(self, cid: str) -> str:
+        """The file of a part in its folder (the checklist's under .pnpkit/)."""
+        from generator.buildkeys import CACHE_DIR
+
+        if cid == CHECKLIST:
+            return f"{CACHE_DIR}/{cid}-{self.paper}.pdf"
+        if cid == CALIBRATION:
+            return f"{cid}-{self.paper}.pdf"
+        return f"{cid}-{file_tag(self.kit, self.paper)}.pdf"
+
+    def spec_key(self, tool: str, part: str, lang: str, png: bool) -> str:
+        """The content key of a part's spec (generator.buildkeys.spec_key) in this run."""
+        from generator.buildkeys import spec_key
+
+        return spec_key(
+            self.kit,
+            tool=tool,
+            part=part,
+            lang=lang,
+            paper=self.paper,
+            seed=self.seed,
+            pdfa=self.run.pdfa,
+            png=png,
+        )
+
+
+def _key_parts(each: _KitPlan, lang: str, folder: Path, entries: dict[str, Any], tool: str) -> list[Part]:
+    """Key phase: every part of one folder with its content key; a part the last build drew from the same key
+    (its file whole, its record complete) keeps that record, and is not composed again."""
+    from generator.buildkeys import is_unchanged
+
+    parts: list[Part] = []
+    for cid in each.part_ids():
+        name = each.file_name(cid)
+        want_png = each.run.png and cid not in TOOL_PARTS
+        spec = each.spec_key(tool, cid, lang, want_png)
+        part = Part(cid, name, folder / name, spec, lang, want_png)
+        old = entries.get(name)
+        if (
+            not each.run.force
+            and is_unchanged(old, folder, name, spec, each.catalogs, lang, want_png)
+            and _sides_ok(entries[name])
+        ):
+            part.record = dict(entries[name])
+        parts.append(part)
+    if any(not p.record for p in parts if p.cid != CHECKLIST):  # the checklist counts every part's sheets
+        for p in parts:
+            if p.cid == CHECKLIST:
+                p.record = {}
+    return parts
+
+
+class _Heard:
+    """The text ids a composer asked for and the warnings it raised, counted from one `take` to the next (a
+    composer asks for its texts while it makes each component, between one yield and the next)."""
+
+    def __init__(self, each: _KitPlan, lang: str, warn: Callable[[str], None]) -> None:
+        self.warn = warn
+        self.warnings: list[str] = []
+        self.texts = each.texts(lang, self.hear)  # this language's warnings go to its parts' records
+        self.restart()
+
+    def hear(self, message: str) -> None:
+        """A warning of this language: kept for the part's record and passed on to the build."""
+        self.warnings.append(message)
+        self.warn(message)
+
+    def restart(self) -> None:
+        """Count from now."""
+        self.texts.used, self.mark = set(), len(self.warnings)
+
+    def take(self, **record: Any) -> dict[str, Any]:
+        """A part's record: the text ids used and the warnings heard since the last count, and `record`."""
+        taken = {"used": sorted(self.texts.used), "warnings": self.warnings[self.mark :], **record}
+        self.restart()
+        return taken
+
+
+def _compose_parts(
+    each: _KitPlan, lang: str, need: list[Part], parts: list[Part], warn: Callable[[str], None]
+) -> Texts:
+    """Compose phase: the parts of one folder whose key changed (components, then the calibration sheet and
+    the checklist, which counts every part's sheets), each checked before anything is written, then titled."""
+    from generator.contract.compose import composer
+    from generator.layout.checklist import finishing
+    from generator.layout.compose import Context
+
+    kit, paper, measure = each.kit, each.paper, each.measure
+    heard = _Heard(each, lang, warn)
+    texts = heard.texts
+    ctx = Context(
+        kit,
+        lang,
+        texts,
+        measure,
+        paper,
+        each.seed,
+        kit.print,
+        each.extras(),
+        only=frozenset(p.cid for p in need),
+    )
+    by_id = {p.cid: p for p in need}
+    composed: list[Component] = []
+    try:
+        for comp in composer(kit.game_id).compose(ctx):
+            checkpoint()  # a safe point between parts (kernels load inside composers)
+            check_art(kit, comp, heard.hear)  # before anything is written
+            composed.append(comp)
+            part = by_id[comp.id]
+            part.pages, part.title = comp.pages, comp.title
+            part.record = heard.take(finish=list(finishing(comp.pages)))
+        check_layout(kit, lang, composed, measure, each.catalogs.get(lang))
+        if CALIBRATION in by_id:
+            heard.restart()
+            part = by_id[CALIBRATION]
+            part.pages = calibration(kit, texts, paper, measure)
+            part.record = heard.take(finish=[])
+            part.title = texts("print.calibration.title")
+        if CHECKLIST in by_id:
+            heard.restart()
+            part = by_id[CHECKLIST]
+            part.pages, summary = checklist(kit, texts, paper, measure, parts)
+            part.record = heard.take(summary=summary)
+            part.title = texts("print.checklist.title")
+    except LayoutError as e:
+        raise _locate(e, texts, kit, lang) from None
+    _title_parts(each, lang, need, texts)
+    return texts
+
+
+def _title_parts(each: _KitPlan, lang: str, need: list[Part], texts: Texts) -> None:
+    """Title phase: each composed part's record completed (its key from the texts it used, pages, sides) and
+    its title prefixed with the kit's."""
+    from generator.buildkeys import part_key, texts_key
+    from generator.layout.sheets import page_sides, sides_to_json
+
+    kit = each.kit
+    kit_title = texts(kit.meta.title)
+    for p in need:
+        if p.pages is None:
+            raise KitError(f"{kit.display}: components.{p.cid}: the composer drew nothing for it")
+        used = sorted(set(p.record["used"]) | {kit.meta.title})
+        p.record.update(
+            spec=p.spec,
+            used=used,
+            key=part_key(p.spec, texts_key(each.catalogs, lang, used)),
+            pages=len(p.pages),
+            sides=sides_to_json(page_sides(p.pages)),
+            finish=p.record.get("finish", []),
+        )
+        if p.cid not in TOOL_PARTS:
+            p.title = f"{kit_title} - {p.title}"
+
+
+def _plan_kit_pdf(
+    each: _KitPlan,
+    lang: str,
+    folder: Path,
+    entries: dict[str, Any],
+    parts: list[Part],
+    tool: str,
+    texts: Texts | None,
+    warn: Callable[[str], None],
+) -> FolderPlan:
+    """Kit PDF phase: the folder's plan, its kit PDF keyed on every part's key and the kit's title, rebuilt
+    when that key or the file changed."""
+    from generator.buildkeys import file_digest, part_key, texts_key
+
+    kit = each.kit
+    kit_name = f"kit-{file_tag(kit, each.paper)}.pdf"
+    kit_key = part_key(
+        each.spec_key(tool, "kit", lang, False),
+        texts_key(each.catalogs, lang, [kit.meta.title]) + "".join(p.record["key"] for p in parts),
+    )
+    old = entries.get(kit_name) or {}
+    rebuild = (
+        each.run.force or old.get("key") != kit_key or file_digest(folder / kit_name) != old.get("sha256")
+    )
+    plan = FolderPlan(kit, lang, each.paper, each.seed, folder, parts, entries, kit_name, kit_key, rebuild)
+    if rebuild:
+        plan.kit_title = (texts or each.texts(lang, warn))(kit.meta.title)
+    return plan
 
 
 __all__ = [
@@ -666,6 +749,7 @@ __all__ = [
     "kit_measure",
     "plan_build",
     "plan_incremental",
+    "plan_run",
     "print_data",
     "pseudo_overflows",
     "verify_layout",

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator.pipeline.compose import compose_one, kit_measure, print_data
-from generator.pipeline.load import with_tool_catalogs
+from generator.pipeline.load import kit_seed, with_tool_catalogs
 
 if TYPE_CHECKING:
     from generator.layout.ops import Op, Page, Place
@@ -46,8 +46,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One text op as drawn: its face (the innermost named place around it), text, text id and where a
-    picture of it can be cut from (that face, else its position on the page when no rotation is in between)."""
+    """One text op as drawn: its face (the innermost named place around it), text, text id and where a picture
+    of it can be cut from (that face, else its position on the page when no rotation is in between)."""
 
     face: str
     text: str
@@ -87,7 +87,7 @@ def extract(kit: Kit, *, paper: str | None = None) -> list[Entry]:
 
     catalogs = with_tool_catalogs(kit)
     english = catalogs["en"]
-    seed = kit.meta.seed
+    seed = kit_seed(kit, None)  # a template is the kit's own: its kit.seed
     components, texts = compose_one(
         kit,
         "en",
@@ -159,7 +159,8 @@ def write_pictures(entries: list[Entry], folder: Path, *, dpi: int = 100, fonts:
         sizes.append((max(1, round(w * dpi / 72)), max(1, round(h * dpi / 72))))
         e.picture_file = f"{i + 1:03d}-{_SAFE_RE.sub('_', e.tid)[:80]}.png"
     folder.mkdir(parents=True, exist_ok=True)
-    for e, image in zip(todo, rasterize(pages, sizes, crops, fonts=fonts), strict=True):  # type: ignore[arg-type]
+    images = rasterize(pages, sizes, crops, fonts=fonts)  # type: ignore[arg-type]
+    for e, image in zip(todo, images, strict=True):
         (folder / e.picture_file).write_bytes(encode(image, "png", dpi=dpi))
 
 
@@ -232,4 +233,31 @@ def to_pot(kit: Kit, entries: list[Entry], pictures: str = "pictures") -> str:
     return "\n".join(out)
 
 
-__all__ = ["PICTURES", "Drawn", "Entry", "extract", "to_pot", "write_pictures"]
+def write_template(kit: Kit, out: Path, *, pictures: bool = True) -> tuple[Path, list[Entry]]:
+    """Write OUT/<kit>/<kit>.pot (and, with `pictures`, OUT/<kit>/pot-pictures/): the template's path and
+    entries. Everything is made in a stage beside them and moved in at the end: never a half-written
+    template."""
+    import os
+    import shutil
+    import tempfile
+
+    entries = extract(kit)
+    folder = out / kit.meta.id
+    folder.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".pnpkit-extract-", dir=folder))
+    target = folder / f"{kit.meta.id}.pot"
+    try:
+        if pictures:
+            write_pictures(entries, stage / PICTURES, fonts=kit.fonts)
+        (stage / target.name).write_text(to_pot(kit, entries, PICTURES), encoding="utf-8")
+        if (folder / PICTURES).exists():
+            os.replace(folder / PICTURES, stage / "old")
+        if pictures:
+            os.replace(stage / PICTURES, folder / PICTURES)
+        os.replace(stage / target.name, target)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return target, entries
+
+
+__all__ = ["PICTURES", "Drawn", "Entry", "extract", "to_pot", "write_pictures", "write_template"]

@@ -1,10 +1,12 @@
-"""The load phase: kit folders to validated kits (every problem of every kit reported together), the shipped
-kits, pnpkit's own catalogs merged into a kit's and the CLI's print overrides."""
+"""The load phase: a command's options and kit folders resolved once into a `Run` (validated kits, every
+problem of every kit reported together, the CLI's print overrides applied), the shipped kits and pnpkit's own
+catalogs merged into a kit's. Every command (build, validate, export, serve, check, tune) starts from a
+`Run`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,6 +21,87 @@ if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change 
     from generator.spec.yamlio import Loc
 
 TOOL_CATALOGS = Path(__file__).resolve().parents[1] / "i18n" / "locales"
+
+
+def kit_seed(kit: Kit, seed: int | None) -> int:
+    """The seed a run plays and draws `kit` with: the one given (--seed), else the kit's own kit.seed."""
+    return kit.meta.seed if seed is None else seed
+
+
+@dataclass(frozen=True)
+class Run:
+    """One command's run, resolved once: the kits (loaded, checked by the command, print overrides applied)
+    and every option the phases read. The CLI checks the options as it parses them; the phases trust them."""
+
+    paths: tuple[Path, ...]
+    """The kit folders as given (a build keys its record on them)."""
+    out: Path = Path("output")
+    """The output folder: OUT/<kit>/<lang>/..."""
+    langs: tuple[str, ...] | None = None
+    """The languages asked for (--lang); None: every language each kit ships."""
+    paper: str | None = None
+    """The paper size (--paper); None: each kit's print.paper."""
+    seed: int | None = None
+    """The run seed (--seed); None: each kit's kit.seed (see `seed_for`)."""
+    print_overrides: tuple[tuple[str, Any], ...] = ()
+    """print settings replaced in every kit (--mode, --duplex, --greyscale), sorted by name."""
+    png: bool = False
+    """Also a PNG preview of each component's first page."""
+    pdfa: bool = False
+    """Write PDF/A-2b."""
+    force: bool = False
+    """Compose and draw every part again, whatever the last build kept."""
+    workers: int | None = None
+    """Worker processes (check, tune, export); None: the command's default."""
+    kits: tuple[Kit, ...] = ()
+    """The loaded kits, print overrides applied (`load_run`); () before the load phase."""
+
+    @classmethod
+    def of(
+        cls,
+        paths: Sequence[Path],
+        *,
+        langs: Sequence[str] | None = None,
+        print_overrides: Mapping[str, Any] | None = None,
+        **options: Any,
+    ) -> Run:
+        """A run from a command's options as the CLI and the Python API hand them over (lists, a mapping)."""
+        overrides = tuple(sorted((print_overrides or {}).items()))
+        return cls(tuple(paths), langs=tuple(langs) if langs else None, print_overrides=overrides, **options)
+
+    def seed_for(self, kit: Kit) -> int:
+        """The seed this run plays and draws `kit` with."""
+        return kit_seed(kit, self.seed)
+
+    def paper_for(self, kit: Kit) -> str:
+        """The paper this run prints `kit` on."""
+        return self.paper or kit.print.paper
+
+    def langs_for(self, kit: Kit) -> list[str]:
+        """The languages of `kit` this run makes (a language it does not ship is an OptionError)."""
+        return kit.chosen_languages(self.langs)
+
+    def with_kits(self, kits: Sequence[Kit]) -> Run:
+        """This run with its kits loaded: `kits` with the run's print overrides applied."""
+        overrides = dict(self.print_overrides)
+        return replace(self, kits=tuple(with_print(k, overrides) for k in kits))
+
+    def options(self) -> dict[str, Any]:
+        """The options that make a build's output (its record is keyed on them), as JSON data."""
+        return {
+            "langs": list(self.langs) if self.langs else None,
+            "paper": self.paper,
+            "seed": self.seed,
+            "png": self.png,
+            "pdfa": self.pdfa,
+            "print": dict(self.print_overrides),
+        }
+
+
+def load_run(run: Run, *, memo: Memo | None = None) -> Run:
+    """The load phase of every command: `run` with its kits loaded (every problem of every kit reported
+    together) and its print overrides applied."""
+    return run.with_kits(load_kits(run.paths, memo=memo))
 
 
 def shipped_kits() -> list[Path]:
@@ -109,4 +192,14 @@ def with_print(kit: Kit, overrides: Mapping[str, Any]) -> Kit:
     return replace(kit, print=kit.print.model_copy(update=dict(overrides)))
 
 
-__all__ = ["TOOL_CATALOGS", "load_kits", "memo_parse", "shipped_kits", "with_print", "with_tool_catalogs"]
+__all__ = [
+    "TOOL_CATALOGS",
+    "Run",
+    "kit_seed",
+    "load_kits",
+    "load_run",
+    "memo_parse",
+    "shipped_kits",
+    "with_print",
+    "with_tool_catalogs",
+]

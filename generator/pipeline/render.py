@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from generator.errors import RenderError
 from generator.interrupts import checkpoint
-from generator.pipeline.compose import CHECKLIST, FolderPlan, Planned
+from generator.pipeline.compose import CHECKLIST, FolderPlan, Part, Planned
 from generator.pipeline.staging import check_out, check_targets, staged_folders
 
 
@@ -71,22 +72,14 @@ def render_incremental(
     pdfa: bool = False,
     progress: Callable[..., None] | None = None,
 ) -> list[Path]:
-    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
-    only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
-    from generator.buildkeys import MANIFEST, dump_manifest, file_digest
-    from generator.render.fonts import check_glyphs
-    from generator.render.merge import merge_pdfs
-    from generator.render.pdf import write_pdf
+    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or
+    nothing: only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as
+    `render_all` does."""
+    from generator.buildkeys import MANIFEST, dump_manifest
     from generator.resources import atomic_write
 
     todo = [plan for plan in plans if plan.needs_write]
-    for plan in todo:
-        for part in plan.parts:
-            if part.pages is not None:
-                try:
-                    check_glyphs(part.pages, plan.kit.fonts)
-                except RenderError as e:
-                    raise RenderError(f"{part.path.relative_to(out)} (language {part.lang}): {e}") from None
+    _check_part_glyphs(todo, out)
     check_out(out)
     if not todo:
         return []
@@ -103,54 +96,84 @@ def render_incremental(
             entries = dict(plan.entries)
             for part in plan.parts:
                 checkpoint()  # a safe point between parts: the stage is removed, OUT untouched
-                tmp = staged / part.name
                 if part.pages is not None:
-                    tmp.parent.mkdir(exist_ok=True)
-                    write_pdf(
-                        part.pages,
-                        tmp,
-                        title=part.title,
-                        lang=part.lang,
-                        pdfa=pdfa,
-                        fonts=plan.kit.fonts,
-                        greyscale=plan.kit.print.greyscale,
-                        shown=part.path,
-                    )
-                    part.record["sha256"] = file_digest(tmp)
-                    if part.cid != CHECKLIST:
-                        written.append(part.path)
-                    if part.png:
-                        from generator.render.png import write_png  # pypdfium2: loaded only for previews
-
-                        write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
-                        part.record["png_sha256"] = file_digest(tmp.with_suffix(".png"))
-                        written.append(part.path.with_suffix(".png"))
+                    written += _write_part(plan, part, staged / part.name, pdfa=pdfa)
                     if progress:
                         progress(str(part.path.relative_to(out)))
                 entries[part.name] = part.record
-            kit_pdf = staged / plan.kit_name
             if plan.kit_rebuild:
-                sheets = plan.sheet_map()
-                merge_pdfs(
-                    [staged / p.name for p in plan.parts],
-                    kit_pdf,
-                    title=plan.kit_title,
-                    lang=plan.lang,
-                    pdfa=pdfa,
-                    order=plan.page_order(),
-                    shown=plan.folder / plan.kit_name,
-                )
+                entries[plan.kit_name] = _write_kit_pdf(plan, staged, pdfa=pdfa)
                 written.append(plan.folder / plan.kit_name)
-                entries[plan.kit_name] = {
-                    "key": plan.kit_key,
-                    "sha256": file_digest(kit_pdf),
-                    "pages": len(sheets),
-                    "sheets": [s.to_json() for s in sheets],
-                    "checklist": plan.checklist_summary(),
-                }
             (staged / MANIFEST).parent.mkdir(exist_ok=True)
             atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
     return written
+
+
+def _check_part_glyphs(plans: Sequence[FolderPlan], out: Path) -> None:
+    """Every glyph of every part to draw is checked before the first byte is written."""
+    from generator.render.fonts import check_glyphs
+
+    for plan in plans:
+        for part in plan.parts:
+            if part.pages is not None:
+                try:
+                    check_glyphs(part.pages, plan.kit.fonts)
+                except RenderError as e:
+                    raise RenderError(f"{part.path.relative_to(out)} (language {part.lang}): {e}") from None
+
+
+def _write_part(plan: FolderPlan, part: Part, tmp: Path, *, pdfa: bool) -> list[Path]:
+    """Draw one part to `tmp` in the stage (and its PNG preview), noting the digests in its record: the
+    files of OUT it makes (the checklist is kept under .pnpkit/, not counted)."""
+    from generator.buildkeys import file_digest
+    from generator.render.pdf import write_pdf
+
+    assert part.pages is not None
+    tmp.parent.mkdir(exist_ok=True)
+    write_pdf(
+        part.pages,
+        tmp,
+        title=part.title,
+        lang=part.lang,
+        pdfa=pdfa,
+        fonts=plan.kit.fonts,
+        greyscale=plan.kit.print.greyscale,
+        shown=part.path,
+    )
+    part.record["sha256"] = file_digest(tmp)
+    written = [part.path] if part.cid != CHECKLIST else []
+    if part.png:
+        from generator.render.png import write_png  # pypdfium2: loaded only for previews
+
+        write_png(tmp, tmp.with_suffix(".png"), page=0, dpi=110)
+        part.record["png_sha256"] = file_digest(tmp.with_suffix(".png"))
+        written.append(part.path.with_suffix(".png"))
+    return written
+
+
+def _write_kit_pdf(plan: FolderPlan, staged: Path, *, pdfa: bool) -> dict[str, Any]:
+    """Assemble the folder's kit PDF from its part PDFs in the stage, in sheet order: its build record."""
+    from generator.buildkeys import file_digest
+    from generator.render.merge import merge_pdfs
+
+    kit_pdf = staged / plan.kit_name
+    sheets = plan.sheet_map()
+    merge_pdfs(
+        [staged / p.name for p in plan.parts],
+        kit_pdf,
+        title=plan.kit_title,
+        lang=plan.lang,
+        pdfa=pdfa,
+        order=plan.page_order(),
+        shown=plan.folder / plan.kit_name,
+    )
+    return {
+        "key": plan.kit_key,
+        "sha256": file_digest(kit_pdf),
+        "pages": len(sheets),
+        "sheets": [s.to_json() for s in sheets],
+        "checklist": plan.checklist_summary(),
+    }
 
 
 __all__ = ["render_all", "render_incremental"]

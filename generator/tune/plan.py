@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from generator.contract import registry
 from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
-from generator.pipeline import check_kit, load_kits
+from generator.pipeline import check_kit, kit_seed, load_kits
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.paths import read_kit_file
@@ -68,8 +68,8 @@ class Plan:
 
     @property
     def proof_seeds(self) -> list[int]:
-        """The proof streams, none the search used: the run seed itself first (so `pnpkit check --seed S`, or a
-        plain `pnpkit check` when S is the kit's seed, repeats the proof exactly), then derived ones."""
+        """The proof streams, none the search used: the run seed itself first (so `pnpkit check --seed S`, or
+        a plain `pnpkit check` when S is the kit's seed, repeats the proof exactly), then derived ones."""
         return [self.seed] + [
             stream_seed(self.seed, PROOF_STREAM + i) for i in range(self.settings.proofs - 1)
         ]
@@ -214,8 +214,8 @@ def make_plan(
     trials: int | None = None,
     seed: int | None = None,
 ) -> Plan:
-    """Load and check the kit, then the search space from `--param` (usage errors) or its `tune:` section (spec
-    errors located in kit.yaml)."""
+    """Load and check the kit, then the search space from `--param` (usage errors) or its `tune:` section
+    (spec errors located in kit.yaml)."""
     (kit,) = load_kits([kit_path])
     problems = check_kit(kit)
     if problems:
@@ -228,37 +228,65 @@ def make_plan(
     declared = tunables_of(kit)
     if not declared:
         raise KitError(f"{kit.display}: game {kit.game_id!r} declares no tunable parameters")
+    where = _Where(kit, lines, declared)
+    space = _search_space(where, raw_game, params, settings)
+    goal = _targets(where, targets, settings)
+    n = settings.trials if trials is None else trials
+    if n < 1:
+        raise TuneUsageError(f"--trials: expected a number >= 1; got {n}")
+    original = {s.path: _original(raw_game, s.tunable) for s in space}
+    return Plan(kit, raw_game, space, goal, settings, n, kit_seed(kit, seed), original)
 
-    def usage(msg: str) -> Exception:
+
+@dataclass(frozen=True)
+class _Where:
+    """Where a tune's parameters and targets come from, to word their errors: a --param or --target is a
+    usage error, a `tune:` entry a spec error located at its kit.yaml line."""
+
+    kit: Kit
+    lines: Any
+    declared: tuple[Tunable, ...]
+
+    def usage(self, msg: str) -> Exception:
+        """A bad --param."""
         return TuneUsageError(f"--param {msg}")
 
-    def located(key: tuple[str | int, ...]) -> Callable[[str], Exception]:
+    def located(self, key: tuple[str | int, ...]) -> Callable[[str], Exception]:
+        """Problems of the kit.yaml entry at `key`."""
+
         def make(msg: str) -> Exception:
-            return SpecError([Problem(kit.display, line_of(lines, key), ".".join(map(str, key)), msg)])
+            where = Problem(self.kit.display, line_of(self.lines, key), ".".join(map(str, key)), msg)
+            return SpecError([where])
 
         return make
 
-    def known(path: str) -> str:
-        return f"{path!r} is not tunable in {kit.game_id}; tunable: " + ", ".join(t.path for t in declared)
+    def unknown(self, path: str) -> str:
+        """The message for a path the game does not declare tunable."""
+        tunable = ", ".join(t.path for t in self.declared)
+        return f"{path!r} is not tunable in {self.kit.game_id}; tunable: {tunable}"
 
+
+def _search_space(
+    where: _Where, raw_game: dict[str, Any], params: Sequence[str], settings: TuneSpec
+) -> list[Space]:
+    """The search space: from --param when given (usage errors), else from tune.params (located errors)."""
+    kit, declared = where.kit, where.declared
     space: list[Space] = []
-    if params:
-        for text in params:
-            path, lo, hi, choices = parse_param(text)
-            t = find(declared, path)
-            if t is None:
-                raise TuneUsageError(f"--param {known(path)}")
-            space.append(_space_for(t, lo, hi, choices, _original(raw_game, t), usage, kit.display))
-    else:
-        for i, p in enumerate(settings.params):
-            key: tuple[str | int, ...] = ("tune", "params", i)
-            t = find(declared, p.path)
-            if t is None:
-                raise located(key + ("path",))(known(p.path))
-            choices = tuple(p.choices) if p.choices is not None else None
-            lo = None if p.min is None else float(p.min)
-            hi = None if p.max is None else float(p.max)
-            space.append(_space_for(t, lo, hi, choices, _original(raw_game, t), located(key), kit.display))
+    for text in params:
+        path, lo, hi, choices = parse_param(text)
+        t = find(declared, path)
+        if t is None:
+            raise TuneUsageError(f"--param {where.unknown(path)}")
+        space.append(_space_for(t, lo, hi, choices, _original(raw_game, t), where.usage, kit.display))
+    for i, p in enumerate(settings.params if not params else ()):
+        key: tuple[str | int, ...] = ("tune", "params", i)
+        t = find(declared, p.path)
+        if t is None:
+            raise where.located(key + ("path",))(where.unknown(p.path))
+        choices = tuple(p.choices) if p.choices is not None else None
+        lo = None if p.min is None else float(p.min)
+        hi = None if p.max is None else float(p.max)
+        space.append(_space_for(t, lo, hi, choices, _original(raw_game, t), where.located(key), kit.display))
     if not space:
         raise TuneUsageError(
             "nothing to tune: pass --param path=lo..hi (or list tune.params in kit.yaml); "
@@ -266,38 +294,34 @@ def make_plan(
         )
     paths = [s.path for s in space]
     if len(set(paths)) != len(paths):
-        raise TuneUsageError(
-            f"--param: a path is given twice: {', '.join(sorted({p for p in paths if paths.count(p) > 1}))}"
-        )
+        twice = ", ".join(sorted({p for p in paths if paths.count(p) > 1}))
+        raise TuneUsageError(f"--param: a path is given twice: {twice}")
+    return space
+
+
+def _targets(where: _Where, targets: Sequence[str], settings: TuneSpec) -> list[Target]:
+    """The values to aim at: from --target when given (usage errors), else from tune.targets (located)."""
+    balance = where.kit.game.balance
+    expected = f"expected one of {', '.join(tolerance_names(balance))}"
     goal: list[Target] = []
-    if targets:
-        for text in targets:
-            name, eq, val = text.partition("=")
-            try:
-                value = float(val)
-            except ValueError:
-                raise TuneUsageError(
-                    f"--target: expected tolerance=value such as seat_win_share=1; got {text!r}"
-                ) from None
-            if not eq or not _is_tolerance(kit.game.balance, name.strip()):
-                raise TuneUsageError(
-                    f"--target {name.strip()!r} names no tolerance of game.balance; expected one "
-                    f"of {', '.join(tolerance_names(kit.game.balance))}"
-                )
-            goal.append(Target(name.strip(), value))
-    else:
-        for i, tg in enumerate(settings.targets):
-            if not _is_tolerance(kit.game.balance, tg.tolerance):
-                raise located(("tune", "targets", i, "tolerance"))(
-                    f"{tg.tolerance!r} names no tolerance of game.balance; expected one of "
-                    f"{', '.join(tolerance_names(kit.game.balance))}"
-                )
-            goal.append(Target(tg.tolerance, float(tg.value)))
-    n = settings.trials if trials is None else trials
-    if n < 1:
-        raise TuneUsageError(f"--trials: expected a number >= 1; got {n}")
-    original = {s.path: _original(raw_game, s.tunable) for s in space}
-    return Plan(kit, raw_game, space, goal, settings, n, kit.meta.seed if seed is None else seed, original)
+    for text in targets:
+        name, eq, val = text.partition("=")
+        try:
+            value = float(val)
+        except ValueError:
+            raise TuneUsageError(
+                f"--target: expected tolerance=value such as seat_win_share=1; got {text!r}"
+            ) from None
+        if not eq or not _is_tolerance(balance, name.strip()):
+            raise TuneUsageError(f"--target {name.strip()!r} names no tolerance of game.balance; {expected}")
+        goal.append(Target(name.strip(), value))
+    for i, tg in enumerate(settings.targets if not targets else ()):
+        if not _is_tolerance(balance, tg.tolerance):
+            raise where.located(("tune", "targets", i, "tolerance"))(
+                f"{tg.tolerance!r} names no tolerance of game.balance; {expected}"
+            )
+        goal.append(Target(tg.tolerance, float(tg.value)))
+    return goal
 
 
 def _original(raw_game: dict[str, Any], t: Tunable) -> Any:

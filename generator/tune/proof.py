@@ -21,8 +21,8 @@ MAX_GAMES_PATH = "game.balance.max_games"
 
 @dataclass
 class Proven:
-    """A candidate (or the original) judged by the full check on the proof streams (stopping at the first stream
-    where it does not hold); `report` is that stream's, or the first stream's when it holds on all."""
+    """A candidate (or the original) judged by the full check on the proof streams (stopping at the first
+    stream where it does not hold); `report` is that stream's, or the first stream's when it holds on all."""
 
     values: dict[str, Any]
     report: BalanceReport
@@ -30,7 +30,8 @@ class Proven:
     """Proof streams played."""
     holds: bool = False
     budget: dict[str, Any] = field(default_factory=dict)
-    """Balance settings the proof raised (`game.balance.max_games`: the cap it needed), written into the kit."""
+    """Balance settings the proof raised (`game.balance.max_games`: the cap it needed), written into the
+    kit."""
 
 
 def _holds(rep: BalanceReport) -> bool:
@@ -64,10 +65,11 @@ def _with_max_games(spec: Any, cap: int | None) -> Any:
 
 
 def proven(plan: Plan, values: dict[str, Any], spec: Any, executor: Any) -> Proven:
-    """The full check of one candidate on every proof stream until one does not hold. A candidate that fails on
-    no tolerance but leaves one UNDECIDED (the games ran out, not the kit) is checked again with a doubled
+    """The full check of one candidate on every proof stream until one does not hold. A candidate that fails
+    on no tolerance but leaves one UNDECIDED (the games ran out, not the kit) is checked again with a doubled
     `balance.max_games`, up to `tune.proof_max_games`; the cap that decides it is written into the tuned kit,
-    so `pnpkit check` on that kit plays the same looks. Every rung replays the same seeded games from a cache."""
+    so `pnpkit check` on that kit plays the same looks. Every rung replays the same seeded games from a
+    cache."""
     cache = CachingExecutor(executor)
     own = getattr(spec.balance, "max_games", None)
     out: Proven | None = None
@@ -97,9 +99,10 @@ def full_check(
     executor: Any,
     progress: Callable[..., None] | None = None,
     *,
-    seed: int | None = None,
+    seed: int,
 ) -> BalanceReport:
-    """The game's sequential check (as `pnpkit check` runs it) on the proof stream."""
+    """The game's sequential check (as `pnpkit check` runs it) on the proof stream `seed` (one of
+    `plan.proof_seeds`)."""
     b = spec.balance
     first = int(b.games)
     cap = int(getattr(b, "max_games", None) or 8 * first)
@@ -108,7 +111,7 @@ def full_check(
 
     def make(budget: Any) -> BalanceReport:
         rep: BalanceReport = registry.get(plan.kit.game_id).load.balance_report()(
-            spec, games=budget, seed=plan.seed if seed is None else seed, executor=cache, kit=plan.kit.meta.id
+            spec, games=budget, seed=seed, executor=cache, kit=plan.kit.meta.id
         )
         return rep
 
@@ -167,7 +170,7 @@ def pareto(judged: Sequence[Judged]) -> list[Judged]:
     out = []
     for j in judged:
         g = gaps(j)
-        if not any(all(a <= b for a, b in zip(gaps(o), g)) and gaps(o) != g for o in judged):
+        if not any(all(a <= b for a, b in zip(gaps(o), g, strict=False)) and gaps(o) != g for o in judged):
             out.append(j)
     return out
 

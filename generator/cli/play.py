@@ -1,0 +1,309 @@
+"""The commands that play a kit's game: check (legal and balanced by seeded self-play), tune (search its
+parameters), warmup and cache (the compiled self-play kernels)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from generator.cli.base import Failure, command, fail
+from generator.cli.options import (
+    Dask,
+    Kits,
+    RunSeed,
+    Workers,
+    at_least,
+    check_games,
+    check_seed,
+    kit_path,
+    run_of,
+)
+from generator.cli.output import ago, console, count, megabytes, progress, say, show, spinner
+from generator.spec.choices import MAX_GAMES
+
+if TYPE_CHECKING:
+    from generator.checking import CheckRun
+    from generator.engine.kernelcache import CacheFolder
+    from generator.pipeline import Run
+    from generator.tune.report import TuneResult
+
+
+@command(summary="Prove kits legal and balanced by seeded self-play")
+def check(
+    kits: Kits = None,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            callback=check_games,
+            help=f"games per setting, 1..{MAX_GAMES:,} (default: the spec's balance.games)",
+        ),
+    ] = None,
+    seed: RunSeed = None,
+    workers: Workers = None,
+    dask: Dask = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="write every figure to this JSON file")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="write a self-contained HTML report")
+    ] = None,
+    refit: Annotated[
+        bool,
+        typer.Option(
+            "--refit",
+            help="write the spec edit the game proposes from play into kit.yaml (Raindrops: card points)",
+        ),
+    ] = False,
+) -> None:
+    """Prove kits legal (static checks) and balanced (seeded self-play against the spec's tolerances).
+
+    Each tolerance gets a statistical verdict: HOLDS, FAILS or UNDECIDED; undecided ones get more games
+    (batches doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any
+    fails; 3: none fails but some are still undecided at the cap."""
+    from generator.checking import refit as write_refit
+    from generator.checking import write_reports
+    from generator.pipeline import check_kits, load_run
+
+    run = load_run(run_of(kits, seed=seed, workers=workers))
+    check_kits(run.kits)
+    _compile_first(list(run.kits))
+    checked = _play(run, games=games, dask=dask, switches=report is not None)
+    if refit:
+        for k, rep in zip(run.kits, checked.reports, strict=True):
+            show(f"refit: {write_refit(k, rep).summary} written to {k.display}")
+    for path in write_reports(checked, json_path=json_path, html_path=report):
+        show(f"wrote {path}")
+    if checked.exit_code:
+        raise Failure(checked.summary(), checked.exit_code)
+
+
+def _play(run: Run, *, games: int | None, dask: str | None, switches: bool) -> CheckRun:
+    """The balance check of a run's kits, with a progress bar per kit and each report printed when done."""
+    from generator.checking import check_balance
+    from generator.render.console import print_report
+
+    return check_balance(
+        run.kits,
+        games=games,
+        seed=run.seed,
+        workers=run.workers,
+        dask=dask,
+        switches=switches,
+        progress=lambda label: progress(None, label),
+        totals=console(stderr=True).is_terminal,
+        on_report=lambda rep: print_report(rep, console()),
+    )
+
+
+def _compile_first(kits: list[Any]) -> None:
+    """Before a command plays a game whose kernels numba has not cached yet: say on stderr what is compiled
+    and why, compile it by a tiny warm-up run under a spinner with the time elapsed, and say how long it took
+    (the time is kept as the estimate the next first run quotes). Nothing is said when every kernel is cached.
+    A compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+    from generator.engine.kernelcache import is_cached, is_warm
+
+    compiled = _kernel_games(kits)
+    if not compiled:  # a deck kit: no kernel, numba is not even imported
+        return
+    from generator.engine.kernel import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        return
+    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
+    engine = Path(__file__).resolve().parents[1] / "engine"
+    for kit, package in compiled.values():
+        if is_warm(cache_dir, package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
+            continue
+        _compile(kit, package, cache_dir)
+
+
+def _kernel_games(kits: Sequence[Any]) -> dict[str, tuple[Any, Path]]:
+    """Game id -> (a kit of it, the game's package) for each game of `kits` that has self-play kernels."""
+    import importlib.util
+
+    from generator.contract import get as game_plugin
+    from generator.engine.kernelcache import has_kernels
+
+    compiled: dict[str, tuple[Any, Path]] = {}
+    for kit in kits:
+        spec = importlib.util.find_spec(game_plugin(kit.game_id).source)
+        if kit.game_id not in compiled and spec is not None and spec.origin is not None:
+            package = Path(spec.origin).resolve().parent
+            if has_kernels(package):
+                compiled[kit.game_id] = (kit, package)
+    return compiled
+
+
+def _compile(kit: Any, package: Path, cache_dir: Path) -> None:
+    """Compile one game's kernels by a warm-up run, saying what, why and how long it took."""
+    from generator.checking import warm_up
+    from generator.contract import get as game_plugin
+    from generator.engine.kernelcache import (
+        last_compile_seconds,
+        mark_warm,
+        prune,
+        record_compile_seconds,
+        user_cache_dir,
+    )
+
+    plugin = game_plugin(kit.game_id)
+    if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
+        prune(cache_dir)
+    name = plugin.name or plugin.id
+    last = last_compile_seconds(kit.game_id)
+    about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
+    sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
+    sys.stderr.flush()
+    with spinner(f"compiling the {name} engine"):
+        ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
+    record_compile_seconds(kit.game_id, seconds)
+    mark_warm(cache_dir, package)
+    sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
+
+
+@command("cache", summary="Show or clear the compiled self-play kernels' disk caches")
+def kernel_cache(
+    clear: Annotated[
+        bool, typer.Option("--clear", help="remove them all (the next check compiles again)")
+    ] = False,
+) -> None:
+    """Where numba keeps the compiled self-play kernels: one folder per pnpkit version (or kernel edit), with
+    its size and age. A new version's first run removes all but the newest few; --clear removes every one."""
+    from generator.engine.kernel import source_salt
+    from generator.engine.kernelcache import cache_base, cache_folders, user_cache_dir
+    from generator.engine.kernelcache import clear as clear_caches
+
+    if user_cache_dir():
+        variable = os.environ["NUMBA_CACHE_DIR"]
+        say(f"NUMBA_CACHE_DIR is set ({variable}): pnpkit neither lists nor clears that folder")
+        return
+    current = cache_base() / source_salt()
+    folders = clear_caches(current) if clear else cache_folders(current)
+    size = megabytes(sum(f.size for f in folders))
+    if clear:
+        say(f"removed {count(len(folders), 'kernel cache folder')}, {size} from {cache_base()}")
+    else:
+        say(f"{count(len(folders), 'kernel cache folder')}, {size} in {cache_base()}")
+        _list_caches(folders)
+
+
+def _list_caches(folders: Sequence[CacheFolder]) -> None:
+    """One line per kernel cache folder: its name, size and age."""
+    now = time.time()
+    for f in folders:
+        this = "  (this pnpkit)" if f.current else ""
+        say(f"  {f.path.name}  {megabytes(f.size):>9}  {ago(now - f.modified):>12}{this}")
+
+
+@command(summary="Compile the self-play kernels now, so the first check is fast")
+def warmup(
+    kits: Kits = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            callback=at_least(1),
+            help="games per setting in the warm-up run (any number compiles)",
+        ),
+    ] = 2,
+) -> None:
+    """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
+    from generator.checking import warm_up
+    from generator.engine.kernel import HAVE_NUMBA
+    from generator.pipeline import check_kits, load_run
+
+    run = load_run(run_of(kits))
+    check_kits(run.kits)
+    if not HAVE_NUMBA:
+        show(NO_NUMBA, wrap=True)
+    with progress(len(run.kits), "compiling the self-play kernels (first run only)") as advance:
+        done = list(warm_up(list(run.kits), games=games, progress=advance))
+    for name, secs in done:
+        show(f"warm: {name} ({secs:.1f} s)")
+    if HAVE_NUMBA:
+        where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
+        show(f"kernels cached in {where} (later runs load them)", wrap=True)
+
+
+NO_NUMBA = (
+    "numba is not installed (or PNPKIT_PURE=1): the kernels run as plain Python, "
+    "nothing to compile; pip install 'pnpkit[fast]' for compiled self-play"
+)
+"""What `warmup` says without numba."""
+
+
+@command(summary="Search a kit's parameters until every balance tolerance holds")
+def tune(
+    kit: Annotated[Path, typer.Argument(metavar="KIT", help="the kit folder or shipped kit id to tune")],
+    trials: Annotated[
+        int | None,
+        typer.Option(
+            "--trials", callback=at_least(1), help="trials the study holds when done (default: tune.trials)"
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            callback=check_seed,
+            help="search and proof seed, 0..2**63-1 (default: the kit's kit.seed)",
+        ),
+    ] = None,
+    workers: Workers = None,
+    dask: Dask = None,
+    storage: Annotated[
+        str | None, typer.Option("--storage", help="optuna storage, e.g. sqlite:///tune.db (resumes)")
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", help="folder for OUT/<kit>-tuned/ and OUT/<kit>-tune.html")
+    ] = Path("tuned"),
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param", help="path=lo..hi, path=choice:a,b or path=permutation (replaces tune.params)"
+        ),
+    ] = None,
+    target: Annotated[
+        list[str] | None, typer.Option("--target", help="tolerance=value to aim at (replaces tune.targets)")
+    ] = None,
+) -> None:
+    """Search a kit's tunable parameters until every balance tolerance holds (closest to the original), prove
+    the best candidates with the full check on a fresh seed stream and write the winner as
+    OUT/<kit>-tuned/."""
+    from generator.tune.run import tune as run_tune
+
+    # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
+    o = run_tune(
+        kit_path(kit),
+        params=param or (),
+        targets=target or (),
+        trials=trials,
+        seed=seed,
+        workers=workers,
+        dask=dask,
+        storage=storage,
+        out=out,
+        console=console(stderr=True),
+    )
+    _report_tune(o)
+
+
+def _report_tune(o: TuneResult) -> None:
+    """What `tune` says: the trials, the report, the parameters it changed and the tuned kit (or that none
+    passed the proof: exit 1)."""
+    played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
+    show(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)")
+    show(f"wrote {o.report}")
+    if o.kit_dir is None:
+        fail("no candidate passed the full check; widen the search (--param) or add --trials")
+    for p, v in (o.winner.values if o.winner else {}).items():
+        if v != o.plan.original[p]:
+            show(f"  {p}: {o.plan.original[p]} -> {v}")
+    show(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)")
