@@ -351,11 +351,11 @@ def art_contrast(
 ) -> list[LowContrast]:
     """Every string and icon drawn over art whose contrast against the rendered pixels under it falls short
     (each once per component, string and slot)."""
-    from generator.render.raster import rasterize
-
     faces = _judged(components, measure)
     if not faces:
         return []
+    from generator.render.raster import rasterize  # only when a face has art to judge: validate stays light
+
     scale = DPI / 72
     pages: list[Page] = []
     for f in faces:
@@ -448,7 +448,6 @@ def vector_bands(pages: Sequence[Page]) -> list[tuple[str, str]]:
     Rasters are judged from their own alpha (layout/art.py); each art file and box once."""
     from generator.layout.art import _SIDES, band_message, band_where
     from generator.layout.ops import iter_art
-    from generator.render.raster import rasterize
 
     jobs: dict[tuple[str, str, float, float, str, tuple[float, float, float, float]], Vector] = {}
     for page in pages:
@@ -458,6 +457,8 @@ def vector_bands(pages: Sequence[Page]) -> list[tuple[str, str]]:
                 jobs.setdefault(key, op)
     if not jobs:
         return []
+    from generator.render.raster import rasterize  # only when there is a band to judge: validate stays light
+
     scale = BAND_DPI / 72
     pages_out: list[Page] = []
     for op in jobs.values():
