@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pikepdf
 
+from generator.layout.ops import Line, Page, Place
 from generator.layout.sheets import PageSides
 
 
@@ -110,6 +111,37 @@ def duplex_problems(
     return problems
 
 
+def _trim(op: Place) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a placed face's trim on the page (its clip runs from -bleed to size + bleed)."""
+    w, h = op.clip[2] + 2 * op.clip[0], op.clip[3] + 2 * op.clip[1]
+    if op.rotate == 90:
+        return op.x - h, op.y, op.x, op.y + w
+    if op.rotate == -90:
+        return op.x, op.y - w, op.x + h, op.y
+    return op.x, op.y, op.x + w, op.y + h
+
+
+def fold_problems(page: Page) -> list[str]:
+    """What is wrong with a fold-and-glue page (`print.duplex: fold`): its faces must come in pairs, a front
+    then its back, the back's trim the front's reflected across a dashed vertical line between them."""
+    faces = [op for op in page.ops if isinstance(op, Place) and op.name and op.clip is not None]
+    folds = {
+        round(op.x1, 3) for op in page.ops if isinstance(op, Line) and op.dash and abs(op.x1 - op.x2) < 1e-6
+    }
+    problems: list[str] = []
+    if len(faces) % 2:
+        problems.append(f"{page.label}: {len(faces)} faces, not pairs")
+    for front, back in zip(faces[::2], faces[1::2], strict=False):
+        fx0, fy0, fx1, fy1 = _trim(front)
+        bx0, by0, bx1, by1 = _trim(back)
+        fold = (fx1 + bx0) / 2
+        if round(fold, 3) not in folds:
+            problems.append(f"{page.label}: no fold line between {front.name} and {back.name}")
+        if abs((bx1 - fold) - (fold - fx0)) > 0.01 or abs(by0 - fy0) > 0.01 or abs(by1 - fy1) > 0.01:
+            problems.append(f"{page.label}: {back.name} is not {front.name} mirrored across the fold")
+    return problems
+
+
 def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
     """The sheet map the build record of OUT/<kit>/<lang>/ `folder` keeps for `kit_pdf`."""
     import json
@@ -118,4 +150,4 @@ def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
     return list(entries[kit_pdf]["sheets"])
 
 
-__all__ = ["duplex_problems", "kit_sources", "recorded_sheets"]
+__all__ = ["duplex_problems", "fold_problems", "kit_sources", "recorded_sheets"]

@@ -20,6 +20,8 @@ Side = Literal["front", "back"]
 Kind = Literal["front", "back", "single"]
 
 _LABEL: Final = re.compile(r"^(?P<name>.*) (?P<side>front|back) (?P<n>\d+)$")
+_FOLD: Final = re.compile(r"^.* fold \d+$")
+"""A fold-and-glue page (generator.layout.fold): each card's front and back side by side, one slot a card."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,8 @@ class PageSides:
     """What one composed page of a part is: a front with a back to follow, that back, or a one-sided page."""
 
     kind: Kind
-    """'front' (a back page follows), 'back' (the back of the page before) or 'single' (nothing on its back)"""
+    """'front' (a back page follows), 'back' (the back of the page before) or 'single' (nothing on its
+    back)"""
     sheet: int
     """the component's own sheet number the page belongs to (1-based; pages that pair share it)"""
     slots: tuple[int, ...]
@@ -62,8 +65,9 @@ class SheetSide:
 
 def page_sides(pages: Sequence[Page]) -> list[PageSides]:
     """Classify a part's composed pages by their imposition labels ('<name> front N' / '<name> back N' are
-    the two sides of sheet N; any other page is one-sided). Item slots count the named faces placed on each page,
-    a back's slots being those of the front it backs (its own face count must match)."""
+    the two sides of sheet N; any other page is one-sided). Item slots count the named faces placed on each
+    page, a back's slots being those of the front it backs (its own face count must match); a fold page's
+    slots count its cards (two faces each)."""
     out: list[PageSides] = []
     next_slot = 0
     single = 0
@@ -78,6 +82,8 @@ def page_sides(pages: Sequence[Page]) -> list[PageSides]:
             slots = front_slots if len(front_slots) == placed else tuple(range(-placed, 0))
             out.append(PageSides("back", n, slots))
             continue
+        if _FOLD.match(page.label):
+            placed //= 2  # a card prints two faces there, its front and its back beside it
         slots = tuple(range(next_slot, next_slot + placed))
         next_slot += placed
         if m:

@@ -56,8 +56,8 @@ class Planned:
 
 
 def file_tag(kit: Kit, paper: str) -> str:
-    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one card
-    plus bleed each and have no paper size."""
+    """The suffix of a kit's file names: its paper size, or "shop" in print-shop mode, whose pages are one
+    card plus bleed each and have no paper size."""
     return "shop" if kit.print.mode == "shop" else paper
 
 
@@ -141,7 +141,7 @@ def checklist(
     from generator.layout.sheets import PageSides, sheet_count, sheet_map
 
     sides = [(p.cid, [PageSides("single", 1, ())] if p.cid == CHECKLIST else p.sides()) for p in parts]
-    sheets = sheet_map(sides, duplex=kit.print.duplex != "none")
+    sheets = sheet_map(sides, duplex=kit.print.duplex in ("long", "short"))
     rows: list[ChecklistRow] = []
     calibration_sheet: int | None = None
     for p in parts:
@@ -258,8 +258,9 @@ def plan_build(
 
 
 def _locate(e: LayoutError, texts: Texts, kit: Kit, lang: str) -> KitError:
-    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog string it quotes, else at the
-    kit.yaml line of the component whose size it names, else at the kit.yaml itself."""
+    """A LayoutError as a located error (a LocatedLayoutError as it is): at the .po line of the catalog
+    string it quotes, else at the kit.yaml line of the component whose size it names, else at the kit.yaml
+    itself."""
     from generator.layout.text import UnprintableTextError
     from generator.units import to_mm
 
@@ -364,8 +365,8 @@ CALIBRATION = "calibration"
 """The part id of the duplex calibration sheet: written as calibration-<paper>.pdf beside the kit PDF (and
 put right after the checklist in it, so it is printed first)."""
 CHECKLIST = "checklist"
-"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/ (beside
-the build record) so the kit PDF can be reassembled without drawing it again."""
+"""The part id of the print checklist, the kit PDF's first page: kept as a PDF in the folder's .pnpkit/
+(beside the build record) so the kit PDF can be reassembled without drawing it again."""
 TOOL_PARTS = (CHECKLIST, CALIBRATION)
 """Parts pnpkit adds to every kit (not components of the kit.yaml)."""
 
@@ -399,7 +400,8 @@ class Part:
 
 @dataclass
 class FolderPlan:
-    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's record."""
+    """One OUT/<kit>/<lang>/ folder of an incremental build: its parts, its kit PDF and the last build's
+    record."""
 
     kit: Kit
     lang: str
@@ -422,10 +424,13 @@ class FolderPlan:
         """The sides of every sheet of the kit PDF (generator.layout.sheets)."""
         from generator.layout.sheets import sheet_map
 
-        return sheet_map([(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex != "none")
+        return sheet_map(
+            [(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex in ("long", "short")
+        )
 
     def checklist_summary(self) -> list[str]:
-        """The print checklist's opening lines (what to print, how, how many sheets); [] without a checklist."""
+        """The print checklist's opening lines (what to print, how, how many sheets); [] without a
+        checklist."""
         for p in self.parts:
             if p.cid == CHECKLIST:
                 return [str(line) for line in p.record.get("summary", [])]
@@ -443,7 +448,8 @@ class FolderPlan:
 
 
 def _sides_ok(entry: dict[str, Any]) -> bool:
-    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well formed)."""
+    """Whether a kept part's record tells its page sides and finishing steps (one side per page, well
+    formed)."""
     from generator.layout.sheets import sides_from_json
 
     sides = sides_from_json(entry.get("sides"))
@@ -452,7 +458,7 @@ def _sides_ok(entry: dict[str, Any]) -> bool:
         sides is not None
         and len(sides) == entry.get("pages")
         and isinstance(finish, list)
-        and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish)
+        and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold", "foldglue") for f in finish)
     )
 
 
@@ -506,7 +512,7 @@ def plan_incremental(
             folder = out / kit.meta.id / lang
             entries = {} if force else read_manifest(folder)
             ids = [cid for cid, c in kit.components.items() if c.enabled]
-            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none":
+            if kit.print.calibration and kit.print.mode == "home" and kit.print.duplex in ("long", "short"):
                 ids.insert(0, CALIBRATION)
             if kit.print.mode == "home":
                 ids.insert(0, CHECKLIST)

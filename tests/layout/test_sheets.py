@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.layout.fold import FOLD_LABEL
 from generator.layout.marks import MARK_WIDTH
 from generator.layout.ops import Line, Page, Place
 from generator.layout.sheets import PageSides, page_sides, sheet_count, sheet_map
@@ -17,7 +18,7 @@ from generator.pipeline import build, load_kits, plan_incremental, shipped_kits,
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
 from generator.units import mm
-from tests.sheetcheck import duplex_problems, kit_sources
+from tests.sheetcheck import duplex_problems, fold_problems, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 _LABEL = re.compile(r"^(?P<name>.*) (?P<side>front|back) (?P<n>\d+)$")
@@ -65,7 +66,7 @@ def test_a_one_sided_page_gets_a_blank_back_and_the_next_part_a_new_sheet() -> N
 KITS = load_kits(shipped_kits())
 
 
-@pytest.mark.parametrize("duplex", ["long", "short", "none"])
+@pytest.mark.parametrize("duplex", ["long", "short", "none", "fold"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex: str) -> None:
     plans = plan_incremental(
@@ -81,6 +82,7 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
         warn=lambda _: None,
     )
     assert {p.kit.meta.id for p in plans} == {k.meta.id for k in KITS}
+    folded = 0
     for plan in plans:
         where = f"{plan.kit.meta.id} {paper} {duplex}"
         parts = {p.cid: p for p in plan.parts}
@@ -95,12 +97,13 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
                 continue
             front = sides[k - 1]
             assert front.sheet == row.sheet and front.side == "front", where
-            if duplex == "none":
+            if duplex in ("none", "fold"):
                 raise AssertionError(f"{where}: a single-sided kit has a back side on sheet {row.sheet}")
             if not row.component:
                 continue
             assert row.component == front.component and row.slots == front.slots, (
-                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} on front {front.component} {front.slots}"
+                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} "
+                f"on front {front.component} {front.slots}"
             )
             pages = parts[row.component].pages
             assert pages is not None and row.page is not None and front.page is not None
@@ -119,6 +122,12 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
                     cid != "calibration" and m and m["side"] == "front" and not page.trim_box
                 ):  # a sheet of pieces
                     assert crop_mark_problems(page) == [], f"{where}: {page.label}"
+                if FOLD_LABEL.match(page.label):
+                    assert fold_problems(page) == [], where
+        if duplex == "fold":  # backs print beside their fronts, never on a page of their own
+            labels = [p.label for part in parts.values() for p in part.pages or []]
+            assert not any((m := _LABEL.match(label)) and m["side"] == "back" for label in labels), where
+            folded += any(FOLD_LABEL.match(label) for label in labels)
         # every page of every part is printed exactly once
         printed = sorted((r.component, r.page) for r in sides if r.page is not None)
         assert printed == sorted((cid, i) for cid, p in parts.items() for i in range(len(p.pages or []))), (
@@ -127,6 +136,8 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
         if any(r.side == "back" and r.component not in ("", "calibration") for r in sides):  # it prints backs
             assert any(r.component == "calibration" for r in sides), f"{where}: no calibration sheet"
             assert sides[0].component == "checklist" and sides[2].component == "calibration", where
+    # every kit with card backs folds them (all but Peak Dice, whose dice and stickers have none)
+    assert folded >= (len(KITS) - 1 if duplex == "fold" else 0)
 
 
 def crop_mark_problems(page: Page) -> list[str]:
@@ -181,7 +192,9 @@ def _parts_and_sides(
     return parts, sides, entries[kit_pdf]
 
 
-@pytest.mark.parametrize(("paper", "duplex"), [("a4", "long"), ("letter", "short"), ("a4", "none")])
+@pytest.mark.parametrize(
+    ("paper", "duplex"), [("a4", "long"), ("letter", "short"), ("a4", "none"), ("a4", "fold")]
+)
 def test_the_assembled_kit_pdf_prints_each_back_behind_its_front(
     tmp_path: Path, paper: str, duplex: str
 ) -> None:
@@ -195,13 +208,13 @@ def test_the_assembled_kit_pdf_prints_each_back_behind_its_front(
     folder = tmp_path / "raindrops" / "en"
     parts, sides, record = _parts_and_sides(folder, f"kit-{paper}.pdf")
     got = kit_sources(folder / f"kit-{paper}.pdf", parts)
-    assert duplex_problems(got, sides, duplex=duplex != "none") == []
+    assert duplex_problems(got, sides, duplex=duplex in ("long", "short")) == []
     # the build record's sheet map is the file
     assert isinstance(record, dict)
     assert [None if r["page"] is None else (r["component"], r["page"]) for r in record["sheets"]] == got
-    assert (folder / f"calibration-{paper}.pdf").is_file() == (duplex != "none")
+    assert (folder / f"calibration-{paper}.pdf").is_file() == (duplex in ("long", "short"))
     # the old assembly, one part after the other, is caught
     joined = tmp_path / "joined.pdf"
     merge_pdfs([p for _, p in parts if p.name != "checklist-" + paper + ".pdf"], joined, title="t", lang="en")
-    if duplex != "none":
+    if duplex in ("long", "short"):
         assert duplex_problems(kit_sources(joined, parts), sides, duplex=True)
