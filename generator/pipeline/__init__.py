@@ -92,10 +92,10 @@ def build(
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
     OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from
-    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is keyed
-    on the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and read again
-    through the kit door, `spec.paths`), the generator, fonts and options: when they and OUT's files are those
-    of the last build of the same kits and options, nothing is loaded, composed or written."""
+    the component PDFs, so the result is byte-identical to a clean build. Before that, the whole build is
+    keyed on the files the last build's load used (kit.yaml, catalogs, fonts, art, data: each resolved and
+    read again through the kit door, `spec.paths`), the generator, fonts and options: when they and OUT's
+    files are those of the last build of the same kits and options, nothing is loaded, composed or written."""
     from generator.buildkeys import (
         Memo,
         inputs_key,
@@ -121,8 +121,9 @@ def build(
     record = {} if force else read_inputs_record(out, name)
     stamp = tool_stamp()
     tool = recorded_tool_key(record, stamp)
-    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit does
-    # not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or leak
+    # only the files the last build used, seen again through the kit door (confined, capped): a file the kit
+    # does not name is never opened, so nothing in the folder beside them (a FIFO, a link out) can hang or
+    # leak
     seen = recorded_reads(record, paths) if record else None
     if seen is not None and unchanged_inputs(out, record, inputs_key(paths, options, tool, seen)):
         check_out(out)
@@ -166,8 +167,8 @@ def build(
 
 
 FONT_TABLES = ".pnpkit/fonts.json"
-"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under the
-tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
+"""OUT/.pnpkit/fonts.json: the built-in faces' per-character tables (generator.render.fonts.font_tables) under
+the tool key, so a rebuild that draws restores the faces instead of parsing 9 MB of TrueType."""
 
 
 def _offer_font_tables(out: Path, tool: str) -> None:
@@ -213,7 +214,8 @@ def _record_inputs(
     tool: dict[str, str],
     reads: list[list[Any]],
 ) -> None:
-    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see build)."""
+    """Write OUT/.pnpkit/inputs/<name>.json for the next build's unchanged-inputs check and memo (see
+    build)."""
     from generator.buildkeys import INPUTS, dump_inputs_record, file_digest
     from generator.resources import atomic_write
 
@@ -318,9 +320,27 @@ def _build(
         f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
         for plan in plans
         if plan.checklist_summary()
-    ]
+    ] + [line for plan in plans if (line := paper_line(plan))]
     result.timings = {"load": t1 - t0, "check": t2 - t1, "compose": t3 - t2, "render": t4 - t3}
     return result
+
+
+def paper_line(plan: FolderPlan) -> str:
+    """'<kit>/<lang>: N sheets of paper, ink on P % of the printable area' (the ink estimated from the ops of
+    the printed sides, generator.layout.ink)."""
+    from generator.layout.sheets import ink_share, sheet_count
+    from generator.units import paper_size
+
+    sides = plan.sheet_map()
+    margin = plan.kit.print.margin
+    width, height = paper_size(plan.paper)
+    share = ink_share(
+        [(p.cid, p.sides()) for p in plan.parts], sides, (width - 2 * margin) * (height - 2 * margin)
+    )
+    return (
+        f"{plan.kit.meta.id}/{plan.lang}: {sheet_count(sides)} sheets of paper, "
+        f"ink on {share:.0%} of the printable area"
+    )
 
 
 __all__ = [

@@ -71,8 +71,9 @@ def render_incremental(
     pdfa: bool = False,
     progress: Callable[..., None] | None = None,
 ) -> list[Path]:
-    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or nothing:
-    only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as `render_all` does."""
+    """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or
+    nothing: only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as
+    `render_all` does."""
     from generator.buildkeys import MANIFEST, dump_manifest, file_digest
     from generator.render.fonts import check_glyphs
     from generator.render.merge import merge_pdfs
@@ -138,6 +139,7 @@ def render_incremental(
                     lang=plan.lang,
                     pdfa=pdfa,
                     order=plan.page_order(),
+                    overlays=plan.overlays(),
                     shown=plan.folder / plan.kit_name,
                 )
                 written.append(plan.folder / plan.kit_name)

@@ -55,6 +55,11 @@ class PrintSpec(SpecModel):
     )
     ruler: bool = Field(True, description="a 'printed at 100%?' check ruler on every imposed page")
     calibration: bool = Field(True, description="add a duplex calibration page to the kit PDF")
+    gang_up: bool = Field(
+        True,
+        description="in the kit PDF, print the pieces of a sheet with room to spare below another "
+        "component's pieces of the same sidedness (fewer sheets of card stock)",
+    )
     greyscale: bool = Field(
         False,
         description=(

@@ -61,10 +61,13 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     names = sorted(p.name for p in folder.glob("*.pdf"))
     assert names == sorted([f"{c}-a4.pdf" for c in COMPONENTS] + ["kit-a4.pdf", "calibration-a4.pdf"])
     parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
-    blanks = sum(row["page"] is None for row in recorded_sheets(folder, "kit-a4.pdf"))
+    sheets = recorded_sheets(folder, "kit-a4.pdf")
+    blanks = sum(row["page"] is None for row in sheets)
+    ganged = sum(len(row.get("guests") or []) for row in sheets)
+    assert ganged == 5  # cloud tokens (one-sided); thunder tokens and markers, fronts and backs (gang-up)
     assert (
-        len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks
-    )  # + checklist, blank backs
+        len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks - ganged
+    )  # + checklist, blank backs, - pages printed on another part's sheet
 
 
 def test_84_raindrop_tiles_of_20_by_40_mm(built):
@@ -162,8 +165,8 @@ def test_markers_and_player_boards(built):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_board_strips_align_across_sheets(built, paper):
-    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left edge,
-    at the same heights; the two strips minus the overlap are the whole board."""
+    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left
+    edge, at the same heights; the two strips minus the overlap are the whole board."""
     langs = None if paper == "a4" else ("en",)  # a4: the build every other test reads; letter: English alone
     pdf = built("raindrops", paper, langs=langs) / "en" / f"window_board-{paper}.pdf"
     found = []
@@ -282,7 +285,8 @@ def flipped_kit(tmp_path_factory):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
-    """The rules card prints the sentence of each switch's setting (and not the other one), in every language."""
+    """The rules card prints the sentence of each switch's setting (and not the other one), in every
+    language."""
     cat = load_kit(KIT).catalogs[lang].messages
 
     def flat(folder: Path) -> str:
