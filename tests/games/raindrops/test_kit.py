@@ -301,3 +301,40 @@ def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
     for name, (literal, flip) in FLIPPED.items():
         assert sentence(name, literal) in shipped and sentence(name, flip) not in shipped, (name, literal)
         assert sentence(name, flip) in other and sentence(name, literal) not in other, (name, flip)
+
+
+def test_ganged_token_sheets_print_each_part_as_its_own_pdf_does(built):
+    """Gang-up read back in pixels: on every kit page that carries another part's page (the record's
+    `guests`), the guest's pieces, rastered, are its own PDF page's pieces moved by its shift, and the host's
+    pieces are its own page's; fronts and backs alike."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    folder = built("raindrops") / "en"
+    sheets = recorded_sheets(folder, "kit-a4.pdf")
+    scale = 50 / 72
+    kit = pdfium.PdfDocument(folder / "kit-a4.pdf")
+
+    def raster(doc: pdfium.PdfDocument, i: int) -> np.ndarray:
+        return np.asarray(doc[i].render(scale=scale).to_pil().convert("L"), dtype=np.int16)
+
+    def window(img: np.ndarray, box: list[float], dy: float) -> np.ndarray:
+        """The pixels of `box` (page points, inset 2 pt) moved up by dy, whole pixels (rounded once)."""
+        height, shift = img.shape[0], round(dy * scale)
+        x0, y0, x1, y1 = (round(v * scale) for v in (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2))
+        return img[height - y1 - shift : height - y0 - shift, x0:x1]
+
+    checked = 0
+    for n, row in enumerate(sheets):
+        guests = row.get("guests") or []
+        if not guests:
+            continue
+        page = raster(kit, n)
+        for g in guests:
+            own = raster(pdfium.PdfDocument(folder / f"{g['component']}-a4.pdf"), g["page"])
+            here, there = window(page, g["clip"], g["dy"]), window(own, g["clip"], 0.0)
+            assert here.shape == there.shape
+            # the shift is rounded to whole pixels, so edges differ a little: nearly all pixels agree
+            assert np.mean(np.abs(here - there) < 40) > 0.9, (n, g["component"])
+            checked += 1
+    assert checked == 5  # cloud tokens; thunder tokens and markers, fronts and backs
