@@ -5,22 +5,59 @@ every part starting on the front of a sheet. Used by the tests and to show what 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pikepdf
 
+from generator.layout.ops import Line, Page, Place
 from generator.layout.sheets import PageSides
 
 
 def _content(page: pikepdf.Page) -> bytes:
-    """The page's drawing, as stored (the merge copies streams without decoding)."""
+    """The page's drawing, as stored (the merge copies streams without decoding). A page that carries other
+    pages (gang-up: its own stream wrapped in 'q' ... 'Q', then a stream drawing the guests) is its own
+    stream."""
     contents = page.obj.get("/Contents")
     if contents is None:
         return b""
     if isinstance(contents, pikepdf.Array):
-        return b"".join(bytes(c.read_raw_bytes()) for c in contents)
+        streams = [bytes(c.read_raw_bytes()) for c in contents]
+        if len(streams) >= 3 and streams[0].strip() == b"q" and _GUEST.search(streams[-1]):
+            streams = streams[1:-1]
+        return b"".join(streams)
     return bytes(contents.read_raw_bytes())
+
+
+_GUEST = re.compile(rb"q 1 0 0 1 (-?[0-9.]+) (-?[0-9.]+) cm /(PnpGang\d+) Do Q")
+
+
+def kit_guests(kit_pdf: Path, parts: Sequence[tuple[str, Path]]) -> list[list[tuple[str, int, float]]]:
+    """For each page of `kit_pdf`: the part pages drawn on it besides its own (gang-up), as (part id, page of
+    that part's PDF, vertical shift), read from the page's last content stream and the forms it draws (a form
+    is a part page when its decoded drawing is that page's)."""
+    index: dict[bytes, list[tuple[str, int]]] = {}
+    for cid, path in parts:
+        with pikepdf.open(path) as pdf:
+            for i, page in enumerate(pdf.pages):
+                index.setdefault(bytes(page.obj.Contents.read_bytes()), []).append((cid, i))
+    out: list[list[tuple[str, int, float]]] = []
+    used: set[tuple[str, int]] = set()
+    with pikepdf.open(kit_pdf) as pdf:
+        for page in pdf.pages:
+            contents = page.obj.get("/Contents")
+            found: list[tuple[str, int, float]] = []
+            if isinstance(contents, pikepdf.Array):
+                for dx, dy, name in _GUEST.findall(bytes(contents[len(contents) - 1].read_bytes())):
+                    form = page.obj.Resources.XObject[f"/{name.decode()}"]
+                    assert float(dx) == 0.0, "guests shift vertically only"
+                    cands = index.get(bytes(form.read_bytes()), [("?", -1)])
+                    pick = next((c for c in cands if c not in used), cands[0])
+                    used.add(pick)
+                    found.append((pick[0], pick[1], float(dy)))
+            out.append(found)
+    return out
 
 
 def kit_sources(kit_pdf: Path, parts: Sequence[tuple[str, Path]]) -> list[tuple[str, int] | None]:
@@ -110,6 +147,86 @@ def duplex_problems(
     return problems
 
 
+def _trim(op: Place) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of a placed face's trim on the page (its clip runs from -bleed to size + bleed)."""
+    w, h = op.clip[2] + 2 * op.clip[0], op.clip[3] + 2 * op.clip[1]
+    if op.rotate == 90:
+        return op.x - h, op.y, op.x, op.y + w
+    if op.rotate == -90:
+        return op.x, op.y - w, op.x + h, op.y
+    return op.x, op.y, op.x + w, op.y + h
+
+
+def fold_problems(page: Page) -> list[str]:
+    """What is wrong with a fold-and-glue page (`print.duplex: fold`): its faces must come in pairs, a front
+    then its back, the back's trim the front's reflected across a dashed vertical line between them."""
+    faces = [op for op in page.ops if isinstance(op, Place) and op.name and op.clip is not None]
+    folds = {
+        round(op.x1, 3) for op in page.ops if isinstance(op, Line) and op.dash and abs(op.x1 - op.x2) < 1e-6
+    }
+    problems: list[str] = []
+    if len(faces) % 2:
+        problems.append(f"{page.label}: {len(faces)} faces, not pairs")
+    for front, back in zip(faces[::2], faces[1::2], strict=False):
+        fx0, fy0, fx1, fy1 = _trim(front)
+        bx0, by0, bx1, by1 = _trim(back)
+        fold = (fx1 + bx0) / 2
+        if round(fold, 3) not in folds:
+            problems.append(f"{page.label}: no fold line between {front.name} and {back.name}")
+        if abs((bx1 - fold) - (fold - fx0)) > 0.01 or abs(by0 - fy0) > 0.01 or abs(by1 - fy1) > 0.01:
+            problems.append(f"{page.label}: {back.name} is not {front.name} mirrored across the fold")
+    return problems
+
+
+def guest_problems(
+    sources: Sequence[tuple[str, int] | None],
+    guests: Sequence[Sequence[tuple[str, int, float]]],
+    sides: dict[str, Sequence[PageSides]],
+    *,
+    duplex: bool,
+    mirror_y: bool,
+) -> list[str]:
+    """What prints wrong among the pages ganged onto others: each guest front's back must be on the back of
+    the same sheet, the next page of its part, with the same item slots, shifted as far (the other way when
+    the sheet turns over top to bottom, `mirror_y`); guests only on sheets of the same sidedness."""
+    problems: list[str] = []
+    step = 2 if duplex else 1
+    for k in range(0, len(sources), step):
+        sheet = k // step + 1
+        front = guests[k]
+        back = list(guests[k + 1]) if duplex and k + 1 < len(guests) else []
+        for cid, i, dy in front:
+            if cid == "?":
+                problems.append(f"sheet {sheet}: a guest that is no page of any part")
+                continue
+            here = sides[cid][i]
+            if here.kind == "back":
+                problems.append(f"sheet {sheet}: {cid} p{i + 1}, a back, ganged on a front")
+            wants = (
+                duplex
+                and here.kind == "front"
+                and i + 1 < len(sides[cid])
+                and sides[cid][i + 1].kind == "back"
+            )
+            if not wants:
+                continue
+            expected = (cid, i + 1, -dy if mirror_y else dy)
+            match = [g for g in back if g[:2] == expected[:2]]
+            if not match:
+                problems.append(f"sheet {sheet}: the back of guest {cid} p{i + 1} is not on the sheet's back")
+                continue
+            if abs(match[0][2] - expected[2]) > 0.01:
+                problems.append(
+                    f"sheet {sheet}: guest {cid} p{i + 2} shifted {match[0][2]:.2f} pt, its front {dy:.2f} pt"
+                )
+            if sides[cid][i + 1].slots != here.slots:
+                problems.append(f"sheet {sheet}: guest {cid} p{i + 2} backs other slots than p{i + 1}")
+            back.remove(match[0])
+        for cid, i, _ in back:
+            problems.append(f"sheet {sheet}: guest {cid} p{i + 1} on a back without its front")
+    return problems
+
+
 def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
     """The sheet map the build record of OUT/<kit>/<lang>/ `folder` keeps for `kit_pdf`."""
     import json
@@ -118,4 +235,11 @@ def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
     return list(entries[kit_pdf]["sheets"])
 
 
-__all__ = ["duplex_problems", "kit_sources", "recorded_sheets"]
+__all__ = [
+    "duplex_problems",
+    "fold_problems",
+    "guest_problems",
+    "kit_guests",
+    "kit_sources",
+    "recorded_sheets",
+]

@@ -20,6 +20,7 @@ BODY_SIZE: Final = 9.5
 LEADING: Final = 1.3
 _PIECES: Final = re.compile(r"^.* (front|back) \d+$")
 _TILED: Final = re.compile(r"^.* sheet \d+$")
+_FOLDED: Final = re.compile(r"^.* fold \d+$")
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,11 @@ def has_fold_lines(pages: Sequence[Page]) -> bool:
 def finishing(pages: Sequence[Page]) -> tuple[str, ...]:
     """What a part's printed pages ask of the player, as catalog keys (print.checklist.do.<key>): 'cut' for
     imposed pieces (pages labelled front/back), 'glue' for a face tiled over several sheets, 'trim' for other
-    sheets; then 'fold' when a piece has fold lines."""
+    sheets; then 'fold' when a piece has fold lines. Fold-and-glue pages (`print.duplex: fold`) ask for
+    'foldglue' alone: fold each pair along its line, glue, then cut."""
     labels = [p.label for p in pages]
+    if any(_FOLDED.match(label) for label in labels):
+        return ("foldglue",)
     if any(_PIECES.match(label) for label in labels):
         steps = ["cut"]
     elif any(_TILED.match(label) for label in labels):

@@ -1,4 +1,5 @@
-"""Imposition as data: N-up card grids, duplex backs, print-shop pages, sheets and the duplex calibration page.
+"""Imposition as data: N-up card grids, duplex backs, print-shop pages, sheets and the duplex calibration
+page.
 
 Conventions: lengths in points, page origin bottom-left. Grid rows count from the TOP (row 0 is the top row,
 as a reader names them); columns from the left. Backs keep the rotation of their fronts; only their positions
@@ -61,7 +62,8 @@ class Grid:
     pitch_y: float
     """distance between the bottom trim edges of neighbouring rows (card_h + gutter)"""
     bleed: float = 0.0
-    """art kept beyond each trim edge facing a neighbour (0 for abutting cards, else min(bleed, gutter / 2))"""
+    """art kept beyond each trim edge facing a neighbour (0 for abutting cards, else min(bleed, gutter /
+    2))"""
     outer_bleed: float = 0.0
     """art kept beyond the trim edges with no neighbour (the grid's outside, a short page's last row): the
     print bleed, so a cut outside the outer line still meets art, not white"""
@@ -127,7 +129,8 @@ MARK_ROOM: Final = MARK_GAP + mm(3)
 MIN_MARK_ROOM: Final = MARK_GAP + mm(2)
 """The least room for crop marks a grid takes instead of fitting one card fewer a page."""
 MIN_OUTER_BLEED: Final = mm(1.5)
-"""The least outer bleed a grid takes instead of fitting one card fewer a page (a 1 mm miscut still meets art)."""
+"""The least outer bleed a grid takes instead of fitting one card fewer a page (a 1 mm miscut still meets
+art)."""
 
 
 def _fit(room: float, size: float, gutter: float, bleed: float) -> int:
@@ -334,6 +337,12 @@ def impose_cards(
     if back_list is not None:
         _check_sizes(back_list, fw, fh, component, "back")
     title = component if bookmark is None else bookmark
+    if settings.duplex == "fold" and settings.mode == "home" and back_list is not None:
+        from generator.layout.fold import fold_pages
+
+        pages = fold_pages(component, fronts, back_list, settings, paper)
+        pages[0].bookmark = title
+        return pages
     pages = (_shop_pages if settings.mode == "shop" else _home_pages)(
         component, fronts, back_list, settings, paper
     )

@@ -333,7 +333,25 @@ def _tally(result: BuildResult, plans: Sequence[FolderPlan]) -> None:
         f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
         for plan in plans
         if plan.checklist_summary()
-    ]
+    ] + [line for plan in plans if (line := paper_line(plan))]
+
+
+def paper_line(plan: FolderPlan) -> str:
+    """'<kit>/<lang>: N sheets of paper, ink on P % of the printable area' (the ink estimated from the ops of
+    the printed sides, generator.layout.ink)."""
+    from generator.layout.sheets import ink_share, sheet_count
+    from generator.units import paper_size
+
+    sides = plan.sheet_map()
+    margin = plan.kit.print.margin
+    width, height = paper_size(plan.paper)
+    share = ink_share(
+        [(p.cid, p.sides()) for p in plan.parts], sides, (width - 2 * margin) * (height - 2 * margin)
+    )
+    return (
+        f"{plan.kit.meta.id}/{plan.lang}: {sheet_count(sides)} sheets of paper, "
+        f"ink on {share:.0%} of the printable area"
+    )
 
 
 __all__ = [

@@ -109,6 +109,27 @@ def calibration(
     return calibration_pages(kit.print, paper, title=texts("print.calibration.title"), instructions=lines)
 
 
+def sheet_span(sheets: Sequence[int]) -> str:
+    """Sheet numbers as the checklist writes them, runs joined: [3, 5, 6, 7] -> '3, 5-7'."""
+    runs: list[list[int]] = []
+    for n in sorted(sheets):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}" if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def sheet_options(kit: Kit) -> dict[str, Any]:
+    """How the kit's sheet map is laid (generator.layout.sheets.sheet_map): duplex or not, gang-up (home
+    mode, `print.gang_up`) and the flip edge."""
+    return {
+        "duplex": kit.print.duplex in ("long", "short"),
+        "gang_margin": kit.print.margin if kit.print.gang_up and kit.print.mode == "home" else None,
+        "short_edge": kit.print.duplex == "short",
+    }
+
+
 def checklist_summary(
     kit: Kit, texts: Texts, paper: str, sheets: int, calibration_sheet: int | None
 ) -> list[str]:
@@ -141,14 +162,14 @@ def checklist(
     from generator.layout.sheets import PageSides, sheet_count, sheet_map
 
     sides = [(p.cid, [PageSides("single", 1, ())] if p.cid == CHECKLIST else p.sides()) for p in parts]
-    sheets = sheet_map(sides, duplex=kit.print.duplex != "none")
+    sheets = sheet_map(sides, **sheet_options(kit))
     rows: list[ChecklistRow] = []
     calibration_sheet: int | None = None
     for p in parts:
-        mine = sorted({s.sheet for s in sheets if s.component == p.cid})
+        mine = sorted({s.sheet for s in sheets if p.cid in s.components()})
         if p.cid == CHECKLIST or not mine:
             continue
-        span = f"{mine[0]}" if mine[0] == mine[-1] else f"{mine[0]}-{mine[-1]}"
+        span = sheet_span(mine)
         if p.cid == CALIBRATION:
             calibration_sheet = mine[0]
             rows.append(
@@ -167,6 +188,8 @@ def checklist(
         rows.append(ChecklistRow(texts(kit.components[p.cid].title), span, len(mine), stock, steps))
     intro = checklist_summary(kit, texts, paper, sheet_count(sheets), calibration_sheet)
     after = [texts("print.checklist.cut1"), texts("print.checklist.cut2"), texts("print.checklist.cut3")]
+    if any(s.guests for s in sheets):  # gang-up: parts sharing a sheet are cut apart before their own lines
+        after.insert(0, texts("print.checklist.cut.gang"))
     columns = (
         texts("print.checklist.col.part"),
         texts("print.checklist.col.sheets"),
@@ -206,6 +229,7 @@ def plan_build(
     each kit PDF holds every part's pages in the order of its sheet map (checklist, calibration sheet, then
     the components, each starting on the front of a sheet, blank backs where a page has no back)."""
     from generator.layout.ops import Page
+    from generator.layout.sheets import ganged_page
 
     plans = plan_incremental(
         kits,
@@ -237,13 +261,14 @@ def plan_build(
                     )
                 )
         everything: list[Page] = []
-        for item in plan.page_order():
-            if item is None:
+        by_id = {p.cid: p.pages or [] for p in plan.parts}
+        for side in plan.sheet_map():
+            if side.page is None:
                 everything.append(Page(everything[-1].width, everything[-1].height, []))
-            else:
-                pages = plan.parts[item[0]].pages
-                assert pages is not None
-                everything.append(pages[item[1]])
+                continue
+            host = by_id[side.component][side.page]
+            guests = [(by_id[g.component][g.page], g) for g in side.guests]
+            everything.append(ganged_page(host, guests) if guests else host)
         planned.append(
             Planned(
                 plan.folder / plan.kit_name,
@@ -423,7 +448,7 @@ class FolderPlan:
         """The sides of every sheet of the kit PDF (generator.layout.sheets)."""
         from generator.layout.sheets import sheet_map
 
-        return sheet_map([(p.cid, p.sides()) for p in self.parts], duplex=self.kit.print.duplex != "none")
+        return sheet_map([(p.cid, p.sides()) for p in self.parts], **sheet_options(self.kit))
 
     def checklist_summary(self) -> list[str]:
         """The print checklist's opening lines (what to print, how, how many sheets); [] without a
@@ -437,6 +462,16 @@ class FolderPlan:
         """The kit PDF's pages: (part index, page index) of each, None for a blank back."""
         index = {p.cid: k for k, p in enumerate(self.parts)}
         return [None if s.page is None else (index[s.component], s.page) for s in self.sheet_map()]
+
+    def overlays(self) -> dict[int, list[tuple[int, int, float, tuple[float, float, float, float]]]]:
+        """Pages of the kit PDF that carry other parts' pages (gang-up): kit page -> (part index, page index,
+        vertical shift, clip box in that page's coordinates) of each guest."""
+        index = {p.cid: k for k, p in enumerate(self.parts)}
+        return {
+            n: [(index[g.component], g.page, g.dy, g.clip) for g in s.guests]
+            for n, s in enumerate(self.sheet_map())
+            if s.guests
+        }
 
     @property
     def needs_write(self) -> bool:
@@ -455,7 +490,7 @@ def _sides_ok(entry: dict[str, Any]) -> bool:
         sides is not None
         and len(sides) == entry.get("pages")
         and isinstance(finish, list)
-        and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold") for f in finish)
+        and all(isinstance(f, str) and f in ("cut", "trim", "glue", "fold", "foldglue") for f in finish)
     )
 
 
@@ -546,7 +581,7 @@ class _KitPlan:
         """The parts of each folder: checklist and calibration sheet (home printing), then the components."""
         p = self.kit.print
         ids = [cid for cid, c in self.kit.components.items() if c.enabled]
-        if p.calibration and p.mode == "home" and p.duplex != "none":
+        if p.calibration and p.mode == "home" and p.duplex in ("long", "short"):
             ids.insert(0, CALIBRATION)
         if p.mode == "home":
             ids.insert(0, CHECKLIST)

@@ -46,8 +46,9 @@ class Entry:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One text op as drawn: its face (the innermost named place around it), text, text id and where a picture
-    of it can be cut from (that face, else its position on the page when no rotation is in between)."""
+    """One text op as drawn: its face (the innermost named place around it), text, text id and where a
+    picture of it can be cut from (that face, else its position on the page when no rotation is in
+    between)."""
 
     face: str
     text: str
@@ -101,7 +102,7 @@ def extract(kit: Kit, *, paper: str | None = None) -> list[Entry]:
     for out, (_, _, tid) in texts.origins.items():
         rendered.setdefault(_norm(out), []).append(tid)
     entries = {tid: Entry(tid, text, english.lines.get(tid)) for tid, text in english.messages.items()}
-    calibrated = kit.print.calibration and kit.print.mode == "home" and kit.print.duplex != "none"
+    calibrated = kit.print.calibration and kit.print.mode == "home" and kit.print.duplex in ("long", "short")
     for tid in set(entries) - set(kit.catalogs["en"].messages) if calibrated else ():
         entries[tid].places.append(
             "the duplex calibration sheet (pnpkit's own string; a kit catalog may override it)"

@@ -165,6 +165,7 @@ def _write_kit_pdf(plan: FolderPlan, staged: Path, *, pdfa: bool) -> dict[str, A
         lang=plan.lang,
         pdfa=pdfa,
         order=plan.page_order(),
+        overlays=plan.overlays(),
         shown=plan.folder / plan.kit_name,
     )
     return {

@@ -43,7 +43,9 @@ class PrintSpec(SpecModel):
     crop_marks: bool = Field(True, description="crop marks outside the card area")
     cut_lines: bool = Field(False, description="thin lines along every cut")
     duplex: Duplex = Field(
-        "long", description="how the sheet is flipped for the backs: long or short edge, or no backs"
+        "long",
+        description="how the sheet is flipped for the backs: long or short edge, no backs, or fold (front "
+        "and back side by side on one side, folded along the line and glued, for single-sided printers)",
     )
     back_offset: BackOffset = Field(
         default_factory=BackOffset, description="per-printer correction of the back side"
@@ -53,11 +55,16 @@ class PrintSpec(SpecModel):
     )
     ruler: bool = Field(True, description="a 'printed at 100%?' check ruler on every imposed page")
     calibration: bool = Field(True, description="add a duplex calibration page to the kit PDF")
+    gang_up: bool = Field(
+        True,
+        description="in the kit PDF, print the pieces of a sheet with room to spare below another "
+        "component's pieces of the same sidedness (fewer sheets of card stock)",
+    )
     greyscale: bool = Field(
         False,
         description=(
-            "print every colour as the grey of its lightness (ink-saving; symbols and patterns tell the suits "
-            "apart); the CLI's --greyscale sets it"
+            "print every colour as the grey of its lightness (ink-saving; symbols and patterns tell the "
+            "suits apart); the CLI's --greyscale sets it"
         ),
     )
     art_dpi_warn: int = Field(

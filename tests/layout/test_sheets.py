@@ -7,17 +7,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from generator.layout.marks import MARK_WIDTH
+from generator.layout.fold import FOLD_LABEL
+from generator.layout.marks import MARK_WIDTH, RULER_THICKNESS
 from generator.layout.ops import Line, Page, Place
-from generator.layout.sheets import PageSides, page_sides, sheet_count, sheet_map
+from generator.layout.sheets import GANG_GAP, PageSides, SheetSide, page_sides, sheet_count, sheet_map
 from generator.pipeline import build, load_kits, plan_incremental, shipped_kits, with_print
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
 from generator.units import mm
-from tests.sheetcheck import duplex_problems, kit_sources
+from tests.sheetcheck import duplex_problems, fold_problems, guest_problems, kit_guests, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 _LABEL = re.compile(r"^(?P<name>.*) (?P<side>front|back) (?P<n>\d+)$")
@@ -65,7 +67,7 @@ def test_a_one_sided_page_gets_a_blank_back_and_the_next_part_a_new_sheet() -> N
 KITS = load_kits(shipped_kits())
 
 
-@pytest.mark.parametrize("duplex", ["long", "short", "none"])
+@pytest.mark.parametrize("duplex", ["long", "short", "none", "fold"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex: str) -> None:
     plans = plan_incremental(
@@ -81,6 +83,7 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
         warn=lambda _: None,
     )
     assert {p.kit.meta.id for p in plans} == {k.meta.id for k in KITS}
+    folded = 0
     for plan in plans:
         where = f"{plan.kit.meta.id} {paper} {duplex}"
         parts = {p.cid: p for p in plan.parts}
@@ -95,12 +98,13 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
                 continue
             front = sides[k - 1]
             assert front.sheet == row.sheet and front.side == "front", where
-            if duplex == "none":
+            if duplex in ("none", "fold"):
                 raise AssertionError(f"{where}: a single-sided kit has a back side on sheet {row.sheet}")
             if not row.component:
                 continue
             assert row.component == front.component and row.slots == front.slots, (
-                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} on front {front.component} {front.slots}"
+                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} "
+                f"on front {front.component} {front.slots}"
             )
             pages = parts[row.component].pages
             assert pages is not None and row.page is not None and front.page is not None
@@ -112,6 +116,7 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
             )
             named = [op.name for op in pages[row.page].ops if isinstance(op, Place) and op.name]
             assert len(named) == len(row.slots), where
+            assert guest_mirror_problems(front, row, parts, duplex) == [], where
         for cid, part in parts.items():
             for page in part.pages or []:
                 m = _LABEL.match(page.label)
@@ -119,14 +124,23 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
                     cid != "calibration" and m and m["side"] == "front" and not page.trim_box
                 ):  # a sheet of pieces
                     assert crop_mark_problems(page) == [], f"{where}: {page.label}"
-        # every page of every part is printed exactly once
+                if FOLD_LABEL.match(page.label):
+                    assert fold_problems(page) == [], where
+        if duplex == "fold":  # backs print beside their fronts, never on a page of their own
+            labels = [p.label for part in parts.values() for p in part.pages or []]
+            assert not any((m := _LABEL.match(label)) and m["side"] == "back" for label in labels), where
+            folded += any(FOLD_LABEL.match(label) for label in labels)
+        # every page of every part is printed exactly once, on its own sheet or ganged onto another's
         printed = sorted((r.component, r.page) for r in sides if r.page is not None)
+        printed = sorted(printed + [(g.component, g.page) for r in sides for g in r.guests])
         assert printed == sorted((cid, i) for cid, p in parts.items() for i in range(len(p.pages or []))), (
             where
         )
         if any(r.side == "back" and r.component not in ("", "calibration") for r in sides):  # it prints backs
             assert any(r.component == "calibration" for r in sides), f"{where}: no calibration sheet"
             assert sides[0].component == "checklist" and sides[2].component == "calibration", where
+    # every kit with card backs folds them (all but Peak Dice, whose dice and stickers have none)
+    assert folded >= (len(KITS) - 1 if duplex == "fold" else 0)
 
 
 def crop_mark_problems(page: Page) -> list[str]:
@@ -181,7 +195,58 @@ def _parts_and_sides(
     return parts, sides, entries[kit_pdf]
 
 
-@pytest.mark.parametrize(("paper", "duplex"), [("a4", "long"), ("letter", "short"), ("a4", "none")])
+def _boxes(page: Page, dy: float) -> list[tuple[str, tuple[float, ...]]]:
+    """(face name, its clip box on the sheet) of every face of `page` shifted up by `dy`, sorted."""
+    out = []
+    for op in page.ops:
+        if isinstance(op, Place) and op.name and op.clip is not None:
+            cx, cy, cw, ch = op.clip
+            assert op.rotate == 0, "ganged pages in the shipped kits are not turned"
+            box = (op.x + cx, op.y + cy + dy, op.x + cx + cw, op.y + cy + ch + dy)
+            out.append((op.name, tuple(round(v, 2) for v in box)))
+    return sorted(out)
+
+
+def guest_mirror_problems(front: SheetSide, back: SheetSide, parts: dict[str, Any], duplex: str) -> list[str]:
+    """Each guest on a sheet's front has its own back page on the sheet's back, and every face of that back
+    lands where its front's face lands when the sheet turns over (mirrored across the page, back_offset 0)."""
+    problems = []
+    if [g.component for g in front.guests] != [g.component for g in back.guests]:
+        return [f"sheet {front.sheet}: guests {front.guests} on the front, {back.guests} on the back"]
+    for gf, gb in zip(front.guests, back.guests, strict=True):
+        if gb.page != gf.page + 1 or gb.slots != gf.slots:
+            problems.append(f"sheet {front.sheet}: {gb.component} p{gb.page} backs p{gf.page}")
+            continue
+        fpage, bpage = parts[gf.component].pages[gf.page], parts[gb.component].pages[gb.page]
+        w, h = fpage.width, fpage.height
+        mirror_x = (duplex == "long") == (h >= w)
+        expected = sorted(
+            (
+                (w - x1, y0, w - x0, y1) if mirror_x else (x0, h - y1, x1, h - y0)
+                for _, (x0, y0, x1, y1) in _boxes(fpage, gf.dy)
+            )
+        )
+        got = sorted(box for _, box in _boxes(bpage, gb.dy))
+        if len(expected) != len(got) or any(
+            abs(u - v) > 0.05 for e, g in zip(expected, got, strict=True) for u, v in zip(e, g, strict=True)
+        ):
+            problems.append(f"sheet {front.sheet}: {gb.component} backs do not land behind their fronts")
+    return problems
+
+
+def guests_problems_for(
+    got: list[tuple[str, int] | None],
+    guests: list[list[tuple[str, int, float]]],
+    sides: dict[str, list[PageSides]],
+    duplex: str,
+) -> list[str]:
+    """guest_problems for the pages of a portrait kit PDF printed with `duplex`."""
+    return guest_problems(got, guests, sides, duplex=duplex in ("long", "short"), mirror_y=duplex == "short")
+
+
+@pytest.mark.parametrize(
+    ("paper", "duplex"), [("a4", "long"), ("letter", "short"), ("a4", "none"), ("a4", "fold")]
+)
 def test_the_assembled_kit_pdf_prints_each_back_behind_its_front(
     tmp_path: Path, paper: str, duplex: str
 ) -> None:
@@ -195,13 +260,159 @@ def test_the_assembled_kit_pdf_prints_each_back_behind_its_front(
     folder = tmp_path / "raindrops" / "en"
     parts, sides, record = _parts_and_sides(folder, f"kit-{paper}.pdf")
     got = kit_sources(folder / f"kit-{paper}.pdf", parts)
-    assert duplex_problems(got, sides, duplex=duplex != "none") == []
+    assert duplex_problems(got, sides, duplex=duplex in ("long", "short")) == []
+    guests = kit_guests(folder / f"kit-{paper}.pdf", parts)
+    assert guests_problems_for(got, guests, sides, duplex) == []
+    assert any(guests), "Raindrops' token sheets are ganged"
+    recorded = [[(g["component"], g["page"], g["dy"]) for g in r.get("guests", [])] for r in record["sheets"]]
+    assert [[(c, i) for c, i, _ in row] for row in recorded] == [
+        [(c, i) for c, i, _ in row] for row in guests
+    ]
+    assert all(
+        abs(a[2] - b[2]) < 0.01
+        for x, y in zip(recorded, guests, strict=True)
+        for a, b in zip(x, y, strict=True)
+    )
     # the build record's sheet map is the file
     assert isinstance(record, dict)
     assert [None if r["page"] is None else (r["component"], r["page"]) for r in record["sheets"]] == got
-    assert (folder / f"calibration-{paper}.pdf").is_file() == (duplex != "none")
+    assert (folder / f"calibration-{paper}.pdf").is_file() == (duplex in ("long", "short"))
     # the old assembly, one part after the other, is caught
     joined = tmp_path / "joined.pdf"
     merge_pdfs([p for _, p in parts if p.name != "checklist-" + paper + ".pdf"], joined, title="t", lang="en")
-    if duplex != "none":
+    if duplex in ("long", "short"):
         assert duplex_problems(kit_sources(joined, parts), sides, duplex=True)
+
+
+def _face_area(page: Page) -> float:
+    """Area of the pieces a page prints: its named faces' clip boxes (trim and bleed), in square points."""
+    return sum(op.clip[2] * op.clip[3] for op in page.ops if isinstance(op, Place) and op.name and op.clip)
+
+
+def _lowest(page: Page, dy: float) -> float:
+    """The lowest point of a page's pieces and marks, shifted up by `dy`."""
+    ys = [op.y + dy + (op.clip[1] if op.clip else 0) for op in page.ops if isinstance(op, Place) and op.name]
+    ys += [min(op.y1, op.y2) + dy for op in page.ops if isinstance(op, Line)]
+    return min(ys)
+
+
+def _height(page: Page) -> float:
+    """How tall a page's pieces and their marks stand."""
+    tops = [
+        op.y + (op.clip[1] + op.clip[3] if op.clip else 0)
+        for op in page.ops
+        if isinstance(op, Place) and op.name
+    ]
+    tops += [max(op.y1, op.y2) for op in page.ops if isinstance(op, Line)]
+    return max(tops) - _lowest(page, 0.0)
+
+
+@pytest.mark.parametrize("duplex", ["long", "none"])
+def test_no_sheet_of_pieces_under_40_percent_used_where_another_component_could_fill_it(duplex: str) -> None:
+    """A4, English: every sheet of pieces (cards, tiles, tokens) prints on at least 40 % of its printable
+    area, unless no sheet of another component with the same sidedness would fit in the room left below its
+    pieces (above the check ruler). Fails on the kit PDFs before gang-up (Raindrops' token sheets, 12-22
+    %)."""
+    plans = plan_incremental(
+        [with_print(k, {"duplex": duplex}) for k in KITS],
+        out=Path("/nonexistent"),
+        langs=["en"],
+        paper="a4",
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    problems = []
+    for plan in plans:
+        parts = {p.cid: p.pages or [] for p in plan.parts}
+        margin = plan.kit.print.margin
+        sides = plan.sheet_map()
+        fronts = [
+            s
+            for s in sides
+            if s.side == "front" and s.page is not None and _LABEL.match(parts[s.component][s.page].label)
+        ]
+        backed = {s.sheet for s in sides if s.side == "back" and s.component}
+        for sheet in fronts:
+            host = parts[sheet.component][sheet.page]
+            if not any(isinstance(op, Place) and op.name for op in host.ops):
+                continue  # the calibration sheet
+            printable = (host.width - 2 * margin) * (host.height - 2 * margin)
+            used = _face_area(host) + sum(_face_area(parts[g.component][g.page]) for g in sheet.guests)
+            if used >= 0.4 * printable:
+                continue
+            lowest = min(
+                [_lowest(host, 0.0)] + [_lowest(parts[g.component][g.page], g.dy) for g in sheet.guests]
+            )
+            room = lowest - margin - (RULER_THICKNESS + mm(2))  # the check ruler along the bottom
+            for other in fronts:
+                page = parts[other.component][other.page]
+                if (
+                    other is sheet
+                    or other.component in sheet.components()
+                    or (other.sheet in backed) != (sheet.sheet in backed)
+                    or (page.width, page.height) != (host.width, host.height)
+                    or not any(isinstance(op, Place) and op.name for op in page.ops)
+                ):
+                    continue
+                if _height(page) + mm(4) <= room:
+                    problems.append(
+                        f"{plan.kit.meta.id}: sheet {sheet.sheet} ({sheet.component}) is "
+                        f"{used / printable:.0%} used; {other.component} (sheet {other.sheet}) would fit "
+                        "below its pieces"
+                    )
+    assert problems == []
+
+
+def _pieces(kind: str, sheet: int, slots: int, top: float, height: float, *, ruler: bool = True) -> PageSides:
+    """A portrait A4 page of pieces whose pieces and marks span `height` points down from `top`."""
+    return PageSides(
+        kind,  # type: ignore[arg-type]
+        sheet,
+        tuple(range(slots)),
+        (595.28, 841.89),
+        (30.0, top - height, 565.0, top),
+        (209.0, 14.17, 385.0, 23.2) if ruler else None,
+    )
+
+
+def test_gang_up_puts_a_later_sheet_below_the_pieces_of_an_earlier_one() -> None:
+    margin = mm(5)
+    tiles = [_pieces("front", 1, 20, 820.0, 200.0), _pieces("back", 1, 20, 820.0, 200.0)]
+    tokens = [_pieces("front", 1, 10, 820.0, 150.0), _pieces("back", 1, 10, 820.0, 150.0)]
+    big = [_pieces("front", 1, 30, 820.0, 500.0), _pieces("back", 1, 30, 820.0, 500.0)]
+    board = [PageSides("single", 1, ())]
+    single = [_pieces("front", 1, 4, 820.0, 100.0)]  # pieces without backs: another sidedness
+    parts = [("tiles", tiles), ("board", board), ("tokens", tokens), ("big", big), ("single", single)]
+    plain = sheet_map(parts, duplex=True)
+    ganged = sheet_map(parts, duplex=True, gang_margin=margin)
+    assert sheet_count(plain) == 5 and sheet_count(ganged) == 4
+    front, back = ganged[0], ganged[1]
+    assert (front.component, [g.component for g in front.guests]) == ("tiles", ["tokens"])
+    # the guest's top sits GANG_GAP below the host's pieces; its back moves the same way (long edge)
+    assert front.guests[0].dy == pytest.approx(620.0 - GANG_GAP - 820.0)
+    assert (back.guests[0].page, back.guests[0].dy, back.guests[0].slots) == (
+        1,
+        front.guests[0].dy,
+        tuple(range(10)),
+    )
+    # too tall for the room left, and a sheet without backs: each on a sheet of its own
+    assert [s.component for s in ganged if s.side == "front"] == ["tiles", "board", "big", "single"]
+    # short edge: the back is mirrored top to bottom, so the guest's back moves the other way
+    short = sheet_map(parts, duplex=True, gang_margin=margin, short_edge=True)
+    assert short[1].guests[0].dy == pytest.approx(-short[0].guests[0].dy)
+    # the same input, the same map
+    assert sheet_map(parts, duplex=True, gang_margin=margin) == ganged
+
+
+def test_gang_up_keeps_clear_of_the_check_ruler_and_the_margin() -> None:
+    low_ruler = [_pieces("front", 1, 5, 820.0, 300.0)]
+    tokens = [_pieces("front", 1, 5, 820.0, 490.0, ruler=False)]
+    # 820 - 300 - GANG_GAP - 490 = 18.7 pt: above the margin (14.2 pt), but the ruler (to 23.2 pt) is there
+    assert not sheet_map([("a", low_ruler), ("b", tokens)], duplex=False, gang_margin=mm(5))[0].guests
+    no_ruler = [_pieces("front", 1, 5, 820.0, 300.0, ruler=False)]
+    assert sheet_map([("a", no_ruler), ("b", tokens)], duplex=False, gang_margin=mm(5))[0].guests
+    assert not sheet_map([("a", no_ruler), ("b", tokens)], duplex=False, gang_margin=mm(12))[0].guests

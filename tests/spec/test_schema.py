@@ -1,6 +1,6 @@
-"""`pnpkit schema` is the JSON Schema an editor checks kit.yaml with: it must accept every kit that validates (every
-shipped kit and every example, read by an independent validator, jsonschema) and still refuse what validate
-refuses for its types: a length without a unit, a string where a number goes, an unknown key."""
+"""`pnpkit schema` is the JSON Schema an editor checks kit.yaml with: it must accept every kit that validates
+(every shipped kit and every example, read by an independent validator, jsonschema) and still refuse what
+validate refuses for its types: a length without a unit, a string where a number goes, an unknown key."""
 
 from __future__ import annotations
 
@@ -89,7 +89,8 @@ def test_what_validate_refuses_for_its_type_the_schema_refuses(schema, tmp_path,
 
 
 def test_lengths_in_the_schema_take_what_validate_takes(schema):
-    """A length: a unit after the number (spaces and full-width digits as validate reads them), or a bare 0."""
+    """A length: a unit after the number (spaces and full-width digits as validate reads them), or a bare
+    0."""
     base = _yaml(RR / "kit.yaml")
     for margin, ok in [
         ("5mm", True),
@@ -106,3 +107,22 @@ def test_lengths_in_the_schema_take_what_validate_takes(schema):
     ]:
         data = {**base, "print": {**base["print"], "margin": margin}}
         assert (_errors(schema, data) == []) is ok, (margin, _errors(schema, data))
+
+
+def test_duplex_fold_is_accepted_by_validate_and_the_schema(schema, tmp_path):
+    """`print.duplex: fold` (front and back side by side for single-sided printers) validates; a misspelling
+    is refused by both."""
+    for value, ok in [("fold", True), ("long", True), ("folded", False)]:
+        kit = tmp_path / value / "ripple_rush"
+        shutil.copytree(RR, kit)
+        text = (kit / "kit.yaml").read_text(encoding="utf-8")
+        assert text.count("  duplex: long ") == 1
+        (kit / "kit.yaml").write_text(
+            text.replace("  duplex: long ", f"  duplex: {value} "), encoding="utf-8"
+        )
+        if ok:
+            assert load_kits([kit])[0].print.duplex == value
+        else:
+            with pytest.raises(SpecError):
+                load_kits([kit])
+        assert (_errors(schema, _yaml(kit / "kit.yaml")) == []) is ok, value

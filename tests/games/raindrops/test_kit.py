@@ -61,10 +61,13 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     names = sorted(p.name for p in folder.glob("*.pdf"))
     assert names == sorted([f"{c}-a4.pdf" for c in COMPONENTS] + ["kit-a4.pdf", "calibration-a4.pdf"])
     parts = sum(len(pypdf.PdfReader(str(folder / n)).pages) for n in names if n != "kit-a4.pdf")
-    blanks = sum(row["page"] is None for row in recorded_sheets(folder, "kit-a4.pdf"))
+    sheets = recorded_sheets(folder, "kit-a4.pdf")
+    blanks = sum(row["page"] is None for row in sheets)
+    ganged = sum(len(row.get("guests") or []) for row in sheets)
+    assert ganged == 5  # cloud tokens (one-sided); thunder tokens and markers, fronts and backs (gang-up)
     assert (
-        len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks
-    )  # + checklist, blank backs
+        len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks - ganged
+    )  # + checklist, blank backs, - pages printed on another part's sheet
 
 
 def test_84_raindrop_tiles_of_20_by_40_mm(built):
@@ -162,8 +165,8 @@ def test_markers_and_player_boards(built):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_board_strips_align_across_sheets(built, paper):
-    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left edge,
-    at the same heights; the two strips minus the overlap are the whole board."""
+    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left
+    edge, at the same heights; the two strips minus the overlap are the whole board."""
     langs = None if paper == "a4" else ("en",)  # a4: the build every other test reads; letter: English alone
     pdf = built("raindrops", paper, langs=langs) / "en" / f"window_board-{paper}.pdf"
     found = []
@@ -282,7 +285,8 @@ def flipped_kit(tmp_path_factory):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
-    """The rules card prints the sentence of each switch's setting (and not the other one), in every language."""
+    """The rules card prints the sentence of each switch's setting (and not the other one), in every
+    language."""
     cat = load_kit(KIT).catalogs[lang].messages
 
     def flat(folder: Path) -> str:
@@ -297,3 +301,40 @@ def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
     for name, (literal, flip) in FLIPPED.items():
         assert sentence(name, literal) in shipped and sentence(name, flip) not in shipped, (name, literal)
         assert sentence(name, flip) in other and sentence(name, literal) not in other, (name, flip)
+
+
+def test_ganged_token_sheets_print_each_part_as_its_own_pdf_does(built):
+    """Gang-up read back in pixels: on every kit page that carries another part's page (the record's
+    `guests`), the guest's pieces, rastered, are its own PDF page's pieces moved by its shift, and the host's
+    pieces are its own page's; fronts and backs alike."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    folder = built("raindrops") / "en"
+    sheets = recorded_sheets(folder, "kit-a4.pdf")
+    scale = 50 / 72
+    kit = pdfium.PdfDocument(folder / "kit-a4.pdf")
+
+    def raster(doc: pdfium.PdfDocument, i: int) -> np.ndarray:
+        return np.asarray(doc[i].render(scale=scale).to_pil().convert("L"), dtype=np.int16)
+
+    def window(img: np.ndarray, box: list[float], dy: float) -> np.ndarray:
+        """The pixels of `box` (page points, inset 2 pt) moved up by dy, whole pixels (rounded once)."""
+        height, shift = img.shape[0], round(dy * scale)
+        x0, y0, x1, y1 = (round(v * scale) for v in (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2))
+        return img[height - y1 - shift : height - y0 - shift, x0:x1]
+
+    checked = 0
+    for n, row in enumerate(sheets):
+        guests = row.get("guests") or []
+        if not guests:
+            continue
+        page = raster(kit, n)
+        for g in guests:
+            own = raster(pdfium.PdfDocument(folder / f"{g['component']}-a4.pdf"), g["page"])
+            here, there = window(page, g["clip"], g["dy"]), window(own, g["clip"], 0.0)
+            assert here.shape == there.shape
+            # the shift is rounded to whole pixels, so edges differ a little: nearly all pixels agree
+            assert np.mean(np.abs(here - there) < 40) > 0.9, (n, g["component"])
+            checked += 1
+    assert checked == 5  # cloud tokens; thunder tokens and markers, fronts and backs
