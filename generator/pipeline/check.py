@@ -107,6 +107,10 @@ def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
     contrast of what is drawn over it): warnings heard, errors raised. A data kit's art is drawn by its
     templates' image and icon elements (no `art:` section), checked the same way."""
     from generator.layout.art import art_problems
+    from generator.layout.ops import iter_art
+
+    if not any(iter_art(page.ops) for page in comp.pages):
+        return  # no picture: nothing to judge, and a rebuild of a component without art loads no numpy
     from generator.render.contrast import vector_bands
 
     errors = []

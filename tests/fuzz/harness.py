@@ -922,7 +922,9 @@ def budget_case(op: str) -> Case:
             "        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, w: 1mm, "
             "h: 1mm}\n"
         )
-        text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + rep * 190, 1)
+        head = "    crop:\n      extends: card\n      front:\n"
+        assert head in text, "the Harvest Hands crop template moved: update the draw_ops budget case"
+        text = text.replace(head, head + rep * 190, 1)
     elif op == "all_of":
         conditions = "".join(f'          - {{where: "cost == {k}", at_least: 20}}\n' for k in range(4))
         text = text.replace(
@@ -933,7 +935,9 @@ def budget_case(op: str) -> Case:
         )
     elif op == "when_rows":
         el = '        - {type: rect, x: 1mm, y: 1mm, w: 1mm, h: 1mm, when: "(range(999)|sum) > cost"}\n'
-        text = text.replace("    crop:\n      front:\n", "    crop:\n      front:\n" + el * 190, 1)
+        head = "    crop:\n      extends: card\n      front:\n"
+        assert head in text, "the Harvest Hands crop template moved: update the when_rows budget case"
+        text = text.replace(head, head + el * 190, 1)
     elif op == "where_rows":
         draws = "".join(
             f"      - {{name: w{k}, kind: hand_has, component: cards, hand: 5, where: \"name != 'x{k}' and "
