@@ -109,6 +109,23 @@ def test_extends_replaces_by_id_removes_and_adds_after_the_parent():
     assert tpl.back == game.templates["base"].back  # the side it does not give is inherited whole
 
 
+def test_back_null_drops_the_inherited_back_and_a_grandchild_keeps_it_dropped():
+    """`back: null` in a child prints no back (left out, the parent's is kept); its own children inherit the
+    dropped back unless they give one."""
+    templates = _templates(
+        bare={"extends": "base", "back": None},
+        kept={"extends": "base"},
+        again={"extends": "bare"},
+        own={"extends": "bare", "back": [{"type": "rect", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}]},
+    )
+    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=templates)
+    assert game.templates["bare"].back is None
+    assert game.templates["again"].back is None
+    assert game.templates["kept"].back == game.templates["base"].back
+    assert [e.type for e in game.templates["own"].back or []] == ["rect"]
+    assert game.templates["bare"].front == game.templates["base"].front
+
+
 @pytest.mark.parametrize(
     ("templates", "message"),
     [
