@@ -5,6 +5,7 @@ is drawn is the same ops twice and renders to a PDF."""
 
 from __future__ import annotations
 
+import ast
 import math
 from typing import Any
 
@@ -146,3 +147,38 @@ def test_a_bad_gradient_angle_is_refused(angle):
                 "fill": {"gradient": ["#111111", "ink"], "angle": angle},
             }
         )
+
+
+ref_arg = st.one_of(
+    st.sampled_from(
+        ["'o'", "'owner'", "'ownr'", "''", "1", "none", "o", "'o' ~ 'x'", "ref('o')", "'o', 'p'"]
+    ),
+    st.text(max_size=60).map(repr),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    args=st.lists(ref_arg, min_size=1, max_size=3),
+    declared=st.lists(st.sampled_from(["owner", "o", "pet", "x" * 40]), max_size=3, unique=True),
+    junk_text=st.text(max_size=20),
+)
+def test_hostile_ref_calls_are_named_at_validate_time_or_left_to_the_row(args, declared, junk_text):
+    """`ref(...)` in a template, checked against game.rules.<component>.refs before any row is drawn: a
+    constant field that is not declared is one short message naming it; any other argument (computed, junk,
+    a syntax error) is no traceback here."""
+    from generator.games.deck.expressions import ref_problems
+    from tests.games.deck.helpers import deck
+
+    rows = [{"id": "a", "count": 1, "cost": 1, **dict.fromkeys(declared, "a")}]
+    game = deck(rows, rules={"cards": {"refs": dict.fromkeys(declared, "cards")}})
+    source = junk_text + "".join("{{ ref(" + a + ") }}" for a in args)
+    found = ref_problems(game, "cards", CatalogEnvironment(), source)
+    assert all(isinstance(m, str) and len(m) < 400 for m in found)
+    for a in args:
+        try:
+            value = ast.literal_eval(a)  # a Python string literal is a Jinja constant too
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str) and value not in declared and "{" not in junk_text + value:
+            assert any(m.startswith(f"ref({value[:40]!r}): not a ref field of cards") for m in found), found

@@ -325,6 +325,27 @@ def test_a_ref_to_an_unknown_id_is_a_located_error_of_validate(tmp_path):
     assert "kit.yaml:" in done.stderr and "owner" in done.stderr and "'nobody'" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("ref", "hint"),
+    [
+        ("ownr", "did you mean 'owner'?"),
+        ("name", "(declared: owner)"),
+    ],
+)
+def test_a_ref_to_an_undeclared_field_is_a_located_error_at_the_template(tmp_path, ref, hint):
+    """`ref('x')` must name a field of game.rules.<component>.refs: refused by the static checks at the
+    template's kit.yaml line (before: a build-time error naming the first row drawn)."""
+    kit = _people(tmp_path, "bo")
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    (kit / "kit.yaml").write_text(text.replace("ref('owner')", f"ref('{ref}')"), encoding="utf-8")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "ref('owner')" in t)
+    done = pnpkit("validate", str(kit))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"kit.yaml:{line}: game.templates.pet.front[1].text: used by pets: ref('{ref}'): " in done.stderr
+    assert "not a ref field of pets; declare it in game.rules.pets.refs" in done.stderr
+    assert hint in done.stderr, done.stderr
+
+
 def test_a_kit_of_sheets_only_builds_without_a_deal(tmp_path):
     kit = tmp_path / "pad"
     kit.mkdir()
