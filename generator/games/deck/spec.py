@@ -257,17 +257,6 @@ class DeckGame(SpecModel):
         loaded)."""
         return self._assets
 
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-        """The section as data, with each table's content digest (a build key changes when a data file
-        does)."""
-        out = super().model_dump(**kwargs)
-        out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
-        if (
-            self._assets
-        ):  # the art the faces draw, by content (absent without art, so those kits keep their keys)
-            out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
-        return out
-
     def shuffled(self, component: str) -> bool:
         """Whether a card component's cards lie in one face-down pile whose backs must not tell them apart:
         its `backs: one`, or, left out, a component the deal deals or a draw check draws from."""
