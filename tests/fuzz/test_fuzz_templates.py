@@ -182,3 +182,57 @@ def test_hostile_ref_calls_are_named_at_validate_time_or_left_to_the_row(args, d
             continue
         if isinstance(value, str) and value not in declared and "{" not in junk_text + value:
             assert any(m.startswith(f"ref({value[:40]!r}): not a ref field of cards") for m in found), found
+
+
+back_side = st.one_of(
+    st.just("absent"),
+    st.none(),
+    st.just([]),
+    st.just([{"type": "rect", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}]),
+    junk,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(links=st.dictionaries(names, st.one_of(st.none(), names), min_size=1, max_size=4), backs=st.data())
+def test_hostile_backs_in_extends_chains_drop_keep_or_are_refused(links, backs):
+    """`back` in a chain: absent (the parent's), null (dropped), a list, or junk (refused by the model)."""
+    raw: dict[str, Any] = {}
+    for name, parent in links.items():
+        raw[name] = {"extends": parent, "front": []}
+        side = backs.draw(back_side)
+        if side != "absent":
+            raw[name]["back"] = side
+    try:
+        templates = {k: FaceTemplate.model_validate(v) for k, v in raw.items()}
+    except ValidationError:
+        return
+    try:
+        resolved = resolve_extends(templates)
+    except ValueError as e:
+        assert "extends" in str(e)
+        return
+    for name, tpl in raw.items():
+        if "back" in tpl and tpl["back"] is None:
+            assert resolved[name].back is None
+        elif "back" not in tpl and tpl["extends"] in resolved:
+            assert resolved[name].back == resolved[tpl["extends"]].back
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=st.one_of(st.sampled_from(["one", "per_row", "One", "per-row", ""]), junk))
+def test_a_hostile_backs_value_is_refused_or_taken(value):
+    from generator.games.deck.spec import DeckGame
+
+    raw = {
+        "kind": "deck",
+        "decks": {"cards": {"data": [{"id": "a", "count": 1}], "template": "t", "backs": value}},
+        "templates": {"t": {"front": []}},
+    }
+    try:
+        game = DeckGame.model_validate(raw)
+    except ValidationError as e:
+        assert any(err["loc"][:3] == ("decks", "cards", "backs") for err in e.errors())
+        return
+    assert value in ("one", "per_row", None)
+    assert game.decks["cards"].backs == value
