@@ -31,7 +31,8 @@ def _digest(value: Any) -> str:
 
 
 def generator_digest() -> str:
-    """The generator's version: the digest of its own code and catalogs (a changed composer changes every key)."""
+    """The generator's version: the digest of its own code and catalogs (a changed composer changes every
+    key)."""
     from generator import __version__
 
     suffixes = (".py", ".po")
@@ -51,9 +52,10 @@ def tool_key() -> str:
 
 
 def tool_stamp() -> str:
-    """The path, size and modification time of every file `tool_key` reads (the generator's sources and catalogs,
-    the fonts), as one digest: a stat of each, nothing read. While it holds, so does the tool key computed with it
-    (`recorded_tool_key`): the rule `tree_digest` applies within a process, kept across builds."""
+    """The path, size and modification time of every file `tool_key` reads (the generator's sources and
+    catalogs, the fonts), as one digest: a stat of each, nothing read. While it holds, so does the tool key
+    computed with it (`recorded_tool_key`): the rule `tree_digest` applies within a process, kept across
+    builds."""
     return _digest([tree_stamp(_PKG, (".py", ".po")), tree_stamp(fonts_dir(), (".ttf", ".otf"))])
 
 
@@ -69,9 +71,10 @@ def recorded_tool_key(record: Mapping[str, Any], stamp: str) -> str:
 def spec_key(
     kit: Kit, *, tool: str, part: str, lang: str, paper: str, seed: int, pdfa: bool, png: bool
 ) -> str:
-    """The key of everything a part reads besides catalog strings: the generator and fonts (`tool`), the seed, language,
-    paper and output options, and the spec subtrees a composer reads -- `kit`, `print`, `game` (rules text and
-    generated decks come from the game's figures) and `components` (composers read sibling components' sizes)."""
+    """The key of everything a part reads besides catalog strings: the generator and fonts (`tool`), the seed,
+    language, paper and output options, and the spec subtrees a composer reads -- `kit`, `print`, `game`
+    (rules text and generated decks come from the game's figures) and `components` (composers read sibling
+    components' sizes)."""
     return _digest(
         {
             "format": FORMAT,
@@ -86,8 +89,8 @@ def spec_key(
             "print": kit.print.model_dump(mode="json"),
             "game": kit.game.model_dump(mode="json"),
             "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
-            # how text is set (the min_size floors decide where a summary flows onto a second face) and the kit's
-            # fonts by content (absent without style.fonts)
+            # how text is set (the min_size floors decide where a summary flows onto a second face) and the
+            # kit's fonts by content (absent without style.fonts)
             "style": kit.style.model_dump(mode="json"),
             **({"fonts": kit.fonts.key()} if kit.fonts is not None else {}),
             # the art files this part draws, by content (absent without art, so those kits keep their keys): a
@@ -95,6 +98,9 @@ def spec_key(
             **({"art": kit.art.key(None if part == "kit" else part)} if kit.art is not None else {}),
             # the kit's inline icons by content (absent without style.icons)
             **({"icons": sorted((n, a.sha256) for n, a in kit.icons.items())} if kit.icons else {}),
+            # the files the game section read from the kit folder (a deck's data and art), by the digests the
+            # door recorded (absent for a game that reads none, so those kits keep their keys)
+            **({"game_files": sorted(kit.game_files.items())} if kit.game_files else {}),
         }
     )
 
@@ -130,7 +136,8 @@ def file_digest(path: Path) -> str | None:
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
-    """The entries of the last build's record in `folder` ({} when missing, unreadable or of another format)."""
+    """The entries of the last build's record in `folder` ({} when missing, unreadable or of another
+    format)."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -174,7 +181,8 @@ def is_unchanged(
     return True
 
 
-# ------------------------------------------------------------------ inputs: a whole build keyed before loading
+# ------------------------------------------------------------------ inputs: a whole build keyed before
+# loading
 
 INPUTS = f"{CACHE_DIR}/inputs"
 """OUT/.pnpkit/inputs/<digest>.json: per set of kit folders and options, the key of every file the last
@@ -197,16 +205,17 @@ def inputs_name(paths: Iterable[Path], options: Mapping[str, Any]) -> str:
 
 
 def inputs_key(paths: Iterable[Path], options: Mapping[str, Any], tool: str, reads: Any) -> str:
-    """The key of a build of `paths` with `options`: where and how it runs, the generator and fonts (`tool`) and
-    every look the last load took through the kit door with what it saw (`reads`: kit folders, the paths it
-    resolved, the digests of the files it read, the folders it listed -- see `spec.paths.replay_reads`)."""
+    """The key of a build of `paths` with `options`: where and how it runs, the generator and fonts (`tool`)
+    and every look the last load took through the kit door with what it saw (`reads`: kit folders, the paths
+    it resolved, the digests of the files it read, the folders it listed -- see `spec.paths.replay_reads`)."""
     return _digest([_where(paths, options), tool, reads])
 
 
 def recorded_reads(record: Mapping[str, Any], paths: Iterable[Path]) -> list[list[Any]] | None:
-    """The looks through the kit door that the recorded build took, each seen again now (`spec.paths.replay_reads`):
-    only the files that build used are opened, each confined to its kit folder and capped. None when the record
-    holds none or a look is refused now (then the kit is loaded as usual). `paths`: the kits the user named."""
+    """The looks through the kit door that the recorded build took, each seen again now
+    (`spec.paths.replay_reads`): only the files that build used are opened, each confined to its kit folder
+    and capped. None when the record holds none or a look is refused now (then the kit is loaded as usual).
+    `paths`: the kits the user named."""
     from generator.spec.paths import replay_reads
 
     seen = replay_reads(record.get("reads"), paths)
@@ -248,7 +257,8 @@ def unchanged_inputs(out: Path, record: Mapping[str, Any], key: str) -> bool:
     return all(file_digest(out / rel) == digest for rel, digest in record["files"].items())
 
 
-# ------------------------------------------------------------------ memo: parses and checks a rebuild may reuse
+# ------------------------------------------------------------------ memo: parses and checks a rebuild may
+# reuse
 
 
 def _plain_json(value: Any, depth: int = 0) -> bool:
@@ -272,8 +282,8 @@ class Memo:
     check), each filed under the digest of those inputs, the whole memo under the generator's digest (`tool`),
     so a changed generator (or font) starts from nothing. Kept in the inputs record (`dump_inputs_record`).
 
-    Only the entries this build used are kept, so a clean build and a rebuild of the same inputs write the same
-    record; a check is remembered only when it passed (a failing build writes nothing)."""
+    Only the entries this build used are kept, so a clean build and a rebuild of the same inputs write the
+    same record; a check is remembered only when it passed (a failing build writes nothing)."""
 
     def __init__(self, tool: str, stored: Any = None) -> None:
         self.tool = tool
@@ -309,9 +319,10 @@ class Memo:
             return None
 
     def remember_json(self, key: str, value: Any) -> bool:
-        """File `value` as JSON text (so the order of its mappings survives the record's sorted keys) when it is
-        plain JSON data -- dicts with str keys, lists, str, int, finite float, bool, None -- which then reads back
-        equal and of the same types; anything else (tuples, objects) is not filed. Whether it was filed."""
+        """File `value` as JSON text (so the order of its mappings survives the record's sorted keys) when it
+        is plain JSON data -- dicts with str keys, lists, str, int, finite float, bool, None -- which then
+        reads back equal and of the same types; anything else (tuples, objects) is not filed. Whether it was
+        filed."""
         if not _plain_json(value):
             return False
         self.remember(key, json.dumps(value, ensure_ascii=False))

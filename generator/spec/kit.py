@@ -28,7 +28,7 @@ from generator.spec.assets import ArtSpec, Asset, KitArt, resolve_art, resolve_i
 from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import PSEUDO, Catalog, read_catalog
 from generator.spec.fonts import KitFonts, StyleSpec, resolve_fonts, svg_text_chain, svg_text_missing
-from generator.spec.paths import read_bytes, resolve_dir, resolve_inside
+from generator.spec.paths import Read, read_bytes, recording_reads, resolve_dir, resolve_inside
 from generator.spec.print import PrintSpec
 from generator.spec.tune import TuneSpec
 from generator.spec.yamlio import MAX_SPEC_BYTES, Loc, clip, dotted, line_of, parse_dotted, parse_yaml
@@ -67,8 +67,9 @@ class ComponentSpec(SpecModel):
         default_factory=dict,
         max_length=20,
         description=(
-            "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and their boxes): "
-            "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the built-in drawing"
+            "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and "
+            "their boxes): a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot "
+            "keeps the built-in drawing"
         ),
     )
 
@@ -82,7 +83,8 @@ class ComponentSpec(SpecModel):
 
 
 def language_problem(lang: str) -> str | None:
-    """Why `lang` is not a language a kit can ship (not a Babel locale identifier, or unknown to Babel), or None."""
+    """Why `lang` is not a language a kit can ship (not a Babel locale identifier, or unknown to Babel), or
+    None."""
     from babel import Locale, UnknownLocaleError
 
     shown = clip(repr(lang), 60)
@@ -112,16 +114,18 @@ class KitMeta(SpecModel):
     """Who the kit is and which languages it ships."""
 
     id: str = Field(
-        description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)"
+        description=(
+            "folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)"
+        )
     )
     title: str = Field(description="text id of the kit's title")
     languages: list[Language] = Field(
         min_length=1,
         max_length=50,
         description=(
-            "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number formats come "
-            "from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, zh_Hant; each needs "
-            "locales/<lang>.po; en is required (the fallback)"
+            "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number "
+            "formats come from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, "
+            "zh_Hant; each needs locales/<lang>.po; en is required (the fallback)"
         ),
     )
     seed: int = Field(ge=0, le=MAX_SEED, description="default seed for everything random in the kit")
@@ -177,6 +181,9 @@ class Kit:
     """Every filled art slot, its files checked and decoded (None: no component has art)."""
     icons: Mapping[str, Asset] = field(default_factory=dict, repr=False, compare=False)
     """The kit's own inline icons (`style.icons`) by name, each SVG checked and decoded."""
+    game_files: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """The files of the kit folder the game section read when it loaded (a deck's data and art), by path
+    relative to the folder, with their content digests as the door recorded them: part of every build key."""
 
     @property
     def game_id(self) -> str:
@@ -184,9 +191,9 @@ class Kit:
         return str(self.game.kind)
 
     def chosen_languages(self, langs: Sequence[str] | None) -> list[str]:
-        """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking for
-        one the kit does not ship is an OptionError (a usage error, exit 2). The pseudo-locale `qps` is made
-        from English, so every kit has it."""
+        """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking
+        for one the kit does not ship is an OptionError (a usage error, exit 2). The pseudo-locale `qps` is
+        made from English, so every kit has it."""
         for lang in langs or ():
             if lang not in self.meta.languages and lang != PSEUDO:
                 raise OptionError(
@@ -195,8 +202,8 @@ class Kit:
         return list(langs or self.meta.languages)
 
     def problem(self, key: str, message: str) -> Problem:
-        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
-        characters escaped: a game's check may quote a 200,000-character value)."""
+        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters,
+        control characters escaped: a game's check may quote a 200,000-character value)."""
         return Problem(
             self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE)
         )
@@ -398,7 +405,10 @@ def _problems(
         if err["type"] == "missing":
             text = "required key is missing"
         elif err["type"] == "extra_forbidden":
-            text = f"unknown key (not part of the spec); got {_describe(err['input'])}{_did_you_mean(model, loc)}"
+            text = (
+                f"unknown key (not part of the spec); got {_describe(err['input'])}"
+                f"{_did_you_mean(model, loc)}"
+            )
         elif "got" in msg:
             text = msg
         else:
@@ -421,7 +431,8 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
             and isinstance(part, str)
             and not isinstance(cur.get(part), (dict, list))
         ):
-            continue  # a discriminated union's tag step (`text` of a text element), not the element's `text` key
+            # a discriminated union's tag step (`text` of a text element), not the element's `text` key
+            continue
         if isinstance(cur, dict) and part in cur:
             out.append(part)
             cur = cur[part]
@@ -485,9 +496,12 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         problems.extend(_problems(e, (), data, lines, display, KitFile))
     game: Any = None
     raw_game = data.get("game")
+    game_files: dict[str, str] = {}
     if isinstance(raw_game, dict):
-        game, found = check_game(GameSection(raw_game, top, root, display, lines, kit_dir))
+        with recording_reads() as looks:  # the files the game's section reads (a deck's data and art)
+            game, found = check_game(GameSection(raw_game, top, root, display, lines, kit_dir))
         problems.extend(found)
+        game_files = _files_read(looks, root)
     catalogs: dict[str, Catalog] = {}
     if top is not None:
         for i, lang in enumerate(top.kit.languages):
@@ -564,7 +578,19 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         fonts,
         art,
         icons,
+        game_files,
     )
+
+
+def _files_read(looks: Mapping[Read, str | None], root: Path) -> dict[str, str]:
+    """Each file of the kit folder a look read, by its path relative to the folder, with its content
+    digest."""
+    out: dict[str, str] = {}
+    for (kind, path, _), seen in looks.items():
+        real = Path(path)
+        if kind == "read" and seen is not None and (real == root or root in real.parents):
+            out[real.relative_to(root).as_posix()] = seen
+    return dict(sorted(out.items()))
 
 
 def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str) -> list[Problem]:
@@ -594,8 +620,8 @@ def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str)
 
 
 def _display(path: Path) -> str:
-    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT resolved,
-    so a message never names the file a link points to."""
+    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT
+    resolved, so a message never names the file a link points to."""
     absolute = Path(os.path.abspath(path))
     try:
         return str(absolute.relative_to(Path.cwd()))

@@ -404,7 +404,14 @@ class FaceTemplate(SpecModel):
     front: list[AnyElement] | None = Field(
         None, max_length=MAX_ELEMENTS, description="elements of the front, drawn in order"
     )
-    back: list[AnyElement] | None = Field(None, max_length=MAX_ELEMENTS, description="elements of the back")
+    back: list[AnyElement] | None = Field(
+        None,
+        max_length=MAX_ELEMENTS,
+        description=(
+            "elements of the back; in a template that `extends` another, `back: null` drops the inherited "
+            "back (left out, the parent's is kept)"
+        ),
+    )
     remove: list[ElementId] = Field(
         default_factory=list, max_length=MAX_ELEMENTS, description="ids of inherited elements to leave out"
     )
@@ -479,7 +486,10 @@ def resolve_extends(templates: Mapping[str, FaceTemplate]) -> dict[str, FaceTemp
         merged = tpl.model_copy(
             update={
                 "front": _merge(parent.front, tpl.front, tpl.remove),
-                "back": _merge(parent.back, tpl.back, tpl.remove),
+                # `back: null` written in the child drops the inherited back (a card printed one-sided)
+                "back": None
+                if "back" in tpl.model_fields_set and tpl.back is None
+                else _merge(parent.back, tpl.back, tpl.remove),
                 "radius": tpl.radius if "radius" in tpl.model_fields_set else parent.radius,
             }
         )

@@ -5,6 +5,7 @@ is drawn is the same ops twice and renders to a PDF."""
 
 from __future__ import annotations
 
+import ast
 import math
 from typing import Any
 
@@ -146,3 +147,92 @@ def test_a_bad_gradient_angle_is_refused(angle):
                 "fill": {"gradient": ["#111111", "ink"], "angle": angle},
             }
         )
+
+
+ref_arg = st.one_of(
+    st.sampled_from(
+        ["'o'", "'owner'", "'ownr'", "''", "1", "none", "o", "'o' ~ 'x'", "ref('o')", "'o', 'p'"]
+    ),
+    st.text(max_size=60).map(repr),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    args=st.lists(ref_arg, min_size=1, max_size=3),
+    declared=st.lists(st.sampled_from(["owner", "o", "pet", "x" * 40]), max_size=3, unique=True),
+    junk_text=st.text(max_size=20),
+)
+def test_hostile_ref_calls_are_named_at_validate_time_or_left_to_the_row(args, declared, junk_text):
+    """`ref(...)` in a template, checked against game.rules.<component>.refs before any row is drawn: a
+    constant field that is not declared is one short message naming it; any other argument (computed, junk,
+    a syntax error) is no traceback here."""
+    from generator.games.deck.expressions import ref_problems
+    from tests.games.deck.helpers import deck
+
+    rows = [{"id": "a", "count": 1, "cost": 1, **dict.fromkeys(declared, "a")}]
+    game = deck(rows, rules={"cards": {"refs": dict.fromkeys(declared, "cards")}})
+    source = junk_text + "".join("{{ ref(" + a + ") }}" for a in args)
+    found = ref_problems(game, "cards", CatalogEnvironment(), source)
+    assert all(isinstance(m, str) and len(m) < 400 for m in found)
+    for a in args:
+        try:
+            value = ast.literal_eval(a)  # a Python string literal is a Jinja constant too
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str) and value not in declared and "{" not in junk_text + value:
+            assert any(m.startswith(f"ref({value[:40]!r}): not a ref field of cards") for m in found), found
+
+
+back_side = st.one_of(
+    st.just("absent"),
+    st.none(),
+    st.just([]),
+    st.just([{"type": "rect", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}]),
+    junk,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(links=st.dictionaries(names, st.one_of(st.none(), names), min_size=1, max_size=4), backs=st.data())
+def test_hostile_backs_in_extends_chains_drop_keep_or_are_refused(links, backs):
+    """`back` in a chain: absent (the parent's), null (dropped), a list, or junk (refused by the model)."""
+    raw: dict[str, Any] = {}
+    for name, parent in links.items():
+        raw[name] = {"extends": parent, "front": []}
+        side = backs.draw(back_side)
+        if side != "absent":
+            raw[name]["back"] = side
+    try:
+        templates = {k: FaceTemplate.model_validate(v) for k, v in raw.items()}
+    except ValidationError:
+        return
+    try:
+        resolved = resolve_extends(templates)
+    except ValueError as e:
+        assert "extends" in str(e)
+        return
+    for name, tpl in raw.items():
+        if "back" in tpl and tpl["back"] is None:
+            assert resolved[name].back is None
+        elif "back" not in tpl and tpl["extends"] in resolved:
+            assert resolved[name].back == resolved[tpl["extends"]].back
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=st.one_of(st.sampled_from(["one", "per_row", "One", "per-row", ""]), junk))
+def test_a_hostile_backs_value_is_refused_or_taken(value):
+    from generator.games.deck.spec import DeckGame
+
+    raw = {
+        "kind": "deck",
+        "decks": {"cards": {"data": [{"id": "a", "count": 1}], "template": "t", "backs": value}},
+        "templates": {"t": {"front": []}},
+    }
+    try:
+        game = DeckGame.model_validate(raw)
+    except ValidationError as e:
+        assert any(err["loc"][:3] == ("decks", "cards", "backs") for err in e.errors())
+        return
+    assert value in ("one", "per_row", None)
+    assert game.decks["cards"].backs == value

@@ -112,8 +112,11 @@ def test_replayed_reads_open_only_inside_the_named_kit_folders(tmp_path, monkeyp
     kit = tmp_path / "kit"
     shutil.copytree(Path(__file__).resolve().parents[2] / "layouts" / "harvest_deck", kit)
     with paths.recording_reads() as looks:
-        load_kits([kit])
+        (loaded,) = load_kits([kit])
     reads = [[*look, seen] for look, seen in looks.items()]
+    # the game section's own reads (recorded inside the load's, for the per-part build keys) reach
+    # this one too
+    assert sorted(loaded.game_files) == ["assets/emblem.svg", "data/cards.csv"]
     assert [r[0] for r in reads[:3]] == ["dir", "resolve", "read"]
     assert {Path(r[1]).relative_to(kit).as_posix() for r in reads if r[0] == "read"} == {
         "kit.yaml",

@@ -288,6 +288,37 @@ def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str
                         scope = known if not sheet or isinstance(el, GridElement) else []
                         for message in name_problems(env, text, scope, types, rows.table.shown, helpers):
                             out.append((key, f"used by {cid}: {message}"))
+                        out += [(key, f"used by {cid}: {m}") for m in ref_problems(spec, cid, env, text)]
+    return list(dict.fromkeys(out))
+
+
+def ref_problems(spec: DeckGame, cid: str, env: CatalogEnvironment, source: str) -> list[str]:
+    """Messages for each `ref('field')` of a template `source` drawn for component `cid` whose field is not
+    declared in game.rules.<cid>.refs (the lookup would fail at build time on the first row), and for a
+    `ref` on a sheet's face (it draws no row)."""
+    tree = _parse(env, source)
+    if tree is None:
+        return []
+    rule = spec.rules.get(cid)
+    declared = sorted(rule.refs) if rule is not None else []
+    out: list[str] = []
+    for call in tree.find_all(nodes.Call):
+        if not (isinstance(call.node, nodes.Name) and call.node.name == "ref"):
+            continue
+        if spec.decks[cid].kind == "sheet":
+            out.append("ref(...) on a sheet's face: a sheet draws no row to look another row up from")
+            continue
+        arg = call.args[0] if len(call.args) == 1 and not call.kwargs else None
+        if not (isinstance(arg, nodes.Const) and isinstance(arg.value, str)):
+            continue  # a computed field is looked up (and refused) row by row when the face is drawn
+        if arg.value in declared:
+            continue
+        close = difflib.get_close_matches(arg.value, declared, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else f" (declared: {', '.join(declared) or 'none'})"
+        out.append(
+            f"ref({arg.value[:40]!r}): not a ref field of {cid}; declare it in "
+            f"game.rules.{cid}.refs as {{{arg.value[:40]}: <component>}}{hint}"
+        )
     return list(dict.fromkeys(out))
 
 

@@ -169,6 +169,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     shared: dict[tuple[Op, ...], Face] = {}
     captions: dict[str, tuple[str, str]] = {}
     back_names: set[str] = set()
+    first_with: dict[tuple[Op, ...], tuple[str, str]] = {}  # per distinct back: the first row and template
     for fields, row, line in zip(_rows_in(ctx, rows), rows.rows, rows.lines, strict=True):
         n = int(row.get("count") or 0)
         if n == 0:
@@ -194,14 +195,37 @@ def compose_cards(ctx: Context, cid: str) -> Component:
                     back = replace(back, name=f"{name}-back-{fields.get('id')}")
                 back_names.add(back.name)
             back = shared.setdefault(drawn, back)
+            first_with.setdefault(drawn, (str(fields.get("id")), name))
             backs += [back] * n
     if has_back and backs and len(backs) != len(fronts):
         raise LayoutError(
             f"components.{cid}: some templates have a back and some do not; give every one a back"
         )
+    if len(first_with) > 1 and spec.shuffled(cid):
+        _warn_backs(ctx, cid, list(first_with.values()))
     title = ctx.texts(ctx.kit.components[cid].title)
     pages = impose_cards(cid, fronts, backs or None, ctx.print, ctx.paper, bookmark=title)
     return Component(cid, title, pages, captions)
+
+
+def _warn_backs(ctx: Context, cid: str, firsts: list[tuple[str, str]]) -> None:
+    """Warn that a shuffled pile prints more than one back (its rows' backs give the cards away), naming two
+    rows whose backs differ and their templates; `backs: per_row` on the deck says its cards lie apart."""
+    warn = getattr(ctx.texts, "warn", None)
+    if warn is None:
+        return
+    (a, ta), (b, tb) = firsts[0], firsts[1]
+    templates = f"template {ta!r}" if ta == tb else f"templates {ta!r} and {tb!r}"
+    warn(
+        str(
+            ctx.kit.problem(
+                f"game.decks.{cid}",
+                f"{len(firsts)} different backs in one shuffled pile: the backs of {templates} differ "
+                f"between rows {a!r} and {b!r}, so players can tell {a!r} from {b!r} face down; print one "
+                "back for every row, or declare `backs: per_row` if the cards lie face up or apart",
+            )
+        )
+    )
 
 
 def _caption(front: Face, fields: Mapping[str, Any]) -> tuple[str, str]:

@@ -78,6 +78,15 @@ class DeckComponent(SpecModel):
             "a template name from game.templates, or {by: field, cases: {value: template}, default: template}"
         )
     )
+    backs: Literal["one", "per_row"] | None = Field(
+        None,
+        description=(
+            "one: the cards are shuffled into one face-down pile, so every row must print the same back "
+            "(a back that differs is a warning); per_row: the cards lie face up or in piles apart, so a back "
+            "may tell them apart (no warning); left out: one when the deck is dealt or drawn "
+            "(game.deal, balance.draws), else per_row"
+        ),
+    )
 
     def template_for(self, row: Mapping[str, Any]) -> str | None:
         """The name of the template a row is drawn with (None: its `by` value has no case and no default)."""
@@ -248,16 +257,16 @@ class DeckGame(SpecModel):
         loaded)."""
         return self._assets
 
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
-        """The section as data, with each table's content digest (a build key changes when a data file
-        does)."""
-        out = super().model_dump(**kwargs)
-        out["data_digests"] = {k: r.table.digest for k, r in sorted(self._rows.items())}
-        if (
-            self._assets
-        ):  # the art the faces draw, by content (absent without art, so those kits keep their keys)
-            out["asset_digests"] = {k: a.sha256 for k, a in sorted(self._assets.items())}
-        return out
+    def shuffled(self, component: str) -> bool:
+        """Whether a card component's cards lie in one face-down pile whose backs must not tell them apart:
+        its `backs: one`, or, left out, a component the deal deals or a draw check draws from."""
+        comp = self.decks[component]
+        if comp.kind != "cards" or comp.backs == "per_row":
+            return False
+        if comp.backs == "one":
+            return True
+        dealt = self.deal is not None and self.deal.component == component
+        return dealt or any(check.component == component for check in self.balance.draws)
 
     def with_data(self, rows: dict[str, Rows], assets: dict[str, Asset]) -> DeckGame:
         """This section with the rows and art the load phase read for it (generator/games/deck/files.py)."""

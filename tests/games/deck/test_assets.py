@@ -6,6 +6,7 @@ PNG as an image; a missing or hostile file is one located line naming the data r
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pikepdf
 import pytest
@@ -91,11 +92,23 @@ def test_every_file_is_decoded_once_and_keyed_by_content(tmp_path):
     assets = game.assets()
     assert sorted(assets) == ["assets/banner.png", "assets/fire.svg", "assets/ice.svg"]
     assert assets["assets/fire.svg"].is_vector and not assets["assets/banner.png"].is_vector
-    before = game.model_dump(mode="json")["asset_digests"]
+    # the build keys take the art from the door's recorded reads of the load (Kit.game_files)
+    from generator.buildkeys import spec_key
+    from generator.contract.load import load_kit
+
+    def key(loaded: Any) -> str:
+        return spec_key(loaded, tool="t", part="cards", lang="en", paper="a4", seed=1, pdfa=False, png=False)
+
+    first = load_kit(kit)
+    before = dict(first.game_files)
+    assert {"assets/banner.png", "assets/fire.svg", "assets/ice.svg"} <= set(before)
+    assert key(load_kit(kit)) == key(first)
     (kit / "assets" / "ice.svg").write_text(SVG.replace("{colour}", "#000000"), encoding="utf-8")
-    after = _game(kit).model_dump(mode="json")["asset_digests"]
+    second = load_kit(kit)
+    after = dict(second.game_files)
     assert before["assets/fire.svg"] == after["assets/fire.svg"]
     assert before["assets/ice.svg"] != after["assets/ice.svg"]  # the build key sees the changed icon
+    assert key(second) != key(first)
 
 
 def test_the_renderer_emits_vector_and_image_ops(tmp_path):
@@ -104,7 +117,8 @@ def test_the_renderer_emits_vector_and_image_ops(tmp_path):
     from generator.spec.template import FaceTemplate
 
     game = _game(_art_kit(tmp_path))
-    draw = FaceRenderer(CatalogEnvironment(), None, {}, game.assets())  # type: ignore[arg-type]  # no text drawn
+    # no text drawn: no measure
+    draw = FaceRenderer(CatalogEnvironment(), None, {}, game.assets())  # type: ignore[arg-type]
     tpl = FaceTemplate.model_validate(
         {
             "front": [

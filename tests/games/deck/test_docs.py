@@ -65,6 +65,39 @@ def test_the_documented_templates_extend_rotate_fade_and_fill_with_gradients(tmp
     with pdfplumber.open(pdf) as doc:
         words = " ".join(page.extract_text() or "" for page in doc.pages)
     assert "Burn one card." in words and "Freeze one card." in words  # per-row backs
+    # the kit deals its cards from one shuffled pile: the per-row backs are warned about as documented
+    documented = WARNING.search(DOC.read_text(encoding="utf-8"))["line"].removeprefix("warning: ")
+    heard = [line for line in r.stderr.splitlines() if "shuffled pile" in line]
+    assert len(heard) == 1 and heard[0].endswith(documented), (heard, documented)
+    # ... and not once the deck says its cards lie apart
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    old = "      template: {by: type, cases: {fire: hot, ice: cold}}\n"
+    assert text.count(old) == 1
+    (kit / "kit.yaml").write_text(text.replace(old, old + "      backs: per_row\n"), encoding="utf-8")
+    r = pnpkit("validate", str(kit), "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    assert "shuffled pile" not in r.stderr
+
+
+WARNING = re.compile(r"```text\n(?P<line>warning: tiny_deck/kit\.yaml:[^\n]*shuffled pile[^\n]*)\n```")
+BACK_NULL = re.compile(r"<!-- templates example: back null -->\n```yaml\n(?P<body>.*?)\n```", re.S)
+
+
+def test_the_documented_back_null_drops_the_inherited_back():
+    import yaml
+
+    from tests.games.deck.helpers import deck
+
+    templates = yaml.safe_load(BACK_NULL.search(DOC.read_text(encoding="utf-8"))["body"])
+    assert templates["sticker"] == {"extends": "card", "back": None}
+    game = deck(
+        [{"id": "a", "count": 1}],
+        templates=templates,
+        decks={"cards": {"data": [{"id": "a", "count": 1, "name": "A"}], "template": "sticker"}},
+    )
+    assert game.templates["card"].back is not None
+    assert game.templates["sticker"].back is None
+    assert game.templates["sticker"].front == game.templates["card"].front
 
 
 DRAWS = re.compile(r"<!-- draws example: poker_hands -->\n```yaml\n(?P<body>.*?)\n```", re.S)

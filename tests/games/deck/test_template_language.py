@@ -109,6 +109,23 @@ def test_extends_replaces_by_id_removes_and_adds_after_the_parent():
     assert tpl.back == game.templates["base"].back  # the side it does not give is inherited whole
 
 
+def test_back_null_drops_the_inherited_back_and_a_grandchild_keeps_it_dropped():
+    """`back: null` in a child prints no back (left out, the parent's is kept); its own children inherit the
+    dropped back unless they give one."""
+    templates = _templates(
+        bare={"extends": "base", "back": None},
+        kept={"extends": "base"},
+        again={"extends": "bare"},
+        own={"extends": "bare", "back": [{"type": "rect", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}]},
+    )
+    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=templates)
+    assert game.templates["bare"].back is None
+    assert game.templates["again"].back is None
+    assert game.templates["kept"].back == game.templates["base"].back
+    assert [e.type for e in game.templates["own"].back or []] == ["rect"]
+    assert game.templates["bare"].front == game.templates["base"].front
+
+
 @pytest.mark.parametrize(
     ("templates", "message"),
     [
@@ -306,6 +323,27 @@ def test_a_ref_to_an_unknown_id_is_a_located_error_of_validate(tmp_path):
     done = pnpkit("validate", str(_people(tmp_path, "nobody")))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "kit.yaml:" in done.stderr and "owner" in done.stderr and "'nobody'" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("ref", "hint"),
+    [
+        ("ownr", "did you mean 'owner'?"),
+        ("name", "(declared: owner)"),
+    ],
+)
+def test_a_ref_to_an_undeclared_field_is_a_located_error_at_the_template(tmp_path, ref, hint):
+    """`ref('x')` must name a field of game.rules.<component>.refs: refused by the static checks at the
+    template's kit.yaml line (before: a build-time error naming the first row drawn)."""
+    kit = _people(tmp_path, "bo")
+    text = (kit / "kit.yaml").read_text(encoding="utf-8")
+    (kit / "kit.yaml").write_text(text.replace("ref('owner')", f"ref('{ref}')"), encoding="utf-8")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "ref('owner')" in t)
+    done = pnpkit("validate", str(kit))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"kit.yaml:{line}: game.templates.pet.front[1].text: used by pets: ref('{ref}'): " in done.stderr
+    assert "not a ref field of pets; declare it in game.rules.pets.refs" in done.stderr
+    assert hint in done.stderr, done.stderr
 
 
 def test_a_kit_of_sheets_only_builds_without_a_deal(tmp_path):
