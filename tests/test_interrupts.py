@@ -1,7 +1,8 @@
 """Signals are never lost: a SIGINT or SIGTERM that reaches a forced rebuild at any point -- while compiled
 kernels load (inside numba's ctypes callback, which swallows exceptions), while kits load, between parts,
 while a PDF is written, just after the output swap, after the build returned, after the command, while the
-interpreter shuts down -- ends it with exit 130 / 143, no traceback, and OUT holds the old output or the new one, whole.
+interpreter shuts down -- ends it with exit 130 / 143, no traceback, and OUT holds the old output or the new
+one, whole.
 
 Each case runs the real command line in a child process that sends itself the signal at one exact point (a
 wrapper around one function), so the points are hit every time, whatever the machine's load."""

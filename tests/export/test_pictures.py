@@ -1,5 +1,5 @@
-"""Exports true to the PDF: per-row backs in --tts and --cards, cards named as players call them, every page as
-a picture (--pages), a fanned hand (--showcase), and the print-on-demand sizes of three shops."""
+"""Exports true to the PDF: per-row backs in --tts and --cards, cards named as players call them, every page
+as a picture (--pages), a fanned hand (--showcase), and the print-on-demand sizes of three shops."""
 
 from __future__ import annotations
 
@@ -37,13 +37,17 @@ def near(a: tuple[int, ...], b: tuple[int, ...], tol: int = 6) -> bool:
 
 @pytest.fixture(scope="module")
 def per_row(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Harvest Hands with a per-row back (its background in the row's colour), exported every way, in English."""
+    """Harvest Hands with a per-row back (its background in the row's colour), exported every way, in
+    English."""
     tmp = tmp_path_factory.mktemp("per_row")
     kit = tmp / "harvest"
     shutil.copytree(HARVEST, kit)
     yaml = kit / "kit.yaml"
     text = yaml.read_text(encoding="utf-8")
-    old = '      back: &back\n        - {type: rect, x: "-5%", y: "-5%", w: "110%", h: "110%", fill: "#2d4a22", stroke: null}'
+    old = (
+        '      back: &back\n        - {type: rect, x: "-5%", y: "-5%", w: "110%", h: "110%", fill: '
+        '"#2d4a22", stroke: null}'
+    )
     assert text.count(old) == 1
     yaml.write_text(text.replace(old, old.replace('"#2d4a22"', '"{{ colour }}"')), encoding="utf-8")
     out = tmp / "out"

@@ -1,8 +1,8 @@
-"""Hostile hand conditions (game.balance.draws[].has, bounds, turns): a seeded sample of random condition trees,
-with hostile keys and values mixed in, goes through the spec model, `validate`'s legal checks and `check`'s
-draw report. Each is refused with a located message (pydantic error or legal problem) or counted; a counted
-one must equal the enumeration of every hand (the exact dynamic program against the direct evaluator), and
-nothing may raise anything else."""
+"""Hostile hand conditions (game.balance.draws[].has, bounds, turns): a seeded sample of random condition
+trees, with hostile keys and values mixed in, goes through the spec model, `validate`'s legal checks and
+`check`'s draw report. Each is refused with a located message (pydantic error or legal problem) or counted; a
+counted one must equal the enumeration of every hand (the exact dynamic program against the direct evaluator),
+and nothing may raise anything else."""
 
 from __future__ import annotations
 

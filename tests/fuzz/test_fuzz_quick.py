@@ -1,5 +1,5 @@
-"""The quick slice of the issue-12 fuzz suite (CI, well under 60 s): a seeded sample of mutated specs built in a
-worker, a sample run through the real CLI as subprocesses (exit code, stderr, output folder), and tables of
+"""The quick slice of the issue-12 fuzz suite (CI, well under 60 s): a seeded sample of mutated specs built in
+a worker, a sample run through the real CLI as subprocesses (exit code, stderr, output folder), and tables of
 hostile templates, paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs)."""
 
 from __future__ import annotations
@@ -86,7 +86,8 @@ def _assert_clean_failure(r: subprocess.CompletedProcess, out: Path | None = Non
 
 @pytest.mark.parametrize("index", range(CLI_SAMPLE))
 def test_cli_sample_of_mutated_specs(tmp_path, index):
-    """The same cases through the real CLI: exit 0 with files, or exit 1 with a message and nothing written."""
+    """The same cases through the real CLI: exit 0 with files, or exit 1 with a message and nothing
+    written."""
     case = make_cases(CLI_SAMPLE * 5, QUICK_SEED + 1)[index * 5]
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
@@ -156,7 +157,8 @@ def test_cli_hostile_paths(tmp_path, target):
         ["build", "layouts/ripple_rush", "--seed", str(2**64)],
         ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
         ["build", "layouts/nope"],
-        # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not there
+        # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not
+        # there
         ["build", "\x1b[2Jripple_rush"],
         ["check", "../ripple_rush"],
         ["list", "RIPPLE_RUSH"],
@@ -234,7 +236,8 @@ ART_MESSAGES = {
     "svg_file_href": "only references inside the file ('#id') are allowed, no external or file: references",
     "svg_script": "<script> is refused",
     "svg_deep": "elements nested over 40 deep",
-    "svg_text": "assets/art.svg: the SVG's text 'Logo \U0001f30a' has characters no regular face of the kit has",
+    "svg_text": "assets/art.svg: the SVG's text 'Logo \U0001f30a' has characters no regular face of the kit "
+    "has",
     "symlink_out": "resolves outside the kit folder",
     "dotdot": "expected a path inside the kit folder (no '..')",
 }
@@ -280,17 +283,18 @@ def test_quick_slice_of_hostile_data():
 BUDGET_KEYS = {
     "grid_loop": "game.templates.sheet.front[6].bonus: template",
     "draw_ops": "game.decks.cards.template: over the budget of 1,000,000 drawing ops per language",
-    "all_of": "game.balance.draws[2].all_of: over the budget of 1,000,000 steps: the exact count of 4 conditions",
+    "all_of": "game.balance.draws[2].all_of: over the budget of 1,000,000 steps: the exact count of 4 "
+    "conditions",
     "when_rows": "game.decks.cards.template: over the budget of 200,000 template strings per language",
     "where_rows": "game.balance.draws: over the budget of 50,000 evaluations",
 }
 
 
 def test_quick_slice_of_budget_cases():
-    """Unbounded work inside every cap (issue 34): a 60x60 grid looping 90,000 steps per cell, 5,000 rows x 190
-    repeats x 100 copies, an all_of of four conditions over a 100-card hand from 5,000 cards, a `when:` on 190
-    elements over 5,000 rows, 50 `where`s over 5,000 distinct rows: each a clean located error (the key named,
-    the budget quoted), nothing written, within BUDGET_SECONDS."""
+    """Unbounded work inside every cap (issue 34): a 60x60 grid looping 90,000 steps per cell, 5,000 rows x
+    190 repeats x 100 copies, an all_of of four conditions over a 100-card hand from 5,000 cards, a `when:` on
+    190 elements over 5,000 rows, 50 `where`s over 5,000 distinct rows: each a clean located error (the key
+    named, the budget quoted), nothing written, within BUDGET_SECONDS."""
     from tests.fuzz.harness import BUDGET_MUTATIONS, BUDGET_SECONDS, budget_case
 
     summary = run_cases([budget_case(op) for op in BUDGET_MUTATIONS])

@@ -100,7 +100,8 @@ def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex
             if not row.component:
                 continue
             assert row.component == front.component and row.slots == front.slots, (
-                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} on front {front.component} {front.slots}"
+                f"{where}: sheet {row.sheet}: back {row.component} {row.slots} on front {front.component} "
+                f"{front.slots}"
             )
             pages = parts[row.component].pages
             assert pages is not None and row.page is not None and front.page is not None

@@ -1,6 +1,6 @@
-"""Issue 26 item 4: "Render a page of each kit under each simulation for the report": the HTML check report shows
-one printed page of the kit as printed and under protanopia, deuteranopia, tritanopia and greyscale, made with the
-same simulation as the palette check, and the table of every pair of game colours."""
+"""Issue 26 item 4: "Render a page of each kit under each simulation for the report": the HTML check report
+shows one printed page of the kit as printed and under protanopia, deuteranopia, tritanopia and greyscale,
+made with the same simulation as the palette check, and the table of every pair of game colours."""
 
 from __future__ import annotations
 
@@ -48,9 +48,9 @@ def test_the_page_is_the_first_that_prints_every_suit(ripple_rush: ColourCheck) 
 
 
 def test_simulated_pages_differ_and_match_daltonlens_pixel_for_pixel(ripple_rush: ColourCheck) -> None:
-    """A red/green kit looks different under every simulation; a pixel of the red suit in the simulated picture is
-    exactly what daltonlens makes of that pixel (Viénot 1999 for protan/deutan, Brettel 1997 for tritan), and its
-    grey the grey of the same L* that `build --greyscale` prints."""
+    """A red/green kit looks different under every simulation; a pixel of the red suit in the simulated
+    picture is exactly what daltonlens makes of that pixel (Viénot 1999 for protan/deutan, Brettel 1997 for
+    tritan), and its grey the grey of the same L* that `build --greyscale` prints."""
     views = {v.label: pixels(v.png) for v in ripple_rush.views}
     original = views[NORMAL]
     red = np.argwhere(np.all(original == RED, axis=2))

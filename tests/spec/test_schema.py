@@ -1,6 +1,6 @@
-"""`pnpkit schema` is the JSON Schema an editor checks kit.yaml with: it must accept every kit that validates (every
-shipped kit and every example, read by an independent validator, jsonschema) and still refuse what validate
-refuses for its types: a length without a unit, a string where a number goes, an unknown key."""
+"""`pnpkit schema` is the JSON Schema an editor checks kit.yaml with: it must accept every kit that validates
+(every shipped kit and every example, read by an independent validator, jsonschema) and still refuse what
+validate refuses for its types: a length without a unit, a string where a number goes, an unknown key."""
 
 from __future__ import annotations
 
@@ -89,7 +89,8 @@ def test_what_validate_refuses_for_its_type_the_schema_refuses(schema, tmp_path,
 
 
 def test_lengths_in_the_schema_take_what_validate_takes(schema):
-    """A length: a unit after the number (spaces and full-width digits as validate reads them), or a bare 0."""
+    """A length: a unit after the number (spaces and full-width digits as validate reads them), or a bare
+    0."""
     base = _yaml(RR / "kit.yaml")
     for margin, ok in [
         ("5mm", True),

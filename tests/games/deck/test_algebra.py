@@ -1,5 +1,5 @@
-"""The exact draw algebra (generator/games/deck/algebra.py): every condition against brute-force enumeration of
-all hands, the poker hand classes and the land-count tables against independent counts (math.comb), exact
+"""The exact draw algebra (generator/games/deck/algebra.py): every condition against brute-force enumeration
+of all hands, the poker hand classes and the land-count tables against independent counts (math.comb), exact
 bounds, the Monte-Carlo fallback and located validation errors."""
 
 from __future__ import annotations
@@ -503,7 +503,8 @@ def test_validate_locates_a_malformed_condition(tmp_path):
 
 
 def test_a_decimal_is_read_from_the_text_written(tmp_path):
-    """0.42499999999999999999 is the float 0.425, but not the number 17/40: a bound written so FAILS, exactly."""
+    """0.42499999999999999999 is the float 0.425, but not the number 17/40: a bound written so FAILS,
+    exactly."""
     import shutil
 
     kit = tmp_path / "lands"
@@ -512,9 +513,11 @@ def test_a_decimal_is_read_from_the_text_written(tmp_path):
     head, tail = text.split("    draws:\n", 1)
     draws = (
         "    draws:\n"
-        "      - {name: below, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+        "      - {name: below, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", "
+        "exactly: 1},\n"
         "         bound: {max: 0.42499999999999999999}}\n"
-        "      - {name: equal, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", exactly: 1},\n"
+        "      - {name: equal, kind: hand, component: cards, hand: 1, has: {where: \"type == 'land'\", "
+        "exactly: 1},\n"
         "         bound: {min: 0.425, max: 0.42500000000000000000}}\n"
     )
     (kit / "kit.yaml").write_text(

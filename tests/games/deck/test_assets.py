@@ -1,7 +1,7 @@
-"""`image` and `icon` elements draw the kit's own art: every file is resolved, read and decoded once when the kit
-loads (generator/spec/assets.py is the door), an SVG icon prints as vector paths (tinted from a colour), a PNG as
-an image; a missing or hostile file is one located line naming the data row and the template key, exit 1,
-nothing written."""
+"""`image` and `icon` elements draw the kit's own art: every file is resolved, read and decoded once when the
+kit loads (generator/spec/assets.py is the door), an SVG icon prints as vector paths (tinted from a colour), a
+PNG as an image; a missing or hostile file is one located line naming the data row and the template key, exit
+1, nothing written."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def _png() -> bytes:
 
 
 def _art_kit(tmp_path):
-    """The documented tiny kit with its icons taken from assets/{type}.svg (tinted paper on the fire cards) and a
-    PNG banner on the fire cards."""
+    """The documented tiny kit with its icons taken from assets/{type}.svg (tinted paper on the fire cards)
+    and a PNG banner on the fire cards."""
     kit = _example(tmp_path)
     text = (kit / "kit.yaml").read_text(encoding="utf-8")
     text = text.replace("{type: icon, name: sun,", '{type: icon, src: "assets/{type}.svg", tint: paper,')
@@ -198,7 +198,8 @@ def test_a_column_the_row_lacks_is_a_located_error(tmp_path):
     with pytest.raises(SpecError) as e:
         _game(kit)
     assert [str(p) for p in e.value.problems] == [
-        "data/cards.csv:2: game.templates.hot.front[4].src: 'assets/{art}.png' names {art}, but the row has no "
+        "data/cards.csv:2: game.templates.hot.front[4].src: 'assets/{art}.png' names {art}, but the row has "
+        "no "
         "column 'art'"
     ]
 
@@ -239,8 +240,8 @@ def test_a_bad_src_is_refused_by_the_model(element, why):
 
 
 def test_an_svg_icons_text_is_embedded_and_one_no_face_can_draw_is_a_clean_error(tmp_path):
-    """An SVG's <text> is set in the kit's faces (embedded, so --pdfa passes); a character none has is an error
-    naming the element kind and the file (deck art is checked when drawn), exit 1, nothing written."""
+    """An SVG's <text> is set in the kit's faces (embedded, so --pdfa passes); a character none has is an
+    error naming the element kind and the file (deck art is checked when drawn), exit 1, nothing written."""
     from pikepdf import pdfa
 
     kit = _art_kit(tmp_path)
@@ -257,7 +258,7 @@ def test_an_svg_icons_text_is_embedded_and_one_no_face_can_draw_is_a_clean_error
     r = pnpkit("build", str(kit), "--out", str(tmp_path / "out2"), "--lang", "en")
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert (
-        "art icon (assets/ice.svg): the SVG's text 'ICE \U0001f30a' has characters no regular face has: U+1F30A"
-        in r.stderr
+        "art icon (assets/ice.svg): the SVG's text 'ICE \U0001f30a' has characters no regular face has: "
+        "U+1F30A" in r.stderr
     ), r.stderr
     assert not (tmp_path / "out2" / "tiny_deck").exists()

@@ -1,5 +1,5 @@
-"""docs/deck-kind.md stays true: its complete small kit is written out from the page and validated, built (with
-the documented fallback warning) and checked; every element and option of the models is documented."""
+"""docs/deck-kind.md stays true: its complete small kit is written out from the page and validated, built
+(with the documented fallback warning) and checked; every element and option of the models is documented."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The shipped data kits built end to end: one CSV cell changed is found on the printed page (text read back with
-pdfplumber) and in the Tabletop Simulator sheet (pixels); the exact draw checks hold."""
+"""The shipped data kits built end to end: one CSV cell changed is found on the printed page (text read back
+with pdfplumber) and in the Tabletop Simulator sheet (pixels); the exact draw checks hold."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def test_japanese_names_come_from_their_column(tmp_path):
 
 
 def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_path):  # noqa: F811
-    """The data's content digest is part of the build key (DeckGame.model_dump): a CSV edit is not 'unchanged'."""
+    """The data's content digest is part of the build key (DeckGame.model_dump): a CSV edit is not
+    'unchanged'."""
     out = tmp_path / "out"
     assert pnpkit("build", str(kit), "--out", str(out), "--lang", "en").returncode == 0
     again = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")

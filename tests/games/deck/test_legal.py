@@ -1,4 +1,5 @@
-"""Declared legality of a data kit (`game.rules`): every broken row named with its file and row, one line each."""
+"""Declared legality of a data kit (`game.rules`): every broken row named with its file and row, one line
+each."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Validate proves what check and build will evaluate (issue 34): every expression of a data kit is parsed, its
-names checked against the data's columns (with a "did you mean" from the real names), text columns used as
+"""Validate proves what check and build will evaluate (issue 34): every expression of a data kit is parsed,
+its names checked against the data's columns (with a "did you mean" from the real names), text columns used as
 numbers refused, every `where` evaluated over the rows; element errors name the offending key."""
 
 from __future__ import annotations
@@ -279,12 +279,13 @@ def test_an_element_error_names_the_offending_key(kit: Path):  # noqa: F811
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     text = r.stderr
     assert (
-        "game.templates.crop.front[8].color: unknown key (not part of the spec); got 'muted'; did you mean colour?"
-        in text
+        "game.templates.crop.front[8].color: unknown key (not part of the spec); got 'muted'; did you mean "
+        "colour?" in text
     )
     assert "game.templates.action.front[8].rotate: unknown key (not part of the spec); got 90" in text
     assert (
-        "game.templates.crop.front[1].opacity: unknown key (not part of the spec); got 0.5; that key belongs to "
+        "game.templates.crop.front[1].opacity: unknown key (not part of the spec); got 0.5; that key belongs "
+        "to "
         "another kind of element here" in text
     )
     assert "game.templates.crop.front[1].x: expected a length with a unit" in text
@@ -355,7 +356,8 @@ def test_a_low_resolution_image_on_a_deck_card_fails_validate(tmp_path: Path):
     r = pnpkit("validate", str(folder))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert (
-        "game.decks.cards.template: an image element draws assets/banner.png: 42x17 px printed at 19.8x8.0 mm "
+        "game.decks.cards.template: an image element draws assets/banner.png: 42x17 px printed at 19.8x8.0 "
+        "mm "
         "is 54 dpi, under print.art_dpi_min (150 dpi)" in r.stderr
     ), r.stderr
 
@@ -372,7 +374,8 @@ def test_an_image_into_the_bleed_that_leaves_it_uncovered_fails_validate(tmp_pat
     r = pnpkit("validate", str(folder))
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert (
-        "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover the "
+        "game.decks.cards.template: an image element draws assets/banner.png: full-bleed art does not cover "
+        "the "
         "bleed (fit: contain leaves" in r.stderr
     ), r.stderr
 
@@ -478,6 +481,7 @@ def test_a_semicolon_separated_csv_gets_a_hint(tmp_path: Path):
     with pytest.raises(SpecError) as e:
         read_table(tmp_path, "cards.csv", "cards.csv")
     assert [str(p) for p in e.value.problems] == [
-        "cards.csv:1: the header 'id;count;name' holds semicolons: the file looks separated by semicolons (as some "
+        "cards.csv:1: the header 'id;count;name' holds semicolons: the file looks separated by semicolons "
+        "(as some "
         "spreadsheet programs save CSV); pnpkit reads comma-separated CSV: save it with commas, or as .xlsx"
     ]

@@ -100,7 +100,8 @@ def test_kernel_agrees_with_reference_rules(spec, policy, players) -> None:
 
 def _agrees_with_reference(spec, policy: str, players: int, seeds) -> None:
     """Kernel games replayed through the reference rules: every action legal, the reference policy choosing
-    the kernel's action at every decision (the random policy: legal only), the same scores, misses and turns."""
+    the kernel's action at every decision (the random policy: legal only), the same scores, misses and
+    turns."""
     g = Game(spec, players)
     for seed in seeds:
         k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1, log_rows=6000)
@@ -199,7 +200,8 @@ def test_planner_outplays_the_greedy_policies(spec) -> None:
 
 
 def _decision_states(t, players: int, seeds, per_game: int = 40):
-    """(sheet, filled, faces, player, miss_cost) at the re-roll decisions of planner games (from the kernel log)."""
+    """(sheet, filled, faces, player, miss_cost) at the re-roll decisions of planner games (from the kernel
+    log)."""
     out = []
     for seed in seeds:
         k = play(t, ["planner"] * players, 300, seed_state(seed), 1, log_rows=4000)
@@ -435,8 +437,9 @@ def test_forced_write_takes_the_least_bad_row(pure) -> None:
 
 
 def test_a_ruined_row_takes_a_write_rather_than_a_miss() -> None:
-    """Compulsory step B: a write in a row that is already ruined costs DEAD_WRITE plus the circles it puts out
-    of reach, so in step C the active player who wrote nothing writes there (1 point) rather than miss (3)."""
+    """Compulsory step B: a write in a row that is already ruined costs DEAD_WRITE plus the circles it puts
+    out of reach, so in step C the active player who wrote nothing writes there (1 point) rather than miss
+    (3)."""
     t, sheet, filled, _ = _forced_state()
     sheet[0, 0] = [4, 6, 8, 10, 16, 12, 9, 5, 4]  # purple full too
     filled[0, 0] = 9

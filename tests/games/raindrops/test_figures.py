@@ -1,4 +1,5 @@
-"""Rule figures are the rules' own (figures.py): the printed kit reads them from print_data, never restates them."""
+"""Rule figures are the rules' own (figures.py): the printed kit reads them from print_data, never restates
+them."""
 
 from __future__ import annotations
 

@@ -192,7 +192,8 @@ def test_cover_tables_are_the_reference_can_cover() -> None:
 
 
 def test_a_full_four_by_four_card_gets_its_table() -> None:
-    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python search."""
+    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python
+    search."""
     from generator.games.raindrops.policies import GreedyPolicy
     from tests.games.raindrops.test_rules_fixtures import card, game
 

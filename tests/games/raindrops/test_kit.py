@@ -162,8 +162,8 @@ def test_markers_and_player_boards(built):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_board_strips_align_across_sheets(built, paper):
-    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left edge,
-    at the same heights; the two strips minus the overlap are the whole board."""
+    """Targets measured from the PDF: on sheet 1 one overlap inside its right edge, on sheet 2 on its left
+    edge, at the same heights; the two strips minus the overlap are the whole board."""
     langs = None if paper == "a4" else ("en",)  # a4: the build every other test reads; letter: English alone
     pdf = built("raindrops", paper, langs=langs) / "en" / f"window_board-{paper}.pdf"
     found = []
@@ -282,7 +282,8 @@ def flipped_kit(tmp_path_factory):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_rules_card_states_each_house_rule_as_set(built, flipped_kit, lang):
-    """The rules card prints the sentence of each switch's setting (and not the other one), in every language."""
+    """The rules card prints the sentence of each switch's setting (and not the other one), in every
+    language."""
     cat = load_kit(KIT).catalogs[lang].messages
 
     def flat(folder: Path) -> str:

@@ -56,7 +56,8 @@ CLOUD_TYPES = ("rain", "fog", "snow", "storm")
 
 
 def clouds12() -> tuple[CloudToken, ...]:
-    """4 types x 3 tokens (5, 3, 2): rain needs 2 rain cards, fog 2 fog, snow 1 snow + 1 rain, storm one of each."""
+    """4 types x 3 tokens (5, 3, 2): rain needs 2 rain cards, fog 2 fog, snow 1 snow + 1 rain, storm one of
+    each."""
     conds = {
         "rain": (("rain", 2),),
         "fog": (("fog", 2),),

@@ -140,7 +140,8 @@ def _check_layout(
             assert len({k // N for k in kinds}) == 1 and [k % N for k in kinds] == list(
                 range(kinds[0] % N, kinds[0] % N + length)
             )
-        else:  # a group: one number, real cards of distinct colours (jokers stand for missing ones), 3..C cards
+        # a group: one number, real cards of distinct colours (jokers stand for missing ones), 3..C cards
+        else:
             real = [e >> 3 for e in entries if e & 7 != SRC_HAND_JOKER]
             assert (
                 kind == GROUP
@@ -215,7 +216,8 @@ def test_oracle_knows_the_rules() -> None:
 
 def test_no_group_of_jokers_only() -> None:
     """The rules refuse a meld without a number card (rules.meld_roles): a group joker of the table cannot
-    stand in a group with two hand jokers only (the search used to lay that), but with a number card it can."""
+    stand in a group with two hand jokers only (the search used to lay that), but with a number card it
+    can."""
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
     no_rj = np.zeros(C, np.int64)

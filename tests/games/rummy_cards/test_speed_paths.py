@@ -1,5 +1,6 @@
 """Rummy Cards speed paths (issue 16): every shortcut the self-play kernel takes instead of a search gives the
-result the search would have given, so the kernel's rounds are the ones without the shortcut, card for card."""
+result the search would have given, so the kernel's rounds are the ones without the shortcut, card for
+card."""
 
 from __future__ import annotations
 
