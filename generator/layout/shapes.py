@@ -183,7 +183,8 @@ def symbol(
     raise ValueError(f"unknown symbol {kind!r}; expected one of {', '.join(SYMBOLS)}")
 
 
-_INNER = {  # (dx, dy, radius) of the largest circle inside each symbol, as fractions of r (from the drawings above)
+# (dx, dy, radius) of the largest circle inside each symbol, as fractions of r (from the drawings above)
+_INNER = {
     "circle": (0.0, 0.0, 0.92),
     "round": (0.0, 0.0, 0.92),
     "square": (0.0, 0.0, 0.8),
@@ -202,8 +203,8 @@ _INNER = {  # (dx, dy, radius) of the largest circle inside each symbol, as frac
 
 
 def inner_circle(kind: str, cx: float, cy: float, r: float) -> tuple[float, float, float]:
-    """Centre and radius of a circle that lies inside symbol `kind` drawn at (cx, cy) with size r: where a mark
-    drawn on the symbol (a cross, a digit) stays inside its outline."""
+    """Centre and radius of a circle that lies inside symbol `kind` drawn at (cx, cy) with size r: where a
+    mark drawn on the symbol (a cross, a digit) stays inside its outline."""
     dx, dy, k = _INNER[kind]
     return cx + dx * r, cy + dy * r, k * r
 

@@ -6,8 +6,9 @@ with defusedxml (no DOCTYPE, entities, external or `file:` references, scripts, 
 svglib turns it into vector drawings. What leaves this module is typed: `Asset` (content hash, kind, size and
 the decoded picture) and `KitArt` (every filled slot of every component).
 
-This is the only module outside render/ that may import Pillow and svglib (tests/test_architecture.py says so):
-decoding is parsing, and parsing happens at the edge, where a problem can still name its file, line and key."""
+This is the only module outside render/ that may import Pillow and svglib (tests/test_architecture.py says
+so): decoding is parsing, and parsing happens at the edge, where a problem can still name its file, line and
+key."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ MAX_RASTER_BYTES = 40 * 1024 * 1024
 MAX_SVG_BYTES = 4 * 1024 * 1024
 """An SVG over 4 MiB is refused unread (an icon is a few KiB)."""
 MAX_PIXELS = 60_000_000
-"""A raster over 60 megapixels is refused before it is decoded (A3 at 400 dpi is 31 Mpx): decompression bombs."""
+"""A raster over 60 megapixels is refused before it is decoded (A3 at 400 dpi is 31 Mpx): decompression
+bombs."""
 MAX_SVG_DEPTH = 40
 """Elements nested deeper than this are refused (the parser and svglib recurse)."""
 MAX_SVG_ELEMENTS = 50_000
@@ -57,14 +59,16 @@ class ArtSpec(SpecModel):
     fit: Fit = Field(
         "cover",
         description=(
-            "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the rest "
+            "cover: fill the box, cutting off what overflows; contain: all of the art inside the box (the "
+            "rest "
             "shows what is under it); stretch: fill the box exactly, distorting the art"
         ),
     )
     bleed: bool = Field(
         False,
         description=(
-            "run the art past the trim into the bleed on every side where the box touches the trim (backs and "
+            "run the art past the trim into the bleed on every side where the box touches the trim (backs "
+            "and "
             "backgrounds); art that then does not cover the bleed is an error"
         ),
     )
@@ -72,7 +76,8 @@ class ArtSpec(SpecModel):
     tint: bool | str = Field(
         False,
         description=(
-            "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw in (the "
+            "SVG only: paint every shape of the art in one colour: true for the colour the slot would draw "
+            "in (the "
             "suit or colour of the symbol it replaces), or '#rrggbb'"
         ),
     )
@@ -91,7 +96,8 @@ class ArtSpec(SpecModel):
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
-        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says so."""
+        """In kit.yaml a slot is a bare path (`_path_only`) or the mapping: the schema an editor checks says
+        so."""
         mapping = handler.resolve_ref_schema(handler(core_schema))
         return {
             "anyOf": [{"type": "string", "description": f"the file alone: {_PATH_HELP}"}, dict(mapping)],
@@ -102,7 +108,8 @@ class ArtSpec(SpecModel):
 
 @dataclass(frozen=True)
 class Asset:
-    """One checked art file: where it is (as written), what it is, its content hash and its decoded picture."""
+    """One checked art file: where it is (as written), what it is, its content hash and its decoded
+    picture."""
 
     shown: str
     kind: Kind
@@ -237,7 +244,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     )
     target = "RGBA" if alpha else "RGB"
     if icc and mode in ("RGB", "RGBA", "CMYK", "L"):
-        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no other profile
+        # colour-managed: the file's profile to sRGB, so print and screen agree and PDF/A needs no other
+        # profile
         try:
             src = ImageCms.ImageCmsProfile(io.BytesIO(icc))
             srgb = ImageCms.createProfile("sRGB")
@@ -250,7 +258,8 @@ def _decode(data: bytes, kind: Kind) -> tuple[Any, str]:
     elif mode == "CMYK" and kind == "jpeg" and "adobe" in image.info:
         pass  # Pillow already undoes Adobe's inverted CMYK on reading
     if image.mode != target:
-        try:  # Pillow's conversion of a decoded but odd image (a palette out of range) is inside the guard too
+        # Pillow's conversion of a decoded but odd image (a palette out of range) is inside the guard too
+        try:
             image = image.convert(target)
         except Exception as e:
             raise ValueError(f"damaged: Pillow cannot convert it to {target} ({_why(e)})") from None
@@ -266,8 +275,9 @@ _UNIT = {"": 0.75, "px": 0.75, "pt": 1.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "in"
 
 
 def check_svg(data: bytes) -> tuple[float, float]:
-    """The size in points of an SVG that is safe to draw; ValueError saying why one is not: a DOCTYPE or entity,
-    an external or `file:` reference, a script or event handler, over-deep nesting, too many elements."""
+    """The size in points of an SVG that is safe to draw; ValueError saying why one is not: a DOCTYPE or
+    entity, an external or `file:` reference, a script or event handler, over-deep nesting, too many
+    elements."""
     import defusedxml.ElementTree as DET
     from defusedxml import DefusedXmlException
 
@@ -396,8 +406,8 @@ def _why(e: BaseException) -> str:
 def resolve_art(
     components: Mapping[str, Any], root: Path, display: str, key_line: Callable[[str], int | None]
 ) -> KitArt | None:
-    """Every `components.<id>.art.<slot>` file resolved inside `root`, read once (capped) and decoded behind the
-    door; a path with {field} placeholders takes every file its pattern matches. Every problem located."""
+    """Every `components.<id>.art.<slot>` file resolved inside `root`, read once (capped) and decoded behind
+    the door; a path with {field} placeholders takes every file its pattern matches. Every problem located."""
     problems: list[Problem] = []
     files: dict[str, Asset] = {}
     slots: dict[tuple[str, str], SlotArt] = {}
@@ -499,9 +509,9 @@ def icon_path(name: str) -> str:
 def resolve_icons(
     names: list[str], root: Path, display: str, key_line: Callable[[str], int | None]
 ) -> tuple[dict[str, Asset], list[Problem]]:
-    """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at MAX_SVG_BYTES,
-    regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened. Each problem is
-    located at its `style.icons[i]`."""
+    """The SVG of every declared `style.icons` name, resolved inside `root`, read once (capped at
+    MAX_SVG_BYTES, regular files only) and checked like any SVG art; nothing else in assets/icons/ is opened.
+    Each problem is located at its `style.icons[i]`."""
     icons: dict[str, Asset] = {}
     problems: list[Problem] = []
     for i, name in enumerate(names):

@@ -19,7 +19,8 @@ DUPLEXES: Final[tuple[str, ...]] = get_args(Duplex)
 # the seeds use, and small enough that a spec that validates also builds (in seconds to minutes, never by
 # exhausting memory or overflowing a 64-bit counter). A game field states which cap it uses.
 MAX_SEED: Final = 2**63 - 1
-"""Seeds (kit.seed, a game's own seed, --seed): a non-negative 64-bit integer, as numpy's SeedSequence takes it."""
+"""Seeds (kit.seed, a game's own seed, --seed): a non-negative 64-bit integer, as numpy's SeedSequence takes
+it."""
 MAX_GAMES: Final = 1_000_000
 """Self-play games per setting in `pnpkit check` (a spec default or --games; about 45 core-seconds per 1,000
 games for the slowest shipped game)."""

@@ -55,14 +55,16 @@ class FontPair(SpecModel):
     italic: str | None = Field(
         None,
         description=(
-            f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted 12 "
+            f"italic, for rich text's *italic*: {_FILE_HELP}; without it italic is the regular face slanted "
+            f"12 "
             "degrees (a synthetic oblique)"
         ),
     )
     bold_italic: str | None = Field(
         None,
         description=(
-            f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 degrees"
+            f"bold italic, for **bold** inside *italic*: {_FILE_HELP}; without it the bold face slanted 12 "
+            f"degrees"
         ),
     )
 
@@ -75,7 +77,8 @@ class RoleFonts(FontPair):
         max_length=MAX_FALLBACKS,
         description=(
             "the fallback chain: pairs tried in order for each character the role's own faces lack (one per "
-            "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must be "
+            "script, e.g. a Korean font, then 'builtin' for Japanese); every character of every string must "
+            "be "
             "in one of them"
         ),
     )
@@ -102,12 +105,14 @@ class FontsSpec(SpecModel):
 
 
 class StyleSpec(Legibility):
-    """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print at."""
+    """The kit's own look: fonts by role, and (from Legibility) the smallest size each text role may print
+    at."""
 
     fonts: FontsSpec | None = Field(
         None,
         description=(
-            "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; without "
+            "fonts by role (body, heading, number), each a regular and a bold face with a fallback chain; "
+            "without "
             "it every text is set in the built-in BIZ UDPGothic. Font files are checked (TrueType outlines, "
             "embedding allowed by the licence), subset and embedded"
         ),
@@ -122,8 +127,10 @@ class StyleSpec(Legibility):
         default_factory=list,
         max_length=64,
         description=(
-            "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text says "
-            ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a built-in "
+            "the kit's own inline icons: each name is the SVG assets/icons/<name>.svg, printed where a text "
+            "says "
+            ":<name>: (one x-height tall, on the baseline), beside the built-in symbols; a name of a "
+            "built-in "
             "symbol (e.g. star) replaces it in the kit's texts"
         ),
     )
@@ -154,8 +161,8 @@ class FontFile:
     cmap: frozenset[int] = field(repr=False)
     builtin: bool = False
     x_height: float = 0.54
-    """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what an
-    inline icon of rich text stands as tall as."""
+    """The height of a lower-case x as a fraction of the size (OS/2 sxHeight, else the 'x' glyph's top): what
+    an inline icon of rich text stands as tall as."""
     oblique: bool = False
     """In an italic chain: this upright face is drawn slanted (the role gave no italic file for it)."""
 
@@ -179,7 +186,8 @@ class KitFonts:
         return self.chains[self.role_of(text, size)][weight]
 
     def svg_chain(self, weight: str) -> tuple[FontFile, ...]:
-        """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not points)."""
+        """The faces an SVG's text of `weight` is set in (the body role's: an SVG's own sizes are not
+        points)."""
         return self.chains["body"][weight]
 
     @property

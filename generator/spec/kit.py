@@ -67,8 +67,10 @@ class ComponentSpec(SpecModel):
         default_factory=dict,
         max_length=20,
         description=(
-            "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and their boxes): "
-            "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the built-in drawing"
+            "the designer's art by slot name (`pnpkit list --slots KIT` shows each component's slots and "
+            "their boxes): "
+            "a file path, or a mapping with path, fit, bleed, opacity and tint; an empty slot keeps the "
+            "built-in drawing"
         ),
     )
 
@@ -82,7 +84,8 @@ class ComponentSpec(SpecModel):
 
 
 def language_problem(lang: str) -> str | None:
-    """Why `lang` is not a language a kit can ship (not a Babel locale identifier, or unknown to Babel), or None."""
+    """Why `lang` is not a language a kit can ship (not a Babel locale identifier, or unknown to Babel), or
+    None."""
     from babel import Locale, UnknownLocaleError
 
     shown = clip(repr(lang), 60)
@@ -112,14 +115,16 @@ class KitMeta(SpecModel):
     """Who the kit is and which languages it ships."""
 
     id: str = Field(
-        description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most 40)"
+        description="folder-safe kit id: a lower-case letter, then lower-case letters, digits and _ (at most "
+        "40)"
     )
     title: str = Field(description="text id of the kit's title")
     languages: list[Language] = Field(
         min_length=1,
         max_length=50,
         description=(
-            "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number formats come "
+            "languages the kit ships: any language or locale Babel knows (CLDR plural rules and number "
+            "formats come "
             "from Babel), written as the catalog file is named, e.g. en, de, fr, pt_BR, zh_Hant; each needs "
             "locales/<lang>.po; en is required (the fallback)"
         ),
@@ -184,9 +189,9 @@ class Kit:
         return str(self.game.kind)
 
     def chosen_languages(self, langs: Sequence[str] | None) -> list[str]:
-        """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking for
-        one the kit does not ship is an OptionError (a usage error, exit 2). The pseudo-locale `qps` is made
-        from English, so every kit has it."""
+        """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking
+        for one the kit does not ship is an OptionError (a usage error, exit 2). The pseudo-locale `qps` is
+        made from English, so every kit has it."""
         for lang in langs or ():
             if lang not in self.meta.languages and lang != PSEUDO:
                 raise OptionError(
@@ -195,8 +200,8 @@ class Kit:
         return list(langs or self.meta.languages)
 
     def problem(self, key: str, message: str) -> Problem:
-        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters, control
-        characters escaped: a game's check may quote a 200,000-character value)."""
+        """A located problem for a dotted key of kit.yaml (the message clipped to MAX_MESSAGE characters,
+        control characters escaped: a game's check may quote a 200,000-character value)."""
         return Problem(
             self.display, line_of(self.lines, parse_dotted(key)), clip(key, 120), clip(message, MAX_MESSAGE)
         )
@@ -398,7 +403,10 @@ def _problems(
         if err["type"] == "missing":
             text = "required key is missing"
         elif err["type"] == "extra_forbidden":
-            text = f"unknown key (not part of the spec); got {_describe(err['input'])}{_did_you_mean(model, loc)}"
+            text = (
+                f"unknown key (not part of the spec); got "
+                f"{_describe(err['input'])}{_did_you_mean(model, loc)}"
+            )
         elif "got" in msg:
             text = msg
         else:
@@ -421,7 +429,8 @@ def _real_loc(loc: tuple[Any, ...], data: Any) -> Loc:
             and isinstance(part, str)
             and not isinstance(cur.get(part), (dict, list))
         ):
-            continue  # a discriminated union's tag step (`text` of a text element), not the element's `text` key
+            # a discriminated union's tag step (`text` of a text element), not the element's `text` key
+            continue
         if isinstance(cur, dict) and part in cur:
             out.append(part)
             cur = cur[part]
@@ -594,8 +603,8 @@ def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str)
 
 
 def _display(path: Path) -> str:
-    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT resolved,
-    so a message never names the file a link points to."""
+    """The path as the user sees it (relative to the working folder when inside it); symlinks are NOT
+    resolved, so a message never names the file a link points to."""
     absolute = Path(os.path.abspath(path))
     try:
         return str(absolute.relative_to(Path.cwd()))

@@ -1,6 +1,6 @@
 """Files of a kit are read only from inside its folder: every path is resolved once (symlinks followed) and
-refused when it leaves the folder, loops, or is not a plain file. Nothing outside the kit is ever opened, so no
-message can quote it."""
+refused when it leaves the folder, loops, or is not a plain file. Nothing outside the kit is ever opened, so
+no message can quote it."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from pathlib import Path
 from generator.errors import Problem, SpecError
 
 Read = tuple[str, str, str]
-"""What one look through the door was: (kind, path, detail) -- `dir` (a kit folder named by the user), `resolve`
-(a path inside a kit folder), `read` (a resolved file's bytes, up to a cap) or `list` (a folder's names)."""
+"""What one look through the door was: (kind, path, detail) -- `dir` (a kit folder named by the user),
+`resolve` (a path inside a kit folder), `read` (a resolved file's bytes, up to a cap) or `list` (a folder's
+names)."""
 
 _reads: dict[Read, str | None] | None = None
 _reads_lock = threading.Lock()
@@ -54,12 +55,12 @@ def _note(kind: str, path: str, detail: str, seen: str | None) -> None:
 
 
 def replay_reads(reads: object, kits: Iterable[Path]) -> list[tuple[Read, str | None]] | None:
-    """What the same looks see now, through the same door: every kit folder resolved again, every path resolved
-    inside it (nothing outside a kit folder, no FIFO, device or socket is opened), every file re-read up to the
-    same cap. `reads` is a record's list of [kind, path, detail, seen]; only the folders of `kits` (the paths the
-    user named: a folder or its kit.yaml) are taken as kit folders, so an edited record cannot point the door
-    elsewhere. None when it is malformed, or when a look is refused now (the build then loads as usual and
-    reports it)."""
+    """What the same looks see now, through the same door: every kit folder resolved again, every path
+    resolved inside it (nothing outside a kit folder, no FIFO, device or socket is opened), every file re-read
+    up to the same cap. `reads` is a record's list of [kind, path, detail, seen]; only the folders of `kits`
+    (the paths the user named: a folder or its kit.yaml) are taken as kit folders, so an edited record cannot
+    point the door elsewhere. None when it is malformed, or when a look is refused now (the build then loads
+    as usual and reports it)."""
     if not isinstance(reads, list):
         return None
     named = {
@@ -101,8 +102,8 @@ def replay_reads(reads: object, kits: Iterable[Path]) -> list[tuple[Read, str | 
 
 
 def list_names(root: Path, folder: Path) -> list[str]:
-    """The sorted names in `folder`, which must resolve inside `root` (the resolved kit folder): a listing opens
-    the folder, none of its entries. Raises ValueError naming why not."""
+    """The sorted names in `folder`, which must resolve inside `root` (the resolved kit folder): a listing
+    opens the folder, none of its entries. Raises ValueError naming why not."""
     try:
         base = folder.resolve(strict=True)
     except (OSError, RuntimeError):
@@ -186,8 +187,8 @@ def read_kit_file(path: Path, display: str, limit: int, what: str) -> bytes:
 
 
 def relative_path_problem(shown: str, expected: str) -> str | None:
-    """Why a path written in kit.yaml is refused before it is opened (absolute, `..`, blank, too long), or None.
-    `expected` says what the key wants, for the message."""
+    """Why a path written in kit.yaml is refused before it is opened (absolute, `..`, blank, too long), or
+    None. `expected` says what the key wants, for the message."""
     if not shown or shown.strip() != shown:
         return f"expected {expected}; got {shown!r}"
     if shown.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", shown):

@@ -56,7 +56,8 @@ class PrintSpec(SpecModel):
     greyscale: bool = Field(
         False,
         description=(
-            "print every colour as the grey of its lightness (ink-saving; symbols and patterns tell the suits "
+            "print every colour as the grey of its lightness (ink-saving; symbols and patterns tell the "
+            "suits "
             "apart); the CLI's --greyscale sets it"
         ),
     )

@@ -1,8 +1,8 @@
 """Rows of data a kit reads from its folder: `data/<name>.csv`, `.xlsx` (values only) or inline YAML rows.
 
 A table is input like a spec: the file is resolved and confined to the kit folder (generator/spec/paths.py, as
-catalogs and fonts are), read with caps, and every problem is located `FILE:ROW: column NAME: ...`. The caps are
-documented here and in docs/deck-kind.md:
+catalogs and fonts are), read with caps, and every problem is located `FILE:ROW: column NAME: ...`. The caps
+are documented here and in docs/deck-kind.md:
 
 - a data file is at most MAX_DATA_BYTES (8 MiB) on disk; an .xlsx at most MAX_XLSX_UNZIPPED (64 MiB)
   unpacked, each member at most MAX_XLSX_RATIO times its packed size (a zip bomb is refused before openpyxl
@@ -49,7 +49,8 @@ FieldType = Literal["text", "int", "number", "bool"]
 
 @dataclass(frozen=True)
 class Row:
-    """One data row: its line (the file's row number, header = 1; for inline rows the index from 1) and cells."""
+    """One data row: its line (the file's row number, header = 1; for inline rows the index from 1) and
+    cells."""
 
     line: int
     cells: Mapping[str, Cell]
@@ -57,7 +58,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """A read table: where it came from (as written in kit.yaml and as shown in messages), columns and rows."""
+    """A read table: where it came from (as written in kit.yaml and as shown in messages), columns and
+    rows."""
 
     source: str
     shown: str
@@ -89,7 +91,8 @@ def path_problem(source: str) -> str | None:
 
 
 def read_table(root: Path, source: str, shown: str) -> Table:
-    """The rows of the data file `source` (relative to the kit folder `root`); `shown` names it in messages."""
+    """The rows of the data file `source` (relative to the kit folder `root`); `shown` names it in
+    messages."""
     why = path_problem(source)
     if why:
         raise SpecError([Problem(shown, None, "", why)])

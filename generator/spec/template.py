@@ -58,7 +58,8 @@ Colour = Annotated[
     Field(
         max_length=MAX_TEMPLATE,
         description=(
-            "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour }}'"
+            "a colour '#rrggbb', an ink name (ink, muted, paper) or a template giving one, e.g. '{{ colour "
+            "}}'"
         ),
     ),
 ]
@@ -153,9 +154,9 @@ class PolygonElement(Element):
 
 
 class IconElement(BoxElement):
-    """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf, club,
-    cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as vector
-    paths inside the box, optionally painted in one colour (`tint`)."""
+    """A built-in symbol (circle, square, hexagon, triangle, diamond, star, sun, moon, heart, drop, leaf,
+    club, cross) centred in its box, or an SVG from the kit folder (`src`, e.g. assets/{suit}.svg) drawn as
+    vector paths inside the box, optionally painted in one colour (`tint`)."""
 
     type: Literal["icon"]
     name: Tmpl | None = Field(
@@ -168,14 +169,16 @@ class IconElement(BoxElement):
         None,
         max_length=200,
         description=(
-            "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give name or "
+            "an .svg file inside the kit folder, e.g. 'assets/{suit}.svg': {field} is the row's column (give "
+            "name or "
             "src); read and checked once when the kit loads"
         ),
     )
     tint: Colour | None = Field(
         None,
         description=(
-            "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own colours "
+            "src only: paint every shape of the SVG in this colour, e.g. '{{ colour }}' or '#2a6f3a' (own "
+            "colours "
             "if omitted)"
         ),
     )
@@ -192,7 +195,10 @@ class IconElement(BoxElement):
         if self.src is not None:
             why = path_problem(self.src)
             if why is None and not self.src.lower().endswith(".svg"):
-                why = f"an icon's src must be an .svg file (use an image element for pictures); got {self.src!r}"
+                why = (
+                    f"an icon's src must be an .svg file (use an image element for pictures); got "
+                    f"{self.src!r}"
+                )
             if why:
                 raise ValueError(why)
         return self
@@ -206,14 +212,16 @@ class ImageElement(BoxElement):
     src: str = Field(
         max_length=200,
         description=(
-            "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a row whose "
+            "the file inside the kit folder, e.g. 'assets/cards/{id}.png': {field} is the row's column; a "
+            "row whose "
             "field is empty draws no image"
         ),
     )
     fit: Literal["cover", "contain", "stretch"] = Field(
         "cover",
         description=(
-            "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; stretch: "
+            "cover: fill the box, cutting off what overflows; contain: all of the picture inside the box; "
+            "stretch: "
             "fill the box exactly, distorting it"
         ),
     )
@@ -334,7 +342,8 @@ class FaceTemplate(SpecModel):
 
 
 class TemplateChoice(SpecModel):
-    """Pick a shared template by a field's value: {by: type, cases: {resource: res, action: act}, default: x}."""
+    """Pick a shared template by a field's value: {by: type, cases: {resource: res, action: act}, default:
+    x}."""
 
     by: str = Field(description="the field whose value picks the template")
     cases: dict[str, str] = Field(max_length=100, description="field value -> template name")

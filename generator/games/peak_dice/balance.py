@@ -336,9 +336,9 @@ def _variants_out_of_sample(
     progress: Callable[[int], None] | None,
     rep: BalanceReport,
 ) -> list[dict[str, Any]]:
-    """Each variant the build would print (accepted at this seed) is played again on an independent seed stream,
-    side by side with the default sheet (same games); its expected score minus the default's (paired per game)
-    is bounded by +- variants.score_tolerance."""
+    """Each variant the build would print (accepted at this seed) is played again on an independent seed
+    stream, side by side with the default sheet (same games); its expected score minus the default's (paired
+    per game) is bounded by +- variants.score_tolerance."""
     if spec.variants.count <= 0:
         return []
     from generator.games.peak_dice.variants import generate_variants

@@ -377,9 +377,10 @@ def plan_gain(setup: Setup, plan: Plan, ws: Workspace, lv: int, p: int, r: int, 
 
 @jit_noref
 def refresh_gains(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int) -> None:
-    """ws.table[p, r, v] = plan_gain of sum v in row r of player p for the sums colour r can show (pw.span[r]),
-    and pw.top[p, r] = the best of them, for the rows written since the last refresh (do_write marks every row of a
-    sheet dirty when one of its rows fills up: the level changes). Entries outside span are never read."""
+    """ws.table[p, r, v] = plan_gain of sum v in row r of player p for the sums colour r can show
+    (pw.span[r]), and pw.top[p, r] = the best of them, for the rows written since the last refresh (do_write
+    marks every row of a sheet dirty when one of its rows fills up: the level changes). Entries outside span
+    are never read."""
     sheet, filled, table, dirty = ws.sheet, ws.filled, ws.table, ws.dirty
     peaks, row_length, span, top = setup.peaks, setup.row_length, pw.span, pw.top
     plan_v, plan_q, forced = plan.v, plan.q, plan.forced
@@ -463,8 +464,8 @@ def top2_value(t1: float, t2: float, neg_m: float, lim: float) -> float:
 
 @jit_inline
 def _count_twins(drows: np.ndarray, faces: np.ndarray, twins: np.ndarray) -> None:
-    """twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d was
-    tried before and has the same value)."""
+    """twins[d]: lower dice with the same faces showing the same face (a set with one of them in place of d
+    was tried before and has the same value)."""
     for d in range(faces.shape[0]):
         twins[d] = 0
         for e in range(d):
@@ -514,8 +515,8 @@ def _white_memo(
 
 @jit_inline
 def _rest_top2(hit: int, now: np.ndarray, top_p: np.ndarray, neg_m: float) -> tuple[float, float, float]:
-    """The top two gains (f1, f2) of the rows the set's dice (rows `hit`) cannot change, and the set's cap: the
-    value with each row it can change at that row's best gain (top_p)."""
+    """The top two gains (f1, f2) of the rows the set's dice (rows `hit`) cannot change, and the set's cap:
+    the value with each row it can change at that row's best gain (top_p)."""
     f1 = NO_GAIN
     f2 = NO_GAIN
     c1 = NO_GAIN
@@ -547,7 +548,8 @@ def _one_die_total(
     neg_m: float,
     lim: float,
 ) -> float:
-    """The summed value of every outcome of re-rolling die d (f1, f2: the top two of the rows it cannot change)."""
+    """The summed value of every outcome of re-rolling die d (f1, f2: the top two of the rows it cannot
+    change)."""
     dice_value, add, drows, base = setup.dice_value, pw.add, pw.drows, pw.iwork[0]
     fd = faces[d]
     nk = setup.dice_faces[d]
@@ -657,11 +659,11 @@ def _two_dice_total(
 def plan_reroll(
     setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float, max_dice: int
 ) -> int:
-    """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one whose
-    exact expected roll value (plan_bound over every outcome of those dice; plan.forced: step B is compulsory)
-    beats keeping the roll, and
-    every set before it (smaller sets first, then lower masks), by more than TIE. The roll is ws.faces (ws.sums
-    receives its sums); pw comes from plan_workspace.
+    """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one
+    whose exact expected roll value (plan_bound over every outcome of those dice; plan.forced: step B is
+    compulsory) beats keeping the roll, and
+    every set before it (smaller sets first, then lower masks), by more than TIE. The roll is ws.faces
+    (ws.sums receives its sums); pw comes from plan_workspace.
 
     The same choice as enumerating every outcome of every set, for a fraction of the work:
     - a set whose best conceivable outcome (each row it can change at that row's best gain, the others as

@@ -1,4 +1,5 @@
-"""Raindrops components built from the spec: the tile bag, bonus tiles, cloud and thunder tokens, memory cards.
+"""Raindrops components built from the spec: the tile bag, bonus tiles, cloud and thunder tokens, memory
+cards.
 
 The data types here are shared with the rules engine and the layout; their first fields are fixed.
 """
@@ -83,12 +84,14 @@ class ThunderToken:
 
 @dataclass(frozen=True)
 class MemoryCard:
-    """One memory card: a drop pattern, its points, cloud symbol or cat, and the proof that it can be covered."""
+    """One memory card: a drop pattern, its points, cloud symbol or cat, and the proof that it can be
+    covered."""
 
     id: int
     """1..count."""
     pattern: tuple[tuple[str | None, ...], ...]
-    """Rows top to bottom, cropped to the pattern's bounding box; colour id, or None for a cell without a drop."""
+    """Rows top to bottom, cropped to the pattern's bounding box; colour id, or None for a cell without a
+    drop."""
     points: int
     cloud: str | None
     """Cloud type id shown bottom-left; None on cat cards."""

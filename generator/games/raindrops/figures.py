@@ -53,10 +53,11 @@ def rule_figures(game_spec: Any) -> dict[str, Any]:
 
 
 def print_data(game_spec: Any, seed: int) -> dict[str, object]:
-    """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory cards,
-    and the rule figures (`rule_figures`).
+    """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory
+    cards, and the rule figures (`rule_figures`).
 
-    The memory cards come from the spec's own `seed` (the deck is part of the game design, not of one print run)."""
+    The memory cards come from the spec's own `seed` (the deck is part of the game design, not of one print
+    run)."""
     return {
         "bag": build_bag(game_spec),
         "bonus_tiles": build_bonus_tiles(game_spec),

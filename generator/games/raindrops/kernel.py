@@ -1,9 +1,9 @@
 """The fast path: whole Raindrops games, greedy and random seats, in one compiled call per chunk.
 
 The reference is `rules.Raindrops` played by `policies.GreedyPolicy` and `policies.RandomPolicy`
-(`sim.FullGames`); this module plays the very same games, choice for choice and draw for draw, over plain numpy
-arrays, so it compiles with numba (`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1 or
-through `py_func`.
+(`sim.FullGames`); this module plays the very same games, choice for choice and draw for draw, over plain
+numpy arrays, so it compiles with numba (`generator.engine.kernel.jit`) and runs as Python with PNPKIT_PURE=1
+or through `py_func`.
 
 Same games, not merely similar ones: the kernel keeps its own stream, MT19937 seeded by `init_by_array` from
 each game's 64-bit seed, and draws from it what numpy's `Generator` draws (`random()`, `integers(n)`,
@@ -82,10 +82,11 @@ TRIGGER_CARDS = 1
 TRIGGER_BAG = 2
 
 
-# ------------------------------------------------------------------------------------ numpy's Generator over MT19937
+# ----------------------------------------------------------------------------- numpy's Generator over MT19937
 @jit
 def mt_seed(mt: np.ndarray, lo: int, hi: int) -> None:
-    """MT19937 seeded by init_by_array with the 32-bit words lo (and hi when it is not 0) of a 64-bit game seed."""
+    """MT19937 seeded by init_by_array with the 32-bit words lo (and hi when it is not 0) of a 64-bit game
+    seed."""
     mt[0] = 19650218
     for i in range(1, MT_N):
         mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF
@@ -278,8 +279,9 @@ class Tallies(NamedTuple):
 
 
 class Workspace(NamedTuple):
-    """The arrays of the game in progress, allocated once per chunk (`workspace`) and reset per game (`new_state`):
-    everything the turn steps read and write besides Setup, the MT19937 state and the Tallies."""
+    """The arrays of the game in progress, allocated once per chunk (`workspace`) and reset per game
+    (`new_state`): everything the turn steps read and write besides Setup, the MT19937 state and the
+    Tallies."""
 
     sc: np.ndarray
     """[N_SC] the game's scalars (S_* indices)."""
@@ -302,14 +304,16 @@ class Workspace(NamedTuple):
     fits: np.ndarray
     both: np.ndarray
     act: np.ndarray
-    """The chosen placement: [kind 1 tile / 2 bonus, slot, tile or bonus, cell a, cell b, bonus over a, over b]."""
+    """The chosen placement: [kind 1 tile / 2 bonus, slot, tile or bonus, cell a, cell b, bonus over a, over
+    b]."""
     keep: np.ndarray
     """keep[0] reserve tiles keep[1:] that stay when a random seat ends its placement."""
     bag: np.ndarray
     """Drawn from the end (sc[S_BAGN] tiles)."""
     discard: np.ndarray
     col_tiles: np.ndarray
-    """[column, stack index from the bottom] the window's tiles (col_len per column), as `best_drop` reads them."""
+    """[column, stack index from the bottom] the window's tiles (col_len per column), as `best_drop` reads
+    them."""
     col_flip: np.ndarray
     col_len: np.ndarray
     bstack: np.ndarray
@@ -360,8 +364,8 @@ class Workspace(NamedTuple):
 
 
 ACT_KIND, ACT_SLOT, ACT_PIECE, ACT_CELL_A, ACT_CELL_B, ACT_OVER_A, ACT_OVER_B = range(7)
-"""Slots of Workspace.act, the chosen placement: kind (1 a raindrop tile, 2 a bonus tile alone), held-card slot,
-the tile or bonus id, its cells on the card, the bonus tiles laid over half a / half b (-1 none)."""
+"""Slots of Workspace.act, the chosen placement: kind (1 a raindrop tile, 2 a bonus tile alone), held-card
+slot, the tile or bonus id, its cells on the card, the bonus tiles laid over half a / half b (-1 none)."""
 MEAN_THUNDER, MEAN_BONUS = range(2)
 """Slots of Setup.means."""
 
@@ -393,7 +397,8 @@ MODE_RANDOM = 0
 MODE_GREEDY = 1
 MODE_GAP = 2
 MODES = {"random": MODE_RANDOM, "greedy": MODE_GREEDY, "gap": MODE_GAP}
-"""`sim.FullGames.mode` -> the kernel's code: all random, all greedy, one greedy seat (game g: seat g % players)."""
+"""`sim.FullGames.mode` -> the kernel's code: all random, all greedy, one greedy seat (game g: seat g %
+players)."""
 
 
 def tables(game: Raindrops) -> Setup:
@@ -536,10 +541,11 @@ def tables_for(
 
 # ------------------------------------------------------------------------------------ the game
 # `play_games` plays each game as named steps: `new_state`, `deal`, then `play_turns` (per turn `drop_step`,
-# `placements`, `end_placement`, `cloud_tokens`, `end_turn`) and `score_game`. Each step reads Setup and writes
-# the Workspace; each is compiled on its own without reference counting (`jit_noref`), so passing the Workspace
-# costs nothing. Inlining them at numba's level (`jit_inline`) ran 10-14 % faster but took 146 CPU s to compile
-# against 50, and every source edit recompiles: compile time is paid by every developer and every CI run.
+# `placements`, `end_placement`, `cloud_tokens`, `end_turn`) and `score_game`. Each step reads Setup and
+# writes the Workspace; each is compiled on its own without reference counting (`jit_noref`), so passing the
+# Workspace costs nothing. Inlining them at numba's level (`jit_inline`) ran 10-14 % faster but took 146 CPU s
+# to compile against 50, and every source edit recompiles: compile time is paid by every developer and every
+# CI run.
 @jit
 def workspace(players: int, setup: Setup) -> Workspace:
     """The Workspace of games of `players` seats with this setup."""
@@ -621,7 +627,8 @@ def workspace(players: int, setup: Setup) -> Workspace:
 def play_games(
     lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup, tally: Tallies
 ) -> None:
-    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to `tally`."""
+    """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to
+    `tally`."""
     ws = workspace(players, setup)
     mt = np.zeros(MT_N + 1, dtype=np.int64)
     for g in range(lo.shape[0]):
@@ -640,8 +647,9 @@ def play_game(
     ws: Workspace,
     tally: Tallies,
 ) -> None:
-    """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without reference
-    counting, as are its steps: they allocate nothing, and the Workspace is passed through them at no cost."""
+    """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without
+    reference counting, as are its steps: they allocate nothing, and the Workspace is passed through them at
+    no cost."""
     P = ws.greedy.shape[0]
     gseat = g % P if mode == MODE_GAP else -1
     for p in range(P):
@@ -654,8 +662,8 @@ def play_game(
 
 @jit_noref
 def new_state(mt: np.ndarray, lo: int, hi: int, setup: Setup, ws: Workspace) -> None:
-    """`Raindrops.new_state` before the deal: the game's stream seeded, the bag, bonus stack, thunder stack and
-    deck shuffled in that order, every board emptied, the window filled, the bonus offer revealed."""
+    """`Raindrops.new_state` before the deal: the game's stream seeded, the bag, bonus stack, thunder stack
+    and deck shuffled in that order, every board emptied, the window filled, the bonus offer revealed."""
     sc = ws.sc
     NT = setup.tile_ids.shape[0]
     NB = setup.bonus_ids.shape[0]
@@ -783,9 +791,9 @@ def play_turns(mt: np.ndarray, turn_limit: int, g: int, setup: Setup, ws: Worksp
 
 @jit_noref
 def end_turn(mt: np.ndarray, setup: Setup, ws: Workspace) -> None:
-    """`Raindrops._end_turn` after the cloud tokens: the display refilled; once the end is triggered, after the
-    last seat's turn the final placement begins at seat 0 (final_last_turn_card "usable": cards taken last turn
-    may be used); else the next seat's turn begins (`_begin_turn`)."""
+    """`Raindrops._end_turn` after the cloud tokens: the display refilled; once the end is triggered, after
+    the last seat's turn the final placement begins at seat 0 (final_last_turn_card "usable": cards taken last
+    turn may be used); else the next seat's turn begins (`_begin_turn`)."""
     sc = ws.sc
     P = ws.greedy.shape[0]
     _refill_display(setup, ws)
@@ -863,8 +871,8 @@ def _reshuffle(mt: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndar
 def _bag_empties(
     mt: np.ndarray, rules: np.ndarray, sc: np.ndarray, bag: np.ndarray, discard: np.ndarray
 ) -> bool:
-    """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False when
-    the bag is still empty."""
+    """`Raindrops._bag_empties`: counted (the end_bag_empties-th triggers the end), then reshuffled; False
+    when the bag is still empty."""
     sc[S_EMPTIES] += 1
     if sc[S_EMPTIES] >= rules[R_END_EMPTIES] and sc[S_TRIGGER] == TRIGGER_NONE:
         sc[S_TRIGGER] = TRIGGER_BAG
@@ -957,7 +965,8 @@ def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
 
 @jit_noref
 def rand_special(mt: np.ndarray, col_len: np.ndarray, marker: int) -> tuple[int, int, int]:
-    """RandomPolicy._special with the kernel's draws: (kind, column, index) by `special_at`, kind -1 for none."""
+    """RandomPolicy._special with the kernel's draws: (kind, column, index) by `special_at`, kind -1 for
+    none."""
     total = special_at(col_len, marker, -1)[1]
     if mt_below(mt, 2 if total else 1) == 0:
         return -1, 0, 0
@@ -1031,7 +1040,8 @@ def take_path(plen: int, setup: Setup, ws: Workspace) -> tuple[int, int]:
 @jit_noref
 def thunder(mt: np.ndarray, cur: int, bottom: int, setup: Setup, ws: Workspace) -> None:
     """Thunder tokens for `bottom` bottom-row tiles: thunder_draw[bottom - 1] from the stack; one is kept
-    (greedy: the highest value, lowest id among equals; random: a uniform pick), the others go under the stack."""
+    (greedy: the highest value, lowest id among equals; random: a uniform pick), the others go under the
+    stack."""
     sc, ring, drawn, tval = ws.sc, ws.ring, ws.drawn, setup.tval
     NTH = setup.thunder_ids.shape[0]
     thunder_draw = setup.thunder_draw
@@ -1139,7 +1149,8 @@ def placements(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace)
 @jit_noref
 def place(p: int, setup: Setup, ws: Workspace) -> bool:
     """Do the placement in ws.act (`Raindrops._place`, PlaceBonus): the tile leaves the hand (else the
-    reserve), the bonus tiles the bonus reserve, and their cells are covered. True when the card is complete."""
+    reserve), the bonus tiles the bonus reserve, and their cells are covered. True when the card is
+    complete."""
     sc, hand, act, bres = ws.sc, ws.hand, ws.act, ws.bres
     s = act[ACT_SLOT]
     if act[ACT_KIND] == 1:
@@ -1233,9 +1244,9 @@ def take_card(mt: np.ndarray, p: int, setup: Setup, ws: Workspace) -> None:
 
 @jit_noref
 def end_placement(p: int, setup: Setup, ws: Workspace) -> None:
-    """EndPlacement outside the final: of the hand and reserve, greedy keeps the reserve_slots tiles of highest
-    `_fit` (lowest id among equals), random the tiles `_rand_placement` drew (ws.keep); the rest is discarded
-    and the hand emptied."""
+    """EndPlacement outside the final: of the hand and reserve, greedy keeps the reserve_slots tiles of
+    highest `_fit` (lowest id among equals), random the tiles `_rand_placement` drew (ws.keep); the rest is
+    discarded and the hand emptied."""
     sc, pool, reserve, res_n, keep = ws.sc, ws.pool, ws.reserve, ws.res_n, ws.keep
     n = _pool(p, ws)
     greedy = ws.greedy[p] != 0
@@ -1345,7 +1356,8 @@ def score_game(g: int, gseat: int, over: bool, setup: Setup, ws: Workspace, tall
 # ------------------------------------------------------------------------------------ the seats' choices
 @jit_noref
 def _pool(p: int, ws: Workspace) -> int:
-    """Seat p's hand and reserve tiles into ws.pool, sorted (the two hold distinct tiles); returns how many."""
+    """Seat p's hand and reserve tiles into ws.pool, sorted (the two hold distinct tiles); returns how
+    many."""
     pool = ws.pool
     n = 0
     for i in range(ws.sc[S_HANDN]):
@@ -1401,7 +1413,8 @@ def _overlay(
 ) -> tuple[int, int]:
     """Overlay choice (ia, ib) of a Place whose halves fit colours wa, wb (oka, okb: the tile's own half
     fits): (bonus over half a, bonus over half b), -1 where the tile's half fits by itself, bonus bons[ia] /
-    bons[ib] over a half that does not; (-2, -2) where that bonus lacks the colour or would lie on both halves."""
+    bons[ib] over a half that does not; (-2, -2) where that bonus lacks the colour or would lie on both
+    halves."""
     ba = -1
     if not oka:
         ba = bons[ia]
@@ -1559,9 +1572,9 @@ def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspa
 
 @jit_noref
 def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Workspace) -> int:
-    """RandomPolicy._placement with its draws: a kind among EndPlacement, Place (when any) and PlaceBonus (when
-    any), then one of that kind. 1 = a Place in ws.act, 2 = a PlaceBonus in ws.act, 0 = end the placement
-    (outside the final placement ws.keep[0] tiles ws.keep[1:] stay in reserve)."""
+    """RandomPolicy._placement with its draws: a kind among EndPlacement, Place (when any) and PlaceBonus
+    (when any), then one of that kind. 1 = a Place in ws.act, 2 = a PlaceBonus in ws.act, 0 = end the
+    placement (outside the final placement ws.keep[0] tiles ws.keep[1:] stay in reserve)."""
     n = _pool(p, ws)
     nb = _bonuses(p, ws)
     _bonus_fits(nb, setup, ws)
@@ -1581,8 +1594,8 @@ def _rand_placement(mt: np.ndarray, p: int, final: bool, setup: Setup, ws: Works
 
 @jit_noref
 def _bonus_fits(nb: int, setup: Setup, ws: Workspace) -> None:
-    """RandomPolicy's bonus counts: fits[colour] = held bonus tiles (ws.bons) of that colour, both[x, y] = those
-    of both colours."""
+    """RandomPolicy's bonus counts: fits[colour] = held bonus tiles (ws.bons) of that colour, both[x, y] =
+    those of both colours."""
     fits, both = ws.fits, ws.both
     ncol = fits.shape[0]
     fits[:] = 0
@@ -1601,8 +1614,8 @@ def _bonus_fits(nb: int, setup: Setup, ws: Workspace) -> None:
 
 @jit_noref
 def _singles(p: int, nb: int, k: int, setup: Setup, ws: Workspace) -> int:
-    """Seat p's PlaceBonus actions in `placements` order (slot, bonus, cell): with k >= 0, number k into ws.act.
-    Returns how many were passed (with k < 0: how many there are)."""
+    """Seat p's PlaceBonus actions in `placements` order (slot, bonus, cell): with k >= 0, number k into
+    ws.act. Returns how many were passed (with k < 0: how many there are)."""
     bmask, c_col = setup.bmask, setup.c_col
     seen = 0
     for s in range(ws.held_n[p]):
@@ -1674,8 +1687,8 @@ def _nth_overlay(k: int, oka: int, okb: int, wa: int, wb: int, nb: int, setup: S
 
 @jit_noref
 def _draw_keep(mt: np.ndarray, n: int, setup: Setup, ws: Workspace) -> None:
-    """RandomPolicy's EndPlacement: a uniform pick among the subsets of at most reserve_slots tiles of the sorted
-    pool (by size, then in itertools.combinations order) into ws.keep."""
+    """RandomPolicy's EndPlacement: a uniform pick among the subsets of at most reserve_slots tiles of the
+    sorted pool (by size, then in itertools.combinations order) into ws.keep."""
     pool, keep = ws.pool, ws.keep
     top = min(setup.rules[R_RESERVE], n)
     total = 0

@@ -2,8 +2,8 @@
 
 A policy is an object with `name` and `choose(game, state, rng) -> Action`; `rng` is an explicit numpy
 `Generator` owned by the caller. The greedy search over (special action, drop path) runs in a kernel over
-numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit_noref`; `best_drop.py_func` is the same code
-as plain Python).
+numpy arrays (`best_drop`, compiled with `generator.engine.kernel.jit_noref`; `best_drop.py_func` is the same
+code as plain Python).
 
 Self-play speed: both policies have a readable reference mode (`reference=True`: list every legal action,
 covers as frozensets) and a default fast mode that makes the same choices, with the same draws from `rng`,
@@ -70,15 +70,15 @@ def drop_paths_in_order(game: Raindrops, st: State) -> list[tuple[Cell, ...]]:
 
 
 # ------------------------------------------------------------------------------------ the special action
-# One definition for the policies, the greedy search and the compiled full-game kernel (kernel.py): which special
-# actions a window allows, in `Raindrops.specials` order, and what each does to the window arrays
+# One definition for the policies, the greedy search and the compiled full-game kernel (kernel.py): which
+# special actions a window allows, in `Raindrops.specials` order, and what each does to the window arrays
 # (col_tiles/col_flip[column, stack index from the bottom], col_len). `rules.Raindrops` is the reference.
 @jit_noref
 def special_at(col_len: np.ndarray | Sequence[int], marker: int, k: int) -> tuple[int, int, int]:
     """Special action number k of a window with columns of col_len tiles, the marker's kind left out, in
-    `Raindrops.specials` order (kind, then column, then tile): (kind 0 flip / 1 swap / 2 top, column, tile index).
-    A tile can be flipped; swapped with the tile at its height in the next column; moved to the top unless it is
-    the top tile. With k < 0 (or past the last): (-1, how many there are, 0)."""
+    `Raindrops.specials` order (kind, then column, then tile): (kind 0 flip / 1 swap / 2 top, column, tile
+    index). A tile can be flipped; swapped with the tile at its height in the next column; moved to the top
+    unless it is the top tile. With k < 0 (or past the last): (-1, how many there are, 0)."""
     n = len(col_len)
     seen = 0
     for kind in range(3):
@@ -105,8 +105,8 @@ _special_at = py_func(special_at)
 def do_special(
     col_tiles: np.ndarray, col_flip: np.ndarray, col_len: np.ndarray, kind: int, c: int, i: int
 ) -> None:
-    """`Raindrops.do_special` on the window arrays: flip (kind 0) tile i of column c, swap it (1) with the tile
-    at its height in column c + 1, or move it (2) to the top of its column; kind -1 does nothing."""
+    """`Raindrops.do_special` on the window arrays: flip (kind 0) tile i of column c, swap it (1) with the
+    tile at its height in column c + 1, or move it (2) to the top of its column; kind -1 does nothing."""
     if kind == 0:
         col_flip[c, i] = 1 - col_flip[c, i]
     elif kind == 1:
@@ -155,7 +155,8 @@ def _move_tile(col_tiles: np.ndarray, col_flip: np.ndarray, c: int, src: int, ds
 
 @jit_noref
 def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
-    """The depth-first walk (`walk_next`) from column c0 of the top row: depth 0, or -1 where no symbol is there."""
+    """The depth-first walk (`walk_next`) from column c0 of the top row: depth 0, or -1 where no symbol is
+    there."""
     if gm[0, c0] == 0:
         return -1
     walk[WALK_COL, 0] = c0
@@ -504,9 +505,9 @@ class GreedyPolicy:
 
     # ------------------------------------------------------------------------------ fast tables
     def _tables(self) -> None:
-        """Per-card bit tables for the fast choices: a cell is a bit of the card's cell mask; a colour is a bit
-        of `game.bit`. Each card: cell bits, colour bit per cell, adjacent pairs (card_pairs order), the pairs
-        a bag tile can cover, points per tile."""
+        """Per-card bit tables for the fast choices: a cell is a bit of the card's cell mask; a colour is a
+        bit of `game.bit`. Each card: cell bits, colour bit per cell, adjacent pairs (card_pairs order), the
+        pairs a bag tile can cover, points per tile."""
         g = self.game
         self.cbit: dict[int, dict[Cell, int]] = {}
         self.ccol: dict[int, dict[Cell, int]] = {}
@@ -602,8 +603,8 @@ class GreedyPolicy:
     def _first_fit(
         self, key: tuple[int, int, int], ok_pairs: list[tuple[Cell, Cell, int, int, int]]
     ) -> tuple[Cell, Cell] | None:
-        """The first open pair (and way round) a tile fills; key = (card << 24 | covered cells, half a, half b)
-        (memoised); None when it fills none."""
+        """The first open pair (and way round) a tile fills; key = (card << 24 | covered cells, half a, half
+        b) (memoised); None when it fills none."""
         _, a, b = key
         fit: tuple[Cell, Cell] | None = None
         for x, y, _, cx, cy in ok_pairs:
@@ -672,7 +673,8 @@ class GreedyPolicy:
 
     @staticmethod
     def _best_per_code(needs: list[tuple[int, int, float]]) -> dict[int, float]:
-        """Highest points per tile over the open pairs of each colour pair (code = colour bit | colour bit)."""
+        """Highest points per tile over the open pairs of each colour pair (code = colour bit | colour
+        bit)."""
         best: dict[int, float] = {}
         for bx, by, per in needs:
             code = bx | by

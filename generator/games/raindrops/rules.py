@@ -14,13 +14,13 @@ from it (a diagonal step from row 6 to row 7).
 
 Interpretations where the rulebook is silent (documented so the tests can pin them):
 - "The bag empties" (house rule `bag_empties`): at the moment its last tile is drawn (default, the seed's
-  「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is reshuffled
-  into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
+  「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is
+  reshuffled into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
 - House rule `window_refill`: the window is refilled from the bag in the drop step, right after the tiles
-  left slide down (default, the seed's 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」 inside step 2, and
-  its example refills (D) within Olivia's turn), also after a drop that found no path; or at the start of the
-  next player's turn. The timing decides in whose turn the bag empties: under drop_step the last seat's drop
-  that empties it the last time ends the game after that turn.
+  left slide down (default, the seed's 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」 inside step
+  2, and its example refills (D) within Olivia's turn), also after a drop that found no path; or at the start
+  of the next player's turn. The timing decides in whose turn the bag empties: under drop_step the last seat's
+  drop that empties it the last time ends the game after that turn.
 - The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
   the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
   tiles and bonus tiles (no new cards). House rule `final_last_turn_card`: on every held card, also one taken
@@ -56,9 +56,10 @@ from generator.games.raindrops.components import (
 SPECIALS = ("flip", "swap", "top")
 """Slots of the special-action area, left to right (a fact of the player board)."""
 MARKER_START = 2
-"""Index in SPECIALS (from 0) of the slot markers start on: the 3rd slot, "top" (set-up step 6 of the rulebook:
-「各プレイヤーは自分のマーカーを表向きにして、プレイヤーボードのスペシャルアクションエリアの3番目のスロットに置きます。」).
-The kit prints it counted from 1 (figures.rule_figures: action_start_slot = 3)."""
+"""Index in SPECIALS (from 0) of the slot markers start on: the 3rd slot, "top" (set-up step 6 of the
+rulebook: 「各プレイヤーは自分のマーカーを表向きにして、プレイヤーボードのスペシャルアクションエリアの
+3番目のスロットに置きます。」). The kit prints it counted from 1 (figures.rule_figures: action_start_slot =
+3)."""
 
 Cell = tuple[int, int]
 
@@ -131,7 +132,8 @@ class KeepCards:
 
 @dataclass(frozen=True)
 class Special:
-    """Move the marker to `kind` and do it: flip (col, idx); swap (col, idx) with (col+1, idx); top (col, idx)."""
+    """Move the marker to `kind` and do it: flip (col, idx); swap (col, idx) with (col+1, idx); top (col,
+    idx)."""
 
     kind: str
     col: int
@@ -720,7 +722,10 @@ class Raindrops:
         if a.cell in h.covered:
             return f"cell {a.cell} of card {h.card} is already covered; tiles are never stacked"
         if want not in self.bonus[a.bonus].colours:
-            return f"bonus tile {a.bonus} shows {'/'.join(self.bonus[a.bonus].colours)} but the card needs {want}"
+            return (
+                f"bonus tile {a.bonus} shows {'/'.join(self.bonus[a.bonus].colours)} but the card needs "
+                f"{want}"
+            )
         return None
 
     def placements(self, st: State, *, overlays: bool = True) -> list[Action]:
@@ -797,7 +802,8 @@ class Raindrops:
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, st: State, a: Action, *, trusted: bool = False) -> State:
-        """Re-check and play `a` on `st` in place and return it; raises RuleViolation naming what is in the way.
+        """Re-check and play `a` on `st` in place and return it; raises RuleViolation naming what is in the
+        way.
 
         `trusted=True` (self-play only, for actions a policy built from these rules) skips the costly
         re-checks of a drop path and of a placement; the play itself is the same code."""

@@ -2,8 +2,8 @@
 
 `FullGames.play(seed, games)` plays whole games (in the compiled kernel by default; the same games as the
 reference rules and policies); each game gets its own 64-bit seed from the chunk's SeedSequence (the reference
-path plays it from `kernel.game_rng`, a numpy Generator over the kernel's own stream), so results depend only on
-(sim, games, seed).
+path plays it from `kernel.game_rng`, a numpy Generator over the kernel's own stream), so results depend only
+on (sim, games, seed).
 `full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
 seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
 """

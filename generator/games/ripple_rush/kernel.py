@@ -4,13 +4,14 @@ Everything here is a plain function over numpy arrays; `generator.engine.kernel.
 is installed and leaves it as Python with PNPKIT_PURE=1, and both give the same results bit for bit (the RNG
 is the engine's xorshift64). Speed notes (greedy 4-player games): the game loop and its helpers are compiled
 without reference counting (`no_refcount`: the loop allocates nothing, `workspace` is made per chunk), sheets
-are indexed in place (no column views), and the small per-card decisions are inlined (`inline`). The order of decisions is the reference rules' order (`rules.py`): each round,
-every player draws; players who cannot write announce; in seat order every other player writes their own
-card (and resolves its bonus cascade); then in seat order every player may write the announced cards of the
-others: with `any_order` (the seed names no order) one decision per write over the cards still open (pick
-one, or stop), else each card offered on its own in the announcers' seat order. A decision exists only when
-at least one legal write exists. With `x_any` an X bonus may write whole numbers outside nmin..nmax (never
-0, the empty mark): its virtual bounds are `rows` + 1 beyond the column's extremes (`x_bounds`).
+are indexed in place (no column views), and the small per-card decisions are inlined (`inline`). The order of
+decisions is the reference rules' order (`rules.py`): each round, every player draws; players who cannot write
+announce; in seat order every other player writes their own card (and resolves its bonus cascade); then in
+seat order every player may write the announced cards of the others: with `any_order` (the seed names no
+order) one decision per write over the cards still open (pick one, or stop), else each card offered on its own
+in the announcers' seat order. A decision exists only when at least one legal write exists. With `x_any` an X
+bonus may write whole numbers outside nmin..nmax (never 0, the empty mark): its virtual bounds are `rows` + 1
+beyond the column's extremes (`x_bounds`).
 
 Layout of a sheet in here: sheet[player, column, h] with h counted from the BOTTOM (h = 0 is the bottom row,
 sheet row `rows - h` in user-facing numbering); 0 means empty. Cards are encoded `suit * span + number - min`.
@@ -236,7 +237,8 @@ def strong_cell(
     u_total: int,
     rounds_left: int,
 ) -> tuple[int, float]:
-    """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h, gain)."""
+    """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h,
+    gain)."""
     lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
     hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
     best_h = lo + 1
@@ -282,7 +284,8 @@ def choose_in_gap(
     u_total: int,
     rounds_left: int,
 ) -> tuple[int, float]:
-    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
+    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it
+    there."""
     if pol == POLICY_RANDOM:
         return lo + 1 + int(rand_below(rng, hi - lo - 1)), 1.0
     if pol == POLICY_GREEDY:
@@ -458,7 +461,8 @@ def suit_choice(
     pre: np.ndarray,
     x_any: bool,
 ) -> tuple[int, int]:
-    """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game loop."""
+    """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game
+    loop."""
     xmin, xmax = x_bounds(sheet, p, c, rows, nmin, nmax, x_any)
     options = 0
     for h in range(rows):

@@ -36,9 +36,11 @@ class Setup:
     revealed: int
     goal_points: int
     x_any: bool = False
-    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers == "any_integer")."""
+    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers ==
+    "any_integer")."""
     any_order: bool = True
-    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat order."""
+    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat
+    order."""
 
     def params(self, players: int) -> K.Params:
         """The kernel's view of these rules for `players` seats."""
@@ -98,9 +100,9 @@ class RippleRushSim:
     pure: bool = False
     """Run the uncompiled Python functions (same results, for the equivalence test)."""
     every_seating: bool = False
-    """Mixed tables: game g of a chunk seats the policies by the (g mod S)-th of the S seatings that use as many
-    of them as the table allows (all of them, each at least once, when players >= policies), so every seat
-    plays every policy equally often against every mix (`rotate` alone keeps seats p and p + k alike)."""
+    """Mixed tables: game g of a chunk seats the policies by the (g mod S)-th of the S seatings that use as
+    many of them as the table allows (all of them, each at least once, when players >= policies), so every
+    seat plays every policy equally often against every mix (`rotate` alone keeps seats p and p + k alike)."""
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games from `seed`; per-game arrays under games.*, counters summed."""
@@ -184,8 +186,8 @@ class RippleRushSim:
 
 def seatings(policies: int, players: int) -> list[tuple[int, ...]]:
     """Every seating (policy index per seat) that uses min(policies, players) distinct policies, in
-    lexicographic order. The set is closed under relabelling the policies, so over a full cycle each seat plays
-    each policy equally often."""
+    lexicographic order. The set is closed under relabelling the policies, so over a full cycle each seat
+    plays each policy equally often."""
     k = min(policies, players)
     return [t for t in itertools.product(range(policies), repeat=players) if len(set(t)) == k]
 

@@ -1,4 +1,5 @@
-"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance. This package holds only its plugin record."""
+"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance. This package holds only
+its plugin record."""
 
 from generator.contract.plugin import GamePlugin
 

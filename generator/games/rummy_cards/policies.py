@@ -185,8 +185,8 @@ class MeldFinder:
 @dataclass(frozen=True)
 class RandomLegal:
     """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; under
-    rules.draw only_when_unable no Draw while a turn lays a card, the meld finder's lay listed alone when none of
-    the others is; the list is documented there) with the explicit seeded numpy Generator; the kernel's
+    rules.draw only_when_unable no Draw while a turn lays a card, the meld finder's lay listed alone when none
+    of the others is; the list is documented there) with the explicit seeded numpy Generator; the kernel's
     `random_plays` is the same list, its solver turn the same lay (the kernel draws its own stream: its replay
     tests follow the kernel's logged choice)."""
 

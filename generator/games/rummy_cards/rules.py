@@ -3,13 +3,13 @@
 Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colour * n_numbers + (number -
 min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
 order so a joker stands for the number of its place. A joker on the table stays in its kind of set: at the
-end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number, standing
-for whatever card its place there needs (the seed: sets holding a joker may be added to, split and taken
-from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had opened
-before this turn or laid the initial melds earlier in it (rules.opening_retrieval), and the joker goes into a NEW
-meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or without a
-winner going out (exhausted): when the pile's last card is drawn (rules.exhausted_end last_card_drawn) or, with
-an empty pile, when every player in a row passes (all_pass).
+end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number,
+standing for whatever card its place there needs (the seed: sets holding a joker may be added to, split and
+taken from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had
+opened before this turn or laid the initial melds earlier in it (rules.opening_retrieval), and the joker goes
+into a NEW meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or
+without a winner going out (exhausted): when the pile's last card is drawn (rules.exhausted_end
+last_card_drawn) or, with an empty pile, when every player in a row passes (all_pass).
 
 `new_game(spec, players)` is the same rules behind the one Game protocol (generator/engine/game.py), a turn
 offered as whole-turn plays or built step by step (TurnGame, at the end of this module).
@@ -31,8 +31,8 @@ RULESET_VERSION = (
     GAME.ruleset
 )  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
 MELD_MIN = 3
-"""Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a retrieved joker goes into a
-new meld with MELD_MIN - 1 cards from the hand."""
+"""Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a
+retrieved joker goes into a new meld with MELD_MIN - 1 cards from the hand."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,8 @@ def is_valid_meld(deck: Deck, meld: Meld) -> bool:
 
 
 def read_meld(deck: Deck, cards: Sequence[int]) -> Meld:
-    """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if none."""
+    """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if
+    none."""
     for kind in ("run", "group"):
         m = Meld(kind, tuple(cards))
         if is_valid_meld(deck, m):
@@ -257,11 +258,12 @@ def score_exhausted(
 ) -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
     """Pile exhausted (the RummyRules exhausted_* switches, by value): the fewest cards (winner_rule
     "fewest_cards") or the lowest total ("lowest_total") wins. A tie: "share" -> every tied player wins;
-    "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total (below
-    zero: below_winner "scores_zero" pays 0, "scores_plus" gains it). Tied winners: tie_pay "lowest_winner" ->
-    each loser pays once against the lowest total among them and the winners split the sum, a remainder smaller
-    than the number of winners one point each in seat order (remainder "seat_order") or lower total first
-    ("lower_total_first"); "each_winner" -> each loser pays every winner against that winner's total."""
+    "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total
+    (below zero: below_winner "scores_zero" pays 0, "scores_plus" gains it). Tied winners: tie_pay
+    "lowest_winner" -> each loser pays once against the lowest total among them and the winners split the sum,
+    a remainder smaller than the number of winners one point each in seat order (remainder "seat_order") or
+    lower total first ("lower_total_first"); "each_winner" -> each loser pays every winner against that
+    winner's total."""
     first, other = (sizes, totals) if winner_rule == "fewest_cards" else (totals, sizes)
     best = min(first)
     tied = [p for p in range(len(totals)) if first[p] == best]
@@ -330,8 +332,8 @@ class Game:
         return self.deal([int(x) for x in rng.permutation(self.deck.size)])
 
     def is_over(self, state: State) -> bool:
-        """A hand is empty, or the pile is exhausted: empty (rules.exhausted_end last_card_drawn), or empty and
-        every player passed in a row (all_pass)."""
+        """A hand is empty, or the pile is exhausted: empty (rules.exhausted_end last_card_drawn), or empty
+        and every player passed in a row (all_pass)."""
         if any(len(h) == 0 for h in state.hands) or state.passes >= self.players:
             return True
         return self.spec.rules.exhausted_end == "last_card_drawn" and not state.pile
@@ -339,19 +341,20 @@ class Game:
     def legal_actions(self, state: State) -> list[Action]:
         """The simple plays, in this order (the random-legal player picks uniformly among them):
         1. Draw (a pass when the pile is empty);
-        2. one new run from the hand: colour, first place, last place (3+ places) in ascending order; each place
+        2. one new run from the hand: colour, first place, last place (3+ places) in ascending order; each
+        place
            takes the hand's card of that kind, else a joker; at least one number card, enough jokers;
         3. one new group from the hand: number, then colour subset (bit mask, ascending), then 0.. jokers
            (3..colours cards);
         4. opened players only: one hand card added to a table meld, melds in table order: a run's low end,
-           then high end, each the hand's card and then a joker; a group (fewer cards than colours): each missing
-           colour in colour order, then a joker.
+           then high end, each the hand's card and then a joker; a group (fewer cards than colours): each
+           missing colour in colour order, then a joker.
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
         retrievals and multi-meld lays are legal too (apply checks them) but not listed.
         With rules.draw "only_when_unable" (the seed) Draw is listed only when no legal turn lays a card: when
-        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any, is
-        listed alone instead of Draw."""
+        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any,
+        is listed alone instead of Draw."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -413,8 +416,8 @@ class Game:
         return self._drop_draw(state, out)
 
     def _drop_draw(self, state: State, plays: list[Action]) -> list[Action]:
-        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed play,
-        else the exact meld finder's lay (listed alone)."""
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed
+        play, else the exact meld finder's lay (listed alone)."""
         if self.spec.rules.draw != "only_when_unable":
             return plays
         if len(plays) > 1:
@@ -427,10 +430,11 @@ class Game:
 
         The seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」, and the
         opening may be spread over several melds (「これらのポイントは、様々な組み合わせで分散させることが
-        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay exists
-        when it reaches initial_meld, whatever else the opening turn allows, since its other steps are optional).
-        After it: the best whole-table rearrangement with the hand, joker retrievals included (every legal lay
-        is one the search weighs). A search that gives up (none in the measured rounds) counts as no lay."""
+        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay
+        exists when it reaches initial_meld, whatever else the opening turn allows, since its other steps are
+        optional). After it: the best whole-table rearrangement with the hand, joker retrievals included
+        (every legal lay is one the search weighs). A search that gives up (none in the measured rounds)
+        counts as no lay."""
         from generator.games.rummy_cards.policies import find_best_play  # policies builds on this module
 
         p = state.current
@@ -526,8 +530,8 @@ class Game:
                             "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
                         )
                 return
-            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」): with
-            # the initial melds down, a retrieval follows the opened player's rules below
+            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」):
+            # with the initial melds down, a retrieval follows the opened player's rules below
         elif not state.opened[p]:
             new_melds = [m for m in new_table if m not in state.table]
             if len(new_table) - len(new_melds) != len(state.table) or any(
@@ -593,19 +597,20 @@ class Game:
         return Outcome(scores, ws, totals, "exhausted", tb)
 
 
-# ---- the one Game protocol (generator/engine/game.py): a turn as steps ---------------------------------------
-# A Rummy turn may rearrange the whole table, so its full list of actions is far too long to list. The protocol
-# object offers each turn as Game.legal_actions' whole-turn plays (Draw, one new meld, one card added to a
-# table meld) plus BuildTurn, which builds any other turn step by step: lift table melds apart (in table
-# order), form new melds from the lifted cards and the hand, end the turn (Game.apply checks it as one Lay)
-# or reset to the start of the turn. Every legal turn is reachable: lift every table meld, then form the final
-# table meld by meld (which of two identical cards from the same place, and the order of a group's cards, are
-# fixed: they change nothing).
+# ---- the one Game protocol (generator/engine/game.py): a turn as steps
+# --------------------------------------- A Rummy turn may rearrange the whole table, so its full list of
+# actions is far too long to list. The protocol object offers each turn as Game.legal_actions' whole-turn
+# plays (Draw, one new meld, one card added to a table meld) plus BuildTurn, which builds any other turn step
+# by step: lift table melds apart (in table order), form new melds from the lifted cards and the hand, end the
+# turn (Game.apply checks it as one Lay) or reset to the start of the turn. Every legal turn is reachable:
+# lift every table meld, then form the final table meld by meld (which of two identical cards from the same
+# place, and the order of a group's cards, are fixed: they change nothing).
 
 
 @dataclass(frozen=True)
 class BuildTurn:
-    """Build this turn step by step (Lift, Form, EndTurn, ResetTurn) instead of one of the whole-turn plays."""
+    """Build this turn step by step (Lift, Form, EndTurn, ResetTurn) instead of one of the whole-turn
+    plays."""
 
 
 @dataclass(frozen=True)
@@ -658,9 +663,9 @@ def _start(state: State) -> TurnState:
 
 @dataclass
 class TurnGame:
-    """Rummy Cards through the one Game protocol (`new_game`): the reference rules of `game`, each turn offered
-    as whole-turn plays or built step by step (see the module's protocol section). Chance: the shuffle, from the
-    numpy Generator given to `new_state`."""
+    """Rummy Cards through the one Game protocol (`new_game`): the reference rules of `game`, each turn
+    offered as whole-turn plays or built step by step (see the module's protocol section). Chance: the
+    shuffle, from the numpy Generator given to `new_state`."""
 
     game: Game
 
@@ -678,8 +683,9 @@ class TurnGame:
         return None if self.game.is_over(state.round) else state.round.current
 
     def legal_actions(self, state: TurnState) -> list[Step]:
-        """Outside a built turn: Game.legal_actions (Draw under the draw rule, the simple lays), then BuildTurn.
-        In a built turn: ResetTurn, EndTurn (when legal), Lift (before the first Form), every Form."""
+        """Outside a built turn: Game.legal_actions (Draw under the draw rule, the simple lays), then
+        BuildTurn. In a built turn: ResetTurn, EndTurn (when legal), Lift (before the first Form), every
+        Form."""
         g = self.game
         if g.is_over(state.round):
             return []

@@ -132,11 +132,13 @@ OUT_BEST = 0
 OUT_MELDS = 1
 """out[OUT_MELDS]: the melds written to the layout."""
 OUT_RETRIEVED = 2
-"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or -1."""
+"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or
+-1."""
 OUT_GIVEUPS = 3
 """out[OUT_GIVEUPS]: searches that gave up (past CAP)."""
 OUT_EXACT = 4
-"""out[OUT_EXACT]: 1 when the table search (not the retrieval's) was exact (it did not give up, or was known)."""
+"""out[OUT_EXACT]: 1 when the table search (not the retrieval's) was exact (it did not give up, or was
+known)."""
 OUT_SIZE = 5
 
 
@@ -297,7 +299,8 @@ def _transitions(
     """The moves of one colour at one number from run slots (a, b), with f table and h hand cards of the kind:
     each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
     Per move: the new slot pair code, g, the hand cards it lays, the decision bits and the limit (table run
-    jokers | hand jokers << 8) the state must have free. Returns the number of moves (move_table lists them)."""
+    jokers | hand jokers << 8) the state must have free. Returns the number of moves (move_table lists
+    them)."""
     n = 0
     for ea in range(2):
         if ea == 0 and (a == 1 or a == 2):
@@ -425,8 +428,9 @@ def solve_counts(
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on entry and is left so
-    (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
+    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on
+    entry and is left so (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the
+    layer's keys too).
     """
     return resume_counts(
         forced,
@@ -1126,13 +1130,14 @@ def solve_turn(
 ) -> None:
     """The meld finder's whole turn: out[OUT_BEST] objective, [OUT_MELDS] melds in layout, [OUT_RETRIEVED]
     retrieved joker (the kind it stood for, + n_kinds for a group joker) or -1, [OUT_GIVEUPS] give-ups; ws the
-    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
-    for (table_cards); each stays in a set of its kind (run colour / group number) unless retrieved.
+    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective
+    <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand for (table_cards);
+    each stays in a set of its kind (run colour / group number) unless retrieved.
 
     Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
     Opened: the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty),
-    then the most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when strictly
-    better.
+    then the most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when
+    strictly better.
 
     known_nothing (opened only): the caller knows the table search lays nothing, so it is skipped (the
     retrieval still runs); the result is a full search's, a give-up aside. The kernel's meld finders know it
@@ -1240,10 +1245,10 @@ def _best_retrieval(
     ws: SolverWorkspace,
 ) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
-    joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
-    search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
-    (no card of kind k, no hand joker, no table card: the seed's new set); the rest of the hand and the table
-    (the other table jokers in sets of their kinds) are rearranged by the exact search.
+    joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the
+    table search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand
+    cards (no card of kind k, no hand joker, no table card: the seed's new set); the rest of the hand and the
+    table (the other table jokers in sets of their kinds) are rearranged by the exact search.
 
     Bounds keep it cheap: a kind k without a candidate meld costs nothing; a greedy incumbent (the best table
     with the joker swapped for the card, the joker in the richest candidate of cards left over) costs no
