@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards.balance import balance_report
 from generator.games.rummy_cards.sim import simulation_from_spec
-from generator.games.rummy_cards.solver import solve_counts, workspaces
+from generator.games.rummy_cards.solver_search import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_section
 

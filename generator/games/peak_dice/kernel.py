@@ -17,7 +17,8 @@ from typing import NamedTuple
 import numpy as np
 
 from generator.engine.kernel import jit, jit_noref, rand_below
-from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_reroll, plan_workspace
+from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_workspace
+from generator.games.peak_dice.planner_reroll import plan_reroll
 from generator.games.peak_dice.sheet import (
     NEG,
     Setup,

@@ -13,7 +13,7 @@ from generator.games.raindrops.components import (
     build_thunder_tokens,
 )
 from generator.games.raindrops.memory import generate_memory_cards
-from generator.games.raindrops.rules import MARKER_START, SPECIALS, Params
+from generator.games.raindrops.state import MARKER_START, SPECIALS, Params
 
 
 def rule_figures(game_spec: Any) -> dict[str, Any]:

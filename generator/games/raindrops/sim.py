@@ -22,9 +22,11 @@ from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_percentiles, spearman, wilson
 from generator.engine.verdict import Evidence, Extreme, Mean, Proportion, RankCorrelationOfMeans, Ratio
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
+from generator.games.raindrops.policies import RandomPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change
-from generator.games.raindrops.rules import Outcome, Params, Raindrops, State
+from generator.games.raindrops.rules import Raindrops
+from generator.games.raindrops.state import Outcome, Params, State
 
 PARTS = ("cards", "bonus", "clouds", "thunder", "incomplete")
 CHUNK = 100
@@ -65,7 +67,7 @@ class FullGames:
         self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy, randomp: RandomPolicy
     ) -> tuple[State, Outcome, int]:
         """One game from an integer seed; returns the final state, outcome and the greedy seat (-1: all)."""
-        from generator.games.raindrops.kernel import game_rng
+        from generator.games.raindrops.kernel_rng import game_rng
 
         rng = game_rng(
             seed & 0xFFFFFFFF, seed >> 32
@@ -143,8 +145,11 @@ class FullGames:
         """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
         from generator.engine.kernel import py_func
         from generator.games.raindrops import kernel as K
+        from generator.games.raindrops import kernel_tables
 
-        tb = K.tables_for(self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder)
+        tb = kernel_tables.tables_for(
+            self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder
+        )
         n = self.players
         seeds = seed.generate_state(max(1, games), dtype=np.uint64)[:games]
         lo = (seeds & np.uint64(0xFFFFFFFF)).astype(np.int64)
@@ -172,9 +177,9 @@ class FullGames:
             hi,
             n,
             self.turn_limit,
-            K.MODES[self.mode],
+            kernel_tables.MODES[self.mode],
             tb,
-            K.Tallies(
+            kernel_tables.Tallies(
                 t["wins"],
                 t["ties"],
                 t["games.parts"],

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.games.raindrops.policies import GreedyPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.rules import Raindrops
 
 

@@ -15,8 +15,7 @@ from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.variants import rejudge_variants
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
-from generator.games.ripple_rush import GAME
-from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush import GAME, kernel_board
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.games.ripple_rush.spec import RippleRushGame
 from generator.spec.base import Bound
@@ -76,7 +75,7 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
             }
         )
     c = t["counts"]
-    un, un_lo, un_hi = wilson(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN]))
+    un, un_lo, un_hi = wilson(float(c[kernel_board.COUNT_UNPLACEABLE]), float(c[kernel_board.COUNT_DRAWN]))
     tie, tie_lo, tie_hi = wilson(float(shared.sum()), games)
     dec, dec_lo, dec_hi = wilson(float(decided.sum()), games)
     return {
@@ -99,13 +98,13 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
         "rows": row_rates,
         "unplaceable_share": {"share": un, "low": un_lo, "high": un_hi},
         "announced_written_share": (
-            float(c[K.COUNT_ANNOUNCED_WRITTEN]) / float(c[K.COUNT_ANNOUNCED_OFFERED])
-            if c[K.COUNT_ANNOUNCED_OFFERED]
+            float(c[kernel_board.COUNT_ANNOUNCED_WRITTEN]) / float(c[kernel_board.COUNT_ANNOUNCED_OFFERED])
+            if c[kernel_board.COUNT_ANNOUNCED_OFFERED]
             else math.nan
         ),
         "revealed_goals_completed_share": (
-            float(c[K.COUNT_GOALS_COMPLETED]) / float(c[K.COUNT_GOALS_POSSIBLE])
-            if c[K.COUNT_GOALS_POSSIBLE]
+            float(c[kernel_board.COUNT_GOALS_COMPLETED]) / float(c[kernel_board.COUNT_GOALS_POSSIBLE])
+            if c[kernel_board.COUNT_GOALS_POSSIBLE]
             else math.nan
         ),
     }
@@ -391,7 +390,7 @@ def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str,
     rep.tolerances.append(
         _tol(
             f"unplaceable card share ({tag})",
-            Proportion(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN])),
+            Proportion(float(c[kernel_board.COUNT_UNPLACEABLE]), float(c[kernel_board.COUNT_DRAWN])),
             bal.unplaceable_share,
             "unplaceable_share",
             setting,

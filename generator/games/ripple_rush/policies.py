@@ -16,7 +16,7 @@ from typing import TypedDict
 import numpy as np
 
 from generator.engine.kernel import seed_state
-from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush import kernel_board, kernel_choice
 from generator.games.ripple_rush.rules import PASS, Action, Cell, Game, State, Write
 
 
@@ -52,7 +52,7 @@ class Policy:
             b = game.bonuses[d.row - 1]
             if isinstance(b, str):
                 c = game.suits.index(b)
-                h, n = K.decide_suit(
+                h, n = kernel_choice.decide_suit(
                     self.code,
                     ks,
                     a["sheet"],
@@ -71,7 +71,7 @@ class Policy:
                     game.x_any_integer,
                 )
                 return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
-            c, h = K.decide_number(
+            c, h = kernel_choice.decide_number(
                 self.code,
                 ks,
                 a["sheet"],
@@ -95,7 +95,7 @@ class Policy:
             ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
             knum = np.array([k.number for k in d.cards], dtype=np.int64)
             kopen = np.ones(len(d.cards), dtype=np.bool_)
-            k, c, h = K.announced_choice(
+            k, c, h = kernel_choice.announced_choice(
                 self.code,
                 ks,
                 a["sheet"],
@@ -116,7 +116,7 @@ class Policy:
             )
             return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
         assert d.card is not None
-        c, h = K.decide_number(
+        c, h = kernel_choice.decide_number(
             self.code,
             ks,
             a["sheet"],
@@ -167,12 +167,12 @@ def _arrays(game: Game, state: State, player: int) -> _KernelView:
 def _kernel_stream(rng: np.random.Generator, code: int) -> np.ndarray:
     """The kernel decision functions' own stream (xorshift64 state) for one decision, seeded from the caller's
     Generator: only the random policy draws, so only it takes a number from `rng`."""
-    if code != K.POLICY_RANDOM:
+    if code != kernel_board.POLICY_RANDOM:
         return np.ones(1, dtype=np.uint64)  # never drawn from (a fresh one all the same: no shared state)
     return seed_state(int(rng.integers(1, 2**63)))
 
 
-RANDOM = Policy("random", K.POLICY_RANDOM)
-GREEDY = Policy("greedy", K.POLICY_GREEDY)
-STRONG = Policy("strong", K.POLICY_STRONG)
+RANDOM = Policy("random", kernel_board.POLICY_RANDOM)
+GREEDY = Policy("greedy", kernel_board.POLICY_GREEDY)
+STRONG = Policy("strong", kernel_board.POLICY_STRONG)
 POLICIES: dict[str, Policy] = {p.name: p for p in (RANDOM, GREEDY, STRONG)}

@@ -10,12 +10,13 @@ import numpy as np
 from generator.engine.kernel import py_func, seed_state
 from generator.engine.runner import Tally
 from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush import kernel_board
 from generator.games.ripple_rush.spec import RippleRushGame
 
 POLICY_CODES: dict[str, int] = {
-    "random": K.POLICY_RANDOM,
-    "greedy": K.POLICY_GREEDY,
-    "strong": K.POLICY_STRONG,
+    "random": kernel_board.POLICY_RANDOM,
+    "greedy": kernel_board.POLICY_GREEDY,
+    "strong": kernel_board.POLICY_STRONG,
 }
 POLICY_NAMES: dict[int, str] = {v: k for k, v in POLICY_CODES.items()}
 
@@ -115,11 +116,13 @@ class RippleRushSim:
         rows_done = np.zeros(s.rows, dtype=np.int64)
         fired = np.zeros(s.rows, dtype=np.int64)
         used = np.zeros(s.rows, dtype=np.int64)
-        counts = np.zeros(K.N_COUNTS, dtype=np.int64)
+        counts = np.zeros(kernel_board.N_COUNTS, dtype=np.int64)
         if self.record:
             rec = K.Record(
                 True,
-                np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros(
+                    (games * P * s.rounds * (P + 2 * s.rows) + 16, kernel_board.LOG_WIDTH), dtype=np.int64
+                ),
                 np.zeros(1, dtype=np.int64),
                 np.zeros((games, P * s.rounds), dtype=np.int64),
                 np.zeros((games, max(s.revealed, 1)), dtype=np.int64),
@@ -127,7 +130,7 @@ class RippleRushSim:
         else:
             rec = K.Record(
                 False,
-                np.zeros((1, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros((1, kernel_board.LOG_WIDTH), dtype=np.int64),
                 np.zeros(1, dtype=np.int64),
                 np.zeros((1, 1), dtype=np.int64),
                 np.zeros((1, 1), dtype=np.int64),

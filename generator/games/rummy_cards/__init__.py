@@ -11,6 +11,7 @@ GAME = GamePlugin(
     spec=".spec:RummyCardsGame",
     print_data=".figures:print_data",
     tunables=".tunables:TUNABLES",
+    new_game=".turns:new_game",
     slots=".layout:SLOTS",
 )
 

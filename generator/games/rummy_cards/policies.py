@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
-from generator.games.rummy_cards.solver import (
+from generator.games.rummy_cards.solver import solve_turn
+from generator.games.rummy_cards.solver_search import workspaces
+from generator.games.rummy_cards.solver_state import (
     GROUP,
     MAX_MELDS,
     OUT_BEST,
@@ -20,8 +22,6 @@ from generator.games.rummy_cards.solver import (
     SRC_TABLE,
     SRC_TABLE_JOKER,
     SolverWorkspace,
-    solve_turn,
-    workspaces,
 )
 
 

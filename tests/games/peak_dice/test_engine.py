@@ -16,6 +16,7 @@ from generator.engine.kernel import seed_state
 from generator.engine.runner import run
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice import planner as P
+from generator.games.peak_dice import planner_reroll
 from generator.games.peak_dice.balance import win_shares
 from generator.games.peak_dice.planner import plan_arrays, plan_of, plan_workspace
 from generator.games.peak_dice.policies import POLICIES, play_reference
@@ -242,7 +243,7 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
         return P.plan_bound(np.array([gains[r][sums[r]] for r in range(t.rows)]), miss_cost, forced)
 
     values = {0: value(faces)}
-    best, best_mask = values[0] + P.TIE, 0
+    best, best_mask = values[0] + planner_reroll.TIE, 0
     for size in range(1, max_dice + 1):
         for mask in range(1, 1 << t.dice):
             dice = [d for d in range(t.dice) if (mask >> d) & 1]
@@ -256,7 +257,7 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
                 n += 1
             values[mask] = total / n
             if values[mask] > best:
-                best, best_mask = values[mask] + P.TIE, mask
+                best, best_mask = values[mask] + planner_reroll.TIE, mask
     return best_mask, values
 
 
@@ -272,7 +273,7 @@ def _workspace(t, sheet, filled, faces=None):
 
 def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) -> int:
     sheet, filled, faces, p, miss_cost = state
-    fn = P.plan_reroll.py_func if pure else P.plan_reroll
+    fn = planner_reroll.plan_reroll.py_func if pure else planner_reroll.plan_reroll
     setup = setup_of(t)
     ws = workspace(setup, players)
     ws.sheet[: sheet.shape[0]] = sheet

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.rules import (
+from generator.games.raindrops.state import (
     Drop,
     EndPlacement,
     Held,

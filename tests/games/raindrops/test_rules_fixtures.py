@@ -8,7 +8,8 @@ from __future__ import annotations
 import itertools
 
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
-from generator.games.raindrops.rules import Params, Raindrops
+from generator.games.raindrops.rules import Raindrops
+from generator.games.raindrops.state import Params
 from tests.games.shipped import game_spec
 
 COLOURS = ("blue", "green", "orange", "purple")

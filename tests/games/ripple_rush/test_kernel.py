@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
+from generator.games.ripple_rush.kernel_board import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
 from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.rules import PASS, Card, Cell, Game, Write
 from generator.games.ripple_rush.sim import RippleRushSim, Setup, winners
@@ -320,7 +320,7 @@ def _find_gap_reference(col: list[int], n: int) -> tuple[int, int]:
 def test_find_gap_fast_path_and_general_path_agree_with_the_reference(cells, n, empty):
     """find_gap branches on n >= 1 (its compiled loop for every legal number) and keeps the general loop for
     n < 1; both give the reference answer on ascending columns with empty cells, negative numbers included."""
-    from generator.games.ripple_rush.kernel import find_gap
+    from generator.games.ripple_rush.kernel_board import find_gap
 
     col = [0 if empty[h] else v for h, v in enumerate(sorted(set(cells)))]
     sheet = np.zeros((2, 3, len(col)), dtype=np.int64)

@@ -31,16 +31,9 @@ from generator.games.rummy_cards.rules import (
     score_exhausted,
     score_out,
 )
-from generator.games.rummy_cards.sim import (
-    RES_TURNS,
-    RES_WINNERS,
-    Workspace,
-    logged_round,
-    play_round,
-    round_workspace,
-    simulation_from_spec,
-)
-from generator.games.rummy_cards.solver import solve_counts
+from generator.games.rummy_cards.sim import logged_round, play_round, round_workspace, simulation_from_spec
+from generator.games.rummy_cards.sim_setup import RES_TURNS, RES_WINNERS, Workspace
+from generator.games.rummy_cards.solver_search import solve_counts
 from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.games.rummy_cards.transcript import transcript
 from tests.games.rummy_cards.replay import replay
@@ -867,13 +860,8 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import (
-        SolverWorkspace,
-        move_table,
-        new_workspace,
-        solve_exact,
-        workspaces,
-    )
+    from generator.games.rummy_cards.solver_search import move_table, solve_exact, workspaces
+    from generator.games.rummy_cards.solver_state import SolverWorkspace, new_workspace
 
     forced = np.array(
         [
@@ -1078,7 +1066,7 @@ def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them
 def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: bool) -> None:
     """resume_counts keeps the workspace's layers below `start` from the previous search; when the inputs
     agree below `start` the value and the decisions along the optimum are a fresh search's."""
-    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
 
     rng = np.random.default_rng(seed)
     C, N = 4, 13
@@ -1103,7 +1091,7 @@ def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: 
 def test_a_search_resumed_from_a_different_input_differs() -> None:
     """The resume really keeps the old layers (so the test above can fail): resuming above a difference in the
     hand gives the old hand's answer, not the new one's."""
-    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
 
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
@@ -1125,7 +1113,8 @@ def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to()
     the input past its own number: resuming at `start` must redo the layers that looked ahead to it. Before
     the resume backed off, the yellow 1 2 run cut for want of a yellow 3 stayed cut when the 3 came (the
     retrieval's candidate searches resume so; a 3-player round laid 4 points less than the reference)."""
-    from generator.games.rummy_cards.solver import LOOK_AHEAD, resume_counts, workspaces
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
+    from generator.games.rummy_cards.solver_state import LOOK_AHEAD
 
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
@@ -1146,7 +1135,7 @@ def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to()
 def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
     """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
     (the search's order and ties depend on indexes, never on where a key sits in the table)."""
-    from generator.games.rummy_cards.solver import _grow, _hash, _lookup, new_workspace
+    from generator.games.rummy_cards.solver_state import _grow, _hash, _lookup, new_workspace
 
     keys, _, _, _, htab, hpos, _ = new_workspace(4, 13, 1024)
     rng = np.random.default_rng(7)

@@ -15,16 +15,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from generator.games.rummy_cards.solver import (
-    GROUP,
-    RUN,
-    SRC_HAND,
-    SRC_HAND_JOKER,
-    SRC_TABLE,
-    decode,
-    solve_counts,
-    workspaces,
-)
+from generator.games.rummy_cards.solver_decode import decode
+from generator.games.rummy_cards.solver_search import solve_counts, workspaces
+from generator.games.rummy_cards.solver_state import GROUP, RUN, SRC_HAND, SRC_HAND_JOKER, SRC_TABLE
 from tests.games.rummy_cards.tables import random_table
 
 NUM_MIN = 1
