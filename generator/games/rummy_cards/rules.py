@@ -484,6 +484,25 @@ class Game:
 
     def check_lay(self, state: State, new_table: tuple[Meld, ...]) -> None:
         """Every rule of a lay; raises RuleViolation with the first problem found."""
+        p = state.current
+        laid = self._laid_cards(state, new_table)
+        roles = {}
+        for m in new_table:
+            for c, r in zip(m.cards, meld_roles(self.deck, m)):
+                roles[c] = (r, m)
+        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
+            if self._check_opening_melds(state, new_table, roles):
+                return
+            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」):
+            # with the initial melds down, a retrieval follows the opened player's rules below
+        elif not state.opened[p]:
+            self._check_initial_meld(state, new_table)
+            return
+        self._check_joker_moves(state, laid, roles)
+
+    def _laid_cards(self, state: State, new_table: tuple[Meld, ...]) -> list[int]:
+        """The cards a lay adds to the table, after checking that every table card stays, none appears
+        twice, and the new ones come from the player's hand (at least one)."""
         deck = self.deck
         p = state.current
         hand = set(state.hands[p])
@@ -504,49 +523,62 @@ class Game:
             raise RuleViolation(f"card {deck.name(not_own[0])} is not in player {p}'s hand")
         if not laid:
             raise RuleViolation("a lay must put at least one card from the hand on the table")
-        roles = {}
-        for m in new_table:
-            for c, r in zip(m.cards, meld_roles(deck, m)):
-                roles[c] = (r, m)
-        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
-            # the initial melds are the new melds of hand cards only; the rest of the table may change as
-            # for an opened player (a joker retrieval too, unless rules.opening_retrieval is next_turn)
-            own = [m for m in new_table if all(c in hand for c in m.cards)]
-            total = sum(meld_value(deck, m) for m in own)
-            if total < self.spec.initial_meld:
-                parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+        return laid
+
+    def _check_opening_melds(
+        self, state: State, new_table: tuple[Meld, ...], roles: dict[int, tuple[frozenset[int], Meld]]
+    ) -> bool:
+        """The turn of the initial meld under opening_turn may_add_after_opening: the new melds of own cards
+        reach initial_meld; True when the lay is fully checked (no joker retrieval on this turn)."""
+        deck = self.deck
+        hand = set(state.hands[state.current])
+        # the initial melds are the new melds of hand cards only; the rest of the table may change as
+        # for an opened player (a joker retrieval too, unless rules.opening_retrieval is next_turn)
+        own = [m for m in new_table if all(c in hand for c in m.cards)]
+        total = sum(meld_value(deck, m) for m in own)
+        if total < self.spec.initial_meld:
+            parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+            raise RuleViolation(
+                f"initial meld: melds of own cards {parts} = {total} points, needs at least "
+                f"{self.spec.initial_meld}"
+            )
+        if self.spec.rules.opening_retrieval != "next_turn":
+            return False
+        old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+        for j in sorted(old_family):
+            if joker_family(deck, roles[j][1]) != old_family[j]:
                 raise RuleViolation(
-                    f"initial meld: melds of own cards {parts} = {total} points, needs at least "
-                    f"{self.spec.initial_meld}"
+                    "a joker may not be retrieved on the turn of the initial meld "
+                    "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
                 )
-            if self.spec.rules.opening_retrieval == "next_turn":
-                old_family = {
-                    c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)
-                }
-                for j in sorted(old_family):
-                    if joker_family(deck, roles[j][1]) != old_family[j]:
-                        raise RuleViolation(
-                            "a joker may not be retrieved on the turn of the initial meld "
-                            "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
-                        )
-                return
-            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」):
-            # with the initial melds down, a retrieval follows the opened player's rules below
-        elif not state.opened[p]:
-            new_melds = [m for m in new_table if m not in state.table]
-            if len(new_table) - len(new_melds) != len(state.table) or any(
-                m not in new_table for m in state.table
-            ):
-                raise RuleViolation("before the initial meld the table melds may not be changed")
-            if any(c not in hand for m in new_melds for c in m.cards):
-                raise RuleViolation("the initial meld uses own cards only")
-            total = sum(meld_value(deck, m) for m in new_melds)
-            if total < self.spec.initial_meld:
-                parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
-                raise RuleViolation(
-                    f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}"
-                )
-            return
+        return True
+
+    def _check_initial_meld(self, state: State, new_table: tuple[Meld, ...]) -> None:
+        """An initial meld (opening_turn own_melds_only): new melds of own cards only, reaching
+        initial_meld, the table melds unchanged."""
+        deck = self.deck
+        hand = set(state.hands[state.current])
+        new_melds = [m for m in new_table if m not in state.table]
+        if len(new_table) - len(new_melds) != len(state.table) or any(
+            m not in new_table for m in state.table
+        ):
+            raise RuleViolation("before the initial meld the table melds may not be changed")
+        if any(c not in hand for m in new_melds for c in m.cards):
+            raise RuleViolation("the initial meld uses own cards only")
+        total = sum(meld_value(deck, m) for m in new_melds)
+        if total < self.spec.initial_meld:
+            parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
+            raise RuleViolation(
+                f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}"
+            )
+
+    def _check_joker_moves(
+        self, state: State, laid: list[int], roles: dict[int, tuple[frozenset[int], Meld]]
+    ) -> None:
+        """A table joker that left the sets of its kind was retrieved: by a card it stood for from the hand,
+        into a new meld of 2+ more cards from the hand."""
+        deck = self.deck
+        old_cards = [c for m in state.table for c in m.cards]
         old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
         old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
         laid_set = set(laid)
