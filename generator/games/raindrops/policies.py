@@ -26,6 +26,7 @@ from generator.games.raindrops.state import (
     Cell,
     Drop,
     EndPlacement,
+    Held,
     NoSpecial,
     Place,
     PlaceBonus,
@@ -262,68 +263,15 @@ class RandomPolicy:
         tiles = sorted(set(st.hand) | set(ps.reserve))
         bonuses = sorted(ps.bonus_reserve)
         bmask = {b: game.half_mask(game.bonus[b].colours) for b in bonuses}
-        ma, mb = game.mask_a, game.mask_b
-        # bonus tiles matching a colour, and matching both colours of a pair (an overlay on each half)
-        fits: dict[int, int] = {}
-        both: dict[int, int] = {}
-        if bonuses:
-            bits = tuple(game.bit.values())
-            fits = {x: 0 for x in bits}
-            both = {x | y: 0 for x in bits for y in bits}
-            for q in bonuses:
-                for i, x in enumerate(bits):
-                    if bmask[q] & x:
-                        fits[x] += 1
-                        for y in bits[i:]:
-                            if bmask[q] & y:
-                                both[x | y] += 1
+        fits, both = _bonus_fits(game, bonuses, bmask)
         held = [(slot, h) for slot, h in enumerate(ps.held) if not h.fresh]
-        one_half = game.params.bonus_per_tile == "one_half"
-
-        def buckets() -> Iterator[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]]:
-            """Place actions in `placements` order, grouped: (slot, tile, cells, colour a, colour b, a fits,
-            b fits, how many: 1, or the overlay choices)."""
-            for slot, h in held:
-                cov = h.covered
-                colour = game.colour_at[h.card]
-                pc = [
-                    (x, y, game.bit[colour[x]], game.bit[colour[y]])
-                    for x, y in game.card_pairs[h.card]
-                    if x not in cov and y not in cov
-                ]
-                if not pc:
-                    continue
-                for tid in tiles:
-                    a, b = ma[tid], mb[tid]
-                    for x, y, bx, by in pc:
-                        for cells, wa, wb in (((x, y), bx, by), ((y, x), by, bx)):
-                            oka, okb = a & wa, b & wb
-                            if oka and okb:
-                                k = 1
-                            elif not bonuses:
-                                continue
-                            else:
-                                k = (1 if oka else fits[wa]) * (1 if okb else fits[wb])
-                                if not oka and not okb:
-                                    k = 0 if one_half else k - both[wa | wb]
-                            if k:
-                                yield slot, tid, cells, wa, wb, oka, okb, k
-
-        def singles() -> Iterator[PlaceBonus]:
-            for slot, h in held:
-                colour = game.colour_at[h.card]
-                for q in bonuses:
-                    for cell in game.card_cells[h.card]:
-                        if cell not in h.covered and colour[cell] in game.bonus[q].colours:
-                            yield PlaceBonus(q, slot, cell)
-
         # which kinds exist decides the first draw; the actions of a kind are listed only when it is drawn
-        has_place = next(buckets(), None) is not None
-        has_single = bool(bonuses) and next(singles(), None) is not None
+        has_place = next(_place_buckets(game, held, tiles, bonuses, fits, both), None) is not None
+        has_single = bool(bonuses) and next(_bonus_singles(game, held, bonuses), None) is not None
         kinds = ["EndPlacement"] + (["Place"] if has_place else []) + (["PlaceBonus"] if has_single else [])
         kind = kinds[int(rng.integers(len(kinds)))]
         if kind == "PlaceBonus":
-            group = list(singles())
+            group = list(_bonus_singles(game, held, bonuses))
             return group[int(rng.integers(len(group)))]
         if kind == "EndPlacement":
             if st.phase == "final":
@@ -335,7 +283,7 @@ class RandomPolicy:
                 for keep in itertools.combinations(pool, n)
             ]
             return EndPlacement(keeps[int(rng.integers(len(keeps)))])
-        found = list(buckets())
+        found = list(_place_buckets(game, held, tiles, bonuses, fits, both))
         n_place = sum(b[-1] for b in found)
         k = int(rng.integers(n_place))
         for slot, tid, cells, wa, wb, oka, okb, cnt in found:
@@ -350,6 +298,76 @@ class RandomPolicy:
             ba, bb = combos[k]
             return Place(tid, slot, cells, ba, bb)
         raise AssertionError("placement count out of step")
+
+
+def _bonus_fits(
+    game: Raindrops, bonuses: list[int], bmask: dict[int, int]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Bonus tiles matching a colour, and matching both colours of a pair (an overlay on each half), by
+    colour bit and by the two bits together."""
+    fits: dict[int, int] = {}
+    both: dict[int, int] = {}
+    if bonuses:
+        bits = tuple(game.bit.values())
+        fits = {x: 0 for x in bits}
+        both = {x | y: 0 for x in bits for y in bits}
+        for q in bonuses:
+            for i, x in enumerate(bits):
+                if bmask[q] & x:
+                    fits[x] += 1
+                    for y in bits[i:]:
+                        if bmask[q] & y:
+                            both[x | y] += 1
+    return fits, both
+
+
+def _place_buckets(
+    game: Raindrops,
+    held: list[tuple[int, Held]],
+    tiles: list[int],
+    bonuses: list[int],
+    fits: dict[int, int],
+    both: dict[int, int],
+) -> Iterator[tuple[int, int, tuple[Cell, Cell], int, int, int, int, int]]:
+    """Place actions in `placements` order, grouped: (slot, tile, cells, colour a, colour b, a fits,
+    b fits, how many: 1, or the overlay choices)."""
+    ma, mb = game.mask_a, game.mask_b
+    one_half = game.params.bonus_per_tile == "one_half"
+    for slot, h in held:
+        cov = h.covered
+        colour = game.colour_at[h.card]
+        pc = [
+            (x, y, game.bit[colour[x]], game.bit[colour[y]])
+            for x, y in game.card_pairs[h.card]
+            if x not in cov and y not in cov
+        ]
+        if not pc:
+            continue
+        for tid in tiles:
+            a, b = ma[tid], mb[tid]
+            for x, y, bx, by in pc:
+                for cells, wa, wb in (((x, y), bx, by), ((y, x), by, bx)):
+                    oka, okb = a & wa, b & wb
+                    if oka and okb:
+                        k = 1
+                    elif not bonuses:
+                        continue
+                    else:
+                        k = (1 if oka else fits[wa]) * (1 if okb else fits[wb])
+                        if not oka and not okb:
+                            k = 0 if one_half else k - both[wa | wb]
+                    if k:
+                        yield slot, tid, cells, wa, wb, oka, okb, k
+
+
+def _bonus_singles(game: Raindrops, held: list[tuple[int, Held]], bonuses: list[int]) -> Iterator[PlaceBonus]:
+    """Bonus tiles laid alone on a free cell of their colour, in `placements` order."""
+    for slot, h in held:
+        colour = game.colour_at[h.card]
+        for q in bonuses:
+            for cell in game.card_cells[h.card]:
+                if cell not in h.covered and colour[cell] in game.bonus[q].colours:
+                    yield PlaceBonus(q, slot, cell)
 
 
 DROP_KIND, DROP_COL, DROP_IDX, DROP_LEN, DROP_PATH = range(5)
