@@ -247,12 +247,61 @@ def tables(game: Raindrops) -> Setup:
     i64 = np.int64
     max_bonus = max(game.bonus, default=0) + 1
     max_thunder = max(game.thunder, default=0) + 1
-    max_cloud = max(game.clouds, default=0) + 1
-    max_card = max(game.cards) + 1
     maxcells = max(len(c) for c in game.card_cells.values())
     if maxcells > 16:  # the spec's grid is at most 4 x 4
         raise ValueError(f"the compiled kernel handles memory cards of up to 16 drops; got {maxcells}")
-    rules = np.array(
+    rules = _rule_row(game, maxcells)
+    bpts = np.zeros(max_bonus, dtype=i64)
+    bmask = np.zeros(max_bonus, dtype=i64)
+    for b, t in game.bonus.items():
+        bpts[b] = t.points
+        bmask[b] = game.half_mask(t.colours)
+    tval = np.zeros(max_thunder, dtype=i64)
+    for k, th in game.thunder.items():
+        tval[k] = th.value
+    syms = sorted(
+        {s for c in game.clouds.values() for s, _ in c.condition}
+        | {c.cloud for c in game.cards.values() if c.cloud is not None}
+    )
+    cstack, cstack_n, cpts, cond = _cloud_tables(game, syms)
+    c_n, c_pts, c_ratio, c_per, c_sym, c_col, c_np, c_pi, c_pj, covers = _card_tables(
+        game, pol, syms, maxcells
+    )
+    return Setup(
+        rules,
+        np.array(p.thunder_draw, dtype=i64),
+        np.array(game.tile_ids, dtype=i64),
+        pol.ma.copy(),
+        pol.mb.copy(),
+        np.array(sorted(game.bonus), dtype=i64),
+        bpts,
+        bmask,
+        np.array(sorted(game.thunder), dtype=i64),
+        tval,
+        cstack,
+        cstack_n,
+        cpts,
+        cond,
+        np.array(game.card_ids, dtype=i64),
+        c_n,
+        c_pts,
+        c_ratio,
+        c_per,
+        c_sym,
+        c_col,
+        c_np,
+        c_pi,
+        c_pj,
+        covers,
+        np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64),
+    )
+
+
+def _rule_row(game: Raindrops, maxcells: int) -> np.ndarray:
+    """Setup.rules: the rule figures and house rules as one row of integers (indices R_*)."""
+    p = game.params
+    i64 = np.int64
+    return np.array(
         [
             p.columns,
             p.tiles_per_column,
@@ -275,19 +324,14 @@ def tables(game: Raindrops) -> Setup:
         ],
         dtype=i64,
     )
-    bpts = np.zeros(max_bonus, dtype=i64)
-    bmask = np.zeros(max_bonus, dtype=i64)
-    for b, t in game.bonus.items():
-        bpts[b] = t.points
-        bmask[b] = game.half_mask(t.colours)
-    tval = np.zeros(max_thunder, dtype=i64)
-    for k, th in game.thunder.items():
-        tval[k] = th.value
+
+
+def _cloud_tables(game: Raindrops, syms: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The cloud tokens: per type its stack (token ids, gold first) and size, each token's points, and per
+    type the cards needed of each symbol."""
+    i64 = np.int64
+    max_cloud = max(game.clouds, default=0) + 1
     types = game.cloud_types
-    syms = sorted(
-        {s for c in game.clouds.values() for s, _ in c.condition}
-        | {c.cloud for c in game.cards.values() if c.cloud is not None}
-    )
     cstack = np.zeros((max(1, len(types)), max(1, len(game.clouds))), dtype=i64)
     cstack_n = np.zeros(max(1, len(types)), dtype=i64)
     cpts = np.zeros(max_cloud, dtype=i64)
@@ -304,6 +348,16 @@ def tables(game: Raindrops) -> Setup:
         for sym, need in game.cloud_cond[ty_name]:
             si = syms.index(sym)
             cond[ti, si] = max(cond[ti, si], need)
+    return cstack, cstack_n, cpts, cond
+
+
+def _card_tables(
+    game: Raindrops, pol: GreedyPolicy, syms: list[str], maxcells: int
+) -> tuple[np.ndarray, ...]:
+    """The memory cards by id: cells, points, points per cell and per tile, symbol, colour bit per cell,
+    the pairs of cells a tile covers, and the cover table of every set of covered cells."""
+    i64 = np.int64
+    max_card = max(game.cards) + 1
     c_n = np.zeros(max_card, dtype=i64)
     c_pts = np.zeros(max_card, dtype=i64)
     c_ratio = np.zeros(max_card, dtype=np.float64)
@@ -335,34 +389,7 @@ def tables(game: Raindrops) -> Setup:
             for j, m in enumerate(opts):
                 nxt[i, j] = m
         cover_table(nxt, len(cells), covers[cid])
-    return Setup(
-        rules,
-        np.array(p.thunder_draw, dtype=i64),
-        np.array(game.tile_ids, dtype=i64),
-        pol.ma.copy(),
-        pol.mb.copy(),
-        np.array(sorted(game.bonus), dtype=i64),
-        bpts,
-        bmask,
-        np.array(sorted(game.thunder), dtype=i64),
-        tval,
-        cstack,
-        cstack_n,
-        cpts,
-        cond,
-        np.array(game.card_ids, dtype=i64),
-        c_n,
-        c_pts,
-        c_ratio,
-        c_per,
-        c_sym,
-        c_col,
-        c_np,
-        c_pi,
-        c_pj,
-        covers,
-        np.array([pol.thunder_mean, pol.bonus_mean], dtype=np.float64),
-    )
+    return c_n, c_pts, c_ratio, c_per, c_sym, c_col, c_np, c_pi, c_pj, covers
 
 
 @lru_cache(maxsize=8)
