@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 
 
 def play(game: Raindrops, st: State, a: Action, trusted: bool) -> None:
-    """`Raindrops.apply`'s move: `a` played on `st` in place; RuleViolation when the phase does not allow it."""
+    """`Raindrops.apply`'s move: `a` played on `st` in place; RuleViolation when the phase does not
+    allow it."""
     ph = st.phase
     ps = st.players[st.current] if st.players else None
     if ph == "over":
@@ -44,7 +45,8 @@ def play(game: Raindrops, st: State, a: Action, trusted: bool) -> None:
 
 
 def _on_setup(game: Raindrops, st: State, ps: PlayerState, a: Action, trusted: bool) -> None:
-    """Set-up: the seat keeps its dealt cards but the one it shows; after the last seat the first turn begins."""
+    """Set-up: the seat keeps its dealt cards but the one it shows; after the last seat the first turn
+    begins."""
     if not isinstance(a, KeepCards) or a.to_display not in ps.dealt:
         raise RuleViolation(f"set-up: choose which dealt card ({ps.dealt}) goes to the display; got {a}")
     st.display.append(a.to_display)
