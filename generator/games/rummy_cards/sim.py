@@ -6,8 +6,8 @@ kernel round replays through `Game.apply` card for card (tested): the kernel dra
 (Workspace.order) and makes the random-legal seat's logged choice (Workspace.choices). play_round takes the
 static Setup and the Workspace it writes (NamedTuples); its result and the solver's out array are read by the
 named RES_* / OUT_* indices.
-The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver.py) in the
-reference table's meld order; counts for the solver are recomputed from it after every lay.
+The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver_state.py)
+in the reference table's meld order; counts for the solver are recomputed from it after every lay.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The exact meld finder against a brute-force oracle (issue 16).
 
 The solver prunes its dynamic programme hard: run slots that another state's slots dominate, group counts that
-can no longer close, moves a sibling move dominates (solver.py). None of that may change the optimum. The
-oracle here knows none of it: it takes the lowest card that must still go to the table (every table card;
+can no longer close, moves a sibling move dominates (solver_search.py). None of that may change the optimum.
+The oracle here knows none of it: it takes the lowest card that must still go to the table (every table card;
 then, once those are placed, each hand card in turn, which may also stay in the hand) and tries every meld
 holding it, filled from table cards, hand cards and hand jokers, remembering what it has solved. It is slow,
 so the decks are small (3-4 colours, 5-7 numbers, 2 copies), which is exactly where the solver is exact.

@@ -1,7 +1,8 @@
 """The meld finder's steps one at a time (issue 22 item 5): resume_counts' search and the joker retrieval are
-split into named steps (solver.py); each is checked here on a position small enough to work out by hand or
-against the reference rules (rules.meld_roles), so a step that goes wrong points at itself, not at a whole
-search that no longer agrees with the oracle (test_solver_oracle.py) or with itself (test_speed_paths.py).
+split into named steps (solver_search.py, solver_decode.py, solver_retrieval.py); each is checked here on a
+position small enough to work out by hand or against the reference rules (rules.meld_roles), so a step that
+goes wrong points at itself, not at a whole search that no longer agrees with the oracle
+(test_solver_oracle.py) or with itself (test_speed_paths.py).
 
 Kinds are colour * N + number index (colours yellow, blue, black, red; numbers 1..13, index = number - 1)."""
 
