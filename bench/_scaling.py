@@ -5,9 +5,9 @@ shares that session's slice, so 2 workers get no more CPU than 1 however well th
 ratio this measures CPU time: the serial run's CPU seconds, and in the 2-worker run each worker's CPU seconds
 (from /proc/PID/stat) and the parent's. On two idle cores the 2-worker run takes half of all the CPU time
 spent (workers + parent: pickling, merging, the pool's threads) plus the tail where one worker waits for the
-other's last chunk (half a chunk on average, as the pool hands out chunks one at a time); `idle_speedup` is the
-serial CPU time over that, so every overhead counts against it. (How the chunks split between the workers in
-this run says nothing: on a loaded machine the worker that gets more CPU takes more chunks; the split is
+other's last chunk (half a chunk on average, as the pool hands out chunks one at a time); `idle_speedup` is
+the serial CPU time over that, so every overhead counts against it. (How the chunks split between the workers
+in this run says nothing: on a loaded machine the worker that gets more CPU takes more chunks; the split is
 printed all the same.) The tallies of both runs are compared (they must be identical).
 """
 
@@ -60,7 +60,8 @@ class Scaling:
         return (
             f"2 workers (warm pool): {self.idle_speedup:.2f}x one worker on two idle cores (serial "
             f"{self.serial_cpu:.2f} CPU s; 2 workers {w} CPU s, parent {self.parent_cpu:.2f} CPU s); "
-            f"wall here {self.wall_speedup:.2f}x (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+            f"wall here {self.wall_speedup:.2f}x (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
+            f"cores)"
         )
 
 

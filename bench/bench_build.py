@@ -1,14 +1,14 @@
 """Build times of a `pnpkit new` Ripple Rush kit as a user sees them, and the in-process figures behind them.
 
-`--only process` (the first part of the default run): whole processes, `python -m generator build KIT --out OUT`
-of a kit made by `python -m generator new my_rr --from ripple_rush`, all in the same run, alternating:
+`--only process` (the first part of the default run): whole processes, `python -m generator build KIT --out
+OUT` of a kit made by `python -m generator new my_rr --from ripple_rush`, all in the same run, alternating:
 a clean build (empty OUT), an unchanged rebuild, and a rebuild after editing one msgstr of the rules card;
 best of N each and the ratios to the clean build (targets: unchanged <= 0.25x, one-string edit <= 0.35x), and
 the same for CPU seconds. The processes keep their bytecode as an installed package does (`--no-bytecode`:
 as the environment says; this sandbox sets PYTHONDONTWRITEBYTECODE, so each process compiles pnpkit again).
 Each incremental result is compared byte for byte with the next clean build of the same edited kit. Then
-`pnpkit serve`'s redraw of a one-string edit: the preview's incremental build plus the changed pages' pictures,
-in one long-lived process as serve runs them (target <= 0.5 s).
+`pnpkit serve`'s redraw of a one-string edit: the preview's incremental build plus the changed pages'
+pictures, in one long-lived process as serve runs them (target <= 0.5 s).
 
 The rest (in one process): the whole kit in three languages against raw ReportLab drawing the same number of
 simple cards, and an incremental rebuild after a one-msgstr edit against a clean build of the edited kit.
@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def raw_reportlab(cards: int) -> float:
-    """Seconds for plain ReportLab (rl_accel) to draw `cards` simple poker cards, 9 per A4 page, with TTF text."""
+    """Seconds for plain ReportLab (rl_accel) to draw `cards` simple poker cards, 9 per A4 page, with TTF
+    text."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
 
@@ -84,8 +85,8 @@ CPU: list[float] = []
 
 
 def _pnpkit(*args: str, cwd: Path) -> float:
-    """Wall seconds of one `python -m generator ARGS` process (this checkout first on the path); its CPU seconds
-    are appended to CPU."""
+    """Wall seconds of one `python -m generator ARGS` process (this checkout first on the path); its CPU
+    seconds are appended to CPU."""
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     )
@@ -115,10 +116,11 @@ def _figures(name: str, values: list[float]) -> str:
 def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
     """Whole-process wall times of clean, unchanged and one-string-edit builds of a `pnpkit new` kit.
 
-    `bytecode`: the processes keep their compiled modules (in the bench's temporary folder, PYTHONPYCACHEPREFIX)
-    as any installed package does, even where the environment sets PYTHONDONTWRITEBYTECODE -- otherwise every
-    process compiles the ~60 modules of pnpkit it imports again (about 0.05 s of CPU each time). `pnpkit new`
-    and the first clean build compile them; the figures are of the runs after."""
+    `bytecode`: the processes keep their compiled modules (in the bench's temporary folder,
+    PYTHONPYCACHEPREFIX) as any installed package does, even where the environment sets
+    PYTHONDONTWRITEBYTECODE -- otherwise every process compiles the ~60 modules of pnpkit it imports again
+    (about 0.05 s of CPU each time). `pnpkit new` and the first clean build compile them; the figures are of
+    the runs after."""
     global PYCACHE
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
@@ -168,20 +170,24 @@ def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
         print("  " + _figures("one rules msgstr edited", edit_s))
         print(
             f"  ratios to the clean build (bests): unchanged {same / clean:.2f}x (target <= 0.25x), "
-            f"one-string edit {edit / clean:.2f}x (target <= 0.35x); incremental outputs byte-identical to clean builds"
+            f"one-string edit {edit / clean:.2f}x (target <= 0.35x); incremental outputs byte-identical to "
+            f"clean builds"
         )
         c_clean, c_same, c_edit = (min(cpu[k]) for k in ("clean", "unchanged", "edit"))
         print(
-            f"  CPU seconds (user + system, bests; steadier than wall time on a busy machine): clean {c_clean:.2f}, "
-            f"unchanged {c_same:.2f} ({c_same / c_clean:.2f}x), one-string edit {c_edit:.2f} ({c_edit / c_clean:.2f}x)"
+            f"  CPU seconds (user + system, bests; steadier than wall time on a busy machine): clean "
+            f"{c_clean:.2f}, "
+            f"unchanged {c_same:.2f} ({c_same / c_clean:.2f}x), one-string edit {c_edit:.2f} "
+            f"({c_edit / c_clean:.2f}x)"
         )
         redraw = serve_redraw(kit, root / "serve-out", original, repeat)
         return {"clean": clean, "unchanged": same, "edit": edit, "serve": redraw}
 
 
 def serve_redraw(kit: Path, out: Path, original: str, repeat: int) -> float:
-    """`pnpkit serve`'s redraw after a one-string edit: the preview's incremental build and the pictures of the
-    pages whose file changed, in one long-lived process (imports and fonts already loaded, as in serve)."""
+    """`pnpkit serve`'s redraw after a one-string edit: the preview's incremental build and the pictures of
+    the pages whose file changed, in one long-lived process (imports and fonts already loaded, as in
+    serve)."""
     from generator.serve import Preview
 
     po = kit / "locales" / "en.po"
@@ -216,7 +222,8 @@ def serve_redraw(kit: Path, out: Path, original: str, repeat: int) -> float:
 
 
 def incremental(repeat: int) -> float:
-    """Clean build vs rebuild after a one-msgstr edit of the Ripple Rush rules card; returns clean/incremental."""
+    """Clean build vs rebuild after a one-msgstr edit of the Ripple Rush rules card; returns
+    clean/incremental."""
     import shutil
 
     from generator.pipeline import build
@@ -263,7 +270,8 @@ def incremental(repeat: int) -> float:
             f"({', '.join(f'{x:.3f}' for x in inc_s)}); {rebuilt} parts drawn, {skipped} kept"
         )
         print(
-            f"speed-up clean/incremental: {clean / inc:.1f}x (same-run ratio of bests); outputs byte-identical: yes"
+            f"speed-up clean/incremental: {clean / inc:.1f}x (same-run ratio of bests); outputs "
+            f"byte-identical: yes"
         )
         return clean / inc
 

@@ -1,7 +1,7 @@
 """Cards per second of a 500-card data deck (`game.kind: deck`: CSV rows + declarative templates) against the
-shipped Ripple Rush number cards, measured in the same run: a clean build (English, cards only) and a `--cards`
-export (one PNG per face, 150 dpi), best of N each. Issue 25 asks the data deck for at least 50 % of Ripple
-Rush's cards/s.
+shipped Ripple Rush number cards, measured in the same run: a clean build (English, cards only) and a
+`--cards` export (one PNG per face, 150 dpi), best of N each. Issue 25 asks the data deck for at least 50 % of
+Ripple Rush's cards/s.
 
     python bench/bench_deck.py [--repeat 3] [--cards 500] [--dpi 150]
 """
@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def data_kit(where: Path, cards: int) -> Path:
-    """harvest_deck with `cards` distinct rows (count 1 each, cycling the shipped rows with new ids), cards only."""
+    """harvest_deck with `cards` distinct rows (count 1 each, cycling the shipped rows with new ids), cards
+    only."""
     kit = where / "deck500"
     shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
     rows = list(csv.reader((kit / "data" / "cards.csv").open(encoding="utf-8")))
@@ -106,7 +107,8 @@ def main() -> int:
             )
         (db, de), (rb, re_) = rates["data deck"], rates["Ripple Rush number cards"]
         print(
-            f"data deck / Ripple Rush: build {db / rb:.0%}, --cards export {de / re_:.0%} (issue 25 asks >= 50 %)"
+            f"data deck / Ripple Rush: build {db / rb:.0%}, --cards export {de / re_:.0%} (issue 25 asks >= "
+            f"50 %)"
         )
     return 0
 

@@ -74,7 +74,8 @@ def main() -> None:
     sim = DiceRace(players=4, target=30)
     run(sim, 10, 0)  # compile (or load the numba cache) outside the timings
     print(
-        f"toy dice race, 4 players to 30; {args.games} games in chunks of {args.chunk}; {os.cpu_count()} cores"
+        f"toy dice race, 4 players to 30; {args.games} games in chunks of {args.chunk}; {os.cpu_count()} "
+        f"cores"
     )
 
     pure = pure_rate(args.pure_games)
@@ -86,7 +87,8 @@ def main() -> None:
     print(f"  pure Python, serial : {pure:12,.0f} games/s  (PNPKIT_PURE=1, {args.pure_games} games)")
     print(f"  compiled, serial    : {serial_rate:12,.0f} games/s  ({serial_rate / pure:.0f}x pure)")
     print(
-        f"  compiled, 2 procs   : {pool_rate:12,.0f} games/s  (speed-up {pool_rate / serial_rate:.2f}x vs serial,"
+        f"  compiled, 2 procs   : {pool_rate:12,.0f} games/s  (speed-up {pool_rate / serial_rate:.2f}x vs "
+        f"serial,"
         f" pool start-up included)"
     )
     print(f"  identical tallies   : {same(serial, pooled)}")
@@ -96,7 +98,8 @@ def main() -> None:
         )
         dask_rate = args.games / t_dask
         print(
-            f"  compiled, Dask 2 w. : {dask_rate:12,.0f} games/s  (speed-up {dask_rate / serial_rate:.2f}x vs serial,"
+            f"  compiled, Dask 2 w. : {dask_rate:12,.0f} games/s  (speed-up {dask_rate / serial_rate:.2f}x "
+            f"vs serial,"
             f" cluster start-up included); identical: {same(serial, dasked)}"
         )
 

@@ -93,7 +93,8 @@ def main() -> None:
         )
         print(f"\nraster backends, {len(pages)} Rummy Cards fronts at 300 dpi ({size[0]} x {size[1]} px)")
         print(
-            f"  pdfium from the PDF (used)   {t1 - t0:6.2f} s  {len(pages) / (t1 - t0):5.0f} cards/s  (reference)"
+            f"  pdfium from the PDF (used)   {t1 - t0:6.2f} s  {len(pages) / (t1 - t0):5.0f} cards/s  "
+            f"(reference)"
         )
         print(
             f"  ops straight to PIL (2x SS)  {t2 - t1:6.2f} s  {len(pages) / (t2 - t1):5.0f} cards/s  "
@@ -109,7 +110,8 @@ def main() -> None:
     print(
         f"\nfull export, four kits, {args.lang} (TTS + card PNGs at 300 dpi): {t1 - t0:.2f} s in-process, "
         f"{len(res.files)} files, {res.cards} card images "
-        f"(load {res.timings['load']:.2f}, compose {res.timings['compose']:.2f}, render {res.timings['render']:.2f})"
+        f"(load {res.timings['load']:.2f}, compose {res.timings['compose']:.2f}, render "
+        f"{res.timings['render']:.2f})"
     )
     if not args.no_command:
         with tempfile.TemporaryDirectory() as tmp:
@@ -137,7 +139,8 @@ def main() -> None:
             t1 = time.perf_counter()
         cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
         print(
-            f"the command: pnpkit export --tts --cards --lang {args.lang}: {t1 - t0:.2f} s wall, {cpu:.2f} s CPU"
+            f"the command: pnpkit export --tts --cards --lang {args.lang}: {t1 - t0:.2f} s wall, {cpu:.2f} s "
+            f"CPU"
         )
 
 

@@ -1,12 +1,13 @@
 """Peak Dice self-play speed: 3-player games/second per core (compiled) for every policy, the pure-Python
 baseline measured in the same run (as a ratio), the 2-worker speed-up, and the wall time of a full check
-(`python -m generator check layouts/peak_dice --games 10000 --workers 2`: 10,000 games per player count 2-4 plus
-the planner_keep re-roll comparison, process start-up included).
+(`python -m generator check layouts/peak_dice --games 10000 --workers 2`: 10,000 games per player count 2-4
+plus the planner_keep re-roll comparison, process start-up included).
 
 The machine is shared: every figure is the best of `repeats` runs, per-core rates use CPU time
 (time.process_time, or the children's rusage for the check), and the load average is printed with them.
 Run: python bench/bench_peak_dice.py [games] [repeats]
-     python bench/bench_peak_dice.py misses [games]   (planner miss tracks, both step-B readings: see misses())"""
+     python bench/bench_peak_dice.py misses [games]   (planner miss tracks, both step-B readings: see
+     misses())"""
 
 from __future__ import annotations
 
@@ -75,9 +76,9 @@ def full_check(repeats: int) -> tuple[float, float]:
 
 
 def misses(games: int) -> None:
-    """Planner self-play per player count (seed 20180301) under each step-B reading: mean score, share of games
-    past the kit's miss track, mean turns, and the smallest track whose overflow share has a one-sided 99%
-    Clopper-Pearson upper bound under the kit's balance.miss_box_overflow.max (the shipped kit.yaml's, via
+    """Planner self-play per player count (seed 20180301) under each step-B reading: mean score, share of
+    games past the kit's miss track, mean turns, and the smallest track whose overflow share has a one-sided
+    99% Clopper-Pearson upper bound under the kit's balance.miss_box_overflow.max (the shipped kit.yaml's, via
     tests/games/shipped.py) at every player count."""
     from scipy.stats import binomtest
 
@@ -131,14 +132,16 @@ def main() -> None:
         turns = int(out["active_turns"][0])  # type: ignore[index]
         rates[pol] = games / cpu
         print(
-            f"compiled {pol:<12} 3p: {rates[pol]:8.0f} games/s per core ({cpu / turns * 1e6:5.2f} us CPU per turn), "
+            f"compiled {pol:<12} 3p: {rates[pol]:8.0f} games/s per core ({cpu / turns * 1e6:5.2f} us CPU per "
+            f"turn), "
             f"{load()}"
         )
     n_pure = max(4, games // 1000)
     _, pure_cpu, _ = best_of(1, lambda: play(t, [policy] * 3, 300, seed_state(1), n_pure, pure=True))
     pure = n_pure / pure_cpu
     print(
-        f"pure-Python {policy} 3p: {pure:8.1f} games/s per core -> compiled is {rates[policy] / pure:.0f}x faster "
+        f"pure-Python {policy} 3p: {pure:8.1f} games/s per core -> compiled is {rates[policy] / pure:.0f}x "
+        f"faster "
         f"({n_pure} games)"
     )
     sim = Simulation(t, (policy,) * 3, spec.balance.turn_limit)
@@ -151,7 +154,8 @@ def main() -> None:
 
     two, _, _ = best_of(repeats, two_workers)
     print(
-        f"2 workers: {serial / two:.2f}x speed-up over serial ({n2} games, wall {serial:.2f} s -> {two:.2f} s), "
+        f"2 workers: {serial / two:.2f}x speed-up over serial ({n2} games, wall {serial:.2f} s -> {two:.2f} "
+        f"s), "
         f"{load()}"
     )
     from _scaling import measure  # bench/ is on sys.path when this script runs
@@ -159,7 +163,8 @@ def main() -> None:
     print(measure(sim, n2, DEFAULT_CHUNK, repeat=max(repeats, 5)).line())
     wall, cpu = full_check(repeats)
     print(
-        f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s wall, "
+        f"full check (python -m generator check layouts/peak_dice --games 10000 --workers 2): {wall:.2f} s "
+        f"wall, "
         f"{cpu:.2f} s CPU (parent + workers), {load()}"
     )
 

@@ -1,16 +1,17 @@
 """Raindrops full games per second per core (3 players, the shipped kit): the compiled full-game kernel
 (greedy seats) against the Python fast path and the readable reference path measured in the same run
 (baseline ratios), the 2-worker speed-up (warm pool), and the wall time of
-a full check (`pnpkit check layouts/raindrops --workers 2` at the kit's balance.play.games: card-level games plus
-the full games per player count and mode).
+a full check (`pnpkit check layouts/raindrops --workers 2` at the kit's balance.play.games: card-level games
+plus the full games per player count and mode).
 
     python bench/bench_raindrops.py              # everything (the full check takes about a minute)
     python bench/bench_raindrops.py --games 500  # a smaller "full" check
     python bench/bench_raindrops.py --no-full    # rates only
 
 Rates are per CPU second of this process, best of --repeat tries (the machine may be shared). The speed-up and
-the full check are wall time (best of --repeat tries for the speed-up), what a user waits for; on a busy machine they are lower, so the full check also prints its CPU seconds
-(this process and the pool's workers) halved: its wall time on two idle cores.
+the full check are wall time (best of --repeat tries for the speed-up), what a user waits for; on a busy
+machine they are lower, so the full check also prints its CPU seconds (this process and the pool's workers)
+halved: its wall time on two idle cores.
 """
 
 from __future__ import annotations

@@ -70,7 +70,8 @@ def main() -> None:
     REPEAT = max(1, args.repeat)
     setup = Setup.from_spec(game_spec("ripple_rush"))
     print(
-        f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows walls)"
+        f"cores: {os.cpu_count()}  load average: {os.getloadavg()[0]:.2f} (other work on the machine slows "
+        f"walls)"
     )
     rates = {}
     for pol, n in (("greedy", args.games), ("strong", args.games // 4), ("random", args.games)):

@@ -1,5 +1,5 @@
-"""Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit), the
-same rounds on old paths (generator/ at --baseline: by default the commit before issue 16, main before the
+"""Rummy Cards: full rounds of meld finders per CPU second per core (2, 3 and 4 players, the digest's kit),
+the same rounds on old paths (generator/ at --baseline: by default the commit before issue 16, main before the
 solver's slot dominance and main before the dead-run cut) measured in the same run (baseline ratios), whether
 the paths give identical tallies, the solver's give-ups, solver calls/s on realistic hands, the 2-worker
 speed-up of a warm pool from CPU accounting (bench/_scaling.py: what two idle cores would give, every overhead
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.games.rummy_cards.balance import balance_report
 from generator.games.rummy_cards.sim import simulation_from_spec
-from generator.games.rummy_cards.solver import solve_counts, workspaces
+from generator.games.rummy_cards.solver_search import solve_counts, workspaces
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_section
 
@@ -111,9 +111,9 @@ def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
 
 
 def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
-    """Where the meld finders' time goes: every solver turn of `rounds` rounds is recorded (play_round's Python
-    body, its callees compiled), then each is timed alone, compiled (best of 2, CPU time), with and without the
-    joker retrieval; printed by kind of turn, with the share of the slowest turns."""
+    """Where the meld finders' time goes: every solver turn of `rounds` rounds is recorded (play_round's
+    Python body, its callees compiled), then each is timed alone, compiled (best of 2, CPU time), with and
+    without the joker retrieval; printed by kind of turn, with the share of the slowest turns."""
     from generator.engine.kernel import py_func, seed_state
     from generator.games.rummy_cards import sim as sim_module
     from generator.games.rummy_cards.solver import solve_turn
@@ -177,8 +177,10 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
         s.play(np.random.SeedSequence(1), rounds)
         whole = min(whole, time.process_time() - t)
     print(
-        f"profile: {rounds} rounds x {players} players, {len(calls)} solver turns, {skipped[0]} opening turns "
-        f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel {whole:.3f} "
+        f"profile: {rounds} rounds x {players} players, {len(calls)} solver turns, {skipped[0]} opening "
+        f"turns "
+        f"decided by the bound; the turns timed alone {total:.3f} CPU s, the rounds in the kernel "
+        f"{whole:.3f} "
         f"CPU s ({rounds / whole:,.0f} rounds/s)"
     )
     for kind, ts in sorted(kinds.items(), key=lambda kv: -sum(kv[1])):
@@ -188,7 +190,8 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
         )
     opened = sum(sum(ts) for k, ts in kinds.items() if k.startswith("opened"))
     print(
-        f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval {100 * retr_t / total:.0f}% "
+        f"  opened turns: the table search {100 * main_t / total:.0f}%, joker retrieval "
+        f"{100 * retr_t / total:.0f}% "
         f"of the time (retrieval off: {main_t:.3f} s of {opened:.3f} s)"
     )
     srt = sorted(per_call, reverse=True)

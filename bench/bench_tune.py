@@ -2,8 +2,8 @@
 
 Each kit's first declared tunable (or its `tune.params`) is searched for `--trials` trials at `--games` games
 per setting (the proof is not timed: it is one full `pnpkit check` per candidate). The first trial pays for
-loading the kernels, so the rate is distinct candidates played after it per minute (a candidate the TPE sampler
-proposes again is served from memory and not counted).
+loading the kernels, so the rate is distinct candidates played after it per minute (a candidate the TPE
+sampler proposes again is served from memory and not counted).
 
     PYTHONPATH=. python3 bench/bench_tune.py --trials 6 --games 200
 """
@@ -31,7 +31,8 @@ def main() -> None:
     a = ap.parse_args()
     kits = a.kits or shipped_kits()
     print(
-        f"{'kit':<14} {'parameter':<32} {'trials':>6} {'played':>6} {'games':>6} {'seconds':>8} {'trials/min':>10}"
+        f"{'kit':<14} {'parameter':<32} {'trials':>6} {'played':>6} {'games':>6} {'seconds':>8} "
+        f"{'trials/min':>10}"
     )
     with ProcessExecutor(a.workers) as executor:
         for kit in kits:

@@ -1,13 +1,15 @@
 """The full fuzz run of issue 12: seeded mutations of every shipped kit, each built in a worker process.
 
-    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 96] [--data-specs 84] [--seed 12] [--verbose]
+    python bench/fuzz.py [--specs 1600] [--font-specs 160] [--art-specs 96] [--data-specs 84] [--seed 12]
+    [--verbose]
 
 --font-specs adds kits whose style.fonts names a hostile font (issue 24: garbage, truncated, restricted
 licence, CFF outlines, collections, web fonts, symlinks out of the kit, absolute and '..' paths, ...).
 --art-specs adds kits whose art slot names a hostile image or SVG (decompression bombs, truncated and
 mislabelled images, SVG with DOCTYPE/entities, external or file: references, scripts, deep nesting, ...).
---data-specs adds the data kit with a hostile data file (issue 25: 10^6 rows, a 10 MB cell, Latin-1 and UTF-16,
-ragged rows, NUL bytes, an .xlsx zip bomb, external links, macros, formulas, paths out of the kit, ...).
+--data-specs adds the data kit with a hostile data file (issue 25: 10^6 rows, a 10 MB cell, Latin-1 and
+UTF-16, ragged rows, NUL bytes, an .xlsx zip bomb, external links, macros, formulas, paths out of the kit,
+...).
 
 Prints "N specs: X clean errors, Y accepted, 0 tracebacks, 0 partial outputs, 0 slow" and lists every bug case
 (exit 1 if any). Same seed, same cases.
@@ -46,7 +48,8 @@ def main() -> int:
     def progress(i, o):
         if args.verbose or o.kind not in ("clean", "accepted"):
             print(
-                f"[{i + 1}/{len(cases)}] {o.kind:9} {o.seconds:5.1f}s {o.case.kit}: {o.case.label} -- {o.detail[:300]}",
+                f"[{i + 1}/{len(cases)}] {o.kind:9} {o.seconds:5.1f}s {o.case.kit}: {o.case.label} -- "
+                f"{o.detail[:300]}",
                 flush=True,
             )
         elif (i + 1) % 100 == 0:
@@ -55,7 +58,8 @@ def main() -> int:
     summary = run_cases(cases, progress=progress)
     slowest = max(summary.outcomes, key=lambda o: o.seconds)
     print(
-        f"wall {time.perf_counter() - t0:.0f} s; slowest case {slowest.seconds:.1f} s ({slowest.case.kit}: {slowest.case.label})"
+        f"wall {time.perf_counter() - t0:.0f} s; slowest case {slowest.seconds:.1f} s ({slowest.case.kit}: "
+        f"{slowest.case.label})"
     )
     print(summary.line())
     return 1 if summary.bugs() else 0

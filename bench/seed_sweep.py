@@ -114,7 +114,8 @@ def main() -> int:
             ok &= good
             print(
                 f"{kit:<22} {seed:>4} {r['rc']:>3} {r['wall']:>7.1f} {r['cpu']:>7.1f}  "
-                f"{c['HOLDS']}/{c['FAILS']}/{c['UNDECIDED']}  {r['looks']}{'' if good else '  <-- ' + str(r['stderr'])}",
+                f"{c['HOLDS']}/{c['FAILS']}/{c['UNDECIDED']}  "
+                f"{r['looks']}{'' if good else '  <-- ' + str(r['stderr'])}",
                 flush=True,
             )
     print(f"shipped kits: {len(kits) * len(seeds)} runs, wall {total_wall:.1f} s, CPU {total_cpu:.1f} s")
@@ -143,7 +144,8 @@ def main() -> int:
             same = one.read_bytes() == many.read_bytes()
             ok &= same
             print(
-                f"{kit}: seed {seeds[0]}, 1 vs {a.workers} workers: JSON {'identical' if same else 'DIFFERENT'}"
+                f"{kit}: seed {seeds[0]}, 1 vs {a.workers} workers: JSON "
+                f"{'identical' if same else 'DIFFERENT'}"
             )
     return 0 if ok else 1
 

@@ -1,9 +1,10 @@
 """Shared test switches: `--update-goldens` rewrites golden files instead of comparing with them.
 
-The suite runs on every core by default (pytest-xdist, `workers`/`dist` in pyproject's [tool.pytest.ini_options]):
-options are set here rather than in addopts so that `pytest -p no:xdist` (and `-n0`) still run it in one process.
-Before the workers of a whole-suite run start, the self-play kernels are compiled once into numba's disk cache
-(`pnpkit warmup`, one process per shipped kit), so the workers load them instead of each compiling its own."""
+The suite runs on every core by default (pytest-xdist, `workers`/`dist` in pyproject's
+[tool.pytest.ini_options]): options are set here rather than in addopts so that `pytest -p no:xdist` (and
+`-n0`) still run it in one process. Before the workers of a whole-suite run start, the self-play kernels are
+compiled once into numba's disk cache (`pnpkit warmup`, one process per shipped kit), so the workers load them
+instead of each compiling its own."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The third-party example games in tests/plugins/<name>/ (a package + its *.dist-info) are registered in the test
-# process the way an installed package is: their folder on sys.path, where importlib.metadata finds the entry
-# point "pnpkit.games". So the protocol conformance (tests/games/test_protocol.py) plays them too. Subprocesses
-# started by tests get only the PYTHONPATH they set.
+# The third-party example games in tests/plugins/<name>/ (a package + its *.dist-info) are registered in the
+# test process the way an installed package is: their folder on sys.path, where importlib.metadata finds the
+# entry point "pnpkit.games". So the protocol conformance (tests/games/test_protocol.py) plays them too.
+# Subprocesses started by tests get only the PYTHONPATH they set.
 for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
     if str(_dist.parent) not in sys.path:
         sys.path.append(str(_dist.parent))
@@ -94,7 +95,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _group_suffix(item: pytest.Item) -> str:
-    """The `@<group>` that --dist loadgroup expects at the end of a grouped test's node id ('' if ungrouped)."""
+    """The `@<group>` that --dist loadgroup expects at the end of a grouped test's node id ('' if
+    ungrouped)."""
     names = sorted(
         {
             str(m.args[0] if m.args else m.kwargs.get("name", "default"))
@@ -112,9 +114,10 @@ class _GroupedNodeIds:
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         """Make sure each grouped test's node id ends in `@<group>`, the only way the controller's loadgroup
         scheduler learns the group. pytest-xdist (3.8 and older) writes `item._nodeid`, which pytest 9 no
-        longer reads (node ids are structured `NodeId`s in `item._id`): its suffix is lost there and every test
-        is scheduled alone, so a module fixture is made on every worker. Here the suffix is written where this
-        pytest keeps the id, and only when missing, so a pytest or xdist that does it already is left alone."""
+        longer reads (node ids are structured `NodeId`s in `item._id`): its suffix is lost there and every
+        test is scheduled alone, so a module fixture is made on every worker. Here the suffix is written where
+        this pytest keeps the id, and only when missing, so a pytest or xdist that does it already is left
+        alone."""
         if not config.getvalue("loadgroup"):
             return
         for item in items:
@@ -135,7 +138,8 @@ class _GroupedNodeIds:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """Hand each worker the distribution chosen in `pytest_cmdline_main` (it rereads only the command line)."""
+    """Hand each worker the distribution chosen in `pytest_cmdline_main` (it rereads only the command
+    line)."""
     node.workerinput["pnpkit_dist"] = node.config.option.dist
 
 
@@ -206,9 +210,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 def _suite_warmup(kit: str) -> tuple[int, str, Path] | None:
-    """This run's own `pnpkit warmup <kit>` (exit code, stdout, the numba cache folder it compiled into), for a
-    test of that command to read instead of compiling the kit a second time; None where this run did not warm
-    up (part of the suite, one process, or a cache already warm)."""
+    """This run's own `pnpkit warmup <kit>` (exit code, stdout, the numba cache folder it compiled into), for
+    a test of that command to read instead of compiling the kit a second time; None where this run did not
+    warm up (part of the suite, one process, or a cache already warm)."""
     logs = os.environ.get(WARMUP_LOGS)
     rc = Path(logs) / f"{kit}.rc" if logs else None
     if rc is None or not rc.exists():
@@ -261,7 +265,8 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """A run that ended before any worker collected (an error, Ctrl-C) ends the warm-up; the warm-up's logs go."""
+    """A run that ended before any worker collected (an error, Ctrl-C) ends the warm-up; the warm-up's logs
+    go."""
     _finish_warmup(session.config, wait=False)
     if not _is_worker(session.config) and os.environ.get(WARMUP_LOGS):
         shutil.rmtree(os.environ.pop(WARMUP_LOGS), ignore_errors=True)
@@ -289,7 +294,8 @@ class Golden:
 
 @pytest.fixture
 def suite_warmup() -> Any:
-    """suite_warmup(kit) -> (exit code, stdout, numba cache folder) of this run's `pnpkit warmup <kit>`, or None."""
+    """suite_warmup(kit) -> (exit code, stdout, numba cache folder) of this run's `pnpkit warmup <kit>`, or
+    None."""
     return _suite_warmup
 
 

@@ -1,5 +1,5 @@
-"""Shared by the incremental-build tests: a copy of the shipped Ripple Rush kit, a text edit that must find its
-target, and a folder's files as bytes (to compare an incremental build with a clean one)."""
+"""Shared by the incremental-build tests: a copy of the shipped Ripple Rush kit, a text edit that must find
+its target, and a folder's files as bytes (to compare an incremental build with a clean one)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Text of a PDF page read with pdfium (pypdfium2), in the order pdfplumber's `extract_text` gives it: lines top to
-bottom (characters whose tops lie within 3 pt of a line's first are on it), each left to right; whitespace
-dropped. For tests that look for sentences on pattern-heavy pages: pdfplumber parses every path of a page in
-Python (the Peak Dice sheets' waves made that 0.1-0.3 s a page, most of their house-rule tests' time), pdfium
-reads the same text in C in a few milliseconds. tests/test_pdftext.py checks the two agree on real pages."""
+"""Text of a PDF page read with pdfium (pypdfium2), in the order pdfplumber's `extract_text` gives it: lines
+top to bottom (characters whose tops lie within 3 pt of a line's first are on it), each left to right;
+whitespace dropped. For tests that look for sentences on pattern-heavy pages: pdfplumber parses every path of
+a page in Python (the Peak Dice sheets' waves made that 0.1-0.3 s a page, most of their house-rule tests'
+time), pdfium reads the same text in C in a few milliseconds. tests/test_pdftext.py checks the two agree on
+real pages."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ PKG = Path(__file__).resolve().parents[1] / "generator"
 # room -> rooms it may import (besides itself and the ground floor: errors, units, resources)
 ALLOWED = {
     "spec": set(),
-    # and, for a game's layout.py only, layout (see LAYOUT_MODULE); i18n for its template sandbox only: the deck
-    # kind evaluates the `where:` conditions of its rules and draw checks in the catalog sandbox
+    # and, for a game's layout.py only, layout (see LAYOUT_MODULE); i18n for its template sandbox only: the
+    # deck kind evaluates the `where:` conditions of its rules and draw checks in the catalog sandbox
     "games": {"spec", "engine", "i18n", "contract"},
     # the game contract: the registry, the plugin record and its loader, the load phase's door to the games,
     # the composer lookup, the schema and the shipped api_test; it names the types of the rooms below it
@@ -52,8 +52,8 @@ def _type_checking_block(node: ast.AST) -> bool:
 
 
 def imports_of(path: Path, *, top_level_only: bool = False) -> set[str]:
-    """Every module `path` imports, type-only imports included (`top_level_only`: only what importing the module
-    itself runs, not function bodies nor `if TYPE_CHECKING:` blocks)."""
+    """Every module `path` imports, type-only imports included (`top_level_only`: only what importing the
+    module itself runs, not function bodies nor `if TYPE_CHECKING:` blocks)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
     for node in ast.walk(tree):
@@ -213,7 +213,8 @@ def room_graph() -> dict[str, set[str]]:
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Every import circle among the rooms of `graph` (each found once, from its first room in sorted order)."""
+    """Every import circle among the rooms of `graph` (each found once, from its first room in sorted
+    order)."""
     found: list[list[str]] = []
 
     def walk(path: list[str]) -> None:

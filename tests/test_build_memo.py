@@ -1,7 +1,7 @@
-"""The build's memo (generator.buildkeys.Memo): a rebuild reuses what the last successful build of the same kit
-into OUT parsed and checked -- kit.yaml's parse, the palette's colour-vision check, each catalog's template
-check, the game's print data -- only where their inputs are byte for byte the same, never hides a failing
-check, and leaves OUT byte-identical to a clean build."""
+"""The build's memo (generator.buildkeys.Memo): a rebuild reuses what the last successful build of the same
+kit into OUT parsed and checked -- kit.yaml's parse, the palette's colour-vision check, each catalog's
+template check, the game's print data -- only where their inputs are byte for byte the same, never hides a
+failing check, and leaves OUT byte-identical to a clean build."""
 
 import json
 import math
@@ -143,9 +143,9 @@ def test_only_plain_json_is_filed_and_it_reads_back_in_order():
 
 
 def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_rasteriser(kit, tmp_path):
-    """The whole-process cost of a one-string edit (bench/bench_build.py): the rebuild imports neither the YAML
-    parser, nor numpy and the colour-vision libraries, nor the game's rules, nor the rasteriser, and restores
-    the fonts' tables instead of parsing them; its output is a clean build's, byte for byte."""
+    """The whole-process cost of a one-string edit (bench/bench_build.py): the rebuild imports neither the
+    YAML parser, nor numpy and the colour-vision libraries, nor the game's rules, nor the rasteriser, and
+    restores the fonts' tables instead of parsing them; its output is a clean build's, byte for byte."""
     out = tmp_path / "out"
     build([kit], out=out)
     assert (out / ".pnpkit" / "fonts.json").is_file()
@@ -172,8 +172,8 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
 
 
 def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp_path, monkeypatch):
-    """Digesting the generator's sources and the fonts (some 11 MB) is skipped while a stat of each file matches
-    the last build's; any other stamp digests them again, and a changed digest rebuilds everything."""
+    """Digesting the generator's sources and the fonts (some 11 MB) is skipped while a stat of each file
+    matches the last build's; any other stamp digests them again, and a changed digest rebuilds everything."""
     import generator.buildkeys as keys
 
     out = tmp_path / "out"

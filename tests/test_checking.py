@@ -58,8 +58,8 @@ def test_check_announces_each_batch_total_and_counts_up_to_it(
     terminal the bar shows "done/total" and the time remaining."""
     kits = load_kits([small_kit(tmp_path, max_games=80)])
     check_kits(kits)
-    # the live bar wraps sys.stdout in a proxy; numba may set colorama up meanwhile, which keeps that stdout for an
-    # exit handler: give it one that stays open after pytest closes its capture
+    # the live bar wraps sys.stdout in a proxy; numba may set colorama up meanwhile, which keeps that stdout
+    # for an exit handler: give it one that stays open after pytest closes its capture
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     buf = io.StringIO()
     console = Console(file=buf, force_terminal=True, width=140, color_system=None)

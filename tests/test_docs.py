@@ -1,4 +1,5 @@
-"""The README is a user's guide and the docs are for users: short, no internal history, every link resolves."""
+"""The README is a user's guide and the docs are for users: short, no internal history, every link
+resolves."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 USER_DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 ISSUE = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
-# a commit id: 7-40 hex characters with at least one digit and one letter (plain numbers and words are not ids)
+# a commit id: 7-40 hex characters with at least one digit and one letter (plain numbers and words are not
+# ids)
 COMMIT = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 
 

@@ -180,9 +180,9 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
 
 
 def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, monkeypatch):
-    """A rebuild whose input files (kit.yaml, catalogs), generator, fonts, options and outputs are those of the
-    last build of the same kit and options reports what that build reported and loads nothing; when an output
-    file, the options or a catalog's bytes differ, the kit is loaded and keyed part by part again."""
+    """A rebuild whose input files (kit.yaml, catalogs), generator, fonts, options and outputs are those of
+    the last build of the same kit and options reports what that build reported and loads nothing; when an
+    output file, the options or a catalog's bytes differ, the kit is loaded and keyed part by part again."""
     import generator.pipeline as b
 
     out = tmp_path / "out"

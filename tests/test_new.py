@@ -63,7 +63,8 @@ def test_new_bad_name_and_source(tmp_path):
     r = pnpkit("new", "ok_name", "--from", "nope", cwd=tmp_path)
     assert r.returncode == 1
     assert (
-        "--from: expected a kit folder (holding kit.yaml) or one of harvest_deck, peak_dice, raindrops, ripple_rush, "
+        "--from: expected a kit folder (holding kit.yaml) or one of harvest_deck, peak_dice, raindrops, "
+        "ripple_rush, "
         "rummy_cards, sprout_sheet; got 'nope'" in r.stderr
     )
     assert list(tmp_path.iterdir()) == []
@@ -80,7 +81,8 @@ def test_new_template_deck_scaffolds_a_data_kit_that_builds(tmp_path):
     assert (kit / "data" / "cards.csv").is_file() and "data/cards.csv" in (kit / "README.md").read_text()
     assert "id: my_game" in (kit / "kit.yaml").read_text()
     readme = (kit / "README.md").read_text(encoding="utf-8")
-    # one placeholder syntax: the README shows {{ name }} as the templates and catalogs take it, never { name }
+    # one placeholder syntax: the README shows {{ name }} as the templates and catalogs take it, never { name
+    # }
     assert "`{{ field }}` prints a field" in readme and "{{ name }}" in readme
     assert not re.search(r"(?<!\{)\{ *[a-z_]+ *\}(?!\})", readme.replace("`{name}`", "")), readme
     assert "# my_game" in readme and "{kit_id}" not in readme

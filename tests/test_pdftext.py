@@ -1,5 +1,6 @@
-"""tests/pdftext.py reads what pdfplumber reads, in the same order, on real pages of the kits: a sheet's top face
-and each half of a rules page (Peak Dice, every shipped language), and a whole card page (Rummy Cards)."""
+"""tests/pdftext.py reads what pdfplumber reads, in the same order, on real pages of the kits: a sheet's top
+face and each half of a rules page (Peak Dice, every shipped language), and a whole card page (Rummy
+Cards)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The suite's own distribution (tests/conftest.py): the tests of a file that share a module-scoped fixture run
-on one xdist worker, so the fixture is made once a run. Until the workers were told the `--dist` chosen from
-the ini file, every test was scheduled on its own and such fixtures were made on both workers (the start-up
-probe of tests/test_cli.py, 6 s, twice a run)."""
+"""The suite's own distribution (tests/conftest.py): the tests of a file that share a module-scoped fixture
+run on one xdist worker, so the fixture is made once a run. Until the workers were told the `--dist` chosen
+from the ini file, every test was scheduled on its own and such fixtures were made on both workers (the
+start-up probe of tests/test_cli.py, 6 s, twice a run)."""
 
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ def test_mypy_strict_is_clean():
 
 
 def test_mypy_strict_checks_the_example_plugin_against_the_contract():
-    """Pig, the third-party example (tests/plugins/pig), is held to the same typed contract as the built-ins."""
+    """Pig, the third-party example (tests/plugins/pig), is held to the same typed contract as the
+    built-ins."""
     pytest.importorskip("mypy")
     env = {**os.environ, "MYPYPATH": str(ROOT / "tests" / "plugins" / "pig")}
     r = subprocess.run(

@@ -109,47 +109,10 @@ def symbol(
     """Draw symbol `kind` centred at (cx, cy), fitting a circle of radius r."""
     if kind in ("circle", "round"):
         return [Circle(cx, cy, r * 0.92, fill=fill, stroke=stroke, width=width)]
-    if kind == "square":
-        s = r * 0.8
-        return [
-            Polygon(
-                ((cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)),
-                fill=fill,
-                stroke=stroke,
-                width=width,
-            )
-        ]
-    if kind == "hexagon":
-        return [Polygon(regular_polygon(cx, cy, r * 0.98, 6, 0), fill=fill, stroke=stroke, width=width)]
-    if kind == "triangle":
-        return [
-            Polygon(
-                regular_polygon(cx, cy - r * 0.12, r * 1.05, 3, 90), fill=fill, stroke=stroke, width=width
-            )
-        ]
-    if kind == "diamond":
-        return [
-            Polygon(
-                ((cx, cy + r), (cx + r * 0.72, cy), (cx, cy - r), (cx - r * 0.72, cy)),
-                fill=fill,
-                stroke=stroke,
-                width=width,
-            )
-        ]
-    if kind == "star":
-        return [Polygon(star_points(cx, cy - r * 0.05, r * 1.05), fill=fill, stroke=stroke, width=width)]
     if kind == "sun":
         ops: list[Op] = [Polygon(star_points(cx, cy, r, 12, 0.72), fill=fill, stroke=stroke, width=width)]
         ops.append(Circle(cx, cy, r * 0.45, fill="#ffffff", stroke=stroke, width=width))
         return ops
-    if kind == "moon":
-        return [Path(_moon_path(cx, cy, r * 0.95), fill=fill, stroke=stroke, width=width)]
-    if kind == "heart":
-        return [Path(_heart_path(cx, cy, r), fill=fill, stroke=stroke, width=width)]
-    if kind == "drop":
-        return [Path(_drop_path(cx, cy, r), fill=fill, stroke=stroke, width=width)]
-    if kind == "leaf":
-        return [Path(_leaf_path(cx, cy, r), fill=fill, stroke=stroke, width=width)]
     if kind == "club":
         rr = r * 0.36
         return [
@@ -163,9 +126,45 @@ def symbol(
                 width=width,
             ),
         ]
+    path = _symbol_path(kind, cx, cy, r)
+    if path is not None:
+        return [Path(path, fill=fill, stroke=stroke, width=width)]
+    points = _symbol_polygon(kind, cx, cy, r)
+    if points is not None:
+        return [Polygon(points, fill=fill, stroke=stroke, width=width)]
+    raise ValueError(f"unknown symbol {kind!r}; expected one of {', '.join(SYMBOLS)}")
+
+
+def _symbol_path(kind: str, cx: float, cy: float, r: float) -> tuple[tuple[object, ...], ...] | None:
+    """The outline of a curved symbol (moon, heart, drop, leaf) as path commands; None for another kind."""
+    if kind == "moon":
+        return _moon_path(cx, cy, r * 0.95)
+    if kind == "heart":
+        return _heart_path(cx, cy, r)
+    if kind == "drop":
+        return _drop_path(cx, cy, r)
+    if kind == "leaf":
+        return _leaf_path(cx, cy, r)
+    return None
+
+
+def _symbol_polygon(kind: str, cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...] | None:
+    """The corners of a straight-edged symbol (square, hexagon, triangle, diamond, star, cross); None for
+    another kind."""
+    if kind == "square":
+        s = r * 0.8
+        return ((cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s))
+    if kind == "hexagon":
+        return regular_polygon(cx, cy, r * 0.98, 6, 0)
+    if kind == "triangle":
+        return regular_polygon(cx, cy - r * 0.12, r * 1.05, 3, 90)
+    if kind == "diamond":
+        return ((cx, cy + r), (cx + r * 0.72, cy), (cx, cy - r), (cx - r * 0.72, cy))
+    if kind == "star":
+        return star_points(cx, cy - r * 0.05, r * 1.05)
     if kind == "cross":
         t = r * 0.3
-        pts = (
+        return (
             (cx - t, cy + r),
             (cx + t, cy + r),
             (cx + t, cy + t),
@@ -179,11 +178,11 @@ def symbol(
             (cx - r, cy + t),
             (cx - t, cy + t),
         )
-        return [Polygon(pts, fill=fill, stroke=stroke, width=width)]
-    raise ValueError(f"unknown symbol {kind!r}; expected one of {', '.join(SYMBOLS)}")
+    return None
 
 
-_INNER = {  # (dx, dy, radius) of the largest circle inside each symbol, as fractions of r (from the drawings above)
+# (dx, dy, radius) of the largest circle inside each symbol, as fractions of r (from the drawings above)
+_INNER = {
     "circle": (0.0, 0.0, 0.92),
     "round": (0.0, 0.0, 0.92),
     "square": (0.0, 0.0, 0.8),
@@ -202,8 +201,8 @@ _INNER = {  # (dx, dy, radius) of the largest circle inside each symbol, as frac
 
 
 def inner_circle(kind: str, cx: float, cy: float, r: float) -> tuple[float, float, float]:
-    """Centre and radius of a circle that lies inside symbol `kind` drawn at (cx, cy) with size r: where a mark
-    drawn on the symbol (a cross, a digit) stays inside its outline."""
+    """Centre and radius of a circle that lies inside symbol `kind` drawn at (cx, cy) with size r: where a
+    mark drawn on the symbol (a cross, a digit) stays inside its outline."""
     dx, dy, k = _INNER[kind]
     return cx + dx * r, cy + dy * r, k * r
 

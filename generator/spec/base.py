@@ -30,15 +30,16 @@ _DIGITS = (
     r"[\d\uff10-\uff19]"  # \d is ASCII in an editor's (ECMA) regex; validate also takes full-width digits
 )
 LENGTH_PATTERN = rf"^\s*-?{_DIGITS}+(\.{_DIGITS}+)?\s*(mm|cm|in|pt)\s*$"
-"""What `parse_length` accepts, as a JSON Schema pattern (its range is checked by validate, not the schema)."""
+"""What `parse_length` accepts, as a JSON Schema pattern (its range is checked by validate, not the
+schema)."""
 LENGTH_JSON: dict[str, Any] = {
     "anyOf": [
         {"type": "string", "pattern": LENGTH_PATTERN, "maxLength": 40},
         {"const": 0, "description": "0 needs no unit"},
     ]
 }
-"""The JSON Schema of a Length as written in kit.yaml (the models hold points, a number: `pnpkit schema` describes
-the YAML an editor checks, so every length type carries this)."""
+"""The JSON Schema of a Length as written in kit.yaml (the models hold points, a number: `pnpkit schema`
+describes the YAML an editor checks, so every length type carries this)."""
 
 
 Length = Annotated[float, BeforeValidator(_length), WithJsonSchema(LENGTH_JSON)]
@@ -46,8 +47,8 @@ Length = Annotated[float, BeforeValidator(_length), WithJsonSchema(LENGTH_JSON)]
 
 
 def bounded_length(low_mm: float, high_mm: float) -> Callable[[Any], float]:
-    """The validator of a Length that must lie in low_mm..high_mm (physical bounds: a negative margin or a 900 mm offset is a
-    typo, not a printer). The message speaks millimetres whatever unit was written."""
+    """The validator of a Length that must lie in low_mm..high_mm (physical bounds: a negative margin or a 900
+    mm offset is a typo, not a printer). The message speaks millimetres whatever unit was written."""
 
     def check(v: Any) -> float:
         points = _length(v)
@@ -78,8 +79,8 @@ class Bound(SpecModel):
         return self
 
 
-# Caps on the integers of a spec (issue 12): MAX_SEED and MAX_GAMES live in generator/spec/choices.py, which the
-# CLI shares; the others are the spec's own.
+# Caps on the integers of a spec (issue 12): MAX_SEED and MAX_GAMES live in generator/spec/choices.py, which
+# the CLI shares; the others are the spec's own.
 MAX_BUILD_GAMES = 20_000
 """Self-play games run during `build` (variant scoring, difficulty samples): the build stays interactive."""
 MAX_TURNS = 100_000
@@ -101,7 +102,8 @@ def _int_key(v: Any) -> Any:
 
 
 IntKey = Annotated[int, BeforeValidator(_int_key)]
-"""A mapping key that is a whole number (YAML keys reach the models as text; strict mode would refuse them)."""
+"""A mapping key that is a whole number (YAML keys reach the models as text; strict mode would refuse
+them)."""
 
 
 class SequentialCheck(SpecModel):
@@ -112,19 +114,22 @@ class SequentialCheck(SpecModel):
         0.99,
         gt=0.5,
         lt=1,
-        description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in 100 checks.",
+        description="Family-wise confidence of the verdicts: the chance that every HOLDS / FAILS verdict of "
+        "the kit is right together (all tolerances, all looks); 0.99 = at most 1 false alarm in "
+        "100 checks.",
     )
     max_games: StrictInt | None = Field(
         None,
         ge=1,
         le=MAX_GAMES,
-        description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double from `games`; default 8 x games).",
+        description="Most games per setting the check plays while a tolerance is UNDECIDED (batches double "
+        "from `games`; default 8 x games).",
     )
 
 
 def repeats(values: Iterable[Hashable]) -> Iterator[tuple[int, int]]:
-    """For each value that already came earlier in `values`: (its index, the index of its first occurrence), in
-    order. The cross-field checks use it for ids, colours and symbols that must be distinct."""
+    """For each value that already came earlier in `values`: (its index, the index of its first occurrence),
+    in order. The cross-field checks use it for ids, colours and symbols that must be distinct."""
     first: dict[Hashable, int] = {}
     for i, v in enumerate(values):
         if v in first:

@@ -23,7 +23,8 @@ from generator.spec.paths import read_bytes, resolve_inside
 
 MAX_CATALOG_BYTES = 512 * 1024
 PSEUDO = "qps"
-"""The pseudo-locale (generator/i18n/pseudo.py): English lengthened and accented; any kit can be built in it."""
+"""The pseudo-locale (generator/i18n/pseudo.py): English lengthened and accented; any kit can be built in
+it."""
 _QUOTED = r'"(?:[^"\\]|\\.)*"'
 _KEYWORD_RE = re.compile(rf"^(msgctxt|msgid|msgid_plural|msgstr|msgstr\[\d+\])[ \t]+({_QUOTED})[ \t]*$")
 _CONTINUATION_RE = re.compile(rf"^({_QUOTED})[ \t]*$")

@@ -28,14 +28,16 @@ SIMULATIONS = ("protanopia", "deuteranopia", "tritanopia", "greyscale")
 
 
 class ColourSafety(SpecModel):
-    """The colour difference two colours a player must tell apart keep under every colour-vision simulation."""
+    """The colour difference two colours a player must tell apart keep under every colour-vision
+    simulation."""
 
     min_delta_e: StrictFloat | StrictInt = Field(
         10.0,
         ge=0,
         le=100,
         description=(
-            "smallest CIEDE2000 difference between two game colours under simulated protanopia, deuteranopia, "
+            "smallest CIEDE2000 difference between two game colours under simulated protanopia, "
+            "deuteranopia, "
             "tritanopia (Viénot 1999 / Brettel 1997) and in greyscale; a pair below it that also shares its "
             "symbol/shape/pattern fails validate, one with different marks is a note in the report"
         ),
@@ -89,8 +91,9 @@ def simulate(hex_colour: str, simulation: str) -> tuple[float, float, float]:
 
 def simulate_pixels(rgb: Any, simulation: str) -> Any:
     """An sRGB image (uint8 array, rows x columns x 3) as a reader with `simulation` sees it, by the same
-    method as the palette check (`simulate`): daltonlens for protanopia, deuteranopia, tritanopia; for greyscale
-    each colour's neutral grey of the same L* (`to_grey`). Each distinct colour is simulated once."""
+    method as the palette check (`simulate`): daltonlens for protanopia, deuteranopia, tritanopia; for
+    greyscale each colour's neutral grey of the same L* (`to_grey`). Each distinct colour is simulated
+    once."""
     import numpy as np
 
     if simulation not in SIMULATIONS:
@@ -145,8 +148,8 @@ def measure(swatches: Sequence[Swatch]) -> list[PairMeasure]:
 
 def palette(game: Any) -> tuple[str, list[Swatch]]:
     """The colours a player must tell apart in a game spec, and the spec key they sit under: `suits` (Ripple
-    Rush) or `colours` (Rummy, Raindrops, Peak Dice), each entry's mark its symbol, shape or pattern (Peak Dice:
-    pattern and the optional symbol together)."""
+    Rush) or `colours` (Rummy, Raindrops, Peak Dice), each entry's mark its symbol, shape or pattern (Peak
+    Dice: pattern and the optional symbol together)."""
     for key in ("suits", "colours"):
         entries = getattr(game, key, None)
         if not isinstance(entries, list) or not entries or not hasattr(entries[0], "colour"):
@@ -197,8 +200,10 @@ def colour_problems(kit: Kit) -> list[Problem]:
         out.append(
             kit.problem(
                 f"game.{result.key}[{ids.index(b.id)}].colour",
-                f"{a.id} ({a.hex}) and {b.id} ({b.hex}) are both marked {a.mark} and look alike under {under} "
-                f"(style.colour_safety.min_delta_e is {bound:g}): give them different marks or move the colours apart",
+                f"{a.id} ({a.hex}) and {b.id} ({b.hex}) are both marked {a.mark} and look alike under "
+                f"{under} "
+                f"(style.colour_safety.min_delta_e is {bound:g}): give them different marks or move the "
+                f"colours apart",
             )
         )
     return out

@@ -475,20 +475,8 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
     """
     p = Path(path)
     kit_dir = p.parent if (p.name == "kit.yaml" or p.is_file()) else p
-    yaml_path = kit_dir / "kit.yaml"
-    display = _display(yaml_path)
-    root = resolve_dir(kit_dir, _display(kit_dir))
-    yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
-    if yaml_real is None:
-        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
-    data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
-    if not isinstance(data, dict):
-        raise SpecError(
-            [Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")]
-        )
-    problems: list[Problem] = _huge_ints(data, (), lines, display)
-    if problems:  # the models would repeat them (or overflow on them): report the net's findings alone
-        raise SpecError(problems)
+    root, display, data, lines = _read_kit_yaml(kit_dir, parse)
+    problems: list[Problem] = []
     top: KitFile | None = None
     try:
         top = KitFile.model_validate(data)
@@ -503,65 +491,14 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         problems.extend(found)
         game_files = _files_read(looks, root)
     catalogs: dict[str, Catalog] = {}
-    if top is not None:
-        for i, lang in enumerate(top.kit.languages):
-            po = kit_dir / "locales" / f"{lang}.po"
-            if not os.path.lexists(po):  # a language is available when its catalog exists
-                problems.append(
-                    Problem(
-                        display,
-                        line_of(lines, ("kit", "languages", i)),
-                        f"kit.languages[{i}]",
-                        f"no catalog for language {lang!r}: expected locales/{lang}.po in the kit folder",
-                    )
-                )
-                continue
-            try:
-                catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
-            except SpecError as e:
-                problems.extend(e.problems)
     fonts: KitFonts | None = None
-    if top is not None and top.style.fonts is not None:
-        try:
-            fonts = resolve_fonts(
-                top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key))
-            )
-        except SpecError as e:
-            problems.extend(e.problems)
     art: KitArt | None = None
-    if top is not None and any(c.art for c in top.components.values()):
-        if not problems:
-            try:
-                art = resolve_art(
-                    top.components, root, display, lambda key: line_of(lines, parse_dotted(key))
-                )
-            except SpecError as e:
-                problems.extend(e.problems)
-            else:
-                problems.extend(_svg_text_problems(art, fonts, display))
     icons: dict[str, Asset] = {}
-    if top is not None and top.style.icons:
-        icons, bad = resolve_icons(
-            top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key))
-        )
-        problems.extend(bad)
-        for i, name in enumerate(
-            top.style.icons
-        ):  # an icon's own text is drawn in the kit's faces, as art's is
-            for text, weight in icons[name].svg_texts() if name in icons else ():
-                missing = svg_text_missing(text, svg_text_chain(fonts, weight))
-                if missing:
-                    codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
-                    problems.append(
-                        Problem(
-                            display,
-                            line_of(lines, ("style", "icons", i)),
-                            f"style.icons[{i}]",
-                            f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
-                            f"{weight} face of the kit has: {codes}; convert the text to paths",
-                        )
-                    )
-                    break
+    if top is not None:
+        catalogs = _read_catalogs(top, kit_dir, root, display, lines, problems)
+        fonts = _read_fonts(top, root, display, lines, problems)
+        art = _read_art(top, fonts, root, display, lines, problems)
+        icons = _read_icons(top, fonts, root, display, lines, problems)
     if problems:
         raise SpecError(sorted(problems, key=lambda p: (p.line or 0, p.key)))
     assert top is not None  # for the type checker: no problems means it validated
@@ -591,6 +528,114 @@ def _files_read(looks: Mapping[Read, str | None], root: Path) -> dict[str, str]:
         if kind == "read" and seen is not None and (real == root or root in real.parents):
             out[real.relative_to(root).as_posix()] = seen
     return dict(sorted(out.items()))
+def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str, Any], dict[Loc, int]]:
+    """The kit folder resolved, kit.yaml's display name, its top-level mapping and its line table; SpecError
+    when there is no kit.yaml, it holds no mapping, or an integer is too large for the models."""
+    yaml_path = kit_dir / "kit.yaml"
+    display = _display(yaml_path)
+    root = resolve_dir(kit_dir, _display(kit_dir))
+    yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
+    if yaml_real is None:
+        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
+    data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
+    if not isinstance(data, dict):
+        raise SpecError(
+            [Problem(display, 1, "", f"expected a mapping at the top level; got {_describe(data)}")]
+        )
+    problems: list[Problem] = _huge_ints(data, (), lines, display)
+    if problems:  # the models would repeat them (or overflow on them): report the net's findings alone
+        raise SpecError(problems)
+    return root, display, data, lines
+
+
+def _read_catalogs(
+    top: KitFile, kit_dir: Path, root: Path, display: str, lines: dict[Loc, int], problems: list[Problem]
+) -> dict[str, Catalog]:
+    """The catalog of each language of the kit (locales/<lang>.po); a missing or bad one adds its problems."""
+    catalogs: dict[str, Catalog] = {}
+    for i, lang in enumerate(top.kit.languages):
+        po = kit_dir / "locales" / f"{lang}.po"
+        if not os.path.lexists(po):  # a language is available when its catalog exists
+            problems.append(
+                Problem(
+                    display,
+                    line_of(lines, ("kit", "languages", i)),
+                    f"kit.languages[{i}]",
+                    f"no catalog for language {lang!r}: expected locales/{lang}.po in the kit folder",
+                )
+            )
+            continue
+        try:
+            catalogs[lang] = read_catalog(root / "locales" / f"{lang}.po", _display(po), lang, root=root)
+        except SpecError as e:
+            problems.extend(e.problems)
+    return catalogs
+
+
+def _read_fonts(
+    top: KitFile, root: Path, display: str, lines: dict[Loc, int], problems: list[Problem]
+) -> KitFonts | None:
+    """The kit's own fonts (style.fonts), if it names any; their problems are added to `problems`."""
+    if top.style.fonts is None:
+        return None
+    try:
+        return resolve_fonts(top.style.fonts, root, display, lambda key: line_of(lines, parse_dotted(key)))
+    except SpecError as e:
+        problems.extend(e.problems)
+        return None
+
+
+def _read_art(
+    top: KitFile,
+    fonts: KitFonts | None,
+    root: Path,
+    display: str,
+    lines: dict[Loc, int],
+    problems: list[Problem],
+) -> KitArt | None:
+    """The components' art, read only when nothing else is wrong; its problems, and characters of an SVG's
+    text that no face of the kit has, are added to `problems`."""
+    if not any(c.art for c in top.components.values()) or problems:
+        return None
+    try:
+        art = resolve_art(top.components, root, display, lambda key: line_of(lines, parse_dotted(key)))
+    except SpecError as e:
+        problems.extend(e.problems)
+        return None
+    problems.extend(_svg_text_problems(art, fonts, display))
+    return art
+
+
+def _read_icons(
+    top: KitFile,
+    fonts: KitFonts | None,
+    root: Path,
+    display: str,
+    lines: dict[Loc, int],
+    problems: list[Problem],
+) -> dict[str, Asset]:
+    """The kit's own inline icons (style.icons); their problems, and characters of an icon's text that no
+    face of the kit has, are added to `problems`."""
+    if not top.style.icons:
+        return {}
+    icons, bad = resolve_icons(top.style.icons, root, display, lambda key: line_of(lines, parse_dotted(key)))
+    problems.extend(bad)
+    for i, name in enumerate(top.style.icons):  # an icon's own text is drawn in the kit's faces, as art's is
+        for text, weight in icons[name].svg_texts() if name in icons else ():
+            missing = svg_text_missing(text, svg_text_chain(fonts, weight))
+            if missing:
+                codes = " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
+                problems.append(
+                    Problem(
+                        display,
+                        line_of(lines, ("style", "icons", i)),
+                        f"style.icons[{i}]",
+                        f"{icons[name].shown}: the SVG's text {text[:40]!r} has characters no "
+                        f"{weight} face of the kit has: {codes}; convert the text to paths",
+                    )
+                )
+                break
+    return icons
 
 
 def _svg_text_problems(art: KitArt | None, fonts: KitFonts | None, display: str) -> list[Problem]:

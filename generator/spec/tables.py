@@ -1,8 +1,8 @@
 """Rows of data a kit reads from its folder: `data/<name>.csv`, `.xlsx` (values only) or inline YAML rows.
 
 A table is input like a spec: the file is resolved and confined to the kit folder (generator/spec/paths.py, as
-catalogs and fonts are), read with caps, and every problem is located `FILE:ROW: column NAME: ...`. The caps are
-documented here and in docs/deck-kind.md:
+catalogs and fonts are), read with caps, and every problem is located `FILE:ROW: column NAME: ...`. The caps
+are documented here and in docs/deck-kind.md:
 
 - a data file is at most MAX_DATA_BYTES (8 MiB) on disk; an .xlsx at most MAX_XLSX_UNZIPPED (64 MiB)
   unpacked, each member at most MAX_XLSX_RATIO times its packed size (a zip bomb is refused before openpyxl
@@ -49,7 +49,8 @@ FieldType = Literal["text", "int", "number", "bool"]
 
 @dataclass(frozen=True)
 class Row:
-    """One data row: its line (the file's row number, header = 1; for inline rows the index from 1) and cells."""
+    """One data row: its line (the file's row number, header = 1; for inline rows the index from 1) and
+    cells."""
 
     line: int
     cells: Mapping[str, Cell]
@@ -57,7 +58,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Table:
-    """A read table: where it came from (as written in kit.yaml and as shown in messages), columns and rows."""
+    """A read table: where it came from (as written in kit.yaml and as shown in messages), columns and
+    rows."""
 
     source: str
     shown: str
@@ -89,7 +91,8 @@ def path_problem(source: str) -> str | None:
 
 
 def read_table(root: Path, source: str, shown: str) -> Table:
-    """The rows of the data file `source` (relative to the kit folder `root`); `shown` names it in messages."""
+    """The rows of the data file `source` (relative to the kit folder `root`); `shown` names it in
+    messages."""
     why = path_problem(source)
     if why:
         raise SpecError([Problem(shown, None, "", why)])
@@ -296,19 +299,7 @@ def _xlsx_check(data: bytes, shown: str) -> None:
 
 
 def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tuple[int, list[Cell]]]]:
-    _xlsx_check(data, shown)
-    import warnings
-
-    from openpyxl import load_workbook
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            wb = load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
-    except Exception as e:  # openpyxl raises many types for a damaged workbook
-        raise SpecError(
-            [Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]
-        ) from None
+    wb = _xlsx_open(data, shown)
     header: list[str] | None = None
     head_line = 1
     rows: list[tuple[int, list[Cell]]] = []
@@ -340,30 +331,7 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
                         )
                     ]
                 )
-            values: list[Cell] = []
-            for cell in cells:
-                v = cell.value
-                col = getattr(cell, "column_letter", "?")
-                if getattr(cell, "data_type", "") == "f" or (isinstance(v, str) and v.startswith("=")):
-                    raise SpecError(
-                        [
-                            Problem(
-                                shown,
-                                line,
-                                f"cell {col}{line}",
-                                f"a formula ({_clip(v)}); pnpkit reads values only: paste the values",
-                            )
-                        ]
-                    )
-                if isinstance(v, float) and not math.isfinite(v):
-                    raise SpecError(
-                        [Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")]
-                    )
-                if v is not None and not isinstance(v, (str, int, float, bool)):
-                    v = str(v)
-                values.append(v)
-            while values and values[-1] in (None, ""):
-                values.pop()
+            values = _xlsx_values(cells, line, shown)
             if header is None:
                 if values:
                     header, head_line = [str(v).strip() if v is not None else "" for v in values], line
@@ -393,6 +361,52 @@ def _xlsx_rows(data: bytes, shown: str) -> tuple[tuple[list[str], int], list[tup
     if header is None:
         raise SpecError([Problem(shown, 1, "", "no header row (expected column names, e.g. id,count,name)")])
     return (header, head_line), rows
+
+
+def _xlsx_open(data: bytes, shown: str) -> Any:
+    """The workbook, read only, values and formulas as stored, links not followed (checked first by
+    `_xlsx_check`); SpecError when openpyxl cannot read it."""
+    _xlsx_check(data, shown)
+    import warnings
+
+    from openpyxl import load_workbook
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return load_workbook(io.BytesIO(data), read_only=True, data_only=False, keep_links=False)
+    except Exception as e:  # openpyxl raises many types for a damaged workbook
+        raise SpecError(
+            [Problem(shown, None, "", f"not an .xlsx workbook openpyxl can read ({type(e).__name__})")]
+        ) from None
+
+
+def _xlsx_values(cells: Any, line: int, shown: str) -> list[Cell]:
+    """One sheet row's values, trailing blanks dropped; SpecError for a formula or a number that is not
+    finite."""
+    values: list[Cell] = []
+    for cell in cells:
+        v = cell.value
+        col = getattr(cell, "column_letter", "?")
+        if getattr(cell, "data_type", "") == "f" or (isinstance(v, str) and v.startswith("=")):
+            raise SpecError(
+                [
+                    Problem(
+                        shown,
+                        line,
+                        f"cell {col}{line}",
+                        f"a formula ({_clip(v)}); pnpkit reads values only: paste the values",
+                    )
+                ]
+            )
+        if isinstance(v, float) and not math.isfinite(v):
+            raise SpecError([Problem(shown, line, f"cell {col}{line}", f"expected a finite number; got {v}")])
+        if v is not None and not isinstance(v, (str, int, float, bool)):
+            v = str(v)
+        values.append(v)
+    while values and values[-1] in (None, ""):
+        values.pop()
+    return values
 
 
 _INT = re.compile(r"[+-]?[0-9]{1,9}")

@@ -71,8 +71,10 @@ class TuneSpec(SpecModel):
         ge=1,
         le=MAX_GAMES,
         description=(
-            "Most games per setting the proof may play: a candidate that fails no tolerance but leaves one undecided "
-            "at the kit's balance.max_games is checked again with that cap doubled, up to this; the cap that decides "
+            "Most games per setting the proof may play: a candidate that fails no tolerance but leaves one "
+            "undecided "
+            "at the kit's balance.max_games is checked again with that cap doubled, up to this; the cap that "
+            "decides "
             "it is written into the tuned kit (annotated with the old one). Unset: the kit's own max_games."
         ),
     )

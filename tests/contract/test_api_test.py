@@ -193,7 +193,8 @@ def test_a_composer_without_compose_fails(tiny):
         (
             "legal_problems",
             "tiny_no_such_module:f",
-            "legal_problems: 'tiny_no_such_module:f': cannot import 'tiny_no_such_module' (ModuleNotFoundError: ",
+            "legal_problems: 'tiny_no_such_module:f': cannot import 'tiny_no_such_module' "
+            "(ModuleNotFoundError: ",
         ),
         ("spec", "{m}:new_game", "spec = '{m}:new_game': expected a pydantic model class; got function"),
         (

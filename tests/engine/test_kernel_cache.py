@@ -11,7 +11,10 @@ import pytest
 from generator.engine import kernel
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = "import generator.engine.kernel, numba, os; print(numba.config.CACHE_DIR); print(os.environ['NUMBA_CACHE_DIR'])"
+PROBE = (
+    "import generator.engine.kernel, numba, os; print(numba.config.CACHE_DIR); "
+    "print(os.environ['NUMBA_CACHE_DIR'])"
+)
 
 
 def _package(tmp_path: Path) -> Path:
@@ -23,7 +26,8 @@ def _package(tmp_path: Path) -> Path:
     (pkg / "engine" / "kernel.py").write_text("def jit(f):\n    return f\n", encoding="utf-8")
     (pkg / "games" / "pig" / "kernel.py").write_text(
         "from generator.engine.kernel import jit\nfrom generator.games.pig import (\n    rules,\n)\n\n\n"
-        "@jit\ndef roll(x):\n    return x + rules.SIDES\n\n\ndef picture():\n    from generator.render import page\n",
+        "@jit\ndef roll(x):\n    return x + rules.SIDES\n\n\ndef picture():\n    from generator.render "
+        "import page\n",
         encoding="utf-8",
     )
     (pkg / "games" / "pig" / "rules.py").write_text("SIDES = 6\n", encoding="utf-8")

@@ -41,7 +41,8 @@ def _calls_with_constants(x):  # type: ignore[no-untyped-def]
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
 def test_constants_from_compiled_callers_compile_no_version_of_their_own():
     assert _calls_with_constants(5) == 5 + 6 + 7 + 5 + 5 + 6 + 10
-    _calls_with_constants.recompile()  # typed afresh (not loaded from the disk cache): it asks for its callees
+    # typed afresh (not loaded from the disk cache): it asks for its callees
+    _calls_with_constants.recompile()
     assert [str(s) for s in _add.signatures] == ["(int64, int64)"]
     assert [str(s) for s in _pick.signatures] == ["(bool, int64, int64)"]
 

@@ -1,6 +1,6 @@
-"""A `jit_noref` step is compiled for compiled callers only, without numba's CPython wrapper (which unboxes every
-argument from Python objects: for steps over NamedTuples of 20-40 arrays, 40 % of the Raindrops compile); a call
-from Python goes to a twin compiled with the wrapper, cached under a name of its own."""
+"""A `jit_noref` step is compiled for compiled callers only, without numba's CPython wrapper (which unboxes
+every argument from Python objects: for steps over NamedTuples of 20-40 arrays, 40 % of the Raindrops
+compile); a call from Python goes to a twin compiled with the wrapper, cached under a name of its own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The kernels' disk cache seen from outside numba: which game is cached, pruning old versions' folders, clearing."""
+"""The kernels' disk cache seen from outside numba: which game is cached, pruning old versions' folders,
+clearing."""
 
 from __future__ import annotations
 
@@ -67,8 +68,8 @@ def test_a_game_is_cached_when_each_module_with_kernels_has_an_index(tmp_path):
 
 
 def test_a_warm_up_marks_its_game_cached_in_its_own_folder(tmp_path):
-    """A module whose kernels a check never plays would leave the game 'uncompiled' for ever: the warm-up's mark
-    says it is done, for this checkout's package folder only."""
+    """A module whose kernels a check never plays would leave the game 'uncompiled' for ever: the warm-up's
+    mark says it is done, for this checkout's package folder only."""
     from generator.engine.kernelcache import mark_warm
 
     package = ROOT / "generator" / "games" / "peak_dice"

@@ -135,8 +135,8 @@ def test_chunk_is_picklable() -> None:
 
 
 def test_merge_concatenates_each_per_game_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """200 chunks: one concatenate per "games.*" key (chunk-by-chunk concatenation copied the growing array each
-    time, quadratic in the number of chunks), and the same arrays as concatenating in one go."""
+    """200 chunks: one concatenate per "games.*" key (chunk-by-chunk concatenation copied the growing array
+    each time, quadratic in the number of chunks), and the same arrays as concatenating in one go."""
     chunks = [
         {"games.score": np.full((3, 2), i), "games.n": np.arange(i, i + 3), "sum": np.array([i])}
         for i in range(200)

@@ -18,7 +18,8 @@ def test_z95_is_the_normal_quantile() -> None:
 
 
 def test_wilson_by_hand_with_z_2() -> None:
-    # closed form: (s + z^2/2 +- z sqrt(s(n-s)/n + z^2/4)) / (n + z^2); s=8, n=10, z=2 -> (10 +- 2 sqrt(2.6)) / 14
+    # closed form: (s + z^2/2 +- z sqrt(s(n-s)/n + z^2/4)) / (n + z^2); s=8, n=10, z=2 -> (10 +- 2 sqrt(2.6))
+    # / 14
     p, low, high = wilson(8, 10, confidence=2 * sps.norm.cdf(2.0) - 1)  # the confidence whose z is 2
     assert p == 0.8
     assert low == pytest.approx((10 - 2 * math.sqrt(2.6)) / 14, abs=1e-12)
@@ -84,7 +85,8 @@ def test_hist_percentiles_match_numpy_on_expanded_data(hist: list[int], offset: 
 
 
 def test_hist_percentiles_exact_ranks() -> None:
-    # values 1..100 once each: the q-th percentile is q (q=7 once came out as 8 through 7/100*100 = 7.000...01)
+    # values 1..100 once each: the q-th percentile is q (q=7 once came out as 8 through 7/100*100 =
+    # 7.000...01)
     hist = np.array([0] + [1] * 100)
     assert hist_percentiles(hist, [1, 7, 29, 50, 57, 100]) == [1.0, 7.0, 29.0, 50.0, 57.0, 100.0]
     assert hist_percentiles(hist, [0]) == [1.0]

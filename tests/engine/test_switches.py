@@ -1,5 +1,5 @@
-"""House-rule switches: every bool / Literal field of a game's `rules` model is flipped once, numeric fields are
-skipped, and each flipped spec's own balance report fills one row of the side-by-side table."""
+"""House-rule switches: every bool / Literal field of a game's `rules` model is flipped once, numeric fields
+are skipped, and each flipped spec's own balance report fills one row of the side-by-side table."""
 
 from __future__ import annotations
 

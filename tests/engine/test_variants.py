@@ -16,7 +16,8 @@ from generator.spec.base import Bound
 
 @dataclass(frozen=True)
 class Scores:
-    """Two seats score a seeded uniform draw plus `bonus` each game (a sheet that is `bonus` points better)."""
+    """Two seats score a seeded uniform draw plus `bonus` each game (a sheet that is `bonus` points
+    better)."""
 
     bonus: float = 0.0
 

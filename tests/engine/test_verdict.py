@@ -1,5 +1,5 @@
-"""Evidence -> interval -> verdict: each method against scipy / hand-derived values, the three verdicts, and the
-family-wise error rate of the simultaneous intervals (simulated)."""
+"""Evidence -> interval -> verdict: each method against scipy / hand-derived values, the three verdicts, and
+the family-wise error rate of the simultaneous intervals (simulated)."""
 
 from __future__ import annotations
 
@@ -167,8 +167,8 @@ def test_tolerance_json_names_verdict_method_and_evidence() -> None:
 
 def test_family_wise_error_rate_is_kept_where_point_estimates_are_not() -> None:
     """20 tolerances whose true value (0.52) lies just OUTSIDE the allowed 0.40..0.50, 300 simulated kits:
-    with simultaneous intervals at confidence 0.9, a kit where any of them wrongly HOLDS must be rare (<= 10%);
-    comparing the point estimate with the bound instead says HOLDS by chance in most kits."""
+    with simultaneous intervals at confidence 0.9, a kit where any of them wrongly HOLDS must be rare (<=
+    10%); comparing the point estimate with the bound instead says HOLDS by chance in most kits."""
     rng = np.random.default_rng(11)
     m, kits, n = 20, 300, 400
     alpha = bonferroni_alpha(0.90, m, 1)
@@ -182,7 +182,7 @@ def test_family_wise_error_rate_is_kept_where_point_estimates_are_not() -> None:
     assert wrong_point / kits > 0.5
 
 
-# ------------------------------------------------------------------ the same floats without scipy.stats / statsmodels
+# ---------------------------------------------------------- the same floats without scipy.stats / statsmodels
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""A tiny dice race used to test and time the engine room (a test fixture: it lives in tests/, not in the package).
+"""A tiny dice race used to test and time the engine room (a test fixture: it lives in tests/, not in the
+package).
 
 Rules: `players` seats take turns in seat order; a turn rolls one die of `sides` faces and moves that many
 steps; rolling the top face earns one extra roll (at most `max_rerolls` per turn). The first seat to reach

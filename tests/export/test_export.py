@@ -234,8 +234,9 @@ def test_rummy_card_text_stays_inside_the_print_shops_safe_area(exported):
 
 
 def test_card_images_are_drawn_in_the_kit_fonts_as_the_pdf_is(tmp_path):
-    """A kit with `style.fonts` (the worked example: card numbers in DejaVu Serif) exports card images in those
-    fonts, not in the built-in one: the same card exported from a copy without the `style:` block differs."""
+    """A kit with `style.fonts` (the worked example: card numbers in DejaVu Serif) exports card images in
+    those fonts, not in the built-in one: the same card exported from a copy without the `style:` block
+    differs."""
     import re
     import shutil
 

@@ -220,7 +220,8 @@ def test_a_pdfa_failure_names_the_output_file_not_its_staging_copy(tmp_path):
 
 def test_a_pdfa_finding_inside_svg_art_names_the_output_the_slot_and_the_file(tmp_path, monkeypatch):
     """With svglib's own fonts (as before SVG text was set in the kit's faces) the validator refuses an
-    unembedded font inside the art's form: the message names the output file and the art that draws with it."""
+    unembedded font inside the art's form: the message names the output file and the art that draws with
+    it."""
     import generator.render.pdf as pdf_module
 
     monkeypatch.setattr(pdf_module, "_embedded_text", lambda drawing, fonts, where, lenient=False: drawing)

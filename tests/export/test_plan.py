@@ -116,7 +116,8 @@ runner = CliRunner()
     [
         (
             ["--cards", "--size", "a5"],
-            "error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n",
+            "error: Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, "
+            "mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'a5'\n",
         ),
         (
             ["--tts", "--format", "gif"],

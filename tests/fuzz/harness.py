@@ -1,8 +1,9 @@
-"""A seeded mutation fuzzer over the shipped kits (issue 12), shared by the quick CI slice (tests/fuzz) and the
-full run (`python bench/fuzz.py`).
+"""A seeded mutation fuzzer over the shipped kits (issue 12), shared by the quick CI slice (tests/fuzz) and
+the full run (`python bench/fuzz.py`).
 
 Every case is one mutated kit folder (kit.yaml or a catalog changed by a seeded numpy Generator). A case is
-built in a worker process (`generator.pipeline.build`, English only, into a fresh output folder) and classified:
+built in a worker process (`generator.pipeline.build`, English only, into a fresh output folder) and
+classified:
 
 - clean error: a KitError (the CLI prints it and exits 1) and the output folder holds no file;
 - accepted: the build succeeded and wrote exactly the files it reports, with no staging folder left;
@@ -227,7 +228,8 @@ def _structural(rng: np.random.Generator, data: Any) -> tuple[str, Any]:
     )
     current = parent[key]
     if op == "near" and isinstance(current, int) and not isinstance(current, bool):
-        # near-valid numbers: cross-field rules (kept > dealt, more goals than rows) and "validates must build"
+        # near-valid numbers: cross-field rules (kept > dealt, more goals than rows) and "validates must
+        # build"
         value = int(rng.choice([current - 1, current + 1, current * 2, current * 10, current * 100, 0, 1]))
         parent[key] = value
         return f"{dotted} = {value} (was {current})", data
@@ -555,7 +557,8 @@ ART_MUTATIONS = [
     "absolute",
     "missing",
 ]
-"""What a kit's art file can be: every one must end as a located error, never a traceback or partial output."""
+"""What a kit's art file can be: every one must end as a located error, never a traceback or partial
+output."""
 ART_SLOTS = {
     "ripple_rush": "number_cards",
     "peak_dice": "rules",
@@ -604,7 +607,10 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
     slot = "back" if cid != "rules" else "logo"
     path, files, links = "assets/art.png", {}, {}
     data: bytes | None = None
-    svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">{}</svg>'
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" '
+        'height="10">{}</svg>'
+    )
     if op == "png_bomb":
         data = _png_bomb()
     elif op == "webp_bomb":
@@ -634,10 +640,11 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
     elif op.startswith("svg_"):
         path = "assets/art.svg"
         body = {
-            "svg_billion_laughs": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;'
+            "svg_billion_laughs": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b '
+            '"&a;&a;&a;&a;&a;&a;'
             '&a;&a;&a;&a;">]>' + svg.format("<text>&b;</text>"),
-            "svg_external_entity": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-            + svg.format("<text>&x;</text>"),
+            "svg_external_entity": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM '
+            '"file:///etc/passwd">]>' + svg.format("<text>&x;</text>"),
             "svg_file_href": svg.format('<use xlink:href="file:///etc/passwd#a"/>'),
             "svg_http_image": svg.format('<image href="http://example.com/a.png" width="10" height="10"/>'),
             "svg_script": svg.format("<script>alert(1)</script>"),
@@ -672,8 +679,8 @@ def art_case(kit: str, op: str, rng: np.random.Generator) -> Case:
 
 
 def make_art_cases(n: int, seed: int) -> list[Case]:
-    """`n` seeded hostile-art cases, cycling over the mutations and the shipped kits with art slots (a data kit
-    draws its faces from templates, not slots)."""
+    """`n` seeded hostile-art cases, cycling over the mutations and the shipped kits with art slots (a data
+    kit draws its faces from templates, not slots)."""
     rng = np.random.default_rng(seed)
     kits = [k.name for k in KITS if k.name in ART_SLOTS]
     return [art_case(kits[i % len(kits)], ART_MUTATIONS[i % len(ART_MUTATIONS)], rng) for i in range(n)]
@@ -760,8 +767,9 @@ def _xlsx_edit(data: bytes, member: str, edit: Callable[[str], str]) -> bytes:
 
 
 def _hostile_xlsx(op: str, table: list[list[Any]]) -> bytes:
-    """A workbook of `table` damaged as `op` says (issue 34): no sheets, a sheet relationship out of the package,
-    NaN / INF number cells, a shared-string index out of range, 1.5 million blank rows after the data."""
+    """A workbook of `table` damaged as `op` says (issue 34): no sheets, a sheet relationship out of the
+    package, NaN / INF number cells, a shared-string index out of range, 1.5 million blank rows after the
+    data."""
     import re as _re
 
     good = _xlsx(table)
@@ -919,7 +927,8 @@ def budget_case(op: str) -> Case:
     )
     if op == "draw_ops":
         rep = (
-            "        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, w: 1mm, "
+            "        - type: repeat\n          times: 100\n          element: {type: rect, x: 1mm, y: 1mm, "
+            "w: 1mm, "
             "h: 1mm}\n"
         )
         head = "    crop:\n      extends: card\n      front:\n"

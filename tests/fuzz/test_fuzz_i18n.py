@@ -37,7 +37,10 @@ def _strings(seed: int, n: int) -> list[str]:
 @pytest.mark.parametrize("value", ["", "Sie", "du\x07", "x" * 10_000, "ihr; du", "DU", "\u202edu", "du ihr"])
 def test_a_hostile_form_of_address_is_one_located_problem(value):
     quoted = value.replace("\\", "\\\\").replace('"', '\\"')
-    text = f'msgid ""\nmsgstr ""\n"Language: de\\n"\n"X-Form-Of-Address: {quoted}\\n"\n\nmsgid "a"\nmsgstr "Karte"\n'
+    text = (
+        f'msgid ""\nmsgstr ""\n"Language: de\\n"\n"X-Form-Of-Address: {quoted}\\n"\n\nmsgid "a"\nmsgstr '
+        f'"Karte"\n'
+    )
     problems = address_problems(parse_catalog(text.encode(), "x/de.po", "de"))
     assert [(p.line, p.key) for p in problems] == [(4, "X-Form-Of-Address")]
     assert len(problems[0].message) < 120 and problems[0].message.startswith("expected du or ihr; got ")

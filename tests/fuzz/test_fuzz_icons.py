@@ -69,7 +69,10 @@ def test_an_undeclared_fifo_beside_the_icons_is_never_opened(tmp_path):
 def test_a_path_in_a_card_text_prints_as_written(tmp_path):
     from generator.pipeline import build
 
-    effect = '        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**x** :../../etc/passwd:", size: 8pt, align: left}\n'
+    effect = (
+        '        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**x** :../../etc/passwd:", '
+        "size: 8pt, align: left}\n"
+    )
     kit = starter(tmp_path, effect=effect)
     result = build([kit], out=tmp_path / "out", langs=["en"])
     assert any(p.suffix == ".pdf" for p in result.files)

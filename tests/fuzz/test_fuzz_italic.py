@@ -1,6 +1,6 @@
 """Hostile `*italic*`: star soup through parsing, fitting and the PDF writer; hostile `italic` and
-`bold_italic` font files in style.fonts (garbage, a link out of the kit, '..', a FIFO, a missing file). Each is
-pieces that print or a clean located error, never a traceback or a hang."""
+`bold_italic` font files in style.fonts (garbage, a link out of the kit, '..', a FIFO, a missing file). Each
+is pieces that print or a clean located error, never a traceback or a hang."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Hostile plugin records: a third-party entry point's `GamePlugin` strings are an input surface. Whatever text
-a field holds, registering it gives a list of problems (never an exception), and loading a string that names
-nothing importable is a KitError naming the field and the string (never a traceback)."""
+"""Hostile plugin records: a third-party entry point's `GamePlugin` strings are an input surface. Whatever
+text a field holds, registering it gives a list of problems (never an exception), and loading a string that
+names nothing importable is a KitError naming the field and the string (never a traceback)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""A kit folder holding things no kit names -- a link to /dev/zero, FIFOs, a socket, links to files and folders
-outside, a huge sparse file -- builds exactly as the clean kit: the build keys itself on the files the kit uses,
-seen through the kit door (generator.spec.paths), so none of these is ever opened, and nothing outside the kit
-folder, the output folder, the package or Python's own files is opened at all."""
+"""A kit folder holding things no kit names -- a link to /dev/zero, FIFOs, a socket, links to files and
+folders outside, a huge sparse file -- builds exactly as the clean kit: the build keys itself on the files the
+kit uses, seen through the kit door (generator.spec.paths), so none of these is ever opened, and nothing
+outside the kit folder, the output folder, the package or Python's own files is opened at all."""
 
 from __future__ import annotations
 
@@ -122,7 +122,8 @@ finally:
 
 
 def cli(*args: str, log: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """`python -m generator ARGS` under `ulimit -v 2000000`; with `log`, every file it opens is written there."""
+    """`python -m generator ARGS` under `ulimit -v 2000000`; with `log`, every file it opens is written
+    there."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "generator", *args]
     if log is not None:
@@ -181,9 +182,9 @@ def _allowed_roots(*folders: Path) -> list[str]:
 
 @pytest.mark.parametrize("rebuild", [False, True], ids=["first", "rebuild"])
 def test_nothing_outside_the_kit_output_package_or_python_is_opened(tmp_path, rebuild):
-    """An audit hook in the build's process records every `open`; each resolves inside the kit folder, the output
-    folder, the package or Python's own files (a bare name is an open relative to a folder's descriptor: the
-    output stage's removal)."""
+    """An audit hook in the build's process records every `open`; each resolves inside the kit folder, the
+    output folder, the package or Python's own files (a bare name is an open relative to a folder's
+    descriptor: the output stage's removal)."""
     outside = outside_folder(tmp_path)
     kit = hostile_kit(tmp_path, outside)
     out = tmp_path / "out"
@@ -276,7 +277,8 @@ def test_any_hostile_extras_build_exactly_as_the_clean_kit(tmp_path_factory, cle
 @pytest.mark.parametrize("kind", ["devzero", "fifo", "outside_file"])
 def test_a_used_file_swapped_for_a_hostile_entry_after_a_build_is_a_located_error(tmp_path, kind):
     """The shortcut re-reads the used files through the door: a data file that became a /dev/zero link, a FIFO
-    or a link out is refused there (never opened), then reported by the load with its name; nothing written."""
+    or a link out is refused there (never opened), then reported by the load with its name; nothing
+    written."""
     outside = outside_folder(tmp_path)
     kit = tmp_path / "kit"
     shutil.copytree(KIT, kit)

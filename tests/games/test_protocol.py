@@ -69,7 +69,8 @@ def _play(game_id: str, players: int, seed: int, moves_seed: int) -> tuple[list[
 
 @pytest.mark.parametrize("game_id", sorted(KITS))
 def test_the_stated_player_counts_are_exactly_those_the_rules_accept(game_id):
-    """`players(spec)` is the contract: every count it states builds a game, the counts around it are refused."""
+    """`players(spec)` is the contract: every count it states builds a game, the counts around it are
+    refused."""
     seats = _seats(game_id)
     assert seats and seats == sorted(set(seats)) and seats[0] >= 1, f"{game_id}: players() = {seats}"
     new_game = registry.get(game_id).load.new_game()

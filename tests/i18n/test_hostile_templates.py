@@ -34,7 +34,8 @@ REFUSED = [
         "more than 100000 loop iterations",
     ),
     (
-        "{% for i in range(2) %}{% for j in range(2) %}{% for k in range(2) %}{% endfor %}{% endfor %}{% endfor %}",
+        "{% for i in range(2) %}{% for j in range(2) %}{% for k in range(2) %}{% endfor %}{% endfor %}{% "
+        "endfor %}",
         "loops nested more than 2 deep",
     ),
     ("{% for x in [1] recursive %}{{ loop(x) }}{% endfor %}", "recursive loops are not allowed"),

@@ -107,7 +107,8 @@ def test_unknown_language_and_missing_catalog_are_located(kit: Path) -> None:
     line = line_of(kit, "languages:")
     assert [str(p).split(": ", 1)[1] for p in e.value.problems] == [
         "kit.languages[1]: expected a language or locale Babel knows, such as en, de, fr or pt_BR; got 'qq'",
-        "kit.languages[2]: expected a language such as en, de, fr or pt_BR (the catalog is locales/<lang>.po); "
+        "kit.languages[2]: expected a language such as en, de, fr or pt_BR (the catalog is "
+        "locales/<lang>.po); "
         "got 'de-DE'",
     ]
     assert all(p.line == line for p in e.value.problems)

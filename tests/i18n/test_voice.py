@@ -91,7 +91,8 @@ def test_a_word_of_the_other_form_is_a_located_error():
     )
     problems = address_problems(parse_catalog(text.encode(), "kit/locales/de.po", "de"))
     assert [str(p) for p in problems] == [
-        "kit/locales/de.po:9: b: 'Mischt' addresses the players as ihr; the catalog's X-Form-Of-Address is 'du'"
+        "kit/locales/de.po:9: b: 'Mischt' addresses the players as ihr; the catalog's X-Form-Of-Address is "
+        "'du'"
     ]
 
 
@@ -114,7 +115,8 @@ def test_an_unknown_form_names_the_header_line():
 
 
 def test_validate_fails_on_a_mixed_kit(tmp_path):
-    """The check runs in `pnpkit validate`: yesterday's Ripple Rush German (ihr in the set-up) fails, located."""
+    """The check runs in `pnpkit validate`: yesterday's Ripple Rush German (ihr in the set-up) fails,
+    located."""
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "de.po"
@@ -146,8 +148,8 @@ def _title(lang_catalog) -> str:
 
 @pytest.mark.parametrize("kit_dir", KITS, ids=[k.name for k in KITS])
 def test_product_names_are_written_once(kit_dir):
-    """A kit's name is a product name: English in every Latin-script catalog (transliterated once in Japanese),
-    and a string that prints it again prints it whole ("RUMMY CARDS", never "RUMMY CARTES")."""
+    """A kit's name is a product name: English in every Latin-script catalog (transliterated once in
+    Japanese), and a string that prints it again prints it whole ("RUMMY CARDS", never "RUMMY CARTES")."""
     kit = load_kit(kit_dir)
     english = _title(kit.catalogs["en"])
     first = re.escape(english.split()[0])

@@ -1,5 +1,5 @@
-"""A shipped kit with its own Arabic font prints its Arabic title shaped, right to left: the glyphs on the rules
-page are HarfBuzz's for the title (read back from the PDF). The style and
+"""A shipped kit with its own Arabic font prints its Arabic title shaped, right to left: the glyphs on the
+rules page are HarfBuzz's for the title (read back from the PDF). The style and
 catalog lines are the ones docs/text.md shows."""
 
 from __future__ import annotations

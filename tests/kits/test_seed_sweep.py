@@ -1,5 +1,6 @@
 """Seed sweep (small): for a few seeds, every shipped kit HOLDS or is UNDECIDED (never FAILS) and every
-deliberately broken variant FAILS. The full sweep (seeds 1..10, default games, timings) is bench/seed_sweep.py."""
+deliberately broken variant FAILS. The full sweep (seeds 1..10, default games, timings) is
+bench/seed_sweep.py."""
 
 from __future__ import annotations
 

@@ -39,7 +39,8 @@ def _ctx(kit_name: str, lang: str) -> Context:
 
 
 def _old_goal_face(ctx: Context, row: int) -> Face:
-    """The goal card as shipped before the fix: goal.row centred on the card, its block running under the badge."""
+    """The goal card as shipped before the fix: goal.row centred on the card, its block running under the
+    badge."""
     w, h = CARD_PRESETS["poker"]
     face = rr.goal_face(ctx, row, w, h, 0.0)
     inset = mm(3.5)
@@ -99,7 +100,8 @@ def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_
     cell = Rect(0, 0, 60, 20, fill="#ffffff", stroke="ink", width=1)
     inside = Text(5, 6, "ABCD", 10)  # 20 pt wide, ink 4.8..14 on a cell that holds it
     assert face_collisions([cell, inside], fixed) == []
-    # past the edge of the filled cell it sits on: the text-fit check's finding ('runs past its box'), not this one's
+    # past the edge of the filled cell it sits on: the text-fit check's finding ('runs past its box'), not
+    # this one's
     assert face_collisions([cell, Text(45, 6, "ABCD", 10)], fixed) == []
     outline = Rect(0, 0, 60, 20, fill=None, stroke="ink", width=1)
     assert [o for _, o in face_collisions([outline, Text(45, 6, "ABCD", 10)], fixed)] == ["a rectangle (ink)"]
@@ -120,14 +122,17 @@ def test_texts_meeting_texts_shapes_and_outlines_are_collisions_and_backgrounds_
 
 
 def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path):
-    """Issue 26, done means: a copy of Ripple Rush whose English goal.row is twice as long fails validate naming
-    goal.row. The text beside the badge keeps its one size (3.4 mm) in at most the lines that fit between its
-    top and the badge's lower edge (3): twice the English text needs 4."""
+    """Issue 26, done means: a copy of Ripple Rush whose English goal.row is twice as long fails validate
+    naming goal.row. The text beside the badge keeps its one size (3.4 mm) in at most the lines that fit
+    between its top and the badge's lower edge (3): twice the English text needs 4."""
     kit = tmp_path / "ripple_rush"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     po = kit / "locales" / "en.po"
     text = po.read_text(encoding="utf-8")
-    line = "msgstr \"Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, one='point', other='points') }}.\""
+    line = (
+        'msgstr "Fill every cell of row {{ row }}: +{{ goal_points }} {{ plural(goal_points, '
+        "one='point', other='points') }}.\""
+    )
     assert line in text
     body = line[len('msgstr "') : -1]
     po.write_text(text.replace(line, f'msgstr "{body} {body}"'), encoding="utf-8")
@@ -142,7 +147,8 @@ def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr
     assert (
-        f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not fit a "
+        f"locales/en.po:{msgid}: goal.row: does not fit (en): goal.row (en, at most 3 lines): text does not "
+        f"fit a "
         "113x38 pt box even at 9.64 pt" in r.stderr
     ), r.stderr
 

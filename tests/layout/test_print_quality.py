@@ -1,5 +1,5 @@
-"""Issue 26 item 3: the print defects a designer would reject, each measured on the drawn ops of the shipped kits
-(the room between two drawn things, from the font metrics and the shapes' geometry)."""
+"""Issue 26 item 3: the print defects a designer would reject, each measured on the drawn ops of the shipped
+kits (the room between two drawn things, from the font metrics and the shapes' geometry)."""
 
 from __future__ import annotations
 
@@ -292,7 +292,8 @@ def test_calibration_scale_labels_are_legible_and_clear_of_the_ticks():
     ],
 )
 def test_japanese_column_labels_are_set_vertically_not_turned(kits, kit, comp, tid, text):
-    # 「大きい数」 and 「ラウンド」 were rotated sideways: tategaki stacks the characters upright, top to bottom
+    # 「大きい数」 and 「ラウンド」 were rotated sideways: tategaki stacks the characters upright, top to
+    # bottom
     glyphs = [op for op in _sheet_ops(kits(kit, "ja")[comp]) if isinstance(op, Text) and op.text_id == tid]
     assert "".join(g.text for g in glyphs) == text
     assert all(g.rotate == 0 for g in glyphs)
@@ -345,7 +346,8 @@ def test_the_rummy_rules_do_not_end_a_paragraph_on_a_lone_line(kits):
 
 
 def test_card_faces_carry_no_internal_ids_unless_the_spec_asks(kits):
-    # "BLA1-1" and "JK-1" printed on every English card; print.print_ids (default off) brings them back for sorting
+    # "BLA1-1" and "JK-1" printed on every English card; print.print_ids (default off) brings them back for
+    # sorting
     import dataclasses
     import re
 

@@ -228,8 +228,8 @@ def test_a_broken_colour_span_is_located(text, problem):
 @pytest.mark.parametrize("lang", ["en", "ja", "es", "de", "fr"])
 def test_ripple_rush_rules_print_each_suit_symbol_inline_and_a_bold_run(lang, tmp_path):
     """The rules summary sets catalog strings as rich text: Ripple Rush's 'Writing a number' names each suit's
-    symbol in its colour (from the spec, not typed into the catalogs), one x-height tall on the text's baseline,
-    and its 'must' is a bold run."""
+    symbol in its colour (from the spec, not typed into the catalogs), one x-height tall on the text's
+    baseline, and its 'must' is a bold run."""
     from generator.layout.ops import Circle, iter_texts
     from generator.pipeline import load_kits, plan_build
     from generator.render.fonts import text_width

@@ -1,5 +1,5 @@
-"""The kit's own inline icons (`style.icons`, assets/icons/NAME.svg) in rich text: the SVG one x-height tall on
-the baseline after the words before it, its advance taken from its shape, tinted only in a colour span; an
+"""The kit's own inline icons (`style.icons`, assets/icons/NAME.svg) in rich text: the SVG one x-height tall
+on the baseline after the words before it, its advance taken from its shape, tinted only in a colour span; an
 unknown `:name:` says which icons there are and the nearest."""
 
 from __future__ import annotations
@@ -11,8 +11,14 @@ from generator.layout.ops import Text, Vector, fitted
 from generator.layout.rich import ICON_SIDE, X_HEIGHT, fit_rich, parse_rich, rich_ops
 from generator.spec.assets import probe
 
-COIN = b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="9" fill="#e0a000"/></svg>'
-WIDE = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"><rect width="40" height="20" fill="#336699"/></svg>'
+COIN = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="9" '
+    b'fill="#e0a000"/></svg>'
+)
+WIDE = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20"><rect width="40" height="20" '
+    b'fill="#336699"/></svg>'
+)
 
 
 def measure(text: str, font: str, size: float) -> float:

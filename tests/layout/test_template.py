@@ -1,5 +1,5 @@
-"""The template interpreter (generator/layout/template.py): declarative elements -> drawing ops, positions from
-the top-left in mm or %, conditions, repeats, grids, and errors that name where."""
+"""The template interpreter (generator/layout/template.py): declarative elements -> drawing ops, positions
+from the top-left in mm or %, conditions, repeats, grids, and errors that name where."""
 
 from __future__ import annotations
 
@@ -167,8 +167,8 @@ def test_icons_come_from_the_built_in_symbols():
 
 
 def test_an_image_whose_file_was_not_loaded_names_where():
-    """Files are read when the kit loads (tests/games/deck/test_assets.py draws them); a path the renderer was not
-    given is a located LayoutError, and an empty field draws nothing."""
+    """Files are read when the kit loads (tests/games/deck/test_assets.py draws them); a path the renderer was
+    not given is a located LayoutError, and an empty field draws nothing."""
     with pytest.raises(
         LayoutError, match=r"front\[0\]\.src: 'assets/a\.png' was not read when the kit loaded"
     ):

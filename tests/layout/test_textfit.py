@@ -37,24 +37,28 @@ def test_a_string_wider_than_the_white_box_it_sits_on_is_reported_with_both_side
     ]
     pages = [Page(200, 200, page, label="deck back 1")]
     assert text_fit_problems(pages, fixed, "deck (en)", origin="kit.yaml") == [
-        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left 5.00 pt, right 5.00 pt"
+        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left "
+        "5.00 pt, right 5.00 pt"
     ]
     assert text_fit_problems(
         pages, fixed, "deck (en)", lambda tid: "locales/en.po:23", origin="kit.yaml"
     ) == [
         (
-            "locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
+            "locales/en.po:23: cards.back: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' "
+            "runs past its box: "
             "left 5.00 pt, right 5.00 pt"
         )
     ]
 
 
 def test_rotated_cards_and_the_trim_clip_are_followed():
-    # a card turned 90 degrees on the page (as N-up grids do); its string runs 10 pt past the card's right edge
+    # a card turned 90 degrees on the page (as N-up grids do); its string runs 10 pt past the card's right
+    # edge
     face = (Rect(0, 0, 100, 50, fill="#ffffff", stroke=None), Text(60, 10, "ABCDEFGHIJ", 10, text_id="t"))
     page = Page(300, 300, [Place(200, 20, face, clip=(0, 0, 100, 50), rotate=90)])
     (o,) = text_overflows([page], fixed)
-    # turned 90 degrees the card's right edge is the page's top; the text's page box is x 182..191.2, y 80..130
+    # turned 90 degrees the card's right edge is the page's top; the text's page box is x 182..191.2, y
+    # 80..130
     assert (o.what, round(o.top, 2), round(o.left, 2), round(o.right, 2), round(o.bottom, 2)) == (
         "the trim",
         10.0,
@@ -73,7 +77,8 @@ def test_a_tiled_window_may_cut_a_string_but_its_own_box_still_counts():
 
 
 def test_a_string_on_a_neighbouring_cards_bleed_is_judged_by_its_own_card():
-    # card A's bleed rect reaches under card B; B's label sits on B's own (narrower) white box and overflows it
+    # card A's bleed rect reaches under card B; B's label sits on B's own (narrower) white box and overflows
+    # it
     a = Place(0, 0, (Rect(-3, -3, 106, 56, fill="#ff0000", stroke=None),), clip=(0, 0, 100, 50))
     b = Place(
         100,

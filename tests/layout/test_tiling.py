@@ -1,4 +1,5 @@
-"""tile_face: a face larger than the paper cut into overlapping sheets with glue bands and alignment targets."""
+"""tile_face: a face larger than the paper cut into overlapping sheets with glue bands and alignment
+targets."""
 
 from __future__ import annotations
 

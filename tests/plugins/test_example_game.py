@@ -1,7 +1,7 @@
 """The third-party game contract, proved with the worked example of docs/game-contract.md: Pig, a package in
 tests/plugins/pig/ registered by an entry point ("pnpkit.games") from its own dist-info folder. pnpkit is not
-edited to add it: with its folder on PYTHONPATH the CLI validates, builds and checks its kit; without it the kit's
-kind is refused like any unknown game; a broken entry point is a clear error, never a traceback."""
+edited to add it: with its folder on PYTHONPATH the CLI validates, builds and checks its kit; without it the
+kit's kind is refused like any unknown game; a broken entry point is a clear error, never a traceback."""
 
 from __future__ import annotations
 
@@ -140,7 +140,8 @@ PLUGIN = (
         (
             "boom = broken_game:GAME",
             "raise RuntimeError('boom at import')\n",
-            "entry point 'boom' (broken_game:GAME) in group 'pnpkit.games': cannot be loaded (RuntimeError: boom at import)",
+            "entry point 'boom' (broken_game:GAME) in group 'pnpkit.games': cannot be loaded (RuntimeError: "
+            "boom at import)",
         ),
         (
             "notaplugin = broken_game:GAME",
@@ -153,12 +154,14 @@ PLUGIN = (
         (
             "missing = broken_game:NOPE",
             "GAME = None\n",
-            "entry point 'missing' (broken_game:NOPE) in group 'pnpkit.games': cannot be loaded (AttributeError: ",
+            "entry point 'missing' (broken_game:NOPE) in group 'pnpkit.games': cannot be loaded "
+            "(AttributeError: ",
         ),
         (
             "twin = broken_game:GAME",
             PLUGIN.format(id="peak_dice"),
-            "entry point 'twin' (broken_game:GAME) in group 'pnpkit.games': game id 'peak_dice' is already registered",
+            "entry point 'twin' (broken_game:GAME) in group 'pnpkit.games': game id 'peak_dice' is already "
+            "registered",
         ),
         (
             "badid = broken_game:GAME",

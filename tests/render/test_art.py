@@ -1,5 +1,5 @@
-"""The designer's art in a kit (issue 24): images and SVG files in assets/, filling the art slots the composers
-declare, drawn at native resolution (rasters) or as vector paths (SVG), checked for print, keyed for
+"""The designer's art in a kit (issue 24): images and SVG files in assets/, filling the art slots the
+composers declare, drawn at native resolution (rasters) or as vector paths (SVG), checked for print, keyed for
 incremental builds. Every kit here is a copy of layouts/ripple_rush with art added."""
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ SHAPES = {
     "blue": '<circle cx="50" cy="50" r="45" fill="#123456"/>',
     "red": '<rect x="8" y="8" width="84" height="84" fill="#123456"/>',
     "green": '<polygon points="50,5 95,50 50,95 5,50" fill="#123456"/>',
-    "orange": '<path d="M50 5 L61 38 L95 38 L67 58 L78 92 L50 71 L22 92 L33 58 L5 38 L39 38 Z" fill="#123456"/>',
+    "orange": '<path d="M50 5 L61 38 L95 38 L67 58 L78 92 L50 71 L22 92 L33 58 L5 38 L39 38 Z" '
+    'fill="#123456"/>',
 }
 
 
@@ -46,7 +47,8 @@ def _back_px(dpi: int = 300) -> tuple[int, int]:
 
 
 def make_kit(tmp_path: Path, art: dict[str, str], files: dict[str, bytes], *, icons: bool = False) -> Path:
-    """A copy of layouts/ripple_rush with `art` (component id -> YAML of its art mapping) and `files` added."""
+    """A copy of layouts/ripple_rush with `art` (component id -> YAML of its art mapping) and `files`
+    added."""
     kit = tmp_path / "kit"
     shutil.copytree(ROOT / "layouts" / "ripple_rush", kit)
     if icons:
@@ -75,8 +77,8 @@ def _image_xobjects(pdf_path: Path) -> int:
 
 
 def test_a_full_bleed_png_back_reaches_the_bleed(tmp_path):
-    """Done means: components.number_cards.art.back: assets/back.png (full bleed) builds, and the back's pixels
-    in the PDF show the image out to the bleed (print-shop pages: one card with its bleed per page)."""
+    """Done means: components.number_cards.art.back: assets/back.png (full bleed) builds, and the back's
+    pixels in the PDF show the image out to the bleed (print-shop pages: one card with its bleed per page)."""
     kit = make_kit(
         tmp_path,
         {"number_cards": "{back: {path: assets/back.png, bleed: true}}"},
@@ -201,7 +203,8 @@ def test_low_resolution_art_warns_then_errors(tmp_path):
 
 
 def test_full_bleed_art_that_does_not_cover_the_bleed_is_an_error(tmp_path):
-    """`bleed: true` with fit: contain and a square image leaves the bleed uncovered: an error naming the key."""
+    """`bleed: true` with fit: contain and a square image leaves the bleed uncovered: an error naming the
+    key."""
     kit = make_kit(
         tmp_path,
         {"number_cards": "{back: {path: assets/back.png, bleed: true, fit: contain}}"},
@@ -217,8 +220,8 @@ def test_full_bleed_art_that_does_not_cover_the_bleed_is_an_error(tmp_path):
 
 
 def test_cmyk_jpeg_and_transparency(tmp_path):
-    """A CMYK JPEG back is turned into sRGB (its colour survives, PDF/A stays RGB-only); an RGBA logo keeps its
-    transparency (a soft mask) and the PDF/A build passes."""
+    """A CMYK JPEG back is turned into sRGB (its colour survives, PDF/A stays RGB-only); an RGBA logo keeps
+    its transparency (a soft mask) and the PDF/A build passes."""
     cmyk = Image.new("CMYK", _back_px(), (0, 255, 255, 0))  # full magenta and yellow ink: red
     buf = io.BytesIO()
     cmyk.save(buf, format="JPEG", quality=95)
@@ -270,7 +273,8 @@ def test_changing_one_image_redraws_only_its_component(tmp_path):
 
 
 def test_slot_names_and_placeholders_are_checked(tmp_path):
-    """A slot the composer does not declare, and a {field} file that is missing for a face, are located errors."""
+    """A slot the composer does not declare, and a {field} file that is missing for a face, are located
+    errors."""
     kit = make_kit(tmp_path, {"number_cards": "{frog: assets/back.png}"}, {"assets/back.png": _png((64, 64))})
     with pytest.raises(SpecError) as e:
         load_kit(kit)
@@ -316,8 +320,8 @@ def test_list_slots_and_the_schema_read_the_composers_declaration(tmp_path):
 
 
 def test_the_make_it_yours_example_uses_every_slot_kind_and_builds(tmp_path):
-    """docs/examples/make_it_yours (docs/make-it-yours.md): SVG suit icons, a PNG back with bleed, a logo and two
-    fonts; it builds with no warning about its art."""
+    """docs/examples/make_it_yours (docs/make-it-yours.md): SVG suit icons, a PNG back with bleed, a logo and
+    two fonts; it builds with no warning about its art."""
     kit = load_kit(ROOT / "docs" / "examples" / "make_it_yours")
     assert kit.art is not None and kit.fonts is not None
     back = kit.art.get("number_cards", "back")

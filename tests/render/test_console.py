@@ -1,4 +1,5 @@
-"""The terminal report: failed tolerances first, in red, with their sentence; every table; a quiet progress bar."""
+"""The terminal report: failed tolerances first, in red, with their sentence; every table; a quiet progress
+bar."""
 
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def test_failed_tolerance_sentence_is_printed() -> None:
     assert " ".join(FAILING.describe().split()) in " ".join(out.split())
     assert all(len(line) <= 60 for line in out.splitlines())
     assert (
-        "row 3 completion rate [bold]4p[/bold]: FAILS after 2000 games per setting: measured 0.042 (99% Wilson "
+        "row 3 completion rate [bold]4p[/bold]: FAILS after 2000 games per setting: measured 0.042 (99% "
+        "Wilson "
         "score interval 0.03188..0.05515), allowed 0.1..0.9"
     ) in " ".join(out.split())
     assert PASSING.describe() not in out  # only failures get a sentence

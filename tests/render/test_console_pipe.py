@@ -1,5 +1,6 @@
-"""Issue 26 item 5: "The terminal output stays readable when piped at 80 columns": `pnpkit check KIT | cat` with
-COLUMNS=80 keeps every line within 80 characters, cuts nothing, and names every tolerance with its verdict."""
+"""Issue 26 item 5: "The terminal output stays readable when piped at 80 columns": `pnpkit check KIT | cat`
+with COLUMNS=80 keeps every line within 80 characters, cuts nothing, and names every tolerance with its
+verdict."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The HTML and JSON balance reports: charts drawn from the data, hostile text escaped, stable bytes, atomic."""
+"""The HTML and JSON balance reports: charts drawn from the data, hostile text escaped, stable bytes,
+atomic."""
 
 from __future__ import annotations
 
@@ -290,11 +291,13 @@ def test_the_page_opens_with_a_plain_summary_naming_key_direction_and_amount() -
     summary = html[html.index('<section class="summary"') : html.index("</section>")]
     assert html.index('<section class="summary"') < html.index('<section class="kit"')
     assert (
-        "goal spread is 3.40 (between 3.34 and 3.46 at 99% confidence), above its maximum 3.00: the game has to "
+        "goal spread is 3.40 (between 3.34 and 3.46 at 99% confidence), above its maximum 3.00: the game has "
+        "to "
         "bring it down by about 0.40, or raise game.balance.goal_spread.max to 3.46 or more." in summary
     )
     assert (
-        "tie rate is 9.7% (between 7.5% and 12.4% at 99% confidence), too close to its maximum 10.0% to tell: "
+        "tie rate is 9.7% (between 7.5% and 12.4% at 99% confidence), too close to its maximum 10.0% to "
+        "tell: "
         "about 79,985 games per setting would decide it" in summary
     )
     assert "raise game.balance.tie_rate.max to 0.124 to hold" in summary

@@ -1,4 +1,5 @@
-"""The PDF writer, measured with independent readers: pypdf/pdfplumber (text, lines, rects), pikepdf (structure)."""
+"""The PDF writer, measured with independent readers: pypdf/pdfplumber (text, lines, rects), pikepdf
+(structure)."""
 
 from __future__ import annotations
 

@@ -37,8 +37,10 @@ pytestmark = pytest.mark.skipif(
 MEASURE = """() => ({
   scroll: document.documentElement.scrollWidth,
   viewport: window.innerWidth,
-  tables: [...document.querySelectorAll('table')].map(t => [t.querySelector('caption')?.textContent || t.className,
-                                                            t.getBoundingClientRect().right]),
+  tables: [...document.querySelectorAll('table')].map(t => [
+    t.querySelector('caption')?.textContent || t.className,
+    t.getBoundingClientRect().right,
+  ]),
   svgs: [...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().right),
 })"""
 
@@ -117,8 +119,8 @@ def test_the_width_check_can_fail(tmp_path: Path) -> None:
 
 
 def test_the_colour_vision_section_fits_the_page_and_its_pictures_load(tmp_path: Path) -> None:
-    """Issue 26 item 4: the five pictures of a page (as printed, protanopia, deuteranopia, tritanopia, greyscale)
-    decode in the browser and, with the pair table, stay within the page at 1,280 px."""
+    """Issue 26 item 4: the five pictures of a page (as printed, protanopia, deuteranopia, tritanopia,
+    greyscale) decode in the browser and, with the pair table, stay within the page at 1,280 px."""
     from generator.checking import colour_check
     from generator.pipeline import load_kits
 
@@ -132,8 +134,9 @@ def test_the_colour_vision_section_fits_the_page_and_its_pictures_load(tmp_path:
             page.goto(path.as_uri())
             found = page.evaluate("""() => ({
               scroll: document.documentElement.scrollWidth,
-              images: [...document.querySelectorAll('section.colours img')].map(i => [i.naturalWidth, i.complete,
-                                                                                    i.getBoundingClientRect().right]),
+              images: [...document.querySelectorAll('section.colours img')].map(i => [
+                i.naturalWidth, i.complete, i.getBoundingClientRect().right,
+              ]),
               table: document.querySelector('table.pairs').getBoundingClientRect().right,
             })""")
         finally:

@@ -1,8 +1,8 @@
 """Shaped text in the PDF: the glyph ids and positions drawn are HarfBuzz's own for Arabic, Hebrew,
-Devanagari and Thai; bidi order; kerning and ligatures; the layout measures what is drawn; a script the font cannot
-shape is refused. The PDF is read back independently: pikepdf walks the content stream (Tm, Tf, Ts, TJ) and
-fontTools decodes each shown code through the embedded subset font to its outline, compared with the outline
-of the glyph HarfBuzz chose in the original font."""
+Devanagari and Thai; bidi order; kerning and ligatures; the layout measures what is drawn; a script the font
+cannot shape is refused. The PDF is read back independently: pikepdf walks the content stream (Tm, Tf, Ts, TJ)
+and fontTools decodes each shown code through the embedded subset font to its outline, compared with the
+outline of the glyph HarfBuzz chose in the original font."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ ARABIC = "مرحبا بالعالم"
 HEBREW = "שלום עולם"
 DEVANAGARI = "नमस्ते क्षत्रिय"
 THAI = "สวัสดีชาวโลก ที่นี่ น้ำ"
-"""Thai with stacked marks: a tone mark over an upper vowel (ที่, นี่) and over a consonant (น้ำ, with SARA AM)."""
+"""Thai with stacked marks: a tone mark over an upper vowel (ที่, นี่) and over a consonant (น้ำ, with SARA
+AM)."""
 
 
 def _fonts(root: Path, file: str):
@@ -164,8 +165,9 @@ def test_arabic_is_joined_and_right_to_left(tmp_path):
 
 
 def test_thai_tone_mark_rises_over_an_upper_vowel(tmp_path):
-    """The tone mark MAI EK over the upper vowel SARA II (ที่) is drawn higher than over a bare consonant (ท่):
-    the font's own rules pick the raised form, drawn as HarfBuzz chose it, not the marks stacked blindly."""
+    """The tone mark MAI EK over the upper vowel SARA II (ที่) is drawn higher than over a bare consonant
+    (ท่): the font's own rules pick the raised form, drawn as HarfBuzz chose it, not the marks stacked
+    blindly."""
 
     def mark_bottom(text: str) -> float:
         pdf = _draw(tmp_path, NOTO_THAI, [Text(30, 100, text, SIZE)])

@@ -1,4 +1,5 @@
-"""Fixtures of the preview tests: a copy of the Ripple Rush kit and a running `pnpkit serve` on a free port."""
+"""Fixtures of the preview tests: a copy of the Ripple Rush kit and a running `pnpkit serve` on a free
+port."""
 
 import os
 import shutil

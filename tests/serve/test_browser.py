@@ -1,5 +1,5 @@
-"""The preview page in a real browser (Debian's headless Chromium driven by Playwright): an edit of kit.yaml on
-disk shows a new picture, then a broken edit shows the located error inline -- the test never reloads."""
+"""The preview page in a real browser (Debian's headless Chromium driven by Playwright): an edit of kit.yaml
+on disk shows a new picture, then a broken edit shows the located error inline -- the test never reloads."""
 
 import os
 import shutil
@@ -79,9 +79,11 @@ def test_edit_on_disk_shows_new_picture_then_inline_error(server, kit):
             broken = yaml.read_text(encoding="utf-8").replace("  rows: 8\n", "  rows: eight\n")
             yaml.write_text(broken, encoding="utf-8")
             line = broken.splitlines().index("  rows: eight") + 1
-            # wait for the final state: an editor's write may be seen half-done first (an empty file is an error too)
+            # wait for the final state: an editor's write may be seen half-done first (an empty file is an
+            # error too)
             page.wait_for_function(
-                "() => [...document.querySelectorAll('#errors li')].some(li => li.dataset.key === 'game.rows')",
+                "() => [...document.querySelectorAll('#errors li')].some(li => li.dataset.key === "
+                "'game.rows')",
                 timeout=90_000,
             )
             item = page.inner_text("#errors li")

@@ -7,7 +7,8 @@ from generator.spec.yamlio import read_yaml
 def test_set_value_keeps_comments_and_other_keys(tmp_path):
     p = tmp_path / "kit.yaml"
     p.write_text(
-        "# top comment\ngame:\n  kind: raindrops  # the game\n  memory_cards:\n    points: {min: 2, max: 7}\n",
+        "# top comment\ngame:\n  kind: raindrops  # the game\n  memory_cards:\n    points: {min: 2, max: "
+        "7}\n",
         encoding="utf-8",
     )
     set_value(p, ("game", "memory_cards", "points", "refit"), {1: 4, 2: 6})

@@ -107,7 +107,8 @@ def test_full_width_digits_in_a_length_mean_the_same(tmp_path):
 
 
 def test_full_width_digits_as_a_bare_number_are_refused(tmp_path):
-    """YAML reads a full-width number as text; strict models refuse text for a number, with a located message."""
+    """YAML reads a full-width number as text; strict models refuse text for a number, with a located
+    message."""
     kit = copy(tmp_path, "ripple_rush")
     edit(kit, "  rows: 8", "  rows: \uff18")
     assert problems(kit) == [
@@ -117,7 +118,8 @@ def test_full_width_digits_as_a_bare_number_are_refused(tmp_path):
 
 @pytest.mark.parametrize("ending", ["\r", "\r\n"])
 def test_cr_line_endings_mean_the_same_and_keep_line_numbers(tmp_path, ending):
-    """Decision: old-Mac CR and Windows CRLF endings are line breaks (YAML says so); errors keep their lines."""
+    """Decision: old-Mac CR and Windows CRLF endings are line breaks (YAML says so); errors keep their
+    lines."""
     kit = copy(tmp_path, "ripple_rush")
     edit(kit, "  rows: 8", "  rows: eight")
     line = line_of(kit, "rows: eight")
@@ -240,7 +242,8 @@ def test_piece_larger_than_the_paper_is_located_at_its_size(tmp_path):
 
 
 def test_a_component_id_with_brackets_is_located_not_a_crash(tmp_path):
-    """Found by the fuzzer (a flipped byte): key paths are parsed back from text, and a user key may hold '['."""
+    """Found by the fuzzer (a flipped byte): key paths are parsed back from text, and a user key may hold
+    '['."""
     kit = copy(tmp_path, "ripple_rush")
     edit(kit, "  number_cards:", "  number[cards:")
     from generator.pipeline import check_kit

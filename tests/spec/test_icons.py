@@ -1,6 +1,6 @@
 """`style.icons` of kit.yaml: the kit's own inline icons, read through the kit door, drawn where a card text
-or a rules string says `:name:`, listed by `pnpkit list --slots`; a missing or bad icon and an unknown `:name:`
-are located errors; a lone `{name}` in a catalog is a located warning."""
+or a rules string says `:name:`, listed by `pnpkit list --slots`; a missing or bad icon and an unknown
+`:name:` are located errors; a lone `{name}` in a catalog is a located warning."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "generator" / "templates" / "deck"
-COIN = b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="9" fill="#e0a000"/></svg>'
+COIN = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><circle cx="10" cy="10" r="9" '
+    b'fill="#e0a000"/></svg>'
+)
 EFFECT = (
     '        - {type: text, x: 6mm, y: 64mm, w: 51.5mm, h: 10mm, text: "**Gain** {{ cost }} :coin:", '
     "size: 10pt, align: left}\n"
@@ -97,8 +100,8 @@ def test_a_missing_icon_file_is_located_at_its_style_icons_entry(tmp_path):
         n for n, text in enumerate((kit / "kit.yaml").read_text().splitlines(), 1) if "icons:" in text
     )
     assert (
-        f"kit.yaml:{line}: style.icons[1]: no such file in the kit folder: 'assets/icons/gem.svg' (the icon :gem:)"
-        in r.stderr
+        f"kit.yaml:{line}: style.icons[1]: no such file in the kit folder: 'assets/icons/gem.svg' (the icon "
+        f":gem:)" in r.stderr
     ), r.stderr
 
 
@@ -152,14 +155,15 @@ def test_an_icon_whose_text_the_fonts_cannot_print_is_located(tmp_path):
     with pytest.raises(SpecError) as e:
         load_kit(kit)
     assert (
-        "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the kit "
+        "style.icons[0]: assets/icons/coin.svg: the SVG's text 'אב' has characters no regular face of the "
+        "kit "
         "has: U+05D0 'א' U+05D1 'ב'" in str(e.value)
     )
 
 
 def test_the_icon_stands_as_tall_as_the_kit_body_fonts_x_height(tmp_path):
-    """With `style.fonts`, an inline icon is the body face's x-height tall (DejaVu Sans: its 'x' glyph's top, the
-    font has no OS/2 sxHeight), not the built-in font's."""
+    """With `style.fonts`, an inline icon is the body face's x-height tall (DejaVu Sans: its 'x' glyph's top,
+    the font has no OS/2 sxHeight), not the built-in font's."""
     from fontTools.ttLib import TTFont
 
     from generator.layout.ops import Place, Text, Vector, fitted

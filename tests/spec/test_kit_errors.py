@@ -35,10 +35,13 @@ def test_every_problem_reported_at_once_with_file_line_key_and_value(kit_copy):
     shown = kit_copy / "kit.yaml"
     lines = [str(p).replace(str(shown), "KIT") for p in e.value.problems]
     assert lines == [
-        f"KIT:{line_of(kit_copy, 'languages:')}: kit.languages[2]: expected a language or locale Babel knows, such as en, de, fr or pt_BR; got 'xx'",
-        f"KIT:{line_of(kit_copy, '  bleed:')}: print.bleed: expected a length with a unit (mm, cm, in, pt), got 3",
+        f"KIT:{line_of(kit_copy, 'languages:')}: kit.languages[2]: expected a language or locale Babel "
+        f"knows, such as en, de, fr or pt_BR; got 'xx'",
+        f"KIT:{line_of(kit_copy, '  bleed:')}: print.bleed: expected a length with a unit (mm, cm, in, pt), "
+        f"got 3",
         f"KIT:{line_of(kit_copy, 'max: many')}: game.numbers.max: expected a valid integer; got 'many'",
-        f"KIT:{line_of(kit_copy, 'colour: red')}: components.number_cards.colour: unknown key (not part of the spec); got 'red'",
+        f"KIT:{line_of(kit_copy, 'colour: red')}: components.number_cards.colour: unknown key (not part of "
+        f"the spec); got 'red'",
     ]
     assert str(e.value).startswith("4 problems in ")
 
@@ -82,7 +85,10 @@ def test_alias_bomb_is_refused(kit_copy):
     for i in range(1, 7):
         prev = chr(ord("a") + i - 1)
         cur = chr(ord("a") + i)
-        bomb += f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        bomb += (
+            f"{cur}: &{cur} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, "
+            f"*{prev}, *{prev}]\n"
+        )
     (kit_copy / "kit.yaml").write_text(bomb, encoding="utf-8")
     with pytest.raises(SpecError, match="YAML nodes"):
         load_kit(kit_copy)

@@ -26,7 +26,8 @@ def test_paper_and_presets_are_exact():
 
 
 def test_lengths_in_messages_are_rounded():
-    """Issue 26 item 7: "lengths in messages are rounded (14.17 pt)": points to 2 decimals, millimetres to 1."""
+    """Issue 26 item 7: "lengths in messages are rounded (14.17 pt)": points to 2 decimals, millimetres to
+    1."""
     from generator.units import mm, mm_text, pt_text
 
     assert pt_text(mm(5)) == "14.17 pt" and repr(mm(5)).startswith("14.1732283464566")

@@ -120,7 +120,7 @@ def test_parse_param_forms():
             parse_param(bad)
 
 
-# ---------------------------------------------------------------------------------------------- located errors
+# --------------------------------------------------------------------------------------------- located errors
 
 
 def test_option_errors_exit_2_naming_the_option(tmp_path):
@@ -163,7 +163,7 @@ def test_spec_errors_in_the_tune_section_exit_1_with_file_and_line(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-# ---------------------------------------------------------------------------------------------- the tuned kit.yaml
+# ----------------------------------------------------------------------------------------- the tuned kit.yaml
 
 
 def test_tuned_yaml_keeps_comments_and_annotates_old_values():
@@ -189,7 +189,7 @@ def test_tuned_yaml_keeps_comments_and_annotates_old_values():
     assert len(lines) == len(src.splitlines()) and len(changed) == 3
 
 
-# ---------------------------------------------------------------------------------------------- search and proof
+# ------------------------------------------------------------------------------------------- search and proof
 
 
 def test_the_proof_budget_ladder_doubles_the_kits_cap_up_to_proof_max_games():
@@ -202,9 +202,9 @@ def test_the_proof_budget_ladder_doubles_the_kits_cap_up_to_proof_max_games():
 
 
 def test_the_proof_walks_outward_from_the_original_then_the_held_candidates(tmp_path):
-    """Single integer parameter from 8: the search sampled 9 (hopeless), 11 (estimate outside its bound), 13 and
-    17 (estimates held). The proof judges 10, 11, 12 (10 and 12 never sampled), then 13 and 17; hopeless 9 and
-    anything farther than 13 that did not hold are left out."""
+    """Single integer parameter from 8: the search sampled 9 (hopeless), 11 (estimate outside its bound), 13
+    and 17 (estimates held). The proof judges 10, 11, 12 (10 and 12 never sampled), then 13 and 17; hopeless 9
+    and anything farther than 13 that did not hold are left out."""
     from generator.tune.judge import Judged
     from generator.tune.proof import proof_order
     from generator.tune.search import Search
@@ -289,9 +289,9 @@ def test_an_interrupted_search_continues_from_its_storage(tmp_path):
 
 
 def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp_path):
-    """Issue 27 item 3: several targets are several objectives (optuna's multi-objective TPE, seeded); the report
-    shows the Pareto front, the proof walks it closest to the original first, and the same seed writes the
-    same bytes."""
+    """Issue 27 item 3: several targets are several objectives (optuna's multi-objective TPE, seeded); the
+    report shows the Pareto front, the proof walks it closest to the original first, and the same seed writes
+    the same bytes."""
     from generator.tune.proof import pareto, proof_order
     from generator.tune.search import ranked
 
@@ -355,9 +355,9 @@ def _finished_trials(db: Path) -> list[tuple[int, str]]:
 
 
 def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
-    """The real thing: `pnpkit tune --storage sqlite:///...` in its own process, SIGINT once trials are stored.
-    It exits 130 (as every pnpkit command on Ctrl-C) with a message saying where the trials are kept, no
-    traceback; the same command with more --trials continues the study: the finished trials are all still
+    """The real thing: `pnpkit tune --storage sqlite:///...` in its own process, SIGINT once trials are
+    stored. It exits 130 (as every pnpkit command on Ctrl-C) with a message saying where the trials are kept,
+    no traceback; the same command with more --trials continues the study: the finished trials are all still
     there, unchanged, and new ones follow."""
     kit = quick_pd(tmp_path)
     db = tmp_path / "tune.db"
@@ -423,11 +423,11 @@ def test_issue_27_peak_dice_optional_step_b_gets_the_fewest_miss_boxes_the_check
     """The issue's own case: step_b optional, the digest's 0.001 defect bound ("a box count that self-play
     exceeds in more than 0.1% of games is a defect of the sheet"), 8 boxes (fails).
     The proof walks the box counts outward from 8 and raises the check's game budget up to
-    tune.proof_max_games where a count fails nothing but stays undecided, so the tuned kit has the fewest boxes
-    the check proves (11, with balance.max_games raised to 256,000; at 16,000 games it needed zero overflows),
-    `pnpkit check --seed 5` passes it and one box fewer does not hold at that budget.
-    That a second run writes the same bytes is shown on the same path (search, outward walk, raised budget, two
-    workers) at a smaller scale by the next test: here a second run would cost another 50 CPU seconds."""
+    tune.proof_max_games where a count fails nothing but stays undecided, so the tuned kit has the fewest
+    boxes the check proves (11, with balance.max_games raised to 256,000; at 16,000 games it needed zero
+    overflows), `pnpkit check --seed 5` passes it and one box fewer does not hold at that budget.
+    That a second run writes the same bytes is shown on the same path (search, outward walk, raised budget,
+    two workers) at a smaller scale by the next test: here a second run would cost another 50 CPU seconds."""
     kit = copy_kit(
         PD,
         tmp_path / "pd",
@@ -458,8 +458,8 @@ def test_issue_27_peak_dice_optional_step_b_gets_the_fewest_miss_boxes_the_check
 
 def test_a_tune_that_raises_the_game_budget_writes_the_same_bytes_twice(tmp_path):
     """The issue-27 path at a small scale: the proof walks outward from 3 boxes and raises balance.max_games
-    (600) up to tune.proof_max_games (4,800) for the count it proves; on two worker processes, twice, the tuned
-    kit and the report are the same bytes, and the raised budget is written and annotated."""
+    (600) up to tune.proof_max_games (4,800) for the count it proves; on two worker processes, twice, the
+    tuned kit and the report are the same bytes, and the raised budget is written and annotated."""
     kit = quick_pd(tmp_path)
     set_value(kit / "kit.yaml", ("game", "balance", "miss_box_overflow"), {"max": 0.01})
     set_value(kit / "kit.yaml", ("tune", "proof_max_games"), 4800)

@@ -1,4 +1,5 @@
-"""Peak Dice: a roll-and-write whose rows rise to a peak line and fall after it (rules in rules.py). This package holds only its plugin record."""
+"""Peak Dice: a roll-and-write whose rows rise to a peak line and fall after it (rules in rules.py). This
+package holds only its plugin record."""
 
 from generator.contract.plugin import GamePlugin
 

@@ -132,65 +132,7 @@ def balance_report(
         tallies[n] = tally
         f = setting_figures(tally, n, spec.miss_boxes)
         figures["settings"][str(n)] = f
-        share = win_shares(tally["games.scores"])
-        seats = tuple(Proportion(float(share[:, s].sum()), g) for s in range(n))
-        rep.tolerances.append(
-            _tol(
-                f"largest seat win share distance from fair 1/{n} ({n} players, like tables)",
-                Extreme("max_distance", seats, 1.0 / n),
-                b.seat_win_share_gap,
-                "seat_win_share_gap",
-                setting,
-            )
-        )
-        over = int((tally["games.misses"].max(axis=1) > spec.miss_boxes).sum())
-        rep.tolerances.append(
-            _tol(
-                f"games needing more than {spec.miss_boxes} miss boxes ({n} players)",
-                Proportion(over, g),
-                b.miss_box_overflow,
-                "miss_box_overflow",
-                setting,
-            )
-        )
-        rep.tolerances.append(
-            _tol(
-                f"mean game length in turns ({n} players)",
-                Mean(g, f["turns"]["mean"], f["turns"]["sd"]),
-                b.game_turns,
-                "game_turns",
-                setting,
-            )
-        )
-        # turns of one game are not independent, but the measured share (~0.13) sits far from its bound (0.2)
-        rep.tolerances.append(
-            _tol(
-                f"share of turns with a miss ({n} players)",
-                Proportion(float(tally["miss_turns"].sum()), float(tally["active_turns"].sum())),
-                b.miss_turn_share,
-                "miss_turn_share",
-                setting,
-            )
-        )
-        rep.tolerances.append(
-            _tol(
-                f"mean score ({n} players)",
-                Mean.per_table(tally["games.scores"]),
-                b.score_mean,
-                "score_mean",
-                setting,
-            )
-        )
-        stalled = f["stalled_share"]["stalled"] + f["stalled_share"]["turn_limit"]
-        rep.tolerances.append(
-            _tol(
-                f"share of stalled games ({n} players)",
-                Proportion(stalled, g),
-                b.stalled_share,
-                "stalled_share",
-                setting,
-            )
-        )
+        rep.tolerances += _setting_tolerances(spec, n, g, tally, f, setting)
         rep.headline[str(n)] = Headline(
             policy=b.policy,
             score_mean=f["score"]["mean"],
@@ -208,24 +150,7 @@ def balance_report(
                 ],
             )
         )
-        rep.charts.append(
-            Bars(
-                f"Win share by seat ({n} players)",
-                [f"seat {s['seat']}" for s in f["seats"]],
-                [s["win_share"] for s in f["seats"]],
-                [s["low"] for s in f["seats"]],
-                [s["high"] for s in f["seats"]],
-                reference=1.0 / n,
-                y_label="win share",
-            )
-        )
-        rep.charts.append(
-            Histogram(
-                f"Final scores ({n} players)",
-                {b.policy: (f["score"]["hist_offset"], f["score"]["hist"])},
-                "score",
-            )
-        )
+        rep.charts += _setting_charts(spec, n, f)
         pc = f["score"]["percentiles"]
         summary.append(
             [n, g, round(f["turns"]["mean"], 2), round(f["score"]["mean"], 2), round(f["score"]["sd"], 2)]
@@ -256,6 +181,82 @@ def balance_report(
             f"in more than {b.miss_box_overflow.max} of games (see miss_box_overflow figures)"
         )
     return rep
+
+
+def _setting_tolerances(
+    spec: PeakDiceGame, n: int, g: int, tally: Tally, f: dict[str, Any], setting: str
+) -> list[Tolerance]:
+    """The tolerances of one player count: seat fairness, miss boxes, game length, misses, score, stalls."""
+    b = spec.balance
+    share = win_shares(tally["games.scores"])
+    seats = tuple(Proportion(float(share[:, s].sum()), g) for s in range(n))
+    over = int((tally["games.misses"].max(axis=1) > spec.miss_boxes).sum())
+    stalled = f["stalled_share"]["stalled"] + f["stalled_share"]["turn_limit"]
+    return [
+        _tol(
+            f"largest seat win share distance from fair 1/{n} ({n} players, like tables)",
+            Extreme("max_distance", seats, 1.0 / n),
+            b.seat_win_share_gap,
+            "seat_win_share_gap",
+            setting,
+        ),
+        _tol(
+            f"games needing more than {spec.miss_boxes} miss boxes ({n} players)",
+            Proportion(over, g),
+            b.miss_box_overflow,
+            "miss_box_overflow",
+            setting,
+        ),
+        _tol(
+            f"mean game length in turns ({n} players)",
+            Mean(g, f["turns"]["mean"], f["turns"]["sd"]),
+            b.game_turns,
+            "game_turns",
+            setting,
+        ),
+        # turns of one game are not independent, but the measured share (~0.13) sits far from its bound (0.2)
+        _tol(
+            f"share of turns with a miss ({n} players)",
+            Proportion(float(tally["miss_turns"].sum()), float(tally["active_turns"].sum())),
+            b.miss_turn_share,
+            "miss_turn_share",
+            setting,
+        ),
+        _tol(
+            f"mean score ({n} players)",
+            Mean.per_table(tally["games.scores"]),
+            b.score_mean,
+            "score_mean",
+            setting,
+        ),
+        _tol(
+            f"share of stalled games ({n} players)",
+            Proportion(stalled, g),
+            b.stalled_share,
+            "stalled_share",
+            setting,
+        ),
+    ]
+
+
+def _setting_charts(spec: PeakDiceGame, n: int, f: dict[str, Any]) -> list[Bars | Histogram]:
+    """Win share by seat and the final scores of one player count."""
+    return [
+        Bars(
+            f"Win share by seat ({n} players)",
+            [f"seat {s['seat']}" for s in f["seats"]],
+            [s["win_share"] for s in f["seats"]],
+            [s["low"] for s in f["seats"]],
+            [s["high"] for s in f["seats"]],
+            reference=1.0 / n,
+            y_label="win share",
+        ),
+        Histogram(
+            f"Final scores ({n} players)",
+            {spec.balance.policy: (f["score"]["hist_offset"], f["score"]["hist"])},
+            "score",
+        ),
+    ]
 
 
 REROLL_PAIRS = {"planner": ("planner_keep", "planner"), "planner_keep": ("planner_keep", "planner")}
@@ -336,9 +337,9 @@ def _variants_out_of_sample(
     progress: Callable[[int], None] | None,
     rep: BalanceReport,
 ) -> list[dict[str, Any]]:
-    """Each variant the build would print (accepted at this seed) is played again on an independent seed stream,
-    side by side with the default sheet (same games); its expected score minus the default's (paired per game)
-    is bounded by +- variants.score_tolerance."""
+    """Each variant the build would print (accepted at this seed) is played again on an independent seed
+    stream, side by side with the default sheet (same games); its expected score minus the default's (paired
+    per game) is bounded by +- variants.score_tolerance."""
     if spec.variants.count <= 0:
         return []
     from generator.games.peak_dice.variants import generate_variants

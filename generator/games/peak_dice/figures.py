@@ -1,6 +1,6 @@
 """Every figure the printed kit shows, computed here from the spec by the rules so the layout never restates a
-rule: the sheet's shape (rows, circles, peak lines, circles to fill), the dice counts, the sum range per colour,
-a legal example row, a scored example column, the miss boxes' values and the penalties."""
+rule: the sheet's shape (rows, circles, peak lines, circles to fill), the dice counts, the sum range per
+colour, a legal example row, a scored example column, the miss boxes' values and the penalties."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ def example_column(spec: PeakDiceGame) -> list[int]:
 
 
 def example_row(spec: PeakDiceGame, row: int = 0) -> list[int]:
-    """Legal values for a whole row: strictly rising up to the peak, strictly falling after it ([] if none)."""
+    """Legal values for a whole row: strictly rising up to the peak, strictly falling after it ([] if
+    none)."""
     sums = colour_sums(spec, row)
     n, peak = spec.row_length, spec.peaks()[row]
     if len(sums) < max(peak, n - peak + 1):

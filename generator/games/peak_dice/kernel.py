@@ -17,7 +17,8 @@ from typing import NamedTuple
 import numpy as np
 
 from generator.engine.kernel import jit, jit_noref, rand_below
-from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_reroll, plan_workspace
+from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_workspace
+from generator.games.peak_dice.planner_reroll import plan_reroll
 from generator.games.peak_dice.sheet import (
     NEG,
     Setup,
@@ -55,7 +56,8 @@ REROLL_TURNS = 2
 WRITES_B = 3
 WRITES_C = 4
 COUNTERS = 5
-"""Results.counts[...]: turns played, turns ending in a miss, turns with a re-roll, step B and step C writes."""
+"""Results.counts[...]: turns played, turns ending in a miss, turns with a re-roll, step B and step C
+writes."""
 
 
 class Results(NamedTuple):
@@ -140,7 +142,8 @@ def write_utility(setup: Setup, ws: Workspace, p: int, r: int, v: int) -> float:
 @jit_noref
 def best_colour(setup: Setup, ws: Workspace, p: int, forbidden: int) -> int:
     """The legal colour (not `forbidden`) for the sums ws.sums with the highest write utility, lowest index on
-    ties; -1 if none is legal. ws.best_u[0] receives its utility (NEG for a legal write that dooms its row)."""
+    ties; -1 if none is legal. ws.best_u[0] receives its utility (NEG for a legal write that dooms its
+    row)."""
     sums = ws.sums
     best = -1
     best_u = NEG - 1.0
@@ -161,7 +164,8 @@ def best_colour(setup: Setup, ws: Workspace, p: int, forbidden: int) -> int:
 def random_colour(
     rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int, may_pass: bool
 ) -> int:
-    """Uniform choice among the legal colours for ws.sums (not `forbidden`) and, when allowed, passing (-1)."""
+    """Uniform choice among the legal colours for ws.sums (not `forbidden`) and, when allowed, passing
+    (-1)."""
     sums, scratch = ws.sums, ws.scratch
     n = 0
     for r in range(setup.peaks.shape[0]):
@@ -272,8 +276,9 @@ def choose_b(policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: int, 
 def choose_c(
     policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: int, forbidden: int, avoid_miss: bool
 ) -> int:
-    """Step C for player p and the sums ws.sums: a legal colour other than `forbidden`, or -1. Greedy writes when the value fits
-    the row's slack, or (avoid_miss: the active player wrote nothing yet) whenever the row stays completable."""
+    """Step C for player p and the sums ws.sums: a legal colour other than `forbidden`, or -1. Greedy writes
+    when the value fits the row's slack, or (avoid_miss: the active player wrote nothing yet) whenever the row
+    stays completable."""
     if policy == POLICY_RANDOM:
         return random_colour(rng, setup, ws, p, forbidden, True)
     c = best_colour(setup, ws, p, forbidden)
@@ -287,8 +292,9 @@ def choose_c(
 
 @jit
 def score_sheet(setup: Setup, ws: Workspace, p: int) -> int:
-    """Player p's score: the complete columns' second lowest values (setup.distinct_columns: equal values count
-    once) minus the miss penalty 1 + 2 + ... + misses (only the first miss_cap misses when miss_cap >= 0)."""
+    """Player p's score: the complete columns' second lowest values (setup.distinct_columns: equal values
+    count once) minus the miss penalty 1 + 2 + ... + misses (only the first miss_cap misses when miss_cap >=
+    0)."""
     sheet, filled, column = ws.sheet, ws.filled, ws.column
     row_length, distinct, miss_cap, misses = (
         setup.row_length,
@@ -350,10 +356,10 @@ def play_games(
     (k + plan.miss_future) * plan.miss_weight points (it costs k and makes every later miss cost one more),
     sets of up to plan.reroll_dice dice are considered for a re-roll and, when step B is compulsory, a write
     that ruins its row is priced by plan.doom_base and plan.doom_circle (doom_gain).
-    House rules (setup): step_b_optional (B may be declined when a colour fits), miss_cap (-1: every miss costs
-    more; else a full track of miss_cap boxes costs no more), final_turn_miss (the active player's miss is still
-    taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct value),
-    b_full_plays_c (a sheet filled in B still lets every player play step C).
+    House rules (setup): step_b_optional (B may be declined when a colour fits), miss_cap (-1: every miss
+    costs more; else a full track of miss_cap boxes costs no more), final_turn_miss (the active player's miss
+    is still taken when a sheet filled up in C), distinct_columns (column score: second lowest distinct
+    value), b_full_plays_c (a sheet filled in B still lets every player play step C).
     """
     n_players = policies.shape[0]
     rows = setup.peaks.shape[0]

@@ -21,8 +21,20 @@ def row_fill_problem(name: str, length: int, peak: int, sums: list[int]) -> str 
 
 def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
     """Every cross-field problem of the spec as (key path under game:, message)."""
-    out: list[tuple[str, str]] = []
     ids = [c.id for c in spec.colours]
+    out = _colour_problems(ids)
+    peaks = _peak_problems(spec, ids)
+    dice = _dice_problems(spec, ids)
+    out += peaks + dice
+    if not peaks and not dice and len(set(ids)) == len(ids):
+        out += _row_fill_problems(spec, ids)
+    out += _player_problems(spec)
+    return out
+
+
+def _colour_problems(ids: list[str]) -> list[tuple[str, str]]:
+    """Colour ids: 'white' is reserved, none twice, at least two rows."""
+    out: list[tuple[str, str]] = []
     seen: set[str] = set()
     for i, cid in enumerate(ids):
         if cid == WHITE:
@@ -40,8 +52,13 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
                 f"got {len(ids)}",
             )
         )
+    return out
+
+
+def _peak_problems(spec: PeakDiceGame, ids: list[str]) -> list[tuple[str, str]]:
+    """Peak positions: one per row, each a circle of the row."""
+    out: list[tuple[str, str]] = []
     length = spec.row_length
-    peaks_ok = True
     if isinstance(spec.peak_after, list):
         if len(spec.peak_after) != len(ids):
             out.append(
@@ -50,44 +67,55 @@ def legal_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
                     f"expected one peak position per row ({len(ids)} rows); got {len(spec.peak_after)}",
                 )
             )
-            peaks_ok = False
         for i, pk in enumerate(spec.peak_after):
             if not 1 <= pk <= length:
                 out.append((f"peak_after[{i}]", f"expected a circle number in 1..{length}; got {pk}"))
-                peaks_ok = False
     elif not 1 <= spec.peak_after <= length:
         out.append(("peak_after", f"expected a circle number in 1..{length}; got {spec.peak_after}"))
-        peaks_ok = False
+    return out
+
+
+def _dice_problems(spec: PeakDiceGame, ids: list[str]) -> list[tuple[str, str]]:
+    """Dice: face colours among the rows' colours and white, plain face values in 0..99."""
+    out: list[tuple[str, str]] = []
     known = set(ids) | {WHITE}
     allowed = ", ".join(ids + [WHITE])
-    colours_ok = True
     for d, die in enumerate(spec.dice):
         faces = die.expanded()
         if isinstance(die, PlainDie):
             if die.colour not in known:
                 out.append((f"dice[{d}].colour", f"expected one of {allowed}; got '{die.colour}'"))
-                colours_ok = False
         else:
             for k, f in enumerate(faces):
                 if f.colour not in known:
                     out.append(
                         (f"dice[{d}].faces[{k}].colour", f"expected one of {allowed}; got '{f.colour}'")
                     )
-                    colours_ok = False
         if isinstance(die, PlainDie):
             for k, v in enumerate(die.values):
                 if not 0 <= v <= 99:
                     out.append((f"dice[{d}].values[{k}]", f"expected a face value in 0..99; got {v}"))
-                    colours_ok = False
-    if colours_ok and peaks_ok and len(set(ids)) == len(ids):
-        index = {cid: i for i, cid in enumerate(ids)}
-        index[WHITE] = len(ids)
-        coded = [[(index[f.colour], f.value) for f in die.expanded()] for die in spec.dice]
-        for r, cid in enumerate(ids):
-            sums = sorted(achievable_sums(coded, r, len(ids)))
-            why = row_fill_problem(cid, length, spec.peaks()[r], sums)
-            if why:
-                out.append((f"peak_after[{r}]" if isinstance(spec.peak_after, list) else "peak_after", why))
+    return out
+
+
+def _row_fill_problems(spec: PeakDiceGame, ids: list[str]) -> list[tuple[str, str]]:
+    """Rows the dice cannot fill: too few different sums for the circles on either side of the peak."""
+    out: list[tuple[str, str]] = []
+    index = {cid: i for i, cid in enumerate(ids)}
+    index[WHITE] = len(ids)
+    coded = [[(index[f.colour], f.value) for f in die.expanded()] for die in spec.dice]
+    for r, cid in enumerate(ids):
+        sums = sorted(achievable_sums(coded, r, len(ids)))
+        why = row_fill_problem(cid, spec.row_length, spec.peaks()[r], sums)
+        if why:
+            out.append((f"peak_after[{r}]" if isinstance(spec.peak_after, list) else "peak_after", why))
+    return out
+
+
+def _player_problems(spec: PeakDiceGame) -> list[tuple[str, str]]:
+    """Player counts, and the variants' peak positions and player count."""
+    out: list[tuple[str, str]] = []
+    length = spec.row_length
     if spec.players.min > spec.players.max:
         out.append(("players", f"min {spec.players.min} is above max {spec.players.max}"))
     if spec.players.min < 2:

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.games.peak_dice import kernel as K
-from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_reroll, plan_workspace
+from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_workspace
+from generator.games.peak_dice.planner_reroll import plan_reroll
 from generator.games.peak_dice.rules import Action, Game, Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice.sheet import Workspace, colour_sums, setup_of, workspace
 

@@ -9,9 +9,10 @@ the active player wrote nothing in B and C, they check the next miss box (the k-
 `rules.miss_track_full` "capped" a full track costs no more). The game ends at once when a sheet is full
 (「即座にゲームを終了します」): after B, before anyone's step C (with `rules.sheet_full_in_b` "step_c_played"
 every player still plays that turn's C first), or after C: with `rules.final_turn_miss` "skipped", the
-default, before the active player's miss is checked; self-play also stops a game in which no sheet can be completed any more ("stalled") or that
-reaches the spec's turn limit. A full column scores its second lowest value, equal values counting once
-(`rules.column_score` "second_lowest_distinct") or separately ("second_lowest").
+default, before the active player's miss is checked; self-play also stops a game in which no sheet can be
+completed any more ("stalled") or that reaches the spec's turn limit. A full column scores its second lowest
+value, equal values counting once (`rules.column_score` "second_lowest_distinct") or separately
+("second_lowest").
 """
 
 from __future__ import annotations
@@ -474,5 +475,6 @@ class PeakDice:
 
 
 def new_game(spec: PeakDiceGame, players: int) -> PeakDice:
-    """The reference rules of this spec for `players` seats (RuleViolation outside the spec's player range)."""
+    """The reference rules of this spec for `players` seats (RuleViolation outside the spec's player
+    range)."""
     return PeakDice(spec, players)

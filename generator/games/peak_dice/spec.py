@@ -28,7 +28,8 @@ WHITE = "white"
 
 
 class RowColour(SpecModel):
-    """One colour = one sheet row (top to bottom in list order), printed with a black-and-white-safe pattern."""
+    """One colour = one sheet row (top to bottom in list order), printed with a black-and-white-safe
+    pattern."""
 
     id: SpecId = Field(description="Identifier used by dice faces and catalogs.")
     colour: HexColour = Field(description='Print colour as "#rrggbb".')
@@ -136,27 +137,31 @@ class PeakDiceRules(SpecModel):
 
     step_b: Literal["compulsory", "optional"] = Field(
         "compulsory",
-        description="Step B when a colour can be written. compulsory (default, the seed: 「4色のうちいずれか1色"
+        description="Step B when a colour can be written. compulsory (default, the seed: "
+        "「4色のうちいずれか1色"
         "を選び…書き込みます」, a pass only when 「4色すべて選ぶことができない」): the active player "
         "must write one. optional: the active player may write nothing in B even then (and risk "
         "the miss).",
     )
     miss_track_full: Literal["keep_counting", "capped"] = Field(
         "keep_counting",
-        description="A miss when every box of the miss track is crossed (the seed is silent on a full track). "
+        description="A miss when every box of the miss track is crossed (the seed is silent on a full "
+        "track). "
         "keep_counting (default, the seed: 「ミスするたびに失点が増えます」, every miss costs more): "
         "the player notes it beside the track, the k-th miss costs k. capped: a full track costs "
         "no more; the penalty is at most the boxes' total.",
     )
     final_turn_miss: Literal["skipped", "taken"] = Field(
         "skipped",
-        description="When another player's sheet fills up in step C of a turn in which the active player wrote "
+        description="When another player's sheet fills up in step C of a turn in which the active player "
+        "wrote "
         "nothing. skipped (default, the seed: the game ends 「即座に」, at once, before the miss is "
         "checked): no miss. taken: the active player still crosses a miss box, then the game ends.",
     )
     sheet_full_in_b: Literal["game_ends", "step_c_played"] = Field(
         "game_ends",
-        description="When the active player fills the last circle of their sheet in step B. game_ends (default, "
+        description="When the active player fills the last circle of their sheet in step B. game_ends "
+        "(default, "
         "the seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了しま"
         "す」, at once, so nobody plays that turn's step C; a sheet filled in step C ends the game once "
         "the step is over, as every player writes in C together: 「手番プレイヤーを含むすべてのプレイヤー"

@@ -49,9 +49,11 @@ class Tables:
     distinct_columns: bool
     """House rule: a column scores its second lowest distinct value (else counting equal values)."""
     b_full_plays_c: bool
-    """House rule: a sheet filled in step B still lets every player play step C (spec.rules.sheet_full_in_b)."""
+    """House rule: a sheet filled in step B still lets every player play step C
+    (spec.rules.sheet_full_in_b)."""
     plan_v: np.ndarray
-    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values (planner.plan_table)."""
+    """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's row values
+    (planner.plan_table)."""
     plan_q: np.ndarray
     """float64[open rows - 1, rows, row_length + 1, max_sum + 1]: the planner's value of writing v next."""
     planner: PlannerParams
@@ -78,7 +80,8 @@ class Tables:
 
 
 def achievable_sums(faces_per_die: Sequence[Sequence[tuple[int, int]]], colour: int, white: int) -> set[int]:
-    """Every sum colour `colour` can show: each die adds its face value when the face is that colour or white."""
+    """Every sum colour `colour` can show: each die adds its face value when the face is that colour or
+    white."""
     sums = {0}
     for faces in faces_per_die:
         contrib = {v if c in (colour, white) else 0 for c, v in faces}

@@ -1,5 +1,6 @@
 """Raindrops: tile collection and pattern building (2-4 players): components, memory cards and their proofs,
-reference rules, policies, the compiled full-game kernel and balance. This package holds only its plugin record."""
+reference rules, policies, the compiled full-game kernel and balance. This package holds only its plugin
+record."""
 
 from generator.contract.plugin import GamePlugin
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from generator.engine.report import BalanceReport, Bars, Table, bounded
+from generator.engine.report import BalanceReport, Bars, Table, Tolerance, bounded
 from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, spearman, wilson
@@ -22,6 +22,7 @@ from generator.games.raindrops.legal import symbol_counts
 from generator.games.raindrops.memory import generate_memory_cards
 
 if TYPE_CHECKING:
+    from generator.games.raindrops.components import MemoryCard
     from generator.games.raindrops.spec import RaindropsGame
 
 
@@ -67,29 +68,69 @@ def balance_report(
     """Card-level balance: seeded solo games per memory card re-measure difficulty against the printed
     points (out of sample: a seed stream the build never used); simulated players measure how often each
     cloud condition is met; then the full games."""
-    mc = spec.memory_cards
     bal = spec.balance
     budget = as_budget(games)
     games = budget("cards", cap=bal.max_games)
     cards = generate_memory_cards(spec, spec.seed)
-    bag = build_bag(spec)
     tally = measure(
-        spec, [c.pattern for c in cards], bag, games, derived_seed(seed, OUT_OF_SAMPLE), executor, progress
+        spec,
+        [c.pattern for c in cards],
+        build_bag(spec),
+        games,
+        derived_seed(seed, OUT_OF_SAMPLE),
+        executor,
+        progress,
     )
     n = tally["runs"].astype(float)
     stats = [
         mean_ci(float(tally["drops_sum"][i]), float(tally["drops_sq"][i]), n[i]) for i in range(len(cards))
     ]
     diff = np.array([s[0] for s in stats])
-    points = np.array([c.points for c in cards], float)
-    base = points - np.array([mc.points.cat_bonus if c.cat else 0 for c in cards], float)
-    # spearman takes any 1-D float sequence (it calls np.asarray); a 1-D array is one at run time
-    diff_seq = cast(Sequence[float], diff)
-    rho = spearman(cast(Sequence[float], points), diff_seq)
-    rho_base = spearman(cast(Sequence[float], base), diff_seq)
-    rho_build = spearman([c.difficulty for c in cards], diff_seq)
-    unf = float(tally["unfinished"].sum()) / max(1.0, float(n.sum()))
+    reach = _cloud_reach(spec, cards, diff, budget, seed, executor)
+    rep = BalanceReport(kit=kit, game="raindrops", games_per_setting=budget.default, seed=seed)
+    rep.tolerances += _card_tolerances(spec, cards, tally, stats, diff, reach)
+    rep.tables.append(_card_table(cards, stats, tally))
+    rep.tables.append(_cloud_table(spec, cards, reach))
+    rep.charts += _charts(cards, stats, diff, reach)
+    rep.figures["memory_cards"] = _card_figures(spec, cards, tally, stats, diff)
+    rep.figures["cloud_reach"] = {
+        "cards_completed": bal.cloud_reach_cards,
+        "spread": reach.spread,
+        "symbol_counts": symbol_counts(spec, cards),
+        "types": {
+            t: {"rate": reach.iv[t][0], "low": reach.iv[t][1], "high": reach.iv[t][2]} for t in reach.types
+        },
+    }
+    rep.notes += _notes(spec, games, seed)
+    if bal.play is not None:
+        _add_full_games(rep, spec, cards, budget, seed, executor, progress)
+    return rep
 
+
+@dataclass(frozen=True)
+class _Reach:
+    """How often simulated players meet each cloud condition: the tally, its runs, per type the rate with
+    its 95% interval, the rates in type order and their spread."""
+
+    tally: Tally
+    runs: float
+    types: list[str]
+    iv: dict[str, tuple[float, float, float]]
+    rates: list[float]
+    spread: float
+
+
+def _cloud_reach(
+    spec: RaindropsGame,
+    cards: tuple[MemoryCard, ...],
+    diff: np.ndarray,
+    budget: Budget,
+    seed: int,
+    executor: Executor | None,
+) -> _Reach:
+    """Simulated players complete `cloud_reach_cards` cards, easier ones more likely: which cloud
+    conditions do they meet?"""
+    bal = spec.balance
     types = [t.id for t in spec.cloud_tokens.types]
     sidx = {t: i for i, t in enumerate(types)}
     need = np.array([[t.condition.get(s, 0) for s in types] for t in spec.cloud_tokens.types], np.int64)
@@ -106,10 +147,24 @@ def balance_report(
     reach_iv = {t: wilson(float(reach["met"][i]), runs) for i, t in enumerate(types)}
     rates = [reach_iv[t][0] for t in types]
     spread = (max(rates) - min(rates)) if runs else math.nan
+    return _Reach(reach, runs, types, reach_iv, rates, spread)
 
-    rep = BalanceReport(kit=kit, game="raindrops", games_per_setting=budget.default, seed=seed)
+
+def _card_tolerances(
+    spec: RaindropsGame,
+    cards: tuple[MemoryCard, ...],
+    tally: Tally,
+    stats: list[tuple[float, float, float, float]],
+    diff: np.ndarray,
+    reach: _Reach,
+) -> list[Tolerance]:
+    """Points against difficulty, the spread of cloud reach rates and the share of unfinished solo games."""
+    mc = spec.memory_cards
+    bal = spec.balance
+    n = tally["runs"].astype(float)
+    points = np.array([c.points for c in cards], float)
     ses = tuple(float(s[1]) / math.sqrt(max(1.0, float(k))) for s, k in zip(stats, n, strict=True))
-    rep.tolerances += [
+    return [
         bounded(
             "memory cards: Spearman rank correlation of printed points with measured difficulty "
             "(out of sample)",
@@ -120,7 +175,10 @@ def balance_report(
         ),
         bounded(
             f"cloud conditions: spread of reach rates after {bal.cloud_reach_cards} completed cards",
-            Extreme("range", tuple(Proportion(float(reach["met"][i]), runs) for i in range(len(types)))),
+            Extreme(
+                "range",
+                tuple(Proportion(float(reach.tally["met"][i]), reach.runs) for i in range(len(reach.types))),
+            ),
             bal.cloud_reach_spread,
             "game.balance.cloud_reach_spread",
             ("cards", "reach"),
@@ -133,6 +191,12 @@ def balance_report(
             ("cards",),
         ),
     ]
+
+
+def _card_table(
+    cards: tuple[MemoryCard, ...], stats: list[tuple[float, float, float, float]], tally: Tally
+) -> Table:
+    """Each memory card's printed points and its difficulty at build and here, with the 95% interval."""
     rows = []
     for c, (m, _sd, lo, hi), u in zip(cards, stats, tally["unfinished"], strict=True):
         rows.append(
@@ -148,43 +212,53 @@ def balance_report(
                 int(u),
             ]
         )
-    rep.tables.append(
-        Table(
-            "Memory cards: printed points and measured difficulty (mean drops to complete alone)",
-            [
-                "card",
-                "drops",
-                "symbol",
-                "points",
-                "difficulty (build)",
-                "difficulty (check)",
-                "95% low",
-                "95% high",
-                "unfinished",
-            ],
-            rows,
-        )
+    return Table(
+        "Memory cards: printed points and measured difficulty (mean drops to complete alone)",
+        [
+            "card",
+            "drops",
+            "symbol",
+            "points",
+            "difficulty (build)",
+            "difficulty (check)",
+            "95% low",
+            "95% high",
+            "unfinished",
+        ],
+        rows,
     )
-    rep.tables.append(
-        Table(
-            f"Cloud tokens: share of players meeting each condition after "
-            f"{bal.cloud_reach_cards} completed cards",
-            ["type", "condition", "cards showing it", "reach", "95% low", "95% high"],
+
+
+def _cloud_table(spec: RaindropsGame, cards: tuple[MemoryCard, ...], reach: _Reach) -> Table:
+    """Each cloud condition, the cards showing its symbol, and how often it is met."""
+    bal = spec.balance
+    return Table(
+        f"Cloud tokens: share of players meeting each condition after "
+        f"{bal.cloud_reach_cards} completed cards",
+        ["type", "condition", "cards showing it", "reach", "95% low", "95% high"],
+        [
             [
-                [
-                    t.id,
-                    ", ".join(f"{v} {s}" for s, v in sorted(t.condition.items())),
-                    symbol_counts(spec, cards)[t.id],
-                    round(reach_iv[t.id][0], 4),
-                    round(reach_iv[t.id][1], 4),
-                    round(reach_iv[t.id][2], 4),
-                ]
-                for t in spec.cloud_tokens.types
-            ],
-        )
+                t.id,
+                ", ".join(f"{v} {s}" for s, v in sorted(t.condition.items())),
+                symbol_counts(spec, cards)[t.id],
+                round(reach.iv[t.id][0], 4),
+                round(reach.iv[t.id][1], 4),
+                round(reach.iv[t.id][2], 4),
+            ]
+            for t in spec.cloud_tokens.types
+        ],
     )
+
+
+def _charts(
+    cards: tuple[MemoryCard, ...],
+    stats: list[tuple[float, float, float, float]],
+    diff: np.ndarray,
+    reach: _Reach,
+) -> list[Bars]:
+    """Measured difficulty by printed points, and the reach rate of each cloud condition."""
     order = sorted(range(len(cards)), key=lambda i: (cards[i].points, diff[i]))
-    rep.charts.append(
+    return [
         Bars(
             "Memory cards by printed points: measured difficulty (mean drops)",
             [f"#{cards[i].id} {cards[i].points}p{' cat' if cards[i].cat else ''}" for i in order],
@@ -193,25 +267,40 @@ def balance_report(
             [float(stats[i][3]) for i in order],
             None,
             "drops",
-        )
-    )
-    rep.charts.append(
+        ),
         Bars(
             "Cloud conditions: reach rate",
-            types,
-            rates,
-            [reach_iv[t][1] for t in types],
-            [reach_iv[t][2] for t in types],
-            float(np.mean(rates)) if rates else None,
+            reach.types,
+            reach.rates,
+            [reach.iv[t][1] for t in reach.types],
+            [reach.iv[t][2] for t in reach.types],
+            float(np.mean(reach.rates)) if reach.rates else None,
             "share",
-        )
-    )
-    rep.figures["memory_cards"] = {
+        ),
+    ]
+
+
+def _card_figures(
+    spec: RaindropsGame,
+    cards: tuple[MemoryCard, ...],
+    tally: Tally,
+    stats: list[tuple[float, float, float, float]],
+    diff: np.ndarray,
+) -> dict[str, Any]:
+    """The memory cards' figures: rank correlations of points (with and without the cat bonus) and of the
+    build's difficulty with the measured one, the unfinished share, and each card."""
+    mc = spec.memory_cards
+    n = tally["runs"].astype(float)
+    points = np.array([c.points for c in cards], float)
+    base = points - np.array([mc.points.cat_bonus if c.cat else 0 for c in cards], float)
+    # spearman takes any 1-D float sequence (it calls np.asarray); a 1-D array is one at run time
+    diff_seq = cast(Sequence[float], diff)
+    return {
         "generation_seed": spec.seed,
-        "spearman_points_difficulty": rho,
-        "spearman_points_less_cat_bonus_difficulty": rho_base,
-        "spearman_build_vs_check_difficulty": rho_build,
-        "unfinished_share": unf,
+        "spearman_points_difficulty": spearman(cast(Sequence[float], points), diff_seq),
+        "spearman_points_less_cat_bonus_difficulty": spearman(cast(Sequence[float], base), diff_seq),
+        "spearman_build_vs_check_difficulty": spearman([c.difficulty for c in cards], diff_seq),
+        "unfinished_share": float(tally["unfinished"].sum()) / max(1.0, float(n.sum())),
         "cards": [
             {
                 "id": c.id,
@@ -229,37 +318,44 @@ def balance_report(
             for c, s, u in zip(cards, stats, tally["unfinished"], strict=True)
         ],
     }
-    rep.figures["cloud_reach"] = {
-        "cards_completed": bal.cloud_reach_cards,
-        "spread": spread,
-        "symbol_counts": symbol_counts(spec, cards),
-        "types": {t: {"rate": reach_iv[t][0], "low": reach_iv[t][1], "high": reach_iv[t][2]} for t in types},
-    }
-    rep.notes.append(
+
+
+def _notes(spec: RaindropsGame, games: int, seed: int) -> list[str]:
+    """How difficulty and cloud reach are measured."""
+    mc = spec.memory_cards
+    return [
         f"Difficulty: mean drops for one player to complete a card alone under the reference policy "
         f"'{mc.difficulty.policy}' (no special actions, no bonus tiles); printed points come from a "
         f"{mc.difficulty.samples}-game sample per card at build (seed {spec.seed}), re-measured here "
         f"out of sample with {games} games per card (seed {seed}, spawn key {OUT_OF_SAMPLE:#x}: "
-        f"never the build's stream, even at the kit seed)."
-    )
-    rep.notes.append(
+        f"never the build's stream, even at the kit seed).",
         "Cloud reach: completed cards drawn without replacement with weight 1/difficulty; "
-        "cat cards count for no cloud."
-    )
-    if bal.play is not None:
-        from generator.games.raindrops.sim import full_game_report
+        "cat cards count for no cloud.",
+    ]
 
-        tables, charts, tols, figures = full_game_report(
-            spec, cards, games=budget, seed=derived_seed(seed, 0x46554C), executor=executor, progress=progress
-        )
-        rep.tables += tables
-        rep.charts += charts
-        rep.tolerances += tols
-        rep.headline = figures.pop("headline", {})
-        rep.figures["full_game"] = figures
-        rep.notes.append(
-            "Full games: per player count and mode (greedy in every seat = like tables for the seat "
-            "test; one greedy against random, the greedy seat rotating = a skill comparison), at most "
-            "game.balance.play.games each because a full game costs far more than a solo card."
-        )
-    return rep
+
+def _add_full_games(
+    rep: BalanceReport,
+    spec: RaindropsGame,
+    cards: tuple[MemoryCard, ...],
+    budget: Budget,
+    seed: int,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+) -> None:
+    """The full games (`sim.full_game_report`) added to the report."""
+    from generator.games.raindrops.sim import full_game_report
+
+    tables, charts, tols, figures = full_game_report(
+        spec, cards, games=budget, seed=derived_seed(seed, 0x46554C), executor=executor, progress=progress
+    )
+    rep.tables += tables
+    rep.charts += charts
+    rep.tolerances += tols
+    rep.headline = figures.pop("headline", {})
+    rep.figures["full_game"] = figures
+    rep.notes.append(
+        "Full games: per player count and mode (greedy in every seat = like tables for the seat "
+        "test; one greedy against random, the greedy seat rotating = a skill comparison), at most "
+        "game.balance.play.games each because a full game costs far more than a solo card."
+    )

@@ -1,4 +1,5 @@
-"""Raindrops components built from the spec: the tile bag, bonus tiles, cloud and thunder tokens, memory cards.
+"""Raindrops components built from the spec: the tile bag, bonus tiles, cloud and thunder tokens, memory
+cards.
 
 The data types here are shared with the rules engine and the layout; their first fields are fixed.
 """
@@ -83,12 +84,14 @@ class ThunderToken:
 
 @dataclass(frozen=True)
 class MemoryCard:
-    """One memory card: a drop pattern, its points, cloud symbol or cat, and the proof that it can be covered."""
+    """One memory card: a drop pattern, its points, cloud symbol or cat, and the proof that it can be
+    covered."""
 
     id: int
     """1..count."""
     pattern: tuple[tuple[str | None, ...], ...]
-    """Rows top to bottom, cropped to the pattern's bounding box; colour id, or None for a cell without a drop."""
+    """Rows top to bottom, cropped to the pattern's bounding box; colour id, or None for a cell without a
+    drop."""
     points: int
     cloud: str | None
     """Cloud type id shown bottom-left; None on cat cards."""
@@ -167,9 +170,20 @@ def bag_pairs(bag: tuple[RaindropTile, ...]) -> frozenset[tuple[str, str]]:
 
 def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
     """Count and colour problems of the components, each with its key path in the `game:` section."""
+    return [
+        *_colour_problems(spec),
+        *_bag_problems(spec),
+        *_bonus_problems(spec),
+        *_cloud_problems(spec),
+        *_count_problems(spec),
+        *_memory_card_problems(spec),
+    ]
+
+
+def _colour_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """Colour ids used twice or reserved, and shapes shared between colours."""
     probs: list[tuple[str, str]] = []
     ids = [c.id for c in spec.colours]
-    known = set(ids)
     for i, c in enumerate(spec.colours):
         if ids.index(c.id) != i:
             probs.append((f"colours[{i}].id", f"colour id {c.id!r} is used twice"))
@@ -185,19 +199,27 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
                     "each colour needs its own shape for colour-blind play",
                 )
             )
-    opts = ", ".join(ids)
+    return probs
 
-    def half_problems(key: str, v: str | list[str]) -> list[tuple[str, str]]:
-        h = [v] if isinstance(v, str) else list(v)
-        out = [(key, f"expected one of {opts}; got {x!r}") for x in h if x not in known]
-        if not isinstance(v, str) and (len(h) != 2 or h[0] == h[1]):
-            out.append((key, f"a wild half shows exactly two different colours; got {h}"))
-        return out
 
+def _half_problems(key: str, v: str | list[str], spec: RaindropsGame) -> list[tuple[str, str]]:
+    """A tile half's colours: known ids, and exactly two different ones for a wild half."""
+    known = {c.id for c in spec.colours}
+    opts = ", ".join(c.id for c in spec.colours)
+    h = [v] if isinstance(v, str) else list(v)
+    out = [(key, f"expected one of {opts}; got {x!r}") for x in h if x not in known]
+    if not isinstance(v, str) and (len(h) != 2 or h[0] == h[1]):
+        out.append((key, f"a wild half shows exactly two different colours; got {h}"))
+    return out
+
+
+def _bag_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """The raindrop tiles: their halves, the seed's count, and a window the bag can fill."""
+    probs: list[tuple[str, str]] = []
     total = 0
     for i, k in enumerate(spec.bag.tiles):
         key = f"bag.tiles[{i}]"
-        hp = half_problems(key + ".a", k.a) + half_problems(key + ".b", k.b)
+        hp = _half_problems(key + ".a", k.a, spec) + _half_problems(key + ".b", k.b, spec)
         probs += hp
         total += k.count
         if not hp:
@@ -230,7 +252,14 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
                 f"window places, but the bag holds only {total} tiles",
             )
         )
+    return probs
 
+
+def _bonus_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """Bonus tile kinds: colours, pairs of wild tiles, the seed's count and the offer."""
+    probs: list[tuple[str, str]] = []
+    known = {c.id for c in spec.colours}
+    opts = ", ".join(c.id for c in spec.colours)
     n_bonus = 0
     for i, bk in enumerate(spec.bonus_tiles.kinds):
         n_bonus += len(bk.points)
@@ -281,7 +310,12 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
                 f"an offer of {spec.bonus_tiles.offer} needs that many of the {n_bonus} bonus tiles",
             )
         )
+    return probs
 
+
+def _cloud_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """Cloud token types: ids, conditions, point order and the seed's count."""
+    probs: list[tuple[str, str]] = []
     types = [t.id for t in spec.cloud_tokens.types]
     n_cloud = 0
     for i, t in enumerate(spec.cloud_tokens.types):
@@ -313,7 +347,12 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
                 f"has {SEED_COUNTS['cloud_tokens']}",
             )
         )
+    return probs
 
+
+def _count_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """Thunder tokens, player boards, action markers and player counts against the seed."""
+    probs: list[tuple[str, str]] = []
     n_thunder = sum(v.count for v in spec.thunder_tokens.values)
     if n_thunder != SEED_COUNTS["thunder_tokens"]:
         counts = " + ".join(str(v.count) for v in spec.thunder_tokens.values)
@@ -349,7 +388,12 @@ def component_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
                     (f"expected {SEED_PLAYERS[0]}..{hi} players (the seed: 2-4人, one board each); got {p}"),
                 )
             )
+    return probs
 
+
+def _memory_card_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
+    """Memory cards: the seed's count, cell and point ranges, cat cards."""
+    probs: list[tuple[str, str]] = []
     mc = spec.memory_cards
     if mc.count != SEED_COUNTS["memory_cards"]:
         probs.append(

@@ -22,7 +22,8 @@ def _cells(pattern: Pattern) -> list[tuple[int, int]]:
 
 
 def find_cover(pattern: Pattern, pairs: Collection[tuple[str, str]]) -> tuple[Domino, ...] | None:
-    """An exact cover of the pattern by dominoes whose (colour, colour) is in `pairs`, or None if none exists."""
+    """An exact cover of the pattern by dominoes whose (colour, colour) is in `pairs`, or None if none
+    exists."""
     cells = _cells(pattern)
     if len(cells) % 2:
         return None
@@ -59,7 +60,8 @@ def find_cover(pattern: Pattern, pairs: Collection[tuple[str, str]]) -> tuple[Do
 
 
 def prove_cover(pattern: Pattern, bag: Sequence[RaindropTile], label: str = "pattern") -> tuple[Domino, ...]:
-    """The exact cover of a pattern by tiles of the bag; raises KitError naming the cells when there is none."""
+    """The exact cover of a pattern by tiles of the bag; raises KitError naming the cells when there is
+    none."""
     pairs = bag_pairs(tuple(bag))
     cover = find_cover(pattern, pairs)
     if cover is None:

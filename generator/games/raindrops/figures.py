@@ -13,7 +13,7 @@ from generator.games.raindrops.components import (
     build_thunder_tokens,
 )
 from generator.games.raindrops.memory import generate_memory_cards
-from generator.games.raindrops.rules import MARKER_START, SPECIALS, Params
+from generator.games.raindrops.state import MARKER_START, SPECIALS, Params
 
 
 def rule_figures(game_spec: Any) -> dict[str, Any]:
@@ -53,10 +53,11 @@ def rule_figures(game_spec: Any) -> dict[str, Any]:
 
 
 def print_data(game_spec: Any, seed: int) -> dict[str, object]:
-    """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory cards,
-    and the rule figures (`rule_figures`).
+    """Everything the printed kit draws, generated once per build: bag, bonus/cloud/thunder tokens, memory
+    cards, and the rule figures (`rule_figures`).
 
-    The memory cards come from the spec's own `seed` (the deck is part of the game design, not of one print run)."""
+    The memory cards come from the spec's own `seed` (the deck is part of the game design, not of one print
+    run)."""
     return {
         "bag": build_bag(game_spec),
         "bonus_tiles": build_bonus_tiles(game_spec),

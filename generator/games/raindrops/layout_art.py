@@ -1,5 +1,5 @@
-"""Raindrops pictures drawn as ops (the font has no emoji): cloud symbols (umbrella, boots, frog, snail), the cat,
-the cloud and thunder shapes, arrows, special-action icons and split (wild) drops."""
+"""Raindrops pictures drawn as ops (the font has no emoji): cloud symbols (umbrella, boots, frog, snail), the
+cat, the cloud and thunder shapes, arrows, special-action icons and split (wild) drops."""
 
 from __future__ import annotations
 
@@ -334,7 +334,8 @@ def split_disc(cx: float, cy: float, r: float, colours: Sequence[str], shapes: S
 
 
 def wild_drop(cx: float, cy: float, r: float, colours: tuple[str, str], shapes: tuple[str, str]) -> list[Op]:
-    """A drop split down the middle between two colours, each half carrying its colour's shape as a white mark."""
+    """A drop split down the middle between two colours, each half carrying its colour's shape as a white
+    mark."""
     left = tuple(symbol("drop", cx, cy, r, fill=colours[0], stroke=None))
     right = tuple(symbol("drop", cx, cy, r, fill=colours[1], stroke=None))
     ops: list[Op] = [

@@ -74,7 +74,8 @@ def symbol_counts(spec: RaindropsGame, cards: tuple[MemoryCard, ...]) -> dict[st
 
 
 def legal_problems(spec: RaindropsGame) -> list[tuple[str, str]]:
-    """Every static problem of the spec: component counts and colours, then the generated deck and its proofs."""
+    """Every static problem of the spec: component counts and colours, then the generated deck and its
+    proofs."""
     probs = component_problems(spec)
     if any(
         k.startswith(("colours", "bag", "memory_cards", "cloud_tokens", "window", "rules")) for k, _ in probs

@@ -2,11 +2,11 @@
 
 Steps (all from one seed): (1) grow `count` distinct patterns by laying random tiles of the bag's colour pairs
 side by side on the card grid (drop counts spread evenly over the even values in `cells`); (2) prove each
-pattern with the exact solver of cover.py, independently of how it was grown, and store that cover; (3) measure
-each card's difficulty with a small fixed seeded solo sample (difficulty.py); (4) pick cat cards and deal the
-cloud symbols round-robin along the difficulty order, so every symbol gets the same number of cards (+-1)
-spread over easy and hard cards; (5) points = the difficulty's rank quantile mapped onto points.min..max,
-plus points.cat_bonus on cat cards.
+pattern with the exact solver of cover.py, independently of how it was grown, and store that cover; (3)
+measure each card's difficulty with a small fixed seeded solo sample (difficulty.py); (4) pick cat cards and
+deal the cloud symbols round-robin along the difficulty order, so every symbol gets the same number of cards
+(+-1) spread over easy and hard cards; (5) points = the difficulty's rank quantile mapped onto
+points.min..max, plus points.cat_bonus on cat cards.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ def _crop(cells: dict[tuple[int, int], str]) -> Pattern:
 
 
 def _pair_weights(bag: tuple[RaindropTile, ...]) -> tuple[list[tuple[str, str]], np.ndarray]:
-    """Unordered colour pairs of the bag with how many tiles can show each (a wild tile counts for each reading)."""
+    """Unordered colour pairs of the bag with how many tiles can show each (a wild tile counts for each
+    reading)."""
     counts: dict[tuple[str, str], int] = {}
     for t in bag:
         for x, y in t.pairs():
@@ -115,7 +116,8 @@ def generate_patterns(spec: RaindropsGame, seed: int) -> list[tuple[Pattern, tup
 def points_from_difficulty(
     difficulty: np.ndarray, cat: np.ndarray, p_min: int, p_max: int, cat_bonus: int
 ) -> np.ndarray:
-    """Points: rank quantile of difficulty (ties share the lower rank) onto p_min..p_max, + cat_bonus on cats."""
+    """Points: rank quantile of difficulty (ties share the lower rank) onto p_min..p_max, + cat_bonus on
+    cats."""
     n = difficulty.shape[0]
     levels = p_max - p_min + 1
     ranks = np.searchsorted(np.sort(difficulty), difficulty, side="left")

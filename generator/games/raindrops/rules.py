@@ -14,13 +14,13 @@ from it (a diagonal step from row 6 to row 7).
 
 Interpretations where the rulebook is silent (documented so the tests can pin them):
 - "The bag empties" (house rule `bag_empties`): at the moment its last tile is drawn (default, the seed's
-  「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is reshuffled
-  into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
+  「袋が空になると」), or when a tile is needed for the window and the bag has none; the discard pile is
+  reshuffled into the bag at once (every time); the emptying that reaches `end_bag_empties` triggers the end.
 - House rule `window_refill`: the window is refilled from the bag in the drop step, right after the tiles
-  left slide down (default, the seed's 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」 inside step 2, and
-  its example refills (D) within Olivia's turn), also after a drop that found no path; or at the start of the
-  next player's turn. The timing decides in whose turn the bag empties: under drop_step the last seat's drop
-  that empties it the last time ends the game after that turn.
+  left slide down (default, the seed's 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」 inside step
+  2, and its example refills (D) within Olivia's turn), also after a drop that found no path; or at the start
+  of the next player's turn. The timing decides in whose turn the bag empties: under drop_step the last seat's
+  drop that empties it the last time ends the game after that turn.
 - The end is triggered at the moment of the 10th completed card or of the emptying; the round is finished so
   the last seat (right of the start player) plays last. Then every player, in seat order, may place reserve
   tiles and bonus tiles (no new cards). House rule `final_last_turn_card`: on every held card, also one taken
@@ -35,11 +35,9 @@ Interpretations where the rulebook is silent (documented so the tests can pin th
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -52,330 +50,29 @@ from generator.games.raindrops.components import (
     RaindropTile,
     ThunderToken,
 )
-
-SPECIALS = ("flip", "swap", "top")
-"""Slots of the special-action area, left to right (a fact of the player board)."""
-MARKER_START = 2
-"""Index in SPECIALS (from 0) of the slot markers start on: the 3rd slot, "top" (set-up step 6 of the rulebook:
-「各プレイヤーは自分のマーカーを表向きにして、プレイヤーボードのスペシャルアクションエリアの3番目のスロットに置きます。」).
-The kit prints it counted from 1 (figures.rule_figures: action_start_slot = 3)."""
-
-Cell = tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Params:
-    """The rule figures a game needs (from `game.window`, `game.bonus_tiles.offer` and `game.rules`)."""
-
-    columns: int
-    tiles_per_column: int
-    cards_dealt: int
-    cards_kept: int
-    display: int
-    reserve_slots: int
-    bonus_max_tiles: int
-    bonus_offer: int
-    end_cards: int
-    end_bag_empties: int
-    thunder_draw: tuple[int, ...]
-    bag_empties: str = "last_tile_drawn"
-    """House rule (see `game.rules.bag_empties`): "last_tile_drawn" or "tile_needed"."""
-    window_refill: str = "drop_step"
-    """House rule: "drop_step" (the dropping player's turn refills the window) or "next_turn"."""
-    final_last_turn_card: str = "usable"
-    """House rule: "usable" (the final placement may use a card taken in the last turn) or "not_usable"."""
-    final_clouds: str = "earned"
-    """House rule: "earned" (cards completed in the final placement earn cloud tokens) or "not_earned"."""
-    bonus_per_tile: str = "one_half"
-    """House rule: "one_half" (one bonus tile over a raindrop tile) or "both_halves"."""
-    bonus_refill: str = "by_choice"
-    """House rule: "by_choice" (the player may refill the bonus offer) or "always"."""
-
-    @property
-    def rows(self) -> int:
-        """Symbol rows of the window."""
-        return 2 * self.tiles_per_column
-
-    @classmethod
-    def from_spec(cls, spec: Any) -> Params:
-        """Read the figures from a validated `RaindropsGame`."""
-        r = spec.rules
-        return cls(
-            columns=spec.window.columns,
-            tiles_per_column=spec.window.tiles_per_column,
-            cards_dealt=r.cards_dealt,
-            cards_kept=r.cards_kept,
-            display=r.display,
-            reserve_slots=r.reserve_slots,
-            bonus_max_tiles=r.bonus_max_tiles,
-            bonus_offer=spec.bonus_tiles.offer,
-            end_cards=r.end_cards,
-            end_bag_empties=r.end_bag_empties,
-            thunder_draw=tuple(r.thunder_draw),
-            bag_empties=r.bag_empties,
-            window_refill=r.window_refill,
-            final_last_turn_card=r.final_last_turn_card,
-            final_clouds=r.final_clouds,
-            bonus_per_tile=r.bonus_per_tile,
-            bonus_refill=r.bonus_refill,
-        )
-
-
-# ----------------------------------------------------------------------------------------------- actions
-@dataclass(frozen=True)
-class KeepCards:
-    """Set-up: put the dealt card with this id into the display, keep the others."""
-
-    to_display: int
-
-
-@dataclass(frozen=True)
-class Special:
-    """Move the marker to `kind` and do it: flip (col, idx); swap (col, idx) with (col+1, idx); top (col, idx)."""
-
-    kind: str
-    col: int
-    idx: int
-
-
-@dataclass(frozen=True)
-class NoSpecial:
-    """Skip the special action."""
-
-
-@dataclass(frozen=True)
-class Drop:
-    """Take the tiles under a path of symbol cells, top row first."""
-
-    cells: tuple[Cell, ...]
-
-
-@dataclass(frozen=True)
-class KeepThunder:
-    """Keep this drawn thunder token; the other goes under the stack."""
-
-    token: int
-
-
-@dataclass(frozen=True)
-class TakeBonus:
-    """Take this face-up bonus tile."""
-
-    bonus: int
-
-
-@dataclass(frozen=True)
-class Place:
-    """Lay raindrop tile `tile` on held card `slot`: half a on cells[0], half b on cells[1]; optional bonus
-    tiles laid on half a / half b first to change its colour."""
-
-    tile: int
-    slot: int
-    cells: tuple[Cell, Cell]
-    over_a: int | None = None
-    over_b: int | None = None
-
-
-@dataclass(frozen=True)
-class PlaceBonus:
-    """Lay bonus tile `bonus` directly on one drop of held card `slot`."""
-
-    bonus: int
-    slot: int
-    cell: Cell
-
-
-@dataclass(frozen=True)
-class RefillBonus:
-    """`bonus_refill: by_choice`: refill the bonus offer from the stack before taking one (True) or not."""
-
-    refill: bool
-
-
-@dataclass(frozen=True)
-class TakeCard:
-    """After completing a card: take this display card, or the deck's top card when None."""
-
-    card: int | None
-
-
-@dataclass(frozen=True)
-class EndPlacement:
-    """Stop placing; keep these raindrop tiles in reserve, discard the others taken or held."""
-
-    keep: tuple[int, ...]
-
-
-Action = Union[
-    KeepCards,
-    Special,
-    NoSpecial,
+from generator.games.raindrops.state import (
+    SPECIALS,
+    Action,
+    Cell,
     Drop,
+    EndPlacement,
+    KeepCards,
     KeepThunder,
-    RefillBonus,
-    TakeBonus,
+    NoSpecial,
+    Outcome,
+    Params,
     Place,
     PlaceBonus,
+    PlayerState,
+    RefillBonus,
+    Score,
+    Special,
+    State,
+    TakeBonus,
     TakeCard,
-    EndPlacement,
-]
-
-
-# ------------------------------------------------------------------------------------------------- state
-@dataclass
-class Held:
-    """A memory card on a player's board and what lies on it."""
-
-    card: int
-    covered: dict[Cell, str] = field(default_factory=dict)
-    """cell -> "t<tile id>" or "b<bonus id>" (what covers it)."""
-    tiles: list[int] = field(default_factory=list)
-    bonuses: list[int] = field(default_factory=list)
-    fresh: bool = False
-    """Taken this turn: not usable until the next turn."""
-    since: int = 0
-    """The holder's own turn count when the card was taken (0 = dealt at set-up)."""
-
-    def copy(self) -> Held:
-        return Held(
-            self.card, dict(self.covered), list(self.tiles), list(self.bonuses), self.fresh, self.since
-        )
-
-
-@dataclass
-class PlayerState:
-    """One player's board."""
-
-    held: list[Held] = field(default_factory=list)
-    completed: list[int] = field(default_factory=list)
-    reserve: list[int] = field(default_factory=list)
-    bonus_reserve: list[int] = field(default_factory=list)
-    used_bonuses: list[int] = field(default_factory=list)
-    clouds: list[int] = field(default_factory=list)
-    thunder: list[int] = field(default_factory=list)
-    marker: int = MARKER_START
-    dealt: list[int] = field(default_factory=list)
-    turns: int = 0
-    completed_after: list[int] = field(default_factory=list)
-    """Own turns each completed card was held (parallel to `completed`); measures card difficulty in play."""
-
-    def copy(self) -> PlayerState:
-        return PlayerState(
-            [h.copy() for h in self.held],
-            list(self.completed),
-            list(self.reserve),
-            list(self.bonus_reserve),
-            list(self.used_bonuses),
-            list(self.clouds),
-            list(self.thunder),
-            self.marker,
-            list(self.dealt),
-            self.turns,
-            list(self.completed_after),
-        )
-
-
-@dataclass
-class State:
-    """Everything that changes during a game. Owned by its player loop; `copy()` forks it."""
-
-    players: list[PlayerState]
-    columns: list[list[tuple[int, bool]]]
-    """Per column, bottom to top: (tile id, flipped)."""
-    bag: list[int]
-    """Drawn from the end."""
-    discard: list[int]
-    bonus_stack: list[int]
-    bonus_offer: list[int]
-    thunder_stack: list[int]
-    """Top first."""
-    cloud_stacks: dict[str, list[int]]
-    deck: list[int]
-    """Top first."""
-    display: list[int]
-    rng: np.random.Generator
-    """Every random draw of the game: the bag and stack shuffles, tile orientations, reshuffles."""
-    current: int = 0
-    phase: str = "setup"
-    hand: list[int] = field(default_factory=list)
-    drawn_thunder: list[int] = field(default_factory=list)
-    taken_count: int = 0
-    bag_empties: int = 0
-    end_trigger: str | None = None
-    """None, "cards" (a 10th card) or "bag" (the bag emptied the last time)."""
-    turn: int = 0
-    """Turns begun (over all players)."""
-    log: list[str] | None = None
-
-    def copy(self) -> State:
-        rng = copy.deepcopy(self.rng)  # the fork draws what the original would have drawn
-        return State(
-            [p.copy() for p in self.players],
-            [list(c) for c in self.columns],
-            list(self.bag),
-            list(self.discard),
-            list(self.bonus_stack),
-            list(self.bonus_offer),
-            list(self.thunder_stack),
-            {k: list(v) for k, v in self.cloud_stacks.items()},
-            list(self.deck),
-            list(self.display),
-            rng,
-            self.current,
-            self.phase,
-            list(self.hand),
-            list(self.drawn_thunder),
-            self.taken_count,
-            self.bag_empties,
-            self.end_trigger,
-            self.turn,
-            None if self.log is None else list(self.log),
-        )
-
-    def tile_count(self) -> int:
-        """Raindrop tiles anywhere: bag, window, discard, hand, reserves and cards (constant)."""
-        n = len(self.bag) + sum(len(c) for c in self.columns) + len(self.discard) + len(self.hand)
-        for p in self.players:
-            n += len(p.reserve) + sum(len(h.tiles) for h in p.held)
-        return n
-
-
-@dataclass(frozen=True)
-class Score:
-    """One player's score, part by part."""
-
-    cards: int
-    """(A) printed points of completed memory cards."""
-    bonus: int
-    """(B) points on unused bonus tiles + 1 per used bonus tile."""
-    clouds: int
-    """(C)."""
-    thunder: int
-    """(D)."""
-    incomplete: int
-    """(E) tiles on the best incomplete card."""
-
-    @property
-    def total(self) -> int:
-        """A + B + C + D + E."""
-        return self.cards + self.bonus + self.clouds + self.thunder + self.incomplete
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: scores by seat part by part, the winning seats and which tie-break decided."""
-
-    parts: tuple[Score, ...]
-    winners: tuple[int, ...]
-    tie_break: str
-    """"total" (one highest total), "cards" (tied total, decided by card points) or "shared"."""
-    trigger: str | None
-    turns: int
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        """Each seat's total (the Game protocol's scores)."""
-        return tuple(s.total for s in self.parts)
+    decide,
+)
+from generator.games.raindrops.turn import play
 
 
 # ------------------------------------------------------------------------------------------------- rules
@@ -720,7 +417,10 @@ class Raindrops:
         if a.cell in h.covered:
             return f"cell {a.cell} of card {h.card} is already covered; tiles are never stacked"
         if want not in self.bonus[a.bonus].colours:
-            return f"bonus tile {a.bonus} shows {'/'.join(self.bonus[a.bonus].colours)} but the card needs {want}"
+            return (
+                f"bonus tile {a.bonus} shows {'/'.join(self.bonus[a.bonus].colours)} but the card needs "
+                f"{want}"
+            )
         return None
 
     def placements(self, st: State, *, overlays: bool = True) -> list[Action]:
@@ -797,163 +497,13 @@ class Raindrops:
 
     # ------------------------------------------------------------------------------------- apply
     def apply(self, st: State, a: Action, *, trusted: bool = False) -> State:
-        """Re-check and play `a` on `st` in place and return it; raises RuleViolation naming what is in the way.
+        """Re-check and play `a` on `st` in place and return it; raises RuleViolation naming what is in the
+        way.
 
         `trusted=True` (self-play only, for actions a policy built from these rules) skips the costly
         re-checks of a drop path and of a placement; the play itself is the same code."""
-        self._play(st, a, trusted)
+        play(self, st, a, trusted)
         return st
-
-    def _play(self, st: State, a: Action, trusted: bool) -> None:
-        ph = st.phase
-        ps = st.players[st.current] if st.players else None
-        if ph == "over":
-            raise RuleViolation("the game is over")
-        assert ps is not None
-        if ph == "setup":
-            if not isinstance(a, KeepCards) or a.to_display not in ps.dealt:
-                raise RuleViolation(
-                    f"set-up: choose which dealt card ({ps.dealt}) goes to the display; got {a}"
-                )
-            st.display.append(a.to_display)
-            ps.held = [Held(c) for c in ps.dealt if c != a.to_display][: self.params.cards_kept]
-            ps.dealt = []
-            self._say(
-                st, f"seat {st.current} keeps cards {[h.card for h in ps.held]}, shows card {a.to_display}"
-            )
-            if st.current + 1 < len(st.players):
-                st.current += 1
-                return
-            self._refill_display(st)
-            st.current = 0
-            self._begin_turn(st)
-            return
-        if ph == "special":
-            if isinstance(a, NoSpecial):
-                pass
-            elif isinstance(a, Special):
-                if a.kind not in SPECIALS:
-                    raise RuleViolation(
-                        f"unknown special action {a.kind!r}; expected one of {', '.join(SPECIALS)}"
-                    )
-                if SPECIALS.index(a.kind) == ps.marker:
-                    raise RuleViolation(
-                        f"the marker starts this turn on {a.kind}; it must move to another slot"
-                    )
-                if not self.can_special(st.columns, a):
-                    raise RuleViolation(
-                        f"{a.kind} at column {a.col}, tile {a.idx} is not possible on this window"
-                    )
-                self.do_special(st.columns, a)
-                ps.marker = SPECIALS.index(a.kind)
-                self._say(st, f"  {a.kind} column {a.col} tile {a.idx}")
-            else:
-                raise RuleViolation(f"expected a special action or none; got {a}")
-            st.phase = "drop"
-            return
-        if ph == "drop":
-            if not isinstance(a, Drop):
-                raise RuleViolation(f"the drop is mandatory; got {a}")
-            if not a.cells:
-                if not trusted and self.drop_paths(st):
-                    raise RuleViolation("a drop path exists, so the drop cannot be skipped")
-                self._say(st, "  no drop path: nothing taken")
-                if self.params.window_refill == "drop_step":
-                    self._refill_window(st)  # a window left short by an earlier refill is topped up here
-                st.phase = "place"
-                return
-            why = None if trusted else self.path_problem(st, a.cells)
-            if why:
-                raise RuleViolation(why)
-            self._drop(st, a.cells)
-            return
-        if ph == "thunder":
-            if not isinstance(a, KeepThunder) or a.token not in st.drawn_thunder:
-                raise RuleViolation(f"keep one of the drawn thunder tokens {st.drawn_thunder}; got {a}")
-            ps.thunder.append(a.token)
-            for t in st.drawn_thunder:
-                if t != a.token:
-                    st.thunder_stack.append(t)
-            st.drawn_thunder = []
-            self._after_thunder(st)
-            return
-        if ph == "refill":
-            if not isinstance(a, RefillBonus):
-                raise RuleViolation(
-                    f"choose whether to refill the bonus offer {st.bonus_offer} first; got {a}"
-                )
-            if a.refill:
-                self._refill_offer(st)
-                self._say(st, f"  refills the bonus offer ({len(st.bonus_offer)} face up)")
-            st.phase = "bonus" if st.bonus_offer else "place"
-            return
-        if ph == "bonus":
-            if not isinstance(a, TakeBonus) or a.bonus not in st.bonus_offer:
-                raise RuleViolation(f"take one face-up bonus tile {st.bonus_offer}; got {a}")
-            st.bonus_offer.remove(a.bonus)
-            ps.bonus_reserve.append(a.bonus)
-            self._say(st, f"  takes bonus tile {a.bonus} ({self._bonus_name(a.bonus)})")
-            st.phase = "place"
-            return
-        if ph == "card":
-            if not isinstance(a, TakeCard):
-                raise RuleViolation(f"take a new memory card from the display or the deck; got {a}")
-            if a.card is None:
-                if not st.deck:
-                    raise RuleViolation("the memory deck is empty")
-                card = st.deck.pop(0)
-            elif a.card in st.display:
-                st.display.remove(a.card)
-                card = a.card
-            else:
-                raise RuleViolation(f"card {a.card} is not in the display {st.display}")
-            ps.held.append(Held(card, fresh=True, since=ps.turns))
-            self._say(st, f"  takes memory card {card}")
-            st.phase = "place"
-            return
-        if ph in ("place", "final"):
-            if isinstance(a, Place):
-                why = None if trusted else self.place_problem(st, a)
-                if why:
-                    raise RuleViolation(why)
-                self._place(st, a)
-                return
-            if isinstance(a, PlaceBonus):
-                why = None if trusted else self.bonus_problem(st, a)
-                if why:
-                    raise RuleViolation(why)
-                h = ps.held[a.slot]
-                ps.bonus_reserve.remove(a.bonus)
-                h.bonuses.append(a.bonus)
-                h.covered[a.cell] = f"b{a.bonus}"
-                self._say(st, f"  bonus {a.bonus} on card {h.card} at {a.cell}")
-                self._check_complete(st, a.slot)
-                return
-            if isinstance(a, EndPlacement):
-                pool = set(st.hand) | set(ps.reserve)
-                if ph == "final":
-                    if set(a.keep) != set(ps.reserve):
-                        raise RuleViolation("at the end tiles are only placed, not discarded")
-                    self._next_final(st)
-                    return
-                if len(a.keep) > self.params.reserve_slots:
-                    raise RuleViolation(
-                        f"at most {self.params.reserve_slots} raindrop tiles stay in reserve; "
-                        f"got {len(a.keep)}"
-                    )
-                bad = [t for t in a.keep if t not in pool]
-                if bad or len(set(a.keep)) != len(a.keep):
-                    raise RuleViolation(f"tiles {bad or list(a.keep)} are not the player's to keep")
-                gone = sorted(pool - set(a.keep))
-                st.discard.extend(gone)
-                ps.reserve = list(a.keep)
-                st.hand = []
-                if gone:
-                    self._say(st, f"  keeps {list(a.keep)} in reserve, discards {gone}")
-                self._end_turn(st)
-                return
-            raise RuleViolation(f"place tiles or end the placement; got {a}")
-        raise RuleViolation(f"no action possible in phase {ph}")
 
     # ------------------------------------------------------------------------------------- internals
     def _say(self, st: State, line: str) -> None:
@@ -1133,17 +683,6 @@ class Raindrops:
         """Scores, winners and tie-break (most total, then most card points, then shared)."""
         scores = tuple(self.score(p) for p in st.players)
         return decide(scores, st.end_trigger, st.turn)
-
-
-def decide(scores: Sequence[Score], trigger: str | None = None, turns: int = 0) -> Outcome:
-    """Winners by total; ties broken by card points (A); still tied: shared."""
-    best = max(s.total for s in scores)
-    top = [i for i, s in enumerate(scores) if s.total == best]
-    if len(top) == 1:
-        return Outcome(tuple(scores), tuple(top), "total", trigger, turns)
-    best_a = max(scores[i].cards for i in top)
-    top2 = [i for i in top if scores[i].cards == best_a]
-    return Outcome(tuple(scores), tuple(top2), "cards" if len(top2) == 1 else "shared", trigger, turns)
 
 
 class RaindropsPlay:

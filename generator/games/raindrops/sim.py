@@ -2,8 +2,8 @@
 
 `FullGames.play(seed, games)` plays whole games (in the compiled kernel by default; the same games as the
 reference rules and policies); each game gets its own 64-bit seed from the chunk's SeedSequence (the reference
-path plays it from `kernel.game_rng`, a numpy Generator over the kernel's own stream), so results depend only on
-(sim, games, seed).
+path plays it from `kernel.game_rng`, a numpy Generator over the kernel's own stream), so results depend only
+on (sim, games, seed).
 `full_game_report` runs it per player count (greedy in every seat, then one greedy seat against random
 seats) and returns tables, charts, tolerances and figures for the game's balance_report to merge.
 """
@@ -22,9 +22,11 @@ from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_percentiles, spearman, wilson
 from generator.engine.verdict import Evidence, Extreme, Mean, Proportion, RankCorrelationOfMeans, Ratio
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
+from generator.games.raindrops.policies import RandomPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.refit import CardPlay, refit_points, total_change
-from generator.games.raindrops.rules import Outcome, Params, Raindrops, State
+from generator.games.raindrops.rules import Raindrops
+from generator.games.raindrops.state import Outcome, Params, State
 
 PARTS = ("cards", "bonus", "clouds", "thunder", "incomplete")
 CHUNK = 100
@@ -65,7 +67,7 @@ class FullGames:
         self, game: Raindrops, seed: int, index: int, greedy: GreedyPolicy, randomp: RandomPolicy
     ) -> tuple[State, Outcome, int]:
         """One game from an integer seed; returns the final state, outcome and the greedy seat (-1: all)."""
-        from generator.games.raindrops.kernel import game_rng
+        from generator.games.raindrops.kernel_rng import game_rng
 
         rng = game_rng(
             seed & 0xFFFFFFFF, seed >> 32
@@ -143,8 +145,11 @@ class FullGames:
         """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
         from generator.engine.kernel import py_func
         from generator.games.raindrops import kernel as K
+        from generator.games.raindrops import kernel_tables
 
-        tb = K.tables_for(self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder)
+        tb = kernel_tables.tables_for(
+            self.params, self.bag, self.cards, self.bonus, self.clouds, self.thunder
+        )
         n = self.players
         seeds = seed.generate_state(max(1, games), dtype=np.uint64)[:games]
         lo = (seeds & np.uint64(0xFFFFFFFF)).astype(np.int64)
@@ -172,9 +177,9 @@ class FullGames:
             hi,
             n,
             self.turn_limit,
-            K.MODES[self.mode],
+            kernel_tables.MODES[self.mode],
             tb,
-            K.Tallies(
+            kernel_tables.Tallies(
                 t["wins"],
                 t["ties"],
                 t["games.parts"],
@@ -268,7 +273,7 @@ def full_game_report(
     charts: list[Histogram | Bars] = []
     tols: list[Tolerance] = []
     figures: dict[str, Any] = {"players": {}}
-    card_held = card_done = card_turns = None
+    card_tally: dict[str, np.ndarray] = {}
     cloud_rates: dict[str, float] = {}
     types: tuple[str, ...] = ()
     for n in spec.rules.players:
@@ -277,9 +282,8 @@ def full_game_report(
         sim = simulation(spec, cards, n, "greedy")
         types = sim.game().cloud_types
         like, mixed = f"{n}p greedy", f"{n}p greedy vs random"
-        games = budget(like, cap=bal.games)
-        t = run(sim, games, seed + 1000 * n, executor, chunk_size=CHUNK, progress=progress)
-        f = summarise(t, n)
+        n_games = budget(like, cap=bal.games)
+        t = run(sim, n_games, seed + 1000 * n, executor, chunk_size=CHUNK, progress=progress)
         gap_games = budget(mixed, cap=bal.games)
         gap = run(
             simulation(spec, cards, n, "gap"),
@@ -289,15 +293,7 @@ def full_game_report(
             chunk_size=CHUNK,
             progress=progress,
         )
-        gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), gap_games)
-        f["greedy_vs_random"] = {
-            "share": gp,
-            "low": glo,
-            "high": ghi,
-            "fair": 1.0 / n,
-            "games": gap_games,
-            "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan"),
-        }
+        f = _player_figures(t, gap, n, n_games, gap_games, types)
         headline[str(n)] = Headline(
             policy="greedy",
             score_mean=f["mean_score"],
@@ -305,108 +301,167 @@ def full_game_report(
             game_length=f["rounds_mean"],
             length_unit="rounds",
         )
-        rates = {ty: float(t["cloud_taken"][i]) / (games * n) for i, ty in enumerate(types)}
-        f["cloud_take_rates"] = rates
-        for ty, r in rates.items():
+        for ty, r in f["cloud_take_rates"].items():
             cloud_rates[ty] = cloud_rates.get(ty, 0.0) + r / len(spec.rules.players)
         figures["players"][str(n)] = f
-        card_held = t["card_held"] if card_held is None else card_held + t["card_held"]
-        card_done = t["card_done"] if card_done is None else card_done + t["card_done"]
-        card_turns = t["card_turns"] if card_turns is None else card_turns + t["card_turns"]
+        for key in ("card_held", "card_done", "card_turns"):
+            card_tally[key] = t[key] if key not in card_tally else card_tally[key] + t[key]
+        tables.append(_seat_table(n, n_games, f))
+        charts += _player_charts(n, t, f)
+        tols += _player_tolerances(bal, n, t, n_games, gap, gap_games, types, like, mixed)
+    tables.append(_summary_table(figures["players"]))
+    if types:
+        tables.append(_cloud_table(types, figures["players"]))
+    if card_tally:
+        stats = {
+            c.id: CardPlay(
+                int(card_tally["card_held"][c.id]),
+                int(card_tally["card_done"][c.id]),
+                float(card_tally["card_turns"][c.id]),
+            )
+            for c in cards
+        }
+        tables.append(_card_table(cards, stats))
+        _card_figures(cards, stats, figures)
+        figures["cloud_take_rates"] = cloud_rates
+        figures["refit"]["note"] = (
+            "fitted on these games: its spearman_after is in-sample and is no verdict; "
+            "after --refit, a check judges the new points on fresh games (the check "
+            "never reuses the games a refit was fitted on when run with another seed)"
+        )
+        tols.append(_card_speed_tolerance(spec, bal, cards, stats))
+    figures["headline"] = headline
+    return tables, charts, tols, figures
 
-        tables.append(
-            Table(
-                f"Full games, {n} players, greedy in every seat ({games} games)",
-                ["seat", "win share", "95% low", "95% high"],
-                [
-                    [s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)]
-                    for s in f["seats"]
-                ],
-            )
+
+def _player_figures(
+    t: Tally, gap: Tally, n: int, n_games: int, gap_games: int, types: tuple[str, ...]
+) -> dict[str, Any]:
+    """The figures of one player count: `summarise`, the greedy-versus-random gap and cloud take rates."""
+    f = summarise(t, n)
+    gp, glo, ghi = wilson(float(gap["greedy_wins"][0]), gap_games)
+    f["greedy_vs_random"] = {
+        "share": gp,
+        "low": glo,
+        "high": ghi,
+        "fair": 1.0 / n,
+        "games": gap_games,
+        "mean_margin": float(gap["games.margin"].mean()) if gap_games else float("nan"),
+    }
+    f["cloud_take_rates"] = {ty: float(t["cloud_taken"][i]) / (n_games * n) for i, ty in enumerate(types)}
+    return f
+
+
+def _seat_table(n: int, n_games: int, f: dict[str, Any]) -> Table:
+    """Win share by seat with its 95% interval, for one player count."""
+    return Table(
+        f"Full games, {n} players, greedy in every seat ({n_games} games)",
+        ["seat", "win share", "95% low", "95% high"],
+        [[s["seat"], round(s["share"], 4), round(s["low"], 4), round(s["high"], 4)] for s in f["seats"]],
+    )
+
+
+def _player_charts(n: int, t: Tally, f: dict[str, Any]) -> list[Histogram | Bars]:
+    """Win share by seat and the game length, for one player count."""
+    return [
+        Bars(
+            f"Win share by seat, {n} players",
+            [f"seat {s['seat']}" for s in f["seats"]],
+            [s["share"] for s in f["seats"]],
+            [s["low"] for s in f["seats"]],
+            [s["high"] for s in f["seats"]],
+            reference=1.0 / n,
+            y_label="win share",
+        ),
+        Histogram(
+            f"Game length, {n} players",
+            {"rounds": (0, [int(x) for x in np.bincount(t["games.rounds"])])},
+            x_label="rounds",
+        ),
+    ]
+
+
+def _player_tolerances(
+    bal: Any,
+    n: int,
+    t: Tally,
+    n_games: int,
+    gap: Tally,
+    gap_games: int,
+    types: tuple[str, ...],
+    like: str,
+    mixed: str,
+) -> list[Tolerance]:
+    """The tolerances of one player count: seat advantage, length, end trigger, score parts, the
+    greedy-versus-random gap and the cloud take-rate spread."""
+    seats = tuple(Proportion(float(t["wins"][s]), n_games) for s in range(n))
+    tols = [
+        _tol(
+            f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
+            Extreme("max_distance", seats, 1.0 / n),
+            bal.seat_advantage,
+            "seat_advantage",
+            like,
+        ),
+        _tol(f"mean rounds ({n} players)", Mean.of(t["games.rounds"]), bal.rounds, "rounds", like),
+    ]
+    trig = np.bincount(t["games.trigger"], minlength=3)
+    tols.append(
+        _tol(
+            f"share ended by a 10th card ({n} players)",
+            Proportion(float(trig[1]), n_games),
+            bal.cards_trigger_share,
+            "cards_trigger_share",
+            like,
         )
-        charts.append(
-            Bars(
-                f"Win share by seat, {n} players",
-                [f"seat {s['seat']}" for s in f["seats"]],
-                [s["share"] for s in f["seats"]],
-                [s["low"] for s in f["seats"]],
-                [s["high"] for s in f["seats"]],
-                reference=1.0 / n,
-                y_label="win share",
-            )
+    )
+    tols.append(
+        _tol(
+            f"share stopped by the turn limit ({n} players)",
+            Proportion(float(trig[0]), n_games),
+            bal.limit_share,
+            "limit_share",
+            like,
         )
-        charts.append(
-            Histogram(
-                f"Game length, {n} players",
-                {"rounds": (0, [int(x) for x in np.bincount(t["games.rounds"])])},
-                x_label="rounds",
-            )
-        )
-        seats = tuple(Proportion(float(t["wins"][s]), games) for s in range(n))
+    )
+    per_game_total = t["games.parts"].sum(axis=1)
+    for i, name in enumerate(PARTS):
         tols.append(
             _tol(
-                f"seat advantage: largest |seat win share - 1/{n}| ({n} players, like tables)",
-                Extreme("max_distance", seats, 1.0 / n),
-                bal.seat_advantage,
-                "seat_advantage",
+                f"score share of {name} ({n} players)",
+                Ratio.of(t["games.parts"][:, i], per_game_total),
+                getattr(bal.parts, name),
+                f"parts.{name}",
                 like,
             )
         )
-        tols.append(
-            _tol(f"mean rounds ({n} players)", Mean.of(t["games.rounds"]), bal.rounds, "rounds", like)
+    tols.append(
+        _tol(
+            f"greedy win share against random ({n} players, greedy seat rotating)",
+            Proportion(float(gap["greedy_wins"][0]), gap_games),
+            bal.greedy_win_share,
+            "greedy_win_share",
+            mixed,
         )
-        trig = np.bincount(t["games.trigger"], minlength=3)
+    )
+    if types:
+        take = tuple(Mean.of(t["games.clouds"][:, i] / n) for i in range(len(types)))
         tols.append(
             _tol(
-                f"share ended by a 10th card ({n} players)",
-                Proportion(float(trig[1]), games),
-                bal.cards_trigger_share,
-                "cards_trigger_share",
+                f"cloud take-rate spread ({n} players)",
+                Extreme("range", take),
+                bal.cloud_take_spread,
+                "cloud_take_spread",
                 like,
             )
         )
-        tols.append(
-            _tol(
-                f"share stopped by the turn limit ({n} players)",
-                Proportion(float(trig[0]), games),
-                bal.limit_share,
-                "limit_share",
-                like,
-            )
-        )
-        per_game_total = t["games.parts"].sum(axis=1)
-        for i, name in enumerate(PARTS):
-            tols.append(
-                _tol(
-                    f"score share of {name} ({n} players)",
-                    Ratio.of(t["games.parts"][:, i], per_game_total),
-                    getattr(bal.parts, name),
-                    f"parts.{name}",
-                    like,
-                )
-            )
-        tols.append(
-            _tol(
-                f"greedy win share against random ({n} players, greedy seat rotating)",
-                Proportion(float(gap["greedy_wins"][0]), gap_games),
-                bal.greedy_win_share,
-                "greedy_win_share",
-                mixed,
-            )
-        )
-        if types:
-            take = tuple(Mean.of(t["games.clouds"][:, i] / n) for i in range(len(types)))
-            tols.append(
-                _tol(
-                    f"cloud take-rate spread ({n} players)",
-                    Extreme("range", take),
-                    bal.cloud_take_spread,
-                    "cloud_take_spread",
-                    like,
-                )
-            )
+    return tols
+
+
+def _summary_table(players: dict[str, dict[str, Any]]) -> Table:
+    """Length, end trigger, score parts and the greedy-versus-random gap, one row per player count."""
     summary_rows = []
-    for n, f in figures["players"].items():
+    for n, f in players.items():
         summary_rows.append(
             [
                 int(n),
@@ -418,127 +473,128 @@ def full_game_report(
                 round(f["greedy_vs_random"]["share"], 3),
             ]
         )
-    tables.append(
-        Table(
-            "Full games: length, end trigger, score parts (A-E shares), greedy vs random",
-            [
-                "players",
-                "rounds",
-                "median",
-                "10th-card end",
-                "mean score",
-                "A cards",
-                "B bonus",
-                "C clouds",
-                "D thunder",
-                "E incomplete",
-                "greedy win vs random",
-            ],
-            summary_rows,
-        )
+    return Table(
+        "Full games: length, end trigger, score parts (A-E shares), greedy vs random",
+        [
+            "players",
+            "rounds",
+            "median",
+            "10th-card end",
+            "mean score",
+            "A cards",
+            "B bonus",
+            "C clouds",
+            "D thunder",
+            "E incomplete",
+            "greedy win vs random",
+        ],
+        summary_rows,
     )
-    if types:
-        tables.append(
-            Table(
-                "Cloud token take rates (tokens per player per game)",
-                ["players", *types],
-                [
-                    [int(n), *[round(f["cloud_take_rates"][ty], 4) for ty in types]]
-                    for n, f in figures["players"].items()
-                ],
-            )
+
+
+def _cloud_table(types: tuple[str, ...], players: dict[str, dict[str, Any]]) -> Table:
+    """Cloud tokens taken per player per game, one row per player count."""
+    return Table(
+        "Cloud token take rates (tokens per player per game)",
+        ["players", *types],
+        [[int(n), *[round(f["cloud_take_rates"][ty], 4) for ty in types]] for n, f in players.items()],
+    )
+
+
+def _played_speed(cards: Sequence[MemoryCard], stats: dict[int, CardPlay]) -> tuple[list[int], list[float]]:
+    """Points and turns held per completion of the cards held and completed in play, in id order."""
+    pts, speed = [], []
+    for c in sorted(cards, key=lambda c: c.id):
+        tpc = stats[c.id].turns_per_completion
+        if stats[c.id].held and np.isfinite(tpc):
+            pts.append(c.points)
+            speed.append(tpc)
+    return pts, speed
+
+
+def _card_table(cards: Sequence[MemoryCard], stats: dict[int, CardPlay]) -> Table:
+    """Each memory card's completion rate and speed once held, over all player counts."""
+    rows = []
+    for c in sorted(cards, key=lambda c: c.id):
+        s = stats[c.id]
+        tpc = s.turns_per_completion
+        rows.append(
+            [
+                c.id,
+                c.points,
+                "cat" if c.cat else (c.cloud or ""),
+                s.held,
+                s.completed,
+                round(s.completed / s.held, 3) if s.held else None,
+                round(tpc, 2) if np.isfinite(tpc) else None,
+            ]
         )
-    if card_held is not None:
-        assert card_done is not None and card_turns is not None
-        stats = {
-            c.id: CardPlay(int(card_held[c.id]), int(card_done[c.id]), float(card_turns[c.id])) for c in cards
+    return Table(
+        "Memory cards in full games (all player counts): completion and speed once held",
+        [
+            "card",
+            "points",
+            "symbol",
+            "held",
+            "completed",
+            "completion rate",
+            "turns held per completion",
+        ],
+        rows,
+    )
+
+
+def _card_figures(cards: Sequence[MemoryCard], stats: dict[int, CardPlay], figures: dict[str, Any]) -> None:
+    """Per-card play, the points-speed rank correlation and the refit proposal, into `figures`."""
+    pts, speed = _played_speed(cards, stats)
+    rho = spearman(pts, speed)
+    proposal = refit_points(cards, stats)
+    figures["cards"] = {
+        str(c.id): {
+            "points": c.points,
+            "held": stats[c.id].held,
+            "completed": stats[c.id].completed,
+            "turns_held": stats[c.id].turns_held,
         }
-        rows = []
-        pts, speed = [], []
-        for c in sorted(cards, key=lambda c: c.id):
-            s = stats[c.id]
-            tpc = s.turns_per_completion
-            rows.append(
-                [
-                    c.id,
-                    c.points,
-                    "cat" if c.cat else (c.cloud or ""),
-                    s.held,
-                    s.completed,
-                    round(s.completed / s.held, 3) if s.held else None,
-                    round(tpc, 2) if np.isfinite(tpc) else None,
-                ]
-            )
-            if s.held and np.isfinite(tpc):
-                pts.append(c.points)
-                speed.append(tpc)
-        rho = spearman(pts, speed)
-        proposal = refit_points(cards, stats)
-        tables.append(
-            Table(
-                "Memory cards in full games (all player counts): completion and speed once held",
-                [
-                    "card",
-                    "points",
-                    "symbol",
-                    "held",
-                    "completed",
-                    "completion rate",
-                    "turns held per completion",
-                ],
-                rows,
-            )
-        )
-        figures["cards"] = {
-            str(c.id): {
-                "points": c.points,
-                "held": stats[c.id].held,
-                "completed": stats[c.id].completed,
-                "turns_held": stats[c.id].turns_held,
-            }
-            for c in cards
-        }
-        figures["points_speed_spearman"] = rho
-        figures["refit"] = {
-            "points": {str(k): v for k, v in sorted(proposal.items())},
-            "total_change": total_change(cards, proposal),
-            "spearman_after": spearman(
-                [
-                    proposal[c.id]
-                    for c in cards
-                    if stats[c.id].held and np.isfinite(stats[c.id].turns_per_completion)
-                ],
-                speed,
-            ),
-        }
-        figures["cloud_take_rates"] = cloud_rates
-        figures["refit"]["note"] = (
-            "fitted on these games: its spearman_after is in-sample and is no verdict; "
-            "after --refit, a check judges the new points on fresh games (the check "
-            "never reuses the games a refit was fitted on when run with another seed)"
-        )
-        # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions); a card
-        # only ever completed on the turn it came (0 turns held: seen in the 2-game warm-up) has no log speed
-        finite = [
-            c
-            for c in sorted(cards, key=lambda c: c.id)
-            if stats[c.id].held
-            and stats[c.id].completed
-            and np.isfinite(stats[c.id].turns_per_completion)
-            and stats[c.id].turns_per_completion > 0
-        ]
-        tols.append(
-            _tol(
-                "rank correlation of card points with turns per completion",
-                RankCorrelationOfMeans(
-                    tuple(float(c.points) for c in finite),
-                    tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
-                    tuple(1.0 / float(np.sqrt(stats[c.id].completed)) for c in finite),
-                ),
-                bal.points_speed_spearman,
-                "points_speed_spearman",
-                *[f"{n}p greedy" for n in spec.rules.players if n >= 2],
-            )
-        )
-    figures["headline"] = headline
-    return tables, charts, tols, figures
+        for c in cards
+    }
+    figures["points_speed_spearman"] = rho
+    figures["refit"] = {
+        "points": {str(k): v for k, v in sorted(proposal.items())},
+        "total_change": total_change(cards, proposal),
+        "spearman_after": spearman(
+            [
+                proposal[c.id]
+                for c in cards
+                if stats[c.id].held and np.isfinite(stats[c.id].turns_per_completion)
+            ],
+            speed,
+        ),
+    }
+
+
+def _card_speed_tolerance(
+    spec: Any, bal: Any, cards: Sequence[MemoryCard], stats: dict[int, CardPlay]
+) -> Tolerance:
+    """The rank correlation of card points with turns per completion, on log speeds."""
+    # speed = turns held / completions: log speed has standard error about 1 / sqrt(completions); a card
+    # only ever completed on the turn it came (0 turns held: seen in the 2-game warm-up) has no log speed
+    finite = [
+        c
+        for c in sorted(cards, key=lambda c: c.id)
+        if stats[c.id].held
+        and stats[c.id].completed
+        and np.isfinite(stats[c.id].turns_per_completion)
+        and stats[c.id].turns_per_completion > 0
+    ]
+    return _tol(
+        "rank correlation of card points with turns per completion",
+        RankCorrelationOfMeans(
+            tuple(float(c.points) for c in finite),
+            tuple(float(np.log(stats[c.id].turns_per_completion)) for c in finite),
+            tuple(1.0 / float(np.sqrt(stats[c.id].completed)) for c in finite),
+        ),
+        bal.points_speed_spearman,
+        "points_speed_spearman",
+        *[f"{n}p greedy" for n in spec.rules.players if n >= 2],
+    )

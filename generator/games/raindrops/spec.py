@@ -2,8 +2,9 @@
 
 Every value comes from the kit's YAML (the digest's defaults live in `layouts/raindrops/kit.yaml`); nothing
 here has a default except the house-rule switches of `Rules`, whose model defaults are the seed's literal
-reading (the shipped kit.yaml states them too). Validators check the shape of a value; cross-field legality (counts against the seed's
-component table, colour ids that exist, coverable patterns) is `generator.games.raindrops.legal_problems`.
+reading (the shipped kit.yaml states them too). Validators check the shape of a value; cross-field legality
+(counts against the seed's component table, colour ids that exist, coverable patterns) is
+`generator.games.raindrops.legal_problems`.
 """
 
 from __future__ import annotations
@@ -189,7 +190,8 @@ class Difficulty(SpecModel):
     """How `build` measures a card's difficulty: solo drops under the reference policy, seeded."""
 
     policy: Literal["greedy_cover"] = Field(
-        description="Reference policy: take the drop path that covers most cells of the card (see difficulty.py)."
+        description="Reference policy: take the drop path that covers most cells of the card (see "
+        "difficulty.py)."
     )
     samples: int = Field(
         ge=1, le=2000, description="Seeded solo games per card at build time (points are set from these)."
@@ -248,7 +250,8 @@ class Rules(SpecModel):
     )
     window_refill: Literal["drop_step", "next_turn"] = Field(
         "drop_step",
-        description="When the window is refilled from the bag: drop_step = at the end of the drop step of the "
+        description="When the window is refilled from the bag: drop_step = at the end of the drop step of "
+        "the "
         "player who dropped (the seed's step 2: 「その後、袋から引いた新しい雨粒タイルでボードを埋めます」, "
         "and its example refills within the dropping player's turn, literal), so a bag emptied by "
         "the last seat's drop ends the game after that round; next_turn = at the start of the next "
@@ -257,7 +260,8 @@ class Rules(SpecModel):
     )
     final_last_turn_card: Literal["usable", "not_usable"] = Field(
         "usable",
-        description="In the placement after the last round (「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶"
+        description="In the placement after the last round "
+        "(「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶"
         "カードに置いて完成させることができます」): usable = reserve tiles may go on every held card, also "
         "one taken in the player's last turn (the wait 「この時点で、取ったばかりの記憶カードにタイルを置く"
         "ことはできません。次のターンまで待つ必要があります」 holds only within that turn, and the final "
@@ -266,7 +270,8 @@ class Rules(SpecModel):
     )
     final_clouds: Literal["earned", "not_earned"] = Field(
         "earned",
-        description="Whether cards completed in the placement after the last round earn cloud tokens: earned = "
+        description="Whether cards completed in the placement after the last round earn cloud tokens: earned "
+        "= "
         "yes, when the player ends the placement (the seed: 「シンボルが一致したら、ただちにそのトークン"
         "を獲得します」, literal); not_earned = no, cloud tokens are taken only in step 4 of a turn. "
         "(With final_last_turn_card: not_usable this was the former final_placement: "
@@ -274,18 +279,21 @@ class Rules(SpecModel):
     )
     bonus_per_tile: Literal["one_half", "both_halves"] = Field(
         "one_half",
-        description="Bonus tiles laid over one raindrop tile: one_half = at most one, changing one of its two "
+        description="Bonus tiles laid over one raindrop tile: one_half = at most one, changing one of its "
+        "two "
         "symbols (the seed: 「そのシンボル1つを変更し」, literal); both_halves = one on each half.",
     )
     wild_bonus: Literal["two_colours", "all_colours"] = Field(
         "two_colours",
-        description="What a wild bonus tile matches: two_colours = the two colours printed on it, like a wild "
+        description="What a wild bonus tile matches: two_colours = the two colours printed on it, like a "
+        "wild "
         "raindrop (the seed: 「描かれている2つのシンボルのいずれかに一致」, literal; needs "
         "bonus_tiles.kinds[].pairs); all_colours = every colour.",
     )
     bonus_refill: Literal["by_choice", "always"] = Field(
         "by_choice",
-        description="Before taking a bonus tile from an offer that shows fewer than bonus_tiles.offer: by_choice "
+        description="Before taking a bonus tile from an offer that shows fewer than bonus_tiles.offer: "
+        "by_choice "
         "= the player may refill it from the stack (the seed: 「4枚にすることができます」, literal); "
         "always = it is always refilled first.",
     )
@@ -307,7 +315,9 @@ class PlayBalance(SpecModel):
     games: int = Field(
         ge=1,
         le=MAX_GAMES,
-        description="Most full games per player count and mode: the check plays the first batch (`balance.games`, or --games) and doubles it while a full-game tolerance is UNDECIDED, up to this.",
+        description="Most full games per player count and mode: the check plays the first batch "
+        "(`balance.games`, or --games) and doubles it while a full-game tolerance is UNDECIDED, "
+        "up to this.",
     )
 
     turn_limit: int = Field(
@@ -326,10 +336,12 @@ class PlayBalance(SpecModel):
     limit_share: Bound = Field(description="Share of games stopped by turn_limit (should be 0).")
     parts: PartShares = Field(description="Score composition bounds.")
     greedy_win_share: Bound = Field(
-        description="Win share of one greedy player against random players (the policy gap; fair is 1/players)."
+        description="Win share of one greedy player against random players (the policy gap; fair is "
+        "1/players)."
     )
     points_speed_spearman: Bound = Field(
-        description="Rank correlation of printed card points with turns a card is held per completion in play "
+        description="Rank correlation of printed card points with turns a card is held per completion in "
+        "play "
         "(harder cards should give more points)."
     )
     cloud_take_spread: Bound = Field(
@@ -347,7 +359,8 @@ class Balance(SequentialCheck):
         description="Rank correlation of printed points with difficulty re-measured at check time."
     )
     cloud_reach_spread: Bound = Field(
-        description="Largest minus smallest rate at which the cloud conditions are met after `cloud_reach_cards`."
+        description="Largest minus smallest rate at which the cloud conditions are met after "
+        "`cloud_reach_cards`."
     )
     cloud_reach_cards: int = Field(
         ge=1, le=MAX_PIECES, description="Completed memory cards assumed for cloud reachability."

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.games.raindrops.policies import GreedyPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.rules import Raindrops
 
 
@@ -27,9 +27,11 @@ def play_transcript(game: Raindrops, seed: int, players: int) -> str:
         "two_colours" if any(b.wild and len(b.colours) == 2 for b in game.bonus.values()) else "all_colours"
     )
     lines = [
-        f"Raindrops playthrough (ruleset {RULESET_VERSION}): {players} players, seed {seed}, greedy in every seat",
+        f"Raindrops playthrough (ruleset {RULESET_VERSION}): {players} players, seed {seed}, greedy in every "
+        f"seat",
         (
-            f"house rules: bag_empties {p.bag_empties}, window_refill {p.window_refill}, final_last_turn_card "
+            f"house rules: bag_empties {p.bag_empties}, window_refill {p.window_refill}, "
+            f"final_last_turn_card "
             f"{p.final_last_turn_card}, final_clouds {p.final_clouds}, bonus_per_tile {p.bonus_per_tile}, "
             f"wild_bonus {wild}, bonus_refill {p.bonus_refill}"
         ),

@@ -1,5 +1,6 @@
 """Ripple Rush: flip-and-write, 1-5 players; reference rules, policies, compiled self-play, balance and
-generated sheet variants, all driven by the kit spec (`generator.games.ripple_rush.spec.RippleRushGame`). This package holds only its plugin record."""
+generated sheet variants, all driven by the kit spec (`generator.games.ripple_rush.spec.RippleRushGame`). This
+package holds only its plugin record."""
 
 from generator.contract.plugin import GamePlugin
 

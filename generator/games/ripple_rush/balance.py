@@ -4,7 +4,7 @@ figures with 95% intervals, and the spec's tolerances checked against the refere
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -15,8 +15,7 @@ from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.variants import rejudge_variants
 from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion, Ratio
-from generator.games.ripple_rush import GAME
-from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush import GAME, kernel_board
 from generator.games.ripple_rush.sim import POLICY_NAMES, RippleRushSim, Setup, winners
 from generator.games.ripple_rush.spec import RippleRushGame
 from generator.spec.base import Bound
@@ -76,7 +75,7 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
             }
         )
     c = t["counts"]
-    un, un_lo, un_hi = wilson(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN]))
+    un, un_lo, un_hi = wilson(float(c[kernel_board.COUNT_UNPLACEABLE]), float(c[kernel_board.COUNT_DRAWN]))
     tie, tie_lo, tie_hi = wilson(float(shared.sum()), games)
     dec, dec_lo, dec_hi = wilson(float(decided.sum()), games)
     return {
@@ -99,13 +98,13 @@ def summarize(t: Tally, players: int, rows: int) -> dict[str, Any]:
         "rows": row_rates,
         "unplaceable_share": {"share": un, "low": un_lo, "high": un_hi},
         "announced_written_share": (
-            float(c[K.COUNT_ANNOUNCED_WRITTEN]) / float(c[K.COUNT_ANNOUNCED_OFFERED])
-            if c[K.COUNT_ANNOUNCED_OFFERED]
+            float(c[kernel_board.COUNT_ANNOUNCED_WRITTEN]) / float(c[kernel_board.COUNT_ANNOUNCED_OFFERED])
+            if c[kernel_board.COUNT_ANNOUNCED_OFFERED]
             else math.nan
         ),
         "revealed_goals_completed_share": (
-            float(c[K.COUNT_GOALS_COMPLETED]) / float(c[K.COUNT_GOALS_POSSIBLE])
-            if c[K.COUNT_GOALS_POSSIBLE]
+            float(c[kernel_board.COUNT_GOALS_COMPLETED]) / float(c[kernel_board.COUNT_GOALS_POSSIBLE])
+            if c[kernel_board.COUNT_GOALS_POSSIBLE]
             else math.nan
         ),
     }
@@ -136,33 +135,9 @@ def balance_report(
     figures: dict[str, Any] = {"policies": pols, "reference_policy": bal.reference_policy, "players": {}}
     score_rows: list[list[Any]] = []
     for n in range(spec.players.min, spec.players.max + 1):
-        per: dict[str, Any] = {}
-        settings: list[tuple[str, tuple[str, ...]]] = [(p, (p,)) for p in pols]
-        if n >= 2 and len(pols) >= 2:
-            settings.append(("mixed", tuple(pols)))
-        evidence[str(n)] = {}
-        for k, (label, mix) in enumerate(settings):
-            sim = RippleRushSim(setup, n, mix, rotate=True, every_seating=label == "mixed")
-            g = budget(f"{n}p {label}")
-            tally = run(sim, g, derived_seed(seed, n, k), executor, progress=progress)
-            evidence[str(n)][label] = tally
-            per[label] = summarize(tally, n, spec.rows)
-            f = per[label]
-            score_rows.append(
-                [
-                    n,
-                    label,
-                    g,
-                    round(f["score"]["mean"], 3),
-                    round(f["score"]["sd"], 3),
-                    f["score"]["p5"],
-                    f["score"]["p50"],
-                    f["score"]["p95"],
-                    round(f["tie_rate"]["share"], 4),
-                    round(f["tie_break_decided"]["share"], 4),
-                    round(f["unplaceable_share"]["share"], 4),
-                ]
-            )
+        per, evidence[str(n)] = _play_player_count(
+            spec, setup, n, budget, seed, executor, progress, score_rows
+        )
         figures["players"][str(n)] = per
         _tolerances(rep, spec, n, per, evidence[str(n)][bal.reference_policy])
         ref_f = per[bal.reference_policy]
@@ -173,28 +148,85 @@ def balance_report(
             game_length=float(spec.cards_per_player),
             length_unit="rounds",
         )
-    rep.tables.append(
-        Table(
-            "Scores per player count and policy",
-            [
-                "players",
-                "policy",
-                "games",
-                "mean",
-                "sd",
-                "p5",
-                "p50",
-                "p95",
-                "tie rate",
-                "tie-break decided",
-                "unplaceable share",
-            ],
-            score_rows,
-        )
-    )
+    rep.tables.append(_score_table(score_rows))
     ref = bal.reference_policy
     counts = [str(n) for n in range(spec.players.min, spec.players.max + 1)]
-    rep.tables.append(
+    rep.tables += _row_tables(spec, figures, ref, counts)
+    rep.tables += _seat_tables(figures, ref, counts)
+    _skill_gap(rep, spec, counts, evidence, figures)
+    rep.charts += _charts(figures, pols, ref, counts)
+    figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
+    rep.figures = figures
+    return rep
+
+
+def _play_player_count(
+    spec: RippleRushGame,
+    setup: Setup,
+    n: int,
+    budget: Budget,
+    seed: int,
+    executor: Executor | None,
+    progress: Callable[[int], None] | None,
+    score_rows: list[list[Any]],
+) -> tuple[dict[str, Any], dict[str, Tally]]:
+    """Self-play of `n` players: each policy at like tables, then mixed tables; the summaries and tallies
+    by setting, a row of the score table per setting added to `score_rows`."""
+    pols = list(spec.balance.policies)
+    per: dict[str, Any] = {}
+    evidence: dict[str, Tally] = {}
+    settings: list[tuple[str, tuple[str, ...]]] = [(p, (p,)) for p in pols]
+    if n >= 2 and len(pols) >= 2:
+        settings.append(("mixed", tuple(pols)))
+    for k, (label, mix) in enumerate(settings):
+        sim = RippleRushSim(setup, n, mix, rotate=True, every_seating=label == "mixed")
+        g = budget(f"{n}p {label}")
+        tally = run(sim, g, derived_seed(seed, n, k), executor, progress=progress)
+        evidence[label] = tally
+        per[label] = summarize(tally, n, spec.rows)
+        f = per[label]
+        score_rows.append(
+            [
+                n,
+                label,
+                g,
+                round(f["score"]["mean"], 3),
+                round(f["score"]["sd"], 3),
+                f["score"]["p5"],
+                f["score"]["p50"],
+                f["score"]["p95"],
+                round(f["tie_rate"]["share"], 4),
+                round(f["tie_break_decided"]["share"], 4),
+                round(f["unplaceable_share"]["share"], 4),
+            ]
+        )
+    return per, evidence
+
+
+def _score_table(score_rows: list[list[Any]]) -> Table:
+    """Score figures per player count and policy."""
+    return Table(
+        "Scores per player count and policy",
+        [
+            "players",
+            "policy",
+            "games",
+            "mean",
+            "sd",
+            "p5",
+            "p50",
+            "p95",
+            "tie rate",
+            "tie-break decided",
+            "unplaceable share",
+        ],
+        score_rows,
+    )
+
+
+def _row_tables(spec: RippleRushGame, figures: dict[str, Any], ref: str, counts: list[str]) -> list[Table]:
+    """Each row's completion rate, and how often its bonus fires and is used, per player count."""
+    return [
         Table(
             f"Row completion rate ({ref}) = each goal card's achievability",
             ["row", "bonus"] + [f"{n}p" for n in counts],
@@ -203,9 +235,7 @@ def balance_report(
                 + [round(figures["players"][n][ref]["rows"][r]["completion"], 4) for n in counts]
                 for r in range(spec.rows)
             ],
-        )
-    )
-    rep.tables.append(
+        ),
         Table(
             f"Row bonuses ({ref}): fired per player-game, share used",
             ["row", "bonus"] + [f"{n}p fired" for n in counts] + [f"{n}p used" for n in counts],
@@ -215,8 +245,12 @@ def balance_report(
                 + [round(figures["players"][n][ref]["rows"][r]["bonus_used_share"], 4) for n in counts]
                 for r in range(spec.rows)
             ],
-        )
-    )
+        ),
+    ]
+
+
+def _seat_tables(figures: dict[str, Any], ref: str, counts: list[str]) -> list[Table]:
+    """Win share by seat at like tables and, with mixed tables, by policy."""
     seat_rows = []
     pol_rows = []
     for key in counts:
@@ -239,15 +273,15 @@ def balance_report(
                         round(s["mean_score"], 3),
                     ]
                 )
-    rep.tables.append(
+    tables = [
         Table(
             f"Win share by seat (like tables: {ref} in every seat, ties shared)",
             ["players", "seat", "share", "low", "high"],
             seat_rows,
         )
-    )
+    ]
     if pol_rows:
-        rep.tables.append(
+        tables.append(
             Table(
                 "Skill comparison: win share by policy (mixed tables, every seating in turn; "
                 "not a seat test)",
@@ -255,6 +289,20 @@ def balance_report(
                 pol_rows,
             )
         )
+    return tables
+
+
+def _skill_gap(
+    rep: BalanceReport,
+    spec: RippleRushGame,
+    counts: list[str],
+    evidence: dict[str, dict[str, Tally]],
+    figures: dict[str, Any],
+) -> None:
+    """The mean score gap of the strongest policy to random, per player count: a tolerance each, their
+    figures and a table (only when both policies are played)."""
+    bal = spec.balance
+    pols = list(bal.policies)
     gap_rows = []
     strongest = "strong" if "strong" in pols else ("greedy" if "greedy" in pols else None)
     if strongest and "random" in pols and strongest != "random":
@@ -290,29 +338,31 @@ def balance_report(
                 gap_rows,
             )
         )
+
+
+def _charts(
+    figures: dict[str, Any], pols: Sequence[str], ref: str, counts: list[str]
+) -> list[Histogram | Bars]:
+    """The score distribution and the row completion rates at four players (or the most there are)."""
     four = counts[min(len(counts) - 1, 3)] if counts else None
-    if four is not None:
-        rep.charts.append(
-            Histogram(
-                f"Score distribution, {four} players",
-                {p: (0, list(figures["players"][four][p]["score_hist"])) for p in pols},
-                x_label="score",
-            )
-        )
-        rr = figures["players"][four][ref]["rows"]
-        rep.charts.append(
-            Bars(
-                f"Row completion rate ({ref}, {four} players)",
-                [f"row {r['row']}" for r in rr],
-                [r["completion"] for r in rr],
-                [r["low"] for r in rr],
-                [r["high"] for r in rr],
-                y_label="share of player-games",
-            )
-        )
-    figures["variants"] = _variants_out_of_sample(spec, budget, seed, executor, progress, rep)
-    rep.figures = figures
-    return rep
+    if four is None:
+        return []
+    rr = figures["players"][four][ref]["rows"]
+    return [
+        Histogram(
+            f"Score distribution, {four} players",
+            {p: (0, list(figures["players"][four][p]["score_hist"])) for p in pols},
+            x_label="score",
+        ),
+        Bars(
+            f"Row completion rate ({ref}, {four} players)",
+            [f"row {r['row']}" for r in rr],
+            [r["completion"] for r in rr],
+            [r["low"] for r in rr],
+            [r["high"] for r in rr],
+            y_label="share of player-games",
+        ),
+    ]
 
 
 def _variants_out_of_sample(
@@ -391,7 +441,7 @@ def _tolerances(rep: BalanceReport, spec: RippleRushGame, n: int, per: dict[str,
     rep.tolerances.append(
         _tol(
             f"unplaceable card share ({tag})",
-            Proportion(float(c[K.COUNT_UNPLACEABLE]), float(c[K.COUNT_DRAWN])),
+            Proportion(float(c[kernel_board.COUNT_UNPLACEABLE]), float(c[kernel_board.COUNT_DRAWN])),
             bal.unplaceable_share,
             "unplaceable_share",
             setting,

@@ -16,8 +16,8 @@ from typing import TypedDict
 import numpy as np
 
 from generator.engine.kernel import seed_state
-from generator.games.ripple_rush import kernel as K
-from generator.games.ripple_rush.rules import PASS, Action, Cell, Game, State, Write
+from generator.games.ripple_rush import kernel_board, kernel_choice
+from generator.games.ripple_rush.rules import PASS, Action, Cell, Decision, Game, State, Write
 
 
 class _KernelView(TypedDict):
@@ -47,83 +47,26 @@ class Policy:
             raise ValueError("the game is over")
         ks = _kernel_stream(rng, self.code)
         a = _arrays(game, state, d.player)
-        p = d.player
         if d.kind == "bonus":
-            b = game.bonuses[d.row - 1]
-            if isinstance(b, str):
-                c = game.suits.index(b)
-                h, n = K.decide_suit(
-                    self.code,
-                    ks,
-                    a["sheet"],
-                    a["rowfill"],
-                    p,
-                    c,
-                    game.rows,
-                    len(game.suits),
-                    game.nmin,
-                    game.nmax,
-                    a["isgoal"],
-                    game.goal_points,
-                    a["unseen"],
-                    a["u_total"],
-                    a["left"],
-                    game.x_any_integer,
-                )
-                return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
-            c, h = K.decide_number(
-                self.code,
-                ks,
-                a["sheet"],
-                a["rowfill"],
-                p,
-                -1,
-                b,
-                game.rows,
-                len(game.suits),
-                game.nmin,
-                game.nmax,
-                a["isgoal"],
-                game.goal_points,
-                a["unseen"],
-                a["u_total"],
-                a["left"],
-                True,
-            )
-            return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
+            return _choose_bonus(self.code, game, d, ks, a)
         if d.card is None:  # announced cards in any order: the kernel's choice over the open cards
-            ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
-            knum = np.array([k.number for k in d.cards], dtype=np.int64)
-            kopen = np.ones(len(d.cards), dtype=np.bool_)
-            k, c, h = K.announced_choice(
-                self.code,
-                ks,
-                a["sheet"],
-                a["rowfill"],
-                p,
-                ksuit,
-                knum,
-                kopen,
-                game.rows,
-                len(game.suits),
-                game.nmin,
-                game.nmax,
-                a["isgoal"],
-                game.goal_points,
-                a["unseen"],
-                a["u_total"],
-                a["left"],
-            )
-            return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
-        assert d.card is not None
-        c, h = K.decide_number(
-            self.code,
+            return _choose_announced(self.code, game, d, ks, a)
+        return _choose_number(self.code, game, d, ks, a)
+
+
+def _choose_bonus(code: int, game: Game, d: Decision, ks: np.ndarray, a: _KernelView) -> Action:
+    """A row bonus: a suit bonus writes any number in its suit, a number bonus the number in any suit."""
+    p = d.player
+    b = game.bonuses[d.row - 1]
+    if isinstance(b, str):
+        c = game.suits.index(b)
+        h, n = kernel_choice.decide_suit(
+            code,
             ks,
             a["sheet"],
             a["rowfill"],
             p,
-            d.card.suit,
-            d.card.number,
+            c,
             game.rows,
             len(game.suits),
             game.nmin,
@@ -133,9 +76,83 @@ class Policy:
             a["unseen"],
             a["u_total"],
             a["left"],
-            d.kind == "announced",
+            game.x_any_integer,
         )
-        return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
+        return PASS if h < 0 else Write(Cell(c, game.rows - int(h)), int(n))
+    c, h = kernel_choice.decide_number(
+        code,
+        ks,
+        a["sheet"],
+        a["rowfill"],
+        p,
+        -1,
+        b,
+        game.rows,
+        len(game.suits),
+        game.nmin,
+        game.nmax,
+        a["isgoal"],
+        game.goal_points,
+        a["unseen"],
+        a["u_total"],
+        a["left"],
+        True,
+    )
+    return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), b)
+
+
+def _choose_announced(code: int, game: Game, d: Decision, ks: np.ndarray, a: _KernelView) -> Action:
+    """Announced cards taken in any order: which open card, and where."""
+    p = d.player
+    ksuit = np.array([k.suit for k in d.cards], dtype=np.int64)
+    knum = np.array([k.number for k in d.cards], dtype=np.int64)
+    kopen = np.ones(len(d.cards), dtype=np.bool_)
+    k, c, h = kernel_choice.announced_choice(
+        code,
+        ks,
+        a["sheet"],
+        a["rowfill"],
+        p,
+        ksuit,
+        knum,
+        kopen,
+        game.rows,
+        len(game.suits),
+        game.nmin,
+        game.nmax,
+        a["isgoal"],
+        game.goal_points,
+        a["unseen"],
+        a["u_total"],
+        a["left"],
+    )
+    return PASS if k < 0 else Write(Cell(int(c), game.rows - int(h)), d.cards[int(k)].number)
+
+
+def _choose_number(code: int, game: Game, d: Decision, ks: np.ndarray, a: _KernelView) -> Action:
+    """A card (own or announced): where its number goes, or a pass."""
+    assert d.card is not None
+    p = d.player
+    c, h = kernel_choice.decide_number(
+        code,
+        ks,
+        a["sheet"],
+        a["rowfill"],
+        p,
+        d.card.suit,
+        d.card.number,
+        game.rows,
+        len(game.suits),
+        game.nmin,
+        game.nmax,
+        a["isgoal"],
+        game.goal_points,
+        a["unseen"],
+        a["u_total"],
+        a["left"],
+        d.kind == "announced",
+    )
+    return PASS if c < 0 else Write(Cell(int(c), game.rows - int(h)), d.card.number)
 
 
 def _arrays(game: Game, state: State, player: int) -> _KernelView:
@@ -167,12 +184,12 @@ def _arrays(game: Game, state: State, player: int) -> _KernelView:
 def _kernel_stream(rng: np.random.Generator, code: int) -> np.ndarray:
     """The kernel decision functions' own stream (xorshift64 state) for one decision, seeded from the caller's
     Generator: only the random policy draws, so only it takes a number from `rng`."""
-    if code != K.POLICY_RANDOM:
+    if code != kernel_board.POLICY_RANDOM:
         return np.ones(1, dtype=np.uint64)  # never drawn from (a fresh one all the same: no shared state)
     return seed_state(int(rng.integers(1, 2**63)))
 
 
-RANDOM = Policy("random", K.POLICY_RANDOM)
-GREEDY = Policy("greedy", K.POLICY_GREEDY)
-STRONG = Policy("strong", K.POLICY_STRONG)
+RANDOM = Policy("random", kernel_board.POLICY_RANDOM)
+GREEDY = Policy("greedy", kernel_board.POLICY_GREEDY)
+STRONG = Policy("strong", kernel_board.POLICY_STRONG)
 POLICIES: dict[str, Policy] = {p.name: p for p in (RANDOM, GREEDY, STRONG)}

@@ -277,7 +277,10 @@ class Game:
         """Why `number` may not go in `cell` (naming the cell and the numbers in the way), or None."""
         where = self.cell_name(cell)
         if not self.has_cell(cell):
-            return f"there is no cell column {cell.column}, row {cell.row} on a {len(self.suits)}x{self.rows} sheet"
+            return (
+                f"there is no cell column {cell.column}, row {cell.row} on a "
+                f"{len(self.suits)}x{self.rows} sheet"
+            )
         if any_number and number == 0:
             return "0 marks an empty cell on this sheet; write -1 instead (only the order of numbers matters)"
         if not any_number and not self.nmin <= number <= self.nmax:
@@ -457,7 +460,8 @@ class Game:
 
     # -- scoring ------------------------------------------------------------------------------------------
     def score_sheet(self, sheet: Sheet, goals: Sequence[int]) -> SheetScore:
-        """Longest run of filled cells per column, plus goal points for revealed goal rows completely filled."""
+        """Longest run of filled cells per column, plus goal points for revealed goal rows completely
+        filled."""
         runs = []
         for col in sheet:
             best = run = 0
@@ -484,6 +488,6 @@ class Game:
 
 def new_game(spec: RippleRushGame, players: int) -> Game:
     """The reference rules of `spec` for `players` seats, as the one Game protocol
-    (`generator.engine.game.Game`: new_state(rng), to_move, legal_actions, apply, outcome); RuleViolation for a
-    player count outside the kit's players.min..players.max."""
+    (`generator.engine.game.Game`: new_state(rng), to_move, legal_actions, apply, outcome); RuleViolation for
+    a player count outside the kit's players.min..players.max."""
     return Game.from_spec(spec, players)

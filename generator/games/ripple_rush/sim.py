@@ -10,12 +10,13 @@ import numpy as np
 from generator.engine.kernel import py_func, seed_state
 from generator.engine.runner import Tally
 from generator.games.ripple_rush import kernel as K
+from generator.games.ripple_rush import kernel_board
 from generator.games.ripple_rush.spec import RippleRushGame
 
 POLICY_CODES: dict[str, int] = {
-    "random": K.POLICY_RANDOM,
-    "greedy": K.POLICY_GREEDY,
-    "strong": K.POLICY_STRONG,
+    "random": kernel_board.POLICY_RANDOM,
+    "greedy": kernel_board.POLICY_GREEDY,
+    "strong": kernel_board.POLICY_STRONG,
 }
 POLICY_NAMES: dict[int, str] = {v: k for k, v in POLICY_CODES.items()}
 
@@ -36,9 +37,11 @@ class Setup:
     revealed: int
     goal_points: int
     x_any: bool = False
-    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers == "any_integer")."""
+    """House rule: an X bonus may write numbers outside nmin..nmax (rules.x_bonus_numbers ==
+    "any_integer")."""
     any_order: bool = True
-    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat order."""
+    """House rule: announced cards are taken in any order (rules.announced_order == "any"), else seat
+    order."""
 
     def params(self, players: int) -> K.Params:
         """The kernel's view of these rules for `players` seats."""
@@ -98,9 +101,9 @@ class RippleRushSim:
     pure: bool = False
     """Run the uncompiled Python functions (same results, for the equivalence test)."""
     every_seating: bool = False
-    """Mixed tables: game g of a chunk seats the policies by the (g mod S)-th of the S seatings that use as many
-    of them as the table allows (all of them, each at least once, when players >= policies), so every seat
-    plays every policy equally often against every mix (`rotate` alone keeps seats p and p + k alike)."""
+    """Mixed tables: game g of a chunk seats the policies by the (g mod S)-th of the S seatings that use as
+    many of them as the table allows (all of them, each at least once, when players >= policies), so every
+    seat plays every policy equally often against every mix (`rotate` alone keeps seats p and p + k alike)."""
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """Play `games` games from `seed`; per-game arrays under games.*, counters summed."""
@@ -113,11 +116,13 @@ class RippleRushSim:
         rows_done = np.zeros(s.rows, dtype=np.int64)
         fired = np.zeros(s.rows, dtype=np.int64)
         used = np.zeros(s.rows, dtype=np.int64)
-        counts = np.zeros(K.N_COUNTS, dtype=np.int64)
+        counts = np.zeros(kernel_board.N_COUNTS, dtype=np.int64)
         if self.record:
             rec = K.Record(
                 True,
-                np.zeros((games * P * s.rounds * (P + 2 * s.rows) + 16, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros(
+                    (games * P * s.rounds * (P + 2 * s.rows) + 16, kernel_board.LOG_WIDTH), dtype=np.int64
+                ),
                 np.zeros(1, dtype=np.int64),
                 np.zeros((games, P * s.rounds), dtype=np.int64),
                 np.zeros((games, max(s.revealed, 1)), dtype=np.int64),
@@ -125,7 +130,7 @@ class RippleRushSim:
         else:
             rec = K.Record(
                 False,
-                np.zeros((1, K.LOG_WIDTH), dtype=np.int64),
+                np.zeros((1, kernel_board.LOG_WIDTH), dtype=np.int64),
                 np.zeros(1, dtype=np.int64),
                 np.zeros((1, 1), dtype=np.int64),
                 np.zeros((1, 1), dtype=np.int64),
@@ -184,8 +189,8 @@ class RippleRushSim:
 
 def seatings(policies: int, players: int) -> list[tuple[int, ...]]:
     """Every seating (policy index per seat) that uses min(policies, players) distinct policies, in
-    lexicographic order. The set is closed under relabelling the policies, so over a full cycle each seat plays
-    each policy equally often."""
+    lexicographic order. The set is closed under relabelling the policies, so over a full cycle each seat
+    plays each policy equally often."""
     k = min(policies, players)
     return [t for t in itertools.product(range(policies), repeat=players) if len(set(t)) == k]
 

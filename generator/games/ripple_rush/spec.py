@@ -96,7 +96,8 @@ class RippleRushBalance(SequentialCheck):
 
 
 class RippleRushVariants(SpecModel):
-    """Generated sheet variants (shuffled row bonuses), screened by expected score against the default sheet."""
+    """Generated sheet variants (shuffled row bonuses), screened by expected score against the default
+    sheet."""
 
     count: StrictInt = Field(
         ge=0, le=MAX_SMALL, description="How many accepted variants to generate (0 = none)."
@@ -126,7 +127,8 @@ class RippleRushRules(SpecModel):
 
     x_bonus_numbers: Literal["card_range", "any_integer"] = Field(
         "card_range",
-        description="What a coloured X bonus lets you write (the seed: 「その色の列の任意のスペースに任意の数字を"
+        description="What a coloured X bonus lets you write (the seed: "
+        "「その色の列の任意のスペースに任意の数字を"
         "書き込むことができます」, 'any number'). card_range (default, the literal reading for a deck "
         "numbered numbers.min..numbers.max): any whole number of the cards' range that fits the "
         "column. any_integer: any whole number that fits, also below or above the cards' range "
@@ -135,7 +137,8 @@ class RippleRushRules(SpecModel):
     )
     announced_order: Literal["any", "seat"] = Field(
         "any",
-        description="In which order a player takes the announced cards of the others (the seed: 「全員が他のプレイ"
+        description="In which order a player takes the announced cards of the others (the seed: "
+        "「全員が他のプレイ"
         "ヤーが書き込めなかった数字を書き込みます(任意)」, no order named). any (default, the literal "
         "reading): each player picks which announced card to write next, or stops. seat: each "
         "announced card is offered in the announcers' seat order, to take or decline.",
@@ -152,7 +155,8 @@ class RippleRushGame(SpecModel):
         ge=1, le=16, description="Rows of the sheet; numbers ascend from the bottom of a column to its top."
     )
     bonuses: list[Annotated[Bonus, Field()]] = Field(
-        description="Row bonus, top row first: a number (write it in any column) or a suit id (write any number in that column)."
+        description="Row bonus, top row first: a number (write it in any column) or a suit id (write any "
+        "number in that column)."
     )
     cards_per_player: StrictInt = Field(
         ge=1, le=MAX_SMALL, description="Cards in the deck per player = rounds played."

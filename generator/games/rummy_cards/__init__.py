@@ -1,4 +1,5 @@
-"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance. This package holds only its plugin record."""
+"""Rummy Cards (seed 004): melds, rules, the exact meld finder, self-play and balance. This package holds only
+its plugin record."""
 
 from generator.contract.plugin import GamePlugin
 
@@ -10,6 +11,7 @@ GAME = GamePlugin(
     spec=".spec:RummyCardsGame",
     print_data=".figures:print_data",
     tunables=".tunables:TUNABLES",
+    new_game=".turns:new_game",
     slots=".layout:SLOTS",
 )
 

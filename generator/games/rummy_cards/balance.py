@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Headline, Histogram, Table, Tolerance, bounded
-from generator.engine.runner import run
+from generator.engine.runner import Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Mean, Proportion
@@ -28,16 +28,11 @@ def balance_report(
 ) -> BalanceReport:
     """Self-play of meld finders at every player count (like tables: meld finders in every seat); figures,
     charts and tolerances; one random-legal seat in turn as a skill comparison."""
-    b = spec.balance
     budget = as_budget(games)
     rep = BalanceReport(kit=kit, game=GAME.id, games_per_setting=budget.default, seed=seed)
     rows_turns, rows_seat, rows_round, rows_skill = [], [], [], []  # type: ignore[var-annotated]
     figs: dict[str, object] = {}
     tol: list[Tolerance] = []
-
-    def bound(name: str, evidence: Evidence, key: str, setting: str) -> None:
-        tol.append(bounded(name, evidence, getattr(b, key), f"game.balance.{key}", (setting,)))
-
     for P in range(spec.players.min, spec.players.max + 1):
         sim = simulation_from_spec(spec, P)
         setting = f"{P}p meld finders"
@@ -45,43 +40,8 @@ def balance_report(
         t = run(sim, games, seed + P, executor, chunk_size=50, progress=progress)  # type: ignore[arg-type]
         n = len(t["games.winner"])
         f: dict[str, object] = {"rounds": n, "solver_giveups": int(t["solver_giveups"].sum())}
-        first = t["games.first_possible"]
-        ttm = {}
-        for ti, thr in enumerate(b.meld_thresholds):
-            x = first[:, :, ti].ravel()
-            ok = x[x > 0].astype(float)
-            m, sd, lo, hi = mean_ci(ok.sum(), (ok**2).sum(), len(ok))
-            ttm[str(thr)] = {
-                "mean": m,
-                "sd": sd,
-                "low": lo,
-                "high": hi,
-                "never_share": float((x <= 0).mean()),
-            }
-            rows_turns.append(
-                [P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)]
-            )
-            if thr == spec.initial_meld:
-                # one observation per player-round; players of one round share a deal, but the bound is wide
-                bound(
-                    f"turns until the initial meld is possible ({P} players)",
-                    Mean(len(ok), m, sd),
-                    "turns_to_initial_meld",
-                    setting,
-                )
-        f["turns_to_initial_meld"] = ttm
-        wins = win_credit(t["games.winners"], P).sum(axis=0)
-        seats = []
-        for s in range(P):
-            p, lo, hi = wilson(float(wins[s]), n)
-            seats.append({"share": p, "low": lo, "high": hi})
-            rows_seat.append([P, s + 1, round(p, 3), round(lo, 3), round(hi, 3)])
-            bound(
-                f"seat {s + 1} win share / fair share ({P} players)",
-                Proportion(float(wins[s]), n, scale=float(P)),
-                "seat_win_share",
-                setting,
-            )
+        f["turns_to_initial_meld"] = _turns_to_meld(spec, P, t, setting, rows_turns, tol)
+        seats = _seat_shares(spec, P, t, setting, rows_seat, tol)
         f["seat_win_share"] = seats
         rep.charts.append(
             Bars(
@@ -94,43 +54,7 @@ def balance_report(
                 y_label="share of rounds",
             )
         )
-        turns = t["games.turns"].astype(float)
-        m, sd, lo, hi = mean_ci(turns.sum(), (turns**2).sum(), n)
-        f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
-        bound(f"mean turns per round ({P} players)", Mean.of(turns), "round_length", setting)
-        rep.charts.append(
-            Histogram(
-                f"Round length, {P} players", {f"{P}p": (0, np.bincount(t["games.turns"]).tolist())}, "turns"
-            )
-        )
-        ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
-        f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
-        bound(
-            f"rounds ending with an exhausted pile ({P} players)",
-            Proportion(float(t["games.exhausted"].sum()), n),
-            "exhausted_share",
-            setting,
-        )
-        sc = t["games.scores"]
-        srt = np.sort(sc, axis=1)
-        margin = (srt[:, -1] - srt[:, -2]).astype(float)
-        mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin**2).sum(), n)
-        f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
-        f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
-        bound(f"winner's margin over the best loser ({P} players)", Mean.of(margin), "winner_margin", setting)
-        # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
-        rep.headline[str(P)] = Headline(
-            policy="meld finder",
-            score_mean=float(srt[:, -1].astype(float).mean()),
-            score_label="winner's round score",
-            seat_shares=[x["share"] for x in seats],
-            game_length=m,
-            length_unit="turns per round",
-        )
-        f["joker_retrievals"] = int(t["joker_retrievals"].sum())
-        rows_round.append(
-            [P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]]
-        )
+        rows_round.append(_round_figures(spec, P, t, setting, seats, f, rep, tol))
         f["skill"] = _skill(
             spec,
             P,
@@ -141,15 +65,169 @@ def balance_report(
             rows_skill,
         )
         figs[f"{P}p"] = f
-    rep.tables.append(
+    rep.tables += _tables(rows_turns, rows_seat, rows_round, rows_skill)
+    rep.figures.update(figs)
+    rep.tolerances.extend(tol)
+    rep.notes += NOTES
+    return rep
+
+
+NOTES = (
+    "Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
+    "in the same rounds, before each player's opening.",
+    "Skill: games/4 further rounds per player count with one random-legal player (uniform over "
+    "Game.legal_actions: draw, one new meld, one card added to a table meld; under rules.draw "
+    "only_when_unable no draw while a turn lays a card, the meld finder's lay alone when none of "
+    "those lays) in seat g % players; "
+    "per-player mean round score and win share (fair share 1/players), 95% intervals.",
+)
+"""How the report's figures are measured."""
+
+
+def _bound(
+    spec: RummyCardsGame, tol: list[Tolerance], name: str, evidence: Evidence, key: str, setting: str
+) -> None:
+    """Add the tolerance `game.balance.<key>` judged on `evidence` to `tol`."""
+    tol.append(bounded(name, evidence, getattr(spec.balance, key), f"game.balance.{key}", (setting,)))
+
+
+def _turns_to_meld(
+    spec: RummyCardsGame,
+    P: int,
+    t: Tally,
+    setting: str,
+    rows: list[list[object]],
+    tol: list[Tolerance],
+) -> dict[str, dict[str, float]]:
+    """Own turns until a meld of each threshold is possible: figures, table rows, and the tolerance at the
+    initial meld."""
+    first = t["games.first_possible"]
+    ttm = {}
+    for ti, thr in enumerate(spec.balance.meld_thresholds):
+        x = first[:, :, ti].ravel()
+        ok = x[x > 0].astype(float)
+        m, sd, lo, hi = mean_ci(ok.sum(), (ok**2).sum(), len(ok))
+        ttm[str(thr)] = {
+            "mean": m,
+            "sd": sd,
+            "low": lo,
+            "high": hi,
+            "never_share": float((x <= 0).mean()),
+        }
+        rows.append([P, thr, round(m, 2), round(lo, 2), round(hi, 2), round(float((x <= 0).mean()), 3)])
+        if thr == spec.initial_meld:
+            # one observation per player-round; players of one round share a deal, but the bound is wide
+            _bound(
+                spec,
+                tol,
+                f"turns until the initial meld is possible ({P} players)",
+                Mean(len(ok), m, sd),
+                "turns_to_initial_meld",
+                setting,
+            )
+    return ttm
+
+
+def _seat_shares(
+    spec: RummyCardsGame,
+    P: int,
+    t: Tally,
+    setting: str,
+    rows: list[list[object]],
+    tol: list[Tolerance],
+) -> list[dict[str, float]]:
+    """Each seat's win share with its 95% interval, its table row and its tolerance."""
+    n = len(t["games.winner"])
+    wins = win_credit(t["games.winners"], P).sum(axis=0)
+    seats = []
+    for s in range(P):
+        p, lo, hi = wilson(float(wins[s]), n)
+        seats.append({"share": p, "low": lo, "high": hi})
+        rows.append([P, s + 1, round(p, 3), round(lo, 3), round(hi, 3)])
+        _bound(
+            spec,
+            tol,
+            f"seat {s + 1} win share / fair share ({P} players)",
+            Proportion(float(wins[s]), n, scale=float(P)),
+            "seat_win_share",
+            setting,
+        )
+    return seats
+
+
+def _round_figures(
+    spec: RummyCardsGame,
+    P: int,
+    t: Tally,
+    setting: str,
+    seats: list[dict[str, float]],
+    f: dict[str, object],
+    rep: BalanceReport,
+    tol: list[Tolerance],
+) -> list[object]:
+    """Round length, exhausted piles and the winner's margin: figures into `f`, their tolerances, the
+    length chart and the headline; returns the row of the rounds table."""
+    n = len(t["games.winner"])
+    turns = t["games.turns"].astype(float)
+    m, sd, lo, hi = mean_ci(turns.sum(), (turns**2).sum(), n)
+    f["round_length"] = {"mean": m, "sd": sd, "low": lo, "high": hi}
+    _bound(spec, tol, f"mean turns per round ({P} players)", Mean.of(turns), "round_length", setting)
+    rep.charts.append(
+        Histogram(
+            f"Round length, {P} players", {f"{P}p": (0, np.bincount(t["games.turns"]).tolist())}, "turns"
+        )
+    )
+    ex, elo, ehi = wilson(float(t["games.exhausted"].sum()), n)
+    f["exhausted_share"] = {"share": ex, "low": elo, "high": ehi}
+    _bound(
+        spec,
+        tol,
+        f"rounds ending with an exhausted pile ({P} players)",
+        Proportion(float(t["games.exhausted"].sum()), n),
+        "exhausted_share",
+        setting,
+    )
+    sc = t["games.scores"]
+    srt = np.sort(sc, axis=1)
+    margin = (srt[:, -1] - srt[:, -2]).astype(float)
+    mm, msd, mlo, mhi = mean_ci(margin.sum(), (margin**2).sum(), n)
+    f["winner_margin"] = {"mean": mm, "sd": msd, "low": mlo, "high": mhi}
+    f["zero_sum_violations"] = int((sc.sum(axis=1) != 0).sum())
+    _bound(
+        spec,
+        tol,
+        f"winner's margin over the best loser ({P} players)",
+        Mean.of(margin),
+        "winner_margin",
+        setting,
+    )
+    # round scores are zero-sum (their mean is always 0): the headline score is the winner's round score
+    rep.headline[str(P)] = Headline(
+        policy="meld finder",
+        score_mean=float(srt[:, -1].astype(float).mean()),
+        score_label="winner's round score",
+        seat_shares=[x["share"] for x in seats],
+        game_length=m,
+        length_unit="turns per round",
+    )
+    f["joker_retrievals"] = int(t["joker_retrievals"].sum())
+    return [P, round(m, 1), round(ex, 3), round(mm, 1), f["solver_giveups"], f["joker_retrievals"]]
+
+
+def _tables(
+    rows_turns: list[list[object]],
+    rows_seat: list[list[object]],
+    rows_round: list[list[object]],
+    rows_skill: list[list[object]],
+) -> list[Table]:
+    """The report's tables: turns until a meld, win share by seat, rounds, and the skill comparison."""
+    return [
         Table(
             "Own turns until the initial meld is possible",
             ["players", "threshold", "mean", "low", "high", "never"],
             rows_turns,
-        )
-    )
-    rep.tables.append(Table("Win share by seat", ["players", "seat", "share", "low", "high"], rows_seat))
-    rep.tables.append(
+        ),
+        Table("Win share by seat", ["players", "seat", "share", "low", "high"], rows_seat),
         Table(
             "Rounds",
             [
@@ -161,29 +239,13 @@ def balance_report(
                 "joker retrievals",
             ],
             rows_round,
-        )
-    )
-    rep.tables.append(
+        ),
         Table(
             "How much skill matters: one random-legal seat (rotating) among meld finders",
             ["players", "player", "mean score", "low", "high", "win share", "low", "high"],
             rows_skill,
-        )
-    )
-    rep.figures.update(figs)
-    rep.tolerances.extend(tol)
-    rep.notes.append(
-        "Meld finders (exact solver) in every seat; thresholds below initial_meld are measured "
-        "in the same rounds, before each player's opening."
-    )
-    rep.notes.append(
-        "Skill: games/4 further rounds per player count with one random-legal player (uniform over "
-        "Game.legal_actions: draw, one new meld, one card added to a table meld; under rules.draw "
-        "only_when_unable no draw while a turn lays a card, the meld finder's lay alone when none of "
-        "those lays) in seat g % players; "
-        "per-player mean round score and win share (fair share 1/players), 95% intervals."
-    )
-    return rep
+        ),
+    ]
 
 
 def _skill(

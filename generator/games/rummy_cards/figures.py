@@ -1,5 +1,5 @@
-"""Every rule figure the printed Rummy Cards kit shows, computed from the spec by the rules (the deck the rules
-deal from, the meld minimum, the initial meld, the joker penalty, the deal, the player counts, the match
+"""Every rule figure the printed Rummy Cards kit shows, computed from the spec by the rules (the deck the
+rules deal from, the meld minimum, the initial meld, the joker penalty, the deal, the player counts, the match
 length), so the composer restates no rule: it reads them from `print_data(spec, seed)["figures"]`.
 
 Light: the spec and the reference rules only (no numba, no solver)."""

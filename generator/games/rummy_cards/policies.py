@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.games.rummy_cards.rules import Action, Draw, Game, Lay, Meld, State, meld_roles
-from generator.games.rummy_cards.solver import (
+from generator.games.rummy_cards.solver import solve_turn
+from generator.games.rummy_cards.solver_search import workspaces
+from generator.games.rummy_cards.solver_state import (
     GROUP,
     MAX_MELDS,
     OUT_BEST,
@@ -20,8 +22,6 @@ from generator.games.rummy_cards.solver import (
     SRC_TABLE,
     SRC_TABLE_JOKER,
     SolverWorkspace,
-    solve_turn,
-    workspaces,
 )
 
 
@@ -185,8 +185,8 @@ class MeldFinder:
 @dataclass(frozen=True)
 class RandomLegal:
     """Picks uniformly among `Game.legal_actions` (draw, one new meld, one card added to a table meld; under
-    rules.draw only_when_unable no Draw while a turn lays a card, the meld finder's lay listed alone when none of
-    the others is; the list is documented there) with the explicit seeded numpy Generator; the kernel's
+    rules.draw only_when_unable no Draw while a turn lays a card, the meld finder's lay listed alone when none
+    of the others is; the list is documented there) with the explicit seeded numpy Generator; the kernel's
     `random_plays` is the same list, its solver turn the same lay (the kernel draws its own stream: its replay
     tests follow the kernel's logged choice)."""
 

@@ -3,13 +3,13 @@
 Cards are ids 0..total-1: number card id = kind * copies + copy with kind = colour * n_numbers + (number -
 min); jokers follow. A meld is (kind "run" | "group", ordered card ids); a run lists its cards in ascending
 order so a joker stands for the number of its place. A joker on the table stays in its kind of set: at the
-end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number, standing
-for whatever card its place there needs (the seed: sets holding a joker may be added to, split and taken
-from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had opened
-before this turn or laid the initial melds earlier in it (rules.opening_retrieval), and the joker goes into a NEW
-meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or without a
-winner going out (exhausted): when the pile's last card is drawn (rules.exhausted_end last_card_drawn) or, with
-an empty pile, when every player in a row passes (all_pass).
+end of a turn a run joker is in a run of the same colour, a group joker in a group of the same number,
+standing for whatever card its place there needs (the seed: sets holding a joker may be added to, split and
+taken from), unless it was retrieved (a card it stood for at the start laid from the hand, the player had
+opened before this turn or laid the initial melds earlier in it (rules.opening_retrieval), and the joker goes
+into a NEW meld of itself and 2+ cards from the hand, no table card). Rounds end when a hand is empty (out) or
+without a winner going out (exhausted): when the pile's last card is drawn (rules.exhausted_end
+last_card_drawn) or, with an empty pile, when every player in a row passes (all_pass).
 
 `new_game(spec, players)` is the same rules behind the one Game protocol (generator/engine/game.py), a turn
 offered as whole-turn plays or built step by step (TurnGame, at the end of this module).
@@ -31,8 +31,8 @@ RULESET_VERSION = (
     GAME.ruleset
 )  # the plugin record holds the version (generator/games/rummy_cards/__init__.py)
 MELD_MIN = 3
-"""Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a retrieved joker goes into a
-new meld with MELD_MIN - 1 cards from the hand."""
+"""Cards in the smallest meld (the seed: 「必ず3枚以上のカードで構成され」, groups and runs alike); a
+retrieved joker goes into a new meld with MELD_MIN - 1 cards from the hand."""
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,8 @@ def is_valid_meld(deck: Deck, meld: Meld) -> bool:
 
 
 def read_meld(deck: Deck, cards: Sequence[int]) -> Meld:
-    """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if none."""
+    """The meld these ordered cards make (a run when they read as one, else a group); RuleViolation if
+    none."""
     for kind in ("run", "group"):
         m = Meld(kind, tuple(cards))
         if is_valid_meld(deck, m):
@@ -257,11 +258,12 @@ def score_exhausted(
 ) -> tuple[tuple[int, ...], tuple[int, ...], str | None]:
     """Pile exhausted (the RummyRules exhausted_* switches, by value): the fewest cards (winner_rule
     "fewest_cards") or the lowest total ("lowest_total") wins. A tie: "share" -> every tied player wins;
-    "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total (below
-    zero: below_winner "scores_zero" pays 0, "scores_plus" gains it). Tied winners: tie_pay "lowest_winner" ->
-    each loser pays once against the lowest total among them and the winners split the sum, a remainder smaller
-    than the number of winners one point each in seat order (remainder "seat_order") or lower total first
-    ("lower_total_first"); "each_winner" -> each loser pays every winner against that winner's total."""
+    "tie_break" -> the other measure, then the lower seat. Each loser pays own total - the winner's total
+    (below zero: below_winner "scores_zero" pays 0, "scores_plus" gains it). Tied winners: tie_pay
+    "lowest_winner" -> each loser pays once against the lowest total among them and the winners split the sum,
+    a remainder smaller than the number of winners one point each in seat order (remainder "seat_order") or
+    lower total first ("lower_total_first"); "each_winner" -> each loser pays every winner against that
+    winner's total."""
     first, other = (sizes, totals) if winner_rule == "fewest_cards" else (totals, sizes)
     best = min(first)
     tied = [p for p in range(len(totals)) if first[p] == best]
@@ -330,8 +332,8 @@ class Game:
         return self.deal([int(x) for x in rng.permutation(self.deck.size)])
 
     def is_over(self, state: State) -> bool:
-        """A hand is empty, or the pile is exhausted: empty (rules.exhausted_end last_card_drawn), or empty and
-        every player passed in a row (all_pass)."""
+        """A hand is empty, or the pile is exhausted: empty (rules.exhausted_end last_card_drawn), or empty
+        and every player passed in a row (all_pass)."""
         if any(len(h) == 0 for h in state.hands) or state.passes >= self.players:
             return True
         return self.spec.rules.exhausted_end == "last_card_drawn" and not state.pile
@@ -339,19 +341,20 @@ class Game:
     def legal_actions(self, state: State) -> list[Action]:
         """The simple plays, in this order (the random-legal player picks uniformly among them):
         1. Draw (a pass when the pile is empty);
-        2. one new run from the hand: colour, first place, last place (3+ places) in ascending order; each place
+        2. one new run from the hand: colour, first place, last place (3+ places) in ascending order; each
+        place
            takes the hand's card of that kind, else a joker; at least one number card, enough jokers;
         3. one new group from the hand: number, then colour subset (bit mask, ascending), then 0.. jokers
            (3..colours cards);
         4. opened players only: one hand card added to a table meld, melds in table order: a run's low end,
-           then high end, each the hand's card and then a joker; a group (fewer cards than colours): each missing
-           colour in colour order, then a joker.
+           then high end, each the hand's card and then a joker; a group (fewer cards than colours): each
+           missing colour in colour order, then a joker.
         Before the initial meld a new meld must reach initial_meld alone (a joker counts as its card).
         Cards: the lowest id of each kind, jokers lowest id first. Every listed play is legal; rearrangements,
         retrievals and multi-meld lays are legal too (apply checks them) but not listed.
         With rules.draw "only_when_unable" (the seed) Draw is listed only when no legal turn lays a card: when
-        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any, is
-        listed alone instead of Draw."""
+        none of the plays above is listed, the exact meld finder decides (`solver_lay`) and its lay, if any,
+        is listed alone instead of Draw."""
         if self.is_over(state):
             return []
         deck = self.deck
@@ -413,8 +416,8 @@ class Game:
         return self._drop_draw(state, out)
 
     def _drop_draw(self, state: State, plays: list[Action]) -> list[Action]:
-        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed play,
-        else the exact meld finder's lay (listed alone)."""
+        """The play list without Draw when the draw rule forbids drawing while a lay is possible: a listed
+        play, else the exact meld finder's lay (listed alone)."""
         if self.spec.rules.draw != "only_when_unable":
             return plays
         if len(plays) > 1:
@@ -427,10 +430,11 @@ class Game:
 
         The seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」, and the
         opening may be spread over several melds (「これらのポイントは、様々な組み合わせで分散させることが
-        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay exists
-        when it reaches initial_meld, whatever else the opening turn allows, since its other steps are optional).
-        After it: the best whole-table rearrangement with the hand, joker retrievals included (every legal lay
-        is one the search weighs). A search that gives up (none in the measured rounds) counts as no lay."""
+        できます」). Before the initial meld: the opening of the most points (new melds from the hand; a lay
+        exists when it reaches initial_meld, whatever else the opening turn allows, since its other steps are
+        optional). After it: the best whole-table rearrangement with the hand, joker retrievals included
+        (every legal lay is one the search weighs). A search that gives up (none in the measured rounds)
+        counts as no lay."""
         from generator.games.rummy_cards.policies import find_best_play  # policies builds on this module
 
         p = state.current
@@ -480,6 +484,25 @@ class Game:
 
     def check_lay(self, state: State, new_table: tuple[Meld, ...]) -> None:
         """Every rule of a lay; raises RuleViolation with the first problem found."""
+        p = state.current
+        laid = self._laid_cards(state, new_table)
+        roles = {}
+        for m in new_table:
+            for c, r in zip(m.cards, meld_roles(self.deck, m)):
+                roles[c] = (r, m)
+        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
+            if self._check_opening_melds(state, new_table, roles):
+                return
+            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」):
+            # with the initial melds down, a retrieval follows the opened player's rules below
+        elif not state.opened[p]:
+            self._check_initial_meld(state, new_table)
+            return
+        self._check_joker_moves(state, laid, roles)
+
+    def _laid_cards(self, state: State, new_table: tuple[Meld, ...]) -> list[int]:
+        """The cards a lay adds to the table, after checking that every table card stays, none appears
+        twice, and the new ones come from the player's hand (at least one)."""
         deck = self.deck
         p = state.current
         hand = set(state.hands[p])
@@ -500,49 +523,62 @@ class Game:
             raise RuleViolation(f"card {deck.name(not_own[0])} is not in player {p}'s hand")
         if not laid:
             raise RuleViolation("a lay must put at least one card from the hand on the table")
-        roles = {}
-        for m in new_table:
-            for c, r in zip(m.cards, meld_roles(deck, m)):
-                roles[c] = (r, m)
-        if not state.opened[p] and self.spec.rules.opening_turn == "may_add_after_opening":
-            # the initial melds are the new melds of hand cards only; the rest of the table may change as
-            # for an opened player (a joker retrieval too, unless rules.opening_retrieval is next_turn)
-            own = [m for m in new_table if all(c in hand for c in m.cards)]
-            total = sum(meld_value(deck, m) for m in own)
-            if total < self.spec.initial_meld:
-                parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+        return laid
+
+    def _check_opening_melds(
+        self, state: State, new_table: tuple[Meld, ...], roles: dict[int, tuple[frozenset[int], Meld]]
+    ) -> bool:
+        """The turn of the initial meld under opening_turn may_add_after_opening: the new melds of own cards
+        reach initial_meld; True when the lay is fully checked (no joker retrieval on this turn)."""
+        deck = self.deck
+        hand = set(state.hands[state.current])
+        # the initial melds are the new melds of hand cards only; the rest of the table may change as
+        # for an opened player (a joker retrieval too, unless rules.opening_retrieval is next_turn)
+        own = [m for m in new_table if all(c in hand for c in m.cards)]
+        total = sum(meld_value(deck, m) for m in own)
+        if total < self.spec.initial_meld:
+            parts = " + ".join(str(meld_value(deck, m)) for m in own) or "0"
+            raise RuleViolation(
+                f"initial meld: melds of own cards {parts} = {total} points, needs at least "
+                f"{self.spec.initial_meld}"
+            )
+        if self.spec.rules.opening_retrieval != "next_turn":
+            return False
+        old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
+        for j in sorted(old_family):
+            if joker_family(deck, roles[j][1]) != old_family[j]:
                 raise RuleViolation(
-                    f"initial meld: melds of own cards {parts} = {total} points, needs at least "
-                    f"{self.spec.initial_meld}"
+                    "a joker may not be retrieved on the turn of the initial meld "
+                    "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
                 )
-            if self.spec.rules.opening_retrieval == "next_turn":
-                old_family = {
-                    c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)
-                }
-                for j in sorted(old_family):
-                    if joker_family(deck, roles[j][1]) != old_family[j]:
-                        raise RuleViolation(
-                            "a joker may not be retrieved on the turn of the initial meld "
-                            "(rules.opening_retrieval next_turn; it must stay in a set of its kind)"
-                        )
-                return
-            # after_opening_melds (the seed: 「最初のセットを置く前にジョーカーを回収することはできません」): with
-            # the initial melds down, a retrieval follows the opened player's rules below
-        elif not state.opened[p]:
-            new_melds = [m for m in new_table if m not in state.table]
-            if len(new_table) - len(new_melds) != len(state.table) or any(
-                m not in new_table for m in state.table
-            ):
-                raise RuleViolation("before the initial meld the table melds may not be changed")
-            if any(c not in hand for m in new_melds for c in m.cards):
-                raise RuleViolation("the initial meld uses own cards only")
-            total = sum(meld_value(deck, m) for m in new_melds)
-            if total < self.spec.initial_meld:
-                parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
-                raise RuleViolation(
-                    f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}"
-                )
-            return
+        return True
+
+    def _check_initial_meld(self, state: State, new_table: tuple[Meld, ...]) -> None:
+        """An initial meld (opening_turn own_melds_only): new melds of own cards only, reaching
+        initial_meld, the table melds unchanged."""
+        deck = self.deck
+        hand = set(state.hands[state.current])
+        new_melds = [m for m in new_table if m not in state.table]
+        if len(new_table) - len(new_melds) != len(state.table) or any(
+            m not in new_table for m in state.table
+        ):
+            raise RuleViolation("before the initial meld the table melds may not be changed")
+        if any(c not in hand for m in new_melds for c in m.cards):
+            raise RuleViolation("the initial meld uses own cards only")
+        total = sum(meld_value(deck, m) for m in new_melds)
+        if total < self.spec.initial_meld:
+            parts = " + ".join(str(meld_value(deck, m)) for m in new_melds)
+            raise RuleViolation(
+                f"initial meld: {parts} = {total} points, needs at least {self.spec.initial_meld}"
+            )
+
+    def _check_joker_moves(
+        self, state: State, laid: list[int], roles: dict[int, tuple[frozenset[int], Meld]]
+    ) -> None:
+        """A table joker that left the sets of its kind was retrieved: by a card it stood for from the hand,
+        into a new meld of 2+ more cards from the hand."""
+        deck = self.deck
+        old_cards = [c for m in state.table for c in m.cards]
         old_roles = {c: r for m in state.table for c, r in zip(m.cards, meld_roles(deck, m))}
         old_family = {c: joker_family(deck, m) for m in state.table for c in m.cards if deck.is_joker(c)}
         laid_set = set(laid)
@@ -591,237 +627,3 @@ class Game:
             below_winner=r.exhausted_below_winner,
         )
         return Outcome(scores, ws, totals, "exhausted", tb)
-
-
-# ---- the one Game protocol (generator/engine/game.py): a turn as steps ---------------------------------------
-# A Rummy turn may rearrange the whole table, so its full list of actions is far too long to list. The protocol
-# object offers each turn as Game.legal_actions' whole-turn plays (Draw, one new meld, one card added to a
-# table meld) plus BuildTurn, which builds any other turn step by step: lift table melds apart (in table
-# order), form new melds from the lifted cards and the hand, end the turn (Game.apply checks it as one Lay)
-# or reset to the start of the turn. Every legal turn is reachable: lift every table meld, then form the final
-# table meld by meld (which of two identical cards from the same place, and the order of a group's cards, are
-# fixed: they change nothing).
-
-
-@dataclass(frozen=True)
-class BuildTurn:
-    """Build this turn step by step (Lift, Form, EndTurn, ResetTurn) instead of one of the whole-turn plays."""
-
-
-@dataclass(frozen=True)
-class Lift:
-    """Take table meld `index` apart: its cards lie loose and must be back on the table, in valid melds, when
-    the turn ends. Only before the turn's first Form, and in table order (index >= the last lifted index)."""
-
-    index: int
-
-
-@dataclass(frozen=True)
-class Form:
-    """Put a new valid meld on the table (after the others) from loose table cards and the hand."""
-
-    meld: Meld
-
-
-@dataclass(frozen=True)
-class EndTurn:
-    """End the built turn with the table as it stands (legal when no card is loose and the lay is legal)."""
-
-
-@dataclass(frozen=True)
-class ResetTurn:
-    """Undo every step of the built turn: back to the start of the turn (the whole-turn plays again)."""
-
-
-Step = Draw | Lay | BuildTurn | Lift | Form | EndTurn | ResetTurn
-
-
-@dataclass(frozen=True)
-class TurnState:
-    """A round (the reference State at the start of the current turn) and the turn being built, if any."""
-
-    round: State
-    building: bool = False
-    table: tuple[Meld, ...] = ()
-    """The table as it stands within the built turn."""
-    loose: tuple[int, ...] = ()
-    """Lifted table cards not yet formed into a meld again, sorted."""
-    hand: tuple[int, ...] = ()
-    """The hand of the seat to move as it stands within the built turn."""
-    lift_from: int = 0
-    """The lowest table index a Lift may take (-1: a meld was formed, no more lifting)."""
-
-
-def _start(state: State) -> TurnState:
-    return TurnState(state)
-
-
-@dataclass
-class TurnGame:
-    """Rummy Cards through the one Game protocol (`new_game`): the reference rules of `game`, each turn offered
-    as whole-turn plays or built step by step (see the module's protocol section). Chance: the shuffle, from the
-    numpy Generator given to `new_state`."""
-
-    game: Game
-
-    @property
-    def players(self) -> int:
-        """How many seats play."""
-        return self.game.players
-
-    def new_state(self, rng: np.random.Generator) -> TurnState:
-        """A shuffled deck dealt out (every card order from `rng`)."""
-        return _start(self.game.new_round(rng))
-
-    def to_move(self, state: TurnState) -> int | None:
-        """The seat to move; None once the round is over."""
-        return None if self.game.is_over(state.round) else state.round.current
-
-    def legal_actions(self, state: TurnState) -> list[Step]:
-        """Outside a built turn: Game.legal_actions (Draw under the draw rule, the simple lays), then BuildTurn.
-        In a built turn: ResetTurn, EndTurn (when legal), Lift (before the first Form), every Form."""
-        g = self.game
-        if g.is_over(state.round):
-            return []
-        if not state.building:
-            return [*g.legal_actions(state.round), BuildTurn()]
-        out: list[Step] = [ResetTurn()]
-        if not state.loose and state.table != state.round.table:
-            try:
-                g.check_lay(state.round, state.table)
-                out.append(EndTurn())
-            except RuleViolation:
-                pass
-        if state.lift_from >= 0:
-            out += [Lift(i) for i in range(state.lift_from, len(state.table))]
-        out += [Form(m) for m in formable_melds(g.deck, state.loose, state.hand)]
-        return out
-
-    def apply(self, state: TurnState, action: Step) -> TurnState:
-        """The state after `action`; RuleViolation if it is not legal now."""
-        g = self.game
-        if g.is_over(state.round):
-            raise RuleViolation("the round is over")
-        if isinstance(action, (Draw, Lay)):
-            if state.building:
-                raise RuleViolation("a built turn ends with EndTurn (or ResetTurn first)")
-            return _start(g.apply(state.round, action))
-        if isinstance(action, BuildTurn):
-            if state.building:
-                raise RuleViolation("the turn is already being built")
-            return TurnState(state.round, True, state.round.table, (), state.round.hands[state.round.current])
-        if not state.building:
-            raise RuleViolation(f"{type(action).__name__} only inside a built turn (BuildTurn first)")
-        if isinstance(action, ResetTurn):
-            return _start(state.round)
-        if isinstance(action, EndTurn):
-            if state.loose:
-                raise RuleViolation(
-                    f"{len(state.loose)} lifted card(s) are not on the table again "
-                    f"(first {g.deck.name(state.loose[0])})"
-                )
-            return _start(g.apply(state.round, Lay(state.table)))
-        if isinstance(action, Lift):
-            if state.lift_from < 0:
-                raise RuleViolation("no lifting after a meld was formed this turn")
-            if not state.lift_from <= action.index < len(state.table):
-                raise RuleViolation(
-                    f"lift {action.index}: expected a table index in "
-                    f"{state.lift_from}..{len(state.table) - 1}"
-                )
-            m = state.table[action.index]
-            return TurnState(
-                state.round,
-                True,
-                state.table[: action.index] + state.table[action.index + 1 :],
-                tuple(sorted(state.loose + m.cards)),
-                state.hand,
-                action.index,
-            )
-        if isinstance(action, Form):
-            meld_roles(g.deck, action.meld)  # RuleViolation naming what is wrong with the meld
-            cards = action.meld.cards
-            loose, hand = set(state.loose), set(state.hand)
-            if len(set(cards)) != len(cards):
-                raise RuleViolation("a meld holds each card once")
-            for c in cards:
-                if c not in loose and c not in hand:
-                    raise RuleViolation(
-                        f"card {g.deck.name(c)} is neither loose on the table nor in the hand"
-                    )
-            return TurnState(
-                state.round,
-                True,
-                state.table + (action.meld,),
-                tuple(c for c in state.loose if c not in cards),
-                tuple(c for c in state.hand if c not in cards),
-                -1,
-            )
-        raise RuleViolation(f"not a Rummy Cards action: {action!r}")
-
-    def outcome(self, state: TurnState) -> Outcome:
-        """The finished round's Outcome (RuleViolation before the end)."""
-        return self.game.outcome(state.round)
-
-
-def formable_melds(deck: Deck, loose: Sequence[int], hand: Sequence[int]) -> list[Meld]:
-    """Every valid meld of loose table cards and hand cards, one per choice that changes anything: per card
-    kind the lowest loose and the lowest hand card of it; each loose joker by itself (its set kind matters),
-    hand jokers lowest first. Runs (colour, first, last place, per place a card or a joker), then groups
-    (number, colour subset, its cards' sources, then jokers: loose jokers first, ascending ids)."""
-    C, N = len(deck.colours), deck.n_numbers
-    reals: dict[int, list[int]] = {}
-    for src in (loose, hand):
-        first: dict[int, int] = {}
-        for c in sorted(src):
-            if not deck.is_joker(c):
-                first.setdefault(deck.kind(c), c)
-        for k, c in first.items():
-            reals.setdefault(k, []).append(c)
-    loose_j = sorted(c for c in loose if deck.is_joker(c))
-    hand_j = sorted(c for c in hand if deck.is_joker(c))
-    out: list[Meld] = []
-
-    def runs(kinds: list[int], i: int, cards: list[int], lj: tuple[int, ...], hj: int, real: bool) -> None:
-        if i == len(kinds):
-            if real:
-                js = iter(hand_j)
-                out.append(Meld("run", tuple(next(js) if c < 0 else c for c in cards)))
-            return
-        for c in reals.get(kinds[i], ()):
-            runs(kinds, i + 1, cards + [c], lj, hj, True)
-        for j in lj:
-            runs(kinds, i + 1, cards + [j], tuple(x for x in lj if x != j), hj, real)
-        if hj < len(hand_j):
-            runs(kinds, i + 1, cards + [-1], lj, hj + 1, real)
-
-    for col in range(C):
-        for s in range(N):
-            for e in range(s + MELD_MIN - 1, N):
-                kinds = [col * N + v for v in range(s, e + 1)]
-                if sum(k not in reals for k in kinds) > len(loose_j) + len(hand_j):
-                    continue
-                runs(kinds, 0, [], tuple(loose_j), 0, False)
-    joker_sets = [tuple(x for b, x in enumerate(loose_j) if (m >> b) & 1) for m in range(1 << len(loose_j))]
-    for v in range(N):
-        options: list[list[int]] = [reals.get(col * N + v, []) for col in range(C)]
-        for mask in range(1, 1 << C):
-            cols = [col for col in range(C) if (mask >> col) & 1]
-            if any(not options[col] for col in cols):
-                continue
-            picks: list[tuple[int, ...]] = [()]
-            for col in cols:
-                picks = [p + (c,) for p in picks for c in options[col]]
-            for lj in joker_sets:
-                for k in range(len(hand_j) + 1):
-                    n = len(cols) + len(lj) + k
-                    if n < MELD_MIN or n > C:
-                        continue
-                    out += [Meld("group", p + lj + tuple(hand_j[:k])) for p in picks]
-    return out
-
-
-def new_game(spec: RummyCardsGame, players: int) -> TurnGame:
-    """The reference rules of `spec` for `players` seats behind the one Game protocol (RuleViolation for a
-    player count outside spec.players)."""
-    return TurnGame(Game(spec, players))

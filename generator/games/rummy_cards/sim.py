@@ -6,21 +6,37 @@ kernel round replays through `Game.apply` card for card (tested): the kernel dra
 (Workspace.order) and makes the random-legal seat's logged choice (Workspace.choices). play_round takes the
 static Setup and the Workspace it writes (NamedTuples); its result and the solver's out array are read by the
 named RES_* / OUT_* indices.
-The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver.py) in the
-reference table's meld order; counts for the solver are recomputed from it after every lay.
+The table is kept as layout rows [type, length, entries...] (entry = kind * 8 + source, see solver_state.py)
+in the reference table's meld order; counts for the solver are recomputed from it after every lay.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
-from generator.games.rummy_cards.solver import (
-    GROUP,
+from generator.games.rummy_cards.sim_random import _lay, _random_lay, _random_turn, random_plays
+from generator.games.rummy_cards.sim_score import _score_round
+from generator.games.rummy_cards.sim_setup import (
+    LOG_DRAW,
+    LOG_PASS,
+    RES_EXHAUSTED,
+    RES_GIVEUPS,
+    RES_RETRIEVALS,
+    RES_SIZE,
+    RES_TURNS,
+    RES_WINNER,
+    RES_WINNERS,
+    Setup,
+    Workspace,
+)
+from generator.games.rummy_cards.solver import opening_points_bound, solve_turn, table_cards
+from generator.games.rummy_cards.solver_search import workspaces
+from generator.games.rummy_cards.solver_state import (
     MAX_MELDS,
     OUT_BEST,
     OUT_EXACT,
@@ -28,237 +44,10 @@ from generator.games.rummy_cards.solver import (
     OUT_MELDS,
     OUT_RETRIEVED,
     OUT_SIZE,
-    RUN,
-    SRC_HAND,
-    SRC_HAND_JOKER,
-    SolverWorkspace,
-    is_joker_entry,
-    opening_points_bound,
-    solve_turn,
-    table_cards,
-    workspaces,
 )
 
 NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
-
-
-@jit
-def _hand_jokers_on_table(tab: np.ndarray, ntab: int) -> int:
-    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to table)."""
-    n = 0
-    for mi in range(ntab):
-        for i in range(tab[mi, 1]):
-            if (tab[mi, 2 + i] & 7) == SRC_HAND_JOKER:
-                n += 1
-    return n
-
-
-@jit
-def random_plays(
-    act: int,
-    tab: np.ndarray,
-    ntab: int,
-    hand: np.ndarray,
-    hj: int,
-    opened: bool,
-    n_colours: int,
-    n_numbers: int,
-    num_min: int,
-    initial_meld: int,
-) -> int:
-    """The random-legal player's play list, in the order of `Game.legal_actions`: 0 draw; new runs (colour,
-    first place, last place; each place the hand's card, else a joker); new groups (number, colour subset,
-    jokers); opened players: single-card additions to table melds (run low end, high end: the card, then a
-    joker; group: each missing colour, then a joker). Unopened players: only new melds worth initial_meld.
-
-    act < 0: returns how many plays there are. Otherwise applies play `act` to tab/hand (returns the new
-    table meld count; a new meld is appended, an addition changes its meld in place).
-    """
-    C = n_colours
-    N = n_numbers
-    n = 1  # draw
-    for c in range(C):
-        for s in range(N):
-            for e in range(s + 2, N):
-                j = 0
-                val = 0
-                for v in range(s, e + 1):
-                    if hand[c * N + v] == 0:
-                        j += 1
-                    val += num_min + v
-                if j > hj or j == e - s + 1 or (not opened and val < initial_meld):
-                    continue
-                if n == act:
-                    tab[ntab, 0] = RUN
-                    tab[ntab, 1] = e - s + 1
-                    for v in range(s, e + 1):
-                        k = c * N + v
-                        if hand[k] > 0:
-                            hand[k] -= 1
-                            tab[ntab, 2 + v - s] = k * 8 + SRC_HAND
-                        else:
-                            tab[ntab, 2 + v - s] = k * 8 + SRC_HAND_JOKER
-                    return ntab + 1
-                n += 1
-    for v in range(N):
-        for mask in range(1, 1 << C):
-            size = 0
-            ok = True
-            miss = -1
-            for c in range(C):
-                if (mask >> c) & 1:
-                    size += 1
-                    if hand[c * N + v] == 0:
-                        ok = False
-                elif miss < 0:
-                    miss = c
-            if not ok:
-                continue
-            for j in range(0, min(hj, C - size) + 1):
-                if size + j < 3 or (not opened and (num_min + v) * (size + j) < initial_meld):
-                    continue
-                if n == act:
-                    tab[ntab, 0] = GROUP
-                    tab[ntab, 1] = size + j
-                    i = 0
-                    for c in range(C):
-                        if (mask >> c) & 1:
-                            hand[c * N + v] -= 1
-                            tab[ntab, 2 + i] = (c * N + v) * 8 + SRC_HAND
-                            i += 1
-                    for q in range(j):
-                        tab[ntab, 2 + i + q] = (miss * N + v) * 8 + SRC_HAND_JOKER
-                    return ntab + 1
-                n += 1
-    if not opened:
-        return n
-    for mi in range(ntab):
-        length = tab[mi, 1]
-        k0 = tab[mi, 2] >> 3
-        if tab[mi, 0] == RUN:
-            c = k0 // N
-            s = k0 % N
-            e = s + length - 1
-            for end in range(2):
-                v = s - 1 if end == 0 else e + 1
-                if v < 0 or v >= N:
-                    continue
-                k = c * N + v
-                for joker in range(2):
-                    if (joker == 0 and hand[k] == 0) or (joker == 1 and hj == 0):
-                        continue
-                    if n == act:
-                        ent = k * 8 + (SRC_HAND_JOKER if joker == 1 else SRC_HAND)
-                        if joker == 0:
-                            hand[k] -= 1
-                        if end == 0:
-                            for i in range(length, 0, -1):
-                                tab[mi, 2 + i] = tab[mi, 1 + i]
-                            tab[mi, 2] = ent
-                        else:
-                            tab[mi, 2 + length] = ent
-                        tab[mi, 1] = length + 1
-                        return ntab
-                    n += 1
-        elif length < C:
-            v = k0 % N
-            miss = -1
-            for c in range(C):
-                present = False
-                for i in range(length):
-                    ent = tab[mi, 2 + i]
-                    if not is_joker_entry(ent) and (ent >> 3) // N == c:
-                        present = True
-                if present:
-                    continue
-                if miss < 0:
-                    miss = c
-                if hand[c * N + v] == 0:
-                    continue
-                if n == act:
-                    hand[c * N + v] -= 1
-                    tab[mi, 2 + length] = (c * N + v) * 8 + SRC_HAND
-                    tab[mi, 1] = length + 1
-                    return ntab
-                n += 1
-            if hj > 0:
-                if n == act:
-                    tab[mi, 2 + length] = (miss * N + v) * 8 + SRC_HAND_JOKER
-                    tab[mi, 1] = length + 1
-                    return ntab
-                n += 1
-    return n
-
-
-class Setup(NamedTuple):
-    """The static round as play_round reads it (never writes): the deck, the hand, the thresholds and the
-    rule choices (rules_code), copied from the spec by `RummySimulation.setup`."""
-
-    players: int
-    n_colours: int
-    n_numbers: int
-    num_min: int
-    copies: int
-    n_jokers: int
-    hand_size: int
-    initial_meld: int
-    joker_penalty: int
-    max_turns: int
-    thresholds: np.ndarray
-    """balance.meld_thresholds (int64): first_possible's columns."""
-    draw_by_choice: bool
-    """rules.draw by_choice (else a player who can lay may not draw)."""
-    lowest_total: bool
-    """rules.exhausted_winner lowest_total (else fewest cards)."""
-    tie_break: bool
-    """rules.exhausted_tie tie_break (else level players share the win)."""
-    add_after_opening: bool
-    """rules.opening_turn may_add_after_opening."""
-    retrieval_next_turn: bool
-    """rules.opening_retrieval next_turn (else a joker may be retrieved once the initial melds are down)."""
-    end_all_pass: bool
-    """rules.exhausted_end all_pass (else the round ends when the pile's last card is drawn)."""
-    tie_pay_each: bool
-    """rules.exhausted_tie_pay each_winner (else losers pay once against the lowest winner's total)."""
-    remainder_lower_total: bool
-    """rules.exhausted_tie_remainder lower_total_first (else seat order)."""
-    below_scores_plus: bool
-    """rules.exhausted_below_winner scores_plus (else a loser below the winner's total scores 0)."""
-
-
-class Workspace(NamedTuple):
-    """What play_round writes: per round g the scores and first_possible rows; per turn (up to the log's
-    length, round by round overwritten) what happened and the random-legal choice; the deal of the last
-    round; and the solver's reusable arrays. `round_workspace` sizes it."""
-
-    solver: SolverWorkspace
-    scores: np.ndarray
-    """(rounds, players): the round's zero-sum scores."""
-    first_possible: np.ndarray
-    """(rounds, players, thresholds): own turn the meld finder could first open at thresholds[t], -1 never."""
-    log: np.ndarray
-    """(turns,): cards laid, LOG_DRAW or LOG_PASS."""
-    choices: np.ndarray
-    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1 elsewhere."""
-    order: np.ndarray
-    """(deck size,): the round's shuffled deck (Game.deal's order)."""
-
-
-LOG_DRAW = -1
-LOG_PASS = -2
-RES_WINNER = 0
-"""play_round's result[RES_WINNER]: the first winner (-1 none)."""
-RES_EXHAUSTED = 1
-"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end; max_turns)."""
-RES_TURNS = 2
-RES_GIVEUPS = 3
-"""result[RES_GIVEUPS]: solver searches that gave up (the player drew)."""
-RES_RETRIEVALS = 4
-"""result[RES_RETRIEVALS]: turns that retrieved a table joker."""
-RES_WINNERS = 5
-"""result[RES_WINNERS]: the winners as a seat bit mask."""
-RES_SIZE = 6
 
 
 def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
@@ -277,7 +66,8 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
 
 @jit
 def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarray, hj: np.ndarray) -> int:
-    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's top."""
+    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's
+    top."""
     K = setup.n_colours * setup.n_numbers
     size = K * setup.copies + setup.n_jokers
     for i in range(size):
@@ -300,82 +90,6 @@ def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
     for k in range(hand.shape[1]):
         n += hand[p, k]
     return n  # type: ignore[no-any-return]
-
-
-@jit
-def _lay(
-    layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray, p: int
-) -> None:
-    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's hand."""
-    for mi in range(nmelds):
-        for i in range(tab.shape[1]):
-            tab[base + mi, i] = layout[mi, i]
-        for j in range(layout[mi, 1]):
-            e = layout[mi, 2 + j]
-            if (e & 7) == SRC_HAND:
-                hand[p, e >> 3] -= 1
-            elif (e & 7) == SRC_HAND_JOKER:
-                hj[p] -= 1
-
-
-@jit
-def _random_lay(
-    act: int,
-    p: int,
-    setup: Setup,
-    tab: np.ndarray,
-    ntab: int,
-    hand: np.ndarray,
-    hj: np.ndarray,
-    opened: np.ndarray,
-    t_real: np.ndarray,
-    t_jrun: np.ndarray,
-    t_jgrp: np.ndarray,
-) -> int:
-    """Seat p makes play `act` of its random-legal list (a lay); returns the table's meld count."""
-    C, N = setup.n_colours, setup.n_numbers
-    j_before = _hand_jokers_on_table(tab, ntab)
-    ntab = random_plays(
-        act, tab, ntab, hand[p], hj[p], opened[p] == 1, C, N, setup.num_min, setup.initial_meld
-    )
-    hj[p] -= _hand_jokers_on_table(tab, ntab) - j_before
-    opened[p] = 1
-    table_cards(tab, ntab, C, N, t_real, t_jrun, t_jgrp)
-    return ntab
-
-
-@jit
-def _random_turn(
-    rng: np.ndarray,
-    p: int,
-    turn: int,
-    n_plays: int,
-    setup: Setup,
-    tab: np.ndarray,
-    ntab: int,
-    hand: np.ndarray,
-    hj: np.ndarray,
-    opened: np.ndarray,
-    t_real: np.ndarray,
-    t_jrun: np.ndarray,
-    t_jgrp: np.ndarray,
-    choices: np.ndarray,
-) -> int:
-    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld count."""
-    if not setup.draw_by_choice and n_plays > 1:
-        pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
-        act = 1 + pick
-        listed = n_plays - 1
-    else:
-        pick = rand_below(rng, n_plays)
-        act = pick
-        listed = n_plays
-    if turn < choices.shape[0]:
-        choices[turn, 0] = pick
-        choices[turn, 1] = listed
-    if act > 0:
-        ntab = _random_lay(int(act), p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
-    return ntab
 
 
 STAT_GIVEUPS, STAT_RETRIEVALS, STAT_NEXT_KNOWN = range(3)
@@ -411,7 +125,8 @@ def _finder_lay(
     stats: np.ndarray,
 ) -> tuple[bool, int, int]:
     """The meld finder's search result (res, layout) taken: counters and first_possible noted, the melds laid
-    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld count)."""
+    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld
+    count)."""
     best = res[OUT_BEST]
     stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
     pts = best >> 8 if best > 0 else 0
@@ -585,7 +300,8 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             ):
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose). Only
                 # after a give-up: an exact search that lays nothing (or opens below initial_meld) leaves no
-                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat mix)
+                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat
+                # mix)
                 ntab = _random_lay(1, p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
         left = _cards_held(hand, hj, p)
         laid_cards = before - left
@@ -623,126 +339,6 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     out[RES_GIVEUPS] = stats[STAT_GIVEUPS]
     out[RES_RETRIEVALS] = stats[STAT_RETRIEVALS]
     return out
-
-
-@jit
-def _score_round(
-    setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray, out: np.ndarray
-) -> None:
-    """The round's zero-sum scores (rules.score_round) and out[RES_WINNER, RES_EXHAUSTED, RES_WINNERS]."""
-    players = setup.players
-    N = setup.n_numbers
-    totals = np.zeros(players, np.int64)
-    sizes = np.zeros(players, np.int64)
-    for q in range(players):
-        totals[q] = hj[q] * setup.joker_penalty
-        sizes[q] = hj[q]
-        for k in range(hand.shape[1]):
-            totals[q] += hand[q, k] * (setup.num_min + k % N)
-            sizes[q] += hand[q, k]
-    exhausted = 0
-    mask = 0
-    if winner >= 0:
-        s = 0
-        for q in range(players):
-            if q != winner:
-                scores[q] = -totals[q]
-                s += totals[q]
-        scores[winner] = s
-        mask = 1 << winner
-    else:  # score_exhausted in rules.py
-        exhausted = 1
-        mask = _exhausted_winners(setup, totals, sizes)
-        _pay_exhausted(setup, totals, mask, scores)
-        winner = -1
-        for q in range(players):
-            if (mask >> q) & 1:
-                winner = q
-                break
-    out[RES_WINNER] = winner
-    out[RES_EXHAUSTED] = exhausted
-    out[RES_WINNERS] = mask
-
-
-@jit
-def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> int:
-    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit mask."""
-    players = setup.players
-    fewest_cards_wins = not setup.lowest_total
-    first = sizes if fewest_cards_wins else totals
-    other = totals if fewest_cards_wins else sizes
-    best_first = first[0]
-    for q in range(1, players):
-        best_first = min(best_first, first[q])
-    n_tied = 0
-    best_other = -1
-    for q in range(players):
-        if first[q] == best_first:
-            n_tied += 1
-            if best_other < 0 or other[q] < best_other:
-                best_other = other[q]
-    mask = 0
-    for q in range(players):
-        if first[q] == best_first and (not setup.tie_break or n_tied == 1):
-            mask |= 1 << q
-    if mask == 0:  # tie-break: the other measure, then the lower seat
-        for q in range(players):
-            if first[q] == best_first and other[q] == best_other:
-                mask = 1 << q
-                break
-    return mask
-
-
-@jit
-def _pay_exhausted(setup: Setup, totals: np.ndarray, mask: int, scores: np.ndarray) -> None:
-    """rules.exhausted_tie_pay, _remainder, _below_winner: what the losers pay the winners (mask)."""
-    players = setup.players
-    clamp_below = not setup.below_scores_plus
-    for q in range(players):
-        scores[q] = 0
-    n_win = 0
-    ref = -1
-    for q in range(players):
-        if (mask >> q) & 1:
-            n_win += 1
-            if ref < 0 or totals[q] < ref:
-                ref = totals[q]
-    if setup.tie_pay_each:  # each loser pays every winner against that winner's total
-        for q in range(players):
-            if not (mask >> q) & 1:
-                for w in range(players):
-                    if (mask >> w) & 1:
-                        d = totals[q] - totals[w]
-                        if clamp_below and d < 0:
-                            d = 0
-                        scores[q] -= d
-                        scores[w] += d
-        return
-    pot = 0
-    for q in range(players):
-        if not (mask >> q) & 1:
-            d = totals[q] - ref
-            if clamp_below and d < 0:
-                d = 0
-            scores[q] = -d
-            pot += d
-    share = pot // n_win
-    rest = pot - share * n_win
-    given = np.zeros(players, np.bool_)
-    for q in range(players):
-        if (mask >> q) & 1:
-            scores[q] = share
-    for _ in range(rest):  # one point each: seat order, or the lower total first
-        taker = -1
-        for q in range(players):
-            if (
-                (mask >> q) & 1
-                and not given[q]
-                and (taker < 0 or (setup.remainder_lower_total and totals[q] < totals[taker]))
-            ):
-                taker = q
-        given[taker] = True
-        scores[taker] += 1
 
 
 @jit
@@ -835,8 +431,9 @@ def logged_round(
     random_seat: int = NO_RANDOM,
     log_turns: int | None = None,
 ) -> tuple[np.ndarray, Workspace]:
-    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns, default
-    max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row 0)."""
+    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns,
+    default max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row
+    0)."""
     setup = sim.setup()
     ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
     return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
@@ -845,8 +442,8 @@ def logged_round(
 def rules_code(rules: object) -> tuple[int, ...]:
     """The kernel's codes for a RummyRules, in Setup's order, each 1 for the setting named: draw by_choice,
     exhausted_winner lowest_total, exhausted_tie tie_break, opening_turn may_add_after_opening,
-    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner, exhausted_tie_remainder
-    lower_total_first, exhausted_below_winner scores_plus."""
+    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner,
+    exhausted_tie_remainder lower_total_first, exhausted_below_winner scores_plus."""
     r: Any = rules
     return (
         int(r.draw == "by_choice"),

@@ -64,7 +64,8 @@ class RummyBalance(SequentialCheck):
     )
     meld_thresholds: list[StrictInt] = Field(
         min_length=1,
-        description="Initial-meld thresholds whose 'turns until possible' are measured (each <= initial_meld, measured before opening).",
+        description="Initial-meld thresholds whose 'turns until possible' are measured (each <= "
+        "initial_meld, measured before opening).",
     )
     turns_to_initial_meld: Bound = Field(
         description="Mean own turns until the spec's initial meld is possible, every player count."
@@ -82,16 +83,19 @@ class RummyBalance(SequentialCheck):
     max_turns: StrictInt = Field(
         ge=10,
         le=MAX_TURNS,
-        description="Safety cap on turns per round in self-play (a round reaching it is scored as exhausted).",
+        description="Safety cap on turns per round in self-play (a round reaching it is scored as "
+        "exhausted).",
     )
 
 
 class RummyRules(SpecModel):
-    """House-rule switches where a player could read seed 004 two ways; defaults are its most literal reading."""
+    """House-rule switches where a player could read seed 004 two ways; defaults are its most literal
+    reading."""
 
     draw: Literal["only_when_unable", "by_choice"] = Field(
         "only_when_unable",
-        description="When a player may draw. only_when_unable (the seed: 「カードを置けない場合は、いずれかの山から"
+        description="When a player may draw. only_when_unable (the seed: "
+        "「カードを置けない場合は、いずれかの山から"
         "裏向きのカードを引かなければなりません」): a player who can lay may not draw instead; by_choice: "
         "a player may always draw instead of laying. 'Can lay' is any legal turn that lays a card (an "
         "opening spread over several melds, a rearrangement, a joker retrieval), decided by the exact "
@@ -99,7 +103,8 @@ class RummyRules(SpecModel):
     )
     opening_turn: Literal["may_add_after_opening", "own_melds_only"] = Field(
         "may_add_after_opening",
-        description="The turn of the initial meld. may_add_after_opening (the seed: 「プレイヤーは、最初の40点を"
+        description="The turn of the initial meld. may_add_after_opening (the seed: "
+        "「プレイヤーは、最初の40点を"
         "出した後、テーブル上の既存の組み合わせにカードを追加することができます」, after the first 40 "
         "points are out, with no word of a next turn; its 「次の手番を待って」 is about the cards that "
         "complete the total, which are played from the next turn because they were just drawn): once "
@@ -110,7 +115,8 @@ class RummyRules(SpecModel):
     )
     opening_retrieval: Literal["after_opening_melds", "next_turn"] = Field(
         "after_opening_melds",
-        description="Joker retrieval on the turn of the initial meld (with opening_turn may_add_after_opening; "
+        description="Joker retrieval on the turn of the initial meld (with opening_turn "
+        "may_add_after_opening; "
         "own_melds_only touches no table meld that turn). after_opening_melds (the seed forbids it "
         "only before the first set is down: 「プレイヤーは、最初のセットを置く前にジョーカーを回収する"
         "ことはできません」): once the initial melds are down the player may retrieve a table joker in "
@@ -120,7 +126,8 @@ class RummyRules(SpecModel):
     )
     exhausted_end: Literal["last_card_drawn", "all_pass"] = Field(
         "last_card_drawn",
-        description="When a round nobody wins by going out ends. last_card_drawn (the seed: 「どのプレイヤーも"
+        description="When a round nobody wins by going out ends. last_card_drawn (the seed: "
+        "「どのプレイヤーも"
         "「Rummikub」をする前に、ポーチの中のすべてのタイルが使用されているという稀なケースでは」, the "
         "case where every card of the pile has been used): at the end of the turn that draws the "
         "pile's last card; all_pass (the classic tile game): play goes on without drawing, a player "
@@ -128,19 +135,22 @@ class RummyRules(SpecModel):
     )
     exhausted_winner: Literal["fewest_cards", "lowest_total"] = Field(
         "fewest_cards",
-        description="Who wins a round whose draw pile ran out. fewest_cards (the seed: 「自分のラックの数が最も少ない"
+        description="Who wins a round whose draw pile ran out. fewest_cards (the seed: "
+        "「自分のラックの数が最も少ない"
         "プレイヤー」, the fewest cards on the rack); lowest_total: the lowest card value in hand. "
         "Either way each loser scores -(own total - winner's total) (exhausted_below_winner).",
     )
     exhausted_tie: Literal["share", "tie_break"] = Field(
         "share",
-        description="A tie for the exhausted-pile win. share (the seed names no tie-break): every tied player "
+        description="A tie for the exhausted-pile win. share (the seed names no tie-break): every tied "
+        "player "
         "wins (how the losers pay them: exhausted_tie_pay, exhausted_tie_remainder); tie_break: the "
         "other measure (lowest total / fewest cards), then the lower seat.",
     )
     exhausted_tie_pay: Literal["lowest_winner", "each_winner"] = Field(
         "lowest_winner",
-        description="How losers pay tied winners holding different totals (exhausted_tie share). lowest_winner "
+        description="How losers pay tied winners holding different totals (exhausted_tie share). "
+        "lowest_winner "
         "(the seed's sentence once per loser: 「負けたプレイヤーは、自分のタイルの合計値を足して、そこから"
         "勝ったプレイヤーの合計値を引きます」, the winning total being the lowest among the tied "
         "winners): each loser pays own total - that total once and the winners split the sum "
@@ -168,7 +178,8 @@ class RummyRules(SpecModel):
         12,
         ge=1,
         le=40,
-        description="Rounds in a match (a figure, not a switch); running totals on the score pad, the highest "
+        description="Rounds in a match (a figure, not a switch); running totals on the score pad, the "
+        "highest "
         "total wins the match (the seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を"
         "減算します」).",
     )
@@ -193,7 +204,8 @@ class RummyCardsGame(SpecModel):
     initial_meld: StrictInt = Field(
         ge=0,
         le=MAX_POINTS,
-        description="Points the first lay must reach from own cards (jokers count as the card they stand for).",
+        description="Points the first lay must reach from own cards (jokers count as the card they stand "
+        "for).",
     )
     joker_penalty: StrictInt = Field(
         ge=0, le=MAX_POINTS, description="Points a joker left in hand costs at round end."

@@ -1,4 +1,5 @@
-"""A readable seeded round of meld finders through the reference rules, card for card (the golden playthrough)."""
+"""A readable seeded round of meld finders through the reference rules, card for card (the golden
+playthrough)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ def transcript(spec: RummyCardsGame, seed: int, players: int) -> str:
         else:
             laid = before - set(state2.hands[p])
             lines.append(
-                f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand {len(state2.hands[p])}"
+                f"t{state.turn + 1} p{p} lays {' '.join(d.name(c) for c in sorted(laid))}; hand "
+                f"{len(state2.hands[p])}"
             )
             lines.append("  table: " + " | ".join(" ".join(d.name(c) for c in m.cards) for m in state2.table))
         state = state2

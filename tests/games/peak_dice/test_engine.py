@@ -16,6 +16,7 @@ from generator.engine.kernel import seed_state
 from generator.engine.runner import run
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice import planner as P
+from generator.games.peak_dice import planner_reroll
 from generator.games.peak_dice.balance import win_shares
 from generator.games.peak_dice.planner import plan_arrays, plan_of, plan_workspace
 from generator.games.peak_dice.policies import POLICIES, play_reference
@@ -100,7 +101,8 @@ def test_kernel_agrees_with_reference_rules(spec, policy, players) -> None:
 
 def _agrees_with_reference(spec, policy: str, players: int, seeds) -> None:
     """Kernel games replayed through the reference rules: every action legal, the reference policy choosing
-    the kernel's action at every decision (the random policy: legal only), the same scores, misses and turns."""
+    the kernel's action at every decision (the random policy: legal only), the same scores, misses and
+    turns."""
     g = Game(spec, players)
     for seed in seeds:
         k = play(g.tables, [policy] * players, spec.balance.turn_limit, seed_state(seed), 1, log_rows=6000)
@@ -199,7 +201,8 @@ def test_planner_outplays_the_greedy_policies(spec) -> None:
 
 
 def _decision_states(t, players: int, seeds, per_game: int = 40):
-    """(sheet, filled, faces, player, miss_cost) at the re-roll decisions of planner games (from the kernel log)."""
+    """(sheet, filled, faces, player, miss_cost) at the re-roll decisions of planner games (from the kernel
+    log)."""
     out = []
     for seed in seeds:
         k = play(t, ["planner"] * players, 300, seed_state(seed), 1, log_rows=4000)
@@ -240,7 +243,7 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
         return P.plan_bound(np.array([gains[r][sums[r]] for r in range(t.rows)]), miss_cost, forced)
 
     values = {0: value(faces)}
-    best, best_mask = values[0] + P.TIE, 0
+    best, best_mask = values[0] + planner_reroll.TIE, 0
     for size in range(1, max_dice + 1):
         for mask in range(1, 1 << t.dice):
             dice = [d for d in range(t.dice) if (mask >> d) & 1]
@@ -254,7 +257,7 @@ def _enumerated_choice(t, state, max_dice: int) -> tuple[int, dict[int, float]]:
                 n += 1
             values[mask] = total / n
             if values[mask] > best:
-                best, best_mask = values[mask] + P.TIE, mask
+                best, best_mask = values[mask] + planner_reroll.TIE, mask
     return best_mask, values
 
 
@@ -270,7 +273,7 @@ def _workspace(t, sheet, filled, faces=None):
 
 def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) -> int:
     sheet, filled, faces, p, miss_cost = state
-    fn = P.plan_reroll.py_func if pure else P.plan_reroll
+    fn = planner_reroll.plan_reroll.py_func if pure else planner_reroll.plan_reroll
     setup = setup_of(t)
     ws = workspace(setup, players)
     ws.sheet[: sheet.shape[0]] = sheet
@@ -435,8 +438,9 @@ def test_forced_write_takes_the_least_bad_row(pure) -> None:
 
 
 def test_a_ruined_row_takes_a_write_rather_than_a_miss() -> None:
-    """Compulsory step B: a write in a row that is already ruined costs DEAD_WRITE plus the circles it puts out
-    of reach, so in step C the active player who wrote nothing writes there (1 point) rather than miss (3)."""
+    """Compulsory step B: a write in a row that is already ruined costs DEAD_WRITE plus the circles it puts
+    out of reach, so in step C the active player who wrote nothing writes there (1 point) rather than miss
+    (3)."""
     t, sheet, filled, _ = _forced_state()
     sheet[0, 0] = [4, 6, 8, 10, 16, 12, 9, 5, 4]  # purple full too
     filled[0, 0] = 9

@@ -194,7 +194,8 @@ def test_stickers_are_the_sticker_size(built):
 
 
 def test_every_page_looks_printed(built, tmp_path):
-    """Every page rasterised: ink on it, the row colours on the sheet, nothing drawn in the printer's margin."""
+    """Every page rasterised: ink on it, the row colours on the sheet, nothing drawn in the printer's
+    margin."""
     kit = load_kit(KIT)
     colours = [tuple(int(c.colour[i : i + 2], 16) for i in (1, 3, 5)) for c in kit.game.colours]
     margin_px = int(kit.print.margin / 72 * 50) - 1
@@ -391,7 +392,8 @@ def test_a_changed_figure_is_printed_in_every_language(case, tmp_path):
 
 
 def test_sheet_prints_the_miss_box_values_the_rules_give(tmp_path):
-    """The miss track's numbers are the rules' cost of each miss (figures' miss_box_values), in every language."""
+    """The miss track's numbers are the rules' cost of each miss (figures' miss_box_values), in every
+    language."""
     kit = kit_with({"miss_boxes": 13})
     from generator.games.peak_dice.figures import print_data
 
@@ -499,9 +501,9 @@ SWITCH_TEXT = {  # (switch, setting, component): the sentence each language prin
 
 
 def _printed(kit, lang: str, component: str, tmp_path: Path) -> str:
-    """The component's first page rendered to PDF and read back (tests/pdftext.py: pdfium in pdfplumber's order),
-    whitespace removed (rules: the whole page, which holds both faces when the summary flows onto a second one
-    at its size floor)."""
+    """The component's first page rendered to PDF and read back (tests/pdftext.py: pdfium in pdfplumber's
+    order), whitespace removed (rules: the whole page, which holds both faces when the summary flows onto a
+    second one at its size floor)."""
     pdf = tmp_path / f"{component}-{lang}.pdf"
     write_pdf(composed(kit, lang)[component].pages[:1], pdf, title=component, lang=lang)
     w, h = page_size(pdf)  # sheets: the first face on the page (top half); rules: each half in turn
@@ -522,8 +524,8 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
 
 
 def _shows(text: str, expected: str | tuple[str, ...]) -> bool:
-    """Every fragment in the text (a tuple where the worked example column's digits interleave a line: there the
-    digits are left out of both, as where they interleave moves with the line breaks)."""
+    """Every fragment in the text (a tuple where the worked example column's digits interleave a line: there
+    the digits are left out of both, as where they interleave moves with the line breaks)."""
     if isinstance(expected, str):
         return re.sub(r"\s+", "", expected) in text
     bare = re.sub(r"\d", "", text)

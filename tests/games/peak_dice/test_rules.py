@@ -309,9 +309,10 @@ def test_miss_still_taken_when_another_sheet_fills_in_c_if_the_switch_says_so() 
 
 
 def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
-    """Seed, step B: 「※ダイスに出ていない色を選ぶことも可能です。その場合は白ダイスの数値のみその色の列に書き込みます。」
-    With a die whose faces carry several colours, a colour no die shows may still be chosen; it writes the
-    white dice alone."""
+    """Seed, step B:
+    「※ダイスに出ていない色を選ぶことも可能です。その場合は白ダイスの数値のみその色の列に書き込みます。」 With
+    a die whose faces carry several colours, a colour no die shows may still be chosen; it writes the white
+    dice alone."""
     mixed = {
         "faces": [
             {"colour": c, "value": v}
@@ -330,7 +331,8 @@ def test_a_colour_not_shown_on_the_dice_takes_the_white_sum() -> None:
     assert s.sheets[0][YELLOW] == (5,)
 
 
-# --- the one Game protocol (generator/engine/game.py) ---------------------------------------------------------
+# --- the one Game protocol (generator/engine/game.py)
+# ---------------------------------------------------------
 
 
 def test_new_game_refuses_player_counts_outside_the_spec() -> None:
@@ -363,7 +365,8 @@ def test_protocol_rolls_come_from_the_numpy_generator_and_rolls_are_not_moves() 
 
 
 def _active_fills_in_b(rules: dict) -> tuple[Game, State]:
-    """Player 0, active, has one circle left (yellow, after 8) and rolls yellow 4: her B write fills the sheet."""
+    """Player 0, active, has one circle left (yellow, after 8) and rolls yellow 4: her B write fills the
+    sheet."""
     g = Game(make_spec(rules=rules), 2)
     almost = ((3, 5, 7, 9, 14, 12, 10, 8, 6),) * 3 + ((3, 5, 7, 9, 14, 12, 10, 8),)
     p1 = ((3,), (3,), (3,), (3,))
@@ -372,10 +375,10 @@ def _active_fills_in_b(rules: dict) -> tuple[Game, State]:
 
 
 def test_a_sheet_filled_in_step_b_ends_the_game_before_anyone_plays_step_c() -> None:
-    """Seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了します」 — at once: the
-    sheet filled in step B ends the game before step C, so the other player does not write this roll
-    (house rule sheet_full_in_b: game_ends). A sheet filled in step C ends it only once the step is over, since
-    every player writes in C together (「手番プレイヤーを含むすべてのプレイヤーは…それぞれ選んで」; see
+    """Seed: 「いずれかのプレイヤーが4つの列のスペースをすべて埋めた場合、即座にゲームを終了します」 — at
+    once: the sheet filled in step B ends the game before step C, so the other player does not write this roll
+    (house rule sheet_full_in_b: game_ends). A sheet filled in step C ends it only once the step is over,
+    since every player writes in C together (「手番プレイヤーを含むすべてのプレイヤーは…それぞれ選んで」; see
     test_no_miss_when_another_sheet_fills_in_c_the_game_ends_at_once)."""
     g, s = _active_fills_in_b({})
     assert s.phase == "over" and s.end == "sheet_full" and s.sheets[1] == ((3,), (3,), (3,), (3,))

@@ -174,7 +174,8 @@ def test_player_count_problem_is_located_in_kit_yaml(tmp_path) -> None:
     probs = [str(p) for p in check_kit(load_kit(kit))]
     assert [p for p in probs if "rules.players" in p] == [
         (
-            f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, one board "
+            f"{load_kit(kit).display}:{line}: game.rules.players[0]: expected 2..4 players (the seed: 2-4人, "
+            f"one board "
             f"each); got 1"
         )
     ]

@@ -1,5 +1,5 @@
-"""The shipped `game:` section as the spec fixture (tests/games/shipped.py: kit.yaml plus explicit overrides) and
-spec tests."""
+"""The shipped `game:` section as the spec fixture (tests/games/shipped.py: kit.yaml plus explicit overrides)
+and spec tests."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from generator.games.raindrops.spec import RaindropsGame
 from tests.games.shipped import game_section, game_spec
 
 SPEC: dict[str, Any] = game_section("raindrops")
-"""The shipped kit's `game:` section (layouts/raindrops/kit.yaml, read by tests/games/shipped.py): no hand copy."""
+"""The shipped kit's `game:` section (layouts/raindrops/kit.yaml, read by tests/games/shipped.py): no hand
+copy."""
 
 
 def make_spec(**changes: Any) -> RaindropsGame:

@@ -1,4 +1,5 @@
-"""Rule figures are the rules' own (figures.py): the printed kit reads them from print_data, never restates them."""
+"""Rule figures are the rules' own (figures.py): the printed kit reads them from print_data, never restates
+them."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from generator.contract.load import load_kit
 from generator.errors import LayoutError
 from generator.games.raindrops import layout
 from generator.games.raindrops.figures import print_data, rule_figures
-from generator.games.raindrops.rules import MARKER_START, SPECIALS, new_game
+from generator.games.raindrops.rules import new_game
+from generator.games.raindrops.state import MARKER_START, SPECIALS
 from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]

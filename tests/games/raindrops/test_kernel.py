@@ -16,7 +16,7 @@ import pytest
 
 from generator.engine.kernel import py_func
 from generator.engine.runner import Tally, run
-from generator.games.raindrops import kernel as K
+from generator.games.raindrops import kernel_rng, kernel_tables
 from generator.games.raindrops.sim import FullGames
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
 from tests.games.raindrops.test_sim_fast import HOUSE_RULES
@@ -26,39 +26,42 @@ SEEDS = [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**32 + 5, 12345678901234567, 2**64 -
 
 
 def _mt(seed: int) -> np.ndarray:
-    mt = np.zeros(K.MT_N + 1, dtype=np.int64)
-    K.mt_seed(mt, seed & 0xFFFFFFFF, seed >> 32)
+    mt = np.zeros(kernel_rng.MT_N + 1, dtype=np.int64)
+    kernel_rng.mt_seed(mt, seed & 0xFFFFFFFF, seed >> 32)
     return mt
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_the_kernel_draws_what_its_numpy_generator_draws(seed: int) -> None:
-    ref = K.game_rng(seed & 0xFFFFFFFF, seed >> 32)
+    ref = kernel_rng.game_rng(seed & 0xFFFFFFFF, seed >> 32)
     mt = _mt(seed)
     for n in (1, 2, 3, 7, 84, 1000, 2**31 - 3):  # integers(n), including the rejection loop and n = 1
         for _ in range(50):
-            assert K.mt_below(mt, n) == int(ref.integers(n))
+            assert kernel_rng.mt_below(mt, n) == int(ref.integers(n))
     for _ in range(700):  # past one 624-word regeneration
-        assert K.mt_random(mt) == ref.random()
+        assert kernel_rng.mt_random(mt) == ref.random()
     for n in (54, 84, 2, 1, 0):
         deck = list(range(n))
         arr = np.array(deck, dtype=np.int64)
         ref.shuffle(deck)
-        K.mt_shuffle(mt, arr, len(arr))
+        kernel_rng.mt_shuffle(mt, arr, len(arr))
         assert arr.tolist() == deck
-    assert K.mt_next(mt) == int(ref.bit_generator.random_raw())
+    assert kernel_rng.mt_next(mt) == int(ref.bit_generator.random_raw())
 
 
 def test_game_rng_streams_differ_by_seed() -> None:
-    draws = {tuple(K.game_rng(lo, hi).integers(1000, size=8).tolist()) for lo, hi in ((0, 0), (1, 0), (0, 1))}
+    draws = {
+        tuple(kernel_rng.game_rng(lo, hi).integers(1000, size=8).tolist())
+        for lo, hi in ((0, 0), (1, 0), (0, 1))
+    }
     assert len(draws) == 3
 
 
 def test_mt19937_python_functions_match_the_compiled_ones() -> None:
-    a, b = _mt(99), np.zeros(K.MT_N + 1, dtype=np.int64)
-    py_func(K.mt_seed)(b, 99, 0)
+    a, b = _mt(99), np.zeros(kernel_rng.MT_N + 1, dtype=np.int64)
+    py_func(kernel_rng.mt_seed)(b, 99, 0)
     assert np.array_equal(a, b)
-    assert [K.mt_next(a) for _ in range(700)] == [py_func(K.mt_next)(b) for _ in range(700)]
+    assert [kernel_rng.mt_next(a) for _ in range(700)] == [py_func(kernel_rng.mt_next)(b) for _ in range(700)]
 
 
 def _sim(
@@ -179,12 +182,12 @@ def test_compiled_and_pure_mode_give_identical_tallies() -> None:
 
 def test_cover_tables_are_the_reference_can_cover() -> None:
     """Every card and every set of covered drops: the kernel's table says what GreedyPolicy.can_cover says."""
-    from generator.games.raindrops.policies import GreedyPolicy
+    from generator.games.raindrops.policies_greedy import GreedyPolicy
     from tests.games.raindrops.test_rules_fixtures import game
 
     g = game()
     pol = GreedyPolicy(g, reference=True)
-    tb = K.tables(g)
+    tb = kernel_tables.tables(g)
     for cid, cells in g.card_cells.items():
         for mask in range(1 << len(cells)):
             cov = frozenset(c for i, c in enumerate(cells) if mask >> i & 1)
@@ -192,14 +195,15 @@ def test_cover_tables_are_the_reference_can_cover() -> None:
 
 
 def test_a_full_four_by_four_card_gets_its_table() -> None:
-    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python search."""
-    from generator.games.raindrops.policies import GreedyPolicy
+    """The spec allows 4 x 4 grids: 16 drops, 65,536 cover states per card, built without the Python
+    search."""
+    from generator.games.raindrops.policies_greedy import GreedyPolicy
     from tests.games.raindrops.test_rules_fixtures import card, game
 
     big = card(90, ["OPOP", "BGBG", "OPOP", "BGBG"], 12)
     g = game((big, *deck54()[1:]))
     pol = GreedyPolicy(g)
-    tb = K.tables(g)
+    tb = kernel_tables.tables(g)
     cells = g.card_cells[90]
     assert len(cells) == 16 and tb.covers.shape[1] == 1 << 16
     rng = np.random.default_rng(3)

@@ -14,6 +14,7 @@ import pytest
 
 from generator.engine.kernel import py_func
 from generator.games.raindrops import kernel as K
+from generator.games.raindrops import kernel_drop, kernel_rng, kernel_tables
 from generator.games.raindrops.policies import (
     DROP_PATH,
     RandomPolicy,
@@ -21,17 +22,22 @@ from generator.games.raindrops.policies import (
     special_at,
     undo_special,
 )
-from generator.games.raindrops.rules import SPECIALS, Drop, Raindrops, Special, State
+from generator.games.raindrops.rules import Raindrops
+from generator.games.raindrops.state import SPECIALS, Drop, Special, State
 from tests.games.raindrops.test_rules_fixtures import PARAMS, game
 
 G = game(params=dataclasses.replace(PARAMS, window_refill="drop_step", bag_empties="tile_needed"))
 G_AT_LAST = game(params=dataclasses.replace(PARAMS, window_refill="drop_step", bag_empties="last_tile_drawn"))
-TRIGGER = {None: K.TRIGGER_NONE, "cards": K.TRIGGER_CARDS, "bag": K.TRIGGER_BAG}
+TRIGGER = {
+    None: kernel_tables.TRIGGER_NONE,
+    "cards": kernel_tables.TRIGGER_CARDS,
+    "bag": kernel_tables.TRIGGER_BAG,
+}
 
 
 def _positions(g: Raindrops, seed: int, players: int, phase: str) -> list[State]:
     """Copies of every state of one random-policy game (reference rules, the kernel's stream) in `phase`."""
-    rng = K.game_rng(seed, 0)
+    rng = kernel_rng.game_rng(seed, 0)
     st = g.new_state(players, rng)
     pol = RandomPolicy(reference=True)
     out = []
@@ -61,13 +67,13 @@ def _columns(tiles: np.ndarray, flips: np.ndarray, lens: np.ndarray) -> list[lis
 def _mt(rng: np.random.Generator) -> np.ndarray:
     """The kernel's MT19937 array in the state of a numpy Generator over MT19937 (`game_rng`'s inverse)."""
     state = rng.bit_generator.state["state"]
-    mt = np.zeros(K.MT_N + 1, dtype=np.int64)
-    mt[: K.MT_N] = np.asarray(state["key"], dtype=np.int64)
-    mt[K.MT_N] = int(state["pos"])
+    mt = np.zeros(kernel_rng.MT_N + 1, dtype=np.int64)
+    mt[: kernel_rng.MT_N] = np.asarray(state["key"], dtype=np.int64)
+    mt[kernel_rng.MT_N] = int(state["pos"])
     return mt
 
 
-def _load(g: Raindrops, st: State, setup: K.Setup) -> K.Workspace:
+def _load(g: Raindrops, st: State, setup: kernel_tables.Setup) -> kernel_tables.Workspace:
     """A Workspace holding the window, bag, discard, hand and end trigger of a reference State."""
     ws = K.workspace(len(st.players), setup)
     tiles, flips, lens = _window(st, g.params.tiles_per_column)
@@ -75,14 +81,14 @@ def _load(g: Raindrops, st: State, setup: K.Setup) -> K.Workspace:
     ws.col_flip[:] = flips
     ws.col_len[:] = lens
     for name, items, slot in (
-        ("bag", st.bag, K.S_BAGN),
-        ("discard", st.discard, K.S_DISCN),
-        ("hand", st.hand, K.S_HANDN),
+        ("bag", st.bag, kernel_tables.S_BAGN),
+        ("discard", st.discard, kernel_tables.S_DISCN),
+        ("hand", st.hand, kernel_tables.S_HANDN),
     ):
         getattr(ws, name)[: len(items)] = items
         ws.sc[slot] = len(items)
-    ws.sc[K.S_EMPTIES] = st.bag_empties
-    ws.sc[K.S_TRIGGER] = TRIGGER[st.end_trigger]
+    ws.sc[kernel_tables.S_EMPTIES] = st.bag_empties
+    ws.sc[kernel_tables.S_TRIGGER] = TRIGGER[st.end_trigger]
     return ws
 
 
@@ -133,11 +139,11 @@ def test_the_kernels_random_special_is_the_random_policys() -> None:
     """`rand_special` with the kernel's draws picks what RandomPolicy picks from the same stream."""
     seen = set()
     for n, st in enumerate(SPECIAL_POSITIONS):
-        rng = K.game_rng(n, 7)
+        rng = kernel_rng.game_rng(n, 7)
         mt = _mt(rng)
         want = RandomPolicy().choose(G, st, rng)
         _, _, lens = _window(st, G.params.tiles_per_column)
-        kind, c, i = py_func(K.rand_special)(mt, lens, st.players[st.current].marker)
+        kind, c, i = py_func(kernel_drop.rand_special)(mt, lens, st.players[st.current].marker)
         got = Special(SPECIALS[kind], c, i) if kind >= 0 else None
         assert got == (want if isinstance(want, Special) else None)
         assert np.array_equal(mt, _mt(rng))  # the same draws
@@ -150,7 +156,7 @@ def test_take_path_and_refill_are_the_rules_drop_step(g: Raindrops) -> None:
     """Every drop of two 4-player games: `take_path` takes the tiles under the path into the hand and
     `_refill_window` refills the window (reshuffling the discard into an empty bag, counting the bag's
     emptyings and triggering the end) as `Raindrops.apply(Drop)` does."""
-    setup = K.tables(g)
+    setup = kernel_tables.tables(g)
     positions = [st for seed in (3, 4) for st in _positions(g, seed, 4, "drop")]
     reshuffled = 0
     for n, st in enumerate(positions):
@@ -163,17 +169,20 @@ def test_take_path_and_refill_are_the_rules_drop_step(g: Raindrops) -> None:
         for r, (row, col) in enumerate(path):
             assert row == r
             ws.out[DROP_PATH + r] = col
-        taken, bottom = py_func(K.take_path)(len(path), setup, ws)
+        taken, bottom = py_func(kernel_drop.take_path)(len(path), setup, ws)
         under = g.tiles_under(st, path)
         assert (taken, bottom) == (len(under), sum(1 for _, i in under if i == 0))
-        py_func(K._refill_window)(mt, setup, ws)
+        py_func(kernel_drop._refill_window)(mt, setup, ws)
         ref = st.copy()
         g.apply(ref, Drop(path))
         assert _columns(ws.col_tiles, ws.col_flip, ws.col_len) == ref.columns
-        assert sorted(ws.hand[: ws.sc[K.S_HANDN]].tolist()) == sorted(ref.hand)
-        assert ws.bag[: ws.sc[K.S_BAGN]].tolist() == ref.bag
-        assert sorted(ws.discard[: ws.sc[K.S_DISCN]].tolist()) == sorted(ref.discard)
-        assert ws.sc[K.S_EMPTIES] == ref.bag_empties and ws.sc[K.S_TRIGGER] == TRIGGER[ref.end_trigger]
+        assert sorted(ws.hand[: ws.sc[kernel_tables.S_HANDN]].tolist()) == sorted(ref.hand)
+        assert ws.bag[: ws.sc[kernel_tables.S_BAGN]].tolist() == ref.bag
+        assert sorted(ws.discard[: ws.sc[kernel_tables.S_DISCN]].tolist()) == sorted(ref.discard)
+        assert (
+            ws.sc[kernel_tables.S_EMPTIES] == ref.bag_empties
+            and ws.sc[kernel_tables.S_TRIGGER] == TRIGGER[ref.end_trigger]
+        )
         assert np.array_equal(mt, _mt(ref.rng))
         reshuffled += ref.bag_empties > st.bag_empties
     assert reshuffled > 0  # the bag emptied during some drop

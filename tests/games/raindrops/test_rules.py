@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from generator.errors import RuleViolation
-from generator.games.raindrops.rules import (
+from generator.games.raindrops.state import (
     Drop,
     EndPlacement,
     Held,
@@ -508,7 +508,8 @@ def _leave_in_bag(st, n: int) -> None:
 @pytest.mark.parametrize("refill", ["drop_step", "next_turn"])
 @pytest.mark.parametrize("when, at_draw, at_need", [("last_tile_drawn", 1, 1), ("tile_needed", 0, 1)])
 def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need, refill) -> None:
-    # seed: 「袋が空になると、一時的にプレイが中断されます」: house rule bag_empties (under either window_refill)
+    # seed: 「袋が空になると、一時的にプレイが中断されます」: house rule bag_empties (under either
+    # window_refill)
     g, st = start(players=2, bag_empties=when, window_refill=refill)
     g.apply(st, NoSpecial())
     if refill == "drop_step":
@@ -528,9 +529,11 @@ def test_the_bag_empties_when_its_last_tile_is_drawn(when, at_draw, at_need, ref
 
 
 def test_the_dropping_player_refills_the_window_in_the_same_turn() -> None:
-    """The seed's step 2 ends with the refill: 「タイルを取った後、ボードを少し傾けて、まだボード上に残っているタイル
-    が下に滑って隙間を埋めるようにします。その後、袋から引いた新しい雨粒タイルでボードを埋めます。」 and its example
-    does it within Olivia's turn: 「最後に、ボードを傾けてタイルを滑らせます(C)。ターン順で次のプレイヤーが窓ボードに新しい
+    """The seed's step 2 ends with the refill:
+    「タイルを取った後、ボードを少し傾けて、まだボード上に残っているタイル
+    が下に滑って隙間を埋めるようにします。その後、袋から引いた新しい雨粒タイルでボードを埋めます。」 and its
+    example does it within Olivia's turn:
+    「最後に、ボードを傾けてタイルを滑らせます(C)。ターン順で次のプレイヤーが窓ボードに新しい
     タイルを補充します(D)。」 (house rule window_refill: drop_step)."""
     g, st = start()
     set_window(st, WINDOW)
@@ -557,10 +560,10 @@ def test_next_turn_refill_leaves_the_window_short_until_the_next_player_begins()
 @pytest.mark.parametrize("refill, more_turns", [("drop_step", 0), ("next_turn", 1)])
 def test_the_last_seat_emptying_the_bag_again_ends_the_game_after_its_turn(refill, more_turns) -> None:
     """「袋が2回目に空になったら、袋を補充し、すべてのプレイヤーが同じターン数を行うまでプレイを続けます(開始
-    プレイヤーの右側にいるプレイヤーで終了します)」: when the last seat's drop empties the bag the second time, the
-    refill in its own drop step (drop_step) counts the emptying in that turn and the round is already complete;
-    refilled at the start of seat 0's turn (next_turn) the emptying falls in the next round and every player
-    plays one more turn."""
+    プレイヤーの右側にいるプレイヤーで終了します)」: when the last seat's drop empties the bag the second
+    time, the refill in its own drop step (drop_step) counts the emptying in that turn and the round is
+    already complete; refilled at the start of seat 0's turn (next_turn) the emptying falls in the next round
+    and every player plays one more turn."""
     g, st = start(players=3, window_refill=refill)
     for _ in range(2):  # seats 0 and 1 play a plain turn
         g.apply(st, NoSpecial())
@@ -588,10 +591,11 @@ def test_the_last_seat_emptying_the_bag_again_ends_the_game_after_its_turn(refil
 @pytest.mark.parametrize("clouds", ["earned", "not_earned"])
 @pytest.mark.parametrize("last_turn_card", ["usable", "not_usable"])
 def test_final_placement_on_a_card_taken_in_the_last_turn(last_turn_card, clouds) -> None:
-    """「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることができますが、新しいカードを
-    引くことはありません」: house rule final_last_turn_card (whether the wait 「この時点で、取ったばかりの記憶カードに
-    タイルを置くことはできません。次のターンまで待つ必要があります」 still holds when there is no next turn); and
-    「シンボルが一致したら、ただちにそのトークンを獲得します」: house rule final_clouds. The two are independent."""
+    """「その後、各プレイヤーはリザーブの雨粒とボーナスタイルを記憶カードに置いて完成させることが
+    できますが、新しいカードを引くことはありません」: house rule final_last_turn_card (whether the wait
+    「この時点で、取ったばかりの記憶カードにタイルを置くことはできません。次のターンまで待つ必要があります」
+    still holds when there is no next turn); and 「シンボルが一致したら、ただちにそのトークンを獲得します」:
+    house rule final_clouds. The two are independent."""
     g, st = start(
         players=2,
         cards=(

@@ -8,7 +8,8 @@ from __future__ import annotations
 import itertools
 
 from generator.games.raindrops.components import BonusTile, CloudToken, MemoryCard, RaindropTile, ThunderToken
-from generator.games.raindrops.rules import Params, Raindrops
+from generator.games.raindrops.rules import Raindrops
+from generator.games.raindrops.state import Params
 from tests.games.shipped import game_spec
 
 COLOURS = ("blue", "green", "orange", "purple")
@@ -56,7 +57,8 @@ CLOUD_TYPES = ("rain", "fog", "snow", "storm")
 
 
 def clouds12() -> tuple[CloudToken, ...]:
-    """4 types x 3 tokens (5, 3, 2): rain needs 2 rain cards, fog 2 fog, snow 1 snow + 1 rain, storm one of each."""
+    """4 types x 3 tokens (5, 3, 2): rain needs 2 rain cards, fog 2 fog, snow 1 snow + 1 rain, storm one of
+    each."""
     conds = {
         "rain": (("rain", 2),),
         "fog": (("fog", 2),),

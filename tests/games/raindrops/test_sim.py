@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from generator.engine.runner import run
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
+from generator.games.raindrops.policies import RandomPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.sim import FullGames, summarise
 from tests.games.raindrops.test_rules_fixtures import (
     PARAMS,

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from generator.engine.runner import run
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy, drop_paths_in_order
-from generator.games.raindrops.rules import SPECIALS, Held, Place, PlaceBonus, Special
+from generator.games.raindrops.policies import RandomPolicy, drop_paths_in_order
+from generator.games.raindrops.policies_greedy import GreedyPolicy
 from generator.games.raindrops.sim import FullGames
+from generator.games.raindrops.state import SPECIALS, Held, Place, PlaceBonus, Special
 from tests.games.raindrops.test_rules_fixtures import (
     PARAMS,
     bag84,

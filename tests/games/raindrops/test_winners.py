@@ -10,8 +10,9 @@ from hypothesis import strategies as hs
 
 from generator.engine.kernel import py_func
 from generator.games.raindrops import kernel as K
-from generator.games.raindrops.policies import GreedyPolicy, RandomPolicy
-from generator.games.raindrops.rules import Score, decide
+from generator.games.raindrops.policies import RandomPolicy
+from generator.games.raindrops.policies_greedy import GreedyPolicy
+from generator.games.raindrops.state import Score, decide
 from tests.games.raindrops.test_kernel import _sim
 
 TIES = {"total": K.TIE_TOTAL, "cards": K.TIE_CARDS, "shared": K.TIE_SHARED}

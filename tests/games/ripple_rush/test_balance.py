@@ -117,9 +117,10 @@ def test_tight_variant_tolerance_rejects():
 
 
 def test_mixed_tables_seat_every_assignment():
-    """Mixed tables with 3 policies at 4 players: the old rotation (seat p plays policy (p + g) mod 3) always gave
-    seats 1 and 4 the same policy, so seat shares measured the rotation. Now every seating that uses all three
-    policies comes in turn: each seat plays each policy equally often and seats 1 and 4 mostly differ."""
+    """Mixed tables with 3 policies at 4 players: the old rotation (seat p plays policy (p + g) mod 3) always
+    gave seats 1 and 4 the same policy, so seat shares measured the rotation. Now every seating that uses all
+    three policies comes in turn: each seat plays each policy equally often and seats 1 and 4 mostly
+    differ."""
     from generator.engine.runner import run
     from generator.games.ripple_rush.sim import RippleRushSim, Setup, seatings
 

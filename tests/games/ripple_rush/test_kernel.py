@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.games.ripple_rush.kernel import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
+from generator.games.ripple_rush.kernel_board import COUNT_DRAWN, KIND_ANNOUNCED, KIND_BONUS, KIND_OWN
 from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.rules import PASS, Card, Cell, Game, Write
 from generator.games.ripple_rush.sim import RippleRushSim, Setup, winners
@@ -24,7 +24,8 @@ KIND = {KIND_OWN: "own", KIND_ANNOUNCED: "announced", KIND_BONUS: "bonus"}
 
 
 def recount(sheet, goals, points):
-    """Independent score: longest filled run per column (rows top to bottom), plus points per full goal row."""
+    """Independent score: longest filled run per column (rows top to bottom), plus points per full goal
+    row."""
     total = 0
     for col in sheet:
         runs = "".join("x" if v else "." for v in col).split(".")
@@ -106,7 +107,8 @@ sys.path.insert(0, {root!r})
 from generator.engine.kernel import HAVE_NUMBA
 from generator.games.ripple_rush.sim import RippleRushSim, Setup
 from tests.games.ripple_rush.conftest import make_spec
-t = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong")).play(np.random.SeedSequence(9), 6)
+sim = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong"))
+t = sim.play(np.random.SeedSequence(9), 6)
 print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}}}}))
 """
 
@@ -225,7 +227,8 @@ def _same_decisions(spec):
         assert i == len(log) and checked > 300 * players / 4
 
 
-# --- house-rule switches (issue 11): every setting is played alike by the kernel and the reference rules -----
+# --- house-rule switches (issue 11): every setting is played alike by the kernel and the reference rules
+# -----
 
 HOUSE_RULES = [
     {"x_bonus_numbers": x, "announced_order": o}
@@ -294,7 +297,8 @@ def test_announced_order_any_takes_cards_out_of_seat_order_and_changes_the_talli
 
 
 def _find_gap_reference(col: list[int], n: int) -> tuple[int, int]:
-    """find_gap as first written: (last filled row below n, first filled row above it); (-2, rows) if n is there."""
+    """find_gap as first written: (last filled row below n, first filled row above it); (-2, rows) if n is
+    there."""
     lo = -1
     for h, v in enumerate(col):
         if v != 0:
@@ -316,7 +320,7 @@ def _find_gap_reference(col: list[int], n: int) -> tuple[int, int]:
 def test_find_gap_fast_path_and_general_path_agree_with_the_reference(cells, n, empty):
     """find_gap branches on n >= 1 (its compiled loop for every legal number) and keeps the general loop for
     n < 1; both give the reference answer on ascending columns with empty cells, negative numbers included."""
-    from generator.games.ripple_rush.kernel import find_gap
+    from generator.games.ripple_rush.kernel_board import find_gap
 
     col = [0 if empty[h] else v for h, v in enumerate(sorted(set(cells)))]
     sheet = np.zeros((2, 3, len(col)), dtype=np.int64)

@@ -137,7 +137,8 @@ def test_outline_has_one_entry_per_component(built):
 
 # ------------------------------------------------------------------ house-rule switches (issue 11)
 
-SWITCH_TEXT = {  # (switch, setting): the sentence each language prints on the rules card for that setting only
+# (switch, setting): the sentence each language prints on the rules card for that setting only
+SWITCH_TEXT = {
     ("announced_order", "any"): {
         "en": "write the announced cards, in any order they like",
         "ja": "宣言されたカードを好きな順に書いてよい",
@@ -189,7 +190,7 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
             assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, other)][lang]) not in text, (lang, other)
 
 
-# ------------------------------------------------------------------ rule figures come from the rules (issue 13)
+# ---------------------------------------------------------------- rule figures come from the rules (issue 13)
 
 
 def _rules_card_text(kit, lang, tmp_path, figures=None):

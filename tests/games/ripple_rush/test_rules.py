@@ -282,7 +282,8 @@ def test_rules_come_from_the_spec():
 
 
 def _own_announced_bonus_states(g2):
-    """A state per decision kind: an own card (red 12), an announced card (blue 3), a bonus (row 3, X(blue))."""
+    """A state per decision kind: an own card (red 12), an announced card (blue 3), a bonus (row 3,
+    X(blue))."""
     own = g2.deal(deck_starting(g2, ["red 12", "red 1"]), [])
     full_blue = sheet(g2, {"blue": {r: 26 - r for r in range(1, 9)}})
     announced = g2.apply(

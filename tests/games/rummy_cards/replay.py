@@ -7,7 +7,7 @@ import numpy as np
 
 from generator.games.rummy_cards.policies import MeldFinder
 from generator.games.rummy_cards.rules import Game, Lay, State
-from generator.games.rummy_cards.sim import LOG_DRAW, LOG_PASS, Workspace
+from generator.games.rummy_cards.sim_setup import LOG_DRAW, LOG_PASS, Workspace
 
 
 def replay(

@@ -47,7 +47,8 @@ def kit_out(tmp_path_factory):
     def get(paper: str = "a4") -> Path:
         if paper not in cache:
             out = tmp_path_factory.mktemp(f"rummy-{paper}")
-            # with the small sorting ids on (print.print_ids, off in the shipped kit): the tests read faces by them
+            # with the small sorting ids on (print.print_ids, off in the shipped kit): the tests read faces by
+            # them
             kits = [
                 replace(k, print=k.print.model_copy(update={"print_ids": True})) for k in load_kits([KIT])
             ]
@@ -188,8 +189,8 @@ def test_rule_text_moves_with_the_spec():
 
 
 def _printed_rules(game, lang: str, tmp_path: Path, extras=None) -> str:
-    """The rules card of the shipped kit with `game` (and its print data, or `extras`), rendered to PDF and read
-    back with pdfplumber, whitespace removed."""
+    """The rules card of the shipped kit with `game` (and its print data, or `extras`), rendered to PDF and
+    read back with pdfplumber, whitespace removed."""
     kit = replace(load_kit(KIT), game=game)
     data = print_data(game, kit.meta.seed) if extras is None else extras
     comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
@@ -377,8 +378,8 @@ SWITCH_SENTENCES = {  # (literal defaults, every switch flipped): a sentence tha
         ),
     ),
 }
-# the settings of the switches the flipped card hides (their paragraphs print only under the literal settings of
-# opening_turn and exhausted_tie) are read in their own card below
+# the settings of the switches the flipped card hides (their paragraphs print only under the literal settings
+# of opening_turn and exhausted_tie) are read in their own card below
 HIDDEN_SENTENCES = {
     "en": (
         "You may take a joker from the table only from your next turn on",
@@ -457,8 +458,8 @@ def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipp
 
 
 def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_path):
-    """opening_retrieval prints under may_add_after_opening, exhausted_tie_pay under share, the remainder under
-    lowest_winner: flipping them alone shows the other settings' sentences, in every language."""
+    """opening_retrieval prints under may_add_after_opening, exhausted_tie_pay under share, the remainder
+    under lowest_winner: flipping them alone shows the other settings' sentences, in every language."""
     from generator.engine.switches import switch_values
     from generator.games.rummy_cards.spec import RummyRules
 

@@ -10,24 +10,20 @@ import pytest
 from generator.engine.game import is_game
 from generator.errors import RuleViolation
 from generator.games.rummy_cards.balance import win_credit
-from generator.games.rummy_cards.rules import (
+from generator.games.rummy_cards.rules import Draw, Game, Lay, Meld, State, is_valid_meld
+from generator.games.rummy_cards.sim import logged_round, simulation_from_spec
+from generator.games.rummy_cards.sim_setup import RES_WINNERS
+from generator.games.rummy_cards.turns import (
     BuildTurn,
-    Draw,
     EndTurn,
     Form,
-    Game,
-    Lay,
     Lift,
-    Meld,
     ResetTurn,
-    State,
     TurnGame,
     TurnState,
     formable_melds,
-    is_valid_meld,
     new_game,
 )
-from generator.games.rummy_cards.sim import RES_WINNERS, logged_round, simulation_from_spec
 from tests.games.rummy_cards.replay import replay
 from tests.games.shipped import game_spec
 

@@ -31,16 +31,9 @@ from generator.games.rummy_cards.rules import (
     score_exhausted,
     score_out,
 )
-from generator.games.rummy_cards.sim import (
-    RES_TURNS,
-    RES_WINNERS,
-    Workspace,
-    logged_round,
-    play_round,
-    round_workspace,
-    simulation_from_spec,
-)
-from generator.games.rummy_cards.solver import solve_counts
+from generator.games.rummy_cards.sim import logged_round, play_round, round_workspace, simulation_from_spec
+from generator.games.rummy_cards.sim_setup import RES_TURNS, RES_WINNERS, Workspace
+from generator.games.rummy_cards.solver_search import solve_counts
 from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.games.rummy_cards.transcript import transcript
 from tests.games.rummy_cards.replay import replay
@@ -285,8 +278,8 @@ def test_joker_may_move_when_it_keeps_its_role() -> None:
 
 def test_sets_holding_a_joker_can_be_added_to_split_and_taken_from() -> None:
     """Seed: 「ジョーカーを含むセットは、タイルを追加することができ、分割したりタイルを取り除いたりすることが
-    できます」 - the joker stays in a set of its kind (a run of its colour, a group of its number) and stands for
-    whatever card its place there needs."""
+    できます」 - the joker stays in a set of its kind (a run of its colour, a group of its number) and stands
+    for whatever card its place there needs."""
     s = state("red7", table=(run("joker red5 red6"),), opened=(True, True))
     s2 = GAME.apply(s, Lay((run("red5 red6 red7 joker"),)))  # added to: the joker now stands for red8
     assert s2.hands[0] == ()
@@ -306,7 +299,8 @@ def test_meld_finder_moves_a_table_joker_within_its_set() -> None:
     assert play.table is not None and (play.points, play.cards) == (3, 1) and play.retrieved_joker is None
     s2 = GAME.apply(state("red3 yellow9", table=table, opened=(True, True)), Lay(play.table))
     assert s2.hands[0] == cs("yellow9")
-    # with the replaced joker of the seed's example, red6 can now be laid: red5 red6 red7 + the joker at an end
+    # with the replaced joker of the seed's example, red6 can now be laid: red5 red6 red7 + the joker at an
+    # end
     table = (run("red5 joker red7"), run("blue9 blue10 blue11"))
     play = find_best_play(GAME, cs("red6 blue8 blue13"), table, opening=False)
     assert (play.points, play.cards) == (14, 2)
@@ -330,8 +324,9 @@ def test_scoring_with_exhausted_pile_lowest_wins_losers_pay_difference() -> None
 
 
 def test_exhausted_pile_fewest_cards_wins_by_default() -> None:
-    """Seed: 「自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます。 負けたプレイヤーは、自分のタイルの
-    合計値を足して、そこから勝ったプレイヤーの合計値を引きます」 - fewest cards wins; losers pay own - winner's."""
+    """Seed: 「自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます。
+    負けたプレイヤーは、自分のタイルの 合計値を足して、そこから勝ったプレイヤーの合計値を引きます」 - fewest
+    cards wins; losers pay own - winner's."""
     scores, w, tb = score_exhausted([20, 12, 45], [2, 3, 5], "fewest_cards", "share", **LITERAL)
     assert (scores, w, tb) == ((25, 0, -25), (0,), None)  # p1 holds less (12) but more cards: pays nothing
     s = State((cs("red13 blue13"), cs("red1 red2 red3")), (), (), (True, True), passes=2)
@@ -341,9 +336,10 @@ def test_exhausted_pile_fewest_cards_wins_by_default() -> None:
 
 def test_a_loser_below_the_winners_total_scores_zero_by_default_plus_by_switch() -> None:
     """Seed: 「負けたプレイヤーは、自分のタイルの合計値を足して、そこから勝ったプレイヤーの合計値を引きます。
-    この結果は、マイナス分として採点されます。 これらの合計は、プラス量として勝者に得点されます」 - the result is
-    scored as a minus and the sum as the winner's plus; under fewest_cards a loser may hold less than the winner:
-    by default that loser scores 0 (a minus of nothing), with scores_plus the difference as plus points."""
+    この結果は、マイナス分として採点されます。 これらの合計は、プラス量として勝者に得点されます」 - the result
+    is scored as a minus and the sum as the winner's plus; under fewest_cards a loser may hold less than the
+    winner: by default that loser scores 0 (a minus of nothing), with scores_plus the difference as plus
+    points."""
     scores, _, _ = score_exhausted(
         [20, 12, 45], [2, 3, 5], "fewest_cards", "share", **{**LITERAL, "below_winner": "scores_plus"}
     )
@@ -376,8 +372,8 @@ def test_exhausted_pile_tie_is_shared_unless_the_tie_break_switch_is_on() -> Non
 
 def test_tied_winners_pay_and_remainder_switches() -> None:
     """The seed names no tie: by default each loser pays once against the lowest total among the tied winners
-    and they split the sum, a remainder one point each in turn order; each_winner: each loser pays every winner
-    against that winner's own total; lower_total_first: the remainder goes to the lower total first."""
+    and they split the sum, a remainder one point each in turn order; each_winner: each loser pays every
+    winner against that winner's own total; lower_total_first: the remainder goes to the lower total first."""
     totals, sizes = [14, 10, 25, 30], [2, 2, 4, 3]
     assert score_exhausted(totals, sizes, "fewest_cards", "share", **LITERAL)[0] == (18, 17, -15, -20)
     lower = {**LITERAL, "remainder": "lower_total_first"}
@@ -406,9 +402,10 @@ def test_tied_winners_pay_and_remainder_switches() -> None:
 
 
 def test_round_ends_when_the_last_card_is_drawn_by_default_all_pass_switch() -> None:
-    """Seed: 「どのプレイヤーも「Rummikub」をする前に、ポーチの中のすべてのタイルが使用されているという稀なケース
-    では、自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます」 - the round is decided once every card
-    of the pile has been used; all_pass plays on without drawing until every player passes in a row."""
+    """Seed:
+    「どのプレイヤーも「Rummikub」をする前に、ポーチの中のすべてのタイルが使用されているという稀なケース
+    では、自分のラックの数が最も少ないプレイヤーがそのラウンドに勝ちます」 - the round is decided once every
+    card of the pile has been used; all_pass plays on without drawing until every player passes in a row."""
     s = state("red1 blue5", "blue1", pile="yellow3")
     s2 = GAME.apply(s, Draw())  # the last card is drawn: the round is over
     assert s2.pile == () and GAME.is_over(s2) and GAME.legal_actions(s2) == []
@@ -423,8 +420,8 @@ def test_round_ends_when_the_last_card_is_drawn_by_default_all_pass_switch() -> 
 
 
 def test_joker_retrieval_on_the_opening_turn_by_default_next_turn_switch() -> None:
-    """Seed: 「プレイヤーは、最初のセットを置く前にジョーカーを回収することはできません」 - forbidden only before the
-    first set is down: with the initial melds laid, the joker may be retrieved in the same turn."""
+    """Seed: 「プレイヤーは、最初のセットを置く前にジョーカーを回収することはできません」 - forbidden only
+    before the first set is down: with the initial melds laid, the joker may be retrieved in the same turn."""
     table = (run("red5 joker red7"),)
     s = state("red10 red11 red12 red13 red6 blue9 yellow9", table=table)
     lay = Lay((run("red5 red6 red7"), run("red10 red11 red12 red13"), group("joker blue9 yellow9")))
@@ -445,7 +442,8 @@ def test_joker_retrieval_on_the_opening_turn_by_default_next_turn_switch() -> No
 
 
 def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
-    """Seed: 「手番のプレイヤーは、テーブルの中央にカードを置くか、カードを置けない場合は、いずれかの山から裏向きの
+    """Seed:
+    「手番のプレイヤーは、テーブルの中央にカードを置くか、カードを置けない場合は、いずれかの山から裏向きの
     カードを引かなければなりません」 - draw only if you cannot lay."""
     s = state("red11 red12 red13 blue1", opened=(False, False))  # 36 < 40: cannot open, may draw
     GAME.apply(s, Draw())
@@ -459,9 +457,10 @@ def test_draw_only_when_unable_by_default_by_choice_switch() -> None:
 
 
 def test_draw_only_when_no_turn_lays_an_opening_spread_over_two_melds() -> None:
-    """Seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」 and 「これらのポイントは、
-    様々な組み合わせで分散させることができます」 - red 4-5-6 and three 9s open with 15 + 27 = 42, though no single
-    meld reaches 40: the player may not draw, and the listed play is that opening."""
+    """Seed: 「カードを置けない場合は、いずれかの山から裏向きのカードを引かなければなりません」 and
+    「これらのポイントは、 様々な組み合わせで分散させることができます」 - red 4-5-6 and three 9s open with 15
+    + 27 = 42, though no single meld reaches 40: the player may not draw, and the listed play is that
+    opening."""
     s = state("red4 red5 red6 yellow9 blue9 black9 black1")
     opening = Lay((run("red4 red5 red6"), group("yellow9 blue9 black9")))
     assert GAME.apply(s, opening).hands[0] == cs("black1")
@@ -479,9 +478,9 @@ def test_draw_only_when_no_turn_lays_an_opening_spread_over_two_melds() -> None:
 
 
 def test_draw_only_when_no_turn_lays_the_seeds_rearrangement() -> None:
-    """Seed: 「青8、黒8、黄8、赤8のセットがテーブルの上にあります。 赤7と赤9がありますが、赤8を取って赤7、8、9の
-    新しい列を作ることができます」 - that lay is a legal turn, so drawing is not (「カードを置けない場合は、いずれかの
-    山から裏向きのカードを引かなければなりません」)."""
+    """Seed: 「青8、黒8、黄8、赤8のセットがテーブルの上にあります。
+    赤7と赤9がありますが、赤8を取って赤7、8、9の 新しい列を作ることができます」 - that lay is a legal turn, so
+    drawing is not (「カードを置けない場合は、いずれかの 山から裏向きのカードを引かなければなりません」)."""
     table = (group("blue8 black8 yellow8 red8"),)
     s = state("red7 red9", table=table, opened=(True, True))
     GAME.apply(s, Lay((group("blue8 black8 yellow8"), run("red7 red8 red9"))))
@@ -498,8 +497,8 @@ def test_draw_only_when_no_turn_lays_the_seeds_rearrangement() -> None:
 
 def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() -> None:
     """The kernel's random-legal seat never draws while a turn lays a card: over many rounds it is sometimes
-    offered Draw alone by the simple plays while the meld finder finds a lay, and then it lays (the replay through
-    the reference rules agrees turn for turn, every listed count included)."""
+    offered Draw alone by the simple plays while the meld finder finds a lay, and then it lays (the replay
+    through the reference rules agrees turn for turn, every listed count included)."""
     game, simple = Game(SPEC_M, 2), Game(spec_with(rules={"draw": "by_choice"}), 2)
     forced_lays = 0
     for seed in range(30, 40):
@@ -516,9 +515,11 @@ def test_kernel_random_seat_lays_when_only_a_multi_meld_opening_is_possible() ->
 
 
 def test_opening_turn_may_add_after_opening_by_default_own_melds_only_switch() -> None:
-    """Seed: 「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」 -
-    once the first 40 points are out (no word of a next turn; 「最終的にこの合計値に達するカードを受け取ったら、次の
-    手番を待って、それらをプレイしなければなりません」 is about the cards that complete the total, just drawn)."""
+    """Seed:
+    「プレイヤーは、最初の40点を出した後、テーブル上の既存の組み合わせにカードを追加することができます」 -
+    once the first 40 points are out (no word of a next turn;
+    「最終的にこの合計値に達するカードを受け取ったら、次の 手番を待って、それらをプレイしなければなりません」
+    is about the cards that complete the total, just drawn)."""
     table = (run("blue5 blue6 blue7"),)
     s = state("red10 red11 red12 red13 blue8", table=table)
     lay = Lay((run("blue5 blue6 blue7 blue8"), run("red10 red11 red12 red13")))
@@ -859,13 +860,8 @@ def test_meld_finder_does_not_retrieve_without_the_exact_card_or_before_opening(
 
 
 def test_solver_is_exact_past_a_small_workspace() -> None:
-    from generator.games.rummy_cards.solver import (
-        SolverWorkspace,
-        move_table,
-        new_workspace,
-        solve_exact,
-        workspaces,
-    )
+    from generator.games.rummy_cards.solver_search import move_table, solve_exact, workspaces
+    from generator.games.rummy_cards.solver_state import SolverWorkspace, new_workspace
 
     forced = np.array(
         [
@@ -1028,7 +1024,8 @@ def test_random_legal_plays_are_all_legal_and_cover_additions() -> None:
 
 
 def test_match_adds_up_rounds_like_the_score_pad() -> None:
-    """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest wins."""
+    """Seed: 「試合終了後、全員が自分のプラス点を加算し、マイナス点を減算します」 - running totals, highest
+    wins."""
     from generator.games.rummy_cards.sim import match_from_scores, play_match
 
     m = match_from_scores(np.array([[10, -4, -6], [-3, 8, -5], [-2, -2, 4]]))
@@ -1067,9 +1064,9 @@ def test_balance_report_honours_the_switches_the_way_the_switch_table_flips_them
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), start=st.integers(1, 12), run_joker=st.booleans())
 def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: bool) -> None:
-    """resume_counts keeps the workspace's layers below `start` from the previous search; when the inputs agree
-    below `start` the value and the decisions along the optimum are a fresh search's."""
-    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    """resume_counts keeps the workspace's layers below `start` from the previous search; when the inputs
+    agree below `start` the value and the decisions along the optimum are a fresh search's."""
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
 
     rng = np.random.default_rng(seed)
     C, N = 4, 13
@@ -1094,7 +1091,7 @@ def test_resumed_search_equals_a_fresh_search(seed: int, start: int, run_joker: 
 def test_a_search_resumed_from_a_different_input_differs() -> None:
     """The resume really keeps the old layers (so the test above can fail): resuming above a difference in the
     hand gives the old hand's answer, not the new one's."""
-    from generator.games.rummy_cards.solver import resume_counts, workspaces
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
 
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
@@ -1116,7 +1113,8 @@ def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to()
     the input past its own number: resuming at `start` must redo the layers that looked ahead to it. Before
     the resume backed off, the yellow 1 2 run cut for want of a yellow 3 stayed cut when the 3 came (the
     retrieval's candidate searches resume so; a 3-player round laid 4 points less than the reference)."""
-    from generator.games.rummy_cards.solver import LOOK_AHEAD, resume_counts, workspaces
+    from generator.games.rummy_cards.solver_search import resume_counts, workspaces
+    from generator.games.rummy_cards.solver_state import LOOK_AHEAD
 
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
@@ -1137,7 +1135,7 @@ def test_a_resumed_search_rereads_the_numbers_its_dead_run_cut_looked_ahead_to()
 def test_hash_table_growth_keeps_every_state_findable_at_its_index() -> None:
     """_grow rehashes a layer into a table twice as large; every key is then found at the same state index
     (the search's order and ties depend on indexes, never on where a key sits in the table)."""
-    from generator.games.rummy_cards.solver import _grow, _hash, _lookup, new_workspace
+    from generator.games.rummy_cards.solver_state import _grow, _hash, _lookup, new_workspace
 
     keys, _, _, _, htab, hpos, _ = new_workspace(4, 13, 1024)
     rng = np.random.default_rng(7)

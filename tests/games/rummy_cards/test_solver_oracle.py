@@ -1,8 +1,8 @@
 """The exact meld finder against a brute-force oracle (issue 16).
 
 The solver prunes its dynamic programme hard: run slots that another state's slots dominate, group counts that
-can no longer close, moves a sibling move dominates (solver.py). None of that may change the optimum. The
-oracle here knows none of it: it takes the lowest card that must still go to the table (every table card;
+can no longer close, moves a sibling move dominates (solver_search.py). None of that may change the optimum.
+The oracle here knows none of it: it takes the lowest card that must still go to the table (every table card;
 then, once those are placed, each hand card in turn, which may also stay in the hand) and tries every meld
 holding it, filled from table cards, hand cards and hand jokers, remembering what it has solved. It is slow,
 so the decks are small (3-4 colours, 5-7 numbers, 2 copies), which is exactly where the solver is exact.
@@ -15,16 +15,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from generator.games.rummy_cards.solver import (
-    GROUP,
-    RUN,
-    SRC_HAND,
-    SRC_HAND_JOKER,
-    SRC_TABLE,
-    decode,
-    solve_counts,
-    workspaces,
-)
+from generator.games.rummy_cards.solver_decode import decode
+from generator.games.rummy_cards.solver_search import solve_counts, workspaces
+from generator.games.rummy_cards.solver_state import GROUP, RUN, SRC_HAND, SRC_HAND_JOKER, SRC_TABLE
 from tests.games.rummy_cards.tables import random_table
 
 NUM_MIN = 1
@@ -140,7 +133,8 @@ def _check_layout(
             assert len({k // N for k in kinds}) == 1 and [k % N for k in kinds] == list(
                 range(kinds[0] % N, kinds[0] % N + length)
             )
-        else:  # a group: one number, real cards of distinct colours (jokers stand for missing ones), 3..C cards
+        # a group: one number, real cards of distinct colours (jokers stand for missing ones), 3..C cards
+        else:
             real = [e >> 3 for e in entries if e & 7 != SRC_HAND_JOKER]
             assert (
                 kind == GROUP
@@ -215,7 +209,8 @@ def test_oracle_knows_the_rules() -> None:
 
 def test_no_group_of_jokers_only() -> None:
     """The rules refuse a meld without a number card (rules.meld_roles): a group joker of the table cannot
-    stand in a group with two hand jokers only (the search used to lay that), but with a number card it can."""
+    stand in a group with two hand jokers only (the search used to lay that), but with a number card it
+    can."""
     C, N = 4, 13
     z = np.zeros(C * N, np.int64)
     no_rj = np.zeros(C, np.int64)

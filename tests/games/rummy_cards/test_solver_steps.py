@@ -1,7 +1,8 @@
 """The meld finder's steps one at a time (issue 22 item 5): resume_counts' search and the joker retrieval are
-split into named steps (solver.py); each is checked here on a position small enough to work out by hand or
-against the reference rules (rules.meld_roles), so a step that goes wrong points at itself, not at a whole
-search that no longer agrees with the oracle (test_solver_oracle.py) or with itself (test_speed_paths.py).
+split into named steps (solver_search.py, solver_decode.py, solver_retrieval.py); each is checked here on a
+position small enough to work out by hand or against the reference rules (rules.meld_roles), so a step that
+goes wrong points at itself, not at a whole search that no longer agrees with the oracle
+(test_solver_oracle.py) or with itself (test_speed_paths.py).
 
 Kinds are colour * N + number index (colours yellow, blue, black, red; numbers 1..13, index = number - 1)."""
 
@@ -13,14 +14,13 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from generator.games.rummy_cards import solver
+from generator.games.rummy_cards import solver_decode, solver_retrieval, solver_search, solver_state
 from generator.games.rummy_cards.rules import Deck, Meld, is_valid_meld
-from generator.games.rummy_cards.solver import (
-    CAND_F,
-    CAND_GAIN,
+from generator.games.rummy_cards.solver_retrieval import CAND_F, CAND_GAIN, MAX_CANDIDATES
+from generator.games.rummy_cards.solver_search import move_table, workspaces
+from generator.games.rummy_cards.solver_state import (
     DEC_GROUP_JOKERS,
     GROUP,
-    MAX_CANDIDATES,
     OUT_BEST,
     OUT_MELDS,
     OUT_RETRIEVED,
@@ -32,9 +32,7 @@ from generator.games.rummy_cards.solver import (
     SRC_TABLE_JOKER,
     TJ_SHIFT,
     SolverWorkspace,
-    move_table,
     new_workspace,
-    workspaces,
 )
 
 C, N, NUM_MIN = 4, 13, 1
@@ -64,7 +62,7 @@ def as_meld(row: np.ndarray) -> Meld:
     """A layout row [type, length, entry...] as the reference rules' Meld (a joker entry: a joker card)."""
     cards = []
     for j, ent in enumerate(row[2 : 2 + row[1]]):
-        if solver.is_joker_entry(int(ent)):
+        if solver_state.is_joker_entry(int(ent)):
             cards.append(DECK.card("joker", j))
         else:
             cards.append(int(ent >> 3) * DECK.copies)
@@ -78,7 +76,7 @@ def test_colour_order_puts_the_colours_with_fewest_cards_of_the_number_first() -
     forced = counts((Y, 5))
     hand = counts((Y, 5), (K, 5), (B, 6))  # at 5: yellow 2, blue 0, black 1, red 0 (the blue 6 is not a 5)
     order = np.zeros(C, np.int64)
-    solver._colour_order(forced, hand, 4, C, N, order)
+    solver_search._colour_order(forced, hand, 4, C, N, order)
     assert order.tolist() == [B, R, K, Y]  # ties (blue, red: none) by colour
 
 
@@ -86,7 +84,7 @@ def test_group_room_counts_the_later_colours_cards_at_most_three_each() -> None:
     forced = counts((Y, 5), (Y, 5))
     hand = counts((Y, 5), (Y, 5), (K, 5))  # yellow: 4 cards of the 5 (only 3 can be in groups), black 1
     order = np.array([B, R, K, Y], np.int64)
-    rooms = [solver._group_room(forced, hand, order, pos, 4, C, N) for pos in range(C)]
+    rooms = [solver_search._group_room(forced, hand, order, pos, 4, C, N) for pos in range(C)]
     assert rooms == [0 + 1 + 3, 1 + 3, 3, 0]  # after blue: red, black, yellow; after red: black, yellow
 
 
@@ -108,7 +106,7 @@ def test_run_shortfall_counts_the_jokers_a_short_run_needs_to_reach_three(
     one 7 short."""
     hand = counts((Y, 6), (Y, 9))
     short = np.full(16, -1, np.int64)
-    solver._run_shortfall(np.zeros(C * N, np.int64), hand, Y, number - 1, N, short)
+    solver_search._run_shortfall(np.zeros(C * N, np.int64), hand, Y, number - 1, N, short)
     assert {ab: int(short[ab]) for ab in expect} == expect
 
 
@@ -144,12 +142,14 @@ def test_groups_close_agrees_with_the_rules_on_every_small_number() -> None:
     for cc in np.ndindex(3, 3, 3, 3):
         for jokers in range(4):
             want = _can_split_into_groups(tuple(cc), jokers)
-            assert solver._groups_close(sum(cc), jokers, max(cc), C) == want, (cc, jokers)
+            assert solver_search._groups_close(sum(cc), jokers, max(cc), C) == want, (cc, jokers)
             seen.add(want)
     assert seen == {True, False}
-    assert not solver._groups_close(0, 3, 0, C)  # jokers only: refused
-    assert solver._groups_close(1, 2, 1, C)  # a 7 and two jokers
-    assert not solver._groups_close(4, 0, 2, C)  # yellow 7 twice, blue 7, black 7: two groups need 6 cards
+    assert not solver_search._groups_close(0, 3, 0, C)  # jokers only: refused
+    assert solver_search._groups_close(1, 2, 1, C)  # a 7 and two jokers
+    assert not solver_search._groups_close(
+        4, 0, 2, C
+    )  # yellow 7 twice, blue 7, black 7: two groups need 6 cards
 
 
 def _layer(ws: SolverWorkspace, L: int) -> set[tuple[int, int]]:
@@ -184,8 +184,8 @@ def test_colour_layer_lists_the_moves_of_one_colour(
     hand = counts(*hand_cards)
     forced = np.zeros(C * N, np.int64)
     short = np.zeros(16, np.int64)
-    solver._run_shortfall(forced, hand, Y, 0, N, short)
-    hmask = solver._colour_layer(
+    solver_search._run_shortfall(forced, hand, Y, 0, N, short)
+    hmask = solver_search._colour_layer(
         ws, 0, Y, 0, False, forced, hand, 0, 0, 0, room, short, gain(1), JOKER, C, N, cut
     )
     assert hmask == 255
@@ -197,35 +197,37 @@ def test_close_groups_adds_the_hand_jokers_that_make_the_groups_valid() -> None:
     3 close with none or one (a group of 3 or 4)."""
     ws = workspaces(C, N)
     ws.counts[1] = 0
-    hmask = solver._close_groups(ws, 1, 0, 0, 100, 7, 2, 1, 0, 1, JOKER, C, 255)
+    hmask = solver_search._close_groups(ws, 1, 0, 0, 100, 7, 2, 1, 0, 1, JOKER, C, 255)
     assert hmask == 255
     assert _layer(ws, 1) == {(1 << 32, 100 + JOKER)}
     assert ws.dec[1, 0] == 7 | (1 << DEC_GROUP_JOKERS)  # the decision records the group's jokers
     ws.htab[ws.hpos[0], 0] = 0
     ws.counts[1] = 0
-    solver._close_groups(ws, 1, 0, 0, 100, 7, 3, 1, 0, 1, JOKER, C, 255)
+    solver_search._close_groups(ws, 1, 0, 0, 100, 7, 3, 1, 0, 1, JOKER, C, 255)
     assert _layer(ws, 1) == {(0, 100), (1 << 32, 100 + JOKER)}
     for i in range(2):
         ws.htab[ws.hpos[i], 0] = 0
     ws.counts[1] = 0
-    assert solver._close_groups(ws, 1, 0, 0, 100, 7, 2, 1, 0, 0, JOKER, C, 255) == 255  # no joker to spare
+    assert (
+        solver_search._close_groups(ws, 1, 0, 0, 100, 7, 2, 1, 0, 0, JOKER, C, 255) == 255
+    )  # no joker to spare
     assert ws.counts[1] == 0
 
 
 def test_offer_keeps_one_state_per_key_at_its_best_value() -> None:
     ws = workspaces(C, N)
     ws.counts[1] = 0
-    assert solver._offer(ws, 1, 42, 5, 0, 1, 255) == 255
-    assert solver._offer(ws, 1, 42, 3, 1, 2, 255) == 255  # worse: ignored
-    assert solver._offer(ws, 1, 42, 5, 2, 3, 255) == 255  # as good: the first stays
+    assert solver_search._offer(ws, 1, 42, 5, 0, 1, 255) == 255
+    assert solver_search._offer(ws, 1, 42, 3, 1, 2, 255) == 255  # worse: ignored
+    assert solver_search._offer(ws, 1, 42, 5, 2, 3, 255) == 255  # as good: the first stays
     assert (ws.counts[1], ws.score[1, 0], ws.parent[1, 0], ws.dec[1, 0]) == (1, 5, 0, 1)
-    solver._offer(ws, 1, 42, 9, 3, 4, 255)  # better: it takes the state over
+    solver_search._offer(ws, 1, 42, 9, 3, 4, 255)  # better: it takes the state over
     assert (ws.counts[1], ws.score[1, 0], ws.parent[1, 0], ws.dec[1, 0]) == (1, 9, 3, 4)
     hmask = 255
     for key in range(100, 227):  # 128 states in a table of 256 slots: it doubles
-        hmask = solver._offer(ws, 1, key, 0, 0, 0, hmask)
+        hmask = solver_search._offer(ws, 1, key, 0, 0, 0, hmask)
     assert hmask == 511 and ws.counts[1] == 128
-    assert all(solver._lookup(ws.keys, 1, ws.htab, hmask, key) == key - 99 for key in range(100, 227))
+    assert all(solver_state._lookup(ws.keys, 1, ws.htab, hmask, key) == key - 99 for key in range(100, 227))
     for i in range(128):
         ws.htab[ws.hpos[i], 0] = 0
 
@@ -235,8 +237,8 @@ def test_offer_gives_up_when_the_layer_is_full_and_clears_its_hash_slots() -> No
     ws.counts[1] = 0
     row = ws.keys.shape[1]
     for key in range(row):
-        assert solver._offer(ws, 1, key, 0, 0, 0, 255) == 255
-    assert solver._offer(ws, 1, row, 0, 0, 0, 255) == -1
+        assert solver_search._offer(ws, 1, key, 0, 0, 0, 255) == 255
+    assert solver_search._offer(ws, 1, row, 0, 0, 0, 255) == -1
     assert not ws.htab[:, 0].any()
 
 
@@ -255,12 +257,12 @@ def test_best_boundary_takes_the_best_valid_table_first_on_a_tie() -> None:
     for i, (key, score, dec) in enumerate(states):
         ws.keys[5, i], ws.score[5, i], ws.dec[5, i] = key, score, dec
     ws.counts[5] = len(states)
-    assert solver._best_boundary(ws, 5, rj, C) == 0
+    assert solver_search._best_boundary(ws, 5, rj, C) == 0
     ws.score[5, 3] = 21
-    assert solver._best_boundary(ws, 5, rj, C) == 3
+    assert solver_search._best_boundary(ws, 5, rj, C) == 3
     ws.dec[5, 3] = -1
     ws.dec[5, 0] = -1
-    assert solver._best_boundary(ws, 5, rj, C) == -1
+    assert solver_search._best_boundary(ws, 5, rj, C) == -1
 
 
 def test_trace_back_reads_the_decisions_along_the_parents() -> None:
@@ -269,7 +271,7 @@ def test_trace_back_reads_the_decisions_along_the_parents() -> None:
     ws.parent[2, :2], ws.dec[2, :2] = [1, 0], [20, 21]
     ws.parent[3, :3], ws.dec[3, :3] = [0, 0, 1], [30, 31, 32]
     decisions = np.zeros(3, np.int64)
-    solver._trace_back(ws, 3, 2, decisions)  # 3:2 <- 2:1 <- 1:0
+    solver_decode._trace_back(ws, 3, 2, decisions)  # 3:2 <- 2:1 <- 1:0
     assert decisions.tolist() == [10, 21, 32]
 
 
@@ -278,9 +280,11 @@ def test_trace_back_reads_the_decisions_along_the_parents() -> None:
 
 def test_retrievable_needs_a_hand_card_a_table_joker_stands_for() -> None:
     jrun, jgrp = counts((Y, 6)), np.zeros(C * N, np.int64)
-    assert solver._retrievable(jrun, jgrp, counts((Y, 6)))
-    assert not solver._retrievable(jrun, jgrp, counts((Y, 7), (R, 6)))
-    assert solver._retrievable(jgrp, counts((R, 6)), counts((R, 6)))  # a group joker standing for red 6
+    assert solver_retrieval._retrievable(jrun, jgrp, counts((Y, 6)))
+    assert not solver_retrieval._retrievable(jrun, jgrp, counts((Y, 7), (R, 6)))
+    assert solver_retrieval._retrievable(
+        jgrp, counts((R, 6)), counts((R, 6))
+    )  # a group joker standing for red 6
 
 
 def test_candidate_melds_are_the_new_melds_of_the_freed_joker() -> None:
@@ -289,7 +293,7 @@ def test_candidate_melds_are_the_new_melds_of_the_freed_joker() -> None:
     needs a 7. Each is a meld the reference rules accept."""
     hand = counts((Y, 5), (Y, 6), (B, 9), (K, 9))
     cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
-    nc = solver._candidate_melds(kind(R, 7), hand, C, N, NUM_MIN, cand)
+    nc = solver_retrieval._candidate_melds(kind(R, 7), hand, C, N, NUM_MIN, cand)
     assert cand[:nc].tolist() == [
         [RUN, Y, 3, 5, 3, gain(5, 6)],
         [RUN, Y, 4, 6, 6, gain(5, 6)],
@@ -297,7 +301,7 @@ def test_candidate_melds_are_the_new_melds_of_the_freed_joker() -> None:
     ]
     layout = np.zeros((nc, 2 + N), np.int64)
     for i in range(nc):
-        solver._write_meld(layout, i, cand[i], C, N)
+        solver_retrieval._write_meld(layout, i, cand[i], C, N)
         assert is_valid_meld(DECK, as_meld(layout[i]))
     assert layout[2, :5].tolist() == [
         GROUP,
@@ -307,18 +311,18 @@ def test_candidate_melds_are_the_new_melds_of_the_freed_joker() -> None:
         kind(Y, 9) * 8 + SRC_FREED_JOKER,
     ]
     # the joker's own kind stays out: with yellow 6 as the retrieved card's kind only the 9s remain
-    assert solver._candidate_melds(kind(Y, 6), hand, C, N, NUM_MIN, cand) == 1
+    assert solver_retrieval._candidate_melds(kind(Y, 6), hand, C, N, NUM_MIN, cand) == 1
     assert cand[0, CAND_GAIN] == gain(9, 9)
 
 
 def test_take_and_fits_follow_a_candidates_hand_cards() -> None:
     hand = counts((Y, 5), (Y, 6), (B, 9), (K, 9))
     run = np.array([RUN, Y, 3, 5, 3, 0], np.int64)  # joker 5 6
-    assert solver._fits(run, hand, C, N)
-    solver._take(run, hand, C, N, -1)
+    assert solver_retrieval._fits(run, hand, C, N)
+    solver_retrieval._take(run, hand, C, N, -1)
     assert hand.tolist() == counts((B, 9), (K, 9)).tolist()
-    assert not solver._fits(run, hand, C, N)
-    solver._take(run, hand, C, N, 1)
+    assert not solver_retrieval._fits(run, hand, C, N)
+    solver_retrieval._take(run, hand, C, N, 1)
     assert hand.tolist() == counts((Y, 5), (Y, 6), (B, 9), (K, 9)).tolist()
 
 
@@ -345,13 +349,13 @@ def test_greedy_incumbent_swaps_the_card_in_and_lays_the_richest_candidate() -> 
     cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
     hand2 = hand.copy()
     hand2[kind(Y, 6)] -= 1
-    nc = solver._candidate_melds(kind(Y, 6), hand2, C, N, NUM_MIN, cand)
-    assert solver._greedy_incumbent(kind(Y, 6), hand, cand, nc, layout, out, C, N, NUM_MIN)
+    nc = solver_retrieval._candidate_melds(kind(Y, 6), hand2, C, N, NUM_MIN, cand)
+    assert solver_retrieval._greedy_incumbent(kind(Y, 6), hand, cand, nc, layout, out, C, N, NUM_MIN)
     assert out[OUT_BEST] == gain(6, 9, 9) and out[OUT_MELDS] == 2 and out[OUT_RETRIEVED] == kind(Y, 6)
     assert layout[0, 4] == kind(Y, 6) * 8 + SRC_HAND
     assert all(is_valid_meld(DECK, as_meld(layout[i])) for i in range(2))
     layout, out = _joker_table()
-    assert not solver._greedy_incumbent(
+    assert not solver_retrieval._greedy_incumbent(
         kind(Y, 6), counts((Y, 6), (B, 9)), cand, nc, layout, out, C, N, NUM_MIN
     )
     assert out[OUT_BEST] == 0 and out[OUT_MELDS] == 1  # black 9 not in the hand: no candidate fits
@@ -364,12 +368,12 @@ def test_search_candidates_finds_the_retrieval_by_an_exact_search() -> None:
     hand2 = counts((B, 9), (K, 9))
     rj2, gj2 = np.zeros(C, np.int64), np.zeros(N, np.int64)
     cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
-    nc = solver._candidate_melds(kind(Y, 6), hand2, C, N, NUM_MIN, cand)
+    nc = solver_retrieval._candidate_melds(kind(Y, 6), hand2, C, N, NUM_MIN, cand)
     out = np.zeros(OUT_SIZE, np.int64)
     best_meld, best_dec = np.zeros(CAND_F, np.int64), np.zeros(N * C, np.int64)
     decisions = np.zeros(N * C, np.int64)
     ws = workspaces(C, N)
-    kf = solver._search_candidates(
+    kf = solver_retrieval._search_candidates(
         kind(Y, 6),
         cand,
         nc,
@@ -394,7 +398,7 @@ def test_search_candidates_finds_the_retrieval_by_an_exact_search() -> None:
     assert hand2.tolist() == counts((B, 9), (K, 9)).tolist()  # the hand is given back
     out[OUT_BEST] = gain(6, 9, 9)  # nothing better: the bound stops before any candidate search
     assert (
-        solver._search_candidates(
+        solver_retrieval._search_candidates(
             kind(Y, 6),
             cand,
             nc,

@@ -1,5 +1,6 @@
 """Rummy Cards speed paths (issue 16): every shortcut the self-play kernel takes instead of a search gives the
-result the search would have given, so the kernel's rounds are the ones without the shortcut, card for card."""
+result the search would have given, so the kernel's rounds are the ones without the shortcut, card for
+card."""
 
 from __future__ import annotations
 
@@ -10,14 +11,11 @@ from hypothesis import strategies as st
 
 from generator.engine.kernel import py_func, seed_state
 from generator.games.rummy_cards import sim as sim_module
-from generator.games.rummy_cards.sim import RES_TURNS, play_round, round_workspace, simulation_from_spec
-from generator.games.rummy_cards.solver import (
-    OUT_BEST,
-    OUT_SIZE,
-    opening_points_bound,
-    solve_turn,
-    workspaces,
-)
+from generator.games.rummy_cards.sim import play_round, round_workspace, simulation_from_spec
+from generator.games.rummy_cards.sim_setup import RES_TURNS
+from generator.games.rummy_cards.solver import opening_points_bound, solve_turn
+from generator.games.rummy_cards.solver_search import workspaces
+from generator.games.rummy_cards.solver_state import OUT_BEST, OUT_SIZE
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.rummy_cards.tables import random_table
 from tests.games.shipped import game_spec
@@ -156,7 +154,7 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
     """PRUNE_AT (issue 16: 1,024 -> 8,192) only decides which layers drop dominated states, so it may change
     which of several equally good plays comes out, never the points or cards: the compiled search, given
     prune_at explicitly, gives the same objective with the pass on every layer and on none."""
-    from generator.games.rummy_cards import solver
+    from generator.games.rummy_cards import solver_search, solver_state
 
     rng = np.random.default_rng(seed)
     forced = random_table(rng, int(rng.integers(3, 8)), C, N)
@@ -170,12 +168,12 @@ def test_where_the_dominance_pass_runs_changes_ties_only(seed: int, jokers: int)
     for prune_at in (0, 10**9):
         dec = np.zeros(N * (C + 1), np.int64)
         results.append(
-            solver.resume_counts(
-                forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, prune_at, solver.DEAD_RUN_CUT
+            solver_search.resume_counts(
+                forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, prune_at, solver_state.DEAD_RUN_CUT
             )
         )
     assert results[0] == results[1] >= 0  # a valid table: laying nothing is always possible
-    assert results[0] == solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
+    assert results[0] == solver_search.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws)
 
 
 def test_rounds_with_and_without_the_known_nothing_shortcut_are_identical(
@@ -224,7 +222,7 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     """The dead-run cut refuses only states without a completion, so the search with and without it (the
     compiled search, given dead_run_cut explicitly) gives the same objective and the same decisions along the
     optimum, on random valid tables with hand and table jokers."""
-    from generator.games.rummy_cards import solver
+    from generator.games.rummy_cards import solver_search, solver_state
 
     rng = np.random.default_rng(seed)
     forced = random_table(rng, int(rng.integers(3, 8)), C, N)
@@ -242,7 +240,9 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     for cut in (True, False):
         dec = np.zeros(N * (C + 1), np.int64)
         results.append(
-            solver.resume_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, solver.PRUNE_AT, cut)
+            solver_search.resume_counts(
+                forced, hand, jokers, rj, gj, C, N, 1, 25, dec, ws, 0, solver_state.PRUNE_AT, cut
+            )
         )
         decisions.append(dec)
         states.append(int(ws.counts.sum()))
@@ -250,13 +250,15 @@ def test_the_dead_run_cut_changes_nothing_not_even_ties(seed: int, jokers: int, 
     assert (decisions[0] == decisions[1]).all()
     assert states[0] <= states[1]
     compiled_dec = np.zeros(N * (C + 1), np.int64)
-    assert solver.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, compiled_dec, ws) == results[0]
+    assert (
+        solver_search.solve_counts(forced, hand, jokers, rj, gj, C, N, 1, 25, compiled_dec, ws) == results[0]
+    )
     assert (compiled_dec == decisions[0]).all()
 
 
 def test_the_dead_run_cut_cuts() -> None:
     """So the test above can fail: on a table with many short-run openings the cut drops states."""
-    from generator.games.rummy_cards import solver
+    from generator.games.rummy_cards import solver_search, solver_state
 
     rng = np.random.default_rng(5)
     forced = random_table(rng, 6, C, N)
@@ -266,8 +268,21 @@ def test_the_dead_run_cut_cuts() -> None:
     ws = workspaces(C, N)
     counts = []
     for cut in (True, False):
-        solver.resume_counts(
-            forced, hand, 1, rj, gj, C, N, 1, 25, np.zeros(N * (C + 1), np.int64), ws, 0, solver.PRUNE_AT, cut
+        solver_search.resume_counts(
+            forced,
+            hand,
+            1,
+            rj,
+            gj,
+            C,
+            N,
+            1,
+            25,
+            np.zeros(N * (C + 1), np.int64),
+            ws,
+            0,
+            solver_state.PRUNE_AT,
+            cut,
         )
         counts.append(int(ws.counts.sum()))
     assert counts[0] < 0.8 * counts[1]

@@ -32,7 +32,8 @@ class SelfPlay:
     players: int
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
-        """Play `games` games; per game the win share of every seat (ties split), the rounds and the scores."""
+        """Play `games` games; per game the win share of every seat (ties split), the rounds and the
+        scores."""
         rng = np.random.default_rng(seed)
         game = Pig(self.spec, self.players)
         shares = np.zeros((games, self.players))
