@@ -1,8 +1,8 @@
 """The rules summary every kit prints: a title band, sections of localized rule text set at the largest
 size at which everything fits, and the kit's version. Games add their own pictures between sections.
 
-The body never shrinks below the kit's body floor (`style.min_size.body`): a summary that does not fit one face
-at the floor flows onto further faces, cut before a section heading (a section is never split), each face
+The body never shrinks below the kit's body floor (`style.min_size.body`): a summary that does not fit one
+face at the floor flows onto further faces, cut before a section heading (a section is never split), each face
 with the title band and a '1/2' count beside the footer."""
 
 from __future__ import annotations
@@ -79,11 +79,20 @@ def paragraph(
                 size=size,
                 min_size=size,
                 where=where,
+                lang=ctx.lang,
             )
             ops = rich_ops(block, x, top, ctx.measure, fill=colour, text_id=text_id, icons=ctx.kit.icons)
             return ops, block.height
         fitted = fit_block(
-            bullet + text, "regular", width, 10_000, ctx.measure, size=size, min_size=size, where=where
+            bullet + text,
+            "regular",
+            width,
+            10_000,
+            ctx.measure,
+            size=size,
+            min_size=size,
+            where=where,
+            lang=ctx.lang,
         )
     except UnprintableTextError as e:
         if not bullet:
@@ -203,7 +212,7 @@ def summary_faces(
     boxes = [_union(op, ctx) for op in drawn_ops]
     heads = _cuts(drawn_ops, ctx)
     pieces: list[list[Op]] = []
-    rest = list(zip(drawn_ops, boxes))
+    rest = list(zip(drawn_ops, boxes, strict=True))
     shift = 0.0  # how far up the ops of the current face are moved
     while rest:
         if min(b[1] for _, b in rest) + shift >= bottom:
@@ -252,7 +261,8 @@ def summary_face(
     bottom: float = mm(9),
     logo: Op | None = None,
 ) -> Face:
-    """The summary when it fits one face at or above the body floor (else a LayoutError: use summary_faces)."""
+    """The summary when it fits one face at or above the body floor (else a LayoutError: use
+    summary_faces)."""
     faces = summary_faces(ctx, w, h, body, band=band, pad=pad, size=size, bottom=bottom, logo=logo)
     if len(faces) > 1:
         raise LayoutError(f"rules summary ({ctx.lang}) needs {len(faces)} faces at the body floor")

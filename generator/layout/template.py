@@ -1,5 +1,5 @@
-"""The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields -> drawing
-ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
+"""The template interpreter: declarative face elements (generator/spec/template.py) + a row's fields ->
+drawing ops (generator/layout/ops.py). Any composer may use it; the `deck` game is built on it.
 
 Positions in the spec are measured from the face's top-left corner; ops use PDF's bottom-left origin, so every
 y is flipped here. Strings, colours, icon names and counts are sandboxed Jinja2 templates rendered with the
@@ -66,7 +66,8 @@ KAPPA = 0.5522847498
 
 @dataclass
 class FaceRenderer:
-    """Renders element lists for one language: the sandbox, text metrics and the helpers templates may call."""
+    """Renders element lists for one language: the sandbox, text metrics and the helpers templates may
+    call."""
 
     env: CatalogEnvironment
     measure: Measure
@@ -137,7 +138,8 @@ class FaceRenderer:
         )
 
     def count(self, source: int | str, context: Mapping[str, Any], where: str) -> int:
-        """A repeat count: a number, a field name or a template giving a whole number in 0..MAX_REPEAT_COPIES."""
+        """A repeat count: a number, a field name or a template giving a whole number in
+        0..MAX_REPEAT_COPIES."""
         value: Any
         if isinstance(source, int):
             value = source
@@ -275,6 +277,7 @@ class FaceRenderer:
                 min_size=el.min_size,
                 wrap=el.wrap,
                 where=label,
+                lang=str(self.helpers.get("lang", "")),
             )
             top = {"top": y + bh, "middle": y + (bh + block.height) / 2, "bottom": y + block.height}[
                 el.valign
@@ -293,7 +296,15 @@ class FaceRenderer:
             return ops
         if el.wrap:
             fitted = fit_block(
-                text, font, bw, bh, self.measure, size=el.size, min_size=el.min_size, where=label
+                text,
+                font,
+                bw,
+                bh,
+                self.measure,
+                size=el.size,
+                min_size=el.min_size,
+                where=label,
+                lang=str(self.helpers.get("lang", "")),  # the hyphenation dictionary
             )
             top = {"top": y + bh, "middle": y + (bh + fitted.height) / 2, "bottom": y + fitted.height}[
                 el.valign
@@ -534,8 +545,8 @@ def _at(c: Coord, extent: float) -> float:
 def _box(
     x: Coord, y: Coord, w: Coord, h: Coord, fw: float, fh: float, where: str = ""
 ) -> tuple[float, float, float, float]:
-    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element (its
-    row, template and index) in the error."""
+    """(left, bottom, width, height) in op coordinates from a top-left spec box; `where` names the element
+    (its row, template and index) in the error."""
     bx, by, bw, bh = _at(x, fw), _at(y, fh), _at(w, fw), _at(h, fh)
     if bw <= 0 or bh <= 0 or not all(math.isfinite(v) for v in (bx, by, bw, bh)):
         raise LayoutError(
