@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 def check_kit(kit: Kit, *, memo: Memo | None = None) -> list[Problem]:
     """Static legality: the game's own checks, known components, the palette's colour-vision safety, catalogs
-    that parse as templates and speak to the players in one form of address. With a build's `memo`, the colour and template checks the last build passed on
-    the same palette or the same strings are not run again (each is a pure function of what it checks)."""
+    that parse as templates and speak to the players in one form of address. With a build's `memo`, the
+    colour and template checks the last build passed on the same palette or the same strings are not run
+    again (each is a pure function of what it checks)."""
     problems: list[Problem] = []
     for key, message in registry.get(kit.game_id).load.legal_problems()(kit.game):
         problems.append(kit.problem(f"game.{key}" if key else "game", message))
@@ -94,15 +95,17 @@ def translation_warnings(kit: Kit) -> list[str]:
     from generator.spec.catalogs import lone_placeholders
 
     return [
-        f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
+        f"{kit.catalogs[lang].path}: {len(ids)} text ids fall back to English: "
+        f"{', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}"
         for lang, ids in missing_ids(kit.catalogs).items()
         if ids
     ] + [w for lang in sorted(kit.catalogs) for w in lone_placeholders(kit.catalogs[lang])]
 
 
 def check_art(kit: Kit, comp: Component, warn: Callable[[str], None]) -> None:
-    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised. A data
-    kit's art is drawn by its templates' image and icon elements (no `art:` section), checked the same way."""
+    """The print checks on a component's art (resolution, bleed coverage): warnings heard, errors raised. A
+    data kit's art is drawn by its templates' image and icon elements (no `art:` section), checked the same
+    way."""
     from generator.layout.art import art_problems
 
     errors = []
@@ -127,21 +130,23 @@ def check_layout(
     catalog: Catalog | None,
 ) -> None:
     """The layout checks of composed components, before anything is written: every text fits its box, no text
-    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that fails."""
+    is below the kit's minimum size, small text keeps its contrast, nothing collides. Raises a located
+    LayoutError on the first that fails."""
     from generator.layout.collide import check_collisions
-    from generator.layout.legibility import check_min_sizes
+    from generator.layout.legibility import check_contrast, check_min_sizes
     from generator.layout.textfit import check_one_line_texts, check_text_fit
     from generator.render.fonts import ink_extent
 
     check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
+    check_contrast(components, measure, kit.style.min_contrast, kit.display, catalog, lang)
     check_collisions(components, measure, kit.display, catalog, lang, ink_extent, kit.style.safe_margin)
 
 
 def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Problem]:
-    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at its
-    catalog line (by text id)."""
+    """Every printed text whose characters the font lacks, or whose script its face cannot shape, located at
+    its catalog line (by text id)."""
     from generator.layout.ops import iter_texts
     from generator.render.fonts import font_names, missing_glyphs, shaping_problem
 
@@ -181,7 +186,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
                             cat.path,
                             cat.lines.get(t.text_id),
                             t.text_id,
-                            f"characters missing from the font ({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
+                            "characters missing from the font "
+                            f"({font_names(fonts.get(kit_id), t.text, t.font, t.size)}, "
                             f"{t.font}, language {p.lang}): {codes}",
                         ),
                     )
@@ -200,7 +206,8 @@ def glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> list[Prob
 
 
 def raise_glyph_problems(kits: Sequence[Kit], planned: Sequence[Planned]) -> None:
-    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph problem."""
+    """A RenderError (as before: missing glyphs are a rendering failure) listing every located glyph
+    problem."""
     problems = glyph_problems(kits, planned)
     if problems:
         raise RenderError(str(SpecError(problems)))

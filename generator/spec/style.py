@@ -9,8 +9,9 @@ from pydantic import Field
 from generator.spec.base import Length, SpecModel
 
 ROLES = ("body", "fine", "heading", "number")
-"""Text roles a drawn string has (ops.Text.role): rules and card text, fine print (footers, footnotes, captions,
-name-line labels, sorting ids), headings and titles, and numbers a player must read at arm's length."""
+"""Text roles a drawn string has (ops.Text.role): rules and card text, fine print (footers, footnotes,
+captions, name-line labels, sorting ids), headings and titles, and numbers a player must read at arm's
+length."""
 
 
 class MinSize(SpecModel):
@@ -39,18 +40,29 @@ class MinSize(SpecModel):
 
 
 class Legibility(SpecModel):
-    """`style.min_size`: the per-role size floors; `style.safe_margin`: how far text keeps from a face's edge."""
+    """`style.min_size`: the per-role size floors; `style.min_contrast`: small text's contrast floor;
+    `style.safe_margin`: how far text keeps from a face's edge."""
 
     min_size: MinSize = Field(
         default_factory=MinSize, description="smallest printed size per text role, in points"
+    )
+    min_contrast: float = Field(
+        4.5,
+        ge=1,
+        le=21,
+        description=(
+            "the smallest WCAG contrast ratio text under 9 pt keeps against the colour under it "
+            "(default 4.5, WCAG AA for small text)"
+        ),
     )
     safe_margin: Length = Field(
         8.503937007874017,
         gt=0,
         le=72,
         description=(
-            "the safe area: no string's glyphs come nearer than this to the edge of the face it is printed on (card, "
-            "tile, token, sheet panel), so cutting a little off the line never cuts text (default 3mm, the print "
-            "shops' card safe area; a face whose shorter side is under 12 times this keeps a twelfth of that side)"
+            "the safe area: no string's glyphs come nearer than this to the edge of the face it is printed "
+            "on (card, tile, token, sheet panel), so cutting a little off the line never cuts text (default "
+            "3mm, the print shops' card safe area; a face whose shorter side is under 12 times this keeps a "
+            "twelfth of that side)"
         ),
     )
