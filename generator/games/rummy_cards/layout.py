@@ -1,5 +1,6 @@
 """Rummy Cards: number cards and jokers with one back, the score pad, a fold-up three-tier card holder and the
-rules summary. Every rule figure printed comes from the rules package (figures.py, `ctx.extras["figures"]`)."""
+rules summary. Every rule figure printed comes from the rules package (figures.py,
+`ctx.extras["figures"]`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import paragraph, section, summary_faces
+from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
@@ -67,7 +68,7 @@ def colour_codes(game: Any) -> dict[str, str]:
     for k in range(1, max(len(i) for i in ids) + 1):
         codes = [i[:k].upper() for i in ids]
         if len(set(codes)) == len(codes):
-            return dict(zip(ids, codes))
+            return dict(zip(ids, codes, strict=False))
     return {i: i.upper() for i in ids}
 
 
@@ -135,7 +136,8 @@ def _corner_index(
 def number_face(
     ctx: Context, colour: Any, code: str, n: int, copy: int, w: float, h: float, bleed: float
 ) -> Face:
-    """One number card: a colour frame to the bleed, white field, corner indices, big faded symbol and number."""
+    """One number card: a colour frame to the bleed, white field, corner indices, big faded symbol and
+    number."""
     col, ink = colour.colour, _ink(colour.colour)
     inset = mm(2.6)
     background = slot_art(
@@ -286,7 +288,8 @@ def joker_face(ctx: Context, copy: int, w: float, h: float, bleed: float) -> Fac
         Text(w / 2, h * 0.24, name, ns, font="bold", fill=JOKER_INK, anchor="middle", text_id="joker.name")
     )
     val = ctx.texts("joker.value")
-    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use the width
+    # the line sits above the corner jesters (their tops are 15.2 mm up, the line's ink 16 mm): it may use
+    # the width
     vs = fit_line(
         val,
         "regular",
@@ -342,8 +345,9 @@ def back_face(ctx: Context, w: float, h: float, bleed: float) -> Face:
             width=0.8,
         )
     label = ctx.texts("cards.back")
-    # The white box grows with the label (at least 0.6 w, at most to 3 mm inside the inner frame) and the label
-    # is fitted to the box's inside: it was fitted to a wider width than the box, so "RUMMY CARDS" ran past it.
+    # The white box grows with the label (at least 0.6 w, at most to 3 mm inside the inner frame) and the
+    # label is fitted to the box's inside: it was fitted to a wider width than the box, so "RUMMY CARDS" ran
+    # past it.
     pad = mm(2)
     widest = w - 2 * inset - mm(6)
     box_w = min(max(w * 0.6, ctx.measure(label, "bold", mm(5)) + 2 * pad), widest)
@@ -449,7 +453,8 @@ def pad_face(ctx: Context, w: float, h: float) -> Face:
     rh = (top - bottom - name_h - sub_h) / rows
     if rh < mm(6) or cw < mm(9):
         raise LayoutError(
-            f"score pad ({ctx.lang}): {players} players x {rounds} rounds leave {to_mm(cw):.1f} mm columns and "
+            f"score pad ({ctx.lang}): {players} players x {rounds} rounds leave {to_mm(cw):.1f} mm columns "
+            "and "
             f"{to_mm(rh):.1f} mm rows; use fewer rounds or one sheet per page"
         )
     x0 = pad
@@ -642,12 +647,12 @@ class Holder:
 
     def segments(self) -> list[float]:
         """Lengths of the strip's panels, front to back."""
-        return [math.dist(a, b) for a, b in zip(self.profile, self.profile[1:])]
+        return [math.dist(a, b) for a, b in zip(self.profile, self.profile[1:], strict=False)]
 
     def interior_angles(self) -> list[float]:
         """The angle inside the stand (below the strip) at each fold, degrees."""
         out = []
-        for a, b, c in zip(self.profile, self.profile[1:], self.profile[2:]):
+        for a, b, c in zip(self.profile, self.profile[1:], self.profile[2:], strict=False):
             a1 = math.atan2(a[1] - b[1], a[0] - b[0])
             a2 = math.atan2(c[1] - b[1], c[0] - b[0])
             out.append(math.degrees((a1 - a2) % (2 * math.pi)))
@@ -655,7 +660,8 @@ class Holder:
 
 
 def holder_geometry(card_h: float, length: float) -> Holder:
-    """The stand: grooves 25 mm apart in height so each tier's top-left corners show above the tier in front."""
+    """The stand: grooves 25 mm apart in height so each tier's top-left corners show above the tier in
+    front."""
     lean, slope = 10.0, 20.0
     tread, rise, foot = mm(13), mm(25), mm(5)
     back_rise, top = mm(24), mm(8)
@@ -702,7 +708,8 @@ def _legend(ctx: Context, x: float, y: float, width: float) -> list[Op]:
         xx += mm(11) + ctx.measure(label, "regular", size) + mm(6)
     if xx - x > width + mm(6):
         raise LayoutError(
-            f"card holder legend ({ctx.lang}) is {to_mm(xx - x):.0f} mm wide; the page has {to_mm(width):.0f} mm"
+            f"card holder legend ({ctx.lang}) is {to_mm(xx - x):.0f} mm wide; the page has "
+            f"{to_mm(width):.0f} mm"
         )
     return ops
 
@@ -991,20 +998,17 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
     for head_id, body_ids in rules_sections(game):
-        drawn, y = section(ctx, head_id, body_ids[0], pad, y, body_w, size, TABLE, gap=0.5)
+        drawn, y = section(ctx, head_id, body_ids, pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
-        for body_id in body_ids[1:]:  # a further sentence of a house rule, its own paragraph under the first
-            body, height = paragraph(ctx, body_id, t(body_id), pad, y + size * 0.25, body_w, size)
-            ops += body
-            y -= height + size * 0.25
         if body_ids[0] == "rules.melds":
             y = _meld_examples(ctx, ops, pad, y, size)
     return ops, y
 
 
 def rules_sections(game: Any) -> list[tuple[str, list[str]]]:
-    """The rules summary's sections: (heading id, paragraph ids), each house rule's paragraph the catalog entry
-    of its setting (a setting that changes nothing under the others prints nothing)."""
+    """The rules summary's sections: (heading id, paragraph ids), each house rule's sentences (the catalog
+    entry of each setting) run on in one paragraph (a setting that changes nothing under the others prints
+    nothing)."""
     r = game.rules
     initial = [f"rules.initial.{r.opening_turn}"]
     if r.opening_turn == "may_add_after_opening":
@@ -1030,7 +1034,8 @@ def rules_sections(game: Any) -> list[tuple[str, list[str]]]:
 
 
 def _meld_examples(ctx: Context, ops: list[Op], x: float, top: float, size: float) -> float:
-    """A group (one number, different colours) and a run (one colour, consecutive, with a joker), drawn from the spec."""
+    """A group (one number, different colours) and a run (one colour, consecutive, with a joker), drawn from
+    the spec."""
     game = ctx.kit.game
     meld_min = int(_figures(ctx.extras)["meld_min"])
     cw, ch = size * 2.6, size * 3.4
