@@ -89,9 +89,10 @@ def _unit(word: str) -> bool:
     return word in UNITS or word.rstrip(_WORD_END) in UNITS or word.split("-", 1)[0] in UNITS
 
 
-def may_break(text: str, i: int, *, phrases: bool = True) -> bool:
+def may_break(text: str, i: int, *, phrases: bool = True, japanese: bool | None = None) -> bool:
     """Whether a line may break before `text[i]` (0 < i < len(text)). `phrases`: inside Japanese, only
-    between BudouX phrases (else between any two characters, kinsoku kept)."""
+    between BudouX phrases (else between any two characters, kinsoku kept); `japanese`: whether `text` holds
+    Japanese (computed when not given)."""
     a, b = text[i - 1], text[i]
     if b == SPACE:  # LB7: spaces stay on the line they end
         return False
@@ -104,7 +105,7 @@ def may_break(text: str, i: int, *, phrases: bool = True) -> bool:
     if before in OPENING:  # LB14: never after an opening bracket (spaces or not)
         return False
     if a == SPACE:
-        word = text[: k + 1].rsplit(SPACE, 1)[-1]
+        word = text[text.rfind(SPACE, 0, k + 1) + 1 : k + 1]
         if _is_number_end(word) and _unit(_next_word(text, i)):
             return False  # "16 mm": a number keeps its unit
         if before in GLUE_AFTER and b.isdigit():
@@ -113,7 +114,9 @@ def may_break(text: str, i: int, *, phrases: bool = True) -> bool:
     if is_cjk(a) or is_cjk(b):  # LB31 between ideographs (ID), kana; NS and CL handled above
         if a.isdigit() and b.isdigit():
             return False
-        return not phrases or not _has_cjk(text) or i in _phrase_starts(text)
+        if japanese is None:
+            japanese = _has_cjk(text)
+        return not phrases or not japanese or i in _phrase_starts(text)
     if a in HYPHENS:  # LB21, LB25: after a hyphen between letters ("Würfel-/Wert"), never before a digit
         return i >= 2 and text[i - 2].isalpha() and b.isalpha()
     return False
@@ -122,15 +125,22 @@ def may_break(text: str, i: int, *, phrases: bool = True) -> bool:
 def segments(text: str, *, phrases: bool = True) -> list[str]:
     """`text` (one paragraph) cut at its break opportunities: pieces that concatenate to `text`, each ending
     with the spaces after it."""
+    return list(_segments(text, phrases))
+
+
+@lru_cache(maxsize=8192)
+def _segments(text: str, phrases: bool) -> tuple[str, ...]:
+    # cached: a fit wraps the same paragraph at every size it tries
     out: list[str] = []
     start = 0
+    japanese = _has_cjk(text)
     for i in range(1, len(text)):
-        if may_break(text, i, phrases=phrases):
+        if may_break(text, i, phrases=phrases, japanese=japanese):
             out.append(text[start:i])
             start = i
     if start < len(text):
         out.append(text[start:])
-    return out
+    return tuple(out)
 
 
 def split_cjk(token: str) -> list[str]:
