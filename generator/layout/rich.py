@@ -1,8 +1,8 @@
 """Rich text in a template's text element: `**bold**` and `*italic*` runs, `[#c33a2b]colour spans[/]` and
-`:symbol:` inline icons (pnpkit's built-in symbols and the kit's own `style.icons` SVGs), with `\\*`, `\\:` and
-`\\[` for a literal star, colon or bracket. A `:name:` that names neither is an error with the nearest names.
-Italic is the kit's italic face where `style.fonts` gives one, else the upright face slanted (the renderer's
-synthetic oblique).
+`:symbol:` inline icons (pnpkit's built-in symbols and the kit's own `style.icons` SVGs), with `\\*`,
+`\\:` and `\\[` for a literal star, colon or bracket. A `:name:` that names neither is an error with the
+nearest names. Italic is the kit's italic face where `style.fonts` gives one, else the upright face slanted
+(the renderer's synthetic oblique).
 A rich text is cut into pieces, wrapped word by word with each piece measured in its own weight, and drawn
 as one Text op per run of a line plus the icons' shapes, so the fit, glyph and collision checks see every
 piece like any other text."""
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 from generator.errors import LayoutError
+from generator.layout.linebreak import HYPHEN, hyphenate, is_cjk, segments, split_cjk
 from generator.layout.ops import (
     INKS,
     INLINE_ICON,
@@ -31,12 +32,8 @@ from generator.layout.ops import (
 )
 from generator.layout.shapes import SYMBOLS, symbol
 from generator.layout.text import (
-    _NO_END,
-    _NO_START,
     Measure,
     UnprintableTextError,
-    _is_cjk,
-    _tokens,
     check_printable,
     paragraphs,
 )
@@ -45,8 +42,8 @@ from generator.spec.kit import Kit
 from generator.units import pt_text
 
 X_HEIGHT = 0.54
-"""Height of an inline icon as a fraction of the text size when the kit has no fonts of its own: BIZ UDPGothic's
-x-height (1108 of 2048 units). A kit with `style.fonts` uses its body face's (`kit_x_height`)."""
+"""Height of an inline icon as a fraction of the text size when the kit has no fonts of its own: BIZ
+UDPGothic's x-height (1108 of 2048 units). A kit with `style.fonts` uses its body face's (`kit_x_height`)."""
 ICON_SIDE = 0.12
 """Room on each side of an inline icon, as a fraction of the size."""
 MAX_ASPECT = 3.0
@@ -100,7 +97,8 @@ def unknown_icon(name: str, icons: Collection[str] = ()) -> str:
     near = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     hint = f"did you mean {' or '.join(':' + n + ':' for n in near)}? " if near else ""
     return (
-        f"no icon :{name[:40]}: ({hint}built-in symbols: {', '.join(SYMBOLS)}; the kit's icons (style.icons): "
+        f"no icon :{name[:40]}: ({hint}built-in symbols: {', '.join(SYMBOLS)}; "
+        "the kit's icons (style.icons): "
         f"{', '.join(sorted(icons)) or 'none'}; write \\: for a literal colon)"
     )
 
@@ -121,9 +119,9 @@ def parse_rich(
 ) -> list[Piece]:
     """`text` as pieces: `**` switches bold on and off, `*` italic (a star with spaces or the text's ends on
     both sides stays a star), `:name:` of a built-in symbol or of one of the kit's `icons` is an icon,
-    `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]` stays text), `\\*`, `\\:`,
-    `\\[` and `\\\\` are literal. An unclosed `**`, `*` or span, a `[/]` with no span or a `:name:` that is no
-    icon is an UnprintableTextError naming `where`."""
+    `[#rrggbb]` or `[ink]` starts a colour span and `[/]` ends it (any other `[word]` stays text), `\\*`,
+    `\\:`, `\\[` and `\\\\` are literal. An unclosed `**`, `*` or span, a `[/]` with no span or a `:name:`
+    that is no icon is an UnprintableTextError naming `where`."""
     kit_icons: Mapping[str, Asset] = icons or {}
     out: list[Piece] = []
     buf = ""
@@ -196,47 +194,67 @@ Atom = tuple[Piece, ...]
 """A word: pieces with no break opportunity inside (it may end with spaces)."""
 
 
-def _breakable(prev: Piece, nxt: Piece) -> bool:
-    """Whether a line may break between `prev` and `nxt` (neither a space): beside a CJK character, as plain
-    wrapping does, kinsoku kept (no break before a closing bracket or '。', none after an opening one); an icon
-    counts as a CJK character when it stands beside one."""
-    before = prev.text[-1:] if not prev.icon else ""
-    after = nxt.text[:1] if not nxt.icon else ""
-    if after in _NO_START or before in _NO_END:
-        return False
-    return (bool(before) and _is_cjk(before)) or (bool(after) and _is_cjk(after))
+OBJECT = "\ufffc"
+"""An inline icon's place in the text its breaks are computed on (UAX #14 CB: like a letter beside its
+neighbours, so an icon stays with a word it touches and breaks beside Japanese)."""
 
 
-def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
-    """Paragraphs (at hard line breaks) of words: a word ends after its spaces, and beside CJK characters
-    (Japanese breaks between characters)."""
-    paras: list[list[Atom]] = [[]]
-    current: list[Piece] = []
+def _with_text(piece: Piece, text: str) -> Piece:
+    return Piece(text, piece.bold, colour=piece.colour, italic=piece.italic)
 
-    def close() -> None:
-        if current:
-            paras[-1].append(tuple(current))
-            current.clear()
 
-    def add(piece: Piece) -> None:
-        if current and _breakable(current[-1], piece):
-            close()
-        current.append(piece)
-        if piece.text.endswith(" "):
-            close()
-
+def _paragraph_pieces(pieces: list[Piece]) -> list[list[Piece]]:
+    """`pieces` cut at the hard line breaks of their text."""
+    paras: list[list[Piece]] = [[]]
     for piece in pieces:
         if piece.icon:
-            add(piece)
+            paras[-1].append(piece)
             continue
         for n, para in enumerate(paragraphs(piece.text)):
             if n:
-                close()
                 paras.append([])
-            for word in _tokens(para):
-                add(Piece(word, piece.bold, colour=piece.colour, italic=piece.italic))
-    close()
+            if para:
+                paras[-1].append(_with_text(piece, para))
     return paras
+
+
+def _atoms(pieces: list[Piece]) -> list[list[Atom]]:
+    """Paragraphs (at hard line breaks) of words: the pieces cut at the break opportunities of the
+    paragraph's whole text (`linebreak.segments`, so a bold number keeps its plain unit and markup never
+    opens a break), each word with its spaces."""
+    out: list[list[Atom]] = []
+    for para in _paragraph_pieces(pieces):
+        plain = "".join(OBJECT if p.icon else p.text for p in para)
+        ends: set[int] = set()
+        pos = 0
+        for seg in segments(plain):
+            pos += len(seg)
+            ends.add(pos)
+        atoms: list[Atom] = []
+        current: list[Piece] = []
+        pos = 0
+        for p in para:
+            if p.icon:
+                current.append(p)
+                pos += 1
+            else:
+                start = 0
+                for k in range(1, len(p.text) + 1):
+                    if pos + k in ends:
+                        current.append(_with_text(p, p.text[start:k]))
+                        start = k
+                        atoms.append(tuple(current))
+                        current = []
+                if start < len(p.text):
+                    current.append(_with_text(p, p.text[start:]))
+                pos += len(p.text)
+            if pos in ends and current:
+                atoms.append(tuple(current))
+                current = []
+        if current:
+            atoms.append(tuple(current))
+        out.append(atoms)
+    return out
 
 
 def _font(piece: Piece, base: FontKey) -> FontKey:
@@ -270,20 +288,98 @@ def _trimmed(line: list[Piece]) -> list[Piece]:
     return out
 
 
+def _cut(atom: Atom, k: int) -> tuple[list[Piece], list[Piece]]:
+    """`atom` (text pieces only) cut after its k-th character."""
+    head: list[Piece] = []
+    tail: list[Piece] = []
+    pos = 0
+    for p in atom:
+        if pos + len(p.text) <= k:
+            head.append(p)
+        elif pos >= k:
+            tail.append(p)
+        else:
+            head.append(_with_text(p, p.text[: k - pos]))
+            tail.append(_with_text(p, p.text[k - pos :]))
+        pos += len(p.text)
+    return head, tail
+
+
+def _fits_head(
+    hyphened: Callable[[str, Atom], list[Piece]],
+    rest: Atom,
+    fits: Callable[[list[Piece], float], bool],
+    room: float,
+    head: str,
+) -> bool:
+    return fits(hyphened(head, rest), room)
+
+
+def _split_atom(
+    atom: Atom, lang: str, room: float, width: float, fits: Callable[[list[Piece], float], bool]
+) -> list[Atom]:
+    """An atom wider than a whole line, cut as `text.wrap` cuts a word: Japanese between characters,
+    a word at `lang`'s hyphenation points (the hyphen in the last piece's weight); an icon keeps it whole."""
+    if any(p.icon for p in atom):
+        return [atom]
+    text = "".join(p.text for p in atom)
+    if any(is_cjk(ch) for ch in text):
+        out: list[Atom] = []
+        rest = list(atom)
+        for seg in split_cjk(text)[:-1]:
+            head, tail = _cut(tuple(rest), len(seg))
+            out.append(tuple(head))
+            rest = tail
+        return [*out, tuple(rest)]
+
+    def hyphened(head_text: str, rest: Atom) -> list[Piece]:
+        bare = head_text[: -len(HYPHEN)] if head_text.endswith(HYPHEN) else head_text
+        head, _ = _cut(rest, len(bare))
+        if len(bare) < len(head_text):
+            head[-1] = _with_text(head[-1], head[-1].text + HYPHEN)
+        return head
+
+    parts: list[Atom] = []
+    rest_atom = atom
+    while not fits(_trimmed(list(rest_atom)), width):
+        word = "".join(p.text for p in rest_atom)
+        limit = room if not parts else width
+        cut = hyphenate(word, lang, partial(_fits_head, hyphened, rest_atom, fits, limit))
+        if cut is None and not parts and room < width:
+            cut = hyphenate(word, lang, partial(_fits_head, hyphened, rest_atom, fits, width))
+        if cut is None:
+            break
+        parts.append(tuple(hyphened(cut[0], rest_atom)))
+        rest_atom = tuple(_cut(rest_atom, len(word) - len(cut[1]))[1])
+    return [*parts, rest_atom] if rest_atom else parts
+
+
 def wrap_rich(
-    pieces: list[Piece], base: FontKey, size: float, width: float, measure: Measure
+    pieces: list[Piece], base: FontKey, size: float, width: float, measure: Measure, *, lang: str = ""
 ) -> list[list[Piece]]:
-    """Greedy line breaking between words (hard breaks kept); a word wider than the line gets a line."""
+    """Greedy line breaking at the break opportunities of `linebreak.segments` (hard breaks kept); a word
+    wider than the line is cut (Japanese between characters, Latin at `lang`'s hyphenation points), else it
+    gets a line of its own."""
+
+    def fits(line: list[Piece], room: float) -> bool:
+        return _width(line, base, size, measure) <= room
+
     lines: list[list[Piece]] = []
     for para in _atoms(pieces):
         line: list[Piece] = []
-        for atom in para:
-            trial = _trimmed(line + list(atom))
-            if line and _width(trial, base, size, measure) > width:
-                lines.append(_trimmed(line))
-                line = list(atom)
-            else:
-                line += atom
+        for whole in para:
+            parts = [whole]
+            if not fits(_trimmed(list(whole)), width):
+                room = width - _width(line, base, size, measure) if _trimmed(line) else width
+                parts = _split_atom(whole, lang, room, width, fits)
+            for n, atom in enumerate(parts):
+                trial = _trimmed(line + list(atom))
+                hyphened = n > 0 and not parts[n - 1][-1].icon and parts[n - 1][-1].text.endswith(HYPHEN)
+                if line and (hyphened or not fits(trial, width)):
+                    lines.append(_trimmed(line))
+                    line = list(atom)
+                else:
+                    line += atom
         lines.append(_trimmed(line))
     return lines
 
@@ -314,6 +410,7 @@ def fit_rich(
     leading: float = 1.3,
     wrap: bool = True,
     where: str = "",
+    lang: str = "",
 ) -> RichBlock:
     """Wrap (or keep on one line) `pieces` into width x height, shrinking the size in 0.25 pt steps down to
     min_size; a LayoutError naming `where` when it still does not fit."""
@@ -321,7 +418,7 @@ def fit_rich(
         check_printable(p.text, where, one_line=not wrap)
     s = size
     while True:
-        lines = wrap_rich(pieces, base, s, width, measure) if wrap else [_trimmed(list(pieces))]
+        lines = wrap_rich(pieces, base, s, width, measure, lang=lang) if wrap else [_trimmed(list(pieces))]
         too_wide = any(_width(line, base, s, measure) > width + 0.01 for line in lines)
         if not too_wide and len(lines) * s * leading <= height + 0.01:
             return RichBlock(tuple(tuple(line) for line in lines), s, s * leading)

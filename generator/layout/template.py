@@ -348,6 +348,7 @@ class FaceRenderer:
             min_size=el.min_size,
             wrap=el.wrap,
             where=box.label,
+            lang=str(self.helpers.get("lang", "")),
         )
         return rich_ops(
             block,
@@ -364,7 +365,15 @@ class FaceRenderer:
     def _paragraph(self, el: TextElement, text: str, box: _TextBox) -> list[Op]:
         """Plain text wrapped into lines that fit the box."""
         fitted = fit_block(
-            text, el.font, box.w, box.h, self.measure, size=el.size, min_size=el.min_size, where=box.label
+            text,
+            el.font,
+            box.w,
+            box.h,
+            self.measure,
+            size=el.size,
+            min_size=el.min_size,
+            where=box.label,
+            lang=str(self.helpers.get("lang", "")),  # the hyphenation dictionary
         )
         ops: list[Op] = []
         ops += block_ops(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.errors import LayoutError
+from generator.layout.linebreak import HYPHEN, hyphenate, is_cjk, segments, split_cjk
 from generator.layout.ops import Anchor, FontKey, Op, Rect, Role, Text
 from generator.units import pt_text
 
@@ -49,8 +50,9 @@ class UnprintableTextError(LayoutError):
 
 
 def check_printable(text: str, where: str, *, one_line: bool = False) -> None:
-    """Raise a UnprintableTextError naming `where` when `text` holds a control character, or (`one_line`) a line
-    break: a one-line slot cannot show one, and a shaper or rasteriser would fail or draw a box for it."""
+    """Raise a UnprintableTextError naming `where` when `text` holds a control character, or (`one_line`) a
+    line break: a one-line slot cannot show one, and a shaper or rasteriser would fail or draw a box for
+    it."""
     bad = control_characters(text)
     if bad:
         raise UnprintableTextError(where, text, f"control character {_codes(bad)} cannot be printed")
@@ -60,44 +62,14 @@ def check_printable(text: str, where: str, *, one_line: bool = False) -> None:
         )
 
 
-# Characters that must not start a line in Japanese (kinsoku shori), and must not end one.
-_NO_START = set(
-    "、。，．・：；？！ー）」』】〕〉》”’ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々)]}.,:;!?%"
-)
-_NO_END = set("（「『【〔〈《“‘([{")
-
-
 def _is_cjk(ch: str) -> bool:
-    o = ord(ch)
-    return 0x3000 <= o <= 0x9FFF or 0xFF00 <= o <= 0xFFEF or 0xF900 <= o <= 0xFAFF
+    return is_cjk(ch)
 
 
 def _tokens(text: str) -> list[str]:
-    """Break opportunities: words with their trailing space; single CJK characters."""
-    out: list[str] = []
-    cur = ""
-    for ch in text:
-        if _is_cjk(ch) or ch in _NO_START and cur == "":
-            if cur:
-                out.append(cur)
-                cur = ""
-            out.append(ch)
-        elif ch == " ":
-            cur += ch
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur:
-        out.append(cur)
-    # glue kinsoku characters to their neighbours
-    glued: list[str] = []
-    for tok in out:
-        if glued and (tok[0] in _NO_START or glued[-1][-1] in _NO_END):
-            glued[-1] += tok
-        else:
-            glued.append(tok)
-    return glued
+    """Break opportunities of one paragraph (docs/text.md, "Where a line breaks"): pieces with their trailing
+    spaces, cut by UAX #14 and, in Japanese, between BudouX phrases."""
+    return segments(text)
 
 
 WIDOW_CJK = 4
@@ -128,19 +100,52 @@ def _no_widow(lines: list[list[str]], font: str, size: float, width: float, meas
         last.insert(0, prev.pop())
 
 
-def wrap(text: str, font: str, size: float, width: float, measure: Measure) -> list[str]:
-    """Greedy line breaking at spaces (Latin) or between characters (Japanese, with kinsoku), then widow control
-    (a paragraph does not end on one word or on fewer than 4 Japanese characters when the line above can give
-    some); explicit newlines are kept."""
+def _too_wide(
+    tok: str, lang: str, room: float, width: float, fits: Callable[[str, float], bool]
+) -> list[str]:
+    """A piece wider than a whole line, cut: a Japanese phrase between its characters (kinsoku kept), a word
+    at its hyphenation points (`lang`'s dictionary; the first part filling `room`, the rest `width`). Pieces
+    that cannot be cut stay whole (the fit shrinks the size)."""
+    if any(is_cjk(ch) for ch in tok):
+        return split_cjk(tok)
+    out: list[str] = []
+    rest = tok
+    while not fits(rest.rstrip(), width):
+        cut = hyphenate(rest, lang, lambda head: fits(head, room if not out else width))
+        if cut is None and not out and room < width:
+            cut = hyphenate(rest, lang, lambda head: fits(head, width))
+        if cut is None:
+            break
+        out.append(cut[0])
+        rest = cut[1]
+    return out + [rest] if rest else out
+
+
+def wrap(text: str, font: str, size: float, width: float, measure: Measure, *, lang: str = "") -> list[str]:
+    """Greedy line breaking at the break opportunities of UAX #14 (spaces, after hyphens, between Japanese
+    BudouX phrases; never before closing punctuation, after an opening bracket or between a number and its
+    unit), a piece wider than a whole line cut (`lang`'s hyphenation, a hyphen drawn and measured), then
+    widow control (a paragraph does not end on one word or on fewer than 4 Japanese characters when the line
+    above can give some); explicit newlines are kept."""
+
+    def fits(line: str, room: float) -> bool:
+        return measure(line, font, size) <= room
+
     lines: list[str] = []
     for para in paragraphs(text):
         rows: list[list[str]] = [[]]
-        for tok in _tokens(para):
-            trial = "".join(rows[-1]) + tok
-            if rows[-1] and measure(trial.rstrip(), font, size) > width:
-                rows.append([tok.lstrip()])
-            else:
-                rows[-1].append(tok)
+        for whole in _tokens(para):
+            parts = [whole]
+            if not fits(whole.rstrip(), width):
+                used = "".join(rows[-1])
+                room = width - measure(used, font, size) if used.strip() else width
+                parts = _too_wide(whole, lang, room, width, fits)
+            for n, tok in enumerate(parts):
+                trial = "".join(rows[-1]) + tok
+                if rows[-1] and (n > 0 and parts[n - 1].endswith(HYPHEN) or not fits(trial.rstrip(), width)):
+                    rows.append([tok.lstrip()])
+                else:
+                    rows[-1].append(tok)
         _no_widow(rows, font, size, width, measure)
         lines.extend("".join(r).rstrip() for r in rows)
     return lines
@@ -171,13 +176,15 @@ def fit_block(
     min_size: float,
     leading: float = 1.3,
     where: str = "",
+    lang: str = "",
 ) -> Fitted:
     """Wrap `text` into width x height, shrinking the size in 0.25 pt steps down to min_size; a text that
-    still does not fit is a LayoutError naming `where`; a control character is a UnprintableTextError."""
+        still does not fit is a LayoutError naming `where`; a control character is a UnprintableTextError.
+    `lang` picks the hyphenation dictionary for a word wider than the box."""
     check_printable(text, where)
     s = size
     while True:
-        lines = wrap(text, font, s, width, measure)
+        lines = wrap(text, font, s, width, measure, lang=lang)
         too_wide = any(measure(line, font, s) > width + 0.01 for line in lines)
         if not too_wide and len(lines) * s * leading <= height + 0.01:
             return Fitted(tuple(lines), s, s * leading)
@@ -192,8 +199,8 @@ def fit_block(
 def fit_line(
     text: str, font: str, width: float, measure: Measure, *, size: float, min_size: float, where: str = ""
 ) -> float:
-    """The largest size <= size at which one line fits `width` (LayoutError below min_size; a UnprintableTextError
-    for a line break or control character)."""
+    """The largest size <= size at which one line fits `width` (LayoutError below min_size; a
+    UnprintableTextError for a line break or control character)."""
     check_printable(text, where, one_line=True)
     w = measure(text, font, size)
     if w <= width:
@@ -296,8 +303,9 @@ def vertical_label(
     where: str = "",
 ) -> list[Text]:
     """A label running up a narrow column, centred on (cx, cy) within `length` points along it. Japanese is
-    set vertically (tategaki): each character upright, top to bottom, one em apart; a long-vowel mark is turned
-    to run down the column. Latin text is turned 90 degrees to read bottom to top, its glyphs centred on cx."""
+    set vertically (tategaki): each character upright, top to bottom, one em apart; a long-vowel mark is
+    turned to run down the column. Latin text is turned 90 degrees to read bottom to top, its glyphs centred
+    on cx."""
     if text and all(_is_cjk(ch) for ch in text):
         s = min(size, length / len(text))
         if s < min_size:

@@ -154,9 +154,10 @@ def check_layout(
     catalog: Catalog | None,
 ) -> None:
     """The layout checks of composed components, before anything is written: every text fits its box, no text
-    is below the kit's minimum size, nothing collides. Raises a located LayoutError on the first that
-    fails."""
+    is below the kit's minimum size, small text keeps its contrast, nothing collides. Raises a located
+    LayoutError on the first that fails."""
     from generator.layout.collide import check_collisions
+    from generator.layout.legibility import check_contrast as check_small_text_contrast
     from generator.layout.legibility import check_min_sizes
     from generator.layout.textfit import check_one_line_texts, check_text_fit
     from generator.render.fonts import ink_extent
@@ -164,6 +165,7 @@ def check_layout(
     check_one_line_texts(components, kit.display, catalog, lang)
     check_text_fit(components, measure, kit.display, catalog, lang)
     check_min_sizes(components, kit.style.min_size, kit.display, catalog, lang)
+    check_small_text_contrast(components, measure, kit.style.min_contrast, kit.display, catalog, lang)
     check_collisions(
         components,
         measure,

@@ -40,11 +40,20 @@ class MinSize(SpecModel):
 
 
 class Legibility(SpecModel):
-    """`style.min_size`: the per-role size floors; `style.safe_margin`: how far text keeps from a face's
-    edge."""
+    """`style.min_size`: the per-role size floors; `style.min_contrast`: small text's contrast floor;
+    `style.safe_margin`: how far text keeps from a face's edge."""
 
     min_size: MinSize = Field(
         default_factory=MinSize, description="smallest printed size per text role, in points"
+    )
+    min_contrast: float = Field(
+        4.5,
+        ge=1,
+        le=21,
+        description=(
+            "the smallest WCAG contrast ratio text under 9 pt keeps against the colour under it "
+            "(default 4.5, WCAG AA for small text)"
+        ),
     )
     safe_margin: Length = Field(
         8.503937007874017,
@@ -52,10 +61,8 @@ class Legibility(SpecModel):
         le=72,
         description=(
             "the safe area: no string's glyphs come nearer than this to the edge of the face it is printed "
-            "on (card, "
-            "tile, token, sheet panel), so cutting a little off the line never cuts text (default 3mm, the "
-            "print "
-            "shops' card safe area; a face whose shorter side is under 12 times this keeps a twelfth of that "
-            "side)"
+            "on (card, tile, token, sheet panel), so cutting a little off the line never cuts text (default "
+            "3mm, the print shops' card safe area; a face whose shorter side is under 12 times this keeps a "
+            "twelfth of that side)"
         ),
     )

@@ -1,6 +1,7 @@
 """Raindrops: window board, raindrop and bonus tiles, cloud and thunder tokens, player boards, markers,
-memory cards and the rules summary. Every colour has its own drop shape (colour-blind and black-and-white safe);
-pictures are drawn in raindrops_art; identical pieces share one Face (the renderer makes them Form XObjects)."""
+memory cards and the rules summary. Every colour has its own drop shape (colour-blind and black-and-white
+safe); pictures are drawn in raindrops_art; identical pieces share one Face (the renderer makes them Form
+XObjects)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
-from generator.layout.summary import heading_size, paragraph, section, summary_faces
+from generator.layout.summary import heading_size, section, sentences, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line
 from generator.layout.tiling import tile_face
 from generator.units import mm
@@ -80,8 +81,8 @@ def _back(ctx: Context, cid: str) -> bool:
 
 
 def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float, cid: str = "") -> list[Op]:
-    """One raindrop: the colour's own shape filled with the colour (or the kit's `art.icon` of component `cid`); a
-    wild half as a split drop."""
+    """One raindrop: the colour's own shape filled with the colour (or the kit's `art.icon` of component
+    `cid`); a wild half as a split drop."""
     cols = _colours(ctx)
     if len(half) == 1:
         c = cols[half[0]]
@@ -354,7 +355,8 @@ def marker_face(kind: str, w: float, h: float) -> Face:
 
 
 def compose_markers(ctx: Context, cid: str) -> Component:
-    """Action markers (the first shows the purple start arrow) and path markers standing in for glass beads."""
+    """Action markers (the first shows the purple start arrow) and path markers standing in for glass
+    beads."""
     game = ctx.kit.game
     w, h = _size(ctx, cid, (mm(22), mm(22)))
     start, action, path = marker_face("start", w, h), marker_face("action", w, h), marker_face("path", w, h)
@@ -750,7 +752,8 @@ def _drop_diagram(ctx: Context, cx: float, cy: float, cell: float) -> list[Op]:
 
 
 def compose_window_board(ctx: Context, cid: str) -> Component:
-    """The window board on one A3 sheet or overlapping A4/Letter strips with glue bands and alignment targets."""
+    """The window board on one A3 sheet or overlapping A4/Letter strips with glue bands and alignment
+    targets."""
     title = _title(ctx, cid)
     face = board_face(ctx)
     pages = tile_face(
@@ -890,12 +893,14 @@ HOUSE_RULES = (
 
 
 def house_rule_ids(game: Any) -> list[str]:
-    """Text ids of the chosen readings: `rules.house.<switch>.<setting>` (one catalog sentence per setting)."""
+    """Text ids of the chosen readings: `rules.house.<switch>.<setting>` (one catalog sentence per
+    setting)."""
     return [f"rules.house.{name}.{getattr(game.rules, name)}" for name in HOUSE_RULES]
 
 
 def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) -> tuple[list[Op], float]:
-    """The heading and one sentence per switch, each chosen by the spec's setting."""
+    """The heading and one paragraph of one sentence per switch, each chosen by the spec's setting (the
+    sentences run on: none starts a line of its own)."""
     hs = heading_size(ctx, size)
     ops: list[Op] = [
         Text(
@@ -910,15 +915,13 @@ def _house_rules(ctx: Context, x: float, y: float, width: float, size: float) ->
         )
     ]
     y -= hs * 1.45
-    for tid in house_rule_ids(ctx.kit.game):
-        drawn, height = paragraph(ctx, tid, ctx.texts(tid), x, y, width, size, bullet="• ")
-        ops += drawn
-        y -= height + size * 0.25
-    return ops, y - size * 0.35
+    drawn, height = sentences(ctx, house_rule_ids(ctx.kit.game), x, y, width, size)
+    return ops + drawn, y - height - size * 0.6
 
 
 def rules_face(ctx: Context, w: float, h: float) -> list[Face]:
-    """The rules summary: a colour/shape legend and every section, one size for all (the largest that fits)."""
+    """The rules summary: a colour/shape legend and every section, one size for all (the largest that
+    fits)."""
     return summary_faces(ctx, w, h, _rules_body, band=SKY, logo=slot_art(ctx, "rules", RULES_LOGO, w, h))
 
 

@@ -15,7 +15,7 @@ from generator.layout.compose import Builders, Component, Context, figures_of, s
 from generator.layout.imposition import impose_cards, impose_sheets, sheet_slot
 from generator.layout.ops import Circle, Face, Line, Op, Path, Place, Polygon, Rect, Text
 from generator.layout.shapes import darken, lighten, symbol
-from generator.layout.summary import paragraph, section, summary_faces
+from generator.layout.summary import section, summary_faces
 from generator.layout.text import block_ops, fit_block, fit_line, number_ops, vertical_label
 from generator.units import CARD_PRESETS, mm, to_mm
 
@@ -1000,20 +1000,17 @@ def _rules_body(ctx: Context, pad: float, top: float, body_w: float, size: float
         xx += size * 2.5 + ctx.measure(name, "regular", size)
     y -= size * 2
     for head_id, body_ids in rules_sections(game):
-        drawn, y = section(ctx, head_id, body_ids[0], pad, y, body_w, size, TABLE, gap=0.5)
+        drawn, y = section(ctx, head_id, body_ids, pad, y, body_w, size, TABLE, gap=0.5)
         ops += drawn
-        for body_id in body_ids[1:]:  # a further sentence of a house rule, its own paragraph under the first
-            body, height = paragraph(ctx, body_id, t(body_id), pad, y + size * 0.25, body_w, size)
-            ops += body
-            y -= height + size * 0.25
         if body_ids[0] == "rules.melds":
             y = _meld_examples(ctx, ops, pad, y, size)
     return ops, y
 
 
 def rules_sections(game: Any) -> list[tuple[str, list[str]]]:
-    """The rules summary's sections: (heading id, paragraph ids), each house rule's paragraph the catalog
-    entry of its setting (a setting that changes nothing under the others prints nothing)."""
+    """The rules summary's sections: (heading id, paragraph ids), each house rule's sentences (the catalog
+    entry of each setting) run on in one paragraph (a setting that changes nothing under the others prints
+    nothing)."""
     r = game.rules
     initial = [f"rules.initial.{r.opening_turn}"]
     if r.opening_turn == "may_add_after_opening":
