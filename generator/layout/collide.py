@@ -1,13 +1,13 @@
 """The collision check: on every face, no string overlaps another string, or a shape it is not printed on.
 
-Each face's ops get their drawn geometry: a string's box from the font metrics as drawn (advance width, the ink
-extent of its glyphs), a shape's outline from its geometry (half the stroke on either side). A string may sit
-on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field); it
-must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
+Each face's ops get their drawn geometry: a string's box from the font metrics as drawn (advance width, the
+ink extent of its glyphs), a shape's outline from its geometry (half the stroke on either side). A string may
+sit on a filled shape drawn before it that holds its centre (its background: a cell, a badge, a card's field);
+it must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
 collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
 outline it crosses. A string whose glyphs leave its face's safe area (the trim inset by `style.safe_margin`,
-less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string runs
-past its rectangle and trim.
+less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string
+runs past its rectangle and trim.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ class Collision:
     def message(self, lang: str) -> str:
         """One line for the error."""
         return (
-            f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): text {self.text_id or '(no id)'} "
+            f"{self.component} ({lang}): face {self.face or '?'} (page {self.page}): "
+            f"text {self.text_id or '(no id)'} "
             f"{self.text[:50]!r} collides with {self.other}"
         )
 
@@ -262,7 +263,8 @@ def face_collisions(
         if core[0] >= core[2] or core[1] >= core[3]:
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        # the last filled shape before the string that holds all of it hides whatever was drawn before it there
+        # the last filled shape before the string that holds all of it hides whatever was drawn before it
+        # there
         under = max(
             (
                 s.order
@@ -351,8 +353,8 @@ def collisions(
     extent: Extent | None = None,
     safe_margin: float | None = None,
 ) -> list[Collision]:
-    """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and with
-    `safe_margin` every string that leaves its face's safe area."""
+    """Every distinct collision on the faces of `components` (a face drawn many times is judged once), and
+    with `safe_margin` every string that leaves its face's safe area."""
     seen: dict[tuple[str, str, str, str, str], Collision] = {}
     judged: set[int] = set()
     for comp in components:
@@ -365,7 +367,8 @@ def collisions(
                 judged.add(id(place.ops))
                 found = face_collisions(place.ops, measure, extent)
                 if safe_margin is not None and place.clip is not None:
-                    found += outside_safe_area(place.ops, place.clip, safe_margin, measure, extent)
+                    trim = place.trim or place.clip  # a clip with bleed is not the trim
+                    found += outside_safe_area(place.ops, trim, safe_margin, measure, extent)
                 for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 from generator.spec.assets import Asset, Fit
 
@@ -136,7 +136,11 @@ class Place:
     name: str = ""
     """The name of the face this place draws (imposition sets it), for messages about that face."""
     backdrop: bool = False
-    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across them."""
+    """The ops are a declared background (a faded symbol behind a card's number): strings may sit across
+    them."""
+    trim: tuple[float, float, float, float] | None = None
+    """The face's trim (x, y, w, h, own coordinates) where `clip` keeps its bleed too: the box the text-fit
+    and safe-area checks measure against (the clip when None)."""
 
 
 @dataclass(frozen=True)
@@ -173,7 +177,7 @@ class Vector:
     tint: str | None = None
 
 
-Op = Union[Rect, Line, Circle, Polygon, Path, Text, Place, Image, Vector]
+Op = Rect | Line | Circle | Polygon | Path | Text | Place | Image | Vector
 
 
 INLINE_ICON = "icon:"
@@ -199,8 +203,8 @@ def art_op(
     slot: str = "",
     bleed: bool = False,
 ) -> Image | Vector:
-    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a raster
-    is never tinted). Composers and template interpreters emit art only through this."""
+    """The op that draws `asset` into the box x, y, w, h: a `Vector` for an SVG, an `Image` for a raster (a
+    raster is never tinted). Composers and template interpreters emit art only through this."""
     if asset.is_vector:
         return Vector(asset, x, y, w, h, fit, opacity, slot, bleed, tint)
     return Image(asset, x, y, w, h, fit, opacity, slot, bleed)
@@ -244,7 +248,8 @@ class Page:
     bookmark_level: int = 0
     label: str = ""
     face: str = ""
-    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by it."""
+    """Name of the one face a print-shop page holds ('' for N-up and sheet pages): exports name card files by
+    it."""
 
 
 def _f(v: float) -> str:
@@ -262,15 +267,18 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
         if isinstance(op, Rect):
             extra = f" r={_f(op.radius)}" if op.radius else ""
             out.append(
-                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}"
+                f"{indent}rect {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} "
+                f"fill={_colour(op.fill)} stroke={_colour(op.stroke)}{extra}"
             )
         elif isinstance(op, Line):
             out.append(
-                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} stroke={op.stroke} w={_f(op.width)}"
+                f"{indent}line {_f(op.x1)} {_f(op.y1)} {_f(op.x2)} {_f(op.y2)} "
+                f"stroke={op.stroke} w={_f(op.width)}"
             )
         elif isinstance(op, Circle):
             out.append(
-                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} fill={_colour(op.fill)} stroke={_colour(op.stroke)}"
+                f"{indent}circle {_f(op.cx)} {_f(op.cy)} {_f(op.r)} "
+                f"fill={_colour(op.fill)} stroke={_colour(op.stroke)}"
             )
         elif isinstance(op, Polygon):
             pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in op.points)
@@ -289,7 +297,8 @@ def dump_ops(ops: tuple[Op, ...] | list[Op], indent: str = "  ") -> list[str]:
             extra += f" tint={op.tint}" if isinstance(op, Vector) and op.tint else ""
             extra += " bleed" if op.bleed else ""
             out.append(
-                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} {op.fit} {op.slot}={op.asset.shown} "
+                f"{indent}{kind} {_f(op.x)} {_f(op.y)} {_f(op.w)} {_f(op.h)} "
+                f"{op.fit} {op.slot}={op.asset.shown} "
                 f"sha={op.asset.sha256[:12]}{extra}"
             )
         elif isinstance(op, Place):

@@ -109,7 +109,10 @@ class Overflow:
             if v > TOLERANCE
         ]
         where = f"page {self.page}" + (f" ({self.label})" if self.label else "")
-        return f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: {', '.join(sides)}"
+        return (
+            f"{where}: text {self.text_id or '(no id)'} {self.text!r} runs past {self.what}: "
+            f"{', '.join(sides)}"
+        )
 
 
 def _overflow(page: int, label: str, op: Text, box: Box, outer: Box, what: str) -> Overflow:
@@ -155,7 +158,7 @@ def _walk(
             inner = _mul(m, _place_matrix(op))
             inner_clips = clips
             if op.clip is not None and not op.window:
-                cx, cy, cw, ch = op.clip
+                cx, cy, cw, ch = op.trim or op.clip
                 inner_clips = clips + (_apply_box(inner, (cx, cy, cx + cw, cy + ch)),)
             # what a place paints stays behind later ops of its parent too (a face's own fills)
             _walk(op.ops, inner, inner_clips, backdrops, measure, page, label, out)
@@ -279,8 +282,8 @@ def check_one_line_texts(
 def check_text_fit(
     components: Sequence[Component], measure: Measure, where: str, catalog: Catalog | None, lang: str
 ) -> None:
-    """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past its
-    box or trim, each located at its catalog line when it has a text id."""
+    """Raise one LocatedLayoutError naming every string of every component (faces and backs) that runs past
+    its box or trim, each located at its catalog line when it has a text id."""
 
     def locate(tid: str) -> str | None:
         line = catalog.lines.get(tid) if catalog is not None else None
