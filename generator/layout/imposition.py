@@ -409,23 +409,25 @@ def _edges_agree(grid: Grid, fronts: Sequence[Face], backs: Sequence[Face] | Non
     return True
 
 
-AUTO_GUTTER_MIN: Final = 2 * MIN_OUTER_BLEED
-"""The least gutter pnpkit puts between neighbours that print different colours at their shared edge (each
-keeps MIN_OUTER_BLEED of its own art beyond its cut)."""
+AUTO_GUTTER_MIN: Final = mm(2.4)
+"""The least gutter pnpkit puts between neighbours that print different colours at their shared edge: each
+keeps 1.2 mm of its own art beyond its cut, so a cut 1 mm off the line still meets it."""
 
 
 def home_grid(fronts: Sequence[Face], backs: Sequence[Face] | None, settings: PrintSpec, paper: str) -> Grid:
     """The home-mode grid for a deck: abutting cards (shared cuts) only where every two neighbours print the
     same one colour along their shared edge (fronts and backs); otherwise a gutter in which each card keeps
-    its own bleed -- twice the print bleed, or AUTO_GUTTER_MIN where that fits more cards a page. A kit's
-    own `print.gutter` (above 0) is used as it is."""
+    its own bleed -- twice the print bleed, or 3 mm, or AUTO_GUTTER_MIN, the widest that fits the most cards
+    a page. A kit's own `print.gutter` (above 0) is used as it is."""
     w, h = fronts[0].width, fronts[0].height
     grid = card_grid(paper, w, h, settings)
     if settings.gutter > 0 or _edges_agree(grid, fronts, backs, _mirrors_x(settings, grid.landscape)):
         return grid
     candidates = [
         card_grid(paper, w, h, settings.model_copy(update={"gutter": g, "bleed": max(settings.bleed, g / 2)}))
-        for g in sorted({2 * max(settings.bleed, MIN_OUTER_BLEED), AUTO_GUTTER_MIN}, reverse=True)
+        for g in sorted(
+            {2 * max(settings.bleed, MIN_OUTER_BLEED), 2 * MIN_OUTER_BLEED, AUTO_GUTTER_MIN}, reverse=True
+        )
     ]
     # the most cards a page; of equals, one that leaves a strip for the ruler beside the marks; then the
     # wider gutter (the first)
