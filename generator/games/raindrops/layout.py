@@ -271,8 +271,9 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
         art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15),
         values={"cloud": token.type},
     )
+    # the badge stays inside the token's safe area (a twelfth of its side from the cut)
     ops += _points_badge(
-        w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff"
+        w - mm(6.3), h - mm(6.3), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff"
     )
     # condition: "2 x [symbol]" per cloud symbol, along the bottom
     n = len(token.condition)
@@ -319,8 +320,9 @@ def thunder_face(value: int, w: float, h: float) -> Face:
     ops: list[Op] = [_ground(STORM, 0, 0, w, h, w, h)]
     ops += art.bolt(w * 0.3, h * 0.55, h * 0.32)
     ops += [
-        Circle(w * 0.66, h * 0.45, h * 0.26, fill="#ffffff", stroke="#ffd43b", width=1.5),
-        Text(w * 0.66, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle"),
+        # inside the safe area, the value clear of the ring
+        Circle(w * 0.64, h * 0.45, h * 0.24, fill="#ffffff", stroke="#ffd43b", width=1.5),
+        Text(w * 0.64, h * 0.45 - h * 0.108, str(value), h * 0.3, font="bold", anchor="middle"),
     ]
     return Face(f"thunder-{value}", w, h, tuple(ops), 0.0)
 
