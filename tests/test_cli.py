@@ -82,7 +82,8 @@ def test_unknown_language_and_paper_are_clear_errors():
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
-    # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit PDF is
+    # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit
+    # PDF is
     lines = r.stdout.splitlines()
     assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
     assert "6 files written" in r.stdout and "pages in" in r.stdout
@@ -155,7 +156,7 @@ def test_print_shop_and_duplex_options(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "en", "--duplex", "none", "--out", str(tmp_path / "simplex"))
     assert r.returncode == 0, r.stderr
     pages = pypdf.PdfReader(str(tmp_path / "simplex" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages
-    assert len(pages) == 12  # fronts only: no back pages
+    assert len(pages) == 13  # fronts only, 8 cards a page (suits differ: gutters), no back pages
     bad = pnpkit("build", str(RR), "--mode", "poster")
     assert (
         bad.returncode == 2
@@ -393,25 +394,30 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
     [
         (
             ["--games", "1000000000000"],
-            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 (estimated time: up to ",
+            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 1000000000000 "
+            "(estimated time: up to ",
         ),
         (
             ["--games", str(10**30)],
-            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 digits) (estimated time: up to ",
+            "error: Invalid value for '--games': at most 1,000,000 games per setting; got 100000...(31 "
+            "digits) (estimated time: up to ",
         ),
         (["--games", "0"], "error: Invalid value for '--games': expected a number >= 1; got 0"),
         (["--games", "-1"], "error: Invalid value for '--games': expected a number >= 1; got -1"),
         (
             ["--seed", "-1"],
-            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got -1",
+            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as "
+            "kit.seed); got -1",
         ),
         (
             ["--seed", str(2**63)],
-            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as kit.seed); got 9223372036854775808",
+            "error: Invalid value for '--seed': expected a whole number in 0..2**63-1 (the same rule as "
+            "kit.seed); got 9223372036854775808",
         ),
         (
             ["--dask", ""],
-            "error: Invalid value for '--dask': expected 'local' or a scheduler address such as tcp://host:8786; got ''",
+            "error: Invalid value for '--dask': expected 'local' or a scheduler address such as "
+            "tcp://host:8786; got ''",
         ),
         (["--workers", "0"], "error: Invalid value for '--workers': expected a number >= 1; got 0"),
     ],
@@ -446,7 +452,8 @@ def test_check_refuses_impossible_options_up_front(args, message):
         (
             "export",
             ["--size", "huge"],
-            "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'huge'",
+            "Invalid value for '--size': expected one of tgc-poker, tgc-bridge, tgc-mini, tgc-square, "
+            "mpc-poker, mpc-bridge, mpc-mini, mpc-tarot, dtc-poker, dtc-tarot; got 'huge'",
         ),
         ("serve", ["--paper", "tabloid"], "'tabloid' is not one of 'a4', 'letter', 'a3'"),
         ("serve", ["--port", "0"], "Invalid value for '--port': expected a number in 1..65535; got 0"),
@@ -482,7 +489,8 @@ def _po_line(po: Path, text_id: str) -> int:
 
 
 def test_validate_fits_every_text_and_names_its_catalog_line(tmp_path):
-    """validate renders and fits every string without writing (the README promises it); the error names the .po line."""
+    """validate renders and fits every string without writing (the README promises it); the error names the
+    .po line."""
     kit = tmp_path / "rr"
     shutil.copytree(RR, kit)
     po = kit / "locales" / "en.po"
@@ -532,7 +540,8 @@ def test_staging_folder_of_a_killed_build_is_removed_by_the_next(tmp_path):
 
 @pytest.mark.slow  # compiles the Ripple Rush kernels into an empty cache folder, unless this run already did
 def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup):
-    """`warmup` plays a tiny check of each kit: numba compiles the kernels into its cache folder and says so; a
+    """`warmup` plays a tiny check of each kit: numba compiles the kernels into its cache folder and says so;
+    a
     bad option or folder is a one-line error. A whole-suite run starts with that very command for every kit
     (tests/conftest.py, into this run's cache folder), so its exit code and output are read here rather than
     compiling Ripple Rush a second time; otherwise the command runs here, into an empty folder."""
@@ -633,7 +642,7 @@ def probed() -> dict[str, tuple[int, list[str]]]:
         **START_UP,
         **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light},
     }
-    out = dict(zip(commands, _probe(list(commands.values()))))
+    out = dict(zip(commands, _probe(list(commands.values())), strict=True))
     for name in sorted(SELF_PLAY_IN_PRINT):
         out[f"validate:{name}"] = _probe([["validate", str(ROOT / "layouts" / name)]])[0]
     return out
@@ -661,7 +670,8 @@ SHARED_CONSTANTS = ("PAPERS", "PRINT_MODES", "DUPLEXES", "MAX_SEED", "MAX_GAMES"
 
 def _definitions(root: Path, name: str) -> list[str]:
     """Where `name` is assigned at module level in a .py file under `root` (file:line). A file whose text does
-    not hold the name cannot assign it, so only the others are parsed (parsing all 1.5 MB took 1.3 s a call)."""
+    not hold the name cannot assign it, so only the others are parsed (parsing all 1.5 MB took 1.3 s a
+    call)."""
     import ast
 
     out = []
@@ -688,7 +698,8 @@ def test_each_shared_constant_is_defined_once(name):
 
 
 def test_the_values_of_the_closed_sets_are_written_once():
-    """No second copy of a set under another name: the literal lists appear in generator/spec/choices.py only."""
+    """No second copy of a set under another name: the literal lists appear in generator/spec/choices.py
+    only."""
     import re
 
     written = {
@@ -726,7 +737,8 @@ def test_the_start_up_probe_sees_a_heavy_import():
 
 
 def test_build_a_shipped_kit_by_its_id_from_an_empty_folder(tmp_path):
-    """`pnpkit build ripple_rush --paper A4 --out o` in a folder with no layouts/: the id names the shipped kit,
+    """`pnpkit build ripple_rush --paper A4 --out o` in a folder with no layouts/: the id names the shipped
+    kit,
     the paper is matched whatever its case, and the summary ends with where the kit PDF is."""
     import pypdf
 
@@ -792,7 +804,7 @@ def test_help_lists_every_command_on_one_full_line_at_80_columns():
     section = text[text.index("Commands:") :].splitlines()[1:]
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     assert len(section) == len(commands) >= 10  # one line each
-    for line, (name, cmd) in zip(section, commands.items()):
+    for line, (name, cmd) in zip(section, commands.items(), strict=False):
         assert len(line) <= 80 and "..." not in line
         assert line.split(None, 1) == [name, cmd.short_help]
 
@@ -826,7 +838,8 @@ def test_usage_errors_and_kit_errors_share_one_style(tmp_path):
 
 
 def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
-    """`pnpkit list KIT --slots` of a designer's own folder (long path): its languages, components (one of them
+    """`pnpkit list KIT --slots` of a designer's own folder (long path): its languages, components (one of
+    them
     disabled, so '1 component' is counted) and slots, every line within 80 columns but the folder's, which is
     printed whole."""
     from generator.contract.compose import composer
@@ -861,15 +874,18 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     (loaded,) = load_kits([kit])
     declared = [f"{slot.name} (" for slot in composer(loaded.game_id).SLOTS["number_cards"]]
     shown = [line.strip()[len("number_cards.") :] for line in lines if line.startswith("    number_cards.")]
-    assert len(shown) == len(declared) >= 2 and all(s.startswith(d) for s, d in zip(shown, declared))
+    assert len(shown) == len(declared) >= 2 and all(
+        s.startswith(d) for s, d in zip(shown, declared, strict=False)
+    )
     assert not any(line.startswith("    goal_cards.") for line in lines)  # a disabled component has no slots
 
 
-# ------------------------------------------------------------------ a first run that explains itself (issue 38 item 1)
+# ---------------------------------------------------- a first run that explains itself (issue 38 item 1)
 
 
 def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch, capsys):
-    """With Ripple Rush's kernels missing from the cache folder, the check says what it compiles and why, compiles
+    """With Ripple Rush's kernels missing from the cache folder, the check says what it compiles and why,
+    compiles
     it by a warm-up run, says how long it took (kept as the next estimate); with them cached it says nothing.
     The warm-up itself is replaced here (compiling is what bench/ and the warmup test measure)."""
     pytest.importorskip("numba")
@@ -968,7 +984,8 @@ def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
 
 
 def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
-    """A deck kit plays no compiled game and its draws are exact or sampled by numpy: its check imports neither
+    """A deck kit plays no compiled game and its draws are exact or sampled by numpy: its check imports
+    neither
     numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove)."""
     code, heavy = _probe([["check", str(ROOT / "layouts" / "harvest_deck")]])[0]
     assert (code, heavy) == (0, [])
