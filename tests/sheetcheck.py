@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 
@@ -235,11 +237,149 @@ def recorded_sheets(folder: Path, kit_pdf: str) -> list[dict[str, object]]:
     return list(entries[kit_pdf]["sheets"])
 
 
+MISCUT_DPI = 100
+"""Resolution of the miscut check's raster (0.25 mm a pixel: enough to see a 1 mm strip)."""
+
+
+def _piece_cells(page: Page) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """(face name, trim box) of every piece on a sheet of pieces: the cut lines are where the page's crop
+    marks say (vertical marks give the x of the vertical cuts, horizontal ones the y of the horizontal cuts),
+    and a piece is the cell between neighbouring cuts that holds the trim corner its Place starts from."""
+    from generator.layout.marks import MARK_WIDTH
+
+    marks = [op for op in page.ops if isinstance(op, Line) and op.stroke == "cut" and op.width == MARK_WIDTH]
+    xs = sorted({round(m.x1, 4) for m in marks if abs(m.x1 - m.x2) < 1e-6})
+    ys = sorted({round(m.y1, 4) for m in marks if abs(m.y1 - m.y2) < 1e-6})
+    cells = []
+    for op in page.ops:
+        if not isinstance(op, Place) or not op.name:
+            continue
+        # the trim's bottom-left corner (a face turned 90 degrees starts from its bottom-right corner)
+        px, py = (op.x - 0.01, op.y + 0.01) if op.rotate == 90 else (op.x + 0.01, op.y + 0.01)
+        ix = next((i for i in range(len(xs) - 1) if xs[i] <= px < xs[i + 1]), None)
+        iy = next((i for i in range(len(ys) - 1) if ys[i] <= py < ys[i + 1]), None)
+        if ix is None or iy is None:
+            cells.append((op.name, (px, py, px, py)))  # no cut around it: reported by the caller
+            continue
+        cells.append((op.name, (xs[ix], ys[iy], xs[ix + 1], ys[iy + 1])))
+    return cells
+
+
+def _hex(rgb: Any) -> str:
+    return "#" + "".join(f"{int(v):02x}" for v in rgb)
+
+
+def miscut_problems(
+    page: Page,
+    tmp: Path,
+    *,
+    fonts: Any = None,
+    cells: Sequence[tuple[str, tuple[float, float, float, float]]] | None = None,
+    miscut: float = 72 / 25.4,
+    dpi: int = MISCUT_DPI,
+    tolerance: int = 48,
+    share: float = 0.05,
+) -> list[str]:
+    """What a cut `miscut` (1 mm) outside each cut line of each piece of `page` (a sheet of pieces) shows.
+    The sheet is drawn to PDF in `tmp` with the renderer and rasterised with pypdfium2, and so is each piece
+    alone, clipped 1.4 mm beyond its trim (its own art as drawn, bleed included). Along every edge of every
+    piece, the pixels of that 1 mm strip must be the piece's own (as it prints alone) -- not a neighbour's
+    colour -- and not white paper where the piece prints no white within 1 mm along that edge and 1.5 mm
+    inside it (art that stops at the trim). An edge fails when more than `share` of its length differs by
+    more than `tolerance` (0..255, in some channel). A cut off the line the other way is the same strip seen
+    from the piece on the other side of the line, so the outward strips of every piece cover both
+    directions. `cells` (name, trim box) defaults to the pieces the page's crop marks cut out; they are
+    matched to the page's Places in order."""
+    import numpy as np
+    import pypdfium2 as pdfium
+
+    from generator.render.pdf import write_pdf
+
+    places = [op for op in page.ops if isinstance(op, Place) and op.name]
+    found = list(cells) if cells is not None else _piece_cells(page)
+    # each piece alone, clipped 1.4 mm beyond its trim: pieces of one chessboard colour (by cell row and
+    # column) share a page, so neighbours never overlap (diagonal ones meet only in the corners, not read)
+    columns = sorted({round(box[0], 2) for _, box in found})
+    rows = sorted({round(box[1], 2) for _, box in found})
+    solos = [Page(page.width, page.height, [], label="alone") for _ in range(2)]
+    parity: list[int] = []
+    reach_out = miscut + 0.4 * 72 / 25.4
+    for op, (_, (x0, y0, x1, y1)) in zip(places, found, strict=True):
+        w, h = (y1 - y0, x1 - x0) if op.rotate == 90 else (x1 - x0, y1 - y0)
+        k = (columns.index(round(x0, 2)) + rows.index(round(y0, 2))) % 2
+        solos[k].ops.append(replace(op, clip=(-reach_out, -reach_out, w + 2 * reach_out, h + 2 * reach_out)))
+        parity.append(k)
+    pdf = tmp / "miscut.pdf"
+    write_pdf([page, *solos], pdf, title="miscut", fonts=fonts)
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        rasters = [
+            np.asarray(doc[i].render(scale=dpi / 72).to_pil().convert("RGB"), dtype=np.int16)
+            for i in range(len(doc))
+        ]
+    finally:
+        doc.close()
+    pixels = rasters[0]
+    height_px, width_px = pixels.shape[:2]
+    s = dpi / 72
+    mm = 72 / 25.4
+
+    def px(x: float) -> int:
+        return min(width_px - 1, max(0, int(x * s)))
+
+    def py(y: float) -> int:
+        return min(height_px - 1, max(0, int((page.height - y) * s)))
+
+    problems: list[str] = []
+    reach = max(1, round(mm * s))  # 1 mm along the edge, in pixels
+    depths = [d * mm for d in (0.3, 0.6, 0.9, 1.2, 1.5)]  # where the piece's own colours are read
+    offsets = [d for d in (0.3, 0.6, 0.95) if d * mm <= miscut + 1e-6]
+    for (name, (x0, y0, x1, y1)), k in zip(found, parity, strict=True):
+        alone = rasters[1 + k]
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            problems.append(f"{page.label}: {name}: no crop marks around it")
+            continue
+        end = 1.5 * mm  # the corners belong to the crossing cut
+        for side in ("left", "bottom", "right", "top"):
+            vertical = side in ("left", "right")
+            a0, a1 = (y0 + end, y1 - end) if vertical else (x0 + end, x1 - end)
+            along = np.arange(py(a1), py(a0) + 1) if vertical else np.arange(px(a0), px(a1) + 1)
+            edge = {"left": x0, "right": x1, "bottom": y0, "top": y1}[side]
+            out = -1 if side in ("left", "bottom") else 1
+
+            def strip(at: float, image: Any = pixels, vertical: bool = vertical, along: Any = along) -> Any:
+                return image[along, px(at)] if vertical else image[py(at), along]
+
+            own = np.stack([strip(edge - out * d) for d in depths])  # depth x along x rgb
+            n = own.shape[1]
+            spots = [np.clip(np.arange(n) + k, 0, n - 1) for k in range(-reach, reach + 1)]
+            white_near = np.stack([(own[:, i].min(axis=2) >= 240).any(axis=0) for i in spots]).any(axis=0)
+            for d in offsets:
+                at = edge + out * d * mm
+                seen, mine = strip(at), strip(at, alone)
+                foreign = np.abs(seen - mine).max(axis=1) > tolerance
+                white = (seen.min(axis=1) >= 240) & ~white_near
+                for what, bad in (("another piece's colour", foreign), ("white paper", white)):
+                    if bad.mean() > share:
+                        k = int(np.argmax(bad))
+                        problems.append(
+                            f"{page.label}: {name}: a cut {d:.2f} mm outside its {side} edge shows {what} "
+                            f"({_hex(seen[k])} where the piece prints "
+                            f"{_hex(own[0, k])}) along {bad.mean():.0%} of the edge"
+                        )
+                if any(
+                    p.startswith(f"{page.label}: {name}: a cut") and f" {side} edge" in p for p in problems
+                ):
+                    break
+    return problems
+
+
 __all__ = [
     "duplex_problems",
     "fold_problems",
     "guest_problems",
     "kit_guests",
     "kit_sources",
+    "miscut_problems",
     "recorded_sheets",
 ]

@@ -82,8 +82,8 @@ def test_unknown_language_and_paper_are_clear_errors():
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
-    # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit PDF
-    # is
+    # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit
+    # PDF is
     lines = r.stdout.splitlines()
     assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
     assert "6 files written" in r.stdout and "pages in" in r.stdout
@@ -156,7 +156,7 @@ def test_print_shop_and_duplex_options(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "en", "--duplex", "none", "--out", str(tmp_path / "simplex"))
     assert r.returncode == 0, r.stderr
     pages = pypdf.PdfReader(str(tmp_path / "simplex" / "ripple_rush" / "en" / "number_cards-a4.pdf")).pages
-    assert len(pages) == 12  # fronts only: no back pages
+    assert len(pages) == 13  # fronts only, 8 cards a page (suits differ: gutters), no back pages
     bad = pnpkit("build", str(RR), "--mode", "poster")
     assert (
         bad.returncode == 2
@@ -642,7 +642,7 @@ def probed() -> dict[str, tuple[int, list[str]]]:
         **START_UP,
         **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light},
     }
-    out = dict(zip(commands, _probe(list(commands.values()))))
+    out = dict(zip(commands, _probe(list(commands.values())), strict=True))
     for name in sorted(SELF_PLAY_IN_PRINT):
         out[f"validate:{name}"] = _probe([["validate", str(ROOT / "layouts" / name)]])[0]
     return out
@@ -803,7 +803,7 @@ def test_help_lists_every_command_on_one_full_line_at_80_columns():
     section = text[text.index("Commands:") :].splitlines()[1:]
     commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
     assert len(section) == len(commands) >= 10  # one line each
-    for line, (name, cmd) in zip(section, commands.items()):
+    for line, (name, cmd) in zip(section, commands.items(), strict=False):
         assert len(line) <= 80 and "..." not in line
         assert line.split(None, 1) == [name, cmd.short_help]
 
@@ -872,7 +872,9 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     (loaded,) = load_kits([kit])
     declared = [f"{slot.name} (" for slot in composer(loaded.game_id).SLOTS["number_cards"]]
     shown = [line.strip()[len("number_cards.") :] for line in lines if line.startswith("    number_cards.")]
-    assert len(shown) == len(declared) >= 2 and all(s.startswith(d) for s, d in zip(shown, declared))
+    assert len(shown) == len(declared) >= 2 and all(
+        s.startswith(d) for s, d in zip(shown, declared, strict=False)
+    )
     assert not any(line.startswith("    goal_cards.") for line in lines)  # a disabled component has no slots
 
 

@@ -124,6 +124,7 @@ def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path
                 "Rules summary",
             ],
             starts,
+            strict=True,
         )
     )
     assert len(reader.pages) == len(sheets)
@@ -171,7 +172,7 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
     assert first.returncode == 0, first.stderr
     # 4 components, the calibration sheet and the kit PDF; parts: the components, calibration and checklist
     assert "6 files written (6 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
-    assert "ripple_rush/en: 1. Print kit-a4.pdf" in first.stdout and "18 sheets" in first.stdout
+    assert "ripple_rush/en: 1. Print kit-a4.pdf" in first.stdout and "19 sheets" in first.stdout
     again = cli()
     assert "0 files written (0 parts drawn, 6 unchanged)" in again.stdout.replace("\n", " ")
     assert "ripple_rush/en: 1. Print kit-a4.pdf" in again.stdout  # the summary is kept with the build record

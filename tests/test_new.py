@@ -81,8 +81,8 @@ def test_new_template_deck_scaffolds_a_data_kit_that_builds(tmp_path):
     assert (kit / "data" / "cards.csv").is_file() and "data/cards.csv" in (kit / "README.md").read_text()
     assert "id: my_game" in (kit / "kit.yaml").read_text()
     readme = (kit / "README.md").read_text(encoding="utf-8")
-    # one placeholder syntax: the README shows {{ name }} as the templates and catalogs take it, never { name
-    # }
+    # one placeholder syntax: the README shows {{ name }} as the templates and catalogs take it, never
+    # { name }
     assert "`{{ field }}` prints a field" in readme and "{{ name }}" in readme
     assert not re.search(r"(?<!\{)\{ *[a-z_]+ *\}(?!\})", readme.replace("`{name}`", "")), readme
     assert "# my_game" in readme and "{kit_id}" not in readme
@@ -91,7 +91,7 @@ def test_new_template_deck_scaffolds_a_data_kit_that_builds(tmp_path):
     r = pnpkit("build", "my_game", "--out", "out", "--lang", "en", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     with pdfplumber.open(tmp_path / "out" / "my_game" / "en" / "cards-a4.pdf") as pdf:
-        assert pdf.pages[0].extract_text().count("Ember") == 4
+        assert pdf.pages[0].extract_text(char_dir_rotated="btt").count("Ember") == 4
 
 
 def test_new_needs_exactly_one_of_from_and_template(tmp_path):
@@ -130,4 +130,4 @@ def test_new_template_deck_ships_every_language_pnpkit_ships(tmp_path):
     words = {"de": "Funke", "fr": "Étincelle", "es": "Chispa"}
     for lang, word in words.items():
         with pdfplumber.open(tmp_path / "out" / "my_game" / lang / "cards-a4.pdf") as pdf:
-            assert pdf.pages[0].extract_text().count(word) == 4, lang
+            assert pdf.pages[0].extract_text(char_dir_rotated="btt").count(word) == 4, lang

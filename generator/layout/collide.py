@@ -407,6 +407,55 @@ def outside_safe_area(
     return out
 
 
+BADGE_PAD_SHARE = 0.2
+"""A string on a badge (a filled circle holding it) keeps this share of the badge's radius from its ring."""
+MIN_PAD = 0.5 * 72 / 25.4
+"""The least room a string keeps inside the ring of the badge it is printed on (0.5 mm)."""
+
+
+def crowded_badges(
+    ops: Sequence[Op],
+    trim: tuple[float, float, float, float],
+    margin: float,
+    measure: Measure,
+    extent: Extent | None = None,
+) -> list[tuple[Text, str]]:
+    """Every (string, why) of one piece whose badge crowds it: a badge (a filled circle holding the string,
+    the last one drawn before it) that leaves the piece's safe area, or that the string comes nearer to than
+    BADGE_PAD_SHARE of its radius (at least MIN_PAD) -- digits filling a disc edge to edge."""
+    x, y, w, h = trim
+    inset = safe_inset(w, h, margin)
+    area = (x + inset, y + inset, x + w - inset, y + h - inset)
+    items = drawn(ops, measure)
+    shapes = [s for s in (_shape(d) for d in items if not d.backdrop and not isinstance(d.op, Text)) if s]
+    out: list[tuple[Text, str]] = []
+    for d in items:
+        if not isinstance(d.op, Text) or not d.op.text.strip():
+            continue
+        box = _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        under = [s for s in shapes if s.filled and s.order < d.order and s.holds_point(cx, cy)]
+        s = max(under, key=lambda s: s.order) if under else None
+        if s is None or s.circle is None:
+            continue
+        past = max(area[0] - s.box[0], area[1] - s.box[1], s.box[2] - area[2], s.box[3] - area[3])
+        if past > TOLERANCE:
+            out.append(
+                (
+                    d.op,
+                    f"the face's safe area ({mm_text(inset)} inside the trim): "
+                    f"its badge reaches {mm_text(past)} past it",
+                )
+            )
+        bx, by, r = s.circle
+        corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+        room = r - s.stroke / 2 - max(math.hypot(px - bx, py - by) for px, py in corners)
+        need = max(MIN_PAD, BADGE_PAD_SHARE * r)
+        if room < need - TOLERANCE:
+            out.append((d.op, f"its badge's ring: {mm_text(max(room, 0.0))} away, keep {mm_text(need)}"))
+    return out
+
+
 def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
     for op in ops:
         if isinstance(op, Place):
@@ -436,7 +485,10 @@ def collisions(
                 judged.add(id(place.ops))
                 found = face_collisions(place.ops, measure, extent)
                 if safe_margin is not None and place.clip is not None:
-                    found += outside_safe_area(place.ops, place.clip, safe_margin, measure, extent)
+                    trim = place.trim or place.clip  # a clip with bleed is not the trim
+                    found += outside_safe_area(place.ops, trim, safe_margin, measure, extent)
+                    if place.trim is not None:  # a piece: its badges keep clear of the cut and its text
+                        found += crowded_badges(place.ops, trim, safe_margin, measure, extent)
                 for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))

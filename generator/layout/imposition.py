@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from generator.errors import LayoutError
+from generator.layout.edges import Side, can_share_cut, face_edges
 from generator.layout.marks import (
     MARK_GAP,
     RULER_SPAN,
@@ -128,9 +129,18 @@ MARK_ROOM: Final = MARK_GAP + mm(3)
 """Room a grid keeps between its outer bleed and the printer's margin on every side, for its crop marks."""
 MIN_MARK_ROOM: Final = MARK_GAP + mm(2)
 """The least room for crop marks a grid takes instead of fitting one card fewer a page."""
+BLEED_REACH: Final = mm(10)
+"""How far a face's ground (its background fill) should run past its trim: the largest `print.bleed`, so the
+bleed of any grid, gutter or print-shop page meets art (what lies beyond the bleed is clipped)."""
 MIN_OUTER_BLEED: Final = mm(1.5)
 """The least outer bleed a grid takes instead of fitting one card fewer a page (a 1 mm miscut still meets
 art)."""
+
+
+def piece_bleed(settings: PrintSpec) -> float:
+    """How far beyond its trim a piece's art is printed, at most, on a home grid (gutters included) or a
+    print-shop page: the print bleed, at least MIN_OUTER_BLEED. Art placed in a slot covers this much."""
+    return max(settings.bleed, MIN_OUTER_BLEED)
 
 
 def _fit(room: float, size: float, gutter: float, bleed: float) -> int:
@@ -222,6 +232,17 @@ def _best_grid(
     )
 
 
+RULER_WITH_MARKS: Final = RULER_THICKNESS + MIN_MARK_ROOM + MARK_GAP
+"""Room across a strip that holds the check ruler and, between it and the art, crop marks 2 mm long."""
+
+
+def _ruler_room(grid: Grid, margin: float) -> bool:
+    """Whether some strip around a full page of `grid` holds the check ruler beside the crop marks."""
+    ax0, ay0, ax1, ay1 = grid.art_box()
+    rooms = (ax0 - margin, ay0 - margin, grid.page_w - margin - ax1, grid.page_h - margin - ay1)
+    return max(rooms) >= RULER_WITH_MARKS - _EPS
+
+
 def _ruler_spot(page_w: float, page_h: float, margin: float, art: Box) -> tuple[Box, str]:
     """Where the check ruler goes: the roomiest free strip between the art and the margin.
 
@@ -234,6 +255,8 @@ def _ruler_spot(page_w: float, page_h: float, margin: float, art: Box) -> tuple[
         (ax0 - margin, page_h - 2 * margin, "left"),
     ]
     usable = [s for s in strips if s[1] >= RULER_SPAN] or strips
+    # a strip with room for the ruler and the crop marks beside it, if there is one
+    usable = [s for s in usable if s[0] >= RULER_WITH_MARKS] or usable
     room, _, side = max(usable, key=lambda s: s[0])  # first of equals wins: bottom, right, top, left
     t, span = RULER_THICKNESS, RULER_SPAN
     # When no strip is thick enough the ruler sits inside the strip's inner edge, overlapping the margin.
@@ -311,9 +334,10 @@ def _place(
         face.width + left + right,
         face.height + bottom + top,
     )  # no '-0.00' in dumps
+    trim = (0.0, 0.0, face.width, face.height)
     if grid.rotated:
-        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name)
-    return Place(x, y, face.ops, clip=clip, name=face.name)
+        return Place(x + grid.card_w, y, face.ops, clip=clip, rotate=90, name=face.name, trim=trim)
+    return Place(x, y, face.ops, clip=clip, name=face.name, trim=trim)
 
 
 def impose_cards(
@@ -350,6 +374,72 @@ def impose_cards(
     return pages
 
 
+def _page_edges(face: Face, rotated: bool) -> dict[Side, str | None]:
+    """face_edges by the side of the PAGE each edge faces (a rotated face turns counter-clockwise)."""
+    edges = face_edges(face)
+    if not rotated:
+        return edges
+    return {"left": edges["top"], "bottom": edges["left"], "right": edges["bottom"], "top": edges["right"]}
+
+
+def _edges_agree(grid: Grid, fronts: Sequence[Face], backs: Sequence[Face] | None, mirror_x: bool) -> bool:
+    """Whether every two neighbours of `grid` (fronts, and backs as they sit mirrored) print the same one
+    colour along the cut they share."""
+    memo: dict[int, dict[Side, str | None]] = {}
+
+    def edges(face: Face) -> dict[Side, str | None]:
+        if id(face) not in memo:
+            memo[id(face)] = _page_edges(face, grid.rotated)
+        return memo[id(face)]
+
+    n = grid.per_page
+    for start in range(0, len(fronts), n):
+        count = min(n, len(fronts) - start)
+        for k in range(count):
+            col = k % grid.cols
+            for j, across in ((k + 1, col + 1 < grid.cols), (k + grid.cols, True)):
+                if not across or j >= count:
+                    continue
+                beside = j == k + 1  # else below
+                side: Side = "right" if beside else "bottom"
+                pairs = [(fronts[start + k], fronts[start + j])]
+                if backs is not None:
+                    # the flip mirrors columns (mirror_x) or rows: the two backs swap places along that axis
+                    swapped = mirror_x == beside
+                    pair = (backs[start + k], backs[start + j])
+                    pairs.append(pair[::-1] if swapped else pair)
+                other: Side = "left" if beside else "top"
+                for first, second in pairs:
+                    if not can_share_cut(edges(first)[side], edges(second)[other]):
+                        return False
+    return True
+
+
+AUTO_GUTTER_MIN: Final = mm(2.4)
+"""The least gutter pnpkit puts between neighbours that print different colours at their shared edge: each
+keeps 1.2 mm of its own art beyond its cut, so a cut 1 mm off the line still meets it."""
+
+
+def home_grid(fronts: Sequence[Face], backs: Sequence[Face] | None, settings: PrintSpec, paper: str) -> Grid:
+    """The home-mode grid for a deck: abutting cards (shared cuts) only where every two neighbours print the
+    same one colour along their shared edge (fronts and backs); otherwise a gutter in which each card keeps
+    its own bleed -- twice the print bleed, or 3 mm, or AUTO_GUTTER_MIN, the widest that fits the most cards
+    a page. A kit's own `print.gutter` (above 0) is used as it is."""
+    w, h = fronts[0].width, fronts[0].height
+    grid = card_grid(paper, w, h, settings)
+    if settings.gutter > 0 or _edges_agree(grid, fronts, backs, _mirrors_x(settings, grid.landscape)):
+        return grid
+    candidates = [
+        card_grid(paper, w, h, settings.model_copy(update={"gutter": g, "bleed": max(settings.bleed, g / 2)}))
+        for g in sorted(
+            {2 * max(settings.bleed, MIN_OUTER_BLEED), 2 * MIN_OUTER_BLEED, AUTO_GUTTER_MIN}, reverse=True
+        )
+    ]
+    # the most cards a page; of equals, one that leaves a strip for the ruler beside the marks; then the
+    # wider gutter (the first)
+    return max(candidates, key=lambda g: (g.per_page, not settings.ruler or _ruler_room(g, settings.margin)))
+
+
 def _shop_pages(
     component: str, fronts: Sequence[Face], backs: list[Face] | None, settings: PrintSpec, paper: str
 ) -> list[Page]:
@@ -370,6 +460,7 @@ def _shop_pages(
                             face.ops,
                             clip=(-b, -b, face.width + 2 * b, face.height + 2 * b),
                             name=face.name,
+                            trim=(0.0, 0.0, face.width, face.height),
                         )
                     ],
                     trim_box=(b, b, b + face.width, b + face.height),
@@ -384,7 +475,7 @@ def _shop_pages(
 def _home_pages(
     component: str, fronts: Sequence[Face], backs: list[Face] | None, settings: PrintSpec, paper: str
 ) -> list[Page]:
-    grid = card_grid(paper, fronts[0].width, fronts[0].height, settings)
+    grid = home_grid(fronts, backs, settings, paper)
     page_w, page_h, margin = grid.page_w, grid.page_h, settings.margin
     printable: Box = (margin, margin, page_w - margin, page_h - margin)
     mirror_x = _mirrors_x(settings, grid.landscape)

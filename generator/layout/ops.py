@@ -147,6 +147,9 @@ class Place:
     mask: tuple[float, float, float, float, float] | None = None
     """A rounded-rectangle clip (x, y, w, h, radius) that is part of the art (a card's rounded corners), not a
     face's trim: the checks do not take it for a face."""
+    trim: tuple[float, float, float, float] | None = None
+    """The face's trim (x, y, w, h, own coordinates) where `clip` keeps its bleed too: the box the text-fit
+    and safe-area checks measure against (the clip when None)."""
 
 
 @dataclass(frozen=True)

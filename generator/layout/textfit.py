@@ -158,7 +158,7 @@ def _walk(
             inner = _mul(m, _place_matrix(op))
             inner_clips = clips
             if op.clip is not None and not op.window:
-                cx, cy, cw, ch = op.clip
+                cx, cy, cw, ch = op.trim or op.clip
                 inner_clips = clips + (_apply_box(inner, (cx, cy, cx + cw, cy + ch)),)
             # what a place paints stays behind later ops of its parent too (a face's own fills)
             _walk(op.ops, inner, inner_clips, backdrops, measure, page, label, out)

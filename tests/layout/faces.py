@@ -1,4 +1,5 @@
-"""Synthetic faces for imposition and render tests: a border at the trim, a bleed fill, a number, a marker."""
+"""Synthetic faces for imposition and render tests: a bleed fill, a border 2 mm inside the trim, a number, a
+marker."""
 
 from __future__ import annotations
 
@@ -14,8 +15,19 @@ def marker_colour(side: int, n: int) -> str:
     return f"#{side:02x}{n:02x}40"
 
 
-def card(n: int, width: float, height: float, *, side: int = 1, bleed: float = mm(3)) -> Face:
-    """A test face: bleed fill, a trim border, a centred colour-coded marker and its number."""
+def card(
+    n: int,
+    width: float,
+    height: float,
+    *,
+    side: int = 1,
+    bleed: float = mm(3),
+    fill: str | None = None,
+    inset: float = mm(2),
+) -> Face:
+    """A test face: bleed fill (`fill`, else one colour for fronts and one for backs), a border `inset` inside
+    the trim (2 mm: neighbours of one fill may share a cut; 0: at the trim, which takes a gutter), a centred
+    colour-coded marker and its number."""
     label = ("F" if side == 1 else "B") + str(n)
     return Face(
         f"{label}",
@@ -27,10 +39,10 @@ def card(n: int, width: float, height: float, *, side: int = 1, bleed: float = m
                 -bleed,
                 width + 2 * bleed,
                 height + 2 * bleed,
-                fill="#e8eefc" if side == 1 else "#fce8e0",
+                fill=fill or ("#e8eefc" if side == 1 else "#fce8e0"),
                 stroke=None,
             ),
-            Rect(0, 0, width, height, stroke="ink", width=0.5),
+            Rect(inset, inset, width - 2 * inset, height - 2 * inset, stroke="ink", width=0.5),
             Rect(
                 width / 2 - MARKER / 2,
                 height / 2 - MARKER / 2,

@@ -37,8 +37,8 @@ def test_a_string_wider_than_the_white_box_it_sits_on_is_reported_with_both_side
     ]
     pages = [Page(200, 200, page, label="deck back 1")]
     assert text_fit_problems(pages, fixed, "deck (en)", origin="kit.yaml") == [
-        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: left "
-        "5.00 pt, right 5.00 pt"
+        "kit.yaml: deck (en): page 1 (deck back 1): text cards.back 'ABCDEFGHIJKLMN' runs past its box: "
+        "left 5.00 pt, right 5.00 pt"
     ]
     assert text_fit_problems(
         pages, fixed, "deck (en)", lambda tid: "locales/en.po:23", origin="kit.yaml"
@@ -57,8 +57,8 @@ def test_rotated_cards_and_the_trim_clip_are_followed():
     face = (Rect(0, 0, 100, 50, fill="#ffffff", stroke=None), Text(60, 10, "ABCDEFGHIJ", 10, text_id="t"))
     page = Page(300, 300, [Place(200, 20, face, clip=(0, 0, 100, 50), rotate=90)])
     (o,) = text_overflows([page], fixed)
-    # turned 90 degrees the card's right edge is the page's top; the text's page box is x 182..191.2, y
-    # 80..130
+    # turned 90 degrees the card's right edge is the page's top; the text's page box is x 182..191.2,
+    # y 80..130
     assert (o.what, round(o.top, 2), round(o.left, 2), round(o.right, 2), round(o.bottom, 2)) == (
         "the trim",
         10.0,
@@ -66,6 +66,15 @@ def test_rotated_cards_and_the_trim_clip_are_followed():
         -8.8,
         -60.0,
     )
+
+
+def test_a_clip_that_keeps_bleed_is_not_taken_for_the_trim():
+    # a card in a gutter keeps 8.5 pt of art beyond its trim; its string runs 5 pt past the trim's right edge
+    face = (Rect(-9, -9, 118, 68, fill="#ffffff", stroke=None), Text(50, 20, "ABCDEFGHIJ", 10, text_id="t"))
+    bleed = (-8.5, -8.5, 117.0, 67.0)
+    assert text_overflows([Page(300, 300, [Place(20, 20, face, clip=bleed)])], fixed) == []  # the old reading
+    (o,) = text_overflows([Page(300, 300, [Place(20, 20, face, clip=bleed, trim=(0, 0, 95, 50))])], fixed)
+    assert (o.what, round(o.right, 2)) == ("the trim", 5.0)
 
 
 def test_a_tiled_window_may_cut_a_string_but_its_own_box_still_counts():
@@ -154,7 +163,7 @@ def test_the_build_refuses_a_string_that_runs_past_its_trim_and_writes_nothing(t
         LayoutError,
         match=r"^layouts/rummy_cards/locales/en.po:22: cards.back: number_cards \(en\): "
         r"page 2 \(number_cards back 1\): text cards.back "
-        r"'RUMMY CARDSRUMMY CARDSRUMMY CARDS' runs past the trim: left 93.32 pt, right 89.07 pt",
+        r"'RUMMY CARDSRUMMY CARDSRUMMY CARDS' runs past the trim: bottom 93.32 pt, top 93.32 pt",
     ):
         build([ROOT / "layouts" / "rummy_cards"], out=tmp_path / "out", langs=["en"])
     assert not (tmp_path / "out" / "rummy_cards").exists()

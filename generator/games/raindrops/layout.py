@@ -1,7 +1,7 @@
 """Raindrops: window board, raindrop and bonus tiles, cloud and thunder tokens, player boards, markers,
 memory cards and the rules summary. Every colour has its own drop shape (colour-blind and black-and-white
 safe); pictures are drawn in raindrops_art; identical pieces share one Face (the renderer makes them Form
-XObjects)."""
+XObjects). Pieces paint their ground into the bleed and draw no outline on the cut (crop marks show it)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
 from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
 from generator.layout.compose import Builders, Component, Context, figures_of, sheet_component, summary_sheet
-from generator.layout.imposition import impose_cards
+from generator.layout.imposition import BLEED_REACH, impose_cards, piece_bleed
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
 from generator.layout.summary import heading_size, section, sentences, summary_faces
@@ -27,6 +27,9 @@ TOP_GREEN = "#74b816"
 GOLD = "#d4a017"
 STORM = "#2b2d42"
 CELL = mm(20)
+BADGE_MARGIN = mm(2)
+"""How far a tile's value badge and a back's label keep from the cut (a small tile's safe area and a little
+more: a badge 0.3 mm from the cut is lost to the first miscut)."""
 """One drop cell: half a raindrop tile, a bonus tile, a memory-card cell."""
 OVERLAP = mm(15)
 
@@ -80,6 +83,16 @@ def _back(ctx: Context, cid: str) -> bool:
     return ctx.kit.components[cid].back
 
 
+def _ground(fill: str, x: float, y: float, w: float, h: float, face_w: float, face_h: float) -> Rect:
+    """A fill of the box (x, y, w, h) run on into the bleed on every side where the box meets the trim of a
+    face_w x face_h face, so a cut a little off the line meets this colour, not white or a neighbour's."""
+    x0 = x - BLEED_REACH if x <= 0 else x
+    y0 = y - BLEED_REACH if y <= 0 else y
+    x1 = x + w + BLEED_REACH if x + w >= face_w else x + w
+    y1 = y + h + BLEED_REACH if y + h >= face_h else y + h
+    return Rect(x0, y0, x1 - x0, y1 - y0, fill=fill, stroke=None)
+
+
 def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float, cid: str = "") -> list[Op]:
     """One raindrop: the colour's own shape filled with the colour (or the kit's `art.icon` of component
     `cid`); a wild half as a split drop."""
@@ -108,16 +121,21 @@ def raindrop_face(ctx: Context, a: tuple[str, ...], b: tuple[str, ...], w: float
     """A raindrop tile: half `a` on top, half `b` below, each on a tint of its colour."""
     cols = _colours(ctx)
     background = slot_art(
-        ctx, "raindrop_tiles", _TILE_BACKGROUND, w, h, values={"top": "+".join(a), "bottom": "+".join(b)}
+        ctx,
+        "raindrop_tiles",
+        _TILE_BACKGROUND,
+        w,
+        h,
+        bleed=piece_bleed(ctx.print),
+        values={"top": "+".join(a), "bottom": "+".join(b)},
     )
     ops: list[Op] = [background] if background is not None else []
     for half, y in ((a, h / 2), (b, 0.0)):
         tint = lighten(cols[half[0]].colour, 0.82) if len(half) == 1 else "#eceff3"
         if background is None:
-            ops.append(Rect(0, y, w, h / 2, fill=tint, stroke=None))
+            ops.append(_ground(tint, 0, y, w, h / 2, w, h))
         ops += drop(ctx, half, w / 2, y + h / 4, min(w, h / 2) * 0.38, "raindrop_tiles")
     ops.append(Line(mm(1.5), h / 2, w - mm(1.5), h / 2, stroke="muted", width=0.4, dash=(1.5, 1.5)))
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"tile-{'+'.join(a)}-{'+'.join(b)}", w, h, tuple(ops), 0.0)
 
 
@@ -131,13 +149,13 @@ def compose_raindrop_tiles(ctx: Context, cid: str) -> Component:
         if key not in faces:
             faces[key] = raindrop_face(ctx, t.a, t.b, w, h)
         fronts.append(faces[key])
-    art_back = slot_art(ctx, cid, _BACK, w, h)
+    art_back = slot_art(ctx, cid, _BACK, w, h, bleed=piece_bleed(ctx.print))
     back = (
         Face(
             "tile-back",
             w,
             h,
-            (art_back,) if art_back is not None else (Rect(0, 0, w, h, fill=GLASS, stroke="ink", width=0.6),),
+            (art_back,) if art_back is not None else (_ground(GLASS, 0, 0, w, h, w, h),),
             0.0,
         )
         if _back(ctx, cid)
@@ -157,9 +175,10 @@ def _points_badge(cx: float, cy: float, r: float, value: str, fill: str = "#ffff
 def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
     """A bonus tile: one drop (or the split wild drop) and its points."""
     cols = _colours(ctx)
-    ops: list[Op] = []
+    ops: list[Op] = [_ground(GOLD, 0, 0, w, h, w, h)]  # the gold frame, into the bleed
+    band = mm(1.2)
     if tile.wild:
-        ops.append(Rect(0, 0, w, h, fill="#f1f3f5", stroke=None))
+        ops.append(Rect(band, band, w - 2 * band, h - 2 * band, fill="#f1f3f5", stroke=None))
         ops += art.split_disc(
             w * 0.45,
             h * 0.45,
@@ -169,17 +188,18 @@ def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
         )
     else:
         c = cols[tile.colours[0]]
-        ops.append(Rect(0, 0, w, h, fill=lighten(c.colour, 0.82), stroke=None))
+        ops.append(Rect(band, band, w - 2 * band, h - 2 * band, fill=lighten(c.colour, 0.82), stroke=None))
         ops += symbol(c.shape, w * 0.45, h * 0.45, min(w, h) * 0.33, fill=c.colour, stroke="ink", width=0.8)
-    ops += _points_badge(w - mm(4), h - mm(4), mm(3), str(tile.points))
-    ops.append(Rect(0, 0, w, h, fill=None, stroke=GOLD, width=1.2))
+    # the badge keeps BADGE_MARGIN from the cut (the safe area of a small tile)
+    r = mm(2.8)
+    ops += _points_badge(w - BADGE_MARGIN - r, h - BADGE_MARGIN - r, r, str(tile.points))
     return Face(f"bonus-{'+'.join(tile.colours)}-{tile.points}", w, h, tuple(ops), 0.0)
 
 
 def _plain_back(
     ctx: Context, name: str, w: float, h: float, fill: str, label_id: str | None, pic: list[Op] | None = None
 ) -> Face:
-    ops: list[Op] = [Rect(0, 0, w, h, fill=fill, stroke=None)]
+    ops: list[Op] = [_ground(fill, 0, 0, w, h, w, h)]
     ops += pic or []
     if label_id:
         label = ctx.texts(label_id)
@@ -188,14 +208,15 @@ def _plain_back(
             "bold",
             w * 0.85,
             ctx.measure,
-            size=min(h * 0.2, mm(4)),
+            size=min(h * 0.17, mm(3.4)),
             min_size=3.5,
             where=f"{label_id} ({ctx.lang})",
         )
+        # the label's lowest glyphs keep BADGE_MARGIN from the cut
+        base = max(h * 0.12, BADGE_MARGIN + size * 0.25)
         ops.append(
-            Text(w / 2, h * 0.12, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id)
+            Text(w / 2, base, label, size, font="bold", fill="#ffffff", anchor="middle", text_id=label_id)
         )
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(name, w, h, tuple(ops), 0.0)
 
 
@@ -209,7 +230,7 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
         if key not in faces:
             faces[key] = bonus_face(ctx, t, w, h)
         fronts.append(faces[key])
-    art_back = slot_art(ctx, cid, _BACK, w, h)
+    art_back = slot_art(ctx, cid, _BACK, w, h, bleed=piece_bleed(ctx.print))
     back = (
         (
             Face("bonus-back", w, h, (art_back,), 0.0)
@@ -221,7 +242,7 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
                 h,
                 SKY,
                 "bonus.back",
-                symbol("drop", w / 2, h * 0.58, min(w, h) * 0.28, fill="#ffffff", stroke=GOLD, width=1),
+                symbol("drop", w / 2, h * 0.6, min(w, h) * 0.26, fill="#ffffff", stroke=GOLD, width=1),
             )
         )
         if _back(ctx, cid)
@@ -234,7 +255,7 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
 def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
     """A cloud token: its type's symbol in a cloud, the condition as symbols with counts, its points;
     the top token of each stack has a gold border."""
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#e7f5ff", stroke=None)]
+    ops: list[Op] = [_ground("#e7f5ff", 0, 0, w, h, w, h)]
     if token.gold:
         ops.append(
             Rect(mm(1), mm(1), w - mm(2), h - mm(2), fill=None, stroke=GOLD, width=mm(1.4), radius=mm(2))
@@ -250,8 +271,9 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
         art.cloud_symbol(token.type, w * 0.42, h * 0.62, w * 0.15),
         values={"cloud": token.type},
     )
+    # the badge stays inside the token's safe area (a twelfth of its side from the cut)
     ops += _points_badge(
-        w - mm(5.5), h - mm(5.5), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff"
+        w - mm(6.3), h - mm(6.3), mm(3.6), str(token.points), fill="#ffe066" if token.gold else "#ffffff"
     )
     # condition: "2 x [symbol]" per cloud symbol, along the bottom
     n = len(token.condition)
@@ -273,7 +295,6 @@ def cloud_face(ctx: Context, token: Any, w: float, h: float) -> Face:
             art.cloud_symbol(sym, start + tw + gap + r, mm(5), r),
             values={"cloud": sym},
         )
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(
         f"cloud-{token.type}-{token.points}-{'gold' if token.gold else 'plain'}", w, h, tuple(ops), 0.0
     )
@@ -296,13 +317,13 @@ def compose_cloud_tokens(ctx: Context, cid: str) -> Component:
 
 def thunder_face(value: int, w: float, h: float) -> Face:
     """A thunder token's face: a bolt and its value."""
-    ops: list[Op] = [Rect(0, 0, w, h, fill=STORM, stroke=None)]
+    ops: list[Op] = [_ground(STORM, 0, 0, w, h, w, h)]
     ops += art.bolt(w * 0.3, h * 0.55, h * 0.32)
     ops += [
-        Circle(w * 0.66, h * 0.45, h * 0.26, fill="#ffffff", stroke="#ffd43b", width=1.5),
-        Text(w * 0.66, h * 0.45 - h * 0.13, str(value), h * 0.38, font="bold", anchor="middle"),
+        # inside the safe area, the value clear of the ring
+        Circle(w * 0.64, h * 0.45, h * 0.24, fill="#ffffff", stroke="#ffd43b", width=1.5),
+        Text(w * 0.64, h * 0.45 - h * 0.108, str(value), h * 0.3, font="bold", anchor="middle"),
     ]
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="ink", width=0.6))
     return Face(f"thunder-{value}", w, h, tuple(ops), 0.0)
 
 
@@ -323,7 +344,7 @@ def compose_thunder_tokens(ctx: Context, cid: str) -> Component:
 def marker_face(kind: str, w: float, h: float) -> Face:
     """An action marker (kind 'action' or 'start': with the purple arrow) or a path marker (a glass bead)."""
     cx, cy, r = w / 2, h / 2, min(w, h) * 0.44
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke=None)]
+    ops: list[Op] = [_ground("#ffffff", 0, 0, w, h, w, h)]
     if kind == "path":
         ops += [
             Circle(cx, cy, r * 0.8, fill="#99e9f2", stroke="ink", width=0.8),
@@ -350,7 +371,6 @@ def marker_face(kind: str, w: float, h: float) -> Face:
                 width=r * 0.22,
                 head=r * 0.5,
             )
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
     return Face(f"marker-{kind}", w, h, tuple(ops), 0.0)
 
 
@@ -385,12 +405,14 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     """A memory card: its drop pattern on 20 mm cells (a tile covers two), points, cloud symbol or cat."""
     game = ctx.kit.game
     grid = game.memory_cards.grid
-    background = slot_art(ctx, "memory_cards", _MEMORY_BACKGROUND, w, h, values={"id": card.id})
+    background = slot_art(
+        ctx, "memory_cards", _MEMORY_BACKGROUND, w, h, bleed=piece_bleed(ctx.print), values={"id": card.id}
+    )
     ops: list[Op] = (
         [background]
         if background is not None
         else [
-            Rect(0, 0, w, h, fill="#f8fbff", stroke=None),
+            _ground("#f8fbff", 0, 0, w, h, w, h),
             Rect(
                 mm(1.2),
                 mm(1.2),
@@ -445,17 +467,16 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     ops += _points_badge(w - mm(10), cy, mm(6), str(card.points), fill="#ffe066" if card.cat else "#ffffff")
     if ctx.print.print_ids:  # the card's sorting id only when the spec asks (print.print_ids)
         ops.append(Text(w / 2, mm(3), f"#{card.id}", mm(2.2), fill="muted", anchor="middle", role="fine"))
-    ops.append(Rect(0, 0, w, h, fill=None, stroke="muted", width=0.4))
     return Face(f"memory-{card.id}", w, h, tuple(ops), 0.0)
 
 
 def memory_back(ctx: Context, w: float, h: float) -> Face:
     """The memory-card back: rain on a dark window, the kit title; symmetric so flips do not matter. The kit's
     `art.back` replaces all of it."""
-    art_back = slot_art(ctx, "memory_cards", _BACK, w, h)
+    art_back = slot_art(ctx, "memory_cards", _BACK, w, h, bleed=piece_bleed(ctx.print))
     if art_back is not None:
         return Face("memory-back", w, h, (art_back,), 0.0)
-    ops: list[Op] = [Rect(0, 0, w, h, fill=SKY, stroke=None)]
+    ops: list[Op] = [_ground(SKY, 0, 0, w, h, w, h)]
     # the rain stays inside a frame 3 mm in from the trim, so neighbouring backs do not read as one field;
     # rows of 5 and 4 drops alternate, centred, so the back looks the same turned 180 degrees
     inset, r = mm(3), mm(3)

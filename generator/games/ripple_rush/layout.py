@@ -57,7 +57,8 @@ def suit_icon(
     stroke: str | None = "ink",
     width: float = 0.5,
 ) -> list[Op]:
-    """A suit's symbol, or the kit's icon art in the symbol's box when `art.icon` is filled (tinted in `fill`)."""
+    """A suit's symbol, or the kit's icon art in the symbol's box when `art.icon` is filled (tinted in
+    `fill`)."""
     art = slot_art(
         ctx, cid, _ICON, 0, 0, values={"suit": suit.id}, box=(cx - r, cy - r, 2 * r, 2 * r), colour=fill
     )
@@ -177,8 +178,8 @@ def _corner(ctx: Context, suit: Any, text: str, inset: float, w: float, h: float
 def back_face(
     ctx: Context, name: str, w: float, h: float, bleed: float, label_id: str, cid: str = ""
 ) -> Face:
-    """A card back: navy field with ripples and the localized label; symmetric so flips do not matter. The kit's
-    `art.back` replaces all of it."""
+    """A card back: navy field with ripples and the localized label; symmetric so flips do not matter. The
+    kit's `art.back` replaces all of it."""
     art = slot_art(ctx, cid, _BACK, w, h, bleed=bleed)
     if art is not None:
         return Face(name, w, h, (art,), bleed)
@@ -277,7 +278,8 @@ def mini_grid(
 
 
 def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str = "goal_cards") -> Face:
-    """Goal card for sheet row `row` (1 = top): the sheet in miniature with that row highlighted, its points."""
+    """Goal card for sheet row `row` (1 = top): the sheet in miniature with that row highlighted, its
+    points."""
     game = ctx.kit.game
     inset = mm(3.5)
     background = slot_art(ctx, cid, _GOAL_BACKGROUND, w, h, bleed=bleed, values={"row": row})
@@ -326,8 +328,9 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
         ops.append(Text(w / 2, top - ds, desc, ds, anchor="middle", text_id="goal.row"))
     else:  # a block beside the badge: its lines end 2 mm left of the circle, whatever their length
         left, right = inset + mm(2), bx - r - 0.5 - mm(2)
-        # at its one size (3.4 mm: every goal card of a language reads alike) in no more lines than fit between
-        # the block's top and the badge's lower edge (3 on a poker card): a longer text is a goal.row error
+        # at its one size (3.4 mm: every goal card of a language reads alike) in no more lines than fit
+        # between the block's top and the badge's lower edge (3 on a poker card): a longer text is a goal.row
+        # error
         size, leading = max(mm(3.4), ctx.kit.style.min_size.body), 1.3
         lines = max(1, int((top - (by - r)) // (size * leading)))
         fitted = fit_block(
@@ -344,7 +347,8 @@ def goal_face(ctx: Context, row: int, w: float, h: float, bleed: float, cid: str
         ops += block_ops(fitted, (left + right) / 2, top, anchor="middle", text_id="goal.row")
     ops.append(Circle(bx, by, r, fill=HIGHLIGHT, stroke="ink", width=1))
     pts = f"+{game.goals.points}"
-    ops.append(Text(bx, by - r * 0.35, pts, r * 0.95, font="bold", anchor="middle"))
+    size = r * 0.7  # the digits keep a fifth of the radius from the ring
+    ops.append(Text(bx, by - size * 0.36, pts, size, font="bold", anchor="middle"))
     return Face(f"goal-{row}", w, h, tuple(ops), bleed)
 
 
@@ -373,7 +377,8 @@ def bonus_ops(
     s = _suit(ctx.kit.game, bonus)
     outline = 0.8
     ops = suit_icon(ctx, cid, s, cx, cy, r * 1.05, fill=s.colour, width=outline)
-    # the cross sits on the symbol's inner circle, its stroke ends clear of the outline (a triangle's is small)
+    # the cross sits on the symbol's inner circle, its stroke ends clear of the outline (a triangle's is
+    # small)
     ix, iy, ir = inner_circle(s.symbol, cx, cy, r * 1.05)
     lw = min(r * 0.22, ir * 0.34)
     k = (ir - outline / 2 - lw / 2 - 0.4) / 2**0.5

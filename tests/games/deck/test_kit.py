@@ -23,8 +23,8 @@ def test_a_changed_cell_is_printed_and_exported(kit, tmp_path):  # noqa: F811
     r = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
     assert r.returncode == 0, r.stderr
     with pdfplumber.open(out / "harvest_deck" / "en" / "cards-a4.pdf") as pdf:
-        first = pdf.pages[0].extract_text()
-        rest = "".join(p.extract_text() or "" for p in pdf.pages[1:])
+        first = pdf.pages[0].extract_text(char_dir_rotated="btt")
+        rest = "".join(p.extract_text(char_dir_rotated="btt") or "" for p in pdf.pages[1:])
     assert first.count("Zyzzyva") == 2 and "Zyzzyva" not in rest  # wheat-1: count 2, the first two slots
     r = pnpkit("export", str(kit), "--tts", "--lang", "en", "--out", str(tmp_path / "exp"))
     assert r.returncode == 0, r.stderr
@@ -62,7 +62,8 @@ def test_japanese_names_come_from_their_column(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     with pdfplumber.open(out / "harvest_deck" / "ja" / "cards-a4.pdf") as pdf:
-        assert "小麦" in pdf.pages[0].extract_text() and len(pdf.pages) == 12
+        # 8 cards a page: wheat and rice take a gutter between them (7 sheets, fronts and backs)
+        assert "小麦" in pdf.pages[0].extract_text(char_dir_rotated="btt") and len(pdf.pages) == 14
 
 
 def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_path):  # noqa: F811
@@ -78,4 +79,4 @@ def test_an_incremental_build_redraws_the_cards_when_the_csv_changes(kit, tmp_pa
     edited = pnpkit("build", str(kit), "--out", str(out), "--lang", "en")
     assert "(5 parts drawn, 0 unchanged)" in edited.stdout  # the build key covers the whole game section
     with pdfplumber.open(out / "harvest_deck" / "en" / "cards-a4.pdf") as pdf:
-        assert "Spelt" in pdf.pages[0].extract_text()
+        assert "Spelt" in pdf.pages[0].extract_text(char_dir_rotated="btt")

@@ -35,16 +35,19 @@ def _near(a: float, b: float, tol: float = 0.5) -> bool:
     return abs(a - b) < tol
 
 
-def sized_rects(page, w: float, h: float) -> list[dict]:
-    """Rectangles of w x h on a page (either way round: the imposition may turn pieces)."""
+def grounds(page, w: float, h: float) -> list[dict]:
+    """The filled grounds of w x h pieces on a page: each runs BLEED_REACH past its trim on every side (the
+    clip to the bleed is not in the rectangle pdfplumber reads); either way round."""
+    from generator.layout.imposition import BLEED_REACH
+
+    gw, gh = w + 2 * BLEED_REACH, h + 2 * BLEED_REACH
     return [
         r
         for r in page.rects
-        if r["stroke"]
-        and not r["fill"]
+        if r["fill"]
         and (
-            (_near(r["width"], w) and _near(r["height"], h))
-            or (_near(r["width"], h) and _near(r["height"], w))
+            (_near(r["width"], gw) and _near(r["height"], gh))
+            or (_near(r["width"], gh) and _near(r["height"], gw))
         )
     ]
 
@@ -72,7 +75,9 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
 
 def test_84_raindrop_tiles_of_20_by_40_mm(built):
     with pdfplumber.open(built("raindrops") / "en" / "raindrop_tiles-a4.pdf") as doc:
-        assert sum(len(sized_rects(p, mm(20), mm(40))) for p in doc.pages) == 84
+        # each tile's two halves run into the bleed: a 20 x 20 mm ground and 10 mm beyond three sides
+        halves = sum(len(grounds(p, mm(20), mm(20) - 10 * 72 / 25.4)) for p in doc.pages)
+        assert halves == 2 * 84
 
 
 def test_28_bonus_tiles_with_their_points_and_a_back_page(built):
@@ -85,7 +90,7 @@ def test_28_bonus_tiles_with_their_points_and_a_back_page(built):
 def test_12_cloud_tokens_three_per_type_four_gold_tops(built):
     with pdfplumber.open(built("raindrops") / "en" / "cloud_tokens-a4.pdf") as doc:
         page = doc.pages[0]
-        tokens = sized_rects(page, mm(30), mm(30))
+        tokens = grounds(page, mm(30), mm(30))
         gold = [
             c
             for c in page.rects + page.curves
@@ -110,9 +115,9 @@ def test_thunder_values_on_the_face_plain_back_aligned_for_duplex(built):
         values = [w["text"] for w in front.extract_words() if re.fullmatch(r"\d", w["text"])]
         assert Counter(values) == Counter({"3": 4, "4": 3, "5": 3})
         assert not [w for w in back.extract_words() if re.fullmatch(r"[345]", w["text"])]
-        fr = sorted((round(r["x0"], 1), round(r["top"], 1)) for r in sized_rects(front, mm(25), mm(25)))
+        fr = sorted((round(r["x0"], 1), round(r["top"], 1)) for r in grounds(front, mm(25), mm(25)))
         br = sorted(
-            (round(back.width - r["x1"], 1), round(r["top"], 1)) for r in sized_rects(back, mm(25), mm(25))
+            (round(back.width - r["x1"], 1), round(r["top"], 1)) for r in grounds(back, mm(25), mm(25))
         )
     assert len(fr) == 10 and fr == br  # long-edge flip on portrait paper mirrors x
 
@@ -155,7 +160,7 @@ def test_54_memory_cards_and_their_backs(built):
 
 def test_markers_and_player_boards(built):
     with pdfplumber.open(built("raindrops") / "en" / "markers-a4.pdf") as doc:
-        assert len(sized_rects(doc.pages[0], mm(22), mm(22))) == 4 + 8
+        assert len(grounds(doc.pages[0], mm(22), mm(22))) == 4 + 8
     boards = built("raindrops") / "en" / "player_boards-a4.pdf"
     text = " ".join(words(boards))
     for word in ("Flip", "Swap", "Top", "Reserve", "Bonus"):

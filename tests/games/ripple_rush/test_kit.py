@@ -44,25 +44,46 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     assert kit_pages == parts + 1 + sum(row["page"] is None for row in sheets)  # + checklist + blank backs
 
 
+def _big_numbers(page) -> list[str]:
+    """The big centre numbers of a page of cards, read from their glyphs (over 40 pt) whichever way the cards
+    are turned: glyphs whose boxes touch make one number, joined in reading order (upwards for a
+    card turned 90 degrees counter-clockwise)."""
+
+    def gap(a: dict, b: dict) -> float:
+        across = max(a["x0"], b["x0"]) - min(a["x1"], b["x1"])
+        down = max(a["top"], b["top"]) - min(a["bottom"], b["bottom"])
+        return max(across, down)
+
+    numbers: list[list[dict]] = []
+    for c in (c for c in page.chars if c["size"] > 40):
+        home = next((n for n in numbers if any(gap(c, o) < 0.25 * c["size"] for o in n)), None)
+        if home is None:
+            numbers.append([c])
+        else:
+            home.append(c)
+
+    def order(n: list[dict]) -> list[dict]:
+        return sorted(n, key=lambda ch: ch["x0"]) if n[0]["upright"] else sorted(n, key=lambda ch: -ch["top"])
+
+    return ["".join(ch["text"] for ch in order(n)) for n in numbers]
+
+
 def test_hundred_distinct_number_cards(built):
     pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
     faces = Counter()
     with pdfplumber.open(pdf) as doc:
         for page in doc.pages[::2]:  # fronts; every other page is the backs
-            for w in page.extract_words():
-                if (
-                    re.fullmatch(r"\d{1,2}", w["text"]) and w["bottom"] - w["top"] > 40
-                ):  # the big centre numbers
-                    # the card's colour tells the suit: take the fill colour of the glyph
-                    faces[w["text"]] += 1
+            faces.update(_big_numbers(page))
     assert sorted(int(k) for k in faces) == list(range(1, 26))
     assert set(faces.values()) == {4}  # each number once per suit: 4 suits x 25 = 100 cards
 
 
-def test_number_card_pages_hold_nine_poker_cards_and_alternate_with_backs(built):
+def test_number_card_pages_hold_eight_poker_cards_and_alternate_with_backs(built):
     pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
     r = pypdf.PdfReader(str(pdf))
-    assert len(r.pages) == 2 * 12  # ceil(100 / 9) = 12 front pages, each followed by its back page
+    # neighbours of different suits take a gutter: 8 a page, ceil(100 / 8) = 13 front pages, each followed by
+    # its back page
+    assert len(r.pages) == 2 * 13
     for p in r.pages:
         assert float(p.mediabox.width) == pytest.approx(PAPER["a4"][0], abs=0.1)
         assert float(p.mediabox.height) == pytest.approx(PAPER["a4"][1], abs=0.1)

@@ -1,0 +1,83 @@
+"""Cuts that forgive a miscut: on every sheet of every shipped card and tile component (the kits in layouts/
+and the examples in docs/examples/), front and back, a cut 1 mm off any cut line shows only the piece's own
+colour -- no strip of the neighbour's, no white paper where the piece is coloured. Checked on pixels: the
+sheet is drawn to PDF and rasterised with pypdfium2 at 100 dpi."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.layout.ops import Page, Place
+from generator.pipeline import load_kits, plan_incremental, shipped_kits
+from generator.render.fonts import text_width
+from tests.sheetcheck import _piece_cells, miscut_problems
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if (p / "kit.yaml").is_file())
+_FRONT = re.compile(r" front (\d+)$")
+Sheet = tuple[str, list[tuple[Page, Page | None]], object]
+
+
+def _sheets(paths: list[Path], paper: str) -> list[Sheet]:
+    """(where, every front page with its back page or None, the kit's fonts) of every card and tile
+    component."""
+    plans = plan_incremental(
+        load_kits(paths),
+        out=Path("/nonexistent"),
+        langs=["en"],
+        paper=paper,
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    out = []
+    for plan in plans:
+        for part in plan.parts:
+            pages = part.pages or []
+            if part.cid == "calibration" or not pages or not _FRONT.search(pages[0].label):
+                continue
+            sheets: list[tuple[Page, Page | None]] = []
+            for i, page in enumerate(pages):
+                if m := _FRONT.search(page.label):
+                    after = pages[i + 1] if i + 1 < len(pages) else None
+                    is_back = after is not None and after.label.endswith(f" back {m[1]}")
+                    sheets.append((page, after if is_back else None))
+            out.append((f"{plan.kit.meta.id}/{part.cid}", sheets, plan.kit.fonts))
+    return out
+
+
+def _back_cells(front: Page, back: Page) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The cells of the back page: the front's cells mirrored across the flip axis (the one under which
+    every back lands in a cell)."""
+    cells = [box for _, box in _piece_cells(front)]
+    w, h = front.width, front.height
+    names = [op.name for op in back.ops if isinstance(op, Place) and op.name]
+    for mirrored in (
+        [(w - x1, y0, w - x0, y1) for x0, y0, x1, y1 in cells],
+        [(x0, h - y1, x1, h - y0) for x0, y0, x1, y1 in cells],
+    ):
+        places = [op for op in back.ops if isinstance(op, Place) and op.name]
+        corners = [(op.x - 0.01 if op.rotate == 90 else op.x + 0.01, op.y + 0.01) for op in places]
+        if all(any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in mirrored) for cx, cy in corners):
+            return [(n, box) for n, box in zip(names, mirrored, strict=False)]
+    raise AssertionError(f"{back.label}: the backs sit in no mirrored cell of the front")
+
+
+SHEETS = _sheets([*shipped_kits(), *EXAMPLES], "a4")
+
+
+@pytest.mark.parametrize("sheet", SHEETS, ids=[s[0] for s in SHEETS])
+def test_a_cut_1mm_off_any_line_shows_only_the_pieces_own_colour(tmp_path: Path, sheet: Sheet) -> None:
+    where, sheets, fonts = sheet
+    problems: list[str] = []
+    for front, back in sheets:
+        problems += miscut_problems(front, tmp_path, fonts=fonts)
+        if back is not None:
+            problems += miscut_problems(back, tmp_path, fonts=fonts, cells=_back_cells(front, back))
+    assert problems == [], f"{where}:\n" + "\n".join(problems[:12])

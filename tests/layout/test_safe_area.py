@@ -1,0 +1,139 @@
+"""The safe area holds for every piece kind, badges included: on every card, tile and token of the shipped
+kits (en and de), every badge (a filled circle a string is printed on) lies inside the piece's safe area and
+its string keeps a fifth of the radius from the ring; every string keeps the safe area too. Measured here
+from the drawing ops with the font metrics (independently of the check's own code), and the check itself is
+shown to catch each case."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from generator.layout.collide import crowded_badges, safe_inset
+from generator.layout.geometry import drawn
+from generator.layout.ops import Circle, Op, Place, Rect, Text
+from generator.layout.textfit import _apply_box, text_box
+from generator.pipeline import load_kits, plan_incremental
+from generator.render.fonts import text_width
+from generator.units import mm
+
+ROOT = Path(__file__).resolve().parents[2]
+Box = tuple[float, float, float, float]
+
+
+def _pieces(kit: str, lang: str) -> list[tuple[str, Place]]:
+    """(component, Place) of every distinct piece face a kit prints (faces with a trim: cards, tiles,
+    tokens)."""
+    (plan,) = plan_incremental(
+        load_kits([ROOT / "layouts" / kit]),
+        out=Path("/nonexistent"),
+        langs=[lang],
+        paper="a4",
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    seen: set[int] = set()
+    out = []
+    for part in plan.parts:
+        for page in part.pages or []:
+            for op in page.ops:
+                if isinstance(op, Place) and op.name and op.clip is not None and id(op.ops) not in seen:
+                    seen.add(id(op.ops))
+                    out.append((part.cid, op))
+    return out
+
+
+def _trim(place: Place) -> Box:
+    x, y, w, h = place.trim if place.trim is not None else place.clip  # type: ignore[misc]
+    return x, y, x + w, y + h
+
+
+def badge_room(place: Place) -> list[tuple[str, float, float, float]]:
+    """(string, room from the badge's ring to the string's farthest corner, room from the badge to the
+    trim, the badge's radius) for every string printed on a filled circle of the piece, in points."""
+    items = drawn(place.ops, text_width)
+    x0, y0, x1, y1 = _trim(place)
+    out = []
+    for d in items:
+        if not isinstance(d.op, Text) or not d.op.text.strip():
+            continue
+        box = _apply_box(d.matrix, text_box(d.op, text_width, lean=False))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        circles = [
+            (e, e.box)
+            for e in items[: d.order]
+            if isinstance(e.op, Circle)
+            and e.op.fill
+            and not e.backdrop
+            and e.box[0] <= cx <= e.box[2]
+            and e.box[1] <= cy <= e.box[3]
+        ]
+        if not circles:
+            continue
+        e, (bx0, by0, bx1, by1) = circles[-1]
+        r = (bx1 - bx0) / 2
+        ox, oy = (bx0 + bx1) / 2, (by0 + by1) / 2
+        far = max(math.hypot(px - ox, py - oy) for px in (box[0], box[2]) for py in (box[1], box[3]))
+        out.append((d.op.text, r - far, min(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1), r))
+    return out
+
+
+def string_room(place: Place) -> list[tuple[str, float]]:
+    """(string, room from its glyph box to the nearest trim edge) for every string of the piece."""
+    x0, y0, x1, y1 = _trim(place)
+    out = []
+    for d in drawn(place.ops, text_width):
+        if isinstance(d.op, Text) and d.op.text.strip():
+            b = _apply_box(d.matrix, text_box(d.op, text_width))
+            out.append((d.op.text, min(b[0] - x0, b[1] - y0, x1 - b[2], y1 - b[3])))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("kit", ["raindrops", "ripple_rush", "rummy_cards", "harvest_deck", "sprout_sheet"])
+def test_badges_and_strings_keep_the_safe_area_on_every_piece(kit: str, lang: str) -> None:
+    problems = []
+    for cid, place in _pieces(kit, lang):
+        x0, y0, x1, y1 = _trim(place)
+        inset = safe_inset(x1 - x0, y1 - y0, mm(3))
+        for text, ring, edge, r in badge_room(place):
+            if edge < inset - 0.3:
+                problems.append(f"{cid} {place.name} {text!r}: badge {edge / mm(1):.2f} mm from the cut")
+            if ring < max(mm(0.5), 0.2 * r) - 0.3:
+                problems.append(f"{cid} {place.name} {text!r}: {ring / mm(1):.2f} mm from its badge's ring")
+        for text, room in string_room(place):
+            if room < min(inset, mm(1.5)) - 0.3:
+                problems.append(f"{cid} {place.name} {text!r}: {room / mm(1):.2f} mm from the cut")
+    assert problems == [], "\n".join(sorted(set(problems))[:20])
+
+
+def _piece(*ops: Op) -> tuple[Op, ...]:
+    return (Rect(-9, -9, 75, 75, fill="#fcead1", stroke=None), *ops)
+
+
+TRIM = (0.0, 0.0, mm(20), mm(20))
+
+
+def test_the_check_refuses_a_badge_against_the_cut() -> None:
+    ops = _piece(Circle(mm(16), mm(16), mm(3), fill="#ffffff"), Text(mm(16), mm(15), "1", 9, anchor="middle"))
+    (problem,) = crowded_badges(ops, TRIM, mm(3), text_width)
+    assert problem[1] == ("the face's safe area (1.7 mm inside the trim): its badge reaches 0.8 mm past it")
+
+
+def test_the_check_refuses_digits_filling_their_badge() -> None:
+    ops = _piece(
+        Circle(mm(10), mm(10), mm(3), fill="#ffd23f"), Text(mm(10), mm(9), "+3", 17, anchor="middle")
+    )
+    (problem,) = crowded_badges(ops, TRIM, mm(3), text_width)
+    assert problem[1].startswith("its badge's ring: ") and problem[1].endswith("keep 0.6 mm")
+
+
+def test_a_roomy_badge_passes() -> None:
+    ops = _piece(Circle(mm(10), mm(10), mm(4), fill="#ffffff"), Text(mm(10), mm(9), "3", 9, anchor="middle"))
+    assert crowded_badges(ops, TRIM, mm(3), text_width) == []
