@@ -37,6 +37,9 @@ class Drawn:
     order: int
     backdrop: bool = False
     """Drawn inside a Place declared a backdrop (strings may sit across it)."""
+    clip: Box | None = None
+    """What the enclosing Places' clips let through (x0, y0, x1, y1, outer coordinates): a shape's box may
+    run past it (a background drawn into the bleed), but nothing beyond it prints. None: no clip."""
 
 
 def _points_box(points: Sequence[tuple[float, float]], pad: float) -> Box:
@@ -84,17 +87,30 @@ def drawn(
     with `art`, the kit's art too (where its picture lands)."""
     out: list[Drawn] = []
 
-    def walk(items: Sequence[Op], m: Matrix, backdrop: bool) -> None:
+    def walk(items: Sequence[Op], m: Matrix, backdrop: bool, clip: Box | None) -> None:
         for op in items:
             if isinstance(op, Place):
-                walk(op.ops, _mul(m, _place_matrix(op)), backdrop or op.backdrop)
+                inner = _mul(m, _place_matrix(op))
+                within = clip
+                if op.clip is not None:
+                    cx, cy, cw, ch = op.clip
+                    within = _meet(clip, _apply_box(inner, (cx, cy, cx + cw, cy + ch)))
+                walk(op.ops, inner, backdrop or op.backdrop, within)
                 continue
             box = own_box(op, measure, art=art)
             if box is not None:
-                out.append(Drawn(op, m, _apply_box(m, box), len(out), backdrop))
+                out.append(Drawn(op, m, _apply_box(m, box), len(out), backdrop, clip))
 
-    walk(ops, matrix, False)
+    walk(ops, matrix, False, None)
     return out
+
+
+def _meet(a: Box | None, b: Box) -> Box:
+    """Where two clip boxes overlap (`b` when there is no outer clip); an empty box when they do not."""
+    if a is None:
+        return b
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    return x0, y0, max(x0, min(a[2], b[2])), max(y0, min(a[3], b[3]))
 
 
 def gap(a: Box, b: Box) -> float:

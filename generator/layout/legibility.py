@@ -166,6 +166,10 @@ def _covers(item: Drawn, x: float, y: float) -> bool:
     x0, y0, x1, y1 = item.box
     if not (x0 <= x <= x1 and y0 <= y <= y1):
         return False
+    if item.clip is not None and not (
+        item.clip[0] <= x <= item.clip[2] and item.clip[1] <= y <= item.clip[3]
+    ):
+        return False  # the shape runs past its Place's clip (a background into the bleed): not printed there
     if isinstance(item.op, Circle):
         cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
         return (x - cx) ** 2 + (y - cy) ** 2 <= r * r
