@@ -4,7 +4,10 @@ Everything here is a plain function over numpy arrays; `generator.engine.kernel.
 is installed and leaves it as Python with PNPKIT_PURE=1, and both give the same results bit for bit (the RNG
 is the engine's xorshift64). Speed notes (greedy 4-player games): the game loop and its helpers are compiled
 without reference counting (`no_refcount`: the loop allocates nothing, `workspace` is made per chunk), sheets
-are indexed in place (no column views), and the small per-card decisions are inlined (`inline`). The order of decisions is the reference rules' order (`rules.py`): each round,
+are indexed in place (no column views), and the small per-card decisions are inlined (`inline`); the two big
+ones (`decide_number`, `cascade`) are called, not inlined: inlining copied them into every caller and doubled
+the compile time (12 -> 6 CPU-s) for no measurable speed. The order of decisions is the reference rules' order
+(`rules.py`): each round,
 every player draws; players who cannot write announce; in seat order every other player writes their own
 card (and resolves its bonus cascade); then in seat order every player may write the announced cards of the
 others: with `any_order` (the seed names no order) one decision per write over the cards still open (pick
@@ -236,7 +239,8 @@ def strong_cell(
     u_total: int,
     rounds_left: int,
 ) -> tuple[int, float]:
-    """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h, gain)."""
+    """Strong: expected cells still fillable in the split gap, from the cards nobody has seen yet; (h,
+    gain)."""
     lo_v = value_at(sheet, p, c, rows, lo, nmin, nmax)
     hi_v = value_at(sheet, p, c, rows, hi, nmin, nmax)
     best_h = lo + 1
@@ -282,7 +286,8 @@ def choose_in_gap(
     u_total: int,
     rounds_left: int,
 ) -> tuple[int, float]:
-    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it there."""
+    """Best cell (h) for n in its gap lo..hi under policy `pol`, and the policy's gain for writing it
+    there."""
     if pol == POLICY_RANDOM:
         return lo + 1 + int(rand_below(rng, hi - lo - 1)), 1.0
     if pol == POLICY_GREEDY:
@@ -315,7 +320,7 @@ def accepts(pol: int, gain: float) -> bool:
     return gain > 0.05
 
 
-@inline
+@no_refcount  # called in place, not inlined: its three copies in play_loop doubled the compile, no faster
 def decide_number(
     pol: int,
     rng: np.ndarray,
@@ -458,7 +463,8 @@ def suit_choice(
     pre: np.ndarray,
     x_any: bool,
 ) -> tuple[int, int]:
-    """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game loop."""
+    """`decide_suit` with caller-owned scratch `pre` (nmax - nmin + 2 ints): no allocation in the game
+    loop."""
     xmin, xmax = x_bounds(sheet, p, c, rows, nmin, nmax, x_any)
     options = 0
     for h in range(rows):
@@ -714,7 +720,7 @@ class Workspace(NamedTuple):
     kopen: np.ndarray
 
 
-@inline
+@no_refcount  # called in place, not inlined (see decide_number)
 def cascade(
     pol: int,
     rng: np.ndarray,
