@@ -433,6 +433,11 @@ def build(
         help="ink-saving print: every colour as the grey of its lightness (symbols carry the suits); sets print.greyscale",
     ),
     verbose: bool = typer.Option(False, "-v", "--verbose", help="list every file written"),
+    warm: bool = typer.Option(
+        False,
+        "--warm",
+        help="then compile the kits' engines in the background (pnpkit warmup), so a first check is fast",
+    ),
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are kept)."""
 
@@ -475,8 +480,31 @@ def build(
         )
         for pdf in _kit_pdfs(result.outputs):
             _say(f"kit PDF: {pdf}")
+        if warm:
+            _warm_in_background(paths)
 
     _run(go, safe_points=True)
+
+
+def _warm_in_background(paths: list[Path]) -> None:
+    """Start `pnpkit warmup` of the kits as a process of its own that outlives this one (its output dropped):
+    numba compiles their games' kernels into its cache while the user looks at the PDFs. Only on `--warm`: a
+    build plays no game, and compiling costs a minute of CPU that a user who never checks does not want."""
+    import subprocess
+
+    from generator.engine.kernelcache import salted_cache_dir
+
+    if salted_cache_dir() is None:
+        _say("--warm: numba is not installed (or PNPKIT_PURE=1): there is nothing to compile")
+        return
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "warmup", *(str(p.resolve()) for p in paths)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # not stopped by the terminal's Ctrl-C after this command returned
+    )
+    _say(f"compiling the self-play engines in the background (pnpkit warmup, process {proc.pid})")
 
 
 def _kit_pdfs(outputs: list[Path]) -> list[Path]:
@@ -877,8 +905,8 @@ def check(
         from generator.render.console import print_report
 
         loaded = load_kits(_kit_paths(kits))
-        check_kits(loaded)
-        _compile_first(loaded)
+        with _compiling(loaded):  # the static checks may play compiled code too (Raindrops' card difficulty)
+            check_kits(loaded)
         run = check_balance(
             loaded,
             games=games,
@@ -903,11 +931,14 @@ def check(
     _run(go)
 
 
-def _compile_first(kits: list[Any]) -> None:
-    """Before a command plays a game whose kernels numba has not cached yet: say on stderr what is compiled and
-    why, compile it by a tiny warm-up run under a spinner with the time elapsed, and say how long it took (the
-    time is kept as the estimate the next first run quotes). Nothing is said when every kernel is cached. A
-    compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+@contextmanager
+def _compiling(kits: list[Any]) -> Iterator[None]:
+    """Around the first steps of a command that plays games: when numba has not cached the kernels of a kit's
+    game yet, say on stderr what is compiled and why before anything is compiled (numba not even imported),
+    run the block (the static checks, which may play compiled code) and then a tiny warm-up of each such game
+    under a spinner with the time elapsed, and say how long it took (kept as the estimate the next first run
+    quotes). Nothing is said when every kernel is cached. A compile means a new pnpkit (or a kernel edit): the
+    cache folders of old ones are pruned first."""
     import importlib.util
 
     from generator.contract import get as game_plugin
@@ -919,42 +950,58 @@ def _compile_first(kits: list[Any]) -> None:
         mark_warm,
         prune,
         record_compile_seconds,
+        salted_cache_dir,
         user_cache_dir,
     )
 
-    compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package)
+    cache_dir = salted_cache_dir()
+    if cache_dir is None:  # no numba (or PNPKIT_PURE=1): nothing is compiled
+        yield
+        return
+    compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package), uncached
+    engine = Path(__file__).resolve().parent / "engine"
     for kit in kits:
         spec = importlib.util.find_spec(game_plugin(kit.game_id).source)
         if kit.game_id not in compiled and spec is not None and spec.origin is not None:
             package = Path(spec.origin).resolve().parent
-            if has_kernels(package):
+            cached = is_warm(cache_dir, package) or (
+                is_cached(cache_dir, package) and is_cached(cache_dir, engine)
+            )
+            if has_kernels(package) and not cached:
                 compiled[kit.game_id] = (kit, package)
-    if not compiled:  # a deck kit: no kernel, numba is not even imported
+    if not compiled:  # cached, or a deck kit (no kernel): numba is not even imported
+        yield
         return
-    from generator.engine.kernel import HAVE_NUMBA
-
-    if not HAVE_NUMBA:
-        return
-    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
-    engine = Path(__file__).resolve().parent / "engine"
-    for kit, package in compiled.values():
-        if is_warm(cache_dir, package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
-            continue
-        plugin = game_plugin(kit.game_id)
-        if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
-            prune(cache_dir)
+    if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
+        prune(cache_dir)
+    names = []
+    for game_id in compiled:
+        plugin = game_plugin(game_id)
         name = plugin.name or plugin.id
-        last = last_compile_seconds(kit.game_id)
+        names.append(name)
+        last = last_compile_seconds(game_id)
         about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
         sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
-        sys.stderr.flush()
-        from generator.checking import warm_up
+    sys.stderr.flush()
+    from generator.checking import warm_up
 
-        with _spinner(f"compiling the {name} engine"):
-            ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
-        record_compile_seconds(kit.game_id, seconds)
+    start = time.perf_counter()
+    with _spinner(f"compiling the {' and '.join(names)} engine"):
+        yield
+        block = time.perf_counter() - start
+        times = dict(warm_up([kit for kit, _ in compiled.values()], games=2, progress=lambda *a, **k: None))
+    first = next(iter(compiled.values()))[0].meta.id
+    times[first] += block  # what the block compiled counts too
+    for (kit, package), name in zip(compiled.values(), names):
+        record_compile_seconds(kit.game_id, times[kit.meta.id])
         mark_warm(cache_dir, package)
-        sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
+        sys.stderr.write(f"compiled the {name} engine in {times[kit.meta.id]:.1f} s, cached in {cache_dir}\n")
+
+
+def _compile_first(kits: list[Any]) -> None:
+    """`_compiling` around nothing: compile what the kits' games play, if numba has not cached it yet."""
+    with _compiling(kits):
+        pass
 
 
 @contextmanager
