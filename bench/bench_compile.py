@@ -50,6 +50,7 @@ def run_once(args: list[str], checkout: Path, cache: Path) -> Run:
         NUMBA_CACHE_DIR=str(cache / "numba"),
         XDG_CACHE_HOME=str(cache / "xdg"),
     )
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached, not compiled again each run
     start = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, *args],
