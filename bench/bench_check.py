@@ -1,11 +1,11 @@
 """Warm `pnpkit check` of every shipped kit at its defaults, as a user runs it: a whole process each.
 
 For each kit: one run first (it compiles the kit's kernels if the numba cache lacks them, and is not counted),
-then `--repeat` runs (default 3); the median wall seconds and the median CPU seconds (user + sys of the process
-and its children, less noisy than wall time on a shared machine) are printed. Baselines measured in the same run,
-the same way: `python -c pass` (the interpreter alone), and with `--against PATH` the same kits checked by another
-checkout of pnpkit (e.g. `git worktree add /tmp/prev HEAD~1`), each with its ratio. Targets: every kit <= 2.0 s
-wall, a deck kit (Harvest Hands) <= 0.6 s.
+then `--repeat` runs (default 3); the median wall seconds and the median CPU seconds (user + sys of the
+process and its children, less noisy than wall time on a shared machine) are printed. Baselines measured in
+the same run, the same way: `python -c pass` (the interpreter alone), and with `--against PATH` the same kits
+checked by another checkout of pnpkit (e.g. `git worktree add /tmp/prev HEAD~1`), each with its ratio.
+Targets: every kit <= 2.0 s wall, a deck kit (Harvest Hands) <= 0.6 s.
 
     python bench/bench_check.py [--repeat 3] [--kits ripple_rush,harvest_deck] [--against /tmp/prev]
 """
@@ -38,7 +38,8 @@ def run_once(args: list[str], pythonpath: Path) -> tuple[float, float, int]:
 
 
 def measure(args: list[str], pythonpath: Path, repeat: int, warm: bool = True) -> tuple[float, float, int]:
-    """Median wall and CPU seconds of `repeat` runs, after one uncounted run when `warm`; the last exit code."""
+    """Median wall and CPU seconds of `repeat` runs, after one uncounted run when `warm`; the last exit
+    code."""
     if warm:
         run_once(args, pythonpath)
     runs = [run_once(args, pythonpath) for _ in range(repeat)]
