@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, jit_step, rand_below, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
 from generator.games.rummy_cards.solver import (
     GROUP,
@@ -43,9 +43,10 @@ NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
 
 
-@jit
+@jit_step
 def _hand_jokers_on_table(tab: np.ndarray, ntab: int) -> int:
-    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to table)."""
+    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to
+    table)."""
     n = 0
     for mi in range(ntab):
         for i in range(tab[mi, 1]):
@@ -240,7 +241,8 @@ class Workspace(NamedTuple):
     log: np.ndarray
     """(turns,): cards laid, LOG_DRAW or LOG_PASS."""
     choices: np.ndarray
-    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1 elsewhere."""
+    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1
+    elsewhere."""
     order: np.ndarray
     """(deck size,): the round's shuffled deck (Game.deal's order)."""
 
@@ -250,7 +252,8 @@ LOG_PASS = -2
 RES_WINNER = 0
 """play_round's result[RES_WINNER]: the first winner (-1 none)."""
 RES_EXHAUSTED = 1
-"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end; max_turns)."""
+"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end;
+max_turns)."""
 RES_TURNS = 2
 RES_GIVEUPS = 3
 """result[RES_GIVEUPS]: solver searches that gave up (the player drew)."""
@@ -275,9 +278,10 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
     )
 
 
-@jit
+@jit_step
 def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarray, hj: np.ndarray) -> int:
-    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's top."""
+    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's
+    top."""
     K = setup.n_colours * setup.n_numbers
     size = K * setup.copies + setup.n_jokers
     for i in range(size):
@@ -293,7 +297,7 @@ def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarr
     return setup.players * setup.hand_size
 
 
-@jit
+@jit_step
 def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
     """How many cards seat p holds (jokers included)."""
     n = hj[p]
@@ -302,11 +306,12 @@ def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
     return n  # type: ignore[no-any-return]
 
 
-@jit
+@jit_step
 def _lay(
     layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray, p: int
 ) -> None:
-    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's hand."""
+    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's
+    hand."""
     for mi in range(nmelds):
         for i in range(tab.shape[1]):
             tab[base + mi, i] = layout[mi, i]
@@ -318,7 +323,7 @@ def _lay(
                 hj[p] -= 1
 
 
-@jit
+@jit_step
 def _random_lay(
     act: int,
     p: int,
@@ -344,7 +349,7 @@ def _random_lay(
     return ntab
 
 
-@jit
+@jit_step
 def _random_turn(
     rng: np.ndarray,
     p: int,
@@ -361,7 +366,8 @@ def _random_turn(
     t_jgrp: np.ndarray,
     choices: np.ndarray,
 ) -> int:
-    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld count."""
+    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld
+    count."""
     if not setup.draw_by_choice and n_plays > 1:
         pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
         act = 1 + pick
@@ -383,7 +389,7 @@ STAT_GIVEUPS, STAT_RETRIEVALS, STAT_NEXT_KNOWN = range(3)
 (1: an optimum laid, the next search lays nothing; 2: nothing laid, if nothing is drawn)."""
 
 
-@jit
+@jit_step
 def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray) -> int:
     """The fewest opening points seat p's search result is used for this turn (initial_meld, or a lower
     meld threshold it has not reached yet)."""
@@ -394,7 +400,7 @@ def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray
     return need
 
 
-@jit
+@jit_step
 def _finder_lay(
     p: int,
     turn: int,
@@ -411,7 +417,8 @@ def _finder_lay(
     stats: np.ndarray,
 ) -> tuple[bool, int, int]:
     """The meld finder's search result (res, layout) taken: counters and first_possible noted, the melds laid
-    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld count)."""
+    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld
+    count)."""
     best = res[OUT_BEST]
     stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
     pts = best >> 8 if best > 0 else 0
@@ -429,7 +436,7 @@ def _finder_lay(
     return True, base, base + res[OUT_MELDS]
 
 
-@jit
+@jit_step
 def _lay_after_opening(
     p: int,
     base: int,
@@ -585,7 +592,8 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             ):
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose). Only
                 # after a give-up: an exact search that lays nothing (or opens below initial_meld) leaves no
-                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat mix)
+                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat
+                # mix)
                 ntab = _random_lay(1, p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
         left = _cards_held(hand, hj, p)
         laid_cards = before - left
@@ -625,7 +633,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     return out
 
 
-@jit
+@jit_step
 def _score_round(
     setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray, out: np.ndarray
 ) -> None:
@@ -664,9 +672,10 @@ def _score_round(
     out[RES_WINNERS] = mask
 
 
-@jit
+@jit_step
 def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> int:
-    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit mask."""
+    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit
+    mask."""
     players = setup.players
     fewest_cards_wins = not setup.lowest_total
     first = sizes if fewest_cards_wins else totals
@@ -693,7 +702,7 @@ def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> i
     return mask
 
 
-@jit
+@jit_step
 def _pay_exhausted(setup: Setup, totals: np.ndarray, mask: int, scores: np.ndarray) -> None:
     """rules.exhausted_tie_pay, _remainder, _below_winner: what the losers pay the winners (mask)."""
     players = setup.players
@@ -835,8 +844,9 @@ def logged_round(
     random_seat: int = NO_RANDOM,
     log_turns: int | None = None,
 ) -> tuple[np.ndarray, Workspace]:
-    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns, default
-    max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row 0)."""
+    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns,
+    default max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row
+    0)."""
     setup = sim.setup()
     ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
     return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
@@ -845,8 +855,8 @@ def logged_round(
 def rules_code(rules: object) -> tuple[int, ...]:
     """The kernel's codes for a RummyRules, in Setup's order, each 1 for the setting named: draw by_choice,
     exhausted_winner lowest_total, exhausted_tie tie_break, opening_turn may_add_after_opening,
-    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner, exhausted_tie_remainder
-    lower_total_first, exhausted_below_winner scores_plus."""
+    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner,
+    exhausted_tie_remainder lower_total_first, exhausted_below_winner scores_plus."""
     r: Any = rules
     return (
         int(r.draw == "by_choice"),
