@@ -986,13 +986,13 @@ def _compiling(kits: list[Any]) -> Iterator[None]:
     from generator.checking import warm_up
 
     start = time.perf_counter()
-    with _spinner(f"compiling the {' and '.join(names)} engine"):
+    with _spinner(f"compiling the {' and '.join(names)} engine{'s' if len(names) > 1 else ''}"):
         yield
         block = time.perf_counter() - start
         times = dict(warm_up([kit for kit, _ in compiled.values()], games=2, progress=lambda *a, **k: None))
     first = next(iter(compiled.values()))[0].meta.id
     times[first] += block  # what the block compiled counts too
-    for (kit, package), name in zip(compiled.values(), names):
+    for (kit, package), name in zip(compiled.values(), names, strict=True):
         record_compile_seconds(kit.game_id, times[kit.meta.id])
         mark_warm(cache_dir, package)
         sys.stderr.write(f"compiled the {name} engine in {times[kit.meta.id]:.1f} s, cached in {cache_dir}\n")
