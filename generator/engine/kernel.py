@@ -145,15 +145,6 @@ def jit(fn: F) -> F:
     return fn
 
 
-def jit_step(fn: F) -> F:
-    """`jit` for a function only compiled code calls: compiled without the CPython wrapper
-    (`_step_dispatcher`; a call from Python, say a test's, goes to a twin compiled on its first use). Rummy
-    Cards' 22 such helpers took a fifth of its compile time for wrappers nothing called."""
-    if HAVE_NUMBA:
-        return _njit(fn, step=True)
-    return jit(fn)
-
-
 def py_func(fn: F) -> F:
     """The uncompiled Python function behind a `jit`/`jit_noref`/`jit_inline` function, typed as `fn` itself
     (`.py_func` is set on both paths, but a Dispatcher's attribute is not visible to the type checker)."""

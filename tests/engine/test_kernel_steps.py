@@ -1,13 +1,12 @@
-"""A `jit_noref` step is compiled for compiled callers only, without numba's CPython wrapper (which unboxes
-every argument from Python objects: for steps over NamedTuples of 20-40 arrays, 40 % of the Raindrops
-compile); a call from Python goes to a twin compiled with the wrapper, cached under a name of its own."""
+"""A `jit_noref` step is compiled for compiled callers only, without numba's CPython wrapper (which unboxes every
+argument from Python objects: for steps over NamedTuples of 20-40 arrays, 40 % of the Raindrops compile); a call
+from Python goes to a twin compiled with the wrapper, cached under a name of its own."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from generator.engine.kernel import HAVE_NUMBA, jit, jit_noref, jit_step
+from generator.engine.kernel import HAVE_NUMBA, jit, jit_noref
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
 
@@ -45,21 +44,3 @@ def test_the_step_and_its_twin_are_cached_in_files_of_their_own():
     _step(1, 1)
     names = {d._cache._cache_file._index_name for d in (_step, _step._python_twin)}
     assert len(names) == 2
-
-
-@jit_step
-def _counted_step(n):  # type: ignore[no-untyped-def]
-    return np.arange(n).sum()  # allocates: a `jit_step` keeps numba's reference counting, unlike `jit_noref`
-
-
-@jit
-def _counted_caller(n):  # type: ignore[no-untyped-def]
-    return _counted_step(n) + 1
-
-
-def test_a_jit_step_has_no_cpython_wrapper_and_keeps_reference_counting():
-    assert _counted_caller(5) == 11
-    _counted_caller.recompile()
-    assert not _has_wrapper(_counted_step)
-    assert _counted_step.targetoptions.get("_nrt", True)  # allocation allowed
-    assert _counted_step(4) == 6 == _counted_step.py_func(4)  # from Python: the twin

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_step, rand_below, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
 from generator.games.rummy_cards.solver import (
     GROUP,
@@ -43,10 +43,9 @@ NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
 
 
-@jit_step
+@jit
 def _hand_jokers_on_table(tab: np.ndarray, ntab: int) -> int:
-    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to
-    table)."""
+    """How many jokers the table's melds hold that came from a hand (random plays move them from hand to table)."""
     n = 0
     for mi in range(ntab):
         for i in range(tab[mi, 1]):
@@ -241,8 +240,7 @@ class Workspace(NamedTuple):
     log: np.ndarray
     """(turns,): cards laid, LOG_DRAW or LOG_PASS."""
     choices: np.ndarray
-    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1
-    elsewhere."""
+    """(turns, 2): the random-legal seat's (index into Game.legal_actions, how many it lists); -1 elsewhere."""
     order: np.ndarray
     """(deck size,): the round's shuffled deck (Game.deal's order)."""
 
@@ -252,8 +250,7 @@ LOG_PASS = -2
 RES_WINNER = 0
 """play_round's result[RES_WINNER]: the first winner (-1 none)."""
 RES_EXHAUSTED = 1
-"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end;
-max_turns)."""
+"""result[RES_EXHAUSTED]: 1 when the round ended without a player going out (rules.exhausted_end; max_turns)."""
 RES_TURNS = 2
 RES_GIVEUPS = 3
 """result[RES_GIVEUPS]: solver searches that gave up (the player drew)."""
@@ -278,10 +275,9 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
     )
 
 
-@jit_step
+@jit
 def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarray, hj: np.ndarray) -> int:
-    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's
-    top."""
+    """Game.deal: the deck shuffled into `order`, hand_size cards to each seat in turn; returns the pile's top."""
     K = setup.n_colours * setup.n_numbers
     size = K * setup.copies + setup.n_jokers
     for i in range(size):
@@ -297,7 +293,7 @@ def _deal_round(rng: np.ndarray, setup: Setup, order: np.ndarray, hand: np.ndarr
     return setup.players * setup.hand_size
 
 
-@jit_step
+@jit
 def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
     """How many cards seat p holds (jokers included)."""
     n = hj[p]
@@ -306,12 +302,11 @@ def _cards_held(hand: np.ndarray, hj: np.ndarray, p: int) -> int:
     return n  # type: ignore[no-any-return]
 
 
-@jit_step
+@jit
 def _lay(
     layout: np.ndarray, nmelds: int, tab: np.ndarray, base: int, hand: np.ndarray, hj: np.ndarray, p: int
 ) -> None:
-    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's
-    hand."""
+    """The solver's melds layout[:nmelds] laid as table rows base.., their hand cards leaving seat p's hand."""
     for mi in range(nmelds):
         for i in range(tab.shape[1]):
             tab[base + mi, i] = layout[mi, i]
@@ -323,7 +318,7 @@ def _lay(
                 hj[p] -= 1
 
 
-@jit_step
+@jit
 def _random_lay(
     act: int,
     p: int,
@@ -349,7 +344,7 @@ def _random_lay(
     return ntab
 
 
-@jit_step
+@jit
 def _random_turn(
     rng: np.ndarray,
     p: int,
@@ -366,8 +361,7 @@ def _random_turn(
     t_jgrp: np.ndarray,
     choices: np.ndarray,
 ) -> int:
-    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld
-    count."""
+    """The random-legal seat's pick among its n_plays listed plays (logged in choices); returns the meld count."""
     if not setup.draw_by_choice and n_plays > 1:
         pick = rand_below(rng, n_plays - 1)  # Draw is not listed (Game.legal_actions)
         act = 1 + pick
@@ -389,7 +383,7 @@ STAT_GIVEUPS, STAT_RETRIEVALS, STAT_NEXT_KNOWN = range(3)
 (1: an optimum laid, the next search lays nothing; 2: nothing laid, if nothing is drawn)."""
 
 
-@jit_step
+@jit
 def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray) -> int:
     """The fewest opening points seat p's search result is used for this turn (initial_meld, or a lower
     meld threshold it has not reached yet)."""
@@ -400,7 +394,7 @@ def _opening_need(p: int, forced: bool, setup: Setup, first_possible: np.ndarray
     return need
 
 
-@jit_step
+@jit
 def _finder_lay(
     p: int,
     turn: int,
@@ -417,8 +411,7 @@ def _finder_lay(
     stats: np.ndarray,
 ) -> tuple[bool, int, int]:
     """The meld finder's search result (res, layout) taken: counters and first_possible noted, the melds laid
-    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld
-    count)."""
+    when they count (MeldFinder.choose); returns (laid, the row they were laid from, the table's meld count)."""
     best = res[OUT_BEST]
     stats[STAT_GIVEUPS] += res[OUT_GIVEUPS]
     pts = best >> 8 if best > 0 else 0
@@ -436,7 +429,7 @@ def _finder_lay(
     return True, base, base + res[OUT_MELDS]
 
 
-@jit_step
+@jit
 def _lay_after_opening(
     p: int,
     base: int,
@@ -592,8 +585,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
             ):
                 # the solver gave up but a listed lay exists: drawing is not allowed (MeldFinder.choose). Only
                 # after a give-up: an exact search that lays nothing (or opens below initial_meld) leaves no
-                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat
-                # mix)
+                # listed lay, each being a lay the search weighs (0 of 5,400 rounds of every rule and seat mix)
                 ntab = _random_lay(1, p, setup, tab, ntab, hand, hj, opened, t_real, t_jrun, t_jgrp)
         left = _cards_held(hand, hj, p)
         laid_cards = before - left
@@ -633,7 +625,7 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
     return out
 
 
-@jit_step
+@jit
 def _score_round(
     setup: Setup, hand: np.ndarray, hj: np.ndarray, winner: int, scores: np.ndarray, out: np.ndarray
 ) -> None:
@@ -672,10 +664,9 @@ def _score_round(
     out[RES_WINNERS] = mask
 
 
-@jit_step
+@jit
 def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> int:
-    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit
-    mask."""
+    """rules.exhausted_winner / exhausted_tie: the winners of a round nobody went out of, as a seat bit mask."""
     players = setup.players
     fewest_cards_wins = not setup.lowest_total
     first = sizes if fewest_cards_wins else totals
@@ -702,7 +693,7 @@ def _exhausted_winners(setup: Setup, totals: np.ndarray, sizes: np.ndarray) -> i
     return mask
 
 
-@jit_step
+@jit
 def _pay_exhausted(setup: Setup, totals: np.ndarray, mask: int, scores: np.ndarray) -> None:
     """rules.exhausted_tie_pay, _remainder, _below_winner: what the losers pay the winners (mask)."""
     players = setup.players
@@ -844,9 +835,8 @@ def logged_round(
     random_seat: int = NO_RANDOM,
     log_turns: int | None = None,
 ) -> tuple[np.ndarray, Workspace]:
-    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns,
-    default max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row
-    0)."""
+    """One round of `sim`'s setup from the kernel stream seed_state(seed), every turn logged (log_turns, default
+    max_turns): the result (RES_*) and the Workspace holding its deal, log, choices, scores (row 0)."""
     setup = sim.setup()
     ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
     return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
@@ -855,8 +845,8 @@ def logged_round(
 def rules_code(rules: object) -> tuple[int, ...]:
     """The kernel's codes for a RummyRules, in Setup's order, each 1 for the setting named: draw by_choice,
     exhausted_winner lowest_total, exhausted_tie tie_break, opening_turn may_add_after_opening,
-    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner,
-    exhausted_tie_remainder lower_total_first, exhausted_below_winner scores_plus."""
+    opening_retrieval next_turn, exhausted_end all_pass, exhausted_tie_pay each_winner, exhausted_tie_remainder
+    lower_total_first, exhausted_below_winner scores_plus."""
     r: Any = rules
     return (
         int(r.draw == "by_choice"),

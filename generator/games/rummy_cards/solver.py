@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_inline, jit_noref, jit_step
+from generator.engine.kernel import jit, jit_inline, jit_noref
 
 HASH_MUL = 0x7FEB352D  # odd, < 2**31: a 32-bit value times it stays below 2**63 (no int64 overflow)
 CAP = 32768  # states per layer (about 45 MB of workspace for 4 colours x 13 numbers)
@@ -132,13 +132,11 @@ OUT_BEST = 0
 OUT_MELDS = 1
 """out[OUT_MELDS]: the melds written to the layout."""
 OUT_RETRIEVED = 2
-"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or
--1."""
+"""out[OUT_RETRIEVED]: the retrieved table joker (the kind it stood for, + n_kinds for a group joker) or -1."""
 OUT_GIVEUPS = 3
 """out[OUT_GIVEUPS]: searches that gave up (past CAP)."""
 OUT_EXACT = 4
-"""out[OUT_EXACT]: 1 when the table search (not the retrieval's) was exact (it did not give up, or was
-known)."""
+"""out[OUT_EXACT]: 1 when the table search (not the retrieval's) was exact (it did not give up, or was known)."""
 OUT_SIZE = 5
 
 
@@ -267,7 +265,7 @@ def _prune_dominated(
                 break
 
 
-@jit_step
+@jit
 def _groups_possible(low: int, maxg: int, span: int, C: int) -> bool:
     """Whether some total T in low..low+span of group cards at one number, with one colour already holding
     maxg of them, splits into groups of 3..C distinct colours: 3 * max(ceil(T / C), maxg) <= T."""
@@ -284,7 +282,7 @@ DEC_GROUP_JOKERS = 16  # the last colour layer's decision holds the number's gro
 MAX_TRANSITIONS = 64  # moves of one colour layer from one (a, b): at most 36 + 2 * 12 + 4
 
 
-@jit_step
+@jit
 def _transitions(
     a: int,
     b: int,
@@ -297,9 +295,9 @@ def _transitions(
     lim_out: np.ndarray,
 ) -> int:
     """The moves of one colour at one number from run slots (a, b), with f table and h hand cards of the kind:
-    each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups. Per
-    move: the new slot pair code, g, the hand cards it lays, the decision bits and the limit (table run jokers
-    | hand jokers << 8) the state must have free. Returns the number of moves (move_table lists them)."""
+    each slot ends or takes the kind (a real card, else a table or hand joker), g real cards go to groups.
+    Per move: the new slot pair code, g, the hand cards it lays, the decision bits and the limit (table run
+    jokers | hand jokers << 8) the state must have free. Returns the number of moves (move_table lists them)."""
     n = 0
     for ea in range(2):
         if ea == 0 and (a == 1 or a == 2):
@@ -427,9 +425,8 @@ def solve_counts(
     split and taken from): run_jokers[c] of them must end in runs of colour c (at most MAX_FREE_RUN_JOKERS),
     group_jokers[v] in groups of number index v; they earn nothing (they are not laid from the hand).
 
-    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on
-    entry and is left so (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the
-    layer's keys too).
+    ws: workspaces() (any new_workspace as a SolverWorkspace); its htab's index column must be all zero on entry and is left so
+    (htab holds [state index + 1, key] per slot: a probe reads one cache line, not the layer's keys too).
     """
     return resume_counts(
         forced,
@@ -820,7 +817,7 @@ def _trace_back(ws: SolverWorkspace, L: int, si: int, decisions: np.ndarray) -> 
         i = ws.parent[lay, i]
 
 
-@jit_step
+@jit
 def _emit(layout: np.ndarray, n: int, kind: int, entries: np.ndarray, length: int) -> int:
     layout[n, 0] = kind
     layout[n, 1] = length
@@ -975,7 +972,7 @@ def is_joker_entry(ent: int) -> bool:
     return src == SRC_TABLE_JOKER or src == SRC_HAND_JOKER or src == SRC_FREED_JOKER
 
 
-@jit_step
+@jit
 def joker_locks(
     layout: np.ndarray,
     n_melds: int,
@@ -1011,7 +1008,7 @@ def joker_locks(
                 group_locks[miss * N + v] += 1
 
 
-@jit_step
+@jit
 def table_cards(
     layout: np.ndarray,
     n_melds: int,
@@ -1104,7 +1101,7 @@ def opening_points_bound(
     return total
 
 
-@jit_step
+@jit
 def _card_gain(kind: int, n_numbers: int, num_min: int) -> int:
     return (num_min + kind % n_numbers) * 256 + 1
 
@@ -1129,13 +1126,13 @@ def solve_turn(
 ) -> None:
     """The meld finder's whole turn: out[OUT_BEST] objective, [OUT_MELDS] melds in layout, [OUT_RETRIEVED]
     retrieved joker (the kind it stood for, + n_kinds for a group joker) or -1, [OUT_GIVEUPS] give-ups; ws the
-    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective
-    <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand for (table_cards);
-    each stays in a set of its kind (run colour / group number) unless retrieved.
+    search's arrays (workspaces); layout = the new melds (opening) or the whole new table (opened). Objective <= 0: nothing. t_jrun / t_jgrp: the table's run / group jokers by the kind they stand
+    for (table_cards); each stays in a set of its kind (run colour / group number) unless retrieved.
 
-    Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card). Opened:
-    the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty), then the
-    most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when strictly better.
+    Opening: new melds from the hand only, the most initial-meld points (a joker counts as its card).
+    Opened: the whole table rearranged with the hand, the most penalty points laid (joker = joker_penalty),
+    then the most cards; also (retrieval True) every joker retrieval (see _best_retrieval), taken when strictly
+    better.
 
     known_nothing (opened only): the caller knows the table search lays nothing, so it is skipped (the
     retrieval still runs); the result is a full search's, a give-up aside. The kernel's meld finders know it
@@ -1222,7 +1219,7 @@ index, mask of the hand's colours, -, -), then the objective its hand cards add.
 CAND_F = 6
 
 
-@jit_step
+@jit
 def _best_retrieval(
     t_real: np.ndarray,
     t_jrun: np.ndarray,
@@ -1243,20 +1240,21 @@ def _best_retrieval(
     ws: SolverWorkspace,
 ) -> None:
     """Improve out/layout by retrieving one table joker, exactly over this family of plays: a run (group)
-    joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the
-    table search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand
-    cards (no card of kind k, no hand joker, no table card: the seed's new set); the rest of the hand and the
-    table (the other table jokers in sets of their kinds) are rearranged by the exact search.
+    joker standing for kind k is replaced by a hand card of kind k (the replacement then sits wherever the table
+    search puts it, as a forced card); the freed joker goes into a new meld of itself and 2+ other hand cards
+    (no card of kind k, no hand joker, no table card: the seed's new set); the rest of the hand and the table
+    (the other table jokers in sets of their kinds) are rearranged by the exact search.
 
     Bounds keep it cheap: a kind k without a candidate meld costs nothing; a greedy incumbent (the best table
     with the joker swapped for the card, the joker in the richest candidate of cards left over) costs no
     search and is usually optimal; then candidates go by gain, most first, one search each (resumed from the
     search without the replacement card below the candidate's lowest number), and stop once their gain plus
-    that search (an upper bound: the search is monotone in the hand) cannot beat the best. (A relaxation with
-    the freed joker as one more hand joker used to come first, to skip a kind or to certify its optimum: the
-    extra joker made it 6x the states of the searches it could spare, a fifth of the meld finder's time; issue
-    16.) Not searched: retrieving both jokers in one turn and (for a group joker) replacing it by a missing
-    colour other than the lowest one. (A freed joker joining table cards is not a new set: illegal.)
+    that search (an upper bound: the search is monotone in the hand) cannot beat the best. (A relaxation
+    with the freed joker as one more hand joker used to come first, to skip a kind or to certify its optimum:
+    the extra joker made it 6x the states of the searches it could spare, a fifth of the meld finder's
+    time; issue 16.)
+    Not searched: retrieving both jokers in one turn and (for a group joker) replacing it by a missing colour
+    other than the lowest one. (A freed joker joining table cards is not a new set: illegal.)
 
     The steps: whether any joker is retrievable (_retrievable); per joker, its inputs without it
     (_without_joker) and the candidate melds of the freed joker (_candidate_melds); the greedy incumbent
@@ -1367,7 +1365,7 @@ def _candidate_melds(k: int, hand: np.ndarray, C: int, N: int, num_min: int, can
     return nc
 
 
-@jit_step
+@jit
 def _set_candidate(row: np.ndarray, typ: int, a: int, b: int, e: int, jp: int, gain: int) -> None:
     """One candidate meld row (see CAND_TYP)."""
     row[CAND_TYP] = typ
@@ -1476,7 +1474,7 @@ def _search_candidates(
     return best_kf
 
 
-@jit_step
+@jit
 def _without_joker(
     fam: int,
     k: int,
@@ -1506,7 +1504,7 @@ def _without_joker(
         forced2[k] += 1
 
 
-@jit_step
+@jit
 def _greedy_slot(layout: np.ndarray, nm: int, k: int, C: int, N: int) -> tuple[int, int]:
     """Row and place of a table joker locked to kind k that a real card of kind k may replace, or (-1, -1)."""
     for mi in range(nm):
