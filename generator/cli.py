@@ -954,22 +954,26 @@ def _compiling(kits: list[Any]) -> Iterator[None]:
         user_cache_dir,
     )
 
-    cache_dir = salted_cache_dir()
-    if cache_dir is None:  # no numba (or PNPKIT_PURE=1): nothing is compiled
-        yield
-        return
-    compiled: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package), uncached
-    engine = Path(__file__).resolve().parent / "engine"
+    with_kernels: dict[str, tuple[Any, Path]] = {}  # game id -> (a kit of it, the game's package)
     for kit in kits:
         spec = importlib.util.find_spec(game_plugin(kit.game_id).source)
-        if kit.game_id not in compiled and spec is not None and spec.origin is not None:
+        if kit.game_id not in with_kernels and spec is not None and spec.origin is not None:
             package = Path(spec.origin).resolve().parent
-            cached = is_warm(cache_dir, package) or (
-                is_cached(cache_dir, package) and is_cached(cache_dir, engine)
-            )
-            if has_kernels(package) and not cached:
-                compiled[kit.game_id] = (kit, package)
-    if not compiled:  # cached, or a deck kit (no kernel): numba is not even imported
+            if has_kernels(package):
+                with_kernels[kit.game_id] = (kit, package)
+    # a deck kit has no kernel: neither numba nor the digest of the kernels' sources is needed
+    cache_dir = salted_cache_dir() if with_kernels else None
+    if cache_dir is None:  # no kernel, or no numba (or PNPKIT_PURE=1): nothing is compiled
+        yield
+        return
+    engine = Path(__file__).resolve().parent / "engine"
+    compiled = {
+        game_id: (kit, package)
+        for game_id, (kit, package) in with_kernels.items()
+        if not is_warm(cache_dir, package)
+        and not (is_cached(cache_dir, package) and is_cached(cache_dir, engine))
+    }
+    if not compiled:  # every kernel cached
         yield
         return
     if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
