@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -926,6 +927,58 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     warmed.clear()
     _compile_first(kits)
     assert (warmed, capsys.readouterr().err) == ([], "")
+
+
+def test_the_compile_notice_comes_before_the_static_checks(tmp_path, monkeypatch, capsys):
+    """The notice is written before the block (the static checks, which compile Raindrops' difficulty kernels)
+    runs, and the time it reports and keeps includes the block's."""
+    pytest.importorskip("numba")
+    import generator.checking
+    from generator.cli import _compiling
+    from generator.engine.kernelcache import last_compile_seconds
+    from generator.pipeline import load_kits
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"))
+
+    def fake_warm_up(kits, *, games, progress):
+        yield kits[0].meta.id, 1.0
+
+    monkeypatch.setattr(generator.checking, "warm_up", fake_warm_up)
+    kits = load_kits([RR])
+    with _compiling(kits):
+        assert capsys.readouterr().err.startswith("compiling the Ripple Rush engine once")
+        time.sleep(0.3)  # the static checks
+    said = capsys.readouterr().err
+    seconds = float(re.fullmatch(r"compiled the Ripple Rush engine in ([\d.]+) s, cached in .*\n", said)[1])
+    assert seconds >= 1.3 and last_compile_seconds("ripple_rush") == seconds
+
+
+def test_build_warm_starts_a_warmup_of_the_kits_that_outlives_it(monkeypatch, capsys):
+    """`build --warm` starts `pnpkit warmup KIT...` as a process of its own session with its output dropped
+    (the build does not wait for it); a build without --warm starts nothing (checked through the help)."""
+    pytest.importorskip("numba")
+    import subprocess as sp
+
+    from generator.cli import _warm_in_background
+
+    started = []
+
+    class FakePopen:
+        pid = 4242
+
+        def __init__(self, args, **kw):
+            started.append((args, kw))
+
+    monkeypatch.setattr(sp, "Popen", FakePopen)
+    _warm_in_background([RR])
+    ((args, kw),) = started
+    assert args == [sys.executable, "-m", "generator", "warmup", str(RR.resolve())]
+    assert kw["start_new_session"] and kw["stdout"] is sp.DEVNULL and kw["stderr"] is sp.DEVNULL
+    assert "in the background (pnpkit warmup, process 4242)" in capsys.readouterr().out
+    monkeypatch.setenv("PNPKIT_PURE", "1")
+    _warm_in_background([RR])
+    assert len(started) == 1 and "nothing to compile" in capsys.readouterr().out
 
 
 def test_cache_lists_and_clears_the_kernel_folders(tmp_path):

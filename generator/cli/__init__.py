@@ -20,6 +20,19 @@ from generator.cli import play
 # isort: split
 from generator.cli.base import Failure, app, main, run_command
 from generator.cli.kits import serve
-from generator.cli.play import _compile_first
+from generator.cli.make import _warm_in_background
+from generator.cli.play import _compile_first, _compiling
 
-__all__ = ["Failure", "_compile_first", "app", "kits", "main", "make", "play", "run_command", "serve"]
+__all__ = [
+    "Failure",
+    "_compile_first",
+    "_compiling",
+    "_warm_in_background",
+    "app",
+    "kits",
+    "main",
+    "make",
+    "play",
+    "run_command",
+    "serve",
+]

@@ -3,6 +3,7 @@ build's checks without writing. Each resolves one `Run` and hands it to the pipe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -69,6 +70,13 @@ def build(
         ),
     ] = False,
     verbose: Annotated[bool, typer.Option("-v", "--verbose", help="list every file written")] = False,
+    warm: Annotated[
+        bool,
+        typer.Option(
+            "--warm",
+            help="then compile the kits' engines in the background (pnpkit warmup), so a first check is fast",
+        ),
+    ] = False,
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are
     kept)."""
@@ -81,6 +89,31 @@ def build(
     with progress(None, "building") as advance:
         result = build_run(run, progress=advance)
     _report_build(result, verbose=verbose)
+    if warm:
+        _warm_in_background(run.paths)
+
+
+def _warm_in_background(paths: Sequence[Path]) -> None:
+    """Start `pnpkit warmup` of the kits as a process of its own that outlives this one (its output
+    dropped): numba compiles their games' kernels into its cache while the user looks at the PDFs. Only on
+    `--warm`: a build plays no game, and compiling costs a minute of CPU that a user who never checks does
+    not want."""
+    import subprocess
+    import sys
+
+    from generator.engine.kernelcache import salted_cache_dir
+
+    if salted_cache_dir() is None:
+        say("--warm: numba is not installed (or PNPKIT_PURE=1): there is nothing to compile")
+        return
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "warmup", *(str(p.resolve()) for p in paths)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # not stopped by the terminal's Ctrl-C after this command returned
+    )
+    say(f"compiling the self-play engines in the background (pnpkit warmup, process {proc.pid})")
 
 
 def _report_build(result: BuildResult, *, verbose: bool) -> None:

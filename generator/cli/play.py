@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -72,8 +73,8 @@ def check(
     from generator.pipeline import check_kits, load_run
 
     run = load_run(run_of(kits, seed=seed, workers=workers))
-    check_kits(run.kits)
-    _compile_first(list(run.kits))
+    with _compiling(list(run.kits)):  # the static checks may play compiled code too
+        check_kits(run.kits)
     checked = _play(run, games=games, dask=dask, switches=report is not None)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
@@ -102,26 +103,55 @@ def _play(run: Run, *, games: int | None, dask: str | None, switches: bool) -> C
     )
 
 
+@contextmanager
+def _compiling(kits: list[Any]) -> Iterator[None]:
+    """Around the first steps of a command that plays games: when numba has not cached the kernels of a
+    kit's game yet, say on stderr what is compiled and why before anything is compiled (numba not even
+    imported), run the block (the static checks, which may play compiled code: Raindrops' card difficulty)
+    and then a tiny warm-up of each such game under a spinner with the time elapsed, and say how long it took
+    (kept as the estimate the next first run quotes). Nothing is said when every kernel is cached. A compile
+    means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+    from generator.engine.kernelcache import prune, salted_cache_dir, user_cache_dir
+
+    with_kernels = _kernel_games(kits)
+    # a deck kit has no kernel: neither numba nor the digest of the kernels' sources is needed
+    cache_dir = salted_cache_dir() if with_kernels else None
+    compiled = _not_cached(with_kernels, cache_dir) if cache_dir is not None else {}
+    if cache_dir is None or not compiled:  # no kernel, no numba (or PNPKIT_PURE=1), or all cached
+        yield
+        return
+    if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
+        prune(cache_dir)
+    names = _announce(compiled)
+    from generator.checking import warm_up
+
+    start = time.perf_counter()
+    with spinner(f"compiling the {' and '.join(names)} engine{'s' if len(names) > 1 else ''}"):
+        yield
+        block = time.perf_counter() - start
+        times = dict(warm_up([kit for kit, _ in compiled.values()], games=2, progress=lambda *a, **k: None))
+    first = next(iter(compiled.values()))[0].meta.id
+    times[first] += block  # what the block compiled counts too
+    _record(compiled, names, times, cache_dir)
+
+
 def _compile_first(kits: list[Any]) -> None:
-    """Before a command plays a game whose kernels numba has not cached yet: say on stderr what is compiled
-    and why, compile it by a tiny warm-up run under a spinner with the time elapsed, and say how long it took
-    (the time is kept as the estimate the next first run quotes). Nothing is said when every kernel is cached.
-    A compile means a new pnpkit (or a kernel edit): the cache folders of old ones are pruned first."""
+    """`_compiling` around nothing: compile what the kits' games play, if numba has not cached it yet."""
+    with _compiling(kits):
+        pass
+
+
+def _not_cached(with_kernels: dict[str, tuple[Any, Path]], cache_dir: Path) -> dict[str, tuple[Any, Path]]:
+    """The games among `with_kernels` whose kernels (or the engine's) numba has not cached yet."""
     from generator.engine.kernelcache import is_cached, is_warm
 
-    compiled = _kernel_games(kits)
-    if not compiled:  # a deck kit: no kernel, numba is not even imported
-        return
-    from generator.engine.kernel import HAVE_NUMBA
-
-    if not HAVE_NUMBA:
-        return
-    cache_dir = Path(os.environ["NUMBA_CACHE_DIR"])
     engine = Path(__file__).resolve().parents[1] / "engine"
-    for kit, package in compiled.values():
-        if is_warm(cache_dir, package) or (is_cached(cache_dir, package) and is_cached(cache_dir, engine)):
-            continue
-        _compile(kit, package, cache_dir)
+    return {
+        game_id: (kit, package)
+        for game_id, (kit, package) in with_kernels.items()
+        if not is_warm(cache_dir, package)
+        and not (is_cached(cache_dir, package) and is_cached(cache_dir, engine))
+    }
 
 
 def _kernel_games(kits: Sequence[Any]) -> dict[str, tuple[Any, Path]]:
@@ -141,31 +171,33 @@ def _kernel_games(kits: Sequence[Any]) -> dict[str, tuple[Any, Path]]:
     return compiled
 
 
-def _compile(kit: Any, package: Path, cache_dir: Path) -> None:
-    """Compile one game's kernels by a warm-up run, saying what, why and how long it took."""
-    from generator.checking import warm_up
+def _announce(compiled: dict[str, tuple[Any, Path]]) -> list[str]:
+    """Say on stderr which engines compile and about how long it takes: the games' names."""
     from generator.contract import get as game_plugin
-    from generator.engine.kernelcache import (
-        last_compile_seconds,
-        mark_warm,
-        prune,
-        record_compile_seconds,
-        user_cache_dir,
-    )
+    from generator.engine.kernelcache import last_compile_seconds
 
-    plugin = game_plugin(kit.game_id)
-    if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
-        prune(cache_dir)
-    name = plugin.name or plugin.id
-    last = last_compile_seconds(kit.game_id)
-    about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
-    sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
+    names = []
+    for game_id in compiled:
+        plugin = game_plugin(game_id)
+        name = plugin.name or plugin.id
+        names.append(name)
+        last = last_compile_seconds(game_id)
+        about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
+        sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
     sys.stderr.flush()
-    with spinner(f"compiling the {name} engine"):
-        ((_, seconds),) = warm_up([kit], games=2, progress=lambda *a, **k: None)
-    record_compile_seconds(kit.game_id, seconds)
-    mark_warm(cache_dir, package)
-    sys.stderr.write(f"compiled the {name} engine in {seconds:.1f} s, cached in {cache_dir}\n")
+    return names
+
+
+def _record(
+    compiled: dict[str, tuple[Any, Path]], names: list[str], times: dict[str, float], cache_dir: Path
+) -> None:
+    """Keep each game's compile time as the next estimate, mark its kernels warm and say how long it took."""
+    from generator.engine.kernelcache import mark_warm, record_compile_seconds
+
+    for (kit, package), name in zip(compiled.values(), names, strict=True):
+        record_compile_seconds(kit.game_id, times[kit.meta.id])
+        mark_warm(cache_dir, package)
+        sys.stderr.write(f"compiled the {name} engine in {times[kit.meta.id]:.1f} s, cached in {cache_dir}\n")
 
 
 @command("cache", summary="Show or clear the compiled self-play kernels' disk caches")

@@ -7,9 +7,7 @@ uint64[1] state array, written with shifts and xors only, so both paths produce 
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import types
 from collections.abc import Callable
 from functools import cache
@@ -18,74 +16,33 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
+from generator.engine import kernelcache as _kernelcache
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
-_JIT_LINE = re.compile(r"^@jit", re.M)
-_IMPORT = re.compile(
-    r"^(?:from\s+(generator(?:\.\w+)*)\s+import\s+(?:\(([\w\s,]+)\)|([\w ,]+))"
-    r"|import\s+(generator(?:\.\w+)*))",
-    re.M,
-)
-
-
 def kernel_sources(package: Path | None = None) -> list[Path]:
-    """The modules compiled code can depend on: every module with a compiled function (`@jit...` at the start of
-    a line), this module, and what they import at module level from the package, transitively (numba freezes
-    the globals a kernel reads, and those come from its module's imports). Function-level imports are left out:
-    compiled code cannot import. Sorted paths."""
-    pkg = package or _PACKAGE
-    texts = {p: p.read_text(encoding="utf-8") for p in pkg.rglob("*.py") if "__pycache__" not in p.parts}
-
-    def module_file(name: str) -> Path | None:
-        base = pkg.parent.joinpath(*name.split("."))
-        for f in (base.with_suffix(".py"), base / "__init__.py"):
-            if f in texts:
-                return f
-        return None
-
-    todo = [p for p, text in texts.items() if _JIT_LINE.search(text)]
-    todo += [f for f in (module_file(f"{pkg.name}.engine.kernel"),) if f is not None]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for m in _IMPORT.finditer(texts[path]):
-            mod = (m.group(1) or m.group(4)).replace("generator", pkg.name, 1)
-            names = [n.split()[0] for n in (m.group(2) or m.group(3) or "").split(",") if n.strip()]
-            for f in (module_file(mod), *(module_file(f"{mod}.{n}") for n in names)):
-                if f is not None and f not in seen:
-                    todo.append(f)
-    return sorted(seen)
+    """The modules compiled code can depend on (`kernelcache.kernel_sources` of this package, or `package`):
+    every module with a compiled function, this module, and what they import at module level from the package,
+    transitively. Sorted paths."""
+    return _kernelcache.kernel_sources(package or _PACKAGE)
 
 
 def source_salt() -> str:
     """The digest of the modules compiled code can depend on (`kernel_sources`, relative path and bytes):
     numba's own cache key is a function's file and its timestamp, so a kernel whose callee (in another file)
-    changed would load stale machine code; caching under this digest makes an edited or upgraded pnpkit compile
-    afresh, while an edit of the build, the layout or the CLI (most edits) keeps the compiled kernels."""
-    h = hashlib.sha256()
-    for path in kernel_sources():
-        h.update(path.relative_to(_PACKAGE).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _salted_cache_dir() -> None:
-    """Point numba's disk cache at <user cache>/pnpkit/numba/<source salt> unless the user chose a folder."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(Path(base) / "pnpkit" / "numba" / source_salt())
+    changed would load stale machine code; caching under this digest makes an edited or upgraded pnpkit
+    compile afresh, while an edit of the build, the layout or the CLI (most edits) keeps the compiled
+    kernels."""
+    return _kernelcache.source_salt(_PACKAGE)
 
 
 try:  # numba is the optional `fast` extra
     if os.environ.get("PNPKIT_PURE") == "1":
         raise ImportError("pure mode requested")
-    _salted_cache_dir()  # before numba reads its configuration
+    _kernelcache.salted_cache_dir(_PACKAGE)  # before numba reads its configuration
     import numba as _numba
 
     HAVE_NUMBA = True
@@ -95,11 +52,12 @@ except ImportError:  # pragma: no cover - exercised by the pure-mode subprocess 
 
 
 def _one_signature(dispatcher: Any) -> Any:
-    """Make a compiled function compile one version per argument *types*, not per constant: a call from compiled
-    code with a constant argument (`f(x, 0)`, `g(True)`) would otherwise compile a version of `f` for the literal
-    value (`Literal[int](0)`) beside the plain `int64` one. Those versions ran no faster here but cost a third
-    or more of each kit's compile time (Rummy's `_search` was compiled three times). The arguments are widened
-    to their plain types before the dispatcher compiles, and the call casts the constant."""
+    """Make a compiled function compile one version per argument *types*, not per constant: a call from
+    compiled code with a constant argument (`f(x, 0)`, `g(True)`) would otherwise compile a version of `f` for
+    the literal value (`Literal[int](0)`) beside the plain `int64` one. Those versions ran no faster here but
+    cost a third or more of each kit's compile time (Rummy's `_search` was compiled three times). The
+    arguments are widened to their plain types before the dispatcher compiles, and the call casts the
+    constant."""
     from numba.core import types
 
     get = dispatcher.get_call_template
@@ -119,20 +77,22 @@ first-class function use, which pnpkit never makes: 11 % of the Raindrops compil
 
 @cache
 def _step_dispatcher() -> type:
-    """numba's CPU dispatcher for a step compiled for compiled callers only. Numba gives every compiled function
-    a CPython wrapper that unboxes each argument from Python objects; for the steps over NamedTuples of 20-40
-    arrays (`jit_noref`) those wrappers were 40 % of the Raindrops compile (51 -> 28 CPU-s without them), and
-    a step is nearly always called from compiled code only. So a step is compiled without the wrapper, and a
-    call from Python (a test of one step, a reference policy asking a compiled helper) goes to a twin of the
-    same function compiled with it, made on the first such call. The twin is cached under a name of its own,
-    so neither ever loads the other's machine code (without a wrapper, a Python call would jump to address 0)."""
+    """numba's CPU dispatcher for a step compiled for compiled callers only. Numba gives every compiled
+    function a CPython wrapper that unboxes each argument from Python objects; for the steps over NamedTuples
+    of 20-40 arrays (`jit_noref`) those wrappers were 40 % of the Raindrops compile (51 -> 28 CPU-s without
+    them), and a step is nearly always called from compiled code only. So a step is compiled without the
+    wrapper, and a call from Python (a test of one step, a reference policy asking a compiled helper) goes to
+    a twin of the same function compiled with it, made on the first such call. The twin is cached under a name
+    of its own, so neither ever loads the other's machine code (without a wrapper, a Python call would jump to
+    address 0)."""
     from numba.core.registry import CPUDispatcher
 
     class StepDispatcher(CPUDispatcher):
         _python_twin: Any = None
 
         def add_overload(self, cres: Any) -> None:
-            """Keep a compiled version for compiled callers, out of the table Python calls are looked up in."""
+            """Keep a compiled version for compiled callers, out of the table Python calls are looked up
+            in."""
             self.overloads[tuple(cres.signature.args)] = cres
 
         def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
@@ -152,8 +112,8 @@ def _step_dispatcher() -> type:
 
 
 def _twin(fn: Callable[..., Any], targetoptions: dict[str, Any]) -> Any:
-    """`fn` compiled with its CPython wrapper, as a function of its own (same code, globals and defaults) whose
-    qualified name, and so its cache file, differs from the step's."""
+    """`fn` compiled with its CPython wrapper, as a function of its own (same code, globals and defaults)
+    whose qualified name, and so its cache file, differs from the step's."""
     copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     copy.__qualname__ = f"{fn.__qualname__}__from_python"
     copy.__module__ = fn.__module__
@@ -214,9 +174,9 @@ def jit_noref(fn: F) -> F:
 
 
 def jit_noref_entry(fn: F) -> F:
-    """`jit_noref` for a function Python calls as well (the one an entry point's Python function calls per game,
-    a planner step its tests ask directly): one version, with the CPython wrapper, instead of a step and a twin
-    (a twin of Ripple Rush's `play_loop` recompiles everything it calls: 9 s)."""
+    """`jit_noref` for a function Python calls as well (the one an entry point's Python function calls per
+    game, a planner step its tests ask directly): one version, with the CPython wrapper, instead of a step and
+    a twin (a twin of Ripple Rush's `play_loop` recompiles everything it calls: 9 s)."""
     return _noref(fn, step=False)
 
 

@@ -1,12 +1,13 @@
 """The compiled kernels' disk cache, seen from outside numba: where it is, whether a game's kernels are in it,
 and the folders of other pnpkit versions (or edits) that nothing loads any more.
 
-Kernels are cached under `<user cache>/pnpkit/numba/<salt>/`, one folder per digest of the modules compiled code
-depends on (`engine.kernel.source_salt`): an upgrade or an edit of a kernel starts a new folder and the old one
-is never read again (30-90 MB each). When `pnpkit check` is about to compile (the first run of a new version)
-the oldest others are removed, keeping the newest `KEEP_CACHES` and any written to in the last
-`KEEP_RECENT_SECONDS` (another pnpkit on this machine may be using it). `pnpkit cache` lists them; `pnpkit cache --clear` removes them. A NUMBA_CACHE_DIR the user set is
-theirs: it is used as it is, never pruned or cleared.
+Kernels are cached under `<user cache>/pnpkit/numba/<salt>/`, one folder per digest of the modules compiled
+code depends on (`engine.kernel.source_salt`): an upgrade or an edit of a kernel starts a new folder and the
+old one is never read again (30-90 MB each). When `pnpkit check` is about to compile (the first run of a new
+version) the oldest others are removed, keeping the newest `KEEP_CACHES` and any written to in the last
+`KEEP_RECENT_SECONDS` (another pnpkit on this machine may be using it). `pnpkit cache` lists them; `pnpkit
+cache --clear` removes them. A NUMBA_CACHE_DIR the user set is theirs: it is used as it is, never pruned or
+cleared.
 
 This module imports nothing heavy (no numba): the CLI asks it before a kernel is loaded."""
 
@@ -24,10 +25,75 @@ from pathlib import Path
 KEEP_CACHES = 3
 """Salted cache folders kept when a new one is started (the new one included)."""
 KEEP_RECENT_SECONDS = 3600.0
-"""A folder written to this recently is kept whatever its rank: a pnpkit running beside this one may use it."""
+"""A folder written to this recently is kept whatever its rank: a pnpkit running beside this one may use
+it."""
 _SALT = re.compile(r"[0-9a-f]{16}")
 _TIMES = "compile-seconds.json"
-"""Beside the salted folders: the seconds each game's kernels last took to compile (for the first-run notice)."""
+"""Beside the salted folders: the seconds each game's kernels last took to compile (for the first-run
+notice)."""
+
+
+_JIT_LINE = re.compile(r"^@jit", re.M)
+_IMPORT = re.compile(
+    r"^(?:from\s+(generator(?:\.\w+)*)\s+import\s+(?:\(([\w\s,]+)\)|([\w ,]+))"
+    r"|import\s+(generator(?:\.\w+)*))",
+    re.M,
+)
+
+
+def kernel_sources(pkg: Path) -> list[Path]:
+    """The modules of the package `pkg` compiled code can depend on: every module with a compiled function
+    (`@jit...` at the start of a line), `engine/kernel.py`, and what they import at module level from the
+    package, transitively (numba freezes the globals a kernel reads, and those come from its module's
+    imports). Function-level imports are left out: compiled code cannot import. Sorted paths."""
+    texts = {p: p.read_text(encoding="utf-8") for p in pkg.rglob("*.py") if "__pycache__" not in p.parts}
+
+    def module_file(name: str) -> Path | None:
+        base = pkg.parent.joinpath(*name.split("."))
+        for f in (base.with_suffix(".py"), base / "__init__.py"):
+            if f in texts:
+                return f
+        return None
+
+    todo = [p for p, text in texts.items() if _JIT_LINE.search(text)]
+    todo += [f for f in (module_file(f"{pkg.name}.engine.kernel"),) if f is not None]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for m in _IMPORT.finditer(texts[path]):
+            mod = (m.group(1) or m.group(4)).replace("generator", pkg.name, 1)
+            names = [n.split()[0] for n in (m.group(2) or m.group(3) or "").split(",") if n.strip()]
+            for f in (module_file(mod), *(module_file(f"{mod}.{n}") for n in names)):
+                if f is not None and f not in seen:
+                    todo.append(f)
+    return sorted(seen)
+
+
+def source_salt(pkg: Path) -> str:
+    """The digest of the modules compiled code can depend on (`kernel_sources`, relative path and bytes)."""
+    h = hashlib.sha256()
+    for path in kernel_sources(pkg):
+        h.update(path.relative_to(pkg).as_posix().encode("utf-8") + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def salted_cache_dir(pkg: Path | None = None) -> Path | None:
+    """The folder numba caches pnpkit's kernels in, found without importing numba (so the first-run notice can
+    come before that import): NUMBA_CACHE_DIR when set, else `cache_base()/<source salt>`, which is then set
+    as NUMBA_CACHE_DIR (before numba reads its configuration). None when no kernel is compiled: numba is not
+    installed or PNPKIT_PURE=1."""
+    import importlib.util
+
+    if os.environ.get("PNPKIT_PURE") == "1" or importlib.util.find_spec("numba") is None:
+        return None
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        os.environ["NUMBA_CACHE_DIR"] = str(
+            cache_base() / source_salt(pkg or Path(__file__).resolve().parents[1])
+        )
+    return Path(os.environ["NUMBA_CACHE_DIR"])
 
 
 def cache_base() -> Path:
@@ -50,7 +116,8 @@ def module_cache_dir(cache_dir: Path, py_file: Path) -> Path:
 
 
 def has_kernels(package: Path) -> bool:
-    """Whether a game's package holds compiled functions (a line starting with `@jit` in one of its modules)."""
+    """Whether a game's package holds compiled functions (a line starting with `@jit` in one of its
+    modules)."""
     jit = re.compile(r"^@jit", re.M)
     return any(jit.search(p.read_text(encoding="utf-8")) for p in sorted(package.glob("*.py")))
 
@@ -77,8 +144,8 @@ def is_warm(cache_dir: Path, package: Path) -> bool:
 
 
 def mark_warm(cache_dir: Path, package: Path) -> None:
-    """Note that a warm-up compiled `package`'s kernels into `cache_dir` (so the notice is not repeated even if
-    one of its modules holds kernels that a check never plays); best effort."""
+    """Note that a warm-up compiled `package`'s kernels into `cache_dir` (so the notice is not repeated even
+    if one of its modules holds kernels that a check never plays); best effort."""
     try:
         mark = _warm_mark(cache_dir, package)
         mark.parent.mkdir(parents=True, exist_ok=True)

@@ -156,7 +156,7 @@ def accepts(pol: int, gain: float) -> bool:
     return gain > 0.05
 
 
-@inline
+@no_refcount  # called in place, not inlined: its three copies in play_loop doubled the compile, no faster
 def decide_number(
     pol: int,
     rng: np.ndarray,
