@@ -923,7 +923,8 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     for package in (ROOT / "generator" / "games" / "ripple_rush", ROOT / "generator" / "engine"):
         where = module_cache_dir(cache, package / "kernel.py")
         where.mkdir(parents=True, exist_ok=True)
-        (where / "kernel.play-1.py311.nbi").write_bytes(b"")
+        for stem in ("kernel", "kernel_choice"):  # Ripple Rush's modules with kernels (and the engine's)
+            (where / f"{stem}.play-1.py311.nbi").write_bytes(b"")
     warmed.clear()
     _compile_first(kits)
     assert (warmed, capsys.readouterr().err) == ([], "")

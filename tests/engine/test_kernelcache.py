@@ -56,11 +56,11 @@ def test_module_cache_dir_is_numbas_own_locator(tmp_path):
 
 
 def test_a_game_is_cached_when_each_module_with_kernels_has_an_index(tmp_path):
-    package = ROOT / "generator" / "games" / "peak_dice"  # kernels in kernel.py, planner.py and sheet.py
+    package = ROOT / "generator" / "games" / "peak_dice"  # kernels in kernel, planner, planner_reroll, sheet
     where = module_cache_dir(tmp_path, package / "kernel.py")
     assert not is_cached(tmp_path, package)
     where.mkdir(parents=True)
-    for stem in ("kernel", "planner"):
+    for stem in ("kernel", "planner", "planner_reroll"):
         (where / f"{stem}.play-10.py311.nbi").write_bytes(b"")
     assert not is_cached(tmp_path, package)  # sheet.py's kernels are not there yet
     (where / "sheet.score-3.py311.nbi").write_bytes(b"")
