@@ -64,6 +64,7 @@ _HEX = re.compile(r"#[0-9a-fA-F]{6}")
 _ANCHORS: dict[str, Anchor] = {"left": "start", "center": "middle", "right": "end"}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DRAWN: weakref.WeakKeyDictionary[CatalogEnvironment, list[int]] = weakref.WeakKeyDictionary()
+BONUS_PAD = 72 / 25.4  # 1 mm: a grid cell's bonus label keeps off the cell's border
 KAPPA = 0.5522847498
 """Bezier handle length of a quarter ellipse."""
 
@@ -580,13 +581,14 @@ class FaceRenderer:
             bs = fit_line(
                 text,
                 "bold",
-                cell_w * 0.45,
+                cell_w * 0.45 - BONUS_PAD,
                 self.measure,
                 size=min(cell_h * 0.32, el.font_size * 0.8),
                 min_size=3.5,
                 where=f"{where}.bonus {text[:40]!r}",
             )
-            ops.append(Text(cx + cell_w - 1.5, ry + 1.5 + bs * 0.14, text, bs, font="bold", anchor="end"))
+            pad = min(BONUS_PAD, cell_w * 0.08, cell_h * 0.08)  # off the cell's border, inside its corner
+            ops.append(Text(cx + cell_w - pad, ry + pad + bs * 0.14, text, bs, font="bold", anchor="end"))
         return ops
 
 

@@ -137,3 +137,33 @@ def test_the_check_refuses_digits_filling_their_badge() -> None:
 def test_a_roomy_badge_passes() -> None:
     ops = _piece(Circle(mm(10), mm(10), mm(4), fill="#ffffff"), Text(mm(10), mm(9), "3", 9, anchor="middle"))
     assert crowded_badges(ops, TRIM, mm(3), text_width) == []
+
+
+def test_a_grid_cells_bonus_label_keeps_off_the_cell_border():
+    """Sprout Sheet's "+3" in a score cell's corner keeps at least 0.8 mm from the cell's border on every side
+    (it sat 0.5 mm from the right edge, on the line): measured from the ink box of each bonus string to the
+    smallest stroked cell rectangle holding it."""
+    (plan,) = plan_incremental(
+        load_kits([ROOT / "layouts" / "sprout_sheet"]),
+        out=Path("/nonexistent"),
+        langs=["en"],
+        paper="a4",
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    (sheet,) = [part for part in plan.parts if part.cid == "sheet"]
+    items = drawn(sheet.pages[0].ops, text_width)
+    cells = [i.box for i in items if isinstance(i.op, Rect) and i.op.stroke]
+    labels = [i for i in items if isinstance(i.op, Text) and i.op.text.startswith("+")]
+    assert labels, "no bonus label on the score sheet"
+    for label in labels:
+        x0, y0, x1, y1 = label.box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        holding = [c for c in cells if c[0] <= cx <= c[2] and c[1] <= cy <= c[3]]
+        cell = min(holding, key=lambda c: (c[2] - c[0]) * (c[3] - c[1]))
+        room = min(x0 - cell[0], y0 - cell[1], cell[2] - x1, cell[3] - y1)
+        assert room >= mm(0.8), (label.op.text, room / mm(1))
