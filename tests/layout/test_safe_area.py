@@ -167,3 +167,41 @@ def test_a_grid_cells_bonus_label_keeps_off_the_cell_border():
         cell = min(holding, key=lambda c: (c[2] - c[0]) * (c[3] - c[1]))
         room = min(x0 - cell[0], y0 - cell[1], cell[2] - x1, cell[3] - y1)
         assert room >= mm(0.8), (label.op.text, room / mm(1))
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "es", "ja"])
+def test_player_board_texts_keep_a_millimetre_inside_their_frames(lang):
+    """Raindrops' player boards: every string inside a framed action box keeps at least 1 mm from the frame
+    on every side, in every shipped language (German "Plättchen." sat under 1 mm from its frame)."""
+    (plan,) = plan_incremental(
+        load_kits([ROOT / "layouts" / "raindrops"]),
+        out=Path("/nonexistent"),
+        langs=[lang],
+        paper="a4",
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    (boards,) = [part for part in plan.parts if part.cid == "player_boards"]
+    checked = 0
+    for page in boards.pages or []:
+        items = drawn(page.ops, text_width)
+        frames = [i.box for i in items if isinstance(i.op, Rect) and i.op.stroke]
+        for item in items:
+            if not isinstance(item.op, Text) or not item.op.text.strip():
+                continue
+            x0, y0, x1, y1 = item.box
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            holding = [
+                f for f in frames if f[0] <= cx <= f[2] and f[1] <= cy <= f[3] and f[2] - f[0] < mm(140)
+            ]
+            if not holding:
+                continue
+            frame = min(holding, key=lambda f: (f[2] - f[0]) * (f[3] - f[1]))
+            room = min(x0 - frame[0], y0 - frame[1], frame[2] - x1, frame[3] - y1)
+            assert room >= mm(1), (item.op.text, round(room / mm(1), 2))
+            checked += 1
+    assert checked >= 8  # the action boxes' texts were found
