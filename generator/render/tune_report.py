@@ -14,16 +14,8 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.engine.report import BalanceReport
-from generator.render.html_report import (
-    _TEMPLATE,
-    FAIL_COLOUR,
-    PALETTE,
-    PASS_COLOUR,
-    _atomic_write,
-    _tolerance_rows,
-    fmt_value,
-    verdict_line,
-)
+from generator.render.html_report import _TEMPLATE, _atomic_write, _tolerance_rows, verdict_line
+from generator.render.report_svg import FAIL_COLOUR, PALETTE, PASS_COLOUR, fmt_value
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640.0, 220.0, 52.0, 16.0, 14.0, 30.0
 
