@@ -27,7 +27,7 @@ class Terminated(BaseException):
 
 _pending: int | None = None
 _raise_now = False
-"""Whether the handler raises at once (a command without safe points) or only records (the build's pipeline)."""
+"""Whether the handler raises at once (a command without safe points) or only records (the pipeline)."""
 _process = False
 """Whether the handlers are installed for the whole process (the command line), not for one call."""
 
@@ -58,8 +58,8 @@ def checkpoint() -> None:
 def install_for_process() -> None:
     """Record SIGINT/SIGTERM from now until the process ends (the command line's entry point). The last exit
     handler to run makes a signal recorded but never acted on (it came after the command's last safe point)
-    the exit status 130 / 143; from then on both are ignored, so the interpreter's own shutdown (which puts the
-    default actions back) cannot end the process by a signal's default action."""
+    the exit status 130 / 143; from then on both are ignored, so the interpreter's own shutdown (which puts
+    the default actions back) cannot end the process by a signal's default action."""
     global _process
     if _process or threading.current_thread() is not threading.main_thread():
         return
@@ -85,9 +85,9 @@ def _at_exit() -> None:
 def signals_recorded(*, safe_points: bool) -> Iterator[None]:
     """The signal handling of one command. With `safe_points` the command calls `checkpoint` between its steps
     and a signal is only recorded until then; without, it raises at once in the main thread (a command with
-    long steps and no safe points), as Python's own handler would. A signal recorded meanwhile is acted on when
-    the block ends (`checkpoint`), so none is lost. Outside the command line (tests, embedded use) the handlers
-    in place before are put back."""
+    long steps and no safe points), as Python's own handler would. A signal recorded meanwhile is acted on
+    when the block ends (`checkpoint`), so none is lost. Outside the command line (tests, embedded use) the
+    handlers in place before are put back."""
     global _pending, _raise_now
     if threading.current_thread() is not threading.main_thread():  # handlers can only be set there
         yield

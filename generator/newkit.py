@@ -31,7 +31,7 @@ class NewKit:
 
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-"""Starter kits for `pnpkit new NAME --template <name>`: one folder each (kit.yaml, data, catalogs, README)."""
+"""Starter kits for `pnpkit new NAME --template <name>`, a folder each (kit.yaml, data, catalogs, README)."""
 
 
 def template_names() -> list[str]:
@@ -69,7 +69,7 @@ def source_folder(source: str) -> Path:
 
 
 def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, source_id: str) -> str:
-    """The catalog with the title's msgid renamed (its translation kept) and a header comment naming the variant."""
+    """The catalog with the title's msgid renamed (translation kept), a header comment naming the variant."""
     pattern = re.compile(rf'^msgid "{re.escape(old_id)}"$', re.MULTILINE)
     text = pattern.sub(f'msgid "{new_id}"', text, count=1)
     return f"# {kit_id}: a variant of {source_id} made by `pnpkit new`; edit the msgstr lines.\n" + text
@@ -78,7 +78,8 @@ def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, s
 def _readme(kit_id: str, source_id: str, title_id: str, languages: list[str]) -> str:
     catalogs = ", ".join(f"locales/{lang}.po" for lang in languages)
     return (
-        f"# {kit_id}\n\nA variant of the `{source_id}` kit, made by `pnpkit new {kit_id} --from {source_id}`.\n\n"
+        f"# {kit_id}\n\nA variant of the `{source_id}` kit, "
+        f"made by `pnpkit new {kit_id} --from {source_id}`.\n\n"
         "## What to edit\n\n"
         "- `kit.yaml` `game:` -- the rules' numbers (the printed rules text is generated from them);\n"
         "  `game.balance` holds the tolerances `pnpkit check` holds the variant to.\n"
@@ -95,9 +96,9 @@ def _readme(kit_id: str, source_id: str, title_id: str, languages: list[str]) ->
 
 
 def new_kit(target: Path, source: str | None = None, *, template: str | None = None) -> NewKit:
-    """Copy the kit `source` to the new folder `target` (its name becomes kit.id), rename kit.id and the title's
-    text id (comments and layout of kit.yaml kept), add a README stub. The folder appears whole or not at all;
-    an existing path is never overwritten. Validation is the caller's (it needs the build room)."""
+    """Copy the kit `source` to the new folder `target` (its name becomes kit.id), rename kit.id and the
+    title's text id (comments and layout of kit.yaml kept), add a README stub. The folder appears whole or not
+    at all; an existing path is never overwritten. Validation is the caller's (it needs the build room)."""
     kit_id = target.name
     if not KIT_ID.fullmatch(kit_id):
         raise KitError(
@@ -143,8 +144,8 @@ def new_kit(target: Path, source: str | None = None, *, template: str | None = N
                 ),
                 encoding="utf-8",
             )
-        # the starter README names {kit_id} and {title_id}; its {{ field }} examples are the template syntax itself
-        # and stay as written (str.format would turn them into a lone { field })
+        # the starter README names {kit_id} and {title_id}; its {{ field }} examples are the template syntax
+        # itself and stay as written (str.format would turn them into a lone { field })
         readme = (
             (src / "README.md")
             .read_text(encoding="utf-8")

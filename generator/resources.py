@@ -1,5 +1,5 @@
-"""Where the shipped layouts and fonts are (the checkout's folders, or the copies inside the wheel), and the one
-atomic file writer every output goes through."""
+"""Where the shipped layouts and fonts are (the checkout's folders, or the copies inside the wheel), and the
+one atomic file writer every output goes through."""
 
 from __future__ import annotations
 
@@ -33,15 +33,15 @@ def fonts_dir() -> Path:
 
 
 def tree_digest(root: Path, suffixes: tuple[str, ...]) -> str:
-    """The sha256 of every file under `root` ending in one of `suffixes` (relative path and bytes, in path order;
-    hidden folders and __pycache__ skipped). A file is re-read only when its size or mtime changed. The one
-    digest of the package's sources (the build's tool key); the kernels' cache salt digests only the modules
-    compiled code depends on (`engine.kernel.kernel_sources`)."""
+    """The sha256 of every file under `root` ending in one of `suffixes` (relative path and bytes, in path
+    order; hidden folders and __pycache__ skipped). A file is re-read only when its size or mtime changed. The
+    one digest of the package's sources (the build's tool key); the kernels' cache salt digests only the
+    modules compiled code depends on (`engine.kernel.kernel_sources`)."""
     return _tree_digest(str(root), _stamp(root, suffixes))
 
 
 def tree_stamp(root: Path, suffixes: tuple[str, ...]) -> list[tuple[str, int, int]]:
-    """The relative path, size and mtime (ns) of every file `tree_digest` reads: a stat of each, nothing read."""
+    """The relative path, size and mtime (ns) of every file `tree_digest` reads: a stat each, nothing read."""
     return list(_stamp(root, suffixes))
 
 

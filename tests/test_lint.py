@@ -37,3 +37,22 @@ def test_ruff_sees_a_finding(tmp_path):
     if r.returncode not in (0, 1):
         pytest.fail(r.stdout + r.stderr)
     assert r.returncode == 1 and "F401" in r.stdout
+
+
+def test_ruff_reports_a_line_over_110_characters(tmp_path):
+    """E501 is selected at the configured length: a line of 111 characters is reported, one of 110 is not."""
+    ok, long = "x = " + repr("a" * 104), "x = " + repr("a" * 105)
+    assert (len(ok), len(long)) == (110, 111)
+    (tmp_path / "lines.py").write_text(f"{ok}\n{long}\n", encoding="utf-8")
+    r = _ruff(
+        "check",
+        "--config",
+        str(ROOT / "pyproject.toml"),
+        "--output-format",
+        "concise",
+        str(tmp_path / "lines.py"),
+        cwd=tmp_path,
+    )
+    if r.returncode not in (0, 1):
+        pytest.fail(r.stdout + r.stderr)
+    assert [line.split(":")[1] for line in r.stdout.splitlines() if "E501" in line] == ["2"]

@@ -1,7 +1,7 @@
 """The game contract, in one room: what pnpkit asks of a game and where it finds one.
 
-- `plugin`: the record a game registers (`GamePlugin`, facts and `"module:attr"` strings, every optional hook a
-  declared field) and the one lazy loader that resolves its strings (`plugin.load`);
+- `plugin`: the record a game registers (`GamePlugin`, facts and `"module:attr"` strings, every optional hook
+  a declared field) and the one lazy loader that resolves its strings (`plugin.load`);
 - `registry`: the built-in games and the entry points of the group "pnpkit.games";
 - `types`: the protocols and types a game implements or returns (Game, Outcome, Composer, Context, Component,
   BalanceReport, Tunable, Slot), re-exported from the rooms that use them;

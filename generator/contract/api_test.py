@@ -1,7 +1,7 @@
-"""The conformance test of the game contract, shipped with pnpkit so that a third-party game's author runs it on
-a record (as PettingZoo ships `api_test`): every `"module:attr"` string resolves and is what its field promises,
-and, given a kit of the game, the kit loads, its player counts build games of the one Game protocol, one seeded
-random game plays to a legal end, and the transcript is the same twice.
+"""The conformance test of the game contract, shipped with pnpkit so that a third-party game's author runs it
+on a record (as PettingZoo ships `api_test`): every `"module:attr"` string resolves and is what its field
+promises, and, given a kit of the game, the kit loads, its player counts build games of the one Game protocol,
+one seeded random game plays to a legal end, and the transcript is the same twice.
 
     from generator.contract.api_test import api_test
     from my_game import GAME
@@ -99,7 +99,8 @@ def _slot_problems(shown: str, slots: Any, composer: Any, fixed_ids: bool) -> li
     known = set(composer.component_ids()) if fixed_ids and isinstance(composer, Composer) else None
     if known is not None and set(slots) - known:
         return [
-            f"{shown}: slots for components the composer does not draw: {', '.join(sorted(set(slots) - known))}"
+            f"{shown}: slots for components the composer does not draw: "
+            f"{', '.join(sorted(set(slots) - known))}"
         ]
     return []
 

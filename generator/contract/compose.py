@@ -28,8 +28,8 @@ def compose_kit(ctx: Context) -> list[Component]:
 
 
 def slot_rows(kit: Kit) -> list[tuple[str, str, str, float, float, str, str, str]]:
-    """Every art slot of every enabled component of `kit` as (component, slot, face, box width mm, box height mm,
-    {field}s, what it replaces, the file the kit fills it with or ''): the game's declared slots on the
+    """Every art slot of every enabled component of `kit` as (component, slot, face, box width mm, box height
+    mm, {field}s, what it replaces, the file the kit fills it with or ''): the game's declared slots on the
     component's trim size (cards) or its sheet slot on the kit's paper (sheets)."""
     declared = registry.get(kit.game_id).load.slots()
     rows = []

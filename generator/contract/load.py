@@ -56,7 +56,7 @@ def check_game(section: GameSection) -> tuple[Any, list[Problem]]:
 
 
 def slot_problems(kind: str, top: KitFile, section: GameSection) -> list[Problem]:
-    """Art in a slot the game's composer does not declare for that component (its slots) is a located problem."""
+    """Art in a slot the game's composer does not declare for that component (its slots): located problems."""
     declared = registry.get(kind).load.slots()
     out = []
     for cid, comp in top.components.items():

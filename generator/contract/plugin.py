@@ -3,8 +3,8 @@ into the objects they name.
 
 A record is facts and strings: `spec="my_game.spec:MyGame"` names the pydantic model of
 a kit's `game:` section without importing it, so looking a game up, listing the games or reading a kit's
-`game.kind` imports nothing heavy. `plugin.load` resolves a string when first asked for and returns it typed as
-the contract says (a `Composer`, a `NewGame`, ...); `generator.contract.api_test` checks every string of a
+`game.kind` imports nothing heavy. `plugin.load` resolves a string when first asked for and returns it typed
+as the contract says (a `Composer`, a `NewGame`, ...); `generator.contract.api_test` checks every string of a
 record against its protocol. At run time this module imports nothing of pnpkit but `errors`."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class NewGame(Protocol):
 
 
 class BalanceReporter(Protocol):
-    """`balance_report(spec, *, games, seed, executor, progress, kit)`: seeded self-play judged by the spec."""
+    """`balance_report(spec, *, games, seed, executor, progress, kit)`: seeded self-play, spec-judged."""
 
     def __call__(
         self,
@@ -64,8 +64,9 @@ class BalanceReporter(Protocol):
 
 
 class WithFiles(Protocol):
-    """`with_files(section, root, shown, key_line, display)`: a validated game section with the files of the kit
-    folder it names read, confined and capped (the data rows of a `deck` kit); SpecError with every problem."""
+    """`with_files(section, root, shown, key_line, display)`: a validated game section with the files of the
+    kit folder it names read, confined and capped (the data rows of a `deck` kit); SpecError with every
+    problem."""
 
     def __call__(
         self,
@@ -111,8 +112,8 @@ def resolve(ref: str) -> Any:
 
 @dataclass(frozen=True)
 class GamePlugin:
-    """What pnpkit needs to know of a game: facts, and `"module:attr"` strings naming the game's objects, which
-    `plugin.load` imports when first asked for (never at lookup)."""
+    """What pnpkit needs to know of a game: facts, and `"module:attr"` strings naming the game's objects,
+    which `plugin.load` imports when first asked for (never at lookup)."""
 
     id: str
     """The `game:` kind of kit.yaml, folder-safe (e.g. "my_game")."""
@@ -125,23 +126,23 @@ class GamePlugin:
     name: str = ""
     """The game's name for people (defaults to the id)."""
     players: str = ".spec:players"
-    """`players(spec) -> player counts`: every seat count a validated game section plays, ascending (exactly the
-    counts `new_game` accepts for it)."""
+    """`players(spec) -> player counts`: every seat count a validated game section plays, ascending (exactly
+    the counts `new_game` accepts for it)."""
     composer: str = ".layout"
     """The composer (`generator.layout.compose.Composer`, usually the game's layout module)."""
     legal_problems: str = ".legal:legal_problems"
     """`legal_problems(spec) -> [(dotted key under game, message)]`: static legality."""
     balance_report: str = ".balance:balance_report"
-    """A `BalanceReporter`: `balance_report(spec, *, games, seed, executor, progress, kit) -> BalanceReport`."""
+    """A `BalanceReporter`: `balance_report(spec, *, games, seed, executor, progress, kit)` -> report."""
     transcript: str = ".transcript:transcript"
     """`transcript(spec, seed, players) -> str`: one seeded game, step by step, as text."""
     new_game: str = ".rules:new_game"
     """A `NewGame`: `new_game(spec, players) -> Game`, the reference rules behind the one protocol."""
     print_data: str | None = None
-    """Optional `print_data(spec, seed) -> Mapping`: generated data the printed pieces need (decks, variants, rule
-    figures); the build passes it to the composer as `ctx.extras`. Default: none."""
+    """Optional `print_data(spec, seed) -> Mapping`: generated data the printed pieces need (decks, variants,
+    rule figures); the build passes it to the composer as `ctx.extras`. Default: none."""
     refit: str | None = None
-    """Optional `refit(report) -> Refit | None`: a spec edit proposed from a check's play (`check --refit`)."""
+    """Optional `refit(report) -> Refit | None`: a spec edit proposed by a check's play (`check --refit`)."""
     tunables: str | None = None
     """Optional sequence of `generator.engine.tunables.Tunable`: what `pnpkit tune` may change in a kit."""
     slots: str | None = None
@@ -253,8 +254,8 @@ class Loaders:
         return cast("Slots", self._get("slots"))
 
     def component_ids(self, spec: Any) -> tuple[str, ...]:
-        """The components a kit with this game section may list: `component_ids_for(spec)` where the game names
-        them from its spec, else the composer's `component_ids()`."""
+        """The components a kit with this game section may list: `component_ids_for(spec)` where the game
+        names them from its spec, else the composer's `component_ids()`."""
         if self._plugin.component_ids_for is None:
             return tuple(self.composer().component_ids())
         by_spec = cast("Callable[[Any], Sequence[str]]", self._get("component_ids_for"))

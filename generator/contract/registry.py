@@ -1,6 +1,7 @@
 """The games pnpkit knows: the built-ins under `generator/games/<id>/` and any third-party game registered by
 an entry point in the group "pnpkit.games" (its value names a `GamePlugin`). At run time this module imports
-nothing of pnpkit but `errors` and the plugin record: a game's modules load when `plugin.load` asks for them."""
+nothing of pnpkit but `errors` and the plugin record: a game's modules load when `plugin.load` asks for
+them."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from generator.spec.tune import TuneSpec
 
 
 def art_slots(games: list[str]) -> dict[str, Any]:
-    """Every art slot each game declares (its plugin's `slots`): game -> component -> slot -> face, box (fractions
-    of the face's trim: x, y, w, h from the bottom-left), {field}s and what it replaces."""
+    """Every art slot each game declares (its plugin's `slots`): game -> component -> slot -> face, box
+    (fractions of the face's trim: x, y, w, h from the bottom-left), {field}s and what it replaces."""
     out: dict[str, Any] = {}
     for gid in games:
         declared = registry.get(gid).load.slots()
@@ -37,7 +37,7 @@ def art_slots(games: list[str]) -> dict[str, Any]:
 
 
 def art_slot_summary(games: list[str]) -> str:
-    """The slots as one line per game, for the schema's description (`pnpkit list --slots KIT` gives sizes)."""
+    """The slots, one line per game, for the schema's description (`pnpkit list --slots KIT`: sizes)."""
     parts = []
     for gid, comps in art_slots(games).items():
         parts.append(f"{gid}: " + "; ".join(f"{cid}: {', '.join(slots)}" for cid, slots in comps.items()))

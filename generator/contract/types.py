@@ -1,6 +1,6 @@
 """The types of the game contract in one place: what a game implements (Game, its composer) and what it
-returns (Outcome, BalanceReport, Tunable, Slot). Each is defined in the room that uses it and re-exported here,
-so a game's author imports the contract from one module."""
+returns (Outcome, BalanceReport, Tunable, Slot). Each is defined in the room that uses it and re-exported
+here, so a game's author imports the contract from one module."""
 
 from generator.contract.plugin import BalanceReporter, GamePlugin, NewGame, Refit, WithFiles
 from generator.engine.game import Game, Outcome, is_game

@@ -1,10 +1,10 @@
 """The one protocol every game's reference rules speak (OpenSpiel's shape, simplified for pnpkit).
 
-A game is built once from a validated spec section and a player count (the plugin's `new_game()(spec, players)`).
-All chance comes from the numpy Generator given to `new_state`: the state may keep it (dice rolled later,
-a bag drawn from) but nothing else is random. `apply` checks the action again and raises RuleViolation for
-an illegal one; it returns the state after the action and may reuse the one it was given (Raindrops does, for
-speed), so a caller treats its argument as consumed. The end is an `Outcome`, never a magic number.
+A game is built once from a validated spec section and a player count (the plugin's `new_game()(spec,
+players)`). All chance comes from the numpy Generator given to `new_state`: the state may keep it (dice rolled
+later, a bag drawn from) but nothing else is random. `apply` checks the action again and raises RuleViolation
+for an illegal one; it returns the state after the action and may reuse the one it was given (Raindrops does,
+for speed), so a caller treats its argument as consumed. The end is an `Outcome`, never a magic number.
 
 Compiled kernels keep their own seeded streams; they are checked against these rules by replay tests."""
 

@@ -30,7 +30,7 @@ class Tolerance:
     spec_key: str = ""
     """Where the bound lives in kit.yaml, e.g. "game.balance.goal_completion"."""
     settings: tuple[str, ...] = ()
-    """The self-play settings the evidence comes from (empty: every setting); playing more of them decides it."""
+    """The self-play settings the evidence comes from (empty: every one); playing more of them decides it."""
     alpha: float = 0.01
     """Error rate of this one interval (two-sided)."""
     games: int = 0
@@ -40,7 +40,7 @@ class Tolerance:
     needed_games: int | None = None
     """For an UNDECIDED verdict: rough games per setting the estimate needs to decide it."""
     exact_minimum: Fraction | None = None
-    """The bound as written, exactly (1/4165, 0.5 as 1/2): an exact value is decided against it, not the float."""
+    """The bound as written, exactly (1/4165, 0.5 as 1/2): exact values are judged by it, not by a float."""
     exact_maximum: Fraction | None = None
 
     @property
@@ -203,9 +203,10 @@ def _level(confidence: float) -> str:
 def bounded(
     name: str, evidence: Evidence, bound: Any, spec_key: str, settings: tuple[str, ...] = ()
 ) -> Tolerance:
-    """THE way games build a tolerance: a spec Bound (anything with .min / .max), the evidence measured against
-    it, the spec key it lives under and the settings the evidence came from. Ends written exactly (Fraction)
-    are kept as they are for exact evidence, and as floats for every reader of minimum / maximum."""
+    """THE way games build a tolerance: a spec Bound (anything with .min / .max), the evidence measured
+    against it, the spec key it lives under and the settings the evidence came from. Ends written exactly
+    (Fraction) are kept as they are for exact evidence, and as floats for every reader of minimum /
+    maximum."""
     lo, hi = bound.min, bound.max
     return Tolerance(
         name,
@@ -267,7 +268,7 @@ class Headline:
     length_unit: str
     """What `game_length` counts ("turns", "rounds", "turns per round")."""
     score_label: str = ""
-    """Whose score `score_mean` is when not every player's (e.g. "winner's round score"); empty: every player's."""
+    """Whose score `score_mean` is if not all players' (e.g. "winner's round score"); empty: all players'."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-able fields (score_label only when set)."""
@@ -305,8 +306,8 @@ class BalanceReport:
     headline: dict[str, Headline] = field(default_factory=dict)
     """Per player count ("2", "3", ...): the standard summary every game fills."""
     switches: list[dict[str, Any]] = field(default_factory=list)
-    """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py for the HTML
-    report only; not in the JSON, which stays the same for a seed with or without --report)."""
+    """`check --report`: the effect of flipping each house-rule switch (filled by engine/switches.py for the
+    HTML report only; not in the JSON, which stays the same for a seed with or without --report)."""
 
     @property
     def verdict(self) -> Verdict:

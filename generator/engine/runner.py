@@ -118,8 +118,8 @@ class Executor(Protocol):
 
 
 def derived_seed(*keys: int) -> int:
-    """A run seed of its own for one part of a check (a setting, a stream of re-judging games): the first 32-bit
-    word of SeedSequence(keys), so runs keyed differently never share games."""
+    """A run seed of its own for one part of a check (a setting, a stream of re-judging games): the first
+    32-bit word of SeedSequence(keys), so runs keyed differently never share games."""
     return int(np.random.SeedSequence(list(keys)).generate_state(1, dtype=np.uint32)[0])
 
 

@@ -1,8 +1,8 @@
 """Tunable parameters: what a game lets `pnpkit tune` change in a kit, typed, with the legal range each keeps.
 
-A game declares a tuple of `Tunable` (its plugin's `tunables` reference); the tune pipeline (generator/tuning.py)
-searches those the kit's `tune:` section or `--param` names, and every candidate must still validate and pass
-the game's legal checks. This module is data and small pure helpers only."""
+A game declares a tuple of `Tunable` (its plugin's `tunables` reference); the tune pipeline
+(generator/tuning.py) searches those the kit's `tune:` section or `--param` names, and every candidate must
+still validate and pass the game's legal checks. This module is data and small pure helpers only."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ class Tunable:
 
 @dataclass(frozen=True)
 class Space:
-    """The search range of one tunable for one tune: a sub-range of its legal range, or a subset of choices."""
+    """The search range of one tunable for one tune: a sub-range of its legal range, or some choices."""
 
     tunable: Tunable
     low: float | None = None
@@ -81,8 +81,8 @@ def find(tunables: Sequence[Tunable], path: str) -> Tunable | None:
 
 def distance(space: Sequence[Space], original: dict[str, Any], values: dict[str, Any]) -> float:
     """How far a candidate lies from the original kit: one per changed parameter plus, for ranges, the change
-    as a share of the searched range (so fewer changes always beat smaller ones; among one change, smaller wins);
-    for permutations the share of items that moved."""
+    as a share of the searched range (so fewer changes always beat smaller ones; among one change, smaller
+    wins); for permutations the share of items that moved."""
     out = 0.0
     for s in space:
         old, new = original[s.path], values[s.path]

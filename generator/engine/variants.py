@@ -46,7 +46,8 @@ def rejudge_variants(
     `seed`; per game the table's mean of the tally's `score` (games x seats) is taken, `evidence(variant,
     default)` compares the two arrays (paired per game), and the variant's tolerance `name(code)` is bounded
     by `bound` (spec key `spec_key`, setting "variants"). The tolerances are appended to `rep`, in order, with
-    one note saying which games accepted the variants (`accepted_on`) and which re-judged them; returned too."""
+    one note saying which games accepted the variants (`accepted_on`) and which re-judged them; returned
+    too."""
     stream = variant_stream(seed)
 
     def table_means(sim: Simulation) -> np.ndarray:

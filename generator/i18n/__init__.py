@@ -1,1 +1,1 @@
-"""The i18n room: catalog lookup with English fallback and sandboxed rule templates; knows nothing of drawing."""
+"""The i18n room: catalog lookup with English fallback, sandboxed rule templates; knows nothing of drawing."""

@@ -1,5 +1,5 @@
-"""The pseudo-locale `qps`: English made 40 % longer and accented, as Android's en-XA, so a layout can be tried
-against translation before a translator starts.
+"""The pseudo-locale `qps`: English made 40 % longer and accented, as Android's en-XA, so a layout can be
+tried against translation before a translator starts.
 
 Every catalog string becomes `[Ŝţŕîñĝ ōñé ţŵō]`: its letters accented (a glyph test that the font has them),
 brackets that show where a box cut it off, and filler words that make it 40 % longer than the English (German

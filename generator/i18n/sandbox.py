@@ -12,8 +12,8 @@ locates at the .po line:
 - caps: `range()` at most MAX_RANGE items, `for` nested at most MAX_LOOP_DEPTH deep, at most MAX_STEPS loop
   iterations plus calls per string, strings and lists built by `*`, `+`, `~` at most MAX_VALUE items, integers
   at most MAX_INT_DIGITS digits, `**` exponents at most MAX_EXPONENT, output at most MAX_OUTPUT characters,
-  at most MAX_SECONDS of rendering per string, and template source at most MAX_SOURCE characters; all strings an
-  environment renders share MAX_COMMAND_STEPS (each string rendered counts one).
+  at most MAX_SECONDS of rendering per string, and template source at most MAX_SOURCE characters; all strings
+  an environment renders share MAX_COMMAND_STEPS (each string rendered counts one).
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ MAX_EXPONENT = 64
 MAX_SECONDS = 0.5
 MAX_COMMAND_STEPS = 10**6
 """Loop iterations, calls and strings rendered by one environment (one language of one command) in all: a face
-template run for every row and every grid cell stops within seconds however small each string's own work is."""
+template run for every row and every grid cell stops within seconds however small each string's own work
+is."""
 
 #: Filters a catalog string may use; everything that formats with a width, pads, randomises, reprs or
 #: builds markup is left out.
@@ -283,7 +284,8 @@ class CatalogEnvironment(SandboxedEnvironment):
         for f in tree.find_all((nodes.Filter, nodes.Test)):
             if isinstance(f, nodes.Filter) and f.name not in self.filters:
                 raise SecurityError(
-                    f"no filter named '{f.name}'; catalog strings may use {', '.join(sorted(set(ALLOWED_FILTERS)))}"
+                    f"no filter named '{f.name}'; catalog strings may use "
+                    f"{', '.join(sorted(set(ALLOWED_FILTERS)))}"
                 )
         _check_depth(tree, 0)
         for loop in tree.find_all(nodes.For):
@@ -310,7 +312,7 @@ def _check_depth(node: nodes.Node, depth: int) -> None:
 
 
 def _wrap_concat(node: nodes.Node) -> None:
-    """Replace every `a ~ b` with a call of the size-checked concatenation (a Concat cannot be intercepted)."""
+    """Replace every `a ~ b` with a call of the size-checked concatenation (a Concat can't be intercepted)."""
     for field in node.fields:
         value = getattr(node, field, None)
         if isinstance(value, nodes.Node):

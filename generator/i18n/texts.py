@@ -38,8 +38,8 @@ class Texts:
         self._cache: dict[str, Any] = {}
         self.origins: dict[str, tuple[str, int | None, str]] = {}
         self.used: set[str] = set()
-        """Every text id looked up (or asked about with `has`): an incremental build keys a component on them."""
-        """Every string handed out -> (catalog, line, text id): layout errors quote a string, this locates it."""
+        """Every text id looked up (or asked about with `has`): incremental builds key components on them."""
+        """Every string handed out -> (catalog, line, text id): layout errors quote it, this locates it."""
         env = CatalogEnvironment()
         env.globals.update(
             plural=Helper("plural", "plural(n, one='card', other='cards')", self._plural),

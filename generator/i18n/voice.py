@@ -36,7 +36,7 @@ def _words(*names: str) -> frozenset[str]:
     return frozenset(w for name in names for w in name.split())
 
 
-# German ------------------------------------------------------------------------------------------------------
+# German -----------------------------------------------------------------------------------------------------
 _DE_DU_PRONOUNS = _words("du dich dir dein deine deinen deinem deiner deines")
 _DE_DU_VERBS = _words(
     "kannst darfst musst hast bist willst sollst ziehst legst nimmst gibst spielst wirfst trägst "
@@ -56,12 +56,13 @@ _DE_IHR_IMPERATIVES = _words(
     "Notiert Markiert Behaltet Beginnt Wertet Addiert Ordnet Schiebt Lasst Verteilt Stellt "
     "Sagt Zeigt Sucht Entfernt Bereitet Schneidet Faltet Klebt Druckt Seht Hebt Nutzt"
 )
-# after a clause-initial "Zieht", these make it a third-person statement ("Zieht jemand ..., ..."), not an order
+# after a clause-initial "Zieht", these make it a third-person statement ("Zieht jemand ..., ..."), not
+# an order
 _DE_SUBJECTS = _words("jemand niemand man er sie es wer keiner keine jeder jede einer alle beide")
 # "ihr" after these is "her", not "you": "mit ihr", "gib ihr"
 _DE_IHR_DATIVE = _words("mit von zu bei aus nach seit gegenüber gib gebt gibt zeige zeigt hilf helft hilft")
 
-# French ------------------------------------------------------------------------------------------------------
+# French -----------------------------------------------------------------------------------------------------
 _FR_TU = _words("tu toi ton ta tes te t'")
 _FR_VOUS = _words("vous votre vos")
 _FR_NOT_VERBS = _words("chez assez nez rez")
@@ -73,7 +74,7 @@ _FR_TU_IMPERATIVES = _words(
 # an imperative with a hyphenated pronoun ("distribue-en", "plante-la") is tu unless it ends in -ez
 _FR_ENCLITIC_RE = re.compile(r"\b([^\W\d_]+)-(?:la|le|les|en|y|lui|leur|moi|toi)\b", re.IGNORECASE)
 
-# Spanish -----------------------------------------------------------------------------------------------------
+# Spanish ----------------------------------------------------------------------------------------------------
 _ES_TU = _words(
     "tú te ti tu tus contigo tuyo tuya tuyos tuyas puedes quieres debes tienes eres estás haces "
     "juegas robas coges tomas necesitas sabes"

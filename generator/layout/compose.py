@@ -46,8 +46,8 @@ class Context:
 
 @runtime_checkable
 class Composer(Protocol):
-    """What a game's composer (its layout module) offers the build: the module a GamePlugin's `composer` string
-    names (generator/contract/); `generator.contract.api_test` checks each game's against it."""
+    """What a game's composer (its layout module) offers the build: the module a GamePlugin's `composer`
+    string names (generator/contract/); `generator.contract.api_test` checks each game's against it."""
 
     def component_ids(self) -> tuple[str, ...]:
         """The components this composer can draw (the ids kit.yaml's `components:` may list)."""
@@ -67,8 +67,8 @@ Builder = Callable[[Context, str], Component]
 
 
 def figures_of(game_id: str) -> Callable[[Mapping[str, Any] | None], Mapping[str, Any]]:
-    """A game's reader of the rule figures its rules package computed (`print_data()["figures"]`, which the build
-    passes in the extras): the layout restates no rule. A missing figures table is a LayoutError."""
+    """A game's reader of the rule figures its rules package computed (`print_data()["figures"]`, which the
+    build passes in the extras): the layout restates no rule. A missing figures table is a LayoutError."""
 
     def figures(extras: Mapping[str, Any] | None) -> Mapping[str, Any]:
         if not extras or "figures" not in extras:
@@ -118,8 +118,8 @@ FaceMaker = Callable[[Context, float, float], "Face | list[Face]"]
 
 
 def summary_sheet(make_face: FaceMaker) -> Builder:
-    """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page, default 2,
-    landscape unless the component says otherwise), one page per copy the component asks for."""
+    """The builder of a rules summary sheet: `make_face` sized to a slot of the page (per_page per page,
+    default 2, landscape unless the component says otherwise), one page per copy the component asks for."""
 
     def build(ctx: Context, cid: str) -> Component:
         return sheet_component(ctx, cid, make_face)

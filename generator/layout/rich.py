@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 
@@ -445,6 +445,23 @@ def _unit_extent(kind: str) -> tuple[float, float]:
     return (min(ys), max(ys)) if ys else (-1.0, 1.0)
 
 
+def _runs(pieces: Sequence[Piece]) -> list[Piece]:
+    """A line's pieces with neighbouring words of one weight, slant and colour joined: one op per run of
+    one weight, not per word (icons stay pieces of their own)."""
+    line: list[Piece] = []
+    for p in pieces:
+        if (
+            line
+            and not p.icon
+            and not line[-1].icon
+            and (line[-1].bold, line[-1].italic, line[-1].colour) == (p.bold, p.italic, p.colour)
+        ):
+            line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour, italic=p.italic)
+        else:
+            line.append(p)
+    return line
+
+
 def rich_ops(
     block: RichBlock,
     x: float,
@@ -465,17 +482,7 @@ def rich_ops(
     s = block.size
     y = top - s
     for pieces in block.lines:
-        line: list[Piece] = []
-        for p in pieces:  # one op per run of one weight, not per word
-            if (
-                line
-                and not p.icon
-                and not line[-1].icon
-                and (line[-1].bold, line[-1].italic, line[-1].colour) == (p.bold, p.italic, p.colour)
-            ):
-                line[-1] = Piece(line[-1].text + p.text, p.bold, colour=p.colour, italic=p.italic)
-            else:
-                line.append(p)
+        line = _runs(pieces)
         w = _width(line, base, s, measure)
         cx = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
         for p in line:

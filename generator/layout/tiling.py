@@ -1,11 +1,12 @@
 """A face larger than the paper, cut into overlapping sheets that are taped or glued back together.
 
-Every sheet shows one rectangle ("strip") of the face, with crop marks at its corners. Neighbouring strips share
-`overlap` of the face. The sheet to the RIGHT (or BELOW) is cut along its crop marks and laid on top: the shared
-band on the sheet underneath is shaded "glue here". Alignment targets (circle + cross) are centred ON the seam,
-the edge of the sheet laid on top, at the same face coordinates on both sheets: after assembly the visible halves
-(one from each sheet) form whole targets. A small map in the sheet's label band shows where the sheet goes.
-When the face fits the printable area (e.g. A3 for the Raindrops window board) it is printed on one sheet.
+Every sheet shows one rectangle ("strip") of the face, with crop marks at its corners. Neighbouring strips
+share `overlap` of the face. The sheet to the RIGHT (or BELOW) is cut along its crop marks and laid on top:
+the shared band on the sheet underneath is shaded "glue here". Alignment targets (circle + cross) are centred
+ON the seam, the edge of the sheet laid on top, at the same face coordinates on both sheets: after assembly
+the visible halves (one from each sheet) form whole targets. A small map in the sheet's label band shows where
+the sheet goes. When the face fits the printable area (e.g. A3 for the Raindrops window board) it is printed
+on one sheet.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ GLUE_HATCH: Final = "#9a9a9a"
 
 @dataclass(frozen=True)
 class Tiling:
-    """How a face is cut: strips `cols` x `rows`, each `strip_w` x `strip_h` of the face, on paper in `landscape`."""
+    """How a face is cut: `cols` x `rows` strips each `strip_w` x `strip_h` of the face; `landscape` paper."""
 
     cols: int
     rows: int
@@ -242,8 +243,8 @@ def _spots(a: float, b: float) -> list[float]:
 
 
 def _targets(t: Tiling, row: int, col: int, face_h: float, dx: float, dy: float) -> list[Op]:
-    """Targets on this sheet: on the seams to its right and below (under the next sheet) and on its own left and
-    top edges (the seams it covers); all strips of a row share y, all strips of a column share x."""
+    """Targets on this sheet: on the seams to its right and below (under the next sheet) and on its own left
+    and top edges (the seams it covers); all strips of a row share y, all strips of a column share x."""
     sx0, sy0, sx1, sy1 = t.strip(row, col, face_h)
     xs: list[float] = []
     ys: list[float] = []

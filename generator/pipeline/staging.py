@@ -149,18 +149,18 @@ def _remove_stale_stages(out: Path) -> None:
 @contextmanager
 def staged_folders(out: Path, folders: Sequence[Path], *, keep_existing: bool = True) -> Iterator[Path]:
     """All-or-nothing output of whole folders below `out`: yields a staging root (inside
-    `OUT/.pnpkit-stage-<pid>-*`, same filesystem) that mirrors `out`; write each folder's new content below it.
-    With `keep_existing`, files already in a folder are hard-linked in first (other papers' files survive);
-    without, a folder is replaced whole. When the block ends normally the staged folders are swapped in with
-    signals held (rolled back if a rename fails); on any error or interrupt OUT is untouched. The stage is
-    always removed. Used by build, incremental build and export."""
+    `OUT/.pnpkit-stage-<pid>-*`, same filesystem) that mirrors `out`; write each folder's new content below
+    it. With `keep_existing`, files already in a folder are hard-linked in first (other papers' files
+    survive); without, a folder is replaced whole. When the block ends normally the staged folders are swapped
+    in with signals held (rolled back if a rename fails); on any error or interrupt OUT is untouched. The
+    stage is always removed. Used by build, incremental build and export."""
     stage: Path | None = None
     try:
         try:
             out.mkdir(parents=True, exist_ok=True)
             _remove_stale_stages(out)
-            # made and named with signals held, inside the try that removes it: a Ctrl-C that lands right after
-            # the folder exists is delivered once `stage` is set, so the finally below still removes it
+            # made and named with signals held, inside the try that removes it: a Ctrl-C that lands right
+            # after the folder exists is delivered once `stage` is set, so the finally below still removes it
             with signals_deferred():
                 stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
         except OSError as e:

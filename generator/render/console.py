@@ -24,7 +24,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from generator.engine.report import BalanceReport, Table, Tolerance, exact_text
-from generator.render.html_report import fmt_value, verdict_line, verdict_sort_key
+from generator.render.html_report import verdict_line, verdict_sort_key
+from generator.render.report_svg import fmt_value
 
 FAIL_STYLE = "bold red"
 PASS_STYLE = "green"

@@ -21,10 +21,10 @@ FLAVOUR = "2b"
 
 
 def to_pdfa(path: Path, shown: Path | None = None, art: Mapping[str, str] | None = None) -> None:
-    """Rewrite the PDF at `path` as PDF/A-2b (replaced atomically); a RenderError lists the validator's findings
-    when the written file does not pass, naming `shown` (the output the user asked for: `path` is a staging
-    file of it) rather than `path`. `art`: the form XObjects that hold art, by name -> what to call it (the
-    slot and file): a finding inside one says which."""
+    """Rewrite the PDF at `path` as PDF/A-2b (replaced atomically); a RenderError lists the validator's
+    findings when the written file does not pass, naming `shown` (the output the user asked for: `path` is a
+    staging file of it) rather than `path`. `art`: the form XObjects that hold art, by name -> what to call it
+    (the slot and file): a finding inside one says which."""
     try:
         import pikepdf
         from pikepdf import pdfa
@@ -44,7 +44,8 @@ def to_pdfa(path: Path, shown: Path | None = None, art: Mapping[str, str] | None
                     del page.obj["/Trans"]
             pdfa.prepare(pdf, FLAVOUR)
             with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
-                # prepare() stamps the current time; the document's own (invariant) date keeps bytes reproducible
+                # prepare() stamps the current time; the document's own (invariant) date keeps the bytes
+                # reproducible
                 meta["xmp:MetadataDate"] = meta["xmp:ModifyDate"]
             kwargs = pdfa.resolve_save_kwargs(FLAVOUR, deterministic_id=True)
             pdf.save(tmp, **kwargs)
@@ -59,7 +60,8 @@ def to_pdfa(path: Path, shown: Path | None = None, art: Mapping[str, str] | None
 
             findings = "\n".join(located(f) for f in report.findings[:20])
             raise RenderError(
-                f"{name}: not valid PDF/A-{FLAVOUR} after conversion ({len(report.findings)} findings):\n{findings}"
+                f"{name}: not valid PDF/A-{FLAVOUR} after conversion "
+                f"({len(report.findings)} findings):\n{findings}"
             )
         os.replace(tmp, path)
     except OSError as e:

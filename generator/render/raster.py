@@ -37,8 +37,8 @@ def rasterize(
     fonts: KitFonts | None = None,
     greyscale: bool = False,
 ) -> Iterator[Image.Image]:
-    """Each page (less its crop) as an RGB image of exactly the given pixel size, in order, drawn as the printed
-    PDF draws it (the kit's `fonts` and `greyscale` included)."""
+    """Each page (less its crop) as an RGB image of exactly the given pixel size, in order, drawn as the
+    printed PDF draws it (the kit's `fonts` and `greyscale` included)."""
     if len(sizes) != len(pages) or (crops is not None and len(crops) != len(pages)):
         raise RenderError("rasterize: one size (and crop) per page")
     if not pages:
@@ -54,8 +54,9 @@ def rasterize(
                 crop = crops[i] if crops is not None else (0.0, 0.0, 0.0, 0.0)
                 width = pages[i].width - crop[0] - crop[2]
                 height = pages[i].height - crop[1] - crop[3]
-                # pdfium rounds the page and each crop to whole pixels, so ask for a pixel or so more and cut the
-                # excess evenly off the edges (no resampling: it would blur, and cost more than the render)
+                # pdfium rounds the page and each crop to whole pixels, so ask for a pixel or so more and cut
+                # the excess evenly off the edges (no resampling: it would blur, and would cost more than
+                # the render)
                 scale = max(w_px / width, h_px / height) * (1 + 1.2 / min(w_px, h_px))
                 image = doc[i].render(scale=scale, crop=crop, draw_annots=False).to_pil().convert("RGB")
                 dx, dy = image.width - w_px, image.height - h_px
@@ -104,9 +105,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def png_bytes(image: Image.Image, *, dpi: int | None = None, alpha: bool = False) -> bytes:
-    """An 8-bit RGB (or, with `alpha`, RGBA) PNG with the 'Up' filter on every row (flat card art compresses as
-    well as with Pillow's adaptive filters, in about half the time) and only IHDR, pHYs, IDAT, IEND: same pixels,
-    same bytes."""
+    """An 8-bit RGB (or, with `alpha`, RGBA) PNG with the 'Up' filter on every row (flat card art compresses
+    as well as with Pillow's adaptive filters, in about half the time) and only IHDR, pHYs, IDAT, IEND: same
+    pixels, same bytes."""
     channels, colour_type = (4, 6) if alpha else (3, 2)
     pixels = np.asarray(image.convert("RGBA" if alpha else "RGB"), dtype=np.uint8)
     h, w, _ = pixels.shape

@@ -338,7 +338,8 @@ def line_problem(text: str, faces: tuple[tuple[str, str], ...]) -> str:
             if not _hb_font(face)[2] & set(tags):
                 return (
                     f"the font {face} cannot shape {name}: it has no OpenType rules for the script "
-                    f"(GSUB {' or '.join(repr(t) for t in tags)}), so its letters would print unjoined or out of order"
+                    f"(GSUB {' or '.join(repr(t) for t in tags)}), "
+                    "so its letters would print unjoined or out of order"
                 )
     if missing:
         return "no glyph for " + " ".join(f"U+{ord(c):04X} {c!r}" for c in missing)
@@ -371,7 +372,8 @@ def added_codes(face: str) -> frozenset[int]:
 
 _PRIVATE_TEXT: dict[tuple[bytes, int], str] = {}
 """(face's PostScript name, private code) -> the characters the glyph stands for (its cluster), for the PDF's
-ToUnicode map: copying 'office' out of a PDF whose 'ffi' is one glyph gives 'office', not a private-use code."""
+ToUnicode map: copying 'office' out of a PDF whose 'ffi' is one glyph gives 'office', not a private-use
+code."""
 
 
 def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
@@ -397,9 +399,9 @@ ttfonts.makeToUnicodeCMap = (
 
 
 def pdf_string(run: GlyphRun, text: str) -> Any:
-    """ReportLab's ShapedStr of a run of the line `text`: one character code per glyph (the glyph's own character, else a private
-    code mapped to it in the face) with the HarfBuzz advance and offsets ReportLab's text object turns into
-    TJ adjustments and text rise."""
+    """ReportLab's ShapedStr of a run of the line `text`: one character code per glyph (the glyph's own
+    character, else a private code mapped to it in the face) with the HarfBuzz advance and offsets ReportLab's
+    text object turns into TJ adjustments and text rise."""
     from reportlab.pdfbase.ttfonts import ShapeData, ShapedStr
 
     from generator.errors import RenderError

@@ -14,16 +14,8 @@ from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from generator.engine.report import BalanceReport
-from generator.render.html_report import (
-    _TEMPLATE,
-    FAIL_COLOUR,
-    PALETTE,
-    PASS_COLOUR,
-    _atomic_write,
-    _tolerance_rows,
-    fmt_value,
-    verdict_line,
-)
+from generator.render.html_report import _TEMPLATE, _atomic_write, _tolerance_rows, verdict_line
+from generator.render.report_svg import FAIL_COLOUR, PALETTE, PASS_COLOUR, fmt_value
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 640.0, 220.0, 52.0, 16.0, 14.0, 30.0
 
@@ -36,7 +28,7 @@ def _n(x: float) -> str:
 
 
 def trials_svg(trials: list[dict[str, Any]]) -> str:
-    """Each trial's score (log scale, 1 + score) by trial number; pruned trials hollow, the running best a line."""
+    """Each trial's score (log scale, 1 + score) by trial; pruned trials hollow, the best so far a line."""
     if not trials:
         return ""
     ys = [math.log10(1.0 + max(0.0, t["score"])) for t in trials]
@@ -131,44 +123,70 @@ _PAGE = r"""<!DOCTYPE html>
 </head>
 <body>
 <h1>pnpkit tune: {{ d.kit }}</h1>
-<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}; proof seeds {{ d.proof_seeds|join(", ") }}) · {{ d.trials|length }} trials of {{ d.games }} + {{ d.games }} games per setting</p>
+<p class="meta">game {{ d.game }} · seed {{ d.seed }} (search stream {{ d.search_seed }}; {##}
+proof seeds {{ d.proof_seeds|join(", ") }}) · {{ d.trials|length }} trials {##}
+of {{ d.games }} + {{ d.games }} games per setting</p>
 {% if d.winner is none %}
 <div class="banner fail">no candidate passed the full check: nothing written</div>
 {% else %}
-<div class="banner pass">tuned: {% for c in changes %}{{ c.path }} {{ c.old }} → {{ c.new }}{% if not loop.last %}, {% endif %}{% else %}no change needed{% endfor %}</div>
+<div class="banner pass">tuned: {% for c in changes %}
+{{ c.path }} {{ c.old }} → {{ c.new }}{% if not loop.last %}, {% endif %}
+{% else %}
+no change needed{% endfor %}
+</div>
 {% endif %}
 <h3>Search space</h3>
 <table><thead><tr><th>parameter</th><th>kind</th><th>searched</th><th>original</th></tr></thead><tbody>
-{% for s in d.space %}<tr><td>{{ s.path }}</td><td>{{ s.kind }}</td><td>{{ s.range }}</td><td>{{ s.original }}</td></tr>
+{% for s in d.space %}
+<tr><td>{{ s.path }}</td><td>{{ s.kind }}</td><td>{{ s.range }}</td><td>{{ s.original }}</td></tr>
 {% endfor %}</tbody></table>
-{% if d.targets %}<p>targets: {% for t in d.targets %}{{ t.tolerance }} → {{ t.value }}{% if not loop.last %}, {% endif %}{% endfor %}</p>{% endif %}
+{% if d.targets %}
+<p>targets: {% for t in d.targets %}
+{{ t.tolerance }} → {{ t.value }}{% if not loop.last %}, {% endif %}
+{% endfor %}
+</p>{% endif %}
 <h3>Trials over time</h3>
 <figure>{{ trials_svg|safe }}</figure>
-<table><thead><tr><th>trial</th><th>parameters</th><th class="num">score</th><th class="num">outside bounds</th><th class="num">distance</th><th>state</th></tr></thead><tbody>
-{% for t in d.trials %}<tr><td>{{ t.number }}</td><td>{{ t.params }}</td><td class="num">{{ t.score_text }}</td><td class="num">{{ t.violation_text }}</td><td class="num">{{ t.distance_text }}</td><td>{{ t.state }}</td></tr>
+<table><thead><tr><th>trial</th><th>parameters</th><th class="num">score</th>{##}
+<th class="num">outside bounds</th><th class="num">distance</th><th>state</th></tr></thead><tbody>
+{% for t in d.trials %}
+<tr><td>{{ t.number }}</td><td>{{ t.params }}</td><td class="num">{{ t.score_text }}</td>{##}
+<td class="num">{{ t.violation_text }}</td><td class="num">{{ t.distance_text }}</td>{##}
+<td>{{ t.state }}</td></tr>
 {% endfor %}</tbody></table>
 {% if d.front %}
 <h3>Pareto front ({{ d.targets|length }} targets; the proof takes the closest to the original first)</h3>
-<table><thead><tr><th>parameters</th>{% for t in d.targets %}<th class="num">gap to {{ t.tolerance }} {{ t.value }}</th>{% endfor %}<th class="num">distance</th></tr></thead><tbody>
-{% for f in front %}<tr><td>{{ f.params }}</td>{% for g in f.gaps %}<td class="num">{{ g }}</td>{% endfor %}<td class="num">{{ f.distance }}</td></tr>
+<table><thead><tr><th>parameters</th>{% for t in d.targets %}
+<th class="num">gap to {{ t.tolerance }} {{ t.value }}</th>{% endfor %}
+<th class="num">distance</th></tr></thead><tbody>
+{% for f in front %}
+<tr><td>{{ f.params }}</td>{% for g in f.gaps %}<td class="num">{{ g }}</td>{% endfor %}
+<td class="num">{{ f.distance }}</td></tr>
 {% endfor %}</tbody></table>
 {% endif %}
 <h3>Parameter importance (optuna, PED-ANOVA)</h3>
-{% if importance_svg %}<figure>{{ importance_svg|safe }}</figure>{% else %}<p class="meta">not available (too few finished trials)</p>{% endif %}
+{% if importance_svg %}
+<figure>{{ importance_svg|safe }}</figure>{% else %}
+<p class="meta">not available (too few finished trials)</p>{% endif %}
 <h3>Proof: the full check on seed streams the search never used</h3>
 <div class="side">
 {% for col in columns %}
 <div><h3>{{ col.title }}</h3><div class="banner {{ col.v.state }}">{{ col.v.verdict }}</div>
 <table><thead><tr><th>tolerance</th><th class="num">measured</th><th>verdict</th></tr></thead><tbody>
-{% for r in col.v.rows %}<tr><td>{{ r.name }}</td><td class="num">{{ r.measured }}</td><td class="{{ r.state }}">{{ r.mark }} {{ r.state }}</td></tr>
+{% for r in col.v.rows %}
+<tr><td>{{ r.name }}</td><td class="num">{{ r.measured }}</td>{##}
+<td class="{{ r.state }}">{{ r.mark }} {{ r.state }}</td></tr>
 {% endfor %}</tbody></table></div>
 {% endfor %}
 </div>
 <h3>Measured effect of each changed parameter (alone, search stream, first batch)</h3>
 {% for e in d.effects %}
 <h3>{{ e.path }}: {{ e.old }} → {{ e.new }}</h3>
-<table><thead><tr><th>tolerance</th><th class="num">original</th><th class="num">changed</th><th class="num">difference</th></tr></thead><tbody>
-{% for r in e.rows %}<tr><td>{{ r.0 }}</td><td class="num">{{ r.1 }}</td><td class="num">{{ r.2 }}</td><td class="num">{{ r.3 }}</td></tr>
+<table><thead><tr><th>tolerance</th><th class="num">original</th><th class="num">changed</th>{##}
+<th class="num">difference</th></tr></thead><tbody>
+{% for r in e.rows %}
+<tr><td>{{ r.0 }}</td><td class="num">{{ r.1 }}</td><td class="num">{{ r.2 }}</td>{##}
+<td class="num">{{ r.3 }}</td></tr>
 {% endfor %}</tbody></table>
 {% else %}<p class="meta">no parameter changed</p>{% endfor %}
 </body>

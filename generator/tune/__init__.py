@@ -1,4 +1,5 @@
-"""`pnpkit tune`, one module per job: search a kit's declared tunable parameters until every balance tolerance holds, then prove it.
+"""`pnpkit tune`, one module per job: search a kit's declared tunable parameters until every balance tolerance
+holds, then prove it.
 
 A client of the check pipeline: a candidate kit is the original kit.yaml with some values changed; it must
 validate and pass the game's legal checks, then the game's own `balance_report` judges it. The pipeline never

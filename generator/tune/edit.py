@@ -184,7 +184,7 @@ def _add_note(holder: Any, key: str, note: str) -> None:
 
 
 def write_tuned(plan: Plan, values: dict[str, Any], out: Path, budget: dict[str, Any] | None = None) -> Path:
-    """Copy the kit folder to OUT/<kit>-tuned (replacing an earlier one), write the tuned kit.yaml, validate."""
+    """Copy the kit folder to OUT/<kit>-tuned (replacing an earlier one), write the tuned kit.yaml, check."""
     out.mkdir(parents=True, exist_ok=True)
     dest = out / f"{plan.kit.dir.name}-tuned"
     stage = Path(tempfile.mkdtemp(prefix=".tune-", dir=out))

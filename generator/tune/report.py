@@ -23,7 +23,7 @@ class Effect:
     old: Any
     new: Any
     rows: tuple[tuple[str, float, float], ...]
-    """(tolerance, measured with the original value, measured with this change alone), largest changes first."""
+    """(tolerance, measured with the original value, with this change alone), largest changes first."""
 
 
 def effects(plan: Plan, values: dict[str, Any], executor: Any, limit: int = 8) -> list[Effect]:
@@ -146,8 +146,9 @@ def report_data(o: TuneResult) -> dict[str, Any]:
 
 
 def _front(o: TuneResult) -> list[dict[str, Any]]:
-    """Several targets: the Pareto front of the candidates whose estimates all sat inside their bounds (or of all
-    legal ones when none did), closest to the original first (the first `tune.candidates`, as the proof)."""
+    """Several targets: the Pareto front of the candidates whose estimates all sat inside their bounds (or of
+    all legal ones when none did), closest to the original first (the first `tune.candidates`, as the
+    proof)."""
     if len(o.plan.targets) < 2:
         return []
     return [

@@ -55,7 +55,7 @@ def search(
     storage: str | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> Search:
-    """Run (or continue, from `storage`) the TPE search until the study holds `plan.trials` finished trials."""
+    """Run (or continue, from `storage`) the TPE search until the study has `plan.trials` finished trials."""
     try:
         import optuna
     except ImportError:
