@@ -295,3 +295,23 @@ def test_no_function_in_the_package_is_longer_than_150_lines():
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{path.relative_to(PKG.parent)}:{node.lineno} {node.name} ({lines} lines)")
     assert not long, long
+
+
+MAX_COMPOSER_MODULE_LINES = 800
+MAX_COMPOSER_FUNCTION_LINES = 80
+
+
+def test_the_games_composers_keep_to_the_size_limits():
+    """A game's composer (layout.py and its layout_*.py modules) reads as named steps: no module over 800
+    lines, no function over 80 (a longer one is split into steps, a longer module by job)."""
+    long = []
+    for path in sorted((PKG / "games").glob("*/layout*.py")):
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > MAX_COMPOSER_MODULE_LINES:
+            long.append(f"{path.relative_to(PKG.parent)} ({len(text.splitlines())} lines)")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > MAX_COMPOSER_FUNCTION_LINES:
+                    long.append(f"{path.relative_to(PKG.parent)}:{node.lineno} {node.name} ({lines} lines)")
+    assert not long, long
