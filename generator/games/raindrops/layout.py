@@ -10,29 +10,27 @@ from typing import Any
 
 from generator.errors import LayoutError
 from generator.games.raindrops import layout_art as art
+from generator.games.raindrops.layout_board import BOARD_LOGO, compose_player_boards, compose_window_board
+from generator.games.raindrops.layout_style import (
+    BADGE_MARGIN,
+    CELL,
+    DROP_ICON,
+    GLASS,
+    GOLD,
+    SKY,
+    STORM,
+    colours_by_id,
+    component_title,
+    drop,
+)
 from generator.layout.art import FULL, RULES_LOGO, Slot, art_or, slot_art
-from generator.layout.compose import Builders, Component, Context, figures_of, sheet_component, summary_sheet
+from generator.layout.compose import Builders, Component, Context, figures_of, summary_sheet
 from generator.layout.imposition import BLEED_REACH, impose_cards, piece_bleed
 from generator.layout.ops import Circle, Face, Line, Op, Page, Rect, Text
 from generator.layout.shapes import lighten, symbol
 from generator.layout.summary import heading_size, section, sentences, summary_faces
-from generator.layout.text import block_ops, fit_block, fit_line
-from generator.layout.tiling import tile_face
+from generator.layout.text import fit_line
 from generator.units import mm
-
-SKY = "#1b3a5c"
-GLASS = "#dcecf9"
-FRAME = "#8d6e63"
-TOP_GREEN = "#74b816"
-GOLD = "#d4a017"
-STORM = "#2b2d42"
-CELL = mm(20)
-BADGE_MARGIN = mm(2)
-"""How far a tile's value badge and a back's label keep from the cut (a small tile's safe area and a little
-more: a badge 0.3 mm from the cut is lost to the first miscut)."""
-"""One drop cell: half a raindrop tile, a bonus tile, a memory-card cell."""
-OVERLAP = mm(15)
-
 
 _figures = figures_of("raindrops")
 
@@ -40,9 +38,6 @@ _figures = figures_of("raindrops")
 _BACK = Slot("back", "back", FULL, (), "the back (rain on a window, plain colour on tiles)")
 _TILE_BACKGROUND = Slot("background", "front", FULL, ("top", "bottom"), "the tile's two colour tints")
 _MEMORY_BACKGROUND = Slot("background", "front", FULL, ("id",), "the card's pale field")
-_ICON = Slot(
-    "icon", "front", (0.12, 0.56, 0.76, 0.38), ("colour",), "every raindrop of one colour (its shape)"
-)
 _CLOUD = Slot(
     "cloud",
     "front",
@@ -50,13 +45,12 @@ _CLOUD = Slot(
     ("cloud",),
     "the cloud pictures: umbrella, boots, frog and snail ({cloud} names which)",
 )
-_LOGO = Slot("logo", "sheet", (0.035, 0.9, 0.45, 0.075), (), "the kit's title in the header")
 SLOTS: dict[str, tuple[Slot, ...]] = {
-    "raindrop_tiles": (_BACK, _TILE_BACKGROUND, _ICON),
+    "raindrop_tiles": (_BACK, _TILE_BACKGROUND, DROP_ICON),
     "bonus_tiles": (_BACK,),
     "cloud_tokens": (_CLOUD,),
-    "memory_cards": (_BACK, _MEMORY_BACKGROUND, _ICON, _CLOUD),
-    "player_boards": (_LOGO,),
+    "memory_cards": (_BACK, _MEMORY_BACKGROUND, DROP_ICON, _CLOUD),
+    "player_boards": (BOARD_LOGO,),
     "rules": (RULES_LOGO,),
 }
 """The art slots a kit may fill (components.<id>.art.<slot>); an empty slot keeps the drawing."""
@@ -65,14 +59,6 @@ SLOTS: dict[str, tuple[Slot, ...]] = {
 def template_context(game: Any, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers the rule templates may use: every one is a rule figure from `figures.rule_figures`."""
     return dict(_figures(extras))
-
-
-def _colours(ctx: Context) -> dict[str, Any]:
-    return {c.id: c for c in ctx.kit.game.colours}
-
-
-def _title(ctx: Context, cid: str) -> str:
-    return ctx.texts(ctx.kit.components[cid].title)
 
 
 def _size(ctx: Context, cid: str, default: tuple[float, float]) -> tuple[float, float]:
@@ -93,33 +79,12 @@ def _ground(fill: str, x: float, y: float, w: float, h: float, face_w: float, fa
     return Rect(x0, y0, x1 - x0, y1 - y0, fill=fill, stroke=None)
 
 
-def drop(ctx: Context, half: tuple[str, ...], cx: float, cy: float, r: float, cid: str = "") -> list[Op]:
-    """One raindrop: the colour's own shape filled with the colour (or the kit's `art.icon` of component
-    `cid`); a wild half as a split drop."""
-    cols = _colours(ctx)
-    if len(half) == 1:
-        c = cols[half[0]]
-        return art_or(
-            ctx,
-            cid,
-            _ICON,
-            cx,
-            cy,
-            r,
-            symbol(c.shape, cx, cy, r, fill=c.colour, stroke="ink", width=0.8),
-            values={"colour": c.id},
-            colour=c.colour,
-        )
-    a, b = cols[half[0]], cols[half[1]]
-    return art.wild_drop(cx, cy, r, (a.colour, b.colour), (a.shape, b.shape))
-
-
 # ---------------------------------------------------------------- tiles and tokens
 
 
 def raindrop_face(ctx: Context, a: tuple[str, ...], b: tuple[str, ...], w: float, h: float) -> Face:
     """A raindrop tile: half `a` on top, half `b` below, each on a tint of its colour."""
-    cols = _colours(ctx)
+    cols = colours_by_id(ctx)
     background = slot_art(
         ctx,
         "raindrop_tiles",
@@ -161,7 +126,7 @@ def compose_raindrop_tiles(ctx: Context, cid: str) -> Component:
         if _back(ctx, cid)
         else None
     )
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
@@ -174,7 +139,7 @@ def _points_badge(cx: float, cy: float, r: float, value: str, fill: str = "#ffff
 
 def bonus_face(ctx: Context, tile: Any, w: float, h: float) -> Face:
     """A bonus tile: one drop (or the split wild drop) and its points."""
-    cols = _colours(ctx)
+    cols = colours_by_id(ctx)
     ops: list[Op] = [_ground(GOLD, 0, 0, w, h, w, h)]  # the gold frame, into the bleed
     band = mm(1.2)
     if tile.wild:
@@ -248,7 +213,7 @@ def compose_bonus_tiles(ctx: Context, cid: str) -> Component:
         if _back(ctx, cid)
         else None
     )
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
@@ -311,7 +276,7 @@ def compose_cloud_tokens(ctx: Context, cid: str) -> Component:
         if _back(ctx, cid)
         else None
     )
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
@@ -337,7 +302,7 @@ def compose_thunder_tokens(ctx: Context, cid: str) -> Component:
         if _back(ctx, cid)
         else None
     )
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
@@ -394,7 +359,7 @@ def compose_markers(ctx: Context, cid: str) -> Component:
         if _back(ctx, cid)
         else None
     )
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
 
 
@@ -429,7 +394,7 @@ def memory_face(ctx: Context, card: Any, w: float, h: float) -> Face:
     grid_top = h - mm(3)
     x0 = (w - cols * CELL) / 2
     top = grid_top - (grid.rows - rows) * CELL / 2
-    colours = _colours(ctx)
+    colours = colours_by_id(ctx)
     for r, line in enumerate(card.pattern):
         for c, cid in enumerate(line):
             if cid is None:
@@ -533,358 +498,8 @@ def compose_memory_cards(ctx: Context, cid: str) -> Component:
         )
     fronts = [memory_face(ctx, c, w, h) for c in ctx.extras["memory_cards"]]
     back = memory_back(ctx, w, h) if _back(ctx, cid) else None
-    title = _title(ctx, cid)
+    title = component_title(ctx, cid)
     return Component(cid, title, impose_cards(cid, fronts, back, ctx.print, ctx.paper, bookmark=title))
-
-
-# ---------------------------------------------------------------- boards
-
-
-def _text_box(
-    ctx: Context, tid: str, x: float, top: float, width: float, height: float, size: float, **kw: Any
-) -> tuple[list[Op], float]:
-    fitted = fit_block(
-        ctx.texts(tid),
-        kw.pop("font", "regular"),
-        width,
-        height,
-        ctx.measure,
-        size=size,
-        min_size=min(size, 5.0),
-        where=f"{tid} ({ctx.lang})",
-    )
-    ops: list[Op] = list(block_ops(fitted, x, top, text_id=tid, **kw))
-    return ops, fitted.height
-
-
-def _heading(
-    ctx: Context,
-    tid: str,
-    x: float,
-    y: float,
-    width: float,
-    size: float,
-    fill: str = SKY,
-    anchor: str = "start",
-) -> list[Op]:
-    s = fit_line(
-        ctx.texts(tid), "bold", width, ctx.measure, size=size, min_size=5, where=f"{tid} ({ctx.lang})"
-    )
-    return [Text(x, y, ctx.texts(tid), s, font="bold", fill=fill, anchor=anchor, text_id=tid)]  # type: ignore[arg-type]
-
-
-def board_face(ctx: Context) -> Face:
-    """The window board: columns of tile slots under the top green row, drop and refill reminders on the left,
-    the bonus offer, thunder stack and cloud stacks on the right."""
-    game = ctx.kit.game
-    fig = _figures(ctx.extras)
-    ncol, ntiles = fig["columns"], fig["tiles_per_column"]
-    pitch, slot_h, frame = mm(24), 2 * CELL + mm(2), mm(8)
-    win_w = ncol * pitch + 2 * frame
-    win_h = CELL + ntiles * slot_h + 2 * frame
-    panel = mm(100)
-    w = max(mm(370), win_w + 2 * panel)
-    h = max(mm(240), win_h + mm(36))
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#eef3f8", stroke="ink", width=1.0)]
-    ops += _heading(ctx, ctx.kit.meta.title, mm(10), h - mm(17), mm(150), mm(11), fill=SKY)
-    wx = (w - win_w) / 2
-    wy = h - mm(28) - win_h
-    ops.append(Rect(wx, wy, win_w, win_h, fill=FRAME, stroke="ink", width=1.2, radius=mm(3)))
-    gx, gy = wx + frame, wy + frame
-    top_row_y = gy + ntiles * slot_h
-    ops.append(Rect(gx, top_row_y, ncol * pitch, CELL, fill=TOP_GREEN, stroke="ink", width=0.8))
-    ops += _heading(
-        ctx,
-        "board.green_row",
-        gx + ncol * pitch / 2,
-        top_row_y + CELL * 0.4,
-        ncol * pitch - mm(6),
-        mm(4.5),
-        fill="#ffffff",
-        anchor="middle",
-    )
-    for c in range(ncol):
-        x = gx + c * pitch
-        ops.append(Rect(x, gy, pitch, ntiles * slot_h, fill=GLASS, stroke="ink", width=0.6))
-        for t in range(ntiles):
-            y = gy + t * slot_h + mm(1)
-            ops.append(
-                Rect(
-                    x + (pitch - CELL) / 2,
-                    y,
-                    CELL,
-                    2 * CELL,
-                    fill=None,
-                    stroke="#9ec5e8",
-                    width=0.6,
-                    dash=(2, 2),
-                )
-            )
-            ops.append(
-                Line(
-                    x + (pitch - CELL) / 2 + mm(2),
-                    y + CELL,
-                    x + (pitch + CELL) / 2 - mm(2),
-                    y + CELL,
-                    stroke="#c5dcf0",
-                    width=0.4,
-                )
-            )
-        ops.append(
-            Text(
-                x + pitch / 2,
-                gy - frame * 0.7,
-                str(c + 1),
-                mm(4),
-                font="bold",
-                fill="#ffffff",
-                anchor="middle",
-            )
-        )
-    # bottom row: thunder reminder right next to the window
-    by = gy + mm(1)
-    ops.append(
-        Rect(gx - mm(1), by, ncol * pitch + mm(2), CELL, fill=None, stroke="#fab005", width=1.6, dash=(4, 2))
-    )
-    ops += art.bolt(wx + win_w + mm(7), by + CELL / 2, mm(6))
-    ops += _heading(
-        ctx,
-        "board.bottom_row",
-        wx + win_w + mm(14),
-        by + CELL / 2 - mm(1.5),
-        panel - mm(26),
-        mm(4),
-        fill=STORM,
-    )
-    # left panel: the drop rule with a diagram, wild drops, refill order
-    lx, lw = mm(10), wx - mm(20)
-    y = h - mm(32)
-    ops += _heading(ctx, "board.drop.title", lx, y, lw, mm(5.5))
-    y -= mm(4)
-    body, used = _text_box(ctx, "board.drop", lx, y, lw, mm(40), mm(3.8))
-    ops += body
-    y -= used + mm(6)
-    ops += _drop_diagram(ctx, lx + lw / 2, y - mm(22), mm(12))
-    y -= mm(52)
-    wild = next((t.b if len(t.b) > 1 else t.a for t in ctx.extras["bag"] if t.is_wild), None)
-    if wild is not None:
-        ops += drop(ctx, wild, lx + mm(7), y - mm(7), mm(6.5))
-    body, used = _text_box(ctx, "board.wild", lx + mm(17), y, lw - mm(17), mm(24), mm(3.6))
-    ops += body
-    y -= max(used, mm(16)) + mm(6)
-    ops += _heading(ctx, "board.refill.title", lx, y, lw, mm(5))
-    y -= mm(4)
-    body, used = _text_box(ctx, "board.refill", lx, y, lw, max(mm(12), y - mm(10)), mm(3.6))
-    ops += body
-    # right panel: bonus offer, thunder stack, cloud stacks
-    rx = wx + win_w + mm(7)
-    rw = w - rx - mm(6)
-    y = h - mm(32)
-    ops += _heading(ctx, "board.bonus.title", rx, y, rw, mm(5.5))
-    y -= mm(4)
-    body, used = _text_box(ctx, "board.bonus", rx, y, rw, mm(20), mm(3.6))
-    ops += body
-    y -= used + mm(3)
-    offer = fig["bonus_offer"]
-    step = min(CELL + mm(4), (rw - CELL - mm(1)) / max(1, offer - 1))
-    for i in range(offer):
-        ops.append(
-            Rect(
-                rx + i * step,
-                y - CELL - mm(1),
-                CELL + mm(1),
-                CELL + mm(1),
-                fill="#ffffff",
-                stroke=GOLD,
-                width=0.8,
-                dash=(2, 2),
-            )
-        )
-    y -= CELL + mm(9)
-    ops += _heading(ctx, "board.thunder.title", rx, y, rw, mm(5.5))
-    y -= mm(4)
-    body, used = _text_box(ctx, "board.thunder", rx + mm(31), y, rw - mm(31), mm(30), mm(3.6))
-    ops += body
-    ops.append(Rect(rx, y - mm(27), mm(27), mm(27), fill=STORM, stroke="ink", width=0.8, radius=mm(2)))
-    ops += art.bolt(rx + mm(13.5), y - mm(13.5), mm(9))
-    y -= max(used, mm(27)) + mm(8)
-    ops += _heading(ctx, "board.clouds.title", rx, y, rw, mm(5.5))
-    y -= mm(3)
-    size = min(
-        mm(21), (rw - mm(3) * (len(game.cloud_tokens.types) - 1)) / max(1, len(game.cloud_tokens.types))
-    )
-    for i, t in enumerate(game.cloud_tokens.types):
-        x = rx + i * (size + mm(3))
-        ops.append(Rect(x, y - size, size, size, fill="#ffffff", stroke=GOLD, width=1.2, radius=mm(2)))
-        ops += art.cloud_symbol(t.id, x + size / 2, y - size / 2, size * 0.33)
-    return Face("window_board", w, h, tuple(ops), 0.0)
-
-
-def _drop_diagram(ctx: Context, cx: float, cy: float, cell: float) -> list[Op]:
-    """Three rows of drops: from the middle of the top row a path may go straight or diagonally down, never
-    sideways or up."""
-    cols = list(ctx.kit.game.colours)
-    path, others = cols[-1], cols[:-1] or cols
-    o = [others[i % len(others)] for i in range(3)]
-    rows = [
-        [o[0], path, o[2]],
-        [path, path, o[1]],
-        [o[2], o[0], path],
-    ]  # path: top middle, down, then diagonal
-    ops: list[Op] = []
-    for r, line in enumerate(rows):
-        for c, col in enumerate(line):
-            x, y = cx + (c - 1) * cell * 1.5, cy + (1 - r) * cell * 1.5
-            ops.append(
-                Rect(
-                    x - cell * 0.7,
-                    y - cell * 0.7,
-                    cell * 1.4,
-                    cell * 1.4,
-                    fill="#ffffff",
-                    stroke="#adb5bd",
-                    width=0.5,
-                )
-            )
-            ops += symbol(col.shape, x, y, cell * 0.45, fill=col.colour, stroke="ink", width=0.6)
-    s = cell * 1.5
-    ops += art.arrow(
-        cx + s * 0.2, cy + s - cell * 0.3, cx + s * 0.2, cy + cell * 0.3, stroke="#2b8a3e", width=1.6
-    )
-    ops += art.arrow(
-        cx + cell * 0.3,
-        cy - cell * 0.3,
-        cx + s - cell * 0.3,
-        cy - s + cell * 0.3,
-        stroke="#2b8a3e",
-        width=1.6,
-    )
-    # forbidden: sideways, crossed out
-    ops += art.arrow(
-        cx - cell * 0.25, cy - cell * 0.05, cx - s + cell * 0.3, cy - cell * 0.05, stroke="#c92a2a", width=1.2
-    )
-    k = cell * 0.25
-    mx = cx - s / 2
-    ops += [
-        Line(mx - k, cy - k, mx + k, cy + k, stroke="#c92a2a", width=1.6),
-        Line(mx - k, cy + k, mx + k, cy - k, stroke="#c92a2a", width=1.6),
-    ]
-    return ops
-
-
-def compose_window_board(ctx: Context, cid: str) -> Component:
-    """The window board on one A3 sheet or overlapping A4/Letter strips with glue bands and alignment
-    targets."""
-    title = _title(ctx, cid)
-    face = board_face(ctx)
-    pages = tile_face(
-        face, ctx.paper, ctx.print, OVERLAP, glue_text=ctx.texts("tiling.glue"), label=title, bookmark=title
-    )
-    return Component(cid, title, pages)
-
-
-def player_board_face(ctx: Context, w: float, h: float) -> Face:
-    """A player board: the three special-action slots with icons, the reserve slots, the bonus reserve and the
-    edge for completed cards."""
-    fig = _figures(ctx.extras)
-    pad = mm(6)
-    ops: list[Op] = [Rect(0, 0, w, h, fill="#f4f8fc", stroke="ink", width=0.8, radius=mm(3))]
-    ops.append(Rect(0, h - mm(13), w, mm(13), fill=SKY, stroke=None))
-    logo = slot_art(ctx, "player_boards", _LOGO, w, h, box=(pad, h - mm(12), w * 0.45, mm(10)))
-    ops += (
-        [logo]
-        if logo is not None
-        else _heading(ctx, ctx.kit.meta.title, pad, h - mm(9), w * 0.45, mm(6), fill="#ffffff")
-    )
-    ops += _heading(ctx, "player.title", w - pad, h - mm(9), w * 0.45, mm(4.5), fill="#ffffff", anchor="end")
-    # special actions: one slot each, in the rules' order
-    kinds = fig["special_slots"]
-    top = h - mm(18)
-    ops += _heading(ctx, "player.actions", pad, top - mm(4), w * 0.6, mm(4.5))
-    slot_w = (w * 0.62 - pad) / len(kinds)
-    slot_h = mm(44)
-    sy = top - mm(7) - slot_h
-    for i, key in enumerate(kinds):
-        x = pad + i * slot_w
-        ops.append(
-            Rect(x + mm(1), sy, slot_w - mm(2), slot_h, fill="#ffffff", stroke="ink", width=0.8, radius=mm(2))
-        )
-        ops.append(Circle(x + mm(5), sy + slot_h - mm(4.5), mm(3), fill=SKY, stroke=None))
-        ops.append(
-            Text(
-                x + mm(5),
-                sy + slot_h - mm(5.8),
-                str(i + 1),
-                mm(3.6),
-                font="bold",
-                fill="#ffffff",
-                anchor="middle",
-            )
-        )
-        ops += art.ACTION_ICONS[key](x + slot_w / 2, sy + slot_h - mm(15), mm(8))
-        ops += _heading(
-            ctx, f"player.{key}", x + slot_w / 2, sy + mm(14), slot_w - mm(4), mm(4.2), anchor="middle"
-        )
-        body, _ = _text_box(
-            ctx, f"player.{key}.hint", x + mm(2.5), sy + mm(11), slot_w - mm(5), mm(10), mm(2.6)
-        )
-        ops += body
-        if i + 1 == fig["action_start_slot"]:  # markers start here
-            ops.append(
-                Rect(
-                    x + mm(0.2),
-                    sy - mm(0.8),
-                    slot_w - mm(0.4),
-                    slot_h + mm(1.6),
-                    fill=None,
-                    stroke="#7b3fa0",
-                    width=1.2,
-                    dash=(3, 2),
-                    radius=mm(2.5),
-                )
-            )
-    body, used = _text_box(ctx, "player.actions.note", pad, sy - mm(2), w * 0.62 - pad, mm(12), mm(2.8))
-    ops += body
-    # reserve: tile slots of the tile size
-    rx = w * 0.66
-    ops += _heading(ctx, "player.reserve", rx, top - mm(4), w - rx - pad, mm(4.2))
-    for i in range(fig["reserve_slots"]):
-        x = rx + i * (CELL + mm(5))
-        ops.append(
-            Rect(
-                x,
-                top - mm(8) - 2 * CELL - mm(1),
-                CELL + mm(1),
-                2 * CELL + mm(1),
-                fill="#ffffff",
-                stroke="ink",
-                width=0.8,
-                dash=(3, 2),
-                radius=mm(1),
-            )
-        )
-        ops += symbol(
-            "drop", x + CELL / 2 + mm(0.5), top - mm(8) - CELL - mm(0.5), mm(4), fill="#dee2e6", stroke=None
-        )
-    # bonus reserve and the completed-cards edge along the bottom
-    by = mm(16)
-    bh = sy - mm(16) - by
-    ops.append(
-        Rect(pad, by, w - 2 * pad, bh, fill="#fff9db", stroke=GOLD, width=0.8, dash=(3, 2), radius=mm(2))
-    )
-    ops += _heading(ctx, "player.bonus", pad + mm(3), by + bh - mm(5.5), w * 0.7, mm(4))
-    ops.append(Text(w - pad - mm(4), by + bh / 2 - mm(3), "∞", mm(9), font="bold", fill=GOLD, anchor="end"))
-    ops.append(Rect(0, 0, w, mm(12), fill="#dde7f0", stroke=None))
-    ops += art.arrow(pad + mm(4), mm(10), pad + mm(4), mm(2), width=1.4)
-    ops += art.arrow(w - pad - mm(4), mm(10), w - pad - mm(4), mm(2), width=1.4)
-    ops += _heading(ctx, "player.completed", w / 2, mm(4.5), w - 2 * pad - mm(16), mm(3.6), anchor="middle")
-    return Face("player-board", w, h, tuple(ops), 0.0)
-
-
-def compose_player_boards(ctx: Context, cid: str) -> Component:
-    """One board per player, per_page per page (default 2 on portrait paper), one shared face."""
-    count = ctx.kit.game.player_boards * ctx.kit.components[cid].copies
-    return sheet_component(ctx, cid, player_board_face, count=count, landscape=False)
 
 
 # ---------------------------------------------------------------- rules summary

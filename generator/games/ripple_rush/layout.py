@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from generator.errors import LayoutError
@@ -389,13 +390,56 @@ def bonus_ops(
     return ops
 
 
+@dataclass(frozen=True)
+class _SheetGrid:
+    """Where a score sheet's grid lies, shared by its drawing steps (lengths in points)."""
+
+    pad: float
+    """The sheet's inner margin."""
+    cols: int
+    """Columns, one per suit."""
+    rows: int
+    """Rows of the grid."""
+    label_w: float
+    """Width of the row numbers' column."""
+    bonus_w: float
+    """Width of the bonus column."""
+    left: float
+    """Left edge of the suit columns."""
+    cw: float
+    """Width of a suit column."""
+    rh: float
+    """Height of a row."""
+    header_h: float
+    """Height of the suit headers."""
+    grid_top: float
+    """Top edge of the first row (the suit headers' bottom)."""
+
+
 def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int) -> Face:
     """One score sheet: suit headers (colour and symbol), rows with bonuses at the left edge, run boxes,
     goal and total boxes. Numbers ascend from the bottom of a column to its top."""
     game = ctx.kit.game
-    t = ctx.texts
     pad = mm(6)
     ops: list[Op] = [Rect(0, 0, w, h, fill="#ffffff", stroke="muted", width=0.4)]
+    header, ts = _sheet_header(ctx, w, h, pad)
+    ops += header
+    bonuses = list(variant.bonuses) if variant is not None else list(game.bonuses)
+    g = _sheet_grid(ctx, w, h, pad, ts)
+    ops += _suit_headers(ctx, g)
+    ops += _sheet_rows(ctx, g, bonuses)
+    ops += _ascending_arrow(ctx, g)
+    runs, by = _run_boxes(ctx, g)
+    ops += runs
+    ops += _goal_and_total(ctx, g, w, by)
+    ops += _sheet_footer(ctx, w, pad, variant)
+    return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
+
+
+def _sheet_header(ctx: Context, w: float, h: float, pad: float) -> tuple[list[Op], float]:
+    """The kit's title (or the logo art) and the name line; returns the ops and the title's size."""
+    t = ctx.texts
+    ops: list[Op] = []
     title = t(ctx.kit.meta.title)
     ts = fit_line(
         title, "bold", w * 0.55, ctx.measure, size=mm(7), min_size=9, where=f"sheet title ({ctx.lang})"
@@ -419,8 +463,12 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             width=0.6,
         )
     )
-    bonuses = list(variant.bonuses) if variant is not None else list(game.bonuses)
-    # grid geometry
+    return ops, ts
+
+
+def _sheet_grid(ctx: Context, w: float, h: float, pad: float, ts: float) -> _SheetGrid:
+    """The grid's geometry: row numbers | bonuses | a column per suit, the rows sharing the height left."""
+    game = ctx.kit.game
     cols = len(game.suits)
     top = h - pad - ts - mm(4)
     foot = mm(41)
@@ -432,7 +480,14 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     left = pad + label_w + bonus_w
     cw = (w - pad - left - mm(9)) / cols
     grid_top = top - header_h
-    for c, s in enumerate(game.suits):
+    return _SheetGrid(pad, cols, game.rows, label_w, bonus_w, left, cw, rh, header_h, grid_top)
+
+
+def _suit_headers(ctx: Context, g: _SheetGrid) -> list[Op]:
+    """Every suit's header (its colour and symbol) over its column, and the bonus column's header."""
+    left, cw, grid_top, header_h = g.left, g.cw, g.grid_top, g.header_h
+    ops: list[Op] = []
+    for c, s in enumerate(ctx.kit.game.suits):
         x = left + c * cw
         ops.append(Rect(x, grid_top, cw, header_h, fill=s.colour, stroke="ink", width=0.8))
         ops += suit_icon(
@@ -445,11 +500,11 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             fill="#ffffff",
             width=0.8,
         )
-    hdr = t("sheet.bonus")
+    hdr = ctx.texts("sheet.bonus")
     hs = fit_line(
         hdr,
         "bold",
-        bonus_w + label_w - mm(1),
+        g.bonus_w + g.label_w - mm(1),
         ctx.measure,
         size=mm(2.8),
         min_size=5,
@@ -457,7 +512,7 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
     )
     ops.append(
         Text(
-            pad + (label_w + bonus_w) / 2,
+            g.pad + (g.label_w + g.bonus_w) / 2,
             grid_top + header_h / 2 - hs * 0.35,
             hdr,
             hs,
@@ -466,25 +521,36 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             text_id="sheet.bonus",
         )
     )
-    for r in range(1, game.rows + 1):
-        y = grid_top - r * rh
+    return ops
+
+
+def _sheet_rows(ctx: Context, g: _SheetGrid, bonuses: list[Any]) -> list[Op]:
+    """Every row: its number, its bonus and a tinted cell per suit; then the grid's frame."""
+    pad, label_w, bonus_w, left, cw, rh = g.pad, g.label_w, g.bonus_w, g.left, g.cw, g.rh
+    ops: list[Op] = []
+    for r in range(1, g.rows + 1):
+        y = g.grid_top - r * rh
         ops.append(
             Text(pad + label_w / 2, y + rh / 2 - rh * 0.14, str(r), rh * 0.36, fill="muted", anchor="middle")
         )
         ops += bonus_ops(
             ctx, bonuses[r - 1], pad + label_w + bonus_w / 2, y + rh / 2, min(bonus_w, rh) * 0.36
         )
-        for c, s in enumerate(game.suits):
+        for c, s in enumerate(ctx.kit.game.suits):
             ops.append(Rect(left + c * cw, y, cw, rh, fill=lighten(s.colour, 0.9), stroke="ink", width=0.6))
     ops.append(
-        Rect(left, grid_top - game.rows * rh, cw * cols, game.rows * rh, fill=None, stroke="ink", width=1.6)
+        Rect(left, g.grid_top - g.rows * rh, cw * g.cols, g.rows * rh, fill=None, stroke="ink", width=1.6)
     )
-    # the ascending arrow on the right
-    ax = left + cols * cw + mm(4.5)
-    y0, y1 = grid_top - game.rows * rh + mm(2), grid_top - mm(6)
-    ops.append(Line(ax, y0, ax, y1, width=1.4))
+    return ops
+
+
+def _ascending_arrow(ctx: Context, g: _SheetGrid) -> list[Op]:
+    """The arrow right of the grid that says numbers ascend up a column, with its vertical label."""
+    ax = g.left + g.cols * g.cw + mm(4.5)
+    y0, y1 = g.grid_top - g.rows * g.rh + mm(2), g.grid_top - mm(6)
+    ops: list[Op] = [Line(ax, y0, ax, y1, width=1.4)]
     ops.append(Polygon(((ax - mm(1.8), y1), (ax + mm(1.8), y1), (ax, y1 + mm(4))), fill="ink", stroke=None))
-    asc = t("sheet.ascending")
+    asc = ctx.texts("sheet.ascending")
     ops += vertical_label(
         asc,
         ax + mm(3.6) - mm(2.6) * 0.36,
@@ -496,27 +562,32 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         text_id="sheet.ascending",
         where=f"sheet.ascending ({ctx.lang})",
     )
-    # run boxes under each column
-    by = grid_top - game.rows * rh - mm(3) - mm(10)
-    lbl = t("sheet.run")
+    return ops
+
+
+def _run_boxes(ctx: Context, g: _SheetGrid) -> tuple[list[Op], float]:
+    """A run box under each column with its label at the left; returns the ops and the boxes' bottom."""
+    by = g.grid_top - g.rows * g.rh - mm(3) - mm(10)
+    lbl = ctx.texts("sheet.run")
     # two lines beside the run boxes when one would shrink under the body floor
     run = fit_block(
         lbl,
         "regular",
-        label_w + bonus_w - mm(1),
+        g.label_w + g.bonus_w - mm(1),
         mm(10),
         ctx.measure,
         size=mm(2.6),
         min_size=ctx.kit.style.min_size.body,
         where=f"sheet.run ({ctx.lang})",
     )
-    ops += block_ops(run, pad, by + mm(5) + run.height / 2, text_id="sheet.run")
-    for c, s in enumerate(game.suits):
+    ops: list[Op] = []
+    ops += block_ops(run, g.pad, by + mm(5) + run.height / 2, text_id="sheet.run")
+    for c, s in enumerate(ctx.kit.game.suits):
         ops.append(
             Rect(
-                left + c * cw + mm(2),
+                g.left + c * g.cw + mm(2),
                 by,
-                cw - mm(4),
+                g.cw - mm(4),
                 mm(10),
                 fill="#ffffff",
                 stroke=s.colour,
@@ -524,14 +595,21 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
                 radius=mm(1.5),
             )
         )
-    # goals and total
+    return ops, by
+
+
+def _goal_and_total(ctx: Context, g: _SheetGrid, w: float, by: float) -> list[Op]:
+    """The goals box (revealed goals x points) and the total box under the run boxes."""
+    game = ctx.kit.game
+    left = g.left
+    ops: list[Op] = []
     gy = by - mm(14)
-    bw = (w - pad - left) / 3
+    bw = (w - g.pad - left) / 3
     for i, (tid, extra) in enumerate(
         (("sheet.goals", f"{game.goals.revealed} × {game.goals.points}"), ("sheet.total", ""))
     ):
         x = left + i * (bw + mm(4))
-        label = t(tid)
+        label = ctx.texts(tid)
         lw = ctx.measure(label, "bold", mm(3))
         ops.append(Text(x, gy + mm(3.5), label, mm(3), font="bold", text_id=tid))
         ops.append(
@@ -550,7 +628,12 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
             ops.append(
                 Text(x + bw - mm(2), gy + mm(1.5), extra, mm(2.4), fill="muted", anchor="end", role="fine")
             )
-    foot_text = t("sheet.footer")
+    return ops
+
+
+def _sheet_footer(ctx: Context, w: float, pad: float, variant: Any | None) -> list[Op]:
+    """The footnote and, on a generated variant, its code at the bottom right."""
+    foot_text = ctx.texts("sheet.footer")
     # the footnote keeps to the fine-print floor: 10.5 mm of room, clear of the variant code at the right
     code_w = ctx.measure(variant.code, "regular", mm(2.4)) + mm(3) if variant is not None else 0.0
     fitted = fit_block(
@@ -563,11 +646,12 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
         min_size=ctx.kit.style.min_size.fine,
         where=f"sheet.footer ({ctx.lang})",
     )
+    ops: list[Op] = []
     ops += block_ops(fitted, pad, mm(13), fill="muted", text_id="sheet.footer", role="fine")
     if variant is not None:
         # baseline 3.3 mm up: the code's glyphs stay inside the 3 mm safe area
         ops.append(Text(w - pad, mm(3.3), variant.code, mm(2.4), fill="muted", anchor="end", role="fine"))
-    return Face(f"sheet-{index}", w, h, tuple(ops), 0.0)
+    return ops
 
 
 def compose_sheet(ctx: Context, cid: str) -> Component:

@@ -15,6 +15,7 @@ from generator.contract.load import load_kit
 from generator.errors import LayoutError
 from generator.games.rummy_cards import layout as rc
 from generator.games.rummy_cards.figures import print_data, rule_figures
+from generator.games.rummy_cards.layout_holder import holder_cards, holder_geometry
 from generator.games.rummy_cards.rules import MELD_MIN
 from generator.games.rummy_cards.spec import RummyCardsGame
 from generator.i18n.texts import Texts
@@ -281,7 +282,7 @@ def test_the_meld_minimum_is_printed_from_the_rules_figures(tmp_path):
 
 
 def test_holder_geometry_is_a_closed_three_tier_stand():
-    h = rc.holder_geometry(CARD_PRESETS["poker"][1], mm(170))
+    h = holder_geometry(CARD_PRESETS["poker"][1], mm(170))
     assert len(h.grooves) == 3
     zs = [h.profile[g][1] for g in h.grooves]
     assert [round((b - a) / mm(1), 3) for a, b in zip(zs, zs[1:], strict=False)] == [
@@ -291,7 +292,7 @@ def test_holder_geometry_is_a_closed_three_tier_stand():
     assert h.profile[0][1] == 0 and h.profile[-1][1] == 0  # both ends stand on the table
     assert all(0 < a < 360 for a in h.interior_angles())
     assert sum(h.segments()) < PAPER["letter"][1] - mm(40)  # the strip fits one Letter page
-    assert rc.holder_cards(CARD_PRESETS["poker"][0], mm(170)) == 8
+    assert holder_cards(CARD_PRESETS["poker"][0], mm(170)) == 8
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
