@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -597,48 +598,93 @@ def write_pdf(
     a PDF/A error names (the output file, where `path` is its staging copy)."""
     if not pages:
         raise RenderError(f"nothing to write to {path}: no pages")
+    _prepare(pages, fonts)
+    path = Path(path)
+
+    def draw(tmp: Path) -> None:
+        vector_art = _draw_pdf(
+            str(tmp),
+            pages,
+            title=title,
+            author=author,
+            subject=subject,
+            lang=lang,
+            fonts=fonts,
+            greyscale=greyscale,
+        )
+        if pdfa:
+            from generator.render.pdfa import to_pdfa
+
+            to_pdfa(tmp, shown=Path(shown or path), art=vector_art)
+
+    atomic_write(path, draw, what="the PDF")
+
+
+def pdf_bytes(
+    pages: Sequence[Page], *, title: str, fonts: KitFonts | None = None, greyscale: bool = False
+) -> bytes:
+    """`pages` drawn as `write_pdf` draws them, kept in memory (a raster made for a check opens no file)."""
+    if not pages:
+        raise RenderError("nothing to draw: no pages")
+    _prepare(pages, fonts)
+    buffer = io.BytesIO()
+    _draw_pdf(
+        buffer, pages, title=title, author="pnpkit", subject="", lang="en", fonts=fonts, greyscale=greyscale
+    )
+    return buffer.getvalue()
+
+
+def _prepare(pages: Sequence[Page], fonts: KitFonts | None) -> None:
+    """Before drawing: every string's glyphs checked, the built-in and the kit's fonts registered."""
     check_glyphs(pages, fonts)
     register_fonts()
     if fonts is not None:
         register_kit_fonts(fonts)
-    path = Path(path)
 
-    def draw(tmp: Path) -> None:
-        canvas = Canvas(
-            str(tmp),
-            pagesize=(pages[0].width, pages[0].height),
-            invariant=1,
-            pageCompression=1,
-            initialFontName=FONT_NAMES["regular"],
-            initialFontSize=10,
-            lang=lang,
-        )
-        canvas.setTitle(title)
-        canvas.setAuthor(author)
-        canvas.setSubject(subject)
-        canvas.setCreator("pnpkit")
-        painter = _Painter(canvas, fonts, greyscale)
-        painter.forms = _repeated_faces(pages)
-        has_outline = False
-        for number, page in enumerate(pages, 1):
-            canvas.setPageSize((page.width, page.height))
-            # ReportLab keeps boxes for later pages: set or clear them on every page.
-            canvas.setTrimBox(page.trim_box)
-            canvas.setBleedBox(page.bleed_box)
-            if page.bookmark:
-                key = f"p{number}"
-                canvas.bookmarkPage(key)
-                canvas.addOutlineEntry(page.bookmark, key, level=page.bookmark_level)
-                has_outline = True
-            painter.reset()
-            painter.draw(page.ops)
-            canvas.showPage()
-        if has_outline:
-            canvas.showOutline()
-        canvas.save()
-        if pdfa:
-            from generator.render.pdfa import to_pdfa
 
-            to_pdfa(tmp, shown=Path(shown or path), art=painter.vector_art)
-
-    atomic_write(path, draw, what="the PDF")
+def _draw_pdf(
+    target: str | io.BytesIO,
+    pages: Sequence[Page],
+    *,
+    title: str,
+    author: str,
+    subject: str,
+    lang: str,
+    fonts: KitFonts | None,
+    greyscale: bool,
+) -> Any:
+    """Draw `pages` with ReportLab into `target` (a file name or a buffer; `_prepare` first): the painter's
+    vector art."""
+    canvas = Canvas(
+        target,
+        pagesize=(pages[0].width, pages[0].height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT_NAMES["regular"],
+        initialFontSize=10,
+        lang=lang,
+    )
+    canvas.setTitle(title)
+    canvas.setAuthor(author)
+    canvas.setSubject(subject)
+    canvas.setCreator("pnpkit")
+    painter = _Painter(canvas, fonts, greyscale)
+    painter.forms = _repeated_faces(pages)
+    has_outline = False
+    for number, page in enumerate(pages, 1):
+        canvas.setPageSize((page.width, page.height))
+        # ReportLab keeps boxes for later pages: set or clear them on every page.
+        canvas.setTrimBox(page.trim_box)
+        canvas.setBleedBox(page.bleed_box)
+        if page.bookmark:
+            key = f"p{number}"
+            canvas.bookmarkPage(key)
+            canvas.addOutlineEntry(page.bookmark, key, level=page.bookmark_level)
+            has_outline = True
+        painter.reset()
+        painter.draw(page.ops)
+        canvas.showPage()
+    if has_outline:
+        canvas.showOutline()
+    canvas.save()
+    return painter.vector_art

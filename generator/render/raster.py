@@ -4,12 +4,9 @@ and each page is rasterised by pdfium, so an exported image is exactly what the 
 from __future__ import annotations
 
 import io
-import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -17,7 +14,7 @@ from PIL import Image
 
 from generator.errors import RenderError
 from generator.layout.ops import Page
-from generator.render.pdf import write_pdf
+from generator.render.pdf import pdf_bytes
 from generator.spec.fonts import KitFonts
 
 PNG_LEVEL = 3
@@ -43,34 +40,27 @@ def rasterize(
         raise RenderError("rasterize: one size (and crop) per page")
     if not pages:
         return
-    fd, name = tempfile.mkstemp(prefix=".pnpkit-raster-", suffix=".pdf")
-    os.close(fd)
-    path = Path(name)
+    # drawn in memory: a raster for a check or an export opens no temporary file
+    doc = pdfium.PdfDocument(pdf_bytes(pages, title="pnpkit export", fonts=fonts, greyscale=greyscale))
     try:
-        write_pdf(pages, path, title="pnpkit export", fonts=fonts, greyscale=greyscale)
-        doc = pdfium.PdfDocument(str(path))
-        try:
-            for i, (w_px, h_px) in enumerate(sizes):
-                crop = crops[i] if crops is not None else (0.0, 0.0, 0.0, 0.0)
-                width = pages[i].width - crop[0] - crop[2]
-                height = pages[i].height - crop[1] - crop[3]
-                # pdfium rounds the page and each crop to whole pixels, so ask for a pixel or so more and cut
-                # the excess evenly off the edges (no resampling: it would blur, and would cost more than
-                # the render)
-                scale = max(w_px / width, h_px / height) * (1 + 1.2 / min(w_px, h_px))
-                image = doc[i].render(scale=scale, crop=crop, draw_annots=False).to_pil().convert("RGB")
-                dx, dy = image.width - w_px, image.height - h_px
-                if 0 <= dx <= 6 and 0 <= dy <= 6:
-                    image = image.crop((dx // 2, dy // 2, dx // 2 + w_px, dy // 2 + h_px))
-                else:
-                    image = image.resize((w_px, h_px), Image.Resampling.LANCZOS)
-                yield image
-                if done is not None:
-                    done()
-        finally:
-            doc.close()
+        for i, (w_px, h_px) in enumerate(sizes):
+            crop = crops[i] if crops is not None else (0.0, 0.0, 0.0, 0.0)
+            width = pages[i].width - crop[0] - crop[2]
+            height = pages[i].height - crop[1] - crop[3]
+            # pdfium rounds the page and each crop to whole pixels, so ask for a pixel or so more and cut the
+            # excess evenly off the edges (no resampling: it would blur, and would cost more than the render)
+            scale = max(w_px / width, h_px / height) * (1 + 1.2 / min(w_px, h_px))
+            image = doc[i].render(scale=scale, crop=crop, draw_annots=False).to_pil().convert("RGB")
+            dx, dy = image.width - w_px, image.height - h_px
+            if 0 <= dx <= 6 and 0 <= dy <= 6:
+                image = image.crop((dx // 2, dy // 2, dx // 2 + w_px, dy // 2 + h_px))
+            else:
+                image = image.resize((w_px, h_px), Image.Resampling.LANCZOS)
+            yield image
+            if done is not None:
+                done()
     finally:
-        path.unlink(missing_ok=True)
+        doc.close()
 
 
 def encode(image: Image.Image, fmt: str = "png", *, quality: int = 90, dpi: int | None = None) -> bytes:

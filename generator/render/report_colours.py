@@ -152,14 +152,19 @@ def pick_faces(faces: Sequence[SwatchFace], swatches: Sequence[str]) -> list[Swa
     return picked
 
 
+def _trim(place: Place) -> tuple[float, float, float, float]:
+    """A pictured face's own box (x, y, w, h): its trim where its clip keeps bleed too, else its clip."""
+    return place.trim or place.clip or (0.0, 0.0, 0.0, 0.0)
+
+
 def faces_page(faces: Sequence[SwatchFace], gap: float = FACE_GAP) -> Page:
     """The faces side by side on one white page, each upright at its own size, FACE_GAP apart."""
     ops: list[Any] = []
     x = gap
-    height = max((f.place.clip or (0.0, 0.0, 0.0, 0.0))[3] for f in faces) + 2 * gap
+    height = max(_trim(f.place)[3] for f in faces) + 2 * gap
     for f in faces:
-        cx, cy, cw, ch = f.place.clip or (0.0, 0.0, 0.0, 0.0)
-        ops.append(Place(x - cx, height - gap - ch - cy, f.place.ops, clip=f.place.clip, name=f.name))
+        cx, cy, cw, ch = _trim(f.place)
+        ops.append(Place(x - cx, height - gap - ch - cy, f.place.ops, clip=(cx, cy, cw, ch), name=f.name))
         x += cw + gap
     return Page(x, height, [Rect(0, 0, x, height, fill="#ffffff", stroke=None), *ops])
 
@@ -167,7 +172,7 @@ def faces_page(faces: Sequence[SwatchFace], gap: float = FACE_GAP) -> Page:
 def faces_dpi(faces: Sequence[SwatchFace], page: Page) -> int:
     """The resolution at which the narrowest face is MIN_FACE_PX wide and the picture MIN_PICTURE_PX (and
     VIEW_DPI at least)."""
-    narrowest = min((f.place.clip or (0.0, 0.0, 1.0, 1.0))[2] for f in faces)
+    narrowest = min(_trim(f.place)[2] or 1.0 for f in faces)
     need = max(MIN_FACE_PX / (narrowest / 72), MIN_PICTURE_PX / (page.width / 72), VIEW_DPI)
     return min(math.ceil(need), MAX_DPI, max(VIEW_DPI, math.floor(MAX_PICTURE_PX / (page.width / 72))))
 

@@ -29,7 +29,12 @@ def test_every_id_is_listed_with_its_english_text_and_places():
     assert strict_problems(pot, "sprout_sheet.pot") == []
     entries = _entries(pot)
     assert set(entries) == set(with_tool_catalogs(kit)["en"].messages)
-    assert entries["goal.back"] == ["en: Goal card", "prints on: goals (Goal cards), face goal-back"]
+    assert entries["goal.back"] == [  # a back per kind of goal (they lie face up): row, star, column
+        "en: Goal card",
+        "prints on: goals (Goal cards), face goal-back",
+        "prints on: goals (Goal cards), face goal-back-star-3",
+        "prints on: goals (Goal cards), face goal-back-column-2",
+    ]
     assert entries["goal.low"][:2] == ["en: Fill {{ n }} of the rows 1 to 3.", "variables: n"]
     assert "prints on: goals (Goal cards), face row-low" in entries["goal.low"]
     # a wrapped rules paragraph is traced back from its lines

@@ -63,7 +63,10 @@ def test_the_documented_templates_extend_rotate_fade_and_fill_with_gradients(tmp
         shadings = sum(1 for page in doc.pages if "/Shading" in page.Resources)
     assert shadings >= 1 and b"/ca\": Decimal('.8')" in raw
     with pdfplumber.open(pdf) as doc:
-        words = " ".join(page.extract_text() or "" for page in doc.pages)
+        # cards may be turned on the sheet (read bottom to top), their lines one word each: words joined
+        words = " ".join(
+            " ".join(page.extract_text(char_dir_rotated="btt") or "" for page in doc.pages).split()
+        )
     assert "Burn one card." in words and "Freeze one card." in words  # per-row backs
     # the kit deals its cards from one shuffled pile: the per-row backs are warned about as documented
     documented = WARNING.search(DOC.read_text(encoding="utf-8"))["line"].removeprefix("warning: ")
