@@ -501,3 +501,44 @@ def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_
             text = re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
             for sentence in wanted:
                 assert re.sub(r"\s+", "", sentence) in text, (lang, sentence)
+
+
+def test_the_corner_index_keeps_off_its_panels_edge():
+    """The corner number's ink (its glyphs' outline box) keeps at least 1 mm inside the white panel on every
+    number card of the first colour, top-left and upside down at bottom-right (it touched the panel)."""
+    from generator.layout.geometry import drawn
+    from generator.layout.ops import Place, Rect, Text
+    from generator.pipeline import load_kits, plan_incremental
+    from generator.render.fonts import ink_extent, text_width
+
+    (plan,) = plan_incremental(
+        load_kits([ROOT / "layouts" / "rummy_cards"]),
+        out=Path("/nonexistent"),
+        langs=["en"],
+        paper="a4",
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    (cards,) = [p for p in plan.parts if p.cid == "number_cards"]
+    faces = [op for op in cards.pages[0].ops if isinstance(op, Place) and op.name]
+    assert len(faces) >= 4
+    for face in faces:
+        items = drawn(face.ops, text_width)
+        panel = next(i.box for i in items if isinstance(i.op, Rect) and i.op.fill == "#ffffff")
+        big = max(i.op.size for i in items if isinstance(i.op, Text))
+        corners = [i for i in items if isinstance(i.op, Text) and i.op.size < big and i.op.text.isdigit()]
+        assert len(corners) == 2, face.name
+        for item in corners:
+            low, high = ink_extent(item.op.text, item.op.font, item.op.size)
+            x0, _, x1, _ = item.box
+            a, b, c, d, e, f = item.matrix
+            assert (a, b, c, d) == (1.0, 0.0, 0.0, 1.0)  # placed unturned on the face: only its own rotate
+            upside_down = item.op.rotate == 180
+            y = item.op.y + f  # the baseline's height on the face
+            ink = (y - high, y - low) if upside_down else (y + low, y + high)
+            room = min(ink[0] - panel[1], panel[3] - ink[1], x0 - panel[0], panel[2] - x1)
+            assert room >= mm(1), (face.name, item.op.text, round(room / mm(1), 2))
