@@ -18,7 +18,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.games.deck.algebra import HandCondition, count_hands
+from generator.games.deck.algebra import HandCondition
+from generator.games.deck.counting import count_hands
 
 RANKS = [str(r) for r in range(1, 16)]
 STRAIGHT = {"run": "rank", "length": 5, "order": RANKS}

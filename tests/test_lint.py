@@ -56,3 +56,19 @@ def test_ruff_reports_a_line_over_110_characters(tmp_path):
     if r.returncode not in (0, 1):
         pytest.fail(r.stdout + r.stderr)
     assert [line.split(":")[1] for line in r.stdout.splitlines() if "E501" in line] == ["2"]
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "bench").glob("*.py")))
+def test_every_bench_script_imports(script: str) -> None:
+    """Each bench script's imports resolve against the package as it is (a module split or a moved function
+    broke bench/bench_draws.py once, silently: nothing runs the benches in CI). Imported, not run."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{script[:-3]}", ROOT / "bench" / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # a dataclass in the script looks its module up while it is made
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
