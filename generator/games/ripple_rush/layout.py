@@ -437,7 +437,9 @@ def sheet_face(ctx: Context, w: float, h: float, variant: Any | None, index: int
 
 
 def _sheet_header(ctx: Context, w: float, h: float, pad: float) -> tuple[list[Op], float]:
-    """The kit's title (or the logo art) and the name line; returns the ops and the title's size."""
+    """The kit's title (or the logo art) and the name line; returns the ops and the title's size (with a
+    logo, at least the depth its box reaches below the pad, less the grid's 4 mm, so the grid starts 1 mm
+    below it: the box is a share of the face, the title a size in points)."""
     t = ctx.texts
     ops: list[Op] = []
     title = t(ctx.kit.meta.title)
@@ -463,6 +465,8 @@ def _sheet_header(ctx: Context, w: float, h: float, pad: float) -> tuple[list[Op
             width=0.6,
         )
     )
+    if logo is not None:
+        ts = max(ts, h - pad - mm(4) - _LOGO.box_on(w, h)[1] + mm(1))
     return ops, ts
 
 

@@ -58,6 +58,21 @@ def words(pdf: Path, pages=None) -> list[str]:
         return [w["text"] for p in chosen for w in p.extract_words()]
 
 
+def cloud_token_room(folder: Path) -> float:
+    """Points left over when the cloud tokens' page goes below the pieces of the last raindrop-tile sheet,
+    GANG_GAP under them, down to the printer's margin (negative: they do not fit), from the build record."""
+    import json
+
+    from generator.layout.sheets import GANG_GAP
+
+    entries = json.loads((folder / ".pnpkit" / "build.json").read_text(encoding="utf-8"))["entries"]
+    tiles = [s for s in entries["raindrop_tiles-a4.pdf"]["sides"] if s[0] == "front"]
+    clouds = [s for s in entries["cloud_tokens-a4.pdf"]["sides"] if s[0] == "front"]
+    assert len(clouds) == 1 and tiles[-1][4] is not None and clouds[0][4] is not None
+    floor, (_, y0, _, y1) = tiles[-1][4][1], clouds[0][4]
+    return floor - GANG_GAP - (y1 - y0) - load_kit(KIT).print.margin
+
+
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     folder = built("raindrops") / lang
@@ -67,7 +82,12 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
     sheets = recorded_sheets(folder, "kit-a4.pdf")
     blanks = sum(row["page"] is None for row in sheets)
     ganged = sum(len(row.get("guests") or []) for row in sheets)
-    assert ganged == 5  # cloud tokens (one-sided); thunder tokens and markers, fronts and backs (gang-up)
+    # thunder tokens and markers, fronts and backs, below the bonus tiles (gang-up); the one-sided cloud
+    # tokens print on a sheet of their own: the only other one-sided sheets of pieces are the tiles', and
+    # below the second one's pieces (55.5 mm up, gutters between the tiles) a guest has 46.5 mm down to the
+    # margin, while the cloud tokens, two rows of 30 mm with bleed and marks, stand 76.4 mm tall
+    assert ganged == 4
+    assert cloud_token_room(folder) < 0, "the cloud tokens would fit below the tiles: gang them"
     assert (
         len(pypdf.PdfReader(str(folder / "kit-a4.pdf")).pages) == parts + 1 + blanks - ganged
     )  # + checklist, blank backs, - pages printed on another part's sheet
@@ -342,4 +362,4 @@ def test_ganged_token_sheets_print_each_part_as_its_own_pdf_does(built):
             # the shift is rounded to whole pixels, so edges differ a little: nearly all pixels agree
             assert np.mean(np.abs(here - there) < 40) > 0.9, (n, g["component"])
             checked += 1
-    assert checked == 5  # cloud tokens; thunder tokens and markers, fronts and backs
+    assert checked == 4  # thunder tokens and markers, fronts and backs (the cloud tokens have no room)

@@ -303,3 +303,34 @@ def test_the_composer_refuses_to_guess_missing_rule_figures():
 
     with pytest.raises(LayoutError, match="rules figures are missing"):
         template_context(load_kit(KIT).game, {})
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_score_sheet_grid_starts_below_the_logo(paper):
+    """docs/examples/make_it_yours fills the score sheet's logo slot: the suit headers start at least 1 mm
+    below the logo's box on either paper (on Letter they reached into it, and the kit did not build)."""
+    from generator.layout.ops import Place, Rect, Vector
+    from generator.pipeline import load_kits, plan_incremental
+    from generator.render.fonts import text_width
+    from generator.units import mm
+
+    (plan,) = plan_incremental(
+        load_kits([ROOT / "docs" / "examples" / "make_it_yours"]),
+        out=Path("/nonexistent"),
+        langs=["en"],
+        paper=paper,
+        seed=None,
+        png=False,
+        pdfa=False,
+        force=True,
+        measure=text_width,
+        warn=lambda _: None,
+    )
+    (part,) = [p for p in plan.parts if p.cid == "score_sheet"]
+    faces = [op for page in part.pages or [] for op in page.ops if isinstance(op, Place) and op.name]
+    assert faces
+    for face in faces:
+        (logo,) = [op for op in face.ops if isinstance(op, Vector) and op.slot == "logo"]
+        headers = [op for op in face.ops if isinstance(op, Rect) and op.fill and abs(op.h - mm(11)) < 1e-6]
+        assert len(headers) == 4
+        assert logo.y >= max(r.y + r.h for r in headers) + mm(1) - 1e-6, (face.name, logo.y)
