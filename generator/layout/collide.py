@@ -456,6 +456,58 @@ def crowded_badges(
     return out
 
 
+CELL_PAD = 0.5 * 72 / 25.4
+"""The least room a string keeps from the line of the framed cell it is written in (0.5 mm)."""
+CELL_CLEAR = 0.3 * 72 / 25.4
+"""...and the least clear paper between its ink and the inside of that line (0.3 mm; a heavy frame)."""
+FACE_SHARE = 0.9
+"""A stroked rectangle this close to the face's size on both sides is the face's own frame, not a cell."""
+
+
+def crowded_cells(
+    ops: Sequence[Op],
+    face: tuple[float, float, float, float],
+    measure: Measure,
+    extent: Extent | None = None,
+) -> list[tuple[Text, str]]:
+    """Every (string, why) of one face (x, y, w, h) written in a framed cell that it comes too near: the
+    smallest stroked rectangle holding the string's centre (a score-sheet cell, a table cell, a framed box;
+    not the face's own frame) must leave max(CELL_PAD, half its stroke + CELL_CLEAR) between its line's
+    centre and the string's ink on every side, so the string reads as inside the cell, not on its line."""
+    _, _, fw, fh = face
+    items = drawn(ops, measure)
+    cells = [
+        (d.box, getattr(d.op, "width", 0.0) * _scale(d.matrix))
+        for d in items
+        if isinstance(d.op, Rect) and d.op.stroke and d.op.width > 0 and not d.backdrop
+    ]
+    cells = [(b, w) for b, w in cells if b[2] - b[0] < FACE_SHARE * fw or b[3] - b[1] < FACE_SHARE * fh]
+    out: list[tuple[Text, str]] = []
+    if not cells:
+        return out
+    for d in items:
+        if not isinstance(d.op, Text) or not d.op.text.strip():
+            continue
+        box = _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        holding = [(b, w) for b, w in cells if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+        if not holding:
+            continue
+        (x0, y0, x1, y1), stroke = min(holding, key=lambda c: (c[0][2] - c[0][0]) * (c[0][3] - c[0][1]))
+        half = stroke / 2  # the box holds half the stroke: the line's centre is half a stroke inside
+        room = min(box[0] - (x0 + half), box[1] - (y0 + half), (x1 - half) - box[2], (y1 - half) - box[3])
+        need = max(CELL_PAD, half + CELL_CLEAR)
+        if room < need - TOLERANCE:
+            out.append(
+                (
+                    d.op,
+                    f"the line of its cell ({mm_text(x1 - x0 - stroke)} x {mm_text(y1 - y0 - stroke)}): "
+                    f"{mm_text(max(room, 0.0))} away, keep {mm_text(need)}",
+                )
+            )
+    return out
+
+
 def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
     for op in ops:
         if isinstance(op, Place):
@@ -489,6 +541,7 @@ def collisions(
                     found += outside_safe_area(place.ops, trim, safe_margin, measure, extent)
                     if place.trim is not None:  # a piece: its badges keep clear of the cut and its text
                         found += crowded_badges(place.ops, trim, safe_margin, measure, extent)
+                    found += crowded_cells(place.ops, trim, measure, extent)
                 for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))
