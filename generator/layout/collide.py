@@ -473,15 +473,16 @@ def crowded_cells(
     """Every (string, why) of one face (x, y, w, h) written in a framed cell that it comes too near: the
     smallest stroked rectangle holding the string's centre (a score-sheet cell, a table cell, a framed box;
     not the face's own frame) must leave max(CELL_PAD, half its stroke + CELL_CLEAR) between its line's
-    centre and the string's ink on every side, so the string reads as inside the cell, not on its line."""
+    centre and the string's ink on every side (from the arc in a rounded corner), so the string reads as
+    inside the cell, not on its line."""
     _, _, fw, fh = face
     items = drawn(ops, measure)
     cells = [
-        (d.box, getattr(d.op, "width", 0.0) * _scale(d.matrix))
+        (d.box, d.op.width * _scale(d.matrix), d.op.radius * _scale(d.matrix))
         for d in items
         if isinstance(d.op, Rect) and d.op.stroke and d.op.width > 0 and not d.backdrop
     ]
-    cells = [(b, w) for b, w in cells if b[2] - b[0] < FACE_SHARE * fw or b[3] - b[1] < FACE_SHARE * fh]
+    cells = [c for c in cells if c[0][2] - c[0][0] < FACE_SHARE * fw or c[0][3] - c[0][1] < FACE_SHARE * fh]
     out: list[tuple[Text, str]] = []
     if not cells:
         return out
@@ -490,12 +491,21 @@ def crowded_cells(
             continue
         box = _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        holding = [(b, w) for b, w in cells if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+        holding = [c for c in cells if c[0][0] <= cx <= c[0][2] and c[0][1] <= cy <= c[0][3]]
         if not holding:
             continue
-        (x0, y0, x1, y1), stroke = min(holding, key=lambda c: (c[0][2] - c[0][0]) * (c[0][3] - c[0][1]))
+        (x0, y0, x1, y1), stroke, radius = min(
+            holding, key=lambda c: (c[0][2] - c[0][0]) * (c[0][3] - c[0][1])
+        )
         half = stroke / 2  # the box holds half the stroke: the line's centre is half a stroke inside
-        room = min(box[0] - (x0 + half), box[1] - (y0 + half), (x1 - half) - box[2], (y1 - half) - box[3])
+        lx0, ly0, lx1, ly1 = x0 + half, y0 + half, x1 - half, y1 - half
+        room = min(box[0] - lx0, box[1] - ly0, lx1 - box[2], ly1 - box[3])
+        r = min(radius, (lx1 - lx0) / 2, (ly1 - ly0) / 2)
+        if r > 0:  # a rounded corner: the ink's corner in it keeps its room from the arc
+            for px, ox, sx in ((box[0], lx0 + r, -1), (box[2], lx1 - r, 1)):
+                for py, oy, sy in ((box[1], ly0 + r, -1), (box[3], ly1 - r, 1)):
+                    if (px - ox) * sx > 0 and (py - oy) * sy > 0:
+                        room = min(room, r - math.hypot(px - ox, py - oy))
         need = max(CELL_PAD, half + CELL_CLEAR)
         if room < need - TOLERANCE:
             out.append(

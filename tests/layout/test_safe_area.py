@@ -353,3 +353,12 @@ def test_every_shipped_cell_keeps_its_strings_off_its_line(kit: str, lang: str) 
     assert problems == [], "\n".join(sorted(set(problems))[:20])
     if not kit.startswith("../"):
         assert checked, "no string in a cell found"
+
+
+def test_a_rounded_cell_keeps_its_corner_strings_off_the_arc() -> None:
+    """A string tucked into the corner of a cell with 3 mm rounded corners clears both straight lines by
+    at least 0.6 mm but runs into the arc; the same cell with square corners passes."""
+    label = Text(mm(10.6), mm(10.6) + 1.2, "+3", 8)
+    for radius, flagged in ((mm(3), True), (0.0, False)):
+        cell = Rect(mm(10), mm(10), mm(30), mm(10), fill=None, stroke="ink", width=0.5, radius=radius)
+        assert bool(crowded_cells((cell, label), SHEET, text_width, ink_extent)) is flagged
