@@ -6,7 +6,8 @@ sit on a filled shape drawn before it that holds its centre (its background: a c
 it must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
 collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
 outline it crosses. A string whose glyphs leave its face's safe area (the trim inset by `style.safe_margin`,
-less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string
+less on a small face: see `safe_inset`) fails too, and so does a string that comes too near the line of
+the framed cell it is written in (`crowded_cells`). The text-fit check (textfit.py) judges how far a string
 runs past its rectangle and trim.
 """
 
