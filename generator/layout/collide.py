@@ -6,7 +6,8 @@ sit on a filled shape drawn before it that holds its centre (its background: a c
 it must stay inside the stroke of a background that has one (a number in a ring). Every other meeting is a
 collision: another string's glyphs, a shape drawn over the string, a shape or line the string runs into, an
 outline it crosses. A string whose glyphs leave its face's safe area (the trim inset by `style.safe_margin`,
-less on a small face: see `safe_inset`) fails too. The text-fit check (textfit.py) judges how far a string
+less on a small face: see `safe_inset`) fails too, and so does a string that comes too near the line of
+the framed cell it is written in (`crowded_cells`). The text-fit check (textfit.py) judges how far a string
 runs past its rectangle and trim.
 """
 
@@ -456,6 +457,68 @@ def crowded_badges(
     return out
 
 
+CELL_PAD = 0.5 * 72 / 25.4
+"""The least room a string keeps from the line of the framed cell it is written in (0.5 mm)."""
+CELL_CLEAR = 0.3 * 72 / 25.4
+"""...and the least clear paper between its ink and the inside of that line (0.3 mm; a heavy frame)."""
+FACE_SHARE = 0.9
+"""A stroked rectangle this close to the face's size on both sides is the face's own frame, not a cell."""
+
+
+def crowded_cells(
+    ops: Sequence[Op],
+    face: tuple[float, float, float, float],
+    measure: Measure,
+    extent: Extent | None = None,
+) -> list[tuple[Text, str]]:
+    """Every (string, why) of one face (x, y, w, h) written in a framed cell that it comes too near: the
+    smallest stroked rectangle holding the string's centre (a score-sheet cell, a table cell, a framed box;
+    not the face's own frame) must leave max(CELL_PAD, half its stroke + CELL_CLEAR) between its line's
+    centre and the string's ink on every side (from the arc in a rounded corner), so the string reads as
+    inside the cell, not on its line."""
+    _, _, fw, fh = face
+    items = drawn(ops, measure)
+    cells = [
+        (d.box, d.op.width * _scale(d.matrix), d.op.radius * _scale(d.matrix))
+        for d in items
+        if isinstance(d.op, Rect) and d.op.stroke and d.op.width > 0 and not d.backdrop
+    ]
+    cells = [c for c in cells if c[0][2] - c[0][0] < FACE_SHARE * fw or c[0][3] - c[0][1] < FACE_SHARE * fh]
+    out: list[tuple[Text, str]] = []
+    if not cells:
+        return out
+    for d in items:
+        if not isinstance(d.op, Text) or not d.op.text.strip():
+            continue
+        box = _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        holding = [c for c in cells if c[0][0] <= cx <= c[0][2] and c[0][1] <= cy <= c[0][3]]
+        if not holding:
+            continue
+        (x0, y0, x1, y1), stroke, radius = min(
+            holding, key=lambda c: (c[0][2] - c[0][0]) * (c[0][3] - c[0][1])
+        )
+        half = stroke / 2  # the box holds half the stroke: the line's centre is half a stroke inside
+        lx0, ly0, lx1, ly1 = x0 + half, y0 + half, x1 - half, y1 - half
+        room = min(box[0] - lx0, box[1] - ly0, lx1 - box[2], ly1 - box[3])
+        r = min(radius, (lx1 - lx0) / 2, (ly1 - ly0) / 2)
+        if r > 0:  # a rounded corner: the ink's corner in it keeps its room from the arc
+            for px, ox, sx in ((box[0], lx0 + r, -1), (box[2], lx1 - r, 1)):
+                for py, oy, sy in ((box[1], ly0 + r, -1), (box[3], ly1 - r, 1)):
+                    if (px - ox) * sx > 0 and (py - oy) * sy > 0:
+                        room = min(room, r - math.hypot(px - ox, py - oy))
+        need = max(CELL_PAD, half + CELL_CLEAR)
+        if room < need - TOLERANCE:
+            out.append(
+                (
+                    d.op,
+                    f"the line of its cell ({mm_text(x1 - x0 - stroke)} x {mm_text(y1 - y0 - stroke)}): "
+                    f"{mm_text(max(room, 0.0))} away, keep {mm_text(need)}",
+                )
+            )
+    return out
+
+
 def _faces(ops: Sequence[Op], out: list[tuple[str, Place]]) -> None:
     for op in ops:
         if isinstance(op, Place):
@@ -489,6 +552,7 @@ def collisions(
                     found += outside_safe_area(place.ops, trim, safe_margin, measure, extent)
                     if place.trim is not None:  # a piece: its badges keep clear of the cut and its text
                         found += crowded_badges(place.ops, trim, safe_margin, measure, extent)
+                    found += crowded_cells(place.ops, trim, measure, extent)
                 for text, other in found:
                     key = (comp.id, name, text.text_id, text.text, other)
                     seen.setdefault(key, Collision(comp.id, name, number, text.text_id, text.text, other))

@@ -553,7 +553,7 @@ class FaceRenderer:
         s = fit_line(
             text,
             "bold",
-            lw - 2,
+            lw - 2 * BONUS_PAD,  # 1 mm from the line on either side (1 pt left "Jugador 2" on it)
             self.measure,
             size=min(size, lh * 0.6),
             min_size=4.0,

@@ -304,6 +304,11 @@ def _miss_track(ctx: Context, g: _SheetGrid, w: float, box_values: Any) -> list[
         per_col = -(-len(box_values) // cols)
     pitch = room / per_col
     bs = min(pitch * 0.82, (miss_w - (cols - 1) * mm(1)) / cols, mm(9))
+    # the labels keep 0.6 mm from the box's line: "−10" at 0.4 of a 6 mm box ran to 0.3 mm of it
+    size = bs * 0.4
+    widest = max((ctx.measure(f"−{value}", "regular", size) for value in box_values), default=0.0)
+    if widest > bs - mm(1.2):  # not under the kit's floor: the layout check judges what that leaves
+        size = max(size * (bs - mm(1.2)) / widest, min(size, ctx.kit.style.min_size.floor("fine")))
     for i, value in enumerate(box_values):
         col, k = divmod(i, per_col)
         bx = mx0 + (miss_w - cols * bs - (cols - 1) * mm(1)) / 2 + col * (bs + mm(1))
@@ -312,9 +317,9 @@ def _miss_track(ctx: Context, g: _SheetGrid, w: float, box_values: Any) -> list[
         ops.append(
             Text(
                 bx + bs / 2,
-                byy + bs / 2 - bs * 0.14,
+                byy + bs / 2 - size * 0.35,
                 f"−{value}",
-                bs * 0.4,
+                size,
                 fill="muted",
                 anchor="middle",
                 role="fine",
