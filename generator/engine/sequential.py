@@ -19,10 +19,13 @@ import hashlib
 import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from generator.engine.report import BalanceReport, Tolerance
-from generator.engine.runner import Chunk, Executor, Simulation, Tally
 from generator.engine.verdict import Verdict, bonferroni_alpha, planned_looks
+
+if TYPE_CHECKING:  # types only: a check whose verdicts are all exact imports no runner (nor numpy)
+    from generator.engine.runner import Chunk, Executor, Simulation, Tally
 
 
 @dataclass
@@ -60,8 +63,8 @@ def _sim_key(sim: Simulation) -> str:
 
 
 class CachingExecutor:
-    """Wraps an executor and keeps every chunk's tally, keyed by (simulation, chunk seed, games): the looks of a
-    sequential check re-run a report and only the chunks they add (or a grown last chunk) are played."""
+    """Wraps an executor and keeps every chunk's tally, keyed by (simulation, chunk seed, games): the looks of
+    a sequential check re-run a report and only the chunks they add (or a grown last chunk) are played."""
 
     def __init__(self, inner: Executor):
         self.inner = inner
@@ -106,8 +109,8 @@ def judge(
     progress: Callable[..., None] | None = None,
     stop_on_fail: bool = True,
 ) -> BalanceReport:
-    """Run the sequential check: build the report at each look, freeze decided verdicts, extend the settings of
-    undecided ones, stop when all are decided or at the cap (or, with `stop_on_fail`, as soon as one FAILS:
+    """Run the sequential check: build the report at each look, freeze decided verdicts, extend the settings
+    of undecided ones, stop when all are decided or at the cap (or, with `stop_on_fail`, as soon as one FAILS:
     the kit fails whatever the rest say, and the undecided rest is reported as such). Returns the last look's
     report with every tolerance replaced by its frozen verdict (and, for undecided ones, the games the
     estimate needs)."""

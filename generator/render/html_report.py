@@ -7,13 +7,12 @@ import base64
 import json
 import math
 import struct
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from generator.engine.report import BalanceReport, Bars, Histogram, Table, Tolerance
 from generator.errors import RenderError
@@ -45,20 +44,27 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
+def _np(*names: str) -> tuple[Any, ...]:
+    """numpy's types `names` (e.g. 'bool_') when numpy is loaded, else none: a value can be a numpy scalar
+    or array only once something imported numpy, so a report of plain values never pays for importing it."""
+    np = sys.modules.get("numpy")
+    return tuple(getattr(np, n) for n in names) if np is not None else ()
+
+
 def fmt_value(v: Any) -> str:
     """A table cell: floats to 4 significant digits, NaN as an en dash, None as empty."""
     if v is None:
         return ""
-    if isinstance(v, (bool, np.bool_)):
+    if isinstance(v, bool) or isinstance(v, _np("bool_")):
         return "yes" if v else "no"
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, float) or isinstance(v, _np("floating")):
         f = float(v)
         if math.isnan(f):
             return "–"
         if math.isinf(f):
             return "∞" if f > 0 else "-∞"
         return f"{f:.4g}"
-    if isinstance(v, np.integer):
+    if isinstance(v, _np("integer")):
         return str(int(v))
     return str(v)
 
@@ -362,7 +368,7 @@ def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
 def _table(t: Table) -> dict[str, Any]:
     numeric = [
         all(
-            isinstance(r[i], (int, float, np.number)) and not isinstance(r[i], bool)
+            (isinstance(r[i], (int, float)) or isinstance(r[i], _np("number"))) and not isinstance(r[i], bool)
             for r in t.rows
             if i < len(r)
         )
@@ -850,13 +856,13 @@ def to_jsonable(x: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [to_jsonable(v) for v in x]
-    if isinstance(x, np.ndarray):
+    if isinstance(x, _np("ndarray")):
         return to_jsonable(x.tolist())
-    if isinstance(x, (bool, np.bool_)):
+    if isinstance(x, bool) or isinstance(x, _np("bool_")):
         return bool(x)
-    if isinstance(x, np.integer):
+    if isinstance(x, _np("integer")):
         return int(x)
-    if isinstance(x, (float, np.floating)):
+    if isinstance(x, float) or isinstance(x, _np("floating")):
         f = float(x)
         return f if math.isfinite(f) else None
     return x

@@ -1,7 +1,8 @@
 """Exact draw probabilities of a deck: a hand of n cards drawn without replacement from N, of which K meet a
-condition, holds X of them with X ~ Hypergeometric(N, K, n), counted in exact integers (C(K, k) C(N - K, n - k)
-hands of C(N, n)) and divided once, so each probability is the float nearest the exact fraction and no
-statistics library is loaded for a check; means of sums are n times the deck's mean. `monte_carlo_sum` is the seeded sampler for properties without a closed form here."""
+condition, holds X of them with X ~ Hypergeometric(N, K, n), counted in exact integers
+(C(K, k) C(N - K, n - k) hands of C(N, n)) and divided once, so each probability is the float nearest the
+exact fraction and no statistics library is loaded for a check; means of sums are n times the deck's mean.
+`monte_carlo_sum` is the seeded sampler for properties without a closed form here."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy only where a draw is sampled or averaged: a deck check stays light
+    import numpy as np
 
-from generator.engine.runner import Tally
+    from generator.engine.runner import Tally
 
 
 def hand_distribution(deck: int, marked: int, hand: int) -> list[float]:
@@ -40,10 +43,11 @@ def p_at_least(deck: int, marked: int, hand: int, at_least: int) -> float:
 
 
 def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[int]) -> float:
-    """P(a `hand`-card draw holds, for every condition j, at least at_least[j] cards meeting it), exact: the deck
-    is cut into cells by which conditions a card meets (`cells[truths] = cards`); the number of hands with x_c
-    cards from cell c is the product of C(size_c, x_c) (multivariate hypergeometric), summed by dynamic
-    programming over the cells with each condition's count saturated at its threshold, in exact integers."""
+    """P(a `hand`-card draw holds, for every condition j, at least at_least[j] cards meeting it), exact: the
+    deck is cut into cells by which conditions a card meets (`cells[truths] = cards`); the number of hands
+    with x_c cards from cell c is the product of C(size_c, x_c) (multivariate hypergeometric), summed by
+    dynamic programming over the cells with each condition's count saturated at its threshold,
+    in exact integers."""
     k = len(at_least)
     ways: dict[tuple[int, tuple[int, ...]], int] = {(0, (0,) * k): 1}
     for truths, size in sorted(cells.items()):
@@ -70,6 +74,8 @@ def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[i
 
 def expected_sum(values: Sequence[float], hand: int) -> float:
     """The expected sum of a field over a `hand`-card draw from the cards' values (exact: linearity)."""
+    import numpy as np
+
     return hand * float(np.mean(values)) if len(values) else 0.0
 
 
@@ -92,6 +98,8 @@ class SumSampler:
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """`games` seeded hands; the number whose sum is at most the limit."""
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         vals = np.asarray(self.values, dtype=np.float64)
         keys = rng.random((games, len(vals)))
