@@ -1,4 +1,5 @@
-"""From measured evidence to a statistical verdict: an interval at any error rate, and HOLDS / FAILS / UNDECIDED.
+"""From measured evidence to a statistical verdict: an interval at any error rate, and HOLDS / FAILS /
+UNDECIDED.
 
 A tolerance carries its EVIDENCE (what was counted, not a finished interval): a proportion (successes of n,
 optionally scaled, e.g. a seat's win share times the player count), a mean (n, mean, sd), a difference of two
@@ -7,18 +8,19 @@ smallest, largest distance from a fair value), or an exact value. This module tu
 interval at a given alpha and names the method:
 
 - proportion: Wilson score interval (the arithmetic of statsmodels `proportion_confint`, method "wilson");
-- mean: Student t interval; difference of means: Welch t interval (scipy.special `stdtrit`, what `t.ppf` calls);
+- mean: Student t interval; difference of means: Welch t interval (scipy.special `stdtrit`, what `t.ppf`
+  calls);
 - rank correlation: Fisher z with the Bonett-Wright standard error sqrt((1 + rho^2 / 2) / (n - 3));
 - extreme of k parts: each part's interval at alpha / k (Bonferroni), then the range of the extreme over the
   box of part intervals (exact interval arithmetic, so the joint coverage carries over);
 - exact: the value itself (no sampling noise).
 
-`decide(low, high, minimum, maximum)`: HOLDS when the interval lies inside the allowed range, FAILS when it lies
-entirely outside, UNDECIDED otherwise. The sequential driver (engine/sequential.py) chooses alpha so that the
-verdicts are simultaneous over every tolerance of a kit and every planned look.
+`decide(low, high, minimum, maximum)`: HOLDS when the interval lies inside the allowed range, FAILS when it
+lies entirely outside, UNDECIDED otherwise. The sequential driver (engine/sequential.py) chooses alpha so
+that the verdicts are simultaneous over every tolerance of a kit and every planned look.
 
-The quantiles come from scipy.special, imported when an interval is first asked for (an exact value needs none),
-not from scipy.stats or statsmodels (pandas): importing those took 0.8 s of every `pnpkit check`.
+The quantiles come from scipy.special, imported when an interval is first asked for (an exact value needs
+none), not from scipy.stats or statsmodels (pandas): importing those took 0.8 s of every `pnpkit check`.
 """
 
 from __future__ import annotations
@@ -155,11 +157,11 @@ class RankCorrelationOfMeans:
 
     def estimate(self) -> float:
         """The measured value."""
-        from scipy.stats import spearmanr
+        from generator.engine.stats import spearman
 
         if len(self.x) < 3:
             return math.nan
-        return float(spearmanr(self.x, self.estimates).statistic)
+        return spearman(self.x, self.estimates)
 
 
 ExtremeKind = Literal["range", "ratio", "max_distance"]
@@ -192,7 +194,8 @@ class Exact:
 
     value: float
     fraction: Fraction | None = None
-    """The value as an exact rational where one was counted (decided against exact bounds without rounding)."""
+    """The value as an exact rational where one was counted (decided against exact bounds without
+    rounding)."""
     shown: str = ""
     """How a report writes the value, e.g. "624 / 2,598,960 (0.0240 %)" (empty: the float)."""
 

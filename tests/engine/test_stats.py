@@ -117,3 +117,23 @@ def test_spearman_by_hand() -> None:
     # ranks x = 1,2,3,4,5 ; y = 2,1,4,3,5 -> d^2 = 1+1+1+1+0 = 4; rho = 1 - 6*4 / (5*24) = 0.8
     assert spearman([1, 2, 3, 4, 5], [20, 10, 40, 30, 50]) == pytest.approx(0.8)
     assert math.isnan(spearman([1], [2]))
+
+
+def test_spearman_is_scipys_to_the_last_bit() -> None:
+    """The rank correlation is computed without scipy.stats (its import cost a Raindrops check 0.3-0.5 s):
+    it must equal scipy's exactly, ties, constant columns, NaN and lists included."""
+    import warnings
+
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        n = int(rng.integers(2, 40))
+        x = rng.integers(0, 4, n).astype(float) if trial % 2 else rng.normal(size=n)
+        y = np.round(x * 0.3 + rng.normal(size=n), 1) if trial % 3 else rng.integers(0, 3, n).astype(float)
+        if trial % 50 == 0:
+            x[-1] = np.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = float(stats.spearmanr(x, y).statistic)
+        got = spearman(list(x), list(y))
+        assert (math.isnan(want) and math.isnan(got)) or got == want, (x, y, got, want)
