@@ -75,6 +75,20 @@ def average_ranks(a: np.ndarray) -> np.ndarray:
     return ranks
 
 
+def average_ranks_rows(a: np.ndarray) -> np.ndarray:
+    """`average_ranks` of each row of a 2-D array, a row holding a NaN ranked NaN throughout (as
+    scipy.stats.rankdata(a, axis=1) ranks them): an element's rank is the number of smaller ones in its row
+    plus the half of (the number of equal ones, itself included, + 1), exact in floats."""
+    if a.shape[1] > 256:  # the comparison cube would be large: one row at a time
+        ranks = np.apply_along_axis(average_ranks, 1, a) if a.size else a.astype(np.float64)
+    else:
+        less = (a[:, None, :] < a[:, :, None]).sum(axis=2)
+        equal = (a[:, None, :] == a[:, :, None]).sum(axis=2)
+        ranks = less + (equal + 1) / 2
+    ranks[np.isnan(a).any(axis=1)] = np.nan
+    return ranks
+
+
 def spearman(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) -> float:
     """Spearman rank correlation (average ranks for ties), computed as scipy.stats.spearmanr computes it
     (ranks of the two columns, numpy's correlation matrix) to the last bit, without importing scipy.stats
