@@ -121,24 +121,7 @@ def plan_arrays(
     params: PlannerParams = DEFAULT_PARAMS,
     pure: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as plan_table fills them.
-    Read-only tables, kept per process for the same inputs: a check builds the same tables at every look
-    of its sequential test (0.1-0.2 CPU-s each)."""
-    key: tuple[object, ...] = (peaks.tobytes(), peaks.dtype.str, peaks.shape, row_length)
-    key += (mass_lt.tobytes(), mass_lt.dtype.str, mass_lt.shape, params, pure)
-    if key not in _PLANS:
-        if len(_PLANS) >= 8:
-            _PLANS.clear()
-        _PLANS[key] = _plan_arrays(peaks, row_length, mass_lt, params, pure)
-    return _PLANS[key]
-
-
-_PLANS: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _plan_arrays(
-    peaks: np.ndarray, row_length: int, mass_lt: np.ndarray, params: PlannerParams, pure: bool
-) -> tuple[np.ndarray, np.ndarray]:
+    """(plan_v, plan_q), float64[levels = rows, rows, row_length + 1, values] as plan_table fills them."""
     rows = peaks.shape[0]
     shape = (rows, rows, row_length + 1, mass_lt.shape[1] - 1)
     tempos = np.asarray(

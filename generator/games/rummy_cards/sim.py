@@ -12,7 +12,6 @@ in the reference table's meld order; counts for the solver are recomputed from i
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,26 +44,10 @@ from generator.games.rummy_cards.solver_state import (
     OUT_MELDS,
     OUT_RETRIEVED,
     OUT_SIZE,
-    SolverWorkspace,
 )
 
 NO_RANDOM = -1
 ROTATE_RANDOM = -2  # one random-legal seat, seat g % players in round g of a chunk
-
-
-_SEARCH = threading.local()
-
-
-def _search_workspace(n_colours: int, n_numbers: int) -> SolverWorkspace:
-    """The solver's workspace for whole rounds, kept per thread and deck shape: allocating and first touching
-    its 45 MB took 9 ms a chunk (0.5 CPU-s of a Rummy Cards check). Every search of a round runs to its end,
-    which leaves the hash table clear, as the next round of the same chunk already relies on; the chunks a
-    thread plays run one after another."""
-    kept: dict[tuple[int, int], SolverWorkspace] = _SEARCH.__dict__.setdefault("by_shape", {})
-    if (n_colours, n_numbers) not in kept:
-        kept.clear()
-        kept[(n_colours, n_numbers)] = workspaces(n_colours, n_numbers)
-    return kept[(n_colours, n_numbers)]
 
 
 def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
@@ -72,7 +55,7 @@ def round_workspace(setup: Setup, rounds: int, log_turns: int = 1) -> Workspace:
     P, T = setup.players, setup.thresholds.shape[0]
     size = setup.n_colours * setup.n_numbers * setup.copies + setup.n_jokers
     return Workspace(
-        _search_workspace(setup.n_colours, setup.n_numbers),
+        workspaces(setup.n_colours, setup.n_numbers),
         np.zeros((rounds, P), np.int64),
         np.zeros((rounds, P, T), np.int64),
         np.zeros(log_turns, np.int64),

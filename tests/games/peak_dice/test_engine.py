@@ -548,21 +548,3 @@ def test_kernel_winners_are_the_reference_outcome_winners(policy, players, tied)
         assert np.allclose(shares[list(out.winners)], 1.0 / len(out.winners))
         shared += len(out.winners) > 1
     assert shared > 0, f"seed {tied} no longer ends in a shared win: pick another so ties stay tested"
-
-
-def test_planner_tables_are_kept_and_equal_to_fresh_ones() -> None:
-    """plan_arrays keeps its tables per process for the same inputs (a check built them at every look): the
-    kept tables equal freshly computed ones, and other inputs get their own."""
-    from generator.games.peak_dice import planner
-
-    peaks = np.array([7, 9, 11], dtype=np.int64)
-    mass = np.linspace(0.0, 1.0, 3 * 8).reshape(3, 8)
-    planner._PLANS.clear()
-    first = planner.plan_arrays(peaks, 4, mass)
-    again = planner.plan_arrays(peaks.copy(), 4, mass.copy())
-    assert again[0] is first[0] and again[1] is first[1]
-    fresh = planner._plan_arrays(peaks, 4, mass, planner.DEFAULT_PARAMS, False)
-    np.testing.assert_array_equal(first[0], fresh[0])
-    np.testing.assert_array_equal(first[1], fresh[1])
-    other = planner.plan_arrays(np.array([7, 9, 12], dtype=np.int64), 4, mass)
-    assert other[0] is not first[0]

@@ -286,21 +286,3 @@ def test_the_dead_run_cut_cuts() -> None:
         )
         counts.append(int(ws.counts.sum()))
     assert counts[0] < 0.8 * counts[1]
-
-
-def test_a_kept_search_workspace_plays_as_a_fresh_one() -> None:
-    """The solver's workspace is kept per thread from chunk to chunk (its allocation cost a check 0.5 CPU-s):
-    a chunk played after others in the same thread tallies exactly as the chunk played on a fresh one."""
-    sim = simulation_from_spec(game_spec("rummy_cards", {}), 3, random_seat=sim_module.ROTATE_RANDOM)
-    seeds = np.random.SeedSequence(20261206).spawn(3)
-    sim_module._SEARCH.__dict__.pop("by_shape", None)
-    fresh = sim.play(seeds[2], 6)
-    setup = sim.setup()
-    kept = round_workspace(setup, 1).solver
-    assert round_workspace(setup, 2).solver is kept  # the same arrays, not a new 45 MB
-    sim.play(seeds[0], 6)
-    sim.play(seeds[1], 6)
-    after = sim.play(seeds[2], 6)
-    assert sorted(after) == sorted(fresh)
-    for key in fresh:
-        np.testing.assert_array_equal(after[key], fresh[key])
