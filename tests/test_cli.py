@@ -1056,3 +1056,40 @@ def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
         check=False,
     )
     assert r.stdout.splitlines()[-1] == "[]", r.stdout + r.stderr
+
+
+DECK_CHECK_SKIPS = ("numpy", "numba", "scipy", "pypdfium2", "svglib", "reportlab", "statsmodels", "pyphen")
+"""What a warm check of a deck kit does not use: every draw of Harvest Hands is exact (no sampler, no
+runner), nothing is drawn or rasterised (its SVG emblem was drawn by svglib once, and what svglib found in it
+is remembered by content hash), no word is hyphenated."""
+
+
+def _deck_check_imports(cache: Path) -> list[str]:
+    """The modules of DECK_CHECK_SKIPS loaded after `check layouts/harvest_deck` in a fresh interpreter."""
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from generator.cli import app\n"
+            "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
+            "except SystemExit as e: assert e.code == 0, e.code\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({DECK_CHECK_SKIPS!r})))",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(cache)),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stdout + r.stderr
+    return list(eval(r.stdout.splitlines()[-1]))
+
+
+def test_a_warm_deck_check_imports_nothing_it_does_not_use(tmp_path):
+    """The first check of the kit draws its SVG with svglib (and so loads reportlab) to find the texts the
+    glyph check covers (reportlab, which svglib draws with, imports pyphen); the second, as a user's every
+    later check, loads none of DECK_CHECK_SKIPS."""
+    first = _deck_check_imports(tmp_path)
+    assert "svglib" in first and set(first) <= {"svglib", "reportlab", "pyphen"}, first
+    assert _deck_check_imports(tmp_path) == []

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.engine.runner import Chunk, Simulation, Tally, guided_batches, play_chunk, play_chunks
 from generator.errors import KitError
+
+if TYPE_CHECKING:  # the runner (and numpy) and the process pool load when a game is played
+    from concurrent.futures import ProcessPoolExecutor
+
+    from generator.engine.runner import Chunk, Simulation, Tally
 
 
 def _check_workers(workers: int | None, option: str = "--workers") -> None:
@@ -35,9 +37,11 @@ class SerialExecutor:
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
         """Play chunks one after another."""
+        from generator.engine import runner
+
         out = []
         for c in chunks:
-            out.append(play_chunk(sim, c))
+            out.append(runner.play_chunk(sim, c))
             if progress:
                 progress(c.games)
         return out
@@ -74,6 +78,11 @@ class ProcessExecutor:
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
         """Play chunks across processes."""
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures.process import BrokenProcessPool
+
+        from generator.engine import runner
+
         if self.workers <= 1 or len(chunks) <= 1:
             return SerialExecutor().map(sim, chunks, progress)
         results: dict[int, Tally] = {}
@@ -90,7 +99,8 @@ class ProcessExecutor:
         # chunks go in guided batches (one task, one message each way): per-task costs in the parent (futures,
         # unpickling) were 0.13 CPU s of 1.6 s on 200 Ripple Rush chunks, the 2-worker speed-up 1.76x
         futs = {
-            self._pool.submit(play_chunks, sim, batch): batch for batch in guided_batches(todo, self.workers)
+            self._pool.submit(runner.play_chunks, sim, batch): batch
+            for batch in runner.guided_batches(todo, self.workers)
         }
         try:
             for f in as_completed(futs):
@@ -167,6 +177,8 @@ class DaskExecutor:
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
         """Play chunks as Dask futures."""
+        from generator.engine import runner
+
         if self._client is None:
             self._client, self._cluster = (
                 self._connect()
@@ -175,7 +187,7 @@ class DaskExecutor:
         try:
             from dask.distributed import as_completed as d_completed
 
-            futs = [client.submit(play_chunk, sim, c, pure=False) for c in chunks]
+            futs = [client.submit(runner.play_chunk, sim, c, pure=False) for c in chunks]
             index = {f.key: c for f, c in zip(futs, chunks)}
             results: dict[int, Tally] = {}
             for f in d_completed(futs):

@@ -157,11 +157,11 @@ class RankCorrelationOfMeans:
 
     def estimate(self) -> float:
         """The measured value."""
-        from scipy.stats import spearmanr
+        from generator.engine.stats import spearman
 
         if len(self.x) < 3:
             return math.nan
-        return float(spearmanr(self.x, self.estimates).statistic)
+        return spearman(self.x, self.estimates)
 
 
 ExtremeKind = Literal["range", "ratio", "max_distance"]
@@ -331,7 +331,8 @@ def interval(ev: Evidence, alpha: float) -> tuple[float, float]:
 
 def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, float]:
     import numpy as np
-    from scipy import stats as sps
+
+    from generator.engine.stats import average_ranks, average_ranks_rows
 
     k = len(ev.x)
     if k < 4:
@@ -340,8 +341,9 @@ def _bootstrap_rank(ev: RankCorrelationOfMeans, alpha: float) -> tuple[float, fl
     est = np.asarray(ev.estimates, dtype=np.float64)
     se = np.asarray(ev.ses, dtype=np.float64)
     draws = est[None, :] + rng.standard_normal((ev.replicates, k)) * se[None, :]
-    rx = sps.rankdata(np.asarray(ev.x, dtype=np.float64))
-    ry = sps.rankdata(draws, axis=1)
+    x = np.asarray(ev.x, dtype=np.float64)
+    rx = np.full(k, np.nan) if np.isnan(x).any() else average_ranks(x)  # scipy.stats.rankdata's ranks
+    ry = average_ranks_rows(draws)
     rx = (rx - rx.mean()) / (rx.std() or 1.0)
     ry = (ry - ry.mean(axis=1, keepdims=True)) / np.where(
         ry.std(axis=1, keepdims=True) > 0, ry.std(axis=1, keepdims=True), 1.0

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import budoux
-import pyphen
+
+if TYPE_CHECKING:  # pyphen loads its dictionary list on import: only when a word must be hyphenated
+    import pyphen
 
 SPACE = " "
 """The only breaking space: NO-BREAK SPACE (U+00A0) and NARROW NO-BREAK SPACE (U+202F) glue (UAX #14 GL)."""
@@ -150,6 +153,8 @@ def split_cjk(token: str) -> list[str]:
 
 @lru_cache(maxsize=32)
 def _dictionary(lang: str) -> pyphen.Pyphen | None:
+    import pyphen
+
     found = pyphen.language_fallback(lang.replace("-", "_")) if lang else None
     return pyphen.Pyphen(lang=found, left=3, right=3) if found else None
 

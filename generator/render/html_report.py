@@ -12,8 +12,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from generator.engine.report import BalanceReport, Table, Tolerance
 from generator.errors import RenderError
 from generator.render.report_svg import (
@@ -24,6 +22,7 @@ from generator.render.report_svg import (
     PLOT_RIGHT,
     chart_svg,
     fmt_value,
+    numpy_types,
 )
 from generator.resources import atomic_write
 
@@ -99,7 +98,8 @@ def _tolerance_rows(tolerances: Sequence[Tolerance]) -> list[dict[str, Any]]:
 def _table(t: Table) -> dict[str, Any]:
     numeric = [
         all(
-            isinstance(r[i], (int, float, np.number)) and not isinstance(r[i], bool)
+            (isinstance(r[i], (int, float)) or isinstance(r[i], numpy_types("number")))
+            and not isinstance(r[i], bool)
             for r in t.rows
             if i < len(r)
         )
@@ -587,13 +587,13 @@ def to_jsonable(x: Any) -> Any:
         return {str(k): to_jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [to_jsonable(v) for v in x]
-    if isinstance(x, np.ndarray):
+    if isinstance(x, numpy_types("ndarray")):
         return to_jsonable(x.tolist())
-    if isinstance(x, (bool, np.bool_)):
+    if isinstance(x, bool) or isinstance(x, numpy_types("bool_")):
         return bool(x)
-    if isinstance(x, np.integer):
+    if isinstance(x, numpy_types("integer")):
         return int(x)
-    if isinstance(x, (float, np.floating)):
+    if isinstance(x, float) or isinstance(x, numpy_types("floating")):
         f = float(x)
         return f if math.isfinite(f) else None
     return x

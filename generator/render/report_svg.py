@@ -4,11 +4,10 @@ every number already formatted (the page itself is `html_report`'s)."""
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from generator.engine.report import Bars, Histogram
 
@@ -35,20 +34,27 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
+def numpy_types(*names: str) -> tuple[Any, ...]:
+    """numpy's types `names` (e.g. 'bool_') when numpy is loaded, else none: a value can be a numpy scalar
+    or array only once something imported numpy, so a report of plain values never pays for importing it."""
+    np = sys.modules.get("numpy")
+    return tuple(getattr(np, n) for n in names) if np is not None else ()
+
+
 def fmt_value(v: Any) -> str:
     """A table cell: floats to 4 significant digits, NaN as an en dash, None as empty."""
     if v is None:
         return ""
-    if isinstance(v, (bool, np.bool_)):
+    if isinstance(v, bool) or isinstance(v, numpy_types("bool_")):
         return "yes" if v else "no"
-    if isinstance(v, (float, np.floating)):
+    if isinstance(v, float) or isinstance(v, numpy_types("floating")):
         f = float(v)
         if math.isnan(f):
             return "–"
         if math.isinf(f):
             return "∞" if f > 0 else "-∞"
         return f"{f:.4g}"
-    if isinstance(v, np.integer):
+    if isinstance(v, numpy_types("integer")):
         return str(int(v))
     return str(v)
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
+import os
 import re
 import warnings
 from collections.abc import Callable, Mapping
@@ -119,10 +121,21 @@ class Asset:
     """Pixels for a raster; points for an SVG (its width, else its viewBox)."""
     height: float
     data: bytes = field(repr=False, compare=False)
-    picture: Any = field(default=None, repr=False, compare=False)
-    """A raster: the decoded Pillow image (RGB or RGBA, sRGB); an SVG: the svglib Drawing (vector shapes)."""
+    decoded: Any = field(default=None, repr=False, compare=False)
+    """A raster: the decoded Pillow image; an SVG: svglib's Drawing once drawn (see `picture`)."""
     source_mode: str = ""
     """The raster's mode in the file (e.g. CMYK) before it became RGB(A)."""
+    texts: tuple[tuple[str, str], ...] | None = field(default=None, repr=False, compare=False)
+    """An SVG's texts as svglib draws them (see `svg_texts`), found when the SVG was checked."""
+
+    @property
+    def picture(self) -> Any:
+        """A raster: the decoded Pillow image (RGB or RGBA, sRGB); an SVG: the svglib Drawing (vector shapes),
+        drawn on first use when the check of the file was remembered (`probe`): a check that draws nothing
+        never imports svglib and reportlab."""
+        if self.decoded is None and self.kind == "svg" and self.data:
+            object.__setattr__(self, "decoded", _svg_drawing(self.data))
+        return self.decoded
 
     @property
     def is_vector(self) -> bool:
@@ -149,7 +162,9 @@ class Asset:
         """An SVG's texts as svglib draws them: (characters, weight 'regular' or 'bold'), in document order;
         the renderer sets each in the kit's body faces of that weight (embedded), never in the font-family
         the SVG names."""
-        return svg_texts(self.picture) if self.kind == "svg" else []
+        if self.kind != "svg":
+            return []
+        return list(self.texts) if self.texts is not None else svg_texts(self.picture)
 
 
 @dataclass(frozen=True)
@@ -203,7 +218,13 @@ def probe(data: bytes, shown: str) -> Asset:
     sha = hashlib.sha256(data).hexdigest()
     if kind == "svg":
         width, height = check_svg(data)
-        return Asset(shown, kind, sha, width, height, data, _svg_drawing(data))
+        texts = _drawn_before(sha)
+        if texts is not None:  # svglib drew these bytes before (same versions): it will again, on first use
+            return Asset(shown, kind, sha, width, height, data, texts=texts)
+        drawing = _svg_drawing(data)
+        texts = tuple(svg_texts(drawing))
+        _remember_drawn(sha, texts)
+        return Asset(shown, kind, sha, width, height, data, drawing, texts=texts)
     sniffed = _sniff(data)
     if sniffed is None:
         raise ValueError(f"not a PNG, JPEG or WebP image (named {ext}; the first bytes are {data[:8]!r})")
@@ -410,6 +431,52 @@ def _svg_drawing(data: bytes) -> Any:
     if drawing is None or drawing.width <= 0 or drawing.height <= 0:
         raise ValueError("svglib cannot draw it (no size)")
     return drawing
+
+
+def _drawn_file(sha: str) -> Path | None:
+    """Where the texts of an SVG that svglib drew are remembered, by content hash and by the versions of
+    svglib and reportlab that drew it: `$XDG_CACHE_HOME/pnpkit/svg/...` (`~/.cache/...`); None when the
+    versions cannot be read."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        drawn_by = f"svglib-{version('svglib')}-reportlab-{version('reportlab')}-1"
+    except PackageNotFoundError:
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pnpkit" / "svg" / re.sub(r"[^A-Za-z0-9._-]", "_", drawn_by) / f"{sha}.json"
+
+
+def _drawn_before(sha: str) -> tuple[tuple[str, str], ...] | None:
+    """The texts svglib found in the SVG of this content hash when it drew it before, None when it did not
+    (or the note is unreadable: then svglib draws it again). Only files svglib drew are noted, so a file it
+    refuses is refused again with the same message."""
+    where = _drawn_file(sha)
+    try:
+        got = json.loads(where.read_text(encoding="utf-8")) if where is not None else None
+    except (OSError, ValueError):
+        return None
+    if not isinstance(got, list) or not all(
+        isinstance(t, list) and len(t) == 2 and isinstance(t[0], str) and t[1] in ("regular", "bold")
+        for t in got
+    ):
+        return None
+    return tuple((t[0], t[1]) for t in got)
+
+
+def _remember_drawn(sha: str, texts: tuple[tuple[str, str], ...]) -> None:
+    """Note that svglib drew the SVG of this content hash and the texts it found (best effort: a cache
+    folder that cannot be written only costs the next check the drawing)."""
+    where = _drawn_file(sha)
+    if where is None:
+        return
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        tmp = where.with_name(f"{where.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([list(t) for t in texts], ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, where)
+    except OSError:
+        return
 
 
 def _why(e: BaseException) -> str:

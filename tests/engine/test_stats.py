@@ -10,7 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from generator.engine.stats import Z95, hist_mean_sd, hist_percentiles, mean_ci, spearman, wilson
+from generator.engine.stats import (
+    Z95,
+    average_ranks,
+    average_ranks_rows,
+    hist_mean_sd,
+    hist_percentiles,
+    mean_ci,
+    spearman,
+    wilson,
+)
 
 
 def test_z95_is_the_normal_quantile() -> None:
@@ -117,3 +126,38 @@ def test_spearman_by_hand() -> None:
     # ranks x = 1,2,3,4,5 ; y = 2,1,4,3,5 -> d^2 = 1+1+1+1+0 = 4; rho = 1 - 6*4 / (5*24) = 0.8
     assert spearman([1, 2, 3, 4, 5], [20, 10, 40, 30, 50]) == pytest.approx(0.8)
     assert math.isnan(spearman([1], [2]))
+
+
+def test_spearman_is_scipys_to_the_last_bit() -> None:
+    """The rank correlation is computed without scipy.stats (its import cost a Raindrops check 0.3-0.5 s):
+    it must equal scipy's exactly, ties, constant columns, NaN and lists included."""
+    import warnings
+
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(7)
+    for trial in range(600):
+        n = int(rng.integers(2, 40))
+        x = rng.integers(0, 4, n).astype(float) if trial % 2 else rng.normal(size=n)
+        y = np.round(x * 0.3 + rng.normal(size=n), 1) if trial % 3 else rng.integers(0, 3, n).astype(float)
+        if trial % 50 == 0:
+            x[-1] = np.nan
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = float(stats.spearmanr(x, y).statistic)
+        got = spearman(list(x), list(y))
+        assert (math.isnan(want) and math.isnan(got)) or got == want, (x, y, got, want)
+
+
+def test_ranks_are_scipys_rankdata() -> None:
+    """The bootstrap of a rank correlation ranks its replicates without scipy.stats: the same floats as
+    scipy.stats.rankdata, ties, NaN rows and wide rows (ranked one at a time) included."""
+    stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(11)
+    for trial in range(300):
+        shape = (int(rng.integers(1, 30)), 300 if trial % 60 == 0 else int(rng.integers(1, 30)))
+        a = rng.integers(0, 4, shape).astype(float) if trial % 2 else rng.normal(size=shape)
+        if trial % 7 == 0:
+            a[0, -1] = np.nan
+        np.testing.assert_array_equal(average_ranks_rows(a), stats.rankdata(a, axis=1))
+        if not np.isnan(a[-1]).any():
+            np.testing.assert_array_equal(average_ranks(a[-1]), stats.rankdata(a[-1]))

@@ -8,12 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from generator.engine.report import BalanceReport, Bars, Headline, Table, bounded
-from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.verdict import Exact, Proportion
 from generator.games.deck.algebra import HandCondition, Turns, fraction_shown, holds, number_of, value_text
@@ -23,6 +20,11 @@ from generator.games.deck.rules import deck_cards
 from generator.games.deck.spec import DeckGame, DrawCheck, players
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.yamlio import clip
+
+if TYPE_CHECKING:  # numpy and the runner only when a draw has no exact method: a deck check stays light
+    import numpy as np
+
+    from generator.engine.runner import Executor, Tally
 
 
 def matches(cards: list[dict[str, Any]], where: str) -> list[bool]:
@@ -171,6 +173,8 @@ class HandSampler:
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """`games` seeded hands (with the turns' mulligans, if any); how many meet the condition."""
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         cards = [dict(c) for c in self.cards]
         where = where_of(cards)
@@ -212,6 +216,8 @@ def balance_report(
             cards = tuple(tuple(sorted(c.items())) for c in deck_cards(spec, check.component))
             setting = f"draw {n}: {hand_size(check)} cards"
             g = budget(setting)
+            from generator.engine.runner import run
+
             tally = run(
                 HandSampler(cards, hand_size(check), cond, check.turns), g, seed, executor, progress=progress
             )

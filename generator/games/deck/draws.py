@@ -10,10 +10,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy only where a draw is sampled or averaged: a deck check stays light
+    import numpy as np
 
-from generator.engine.runner import Tally
+    from generator.engine.runner import Tally
 
 
 def hand_distribution(deck: int, marked: int, hand: int) -> list[float]:
@@ -72,6 +74,8 @@ def p_all_of(cells: dict[tuple[bool, ...], int], hand: int, at_least: Sequence[i
 
 def expected_sum(values: Sequence[float], hand: int) -> float:
     """The expected sum of a field over a `hand`-card draw from the cards' values (exact: linearity)."""
+    import numpy as np
+
     return hand * float(np.mean(values)) if len(values) else 0.0
 
 
@@ -94,6 +98,8 @@ class SumSampler:
 
     def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """`games` seeded hands; the number whose sum is at most the limit."""
+        import numpy as np
+
         rng = np.random.default_rng(seed)
         vals = np.asarray(self.values, dtype=np.float64)
         keys = rng.random((games, len(vals)))

@@ -6,12 +6,13 @@ seat holds `deal.hand`. The score of a seat is the number of cards it holds; eve
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import RuleViolation
 from generator.games.deck.spec import DeckGame
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DRAW = "draw"
 
