@@ -4,6 +4,7 @@ parameters), warmup and cache (the compiled self-play kernels)."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -212,6 +213,8 @@ def kernel_cache(
     from generator.engine.kernelcache import cache_base, cache_folders, user_cache_dir
     from generator.engine.kernelcache import clear as clear_caches
 
+    if clear:  # the notes of what svglib found in SVG art (spec/assets.py) go too: a check draws them again
+        shutil.rmtree(cache_base().parent / "svg", ignore_errors=True)
     if user_cache_dir():
         variable = os.environ["NUMBA_CACHE_DIR"]
         say(f"NUMBA_CACHE_DIR is set ({variable}): pnpkit neither lists nor clears that folder")

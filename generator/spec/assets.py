@@ -433,6 +433,10 @@ def _svg_drawing(data: bytes) -> Any:
     return drawing
 
 
+MAX_DRAWN_NOTE = 1_000_000
+"""The largest note of an SVG's texts read back (bytes): a bigger file in the cache folder is ignored."""
+
+
 def _drawn_file(sha: str) -> Path | None:
     """Where the texts of an SVG that svglib drew are remembered, by content hash and by the versions of
     svglib and reportlab that drew it: `$XDG_CACHE_HOME/pnpkit/svg/...` (`~/.cache/...`); None when the
@@ -453,7 +457,10 @@ def _drawn_before(sha: str) -> tuple[tuple[str, str], ...] | None:
     refuses is refused again with the same message."""
     where = _drawn_file(sha)
     try:
-        got = json.loads(where.read_text(encoding="utf-8")) if where is not None else None
+        # a plain file of a sane size only (never a FIFO or a huge file left in the cache folder)
+        if where is None or not where.is_file() or where.stat().st_size > MAX_DRAWN_NOTE:
+            return None
+        got = json.loads(where.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(got, list) or not all(

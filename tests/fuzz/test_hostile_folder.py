@@ -169,9 +169,11 @@ def _allowed_roots(*folders: Path) -> list[str]:
         *site.getsitepackages(),
         *map(str, folders),
     }
-    # the drawing library's own optional settings files in the home folder, and the time zone database
+    # the drawing library's own optional settings files in the home folder, the time zone database, and
+    # pnpkit's own cache folder (compiled kernels; notes of the texts svglib found in an SVG, by content hash)
     home = Path.home()
     extra = {
+        str(Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "pnpkit"),
         str(home / ".reportlab_mods"),
         str(home / ".reportlab_settings"),
         "/usr/share/zoneinfo",

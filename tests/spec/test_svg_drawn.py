@@ -72,3 +72,21 @@ def test_the_note_names_the_versions_that_drew_it(cache):
     assert where is not None and where.parent.parent == cache / "pnpkit" / "svg"
     assert f"svglib-{version('svglib')}" in where.parent.name
     assert f"reportlab-{version('reportlab')}" in where.parent.name
+
+
+def test_a_fifo_or_an_oversized_note_is_not_read(monkeypatch):
+    """A note that is not a plain file (a FIFO would hang the read) or is larger than MAX_DRAWN_NOTE is
+    ignored: svglib draws the SVG again."""
+    import os
+
+    where = _drawn_file(probe(TEXTS, "a.svg").sha256)
+    assert where is not None
+    where.unlink()
+    os.mkfifo(where)
+    got = probe(TEXTS, "a.svg")
+    assert got.decoded is not None and got.svg_texts() == [("Sun été", "regular"), ("7", "bold")]
+    where.unlink()
+    where.write_text('[["x", "regular"]]' + " " * 64, encoding="utf-8")
+    monkeypatch.setattr(assets, "MAX_DRAWN_NOTE", 32)
+    got = probe(TEXTS, "a.svg")
+    assert got.decoded is not None and got.svg_texts() == [("Sun été", "regular"), ("7", "bold")]
