@@ -433,7 +433,7 @@ def _svg_drawing(data: bytes) -> Any:
     return drawing
 
 
-MAX_DRAWN_NOTE = 1_000_000
+MAX_DRAWN_NOTE = 1 << 20
 """The largest note of an SVG's texts read back (bytes): a bigger file in the cache folder is ignored."""
 
 
