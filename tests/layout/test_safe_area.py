@@ -18,9 +18,9 @@ from generator.layout.compose import Component
 from generator.layout.geometry import drawn
 from generator.layout.ops import Circle, Op, Page, Place, Rect, Text
 from generator.layout.textfit import _apply_box, text_box
-from generator.pipeline import load_kits, plan_incremental
 from generator.render.fonts import ink_extent, text_width
 from generator.units import mm
+from tests.composed import composed_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["en", "de", "fr", "es", "ja"]
@@ -30,21 +30,10 @@ Box = tuple[float, float, float, float]
 def _pieces(kit: str, lang: str) -> list[tuple[str, Place]]:
     """(component, Place) of every distinct piece face a kit prints (faces with a trim: cards, tiles,
     tokens)."""
-    (plan,) = plan_incremental(
-        load_kits([ROOT / "layouts" / kit]),
-        out=Path("/nonexistent"),
-        langs=[lang],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    parts = composed_parts(ROOT / "layouts" / kit, lang)
     seen: set[int] = set()
     out = []
-    for part in plan.parts:
+    for part in parts.values():
         for page in part.pages or []:
             for op in page.ops:
                 if isinstance(op, Place) and op.name and op.clip is not None and id(op.ops) not in seen:
@@ -147,19 +136,8 @@ def test_a_grid_cells_bonus_label_keeps_off_the_cell_border():
     """Sprout Sheet's "+3" in a score cell's corner keeps at least 0.8 mm from the cell's border on every side
     (it sat 0.5 mm from the right edge, on the line): measured from the ink box of each bonus string to the
     smallest stroked cell rectangle holding it."""
-    (plan,) = plan_incremental(
-        load_kits([ROOT / "layouts" / "sprout_sheet"]),
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
-    (sheet,) = [part for part in plan.parts if part.cid == "sheet"]
+    parts = composed_parts(ROOT / "layouts" / "sprout_sheet", "en")
+    sheet = parts["sheet"]
     items = drawn(sheet.pages[0].ops, text_width)
     cells = [i.box for i in items if isinstance(i.op, Rect) and i.op.stroke]
     labels = [i for i in items if isinstance(i.op, Text) and i.op.text.startswith("+")]
@@ -177,19 +155,8 @@ def test_a_grid_cells_bonus_label_keeps_off_the_cell_border():
 def test_player_board_texts_keep_a_millimetre_inside_their_frames(lang):
     """Raindrops' player boards: every string inside a framed action box keeps at least 1 mm from the frame
     on every side, in every shipped language (German "Plättchen." sat under 1 mm from its frame)."""
-    (plan,) = plan_incremental(
-        load_kits([ROOT / "layouts" / "raindrops"]),
-        out=Path("/nonexistent"),
-        langs=[lang],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
-    (boards,) = [part for part in plan.parts if part.cid == "player_boards"]
+    parts = composed_parts(ROOT / "layouts" / "raindrops", lang)
+    boards = parts["player_boards"]
     checked = 0
     for page in boards.pages or []:
         items = drawn(page.ops, text_width)
@@ -267,18 +234,7 @@ def test_the_layout_check_names_component_face_and_string() -> None:
 
 
 def _parts(kit: Path, lang: str) -> list[tuple[str, Place]]:
-    (plan,) = plan_incremental(
-        load_kits([kit]),
-        out=Path("/nonexistent"),
-        langs=[lang],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    parts = composed_parts(kit, lang)
     seen: set[int] = set()
     out: list[tuple[str, Place]] = []
 
@@ -291,7 +247,7 @@ def _parts(kit: Path, lang: str) -> list[tuple[str, Place]]:
                 elif op.clip is None or op.window:
                     walk(cid, op.ops)
 
-    for part in plan.parts:
+    for part in parts.values():
         for page in part.pages or []:
             walk(part.cid, page.ops)
     return out

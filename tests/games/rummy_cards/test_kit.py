@@ -26,13 +26,13 @@ from generator.pipeline import (
     compose_one,
     load_kits,
     plan_build,
-    plan_incremental,
     render_all,
     with_tool_catalogs,
 )
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.units import CARD_PRESETS, PAPER, mm
+from tests.composed import composed_parts
 from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -127,19 +127,8 @@ def test_corner_index_is_large_and_top_left():
     turned glyphs)."""
     from generator.layout.ops import Place, Text
 
-    (plan,) = plan_incremental(
-        load_kits([KIT]),
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
-    (part,) = [p for p in plan.parts if p.cid == "number_cards"]
+    parts = composed_parts(KIT, "en")
+    part = parts["number_cards"]
     first = next(op for op in part.pages[0].ops if isinstance(op, Place) and op.name)
     assert first.trim is not None
     card_h = first.trim[3]
@@ -508,22 +497,10 @@ def test_the_corner_index_keeps_off_its_panels_edge():
     number card of the first colour, top-left and upside down at bottom-right (it touched the panel)."""
     from generator.layout.geometry import drawn
     from generator.layout.ops import Place, Rect, Text
-    from generator.pipeline import load_kits, plan_incremental
     from generator.render.fonts import ink_extent, text_width
 
-    (plan,) = plan_incremental(
-        load_kits([ROOT / "layouts" / "rummy_cards"]),
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
-    (cards,) = [p for p in plan.parts if p.cid == "number_cards"]
+    parts = composed_parts(ROOT / "layouts" / "rummy_cards", "en")
+    cards = parts["number_cards"]
     faces = [op for op in cards.pages[0].ops if isinstance(op, Place) and op.name]
     assert len(faces) >= 4
     for face in faces:
