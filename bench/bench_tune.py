@@ -17,7 +17,7 @@ from pathlib import Path
 
 from generator.engine.executors import ProcessExecutor
 from generator.engine.tunables import Space
-from generator.pipeline import shipped_kits
+from generator.pipeline import Run, load_run, shipped_kits
 from generator.tune.plan import make_plan, tunables_of
 from generator.tune.search import search
 
@@ -40,7 +40,7 @@ def main() -> None:
             if not params:  # a game that declares no tunables (the deck kind): nothing to time
                 print(f"{kit.name:<14} (its game declares no tunable parameters)", flush=True)
                 continue
-            plan = make_plan(kit, params=params, trials=a.trials, seed=1)
+            plan = make_plan(load_run(Run.of([kit], seed=1)), params=params, trials=a.trials)
             plan.settings = plan.settings.model_copy(update={"games": a.games})
             marks: list[float] = []
             found = search(

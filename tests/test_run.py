@@ -81,6 +81,22 @@ def test_the_seed_fallback_is_written_once():
     assert [f.split(":")[0] for f in found] == ["generator/pipeline/load.py"], found
 
 
+def test_tune_plans_the_kit_and_seed_of_the_run_the_load_phase_made():
+    """`pnpkit tune` starts from a `Run` like every command: the plan holds the run's own loaded kit (not a
+    second load of its folder) and the run's seed, the kit's kit.seed when none is given."""
+    from generator.pipeline import Run, load_run
+    from generator.tune.plan import TuneUsageError, make_plan
+
+    peak = ROOT / "layouts" / "peak_dice"
+    run = load_run(Run.of([peak], seed=7))
+    plan = make_plan(run, params=["game.miss_boxes=8..20"])
+    assert plan.kit is run.kits[0] and plan.seed == 7
+    default = load_run(Run.of([peak]))
+    assert make_plan(default, params=["game.miss_boxes=8..20"]).seed == default.kits[0].meta.seed
+    with pytest.raises(TuneUsageError, match="one kit; got 2"):
+        make_plan(load_run(Run.of([peak, peak])))
+
+
 def test_no_function_of_the_command_layer_is_longer_than_80_lines():
     long = [
         f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"

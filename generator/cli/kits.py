@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from generator.cli.base import command, fail
-from generator.cli.options import SERVE_MAX_CHECK_GAMES, Kits, PaperOption, at_least, bad, kit_path, kit_paths
+from generator.cli.options import (
+    SERVE_MAX_CHECK_GAMES,
+    Kits,
+    PaperOption,
+    at_least,
+    bad,
+    kit_path,
+    run_of,
+)
 from generator.cli.output import console, count, say, say_wrapped, show
 from generator.errors import KitError
 
@@ -119,9 +127,9 @@ def list_kits(
     """Each kit's game, languages, components and folder (your own kit folders too); with --slots, every art
     slot you can fill in kit.yaml. Without KIT: the shipped kits and every registered game (built in or a
     plugin)."""
-    from generator.pipeline import load_kits
+    from generator.pipeline import load_run
 
-    for k in load_kits(kit_paths(kits)):
+    for k in load_run(run_of(kits)).kits:
         enabled = [c for c, s in k.components.items() if s.enabled]
         say_wrapped(f"{k.meta.id}: a {k.game_id} kit in {', '.join(k.meta.languages)}", indent=4)
         say_wrapped(f"  {count(len(enabled), 'component')}: {', '.join(enabled)}", indent=4)

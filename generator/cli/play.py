@@ -23,7 +23,6 @@ from generator.cli.options import (
     at_least,
     check_games,
     check_seed,
-    kit_path,
     run_of,
 )
 from generator.cli.output import ago, console, count, megabytes, progress, say, show, spinner
@@ -312,16 +311,15 @@ def tune(
     """Search a kit's tunable parameters until every balance tolerance holds (closest to the original), prove
     the best candidates with the full check on a fresh seed stream and write the winner as
     OUT/<kit>-tuned/."""
+    from generator.pipeline import load_run
     from generator.tune.run import tune as run_tune
 
     # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
     o = run_tune(
-        kit_path(kit),
+        load_run(run_of([kit], seed=seed, workers=workers)),
         params=param or (),
         targets=target or (),
         trials=trials,
-        seed=seed,
-        workers=workers,
         dask=dask,
         storage=storage,
         out=out,

@@ -7,7 +7,6 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,7 @@ from pydantic import BaseModel
 from generator.contract import registry
 from generator.engine.tunables import Space, Tunable, find
 from generator.errors import KitError, OptionError, Problem, SpecError
-from generator.pipeline import check_kit, kit_seed, load_kits
+from generator.pipeline import Run, check_kit
 from generator.spec.base import Bound
 from generator.spec.kit import Kit
 from generator.spec.paths import read_kit_file
@@ -207,16 +206,17 @@ def tunables_of(kit: Kit) -> tuple[Tunable, ...]:
 
 
 def make_plan(
-    kit_path: Path,
+    run: Run,
     *,
     params: Sequence[str] = (),
     targets: Sequence[str] = (),
     trials: int | None = None,
-    seed: int | None = None,
 ) -> Plan:
-    """Load and check the kit, then the search space from `--param` (usage errors) or its `tune:` section
-    (spec errors located in kit.yaml)."""
-    (kit,) = load_kits([kit_path])
+    """The plan of a run's one loaded kit (`load_run`), checked, at the run's seed: the search space from
+    `--param` (usage errors) or its `tune:` section (spec errors located in kit.yaml)."""
+    if len(run.kits) != 1:
+        raise TuneUsageError(f"tune takes one kit; got {len(run.kits)}")
+    (kit,) = run.kits
     problems = check_kit(kit)
     if problems:
         raise SpecError(problems)
@@ -235,7 +235,7 @@ def make_plan(
     if n < 1:
         raise TuneUsageError(f"--trials: expected a number >= 1; got {n}")
     original = {s.path: _original(raw_game, s.tunable) for s in space}
-    return Plan(kit, raw_game, space, goal, settings, n, kit_seed(kit, seed), original)
+    return Plan(kit, raw_game, space, goal, settings, n, run.seed_for(kit), original)
 
 
 @dataclass(frozen=True)

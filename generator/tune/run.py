@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.engine.sequential import CachingExecutor
+from generator.pipeline import Run
 from generator.tune.edit import write_tuned
 from generator.tune.plan import make_plan
 from generator.tune.proof import proof_order, prove
@@ -37,25 +38,24 @@ def progress_bar(console: Any) -> Iterator[Callable[[int, int, str], None]]:
 
 
 def tune(
-    kit_path: Path,
+    run: Run,
     *,
     params: Sequence[str] = (),
     targets: Sequence[str] = (),
     trials: int | None = None,
-    seed: int | None = None,
-    workers: int | None = None,
     dask: str | None = None,
     storage: str | None = None,
     out: Path = Path("tuned"),
     console: Any = None,
 ) -> TuneResult:
-    """The whole tune: plan, search, proof, the tuned kit and the report (see the module docstring)."""
+    """The whole tune of a run's one loaded kit (`load_run`), at its seed and workers: plan, search, proof,
+    the tuned kit and the report (see the module docstring)."""
     from generator.engine.executors import make_executor
     from generator.render.tune_report import write_tune_report
 
     t0 = time.perf_counter()
-    plan = make_plan(kit_path, params=params, targets=targets, trials=trials, seed=seed)
-    with make_executor(workers, dask) as executor, progress_bar(console) as progress:
+    plan = make_plan(run, params=params, targets=targets, trials=trials)
+    with make_executor(run.workers, dask) as executor, progress_bar(console) as progress:
         try:
             found = search(plan, executor, storage=storage, progress=progress)
         except KeyboardInterrupt:

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,9 +20,10 @@ from generator.contract import games
 from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
 from generator.engine.tunables import Tunable, distance, find
+from generator.pipeline import Run, load_run
 from generator.spec.edit import set_value
 from generator.tune.edit import tuned_yaml
-from generator.tune.plan import TuneUsageError, make_plan, parse_param
+from generator.tune.plan import Plan, TuneUsageError, make_plan, parse_param
 from generator.tune.search import search
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +31,18 @@ PD = ROOT / "layouts" / "peak_dice"
 RR = ROOT / "layouts" / "ripple_rush"
 
 runner = CliRunner()
+
+
+def plan_of(
+    kit: Path,
+    *,
+    seed: int,
+    params: Sequence[str] = (),
+    targets: Sequence[str] = (),
+    trials: int | None = None,
+) -> Plan:
+    """The plan `pnpkit tune KIT --seed SEED` makes: from the run the load phase resolved."""
+    return make_plan(load_run(Run.of([kit], seed=seed)), params=params, targets=targets, trials=trials)
 
 
 def copy_kit(src: Path, dst: Path, edits: dict[tuple[str, ...], object]) -> Path:
@@ -167,7 +181,7 @@ def test_spec_errors_in_the_tune_section_exit_1_with_file_and_line(tmp_path):
 
 
 def test_tuned_yaml_keeps_comments_and_annotates_old_values():
-    plan = make_plan(
+    plan = plan_of(
         RR,
         params=["game.cards_per_player=15..25", "game.goals.points=1..6", "game.bonuses=permutation"],
         seed=1,
@@ -210,7 +224,7 @@ def test_the_proof_walks_outward_from_the_original_then_the_held_candidates(tmp_
     from generator.tune.search import Search
 
     kit = copy_kit(PD, tmp_path / "pd", {("game", "miss_boxes"): 8})
-    plan = make_plan(kit, params=["game.miss_boxes=8..20"], seed=1)
+    plan = plan_of(kit, params=["game.miss_boxes=8..20"], seed=1)
     sp = plan.space
 
     def j(v: int, violation: float, hopeless: bool = False) -> Judged:
@@ -223,7 +237,7 @@ def test_the_proof_walks_outward_from_the_original_then_the_held_candidates(tmp_
 
 
 def test_a_raised_game_budget_is_written_and_annotated():
-    plan = make_plan(PD, params=["game.miss_boxes=8..20"], seed=1)
+    plan = plan_of(PD, params=["game.miss_boxes=8..20"], seed=1)
     values = {"game.miss_boxes": 12}
     text = tuned_yaml(plan, values, {"game.balance.max_games": 64000})
     lines = text.splitlines()
@@ -269,7 +283,7 @@ def test_tune_writes_a_checked_kit_with_the_fewest_boxes_and_the_same_bytes_twic
 def test_an_interrupted_search_continues_from_its_storage(tmp_path):
     kit = quick_pd(tmp_path)
     storage = f"sqlite:///{tmp_path / 'tune.db'}"
-    plan = make_plan(kit, trials=5, seed=2)
+    plan = plan_of(kit, trials=5, seed=2)
     seen: list[int] = []
 
     def interrupt(done: int, total: int, what: str) -> None:
@@ -279,7 +293,7 @@ def test_an_interrupted_search_continues_from_its_storage(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         search(plan, SerialExecutor(), storage=storage, progress=interrupt)
-    first = search(make_plan(kit, trials=2, seed=2), SerialExecutor(), storage=storage)
+    first = search(plan_of(kit, trials=2, seed=2), SerialExecutor(), storage=storage)
     assert first.played == 0 and len(first.judged) == 2  # both finished trials were kept
     again = search(plan, SerialExecutor(), storage=storage)
     assert again.played == 3 and len(again.judged) == 5
@@ -297,7 +311,7 @@ def test_two_targets_run_a_multi_objective_study_and_report_its_pareto_front(tmp
 
     kit = quick_pd(tmp_path)
     targets = ["game_turns=45", "miss_turn_share=0.1"]
-    plan = make_plan(
+    plan = plan_of(
         kit, params=["game.miss_boxes=3..14", "game.rerolls=0..2"], targets=targets, trials=6, seed=5
     )
     found = search(plan, SerialExecutor())
@@ -413,7 +427,7 @@ def test_dask_local_finds_what_two_workers_find(tmp_path):
     best = []
     for workers, dask in ((2, None), (None, "local")):
         with make_executor(workers, dask) as ex:
-            found = search(make_plan(kit, trials=4, seed=4), ex)
+            found = search(plan_of(kit, trials=4, seed=4), ex)
         best.append([(j.values, j.score) for j in ranked(found)])
     assert best[0] == best[1]
 
