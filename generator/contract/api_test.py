@@ -153,6 +153,11 @@ def _spec_problems(plugin: GamePlugin, resolved: Mapping[str, Any], spec: Any) -
     bare = plugin.with_files is None  # with it, the hooks receive the loaded game, not the section
     if bare and "spec" in resolved and type(spec) is not resolved["spec"]:
         return [f"the game section is a {type(spec).__name__}, not the record's spec"]
+    if not bare and "spec" in resolved and type(spec) is resolved["spec"]:
+        return [
+            f"the game is a bare {type(spec).__name__} section: the record has with_files, so its hooks "
+            "receive what with_files loaded for it"
+        ]
     seats = list(resolved["players"](spec)) if "players" in resolved else [1]
     if not seats or seats != sorted(set(seats)) or seats[0] < 1:
         return [f"players(spec) = {seats}: expected distinct counts >= 1, ascending"]
