@@ -87,7 +87,7 @@ def spec_key(
             "png": png,
             "kit": kit.meta.model_dump(mode="json"),
             "print": kit.print.model_dump(mode="json"),
-            "game": kit.game.model_dump(mode="json"),
+            "game": kit.section.model_dump(mode="json"),
             "components": {cid: c.model_dump(mode="json") for cid, c in kit.components.items()},
             # how text is set (the min_size floors decide where a summary flows onto a second face) and the
             # kit's fonts by content (absent without style.fonts)

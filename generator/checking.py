@@ -83,7 +83,7 @@ class CheckRun:
 
 def default_games(kit: Kit) -> int:
     """Games per setting of the first look, from the spec's balance section."""
-    n = getattr(kit.game.balance, "games", None)
+    n = getattr(kit.section.balance, "games", None)
     if not isinstance(n, int):
         raise KitError(f"{kit.display}: game.balance.games is missing; pass --games N")
     return n
@@ -91,13 +91,13 @@ def default_games(kit: Kit) -> int:
 
 def max_games(kit: Kit, first: int) -> int:
     """Most games per setting (the spec's balance.max_games; default 8 x the first batch)."""
-    n = getattr(kit.game.balance, "max_games", None)
+    n = getattr(kit.section.balance, "max_games", None)
     return int(n) if isinstance(n, int) else 8 * first
 
 
 def confidence(kit: Kit) -> float:
     """Family-wise confidence of the verdicts (the spec's balance.confidence, default 0.99)."""
-    c = getattr(kit.game.balance, "confidence", None)
+    c = getattr(kit.section.balance, "confidence", None)
     return float(c) if isinstance(c, float) else 0.99
 
 
@@ -283,7 +283,7 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
     from generator.render.report_colours import faces_check, palette_colours, pick_faces, swatch_faces
     from generator.spec.colours import palette
 
-    order = [s.hex.lower() for s in palette(kit.game)[1]]
+    order = [s.hex.lower() for s in palette(kit.section)[1]]
     swatches = set(order)
     if len(swatches) < 2:
         return None
@@ -308,7 +308,9 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
             break
     picked = pick_faces(faces, order)
     if picked:
-        return faces_check(picked, lang=lang, game=kit.game, safety=kit.style.colour_safety, fonts=kit.fonts)
+        return faces_check(
+            picked, lang=lang, game=kit.section, safety=kit.style.colour_safety, fonts=kit.fonts
+        )
     if best is None or best[0] == 0:
         return None
     _, title, number, page = best
@@ -317,7 +319,7 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
         component=title,
         page_number=number,
         lang=lang,
-        game=kit.game,
+        game=kit.section,
         safety=kit.style.colour_safety,
         fonts=kit.fonts,
     )

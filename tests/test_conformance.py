@@ -37,7 +37,7 @@ def test_game_plugin_implements_the_contract(kit_dir):
     assert plugin.problems() == []
     assert set(REFS) <= set(plugin.refs())
     assert isinstance(plugin.load.composer(), Composer)
-    assert plugin.load.spec() is type(kit.game)
+    assert plugin.load.spec() is type(kit.section)  # the hooks receive kit.game (the loaded game)
     assert list(plugin.load.players()(kit.game)), "the kit plays with no player count"
 
 

@@ -142,13 +142,22 @@ def _kit_problems(plugin: GamePlugin, resolved: Mapping[str, Any], kit: Path | s
         return [f"{kit}: does not load: {e}"]
     if loaded.game_id != plugin.id:
         return [f"{kit}: game.kind is {loaded.game_id!r}, not {plugin.id!r}"]
+    if "spec" in resolved and type(loaded.section) is not resolved["spec"]:
+        return [f"the game section is a {type(loaded.section).__name__}, not the record's spec"]
     return _spec_problems(plugin, resolved, loaded.game)
 
 
 def _spec_problems(plugin: GamePlugin, resolved: Mapping[str, Any], spec: Any) -> list[str]:
-    """A validated game section: states its player counts, plays each, transcribes the same twice."""
-    if "spec" in resolved and type(spec) is not resolved["spec"]:
+    """The game the hooks receive (a validated game section, or what the record's `with_files` loaded for
+    one): states its player counts, plays each, transcribes the same twice."""
+    bare = plugin.with_files is None  # with it, the hooks receive the loaded game, not the section
+    if bare and "spec" in resolved and type(spec) is not resolved["spec"]:
         return [f"the game section is a {type(spec).__name__}, not the record's spec"]
+    if not bare and "spec" in resolved and type(spec) is resolved["spec"]:
+        return [
+            f"the game is a bare {type(spec).__name__} section: the record has with_files, so its hooks "
+            "receive what with_files loaded for it"
+        ]
     seats = list(resolved["players"](spec)) if "players" in resolved else [1]
     if not seats or seats != sorted(set(seats)) or seats[0] < 1:
         return [f"players(spec) = {seats}: expected distinct counts >= 1, ascending"]
@@ -179,7 +188,8 @@ def _spec_problems(plugin: GamePlugin, resolved: Mapping[str, Any], spec: Any) -
 
 def api_problems(plugin: Any, kit: Path | str | None = None, *, spec: Any = None) -> list[str]:
     """Everything that keeps `plugin` from conforming to the game contract (empty when it conforms); with a
-    `kit` folder of the game (or a validated game section, `spec`), its rules are played as well."""
+    `kit` folder of the game (or the game its hooks receive, `spec`: a validated game section, or for a
+    record with `with_files` what that hook loaded), its rules are played as well."""
     if not isinstance(plugin, GamePlugin):
         return [f"expected a generator.contract.GamePlugin; got {type(plugin).__name__}"]
     out = list(plugin.problems())

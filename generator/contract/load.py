@@ -26,9 +26,11 @@ def game_model(kind: str) -> type[BaseModel]:
     return registry.get(kind).load.spec()
 
 
-def check_game(section: GameSection) -> tuple[Any, list[Problem]]:
-    """The validated game section (None when it has problems) and every problem: an unknown kind, the game
-    model's errors, the files its `with_files` hook reads and art in slots its composer does not declare."""
+def check_game(section: GameSection) -> tuple[Any, Any, list[Problem]]:
+    """The validated game section, the game its hooks receive (the section itself, or what the game's
+    `with_files` hook loaded from the kit folder for it; both None when there are problems) and every problem:
+    an unknown kind, the game model's errors, the files its `with_files` hook reads and art in slots its
+    composer does not declare."""
     problems: list[Problem] = []
     kind = section.raw.get("kind")
     known = registry.game_ids()
@@ -36,23 +38,27 @@ def check_game(section: GameSection) -> tuple[Any, list[Problem]]:
         problems.append(
             section.problem("game.kind", f"expected one of {', '.join(known)}; got {describe(kind)}")
         )
-        return None, problems
+        return None, None, problems
     plugin = registry.get(kind)
     model = plugin.load.spec()
-    game: Any = None
+    validated: Any = None
     try:
-        game = model.model_validate(section.raw)
+        validated = model.model_validate(section.raw)
     except ValidationError as e:
         problems.extend(section.validation_problems(e, model))
+    game = validated
     with_files = plugin.load.with_files()
-    if game is not None and with_files is not None:
+    if validated is not None and with_files is not None:
         try:  # a game that reads files of the kit folder (the data rows of a `deck` kit): confined, capped
-            game = with_files(game, section.root, section.shown, section.line, section.display)
+            game = with_files(validated, section.root, section.shown, section.line, section.display)
         except SpecError as e:
             problems.extend(e.problems)
+            game = None
     if section.top is not None and any(c.art for c in section.top.components.values()):
         problems.extend(slot_problems(kind, section.top, section))
-    return game, problems
+    if problems:
+        return None, None, problems
+    return validated, game, problems
 
 
 def slot_problems(kind: str, top: KitFile, section: GameSection) -> list[Problem]:

@@ -64,9 +64,12 @@ class BalanceReporter(Protocol):
 
 
 class WithFiles(Protocol):
-    """`with_files(section, root, shown, key_line, display)`: a validated game section with the files of the
-    kit folder it names read, confined and capped (the data rows of a `deck` kit); SpecError with every
-    problem."""
+    """`with_files(section, root, shown, key_line, display)`: the files of the kit folder a validated game
+    section names, read in the load phase (confined and capped by the kit folder's door) and returned with the
+    section as one record, the **loaded game** (a `deck` kit: its section, rows and art). Every other hook of
+    the game then receives that record (`Kit.game`) instead of the bare section, which stays a model that only
+    validates kit.yaml (`Kit.section`). The record must pickle (balance workers receive it whole and read no
+    file) and should be immutable. SpecError with every problem."""
 
     def __call__(
         self,
@@ -77,7 +80,7 @@ class WithFiles(Protocol):
         display: str,
         /,
     ) -> Any:
-        """The section with its files read."""
+        """The loaded game: the section and what was read for it."""
         ...
 
 
@@ -151,7 +154,9 @@ class GamePlugin:
     """Optional `component_ids_for(spec) -> ids`: the components a kit's own spec names (a data kit); default:
     the composer's fixed `component_ids()`."""
     with_files: str | None = None
-    """Optional `WithFiles`: reads the kit-folder files a validated section names, in the load phase."""
+    """Optional `WithFiles`: reads the kit-folder files a validated section names, in the load phase, and
+    returns the loaded game, what every other hook then receives as its `spec` (default: none; the hooks
+    receive the validated section)."""
 
     def problems(self) -> list[str]:
         """What is wrong with this plugin's own fields (checked when it is registered)."""

@@ -71,7 +71,7 @@ def _colour_problems(kit: Kit, memo: Memo | None) -> list[Problem]:
     and colour science libraries are then not even imported)."""
     from generator.spec.colours import colour_problems, palette
 
-    key, swatches = palette(kit.game)
+    key, swatches = palette(kit.section)
     inputs = [key, [[s.id, s.hex, s.mark] for s in swatches], kit.style.colour_safety.min_delta_e]
     if memo is not None and memo.passed("colours", inputs):
         return []

@@ -31,7 +31,9 @@ def print_data(kit: Kit, seed: int, memo: Memo | None = None) -> dict[str, Any]:
     seed is reused when it was plain JSON data (the game's rules are then not even imported)."""
     if memo is None:
         return dict(registry.get(kit.game_id).load.print_data()(kit.game, seed))
-    key = memo.key("print_data", [kit.game_id, kit.game.model_dump(mode="json"), seed])
+    # the section, and the files a game that reads its kit folder loaded for it, by content
+    files = [sorted(kit.game_files.items())] if kit.game_files else []
+    key = memo.key("print_data", [kit.game_id, kit.section.model_dump(mode="json"), seed, *files])
     hit = memo.recall_json(key)
     if isinstance(hit, dict):
         return hit

@@ -187,8 +187,8 @@ def check_palette(game: Any, safety: ColourSafety) -> SafetyResult:
 def colour_problems(kit: Kit) -> list[Problem]:
     """One located problem per pair of game colours that share their mark and fall under the threshold in
     some simulation, naming both colours and every such simulation with its measured ΔE00."""
-    result = check_palette(kit.game, kit.style.colour_safety)
-    ids = [s.id for s in palette(kit.game)[1]]
+    result = check_palette(kit.section, kit.style.colour_safety)
+    ids = [s.id for s in palette(kit.section)[1]]
     pairs: dict[tuple[str, str], list[PairMeasure]] = {}
     for m in result.errors:
         pairs.setdefault((m.a.id, m.b.id), []).append(m)
@@ -212,7 +212,7 @@ def colour_problems(kit: Kit) -> list[Problem]:
 def colour_notes(kit: Kit) -> list[str]:
     """One line per pair of game colours that look alike in some simulation but differ in mark (playable: the
     mark tells them apart), for the designers' report."""
-    result = check_palette(kit.game, kit.style.colour_safety)
+    result = check_palette(kit.section, kit.style.colour_safety)
     pairs: dict[tuple[str, str], list[PairMeasure]] = {}
     for m in result.notes:
         pairs.setdefault((m.a.id, m.b.id), []).append(m)

@@ -171,6 +171,9 @@ class Kit:
     meta: KitMeta
     print: PrintSpec
     game: Any
+    """The game every hook of the kit's game receives: the validated `game:` section, or, for a game whose
+    `with_files` hook reads files of the kit folder, the record that hook returned (a deck's section, rows and
+    art)."""
     components: dict[str, ComponentSpec]
     catalogs: dict[str, Catalog]
     lines: dict[Loc, int] = field(repr=False, compare=False)
@@ -184,11 +187,20 @@ class Kit:
     game_files: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     """The files of the kit folder the game section read when it loaded (a deck's data and art), by path
     relative to the folder, with their content digests as the door recorded them: part of every build key."""
+    loaded_from: Any = field(default=None, repr=False, compare=False)
+    """The validated `game:` section the game's `with_files` hook loaded `game` from (None: the game reads no
+    files, and `game` is the section itself)."""
+
+    @property
+    def section(self) -> Any:
+        """The validated `game:` section as kit.yaml writes it (the game's pydantic model): what the game's
+        kind, the build keys and the check's settings read."""
+        return self.game if self.loaded_from is None else self.loaded_from
 
     @property
     def game_id(self) -> str:
         """The game kind (a registered game id)."""
-        return str(self.game.kind)
+        return str(self.section.kind)
 
     def chosen_languages(self, langs: Sequence[str] | None) -> list[str]:
         """The languages a command works on: those asked for (`--lang`), or every one the kit ships; asking
@@ -245,8 +257,10 @@ class GameSection:
         return _problems(e, ("game",), self.raw, self.lines, self.display, model)
 
 
-GameCheck = Callable[[GameSection], "tuple[Any, list[Problem]]"]
-"""What validates a kit's game section: the validated section (or None) and every problem found."""
+GameCheck = Callable[[GameSection], "tuple[Any, Any, list[Problem]]"]
+"""What validates a kit's game section: the validated section, the game its hooks receive (the section
+itself, or what the game loaded from the kit folder for it; both None on a problem) and every problem
+found."""
 
 
 def describe(value: Any) -> str:
@@ -483,11 +497,12 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
     except ValidationError as e:
         problems.extend(_problems(e, (), data, lines, display, KitFile))
     game: Any = None
+    section: Any = None
     raw_game = data.get("game")
     game_files: dict[str, str] = {}
     if isinstance(raw_game, dict):
         with recording_reads() as looks:  # the files the game's section reads (a deck's data and art)
-            game, found = check_game(GameSection(raw_game, top, root, display, lines, kit_dir))
+            section, game, found = check_game(GameSection(raw_game, top, root, display, lines, kit_dir))
         problems.extend(found)
         game_files = _files_read(looks, root)
     catalogs: dict[str, Catalog] = {}
@@ -516,6 +531,7 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
         art,
         icons,
         game_files,
+        None if game is section else section,
     )
 
 
@@ -528,6 +544,8 @@ def _files_read(looks: Mapping[Read, str | None], root: Path) -> dict[str, str]:
         if kind == "read" and seen is not None and (real == root or root in real.parents):
             out[real.relative_to(root).as_posix()] = seen
     return dict(sorted(out.items()))
+
+
 def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str, Any], dict[Loc, int]]:
     """The kit folder resolved, kit.yaml's display name, its top-level mapping and its line table; SpecError
     when there is no kit.yaml, it holds no mapping, or an integer is too large for the models."""

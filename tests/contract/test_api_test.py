@@ -240,3 +240,16 @@ def test_optional_hooks_have_their_documented_defaults(tiny):
     assert load.print_data()(None, 0) == {} and load.refit() is None and load.tunables() == ()
     assert load.slots() == {} and load.with_files() is None and load.component_ids(None) == ()
     assert games()["deck"].load.component_ids(load_kit(ROOT / "layouts" / "harvest_deck").game) != ()
+
+
+def test_a_game_with_files_is_played_through_what_its_hook_loaded_not_the_bare_section():
+    """A record with `with_files` hands its hooks the loaded game (the deck's section, rows and art), and
+    `api_problems(spec=...)` plays that; a bare section given instead is named, not a traceback."""
+    kit = load_kit(ROOT / "layouts" / "harvest_deck")
+    deck = games()["deck"]
+    assert type(kit.section) is deck.load.spec() and kit.game is not kit.section
+    assert api_problems(deck, spec=kit.game) == []
+    assert api_problems(deck, spec=kit.section) == [
+        "the game is a bare DeckGame section: the record has with_files, so its hooks receive what "
+        "with_files loaded for it"
+    ]

@@ -143,7 +143,7 @@ def _outcome(check: dict[str, Any], seed: int) -> str:
         return "refused"
     if legal_problems(spec):
         return "refused"
-    draw = spec.balance.draws[0]
+    draw = spec.spec.balance.draws[0]
     report = balance_report(spec, games=50, seed=seed)
     assert len(report.tolerances) == 1
     cards = deck_cards(spec, "cards")
@@ -259,5 +259,5 @@ def test_mulligans_equal_the_rule_played_out(seed):
     assert legal_problems(spec) == []
     tol = balance_report(spec, games=10, seed=seed).tolerances[0]
     assert tol.method == "exact" and tol.evidence.fraction == _brute_mulligans(
-        deck_cards(spec, "cards"), spec.balance.draws[0]
+        deck_cards(spec, "cards"), spec.spec.balance.draws[0]
     )

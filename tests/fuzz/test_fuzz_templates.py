@@ -173,7 +173,7 @@ def test_hostile_ref_calls_are_named_at_validate_time_or_left_to_the_row(args, d
     rows = [{"id": "a", "count": 1, "cost": 1, **dict.fromkeys(declared, "a")}]
     game = deck(rows, rules={"cards": {"refs": dict.fromkeys(declared, "cards")}})
     source = junk_text + "".join("{{ ref(" + a + ") }}" for a in args)
-    found = ref_problems(game, "cards", CatalogEnvironment(), source)
+    found = ref_problems(game.spec, "cards", CatalogEnvironment(), source)
     assert all(isinstance(m, str) and len(m) < 400 for m in found)
     for a in args:
         try:

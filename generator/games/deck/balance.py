@@ -16,8 +16,9 @@ from generator.engine.verdict import Exact, Proportion
 from generator.games.deck.algebra import HandCondition, Turns, fraction_shown, holds, number_of, value_text
 from generator.games.deck.counting import Count, NotExact, count_hands, with_mulligans
 from generator.games.deck.draws import hand_distribution, largest_share
+from generator.games.deck.loaded import LoadedDeck, players
 from generator.games.deck.rules import deck_cards
-from generator.games.deck.spec import DeckGame, DrawCheck, players
+from generator.games.deck.spec import DrawCheck
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.yamlio import clip
 
@@ -78,18 +79,18 @@ def where_of(cards: list[dict[str, Any]]) -> Callable[[str, dict[str, Any]], boo
     return where
 
 
-def exact_count(spec: DeckGame, check: DrawCheck) -> Count:
+def exact_count(deck: LoadedDeck, check: DrawCheck) -> Count:
     """Hands meeting the check's condition over all hands, exactly; NotExact where no exact method applies."""
-    cards = deck_cards(spec, check.component)
+    cards = deck_cards(deck, check.component)
     cond = condition_of(check)
     assert cond is not None
     return count_hands(cards, cond, hand_size(check), where_of(cards))
 
 
-def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dict[str, Any]]:
+def exact_fraction(deck: LoadedDeck, check: DrawCheck) -> tuple[Fraction, str, dict[str, Any]]:
     """The exact value of a check, how a report writes it and the figures behind it (NotExact for a condition
     with no exact method)."""
-    cards = deck_cards(spec, check.component)
+    cards = deck_cards(deck, check.component)
     if check.kind == "share":
         assert check.field is not None
         largest, _ = largest_share([value_text(c.get(check.field)) for c in cards])
@@ -117,7 +118,7 @@ def exact_fraction(spec: DeckGame, check: DrawCheck) -> tuple[Fraction, str, dic
                 "mulligan": check.turns.mulligan.rule,
             },
         )
-    count = exact_count(spec, check)
+    count = exact_count(deck, check)
     figures: dict[str, Any] = {
         "deck": len(cards),
         "hand": hand_size(check),
@@ -155,9 +156,9 @@ def where_row_problem(
     return None
 
 
-def exact_value(spec: DeckGame, check: DrawCheck) -> tuple[float, dict[str, Any]]:
+def exact_value(deck: LoadedDeck, check: DrawCheck) -> tuple[float, dict[str, Any]]:
     """The exact value of a closed-form check (as a float) and the figures behind it."""
-    value, _, figures = exact_fraction(spec, check)
+    value, _, figures = exact_fraction(deck, check)
     return float(value), figures
 
 
@@ -193,7 +194,7 @@ class HandSampler:
 
 
 def balance_report(
-    spec: DeckGame,
+    deck: LoadedDeck,
     *,
     games: int | Budget,
     seed: int,
@@ -206,14 +207,15 @@ def balance_report(
     rep = BalanceReport(kit=kit, game="deck", games_per_setting=budget.default, seed=seed)
     rep.figures = {"draws": {}}
     rows = []
+    spec = deck.spec
     for n, check in enumerate(spec.balance.draws):
         key = f"game.balance.draws[{n}].bound"
         try:
-            value, shown, figures = exact_fraction(spec, check)
+            value, shown, figures = exact_fraction(deck, check)
         except NotExact as why:
             cond = condition_of(check)
             assert cond is not None
-            cards = tuple(tuple(sorted(c.items())) for c in deck_cards(spec, check.component))
+            cards = tuple(tuple(sorted(c.items())) for c in deck_cards(deck, check.component))
             setting = f"draw {n}: {hand_size(check)} cards"
             g = budget(setting)
             from generator.engine.runner import run
@@ -252,7 +254,7 @@ def balance_report(
         rows.append([check.name, check.kind, shown, "exact" if isinstance(ev, Exact) else "Monte-Carlo"])
     rep.tables.append(Table("Draw checks", ["check", "kind", "value", "method"], rows))
     hand = 0 if spec.deal is None else spec.deal.hand
-    for p in players(spec):
+    for p in players(deck):
         rep.headline[str(p)] = Headline(
             policy="deal",
             score_mean=float(hand),

@@ -16,7 +16,8 @@ from typing import Any
 
 from jinja2 import TemplateError, meta, nodes
 
-from generator.games.deck.spec import DeckComponent, DeckGame, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.spec import DeckComponent, DeckGame
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.tables import FieldType
 from generator.spec.template import (
@@ -46,12 +47,12 @@ SHEET_NAMES = frozenset({"rows", "r", "c"})
 _ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
 
 
-def column_types(spec: DeckGame, cid: str) -> dict[str, FieldType]:
+def column_types(deck: LoadedDeck, cid: str) -> dict[str, FieldType]:
     """The fields a row of `cid` carries (localized columns by their base name) and their declared types."""
-    comp = spec.decks[cid]
+    comp = deck.spec.decks[cid]
     kinds: dict[str, FieldType] = {"count": "int", **comp.fields}
     out: dict[str, FieldType] = {}
-    for col in spec.rows(cid).table.columns:
+    for col in deck.rows[cid].table.columns:
         base = col.split("@")[0]
         out[base] = kinds.get(col, kinds.get(base, "text"))
     return out
@@ -137,8 +138,8 @@ class Conditions:
     """`where` conditions evaluated over a component's rows, once per distinct set of the values each reads,
     within MAX_EVALUATIONS for the whole kit."""
 
-    def __init__(self, spec: DeckGame) -> None:
-        self.spec = spec
+    def __init__(self, deck: LoadedDeck) -> None:
+        self.deck = deck
         self.env = CatalogEnvironment()
         self.evaluations = 0
         self.refused = False
@@ -152,11 +153,11 @@ class Conditions:
         if tree is None:
             return 0
         names = _names(tree)
-        return len({tuple(row.get(n) for n in names) for row in self.spec.rows(cid).rows})
+        return len({tuple(row.get(n) for n in names) for row in self.deck.rows[cid].rows})
 
     def truths(self, cid: str, where: str) -> tuple[list[bool] | None, str | None]:
         """(whether each row meets `where`, None) or (None, why not: the row and the error)."""
-        rows = self.spec.rows(cid)
+        rows = self.deck.rows[cid]
         tree = _parse(self.env, "{% if " + where + " %}1{% endif %}")
         if tree is None or self.refused:
             return None, None
@@ -240,12 +241,13 @@ def _strings(el: AnyElement, key: str) -> Iterator[tuple[str, str, bool]]:
         yield from _strings(inner, f"{key}.element")
 
 
-def template_problems(spec: DeckGame, env: CatalogEnvironment) -> list[tuple[str, str]]:
+def template_problems(deck: LoadedDeck, env: CatalogEnvironment) -> list[tuple[str, str]]:
     """Names every face template reads, checked against the columns of each component that uses it."""
+    spec = deck.spec
     out: list[tuple[str, str]] = []
     for cid, comp in spec.decks.items():
-        rows = spec.rows(cid)
-        types = column_types(spec, cid)
+        rows = deck.rows[cid]
+        types = column_types(deck, cid)
         known = sorted(types)
         sheet = comp.kind == "sheet"
         helpers = FACE_HELPERS | (SHEET_NAMES if sheet else frozenset())
@@ -360,13 +362,14 @@ def _work(el: AnyElement, row: dict[str, Any], memo: dict[int, int]) -> tuple[in
     return strings, 2 if isinstance(el, TextElement) else 1
 
 
-def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
+def work_problems(deck: LoadedDeck) -> list[tuple[str, str]]:
     """The faces' template strings and drawing ops per language, estimated from the rows and templates before
     anything is rendered: past MAX_FACE_RENDERS or MAX_FACE_OPS a located error with the figure needed."""
+    spec = deck.spec
     renders = ops = 0
     memo: dict[int, int] = {}
     for cid, comp in spec.decks.items():
-        rows: list[dict[str, Any]] = [{}] if comp.kind == "sheet" else list(spec.rows(cid).rows)
+        rows: list[dict[str, Any]] = [{}] if comp.kind == "sheet" else list(deck.rows[cid].rows)
         for seen, row in enumerate(rows, 1):
             name = comp.template_for(row)
             tpl = spec.templates.get(name) if name is not None else None
@@ -379,7 +382,7 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
                 ops += o * copies
             if renders > MAX_FACE_RENDERS or ops > MAX_FACE_OPS:  # stop counting: the estimate is enough
                 where = f"decks.{cid}.template"
-                share = f"{seen:,} of {len(rows):,} rows of {spec.rows(cid).table.shown}"
+                share = f"{seen:,} of {len(rows):,} rows of {deck.rows[cid].table.shown}"
                 if renders > MAX_FACE_RENDERS:
                     return [
                         (
@@ -401,16 +404,17 @@ def work_problems(spec: DeckGame) -> list[tuple[str, str]]:
     return []
 
 
-def rule_field_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
+def rule_field_problems(deck: LoadedDeck) -> tuple[list[tuple[str, str]], set[tuple[str, str]]]:
     """Fields `game.rules` names that are not columns: the problems and the (component, field) pairs to
     skip."""
+    spec = deck.spec
     out: list[tuple[str, str]] = []
     bad: set[tuple[str, str]] = set()
     for cid, rule in spec.rules.items():
         if cid not in spec.decks:
             continue
-        rows = spec.rows(cid)
-        known = sorted(column_types(spec, cid))
+        rows = deck.rows[cid]
+        known = sorted(column_types(deck, cid))
         named = (
             [("required", f) for f in rule.required]
             + [(f"values.{f}", f) for f in rule.values]

@@ -2,7 +2,8 @@
 name, read from the kit folder through the one door (generator/spec/paths.py: confined to the folder, capped,
 recorded for the build's key) and checked: a cell not of its declared type, a missing file or a refused
 picture is a located error `data/cards.csv:17: column cost: ...`. The models of generator/games/deck/spec.py
-only validate what kit.yaml says; this module is the plugin's `with_files` hook."""
+only validate what kit.yaml says; this module is the plugin's `with_files` hook: it returns what it read as a
+record of its own, a `LoadedDeck` (generator/games/deck/loaded.py), the game the deck's hooks receive."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, SpecError
-from generator.games.deck.spec import MAX_COUNT, MAX_DECK, DeckComponent, DeckGame, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.spec import MAX_COUNT, MAX_DECK, DeckComponent, DeckGame
 from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
 from generator.spec.paths import read_bytes, resolve_inside
 from generator.spec.tables import (
@@ -32,9 +34,9 @@ KeyLine = Callable[[str], int | None]
 
 def load_files(
     game: DeckGame, root: Path, shown: Callable[[str], str], key_line: KeyLine, display: str
-) -> DeckGame:
+) -> LoadedDeck:
     """The section with every component's rows read from the kit folder and typed, and every art file its
-    templates draw decoded; SpecError with every problem (file and row) otherwise."""
+    templates draw decoded, as one record; SpecError with every problem (file and row) otherwise."""
     problems: list[Problem] = []
     loaded: dict[str, Rows] = {}
     for cid, comp in game.decks.items():
@@ -51,7 +53,7 @@ def load_files(
     assets, problems = _resolve_assets(game, loaded, root, display, key_line)
     if problems:
         raise SpecError(problems)
-    return game.with_data(loaded, assets)
+    return LoadedDeck(game, loaded, assets)
 
 
 def _table(

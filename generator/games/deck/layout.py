@@ -14,7 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.games.deck.spec import DeckComponent, DeckGame, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.spec import DeckComponent, DeckGame
 from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import Helper
 from generator.layout.compose import Component, Context, compose_components, sheet_component
@@ -31,19 +32,20 @@ def component_ids() -> tuple[str, ...]:
     return ()
 
 
-def component_ids_for(spec: DeckGame) -> tuple[str, ...]:
+def component_ids_for(deck: LoadedDeck) -> tuple[str, ...]:
     """The components this kit's spec can draw: the keys of game.decks."""
-    return tuple(spec.decks)
+    return tuple(deck.spec.decks)
 
 
-def template_context(game: DeckGame, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def template_context(deck: LoadedDeck, extras: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Numbers catalog strings may use: `<component>_cards` (cards in a component) and the deal."""
+    game = deck.spec
     out: dict[str, Any] = {}
     if game.deal is not None:  # a kit of sheets only has no deal
         out.update(hand=game.deal.hand, players_min=game.deal.players.min, players_max=game.deal.players.max)
     for cid, comp in game.decks.items():
         if comp.kind == "cards":
-            out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in game.rows(cid).rows)
+            out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in deck.rows[cid].rows)
     return out
 
 
@@ -88,12 +90,12 @@ def _template(
 def renderer(ctx: Context) -> FaceRenderer:
     """The template interpreter for this language: the catalog sandbox, the metrics, and `t()` for msgids."""
     texts = ctx.texts
-    spec: DeckGame = ctx.kit.game
+    deck: LoadedDeck = ctx.kit.game
     return FaceRenderer(
         texts.env,
         ctx.measure,
         {"t": Helper("t", "t('card.name')", lambda tid, **kw: texts(str(tid), **kw)), "lang": ctx.lang},
-        spec.assets(),
+        deck.assets,
         ctx.kit.icons,
         kit_x_height(ctx.kit),
     )
@@ -113,16 +115,16 @@ class Refs:
     (declared in game.rules.<component>.refs) names, in the language drawn."""
 
     def __init__(self, ctx: Context, cid: str):
-        spec: DeckGame = ctx.kit.game
-        rule = spec.rules.get(cid)
+        deck: LoadedDeck = ctx.kit.game
+        rule = deck.spec.rules.get(cid)
         self.ctx, self.targets = ctx, dict(rule.refs) if rule is not None else {}
         self.tables: dict[str, dict[str, dict[str, Any]]] = {}
 
     def table(self, target: str) -> dict[str, dict[str, Any]]:
         """The rows of component `target` by id (localized once)."""
         if target not in self.tables:
-            spec: DeckGame = self.ctx.kit.game
-            self.tables[target] = {str(r.get("id")): r for r in _rows_in(self.ctx, spec.rows(target))}
+            deck: LoadedDeck = self.ctx.kit.game
+            self.tables[target] = {str(r.get("id")): r for r in _rows_in(self.ctx, deck.rows[target])}
         return self.tables[target]
 
     def lookup(self, fields: Mapping[str, Any], name: Any, where: str) -> dict[str, Any]:
@@ -150,7 +152,8 @@ class Refs:
 
 def compose_cards(ctx: Context, cid: str) -> Component:
     """Fronts (each row `count` times) and backs of a card component, imposed."""
-    spec: DeckGame = ctx.kit.game
+    deck: LoadedDeck = ctx.kit.game
+    spec = deck.spec
     comp = spec.decks[cid]
     size = ctx.kit.components[cid].trim_size()
     if size is None:
@@ -160,7 +163,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     w, h = size
     bleed = ctx.print.bleed
     draw = renderer(ctx)
-    rows = spec.rows(cid)
+    rows = deck.rows[cid]
     refs = Refs(ctx, cid)
     source = rows.table.source or "kit.yaml"
     fronts: list[Face] = []
@@ -265,10 +268,11 @@ def _texts(ops: Iterable[Op]) -> Iterator[str]:
 
 def compose_sheet(ctx: Context, cid: str) -> Component:
     """A sheet: the template's front sized to a slot of the page; its grid rows take the data rows."""
-    spec: DeckGame = ctx.kit.game
+    deck: LoadedDeck = ctx.kit.game
+    spec = deck.spec
     comp = spec.decks[cid]
     draw = renderer(ctx)
-    table = _rows_in(ctx, spec.rows(cid))
+    table = _rows_in(ctx, deck.rows[cid])
     name, tpl = _template(spec, comp, {}, cid)
 
     def face(c: Context, w: float, h: float) -> Face:
@@ -288,6 +292,7 @@ def compose_sheet(ctx: Context, cid: str) -> Component:
 
 def compose(ctx: Context) -> Iterator[Component]:
     """Every enabled component, in the spec's order: cards or a sheet as game.decks declares each."""
-    spec: DeckGame = ctx.kit.game
-    builders = {cid: compose_cards if d.kind == "cards" else compose_sheet for cid, d in spec.decks.items()}
+    deck: LoadedDeck = ctx.kit.game
+    decks = deck.spec.decks
+    builders = {cid: compose_cards if d.kind == "cards" else compose_sheet for cid, d in decks.items()}
     return compose_components(ctx, builders, "game.decks")

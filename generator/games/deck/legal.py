@@ -20,7 +20,8 @@ from generator.games.deck.expressions import (
     template_problems,
     work_problems,
 )
-from generator.games.deck.spec import ComponentRules, DeckGame, DrawCheck, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.spec import ComponentRules, DeckGame, DrawCheck
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
 MAX_LISTED = 20
@@ -35,31 +36,33 @@ def _value(row: dict[str, Any], field: str) -> Any:
     return "" if v is None else str(v)
 
 
-def legal_problems(spec: DeckGame) -> list[tuple[str, str]]:
+def legal_problems(deck: LoadedDeck) -> list[tuple[str, str]]:
     """(dotted key under game, message) for every declared rule the rows break and every dangling name."""
+    spec = deck.spec
     env = CatalogEnvironment()
-    evaluator = Conditions(spec)
-    out, ids = _component_problems(spec)
-    out += template_problems(spec, env)
-    out += work_problems(spec)
-    missing, skip = rule_field_problems(spec)
+    evaluator = Conditions(deck)
+    out, ids = _component_problems(deck)
+    out += template_problems(deck, env)
+    out += work_problems(deck)
+    missing, skip = rule_field_problems(deck)
     out += missing
     for cid, rule in spec.rules.items():
-        out += _rule_problems(spec, cid, rule, ids, skip)
+        out += _rule_problems(deck, cid, rule, ids, skip)
     out += _budget_problems(spec, evaluator)
     for n, check in enumerate(spec.balance.draws):
-        out += _draw_problems(spec, f"balance.draws[{n}]", check, env, evaluator)
-    out += _deal_problems(spec)
+        out += _draw_problems(deck, f"balance.draws[{n}]", check, env, evaluator)
+    out += _deal_problems(deck)
     return out[:200]
 
 
-def _component_problems(spec: DeckGame) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
+def _component_problems(deck: LoadedDeck) -> tuple[list[tuple[str, str]], dict[str, set[str]]]:
     """Templates a component names that do not exist, rows no template case takes, missing and repeated ids;
     and the ids of every card component."""
+    spec = deck.spec
     out: list[tuple[str, str]] = []
     ids: dict[str, set[str]] = {}
     for cid, comp in spec.decks.items():
-        rows = spec.rows(cid)
+        rows = deck.rows[cid]
         names = (
             [comp.template]
             if isinstance(comp.template, str)
@@ -111,7 +114,7 @@ def _id_problems(rows: Rows, cid: str) -> tuple[set[str], list[tuple[str, str]]]
 
 
 def _rule_problems(
-    spec: DeckGame,
+    deck: LoadedDeck,
     cid: str,
     rule: ComponentRules,
     ids: dict[str, set[str]],
@@ -119,10 +122,11 @@ def _rule_problems(
 ) -> list[tuple[str, str]]:
     """The rows of one component against its declared rules (fields that are not columns are skipped)."""
     key = f"rules.{cid}"
-    if cid not in spec.decks:
-        return [(key, f"expected one of the components in game.decks ({', '.join(spec.decks)}); got {cid!r}")]
+    if cid not in deck.spec.decks:
+        known = ", ".join(deck.spec.decks)
+        return [(key, f"expected one of the components in game.decks ({known}); got {cid!r}")]
     out: list[tuple[str, str]] = []
-    rows = spec.rows(cid)
+    rows = deck.rows[cid]
     counts = (
         [int(r.get("count") or 0) for r in rows.rows]
         if "count" in rows.table.columns
@@ -210,12 +214,13 @@ def _budget_problems(spec: DeckGame, evaluator: Conditions) -> list[tuple[str, s
 
 
 def _draw_problems(
-    spec: DeckGame, key: str, check: DrawCheck, env: CatalogEnvironment, evaluator: Conditions
+    deck: LoadedDeck, key: str, check: DrawCheck, env: CatalogEnvironment, evaluator: Conditions
 ) -> list[tuple[str, str]]:
     """One draw check against the deck it draws from: its component, hand, condition and field."""
-    if check.component not in spec.decks or spec.decks[check.component].kind != "cards":
+    decks = deck.spec.decks
+    if check.component not in decks or decks[check.component].kind != "cards":
         return [(f"{key}.component", f"expected a card component of game.decks; got {check.component!r}")]
-    rows = spec.rows(check.component)
+    rows = deck.rows[check.component]
     size = sum(int(r.get("count") or 0) for r in rows.rows)
     if size == 0:
         return [
@@ -245,7 +250,7 @@ def _draw_problems(
     if check.kind not in ("share", "hand") and check.hand is not None and check.hand > size:
         out.append((f"{key}.hand", f"the deck holds {size} cards; got a hand of {check.hand}"))
     if check.kind == "hand_has":
-        out += _condition_problems(spec, check, key, env, evaluator)
+        out += _condition_problems(deck, check, key, env, evaluator)
     elif check.kind != "hand":
         out += _field_problems(rows, key, check)
     return out
@@ -271,8 +276,9 @@ def _field_problems(rows: Rows, key: str, check: DrawCheck) -> list[tuple[str, s
     return []
 
 
-def _deal_problems(spec: DeckGame) -> list[tuple[str, str]]:
+def _deal_problems(deck: LoadedDeck) -> list[tuple[str, str]]:
     """The deal against the deck it deals from (a kit of sheets only deals nothing)."""
+    spec = deck.spec
     deal = spec.deal
     if deal is None:
         return []
@@ -280,7 +286,7 @@ def _deal_problems(spec: DeckGame) -> list[tuple[str, str]]:
     if deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
         out.append(("deal.component", f"expected a card component of game.decks; got {deal.component!r}"))
     else:
-        size = sum(int(r.get("count") or 0) for r in spec.rows(deal.component).rows)
+        size = sum(int(r.get("count") or 0) for r in deck.rows[deal.component].rows)
         if deal.hand * deal.players.max > size:
             out.append(
                 (
@@ -293,19 +299,19 @@ def _deal_problems(spec: DeckGame) -> list[tuple[str, str]]:
 
 
 def _condition_problems(
-    spec: DeckGame, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
+    deck: LoadedDeck, check: DrawCheck, key: str, env: CatalogEnvironment, evaluator: Conditions
 ) -> list[tuple[str, str]]:
     """A hand_has check's conditions: syntax, names and types against the columns, each evaluated over the
     rows, and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
-    rows = spec.rows(check.component)
+    rows = deck.rows[check.component]
     size = sum(int(r.get("count") or 0) for r in rows.rows)
     conditions = (
         [(f"{key}.where", check.where)]
         if check.where
         else [(f"{key}.all_of[{i}].where", c.where) for i, c in enumerate(check.all_of)]
     )
-    types = column_types(spec, check.component)
+    types = column_types(deck, check.component)
     truths: list[list[bool]] = []
     for where_key, source in conditions:
         text = "{% if " + str(source) + " %}1{% endif %}"

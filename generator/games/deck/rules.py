@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import RuleViolation
-from generator.games.deck.spec import DeckGame
+from generator.games.deck.loaded import LoadedDeck
 
 if TYPE_CHECKING:
     import numpy as np
@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 DRAW = "draw"
 
 
-def deck_cards(spec: DeckGame, component: str) -> list[dict[str, Any]]:
+def deck_cards(deck: LoadedDeck, component: str) -> list[dict[str, Any]]:
     """Every card of a card component: each row repeated `count` times, in the data's order."""
-    return [row for row in spec.rows(component).rows for _ in range(int(row.get("count") or 0))]
+    return [row for row in deck.rows[component].rows for _ in range(int(row.get("count") or 0))]
 
 
 @dataclass(frozen=True)
@@ -42,14 +42,15 @@ class Outcome:
 class Deal:
     """The deal of one kit for a fixed number of seats."""
 
-    def __init__(self, spec: DeckGame, players: int):
+    def __init__(self, deck: LoadedDeck, players: int):
+        spec = deck.spec
         low, high = (1, 1) if spec.deal is None else (spec.deal.players.min, spec.deal.players.max)
         if not low <= players <= high:
             raise RuleViolation(f"the deal is for {low}..{high} players; got {players}")
-        self.spec, self.players = spec, players
+        self.deck, self.players = deck, players
         # a kit of sheets only (no deal) deals no card: its game ends before it starts
         self.hand = 0 if spec.deal is None else spec.deal.hand
-        self.cards: list[dict[str, Any]] = [] if spec.deal is None else deck_cards(spec, spec.deal.component)
+        self.cards: list[dict[str, Any]] = [] if spec.deal is None else deck_cards(deck, spec.deal.component)
         if self.hand * players > len(self.cards):
             raise RuleViolation(f"{players} hands of {self.hand} need more than the {len(self.cards)} cards")
 
@@ -86,6 +87,6 @@ class Deal:
         return Outcome(tuple(len(h) for h in state.hands), tuple(range(self.players)))
 
 
-def new_game(spec: DeckGame, players: int) -> Deal:
+def new_game(deck: LoadedDeck, players: int) -> Deal:
     """The reference deal for `players` seats (RuleViolation outside the kit's range)."""
-    return Deal(spec, players)
+    return Deal(deck, players)

@@ -1,26 +1,20 @@
 """The `game:` section of a data kit (`game.kind: deck`, docs/deck-kind.md): where each component's rows come
 from and their field types, the shared face templates, the declared rules and the draw checks.
 
-These models only validate what kit.yaml says. The rows and the art files are read in the load phase by
-generator/games/deck/files.py (the plugin's `with_files` hook), through the kit folder's one door, and handed
-to the section with `with_data`."""
+These models only validate what kit.yaml says and hold no file's content. The rows and the art files are read
+in the load phase by generator/games/deck/files.py (the plugin's `with_files` hook), through the kit folder's
+one door, into a record of their own beside the section (generator/games/deck/loaded.py: `LoadedDeck`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import Field, PrivateAttr, StrictInt, field_validator, model_validator
+from pydantic import Field, StrictInt, field_validator, model_validator
 
-from generator.errors import Problem
 from generator.games.deck.algebra import ExactBound, ExactNumber, HandCondition, Turns
-from generator.spec.assets import Asset
 from generator.spec.base import MAX_GAMES, MAX_PIECES, MAX_SMALL, SequentialCheck, SpecModel
-from generator.spec.tables import (
-    FieldType,
-    Table,
-)
+from generator.spec.tables import FieldType
 from generator.spec.template import (
     FaceTemplate,
     TemplateChoice,
@@ -201,20 +195,6 @@ class Deal(SpecModel):
     players: PlayerRange = Field(description="seats the deal is for")
 
 
-@dataclass(frozen=True)
-class Rows:
-    """One component's typed rows: the table they came from, and per row its fields (localized columns such as
-    `name@ja` kept as they are)."""
-
-    table: Table
-    rows: tuple[dict[str, Any], ...]
-    lines: tuple[int, ...]
-
-    def problem(self, i: int, key: str, message: str) -> Problem:
-        """A problem located at row i."""
-        return self.table.problem(self.lines[i], key, message)
-
-
 class DeckGame(SpecModel):
     """A data kit's game section."""
 
@@ -245,18 +225,6 @@ class DeckGame(SpecModel):
         """Each template with the one it `extends` merged in (an unknown parent or a cycle is an error)."""
         return resolve_extends(v)
 
-    _rows: dict[str, Rows] = PrivateAttr(default_factory=dict)
-    _assets: dict[str, Asset] = PrivateAttr(default_factory=dict)
-
-    def rows(self, component: str) -> Rows:
-        """The typed rows of a component (read when the kit loaded)."""
-        return self._rows[component]
-
-    def assets(self) -> dict[str, Asset]:
-        """Every file the templates' image and icon elements draw, by path as written (decoded when the kit
-        loaded)."""
-        return self._assets
-
     def shuffled(self, component: str) -> bool:
         """Whether a card component's cards lie in one face-down pile whose backs must not tell them apart:
         its `backs: one`, or, left out, a component the deal deals or a draw check draws from."""
@@ -268,20 +236,5 @@ class DeckGame(SpecModel):
         dealt = self.deal is not None and self.deal.component == component
         return dealt or any(check.component == component for check in self.balance.draws)
 
-    def with_data(self, rows: dict[str, Rows], assets: dict[str, Asset]) -> DeckGame:
-        """This section with the rows and art the load phase read for it (generator/games/deck/files.py)."""
-        copy = self.model_copy()
-        copy._rows = dict(rows)
-        copy._assets = dict(assets)
-        return copy
 
-
-def players(spec: DeckGame) -> Sequence[int]:
-    """The player counts of a kit's game section, ascending (the plugin record's `players`); a kit with no
-    deal (sheets only) is played by one."""
-    if spec.deal is None:
-        return range(1, 2)
-    return range(spec.deal.players.min, spec.deal.players.max + 1)
-
-
-__all__ = ["DeckGame", "DrawCheck", "Rows", "players"]
+__all__ = ["DeckGame", "DrawCheck"]

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from generator.games.deck import GAME
+from generator.games.deck.loaded import LoadedDeck
 from generator.games.deck.rules import DRAW, Deal
-from generator.games.deck.spec import DeckGame
 
 
-def transcript(spec: DeckGame, seed: int, players: int) -> str:
+def transcript(deck: LoadedDeck, seed: int, players: int) -> str:
     """Deal one hand per seat from `seed` and list every card taken."""
-    game = Deal(spec, players)
+    spec = deck.spec
+    game = Deal(deck, players)
     state = game.new_state(np.random.default_rng(seed))
     if spec.deal is None:
         return f"Deck deal: none (a kit of sheets only), seed {seed}, ruleset {GAME.ruleset}\n"

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.games.deck.files import load_files
+from generator.games.deck.loaded import LoadedDeck
 from generator.games.deck.spec import DeckGame
 from tests.games.shipped import game_section
 
@@ -14,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "harvest_deck"
 
 
-def deck(rows: list[dict[str, Any]], **extra: Any) -> DeckGame:
+def deck(rows: list[dict[str, Any]], **extra: Any) -> LoadedDeck:
     """A deck section whose one card component `cards` holds `rows` inline (template: one text element)."""
     data: dict[str, Any] = {
         "kind": "deck",
@@ -33,7 +34,7 @@ def deck(rows: list[dict[str, Any]], **extra: Any) -> DeckGame:
     return load_files(spec, ROOT, str, lambda key: None, "kit.yaml")
 
 
-def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
+def shipped(overrides: dict[str, Any] | None = None) -> LoadedDeck:
     """The shipped harvest_deck section (its CSV read from the kit folder), with dotted overrides."""
     data = game_section("harvest_deck", overrides)
     return load_files(
@@ -45,10 +46,10 @@ def shipped(overrides: dict[str, Any] | None = None) -> DeckGame:
     )
 
 
-def load_example(folder: Path) -> DeckGame:
+def load_example(folder: Path) -> LoadedDeck:
     """The game section of a kit folder (docs/examples/...), loaded as `pnpkit` loads it."""
     from generator.contract.load import load_kit
 
     game = load_kit(folder).game
-    assert isinstance(game, DeckGame)
+    assert isinstance(game, LoadedDeck)
     return game

@@ -152,7 +152,7 @@ def test_poker_classes_are_the_textbook_counts():
     }
     assert sum(expected.values()) == c(52, 5)
     spec = load_example(POKER)
-    got = {d.name: exact_fraction(spec, d) for d in spec.balance.draws}
+    got = {d.name: exact_fraction(spec, d) for d in spec.spec.balance.draws}
     for name, n in expected.items():
         value, shown, figures = got[name]
         assert (figures["good"], figures["hands"]) == (n, 2_598_960)
@@ -178,7 +178,7 @@ def _hyper_at_least(n, k, lands=17, deck=40):
 
 def test_land_count_matches_the_hypergeometric_to_the_last_digit():
     spec = load_example(LANDS)
-    got = {d.name: exact_fraction(spec, d)[0] for d in spec.balance.draws}
+    got = {d.name: exact_fraction(spec, d)[0] for d in spec.spec.balance.draws}
     assert got["at least 2 lands in the opening 7"] == _hyper_at_least(7, 2)
     assert got["exactly 3 lands in the opening 7"] == Fraction(
         math.comb(17, 3) * math.comb(23, 4), math.comb(40, 7)
@@ -336,7 +336,7 @@ def test_sum_at_most_is_exact_now():
                 ]
             },
         )
-        value, _, _ = exact_fraction(spec, spec.balance.draws[0])
+        value, _, _ = exact_fraction(spec, spec.spec.balance.draws[0])
         brute = sum(
             1 for h in itertools.combinations(range(52), 2) if sum(cards[i]["cost"] for i in h) <= limit
         )

@@ -15,6 +15,7 @@ from PIL import Image
 
 from generator.errors import SpecError
 from generator.games.deck.files import load_files
+from generator.games.deck.loaded import LoadedDeck
 from generator.games.deck.spec import DeckGame
 from generator.layout.ops import Image as ImageOp
 from generator.layout.ops import Vector
@@ -56,7 +57,7 @@ def _art_kit(tmp_path):
     return kit
 
 
-def _game(kit) -> DeckGame:
+def _game(kit) -> LoadedDeck:
     raw = yaml.safe_load((kit / "kit.yaml").read_text(encoding="utf-8"))["game"]
     return load_files(
         DeckGame.model_validate(raw), kit.resolve(), lambda rel: rel, lambda key: None, "kit.yaml"
@@ -89,7 +90,7 @@ def test_an_svg_icon_prints_as_paths_and_a_png_as_an_image(tmp_path):
 def test_every_file_is_decoded_once_and_keyed_by_content(tmp_path):
     kit = _art_kit(tmp_path)
     game = _game(kit)
-    assets = game.assets()
+    assets = game.assets
     assert sorted(assets) == ["assets/banner.png", "assets/fire.svg", "assets/ice.svg"]
     assert assets["assets/fire.svg"].is_vector and not assets["assets/banner.png"].is_vector
     # the build keys take the art from the door's recorded reads of the load (Kit.game_files)
@@ -118,7 +119,7 @@ def test_the_renderer_emits_vector_and_image_ops(tmp_path):
 
     game = _game(_art_kit(tmp_path))
     # no text drawn: no measure
-    draw = FaceRenderer(CatalogEnvironment(), None, {}, game.assets())  # type: ignore[arg-type]
+    draw = FaceRenderer(CatalogEnvironment(), None, {}, game.assets)  # type: ignore[arg-type]
     tpl = FaceTemplate.model_validate(
         {
             "front": [

@@ -97,14 +97,14 @@ def test_xlsx_gives_the_same_rows_as_csv(kit):
         wb.active.append([int(c) if c.isdigit() else c for c in r])
     wb.save(kit / "data" / "cards.xlsx")
     text = (kit / "kit.yaml").read_text(encoding="utf-8")
-    from_csv = load_kit(kit).game.rows("cards").rows
+    from_csv = load_kit(kit).game.rows["cards"].rows
     (kit / "kit.yaml").write_text(text.replace("data/cards.csv", "data/cards.xlsx"), encoding="utf-8")
-    assert load_kit(kit).game.rows("cards").rows == from_csv
+    assert load_kit(kit).game.rows["cards"].rows == from_csv
 
 
 def test_inline_rows_are_typed():
     spec = deck([{"id": "a", "count": 2, "cost": "3"}])
-    assert spec.rows("cards").rows == ({"id": "a", "count": 2, "cost": 3},)
+    assert spec.rows["cards"].rows == ({"id": "a", "count": 2, "cost": 3},)
 
 
 def test_a_missing_translation_falls_back_to_english_with_a_warning():

@@ -97,7 +97,7 @@ def test_the_documented_back_null_drops_the_inherited_back():
         [{"id": "a", "count": 1}],
         templates=templates,
         decks={"cards": {"data": [{"id": "a", "count": 1, "name": "A"}], "template": "sticker"}},
-    )
+    ).spec
     assert game.templates["card"].back is not None
     assert game.templates["sticker"].back is None
     assert game.templates["sticker"].front == game.templates["card"].front

@@ -69,7 +69,7 @@ def test_exact_value_reads_the_condition_over_the_rows():
             ]
         },
     )
-    value, figures = exact_value(spec, spec.balance.draws[0])
+    value, figures = exact_value(spec, spec.spec.balance.draws[0])
     cards = _cards(SMALL)
     hands = list(itertools.combinations(range(9), 4))
     brute = sum(
@@ -80,14 +80,14 @@ def test_exact_value_reads_the_condition_over_the_rows():
 
 def test_shipped_opening_hand_is_exact():
     """30 crops of 50 cards: P(no crop in 5) = C(20,5) / C(50,5)."""
-    value, _ = exact_value(shipped(), shipped().balance.draws[0])
+    value, _ = exact_value(shipped(), shipped().spec.balance.draws[0])
     assert value == pytest.approx(1 - math.comb(20, 5) / math.comb(50, 5), abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 99])
 def test_bound_beyond_the_exact_value_fails_and_inside_holds_whatever_the_seed(seed):
     exact = 1 - math.comb(20, 5) / math.comb(50, 5)
-    draws = shipped().balance.draws
+    draws = shipped().spec.balance.draws
     first = draws[0].model_dump()
     inside = shipped({"balance.draws": [{**first, "bound": {"min": exact - 1e-6}}]})
     beyond = shipped({"balance.draws": [{**first, "bound": {"min": exact + 1e-6}}]})
@@ -142,7 +142,7 @@ def test_all_of_matches_enumeration_with_overlapping_conditions(hand, needs):
             ]
         },
     )
-    value, _ = exact_value(spec, spec.balance.draws[0])
+    value, _ = exact_value(spec, spec.spec.balance.draws[0])
     cards = _cards(SMALL)
     hands = list(itertools.combinations(range(len(cards)), hand))
     good = sum(
@@ -173,7 +173,7 @@ def test_all_of_agrees_with_scipy_multivariate_hypergeom():
 
 def test_shipped_crop_and_action_together_is_inclusion_exclusion():
     """30 crops, 16 actions, 4 events; 6 cards: 1 - P(no crop) - P(no action) + P(neither)."""
-    check = next(d for d in shipped().balance.draws if d.all_of)
+    check = next(d for d in shipped().spec.balance.draws if d.all_of)
     value, _ = exact_value(shipped(), check)
     n = math.comb(50, 6)
     assert value == pytest.approx(

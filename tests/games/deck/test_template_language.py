@@ -102,7 +102,7 @@ def test_extends_replaces_by_id_removes_and_adds_after_the_parent():
             {"type": "text", "x": 0, "y": "80%", "w": "100%", "h": "20%", "text": "new"},
         ],
     }
-    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=_templates(child=child))
+    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=_templates(child=child)).spec
     tpl = game.templates["child"]
     assert [getattr(e, "id", None) for e in tpl.front or []] == ["bg", "title", None]
     assert tpl.front[0].fill == BLUE  # type: ignore[index, union-attr]
@@ -118,7 +118,7 @@ def test_back_null_drops_the_inherited_back_and_a_grandchild_keeps_it_dropped():
         again={"extends": "bare"},
         own={"extends": "bare", "back": [{"type": "rect", "x": 0, "y": 0, "w": "1mm", "h": "1mm"}]},
     )
-    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=templates)
+    game = deck([{"id": "a", "count": 1, "cost": 1}], templates=templates).spec
     assert game.templates["bare"].back is None
     assert game.templates["again"].back is None
     assert game.templates["kept"].back == game.templates["base"].back
@@ -280,7 +280,7 @@ def test_an_empty_text_cell_is_the_empty_string():
     game = deck(
         [{"id": "a", "count": 1, "cost": 1, "text": None}, {"id": "b", "count": 1, "cost": 2, "text": "hi"}]
     )
-    rows = game.rows("cards").rows
+    rows = game.rows["cards"].rows
     assert rows[0]["text"] == "" and rows[1]["text"] == "hi"
     el = {"type": "rect", "x": 0, "y": 0, "w": "10mm", "h": "10mm", "when": "text != ''"}
     assert face([el], rows[0]).ops == () and len(face([el], rows[1]).ops) == 1
