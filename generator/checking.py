@@ -142,13 +142,14 @@ def dry_run(
     """`build(executor)` (a game's report, or the switch table, given a progress callback as the real run
     is) on one-game tallies (`tallies` keeps them per simulation between looks): what it counted and asked
     for. None when the dry run cannot say (a report that cannot be built from one game per simulation)."""
+    import sys
     import warnings
+    from contextlib import nullcontext
 
-    import numpy as np
-
+    np = sys.modules.get("numpy")  # a report that plays no games needs no numpy
     dry = _DryRun(cache, tallies)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore") if np is not None else nullcontext():
             warnings.simplefilter("ignore")
             build(dry)
     except Exception:  # an estimate only: the real run reports any real error
@@ -269,13 +270,15 @@ def _check_kit(
     tallies: dict[str, Tally] = {}
     look = [""]
 
+    prefetch = cache.can_prefetch() and _plays_kernels(kit)  # a deck's exact draws play no games
+
     def prepare(label: str, build: Callable[[Executor], object]) -> None:
-        dry = dry_run(build, cache, tallies) if totals or cache.can_prefetch() else None
+        dry = dry_run(build, cache, tallies) if totals or prefetch else None
         if totals and dry is not None:
             advance(label, total=dry.games)
         else:
             advance(label)
-        if dry is not None and cache.can_prefetch():
+        if dry is not None and prefetch:
             cache.prefetch(dry.jobs, advance)
         before_build()
 
@@ -319,6 +322,16 @@ def _check_kit(
 
     shown = replace(shown, notes=[*shown.notes, *colour_notes(kit)])  # the designers' report only
     return rep, shown
+
+
+def _plays_kernels(kit: Kit) -> bool:
+    """Whether the kit's game has compiled self-play kernels (its report plays games in the pool)."""
+    import importlib.util
+
+    from generator.engine.kernelcache import has_kernels
+
+    spec = importlib.util.find_spec(registry.get(kit.game_id).source)
+    return spec is not None and spec.origin is not None and has_kernels(Path(spec.origin).resolve().parent)
 
 
 def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
