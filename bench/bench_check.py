@@ -2,7 +2,8 @@
 
 For each kit: one run first (it compiles the kit's kernels if the numba cache lacks them, and is not counted),
 then `--repeat` runs (default 3); the median wall seconds and the median CPU seconds (user + sys of the
-process and its children, less noisy than wall time on a shared machine) are printed. Baselines measured in
+process and its children, less noisy than wall time on a shared machine) are printed, each line with the load
+average after it (other work on the machine stretches wall times, not CPU times). Baselines measured in
 the same run, the same way: `python -c pass` (the interpreter alone), and with `--against PATH` the same kits
 checked by another checkout of pnpkit (e.g. `git worktree add /tmp/prev HEAD~1`), each with its ratio.
 Targets: every kit <= 2.0 s wall, a deck kit (Harvest Hands) <= 0.6 s.
@@ -75,7 +76,7 @@ def main() -> None:
                 f"; {wall / old_wall:4.2f}x wall, {cpu / old_cpu:4.2f}x CPU of {opts.against}: "
                 f"{old_wall:.2f} s, {old_cpu:.2f} s CPU"
             )
-        print(line + ")", flush=True)
+        print(line + f"; load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -103,22 +103,27 @@ def confidence(kit: Kit) -> float:
 
 class _DryRun:
     """The executor of a dry run: counts the games the real run would play (the chunks `cache` does not keep
-    yet) and answers every chunk with a one-game tally of its simulation, played once per simulation here, so
-    the game can build its report and ask for every setting it will play. What the games turn out does not
-    change which chunks a report asks for in the shipped games (a game whose later runs depend on earlier
-    results gets a close estimate: the bar then stops a little short of, or past, its total)."""
+    yet), records every run it is asked for (so a pool can play them all in one submission) and answers every
+    chunk with a one-game tally of its simulation, played once per simulation here, so the game can build its
+    report and ask for every setting it will play. What the games turn out does not change which chunks a
+    report asks for in the shipped games (a game whose later runs depend on earlier results gets a close
+    estimate: the bar then stops a little short of, or past, its total, and the real run plays the runs the
+    dry run did not foresee)."""
 
     def __init__(self, cache: CachingExecutor, tallies: dict[str, Tally]):
         self.cache = cache
         self.tallies = tallies
         self.games = 0
+        self.jobs: list[tuple[Simulation, Sequence[Chunk], bool]] = []
+        """Each run asked for: its simulation, chunks and whether its games move the bar."""
 
     def map(
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
-        """Count the pending games of `chunks`; a one-game tally for each chunk."""
+        """Count and record the pending games of `chunks`; a one-game tally for each chunk."""
         from generator.engine.sequential import _sim_key
 
+        self.jobs.append((sim, list(chunks), progress is not None))
         if progress is not None:  # games played without a progress callback never move the bar: not counted
             self.games += sum(c.games for c in self.cache.pending(sim, chunks))
         key = _sim_key(sim)
@@ -131,25 +136,46 @@ def _ignore(*_: object) -> None:
     """The dry run's progress callback: the report passes it on to the runs that move the bar."""
 
 
-def planned_games(
+def dry_run(
     build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]
-) -> int | None:
-    """How many games `build(executor)` (a game's report, or the switch table, given a progress callback as
-    the real run is) will report to the bar beyond what `cache` keeps: a dry run on one-game tallies
-    (`tallies` keeps them per simulation between looks). None when the dry run cannot say (a report that
-    cannot be built from one game per simulation); the bar then has no total."""
+) -> _DryRun | None:
+    """`build(executor)` (a game's report, or the switch table, given a progress callback as the real run
+    is) on one-game tallies (`tallies` keeps them per simulation between looks): what it counted and asked
+    for. None when the dry run cannot say (a report that cannot be built from one game per simulation)."""
+    import sys
     import warnings
+    from contextlib import nullcontext
 
-    import numpy as np
-
+    np = sys.modules.get("numpy")  # a report that plays no games needs no numpy
     dry = _DryRun(cache, tallies)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore") if np is not None else nullcontext():
             warnings.simplefilter("ignore")
             build(dry)
     except Exception:  # an estimate only: the real run reports any real error
         return None
-    return dry.games
+    return dry
+
+
+def planned_games(
+    build: Callable[[Executor], object], cache: CachingExecutor, tallies: dict[str, Tally]
+) -> int | None:
+    """How many games `build(executor)` will report to the bar beyond what `cache` keeps (`dry_run`). None
+    when the dry run cannot say; the bar then has no total."""
+    dry = dry_run(build, cache, tallies)
+    return None if dry is None else dry.games
+
+
+class _Once:
+    """A callable that runs `fn` the first time it is called, and does nothing after."""
+
+    def __init__(self, fn: Callable[[], None] | None):
+        self.fn = fn
+
+    def __call__(self) -> None:
+        fn, self.fn = self.fn, None
+        if fn is not None:
+            fn()
 
 
 def check_balance(
@@ -163,6 +189,7 @@ def check_balance(
     progress: ProgressFor,
     on_report: Callable[[BalanceReport], None] = lambda r: None,
     totals: bool = False,
+    static: Callable[[], None] | None = None,
 ) -> CheckRun:
     """Judge every kit (loaded and statically checked) by sequential self-play: batches double from `games`
     (default: the spec's balance.games) up to balance.max_games while a tolerance is undecided. One worker
@@ -170,27 +197,50 @@ def check_balance(
     switch and picture a page under each colour-vision simulation for it (the JSON stays the same for a seed
     with or without them). `on_report` sees each report as it is done.
     `totals`: before each batch, count the games it will play (a dry run on one game per simulation) and
-    announce them as `advance(label, total=N)`, so the bar shows done/total and the time remaining."""
-    from generator.engine.executors import make_executor
+    announce them as `advance(label, total=N)`, so the bar shows done/total and the time remaining.
+    `static`: the kits' static checks, when the caller has not run them yet: with a process pool they run here
+    while the workers play the first batch (two cores busy from the start), else first; either way before any
+    report is built or seen, and their error (a SpecError) is what the check raises, as if they ran first."""
+    from generator.engine.executors import ProcessExecutor, make_executor
 
     run = CheckRun([])
+    first = _Once(static)
     with make_executor(workers, dask) as executor:
-        for kit in kits:
-            with progress(kit.meta.id) as advance:
-                rep, shown = _check_kit(
-                    kit, executor, games=games, seed=seed, switches=switches, advance=advance, totals=totals
-                )
-            run.reports.append(rep)
-            run.html_reports.append(shown)
-            if switches:  # the HTML report is asked for
-                try:
-                    run.colour_checks.append(colour_check(kit, seed))
-                except KitError as e:  # a page that does not compose: the balance verdicts still stand
-                    run.colour_checks.append(None)
-                    run.html_reports[-1] = replace(
-                        shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"]
+        if isinstance(executor, ProcessExecutor):
+            executor.before_wait = first
+        else:
+            first()
+        try:
+            for kit in kits:
+                with progress(kit.meta.id) as advance:
+                    rep, shown = _check_kit(
+                        kit,
+                        executor,
+                        games=games,
+                        seed=seed,
+                        switches=switches,
+                        advance=advance,
+                        totals=totals,
+                        before_build=first,
                     )
-            on_report(rep)
+                first()
+                run.reports.append(rep)
+                run.html_reports.append(shown)
+                if switches:  # the HTML report is asked for
+                    try:
+                        run.colour_checks.append(colour_check(kit, seed))
+                    except KitError as e:  # a page that does not compose: the balance verdicts still stand
+                        run.colour_checks.append(None)
+                        run.html_reports[-1] = replace(
+                            shown, notes=[*shown.notes, f"no colour-vision pictures: {e}"]
+                        )
+                on_report(rep)
+        except Exception:
+            first()  # a static problem is what the check reports, as when the static checks ran first
+            raise
+        finally:
+            if isinstance(executor, ProcessExecutor):
+                executor.before_wait = None
     return run
 
 
@@ -203,8 +253,11 @@ def _check_kit(
     switches: bool,
     advance: Advance,
     totals: bool,
+    before_build: Callable[[], None] = lambda: None,
 ) -> tuple[BalanceReport, BalanceReport]:
-    """One kit's sequential check: its report, and the report as the HTML report shows it."""
+    """One kit's sequential check: its report, and the report as the HTML report shows it. With a process
+    pool each batch is a dry run first (one game per simulation) whose runs the pool then plays in one
+    submission; `before_build` runs before the first real build (after that submission, if any)."""
     from generator.engine.sequential import Budget, CachingExecutor, judge
 
     balance_report = registry.get(kit.game_id).load.balance_report()
@@ -217,15 +270,20 @@ def _check_kit(
     tallies: dict[str, Tally] = {}
     look = [""]
 
-    def announce(label: str, build: Callable[[Executor], object]) -> None:
-        n = planned_games(build, cache, tallies) if totals else None
-        if n is None:
-            advance(label)
+    prefetch = cache.can_prefetch() and _plays_kernels(kit)  # a deck's exact draws play no games
+
+    def prepare(label: str, build: Callable[[Executor], object]) -> None:
+        dry = dry_run(build, cache, tallies) if totals or prefetch else None
+        if totals and dry is not None:
+            advance(label, total=dry.games)
         else:
-            advance(label, total=n)
+            advance(label)
+        if dry is not None and prefetch:
+            cache.prefetch(dry.jobs, advance)
+        before_build()
 
     def make(budget: Budget) -> BalanceReport:
-        announce(
+        prepare(
             look[0],
             lambda ex: balance_report(
                 kit.game,
@@ -249,7 +307,7 @@ def _check_kit(
         from generator.engine.switches import switch_effects, switch_table
 
         switch_games = max(1, min(first, SWITCH_GAMES_CAP))
-        announce(
+        prepare(
             "house-rule switches",
             lambda ex: switch_effects(
                 balance_report, kit.game, games=switch_games, seed=run_seed, executor=ex, progress=_ignore
@@ -264,6 +322,16 @@ def _check_kit(
 
     shown = replace(shown, notes=[*shown.notes, *colour_notes(kit)])  # the designers' report only
     return rep, shown
+
+
+def _plays_kernels(kit: Kit) -> bool:
+    """Whether the kit's game has compiled self-play kernels (its report plays games in the pool)."""
+    import importlib.util
+
+    from generator.engine.kernelcache import has_kernels
+
+    spec = importlib.util.find_spec(registry.get(kit.game_id).source)
+    return spec is not None and spec.origin is not None and has_kernels(Path(spec.origin).resolve().parent)
 
 
 def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
@@ -380,6 +448,7 @@ __all__ = [
     "check_balance",
     "confidence",
     "default_games",
+    "dry_run",
     "max_games",
     "planned_games",
     "refit",

@@ -109,3 +109,72 @@ def test_without_totals_the_check_plays_no_dry_run(tmp_path: Path) -> None:
 
     check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=False, progress=progress)
     assert calls[0] == ("batch 1/1 (40 games per setting)", None) and all(t is None for _, t in calls)
+
+
+@contextmanager
+def _silent(label: str) -> Iterator[Callable[..., None]]:
+    yield lambda *a, **k: None
+
+
+def test_the_static_checks_run_while_the_pool_plays_the_first_batch_and_before_any_report(
+    tmp_path: Path,
+) -> None:
+    """Issue 38: with a process pool the static checks run in this process after the first batch went to the
+    workers (two cores busy from the start), once, and before any report is seen; the reports are the ones
+    a check with the static checks first, or with one worker, gives."""
+    import multiprocessing as mp
+
+    kits = load_kits([small_kit(tmp_path, max_games=80)])
+    events: list[tuple[str, int]] = []
+    before = {p.pid for p in mp.active_children()}  # pools other tests left behind
+
+    def static() -> None:
+        events.append(("static", len({p.pid for p in mp.active_children()} - before)))
+        check_kits(kits)
+
+    def report(rep: Any) -> None:
+        events.append(("report", len(rep.looks)))
+
+    run = check_balance(
+        kits,
+        games=40,
+        seed=3,
+        workers=2,
+        dask=None,
+        switches=False,
+        progress=_silent,
+        on_report=report,
+        static=static,
+    )
+    assert events == [("static", 2), ("report", len(run.reports[0].looks))]  # the workers were forked
+    alone = check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=False, progress=_silent)
+    assert [r.to_json() for r in run.reports] == [r.to_json() for r in alone.reports]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_static_problem_is_what_the_check_raises_and_no_report_is_seen(
+    tmp_path: Path, workers: int
+) -> None:
+    """The static checks' SpecError ends the check as when they ran first: no report, the same error."""
+    from generator.errors import Problem, SpecError
+
+    kits = load_kits([small_kit(tmp_path, max_games=80)])
+    problem = Problem("kit.yaml", 3, "game.decks", "expected a deck; got 'x'")
+
+    def static() -> None:
+        raise SpecError([problem])
+
+    reports: list[Any] = []
+    with pytest.raises(SpecError) as info:
+        check_balance(
+            kits,
+            games=40,
+            seed=3,
+            workers=workers,
+            dask=None,
+            switches=False,
+            progress=_silent,
+            on_report=reports.append,
+            static=static,
+        )
+    assert info.value.problems == (problem,) and reports == []

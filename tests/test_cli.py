@@ -268,6 +268,26 @@ def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+def test_check_of_a_kit_with_a_static_problem_says_it_plays_nothing_and_writes_nothing(tmp_path):
+    """Issue 38: the static checks may run while the pool plays the first batch; a static problem is still
+    all the check says (exit 1, no report, no JSON), as when they ran first."""
+    kit = tmp_path / "kit"
+    shutil.copytree(RR, kit)
+    y = kit / "kit.yaml"
+    text = y.read_text(encoding="utf-8")
+    line = text[: text.index("title: component.number_cards")].count("\n") + 1
+    y.write_text(text.replace("title: component.number_cards", "title: component.nope"), encoding="utf-8")
+    out = tmp_path / "r.json"
+    r = pnpkit("check", str(kit), "--seed", "3", "--workers", "2", "--json", str(out))
+    assert (r.returncode, r.stdout, out.exists()) == (1, "", False)
+    said = r.stderr.splitlines(keepends=True)
+    assert "".join(said[-2:]) == (
+        f"error: 1 problem in {y}\n  {y}:{line}: components.number_cards.title: text id 'component.nope' is "
+        f"not in the English catalog\n"
+    )
+    assert all(s.startswith("compiling the Ripple Rush engine once") for s in said[:-2])  # a first run's
+
+
 # ------------------------------------------------------------------ hostile output (issue 12)
 
 

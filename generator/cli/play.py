@@ -7,8 +7,9 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -73,9 +74,13 @@ def check(
     from generator.pipeline import check_kits, load_run
 
     run = load_run(run_of(kits, seed=seed, workers=workers))
-    with _compiling(list(run.kits)):  # the static checks may play compiled code too
-        check_kits(run.kits)
-    checked = _play(run, games=games, dask=dask, switches=report is not None)
+    if _needs_compile(list(run.kits)):
+        with _compiling(list(run.kits)):  # the static checks may play compiled code too
+            check_kits(run.kits)
+        static = None
+    else:  # kernels cached: the static checks run while the workers play the first batch
+        static = partial(check_kits, run.kits)
+    checked = _play(run, games=games, dask=dask, switches=report is not None, static=static)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
             show(f"refit: {write_refit(k, rep).summary} written to {k.display}")
@@ -85,8 +90,11 @@ def check(
         raise Failure(checked.summary(), checked.exit_code)
 
 
-def _play(run: Run, *, games: int | None, dask: str | None, switches: bool) -> CheckRun:
-    """The balance check of a run's kits, with a progress bar per kit and each report printed when done."""
+def _play(
+    run: Run, *, games: int | None, dask: str | None, switches: bool, static: Callable[[], None] | None = None
+) -> CheckRun:
+    """The balance check of a run's kits, with a progress bar per kit and each report printed when done;
+    `static` (the static checks, when not run yet) runs before any report is seen (`check_balance`)."""
     from generator.checking import check_balance
     from generator.render.console import print_report
 
@@ -100,7 +108,20 @@ def _play(run: Run, *, games: int | None, dask: str | None, switches: bool) -> C
         progress=lambda label: progress(None, label),
         totals=console(stderr=True).is_terminal,
         on_report=lambda rep: print_report(rep, console()),
+        static=static,
     )
+
+
+def _needs_compile(kits: list[Any]) -> bool:
+    """Whether numba has yet to compile (and cache) the kernels of some kit's game: `_compiling` then says so
+    around the static checks, which run first."""
+    with_kernels = _kernel_games(kits)
+    if not with_kernels:
+        return False
+    from generator.engine.kernelcache import salted_cache_dir
+
+    cache_dir = salted_cache_dir()
+    return cache_dir is not None and bool(_not_cached(with_kernels, cache_dir))
 
 
 @contextmanager

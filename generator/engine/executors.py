@@ -13,6 +13,9 @@ if TYPE_CHECKING:  # the runner (and numpy) and the process pool load when a gam
 
     from generator.engine.runner import Chunk, Simulation, Tally
 
+Job = tuple["Simulation", Sequence["Chunk"]]
+"""One run for `map_many`: a simulation and the chunks to play."""
+
 
 def _check_workers(workers: int | None, option: str = "--workers") -> None:
     if workers is not None and workers < 0:
@@ -51,16 +54,19 @@ class ProcessExecutor:
     """Plays chunks in a pool of worker processes; results are reordered by chunk index.
 
     The pool lives until `close()` (or the end of a `with` block), so a check that runs many settings pays
-    the worker start-up once. Before the pool is forked this process plays one throwaway game of the first
-    run (not in any result): the workers then inherit the loaded (compiled) kernels instead of each loading
-    them again, and every chunk goes to the workers. (It used to play the whole first chunk here: on a run
-    of two or three chunks one worker then idled through most of it; issue 16.) Where a chunk runs never
-    changes its result."""
+    the worker start-up once. Before the pool is forked this process plays one throwaway game of each run
+    it is first given (not in any result): the workers then inherit the loaded (compiled) kernels instead of
+    each loading them again, and every chunk goes to the workers. (It used to play the whole first chunk
+    here: on a run of two or three chunks one worker then idled through most of it; issue 16.) Where a chunk
+    runs never changes its result."""
 
     def __init__(self, workers: int | None = None):
         _check_workers(workers)
         self.workers = workers or os.cpu_count() or 1
         self._pool: ProcessPoolExecutor | None = None
+        self.before_wait: Callable[[], None] | None = None
+        """Run once in this process right after the next submission to the pool, while the workers play
+        (a check's static checks); its error ends that run."""
 
     def __enter__(self) -> ProcessExecutor:
         return self
@@ -78,36 +84,55 @@ class ProcessExecutor:
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
         """Play chunks across processes."""
+        if self.workers <= 1 or len(chunks) <= 1:
+            return SerialExecutor().map(sim, chunks, progress)
+        return self.map_many([(sim, chunks)], None if progress is None else lambda _, games: progress(games))[
+            0
+        ]
+
+    def map_many(
+        self, jobs: Sequence[Job], progress: Callable[[int, int], None] | None = None
+    ) -> list[list[Tally]]:
+        """Play the chunks of several runs (each a simulation and its chunks) in one submission: the workers
+        go from one run's chunks to the next without waiting for the parent between runs. Each run's tallies
+        in chunk order; progress(run index, games) as chunks finish. Before the pool is forked, one throwaway
+        game of each run's simulation loads every kernel the runs play, so no worker loads one again."""
         from concurrent.futures import ProcessPoolExecutor, as_completed
         from concurrent.futures.process import BrokenProcessPool
 
         from generator.engine import runner
 
-        if self.workers <= 1 or len(chunks) <= 1:
-            return SerialExecutor().map(sim, chunks, progress)
-        results: dict[int, Tally] = {}
-        todo = list(chunks)
+        jobs = [(sim, list(chunks)) for sim, chunks in jobs]
+        if self.workers <= 1 or sum(len(chunks) for _, chunks in jobs) <= 1:
+            return [
+                SerialExecutor().map(sim, chunks, _job_progress(progress, j))
+                for j, (sim, chunks) in enumerate(jobs)
+            ]
+        results: dict[tuple[int, int], Tally] = {}
         if self._pool is None:
             import multiprocessing as mp
 
-            sim.play(
-                todo[0].seed, 1
-            )  # warm: load the kernels once, before the fork (the game is thrown away)
-
+            for sim, chunks in jobs:
+                if chunks:  # warm: load the kernels once, before the fork (the game is thrown away)
+                    sim.play(chunks[0].seed, 1)
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
         # chunks go in guided batches (one task, one message each way): per-task costs in the parent (futures,
         # unpickling) were 0.13 CPU s of 1.6 s on 200 Ripple Rush chunks, the 2-worker speed-up 1.76x
         futs = {
-            self._pool.submit(runner.play_chunks, sim, batch): batch
-            for batch in runner.guided_batches(todo, self.workers)
+            self._pool.submit(runner.play_chunks, jobs[j][0], batch): (j, batch)
+            for j, batch in job_batches([chunks for _, chunks in jobs], self.workers)
         }
         try:
+            hook, self.before_wait = self.before_wait, None
+            if hook is not None:
+                hook()  # the parent's own work while the workers play (its error ends the run)
             for f in as_completed(futs):
-                for c, tally in zip(futs[f], f.result()):
-                    results[c.index] = tally
+                j, batch = futs[f]
+                for c, tally in zip(batch, f.result(), strict=True):
+                    results[j, c.index] = tally
                     if progress:
-                        progress(c.games)
+                        progress(j, c.games)
         except BrokenProcessPool as e:
             self._pool = None
             raise KitError(f"a simulation worker process died (out of memory?): {e}") from e
@@ -116,7 +141,29 @@ class ProcessExecutor:
             for f in futs:
                 f.cancel()
             raise
-        return [results[c.index] for c in chunks]
+        return [[results[j, c.index] for c in chunks] for j, (_, chunks) in enumerate(jobs)]
+
+
+def _job_progress(progress: Callable[[int, int], None] | None, job: int) -> Callable[[int], None] | None:
+    """`progress(job, games)` as a one-run progress callback."""
+    if progress is None:
+        return None
+    return lambda games: progress(job, games)
+
+
+def job_batches(runs: Sequence[Sequence[Chunk]], workers: int) -> list[tuple[int, list[Chunk]]]:
+    """Guided batches (`runner.guided_batches`) over the chunks of several runs taken in order: a batch is a
+    share of all that is left, never mixing runs. (run index, batch) each."""
+    left = sum(len(chunks) for chunks in runs)
+    out: list[tuple[int, list[Chunk]]] = []
+    for j, chunks in enumerate(runs):
+        i = 0
+        while i < len(chunks):
+            size = min(len(chunks) - i, max(1, left // (2 * workers)))
+            out.append((j, list(chunks[i : i + size])))
+            i += size
+            left -= size
+    return out
 
 
 class DaskExecutor:
@@ -188,7 +235,7 @@ class DaskExecutor:
             from dask.distributed import as_completed as d_completed
 
             futs = [client.submit(runner.play_chunk, sim, c, pure=False) for c in chunks]
-            index = {f.key: c for f, c in zip(futs, chunks)}
+            index = {f.key: c for f, c in zip(futs, chunks, strict=True)}
             results: dict[int, Tally] = {}
             for f in d_completed(futs):
                 c = index[f.key]

@@ -19,7 +19,7 @@ import hashlib
 import pickle
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.engine.report import BalanceReport, Tolerance
 from generator.engine.verdict import Verdict, bonferroni_alpha, planned_looks
@@ -79,17 +79,54 @@ class CachingExecutor:
 
     def pending(self, sim: Simulation, chunks: Sequence[Chunk]) -> list[Chunk]:
         """The chunks `map` would play (those not kept from an earlier call)."""
-        return [c for c, k in zip(chunks, self._keys(sim, chunks)) if k not in self._cache]
+        return [c for c, k in zip(chunks, self._keys(sim, chunks), strict=True) if k not in self._cache]
+
+    def can_prefetch(self) -> bool:
+        """Whether the inner executor plays several runs in one submission (a process pool)."""
+        return callable(getattr(self.inner, "map_many", None))
+
+    def prefetch(
+        self, jobs: Sequence[tuple[Simulation, Sequence[Chunk], bool]], progress: Callable[[int], None]
+    ) -> None:
+        """Play the chunks of several runs (simulation, chunks, whether its games move the bar) that are not
+        kept yet in one submission to the inner executor's `map_many`, and keep their tallies: a look asks
+        for them afterwards run by run and finds them here, so the workers never wait for this process
+        between runs. A chunk's tally depends only on its simulation and seed, so where and when it was
+        played changes nothing."""
+        todo: list[tuple[Simulation, list[tuple[Chunk, tuple[str, str, tuple[int, ...], int]]], bool]] = []
+        seen: set[tuple[str, str, tuple[int, ...], int]] = set()
+        for sim, chunks, counted in jobs:
+            new = [
+                (c, k)
+                for c, k in zip(chunks, self._keys(sim, chunks), strict=True)
+                if k not in self._cache and k not in seen
+            ]
+            seen.update(k for _, k in new)
+            if new:
+                todo.append((sim, new, counted))
+        if not todo:
+            return
+
+        def done(job: int, games: int) -> None:
+            if todo[job][2]:
+                progress(games)
+
+        inner: Any = self.inner
+        played = inner.map_many([(sim, [c for c, _ in new]) for sim, new, _ in todo], done)
+        for (_, new, _), tallies in zip(todo, played, strict=True):
+            for (c, k), t in zip(new, tallies, strict=True):
+                self._cache[k] = t
+                self.played_games += c.games
 
     def map(
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
         """Tallies of `chunks` in order, playing only those not seen before."""
         keys = self._keys(sim, chunks)
-        missing = [(c, k) for c, k in zip(chunks, keys) if k not in self._cache]
+        missing = [(c, k) for c, k in zip(chunks, keys, strict=True) if k not in self._cache]
         todo = [c for c, _ in missing]
         if todo:
-            for (_, k), t in zip(missing, self.inner.map(sim, todo, progress)):
+            for (_, k), t in zip(missing, self.inner.map(sim, todo, progress), strict=True):
                 self._cache[k] = t
             self.played_games += sum(c.games for c in todo)
         return [self._cache[k] for k in keys]

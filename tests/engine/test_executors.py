@@ -124,3 +124,70 @@ def test_process_pool_returns_chunks_in_chunk_order_not_completion_order() -> No
     got = run(SlowFirstChunk(), 4, 0, ProcessExecutor(2), chunk_size=1, progress=done.append)
     assert got["games.chunk"].tolist() == [0, 1, 2, 3]
     assert len(done) == 4
+
+
+# ------------------------------------------------------------- several runs in one submission (issue 38)
+
+
+def test_map_many_gives_each_run_what_map_gives_it(serial: Tally) -> None:
+    """Two runs (other simulations, other seeds) played in one submission: each run's tallies are its own,
+    in chunk order, equal to playing it alone; progress names the run; no game is played here."""
+    from generator.engine.runner import merge_tallies, plan_chunks
+
+    other = DiceRace(players=2, target=15)
+    a, b = plan_chunks(GAMES, SEED, CHUNK), plan_chunks(700, 9, 100)
+    done: list[tuple[int, int]] = []
+    with ProcessExecutor(2) as ex:
+        got_a, got_b = ex.map_many([(WhoPlays(), a), (WhoPlays(other), b)], lambda j, n: done.append((j, n)))
+    assert_same(played_elsewhere(merge_tallies(got_a)), serial)
+    alone = run(other, 700, 9, SerialExecutor(), chunk_size=100)
+    merged_b = merge_tallies(got_b)
+    assert merged_b.pop("games.pid").shape == (700,)
+    assert_same(merged_b, alone)
+    assert sorted(done) == sorted([(0, CHUNK)] * 6 + [(1, 100)] * 7)
+
+
+def test_job_batches_keep_every_chunk_once_in_order_never_mixing_runs() -> None:
+    from generator.engine.executors import job_batches
+    from generator.engine.runner import plan_chunks
+
+    runs = [plan_chunks(n, s, 1) for n, s in ((30, 1), (0, 2), (5, 3), (41, 4))]
+    batches = job_batches(runs, 2)
+    for j, chunks in enumerate(runs):
+        assert [c for k, b in batches if k == j for c in b] == chunks
+    assert [k for k, _ in batches] == sorted(k for k, _ in batches)  # runs in order
+    sizes = [len(b) for _, b in batches]
+    assert len(batches) < 76 and sizes[0] == 76 // 4 and sizes[-1] == 1  # large first, small last
+
+
+@dataclass(frozen=True)
+class Slow:
+    """Each chunk takes a while, so the parent's hook runs while the workers still play."""
+
+    def play(self, seed: np.random.SeedSequence, games: int) -> Tally:
+        import time
+
+        time.sleep(0.3)
+        return {"games.t": np.full(games, time.time())}
+
+
+def test_before_wait_runs_once_in_this_process_while_the_workers_play() -> None:
+    import time
+
+    seen: list[float] = []
+    with ProcessExecutor(2) as ex:
+        ex.before_wait = lambda: seen.append(time.time())
+        first = run(Slow(), 4, 0, ex, chunk_size=1)
+        run(Slow(), 4, 1, ex, chunk_size=1)
+    assert len(seen) == 1 and ex.before_wait is None  # once, then gone
+    assert seen[0] < first["games.t"].max()  # before the workers were done: they played meanwhile
+
+
+def test_an_error_of_before_wait_ends_the_run() -> None:
+    def fail() -> None:
+        raise KitError("static problem")
+
+    with ProcessExecutor(2) as ex:
+        ex.before_wait = fail
+        with pytest.raises(KitError, match="static problem"):
+            run(Slow(), 4, 0, ex, chunk_size=1)

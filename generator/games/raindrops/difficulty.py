@@ -39,10 +39,26 @@ class CardTables:
     full: np.ndarray  # [cards] mask of all cells
 
 
+_TABLES: dict[tuple[object, ...], CardTables] = {}
+
+
 def card_tables(
     patterns: Sequence[Sequence[Sequence[str | None]]], colour_ids: Sequence[str], bag: Sequence[RaindropTile]
 ) -> CardTables:
-    """Placements and still-coverable masks of every pattern, for the kernel."""
+    """Placements and still-coverable masks of every pattern, for the kernel. Kept per patterns, colours and
+    bag (the kernels only read them): a check builds the same deck's tables for the build-time difficulty
+    and at every look, each time ~20 ms of Python."""
+    key = (tuple(tuple(tuple(row) for row in pat) for pat in patterns), tuple(colour_ids), tuple(bag))
+    if key not in _TABLES:
+        if len(_TABLES) >= 8:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[key] = _card_tables(patterns, colour_ids, bag)
+    return _TABLES[key]
+
+
+def _card_tables(
+    patterns: Sequence[Sequence[Sequence[str | None]]], colour_ids: Sequence[str], bag: Sequence[RaindropTile]
+) -> CardTables:
     pairs = bag_pairs(tuple(bag))
     cidx = {c: i for i, c in enumerate(colour_ids)}
     per_card = []

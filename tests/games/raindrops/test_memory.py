@@ -215,3 +215,27 @@ def test_check_judges_points_out_of_sample_even_at_the_build_seed(spec, cards) -
     assert same < len(fig) // 10
     assert any("out of sample" in n for n in rep.notes)
     assert "(out of sample)" in rep.tolerances[0].name
+
+
+def test_a_decks_card_tables_are_built_once_per_process(spec, cards, monkeypatch) -> None:
+    """Issue 38 ("nothing computed twice"): the deck's placement tables serve the build-time difficulty and
+    every look of a check; other patterns get their own."""
+    from generator.games.raindrops import difficulty
+
+    built: list[int] = []
+    real = difficulty._card_tables
+
+    def counting(patterns, colour_ids, bag):  # type: ignore[no-untyped-def]
+        built.append(len(patterns))
+        return real(patterns, colour_ids, bag)
+
+    monkeypatch.setattr(difficulty, "_card_tables", counting)
+    monkeypatch.setattr(difficulty, "_TABLES", {})
+    patterns = [c.pattern for c in cards]
+    first = measure(spec, patterns, build_bag(spec), 20, 1)
+    again = measure(spec, [list(map(list, p)) for p in patterns], build_bag(spec), 20, 1)  # equal, not same
+    for k in first:
+        assert np.array_equal(first[k], again[k]), k
+    assert built == [len(cards)]
+    measure(spec, patterns[:5], build_bag(spec), 20, 1)
+    assert built == [len(cards), 5]
