@@ -190,6 +190,17 @@ def _noref(fn: F, *, step: bool) -> F:
     return jit(fn)
 
 
+def jit_merged(fn: F) -> F:
+    """`jit` for a function with a single compiled call site, inlined there by numba: its body is typed and
+    optimised as part of its caller's, once. A compiled function links the machine code of everything it
+    calls and optimises it again, so each level of a call tree compiles the whole tree below it once more;
+    merging a function into its only caller removes a level (the caller no longer links it). A call from
+    Python compiles it as a function of its own, as `jit` does."""
+    if HAVE_NUMBA:
+        return _njit(fn, inline="always")
+    return jit(fn)
+
+
 def jit_inline(fn: F) -> F:
     """`jit_noref`, and inlined into compiled callers (small, hot decision functions)."""
     if NRT_OFF:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.kernel import jit, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, jit_merged, seed_state, shuffle_inplace
 from generator.engine.runner import Tally
 from generator.games.rummy_cards.sim_random import _lay, _random_lay, _random_turn, random_plays
 from generator.games.rummy_cards.sim_score import _score_round
@@ -175,7 +175,7 @@ def _lay_after_opening(
     return res[OUT_MELDS] + n_open  # type: ignore[no-any-return]
 
 
-@jit
+@jit_merged
 def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat: int) -> np.ndarray:
     """Play round g (meld finders; the seat `random_seat` plays random-legal, -1 none) into ws (see
     Workspace). Returns the result array (RES_* indices)."""
@@ -344,9 +344,12 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
 @jit
 def play_rounds(rng: np.ndarray, setup: Setup, ws: Workspace, seats: np.ndarray, results: np.ndarray) -> None:
     """Rounds g = 0..len(seats)-1 in one compiled call (the Setup/Workspace tuples are unboxed once per chunk,
-    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g])."""
+    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g]), play_round merged into this
+    loop (`jit_merged`: compiled once, as part of it)."""
     for g in range(seats.shape[0]):
-        results[g] = play_round(rng, setup, ws, g, seats[g])
+        out = play_round(rng, setup, ws, g, seats[g])
+        for i in range(RES_SIZE):  # not `results[g] = out`: an array copy compiles a shape-error message
+            results[g, i] = out[i]
 
 
 @dataclass(frozen=True)
@@ -436,7 +439,10 @@ def logged_round(
     0)."""
     setup = sim.setup()
     ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
-    return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
+    result = np.zeros((1, RES_SIZE), np.int64)
+    # through play_rounds, the entry point the checks compile, rather than play_round compiled on its own
+    play_rounds(seed_state(seed), setup, ws, np.array([random_seat], np.int64), result)
+    return result[0], ws
 
 
 def rules_code(rules: object) -> tuple[int, ...]:
