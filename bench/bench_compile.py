@@ -5,9 +5,10 @@ process runs `python -m generator check layouts/<kit>` with NUMBA_CACHE_DIR and 
 empty folders, so every kernel the check plays is compiled. Printed per kit: the seconds until the first line
 on stderr (the compile notice; the target is 1 s), the wall and CPU seconds of the cold run (user + sys of the
 process and its children), the CPU seconds of a warm run right after it into the same cache, and their
-difference: the CPU seconds spent compiling. With `--against PATH` the same is measured for another checkout
-of pnpkit (e.g. `git archive HEAD~3 | tar -x -C /tmp/prev`) and the ratios printed. Targets: Rummy Cards <= 25
-s wall, Ripple Rush <= 10 s.
+difference: the CPU seconds spent compiling (a process that compiles in helper processes counts theirs
+too). With `--against PATH` the same is measured for another checkout of pnpkit (e.g. `git archive HEAD~3 |
+tar -x -C /tmp/prev`), the two taking turns, and the ratios printed. Targets: Rummy Cards <= 25 s wall,
+Ripple Rush <= 10 s.
 
     python bench/bench_compile.py [--kits ripple_rush,rummy_cards] [--repeat 1] [--against /tmp/prev]
 """
@@ -78,16 +79,23 @@ def run_once(args: list[str], checkout: Path, cache: Path) -> Run:
     return Run(first, wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status))
 
 
-def measure(kit: str, checkout: Path, repeat: int) -> tuple[Run, float]:
-    """The median cold run (by CPU) of `repeat`, each into an empty cache, and the median warm CPU seconds."""
-    colds, warms = [], []
+def measure(kit: str, checkouts: list[Path], repeat: int) -> list[tuple[Run, float]]:
+    """Per checkout: the median cold run (by CPU) of `repeat`, each into an empty cache, and the median warm
+    CPU seconds. The checkouts take turns, repeat by repeat, so a change in the machine's load falls on
+    both."""
+    colds: list[list[Run]] = [[] for _ in checkouts]
+    warms: list[list[float]] = [[] for _ in checkouts]
+    args = ["-m", "generator", "check", f"layouts/{kit}"]
     for _ in range(repeat):
-        with tempfile.TemporaryDirectory(prefix="pnpkit-compile-") as tmp:
-            args = ["-m", "generator", "check", f"layouts/{kit}"]
-            colds.append(run_once(args, checkout, Path(tmp)))
-            warms.append(run_once(args, checkout, Path(tmp)).cpu)
-    colds.sort(key=lambda r: r.cpu)
-    return colds[len(colds) // 2], statistics.median(warms)
+        for i, checkout in enumerate(checkouts):
+            with tempfile.TemporaryDirectory(prefix="pnpkit-compile-") as tmp:
+                colds[i].append(run_once(args, checkout, Path(tmp)))
+                warms[i].append(run_once(args, checkout, Path(tmp)).cpu)
+    out = []
+    for runs, warm in zip(colds, warms, strict=True):
+        runs.sort(key=lambda r: r.cpu)
+        out.append((runs[len(runs) // 2], statistics.median(warm)))
+    return out
 
 
 def line(kit: str, cold: Run, warm_cpu: float) -> str:
@@ -108,11 +116,13 @@ def main() -> None:
     )
     opts = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; median of {opts.repeat}")
+    checkouts = [ROOT] if opts.against is None else [ROOT, opts.against]
     for kit in [k for k in opts.kits.split(",") if k]:
-        cold, warm = measure(kit, ROOT, opts.repeat)
+        runs = measure(kit, checkouts, opts.repeat)
+        cold, warm = runs[0]
         print(line(kit, cold, warm), flush=True)
         if opts.against is not None:
-            old_cold, old_warm = measure(kit, opts.against, opts.repeat)
+            old_cold, old_warm = runs[1]
             print(line(f"  {opts.against.name}", old_cold, old_warm), flush=True)
             print(
                 f"  ratio: cold wall {cold.wall / old_cold.wall:4.2f}x, compile CPU "

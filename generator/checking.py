@@ -5,6 +5,7 @@ The CLI parses options and prints; everything here works on loaded, checked kits
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -433,9 +434,11 @@ def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[t
 
     for kit in kits:
         start = time.perf_counter()
-        registry.get(kit.game_id).load.balance_report()(
-            kit.game, games=games, seed=kit.meta.seed, executor=SerialExecutor(), kit=kit.meta.id
-        )
+        report = registry.get(kit.game_id).load.balance_report()
+        kernel = sys.modules.get("generator.engine.kernel")  # imported by a game with compiled kernels only
+        if kernel is not None:  # its parts that compile apart, on two cores at once (the play loads them)
+            kernel.compile_parts(report.__module__.rpartition(".")[0])
+        report(kit.game, games=games, seed=kit.meta.seed, executor=SerialExecutor(), kit=kit.meta.id)
         progress(kit.meta.id)
         yield kit.meta.id, time.perf_counter() - start
 

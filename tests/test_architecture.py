@@ -289,7 +289,7 @@ MAX_MODULE_LINES = 800  # a module does one job: past 800 lines it holds several
 MAX_FUNCTION_LINES = 80  # a function reads on a screen or two; longer ones are cut into named steps
 # a compiled kernel may restate a rule whole (a call costs inside numba), but not in 500 lines
 MAX_KERNEL_LINES = 200
-JIT_WRAPPERS = {"jit", "jit_inline", "jit_noref", "jit_noref_entry"}
+JIT_WRAPPERS = {"jit", "jit_inline", "jit_merged", "jit_noref", "jit_noref_entry"}
 """The engine's compile wrappers (generator/engine/kernel.py): a function decorated with one is a kernel."""
 KERNEL_MODULE = "generator.engine.kernel"
 

@@ -190,6 +190,17 @@ def _noref(fn: F, *, step: bool) -> F:
     return jit(fn)
 
 
+def jit_merged(fn: F) -> F:
+    """`jit` for a function with a single compiled call site, inlined there by numba: its body is typed and
+    optimised as part of its caller's, once. A compiled function links the machine code of everything it
+    calls and optimises it again, so each level of a call tree compiles the whole tree below it once more;
+    merging a function into its only caller removes a level (the caller no longer links it). A call from
+    Python compiles it as a function of its own, as `jit` does."""
+    if HAVE_NUMBA:
+        return _njit(fn, inline="always")
+    return jit(fn)
+
+
 def jit_inline(fn: F) -> F:
     """`jit_noref`, and inlined into compiled callers (small, hot decision functions)."""
     if NRT_OFF:
@@ -198,6 +209,89 @@ def jit_inline(fn: F) -> F:
     if HAVE_NUMBA:
         return _njit(fn, inline="always")
     return jit(fn)
+
+
+_PARTS: list[str] = []
+"""The registered compile parts (`compile_part`), as MODULE:FUNCTION, in the order registered."""
+
+
+def compile_part(fn: F) -> F:
+    """Register `fn` (called with no arguments) as one part of its game's kernels that compiles apart from
+    the others: it compiles a set of compiled functions for the argument types the game's entry point calls
+    them with (`compile_for`), sharing as little as possible with the game's other parts. `compile_parts`
+    compiles a game's parts at once, each but the first in a process of its own."""
+    _PARTS.append(f"{fn.__module__}:{fn.__qualname__}")
+    return fn
+
+
+def registered_parts(package: str) -> list[str]:
+    """The registered compile parts (MODULE:FUNCTION) of the modules in `package` (a dotted name)."""
+    return [p for p in _PARTS if p.startswith(f"{package}.")]
+
+
+def compile_for(fn: Callable[..., Any], *args: Any) -> None:
+    """Compile `fn` (a `jit` function) for the numba types of `args` without calling it; nothing without
+    numba. The types are those a compiled caller passing such values has (numba's `typeof`), so the version
+    compiled here, and cached on disk, is the one a compiled caller loads instead of compiling it again."""
+    if HAVE_NUMBA:
+        fn.compile(tuple(_numba.typeof(a) for a in args))  # type: ignore[attr-defined,no-untyped-call]
+
+
+def compile_parts(package: str, *, timeout: float = 600.0) -> None:
+    """Compile the registered parts of `package` (a game's, `registered_parts`) at the same time: the first
+    in this process, each other one in a process of its own (`python -m generator.engine.compile_part`), so
+    that a game whose kernels compile one after another on one core compiles on two. numba writes what a
+    process compiles to its disk cache (NUMBA_CACHE_DIR, shared), and a compiled function whose callee
+    another process cached loads the callee instead of compiling it. Returns when every part is done; a part
+    that fails, or runs past `timeout` seconds, is left to the caller's compile (it compiles what is
+    missing), so this only ever saves time. Nothing happens without numba, with fewer than two parts or on
+    one CPU."""
+    parts = registered_parts(package)
+    if not HAVE_NUMBA or len(parts) < 2 or (os.cpu_count() or 1) < 2:
+        return
+    import subprocess
+    import sys
+    import time
+
+    # the helpers import this very package (and the game's), wherever it was imported from here
+    path = os.pathsep.join(p for p in (str(_PACKAGE.parent), os.environ.get("PYTHONPATH")) if p)
+    helpers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "generator.engine.compile_part", part],
+            env={**os.environ, "PYTHONPATH": path},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for part in parts[1:]
+    ]
+    try:
+        run_part(parts[0])
+        deadline = time.monotonic() + timeout
+        for proc in helpers:
+            try:
+                proc.wait(timeout=max(deadline - time.monotonic(), 0.0))
+            except subprocess.TimeoutExpired:
+                pass
+    finally:
+        for proc in helpers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def run_part(part: str) -> None:
+    """Call the registered compile part MODULE:FUNCTION (its module imported first, which registers it);
+    ValueError when no such part is registered."""
+    import importlib
+
+    module, _, name = part.partition(":")
+    target: Any = importlib.import_module(module)
+    if part not in _PARTS:
+        raise ValueError(f"{part}: not a registered compile part")
+    for attr in name.split("."):
+        target = getattr(target, attr)
+    target()
 
 
 _SHIFT_A = np.uint64(13)

@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.kernel import jit, seed_state, shuffle_inplace
+from generator.engine.kernel import (
+    compile_for,
+    compile_part,
+    jit,
+    jit_merged,
+    py_func,
+    seed_state,
+    shuffle_inplace,
+)
 from generator.engine.runner import Tally
 from generator.games.rummy_cards.sim_random import _lay, _random_lay, _random_turn, random_plays
 from generator.games.rummy_cards.sim_score import _score_round
@@ -35,15 +43,21 @@ from generator.games.rummy_cards.sim_setup import (
     Workspace,
 )
 from generator.games.rummy_cards.solver import opening_points_bound, solve_turn, table_cards
+from generator.games.rummy_cards.solver_decode import decode
+from generator.games.rummy_cards.solver_retrieval import CAND_F, MAX_CANDIDATES, _greedy_incumbent
 from generator.games.rummy_cards.solver_search import workspaces
 from generator.games.rummy_cards.solver_state import (
     MAX_MELDS,
+    MOVE_F,
+    MOVE_H,
     OUT_BEST,
     OUT_EXACT,
     OUT_GIVEUPS,
     OUT_MELDS,
     OUT_RETRIEVED,
     OUT_SIZE,
+    SolverWorkspace,
+    new_workspace,
 )
 
 NO_RANDOM = -1
@@ -175,7 +189,7 @@ def _lay_after_opening(
     return res[OUT_MELDS] + n_open  # type: ignore[no-any-return]
 
 
-@jit
+@jit_merged
 def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat: int) -> np.ndarray:
     """Play round g (meld finders; the seat `random_seat` plays random-legal, -1 none) into ws (see
     Workspace). Returns the result array (RES_* indices)."""
@@ -344,9 +358,12 @@ def play_round(rng: np.ndarray, setup: Setup, ws: Workspace, g: int, random_seat
 @jit
 def play_rounds(rng: np.ndarray, setup: Setup, ws: Workspace, seats: np.ndarray, results: np.ndarray) -> None:
     """Rounds g = 0..len(seats)-1 in one compiled call (the Setup/Workspace tuples are unboxed once per chunk,
-    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g])."""
+    not once per round): results[g] = play_round(rng, setup, ws, g, seats[g]), play_round merged into this
+    loop (`jit_merged`: compiled once, as part of it)."""
     for g in range(seats.shape[0]):
-        results[g] = play_round(rng, setup, ws, g, seats[g])
+        out = play_round(rng, setup, ws, g, seats[g])
+        for i in range(RES_SIZE):  # not `results[g] = out`: an array copy compiles a shape-error message
+            results[g, i] = out[i]
 
 
 @dataclass(frozen=True)
@@ -436,7 +453,10 @@ def logged_round(
     0)."""
     setup = sim.setup()
     ws = round_workspace(setup, 1, sim.max_turns if log_turns is None else log_turns)
-    return play_round(seed_state(seed), setup, ws, 0, random_seat), ws
+    result = np.zeros((1, RES_SIZE), np.int64)
+    # through play_rounds, the entry point the checks compile, rather than play_round compiled on its own
+    play_rounds(seed_state(seed), setup, ws, np.array([random_seat], np.int64), result)
+    return result[0], ws
 
 
 def rules_code(rules: object) -> tuple[int, ...]:
@@ -475,6 +495,101 @@ def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDO
         s.balance.max_turns,
         random_seat,
         rules_code(s.rules),
+    )
+
+
+def _sample_round(players: int = 2) -> tuple[Setup, dict[str, np.ndarray]]:
+    """A Setup of the seed's deck and the arrays play_round passes its steps, by the names it gives them
+    (only their types matter: the compile parts compile for them)."""
+    setup = RummySimulation(players, 4, 13, 1, 2, 2, 14, 30, 30, (30,), 200).setup()
+    C, N, T = setup.n_colours, setup.n_numbers, setup.thresholds.shape[0]
+    K = C * N
+    melds = np.zeros((MAX_MELDS, 2 + max(N, C)), np.int64)
+    return setup, {
+        "rng": seed_state(0),
+        "order": np.zeros(K * setup.copies + setup.n_jokers, np.int64),
+        "hand": np.zeros((players, K), np.int64),
+        "hj": np.zeros(players, np.int64),
+        "counts": np.zeros(K, np.int64),
+        "opened": np.zeros(players, np.int64),
+        "first_possible": np.zeros((1, players, T), np.int64)[0],
+        "scores": np.zeros((1, players), np.int64)[0],
+        "choices": np.full((1, 2), -1, np.int64),
+        "tab": melds,
+        "layout": melds.copy(),
+        "spare": melds.copy(),
+        "res": np.zeros(OUT_SIZE, np.int64),
+        "stats": np.zeros(3, np.int64),
+        "out": np.zeros(RES_SIZE, np.int64),
+    }
+
+
+def _workspace_sample(C: int, N: int) -> SolverWorkspace:
+    """A SolverWorkspace of the search's types, tiny and made without compiled code (new_workspace's Python
+    body, an empty move table of move_table's types), so that a compile part has it at once."""
+    moves = np.zeros((16, MOVE_F, MOVE_H, 1), np.int64)
+    return SolverWorkspace(
+        *py_func(new_workspace)(C, N, 1),
+        np.zeros((16, MOVE_F, MOVE_H, 2), np.int64),
+        moves,
+        moves,
+        moves.astype(np.int32),
+        moves,
+    )
+
+
+@compile_part
+def compile_turn_steps() -> None:
+    """Compile part: the search's workspace (`workspaces`, called by round_workspace), play_round's steps
+    besides the meld finder's search (the deal, the random-legal seat's turns, laying, scoring), and the
+    search's steps that come late in its compile (decoding, the greedy retrieval), for the types their
+    callers pass. The first part: run in the process that compiles play_rounds after."""
+    setup, a = _sample_round()
+    C, N, hand, hj, tab, t = setup.n_colours, setup.n_numbers, a["hand"], a["hj"], a["tab"], a["counts"]
+    i, no = 0, False  # an int64 and a bool argument
+    workspaces(C, N)
+    compile_for(decode, t, t, t, np.zeros(N, np.int64), C, N, a["layout"])
+    cand = np.zeros((MAX_CANDIDATES, CAND_F), np.int64)
+    compile_for(_greedy_incumbent, i, hand[0], cand, i, a["layout"], a["res"], C, N, setup.num_min)
+    compile_for(_deal_round, a["rng"], setup, a["order"], hand, hj)
+    compile_for(_cards_held, hand, hj, i)
+    compile_for(random_plays, i, tab, i, hand[0], hj[0], no, C, N, setup.num_min, setup.initial_meld)
+    compile_for(_random_turn, a["rng"], i, i, i, setup, tab, i, hand, hj, a["opened"], t, t, t, a["choices"])
+    compile_for(_opening_need, i, no, setup, a["first_possible"])
+    compile_for(opening_points_bound, hand[0], hj[0], C, N, setup.num_min)
+    fp, layout, res, stats = a["first_possible"], a["layout"], a["res"], a["stats"]
+    compile_for(_finder_lay, i, i, no, setup, tab, i, hand, hj, a["opened"], fp, layout, res, stats)
+    compile_for(table_cards, tab, i, C, N, t, t, t)
+    compile_for(_lay_after_opening, i, i, tab, i, hand, hj, layout, a["spare"], res, stats)
+    compile_for(_random_lay, i, i, setup, tab, i, hand, hj, a["opened"], t, t, t)
+    compile_for(_score_round, setup, hand, hj, i, a["scores"], a["out"])
+
+
+@compile_part
+def compile_search() -> None:
+    """Compile part: the meld finder's turn (solver.solve_turn and everything it calls) for the types
+    play_round calls it with."""
+    setup, a = _sample_round()
+    C, N, t, no = setup.n_colours, setup.n_numbers, a["counts"], False
+    ws = _workspace_sample(C, N)
+    hand, hj = a["hand"], a["hj"]
+    compile_for(
+        solve_turn,
+        t,
+        t,
+        t,
+        hand[0],
+        hj[0],
+        no,
+        no,
+        no,
+        C,
+        N,
+        setup.num_min,
+        setup.joker_penalty,
+        a["layout"],
+        a["res"],
+        ws,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.engine.kernel import jit
+from generator.engine.kernel import jit, jit_merged
 from generator.games.rummy_cards.solver_decode import decode
 from generator.games.rummy_cards.solver_search import _card_gain, resume_counts, solve_exact
 from generator.games.rummy_cards.solver_state import (
@@ -31,7 +31,7 @@ index, mask of the hand's colours, -, -), then the objective its hand cards add.
 CAND_F = 6
 
 
-@jit
+@jit_merged
 def _best_retrieval(
     t_real: np.ndarray,
     t_jrun: np.ndarray,
@@ -229,7 +229,7 @@ def _greedy_incumbent(
     return True
 
 
-@jit
+@jit_merged
 def _search_candidates(
     kf: int,
     cand: np.ndarray,
