@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -149,6 +150,15 @@ _warmup: list[tuple[str, subprocess.Popen[bytes], IO[bytes]]] = []
 WARMUP_LOGS = "PNPKIT_SUITE_WARMUP"
 """Environment variable: the folder of this run's warm-up logs (<kit>.out, and <kit>.rc once it ended)."""
 _warm_marker: list[Path] = []
+_warm_cpu: list[float] = []
+"""The clock and the CPU seconds of this process's reaped children when the warm-up started (the xdist
+workers are reaped only when the run ends, so the difference once the warm-up processes are waited for is
+their CPU time)."""
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _whole_suite(config: pytest.Config) -> bool:
@@ -192,6 +202,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     )
     from generator.pipeline import shipped_kits
 
+    _warm_cpu[:] = [time.perf_counter(), _children_cpu()]
     logs = Path(tempfile.mkdtemp(prefix="pnpkit-warmup-"))
     os.environ[WARMUP_LOGS] = str(logs)  # before xdist starts the workers (its sessionstart is trylast)
     for kit in shipped_kits():
@@ -254,7 +265,8 @@ def _finish_warmup(config: pytest.Config, *, wait: bool = True) -> None:
     if reporter is not None:
         reporter.write_line(
             f"numba kernels compiled once for all workers ({', '.join(names)}): waited "
-            f"{time.perf_counter() - t:.0f} s" + "".join(f"\nwarm-up failed: {f}" for f in failed)
+            f"{time.perf_counter() - t:.0f} s of its {time.perf_counter() - _warm_cpu[0]:.0f} s, "
+            f"{_children_cpu() - _warm_cpu[1]:.0f} CPU-s" + "".join(f"\nwarm-up failed: {f}" for f in failed)
         )
 
 

@@ -19,6 +19,7 @@ from generator.engine.game import is_game
 from generator.errors import KitError
 from generator.layout.compose import Composer
 from generator.pipeline import shipped_kits
+from tests.composed import loaded_kits
 from tests.conftest import ROOT
 
 PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))
@@ -28,7 +29,7 @@ def _kits() -> dict[str, object]:
     """One kit folder per registered game: the shipped ones, then the test plugins' own."""
     out: dict[str, object] = {}
     for folder in [*shipped_kits(), *PLUGIN_KITS]:
-        out.setdefault(load_kit(folder).game_id, folder)
+        out.setdefault(loaded_kits([folder])[0].game_id, folder)
     return out
 
 

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.contract import registry
-from generator.contract.load import load_kit
 from generator.engine.game import is_game
 from generator.errors import RuleViolation
 from generator.pipeline import shipped_kits
 from generator.spec.kit import Kit
+from tests.composed import loaded_kits
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_KITS = sorted(p.parent for p in (ROOT / "tests" / "plugins").glob("*/kit/kit.yaml"))
@@ -27,7 +27,7 @@ def _kits() -> dict[str, Kit]:
     """One kit per registered game: the shipped ones, and the test plugins' own kits."""
     out: dict[str, Kit] = {}
     for folder in [*shipped_kits(), *PLUGIN_KITS]:
-        kit = load_kit(folder)
+        (kit,) = loaded_kits([folder])
         out.setdefault(kit.game_id, kit)
     return out
 

@@ -12,13 +12,14 @@ import pytest
 
 from generator.layout.marks import MARK_WIDTH
 from generator.layout.ops import Line, Page, Place
-from generator.pipeline import load_kits, plan_incremental, shipped_kits
+from generator.pipeline import plan_incremental, shipped_kits
 from generator.render.fonts import text_width
 from generator.units import mm
+from tests.composed import loaded_kits
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if (p / "kit.yaml").is_file())
-KITS = load_kits([*shipped_kits(), *EXAMPLES])
+KITS = loaded_kits([*shipped_kits(), *EXAMPLES])
 Box = tuple[float, float, float, float]
 
 

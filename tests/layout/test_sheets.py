@@ -23,10 +23,11 @@ from generator.layout.sheets import (
     sheet_count,
     sheet_map,
 )
-from generator.pipeline import build, load_kits, plan_incremental, shipped_kits, with_print
+from generator.pipeline import build, plan_incremental, shipped_kits, with_print
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
 from generator.units import mm
+from tests.composed import loaded_kits
 from tests.sheetcheck import duplex_problems, fold_problems, guest_problems, kit_guests, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def test_a_one_sided_page_gets_a_blank_back_and_the_next_part_a_new_sheet() -> N
     assert [(s.sheet, s.side) for s in flat] == [(1, "front"), (2, "front")]
 
 
-KITS = load_kits(shipped_kits())
+KITS = loaded_kits(shipped_kits())
 
 
 @pytest.mark.parametrize("duplex", ["long", "short", "none", "fold"])
