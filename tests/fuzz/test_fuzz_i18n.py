@@ -52,7 +52,8 @@ def test_the_scan_takes_any_string(lang):
         list(scan(lang, text))
     start = time.perf_counter()
     list(scan(lang, "Mischt ihr eure Karten; vous tu os " * 120))  # a 4,000-character string
-    assert time.perf_counter() - start < 0.5
+    # a hang guard (catastrophic backtracking takes minutes on such a string), not a speed measurement
+    assert time.perf_counter() - start < 5
 
 
 def test_pseudo_keeps_every_template_that_compiles_compiling():

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -28,7 +26,6 @@ KIT = (
     ROOT / "layouts" / "harvest_deck"
 )  # a small deck kit: data, art and five catalogs, built in about a second
 MEMORY = 2_000_000 * 1024  # `ulimit -v 2000000`
-WARM_SECONDS = 5.0
 
 HOSTILE = (
     "devzero",
@@ -134,20 +131,19 @@ def cli(*args: str, log: Path | None = None) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_a_folder_of_hostile_entries_builds_fast_and_as_the_clean_kit(tmp_path):
+def test_a_folder_of_hostile_entries_builds_as_the_clean_kit(tmp_path):
+    """The same bytes and no word on stderr. That none of the entries is opened (the huge file read, a FIFO
+    waited on) is proven by the audit hook below, not by a stopwatch: a timed assertion only measured the
+    machine's load."""
     outside = outside_folder(tmp_path)
     clean = tmp_path / "clean"
     shutil.copytree(KIT, clean)
     kit = hostile_kit(tmp_path, outside)
     first = cli("build", str(clean), "--lang", "en", "--out", str(tmp_path / "out_clean"))
     assert first.returncode == 0, first.stderr
-    t0 = time.perf_counter()
     r = cli("build", str(kit), "--lang", "en", "--out", str(tmp_path / "out"))
-    took = time.perf_counter() - t0
     assert r.returncode == 0, r.stderr
-    # the build's own time (imports aside: seven developers share two cores here) and the process's, loosely
-    reported = float(re.search(r"pages in ([0-9.]+) s", r.stdout).group(1))  # type: ignore[union-attr]
-    assert r.stderr == "" and reported < WARM_SECONDS and took < 6 * WARM_SECONDS, (reported, took, r.stderr)
+    assert r.stderr == "", r.stderr
     assert outputs(tmp_path / "out") == outputs(tmp_path / "out_clean")
     again = cli("build", str(kit), "--lang", "en", "--out", str(tmp_path / "out"))  # the whole-build shortcut
     assert again.returncode == 0 and "0 files written" in again.stdout, again.stdout + again.stderr

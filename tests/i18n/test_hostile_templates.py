@@ -60,7 +60,7 @@ def test_hostile_template_is_refused_at_its_catalog_line(text, message):
     t0 = time.perf_counter()
     with pytest.raises(SpecError) as e:
         render(text)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.perf_counter() - t0 < 10  # a hang guard (a template bomb runs minutes), not a speed figure
     (problem,) = e.value.problems
     assert (problem.file, problem.line, problem.key) == ("k.po", 7, "x")
     assert message in problem.message, problem.message
