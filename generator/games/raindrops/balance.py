@@ -16,6 +16,7 @@ from generator.engine.runner import Executor, Tally, derived_seed, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import mean_ci, spearman, wilson
 from generator.engine.verdict import Extreme, Proportion, RankCorrelationOfMeans
+from generator.games.raindrops import kernel_parts  # noqa: F401 (registers the game's compile parts)
 from generator.games.raindrops.components import build_bag
 from generator.games.raindrops.difficulty import measure
 from generator.games.raindrops.legal import symbol_counts

@@ -1,0 +1,89 @@
+"""Raindrops' compile parts (kernel.compile_part) compile what play_games' tree calls, for the very types it
+calls it with: a part that compiled another signature would leave the real one to the final compile (no time
+saved) and cost its own compile on top."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from generator.engine.kernel import HAVE_NUMBA, registered_parts
+from generator.games.raindrops import kernel, kernel_parts, kernel_tables
+from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
+from tests.games.rummy_cards.test_compile_parts import _calls
+
+pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
+
+STEPS = ("workspace", "new_state", "deal", "play_turns", "score_game")
+"""What play_games and play_game call: play_turns is compiled after the parts, the others by them."""
+TURN_STEPS = ("_refill_window", "drop_step", "placements", "end_placement", "cloud_tokens", "end_turn")
+
+
+def _asked(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[tuple[Any, ...]]]:
+    """The compiled functions the parts compile and the argument types of each (compile_for only records)."""
+    import numba
+
+    asked: dict[str, set[tuple[Any, ...]]] = {}
+
+    def record(fn: Any, *args: Any) -> None:
+        asked.setdefault(fn.py_func.__name__, set()).add(tuple(numba.typeof(a) for a in args))
+
+    monkeypatch.setattr(kernel_parts, "compile_for", record)
+    kernel_parts.compile_game_steps()
+    kernel_parts.compile_placement_steps()
+    return asked
+
+
+def _real_types(players: int) -> tuple[Any, ...]:
+    """The argument types sim.FullGames passes play_games: a Setup of the seed game, its Tallies."""
+    import numba
+
+    tb = kernel_tables.tables_for(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10())
+    i64, f64 = np.zeros(3, np.int64), np.zeros(3, np.float64)
+    tally = kernel_tables.Tallies(
+        f64,
+        i64,
+        np.zeros((3, 5), np.int64),
+        i64,
+        i64,
+        i64,
+        np.zeros((3, 4), np.int64),
+        i64,
+        i64,
+        i64,
+        f64,
+        f64,
+    )
+    return tuple(numba.typeof(a) for a in (i64, i64, players, 2000, 1, tb, tally))
+
+
+def test_the_parts_are_registered_in_order_the_game_steps_first():
+    assert registered_parts("generator.games.raindrops") == [
+        "generator.games.raindrops.kernel_parts:compile_game_steps",
+        "generator.games.raindrops.kernel_parts:compile_placement_steps",
+    ]
+
+
+def test_the_parts_compile_every_step_with_the_types_play_games_passes(monkeypatch):
+    asked = _asked(monkeypatch)
+    from_games = _calls(kernel.play_games, _real_types(3))
+    (game_types,) = from_games["play_game"]
+    from_game = _calls(kernel.play_game, game_types)
+    assert set(from_game) == set(STEPS) - {"workspace"}
+    (turns_types,) = from_game["play_turns"]
+    from_turns = _calls(kernel.play_turns, turns_types)
+    assert set(from_turns) == set(TURN_STEPS)
+    called = {**from_game, **from_turns, "workspace": from_games["workspace"]}
+    del called["play_turns"]
+    assert called == {name: asked[name] for name in called}  # every step, each exactly as it is called
+    assert set(asked) == set(called)  # and nothing besides
+
+
+def test_a_part_compiles_for_the_types_of_any_player_count(monkeypatch):
+    """The seat count is a value, not a type: the parts' two seats stand for the kit's 2 to 4."""
+    asked = _asked(monkeypatch)
+    for players in (2, 4):
+        (game_types,) = _calls(kernel.play_games, _real_types(players))["play_game"]
+        assert _calls(kernel.play_game, game_types)["new_state"] == asked["new_state"]
