@@ -427,6 +427,16 @@ def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | No
     return written
 
 
+def start_compiling(kits: Sequence[Kit]) -> None:
+    """Start the helper processes of each kit's compile parts now (`kernel.start_parts`), so that they compile
+    during the static checks; `warm_up` then waits for them."""
+    for kit in kits:
+        report = registry.get(kit.game_id).load.balance_report()
+        kernel = sys.modules.get("generator.engine.kernel")  # imported by a game with compiled kernels only
+        if kernel is not None:
+            kernel.start_parts(report.__module__.rpartition(".")[0])
+
+
 def warm_up(kits: Sequence[Kit], *, games: int, progress: Advance) -> Iterator[tuple[str, float]]:
     """Compile the self-play kernels of every kit now (numba caches them on disk): a tiny check plays every
     kernel the real one will. Yields each kit id and the seconds it took."""
@@ -455,6 +465,7 @@ __all__ = [
     "max_games",
     "planned_games",
     "refit",
+    "start_compiling",
     "warm_up",
     "write_reports",
 ]

@@ -144,7 +144,9 @@ def _compiling(kits: list[Any]) -> Iterator[None]:
     if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
         prune(cache_dir)
     names = _announce(compiled)
-    from generator.checking import warm_up
+    from generator.checking import start_compiling, warm_up
+
+    start_compiling([kit for kit, _ in compiled.values()])  # helpers compile during the static checks
 
     start = time.perf_counter()
     with spinner(f"compiling the {' and '.join(names)} engine{'s' if len(names) > 1 else ''}"):

@@ -237,25 +237,18 @@ def compile_for(fn: Callable[..., Any], *args: Any) -> None:
         fn.compile(tuple(_numba.typeof(a) for a in args))  # type: ignore[attr-defined,no-untyped-call]
 
 
-def compile_parts(package: str, *, timeout: float = 600.0) -> None:
-    """Compile the registered parts of `package` (a game's, `registered_parts`) at the same time: the first
-    in this process, each other one in a process of its own (`python -m generator.engine.compile_part`), so
-    that a game whose kernels compile one after another on one core compiles on two. numba writes what a
-    process compiles to its disk cache (NUMBA_CACHE_DIR, shared), and a compiled function whose callee
-    another process cached loads the callee instead of compiling it. Returns when every part is done; a part
-    that fails, or runs past `timeout` seconds, is left to the caller's compile (it compiles what is
-    missing), so this only ever saves time. Nothing happens without numba, with fewer than two parts or on
-    one CPU."""
-    parts = registered_parts(package)
-    if not HAVE_NUMBA or len(parts) < 2 or (os.cpu_count() or 1) < 2:
-        return
+_STARTED: dict[str, list[Any]] = {}
+"""The helper processes `start_parts` started, by package, until `compile_parts` waits for them."""
+
+
+def _helpers(parts: list[str]) -> list[Any]:
+    """A process per part (`python -m generator.engine.compile_part PART`), started now."""
     import subprocess
     import sys
-    import time
 
     # the helpers import this very package (and the game's), wherever it was imported from here
     path = os.pathsep.join(p for p in (str(_PACKAGE.parent), os.environ.get("PYTHONPATH")) if p)
-    helpers = [
+    return [
         subprocess.Popen(
             [sys.executable, "-m", "generator.engine.compile_part", part],
             env={**os.environ, "PYTHONPATH": path},
@@ -263,8 +256,58 @@ def compile_parts(package: str, *, timeout: float = 600.0) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        for part in parts[1:]
+        for part in parts
     ]
+
+
+def _stop(helpers: list[Any]) -> None:
+    """Kill the helpers still running (and reap them)."""
+    for proc in helpers:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _stop_started() -> None:
+    """At exit: the helpers `start_parts` started that no `compile_parts` waited for (the command failed
+    before its warm-up)."""
+    for helpers in _STARTED.values():
+        _stop(helpers)
+    _STARTED.clear()
+
+
+def start_parts(package: str) -> None:
+    """Start the helper processes of `package`'s parts but the first (`compile_parts`) now, before the work
+    that precedes the warm-up (a check's static checks, which compile kernels of their own), so that they
+    compile meanwhile; the next `compile_parts(package)` runs the first part and waits for them. Those still
+    running when the process exits are killed. Nothing happens where `compile_parts` would do nothing, or
+    when they were started already."""
+    parts = registered_parts(package)
+    if not HAVE_NUMBA or len(parts) < 2 or (os.cpu_count() or 1) < 2 or package in _STARTED:
+        return
+    import atexit
+
+    if not _STARTED:
+        atexit.register(_stop_started)
+    _STARTED[package] = _helpers(parts[1:])
+
+
+def compile_parts(package: str, *, timeout: float = 600.0) -> None:
+    """Compile the registered parts of `package` (a game's, `registered_parts`) at the same time: the first
+    in this process, each other one in a process of its own (`python -m generator.engine.compile_part`;
+    started now, or earlier by `start_parts`), so that a game whose kernels compile one after another on one
+    core compiles on two. numba writes what a process compiles to its disk cache (NUMBA_CACHE_DIR, shared),
+    and a compiled function whose callee another process cached loads the callee instead of compiling it.
+    Returns when every part is done; a part that fails, or runs past `timeout` seconds, is left to the
+    caller's compile (it compiles what is missing), so this only ever saves time. Nothing happens without
+    numba, with fewer than two parts or on one CPU."""
+    parts = registered_parts(package)
+    if not HAVE_NUMBA or len(parts) < 2 or (os.cpu_count() or 1) < 2:
+        return
+    import subprocess
+    import time
+
+    helpers = _STARTED.pop(package, None) or _helpers(parts[1:])
     try:
         run_part(parts[0])
         deadline = time.monotonic() + timeout
@@ -274,10 +317,7 @@ def compile_parts(package: str, *, timeout: float = 600.0) -> None:
             except subprocess.TimeoutExpired:
                 pass
     finally:
-        for proc in helpers:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        _stop(helpers)
 
 
 def run_part(part: str) -> None:

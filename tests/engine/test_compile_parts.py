@@ -74,3 +74,20 @@ def test_the_helper_runs_registered_parts_only(tmp_path):
     )
     assert r.returncode == 2
     assert r.stderr == "generator.engine.kernel:jit: not a registered compile part\n"
+
+
+def test_parts_started_early_compile_before_compile_parts_which_waits_for_them(tmp_path, monkeypatch):
+    game = _game(tmp_path, monkeypatch, "parts_game_c", "compile_for(aside_fn, 1)")
+    kernel.start_parts("parts_game_c")
+    (helper,) = kernel._STARTED["parts_game_c"]
+    assert helper.wait(timeout=120) == 0  # compiled (and cached) before compile_parts is called
+
+    def no_second_start(parts: list[str]) -> list[object]:
+        raise AssertionError(f"started again: {parts}")
+
+    monkeypatch.setattr(kernel, "_helpers", no_second_start)
+    kernel.compile_parts("parts_game_c")  # runs the first part, waits for the helper started above
+    assert "parts_game_c" not in kernel._STARTED
+    assert game.here_fn.signatures and not game.aside_fn.signatures
+    assert game.aside_fn(2) == 7
+    assert sum(game.aside_fn.stats.cache_hits.values()) == 1  # loaded from the early helper's cache

@@ -4,9 +4,11 @@ split where it separates, so that `kernel.compile_parts` compiles it on two core
 Measured with numba's compile events on an empty cache (CPU seconds, each including its callees): play_games
 29.6 = play_game 24.7 (= play_turns 17.3, new_state 2.2, deal 0.7, score_game 1.0, its own 3.5), workspace
 1.9 and its own 3. play_turns is drop_step 5.3, placements 8.1, end_placement 0.7, cloud_tokens and end_turn
-(under 0.5 each) and its own 3. So the first part (this process) compiles the game's set-up, the drop step and
-the scoring, and the second (a helper process) the placement steps; the levels above them (play_turns,
-play_game, play_games: about 10 CPU-s of linking) compile after, in this process, loading both.
+(under 0.5 each) and its own 3. So the first part (the checking process) compiles the game's set-up and
+the drop step, about 11 CPU-s after the static checks (which compile the card-difficulty kernels, 3 CPU-s),
+and the second (a helper process, started before the static checks: `kernel.start_parts`) the placement
+steps and the scoring, about 10 CPU-s and its start-up; the levels above them (play_turns, play_game,
+play_games: about 10 CPU-s of linking) compile after, in this process, loading both.
 
 Only the types matter: the sample Setup, Workspace and Tallies are tiny arrays of the dtypes and dimensions
 `kernel_tables.tables` and `sim.FullGames` make (tests/games/raindrops/test_compile_parts.py checks every step
@@ -48,27 +50,27 @@ def _sample() -> dict[str, Any]:
 
 @compile_part
 def compile_game_steps() -> None:
-    """Compile part: the Workspace, a game's set-up (`new_state`, `deal`, `_refill_window`), the drop step,
-    the end of a turn and the scoring, for the types play_games, play_game and play_turns pass. The first
-    part: run in the process that compiles play_games after."""
-    from generator.games.raindrops.kernel import deal, end_turn, new_state, score_game, workspace
+    """Compile part: the Workspace, a game's set-up (`new_state`, `deal`, `_refill_window`), the drop step
+    and the end of a turn, for the types play_games, play_game and play_turns pass. The first part: run
+    in the process that compiles play_games after."""
+    from generator.games.raindrops.kernel import deal, end_turn, new_state, workspace
     from generator.games.raindrops.kernel_drop import _refill_window, drop_step
 
     a = _sample()
-    mt, setup, ws, tally, i, no = a["mt"], a["setup"], a["ws"], a["tally"], a["i"], a["no"]
+    mt, setup, ws, i = a["mt"], a["setup"], a["ws"], a["i"]
     compile_for(workspace, i, setup)
     compile_for(new_state, mt, i, i, setup, ws)
     compile_for(deal, mt, setup, ws)
     compile_for(_refill_window, mt, setup, ws)
     compile_for(drop_step, mt, i, setup, ws)
     compile_for(end_turn, mt, setup, ws)
-    compile_for(score_game, i, i, no, setup, ws, tally)
 
 
 @compile_part
 def compile_placement_steps() -> None:
     """Compile part: a turn's placement steps (`placements`, `end_placement`, `cloud_tokens`) for the types
-    play_turns passes them."""
+    play_turns passes them, and the scoring (`score_game`) for play_game's."""
+    from generator.games.raindrops.kernel import score_game
     from generator.games.raindrops.kernel_place import cloud_tokens, end_placement, placements
 
     a = _sample()
@@ -76,3 +78,4 @@ def compile_placement_steps() -> None:
     compile_for(placements, mt, i, no, setup, ws)
     compile_for(end_placement, i, setup, ws)
     compile_for(cloud_tokens, i, i, setup, ws, tally)
+    compile_for(score_game, i, i, no, setup, ws, tally)
