@@ -4,7 +4,7 @@ test process."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,10 +38,10 @@ def loaded_kits(folders: Iterable[Path]) -> list[Kit]:
     return kits
 
 
-def composed_parts(kit: Path, lang: str = "en", paper: str = "a4") -> dict[str, Any]:
-    """Component id -> the planned part (its `pages` of ops) of `kit` in `lang` on `paper`."""
-    (plan,) = plan_incremental(
-        load_kits([kit]),
+def planned(kits: Sequence[Kit], paper: str = "a4", lang: str = "en") -> list[Any]:
+    """The build plans of loaded `kits` in `lang` on `paper`, every part composed (nothing written)."""
+    return plan_incremental(
+        list(kits),
         out=Path("/nonexistent"),
         langs=[lang],
         paper=paper,
@@ -52,4 +52,9 @@ def composed_parts(kit: Path, lang: str = "en", paper: str = "a4") -> dict[str, 
         measure=text_width,
         warn=lambda _: None,
     )
+
+
+def composed_parts(kit: Path, lang: str = "en", paper: str = "a4") -> dict[str, Any]:
+    """Component id -> the planned part (its `pages` of ops) of `kit` in `lang` on `paper`."""
+    (plan,) = planned(load_kits([kit]), paper, lang)
     return {part.cid: part for part in plan.parts}

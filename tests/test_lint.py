@@ -22,20 +22,26 @@ def test_ruff_check_is_clean():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_ruff_sees_a_finding(tmp_path):
-    """The lint test can fail: an unused import is reported under the project's settings."""
-    (tmp_path / "bad.py").write_text("import os\n", encoding="utf-8")
+def _ruff_file(path: Path) -> subprocess.CompletedProcess[str]:
+    """`ruff check` of one file under the project's settings (exit 0 or 1; anything else fails the test)."""
     r = _ruff(
         "check",
         "--config",
         str(ROOT / "pyproject.toml"),
         "--output-format",
         "concise",
-        str(tmp_path / "bad.py"),
-        cwd=tmp_path,
+        str(path),
+        cwd=path.parent,
     )
     if r.returncode not in (0, 1):
         pytest.fail(r.stdout + r.stderr)
+    return r
+
+
+def test_ruff_sees_a_finding(tmp_path):
+    """The lint test can fail: an unused import is reported under the project's settings."""
+    (tmp_path / "bad.py").write_text("import os\n", encoding="utf-8")
+    r = _ruff_file(tmp_path / "bad.py")
     assert r.returncode == 1 and "F401" in r.stdout
 
 
@@ -44,17 +50,7 @@ def test_ruff_reports_a_line_over_110_characters(tmp_path):
     ok, long = "x = " + repr("a" * 104), "x = " + repr("a" * 105)
     assert (len(ok), len(long)) == (110, 111)
     (tmp_path / "lines.py").write_text(f"{ok}\n{long}\n", encoding="utf-8")
-    r = _ruff(
-        "check",
-        "--config",
-        str(ROOT / "pyproject.toml"),
-        "--output-format",
-        "concise",
-        str(tmp_path / "lines.py"),
-        cwd=tmp_path,
-    )
-    if r.returncode not in (0, 1):
-        pytest.fail(r.stdout + r.stderr)
+    r = _ruff_file(tmp_path / "lines.py")
     assert [line.split(":")[1] for line in r.stdout.splitlines() if "E501" in line] == ["2"]
 
 

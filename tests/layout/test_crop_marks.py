@@ -12,10 +12,9 @@ import pytest
 
 from generator.layout.marks import MARK_WIDTH
 from generator.layout.ops import Line, Page, Place
-from generator.pipeline import plan_incremental, shipped_kits
-from generator.render.fonts import text_width
+from generator.pipeline import shipped_kits
 from generator.units import mm
-from tests.composed import loaded_kits
+from tests.composed import loaded_kits, planned
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if (p / "kit.yaml").is_file())
@@ -84,18 +83,7 @@ def unmarked_edges(page: Page) -> list[str]:
 
 
 def _front_pages(paper: str) -> list[tuple[str, list[Page]]]:
-    plans = plan_incremental(
-        KITS,
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper=paper,
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    plans = planned(KITS, paper)
     out = []
     for plan in plans:
         for part in plan.parts:

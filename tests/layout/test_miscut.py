@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from generator.layout.ops import Page, Place
-from generator.pipeline import plan_incremental, shipped_kits
-from generator.render.fonts import text_width
-from tests.composed import loaded_kits
+from generator.pipeline import shipped_kits
+from tests.composed import loaded_kits, planned
 from tests.sheetcheck import _piece_cells, miscut_problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,18 +24,7 @@ Sheet = tuple[str, list[tuple[Page, Page | None]], object]
 def _sheets(paths: list[Path], paper: str) -> list[Sheet]:
     """(where, every front page with its back page or None, the kit's fonts) of every card and tile
     component."""
-    plans = plan_incremental(
-        loaded_kits(paths),
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper=paper,
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    plans = planned(loaded_kits(paths), paper)
     out = []
     for plan in plans:
         for part in plan.parts:

@@ -27,7 +27,7 @@ from generator.pipeline import build, plan_incremental, shipped_kits, with_print
 from generator.render.fonts import text_width
 from generator.render.merge import merge_pdfs
 from generator.units import mm
-from tests.composed import loaded_kits
+from tests.composed import loaded_kits, planned
 from tests.sheetcheck import duplex_problems, fold_problems, guest_problems, kit_guests, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,18 +79,7 @@ KITS = loaded_kits(shipped_kits())
 @pytest.mark.parametrize("duplex", ["long", "short", "none", "fold"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_back_belongs_to_its_front_in_every_shipped_kit(paper: str, duplex: str) -> None:
-    plans = plan_incremental(
-        [with_print(k, {"duplex": duplex}) for k in KITS],
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper=paper,
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    plans = planned([with_print(k, {"duplex": duplex}) for k in KITS], paper)
     assert {p.kit.meta.id for p in plans} == {k.meta.id for k in KITS}
     folded = 0
     for plan in plans:

@@ -310,22 +310,11 @@ def test_the_score_sheet_grid_starts_below_the_logo(paper):
     """docs/examples/make_it_yours fills the score sheet's logo slot: the suit headers start at least 1 mm
     below the logo's box on either paper (on Letter they reached into it, and the kit did not build)."""
     from generator.layout.ops import Place, Rect, Vector
-    from generator.pipeline import load_kits, plan_incremental
-    from generator.render.fonts import text_width
+    from generator.pipeline import load_kits
     from generator.units import mm
+    from tests.composed import planned
 
-    (plan,) = plan_incremental(
-        load_kits([ROOT / "docs" / "examples" / "make_it_yours"]),
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper=paper,
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    (plan,) = planned(load_kits([ROOT / "docs" / "examples" / "make_it_yours"]), paper)
     (part,) = [p for p in plan.parts if p.cid == "score_sheet"]
     faces = [op for page in part.pages or [] for op in page.ops if isinstance(op, Place) and op.name]
     assert faces
