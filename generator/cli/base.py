@@ -27,6 +27,9 @@ from generator.cli.output import clean
 from generator.errors import KitError, OptionError
 from generator.interrupts import Terminated, install_for_process, signals_recorded
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
+"""The variables that size numpy's BLAS thread pool (OpenBLAS, MKL, OpenMP builds): 1 unless set."""
+
 _TYPE_LABEL = re.compile(r" <([^<>]*)>$")
 """The Python type typer prints after a parameter's name in --help (`<int>`, `<list[Path]>`,
 `<a4|letter|a3>`)."""
@@ -220,6 +223,11 @@ def main() -> None:
     # when the first model is built: ~30 ms a command, for hooks pnpkit's spec models do not use. A user who
     # wants them sets the variable (to anything, e.g. an empty string) and keeps them.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # numpy's BLAS starts a thread per core when it is imported, and they spin: 0.16 CPU-s of every command
+    # that loads numpy, for matrix products pnpkit does not make (its arrays are small; the self-play runs in
+    # worker processes). A user who wants BLAS threads sets the variable.
+    for var in BLAS_THREADS:
+        os.environ.setdefault(var, "1")
     install_for_process()  # (again: `python -m generator` installs it before importing this module)
     import generator.cli  # noqa: F401  (registers every command)
 
