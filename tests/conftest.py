@@ -31,6 +31,13 @@ for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
     if str(_dist.parent) not in sys.path:
         sys.path.append(str(_dist.parent))
 
+# numpy's BLAS on one thread in the test processes and every subprocess they start, as `pnpkit` runs it
+# (its spinning threads cost each process that loads numpy about 0.16 CPU-s, on a machine of two cores)
+from generator.cli.base import BLAS_THREADS  # noqa: E402
+
+for _var in BLAS_THREADS:
+    os.environ.setdefault(_var, "1")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
