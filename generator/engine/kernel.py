@@ -46,6 +46,9 @@ try:  # numba is the optional `fast` extra
     import numba as _numba
 
     HAVE_NUMBA = True
+    from generator.engine.numba_locator import register as _register_locator
+
+    _register_locator()
 except ImportError:  # pragma: no cover - exercised by the pure-mode subprocess test
     _numba = None  # type: ignore[assignment]
     HAVE_NUMBA = False

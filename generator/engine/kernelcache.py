@@ -108,9 +108,38 @@ def user_cache_dir() -> bool:
     return bool(chosen) and Path(chosen).parent != cache_base()
 
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def salted(cache_dir: Path) -> bool:
+    """Whether `cache_dir` is one of pnpkit's salted folders (`cache_base()/<salt>`, named by the digest of
+    every module compiled code can depend on), where numba files pnpkit's own kernels by their path inside the
+    package (`engine/numba_locator.py`); not when the user chose numba's locators
+    (NUMBA_CACHE_LOCATOR_CLASSES)."""
+    return (
+        cache_dir.parent == cache_base()
+        and bool(_SALT.fullmatch(cache_dir.name))
+        and not os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES")
+    )
+
+
+def package_part(py_file: Path) -> tuple[str, ...] | None:
+    """The folder of a module of this pnpkit package as parts inside it (`("games", "<game>")`), or
+    None for a file outside it."""
+    try:
+        return Path(py_file).resolve().parent.relative_to(_PACKAGE).parts
+    except ValueError:
+        return None
+
+
 def module_cache_dir(cache_dir: Path, py_file: Path) -> Path:
-    """Where numba caches the compiled functions of `py_file` under `cache_dir` (its user-provided locator:
-    the source folder's name and the sha1 of its absolute path)."""
+    """Where numba caches the compiled functions of `py_file` under `cache_dir`: for a module of this package
+    in a salted folder, the module's folder inside the package (`numba_locator.PackageLocator`: the same in
+    every checkout and installation of the same sources); else numba's own user-provided locator (the source
+    folder's name and the sha1 of its absolute path)."""
+    parts = package_part(py_file)
+    if parts is not None and salted(cache_dir):
+        return cache_dir.joinpath(_PACKAGE.name, *parts)
     folder = os.path.dirname(os.path.abspath(py_file))
     return cache_dir / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
 
