@@ -272,11 +272,13 @@ def warmup(
     ] = 2,
 ) -> None:
     """Compile the self-play kernels now (numba caches them on disk), so the first `check` starts at once."""
-    from generator.checking import warm_up
+    from generator.checking import start_compiling, warm_up
     from generator.engine.kernel import HAVE_NUMBA
     from generator.pipeline import check_kits, load_run
 
     run = load_run(run_of(kits))
+    if HAVE_NUMBA:  # the helpers of each game's compile parts compile while the static checks run
+        start_compiling(list(run.kits))
     check_kits(run.kits)
     if not HAVE_NUMBA:
         show(NO_NUMBA, wrap=True)
