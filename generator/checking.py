@@ -143,7 +143,6 @@ def dry_run(
     """`build(executor)` (a game's report, or the switch table, given a progress callback as the real run
     is) on one-game tallies (`tallies` keeps them per simulation between looks): what it counted and asked
     for. None when the dry run cannot say (a report that cannot be built from one game per simulation)."""
-    import sys
     import warnings
     from contextlib import nullcontext
 
