@@ -10,6 +10,8 @@ counted), and the wall time of a full check serially and with 2 workers.
     python bench/bench_rummy_cards.py --rounds 100 --reps 2 # fewer rounds per measurement
     python bench/bench_rummy_cards.py --baseline main       # the ratio against another revision
     python bench/bench_rummy_cards.py --profile 30          # only: where a round's time goes (30 rounds, 3p)
+    perf record -F 5000 -o /tmp/perf.data python bench/bench_rummy_cards.py --perf-map 3000
+    perf report -i /tmp/perf.data --no-children --sort sym  # the same, per compiled function (_perfmap.py)
 
 Rates are rounds per CPU second of the measuring process (best of --reps, the current and the old path
 alternating, each in a fresh process), so a shared machine slows them less than wall time would; the load
@@ -203,6 +205,21 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
         )
 
 
+def perf_map(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
+    """Play `rounds` rounds under `perf record` and write the map that names the kernels (bench/_perfmap.py):
+    a warm-up round first (kernel loading), then the timed rounds, CPU time printed."""
+    import _perfmap  # bench/ is on sys.path when this script runs
+
+    _perfmap.install()
+    sim = simulation_from_spec(spec, players)
+    sim.play(np.random.SeedSequence(0), 1)
+    t = time.process_time()
+    sim.play(np.random.SeedSequence(players), rounds)
+    cpu = time.process_time() - t
+    print(f"{rounds} rounds x {players} players: {1e3 * cpu / rounds:.3f} ms CPU per round")
+    print(f"kernel names for perf report: {_perfmap.write_map()}")
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -228,7 +245,17 @@ def main() -> None:
     ap.add_argument(
         "--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds"
     )
+    ap.add_argument(
+        "--perf-map",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="only play ROUNDS 3-player rounds and name the kernels for a `perf record` of this run",
+    )
     args = ap.parse_args()
+    if args.perf_map:
+        perf_map(RummyCardsGame.model_validate(SPEC), args.perf_map)
+        return
     args.baseline = args.baseline or BASELINES
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
 
