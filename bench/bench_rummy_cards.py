@@ -10,6 +10,9 @@ counted), and the wall time of a full check serially and with 2 workers.
     python bench/bench_rummy_cards.py --rounds 100 --reps 2 # fewer rounds per measurement
     python bench/bench_rummy_cards.py --baseline main       # the ratio against another revision
     python bench/bench_rummy_cards.py --profile 30          # only: where a round's time goes (30 rounds, 3p)
+    python bench/bench_rummy_cards.py --replay 15           # only: the meld finder alone, low noise (A/B)
+    perf record -F 5000 -o /tmp/perf.data python bench/bench_rummy_cards.py --perf-map 3000
+    perf report -i /tmp/perf.data --no-children --sort sym  # the same, per compiled function (_perfmap.py)
 
 Rates are rounds per CPU second of the measuring process (best of --reps, the current and the old path
 alternating, each in a fresh process), so a shared machine slows them less than wall time would; the load
@@ -26,6 +29,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.engine.executors import ProcessExecutor, SerialExecutor
+from generator.engine.kernel import jit
 from generator.games.rummy_cards.balance import balance_report
 from generator.games.rummy_cards.sim import simulation_from_spec
+from generator.games.rummy_cards.solver import solve_turn
 from generator.games.rummy_cards.solver_search import solve_counts, workspaces
+from generator.games.rummy_cards.solver_state import MAX_MELDS, OUT_SIZE, SolverWorkspace
 from generator.games.rummy_cards.spec import RummyCardsGame
 from tests.games.shipped import game_section
 
@@ -116,7 +123,6 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
     without the joker retrieval; printed by kind of turn, with the share of the slowest turns."""
     from generator.engine.kernel import py_func, seed_state
     from generator.games.rummy_cards import sim as sim_module
-    from generator.games.rummy_cards.solver import solve_turn
 
     s = simulation_from_spec(spec, players)
     ws = workspaces(s.n_colours, s.n_numbers)
@@ -203,6 +209,105 @@ def profile(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
         )
 
 
+@jit
+def _replay_turns(
+    calls: np.ndarray, C: int, N: int, layout: np.ndarray, ws: SolverWorkspace, results: np.ndarray
+) -> None:
+    """solve_turn on each recorded turn (record_turns' rows), its out array into results (compiled: no Python
+    call per turn)."""
+    K = C * N
+    out = np.zeros(OUT_SIZE, np.int64)
+    for i in range(calls.shape[0]):
+        row = calls[i]
+        solve_turn(
+            row[0:K],
+            row[K : 2 * K],
+            row[2 * K : 3 * K],
+            row[3 * K : 4 * K],
+            row[4 * K],
+            row[4 * K + 1] == 1,
+            row[4 * K + 2] == 1,
+            row[4 * K + 3] == 1,
+            C,
+            N,
+            row[4 * K + 4],
+            row[4 * K + 5],
+            layout,
+            out,
+            ws,
+        )
+        for j in range(OUT_SIZE):
+            results[i, j] = out[j]
+
+
+def record_turns(spec: RummyCardsGame, rounds: int) -> np.ndarray:
+    """The meld finder's turns of `rounds` rounds at each of 2, 3 and 4 players (3 players: seat 0
+    random-legal), as rows: table cards, run jokers and group jokers by kind, the hand, then hand jokers,
+    opening, retrieval, known_nothing, num_min, joker_penalty (play_round's Python body, its callees
+    compiled)."""
+    from generator.engine.kernel import py_func, seed_state
+    from generator.games.rummy_cards import sim as sim_module
+
+    rows: list[np.ndarray] = []
+
+    def record(*a: Any) -> None:
+        t_real, t_jrun, t_jgrp, hand, hj, opening, retrieval, known, _, _, num_min, penalty = a[:12]
+        flags = [hj, opening, retrieval, known, num_min, penalty]
+        rows.append(np.concatenate([t_real, t_jrun, t_jgrp, hand, np.array(flags, np.int64)]))
+        solve_turn(*a)
+
+    sim_module.solve_turn = record  # type: ignore[assignment]
+    try:
+        for players in (2, 3, 4):
+            s = simulation_from_spec(spec, players)
+            rng, setup = seed_state(np.random.SeedSequence(players)), s.setup()
+            ws = sim_module.round_workspace(setup, 1)
+            for _ in range(rounds):
+                py_func(sim_module.play_round)(rng, setup, ws, 0, 0 if players == 3 else -1)
+    finally:
+        sim_module.solve_turn = solve_turn  # type: ignore[assignment]
+    return np.array(rows, np.int64)
+
+
+def replay(spec: RummyCardsGame, rounds: int, reps: int) -> None:
+    """The meld finder alone, timed with little noise, for A/B runs of two trees: the recorded turns
+    (record_turns) replayed in one compiled call, best of `reps` (CPU time); the digest of every result."""
+    import hashlib
+
+    calls = record_turns(spec, rounds)
+    C, N = len(spec.colours), spec.numbers.max - spec.numbers.min + 1
+    ws = workspaces(C, N)
+    layout = np.zeros((MAX_MELDS, 2 + max(C, N)), np.int64)
+    results = np.zeros((calls.shape[0], OUT_SIZE), np.int64)
+    _replay_turns(calls[:1], C, N, layout, ws, results)  # compile (or load) first
+    times = []
+    for _ in range(reps):
+        t = time.process_time()
+        _replay_turns(calls, C, N, layout, ws, results)
+        times.append(time.process_time() - t)
+    digest = hashlib.sha256(calls.tobytes() + results.tobytes()).hexdigest()[:16]
+    best, median = min(times), sorted(times)[len(times) // 2]
+    print(
+        f"replay: {calls.shape[0]} solver turns of {rounds} rounds x 2-4 players: best {1e3 * best:.2f} ms "
+        f"({1e6 * best / calls.shape[0]:.2f} us per turn), median {1e3 * median:.2f} ms; digest {digest}"
+    )
+
+
+def perf_map(spec: RummyCardsGame, rounds: int, players: int = 3) -> None:
+    """Play `rounds` rounds under `perf record` and write the map that names the kernels (bench/_perfmap.py):
+    a warm-up round first (kernel loading), then the timed rounds, CPU time printed."""
+    import _perfmap  # bench/ is on sys.path when this script runs
+
+    _perfmap.install()
+    sim = simulation_from_spec(spec, players)
+    sim.play(np.random.SeedSequence(0), 1)
+    t = time.process_time()
+    sim.play(np.random.SeedSequence(players), rounds)
+    cpu = time.process_time() - t
+    print(f"{rounds} rounds x {players} players: {1e3 * cpu / rounds:.3f} ms CPU per round")
+    print(f"kernel names for perf report: {_perfmap.write_map()}")
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -228,7 +333,27 @@ def main() -> None:
     ap.add_argument(
         "--profile", type=int, default=0, metavar="ROUNDS", help="only profile ROUNDS 3-player rounds"
     )
+    ap.add_argument(
+        "--perf-map",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="only play ROUNDS 3-player rounds and name the kernels for a `perf record` of this run",
+    )
+    ap.add_argument(
+        "--replay",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="only replay the solver turns of ROUNDS rounds per player count in one compiled loop",
+    )
     args = ap.parse_args()
+    if args.replay:
+        replay(RummyCardsGame.model_validate(SPEC), args.replay, args.reps + 4)
+        return
+    if args.perf_map:
+        perf_map(RummyCardsGame.model_validate(SPEC), args.perf_map)
+        return
     args.baseline = args.baseline or BASELINES
     print(f"load averages at start: {load()} on {os.cpu_count()} CPUs")
 
