@@ -253,6 +253,14 @@ def shaped_line(
 def text_width(text: str, font: str, size: float) -> float:
     """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
     register_fonts()
+    return _text_width(text, font, size)
+
+
+@lru_cache(maxsize=65536)
+def _text_width(text: str, font: str, size: float) -> float:
+    """text_width once the built-in faces are registered (they do not change after): a kit's texts are
+    measured again and again (each wrap tries its lines, each check measures the drawn ones), some 80 % of
+    the calls repeat one."""
     advance, plain = line_metrics(text, ((font_name(font), text),))
     if plain:
         return float(pdfmetrics.stringWidth(text, font_name(font), size))

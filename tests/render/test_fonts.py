@@ -50,3 +50,23 @@ def test_unknown_font_key() -> None:
     assert text_width("xA", "italic", 10) == text_width(
         "xA", "regular", 10
     )  # a slanted regular: same advances
+
+
+def test_a_remembered_width_is_that_of_its_own_text_font_and_size() -> None:
+    """text_width remembers its answers: each differs with the text, the font key and the size, and a
+    repeated question gets the width measured afresh."""
+    from generator.render.fonts import _text_width
+
+    asked = [
+        ("Wave", "regular", 10.0),
+        ("Wave", "bold", 10.0),
+        ("Wave", "regular", 12.0),
+        ("wave", "regular", 10.0),
+    ]
+    widths = [text_width(*a) for a in asked]
+    assert len(set(widths)) == len(asked)
+    assert [text_width(*a) for a in asked] == widths == [_text_width.__wrapped__(*a) for a in asked]
+    with pytest.raises(RenderError, match="unknown font 'light'"):
+        text_width("Wave", "light", 10)
+    with pytest.raises(RenderError, match="unknown font 'light'"):  # an error is not remembered as a width
+        text_width("Wave", "light", 10)
