@@ -407,12 +407,17 @@ _INK_PX = 200
 """Pixel size at which ink extents are measured (then scaled to the asked size)."""
 
 
-@lru_cache(maxsize=4096)
-def _ink_unit(text: str, font: str) -> tuple[float, float]:
+@cache
+def _ink_face(font: str) -> Any:
+    """The built-in face of an upright font key, opened once at _INK_PX (not once a text)."""
     from PIL import ImageFont
 
-    face = ImageFont.truetype(str(FONT_FILES[upright(font)]), _INK_PX)
-    _, top, _, bottom = face.getbbox(text, anchor="ls")
+    return ImageFont.truetype(str(FONT_FILES[font]), _INK_PX)
+
+
+@lru_cache(maxsize=4096)
+def _ink_unit(text: str, font: str) -> tuple[float, float]:
+    _, top, _, bottom = _ink_face(upright(font)).getbbox(text, anchor="ls")
     return -bottom / _INK_PX, -top / _INK_PX
 
 
