@@ -33,6 +33,7 @@ from generator.layout.ops import (
     Text,
     Vector,
     is_inline_icon,
+    is_italic,
 )
 from generator.layout.text import Measure
 from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
@@ -274,13 +275,14 @@ def face_collisions(
     for d in items:
         if isinstance(d.op, Text):
             if d.op.text.strip():
-                texts.append(
-                    (
-                        d,
-                        _apply_box(d.matrix, text_box(d.op, measure, extent)),
-                        _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False)),
-                    )
+                box = _apply_box(d.matrix, text_box(d.op, measure, extent))
+                # only an italic run leans: an upright one's plain box is the same one
+                plain = (
+                    _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
+                    if is_italic(d.op.font)
+                    else box
                 )
+                texts.append((d, box, plain))
         elif not d.backdrop:
             s = _shape(d)
             if s is not None:
