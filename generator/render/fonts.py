@@ -253,18 +253,21 @@ def shaped_line(
 def text_width(text: str, font: str, size: float) -> float:
     """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
     register_fonts()
-    return _text_width(text, font, size)
+    plain, unit = _width_unit(text, font)
+    # the very products ReportLab's stringWidth ((sum * 0.001) * size) and the shaped advance give
+    return unit * size if plain else unit * size / 1000
 
 
 @lru_cache(maxsize=65536)
-def _text_width(text: str, font: str, size: float) -> float:
-    """text_width once the built-in faces are registered (they do not change after): a kit's texts are
-    measured again and again (each wrap tries its lines, each check measures the drawn ones), some 80 % of
-    the calls repeat one."""
+def _width_unit(text: str, font: str) -> tuple[bool, float]:
+    """(plain, width): a plain text's width at size 1 as ReportLab measures it, else its shaped advance in
+    thousandths of the size. A kit's texts are measured again and again, at each size a block tries (each
+    wrap tries its lines, each check measures the drawn ones); the built-in faces do not change once
+    registered."""
     advance, plain = line_metrics(text, ((font_name(font), text),))
     if plain:
-        return float(pdfmetrics.stringWidth(text, font_name(font), size))
-    return advance * size / 1000
+        return True, float(pdfmetrics.stringWidth(text, font_name(font), 1.0))
+    return False, advance
 
 
 def shaping_problem(
