@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Final
 
@@ -67,14 +68,19 @@ def _then(m: Matrix, n: Matrix) -> Matrix:
 def _box(m: Matrix, x0: float, y0: float, x1: float, y1: float) -> Box:
     """The page box around the corners of the local box (x0, y0, x1, y1) under `m`."""
     a, b, c, d, e, f = m
-    if b == 0.0 and c == 0.0:  # not turned (most places): the same sums, less their zero terms
+    # a quarter turn or none (nearly every place): the same sums, less their zero terms (a zero's sign
+    # cannot move a cell)
+    if b == 0.0 and c == 0.0:
         u0, u1, v0, v1 = a * x0 + e, a * x1 + e, d * y0 + f, d * y1 + f
-        if u0 <= u1 and v0 <= v1:
-            return u0, v0, u1, v1
-        return min(u0, u1), min(v0, v1), max(u0, u1), max(v0, v1)
-    us = (a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e)
-    vs = (b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f)
-    return min(us), min(vs), max(us), max(vs)
+    elif a == 0.0 and d == 0.0:
+        u0, u1, v0, v1 = c * y0 + e, c * y1 + e, b * x0 + f, b * x1 + f
+    else:
+        us = (a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e)
+        vs = (b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f)
+        return min(us), min(vs), max(us), max(vs)
+    if u0 <= u1 and v0 <= v1:
+        return u0, v0, u1, v1
+    return min(u0, u1), min(v0, v1), max(u0, u1), max(v0, v1)
 
 
 def _clip(a: Box, b: Box | None) -> Box:
@@ -150,6 +156,14 @@ def _outline(grid: _Grid, op: Rect, m: Matrix, limit: Span) -> None:
 def _leaf(grid: _Grid, op: Op, m: Matrix, limit: Span) -> None:
     """Paint one op that is not a place: white fills clear, inked shapes paint their boxes."""
     box: Box | None = None
+    if isinstance(op, Line):  # the commonest (marks, rules, hatching) first
+        if _inked(op.stroke):
+            w = max(op.width, 0.1) / 2
+            box = _box(
+                m, min(op.x1, op.x2) - w, min(op.y1, op.y2) - w, max(op.x1, op.x2) + w, max(op.y1, op.y2) + w
+            )
+            grid.paint(box, limit)
+        return
     kind = type(op)
     if kind is Rect or kind is Circle:
         white = _white_fill(op)
@@ -185,11 +199,6 @@ def _leaf(grid: _Grid, op: Op, m: Matrix, limit: Span) -> None:
                 box = _box(m, min(xs), min(ys), max(xs), max(ys))
     elif isinstance(op, (Image, Vector)):
         box = _box(m, op.x, op.y, op.x + op.w, op.y + op.h)
-    elif isinstance(op, Line) and _inked(op.stroke):
-        w = max(op.width, 0.1) / 2
-        box = _box(
-            m, min(op.x1, op.x2) - w, min(op.y1, op.y2) - w, max(op.x1, op.x2) + w, max(op.y1, op.y2) + w
-        )
     if box is not None:
         grid.paint(box, limit)
 
@@ -222,29 +231,51 @@ _MEMO: dict[int, tuple[float, float, tuple[Op, ...], dict[float, float]]] = {}
 theirs) and the area by margin. A page is asked several times per build (each use of its part's page sides);
 an entry answers only while the page has the same size and the very same ops (ops are frozen), and goes with
 the page."""
+_SAME: OrderedDict[tuple[float, float, tuple[Op, ...]], dict[float, float]] = OrderedDict()
+"""The areas by margin of the last _SAME_SIZE page contents (size and ops, compared by value): a kit's
+languages draw many of the same pages (backs, art, boards) as pages of their own."""
+_SAME_SIZE: Final = 256
 
 
-def ink_area(page: Page, margin: float = 0.0) -> float:
-    """Inked area of `page` inside `margin` (square points), estimated from its ops on a 1 mm grid."""
+def _areas(page: Page) -> dict[float, float]:
+    """The areas by margin known for `page` (filled in as asked): its own, shared with equal pages."""
     key = id(page)
     memo = _MEMO.get(key)
     ops = page.ops
     if (
-        memo is None
-        or memo[0] != page.width
-        or memo[1] != page.height
-        or len(memo[2]) != len(ops)
-        or any(a is not b for a, b in zip(memo[2], ops, strict=True))
+        memo is not None
+        and memo[0] == page.width
+        and memo[1] == page.height
+        and len(memo[2]) == len(ops)
+        and all(a is b for a, b in zip(memo[2], ops, strict=True))
     ):
-        if memo is None:
-            weakref.finalize(page, _MEMO.pop, key, None)
-        memo = (page.width, page.height, tuple(ops), {})
-        _MEMO[key] = memo
-    area = memo[3].get(margin)
+        return memo[3]
+    if memo is None:
+        weakref.finalize(page, _MEMO.pop, key, None)
+    content = (page.width, page.height, tuple(ops))
+    try:
+        areas = _SAME.get(content)
+    except TypeError:  # an unhashable op (a list where a tuple belongs): measured, not shared
+        areas = {}
+    else:
+        if areas is None:
+            areas = _SAME[content] = {}
+            if len(_SAME) > _SAME_SIZE:
+                _SAME.popitem(last=False)
+        else:
+            _SAME.move_to_end(content)
+    _MEMO[key] = (page.width, page.height, tuple(ops), areas)
+    return areas
+
+
+def ink_area(page: Page, margin: float = 0.0) -> float:
+    """Inked area of `page` inside `margin` (square points), estimated from its ops on a 1 mm grid."""
+    areas = _areas(page)
+    area = areas.get(margin)
     if area is None:
         grid = _Grid(page.width, page.height)
-        _walk(grid, ops, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None, grid.whole)
-        area = memo[3][margin] = grid.area((margin, margin, page.width - margin, page.height - margin))
+        _walk(grid, page.ops, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None, grid.whole)
+        area = areas[margin] = grid.area((margin, margin, page.width - margin, page.height - margin))
     return area
 
 
