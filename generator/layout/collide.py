@@ -295,14 +295,14 @@ def face_collisions(
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         # the last filled shape before the string that holds all of it hides whatever was drawn before
-        # it there
-        under = max(
+        # it there (shapes are in drawing order: the first such one from the end)
+        under = next(
             (
                 s.order
-                for s in shapes
+                for s in reversed(shapes)
                 if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)
             ),
-            default=-1,
+            -1,
         )
         for d2, box2, plain2 in texts[i + 1 :]:
             assert isinstance(d2.op, Text)
