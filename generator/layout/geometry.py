@@ -57,14 +57,20 @@ def art_box(op: Image | Vector) -> Box:
 def own_box(op: Op, measure: Measure, *, art: bool = False) -> Box | None:
     """The box of a leaf op in its own coordinates (half the stroke width included); None for a Place, and
     for art other than an inline icon unless `art`."""
+    if isinstance(op, Line):  # the commonest leaf; min and max of its two ends as _points_box takes them
+        pad = op.width / 2
+        return (
+            min(op.x1, op.x2) - pad,
+            min(op.y1, op.y2) - pad,
+            max(op.x1, op.x2) + pad,
+            max(op.y1, op.y2) + pad,
+        )
     if isinstance(op, Rect):
         pad = op.width / 2 if op.stroke else 0.0
         return op.x - pad, op.y - pad, op.x + op.w + pad, op.y + op.h + pad
     if isinstance(op, Circle):
         pad = op.width / 2 if op.stroke else 0.0
         return op.cx - op.r - pad, op.cy - op.r - pad, op.cx + op.r + pad, op.cy + op.r + pad
-    if isinstance(op, Line):
-        return _points_box(((op.x1, op.y1), (op.x2, op.y2)), op.width / 2)
     if isinstance(op, Polygon):
         return _points_box(op.points, op.width / 2 if op.stroke else 0.0)
     if isinstance(op, Path):
