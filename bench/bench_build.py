@@ -13,7 +13,12 @@ pictures, in one long-lived process as serve runs them (target <= 0.5 s).
 The rest (in one process): the whole kit in three languages against raw ReportLab drawing the same number of
 simple cards, and an incremental rebuild after a one-msgstr edit against a clean build of the edited kit.
 
-    python bench/bench_build.py [--repeat 3] [--only process|incremental] [--no-bytecode]
+`--only validate`: CPU seconds of `pnpkit validate` of each shipped kit (composing it and running every
+check), best of N; with `--base CHECKOUT` the same for another checkout, alternating in the same run, and the
+ratios.
+
+    python bench/bench_build.py [--repeat 3] [--only process|incremental|validate] [--base DIR]
+                                [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -276,16 +281,68 @@ def incremental(repeat: int) -> float:
         return clean / inc
 
 
+def _validate_cpu(root: Path, kit: str) -> float:
+    """CPU seconds (user + system) of one `python -m generator validate layouts/KIT` process of the checkout
+    at `root` (its own sources first on the path)."""
+    env = dict(os.environ, PYTHONPATH=str(root))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "validate", str(root / "layouts" / kit)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise SystemExit(f"bench: {root}: pnpkit validate {kit} failed ({r.returncode}):\n{r.stderr[-2000:]}")
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def validate(repeat: int, base: Path | None) -> dict[str, float]:
+    """CPU seconds of `pnpkit validate` of each shipped kit (compose and every check, in one process each),
+    best of `repeat`; with `base` (another checkout, e.g. a worktree of main) the same for it, alternating
+    in the same run, and the ratio base / this one per kit and for all kits together."""
+    kits = sorted(p.parent.name for p in (ROOT / "layouts").glob("*/kit.yaml"))
+    roots = [ROOT] if base is None else [base, ROOT]
+    best: dict[tuple[Path, str], float] = {}
+    for _ in range(repeat):
+        for kit in kits:
+            for root in roots:
+                cpu = _validate_cpu(root, kit)
+                best[root, kit] = min(best.get((root, kit), cpu), cpu)
+
+    def cpu(root: Path, kit: str) -> float:
+        return sum(best[root, k] for k in kits) if kit == "all kits" else best[root, kit]
+
+    ratios: dict[str, float] = {}
+    for kit in [*kits, "all kits"]:
+        line = f"validate {kit}: {cpu(ROOT, kit):.2f} s CPU"
+        if base is not None:
+            ratios[kit] = cpu(base, kit) / cpu(ROOT, kit)
+            line += f" (base {cpu(base, kit):.2f} s: {ratios[kit]:.2f}x)"
+        print(line + f", best of {repeat}")
+    return ratios
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=("all", "process", "incremental", "deck"), default="all")
+    ap.add_argument("--only", choices=("all", "process", "incremental", "deck", "validate"), default="all")
+    ap.add_argument(
+        "--base",
+        type=Path,
+        help="validate figures: another checkout (a worktree of main) measured in the same run, alternating",
+    )
     ap.add_argument(
         "--no-bytecode",
         action="store_true",
         help="process figures: leave bytecode caching as the environment has it (see `process`)",
     )
     args = ap.parse_args()
+    if args.only == "validate":
+        validate(args.repeat, args.base)
+        return
     if args.only in ("all", "deck"):  # issue 25: cards/s of a 500-card data deck against Ripple Rush's cards
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_deck

@@ -33,6 +33,7 @@ from generator.layout.ops import (
     Text,
     Vector,
     is_inline_icon,
+    is_italic,
 )
 from generator.layout.text import Measure
 from generator.layout.textfit import Box, Extent, Matrix, _apply_box, text_box
@@ -274,13 +275,14 @@ def face_collisions(
     for d in items:
         if isinstance(d.op, Text):
             if d.op.text.strip():
-                texts.append(
-                    (
-                        d,
-                        _apply_box(d.matrix, text_box(d.op, measure, extent)),
-                        _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False)),
-                    )
+                box = _apply_box(d.matrix, text_box(d.op, measure, extent))
+                # only an italic run leans: an upright one's plain box is the same one
+                plain = (
+                    _apply_box(d.matrix, text_box(d.op, measure, extent, lean=False))
+                    if is_italic(d.op.font)
+                    else box
                 )
+                texts.append((d, box, plain))
         elif not d.backdrop:
             s = _shape(d)
             if s is not None:
@@ -293,14 +295,14 @@ def face_collisions(
             continue
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         # the last filled shape before the string that holds all of it hides whatever was drawn before
-        # it there
-        under = max(
+        # it there (shapes are in drawing order: the first such one from the end)
+        under = next(
             (
                 s.order
-                for s in shapes
+                for s in reversed(shapes)
                 if s.filled and s.order < d.order and s.kind != "line" and s.holds_box(core)
             ),
-            default=-1,
+            -1,
         )
         for d2, box2, plain2 in texts[i + 1 :]:
             assert isinstance(d2.op, Text)

@@ -57,14 +57,20 @@ def art_box(op: Image | Vector) -> Box:
 def own_box(op: Op, measure: Measure, *, art: bool = False) -> Box | None:
     """The box of a leaf op in its own coordinates (half the stroke width included); None for a Place, and
     for art other than an inline icon unless `art`."""
+    if isinstance(op, Line):  # the commonest leaf; min and max of its two ends as _points_box takes them
+        pad = op.width / 2
+        return (
+            min(op.x1, op.x2) - pad,
+            min(op.y1, op.y2) - pad,
+            max(op.x1, op.x2) + pad,
+            max(op.y1, op.y2) + pad,
+        )
     if isinstance(op, Rect):
         pad = op.width / 2 if op.stroke else 0.0
         return op.x - pad, op.y - pad, op.x + op.w + pad, op.y + op.h + pad
     if isinstance(op, Circle):
         pad = op.width / 2 if op.stroke else 0.0
         return op.cx - op.r - pad, op.cy - op.r - pad, op.cx + op.r + pad, op.cy + op.r + pad
-    if isinstance(op, Line):
-        return _points_box(((op.x1, op.y1), (op.x2, op.y2)), op.width / 2)
     if isinstance(op, Polygon):
         return _points_box(op.points, op.width / 2 if op.stroke else 0.0)
     if isinstance(op, Path):
@@ -80,11 +86,33 @@ def own_box(op: Op, measure: Measure, *, art: bool = False) -> Box | None:
     return None
 
 
+_RECENT: dict[tuple[int, int, bool], tuple[tuple[Op, ...], Measure, tuple[Drawn, ...]]] = {}
+"""drawn's last few answers for a tuple of ops (frozen all the way down) in their own coordinates: the checks
+of one face ask for the same face several times in a row (collisions, safe area, badges, cells, art). Keyed
+by the ops' and the measure's ids, held so the ids stay theirs; an entry answers only for the very same ops
+and measure."""
+_RECENT_SIZE = 8
+
+
 def drawn(
     ops: Sequence[Op], measure: Measure, matrix: Matrix = _IDENTITY, *, art: bool = False
 ) -> list[Drawn]:
     """Every leaf op of `ops` in drawing order with its box in the coordinates of `ops` (Places followed);
     with `art`, the kit's art too (where its picture lands)."""
+    if type(ops) is not tuple or matrix is not _IDENTITY:  # a list may change between two questions
+        return _drawn(ops, measure, matrix, art)
+    key = (id(ops), id(measure), art)
+    known = _RECENT.get(key)
+    if known is not None and known[0] is ops and known[1] is measure:
+        return list(known[2])
+    found = _drawn(ops, measure, matrix, art)
+    if len(_RECENT) >= _RECENT_SIZE:
+        del _RECENT[next(iter(_RECENT))]
+    _RECENT[key] = (ops, measure, tuple(found))
+    return found
+
+
+def _drawn(ops: Sequence[Op], measure: Measure, matrix: Matrix, art: bool) -> list[Drawn]:
     out: list[Drawn] = []
 
     def walk(items: Sequence[Op], m: Matrix, backdrop: bool, clip: Box | None) -> None:

@@ -9,6 +9,8 @@ it per kit and language; the tests compare it with the rastered kit PDF."""
 from __future__ import annotations
 
 import math
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Final
 
@@ -21,10 +23,21 @@ _WHITE: Final = {"#ffffff", "#fff", "white", "paper", "none"}
 
 Box = tuple[float, float, float, float]
 Matrix = tuple[float, float, float, float, float, float]  # a, b, c, d, e, f as in PDF
+Span = tuple[int, int, int, int]  # cells c0, r0, c1, r1 (c1, r1 past the end)
+
+
+_INKED: dict[str, bool] = {}
+"""_inked's answers by colour (a page asks the same few colours thousands of times)."""
 
 
 def _inked(colour: str | None) -> bool:
-    return colour is not None and colour.lower() not in _WHITE and INKS.get(colour, "").lower() != "#ffffff"
+    if colour is None:
+        return False
+    inked = _INKED.get(colour)
+    if inked is None:
+        inked = colour.lower() not in _WHITE and INKS.get(colour, "").lower() != "#ffffff"
+        _INKED[colour] = inked
+    return inked
 
 
 def _white_fill(op: Op) -> Box | None:
@@ -36,11 +49,6 @@ def _white_fill(op: Op) -> Box | None:
         half = op.r / math.sqrt(2)
         return op.cx - half, op.cy - half, op.cx + half, op.cy + half
     return None
-
-
-def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
-    a, b, c, d, e, f = m
-    return a * x + c * y + e, b * x + d * y + f
 
 
 def _then(m: Matrix, n: Matrix) -> Matrix:
@@ -58,8 +66,21 @@ def _then(m: Matrix, n: Matrix) -> Matrix:
 
 
 def _box(m: Matrix, x0: float, y0: float, x1: float, y1: float) -> Box:
-    pts = [_apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
-    return min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts)
+    """The page box around the corners of the local box (x0, y0, x1, y1) under `m`."""
+    a, b, c, d, e, f = m
+    # a quarter turn or none (nearly every place): the same sums, less their zero terms (a zero's sign
+    # cannot move a cell)
+    if b == 0.0 and c == 0.0:
+        u0, u1, v0, v1 = a * x0 + e, a * x1 + e, d * y0 + f, d * y1 + f
+    elif a == 0.0 and d == 0.0:
+        u0, u1, v0, v1 = c * y0 + e, c * y1 + e, b * x0 + f, b * x1 + f
+    else:
+        us = (a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e)
+        vs = (b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f)
+        return min(us), min(vs), max(us), max(vs)
+    if u0 <= u1 and v0 <= v1:
+        return u0, v0, u1, v1
+    return min(u0, u1), min(v0, v1), max(u0, u1), max(v0, v1)
 
 
 def _clip(a: Box, b: Box | None) -> Box:
@@ -69,103 +90,193 @@ def _clip(a: Box, b: Box | None) -> Box:
 
 
 class _Grid:
+    """The page's cells, row by row, 1 where inked."""
+
     def __init__(self, width: float, height: float) -> None:
         self.cols = max(1, math.ceil(width / CELL))
         self.rows = max(1, math.ceil(height / CELL))
         self.cells = bytearray(self.cols * self.rows)
+        self.whole: Span = (0, 0, self.cols, self.rows)
 
-    def paint(self, box: Box, value: int = 1) -> None:
-        c0 = max(0, math.ceil(box[0] / CELL - 0.5))
-        c1 = min(self.cols, math.floor(box[2] / CELL - 0.5) + 1)
-        r0 = max(0, math.ceil(box[1] / CELL - 0.5))
-        r1 = min(self.rows, math.floor(box[3] / CELL - 0.5) + 1)
-        if c1 <= c0:
+    def span(self, box: Box) -> Span:
+        """The cells (c0, r0, c1, r1) whose centres `box` covers; none when c1 <= c0 or r1 <= r0."""
+        return (
+            max(0, math.ceil(box[0] / CELL - 0.5)),
+            max(0, math.ceil(box[1] / CELL - 0.5)),
+            min(self.cols, math.floor(box[2] / CELL - 0.5) + 1),
+            min(self.rows, math.floor(box[3] / CELL - 0.5) + 1),
+        )
+
+    def paint(self, box: Box, limit: Span, value: int = 1) -> None:
+        """Set the cells `box` covers inside `limit` (a clip's span: a cell's span moves with its box's
+        edges, so the span of a clipped box is the spans' intersection) to `value`."""
+        c0 = math.ceil(box[0] / CELL - 0.5)
+        r0 = math.ceil(box[1] / CELL - 0.5)
+        c1 = math.floor(box[2] / CELL - 0.5) + 1
+        r1 = math.floor(box[3] / CELL - 0.5) + 1
+        c0, r0 = (c0 if c0 > limit[0] else limit[0]), (r0 if r0 > limit[1] else limit[1])
+        c1, r1 = (c1 if c1 < limit[2] else limit[2]), (r1 if r1 < limit[3] else limit[3])
+        if c1 <= c0 or r1 <= r0:
+            return
+        cols, cells = self.cols, self.cells
+        if c1 - c0 < r1 - r0:  # taller than wide: a column at a time, every cols-th byte
+            column = bytes([value]) * (r1 - r0)
+            for c in range(c0, c1):
+                cells[r0 * cols + c : r1 * cols + c : cols] = column
             return
         row = bytes([value]) * (c1 - c0)
-        for r in range(r0, r1):
-            self.cells[r * self.cols + c0 : r * self.cols + c1] = row
+        for r in range(r0 * cols, r1 * cols, cols):
+            cells[r + c0 : r + c1] = row
 
     def area(self, inside: Box) -> float:
         """Inked area (square points) of the cells whose centres lie inside `inside`."""
-        c0, c1 = (
-            max(0, math.ceil(inside[0] / CELL - 0.5)),
-            min(self.cols, math.floor(inside[2] / CELL - 0.5) + 1),
-        )
-        r0, r1 = (
-            max(0, math.ceil(inside[1] / CELL - 0.5)),
-            min(self.rows, math.floor(inside[3] / CELL - 0.5) + 1),
-        )
-        n = sum(self.cells[r * self.cols + c0 : r * self.cols + c1].count(1) for r in range(r0, r1))
+        c0, r0, c1, r1 = self.span(inside)
+        if c1 <= c0 or r1 <= r0:
+            return 0.0
+        cols, cells = self.cols, self.cells
+        if c0 == 0 and c1 == cols:  # whole rows: one run of bytes
+            n = cells.count(1, r0 * cols, r1 * cols)
+        else:
+            n = sum(cells.count(1, r * cols + c0, r * cols + c1) for r in range(r0, r1))
         return n * CELL * CELL
 
 
-def _walk(grid: _Grid, ops: Sequence[Op], m: Matrix, clip: Box | None) -> None:
-    for op in ops:
-        if isinstance(op, Place):
-            t = math.radians(op.rotate)
-            cos, sin = round(math.cos(t), 12), round(math.sin(t), 12)
-            s = op.scale
-            inner = _then(m, (s * cos, s * sin, -s * sin, s * cos, op.x, op.y))
-            here = clip
-            if op.clip is not None:
-                cx, cy, cw, ch = op.clip
-                here = _clip(_box(inner, cx, cy, cx + cw, cy + ch), clip)
-                if here[2] <= here[0] or here[3] <= here[1]:
-                    continue
-            _walk(grid, op.ops, inner, here)
-            continue
-        box: Box | None = None
-        white = _white_fill(op)
-        if white is not None:  # paper-white drawn over ink hides it (a card's white panel on its frame)
-            grid.paint(_clip(_box(m, *white), clip), 0)
-        if isinstance(op, Rect) and (_inked(op.fill) or _inked(op.stroke)):
-            if _inked(op.fill):
-                box = _box(m, op.x, op.y, op.x + op.w, op.y + op.h)
-            else:  # an outline: its four sides
-                w = max(op.width, 0.1) / 2
-                for x0, y0, x1, y1 in (
-                    (op.x - w, op.y - w, op.x + op.w + w, op.y + w),
-                    (op.x - w, op.y + op.h - w, op.x + op.w + w, op.y + op.h + w),
-                    (op.x - w, op.y - w, op.x + w, op.y + op.h + w),
-                    (op.x + op.w - w, op.y - w, op.x + op.w + w, op.y + op.h + w),
-                ):
-                    grid.paint(_clip(_box(m, x0, y0, x1, y1), clip))
-        elif isinstance(op, Circle) and _inked(op.fill):
-            half = op.r * math.sqrt(math.pi) / 2  # the square of the disc's area
-            box = _box(m, op.cx - half, op.cy - half, op.cx + half, op.cy + half)
-        elif isinstance(op, Circle) and _inked(op.stroke):
-            box = _box(m, op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r)
-            grid.paint(_clip((box[0], box[1], box[2], box[1] + CELL), clip))
-            grid.paint(_clip((box[0], box[3] - CELL, box[2], box[3]), clip))
-            box = None
-        elif isinstance(op, Polygon) and _inked(op.fill) and op.points:
-            xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
-            box = _box(m, min(xs), min(ys), max(xs), max(ys))
-        elif isinstance(op, Path) and _inked(op.fill):
-            nums = [float(v) for cmd in op.commands for v in cmd[1:] if isinstance(v, (int, float))]
-            if len(nums) >= 2:
-                xs, ys = nums[0::2], nums[1::2]
-                box = _box(m, min(xs), min(ys), max(xs), max(ys))
-        elif isinstance(op, (Image, Vector)):
-            box = _box(m, op.x, op.y, op.x + op.w, op.y + op.h)
-        elif isinstance(op, Line) and _inked(op.stroke):
+def _outline(grid: _Grid, op: Rect, m: Matrix, limit: Span) -> None:
+    """Paint the four sides of an unfilled rectangle's stroke."""
+    w = max(op.width, 0.1) / 2
+    for x0, y0, x1, y1 in (
+        (op.x - w, op.y - w, op.x + op.w + w, op.y + w),
+        (op.x - w, op.y + op.h - w, op.x + op.w + w, op.y + op.h + w),
+        (op.x - w, op.y - w, op.x + w, op.y + op.h + w),
+        (op.x + op.w - w, op.y - w, op.x + op.w + w, op.y + op.h + w),
+    ):
+        grid.paint(_box(m, x0, y0, x1, y1), limit)
+
+
+def _leaf(grid: _Grid, op: Op, m: Matrix, limit: Span) -> None:
+    """Paint one op that is not a place: white fills clear, inked shapes paint their boxes."""
+    box: Box | None = None
+    if isinstance(op, Line):  # the commonest (marks, rules, hatching) first
+        if _inked(op.stroke):
             w = max(op.width, 0.1) / 2
             box = _box(
                 m, min(op.x1, op.x2) - w, min(op.y1, op.y2) - w, max(op.x1, op.x2) + w, max(op.y1, op.y2) + w
             )
-        elif isinstance(op, Text) and _inked(op.fill) and op.text.strip():
+            grid.paint(box, limit)
+        return
+    kind = type(op)
+    if kind is Rect or kind is Circle:
+        white = _white_fill(op)
+        if white is not None:  # paper-white drawn over ink hides it (a card's white panel on its frame)
+            grid.paint(_box(m, *white), limit, 0)
+    if isinstance(op, Rect):
+        if _inked(op.fill):
+            box = _box(m, op.x, op.y, op.x + op.w, op.y + op.h)
+        elif _inked(op.stroke):
+            _outline(grid, op, m, limit)
+    elif isinstance(op, Text):
+        if _inked(op.fill) and op.text.strip():
             width = 0.5 * op.size * len(op.text)
             x0 = op.x - (width / 2 if op.anchor == "middle" else width if op.anchor == "end" else 0.0)
             box = _box(m, x0, op.y, x0 + width, op.y + 0.7 * op.size)
-        if box is not None:
-            grid.paint(_clip(box, clip))
+    elif isinstance(op, Circle):
+        if _inked(op.fill):
+            half = op.r * math.sqrt(math.pi) / 2  # the square of the disc's area
+            box = _box(m, op.cx - half, op.cy - half, op.cx + half, op.cy + half)
+        elif _inked(op.stroke):
+            ring = _box(m, op.cx - op.r, op.cy - op.r, op.cx + op.r, op.cy + op.r)
+            grid.paint((ring[0], ring[1], ring[2], ring[1] + CELL), limit)
+            grid.paint((ring[0], ring[3] - CELL, ring[2], ring[3]), limit)
+    elif isinstance(op, Polygon):
+        if _inked(op.fill) and op.points:
+            xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
+            box = _box(m, min(xs), min(ys), max(xs), max(ys))
+    elif isinstance(op, Path):
+        if _inked(op.fill):
+            nums = [float(v) for cmd in op.commands for v in cmd[1:] if isinstance(v, (int, float))]
+            if len(nums) >= 2:
+                xs, ys = nums[0::2], nums[1::2]
+                box = _box(m, min(xs), min(ys), max(xs), max(ys))
+    elif isinstance(op, (Image, Vector)):
+        box = _box(m, op.x, op.y, op.x + op.w, op.y + op.h)
+    if box is not None:
+        grid.paint(box, limit)
+
+
+def _walk(grid: _Grid, ops: Sequence[Op], m: Matrix, clip: Box | None, limit: Span) -> None:
+    """Paint `ops` drawn through `m`, inside `clip` (page box; None: the page) whose cells are `limit`."""
+    for op in ops:
+        if not isinstance(op, Place):
+            _leaf(grid, op, m, limit)
+            continue
+        if op.rotate:
+            t = math.radians(op.rotate)
+            cos, sin = round(math.cos(t), 12), round(math.sin(t), 12)
+        else:  # what the rounding gives for no turn, without the trigonometry
+            cos, sin = 1.0, 0.0
+        s = op.scale
+        inner = _then(m, (s * cos, s * sin, -s * sin, s * cos, op.x, op.y))
+        here, inside = clip, limit
+        if op.clip is not None:
+            cx, cy, cw, ch = op.clip
+            here = _clip(_box(inner, cx, cy, cx + cw, cy + ch), clip)
+            if here[2] <= here[0] or here[3] <= here[1]:
+                continue
+            inside = grid.span(here)
+        _walk(grid, op.ops, inner, here, inside)
+
+
+_MEMO: dict[int, tuple[float, float, tuple[Op, ...], dict[float, float]]] = {}
+"""ink_area's answers by id(page): the page's size and ops when asked (the ops held, so their ids stay
+theirs) and the area by margin. A page is asked several times per build (each use of its part's page sides);
+an entry answers only while the page has the same size and the very same ops (ops are frozen), and goes with
+the page."""
+_SAME: OrderedDict[tuple[float, float, tuple[Op, ...]], dict[float, float]] = OrderedDict()
+"""The areas by margin of the last _SAME_SIZE page contents (size and ops, compared by value): a kit's
+languages draw many of the same pages (backs, art, boards) as pages of their own."""
+_SAME_SIZE: Final = 256
+
+
+def _areas(page: Page) -> dict[float, float]:
+    """The areas by margin known for `page` (filled in as asked): its own, shared with equal pages."""
+    key = id(page)
+    memo = _MEMO.get(key)
+    ops = page.ops
+    if (
+        memo is not None
+        and memo[0] == page.width
+        and memo[1] == page.height
+        and len(memo[2]) == len(ops)
+        and all(a is b for a, b in zip(memo[2], ops, strict=True))
+    ):
+        return memo[3]
+    if memo is None:
+        weakref.finalize(page, _MEMO.pop, key, None)
+    content = (page.width, page.height, tuple(ops))
+    try:
+        areas = _SAME.get(content)
+    except TypeError:  # an unhashable op (a list where a tuple belongs): measured, not shared
+        areas = {}
+    else:
+        if areas is None:
+            areas = _SAME[content] = {}
+            if len(_SAME) > _SAME_SIZE:
+                _SAME.popitem(last=False)
+        else:
+            _SAME.move_to_end(content)
+    _MEMO[key] = (page.width, page.height, tuple(ops), areas)
+    return areas
 
 
 def ink_area(page: Page, margin: float = 0.0) -> float:
     """Inked area of `page` inside `margin` (square points), estimated from its ops on a 1 mm grid."""
-    grid = _Grid(page.width, page.height)
-    _walk(grid, page.ops, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None)
-    return grid.area((margin, margin, page.width - margin, page.height - margin))
+    areas = _areas(page)
+    area = areas.get(margin)
+    if area is None:
+        grid = _Grid(page.width, page.height)
+        _walk(grid, page.ops, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None, grid.whole)
+        area = areas[margin] = grid.area((margin, margin, page.width - margin, page.height - margin))
+    return area
 
 
 __all__ = ["CELL", "ink_area"]

@@ -61,11 +61,23 @@ def _place_matrix(op: Place) -> Matrix:
 def _apply_box(m: Matrix, box: Box) -> Box:
     """The axis-aligned bounding box of `box` (x0, y0, x1, y1) after `m`."""
     a, b, c, d, e, f = m
-    xs, ys = [], []
-    for x, y in ((box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
-        xs.append(a * x + c * y + e)
-        ys.append(b * x + d * y + f)
-    return min(xs), min(ys), max(xs), max(ys)
+    x0, y0, x1, y1 = box
+    # the corners in the order min() and max() met them in a list (the first of equal values wins), unrolled
+    u0, u1, u2, u3 = a * x0 + c * y0 + e, a * x1 + c * y0 + e, a * x0 + c * y1 + e, a * x1 + c * y1 + e
+    v0, v1, v2, v3 = b * x0 + d * y0 + f, b * x1 + d * y0 + f, b * x0 + d * y1 + f, b * x1 + d * y1 + f
+    lo_u = hi_u = u0
+    lo_v = hi_v = v0
+    for u in (u1, u2, u3):
+        if u < lo_u:
+            lo_u = u
+        if u > hi_u:
+            hi_u = u
+    for v in (v1, v2, v3):
+        if v < lo_v:
+            lo_v = v
+        if v > hi_v:
+            hi_v = v
+    return lo_u, lo_v, hi_u, hi_v
 
 
 def _inside(inner: Box, outer: Box) -> bool:

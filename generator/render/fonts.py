@@ -253,10 +253,21 @@ def shaped_line(
 def text_width(text: str, font: str, size: float) -> float:
     """Advance width of `text` in points set in font key `font` at `size`, as shaped (kerning, ligatures)."""
     register_fonts()
+    plain, unit = _width_unit(text, font)
+    # the very products ReportLab's stringWidth ((sum * 0.001) * size) and the shaped advance give
+    return unit * size if plain else unit * size / 1000
+
+
+@lru_cache(maxsize=65536)
+def _width_unit(text: str, font: str) -> tuple[bool, float]:
+    """(plain, width): a plain text's width at size 1 as ReportLab measures it, else its shaped advance in
+    thousandths of the size. A kit's texts are measured again and again, at each size a block tries (each
+    wrap tries its lines, each check measures the drawn ones); the built-in faces do not change once
+    registered."""
     advance, plain = line_metrics(text, ((font_name(font), text),))
     if plain:
-        return float(pdfmetrics.stringWidth(text, font_name(font), size))
-    return advance * size / 1000
+        return True, float(pdfmetrics.stringWidth(text, font_name(font), 1.0))
+    return False, advance
 
 
 def shaping_problem(
@@ -399,12 +410,17 @@ _INK_PX = 200
 """Pixel size at which ink extents are measured (then scaled to the asked size)."""
 
 
-@lru_cache(maxsize=4096)
-def _ink_unit(text: str, font: str) -> tuple[float, float]:
+@cache
+def _ink_face(font: str) -> Any:
+    """The built-in face of an upright font key, opened once at _INK_PX (not once a text)."""
     from PIL import ImageFont
 
-    face = ImageFont.truetype(str(FONT_FILES[upright(font)]), _INK_PX)
-    _, top, _, bottom = face.getbbox(text, anchor="ls")
+    return ImageFont.truetype(str(FONT_FILES[font]), _INK_PX)
+
+
+@lru_cache(maxsize=4096)
+def _ink_unit(text: str, font: str) -> tuple[float, float]:
+    _, top, _, bottom = _ink_face(upright(font)).getbbox(text, anchor="ls")
     return -bottom / _INK_PX, -top / _INK_PX
 
 

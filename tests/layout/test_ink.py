@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.layout.ink import CELL, ink_area
-from generator.layout.ops import Circle, Page, Place, Rect, Text
+from generator.layout.ops import Circle, Page, Place, Polygon, Rect, Text
 from generator.render.pdf import write_pdf
 from generator.units import mm
 from tests.inkcheck import ink_coverage
@@ -66,3 +66,28 @@ def test_the_build_summary_reports_sheets_of_paper_and_ink(tmp_path: Path) -> No
     assert int(m[1]) == max(int(str(r["sheet"])) for r in recorded_sheets(folder, "kit-a4.pdf"))
     measured = ink_coverage(folder / "kit-a4.pdf", mm(5))
     assert int(m[2]) / 100 == pytest.approx(measured, abs=0.10), measured
+
+
+def test_a_page_asked_again_is_answered_again_after_any_change() -> None:
+    """ink_area remembers a page's answer (and shares it with pages equal to it): a second question about the
+    same page gives the same area, and a page whose ops, size or margin changed since is measured again
+    (never the remembered answer)."""
+    w, h = A4
+    square = Rect(mm(20), mm(20), mm(50), mm(50), fill="#000000", stroke=None)
+    page = Page(w, h, [square])
+    first = ink_area(page)
+    assert ink_area(page) == first == ink_area(Page(w, h, [square]))
+    page.ops.append(Rect(mm(100), mm(100), mm(50), mm(50), fill="#000000", stroke=None))
+    assert ink_area(page) == pytest.approx(2 * first)
+    page.ops[1] = Rect(mm(100), mm(100), mm(50), mm(50), fill="#ffffff", stroke=None)  # same count, new op
+    assert ink_area(page) == first
+    page.ops[0] = Place(0, 0, (square,), clip=(0, 0, mm(45), mm(70)))  # half of the square cut away
+    assert ink_area(page) == pytest.approx(first / 2, rel=0.05)
+    page.width = mm(40)  # the page now ends halfway across the square (the place clips to x < 45 mm)
+    assert ink_area(page) == pytest.approx(first * 2 / 5, rel=0.05)
+    assert ink_area(page, mm(30)) == pytest.approx(0)
+    # equal pages share their answer; a page with an op that cannot be compared by value is measured alone
+    twin = Page(w, h, [Rect(mm(20), mm(20), mm(50), mm(50), fill="#000000", stroke=None)])
+    assert ink_area(twin) == first
+    loose = Polygon([(0, 0), (mm(30), 0), (mm(30), mm(30)), (0, mm(30))], fill="#000000")  # type: ignore[arg-type]
+    assert ink_area(Page(w, h, [loose])) == pytest.approx(mm(30) ** 2, rel=0.05)

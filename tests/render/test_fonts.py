@@ -50,3 +50,30 @@ def test_unknown_font_key() -> None:
     assert text_width("xA", "italic", 10) == text_width(
         "xA", "regular", 10
     )  # a slanted regular: same advances
+
+
+def test_a_remembered_width_is_that_of_its_own_text_font_and_size() -> None:
+    """text_width remembers a text's width at size 1 (or its shaped advance) per font key: each answer differs
+    with the text, the key and the size, and is to the last bit what measuring afresh at that size gives."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.render.fonts import font_name
+    from generator.render.shaping import line_metrics
+
+    def afresh(text: str, font: str, size: float) -> float:
+        advance, plain = line_metrics(text, ((font_name(font), text),))
+        return float(stringWidth(text, font_name(font), size)) if plain else advance * size / 1000
+
+    asked = [
+        (t, f, s)
+        for t in ("Wave", "wave", "AVATAR ffi", "リップル・ラッシュ")
+        for f in ("regular", "bold")
+        for s in (10.0, 12.0, 7.3, 9, 10.25, 1e-3, 1234.5678)
+    ]
+    widths = [text_width(*a) for a in asked]
+    assert len(set(widths)) == len(asked)
+    assert [text_width(*a) for a in asked] == widths == [afresh(*a) for a in asked]
+    with pytest.raises(RenderError, match="unknown font 'light'"):
+        text_width("Wave", "light", 10)
+    with pytest.raises(RenderError, match="unknown font 'light'"):  # an error is not remembered as a width
+        text_width("Wave", "light", 10)
