@@ -92,3 +92,18 @@ def test_no_randomness_in_the_template_environment():
     env = CatalogEnvironment()
     assert "random" not in env.filters
     assert not {"lipsum", "cycler", "joiner", "namespace"} & set(env.globals)
+
+
+def test_a_string_compiled_once_renders_in_each_language_with_its_own_helpers():
+    """The code of a catalog string is kept for the process; every Texts still renders it with its own
+    number format and plural rules, and a refused string is refused every time."""
+    text = "{{ num(n) }} {{ plural(n, one='card', other='cards') }}"
+    en = Texts("en", {"en": Catalog("en", "en.po", {"x": text}, {"x": 1})}, {"n": 1234.5})
+    de = Texts("de", {"de": Catalog("de", "de.po", {"x": text}, {"x": 1})}, {"n": 1234.5})
+    assert en("x") == "1,234.5 cards"
+    assert de("x") == "1.234,5 cards"  # de's number format: a template bound to en's helpers fails here
+    assert de.env.compile_checked(text).environment is de.env
+    hostile = "{{ ''.__class__ }}"
+    for _ in range(2):
+        with pytest.raises(SpecError, match="not available|not allowed|unsafe"):
+            render(hostile)
