@@ -11,13 +11,14 @@ classified:
 - partial output: files written although the build failed, or a staging folder left -- a bug;
 - slow: over SLOW_SECONDS, or killed at HANG_SECONDS (the worker is replaced) -- a bug.
 
-The worker is a long-lived process so the library is imported once; classification needs to see which
-exception escaped, so the worker inspects it (the quick slice also runs a sample through the real CLI as a
-subprocess and checks exit code and stderr there).
+The worker is a long-lived process (kept from one `run_cases` call to the next) so the library is imported
+once; classification needs to see which exception escaped, so the worker inspects it (the quick slice also
+runs a sample through the CLI command and checks exit code and stderr there).
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing as mp
 import os
 import queue
@@ -325,7 +326,7 @@ def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
         ).encode()
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-        for p, c in zip("abcdefgh", "bcdefghi")
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
     )
     return "alias bomb", (text + "\n" + bomb).encode()
 
@@ -1013,23 +1014,45 @@ def _worker(tasks: Any, results: Any) -> None:
         results.put((index, kind, detail, time.perf_counter() - t0))
 
 
+_WORKER: dict[str, Any] = {}
+"""This process's fuzz worker (proc, tasks, results), kept between `run_cases` calls: the quick slice runs
+five tables of cases, and a worker's first case imports the whole library."""
+
+
+def _stop_worker() -> None:
+    proc = _WORKER.pop("proc", None)
+    if proc is None:
+        return
+    if proc.is_alive():
+        _WORKER["tasks"].put(None)
+        proc.join(timeout=10)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+
+
 def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | None = None) -> Summary:
-    """Run every case in a worker process (replaced when a case hangs past HANG_SECONDS)."""
+    """Run every case in a worker process (replaced when a case hangs past HANG_SECONDS or dies; kept for
+    the next call otherwise)."""
     ctx = mp.get_context("spawn")
     summary = Summary()
-    proc: Any = None
-    tasks: Any = None
-    results: Any = None
 
     def start() -> None:
-        nonlocal proc, tasks, results
-        tasks, results = ctx.Queue(), ctx.Queue()
-        proc = ctx.Process(target=_worker, args=(tasks, results), daemon=True)
-        proc.start()
+        if not _WORKER:
+            atexit.register(_stop_worker)
+        _WORKER["tasks"], _WORKER["results"] = ctx.Queue(), ctx.Queue()
+        _WORKER["proc"] = ctx.Process(
+            target=_worker, args=(_WORKER["tasks"], _WORKER["results"]), daemon=True
+        )
+        _WORKER["proc"].start()
 
-    start()
+    if _WORKER.get("proc") is None or not _WORKER["proc"].is_alive():
+        _stop_worker()
+        start()
+    done = False
     try:
         for index, case in enumerate(cases):
+            proc, tasks, results = _WORKER["proc"], _WORKER["tasks"], _WORKER["results"]
             tasks.put((index, case))
             t0 = time.perf_counter()
             while True:
@@ -1043,12 +1066,14 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
                             f"worker died (exit {proc.exitcode})",
                             time.perf_counter() - t0,
                         )
+                        _stop_worker()
                         start()
                         break
                     if time.perf_counter() - t0 > HANG_SECONDS:
                         proc.kill()
                         proc.join()
                         kind, detail, seconds = "slow", f"killed after {HANG_SECONDS:.0f} s", HANG_SECONDS
+                        _stop_worker()
                         start()
                         break
             if kind in ("clean", "accepted") and seconds > SLOW_SECONDS:
@@ -1057,11 +1082,10 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
             summary.outcomes.append(outcome)
             if progress:
                 progress(index, outcome)
+        done = True
     finally:
-        tasks.put(None)
-        proc.join(timeout=10)
-        if proc.is_alive():
-            proc.kill()
+        if not done:  # interrupted with a case in flight: its answer must not reach the next call
+            _stop_worker()
     return summary
 
 

@@ -1,12 +1,17 @@
 """The quick slice of the issue-12 fuzz suite (CI, well under 60 s): a seeded sample of mutated specs built in
-a worker, a sample run through the real CLI as subprocesses (exit code, stderr, output folder), and tables of
-hostile templates, paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs)."""
+a worker, a sample run through the CLI (exit code, stderr, output folder), and tables of hostile templates,
+paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs).
+
+The CLI cases run the command in this process (typer's CliRunner): what they check is the command's answer
+to hostile input -- its exit code, its one `error:` line, no traceback, nothing written -- which is the same
+code in a process of its own (an exception that escapes the command is shown here as the traceback a real
+process would print). The real interpreter's start-up, signals and exit status are tests/test_cli.py's."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,7 +22,6 @@ from tests.fuzz.harness import (
     HOSTILE_TEMPLATES,
     ROOT,
     art_case,
-    cli_env,
     font_case,
     make_art_cases,
     make_cases,
@@ -63,19 +67,36 @@ def test_quick_slice_of_mutated_specs():
     assert counts["clean"] > 0 and counts["accepted"] > 0, summary.line()  # both paths exercised
 
 
-def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=cli_env(),
-        capture_output=True,
-        check=False,
-        text=True,
-        timeout=120,
-    )
+@dataclass
+class Ran:
+    """What `pnpkit ARGS` answered: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-def _assert_clean_failure(r: subprocess.CompletedProcess, out: Path | None = None) -> None:
+def _cli(*args: str) -> Ran:
+    """`pnpkit ARGS` run in this process from the repository root (relative kit paths name layouts/...); an
+    exception that escapes the command is written to its stderr as the traceback the interpreter would
+    print, exit 1."""
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        r = CliRunner().invoke(app, list(args), prog_name="pnpkit")
+    finally:
+        os.chdir(here)
+    stderr = r.stderr
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(r.exception))
+    return Ran(r.exit_code, r.stdout, stderr)
+
+
+def _assert_clean_failure(r: Ran, out: Path | None = None) -> None:
     assert r.returncode in (1, 2), (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stderr, r.stderr[-2000:]
     assert r.stderr.startswith("error: "), r.stderr[:500]
@@ -428,10 +449,11 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
     import json
 
     from generator.pipeline import build
+    from tests.kitcopy import clean_build
 
     kit = ROOT / "layouts" / "sprout_sheet"
     out = tmp_path / "out"
-    build([kit], out=out, langs=["en"])
+    clean_build(kit, out, langs=["en"])  # one real build a test process, copied
     record = out / "sprout_sheet" / "en" / ".pnpkit" / "build.json"
     data = json.loads(record.read_text(encoding="utf-8"))
     entry = data["entries"]["goals-a4.pdf"]
@@ -444,7 +466,7 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
         stale.unlink()
     again = build([kit], out=out, langs=["en"])
     assert again.rebuilt >= 1
-    build([kit], out=tmp_path / "clean", langs=["en"])
+    clean_build(kit, tmp_path / "clean", langs=["en"])
     for name in ("kit-a4.pdf", "goals-a4.pdf", "calibration-a4.pdf"):
         assert (out / "sprout_sheet" / "en" / name).read_bytes() == (
             tmp_path / "clean" / "sprout_sheet" / "en" / name
