@@ -1089,6 +1089,35 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
     return summary
 
 
+@dataclass
+class CliRun:
+    """What `pnpkit ARGS` answered: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli_in_process(*args: str) -> CliRun:
+    """`pnpkit ARGS` run in this process from the repository root (relative kit paths name layouts/...); an
+    exception that escapes the command is written to its stderr as the traceback the interpreter would
+    print, exit 1."""
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        r = CliRunner().invoke(app, list(args), prog_name="pnpkit")
+    finally:
+        os.chdir(here)
+    stderr = r.stderr
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(r.exception))
+    return CliRun(r.exit_code, r.stdout, stderr)
+
+
 def cli_env() -> dict[str, str]:
     """Environment for running this checkout's CLI as a subprocess."""
     return dict(os.environ, PYTHONPATH=str(ROOT))

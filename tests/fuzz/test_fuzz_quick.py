@@ -10,8 +10,6 @@ process would print). The real interpreter's start-up, signals and exit status a
 from __future__ import annotations
 
 import os
-import traceback
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,7 +19,9 @@ from tests.fuzz.harness import (
     FONT_MUTATIONS,
     HOSTILE_TEMPLATES,
     ROOT,
+    CliRun,
     art_case,
+    cli_in_process,
     font_case,
     make_art_cases,
     make_cases,
@@ -67,36 +67,7 @@ def test_quick_slice_of_mutated_specs():
     assert counts["clean"] > 0 and counts["accepted"] > 0, summary.line()  # both paths exercised
 
 
-@dataclass
-class Ran:
-    """What `pnpkit ARGS` answered: its exit status and what it printed."""
-
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def _cli(*args: str) -> Ran:
-    """`pnpkit ARGS` run in this process from the repository root (relative kit paths name layouts/...); an
-    exception that escapes the command is written to its stderr as the traceback the interpreter would
-    print, exit 1."""
-    from typer.testing import CliRunner
-
-    from generator.cli import app
-
-    here = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        r = CliRunner().invoke(app, list(args), prog_name="pnpkit")
-    finally:
-        os.chdir(here)
-    stderr = r.stderr
-    if r.exception is not None and not isinstance(r.exception, SystemExit):
-        stderr += "".join(traceback.format_exception(r.exception))
-    return Ran(r.exit_code, r.stdout, stderr)
-
-
-def _assert_clean_failure(r: Ran, out: Path | None = None) -> None:
+def _assert_clean_failure(r: CliRun, out: Path | None = None) -> None:
     assert r.returncode in (1, 2), (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stderr, r.stderr[-2000:]
     assert r.stderr.startswith("error: "), r.stderr[:500]
@@ -112,7 +83,7 @@ def test_cli_sample_of_mutated_specs(tmp_path, index):
     case = make_cases(CLI_SAMPLE * 5, QUICK_SEED + 1)[index * 5]
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     if r.returncode == 0:
         assert [p for p in out.rglob("*.pdf")], r.stdout
         assert not list(out.glob(".pnpkit-*"))
@@ -137,7 +108,7 @@ def test_cli_hostile_template_names_the_po_line(tmp_path, template):
         i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == 'msgid "kit.title"'
     )
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     assert f"en.po:{line}: kit.title: template" in r.stderr, r.stderr
 
@@ -164,7 +135,7 @@ def test_cli_hostile_paths(tmp_path, target):
         (kit / "kit.yaml").unlink()
         (kit / "kit.yaml").symlink_to("/proc/self/mem")
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     assert "root:x" not in r.stderr
 
@@ -188,7 +159,7 @@ def test_cli_hostile_paths(tmp_path, target):
     ],
 )
 def test_cli_hostile_options(args):
-    r = _cli(*args)
+    r = cli_in_process(*args)
     assert r.returncode in (1, 2)
     assert "Traceback" not in r.stderr
     assert "\x1b" not in r.stderr
@@ -222,7 +193,7 @@ def test_cli_hostile_font_is_one_located_line(tmp_path, op):
     case = font_case("ripple_rush", op, np.random.default_rng(7))
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
@@ -272,7 +243,7 @@ def test_cli_hostile_art_is_one_located_line(tmp_path, op):
     case = art_case("ripple_rush", op, np.random.default_rng(7))
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
@@ -433,7 +404,7 @@ def test_cli_hostile_fold_and_gang_up_settings(tmp_path, old, new, ok):
     assert text.count(old) == 1, old
     (kit / "kit.yaml").write_text(text.replace(old, new), encoding="utf-8")
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     if ok:
         assert r.returncode == 0, r.stderr[-2000:]
         assert (out / "ripple_rush" / "en" / "kit-a4.pdf").is_file()
