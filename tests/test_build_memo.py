@@ -21,14 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 SETUP = 'msgid "rules.setup"\nmsgstr "'
 
 
-@pytest.fixture(scope="module")
-def _one_worker() -> None:
-    """Module-scoped, so that xdist runs this file's tests on one worker (tests/conftest.py) and the clean
-    builds they share (`clean_build`) are made once a run."""
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (`clean_build`) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
 
 
 @pytest.fixture
-def kit(_one_worker):
+def kit():
     """A pristine copy of Ripple Rush, at the same path in every test of this process (see `fresh_copy`)."""
     return fresh_copy(RR)
 

@@ -17,14 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = 30  # 4 components + the calibration sheet + the print checklist, in 5 languages
 
 
-@pytest.fixture(scope="module")
-def _one_worker() -> None:
-    """Module-scoped, so that xdist runs this file's tests on one worker (tests/conftest.py) and the clean
-    builds they share (`clean_build`) are made once a run."""
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (`clean_build`) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
 
 
 @pytest.fixture
-def kit(_one_worker):
+def kit():
     """A pristine copy of Ripple Rush, at the same path in every test of this process (see `fresh_copy`)."""
     return fresh_copy(RR)
 
@@ -214,7 +213,7 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
 
 
 @pytest.mark.parametrize("used", ["data/cards.csv", "assets/emblem.svg", "locales/ja.po"])
-def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(_one_worker, tmp_path, monkeypatch, used):
+def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatch, used):
     """The whole-build shortcut is keyed on the files the kit names (its data, art and catalogs besides
     kit.yaml): new bytes in any one of them load the kit again, and the build matches a clean one."""
     import generator.pipeline as b

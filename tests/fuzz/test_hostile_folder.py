@@ -21,6 +21,10 @@ from hypothesis import strategies as st
 
 from generator.pipeline import build
 
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (tests/kitcopy.clean_build) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
+
 ROOT = Path(__file__).resolve().parents[2]
 KIT = (
     ROOT / "layouts" / "harvest_deck"
@@ -233,12 +237,14 @@ def _alarm(signum: int, frame: object) -> None:
 
 @pytest.fixture(scope="module")
 def clean_build(tmp_path_factory):
-    """The clean kit built in English, once for the module: its output files (less the inputs record)."""
-    tmp = tmp_path_factory.mktemp("clean")
-    kit = tmp / "kit"
-    shutil.copytree(KIT, kit)
-    build([kit], out=tmp / "out", langs=["en"])
-    return outputs(tmp / "out")
+    """The clean kit built in English, once a test process (tests/kitcopy.py): its output files (less the
+    inputs record)."""
+    from tests.kitcopy import clean_build as built
+    from tests.kitcopy import fresh_copy
+
+    out = tmp_path_factory.mktemp("clean") / "out"
+    built(fresh_copy(KIT), out, langs=["en"])
+    return outputs(out)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
