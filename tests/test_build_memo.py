@@ -19,6 +19,10 @@ from tests.kitcopy import RR, clean_build, edit, fresh_copy, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUP = 'msgid "rules.setup"\nmsgstr "'
+EN = ["en"]
+"""The language of the tests whose memo entries are per build (kit.yaml's parse, the palette's check, the
+print data: computed once, before any language is composed), so that more languages would run the same code
+again (the tests of catalogs and the clean-build comparisons of a one-string edit build all five)."""
 
 
 # one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
@@ -80,27 +84,29 @@ def _messages(po: Path) -> list[str]:
 
 
 def test_a_changed_kit_yaml_is_parsed_checked_and_asked_again(kit, tmp_path, calls):
+    """In one language (`EN`): the palette is in every part's key whatever its language."""
     out = tmp_path / "out"
-    clean_build(kit, out)
+    clean_build(kit, out, langs=EN)
     first = dict(calls)  # (a real first build counts one of each: the test above)
     edit(kit / "kit.yaml", '{id: red,    colour: "#d62d3a"', '{id: red,    colour: "#d62d3b"')
-    r = build([kit], out=out)
-    assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1] and r.rebuilt == 30
-    clean_build(kit, tmp_path / "clean")
+    r = build([kit], out=out, langs=EN)
+    assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1] and r.rebuilt == 6
+    clean_build(kit, tmp_path / "clean", langs=EN)
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_the_memo_never_hides_a_failing_check(kit, tmp_path):
-    """A palette that fails after a build that passed is refused, and nothing is written."""
+    """A palette that fails after a build that passed is refused, and nothing is written (one language:
+    `EN`)."""
     out = tmp_path / "out"
-    clean_build(kit, out)
+    clean_build(kit, out, langs=EN)
     before = tree(out)
     edit(
         kit / "kit.yaml",
         '{id: red,    colour: "#d62d3a", symbol: square}',
         '{id: red,    colour: "#1f6fd3", symbol: square}',
     )
-    build([kit], out=out)  # close colours, different marks: a note, the build passes
+    build([kit], out=out, langs=EN)  # close colours, different marks: a note, the build passes
     passed = tree(out)
     assert passed != before
     edit(
@@ -109,15 +115,16 @@ def test_the_memo_never_hides_a_failing_check(kit, tmp_path):
         '{id: red,    colour: "#1f6fd3", symbol: circle}',
     )
     with pytest.raises(KitError, match=r"look alike under protanopia"):
-        build([kit], out=out)
+        build([kit], out=out, langs=EN)
     assert tree(out) == passed
 
 
 def test_force_reads_no_memo(kit, tmp_path, calls):
+    """One language (`EN`): the memo is read once a build, or not at all."""
     out = tmp_path / "out"
-    clean_build(kit, out)
+    clean_build(kit, out, langs=EN)
     first = dict(calls)
-    build([kit], out=out, force=True)
+    build([kit], out=out, force=True, langs=EN)
     assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1]
 
 
@@ -183,23 +190,22 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
 def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp_path, monkeypatch):
     """Digesting the generator's sources and the fonts (some 11 MB) is skipped while a stat of each file
     matches the last build's; any other stamp digests them again, and a changed digest rebuilds everything.
-    One language: the tool is digested once a build, before any language, and its key is in every part's key
-    whatever its language (`buildkeys.spec_key`), so more languages would run the same code again."""
+    One language (`EN`): the tool is digested once a build, before any language, and its key is in every
+    part's key whatever its language (`buildkeys.spec_key`)."""
     import generator.buildkeys as keys
 
-    en = ["en"]
     out = tmp_path / "out"
     digests: list[int] = []
     real = keys.tool_key
     monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or real())
-    clean_build(kit, out, fresh=True, langs=en)  # a real first build: the tool is digested once
+    clean_build(kit, out, fresh=True, langs=EN)  # a real first build: the tool is digested once
     assert digests == [1]
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
     # the recorded key, for the recorded stamp
-    assert build([kit], out=out, langs=en).rebuilt == 2 and digests == [1]
-    assert build([kit], out=out, langs=en).rebuilt == 0 and digests == [1]
+    assert build([kit], out=out, langs=EN).rebuilt == 2 and digests == [1]
+    assert build([kit], out=out, langs=EN).rebuilt == 0 and digests == [1]
     monkeypatch.setattr(keys, "tool_stamp", lambda: "another version of the sources")
-    assert build([kit], out=out, langs=en).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
+    assert build([kit], out=out, langs=EN).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
     monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or "another generator")
     monkeypatch.setattr(keys, "tool_stamp", lambda: "yet another version")
-    assert build([kit], out=out, langs=en).rebuilt == 6 and digests == [1, 1, 1]  # every part of the language
+    assert build([kit], out=out, langs=EN).rebuilt == 6 and digests == [1, 1, 1]  # every part of the language
