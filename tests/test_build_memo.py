@@ -15,15 +15,25 @@ import pytest
 from generator.buildkeys import INPUTS, Memo
 from generator.errors import KitError
 from generator.pipeline import build
-from tests.kitcopy import copy_ripple_rush, edit, tree
+from tests.kitcopy import RR, clean_build, edit, fresh_copy, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SETUP = 'msgid "rules.setup"\nmsgstr "'
+EN = ["en"]
+"""The language of the tests whose memo entries are per build (kit.yaml's parse, the palette's check, the
+print data: computed once, before any language is composed), so that more languages would run the same code
+again (the tests of catalogs and the clean-build comparisons of a one-string edit build all five)."""
+
+
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (`clean_build`) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
 
 
 @pytest.fixture
-def kit(tmp_path):
-    return copy_ripple_rush(tmp_path)
+def kit():
+    """A pristine copy of Ripple Rush, at the same path in every test of this process (see `fresh_copy`)."""
+    return fresh_copy(RR)
 
 
 @pytest.fixture
@@ -52,7 +62,7 @@ def calls(monkeypatch):
 
 def test_a_one_string_edit_reuses_parse_checks_and_print_data_and_matches_a_clean_build(kit, tmp_path, calls):
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out, fresh=True)  # a real build: its counts are asserted
     assert calls["yaml"] == 1 and calls["colours"] == 1 and calls["print_data"] == 1
     templates = calls["templates"]
     assert templates > 100  # every string of the five catalogs
@@ -63,7 +73,7 @@ def test_a_one_string_edit_reuses_parse_checks_and_print_data_and_matches_a_clea
     assert (again.rebuilt, calls["yaml"], calls["colours"], calls["print_data"]) == (2, 1, 1, 1)
     # only the edited catalog's strings are checked again
     assert calls["templates"] - templates == len(_messages(en))
-    build([kit], out=tmp_path / "clean")
+    clean_build(kit, tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")  # the build record (with its memo) included
 
 
@@ -74,26 +84,29 @@ def _messages(po: Path) -> list[str]:
 
 
 def test_a_changed_kit_yaml_is_parsed_checked_and_asked_again(kit, tmp_path, calls):
+    """In one language (`EN`): the palette is in every part's key whatever its language."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out, langs=EN)
+    first = dict(calls)  # (a real first build counts one of each: the test above)
     edit(kit / "kit.yaml", '{id: red,    colour: "#d62d3a"', '{id: red,    colour: "#d62d3b"')
-    r = build([kit], out=out)
-    assert (calls["yaml"], calls["colours"], calls["print_data"]) == (2, 2, 2) and r.rebuilt == 30
-    build([kit], out=tmp_path / "clean")
+    r = build([kit], out=out, langs=EN)
+    assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1] and r.rebuilt == 6
+    clean_build(kit, tmp_path / "clean", langs=EN)
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_the_memo_never_hides_a_failing_check(kit, tmp_path):
-    """A palette that fails after a build that passed is refused, and nothing is written."""
+    """A palette that fails after a build that passed is refused, and nothing is written (one language:
+    `EN`)."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out, langs=EN)
     before = tree(out)
     edit(
         kit / "kit.yaml",
         '{id: red,    colour: "#d62d3a", symbol: square}',
         '{id: red,    colour: "#1f6fd3", symbol: square}',
     )
-    build([kit], out=out)  # close colours, different marks: a note, the build passes
+    build([kit], out=out, langs=EN)  # close colours, different marks: a note, the build passes
     passed = tree(out)
     assert passed != before
     edit(
@@ -102,21 +115,24 @@ def test_the_memo_never_hides_a_failing_check(kit, tmp_path):
         '{id: red,    colour: "#1f6fd3", symbol: circle}',
     )
     with pytest.raises(KitError, match=r"look alike under protanopia"):
-        build([kit], out=out)
+        build([kit], out=out, langs=EN)
     assert tree(out) == passed
 
 
 def test_force_reads_no_memo(kit, tmp_path, calls):
+    """One language (`EN`): the memo is read once a build, or not at all."""
     out = tmp_path / "out"
-    build([kit], out=out)
-    build([kit], out=out, force=True)
-    assert (calls["yaml"], calls["colours"], calls["print_data"]) == (2, 2, 2)
+    clean_build(kit, out, langs=EN)
+    first = dict(calls)
+    build([kit], out=out, force=True, langs=EN)
+    assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1]
 
 
 def test_a_memo_of_another_generator_is_ignored(kit, tmp_path, calls):
     """The memo is filed under the generator's and fonts' digest: another version of either starts afresh."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out)
+    first = dict(calls)
     (record,) = (out / INPUTS).glob("*.json")
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["memo"]["entries"]
@@ -124,7 +140,7 @@ def test_a_memo_of_another_generator_is_ignored(kit, tmp_path, calls):
     record.write_text(json.dumps(data), encoding="utf-8")
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
     build([kit], out=out)
-    assert (calls["yaml"], calls["colours"], calls["print_data"]) == (2, 2, 2)
+    assert [calls[k] - first[k] for k in ("yaml", "colours", "print_data")] == [1, 1, 1]
 
 
 def test_only_plain_json_is_filed_and_it_reads_back_in_order():
@@ -147,7 +163,7 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
     YAML parser, nor numpy and the colour-vision libraries, nor the game's rules, nor the rasteriser, and
     restores the fonts' tables instead of parsing them; its output is a clean build's, byte for byte."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out)
     assert (out / ".pnpkit" / "fonts.json").is_file()
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
     code = (
@@ -167,26 +183,29 @@ def test_a_one_string_edit_rebuild_loads_no_yaml_parser_colour_science_rules_or_
     assert done.stdout.split() == ["2", "[]", "[0,", "0]"], (
         done.stdout
     )  # rules + checklist; both faces: headers only
-    build([kit], out=tmp_path / "clean")
+    clean_build(kit, tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_the_tool_key_is_read_once_per_version_of_the_sources_and_fonts(kit, tmp_path, monkeypatch):
     """Digesting the generator's sources and the fonts (some 11 MB) is skipped while a stat of each file
-    matches the last build's; any other stamp digests them again, and a changed digest rebuilds everything."""
+    matches the last build's; any other stamp digests them again, and a changed digest rebuilds everything.
+    One language (`EN`): the tool is digested once a build, before any language, and its key is in every
+    part's key whatever its language (`buildkeys.spec_key`)."""
     import generator.buildkeys as keys
 
     out = tmp_path / "out"
     digests: list[int] = []
     real = keys.tool_key
     monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or real())
-    build([kit], out=out)
+    clean_build(kit, out, fresh=True, langs=EN)  # a real first build: the tool is digested once
     assert digests == [1]
     edit(kit / "locales" / "en.po", SETUP, f"{SETUP}Shuffle well. ")
-    assert build([kit], out=out).rebuilt == 2 and digests == [1]  # the recorded key, for the recorded stamp
-    assert build([kit], out=out).rebuilt == 0 and digests == [1]
+    # the recorded key, for the recorded stamp
+    assert build([kit], out=out, langs=EN).rebuilt == 2 and digests == [1]
+    assert build([kit], out=out, langs=EN).rebuilt == 0 and digests == [1]
     monkeypatch.setattr(keys, "tool_stamp", lambda: "another version of the sources")
-    assert build([kit], out=out).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
+    assert build([kit], out=out, langs=EN).rebuilt == 0 and digests == [1, 1]  # digested again: the same key
     monkeypatch.setattr(keys, "tool_key", lambda: digests.append(1) or "another generator")
     monkeypatch.setattr(keys, "tool_stamp", lambda: "yet another version")
-    assert build([kit], out=out).rebuilt == 30 and digests == [1, 1, 1]
+    assert build([kit], out=out, langs=EN).rebuilt == 6 and digests == [1, 1, 1]  # every part of the language

@@ -11,15 +11,21 @@ import pytest
 
 from generator.errors import KitError
 from generator.pipeline import build
-from tests.kitcopy import copy_ripple_rush, edit, tree
+from tests.kitcopy import RR, clean_build, edit, fresh_copy, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = 30  # 4 components + the calibration sheet + the print checklist, in 5 languages
 
 
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (`clean_build`) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
+
+
 @pytest.fixture
-def kit(tmp_path):
-    return copy_ripple_rush(tmp_path)
+def kit():
+    """A pristine copy of Ripple Rush, at the same path in every test of this process (see `fresh_copy`)."""
+    return fresh_copy(RR)
 
 
 def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
@@ -31,7 +37,7 @@ def rebuilt_names(out: Path, before: dict[str, bytes]) -> list[str]:
 
 def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(kit, tmp_path):
     out = tmp_path / "out"
-    first = build([kit], out=out)
+    first = clean_build(kit, out)
     assert (first.rebuilt, first.skipped) == (PARTS, 0)
     before = tree(out)
     edit(
@@ -49,34 +55,38 @@ def test_one_rules_msgstr_redraws_only_the_rules_card_and_matches_a_clean_build(
         "ripple_rush/en/rules-a4.pdf",
     ]
     assert rebuilt_names(out, before) == ["ripple_rush/en/kit-a4.pdf", "ripple_rush/en/rules-a4.pdf"]
-    build([kit], out=tmp_path / "clean")
+    clean_build(kit, tmp_path / "clean")
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_an_unchanged_kit_writes_nothing_and_force_redraws_everything(kit, tmp_path):
+    """In one language: `force` is one switch for the whole build (the five-language forced rebuild is
+    test_unchanged_inputs_are_keyed_before_anything_is_loaded's last step)."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out, langs=["en"])
     before = tree(out)
-    same = build([kit], out=out)
-    assert (same.rebuilt, same.skipped, same.files) == (0, PARTS, [])
-    forced = build([kit], out=out, force=True)
-    assert (forced.rebuilt, forced.skipped) == (PARTS, 0)
+    same = build([kit], out=out, langs=["en"])
+    assert (same.rebuilt, same.skipped, same.files) == (0, PARTS // 5, [])
+    forced = build([kit], out=out, force=True, langs=["en"])
+    assert (forced.rebuilt, forced.skipped) == (PARTS // 5, 0)
     assert tree(out) == before
 
 
 def test_a_game_figure_redraws_every_part(kit, tmp_path):
+    """In one language: the game section is in every part's key whatever its language
+    (`buildkeys.spec_key`), so the other four would run the same code again."""
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out, langs=["en"])
     edit(kit / "kit.yaml", "goals: {points: 3, revealed: 2}", "goals: {points: 4, revealed: 2}")
-    r = build([kit], out=out)
-    assert (r.rebuilt, r.skipped) == (PARTS, 0)
-    build([kit], out=tmp_path / "clean")
+    r = build([kit], out=out, langs=["en"])
+    assert (r.rebuilt, r.skipped) == (PARTS // 5, 0)
+    clean_build(kit, tmp_path / "clean", langs=["en"])
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_a_string_falling_back_to_english_is_keyed_on_the_english_text(kit, tmp_path):
     out = tmp_path / "out"
-    build([kit], out=out, langs=["ja", "en"])
+    clean_build(kit, out, langs=["ja", "en"])
     ja = kit / "locales" / "ja.po"
     text = ja.read_text(encoding="utf-8")
     cut = re.sub(r'msgid "rules\.setup"\nmsgstr "[^\n]*"\n', "", text, count=1)
@@ -87,13 +97,13 @@ def test_a_string_falling_back_to_english_is_keyed_on_the_english_text(kit, tmp_
     edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "Now. ')
     r = build([kit], out=out, langs=["ja", "en"])
     assert r.rebuilt == 4  # both rules cards print the edited English string (and both checklists)
-    build([kit], out=tmp_path / "clean", langs=["ja", "en"])
+    clean_build(kit, tmp_path / "clean", langs=["ja", "en"])
     assert tree(out) == tree(tmp_path / "clean")
 
 
 def test_a_tampered_output_file_is_drawn_again(kit, tmp_path):
     out = tmp_path / "out"
-    build([kit], out=out, langs=["en"])
+    clean_build(kit, out, langs=["en"])
     target = out / "ripple_rush" / "en" / "goal_cards-a4.pdf"
     good = target.read_bytes()
     target.write_bytes(good[:-10])
@@ -103,7 +113,7 @@ def test_a_tampered_output_file_is_drawn_again(kit, tmp_path):
 
 def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path):
     out = tmp_path / "out"
-    build([kit], out=out, langs=["en"])
+    clean_build(kit, out, langs=["en"])
     folder = out / "ripple_rush" / "en"
     reader = pypdf.PdfReader(folder / "kit-a4.pdf")
     marks = [(item.title, reader.get_destination_page_number(item)) for item in reader.outline]
@@ -134,7 +144,7 @@ def test_kit_pdf_keeps_every_components_bookmark_at_its_first_page(kit, tmp_path
 
 def test_a_broken_edit_writes_nothing(kit, tmp_path):
     out = tmp_path / "out"
-    build([kit], out=out)
+    clean_build(kit, out)
     before = tree(out)
     edit(kit / "locales" / "en.po", 'msgid "rules.setup"\nmsgstr "', 'msgid "rules.setup"\nmsgstr "{{ nope( ')
     with pytest.raises(KitError, match=r"en\.po:\d+: rules\.setup: "):
@@ -143,33 +153,21 @@ def test_a_broken_edit_writes_nothing(kit, tmp_path):
 
 
 def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
-    import os
-    import subprocess
-    import sys
+    """What `pnpkit build` prints of an incremental build (in-process: the command's output is the point,
+    not the interpreter; tests/test_cli.py starts the real one)."""
+    from typer.testing import CliRunner
+
+    from generator.cli import app
 
     def cli(*args):
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "generator",
-                "build",
-                str(kit),
-                "--lang",
-                "en",
-                "--out",
-                str(tmp_path / "out"),
-                *args,
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
+        r = CliRunner().invoke(
+            app, ["build", str(kit), "--lang", "en", "--out", str(tmp_path / "out"), *args]
         )
+        assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+        return r
 
     first = cli()
-    assert first.returncode == 0, first.stderr
+    assert first.exit_code == 0, first.stderr
     # 4 components, the calibration sheet and the kit PDF; parts: the components, calibration and checklist
     assert "6 files written (6 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
     assert "ripple_rush/en: 1. Print kit-a4.pdf" in first.stdout and "19 sheets" in first.stdout
@@ -187,7 +185,7 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
     import generator.pipeline as b
 
     out = tmp_path / "out"
-    first = build([kit], out=out)
+    first = clean_build(kit, out)
     before = tree(out)
     loads: list[int] = []
     real = b.load_kits
@@ -222,14 +220,11 @@ def test_unchanged_inputs_are_keyed_before_anything_is_loaded(kit, tmp_path, mon
 def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatch, used):
     """The whole-build shortcut is keyed on the files the kit names (its data, art and catalogs besides
     kit.yaml): new bytes in any one of them load the kit again, and the build matches a clean one."""
-    import shutil
-
     import generator.pipeline as b
 
-    kit = tmp_path / "harvest_deck"
-    shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
+    kit = fresh_copy(ROOT / "layouts" / "harvest_deck")
     out = tmp_path / "out"
-    build([kit], out=out, langs=["en"])
+    clean_build(kit, out, langs=["en"])
     loads: list[int] = []
     real = b.load_kits
     monkeypatch.setattr(b, "load_kits", lambda paths, **kw: loads.append(1) or real(paths, **kw))
@@ -239,7 +234,7 @@ def test_an_edit_to_any_file_a_deck_kit_uses_loads_it_again(tmp_path, monkeypatc
     build([kit], out=out, langs=["en"])
     assert loads == [1]
     assert build([kit], out=out, langs=["en"]).files == [] and loads == [1]
-    build([kit], out=tmp_path / "clean", langs=["en"])
+    clean_build(kit, tmp_path / "clean", langs=["en"])
     assert {k: v for k, v in tree(out).items() if not k.startswith(".pnpkit/")} == {
         k: v for k, v in tree(tmp_path / "clean").items() if not k.startswith(".pnpkit/")
     }

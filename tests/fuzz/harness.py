@@ -11,13 +11,16 @@ classified:
 - partial output: files written although the build failed, or a staging folder left -- a bug;
 - slow: over SLOW_SECONDS, or killed at HANG_SECONDS (the worker is replaced) -- a bug.
 
-The worker is a long-lived process so the library is imported once; classification needs to see which
-exception escaped, so the worker inspects it (the quick slice also runs a sample through the real CLI as a
-subprocess and checks exit code and stderr there).
+The worker is a long-lived process (kept from one `run_cases` call to the next) so the library is imported
+once; classification needs to see which exception escaped, so the worker inspects it (the quick slice also
+runs a sample through the CLI command and checks exit code and stderr there).
 """
 
 from __future__ import annotations
 
+import atexit
+import copy
+import functools
 import multiprocessing as mp
 import os
 import queue
@@ -325,7 +328,7 @@ def _textual(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
         ).encode()
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
-        for p, c in zip("abcdefgh", "bcdefghi")
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
     )
     return "alias bomb", (text + "\n" + bomb).encode()
 
@@ -362,10 +365,17 @@ def _po(rng: np.random.Generator, text: str) -> tuple[str, bytes]:
     return op, ("\ufeff" + text).encode()
 
 
-def make_cases(n: int, seed: int) -> list[Case]:
-    """`n` seeded cases, cycling over the shipped kits: 60 % structural, 25 % textual, 15 % catalog."""
+@functools.cache
+def _parsed(text: str) -> Any:
+    """A kit.yaml's data, parsed once a process (each case mutates a deep copy): ruamel's parse was two
+    thirds of making a case."""
     from generator.spec.yamlio import parse_yaml
 
+    return parse_yaml(text.encode(), "kit.yaml")[0]
+
+
+def make_cases(n: int, seed: int) -> list[Case]:
+    """`n` seeded cases, cycling over the shipped kits: 60 % structural, 25 % textual, 15 % catalog."""
     rng = np.random.default_rng(seed)
     originals = {k.name: (k / "kit.yaml").read_text(encoding="utf-8") for k in KITS}
     cases: list[Case] = []
@@ -374,7 +384,7 @@ def make_cases(n: int, seed: int) -> list[Case]:
         text = originals[kit]
         r = rng.random()
         if r < 0.6:
-            data, _ = parse_yaml(text.encode(), "kit.yaml")
+            data = copy.deepcopy(_parsed(text))
             labels = []
             for _ in range(1 if rng.random() < 0.7 else int(rng.integers(2, 5))):
                 label, data = _structural(rng, data)
@@ -762,7 +772,9 @@ def _xlsx_edit(data: bytes, member: str, edit: Callable[[str], str]) -> bytes:
             body = src.read(item.filename)
             if item.filename == member:
                 body = edit(body.decode("utf-8")).encode("utf-8")
-            dst.writestr(item.filename, body, compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
+            # level 1: the XML is the case; it writes the 1.5-million-row sheet 4x faster than level 9
+            # (3 CPU-s a run), to a file no larger (7.0 MB)
+            dst.writestr(item.filename, body, compress_type=zipfile.ZIP_DEFLATED, compresslevel=1)
     return out.getvalue()
 
 
@@ -1013,23 +1025,45 @@ def _worker(tasks: Any, results: Any) -> None:
         results.put((index, kind, detail, time.perf_counter() - t0))
 
 
+_WORKER: dict[str, Any] = {}
+"""This process's fuzz worker (proc, tasks, results), kept between `run_cases` calls: the quick slice runs
+five tables of cases, and a worker's first case imports the whole library."""
+
+
+def _stop_worker() -> None:
+    proc = _WORKER.pop("proc", None)
+    if proc is None:
+        return
+    if proc.is_alive():
+        _WORKER["tasks"].put(None)
+        proc.join(timeout=10)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+
+
 def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | None = None) -> Summary:
-    """Run every case in a worker process (replaced when a case hangs past HANG_SECONDS)."""
+    """Run every case in a worker process (replaced when a case hangs past HANG_SECONDS or dies; kept for
+    the next call otherwise)."""
     ctx = mp.get_context("spawn")
     summary = Summary()
-    proc: Any = None
-    tasks: Any = None
-    results: Any = None
 
     def start() -> None:
-        nonlocal proc, tasks, results
-        tasks, results = ctx.Queue(), ctx.Queue()
-        proc = ctx.Process(target=_worker, args=(tasks, results), daemon=True)
-        proc.start()
+        if not _WORKER:
+            atexit.register(_stop_worker)
+        _WORKER["tasks"], _WORKER["results"] = ctx.Queue(), ctx.Queue()
+        _WORKER["proc"] = ctx.Process(
+            target=_worker, args=(_WORKER["tasks"], _WORKER["results"]), daemon=True
+        )
+        _WORKER["proc"].start()
 
-    start()
+    if _WORKER.get("proc") is None or not _WORKER["proc"].is_alive():
+        _stop_worker()
+        start()
+    done = False
     try:
         for index, case in enumerate(cases):
+            proc, tasks, results = _WORKER["proc"], _WORKER["tasks"], _WORKER["results"]
             tasks.put((index, case))
             t0 = time.perf_counter()
             while True:
@@ -1043,12 +1077,14 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
                             f"worker died (exit {proc.exitcode})",
                             time.perf_counter() - t0,
                         )
+                        _stop_worker()
                         start()
                         break
                     if time.perf_counter() - t0 > HANG_SECONDS:
                         proc.kill()
                         proc.join()
                         kind, detail, seconds = "slow", f"killed after {HANG_SECONDS:.0f} s", HANG_SECONDS
+                        _stop_worker()
                         start()
                         break
             if kind in ("clean", "accepted") and seconds > SLOW_SECONDS:
@@ -1057,12 +1093,40 @@ def run_cases(cases: list[Case], *, progress: Callable[[int, Outcome], None] | N
             summary.outcomes.append(outcome)
             if progress:
                 progress(index, outcome)
+        done = True
     finally:
-        tasks.put(None)
-        proc.join(timeout=10)
-        if proc.is_alive():
-            proc.kill()
+        if not done:  # interrupted with a case in flight: its answer must not reach the next call
+            _stop_worker()
     return summary
+
+
+@dataclass
+class CliRun:
+    """What `pnpkit ARGS` answered: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def cli_in_process(*args: str) -> CliRun:
+    """`pnpkit ARGS` run in this process from the repository root (relative kit paths name layouts/...); an
+    exception that escapes the command is written to its stderr as the traceback the interpreter would
+    print, exit 1."""
+    from typer.testing import CliRunner
+
+    from generator.cli import app
+
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        r = CliRunner().invoke(app, list(args), prog_name="pnpkit")
+    finally:
+        os.chdir(here)
+    stderr = r.stderr
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(r.exception))
+    return CliRun(r.exit_code, r.stdout, stderr)
 
 
 def cli_env() -> dict[str, str]:

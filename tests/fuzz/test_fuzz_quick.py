@@ -1,12 +1,15 @@
 """The quick slice of the issue-12 fuzz suite (CI, well under 60 s): a seeded sample of mutated specs built in
-a worker, a sample run through the real CLI as subprocesses (exit code, stderr, output folder), and tables of
-hostile templates, paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs)."""
+a worker, a sample run through the CLI (exit code, stderr, output folder), and tables of hostile templates,
+paths and options. The full run is `python bench/fuzz.py` (>= 1,500 specs).
+
+The CLI cases run the command in this process (typer's CliRunner): what they check is the command's answer
+to hostile input -- its exit code, its one `error:` line, no traceback, nothing written -- which is the same
+code in a process of its own (an exception that escapes the command is shown here as the traceback a real
+process would print). The real interpreter's start-up, signals and exit status are tests/test_cli.py's."""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +19,9 @@ from tests.fuzz.harness import (
     FONT_MUTATIONS,
     HOSTILE_TEMPLATES,
     ROOT,
+    CliRun,
     art_case,
-    cli_env,
+    cli_in_process,
     font_case,
     make_art_cases,
     make_cases,
@@ -63,19 +67,7 @@ def test_quick_slice_of_mutated_specs():
     assert counts["clean"] > 0 and counts["accepted"] > 0, summary.line()  # both paths exercised
 
 
-def _cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=cli_env(),
-        capture_output=True,
-        check=False,
-        text=True,
-        timeout=120,
-    )
-
-
-def _assert_clean_failure(r: subprocess.CompletedProcess, out: Path | None = None) -> None:
+def _assert_clean_failure(r: CliRun, out: Path | None = None) -> None:
     assert r.returncode in (1, 2), (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stderr, r.stderr[-2000:]
     assert r.stderr.startswith("error: "), r.stderr[:500]
@@ -91,7 +83,7 @@ def test_cli_sample_of_mutated_specs(tmp_path, index):
     case = make_cases(CLI_SAMPLE * 5, QUICK_SEED + 1)[index * 5]
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     if r.returncode == 0:
         assert [p for p in out.rglob("*.pdf")], r.stdout
         assert not list(out.glob(".pnpkit-*"))
@@ -116,7 +108,7 @@ def test_cli_hostile_template_names_the_po_line(tmp_path, template):
         i for i, s in enumerate(po.read_text(encoding="utf-8").splitlines(), 1) if s == 'msgid "kit.title"'
     )
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     assert f"en.po:{line}: kit.title: template" in r.stderr, r.stderr
 
@@ -143,7 +135,7 @@ def test_cli_hostile_paths(tmp_path, target):
         (kit / "kit.yaml").unlink()
         (kit / "kit.yaml").symlink_to("/proc/self/mem")
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     assert "root:x" not in r.stderr
 
@@ -167,7 +159,7 @@ def test_cli_hostile_paths(tmp_path, target):
     ],
 )
 def test_cli_hostile_options(args):
-    r = _cli(*args)
+    r = cli_in_process(*args)
     assert r.returncode in (1, 2)
     assert "Traceback" not in r.stderr
     assert "\x1b" not in r.stderr
@@ -201,7 +193,7 @@ def test_cli_hostile_font_is_one_located_line(tmp_path, op):
     case = font_case("ripple_rush", op, np.random.default_rng(7))
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
@@ -251,7 +243,7 @@ def test_cli_hostile_art_is_one_located_line(tmp_path, op):
     case = art_case("ripple_rush", op, np.random.default_rng(7))
     kit = materialise(case, tmp_path)
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     _assert_clean_failure(r, out)
     lines = r.stderr.splitlines()
     assert lines[0] == f"error: 1 problem in {kit / 'kit.yaml'}", r.stderr
@@ -412,7 +404,7 @@ def test_cli_hostile_fold_and_gang_up_settings(tmp_path, old, new, ok):
     assert text.count(old) == 1, old
     (kit / "kit.yaml").write_text(text.replace(old, new), encoding="utf-8")
     out = tmp_path / "out"
-    r = _cli("build", str(kit), "--lang", "en", "--out", str(out))
+    r = cli_in_process("build", str(kit), "--lang", "en", "--out", str(out))
     if ok:
         assert r.returncode == 0, r.stderr[-2000:]
         assert (out / "ripple_rush" / "en" / "kit-a4.pdf").is_file()
@@ -428,10 +420,11 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
     import json
 
     from generator.pipeline import build
+    from tests.kitcopy import clean_build
 
     kit = ROOT / "layouts" / "sprout_sheet"
     out = tmp_path / "out"
-    build([kit], out=out, langs=["en"])
+    clean_build(kit, out, langs=["en"])  # one real build a test process, copied
     record = out / "sprout_sheet" / "en" / ".pnpkit" / "build.json"
     data = json.loads(record.read_text(encoding="utf-8"))
     entry = data["entries"]["goals-a4.pdf"]
@@ -444,7 +437,7 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
         stale.unlink()
     again = build([kit], out=out, langs=["en"])
     assert again.rebuilt >= 1
-    build([kit], out=tmp_path / "clean", langs=["en"])
+    clean_build(kit, tmp_path / "clean", langs=["en"])
     for name in ("kit-a4.pdf", "goals-a4.pdf", "calibration-a4.pdf"):
         assert (out / "sprout_sheet" / "en" / name).read_bytes() == (
             tmp_path / "clean" / "sprout_sheet" / "en" / name

@@ -21,6 +21,10 @@ from hypothesis import strategies as st
 
 from generator.pipeline import build
 
+# one xdist worker runs the tests of this group (test_build_memo, test_incremental, fuzz/test_hostile_folder),
+# so each clean build they share (tests/kitcopy.clean_build) is made once a run
+pytestmark = pytest.mark.xdist_group("kit_builds")
+
 ROOT = Path(__file__).resolve().parents[2]
 KIT = (
     ROOT / "layouts" / "harvest_deck"
@@ -131,23 +135,19 @@ def cli(*args: str, log: Path | None = None) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_a_folder_of_hostile_entries_builds_as_the_clean_kit(tmp_path):
-    """The same bytes and no word on stderr. That none of the entries is opened (the huge file read, a FIFO
-    waited on) is proven by the audit hook below, not by a stopwatch: a timed assertion only measured the
-    machine's load."""
+def test_a_folder_of_hostile_entries_builds_as_the_clean_kit(tmp_path, clean_build):
+    """The same bytes (as the clean kit's build, `clean_build`) and no word on stderr. That none of the
+    entries is opened (the huge file read, a FIFO waited on) is proven by the audit hook below, not by a
+    stopwatch: a timed assertion only measured the machine's load."""
     outside = outside_folder(tmp_path)
-    clean = tmp_path / "clean"
-    shutil.copytree(KIT, clean)
     kit = hostile_kit(tmp_path, outside)
-    first = cli("build", str(clean), "--lang", "en", "--out", str(tmp_path / "out_clean"))
-    assert first.returncode == 0, first.stderr
     r = cli("build", str(kit), "--lang", "en", "--out", str(tmp_path / "out"))
     assert r.returncode == 0, r.stderr
     assert r.stderr == "", r.stderr
-    assert outputs(tmp_path / "out") == outputs(tmp_path / "out_clean")
+    assert outputs(tmp_path / "out") == clean_build
     again = cli("build", str(kit), "--lang", "en", "--out", str(tmp_path / "out"))  # the whole-build shortcut
     assert again.returncode == 0 and "0 files written" in again.stdout, again.stdout + again.stderr
-    assert outputs(tmp_path / "out") == outputs(tmp_path / "out_clean")
+    assert outputs(tmp_path / "out") == clean_build
 
 
 def _allowed_roots(*folders: Path) -> list[str]:
@@ -237,11 +237,14 @@ def _alarm(signum: int, frame: object) -> None:
 
 @pytest.fixture(scope="module")
 def clean_build(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("clean")
-    kit = tmp / "kit"
-    shutil.copytree(KIT, kit)
-    build([kit], out=tmp / "out", langs=["en"])
-    return outputs(tmp / "out")
+    """The clean kit built in English, once a test process (tests/kitcopy.py): its output files (less the
+    inputs record)."""
+    from tests.kitcopy import clean_build as built
+    from tests.kitcopy import fresh_copy
+
+    out = tmp_path_factory.mktemp("clean") / "out"
+    built(fresh_copy(KIT), out, langs=["en"])
+    return outputs(out)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -277,11 +280,13 @@ def test_a_used_file_swapped_for_a_hostile_entry_after_a_build_is_a_located_erro
     """The shortcut re-reads the used files through the door: a data file that became a /dev/zero link, a FIFO
     or a link out is refused there (never opened), then reported by the load with its name; nothing
     written."""
+    from tests.kitcopy import clean_build as built
+    from tests.kitcopy import fresh_copy
+
     outside = outside_folder(tmp_path)
-    kit = tmp_path / "kit"
-    shutil.copytree(KIT, kit)
+    kit = fresh_copy(KIT)
     out = tmp_path / "out"
-    assert cli("build", str(kit), "--lang", "en", "--out", str(out)).returncode == 0
+    built(kit, out, langs=["en"])  # the build before: made once a test process (tests/kitcopy.py)
     before = outputs(out)
     (kit / "data" / "cards.csv").unlink()
     add_hostile(kit, kind, "data", "cards.csv", outside)
