@@ -10,20 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.clirun import pnpkit, pnpkit_process
+
 ROOT = Path(__file__).resolve().parents[1]
 RR = ROOT / "layouts" / "ripple_rush"
 
 
-def pnpkit(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+# `pnpkit(...)` runs a command in this process (tests/clirun.py); `pnpkit_process(...)` starts an interpreter
+# where the process is the point: start-up imports, signals, a second run with another hash seed.
 
 
 @pytest.fixture
@@ -45,7 +39,8 @@ def test_bad_spec_exit_1_message_no_traceback_nothing_written(bad_kit, tmp_path)
 
 
 def test_validate_ok_and_bad(bad_kit):
-    ok = pnpkit("validate", str(RR))
+    # one language: every language of Ripple Rush validates in the start-up probe below (the same command)
+    ok = pnpkit("validate", str(RR), "--lang", "en")
     assert ok.returncode == 0, ok.stderr
     assert "ok" in ok.stdout
     bad = pnpkit("validate", str(bad_kit))
@@ -135,10 +130,25 @@ def test_list_and_schema():
     assert "proof_max_games" in schema["$defs"]["TuneSpec"]["properties"]
 
 
-@pytest.mark.slow  # validates every shipped kit
-def test_works_from_another_folder(tmp_path):
+@pytest.mark.slow  # validates every shipped kit (in the probe's interpreters)
+def test_works_from_another_folder(probed, tmp_path, monkeypatch):
+    """Every shipped kit validates by its id in a fresh interpreter started in a folder without layouts/
+    (the probe's, below: the id is found through the same list of shipped kits as no kit at all); and there
+    `validate` with no kit is every shipped kit (seen here in this process, not validated a second time)."""
+    import generator.pipeline
+
+    names = [k.parent.name for k in KITS]
+    assert {name: probed[f"validate:{name}"][0] for name in names} == dict.fromkeys(names, 0)
+    asked: list[Path] = []
+
+    def load_run(run, **kw):  # the load phase of `validate`: what it was asked for, then no kit to validate
+        asked.extend(run.paths)
+        return run.with_kits([])
+
+    monkeypatch.setattr(generator.pipeline, "load_run", load_run)
     r = pnpkit("validate", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
+    assert asked == [k.parent for k in KITS]
 
 
 def test_print_shop_and_duplex_options(tmp_path):
@@ -176,10 +186,11 @@ def _loosen(kit: Path, **bounds: str) -> None:
     y.write_text(text, encoding="utf-8")
 
 
-@pytest.mark.slow  # three checks in fresh interpreters
+@pytest.mark.slow  # three checks, one in a fresh interpreter
 def test_check_exit_codes_json_and_report(tmp_path):
     """`check` exits 0 when every tolerance holds and 1 (naming the failed one) when one does not; the JSON
-    is the same for the same seed; the HTML report is written."""
+    is the same for the same seed, written here and by a fresh interpreter (another hash seed: an order
+    taken from a set would show); the HTML report is written."""
     import json
 
     ok = tmp_path / "ok"
@@ -210,7 +221,10 @@ def test_check_exit_codes_json_and_report(tmp_path):
         str(html),
     )
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
-    pnpkit("check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(b))
+    again = pnpkit_process(
+        "check", str(ok), "--games", "120", "--workers", "1", "--seed", "3", "--json", str(b)
+    )
+    assert again.returncode == 0, again.stderr
     assert a.read_bytes() == b.read_bytes()
     assert json.loads(a.read_text())["ok"] is True and html.stat().st_size > 1000
     bad = tmp_path / "bad"
@@ -260,10 +274,11 @@ def test_check_exit_3_when_undecided_at_the_cap(tmp_path):
 
 @pytest.mark.slow  # two checks to 9,600 games, one with a pool of two
 def test_check_json_same_bytes_for_1_and_2_workers(tmp_path):
-    """The sequential check (batches, cached chunks) gives byte-identical JSON whatever the worker count."""
+    """The sequential check (batches, cached chunks) gives byte-identical JSON whatever the worker count, and
+    whatever the process (the pool's run is a fresh interpreter's: another hash seed)."""
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     r1 = pnpkit("check", str(RR), "--games", "300", "--workers", "1", "--seed", "5", "--json", str(a))
-    r2 = pnpkit("check", str(RR), "--games", "300", "--workers", "2", "--seed", "5", "--json", str(b))
+    r2 = pnpkit_process("check", str(RR), "--games", "300", "--workers", "2", "--seed", "5", "--json", str(b))
     assert r1.returncode == r2.returncode and r1.returncode in (0, 3), r1.stderr + r2.stderr
     assert a.read_bytes() == b.read_bytes()
 
@@ -295,9 +310,20 @@ def _inodes(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_ino for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_folder_in_the_way_of_one_output_file_changes_nothing(tmp_path):
+@pytest.fixture(scope="module")
+def rr_en_ja(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An OUT folder holding a build of Ripple Rush in English and Japanese, made once for the tests that
+    start from an earlier build (each copies it: their builds change it)."""
+    from generator import pipeline
+
+    out = tmp_path_factory.mktemp("rr_en_ja") / "out"
+    pipeline.build([RR], out=out, langs=["en", "ja"])
+    return out
+
+
+def test_folder_in_the_way_of_one_output_file_changes_nothing(tmp_path, rr_en_ja):
     out = tmp_path / "out"
-    assert pnpkit("build", str(RR), "--lang", "en,ja", "--out", str(out)).returncode == 0
+    shutil.copytree(rr_en_ja, out)  # an earlier build (copied: `pnpkit build ... --lang en,ja` made it)
     (out / "ripple_rush" / "ja" / "kit-a4.pdf").unlink()
     (out / "ripple_rush" / "ja" / "kit-a4.pdf").mkdir()
     before = _inodes(out)
@@ -340,14 +366,14 @@ def test_unwritable_out_is_a_clear_error(tmp_path):
     assert r.stderr == f"error: --out {ro / 'out'}: {ro} is not writable\n"
 
 
-def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch):
+def test_failed_swap_puts_every_folder_back(tmp_path, monkeypatch, rr_en_ja):
     """The second kit/language folder cannot be moved into place: the first is moved back (all or nothing)."""
     from generator import pipeline as b
     from generator.errors import RenderError
     from generator.pipeline import staging
 
     out = tmp_path / "out"
-    b.build([RR], out=out, langs=["en", "ja"])
+    shutil.copytree(rr_en_ja, out)  # the earlier build of the same kit and languages
     before = _inodes(out)
     real_rename = os.rename
     calls = []
@@ -595,7 +621,8 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup)
 
 
 def test_schema_of_an_unknown_game_is_a_clear_error():
-    r = pnpkit("schema", "--game", "foo")
+    # a fresh interpreter: this process has the test plugins' games registered too (tests/conftest.py)
+    r = pnpkit_process("schema", "--game", "foo")
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and r.stdout == ""
     assert (
@@ -620,17 +647,27 @@ for args in json.loads(sys.argv[1]):
         code = e.code
     heavy = sorted({{m.split('.')[0] for m in sys.modules}} & {{'numba', 'pypdfium2', 'statsmodels'}})
     print(json.dumps([args, code, heavy]))
+{post}
 """
 
 
-def _probe(commands: list[list[str]], pre: str = "") -> list[tuple[int, list[str]]]:
-    """(exit code, heavy modules loaded so far) after each command, run in order in one fresh interpreter."""
+def _probe(commands: list[list[str]], pre: str = "", cwd: Path = ROOT) -> list[tuple[int, list[str]]]:
+    """(exit code, heavy modules loaded so far) after each command, run in order in one fresh interpreter
+    started in `cwd`."""
+    return _probe_then(commands, pre=pre, cwd=cwd)[0]
+
+
+def _probe_then(
+    commands: list[list[str]], *, pre: str = "", post: str = "", cwd: Path = ROOT
+) -> tuple[list[tuple[int, list[str]]], str]:
+    """`_probe`, then the code `post` run in the same interpreter: the probe's answers and what it printed
+    last."""
     import json
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run(
-        [sys.executable, "-c", PROBE.format(pre=pre), json.dumps(commands)],
-        cwd=ROOT,
+        [sys.executable, "-c", PROBE.format(pre=pre, post=post), json.dumps(commands)],
+        cwd=cwd,
         env=env,
         capture_output=True,
         text=True,
@@ -640,7 +677,7 @@ def _probe(commands: list[list[str]], pre: str = "") -> list[tuple[int, list[str
     assert "Traceback" not in r.stderr, r.stderr
     lines = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("[[")]
     assert [args for args, _, _ in lines] == commands, r.stdout + r.stderr
-    return [(code, heavy) for _, code, heavy in lines]
+    return [(code, heavy) for _, code, heavy in lines], r.stdout.splitlines()[-1]
 
 
 SELF_PLAY_IN_PRINT = {"raindrops"}
@@ -650,22 +687,25 @@ runs a kernel: Raindrops memory-card points are ranks of a measured difficulty (
 (tests/games/raindrops/test_shape.py)."""
 
 KITS = sorted((ROOT / "layouts").glob("*/kit.yaml"))
-START_UP = {"help": ["--help"], "check-help": ["check", "--help"], "validate": ["validate", str(RR)]}
+START_UP = {"help": ["--help"], "check-help": ["check", "--help"], "validate": ["validate", RR.name]}
 
 
 @pytest.fixture(scope="module")
-def probed() -> dict[str, tuple[int, list[str]]]:
+def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, list[str]]]:
     """Command id -> (exit code, heavy modules loaded). One interpreter runs the start-up commands, then
-    `validate` of every kit that prints no self-play (Ripple Rush first, so its validate line is its own
-    and the help's); each self-play kit, which loads numba, is validated in an interpreter of its own."""
-    light = [k.parent.name for k in KITS if k.parent.name not in SELF_PLAY_IN_PRINT]
-    commands = {
-        **START_UP,
-        **{f"validate:{name}": ["validate", str(ROOT / "layouts" / name)] for name in light},
-    }
-    out = dict(zip(commands, _probe(list(commands.values())), strict=True))
-    for name in sorted(SELF_PLAY_IN_PRINT):
-        out[f"validate:{name}"] = _probe([["validate", str(ROOT / "layouts" / name)]])[0]
+    `validate` of every other kit that prints no self-play (Ripple Rush's is the start-up one, first, so its
+    line is its own and the help's), then of one self-play kit, which loads numba: last, so numba is absent
+    before its command and present after it (its interpreter of its own cost 2 s more); any other self-play
+    kit is validated in an interpreter of its own. Each starts in an empty folder, far from layouts/, and
+    names the shipped kits by id (as a user does there)."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    self_play = [k.parent.name for k in KITS if k.parent.name in SELF_PLAY_IN_PRINT]
+    light = [k.parent.name for k in KITS if k.parent.name not in SELF_PLAY_IN_PRINT | {RR.name}]
+    commands = {**START_UP, **{f"validate:{name}": ["validate", name] for name in light + self_play[:1]}}
+    out = dict(zip(commands, _probe(list(commands.values()), cwd=elsewhere), strict=True))
+    out[f"validate:{RR.name}"] = out["validate"]
+    for name in self_play[1:]:
+        out[f"validate:{name}"] = _probe([["validate", name]], cwd=elsewhere)[0]
     return out
 
 
@@ -677,9 +717,10 @@ def test_validate_does_not_import_numba(kit, probed):
 
 
 def test_the_numba_probe_sees_numba():
-    """The probe can fail: with numba imported before validate it says so."""
+    """The probe can fail: with numba imported before a command it says so (the command is --help: what is
+    loaded is read from sys.modules whatever ran; a validate took 3 s more)."""
     pytest.importorskip("numba")
-    code, heavy = _probe([["validate", str(RR)]], pre="import numba")[0]
+    code, heavy = _probe([["--help"]], pre="import numba")[0]
     assert (code, "numba" in heavy) == (0, True)
 
 
@@ -800,16 +841,7 @@ PYTHON_TYPE = re.compile(r"<(?:int|str|float|bool|path|Path|list\[[^\]]*\]|[a-z0
 
 
 def _help(*args: str) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", *args, "--help"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    r = pnpkit(*args, "--help", env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -871,16 +903,7 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     for cid in ("score_sheet", "goal_cards", "rules"):
         text = text.replace(f"\n  {cid}:\n", f"\n  {cid}:\n    enabled: false\n", 1)
     spec.write_text(text.replace("languages: [en, ja, es, de, fr]", "languages: [en, de]"), encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", "list", str(kit), "--slots"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    r = pnpkit("list", str(kit), "--slots", cwd=tmp_path, env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[:3] == [
@@ -1056,26 +1079,12 @@ def test_cache_lists_and_clears_the_kernel_folders(tmp_path):
 
 def test_a_deck_kits_check_loads_no_kernels_rasteriser_or_statistics_package():
     """A deck kit plays no compiled game and its draws are exact or sampled by numpy: its check imports
-    neither numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove)."""
-    code, heavy = _probe([["check", str(ROOT / "layouts" / "harvest_deck")]])[0]
+    neither numba, pypdfium2 nor statsmodels (nor scipy.stats, which statsmodels' absence does not prove).
+    One interpreter answers both (the probe's line, then the modules of the second list after it)."""
+    after = "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))"
+    ((code, heavy),), last = _probe_then([["check", str(ROOT / "layouts" / "harvest_deck")]], post=after)
     assert (code, heavy) == (0, [])
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from generator.cli import app\n"
-            "try: app(['check', 'layouts/harvest_deck'], prog_name='pnpkit')\n"
-            "except SystemExit: pass\n"
-            "print(sorted(m for m in sys.modules if m in ('scipy.stats', 'pandas', 'numba')))",
-        ],
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert r.stdout.splitlines()[-1] == "[]", r.stdout + r.stderr
+    assert last == "[]"
 
 
 DECK_CHECK_SKIPS = ("numpy", "numba", "scipy", "pypdfium2", "svglib", "reportlab", "statsmodels", "pyphen")

@@ -1,22 +1,14 @@
 """Bad options exit 2 before anything runs (issue 26 item 7: `pnpkit build --paper tabloid`, `--lang xx`,
 `--games -1` and `check --workers 0`), with the allowed values named."""
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.clirun import pnpkit
+
 ROOT = Path(__file__).resolve().parents[1]
 RR = ROOT / "layouts" / "ripple_rush"
-
-
-def pnpkit(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args], capture_output=True, text=True, env=env, cwd=ROOT
-    )
 
 
 @pytest.mark.parametrize(
@@ -30,7 +22,7 @@ def pnpkit(*args: str) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_bad_options_exit_2(args, says, tmp_path):
-    r = pnpkit(*args, *(["--out", str(tmp_path)] if args[0] == "build" else []))
+    r = pnpkit(*args, *(["--out", str(tmp_path)] if args[0] == "build" else []), env={"COLUMNS": "200"})
     assert r.returncode == 2, (r.returncode, r.stderr)
     assert says in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and not list(tmp_path.iterdir())

@@ -1,29 +1,16 @@
 """`pnpkit new NAME --from KIT`: a renamed, validating copy; never overwrites; bad names refused."""
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.clirun import pnpkit
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def pnpkit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-@pytest.mark.slow  # new, validate and build in fresh interpreters
+@pytest.mark.slow  # new, validate and build (in this process: tests/clirun.py)
 def test_new_then_validate_and_build(tmp_path):
     r = pnpkit("new", "my_rr", "--from", "ripple_rush", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

@@ -3,11 +3,8 @@ script the built-in font cannot draw (Korean) refused until the kit brings a fon
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pypdf
@@ -18,6 +15,8 @@ from generator.errors import RenderError, SpecError
 from generator.i18n.texts import Texts
 from generator.pipeline import build, check_kits, load_kits, shipped_kits, verify_layout
 from generator.spec.catalogs import read_catalog
+from tests.clirun import Ran
+from tests.clirun import pnpkit as run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -32,16 +31,9 @@ KOREAN = {
 }
 
 
-def pnpkit(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "250"}
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def pnpkit(*args: str) -> Ran:
+    """`pnpkit ARGS...` from the checkout's root, in this process (tests/clirun.py)."""
+    return run_cli(*args, cwd=ROOT, env={"COLUMNS": "250"})
 
 
 def line_of(kit: Path, needle: str) -> int:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from generator.pipeline import shipped_kits, with_tool_catalogs
 from generator.pipeline.compose import pseudo_overflows
 from generator.render.fonts import missing_glyphs
 from generator.spec.catalogs import PSEUDO
+from tests.clirun import pnpkit
 
 ROOT = Path(__file__).resolve().parents[2]
 KITS = shipped_kits()
@@ -88,22 +87,10 @@ def test_every_shipped_kit_fits_qps_or_names_each_box(kit_dir):
 
 
 def test_validate_in_qps_through_the_cli():
-    run = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", "layouts/sprout_sheet", "--lang", "qps"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    run = pnpkit("validate", "layouts/sprout_sheet", "--lang", "qps", cwd=ROOT)
     assert run.returncode == 0, run.stderr
     assert "sprout_sheet/kit.yaml: ok (deck, 3 components, qps)" in run.stdout
-    run = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", "layouts/raindrops", "--lang", "qps"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    run = pnpkit("validate", "layouts/raindrops", "--lang", "qps", cwd=ROOT)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "layouts/raindrops/locales/en.po:" in run.stderr and "(qps)" in run.stderr
 
