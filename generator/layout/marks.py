@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Final
 
 from generator.layout.ops import Line, Op, Place, Rect, Text
@@ -30,15 +31,23 @@ def ruler(x: float, y: float, *, vertical: bool = False, label: str = "50 mm") -
     Horizontal: the bar runs right from (x, y + ...); vertical: the same drawing turned 90 degrees
     counter-clockwise, occupying (x - RULER_THICKNESS .. x, y .. y + RULER_SPAN) shifted so that the
     occupied box starts at (x, y)."""
+    ops = _ruler_ops(label)
+    if vertical:
+        return [Place(x + RULER_THICKNESS, y, ops, rotate=90)]
+    return [Place(x, y, ops)]
+
+
+@cache
+def _ruler_ops(label: str) -> tuple[Op, ...]:
+    """The drawing of a check bar at the origin: one tuple per label, shared by every sheet that prints one
+    (ops are frozen; a shared tuple is measured once by the ink and box caches, which key on it)."""
     ops: list[Op] = [Rect(0, 0, RULER_LENGTH, _RULER_BAR, fill="cut", stroke=None)]
     for i in range(51):
         tick = mm(2.0) if i % 10 == 0 else mm(1.5) if i % 5 == 0 else mm(1.0)
         tx = mm(i)
         ops.append(Line(tx, _RULER_BAR, tx, _RULER_BAR + tick, stroke="cut", width=0.2))
     ops.append(Text(RULER_LENGTH + mm(1.5), mm(0.2), label, _RULER_LABEL_SIZE, fill="cut", role="fine"))
-    if vertical:
-        return [Place(x + RULER_THICKNESS, y, tuple(ops), rotate=90)]
-    return [Place(x, y, tuple(ops))]
+    return tuple(ops)
 
 
 def crop_marks(
