@@ -11,12 +11,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from generator.buildkeys import Memo, tool_key
 from generator.pipeline import load_kits, plan_incremental
 from generator.render.fonts import text_width
 from generator.spec.kit import Kit
 
 ROOT = Path(__file__).resolve().parents[1]
+SHARED_PLANS = pytest.mark.xdist_group("shipped-plans")
+"""`pytestmark` of the test modules that read most of the shipped kits' shared plans (A4 and Letter, English
+and German): in a distributed run they go to one worker, whose process composes each plan once for all of
+them (in a worker of their own, each module composed them again)."""
 READ_ONLY = (ROOT / "layouts", ROOT / "docs" / "examples", ROOT / "tests" / "plugins")
 """The folders of kits no test edits: the shipped kits, the docs' examples, the test plugins' kits."""
 

@@ -8,9 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator.pipeline import load_kits, with_print
-from tests.composed import composed_parts, loaded_kits, planned
+from tests.composed import SHARED_PLANS, composed_parts, loaded_kits, planned
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = SHARED_PLANS
 SPROUT = ROOT / "layouts" / "sprout_sheet"  # the quickest shipped kit to compose
 
 

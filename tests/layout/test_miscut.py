@@ -12,10 +12,11 @@ import pytest
 
 from generator.layout.ops import Page, Place
 from generator.pipeline import shipped_kits
-from tests.composed import loaded_kits, planned
+from tests.composed import SHARED_PLANS, loaded_kits, planned
 from tests.sheetcheck import _piece_cells, miscut_problems
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if (p / "kit.yaml").is_file())
 _FRONT = re.compile(r" front (\d+)$")
 Sheet = tuple[str, list[tuple[Page, Page | None]], object]

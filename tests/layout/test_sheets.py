@@ -26,10 +26,11 @@ from generator.layout.sheets import (
 from generator.pipeline import build, shipped_kits, with_print
 from generator.render.merge import merge_pdfs
 from generator.units import mm
-from tests.composed import loaded_kits, planned
+from tests.composed import SHARED_PLANS, loaded_kits, planned
 from tests.sheetcheck import duplex_problems, fold_problems, guest_problems, kit_guests, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 _LABEL = re.compile(r"^(?P<name>.*) (?P<side>front|back) (?P<n>\d+)$")
 
 
