@@ -104,6 +104,33 @@ def planned(kits: Sequence[Kit], paper: str = "a4", lang: str = "en") -> list[An
     return plans
 
 
+def component_pdfs(kit: Path, out: Path, lang: str = "en", paper: str = "a4") -> dict[str, Path]:
+    """Component id -> the PDF of that component of `kit` in `lang` on `paper`, drawn into `out` from the
+    shared plan as a build draws it (generator.pipeline.render: the part's pages, title and language, the
+    kit's fonts and greyscale), for tests that read a component's PDF back and not the build around it (no
+    kit PDF, checklist or calibration sheet)."""
+    from generator.pipeline.compose import TOOL_PARTS
+    from generator.render.pdf import write_pdf
+
+    folder = Path(kit).resolve()
+    (plan,) = planned(loaded_kits([folder]), paper, lang)
+    out.mkdir(parents=True, exist_ok=True)
+    pdfs: dict[str, Path] = {}
+    for part in plan.parts:
+        if part.cid in TOOL_PARTS:
+            continue
+        pdfs[part.cid] = out / part.name
+        write_pdf(
+            part.pages,
+            pdfs[part.cid],
+            title=part.title,
+            lang=part.lang,
+            fonts=plan.kit.fonts,
+            greyscale=plan.kit.print.greyscale,
+        )
+    return pdfs
+
+
 def composed_parts(kit: Path, lang: str = "en", paper: str = "a4") -> dict[str, Any]:
     """Component id -> the planned part (its `pages` of ops) of `kit` in `lang` on `paper` (shared, as
     `planned`'s, for a kit of the read-only folders: read it, never change it)."""
