@@ -131,6 +131,27 @@ def component_pdfs(kit: Path, out: Path, lang: str = "en", paper: str = "a4") ->
     return pdfs
 
 
+def composed_one(kit: Kit, lang: str, cid: str, extras: dict[str, Any], paper: str = "a4") -> Any:
+    """Component `cid` of `kit` in `lang`, composed as generator.pipeline.compose_one composes the kit (the
+    same context, with `extras` as its print data) and checked as it checks it (check_layout), the kit's other
+    components left out (Context.only, as an incremental build leaves out the parts it keeps): for tests that
+    read one card of a kit they change, where composing every component took most of their time."""
+    from generator.contract.compose import compose_kit, template_context
+    from generator.i18n.texts import Texts
+    from generator.layout.compose import Context
+    from generator.pipeline import with_tool_catalogs
+    from generator.pipeline.check import check_layout
+
+    catalogs = with_tool_catalogs(kit)
+    texts = Texts(lang, catalogs, template_context(kit, extras), warn=lambda _: None)
+    ctx = Context(
+        kit, lang, texts, text_width, paper, kit.meta.seed, kit.print, extras, only=frozenset({cid})
+    )
+    (component,) = compose_kit(ctx)
+    check_layout(kit, lang, [component], text_width, catalogs.get(lang))
+    return component
+
+
 def composed_parts(kit: Path, lang: str = "en", paper: str = "a4") -> dict[str, Any]:
     """Component id -> the planned part (its `pages` of ops) of `kit` in `lang` on `paper` (shared, as
     `planned`'s, for a kit of the read-only folders: read it, never change it)."""

@@ -222,14 +222,15 @@ def _rules_card_text(kit, lang, tmp_path, figures=None):
 
 
 def _read_rules_card(kit, lang, tmp_path, figures):
-    from generator.pipeline import compose_one, print_data
-    from generator.render.fonts import text_width
+    from generator.pipeline import print_data
     from generator.render.pdf import write_pdf
+    from tests.composed import composed_one
 
     extras = print_data(kit, kit.meta.seed)
     extras["figures"] = {**extras["figures"], **(figures or {})}
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras, text_width, lambda w: None)
-    rules = next(c for c in comps if c.id == "rules")
+    rules = composed_one(
+        kit, lang, "rules", extras
+    )  # the rules card alone, composed and checked as the kit's
     pdf = tmp_path / f"rules-{lang}.pdf"
     write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
     with pdfplumber.open(pdf) as doc:  # the left one of the two rules faces on the page

@@ -32,7 +32,7 @@ from generator.pipeline import (
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.units import CARD_PRESETS, PAPER, mm
-from tests.composed import composed_parts
+from tests.composed import composed_one, composed_parts
 from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -214,9 +214,9 @@ def _printed_rules(game, lang: str, tmp_path: Path, extras=None) -> str:
 def _print_rules(game, lang: str, tmp_path: Path, extras) -> str:
     kit = replace(load_kit(KIT), game=game)
     data = print_data(game, kit.meta.seed) if extras is None else extras
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
+    rules = composed_one(kit, lang, "rules", data)  # the rules card alone, composed and checked as the kit's
     pdf = tmp_path / f"rules-{lang}.pdf"
-    write_pdf(next(c for c in comps if c.id == "rules").pages[:1], pdf, title="rules", lang=lang)
+    write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
     with pdfplumber.open(pdf) as doc:
         return re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in doc.pages))
 
