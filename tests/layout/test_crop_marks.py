@@ -14,9 +14,10 @@ from generator.layout.marks import MARK_WIDTH
 from generator.layout.ops import Line, Page, Place
 from generator.pipeline import shipped_kits
 from generator.units import mm
-from tests.composed import loaded_kits, planned
+from tests.composed import SHARED_PLANS, loaded_kits, planned
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 EXAMPLES = sorted(p for p in (ROOT / "docs" / "examples").iterdir() if (p / "kit.yaml").is_file())
 KITS = loaded_kits([*shipped_kits(), *EXAMPLES])
 Box = tuple[float, float, float, float]

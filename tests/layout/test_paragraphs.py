@@ -1,7 +1,9 @@
 """Paragraph layout read back from the rules PDFs: a house rule's sentences run on in their paragraph (no
 "been drawn." or "ein Jokertropfen." alone on a line), numbered steps are a list (each step starts a line, its
 lines hang after the number), Raindrops' English rules fit one face, and the data-deck kits' rules pages set
-their sections one after the other (no fixed boxes with large gaps between)."""
+their sections one after the other (no fixed boxes with large gaps between). Each rules PDF is drawn as a
+build draws it from the kit's shared plan (tests/composed.py), which the other modules of its group compose
+too."""
 
 from __future__ import annotations
 
@@ -11,6 +13,15 @@ import pdfplumber
 import pytest
 
 from generator.layout.summary import numbered_steps, run_in
+from tests.composed import SHARED_PLANS, component_pdfs
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
+
+
+def rules_pdf(kit: str, lang: str, out: Path) -> Path:
+    """The rules card of a shipped kit in `lang` on A4, drawn into `out`."""
+    return component_pdfs(ROOT / "layouts" / kit, out, lang)["rules"]
 
 
 def rules_lines(pdf: Path) -> list[dict]:
@@ -36,16 +47,16 @@ def texts(pdf: Path) -> list[str]:
     "kit, lang, alone",
     [("rummy_cards", "en", "been drawn."), ("raindrops", "de", "ein Jokertropfen.")],
 )
-def test_a_house_rule_sentence_runs_on_in_its_paragraph(built, kit, lang, alone):
-    lines = texts(built(kit, langs=(lang,)) / lang / "rules-a4.pdf")
+def test_a_house_rule_sentence_runs_on_in_its_paragraph(tmp_path, kit, lang, alone):
+    lines = texts(rules_pdf(kit, lang, tmp_path))
     assert alone not in lines
     ends = [line for line in lines if alone.split()[-1] in line]
     assert ends and all(len(line.split()) > 2 for line in ends)  # the next sentence runs on after it
 
 
 @pytest.mark.parametrize("kit", ["raindrops", "ripple_rush"])
-def test_numbered_steps_start_lines_and_hang_after_their_numbers(built, kit):
-    lines = rules_lines(built(kit, langs=("en",)) / "en" / "rules-a4.pdf")
+def test_numbered_steps_start_lines_and_hang_after_their_numbers(tmp_path, kit):
+    lines = rules_lines(rules_pdf(kit, "en", tmp_path))
     starts = {n: [line for line in lines if line["text"].startswith(f"{n}. ")] for n in (1, 2, 3, 4)}
     assert all(len(found) >= 1 for found in starts.values()), starts
     assert not any(" 2. " in line["text"] or " 3. " in line["text"] for line in lines)
@@ -61,18 +72,19 @@ def _after_number(line: dict) -> dict:
     return next(c for c in chars[dot + 1 :] if c["text"].strip())
 
 
-def test_the_raindrops_english_rules_fit_one_face(built):
+def test_the_raindrops_english_rules_fit_one_face(tmp_path):
     # before: the Scoring section alone on a second face ("Raindrops v1.0 · 2/2")
-    with pdfplumber.open(built("raindrops", langs=("en",)) / "en" / "rules-a4.pdf") as doc:
+    pdf = rules_pdf("raindrops", "en", tmp_path)
+    with pdfplumber.open(pdf) as doc:
         text = "".join(page.extract_text() for page in doc.pages)  # both copies of the face on the sheet
     assert "1/2" not in text and "2/2" not in text
-    assert "Scoring" in texts(built("raindrops", langs=("en",)) / "en" / "rules-a4.pdf")
+    assert "Scoring" in texts(pdf)
 
 
 @pytest.mark.parametrize("kit, heads", [("harvest_deck", 3), ("sprout_sheet", 3)])
-def test_the_deck_rules_pages_set_their_sections_one_after_the_other(built, kit, heads):
+def test_the_deck_rules_pages_set_their_sections_one_after_the_other(tmp_path, kit, heads):
     # before: three fixed boxes, 40 to 90 pt of white between a paragraph's last line and the next heading
-    lines = rules_lines(built(kit, langs=("en",)) / "en" / "rules-a4.pdf")
+    lines = rules_lines(rules_pdf(kit, "en", tmp_path))
     body = [line for line in lines if line["chars"][0]["size"] < 20]
     bold = [i for i, line in enumerate(body) if "Bold" in line["chars"][0]["fontname"]]
     assert len(bold) == heads

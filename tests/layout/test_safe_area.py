@@ -20,9 +20,10 @@ from generator.layout.ops import Circle, Op, Page, Place, Rect, Text
 from generator.layout.textfit import _apply_box, text_box
 from generator.render.fonts import ink_extent, text_width
 from generator.units import mm
-from tests.composed import composed_parts
+from tests.composed import SHARED_PLANS, composed_parts
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 LANGS = ["en", "de", "fr", "es", "ja"]
 Box = tuple[float, float, float, float]
 

@@ -23,14 +23,14 @@ from generator.layout.sheets import (
     sheet_count,
     sheet_map,
 )
-from generator.pipeline import build, plan_incremental, shipped_kits, with_print
-from generator.render.fonts import text_width
+from generator.pipeline import build, shipped_kits, with_print
 from generator.render.merge import merge_pdfs
 from generator.units import mm
-from tests.composed import loaded_kits, planned
+from tests.composed import SHARED_PLANS, loaded_kits, planned
 from tests.sheetcheck import duplex_problems, fold_problems, guest_problems, kit_guests, kit_sources
 
 ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 _LABEL = re.compile(r"^(?P<name>.*) (?P<side>front|back) (?P<n>\d+)$")
 
 
@@ -327,18 +327,7 @@ def test_no_sheet_of_pieces_under_40_percent_used_where_another_component_could_
     whole (its own pieces and those ganged onto it) in the room left below its pieces, above the check ruler
     where that lies below them: a sheet of paper could be saved. Fails on the kit PDFs before gang-up
     (Raindrops' token sheets, 12-22 %)."""
-    plans = plan_incremental(
-        [with_print(k, {"duplex": duplex}) for k in KITS],
-        out=Path("/nonexistent"),
-        langs=["en"],
-        paper="a4",
-        seed=None,
-        png=False,
-        pdfa=False,
-        force=True,
-        measure=text_width,
-        warn=lambda _: None,
-    )
+    plans = planned([with_print(k, {"duplex": duplex}) for k in KITS], "a4")
     problems = []
     for plan in plans:
         parts = {p.cid: p.pages or [] for p in plan.parts}

@@ -1,6 +1,7 @@
 """Type defects read back from the shipped kits' PDFs with pdfplumber: no Japanese line ends inside a katakana
 word, no number is split from its unit, no line starts with an arrow or a middle dot (each failed on the
-kits before line breaking followed UAX #14 and BudouX)."""
+kits before line breaking followed UAX #14 and BudouX). The component PDFs are drawn as a build draws them
+from the kits' shared plans (tests/composed.py), which the other modules of their group compose too."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ import pdfplumber
 import pytest
 
 from generator.layout.linebreak import UNITS
+from tests.composed import SHARED_PLANS, component_pdfs
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = SHARED_PLANS
 
 KATAKANA = re.compile(r"[\u30a1-\u30fa\u30fc]")
 KITS = ["harvest_deck", "peak_dice", "raindrops", "ripple_rush", "rummy_cards", "sprout_sheet"]
@@ -62,13 +67,15 @@ def split_units(folder: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("kit", KITS)
-def test_no_japanese_line_ends_inside_a_katakana_word(built, kit):
+def test_no_japanese_line_ends_inside_a_katakana_word(tmp_path, kit):
     # before: Raindrops "ボー/ド", Ripple Rush "ボー/ナス", Rummy "ジョー/カー", "ラウン/ド"
-    assert katakana_splits(built(kit, langs=("ja",)) / "ja") == []
+    assert component_pdfs(ROOT / "layouts" / kit, tmp_path, "ja")
+    assert katakana_splits(tmp_path) == []
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "es"])
-def test_no_number_is_split_from_its_unit_or_arrow(built, lang):
+def test_no_number_is_split_from_its_unit_or_arrow(tmp_path, lang):
     # before: "16 / mm die" (en stickers), "Würfel 1 / · Lila" (de nets),
     # "(9, 10, 9 und 12 / → 10)" (de sheet)
-    assert split_units(built("peak_dice", langs=(lang,)) / lang) == []
+    assert component_pdfs(ROOT / "layouts" / "peak_dice", tmp_path, lang)
+    assert split_units(tmp_path) == []

@@ -5,15 +5,28 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from types import SimpleNamespace
 
 import pdfplumber
 import pytest
 from PIL import Image
+from typer.testing import CliRunner
 
+from generator.cli import app
 from generator.engine.verdict import Verdict
 from generator.games.deck.balance import balance_report
 from tests.games.deck.helpers import shipped
-from tests.games.deck.test_data import _set_cell, kit, pnpkit  # noqa: F401  (kit is a fixture)
+from tests.games.deck.test_data import _set_cell, kit  # noqa: F401  (kit is a fixture)
+
+runner = CliRunner()
+
+
+def pnpkit(*args: str) -> SimpleNamespace:
+    """`pnpkit ARGS` run in this process (typer's CliRunner): its exit status, stdout and stderr. What these
+    tests read is the command's behaviour, not a process's (tests/games/deck/test_data.py starts real ones,
+    a second or more of imports each)."""
+    result = runner.invoke(app, list(args))
+    return SimpleNamespace(returncode=result.exit_code, stdout=result.stdout, stderr=result.stderr)
 
 
 def test_a_changed_cell_is_printed_and_exported(kit, tmp_path):  # noqa: F811

@@ -17,6 +17,8 @@ from tests.sheetcheck import recorded_sheets
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "ripple_rush"
+LANGS = ("en", "ja", "es")
+"""The languages of the built kit the tests read (each of the five shipped is the same build path)."""
 
 
 def page_texts(pdf: Path) -> list[str]:
@@ -25,7 +27,7 @@ def page_texts(pdf: Path) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
-    folder = built("ripple_rush") / lang
+    folder = built("ripple_rush", langs=LANGS) / lang
     names = sorted(p.name for p in folder.glob("*.pdf"))
     assert names == sorted(
         [
@@ -69,7 +71,7 @@ def _big_numbers(page) -> list[str]:
 
 
 def test_hundred_distinct_number_cards(built):
-    pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
+    pdf = built("ripple_rush", langs=LANGS) / "en" / "number_cards-a4.pdf"
     faces = Counter()
     with pdfplumber.open(pdf) as doc:
         for page in doc.pages[::2]:  # fronts; every other page is the backs
@@ -79,7 +81,7 @@ def test_hundred_distinct_number_cards(built):
 
 
 def test_number_card_pages_hold_eight_poker_cards_and_alternate_with_backs(built):
-    pdf = built("ripple_rush") / "en" / "number_cards-a4.pdf"
+    pdf = built("ripple_rush", langs=LANGS) / "en" / "number_cards-a4.pdf"
     r = pypdf.PdfReader(str(pdf))
     # neighbours of different suits take a gutter: 8 a page, ceil(100 / 8) = 13 front pages, each followed by
     # its back page
@@ -93,7 +95,7 @@ def test_number_card_pages_hold_eight_poker_cards_and_alternate_with_backs(built
 def test_extracted_text_equals_catalog_strings(built, lang):
     kit = load_kit(KIT)
     cat = kit.catalogs[lang].messages
-    folder = built("ripple_rush") / lang
+    folder = built("ripple_rush", langs=LANGS) / lang
     # spaces ignored: a label may wrap ('Cadena más / larga' stays at the body floor, issue 26)
     sheet = "".join(page_texts(folder / "score_sheet-a4.pdf")).replace("\n", "").replace(" ", "")
     for tid in ("kit.title", "sheet.name", "sheet.run", "sheet.goals", "sheet.total", "sheet.ascending"):
@@ -104,13 +106,13 @@ def test_extracted_text_equals_catalog_strings(built, lang):
 
 
 def test_rules_numbers_follow_the_spec(built):
-    rules = " ".join(page_texts(built("ripple_rush") / "en" / "rules-a4.pdf")).replace("\n", " ")
+    rules = " ".join(page_texts(built("ripple_rush", langs=LANGS) / "en" / "rules-a4.pdf")).replace("\n", " ")
     assert "reveal 2" in rules and "+3 for each revealed goal" in rules and "up to +6" in rules
     assert "deck of 20 cards per player" in rules
 
 
 def test_every_font_embedded_and_subset_no_helvetica(built):
-    pdf = built("ripple_rush") / "ja" / "kit-a4.pdf"
+    pdf = built("ripple_rush", langs=LANGS) / "ja" / "kit-a4.pdf"
     with pikepdf.open(pdf) as doc:
         names = set()
         for page in doc.pages:
@@ -149,7 +151,7 @@ def test_letter_paper(built):
 
 
 def test_outline_has_one_entry_per_component(built):
-    r = pypdf.PdfReader(str(built("ripple_rush") / "es" / "kit-a4.pdf"))
+    r = pypdf.PdfReader(str(built("ripple_rush", langs=LANGS) / "es" / "kit-a4.pdf"))
     titles = [o.title for o in r.outline if not isinstance(o, list)]
     cat = load_kit(KIT).catalogs["es"].messages
     for cid in ("score_sheet", "number_cards", "goal_cards", "rules"):
@@ -187,25 +189,12 @@ SWITCH_TEXT = {
 def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, setting, tmp_path):
     from dataclasses import replace
 
-    from generator.games.ripple_rush.figures import print_data
-    from generator.pipeline import compose_one
-    from generator.render.fonts import text_width
-    from generator.render.pdf import write_pdf
-
     kit = load_kit(KIT)
     game = kit.game.model_copy(update={"rules": kit.game.rules.model_copy(update={switch: setting})})
     kit = replace(kit, game=game)
     others = [s for (sw, s) in SWITCH_TEXT if sw == switch and s != setting]
     for lang in ("en", "ja", "es"):
-        comps, _ = compose_one(
-            kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width, lambda w: None
-        )
-        rules = next(c for c in comps if c.id == "rules")
-        pdf = tmp_path / f"rules-{lang}.pdf"
-        write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
-        with pdfplumber.open(pdf) as doc:  # the left one of the two rules faces on the page
-            page = doc.pages[0]
-            text = re.sub(r"\s+", "", page.crop((0, 0, page.width / 2, page.height)).extract_text() or "")
+        text = _rules_card_text(kit, lang, tmp_path)  # the kit with its print data, as the build composes it
         assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, setting)][lang]) in text, (lang, text)
         for other in others:
             assert re.sub(r"\s+", "", SWITCH_TEXT[(switch, other)][lang]) not in text, (lang, other)
@@ -214,17 +203,34 @@ def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, se
 # ---------------------------------------------------------------- rule figures come from the rules (issue 13)
 
 
+_RULES_CARD_TEXT: dict[tuple[str, str], str] = {}
+"""`_rules_card_text` of the shipped kit with some game section and its own figures, by (game section as
+JSON, language): a setting of SWITCH_TEXT that is the shipped one, and the shipped card the figure tests
+compare with, is the same card, composed and read once per test process."""
+
+
 def _rules_card_text(kit, lang, tmp_path, figures=None):
-    """The printed rules card of `kit` in `lang`, composed with what the build passes (rule figures replaced
-    by `figures` where given), as PDF text."""
-    from generator.pipeline import compose_one, print_data
-    from generator.render.fonts import text_width
+    """The printed rules card of `kit` (the shipped kit, its game section perhaps replaced) in `lang`,
+    composed with what the build passes (rule figures replaced by `figures` where given), as PDF text."""
+    key = (kit.game.model_dump_json(), lang)
+    if figures is None and key in _RULES_CARD_TEXT:
+        return _RULES_CARD_TEXT[key]
+    text = _read_rules_card(kit, lang, tmp_path, figures)
+    if figures is None:
+        _RULES_CARD_TEXT[key] = text
+    return text
+
+
+def _read_rules_card(kit, lang, tmp_path, figures):
+    from generator.pipeline import print_data
     from generator.render.pdf import write_pdf
+    from tests.composed import composed_one
 
     extras = print_data(kit, kit.meta.seed)
     extras["figures"] = {**extras["figures"], **(figures or {})}
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, extras, text_width, lambda w: None)
-    rules = next(c for c in comps if c.id == "rules")
+    rules = composed_one(
+        kit, lang, "rules", extras
+    )  # the rules card alone, composed and checked as the kit's
     pdf = tmp_path / f"rules-{lang}.pdf"
     write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
     with pdfplumber.open(pdf) as doc:  # the left one of the two rules faces on the page
@@ -310,11 +316,10 @@ def test_the_score_sheet_grid_starts_below_the_logo(paper):
     """docs/examples/make_it_yours fills the score sheet's logo slot: the suit headers start at least 1 mm
     below the logo's box on either paper (on Letter they reached into it, and the kit did not build)."""
     from generator.layout.ops import Place, Rect, Vector
-    from generator.pipeline import load_kits
     from generator.units import mm
-    from tests.composed import planned
+    from tests.composed import loaded_kits, planned
 
-    (plan,) = planned(load_kits([ROOT / "docs" / "examples" / "make_it_yours"]), paper)
+    (plan,) = planned(loaded_kits([ROOT / "docs" / "examples" / "make_it_yours"]), paper)
     (part,) = [p for p in plan.parts if p.cid == "score_sheet"]
     faces = [op for page in part.pages or [] for op in page.ops if isinstance(op, Place) and op.name]
     assert faces

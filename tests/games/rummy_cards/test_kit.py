@@ -32,7 +32,7 @@ from generator.pipeline import (
 from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.units import CARD_PRESETS, PAPER, mm
-from tests.composed import composed_parts
+from tests.composed import composed_one, composed_parts
 from tests.games.shipped import game_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -43,7 +43,9 @@ CODE = re.compile(r"^(YEL|BLU|BLA|RED)(\d{1,2})-(\d)$|^JK-(\d)$")
 @pytest.fixture(scope="module")
 def kit_out(tmp_path_factory):
     """kit_out(paper) -> output folder of the composed and rendered kit (compose + render only: the rules
-    package's legal check is tested by the engine's own tests and by test_cli_build below)."""
+    package's legal check is tested by the engine's own tests and by test_cli_build below), in the languages
+    the tests read: English, Japanese and Spanish on A4, English on Letter (each language of the five shipped
+    is the same build path, and cost a fifth of the build)."""
     cache: dict[str, Path] = {}
 
     def get(paper: str = "a4") -> Path:
@@ -54,8 +56,9 @@ def kit_out(tmp_path_factory):
             kits = [
                 replace(k, print=k.print.model_copy(update={"print_ids": True})) for k in load_kits([KIT])
             ]
+            langs = ["en", "ja", "es"] if paper == "a4" else ["en"]
             planned = plan_build(
-                kits, out=out, langs=None, paper=paper, seed=None, measure=text_width, warn=lambda _: None
+                kits, out=out, langs=langs, paper=paper, seed=None, measure=text_width, warn=lambda _: None
             )
             render_all(planned, out)
             cache[paper] = out / "rummy_cards"
@@ -141,7 +144,8 @@ def test_corner_index_is_large_and_top_left():
 def test_jokers_show_name_and_penalty_in_every_language(kit_out):
     for lang in ("en", "ja", "es"):
         cat = load_kit(KIT).catalogs[lang].messages
-        text = page_texts(kit_out() / lang / "number_cards-a4.pdf")[-2]
+        # the last sheet of fronts, read alone (not every page of the deck to keep one)
+        text = pypdf.PdfReader(str(kit_out() / lang / "number_cards-a4.pdf")).pages[-2].extract_text() or ""
         assert cat["joker.name"] in text
         assert "25" in text
 
@@ -192,14 +196,27 @@ def test_rule_text_moves_with_the_spec():
     assert "カード13枚" in texts("rules.setup")
 
 
+_PRINTED_RULES: dict[tuple[str, str], str] = {}
+"""`_printed_rules` of a game with its own print data, by (game section as JSON, language): the shipped game's
+card is read by several tests."""
+
+
 def _printed_rules(game, lang: str, tmp_path: Path, extras=None) -> str:
     """The rules card of the shipped kit with `game` (and its print data, or `extras`), rendered to PDF and
-    read back with pdfplumber, whitespace removed."""
+    read back with pdfplumber, whitespace removed (read once per test process for a game's own print
+    data)."""
+    key = (game.model_dump_json(), lang)
+    if extras is None and key not in _PRINTED_RULES:
+        _PRINTED_RULES[key] = _print_rules(game, lang, tmp_path, None)
+    return _PRINTED_RULES[key] if extras is None else _print_rules(game, lang, tmp_path, extras)
+
+
+def _print_rules(game, lang: str, tmp_path: Path, extras) -> str:
     kit = replace(load_kit(KIT), game=game)
     data = print_data(game, kit.meta.seed) if extras is None else extras
-    comps, _ = compose_one(kit, lang, "a4", kit.meta.seed, data, text_width, lambda w: None)
+    rules = composed_one(kit, lang, "rules", data)  # the rules card alone, composed and checked as the kit's
     pdf = tmp_path / f"rules-{lang}.pdf"
-    write_pdf(next(c for c in comps if c.id == "rules").pages[:1], pdf, title="rules", lang=lang)
+    write_pdf(rules.pages[:1], pdf, title="rules", lang=lang)
     with pdfplumber.open(pdf) as doc:
         return re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in doc.pages))
 
@@ -434,8 +451,14 @@ def _rules_only_kit(tmp: Path, flipped: bool | dict[str, str]) -> Path:
 def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipped):
     kit = _rules_only_kit(tmp_path / "kit", flipped)
     out = tmp_path / "out"
-    planned = plan_build(
-        load_kits([kit]), out=out, langs=None, paper="a4", seed=None, measure=text_width, warn=lambda _: None
+    planned = plan_build(  # the languages read below (each of the five shipped is the same build path)
+        load_kits([kit]),
+        out=out,
+        langs=list(SWITCH_SENTENCES),
+        paper="a4",
+        seed=None,
+        measure=text_width,
+        warn=lambda _: None,
     )
     render_all(planned, out)
 
@@ -478,7 +501,7 @@ def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_
         planned = plan_build(
             load_kits([kit]),
             out=out,
-            langs=None,
+            langs=list(sentences),
             paper="a4",
             seed=None,
             measure=text_width,
