@@ -328,15 +328,17 @@ def golden(request: pytest.FixtureRequest) -> Golden:
 def built(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """built(kit_name, paper="a4", langs=None) -> the output folder of that kit (built once per session, paper
     and languages; None: every language of the kit). A test that reads one language of another paper asks for
-    it alone (a third of the build); a build of every language serves a request for some."""
+    it alone (a third of the build); a build of every language, or of more languages, serves a request for
+    some."""
     from generator.pipeline import build
 
     cache: dict[tuple[str, str, tuple[str, ...] | None], Path] = {}
 
     def get(name: str, paper: str = "a4", langs: tuple[str, ...] | None = None) -> Path:
         key = (name, paper, langs)
-        if key not in cache and (name, paper, None) in cache:
-            return cache[(name, paper, None)]
+        for (n, p, have), folder in cache.items():  # a build of more languages serves a request for some
+            if (n, p) == (name, paper) and (have is None or (langs is not None and set(langs) <= set(have))):
+                return folder
         if key not in cache:
             out = tmp_path_factory.mktemp(f"{name}-{paper}")
             build(
