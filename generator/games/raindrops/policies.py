@@ -164,22 +164,23 @@ def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
 def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
     """One step of the depth-first walk over the drop paths of window grid gm (`drop_paths_in_order`'s order:
     each path before its extensions; below it left, straight, right), walk[WALK_*, depth] holding the path so
-    far: from the path ending at depth d, the next extension is tried. Returns the new depth: d + 1 (a longer
-    path, its column and colours at d + 1, WALK_NEXT -1), d (that step led nowhere) or d - 1 (the path ending
+    far: from the path ending at depth d, the next extensions are tried until one leads somewhere. Returns the
+    new depth: d + 1 (a longer path, its column and colours at d + 1, WALK_NEXT -1) or d - 1 (the path ending
     at d has no extension left)."""
     rows, cols = gm.shape[0], gm.shape[1]
-    if d + 1 >= rows or walk[WALK_NEXT, d] > 1:
+    if d + 1 >= rows:
         return d - 1
-    k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
-    walk[WALK_NEXT, d] += 1
-    if 0 <= k < cols:
-        m = walk[WALK_MASK, d] & gm[d + 1, k]
-        if m != 0:
-            walk[WALK_COL, d + 1] = k
-            walk[WALK_MASK, d + 1] = m
-            walk[WALK_NEXT, d + 1] = -1
-            return d + 1
-    return d
+    while walk[WALK_NEXT, d] <= 1:
+        k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
+        walk[WALK_NEXT, d] += 1
+        if 0 <= k < cols:
+            m = walk[WALK_MASK, d] & gm[d + 1, k]
+            if m != 0:
+                walk[WALK_COL, d + 1] = k
+                walk[WALK_MASK, d + 1] = m
+                walk[WALK_NEXT, d + 1] = -1
+                return d + 1
+    return d - 1
 
 
 @jit_noref
