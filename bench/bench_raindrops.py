@@ -105,7 +105,7 @@ def digests(spec: object, cards: object, games: int, seeds: tuple[int, ...]) -> 
     ds = [_digest(solo.play(np.random.SeedSequence(seed), n)) for seed in seeds]
     cards_n = solo.tables.full.shape[0]
     ms = (time.process_time() - t) * 1000 / (n * len(seeds) * cards_n)
-    print(f"{'solo games (' + str(cards_n) + ' cards)':40s} {ms:7.3f} ms/game  {' '.join(ds)}")
+    print(f"{'solo games (' + str(cards_n) + ' cards)':40s} {ms * 1000:7.2f} us/game  {' '.join(ds)}")
     print(f"sum of full-game ms/game over the settings: {total['full']:.2f}")
 
 
