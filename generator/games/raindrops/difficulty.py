@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.kernel import jit, rand_below, seed_state, shuffle_inplace
+from generator.engine.kernel import jit, rand_below, rng_next, seed_state, shuffle_inplace
 from generator.engine.runner import Executor, Tally, run
 from generator.games.raindrops.components import RaindropTile, bag_pairs
 
@@ -37,6 +37,7 @@ class CardTables:
         np.ndarray
     )  # [cards, 2**maxcells] True when the uncovered rest can still be covered by bag pairs
     full: np.ndarray  # [cards] mask of all cells
+    fit: np.ndarray  # [cards, tiles] bit q set where the tile fits placement q, either way round
 
 
 _TABLES: dict[tuple[object, ...], CardTables] = {}
@@ -77,8 +78,9 @@ def _card_tables(
         maxn = max(maxn, n)
         ok = _coverable(n, pls)
         per_card.append((pls, ok, (1 << n) - 1))
-    p_max = max(1, max(len(p) for p, _, _ in per_card))
+    p_max = max(1, max(len(p) for p, _, _ in per_card))  # at most 24: a card is at most 4 x 4 cells
     m = len(per_card)
+    ta, tb = tile_arrays(bag, colour_ids)
     t = CardTables(
         np.zeros((m, p_max), np.int64),
         np.zeros((m, p_max), np.int64),
@@ -87,10 +89,14 @@ def _card_tables(
         np.zeros(m, np.int64),
         np.zeros((m, 1 << maxn), np.bool_),
         np.zeros(m, np.int64),
+        np.zeros((m, len(bag)), np.int64),
     )
     for k, (pls, ok, full) in enumerate(per_card):
         for q, (i, j, ci, cj) in enumerate(pls):
             t.pl_i[k, q], t.pl_j[k, q], t.pl_ci[k, q], t.pl_cj[k, q] = i, j, ci, cj
+            bi, bj = 1 << ci, 1 << cj
+            fits = ((ta & bi != 0) & (tb & bj != 0)) | ((ta & bj != 0) & (tb & bi != 0))
+            t.fit[k] |= fits.astype(np.int64) << q
         t.n_pl[k] = len(pls)
         t.cover_ok[k, : ok.shape[0]] = ok
         t.full[k] = full
@@ -134,31 +140,17 @@ def _popcount(x: int) -> int:
 
 
 @jit
-def _fits(k: int, q: int, ha: int, hb: int, pl_ci: np.ndarray, pl_cj: np.ndarray) -> bool:
-    bi = 1 << pl_ci[k, q]
-    bj = 1 << pl_cj[k, q]
-    # compiled code: bi/bj come from array items, so the checker sees Any; the value is a bool
-    return ((ha & bi) != 0 and (hb & bj) != 0) or ((ha & bj) != 0 and (hb & bi) != 0)  # type: ignore[no-any-return]
-
-
-@jit
-def _spot(
-    k: int,
-    mask: int,
-    ha: int,
-    hb: int,
-    pl_i: np.ndarray,
-    pl_j: np.ndarray,
-    pl_ci: np.ndarray,
-    pl_cj: np.ndarray,
-    n_pl: np.ndarray,
-    cover_ok: np.ndarray,
-) -> int:
-    """The first placement where the tile fits and the card stays coverable; -1 if none."""
-    for q in range(n_pl[k]):
-        d = (1 << pl_i[k, q]) | (1 << pl_j[k, q])
-        if (mask & d) == 0 and cover_ok[k, mask | d] and _fits(k, q, ha, hb, pl_ci, pl_cj):
-            return q
+def _spot(k: int, mask: int, fits: int, pl_i: np.ndarray, pl_j: np.ndarray, cover_ok: np.ndarray) -> int:
+    """The first placement where the tile fits (bit q of `fits`: `CardTables.fit`) and the card stays
+    coverable; -1 if none."""
+    q = 0
+    while fits:
+        if fits & 1:
+            d = (1 << pl_i[k, q]) | (1 << pl_j[k, q])
+            if (mask & d) == 0 and cover_ok[k, mask | d]:
+                return q
+        fits >>= 1
+        q += 1
     return -1
 
 
@@ -169,20 +161,16 @@ def _place_all(
     tiles: np.ndarray,
     n: int,
     used: np.ndarray,
-    ta: np.ndarray,
-    tb: np.ndarray,
+    fit: np.ndarray,
     pl_i: np.ndarray,
     pl_j: np.ndarray,
-    pl_ci: np.ndarray,
-    pl_cj: np.ndarray,
-    n_pl: np.ndarray,
     cover_ok: np.ndarray,
 ) -> int:
     """Place tiles[0:n] greedily in order; marks used[]; returns the new covered mask."""
     for s in range(n):
         used[s] = False
         t = tiles[s]
-        q = _spot(k, mask, ta[t], tb[t], pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok)
+        q = _spot(k, mask, fit[k, t], pl_i, pl_j, cover_ok)
         if q >= 0:
             mask |= (1 << pl_i[k, q]) | (1 << pl_j[k, q])
             used[s] = True
@@ -201,6 +189,23 @@ def _symbol(
     return tb[t]  # type: ignore[no-any-return]  # compiled: an int64 array item
 
 
+# solo_game's scratch: the rows of its int64 array `work`
+SOLO_BAG, SOLO_DISCARD, SOLO_RESERVE, SOLO_PX, SOLO_NXT, SOLO_BEST_X, SOLO_CAND, SOLO_USED = range(8)
+SOLO_MASK, SOLO_NPATH, SOLO_COLOURS = 8, 9, 10
+"""Per depth of the path walk: the covered mask after its tiles (SOLO_MASK), its distinct tiles
+(SOLO_NPATH), the colours all its symbols have (SOLO_COLOURS)."""
+
+
+def solo_work(n_tiles: int, ncol: int, tpc: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`solo_game`'s scratch for a bag of n_tiles: the SOLO_* rows, the window ([3, columns, tiles per
+    column]: tiles, sides, taken) and the bag shuffle's draws."""
+    return (
+        np.zeros((SOLO_COLOURS + 1, max(n_tiles, 2 * tpc + slots + 1)), np.int64),
+        np.zeros((3, ncol, tpc), np.int64),
+        np.zeros(n_tiles, np.uint64),
+    )
+
+
 @jit
 def solo_game(
     k: int,
@@ -211,41 +216,57 @@ def solo_game(
     n_colours: int,
     pl_i: np.ndarray,
     pl_j: np.ndarray,
-    pl_ci: np.ndarray,
-    pl_cj: np.ndarray,
-    n_pl: np.ndarray,
+    fit: np.ndarray,
     cover_ok: np.ndarray,
     full: np.ndarray,
     max_drops: int,
     slots: int,
     state: np.ndarray,
+    work: np.ndarray,
+    window: np.ndarray,
+    draws: np.ndarray,
 ) -> int:
-    """Drops the reference policy needs to complete card k alone (max_drops + 1 if it never does)."""
+    """Drops the reference policy needs to complete card k alone (max_drops + 1 if it never does). work,
+    window, draws: scratch (`solo_work`).
+
+    The bag is shuffled as `shuffle_inplace` does, its draws made first, but each swap only when the tile
+    it settles is drawn: most of the bag is never drawn in a solo game.
+
+    A path's tiles are placed after the reserve's, top to bottom, each on the first spot where it fits: so
+    the covered mask after the reserve is the same for every path of a drop, and a path's mask after its
+    first d tiles is its parent's (kept per depth in work[SOLO_MASK]) with one more tile placed."""
     n_tiles = ta.shape[0]
     rows = 2 * tpc
-    bag = np.arange(n_tiles)
-    shuffle_inplace(state, bag)
+    bag = work[SOLO_BAG]
+    discard = work[SOLO_DISCARD]
+    reserve = work[SOLO_RESERVE]
+    px = work[SOLO_PX]
+    nxt = work[SOLO_NXT]
+    best_x = work[SOLO_BEST_X]
+    cand = work[SOLO_CAND]
+    used = work[SOLO_USED]
+    pmask = work[SOLO_MASK]
+    npath = work[SOLO_NPATH]
+    win = window[0]
+    flip = window[1]
+    taken = window[2]
+    inter = work[SOLO_COLOURS]
+    for i in range(n_tiles):
+        bag[i] = i
+    for i in range(n_tiles - 1, 0, -1):
+        draws[i] = rng_next(state)
+    settled = n_tiles  # bag[settled:] is shuffled; bag[i] settles with swap i
     bag_n = n_tiles
-    discard = np.empty(n_tiles, np.int64)
     n_disc = 0
-    win = np.empty((ncol, tpc), np.int64)
-    flip = np.empty((ncol, tpc), np.int64)
     for x in range(ncol):
         for s in range(tpc):
             bag_n -= 1
+            settled = _settle(bag, draws, settled, bag_n)
             win[x, s] = bag[bag_n]
             flip[x, s] = rand_below(state, 2)
-    reserve = np.empty(slots + 1, np.int64)
+            taken[x, s] = 0
     n_res = 0
     mask = 0
-    px = np.empty(rows, np.int64)
-    nxt = np.empty(rows, np.int64)
-    best_x = np.empty(rows, np.int64)
-    cand = np.empty(rows + slots + 1, np.int64)
-    cand_col = np.empty(rows, np.int64)
-    cand_slot = np.empty(rows, np.int64)
-    used = np.empty(rows + slots + 1, np.bool_)
-    taken = np.zeros((ncol, tpc), np.bool_)
     drops = 0
     while mask != full[k]:
         if drops >= max_drops:
@@ -253,6 +274,11 @@ def solo_game(
         drops += 1
         best_score = -1
         best_len = 0
+        # the reserve first, the same for every path
+        for r in range(n_res):
+            cand[r] = reserve[r]
+        m_res = _place_all(k, mask, cand, n_res, used, fit, pl_i, pl_j, cover_ok)
+        placed = _popcount(mask)  # cells covered before this drop
         for x0 in range(ncol):
             s0 = _symbol(win, flip, tpc, 0, x0, ta, tb)
             for c in range(n_colours):
@@ -262,50 +288,56 @@ def solo_game(
                 depth = 0
                 px[0] = x0
                 nxt[0] = -1
+                inter[0] = s0
                 fresh = True
                 while depth >= 0:
                     if fresh:
                         fresh = False
-                        # evaluate the path px[0..depth]: reserve first, then its tiles top to bottom
-                        n = 0
-                        for r in range(n_res):
-                            cand[n] = reserve[r]
-                            n += 1
-                        n_path = 0
-                        for y in range(depth + 1):
-                            sl = tpc - 1 - y // 2
-                            dup = False
-                            for u in range(n_path):
-                                if cand_col[u] == px[y] and cand_slot[u] == sl:
-                                    dup = True
-                            if not dup:
-                                cand_col[n_path] = px[y]
-                                cand_slot[n_path] = sl
-                                n_path += 1
-                                cand[n] = win[px[y], sl]
-                                n += 1
-                        m2 = _place_all(
-                            k, mask, cand, n, used, ta, tb, pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok
-                        )
-                        keep = 0
-                        for u in range(n):
-                            if not used[u] and keep < slots:
-                                t = cand[u]
-                                if _spot(k, m2, ta[t], tb[t], pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok) >= 0:
-                                    keep += 1
-                        score = (_popcount(m2) * 16 + keep) * 64 + (63 - n_path)
-                        if score > best_score:
-                            best_score = score
-                            best_len = depth + 1
-                            for y in range(depth + 1):
-                                best_x[y] = px[y]
+                        # the path px[0..depth]: its parent's mask and tiles, and its last tile unless that is
+                        # the parent's (the lower half of the same tile)
+                        m2 = m_res if depth == 0 else pmask[depth - 1]
+                        n_path = 0 if depth == 0 else npath[depth - 1]
+                        if depth == 0 or depth % 2 == 0 or px[depth] != px[depth - 1]:
+                            t = win[px[depth], tpc - 1 - depth // 2]
+                            u = n_res + n_path
+                            cand[u] = t
+                            q = _spot(k, m2, fit[k, t], pl_i, pl_j, cover_ok)
+                            used[u] = q >= 0
+                            if q >= 0:
+                                m2 |= (1 << pl_i[k, q]) | (1 << pl_j[k, q])
+                            n_path += 1
+                        pmask[depth] = m2
+                        npath[depth] = n_path
+                        covered = _popcount(m2)
+                        # the tiles kept in reserve (at most `slots` of those not placed, each placement
+                        # covering two cells) count only where they could raise the score above the best; a
+                        # path all of whose symbols have a lower colour too was valued with that colour
+                        spare = min(slots, n_res + n_path - (covered - placed) // 2)
+                        covered *= 16
+                        if (covered + spare) * 64 + (63 - n_path) > best_score and not inter[depth] & (
+                            cbit - 1
+                        ):
+                            keep = 0
+                            for u in range(n_res + n_path):
+                                if not used[u] and keep < slots:
+                                    t = cand[u]
+                                    if _spot(k, m2, fit[k, t], pl_i, pl_j, cover_ok) >= 0:
+                                        keep += 1
+                            score = (covered + keep) * 64 + (63 - n_path)
+                            if score > best_score:
+                                best_score = score
+                                best_len = depth + 1
+                                for y in range(depth + 1):
+                                    best_x[y] = px[y]
                     if depth + 1 < rows and nxt[depth] <= 1:
                         nx = px[depth] + nxt[depth]
                         nxt[depth] += 1
-                        if 0 <= nx < ncol and (_symbol(win, flip, tpc, depth + 1, nx, ta, tb) & cbit) != 0:
+                        sym = _symbol(win, flip, tpc, depth + 1, nx, ta, tb) if 0 <= nx < ncol else 0
+                        if (sym & cbit) != 0:
                             depth += 1
                             px[depth] = nx
                             nxt[depth] = -1
+                            inter[depth] = inter[depth - 1] & sym
                             fresh = True
                     else:
                         depth -= 1
@@ -317,16 +349,16 @@ def solo_game(
         for y in range(best_len):
             sl = tpc - 1 - y // 2
             if not taken[best_x[y], sl]:
-                taken[best_x[y], sl] = True
+                taken[best_x[y], sl] = 1
                 cand[n] = win[best_x[y], sl]
                 n += 1
-        mask = _place_all(k, mask, cand, n, used, ta, tb, pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok)
+        mask = _place_all(k, mask, cand, n, used, fit, pl_i, pl_j, cover_ok)
         n_res = 0
         for u in range(n):
             if used[u]:
                 continue  # on the card until it is complete (the game ends then)
             t = cand[u]
-            if n_res < slots and _spot(k, mask, ta[t], tb[t], pl_i, pl_j, pl_ci, pl_cj, n_pl, cover_ok) >= 0:
+            if n_res < slots and _spot(k, mask, fit[k, t], pl_i, pl_j, cover_ok) >= 0:
                 reserve[n_res] = t
                 n_res += 1
             else:
@@ -340,7 +372,7 @@ def solo_game(
                     win[x, h] = win[x, s]
                     flip[x, h] = flip[x, s]
                     h += 1
-                taken[x, s] = False
+                taken[x, s] = 0
             for s in range(h, tpc):
                 if bag_n == 0:
                     for u in range(n_disc):
@@ -349,9 +381,24 @@ def solo_game(
                     n_disc = 0
                     shuffle_inplace(state, bag[:bag_n])
                 bag_n -= 1
+                settled = _settle(bag, draws, settled, bag_n)
                 win[x, s] = bag[bag_n]
                 flip[x, s] = rand_below(state, 2)
     return drops
+
+
+@jit
+def _settle(bag: np.ndarray, draws: np.ndarray, settled: int, i: int) -> int:
+    """The swaps of `shuffle_inplace` (from the end, swap j with a draw below j + 1) down to bag[i]; returns
+    the new first settled index."""
+    while settled > i:
+        settled -= 1
+        if settled > 0:
+            j = np.int64(draws[settled] % np.uint64(settled + 1))
+            t = bag[settled]
+            bag[settled] = bag[j]
+            bag[j] = t
+    return settled
 
 
 @jit
@@ -363,9 +410,7 @@ def _solo_tally(
     n_colours: int,
     pl_i: np.ndarray,
     pl_j: np.ndarray,
-    pl_ci: np.ndarray,
-    pl_cj: np.ndarray,
-    n_pl: np.ndarray,
+    fit: np.ndarray,
     cover_ok: np.ndarray,
     full: np.ndarray,
     max_drops: int,
@@ -375,6 +420,9 @@ def _solo_tally(
     out_sum: np.ndarray,
     out_sq: np.ndarray,
     out_unf: np.ndarray,
+    work: np.ndarray,
+    window: np.ndarray,
+    draws: np.ndarray,
 ) -> None:
     for _ in range(games):
         for k in range(full.shape[0]):
@@ -387,14 +435,15 @@ def _solo_tally(
                 n_colours,
                 pl_i,
                 pl_j,
-                pl_ci,
-                pl_cj,
-                n_pl,
+                fit,
                 cover_ok,
                 full,
                 max_drops,
                 slots,
                 state,
+                work,
+                window,
+                draws,
             )
             if d > max_drops:
                 out_unf[k] += 1
@@ -431,9 +480,7 @@ class SoloDifficulty:
             self.n_colours,
             t.pl_i,
             t.pl_j,
-            t.pl_ci,
-            t.pl_cj,
-            t.n_pl,
+            t.fit,
             t.cover_ok,
             t.full,
             self.max_drops,
@@ -443,6 +490,7 @@ class SoloDifficulty:
             out_sum,
             out_sq,
             out_unf,
+            *solo_work(self.ta.shape[0], self.columns, self.tiles_per_column, self.reserve_slots),
         )
         return {
             "drops_sum": out_sum,

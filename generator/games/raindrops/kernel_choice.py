@@ -165,6 +165,11 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
     total = setup.c_n[card]
     pts = setup.c_pts[card]
     cov_ok = covers[card, cov] != 0
+    after = _popcount(cov) + 2  # cells covered after a tile on an open pair
+    full = after == total
+    share = after / total
+    if best >= (100.0 + pts if full else 10.0 + share):
+        return best  # no placement here is worth more (an overlay that does not finish it: under 5)
     for ti in range(n):
         tid = pool[ti]
         for k in range(setup.c_np[card]):
@@ -173,7 +178,6 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
             if (cov >> x) & 1 or (cov >> y) & 1:
                 continue
             cov2 = cov | (1 << x) | (1 << y)
-            full = _popcount(cov2) == total
             for orient in range(2):
                 c0 = x if orient == 0 else y
                 c1 = y if orient == 0 else x
@@ -185,7 +189,7 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
                     if full:
                         v = 100.0 + pts
                     elif covers[card, cov2]:
-                        v = 10.0 + _popcount(cov2) / total
+                        v = 10.0 + share
                     else:
                         continue
                     if v > best:
@@ -223,6 +227,9 @@ def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspa
     cov = ws.hcov[p, s]
     total = setup.c_n[card]
     cov_ok = covers[card, cov] != 0
+    full = _popcount(cov) + 1 == total  # a bonus tile on the last open cell
+    if best >= (100.0 + setup.c_pts[card] if full else 5.0):
+        return best  # no bonus tile here is worth more (each costs at least 1)
     for ib in range(nb):
         b = ws.bons[ib]
         for cell in range(total):
@@ -230,7 +237,7 @@ def _best_single(p: int, s: int, nb: int, best: float, setup: Setup, ws: Workspa
                 continue
             cov2 = cov | (1 << cell)
             cost = bpts[b] + 1
-            if _popcount(cov2) == total:
+            if full:
                 v = 100.0 + setup.c_pts[card] - cost
             elif cov_ok or not covers[card, cov2]:
                 continue

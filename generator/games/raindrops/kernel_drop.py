@@ -190,6 +190,7 @@ def _random_drop(mt: np.ndarray, cur: int, setup: Setup, ws: Workspace) -> int:
     if kind >= 0:
         do_special(ws.col_tiles, ws.col_flip, ws.col_len, kind, c, i)
         ws.marker[cur] = kind
+    window_grid(ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt)
     npaths = _paths(
         -1, ws.col_tiles, ws.col_flip, ws.col_len, setup.ma, setup.mb, ws.gm, ws.gt, ws.walk, ws.out
     )
@@ -222,10 +223,9 @@ def _paths(
     walk: np.ndarray,
     out: np.ndarray,
 ) -> int:
-    """`drop_paths_in_order` over the window: with target < 0 the number of paths; else the length of path
-    number `target`, its columns (row by row) written to out[DROP_PATH:]."""
+    """`drop_paths_in_order` over the window (gm: its `window_grid`): with target < 0 the number of paths;
+    else the length of path number `target`, its columns (row by row) written to out[DROP_PATH:]."""
     pc, nd = walk[WALK_COL], walk[WALK_NEXT]
-    window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
     count = 0
     for c0 in range(gm.shape[1]):
         d = walk_start(gm, walk, c0)

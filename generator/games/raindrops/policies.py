@@ -164,22 +164,23 @@ def walk_start(gm: np.ndarray, walk: np.ndarray, c0: int) -> int:
 def walk_next(gm: np.ndarray, walk: np.ndarray, d: int) -> int:
     """One step of the depth-first walk over the drop paths of window grid gm (`drop_paths_in_order`'s order:
     each path before its extensions; below it left, straight, right), walk[WALK_*, depth] holding the path so
-    far: from the path ending at depth d, the next extension is tried. Returns the new depth: d + 1 (a longer
-    path, its column and colours at d + 1, WALK_NEXT -1), d (that step led nowhere) or d - 1 (the path ending
+    far: from the path ending at depth d, the next extensions are tried until one leads somewhere. Returns the
+    new depth: d + 1 (a longer path, its column and colours at d + 1, WALK_NEXT -1) or d - 1 (the path ending
     at d has no extension left)."""
     rows, cols = gm.shape[0], gm.shape[1]
-    if d + 1 >= rows or walk[WALK_NEXT, d] > 1:
+    if d + 1 >= rows:
         return d - 1
-    k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
-    walk[WALK_NEXT, d] += 1
-    if 0 <= k < cols:
-        m = walk[WALK_MASK, d] & gm[d + 1, k]
-        if m != 0:
-            walk[WALK_COL, d + 1] = k
-            walk[WALK_MASK, d + 1] = m
-            walk[WALK_NEXT, d + 1] = -1
-            return d + 1
-    return d
+    while walk[WALK_NEXT, d] <= 1:
+        k = walk[WALK_COL, d] + walk[WALK_NEXT, d]
+        walk[WALK_NEXT, d] += 1
+        if 0 <= k < cols:
+            m = walk[WALK_MASK, d] & gm[d + 1, k]
+            if m != 0:
+                walk[WALK_COL, d + 1] = k
+                walk[WALK_MASK, d + 1] = m
+                walk[WALK_NEXT, d + 1] = -1
+                return d + 1
+    return d - 1
 
 
 @jit_noref
@@ -194,22 +195,54 @@ def window_grid(
 ) -> None:
     """`Raindrops.window_masks` on arrays: gm[row, column] = the colour mask of the symbol there (0: no tile),
     gt[row, column] = its tile."""
-    rows = gm.shape[0]
     for k in range(col_tiles.shape[0]):
-        for r in range(rows):
-            gm[r, k] = 0
-            gt[r, k] = 0
-        for j in range(col_len[k]):
-            tid = col_tiles[k, j]
-            top = ma[tid]
-            bot = mb[tid]
-            if col_flip[k, j] == 1:
-                top = mb[tid]
-                bot = ma[tid]
-            gm[rows - 1 - 2 * j, k] = bot
-            gm[rows - 2 - 2 * j, k] = top
-            gt[rows - 1 - 2 * j, k] = tid
-            gt[rows - 2 - 2 * j, k] = tid
+        _grid_column(k, col_tiles, col_flip, col_len, ma, mb, gm, gt)
+
+
+@jit_noref
+def _grid_column(
+    k: int,
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    col_len: np.ndarray,
+    ma: np.ndarray,
+    mb: np.ndarray,
+    gm: np.ndarray,
+    gt: np.ndarray,
+) -> None:
+    """Column k of `window_grid`."""
+    rows = gm.shape[0]
+    for r in range(rows):
+        gm[r, k] = 0
+        gt[r, k] = 0
+    _grid_tiles(k, 0, col_len[k] - 1, col_tiles, col_flip, ma, mb, gm, gt)
+
+
+@jit_noref
+def _grid_tiles(
+    k: int,
+    j0: int,
+    j1: int,
+    col_tiles: np.ndarray,
+    col_flip: np.ndarray,
+    ma: np.ndarray,
+    mb: np.ndarray,
+    gm: np.ndarray,
+    gt: np.ndarray,
+) -> None:
+    """The cells of tiles j0..j1 (stack indices from the bottom) of column k in `window_grid`."""
+    rows = gm.shape[0]
+    for j in range(j0, j1 + 1):
+        tid = col_tiles[k, j]
+        top = ma[tid]
+        bot = mb[tid]
+        if col_flip[k, j] == 1:
+            top = mb[tid]
+            bot = ma[tid]
+        gm[rows - 1 - 2 * j, k] = bot
+        gm[rows - 2 - 2 * j, k] = top
+        gt[rows - 1 - 2 * j, k] = tid
+        gt[rows - 2 - 2 * j, k] = tid
 
 
 class RandomPolicy:
@@ -414,7 +447,12 @@ def best_drop(
     Writes out = [kind (-1 none, 0 flip, 1 swap, 2 top), col, idx, length, col of row 0, col of row 1, ...].
     Ties keep the first found (no special first; specials in slot, column, index order; paths by start
     column, then left, straight, right). gm, gt, walk, pv: scratch (`drop_scratch`); nothing is allocated, so
-    the compiled kernel calls it without reference counting."""
+    the compiled kernel calls it without reference counting.
+
+    After a special action only the paths through a cell it changed (`_special_cells`) are valued: every
+    other path is one of the no-special window's, same cells, same value, and a value already found never
+    replaces the best (ties keep the first). A path that has not met a changed cell is extended only while
+    its cone below (one column further per row) still reaches one."""
     cols = col_tiles.shape[0]
     rows = gm.shape[0]
     pc = walk[WALK_COL]
@@ -424,15 +462,22 @@ def best_drop(
     best = -1.0e18
     out[DROP_KIND] = -1
     out[DROP_LEN] = 0
+    window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
     n_opts = 1 + (special_at(col_len, marker, -1)[1] if specials else 0)
+    kind = -1
+    c = 0
+    i = 0
     for opt in range(n_opts):
-        kind = -1
-        c = 0
-        i = 0
+        # the changed cells: rows r_lo..r_hi of columns c_lo..c_hi (none without a special action)
+        r_lo, r_hi, c_lo, c_hi = 0, rows - 1, 0, cols - 1
         if opt > 0:
-            kind, c, i = special_at(col_len, marker, opt - 1)
-        do_special(col_tiles, col_flip, col_len, kind, c, i)
-        window_grid(col_tiles, col_flip, col_len, ma, mb, gm, gt)
+            kind, c, i = _next_special(col_len, marker, kind, c, i)
+            r_lo, r_hi, c_lo, c_hi = _special_cells(col_len, rows, kind, c, i)
+            do_special(col_tiles, col_flip, col_len, kind, c, i)
+            for k in range(c_lo, c_hi + 1):
+                _grid_tiles(
+                    k, (rows - 1 - r_hi) // 2, (rows - 1 - r_lo) // 2, col_tiles, col_flip, ma, mb, gm, gt
+                )
         # every path, depth-first
         for c0 in range(cols):
             d = walk_start(gm, walk, c0)
@@ -442,28 +487,96 @@ def best_drop(
             pn[0] = 1
             pb[0] = 1 if (rows - 1) // 2 == 0 else 0
             while d >= 0:
-                # value of the path ending at depth d
-                v = pv[d] + thunder_gain[min(pb[d], thunder_gain.shape[0] - 1)]
-                if pn[d] <= bonus_max:
-                    v += bonus_value
-                if nd[d] == -1 and v > best:
-                    best = v
-                    out[DROP_KIND] = kind
-                    out[DROP_COL] = c
-                    out[DROP_IDX] = i
-                    out[DROP_LEN] = d + 1
-                    for q in range(d + 1):
-                        out[DROP_PATH + q] = pc[q]
+                if nd[d] == -1:  # the path ending at depth d, before its extensions
+                    if opt > 0 and not _meets(pc, d, r_lo, r_hi, c_lo, c_hi):
+                        # not through a changed cell: valued with the no-special window already
+                        gap = c_lo - pc[d] if pc[d] < c_lo else (pc[d] - c_hi if pc[d] > c_hi else 0)
+                        if d + gap > r_hi:  # nor is any path below it (cut)
+                            nd[d] = 2
+                    else:
+                        v = pv[d] + thunder_gain[min(pb[d], thunder_gain.shape[0] - 1)]
+                        if pn[d] <= bonus_max:
+                            v += bonus_value
+                        if v > best:
+                            best = v
+                            out[DROP_KIND] = kind
+                            out[DROP_COL] = c
+                            out[DROP_IDX] = i
+                            out[DROP_LEN] = d + 1
+                            for q in range(d + 1):
+                                out[DROP_PATH + q] = pc[q]
                 r = walk_next(gm, walk, d)
                 if r > d:
-                    if pc[r] == pc[d] and (rows - 1 - d) % 2 == 1:  # the lower half of the same tile
-                        pv[r] = pv[d]
-                        pn[r] = pn[d]
-                        pb[r] = pb[d]
-                    else:
-                        pv[r] = pv[d] + w[gt[r, pc[r]]]
-                        pn[r] = pn[d] + 1
-                        pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
+                    _extend(r, rows, gt, w, walk, pv)
                 d = r
-        undo_special(col_tiles, col_flip, col_len, kind, c, i)
+        if opt > 0:
+            undo_special(col_tiles, col_flip, col_len, kind, c, i)
+            for k in range(c_lo, c_hi + 1):
+                _grid_tiles(
+                    k, (rows - 1 - r_hi) // 2, (rows - 1 - r_lo) // 2, col_tiles, col_flip, ma, mb, gm, gt
+                )
     return best
+
+
+@jit_noref
+def _extend(r: int, rows: int, gt: np.ndarray, w: np.ndarray, walk: np.ndarray, pv: np.ndarray) -> None:
+    """`best_drop`'s sums for the path just extended to depth r: its value, tiles and bottom-row tiles."""
+    pc = walk[WALK_COL]
+    pn = walk[WALK_TILES]
+    pb = walk[WALK_BOTTOM]
+    d = r - 1
+    if pc[r] == pc[d] and (rows - 1 - d) % 2 == 1:  # the lower half of the same tile
+        pv[r] = pv[d]
+        pn[r] = pn[d]
+        pb[r] = pb[d]
+    else:
+        pv[r] = pv[d] + w[gt[r, pc[r]]]
+        pn[r] = pn[d] + 1
+        pb[r] = pb[d] + (1 if (rows - 1 - r) // 2 == 0 else 0)
+
+
+@jit_noref
+def _next_special(col_len: np.ndarray, marker: int, kind: int, c: int, i: int) -> tuple[int, int, int]:
+    """The special action after (kind, c, i) in `special_at` order (after kind -1: the first); the caller
+    knows there is one."""
+    n = col_len.shape[0]
+    if kind < 0:
+        kind = 1 if marker == 0 else 0
+    else:
+        i += 1
+    while True:
+        if kind == 0:
+            m = col_len[c]
+        elif kind == 1:
+            m = min(col_len[c], col_len[c + 1]) if c + 1 < n else 0
+        else:
+            m = max(0, col_len[c] - 1)
+        if i < m:
+            return kind, c, i
+        i = 0
+        c += 1
+        if c >= n:
+            c = 0
+            kind += 2 if kind + 1 == marker else 1
+
+
+@jit_noref
+def _special_cells(col_len: np.ndarray, rows: int, kind: int, c: int, i: int) -> tuple[int, int, int, int]:
+    """The window cells `do_special(kind, c, i)` may change: (first row, last row, first column, last column)
+    in `window_grid` rows (0 at the top). A flip changes tile i's two cells, a swap those of both columns, a
+    move to the top tiles i up to the top."""
+    lo = rows - 2 - 2 * i
+    if kind == 1:
+        return lo, lo + 1, c, c + 1
+    if kind == 2:
+        return rows - 2 * col_len[c], lo + 1, c, c
+    return lo, lo + 1, c, c
+
+
+@jit_noref
+def _meets(pc: np.ndarray, d: int, r_lo: int, r_hi: int, c_lo: int, c_hi: int) -> bool:
+    """The path pc[0..d] (its column per row) passes a cell of rows r_lo..r_hi, columns c_lo..c_hi."""
+    for r in range(max(r_lo, 0), min(d, r_hi) + 1):
+        if c_lo <= pc[r] <= c_hi:
+            return True
+    return False
