@@ -112,11 +112,12 @@ def shipped_kits() -> list[Path]:
 
 def load_kits(paths: Sequence[Path], *, memo: Memo | None = None) -> list[Kit]:
     """Load every kit; problems of all kits are reported together. With a build's `memo`, a kit.yaml whose
-    bytes the last build parsed is not parsed again."""
+    bytes the last build parsed is not parsed again; without, one parsed by an earlier command on this machine
+    is read from the user's cache (`parsecache`)."""
     from generator.contract.load import load_kit
-    from generator.spec.yamlio import parse_yaml
+    from generator.pipeline.parsecache import cached_parse
 
-    parse = parse_yaml if memo is None else memo_parse(memo)
+    parse = cached_parse if memo is None else memo_parse(memo)
     kits: list[Kit] = []
     problems: list[Problem] = []
     for p in paths:
