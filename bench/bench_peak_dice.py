@@ -7,16 +7,21 @@ The machine is shared: every figure is the best of `repeats` runs, per-core rate
 (time.process_time, or the children's rusage for the check), and the load average is printed with them.
 Run: python bench/bench_peak_dice.py [games] [repeats]
      python bench/bench_peak_dice.py misses [games]   (planner miss tracks, both step-B readings: see
-     misses())"""
+     misses())
+     python bench/bench_peak_dice.py digests [games] [repeats]   (a digest of the tallies of every setting
+     in SETTINGS and the planner's CPU ms per game at 2-4 players: see digests(); compare two checkouts by
+     running this file with each on PYTHONPATH)"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import resource
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -93,7 +98,7 @@ def misses(games: int) -> None:
         )
         t = build_tables(spec)
         worst: dict[int, np.ndarray] = {}
-        for n, seq in zip((2, 3, 4), np.random.SeedSequence(20180301).spawn(3)):
+        for n, seq in zip((2, 3, 4), np.random.SeedSequence(20180301).spawn(3), strict=True):
             out = play(t, ["planner"] * n, spec.balance.turn_limit, seed_state(seq), games)
             worst[n] = out["games.misses"].max(axis=1)
             print(
@@ -115,7 +120,103 @@ def misses(games: int) -> None:
                 break
 
 
+D2 = [1, 2, 3, 4, 5, 6]
+FACE_COLOURS = (
+    ["purple", "blue", "red", "yellow", "white", "white"],
+    ["white", "red", "purple", "blue", "yellow", "red"],
+)
+MIXED_DICE = [
+    *({"faces": [{"colour": c, "value": v} for c, v in zip(cols, D2, strict=True)]} for cols in FACE_COLOURS),
+    {"colour": "red", "values": [1, 2, 3, 4, 5, 6]},
+    {"colour": "yellow", "values": [2, 2, 3, 4, 5, 6, 7, 8]},
+    {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
+    {"colour": "white", "values": [1, 2, 3, 4, 5, 6]},
+    {"colour": "white", "values": [0, 1, 2]},
+]
+"""Dice that take the kernels' general paths: faces of several colours, twins, a die of 8 faces, three white
+dice."""
+
+SETTINGS: dict[str, tuple[dict[str, str], dict[str, Any], dict[str, Any]]] = {
+    "shipped": ({}, {}, {}),
+    "optional": ({"step_b": "optional"}, {}, {}),
+    "capped": ({"miss_track_full": "capped", "final_turn_miss": "taken"}, {}, {}),
+    "b_full_c": ({"sheet_full_in_b": "step_c_played", "column_score": "second_lowest"}, {}, {}),
+    "all_house": (
+        {
+            "step_b": "optional",
+            "miss_track_full": "capped",
+            "final_turn_miss": "taken",
+            "sheet_full_in_b": "step_c_played",
+            "column_score": "second_lowest",
+        },
+        {},
+        {},
+    ),
+    "peaks_rerolls": ({}, {"peak_after": [5, 4, 6, 3], "rerolls": 2}, {}),
+    "mixed_dice": ({}, {"dice": MIXED_DICE}, {}),
+    "mixed_optional": ({"step_b": "optional"}, {"dice": MIXED_DICE}, {}),
+    "reroll3": ({}, {}, {"reroll_dice": 3}),
+    "reroll3_optional_mixed": ({"step_b": "optional"}, {"dice": MIXED_DICE}, {"reroll_dice": 3}),
+}
+"""Digest settings: name -> (house rules, other game keys, PlannerParams changes)."""
+
+SEATINGS = (
+    ("planner",) * 2,
+    ("planner",) * 3,
+    ("planner",) * 4,
+    ("planner_keep",) * 3,
+    ("random", "greedy", "reroll"),
+    ("reroll", "planner", "greedy", "planner_keep"),
+    ("random",) * 2,
+)
+
+
+def tally_digest(out: dict[str, np.ndarray]) -> str:
+    """sha256 (first 16 hex digits) of every array of a tally, in key order, with its key, dtype and shape."""
+    h = hashlib.sha256()
+    for k in sorted(out):
+        a = np.ascontiguousarray(out[k])
+        h.update(f"{k}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def digests(games: int, repeats: int) -> None:
+    """One digest line per setting (SETTINGS x SEATINGS, two seeds, `games` games each, plus a logged game),
+    then the combined digest, then the planner's CPU ms per game at 2, 3 and 4 players (the shipped kit, the
+    best of `repeats` runs of `games` * 4 games). Run the same command with each checkout first on
+    PYTHONPATH: equal digests = bit-identical games."""
+    import dataclasses
+
+    from generator.games.peak_dice.planner import DEFAULT_PARAMS
+
+    every = hashlib.sha256()
+    for name, (rules, keys, params) in SETTINGS.items():
+        spec = make_spec(keys, rules=rules)
+        t = build_tables(spec, planner=dataclasses.replace(DEFAULT_PARAMS, **params))
+        for seats in SEATINGS:
+            for seed in (1, 20180301):
+                out = play(t, list(seats), spec.balance.turn_limit, seed_state(seed), games)
+                d = tally_digest(out)
+                every.update(d.encode())
+                print(f"{name:<24} {'/'.join(seats):<40} seed {seed:<9} {d}")
+        log = play(t, ["planner", "reroll", "random"], 300, seed_state(7), 1, log_rows=4000)
+        d = tally_digest(log)
+        every.update(d.encode())
+        print(f"{name:<24} {'logged game':<40} seed {7:<9} {d}")
+    print(f"all settings: {every.hexdigest()[:16]}")
+    spec = make_spec()
+    t = build_tables(spec)
+    for n in (2, 3, 4):
+        play(t, ["planner"] * n, 300, seed_state(0), 2)
+        _, cpu, _ = best_of(repeats, lambda n=n: play(t, ["planner"] * n, 300, seed_state(n), games * 4))
+        print(f"planner {n}p: {cpu / (games * 4) * 1e3:.4f} ms CPU per game ({games * 4} games), {load()}")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "digests":
+        digests(int(sys.argv[2]) if len(sys.argv) > 2 else 500, int(sys.argv[3]) if len(sys.argv) > 3 else 3)
+        return
     if len(sys.argv) > 1 and sys.argv[1] == "misses":
         misses(int(sys.argv[2]) if len(sys.argv) > 2 else 20_000)
         return

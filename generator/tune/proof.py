@@ -69,8 +69,8 @@ def proven(plan: Plan, values: dict[str, Any], spec: Any, executor: Any) -> Prov
     on no tolerance but leaves one UNDECIDED (the games ran out, not the kit) is checked again with a doubled
     `balance.max_games`, up to `tune.proof_max_games`; the cap that decides it is written into the tuned kit,
     so `pnpkit check` on that kit plays the same looks. Every rung replays the same seeded games from a
-    cache."""
-    cache = CachingExecutor(executor)
+    cache (`executor` itself when it is one: `prove` shares one between the candidates)."""
+    cache = executor if isinstance(executor, CachingExecutor) else CachingExecutor(executor)
     own = getattr(spec.balance, "max_games", None)
     out: Proven | None = None
     for cap in budget_ladder(own, plan.settings.proof_max_games):
@@ -182,7 +182,10 @@ def prove(
     progress: Callable[[int, int, str], None] | None = None,
 ) -> tuple[Proven, list[Proven]]:
     """The original and then each candidate (in proof order) under the full check; stops at the first that
-    holds. Without targets an original that holds (perhaps with a raised game budget) needs no candidate."""
+    holds. Without targets an original that holds (perhaps with a raised game budget) needs no candidate.
+    One cache serves them all: candidates whose games are the same (a game that plays the same whatever the
+    tuned value, as Peak Dice's miss track) play them once."""
+    executor = executor if isinstance(executor, CachingExecutor) else CachingExecutor(executor)
     total = len(candidates) + 1
     if progress:
         progress(0, total, "proof: the original kit")

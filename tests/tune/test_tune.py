@@ -477,15 +477,42 @@ def test_issue_27_peak_dice_optional_step_b_gets_the_fewest_miss_boxes_the_check
     assert tuned.game == load_kit(issue_27_kit(tmp_path / "by-hand", boxes, budget)).game
 
 
+@pytest.fixture(scope="module")
+def seed_5_games() -> dict[object, object]:
+    """The tallies of the issue-27 checks at seed 5, kept between the two tests that run them: their kits
+    differ in the miss track alone, which no game reads (Peak Dice's simulation does not hold it), so the
+    second check replays the first one's games instead of playing them again (16 CPU seconds)."""
+    return {}
+
+
+@pytest.fixture
+def shared_check_games(
+    seed_5_games: dict[object, object], monkeypatch: pytest.MonkeyPatch
+) -> dict[object, object]:
+    """Make `pnpkit check` keep its games' tallies in `seed_5_games`: its CachingExecutor (keyed by
+    simulation, chunk seed and games, so a tally is only ever served for the very games it counts) starts
+    from the tallies the module's earlier checks kept. Each check still judges every look itself."""
+    from generator.engine import sequential
+
+    class Shared(sequential.CachingExecutor):
+        def __init__(self, inner: object):
+            super().__init__(inner)  # type: ignore[arg-type]
+            self._cache = seed_5_games  # type: ignore[assignment]
+
+    monkeypatch.setattr(sequential, "CachingExecutor", Shared)
+    return seed_5_games
+
+
 @pytest.mark.slow
-def test_issue_27_the_tuned_peak_dice_passes_the_check(tmp_path):
+def test_issue_27_the_tuned_peak_dice_passes_the_check(tmp_path, shared_check_games):
     """`pnpkit check --seed 5` passes the kit the issue-27 tune writes (11 boxes, 256,000 games)."""
     kit = issue_27_kit(tmp_path / "pd", 11, 256_000)
     assert runner.invoke(app, ["check", str(kit), "--seed", "5"]).exit_code == 0
+    assert shared_check_games  # the games were kept for the next test
 
 
 @pytest.mark.slow
-def test_issue_27_one_box_fewer_does_not_hold_at_the_tuned_budget(tmp_path):
+def test_issue_27_one_box_fewer_does_not_hold_at_the_tuned_budget(tmp_path, shared_check_games):
     """One box fewer than the issue-27 tune wrote (10) does not hold at its 256,000-game budget."""
     kit = issue_27_kit(tmp_path / "pd", 10, 256_000)
     assert load_kit(kit).game.balance.max_games == 256_000

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref, rand_below
+from generator.engine.kernel import jit, jit_inline, jit_noref
 from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_workspace
 from generator.games.peak_dice.planner_reroll import plan_reroll
 from generator.games.peak_dice.sheet import (
@@ -93,6 +93,24 @@ def results(games: int, seats: int, dice: int, log_rows: int = 0) -> Results:
         np.zeros((log_rows, LOG_FACES + dice), dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
+
+
+_SHIFT_A = np.uint64(13)
+_SHIFT_B = np.uint64(7)
+_SHIFT_C = np.uint64(17)
+
+
+@jit_inline
+def rand_below(state: np.ndarray, n: int) -> np.int64:
+    """engine.kernel.rand_below (the same xorshift64 step and draw, so the same stream), inlined into the play
+    loop without reference counting: the engine's version counts a reference to the state array on every
+    call, a few per cent of a planner game."""
+    x = state[0]
+    x ^= x << _SHIFT_A
+    x ^= x >> _SHIFT_B
+    x ^= x << _SHIFT_C
+    state[0] = x
+    return np.int64(x % np.uint64(n))
 
 
 @jit_noref
@@ -311,9 +329,13 @@ def score_sheet(setup: Setup, ws: Workspace, p: int) -> int:
                 complete = False
         if not complete:
             continue
-        for r in range(rows):
-            column[r] = sheet[p, r, i]
-        column.sort()
+        for r in range(rows):  # insertion sort: a handful of values (numba's sort is a general quicksort)
+            v = sheet[p, r, i]
+            j = r
+            while j > 0 and column[j - 1] > v:
+                column[j] = column[j - 1]
+                j -= 1
+            column[j] = v
         if not distinct:  # house rule: equal values count separately (9, 10, 9, 12 -> 9)
             total += column[1] if rows > 1 else column[0]
             continue

@@ -392,14 +392,14 @@ def refresh_gains(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int)
         dirty[p, r] = 0
         lo = span[r, 0]
         hi = span[r, 1] if span[r, 1] < nv else nv - 1
-        for v in range(span[r, 0], span[r, 1] + 1):
-            table[p, r, v] = NEG
         top[p, r] = NEG
         f = filled[p, r]
         if f >= row_length:
+            for v in range(span[r, 0], span[r, 1] + 1):
+                table[p, r, v] = NEG
             continue
         # plan_gain, row by row: the legal writes are an interval (rising: above the last value; falling:
-        # below it), each worth plan_q minus the value of waiting
+        # below it), each worth plan_q minus the value of waiting; the others are NEG
         a = 0
         if f > 0:
             a = sheet[p, r, f - 1]
@@ -407,6 +407,10 @@ def refresh_gains(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int)
                 lo = max(lo, a + 1)
             else:
                 hi = min(hi, a - 1)
+        for v in range(span[r, 0], min(lo, span[r, 1] + 1)):
+            table[p, r, v] = NEG
+        for v in range(max(hi + 1, span[r, 0]), span[r, 1] + 1):
+            table[p, r, v] = NEG
         wait = plan_v[lv, r, f, a]
         m = NEG
         for v in range(lo, hi + 1):
@@ -416,7 +420,7 @@ def refresh_gains(setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int)
             elif forced:
                 g = doom_gain(setup, plan, ws, p, r, v)
             else:
-                continue
+                g = NEG
             table[p, r, v] = g
             if g > m:
                 m = g

@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)
 class Tables:
-    """Arrays built once from a validated spec (legal colours assumed; see `legal_problems`)."""
+    """Arrays built once from a validated spec (legal colours assumed; see `legal_problems`).
+
+    Only what the games read: the miss track's length (spec.miss_boxes) is the balance check's business, so
+    sheets that differ in it alone make equal simulations, whose games a CachingExecutor plays once (a tune
+    walking the box counts, the check of a kit and of the same kit with one box fewer)."""
 
     colour_ids: tuple[str, ...]
     row_length: int
@@ -38,7 +42,6 @@ class Tables:
     """int64[rows]: how many distinct sums colour r can show."""
     mass_lt: np.ndarray
     """float64[rows, max_sum + 2]: mass_lt[r, v] = probability that a fresh roll's colour-r sum is below v."""
-    miss_boxes: int
     rerolls: int
     step_b_optional: bool
     """House rule: B may be declined when a colour fits (spec.rules.step_b == "optional")."""
@@ -149,7 +152,6 @@ def build_tables(spec: PeakDiceGame, peaks: Sequence[int] | None = None, planner
         cnt,
         totals,
         mass,
-        spec.miss_boxes,
         spec.rerolls,
         spec.rules.step_b == "optional",
         spec.miss_boxes if spec.rules.miss_track_full == "capped" else -1,
