@@ -370,6 +370,19 @@ def rand_below(state: np.ndarray, n: int) -> np.int64:
     return np.int64(rng_next(state) % np.uint64(n))  # signed: uint64 - int64 would silently become float
 
 
+@jit_inline
+def rand_below_inline(state: np.ndarray, n: int) -> np.int64:
+    """`rand_below` (the same xorshift64 step and draw, so the same stream) inlined into its caller without
+    reference counting: `rand_below` counts a reference to the state array on every call, a few per cent of a
+    hot loop that draws at every step (a Peak Dice game)."""
+    x = state[0]
+    x ^= x << _SHIFT_A
+    x ^= x >> _SHIFT_B
+    x ^= x << _SHIFT_C
+    state[0] = x
+    return np.int64(x % np.uint64(n))
+
+
 @jit
 def rand_unit(state: np.ndarray) -> float:
     """A uniform float in [0, 1)."""

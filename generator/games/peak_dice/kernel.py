@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_inline, jit_noref
+from generator.engine.kernel import jit, jit_noref, rand_below_inline
 from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_workspace
 from generator.games.peak_dice.planner_reroll import plan_reroll
 from generator.games.peak_dice.sheet import (
@@ -93,24 +93,6 @@ def results(games: int, seats: int, dice: int, log_rows: int = 0) -> Results:
         np.zeros((log_rows, LOG_FACES + dice), dtype=np.int64),
         np.zeros(1, dtype=np.int64),
     )
-
-
-_SHIFT_A = np.uint64(13)
-_SHIFT_B = np.uint64(7)
-_SHIFT_C = np.uint64(17)
-
-
-@jit_inline
-def rand_below(state: np.ndarray, n: int) -> np.int64:
-    """engine.kernel.rand_below (the same xorshift64 step and draw, so the same stream), inlined into the play
-    loop without reference counting: the engine's version counts a reference to the state array on every
-    call, a few per cent of a planner game."""
-    x = state[0]
-    x ^= x << _SHIFT_A
-    x ^= x >> _SHIFT_B
-    x ^= x << _SHIFT_C
-    state[0] = x
-    return np.int64(x % np.uint64(n))
 
 
 @jit_noref
@@ -197,7 +179,7 @@ def random_colour(
     if may_pass:
         scratch[n] = -1
         n += 1
-    return int(scratch[rand_below(rng, n)])
+    return int(scratch[rand_below_inline(rng, n)])
 
 
 @jit_noref
@@ -242,7 +224,7 @@ def choose_reroll(policy: int, rng: np.ndarray, setup: Setup, ws: Workspace, p: 
     if policy == POLICY_RANDOM:
         mask = 0
         for d in range(n_dice):
-            if rand_below(rng, 2) == 1:
+            if rand_below_inline(rng, 2) == 1:
                 mask |= 1 << d
         return mask
     if policy != POLICY_REROLL:
@@ -411,7 +393,7 @@ def play_games(
             pol = policies[active]
             # A: roll everything, then up to `rerolls` re-rolls of any subset
             for d in range(n_dice):
-                faces[d] = rand_below(rng, dice_faces[d])
+                faces[d] = rand_below_inline(rng, dice_faces[d])
             if keep_log:
                 log_event(log, n_log, EV_ROLL, turn, active, 0, 0, faces)
             rerolled = False
@@ -429,7 +411,7 @@ def play_games(
                 rerolled = True
                 for d in range(n_dice):
                     if (mask >> d) & 1:
-                        faces[d] = rand_below(rng, dice_faces[d])
+                        faces[d] = rand_below_inline(rng, dice_faces[d])
                 if keep_log:
                     log_event(log, n_log, EV_REROLL, turn, active, mask, 0, faces)
             colour_sums(setup.dice_colour, setup.dice_value, faces, rows, sums)
