@@ -39,11 +39,39 @@ def source_salt() -> str:
     return _kernelcache.source_salt(_PACKAGE)
 
 
+def _import_numba() -> types.ModuleType:
+    """numba, loaded without its BLAS probe. numba.np.arraymath imports scipy.linalg when it loads, only to
+    learn whether BLAS is there (0.17 CPU-s in every check, before the first game); the answer picks how
+    np.correlate and np.convolve multiply, which no kernel here calls. np.dot and numba's other BLAS users
+    still import scipy.linalg themselves when they compile. So scipy.linalg is hidden while arraymath loads;
+    a numba that cannot load that way is loaded again as usual."""
+    import importlib.abc
+    import sys
+
+    class HideScipyLinalg(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+            if fullname == "scipy.linalg":
+                raise ImportError("scipy.linalg is not loaded with numba (pnpkit engine.kernel)")
+
+    hide = HideScipyLinalg()
+    sys.meta_path.insert(0, hide)
+    try:
+        import numba.np.arraymath
+    except ImportError:  # numba missing, or one that needs scipy.linalg to load: tried again below
+        pass
+    finally:
+        sys.meta_path.remove(hide)
+    import numba
+    import numba.np.arraymath
+
+    return numba
+
+
 try:  # numba is the optional `fast` extra
     if os.environ.get("PNPKIT_PURE") == "1":
         raise ImportError("pure mode requested")
     _kernelcache.salted_cache_dir(_PACKAGE)  # before numba reads its configuration
-    import numba as _numba
+    _numba = _import_numba()
 
     HAVE_NUMBA = True
     from generator.engine.numba_locator import register as _register_locator
@@ -237,7 +265,7 @@ def compile_for(fn: Callable[..., Any], *args: Any) -> None:
     numba. The types are those a compiled caller passing such values has (numba's `typeof`), so the version
     compiled here, and cached on disk, is the one a compiled caller loads instead of compiling it again."""
     if HAVE_NUMBA:
-        fn.compile(tuple(_numba.typeof(a) for a in args))  # type: ignore[attr-defined,no-untyped-call]
+        fn.compile(tuple(_numba.typeof(a) for a in args))  # type: ignore[attr-defined]
 
 
 _STARTED: dict[str, list[Any]] = {}

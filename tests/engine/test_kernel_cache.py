@@ -99,3 +99,19 @@ def test_a_cache_folder_the_user_chose_is_kept(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}
     env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
     assert _probe(env) == [str(tmp_path / "mine")] * 2
+
+
+def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles() -> None:
+    """numba's BLAS probe (scipy.linalg, 0.17 CPU-s of every check) is skipped when the engine loads numba:
+    a fresh interpreter that loads the engine has no scipy.linalg, and a compiled np.dot still imports it
+    itself and multiplies."""
+    code = (
+        "import sys, numpy as np\n"
+        "import generator.engine.kernel as k\n"
+        "print(k.HAVE_NUMBA, 'scipy.linalg' in sys.modules)\n"
+        "dot = k._numba.njit(lambda a, b: np.dot(a, b))\n"
+        "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert r.stdout.split() == ["True", "False", "5.0", "True"], r.stdout + r.stderr
