@@ -146,10 +146,16 @@ def dry_run(
     import warnings
     from contextlib import nullcontext
 
+    from generator.engine.verdict import rough_quantiles
+
     np = sys.modules.get("numpy")  # a report that plays no games needs no numpy
     dry = _DryRun(cache, tallies)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore") if np is not None else nullcontext():
+        with (
+            warnings.catch_warnings(),
+            np.errstate(all="ignore") if np is not None else nullcontext(),
+            rough_quantiles(),  # its figures are thrown away: scipy loads while the first games play
+        ):
             warnings.simplefilter("ignore")
             build(dry)
     except Exception:  # an estimate only: the real run reports any real error
@@ -176,6 +182,15 @@ class _Once:
         fn, self.fn = self.fn, None
         if fn is not None:
             fn()
+
+
+def _while_first_games(static: Callable[[], None]) -> None:
+    """What this process does while the workers play the first games: the static checks, then the import of
+    scipy's quantiles, which the report built after those games needs (the dry run before them did not)."""
+    from generator.engine.verdict import load_quantiles
+
+    static()
+    load_quantiles()
 
 
 def check_balance(
@@ -207,7 +222,7 @@ def check_balance(
     first = _Once(static)
     with make_executor(workers, dask) as executor:
         if isinstance(executor, ProcessExecutor):
-            executor.before_wait = first
+            executor.before_wait = lambda: _while_first_games(first)
         else:
             first()
         try:

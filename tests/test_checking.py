@@ -117,12 +117,15 @@ def _silent(label: str) -> Iterator[Callable[..., None]]:
 
 
 def test_the_static_checks_run_while_the_pool_plays_the_first_batch_and_before_any_report(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 38: with a process pool the static checks run in this process after the first batch went to the
-    workers (two cores busy from the start), once, and before any report is seen; the reports are the ones
-    a check with the static checks first, or with one worker, gives."""
+    workers (two cores busy from the start), once, and before any report is seen; then scipy's quantiles
+    are loaded, still while the workers play (the dry run before the batch took rough ones); the reports are
+    the ones a check with the static checks first, or with one worker, gives."""
     import multiprocessing as mp
+
+    from generator.engine import verdict
 
     kits = load_kits([small_kit(tmp_path, max_games=80)])
     events: list[tuple[str, int]] = []
@@ -131,6 +134,12 @@ def test_the_static_checks_run_while_the_pool_plays_the_first_batch_and_before_a
     def static() -> None:
         events.append(("static", len({p.pid for p in mp.active_children()} - before)))
         check_kits(kits)
+
+    monkeypatch.setattr(
+        verdict,
+        "load_quantiles",
+        lambda: events.append(("quantiles", len({p.pid for p in mp.active_children()} - before))),
+    )
 
     def report(rep: Any) -> None:
         events.append(("report", len(rep.looks)))
@@ -146,7 +155,8 @@ def test_the_static_checks_run_while_the_pool_plays_the_first_batch_and_before_a
         on_report=report,
         static=static,
     )
-    assert events == [("static", 2), ("report", len(run.reports[0].looks))]  # the workers were forked
+    looks = len(run.reports[0].looks)
+    assert events == [("static", 2), ("quantiles", 2), ("report", looks)]  # the workers were forked
     alone = check_balance(kits, games=40, seed=3, workers=1, dask=None, switches=False, progress=_silent)
     assert [r.to_json() for r in run.reports] == [r.to_json() for r in alone.reports]
 

@@ -20,13 +20,17 @@ lies entirely outside, UNDECIDED otherwise. The sequential driver (engine/sequen
 the verdicts are simultaneous over every tolerance of a kit and every planned look.
 
 The quantiles come from scipy.special, imported when an interval is first asked for (an exact value needs
-none), not from scipy.stats or statsmodels (pandas): importing those took 0.8 s of every `pnpkit check`.
+none), not from scipy.stats or statsmodels (pandas): importing those took 0.8 s of every `pnpkit check`. A
+check imports scipy.special while its workers play the first games (`load_quantiles`); its dry runs, whose
+reports are thrown away, take rough quantiles from the standard library (`rough_quantiles`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -226,8 +230,40 @@ def method(ev: Evidence) -> str:
     return METHODS[type(ev)]
 
 
+_ROUGH: ContextVar[bool] = ContextVar("rough_quantiles", default=False)
+
+
+@contextmanager
+def rough_quantiles() -> Iterator[None]:
+    """Within this block every quantile is the standard normal's, from the standard library (no scipy
+    import; a t quantile is taken as the normal one). Only for reports nobody reads: a check's dry run builds
+    its report to learn which games it asks for, and with rough quantiles it needs no scipy, so the first
+    games start 0.2 s sooner; the real reports are built with scipy's quantiles."""
+    token = _ROUGH.set(True)
+    try:
+        yield
+    finally:
+        _ROUGH.reset(token)
+
+
+def _rough_quantile(p: float) -> float:
+    from statistics import NormalDist
+
+    if not 0.0 < p < 1.0:  # scipy's answers at and past the ends (nan stays nan)
+        return -math.inf if p == 0.0 else math.inf if p == 1.0 else math.nan
+    return NormalDist().inv_cdf(p)
+
+
+def load_quantiles() -> None:
+    """Import scipy.special now, not when the first interval is asked for: a check calls this while its
+    workers play the first games, when this process would otherwise wait."""
+    import scipy.special  # noqa: F401
+
+
 def _t_quantile(p: float, df: float) -> float:
     """The p quantile of Student's t with df degrees of freedom (scipy's `t.ppf`)."""
+    if _ROUGH.get():
+        return _rough_quantile(p)
     from scipy.special import stdtrit
 
     return float(stdtrit(df, p))
@@ -235,6 +271,8 @@ def _t_quantile(p: float, df: float) -> float:
 
 def _normal_quantile(p: float) -> float:
     """The p quantile of the standard normal (scipy's `norm.ppf`)."""
+    if _ROUGH.get():
+        return _rough_quantile(p)
     from scipy.special import ndtri
 
     return float(ndtri(p))

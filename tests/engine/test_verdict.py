@@ -4,6 +4,7 @@ the family-wise error rate of the simultaneous intervals (simulated)."""
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -231,3 +232,23 @@ def test_an_exact_value_loads_no_statistics_library():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert r.stdout == "[]\n"
+
+
+def test_rough_quantiles_need_no_scipy_and_are_the_normal_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check's dry run builds its throwaway report with the standard library's normal quantiles: with
+    scipy.special unimportable the intervals are still built inside `rough_quantiles`, close to scipy's
+    normal ones (t taken as normal), and the ends answer as scipy does; outside the block scipy is used."""
+    from generator.engine import verdict
+
+    monkeypatch.setitem(sys.modules, "scipy.special", None)  # importing it now raises ImportError
+    with verdict.rough_quantiles():
+        low, high = verdict.wilson_interval(30, 100, 0.01)
+        t = verdict._t_quantile(0.975, 5)
+        ends = [verdict._normal_quantile(p) for p in (0.0, 1.0)]
+    monkeypatch.undo()
+    assert (low, high) == pytest.approx(verdict.wilson_interval(30, 100, 0.01), rel=1e-12)
+    assert t == pytest.approx(sps.norm.ppf(0.975), rel=1e-12) and t != pytest.approx(sps.t.ppf(0.975, 5))
+    assert ends == [-math.inf, math.inf]
+    monkeypatch.setitem(sys.modules, "scipy.special", None)
+    with pytest.raises(ImportError):  # the block is over: scipy's quantiles again
+        verdict._normal_quantile(0.5)
