@@ -36,3 +36,18 @@ def test_the_blas_setting_reaches_numpy_before_it_is_loaded():
     code = "import sys, generator.cli; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_command_collects_cycles_less_often_and_leaves_its_objects_to_the_exit():
+    """A `pnpkit` process runs Python's cycle collector every GC_THRESHOLD new objects (not 700: the
+    collections walked numba's objects again and again, 0.2 CPU-s of a check) and freezes what is left when
+    the command ends, so the interpreter's last collection at exit skips it."""
+    code = (
+        "import gc, sys\n"
+        "sys.argv = ['pnpkit', '--version']\n"
+        "from generator.cli.base import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split()[-2:] == [str(base.GC_THRESHOLD), "True"]

@@ -191,3 +191,16 @@ def test_an_error_of_before_wait_ends_the_run() -> None:
         ex.before_wait = fail
         with pytest.raises(KitError, match="static problem"):
             run(Slow(), 4, 0, ex, chunk_size=1)
+
+
+def test_the_pool_freezes_what_its_workers_inherit_while_it_lives() -> None:
+    """Before the fork the pool freezes the objects its workers inherit (Python's advice for fork: the cycle
+    collector stops walking them, here and in the workers); closing the pool unfreezes them, so a long-lived
+    process (a test run, `pnpkit serve`) collects them again."""
+    import gc
+
+    before = gc.get_freeze_count()  # 0 unless a pool some other test left open froze objects
+    with ProcessExecutor(2) as ex:
+        run(DiceRace(), 40, 0, ex, chunk_size=10)
+        assert gc.get_freeze_count() > before
+    assert gc.get_freeze_count() == 0
