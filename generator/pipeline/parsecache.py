@@ -2,11 +2,11 @@
 folder of the user's cache, each parse filed under the digest of the bytes it parsed.
 
 A parse is a pure function of the file's bytes and of the parser (yamlio.py and ruamel.yaml's version): the
-folder is named by the parser's digest, so an upgrade never reads another parser's results (and removes
-theirs). Only a parse that succeeded and is plain JSON data is filed; a file that cannot be read back (cut
-short, edited, another format) is parsed again. `check`, `validate` and the other commands that keep no build
-record skip ruamel.yaml (import and parse: 30-110 ms a kit) when the kit.yaml did not change; a build keeps
-its own parses in its record (`load.memo_parse`)."""
+folder is named by the parser's digest, so an upgrade never reads another parser's results (and the folders
+of all but the newest KEEP_PARSERS parsers go). Only a parse that succeeded and is plain JSON data is filed; a
+file that cannot be read back (cut short, edited, another format) is parsed again. `check`, `validate` and the
+other commands that keep no build record skip ruamel.yaml (import and parse: 30-110 ms a kit) when the
+kit.yaml did not change; a build keeps its own parses in its record (`load.memo_parse`)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ from generator.spec.yamlio import Loc, parse_yaml
 
 MAX_ENTRIES = 512
 """Parses kept per parser version; beyond it the older half goes (a designer's edits file a parse each)."""
+
+KEEP_PARSERS = 3
+"""Parser versions whose folders are kept (the newest): two installs of pnpkit side by side (a checkout and a
+release, two branches) each keep theirs instead of removing the other's at every command."""
 
 
 def cache_folder() -> Path:
@@ -71,9 +75,12 @@ def _write(folder: Path, entry: Path, text: str) -> None:
     best effort (a cache that cannot be written only costs the next command a parse)."""
     try:
         if not folder.is_dir():
-            for old in folder.parent.glob("*"):
-                if old.is_dir() and old != folder:
-                    _remove(old)
+            others = sorted(
+                (old for old in folder.parent.glob("*") if old.is_dir() and old != folder),
+                key=lambda old: old.stat().st_mtime,
+            )
+            for old in others[: max(0, len(others) - (KEEP_PARSERS - 1))]:
+                _remove(old)
             folder.mkdir(parents=True, exist_ok=True)
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}")
         tmp.write_text(text, encoding="utf-8")

@@ -52,12 +52,23 @@ def test_a_damaged_entry_is_parsed_again_and_a_failing_parse_is_never_kept(parse
     assert len(parses) == 4 and len(list(parsecache.cache_folder().glob("*.json"))) == 1
 
 
-def test_another_parser_version_starts_afresh_and_removes_the_old_folder(parses, monkeypatch):
+def test_another_parser_version_starts_afresh_and_keeps_only_the_newest_folders(parses, monkeypatch):
+    """A new parser parses again; the folders of the KEEP_PARSERS newest parsers stay (two installs side by
+    side do not remove each other's), older ones go."""
+    import os
+
     parsecache.cached_parse(TEXT, "k.yaml")
-    old = parsecache.cache_folder()
-    monkeypatch.setattr(parsecache, "_parser_digest", lambda: "0" * 16)
+    folders = [parsecache.cache_folder()]
+    for n in range(1, parsecache.KEEP_PARSERS + 1):
+        os.utime(folders[-1], (n, n))  # each older than the next
+        monkeypatch.setattr(parsecache, "_parser_digest", lambda n=n: str(n) * 16)
+        parsecache.cached_parse(TEXT, "k.yaml")
+        folders.append(parsecache.cache_folder())
+    assert len(parses) == 1 + parsecache.KEEP_PARSERS
+    assert [f.is_dir() for f in folders] == [False] + [True] * parsecache.KEEP_PARSERS
+    monkeypatch.setattr(parsecache, "_parser_digest", lambda: "2" * 16)  # a kept parser: its parse is read
     parsecache.cached_parse(TEXT, "k.yaml")
-    assert len(parses) == 2 and not old.exists() and parsecache.cache_folder().is_dir()
+    assert len(parses) == 1 + parsecache.KEEP_PARSERS
 
 
 def test_commands_without_a_build_record_load_a_kit_from_the_cached_parse(parses):
