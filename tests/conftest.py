@@ -8,7 +8,6 @@ instead of each compiling its own."""
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import resource
@@ -34,15 +33,16 @@ for _dist in sorted((ROOT / "tests" / "plugins").glob("*/*.dist-info")):
 
 # numpy's BLAS on one thread in the test processes and every subprocess they start, as `pnpkit` runs it
 # (its spinning threads cost each process that loads numpy about 0.16 CPU-s, on a machine of two cores)
-from generator.cli.base import BLAS_THREADS, GC_THRESHOLD  # noqa: E402
+from generator.cli.base import BLAS_THREADS  # noqa: E402
+from generator.process import collect_seldom  # noqa: E402
 
 for _var in BLAS_THREADS:
     os.environ.setdefault(_var, "1")
 
-# Python's cycle collector as a `pnpkit` process runs it (every GC_THRESHOLD new objects, not 700): a test
-# process holds composed kits, numba and reportlab, and the default walked them again and again (11 % of the
-# CPU of the layout and kit tests, 3 % with this)
-gc.set_threshold(GC_THRESHOLD)
+# Python's cycle collector as a `pnpkit` process runs it (generator.process): a test process holds composed
+# kits, numba and reportlab, and the default walked them again and again (11 % of the CPU of the layout and
+# kit tests, 3 % with this)
+collect_seldom()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

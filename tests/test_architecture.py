@@ -9,7 +9,8 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "generator"
 
-# room -> rooms it may import (besides itself and the ground floor: errors, units, resources)
+# room -> rooms it may import (besides itself and the ground floor: errors, units, resources, interrupts,
+# process)
 ALLOWED = {
     "spec": set(),
     # and, for a game's layout.py only, layout (see LAYOUT_MODULE); i18n for its template sandbox only: the
@@ -30,7 +31,7 @@ ALLOWED = {
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
     "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
 }
-GROUND = {"errors", "units", "resources", "interrupts", "__init__"}
+GROUND = {"errors", "units", "resources", "interrupts", "process", "__init__"}
 LAYOUT_MODULE = (
     "layout"  # inside games/<game>/, only layout.py (and its layout_*.py helpers) may import layout
 )

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from generator.cli import base
+from generator.process import GC_THRESHOLD
 
 
 @pytest.fixture
@@ -50,4 +51,4 @@ def test_a_command_collects_cycles_less_often_and_leaves_its_objects_to_the_exit
         "print(gc.get_threshold()[0], gc.get_freeze_count() > 0)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split()[-2:] == [str(base.GC_THRESHOLD), "True"]
+    assert out.split()[-2:] == [str(GC_THRESHOLD), "True"]

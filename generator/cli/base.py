@@ -27,13 +27,10 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
 from generator.cli.output import clean
 from generator.errors import KitError, OptionError
 from generator.interrupts import Terminated, install_for_process, signals_recorded
+from generator.process import collect_seldom
 
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")
 """The variables that size numpy's BLAS thread pool (OpenBLAS, MKL, OpenMP builds): 1 unless set."""
-
-GC_THRESHOLD = 10_000
-"""New objects between two collections of the youngest generation in a `pnpkit` process (Python's default:
-700)."""
 
 _TYPE_LABEL = re.compile(r" <([^<>]*)>$")
 """The Python type typer prints after a parameter's name in --help (`<int>`, `<list[Path]>`,
@@ -233,10 +230,7 @@ def main() -> None:
     # worker processes). A user who wants BLAS threads sets the variable.
     for var in BLAS_THREADS:
         os.environ.setdefault(var, "1")
-    # Python's cycle collector runs every 700 new objects and, as imports pile up, walks all the process holds
-    # (numba and the kernels alone are ~150,000): 0.2 CPU-s of a compiled kit's check, most of it before the
-    # first game. A command that runs once and exits collects every 10,000 instead (mypy does the same).
-    gc.set_threshold(GC_THRESHOLD)
+    collect_seldom()  # Python's cycle collector walked numba's objects again and again: 0.2 CPU-s a check
     install_for_process()  # (again: `python -m generator` installs it before importing this module)
     import generator.cli  # noqa: F401  (registers every command)
 

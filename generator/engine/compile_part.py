@@ -9,6 +9,9 @@ import sys
 
 def main(argv: list[str]) -> int:
     """Run the part named by the one argument; 2 (and a line on stderr) when it names no registered part."""
+    from generator.process import collect_seldom
+
+    collect_seldom()  # numba's compile makes objects by the hundred thousand
     from generator.engine.kernel import run_part
 
     if len(argv) != 1 or ":" not in argv[0]:
