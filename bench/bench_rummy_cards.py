@@ -36,6 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from generator.engine import kernelcache
 from generator.engine.executors import ProcessExecutor, SerialExecutor
 from generator.engine.kernel import jit
 from generator.games.rummy_cards.balance import balance_report
@@ -105,6 +106,11 @@ def measure(tree: Path, rounds: int) -> dict[str, dict[str, float | str | int]]:
     """One fresh-process measurement of the tree's self-play (see MEASURE)."""
     env = {k: v for k, v in os.environ.items() if k != "PNPKIT_PURE"}
     env["PYTHONPATH"] = str(tree)
+    if Path(env.get("NUMBA_CACHE_DIR", "/")).parent == kernelcache.cache_base():
+        # the salted folder this process's import chose for ROOT's sources: another tree has its own (an
+        # inherited one would file its modules beside this tree's, and a kernel whose module has the same
+        # bytes in both would load the machine code of the other tree's callees)
+        del env["NUMBA_CACHE_DIR"]
     out = subprocess.run(
         [sys.executable, "-c", MEASURE, str(tree), json.dumps(PLAY_SPEC), str(rounds)],
         env=env,
