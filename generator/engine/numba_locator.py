@@ -37,13 +37,38 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
         return hashlib.sha256(f.read()).hexdigest()
 
 
+@cache
+def _module_folder(cache_dir: str, py_file: str) -> str | None:
+    """The folder in the salted folder `cache_dir` the compiled functions of the pnpkit module `py_file` are
+    filed in (`kernelcache.module_cache_dir`); None for a module outside the package. Once per module in a
+    process, not once per function (its paths are resolved on disk: 1 ms a function)."""
+    if kernelcache.package_part(Path(py_file)) is None:
+        return None
+    return str(kernelcache.module_cache_dir(Path(cache_dir), Path(py_file)))
+
+
+_WRITABLE: set[str] = set()
+"""The cache folders this process found writable (`PackageLocator.ensure_cache_path`)."""
+
+
 class PackageLocator(UserProvidedCacheLocator):
     """Files the compiled functions of a pnpkit module in the salted cache folder by the module's path inside
     the package (`kernelcache.module_cache_dir`)."""
 
     def __init__(self, py_func: Any, py_file: str) -> None:
         super().__init__(py_func, py_file)  # type: ignore[no-untyped-call]
-        self._cache_path = str(kernelcache.module_cache_dir(Path(_cache_dir()), Path(py_file)))
+        self._cache_path = _module_folder(_cache_dir(), py_file) or ""
+
+    def ensure_cache_path(self) -> None:
+        """numba's check that the folder can be written (it makes the folder, then a temporary file there),
+        once per folder in a process while the folder is there: numba asks it for every cached function, and
+        the kernels of one module share a folder (72 asks in a Raindrops check). A folder removed since
+        (`pnpkit cache --clear`, another pnpkit pruning) is made again before numba saves into it. An OSError
+        means not writable, as in numba."""
+        path = self._cache_path
+        if path not in _WRITABLE or not os.path.isdir(path):
+            super().ensure_cache_path()  # type: ignore[no-untyped-call]
+            _WRITABLE.add(path)
 
     def get_source_stamp(self) -> str:
         """The digest of the module's bytes: the same in every checkout of the same sources."""
@@ -56,7 +81,7 @@ class PackageLocator(UserProvidedCacheLocator):
         otherwise (numba's next locator decides)."""
         if not _cache_dir() or not kernelcache.salted(Path(_cache_dir())):
             return None
-        if kernelcache.package_part(Path(py_file)) is None:
+        if _module_folder(_cache_dir(), py_file) is None:
             return None
         return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call,no-any-return]
 

@@ -74,3 +74,33 @@ def test_only_pnpkits_modules_in_its_salted_folder_are_filed_by_their_place(tmp_
     monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "UserProvidedCacheLocator")  # the user's locators win
     assert PackageLocator.from_function(fn, source) is None
     assert kernelcache.module_cache_dir(salted, Path(source)) != salted / "generator" / "engine"
+
+
+def test_a_folder_is_tried_for_writing_once_and_made_again_when_removed(tmp_path, monkeypatch):
+    """numba asks every cached function's locator whether its folder can be written (a temporary file each
+    time); the kernels of one module share a folder, so it is tried once per process, and again once the
+    folder is gone (numba then makes it again before it saves)."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from generator.engine import kernel, numba_locator
+    from generator.engine.numba_locator import PackageLocator
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "pnpkit" / "numba" / "0123456789abcdef"))
+    monkeypatch.setattr(numba_locator, "_WRITABLE", set())
+    tried: list[str] = []
+    numba_own = UserProvidedCacheLocator.ensure_cache_path
+
+    def counted(self: object) -> None:
+        tried.append(self.get_cache_path())  # type: ignore[attr-defined]
+        numba_own(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(UserProvidedCacheLocator, "ensure_cache_path", counted)
+    first, second = (kernel.py_func(f) for f in (kernel.rng_next, kernel.rand_below))
+    locators = [PackageLocator.from_function(f, kernel.__file__) for f in (first, second)]
+    assert all(locators) and len(tried) == 1 and Path(tried[0]).is_dir()
+    shutil.rmtree(tried[0])
+    locators[0].ensure_cache_path()  # type: ignore[union-attr]
+    assert len(tried) == 2 and Path(tried[0]).is_dir()
