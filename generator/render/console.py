@@ -55,27 +55,47 @@ def _interval(t: Tolerance) -> str:
     return "" if t.low is None or t.high is None else f"{fmt_value(t.low)}..{fmt_value(t.high)}"
 
 
-def _tolerance_table(report: BalanceReport) -> RichTable:
-    table = RichTable(title=Text(f"{report.kit or report.game}: balance tolerances"), title_justify="left")
-    table.add_column("check")
-    table.add_column("measured", justify="right")
-    table.add_column("interval", justify="right")
-    table.add_column("allowed", justify="right")
-    table.add_column("games", justify="right")
-    table.add_column("spec key")
-    table.add_column("verdict")
-    for t in sorted(report.tolerances, key=verdict_sort_key):  # failed, undecided, holding; spec order within
-        table.add_row(
-            Text(t.name),
+TOLERANCE_COLUMNS = ("check", "measured", "interval", "allowed", "games", "spec key", "verdict")
+
+
+def _tolerance_rows(report: BalanceReport) -> list[tuple[str, ...]]:
+    """The cells of the tolerance table: failed, undecided, holding; spec order within."""
+    return [
+        (
+            t.name,
             t.shown or fmt_value(t.measured),
             _interval(t),
             _bound(t),
             str(t.games or ""),
-            Text(t.spec_key),
+            t.spec_key,
             t.verdict.value,
-            style=STYLES[t.verdict.value],
+        )
+        for t in sorted(report.tolerances, key=verdict_sort_key)
+    ]
+
+
+def _tolerance_table(report: BalanceReport) -> RichTable:
+    table = RichTable(title=Text(f"{report.kit or report.game}: balance tolerances"), title_justify="left")
+    for name in TOLERANCE_COLUMNS:
+        left = name in ("check", "spec key", "verdict")
+        table.add_column(name, justify="left" if left else "right")
+    for cells, t in zip(
+        _tolerance_rows(report), sorted(report.tolerances, key=verdict_sort_key), strict=True
+    ):
+        table.add_row(
+            *(Text(c) if i in (0, 5) else c for i, c in enumerate(cells)), style=STYLES[t.verdict.value]
         )
     return table
+
+
+def _table_cannot_fit(report: BalanceReport, width: int) -> bool:
+    """Whether the tolerance table is surely wider than `width` unwrapped: one row's cells, each with its
+    padding of 2, and the 8 rules between and around them already are. (The table's widest unwrapped form is
+    at least that; measuring it, on every check, costs more than the rest of printing the verdicts.)"""
+    return any(
+        sum(cell_len(c) for c in cells) + 2 * len(cells) + len(cells) + 1 > width
+        for cells in _tolerance_rows(report)
+    )
 
 
 VERDICT_WIDTH = len("UNDECIDED")
@@ -198,8 +218,11 @@ def print_report(report: BalanceReport, console: Console) -> None:
     for text in _wrap(details, width, "  ", "  "):
         console.print(Text(text, style="dim"), soft_wrap=True)
     if report.tolerances:
-        verdicts = _tolerance_table(report)
-        if Measurement.get(console, console.options.update_width(10**4), verdicts).maximum <= width:
+        verdicts = None if _table_cannot_fit(report, width) else _tolerance_table(report)
+        if (
+            verdicts
+            and Measurement.get(console, console.options.update_width(10**4), verdicts).maximum <= width
+        ):
             console.print(verdicts)
         else:
             for row in _tolerance_list(report, width):

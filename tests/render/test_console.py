@@ -133,3 +133,20 @@ def test_progress_bar_counts_games_on_a_terminal() -> None:
     out = buf.getvalue()
     assert "toy" in out
     assert "300/300" in out
+
+
+def test_the_quick_width_bound_never_turns_a_table_that_fits_into_a_list() -> None:
+    """`_table_cannot_fit` (one row's cells, padding and rules) is a lower bound of the table's widest
+    unwrapped form: where it says the table cannot fit, rich's own measurement agrees, at every width; and
+    it does say so well before the measurement's width (else it would save nothing)."""
+    from rich.measure import Measurement
+
+    from generator.render.console import _table_cannot_fit, _tolerance_table
+
+    r = report()
+    r.tolerances = [PASSING, FAILING, UNDECIDED]
+    console = Console(file=io.StringIO(), width=80)
+    widest = Measurement.get(console, console.options.update_width(10**4), _tolerance_table(r)).maximum
+    assert not _table_cannot_fit(r, widest)
+    assert all(widest > w for w in range(20, widest) if _table_cannot_fit(r, w))
+    assert _table_cannot_fit(r, widest - 10)
