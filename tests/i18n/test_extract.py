@@ -14,6 +14,7 @@ from generator.contract.load import load_kit
 from generator.pipeline.extract import extract, to_pot
 from generator.pipeline.load import with_tool_catalogs
 from generator.spec.catalogs import strict_problems
+from tests.clirun import pnpkit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -98,13 +99,7 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     for args in (["layouts/no_such_kit"], ["layouts/sprout_sheet", "--out", str(blocker)]):
-        run = subprocess.run(
-            [sys.executable, "-m", "generator", "i18n", "extract", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=120,
-        )
+        run = pnpkit("i18n", "extract", *args, cwd=ROOT)  # in this process (tests/clirun.py)
         assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert blocker.read_text() == "x"
 
