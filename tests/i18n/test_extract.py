@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -64,22 +62,7 @@ def test_hostile_english_text_cannot_break_the_template():
 
 
 def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "generator",
-            "i18n",
-            "extract",
-            "layouts/sprout_sheet",
-            "--out",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    run = pnpkit("i18n", "extract", "layouts/sprout_sheet", "--out", str(tmp_path), cwd=ROOT)
     assert run.returncode == 0, run.stderr
     pot = tmp_path / "sprout_sheet" / "sprout_sheet.pot"
     assert f"wrote {pot}" in run.stdout
