@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,7 @@ from generator.contract.load import load_kit
 from generator.pipeline.extract import extract, to_pot
 from generator.pipeline.load import with_tool_catalogs
 from generator.spec.catalogs import strict_problems
+from tests.clirun import pnpkit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,22 +62,7 @@ def test_hostile_english_text_cannot_break_the_template():
 
 
 def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "generator",
-            "i18n",
-            "extract",
-            "layouts/sprout_sheet",
-            "--out",
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    run = pnpkit("i18n", "extract", "layouts/sprout_sheet", "--out", str(tmp_path), cwd=ROOT)
     assert run.returncode == 0, run.stderr
     pot = tmp_path / "sprout_sheet" / "sprout_sheet.pot"
     assert f"wrote {pot}" in run.stdout
@@ -98,13 +82,7 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     for args in (["layouts/no_such_kit"], ["layouts/sprout_sheet", "--out", str(blocker)]):
-        run = subprocess.run(
-            [sys.executable, "-m", "generator", "i18n", "extract", *args],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            timeout=120,
-        )
+        run = pnpkit("i18n", "extract", *args, cwd=ROOT)  # in this process (tests/clirun.py)
         assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
     assert blocker.read_text() == "x"
 

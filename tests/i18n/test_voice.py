@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from generator.i18n.voice import FORMS, HEADER, address_problems, scan
 from generator.pipeline import shipped_kits
 from generator.pipeline.check import check_kit
 from generator.spec.catalogs import parse_catalog, read_catalog
+from tests.clirun import pnpkit
 
 ROOT = Path(__file__).resolve().parents[2]
 KITS = shipped_kits()
@@ -131,13 +130,9 @@ def test_validate_fails_on_a_mixed_kit(tmp_path):
     assert [(p.line, p.key, p.message.split(";")[0]) for p in problems] == [
         (line, "rules.setup", "'Mischt' addresses the players as ihr")
     ]
-    run = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", str(kit)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    run = pnpkit(
+        "validate", str(kit), cwd=ROOT
+    )  # in this process (tests/clirun.py): its message is the point
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert f"locales/de.po:{line}: rules.setup: 'Mischt' addresses the players as ihr" in run.stderr
 

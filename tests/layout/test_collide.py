@@ -4,8 +4,6 @@ shapes from their geometry), run by validate and build."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ from generator.layout.text import block_ops, fit_block
 from generator.pipeline import load_kits, print_data, with_tool_catalogs
 from generator.render.fonts import ink_extent, text_width
 from generator.units import CARD_PRESETS, mm
+from tests.clirun import pnpkit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -137,13 +136,7 @@ def test_validate_names_goal_row_when_the_english_text_is_twice_as_long(tmp_path
     body = line[len('msgstr "') : -1]
     po.write_text(text.replace(line, f'msgstr "{body} {body}"'), encoding="utf-8")
     msgid = text[: text.index(line)].count("\n")  # the entry's msgid line, just above its msgstr
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", str(kit)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    r = pnpkit("validate", str(kit), cwd=ROOT)  # in this process (tests/clirun.py): its message is the point
     assert r.returncode == 1, r.stdout + r.stderr
     assert "Traceback" not in r.stderr
     assert (

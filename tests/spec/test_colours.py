@@ -2,10 +2,7 @@
 protanopia, deuteranopia, tritanopia or in greyscale AND share their mark fail validate; alike pairs with
 different marks are notes."""
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +19,7 @@ from generator.spec.colours import (
     simulate,
     to_grey,
 )
+from tests.clirun import pnpkit
 from tests.spec.kitedit import edit, line_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,14 +107,7 @@ def test_validate_names_both_colours_and_the_simulation(tmp_path):
         '{id: green,  colour: "#2e9e44", symbol: hexagon}',
         '{id: green,  colour: "#d62d3a", symbol: square}',
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", "validate", str(kit)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
+    r = pnpkit("validate", str(kit), cwd=ROOT)  # in this process (tests/clirun.py): its message is the point
     assert r.returncode == 1
     assert "red (#558828) and green (#d62d3a)" in r.stderr
     assert "deuteranopia ΔE00" in r.stderr and "Traceback" not in r.stderr

@@ -9,7 +9,6 @@ import pypdf
 import pytest
 from PIL import Image
 
-from generator.contract.load import load_kit
 from generator.games.peak_dice import layout as composer
 from generator.layout.ops import Circle, Rect, Text, iter_texts
 from generator.layout.patterns import PATTERNS, ops_bounds, pattern_in_circle, pattern_in_rect
@@ -18,12 +17,21 @@ from generator.render.fonts import text_width
 from generator.render.pdf import write_pdf
 from generator.render.png import write_png
 from generator.units import mm
-from tests.composed import composed_one
+from tests.composed import composed_one, loaded_kits
 from tests.games.peak_dice.conftest import make_spec
 from tests.pdftext import page_size, page_text
 
 ROOT = Path(__file__).resolve().parents[3]
 KIT = ROOT / "layouts" / "peak_dice"
+
+
+def shipped_kit():
+    """The shipped kit, loaded once per test process (tests/composed.py): a frozen model the tests read or
+    replace parts of, never change."""
+    (kit,) = loaded_kits([KIT])
+    return kit
+
+
 PARTS = ["score_sheet-a4.pdf", "dice_nets-a4.pdf", "dice_stickers-a4.pdf", "rules-a4.pdf"]
 
 
@@ -45,7 +53,7 @@ class FakeVariant:
 def kit_with(overrides=None, **game_changes):
     """The shipped kit with `game:` keys replaced: dotted keys in `overrides`, whole top-level keys as keyword
     arguments (tests/games/shipped.py, validated like the spec)."""
-    return replace(load_kit(KIT), game=make_spec(overrides, **game_changes))
+    return replace(shipped_kit(), game=make_spec(overrides, **game_changes))
 
 
 def writing_circles(ops):
@@ -78,7 +86,7 @@ def test_one_pdf_per_component_and_a_kit_pdf(built, lang):
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])
 def test_extracted_text_equals_catalog_strings(built, lang):
-    cat = load_kit(KIT).catalogs[lang].messages
+    cat = shipped_kit().catalogs[lang].messages
     folder = built("peak_dice") / lang
     sheet = flat(folder / "score_sheet-a4.pdf")
     for tid in (
@@ -109,7 +117,7 @@ def test_extracted_text_equals_catalog_strings(built, lang):
 
 
 def test_sheet_prints_column_numbers_and_the_miss_track(built):
-    game = load_kit(KIT).game
+    game = shipped_kit().game
     text = page_texts(built("peak_dice") / "en" / "score_sheet-a4.pdf")[0]
     for k in range(1, game.miss_boxes + 1):
         assert f"−{k}" in text
@@ -131,7 +139,7 @@ def test_rules_numbers_follow_the_spec(built):
     assert "(3 to 18)" in rules
     assert "re-roll any of them once" in rules
     assert "Each row has 9 circles" in rules and "after circle 5" in rules
-    n = load_kit(KIT).game.miss_boxes  # the printed figures follow the spec's miss track
+    n = shipped_kit().game.miss_boxes  # the printed figures follow the spec's miss track
     assert (
         f"{n} boxes; every further miss costs one more (−{n + 1}, −{n + 2}" in rules
         and "−1, −3, and −6" in rules
@@ -142,7 +150,7 @@ def test_rules_numbers_follow_the_spec(built):
 
 def test_rules_numbers_in_japanese_and_spanish(built):
     ja = flat(built("peak_dice") / "ja" / "rules-a4.pdf")
-    n = load_kit(KIT).game.miss_boxes
+    n = shipped_kit().game.miss_boxes
     assert "各行は9マス" in ja and "5マス目の後" in ja and f"ミス欄は{n}個" in ja and "36マス" in ja
     es = re.sub(
         r"\s+", " ", " ".join(page_texts(built("peak_dice") / "es" / "rules-a4.pdf")).replace("\n", " ")
@@ -163,7 +171,7 @@ def _square_rects(pdf: Path, side: float) -> list[list[dict]]:
 
 
 def test_dice_net_faces_are_exactly_the_spec_size(built):
-    kit = load_kit(KIT)
+    kit = shipped_kit()
     side = kit.components["dice_nets"].trim_size()[0]
     assert side == pytest.approx(mm(16))
     pages = _square_rects(built("peak_dice") / "en" / "dice_nets-a4.pdf", side)
@@ -183,7 +191,7 @@ def test_dice_net_faces_are_exactly_the_spec_size(built):
 
 
 def test_stickers_are_the_sticker_size(built):
-    kit = load_kit(KIT)
+    kit = shipped_kit()
     side = kit.components["dice_stickers"].trim_size()[0]
     faces = [
         r
@@ -197,7 +205,7 @@ def test_stickers_are_the_sticker_size(built):
 def test_every_page_looks_printed(built, tmp_path):
     """Every page rasterised: ink on it, the row colours on the sheet, nothing drawn in the printer's
     margin."""
-    kit = load_kit(KIT)
+    kit = shipped_kit()
     colours = [tuple(int(c.colour[i : i + 2], 16) for i in (1, 3, 5)) for c in kit.game.colours]
     margin_px = int(kit.print.margin / 72 * 50) - 1
     for lang in ("en", "ja", "es"):
@@ -229,7 +237,7 @@ def test_every_page_looks_printed(built, tmp_path):
 
 
 def test_variants_are_printed_with_their_code_and_peaks():
-    kit = load_kit(KIT)
+    kit = shipped_kit()
     variants = [FakeVariant("PD-3647", (3, 6, 4, 7)), FakeVariant("PD-5555x", (5, 5, 5, 5), accepted=False)]
     sheet = composed(kit, "en", {"variants": variants})["score_sheet"]
     comp = kit.components["score_sheet"]
@@ -336,7 +344,7 @@ def test_printed_figures_come_from_the_rules_package():
     from generator.games.peak_dice import rules
     from generator.games.peak_dice.figures import print_data
 
-    game = load_kit(KIT).game
+    game = shipped_kit().game
     fig = print_data(game, 0)["figures"]
     assert fig["example_column"] == [9, 10, 9, 12]  # the seed's worked example for six d6
     assert fig["example_score"] == rules.second_lowest(fig["example_column"]) == 10
@@ -389,7 +397,7 @@ def test_a_changed_figure_is_printed_in_every_language(case, tmp_path):
 
     fig = print_data(kit.game, 0)["figures"]
     assert {k: fig[k] for k in figures} == figures
-    shipped = print_data(load_kit(KIT).game, 0)["figures"]
+    shipped = print_data(shipped_kit().game, 0)["figures"]
     assert all(shipped[k] != v for k, v in figures.items())  # the change really moves each figure
     for lang, expected in printed.items():
         text = _rules_text(kit, lang, tmp_path)
@@ -418,7 +426,7 @@ def test_the_composer_prints_the_figures_it_is_given(tmp_path):
     print_data and computes none of them itself."""
     from generator.games.peak_dice.figures import print_data
 
-    kit = load_kit(KIT)
+    kit = shipped_kit()
     data = print_data(kit.game, 0)
     fig = dict(data["figures"], circles_total=987, miss_box_values=[42] * kit.game.miss_boxes, peak_after=3)
     comps = composed(kit, "en", {"figures": fig})
@@ -535,7 +543,7 @@ def _printed(kit, lang: str, component: str, tmp_path: Path) -> str:
 
 @pytest.mark.parametrize("switch,setting,component", sorted(SWITCH_TEXT), ids=lambda v: str(v))
 def test_each_house_rule_setting_prints_its_reading_in_every_language(switch, setting, component, tmp_path):
-    rules = load_kit(KIT).game.rules.model_dump()
+    rules = shipped_kit().game.rules.model_dump()
     kit = kit_with(rules=dict(rules, **{switch: setting}))
     others = [s for (sw, s, comp) in SWITCH_TEXT if sw == switch and comp == component and s != setting]
     for lang in ("en", "ja", "es"):

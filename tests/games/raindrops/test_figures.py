@@ -51,18 +51,15 @@ PRINTED = {"en": "firstto{}cardsendsthegame", "ja": "{}枚目の完成で終了"
 
 @pytest.mark.parametrize("end_cards", [7, 10])
 def test_a_changed_figure_is_printed_on_the_rules_card_in_every_language(end_cards, tmp_path):
-    from generator.pipeline import compose_one
-    from generator.render.fonts import text_width
     from generator.render.pdf import write_pdf
+    from tests.composed import composed_one
 
     kit = load_kit(KIT)
     game = game_spec("raindrops", {"rules.end_cards": end_cards})
     kit = replace(kit, game=game)
+    extras = dict(print_data(game, kit.meta.seed))
     for lang in ("en", "ja", "es"):
-        comps, _ = compose_one(
-            kit, lang, "a4", kit.meta.seed, print_data(game, kit.meta.seed), text_width, lambda w: None
-        )
-        rules = next(c for c in comps if c.id == "rules")
+        rules = composed_one(kit, lang, "rules", extras)  # the rules card alone, as the build composes it
         pdf = tmp_path / f"rules-{lang}.pdf"
         write_pdf(rules.pages, pdf, title="rules", lang=lang)
         with pdfplumber.open(pdf) as doc:
