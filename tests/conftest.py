@@ -23,6 +23,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# Python keeps each module's compiled bytecode (in __pycache__, which git ignores) unless
+# PYTHONDONTWRITEBYTECODE is set, as some containers do: then each test worker compiled every test and pnpkit
+# module from source to collect (about 5 CPU-s a worker) and each pnpkit command a test starts compiled pnpkit
+# again (about 0.2 CPU-s). The suite's processes keep bytecode, as Python does by default; this process
+# from here on, the workers and every command the tests start.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 # The third-party example games in tests/plugins/<name>/ (a package + its *.dist-info) are registered in the
 # test process the way an installed package is: their folder on sys.path, where importlib.metadata finds the
 # entry point "pnpkit.games". So the protocol conformance (tests/games/test_protocol.py) plays them too.
