@@ -7,8 +7,9 @@ Measured with numba's compile events on an empty cache (CPU seconds, each includ
 (under 0.5 each) and its own 3. So the first part (the checking process) compiles the game's set-up and
 the drop step, about 11 CPU-s after the static checks (which compile the card-difficulty kernels, 3 CPU-s),
 and the second (a helper process, started before the static checks: `kernel.start_parts`) the placement
-steps and the scoring, about 10 CPU-s and its start-up; the levels above them (play_turns, play_game,
-play_games: about 10 CPU-s of linking) compile after, in this process, loading both.
+steps and the scoring, about 10 CPU-s and its start-up; the level above them (`play_chunk`, with play_game
+and play_turns merged into it: the steps' machine code linked once, about 4 CPU-s, where the three levels
+play_games > play_game > play_turns took 10) compiles after, in this process, loading both.
 
 Only the types matter: the sample Setup, Workspace and Tallies are tiny arrays of the dtypes and dimensions
 `kernel_tables.tables` and `sim.FullGames` make (tests/games/raindrops/test_compile_parts.py checks every step
@@ -52,7 +53,7 @@ def _sample() -> dict[str, Any]:
 def compile_game_steps() -> None:
     """Compile part: the Workspace, a game's set-up (`new_state`, `deal`, `_refill_window`), the drop step
     and the end of a turn, for the types play_games, play_game and play_turns pass. The first part: run
-    in the process that compiles play_games after."""
+    in the process that compiles play_chunk after."""
     from generator.games.raindrops.kernel import deal, end_turn, new_state, workspace
     from generator.games.raindrops.kernel_drop import _refill_window, drop_step
 
