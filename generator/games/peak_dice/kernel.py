@@ -18,7 +18,7 @@ import numpy as np
 
 from generator.engine.kernel import jit, jit_noref, jit_noref_entry, py_func, rand_below_inline
 from generator.games.peak_dice.planner import Plan, PlanWork, miss_value, plan_choose, plan_workspace
-from generator.games.peak_dice.planner_reroll import plan_reroll
+from generator.games.peak_dice.planner_reroll import large_sets, plan_reroll
 from generator.games.peak_dice.sheet import (
     NEG,
     Setup,
@@ -376,7 +376,7 @@ def play_games(
     ws = workspace(setup, n_players)
     pw = plan_workspace(setup, n_players)
     fn = py_func(play_loop) if pure else play_loop
-    fn(games, policies, setup, plan, turn_limit, rng, res, ws, pw)
+    fn(games, policies, setup, plan, turn_limit, rng, res, ws, pw, large_sets(plan.reroll_dice))
 
 
 @jit_noref_entry  # called from Python, once per chunk
@@ -390,10 +390,11 @@ def play_loop(
     res: Results,
     ws: Workspace,
     pw: PlanWork,
+    large: bool | None,
 ) -> None:
-    """`play_games`' games in the Workspace and PlanWork it made. Compiled without reference counting: it
-    allocates nothing, and the arrays it passes its steps (compiled without it too) cost no reference count
-    per call."""
+    """`play_games`' games in the Workspace and PlanWork it made (`large`: plan_reroll's). Compiled without
+    reference counting: it allocates nothing, and the arrays it passes its steps (compiled without it too)
+    cost no reference count per call."""
     n_players = policies.shape[0]
     rows = setup.peaks.shape[0]
     n_dice = setup.dice_faces.shape[0]
@@ -428,7 +429,7 @@ def play_loop(
             miss_cost = miss_value(misses[active], setup.miss_cap, plan.miss_weight, plan.miss_future)
             for _ in range(setup.rerolls):
                 if pol == POLICY_PLANNER:
-                    mask = plan_reroll(setup, plan, ws, pw, active, miss_cost, plan.reroll_dice)
+                    mask = plan_reroll(setup, plan, ws, pw, active, miss_cost, plan.reroll_dice, large)
                 elif planner:
                     mask = 0
                 else:
