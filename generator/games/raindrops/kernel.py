@@ -89,10 +89,12 @@ from generator.games.raindrops.state import MARKER_START
 # writes the Workspace; each is compiled on its own without reference counting (`jit_noref`), so passing the
 # Workspace costs nothing. Inlining them at numba's level (`jit_inline`) ran 10-14 % faster but took 146 CPU s
 # to compile against 50, and every source edit recompiles: compile time is paid by every developer and every
-# CI run.
-@jit
+# CI run. Only the two levels above the steps, `play_game` and `play_turns`, are merged (`jit_merged`) into
+# `play_chunk`: small bodies, and each compiled level links and optimises the steps' machine code again.
 def workspace(players: int, setup: Setup) -> Workspace:
-    """The Workspace of games of `players` seats with this setup."""
+    """The Workspace of games of `players` seats with this setup. Python, not compiled: numpy makes the same
+    arrays (C-contiguous, writable, so the same numba types) once per chunk, and compiling it took 2 CPU-s
+    (56 allocations and the boxing of their NamedTuple) of every first check."""
     rules = setup.rules
     i64 = np.int64
     P = players
