@@ -16,9 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref, rand_below_inline
-from generator.games.peak_dice.planner import Plan, miss_value, plan_choose, plan_workspace
-from generator.games.peak_dice.planner_reroll import plan_reroll
+from generator.engine.kernel import jit, jit_noref, jit_noref_entry, py_func, rand_below_inline
+from generator.games.peak_dice.planner import Plan, PlanWork, miss_value, plan_choose, plan_workspace
+from generator.games.peak_dice.planner_reroll import large_sets, plan_reroll
 from generator.games.peak_dice.sheet import (
     NEG,
     Setup,
@@ -350,9 +350,16 @@ def log_event(
     n_log[0] = i + 1
 
 
-@jit
 def play_games(
-    games: int, policies: np.ndarray, setup: Setup, plan: Plan, turn_limit: int, rng: np.ndarray, res: Results
+    games: int,
+    policies: np.ndarray,
+    setup: Setup,
+    plan: Plan,
+    turn_limit: int,
+    rng: np.ndarray,
+    res: Results,
+    *,
+    pure: bool = False,
 ) -> None:
     """Play `games` games, seat 0 starting, seat s playing policies[s], filling `res`.
 
@@ -366,6 +373,29 @@ def play_games(
     value), b_full_plays_c (a sheet filled in B still lets every player play step C).
     """
     n_players = policies.shape[0]
+    ws = workspace(setup, n_players)
+    pw = plan_workspace(setup, n_players)
+    fn = py_func(play_loop) if pure else play_loop
+    fn(games, policies, setup, plan, turn_limit, rng, res, ws, pw, large_sets(plan.reroll_dice))
+
+
+@jit_noref_entry  # called from Python, once per chunk
+def play_loop(
+    games: int,
+    policies: np.ndarray,
+    setup: Setup,
+    plan: Plan,
+    turn_limit: int,
+    rng: np.ndarray,
+    res: Results,
+    ws: Workspace,
+    pw: PlanWork,
+    large: bool | None,
+) -> None:
+    """`play_games`' games in the Workspace and PlanWork it made (`large`: plan_reroll's). Compiled without
+    reference counting: it allocates nothing, and the arrays it passes its steps (compiled without it too)
+    cost no reference count per call."""
+    n_players = policies.shape[0]
     rows = setup.peaks.shape[0]
     n_dice = setup.dice_faces.shape[0]
     cells = rows * setup.row_length
@@ -375,8 +405,6 @@ def play_games(
     log = res.log
     n_log = res.n_log
     keep_log = log.shape[0] > 0
-    ws = workspace(setup, n_players)
-    pw = plan_workspace(setup, n_players)
     faces, sums, misses, done, dead = ws.faces, ws.sums, ws.misses, ws.done, ws.dead
     for g in range(games):
         ws.sheet[:] = 0
@@ -401,7 +429,7 @@ def play_games(
             miss_cost = miss_value(misses[active], setup.miss_cap, plan.miss_weight, plan.miss_future)
             for _ in range(setup.rerolls):
                 if pol == POLICY_PLANNER:
-                    mask = plan_reroll(setup, plan, ws, pw, active, miss_cost, plan.reroll_dice)
+                    mask = plan_reroll(setup, plan, ws, pw, active, miss_cost, plan.reroll_dice, large)
                 elif planner:
                     mask = 0
                 else:

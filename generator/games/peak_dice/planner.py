@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref, py_func
+from generator.engine.kernel import jit, jit_noref, jit_noref_entry, py_func
 from generator.games.peak_dice.sheet import NEG, Setup, Workspace, is_legal_write
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ def plan_table(
                     plan_v[lv, r, f, a] = x
 
 
-@jit_noref
+@jit_noref_entry  # called from Python: plan_workspace
 def plan_setup(
     dice_colour: np.ndarray,
     dice_value: np.ndarray,
@@ -279,10 +279,9 @@ def plan_setup(
                 break
 
 
-@jit
 def plan_workspace(setup: Setup, players: int) -> PlanWork:
     """plan_setup's static helpers and plan_reroll's scratch, allocated once per chunk (play_games) or per
-    decision (the reference policies)."""
+    decision (the reference policies). Python, as sheet.workspace is; plan_setup is compiled."""
     dice_colour, dice_faces, cnt_lt = setup.dice_colour, setup.dice_faces, setup.cnt_lt
     rows = setup.peaks.shape[0]
     n_dice = dice_faces.shape[0]

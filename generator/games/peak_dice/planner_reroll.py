@@ -228,13 +228,21 @@ def _two_dice_total(
 
 @jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
 def plan_reroll(
-    setup: Setup, plan: Plan, ws: Workspace, pw: PlanWork, p: int, miss_cost: float, max_dice: int
+    setup: Setup,
+    plan: Plan,
+    ws: Workspace,
+    pw: PlanWork,
+    p: int,
+    miss_cost: float,
+    max_dice: int,
+    large: bool | None = None,
 ) -> int:
     """Bit mask of the dice the planner re-rolls (0 = keep): among every set of 1..max_dice dice, the one
     whose exact expected roll value (plan_bound over every outcome of those dice; plan.forced: step B is
     compulsory) beats keeping the roll, and
     every set before it (smaller sets first, then lower masks), by more than TIE. The roll is ws.faces
-    (ws.sums receives its sums); pw comes from plan_workspace.
+    (ws.sums receives its sums); pw comes from plan_workspace. Sets of 3 or more dice only where `large`
+    is not None (`large_sets(max_dice)`).
 
     The same choice as enumerating every outcome of every set, for a fraction of the work:
     - a set whose best conceivable outcome (each row it can change at that row's best gain, the others as
@@ -292,9 +300,20 @@ def plan_reroll(
             if left == 0 and total / n_out > best_e:
                 best_e = total / n_out + TIE
                 best_mask = (1 << d1) | (1 << d2)
-    if max_dice >= 3:
-        best_e, best_mask = plan_reroll_large(setup, plan, ws, pw, p, miss_cost, max_dice, best_e, best_mask)
+    if large is not None:  # a None `large` removes this branch, and plan_reroll_large, before compiling
+        if max_dice >= 3:
+            best_e, best_mask = plan_reroll_large(
+                setup, plan, ws, pw, p, miss_cost, max_dice, best_e, best_mask
+            )
     return best_mask
+
+
+def large_sets(max_dice: int) -> bool | None:
+    """plan_reroll's `large` for sets of up to `max_dice` dice: True from 3 dice (plan_reroll_large), None
+    below. numba drops an `is not None` branch on an argument typed None before it compiles, so a planner
+    that considers at most pairs (the default, every shipped kit) never compiles plan_reroll_large: 1.1
+    CPU-s, and its machine code linked into plan_reroll and the game loop."""
+    return True if max_dice >= 3 else None
 
 
 @jit_noref

@@ -31,7 +31,7 @@ import numpy as np
 
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import miss_value, plan_choose, plan_of, plan_workspace
-from generator.games.peak_dice.planner_reroll import plan_reroll
+from generator.games.peak_dice.planner_reroll import large_sets, plan_reroll
 from generator.games.peak_dice.rules import Action, Game, Pass, Reroll, Roll, State, Write
 from generator.games.peak_dice.sheet import Workspace, colour_sums, setup_of, workspace
 
@@ -64,9 +64,9 @@ class Policy:
             if self.code == K.POLICY_PLANNER_KEEP:
                 return Reroll(())
             if self.code == K.POLICY_PLANNER:
-                mask = plan_reroll(
-                    setup, plan, ws, plan_workspace(setup, game.players), p, miss_cost, plan.reroll_dice
-                )
+                pw = plan_workspace(setup, game.players)
+                dice = plan.reroll_dice
+                mask = plan_reroll(setup, plan, ws, pw, p, miss_cost, dice, large_sets(dice))
             else:
                 mask = K.choose_reroll(self.code, NO_DRAWS, setup, ws, p)
             return Reroll(tuple(d for d in range(t.dice) if (mask >> d) & 1))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref
+from generator.engine.kernel import jit_noref
 
 if TYPE_CHECKING:
     from generator.games.peak_dice.tables import Tables
@@ -108,9 +108,10 @@ class Workspace(NamedTuple):
     """float64[1]: the utility of the colour best_colour returned."""
 
 
-@jit
 def workspace(setup: Setup, players: int) -> Workspace:
-    """A fresh Workspace for `players` seats (every row dirty)."""
+    """A fresh Workspace for `players` seats (every row dirty). Python, not compiled: numpy makes the same
+    arrays (the same numba types) once per chunk or decision, and compiling it took a CPU-second of every
+    first check."""
     rows = setup.peaks.shape[0]
     return Workspace(
         np.zeros((players, rows, setup.row_length), dtype=np.int64),

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.engine.kernel import py_func, seed_state
+from generator.engine.kernel import seed_state
 from generator.engine.runner import Tally
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.planner import plan_of
@@ -59,8 +59,7 @@ def play(
     """Run the kernel for `games` games on RNG state `rng`; with log_rows > 0 also return the event log."""
     res = K.results(games, len(policies), tables.dice, log_rows)
     pol = np.asarray([POLICY_CODES[p] for p in policies], dtype=np.int64)
-    fn = py_func(K.play_games) if pure else K.play_games
-    fn(games, pol, setup_of(tables), plan_of(tables), turn_limit, rng, res)
+    K.play_games(games, pol, setup_of(tables), plan_of(tables), turn_limit, rng, res, pure=pure)
     out: Tally = {
         "games.scores": res.scores,
         "games.misses": res.misses,

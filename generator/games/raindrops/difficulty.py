@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from generator.engine.kernel import jit, rand_below, rng_next, seed_state, shuffle_inplace
+from generator.engine.kernel import (
+    jit,
+    jit_merged,
+    jit_noref,
+    rand_below,
+    rng_next,
+    seed_state,
+    shuffle_inplace,
+)
 from generator.engine.runner import Executor, Tally, run
 from generator.games.raindrops.components import RaindropTile, bag_pairs
 
@@ -130,7 +138,7 @@ def tile_arrays(bag: Sequence[RaindropTile], colour_ids: Sequence[str]) -> tuple
     return a, b
 
 
-@jit
+@jit_noref  # compiled callers only: no CPython wrapper
 def _popcount(x: int) -> int:
     n = 0
     while x:
@@ -139,7 +147,7 @@ def _popcount(x: int) -> int:
     return n
 
 
-@jit
+@jit_noref  # compiled callers only: no CPython wrapper
 def _spot(k: int, mask: int, fits: int, pl_i: np.ndarray, pl_j: np.ndarray, cover_ok: np.ndarray) -> int:
     """The first placement where the tile fits (bit q of `fits`: `CardTables.fit`) and the card stays
     coverable; -1 if none."""
@@ -154,7 +162,7 @@ def _spot(k: int, mask: int, fits: int, pl_i: np.ndarray, pl_j: np.ndarray, cove
     return -1
 
 
-@jit
+@jit_noref  # compiled callers only: no CPython wrapper
 def _place_all(
     k: int,
     mask: int,
@@ -177,7 +185,7 @@ def _place_all(
     return mask
 
 
-@jit
+@jit_noref  # compiled callers only: no CPython wrapper
 def _symbol(
     win: np.ndarray, flip: np.ndarray, tpc: int, y: int, x: int, ta: np.ndarray, tb: np.ndarray
 ) -> int:
@@ -206,7 +214,7 @@ def solo_work(n_tiles: int, ncol: int, tpc: int, slots: int) -> tuple[np.ndarray
     )
 
 
-@jit
+@jit_merged  # into _solo_tally, its one compiled caller
 def solo_game(
     k: int,
     ta: np.ndarray,
@@ -387,7 +395,7 @@ def solo_game(
     return drops
 
 
-@jit
+@jit_noref  # compiled callers only: no CPython wrapper
 def _settle(bag: np.ndarray, draws: np.ndarray, settled: int, i: int) -> int:
     """The swaps of `shuffle_inplace` (from the end, swap j with a draw below j + 1) down to bag[i]; returns
     the new first settled index."""

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from generator.engine.kernel import jit, jit_noref, jit_noref_entry
+from generator.engine.kernel import jit, jit_merged, jit_noref, jit_noref_entry, py_func
 from generator.games.raindrops.kernel_drop import _refill_window, drop_step
 from generator.games.raindrops.kernel_place import _hold, cloud_tokens, end_placement, placements
 from generator.games.raindrops.kernel_rng import MT_N, mt_below, mt_seed, mt_shuffle
@@ -89,10 +89,12 @@ from generator.games.raindrops.state import MARKER_START
 # writes the Workspace; each is compiled on its own without reference counting (`jit_noref`), so passing the
 # Workspace costs nothing. Inlining them at numba's level (`jit_inline`) ran 10-14 % faster but took 146 CPU s
 # to compile against 50, and every source edit recompiles: compile time is paid by every developer and every
-# CI run.
-@jit
+# CI run. Only the two levels above the steps, `play_game` and `play_turns`, are merged (`jit_merged`) into
+# `play_chunk`: small bodies, and each compiled level links and optimises the steps' machine code again.
 def workspace(players: int, setup: Setup) -> Workspace:
-    """The Workspace of games of `players` seats with this setup."""
+    """The Workspace of games of `players` seats with this setup. Python, not compiled: numpy makes the same
+    arrays (C-contiguous, writable, so the same numba types) once per chunk, and compiling it took 2 CPU-s
+    (56 allocations and the boxing of their NamedTuple) of every first check."""
     rules = setup.rules
     i64 = np.int64
     P = players
@@ -167,19 +169,46 @@ def workspace(players: int, setup: Setup) -> Workspace:
     )
 
 
-@jit
 def play_games(
-    lo: np.ndarray, hi: np.ndarray, players: int, turn_limit: int, mode: int, setup: Setup, tally: Tallies
+    lo: np.ndarray,
+    hi: np.ndarray,
+    players: int,
+    turn_limit: int,
+    mode: int,
+    setup: Setup,
+    tally: Tallies,
+    *,
+    pure: bool = False,
 ) -> None:
     """Play game g from `game_rng(lo[g], hi[g])` for every g, seats by `mode` (MODES), and add it to
-    `tally`."""
+    `tally`: a Workspace (`workspace`) and an MT19937 array made here, then `play_chunk` (its Python function
+    when `pure`)."""
     ws = workspace(players, setup)
     mt = np.zeros(MT_N + 1, dtype=np.int64)
+    fn = py_func(play_chunk) if pure else play_chunk
+    fn(mt, lo, hi, mode, turn_limit, setup, ws, tally)
+
+
+@jit_noref_entry  # called from Python, once per chunk
+def play_chunk(
+    mt: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    mode: int,
+    turn_limit: int,
+    setup: Setup,
+    ws: Workspace,
+    tally: Tallies,
+) -> None:
+    """`play_game` for every g in the chunk. Compiled without reference counting, as are the steps it calls:
+    it allocates nothing (`play_games` makes the Workspace), and `play_game` and `play_turns` are merged into
+    it (`jit_merged`), so the steps' machine code is linked and optimised once, here, not again at each level
+    of play_games > play_game > play_turns (two thirds of the final compile)."""
     for g in range(lo.shape[0]):
         play_game(mt, lo[g], hi[g], g, mode, turn_limit, setup, ws, tally)
 
 
-@jit_noref_entry  # also called from Python: by the kernel's Python path or its tests
+@jit_merged  # into play_chunk; a call from Python (the pure path's play_chunk) compiles it on its own
 def play_game(
     mt: np.ndarray,
     lo: int,
@@ -191,9 +220,7 @@ def play_game(
     ws: Workspace,
     tally: Tallies,
 ) -> None:
-    """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`. Compiled without
-    reference counting, as are its steps: they allocate nothing, and the Workspace is passed through them at
-    no cost."""
+    """Game g: its seats by `mode`, `new_state`, `deal`, `play_turns`, `score_game`."""
     P = ws.greedy.shape[0]
     gseat = g % P if mode == MODE_GAP else -1
     for p in range(P):
@@ -290,7 +317,7 @@ def _refill_display(setup: Setup, ws: Workspace) -> None:
         sc[S_DECKH] += 1
 
 
-@jit_noref
+@jit_merged  # into play_game
 def play_turns(mt: np.ndarray, turn_limit: int, g: int, setup: Setup, ws: Workspace, tally: Tallies) -> bool:
     """The turns from seat 0's first: True when the final placement ends the game, False when turn_limit turns
     have begun first."""

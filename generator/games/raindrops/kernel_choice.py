@@ -202,7 +202,8 @@ def _best_tile(p: int, s: int, n: int, nb: int, best: float, setup: Setup, ws: W
                     continue  # an overlay only where the card could not be finished otherwise
                 for ia in range(1 if oka else nb):
                     for ib in range(1 if okb else nb):
-                        ba, bb = _overlay(ia, ib, oka, okb, wa, wb, bons, bmask)
+                        # oka, okb as ints, as _nth_overlay passes them: one compiled _overlay, not two
+                        ba, bb = _overlay(ia, ib, int(oka), int(okb), wa, wb, bons, bmask)
                         if ba == -2:
                             continue
                         cost = 0

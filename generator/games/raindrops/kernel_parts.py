@@ -7,8 +7,9 @@ Measured with numba's compile events on an empty cache (CPU seconds, each includ
 (under 0.5 each) and its own 3. So the first part (the checking process) compiles the game's set-up and
 the drop step, about 11 CPU-s after the static checks (which compile the card-difficulty kernels, 3 CPU-s),
 and the second (a helper process, started before the static checks: `kernel.start_parts`) the placement
-steps and the scoring, about 10 CPU-s and its start-up; the levels above them (play_turns, play_game,
-play_games: about 10 CPU-s of linking) compile after, in this process, loading both.
+steps and the scoring, about 10 CPU-s and its start-up; the level above them (`play_chunk`, with play_game
+and play_turns merged into it: the steps' machine code linked once, about 4 CPU-s, where the three levels
+play_games > play_game > play_turns took 10) compiles after, in this process, loading both.
 
 Only the types matter: the sample Setup, Workspace and Tallies are tiny arrays of the dtypes and dimensions
 `kernel_tables.tables` and `sim.FullGames` make (tests/games/raindrops/test_compile_parts.py checks every step
@@ -30,8 +31,7 @@ _TALLY_2D = ("parts", "clouds")
 
 def _sample() -> dict[str, Any]:
     """The arguments play_game passes its steps, by name: the MT19937 state, a Setup, a Workspace of two seats
-    (made by `workspace`'s Python body), Tallies, an int64 and a bool."""
-    from generator.engine.kernel import py_func
+    (made by `workspace`), Tallies, an int64 and a bool."""
     from generator.games.raindrops.kernel import workspace
     from generator.games.raindrops.kernel_rng import MT_N
     from generator.games.raindrops.kernel_tables import Setup, Tallies
@@ -44,21 +44,20 @@ def _sample() -> dict[str, Any]:
 
     setup = Setup(*(arr(f, _SETUP_FLOAT, _SETUP_2D, covers=f == "covers") for f in Setup._fields))
     tally = Tallies(*(arr(f, _TALLY_FLOAT, _TALLY_2D) for f in Tallies._fields))
-    ws = py_func(workspace)(2, setup)
+    ws = workspace(2, setup)
     return {"mt": np.zeros(MT_N + 1, np.int64), "setup": setup, "ws": ws, "tally": tally, "i": 0, "no": False}
 
 
 @compile_part
 def compile_game_steps() -> None:
-    """Compile part: the Workspace, a game's set-up (`new_state`, `deal`, `_refill_window`), the drop step
+    """Compile part: a game's set-up (`new_state`, `deal`, `_refill_window`), the drop step
     and the end of a turn, for the types play_games, play_game and play_turns pass. The first part: run
-    in the process that compiles play_games after."""
-    from generator.games.raindrops.kernel import deal, end_turn, new_state, workspace
+    in the process that compiles play_chunk after."""
+    from generator.games.raindrops.kernel import deal, end_turn, new_state
     from generator.games.raindrops.kernel_drop import _refill_window, drop_step
 
     a = _sample()
     mt, setup, ws, i = a["mt"], a["setup"], a["ws"], a["i"]
-    compile_for(workspace, i, setup)
     compile_for(new_state, mt, i, i, setup, ws)
     compile_for(deal, mt, setup, ws)
     compile_for(_refill_window, mt, setup, ws)

@@ -143,7 +143,6 @@ class FullGames:
 
     def _play_compiled(self, seed: np.random.SeedSequence, games: int) -> Tally:
         """`play` by the compiled kernel: the same per-game seeds, the same games, the same tally."""
-        from generator.engine.kernel import py_func
         from generator.games.raindrops import kernel as K
         from generator.games.raindrops import kernel_tables
 
@@ -170,9 +169,8 @@ class FullGames:
             "games.parts": np.zeros((games, len(PARTS)), dtype=np.int64),
             "games.clouds": np.zeros((games, len(tb.cstack_n) if len(self.clouds) else 0), dtype=np.int64),
         }
-        fn = py_func(K.play_games) if self.pure else K.play_games
         cloud = t["games.clouds"] if len(self.clouds) else np.zeros((games, 1), dtype=np.int64)
-        fn(
+        K.play_games(
             lo,
             hi,
             n,
@@ -193,6 +191,7 @@ class FullGames:
                 t["greedy_wins"],
                 t["games.margin"],
             ),
+            pure=self.pure,
         )
         t["parts"] = t["games.parts"].sum(axis=0)
         t["cloud_taken"] = t["games.clouds"].sum(axis=0)

@@ -124,7 +124,7 @@ def test_kernel_log_replays_through_reference_apply(spec) -> None:
             faces = tuple(int(x) for x in row[5:])
             assert g.sums(faces)[colour] == value
             sheets[player][colour].append(value)
-    scores = tuple(g.score(sh, int(m)) for sh, m in zip(sheets, k["games.misses"][0]))
+    scores = tuple(g.score(sh, int(m)) for sh, m in zip(sheets, k["games.misses"][0], strict=False))
     assert scores == tuple(k["games.scores"][0])
 
 
@@ -156,13 +156,13 @@ def test_any_seed_ends_legally_rows_rise_then_fall_and_replay_is_identical(seed,
     for sh in final.sheets:
         for r, row in enumerate(sh):
             pk = g.peaks[r]
-            assert all(a < b for a, b in zip(row[:pk], row[1:pk]))  # rising up to the peak
-            assert all(a > b for a, b in zip(row[pk - 1 :], row[pk:]))  # falling after it
+            assert all(a < b for a, b in zip(row[:pk], row[1:pk], strict=False))  # rising up to the peak
+            assert all(a > b for a, b in zip(row[pk - 1 :], row[pk:], strict=False))  # falling after it
             assert all(v in g.tables.achievable(r) for v in row)
     again = play_reference(g, [POLICIES[policy]] * players, np.random.default_rng(seed))
     assert [a for _, a in again] == [a for _, a in history]
     out = g.outcome(final)
-    assert out.scores == tuple(g.score(sh, m) for sh, m in zip(final.sheets, final.misses))
+    assert out.scores == tuple(g.score(sh, m) for sh, m in zip(final.sheets, final.misses, strict=False))
 
 
 def test_golden_playthrough_3p(spec, golden) -> None:
@@ -279,7 +279,8 @@ def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) ->
     ws.sheet[: sheet.shape[0]] = sheet
     ws.filled[: filled.shape[0]] = filled
     ws.faces[:] = faces
-    return int(fn(setup, plan_of(t), ws, plan_workspace(setup, players), p, miss_cost, max_dice))
+    pw = plan_workspace(setup, players)
+    return int(fn(setup, plan_of(t), ws, pw, p, miss_cost, max_dice, planner_reroll.large_sets(max_dice)))
 
 
 def test_planner_reroll_is_the_plain_enumerations_choice(spec) -> None:
@@ -311,7 +312,9 @@ def test_planner_reroll_general_dice_and_three_dice_sets() -> None:
         {
             "faces": [
                 {"colour": c, "value": v}
-                for c, v in zip(["purple", "blue", "white", "red", "yellow", "white"], [1, 2, 3, 4, 5, 6])
+                for c, v in zip(
+                    ["purple", "blue", "white", "red", "yellow", "white"], [1, 2, 3, 4, 5, 6], strict=False
+                )
             ]
         }
     ]

@@ -16,8 +16,9 @@ from tests.games.rummy_cards.test_compile_parts import _calls
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
 
-STEPS = ("workspace", "new_state", "deal", "play_turns", "score_game")
-"""What play_games and play_game call: play_turns is compiled after the parts, the others by them."""
+STEPS = ("new_state", "deal", "play_turns", "score_game")
+"""What play_game calls: play_turns is merged into play_game and play_game into play_chunk, compiled after
+the parts, the others by them (the Workspace is made in Python: `kernel.workspace`)."""
 TURN_STEPS = ("_refill_window", "drop_step", "placements", "end_placement", "cloud_tokens", "end_turn")
 
 
@@ -37,8 +38,11 @@ def _asked(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[tuple[Any, ...]]]:
 
 
 def _real_types(players: int) -> tuple[Any, ...]:
-    """The argument types sim.FullGames passes play_games: a Setup of the seed game, its Tallies."""
+    """The argument types sim.FullGames' call of play_games passes `play_chunk` (a Setup of the seed game,
+    its Workspace and Tallies)."""
     import numba
+
+    from generator.games.raindrops.kernel_rng import MT_N
 
     tb = kernel_tables.tables_for(PARAMS, bag84(), deck54(), bonus28(), clouds12(), thunder10())
     i64, f64 = np.zeros(3, np.int64), np.zeros(3, np.float64)
@@ -56,7 +60,9 @@ def _real_types(players: int) -> tuple[Any, ...]:
         f64,
         f64,
     )
-    return tuple(numba.typeof(a) for a in (i64, i64, players, 2000, 1, tb, tally))
+    ws = kernel.workspace(players, tb)
+    mt = np.zeros(MT_N + 1, np.int64)
+    return tuple(numba.typeof(a) for a in (mt, i64, i64, 1, 2000, tb, ws, tally))
 
 
 def test_the_parts_are_registered_in_order_the_game_steps_first():
@@ -68,14 +74,14 @@ def test_the_parts_are_registered_in_order_the_game_steps_first():
 
 def test_the_parts_compile_every_step_with_the_types_play_games_passes(monkeypatch):
     asked = _asked(monkeypatch)
-    from_games = _calls(kernel.play_games, _real_types(3))
-    (game_types,) = from_games["play_game"]
+    chunk_types = _real_types(3)
+    (game_types,) = _calls(kernel.play_chunk, chunk_types)["play_game"]
     from_game = _calls(kernel.play_game, game_types)
-    assert set(from_game) == set(STEPS) - {"workspace"}
+    assert set(from_game) == set(STEPS)
     (turns_types,) = from_game["play_turns"]
     from_turns = _calls(kernel.play_turns, turns_types)
     assert set(from_turns) == set(TURN_STEPS)
-    called = {**from_game, **from_turns, "workspace": from_games["workspace"]}
+    called = {**from_game, **from_turns}
     del called["play_turns"]
     assert called == {name: asked[name] for name in called}  # every step, each exactly as it is called
     assert set(asked) == set(called)  # and nothing besides
@@ -85,5 +91,5 @@ def test_a_part_compiles_for_the_types_of_any_player_count(monkeypatch):
     """The seat count is a value, not a type: the parts' two seats stand for the kit's 2 to 4."""
     asked = _asked(monkeypatch)
     for players in (2, 4):
-        (game_types,) = _calls(kernel.play_games, _real_types(players))["play_game"]
+        (game_types,) = _calls(kernel.play_chunk, _real_types(players))["play_game"]
         assert _calls(kernel.play_game, game_types)["new_state"] == asked["new_state"]
