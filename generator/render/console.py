@@ -186,12 +186,15 @@ def _data_tables(t: Table, width: int) -> list[RichTable]:
     for k, cols in enumerate(groups):
         title = t.title if len(groups) == 1 else f"{t.title} ({k + 1} of {len(groups)})"
         table = RichTable(title=Text(title), title_justify="left")
+        fits = needed(cols) <= width
         for i in cols:
             table.add_column(
                 Text(t.columns[i]),
                 justify="right" if _is_numeric(t, i) else "left",
                 min_width=natural[i],
-                no_wrap=len(groups) > 1 or needed(cols) <= width,
+                # a table that fits takes each column's widest cell, which rich would measure again
+                width=natural[i] if fits else None,
+                no_wrap=len(groups) > 1 or fits,
                 overflow="fold",
             )
         for row in cells:
