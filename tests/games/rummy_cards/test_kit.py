@@ -447,34 +447,48 @@ def _rules_only_kit(tmp: Path, flipped: bool | dict[str, str]) -> Path:
     return kit
 
 
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", "", s)
+
+
+def _rules_texts(kit: Path, out: Path, langs: list[str]) -> dict[str, str]:
+    """The rules card of a rules-only kit built in `langs` only (each of the five shipped is the same build
+    path), its PDF's text per language as pdfplumber reads it, whitespace removed."""
+    render_all(
+        plan_build(
+            load_kits([kit]),
+            out=out,
+            langs=langs,
+            paper="a4",
+            seed=None,
+            measure=text_width,
+            warn=lambda _: None,
+        ),
+        out,
+    )
+    return {
+        lang: _squash(
+            "".join(
+                p.extract_text() or "" for p in pdfplumber.open(out / kit.name / lang / "rules-a4.pdf").pages
+            )
+        )
+        for lang in langs
+    }
+
+
 @pytest.mark.parametrize("flipped", [False, True])
 def test_rules_card_states_the_switch_settings_in_every_language(tmp_path, flipped):
     kit = _rules_only_kit(tmp_path / "kit", flipped)
-    out = tmp_path / "out"
-    planned = plan_build(  # the languages read below (each of the five shipped is the same build path)
-        load_kits([kit]),
-        out=out,
-        langs=list(SWITCH_SENTENCES),
-        paper="a4",
-        seed=None,
-        measure=text_width,
-        warn=lambda _: None,
-    )
-    render_all(planned, out)
-
-    def squash(s: str) -> str:
-        return re.sub(r"\s+", "", s)
-
+    texts = _rules_texts(kit, tmp_path / "out", list(SWITCH_SENTENCES))
     for lang, (literal, other) in SWITCH_SENTENCES.items():
-        pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
-        plumber = squash("".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
+        plumber = texts[lang]
         chosen, not_chosen = (other, literal) if flipped else (literal, other)
         for sentence in chosen:
-            assert squash(sentence) in plumber, (lang, sentence)
+            assert _squash(sentence) in plumber, (lang, sentence)
         for sentence in not_chosen:
-            assert squash(sentence) not in plumber, (lang, sentence)
+            assert _squash(sentence) not in plumber, (lang, sentence)
         assert (
-            squash(
+            _squash(
                 {
                     "en": "A match has 12 rounds",
                     "ja": "12ラウンドを終えたら",
@@ -497,22 +511,10 @@ def test_the_switches_only_some_settings_print_are_stated_in_every_language(tmp_
         ({"exhausted_tie_remainder": "lower_total_first"}, {k: (v,) for k, v in REMAINDER_SENTENCES.items()}),
     ):
         kit = _rules_only_kit(tmp_path / "kit" / "-".join(flips), flips)
-        out = tmp_path / "out" / "-".join(flips)
-        planned = plan_build(
-            load_kits([kit]),
-            out=out,
-            langs=list(sentences),
-            paper="a4",
-            seed=None,
-            measure=text_width,
-            warn=lambda _: None,
-        )
-        render_all(planned, out)
+        texts = _rules_texts(kit, tmp_path / "out" / "-".join(flips), list(sentences))
         for lang, wanted in sentences.items():
-            pdf = out / "rummy_cards" / lang / "rules-a4.pdf"
-            text = re.sub(r"\s+", "", "".join(p.extract_text() or "" for p in pdfplumber.open(pdf).pages))
             for sentence in wanted:
-                assert re.sub(r"\s+", "", sentence) in text, (lang, sentence)
+                assert _squash(sentence) in texts[lang], (lang, sentence)
 
 
 def test_the_corner_index_keeps_off_its_panels_edge():
