@@ -79,12 +79,8 @@ def _tolerance_table(report: BalanceReport) -> RichTable:
     for name in TOLERANCE_COLUMNS:
         left = name in ("check", "spec key", "verdict")
         table.add_column(name, justify="left" if left else "right")
-    for cells, t in zip(
-        _tolerance_rows(report), sorted(report.tolerances, key=verdict_sort_key), strict=True
-    ):
-        table.add_row(
-            *(Text(c) if i in (0, 5) else c for i, c in enumerate(cells)), style=STYLES[t.verdict.value]
-        )
+    for cells in _tolerance_rows(report):  # the last cell is the verdict, which picks the row's style
+        table.add_row(*(Text(c) if i in (0, 5) else c for i, c in enumerate(cells)), style=STYLES[cells[-1]])
     return table
 
 
