@@ -11,8 +11,8 @@ import pytest
 
 from generator.engine.kernel import HAVE_NUMBA, registered_parts
 from generator.games.raindrops import kernel, kernel_parts, kernel_tables
+from tests.engine.kernel_calls import calls
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
-from tests.games.rummy_cards.test_compile_parts import _calls
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
 
@@ -74,15 +74,8 @@ def test_the_parts_are_registered_in_order_the_game_steps_first():
 
 def test_the_parts_compile_every_step_with_the_types_play_games_passes(monkeypatch):
     asked = _asked(monkeypatch)
-    chunk_types = _real_types(3)
-    (game_types,) = _calls(kernel.play_chunk, chunk_types)["play_game"]
-    from_game = _calls(kernel.play_game, game_types)
-    assert set(from_game) == set(STEPS)
-    (turns_types,) = from_game["play_turns"]
-    from_turns = _calls(kernel.play_turns, turns_types)
-    assert set(from_turns) == set(TURN_STEPS)
-    called = {**from_game, **from_turns}
-    del called["play_turns"]
+    called = calls(kernel.play_chunk, _real_types(3))  # play_game and play_turns are merged into it
+    assert set(called) == (set(STEPS) - {"play_turns"}) | set(TURN_STEPS)
     assert called == {name: asked[name] for name in called}  # every step, each exactly as it is called
     assert set(asked) == set(called)  # and nothing besides
 
@@ -91,5 +84,4 @@ def test_a_part_compiles_for_the_types_of_any_player_count(monkeypatch):
     """The seat count is a value, not a type: the parts' two seats stand for the kit's 2 to 4."""
     asked = _asked(monkeypatch)
     for players in (2, 4):
-        (game_types,) = _calls(kernel.play_chunk, _real_types(players))["play_game"]
-        assert _calls(kernel.play_game, game_types)["new_state"] == asked["new_state"]
+        assert calls(kernel.play_chunk, _real_types(players))["new_state"] == asked["new_state"]

@@ -8,29 +8,11 @@ from typing import Any
 
 import pytest
 
-from generator.engine.kernel import HAVE_NUMBA, py_func, registered_parts
-from generator.games.rummy_cards import sim, solver, solver_retrieval
+from generator.engine.kernel import HAVE_NUMBA, registered_parts
+from generator.games.rummy_cards import sim, solver
+from tests.engine.kernel_calls import calls
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed (or PNPKIT_PURE=1)")
-
-
-def _calls(fn: Any, argtypes: tuple[Any, ...]) -> dict[str, set[tuple[Any, ...]]]:
-    """The compiled functions `fn`'s body calls (numba's type inference of its Python body for `argtypes`)
-    and the argument types of each call, by function name."""
-    from numba.core import compiler, typed_passes, types
-    from numba.core.registry import cpu_target
-
-    interp = compiler.run_frontend(py_func(fn))
-    typemap, _, calltypes, _ = typed_passes.type_inference_stage(
-        cpu_target.typing_context, cpu_target.target_context, interp, argtypes, None
-    )
-    calls: dict[str, set[tuple[Any, ...]]] = {}
-    for expr, sig in calltypes.items():
-        callee = typemap.get(expr.func.name) if getattr(expr, "op", None) == "call" else None
-        if isinstance(callee, types.Dispatcher):
-            args = tuple(types.unliteral(a) for a in sig.args)
-            calls.setdefault(callee.dispatcher.py_func.__name__, set()).add(args)
-    return calls
 
 
 def _asked(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[tuple[Any, ...]]]:
@@ -63,12 +45,10 @@ def test_the_parts_compile_every_step_play_round_calls_with_its_argument_types(m
     setup, a = sim._sample_round()
     ws = sim.round_workspace(setup, 1)
     round_types = (numba.typeof(a["rng"]), numba.typeof(setup), numba.typeof(ws), numba.int64, numba.int64)
-    from_round = _calls(sim.play_round, round_types)
+    from_round = calls(sim.play_round, round_types)
     assert from_round == {name: asked[name] for name in from_round}  # every step, each as it is called
     (turn_types,) = from_round["solve_turn"]
-    from_turn = _calls(solver.solve_turn, turn_types)
-    (retrieval_types,) = from_turn["_best_retrieval"]  # merged into solve_turn: its calls are solve_turn's
-    from_retrieval = _calls(solver_retrieval._best_retrieval, retrieval_types)
+    from_turn = calls(solver.solve_turn, turn_types)  # _best_retrieval's tree is merged into solve_turn
     for name in ("decode", "_greedy_incumbent"):  # compiled by the first part, before the search needs them
-        called = from_turn.get(name, set()) | from_retrieval.get(name, set())
+        called = from_turn.get(name, set())
         assert called and called <= asked[name], name
