@@ -14,7 +14,9 @@ without its strings, and without its icons, then the strings and icons are judge
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -346,6 +348,116 @@ def _face_name(place: Place) -> str:
     return place.name
 
 
+def _far_texts(face: _Face, measure: Measure) -> set[int]:
+    """The strings of a face that lie nowhere near what is judged on it (no judged string or icon within one
+    em of their own size): they cannot touch the pixels under what is judged, so its pictures leave them out,
+    and a face whose art, icons and judged strings are drawn the same in another language is drawn once
+    (`_PICTURES`). A string drawn twice (one op in two places) stays when either of them is near."""
+    regions = [d.box for d, _ in face.texts] + [d.box for d, _ in face.icons]
+    far: set[int] = set()
+    near: set[int] = set()
+    for d in drawn(face.place.ops, measure, art=True):
+        if not isinstance(d.op, Text):
+            continue
+        pad = d.op.size * math.hypot(d.matrix[0], d.matrix[1])
+        box = (d.box[0] - pad, d.box[1] - pad, d.box[2] + pad, d.box[3] + pad)
+        (near if any(_meets(box, r) for r in regions) else far).add(id(d.op))
+    return far - near
+
+
+class _Pictures:
+    """The faces `art_contrast` drew lately, by what decides their pixels (the page's ops, the picture's
+    size, the fonts' files), newest last, up to `limit` bytes: a kit's faces in its next language (the same
+    art and icons, the strings judged left out) are taken from here instead of drawn again. Ops are frozen
+    and compare by value, and art by its file's content hash, so a face edited in between (`serve`) is drawn
+    anew."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.lock = threading.Lock()
+        self.held = 0
+        self.kept: OrderedDict[Hashable, PILImage.Image] = OrderedDict()
+
+    def draw(
+        self, pages: Sequence[Page], sizes: Sequence[tuple[int, int]], fonts: KitFonts | None
+    ) -> list[PILImage.Image]:
+        """The picture of each page at its size: kept ones, and the others drawn at once (one PDF)."""
+        # only when a face has art to judge: validate stays light
+        from generator.render.raster import rasterize
+
+        fonts_key = _fonts_key(fonts)
+        keys: list[Hashable | None] = []
+        for page, size in zip(pages, sizes, strict=True):
+            key: Hashable | None = (page.width, page.height, tuple(page.ops), size, fonts_key)
+            try:
+                hash(key)
+            except TypeError:  # an op holding a list: not kept
+                key = None
+            keys.append(key)
+        with self.lock:  # `serve` checks in threads
+            found = [self._recall(k) for k in keys]
+        first: dict[Hashable, int] = {}  # a face drawn twice here (two cards alike but for what is judged)
+        missing = [
+            i
+            for i, (key, picture) in enumerate(zip(keys, found, strict=True))
+            if picture is None and (key is None or first.setdefault(key, i) == i)
+        ]
+        if missing:
+            new = list(rasterize([pages[i] for i in missing], [sizes[i] for i in missing], fonts=fonts))
+            with self.lock:
+                for i, picture in zip(missing, new, strict=True):
+                    found[i] = picture
+                    if keys[i] is not None:
+                        self._keep(keys[i], picture)
+        out = []
+        for i, kept in enumerate(found):
+            shown = kept if kept is not None else found[first[keys[i]]]
+            assert shown is not None  # every key's first page was drawn
+            out.append(shown)
+        return out
+
+    def _recall(self, key: Hashable | None) -> PILImage.Image | None:
+        picture = self.kept.get(key) if key is not None else None
+        if picture is not None:
+            self.kept.move_to_end(key)
+        return picture
+
+    def _keep(self, key: Hashable, picture: PILImage.Image) -> None:
+        size = picture.width * picture.height * len(picture.getbands())
+        if size > self.limit or key in self.kept:
+            return
+        self.kept[key] = picture
+        self.held += size
+        while self.held > self.limit:
+            _, old = self.kept.popitem(last=False)
+            self.held -= old.width * old.height * len(old.getbands())
+
+
+def _fonts_key(fonts: KitFonts | None) -> Hashable:
+    """The kit's fonts as what draws them: each role's and weight's chain of files (by content) and the size
+    from which bold text is a heading."""
+    if fonts is None:
+        return None
+    return (
+        fonts.heading_size,
+        tuple(
+            (
+                role,
+                tuple(
+                    (weight, tuple((f.sha256, f.oblique) for f in chain)) for weight, chain in weights.items()
+                ),
+            )
+            for role, weights in fonts.chains.items()
+        ),
+    )
+
+
+PICTURES_LIMIT = 32 * 2**20
+"""Bytes of face pictures `art_contrast` keeps for the next language (a poker card's face at DPI: 0.26 MB)."""
+
+_PICTURES = _Pictures(PICTURES_LIMIT)
+
+
 def art_contrast(
     components: Sequence[Component], measure: Measure, fonts: KitFonts | None = None
 ) -> list[LowContrast]:
@@ -354,19 +466,16 @@ def art_contrast(
     faces = _judged(components, measure)
     if not faces:
         return []
-    from generator.render.raster import rasterize  # only when a face has art to judge: validate stays light
-
     scale = DPI / 72
     pages: list[Page] = []
     for f in faces:
-        drop_texts = {id(d.op) for d, _ in f.texts}
+        drop_texts = {id(d.op) for d, _ in f.texts} | _far_texts(f, measure)
         drop_icons = {id(d.op) for d, _ in f.icons}
         pages.append(_page(f.place, _without(f.place.ops, drop_texts | drop_icons)))
         if f.icons:
             pages.append(_page(f.place, _without(f.place.ops, drop_texts)))
     sizes = [(max(1, round(p.width * scale)), max(1, round(p.height * scale))) for p in pages]
-    images: Iterable[PILImage.Image] = rasterize(pages, sizes, fonts=fonts)
-    pictures = iter(list(images))
+    pictures = iter(_PICTURES.draw(pages, sizes, fonts))
     found: dict[tuple[str, str, str], LowContrast] = {}
     for f in faces:
         bare = next(pictures)

@@ -187,3 +187,95 @@ def test_a_drawn_symbol_over_a_picture_is_an_icon_too():
     (low,) = art_contrast([_component(field, dark)], text_width)
     assert low.what == "a symbol (#222222)" and low.measured < 5
     assert art_contrast([_component(field, light)], text_width) == []
+
+
+# ---------------------------------------------------------------- faces drawn once for every language
+
+
+def _rasterized(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the pages the check draws (a fresh store of kept pictures for the test)."""
+    from generator.render import contrast, raster
+
+    drawn: list[int] = []
+    real = raster.rasterize
+
+    def counting(pages, sizes, *args, **kwargs):  # type: ignore[no-untyped-def]
+        drawn.append(len(pages))
+        return real(pages, sizes, *args, **kwargs)
+
+    monkeypatch.setattr(raster, "rasterize", counting)
+    monkeypatch.setattr(contrast, "_PICTURES", contrast._Pictures(contrast.PICTURES_LIMIT))
+    return drawn
+
+
+def test_a_face_in_another_language_is_judged_on_the_picture_drawn_for_the_first(monkeypatch):
+    """The strings that lie far from everything judged are left out of a face's picture, so the same card
+    in another language (other words in its title band, the same art and corner indices) is not drawn
+    again, and is judged as if it had been."""
+    from generator.layout.ops import Rect, Text, art_op
+    from generator.render import contrast
+    from generator.render.fonts import text_width
+
+    busy = art_op(_picture(_png((360, 200), (245, 245, 245), (20, 20, 20))), 0, 0, 180, 100, slot="art")
+    index = Text(20, 60, "7", 14, fill="ink")  # over the art: judged
+    band = Rect(0, 150, 180, 100, fill="#f5f0e6", stroke=None)
+
+    def card(title: str):  # type: ignore[no-untyped-def]
+        return _component(busy, index, band, Text(20, 200, title, 12, fill="ink", text_id="card.name"))
+
+    drawn = _rasterized(monkeypatch)
+    english = contrast.art_contrast([card("Harvest")], text_width)
+    german = contrast.art_contrast([card("Ernte")], text_width)
+    assert drawn == [1]  # the German face came from the English picture
+    from generator.layout.compose import Component
+    from generator.layout.ops import Page, Place
+
+    def face(number: str, name: str) -> Page:
+        ops = (busy, Text(20, 60, number, 14, fill="ink"), band, Text(20, 200, "Harvest", 12, fill="ink"))
+        return Page(180, 250, [Place(0, 0, ops, clip=(0, 0, 180, 250), name=name)])
+
+    drawn = _rasterized(monkeypatch)  # nothing kept
+    pair = Component("cards", "Cards", [face("7", "card-7"), face("8", "card-8")])
+    assert [low.face for low in contrast.art_contrast([pair], text_width)] == ["card-7", "card-8"]
+    assert drawn == [1]  # two cards alike but for their judged numbers: one picture
+    assert [low.what for low in english] == [low.what for low in german] == ["text (no id) '7' at 14.0 pt"]
+    monkeypatch.setattr(contrast, "_PICTURES", contrast._Pictures(contrast.PICTURES_LIMIT))
+    assert contrast.art_contrast([card("Ernte")], text_width) == german  # drawn afresh: the same verdict
+
+
+def test_new_art_under_the_same_file_name_is_drawn_again(monkeypatch):
+    """What is kept is found by the art's content, not its name: a picture edited while `serve` runs is
+    judged on its new pixels."""
+    from generator.layout.ops import Text, art_op
+    from generator.render import contrast
+    from generator.render.fonts import text_width
+
+    label = Text(20, 120, "Harvest", 12, fill="ink")
+    calm = art_op(_picture(_png((360, 500), (245, 245, 245))), 0, 0, 180, 250, slot="background")
+    busy = art_op(
+        _picture(_png((360, 500), (245, 245, 245), (20, 20, 20))), 0, 0, 180, 250, slot="background"
+    )
+    assert calm.asset.shown == busy.asset.shown
+    drawn = _rasterized(monkeypatch)
+    assert contrast.art_contrast([_component(calm, label)], text_width) == []
+    assert len(contrast.art_contrast([_component(busy, label)], text_width)) == 1
+    assert drawn == [1, 1]
+
+
+def test_a_string_that_shows_under_a_judged_one_stays_in_its_picture(monkeypatch):
+    """A string near a judged one is drawn with it: here one under half-transparent art, which shows through
+    behind the label and lowers its contrast (left out, the label would read as legible)."""
+    from generator.layout.ops import Text, art_op
+    from generator.render import contrast
+    from generator.render.fonts import text_width
+
+    veil = art_op(
+        _picture(_png((360, 500), (245, 245, 245))), 0, 0, 180, 250, slot="background", opacity=0.3
+    )
+    behind = Text(16, 116, "MMMMMMMMMM", 18, font="bold", fill="ink")  # drawn before the art: not judged
+    label = Text(20, 120, "Harvest", 12, fill="ink")
+    _rasterized(monkeypatch)
+    (low,) = contrast.art_contrast([_component(behind, veil, label)], text_width)
+    assert low.what == "text (no id) 'Harvest' at 12.0 pt"
+    _rasterized(monkeypatch)
+    assert contrast.art_contrast([_component(veil, label)], text_width) == []
