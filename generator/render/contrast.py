@@ -17,7 +17,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PIL import Image as PILImage
@@ -365,23 +365,34 @@ def _far_texts(face: _Face, measure: Measure) -> set[int]:
     return far - near
 
 
+@dataclass
+class _Picture:
+    """A face as drawn for the check, the key it is kept under (None: not kept) and the differences its icons
+    made to the face drawn without them (by that face's key, the icon's box and the face's clip)."""
+
+    image: PILImage.Image
+    key: Hashable | None
+    diffs: dict[Hashable, float | None] = field(default_factory=dict)
+
+
 class _Pictures:
     """The faces `art_contrast` drew lately, by what decides their pixels (the page's ops, the picture's
     size, the fonts' files), newest last, up to `limit` bytes: a kit's faces in its next language (the same
-    art and icons, the strings judged left out) are taken from here instead of drawn again. Ops are frozen
-    and compare by value, and art by its file's content hash, so a face edited in between (`serve`) is drawn
-    anew."""
+    art and icons, the strings judged left out) are taken from here instead of drawn again, with the verdicts
+    on their icons. Ops are frozen and compare by value, and art by its file's content hash, so a face edited
+    in between (`serve`) is drawn anew."""
 
     def __init__(self, limit: int):
         self.limit = limit
         self.lock = threading.Lock()
         self.held = 0
-        self.kept: OrderedDict[Hashable, PILImage.Image] = OrderedDict()
+        self.kept: OrderedDict[Hashable, _Picture] = OrderedDict()
 
     def draw(
         self, pages: Sequence[Page], sizes: Sequence[tuple[int, int]], fonts: KitFonts | None
-    ) -> list[PILImage.Image]:
-        """The picture of each page at its size: kept ones, and the others drawn at once (one PDF)."""
+    ) -> list[_Picture]:
+        """The picture of each page at its size: kept ones, and the others drawn at once (one PDF); a page
+        drawn twice here is drawn once."""
         # only when a face has art to judge: validate stays light
         from generator.render.raster import rasterize
 
@@ -405,10 +416,8 @@ class _Pictures:
         if missing:
             new = list(rasterize([pages[i] for i in missing], [sizes[i] for i in missing], fonts=fonts))
             with self.lock:
-                for i, picture in zip(missing, new, strict=True):
-                    found[i] = picture
-                    if keys[i] is not None:
-                        self._keep(keys[i], picture)
+                for i, image in zip(missing, new, strict=True):
+                    found[i] = self._keep(keys[i], image)
         out = []
         for i, kept in enumerate(found):
             shown = kept if kept is not None else found[first[keys[i]]]
@@ -416,21 +425,24 @@ class _Pictures:
             out.append(shown)
         return out
 
-    def _recall(self, key: Hashable | None) -> PILImage.Image | None:
+    def _recall(self, key: Hashable | None) -> _Picture | None:
         picture = self.kept.get(key) if key is not None else None
         if picture is not None:
             self.kept.move_to_end(key)
         return picture
 
-    def _keep(self, key: Hashable, picture: PILImage.Image) -> None:
-        size = picture.width * picture.height * len(picture.getbands())
-        if size > self.limit or key in self.kept:
-            return
-        self.kept[key] = picture
+    def _keep(self, key: Hashable | None, image: PILImage.Image) -> _Picture:
+        size = image.width * image.height * len(image.getbands())
+        if key is None or size > self.limit:
+            return _Picture(image, None)
+        if key in self.kept:
+            return self.kept[key]
+        picture = self.kept[key] = _Picture(image, key)
         self.held += size
         while self.held > self.limit:
             _, old = self.kept.popitem(last=False)
-            self.held -= old.width * old.height * len(old.getbands())
+            self.held -= old.image.width * old.image.height * len(old.image.getbands())
+        return picture
 
 
 def _fonts_key(fonts: KitFonts | None) -> Hashable:
@@ -456,6 +468,23 @@ PICTURES_LIMIT = 32 * 2**20
 """Bytes of face pictures `art_contrast` keeps for the next language (a poker card's face at DPI: 0.26 MB)."""
 
 _PICTURES = _Pictures(PICTURES_LIMIT)
+
+
+def _icon_difference(
+    bare: PILImage.Image, with_icons: PILImage.Image, box: Box, place: Place, scale: float
+) -> float | None:
+    """The median CIEDE2000 difference an icon's box makes to the pixels it paints (None: it paints fewer
+    than 4 of them, or its box is off the face). The median: an icon's anti-aliased rim differs little from
+    what it is drawn on by nature."""
+    before, after = _crop(bare, box, place, scale), _crop(with_icons, box, place, scale)
+    if before is None or after is None:
+        return None
+    old = np.asarray(before, dtype=np.uint8).reshape(-1, 3)
+    new = np.asarray(after, dtype=np.uint8).reshape(-1, 3)
+    painted = np.any(old != new, axis=1)
+    if painted.sum() < 4:
+        return None
+    return float(np.median(delta_e00_array(to_lab_array(old[painted]), to_lab_array(new[painted]))))
 
 
 def art_contrast(
@@ -484,7 +513,7 @@ def art_contrast(
             assert isinstance(d.op, Text)
             text = d.op
             crop = _crop(
-                with_icons if with_icons is not None else bare, d.box, f.place, scale
+                with_icons.image if with_icons is not None else bare.image, d.box, f.place, scale
             )  # all but the strings: what is under them
             if crop is None:
                 continue
@@ -505,16 +534,17 @@ def art_contrast(
         if with_icons is None:
             continue
         for d, art in f.icons:
-            before, after = _crop(bare, d.box, f.place, scale), _crop(with_icons, d.box, f.place, scale)
-            if before is None or after is None:
+            seen = (bare.key, d.box, f.place.clip)  # the same icon on the same pictures: the same difference
+            if bare.key is None or seen not in with_icons.diffs:
+                difference = _icon_difference(bare.image, with_icons.image, d.box, f.place, scale)
+                if bare.key is None:
+                    diff = difference
+                else:
+                    diff = with_icons.diffs.setdefault(seen, difference)
+            else:
+                diff = with_icons.diffs[seen]
+            if diff is None:
                 continue
-            old = np.asarray(before, dtype=np.uint8).reshape(-1, 3)
-            new = np.asarray(after, dtype=np.uint8).reshape(-1, 3)
-            painted = np.any(old != new, axis=1)
-            if painted.sum() < 4:
-                continue
-            # the median: an icon's anti-aliased rim differs little from what it is drawn on by nature
-            diff = float(np.median(delta_e00_array(to_lab_array(old[painted]), to_lab_array(new[painted]))))
             if diff < ICON_DELTA_E:
                 slot, file = _slot(art)
                 what = _icon_name(d)

@@ -279,3 +279,33 @@ def test_a_string_that_shows_under_a_judged_one_stays_in_its_picture(monkeypatch
     assert low.what == "text (no id) 'Harvest' at 12.0 pt"
     _rasterized(monkeypatch)
     assert contrast.art_contrast([_component(veil, label)], text_width) == []
+
+
+def test_an_icons_verdict_is_measured_once_per_picture_and_place(monkeypatch):
+    """Two icons on one face are judged each in its own place (one melts into the field, one stands out);
+    the same face in another language reuses both verdicts without measuring them again."""
+    from generator.layout.ops import Text, art_op
+    from generator.render import contrast
+    from generator.render.fonts import text_width
+
+    field = art_op(_picture(_png((360, 500), (200, 40, 50))), 0, 0, 180, 250, slot="background")
+    icon = _picture(_svg("#000000"), "assets/suits/red.svg")
+    melting = art_op(icon, 20, 150, 60, 60, slot="icon", tint="#c0303c")
+    standing = art_op(icon, 100, 150, 60, 60, slot="icon", tint="#ffffff")
+    measured: list[object] = []
+    real = contrast._icon_difference
+
+    def counting(*args):  # type: ignore[no-untyped-def]
+        measured.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(contrast, "_icon_difference", counting)
+    _rasterized(monkeypatch)
+    verdicts = []
+    for title in ("Harvest", "Ernte"):
+        (low,) = contrast.art_contrast(
+            [_component(field, melting, standing, Text(200, 20, title, 12, fill="ink"))], text_width
+        )
+        verdicts.append((low.what, low.measured))
+    assert verdicts[0] == verdicts[1] and verdicts[0][1] < contrast.ICON_DELTA_E
+    assert len(measured) == 2 and measured[0] != measured[1]  # each icon once, in its own box
