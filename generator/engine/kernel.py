@@ -39,25 +39,39 @@ def source_salt() -> str:
     return _kernelcache.source_salt(_PACKAGE)
 
 
+_NOT_WITH_NUMBA = {
+    "scipy.linalg": "numba.np.arraymath imports it only to learn whether BLAS is there (0.17 CPU-s)",
+    "cffi": "numba's typing imports it (and pycparser, building a C parser) for kernels calling C through "
+    "cffi: 0.04 CPU-s",
+    "yaml": "numba's configuration imports it to read a .numba_config.yaml in the working folder: 0.02 CPU-s "
+    "where there is none",
+}
+"""What numba loads without, and why (`_import_numba`)."""
+
+
 def _import_numba() -> types.ModuleType:
-    """numba, loaded without its BLAS probe. numba.np.arraymath imports scipy.linalg when it loads, only to
-    learn whether BLAS is there (0.17 CPU-s in every check, before the first game); the answer picks how
-    np.correlate and np.convolve multiply, which no kernel here calls. np.dot and numba's other BLAS users
-    still import scipy.linalg themselves when they compile. So scipy.linalg is hidden while arraymath loads;
-    a numba that cannot load that way is loaded again as usual."""
+    """numba, loaded without what no kernel here needs (_NOT_WITH_NUMBA), before every check's first game.
+    numba.np.arraymath imports scipy.linalg to learn whether BLAS is there, and the answer picks how
+    np.correlate and np.convolve multiply, which no kernel here calls (np.dot and numba's other BLAS users
+    still import scipy.linalg themselves when they compile); cffi and yaml serve numba features pnpkit does
+    not use. So they are hidden while numba, its array functions and its cffi typing load; a module already
+    imported stays as it is, and a numba that cannot load that way is loaded again as usual."""
     import importlib.abc
     import sys
 
-    class HideScipyLinalg(importlib.abc.MetaPathFinder):
+    class Hide(importlib.abc.MetaPathFinder):
         def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
-            if fullname == "scipy.linalg":
-                raise ImportError("scipy.linalg is not loaded with numba (pnpkit engine.kernel)")
+            if fullname in _NOT_WITH_NUMBA and not (
+                fullname == "yaml" and os.path.isfile(".numba_config.yaml")
+            ):
+                raise ImportError(f"{fullname} is not loaded with numba (pnpkit engine.kernel)")
 
-    hide = HideScipyLinalg()
+    hide = Hide()
     sys.meta_path.insert(0, hide)
     try:
+        import numba.core.typing.cffi_utils
         import numba.np.arraymath
-    except ImportError:  # numba missing, or one that needs scipy.linalg to load: tried again below
+    except ImportError:  # numba missing, or one that needs a hidden module to load: tried again below
         pass
     finally:
         sys.meta_path.remove(hide)

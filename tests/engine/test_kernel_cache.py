@@ -101,17 +101,27 @@ def test_a_cache_folder_the_user_chose_is_kept(tmp_path):
     assert _probe(env) == [str(tmp_path / "mine")] * 2
 
 
-def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles() -> None:
+def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles(tmp_path: Path) -> None:
     """numba's BLAS probe (scipy.linalg, 0.17 CPU-s of every check) is skipped when the engine loads numba:
     a fresh interpreter that loads the engine has no scipy.linalg, and a compiled np.dot still imports it
-    itself and multiplies."""
+    itself and multiplies. Nor cffi or yaml, after a compile too (numba's typing and configuration would
+    import them for features pnpkit does not use), unless a .numba_config.yaml in the working folder asks
+    numba for YAML: then it reads it, as it does without pnpkit."""
     code = (
         "import sys, numpy as np\n"
         "import generator.engine.kernel as k\n"
         "print(k.HAVE_NUMBA, 'scipy.linalg' in sys.modules)\n"
         "dot = k._numba.njit(lambda a, b: np.dot(a, b))\n"
         "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)\n"
+        "print('cffi' in sys.modules, 'yaml' in sys.modules, k._numba.config.BOUNDSCHECK)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
-    assert r.stdout.split() == ["True", "False", "5.0", "True"], r.stdout + r.stderr
+    r = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert r.stdout.split() == ["True", "False", "5.0", "True", "False", "False", "None"], r.stdout + r.stderr
+    (tmp_path / ".numba_config.yaml").write_text("boundscheck: 0\n", encoding="utf-8")
+    r = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert r.stdout.split()[-3:] == ["False", "True", "0"], r.stdout + r.stderr
