@@ -77,14 +77,24 @@ def average_ranks(a: np.ndarray) -> np.ndarray:
 
 def average_ranks_rows(a: np.ndarray) -> np.ndarray:
     """`average_ranks` of each row of a 2-D array, a row holding a NaN ranked NaN throughout (as
-    scipy.stats.rankdata(a, axis=1) ranks them): an element's rank is the number of smaller ones in its row
-    plus the half of (the number of equal ones, itself included, + 1), exact in floats."""
-    if a.shape[1] > 256:  # the comparison cube would be large: one row at a time
-        ranks = np.apply_along_axis(average_ranks, 1, a) if a.size else a.astype(np.float64)
-    else:
-        less = (a[:, None, :] < a[:, :, None]).sum(axis=2)
-        equal = (a[:, None, :] == a[:, :, None]).sum(axis=2)
-        ranks = less + (equal + 1) / 2
+    scipy.stats.rankdata(a, axis=1) ranks them), by one sort of every row: a tie group spanning sorted places
+    i..j gets (i + j) / 2 + 1, exact in floats. (Counting smaller and equal elements took a row x row cube:
+    0.04 s for the 2,000 replicates of 54 memory cards at every look of a Raindrops check.)"""
+    a = np.asarray(a, dtype=np.float64)
+    rows, n = a.shape
+    if a.size == 0:
+        return a.copy()
+    order = np.argsort(a, axis=1)  # any order within a tie group: its places share one rank
+    s = np.take_along_axis(a, order, axis=1)
+    place = np.broadcast_to(np.arange(n), (rows, n))
+    starts = np.ones((rows, n), dtype=bool)  # a sorted place that opens a tie group
+    starts[:, 1:] = s[:, 1:] != s[:, :-1]
+    ends = np.ones((rows, n), dtype=bool)  # one that closes it
+    ends[:, :-1] = starts[:, 1:]
+    first = np.maximum.accumulate(np.where(starts, place, 0), axis=1)
+    last = np.minimum.accumulate(np.where(ends, place, n - 1)[:, ::-1], axis=1)[:, ::-1]
+    ranks = np.empty((rows, n), dtype=np.float64)
+    np.put_along_axis(ranks, order, (first + last) / 2 + 1, axis=1)
     ranks[np.isnan(a).any(axis=1)] = np.nan
     return ranks
 
