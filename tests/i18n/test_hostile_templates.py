@@ -107,3 +107,39 @@ def test_a_string_compiled_once_renders_in_each_language_with_its_own_helpers():
     for _ in range(2):
         with pytest.raises(SpecError, match="not available|not allowed|unsafe"):
             render(hostile)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Roll the dice.",
+        "}} %} #} -} a lone closer",
+        "100% of the cards; 3 > 2 and #1",
+        "\n\nline\r\nbreaks\t",
+        "x" * 4096,
+        "x" * 20_000,
+    ],
+    ids=["plain", "closers", "symbols", "newlines", "long", "over-the-cap"],
+)
+def test_a_string_without_a_brace_is_judged_as_a_full_parse_judges_it(text, monkeypatch):
+    """`template_problem` reads a string without "{" as text without parsing it: the same answer as the
+    parse, its length cap included."""
+    from generator.i18n import sandbox
+
+    env = CatalogEnvironment()
+    quick = template_problem(env, text)
+    parsed = []
+    real = CatalogEnvironment.parse_checked
+
+    def parse(self, source):  # type: ignore[no-untyped-def]
+        parsed.append(source)
+        return real(self, source)
+
+    monkeypatch.setattr(sandbox.CatalogEnvironment, "parse_checked", parse)
+    try:
+        env.parse_checked(text)
+        full = None
+    except sandbox.TemplateLimit as e:
+        full = f"template: {e}"
+    assert quick == full
+    assert (template_problem(env, text), parsed[1:]) == (quick, [] if full is None else [text])
