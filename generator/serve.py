@@ -14,7 +14,6 @@ import math
 import os
 import re
 import sys
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -29,12 +28,12 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from generator.errors import KitError, SpecError
+from generator.render.pdfium_lock import PDFIUM as _PDFIUM  # pictures drawn one at a time, builds too
 from generator.spec.choices import PAPERS
 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 PREVIEW_DPI = 80
 CHECK_JSON = ".pnpkit-check.json"
-_PDFIUM = threading.Lock()  # pdfium is not thread-safe: pictures are rasterised one at a time
 _PROGRESS = re.compile(r"(\d+)/(\d+|\?)")  # rich's "done/total" column ("?" = open-ended)
 
 

@@ -115,6 +115,7 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
     from reportlab.pdfgen.canvas import Canvas
 
     from generator.render.pdf import _embedded_text, _tinted
+    from generator.render.pdfium_lock import PDFIUM
 
     shape = _embedded_text(_tinted(sha, drawing, tint), None, "", lenient=True)  # texts in the built-in face
     buf = io.BytesIO()
@@ -123,19 +124,20 @@ def _vector_pixels(sha: str, tint: str | None, drawing: object, size: tuple[int,
     renderPDF.draw(shape, canvas, 0, 0)
     canvas.showPage()
     canvas.save()
-    doc = pdfium.PdfDocument(buf.getvalue())
-    try:
-        page = doc[0]
-        image = (
-            page.render(
-                scale=max(size[0] / page.get_width(), size[1] / page.get_height()),
-                fill_color=(255, 255, 255, 0),
+    with PDFIUM:
+        doc = pdfium.PdfDocument(buf.getvalue())
+        try:
+            page = doc[0]
+            image = (
+                page.render(
+                    scale=max(size[0] / page.get_width(), size[1] / page.get_height()),
+                    fill_color=(255, 255, 255, 0),
+                )
+                .to_pil()
+                .convert("RGBA")
             )
-            .to_pil()
-            .convert("RGBA")
-        )
-    finally:
-        doc.close()
+        finally:
+            doc.close()
     resized: Image.Image = image.resize(size, Image.Resampling.LANCZOS)
     return resized
 

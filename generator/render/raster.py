@@ -15,6 +15,7 @@ from PIL import Image
 from generator.errors import RenderError
 from generator.layout.ops import Page
 from generator.render.pdf import pdf_bytes
+from generator.render.pdfium_lock import PDFIUM
 from generator.spec.fonts import KitFonts
 
 PNG_LEVEL = 3
@@ -41,7 +42,19 @@ def rasterize(
     if not pages:
         return
     # drawn in memory: a raster for a check or an export opens no temporary file
-    doc = pdfium.PdfDocument(pdf_bytes(pages, title="pnpkit export", fonts=fonts, greyscale=greyscale))
+    data = pdf_bytes(pages, title="pnpkit export", fonts=fonts, greyscale=greyscale)
+    with PDFIUM:
+        yield from _rendered(pdfium.PdfDocument(data), pages, sizes, crops, done)
+
+
+def _rendered(
+    doc: pdfium.PdfDocument,
+    pages: Sequence[Page],
+    sizes: Sequence[tuple[int, int]],
+    crops: Sequence[Crop] | None,
+    done: Callable[[], None] | None,
+) -> Iterator[Image.Image]:
+    """`rasterize`'s pictures of an open document (closed at the end)."""
     try:
         for i, (w_px, h_px) in enumerate(sizes):
             crop = crops[i] if crops is not None else (0.0, 0.0, 0.0, 0.0)
