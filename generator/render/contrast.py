@@ -535,14 +535,12 @@ def art_contrast(
             continue
         for d, art in f.icons:
             seen = (bare.key, d.box, f.place.clip)  # the same icon on the same pictures: the same difference
-            if bare.key is None or seen not in with_icons.diffs:
-                difference = _icon_difference(bare.image, with_icons.image, d.box, f.place, scale)
-                if bare.key is None:
-                    diff = difference
-                else:
-                    diff = with_icons.diffs.setdefault(seen, difference)
-            else:
+            if bare.key is not None and seen in with_icons.diffs:
                 diff = with_icons.diffs[seen]
+            else:
+                diff = _icon_difference(bare.image, with_icons.image, d.box, f.place, scale)
+                if bare.key is not None:
+                    with_icons.diffs[seen] = diff
             if diff is None:
                 continue
             if diff < ICON_DELTA_E:
