@@ -14,20 +14,26 @@ from generator.resources import atomic_write
 
 
 @contextmanager
-def _page(pdf_path: Path, page: int) -> Iterator[pdfium.PdfPage]:
-    """Page `page` (0-based) of the PDF at `pdf_path`, open for the block (PDFIUM held); located errors if it
-    is missing."""
+def _document(pdf_path: Path) -> Iterator[pdfium.PdfDocument]:
+    """The PDF at `pdf_path`, open for the block with PDFIUM held; a located error if it cannot be read."""
     with PDFIUM:
         try:
             doc = pdfium.PdfDocument(str(pdf_path))
         except (OSError, pdfium.PdfiumError) as e:
             raise RenderError(f"cannot read {pdf_path}: {e}") from e
         try:
-            if not 0 <= page < len(doc):
-                raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
-            yield doc[page]
+            yield doc
         finally:
             doc.close()
+
+
+@contextmanager
+def _page(pdf_path: Path, page: int) -> Iterator[pdfium.PdfPage]:
+    """Page `page` (0-based) of the PDF at `pdf_path`, open for the block; located errors if it is missing."""
+    with _document(pdf_path) as doc:
+        if not 0 <= page < len(doc):
+            raise RenderError(f"{pdf_path} has {len(doc)} page(s); no page {page} (pages count from 0)")
+        yield doc[page]
 
 
 def write_png(pdf_path: Path, png_path: Path, *, page: int = 0, dpi: int = 110) -> None:
@@ -52,12 +58,5 @@ def page_png(pdf_path: Path, page: int, *, dpi: int = 80) -> bytes:
 
 def page_count(pdf_path: Path) -> int:
     """How many pages the PDF at `pdf_path` has."""
-    with PDFIUM:
-        try:
-            doc = pdfium.PdfDocument(str(pdf_path))
-        except (OSError, pdfium.PdfiumError) as e:
-            raise RenderError(f"cannot read {pdf_path}: {e}") from e
-        try:
-            return len(doc)
-        finally:
-            doc.close()
+    with _document(pdf_path) as doc:
+        return len(doc)
