@@ -122,8 +122,22 @@ DISTINCT_HOUSE_RULES = _distinct(HOUSE_RULES)
 is the shipped kit itself, so of those seven only the first (bag_empties=last_tile_drawn) is played."""
 
 
-@pytest.mark.parametrize("switch, value", DISTINCT_HOUSE_RULES)
-@pytest.mark.parametrize("turn_limit", [2000, 14])
+FINAL_ROUND_SWITCHES = ("final_last_turn_card", "final_clouds")
+"""The switches the rules read only in the final round, after the end is triggered (Raindrops._end_turn with
+an end trigger, _next_final; the kernel's end_turn and its final placement): in games the turn limit cuts
+before any trigger, they play the shipped kit's very games, move for move."""
+
+HOUSE_RULE_CASES = [
+    (switch, value, turn_limit)
+    for turn_limit in (2000, 14)
+    for switch, value in DISTINCT_HOUSE_RULES
+    if not (turn_limit == 14 and switch in FINAL_ROUND_SWITCHES)
+]
+"""Every setting in whole games and in games cut at turn 14, less the final-round settings in cut games: the
+shipped kit's cut games played again (test_the_final_round_switches_do_not_act_in_games_the_limit_cuts)."""
+
+
+@pytest.mark.parametrize("switch, value, turn_limit", HOUSE_RULE_CASES)
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
 def test_compiled_tally_equals_the_reference_for_each_house_rule(
     switch: str, value: str, turn_limit: int, mode: str
@@ -139,6 +153,19 @@ def test_compiled_tally_equals_the_reference_for_each_house_rule(
         _same(compiled, run(dataclasses.replace(s, reference=True), 12, seed=61, chunk_size=5))
         if turn_limit == 14:
             assert (compiled["games.trigger"] == 0).all()  # every game stopped by the limit
+
+
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_the_final_round_switches_do_not_act_in_games_the_limit_cuts(mode: str) -> None:
+    """What leaves the final-round settings' cut games out of the reference comparison: cut at turn 14 (no
+    end triggered), they are the shipped kit's games, tally for tally."""
+    for players in (3, 4):
+        shipped = run(_sim(players, turn_limit=14, mode=mode), 12, seed=61, chunk_size=5)
+        assert (shipped["games.trigger"] == 0).all()
+        for switch, value in DISTINCT_HOUSE_RULES:
+            if switch in FINAL_ROUND_SWITCHES:
+                params, bonus = _house_rule_rules(switch, value)
+                _same(shipped, run(_sim(players, params, bonus, 14, mode), 12, seed=61, chunk_size=5))
 
 
 def test_the_bag_trigger_and_a_tied_game_are_replayed() -> None:
