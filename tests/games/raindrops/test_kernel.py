@@ -17,12 +17,10 @@ import pytest
 from generator.engine.kernel import py_func
 from generator.engine.runner import Tally, run
 from generator.games.raindrops import kernel_rng, kernel_tables
-from generator.games.raindrops.components import BonusTile
 from generator.games.raindrops.sim import FullGames
-from generator.games.raindrops.state import Params
 from tests.games.python_kernels import all_python
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
-from tests.games.raindrops.test_sim_fast import HOUSE_RULES
+from tests.games.raindrops.test_sim_fast import DISTINCT_HOUSE_RULES, HOUSE_RULES, _house_rule_rules
 
 ROOT = Path(__file__).resolve().parents[3]
 SEEDS = [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**32 + 5, 12345678901234567, 2**64 - 1]
@@ -100,26 +98,6 @@ def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int
     ref = run(dataclasses.replace(s, reference=True), 6, seed=40 + players, chunk_size=4)
     _same(compiled, ref)
     assert compiled["games"][0] == 6 and compiled["games.turns"].min() > 0
-
-
-def _house_rule_rules(switch: str, value: str) -> tuple[Params, tuple[BonusTile, ...]]:
-    """The rule figures and bonus tiles of one house-rule setting (the other switches as shipped)."""
-    params = dataclasses.replace(PARAMS, **{switch: value}) if switch != "wild_bonus" else PARAMS
-    return params, bonus28(value) if switch == "wild_bonus" else bonus28()
-
-
-def _distinct(settings: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The settings in order, less those whose rules equal an earlier one's (the very same games)."""
-    out: list[tuple[str, str]] = []
-    for setting in settings:
-        if all(_house_rule_rules(*setting) != _house_rule_rules(*kept) for kept in out):
-            out.append(setting)
-    return out
-
-
-DISTINCT_HOUSE_RULES = _distinct(HOUSE_RULES)
-"""HOUSE_RULES less the settings that play the very games of an earlier one: the shipped value of each switch
-is the shipped kit itself, so of those seven only the first (bag_empties=last_tile_drawn) is played."""
 
 
 FINAL_ROUND_SWITCHES = ("final_last_turn_card", "final_clouds")
