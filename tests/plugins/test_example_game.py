@@ -23,6 +23,7 @@ from generator.contract.load import load_kit
 from generator.engine.executors import SerialExecutor
 from generator.pipeline import check_kit
 from generator.render.html_report import to_json_text
+from tests.clirun import pnpkit as in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "tests" / "plugins" / "pig"
@@ -52,14 +53,16 @@ def line_of(path: Path, text: str) -> int:
 # ------------------------------------------------------------------ with the plugin installed
 
 
-@pytest.mark.slow  # validate, build and check in fresh interpreters
 def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
-    v = pnpkit("validate", str(KIT), path=[PIG])
+    """In this process, where the example is registered as an installed package is (tests/conftest.py puts
+    its folder on sys.path, where its entry point is found): a fresh interpreter for each command only started
+    pnpkit again, about 0.7 CPU-s each."""
+    v = in_process("validate", str(KIT))
     assert v.returncode == 0, v.stderr
     assert "ok (pig, 2 components, en, ja, es)" in v.stdout
 
     out = tmp_path / "out"
-    b = pnpkit("build", str(KIT), "--out", str(out), "--lang", "en,ja", path=[PIG])
+    b = in_process("build", str(KIT), "--out", str(out), "--lang", "en,ja")
     assert b.returncode == 0, b.stderr
     sheet = PdfReader(out / "pig" / "en" / "score_sheet-a4.pdf")
     text = sheet.pages[0].extract_text()
@@ -74,7 +77,7 @@ def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
     )  # the print checklist, then its 2 pages (duplex none)
 
     report = tmp_path / "pig.json"
-    c = pnpkit("check", str(KIT), "--workers", "1", "--json", str(report), path=[PIG])
+    c = in_process("check", str(KIT), "--workers", "1", "--json", str(report))
     assert c.returncode == 0, c.stderr
     got = json.loads(report.read_text(encoding="utf-8"))["reports"][0]
     assert got["game"] == "pig" and got["verdict"] == "HOLDS"
@@ -84,7 +87,7 @@ def test_cli_validates_builds_and_checks_the_example_kit(tmp_path):
 
 
 def test_schema_includes_the_example_game():
-    s = pnpkit("schema", "--game", "pig", path=[PIG])
+    s = in_process("schema", "--game", "pig")
     assert s.returncode == 0, s.stderr
     game = json.loads(s.stdout)["properties"]["game"]
     model = json.loads(s.stdout)["$defs"][game["$ref"].rsplit("/", 1)[1]]
@@ -98,7 +101,7 @@ def test_check_fails_a_tolerance_the_example_game_breaks(tmp_path):
     shutil.copytree(KIT, kit)
     y = kit / "kit.yaml"
     y.write_text(y.read_text(encoding="utf-8").replace("target: 50 ", "target: 3 "), encoding="utf-8")
-    c = pnpkit("check", str(kit), "--workers", "1", path=[PIG])
+    c = in_process("check", str(kit), "--workers", "1")
     assert c.returncode == 1, c.stdout + c.stderr
     assert "balance tolerances failed" in c.stderr and "Traceback" not in c.stderr
 

@@ -25,6 +25,7 @@ from generator.spec.edit import set_value
 from generator.tune.edit import tuned_yaml
 from generator.tune.plan import Plan, TuneUsageError, make_plan, parse_param
 from generator.tune.search import search
+from tests.clirun import pnpkit as in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 PD = ROOT / "layouts" / "peak_dice"
@@ -409,9 +410,8 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
     assert "Traceback" not in err and "tune interrupted: the finished trials are kept in sqlite:///" in err
     kept = _finished_trials(db)
     assert 2 <= len(kept) < 1000 and not (tmp_path / "o" / "pd-tuned").exists()
-    r = subprocess.run(
-        [*cmd, "--trials", str(len(kept) + 2)], env=env, capture_output=True, text=True, timeout=300
-    )
+    # the rerun in this process: what it is asked is the command's (a fresh interpreter only started pnpkit)
+    r = in_process(*cmd[3:], "--trials", str(len(kept) + 2))
     assert r.returncode == 0, r.stderr
     assert f"2 trials played, {len(kept) + 2} in the study" in r.stdout
     again = _finished_trials(db)

@@ -26,6 +26,7 @@ from generator.games.peak_dice.sim import Simulation, play
 from generator.games.peak_dice.tables import build_tables
 from generator.games.peak_dice.transcript import transcript
 from tests.games.peak_dice.conftest import D6, make_spec
+from tests.games.python_kernels import all_python
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[2]
@@ -35,7 +36,8 @@ ROOT = HERE.parents[2]
 def test_compiled_and_pure_kernels_give_identical_tallies(spec, policy) -> None:
     t = build_tables(spec)
     fast = play(t, [policy] * 3, spec.balance.turn_limit, seed_state(11), 4)
-    pure = play(t, [policy] * 3, spec.balance.turn_limit, seed_state(11), 4, pure=True)
+    with all_python():
+        pure = play(t, [policy] * 3, spec.balance.turn_limit, seed_state(11), 4, pure=True)
     assert fast.keys() == pure.keys()
     for k in fast:
         np.testing.assert_array_equal(fast[k], pure[k], err_msg=k)
@@ -52,7 +54,8 @@ def test_mixed_policies_compiled_equal_pure(spec) -> None:
     t = build_tables(spec)
     seats = ["planner", "reroll", "greedy", "planner_keep"]
     fast = play(t, seats, spec.balance.turn_limit, seed_state(4), 3)
-    pure = play(t, seats, spec.balance.turn_limit, seed_state(4), 3, pure=True)
+    with all_python():
+        pure = play(t, seats, spec.balance.turn_limit, seed_state(4), 3, pure=True)
     for k in fast:
         np.testing.assert_array_equal(fast[k], pure[k], err_msg=k)
 
@@ -272,15 +275,19 @@ def _workspace(t, sheet, filled, faces=None):
 
 
 def _kernel_choice(t, state, players: int, max_dice: int, pure: bool = False) -> int:
+    """plan_reroll's choice, compiled or (`pure`) its Python function and every function it calls."""
     sheet, filled, faces, p, miss_cost = state
-    fn = planner_reroll.plan_reroll.py_func if pure else planner_reroll.plan_reroll
     setup = setup_of(t)
     ws = workspace(setup, players)
     ws.sheet[: sheet.shape[0]] = sheet
     ws.filled[: filled.shape[0]] = filled
     ws.faces[:] = faces
     pw = plan_workspace(setup, players)
-    return int(fn(setup, plan_of(t), ws, pw, p, miss_cost, max_dice, planner_reroll.large_sets(max_dice)))
+    args = (setup, plan_of(t), ws, pw, p, miss_cost, max_dice, planner_reroll.large_sets(max_dice))
+    if not pure:
+        return int(planner_reroll.plan_reroll(*args))
+    with all_python():
+        return int(planner_reroll.plan_reroll(*args))
 
 
 def test_planner_reroll_is_the_plain_enumerations_choice(spec) -> None:
@@ -324,7 +331,11 @@ def test_planner_reroll_general_dice_and_three_dice_sets() -> None:
         + [{"colour": "white", "values": [1, 2, 3]}]
     )
     t = build_tables(spec, planner=replace(DEFAULT_PARAMS, reroll_dice=3))
-    states = _decision_states(t, 2, [5, 6], per_game=6)
+    # the decisions of this planner's games, played by the game loop's Python functions: compiled, a loop
+    # that considers sets of 3 dice is one no command compiles (every kit's planner re-rolls at most pairs),
+    # 5 CPU-s for the same games; plan_reroll itself is compiled for sets of 3 below
+    with all_python():
+        states = _decision_states(t, 2, [5, 6], per_game=6)
     for st_ in states:
         for max_dice in (2, 3):
             want, _ = _enumerated_choice(t, st_, max_dice)
@@ -382,7 +393,8 @@ def test_every_house_rule_setting_kernel_agrees_with_reference_rules(rules, poli
 def test_every_house_rule_setting_compiled_equals_pure(rules) -> None:
     t = build_tables(make_spec(rules=rules, miss_boxes=3))
     a = play(t, ["planner", "random", "greedy"], 300, seed_state(9), 6)
-    b = play(t, ["planner", "random", "greedy"], 300, seed_state(9), 6, pure=True)
+    with all_python():
+        b = play(t, ["planner", "random", "greedy"], 300, seed_state(9), 6, pure=True)
     assert all(np.array_equal(a[key], b[key]) for key in a)
 
 
@@ -427,9 +439,12 @@ def test_forced_write_takes_the_least_bad_row(pure) -> None:
     sums = ws.sums
     colour_sums(t.dice_colour, t.dice_value, faces, 4, sums)
     assert list(sums) == [4, 3, 3, 3]
-    fn = P.plan_choose.py_func if pure else P.plan_choose
     setup, plan = setup_of(t), plan_of(t)._replace(forced=True)
-    c = fn(setup, plan, ws, 0, -1, False, True, 3.0)
+    if pure:
+        with all_python():
+            c = P.plan_choose(setup, plan, ws, 0, -1, False, True, 3.0)
+    else:
+        c = P.plan_choose(setup, plan, ws, 0, -1, False, True, 3.0)
     assert c == 1  # blue: 1 circle out of reach (purple: 2)
     lv = 1
     g = [P.plan_gain(setup, plan, ws, lv, 0, r, int(sums[r])) for r in range(4)]

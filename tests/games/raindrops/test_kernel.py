@@ -17,11 +17,10 @@ import pytest
 from generator.engine.kernel import py_func
 from generator.engine.runner import Tally, run
 from generator.games.raindrops import kernel_rng, kernel_tables
-from generator.games.raindrops.components import BonusTile
 from generator.games.raindrops.sim import FullGames
-from generator.games.raindrops.state import Params
+from tests.games.python_kernels import all_python
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
-from tests.games.raindrops.test_sim_fast import HOUSE_RULES
+from tests.games.raindrops.test_sim_fast import DISTINCT_HOUSE_RULES, HOUSE_RULES, _house_rule_rules
 
 ROOT = Path(__file__).resolve().parents[3]
 SEEDS = [0, 1, 7, 2**31, 2**32 - 1, 2**32, 2**32 + 5, 12345678901234567, 2**64 - 1]
@@ -101,28 +100,22 @@ def test_compiled_tally_equals_the_python_and_the_reference_tallies(players: int
     assert compiled["games"][0] == 6 and compiled["games.turns"].min() > 0
 
 
-def _house_rule_rules(switch: str, value: str) -> tuple[Params, tuple[BonusTile, ...]]:
-    """The rule figures and bonus tiles of one house-rule setting (the other switches as shipped)."""
-    params = dataclasses.replace(PARAMS, **{switch: value}) if switch != "wild_bonus" else PARAMS
-    return params, bonus28(value) if switch == "wild_bonus" else bonus28()
+FINAL_ROUND_SWITCHES = ("final_last_turn_card", "final_clouds")
+"""The switches the rules read only in the final round, after the end is triggered (Raindrops._end_turn with
+an end trigger, _next_final; the kernel's end_turn and its final placement): in games the turn limit cuts
+before any trigger, they play the shipped kit's very games, move for move."""
+
+HOUSE_RULE_CASES = [
+    (switch, value, turn_limit)
+    for turn_limit in (2000, 14)
+    for switch, value in DISTINCT_HOUSE_RULES
+    if not (turn_limit == 14 and switch in FINAL_ROUND_SWITCHES)
+]
+"""Every setting in whole games and in games cut at turn 14, less the final-round settings in cut games: the
+shipped kit's cut games played again (test_the_final_round_switches_do_not_act_in_games_the_limit_cuts)."""
 
 
-def _distinct(settings: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The settings in order, less those whose rules equal an earlier one's (the very same games)."""
-    out: list[tuple[str, str]] = []
-    for setting in settings:
-        if all(_house_rule_rules(*setting) != _house_rule_rules(*kept) for kept in out):
-            out.append(setting)
-    return out
-
-
-DISTINCT_HOUSE_RULES = _distinct(HOUSE_RULES)
-"""HOUSE_RULES less the settings that play the very games of an earlier one: the shipped value of each switch
-is the shipped kit itself, so of those seven only the first (bag_empties=last_tile_drawn) is played."""
-
-
-@pytest.mark.parametrize("switch, value", DISTINCT_HOUSE_RULES)
-@pytest.mark.parametrize("turn_limit", [2000, 14])
+@pytest.mark.parametrize("switch, value, turn_limit", HOUSE_RULE_CASES)
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
 def test_compiled_tally_equals_the_reference_for_each_house_rule(
     switch: str, value: str, turn_limit: int, mode: str
@@ -140,6 +133,19 @@ def test_compiled_tally_equals_the_reference_for_each_house_rule(
             assert (compiled["games.trigger"] == 0).all()  # every game stopped by the limit
 
 
+@pytest.mark.parametrize("mode", ["greedy", "gap"])
+def test_the_final_round_switches_do_not_act_in_games_the_limit_cuts(mode: str) -> None:
+    """What leaves the final-round settings' cut games out of the reference comparison: cut at turn 14 (no
+    end triggered), they are the shipped kit's games, tally for tally."""
+    for players in (3, 4):
+        shipped = run(_sim(players, turn_limit=14, mode=mode), 12, seed=61, chunk_size=5)
+        assert (shipped["games.trigger"] == 0).all()
+        for switch, value in DISTINCT_HOUSE_RULES:
+            if switch in FINAL_ROUND_SWITCHES:
+                params, bonus = _house_rule_rules(switch, value)
+                _same(shipped, run(_sim(players, params, bonus, 14, mode), 12, seed=61, chunk_size=5))
+
+
 def test_the_bag_trigger_and_a_tied_game_are_replayed() -> None:
     """4 players empty the bag twice (trigger "bag") under both readings of when the bag empties."""
     for value in ("last_tile_drawn", "tile_needed"):
@@ -151,8 +157,12 @@ def test_the_bag_trigger_and_a_tied_game_are_replayed() -> None:
 
 @pytest.mark.parametrize("mode", ["greedy", "gap"])
 def test_the_kernel_python_function_gives_the_compiled_tally(mode: str) -> None:
+    """The kernel's Python functions, every one (`all_python`: its pure path alone called the compiled game
+    level, which compiled it on its own, 4 CPU-s no command spends), play the compiled kernel's games."""
     s = _sim(3, mode=mode)
-    _same(run(s, 3, seed=8), run(dataclasses.replace(s, pure=True), 3, seed=8))
+    compiled = run(s, 3, seed=8)
+    with all_python():
+        _same(compiled, run(dataclasses.replace(s, pure=True), 3, seed=8))
 
 
 def test_house_rules_change_compiled_games() -> None:
@@ -183,22 +193,21 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 
 
 def test_compiled_and_pure_mode_give_identical_tallies() -> None:
-    def go(pure: bool) -> dict:
-        env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
-        r = subprocess.run(
-            [sys.executable, "-c", _PURE.format(root=str(ROOT))],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-        )
-        return json.loads(r.stdout)  # type: ignore[no-any-return]
-
-    pure, fast = go(True), go(False)
+    """PNPKIT_PURE=1 (a process of its own: it is read before numba would be imported) plays the games this
+    process's compiled kernel plays."""
+    env = dict(os.environ, PNPKIT_PURE="1")
+    r = subprocess.run(
+        [sys.executable, "-c", _PURE.format(root=str(ROOT))],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    pure = json.loads(r.stdout)
     assert pure.pop("numba") is False
-    fast.pop("numba")
-    assert pure == fast
+    fast = _sim(2, mode="gap").play(np.random.SeedSequence(5), 2)
+    assert pure == json.loads(json.dumps({k: v.tolist() for k, v in fast.items()}))
 
 
 def test_cover_tables_are_the_reference_can_cover() -> None:

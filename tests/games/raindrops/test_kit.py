@@ -293,11 +293,15 @@ FLIPPED = {
 
 @pytest.fixture(scope="module")
 def flipped_kit(tmp_path_factory):
-    """The shipped kit with every house-rule switch set the other way, built in the three languages the test
-    reads (not the five the kit ships: a language is the same build path, and each cost a fifth of it)."""
+    """The rules card of the shipped kit with every house-rule switch set the other way (in its kit.yaml),
+    as the build composes and draws it, in the three languages the test reads: `<lang>/rules-a4.pdf`, the
+    card alone (tests/composed.composed_one; building the whole kit drew every other part, which no test of
+    the flipped switches reads, 1.5 CPU-s)."""
     import shutil
 
-    from generator.pipeline import build
+    from generator.games.raindrops.figures import print_data
+    from generator.render.pdf import write_pdf
+    from tests.composed import composed_one
 
     root = tmp_path_factory.mktemp("raindrops-flipped")
     kit = root / "raindrops"
@@ -308,8 +312,14 @@ def flipped_kit(tmp_path_factory):
         assert f"    {name}: {literal} " in text, name
         text = text.replace(f"    {name}: {literal} ", f"    {name}: {other} ")
     y.write_text(text, encoding="utf-8")
-    build([kit], out=root / "out", langs=["en", "ja", "es"])
-    return root / "out" / "raindrops"
+    flipped = load_kit(kit)
+    extras = dict(print_data(flipped.game, flipped.meta.seed))
+    out = root / "out"
+    for lang in ("en", "ja", "es"):
+        rules = composed_one(flipped, lang, "rules", extras)
+        (out / lang).mkdir(parents=True)
+        write_pdf(rules.pages, out / lang / "rules-a4.pdf", title="rules", lang=lang)
+    return out
 
 
 @pytest.mark.parametrize("lang", ["en", "ja", "es"])

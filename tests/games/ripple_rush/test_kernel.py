@@ -17,6 +17,7 @@ from generator.games.ripple_rush.kernel_board import COUNT_DRAWN, KIND_ANNOUNCED
 from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.rules import PASS, Card, Cell, Game, Write
 from generator.games.ripple_rush.sim import RippleRushSim, Setup, winners
+from tests.games.python_kernels import all_python
 from tests.games.ripple_rush.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -106,6 +107,7 @@ import json, sys, numpy as np
 sys.path.insert(0, {root!r})
 from generator.engine.kernel import HAVE_NUMBA
 from generator.games.ripple_rush.sim import RippleRushSim, Setup
+from tests.games.python_kernels import all_python
 from tests.games.ripple_rush.conftest import make_spec
 sim = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong"))
 t = sim.play(np.random.SeedSequence(9), 6)
@@ -114,28 +116,31 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 
 
 def test_compiled_and_pure_paths_give_identical_tallies():
-    def go(pure: bool) -> dict:
-        env = dict(os.environ, PNPKIT_PURE="1" if pure else "0")
-        r = subprocess.run(
-            [sys.executable, "-c", _PURE.format(root=str(ROOT))],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-        )
-        return json.loads(r.stdout)
-
-    pure, fast = go(True), go(False)
+    """PNPKIT_PURE=1 (a process of its own: it is read before numba would be imported) plays the games this
+    process's compiled kernel plays."""
+    env = dict(os.environ, PNPKIT_PURE="1")
+    r = subprocess.run(
+        [sys.executable, "-c", _PURE.format(root=str(ROOT))],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    pure = json.loads(r.stdout)
     assert pure.pop("numba") is False
-    fast.pop("numba")
-    assert pure == fast
+    sim = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong"))
+    fast = sim.play(np.random.SeedSequence(9), 6)
+    assert pure == json.loads(json.dumps({k: v.tolist() for k, v in fast.items()}))
 
 
 def test_py_func_path_matches_compiled(spec):
+    """The kernel's Python functions, every one (`all_python`: the pure path alone called compiled steps from
+    Python, which compiled twins of them no command compiles), play the compiled kernel's games."""
     setup = Setup.from_spec(spec)
     a = RippleRushSim(setup, 2, ("strong", "random")).play(np.random.SeedSequence(4), 5)
-    b = RippleRushSim(setup, 2, ("strong", "random"), pure=True).play(np.random.SeedSequence(4), 5)
+    with all_python():
+        b = RippleRushSim(setup, 2, ("strong", "random"), pure=True).play(np.random.SeedSequence(4), 5)
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
 
@@ -253,7 +258,10 @@ def test_every_house_rule_setting_kernel_decisions_are_the_policies_choices(rule
 def test_every_house_rule_setting_pure_path_matches_compiled(rules):
     setup = Setup.from_spec(make_spec(rules=rules))
     a = RippleRushSim(setup, 3, ("strong", "random", "greedy")).play(np.random.SeedSequence(4), 8)
-    b = RippleRushSim(setup, 3, ("strong", "random", "greedy"), pure=True).play(np.random.SeedSequence(4), 8)
+    with all_python():  # every kernel function as Python (the pure path alone compiled twins of the steps)
+        b = RippleRushSim(setup, 3, ("strong", "random", "greedy"), pure=True).play(
+            np.random.SeedSequence(4), 8
+        )
     assert all(np.array_equal(a[k], b[k]) for k in a)
 
 
