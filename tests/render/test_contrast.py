@@ -269,9 +269,7 @@ def test_a_string_that_shows_under_a_judged_one_stays_in_its_picture(monkeypatch
     from generator.render import contrast
     from generator.render.fonts import text_width
 
-    veil = art_op(
-        _picture(_png((360, 500), (245, 245, 245))), 0, 0, 180, 250, slot="background", opacity=0.3
-    )
+    veil = art_op(_picture(_png((360, 500), (245, 245, 245))), 0, 0, 180, 250, slot="background", opacity=0.3)
     behind = Text(16, 116, "MMMMMMMMMM", 18, font="bold", fill="ink")  # drawn before the art: not judged
     label = Text(20, 120, "Harvest", 12, fill="ink")
     _rasterized(monkeypatch)
