@@ -298,7 +298,7 @@ NO_NUMBA = (
 """What `warmup` says without numba."""
 
 
-@command(summary="Search a kit's parameters until every balance tolerance holds")
+@command(summary="Search a kit's parameters until every balance tolerance holds", safe_points=True)
 def tune(
     kit: Annotated[Path, typer.Argument(metavar="KIT", help="the kit folder or shipped kit id to tune")],
     trials: Annotated[

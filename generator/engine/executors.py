@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import KitError
+from generator.interrupts import checkpoint
 
 if TYPE_CHECKING:  # the runner (and numpy) and the process pool load when a game is played
     from concurrent.futures import ProcessPoolExecutor
@@ -40,11 +41,12 @@ class SerialExecutor:
     def map(
         self, sim: Simulation, chunks: Sequence[Chunk], progress: Callable[[int], None] | None = None
     ) -> list[Tally]:
-        """Play chunks one after another."""
+        """Play chunks one after another (a safe point for a signal before each: `interrupts.checkpoint`)."""
         from generator.engine import runner
 
         out = []
         for c in chunks:
+            checkpoint()
             out.append(runner.play_chunk(sim, c))
             if progress:
                 progress(c.games)
@@ -134,6 +136,7 @@ class ProcessExecutor:
             if hook is not None:
                 hook()  # the parent's own work while the workers play (its error ends the run)
             for f in as_completed(futs):
+                checkpoint()  # a safe point for a signal (a command that has them) as each batch comes back
                 j, batch = futs[f]
                 for c, tally in zip(batch, f.result(), strict=True):
                     results[j, c.index] = tally
@@ -244,6 +247,7 @@ class DaskExecutor:
             index = {f.key: c for f, c in zip(futs, chunks, strict=True)}
             results: dict[int, Tally] = {}
             for f in d_completed(futs):
+                checkpoint()
                 c = index[f.key]
                 try:
                     results[c.index] = f.result()

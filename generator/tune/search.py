@@ -9,6 +9,7 @@ from typing import Any
 
 from generator.engine.sequential import CachingExecutor
 from generator.errors import KitError
+from generator.interrupts import checkpoint
 from generator.tune.judge import Judged, judge_candidate
 from generator.tune.plan import Plan, TuneUsageError
 
@@ -94,6 +95,9 @@ def search(
 
     def objective(trial: Any) -> float | tuple[float, ...]:
         nonlocal played
+        # Ctrl-C is acted on here and between the games' batches, never inside optuna's storage writes (a
+        # signal raised in a database commit printed its traceback); optuna marks this trial failed
+        checkpoint()
         values = _suggest(trial, plan)
         k = values_key(values)
         j = seen.get(k)

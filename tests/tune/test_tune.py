@@ -418,6 +418,44 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
     assert len(again) == len(kept) + 2 and set(kept) <= set(again)
 
 
+def test_ctrl_c_while_a_trial_is_written_lets_the_write_finish(tmp_path, monkeypatch):
+    """Ctrl-C is acted on between trials and between batches of games, never inside optuna's storage writes
+    (raised in a database commit, it printed a traceback): a signal that comes while a finished trial is
+    written waits for the write, so that trial is kept, then the command exits 130 with its one line."""
+    import optuna
+
+    kit = quick_pd(tmp_path)
+    db = tmp_path / "tune.db"
+    real = optuna.storages.RDBStorage.set_trial_state_values
+    finished = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    sent: list[int] = []
+
+    def writing(self, trial_id, state, values=None):  # type: ignore[no-untyped-def]
+        if state in finished and not sent:
+            sent.append(trial_id)
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the first finished trial is being written
+        return real(self, trial_id, state, values)
+
+    monkeypatch.setattr(optuna.storages.RDBStorage, "set_trial_state_values", writing)
+    r = in_process(
+        "tune",
+        str(kit),
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--storage",
+        f"sqlite:///{db}",
+        "--trials",
+        "50",
+        "--out",
+        str(tmp_path / "o"),
+    )
+    assert sent and r.returncode == 130, (r.returncode, r.stderr)
+    assert "Traceback" not in r.stderr and "tune interrupted: the finished trials are kept" in r.stderr
+    assert len(_finished_trials(db)) == 1  # the trial being written when the signal came, and no other
+
+
 @pytest.mark.slow
 def test_dask_local_finds_what_two_workers_find(tmp_path):
     from generator.engine.executors import make_executor
