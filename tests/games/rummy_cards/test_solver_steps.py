@@ -8,6 +8,7 @@ Kinds are colour * N + number index (colours yellow, blue, black, red; numbers 1
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
 
@@ -34,11 +35,21 @@ from generator.games.rummy_cards.solver_state import (
     SolverWorkspace,
     new_workspace,
 )
+from tests.games.python_kernels import all_python
 
 C, N, NUM_MIN = 4, 13, 1
 DECK = Deck(("yellow", "blue", "black", "red"), NUM_MIN, NUM_MIN + N - 1, 2, 3)
 Y, B, K, R = range(C)
 JOKER = 25 * 256 + 1  # a laid hand joker's objective (joker_value 25)
+
+
+@pytest.fixture(autouse=True)
+def _as_python() -> Iterator[None]:
+    """Every step runs as its Python function (`all_python`): most steps are merged into the search and
+    compile only inside it, where the tests of solve_turn and of the kernel against the reference rules run
+    them; a call from Python compiled a version of each that no command compiles."""
+    with all_python():
+        yield
 
 
 def kind(colour: int, number: int) -> int:
