@@ -9,12 +9,17 @@ error, so a call the swap missed cannot go unseen."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from generator.engine.kernel import HAVE_NUMBA
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _compiled(obj: object) -> bool:
@@ -66,3 +71,18 @@ def all_python() -> Iterator[None]:
             namespace[attr] = value
         for fn in own_py_func:
             del fn.py_func
+
+
+def pure_process(code: str) -> str:
+    """What `python -c code` prints in a process of its own under PNPKIT_PURE=1, started in the checkout's
+    root: every kernel a Python function from the start (the mode is read before numba would be imported,
+    which only a new process can honour)."""
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        env=dict(os.environ, PNPKIT_PURE="1"),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return r.stdout

@@ -369,18 +369,9 @@ def _finished_trials(db: Path) -> list[tuple[int, str]]:
     return [(int(n), str(v)) for n, v in rows]
 
 
-def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
-    """The real thing: `pnpkit tune --storage sqlite:///...` in its own process, SIGINT once trials are
-    stored. It exits 130 (as every pnpkit command on Ctrl-C) with a message saying where the trials are kept,
-    no traceback; the same command with more --trials continues the study: the finished trials are all still
-    there, unchanged, and new ones follow."""
-    kit = quick_pd(tmp_path)
-    db = tmp_path / "tune.db"
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [
-        sys.executable,
-        "-m",
-        "generator",
+def _stored_tune(kit: Path, db: Path, out: Path) -> list[str]:
+    """`pnpkit tune` of `kit` at seed 2 on one worker, its study kept in the SQLite file `db`."""
+    return [
         "tune",
         str(kit),
         "--seed",
@@ -390,8 +381,19 @@ def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
         "--storage",
         f"sqlite:///{db}",
         "--out",
-        str(tmp_path / "o"),
+        str(out),
     ]
+
+
+def test_ctrl_c_keeps_every_finished_trial_and_a_rerun_continues(tmp_path):
+    """The real thing: `pnpkit tune --storage sqlite:///...` in its own process, SIGINT once trials are
+    stored. It exits 130 (as every pnpkit command on Ctrl-C) with a message saying where the trials are kept,
+    no traceback; the same command with more --trials continues the study: the finished trials are all still
+    there, unchanged, and new ones follow."""
+    kit = quick_pd(tmp_path)
+    db = tmp_path / "tune.db"
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [sys.executable, "-m", "generator", *_stored_tune(kit, db, tmp_path / "o")]
     proc = subprocess.Popen(
         [*cmd, "--trials", "1000"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -437,20 +439,7 @@ def test_ctrl_c_while_a_trial_is_written_lets_the_write_finish(tmp_path, monkeyp
         return real(self, trial_id, state, values)
 
     monkeypatch.setattr(optuna.storages.RDBStorage, "set_trial_state_values", writing)
-    r = in_process(
-        "tune",
-        str(kit),
-        "--seed",
-        "2",
-        "--workers",
-        "1",
-        "--storage",
-        f"sqlite:///{db}",
-        "--trials",
-        "50",
-        "--out",
-        str(tmp_path / "o"),
-    )
+    r = in_process(*_stored_tune(kit, db, tmp_path / "o"), "--trials", "50")
     assert sent and r.returncode == 130, (r.returncode, r.stderr)
     assert "Traceback" not in r.stderr and "tune interrupted: the finished trials are kept" in r.stderr
     assert len(_finished_trials(db)) == 1  # the trial being written when the signal came, and no other

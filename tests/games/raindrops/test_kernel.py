@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +15,7 @@ from generator.engine.kernel import py_func
 from generator.engine.runner import Tally, run
 from generator.games.raindrops import kernel_rng, kernel_tables
 from generator.games.raindrops.sim import FullGames
-from tests.games.python_kernels import all_python
+from tests.games.python_kernels import all_python, pure_process
 from tests.games.raindrops.test_rules_fixtures import PARAMS, bag84, bonus28, clouds12, deck54, thunder10
 from tests.games.raindrops.test_sim_fast import DISTINCT_HOUSE_RULES, HOUSE_RULES, _house_rule_rules
 
@@ -195,16 +192,7 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 def test_compiled_and_pure_mode_give_identical_tallies() -> None:
     """PNPKIT_PURE=1 (a process of its own: it is read before numba would be imported) plays the games this
     process's compiled kernel plays."""
-    env = dict(os.environ, PNPKIT_PURE="1")
-    r = subprocess.run(
-        [sys.executable, "-c", _PURE.format(root=str(ROOT))],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    pure = json.loads(r.stdout)
+    pure = json.loads(pure_process(_PURE.format(root=str(ROOT))))
     assert pure.pop("numba") is False
     fast = _sim(2, mode="gap").play(np.random.SeedSequence(5), 2)
     assert pure == json.loads(json.dumps({k: v.tolist() for k, v in fast.items()}))

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +14,7 @@ from generator.games.ripple_rush.kernel_board import COUNT_DRAWN, KIND_ANNOUNCED
 from generator.games.ripple_rush.policies import POLICIES
 from generator.games.ripple_rush.rules import PASS, Card, Cell, Game, Write
 from generator.games.ripple_rush.sim import RippleRushSim, Setup, winners
-from tests.games.python_kernels import all_python
+from tests.games.python_kernels import all_python, pure_process
 from tests.games.ripple_rush.conftest import make_spec
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -107,7 +104,7 @@ import json, sys, numpy as np
 sys.path.insert(0, {root!r})
 from generator.engine.kernel import HAVE_NUMBA
 from generator.games.ripple_rush.sim import RippleRushSim, Setup
-from tests.games.python_kernels import all_python
+from tests.games.python_kernels import all_python, pure_process
 from tests.games.ripple_rush.conftest import make_spec
 sim = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong"))
 t = sim.play(np.random.SeedSequence(9), 6)
@@ -118,16 +115,7 @@ print(json.dumps({{"numba": HAVE_NUMBA, **{{k: v.tolist() for k, v in t.items()}
 def test_compiled_and_pure_paths_give_identical_tallies():
     """PNPKIT_PURE=1 (a process of its own: it is read before numba would be imported) plays the games this
     process's compiled kernel plays."""
-    env = dict(os.environ, PNPKIT_PURE="1")
-    r = subprocess.run(
-        [sys.executable, "-c", _PURE.format(root=str(ROOT))],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    pure = json.loads(r.stdout)
+    pure = json.loads(pure_process(_PURE.format(root=str(ROOT))))
     assert pure.pop("numba") is False
     sim = RippleRushSim(Setup.from_spec(make_spec()), 3, ("random", "greedy", "strong"))
     fast = sim.play(np.random.SeedSequence(9), 6)
