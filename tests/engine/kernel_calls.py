@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from generator.engine.kernel import py_func
@@ -16,14 +17,11 @@ class _Typed(Exception):
         self.calltypes = calltypes
 
 
-def calls(fn: Any, argtypes: tuple[Any, ...]) -> dict[str, set[tuple[Any, ...]]]:
-    """The compiled functions `fn`'s body calls for `argtypes`, with the argument types of each call, by
-    function name, as numba's own compile sees them: its untyped passes first, so a function merged into
-    its caller (`jit_merged`, inline="always") is inlined as the real compile inlines it, and its calls are
-    the caller's. Nothing is lowered, and no merged function is compiled on its own (typing a call to one
-    compiled it: about 7 CPU-s for each of Rummy Cards' and Raindrops' merged trees); a called function
-    that is not merged is typed by its dispatcher, which loads it from numba's cache when it is there."""
-    from numba.core import compiler, compiler_machinery, typed_passes, types
+@cache
+def _type_only() -> Any:
+    """numba's untyped passes and its type inference, then a stop carrying what they found (made once: each
+    pass class is registered with numba's pass registry)."""
+    from numba.core import compiler, compiler_machinery, typed_passes
 
     @compiler_machinery.register_pass(mutates_CFG=False, analysis_only=True)
     class _Stop(compiler_machinery.AnalysisPass):  # type: ignore[misc]
@@ -43,6 +41,18 @@ def calls(fn: Any, argtypes: tuple[Any, ...]) -> dict[str, set[tuple[Any, ...]]]
             pm.finalize()
             return [pm]
 
+    return _TypeOnly
+
+
+def calls(fn: Any, argtypes: tuple[Any, ...]) -> dict[str, set[tuple[Any, ...]]]:
+    """The compiled functions `fn`'s body calls for `argtypes`, with the argument types of each call, by
+    function name, as numba's own compile sees them: its untyped passes first, so a function merged into
+    its caller (`jit_merged`, inline="always") is inlined as the real compile inlines it, and its calls are
+    the caller's. Nothing is lowered, and no merged function is compiled on its own (typing a call to one
+    compiled it: about 7 CPU-s for each of Rummy Cards' and Raindrops' merged trees); a called function
+    that is not merged is typed by its dispatcher, which loads it from numba's cache when it is there."""
+    from numba.core import compiler, types
+
     own = fn._compiler  # the dispatcher's compiler: its target, options (flags) and locals, as it compiles
     flags = compiler.Flags()
     own.targetdescr.options.parse_as_flags(flags, own.targetoptions)
@@ -55,7 +65,7 @@ def calls(fn: Any, argtypes: tuple[Any, ...]) -> dict[str, set[tuple[Any, ...]]]
             None,
             flags,
             own.locals,
-            pipeline_class=_TypeOnly,
+            pipeline_class=_type_only(),
         )
     except _Typed as typed:
         typemap, calltypes = typed.typemap, typed.calltypes
