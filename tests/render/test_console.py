@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from generator.engine.report import BalanceReport, Table, Tolerance
@@ -150,3 +152,78 @@ def test_the_quick_width_bound_never_turns_a_table_that_fits_into_a_list() -> No
     assert not _table_cannot_fit(r, widest)
     assert all(widest > w for w in range(20, widest) if _table_cannot_fit(r, w))
     assert _table_cannot_fit(r, widest - 10)
+
+
+def _consoles(width: int) -> list[Console]:
+    """A pipe, a colour terminal and a console that can only write ASCII (rich swaps the box lines)."""
+    ascii_file = io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="replace")
+    return [
+        Console(file=io.StringIO(), width=width, legacy_windows=False),
+        Console(
+            file=io.StringIO(),
+            width=width,
+            force_terminal=True,
+            color_system="truecolor",
+            legacy_windows=False,
+        ),
+        Console(file=ascii_file, width=width, legacy_windows=False),
+    ]
+
+
+def _printed(console: Console, parts: list[object]) -> str:
+    console.begin_capture()
+    for part in parts:
+        console.print(part)
+    return console.end_capture()
+
+
+CELL = st.one_of(
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(
+        st.characters(categories=("L", "M", "N", "P", "S", "Zs"))  # printable: the quick path's cells
+        | st.sampled_from("日本語のカード 한국어 ́é 🌧️ \u200b\u0301")
+        | st.sampled_from("\t\n\x1b\x7f\u2028"),  # rarer: what rich must draw itself
+        max_size=14,
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(columns=["card", "名前"], rows=[[1, "カエル"], [22, "snail"]], width=80)
+@given(
+    columns=st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=6),
+    rows=st.lists(st.lists(CELL, max_size=7), max_size=6),
+    width=st.integers(20, 140),
+)
+def test_a_data_table_prints_exactly_as_a_rich_table(columns, rows, width) -> None:
+    """A data table whose columns fit with plain one-line cells is drawn without rich measuring and rendering
+    every cell (`_FixedTable`): on a pipe, a colour terminal and an ASCII-only console, at any width, with
+    any cells (wide, combining, emoji, control characters, line breaks, ragged rows), what is printed is
+    what the same rich table prints."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from generator.render.console import _data_tables, _FixedTable
+
+    t = Table("cards", columns, rows)
+    for console in _consoles(width):
+        fast = _data_tables(t, width)
+        reference: list[object] = []
+        for part in _data_tables(t, width):
+            if isinstance(part, _FixedTable):  # the same head, its rows added as cells: rich draws it all
+                for row in part.rows:
+                    part.head.add_row(*map(Text, row))
+                part = part.head
+            assert isinstance(part, RichTable)
+            reference.append(part)
+        assert _printed(console, fast) == _printed(console, reference)
+
+
+def test_the_card_tables_take_the_quick_path() -> None:
+    """The quick path is the one taken for a report's usual table (numbers and names that fit)."""
+    from generator.render.console import _data_tables, _FixedTable
+
+    t = Table("cards", ["card", "symbol", "points"], [[1, "snail", 2], [2, "カエル", 6]])
+    assert all(isinstance(p, _FixedTable) for p in _data_tables(t, 80))
+    assert not any(isinstance(p, _FixedTable) for p in _data_tables(Table("x", ["a"], [["two\nlines"]]), 80))
