@@ -247,9 +247,36 @@ def _nrt_off_supported() -> bool:
     return (0, 59) <= (major, minor) < (0, 70)
 
 
+def _load_without_refresh() -> None:
+    """Load a cached kernel without numba's full refresh of its CPU target. numba's `Cache.load_overload`
+    refreshes the target before every load: it imports numba's lowering library (its implementations of
+    lists, dicts, sets, random numbers, array functions), installs their registries, refreshes the typing
+    context and scans the installed packages for numba extensions: 0.08-0.15 s before each check's first
+    game, while one core waits for it. A kernel loaded from the cache is machine code, already linked with
+    everything it calls: it needs numba's runtime (NRT), which is still initialised before each load here,
+    and none of the lowering or typing registries. A cache miss compiles, and numba's compiler refreshes
+    both contexts itself before typing (as it does on its first call into a lowering it lacks), so a compile
+    sees every registry. Applied only on the numba versions it was checked on (`NRT_OFF`'s range);
+    tests/engine/test_kernel_cache.py plays loaded kernels in a fresh process and compares their games."""
+    from numba.core.caching import Cache
+    from numba.core.runtime.nrt import rtsys
+
+    numba_load: Any = Cache.load_overload
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        rtsys.initialize(target_context)  # what the refresh does first: the runtime compiled code calls
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    cache: Any = Cache
+    cache._numba_load_overload = numba_load  # numba's own, for the test
+    cache.load_overload = load_overload
+
+
 NRT_OFF = _nrt_off_supported()
 if NRT_OFF:
     _fast_flag_compare()
+    _load_without_refresh()
 
 
 def jit_noref(fn: F) -> F:

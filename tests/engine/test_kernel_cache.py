@@ -125,3 +125,56 @@ def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles(tmp_path: Pa
         [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert r.stdout.split()[-3:] == ["False", "True", "0"], r.stdout + r.stderr
+
+
+LOADED = """
+import sys
+import numpy as np
+from numba.core.caching import Cache
+import generator.engine.kernel as k
+if sys.argv[1] == "numba":  # numba's own load, with its full refresh of the target
+    Cache.load_overload = Cache._numba_load_overload
+from dice import race
+print(race(7, 300).tolist(), "numba.cpython.setobj" in sys.modules)
+squares = k._numba.njit(lambda n: len(set([i * i % 7 for i in range(n)])))  # lowered by the refresh
+print(squares(6))
+"""
+
+DICE = """
+import numpy as np
+from generator.engine.kernel import jit
+
+
+@jit
+def race(seed, n):
+    np.random.seed(seed)
+    out = np.zeros(6, np.int64)
+    for _ in range(n):
+        out[np.random.randint(0, 6)] += 1
+    return out
+"""
+
+
+@pytest.mark.skipif(not kernel.NRT_OFF, reason="applied only on the numba versions checked")
+def test_a_cached_kernel_loads_without_numbas_refresh_and_plays_the_same(tmp_path: Path) -> None:
+    """A kernel loaded from the cache plays exactly as when numba loads it its own way, without importing
+    numba's lowering library (the refresh skipped, `kernel._load_without_refresh`); a function compiled
+    after that still finds the lowering it needs (a list and a set, which the refresh installs)."""
+    (tmp_path / "dice.py").write_text(DICE, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
+
+    def run(how: str) -> list[str]:
+        r = subprocess.run(
+            [sys.executable, "-c", LOADED, how], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout.splitlines()
+
+    compiled = run("pnpkit")  # the first run compiles (and caches) race
+    assert list((tmp_path / "cache").rglob("*.nbi")), "race was not cached"
+    loaded, by_numba = run("pnpkit"), run("numba")
+    counts = compiled[0].rsplit(" ", 1)[0]
+    assert sum(eval(counts)) == 300
+    assert loaded == [f"{counts} False", "4"]  # same games, numba's lowering library never imported
+    assert by_numba == [f"{counts} True", "4"]  # numba's own load imports it
