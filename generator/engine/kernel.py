@@ -40,7 +40,8 @@ def source_salt() -> str:
 
 
 _NOT_WITH_NUMBA = {
-    "scipy.linalg": "numba.np.arraymath imports it only to learn whether BLAS is there (0.17 CPU-s)",
+    "scipy.linalg": "numba.np.arraymath imports it only to learn whether BLAS is there (0.17 CPU-s); "
+    "hidden where arraymath loads with numba (outside the checked versions)",
     "cffi": "numba's typing imports it (and pycparser, building a C parser) for kernels calling C through "
     "cffi: 0.04 CPU-s",
     "yaml": "numba's configuration imports it to read a .numba_config.yaml in the working folder: 0.02 CPU-s "
@@ -51,11 +52,15 @@ _NOT_WITH_NUMBA = {
 
 def _import_numba() -> types.ModuleType:
     """numba, loaded without what no kernel here needs (_NOT_WITH_NUMBA), before every check's first game.
-    numba.np.arraymath imports scipy.linalg to learn whether BLAS is there, and the answer picks how
-    np.correlate and np.convolve multiply, which no kernel here calls (np.dot and numba's other BLAS users
-    still import scipy.linalg themselves when they compile); cffi and yaml serve numba features pnpkit does
-    not use. So they are hidden while numba, its array functions and its cffi typing load; a module already
-    imported stays as it is, and a numba that cannot load that way is loaded again as usual."""
+    cffi and yaml serve numba features pnpkit does not use, so they are hidden while numba and its cffi
+    typing load. numba's array functions (numba.np.arraymath) load only when something compiles: numba's
+    refresh of its target imports them, and a kernel loaded from the cache needs none of them
+    (`_load_without_refresh`), 0.07 s saved before each check's first game. Where loads still refresh (a
+    numba outside the checked versions) they are imported here, hidden too: arraymath imports scipy.linalg
+    to learn whether BLAS is there, and the answer picks how np.correlate and np.convolve multiply, which no
+    kernel here calls (np.dot and numba's other BLAS users import scipy.linalg themselves when they
+    compile). A module already imported stays as it is, and a numba that cannot load that way is loaded
+    again as usual."""
     import importlib.abc
     import sys
 
@@ -70,15 +75,27 @@ def _import_numba() -> types.ModuleType:
     sys.meta_path.insert(0, hide)
     try:
         import numba.core.typing.cffi_utils
-        import numba.np.arraymath
+
+        if not _checked_version(numba.__version__):
+            import numba.np.arraymath
     except ImportError:  # numba missing, or one that needs a hidden module to load: tried again below
         pass
     finally:
         sys.meta_path.remove(hide)
     import numba
-    import numba.np.arraymath
 
+    if not _checked_version(numba.__version__):
+        import numba.np.arraymath
     return numba
+
+
+def _checked_version(version: str) -> bool:
+    """Whether numba `version` is one the private options and patches here were checked on (0.59-0.69)."""
+    try:
+        major, minor = (int(x) for x in version.split(".")[:2])
+    except ValueError:
+        return False
+    return (0, 59) <= (major, minor) < (0, 70)
 
 
 try:  # numba is the optional `fast` extra
@@ -238,13 +255,7 @@ def py_func(fn: F) -> F:
 def _nrt_off_supported() -> bool:
     """numba's `_nrt=False` (no reference counting) is a private option; use it only on versions it was
     measured on, so a future numba that drops it falls back to plain `jit` (same results, ~15% slower)."""
-    if not HAVE_NUMBA:
-        return False
-    try:
-        major, minor = (int(x) for x in _numba.__version__.split(".")[:2])
-    except ValueError:
-        return False
-    return (0, 59) <= (major, minor) < (0, 70)
+    return HAVE_NUMBA and _checked_version(_numba.__version__)
 
 
 def _load_without_refresh() -> None:
