@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.engine import kernelcache
 from generator.engine.kernelcache import (
@@ -108,3 +110,12 @@ def test_a_user_chosen_numba_cache_dir_is_theirs(base, monkeypatch, tmp_path):
     assert kernelcache.user_cache_dir()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(base / "0123456789abcdef"))  # the one pnpkit sets
     assert not kernelcache.user_cache_dir()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["@jit", "@", "jit", "\n", "\r", " ", "x", "#"]), max_size=12).map("".join))
+def test_a_jit_line_is_found_as_the_multiline_regex_finds_it(text):
+    """`_has_jit_line` (a substring search) finds a line starting with @jit exactly where `^@jit` does."""
+    import re
+
+    assert kernelcache._has_jit_line(text) == bool(re.search(r"^@jit", text, re.M))
