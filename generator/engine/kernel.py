@@ -40,8 +40,7 @@ def source_salt() -> str:
 
 
 _NOT_WITH_NUMBA = {
-    "scipy.linalg": "numba.np.arraymath imports it only to learn whether BLAS is there (0.17 CPU-s); "
-    "hidden where arraymath loads with numba (outside the checked versions)",
+    "scipy.linalg": "numba.np.arraymath imports it only to learn whether BLAS is there (0.15 CPU-s)",
     "cffi": "numba's typing imports it (and pycparser, building a C parser) for kernels calling C through "
     "cffi: 0.04 CPU-s",
     "yaml": "numba's configuration imports it to read a .numba_config.yaml in the working folder: 0.02 CPU-s "
@@ -53,15 +52,15 @@ _NOT_WITH_NUMBA = {
 def _import_numba() -> types.ModuleType:
     """numba, loaded without what no kernel here needs (_NOT_WITH_NUMBA), before every check's first game.
     cffi and yaml serve numba features pnpkit does not use, so they are hidden while numba and its cffi
-    typing load. numba's array functions (numba.np.arraymath) load only when something compiles: numba's
-    refresh of its target imports them, and a kernel loaded from the cache needs none of them
-    (`_load_without_refresh`), 0.07 s saved before each check's first game. Where loads still refresh (a
-    numba outside the checked versions) they are imported here, hidden too: arraymath imports scipy.linalg
-    to learn whether BLAS is there, and the answer picks how np.correlate and np.convolve multiply, which no
-    kernel here calls (np.dot and numba's other BLAS users import scipy.linalg themselves when they
-    compile). A module already imported stays as it is, and a numba that cannot load that way is loaded
-    again as usual."""
+    typing load. numba's array functions (numba.np.arraymath) load later, when numba first needs them: to
+    compile, or to load a kernel whose cached environment names them (Rummy Cards'); a kernel loaded from
+    the cache otherwise needs none of them (`_load_without_refresh`): 0.07 s less before the first game.
+    Whenever they load, scipy.linalg is hidden too: arraymath imports it (0.15 s) to learn whether BLAS is
+    there, and the answer picks how np.correlate and np.convolve multiply, which no kernel here calls
+    (np.dot and numba's other BLAS users import scipy.linalg themselves when they compile). A module
+    already imported stays as it is, and a numba that cannot load that way is loaded again as usual."""
     import importlib.abc
+    import importlib.util
     import sys
 
     class Hide(importlib.abc.MetaPathFinder):
@@ -72,20 +71,42 @@ def _import_numba() -> types.ModuleType:
                 raise ImportError(f"{fullname} is not loaded with numba (pnpkit engine.kernel)")
 
     hide = Hide()
+
+    class HideForArraymath(importlib.abc.MetaPathFinder):
+        """Loads numba.np.arraymath, whenever it is first imported, with `hide` in force (then steps
+        aside)."""
+
+        def find_spec(self, fullname: str, path: object = None, target: object = None) -> Any:
+            if fullname != "numba.np.arraymath":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.util.find_spec(fullname)
+            loader: Any = spec.loader if spec is not None else None
+            if loader is None or not hasattr(loader, "exec_module"):
+                return spec
+            exec_module = loader.exec_module
+
+            def exec_hidden(module: types.ModuleType) -> None:
+                sys.meta_path.insert(0, hide)
+                try:
+                    exec_module(module)
+                finally:
+                    sys.meta_path.remove(hide)
+
+            loader.exec_module = exec_hidden
+            return spec
+
     sys.meta_path.insert(0, hide)
     try:
         import numba.core.typing.cffi_utils
-
-        if not _checked_version(numba.__version__):
-            import numba.np.arraymath
     except ImportError:  # numba missing, or one that needs a hidden module to load: tried again below
         pass
     finally:
         sys.meta_path.remove(hide)
     import numba
 
-    if not _checked_version(numba.__version__):
-        import numba.np.arraymath
+    if "numba.np.arraymath" not in sys.modules:
+        sys.meta_path.insert(0, HideForArraymath())
     return numba
 
 

@@ -180,3 +180,21 @@ def test_a_cached_kernel_loads_without_numbas_refresh_and_plays_the_same(tmp_pat
     assert sum(eval(counts)) == 300
     assert loaded == [f"{counts} False", "4"]  # same games, numba's lowering library never imported
     assert by_numba == [f"{counts} True", "4"]  # numba's own load imports it
+
+
+def test_numbas_array_functions_load_late_and_still_without_scipy_linalg(tmp_path: Path) -> None:
+    """numba.np.arraymath is not loaded with numba; when something does load it (a compile, or a cached
+    kernel whose environment names it, as Rummy Cards' does), its BLAS probe still runs with scipy.linalg
+    hidden (0.15 s), as when it loaded with numba."""
+    code = (
+        "import sys\n"
+        "import generator.engine.kernel as k\n"
+        "print(k.HAVE_NUMBA, 'numba.np.arraymath' in sys.modules)\n"
+        "import numba.np.arraymath as am\n"
+        "print(am._HAVE_BLAS, 'scipy.linalg' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert r.stdout.split() == ["True", "False", "False", "False"], r.stdout + r.stderr
