@@ -112,7 +112,7 @@ def test_a_user_chosen_numba_cache_dir_is_theirs(base, monkeypatch, tmp_path):
     assert not kernelcache.user_cache_dir()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(["@jit", "@", "jit", "\n", "\r", " ", "x", "#"]), max_size=12).map("".join))
 def test_a_jit_line_is_found_as_the_multiline_regex_finds_it(text):
     """`_has_jit_line` (a substring search) finds a line starting with @jit exactly where `^@jit` does."""

@@ -189,7 +189,7 @@ CELL = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @example(columns=["card", "名前"], rows=[[1, "カエル"], [22, "snail"]], width=80)
 @given(
     columns=st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=6),
