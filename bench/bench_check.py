@@ -5,7 +5,9 @@ then `--repeat` runs (default 3); the median wall seconds and the median CPU sec
 process and its children, less noisy than wall time on a shared machine) are printed, each line with the load
 average after it (other work on the machine stretches wall times, not CPU times). Baselines measured in
 the same run, the same way: `python -c pass` (the interpreter alone), and with `--against PATH` the same kits
-checked by another checkout of pnpkit (e.g. `git worktree add /tmp/prev HEAD~1`), each with its ratio.
+checked by another checkout of pnpkit (e.g. `git worktree add /tmp/prev HEAD~1`), the two taking turns run by
+run; the ratios are the medians of the ratios of each pair of runs side by side, which the machine's drift
+between minutes leaves alone.
 Targets: every kit <= 2.0 s wall, a deck kit (Harvest Hands) <= 0.6 s.
 
     python bench/bench_check.py [--repeat 3] [--kits ripple_rush,harvest_deck] [--against /tmp/prev]
@@ -47,6 +49,32 @@ def measure(args: list[str], pythonpath: Path, repeat: int, warm: bool = True) -
     return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[-1][2]
 
 
+def measure_against(
+    args: list[str], new: Path, old: Path, repeat: int
+) -> tuple[tuple[float, float, int], tuple[float, float, int], float, float]:
+    """Both checkouts `repeat` times each, taking turns (new then old, then old then new, ...) after one
+    uncounted run each: (median wall, median CPU, last exit code) of each, and the medians of the per-pair
+    ratios new/old of wall and CPU. Two runs side by side see the same machine, so the pair ratios are what
+    this VM's drift between minutes leaves alone (the medians of each checkout are not)."""
+    run_once(args, new)
+    run_once(args, old)
+    pairs = []
+    for i in range(repeat):
+        order = (new, old) if i % 2 == 0 else (old, new)
+        got = {path: run_once(args, path) for path in order}
+        pairs.append((got[new], got[old]))
+
+    def medians(runs: list[tuple[float, float, int]]) -> tuple[float, float, int]:
+        return statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), runs[-1][2]
+
+    return (
+        medians([n for n, _ in pairs]),
+        medians([o for _, o in pairs]),
+        statistics.median(n[0] / o[0] for n, o in pairs),
+        statistics.median(n[1] / o[1] for n, o in pairs),
+    )
+
+
 def main() -> None:
     """Print one line per kit (and per baseline) with wall and CPU medians and their ratios."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -63,18 +91,21 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; median of {opts.repeat}")
     print(f"{'python -c pass':<28} {pass_wall:6.2f} s wall {pass_cpu:6.2f} s CPU")
     for kit in kits:
-        wall, cpu, code = measure(["-m", "generator", "check", f"layouts/{kit}"], ROOT, opts.repeat)
+        args = ["-m", "generator", "check", f"layouts/{kit}"]
+        if opts.against is None:
+            wall, cpu, code = measure(args, ROOT, opts.repeat)
+        else:
+            (wall, cpu, code), (old_wall, old_cpu, _), wall_ratio, cpu_ratio = measure_against(
+                args, ROOT, opts.against, opts.repeat
+            )
         line = (
             f"check {kit:<22} {wall:6.2f} s wall {cpu:6.2f} s CPU  (exit {code}; "
             f"{wall / pass_wall:5.1f}x python -c pass"
         )
         if opts.against is not None:
-            old_wall, old_cpu, _ = measure(
-                ["-m", "generator", "check", f"layouts/{kit}"], opts.against, opts.repeat
-            )
             line += (
-                f"; {wall / old_wall:4.2f}x wall, {cpu / old_cpu:4.2f}x CPU of {opts.against}: "
-                f"{old_wall:.2f} s, {old_cpu:.2f} s CPU"
+                f"; {wall_ratio:4.2f}x wall, {cpu_ratio:4.2f}x CPU of {opts.against} (medians of the "
+                f"pair ratios; its medians {old_wall:.2f} s, {old_cpu:.2f} s CPU)"
             )
         print(line + f"; load {os.getloadavg()[0]:.1f})", flush=True)
 
