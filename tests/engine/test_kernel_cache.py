@@ -101,6 +101,20 @@ def test_a_cache_folder_the_user_chose_is_kept(tmp_path):
     assert _probe(env) == [str(tmp_path / "mine")] * 2
 
 
+def _python(code: str, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -c code args` in a fresh interpreter in `cwd`, with this checkout on PYTHONPATH and `env`
+    added to the environment (a PYTHONPATH there comes after the checkout)."""
+    path = os.pathsep.join(filter(None, (str(ROOT), env.pop("PYTHONPATH", ""))))
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env={**os.environ, **env, "PYTHONPATH": path},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles(tmp_path: Path) -> None:
     """numba's BLAS probe (scipy.linalg, 0.17 CPU-s of every check) is skipped when the engine loads numba:
     a fresh interpreter that loads the engine has no scipy.linalg, and a compiled np.dot still imports it
@@ -115,15 +129,10 @@ def test_numba_loads_without_scipy_linalg_and_np_dot_still_compiles(tmp_path: Pa
         "print(dot(np.arange(3.0), np.arange(3.0)), 'scipy.linalg' in sys.modules)\n"
         "print('cffi' in sys.modules, 'yaml' in sys.modules, k._numba.config.BOUNDSCHECK)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
-    )
+    r = _python(code, tmp_path)
     assert r.stdout.split() == ["True", "False", "5.0", "True", "False", "False", "None"], r.stdout + r.stderr
     (tmp_path / ".numba_config.yaml").write_text("boundscheck: 0\n", encoding="utf-8")
-    r = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
-    )
+    r = _python(code, tmp_path)
     assert r.stdout.split()[-3:] == ["False", "True", "0"], r.stdout + r.stderr
 
 
@@ -163,13 +172,9 @@ def test_a_cached_kernel_loads_without_numbas_refresh_and_plays_the_same(tmp_pat
     `kernel._load_without_refresh`; numba.np.arraymath no longer imported with numba); a function compiled
     after that still finds the lowering it needs (a list and a set, which the refresh installs)."""
     (tmp_path / "dice.py").write_text(DICE, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "cache")
 
     def run(how: str) -> list[str]:
-        r = subprocess.run(
-            [sys.executable, "-c", LOADED, how], env=env, cwd=tmp_path, capture_output=True, text=True
-        )
+        r = _python(LOADED, tmp_path, how, PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
         assert r.returncode == 0, r.stderr
         return r.stdout.splitlines()
 
@@ -193,8 +198,5 @@ def test_numbas_array_functions_load_late_and_still_without_scipy_linalg(tmp_pat
         "import numba.np.arraymath as am\n"
         "print(am._HAVE_BLAS, 'scipy.linalg' in sys.modules)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    r = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, check=False
-    )
+    r = _python(code, tmp_path)
     assert r.stdout.split() == ["True", "False", "False", "False"], r.stdout + r.stderr
