@@ -106,7 +106,17 @@ def test_rooms_import_downhill_only():
     assert bad == []
 
 
-PHASES = ["parsecache", "load", "check", "compose", "extract", "staging", "render", "__init__"]
+PHASES = [
+    "parsecache",
+    "load",
+    "check",
+    "printsheets",
+    "compose",
+    "extract",
+    "staging",
+    "render",
+    "__init__",
+]
 """The build package's modules in phase order: each imports, at run time, only modules before it (the
 pipeline in __init__ imports them all). Type-only imports (`if TYPE_CHECKING:`) may look ahead."""
 
