@@ -107,6 +107,7 @@ def test_rooms_import_downhill_only():
 
 
 PHASES = [
+    "workers",
     "parsecache",
     "load",
     "check",
@@ -118,7 +119,8 @@ PHASES = [
     "__init__",
 ]
 """The build package's modules in phase order: each imports, at run time, only modules before it (the
-pipeline in __init__ imports them all). Type-only imports (`if TYPE_CHECKING:`) may look ahead."""
+pipeline in __init__ imports them all; the folder workers, used by compose and render, import none).
+Type-only imports (`if TYPE_CHECKING:`) may look ahead."""
 
 
 def build_phase_imports(path: Path) -> set[str]:

@@ -437,6 +437,48 @@ def test_signal_mid_build_cleans_the_staging_folder(tmp_path, sig, code):
     assert sorted(p.name for p in out.iterdir()) == []
 
 
+def test_ctrl_c_reaching_the_build_and_its_workers_cleans_up_and_leaves_no_process(tmp_path):
+    """Ctrl-C in a terminal signals the whole process group, the build's folder workers too: exit 130, no
+    traceback, OUT left empty, and no worker left running."""
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "build", str(RR), "--out", str(out), "--workers", "2"],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".pnpkit-stage-*")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert proc.poll() is None, "the build ended before its staging folder was seen"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("interrupted")
+    assert sorted(p.name for p in out.iterdir()) == []
+
+    def left() -> list[str]:
+        found = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                if str(out).encode() in cmdline.read_bytes():
+                    found.append(cmdline.parent.name)
+            except OSError:
+                pass
+        return found
+
+    deadline = time.monotonic() + 10
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert left() == []
+
+
 @pytest.mark.parametrize(
     "args,message",
     [

@@ -14,6 +14,7 @@ from generator.cli.base import app, command, fail
 from generator.cli.options import (
     DPI_RANGE,
     QUALITY_RANGE,
+    BuildWorkers,
     DuplexOption,
     Kits,
     Lang,
@@ -21,6 +22,7 @@ from generator.cli.options import (
     PaperOption,
     Seed,
     at_least,
+    cores,
     image_format,
     pod_size,
     run_of,
@@ -77,6 +79,7 @@ def build(
             help="then compile the kits' engines in the background (pnpkit warmup), so a first check is fast",
         ),
     ] = False,
+    workers: BuildWorkers = None,
 ) -> None:
     """Build the printable PDFs of kits into OUT/<kit>/<lang>/ (incrementally: unchanged components are
     kept)."""
@@ -87,7 +90,7 @@ def build(
     options = dict(out=out, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force)
     run = run_of(kits, lang=lang, print_overrides=overrides, **options)
     with progress(None, "building") as advance:
-        result = build_run(run, progress=advance)
+        result = build_run(run, progress=advance, workers=workers or cores())
     _report_build(result, verbose=verbose)
     if warm:
         _warm_in_background(run.paths)

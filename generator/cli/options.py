@@ -163,6 +163,14 @@ Workers = Annotated[
     int | None,
     typer.Option("--workers", callback=_workers, help="worker processes (default: all cores)"),
 ]
+BuildWorkers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        callback=_workers,
+        help="processes composing and drawing kit folders side by side (default: all cores; 1 = none)",
+    ),
+]
 Dask = Annotated[
     str | None,
     typer.Option(

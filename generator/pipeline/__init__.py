@@ -90,9 +90,10 @@ def build(
     print_overrides: Mapping[str, Any] | None = None,
     pdfa: bool = False,
     force: bool = False,
+    workers: int = 1,
 ) -> BuildResult:
     """Load, check, compose and render kits (see `build_run`); the Python API, with the options of
-    `pnpkit build` as keywords."""
+    `pnpkit build` as keywords (`workers`: processes for the folders, 1 = this one alone)."""
     run = Run.of(
         paths,
         out=out,
@@ -104,12 +105,13 @@ def build(
         pdfa=pdfa,
         force=force,
     )
-    return build_run(run, progress=progress)
+    return build_run(run, progress=progress, workers=workers)
 
 
-def build_run(run: Run, *, progress: Callable[..., None] | None = None) -> BuildResult:
+def build_run(run: Run, *, progress: Callable[..., None] | None = None, workers: int = 1) -> BuildResult:
     """Load, check, compose and render a run's kits; raises KitError before writing anything if any phase
-    fails.
+    fails. The folders to compose and draw go to `workers` forked processes when there are several (the same
+    files and messages on any number).
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
     OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from the
@@ -130,7 +132,7 @@ def build_run(run: Run, *, progress: Callable[..., None] | None = None) -> Build
         return kept
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     with recording_reads() as looks:
-        result = _build(run, progress=progress, memo=memo, tool=tool)
+        result = _build(run, progress=progress, memo=memo, tool=tool, workers=workers)
     reads = [[*read, value] for read, value in looks.items()]
     if tool_stamp() == stamp and _same_reads(run, reads):  # no input changed meanwhile
         _record_inputs(run, name, result, memo, {"stamp": stamp, "key": tool}, reads)
@@ -241,7 +243,12 @@ def _record_inputs(
 
 
 def _build(
-    run: Run, *, progress: Callable[..., None] | None, memo: Memo | None = None, tool: str | None = None
+    run: Run,
+    *,
+    progress: Callable[..., None] | None,
+    memo: Memo | None = None,
+    tool: str | None = None,
+    workers: int = 1,
 ) -> BuildResult:
     """The build of `build_run` after its unchanged-inputs check: every phase, incremental per part. Safe
     points between the phases: a recorded Ctrl-C / SIGTERM stops the build there, before anything is
@@ -261,13 +268,21 @@ def _build(
     if tool is not None and not run.force:
         _offer_font_tables(run.out, tool)
     plans = plan_run(
-        run, measure=text_width, warn=result.warnings.append, progress=progress, memo=memo, tool=tool
+        run,
+        measure=text_width,
+        warn=result.warnings.append,
+        progress=progress,
+        memo=memo,
+        tool=tool,
+        workers=workers,
     )
     raise_glyph_problems(run.kits, _composed(plans))
     checkpoint()
     result.warnings = list(dict.fromkeys([*result.warnings, *_kept_warnings(plans)]))
     clock.lap("compose")
-    result.files = render_incremental(plans, run.out, png=run.png, pdfa=run.pdfa, progress=progress)
+    result.files = render_incremental(
+        plans, run.out, png=run.png, pdfa=run.pdfa, progress=progress, workers=workers
+    )
     clock.lap("render")
     _tally(result, plans)
     result.timings = clock.laps

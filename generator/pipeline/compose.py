@@ -292,10 +292,12 @@ class Part:
     record: dict[str, Any] = field(default_factory=dict)
 
     def sides(self) -> list[PageSides]:
-        """What each page of the part is (front, back, one-sided), from its pages or the build record."""
+        """What each page of the part is (front, back, one-sided): from the record once it tells them (a kept
+        part's, or a composed part's once titled, wherever it was composed: its pages need not be measured
+        again here), else from its pages."""
         from generator.layout.sheets import page_sides, sides_from_json
 
-        if self.pages is not None:
+        if self.pages is not None and "sides" not in self.record:
             return page_sides(self.pages)
         sides = sides_from_json(self.record.get("sides"))
         if sides is None:  # a kept part always has them (plan_incremental composes any part without)
@@ -407,26 +409,83 @@ def plan_run(
     progress: Callable[[str], None] | None = None,
     memo: Memo | None = None,
     tool: str | None = None,
+    workers: int = 1,
 ) -> list[FolderPlan]:
     """Plan every OUT/<kit>/<lang>/ folder of a run: key every part, compose (and fit, and check) only the
     parts whose key changed, title them, key the kit PDF (`memo`: the build's, for the print data; `tool`: the
-    build's tool key, else `tool_key()`)."""
+    build's tool key, else `tool_key()`). The folders to compose are composed on `workers` forked processes
+    (generator.pipeline.workers) when there are several: the same plans, warnings and errors, in the same
+    order."""
     from generator.buildkeys import read_manifest, tool_key
+    from generator.pipeline.workers import run_jobs
 
     tool = tool or tool_key()
-    plans: list[FolderPlan] = []
+    folders: list[_Folder] = []
     for kit in run.kits:
         each = _KitPlan(kit, run, kit_measure(kit, measure), memo)
         for lang in run.langs_for(kit):
-            if progress:
-                progress(f"{kit.meta.id}/{lang}")
             folder = run.out / kit.meta.id / lang
             entries = {} if run.force else read_manifest(folder)
             parts = _key_parts(each, lang, folder, entries, tool)
-            need = [p for p in parts if not p.record]
-            texts = _compose_parts(each, lang, need, parts, warn) if need else None
-            plans.append(_plan_kit_pdf(each, lang, folder, entries, parts, tool, texts, warn))
-    return plans
+            folders.append(_Folder(each, lang, folder, entries, parts))
+    busy = [f for f in folders if f.need]
+    if workers > 1 and len(busy) > 1:
+        _before_fork(busy)
+
+    def composed(i: int, result: _Composed) -> None:
+        busy[i].take(result, warn)
+        if progress:
+            progress(f"{busy[i].each.kit.meta.id}/{busy[i].lang}")
+
+    run_jobs([f.compose for f in busy], workers, composed)
+    return [_plan_kit_pdf(f.each, f.lang, f.folder, f.entries, f.parts, tool, f.title, warn) for f in folders]
+
+
+_Composed = tuple[list[tuple[Any, str, dict[str, Any]]], list[str], str]
+"""What composing one folder gives back: each composed part's (pages, title, record), the warnings heard, in
+order, and the kit's title in the folder's language."""
+
+
+@dataclass
+class _Folder:
+    """One folder of a run while it is planned: its keyed parts and, once composed, its kit title."""
+
+    each: _KitPlan
+    lang: str
+    folder: Path
+    entries: dict[str, Any]
+    parts: list[Part]
+    title: str | None = None
+    need: list[Part] = field(init=False)
+    """The parts to compose (those the last build's record does not keep)."""
+
+    def __post_init__(self) -> None:
+        self.need = [p for p in self.parts if not p.record]
+
+    def compose(self) -> _Composed:
+        """Compose phase of this folder (here or in a worker): its parts' pages, titles and records, the
+        warnings heard and the kit title."""
+        need, heard = self.need, list[str]()
+        texts = _compose_parts(self.each, self.lang, need, self.parts, heard.append)
+        return [(p.pages, p.title, p.record) for p in need], heard, texts(self.each.kit.meta.title)
+
+    def take(self, result: _Composed, warn: Callable[[str], None]) -> None:
+        """Take a composed result (from a worker, or this process's own) into the parts, in order."""
+        done, heard, self.title = result
+        for part, (pages, title, record) in zip(self.need, done, strict=True):
+            part.pages, part.title, part.record = pages, title, record
+        for message in heard:
+            warn(message)
+
+
+def _before_fork(busy: Sequence[_Folder]) -> None:
+    """What every worker would otherwise make for itself, made once here before they fork: each kit's print
+    data (its memo entry stays in this process) and the built-in fonts."""
+    from generator.render.fonts import register_fonts
+
+    for f in busy:
+        f.each.extras()
+    register_fonts()
 
 
 @dataclass
@@ -629,7 +688,7 @@ def _plan_kit_pdf(
     entries: dict[str, Any],
     parts: list[Part],
     tool: str,
-    texts: Texts | None,
+    title: str | None,
     warn: Callable[[str], None],
 ) -> FolderPlan:
     """Kit PDF phase: the folder's plan, its kit PDF keyed on every part's key and the kit's title, rebuilt
@@ -648,7 +707,7 @@ def _plan_kit_pdf(
     )
     plan = FolderPlan(kit, lang, each.paper, each.seed, folder, parts, entries, kit_name, kit_key, rebuild)
     if rebuild:
-        plan.kit_title = (texts or each.texts(lang, warn))(kit.meta.title)
+        plan.kit_title = title if title is not None else each.texts(lang, warn)(kit.meta.title)
     return plan
 
 

@@ -3,6 +3,7 @@ writes the changed parts and reassembles each changed folder's kit PDF from its 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,14 @@ def render_incremental(
     png: bool = False,
     pdfa: bool = False,
     progress: Callable[..., None] | None = None,
+    workers: int = 1,
 ) -> list[Path]:
     """Write the changed parts and reassemble each changed folder's kit PDF from its part PDFs, all or
     nothing: only changed folders are staged (whole, unchanged files hard-linked in) and swapped in as
-    `render_all` does."""
+    `render_all` does. The folders are drawn on `workers` forked processes when there are several
+    (generator.pipeline.workers): the same files, records and errors."""
     from generator.buildkeys import MANIFEST, dump_manifest
+    from generator.pipeline.workers import run_jobs
     from generator.resources import atomic_write
 
     todo = [plan for plan in plans if plan.needs_write]
@@ -91,22 +95,54 @@ def render_incremental(
     folders = sorted({plan.folder for plan in todo})  # whole kit/language folders (with their .pnpkit/)
     written: list[Path] = []
     with staged_folders(out, folders) as new_root:
-        for plan in todo:
-            staged = new_root / plan.folder.relative_to(out)
+        stages = [new_root / plan.folder.relative_to(out) for plan in todo]
+        if workers > 1 and len(todo) > 1:
+            from generator.render.fonts import register_fonts
+
+            register_fonts()  # once here, not in every worker
+
+        def drawn(i: int, result: _Drawn) -> None:
+            plan, (files, records, kit_entry) = todo[i], result
+            written.extend(files)
             entries = dict(plan.entries)
             for part in plan.parts:
-                checkpoint()  # a safe point between parts: the stage is removed, OUT untouched
-                if part.pages is not None:
-                    written += _write_part(plan, part, staged / part.name, pdfa=pdfa)
-                    if progress:
-                        progress(str(part.path.relative_to(out)))
+                part.record = records.get(part.name, part.record)
                 entries[part.name] = part.record
-            if plan.kit_rebuild:
-                entries[plan.kit_name] = _write_kit_pdf(plan, staged, pdfa=pdfa)
-                written.append(plan.folder / plan.kit_name)
-            (staged / MANIFEST).parent.mkdir(exist_ok=True)
-            atomic_write(staged / MANIFEST, dump_manifest(entries), what="the build record")
+                if progress and part.pages is not None:
+                    progress(str(part.path.relative_to(out)))
+            if kit_entry is not None:
+                entries[plan.kit_name] = kit_entry
+            (stages[i] / MANIFEST).parent.mkdir(exist_ok=True)
+            atomic_write(stages[i] / MANIFEST, dump_manifest(entries), what="the build record")
+
+        jobs = [
+            functools.partial(_draw_folder, plan, stage, pdfa)
+            for plan, stage in zip(todo, stages, strict=True)
+        ]
+        run_jobs(jobs, workers, drawn)
     return written
+
+
+_Drawn = tuple[list[Path], dict[str, dict[str, Any]], dict[str, Any] | None]
+"""What drawing one folder gives back: the files of OUT it made, the records of the parts it drew (with their
+digests) by file name, and the kit PDF's record (None when it was kept)."""
+
+
+def _draw_folder(plan: FolderPlan, staged: Path, pdfa: bool) -> _Drawn:
+    """Draw one folder's changed parts into its stage and, when it changed, assemble its kit PDF (here or in a
+    worker)."""
+    files: list[Path] = []
+    records: dict[str, dict[str, Any]] = {}
+    for part in plan.parts:
+        checkpoint()  # a safe point between parts: the stage is removed, OUT untouched
+        if part.pages is not None:
+            files += _write_part(plan, part, staged / part.name, pdfa=pdfa)
+            records[part.name] = part.record
+    kit_entry = None
+    if plan.kit_rebuild:
+        kit_entry = _write_kit_pdf(plan, staged, pdfa=pdfa)
+        files.append(plan.folder / plan.kit_name)
+    return files, records, kit_entry
 
 
 def _check_part_glyphs(plans: Sequence[FolderPlan], out: Path) -> None:

@@ -45,6 +45,27 @@ def recording_reads() -> Iterator[dict[Read, str | None]]:
         del seen[marker]
 
 
+def recorded_now() -> dict[Read, str | None]:
+    """A copy of what the recording in force has seen so far ({} when none is): a forked worker takes it
+    before its job and hands back what its job added (`seen_since`)."""
+    with _reads_lock:
+        return dict(_reads) if _reads is not None else {}
+
+
+def seen_since(before: dict[Read, str | None]) -> dict[Read, str | None]:
+    """The looks the recording in force took since `before` (from `recorded_now`), markers included."""
+    now = recorded_now()
+    return {look: seen for look, seen in now.items() if look not in before or before[look] != seen}
+
+
+def record_looks(looks: dict[Read, str | None]) -> None:
+    """Add looks taken elsewhere (a forked worker's job, `seen_since`) to the recording in force, as if taken
+    here: the build keys itself on every file its workers read too."""
+    with _reads_lock:
+        if _reads is not None:
+            _reads.update(looks)
+
+
 def _note(kind: str, path: str, detail: str, seen: str | None) -> None:
     with _reads_lock:
         if _reads is None:
