@@ -2,10 +2,11 @@
 
 `--only process` (the first part of the default run): whole processes, `python -m generator build KIT --out
 OUT` of a kit made by `python -m generator new my_rr --from ripple_rush`, all in the same run, alternating:
-a clean build (empty OUT), an unchanged rebuild, and a rebuild after editing one msgstr of the rules card;
-best of N each and the ratios to the clean build (targets: unchanged <= 0.25x, one-string edit <= 0.35x), and
-the same for CPU seconds. The processes keep their bytecode as an installed package does (`--no-bytecode`:
-as the environment says; this sandbox sets PYTHONDONTWRITEBYTECODE, so each process compiles pnpkit again).
+a clean build (empty OUT, on one process), an unchanged rebuild, and a rebuild after editing one msgstr of the
+rules card; best of N each and the ratios to the clean build (targets: unchanged <= 0.25x, one-string edit
+<= 0.35x), and the same for CPU seconds. The processes keep their bytecode as an installed package does
+(`--no-bytecode`: as the environment says; this sandbox sets PYTHONDONTWRITEBYTECODE, so each process
+compiles pnpkit again).
 Each incremental result is compared byte for byte with the next clean build of the same edited kit. Then
 `pnpkit serve`'s redraw of a one-string edit: the preview's incremental build plus the changed pages'
 pictures, in one long-lived process as serve runs them (target <= 0.5 s).
@@ -13,11 +14,16 @@ pictures, in one long-lived process as serve runs them (target <= 0.5 s).
 The rest (in one process): the whole kit in three languages against raw ReportLab drawing the same number of
 simple cards, and an incremental rebuild after a one-msgstr edit against a clean build of the edited kit.
 
+`--only workers`: `pnpkit build` of every shipped kit in every language (the README's first command, a
+clean OUT each time), whole processes with `--workers 1` and `--workers 2` taking turns, `--repeat` pairs:
+the median wall and CPU seconds of each and the median of the pair ratios (two runs side by side see the
+same machine); the outputs of the two are compared file by file.
+
 `--only validate`: CPU seconds of `pnpkit validate` of each shipped kit (composing it and running every
 check), best of N; with `--base CHECKOUT` the same for another checkout, alternating in the same run, and the
 ratios.
 
-    python bench/bench_build.py [--repeat 3] [--only process|incremental|validate] [--base DIR]
+    python bench/bench_build.py [--repeat 3] [--only process|incremental|workers|validate] [--base DIR]
                                 [--no-bytecode]
 """
 
@@ -119,7 +125,9 @@ def _figures(name: str, values: list[float]) -> str:
 
 
 def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
-    """Whole-process wall times of clean, unchanged and one-string-edit builds of a `pnpkit new` kit.
+    """Whole-process wall times of clean, unchanged and one-string-edit builds of a `pnpkit new` kit. The
+    clean builds run on one process (`--workers 1`), as a rebuild of one changed folder does, so the ratios
+    are the work an incremental build saves (`--only workers` measures the clean build on every core).
 
     `bytecode`: the processes keep their compiled modules (in the bench's temporary folder,
     PYTHONPYCACHEPREFIX) as any installed package does, even where the environment sets
@@ -144,7 +152,7 @@ def process(repeat: int, bytecode: bool = True) -> dict[str, float]:
         for i in range(repeat + 1):
             _edit(po, original, i)
             out = root / f"out{i}"
-            t = _pnpkit("build", "my_rr", "--out", out.name, cwd=root)  # clean: empty OUT
+            t = _pnpkit("build", "my_rr", "--out", out.name, "--workers", "1", cwd=root)  # clean: empty OUT
             clean_cpu = CPU[-1]
             if previous is not None:  # the last round's incremental build of this very text
                 a, b = _tree(previous), _tree(out)
@@ -281,6 +289,35 @@ def incremental(repeat: int) -> float:
         return clean / inc
 
 
+def workers(repeat: int) -> dict[str, float]:
+    """Whole-process `pnpkit build` of every shipped kit on one and on two processes, taking turns (see the
+    module's docstring): the medians and the median pair ratios two/one of wall and CPU seconds."""
+    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    with tempfile.TemporaryDirectory() as d:
+        for r in range(repeat):
+            for n in (1, 2) if r % 2 == 0 else (2, 1):
+                out = Path(d) / f"out{n}"
+                shutil.rmtree(out, ignore_errors=True)
+                wall = _pnpkit("build", "--workers", str(n), "--out", str(out), cwd=ROOT)
+                runs[n].append((wall, CPU[-1]))
+        one, two = (
+            {k: v for k, v in _tree(Path(d) / f"out{n}").items() if "inputs" not in k} for n in (1, 2)
+        )
+        if one != two:
+            raise SystemExit("bench: the builds on one and on two processes differ")
+    ratio = {
+        what: statistics.median(b[i] / a[i] for a, b in zip(runs[1], runs[2], strict=True))
+        for i, what in enumerate(("wall", "cpu"))
+    }
+    for n in (1, 2):
+        wall = statistics.median(w for w, _ in runs[n])
+        cpu = statistics.median(c for _, c in runs[n])
+        print(f"pnpkit build, every shipped kit, --workers {n}: median {wall:.2f} s wall, {cpu:.2f} s CPU")
+    print(f"two processes / one ({repeat} pairs): {ratio['wall']:.2f}x wall, {ratio['cpu']:.2f}x CPU", end="")
+    print("; the same files")
+    return ratio
+
+
 def _validate_cpu(root: Path, kit: str) -> float:
     """CPU seconds (user + system) of one `python -m generator validate layouts/KIT` process of the checkout
     at `root` (its own sources first on the path)."""
@@ -328,7 +365,9 @@ def validate(repeat: int, base: Path | None) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", choices=("all", "process", "incremental", "deck", "validate"), default="all")
+    ap.add_argument(
+        "--only", choices=("all", "process", "incremental", "deck", "workers", "validate"), default="all"
+    )
     ap.add_argument(
         "--base",
         type=Path,
@@ -340,6 +379,9 @@ def main() -> None:
         help="process figures: leave bytecode caching as the environment has it (see `process`)",
     )
     args = ap.parse_args()
+    if args.only == "workers":
+        workers(args.repeat)
+        return
     if args.only == "validate":
         validate(args.repeat, args.base)
         return
