@@ -16,6 +16,7 @@ from generator.cli.options import (
     PaperOption,
     at_least,
     bad,
+    cores,
     kit_path,
     run_of,
 )
@@ -55,7 +56,7 @@ def new(
     try:
         loaded = load_kits([made.folder])
         check_kits(loaded)
-        verify_layout(loaded)
+        verify_layout(loaded, workers=cores())
     except KitError:
         shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
         raise

@@ -246,6 +246,7 @@ def validate(
             "--lang", help="comma-separated languages (default: all the kit ships; qps: the pseudo-locale)"
         ),
     ] = None,
+    workers: BuildWorkers = None,
 ) -> None:
     """Everything `build` checks, without writing: the spec and catalogs, the static legal checks, every text
     rendered and fitted to its box in every language (default paper), every character's glyph. Exit 1 if
@@ -256,7 +257,7 @@ def validate(
     check_kits(run.kits)
     for k in run.kits:
         run.langs_for(k)  # a language the kit does not ship is a usage error before any work
-    warn_all(list(dict.fromkeys(_layout_warnings(run))))
+    warn_all(list(dict.fromkeys(_layout_warnings(run, workers or cores()))))
     for k in run.kits:
         warn_all(translation_warnings(k))
         show(
@@ -265,9 +266,10 @@ def validate(
         )
 
 
-def _layout_warnings(run: Run) -> list[str]:
-    """Compose every kit of a validate run in its languages (texts fitted, glyphs checked): the warnings
-    heard. With the pseudo-locale asked for, every box that would overflow is named, not just the first."""
+def _layout_warnings(run: Run, workers: int) -> list[str]:
+    """Compose every kit of a validate run in its languages (texts fitted, glyphs checked; the folders on
+    `workers` processes): the warnings heard. With the pseudo-locale asked for, every box that would overflow
+    is named, not just the first."""
     from generator.errors import Problem, SpecError
     from generator.pipeline import verify_layout
     from generator.pipeline.compose import pseudo_overflows
@@ -284,7 +286,7 @@ def _layout_warnings(run: Run) -> list[str]:
         raise SpecError(overflows)
     rest = None if run.langs is None else [x for x in run.langs if x != PSEUDO]
     if rest is None or rest:
-        heard += verify_layout(list(run.kits), langs=rest)
+        heard += verify_layout(list(run.kits), langs=rest, workers=workers)
     return heard
 
 

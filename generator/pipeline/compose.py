@@ -113,8 +113,10 @@ def plan_build(
     measure: Callable[[str, str, float], float],
     warn: Callable[[str], None],
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> list[Planned]:
-    """Compose every file of every kit and language (nothing written yet): the build's own planner
+    """Compose every file of every kit and language (nothing written yet; the folders on `workers`
+    processes): the build's own planner
     (`plan_incremental`) with nothing kept, so `validate`, the tests and `build` choose the same languages,
     parts and calibration sheet and run the same checks. Each component is a file (with its PNG preview);
     each kit PDF holds every part's pages in the order of its sheet map (checklist, calibration sheet, then
@@ -134,6 +136,7 @@ def plan_build(
         measure=measure,
         warn=warn,
         progress=progress,
+        workers=workers,
     )
     planned: list[Planned] = []
     for plan in plans:
@@ -204,15 +207,24 @@ def verify_layout(
     langs: Sequence[str] | None = None,
     paper: str | None = None,
     seed: int | None = None,
+    workers: int = 1,
 ) -> list[str]:
     """What `validate` adds to the static checks: compose every component in every language (texts rendered,
-    fitted to their boxes) and check every character has a glyph -- a build without writing. Returns the
-    warnings; raises a located KitError on the first kit that cannot be laid out."""
+    fitted to their boxes; the folders on `workers` processes) and check every character has a glyph -- a
+    build without writing. Returns the warnings; raises a located KitError on the first kit that cannot be
+    laid out."""
     from generator.render.fonts import text_width
 
     warnings: list[str] = []
     planned = plan_build(
-        kits, out=Path("."), langs=langs, paper=paper, seed=seed, measure=text_width, warn=warnings.append
+        kits,
+        out=Path("."),
+        langs=langs,
+        paper=paper,
+        seed=seed,
+        measure=text_width,
+        warn=warnings.append,
+        workers=workers,
     )
     raise_glyph_problems(kits, planned)
     return warnings
@@ -392,13 +404,14 @@ def plan_incremental(
     progress: Callable[[str], None] | None = None,
     memo: Memo | None = None,
     tool: str | None = None,
+    workers: int = 1,
 ) -> list[FolderPlan]:
     """`plan_run` for loaded kits and the options of a build, given one by one."""
     run = Run.of(
         [k.dir for k in kits], out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force
     )
     run = replace(run, kits=tuple(kits))
-    return plan_run(run, measure=measure, warn=warn, progress=progress, memo=memo, tool=tool)
+    return plan_run(run, measure=measure, warn=warn, progress=progress, memo=memo, tool=tool, workers=workers)
 
 
 def plan_run(

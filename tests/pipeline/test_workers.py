@@ -105,3 +105,26 @@ def test_an_error_in_one_folder_on_two_processes_is_the_serial_message_and_write
     assert "es.po:" in ran[0].stderr and "cards.back: does not fit (es)" in ran[0].stderr, ran[0].stderr
     assert ran[0].stderr.replace("/o1", "/o") == ran[1].stderr.replace("/o2", "/o")
     assert not any(p.is_file() for p in (tmp_path / "o2").rglob("*"))  # nothing written
+
+
+def test_validate_on_two_processes_says_what_one_process_says(tmp_path):
+    """validate composes every folder too (on workers): the same report and, for a string of one language
+    that does not fit, the same located error."""
+    import shutil
+
+    ok = [pnpkit("validate", "ripple_rush", "--lang", "en,ja", "--workers", w) for w in ("1", "2")]
+    assert (
+        [r.returncode for r in ok] == [0, 0] and ok[0].stdout == ok[1].stdout and ok[0].stderr == ok[1].stderr
+    )
+    kit = tmp_path / "rr"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "layouts" / "ripple_rush", kit)
+    po = kit / "locales" / "ja.po"
+    text = po.read_text(encoding="utf-8")
+    start = text.index('msgid "cards.back"\nmsgstr "') + len('msgid "cards.back"\nmsgstr "')
+    po.write_text(
+        text[:start] + "スーパーカリフラジリスティック" * 10 + text[text.index('"', start) :],
+        encoding="utf-8",
+    )
+    bad = [pnpkit("validate", str(kit), "--lang", "en,ja,es", "--workers", w) for w in ("1", "2")]
+    assert [r.returncode for r in bad] == [1, 1] and "ja.po:" in bad[0].stderr, bad[0].stderr
+    assert bad[0].stderr == bad[1].stderr
