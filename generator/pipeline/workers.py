@@ -9,9 +9,11 @@ worker, except the files it read through the kit door, which are added to this p
 (generator.spec.paths): the build keys itself on them.
 
 Errors: a job that raises in a worker is run again here, in order, so its own error (type, message) is raised
-as a serial build raises it, and the jobs after it are dropped. A recorded Ctrl-C / SIGTERM is acted on
-between results (`checkpoint`); the workers, which inherit the recording handler, stop at their next safe
-point."""
+as a serial build raises it, and the jobs after it are dropped. A job whose result does not come back (it does
+not pickle, its worker was killed) runs again here too, as do the later ones no worker had started.
+
+A recorded Ctrl-C / SIGTERM is acted on between results (`checkpoint`); the workers, which inherit the
+recording handler, stop at their next safe point."""
 
 from __future__ import annotations
 
@@ -85,10 +87,13 @@ def run_jobs(
             while not future.done():
                 wait([future], timeout=0.2, return_when=FIRST_COMPLETED)
                 checkpoint()  # a safe point while the workers run
-            ran, value, looks = future.result()
+            try:
+                ran, value, looks = future.result()
+            except Exception:  # no result came back: one that does not pickle, a worker killed, a cancel
+                ran, value, looks = False, None, {}
             if not ran:
                 for later in futures[i + 1 :]:
-                    later.cancel()
+                    later.cancel()  # those that come back anyway are used; the rest run here too
                 value = jobs[i]()  # raises the job's own error here (or, should it pass now, its result)
             else:
                 record_looks(looks)

@@ -128,3 +128,10 @@ def test_validate_on_two_processes_says_what_one_process_says(tmp_path):
     bad = [pnpkit("validate", str(kit), "--lang", "en,ja,es", "--workers", w) for w in ("1", "2")]
     assert [r.returncode for r in bad] == [1, 1] and "ja.po:" in bad[0].stderr, bad[0].stderr
     assert bad[0].stderr == bad[1].stderr
+
+
+def test_a_result_that_does_not_come_back_is_made_here():
+    """A result that does not pickle (a plugin's page holding a function, say) never reaches this process
+    from a worker: that job runs here instead, and the results stay in order."""
+    got = run_jobs([lambda: _pid(0), lambda: lambda: 1, lambda: _pid(2)], 2)
+    assert got[0][0] == 0 and got[1]() == 1 and got[2][0] == 2
