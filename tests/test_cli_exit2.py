@@ -19,6 +19,11 @@ RR = ROOT / "layouts" / "ripple_rush"
         (["build", str(RR), "--games", "-1"], "No such option: --games"),  # build plays no games
         (["check", str(RR), "--games", "-1"], "expected a number >= 1; got -1"),
         (["check", str(RR), "--workers", "0"], "got 0"),
+        (["build", str(RR), "--workers", "0"], "expected a number >= 1; got 0"),
+        (["build", str(RR), "--workers", "two"], "'--workers': expected a whole number; got 'two'"),
+        (["check", str(RR), "--games=1e3"], "'--games': expected a whole number; got '1e3'"),
+        (["check", str(RR), "--seed", "\x1b[2J" + "9" * 99], "got '\\x1b[2J" + "9" * 36 + "...'"),
+        (["validate", str(RR), "--workers", "-3"], "expected a number >= 1; got -3"),
     ],
 )
 def test_bad_options_exit_2(args, says, tmp_path):

@@ -104,6 +104,7 @@ class _Group(TyperGroup):
             shown = io.StringIO()
             e.show(file=shown)
             text = re.sub(r"(?m)^Error: ", "error: ", shown.getvalue(), count=1)
+            text = _with_value_given(text, e, sys.argv[1:] if args is None else list(args))
             sys.stderr.write(
                 text.replace(": Value error, ", ": ")
             )  # pydantic's wording inside typer's choices
@@ -112,6 +113,33 @@ class _Group(TyperGroup):
             sys.stderr.write("aborted\n")
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+_NOT_A_NUMBER = {
+    "Input should be a valid integer, unable to parse string as an integer": "expected a whole number",
+    "Input should be a valid number, unable to parse string as a number": "expected a number",
+}
+"""pydantic's wording of a number option typer could not parse, and pnpkit's (which names the value)."""
+
+
+def _with_value_given(text: str, e: ClickException, args: Sequence[str]) -> str:
+    """A usage error's text with pydantic's 'Input should be a valid integer ...' (which never says what was
+    typed) as pnpkit words it: `expected a whole number; got 'two'`, the value taken from the command line."""
+    for theirs, ours in _NOT_A_NUMBER.items():
+        if theirs not in text:
+            continue
+        opts = list(getattr(getattr(e, "param", None), "opts", None) or [])
+        given = [
+            arg[len(opt) + 1 :] if arg.startswith(opt + "=") else args[i + 1]
+            for i, arg in enumerate(args)
+            for opt in opts
+            if arg.startswith(opt + "=") or (arg == opt and i + 1 < len(args))
+        ]
+        if not given:
+            return text.replace(theirs, ours)
+        value = given[-1] if len(given[-1]) <= 40 else given[-1][:40] + "..."
+        return text.replace(theirs, f"{ours}; got {value!r}")  # repr: a control character shows as \x1b
+    return text
 
 
 app = typer.Typer(
