@@ -84,19 +84,23 @@ def test_a_build_on_two_processes_writes_what_one_process_writes(tmp_path):
     assert lines(one.stdout.replace("/one/", "/")) == lines(two.stdout.replace("/two/", "/"))
 
 
-def test_an_error_in_one_folder_on_two_processes_is_the_serial_message_and_writes_nothing(tmp_path):
-    """A string of one language that does not fit is found while its folder is composed (in a worker): the
-    build fails with the serial build's message, naming the catalog line, and writes nothing."""
+def _overflowing(tmp_path: Path, lang: str, word: str) -> Path:
+    """A copy of Ripple Rush whose card back in `lang` reads `word` ten times: more than its box holds."""
     import shutil
 
     kit = tmp_path / "rr"
     shutil.copytree(Path(__file__).resolve().parents[2] / "layouts" / "ripple_rush", kit)
-    po = kit / "locales" / "es.po"
+    po = kit / "locales" / f"{lang}.po"
     text = po.read_text(encoding="utf-8")
     start = text.index('msgid "cards.back"\nmsgstr "') + len('msgid "cards.back"\nmsgstr "')
-    po.write_text(
-        text[:start] + "SUPERCALIFRAGILISTICO" * 10 + text[text.index('"', start) :], encoding="utf-8"
-    )
+    po.write_text(text[:start] + word * 10 + text[text.index('"', start) :], encoding="utf-8")
+    return kit
+
+
+def test_an_error_in_one_folder_on_two_processes_is_the_serial_message_and_writes_nothing(tmp_path):
+    """A string of one language that does not fit is found while its folder is composed (in a worker): the
+    build fails with the serial build's message, naming the catalog line, and writes nothing."""
+    kit = _overflowing(tmp_path, "es", "SUPERCALIFRAGILISTICO")
     ran = [
         pnpkit("build", str(kit), "--lang", "en,es,ja", "--workers", w, "--out", str(tmp_path / f"o{w}"))
         for w in ("1", "2")
@@ -110,21 +114,11 @@ def test_an_error_in_one_folder_on_two_processes_is_the_serial_message_and_write
 def test_validate_on_two_processes_says_what_one_process_says(tmp_path):
     """validate composes every folder too (on workers): the same report and, for a string of one language
     that does not fit, the same located error."""
-    import shutil
-
     ok = [pnpkit("validate", "ripple_rush", "--lang", "en,ja", "--workers", w) for w in ("1", "2")]
     assert (
         [r.returncode for r in ok] == [0, 0] and ok[0].stdout == ok[1].stdout and ok[0].stderr == ok[1].stderr
     )
-    kit = tmp_path / "rr"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "layouts" / "ripple_rush", kit)
-    po = kit / "locales" / "ja.po"
-    text = po.read_text(encoding="utf-8")
-    start = text.index('msgid "cards.back"\nmsgstr "') + len('msgid "cards.back"\nmsgstr "')
-    po.write_text(
-        text[:start] + "スーパーカリフラジリスティック" * 10 + text[text.index('"', start) :],
-        encoding="utf-8",
-    )
+    kit = _overflowing(tmp_path, "ja", "スーパーカリフラジリスティック")
     bad = [pnpkit("validate", str(kit), "--lang", "en,ja,es", "--workers", w) for w in ("1", "2")]
     assert [r.returncode for r in bad] == [1, 1] and "ja.po:" in bad[0].stderr, bad[0].stderr
     assert bad[0].stderr == bad[1].stderr
