@@ -88,9 +88,9 @@ def build(
     check_out(out)
     overrides = {"mode": mode, "duplex": duplex, "greyscale": greyscale or None}
     options = dict(out=out, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force)
-    run = run_of(kits, lang=lang, print_overrides=overrides, **options)
+    run = run_of(kits, lang=lang, print_overrides=overrides, workers=workers or cores(), **options)
     with progress(None, "building") as advance:
-        result = build_run(run, progress=advance, workers=workers or cores())
+        result = build_run(run, progress=advance)
     _report_build(result, verbose=verbose)
     if warm:
         _warm_in_background(run.paths)
@@ -253,11 +253,11 @@ def validate(
     any."""
     from generator.pipeline import check_kits, load_run, translation_warnings
 
-    run = load_run(run_of(kits, lang=lang))
+    run = load_run(run_of(kits, lang=lang, workers=workers or cores()))
     check_kits(run.kits)
     for k in run.kits:
         run.langs_for(k)  # a language the kit does not ship is a usage error before any work
-    warn_all(list(dict.fromkeys(_layout_warnings(run, workers or cores()))))
+    warn_all(list(dict.fromkeys(_layout_warnings(run))))
     for k in run.kits:
         warn_all(translation_warnings(k))
         show(
@@ -266,10 +266,10 @@ def validate(
         )
 
 
-def _layout_warnings(run: Run, workers: int) -> list[str]:
+def _layout_warnings(run: Run) -> list[str]:
     """Compose every kit of a validate run in its languages (texts fitted, glyphs checked; the folders on
-    `workers` processes): the warnings heard. With the pseudo-locale asked for, every box that would overflow
-    is named, not just the first."""
+    `run.workers` processes): the warnings heard. With the pseudo-locale asked for, every box that would
+    overflow is named, not just the first."""
     from generator.errors import Problem, SpecError
     from generator.pipeline import verify_layout
     from generator.pipeline.compose import pseudo_overflows
@@ -286,7 +286,7 @@ def _layout_warnings(run: Run, workers: int) -> list[str]:
         raise SpecError(overflows)
     rest = None if run.langs is None else [x for x in run.langs if x != PSEUDO]
     if rest is None or rest:
-        heard += verify_layout(list(run.kits), langs=rest, workers=workers)
+        heard += verify_layout(list(run.kits), langs=rest, workers=run.workers or 1)
     return heard
 
 

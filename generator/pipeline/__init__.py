@@ -104,14 +104,15 @@ def build(
         print_overrides=print_overrides,
         pdfa=pdfa,
         force=force,
+        workers=workers,
     )
-    return build_run(run, progress=progress, workers=workers)
+    return build_run(run, progress=progress)
 
 
-def build_run(run: Run, *, progress: Callable[..., None] | None = None, workers: int = 1) -> BuildResult:
+def build_run(run: Run, *, progress: Callable[..., None] | None = None) -> BuildResult:
     """Load, check, compose and render a run's kits; raises KitError before writing anything if any phase
-    fails. The folders to compose and draw go to `workers` forked processes when there are several (the same
-    files and messages on any number).
+    fails. The folders to compose and draw go to `run.workers` forked processes when there are several (the
+    same files and messages on any number; None: this process alone).
 
     Incremental: a component whose content key (generator.buildkeys) is unchanged since the last build into
     OUT is neither composed nor drawn again (`force` rebuilds all); each kit-<paper>.pdf is assembled from the
@@ -132,7 +133,7 @@ def build_run(run: Run, *, progress: Callable[..., None] | None = None, workers:
         return kept
     memo = Memo(tool, record.get("memo"))  # the last build's parses and passed checks (none with --force)
     with recording_reads() as looks:
-        result = _build(run, progress=progress, memo=memo, tool=tool, workers=workers)
+        result = _build(run, progress=progress, memo=memo, tool=tool)
     reads = [[*read, value] for read, value in looks.items()]
     if tool_stamp() == stamp and _same_reads(run, reads):  # no input changed meanwhile
         _record_inputs(run, name, result, memo, {"stamp": stamp, "key": tool}, reads)
@@ -248,7 +249,6 @@ def _build(
     progress: Callable[..., None] | None,
     memo: Memo | None = None,
     tool: str | None = None,
-    workers: int = 1,
 ) -> BuildResult:
     """The build of `build_run` after its unchanged-inputs check: every phase, incremental per part. Safe
     points between the phases: a recorded Ctrl-C / SIGTERM stops the build there, before anything is
@@ -274,14 +274,13 @@ def _build(
         progress=progress,
         memo=memo,
         tool=tool,
-        workers=workers,
     )
     raise_glyph_problems(run.kits, _composed(plans))
     checkpoint()
     result.warnings = list(dict.fromkeys([*result.warnings, *_kept_warnings(plans)]))
     clock.lap("compose")
     result.files = render_incremental(
-        plans, run.out, png=run.png, pdfa=run.pdfa, progress=progress, workers=workers
+        plans, run.out, png=run.png, pdfa=run.pdfa, progress=progress, workers=run.workers or 1
     )
     clock.lap("render")
     _tally(result, plans)

@@ -408,10 +408,18 @@ def plan_incremental(
 ) -> list[FolderPlan]:
     """`plan_run` for loaded kits and the options of a build, given one by one."""
     run = Run.of(
-        [k.dir for k in kits], out=out, langs=langs, paper=paper, seed=seed, png=png, pdfa=pdfa, force=force
+        [k.dir for k in kits],
+        out=out,
+        langs=langs,
+        paper=paper,
+        seed=seed,
+        png=png,
+        pdfa=pdfa,
+        force=force,
+        workers=workers,
     )
     run = replace(run, kits=tuple(kits))
-    return plan_run(run, measure=measure, warn=warn, progress=progress, memo=memo, tool=tool, workers=workers)
+    return plan_run(run, measure=measure, warn=warn, progress=progress, memo=memo, tool=tool)
 
 
 def plan_run(
@@ -422,13 +430,12 @@ def plan_run(
     progress: Callable[[str], None] | None = None,
     memo: Memo | None = None,
     tool: str | None = None,
-    workers: int = 1,
 ) -> list[FolderPlan]:
     """Plan every OUT/<kit>/<lang>/ folder of a run: key every part, compose (and fit, and check) only the
     parts whose key changed, title them, key the kit PDF (`memo`: the build's, for the print data; `tool`: the
-    build's tool key, else `tool_key()`). The folders to compose are composed on `workers` forked processes
-    (generator.pipeline.workers) when there are several: the same plans, warnings and errors, in the same
-    order."""
+    build's tool key, else `tool_key()`). The folders to compose are composed on `run.workers` forked
+    processes (generator.pipeline.workers) when there are several: the same plans, warnings and errors, in
+    the same order."""
     from generator.buildkeys import read_manifest, tool_key
     from generator.pipeline.workers import run_jobs
 
@@ -442,6 +449,7 @@ def plan_run(
             parts = _key_parts(each, lang, folder, entries, tool)
             folders.append(_Folder(each, lang, folder, entries, parts))
     busy = [f for f in folders if f.need]
+    workers = run.workers or 1
     if workers > 1 and len(busy) > 1:
         _before_fork(busy)
 

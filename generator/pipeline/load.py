@@ -52,7 +52,8 @@ class Run:
     force: bool = False
     """Compose and draw every part again, whatever the last build kept."""
     workers: int | None = None
-    """Worker processes (check, tune, export); None: the command's default."""
+    """Worker processes (check, tune, export; build and validate for their folders); None: the command's
+    default (one process for a build or validate through the Python API)."""
     kits: tuple[Kit, ...] = ()
     """The loaded kits, print overrides applied (`load_run`); () before the load phase."""
 
