@@ -62,7 +62,10 @@ def run_jobs(
     jobs: Sequence[Callable[[], T]], workers: int, done: Callable[[int, T], None] | None = None
 ) -> list[T]:
     """Each job's result, in order; `done(index, result)` as each is taken, in order. On `workers` forked
-    processes when there are at least two of each (and fork exists); otherwise here, one after another."""
+    processes when there are at least two of each (and fork exists); otherwise here, one after another.
+    Of three jobs or more the first runs here before the fork: the workers inherit what it loaded instead of
+    each loading it again (a Ripple Rush build in five languages took 1.37x the CPU of one process without
+    it, 0.99x with it)."""
     global _JOBS
     if workers <= 1 or len(jobs) <= 1 or not can_fork():
         results = []
@@ -77,13 +80,18 @@ def run_jobs(
 
     from generator.spec.paths import record_looks
 
+    out: list[T] = []
+    here = 1 if len(jobs) > 2 else 0
+    for i in range(here):  # the first job here: what it loads (modules, caches, fonts) every worker inherits
+        out.append(jobs[i]())
+        if done:
+            done(i, out[-1])
     _JOBS = jobs
     gc.freeze()  # what the workers inherit is never walked by their collector (Python's advice before fork)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=mp.get_context("fork"))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) - here), mp_context=mp.get_context("fork"))
     try:
-        futures = [pool.submit(_child, i) for i in range(len(jobs))]
-        out: list[T] = []
-        for i, future in enumerate(futures):
+        futures = {i: pool.submit(_child, i) for i in range(here, len(jobs))}
+        for i, future in futures.items():
             while not future.done():
                 wait([future], timeout=0.2, return_when=FIRST_COMPLETED)
                 checkpoint()  # a safe point while the workers run
@@ -92,8 +100,8 @@ def run_jobs(
             except Exception:  # no result came back: one that does not pickle, a worker killed, a cancel
                 ran, value, looks = False, None, {}
             if not ran:
-                for later in futures[i + 1 :]:
-                    later.cancel()  # those that come back anyway are used; the rest run here too
+                for later in range(i + 1, len(jobs)):
+                    futures[later].cancel()  # those that come back anyway are used; the rest run here too
                 value = jobs[i]()  # raises the job's own error here (or, should it pass now, its result)
             else:
                 record_looks(looks)

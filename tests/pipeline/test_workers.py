@@ -40,7 +40,8 @@ def test_jobs_come_back_in_order_from_other_processes_with_the_files_they_read(t
             [lambda: _pid(0), reads_art, lambda: _pid(2), lambda: _pid(3)], 2, lambda i, _: done.append(i)
         )
     assert [i for i, _ in got] == [0, 1, 2, 3] and done == [0, 1, 2, 3]
-    assert os.getpid() not in {pid for _, pid in got}  # every job ran in a worker
+    # the first ran here, before the fork (the workers inherit what it loaded); the others in workers
+    assert got[0][1] == os.getpid() and os.getpid() not in {pid for _, pid in got[1:]}
     assert [look for look in looks if look[0] == "read"] == [("read", str(root / "art.svg"), "1000")]
 
 
@@ -60,9 +61,11 @@ def test_a_job_that_fails_in_a_worker_raises_its_own_error_here_and_later_jobs_a
     assert done == [0] and os.getpid() in ran_here
 
 
-def test_one_process_or_one_job_runs_here():
+def test_one_process_or_one_job_runs_here_and_two_jobs_both_go_to_workers():
     assert run_jobs([lambda: _pid(0), lambda: _pid(1)], 1) == [(0, os.getpid()), (1, os.getpid())]
     assert run_jobs([lambda: _pid(0)], 2) == [(0, os.getpid())]
+    two = run_jobs([lambda: _pid(0), lambda: _pid(1)], 2)  # one here first would leave a single job to share
+    assert [i for i, _ in two] == [0, 1] and os.getpid() not in {pid for _, pid in two}
 
 
 def _build_tree(out: Path) -> dict[str, bytes]:
