@@ -17,7 +17,6 @@ recording handler, stop at their next safe point."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -27,14 +26,6 @@ T = TypeVar("T")
 
 _JOBS: Sequence[Callable[[], Any]] = ()
 """The jobs of the pool being run: set before the workers fork, so each worker finds them by index."""
-
-
-def usable_cores() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def can_fork() -> bool:
@@ -67,25 +58,22 @@ def run_jobs(
     each loading it again (a Ripple Rush build in five languages took 1.37x the CPU of one process without
     it, 0.99x with it)."""
     global _JOBS
-    if workers <= 1 or len(jobs) <= 1 or not can_fork():
-        results = []
-        for i, job in enumerate(jobs):
-            results.append(job())
-            if done:
-                done(i, results[-1])
-        return results
+    forked = workers > 1 and len(jobs) > 1 and can_fork()
+    # here: every job, or (forking) the first of three or more, whose loads every worker then inherits
+    here = len(jobs) if not forked else 1 if len(jobs) > 2 else 0
+    out: list[T] = []
+    for i in range(here):
+        out.append(jobs[i]())
+        if done:
+            done(i, out[-1])
+    if here == len(jobs):
+        return out
     import gc
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     from generator.spec.paths import record_looks
 
-    out: list[T] = []
-    here = 1 if len(jobs) > 2 else 0
-    for i in range(here):  # the first job here: what it loads (modules, caches, fonts) every worker inherits
-        out.append(jobs[i]())
-        if done:
-            done(i, out[-1])
     _JOBS = jobs
     gc.freeze()  # what the workers inherit is never walked by their collector (Python's advice before fork)
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) - here), mp_context=mp.get_context("fork"))
@@ -115,4 +103,4 @@ def run_jobs(
         gc.unfreeze()
 
 
-__all__ = ["can_fork", "run_jobs", "usable_cores"]
+__all__ = ["can_fork", "run_jobs"]
