@@ -14,7 +14,7 @@ from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
-from generator.games.rummy_cards.spec import RummyCardsGame
+from generator.games.rummy_cards.spec import RummyCardsGame, measured_thresholds
 
 
 def balance_report(
@@ -103,7 +103,7 @@ def _turns_to_meld(
     initial meld."""
     first = t["games.first_possible"]
     ttm = {}
-    for ti, thr in enumerate(spec.balance.meld_thresholds):
+    for ti, thr in enumerate(measured_thresholds(spec)):
         x = first[:, :, ti].ravel()
         ok = x[x > 0].astype(float)
         m, sd, lo, hi = mean_ci(ok.sum(), (ok**2).sum(), len(ok))

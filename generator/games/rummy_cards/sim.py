@@ -480,6 +480,8 @@ def rules_code(rules: object) -> tuple[int, ...]:
 
 def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDOM) -> RummySimulation:
     """The self-play job for a validated RummyCardsGame at a player count."""
+    from generator.games.rummy_cards.spec import measured_thresholds  # here: the kernels import no spec
+
     s: Any = spec  # RummyCardsGame; typed loosely to keep this module free of the spec import cycle
     return RummySimulation(
         players,
@@ -491,7 +493,7 @@ def simulation_from_spec(spec: object, players: int, random_seat: int = NO_RANDO
         s.hand_size,
         s.initial_meld,
         s.joker_penalty,
-        tuple(s.balance.meld_thresholds),
+        measured_thresholds(s),
         s.balance.max_turns,
         random_seat,
         rules_code(s.rules),

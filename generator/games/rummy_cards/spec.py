@@ -65,7 +65,7 @@ class RummyBalance(SequentialCheck):
     meld_thresholds: list[StrictInt] = Field(
         min_length=1,
         description="Initial-meld thresholds whose 'turns until possible' are measured (each <= "
-        "initial_meld, measured before opening).",
+        "initial_meld, measured before opening); initial_meld itself is always measured too.",
     )
     turns_to_initial_meld: Bound = Field(
         description="Mean own turns until the spec's initial meld is possible, every player count."
@@ -216,6 +216,13 @@ class RummyCardsGame(SpecModel):
     rules: RummyRules = Field(
         default_factory=RummyRules, description="House-rule switches and the match length."
     )
+
+
+def measured_thresholds(spec: RummyCardsGame) -> tuple[int, ...]:
+    """The opening thresholds whose turns until possible self-play measures: balance.meld_thresholds and
+    initial_meld, once each, lowest first. turns_to_initial_meld is judged at initial_meld, so a spec whose
+    list leaves it out (a raised initial meld, or a tune over it) still has that tolerance judged."""
+    return tuple(sorted({*spec.balance.meld_thresholds, spec.initial_meld}))
 
 
 def players(spec: RummyCardsGame) -> Sequence[int]:

@@ -835,6 +835,24 @@ def test_balance_report_is_deterministic_and_has_every_tolerance() -> None:
     assert all(r1.figures[f"{p}p"]["zero_sum_violations"] == 0 for p in (2, 3, 4))
 
 
+def test_a_raised_initial_meld_is_measured_and_judged_though_no_threshold_names_it() -> None:
+    """The shipped thresholds are 30 and 40. A kit that raises initial_meld to 60 (or a tune over it) still
+    gets turns_to_initial_meld judged at every player count, at 60: it used to vanish from the report, and
+    the check counted 18 tolerances instead of 21."""
+    spec = spec_with(initial_meld=60)
+    assert 60 not in spec.balance.meld_thresholds
+    rep = balance_report(spec, games=12, seed=3, executor=None)
+    assert len(rep.tolerances) == len(balance_report(SPEC_M, games=12, seed=3, executor=None).tolerances)
+    judged = [t for t in rep.tolerances if t.spec_key == "game.balance.turns_to_initial_meld"]
+    assert [t.settings for t in judged] == [(f"{p}p meld finders",) for p in (2, 3, 4)]
+    for p, t in zip((2, 3, 4), judged, strict=True):
+        figures = rep.figures[f"{p}p"]["turns_to_initial_meld"]
+        assert list(figures) == ["30", "40", "60"]
+        assert t.evidence.estimate() == figures["60"]["mean"]
+    t = simulation_from_spec(spec, 3).play(np.random.SeedSequence(11), 20)["games.first_possible"]
+    assert t.shape[2] == 3 and ((t[:, :, 1] <= t[:, :, 2]) | (t[:, :, 2] < 0)).all()
+
+
 def test_golden_playthrough_2p(golden) -> None:  # type: ignore[no-untyped-def]
     golden.check(HERE / "golden" / "playthrough_2p.txt", transcript(SPEC_M, 2024, 2))
 
