@@ -67,6 +67,14 @@ def legal_problems(spec: RippleRushGame) -> list[tuple[str, str]]:
                 f"({', '.join(bal.policies)}); got {bal.reference_policy!r}",
             )
         )
+    if "random" not in bal.policies or not {"greedy", "strong"} & set(bal.policies):
+        out.append(
+            (
+                "balance.policies",
+                "balance.skill_gap compares the strongest policy played (strong, else greedy) with random: "
+                f"expected random and greedy or strong among the policies; got [{', '.join(bal.policies)}]",
+            )
+        )
     v = spec.variants
     if not spec.players.min <= v.players <= spec.players.max:
         out.append(

@@ -67,7 +67,9 @@ class RippleRushBalance(SequentialCheck):
         ge=1, le=MAX_GAMES, description="Games per setting (player count x policy) unless the CLI overrides."
     )
     policies: list[PolicyName] = Field(
-        min_length=1, description="Policies played in self-play, each at every player count."
+        min_length=1,
+        description="Policies played in self-play, each at every player count; random and greedy or strong "
+        "among them (skill_gap compares the two).",
     )
     reference_policy: PolicyName = Field(
         description="Policy whose figures the tolerances below are checked against."

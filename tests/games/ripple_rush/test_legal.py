@@ -40,6 +40,31 @@ def test_deck_size_per_player_count_fits_the_box():
     assert legal_problems(make_spec(players={"min": 1, "max": 4}, cards_per_player=25)) == []
 
 
+def _playing(policies: list[str]) -> RippleRushGame:
+    balance = game_section("ripple_rush")["balance"]
+    return make_spec(balance={**balance, "policies": policies, "reference_policy": policies[0]})
+
+
+@pytest.mark.parametrize("policies", [["greedy"], ["greedy", "strong"], ["random"]])
+def test_the_skill_gap_needs_random_and_a_stronger_policy_played(policies):
+    """balance.skill_gap is strong (else greedy) minus random: without both played, its tolerance used to
+    vanish from the check without a word."""
+    assert legal_problems(_playing(policies)) == [
+        (
+            "balance.policies",
+            "balance.skill_gap compares the strongest policy played (strong, else greedy) with random: "
+            f"expected random and greedy or strong among the policies; got [{', '.join(policies)}]",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    "policies", [["random", "greedy"], ["strong", "random"], ["greedy", "random", "strong"]]
+)
+def test_random_and_a_stronger_policy_are_enough_for_the_skill_gap(policies):
+    assert legal_problems(_playing(policies)) == []
+
+
 def test_deck_is_suits_times_range_without_duplicates():
     suits = game_section("ripple_rush")["suits"]
     suits[3] = {"id": "blue", "colour": "#1f6fd1", "symbol": "circle"}
