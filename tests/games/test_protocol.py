@@ -92,3 +92,33 @@ def test_random_play_ends_legally_and_replays_identically(game_id, data, seed, m
     again_picks, again = _play(game_id, players, seed, moves_seed)
     assert again_picks == picks
     assert (list(again.scores), list(again.winners)) == (list(out.scores), list(out.winners))
+
+
+def _declared_bounds(model: object, path: str) -> set[str]:
+    """The dotted kit.yaml keys of every Bound (min/max tolerance) under a spec model."""
+    from pydantic import BaseModel
+
+    from generator.spec.base import Bound
+
+    out: set[str] = set()
+    for name in type(model).model_fields:  # type: ignore[attr-defined]
+        value = getattr(model, name)
+        if isinstance(value, Bound):
+            out.add(f"{path}.{name}")
+        elif isinstance(value, BaseModel):
+            out |= _declared_bounds(value, f"{path}.{name}")
+    return out
+
+
+@pytest.mark.parametrize("game_id", sorted(KITS))
+def test_every_tolerance_the_balance_section_declares_is_judged(game_id):
+    """A bound in game.balance that the report never judges would let a check pass on less than the spec
+    asks (Rummy Cards' turns_to_initial_meld vanished when initial_meld was not a listed threshold): the
+    report of a few games judges every declared bound, and only those."""
+    game = KITS[game_id].game
+    balance = getattr(game, "balance", None)
+    declared = _declared_bounds(balance, "game.balance") if balance is not None else set()
+    if not declared:
+        pytest.skip(f"{game_id} declares no min/max tolerance in game.balance")
+    report = registry.get(game_id).load.balance_report()(game, games=8, seed=1, executor=None)
+    assert {t.spec_key for t in report.tolerances} == declared
