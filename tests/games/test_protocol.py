@@ -122,3 +122,34 @@ def test_every_tolerance_the_balance_section_declares_is_judged(game_id):
         pytest.skip(f"{game_id} declares no min/max tolerance in game.balance")
     report = registry.get(game_id).load.balance_report()(game, games=8, seed=1, executor=None)
     assert {t.spec_key for t in report.tolerances} == declared
+
+
+def _tunable_edits() -> list[tuple[str, str, object]]:
+    """(kit, game-section key, value): each shipped kit's tunables at the ends of their legal ranges, and
+    every choice: the specs `pnpkit tune` may write."""
+    out: list[tuple[str, str, object]] = []
+    for folder in shipped_kits():
+        (kit,) = loaded_kits([folder])
+        for t in registry.get(kit.game_id).load.tunables():
+            values: tuple[object, ...] = (
+                (int(t.low or 0), int(t.high or 0))
+                if t.kind == "int"
+                else (t.low, t.high)
+                if t.kind == "float"
+                else t.choices
+            )
+            out += [(folder.name, t.path.removeprefix("game."), v) for v in values]
+    return out
+
+
+@pytest.mark.parametrize("kit, key, value", _tunable_edits())
+def test_every_declared_tolerance_is_judged_wherever_tune_may_go(kit, key, value):
+    """A tune must not pass by making a tolerance vanish: at each end of every tunable's range (a spec the
+    legal checks accept), the report still judges every bound game.balance declares."""
+    from tests.games.shipped import game_spec
+
+    game = game_spec(kit, {key: value})
+    if registry.get(game.kind).load.legal_problems()(game):
+        pytest.skip(f"{kit}: game.{key} = {value!r} is not legal (tune never writes it)")
+    report = registry.get(game.kind).load.balance_report()(game, games=8, seed=1, executor=None)
+    assert {t.spec_key for t in report.tolerances} == _declared_bounds(game.balance, "game.balance")
