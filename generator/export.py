@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,8 @@ class ExportOptions:
     fmt: str = "png"
     quality: int = 90
     workers: int | None = None
-    """processes rasterising in parallel (default: up to 2, the CPUs there are); 1 = in this process"""
+    """processes composing (one kit x language each) and rasterising in parallel (default: up to 2, the CPUs
+    there are); 1 = in this process"""
 
 
 def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> bytes:
@@ -88,10 +90,15 @@ def _csv(rows: Sequence[dict[str, Any]], columns: Sequence[str]) -> bytes:
     return buf.getvalue().encode()
 
 
+def _worker_count(workers: int | None) -> int:
+    """The export's processes: `workers`, or by default up to 2 (the CPUs there are)."""
+    return min(2, os.cpu_count() or 1) if workers is None else workers
+
+
 def _pool(workers: int | None) -> ProcessPoolExecutor | None:
     """A process pool (forked, so workers start with everything imported) or None to work in this process.
     Each image is written by exactly one job, so the files do not depend on the number of workers."""
-    n = min(2, os.cpu_count() or 1) if workers is None else workers
+    n = _worker_count(workers)
     if n <= 1 or "fork" not in mp.get_all_start_methods():
         return None
     return ProcessPoolExecutor(max_workers=n, mp_context=mp.get_context("fork"))
@@ -258,26 +265,54 @@ def _pod_size(options: ExportOptions) -> PodSize | None:
 
 def _compose_exports(run: Run, options: ExportOptions, warn: Callable[[str], None]) -> list[_Plan]:
     """Compose phase: each kit x language's print-shop faces (decks and boards), its pages (--pages) and the
-    hand of cards a showcase fans out."""
-    from generator.render.fonts import text_width
+    hand of cards a showcase fans out; the kit/language pairs on the export's worker processes
+    (pipeline/workers.py: results and warnings in the serial order, a failing pair's own error)."""
+    from generator.pipeline.workers import run_jobs
+    from generator.render.fonts import register_fonts
 
-    size = _pod_size(options)
-    plans: list[_Plan] = []
+    pairs: list[tuple[Kit, str, int, dict[str, Any]]] = []
     for kit in run.kits:
         seed = run.seed_for(kit)
-        extras = print_data(kit, seed)
-        for lang in run.langs_for(kit):
-            decks, boards, title = _compose_decks(kit, lang, seed, extras, size.bleed if size else None, warn)
-            plan = _Plan(kit, lang, decks, boards, title)
-            if options.pages:
-                plan.pages, _ = compose_one(kit, lang, kit.print.paper, seed, extras, text_width, warn)
-            if options.showcase:
-                plan.hand = _showcase_hand(plan, options.showcase)
-            plans.append(plan)
+        extras = print_data(kit, seed)  # here, once per kit: every worker inherits it
+        pairs += [(kit, lang, seed, extras) for lang in run.langs_for(kit)]
+    register_fonts()
+    jobs = [partial(_compose_export, *pair, options) for pair in pairs]
+    plans = []
+    for (kit, lang, _, _), (made, heard) in zip(
+        pairs, run_jobs(jobs, _worker_count(run.workers)), strict=True
+    ):
+        for text in heard:
+            warn(text)
+        plans.append(_Plan(kit, lang, *made))
     if options.showcase and not any(p.hand for p in plans):
         component = parse_showcase(options.showcase)[0]
         raise KitError(f"--showcase: no kit has a deck of cards named {component!r}")
     return plans
+
+
+def _compose_export(
+    kit: Kit, lang: str, seed: int, extras: dict[str, Any], options: ExportOptions
+) -> _Composed:
+    """One kit x language's plan (_compose_exports), less the kit (a worker sends back what it made, not what
+    it was given), and the warnings heard, in order."""
+    from generator.render.fonts import text_width
+
+    heard: list[str] = []
+    size = _pod_size(options)
+    decks, boards, title = _compose_decks(kit, lang, seed, extras, size.bleed if size else None, heard.append)
+    plan = _Plan(kit, lang, decks, boards, title)
+    if options.pages:
+        plan.pages, _ = compose_one(kit, lang, kit.print.paper, seed, extras, text_width, heard.append)
+    if options.showcase:
+        plan.hand = _showcase_hand(plan, options.showcase)
+    return (plan.decks, plan.boards, plan.title, plan.pages, plan.hand), heard
+
+
+_Composed = tuple[
+    tuple[list[Deck], list[Board], str, list[Component], "tuple[Deck, list[Card]] | None"], list[str]
+]
+"""What composing one kit x language gives back: its _Plan's fields after the kit and the language, and the
+warnings heard."""
 
 
 def _export_folders(out: Path, plans: Sequence[_Plan], options: ExportOptions) -> list[Path]:

@@ -199,7 +199,7 @@ RasterWorkers = Annotated[
     typer.Option(
         "--workers",
         callback=at_least(1),
-        help="processes rasterising in parallel (default: up to 2; 1 = none)",
+        help="processes composing and rasterising in parallel (default: up to 2; 1 = none)",
     ),
 ]
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from generator.errors import KitError
 from generator.export import ExportOptions, export
 from generator.pipeline import load_kits
 
@@ -252,3 +253,46 @@ def test_card_images_are_drawn_in_the_kit_fonts_as_the_pdf_is(tmp_path):
         fronts.append(np.asarray(Image.open(first).convert("L"), dtype=int))
     a, b = fronts
     assert a.shape == b.shape and np.abs(a - b).sum() > 0  # the serif numbers are other pixels
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file under root by relative path; the saved TTS objects with their absolute image URLs cut."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file():
+            data = p.read_bytes()
+            if p.suffix == ".json":
+                data = data.replace(root.resolve().as_uri().encode(), b"ROOT")
+            out[str(p.relative_to(root))] = data
+    return out
+
+
+def test_the_languages_compose_on_worker_processes_into_the_same_files(tmp_path, monkeypatch):
+    """Three kit x language pairs (the first made here, two on workers): the same files and warnings as one
+    process makes; a pair that fails (a showcase of an unknown card) raises the serial error and writes
+    nothing."""
+    import generator.export as module
+
+    harvest = ROOT / "layouts" / "harvest_deck"
+    made_here: list[str] = []  # a worker's appends stay in the worker
+    compose = module._compose_export
+    monkeypatch.setattr(
+        module, "_compose_export", lambda kit, lang, *a: made_here.append(lang) or compose(kit, lang, *a)
+    )
+    runs = {}
+    for workers in (1, 2):
+        made_here.clear()
+        options = ExportOptions(tts=True, cards=True, pages=True, showcase="cards", dpi=72, workers=workers)
+        out = tmp_path / f"w{workers}"
+        result = export([harvest], out=out, langs=["en", "ja", "de"], options=options)
+        runs[workers] = (_files(out), result.warnings)
+    assert made_here == ["en"]  # ja and de came back from the workers (none was made again here)
+    assert runs[1] == runs[2] and len(runs[1][0]) > 30
+    errors = []
+    for workers in (1, 2):
+        options = ExportOptions(cards=True, showcase="cards:no-such-card", dpi=72, workers=workers)
+        with pytest.raises(KitError) as e:
+            export([harvest], out=tmp_path / f"bad{workers}", langs=["en", "ja", "de"], options=options)
+        errors.append(str(e.value))
+        assert not (tmp_path / f"bad{workers}").exists()
+    assert errors[0] == errors[1] and "no-such-card" in errors[0]
