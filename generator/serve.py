@@ -362,10 +362,15 @@ def _verdicts(doc: Any) -> list[dict[str, Any]]:
             if rep.get("verdict") in ("HOLDS", "FAILS", "UNDECIDED")
             else ("FAILS" if "FAILS" in verdicts else "UNDECIDED" if "UNDECIDED" in verdicts else "HOLDS")
         )
+        tolerances = rep.get("tolerances") or []
+        counted = [
+            isinstance(t.get("evidence"), dict) and t["evidence"].get("kind") == "Exact" for t in tolerances
+        ]
         out.append(
             {
                 "kit": rep.get("kit"),
                 "games": _shown(rep.get("games_per_setting")),
+                "exact": bool(counted) and all(counted),
                 "ok": verdict == "HOLDS",
                 "verdict": verdict,
                 "rows": rows,

@@ -310,6 +310,12 @@ class BalanceReport:
     HTML report only; not in the JSON, which stays the same for a seed with or without --report)."""
 
     @property
+    def all_exact(self) -> bool:
+        """Whether every verdict rests on counted evidence (`Exact`): no game was sampled for any of them, so
+        the games per setting, the seed and the confidence say nothing about them."""
+        return bool(self.tolerances) and all(isinstance(t.evidence, Exact) for t in self.tolerances)
+
+    @property
     def verdict(self) -> Verdict:
         """FAILS if any tolerance fails, else UNDECIDED if any is undecided, else HOLDS."""
         vs = {t.verdict for t in self.tolerances}

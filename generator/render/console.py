@@ -261,10 +261,12 @@ def print_report(report: BalanceReport, console: Console) -> None:
     head.append(line, style={"fail": FAIL_STYLE, "pass": PASS_STYLE}.get(state, UNDECIDED_STYLE))
     console.print(head)
     looks = f" (looks at {', '.join(map(str, report.looks))})" if report.looks else ""
-    details = (
-        f"game {report.game} · {report.games_per_setting} games per setting{looks} · seed {report.seed} · "
+    played = (
+        f"{report.games_per_setting} games per setting{looks} · seed {report.seed} · "
         f"verdicts at {report.confidence * 100:.6g}% together"
     )
+    exact = "every verdict exact: counted over every case, no games played"
+    details = f"game {report.game} · {exact if report.all_exact else played}"
     for text in _wrap(details, width, "  ", "  "):
         console.print(Text(text, style="dim"), soft_wrap=True)
     if report.tolerances:

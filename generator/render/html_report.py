@@ -283,6 +283,7 @@ def _kit(i: int, r: BalanceReport, colours: ColourCheck | None = None) -> dict[s
         "kit": r.kit or r.game,
         "game": r.game,
         "games": r.games_per_setting,
+        "exact": r.all_exact,
         "seed": r.seed,
         "verdict": verdict,
         "state": state,
@@ -403,9 +404,10 @@ nav ul { padding-left: 1.2em; }
 {% for k in kits %}
 <section class="kit" id="{{ k.anchor }}">
 <h2>{{ k.kit }}</h2>
-<p class="meta">game {{ k.game }} · first batch {{ k.games }} games per setting{% if k.looks %} · looks at{#
+<p class="meta">game {{ k.game }} · {% if k.exact %}every verdict exact: counted over every case, no games{#
+#} played{% else %}first batch {{ k.games }} games per setting{% if k.looks %} · looks at{#
 #} {{ k.looks }} games{% endif %} · seed {{ k.seed }} · all verdicts together at {{ k.confidence }} confid{#
-#}ence</p>
+#}ence{% endif %}</p>
 <div class="banner {{ k.state }}" role="status">{% if k.state == "pass" %}✓ {% elif k.state == "fail" %}✗ {#
 #}{% elif k.state == "undecided" %}? {% endif %}{{ k.verdict }}</div>
 {% set failed = k.tolerances | rejectattr("ok") | list %}

@@ -227,3 +227,24 @@ def test_the_card_tables_take_the_quick_path() -> None:
     t = Table("cards", ["card", "symbol", "points"], [[1, "snail", 2], [2, "カエル", 6]])
     assert all(isinstance(p, _FixedTable) for p in _data_tables(t, 80))
     assert not any(isinstance(p, _FixedTable) for p in _data_tables(Table("x", ["a"], [["two\nlines"]]), 80))
+
+
+def test_a_report_of_counted_verdicts_says_so_instead_of_games_and_confidence():
+    """A deck kit's draw checks are counted over every hand: the header must not claim games, a seed or a
+    confidence for them. One sampled tolerance brings the games back."""
+    from fractions import Fraction
+
+    from generator.engine.verdict import Exact
+
+    counted = Tolerance(
+        "a 5-card hand holds a crop", Exact(0.9, fraction=Fraction(9, 10)), 0.8, None, "game.balance.draws[0]"
+    )
+    exact = BalanceReport(kit="harvest", game="deck", games_per_setting=4000, seed=7, tolerances=[counted])
+    head = render(exact).splitlines()[1]
+    assert head.strip() == "game deck · every verdict exact: counted over every case, no games played"
+    mixed = BalanceReport(
+        kit="harvest", game="deck", games_per_setting=4000, seed=7, tolerances=[counted, PASSING]
+    )
+    head = render(mixed).splitlines()[1]
+    assert "4000 games per setting" in head and "seed 7" in head and "99% together" in head
+    assert not BalanceReport(kit="k", game="deck", games_per_setting=1, seed=1).all_exact

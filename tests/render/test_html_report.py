@@ -167,6 +167,21 @@ def test_verdict_banner_and_failed_first() -> None:
     assert "all 1 tolerances hold" in "".join(parse(to_html([ok], title="t")).text)
 
 
+def test_the_meta_line_of_counted_verdicts_claims_no_games() -> None:
+    exact = BalanceReport(
+        kit="k",
+        game="deck",
+        games_per_setting=4000,
+        seed=7,
+        tolerances=[Tolerance("x", Exact(0.5), 0.0, 1.0)],
+    )
+    text = "".join(parse(to_html([exact], title="t")).text)
+    assert "every verdict exact: counted over every case, no games played" in text
+    assert "games per setting" not in text and "seed 7" not in text
+    text = "".join(parse(to_html([sample()], title="t")).text)
+    assert "games per setting" in text and "every verdict exact" not in text
+
+
 def test_same_input_same_bytes(tmp_path: Path) -> None:
     write_html([sample(), sample(kit="second")], tmp_path / "a.html", title="Balance")
     write_html([sample(), sample(kit="second")], tmp_path / "b.html", title="Balance")

@@ -55,6 +55,18 @@ DOC = {
 }
 
 
+def test_a_kit_of_counted_verdicts_is_shown_as_exact_not_as_games():
+    counted = {"name": "crop", "verdict": "HOLDS", "ok": True, "evidence": {"kind": "Exact", "value": 0.9}}
+    sampled = {**counted, "evidence": {"kind": "Proportion", "successes": 9, "n": 10}}
+    reports = [
+        {"kit": k, "games_per_setting": 4000, "tolerances": t}
+        for k, t in (("deck", [counted]), ("mixed", [counted, sampled]), ("none", []))
+    ]
+    assert [r["exact"] for r in _verdicts({"reports": reports})] == [True, False, False]
+    assert [r["exact"] for r in _verdicts(DOC)] == [False]  # tolerances without their evidence: sampled
+    assert "every verdict exact" in PAGE
+
+
 def test_undecided_is_not_fail_and_names_the_games_it_needs():
     [rep] = _verdicts(DOC)
     assert rep["verdict"] == "UNDECIDED" and rep["ok"] is False
