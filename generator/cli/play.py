@@ -361,7 +361,11 @@ def _report_tune(o: TuneResult) -> None:
     show(f"wrote {o.report}")
     if o.kit_dir is None:
         fail("no candidate passed the full check; widen the search (--param) or add --trials")
-    for p, v in (o.winner.values if o.winner else {}).items():
-        if v != o.plan.original[p]:
-            show(f"  {p}: {o.plan.original[p]} -> {v}")
+    values = o.winner.values if o.winner else {}
+    changed = [p for p, v in values.items() if v != o.plan.original[p]]
+    for p in changed:
+        show(f"  {p}: {o.plan.original[p]} -> {values[p]}")
+    if not changed:
+        kept = ", ".join(f"{p} {v}" for p, v in o.plan.original.items())
+        show(f"  no change needed: the kit's own values hold ({kept})")
     show(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)")

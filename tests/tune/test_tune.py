@@ -262,6 +262,7 @@ def test_tune_writes_a_checked_kit_with_the_fewest_boxes_and_the_same_bytes_twic
         outs.append(tmp_path / run)
     a, b = ((o / "pd-tuned" / "kit.yaml").read_bytes() for o in outs)
     assert a == b
+    assert f"  game.miss_boxes: 3 -> {load_kit(outs[0] / 'pd-tuned').game.miss_boxes}\n" in r.stdout
     assert (outs[0] / "pd-tune.html").read_bytes() == (outs[1] / "pd-tune.html").read_bytes()
     tuned = load_kit(outs[0] / "pd-tuned")
     assert tuned.game.miss_boxes > 3
@@ -279,6 +280,17 @@ def test_tune_writes_a_checked_kit_with_the_fewest_boxes_and_the_same_bytes_twic
     shutil.copytree(outs[0] / "pd-tuned", fewer)
     set_value(fewer / "kit.yaml", ("game", "miss_boxes"), tuned.game.miss_boxes - 1)
     assert runner.invoke(app, ["check", str(fewer), "--seed", seed, "--workers", "1"]).exit_code in (1, 3)
+
+
+def test_a_tune_that_changes_nothing_says_the_kits_own_values_hold(tmp_path):
+    """The search's best is the original (11 boxes already hold): the terminal says so, with the values, as
+    the report does, instead of listing no change at all."""
+    kit = quick_pd(tmp_path)
+    set_value(kit / "kit.yaml", ("game", "miss_boxes"), 11)
+    r = runner.invoke(app, ["tune", str(kit), "--seed", "3", "--workers", "1", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output + r.stderr
+    assert "  no change needed: the kit's own values hold (game.miss_boxes 11)\n" in r.stdout
+    assert " -> " not in r.stdout and load_kit(tmp_path / "o" / "pd-tuned").game.miss_boxes == 11
 
 
 def test_an_interrupted_search_continues_from_its_storage(tmp_path):
@@ -559,6 +571,7 @@ def test_a_tune_that_raises_the_game_budget_writes_the_same_bytes_twice(tmp_path
         assert r.exit_code == 0, r.output + r.stderr
     a, b = ((o / "pd-tuned" / "kit.yaml").read_bytes() for o in outs)
     assert a == b
+    assert f"  game.miss_boxes: 3 -> {load_kit(outs[0] / 'pd-tuned').game.miss_boxes}\n" in r.stdout
     assert (outs[0] / "pd-tune.html").read_bytes() == (outs[1] / "pd-tune.html").read_bytes()
     tuned = load_kit(outs[0] / "pd-tuned")
     assert tuned.game.miss_boxes > 3 and tuned.game.balance.max_games == 4800
