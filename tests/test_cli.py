@@ -918,13 +918,42 @@ def test_help_lists_every_command_on_one_full_line_at_80_columns():
         assert line.split(None, 1) == [name, cmd.short_help]
 
 
-@pytest.mark.parametrize(
-    "command", ["build", "export", "validate", "new", "serve", "list", "schema", "check", "warmup", "tune"]
-)
+def _every_command() -> list[str]:
+    """Every command as typed after `pnpkit`, those of a group (`i18n extract`) included."""
+    import typer
+
+    from generator.cli import app
+
+    out = []
+    for name, cmd in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
+        subs = getattr(cmd, "commands", None)
+        out += [f"{name} {sub}" for sub in subs] if subs else [name]
+    return out
+
+
+def test_every_command_is_in_the_help_checks():
+    assert {"build", "check", "tune", "cache", "i18n extract"} <= set(_every_command())
+
+
+@pytest.mark.parametrize("command", _every_command())
 def test_command_help_names_values_not_python_types(command):
-    text = _help(command)
+    text = _help(*command.split())
     assert not PYTHON_TYPE.search(text), PYTHON_TYPE.search(text)
     assert text.startswith(f"Usage: pnpkit {command} ")
+
+
+def test_a_groups_help_lists_its_commands_on_full_lines_at_80_columns():
+    import typer
+
+    from generator.cli import app
+
+    group = typer.main.get_command(app).commands["i18n"]  # type: ignore[attr-defined]
+    text = _help("i18n")
+    section = text[text.index("Commands:") :].splitlines()[1:]
+    assert len(section) == len(group.commands) >= 1
+    for line, (name, cmd) in zip(section, group.commands.items(), strict=True):
+        assert len(line) <= 80 and "..." not in line
+        assert line.split(None, 1) == [name, cmd.short_help]
 
 
 def test_the_type_pattern_sees_typers_labels():

@@ -214,17 +214,15 @@ def run_command(fn: Callable[[], None], *, safe_points: bool = False) -> None:
 def command(
     name: str | None = None, *, summary: str, safe_points: bool = False, group: typer.Typer | None = None
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A command of the app (or of `group`), run by `run_command`, with its one-line summary for `pnpkit
-    --help` (at most 64 characters, so the list reads on one line each at 80 columns)."""
+    """A command of the app (or of `group`), run by `run_command`, with its one-line summary for the command
+    list of `pnpkit --help` (or the group's; at most 64 characters, so it reads on one line at 80 columns)."""
 
     def register(body: Callable[..., None]) -> Callable[..., None]:
         @functools.wraps(body)
         def run(*args: Any, **kwargs: Any) -> None:
             run_command(lambda: body(*args, **kwargs), safe_points=safe_points)
 
-        if group is not None:
-            return group.command(name)(run)
-        return app.command(name, cls=_Command, short_help=summary)(run)
+        return (group or app).command(name, cls=_Command, short_help=summary)(run)
 
     return register
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from generator.cli.base import app, command, fail
+from generator.cli.base import app, command
 from generator.cli.options import (
     DPI_RANGE,
     QUALITY_RANGE,
@@ -24,6 +24,7 @@ from generator.cli.options import (
     at_least,
     cores,
     image_format,
+    kit_path,
     pod_size,
     run_of,
 )
@@ -298,9 +299,9 @@ i18n_app = typer.Typer(
 app.add_typer(i18n_app, name="i18n")
 
 
-@command("extract", summary="", group=i18n_app)
+@command("extract", summary="Write a .pot template of a kit's text ids for translators", group=i18n_app)
 def i18n_extract(
-    kit: Annotated[Path, typer.Argument(help="the kit folder")],
+    kit: Annotated[Path, typer.Argument(metavar="KIT", help="the kit folder or shipped kit id")],
     out: Annotated[
         Path,
         typer.Option("--out", help="output folder: writes OUT/<kit>/<kit>.pot and OUT/<kit>/pot-pictures/"),
@@ -320,9 +321,7 @@ def i18n_extract(
     from generator.pipeline.extract import PICTURES, write_template
 
     check_out(out)
-    if not kit.exists():
-        fail(f"{kit}: no such kit folder")
-    run = load_run(Run.of([kit], out=out))
+    run = load_run(Run.of([kit_path(kit)], out=out))
     check_kits(run.kits)
     target, entries = write_template(run.kits[0], out, pictures=pictures)
     placed = sum(1 for e in entries if e.places)

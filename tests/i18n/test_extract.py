@@ -87,6 +87,17 @@ def test_the_cli_writes_the_pot_and_refuses_bad_input(tmp_path):
     assert blocker.read_text() == "x"
 
 
+def test_the_cli_takes_a_shipped_kits_id_from_any_folder(tmp_path):
+    """As every other command does: `pnpkit i18n extract sprout_sheet` in a folder without layouts/."""
+    run = pnpkit(
+        "i18n", "extract", "sprout_sheet", "--no-pictures", "--out", str(tmp_path / "o"), cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "o" / "sprout_sheet" / "sprout_sheet.pot").is_file()
+    run = pnpkit("i18n", "extract", "no_such_kit", "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert run.returncode == 1 and "no such kit folder, nor a shipped kit id" in run.stderr
+
+
 def test_same_kit_same_bytes(tmp_path):
     from generator.pipeline.extract import write_pictures
 
