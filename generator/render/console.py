@@ -104,7 +104,8 @@ def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
     nothing cut, numbers never split."""
     out = [
         Text(
-            f"{report.kit or report.game}: {len(report.tolerances)} balance tolerances, failed first",
+            f"{report.kit or report.game}: {len(report.tolerances)} balance "
+            f"{'tolerance' if len(report.tolerances) == 1 else 'tolerances, failed first'}",
             style="bold",
         )
     ]

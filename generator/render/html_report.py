@@ -121,12 +121,13 @@ def verdict_line(r: BalanceReport) -> tuple[str, str]:
     n = len(r.tolerances)
     if not r.tolerances:
         return "no tolerances checked", "none"
+    some = f"{n} tolerance" if n == 1 else f"{n} tolerances"
     if failed:
         more = f", {undecided} undecided" if undecided else ""
-        return f"{failed} of {n} tolerances failed{more}", "fail"
+        return f"{failed} of {some} failed{more}", "fail"
     if undecided:
-        return f"{undecided} of {n} tolerances undecided, none failed", "undecided"
-    return f"all {n} tolerances hold", "pass"
+        return f"{undecided} of {some} undecided, none failed", "undecided"
+    return ("its one tolerance holds" if n == 1 else f"all {some} hold"), "pass"
 
 
 # ---------------------------------------------------------------------------------------------- summary

@@ -164,7 +164,7 @@ def test_verdict_banner_and_failed_first() -> None:
     ok = BalanceReport(
         kit="k", game="g", games_per_setting=1, seed=0, tolerances=[Tolerance("x", Exact(0.5), 0.0, 1.0)]
     )
-    assert "all 1 tolerances hold" in "".join(parse(to_html([ok], title="t")).text)
+    assert "its one tolerance holds" in "".join(parse(to_html([ok], title="t")).text)
 
 
 def test_the_meta_line_of_counted_verdicts_claims_no_games() -> None:
