@@ -129,9 +129,10 @@ def _safe_area_warnings(kit_id: str, lang: str, deck: Deck, size: PodSize | None
             ]
     if not outside:
         return []
+    reach = "1 string reaches" if len(outside) == 1 else f"{len(outside)} strings reach"
     return [
         (
-            f"{kit_id}/{lang}: {deck.component}: {len(outside)} strings reach outside the safe area "
+            f"{kit_id}/{lang}: {deck.component}: {reach} outside the safe area "
             f"({safe / 72 * 25.4:.1f} mm inside the trim), e.g. {outside[0]}"
         )
     ]

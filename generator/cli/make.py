@@ -326,5 +326,5 @@ def i18n_extract(
     target, entries = write_template(run.kits[0], out, pictures=pictures)
     placed = sum(1 for e in entries if e.places)
     folder = target.parent / PICTURES
-    drawn = f", {sum(1 for e in entries if e.picture_file)} pictures in {folder}" if pictures else ""
-    say(f"wrote {target} ({len(entries)} text ids, {placed} placed on a component{drawn})")
+    drawn = f", {count(sum(1 for e in entries if e.picture_file), 'picture')} in {folder}" if pictures else ""
+    say(f"wrote {target} ({count(len(entries), 'text id')}, {placed} placed on a component{drawn})")

@@ -84,7 +84,8 @@ def _workers(value: int | None) -> int | None:
     n = cores()
     if value is not None and value > n:
         sys.stderr.write(
-            f"warning: --workers {clip_number(value)} is more than the {n} cores available; using {n}\n"
+            f"warning: --workers {clip_number(value)} is more than the {'core' if n == 1 else f'{n} cores'} "
+            f"available; using {n}\n"
         )
         return n
     return value

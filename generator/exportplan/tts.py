@@ -126,7 +126,7 @@ def deck_object(images: DeckImages, first_key: int, x: float, kit: str, lang: st
         "Name": "DeckCustom",
         "GUID": guid(kit, lang, deck.component),
         "Nickname": deck.title,
-        "Description": f"{len(cards)} cards ({deck.component})",
+        "Description": f"{len(cards)} card{'' if len(cards) == 1 else 's'} ({deck.component})",
         "DeckIDs": [r["card_id"] for r in rows],
         "CustomDeck": decks,
         "ContainedObjects": cards,
