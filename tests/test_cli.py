@@ -75,13 +75,31 @@ def test_unknown_language_and_paper_are_clear_errors():
     )
 
 
+def test_a_build_in_several_languages_says_its_print_steps_once_per_kit(tmp_path):
+    """The steps in English, one to a line and wrapped at 80 columns in a pipe; the languages whose kit PDFs
+    open with them; one paper line for the kit where its languages print on as many sheets."""
+    r = pnpkit("build", str(RR), "--lang", "ja,en", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    start = lines.index("ripple_rush/en:")
+    assert lines[start + 1].startswith("  1. Print kit-a4.pdf at 100 % ") and "ripple_rush/ja:" not in lines
+    assert "  (every kit PDF opens with these steps in its language: ja, en)" in lines
+    paper = [line for line in lines if line.startswith("ripple_rush (ja, en): ")]
+    assert len(paper) == 1 and re.match(r".*: \d+ sheets of paper each, ink on \d+(-\d+)?% of the", paper[0])
+    assert all(len(line) <= 80 for line in lines[: lines.index(paper[0]) + 1])
+    assert "50\nmm" not in r.stdout and "50 mm" in r.stdout  # a number keeps its unit
+
+
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
     # no part listed: the print checklist's steps (naming the kit PDF to print), the counts, where the kit
     # PDF is
     lines = r.stdout.splitlines()
-    assert "ripple_rush/es: 1. Imprime kit-letter.pdf al 100 %" in r.stdout
+    assert "ripple_rush/es:\n  1. Imprime kit-letter.pdf al 100 %" in r.stdout
+    assert re.search(
+        r"^ripple_rush/es: \d+ sheets of paper, ink on \d+% of the printable area$", r.stdout, re.M
+    )
     assert "6 files written" in r.stdout and "pages in" in r.stdout
     assert [line for line in lines if line.endswith(".pdf")] == [
         f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"

@@ -170,10 +170,15 @@ def test_cli_build_reports_kept_parts_and_force_redraws(kit, tmp_path):
     assert first.exit_code == 0, first.stderr
     # 4 components, the calibration sheet and the kit PDF; parts: the components, calibration and checklist
     assert "6 files written (6 parts drawn, 0 unchanged)" in first.stdout.replace("\n", " ")
-    assert "ripple_rush/en: 1. Print kit-a4.pdf" in first.stdout and "19 sheets" in first.stdout
+    assert "ripple_rush/en:\n  1. Print kit-a4.pdf" in first.stdout
+    assert "ripple_rush/en: 19 sheets of paper" in first.stdout
     again = cli()
     assert "0 files written (0 parts drawn, 6 unchanged)" in again.stdout.replace("\n", " ")
-    assert "ripple_rush/en: 1. Print kit-a4.pdf" in again.stdout  # the summary is kept with the build record
+    # the summary is kept with the build record
+    assert (
+        "ripple_rush/en:\n  1. Print kit-a4.pdf" in again.stdout
+        and "ripple_rush/en: 19 sheets" in again.stdout
+    )
     forced = cli("--force")
     assert "6 files written (6 parts drawn, 0 unchanged)" in forced.stdout.replace("\n", " ")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -28,7 +28,7 @@ from generator.cli.options import (
     pod_size,
     run_of,
 )
-from generator.cli.output import count, progress, say, show, timings, warn_all
+from generator.cli.output import count, progress, say, say_wrapped, show, timings, warn_all
 
 if TYPE_CHECKING:
     from generator.pipeline import BuildResult, Run
@@ -124,18 +124,47 @@ def _report_build(result: BuildResult, *, verbose: bool) -> None:
     """What a build says: its warnings, each kit's print checklist in short, the files (-v), the totals and
     the kit PDFs."""
     warn_all(result.warnings)
-    for line in result.checklists:
-        say(line)
+    _report_printing(result)
     if verbose:
         for f in result.files:
             say(str(f))
-    say(
+    say_wrapped(
         f"{count(len(result.files), 'file')} written ({count(result.rebuilt, 'part')} drawn, "
-        f"{result.skipped} unchanged), {count(result.pages, 'page')} in {timings(result.timings)}"
+        f"{result.skipped} unchanged), {count(result.pages, 'page')} in {timings(result.timings)}",
+        2,
     )
     for pdf in result.outputs:
         if pdf.name.startswith("kit-") and pdf.suffix == ".pdf":
             say(f"kit PDF: {pdf}")
+
+
+def _report_printing(result: BuildResult) -> None:
+    """Each kit's print checklist in short, once: its steps in English (else its first language) wrapped to
+    the terminal, the languages whose kit PDFs open with them in their own, and its sheets of paper and ink,
+    on one line where every language prints alike."""
+    from generator.pipeline import paper_text
+
+    kits: dict[str, list[dict[str, Any]]] = {}
+    for note in result.printing:
+        kits.setdefault(str(note["kit"]), []).append(note)
+    for kit, notes in kits.items():
+        langs = [str(n["lang"]) for n in notes]
+        shown = next((n for n in notes if n["lang"] == "en"), notes[0])
+        if shown["steps"]:
+            say(f"{kit}/{shown['lang']}:")
+            for step in shown["steps"]:
+                say_wrapped(f"  {step}", 5 if step[:1].isdigit() else 2)
+            if len(notes) > 1:
+                say(f"  (every kit PDF opens with these steps in its language: {', '.join(langs)})")
+        sheets = {int(n["sheets"]) for n in notes}
+        if len(notes) > 1 and len(sheets) == 1:
+            low, high = (f"{f(float(n['ink']) for n in notes):.0%}" for f in (min, max))
+            ink = low if low == high else f"{low[:-1]}-{high}"
+            each = f"{count(sheets.pop(), 'sheet')} of paper each"
+            say_wrapped(f"{kit} ({', '.join(langs)}): {each}, ink on {ink} of the printable area", 2)
+        else:
+            for n in notes:
+                say_wrapped(f"{kit}/{n['lang']}: {paper_text(int(n['sheets']), float(n['ink']))}", 2)
 
 
 # the options of `export` (each used there only)

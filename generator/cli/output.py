@@ -4,6 +4,7 @@ stderr, numbers and durations in words. rich is loaded only when a terminal show
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -73,15 +74,20 @@ def say_wrapped(text: str, indent: int) -> None:
     """One line to stdout, wrapped at the terminal's width (COLUMNS, else 80); later lines indented."""
     width = max(40, shutil.get_terminal_size().columns)
     lead = len(text) - len(text.lstrip(" "))
+    kept = _UNIT.sub("\\1\0\\2", text.strip(" "))  # a number keeps its unit: "50 mm", "100 %"
     for line in textwrap.wrap(
-        text.strip(" "),
+        kept,
         width=width,
         initial_indent=" " * lead,
         subsequent_indent=" " * indent,
         break_long_words=False,
         break_on_hyphens=False,
     ):
-        say(line)
+        say(line.replace("\0", " "))
+
+
+_UNIT = re.compile(r"(\d) (%|mm|cm|in|pt|s|dpi)(?![A-Za-z])")
+"""A number and the unit after it, which `say_wrapped` keeps on one line."""
 
 
 def warn(message: str) -> None:

@@ -76,6 +76,9 @@ class BuildResult:
     """Every file of the build in OUT, written or kept (parts, previews, kit PDFs, build records)."""
     checklists: list[str] = field(default_factory=list)
     """Each kit and language's print checklist in short: '<kit>/<lang>: what to print, how, sheets'."""
+    printing: list[dict[str, Any]] = field(default_factory=list)
+    """The same per kit and language, as data: kit, lang, steps (the checklist's opening steps; [] without a
+    checklist), sheets (of paper), ink (the share of the printable area inked)."""
 
 
 def build(
@@ -159,6 +162,7 @@ def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> 
         pages=int(record.get("pages", 0)),
         skipped=int(record.get("parts", 0)),
         checklists=[str(c) for c in record.get("checklists", [])],
+        printing=[dict(p) for p in record.get("printing", [])],
         timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
     )
 
@@ -231,6 +235,7 @@ def _record_inputs(
         "pages": result.pages,
         "parts": result.rebuilt + result.skipped,
         "checklists": result.checklists,
+        "printing": result.printing,
         "memo": memo.dump(),
         "tool": tool,
         "reads": reads,
@@ -343,16 +348,18 @@ def _tally(result: BuildResult, plans: Sequence[FolderPlan]) -> None:
             plan.folder / MANIFEST,
         ]
     ]
-    result.checklists = [
-        f"{plan.kit.meta.id}/{plan.lang}: " + " ".join(plan.checklist_summary())
+    result.printing = [
+        {"kit": plan.kit.meta.id, "lang": plan.lang, "steps": plan.checklist_summary(), **paper_figures(plan)}
         for plan in plans
-        if plan.checklist_summary()
-    ] + [line for plan in plans if (line := paper_line(plan))]
+    ]
+    result.checklists = [
+        f"{p['kit']}/{p['lang']}: " + " ".join(p["steps"]) for p in result.printing if p["steps"]
+    ] + [f"{p['kit']}/{p['lang']}: {paper_text(p['sheets'], p['ink'])}" for p in result.printing]
 
 
-def paper_line(plan: FolderPlan) -> str:
-    """'<kit>/<lang>: N sheets of paper, ink on P % of the printable area' (the ink estimated from the ops of
-    the printed sides, generator.layout.ink)."""
+def paper_figures(plan: FolderPlan) -> dict[str, Any]:
+    """{"sheets": sheets of paper, "ink": the share of the printable area inked} of a folder's kit PDF (the
+    ink estimated from the ops of the printed sides, generator.layout.ink)."""
     from generator.layout.sheets import ink_share, sheet_count
     from generator.units import paper_size
 
@@ -362,10 +369,12 @@ def paper_line(plan: FolderPlan) -> str:
     share = ink_share(
         [(p.cid, p.sides()) for p in plan.parts], sides, (width - 2 * margin) * (height - 2 * margin)
     )
-    return (
-        f"{plan.kit.meta.id}/{plan.lang}: {sheet_count(sides)} sheets of paper, "
-        f"ink on {share:.0%} of the printable area"
-    )
+    return {"sheets": sheet_count(sides), "ink": share}
+
+
+def paper_text(sheets: int, ink: float) -> str:
+    """'N sheets of paper, ink on P % of the printable area'."""
+    return f"{sheets} sheet{'' if sheets == 1 else 's'} of paper, ink on {ink:.0%} of the printable area"
 
 
 __all__ = [
@@ -394,6 +403,7 @@ __all__ = [
     "kit_measure",
     "load_kits",
     "load_run",
+    "paper_text",
     "plan_build",
     "plan_incremental",
     "plan_run",
