@@ -88,6 +88,20 @@ def test_a_build_in_several_languages_says_its_print_steps_once_per_kit(tmp_path
     assert len(paper) == 1 and re.match(r".*: \d+ sheets of paper each, ink on \d+(-\d+)?% of the", paper[0])
     assert all(len(line) <= 80 for line in lines[: lines.index(paper[0]) + 1])
     assert "50\nmm" not in r.stdout and "50 mm" in r.stdout  # a number keeps its unit
+    again = pnpkit(
+        "build", str(RR), "--lang", "ja,en", "--out", str(tmp_path)
+    )  # nothing to do: the same says
+    pdfs = [line for line in lines if line.startswith("kit PDF: ")]
+    assert again.returncode == 0 and "0 files written" in again.stdout, again.stderr
+    assert (
+        len(pdfs) == 2
+        and [line for line in again.stdout.splitlines() if line.startswith("kit PDF: ")] == pdfs
+    )
+
+    def steps(out: str) -> str:  # what the summary says before its counts line
+        return out[: out.index(" files written")].rsplit("\n", 1)[0]
+
+    assert steps(again.stdout) == steps(r.stdout)
 
 
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
@@ -104,6 +118,12 @@ def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     assert [line for line in lines if line.endswith(".pdf")] == [
         f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
     ]
+    r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
+    assert r.returncode == 0 and "0 files written" in r.stdout, r.stderr  # nothing to do: where it is, still
+    assert (
+        r.stdout.splitlines()[-1]
+        == f"kit PDF: {tmp_path / 'quiet' / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"
+    )
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path), "-v")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == f"kit PDF: {tmp_path / 'ripple_rush' / 'es' / 'kit-letter.pdf'}"

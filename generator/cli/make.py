@@ -128,10 +128,9 @@ def _report_build(result: BuildResult, *, verbose: bool) -> None:
     if verbose:
         for f in result.files:
             say(str(f))
-    say_wrapped(
+    say(
         f"{count(len(result.files), 'file')} written ({count(result.rebuilt, 'part')} drawn, "
-        f"{result.skipped} unchanged), {count(result.pages, 'page')} in {timings(result.timings)}",
-        2,
+        f"{result.skipped} unchanged), {count(result.pages, 'page')} in {timings(result.timings)}"
     )
     for pdf in result.outputs:
         if pdf.name.startswith("kit-") and pdf.suffix == ".pdf":

@@ -157,12 +157,17 @@ def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> 
     ):
         return None
     check_out(run.out)
+    printing = [dict(p) for p in record.get("printing", [])]
+    # every file the build kept, its kit/language folders in the build's order (the summary lists kit PDFs)
+    order = {f"{p.get('kit')}/{p.get('lang')}": i for i, p in enumerate(printing)}
+    kept = sorted(record["files"], key=lambda rel: (order.get(rel.rsplit("/", 1)[0], len(order)), rel))
     return BuildResult(
         warnings=list(record.get("warnings", [])),
         pages=int(record.get("pages", 0)),
         skipped=int(record.get("parts", 0)),
+        outputs=[run.out / rel for rel in kept],
         checklists=[str(c) for c in record.get("checklists", [])],
-        printing=[dict(p) for p in record.get("printing", [])],
+        printing=printing,
         timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
     )
 
