@@ -230,9 +230,20 @@ def read_inputs_record(out: Path, name: str) -> dict[str, Any]:
         return {}
     return (
         data
-        if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("files"), dict)
+        if isinstance(data, dict)
+        and data.get("format") == FORMAT
+        and isinstance(data.get("files"), dict)
+        and all(_inside(rel) and (d is None or isinstance(d, str)) for rel, d in data["files"].items())
         else {}
     )
+
+
+def _inside(rel: object) -> bool:
+    """Whether a record's file name is one a build writes: a relative path below OUT, of printable characters
+    (a record edited to name a file elsewhere, or a name that would be a terminal escape, is not trusted)."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel:
+        return False
+    return all(part not in ("", ".", "..") for part in rel.split("/")) and rel.isprintable()
 
 
 def dump_inputs_record(key: str, files: Mapping[str, str | None], result: Mapping[str, Any]) -> bytes:

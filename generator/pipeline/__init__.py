@@ -156,6 +156,8 @@ def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> 
         run.out, record, inputs_key(run.paths, run.options(), tool, seen)
     ):
         return None
+    if not _trusted_report(record):
+        return None  # edited by hand or by another tool: built again, and the record written anew
     check_out(run.out)
     printing = [dict(p) for p in record.get("printing", [])]
     # every file the build kept, its kit/language folders in the build's order (the summary lists kit PDFs)
@@ -169,6 +171,32 @@ def _unchanged_build(run: Run, record: dict[str, Any], tool: str, t0: float) -> 
         checklists=[str(c) for c in record.get("checklists", [])],
         printing=printing,
         timings={"load": time.perf_counter() - t0, "check": 0.0, "compose": 0.0, "render": 0.0},
+    )
+
+
+def _trusted_report(record: dict[str, Any]) -> bool:
+    """Whether what a build record says of its build has the shapes a build writes (a summary repeats it)."""
+
+    def texts(x: object) -> bool:
+        return isinstance(x, list) and all(isinstance(t, str) for t in x)
+
+    def note(p: object) -> bool:
+        return (
+            isinstance(p, dict)
+            and all(isinstance(p.get(k), str) for k in ("kit", "lang"))
+            and texts(p.get("steps"))
+            and type(p.get("sheets")) is int
+            and type(p.get("ink")) in (int, float)
+        )
+
+    printing = record.get("printing", [])
+    return (
+        texts(record.get("warnings", []))
+        and texts(record.get("checklists", []))
+        and type(record.get("pages", 0)) is int
+        and type(record.get("parts", 0)) is int
+        and isinstance(printing, list)
+        and all(note(p) for p in printing)
     )
 
 

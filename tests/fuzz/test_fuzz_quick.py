@@ -442,3 +442,56 @@ def test_a_hostile_build_record_is_composed_again_not_trusted(tmp_path, sides):
         assert (out / "sprout_sheet" / "en" / name).read_bytes() == (
             tmp_path / "clean" / "sprout_sheet" / "en" / name
         ).read_bytes()
+
+
+HOSTILE_REPORTS: list[tuple[str, object]] = [
+    ("printing", "x"),
+    ("printing", [{"kit": 1}]),
+    ("printing", [{"kit": "k", "lang": "en", "steps": "not a list", "sheets": 1, "ink": 0.5}]),
+    ("printing", [{"kit": "k", "lang": "en", "steps": [], "sheets": "4", "ink": 0.5}]),
+    ("pages", "12"),
+    ("warnings", [1]),
+    ("files", "outside"),  # a file named in the record outside OUT (its digest right)
+    ("files", "escape"),  # a file name that is a terminal escape
+]
+
+
+@pytest.mark.parametrize(
+    "field, value", HOSTILE_REPORTS, ids=[f"{f}-{repr(v)[:20]}" for f, v in HOSTILE_REPORTS]
+)
+def test_a_hostile_inputs_record_is_not_trusted(tmp_path, field, value):
+    """The inputs record that lets a build with nothing to do skip every phase, edited by hand or by another
+    tool: its report (which the summary repeats) must have the shapes a build writes, and every file it names
+    must lie below OUT, printable; else the build runs as if there were no record, and writes one anew.
+    Trusted, the outside file would have been read (and matched: the build would have done nothing)."""
+    import hashlib
+    import json
+
+    from generator.buildkeys import INPUTS
+    from generator.pipeline import build
+    from tests.kitcopy import clean_build
+
+    kit = ROOT / "layouts" / "sprout_sheet"
+    out = tmp_path / "out"
+    clean_build(kit, out, langs=["en"])
+    (record_file,) = (out / INPUTS).glob("*.json")
+    written = record_file.read_bytes()
+    data = json.loads(written)
+    if value == "outside":
+        outside = tmp_path / "outside.txt"
+        outside.write_text("not pnpkit's")
+        data["files"] = {"../outside.txt": hashlib.sha256(outside.read_bytes()).hexdigest()}
+    elif value == "escape":
+        name = "sprout_sheet/en/kit-\x1b[2J.pdf"
+        (out / name).write_bytes(b"x")
+        data["files"] = {**data["files"], name: hashlib.sha256(b"x").hexdigest()}
+    else:
+        data[field] = value
+    record_file.write_text(json.dumps(data), encoding="utf-8")
+    again = build([kit], out=out, langs=["en"])
+    assert again.timings["check"] > 0  # the phases ran: not "nothing to do" on the record's word
+    rewritten, original = json.loads(record_file.read_bytes()), json.loads(written)
+    assert rewritten[field] == original[field]  # and the record holds the build's own again
+    trusted = build([kit], out=out, langs=["en"])
+    assert trusted.timings["check"] == 0 and trusted.printing == again.printing
+    assert all(out in p.parents for p in trusted.outputs)
