@@ -14,7 +14,7 @@ from generator.engine.stats import mean_ci, wilson
 from generator.engine.verdict import Evidence, Mean, Proportion
 from generator.games.rummy_cards import GAME
 from generator.games.rummy_cards.sim import ROTATE_RANDOM, simulation_from_spec
-from generator.games.rummy_cards.spec import RummyCardsGame, measured_thresholds
+from generator.games.rummy_cards.spec import RummyCardsGame, measured_thresholds, unmeasured_thresholds
 
 
 def balance_report(
@@ -69,6 +69,11 @@ def balance_report(
     rep.figures.update(figs)
     rep.tolerances.extend(tol)
     rep.notes += NOTES
+    if above := unmeasured_thresholds(spec):
+        rep.notes.append(
+            f"balance.meld_thresholds {', '.join(map(str, above))}: above initial_meld {spec.initial_meld}, "
+            "not measured (a player opens at the initial meld, before reaching them)."
+        )
     return rep
 
 

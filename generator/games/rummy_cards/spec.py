@@ -64,8 +64,8 @@ class RummyBalance(SequentialCheck):
     )
     meld_thresholds: list[StrictInt] = Field(
         min_length=1,
-        description="Initial-meld thresholds whose 'turns until possible' are measured (each <= "
-        "initial_meld, measured before opening); initial_meld itself is always measured too.",
+        description="Initial-meld thresholds whose 'turns until possible' are measured before opening; "
+        "initial_meld itself is always measured, one above it cannot be (the report says so).",
     )
     turns_to_initial_meld: Bound = Field(
         description="Mean own turns until the spec's initial meld is possible, every player count."
@@ -219,10 +219,19 @@ class RummyCardsGame(SpecModel):
 
 
 def measured_thresholds(spec: RummyCardsGame) -> tuple[int, ...]:
-    """The opening thresholds whose turns until possible self-play measures: balance.meld_thresholds and
-    initial_meld, once each, lowest first. turns_to_initial_meld is judged at initial_meld, so a spec whose
-    list leaves it out (a raised initial meld, or a tune over it) still has that tolerance judged."""
-    return tuple(sorted({*spec.balance.meld_thresholds, spec.initial_meld}))
+    """The opening thresholds whose turns until possible self-play measures: those of balance.meld_thresholds
+    at or below initial_meld, and initial_meld, once each, lowest first. turns_to_initial_meld is judged at
+    initial_meld, so a spec whose list leaves it out (a raised initial meld, or a tune over it) still has that
+    tolerance judged. A threshold above it cannot be measured: a player opens at initial_meld, before
+    reaching it (`unmeasured_thresholds`; the report says so)."""
+    return tuple(
+        sorted({*(t for t in spec.balance.meld_thresholds if t <= spec.initial_meld), spec.initial_meld})
+    )
+
+
+def unmeasured_thresholds(spec: RummyCardsGame) -> list[int]:
+    """The thresholds of balance.meld_thresholds above initial_meld, which self-play cannot measure."""
+    return sorted({t for t in spec.balance.meld_thresholds if t > spec.initial_meld})
 
 
 def players(spec: RummyCardsGame) -> Sequence[int]:

@@ -853,6 +853,25 @@ def test_a_raised_initial_meld_is_measured_and_judged_though_no_threshold_names_
     assert t.shape[2] == 3 and ((t[:, :, 1] <= t[:, :, 2]) | (t[:, :, 2] < 0)).all()
 
 
+def test_the_classic_initial_meld_of_30_is_legal_and_its_report_says_what_it_cannot_measure() -> None:
+    """kit.yaml's comment offers the classic tile game's 30 points. With the shipped thresholds [30, 40] it
+    used to be refused (40 above the initial meld); 40 cannot be measured then (a player opens at 30, before
+    reaching it), so it is left out and the report's notes say so."""
+    from generator.games.rummy_cards.legal import legal_problems
+
+    spec = spec_with(initial_meld=30)
+    assert spec.balance.meld_thresholds == [30, 40] and legal_problems(spec) == []
+    rep = balance_report(spec, games=12, seed=3, executor=None)
+    assert list(rep.figures["3p"]["turns_to_initial_meld"]) == ["30"]
+    assert [
+        t.evidence.estimate() for t in rep.tolerances if t.spec_key.endswith("turns_to_initial_meld")
+    ] == [rep.figures[f"{p}p"]["turns_to_initial_meld"]["30"]["mean"] for p in (2, 3, 4)]
+    assert any(
+        n.startswith("balance.meld_thresholds 40: above initial_meld 30, not measured") for n in rep.notes
+    )
+    assert not any("not measured" in n for n in balance_report(SPEC_M, games=12, seed=3, executor=None).notes)
+
+
 def test_golden_playthrough_2p(golden) -> None:  # type: ignore[no-untyped-def]
     golden.check(HERE / "golden" / "playthrough_2p.txt", transcript(SPEC_M, 2024, 2))
 
