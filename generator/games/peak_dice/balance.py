@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from generator.engine.runner import Executor, Tally, run
 from generator.engine.sequential import Budget, as_budget
 from generator.engine.stats import hist_mean_sd, hist_percentiles, mean_ci, wilson
 from generator.engine.variants import rejudge_variants
-from generator.engine.verdict import Evidence, Extreme, Mean, MeanDifference, Proportion
+from generator.engine.verdict import Evidence, Exact, Extreme, Mean, MeanDifference, Proportion
 from generator.games.peak_dice import kernel as K
 from generator.games.peak_dice.sim import Simulation
 from generator.games.peak_dice.spec import PeakDiceGame
@@ -279,6 +280,7 @@ def reroll_value(
     pair = REROLL_PAIRS.get(spec.balance.policy, ("greedy", "reroll"))
     out: dict[str, Any] = {"players": n, "without": pair[0], "with": pair[1]}
     means: dict[str, Mean] = {}
+    scores: dict[str, np.ndarray] = {}
     for name in pair:
         if spec.balance.policy == name:
             tally = tallies[n]
@@ -289,6 +291,7 @@ def reroll_value(
         sc = tally["games.scores"].astype(np.float64).ravel()
         m, sd, lo, hi = mean_ci(float(sc.sum()), float((sc**2).sum()), sc.size)
         means[name] = Mean.per_table(tally["games.scores"])
+        scores[name] = tally["games.scores"]
         out[name] = {
             "score_mean": m,
             "score_sd": sd,
@@ -299,9 +302,17 @@ def reroll_value(
             "reroll_turn_share": float(tally["reroll_turns"].sum() / max(1, tally["active_turns"].sum())),
         }
     without, with_ = pair
+    alike = np.array_equal(scores[with_], scores[without])  # every game played the same: no re-roll taken
+    if alike:
+        rep.notes.append(
+            f"reroll_gain: {with_} and {without} played every game alike (rerolls: {spec.rerolls}), so the "
+            "re-roll gains exactly 0."
+        )
     tol = _tol(
         f"re-roll gain in mean score, {with_} minus {without} ({n} players)",
-        MeanDifference(means[with_], means[without]),
+        Exact(0.0, fraction=Fraction(0), shown="0 (played alike)")
+        if alike
+        else MeanDifference(means[with_], means[without]),
         spec.balance.reroll_gain,
         "reroll_gain",
         f"{n}p {with_}",

@@ -88,6 +88,25 @@ def test_miss_box_overflow_is_a_reported_sheet_defect() -> None:
     assert any("sheet defect" in n for n in rep.notes)
 
 
+def test_without_rerolls_the_reroll_gain_is_exactly_zero_and_fails_its_bound() -> None:
+    """With rerolls: 0 the re-rolling policy and its never-re-rolling twin play every game alike: the gain is
+    0, counted, not an interval around a sampled 0 (it read "UNDECIDED, interval -106..106")."""
+    from generator.engine.report import Tolerance
+    from generator.engine.verdict import Exact, MeanDifference, Verdict
+    from generator.games.peak_dice.spec import PeakDiceGame
+
+    def gain(spec: PeakDiceGame) -> tuple[Tolerance, list[str]]:
+        rep = balance_report(spec, games=20, seed=2)
+        (tol,) = [t for t in rep.tolerances if t.spec_key == "game.balance.reroll_gain"]
+        return tol, rep.notes
+
+    tol, notes = gain(make_spec(rerolls=0))
+    assert isinstance(tol.evidence, Exact) and tol.measured == 0 and tol.verdict is Verdict.FAILS
+    assert any(n.startswith("reroll_gain: planner and planner_keep played every game alike") for n in notes)
+    tol, notes = gain(make_spec())
+    assert isinstance(tol.evidence, MeanDifference) and not any("played every game alike" in n for n in notes)
+
+
 def test_variant_code_prints_peak_per_row() -> None:
     assert variant_code((5, 4, 6, 5)) == "PD-5465"
 
