@@ -104,6 +104,43 @@ def test_a_build_in_several_languages_says_its_print_steps_once_per_kit(tmp_path
     assert steps(again.stdout) == steps(r.stdout)
 
 
+def test_japanese_print_steps_wrap_within_80_columns_between_phrases(tmp_path):
+    """A Japanese character takes two columns of a terminal: the steps wrap by columns (rich's own count
+    here), inside Japanese only between BudouX phrases, never before a closing mark, and lose nothing."""
+    from rich.cells import cell_len
+
+    from generator.layout.linebreak import CLOSING
+
+    r = pnpkit("build", str(RR), "--lang", "ja", "--out", str(tmp_path), env={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    counts = next(line for line in lines if " files written" in line)
+    steps = lines[lines.index("ripple_rush/ja:") + 1 : lines.index(counts)]
+    assert len(steps) > 4 and all(cell_len(line) <= 80 for line in steps), steps
+    assert not any(line.strip()[:1] in CLOSING for line in steps)
+    assert any(line.startswith("     ") for line in steps)  # a step went on to a second line, indented
+    # the wrapped text is the step as written: joined again without the breaks, each step is one catalog line
+    joined = re.sub(r"\n {5}", "", "\n".join(steps))
+    assert "を普通紙に印刷し、表と裏がそろうことを確かめてから残りを印刷します。" in joined
+    assert "50 mm" in joined
+
+
+def test_wrapped_lines_count_columns_keep_paths_whole_and_units_with_numbers():
+    from rich.cells import cell_len
+
+    from generator.cli.output import wrap_columns
+
+    path = "/home/someone/kits/my_very_own_kit/output/my_kit/en/kit-letter.pdf"
+    lines = wrap_columns(f"1. Print {path} at 100 % on 12 sheets; the ruler reads 50 mm.", 40, 2, 5)
+    assert f"     {path}" in lines or f"  1. Print {path}" in lines  # wider than the line, but whole
+    assert not any(line.endswith((" 100", " 50")) for line in lines)  # a number keeps its unit
+    text = f"1. Print {path} at 100 % on 12 sheets; the ruler reads 50 mm."
+    assert " ".join(line.strip() for line in lines) == text
+    wide = wrap_columns("あ" * 50, 40)  # no phrase boundary: cut between characters, 20 to a line
+    assert [cell_len(line) for line in wide] == [40, 40, 20]
+    assert wrap_columns("", 40) == []
+
+
 def test_build_prints_a_summary_and_every_file_with_v(tmp_path):
     r = pnpkit("build", str(RR), "--lang", "es", "--paper", "letter", "--out", str(tmp_path / "quiet"))
     assert r.returncode == 0, r.stderr
