@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.engine.report import BalanceReport, Bars, Headline, Table, bounded
 from generator.engine.sequential import Budget, as_budget
-from generator.engine.verdict import Exact, Proportion
+from generator.engine.verdict import Exact, Proportion, Verdict
 from generator.games.deck.algebra import HandCondition, Turns, fraction_shown, holds, number_of, value_text
 from generator.games.deck.counting import Count, NotExact, count_hands, with_mulligans
 from generator.games.deck.draws import hand_distribution, largest_share
@@ -253,6 +253,15 @@ def balance_report(
         }
         rows.append([check.name, check.kind, shown, "exact" if isinstance(ev, Exact) else "Monte-Carlo"])
     rep.tables.append(Table("Draw checks", ["check", "kind", "value", "method"], rows))
+    failing = [
+        n
+        for n, t in enumerate(rep.tolerances)
+        if isinstance(t.evidence, Exact) and t.verdict is Verdict.FAILS
+    ]
+    if failing:  # a data kit has no tunable parameter: the notes say which counts would make them hold
+        from generator.games.deck.fixes import count_fixes
+
+        rep.notes += _memo_fixes(deck, tuple(failing), count_fixes)
     hand = 0 if spec.deal is None else spec.deal.hand
     for p in players(deck):
         rep.headline[str(p)] = Headline(
@@ -263,3 +272,17 @@ def balance_report(
             length_unit="cards per seat",
         )
     return rep
+
+
+_FIXES: dict[tuple[int, tuple[int, ...]], tuple[LoadedDeck, list[str]]] = {}
+"""count_fixes per deck and failing checks, once per process: a check builds its report at every look."""
+
+
+def _memo_fixes(
+    deck: LoadedDeck, failing: tuple[int, ...], search: Callable[[LoadedDeck, Sequence[int]], list[str]]
+) -> list[str]:
+    key = (id(deck), failing)
+    kept = _FIXES.get(key)
+    if kept is None or kept[0] is not deck:
+        kept = _FIXES[key] = (deck, search(deck, failing))
+    return list(kept[1])

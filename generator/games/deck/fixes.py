@@ -1,0 +1,281 @@
+"""What would fix a data kit's failing draw checks: the fewest copies changed in its data that make every
+exact draw check of the component hold again, and keep the kit legal.
+
+A designer's own game (`game.kind: deck`) has no tunable parameter for `pnpkit tune` to search: its balance
+is its cards' `count` column. When an exact draw check FAILS, the check's notes name up to `SHOWN` changes
+of that column, smallest first:
+- one row's count up or down by 1..`MOST_STEP` copies, where the component's `game.rules` fix neither its
+  total nor its copies per value (`total`, `count_by`);
+- else (or when no such change does) one copy moved from a row to another that shares every `count_by` value
+  (the total and the copies per value stay as the rules say). The `TRIED` moves judged are those whose two row
+  changes, each alone, help the failing checks most; a row is in one move shown at most, so the moves shown
+  are alternatives.
+Each change is judged as the check judges: the exact value of every exact draw check of the component
+against its bound. Monte-Carlo checks are not judged again (the note says so). Nothing is written: the
+designer edits the data file and runs the check again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from generator.engine.report import bounded
+from generator.engine.verdict import Exact, Verdict
+from generator.games.deck.balance import exact_fraction
+from generator.games.deck.counting import NotExact
+from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.spec import DrawCheck
+
+MOST_STEP = 3
+"""The most copies one row's count changes by (a single change)."""
+
+SHOWN = 3
+"""The most changes a note names, per component."""
+
+TRIED = 64
+"""Moves of one copy judged in full, the most helpful first (by the sum of what each of its two row changes
+alone does to the failing checks)."""
+
+MAX_COUNT = 1000
+"""A row's count stays within 0..MAX_COUNT (the data rule)."""
+
+MAX_TRIALS = 600
+"""The most changed decks judged for one component (a deck of 5,000 rows would otherwise mean 30,000): past
+it the search stops, and the note says so."""
+
+MAX_WORK = 150_000
+"""The most card x check evaluations the search spends on one component (each changed deck judges every card
+of it against every exact check: about 2 s): a deck of many cards gets fewer trials. Counted, not timed, so
+the notes are the same on every machine."""
+
+
+class _Spent(Exception):
+    """The search spent its budget (MAX_TRIALS, MAX_WORK); its argument: the changed decks judged."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """New counts for some rows of one component (row index -> count) and how many copies move in all."""
+
+    counts: tuple[tuple[int, int], ...]
+    copies: int
+
+
+def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
+    """Notes naming the changes of the `count` column that make every exact draw check hold, for each
+    component with a failing exact check (`failing`: indices into game.balance.draws), or saying that none
+    of those tried does."""
+    draws = deck.spec.balance.draws
+    notes: list[str] = []
+    for component in dict.fromkeys(draws[n].component for n in failing):
+        rows = deck.rows.get(component)
+        if rows is None or "count" not in rows.table.columns:
+            continue
+        checks = [(n, c) for n, c in enumerate(draws) if c.component == component]
+        exact = [(n, c) for n, c in checks if _value(deck, c) is not None]
+        found, spent = _search(
+            deck, component, rows, exact, [n for n in failing if draws[n].component == component]
+        )
+        notes += _note(deck, component, rows, exact, found, len(exact) < len(checks), spent)
+    return notes
+
+
+def _value(deck: LoadedDeck, check: DrawCheck) -> Fraction | None:
+    """The exact value of a check on `deck`; None where no exact method applies or the deck cannot hold the
+    check's hand."""
+    try:
+        return Fraction(exact_fraction(deck, check)[0])
+    except (NotExact, ValueError, ZeroDivisionError):
+        return None
+
+
+def _holds(n: int, check: DrawCheck, value: Fraction) -> bool:
+    """Whether `value` meets the check's bound, judged as the check judges an exact value."""
+    ev = Exact(float(value), fraction=value)
+    return bounded(check.name, ev, check.bound, f"game.balance.draws[{n}].bound").verdict is Verdict.HOLDS
+
+
+def _with_counts(deck: LoadedDeck, component: str, rows: Rows, counts: dict[int, int]) -> LoadedDeck:
+    """`deck` with some rows of `component` holding other counts."""
+    new = tuple({**row, "count": counts[i]} if i in counts else row for i, row in enumerate(rows.rows))
+    return LoadedDeck(deck.spec, {**deck.rows, component: Rows(rows.table, new, rows.lines)}, deck.assets)
+
+
+def _count(row: dict[str, Any]) -> int:
+    return int(row.get("count") or 0)
+
+
+def _gap(n: int, check: DrawCheck, value: Fraction) -> Fraction:
+    """How far `value` lies outside the check's bound (0 inside): what a change should shrink."""
+    lo, hi = check.bound.min, check.bound.max
+    if lo is not None and value < Fraction(lo):
+        return Fraction(lo) - value
+    if hi is not None and value > Fraction(hi):
+        return value - Fraction(hi)
+    return Fraction(0)
+
+
+def _search(
+    deck: LoadedDeck,
+    component: str,
+    rows: Rows,
+    exact: list[tuple[int, DrawCheck]],
+    failing: list[int],
+) -> tuple[list[tuple[Change, dict[int, Fraction]]], int | None]:
+    """The changes that make every exact check of the component hold, smallest first (at most SHOWN), each
+        with the new value of every exact check; and how many it had judged when it stopped at its budget
+    (MAX_TRIALS, MAX_WORK), or None."""
+    rule = deck.spec.rules.get(component) if deck.spec.rules else None
+    fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
+    total_fixed = rule is not None and rule.total is not None
+    fail_checks = [(n, c) for n, c in exact if n in failing]
+
+    trials = [0]
+
+    def changed(counts: dict[int, int]) -> LoadedDeck:
+        cards = sum(counts.get(i, _count(row)) for i, row in enumerate(rows.rows))
+        if trials[0] == MAX_TRIALS or (trials[0] + 1) * cards * len(exact) > MAX_WORK:
+            raise _Spent(trials[0])
+        trials[0] += 1
+        return _with_counts(deck, component, rows, counts)
+
+    def judge(counts: dict[int, int]) -> dict[int, Fraction] | None:
+        trial = changed(counts)
+        values: dict[int, Fraction] = {}
+        for n, c in exact:
+            v = _value(trial, c)
+            if v is None or not _holds(n, c, v):
+                return None
+            values[n] = v
+        return values
+
+    def gap(counts: dict[int, int]) -> Fraction | None:
+        trial = changed(counts) if counts else deck
+        total = Fraction(0)
+        for n, c in fail_checks:
+            v = _value(trial, c)
+            if v is None:
+                return None
+            total += _gap(n, c, v)
+        return total
+
+    found: list[tuple[Change, dict[int, Fraction]]] = []
+
+    def steps() -> None:
+        if not total_fixed and not fixed:
+            for step in range(1, MOST_STEP + 1):
+                for i, row in enumerate(rows.rows):
+                    for new in (_count(row) + step, _count(row) - step):
+                        if 0 <= new <= MAX_COUNT and (values := judge({i: new})) is not None:
+                            found.append((Change(((i, new),), step), values))
+                if found:
+                    del found[SHOWN:]
+                    return
+        # one copy moved between rows alike in every count_by field: the rules' totals stay
+        base = gap({})
+        if base is None:
+            return
+        gain_up, gain_down = {}, {}  # how much one copy more (less) of a row shrinks the failing checks' gap
+        for i, row in enumerate(rows.rows):
+            if _count(row) < MAX_COUNT and (after := gap({i: _count(row) + 1})) is not None:
+                gain_up[i] = base - after
+            if _count(row) > 0 and (after := gap({i: _count(row) - 1})) is not None:
+                gain_down[i] = base - after
+        pairs = sorted(
+            (-(gain_up[a] + gain_down[b]), a, b)
+            for a in gain_up
+            for b in gain_down
+            if a != b
+            and gain_up[a] + gain_down[b] > 0
+            and all(rows.rows[a].get(f) == rows.rows[b].get(f) for f in fixed)
+        )
+        used: set[int] = set()  # a row in one change found is left out of the others: alternatives differ
+        for _, a, b in pairs[:TRIED]:
+            if a in used or b in used:
+                continue
+            counts = {a: _count(rows.rows[a]) + 1, b: _count(rows.rows[b]) - 1}
+            if (values := judge(counts)) is not None:
+                found.append((Change(((b, counts[b]), (a, counts[a])), 1), values))
+                used.update((a, b))
+                if len(found) == SHOWN:
+                    return
+
+    try:
+        steps()
+    except _Spent as spent:
+        return found, spent.args[0]
+    return found, None
+
+
+def _note(
+    deck: LoadedDeck,
+    component: str,
+    rows: Rows,
+    exact: list[tuple[int, DrawCheck]],
+    found: list[tuple[Change, dict[int, Fraction]]],
+    some_sampled: bool,
+    spent: int | None = None,
+) -> list[str]:
+    """One note: the changes found (data file, line, row id, old and new count; the failing checks' new
+    values), or that none of those tried makes every check hold."""
+    draws = deck.spec.balance.draws
+    where = rows.table.shown
+    if not found and spent is not None:
+        return [
+            f"what would fix it ({component}): none of the first {spent} changes of {where}'s count column "
+            "tried makes every exact draw check hold (the search stops there: the deck is large)"
+        ]
+    if not found:
+        rule = deck.spec.rules.get(component) if deck.spec.rules else None
+        fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
+        if rule is None or (rule.total is None and not fixed):
+            return [
+                f"what would fix it ({component}): no change of one row's count in {where} by up to "
+                f"{MOST_STEP} copies, nor a move of one copy between two rows, makes every exact draw check "
+                "hold"
+            ]
+        held = " and ".join(
+            x
+            for x in (
+                "its total" if rule.total is not None else "",
+                f"its copies per {', '.join(fixed)}" if fixed else "",
+            )
+            if x
+        )
+        alike = f" alike in {', '.join(fixed)}" if fixed else ""
+        return [
+            f"what would fix it ({component}): no move of one copy between two rows{alike} of {where} "
+            f"makes every exact draw check hold, and game.rules.{component} fixes {held}: change those rules "
+            "or the bounds, then check again"
+        ]
+    before = {n: _value(deck, c) for n, c in exact}
+    sampled = " (the Monte-Carlo checks not judged again)" if some_sampled else ""
+    notes = [
+        f"what would fix it ({component}): each change of {where} below alone makes every exact draw check "
+        f"hold{sampled}:"
+    ]
+    for change, values in found:
+        moved = "; ".join(
+            f"{draws[n].name}: {_shown(before[n])} -> {_shown(values[n])}"
+            for n in values
+            if before[n] is not None and not _holds(n, draws[n], before[n])  # type: ignore[arg-type]
+        )
+        if len(change.counts) == 2:  # one copy moved: (from row, its count), (to row, its count)
+            (b, nb), (a, na) = change.counts
+            what = f"move a copy from {_row(rows, b, nb)} to {_row(rows, a, na)}"
+        else:
+            ((i, new),) = change.counts
+            what = f"{_row(rows, i, new)}"
+        notes.append(f"  {what}: {moved}")
+    return notes
+
+
+def _row(rows: Rows, i: int, new: int) -> str:
+    """A row as a change names it: its line, its id and its count before and after."""
+    return f"line {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {_count(rows.rows[i])} -> {new})"
+
+
+def _shown(value: Fraction | None) -> str:
+    return "?" if value is None else f"{float(value):.4g}"

@@ -1,0 +1,153 @@
+"""What would fix a data kit's failing draw check (games/deck/fixes.py): the check's notes name changes of
+the data's count column, and a change named does make every exact draw check hold, the kit's rules kept."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+from generator.engine.verdict import Verdict
+from generator.games.deck.balance import balance_report
+from tests.clirun import pnpkit
+from tests.games.deck.helpers import KIT, deck
+from tests.kitcopy import edit
+
+ROW = r"line (\d+) \(([\w-]+), count (\d+) -> (\d+)\)"
+MOVE = re.compile(f"move a copy from {ROW} to {ROW}")
+
+
+def _notes(tmp_path: Path, kit: Path) -> tuple[int, list[str]]:
+    out = tmp_path / f"{kit.name}.json"
+    r = pnpkit("check", str(kit), "--json", str(out), cwd=tmp_path)
+    return r.returncode, json.loads(out.read_text(encoding="utf-8"))["reports"][0]["notes"]
+
+
+def _set_count(csv: Path, line: int, row_id: str, old: int, new: int) -> None:
+    lines = csv.read_text(encoding="utf-8").split("\n")
+    cells = lines[line - 1].split(",")
+    assert cells[0] == row_id and cells[1] == str(old), lines[line - 1]
+    cells[1] = str(new)
+    lines[line - 1] = ",".join(cells)
+    csv.write_text("\n".join(lines), encoding="utf-8")
+
+
+def test_a_move_named_for_a_failing_check_makes_the_kit_hold_again(tmp_path):
+    """Harvest Hands with "a 5-card hand costs at most 8" raised to 0.9 (it is 0.8703): its rules fix the
+    total (50) and the copies per type, so the fix is one copy moved between two rows of one type; applied
+    to the CSV, the check passes and the rules still hold."""
+    kit = tmp_path / "harvest"
+    shutil.copytree(KIT, kit)
+    edit(
+        kit / "kit.yaml",
+        "        limit: 8\n        bound: {min: 0.8}",
+        "        limit: 8\n        bound: {min: 0.9}",
+    )
+    code, notes = _notes(tmp_path, kit)
+    assert code == 1 and notes[0].startswith("what would fix it (cards): each change of "), notes
+    moves = [MOVE.search(n) for n in notes[1:]]
+    assert moves and all(moves), notes
+    rows = {m.group(2) for m in moves if m} | {m.group(6) for m in moves if m}
+    assert len(rows) == 2 * len(moves)  # alternatives: no row in two of them
+    m = moves[0]
+    assert m is not None
+    csv = kit / "data" / "cards.csv"
+    _set_count(csv, int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)))
+    _set_count(csv, int(m.group(5)), m.group(6), int(m.group(7)), int(m.group(8)))
+    code, notes = _notes(tmp_path, kit)
+    assert code == 0 and not any("what would fix it" in n for n in notes), notes
+
+
+def test_when_the_rules_fix_what_a_check_counts_the_note_says_so(tmp_path):
+    """ "A 5-card opening hand holds an action" depends only on the 16 actions in 50 cards, which the rules
+    fix (count_by type): no move of a copy between rows of one type changes it."""
+    kit = tmp_path / "harvest"
+    shutil.copytree(KIT, kit)
+    edit(
+        kit / "kit.yaml",
+        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.8}",
+        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.9}",
+    )
+    code, notes = _notes(tmp_path, kit)
+    fix = [n for n in notes if n.startswith("what would fix it")]
+    assert code == 1 and len(fix) == 1, notes
+    assert "no move of one copy between two rows alike in type" in fix[0]
+    assert "game.rules.cards fixes its total and its copies per type" in fix[0]
+
+
+def _rows(a: int) -> list[dict[str, object]]:
+    return [
+        {"id": "a", "count": a, "type": "x", "cost": 1},
+        {"id": "b", "count": 4, "type": "y", "cost": 1},
+        {"id": "c", "count": 4, "type": "y", "cost": 1},
+    ]
+
+
+def _x_in_two(at_least: float) -> dict[str, object]:
+    return {
+        "draws": [
+            {
+                "name": "two cards hold an x",
+                "kind": "hand_has",
+                "component": "cards",
+                "hand": 2,
+                "where": "type == 'x'",
+                "at_least": 1,
+                "bound": {"min": at_least},
+            }
+        ]
+    }
+
+
+def test_without_rules_the_smallest_change_of_one_row_is_named_and_holds():
+    """2 x in 10 cards: an x among 2 cards is 1 - C(8,2)/C(10,2) = 17/45 (0.378), below 0.45. One more a
+    gives 1 - C(8,2)/C(11,2) = 27/55 (0.491); one b or c fewer only 1 - C(7,2)/C(9,2) = 15/36: the note
+    names a 2 -> 3 alone."""
+    assert Fraction(comb(10, 2) - comb(8, 2), comb(10, 2)) < Fraction(45, 100)
+    failing = balance_report(deck(_rows(2), balance=_x_in_two(0.45)), games=10, seed=1)
+    assert failing.tolerances[0].verdict is Verdict.FAILS
+    fix = [n for n in failing.notes if "what would fix it" in n or n.startswith("  ")]
+    assert len(fix) == 2 and re.search(
+        r"line \d+ \(a, count 2 -> 3\): two cards hold an x: 0.3778 -> 0.4909", fix[1]
+    )
+    fixed = balance_report(deck(_rows(3), balance=_x_in_two(0.45)), games=10, seed=1)
+    assert fixed.tolerances[0].verdict is Verdict.HOLDS and not any(
+        "what would fix" in n for n in fixed.notes
+    )
+
+
+def test_no_change_tried_is_said_when_none_holds():
+    """An x among 2 cards at least 0.9 needs far more than 3 more copies of a: the note says none of the
+    changes tried makes it hold."""
+    rep = balance_report(deck(_rows(2), balance=_x_in_two(0.9)), games=10, seed=1)
+    assert rep.tolerances[0].verdict is Verdict.FAILS
+    assert any(
+        "no change of one row's count" in n and "by up to 3 copies, nor a move of one copy" in n
+        for n in rep.notes
+    ), rep.notes
+
+
+def test_tune_of_a_data_kit_points_at_the_checks_notes(tmp_path):
+    r = pnpkit("tune", str(KIT), "--out", str(tmp_path))
+    assert (
+        r.returncode == 1
+        and "declares no tunable parameters: a data kit's balance is its cards' counts" in (r.stderr)
+    ), r.stderr
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_a_large_deck_stops_the_search_at_its_trial_budget_and_says_so():
+    """400 rows: one copy more or less of each, by 1 to 3, would be 2,400 decks of 400 cards to judge; the
+    search stops at its budget of card evaluations (MAX_WORK) and says how many it judged."""
+    from generator.games.deck.fixes import MAX_WORK
+
+    rows = [{"id": f"r{i}", "count": 1, "type": "x" if i == 0 else "y", "cost": 1} for i in range(400)]
+    rep = balance_report(deck(rows, balance=_x_in_two(0.9)), games=10, seed=1)
+    assert rep.tolerances[0].verdict is Verdict.FAILS
+    said = [m for n in rep.notes if (m := re.search(r"none of the first (\d+) changes", n))]
+    assert said, rep.notes
+    tried = int(said[0].group(1))  # one exact check; a changed deck holds 397..403 cards
+    assert tried * 397 <= MAX_WORK < (tried + 1) * 403
