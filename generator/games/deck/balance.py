@@ -274,15 +274,14 @@ def balance_report(
     return rep
 
 
-_FIXES: dict[tuple[int, tuple[int, ...]], tuple[LoadedDeck, list[str]]] = {}
-"""count_fixes per deck and failing checks, once per process: a check builds its report at every look."""
+_FIXES: list[tuple[LoadedDeck, tuple[int, ...], list[str]]] = []
+"""The last count_fixes (its deck, failing checks and notes): a check builds its report at every look, with
+the same deck."""
 
 
 def _memo_fixes(
     deck: LoadedDeck, failing: tuple[int, ...], search: Callable[[LoadedDeck, Sequence[int]], list[str]]
 ) -> list[str]:
-    key = (id(deck), failing)
-    kept = _FIXES.get(key)
-    if kept is None or kept[0] is not deck:
-        kept = _FIXES[key] = (deck, search(deck, failing))
-    return list(kept[1])
+    if not (_FIXES and _FIXES[0][0] is deck and _FIXES[0][1] == failing):
+        _FIXES[:] = [(deck, failing, search(deck, failing))]
+    return list(_FIXES[0][2])

@@ -57,10 +57,10 @@ class _Spent(Exception):
 
 @dataclass(frozen=True)
 class Change:
-    """New counts for some rows of one component (row index -> count) and how many copies move in all."""
+    """New counts for some rows of one component: (row index, count) each; a move lists the row that gives
+    the copy first."""
 
     counts: tuple[tuple[int, int], ...]
-    copies: int
 
 
 def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
@@ -169,7 +169,7 @@ def _search(
                 for i, row in enumerate(rows.rows):
                     for new in (_count(row) + step, _count(row) - step):
                         if 0 <= new <= MAX_COUNT and (values := judge({i: new})) is not None:
-                            found.append((Change(((i, new),), step), values))
+                            found.append((Change(((i, new),)), values))
                 if found:
                     del found[SHOWN:]
                     return
@@ -197,7 +197,7 @@ def _search(
                 continue
             counts = {a: _count(rows.rows[a]) + 1, b: _count(rows.rows[b]) - 1}
             if (values := judge(counts)) is not None:
-                found.append((Change(((b, counts[b]), (a, counts[a])), 1), values))
+                found.append((Change(((b, counts[b]), (a, counts[a]))), values))
                 used.update((a, b))
                 if len(found) == SHOWN:
                     return
