@@ -227,13 +227,11 @@ def make_plan(
     settings = TuneSpec.model_validate(raw.get("tune") or {})
     declared = tunables_of(kit)
     if not declared:
-        hint = (
-            ": a data kit's balance is its cards' counts; `pnpkit check` names the changes of its count column "
-            "that make a failing draw check hold"
-            if kit.game_id == "deck"
-            else ""
+        raise KitError(
+            f"{kit.display}: game {kit.game_id!r} declares no tunable parameters (a data kit's balance is "
+            "its cards' counts: `pnpkit check` names the changes of the count column that make a failing "
+            "draw check hold)"
         )
-        raise KitError(f"{kit.display}: game {kit.game_id!r} declares no tunable parameters{hint}")
     where = _Where(kit, lines, declared)
     space = _search_space(where, raw_game, params, settings)
     goal = _targets(where, targets, settings)

@@ -117,96 +117,121 @@ def _gap(n: int, check: DrawCheck, value: Fraction) -> Fraction:
     return Fraction(0)
 
 
-def _search(
-    deck: LoadedDeck,
-    component: str,
-    rows: Rows,
-    exact: list[tuple[int, DrawCheck]],
-    failing: list[int],
-) -> tuple[list[tuple[Change, dict[int, Fraction]]], int | None]:
-    """The changes that make every exact check of the component hold, smallest first (at most SHOWN), each
-        with the new value of every exact check; and how many it had judged when it stopped at its budget
-    (MAX_TRIALS, MAX_WORK), or None."""
-    rule = deck.spec.rules.get(component) if deck.spec.rules else None
-    fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
-    total_fixed = rule is not None and rule.total is not None
-    fail_checks = [(n, c) for n, c in exact if n in failing]
+class _Trials:
+    """Changed decks of one component, judged and counted against the search's budget."""
 
-    trials = [0]
+    def __init__(
+        self,
+        deck: LoadedDeck,
+        component: str,
+        rows: Rows,
+        exact: list[tuple[int, DrawCheck]],
+        failing: list[int],
+    ):
+        self.deck, self.component, self.rows, self.exact = deck, component, rows, exact
+        self.failing = [(n, c) for n, c in exact if n in failing]
+        self.judged = 0
 
-    def changed(counts: dict[int, int]) -> LoadedDeck:
-        cards = sum(counts.get(i, _count(row)) for i, row in enumerate(rows.rows))
-        if trials[0] == MAX_TRIALS or (trials[0] + 1) * cards * len(exact) > MAX_WORK:
-            raise _Spent(trials[0])
-        trials[0] += 1
-        return _with_counts(deck, component, rows, counts)
+    def changed(self, counts: dict[int, int]) -> LoadedDeck:
+        """The deck with these counts (_Spent past the budget)."""
+        cards = sum(counts.get(i, _count(row)) for i, row in enumerate(self.rows.rows))
+        if self.judged == MAX_TRIALS or (self.judged + 1) * cards * len(self.exact) > MAX_WORK:
+            raise _Spent(self.judged)
+        self.judged += 1
+        return _with_counts(self.deck, self.component, self.rows, counts)
 
-    def judge(counts: dict[int, int]) -> dict[int, Fraction] | None:
-        trial = changed(counts)
+    def holding(self, counts: dict[int, int]) -> dict[int, Fraction] | None:
+        """Every exact check's value with these counts if all hold, else None."""
+        trial = self.changed(counts)
         values: dict[int, Fraction] = {}
-        for n, c in exact:
+        for n, c in self.exact:
             v = _value(trial, c)
             if v is None or not _holds(n, c, v):
                 return None
             values[n] = v
         return values
 
-    def gap(counts: dict[int, int]) -> Fraction | None:
-        trial = changed(counts) if counts else deck
+    def gap(self, counts: dict[int, int]) -> Fraction | None:
+        """How far the failing checks lie outside their bounds with these counts, in all."""
+        trial = self.changed(counts) if counts else self.deck
         total = Fraction(0)
-        for n, c in fail_checks:
+        for n, c in self.failing:
             v = _value(trial, c)
             if v is None:
                 return None
             total += _gap(n, c, v)
         return total
 
-    found: list[tuple[Change, dict[int, Fraction]]] = []
 
-    def steps() -> None:
-        if not total_fixed and not fixed:
-            for step in range(1, MOST_STEP + 1):
-                for i, row in enumerate(rows.rows):
-                    for new in (_count(row) + step, _count(row) - step):
-                        if 0 <= new <= MAX_COUNT and (values := judge({i: new})) is not None:
-                            found.append((Change(((i, new),)), values))
-                if found:
-                    del found[SHOWN:]
-                    return
-        # one copy moved between rows alike in every count_by field: the rules' totals stay
-        base = gap({})
-        if base is None:
-            return
-        gain_up, gain_down = {}, {}  # how much one copy more (less) of a row shrinks the failing checks' gap
-        for i, row in enumerate(rows.rows):
-            if _count(row) < MAX_COUNT and (after := gap({i: _count(row) + 1})) is not None:
-                gain_up[i] = base - after
-            if _count(row) > 0 and (after := gap({i: _count(row) - 1})) is not None:
-                gain_down[i] = base - after
-        pairs = sorted(
-            (-(gain_up[a] + gain_down[b]), a, b)
-            for a in gain_up
-            for b in gain_down
-            if a != b
-            and gain_up[a] + gain_down[b] > 0
-            and all(rows.rows[a].get(f) == rows.rows[b].get(f) for f in fixed)
-        )
-        used: set[int] = set()  # a row in one change found is left out of the others: alternatives differ
-        for _, a, b in pairs[:TRIED]:
-            if a in used or b in used:
-                continue
-            counts = {a: _count(rows.rows[a]) + 1, b: _count(rows.rows[b]) - 1}
-            if (values := judge(counts)) is not None:
-                found.append((Change(((b, counts[b]), (a, counts[a]))), values))
-                used.update((a, b))
-                if len(found) == SHOWN:
-                    return
+Found = list[tuple[Change, dict[int, Fraction]]]
+"""Changes that make every exact check hold, each with the new value of every exact check."""
 
+
+def _search(
+    deck: LoadedDeck,
+    component: str,
+    rows: Rows,
+    exact: list[tuple[int, DrawCheck]],
+    failing: list[int],
+) -> tuple[Found, int | None]:
+    """The changes that make every exact check of the component hold, smallest first (at most SHOWN); and
+    how many changed decks were judged when the search stopped at its budget (MAX_TRIALS, MAX_WORK), or
+    None."""
+    rule = deck.spec.rules.get(component) if deck.spec.rules else None
+    fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
+    trials = _Trials(deck, component, rows, exact, failing)
+    found: Found = []
     try:
-        steps()
+        if (rule is None or rule.total is None) and not fixed:
+            _singles(trials, found)
+        if not found:
+            _moves(trials, fixed, found)
     except _Spent as spent:
         return found, spent.args[0]
     return found, None
+
+
+def _singles(trials: _Trials, found: Found) -> None:
+    """One row's count changed by 1, then 2, then 3 copies: the changes of the smallest step that hold."""
+    for step in range(1, MOST_STEP + 1):
+        for i, row in enumerate(trials.rows.rows):
+            for new in (_count(row) + step, _count(row) - step):
+                if 0 <= new <= MAX_COUNT and (values := trials.holding({i: new})) is not None:
+                    found.append((Change(((i, new),)), values))
+        if found:
+            del found[SHOWN:]
+            return
+
+
+def _moves(trials: _Trials, fixed: list[str], found: Found) -> None:
+    """One copy moved between two rows alike in every `fixed` field (the rules' totals stay), the TRIED
+    moves that help most first; no row in two of the moves found."""
+    rows = trials.rows.rows
+    base = trials.gap({})
+    if base is None:
+        return
+    gain_up, gain_down = {}, {}  # how much one copy more (less) of a row shrinks the failing checks' gap
+    for i, row in enumerate(rows):
+        if _count(row) < MAX_COUNT and (after := trials.gap({i: _count(row) + 1})) is not None:
+            gain_up[i] = base - after
+        if _count(row) > 0 and (after := trials.gap({i: _count(row) - 1})) is not None:
+            gain_down[i] = base - after
+    pairs = sorted(
+        (-(gain_up[a] + gain_down[b]), a, b)
+        for a in gain_up
+        for b in gain_down
+        if a != b and gain_up[a] + gain_down[b] > 0 and all(rows[a].get(f) == rows[b].get(f) for f in fixed)
+    )
+    used: set[int] = set()
+    for _, a, b in pairs[:TRIED]:
+        if a in used or b in used:
+            continue
+        counts = {a: _count(rows[a]) + 1, b: _count(rows[b]) - 1}
+        if (values := trials.holding(counts)) is not None:
+            found.append((Change(((b, counts[b]), (a, counts[a]))), values))
+            used.update((a, b))
+            if len(found) == SHOWN:
+                return
 
 
 def _note(
@@ -214,7 +239,7 @@ def _note(
     component: str,
     rows: Rows,
     exact: list[tuple[int, DrawCheck]],
-    found: list[tuple[Change, dict[int, Fraction]]],
+    found: Found,
     some_sampled: bool,
     spent: int | None = None,
 ) -> list[str]:
