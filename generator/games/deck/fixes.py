@@ -298,8 +298,9 @@ def _note(
 
 
 def _row(rows: Rows, i: int, new: int) -> str:
-    """A row as a change names it: its line, its id and its count before and after."""
-    return f"line {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {_count(rows.rows[i])} -> {new})"
+    """A row as a change names it: its line (a spreadsheet's row), its id and its count before and after."""
+    line = "row" if rows.table.source.lower().endswith(".xlsx") else "line"
+    return f"{line} {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {_count(rows.rows[i])} -> {new})"
 
 
 def _shown(value: Fraction | None) -> str:

@@ -151,3 +151,35 @@ def test_a_large_deck_stops_the_search_at_its_trial_budget_and_says_so():
     assert said, rep.notes
     tried = int(said[0].group(1))  # one exact check; a changed deck holds 397..403 cards
     assert tried * 397 <= MAX_WORK < (tried + 1) * 403
+
+
+def test_a_spreadsheet_row_is_named_by_its_row_number(tmp_path):
+    """The same kit from an .xlsx: the note names spreadsheet rows, and the first move applied to those
+    rows (openpyxl) makes the check pass."""
+    import csv
+
+    from openpyxl import Workbook, load_workbook
+
+    kit = tmp_path / "harvest"
+    shutil.copytree(KIT, kit)
+    wb = Workbook()
+    for r in csv.reader((kit / "data" / "cards.csv").open(encoding="utf-8")):
+        wb.active.append([int(c) if c.isdigit() else c for c in r])
+    wb.save(kit / "data" / "cards.xlsx")
+    edit(kit / "kit.yaml", "data: data/cards.csv", "data: data/cards.xlsx")
+    edit(
+        kit / "kit.yaml",
+        "        limit: 8\n        bound: {min: 0.8}",
+        "        limit: 8\n        bound: {min: 0.9}",
+    )
+    code, notes = _notes(tmp_path, kit)
+    m = re.search(f"move a copy from {ROW.replace('line', 'row')} to {ROW.replace('line', 'row')}", notes[1])
+    assert code == 1 and m, notes
+    book = load_workbook(kit / "data" / "cards.xlsx")
+    sheet = book.active
+    for row, rid, old, new in ((m.group(1), m.group(2), m.group(3), m.group(4)), m.groups()[4:]):
+        assert sheet.cell(int(row), 1).value == rid and sheet.cell(int(row), 2).value == int(old)
+        sheet.cell(int(row), 2).value = int(new)
+    book.save(kit / "data" / "cards.xlsx")
+    code, notes = _notes(tmp_path, kit)
+    assert code == 0, notes
