@@ -374,6 +374,7 @@ def _verdicts(doc: Any) -> list[dict[str, Any]]:
                 "ok": verdict == "HOLDS",
                 "verdict": verdict,
                 "rows": rows,
+                "fixes": [str(f) for f in rep.get("fixes") or [] if isinstance(f, str)],
             }
         )
     return out

@@ -298,6 +298,10 @@ class BalanceReport:
     figures: dict[str, Any] = field(default_factory=dict)
     """Every measured figure, nested, JSON-able (floats, ints, strings, lists, dicts)."""
     notes: list[str] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)
+    """What would make the failing tolerances hold, as the game can tell (a data kit: changes of its cards'
+    counts, games/deck/fixes.py): lines shown right after the failures, a heading line first. In the JSON
+    only when there are some."""
 
     confidence: float = 0.99
     """Family-wise confidence of all the verdicts together (the spec's balance.confidence)."""
@@ -346,4 +350,5 @@ class BalanceReport:
             "figures": self.figures,
             "tables": [asdict(t) for t in self.tables],
             "notes": list(self.notes),
+            **({"fixes": list(self.fixes)} if self.fixes else {}),
         }

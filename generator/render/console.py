@@ -284,6 +284,10 @@ def print_report(report: BalanceReport, console: Console) -> None:
         mark = "✗ " if t.failed else "? "
         for text in _wrap(t.describe(), width, mark, "  "):
             console.print(Text(text, style=STYLES[t.verdict.value] or ""), soft_wrap=True)
+    for fix in report.fixes:  # what would make them hold, right after them
+        lead = fix[: len(fix) - len(fix.lstrip(" "))]
+        for text in _wrap(fix.strip(" "), width, lead, lead + "  "):
+            console.print(text, soft_wrap=True, highlight=False, markup=False)
     for table in report.tables:
         for part in _data_tables(table, width):
             console.print(part)

@@ -294,6 +294,7 @@ def _kit(i: int, r: BalanceReport, colours: ColourCheck | None = None) -> dict[s
         "tables": [_table(t) for t in r.tables],
         "charts": [chart_svg(c) for c in r.charts],
         "notes": list(r.notes),
+        "fixes": list(r.fixes),
         "colours": _colours(colours),
         "summary": [
             {"state": STATES[t.verdict.value], "text": advice(t)}
@@ -391,7 +392,8 @@ nav ul { padding-left: 1.2em; }
 {% if k.summary %}<ul>
 {% for s in k.summary %}<li class="{{ s.state }}">{{ s.text }}</li>
 {% endfor %}
-</ul>{% endif %}
+</ul>{% if k.fixes|length > 1 %}<p>Or change the data, e.g. {{ k.fixes[1].strip() }} (below: {#
+#}{{ k.fixes|length - 1 }} such change{{ "s" if k.fixes|length > 2 else "" }}).</p>{% endif %}{% endif %}
 {% endfor %}
 </section>
 {% if kits|length > 1 %}
@@ -414,6 +416,11 @@ nav ul { padding-left: 1.2em; }
 {% set failed = k.tolerances | rejectattr("ok") | list %}
 {% if failed %}
 {{ tolerance_table(failed, "Failed or undecided tolerances") }}{% endif %}
+{% if k.fixes %}
+<section class="fixes"><h3>{{ k.fixes[0] }}</h3>
+{% if k.fixes|length > 1 %}<ul>{% for f in k.fixes[1:] %}<li>{{ f.strip() }}</li>{% endfor %}</ul>{#
+#}{% endif %}</section>
+{% endif %}
 {% for c in k.charts %}
 <figure>
 <figcaption>{{ c.title }}{% if c.note %} <span class="note">({{ c.note }})</span>{% endif %}</figcaption>

@@ -32,6 +32,12 @@ def kit(tmp_path):
 @pytest.fixture
 def server(kit, tmp_path):
     """`pnpkit serve KIT` in a child process; yields its base URL once the first build is served."""
+    yield from serving(kit, tmp_path)
+
+
+def serving(kit: Path, tmp_path: Path):
+    """`pnpkit serve KIT` (English, 20 games) in a child process: yields its base URL once the first build is
+    served, and stops it after."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     log = open(tmp_path / "serve.log", "w+", encoding="utf-8")

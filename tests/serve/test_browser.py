@@ -126,3 +126,34 @@ def test_run_check_button_shows_progress_then_the_verdict_table(server):
             assert page.is_enabled("#run-check")
         finally:
             browser.close()
+
+
+def test_a_failing_data_kit_shows_what_would_fix_it_under_its_verdicts(tmp_path):
+    """A data kit whose draw check fails: the check panel lists the changes of the cards' counts that would
+    make it hold, under the verdict table."""
+    from tests.kitcopy import edit
+    from tests.serve.conftest import ROOT, serving
+
+    kit = tmp_path / "my_deck"
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
+    edit(
+        kit / "kit.yaml",
+        "        limit: 8\n        bound: {min: 0.8}",
+        "        limit: 8\n        bound: {min: 0.9}",
+    )
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for url in serving(kit, tmp_path):
+                page = browser.new_page()
+                page.goto(url + "/")
+                page.click("#run-check")
+                page.wait_for_selector("#verdicts ul.fixes li", timeout=120_000)
+                said = page.inner_text("#verdicts p.fixes")
+                items = [li.inner_text() for li in page.query_selector_all("#verdicts ul.fixes li")]
+                assert said.startswith("what would fix it (cards)") and len(items) == 3, (said, items)
+                assert all(i.startswith("move a copy from line ") for i in items)
+                if SHOT:
+                    page.screenshot(path=SHOT, full_page=True)
+        finally:
+            browser.close()

@@ -258,10 +258,10 @@ def balance_report(
         for n, t in enumerate(rep.tolerances)
         if isinstance(t.evidence, Exact) and t.verdict is Verdict.FAILS
     ]
-    if failing:  # a data kit has no tunable parameter: the notes say which counts would make them hold
+    if failing:  # a data kit has no tunable parameter: the report says which counts would make them hold
         from generator.games.deck.fixes import count_fixes
 
-        rep.notes += _memo_fixes(deck, tuple(failing), count_fixes)
+        rep.fixes += _memo_fixes(deck, tuple(failing), count_fixes)
     hand = 0 if spec.deal is None else spec.deal.hand
     for p in players(deck):
         rep.headline[str(p)] = Headline(

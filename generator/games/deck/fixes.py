@@ -2,8 +2,8 @@
 exact draw check of the component hold again, and keep the kit legal.
 
 A designer's own game (`game.kind: deck`) has no tunable parameter for `pnpkit tune` to search: its balance
-is its cards' `count` column. When an exact draw check FAILS, the check's notes name up to `SHOWN` changes
-of that column, smallest first:
+is its cards' `count` column. When an exact draw check FAILS, the check's report (`BalanceReport.fixes`)
+names up to `SHOWN` changes of that column, smallest first:
 - one row's count up or down by 1..`MOST_STEP` copies, where the component's `game.rules` fix neither its
   total nor its copies per value (`total`, `count_by`);
 - else (or when no such change does) one copy moved from a row to another that shares every `count_by` value
@@ -11,7 +11,7 @@ of that column, smallest first:
   changes, each alone, help the failing checks most; a row is in one move shown at most, so the moves shown
   are alternatives.
 Each change is judged as the check judges: the exact value of every exact draw check of the component
-against its bound. Monte-Carlo checks are not judged again (the note says so). Nothing is written: the
+against its bound. Monte-Carlo checks are not judged again (the heading says so). Nothing is written: the
 designer edits the data file and runs the check again."""
 
 from __future__ import annotations
@@ -64,9 +64,9 @@ class Change:
 
 
 def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
-    """Notes naming the changes of the `count` column that make every exact draw check hold, for each
-    component with a failing exact check (`failing`: indices into game.balance.draws), or saying that none
-    of those tried does."""
+    """The lines of `BalanceReport.fixes` for each component with a failing exact check (`failing`: indices
+    into game.balance.draws): a heading, then one line per change of the `count` column that makes every
+    exact draw check hold; or one line saying that none of those tried does."""
     draws = deck.spec.balance.draws
     notes: list[str] = []
     for component in dict.fromkeys(draws[n].component for n in failing):

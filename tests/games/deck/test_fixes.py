@@ -21,9 +21,10 @@ MOVE = re.compile(f"move a copy from {ROW} to {ROW}")
 
 
 def _notes(tmp_path: Path, kit: Path) -> tuple[int, list[str]]:
+    """The check's exit code and what would fix it, as its JSON says (none: [])."""
     out = tmp_path / f"{kit.name}.json"
     r = pnpkit("check", str(kit), "--json", str(out), cwd=tmp_path)
-    return r.returncode, json.loads(out.read_text(encoding="utf-8"))["reports"][0]["notes"]
+    return r.returncode, json.loads(out.read_text(encoding="utf-8"))["reports"][0].get("fixes", [])
 
 
 def _set_count(csv: Path, line: int, row_id: str, old: int, new: int) -> None:
@@ -58,7 +59,7 @@ def test_a_move_named_for_a_failing_check_makes_the_kit_hold_again(tmp_path):
     _set_count(csv, int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)))
     _set_count(csv, int(m.group(5)), m.group(6), int(m.group(7)), int(m.group(8)))
     code, notes = _notes(tmp_path, kit)
-    assert code == 0 and not any("what would fix it" in n for n in notes), notes
+    assert code == 0 and notes == [], notes
 
 
 def test_when_the_rules_fix_what_a_check_counts_the_note_says_so(tmp_path):
@@ -109,7 +110,7 @@ def test_without_rules_the_smallest_change_of_one_row_is_named_and_holds():
     assert Fraction(comb(10, 2) - comb(8, 2), comb(10, 2)) < Fraction(45, 100)
     failing = balance_report(deck(_rows(2), balance=_x_in_two(0.45)), games=10, seed=1)
     assert failing.tolerances[0].verdict is Verdict.FAILS
-    fix = [n for n in failing.notes if "what would fix it" in n or n.startswith("  ")]
+    fix = failing.fixes
     assert len(fix) == 2 and re.search(
         r"line \d+ \(a, count 2 -> 3\): two cards hold an x: 0.3778 -> 0.4909", fix[1]
     )
@@ -124,10 +125,8 @@ def test_no_change_tried_is_said_when_none_holds():
     changes tried makes it hold."""
     rep = balance_report(deck(_rows(2), balance=_x_in_two(0.9)), games=10, seed=1)
     assert rep.tolerances[0].verdict is Verdict.FAILS
-    assert any(
-        "no change of one row's count" in n and "by up to 3 copies, nor a move of one copy" in n
-        for n in rep.notes
-    ), rep.notes
+    assert len(rep.fixes) == 1 and "no change of one row's count" in rep.fixes[0], rep.fixes
+    assert "by up to 3 copies, nor a move of one copy" in rep.fixes[0]
 
 
 def test_tune_of_a_data_kit_points_at_the_checks_notes(tmp_path):
@@ -147,8 +146,8 @@ def test_a_large_deck_stops_the_search_at_its_trial_budget_and_says_so():
     rows = [{"id": f"r{i}", "count": 1, "type": "x" if i == 0 else "y", "cost": 1} for i in range(400)]
     rep = balance_report(deck(rows, balance=_x_in_two(0.9)), games=10, seed=1)
     assert rep.tolerances[0].verdict is Verdict.FAILS
-    said = [m for n in rep.notes if (m := re.search(r"none of the first (\d+) changes", n))]
-    assert said, rep.notes
+    said = [m for n in rep.fixes if (m := re.search(r"none of the first (\d+) changes", n))]
+    assert said, rep.fixes
     tried = int(said[0].group(1))  # one exact check; a changed deck holds 397..403 cards
     assert tried * 397 <= MAX_WORK < (tried + 1) * 403
 
@@ -183,3 +182,32 @@ def test_a_spreadsheet_row_is_named_by_its_row_number(tmp_path):
     book.save(kit / "data" / "cards.xlsx")
     code, notes = _notes(tmp_path, kit)
     assert code == 0, notes
+
+
+def test_the_fixes_follow_the_failures_in_the_terminal_the_html_report_and_the_preview(tmp_path):
+    """Where a designer reads a check: the terminal (right after the failed tolerance, before the tables),
+    the HTML report and the preview's check panel (serve's verdict tables)."""
+    from generator.serve import _verdicts
+
+    kit = tmp_path / "harvest"
+    shutil.copytree(KIT, kit)
+    edit(
+        kit / "kit.yaml",
+        "        limit: 8\n        bound: {min: 0.8}",
+        "        limit: 8\n        bound: {min: 0.9}",
+    )
+    html, doc = tmp_path / "r.html", tmp_path / "r.json"
+    r = pnpkit(
+        "check", str(kit), "--report", str(html), "--json", str(doc), cwd=tmp_path, env={"COLUMNS": "100"}
+    )
+    assert r.returncode == 1
+    out = r.stdout
+    assert out.index("✗ a 5-card hand costs at most 8 to play") < out.index("what would fix it (cards)")
+    assert out.index("what would fix it (cards)") < out.index("Draw checks")
+    assert re.search(r"^  move a copy from line \d+ ", out, re.M)
+    page = html.read_text(encoding="utf-8")
+    assert (
+        '<section class="fixes"><h3>what would fix it (cards)' in page and "<li>move a copy from line" in page
+    )
+    panel = _verdicts(json.loads(doc.read_text(encoding="utf-8")))
+    assert panel[0]["fixes"][0].startswith("what would fix it (cards)") and len(panel[0]["fixes"]) == 4
