@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from generator.engine.verdict import Verdict
 from generator.errors import KitError
 from generator.games.deck.algebra import HandCondition, holds
 from generator.games.deck.balance import balance_report, where_of
@@ -146,6 +147,8 @@ def _outcome(check: dict[str, Any], seed: int) -> str:
     draw = spec.spec.balance.draws[0]
     report = balance_report(spec, games=50, seed=seed)
     assert len(report.tolerances) == 1
+    if report.tolerances[0].method == "exact" and report.tolerances[0].verdict is Verdict.FAILS:
+        _every_fix_holds(spec, report, seed)
     cards = deck_cards(spec, "cards")
     hand = draw.hand if draw.hand is not None else draw.turns.seen()
     assert draw.has is not None
@@ -163,6 +166,19 @@ def _outcome(check: dict[str, Any], seed: int) -> str:
     assert (got.good, got.total) == (brute, math.comb(len(cards), hand)), check
     assert report.tolerances[0].evidence.fraction == Fraction(brute, got.total)
     return "counted"
+
+
+def _every_fix_holds(spec: Any, report: Any, seed: int) -> None:
+    """A failing exact check: the report says what would fix it, and every change it names, made to the
+    rows, makes the check hold."""
+    from generator.games.deck.fixes import searches, with_counts
+
+    assert report.fixes and report.fixes[0].startswith("what would fix it (cards)"), report.fixes
+    for found in searches(spec, [0]):
+        assert len(report.fixes) == (1 + len(found.found) if found.found else 1)
+        for change, _ in found.found:
+            fixed = with_counts(spec, found.component, found.rows, dict(change.counts))
+            assert balance_report(fixed, games=50, seed=seed).tolerances[0].verdict is Verdict.HOLDS
 
 
 def _brute_mulligans(cards: list[dict[str, Any]], draw: Any) -> Fraction:

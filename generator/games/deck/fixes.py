@@ -63,12 +63,37 @@ class Change:
     counts: tuple[tuple[int, int], ...]
 
 
+Found = list[tuple[Change, dict[int, Fraction]]]
+"""Changes that make every exact check hold, each with the new value of every exact check."""
+
+
 def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
     """The lines of `BalanceReport.fixes` for each component with a failing exact check (`failing`: indices
     into game.balance.draws): a heading, then one line per change of the `count` column that makes every
     exact draw check hold; or one line saying that none of those tried does."""
-    draws = deck.spec.balance.draws
     notes: list[str] = []
+    for s in searches(deck, failing):
+        notes += _note(deck, s.component, s.rows, s.exact, s.found, s.some_sampled, s.spent)
+    return notes
+
+
+@dataclass(frozen=True)
+class Search:
+    """What the search found for one component: the changes (each with every exact check's new value), the
+    exact checks it judged, and how many changed decks it judged when it stopped at its budget (or None)."""
+
+    component: str
+    rows: Rows
+    exact: list[tuple[int, DrawCheck]]
+    found: Found
+    some_sampled: bool
+    spent: int | None
+
+
+def searches(deck: LoadedDeck, failing: Sequence[int]) -> list[Search]:
+    """The search for each component with a failing exact check that has a `count` column."""
+    draws = deck.spec.balance.draws
+    out: list[Search] = []
     for component in dict.fromkeys(draws[n].component for n in failing):
         rows = deck.rows.get(component)
         if rows is None or "count" not in rows.table.columns:
@@ -78,8 +103,8 @@ def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
         found, spent = _search(
             deck, component, rows, exact, [n for n in failing if draws[n].component == component]
         )
-        notes += _note(deck, component, rows, exact, found, len(exact) < len(checks), spent)
-    return notes
+        out.append(Search(component, rows, exact, found, len(exact) < len(checks), spent))
+    return out
 
 
 def _value(deck: LoadedDeck, check: DrawCheck) -> Fraction | None:
@@ -97,7 +122,7 @@ def _holds(n: int, check: DrawCheck, value: Fraction) -> bool:
     return bounded(check.name, ev, check.bound, f"game.balance.draws[{n}].bound").verdict is Verdict.HOLDS
 
 
-def _with_counts(deck: LoadedDeck, component: str, rows: Rows, counts: dict[int, int]) -> LoadedDeck:
+def with_counts(deck: LoadedDeck, component: str, rows: Rows, counts: dict[int, int]) -> LoadedDeck:
     """`deck` with some rows of `component` holding other counts."""
     new = tuple({**row, "count": counts[i]} if i in counts else row for i, row in enumerate(rows.rows))
     return LoadedDeck(deck.spec, {**deck.rows, component: Rows(rows.table, new, rows.lines)}, deck.assets)
@@ -138,7 +163,7 @@ class _Trials:
         if self.judged == MAX_TRIALS or (self.judged + 1) * cards * len(self.exact) > MAX_WORK:
             raise _Spent(self.judged)
         self.judged += 1
-        return _with_counts(self.deck, self.component, self.rows, counts)
+        return with_counts(self.deck, self.component, self.rows, counts)
 
     def holding(self, counts: dict[int, int]) -> dict[int, Fraction] | None:
         """Every exact check's value with these counts if all hold, else None."""
@@ -161,10 +186,6 @@ class _Trials:
                 return None
             total += _gap(n, c, v)
         return total
-
-
-Found = list[tuple[Change, dict[int, Fraction]]]
-"""Changes that make every exact check hold, each with the new value of every exact check."""
 
 
 def _search(

@@ -4,6 +4,7 @@ the data's count column, and a change named does make every exact draw check hol
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 from fractions import Fraction
@@ -211,3 +212,72 @@ def test_the_fixes_follow_the_failures_in_the_terminal_the_html_report_and_the_p
     )
     panel = _verdicts(json.loads(doc.read_text(encoding="utf-8")))
     assert panel[0]["fixes"][0].startswith("what would fix it (cards)") and len(panel[0]["fixes"]) == 4
+
+
+def test_every_change_named_holds_when_made_and_keeps_the_rules():
+    """The property below over 24 random decks, half under rules that fix the counts: most get a change."""
+    found = [_changes_named_hold(seed) for seed in range(24)]
+    assert sum(1 for n in found[0::2] if n) >= 6 and sum(1 for n in found[1::2] if n) >= 6, found
+
+
+def _changes_named_hold(seed: int) -> int:
+    """Random small decks and a bound just out of reach: every change the search names, made to the rows,
+    makes every draw check hold (judged by the check itself); a move keeps the total and the copies per
+    type when the rules fix them; a single change is the smallest step that holds."""
+    from generator.games.deck.fixes import searches, with_counts
+
+    rng = random.Random(seed)
+    rows = [
+        {"id": f"r{i}", "count": rng.randint(1, 4), "type": rng.choice("xyz"), "cost": rng.randint(0, 3)}
+        for i in range(6)
+    ]
+    ruled = seed % 2 == 1
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[str(r["type"])] = counts.get(str(r["type"]), 0) + int(r["count"])  # type: ignore[call-overload]
+    rules = (
+        {"rules": {"cards": {"total": sum(counts.values()), "count_by": {"type": counts}}}} if ruled else {}
+    )
+    checks = {
+        "draws": [
+            {
+                "name": "cheap",
+                "kind": "sum_at_most",
+                "component": "cards",
+                "hand": 2,
+                "field": "cost",
+                "limit": 2,
+                "bound": {"min": 0},
+            },
+            {
+                "name": "an x",
+                "kind": "hand_has",
+                "component": "cards",
+                "hand": 2,
+                "where": "type == 'x'",
+                "at_least": 1,
+                "bound": {"min": 0},
+            },
+        ]
+    }
+    base = balance_report(deck(rows, balance=checks, **rules), games=10, seed=1)
+    value = base.tolerances[0].evidence.fraction
+    checks["draws"][0]["bound"] = {"min": str(value + Fraction(1, 50))}  # just out of reach
+    spec = deck(rows, balance=checks, **rules)
+    rep = balance_report(spec, games=10, seed=1)
+    assert rep.tolerances[0].verdict is Verdict.FAILS and rep.fixes
+    (found,) = searches(spec, [0])
+    steps: set[int] = set()
+    for change, _ in found.found:
+        changed = with_counts(spec, "cards", found.rows, dict(change.counts))
+        after = balance_report(changed, games=10, seed=1)
+        assert all(t.verdict is Verdict.HOLDS for t in after.tolerances), change
+        new = [int(r["count"]) for r in changed.rows["cards"].rows]  # type: ignore[call-overload]
+        if ruled:
+            assert sum(new) == sum(counts.values()) and len(change.counts) == 2
+            per = {t: sum(n for n, r in zip(new, rows) if r["type"] == t) for t in counts}
+            assert per == counts
+        else:
+            steps.add(max(abs(n - int(r["count"])) for n, r in zip(new, rows)))  # type: ignore[call-overload]
+    assert len(steps) <= 1  # singles: all of the one smallest step that holds
+    return len(found.found)
