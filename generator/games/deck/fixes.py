@@ -73,7 +73,7 @@ def count_fixes(deck: LoadedDeck, failing: Sequence[int]) -> list[str]:
     exact draw check hold; or one line saying that none of those tried does."""
     notes: list[str] = []
     for s in searches(deck, failing):
-        notes += _note(deck, s.component, s.rows, s.exact, s.found, s.some_sampled, s.spent)
+        notes += _note(deck, s)
     return notes
 
 
@@ -255,18 +255,11 @@ def _moves(trials: _Trials, fixed: list[str], found: Found) -> None:
                 return
 
 
-def _note(
-    deck: LoadedDeck,
-    component: str,
-    rows: Rows,
-    exact: list[tuple[int, DrawCheck]],
-    found: Found,
-    some_sampled: bool,
-    spent: int | None = None,
-) -> list[str]:
-    """One note: the changes found (data file, line, row id, old and new count; the failing checks' new
-    values), or that none of those tried makes every check hold."""
+def _note(deck: LoadedDeck, search: Search) -> list[str]:
+    """The lines of one component: the changes found (data file, line, row id, old and new count; the failing
+    checks' new values), or that none of those tried makes every check hold."""
     draws = deck.spec.balance.draws
+    component, rows, found, spent = search.component, search.rows, search.found, search.spent
     where = rows.table.shown
     if not found and spent is not None:
         return [
@@ -296,18 +289,14 @@ def _note(
             f"makes every exact draw check hold, and game.rules.{component} fixes {held}: change those rules "
             "or the bounds, then check again"
         ]
-    before = {n: _value(deck, c) for n, c in exact}
-    sampled = " (the Monte-Carlo checks not judged again)" if some_sampled else ""
+    failed = {n: v for n, c in search.exact if (v := _value(deck, c)) is not None and not _holds(n, c, v)}
+    sampled = " (the Monte-Carlo checks not judged again)" if search.some_sampled else ""
     notes = [
         f"what would fix it ({component}): each change of {where} below alone makes every exact draw check "
         f"hold{sampled}:"
     ]
     for change, values in found:
-        moved = "; ".join(
-            f"{draws[n].name}: {_shown(before[n])} -> {_shown(values[n])}"
-            for n in values
-            if before[n] is not None and not _holds(n, draws[n], before[n])  # type: ignore[arg-type]
-        )
+        moved = "; ".join(f"{draws[n].name}: {_shown(v)} -> {_shown(values[n])}" for n, v in failed.items())
         if len(change.counts) == 2:  # one copy moved: (from row, its count), (to row, its count)
             (b, nb), (a, na) = change.counts
             what = f"move a copy from {_row(rows, b, nb)} to {_row(rows, a, na)}"
@@ -324,5 +313,5 @@ def _row(rows: Rows, i: int, new: int) -> str:
     return f"{line} {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {_count(rows.rows[i])} -> {new})"
 
 
-def _shown(value: Fraction | None) -> str:
-    return "?" if value is None else f"{float(value):.4g}"
+def _shown(value: Fraction) -> str:
+    return f"{float(value):.4g}"
