@@ -187,13 +187,16 @@ def _data_tables(t: Table, width: int) -> list[RichTable | _FixedTable]:
         table = RichTable(title=Text(title), title_justify="left")
         fits = needed(cols) <= width
         for i in cols:
+            numeric = _is_numeric(t, i)
             table.add_column(
                 Text(t.columns[i]),
-                justify="right" if _is_numeric(t, i) else "left",
-                min_width=natural[i],
+                justify="right" if numeric else "left",
+                # a column of text too wide for the line wraps between its words (a table of text columns
+                # only, such as a deck's draw checks, cannot be split by columns); a number is never broken
+                min_width=natural[i] if fits or numeric else None,
                 # a table that fits takes each column's widest cell, which rich would measure again
                 width=natural[i] if fits else None,
-                no_wrap=len(groups) > 1 or fits,
+                no_wrap=fits or numeric,
                 overflow="fold",
             )
         rows = [[row[i] if i < len(row) else "" for i in cols] for row in cells]

@@ -58,3 +58,30 @@ def test_check_piped_at_80_columns(tmp_path: Path) -> None:
     # the data tables keep their numbers whole: "Scores per player count and policy" is split by columns
     assert any(line.startswith("Scores per player count and policy (1 of ") for line in lines)
     assert any("unplaceable share" in line for line in lines)
+
+
+def test_a_table_of_text_columns_wraps_within_80_columns_and_cuts_nothing(tmp_path: Path) -> None:
+    """A data kit's draw checks: four text columns (no number column to split the table by) wider than 80
+    columns together wrap inside their cells; every line fits and every word of every cell is there."""
+    from rich.cells import cell_len
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    env.pop("FORCE_COLOR", None)
+    kit = ROOT / "layouts" / "harvest_deck"
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "check", str(kit), "--json", str(tmp_path / "r.json")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    table = lines[lines.index(next(x for x in lines if x.startswith("Draw checks"))) :]
+    assert all(cell_len(line) <= 80 for line in lines), [x for x in lines if cell_len(x) > 80]
+    words = " ".join(cell.strip() for line in table for cell in line.strip("│┃").split("│")).split()
+    draws = json.loads((tmp_path / "r.json").read_text())["reports"][0]["tables"][0]
+    for row in draws["rows"]:
+        for cell in row:
+            assert all(w in words for w in str(cell).split()), (cell, table)
