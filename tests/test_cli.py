@@ -128,10 +128,10 @@ def test_japanese_print_steps_wrap_within_80_columns_between_phrases(tmp_path):
 def test_wrapped_lines_count_columns_keep_paths_whole_and_units_with_numbers():
     from rich.cells import cell_len
 
-    from generator.cli.output import wrap_columns
+    from generator.render.columns import wrap_columns
 
     path = "/home/someone/kits/my_very_own_kit/output/my_kit/en/kit-letter.pdf"
-    lines = wrap_columns(f"1. Print {path} at 100 % on 12 sheets; the ruler reads 50 mm.", 40, 2, 5)
+    lines = wrap_columns(f"1. Print {path} at 100 % on 12 sheets; the ruler reads 50 mm.", 40, "  ", "     ")
     assert f"     {path}" in lines or f"  1. Print {path}" in lines  # wider than the line, but whole
     assert not any(line.endswith((" 100", " 50")) for line in lines)  # a number keeps its unit
     text = f"1. Print {path} at 100 % on 12 sheets; the ruler reads 50 mm."

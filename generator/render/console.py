@@ -3,7 +3,6 @@ and a progress bar for self-play that stays silent when output is not a terminal
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -25,6 +24,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from generator.engine.report import BalanceReport, Table, Tolerance, exact_text
+from generator.render.columns import wrap_columns
 from generator.render.html_report import verdict_line, verdict_sort_key
 from generator.render.report_svg import fmt_value
 
@@ -133,15 +133,9 @@ def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
 
 
 def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
-    """`text` in lines of at most `width` characters, broken between words only (a number is never split)."""
-    return textwrap.wrap(
-        text,
-        width=max(width, len(first) + 20),
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=False,
-        break_on_hyphens=False,
-    ) or [first.rstrip()]
+    """`text` in lines of at most `width` terminal columns (`columns.wrap_columns`: between words, inside
+    Japanese between phrases; a number is never split from its unit)."""
+    return wrap_columns(text, max(width, len(first) + 20), first, rest) or [first.rstrip()]
 
 
 def _is_numeric(t: Table, i: int) -> bool:

@@ -85,3 +85,35 @@ def test_a_table_of_text_columns_wraps_within_80_columns_and_cuts_nothing(tmp_pa
     for row in draws["rows"]:
         for cell in row:
             assert all(w in words for w in str(cell).split()), (cell, table)
+
+
+def test_a_japanese_tolerance_wraps_by_terminal_columns(tmp_path: Path) -> None:
+    """A designer's own check named in Japanese, failing: its sentence wraps at 80 columns of the terminal (a
+    Japanese character takes two), between phrases."""
+    from rich.cells import cell_len
+
+    kit = tmp_path / "deck"
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
+    y = kit / "kit.yaml"
+    name = "5枚の手札で合計コストが8以下になる確率は、序盤の手番で動けるかどうかを左右する大切な指標です"
+    text = y.read_text(encoding="utf-8").replace('"a 5-card hand costs at most 8 to play"', f'"{name}"')
+    y.write_text(
+        text.replace(
+            "        limit: 8\n        bound: {min: 0.8}", "        limit: 8\n        bound: {min: 0.9}"
+        )
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
+    env.pop("FORCE_COLOR", None)
+    r = subprocess.run(
+        [sys.executable, "-m", "generator", "check", str(kit)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 1, r.stderr
+    lines = r.stdout.splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), [x for x in lines if cell_len(x) > 80]
+    start = next(i for i, line in enumerate(lines) if line.startswith("✗ 5枚の手札"))
+    assert "".join(line.strip() for line in lines[start : start + 3]).startswith(f"✗ {name}")
