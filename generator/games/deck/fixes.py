@@ -9,7 +9,9 @@ names up to `SHOWN` changes of that column, smallest first:
 - else (or when no such change does) one copy moved from a row to another that shares every `count_by` value
   (the total and the copies per value stay as the rules say). The `TRIED` moves judged are those whose two row
   changes, each alone, help the failing checks most; a row is in one move shown at most, so the moves shown
-  are alternatives.
+  are alternatives;
+- when no move within `count_by` holds, moves between rows of different values, each line saying how
+  `count_by` changes with it (both edits to make).
 Each change is judged as the check judges: the exact value of every exact draw check of the component
 against its bound. Monte-Carlo checks are not judged again (the heading says so). Nothing is written: the
 designer edits the data file and runs the check again."""
@@ -195,9 +197,9 @@ def _search(
     exact: list[tuple[int, DrawCheck]],
     failing: list[int],
 ) -> tuple[Found, int | None]:
-    """The changes that make every exact check of the component hold, smallest first (at most SHOWN); and
-    how many changed decks were judged when the search stopped at its budget (MAX_TRIALS, MAX_WORK), or
-    None."""
+    """The changes that make every exact check of the component hold, smallest first (at most SHOWN): within
+    the rules' count_by when a move there does, else moves that change count_by too; and how many changed
+    decks were judged when the search stopped at its budget (MAX_TRIALS, MAX_WORK), or None."""
     rule = deck.spec.rules.get(component) if deck.spec.rules else None
     fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
     trials = _Trials(deck, component, rows, exact, failing)
@@ -207,6 +209,8 @@ def _search(
             _singles(trials, found)
         if not found:
             _moves(trials, fixed, found)
+        if not found and fixed:  # none within the rules: a move that changes count_by with it
+            _moves(trials, [], found)
     except _Spent as spent:
         return found, spent.args[0]
     return found, None
@@ -283,17 +287,25 @@ def _note(deck: LoadedDeck, search: Search) -> list[str]:
             )
             if x
         )
-        alike = f" alike in {', '.join(fixed)}" if fixed else ""
+        beyond = f", not even one that changes game.rules.{component}.count_by" if fixed else ""
         return [
-            f"what would fix it ({component}): no move of one copy between two rows{alike} of {where} "
-            f"makes every exact draw check hold, and game.rules.{component} fixes {held}: change those rules "
-            "or the bounds, then check again"
+            f"what would fix it ({component}): no move of one copy between two rows of {where} makes every "
+            f"exact draw check hold{beyond}; game.rules.{component} fixes {held}: change more copies (and "
+            "the rules with them) or the bounds, then check again"
         ]
     failed = {n: v for n, c in search.exact if (v := _value(deck, c)) is not None and not _holds(n, c, v)}
     sampled = " (the Monte-Carlo checks not judged again)" if search.some_sampled else ""
+    rule = deck.spec.rules.get(component) if deck.spec.rules else None
+    by = {f: want for f, want in (rule.count_by if rule else {}).items() if f in rows.table.columns}
+    across = any(_by_change(rows, change, by) for change, _ in found)
     notes = [
         f"what would fix it ({component}): each change of {where} below alone makes every exact draw check "
-        f"hold{sampled}:"
+        f"hold{sampled}"
+        + (
+            f"; no move within game.rules.{component}.count_by does, so each changes it too, as it says:"
+            if across
+            else ":"
+        )
     ]
     for change, values in found:
         moved = "; ".join(f"{draws[n].name}: {_shown(v)} -> {_shown(values[n])}" for n, v in failed.items())
@@ -303,8 +315,29 @@ def _note(deck: LoadedDeck, search: Search) -> list[str]:
         else:
             ((i, new),) = change.counts
             what = f"{_row(rows, i, new)}"
-        notes.append(f"  {what}: {moved}")
+        rules = "; ".join(_by_change(rows, change, by))
+        notes.append(f"  {what}: {moved}" + (f"; and count_by.{rules}" if rules else ""))
     return notes
+
+
+def _by_change(rows: Rows, change: Change, by: dict[str, dict[str, int]]) -> list[str]:
+    """How a move changes the copies per value the rules fix (`count_by`): "type: action 16 -> 17, resource
+    30 -> 29" per field whose value differs between its two rows; none for a move within the rules."""
+    if len(change.counts) != 2:
+        return []
+    (b, _), (a, _) = change.counts
+    out = []
+    for field, want in by.items():
+        va, vb = _text(rows.rows[a].get(field)), _text(rows.rows[b].get(field))
+        if va != vb:
+            ca, cb = want.get(va, 0), want.get(vb, 0)
+            out.append(f"{field}: {va} {ca} -> {ca + 1}, {vb} {cb} -> {cb - 1}")
+    return out
+
+
+def _text(value: Any) -> str:
+    """A cell as the rules compare it (legal.py): text, an empty cell ''."""
+    return "" if value is None else str(value)
 
 
 def _row(rows: Rows, i: int, new: int) -> str:
