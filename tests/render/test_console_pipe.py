@@ -11,8 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.clirun import pnpkit_process
+
 ROOT = Path(__file__).resolve().parents[2]
 RR = ROOT / "layouts" / "ripple_rush"
+
+
+def check_at_80(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`pnpkit check ARGS...` in a fresh interpreter, piped at 80 columns (no colour: FORCE_COLOR unset)."""
+    return pnpkit_process("check", *args, cwd=cwd, env={"COLUMNS": "80", "FORCE_COLOR": ""}, timeout=600)
 
 
 def test_check_piped_at_80_columns(tmp_path: Path) -> None:
@@ -65,17 +72,7 @@ def test_a_table_of_text_columns_wraps_within_80_columns_and_cuts_nothing(tmp_pa
     columns together wrap inside their cells; every line fits and every word of every cell is there."""
     from rich.cells import cell_len
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    env.pop("FORCE_COLOR", None)
-    kit = ROOT / "layouts" / "harvest_deck"
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", "check", str(kit), "--json", str(tmp_path / "r.json")],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    r = check_at_80(str(ROOT / "layouts" / "harvest_deck"), "--json", str(tmp_path / "r.json"), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     table = lines[lines.index(next(x for x in lines if x.startswith("Draw checks"))) :]
@@ -102,16 +99,7 @@ def test_a_japanese_tolerance_wraps_by_terminal_columns(tmp_path: Path) -> None:
             "        limit: 8\n        bound: {min: 0.8}", "        limit: 8\n        bound: {min: 0.9}"
         )
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80")
-    env.pop("FORCE_COLOR", None)
-    r = subprocess.run(
-        [sys.executable, "-m", "generator", "check", str(kit)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    r = check_at_80(str(kit), cwd=tmp_path)
     assert r.returncode == 1, r.stderr
     lines = r.stdout.splitlines()
     assert all(cell_len(line) <= 80 for line in lines), [x for x in lines if cell_len(x) > 80]

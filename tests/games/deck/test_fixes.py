@@ -28,6 +28,21 @@ def _notes(tmp_path: Path, kit: Path) -> tuple[int, list[str]]:
     return r.returncode, json.loads(out.read_text(encoding="utf-8"))["reports"][0].get("fixes", [])
 
 
+def _harvest(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of Harvest Hands in tmp_path with one edit of its kit.yaml (a bound)."""
+    kit = tmp_path / "harvest"
+    shutil.copytree(KIT, kit)
+    edit(kit / "kit.yaml", old, new)
+    return kit
+
+
+COST = "        limit: 8\n        bound: {min: 0.8}"
+"""The bound of "a 5-card hand costs at most 8 to play" (0.8703): raised to 0.9 it fails."""
+
+ACTION = "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.8}"
+"""The bound of "a 5-card opening hand holds an action" (0.8687)."""
+
+
 def _set_count(csv: Path, line: int, row_id: str, old: int, new: int) -> None:
     lines = csv.read_text(encoding="utf-8").split("\n")
     cells = lines[line - 1].split(",")
@@ -41,13 +56,7 @@ def test_a_move_named_for_a_failing_check_makes_the_kit_hold_again(tmp_path):
     """Harvest Hands with "a 5-card hand costs at most 8" raised to 0.9 (it is 0.8703): its rules fix the
     total (50) and the copies per type, so the fix is one copy moved between two rows of one type; applied
     to the CSV, the check passes and the rules still hold."""
-    kit = tmp_path / "harvest"
-    shutil.copytree(KIT, kit)
-    edit(
-        kit / "kit.yaml",
-        "        limit: 8\n        bound: {min: 0.8}",
-        "        limit: 8\n        bound: {min: 0.9}",
-    )
+    kit = _harvest(tmp_path, COST, COST.replace("0.8}", "0.9}"))
     code, notes = _notes(tmp_path, kit)
     assert code == 1 and notes[0].startswith("what would fix it (cards): each change of "), notes
     moves = [MOVE.search(n) for n in notes[1:]]
@@ -67,13 +76,7 @@ def test_when_the_rules_fix_what_a_check_counts_the_note_says_so(tmp_path):
     """ "A 5-card opening hand holds an action" depends only on the 16 actions in 50 cards, which the rules
     fix (count_by type): no move of a copy between rows of one type changes it, and one more action (17 of
     50: 1 - C(33,5)/C(50,5) = 0.888) does not reach 0.9 either."""
-    kit = tmp_path / "harvest"
-    shutil.copytree(KIT, kit)
-    edit(
-        kit / "kit.yaml",
-        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.8}",
-        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.9}",
-    )
+    kit = _harvest(tmp_path, ACTION, ACTION.replace("0.8}", "0.9}"))
     code, notes = _notes(tmp_path, kit)
     fix = [n for n in notes if n.startswith("what would fix it")]
     assert code == 1 and len(fix) == 1, notes
@@ -162,18 +165,12 @@ def test_a_spreadsheet_row_is_named_by_its_row_number(tmp_path):
 
     from openpyxl import Workbook, load_workbook
 
-    kit = tmp_path / "harvest"
-    shutil.copytree(KIT, kit)
+    kit = _harvest(tmp_path, COST, COST.replace("0.8}", "0.9}"))
     wb = Workbook()
     for r in csv.reader((kit / "data" / "cards.csv").open(encoding="utf-8")):
         wb.active.append([int(c) if c.isdigit() else c for c in r])
     wb.save(kit / "data" / "cards.xlsx")
     edit(kit / "kit.yaml", "data: data/cards.csv", "data: data/cards.xlsx")
-    edit(
-        kit / "kit.yaml",
-        "        limit: 8\n        bound: {min: 0.8}",
-        "        limit: 8\n        bound: {min: 0.9}",
-    )
     code, notes = _notes(tmp_path, kit)
     m = re.search(f"move a copy from {ROW.replace('line', 'row')} to {ROW.replace('line', 'row')}", notes[1])
     assert code == 1 and m, notes
@@ -192,13 +189,7 @@ def test_the_fixes_follow_the_failures_in_the_terminal_the_html_report_and_the_p
     the HTML report and the preview's check panel (serve's verdict tables)."""
     from generator.serve import _verdicts
 
-    kit = tmp_path / "harvest"
-    shutil.copytree(KIT, kit)
-    edit(
-        kit / "kit.yaml",
-        "        limit: 8\n        bound: {min: 0.8}",
-        "        limit: 8\n        bound: {min: 0.9}",
-    )
+    kit = _harvest(tmp_path, COST, COST.replace("0.8}", "0.9}"))
     html, doc = tmp_path / "r.html", tmp_path / "r.json"
     r = pnpkit(
         "check", str(kit), "--report", str(html), "--json", str(doc), cwd=tmp_path, env={"COLUMNS": "100"}
@@ -291,14 +282,8 @@ def test_a_move_across_the_rules_says_how_count_by_changes_and_holds_when_both_a
     action gives 1 - C(33,5)/C(50,5) = 0.888. The note says how count_by changes with it; made to the CSV
     and to kit.yaml's rules, the check passes."""
     assert 1 - Fraction(comb(33, 5), comb(50, 5)) > Fraction(88, 100)
-    kit = tmp_path / "harvest"
-    shutil.copytree(KIT, kit)
+    kit = _harvest(tmp_path, ACTION, ACTION.replace("0.8}", "0.88}"))
     yaml = kit / "kit.yaml"
-    edit(
-        yaml,
-        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.8}",
-        "        where: \"type == 'action'\"\n        at_least: 1\n        bound: {min: 0.88}",
-    )
     code, fixes = _notes(tmp_path, kit)
     assert code == 1 and "no move within game.rules.cards.count_by does, so each changes it too" in fixes[0]
     m = MOVE.search(fixes[1])
