@@ -317,6 +317,8 @@ def _check_kit(
         look[0] = text
 
     rep = judge(make, first=first, cap=cap, confidence=confidence(kit), progress=name_look)
+    if not rep.ok and not rep.fixes:
+        rep.fixes.extend(tune_hint(kit, rep))
     shown = rep
     if switches:
         from generator.engine.switches import switch_effects, switch_table
@@ -406,6 +408,24 @@ def colour_check(kit: Kit, seed: int | None = None) -> ColourCheck | None:
         safety=kit.style.colour_safety,
         fonts=kit.fonts,
     )
+
+
+def tune_hint(kit: Kit, report: BalanceReport) -> list[str]:
+    """The line of `BalanceReport.fixes` for a kit with a failing tolerance whose game has tunable parameters
+    and says nothing itself: `pnpkit tune` searches them for the edit closest to the kit's own values under
+    which every tolerance holds. None for a kit none of whose tolerances fails, or a game with no tunable."""
+    from generator.engine.verdict import Verdict
+
+    tunables = registry.get(kit.game_id).load.tunables()
+    if not tunables or not any(t.verdict is Verdict.FAILS for t in report.tolerances):
+        return []
+    paths = ", ".join(t.path for t in tunables[:4]) + (", ..." if len(tunables) > 4 else "")
+    folder = str(Path(kit.display).parent) if kit.display.endswith("kit.yaml") else kit.display
+    return [
+        f"what would fix it: `pnpkit tune {folder}` searches the game's tunable parameters ({paths}) "
+        "for the edit closest to the kit's own values under which every tolerance holds, proves it on "
+        "fresh games and writes a tuned copy of the kit"
+    ]
 
 
 def refit(kit: Kit, report: BalanceReport) -> Refit:

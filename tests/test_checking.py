@@ -188,3 +188,26 @@ def test_a_static_problem_is_what_the_check_raises_and_no_report_is_seen(
             static=static,
         )
     assert info.value.problems == (problem,) and reports == []
+
+
+def test_a_failing_kit_with_tunables_points_at_tune_and_a_holding_one_does_not(tmp_path: Path) -> None:
+    """What would fix it, for a simulated game: its tunable parameters, searched by `pnpkit tune`; the line
+    names the kit's folder and parameters. A kit whose tolerances hold gets no such line."""
+    import json
+
+    from tests.clirun import pnpkit
+    from tests.kitcopy import copy_ripple_rush, edit
+
+    kit = copy_ripple_rush(tmp_path)
+    edit(kit / "kit.yaml", "    unplaceable_share: {max: 0.30}", "    unplaceable_share: {max: 0.05}")
+    out = tmp_path / "r.json"
+    r = pnpkit("check", "ripple_rush", "--games", "200", "--workers", "1", "--json", str(out), cwd=tmp_path)
+    assert r.returncode == 1, r.stderr
+    (fix,) = json.loads(out.read_text(encoding="utf-8"))["reports"][0]["fixes"]
+    assert fix.startswith("what would fix it: `pnpkit tune ripple_rush` searches the game's tunable") and (
+        "game.goals.points" in fix
+    ), fix
+    assert "what would fix it: `pnpkit tune ripple_rush`" in r.stdout.replace("\n  ", " ")
+    edit(kit / "kit.yaml", "    unplaceable_share: {max: 0.05}", "    unplaceable_share: {max: 0.30}")
+    r = pnpkit("check", "ripple_rush", "--games", "200", "--workers", "1", "--json", str(out), cwd=tmp_path)
+    assert "fixes" not in json.loads(out.read_text(encoding="utf-8"))["reports"][0] and "tune" not in r.stdout
