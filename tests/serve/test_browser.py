@@ -141,10 +141,10 @@ def test_a_failing_data_kit_shows_what_would_fix_it_under_its_verdicts(tmp_path)
         "        limit: 8\n        bound: {min: 0.8}",
         "        limit: 8\n        bound: {min: 0.9}",
     )
-    with playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            for url in serving(kit, tmp_path):
+    for url in serving(kit, tmp_path):  # the browser closes first: the server then stops at once
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
                 page = browser.new_page()
                 page.goto(url + "/")
                 page.click("#run-check")
@@ -155,5 +155,5 @@ def test_a_failing_data_kit_shows_what_would_fix_it_under_its_verdicts(tmp_path)
                 assert all(i.startswith("move a copy from line ") for i in items)
                 if SHOT:
                     page.screenshot(path=SHOT, full_page=True)
-        finally:
-            browser.close()
+            finally:
+                browser.close()
