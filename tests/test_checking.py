@@ -208,6 +208,11 @@ def test_a_failing_kit_with_tunables_points_at_tune_and_a_holding_one_does_not(t
         "game.goals.points" in fix
     ), fix
     assert "what would fix it: `pnpkit tune ripple_rush`" in r.stdout.replace("\n  ", " ")
+    html = tmp_path / "r.html"
+    r = pnpkit(
+        "check", "ripple_rush", "--games", "200", "--workers", "1", "--report", str(html), cwd=tmp_path
+    )
+    assert "<p>Or `pnpkit tune ripple_rush` searches the game&#39;s tunable parameters" in html.read_text()
     edit(kit / "kit.yaml", "    unplaceable_share: {max: 0.05}", "    unplaceable_share: {max: 0.30}")
     r = pnpkit("check", "ripple_rush", "--games", "200", "--workers", "1", "--json", str(out), cwd=tmp_path)
     assert "fixes" not in json.loads(out.read_text(encoding="utf-8"))["reports"][0] and "tune" not in r.stdout

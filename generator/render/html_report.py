@@ -393,7 +393,8 @@ nav ul { padding-left: 1.2em; }
 {% for s in k.summary %}<li class="{{ s.state }}">{{ s.text }}</li>
 {% endfor %}
 </ul>{% if k.fixes|length > 1 %}<p>Or change the data, e.g. {{ k.fixes[1].strip() }} (below: {#
-#}{{ k.fixes|length - 1 }} such change{{ "s" if k.fixes|length > 2 else "" }}).</p>{% endif %}{% endif %}
+#}{{ k.fixes|length - 1 }} such change{{ "s" if k.fixes|length > 2 else "" }}).</p>{% elif k.fixes %}{#
+#}<p>{{ k.fixes[0]|replace("what would fix it: ", "Or ") }}.</p>{% endif %}{% endif %}
 {% endfor %}
 </section>
 {% if kits|length > 1 %}
@@ -417,7 +418,8 @@ nav ul { padding-left: 1.2em; }
 {% if failed %}
 {{ tolerance_table(failed, "Failed or undecided tolerances") }}{% endif %}
 {% if k.fixes %}
-<section class="fixes"><h3>{{ k.fixes[0] }}</h3>
+<section class="fixes"><h3>What would fix it</h3>
+<p>{{ k.fixes[0]|replace("what would fix it: ", "")|replace("what would fix it ", "") }}</p>
 {% if k.fixes|length > 1 %}<ul>{% for f in k.fixes[1:] %}<li>{{ f.strip() }}</li>{% endfor %}</ul>{#
 #}{% endif %}</section>
 {% endif %}

@@ -200,9 +200,8 @@ def test_the_fixes_follow_the_failures_in_the_terminal_the_html_report_and_the_p
     assert out.index("what would fix it (cards)") < out.index("Draw checks")
     assert re.search(r"^  move a copy from line \d+ ", out, re.M)
     page = html.read_text(encoding="utf-8")
-    assert (
-        '<section class="fixes"><h3>what would fix it (cards)' in page and "<li>move a copy from line" in page
-    )
+    assert '<section class="fixes"><h3>What would fix it</h3>\n<p>(cards): each change of ' in page
+    assert "<li>move a copy from line" in page
     panel = _verdicts(json.loads(doc.read_text(encoding="utf-8")))
     assert panel[0]["fixes"][0].startswith("what would fix it (cards)") and len(panel[0]["fixes"]) == 4
 
