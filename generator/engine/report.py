@@ -138,9 +138,14 @@ class Tolerance:
             n = self.needed_games if self.needed_games is not None else self.estimate_needed()
             more = f"; about {n} games per setting would decide it" if n else "; sits on its bound"
         shown = self.shown or f"{self.measured:.4g}"
+        if self.minimum is not None and self.maximum is not None:
+            allowed = f"{lo_b}..{hi_b}"
+        elif self.minimum is not None or self.maximum is not None:  # one end: said in words
+            allowed = f"at least {lo_b}" if self.maximum is None else f"at most {hi_b}"
+        else:
+            allowed = "any value"
         return (
-            f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, "
-            f"allowed {lo_b}..{hi_b}{where}{more}"
+            f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, allowed {allowed}{where}{more}"
         )
 
     def to_json(self) -> dict[str, Any]:

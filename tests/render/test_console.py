@@ -248,3 +248,12 @@ def test_a_report_of_counted_verdicts_says_so_instead_of_games_and_confidence():
     head = render(mixed).splitlines()[1]
     assert "4000 games per setting" in head and "seed 7" in head and "99% together" in head
     assert not BalanceReport(kit="k", game="deck", games_per_setting=1, seed=1).all_exact
+
+
+def test_a_bound_with_one_end_is_said_in_words() -> None:
+    """`{min: 0.1}` reads "allowed at least 0.1" (it read "0.1..inf"), `{max: 0.9}` "allowed at most 0.9"."""
+    low = Tolerance("share", Proportion(84, 2000), 0.10, None, "game.balance.x", games=2000)
+    high = Tolerance("share", Proportion(1900, 2000), None, 0.90, "game.balance.x", games=2000)
+    assert "allowed at least 0.1 [game.balance.x]" in low.describe() and "inf" not in low.describe()
+    assert "allowed at most 0.9 [game.balance.x]" in high.describe() and "inf" not in high.describe()
+    assert "allowed 0.1..0.9 [" in FAILING.describe()
