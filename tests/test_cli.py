@@ -1015,6 +1015,13 @@ def test_command_help_names_values_not_python_types(command):
     text = _help(*command.split())
     assert not PYTHON_TYPE.search(text), PYTHON_TYPE.search(text)
     assert text.startswith(f"Usage: pnpkit {command} ")
+    assert re.search(r"^  --help +show this message and exit$", text, re.M), text  # as every option reads
+
+
+@pytest.mark.parametrize("group", ["", "i18n"])
+def test_a_groups_help_option_reads_like_the_others(group):
+    text = _help(*group.split())
+    assert re.search(r"^  --help +show this message and exit$", text, re.M) and "Show this" not in text, text
 
 
 def test_a_groups_help_lists_its_commands_on_full_lines_at_80_columns():

@@ -37,7 +37,18 @@ _TYPE_LABEL = re.compile(r" <([^<>]*)>$")
 `<a4|letter|a3>`)."""
 
 
-class _Command(TyperCommand):
+class _HelpInOneStyle:
+    """--help described as every other option is: lower case, no full stop (click's own reads "Show this
+    message and exit.")."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = "show this message and exit"
+        return option
+
+
+class _Command(_HelpInOneStyle, TyperCommand):
     """A command whose --help names values as a user types them: `--seed SEED`, `--paper [a4|letter|a3]`,
     `KIT`; never a Python type."""
 
@@ -66,7 +77,7 @@ class _Command(TyperCommand):
                 formatter.write_dl(opts)
 
 
-class _Group(TyperGroup):
+class Group(_HelpInOneStyle, TyperGroup):
     """The `pnpkit` group: each command's one-line summary in full, and every error in one style
     (`error: ...`, as the commands' own messages), click's usage errors included."""
 
@@ -90,7 +101,7 @@ class _Group(TyperGroup):
         **extra: Any,
     ) -> Any:
         def run(standalone: bool) -> Any:
-            return super(_Group, self).main(
+            return super(Group, self).main(
                 args, prog_name, complete_var, standalone, windows_expand_args, **extra
             )
 
@@ -147,17 +158,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
-    cls=_Group,
-    help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play.",
-)
-
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    cls=_Group,
+    cls=Group,
     help="pnpkit: print-and-play kits from layout specs, proven legal and balanced by seeded self-play.",
 )
 

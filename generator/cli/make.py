@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from generator.cli.base import app, command
+from generator.cli.base import Group, app, command
 from generator.cli.options import (
     DPI_RANGE,
     QUALITY_RANGE,
@@ -320,6 +320,7 @@ def _layout_warnings(run: Run) -> list[str]:
 
 
 i18n_app = typer.Typer(
+    cls=Group,
     no_args_is_help=True,
     help="Translation tools: a .pot template of a kit's text ids",
     short_help="Translation tools: a .pot template of a kit's text ids",
