@@ -158,6 +158,7 @@ class _Trials:
         self.deck, self.component, self.rows, self.exact = deck, component, rows, exact
         self.failing = [(n, c) for n, c in exact if n in failing]
         self.judged = 0
+        self._gaps: dict[tuple[tuple[int, int], ...], Fraction | None] = {}
 
     def changed(self, counts: dict[int, int]) -> LoadedDeck:
         """The deck with these counts (_Spent past the budget)."""
@@ -179,7 +180,14 @@ class _Trials:
         return values
 
     def gap(self, counts: dict[int, int]) -> Fraction | None:
-        """How far the failing checks lie outside their bounds with these counts, in all."""
+        """How far the failing checks lie outside their bounds with these counts, in all (kept: the moves
+        across count_by ask again what the moves within it asked)."""
+        key = tuple(sorted(counts.items()))
+        if key not in self._gaps:
+            self._gaps[key] = self._gap(counts)
+        return self._gaps[key]
+
+    def _gap(self, counts: dict[int, int]) -> Fraction | None:
         trial = self.changed(counts) if counts else self.deck
         total = Fraction(0)
         for n, c in self.failing:
