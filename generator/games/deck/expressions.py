@@ -16,7 +16,7 @@ from typing import Any
 
 from jinja2 import TemplateError, meta, nodes
 
-from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows, copies
 from generator.games.deck.spec import DeckComponent, DeckGame
 from generator.i18n.sandbox import CatalogEnvironment
 from generator.spec.tables import FieldType
@@ -375,11 +375,11 @@ def work_problems(deck: LoadedDeck) -> list[tuple[str, str]]:
             tpl = spec.templates.get(name) if name is not None else None
             if tpl is None:
                 continue
-            copies = int(row.get("count") or 0) if comp.kind == "cards" else 1
+            n = copies(row) if comp.kind == "cards" else 1
             for el in [*(tpl.front or []), *(tpl.back or [])]:
                 r, o = _work(el, row, memo)
                 renders += r
-                ops += o * copies
+                ops += o * n
             if renders > MAX_FACE_RENDERS or ops > MAX_FACE_OPS:  # stop counting: the estimate is enough
                 where = f"decks.{cid}.template"
                 share = f"{seen:,} of {len(rows):,} rows of {deck.rows[cid].table.shown}"

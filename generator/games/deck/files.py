@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, SpecError
-from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows, copies
 from generator.games.deck.spec import MAX_COUNT, MAX_DECK, DeckComponent, DeckGame
 from generator.spec.assets import MAX_ASSETS, MAX_RASTER_BYTES, MAX_SVG_BYTES, Asset, probe
 from generator.spec.paths import read_bytes, resolve_inside
@@ -237,7 +237,7 @@ def _typed(
                 problems.append(table.problem(row.line, "column count", f"expected 0..{MAX_COUNT}; got {n}"))
         rows.append(out)
     if comp.kind == "cards" and not problems:
-        total = sum(int(r.get("count") or 0) for r in rows)
+        total = sum(copies(r) for r in rows)
         if total > MAX_DECK:
             problems.append(
                 table.problem(None, "column count", f"{total:,} cards in all; the limit is {MAX_DECK:,}")

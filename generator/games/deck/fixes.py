@@ -27,7 +27,8 @@ from generator.engine.report import bounded
 from generator.engine.verdict import Exact, Verdict
 from generator.games.deck.balance import exact_fraction
 from generator.games.deck.counting import NotExact
-from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.legal import cell_text
+from generator.games.deck.loaded import LoadedDeck, Rows, copies
 from generator.games.deck.spec import DrawCheck
 
 MOST_STEP = 3
@@ -130,10 +131,6 @@ def with_counts(deck: LoadedDeck, component: str, rows: Rows, counts: dict[int, 
     return LoadedDeck(deck.spec, {**deck.rows, component: Rows(rows.table, new, rows.lines)}, deck.assets)
 
 
-def _count(row: dict[str, Any]) -> int:
-    return int(row.get("count") or 0)
-
-
 def _gap(n: int, check: DrawCheck, value: Fraction) -> Fraction:
     """How far `value` lies outside the check's bound (0 inside): what a change should shrink."""
     lo, hi = check.bound.min, check.bound.max
@@ -162,7 +159,7 @@ class _Trials:
 
     def changed(self, counts: dict[int, int]) -> LoadedDeck:
         """The deck with these counts (_Spent past the budget)."""
-        cards = sum(counts.get(i, _count(row)) for i, row in enumerate(self.rows.rows))
+        cards = sum(counts.get(i, copies(row)) for i, row in enumerate(self.rows.rows))
         if self.judged == MAX_TRIALS or (self.judged + 1) * cards * len(self.exact) > MAX_WORK:
             raise _Spent(self.judged)
         self.judged += 1
@@ -198,6 +195,13 @@ class _Trials:
         return total
 
 
+def _count_by(deck: LoadedDeck, component: str, rows: Rows) -> tuple[Any, dict[str, dict[str, int]]]:
+    """The component's `game.rules` entry (or None) and the copies per value it fixes, for the fields that
+    are columns of its data."""
+    rule = deck.spec.rules.get(component) if deck.spec.rules else None
+    return rule, {f: want for f, want in (rule.count_by if rule else {}).items() if f in rows.table.columns}
+
+
 def _search(
     deck: LoadedDeck,
     component: str,
@@ -208,8 +212,8 @@ def _search(
     """The changes that make every exact check of the component hold, smallest first (at most SHOWN): within
     the rules' count_by when a move there does, else moves that change count_by too; and how many changed
     decks were judged when the search stopped at its budget (MAX_TRIALS, MAX_WORK), or None."""
-    rule = deck.spec.rules.get(component) if deck.spec.rules else None
-    fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
+    rule, by = _count_by(deck, component, rows)
+    fixed = list(by)
     trials = _Trials(deck, component, rows, exact, failing)
     found: Found = []
     try:
@@ -228,7 +232,7 @@ def _singles(trials: _Trials, found: Found) -> None:
     """One row's count changed by 1, then 2, then 3 copies: the changes of the smallest step that hold."""
     for step in range(1, MOST_STEP + 1):
         for i, row in enumerate(trials.rows.rows):
-            for new in (_count(row) + step, _count(row) - step):
+            for new in (copies(row) + step, copies(row) - step):
                 if 0 <= new <= MAX_COUNT and (values := trials.holding({i: new})) is not None:
                     found.append((Change(((i, new),)), values))
         if found:
@@ -245,9 +249,9 @@ def _moves(trials: _Trials, fixed: list[str], found: Found) -> None:
         return
     gain_up, gain_down = {}, {}  # how much one copy more (less) of a row shrinks the failing checks' gap
     for i, row in enumerate(rows):
-        if _count(row) < MAX_COUNT and (after := trials.gap({i: _count(row) + 1})) is not None:
+        if copies(row) < MAX_COUNT and (after := trials.gap({i: copies(row) + 1})) is not None:
             gain_up[i] = base - after
-        if _count(row) > 0 and (after := trials.gap({i: _count(row) - 1})) is not None:
+        if copies(row) > 0 and (after := trials.gap({i: copies(row) - 1})) is not None:
             gain_down[i] = base - after
     pairs = sorted(
         (-(gain_up[a] + gain_down[b]), a, b)
@@ -259,7 +263,7 @@ def _moves(trials: _Trials, fixed: list[str], found: Found) -> None:
     for _, a, b in pairs[:TRIED]:
         if a in used or b in used:
             continue
-        counts = {a: _count(rows[a]) + 1, b: _count(rows[b]) - 1}
+        counts = {a: copies(rows[a]) + 1, b: copies(rows[b]) - 1}
         if (values := trials.holding(counts)) is not None:
             found.append((Change(((b, counts[b]), (a, counts[a]))), values))
             used.update((a, b))
@@ -278,9 +282,9 @@ def _note(deck: LoadedDeck, search: Search) -> list[str]:
             f"what would fix it ({component}): none of the first {spent} changes of {where}'s count column "
             "tried makes every exact draw check hold (the search stops there: the deck is large)"
         ]
+    rule, by = _count_by(deck, component, rows)
+    fixed = list(by)
     if not found:
-        rule = deck.spec.rules.get(component) if deck.spec.rules else None
-        fixed = [f for f in (rule.count_by if rule else {}) if f in rows.table.columns]
         if rule is None or (rule.total is None and not fixed):
             return [
                 f"what would fix it ({component}): no change of one row's count in {where} by up to "
@@ -303,8 +307,6 @@ def _note(deck: LoadedDeck, search: Search) -> list[str]:
         ]
     failed = {n: v for n, c in search.exact if (v := _value(deck, c)) is not None and not _holds(n, c, v)}
     sampled = " (the Monte-Carlo checks not judged again)" if search.some_sampled else ""
-    rule = deck.spec.rules.get(component) if deck.spec.rules else None
-    by = {f: want for f, want in (rule.count_by if rule else {}).items() if f in rows.table.columns}
     across = any(_by_change(rows, change, by) for change, _ in found)
     notes = [
         f"what would fix it ({component}): each change of {where} below alone makes every exact draw check "
@@ -336,22 +338,17 @@ def _by_change(rows: Rows, change: Change, by: dict[str, dict[str, int]]) -> lis
     (b, _), (a, _) = change.counts
     out = []
     for field, want in by.items():
-        va, vb = _text(rows.rows[a].get(field)), _text(rows.rows[b].get(field))
+        va, vb = cell_text(rows.rows[a], field), cell_text(rows.rows[b], field)
         if va != vb:
             ca, cb = want.get(va, 0), want.get(vb, 0)
             out.append(f"{field}: {va} {ca} -> {ca + 1}, {vb} {cb} -> {cb - 1}")
     return out
 
 
-def _text(value: Any) -> str:
-    """A cell as the rules compare it (legal.py): text, an empty cell ''."""
-    return "" if value is None else str(value)
-
-
 def _row(rows: Rows, i: int, new: int) -> str:
     """A row as a change names it: its line (a spreadsheet's row), its id and its count before and after."""
     line = "row" if rows.table.source.lower().endswith(".xlsx") else "line"
-    return f"{line} {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {_count(rows.rows[i])} -> {new})"
+    return f"{line} {rows.lines[i]} ({rows.rows[i].get('id', i)}, count {copies(rows.rows[i])} -> {new})"
 
 
 def _shown(value: Fraction) -> str:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from generator.errors import LayoutError
-from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows, copies
 from generator.games.deck.spec import DeckComponent, DeckGame
 from generator.i18n.pseudo import pseudo_text
 from generator.i18n.sandbox import Helper
@@ -45,7 +45,7 @@ def template_context(deck: LoadedDeck, extras: Mapping[str, Any] | None = None) 
         out.update(hand=game.deal.hand, players_min=game.deal.players.min, players_max=game.deal.players.max)
     for cid, comp in game.decks.items():
         if comp.kind == "cards":
-            out[f"{cid}_cards"] = sum(int(r.get("count") or 0) for r in deck.rows[cid].rows)
+            out[f"{cid}_cards"] = sum(copies(r) for r in deck.rows[cid].rows)
     return out
 
 
@@ -174,7 +174,7 @@ def compose_cards(ctx: Context, cid: str) -> Component:
     back_names: set[str] = set()
     first_with: dict[tuple[Op, ...], tuple[str, str]] = {}  # per distinct back: the first row and template
     for fields, row, line in zip(_rows_in(ctx, rows), rows.rows, rows.lines, strict=True):
-        n = int(row.get("count") or 0)
+        n = copies(row)
         if n == 0:
             continue
         name, tpl = _template(spec, comp, fields, cid)

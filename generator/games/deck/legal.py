@@ -20,7 +20,7 @@ from generator.games.deck.expressions import (
     template_problems,
     work_problems,
 )
-from generator.games.deck.loaded import LoadedDeck, Rows
+from generator.games.deck.loaded import LoadedDeck, Rows, copies
 from generator.games.deck.spec import ComponentRules, DeckGame, DrawCheck
 from generator.i18n.sandbox import CatalogEnvironment, template_problem
 
@@ -31,7 +31,8 @@ def _at(rows: Rows, i: int) -> str:
     return f"{rows.table.shown}:{rows.lines[i]}"
 
 
-def _value(row: dict[str, Any], field: str) -> Any:
+def cell_text(row: dict[str, Any], field: str) -> str:
+    """A row's cell as the rules compare it: its text, an empty cell or no such field ''."""
     v = row.get(field)
     return "" if v is None else str(v)
 
@@ -76,7 +77,7 @@ def _component_problems(deck: LoadedDeck) -> tuple[list[tuple[str, str]], dict[s
         if not isinstance(comp.template, str):
             choice = comp.template
             for i, row in enumerate(rows.rows):
-                v = _value(row, choice.by)
+                v = cell_text(row, choice.by)
                 if v not in choice.cases and choice.default is None:
                     out.append(
                         (
@@ -98,7 +99,7 @@ def _id_problems(rows: Rows, cid: str) -> tuple[set[str], list[tuple[str, str]]]
     out: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
     for i, row in enumerate(rows.rows):
-        rid = _value(row, "id")
+        rid = cell_text(row, "id")
         if not rid:
             out.append((f"decks.{cid}.data", f"{_at(rows, i)}: column id: every card needs an id"))
         elif rid in seen:
@@ -127,11 +128,7 @@ def _rule_problems(
         return [(key, f"expected one of the components in game.decks ({known}); got {cid!r}")]
     out: list[tuple[str, str]] = []
     rows = deck.rows[cid]
-    counts = (
-        [int(r.get("count") or 0) for r in rows.rows]
-        if "count" in rows.table.columns
-        else [1] * len(rows.rows)
-    )
+    counts = [copies(r) for r in rows.rows] if "count" in rows.table.columns else [1] * len(rows.rows)
     if rule.total is not None and sum(counts) != rule.total:
         out.append((f"{key}.total", f"{rows.table.shown}: {sum(counts)} cards in all; expected {rule.total}"))
     for field in rule.required:
@@ -139,7 +136,7 @@ def _rule_problems(
             out += [
                 (f"{key}.required", f"{_at(rows, i)}: column {field}: required; got an empty cell")
                 for i, row in enumerate(rows.rows)
-                if _value(row, field) == ""
+                if cell_text(row, field) == ""
             ]
     for field, allowed in rule.values.items():
         if (cid, field) not in skip:
@@ -147,10 +144,10 @@ def _rule_problems(
                 (
                     f"{key}.values.{field}",
                     f"{_at(rows, i)}: column {field}: expected one of {', '.join(allowed)}; "
-                    f"got {_value(row, field)!r}",
+                    f"got {cell_text(row, field)!r}",
                 )
                 for i, row in enumerate(rows.rows)
-                if _value(row, field) != "" and _value(row, field) not in allowed
+                if cell_text(row, field) != "" and cell_text(row, field) not in allowed
             ]
     for field, want in rule.count_by.items():
         if (cid, field) not in skip:
@@ -168,10 +165,10 @@ def _count_by_problems(
     out: list[tuple[str, str]] = []
     got: Counter[str] = Counter()
     for row, n in zip(rows.rows, counts, strict=True):
-        got[_value(row, field)] += n
+        got[cell_text(row, field)] += n
     for v in sorted(set(want) | {k for k, n in got.items() if n}):
         if got[v] != want.get(v, 0):
-            where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if _value(r, field) == v]
+            where = [str(rows.lines[i]) for i, r in enumerate(rows.rows) if cell_text(r, field) == v]
             lines = f" (rows {', '.join(where[:8])}{' ...' if len(where) > 8 else ''})" if where else ""
             out.append(
                 (key, f"{rows.table.shown}{lines}: {field} {v!r}: {got[v]} cards; expected {want.get(v, 0)}")
@@ -186,9 +183,9 @@ def _ref_problems(
     if target not in ids:
         return [(key, f"expected a card component of game.decks; got {target!r}")]
     return [
-        (key, f"{_at(rows, i)}: column {field}: {_value(row, field)!r} is not an id of {target}")
+        (key, f"{_at(rows, i)}: column {field}: {cell_text(row, field)!r} is not an id of {target}")
         for i, row in enumerate(rows.rows)
-        if _value(row, field) and _value(row, field) not in ids[target]
+        if cell_text(row, field) and cell_text(row, field) not in ids[target]
     ]
 
 
@@ -221,7 +218,7 @@ def _draw_problems(
     if check.component not in decks or decks[check.component].kind != "cards":
         return [(f"{key}.component", f"expected a card component of game.decks; got {check.component!r}")]
     rows = deck.rows[check.component]
-    size = sum(int(r.get("count") or 0) for r in rows.rows)
+    size = sum(copies(r) for r in rows.rows)
     if size == 0:
         return [
             (
@@ -286,7 +283,7 @@ def _deal_problems(deck: LoadedDeck) -> list[tuple[str, str]]:
     if deal.component not in spec.decks or spec.decks[deal.component].kind != "cards":
         out.append(("deal.component", f"expected a card component of game.decks; got {deal.component!r}"))
     else:
-        size = sum(int(r.get("count") or 0) for r in deck.rows[deal.component].rows)
+        size = sum(copies(r) for r in deck.rows[deal.component].rows)
         if deal.hand * deal.players.max > size:
             out.append(
                 (
@@ -305,7 +302,7 @@ def _condition_problems(
     rows, and the exact all_of count within its work budget."""
     out: list[tuple[str, str]] = []
     rows = deck.rows[check.component]
-    size = sum(int(r.get("count") or 0) for r in rows.rows)
+    size = sum(copies(r) for r in rows.rows)
     conditions = (
         [(f"{key}.where", check.where)]
         if check.where
@@ -331,7 +328,7 @@ def _condition_problems(
     if check.all_of and check.hand is not None and len(truths) == len(check.all_of):
         cells: dict[tuple[bool, ...], int] = {}
         for row, *t in zip(rows.rows, *truths, strict=True):
-            cells[tuple(t)] = cells.get(tuple(t), 0) + int(row.get("count") or 0)
+            cells[tuple(t)] = cells.get(tuple(t), 0) + copies(row)
         work = all_of_work(cells, min(check.hand, size), [c.at_least for c in check.all_of])
         if work > MAX_ALL_OF_WORK:
             out.append(

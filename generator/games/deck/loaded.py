@@ -76,6 +76,11 @@ class LoadedDeck:
         object.__setattr__(self, "assets", FrozenMap(self.assets))
 
 
+def copies(row: Mapping[str, Any]) -> int:
+    """How many copies of a data row the deck holds: its `count` (an empty cell or no such column: none)."""
+    return int(row.get("count") or 0)
+
+
 def players(deck: LoadedDeck) -> Sequence[int]:
     """The player counts of a data kit, ascending (the plugin record's `players`); a kit with no deal (sheets
     only) is played by one."""
@@ -85,4 +90,4 @@ def players(deck: LoadedDeck) -> Sequence[int]:
     return range(deal.players.min, deal.players.max + 1)
 
 
-__all__ = ["FrozenMap", "LoadedDeck", "Rows", "players"]
+__all__ = ["FrozenMap", "LoadedDeck", "Rows", "copies", "players"]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import RuleViolation
-from generator.games.deck.loaded import LoadedDeck
+from generator.games.deck.loaded import LoadedDeck, copies
 
 if TYPE_CHECKING:
     import numpy as np
@@ -19,7 +19,7 @@ DRAW = "draw"
 
 def deck_cards(deck: LoadedDeck, component: str) -> list[dict[str, Any]]:
     """Every card of a card component: each row repeated `count` times, in the data's order."""
-    return [row for row in deck.rows[component].rows for _ in range(int(row.get("count") or 0))]
+    return [row for row in deck.rows[component].rows for _ in range(copies(row))]
 
 
 @dataclass(frozen=True)
