@@ -2,8 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+
+def meant(name: str, known: Iterable[str]) -> str | None:
+    """The known name a user most likely meant by `name`: the same letters in another case, the one name it
+    begins, or the closest by difflib; None when nothing is close (`pnpkit check my_kt` -> my_kit)."""
+    names = list(known)
+    low = name.lower()
+    same = [k for k in names if k.lower() == low] or [k for k in names if low and k.lower().startswith(low)]
+    if len(same) == 1:
+        return same[0]
+    close = difflib.get_close_matches(low, [k.lower() for k in names], n=1, cutoff=0.6)
+    return next((k for k in names if close and k.lower() == close[0]), None)
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """ "; did you mean my_kit?" after a refused name when `meant` finds one, else ""."""
+    guess = meant(name, known)
+    return f"; did you mean {guess}?" if guess is not None else ""
 
 
 class KitError(Exception):

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from generator.errors import KitError
-from generator.resources import layouts_dir
+from generator.errors import KitError, did_you_mean
+from generator.resources import shipped_kit, shipped_kits
 
 KIT_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 TITLE_ID = "kit.title"
@@ -45,9 +45,11 @@ def template_names() -> list[str]:
 
 def template_folder(name: str) -> Path:
     """The folder of a starter kit, or a KitError listing them."""
-    if name in template_names():
-        return TEMPLATES / name
-    raise KitError(f"--template: expected one of {', '.join(template_names())}; got {name!r}")
+    names = template_names()
+    same = [n for n in names if n.lower() == name.lower()]
+    if same:
+        return TEMPLATES / same[0]
+    raise KitError(f"--template: expected one of {', '.join(names)}; got {name!r}{did_you_mean(name, names)}")
 
 
 def source_folder(source: str) -> Path:
@@ -55,16 +57,13 @@ def source_folder(source: str) -> Path:
     path = Path(source)
     if (path / "kit.yaml").is_file():
         return path
-    shipped = layouts_dir() / source
-    if KIT_ID.fullmatch(source) and (shipped / "kit.yaml").is_file():
+    shipped = shipped_kit(source)
+    if shipped is not None:
         return shipped
-    known = (
-        sorted(p.name for p in layouts_dir().iterdir() if (p / "kit.yaml").is_file())
-        if layouts_dir().is_dir()
-        else []
-    )
+    known = [p.name for p in shipped_kits()]
     raise KitError(
-        f"--from: expected a kit folder (holding kit.yaml) or one of {', '.join(known)}; got {source!r}"
+        f"--from: expected a kit folder (holding kit.yaml) or one of {', '.join(known)}; "
+        f"got {source!r}{did_you_mean(source, known)}"
     )
 
 

@@ -27,6 +27,18 @@ def layouts_dir() -> Path:
     return _pick("layouts")
 
 
+def shipped_kits() -> list[Path]:
+    """Every kit folder shipped in layouts/ (those holding a kit.yaml), sorted."""
+    root = layouts_dir()
+    return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
+
+
+def shipped_kit(kit_id: str) -> Path | None:
+    """The folder of the shipped kit a user named by its id (`pnpkit list`), letter case aside
+    (`My_Kit`), or None."""
+    return next((p for p in shipped_kits() if p.name.lower() == kit_id.lower()), None)
+
+
 def fonts_dir() -> Path:
     """The vendored fonts' folder."""
     return _pick("fonts")

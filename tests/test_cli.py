@@ -75,6 +75,38 @@ def test_unknown_language_and_paper_are_clear_errors():
     )
 
 
+@pytest.mark.parametrize(
+    ("typed", "tag"),
+    [
+        ("EN", "en"),
+        ("ja-JP", "ja_JP"),
+        ("pt-br", "pt_BR"),
+        ("zh-hant-tw", "zh_Hant_TW"),
+        ("de_DE", "de_DE"),
+        ("e$", "e$"),
+        ("en-", "en-"),
+        ("a_b_c_d", "a_b_c_d"),
+    ],
+)
+def test_a_language_is_taken_as_users_type_it(typed, tag):
+    from generator.spec.kit import LANGUAGE_TAG, language_tag
+
+    assert language_tag(typed) == tag
+    assert bool(LANGUAGE_TAG.fullmatch(tag)) == (typed not in {"e$", "en-", "a_b_c_d"})
+
+
+def test_kit_ids_and_languages_in_a_users_case_and_a_near_miss_named(tmp_path):
+    r = pnpkit("validate", "Ripple_Rush", "--lang", "EN,Ja", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = pnpkit("validate", "ripple_rush", "--lang", "en-US", cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.endswith("got 'en_US'; did you mean en?\n"), r.stderr
+    r = pnpkit("validate", "rummy", cwd=tmp_path)
+    assert (
+        r.returncode == 1
+        and "rummy: no such kit folder, nor a shipped kit id; did you mean rummy_cards? (" in (r.stderr)
+    )
+
+
 def test_a_build_in_several_languages_says_its_print_steps_once_per_kit(tmp_path):
     """The steps in English, one to a line and wrapped at 80 columns in a pipe; the languages whose kit PDFs
     open with them; one paper line for the kit where its languages print on as many sheets."""
@@ -955,8 +987,8 @@ def test_a_local_folder_wins_over_a_shipped_id_and_an_unknown_one_is_named(tmp_p
     r = pnpkit("validate", "ripple_rsh", cwd=tmp_path)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr == (
-        "error: ripple_rsh: no such kit folder, nor a shipped kit id (shipped: harvest_deck, "
-        "peak_dice, raindrops, ripple_rush, rummy_cards, sprout_sheet)\n"
+        "error: ripple_rsh: no such kit folder, nor a shipped kit id; did you mean ripple_rush? "
+        "(shipped: harvest_deck, peak_dice, raindrops, ripple_rush, rummy_cards, sprout_sheet)\n"
     )
 
 

@@ -54,6 +54,10 @@ def test_new_bad_name_and_source(tmp_path):
         "ripple_rush, "
         "rummy_cards, sprout_sheet; got 'nope'" in r.stderr
     )
+    r = pnpkit("new", "ok_name", "--from", "Ripple", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.endswith("got 'Ripple'; did you mean ripple_rush?\n"), r.stderr
+    r = pnpkit("new", "ok_name", "--from", "../layouts/ripple_rush", cwd=tmp_path)  # no such path here
+    assert r.returncode == 1 and "got '../layouts/ripple_rush'" in r.stderr
     assert list(tmp_path.iterdir()) == []
 
 
@@ -86,7 +90,9 @@ def test_new_needs_exactly_one_of_from_and_template(tmp_path):
         r = pnpkit("new", "x", *args, cwd=tmp_path)
         assert r.returncode == 1 and "either --from" in r.stderr and not (tmp_path / "x").exists()
     r = pnpkit("new", "x", "--template", "nope", cwd=tmp_path)
-    assert r.returncode == 1 and "--template: expected one of deck; got 'nope'" in r.stderr
+    assert r.returncode == 1 and r.stderr.endswith("--template: expected one of deck; got 'nope'\n")
+    r = pnpkit("new", "x", "--template", "dek", cwd=tmp_path)
+    assert r.returncode == 1 and r.stderr.endswith("got 'dek'; did you mean deck?\n")
 
 
 def _shipped_languages() -> set[str]:

@@ -122,13 +122,16 @@ def langs(value: str | None) -> list[str] | None:
     if not value:
         return None
     out = [v.strip() for v in value.split(",") if v.strip()]
-    from generator.spec.kit import LANGUAGE_TAG
+    from generator.spec.kit import LANGUAGE_TAG, language_tag
 
+    out = [language_tag(v) for v in out]
     wrong = [v for v in out if not LANGUAGE_TAG.fullmatch(v)]
     if wrong:
-        raise bad(
-            "--lang: expected a comma-separated list of languages such as en,de,pt_BR; "
-            f"got {', '.join(wrong)}"
+        raise typer.BadParameter(
+            clean(
+                f"expected a comma-separated list of languages such as en,de,pt_BR; got {', '.join(wrong)}"
+            ),
+            param_hint="'--lang'",
         )
     return out
 
@@ -202,12 +205,17 @@ def kit_path(path: Path) -> Path:
     not."""
     if path.exists():
         return path
-    from generator.pipeline import shipped_kits
+    from generator.errors import did_you_mean
+    from generator.resources import shipped_kit, shipped_kits
 
-    shipped = {p.name: p for p in shipped_kits()}
-    if str(path) in shipped:
-        return shipped[str(path)]
-    fail(f"{path}: no such kit folder, nor a shipped kit id (shipped: {', '.join(shipped) or 'none'})")
+    found = shipped_kit(str(path))
+    if found is not None:
+        return found
+    shipped = [p.name for p in shipped_kits()]
+    fail(
+        f"{path}: no such kit folder, nor a shipped kit id{did_you_mean(str(path), shipped)} "
+        f"(shipped: {', '.join(shipped) or 'none'})"
+    )
 
 
 def kit_paths(kits: list[Path] | None) -> list[Path]:

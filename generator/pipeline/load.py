@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import Problem, SpecError
-from generator.resources import layouts_dir
+from generator.resources import shipped_kits
 
 if TYPE_CHECKING:  # imported where used: a rebuild whose inputs did not change loads none of them
     from generator.buildkeys import Memo
@@ -103,12 +103,6 @@ def load_run(run: Run, *, memo: Memo | None = None) -> Run:
     """The load phase of every command: `run` with its kits loaded (every problem of every kit reported
     together) and its print overrides applied."""
     return run.with_kits(load_kits(run.paths, memo=memo))
-
-
-def shipped_kits() -> list[Path]:
-    """Every kit folder shipped in layouts/ (those holding a kit.yaml), sorted."""
-    root = layouts_dir()
-    return sorted(p for p in root.iterdir() if (p / "kit.yaml").is_file()) if root.is_dir() else []
 
 
 def load_kits(paths: Sequence[Path], *, memo: Memo | None = None) -> list[Kit]:

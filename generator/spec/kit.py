@@ -23,7 +23,7 @@ from pydantic import (
     field_validator,
 )
 
-from generator.errors import OptionError, Problem, SpecError
+from generator.errors import OptionError, Problem, SpecError, did_you_mean
 from generator.spec.assets import ArtSpec, Asset, KitArt, resolve_art, resolve_icons
 from generator.spec.base import LENGTH_JSON, MAX_ANY_INT, MAX_SEED, SpecModel, bounded_length
 from generator.spec.catalogs import PSEUDO, Catalog, read_catalog
@@ -36,6 +36,19 @@ from generator.units import CARD_PRESETS
 
 LANGUAGE_TAG = re.compile(r"[a-z]{2,3}(?:_[A-Z][a-z]{3})?(?:_(?:[A-Z]{2}|[0-9]{3}))?")
 """A language as Babel names it and as the catalog file is named: `de`, `pt_BR`, `zh_Hant_TW`."""
+
+
+def language_tag(text: str) -> str:
+    """A language as a user may type it (`EN`, `ja-JP`, `pt-br`, `zh-hant-tw`) written as Babel names it and
+    as a catalog file is named (`en`, `ja_JP`, `pt_BR`, `zh_Hant_TW`); text that is no such tag comes back as
+    it was given, for the caller to refuse."""
+    parts = text.replace("-", "_").split("_")
+    if not 1 <= len(parts) <= 3 or not all(p.isascii() and p.isalnum() for p in parts):
+        return text
+    head, *rest = parts
+    return "_".join([head.lower(), *(p.title() if len(p) == 4 else p.upper() for p in rest)])
+
+
 MAX_COPIES = 50
 MAX_MESSAGE = 300
 PieceLength = Annotated[float, BeforeValidator(bounded_length(5, 420)), WithJsonSchema(LENGTH_JSON)]
@@ -208,9 +221,10 @@ class Kit:
         made from English, so every kit has it."""
         for lang in langs or ():
             if lang not in self.meta.languages and lang != PSEUDO:
-                raise OptionError(
-                    f"--lang: {self.display} ships {', '.join(self.meta.languages)}; got {lang!r}"
-                )
+                shipped = self.meta.languages
+                base = lang.split("_")[0]
+                hint = f"; did you mean {base}?" if base in shipped else did_you_mean(lang, shipped)
+                raise OptionError(f"--lang: {self.display} ships {', '.join(shipped)}; got {lang!r}{hint}")
         return list(langs or self.meta.languages)
 
     def problem(self, key: str, message: str) -> Problem:

@@ -149,11 +149,13 @@ def test_cli_hostile_paths(tmp_path, target):
         ["build", "layouts/ripple_rush", "--seed", str(2**64)],
         ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
         ["build", "layouts/nope"],
-        # a kit named by id: only the exact id of a shipped kit names it; the rest is a folder that is not
-        # there
+        ["build", "layouts/ripple_rush", "--lang", "EN-\u0130,ja-jp-x-\x1b[2J"],  # a language as typed
+        # a kit named by id: only a shipped kit's id (in any letter case) names it; the rest is a folder that
+        # is not there
         ["build", "\x1b[2Jripple_rush"],
         ["check", "../ripple_rush"],
-        ["list", "RIPPLE_RUSH"],
+        ["list", "RIPPLE_RUSH/.."],
+        ["list", "ripple_rush\x00"],
         ["validate", "ripple_rush/../../../etc"],
         ["serve", "ripple_rush/.."],
     ],

@@ -45,3 +45,21 @@ def test_nothing_is_suggested_for_a_key_unlike_any(tmp_path):
         load_kit(kit)
     [p] = e.value.problems
     assert p.key == "print.zzqx" and "did you mean" not in p.message
+
+
+@pytest.mark.parametrize(
+    ("typed", "known", "expected"),
+    [
+        ("Ripple_Rush", ["peak_dice", "ripple_rush"], "ripple_rush"),  # the same letters in another case
+        ("rummy", ["rummy_cards", "raindrops"], "rummy_cards"),  # the one name it begins
+        ("ripple_rsh", ["peak_dice", "ripple_rush"], "ripple_rush"),  # a letter dropped
+        ("r", ["rummy_cards", "raindrops", "ripple_rush"], None),  # begins three: no guess
+        ("chess", ["peak_dice", "ripple_rush"], None),
+        ("", ["peak_dice"], None),
+    ],
+)
+def test_a_refused_name_suggests_the_one_meant(typed, known, expected):
+    from generator.errors import did_you_mean, meant
+
+    assert meant(typed, known) == expected
+    assert did_you_mean(typed, known) == ("" if expected is None else f"; did you mean {expected}?")
