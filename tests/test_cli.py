@@ -1322,3 +1322,18 @@ def test_a_warm_deck_check_imports_nothing_it_does_not_use(tmp_path):
     first = _deck_check_imports(tmp_path)
     assert "svglib" in first and set(first) <= {"svglib", "reportlab", "pyphen"}, first
     assert _deck_check_imports(tmp_path) == []
+
+
+@pytest.mark.parametrize("terminal", ["0", "1"])
+def test_paths_are_printed_as_they_are_never_read_as_markup(tmp_path, terminal):
+    """A folder or file named like rich markup ("[red]k") is printed as it is, on a terminal and in a pipe:
+    the path a user copies from the output is the path written."""
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", tmp_path / "[red]k")
+    env = {"TTY_COMPATIBLE": terminal, "COLUMNS": "200"}
+    r = pnpkit("check", "[red]k", "--json", "[b]x.json", cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "[b]x.json").is_file() and "wrote [b]x.json\n" in r.stdout, r.stdout
+    r = pnpkit("new", "my_k", "--from", "[red]k", cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("created my_k/ from [red]k (kit.id my_k,"), r.stdout
+    assert "  pnpkit build my_k\n" in r.stdout

@@ -20,7 +20,7 @@ from generator.cli.options import (
     kit_path,
     run_of,
 )
-from generator.cli.output import console, count, say, say_wrapped, show
+from generator.cli.output import console, count, say, say_wrapped
 from generator.errors import KitError
 
 if TYPE_CHECKING:
@@ -65,15 +65,16 @@ def new(
 
 def _report_new(made: NewKit) -> None:
     """What `new` made and the commands to try next."""
-    show(
+    say_wrapped(
         f"created {made.folder}/ from {made.source} (kit.id {made.kit_id}, title text id "
-        f"{made.title_id}); it validates"
+        f"{made.title_id}); it validates",
+        2,
     )
     for f in made.files:
-        show(f"  {f}", wrap=True)
-    show("next:")
+        say(f"  {f}")
+    say("next:")
     for verb in ("serve", "validate", "check", "build"):
-        show(f"  pnpkit {verb} {made.folder}", wrap=True)
+        say(f"  pnpkit {verb} {made.folder}")
 
 
 @command(summary="Live preview in the browser, redrawn as the kit's files change")
@@ -106,8 +107,9 @@ def serve(
     folder = kit_path(kit)
     if not (folder / "kit.yaml").is_file():
         fail(f"{folder}: no kit.yaml in this folder")
-    from generator.spec.kit import LANGUAGE_TAG
+    from generator.spec.kit import LANGUAGE_TAG, language_tag
 
+    lang = None if lang is None else language_tag(lang)
     if lang is not None and not LANGUAGE_TAG.fullmatch(lang):
         raise bad(f"--lang: expected a language such as en, de or pt_BR; got {lang!r}")
     run_server(folder, out=out, host=host, port=port, lang=lang, paper=paper, check_games=games)

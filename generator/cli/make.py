@@ -28,7 +28,7 @@ from generator.cli.options import (
     pod_size,
     run_of,
 )
-from generator.cli.output import count, progress, say, say_wrapped, show, timings, warn_all
+from generator.cli.output import count, progress, say, say_wrapped, timings, warn_all
 
 if TYPE_CHECKING:
     from generator.pipeline import BuildResult, Run
@@ -261,9 +261,9 @@ def export(
         result = export_run(run, options, progress=advance)
     warn_all(result.warnings)
     for f in result.files:
-        show(str(f), wrap=True)
+        say(str(f))
     images = count(result.cards, "card image")
-    show(f"{count(len(result.files), 'file')}, {images} in {timings(result.timings)}")
+    say_wrapped(f"{count(len(result.files), 'file')}, {images} in {timings(result.timings)}", 2)
 
 
 @command(summary="Check specs, catalogs, text fit and glyphs without writing")
@@ -289,9 +289,10 @@ def validate(
     warn_all(list(dict.fromkeys(_layout_warnings(run))))
     for k in run.kits:
         warn_all(translation_warnings(k))
-        show(
+        say_wrapped(
             f"{k.display}: ok ({k.game_id}, {count(len(k.components), 'component')}, "
-            f"{', '.join(run.langs_for(k))})"
+            f"{', '.join(run.langs_for(k))})",
+            2,
         )
 
 

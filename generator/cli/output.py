@@ -63,11 +63,6 @@ def say(text: str) -> None:
         sys.stdout.write(f"{text}\n")
 
 
-def show(text: str, *, wrap: bool = False) -> None:
-    """One line to stdout through rich, never highlighted (`wrap`: soft-wrapped, a path is never cut)."""
-    console().print(text, highlight=False, soft_wrap=wrap)
-
-
 def say_wrapped(text: str, indent: int) -> None:
     """One line to stdout, wrapped at the terminal's width (COLUMNS, else 80; `wrap_columns`); later lines
     indented."""

@@ -26,7 +26,7 @@ from generator.cli.options import (
     check_seed,
     run_of,
 )
-from generator.cli.output import ago, console, count, megabytes, progress, say, show, spinner
+from generator.cli.output import ago, console, count, megabytes, progress, say, say_wrapped, spinner
 from generator.spec.choices import MAX_GAMES
 
 if TYPE_CHECKING:
@@ -83,9 +83,9 @@ def check(
     checked = _play(run, games=games, dask=dask, switches=report is not None, static=static)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
-            show(f"refit: {write_refit(k, rep).summary} written to {k.display}")
+            say_wrapped(f"refit: {write_refit(k, rep).summary} written to {k.display}", 2)
     for path in write_reports(checked, json_path=json_path, html_path=report):
-        show(f"wrote {path}")
+        say_wrapped(f"wrote {path}", 2)
     if checked.exit_code:
         raise Failure(checked.summary(), checked.exit_code)
 
@@ -281,14 +281,14 @@ def warmup(
         start_compiling(list(run.kits))
     check_kits(run.kits)
     if not HAVE_NUMBA:
-        show(NO_NUMBA, wrap=True)
+        say(NO_NUMBA)
     with progress(len(run.kits), "compiling the self-play kernels (first run only)") as advance:
         done = list(warm_up(list(run.kits), games=games, progress=advance))
     for name, secs in done:
-        show(f"warm: {name} ({secs:.1f} s)")
+        say_wrapped(f"warm: {name} ({secs:.1f} s)", 2)
     if HAVE_NUMBA:
         where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
-        show(f"kernels cached in {where} (later runs load them)", wrap=True)
+        say(f"kernels cached in {where} (later runs load them)")
 
 
 NO_NUMBA = (
@@ -357,15 +357,15 @@ def _report_tune(o: TuneResult) -> None:
     """What `tune` says: the trials, the report, the parameters it changed and the tuned kit (or that none
     passed the proof: exit 1)."""
     played = f"{o.found.played} trials played, {len(o.found.judged)} in the study"
-    show(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)")
-    show(f"wrote {o.report}")
+    say_wrapped(f"tune {o.plan.kit.meta.id}: {played} ({o.seconds:.0f} s)", 2)
+    say_wrapped(f"wrote {o.report}", 2)
     if o.kit_dir is None:
         fail("no candidate passed the full check; widen the search (--param) or add --trials")
     values = o.winner.values if o.winner else {}
     changed = [p for p, v in values.items() if v != o.plan.original[p]]
     for p in changed:
-        show(f"  {p}: {o.plan.original[p]} -> {values[p]}")
+        say_wrapped(f"  {p}: {o.plan.original[p]} -> {values[p]}", 4)
     if not changed:
         kept = ", ".join(f"{p} {v}" for p, v in o.plan.original.items())
-        show(f"  no change needed: the kit's own values hold ({kept})")
-    show(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)")
+        say_wrapped(f"  no change needed: the kit's own values hold ({kept})", 4)
+    say_wrapped(f"wrote {o.kit_dir} (every tolerance holds on the proof stream)", 2)

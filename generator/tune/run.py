@@ -65,7 +65,7 @@ def tune(
                     if storage
                     else "nothing is kept (no --storage): pass --storage sqlite:///FILE to resume"
                 )
-                console.print(f"tune interrupted: {kept}", highlight=False, soft_wrap=True)
+                console.print(f"tune interrupted: {kept}", highlight=False, soft_wrap=True, markup=False)
             raise
         original, proven = prove(plan, proof_order(plan, found), executor, progress)
         winner = next((p for p in proven if p.holds), None)
