@@ -9,11 +9,14 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml import YAML
 
 from generator.errors import KitError, did_you_mean
 from generator.resources import shipped_kit, shipped_kits
+from generator.spec.paths import read_kit_file
+from generator.spec.yamlio import MAX_SPEC_BYTES, parse_yaml
 
 KIT_ID = re.compile(r"[a-z][a-z0-9_]{0,39}")
 TITLE_ID = "kit.title"
@@ -67,6 +70,55 @@ def source_folder(source: str) -> Path:
     )
 
 
+def _renamed(yaml: YAML, data: Any, kit_id: str, title_id: str, text: str) -> str:
+    """kit.yaml's text with `kit.id` and `kit.title` set: only those two values are rewritten where they
+    stand, so every other line, comment and alignment stays as the designer wrote it (a YAML dump would refold
+    long flow mappings and re-indent lists). A spec whose values cannot be found that way is dumped whole."""
+    meta = data["kit"]
+    lines = text.split("\n")
+    edits = [("id", kit_id), ("title", title_id)]
+    for key, new in sorted(
+        edits, key=lambda e: meta.lc.value(e[0]) if e[0] in meta else (-1, 0), reverse=True
+    ):
+        if key not in meta:  # a title given by default: the dump below adds the key
+            break
+        row, col = meta.lc.value(key)
+        line, old = lines[row], str(meta[key])
+        quoted = line[col : col + 1] in ("'", '"')
+        end = col + len(old) + (2 if quoted else 0)
+        if line[col + quoted : col + quoted + len(old)] != old:
+            break
+        lines[row] = line[:col] + new + line[end:]
+    else:
+        out = "\n".join(lines)
+        again = YAML(typ="safe").load(out)
+        if again["kit"].get("id") == kit_id and again["kit"].get("title") == title_id:
+            return out
+    meta["id"] = kit_id
+    meta["title"] = title_id
+    buf = io.StringIO()
+    yaml.dump(data, buf)
+    return buf.getvalue()
+
+
+def _prints_text_id(kit: Path, text_id: str) -> bool:
+    """Whether a file of `kit` other than its catalogs names `text_id` beyond kit.yaml's `kit.title` key (a
+    template's `t('kit.title')`): renaming the id in the catalogs would leave that text without one."""
+    named = re.compile(rf"(?<![\w.]){re.escape(text_id)}(?![\w.])")
+    for path in sorted(kit.rglob("*")):
+        if path.is_symlink() or not path.is_file() or path.suffix in (".po", ".mo"):
+            continue  # a link is not followed: a stranger's kit may point anywhere
+        if path.stat().st_size > 2_000_000:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue  # art, fonts, spreadsheets: no template text
+        if len(named.findall(text)) > (1 if path == kit / "kit.yaml" else 0):
+            return True
+    return False
+
+
 def _rename_title_in_catalog(text: str, old_id: str, new_id: str, kit_id: str, source_id: str) -> str:
     """The catalog with the title's msgid renamed (translation kept), a header comment naming the variant."""
     pattern = re.compile(rf'^msgid "{re.escape(old_id)}"$', re.MULTILINE)
@@ -116,26 +168,26 @@ def new_kit(target: Path, source: str | None = None, *, template: str | None = N
         raise KitError(f"{target}: the folder {parent} does not exist")
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    data = yaml.load((src / "kit.yaml").read_text(encoding="utf-8"))
+    display = str(src / "kit.yaml")
+    raw = read_kit_file(src / "kit.yaml", display, MAX_SPEC_BYTES, "kit.yaml")
+    parse_yaml(raw, display)  # what a load refuses (not YAML, tags, bombs, too deep), located, before a copy
+    data = yaml.load(source_text := raw.decode("utf-8-sig"))
     meta = data.get("kit") if isinstance(data, dict) else None
     if not isinstance(meta, dict):
         raise KitError(f"{src / 'kit.yaml'}: kit: expected a mapping with id and title")
     source_id = str(meta.get("id", src.name))
     old_title = str(meta.get("title", TITLE_ID))
-    # a variant renames the title's text id (it may be merged back beside its source); a starter kit's card
-    # templates print `t('kit.title')` and keep it
-    title_id = old_title if template is not None else f"{kit_id}.title"
-    meta["id"] = kit_id
-    meta["title"] = title_id
-    buf = io.StringIO()
-    yaml.dump(data, buf)
+    # a variant renames the title's text id (it may be merged back beside its source) unless the kit prints it
+    # itself (a data kit's or starter kit's card templates print `t('kit.title')`): then it keeps it
+    title_id = old_title if template is not None or _prints_text_id(src, old_title) else f"{kit_id}.title"
+    spec_text = _renamed(yaml, data, kit_id, title_id, source_text)
     languages = [str(x) for x in meta.get("languages", ["en"])]
     tmp = Path(tempfile.mkdtemp(prefix=f".{kit_id}.", suffix=".new", dir=parent))
     try:
         shutil.copytree(
             src, tmp / "kit", symlinks=False, ignore=shutil.ignore_patterns("README.md", ".*", "__pycache__")
         )
-        (tmp / "kit" / "kit.yaml").write_text(buf.getvalue(), encoding="utf-8")
+        (tmp / "kit" / "kit.yaml").write_text(spec_text, encoding="utf-8")
         for po in sorted((tmp / "kit" / "locales").glob("*.po")):
             po.write_text(
                 _rename_title_in_catalog(

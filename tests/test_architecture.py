@@ -29,7 +29,9 @@ ALLOWED = {
     },  # export plans as data (TTS sheets, card files); `export.py` runs them
     "render": {"layout", "engine", "spec", "exportplan"},
     "buildkeys": {"spec"},  # content keys of incremental builds: reads specs and catalogs, draws nothing
-    "newkit": set(),  # `pnpkit new`: copies and renames files; validation is the hallway's
+    # `pnpkit new`: copies and renames files, reading the source's kit.yaml through the spec's door (inside
+    # its folder, capped, safe YAML); validation is the hallway's
+    "newkit": {"spec"},
 }
 GROUND = {"errors", "units", "resources", "interrupts", "process", "__init__"}
 LAYOUT_MODULE = (

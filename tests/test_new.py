@@ -31,6 +31,53 @@ def test_new_then_validate_and_build(tmp_path):
     assert (tmp_path / "out" / "my_rr" / "en" / "kit-a4.pdf").stat().st_size > 10_000
 
 
+def _changed_lines(a: str, b: str) -> list[tuple[str, str]]:
+    one, two = a.split("\n"), b.split("\n")
+    assert len(one) == len(two)
+    return [(x, y) for x, y in zip(one, two, strict=True) if x != y]
+
+
+@pytest.mark.parametrize("source", ["harvest_deck", "sprout_sheet", "peak_dice", "raindrops", "rummy_cards"])
+def test_a_variant_of_every_shipped_kit_validates_and_keeps_its_spec_as_written(tmp_path, source):
+    """A variant of each shipped kit validates (a data kit whose card templates print `t('kit.title')` keeps
+    that text id), and its kit.yaml is the source's, byte for byte, but for the kit.id and kit.title values:
+    long flow mappings, aligned columns and comments as the designer wrote them."""
+    r = pnpkit("new", "mine", "--from", source, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    before = (ROOT / "layouts" / source / "kit.yaml").read_text(encoding="utf-8")
+    after = (tmp_path / "mine" / "kit.yaml").read_text(encoding="utf-8")
+    title = re.search(r"title text id ([\w.]+)\)", r.stdout.replace("\n  ", " "))
+    assert title is not None, r.stdout
+    changed = _changed_lines(before, after)
+    assert changed[0] == (f"  id: {source}", "  id: mine"), changed
+    assert changed[1:] == ([] if title[1] == "kit.title" else [("  title: kit.title", "  title: mine.title")])
+    templated = "t('kit.title')" in before
+    assert (title[1] == "kit.title") == templated
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        (
+            'kit: {id: "abc", title: kit.title, seed: 1}  # c\n',
+            "kit: {id: mine, title: mine.title, seed: 1}  # c\n",
+        ),
+        (
+            "kit:\n  id: 'abc'   # the id\n  title: kit.title\n",
+            "kit:\n  id: mine   # the id\n  title: mine.title\n",
+        ),
+        ("kit:\n  id: abc\n", "kit:\n  id: mine\n  title: mine.title\n"),  # no title: the key is added
+    ],
+)
+def test_only_the_two_values_are_rewritten(spec, expected):
+    from ruamel.yaml import YAML
+
+    from generator.newkit import _renamed
+
+    yaml = YAML(typ="rt")
+    assert _renamed(yaml, yaml.load(spec), "mine", "mine.title", spec) == expected
+
+
 def test_new_refuses_to_overwrite(tmp_path):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "keep.txt").write_text("mine", encoding="utf-8")

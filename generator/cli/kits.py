@@ -57,9 +57,12 @@ def new(
         loaded = load_kits([made.folder])
         check_kits(loaded)
         verify_layout(loaded, workers=cores())
-    except KitError:
+    except KitError as e:
         shutil.rmtree(made.folder, ignore_errors=True)  # a copy that does not validate is not left behind
-        raise
+        fail(
+            f"{made.folder}: not created, the copy of {made.source} does not validate (nothing was "
+            f"written):\n{e}"
+        )
     _report_new(made)
 
 

@@ -76,6 +76,42 @@ def _assert_clean_failure(r: CliRun, out: Path | None = None) -> None:
         assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
 
 
+HOSTILE_SOURCES = {
+    "not YAML": "kit: {id: [\n",
+    "a tag": "kit: !!python/object:os.system {id: x}\n",
+    "not a mapping": "kit: [1, 2]\n",
+    "an alias for the title": "kit: {id: &a x, title: *a}\n",
+    "an escaped id": 'kit:\n  id: "a\\x62c"\n  title: kit.title\n',
+    "a billion laughs": "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    + "".join(
+        f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        for p, c in zip("abcdefg", "bcdefgh")
+    )
+    + "kit: {id: x, title: *h}\n",
+    "over the size cap": "kit: {id: x}\n" + "#" * 600_000,
+    "a link outside": None,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SOURCES))
+def test_new_from_a_hostile_kit_folder(tmp_path, name):
+    """`pnpkit new` reads a stranger's kit.yaml as a load does: a located error, exit 1, nothing left behind,
+    never a traceback; a kit.yaml linking outside its folder is not read."""
+    src = tmp_path / "src"
+    src.mkdir()
+    text = HOSTILE_SOURCES[name]
+    if text is None:
+        (src / "kit.yaml").symlink_to("/etc/passwd")
+    else:
+        (src / "kit.yaml").write_text(text, encoding="utf-8")
+    r = cli_in_process("new", str(tmp_path / "mine"), "--from", str(src))
+    _assert_clean_failure(r)
+    assert not (tmp_path / "mine").exists() and sorted(p.name for p in tmp_path.iterdir()) == ["src"]
+    assert "root:x" not in r.stderr
+    copied = name in ("an alias for the title", "an escaped id")  # read and copied, then refused by a load
+    assert ("mine: not created, the copy of" in r.stderr) == copied, r.stderr
+
+
 @pytest.mark.parametrize("index", range(CLI_SAMPLE))
 def test_cli_sample_of_mutated_specs(tmp_path, index):
     """The same cases through the real CLI: exit 0 with files, or exit 1 with a message and nothing
