@@ -1150,7 +1150,8 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     cache = tmp_path / "xdg" / "pnpkit" / "numba" / "0123456789abcdef"
     assert warmed == ["ripple_rush"]
     assert capsys.readouterr().err == (
-        "compiling the Ripple Rush engine once (up to a minute or two); later runs start in under a second\n"
+        "compiling the Ripple Rush engine once (about 5 s on a 2-core machine); later runs start in under a "
+        "second\n"
         f"compiled the Ripple Rush engine in 12.3 s, cached in {cache}\n"
     )
     _compile_first(kits)  # the warm-up's mark: done, even though the fake compiled nothing
@@ -1171,6 +1172,25 @@ def test_a_check_that_must_compile_says_what_and_why_first(tmp_path, monkeypatch
     warmed.clear()
     _compile_first(kits)
     assert (warmed, capsys.readouterr().err) == ([], "")
+
+
+def test_a_first_compile_notice_without_a_figure_says_so(tmp_path, monkeypatch, capsys):
+    """A game that declares no `compile_seconds` (a plugin) and has not compiled on this machine: the notice
+    gives no number it does not have."""
+    import dataclasses
+
+    import generator.contract
+    from generator.cli.play import _announce
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    real = generator.contract.get
+    monkeypatch.setattr(
+        generator.contract, "get", lambda gid: dataclasses.replace(real(gid), compile_seconds=None)
+    )
+    assert _announce({"ripple_rush": (None, tmp_path)}) == ["Ripple Rush"]
+    assert capsys.readouterr().err == (
+        "compiling the Ripple Rush engine once (up to a minute or two); later runs start in under a second\n"
+    )
 
 
 def test_the_compile_notice_comes_before_the_static_checks(tmp_path, monkeypatch, capsys):

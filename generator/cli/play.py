@@ -205,7 +205,14 @@ def _announce(compiled: dict[str, tuple[Any, Path]]) -> list[str]:
         name = plugin.name or plugin.id
         names.append(name)
         last = last_compile_seconds(game_id)
-        about = f"about {last:.0f} s as last time" if last else "up to a minute or two"
+        typical = plugin.compile_seconds
+        about = (
+            f"about {last:.0f} s as last time"
+            if last
+            else f"about {typical:.0f} s on a 2-core machine"
+            if typical
+            else "up to a minute or two"
+        )
         sys.stderr.write(f"compiling the {name} engine once ({about}); later runs start in under a second\n")
     sys.stderr.flush()
     return names

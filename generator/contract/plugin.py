@@ -128,6 +128,9 @@ class GamePlugin:
     """The package a string starting with "." is resolved in (a record sets it to its `__name__`)."""
     name: str = ""
     """The game's name for people (defaults to the id)."""
+    compile_seconds: float | None = None
+    """About how long the first compile of the game's kernels takes on a 2-core machine
+    (`bench/bench_compile.py`): what the first check's notice says before this machine has timed one."""
     players: str = ".spec:players"
     """`players(spec) -> player counts`: every seat count a validated game section plays, ascending (exactly
     the counts `new_game` accepts for it)."""
@@ -163,6 +166,11 @@ class GamePlugin:
         out = []
         if not (isinstance(self.id, str) and _ID.fullmatch(self.id)):
             out.append(f"id {self.id!r} is not folder-safe (a-z, 0-9, _; at most 40 characters)")
+        wait = self.compile_seconds
+        if wait is not None and (
+            isinstance(wait, bool) or not (isinstance(wait, (int, float)) and 0 < wait <= 3600)
+        ):
+            out.append(f"compile_seconds = {wait!r} is not a number of seconds in 0..3600")
         for f in (*REFS, *OPTIONAL_REFS):
             ref = getattr(self, f)
             if ref is None and f in OPTIONAL_REFS:

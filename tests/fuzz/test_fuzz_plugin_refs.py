@@ -20,12 +20,20 @@ NAME = st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True)
 
 
 @settings(max_examples=300, deadline=None)
-@given(field=st.sampled_from([*REFS, *OPTIONAL_REFS, "id", "package"]), value=TEXT)
+@given(field=st.sampled_from([*REFS, *OPTIONAL_REFS, "id", "package", "compile_seconds"]), value=TEXT)
 def test_any_field_value_gives_problems_never_an_exception(field, value):
     problems = dataclasses.replace(BASE, **{field: value}).problems()
     assert isinstance(problems, list) and all(isinstance(p, str) for p in problems)
     if field in REFS and not isinstance(value, str):
         assert any(p.startswith(f"{field} = ") for p in problems)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.one_of(st.floats(), st.integers(), st.booleans(), st.text(max_size=5), st.none()))
+def test_compile_seconds_is_a_plain_number_of_seconds(value):
+    problems = dataclasses.replace(BASE, compile_seconds=value).problems()
+    fine = value is None or (type(value) in (int, float) and 0 < value <= 3600)
+    assert (problems == []) == fine, problems
 
 
 @settings(max_examples=200, deadline=None)

@@ -7,6 +7,7 @@ from generator.contract.plugin import GamePlugin
 GAME = GamePlugin(
     id="ripple_rush",
     name="Ripple Rush",
+    compile_seconds=5,  # bench/bench_compile.py: the compile's wall time, 2 cores
     ruleset="1.1",
     package=__name__,
     spec=".spec:RippleRushGame",
