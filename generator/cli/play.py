@@ -85,7 +85,7 @@ def check(
         for k, rep in zip(run.kits, checked.reports, strict=True):
             say_wrapped(f"refit: {write_refit(k, rep).summary} written to {k.display}", 2)
     for path in write_reports(checked, json_path=json_path, html_path=report):
-        say_wrapped(f"wrote {path}", 2)
+        say(f"wrote {path}")  # whole on its line, however long: a path is copied, never cut
     if checked.exit_code:
         raise Failure(checked.summary(), checked.exit_code)
 
