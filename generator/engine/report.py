@@ -111,22 +111,20 @@ class Tolerance:
         lo, hi = self._interval
         return games_to_decide(self.measured, lo, hi, self.minimum, self.maximum, self.games)
 
+    def allowed(self) -> str:
+        """The allowed range as a reader says it: "0.08..0.8", "at least 0.6", "at most 3" or "any value"
+        (an exact bound as written in the spec, every digit kept)."""
+        lo = hi = ""
+        if self.minimum is not None:
+            lo = exact_text(self.exact_minimum) if self.exact_minimum is not None else f"{self.minimum:g}"
+        if self.maximum is not None:
+            hi = exact_text(self.exact_maximum) if self.exact_maximum is not None else f"{self.maximum:g}"
+        if lo and hi:
+            return f"{lo}..{hi}"
+        return f"at least {lo}" if lo else f"at most {hi}" if hi else "any value"
+
     def describe(self) -> str:
         """A sentence: verdict, measured value, interval with its level and method, bound, spec key."""
-        lo_b = (
-            "-inf"
-            if self.minimum is None
-            else exact_text(self.exact_minimum)
-            if self.exact_minimum is not None
-            else f"{self.minimum:g}"
-        )
-        hi_b = (
-            "inf"
-            if self.maximum is None
-            else exact_text(self.exact_maximum)
-            if self.exact_maximum is not None
-            else f"{self.maximum:g}"
-        )
         where = f" [{self.spec_key}]" if self.spec_key else ""
         if self.low is not None and self.high is not None:
             iv = f" ({_level(self.confidence)} {self.method} interval {self.low:.4g}..{self.high:.4g})"
@@ -138,14 +136,9 @@ class Tolerance:
             n = self.needed_games if self.needed_games is not None else self.estimate_needed()
             more = f"; about {n} games per setting would decide it" if n else "; sits on its bound"
         shown = self.shown or f"{self.measured:.4g}"
-        if self.minimum is not None and self.maximum is not None:
-            allowed = f"{lo_b}..{hi_b}"
-        elif self.minimum is not None or self.maximum is not None:  # one end: said in words
-            allowed = f"at least {lo_b}" if self.maximum is None else f"at most {hi_b}"
-        else:
-            allowed = "any value"
         return (
-            f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, allowed {allowed}{where}{more}"
+            f"{self.name}: {self.verdict.value}{games}: measured {shown}{iv}, allowed {self.allowed()}{where}"
+            f"{more}"
         )
 
     def to_json(self) -> dict[str, Any]:

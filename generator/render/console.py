@@ -23,7 +23,7 @@ from rich.table import Column
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from generator.engine.report import BalanceReport, Table, Tolerance, exact_text
+from generator.engine.report import BalanceReport, Table, Tolerance
 from generator.render.columns import wrap_columns
 from generator.render.html_report import verdict_line, verdict_sort_key
 from generator.render.report_svg import fmt_value
@@ -32,24 +32,6 @@ FAIL_STYLE = "bold red"
 PASS_STYLE = "green"
 UNDECIDED_STYLE = "yellow"
 STYLES = {"FAILS": FAIL_STYLE, "UNDECIDED": UNDECIDED_STYLE, "HOLDS": None}
-
-
-def _bound(t: Tolerance) -> str:
-    lo = (
-        ""
-        if t.minimum is None
-        else exact_text(t.exact_minimum)
-        if t.exact_minimum is not None
-        else f"{t.minimum:g}"
-    )
-    hi = (
-        ""
-        if t.maximum is None
-        else exact_text(t.exact_maximum)
-        if t.exact_maximum is not None
-        else f"{t.maximum:g}"
-    )
-    return f"{lo}..{hi}" if lo or hi else "any"
 
 
 def _interval(t: Tolerance) -> str:
@@ -66,7 +48,7 @@ def _tolerance_rows(report: BalanceReport) -> list[tuple[str, ...]]:
             t.name,
             t.shown or fmt_value(t.measured),
             _interval(t),
-            _bound(t),
+            t.allowed(),
             str(t.games or ""),
             t.spec_key,
             t.verdict.value,
@@ -112,11 +94,11 @@ def _tolerance_list(report: BalanceReport, width: int) -> list[Text]:
     heading = None
     indent = " " * (VERDICT_WIDTH + 4)
     for t in sorted(report.tolerances, key=verdict_sort_key):
-        if (t.spec_key, _bound(t)) != heading:
-            heading = (t.spec_key, _bound(t))
+        if (t.spec_key, t.allowed()) != heading:
+            heading = (t.spec_key, t.allowed())
             out += [
                 Text(line, style="dim")
-                for line in _wrap(f"{t.spec_key or '(no spec key)'}: allowed {_bound(t)}", width, "", "  ")
+                for line in _wrap(f"{t.spec_key or '(no spec key)'}: allowed {t.allowed()}", width, "", "  ")
             ]
         style = STYLES[t.verdict.value] or ""
         name = _wrap(t.name, width, f"  {t.verdict.value:<{VERDICT_WIDTH}}  ", indent)

@@ -522,4 +522,4 @@ def test_a_decimal_is_read_from_the_text_written(tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert "1 of 2 tolerances failed" in r.stdout
     assert re.search(r"FAILS\s+below", r.stdout) and re.search(r"HOLDS\s+equal", r.stdout)
-    assert "allowed ..0.42499999999999999999" in r.stdout and "allowed 0.425..0.425" in r.stdout
+    assert "allowed at most 0.42499999999999999999" in r.stdout and "allowed 0.425..0.425" in r.stdout
