@@ -1193,6 +1193,33 @@ def test_a_first_compile_notice_without_a_figure_says_so(tmp_path, monkeypatch, 
     )
 
 
+def test_a_check_without_numba_says_its_games_run_as_plain_python(monkeypatch, capsys):
+    """Installed without the `fast` extra, a check of a compiled game warns once, before playing, that its
+    self-play runs uncompiled (a default Rummy Cards check would take hours); asked for with PNPKIT_PURE=1,
+    or for a deck kit (no kernel), nothing is said."""
+    import generator.engine.kernelcache
+    from generator.cli.play import _needs_compile
+    from generator.pipeline import load_kits
+
+    monkeypatch.setattr(generator.engine.kernelcache, "salted_cache_dir", lambda pkg=None: None)
+    monkeypatch.delenv("PNPKIT_PURE", raising=False)
+    kits = load_kits([RR, ROOT / "layouts" / "rummy_cards", ROOT / "layouts" / "harvest_deck"])
+    assert _needs_compile(kits) is False
+    said = capsys.readouterr().err
+    assert (
+        said.startswith(
+            "warning: numba is not installed, so the self-play of Ripple Rush and Rummy Cards runs as "
+            "plain Python"
+        )
+        and said.endswith("pip install 'pnpkit[fast]' compiles it\n")
+        and said.count("\n") == 1
+    ), said
+    monkeypatch.setenv("PNPKIT_PURE", "1")
+    assert _needs_compile(kits) is False and capsys.readouterr().err == ""
+    monkeypatch.delenv("PNPKIT_PURE")
+    assert _needs_compile(kits[2:]) is False and capsys.readouterr().err == ""
+
+
 def test_the_compile_notice_comes_before_the_static_checks(tmp_path, monkeypatch, capsys):
     """The notice is written before the block (the static checks, which compile Raindrops' difficulty kernels)
     runs, and the time it reports and keeps includes the block's."""

@@ -26,7 +26,7 @@ from generator.cli.options import (
     check_seed,
     run_of,
 )
-from generator.cli.output import ago, console, count, megabytes, progress, say, say_wrapped, spinner
+from generator.cli.output import ago, console, count, megabytes, progress, say, say_wrapped, spinner, warn
 from generator.spec.choices import MAX_GAMES
 
 if TYPE_CHECKING:
@@ -121,7 +121,10 @@ def _needs_compile(kits: list[Any]) -> bool:
     from generator.engine.kernelcache import salted_cache_dir
 
     cache_dir = salted_cache_dir()
-    return cache_dir is not None and bool(_not_cached(with_kernels, cache_dir))
+    if cache_dir is None:
+        _warn_pure(with_kernels)
+        return False
+    return bool(_not_cached(with_kernels, cache_dir))
 
 
 @contextmanager
@@ -139,6 +142,8 @@ def _compiling(kits: list[Any]) -> Iterator[None]:
     cache_dir = salted_cache_dir() if with_kernels else None
     compiled = _not_cached(with_kernels, cache_dir) if cache_dir is not None else {}
     if cache_dir is None or not compiled:  # no kernel, no numba (or PNPKIT_PURE=1), or all cached
+        if with_kernels and cache_dir is None:
+            _warn_pure(with_kernels)
         yield
         return
     if not user_cache_dir():  # a new pnpkit (or kernel edit) compiles: old versions' folders can go
@@ -156,6 +161,22 @@ def _compiling(kits: list[Any]) -> Iterator[None]:
     first = next(iter(compiled.values()))[0].meta.id
     times[first] += block  # what the block compiled counts too
     _record(compiled, names, times, cache_dir)
+
+
+def _warn_pure(with_kernels: dict[str, tuple[Any, Path]]) -> None:
+    """Say on stderr that a game's self-play runs uncompiled when numba is missing (a user who installed
+    pnpkit without the `fast` extra): a check of seconds can take minutes (Ripple Rush) or hours (Rummy
+    Cards), and nothing else would say why. PNPKIT_PURE=1 is asked for, so it goes unsaid."""
+    if os.environ.get("PNPKIT_PURE") == "1":
+        return
+    from generator.contract import get as game_plugin
+
+    names = " and ".join(game_plugin(g).name or g for g in with_kernels)
+    warn(
+        f"numba is not installed, so the self-play of {names} runs as plain Python, 50 to several thousand "
+        "times slower: a check of seconds can take minutes or hours (--games N plays fewer); "
+        "pip install 'pnpkit[fast]' compiles it"
+    )
 
 
 def _compile_first(kits: list[Any]) -> None:
@@ -346,9 +367,11 @@ def tune(
     from generator.pipeline import load_run
     from generator.tune.run import tune as run_tune
 
+    run = load_run(run_of([kit], seed=seed, workers=workers))
+    _compile_first(list(run.kits))  # says what it compiles (or that nothing can be), as check does
     # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
     o = run_tune(
-        load_run(run_of([kit], seed=seed, workers=workers)),
+        run,
         params=param or (),
         targets=target or (),
         trials=trials,
