@@ -445,19 +445,29 @@ def refit(kit: Kit, report: BalanceReport) -> Refit:
     return edit
 
 
+STDOUT = Path("-")
+"""`--json -`, `--report -`: the document goes to standard output instead of a file."""
+
+
 def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | None) -> list[Path]:
-    """The JSON of every figure and the self-contained HTML report, each where asked; the paths written."""
+    """The JSON of every figure and the self-contained HTML report, each where asked (`-`: to standard
+    output); the files written."""
+    from generator.render.html_report import to_html, to_json_text, write_text
+
+    def html() -> str:
+        return to_html(run.html_reports, title="pnpkit balance report", colours=run.colour_checks)
+
+    def json_text() -> str:
+        return to_json_text(run.reports)
+
     written = []
-    if json_path:
-        from generator.render.html_report import write_json
-
-        write_json(run.reports, json_path)
-        written.append(json_path)
-    if html_path:
-        from generator.render.html_report import write_html
-
-        write_html(run.html_reports, html_path, title="pnpkit balance report", colours=run.colour_checks)
-        written.append(html_path)
+    for path, text in ((json_path, json_text), (html_path, html)):
+        if path == STDOUT:
+            sys.stdout.write(text())
+            sys.stdout.flush()
+        elif path:
+            write_text(path, text())
+            written.append(path)
     return written
 
 

@@ -1384,3 +1384,23 @@ def test_paths_are_printed_as_they_are_never_read_as_markup(tmp_path, terminal):
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("created my_k/ from [red]k (kit.id my_k,"), r.stdout
     assert "  pnpkit build my_k\n" in r.stdout
+
+
+def test_json_and_report_to_standard_output(tmp_path):
+    """`--json -` writes the JSON document (the same bytes as a file) to stdout and the report people read to
+    stderr, so `pnpkit check KIT --json - | jq` works; no file named '-' appears; `--report -` the HTML; both
+    at once is a usage error."""
+    deck = str(ROOT / "layouts" / "harvest_deck")
+    r = pnpkit("check", deck, "--json", "-", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    f = pnpkit("check", deck, "--json", "doc.json", cwd=tmp_path)
+    assert r.stdout == (tmp_path / "doc.json").read_text(encoding="utf-8")
+    assert "harvest_deck: all 6 tolerances hold" in r.stderr and "wrote" not in r.stderr
+    assert "harvest_deck: all 6 tolerances hold" in f.stdout and f.stdout.endswith("wrote doc.json\n")
+    h = pnpkit("check", deck, "--report", "-", "--json", "doc2.json", cwd=tmp_path)
+    assert h.returncode == 0 and h.stdout.startswith("<!DOCTYPE html>") and "wrote doc2.json" in h.stderr
+    both = pnpkit("check", deck, "--json", "-", "--report", "-", cwd=tmp_path)
+    assert both.returncode == 2 and both.stderr == (
+        "error: --json - and --report -: only one of them can write to standard output\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.json", "doc2.json"]

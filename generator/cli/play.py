@@ -27,9 +27,12 @@ from generator.cli.options import (
     run_of,
 )
 from generator.cli.output import ago, console, count, megabytes, progress, say, say_wrapped, spinner, warn
+from generator.errors import OptionError
 from generator.spec.choices import MAX_GAMES
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from generator.checking import CheckRun
     from generator.engine.kernelcache import CacheFolder
     from generator.pipeline import Run
@@ -51,10 +54,10 @@ def check(
     workers: Workers = None,
     dask: Dask = None,
     json_path: Annotated[
-        Path | None, typer.Option("--json", help="write every figure to this JSON file")
+        Path | None, typer.Option("--json", help="write every figure to this JSON file (-: standard output)")
     ] = None,
     report: Annotated[
-        Path | None, typer.Option("--report", help="write a self-contained HTML report")
+        Path | None, typer.Option("--report", help="write a self-contained HTML report (-: standard output)")
     ] = None,
     refit: Annotated[
         bool,
@@ -69,10 +72,13 @@ def check(
     Each tolerance gets a statistical verdict: HOLDS, FAILS or UNDECIDED; undecided ones get more games
     (batches doubling from --games up to the spec's balance.max_games). Exit 0: every tolerance holds; 1: any
     fails; 3: none fails but some are still undecided at the cap."""
+    from generator.checking import STDOUT, write_reports
     from generator.checking import refit as write_refit
-    from generator.checking import write_reports
     from generator.pipeline import check_kits, load_run
 
+    piped = [name for name, path in (("--json", json_path), ("--report", report)) if path == STDOUT]
+    if len(piped) > 1:
+        raise OptionError("--json - and --report -: only one of them can write to standard output")
     run = load_run(run_of(kits, seed=seed, workers=workers))
     if _needs_compile(list(run.kits)):
         with _compiling(list(run.kits)):  # the static checks may play compiled code too
@@ -80,18 +86,27 @@ def check(
         static = None
     else:  # kernels cached: the static checks run while the workers play the first batch
         static = partial(check_kits, run.kits)
-    checked = _play(run, games=games, dask=dask, switches=report is not None, static=static)
+    # `--json -` (or `--report -`) writes the document to standard output: what people read goes to stderr
+    shown = console(stderr=bool(piped))
+    checked = _play(run, games=games, dask=dask, switches=report is not None, static=static, shown=shown)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
-            say_wrapped(f"refit: {write_refit(k, rep).summary} written to {k.display}", 2)
+            shown.print(f"refit: {write_refit(k, rep).summary} written to {k.display}", markup=False)
     for path in write_reports(checked, json_path=json_path, html_path=report):
-        say(f"wrote {path}")  # whole on its line, however long: a path is copied, never cut
+        # whole on its line, however long: a path is copied, never cut
+        shown.print(f"wrote {path}", markup=False, highlight=False, soft_wrap=True)
     if checked.exit_code:
         raise Failure(checked.summary(), checked.exit_code)
 
 
 def _play(
-    run: Run, *, games: int | None, dask: str | None, switches: bool, static: Callable[[], None] | None = None
+    run: Run,
+    *,
+    games: int | None,
+    dask: str | None,
+    switches: bool,
+    static: Callable[[], None] | None = None,
+    shown: Console | None = None,
 ) -> CheckRun:
     """The balance check of a run's kits, with a progress bar per kit and each report printed when done;
     `static` (the static checks, when not run yet) runs before any report is seen (`check_balance`)."""
@@ -107,7 +122,7 @@ def _play(
         switches=switches,
         progress=lambda label: progress(None, label),
         totals=console(stderr=True).is_terminal,
-        on_report=lambda rep: print_report(rep, console()),
+        on_report=lambda rep: print_report(rep, shown or console()),
         static=static,
     )
 
