@@ -1404,3 +1404,11 @@ def test_json_and_report_to_standard_output(tmp_path):
         "error: --json - and --report -: only one of them can write to standard output\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.json", "doc2.json"]
+
+
+def test_warmup_of_a_data_kit_says_there_is_nothing_to_compile():
+    r = pnpkit("warmup", "harvest_deck")
+    assert (r.returncode, r.stdout) == (
+        0,
+        "harvest_deck: nothing to compile (its checks play no compiled games)\n",
+    )

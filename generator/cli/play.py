@@ -327,9 +327,14 @@ def warmup(
         say(NO_NUMBA)
     with progress(len(run.kits), "compiling the self-play kernels (first run only)") as advance:
         done = list(warm_up(list(run.kits), games=games, progress=advance))
+    with_kernels = set(_kernel_games(list(run.kits)))  # game ids
+    game_of = {kit.meta.id: kit.game_id for kit in run.kits}
     for name, secs in done:
-        say_wrapped(f"warm: {name} ({secs:.1f} s)", 2)
-    if HAVE_NUMBA:
+        if game_of.get(name) in with_kernels:
+            say_wrapped(f"warm: {name} ({secs:.1f} s)", 2)
+        else:  # a data kit: its checks count, they play no compiled games
+            say_wrapped(f"{name}: nothing to compile (its checks play no compiled games)", 2)
+    if HAVE_NUMBA and with_kernels:
         where = os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ folders beside the sources"
         say(f"kernels cached in {where} (later runs load them)")
 

@@ -185,6 +185,7 @@ def test_cli_hostile_paths(tmp_path, target):
         ["build", "layouts/ripple_rush", "--seed", str(2**64)],
         ["build", "layouts/ripple_rush", "--paper", "\x1b[2Ja5"],
         ["build", "layouts/nope"],
+        ["check", "layouts/harvest_deck", "--json", "-", "--report", "-"],  # one standard output
         ["build", "layouts/ripple_rush", "--lang", "EN-\u0130,ja-jp-x-\x1b[2J"],  # a language as typed
         # a kit named by id: only a shipped kit's id (in any letter case) names it; the rest is a folder that
         # is not there
