@@ -502,7 +502,18 @@ def read_kit(path: Path | str, *, check_game: GameCheck, parse: ParseYaml = pars
     folder and be regular files; nothing outside the folder is opened. `parse` reads kit.yaml's bytes.
     """
     p = Path(path)
-    kit_dir = p.parent if (p.name == "kit.yaml" or p.is_file()) else p
+    if p.is_file() and p.name != "kit.yaml":  # another file: never the kit.yaml beside it in its stead
+        raise SpecError(
+            [
+                Problem(
+                    _display(p),
+                    None,
+                    "",
+                    "expected a kit folder (holding kit.yaml) or its kit.yaml; got a file",
+                )
+            ]
+        )
+    kit_dir = p.parent if p.name == "kit.yaml" else p
     root, display, data, lines = _read_kit_yaml(kit_dir, parse)
     problems: list[Problem] = []
     top: KitFile | None = None
@@ -560,6 +571,27 @@ def _files_read(looks: Mapping[Read, str | None], root: Path) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def _kits_inside(folder: Path, *, look_at: int = 1000, named: int = 8) -> str:
+    """ "; its folders a, b are kits: name them instead" when `folder` holds kit folders (a user gave the
+    folder of several kits, `layouts`), else "". Looks at most `look_at` entries (a stranger's folder)."""
+    found: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for _, entry in zip(range(look_at), entries, strict=False):
+                if entry.is_dir(follow_symlinks=False) and os.path.isfile(
+                    os.path.join(entry.path, "kit.yaml")
+                ):
+                    found.append(entry.name)
+    except OSError:
+        return ""
+    if not found:
+        return ""
+    names = ", ".join(sorted(found)[:named]) + (", ..." if len(found) > named else "")
+    if len(found) == 1:
+        return f"; its folder {names} is a kit: name it instead"
+    return f"; its folders {names} are kits: name them instead"
+
+
 def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str, Any], dict[Loc, int]]:
     """The kit folder resolved, kit.yaml's display name, its top-level mapping and its line table; SpecError
     when there is no kit.yaml, it holds no mapping, or an integer is too large for the models."""
@@ -568,7 +600,7 @@ def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str
     root = resolve_dir(kit_dir, _display(kit_dir))
     yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
     if yaml_real is None:
-        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder")])
+        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder" + _kits_inside(root))])
     data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
     if not isinstance(data, dict):
         raise SpecError(

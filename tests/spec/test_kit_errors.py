@@ -110,3 +110,29 @@ def test_copies_are_capped(kit_copy):
     assert "components.score_sheet.copies: expected less than or equal to 50; got 5000" in str(
         e.value
     ) or "less than or equal to 50" in str(e.value)
+
+
+def test_a_folder_of_kits_names_them_and_another_file_is_not_a_kit(tmp_path, kit_copy):
+    """`pnpkit build layouts` (the folder of several kits) names the kits in it; a file other than kit.yaml is
+    refused as it is, never replaced by the kit.yaml beside it."""
+    with pytest.raises(SpecError) as e:
+        load_kit(tmp_path)
+    (problem,) = e.value.problems
+    assert problem.message == "no kit.yaml in this folder; its folder rr is a kit: name it instead"
+    shutil.copytree(kit_copy, tmp_path / "aa")
+    (tmp_path / "notes").mkdir()
+    with pytest.raises(SpecError) as e:
+        load_kit(tmp_path)
+    assert e.value.problems[0].message.endswith("; its folders aa, rr are kits: name them instead")
+    (kit_copy / "variant.yaml").write_text(
+        (kit_copy / "kit.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy / "variant.yaml")
+    (problem,) = e.value.problems
+    assert problem.message == "expected a kit folder (holding kit.yaml) or its kit.yaml; got a file"
+    assert problem.file.endswith("variant.yaml")
+    assert load_kit(kit_copy / "kit.yaml").meta.id == "ripple_rush"
+    with pytest.raises(SpecError) as e:
+        load_kit(kit_copy / "locales")
+    assert e.value.problems[0].message == "no kit.yaml in this folder"
