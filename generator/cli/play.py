@@ -91,7 +91,8 @@ def check(
     checked = _play(run, games=games, dask=dask, switches=report is not None, static=static, shown=shown)
     if refit:
         for k, rep in zip(run.kits, checked.reports, strict=True):
-            shown.print(f"refit: {write_refit(k, rep).summary} written to {k.display}", markup=False)
+            line = f"refit: {write_refit(k, rep).summary} written to {k.display}"
+            shown.print(line, markup=False, highlight=False, soft_wrap=True)
     for path in write_reports(checked, json_path=json_path, html_path=report):
         # whole on its line, however long: a path is copied, never cut
         shown.print(f"wrote {path}", markup=False, highlight=False, soft_wrap=True)
@@ -388,10 +389,11 @@ def tune(
     from generator.tune.run import tune as run_tune
 
     run = load_run(run_of([kit], seed=seed, workers=workers))
-    _compile_first(list(run.kits))  # says what it compiles (or that nothing can be), as check does
-    # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option
+    # a bad --param/--target is a TuneUsageError (an OptionError): exit 2 like every bad option; once the
+    # plan stands, the first run says what it compiles (or that nothing can be), as check does
     o = run_tune(
         run,
+        planned=partial(_compile_first, list(run.kits)),
         params=param or (),
         targets=target or (),
         trials=trials,

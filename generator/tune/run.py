@@ -47,14 +47,18 @@ def tune(
     storage: str | None = None,
     out: Path = Path("tuned"),
     console: Any = None,
+    planned: Callable[[], None] | None = None,
 ) -> TuneResult:
     """The whole tune of a run's one loaded kit (`load_run`), at its seed and workers: plan, search, proof,
-    the tuned kit and the report (see the module docstring)."""
+    the tuned kit and the report (see the module docstring). `planned` runs once the plan is made, before the
+    first game (the command line's compile notice: a bad --param is refused before anything compiles)."""
     from generator.engine.executors import make_executor
     from generator.render.tune_report import write_tune_report
 
     t0 = time.perf_counter()
     plan = make_plan(run, params=params, targets=targets, trials=trials)
+    if planned is not None:
+        planned()
     with make_executor(run.workers, dask) as executor, progress_bar(console) as progress:
         try:
             found = search(plan, executor, storage=storage, progress=progress)
