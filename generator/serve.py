@@ -9,10 +9,12 @@ and paper checked against the kit, never a path taken from the request."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import math
 import os
 import re
+import socket
 import sys
 import time
 from collections import OrderedDict
@@ -507,15 +509,34 @@ def serve(
     paper: str | None = None,
     check_games: int = 200,
 ) -> None:
-    """Run the preview server until interrupted."""
+    """Run the preview server until interrupted. The address is taken before anything is built or said: one
+    in use (another preview, another program) is a KitError naming it, not a server log line and exit 3."""
     import uvicorn
 
-    preview = Preview(kit_dir, out, lang=lang, paper=paper, check_games=check_games)
-    print(
-        f"pnpkit serve: http://{host}:{port}/  (kit {preview.kit_dir}, outputs {preview.out}; Ctrl-C stops)",
-        flush=True,
-    )
-    uvicorn.run(make_app(preview), host=host, port=port, log_level="warning")
+    sock = listening_socket(host, port)
+    try:
+        preview = Preview(kit_dir, out, lang=lang, paper=paper, check_games=check_games)
+        where = f"kit {preview.kit_dir}, outputs {preview.out}"
+        print(f"pnpkit serve: http://{host}:{port}/  ({where}; Ctrl-C stops)", flush=True)
+        server = uvicorn.Server(uvicorn.Config(make_app(preview), log_level="warning"))
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to host:port and listening, or a KitError saying why not (the port is in use, the
+    host is no address of this machine)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        why = os.strerror(e.errno) if isinstance(e.errno, int) and e.errno > 0 else e.strerror or str(e)
+        in_use = e.errno == errno.EADDRINUSE
+        hint = (
+            "; another program (another pnpkit serve?) listens there: choose another --port" if in_use else ""
+        )
+        raise KitError(f"--host {host} --port {port}: cannot listen there ({why}){hint}") from None
 
 
 PAGE = (Path(__file__).parent / "serve_page.html").read_text(encoding="utf-8")

@@ -195,6 +195,7 @@ def test_cli_hostile_paths(tmp_path, target):
         ["list", "ripple_rush\x00"],
         ["validate", "ripple_rush/../../../etc"],
         ["serve", "ripple_rush/.."],
+        ["serve", "ripple_rush", "--host", "\x1b[2J.invalid"],  # no address: refused before a build
     ],
 )
 def test_cli_hostile_options(args):

@@ -144,3 +144,21 @@ def test_an_asset_change_rebuilds_the_preview(tmp_path):
         preview.build_now()
         assert c.get("/api/state").json()["errors"] == []
         assert pdf.read_bytes() != before
+
+
+def test_a_port_in_use_is_a_clear_error_before_anything_is_built(tmp_path):
+    """Another program on the port: `pnpkit serve` says so and exits 1 (uvicorn logged it and exited 3, this
+    tool's code for an undecided check), having built nothing and announced no address."""
+    import socket
+
+    from tests.clirun import pnpkit
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        r = pnpkit("serve", "ripple_rush", "--port", str(port), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr == (
+        f"error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use); another "
+        "program (another pnpkit serve?) listens there: choose another --port\n"
+    )
+    assert not (tmp_path / "out").exists()
