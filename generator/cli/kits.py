@@ -108,9 +108,10 @@ def serve(
     except ImportError as e:
         fail(f"pnpkit serve needs the 'serve' extra (pip install 'pnpkit[serve]'): {e}")
     folder = kit_path(kit)
+    from generator.spec.kit import LANGUAGE_TAG, kits_inside, language_tag
+
     if not (folder / "kit.yaml").is_file():
-        fail(f"{folder}: no kit.yaml in this folder")
-    from generator.spec.kit import LANGUAGE_TAG, language_tag
+        fail(f"{folder}: no kit.yaml in this folder{kits_inside(folder, one=True)}")
 
     lang = None if lang is None else language_tag(lang)
     if lang is not None and not LANGUAGE_TAG.fullmatch(lang):

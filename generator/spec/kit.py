@@ -571,9 +571,10 @@ def _files_read(looks: Mapping[Read, str | None], root: Path) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def _kits_inside(folder: Path, *, look_at: int = 1000, named: int = 8) -> str:
+def kits_inside(folder: Path, *, one: bool = False, look_at: int = 1000, named: int = 8) -> str:
     """ "; its folders a, b are kits: name them instead" when `folder` holds kit folders (a user gave the
-    folder of several kits, `layouts`), else "". Looks at most `look_at` entries (a stranger's folder)."""
+    folder of several kits, `layouts`), else "" (`one`: for a command that takes one kit). Looks at most
+    `look_at` entries (a stranger's folder)."""
     found: list[str] = []
     try:
         with os.scandir(folder) as entries:
@@ -589,7 +590,7 @@ def _kits_inside(folder: Path, *, look_at: int = 1000, named: int = 8) -> str:
     names = ", ".join(sorted(found)[:named]) + (", ..." if len(found) > named else "")
     if len(found) == 1:
         return f"; its folder {names} is a kit: name it instead"
-    return f"; its folders {names} are kits: name them instead"
+    return f"; its folders {names} are kits: name {'one of them' if one else 'them'} instead"
 
 
 def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str, Any], dict[Loc, int]]:
@@ -600,7 +601,7 @@ def _read_kit_yaml(kit_dir: Path, parse: ParseYaml) -> tuple[Path, str, dict[str
     root = resolve_dir(kit_dir, _display(kit_dir))
     yaml_real = resolve_inside(root, root / "kit.yaml", display, "kit.yaml")
     if yaml_real is None:
-        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder" + _kits_inside(root))])
+        raise SpecError([Problem(display, None, "", "no kit.yaml in this folder" + kits_inside(root))])
     data, lines = parse(read_bytes(yaml_real, display, MAX_SPEC_BYTES, "the file"), display)
     if not isinstance(data, dict):
         raise SpecError(

@@ -162,3 +162,15 @@ def test_a_port_in_use_is_a_clear_error_before_anything_is_built(tmp_path):
         "program (another pnpkit serve?) listens there: choose another --port\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_serving_a_folder_of_kits_names_them(tmp_path):
+    from tests.clirun import pnpkit
+
+    shutil.copytree(ROOT / "layouts" / "ripple_rush", tmp_path / "kits" / "a")
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", tmp_path / "kits" / "b")
+    r = pnpkit("serve", "kits", cwd=tmp_path)
+    assert (r.returncode, r.stderr) == (
+        1,
+        "error: kits: no kit.yaml in this folder; its folders a, b are kits: name one of them instead\n",
+    )
