@@ -645,7 +645,11 @@ def test_check_refuses_impossible_options_up_front(args, message):
             ["--quality", "101"],
             "Invalid value for '--quality': expected a number in 1..100; got 101",
         ),
-        ("export", ["--format", "gif"], "Invalid value for '--format': expected one of png, jpeg; got 'gif'"),
+        (
+            "export",
+            ["--format", "gif"],
+            "Invalid value for '--format': expected one of png, jpeg (or jpg); got 'gif'",
+        ),
         (
             "export",
             ["--size", "huge"],

@@ -102,8 +102,9 @@ def pod_size(value: str | None) -> str | None:
     if value is not None:
         from generator.exportplan.plan import POD_SIZES
 
-        if value not in POD_SIZES:
+        if value.lower() not in POD_SIZES:
             raise bad(f"expected one of {', '.join(POD_SIZES)}; got {value!r}")
+        return value.lower()
     return value
 
 
@@ -111,9 +112,10 @@ def image_format(value: str) -> str:
     """export --format: an image format the TTS export writes."""
     from generator.export import FORMATS
 
-    if value not in FORMATS:
-        raise bad(f"expected one of {', '.join(FORMATS)}; got {value!r}")
-    return value
+    chosen = {"jpg": "jpeg"}.get(value.lower(), value.lower())  # the file suffix people know it by
+    if chosen not in FORMATS:
+        raise bad(f"expected one of {', '.join(FORMATS)} (or jpg); got {value!r}")
+    return chosen
 
 
 def langs(value: str | None) -> list[str] | None:

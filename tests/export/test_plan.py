@@ -121,7 +121,7 @@ runner = CliRunner()
         ),
         (
             ["--tts", "--format", "gif"],
-            "error: Invalid value for '--format': expected one of png, jpeg; got 'gif'\n",
+            "error: Invalid value for '--format': expected one of png, jpeg (or jpg); got 'gif'\n",
         ),
         (
             ["--tts", "--format", "jpeg", "--quality", "0"],
@@ -196,3 +196,10 @@ def test_the_export_command_writes_jpeg_sheets_and_says_what_it_wrote(tmp_path):
     with Image.open(sheet) as im:
         assert im.format == "JPEG" and im.size == (4090, 4011)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".pnpkit")]  # the staging folder is gone
+
+
+def test_sizes_and_formats_are_taken_in_any_case():
+    from generator.cli.options import image_format, pod_size
+
+    assert pod_size("MPC-Poker") == "mpc-poker" and pod_size(None) is None
+    assert image_format("JPG") == "jpeg" == image_format("jpeg") and image_format("PNG") == "png"
