@@ -773,7 +773,13 @@ def test_warmup_compiles_the_kernels_into_the_disk_cache(tmp_path, suite_warmup)
     )
 
 
-def test_schema_of_an_unknown_game_is_a_clear_error():
+def test_schema_of_a_game_in_any_case_and_of_an_unknown_one():
+    from generator.contract.schema import kit_schema
+    from generator.errors import KitError
+
+    assert kit_schema("Deck") == kit_schema("deck")
+    with pytest.raises(KitError, match=r"got 'dek'; did you mean deck\?$"):
+        kit_schema("dek")
     # a fresh interpreter: this process has the test plugins' games registered too (tests/conftest.py)
     r = pnpkit_process("schema", "--game", "foo")
     assert r.returncode == 1
@@ -1416,3 +1422,10 @@ def test_warmup_of_a_data_kit_says_there_is_nothing_to_compile():
         0,
         "harvest_deck: nothing to compile (its checks play no compiled games)\n",
     )
+
+
+def test_dask_local_in_any_case():
+    from generator.cli.options import _dask
+
+    assert _dask("LOCAL") == "local" == _dask("local") and _dask("tcp://h:8786") == "tcp://h:8786"
+    assert _dask(None) is None

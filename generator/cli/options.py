@@ -94,7 +94,7 @@ def _workers(value: int | None) -> int | None:
 def _dask(value: str | None) -> str | None:
     if value is not None and not value.strip():
         raise bad("expected 'local' or a scheduler address such as tcp://host:8786; got ''")
-    return value
+    return "local" if value is not None and value.lower() == "local" else value
 
 
 def pod_size(value: str | None) -> str | None:

@@ -8,7 +8,7 @@ from pydantic import Field, create_model
 
 from generator.contract import registry
 from generator.contract.load import game_model
-from generator.errors import KitError
+from generator.errors import KitError, did_you_mean
 from generator.spec.fonts import StyleSpec
 from generator.spec.kit import ComponentSpec, KitFile, KitMeta
 from generator.spec.print import PrintSpec
@@ -47,8 +47,10 @@ def art_slot_summary(games: list[str]) -> str:
 def kit_schema(game: str | None = None) -> dict[str, Any]:
     """JSON Schema of a whole kit.yaml (game section: the union of every game's model, or one game's)."""
     known = registry.game_ids()
+    if game is not None and game.lower() in known:  # game ids are lower-case: `--game Deck` is deck
+        game = game.lower()
     if game is not None and game not in known:
-        raise KitError(f"--game: expected one of {', '.join(known)}; got {game!r}")
+        raise KitError(f"--game: expected one of {', '.join(known)}; got {game!r}{did_you_mean(game, known)}")
     models: list[Any] = [game_model(k) for k in ([game] if game else known)]  # a broken plugin says so
     from typing import Union
 
