@@ -1117,7 +1117,7 @@ def test_list_a_kit_folder_at_80_columns_with_its_slots(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[:3] == [
-        "ripple_rush: a ripple_rush kit in en, de",
+        "ripple_rush: Ripple Rush, a ripple_rush kit in en, de",
         "  1 component: number_cards",
         f"  folder: {kit}",
     ]
@@ -1429,3 +1429,22 @@ def test_dask_local_in_any_case():
 
     assert _dask("LOCAL") == "local" == _dask("local") and _dask("tcp://h:8786") == "tcp://h:8786"
     assert _dask(None) is None
+
+
+def test_list_names_each_kit_by_its_title(tmp_path):
+    """`pnpkit list` says the title a reader knows a kit by (the README's "Harvest Hands" is harvest_deck); a
+    title that is a template is not rendered there, so it is left out."""
+    r = pnpkit("list")
+    assert r.returncode == 0, r.stderr
+    assert "harvest_deck: Harvest Hands, a deck kit in en, ja, es, de, fr\n" in r.stdout
+    assert "sprout_sheet: Sprout Sheet, a deck kit in" in r.stdout
+    kit = tmp_path / "mine"
+    shutil.copytree(ROOT / "layouts" / "harvest_deck", kit)
+    po = kit / "locales" / "en.po"
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr "Harvest Hands"', 'msgstr "Harvest {{ 2 }}"'),
+        encoding="utf-8",
+    )
+    r = pnpkit("list", str(kit))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("harvest_deck: a deck kit in en, ja, es, de, fr\n"), r.stdout

@@ -20,7 +20,7 @@ from generator.cli.options import (
     kit_path,
     run_of,
 )
-from generator.cli.output import console, count, say, say_wrapped
+from generator.cli.output import clean, console, count, say, say_wrapped
 from generator.errors import KitError
 
 if TYPE_CHECKING:
@@ -138,13 +138,22 @@ def list_kits(
 
     for k in load_run(run_of(kits)).kits:
         enabled = [c for c, s in k.components.items() if s.enabled]
-        say_wrapped(f"{k.meta.id}: a {k.game_id} kit in {', '.join(k.meta.languages)}", indent=4)
+        say_wrapped(f"{k.meta.id}: {_title(k)}a {k.game_id} kit in {', '.join(k.meta.languages)}", indent=4)
         say_wrapped(f"  {count(len(enabled), 'component')}: {', '.join(enabled)}", indent=4)
         say(f"  folder: {k.dir}")  # a path is never wrapped or cut: it is copied
         if slots:
             _list_slots(k)
     if not kits:
         _list_games()
+
+
+def _title(kit: Any) -> str:
+    """ "Harvest Hands, " -- the kit's title as its first language's catalog writes it, when that is plain
+    text (a template is not rendered here), else ""."""
+    catalog = kit.catalogs.get(kit.meta.languages[0]) if kit.meta.languages else None
+    title = catalog.messages.get(kit.meta.title, "") if catalog is not None else ""
+    plain = title.strip() and "{" not in title and "\n" not in title and len(title) <= 60
+    return f"{clean(title.strip())}, " if plain else ""
 
 
 def _list_games() -> None:
