@@ -452,23 +452,26 @@ STDOUT = Path("-")
 def write_reports(run: CheckRun, *, json_path: Path | None, html_path: Path | None) -> list[Path]:
     """The JSON of every figure and the self-contained HTML report, each where asked (`-`: to standard
     output); the files written."""
-    from generator.render.html_report import to_html, to_json_text, write_text
+    from generator.render.html_report import to_html, to_json_text, write_html, write_json
 
-    def html() -> str:
-        return to_html(run.html_reports, title="pnpkit balance report", colours=run.colour_checks)
-
-    def json_text() -> str:
-        return to_json_text(run.reports)
-
+    title = "pnpkit balance report"
     written = []
-    for path, text in ((json_path, json_text), (html_path, html)):
-        if path == STDOUT:
-            sys.stdout.write(text())
-            sys.stdout.flush()
-        elif path:
-            write_text(path, text())
-            written.append(path)
+    if json_path == STDOUT:
+        _to_stdout(to_json_text(run.reports))
+    elif json_path:
+        write_json(run.reports, json_path)
+        written.append(json_path)
+    if html_path == STDOUT:
+        _to_stdout(to_html(run.html_reports, title=title, colours=run.colour_checks))
+    elif html_path:
+        write_html(run.html_reports, html_path, title=title, colours=run.colour_checks)
+        written.append(html_path)
     return written
+
+
+def _to_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def start_compiling(kits: Sequence[Kit]) -> None:

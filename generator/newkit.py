@@ -74,31 +74,33 @@ def _renamed(yaml: YAML, data: Any, kit_id: str, title_id: str, text: str) -> st
     """kit.yaml's text with `kit.id` and `kit.title` set: only those two values are rewritten where they
     stand, so every other line, comment and alignment stays as the designer wrote it (a YAML dump would refold
     long flow mappings and re-indent lists). A spec whose values cannot be found that way is dumped whole."""
-    meta = data["kit"]
-    lines = text.split("\n")
-    edits = [("id", kit_id), ("title", title_id)]
-    for key, new in sorted(
-        edits, key=lambda e: meta.lc.value(e[0]) if e[0] in meta else (-1, 0), reverse=True
-    ):
-        if key not in meta:  # a title given by default: the dump below adds the key
-            break
-        row, col = meta.lc.value(key)
-        line, old = lines[row], str(meta[key])
-        quoted = line[col : col + 1] in ("'", '"')
-        end = col + len(old) + (2 if quoted else 0)
-        if line[col + quoted : col + quoted + len(old)] != old:
-            break
-        lines[row] = line[:col] + new + line[end:]
-    else:
-        out = "\n".join(lines)
-        again = YAML(typ="safe").load(out)
-        if again["kit"].get("id") == kit_id and again["kit"].get("title") == title_id:
-            return out
-    meta["id"] = kit_id
-    meta["title"] = title_id
+    edited = _edited_in_place(data["kit"], {"id": kit_id, "title": title_id}, text)
+    if edited is not None:
+        return edited
+    data["kit"]["id"] = kit_id
+    data["kit"]["title"] = title_id
     buf = io.StringIO()
     yaml.dump(data, buf)
     return buf.getvalue()
+
+
+def _edited_in_place(meta: Any, values: dict[str, str], text: str) -> str | None:
+    """`text` with each key of the round-trip mapping `meta` given the new value in `values`, written over the
+    old value where the loader saw it (the last on a line first, so a flow mapping's columns stay right);
+    None when a key is missing or its value is not written plainly there (an alias, an escape)."""
+    if any(key not in meta for key in values):
+        return None
+    lines = text.split("\n")
+    for key in sorted(values, key=meta.lc.value, reverse=True):
+        row, col = meta.lc.value(key)
+        line, old = lines[row], str(meta[key])
+        quoted = line[col : col + 1] in ("'", '"')
+        if line[col + quoted : col + quoted + len(old)] != old:
+            return None
+        lines[row] = line[:col] + values[key] + line[col + len(old) + 2 * quoted :]
+    out = "\n".join(lines)
+    again = YAML(typ="safe").load(out)["kit"]
+    return out if all(again.get(key) == value for key, value in values.items()) else None
 
 
 def _prints_text_id(kit: Path, text_id: str) -> bool:

@@ -570,11 +570,6 @@ def to_html(
 # ---------------------------------------------------------------------------------------------- files
 
 
-def write_text(path: Path, text: str) -> None:
-    """A report document (HTML or JSON text) written to `path`, its folder created if needed, atomically."""
-    _atomic_write(path, text.encode("utf-8"))
-
-
 def _atomic_write(path: Path, data: bytes) -> None:
     """The report's folder is created if needed; the file is written by the one atomic writer."""
     path = Path(path)
